@@ -1,0 +1,94 @@
+// Package viewer says who is asking: an authenticated user with their organization memberships,
+// or the system itself (the CLI and background jobs). The privacy rules in ent/rule read it.
+package viewer
+
+import (
+	"context"
+	"sync"
+)
+
+// Viewer is the caller of one request. It is safe for concurrent use: GraphQL resolvers of one
+// request run in parallel and may record a membership the request itself created.
+type Viewer struct {
+	UserID  string
+	Email   string
+	TokenID string
+	system  bool
+
+	mu          sync.RWMutex
+	memberships map[string]*Role // organization id → role; a nil role is a guest
+}
+
+// NewUser returns the viewer for an authenticated user with their memberships
+// (organization id → role, nil for a guest).
+func NewUser(userID, email, tokenID string, memberships map[string]*Role) *Viewer {
+	if memberships == nil {
+		memberships = map[string]*Role{}
+	}
+	return &Viewer{UserID: userID, Email: email, TokenID: tokenID, memberships: memberships}
+}
+
+// System is the explicit viewer of the CLI and background jobs: the privacy rules allow it everything.
+func System() *Viewer { return &Viewer{system: true, memberships: map[string]*Role{}} }
+
+// IsSystem reports whether v is the system viewer.
+func (v *Viewer) IsSystem() bool { return v != nil && v.system }
+
+// Membership reports whether v belongs to the organization, and with which role (empty for a guest).
+func (v *Viewer) Membership(orgID string) (role Role, member bool) {
+	if v == nil {
+		return "", false
+	}
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	r, ok := v.memberships[orgID]
+	if !ok || r == nil {
+		return "", ok
+	}
+	return *r, true
+}
+
+// OrganizationIDs lists the organizations v belongs to whose role is at least min;
+// with min empty, every organization v belongs to, guests included.
+func (v *Viewer) OrganizationIDs(min Role) []string {
+	if v == nil {
+		return nil
+	}
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	ids := make([]string, 0, len(v.memberships))
+	for id, r := range v.memberships {
+		if min == "" || (r != nil && r.AtLeast(min)) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// SetMembership records a membership the current request created or changed, so later reads
+// in the same request see it. A nil role is a guest.
+func (v *Viewer) SetMembership(orgID string, role *Role) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.memberships[orgID] = role
+}
+
+// DropMembership forgets a membership the current request removed.
+func (v *Viewer) DropMembership(orgID string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	delete(v.memberships, orgID)
+}
+
+type ctxKey struct{}
+
+// NewContext returns ctx carrying v.
+func NewContext(ctx context.Context, v *Viewer) context.Context {
+	return context.WithValue(ctx, ctxKey{}, v)
+}
+
+// FromContext returns the viewer of ctx, or nil when there is none.
+func FromContext(ctx context.Context) *Viewer {
+	v, _ := ctx.Value(ctxKey{}).(*Viewer)
+	return v
+}
