@@ -16,12 +16,32 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/binderyhq/bindery/ent/apitoken"
+	"github.com/binderyhq/bindery/ent/changerequest"
+	"github.com/binderyhq/bindery/ent/collection"
+	"github.com/binderyhq/bindery/ent/comment"
+	"github.com/binderyhq/bindery/ent/commentreply"
+	"github.com/binderyhq/bindery/ent/contentobject"
+	"github.com/binderyhq/bindery/ent/customfield"
+	"github.com/binderyhq/bindery/ent/customfieldvalue"
+	"github.com/binderyhq/bindery/ent/fileblob"
 	"github.com/binderyhq/bindery/ent/invitelink"
 	"github.com/binderyhq/bindery/ent/member"
+	"github.com/binderyhq/bindery/ent/openapispec"
+	"github.com/binderyhq/bindery/ent/openapispecversion"
 	"github.com/binderyhq/bindery/ent/organization"
+	"github.com/binderyhq/bindery/ent/permissiongrant"
+	"github.com/binderyhq/bindery/ent/reaction"
+	"github.com/binderyhq/bindery/ent/revision"
+	"github.com/binderyhq/bindery/ent/samlprovider"
 	"github.com/binderyhq/bindery/ent/serverkey"
+	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/ent/sitesection"
+	"github.com/binderyhq/bindery/ent/sitesectiongroup"
+	"github.com/binderyhq/bindery/ent/sitespace"
+	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/team"
 	"github.com/binderyhq/bindery/ent/teammember"
+	"github.com/binderyhq/bindery/ent/translationsettings"
 	"github.com/binderyhq/bindery/ent/user"
 
 	stdsql "database/sql"
@@ -34,18 +54,58 @@ type Client struct {
 	Schema *migrate.Schema
 	// APIToken is the client for interacting with the APIToken builders.
 	APIToken *APITokenClient
+	// ChangeRequest is the client for interacting with the ChangeRequest builders.
+	ChangeRequest *ChangeRequestClient
+	// Collection is the client for interacting with the Collection builders.
+	Collection *CollectionClient
+	// Comment is the client for interacting with the Comment builders.
+	Comment *CommentClient
+	// CommentReply is the client for interacting with the CommentReply builders.
+	CommentReply *CommentReplyClient
+	// ContentObject is the client for interacting with the ContentObject builders.
+	ContentObject *ContentObjectClient
+	// CustomField is the client for interacting with the CustomField builders.
+	CustomField *CustomFieldClient
+	// CustomFieldValue is the client for interacting with the CustomFieldValue builders.
+	CustomFieldValue *CustomFieldValueClient
+	// FileBlob is the client for interacting with the FileBlob builders.
+	FileBlob *FileBlobClient
 	// InviteLink is the client for interacting with the InviteLink builders.
 	InviteLink *InviteLinkClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
+	// OpenAPISpec is the client for interacting with the OpenAPISpec builders.
+	OpenAPISpec *OpenAPISpecClient
+	// OpenAPISpecVersion is the client for interacting with the OpenAPISpecVersion builders.
+	OpenAPISpecVersion *OpenAPISpecVersionClient
 	// Organization is the client for interacting with the Organization builders.
 	Organization *OrganizationClient
+	// PermissionGrant is the client for interacting with the PermissionGrant builders.
+	PermissionGrant *PermissionGrantClient
+	// Reaction is the client for interacting with the Reaction builders.
+	Reaction *ReactionClient
+	// Revision is the client for interacting with the Revision builders.
+	Revision *RevisionClient
+	// SAMLProvider is the client for interacting with the SAMLProvider builders.
+	SAMLProvider *SAMLProviderClient
 	// ServerKey is the client for interacting with the ServerKey builders.
 	ServerKey *ServerKeyClient
+	// Site is the client for interacting with the Site builders.
+	Site *SiteClient
+	// SiteSection is the client for interacting with the SiteSection builders.
+	SiteSection *SiteSectionClient
+	// SiteSectionGroup is the client for interacting with the SiteSectionGroup builders.
+	SiteSectionGroup *SiteSectionGroupClient
+	// SiteSpace is the client for interacting with the SiteSpace builders.
+	SiteSpace *SiteSpaceClient
+	// Space is the client for interacting with the Space builders.
+	Space *SpaceClient
 	// Team is the client for interacting with the Team builders.
 	Team *TeamClient
 	// TeamMember is the client for interacting with the TeamMember builders.
 	TeamMember *TeamMemberClient
+	// TranslationSettings is the client for interacting with the TranslationSettings builders.
+	TranslationSettings *TranslationSettingsClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
 }
@@ -60,12 +120,32 @@ func NewClient(opts ...Option) *Client {
 func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
 	c.APIToken = NewAPITokenClient(c.config)
+	c.ChangeRequest = NewChangeRequestClient(c.config)
+	c.Collection = NewCollectionClient(c.config)
+	c.Comment = NewCommentClient(c.config)
+	c.CommentReply = NewCommentReplyClient(c.config)
+	c.ContentObject = NewContentObjectClient(c.config)
+	c.CustomField = NewCustomFieldClient(c.config)
+	c.CustomFieldValue = NewCustomFieldValueClient(c.config)
+	c.FileBlob = NewFileBlobClient(c.config)
 	c.InviteLink = NewInviteLinkClient(c.config)
 	c.Member = NewMemberClient(c.config)
+	c.OpenAPISpec = NewOpenAPISpecClient(c.config)
+	c.OpenAPISpecVersion = NewOpenAPISpecVersionClient(c.config)
 	c.Organization = NewOrganizationClient(c.config)
+	c.PermissionGrant = NewPermissionGrantClient(c.config)
+	c.Reaction = NewReactionClient(c.config)
+	c.Revision = NewRevisionClient(c.config)
+	c.SAMLProvider = NewSAMLProviderClient(c.config)
 	c.ServerKey = NewServerKeyClient(c.config)
+	c.Site = NewSiteClient(c.config)
+	c.SiteSection = NewSiteSectionClient(c.config)
+	c.SiteSectionGroup = NewSiteSectionGroupClient(c.config)
+	c.SiteSpace = NewSiteSpaceClient(c.config)
+	c.Space = NewSpaceClient(c.config)
 	c.Team = NewTeamClient(c.config)
 	c.TeamMember = NewTeamMemberClient(c.config)
+	c.TranslationSettings = NewTranslationSettingsClient(c.config)
 	c.User = NewUserClient(c.config)
 }
 
@@ -157,16 +237,36 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 	cfg := c.config
 	cfg.driver = tx
 	return &Tx{
-		ctx:          ctx,
-		config:       cfg,
-		APIToken:     NewAPITokenClient(cfg),
-		InviteLink:   NewInviteLinkClient(cfg),
-		Member:       NewMemberClient(cfg),
-		Organization: NewOrganizationClient(cfg),
-		ServerKey:    NewServerKeyClient(cfg),
-		Team:         NewTeamClient(cfg),
-		TeamMember:   NewTeamMemberClient(cfg),
-		User:         NewUserClient(cfg),
+		ctx:                 ctx,
+		config:              cfg,
+		APIToken:            NewAPITokenClient(cfg),
+		ChangeRequest:       NewChangeRequestClient(cfg),
+		Collection:          NewCollectionClient(cfg),
+		Comment:             NewCommentClient(cfg),
+		CommentReply:        NewCommentReplyClient(cfg),
+		ContentObject:       NewContentObjectClient(cfg),
+		CustomField:         NewCustomFieldClient(cfg),
+		CustomFieldValue:    NewCustomFieldValueClient(cfg),
+		FileBlob:            NewFileBlobClient(cfg),
+		InviteLink:          NewInviteLinkClient(cfg),
+		Member:              NewMemberClient(cfg),
+		OpenAPISpec:         NewOpenAPISpecClient(cfg),
+		OpenAPISpecVersion:  NewOpenAPISpecVersionClient(cfg),
+		Organization:        NewOrganizationClient(cfg),
+		PermissionGrant:     NewPermissionGrantClient(cfg),
+		Reaction:            NewReactionClient(cfg),
+		Revision:            NewRevisionClient(cfg),
+		SAMLProvider:        NewSAMLProviderClient(cfg),
+		ServerKey:           NewServerKeyClient(cfg),
+		Site:                NewSiteClient(cfg),
+		SiteSection:         NewSiteSectionClient(cfg),
+		SiteSectionGroup:    NewSiteSectionGroupClient(cfg),
+		SiteSpace:           NewSiteSpaceClient(cfg),
+		Space:               NewSpaceClient(cfg),
+		Team:                NewTeamClient(cfg),
+		TeamMember:          NewTeamMemberClient(cfg),
+		TranslationSettings: NewTranslationSettingsClient(cfg),
+		User:                NewUserClient(cfg),
 	}, nil
 }
 
@@ -184,16 +284,36 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 	cfg := c.config
 	cfg.driver = &txDriver{tx: tx, drv: c.driver}
 	return &Tx{
-		ctx:          ctx,
-		config:       cfg,
-		APIToken:     NewAPITokenClient(cfg),
-		InviteLink:   NewInviteLinkClient(cfg),
-		Member:       NewMemberClient(cfg),
-		Organization: NewOrganizationClient(cfg),
-		ServerKey:    NewServerKeyClient(cfg),
-		Team:         NewTeamClient(cfg),
-		TeamMember:   NewTeamMemberClient(cfg),
-		User:         NewUserClient(cfg),
+		ctx:                 ctx,
+		config:              cfg,
+		APIToken:            NewAPITokenClient(cfg),
+		ChangeRequest:       NewChangeRequestClient(cfg),
+		Collection:          NewCollectionClient(cfg),
+		Comment:             NewCommentClient(cfg),
+		CommentReply:        NewCommentReplyClient(cfg),
+		ContentObject:       NewContentObjectClient(cfg),
+		CustomField:         NewCustomFieldClient(cfg),
+		CustomFieldValue:    NewCustomFieldValueClient(cfg),
+		FileBlob:            NewFileBlobClient(cfg),
+		InviteLink:          NewInviteLinkClient(cfg),
+		Member:              NewMemberClient(cfg),
+		OpenAPISpec:         NewOpenAPISpecClient(cfg),
+		OpenAPISpecVersion:  NewOpenAPISpecVersionClient(cfg),
+		Organization:        NewOrganizationClient(cfg),
+		PermissionGrant:     NewPermissionGrantClient(cfg),
+		Reaction:            NewReactionClient(cfg),
+		Revision:            NewRevisionClient(cfg),
+		SAMLProvider:        NewSAMLProviderClient(cfg),
+		ServerKey:           NewServerKeyClient(cfg),
+		Site:                NewSiteClient(cfg),
+		SiteSection:         NewSiteSectionClient(cfg),
+		SiteSectionGroup:    NewSiteSectionGroupClient(cfg),
+		SiteSpace:           NewSiteSpaceClient(cfg),
+		Space:               NewSpaceClient(cfg),
+		Team:                NewTeamClient(cfg),
+		TeamMember:          NewTeamMemberClient(cfg),
+		TranslationSettings: NewTranslationSettingsClient(cfg),
+		User:                NewUserClient(cfg),
 	}, nil
 }
 
@@ -223,8 +343,12 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.APIToken, c.InviteLink, c.Member, c.Organization, c.ServerKey, c.Team,
-		c.TeamMember, c.User,
+		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CommentReply,
+		c.ContentObject, c.CustomField, c.CustomFieldValue, c.FileBlob, c.InviteLink,
+		c.Member, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization,
+		c.PermissionGrant, c.Reaction, c.Revision, c.SAMLProvider, c.ServerKey, c.Site,
+		c.SiteSection, c.SiteSectionGroup, c.SiteSpace, c.Space, c.Team, c.TeamMember,
+		c.TranslationSettings, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -234,8 +358,12 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.APIToken, c.InviteLink, c.Member, c.Organization, c.ServerKey, c.Team,
-		c.TeamMember, c.User,
+		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CommentReply,
+		c.ContentObject, c.CustomField, c.CustomFieldValue, c.FileBlob, c.InviteLink,
+		c.Member, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization,
+		c.PermissionGrant, c.Reaction, c.Revision, c.SAMLProvider, c.ServerKey, c.Site,
+		c.SiteSection, c.SiteSectionGroup, c.SiteSpace, c.Space, c.Team, c.TeamMember,
+		c.TranslationSettings, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -246,18 +374,58 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 	switch m := m.(type) {
 	case *APITokenMutation:
 		return c.APIToken.mutate(ctx, m)
+	case *ChangeRequestMutation:
+		return c.ChangeRequest.mutate(ctx, m)
+	case *CollectionMutation:
+		return c.Collection.mutate(ctx, m)
+	case *CommentMutation:
+		return c.Comment.mutate(ctx, m)
+	case *CommentReplyMutation:
+		return c.CommentReply.mutate(ctx, m)
+	case *ContentObjectMutation:
+		return c.ContentObject.mutate(ctx, m)
+	case *CustomFieldMutation:
+		return c.CustomField.mutate(ctx, m)
+	case *CustomFieldValueMutation:
+		return c.CustomFieldValue.mutate(ctx, m)
+	case *FileBlobMutation:
+		return c.FileBlob.mutate(ctx, m)
 	case *InviteLinkMutation:
 		return c.InviteLink.mutate(ctx, m)
 	case *MemberMutation:
 		return c.Member.mutate(ctx, m)
+	case *OpenAPISpecMutation:
+		return c.OpenAPISpec.mutate(ctx, m)
+	case *OpenAPISpecVersionMutation:
+		return c.OpenAPISpecVersion.mutate(ctx, m)
 	case *OrganizationMutation:
 		return c.Organization.mutate(ctx, m)
+	case *PermissionGrantMutation:
+		return c.PermissionGrant.mutate(ctx, m)
+	case *ReactionMutation:
+		return c.Reaction.mutate(ctx, m)
+	case *RevisionMutation:
+		return c.Revision.mutate(ctx, m)
+	case *SAMLProviderMutation:
+		return c.SAMLProvider.mutate(ctx, m)
 	case *ServerKeyMutation:
 		return c.ServerKey.mutate(ctx, m)
+	case *SiteMutation:
+		return c.Site.mutate(ctx, m)
+	case *SiteSectionMutation:
+		return c.SiteSection.mutate(ctx, m)
+	case *SiteSectionGroupMutation:
+		return c.SiteSectionGroup.mutate(ctx, m)
+	case *SiteSpaceMutation:
+		return c.SiteSpace.mutate(ctx, m)
+	case *SpaceMutation:
+		return c.Space.mutate(ctx, m)
 	case *TeamMutation:
 		return c.Team.mutate(ctx, m)
 	case *TeamMemberMutation:
 		return c.TeamMember.mutate(ctx, m)
+	case *TranslationSettingsMutation:
+		return c.TranslationSettings.mutate(ctx, m)
 	case *UserMutation:
 		return c.User.mutate(ctx, m)
 	default:
@@ -412,6 +580,1606 @@ func (c *APITokenClient) mutate(ctx context.Context, m *APITokenMutation) (Value
 		return (&APITokenDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown APIToken mutation op: %q", m.Op())
+	}
+}
+
+// ChangeRequestClient is a client for the ChangeRequest schema.
+type ChangeRequestClient struct {
+	config
+}
+
+// NewChangeRequestClient returns a client for the ChangeRequest from the given config.
+func NewChangeRequestClient(c config) *ChangeRequestClient {
+	return &ChangeRequestClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `changerequest.Hooks(f(g(h())))`.
+func (c *ChangeRequestClient) Use(hooks ...Hook) {
+	c.hooks.ChangeRequest = append(c.hooks.ChangeRequest, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `changerequest.Intercept(f(g(h())))`.
+func (c *ChangeRequestClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ChangeRequest = append(c.inters.ChangeRequest, interceptors...)
+}
+
+// Create returns a builder for creating a ChangeRequest entity.
+func (c *ChangeRequestClient) Create() *ChangeRequestCreate {
+	mutation := newChangeRequestMutation(c.config, OpCreate)
+	return &ChangeRequestCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ChangeRequest entities.
+func (c *ChangeRequestClient) CreateBulk(builders ...*ChangeRequestCreate) *ChangeRequestCreateBulk {
+	return &ChangeRequestCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ChangeRequestClient) MapCreateBulk(slice any, setFunc func(*ChangeRequestCreate, int)) *ChangeRequestCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ChangeRequestCreateBulk{err: fmt.Errorf("calling to ChangeRequestClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ChangeRequestCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ChangeRequestCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ChangeRequest.
+func (c *ChangeRequestClient) Update() *ChangeRequestUpdate {
+	mutation := newChangeRequestMutation(c.config, OpUpdate)
+	return &ChangeRequestUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ChangeRequestClient) UpdateOne(_m *ChangeRequest) *ChangeRequestUpdateOne {
+	mutation := newChangeRequestMutation(c.config, OpUpdateOne, withChangeRequest(_m))
+	return &ChangeRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ChangeRequestClient) UpdateOneID(id string) *ChangeRequestUpdateOne {
+	mutation := newChangeRequestMutation(c.config, OpUpdateOne, withChangeRequestID(id))
+	return &ChangeRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ChangeRequest.
+func (c *ChangeRequestClient) Delete() *ChangeRequestDelete {
+	mutation := newChangeRequestMutation(c.config, OpDelete)
+	return &ChangeRequestDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ChangeRequestClient) DeleteOne(_m *ChangeRequest) *ChangeRequestDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ChangeRequestClient) DeleteOneID(id string) *ChangeRequestDeleteOne {
+	builder := c.Delete().Where(changerequest.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ChangeRequestDeleteOne{builder}
+}
+
+// Query returns a query builder for ChangeRequest.
+func (c *ChangeRequestClient) Query() *ChangeRequestQuery {
+	return &ChangeRequestQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeChangeRequest},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ChangeRequest entity by its id.
+func (c *ChangeRequestClient) Get(ctx context.Context, id string) (*ChangeRequest, error) {
+	return c.Query().Where(changerequest.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ChangeRequestClient) GetX(ctx context.Context, id string) *ChangeRequest {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a ChangeRequest.
+func (c *ChangeRequestClient) QueryOrganization(_m *ChangeRequest) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequest.Table, changerequest.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, changerequest.OrganizationTable, changerequest.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySpace queries the space edge of a ChangeRequest.
+func (c *ChangeRequestClient) QuerySpace(_m *ChangeRequest) *SpaceQuery {
+	query := (&SpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequest.Table, changerequest.FieldID, id),
+			sqlgraph.To(space.Table, space.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, changerequest.SpaceTable, changerequest.SpaceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryCreator queries the creator edge of a ChangeRequest.
+func (c *ChangeRequestClient) QueryCreator(_m *ChangeRequest) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequest.Table, changerequest.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, changerequest.CreatorTable, changerequest.CreatorColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryRevision queries the revision edge of a ChangeRequest.
+func (c *ChangeRequestClient) QueryRevision(_m *ChangeRequest) *RevisionQuery {
+	query := (&RevisionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequest.Table, changerequest.FieldID, id),
+			sqlgraph.To(revision.Table, revision.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, changerequest.RevisionTable, changerequest.RevisionColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryRevisionInitial queries the revision_initial edge of a ChangeRequest.
+func (c *ChangeRequestClient) QueryRevisionInitial(_m *ChangeRequest) *RevisionQuery {
+	query := (&RevisionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequest.Table, changerequest.FieldID, id),
+			sqlgraph.To(revision.Table, revision.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, changerequest.RevisionInitialTable, changerequest.RevisionInitialColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryRevisionMergedAncestor queries the revision_merged_ancestor edge of a ChangeRequest.
+func (c *ChangeRequestClient) QueryRevisionMergedAncestor(_m *ChangeRequest) *RevisionQuery {
+	query := (&RevisionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequest.Table, changerequest.FieldID, id),
+			sqlgraph.To(revision.Table, revision.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, changerequest.RevisionMergedAncestorTable, changerequest.RevisionMergedAncestorColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryRevisionMerged queries the revision_merged edge of a ChangeRequest.
+func (c *ChangeRequestClient) QueryRevisionMerged(_m *ChangeRequest) *RevisionQuery {
+	query := (&RevisionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequest.Table, changerequest.FieldID, id),
+			sqlgraph.To(revision.Table, revision.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, changerequest.RevisionMergedTable, changerequest.RevisionMergedColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMerger queries the merger edge of a ChangeRequest.
+func (c *ChangeRequestClient) QueryMerger(_m *ChangeRequest) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequest.Table, changerequest.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, changerequest.MergerTable, changerequest.MergerColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryComments queries the comments edge of a ChangeRequest.
+func (c *ChangeRequestClient) QueryComments(_m *ChangeRequest) *CommentQuery {
+	query := (&CommentClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequest.Table, changerequest.FieldID, id),
+			sqlgraph.To(comment.Table, comment.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, changerequest.CommentsTable, changerequest.CommentsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryRevisions queries the revisions edge of a ChangeRequest.
+func (c *ChangeRequestClient) QueryRevisions(_m *ChangeRequest) *RevisionQuery {
+	query := (&RevisionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequest.Table, changerequest.FieldID, id),
+			sqlgraph.To(revision.Table, revision.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, changerequest.RevisionsTable, changerequest.RevisionsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ChangeRequestClient) Hooks() []Hook {
+	hooks := c.hooks.ChangeRequest
+	return append(hooks[:len(hooks):len(hooks)], changerequest.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ChangeRequestClient) Interceptors() []Interceptor {
+	return c.inters.ChangeRequest
+}
+
+func (c *ChangeRequestClient) mutate(ctx context.Context, m *ChangeRequestMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ChangeRequestCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ChangeRequestUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ChangeRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ChangeRequestDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ChangeRequest mutation op: %q", m.Op())
+	}
+}
+
+// CollectionClient is a client for the Collection schema.
+type CollectionClient struct {
+	config
+}
+
+// NewCollectionClient returns a client for the Collection from the given config.
+func NewCollectionClient(c config) *CollectionClient {
+	return &CollectionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `collection.Hooks(f(g(h())))`.
+func (c *CollectionClient) Use(hooks ...Hook) {
+	c.hooks.Collection = append(c.hooks.Collection, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `collection.Intercept(f(g(h())))`.
+func (c *CollectionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Collection = append(c.inters.Collection, interceptors...)
+}
+
+// Create returns a builder for creating a Collection entity.
+func (c *CollectionClient) Create() *CollectionCreate {
+	mutation := newCollectionMutation(c.config, OpCreate)
+	return &CollectionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Collection entities.
+func (c *CollectionClient) CreateBulk(builders ...*CollectionCreate) *CollectionCreateBulk {
+	return &CollectionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CollectionClient) MapCreateBulk(slice any, setFunc func(*CollectionCreate, int)) *CollectionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CollectionCreateBulk{err: fmt.Errorf("calling to CollectionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CollectionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CollectionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Collection.
+func (c *CollectionClient) Update() *CollectionUpdate {
+	mutation := newCollectionMutation(c.config, OpUpdate)
+	return &CollectionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CollectionClient) UpdateOne(_m *Collection) *CollectionUpdateOne {
+	mutation := newCollectionMutation(c.config, OpUpdateOne, withCollection(_m))
+	return &CollectionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CollectionClient) UpdateOneID(id string) *CollectionUpdateOne {
+	mutation := newCollectionMutation(c.config, OpUpdateOne, withCollectionID(id))
+	return &CollectionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Collection.
+func (c *CollectionClient) Delete() *CollectionDelete {
+	mutation := newCollectionMutation(c.config, OpDelete)
+	return &CollectionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CollectionClient) DeleteOne(_m *Collection) *CollectionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CollectionClient) DeleteOneID(id string) *CollectionDeleteOne {
+	builder := c.Delete().Where(collection.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CollectionDeleteOne{builder}
+}
+
+// Query returns a query builder for Collection.
+func (c *CollectionClient) Query() *CollectionQuery {
+	return &CollectionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCollection},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Collection entity by its id.
+func (c *CollectionClient) Get(ctx context.Context, id string) (*Collection, error) {
+	return c.Query().Where(collection.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CollectionClient) GetX(ctx context.Context, id string) *Collection {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a Collection.
+func (c *CollectionClient) QueryOrganization(_m *Collection) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(collection.Table, collection.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, collection.OrganizationTable, collection.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryParent queries the parent edge of a Collection.
+func (c *CollectionClient) QueryParent(_m *Collection) *CollectionQuery {
+	query := (&CollectionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(collection.Table, collection.FieldID, id),
+			sqlgraph.To(collection.Table, collection.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, collection.ParentTable, collection.ParentColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryChildren queries the children edge of a Collection.
+func (c *CollectionClient) QueryChildren(_m *Collection) *CollectionQuery {
+	query := (&CollectionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(collection.Table, collection.FieldID, id),
+			sqlgraph.To(collection.Table, collection.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, collection.ChildrenTable, collection.ChildrenColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySpaces queries the spaces edge of a Collection.
+func (c *CollectionClient) QuerySpaces(_m *Collection) *SpaceQuery {
+	query := (&SpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(collection.Table, collection.FieldID, id),
+			sqlgraph.To(space.Table, space.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, collection.SpacesTable, collection.SpacesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryPermissionGrants queries the permission_grants edge of a Collection.
+func (c *CollectionClient) QueryPermissionGrants(_m *Collection) *PermissionGrantQuery {
+	query := (&PermissionGrantClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(collection.Table, collection.FieldID, id),
+			sqlgraph.To(permissiongrant.Table, permissiongrant.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, collection.PermissionGrantsTable, collection.PermissionGrantsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *CollectionClient) Hooks() []Hook {
+	hooks := c.hooks.Collection
+	return append(hooks[:len(hooks):len(hooks)], collection.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *CollectionClient) Interceptors() []Interceptor {
+	return c.inters.Collection
+}
+
+func (c *CollectionClient) mutate(ctx context.Context, m *CollectionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CollectionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CollectionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CollectionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CollectionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Collection mutation op: %q", m.Op())
+	}
+}
+
+// CommentClient is a client for the Comment schema.
+type CommentClient struct {
+	config
+}
+
+// NewCommentClient returns a client for the Comment from the given config.
+func NewCommentClient(c config) *CommentClient {
+	return &CommentClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `comment.Hooks(f(g(h())))`.
+func (c *CommentClient) Use(hooks ...Hook) {
+	c.hooks.Comment = append(c.hooks.Comment, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `comment.Intercept(f(g(h())))`.
+func (c *CommentClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Comment = append(c.inters.Comment, interceptors...)
+}
+
+// Create returns a builder for creating a Comment entity.
+func (c *CommentClient) Create() *CommentCreate {
+	mutation := newCommentMutation(c.config, OpCreate)
+	return &CommentCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Comment entities.
+func (c *CommentClient) CreateBulk(builders ...*CommentCreate) *CommentCreateBulk {
+	return &CommentCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CommentClient) MapCreateBulk(slice any, setFunc func(*CommentCreate, int)) *CommentCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CommentCreateBulk{err: fmt.Errorf("calling to CommentClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CommentCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CommentCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Comment.
+func (c *CommentClient) Update() *CommentUpdate {
+	mutation := newCommentMutation(c.config, OpUpdate)
+	return &CommentUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CommentClient) UpdateOne(_m *Comment) *CommentUpdateOne {
+	mutation := newCommentMutation(c.config, OpUpdateOne, withComment(_m))
+	return &CommentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CommentClient) UpdateOneID(id string) *CommentUpdateOne {
+	mutation := newCommentMutation(c.config, OpUpdateOne, withCommentID(id))
+	return &CommentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Comment.
+func (c *CommentClient) Delete() *CommentDelete {
+	mutation := newCommentMutation(c.config, OpDelete)
+	return &CommentDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CommentClient) DeleteOne(_m *Comment) *CommentDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CommentClient) DeleteOneID(id string) *CommentDeleteOne {
+	builder := c.Delete().Where(comment.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CommentDeleteOne{builder}
+}
+
+// Query returns a query builder for Comment.
+func (c *CommentClient) Query() *CommentQuery {
+	return &CommentQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeComment},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Comment entity by its id.
+func (c *CommentClient) Get(ctx context.Context, id string) (*Comment, error) {
+	return c.Query().Where(comment.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CommentClient) GetX(ctx context.Context, id string) *Comment {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a Comment.
+func (c *CommentClient) QueryOrganization(_m *Comment) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(comment.Table, comment.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, comment.OrganizationTable, comment.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySpace queries the space edge of a Comment.
+func (c *CommentClient) QuerySpace(_m *Comment) *SpaceQuery {
+	query := (&SpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(comment.Table, comment.FieldID, id),
+			sqlgraph.To(space.Table, space.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, comment.SpaceTable, comment.SpaceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryChangeRequest queries the change_request edge of a Comment.
+func (c *CommentClient) QueryChangeRequest(_m *Comment) *ChangeRequestQuery {
+	query := (&ChangeRequestClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(comment.Table, comment.FieldID, id),
+			sqlgraph.To(changerequest.Table, changerequest.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, comment.ChangeRequestTable, comment.ChangeRequestColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryRevision queries the revision edge of a Comment.
+func (c *CommentClient) QueryRevision(_m *Comment) *RevisionQuery {
+	query := (&RevisionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(comment.Table, comment.FieldID, id),
+			sqlgraph.To(revision.Table, revision.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, comment.RevisionTable, comment.RevisionColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryAuthor queries the author edge of a Comment.
+func (c *CommentClient) QueryAuthor(_m *Comment) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(comment.Table, comment.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, comment.AuthorTable, comment.AuthorColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryResolver queries the resolver edge of a Comment.
+func (c *CommentClient) QueryResolver(_m *Comment) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(comment.Table, comment.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, comment.ResolverTable, comment.ResolverColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryReplies queries the replies edge of a Comment.
+func (c *CommentClient) QueryReplies(_m *Comment) *CommentReplyQuery {
+	query := (&CommentReplyClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(comment.Table, comment.FieldID, id),
+			sqlgraph.To(commentreply.Table, commentreply.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, comment.RepliesTable, comment.RepliesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryReactions queries the reactions edge of a Comment.
+func (c *CommentClient) QueryReactions(_m *Comment) *ReactionQuery {
+	query := (&ReactionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(comment.Table, comment.FieldID, id),
+			sqlgraph.To(reaction.Table, reaction.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, comment.ReactionsTable, comment.ReactionsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *CommentClient) Hooks() []Hook {
+	hooks := c.hooks.Comment
+	return append(hooks[:len(hooks):len(hooks)], comment.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *CommentClient) Interceptors() []Interceptor {
+	return c.inters.Comment
+}
+
+func (c *CommentClient) mutate(ctx context.Context, m *CommentMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CommentCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CommentUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CommentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CommentDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Comment mutation op: %q", m.Op())
+	}
+}
+
+// CommentReplyClient is a client for the CommentReply schema.
+type CommentReplyClient struct {
+	config
+}
+
+// NewCommentReplyClient returns a client for the CommentReply from the given config.
+func NewCommentReplyClient(c config) *CommentReplyClient {
+	return &CommentReplyClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `commentreply.Hooks(f(g(h())))`.
+func (c *CommentReplyClient) Use(hooks ...Hook) {
+	c.hooks.CommentReply = append(c.hooks.CommentReply, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `commentreply.Intercept(f(g(h())))`.
+func (c *CommentReplyClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CommentReply = append(c.inters.CommentReply, interceptors...)
+}
+
+// Create returns a builder for creating a CommentReply entity.
+func (c *CommentReplyClient) Create() *CommentReplyCreate {
+	mutation := newCommentReplyMutation(c.config, OpCreate)
+	return &CommentReplyCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CommentReply entities.
+func (c *CommentReplyClient) CreateBulk(builders ...*CommentReplyCreate) *CommentReplyCreateBulk {
+	return &CommentReplyCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CommentReplyClient) MapCreateBulk(slice any, setFunc func(*CommentReplyCreate, int)) *CommentReplyCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CommentReplyCreateBulk{err: fmt.Errorf("calling to CommentReplyClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CommentReplyCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CommentReplyCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CommentReply.
+func (c *CommentReplyClient) Update() *CommentReplyUpdate {
+	mutation := newCommentReplyMutation(c.config, OpUpdate)
+	return &CommentReplyUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CommentReplyClient) UpdateOne(_m *CommentReply) *CommentReplyUpdateOne {
+	mutation := newCommentReplyMutation(c.config, OpUpdateOne, withCommentReply(_m))
+	return &CommentReplyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CommentReplyClient) UpdateOneID(id string) *CommentReplyUpdateOne {
+	mutation := newCommentReplyMutation(c.config, OpUpdateOne, withCommentReplyID(id))
+	return &CommentReplyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CommentReply.
+func (c *CommentReplyClient) Delete() *CommentReplyDelete {
+	mutation := newCommentReplyMutation(c.config, OpDelete)
+	return &CommentReplyDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CommentReplyClient) DeleteOne(_m *CommentReply) *CommentReplyDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CommentReplyClient) DeleteOneID(id string) *CommentReplyDeleteOne {
+	builder := c.Delete().Where(commentreply.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CommentReplyDeleteOne{builder}
+}
+
+// Query returns a query builder for CommentReply.
+func (c *CommentReplyClient) Query() *CommentReplyQuery {
+	return &CommentReplyQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCommentReply},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CommentReply entity by its id.
+func (c *CommentReplyClient) Get(ctx context.Context, id string) (*CommentReply, error) {
+	return c.Query().Where(commentreply.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CommentReplyClient) GetX(ctx context.Context, id string) *CommentReply {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a CommentReply.
+func (c *CommentReplyClient) QueryOrganization(_m *CommentReply) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(commentreply.Table, commentreply.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, commentreply.OrganizationTable, commentreply.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryComment queries the comment edge of a CommentReply.
+func (c *CommentReplyClient) QueryComment(_m *CommentReply) *CommentQuery {
+	query := (&CommentClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(commentreply.Table, commentreply.FieldID, id),
+			sqlgraph.To(comment.Table, comment.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, commentreply.CommentTable, commentreply.CommentColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySpace queries the space edge of a CommentReply.
+func (c *CommentReplyClient) QuerySpace(_m *CommentReply) *SpaceQuery {
+	query := (&SpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(commentreply.Table, commentreply.FieldID, id),
+			sqlgraph.To(space.Table, space.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, commentreply.SpaceTable, commentreply.SpaceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryAuthor queries the author edge of a CommentReply.
+func (c *CommentReplyClient) QueryAuthor(_m *CommentReply) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(commentreply.Table, commentreply.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, commentreply.AuthorTable, commentreply.AuthorColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryReactions queries the reactions edge of a CommentReply.
+func (c *CommentReplyClient) QueryReactions(_m *CommentReply) *ReactionQuery {
+	query := (&ReactionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(commentreply.Table, commentreply.FieldID, id),
+			sqlgraph.To(reaction.Table, reaction.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, commentreply.ReactionsTable, commentreply.ReactionsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *CommentReplyClient) Hooks() []Hook {
+	hooks := c.hooks.CommentReply
+	return append(hooks[:len(hooks):len(hooks)], commentreply.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *CommentReplyClient) Interceptors() []Interceptor {
+	return c.inters.CommentReply
+}
+
+func (c *CommentReplyClient) mutate(ctx context.Context, m *CommentReplyMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CommentReplyCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CommentReplyUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CommentReplyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CommentReplyDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CommentReply mutation op: %q", m.Op())
+	}
+}
+
+// ContentObjectClient is a client for the ContentObject schema.
+type ContentObjectClient struct {
+	config
+}
+
+// NewContentObjectClient returns a client for the ContentObject from the given config.
+func NewContentObjectClient(c config) *ContentObjectClient {
+	return &ContentObjectClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `contentobject.Hooks(f(g(h())))`.
+func (c *ContentObjectClient) Use(hooks ...Hook) {
+	c.hooks.ContentObject = append(c.hooks.ContentObject, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `contentobject.Intercept(f(g(h())))`.
+func (c *ContentObjectClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ContentObject = append(c.inters.ContentObject, interceptors...)
+}
+
+// Create returns a builder for creating a ContentObject entity.
+func (c *ContentObjectClient) Create() *ContentObjectCreate {
+	mutation := newContentObjectMutation(c.config, OpCreate)
+	return &ContentObjectCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ContentObject entities.
+func (c *ContentObjectClient) CreateBulk(builders ...*ContentObjectCreate) *ContentObjectCreateBulk {
+	return &ContentObjectCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ContentObjectClient) MapCreateBulk(slice any, setFunc func(*ContentObjectCreate, int)) *ContentObjectCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ContentObjectCreateBulk{err: fmt.Errorf("calling to ContentObjectClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ContentObjectCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ContentObjectCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ContentObject.
+func (c *ContentObjectClient) Update() *ContentObjectUpdate {
+	mutation := newContentObjectMutation(c.config, OpUpdate)
+	return &ContentObjectUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ContentObjectClient) UpdateOne(_m *ContentObject) *ContentObjectUpdateOne {
+	mutation := newContentObjectMutation(c.config, OpUpdateOne, withContentObject(_m))
+	return &ContentObjectUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ContentObjectClient) UpdateOneID(id string) *ContentObjectUpdateOne {
+	mutation := newContentObjectMutation(c.config, OpUpdateOne, withContentObjectID(id))
+	return &ContentObjectUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ContentObject.
+func (c *ContentObjectClient) Delete() *ContentObjectDelete {
+	mutation := newContentObjectMutation(c.config, OpDelete)
+	return &ContentObjectDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ContentObjectClient) DeleteOne(_m *ContentObject) *ContentObjectDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ContentObjectClient) DeleteOneID(id string) *ContentObjectDeleteOne {
+	builder := c.Delete().Where(contentobject.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ContentObjectDeleteOne{builder}
+}
+
+// Query returns a query builder for ContentObject.
+func (c *ContentObjectClient) Query() *ContentObjectQuery {
+	return &ContentObjectQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeContentObject},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ContentObject entity by its id.
+func (c *ContentObjectClient) Get(ctx context.Context, id string) (*ContentObject, error) {
+	return c.Query().Where(contentobject.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ContentObjectClient) GetX(ctx context.Context, id string) *ContentObject {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *ContentObjectClient) Hooks() []Hook {
+	hooks := c.hooks.ContentObject
+	return append(hooks[:len(hooks):len(hooks)], contentobject.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ContentObjectClient) Interceptors() []Interceptor {
+	return c.inters.ContentObject
+}
+
+func (c *ContentObjectClient) mutate(ctx context.Context, m *ContentObjectMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ContentObjectCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ContentObjectUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ContentObjectUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ContentObjectDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ContentObject mutation op: %q", m.Op())
+	}
+}
+
+// CustomFieldClient is a client for the CustomField schema.
+type CustomFieldClient struct {
+	config
+}
+
+// NewCustomFieldClient returns a client for the CustomField from the given config.
+func NewCustomFieldClient(c config) *CustomFieldClient {
+	return &CustomFieldClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `customfield.Hooks(f(g(h())))`.
+func (c *CustomFieldClient) Use(hooks ...Hook) {
+	c.hooks.CustomField = append(c.hooks.CustomField, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `customfield.Intercept(f(g(h())))`.
+func (c *CustomFieldClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CustomField = append(c.inters.CustomField, interceptors...)
+}
+
+// Create returns a builder for creating a CustomField entity.
+func (c *CustomFieldClient) Create() *CustomFieldCreate {
+	mutation := newCustomFieldMutation(c.config, OpCreate)
+	return &CustomFieldCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CustomField entities.
+func (c *CustomFieldClient) CreateBulk(builders ...*CustomFieldCreate) *CustomFieldCreateBulk {
+	return &CustomFieldCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CustomFieldClient) MapCreateBulk(slice any, setFunc func(*CustomFieldCreate, int)) *CustomFieldCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CustomFieldCreateBulk{err: fmt.Errorf("calling to CustomFieldClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CustomFieldCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CustomFieldCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CustomField.
+func (c *CustomFieldClient) Update() *CustomFieldUpdate {
+	mutation := newCustomFieldMutation(c.config, OpUpdate)
+	return &CustomFieldUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CustomFieldClient) UpdateOne(_m *CustomField) *CustomFieldUpdateOne {
+	mutation := newCustomFieldMutation(c.config, OpUpdateOne, withCustomField(_m))
+	return &CustomFieldUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CustomFieldClient) UpdateOneID(id string) *CustomFieldUpdateOne {
+	mutation := newCustomFieldMutation(c.config, OpUpdateOne, withCustomFieldID(id))
+	return &CustomFieldUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CustomField.
+func (c *CustomFieldClient) Delete() *CustomFieldDelete {
+	mutation := newCustomFieldMutation(c.config, OpDelete)
+	return &CustomFieldDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CustomFieldClient) DeleteOne(_m *CustomField) *CustomFieldDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CustomFieldClient) DeleteOneID(id string) *CustomFieldDeleteOne {
+	builder := c.Delete().Where(customfield.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CustomFieldDeleteOne{builder}
+}
+
+// Query returns a query builder for CustomField.
+func (c *CustomFieldClient) Query() *CustomFieldQuery {
+	return &CustomFieldQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCustomField},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CustomField entity by its id.
+func (c *CustomFieldClient) Get(ctx context.Context, id string) (*CustomField, error) {
+	return c.Query().Where(customfield.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CustomFieldClient) GetX(ctx context.Context, id string) *CustomField {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a CustomField.
+func (c *CustomFieldClient) QueryOrganization(_m *CustomField) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(customfield.Table, customfield.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, customfield.OrganizationTable, customfield.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryValues queries the values edge of a CustomField.
+func (c *CustomFieldClient) QueryValues(_m *CustomField) *CustomFieldValueQuery {
+	query := (&CustomFieldValueClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(customfield.Table, customfield.FieldID, id),
+			sqlgraph.To(customfieldvalue.Table, customfieldvalue.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, customfield.ValuesTable, customfield.ValuesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *CustomFieldClient) Hooks() []Hook {
+	hooks := c.hooks.CustomField
+	return append(hooks[:len(hooks):len(hooks)], customfield.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *CustomFieldClient) Interceptors() []Interceptor {
+	return c.inters.CustomField
+}
+
+func (c *CustomFieldClient) mutate(ctx context.Context, m *CustomFieldMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CustomFieldCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CustomFieldUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CustomFieldUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CustomFieldDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CustomField mutation op: %q", m.Op())
+	}
+}
+
+// CustomFieldValueClient is a client for the CustomFieldValue schema.
+type CustomFieldValueClient struct {
+	config
+}
+
+// NewCustomFieldValueClient returns a client for the CustomFieldValue from the given config.
+func NewCustomFieldValueClient(c config) *CustomFieldValueClient {
+	return &CustomFieldValueClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `customfieldvalue.Hooks(f(g(h())))`.
+func (c *CustomFieldValueClient) Use(hooks ...Hook) {
+	c.hooks.CustomFieldValue = append(c.hooks.CustomFieldValue, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `customfieldvalue.Intercept(f(g(h())))`.
+func (c *CustomFieldValueClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CustomFieldValue = append(c.inters.CustomFieldValue, interceptors...)
+}
+
+// Create returns a builder for creating a CustomFieldValue entity.
+func (c *CustomFieldValueClient) Create() *CustomFieldValueCreate {
+	mutation := newCustomFieldValueMutation(c.config, OpCreate)
+	return &CustomFieldValueCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CustomFieldValue entities.
+func (c *CustomFieldValueClient) CreateBulk(builders ...*CustomFieldValueCreate) *CustomFieldValueCreateBulk {
+	return &CustomFieldValueCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CustomFieldValueClient) MapCreateBulk(slice any, setFunc func(*CustomFieldValueCreate, int)) *CustomFieldValueCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CustomFieldValueCreateBulk{err: fmt.Errorf("calling to CustomFieldValueClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CustomFieldValueCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CustomFieldValueCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CustomFieldValue.
+func (c *CustomFieldValueClient) Update() *CustomFieldValueUpdate {
+	mutation := newCustomFieldValueMutation(c.config, OpUpdate)
+	return &CustomFieldValueUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CustomFieldValueClient) UpdateOne(_m *CustomFieldValue) *CustomFieldValueUpdateOne {
+	mutation := newCustomFieldValueMutation(c.config, OpUpdateOne, withCustomFieldValue(_m))
+	return &CustomFieldValueUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CustomFieldValueClient) UpdateOneID(id string) *CustomFieldValueUpdateOne {
+	mutation := newCustomFieldValueMutation(c.config, OpUpdateOne, withCustomFieldValueID(id))
+	return &CustomFieldValueUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CustomFieldValue.
+func (c *CustomFieldValueClient) Delete() *CustomFieldValueDelete {
+	mutation := newCustomFieldValueMutation(c.config, OpDelete)
+	return &CustomFieldValueDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CustomFieldValueClient) DeleteOne(_m *CustomFieldValue) *CustomFieldValueDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CustomFieldValueClient) DeleteOneID(id string) *CustomFieldValueDeleteOne {
+	builder := c.Delete().Where(customfieldvalue.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CustomFieldValueDeleteOne{builder}
+}
+
+// Query returns a query builder for CustomFieldValue.
+func (c *CustomFieldValueClient) Query() *CustomFieldValueQuery {
+	return &CustomFieldValueQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCustomFieldValue},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CustomFieldValue entity by its id.
+func (c *CustomFieldValueClient) Get(ctx context.Context, id string) (*CustomFieldValue, error) {
+	return c.Query().Where(customfieldvalue.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CustomFieldValueClient) GetX(ctx context.Context, id string) *CustomFieldValue {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a CustomFieldValue.
+func (c *CustomFieldValueClient) QueryOrganization(_m *CustomFieldValue) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(customfieldvalue.Table, customfieldvalue.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, customfieldvalue.OrganizationTable, customfieldvalue.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySpace queries the space edge of a CustomFieldValue.
+func (c *CustomFieldValueClient) QuerySpace(_m *CustomFieldValue) *SpaceQuery {
+	query := (&SpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(customfieldvalue.Table, customfieldvalue.FieldID, id),
+			sqlgraph.To(space.Table, space.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, customfieldvalue.SpaceTable, customfieldvalue.SpaceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryCustomField queries the custom_field edge of a CustomFieldValue.
+func (c *CustomFieldValueClient) QueryCustomField(_m *CustomFieldValue) *CustomFieldQuery {
+	query := (&CustomFieldClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(customfieldvalue.Table, customfieldvalue.FieldID, id),
+			sqlgraph.To(customfield.Table, customfield.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, customfieldvalue.CustomFieldTable, customfieldvalue.CustomFieldColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *CustomFieldValueClient) Hooks() []Hook {
+	hooks := c.hooks.CustomFieldValue
+	return append(hooks[:len(hooks):len(hooks)], customfieldvalue.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *CustomFieldValueClient) Interceptors() []Interceptor {
+	return c.inters.CustomFieldValue
+}
+
+func (c *CustomFieldValueClient) mutate(ctx context.Context, m *CustomFieldValueMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CustomFieldValueCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CustomFieldValueUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CustomFieldValueUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CustomFieldValueDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CustomFieldValue mutation op: %q", m.Op())
+	}
+}
+
+// FileBlobClient is a client for the FileBlob schema.
+type FileBlobClient struct {
+	config
+}
+
+// NewFileBlobClient returns a client for the FileBlob from the given config.
+func NewFileBlobClient(c config) *FileBlobClient {
+	return &FileBlobClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `fileblob.Hooks(f(g(h())))`.
+func (c *FileBlobClient) Use(hooks ...Hook) {
+	c.hooks.FileBlob = append(c.hooks.FileBlob, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `fileblob.Intercept(f(g(h())))`.
+func (c *FileBlobClient) Intercept(interceptors ...Interceptor) {
+	c.inters.FileBlob = append(c.inters.FileBlob, interceptors...)
+}
+
+// Create returns a builder for creating a FileBlob entity.
+func (c *FileBlobClient) Create() *FileBlobCreate {
+	mutation := newFileBlobMutation(c.config, OpCreate)
+	return &FileBlobCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of FileBlob entities.
+func (c *FileBlobClient) CreateBulk(builders ...*FileBlobCreate) *FileBlobCreateBulk {
+	return &FileBlobCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *FileBlobClient) MapCreateBulk(slice any, setFunc func(*FileBlobCreate, int)) *FileBlobCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &FileBlobCreateBulk{err: fmt.Errorf("calling to FileBlobClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*FileBlobCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &FileBlobCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for FileBlob.
+func (c *FileBlobClient) Update() *FileBlobUpdate {
+	mutation := newFileBlobMutation(c.config, OpUpdate)
+	return &FileBlobUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *FileBlobClient) UpdateOne(_m *FileBlob) *FileBlobUpdateOne {
+	mutation := newFileBlobMutation(c.config, OpUpdateOne, withFileBlob(_m))
+	return &FileBlobUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *FileBlobClient) UpdateOneID(id string) *FileBlobUpdateOne {
+	mutation := newFileBlobMutation(c.config, OpUpdateOne, withFileBlobID(id))
+	return &FileBlobUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for FileBlob.
+func (c *FileBlobClient) Delete() *FileBlobDelete {
+	mutation := newFileBlobMutation(c.config, OpDelete)
+	return &FileBlobDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *FileBlobClient) DeleteOne(_m *FileBlob) *FileBlobDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *FileBlobClient) DeleteOneID(id string) *FileBlobDeleteOne {
+	builder := c.Delete().Where(fileblob.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &FileBlobDeleteOne{builder}
+}
+
+// Query returns a query builder for FileBlob.
+func (c *FileBlobClient) Query() *FileBlobQuery {
+	return &FileBlobQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeFileBlob},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a FileBlob entity by its id.
+func (c *FileBlobClient) Get(ctx context.Context, id string) (*FileBlob, error) {
+	return c.Query().Where(fileblob.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *FileBlobClient) GetX(ctx context.Context, id string) *FileBlob {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *FileBlobClient) Hooks() []Hook {
+	hooks := c.hooks.FileBlob
+	return append(hooks[:len(hooks):len(hooks)], fileblob.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *FileBlobClient) Interceptors() []Interceptor {
+	return c.inters.FileBlob
+}
+
+func (c *FileBlobClient) mutate(ctx context.Context, m *FileBlobMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&FileBlobCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&FileBlobUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&FileBlobUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&FileBlobDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown FileBlob mutation op: %q", m.Op())
 	}
 }
 
@@ -731,6 +2499,354 @@ func (c *MemberClient) mutate(ctx context.Context, m *MemberMutation) (Value, er
 	}
 }
 
+// OpenAPISpecClient is a client for the OpenAPISpec schema.
+type OpenAPISpecClient struct {
+	config
+}
+
+// NewOpenAPISpecClient returns a client for the OpenAPISpec from the given config.
+func NewOpenAPISpecClient(c config) *OpenAPISpecClient {
+	return &OpenAPISpecClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `openapispec.Hooks(f(g(h())))`.
+func (c *OpenAPISpecClient) Use(hooks ...Hook) {
+	c.hooks.OpenAPISpec = append(c.hooks.OpenAPISpec, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `openapispec.Intercept(f(g(h())))`.
+func (c *OpenAPISpecClient) Intercept(interceptors ...Interceptor) {
+	c.inters.OpenAPISpec = append(c.inters.OpenAPISpec, interceptors...)
+}
+
+// Create returns a builder for creating a OpenAPISpec entity.
+func (c *OpenAPISpecClient) Create() *OpenAPISpecCreate {
+	mutation := newOpenAPISpecMutation(c.config, OpCreate)
+	return &OpenAPISpecCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of OpenAPISpec entities.
+func (c *OpenAPISpecClient) CreateBulk(builders ...*OpenAPISpecCreate) *OpenAPISpecCreateBulk {
+	return &OpenAPISpecCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *OpenAPISpecClient) MapCreateBulk(slice any, setFunc func(*OpenAPISpecCreate, int)) *OpenAPISpecCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &OpenAPISpecCreateBulk{err: fmt.Errorf("calling to OpenAPISpecClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*OpenAPISpecCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &OpenAPISpecCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for OpenAPISpec.
+func (c *OpenAPISpecClient) Update() *OpenAPISpecUpdate {
+	mutation := newOpenAPISpecMutation(c.config, OpUpdate)
+	return &OpenAPISpecUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *OpenAPISpecClient) UpdateOne(_m *OpenAPISpec) *OpenAPISpecUpdateOne {
+	mutation := newOpenAPISpecMutation(c.config, OpUpdateOne, withOpenAPISpec(_m))
+	return &OpenAPISpecUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *OpenAPISpecClient) UpdateOneID(id string) *OpenAPISpecUpdateOne {
+	mutation := newOpenAPISpecMutation(c.config, OpUpdateOne, withOpenAPISpecID(id))
+	return &OpenAPISpecUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for OpenAPISpec.
+func (c *OpenAPISpecClient) Delete() *OpenAPISpecDelete {
+	mutation := newOpenAPISpecMutation(c.config, OpDelete)
+	return &OpenAPISpecDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *OpenAPISpecClient) DeleteOne(_m *OpenAPISpec) *OpenAPISpecDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *OpenAPISpecClient) DeleteOneID(id string) *OpenAPISpecDeleteOne {
+	builder := c.Delete().Where(openapispec.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &OpenAPISpecDeleteOne{builder}
+}
+
+// Query returns a query builder for OpenAPISpec.
+func (c *OpenAPISpecClient) Query() *OpenAPISpecQuery {
+	return &OpenAPISpecQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeOpenAPISpec},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a OpenAPISpec entity by its id.
+func (c *OpenAPISpecClient) Get(ctx context.Context, id string) (*OpenAPISpec, error) {
+	return c.Query().Where(openapispec.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *OpenAPISpecClient) GetX(ctx context.Context, id string) *OpenAPISpec {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a OpenAPISpec.
+func (c *OpenAPISpecClient) QueryOrganization(_m *OpenAPISpec) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(openapispec.Table, openapispec.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, openapispec.OrganizationTable, openapispec.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryLastVersion queries the last_version edge of a OpenAPISpec.
+func (c *OpenAPISpecClient) QueryLastVersion(_m *OpenAPISpec) *OpenAPISpecVersionQuery {
+	query := (&OpenAPISpecVersionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(openapispec.Table, openapispec.FieldID, id),
+			sqlgraph.To(openapispecversion.Table, openapispecversion.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, openapispec.LastVersionTable, openapispec.LastVersionColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryVersions queries the versions edge of a OpenAPISpec.
+func (c *OpenAPISpecClient) QueryVersions(_m *OpenAPISpec) *OpenAPISpecVersionQuery {
+	query := (&OpenAPISpecVersionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(openapispec.Table, openapispec.FieldID, id),
+			sqlgraph.To(openapispecversion.Table, openapispecversion.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, openapispec.VersionsTable, openapispec.VersionsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *OpenAPISpecClient) Hooks() []Hook {
+	hooks := c.hooks.OpenAPISpec
+	return append(hooks[:len(hooks):len(hooks)], openapispec.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *OpenAPISpecClient) Interceptors() []Interceptor {
+	return c.inters.OpenAPISpec
+}
+
+func (c *OpenAPISpecClient) mutate(ctx context.Context, m *OpenAPISpecMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&OpenAPISpecCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&OpenAPISpecUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&OpenAPISpecUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&OpenAPISpecDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown OpenAPISpec mutation op: %q", m.Op())
+	}
+}
+
+// OpenAPISpecVersionClient is a client for the OpenAPISpecVersion schema.
+type OpenAPISpecVersionClient struct {
+	config
+}
+
+// NewOpenAPISpecVersionClient returns a client for the OpenAPISpecVersion from the given config.
+func NewOpenAPISpecVersionClient(c config) *OpenAPISpecVersionClient {
+	return &OpenAPISpecVersionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `openapispecversion.Hooks(f(g(h())))`.
+func (c *OpenAPISpecVersionClient) Use(hooks ...Hook) {
+	c.hooks.OpenAPISpecVersion = append(c.hooks.OpenAPISpecVersion, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `openapispecversion.Intercept(f(g(h())))`.
+func (c *OpenAPISpecVersionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.OpenAPISpecVersion = append(c.inters.OpenAPISpecVersion, interceptors...)
+}
+
+// Create returns a builder for creating a OpenAPISpecVersion entity.
+func (c *OpenAPISpecVersionClient) Create() *OpenAPISpecVersionCreate {
+	mutation := newOpenAPISpecVersionMutation(c.config, OpCreate)
+	return &OpenAPISpecVersionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of OpenAPISpecVersion entities.
+func (c *OpenAPISpecVersionClient) CreateBulk(builders ...*OpenAPISpecVersionCreate) *OpenAPISpecVersionCreateBulk {
+	return &OpenAPISpecVersionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *OpenAPISpecVersionClient) MapCreateBulk(slice any, setFunc func(*OpenAPISpecVersionCreate, int)) *OpenAPISpecVersionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &OpenAPISpecVersionCreateBulk{err: fmt.Errorf("calling to OpenAPISpecVersionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*OpenAPISpecVersionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &OpenAPISpecVersionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for OpenAPISpecVersion.
+func (c *OpenAPISpecVersionClient) Update() *OpenAPISpecVersionUpdate {
+	mutation := newOpenAPISpecVersionMutation(c.config, OpUpdate)
+	return &OpenAPISpecVersionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *OpenAPISpecVersionClient) UpdateOne(_m *OpenAPISpecVersion) *OpenAPISpecVersionUpdateOne {
+	mutation := newOpenAPISpecVersionMutation(c.config, OpUpdateOne, withOpenAPISpecVersion(_m))
+	return &OpenAPISpecVersionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *OpenAPISpecVersionClient) UpdateOneID(id string) *OpenAPISpecVersionUpdateOne {
+	mutation := newOpenAPISpecVersionMutation(c.config, OpUpdateOne, withOpenAPISpecVersionID(id))
+	return &OpenAPISpecVersionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for OpenAPISpecVersion.
+func (c *OpenAPISpecVersionClient) Delete() *OpenAPISpecVersionDelete {
+	mutation := newOpenAPISpecVersionMutation(c.config, OpDelete)
+	return &OpenAPISpecVersionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *OpenAPISpecVersionClient) DeleteOne(_m *OpenAPISpecVersion) *OpenAPISpecVersionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *OpenAPISpecVersionClient) DeleteOneID(id string) *OpenAPISpecVersionDeleteOne {
+	builder := c.Delete().Where(openapispecversion.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &OpenAPISpecVersionDeleteOne{builder}
+}
+
+// Query returns a query builder for OpenAPISpecVersion.
+func (c *OpenAPISpecVersionClient) Query() *OpenAPISpecVersionQuery {
+	return &OpenAPISpecVersionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeOpenAPISpecVersion},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a OpenAPISpecVersion entity by its id.
+func (c *OpenAPISpecVersionClient) Get(ctx context.Context, id string) (*OpenAPISpecVersion, error) {
+	return c.Query().Where(openapispecversion.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *OpenAPISpecVersionClient) GetX(ctx context.Context, id string) *OpenAPISpecVersion {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a OpenAPISpecVersion.
+func (c *OpenAPISpecVersionClient) QueryOrganization(_m *OpenAPISpecVersion) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(openapispecversion.Table, openapispecversion.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, openapispecversion.OrganizationTable, openapispecversion.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySpec queries the spec edge of a OpenAPISpecVersion.
+func (c *OpenAPISpecVersionClient) QuerySpec(_m *OpenAPISpecVersion) *OpenAPISpecQuery {
+	query := (&OpenAPISpecClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(openapispecversion.Table, openapispecversion.FieldID, id),
+			sqlgraph.To(openapispec.Table, openapispec.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, openapispecversion.SpecTable, openapispecversion.SpecColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *OpenAPISpecVersionClient) Hooks() []Hook {
+	hooks := c.hooks.OpenAPISpecVersion
+	return append(hooks[:len(hooks):len(hooks)], openapispecversion.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *OpenAPISpecVersionClient) Interceptors() []Interceptor {
+	return c.inters.OpenAPISpecVersion
+}
+
+func (c *OpenAPISpecVersionClient) mutate(ctx context.Context, m *OpenAPISpecVersionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&OpenAPISpecVersionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&OpenAPISpecVersionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&OpenAPISpecVersionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&OpenAPISpecVersionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown OpenAPISpecVersion mutation op: %q", m.Op())
+	}
+}
+
 // OrganizationClient is a client for the Organization schema.
 type OrganizationClient struct {
 	config
@@ -897,6 +3013,814 @@ func (c *OrganizationClient) mutate(ctx context.Context, m *OrganizationMutation
 	}
 }
 
+// PermissionGrantClient is a client for the PermissionGrant schema.
+type PermissionGrantClient struct {
+	config
+}
+
+// NewPermissionGrantClient returns a client for the PermissionGrant from the given config.
+func NewPermissionGrantClient(c config) *PermissionGrantClient {
+	return &PermissionGrantClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `permissiongrant.Hooks(f(g(h())))`.
+func (c *PermissionGrantClient) Use(hooks ...Hook) {
+	c.hooks.PermissionGrant = append(c.hooks.PermissionGrant, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `permissiongrant.Intercept(f(g(h())))`.
+func (c *PermissionGrantClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PermissionGrant = append(c.inters.PermissionGrant, interceptors...)
+}
+
+// Create returns a builder for creating a PermissionGrant entity.
+func (c *PermissionGrantClient) Create() *PermissionGrantCreate {
+	mutation := newPermissionGrantMutation(c.config, OpCreate)
+	return &PermissionGrantCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PermissionGrant entities.
+func (c *PermissionGrantClient) CreateBulk(builders ...*PermissionGrantCreate) *PermissionGrantCreateBulk {
+	return &PermissionGrantCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PermissionGrantClient) MapCreateBulk(slice any, setFunc func(*PermissionGrantCreate, int)) *PermissionGrantCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PermissionGrantCreateBulk{err: fmt.Errorf("calling to PermissionGrantClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PermissionGrantCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PermissionGrantCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PermissionGrant.
+func (c *PermissionGrantClient) Update() *PermissionGrantUpdate {
+	mutation := newPermissionGrantMutation(c.config, OpUpdate)
+	return &PermissionGrantUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PermissionGrantClient) UpdateOne(_m *PermissionGrant) *PermissionGrantUpdateOne {
+	mutation := newPermissionGrantMutation(c.config, OpUpdateOne, withPermissionGrant(_m))
+	return &PermissionGrantUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PermissionGrantClient) UpdateOneID(id string) *PermissionGrantUpdateOne {
+	mutation := newPermissionGrantMutation(c.config, OpUpdateOne, withPermissionGrantID(id))
+	return &PermissionGrantUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PermissionGrant.
+func (c *PermissionGrantClient) Delete() *PermissionGrantDelete {
+	mutation := newPermissionGrantMutation(c.config, OpDelete)
+	return &PermissionGrantDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PermissionGrantClient) DeleteOne(_m *PermissionGrant) *PermissionGrantDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PermissionGrantClient) DeleteOneID(id string) *PermissionGrantDeleteOne {
+	builder := c.Delete().Where(permissiongrant.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PermissionGrantDeleteOne{builder}
+}
+
+// Query returns a query builder for PermissionGrant.
+func (c *PermissionGrantClient) Query() *PermissionGrantQuery {
+	return &PermissionGrantQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePermissionGrant},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PermissionGrant entity by its id.
+func (c *PermissionGrantClient) Get(ctx context.Context, id string) (*PermissionGrant, error) {
+	return c.Query().Where(permissiongrant.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PermissionGrantClient) GetX(ctx context.Context, id string) *PermissionGrant {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a PermissionGrant.
+func (c *PermissionGrantClient) QueryOrganization(_m *PermissionGrant) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(permissiongrant.Table, permissiongrant.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, permissiongrant.OrganizationTable, permissiongrant.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryUser queries the user edge of a PermissionGrant.
+func (c *PermissionGrantClient) QueryUser(_m *PermissionGrant) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(permissiongrant.Table, permissiongrant.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, permissiongrant.UserTable, permissiongrant.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryTeam queries the team edge of a PermissionGrant.
+func (c *PermissionGrantClient) QueryTeam(_m *PermissionGrant) *TeamQuery {
+	query := (&TeamClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(permissiongrant.Table, permissiongrant.FieldID, id),
+			sqlgraph.To(team.Table, team.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, permissiongrant.TeamTable, permissiongrant.TeamColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySpace queries the space edge of a PermissionGrant.
+func (c *PermissionGrantClient) QuerySpace(_m *PermissionGrant) *SpaceQuery {
+	query := (&SpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(permissiongrant.Table, permissiongrant.FieldID, id),
+			sqlgraph.To(space.Table, space.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, permissiongrant.SpaceTable, permissiongrant.SpaceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryCollection queries the collection edge of a PermissionGrant.
+func (c *PermissionGrantClient) QueryCollection(_m *PermissionGrant) *CollectionQuery {
+	query := (&CollectionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(permissiongrant.Table, permissiongrant.FieldID, id),
+			sqlgraph.To(collection.Table, collection.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, permissiongrant.CollectionTable, permissiongrant.CollectionColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *PermissionGrantClient) Hooks() []Hook {
+	hooks := c.hooks.PermissionGrant
+	return append(hooks[:len(hooks):len(hooks)], permissiongrant.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *PermissionGrantClient) Interceptors() []Interceptor {
+	return c.inters.PermissionGrant
+}
+
+func (c *PermissionGrantClient) mutate(ctx context.Context, m *PermissionGrantMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PermissionGrantCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PermissionGrantUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PermissionGrantUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PermissionGrantDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PermissionGrant mutation op: %q", m.Op())
+	}
+}
+
+// ReactionClient is a client for the Reaction schema.
+type ReactionClient struct {
+	config
+}
+
+// NewReactionClient returns a client for the Reaction from the given config.
+func NewReactionClient(c config) *ReactionClient {
+	return &ReactionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `reaction.Hooks(f(g(h())))`.
+func (c *ReactionClient) Use(hooks ...Hook) {
+	c.hooks.Reaction = append(c.hooks.Reaction, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `reaction.Intercept(f(g(h())))`.
+func (c *ReactionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Reaction = append(c.inters.Reaction, interceptors...)
+}
+
+// Create returns a builder for creating a Reaction entity.
+func (c *ReactionClient) Create() *ReactionCreate {
+	mutation := newReactionMutation(c.config, OpCreate)
+	return &ReactionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Reaction entities.
+func (c *ReactionClient) CreateBulk(builders ...*ReactionCreate) *ReactionCreateBulk {
+	return &ReactionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ReactionClient) MapCreateBulk(slice any, setFunc func(*ReactionCreate, int)) *ReactionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ReactionCreateBulk{err: fmt.Errorf("calling to ReactionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ReactionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ReactionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Reaction.
+func (c *ReactionClient) Update() *ReactionUpdate {
+	mutation := newReactionMutation(c.config, OpUpdate)
+	return &ReactionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ReactionClient) UpdateOne(_m *Reaction) *ReactionUpdateOne {
+	mutation := newReactionMutation(c.config, OpUpdateOne, withReaction(_m))
+	return &ReactionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ReactionClient) UpdateOneID(id string) *ReactionUpdateOne {
+	mutation := newReactionMutation(c.config, OpUpdateOne, withReactionID(id))
+	return &ReactionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Reaction.
+func (c *ReactionClient) Delete() *ReactionDelete {
+	mutation := newReactionMutation(c.config, OpDelete)
+	return &ReactionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ReactionClient) DeleteOne(_m *Reaction) *ReactionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ReactionClient) DeleteOneID(id string) *ReactionDeleteOne {
+	builder := c.Delete().Where(reaction.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ReactionDeleteOne{builder}
+}
+
+// Query returns a query builder for Reaction.
+func (c *ReactionClient) Query() *ReactionQuery {
+	return &ReactionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeReaction},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Reaction entity by its id.
+func (c *ReactionClient) Get(ctx context.Context, id string) (*Reaction, error) {
+	return c.Query().Where(reaction.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ReactionClient) GetX(ctx context.Context, id string) *Reaction {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a Reaction.
+func (c *ReactionClient) QueryOrganization(_m *Reaction) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(reaction.Table, reaction.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, reaction.OrganizationTable, reaction.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryComment queries the comment edge of a Reaction.
+func (c *ReactionClient) QueryComment(_m *Reaction) *CommentQuery {
+	query := (&CommentClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(reaction.Table, reaction.FieldID, id),
+			sqlgraph.To(comment.Table, comment.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, reaction.CommentTable, reaction.CommentColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryReply queries the reply edge of a Reaction.
+func (c *ReactionClient) QueryReply(_m *Reaction) *CommentReplyQuery {
+	query := (&CommentReplyClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(reaction.Table, reaction.FieldID, id),
+			sqlgraph.To(commentreply.Table, commentreply.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, reaction.ReplyTable, reaction.ReplyColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySpace queries the space edge of a Reaction.
+func (c *ReactionClient) QuerySpace(_m *Reaction) *SpaceQuery {
+	query := (&SpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(reaction.Table, reaction.FieldID, id),
+			sqlgraph.To(space.Table, space.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, reaction.SpaceTable, reaction.SpaceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryUser queries the user edge of a Reaction.
+func (c *ReactionClient) QueryUser(_m *Reaction) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(reaction.Table, reaction.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, reaction.UserTable, reaction.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ReactionClient) Hooks() []Hook {
+	hooks := c.hooks.Reaction
+	return append(hooks[:len(hooks):len(hooks)], reaction.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ReactionClient) Interceptors() []Interceptor {
+	return c.inters.Reaction
+}
+
+func (c *ReactionClient) mutate(ctx context.Context, m *ReactionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ReactionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ReactionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ReactionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ReactionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Reaction mutation op: %q", m.Op())
+	}
+}
+
+// RevisionClient is a client for the Revision schema.
+type RevisionClient struct {
+	config
+}
+
+// NewRevisionClient returns a client for the Revision from the given config.
+func NewRevisionClient(c config) *RevisionClient {
+	return &RevisionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `revision.Hooks(f(g(h())))`.
+func (c *RevisionClient) Use(hooks ...Hook) {
+	c.hooks.Revision = append(c.hooks.Revision, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `revision.Intercept(f(g(h())))`.
+func (c *RevisionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Revision = append(c.inters.Revision, interceptors...)
+}
+
+// Create returns a builder for creating a Revision entity.
+func (c *RevisionClient) Create() *RevisionCreate {
+	mutation := newRevisionMutation(c.config, OpCreate)
+	return &RevisionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Revision entities.
+func (c *RevisionClient) CreateBulk(builders ...*RevisionCreate) *RevisionCreateBulk {
+	return &RevisionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *RevisionClient) MapCreateBulk(slice any, setFunc func(*RevisionCreate, int)) *RevisionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &RevisionCreateBulk{err: fmt.Errorf("calling to RevisionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*RevisionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &RevisionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Revision.
+func (c *RevisionClient) Update() *RevisionUpdate {
+	mutation := newRevisionMutation(c.config, OpUpdate)
+	return &RevisionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *RevisionClient) UpdateOne(_m *Revision) *RevisionUpdateOne {
+	mutation := newRevisionMutation(c.config, OpUpdateOne, withRevision(_m))
+	return &RevisionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *RevisionClient) UpdateOneID(id string) *RevisionUpdateOne {
+	mutation := newRevisionMutation(c.config, OpUpdateOne, withRevisionID(id))
+	return &RevisionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Revision.
+func (c *RevisionClient) Delete() *RevisionDelete {
+	mutation := newRevisionMutation(c.config, OpDelete)
+	return &RevisionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *RevisionClient) DeleteOne(_m *Revision) *RevisionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *RevisionClient) DeleteOneID(id string) *RevisionDeleteOne {
+	builder := c.Delete().Where(revision.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &RevisionDeleteOne{builder}
+}
+
+// Query returns a query builder for Revision.
+func (c *RevisionClient) Query() *RevisionQuery {
+	return &RevisionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeRevision},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Revision entity by its id.
+func (c *RevisionClient) Get(ctx context.Context, id string) (*Revision, error) {
+	return c.Query().Where(revision.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *RevisionClient) GetX(ctx context.Context, id string) *Revision {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a Revision.
+func (c *RevisionClient) QueryOrganization(_m *Revision) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(revision.Table, revision.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, revision.OrganizationTable, revision.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySpace queries the space edge of a Revision.
+func (c *RevisionClient) QuerySpace(_m *Revision) *SpaceQuery {
+	query := (&SpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(revision.Table, revision.FieldID, id),
+			sqlgraph.To(space.Table, space.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, revision.SpaceTable, revision.SpaceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryTree queries the tree edge of a Revision.
+func (c *RevisionClient) QueryTree(_m *Revision) *ContentObjectQuery {
+	query := (&ContentObjectClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(revision.Table, revision.FieldID, id),
+			sqlgraph.To(contentobject.Table, contentobject.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, revision.TreeTable, revision.TreeColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryCreator queries the creator edge of a Revision.
+func (c *RevisionClient) QueryCreator(_m *Revision) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(revision.Table, revision.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, revision.CreatorTable, revision.CreatorColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryChangeRequest queries the change_request edge of a Revision.
+func (c *RevisionClient) QueryChangeRequest(_m *Revision) *ChangeRequestQuery {
+	query := (&ChangeRequestClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(revision.Table, revision.FieldID, id),
+			sqlgraph.To(changerequest.Table, changerequest.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, revision.ChangeRequestTable, revision.ChangeRequestColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *RevisionClient) Hooks() []Hook {
+	hooks := c.hooks.Revision
+	return append(hooks[:len(hooks):len(hooks)], revision.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *RevisionClient) Interceptors() []Interceptor {
+	return c.inters.Revision
+}
+
+func (c *RevisionClient) mutate(ctx context.Context, m *RevisionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&RevisionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&RevisionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&RevisionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&RevisionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Revision mutation op: %q", m.Op())
+	}
+}
+
+// SAMLProviderClient is a client for the SAMLProvider schema.
+type SAMLProviderClient struct {
+	config
+}
+
+// NewSAMLProviderClient returns a client for the SAMLProvider from the given config.
+func NewSAMLProviderClient(c config) *SAMLProviderClient {
+	return &SAMLProviderClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `samlprovider.Hooks(f(g(h())))`.
+func (c *SAMLProviderClient) Use(hooks ...Hook) {
+	c.hooks.SAMLProvider = append(c.hooks.SAMLProvider, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `samlprovider.Intercept(f(g(h())))`.
+func (c *SAMLProviderClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SAMLProvider = append(c.inters.SAMLProvider, interceptors...)
+}
+
+// Create returns a builder for creating a SAMLProvider entity.
+func (c *SAMLProviderClient) Create() *SAMLProviderCreate {
+	mutation := newSAMLProviderMutation(c.config, OpCreate)
+	return &SAMLProviderCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SAMLProvider entities.
+func (c *SAMLProviderClient) CreateBulk(builders ...*SAMLProviderCreate) *SAMLProviderCreateBulk {
+	return &SAMLProviderCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SAMLProviderClient) MapCreateBulk(slice any, setFunc func(*SAMLProviderCreate, int)) *SAMLProviderCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SAMLProviderCreateBulk{err: fmt.Errorf("calling to SAMLProviderClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SAMLProviderCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SAMLProviderCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SAMLProvider.
+func (c *SAMLProviderClient) Update() *SAMLProviderUpdate {
+	mutation := newSAMLProviderMutation(c.config, OpUpdate)
+	return &SAMLProviderUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SAMLProviderClient) UpdateOne(_m *SAMLProvider) *SAMLProviderUpdateOne {
+	mutation := newSAMLProviderMutation(c.config, OpUpdateOne, withSAMLProvider(_m))
+	return &SAMLProviderUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SAMLProviderClient) UpdateOneID(id string) *SAMLProviderUpdateOne {
+	mutation := newSAMLProviderMutation(c.config, OpUpdateOne, withSAMLProviderID(id))
+	return &SAMLProviderUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SAMLProvider.
+func (c *SAMLProviderClient) Delete() *SAMLProviderDelete {
+	mutation := newSAMLProviderMutation(c.config, OpDelete)
+	return &SAMLProviderDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SAMLProviderClient) DeleteOne(_m *SAMLProvider) *SAMLProviderDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SAMLProviderClient) DeleteOneID(id string) *SAMLProviderDeleteOne {
+	builder := c.Delete().Where(samlprovider.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SAMLProviderDeleteOne{builder}
+}
+
+// Query returns a query builder for SAMLProvider.
+func (c *SAMLProviderClient) Query() *SAMLProviderQuery {
+	return &SAMLProviderQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSAMLProvider},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SAMLProvider entity by its id.
+func (c *SAMLProviderClient) Get(ctx context.Context, id string) (*SAMLProvider, error) {
+	return c.Query().Where(samlprovider.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SAMLProviderClient) GetX(ctx context.Context, id string) *SAMLProvider {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a SAMLProvider.
+func (c *SAMLProviderClient) QueryOrganization(_m *SAMLProvider) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(samlprovider.Table, samlprovider.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, samlprovider.OrganizationTable, samlprovider.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryDefaultTeam queries the default_team edge of a SAMLProvider.
+func (c *SAMLProviderClient) QueryDefaultTeam(_m *SAMLProvider) *TeamQuery {
+	query := (&TeamClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(samlprovider.Table, samlprovider.FieldID, id),
+			sqlgraph.To(team.Table, team.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, samlprovider.DefaultTeamTable, samlprovider.DefaultTeamColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SAMLProviderClient) Hooks() []Hook {
+	hooks := c.hooks.SAMLProvider
+	return append(hooks[:len(hooks):len(hooks)], samlprovider.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *SAMLProviderClient) Interceptors() []Interceptor {
+	return c.inters.SAMLProvider
+}
+
+func (c *SAMLProviderClient) mutate(ctx context.Context, m *SAMLProviderMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SAMLProviderCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SAMLProviderUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SAMLProviderUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SAMLProviderDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SAMLProvider mutation op: %q", m.Op())
+	}
+}
+
 // ServerKeyClient is a client for the ServerKey schema.
 type ServerKeyClient struct {
 	config
@@ -1028,6 +3952,1092 @@ func (c *ServerKeyClient) mutate(ctx context.Context, m *ServerKeyMutation) (Val
 		return (&ServerKeyDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown ServerKey mutation op: %q", m.Op())
+	}
+}
+
+// SiteClient is a client for the Site schema.
+type SiteClient struct {
+	config
+}
+
+// NewSiteClient returns a client for the Site from the given config.
+func NewSiteClient(c config) *SiteClient {
+	return &SiteClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `site.Hooks(f(g(h())))`.
+func (c *SiteClient) Use(hooks ...Hook) {
+	c.hooks.Site = append(c.hooks.Site, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `site.Intercept(f(g(h())))`.
+func (c *SiteClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Site = append(c.inters.Site, interceptors...)
+}
+
+// Create returns a builder for creating a Site entity.
+func (c *SiteClient) Create() *SiteCreate {
+	mutation := newSiteMutation(c.config, OpCreate)
+	return &SiteCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Site entities.
+func (c *SiteClient) CreateBulk(builders ...*SiteCreate) *SiteCreateBulk {
+	return &SiteCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SiteClient) MapCreateBulk(slice any, setFunc func(*SiteCreate, int)) *SiteCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SiteCreateBulk{err: fmt.Errorf("calling to SiteClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SiteCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SiteCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Site.
+func (c *SiteClient) Update() *SiteUpdate {
+	mutation := newSiteMutation(c.config, OpUpdate)
+	return &SiteUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SiteClient) UpdateOne(_m *Site) *SiteUpdateOne {
+	mutation := newSiteMutation(c.config, OpUpdateOne, withSite(_m))
+	return &SiteUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SiteClient) UpdateOneID(id string) *SiteUpdateOne {
+	mutation := newSiteMutation(c.config, OpUpdateOne, withSiteID(id))
+	return &SiteUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Site.
+func (c *SiteClient) Delete() *SiteDelete {
+	mutation := newSiteMutation(c.config, OpDelete)
+	return &SiteDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SiteClient) DeleteOne(_m *Site) *SiteDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SiteClient) DeleteOneID(id string) *SiteDeleteOne {
+	builder := c.Delete().Where(site.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SiteDeleteOne{builder}
+}
+
+// Query returns a query builder for Site.
+func (c *SiteClient) Query() *SiteQuery {
+	return &SiteQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSite},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Site entity by its id.
+func (c *SiteClient) Get(ctx context.Context, id string) (*Site, error) {
+	return c.Query().Where(site.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SiteClient) GetX(ctx context.Context, id string) *Site {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a Site.
+func (c *SiteClient) QueryOrganization(_m *Site) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(site.Table, site.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, site.OrganizationTable, site.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryDefaultSiteSpace queries the default_site_space edge of a Site.
+func (c *SiteClient) QueryDefaultSiteSpace(_m *Site) *SiteSpaceQuery {
+	query := (&SiteSpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(site.Table, site.FieldID, id),
+			sqlgraph.To(sitespace.Table, sitespace.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, site.DefaultSiteSpaceTable, site.DefaultSiteSpaceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryDefaultSection queries the default_section edge of a Site.
+func (c *SiteClient) QueryDefaultSection(_m *Site) *SiteSectionQuery {
+	query := (&SiteSectionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(site.Table, site.FieldID, id),
+			sqlgraph.To(sitesection.Table, sitesection.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, site.DefaultSectionTable, site.DefaultSectionColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySiteSpaces queries the site_spaces edge of a Site.
+func (c *SiteClient) QuerySiteSpaces(_m *Site) *SiteSpaceQuery {
+	query := (&SiteSpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(site.Table, site.FieldID, id),
+			sqlgraph.To(sitespace.Table, sitespace.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, site.SiteSpacesTable, site.SiteSpacesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySections queries the sections edge of a Site.
+func (c *SiteClient) QuerySections(_m *Site) *SiteSectionQuery {
+	query := (&SiteSectionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(site.Table, site.FieldID, id),
+			sqlgraph.To(sitesection.Table, sitesection.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, site.SectionsTable, site.SectionsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySectionGroups queries the section_groups edge of a Site.
+func (c *SiteClient) QuerySectionGroups(_m *Site) *SiteSectionGroupQuery {
+	query := (&SiteSectionGroupClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(site.Table, site.FieldID, id),
+			sqlgraph.To(sitesectiongroup.Table, sitesectiongroup.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, site.SectionGroupsTable, site.SectionGroupsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SiteClient) Hooks() []Hook {
+	hooks := c.hooks.Site
+	return append(hooks[:len(hooks):len(hooks)], site.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *SiteClient) Interceptors() []Interceptor {
+	return c.inters.Site
+}
+
+func (c *SiteClient) mutate(ctx context.Context, m *SiteMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SiteCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SiteUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SiteUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SiteDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Site mutation op: %q", m.Op())
+	}
+}
+
+// SiteSectionClient is a client for the SiteSection schema.
+type SiteSectionClient struct {
+	config
+}
+
+// NewSiteSectionClient returns a client for the SiteSection from the given config.
+func NewSiteSectionClient(c config) *SiteSectionClient {
+	return &SiteSectionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `sitesection.Hooks(f(g(h())))`.
+func (c *SiteSectionClient) Use(hooks ...Hook) {
+	c.hooks.SiteSection = append(c.hooks.SiteSection, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `sitesection.Intercept(f(g(h())))`.
+func (c *SiteSectionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SiteSection = append(c.inters.SiteSection, interceptors...)
+}
+
+// Create returns a builder for creating a SiteSection entity.
+func (c *SiteSectionClient) Create() *SiteSectionCreate {
+	mutation := newSiteSectionMutation(c.config, OpCreate)
+	return &SiteSectionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SiteSection entities.
+func (c *SiteSectionClient) CreateBulk(builders ...*SiteSectionCreate) *SiteSectionCreateBulk {
+	return &SiteSectionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SiteSectionClient) MapCreateBulk(slice any, setFunc func(*SiteSectionCreate, int)) *SiteSectionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SiteSectionCreateBulk{err: fmt.Errorf("calling to SiteSectionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SiteSectionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SiteSectionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SiteSection.
+func (c *SiteSectionClient) Update() *SiteSectionUpdate {
+	mutation := newSiteSectionMutation(c.config, OpUpdate)
+	return &SiteSectionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SiteSectionClient) UpdateOne(_m *SiteSection) *SiteSectionUpdateOne {
+	mutation := newSiteSectionMutation(c.config, OpUpdateOne, withSiteSection(_m))
+	return &SiteSectionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SiteSectionClient) UpdateOneID(id string) *SiteSectionUpdateOne {
+	mutation := newSiteSectionMutation(c.config, OpUpdateOne, withSiteSectionID(id))
+	return &SiteSectionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SiteSection.
+func (c *SiteSectionClient) Delete() *SiteSectionDelete {
+	mutation := newSiteSectionMutation(c.config, OpDelete)
+	return &SiteSectionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SiteSectionClient) DeleteOne(_m *SiteSection) *SiteSectionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SiteSectionClient) DeleteOneID(id string) *SiteSectionDeleteOne {
+	builder := c.Delete().Where(sitesection.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SiteSectionDeleteOne{builder}
+}
+
+// Query returns a query builder for SiteSection.
+func (c *SiteSectionClient) Query() *SiteSectionQuery {
+	return &SiteSectionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSiteSection},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SiteSection entity by its id.
+func (c *SiteSectionClient) Get(ctx context.Context, id string) (*SiteSection, error) {
+	return c.Query().Where(sitesection.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SiteSectionClient) GetX(ctx context.Context, id string) *SiteSection {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a SiteSection.
+func (c *SiteSectionClient) QueryOrganization(_m *SiteSection) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(sitesection.Table, sitesection.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, sitesection.OrganizationTable, sitesection.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySite queries the site edge of a SiteSection.
+func (c *SiteSectionClient) QuerySite(_m *SiteSection) *SiteQuery {
+	query := (&SiteClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(sitesection.Table, sitesection.FieldID, id),
+			sqlgraph.To(site.Table, site.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, sitesection.SiteTable, sitesection.SiteColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySectionGroup queries the section_group edge of a SiteSection.
+func (c *SiteSectionClient) QuerySectionGroup(_m *SiteSection) *SiteSectionGroupQuery {
+	query := (&SiteSectionGroupClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(sitesection.Table, sitesection.FieldID, id),
+			sqlgraph.To(sitesectiongroup.Table, sitesectiongroup.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, sitesection.SectionGroupTable, sitesection.SectionGroupColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySiteSpaces queries the site_spaces edge of a SiteSection.
+func (c *SiteSectionClient) QuerySiteSpaces(_m *SiteSection) *SiteSpaceQuery {
+	query := (&SiteSpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(sitesection.Table, sitesection.FieldID, id),
+			sqlgraph.To(sitespace.Table, sitespace.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, sitesection.SiteSpacesTable, sitesection.SiteSpacesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SiteSectionClient) Hooks() []Hook {
+	hooks := c.hooks.SiteSection
+	return append(hooks[:len(hooks):len(hooks)], sitesection.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *SiteSectionClient) Interceptors() []Interceptor {
+	return c.inters.SiteSection
+}
+
+func (c *SiteSectionClient) mutate(ctx context.Context, m *SiteSectionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SiteSectionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SiteSectionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SiteSectionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SiteSectionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SiteSection mutation op: %q", m.Op())
+	}
+}
+
+// SiteSectionGroupClient is a client for the SiteSectionGroup schema.
+type SiteSectionGroupClient struct {
+	config
+}
+
+// NewSiteSectionGroupClient returns a client for the SiteSectionGroup from the given config.
+func NewSiteSectionGroupClient(c config) *SiteSectionGroupClient {
+	return &SiteSectionGroupClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `sitesectiongroup.Hooks(f(g(h())))`.
+func (c *SiteSectionGroupClient) Use(hooks ...Hook) {
+	c.hooks.SiteSectionGroup = append(c.hooks.SiteSectionGroup, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `sitesectiongroup.Intercept(f(g(h())))`.
+func (c *SiteSectionGroupClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SiteSectionGroup = append(c.inters.SiteSectionGroup, interceptors...)
+}
+
+// Create returns a builder for creating a SiteSectionGroup entity.
+func (c *SiteSectionGroupClient) Create() *SiteSectionGroupCreate {
+	mutation := newSiteSectionGroupMutation(c.config, OpCreate)
+	return &SiteSectionGroupCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SiteSectionGroup entities.
+func (c *SiteSectionGroupClient) CreateBulk(builders ...*SiteSectionGroupCreate) *SiteSectionGroupCreateBulk {
+	return &SiteSectionGroupCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SiteSectionGroupClient) MapCreateBulk(slice any, setFunc func(*SiteSectionGroupCreate, int)) *SiteSectionGroupCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SiteSectionGroupCreateBulk{err: fmt.Errorf("calling to SiteSectionGroupClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SiteSectionGroupCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SiteSectionGroupCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SiteSectionGroup.
+func (c *SiteSectionGroupClient) Update() *SiteSectionGroupUpdate {
+	mutation := newSiteSectionGroupMutation(c.config, OpUpdate)
+	return &SiteSectionGroupUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SiteSectionGroupClient) UpdateOne(_m *SiteSectionGroup) *SiteSectionGroupUpdateOne {
+	mutation := newSiteSectionGroupMutation(c.config, OpUpdateOne, withSiteSectionGroup(_m))
+	return &SiteSectionGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SiteSectionGroupClient) UpdateOneID(id string) *SiteSectionGroupUpdateOne {
+	mutation := newSiteSectionGroupMutation(c.config, OpUpdateOne, withSiteSectionGroupID(id))
+	return &SiteSectionGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SiteSectionGroup.
+func (c *SiteSectionGroupClient) Delete() *SiteSectionGroupDelete {
+	mutation := newSiteSectionGroupMutation(c.config, OpDelete)
+	return &SiteSectionGroupDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SiteSectionGroupClient) DeleteOne(_m *SiteSectionGroup) *SiteSectionGroupDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SiteSectionGroupClient) DeleteOneID(id string) *SiteSectionGroupDeleteOne {
+	builder := c.Delete().Where(sitesectiongroup.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SiteSectionGroupDeleteOne{builder}
+}
+
+// Query returns a query builder for SiteSectionGroup.
+func (c *SiteSectionGroupClient) Query() *SiteSectionGroupQuery {
+	return &SiteSectionGroupQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSiteSectionGroup},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SiteSectionGroup entity by its id.
+func (c *SiteSectionGroupClient) Get(ctx context.Context, id string) (*SiteSectionGroup, error) {
+	return c.Query().Where(sitesectiongroup.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SiteSectionGroupClient) GetX(ctx context.Context, id string) *SiteSectionGroup {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a SiteSectionGroup.
+func (c *SiteSectionGroupClient) QueryOrganization(_m *SiteSectionGroup) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(sitesectiongroup.Table, sitesectiongroup.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, sitesectiongroup.OrganizationTable, sitesectiongroup.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySite queries the site edge of a SiteSectionGroup.
+func (c *SiteSectionGroupClient) QuerySite(_m *SiteSectionGroup) *SiteQuery {
+	query := (&SiteClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(sitesectiongroup.Table, sitesectiongroup.FieldID, id),
+			sqlgraph.To(site.Table, site.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, sitesectiongroup.SiteTable, sitesectiongroup.SiteColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySections queries the sections edge of a SiteSectionGroup.
+func (c *SiteSectionGroupClient) QuerySections(_m *SiteSectionGroup) *SiteSectionQuery {
+	query := (&SiteSectionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(sitesectiongroup.Table, sitesectiongroup.FieldID, id),
+			sqlgraph.To(sitesection.Table, sitesection.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, sitesectiongroup.SectionsTable, sitesectiongroup.SectionsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SiteSectionGroupClient) Hooks() []Hook {
+	hooks := c.hooks.SiteSectionGroup
+	return append(hooks[:len(hooks):len(hooks)], sitesectiongroup.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *SiteSectionGroupClient) Interceptors() []Interceptor {
+	return c.inters.SiteSectionGroup
+}
+
+func (c *SiteSectionGroupClient) mutate(ctx context.Context, m *SiteSectionGroupMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SiteSectionGroupCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SiteSectionGroupUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SiteSectionGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SiteSectionGroupDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SiteSectionGroup mutation op: %q", m.Op())
+	}
+}
+
+// SiteSpaceClient is a client for the SiteSpace schema.
+type SiteSpaceClient struct {
+	config
+}
+
+// NewSiteSpaceClient returns a client for the SiteSpace from the given config.
+func NewSiteSpaceClient(c config) *SiteSpaceClient {
+	return &SiteSpaceClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `sitespace.Hooks(f(g(h())))`.
+func (c *SiteSpaceClient) Use(hooks ...Hook) {
+	c.hooks.SiteSpace = append(c.hooks.SiteSpace, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `sitespace.Intercept(f(g(h())))`.
+func (c *SiteSpaceClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SiteSpace = append(c.inters.SiteSpace, interceptors...)
+}
+
+// Create returns a builder for creating a SiteSpace entity.
+func (c *SiteSpaceClient) Create() *SiteSpaceCreate {
+	mutation := newSiteSpaceMutation(c.config, OpCreate)
+	return &SiteSpaceCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SiteSpace entities.
+func (c *SiteSpaceClient) CreateBulk(builders ...*SiteSpaceCreate) *SiteSpaceCreateBulk {
+	return &SiteSpaceCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SiteSpaceClient) MapCreateBulk(slice any, setFunc func(*SiteSpaceCreate, int)) *SiteSpaceCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SiteSpaceCreateBulk{err: fmt.Errorf("calling to SiteSpaceClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SiteSpaceCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SiteSpaceCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SiteSpace.
+func (c *SiteSpaceClient) Update() *SiteSpaceUpdate {
+	mutation := newSiteSpaceMutation(c.config, OpUpdate)
+	return &SiteSpaceUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SiteSpaceClient) UpdateOne(_m *SiteSpace) *SiteSpaceUpdateOne {
+	mutation := newSiteSpaceMutation(c.config, OpUpdateOne, withSiteSpace(_m))
+	return &SiteSpaceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SiteSpaceClient) UpdateOneID(id string) *SiteSpaceUpdateOne {
+	mutation := newSiteSpaceMutation(c.config, OpUpdateOne, withSiteSpaceID(id))
+	return &SiteSpaceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SiteSpace.
+func (c *SiteSpaceClient) Delete() *SiteSpaceDelete {
+	mutation := newSiteSpaceMutation(c.config, OpDelete)
+	return &SiteSpaceDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SiteSpaceClient) DeleteOne(_m *SiteSpace) *SiteSpaceDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SiteSpaceClient) DeleteOneID(id string) *SiteSpaceDeleteOne {
+	builder := c.Delete().Where(sitespace.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SiteSpaceDeleteOne{builder}
+}
+
+// Query returns a query builder for SiteSpace.
+func (c *SiteSpaceClient) Query() *SiteSpaceQuery {
+	return &SiteSpaceQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSiteSpace},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SiteSpace entity by its id.
+func (c *SiteSpaceClient) Get(ctx context.Context, id string) (*SiteSpace, error) {
+	return c.Query().Where(sitespace.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SiteSpaceClient) GetX(ctx context.Context, id string) *SiteSpace {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a SiteSpace.
+func (c *SiteSpaceClient) QueryOrganization(_m *SiteSpace) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(sitespace.Table, sitespace.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, sitespace.OrganizationTable, sitespace.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySite queries the site edge of a SiteSpace.
+func (c *SiteSpaceClient) QuerySite(_m *SiteSpace) *SiteQuery {
+	query := (&SiteClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(sitespace.Table, sitespace.FieldID, id),
+			sqlgraph.To(site.Table, site.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, sitespace.SiteTable, sitespace.SiteColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySpace queries the space edge of a SiteSpace.
+func (c *SiteSpaceClient) QuerySpace(_m *SiteSpace) *SpaceQuery {
+	query := (&SpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(sitespace.Table, sitespace.FieldID, id),
+			sqlgraph.To(space.Table, space.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, sitespace.SpaceTable, sitespace.SpaceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySection queries the section edge of a SiteSpace.
+func (c *SiteSpaceClient) QuerySection(_m *SiteSpace) *SiteSectionQuery {
+	query := (&SiteSectionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(sitespace.Table, sitespace.FieldID, id),
+			sqlgraph.To(sitesection.Table, sitesection.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, sitespace.SectionTable, sitespace.SectionColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SiteSpaceClient) Hooks() []Hook {
+	hooks := c.hooks.SiteSpace
+	return append(hooks[:len(hooks):len(hooks)], sitespace.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *SiteSpaceClient) Interceptors() []Interceptor {
+	return c.inters.SiteSpace
+}
+
+func (c *SiteSpaceClient) mutate(ctx context.Context, m *SiteSpaceMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SiteSpaceCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SiteSpaceUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SiteSpaceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SiteSpaceDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SiteSpace mutation op: %q", m.Op())
+	}
+}
+
+// SpaceClient is a client for the Space schema.
+type SpaceClient struct {
+	config
+}
+
+// NewSpaceClient returns a client for the Space from the given config.
+func NewSpaceClient(c config) *SpaceClient {
+	return &SpaceClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `space.Hooks(f(g(h())))`.
+func (c *SpaceClient) Use(hooks ...Hook) {
+	c.hooks.Space = append(c.hooks.Space, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `space.Intercept(f(g(h())))`.
+func (c *SpaceClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Space = append(c.inters.Space, interceptors...)
+}
+
+// Create returns a builder for creating a Space entity.
+func (c *SpaceClient) Create() *SpaceCreate {
+	mutation := newSpaceMutation(c.config, OpCreate)
+	return &SpaceCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Space entities.
+func (c *SpaceClient) CreateBulk(builders ...*SpaceCreate) *SpaceCreateBulk {
+	return &SpaceCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SpaceClient) MapCreateBulk(slice any, setFunc func(*SpaceCreate, int)) *SpaceCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SpaceCreateBulk{err: fmt.Errorf("calling to SpaceClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SpaceCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SpaceCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Space.
+func (c *SpaceClient) Update() *SpaceUpdate {
+	mutation := newSpaceMutation(c.config, OpUpdate)
+	return &SpaceUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SpaceClient) UpdateOne(_m *Space) *SpaceUpdateOne {
+	mutation := newSpaceMutation(c.config, OpUpdateOne, withSpace(_m))
+	return &SpaceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SpaceClient) UpdateOneID(id string) *SpaceUpdateOne {
+	mutation := newSpaceMutation(c.config, OpUpdateOne, withSpaceID(id))
+	return &SpaceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Space.
+func (c *SpaceClient) Delete() *SpaceDelete {
+	mutation := newSpaceMutation(c.config, OpDelete)
+	return &SpaceDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SpaceClient) DeleteOne(_m *Space) *SpaceDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SpaceClient) DeleteOneID(id string) *SpaceDeleteOne {
+	builder := c.Delete().Where(space.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SpaceDeleteOne{builder}
+}
+
+// Query returns a query builder for Space.
+func (c *SpaceClient) Query() *SpaceQuery {
+	return &SpaceQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSpace},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Space entity by its id.
+func (c *SpaceClient) Get(ctx context.Context, id string) (*Space, error) {
+	return c.Query().Where(space.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SpaceClient) GetX(ctx context.Context, id string) *Space {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a Space.
+func (c *SpaceClient) QueryOrganization(_m *Space) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(space.Table, space.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, space.OrganizationTable, space.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryParent queries the parent edge of a Space.
+func (c *SpaceClient) QueryParent(_m *Space) *CollectionQuery {
+	query := (&CollectionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(space.Table, space.FieldID, id),
+			sqlgraph.To(collection.Table, collection.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, space.ParentTable, space.ParentColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryRevision queries the revision edge of a Space.
+func (c *SpaceClient) QueryRevision(_m *Space) *RevisionQuery {
+	query := (&RevisionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(space.Table, space.FieldID, id),
+			sqlgraph.To(revision.Table, revision.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, space.RevisionTable, space.RevisionColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryRevisions queries the revisions edge of a Space.
+func (c *SpaceClient) QueryRevisions(_m *Space) *RevisionQuery {
+	query := (&RevisionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(space.Table, space.FieldID, id),
+			sqlgraph.To(revision.Table, revision.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, space.RevisionsTable, space.RevisionsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryChangeRequests queries the change_requests edge of a Space.
+func (c *SpaceClient) QueryChangeRequests(_m *Space) *ChangeRequestQuery {
+	query := (&ChangeRequestClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(space.Table, space.FieldID, id),
+			sqlgraph.To(changerequest.Table, changerequest.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, space.ChangeRequestsTable, space.ChangeRequestsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryComments queries the comments edge of a Space.
+func (c *SpaceClient) QueryComments(_m *Space) *CommentQuery {
+	query := (&CommentClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(space.Table, space.FieldID, id),
+			sqlgraph.To(comment.Table, comment.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, space.CommentsTable, space.CommentsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryPermissionGrants queries the permission_grants edge of a Space.
+func (c *SpaceClient) QueryPermissionGrants(_m *Space) *PermissionGrantQuery {
+	query := (&PermissionGrantClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(space.Table, space.FieldID, id),
+			sqlgraph.To(permissiongrant.Table, permissiongrant.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, space.PermissionGrantsTable, space.PermissionGrantsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryCustomFieldValues queries the custom_field_values edge of a Space.
+func (c *SpaceClient) QueryCustomFieldValues(_m *Space) *CustomFieldValueQuery {
+	query := (&CustomFieldValueClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(space.Table, space.FieldID, id),
+			sqlgraph.To(customfieldvalue.Table, customfieldvalue.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, space.CustomFieldValuesTable, space.CustomFieldValuesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySiteSpaces queries the site_spaces edge of a Space.
+func (c *SpaceClient) QuerySiteSpaces(_m *Space) *SiteSpaceQuery {
+	query := (&SiteSpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(space.Table, space.FieldID, id),
+			sqlgraph.To(sitespace.Table, sitespace.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, space.SiteSpacesTable, space.SiteSpacesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SpaceClient) Hooks() []Hook {
+	hooks := c.hooks.Space
+	return append(hooks[:len(hooks):len(hooks)], space.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *SpaceClient) Interceptors() []Interceptor {
+	return c.inters.Space
+}
+
+func (c *SpaceClient) mutate(ctx context.Context, m *SpaceMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SpaceCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SpaceUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SpaceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SpaceDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Space mutation op: %q", m.Op())
 	}
 }
 
@@ -1379,6 +5389,156 @@ func (c *TeamMemberClient) mutate(ctx context.Context, m *TeamMemberMutation) (V
 	}
 }
 
+// TranslationSettingsClient is a client for the TranslationSettings schema.
+type TranslationSettingsClient struct {
+	config
+}
+
+// NewTranslationSettingsClient returns a client for the TranslationSettings from the given config.
+func NewTranslationSettingsClient(c config) *TranslationSettingsClient {
+	return &TranslationSettingsClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `translationsettings.Hooks(f(g(h())))`.
+func (c *TranslationSettingsClient) Use(hooks ...Hook) {
+	c.hooks.TranslationSettings = append(c.hooks.TranslationSettings, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `translationsettings.Intercept(f(g(h())))`.
+func (c *TranslationSettingsClient) Intercept(interceptors ...Interceptor) {
+	c.inters.TranslationSettings = append(c.inters.TranslationSettings, interceptors...)
+}
+
+// Create returns a builder for creating a TranslationSettings entity.
+func (c *TranslationSettingsClient) Create() *TranslationSettingsCreate {
+	mutation := newTranslationSettingsMutation(c.config, OpCreate)
+	return &TranslationSettingsCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of TranslationSettings entities.
+func (c *TranslationSettingsClient) CreateBulk(builders ...*TranslationSettingsCreate) *TranslationSettingsCreateBulk {
+	return &TranslationSettingsCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *TranslationSettingsClient) MapCreateBulk(slice any, setFunc func(*TranslationSettingsCreate, int)) *TranslationSettingsCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &TranslationSettingsCreateBulk{err: fmt.Errorf("calling to TranslationSettingsClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*TranslationSettingsCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &TranslationSettingsCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for TranslationSettings.
+func (c *TranslationSettingsClient) Update() *TranslationSettingsUpdate {
+	mutation := newTranslationSettingsMutation(c.config, OpUpdate)
+	return &TranslationSettingsUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *TranslationSettingsClient) UpdateOne(_m *TranslationSettings) *TranslationSettingsUpdateOne {
+	mutation := newTranslationSettingsMutation(c.config, OpUpdateOne, withTranslationSettings(_m))
+	return &TranslationSettingsUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *TranslationSettingsClient) UpdateOneID(id string) *TranslationSettingsUpdateOne {
+	mutation := newTranslationSettingsMutation(c.config, OpUpdateOne, withTranslationSettingsID(id))
+	return &TranslationSettingsUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for TranslationSettings.
+func (c *TranslationSettingsClient) Delete() *TranslationSettingsDelete {
+	mutation := newTranslationSettingsMutation(c.config, OpDelete)
+	return &TranslationSettingsDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *TranslationSettingsClient) DeleteOne(_m *TranslationSettings) *TranslationSettingsDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *TranslationSettingsClient) DeleteOneID(id string) *TranslationSettingsDeleteOne {
+	builder := c.Delete().Where(translationsettings.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &TranslationSettingsDeleteOne{builder}
+}
+
+// Query returns a query builder for TranslationSettings.
+func (c *TranslationSettingsClient) Query() *TranslationSettingsQuery {
+	return &TranslationSettingsQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeTranslationSettings},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a TranslationSettings entity by its id.
+func (c *TranslationSettingsClient) Get(ctx context.Context, id string) (*TranslationSettings, error) {
+	return c.Query().Where(translationsettings.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *TranslationSettingsClient) GetX(ctx context.Context, id string) *TranslationSettings {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a TranslationSettings.
+func (c *TranslationSettingsClient) QueryOrganization(_m *TranslationSettings) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(translationsettings.Table, translationsettings.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, translationsettings.OrganizationTable, translationsettings.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *TranslationSettingsClient) Hooks() []Hook {
+	hooks := c.hooks.TranslationSettings
+	return append(hooks[:len(hooks):len(hooks)], translationsettings.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *TranslationSettingsClient) Interceptors() []Interceptor {
+	return c.inters.TranslationSettings
+}
+
+func (c *TranslationSettingsClient) mutate(ctx context.Context, m *TranslationSettingsMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&TranslationSettingsCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&TranslationSettingsUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&TranslationSettingsUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&TranslationSettingsDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown TranslationSettings mutation op: %q", m.Op())
+	}
+}
+
 // UserClient is a client for the User schema.
 type UserClient struct {
 	config
@@ -1548,12 +5708,18 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		APIToken, InviteLink, Member, Organization, ServerKey, Team, TeamMember,
-		User []ent.Hook
+		APIToken, ChangeRequest, Collection, Comment, CommentReply, ContentObject,
+		CustomField, CustomFieldValue, FileBlob, InviteLink, Member, OpenAPISpec,
+		OpenAPISpecVersion, Organization, PermissionGrant, Reaction, Revision,
+		SAMLProvider, ServerKey, Site, SiteSection, SiteSectionGroup, SiteSpace, Space,
+		Team, TeamMember, TranslationSettings, User []ent.Hook
 	}
 	inters struct {
-		APIToken, InviteLink, Member, Organization, ServerKey, Team, TeamMember,
-		User []ent.Interceptor
+		APIToken, ChangeRequest, Collection, Comment, CommentReply, ContentObject,
+		CustomField, CustomFieldValue, FileBlob, InviteLink, Member, OpenAPISpec,
+		OpenAPISpecVersion, Organization, PermissionGrant, Reaction, Revision,
+		SAMLProvider, ServerKey, Site, SiteSection, SiteSectionGroup, SiteSpace, Space,
+		Team, TeamMember, TranslationSettings, User []ent.Interceptor
 	}
 )
 

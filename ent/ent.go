@@ -13,12 +13,32 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/binderyhq/bindery/ent/apitoken"
+	"github.com/binderyhq/bindery/ent/changerequest"
+	"github.com/binderyhq/bindery/ent/collection"
+	"github.com/binderyhq/bindery/ent/comment"
+	"github.com/binderyhq/bindery/ent/commentreply"
+	"github.com/binderyhq/bindery/ent/contentobject"
+	"github.com/binderyhq/bindery/ent/customfield"
+	"github.com/binderyhq/bindery/ent/customfieldvalue"
+	"github.com/binderyhq/bindery/ent/fileblob"
 	"github.com/binderyhq/bindery/ent/invitelink"
 	"github.com/binderyhq/bindery/ent/member"
+	"github.com/binderyhq/bindery/ent/openapispec"
+	"github.com/binderyhq/bindery/ent/openapispecversion"
 	"github.com/binderyhq/bindery/ent/organization"
+	"github.com/binderyhq/bindery/ent/permissiongrant"
+	"github.com/binderyhq/bindery/ent/reaction"
+	"github.com/binderyhq/bindery/ent/revision"
+	"github.com/binderyhq/bindery/ent/samlprovider"
 	"github.com/binderyhq/bindery/ent/serverkey"
+	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/ent/sitesection"
+	"github.com/binderyhq/bindery/ent/sitesectiongroup"
+	"github.com/binderyhq/bindery/ent/sitespace"
+	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/team"
 	"github.com/binderyhq/bindery/ent/teammember"
+	"github.com/binderyhq/bindery/ent/translationsettings"
 	"github.com/binderyhq/bindery/ent/user"
 )
 
@@ -80,14 +100,34 @@ var (
 func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
-			apitoken.Table:     apitoken.ValidColumn,
-			invitelink.Table:   invitelink.ValidColumn,
-			member.Table:       member.ValidColumn,
-			organization.Table: organization.ValidColumn,
-			serverkey.Table:    serverkey.ValidColumn,
-			team.Table:         team.ValidColumn,
-			teammember.Table:   teammember.ValidColumn,
-			user.Table:         user.ValidColumn,
+			apitoken.Table:            apitoken.ValidColumn,
+			changerequest.Table:       changerequest.ValidColumn,
+			collection.Table:          collection.ValidColumn,
+			comment.Table:             comment.ValidColumn,
+			commentreply.Table:        commentreply.ValidColumn,
+			contentobject.Table:       contentobject.ValidColumn,
+			customfield.Table:         customfield.ValidColumn,
+			customfieldvalue.Table:    customfieldvalue.ValidColumn,
+			fileblob.Table:            fileblob.ValidColumn,
+			invitelink.Table:          invitelink.ValidColumn,
+			member.Table:              member.ValidColumn,
+			openapispec.Table:         openapispec.ValidColumn,
+			openapispecversion.Table:  openapispecversion.ValidColumn,
+			organization.Table:        organization.ValidColumn,
+			permissiongrant.Table:     permissiongrant.ValidColumn,
+			reaction.Table:            reaction.ValidColumn,
+			revision.Table:            revision.ValidColumn,
+			samlprovider.Table:        samlprovider.ValidColumn,
+			serverkey.Table:           serverkey.ValidColumn,
+			site.Table:                site.ValidColumn,
+			sitesection.Table:         sitesection.ValidColumn,
+			sitesectiongroup.Table:    sitesectiongroup.ValidColumn,
+			sitespace.Table:           sitespace.ValidColumn,
+			space.Table:               space.ValidColumn,
+			team.Table:                team.ValidColumn,
+			teammember.Table:          teammember.ValidColumn,
+			translationsettings.Table: translationsettings.ValidColumn,
+			user.Table:                user.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

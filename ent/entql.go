@@ -4,13 +4,33 @@ package ent
 
 import (
 	"github.com/binderyhq/bindery/ent/apitoken"
+	"github.com/binderyhq/bindery/ent/changerequest"
+	"github.com/binderyhq/bindery/ent/collection"
+	"github.com/binderyhq/bindery/ent/comment"
+	"github.com/binderyhq/bindery/ent/commentreply"
+	"github.com/binderyhq/bindery/ent/contentobject"
+	"github.com/binderyhq/bindery/ent/customfield"
+	"github.com/binderyhq/bindery/ent/customfieldvalue"
+	"github.com/binderyhq/bindery/ent/fileblob"
 	"github.com/binderyhq/bindery/ent/invitelink"
 	"github.com/binderyhq/bindery/ent/member"
+	"github.com/binderyhq/bindery/ent/openapispec"
+	"github.com/binderyhq/bindery/ent/openapispecversion"
 	"github.com/binderyhq/bindery/ent/organization"
+	"github.com/binderyhq/bindery/ent/permissiongrant"
 	"github.com/binderyhq/bindery/ent/predicate"
+	"github.com/binderyhq/bindery/ent/reaction"
+	"github.com/binderyhq/bindery/ent/revision"
+	"github.com/binderyhq/bindery/ent/samlprovider"
 	"github.com/binderyhq/bindery/ent/serverkey"
+	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/ent/sitesection"
+	"github.com/binderyhq/bindery/ent/sitesectiongroup"
+	"github.com/binderyhq/bindery/ent/sitespace"
+	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/team"
 	"github.com/binderyhq/bindery/ent/teammember"
+	"github.com/binderyhq/bindery/ent/translationsettings"
 	"github.com/binderyhq/bindery/ent/user"
 
 	"entgo.io/ent/dialect/sql"
@@ -21,7 +41,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 8)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 28)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apitoken.Table,
@@ -42,6 +62,178 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[1] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   changerequest.Table,
+			Columns: changerequest.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeString,
+				Column: changerequest.FieldID,
+			},
+		},
+		Type: "ChangeRequest",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			changerequest.FieldCreatedAt:                {Type: field.TypeTime, Column: changerequest.FieldCreatedAt},
+			changerequest.FieldUpdatedAt:                {Type: field.TypeTime, Column: changerequest.FieldUpdatedAt},
+			changerequest.FieldOrganizationID:           {Type: field.TypeString, Column: changerequest.FieldOrganizationID},
+			changerequest.FieldSpaceID:                  {Type: field.TypeString, Column: changerequest.FieldSpaceID},
+			changerequest.FieldNumber:                   {Type: field.TypeInt, Column: changerequest.FieldNumber},
+			changerequest.FieldSubject:                  {Type: field.TypeString, Column: changerequest.FieldSubject},
+			changerequest.FieldStatus:                   {Type: field.TypeEnum, Column: changerequest.FieldStatus},
+			changerequest.FieldCreatedBy:                {Type: field.TypeString, Column: changerequest.FieldCreatedBy},
+			changerequest.FieldRevisionID:               {Type: field.TypeString, Column: changerequest.FieldRevisionID},
+			changerequest.FieldRevisionInitialID:        {Type: field.TypeString, Column: changerequest.FieldRevisionInitialID},
+			changerequest.FieldRevisionMergedAncestorID: {Type: field.TypeString, Column: changerequest.FieldRevisionMergedAncestorID},
+			changerequest.FieldRevisionMergedID:         {Type: field.TypeString, Column: changerequest.FieldRevisionMergedID},
+			changerequest.FieldMergedBy:                 {Type: field.TypeString, Column: changerequest.FieldMergedBy},
+			changerequest.FieldMergedAt:                 {Type: field.TypeTime, Column: changerequest.FieldMergedAt},
+			changerequest.FieldCommentsCount:            {Type: field.TypeInt, Column: changerequest.FieldCommentsCount},
+		},
+	}
+	graph.Nodes[2] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   collection.Table,
+			Columns: collection.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeString,
+				Column: collection.FieldID,
+			},
+		},
+		Type: "Collection",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			collection.FieldCreatedAt:      {Type: field.TypeTime, Column: collection.FieldCreatedAt},
+			collection.FieldUpdatedAt:      {Type: field.TypeTime, Column: collection.FieldUpdatedAt},
+			collection.FieldOrganizationID: {Type: field.TypeString, Column: collection.FieldOrganizationID},
+			collection.FieldTitle:          {Type: field.TypeString, Column: collection.FieldTitle},
+			collection.FieldDescription:    {Type: field.TypeString, Column: collection.FieldDescription},
+			collection.FieldParentID:       {Type: field.TypeString, Column: collection.FieldParentID},
+			collection.FieldDefaultLevel:   {Type: field.TypeEnum, Column: collection.FieldDefaultLevel},
+			collection.FieldPosition:       {Type: field.TypeString, Column: collection.FieldPosition},
+		},
+	}
+	graph.Nodes[3] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   comment.Table,
+			Columns: comment.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeString,
+				Column: comment.FieldID,
+			},
+		},
+		Type: "Comment",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			comment.FieldCreatedAt:       {Type: field.TypeTime, Column: comment.FieldCreatedAt},
+			comment.FieldUpdatedAt:       {Type: field.TypeTime, Column: comment.FieldUpdatedAt},
+			comment.FieldOrganizationID:  {Type: field.TypeString, Column: comment.FieldOrganizationID},
+			comment.FieldSpaceID:         {Type: field.TypeString, Column: comment.FieldSpaceID},
+			comment.FieldChangeRequestID: {Type: field.TypeString, Column: comment.FieldChangeRequestID},
+			comment.FieldPageID:          {Type: field.TypeString, Column: comment.FieldPageID},
+			comment.FieldNodeID:          {Type: field.TypeString, Column: comment.FieldNodeID},
+			comment.FieldRevisionID:      {Type: field.TypeString, Column: comment.FieldRevisionID},
+			comment.FieldPostedBy:        {Type: field.TypeString, Column: comment.FieldPostedBy},
+			comment.FieldBodyMarkdown:    {Type: field.TypeString, Column: comment.FieldBodyMarkdown},
+			comment.FieldEditedAt:        {Type: field.TypeTime, Column: comment.FieldEditedAt},
+			comment.FieldStatus:          {Type: field.TypeEnum, Column: comment.FieldStatus},
+			comment.FieldResolvedAt:      {Type: field.TypeTime, Column: comment.FieldResolvedAt},
+			comment.FieldResolvedBy:      {Type: field.TypeString, Column: comment.FieldResolvedBy},
+			comment.FieldRepliesCount:    {Type: field.TypeInt, Column: comment.FieldRepliesCount},
+		},
+	}
+	graph.Nodes[4] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   commentreply.Table,
+			Columns: commentreply.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeString,
+				Column: commentreply.FieldID,
+			},
+		},
+		Type: "CommentReply",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			commentreply.FieldCreatedAt:      {Type: field.TypeTime, Column: commentreply.FieldCreatedAt},
+			commentreply.FieldUpdatedAt:      {Type: field.TypeTime, Column: commentreply.FieldUpdatedAt},
+			commentreply.FieldOrganizationID: {Type: field.TypeString, Column: commentreply.FieldOrganizationID},
+			commentreply.FieldCommentID:      {Type: field.TypeString, Column: commentreply.FieldCommentID},
+			commentreply.FieldSpaceID:        {Type: field.TypeString, Column: commentreply.FieldSpaceID},
+			commentreply.FieldPostedBy:       {Type: field.TypeString, Column: commentreply.FieldPostedBy},
+			commentreply.FieldBodyMarkdown:   {Type: field.TypeString, Column: commentreply.FieldBodyMarkdown},
+			commentreply.FieldEditedAt:       {Type: field.TypeTime, Column: commentreply.FieldEditedAt},
+		},
+	}
+	graph.Nodes[5] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   contentobject.Table,
+			Columns: contentobject.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeString,
+				Column: contentobject.FieldID,
+			},
+		},
+		Type: "ContentObject",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			contentobject.FieldKind:      {Type: field.TypeEnum, Column: contentobject.FieldKind},
+			contentobject.FieldData:      {Type: field.TypeBytes, Column: contentobject.FieldData},
+			contentobject.FieldSize:      {Type: field.TypeInt, Column: contentobject.FieldSize},
+			contentobject.FieldCreatedAt: {Type: field.TypeTime, Column: contentobject.FieldCreatedAt},
+		},
+	}
+	graph.Nodes[6] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   customfield.Table,
+			Columns: customfield.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeString,
+				Column: customfield.FieldID,
+			},
+		},
+		Type: "CustomField",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			customfield.FieldCreatedAt:      {Type: field.TypeTime, Column: customfield.FieldCreatedAt},
+			customfield.FieldUpdatedAt:      {Type: field.TypeTime, Column: customfield.FieldUpdatedAt},
+			customfield.FieldOrganizationID: {Type: field.TypeString, Column: customfield.FieldOrganizationID},
+			customfield.FieldName:           {Type: field.TypeString, Column: customfield.FieldName},
+			customfield.FieldType:           {Type: field.TypeEnum, Column: customfield.FieldType},
+			customfield.FieldTitle:          {Type: field.TypeString, Column: customfield.FieldTitle},
+			customfield.FieldDescription:    {Type: field.TypeString, Column: customfield.FieldDescription},
+			customfield.FieldPlaceholder:    {Type: field.TypeString, Column: customfield.FieldPlaceholder},
+			customfield.FieldOptions:        {Type: field.TypeJSON, Column: customfield.FieldOptions},
+		},
+	}
+	graph.Nodes[7] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   customfieldvalue.Table,
+			Columns: customfieldvalue.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeString,
+				Column: customfieldvalue.FieldID,
+			},
+		},
+		Type: "CustomFieldValue",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			customfieldvalue.FieldCreatedAt:      {Type: field.TypeTime, Column: customfieldvalue.FieldCreatedAt},
+			customfieldvalue.FieldUpdatedAt:      {Type: field.TypeTime, Column: customfieldvalue.FieldUpdatedAt},
+			customfieldvalue.FieldOrganizationID: {Type: field.TypeString, Column: customfieldvalue.FieldOrganizationID},
+			customfieldvalue.FieldSpaceID:        {Type: field.TypeString, Column: customfieldvalue.FieldSpaceID},
+			customfieldvalue.FieldCustomFieldID:  {Type: field.TypeString, Column: customfieldvalue.FieldCustomFieldID},
+			customfieldvalue.FieldValue:          {Type: field.TypeJSON, Column: customfieldvalue.FieldValue},
+		},
+	}
+	graph.Nodes[8] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   fileblob.Table,
+			Columns: fileblob.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeString,
+				Column: fileblob.FieldID,
+			},
+		},
+		Type: "FileBlob",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			fileblob.FieldSize:        {Type: field.TypeInt64, Column: fileblob.FieldSize},
+			fileblob.FieldContentType: {Type: field.TypeString, Column: fileblob.FieldContentType},
+			fileblob.FieldCreatedAt:   {Type: field.TypeTime, Column: fileblob.FieldCreatedAt},
+		},
+	}
+	graph.Nodes[9] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   invitelink.Table,
 			Columns: invitelink.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -60,7 +252,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			invitelink.FieldCreatedBy:      {Type: field.TypeString, Column: invitelink.FieldCreatedBy},
 		},
 	}
-	graph.Nodes[2] = &sqlgraph.Node{
+	graph.Nodes[10] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   member.Table,
 			Columns: member.Columns,
@@ -80,7 +272,49 @@ var schemaGraph = func() *sqlgraph.Schema {
 			member.FieldLastSeenAt:     {Type: field.TypeTime, Column: member.FieldLastSeenAt},
 		},
 	}
-	graph.Nodes[3] = &sqlgraph.Node{
+	graph.Nodes[11] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   openapispec.Table,
+			Columns: openapispec.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeString,
+				Column: openapispec.FieldID,
+			},
+		},
+		Type: "OpenAPISpec",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			openapispec.FieldCreatedAt:            {Type: field.TypeTime, Column: openapispec.FieldCreatedAt},
+			openapispec.FieldUpdatedAt:            {Type: field.TypeTime, Column: openapispec.FieldUpdatedAt},
+			openapispec.FieldOrganizationID:       {Type: field.TypeString, Column: openapispec.FieldOrganizationID},
+			openapispec.FieldSlug:                 {Type: field.TypeString, Column: openapispec.FieldSlug},
+			openapispec.FieldSourceURL:            {Type: field.TypeString, Column: openapispec.FieldSourceURL},
+			openapispec.FieldProcessingState:      {Type: field.TypeEnum, Column: openapispec.FieldProcessingState},
+			openapispec.FieldLastVersionID:        {Type: field.TypeString, Column: openapispec.FieldLastVersionID},
+			openapispec.FieldLastProcessedAt:      {Type: field.TypeTime, Column: openapispec.FieldLastProcessedAt},
+			openapispec.FieldLastProcessErrorCode: {Type: field.TypeString, Column: openapispec.FieldLastProcessErrorCode},
+			openapispec.FieldLeaseOwner:           {Type: field.TypeString, Column: openapispec.FieldLeaseOwner},
+			openapispec.FieldLeaseUntil:           {Type: field.TypeTime, Column: openapispec.FieldLeaseUntil},
+		},
+	}
+	graph.Nodes[12] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   openapispecversion.Table,
+			Columns: openapispecversion.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeString,
+				Column: openapispecversion.FieldID,
+			},
+		},
+		Type: "OpenAPISpecVersion",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			openapispecversion.FieldOrganizationID: {Type: field.TypeString, Column: openapispecversion.FieldOrganizationID},
+			openapispecversion.FieldSpecID:         {Type: field.TypeString, Column: openapispecversion.FieldSpecID},
+			openapispecversion.FieldURL:            {Type: field.TypeString, Column: openapispecversion.FieldURL},
+			openapispecversion.FieldContent:        {Type: field.TypeBytes, Column: openapispecversion.FieldContent},
+			openapispecversion.FieldCreatedAt:      {Type: field.TypeTime, Column: openapispecversion.FieldCreatedAt},
+		},
+	}
+	graph.Nodes[13] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   organization.Table,
 			Columns: organization.Columns,
@@ -108,7 +342,92 @@ var schemaGraph = func() *sqlgraph.Schema {
 			organization.FieldPlan:               {Type: field.TypeEnum, Column: organization.FieldPlan},
 		},
 	}
-	graph.Nodes[4] = &sqlgraph.Node{
+	graph.Nodes[14] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   permissiongrant.Table,
+			Columns: permissiongrant.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeString,
+				Column: permissiongrant.FieldID,
+			},
+		},
+		Type: "PermissionGrant",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			permissiongrant.FieldCreatedAt:      {Type: field.TypeTime, Column: permissiongrant.FieldCreatedAt},
+			permissiongrant.FieldUpdatedAt:      {Type: field.TypeTime, Column: permissiongrant.FieldUpdatedAt},
+			permissiongrant.FieldOrganizationID: {Type: field.TypeString, Column: permissiongrant.FieldOrganizationID},
+			permissiongrant.FieldUserID:         {Type: field.TypeString, Column: permissiongrant.FieldUserID},
+			permissiongrant.FieldTeamID:         {Type: field.TypeString, Column: permissiongrant.FieldTeamID},
+			permissiongrant.FieldSpaceID:        {Type: field.TypeString, Column: permissiongrant.FieldSpaceID},
+			permissiongrant.FieldCollectionID:   {Type: field.TypeString, Column: permissiongrant.FieldCollectionID},
+			permissiongrant.FieldRole:           {Type: field.TypeEnum, Column: permissiongrant.FieldRole},
+		},
+	}
+	graph.Nodes[15] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   reaction.Table,
+			Columns: reaction.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeString,
+				Column: reaction.FieldID,
+			},
+		},
+		Type: "Reaction",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			reaction.FieldOrganizationID:  {Type: field.TypeString, Column: reaction.FieldOrganizationID},
+			reaction.FieldTargetCommentID: {Type: field.TypeString, Column: reaction.FieldTargetCommentID},
+			reaction.FieldTargetReplyID:   {Type: field.TypeString, Column: reaction.FieldTargetReplyID},
+			reaction.FieldSpaceID:         {Type: field.TypeString, Column: reaction.FieldSpaceID},
+			reaction.FieldUserID:          {Type: field.TypeString, Column: reaction.FieldUserID},
+			reaction.FieldEmoji:           {Type: field.TypeString, Column: reaction.FieldEmoji},
+			reaction.FieldCreatedAt:       {Type: field.TypeTime, Column: reaction.FieldCreatedAt},
+		},
+	}
+	graph.Nodes[16] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   revision.Table,
+			Columns: revision.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeString,
+				Column: revision.FieldID,
+			},
+		},
+		Type: "Revision",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			revision.FieldOrganizationID:  {Type: field.TypeString, Column: revision.FieldOrganizationID},
+			revision.FieldSpaceID:         {Type: field.TypeString, Column: revision.FieldSpaceID},
+			revision.FieldParents:         {Type: field.TypeJSON, Column: revision.FieldParents},
+			revision.FieldType:            {Type: field.TypeEnum, Column: revision.FieldType},
+			revision.FieldRootTree:        {Type: field.TypeString, Column: revision.FieldRootTree},
+			revision.FieldCreatedBy:       {Type: field.TypeString, Column: revision.FieldCreatedBy},
+			revision.FieldChangeRequestID: {Type: field.TypeString, Column: revision.FieldChangeRequestID},
+			revision.FieldCreatedAt:       {Type: field.TypeTime, Column: revision.FieldCreatedAt},
+		},
+	}
+	graph.Nodes[17] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   samlprovider.Table,
+			Columns: samlprovider.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeString,
+				Column: samlprovider.FieldID,
+			},
+		},
+		Type: "SAMLProvider",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			samlprovider.FieldCreatedAt:      {Type: field.TypeTime, Column: samlprovider.FieldCreatedAt},
+			samlprovider.FieldUpdatedAt:      {Type: field.TypeTime, Column: samlprovider.FieldUpdatedAt},
+			samlprovider.FieldOrganizationID: {Type: field.TypeString, Column: samlprovider.FieldOrganizationID},
+			samlprovider.FieldLabel:          {Type: field.TypeString, Column: samlprovider.FieldLabel},
+			samlprovider.FieldSSOURL:         {Type: field.TypeString, Column: samlprovider.FieldSSOURL},
+			samlprovider.FieldEntityID:       {Type: field.TypeString, Column: samlprovider.FieldEntityID},
+			samlprovider.FieldCertificate:    {Type: field.TypeString, Column: samlprovider.FieldCertificate},
+			samlprovider.FieldDefaultTeamID:  {Type: field.TypeString, Column: samlprovider.FieldDefaultTeamID},
+			samlprovider.FieldDefaultRole:    {Type: field.TypeEnum, Column: samlprovider.FieldDefaultRole},
+			samlprovider.FieldStatus:         {Type: field.TypeEnum, Column: samlprovider.FieldStatus},
+		},
+	}
+	graph.Nodes[18] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   serverkey.Table,
 			Columns: serverkey.Columns,
@@ -125,7 +444,136 @@ var schemaGraph = func() *sqlgraph.Schema {
 			serverkey.FieldSecret:    {Type: field.TypeBytes, Column: serverkey.FieldSecret},
 		},
 	}
-	graph.Nodes[5] = &sqlgraph.Node{
+	graph.Nodes[19] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   site.Table,
+			Columns: site.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeString,
+				Column: site.FieldID,
+			},
+		},
+		Type: "Site",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			site.FieldCreatedAt:               {Type: field.TypeTime, Column: site.FieldCreatedAt},
+			site.FieldUpdatedAt:               {Type: field.TypeTime, Column: site.FieldUpdatedAt},
+			site.FieldOrganizationID:          {Type: field.TypeString, Column: site.FieldOrganizationID},
+			site.FieldType:                    {Type: field.TypeEnum, Column: site.FieldType},
+			site.FieldTitle:                   {Type: field.TypeString, Column: site.FieldTitle},
+			site.FieldIcon:                    {Type: field.TypeJSON, Column: site.FieldIcon},
+			site.FieldHostname:                {Type: field.TypeString, Column: site.FieldHostname},
+			site.FieldBasename:                {Type: field.TypeString, Column: site.FieldBasename},
+			site.FieldProxyOrigin:             {Type: field.TypeString, Column: site.FieldProxyOrigin},
+			site.FieldProxyTarget:             {Type: field.TypeString, Column: site.FieldProxyTarget},
+			site.FieldVisibility:              {Type: field.TypeEnum, Column: site.FieldVisibility},
+			site.FieldPublished:               {Type: field.TypeBool, Column: site.FieldPublished},
+			site.FieldAdaptiveContentEnabled:  {Type: field.TypeBool, Column: site.FieldAdaptiveContentEnabled},
+			site.FieldAdaptiveSchema:          {Type: field.TypeJSON, Column: site.FieldAdaptiveSchema},
+			site.FieldAdaptiveSchemaUpdatedAt: {Type: field.TypeTime, Column: site.FieldAdaptiveSchemaUpdatedAt},
+			site.FieldDefaultSiteSpaceID:      {Type: field.TypeString, Column: site.FieldDefaultSiteSpaceID},
+			site.FieldDefaultSectionID:        {Type: field.TypeString, Column: site.FieldDefaultSectionID},
+			site.FieldShareKey:                {Type: field.TypeString, Column: site.FieldShareKey},
+		},
+	}
+	graph.Nodes[20] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   sitesection.Table,
+			Columns: sitesection.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeString,
+				Column: sitesection.FieldID,
+			},
+		},
+		Type: "SiteSection",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			sitesection.FieldCreatedAt:      {Type: field.TypeTime, Column: sitesection.FieldCreatedAt},
+			sitesection.FieldUpdatedAt:      {Type: field.TypeTime, Column: sitesection.FieldUpdatedAt},
+			sitesection.FieldOrganizationID: {Type: field.TypeString, Column: sitesection.FieldOrganizationID},
+			sitesection.FieldSiteID:         {Type: field.TypeString, Column: sitesection.FieldSiteID},
+			sitesection.FieldTitle:          {Type: field.TypeString, Column: sitesection.FieldTitle},
+			sitesection.FieldDescription:    {Type: field.TypeString, Column: sitesection.FieldDescription},
+			sitesection.FieldPath:           {Type: field.TypeString, Column: sitesection.FieldPath},
+			sitesection.FieldCondition:      {Type: field.TypeString, Column: sitesection.FieldCondition},
+			sitesection.FieldIcon:           {Type: field.TypeString, Column: sitesection.FieldIcon},
+			sitesection.FieldSectionGroupID: {Type: field.TypeString, Column: sitesection.FieldSectionGroupID},
+			sitesection.FieldIsDefault:      {Type: field.TypeBool, Column: sitesection.FieldIsDefault},
+			sitesection.FieldPosition:       {Type: field.TypeString, Column: sitesection.FieldPosition},
+		},
+	}
+	graph.Nodes[21] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   sitesectiongroup.Table,
+			Columns: sitesectiongroup.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeString,
+				Column: sitesectiongroup.FieldID,
+			},
+		},
+		Type: "SiteSectionGroup",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			sitesectiongroup.FieldCreatedAt:      {Type: field.TypeTime, Column: sitesectiongroup.FieldCreatedAt},
+			sitesectiongroup.FieldUpdatedAt:      {Type: field.TypeTime, Column: sitesectiongroup.FieldUpdatedAt},
+			sitesectiongroup.FieldOrganizationID: {Type: field.TypeString, Column: sitesectiongroup.FieldOrganizationID},
+			sitesectiongroup.FieldSiteID:         {Type: field.TypeString, Column: sitesectiongroup.FieldSiteID},
+			sitesectiongroup.FieldTitle:          {Type: field.TypeString, Column: sitesectiongroup.FieldTitle},
+			sitesectiongroup.FieldIcon:           {Type: field.TypeString, Column: sitesectiongroup.FieldIcon},
+			sitesectiongroup.FieldPosition:       {Type: field.TypeString, Column: sitesectiongroup.FieldPosition},
+		},
+	}
+	graph.Nodes[22] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   sitespace.Table,
+			Columns: sitespace.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeString,
+				Column: sitespace.FieldID,
+			},
+		},
+		Type: "SiteSpace",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			sitespace.FieldCreatedAt:      {Type: field.TypeTime, Column: sitespace.FieldCreatedAt},
+			sitespace.FieldUpdatedAt:      {Type: field.TypeTime, Column: sitespace.FieldUpdatedAt},
+			sitespace.FieldOrganizationID: {Type: field.TypeString, Column: sitespace.FieldOrganizationID},
+			sitespace.FieldSiteID:         {Type: field.TypeString, Column: sitespace.FieldSiteID},
+			sitespace.FieldSpaceID:        {Type: field.TypeString, Column: sitespace.FieldSpaceID},
+			sitespace.FieldSectionID:      {Type: field.TypeString, Column: sitespace.FieldSectionID},
+			sitespace.FieldPath:           {Type: field.TypeString, Column: sitespace.FieldPath},
+			sitespace.FieldCondition:      {Type: field.TypeString, Column: sitespace.FieldCondition},
+			sitespace.FieldIsDefault:      {Type: field.TypeBool, Column: sitespace.FieldIsDefault},
+			sitespace.FieldPosition:       {Type: field.TypeString, Column: sitespace.FieldPosition},
+		},
+	}
+	graph.Nodes[23] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   space.Table,
+			Columns: space.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeString,
+				Column: space.FieldID,
+			},
+		},
+		Type: "Space",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			space.FieldCreatedAt:                {Type: field.TypeTime, Column: space.FieldCreatedAt},
+			space.FieldUpdatedAt:                {Type: field.TypeTime, Column: space.FieldUpdatedAt},
+			space.FieldOrganizationID:           {Type: field.TypeString, Column: space.FieldOrganizationID},
+			space.FieldTitle:                    {Type: field.TypeString, Column: space.FieldTitle},
+			space.FieldEmoji:                    {Type: field.TypeString, Column: space.FieldEmoji},
+			space.FieldVisibility:               {Type: field.TypeEnum, Column: space.FieldVisibility},
+			space.FieldEditMode:                 {Type: field.TypeEnum, Column: space.FieldEditMode},
+			space.FieldParentID:                 {Type: field.TypeString, Column: space.FieldParentID},
+			space.FieldRevisionID:               {Type: field.TypeString, Column: space.FieldRevisionID},
+			space.FieldDefaultLevel:             {Type: field.TypeEnum, Column: space.FieldDefaultLevel},
+			space.FieldPosition:                 {Type: field.TypeString, Column: space.FieldPosition},
+			space.FieldDeletedAt:                {Type: field.TypeTime, Column: space.FieldDeletedAt},
+			space.FieldShareKey:                 {Type: field.TypeString, Column: space.FieldShareKey},
+			space.FieldCommentsCount:            {Type: field.TypeInt, Column: space.FieldCommentsCount},
+			space.FieldChangeRequestsCount:      {Type: field.TypeInt, Column: space.FieldChangeRequestsCount},
+			space.FieldChangeRequestsOpenCount:  {Type: field.TypeInt, Column: space.FieldChangeRequestsOpenCount},
+			space.FieldChangeRequestsDraftCount: {Type: field.TypeInt, Column: space.FieldChangeRequestsDraftCount},
+		},
+	}
+	graph.Nodes[24] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   team.Table,
 			Columns: team.Columns,
@@ -142,7 +590,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			team.FieldTitle:          {Type: field.TypeString, Column: team.FieldTitle},
 		},
 	}
-	graph.Nodes[6] = &sqlgraph.Node{
+	graph.Nodes[25] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   teammember.Table,
 			Columns: teammember.Columns,
@@ -161,7 +609,25 @@ var schemaGraph = func() *sqlgraph.Schema {
 			teammember.FieldRole:           {Type: field.TypeEnum, Column: teammember.FieldRole},
 		},
 	}
-	graph.Nodes[7] = &sqlgraph.Node{
+	graph.Nodes[26] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   translationsettings.Table,
+			Columns: translationsettings.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeString,
+				Column: translationsettings.FieldID,
+			},
+		},
+		Type: "TranslationSettings",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			translationsettings.FieldCreatedAt:      {Type: field.TypeTime, Column: translationsettings.FieldCreatedAt},
+			translationsettings.FieldUpdatedAt:      {Type: field.TypeTime, Column: translationsettings.FieldUpdatedAt},
+			translationsettings.FieldOrganizationID: {Type: field.TypeString, Column: translationsettings.FieldOrganizationID},
+			translationsettings.FieldTitle:          {Type: field.TypeString, Column: translationsettings.FieldTitle},
+			translationsettings.FieldLanguages:      {Type: field.TypeJSON, Column: translationsettings.FieldLanguages},
+		},
+	}
+	graph.Nodes[27] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -190,6 +656,402 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"APIToken",
 		"User",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   changerequest.OrganizationTable,
+			Columns: []string{changerequest.OrganizationColumn},
+			Bidi:    false,
+		},
+		"ChangeRequest",
+		"Organization",
+	)
+	graph.MustAddE(
+		"space",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   changerequest.SpaceTable,
+			Columns: []string{changerequest.SpaceColumn},
+			Bidi:    false,
+		},
+		"ChangeRequest",
+		"Space",
+	)
+	graph.MustAddE(
+		"creator",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   changerequest.CreatorTable,
+			Columns: []string{changerequest.CreatorColumn},
+			Bidi:    false,
+		},
+		"ChangeRequest",
+		"User",
+	)
+	graph.MustAddE(
+		"revision",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   changerequest.RevisionTable,
+			Columns: []string{changerequest.RevisionColumn},
+			Bidi:    false,
+		},
+		"ChangeRequest",
+		"Revision",
+	)
+	graph.MustAddE(
+		"revision_initial",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   changerequest.RevisionInitialTable,
+			Columns: []string{changerequest.RevisionInitialColumn},
+			Bidi:    false,
+		},
+		"ChangeRequest",
+		"Revision",
+	)
+	graph.MustAddE(
+		"revision_merged_ancestor",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   changerequest.RevisionMergedAncestorTable,
+			Columns: []string{changerequest.RevisionMergedAncestorColumn},
+			Bidi:    false,
+		},
+		"ChangeRequest",
+		"Revision",
+	)
+	graph.MustAddE(
+		"revision_merged",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   changerequest.RevisionMergedTable,
+			Columns: []string{changerequest.RevisionMergedColumn},
+			Bidi:    false,
+		},
+		"ChangeRequest",
+		"Revision",
+	)
+	graph.MustAddE(
+		"merger",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   changerequest.MergerTable,
+			Columns: []string{changerequest.MergerColumn},
+			Bidi:    false,
+		},
+		"ChangeRequest",
+		"User",
+	)
+	graph.MustAddE(
+		"comments",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   changerequest.CommentsTable,
+			Columns: []string{changerequest.CommentsColumn},
+			Bidi:    false,
+		},
+		"ChangeRequest",
+		"Comment",
+	)
+	graph.MustAddE(
+		"revisions",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   changerequest.RevisionsTable,
+			Columns: []string{changerequest.RevisionsColumn},
+			Bidi:    false,
+		},
+		"ChangeRequest",
+		"Revision",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   collection.OrganizationTable,
+			Columns: []string{collection.OrganizationColumn},
+			Bidi:    false,
+		},
+		"Collection",
+		"Organization",
+	)
+	graph.MustAddE(
+		"parent",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   collection.ParentTable,
+			Columns: []string{collection.ParentColumn},
+			Bidi:    false,
+		},
+		"Collection",
+		"Collection",
+	)
+	graph.MustAddE(
+		"children",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   collection.ChildrenTable,
+			Columns: []string{collection.ChildrenColumn},
+			Bidi:    false,
+		},
+		"Collection",
+		"Collection",
+	)
+	graph.MustAddE(
+		"spaces",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   collection.SpacesTable,
+			Columns: []string{collection.SpacesColumn},
+			Bidi:    false,
+		},
+		"Collection",
+		"Space",
+	)
+	graph.MustAddE(
+		"permission_grants",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   collection.PermissionGrantsTable,
+			Columns: []string{collection.PermissionGrantsColumn},
+			Bidi:    false,
+		},
+		"Collection",
+		"PermissionGrant",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   comment.OrganizationTable,
+			Columns: []string{comment.OrganizationColumn},
+			Bidi:    false,
+		},
+		"Comment",
+		"Organization",
+	)
+	graph.MustAddE(
+		"space",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   comment.SpaceTable,
+			Columns: []string{comment.SpaceColumn},
+			Bidi:    false,
+		},
+		"Comment",
+		"Space",
+	)
+	graph.MustAddE(
+		"change_request",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   comment.ChangeRequestTable,
+			Columns: []string{comment.ChangeRequestColumn},
+			Bidi:    false,
+		},
+		"Comment",
+		"ChangeRequest",
+	)
+	graph.MustAddE(
+		"revision",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   comment.RevisionTable,
+			Columns: []string{comment.RevisionColumn},
+			Bidi:    false,
+		},
+		"Comment",
+		"Revision",
+	)
+	graph.MustAddE(
+		"author",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   comment.AuthorTable,
+			Columns: []string{comment.AuthorColumn},
+			Bidi:    false,
+		},
+		"Comment",
+		"User",
+	)
+	graph.MustAddE(
+		"resolver",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   comment.ResolverTable,
+			Columns: []string{comment.ResolverColumn},
+			Bidi:    false,
+		},
+		"Comment",
+		"User",
+	)
+	graph.MustAddE(
+		"replies",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   comment.RepliesTable,
+			Columns: []string{comment.RepliesColumn},
+			Bidi:    false,
+		},
+		"Comment",
+		"CommentReply",
+	)
+	graph.MustAddE(
+		"reactions",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   comment.ReactionsTable,
+			Columns: []string{comment.ReactionsColumn},
+			Bidi:    false,
+		},
+		"Comment",
+		"Reaction",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   commentreply.OrganizationTable,
+			Columns: []string{commentreply.OrganizationColumn},
+			Bidi:    false,
+		},
+		"CommentReply",
+		"Organization",
+	)
+	graph.MustAddE(
+		"comment",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   commentreply.CommentTable,
+			Columns: []string{commentreply.CommentColumn},
+			Bidi:    false,
+		},
+		"CommentReply",
+		"Comment",
+	)
+	graph.MustAddE(
+		"space",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   commentreply.SpaceTable,
+			Columns: []string{commentreply.SpaceColumn},
+			Bidi:    false,
+		},
+		"CommentReply",
+		"Space",
+	)
+	graph.MustAddE(
+		"author",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   commentreply.AuthorTable,
+			Columns: []string{commentreply.AuthorColumn},
+			Bidi:    false,
+		},
+		"CommentReply",
+		"User",
+	)
+	graph.MustAddE(
+		"reactions",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   commentreply.ReactionsTable,
+			Columns: []string{commentreply.ReactionsColumn},
+			Bidi:    false,
+		},
+		"CommentReply",
+		"Reaction",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   customfield.OrganizationTable,
+			Columns: []string{customfield.OrganizationColumn},
+			Bidi:    false,
+		},
+		"CustomField",
+		"Organization",
+	)
+	graph.MustAddE(
+		"values",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   customfield.ValuesTable,
+			Columns: []string{customfield.ValuesColumn},
+			Bidi:    false,
+		},
+		"CustomField",
+		"CustomFieldValue",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   customfieldvalue.OrganizationTable,
+			Columns: []string{customfieldvalue.OrganizationColumn},
+			Bidi:    false,
+		},
+		"CustomFieldValue",
+		"Organization",
+	)
+	graph.MustAddE(
+		"space",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   customfieldvalue.SpaceTable,
+			Columns: []string{customfieldvalue.SpaceColumn},
+			Bidi:    false,
+		},
+		"CustomFieldValue",
+		"Space",
+	)
+	graph.MustAddE(
+		"custom_field",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   customfieldvalue.CustomFieldTable,
+			Columns: []string{customfieldvalue.CustomFieldColumn},
+			Bidi:    false,
+		},
+		"CustomFieldValue",
+		"CustomField",
 	)
 	graph.MustAddE(
 		"organization",
@@ -228,6 +1090,66 @@ var schemaGraph = func() *sqlgraph.Schema {
 		"User",
 	)
 	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   openapispec.OrganizationTable,
+			Columns: []string{openapispec.OrganizationColumn},
+			Bidi:    false,
+		},
+		"OpenAPISpec",
+		"Organization",
+	)
+	graph.MustAddE(
+		"last_version",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   openapispec.LastVersionTable,
+			Columns: []string{openapispec.LastVersionColumn},
+			Bidi:    false,
+		},
+		"OpenAPISpec",
+		"OpenAPISpecVersion",
+	)
+	graph.MustAddE(
+		"versions",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   openapispec.VersionsTable,
+			Columns: []string{openapispec.VersionsColumn},
+			Bidi:    false,
+		},
+		"OpenAPISpec",
+		"OpenAPISpecVersion",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   openapispecversion.OrganizationTable,
+			Columns: []string{openapispecversion.OrganizationColumn},
+			Bidi:    false,
+		},
+		"OpenAPISpecVersion",
+		"Organization",
+	)
+	graph.MustAddE(
+		"spec",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   openapispecversion.SpecTable,
+			Columns: []string{openapispecversion.SpecColumn},
+			Bidi:    false,
+		},
+		"OpenAPISpecVersion",
+		"OpenAPISpec",
+	)
+	graph.MustAddE(
 		"members",
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.O2M,
@@ -250,6 +1172,522 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"Organization",
 		"Team",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   permissiongrant.OrganizationTable,
+			Columns: []string{permissiongrant.OrganizationColumn},
+			Bidi:    false,
+		},
+		"PermissionGrant",
+		"Organization",
+	)
+	graph.MustAddE(
+		"user",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   permissiongrant.UserTable,
+			Columns: []string{permissiongrant.UserColumn},
+			Bidi:    false,
+		},
+		"PermissionGrant",
+		"User",
+	)
+	graph.MustAddE(
+		"team",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   permissiongrant.TeamTable,
+			Columns: []string{permissiongrant.TeamColumn},
+			Bidi:    false,
+		},
+		"PermissionGrant",
+		"Team",
+	)
+	graph.MustAddE(
+		"space",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   permissiongrant.SpaceTable,
+			Columns: []string{permissiongrant.SpaceColumn},
+			Bidi:    false,
+		},
+		"PermissionGrant",
+		"Space",
+	)
+	graph.MustAddE(
+		"collection",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   permissiongrant.CollectionTable,
+			Columns: []string{permissiongrant.CollectionColumn},
+			Bidi:    false,
+		},
+		"PermissionGrant",
+		"Collection",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   reaction.OrganizationTable,
+			Columns: []string{reaction.OrganizationColumn},
+			Bidi:    false,
+		},
+		"Reaction",
+		"Organization",
+	)
+	graph.MustAddE(
+		"comment",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   reaction.CommentTable,
+			Columns: []string{reaction.CommentColumn},
+			Bidi:    false,
+		},
+		"Reaction",
+		"Comment",
+	)
+	graph.MustAddE(
+		"reply",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   reaction.ReplyTable,
+			Columns: []string{reaction.ReplyColumn},
+			Bidi:    false,
+		},
+		"Reaction",
+		"CommentReply",
+	)
+	graph.MustAddE(
+		"space",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   reaction.SpaceTable,
+			Columns: []string{reaction.SpaceColumn},
+			Bidi:    false,
+		},
+		"Reaction",
+		"Space",
+	)
+	graph.MustAddE(
+		"user",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   reaction.UserTable,
+			Columns: []string{reaction.UserColumn},
+			Bidi:    false,
+		},
+		"Reaction",
+		"User",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   revision.OrganizationTable,
+			Columns: []string{revision.OrganizationColumn},
+			Bidi:    false,
+		},
+		"Revision",
+		"Organization",
+	)
+	graph.MustAddE(
+		"space",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   revision.SpaceTable,
+			Columns: []string{revision.SpaceColumn},
+			Bidi:    false,
+		},
+		"Revision",
+		"Space",
+	)
+	graph.MustAddE(
+		"tree",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   revision.TreeTable,
+			Columns: []string{revision.TreeColumn},
+			Bidi:    false,
+		},
+		"Revision",
+		"ContentObject",
+	)
+	graph.MustAddE(
+		"creator",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   revision.CreatorTable,
+			Columns: []string{revision.CreatorColumn},
+			Bidi:    false,
+		},
+		"Revision",
+		"User",
+	)
+	graph.MustAddE(
+		"change_request",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   revision.ChangeRequestTable,
+			Columns: []string{revision.ChangeRequestColumn},
+			Bidi:    false,
+		},
+		"Revision",
+		"ChangeRequest",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   samlprovider.OrganizationTable,
+			Columns: []string{samlprovider.OrganizationColumn},
+			Bidi:    false,
+		},
+		"SAMLProvider",
+		"Organization",
+	)
+	graph.MustAddE(
+		"default_team",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   samlprovider.DefaultTeamTable,
+			Columns: []string{samlprovider.DefaultTeamColumn},
+			Bidi:    false,
+		},
+		"SAMLProvider",
+		"Team",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   site.OrganizationTable,
+			Columns: []string{site.OrganizationColumn},
+			Bidi:    false,
+		},
+		"Site",
+		"Organization",
+	)
+	graph.MustAddE(
+		"default_site_space",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   site.DefaultSiteSpaceTable,
+			Columns: []string{site.DefaultSiteSpaceColumn},
+			Bidi:    false,
+		},
+		"Site",
+		"SiteSpace",
+	)
+	graph.MustAddE(
+		"default_section",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   site.DefaultSectionTable,
+			Columns: []string{site.DefaultSectionColumn},
+			Bidi:    false,
+		},
+		"Site",
+		"SiteSection",
+	)
+	graph.MustAddE(
+		"site_spaces",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   site.SiteSpacesTable,
+			Columns: []string{site.SiteSpacesColumn},
+			Bidi:    false,
+		},
+		"Site",
+		"SiteSpace",
+	)
+	graph.MustAddE(
+		"sections",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   site.SectionsTable,
+			Columns: []string{site.SectionsColumn},
+			Bidi:    false,
+		},
+		"Site",
+		"SiteSection",
+	)
+	graph.MustAddE(
+		"section_groups",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   site.SectionGroupsTable,
+			Columns: []string{site.SectionGroupsColumn},
+			Bidi:    false,
+		},
+		"Site",
+		"SiteSectionGroup",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   sitesection.OrganizationTable,
+			Columns: []string{sitesection.OrganizationColumn},
+			Bidi:    false,
+		},
+		"SiteSection",
+		"Organization",
+	)
+	graph.MustAddE(
+		"site",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   sitesection.SiteTable,
+			Columns: []string{sitesection.SiteColumn},
+			Bidi:    false,
+		},
+		"SiteSection",
+		"Site",
+	)
+	graph.MustAddE(
+		"section_group",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   sitesection.SectionGroupTable,
+			Columns: []string{sitesection.SectionGroupColumn},
+			Bidi:    false,
+		},
+		"SiteSection",
+		"SiteSectionGroup",
+	)
+	graph.MustAddE(
+		"site_spaces",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   sitesection.SiteSpacesTable,
+			Columns: []string{sitesection.SiteSpacesColumn},
+			Bidi:    false,
+		},
+		"SiteSection",
+		"SiteSpace",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   sitesectiongroup.OrganizationTable,
+			Columns: []string{sitesectiongroup.OrganizationColumn},
+			Bidi:    false,
+		},
+		"SiteSectionGroup",
+		"Organization",
+	)
+	graph.MustAddE(
+		"site",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   sitesectiongroup.SiteTable,
+			Columns: []string{sitesectiongroup.SiteColumn},
+			Bidi:    false,
+		},
+		"SiteSectionGroup",
+		"Site",
+	)
+	graph.MustAddE(
+		"sections",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   sitesectiongroup.SectionsTable,
+			Columns: []string{sitesectiongroup.SectionsColumn},
+			Bidi:    false,
+		},
+		"SiteSectionGroup",
+		"SiteSection",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   sitespace.OrganizationTable,
+			Columns: []string{sitespace.OrganizationColumn},
+			Bidi:    false,
+		},
+		"SiteSpace",
+		"Organization",
+	)
+	graph.MustAddE(
+		"site",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   sitespace.SiteTable,
+			Columns: []string{sitespace.SiteColumn},
+			Bidi:    false,
+		},
+		"SiteSpace",
+		"Site",
+	)
+	graph.MustAddE(
+		"space",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   sitespace.SpaceTable,
+			Columns: []string{sitespace.SpaceColumn},
+			Bidi:    false,
+		},
+		"SiteSpace",
+		"Space",
+	)
+	graph.MustAddE(
+		"section",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   sitespace.SectionTable,
+			Columns: []string{sitespace.SectionColumn},
+			Bidi:    false,
+		},
+		"SiteSpace",
+		"SiteSection",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   space.OrganizationTable,
+			Columns: []string{space.OrganizationColumn},
+			Bidi:    false,
+		},
+		"Space",
+		"Organization",
+	)
+	graph.MustAddE(
+		"parent",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   space.ParentTable,
+			Columns: []string{space.ParentColumn},
+			Bidi:    false,
+		},
+		"Space",
+		"Collection",
+	)
+	graph.MustAddE(
+		"revision",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   space.RevisionTable,
+			Columns: []string{space.RevisionColumn},
+			Bidi:    false,
+		},
+		"Space",
+		"Revision",
+	)
+	graph.MustAddE(
+		"revisions",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   space.RevisionsTable,
+			Columns: []string{space.RevisionsColumn},
+			Bidi:    false,
+		},
+		"Space",
+		"Revision",
+	)
+	graph.MustAddE(
+		"change_requests",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   space.ChangeRequestsTable,
+			Columns: []string{space.ChangeRequestsColumn},
+			Bidi:    false,
+		},
+		"Space",
+		"ChangeRequest",
+	)
+	graph.MustAddE(
+		"comments",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   space.CommentsTable,
+			Columns: []string{space.CommentsColumn},
+			Bidi:    false,
+		},
+		"Space",
+		"Comment",
+	)
+	graph.MustAddE(
+		"permission_grants",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   space.PermissionGrantsTable,
+			Columns: []string{space.PermissionGrantsColumn},
+			Bidi:    false,
+		},
+		"Space",
+		"PermissionGrant",
+	)
+	graph.MustAddE(
+		"custom_field_values",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   space.CustomFieldValuesTable,
+			Columns: []string{space.CustomFieldValuesColumn},
+			Bidi:    false,
+		},
+		"Space",
+		"CustomFieldValue",
+	)
+	graph.MustAddE(
+		"site_spaces",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   space.SiteSpacesTable,
+			Columns: []string{space.SiteSpacesColumn},
+			Bidi:    false,
+		},
+		"Space",
+		"SiteSpace",
 	)
 	graph.MustAddE(
 		"organization",
@@ -310,6 +1748,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"TeamMember",
 		"User",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   translationsettings.OrganizationTable,
+			Columns: []string{translationsettings.OrganizationColumn},
+			Bidi:    false,
+		},
+		"TranslationSettings",
+		"Organization",
 	)
 	graph.MustAddE(
 		"tokens",
@@ -424,6 +1874,1128 @@ func (f *APITokenFilter) WhereHasUserWith(preds ...predicate.User) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *ChangeRequestQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the ChangeRequestQuery builder.
+func (_q *ChangeRequestQuery) Filter() *ChangeRequestFilter {
+	return &ChangeRequestFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *ChangeRequestMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the ChangeRequestMutation builder.
+func (m *ChangeRequestMutation) Filter() *ChangeRequestFilter {
+	return &ChangeRequestFilter{config: m.config, predicateAdder: m}
+}
+
+// ChangeRequestFilter provides a generic filtering capability at runtime for ChangeRequestQuery.
+type ChangeRequestFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *ChangeRequestFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[1].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql string predicate on the id field.
+func (f *ChangeRequestFilter) WhereID(p entql.StringP) {
+	f.Where(p.Field(changerequest.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *ChangeRequestFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(changerequest.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *ChangeRequestFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(changerequest.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql string predicate on the organization_id field.
+func (f *ChangeRequestFilter) WhereOrganizationID(p entql.StringP) {
+	f.Where(p.Field(changerequest.FieldOrganizationID))
+}
+
+// WhereSpaceID applies the entql string predicate on the space_id field.
+func (f *ChangeRequestFilter) WhereSpaceID(p entql.StringP) {
+	f.Where(p.Field(changerequest.FieldSpaceID))
+}
+
+// WhereNumber applies the entql int predicate on the number field.
+func (f *ChangeRequestFilter) WhereNumber(p entql.IntP) {
+	f.Where(p.Field(changerequest.FieldNumber))
+}
+
+// WhereSubject applies the entql string predicate on the subject field.
+func (f *ChangeRequestFilter) WhereSubject(p entql.StringP) {
+	f.Where(p.Field(changerequest.FieldSubject))
+}
+
+// WhereStatus applies the entql string predicate on the status field.
+func (f *ChangeRequestFilter) WhereStatus(p entql.StringP) {
+	f.Where(p.Field(changerequest.FieldStatus))
+}
+
+// WhereCreatedBy applies the entql string predicate on the created_by field.
+func (f *ChangeRequestFilter) WhereCreatedBy(p entql.StringP) {
+	f.Where(p.Field(changerequest.FieldCreatedBy))
+}
+
+// WhereRevisionID applies the entql string predicate on the revision_id field.
+func (f *ChangeRequestFilter) WhereRevisionID(p entql.StringP) {
+	f.Where(p.Field(changerequest.FieldRevisionID))
+}
+
+// WhereRevisionInitialID applies the entql string predicate on the revision_initial_id field.
+func (f *ChangeRequestFilter) WhereRevisionInitialID(p entql.StringP) {
+	f.Where(p.Field(changerequest.FieldRevisionInitialID))
+}
+
+// WhereRevisionMergedAncestorID applies the entql string predicate on the revision_merged_ancestor_id field.
+func (f *ChangeRequestFilter) WhereRevisionMergedAncestorID(p entql.StringP) {
+	f.Where(p.Field(changerequest.FieldRevisionMergedAncestorID))
+}
+
+// WhereRevisionMergedID applies the entql string predicate on the revision_merged_id field.
+func (f *ChangeRequestFilter) WhereRevisionMergedID(p entql.StringP) {
+	f.Where(p.Field(changerequest.FieldRevisionMergedID))
+}
+
+// WhereMergedBy applies the entql string predicate on the merged_by field.
+func (f *ChangeRequestFilter) WhereMergedBy(p entql.StringP) {
+	f.Where(p.Field(changerequest.FieldMergedBy))
+}
+
+// WhereMergedAt applies the entql time.Time predicate on the merged_at field.
+func (f *ChangeRequestFilter) WhereMergedAt(p entql.TimeP) {
+	f.Where(p.Field(changerequest.FieldMergedAt))
+}
+
+// WhereCommentsCount applies the entql int predicate on the comments_count field.
+func (f *ChangeRequestFilter) WhereCommentsCount(p entql.IntP) {
+	f.Where(p.Field(changerequest.FieldCommentsCount))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *ChangeRequestFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *ChangeRequestFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasSpace applies a predicate to check if query has an edge space.
+func (f *ChangeRequestFilter) WhereHasSpace() {
+	f.Where(entql.HasEdge("space"))
+}
+
+// WhereHasSpaceWith applies a predicate to check if query has an edge space with a given conditions (other predicates).
+func (f *ChangeRequestFilter) WhereHasSpaceWith(preds ...predicate.Space) {
+	f.Where(entql.HasEdgeWith("space", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasCreator applies a predicate to check if query has an edge creator.
+func (f *ChangeRequestFilter) WhereHasCreator() {
+	f.Where(entql.HasEdge("creator"))
+}
+
+// WhereHasCreatorWith applies a predicate to check if query has an edge creator with a given conditions (other predicates).
+func (f *ChangeRequestFilter) WhereHasCreatorWith(preds ...predicate.User) {
+	f.Where(entql.HasEdgeWith("creator", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasRevision applies a predicate to check if query has an edge revision.
+func (f *ChangeRequestFilter) WhereHasRevision() {
+	f.Where(entql.HasEdge("revision"))
+}
+
+// WhereHasRevisionWith applies a predicate to check if query has an edge revision with a given conditions (other predicates).
+func (f *ChangeRequestFilter) WhereHasRevisionWith(preds ...predicate.Revision) {
+	f.Where(entql.HasEdgeWith("revision", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasRevisionInitial applies a predicate to check if query has an edge revision_initial.
+func (f *ChangeRequestFilter) WhereHasRevisionInitial() {
+	f.Where(entql.HasEdge("revision_initial"))
+}
+
+// WhereHasRevisionInitialWith applies a predicate to check if query has an edge revision_initial with a given conditions (other predicates).
+func (f *ChangeRequestFilter) WhereHasRevisionInitialWith(preds ...predicate.Revision) {
+	f.Where(entql.HasEdgeWith("revision_initial", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasRevisionMergedAncestor applies a predicate to check if query has an edge revision_merged_ancestor.
+func (f *ChangeRequestFilter) WhereHasRevisionMergedAncestor() {
+	f.Where(entql.HasEdge("revision_merged_ancestor"))
+}
+
+// WhereHasRevisionMergedAncestorWith applies a predicate to check if query has an edge revision_merged_ancestor with a given conditions (other predicates).
+func (f *ChangeRequestFilter) WhereHasRevisionMergedAncestorWith(preds ...predicate.Revision) {
+	f.Where(entql.HasEdgeWith("revision_merged_ancestor", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasRevisionMerged applies a predicate to check if query has an edge revision_merged.
+func (f *ChangeRequestFilter) WhereHasRevisionMerged() {
+	f.Where(entql.HasEdge("revision_merged"))
+}
+
+// WhereHasRevisionMergedWith applies a predicate to check if query has an edge revision_merged with a given conditions (other predicates).
+func (f *ChangeRequestFilter) WhereHasRevisionMergedWith(preds ...predicate.Revision) {
+	f.Where(entql.HasEdgeWith("revision_merged", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasMerger applies a predicate to check if query has an edge merger.
+func (f *ChangeRequestFilter) WhereHasMerger() {
+	f.Where(entql.HasEdge("merger"))
+}
+
+// WhereHasMergerWith applies a predicate to check if query has an edge merger with a given conditions (other predicates).
+func (f *ChangeRequestFilter) WhereHasMergerWith(preds ...predicate.User) {
+	f.Where(entql.HasEdgeWith("merger", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasComments applies a predicate to check if query has an edge comments.
+func (f *ChangeRequestFilter) WhereHasComments() {
+	f.Where(entql.HasEdge("comments"))
+}
+
+// WhereHasCommentsWith applies a predicate to check if query has an edge comments with a given conditions (other predicates).
+func (f *ChangeRequestFilter) WhereHasCommentsWith(preds ...predicate.Comment) {
+	f.Where(entql.HasEdgeWith("comments", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasRevisions applies a predicate to check if query has an edge revisions.
+func (f *ChangeRequestFilter) WhereHasRevisions() {
+	f.Where(entql.HasEdge("revisions"))
+}
+
+// WhereHasRevisionsWith applies a predicate to check if query has an edge revisions with a given conditions (other predicates).
+func (f *ChangeRequestFilter) WhereHasRevisionsWith(preds ...predicate.Revision) {
+	f.Where(entql.HasEdgeWith("revisions", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *CollectionQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the CollectionQuery builder.
+func (_q *CollectionQuery) Filter() *CollectionFilter {
+	return &CollectionFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *CollectionMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the CollectionMutation builder.
+func (m *CollectionMutation) Filter() *CollectionFilter {
+	return &CollectionFilter{config: m.config, predicateAdder: m}
+}
+
+// CollectionFilter provides a generic filtering capability at runtime for CollectionQuery.
+type CollectionFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *CollectionFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[2].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql string predicate on the id field.
+func (f *CollectionFilter) WhereID(p entql.StringP) {
+	f.Where(p.Field(collection.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *CollectionFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(collection.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *CollectionFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(collection.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql string predicate on the organization_id field.
+func (f *CollectionFilter) WhereOrganizationID(p entql.StringP) {
+	f.Where(p.Field(collection.FieldOrganizationID))
+}
+
+// WhereTitle applies the entql string predicate on the title field.
+func (f *CollectionFilter) WhereTitle(p entql.StringP) {
+	f.Where(p.Field(collection.FieldTitle))
+}
+
+// WhereDescription applies the entql string predicate on the description field.
+func (f *CollectionFilter) WhereDescription(p entql.StringP) {
+	f.Where(p.Field(collection.FieldDescription))
+}
+
+// WhereParentID applies the entql string predicate on the parent_id field.
+func (f *CollectionFilter) WhereParentID(p entql.StringP) {
+	f.Where(p.Field(collection.FieldParentID))
+}
+
+// WhereDefaultLevel applies the entql string predicate on the default_level field.
+func (f *CollectionFilter) WhereDefaultLevel(p entql.StringP) {
+	f.Where(p.Field(collection.FieldDefaultLevel))
+}
+
+// WherePosition applies the entql string predicate on the position field.
+func (f *CollectionFilter) WherePosition(p entql.StringP) {
+	f.Where(p.Field(collection.FieldPosition))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *CollectionFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *CollectionFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasParent applies a predicate to check if query has an edge parent.
+func (f *CollectionFilter) WhereHasParent() {
+	f.Where(entql.HasEdge("parent"))
+}
+
+// WhereHasParentWith applies a predicate to check if query has an edge parent with a given conditions (other predicates).
+func (f *CollectionFilter) WhereHasParentWith(preds ...predicate.Collection) {
+	f.Where(entql.HasEdgeWith("parent", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasChildren applies a predicate to check if query has an edge children.
+func (f *CollectionFilter) WhereHasChildren() {
+	f.Where(entql.HasEdge("children"))
+}
+
+// WhereHasChildrenWith applies a predicate to check if query has an edge children with a given conditions (other predicates).
+func (f *CollectionFilter) WhereHasChildrenWith(preds ...predicate.Collection) {
+	f.Where(entql.HasEdgeWith("children", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasSpaces applies a predicate to check if query has an edge spaces.
+func (f *CollectionFilter) WhereHasSpaces() {
+	f.Where(entql.HasEdge("spaces"))
+}
+
+// WhereHasSpacesWith applies a predicate to check if query has an edge spaces with a given conditions (other predicates).
+func (f *CollectionFilter) WhereHasSpacesWith(preds ...predicate.Space) {
+	f.Where(entql.HasEdgeWith("spaces", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasPermissionGrants applies a predicate to check if query has an edge permission_grants.
+func (f *CollectionFilter) WhereHasPermissionGrants() {
+	f.Where(entql.HasEdge("permission_grants"))
+}
+
+// WhereHasPermissionGrantsWith applies a predicate to check if query has an edge permission_grants with a given conditions (other predicates).
+func (f *CollectionFilter) WhereHasPermissionGrantsWith(preds ...predicate.PermissionGrant) {
+	f.Where(entql.HasEdgeWith("permission_grants", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *CommentQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the CommentQuery builder.
+func (_q *CommentQuery) Filter() *CommentFilter {
+	return &CommentFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *CommentMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the CommentMutation builder.
+func (m *CommentMutation) Filter() *CommentFilter {
+	return &CommentFilter{config: m.config, predicateAdder: m}
+}
+
+// CommentFilter provides a generic filtering capability at runtime for CommentQuery.
+type CommentFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *CommentFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[3].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql string predicate on the id field.
+func (f *CommentFilter) WhereID(p entql.StringP) {
+	f.Where(p.Field(comment.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *CommentFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(comment.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *CommentFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(comment.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql string predicate on the organization_id field.
+func (f *CommentFilter) WhereOrganizationID(p entql.StringP) {
+	f.Where(p.Field(comment.FieldOrganizationID))
+}
+
+// WhereSpaceID applies the entql string predicate on the space_id field.
+func (f *CommentFilter) WhereSpaceID(p entql.StringP) {
+	f.Where(p.Field(comment.FieldSpaceID))
+}
+
+// WhereChangeRequestID applies the entql string predicate on the change_request_id field.
+func (f *CommentFilter) WhereChangeRequestID(p entql.StringP) {
+	f.Where(p.Field(comment.FieldChangeRequestID))
+}
+
+// WherePageID applies the entql string predicate on the page_id field.
+func (f *CommentFilter) WherePageID(p entql.StringP) {
+	f.Where(p.Field(comment.FieldPageID))
+}
+
+// WhereNodeID applies the entql string predicate on the node_id field.
+func (f *CommentFilter) WhereNodeID(p entql.StringP) {
+	f.Where(p.Field(comment.FieldNodeID))
+}
+
+// WhereRevisionID applies the entql string predicate on the revision_id field.
+func (f *CommentFilter) WhereRevisionID(p entql.StringP) {
+	f.Where(p.Field(comment.FieldRevisionID))
+}
+
+// WherePostedBy applies the entql string predicate on the posted_by field.
+func (f *CommentFilter) WherePostedBy(p entql.StringP) {
+	f.Where(p.Field(comment.FieldPostedBy))
+}
+
+// WhereBodyMarkdown applies the entql string predicate on the body_markdown field.
+func (f *CommentFilter) WhereBodyMarkdown(p entql.StringP) {
+	f.Where(p.Field(comment.FieldBodyMarkdown))
+}
+
+// WhereEditedAt applies the entql time.Time predicate on the edited_at field.
+func (f *CommentFilter) WhereEditedAt(p entql.TimeP) {
+	f.Where(p.Field(comment.FieldEditedAt))
+}
+
+// WhereStatus applies the entql string predicate on the status field.
+func (f *CommentFilter) WhereStatus(p entql.StringP) {
+	f.Where(p.Field(comment.FieldStatus))
+}
+
+// WhereResolvedAt applies the entql time.Time predicate on the resolved_at field.
+func (f *CommentFilter) WhereResolvedAt(p entql.TimeP) {
+	f.Where(p.Field(comment.FieldResolvedAt))
+}
+
+// WhereResolvedBy applies the entql string predicate on the resolved_by field.
+func (f *CommentFilter) WhereResolvedBy(p entql.StringP) {
+	f.Where(p.Field(comment.FieldResolvedBy))
+}
+
+// WhereRepliesCount applies the entql int predicate on the replies_count field.
+func (f *CommentFilter) WhereRepliesCount(p entql.IntP) {
+	f.Where(p.Field(comment.FieldRepliesCount))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *CommentFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *CommentFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasSpace applies a predicate to check if query has an edge space.
+func (f *CommentFilter) WhereHasSpace() {
+	f.Where(entql.HasEdge("space"))
+}
+
+// WhereHasSpaceWith applies a predicate to check if query has an edge space with a given conditions (other predicates).
+func (f *CommentFilter) WhereHasSpaceWith(preds ...predicate.Space) {
+	f.Where(entql.HasEdgeWith("space", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasChangeRequest applies a predicate to check if query has an edge change_request.
+func (f *CommentFilter) WhereHasChangeRequest() {
+	f.Where(entql.HasEdge("change_request"))
+}
+
+// WhereHasChangeRequestWith applies a predicate to check if query has an edge change_request with a given conditions (other predicates).
+func (f *CommentFilter) WhereHasChangeRequestWith(preds ...predicate.ChangeRequest) {
+	f.Where(entql.HasEdgeWith("change_request", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasRevision applies a predicate to check if query has an edge revision.
+func (f *CommentFilter) WhereHasRevision() {
+	f.Where(entql.HasEdge("revision"))
+}
+
+// WhereHasRevisionWith applies a predicate to check if query has an edge revision with a given conditions (other predicates).
+func (f *CommentFilter) WhereHasRevisionWith(preds ...predicate.Revision) {
+	f.Where(entql.HasEdgeWith("revision", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasAuthor applies a predicate to check if query has an edge author.
+func (f *CommentFilter) WhereHasAuthor() {
+	f.Where(entql.HasEdge("author"))
+}
+
+// WhereHasAuthorWith applies a predicate to check if query has an edge author with a given conditions (other predicates).
+func (f *CommentFilter) WhereHasAuthorWith(preds ...predicate.User) {
+	f.Where(entql.HasEdgeWith("author", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasResolver applies a predicate to check if query has an edge resolver.
+func (f *CommentFilter) WhereHasResolver() {
+	f.Where(entql.HasEdge("resolver"))
+}
+
+// WhereHasResolverWith applies a predicate to check if query has an edge resolver with a given conditions (other predicates).
+func (f *CommentFilter) WhereHasResolverWith(preds ...predicate.User) {
+	f.Where(entql.HasEdgeWith("resolver", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasReplies applies a predicate to check if query has an edge replies.
+func (f *CommentFilter) WhereHasReplies() {
+	f.Where(entql.HasEdge("replies"))
+}
+
+// WhereHasRepliesWith applies a predicate to check if query has an edge replies with a given conditions (other predicates).
+func (f *CommentFilter) WhereHasRepliesWith(preds ...predicate.CommentReply) {
+	f.Where(entql.HasEdgeWith("replies", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasReactions applies a predicate to check if query has an edge reactions.
+func (f *CommentFilter) WhereHasReactions() {
+	f.Where(entql.HasEdge("reactions"))
+}
+
+// WhereHasReactionsWith applies a predicate to check if query has an edge reactions with a given conditions (other predicates).
+func (f *CommentFilter) WhereHasReactionsWith(preds ...predicate.Reaction) {
+	f.Where(entql.HasEdgeWith("reactions", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *CommentReplyQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the CommentReplyQuery builder.
+func (_q *CommentReplyQuery) Filter() *CommentReplyFilter {
+	return &CommentReplyFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *CommentReplyMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the CommentReplyMutation builder.
+func (m *CommentReplyMutation) Filter() *CommentReplyFilter {
+	return &CommentReplyFilter{config: m.config, predicateAdder: m}
+}
+
+// CommentReplyFilter provides a generic filtering capability at runtime for CommentReplyQuery.
+type CommentReplyFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *CommentReplyFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[4].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql string predicate on the id field.
+func (f *CommentReplyFilter) WhereID(p entql.StringP) {
+	f.Where(p.Field(commentreply.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *CommentReplyFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(commentreply.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *CommentReplyFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(commentreply.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql string predicate on the organization_id field.
+func (f *CommentReplyFilter) WhereOrganizationID(p entql.StringP) {
+	f.Where(p.Field(commentreply.FieldOrganizationID))
+}
+
+// WhereCommentID applies the entql string predicate on the comment_id field.
+func (f *CommentReplyFilter) WhereCommentID(p entql.StringP) {
+	f.Where(p.Field(commentreply.FieldCommentID))
+}
+
+// WhereSpaceID applies the entql string predicate on the space_id field.
+func (f *CommentReplyFilter) WhereSpaceID(p entql.StringP) {
+	f.Where(p.Field(commentreply.FieldSpaceID))
+}
+
+// WherePostedBy applies the entql string predicate on the posted_by field.
+func (f *CommentReplyFilter) WherePostedBy(p entql.StringP) {
+	f.Where(p.Field(commentreply.FieldPostedBy))
+}
+
+// WhereBodyMarkdown applies the entql string predicate on the body_markdown field.
+func (f *CommentReplyFilter) WhereBodyMarkdown(p entql.StringP) {
+	f.Where(p.Field(commentreply.FieldBodyMarkdown))
+}
+
+// WhereEditedAt applies the entql time.Time predicate on the edited_at field.
+func (f *CommentReplyFilter) WhereEditedAt(p entql.TimeP) {
+	f.Where(p.Field(commentreply.FieldEditedAt))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *CommentReplyFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *CommentReplyFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasComment applies a predicate to check if query has an edge comment.
+func (f *CommentReplyFilter) WhereHasComment() {
+	f.Where(entql.HasEdge("comment"))
+}
+
+// WhereHasCommentWith applies a predicate to check if query has an edge comment with a given conditions (other predicates).
+func (f *CommentReplyFilter) WhereHasCommentWith(preds ...predicate.Comment) {
+	f.Where(entql.HasEdgeWith("comment", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasSpace applies a predicate to check if query has an edge space.
+func (f *CommentReplyFilter) WhereHasSpace() {
+	f.Where(entql.HasEdge("space"))
+}
+
+// WhereHasSpaceWith applies a predicate to check if query has an edge space with a given conditions (other predicates).
+func (f *CommentReplyFilter) WhereHasSpaceWith(preds ...predicate.Space) {
+	f.Where(entql.HasEdgeWith("space", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasAuthor applies a predicate to check if query has an edge author.
+func (f *CommentReplyFilter) WhereHasAuthor() {
+	f.Where(entql.HasEdge("author"))
+}
+
+// WhereHasAuthorWith applies a predicate to check if query has an edge author with a given conditions (other predicates).
+func (f *CommentReplyFilter) WhereHasAuthorWith(preds ...predicate.User) {
+	f.Where(entql.HasEdgeWith("author", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasReactions applies a predicate to check if query has an edge reactions.
+func (f *CommentReplyFilter) WhereHasReactions() {
+	f.Where(entql.HasEdge("reactions"))
+}
+
+// WhereHasReactionsWith applies a predicate to check if query has an edge reactions with a given conditions (other predicates).
+func (f *CommentReplyFilter) WhereHasReactionsWith(preds ...predicate.Reaction) {
+	f.Where(entql.HasEdgeWith("reactions", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *ContentObjectQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the ContentObjectQuery builder.
+func (_q *ContentObjectQuery) Filter() *ContentObjectFilter {
+	return &ContentObjectFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *ContentObjectMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the ContentObjectMutation builder.
+func (m *ContentObjectMutation) Filter() *ContentObjectFilter {
+	return &ContentObjectFilter{config: m.config, predicateAdder: m}
+}
+
+// ContentObjectFilter provides a generic filtering capability at runtime for ContentObjectQuery.
+type ContentObjectFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *ContentObjectFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[5].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql string predicate on the id field.
+func (f *ContentObjectFilter) WhereID(p entql.StringP) {
+	f.Where(p.Field(contentobject.FieldID))
+}
+
+// WhereKind applies the entql string predicate on the kind field.
+func (f *ContentObjectFilter) WhereKind(p entql.StringP) {
+	f.Where(p.Field(contentobject.FieldKind))
+}
+
+// WhereData applies the entql []byte predicate on the data field.
+func (f *ContentObjectFilter) WhereData(p entql.BytesP) {
+	f.Where(p.Field(contentobject.FieldData))
+}
+
+// WhereSize applies the entql int predicate on the size field.
+func (f *ContentObjectFilter) WhereSize(p entql.IntP) {
+	f.Where(p.Field(contentobject.FieldSize))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *ContentObjectFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(contentobject.FieldCreatedAt))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *CustomFieldQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the CustomFieldQuery builder.
+func (_q *CustomFieldQuery) Filter() *CustomFieldFilter {
+	return &CustomFieldFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *CustomFieldMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the CustomFieldMutation builder.
+func (m *CustomFieldMutation) Filter() *CustomFieldFilter {
+	return &CustomFieldFilter{config: m.config, predicateAdder: m}
+}
+
+// CustomFieldFilter provides a generic filtering capability at runtime for CustomFieldQuery.
+type CustomFieldFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *CustomFieldFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[6].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql string predicate on the id field.
+func (f *CustomFieldFilter) WhereID(p entql.StringP) {
+	f.Where(p.Field(customfield.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *CustomFieldFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(customfield.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *CustomFieldFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(customfield.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql string predicate on the organization_id field.
+func (f *CustomFieldFilter) WhereOrganizationID(p entql.StringP) {
+	f.Where(p.Field(customfield.FieldOrganizationID))
+}
+
+// WhereName applies the entql string predicate on the name field.
+func (f *CustomFieldFilter) WhereName(p entql.StringP) {
+	f.Where(p.Field(customfield.FieldName))
+}
+
+// WhereType applies the entql string predicate on the type field.
+func (f *CustomFieldFilter) WhereType(p entql.StringP) {
+	f.Where(p.Field(customfield.FieldType))
+}
+
+// WhereTitle applies the entql string predicate on the title field.
+func (f *CustomFieldFilter) WhereTitle(p entql.StringP) {
+	f.Where(p.Field(customfield.FieldTitle))
+}
+
+// WhereDescription applies the entql string predicate on the description field.
+func (f *CustomFieldFilter) WhereDescription(p entql.StringP) {
+	f.Where(p.Field(customfield.FieldDescription))
+}
+
+// WherePlaceholder applies the entql string predicate on the placeholder field.
+func (f *CustomFieldFilter) WherePlaceholder(p entql.StringP) {
+	f.Where(p.Field(customfield.FieldPlaceholder))
+}
+
+// WhereOptions applies the entql json.RawMessage predicate on the options field.
+func (f *CustomFieldFilter) WhereOptions(p entql.BytesP) {
+	f.Where(p.Field(customfield.FieldOptions))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *CustomFieldFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *CustomFieldFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasValues applies a predicate to check if query has an edge values.
+func (f *CustomFieldFilter) WhereHasValues() {
+	f.Where(entql.HasEdge("values"))
+}
+
+// WhereHasValuesWith applies a predicate to check if query has an edge values with a given conditions (other predicates).
+func (f *CustomFieldFilter) WhereHasValuesWith(preds ...predicate.CustomFieldValue) {
+	f.Where(entql.HasEdgeWith("values", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *CustomFieldValueQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the CustomFieldValueQuery builder.
+func (_q *CustomFieldValueQuery) Filter() *CustomFieldValueFilter {
+	return &CustomFieldValueFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *CustomFieldValueMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the CustomFieldValueMutation builder.
+func (m *CustomFieldValueMutation) Filter() *CustomFieldValueFilter {
+	return &CustomFieldValueFilter{config: m.config, predicateAdder: m}
+}
+
+// CustomFieldValueFilter provides a generic filtering capability at runtime for CustomFieldValueQuery.
+type CustomFieldValueFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *CustomFieldValueFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[7].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql string predicate on the id field.
+func (f *CustomFieldValueFilter) WhereID(p entql.StringP) {
+	f.Where(p.Field(customfieldvalue.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *CustomFieldValueFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(customfieldvalue.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *CustomFieldValueFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(customfieldvalue.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql string predicate on the organization_id field.
+func (f *CustomFieldValueFilter) WhereOrganizationID(p entql.StringP) {
+	f.Where(p.Field(customfieldvalue.FieldOrganizationID))
+}
+
+// WhereSpaceID applies the entql string predicate on the space_id field.
+func (f *CustomFieldValueFilter) WhereSpaceID(p entql.StringP) {
+	f.Where(p.Field(customfieldvalue.FieldSpaceID))
+}
+
+// WhereCustomFieldID applies the entql string predicate on the custom_field_id field.
+func (f *CustomFieldValueFilter) WhereCustomFieldID(p entql.StringP) {
+	f.Where(p.Field(customfieldvalue.FieldCustomFieldID))
+}
+
+// WhereValue applies the entql json.RawMessage predicate on the value field.
+func (f *CustomFieldValueFilter) WhereValue(p entql.BytesP) {
+	f.Where(p.Field(customfieldvalue.FieldValue))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *CustomFieldValueFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *CustomFieldValueFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasSpace applies a predicate to check if query has an edge space.
+func (f *CustomFieldValueFilter) WhereHasSpace() {
+	f.Where(entql.HasEdge("space"))
+}
+
+// WhereHasSpaceWith applies a predicate to check if query has an edge space with a given conditions (other predicates).
+func (f *CustomFieldValueFilter) WhereHasSpaceWith(preds ...predicate.Space) {
+	f.Where(entql.HasEdgeWith("space", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasCustomField applies a predicate to check if query has an edge custom_field.
+func (f *CustomFieldValueFilter) WhereHasCustomField() {
+	f.Where(entql.HasEdge("custom_field"))
+}
+
+// WhereHasCustomFieldWith applies a predicate to check if query has an edge custom_field with a given conditions (other predicates).
+func (f *CustomFieldValueFilter) WhereHasCustomFieldWith(preds ...predicate.CustomField) {
+	f.Where(entql.HasEdgeWith("custom_field", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *FileBlobQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the FileBlobQuery builder.
+func (_q *FileBlobQuery) Filter() *FileBlobFilter {
+	return &FileBlobFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *FileBlobMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the FileBlobMutation builder.
+func (m *FileBlobMutation) Filter() *FileBlobFilter {
+	return &FileBlobFilter{config: m.config, predicateAdder: m}
+}
+
+// FileBlobFilter provides a generic filtering capability at runtime for FileBlobQuery.
+type FileBlobFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *FileBlobFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[8].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql string predicate on the id field.
+func (f *FileBlobFilter) WhereID(p entql.StringP) {
+	f.Where(p.Field(fileblob.FieldID))
+}
+
+// WhereSize applies the entql int64 predicate on the size field.
+func (f *FileBlobFilter) WhereSize(p entql.Int64P) {
+	f.Where(p.Field(fileblob.FieldSize))
+}
+
+// WhereContentType applies the entql string predicate on the content_type field.
+func (f *FileBlobFilter) WhereContentType(p entql.StringP) {
+	f.Where(p.Field(fileblob.FieldContentType))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *FileBlobFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(fileblob.FieldCreatedAt))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *InviteLinkQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -452,7 +3024,7 @@ type InviteLinkFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *InviteLinkFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[1].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[9].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -541,7 +3113,7 @@ type MemberFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MemberFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[2].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[10].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -616,6 +3188,236 @@ func (f *MemberFilter) WhereHasUserWith(preds ...predicate.User) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *OpenAPISpecQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the OpenAPISpecQuery builder.
+func (_q *OpenAPISpecQuery) Filter() *OpenAPISpecFilter {
+	return &OpenAPISpecFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *OpenAPISpecMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the OpenAPISpecMutation builder.
+func (m *OpenAPISpecMutation) Filter() *OpenAPISpecFilter {
+	return &OpenAPISpecFilter{config: m.config, predicateAdder: m}
+}
+
+// OpenAPISpecFilter provides a generic filtering capability at runtime for OpenAPISpecQuery.
+type OpenAPISpecFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *OpenAPISpecFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[11].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql string predicate on the id field.
+func (f *OpenAPISpecFilter) WhereID(p entql.StringP) {
+	f.Where(p.Field(openapispec.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *OpenAPISpecFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(openapispec.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *OpenAPISpecFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(openapispec.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql string predicate on the organization_id field.
+func (f *OpenAPISpecFilter) WhereOrganizationID(p entql.StringP) {
+	f.Where(p.Field(openapispec.FieldOrganizationID))
+}
+
+// WhereSlug applies the entql string predicate on the slug field.
+func (f *OpenAPISpecFilter) WhereSlug(p entql.StringP) {
+	f.Where(p.Field(openapispec.FieldSlug))
+}
+
+// WhereSourceURL applies the entql string predicate on the source_url field.
+func (f *OpenAPISpecFilter) WhereSourceURL(p entql.StringP) {
+	f.Where(p.Field(openapispec.FieldSourceURL))
+}
+
+// WhereProcessingState applies the entql string predicate on the processing_state field.
+func (f *OpenAPISpecFilter) WhereProcessingState(p entql.StringP) {
+	f.Where(p.Field(openapispec.FieldProcessingState))
+}
+
+// WhereLastVersionID applies the entql string predicate on the last_version_id field.
+func (f *OpenAPISpecFilter) WhereLastVersionID(p entql.StringP) {
+	f.Where(p.Field(openapispec.FieldLastVersionID))
+}
+
+// WhereLastProcessedAt applies the entql time.Time predicate on the last_processed_at field.
+func (f *OpenAPISpecFilter) WhereLastProcessedAt(p entql.TimeP) {
+	f.Where(p.Field(openapispec.FieldLastProcessedAt))
+}
+
+// WhereLastProcessErrorCode applies the entql string predicate on the last_process_error_code field.
+func (f *OpenAPISpecFilter) WhereLastProcessErrorCode(p entql.StringP) {
+	f.Where(p.Field(openapispec.FieldLastProcessErrorCode))
+}
+
+// WhereLeaseOwner applies the entql string predicate on the lease_owner field.
+func (f *OpenAPISpecFilter) WhereLeaseOwner(p entql.StringP) {
+	f.Where(p.Field(openapispec.FieldLeaseOwner))
+}
+
+// WhereLeaseUntil applies the entql time.Time predicate on the lease_until field.
+func (f *OpenAPISpecFilter) WhereLeaseUntil(p entql.TimeP) {
+	f.Where(p.Field(openapispec.FieldLeaseUntil))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *OpenAPISpecFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *OpenAPISpecFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasLastVersion applies a predicate to check if query has an edge last_version.
+func (f *OpenAPISpecFilter) WhereHasLastVersion() {
+	f.Where(entql.HasEdge("last_version"))
+}
+
+// WhereHasLastVersionWith applies a predicate to check if query has an edge last_version with a given conditions (other predicates).
+func (f *OpenAPISpecFilter) WhereHasLastVersionWith(preds ...predicate.OpenAPISpecVersion) {
+	f.Where(entql.HasEdgeWith("last_version", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasVersions applies a predicate to check if query has an edge versions.
+func (f *OpenAPISpecFilter) WhereHasVersions() {
+	f.Where(entql.HasEdge("versions"))
+}
+
+// WhereHasVersionsWith applies a predicate to check if query has an edge versions with a given conditions (other predicates).
+func (f *OpenAPISpecFilter) WhereHasVersionsWith(preds ...predicate.OpenAPISpecVersion) {
+	f.Where(entql.HasEdgeWith("versions", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *OpenAPISpecVersionQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the OpenAPISpecVersionQuery builder.
+func (_q *OpenAPISpecVersionQuery) Filter() *OpenAPISpecVersionFilter {
+	return &OpenAPISpecVersionFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *OpenAPISpecVersionMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the OpenAPISpecVersionMutation builder.
+func (m *OpenAPISpecVersionMutation) Filter() *OpenAPISpecVersionFilter {
+	return &OpenAPISpecVersionFilter{config: m.config, predicateAdder: m}
+}
+
+// OpenAPISpecVersionFilter provides a generic filtering capability at runtime for OpenAPISpecVersionQuery.
+type OpenAPISpecVersionFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *OpenAPISpecVersionFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[12].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql string predicate on the id field.
+func (f *OpenAPISpecVersionFilter) WhereID(p entql.StringP) {
+	f.Where(p.Field(openapispecversion.FieldID))
+}
+
+// WhereOrganizationID applies the entql string predicate on the organization_id field.
+func (f *OpenAPISpecVersionFilter) WhereOrganizationID(p entql.StringP) {
+	f.Where(p.Field(openapispecversion.FieldOrganizationID))
+}
+
+// WhereSpecID applies the entql string predicate on the spec_id field.
+func (f *OpenAPISpecVersionFilter) WhereSpecID(p entql.StringP) {
+	f.Where(p.Field(openapispecversion.FieldSpecID))
+}
+
+// WhereURL applies the entql string predicate on the url field.
+func (f *OpenAPISpecVersionFilter) WhereURL(p entql.StringP) {
+	f.Where(p.Field(openapispecversion.FieldURL))
+}
+
+// WhereContent applies the entql []byte predicate on the content field.
+func (f *OpenAPISpecVersionFilter) WhereContent(p entql.BytesP) {
+	f.Where(p.Field(openapispecversion.FieldContent))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *OpenAPISpecVersionFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(openapispecversion.FieldCreatedAt))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *OpenAPISpecVersionFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *OpenAPISpecVersionFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasSpec applies a predicate to check if query has an edge spec.
+func (f *OpenAPISpecVersionFilter) WhereHasSpec() {
+	f.Where(entql.HasEdge("spec"))
+}
+
+// WhereHasSpecWith applies a predicate to check if query has an edge spec with a given conditions (other predicates).
+func (f *OpenAPISpecVersionFilter) WhereHasSpecWith(preds ...predicate.OpenAPISpec) {
+	f.Where(entql.HasEdgeWith("spec", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *OrganizationQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -644,7 +3446,7 @@ type OrganizationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OrganizationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[3].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[13].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -759,6 +3561,569 @@ func (f *OrganizationFilter) WhereHasTeamsWith(preds ...predicate.Team) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *PermissionGrantQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the PermissionGrantQuery builder.
+func (_q *PermissionGrantQuery) Filter() *PermissionGrantFilter {
+	return &PermissionGrantFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *PermissionGrantMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the PermissionGrantMutation builder.
+func (m *PermissionGrantMutation) Filter() *PermissionGrantFilter {
+	return &PermissionGrantFilter{config: m.config, predicateAdder: m}
+}
+
+// PermissionGrantFilter provides a generic filtering capability at runtime for PermissionGrantQuery.
+type PermissionGrantFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *PermissionGrantFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[14].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql string predicate on the id field.
+func (f *PermissionGrantFilter) WhereID(p entql.StringP) {
+	f.Where(p.Field(permissiongrant.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *PermissionGrantFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(permissiongrant.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *PermissionGrantFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(permissiongrant.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql string predicate on the organization_id field.
+func (f *PermissionGrantFilter) WhereOrganizationID(p entql.StringP) {
+	f.Where(p.Field(permissiongrant.FieldOrganizationID))
+}
+
+// WhereUserID applies the entql string predicate on the user_id field.
+func (f *PermissionGrantFilter) WhereUserID(p entql.StringP) {
+	f.Where(p.Field(permissiongrant.FieldUserID))
+}
+
+// WhereTeamID applies the entql string predicate on the team_id field.
+func (f *PermissionGrantFilter) WhereTeamID(p entql.StringP) {
+	f.Where(p.Field(permissiongrant.FieldTeamID))
+}
+
+// WhereSpaceID applies the entql string predicate on the space_id field.
+func (f *PermissionGrantFilter) WhereSpaceID(p entql.StringP) {
+	f.Where(p.Field(permissiongrant.FieldSpaceID))
+}
+
+// WhereCollectionID applies the entql string predicate on the collection_id field.
+func (f *PermissionGrantFilter) WhereCollectionID(p entql.StringP) {
+	f.Where(p.Field(permissiongrant.FieldCollectionID))
+}
+
+// WhereRole applies the entql string predicate on the role field.
+func (f *PermissionGrantFilter) WhereRole(p entql.StringP) {
+	f.Where(p.Field(permissiongrant.FieldRole))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *PermissionGrantFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *PermissionGrantFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasUser applies a predicate to check if query has an edge user.
+func (f *PermissionGrantFilter) WhereHasUser() {
+	f.Where(entql.HasEdge("user"))
+}
+
+// WhereHasUserWith applies a predicate to check if query has an edge user with a given conditions (other predicates).
+func (f *PermissionGrantFilter) WhereHasUserWith(preds ...predicate.User) {
+	f.Where(entql.HasEdgeWith("user", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasTeam applies a predicate to check if query has an edge team.
+func (f *PermissionGrantFilter) WhereHasTeam() {
+	f.Where(entql.HasEdge("team"))
+}
+
+// WhereHasTeamWith applies a predicate to check if query has an edge team with a given conditions (other predicates).
+func (f *PermissionGrantFilter) WhereHasTeamWith(preds ...predicate.Team) {
+	f.Where(entql.HasEdgeWith("team", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasSpace applies a predicate to check if query has an edge space.
+func (f *PermissionGrantFilter) WhereHasSpace() {
+	f.Where(entql.HasEdge("space"))
+}
+
+// WhereHasSpaceWith applies a predicate to check if query has an edge space with a given conditions (other predicates).
+func (f *PermissionGrantFilter) WhereHasSpaceWith(preds ...predicate.Space) {
+	f.Where(entql.HasEdgeWith("space", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasCollection applies a predicate to check if query has an edge collection.
+func (f *PermissionGrantFilter) WhereHasCollection() {
+	f.Where(entql.HasEdge("collection"))
+}
+
+// WhereHasCollectionWith applies a predicate to check if query has an edge collection with a given conditions (other predicates).
+func (f *PermissionGrantFilter) WhereHasCollectionWith(preds ...predicate.Collection) {
+	f.Where(entql.HasEdgeWith("collection", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *ReactionQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the ReactionQuery builder.
+func (_q *ReactionQuery) Filter() *ReactionFilter {
+	return &ReactionFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *ReactionMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the ReactionMutation builder.
+func (m *ReactionMutation) Filter() *ReactionFilter {
+	return &ReactionFilter{config: m.config, predicateAdder: m}
+}
+
+// ReactionFilter provides a generic filtering capability at runtime for ReactionQuery.
+type ReactionFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *ReactionFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[15].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql string predicate on the id field.
+func (f *ReactionFilter) WhereID(p entql.StringP) {
+	f.Where(p.Field(reaction.FieldID))
+}
+
+// WhereOrganizationID applies the entql string predicate on the organization_id field.
+func (f *ReactionFilter) WhereOrganizationID(p entql.StringP) {
+	f.Where(p.Field(reaction.FieldOrganizationID))
+}
+
+// WhereTargetCommentID applies the entql string predicate on the target_comment_id field.
+func (f *ReactionFilter) WhereTargetCommentID(p entql.StringP) {
+	f.Where(p.Field(reaction.FieldTargetCommentID))
+}
+
+// WhereTargetReplyID applies the entql string predicate on the target_reply_id field.
+func (f *ReactionFilter) WhereTargetReplyID(p entql.StringP) {
+	f.Where(p.Field(reaction.FieldTargetReplyID))
+}
+
+// WhereSpaceID applies the entql string predicate on the space_id field.
+func (f *ReactionFilter) WhereSpaceID(p entql.StringP) {
+	f.Where(p.Field(reaction.FieldSpaceID))
+}
+
+// WhereUserID applies the entql string predicate on the user_id field.
+func (f *ReactionFilter) WhereUserID(p entql.StringP) {
+	f.Where(p.Field(reaction.FieldUserID))
+}
+
+// WhereEmoji applies the entql string predicate on the emoji field.
+func (f *ReactionFilter) WhereEmoji(p entql.StringP) {
+	f.Where(p.Field(reaction.FieldEmoji))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *ReactionFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(reaction.FieldCreatedAt))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *ReactionFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *ReactionFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasComment applies a predicate to check if query has an edge comment.
+func (f *ReactionFilter) WhereHasComment() {
+	f.Where(entql.HasEdge("comment"))
+}
+
+// WhereHasCommentWith applies a predicate to check if query has an edge comment with a given conditions (other predicates).
+func (f *ReactionFilter) WhereHasCommentWith(preds ...predicate.Comment) {
+	f.Where(entql.HasEdgeWith("comment", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasReply applies a predicate to check if query has an edge reply.
+func (f *ReactionFilter) WhereHasReply() {
+	f.Where(entql.HasEdge("reply"))
+}
+
+// WhereHasReplyWith applies a predicate to check if query has an edge reply with a given conditions (other predicates).
+func (f *ReactionFilter) WhereHasReplyWith(preds ...predicate.CommentReply) {
+	f.Where(entql.HasEdgeWith("reply", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasSpace applies a predicate to check if query has an edge space.
+func (f *ReactionFilter) WhereHasSpace() {
+	f.Where(entql.HasEdge("space"))
+}
+
+// WhereHasSpaceWith applies a predicate to check if query has an edge space with a given conditions (other predicates).
+func (f *ReactionFilter) WhereHasSpaceWith(preds ...predicate.Space) {
+	f.Where(entql.HasEdgeWith("space", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasUser applies a predicate to check if query has an edge user.
+func (f *ReactionFilter) WhereHasUser() {
+	f.Where(entql.HasEdge("user"))
+}
+
+// WhereHasUserWith applies a predicate to check if query has an edge user with a given conditions (other predicates).
+func (f *ReactionFilter) WhereHasUserWith(preds ...predicate.User) {
+	f.Where(entql.HasEdgeWith("user", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *RevisionQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the RevisionQuery builder.
+func (_q *RevisionQuery) Filter() *RevisionFilter {
+	return &RevisionFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *RevisionMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the RevisionMutation builder.
+func (m *RevisionMutation) Filter() *RevisionFilter {
+	return &RevisionFilter{config: m.config, predicateAdder: m}
+}
+
+// RevisionFilter provides a generic filtering capability at runtime for RevisionQuery.
+type RevisionFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *RevisionFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[16].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql string predicate on the id field.
+func (f *RevisionFilter) WhereID(p entql.StringP) {
+	f.Where(p.Field(revision.FieldID))
+}
+
+// WhereOrganizationID applies the entql string predicate on the organization_id field.
+func (f *RevisionFilter) WhereOrganizationID(p entql.StringP) {
+	f.Where(p.Field(revision.FieldOrganizationID))
+}
+
+// WhereSpaceID applies the entql string predicate on the space_id field.
+func (f *RevisionFilter) WhereSpaceID(p entql.StringP) {
+	f.Where(p.Field(revision.FieldSpaceID))
+}
+
+// WhereParents applies the entql json.RawMessage predicate on the parents field.
+func (f *RevisionFilter) WhereParents(p entql.BytesP) {
+	f.Where(p.Field(revision.FieldParents))
+}
+
+// WhereType applies the entql string predicate on the type field.
+func (f *RevisionFilter) WhereType(p entql.StringP) {
+	f.Where(p.Field(revision.FieldType))
+}
+
+// WhereRootTree applies the entql string predicate on the root_tree field.
+func (f *RevisionFilter) WhereRootTree(p entql.StringP) {
+	f.Where(p.Field(revision.FieldRootTree))
+}
+
+// WhereCreatedBy applies the entql string predicate on the created_by field.
+func (f *RevisionFilter) WhereCreatedBy(p entql.StringP) {
+	f.Where(p.Field(revision.FieldCreatedBy))
+}
+
+// WhereChangeRequestID applies the entql string predicate on the change_request_id field.
+func (f *RevisionFilter) WhereChangeRequestID(p entql.StringP) {
+	f.Where(p.Field(revision.FieldChangeRequestID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *RevisionFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(revision.FieldCreatedAt))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *RevisionFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *RevisionFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasSpace applies a predicate to check if query has an edge space.
+func (f *RevisionFilter) WhereHasSpace() {
+	f.Where(entql.HasEdge("space"))
+}
+
+// WhereHasSpaceWith applies a predicate to check if query has an edge space with a given conditions (other predicates).
+func (f *RevisionFilter) WhereHasSpaceWith(preds ...predicate.Space) {
+	f.Where(entql.HasEdgeWith("space", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasTree applies a predicate to check if query has an edge tree.
+func (f *RevisionFilter) WhereHasTree() {
+	f.Where(entql.HasEdge("tree"))
+}
+
+// WhereHasTreeWith applies a predicate to check if query has an edge tree with a given conditions (other predicates).
+func (f *RevisionFilter) WhereHasTreeWith(preds ...predicate.ContentObject) {
+	f.Where(entql.HasEdgeWith("tree", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasCreator applies a predicate to check if query has an edge creator.
+func (f *RevisionFilter) WhereHasCreator() {
+	f.Where(entql.HasEdge("creator"))
+}
+
+// WhereHasCreatorWith applies a predicate to check if query has an edge creator with a given conditions (other predicates).
+func (f *RevisionFilter) WhereHasCreatorWith(preds ...predicate.User) {
+	f.Where(entql.HasEdgeWith("creator", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasChangeRequest applies a predicate to check if query has an edge change_request.
+func (f *RevisionFilter) WhereHasChangeRequest() {
+	f.Where(entql.HasEdge("change_request"))
+}
+
+// WhereHasChangeRequestWith applies a predicate to check if query has an edge change_request with a given conditions (other predicates).
+func (f *RevisionFilter) WhereHasChangeRequestWith(preds ...predicate.ChangeRequest) {
+	f.Where(entql.HasEdgeWith("change_request", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *SAMLProviderQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the SAMLProviderQuery builder.
+func (_q *SAMLProviderQuery) Filter() *SAMLProviderFilter {
+	return &SAMLProviderFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *SAMLProviderMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the SAMLProviderMutation builder.
+func (m *SAMLProviderMutation) Filter() *SAMLProviderFilter {
+	return &SAMLProviderFilter{config: m.config, predicateAdder: m}
+}
+
+// SAMLProviderFilter provides a generic filtering capability at runtime for SAMLProviderQuery.
+type SAMLProviderFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *SAMLProviderFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[17].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql string predicate on the id field.
+func (f *SAMLProviderFilter) WhereID(p entql.StringP) {
+	f.Where(p.Field(samlprovider.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *SAMLProviderFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(samlprovider.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *SAMLProviderFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(samlprovider.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql string predicate on the organization_id field.
+func (f *SAMLProviderFilter) WhereOrganizationID(p entql.StringP) {
+	f.Where(p.Field(samlprovider.FieldOrganizationID))
+}
+
+// WhereLabel applies the entql string predicate on the label field.
+func (f *SAMLProviderFilter) WhereLabel(p entql.StringP) {
+	f.Where(p.Field(samlprovider.FieldLabel))
+}
+
+// WhereSSOURL applies the entql string predicate on the sso_url field.
+func (f *SAMLProviderFilter) WhereSSOURL(p entql.StringP) {
+	f.Where(p.Field(samlprovider.FieldSSOURL))
+}
+
+// WhereEntityID applies the entql string predicate on the entity_id field.
+func (f *SAMLProviderFilter) WhereEntityID(p entql.StringP) {
+	f.Where(p.Field(samlprovider.FieldEntityID))
+}
+
+// WhereCertificate applies the entql string predicate on the certificate field.
+func (f *SAMLProviderFilter) WhereCertificate(p entql.StringP) {
+	f.Where(p.Field(samlprovider.FieldCertificate))
+}
+
+// WhereDefaultTeamID applies the entql string predicate on the default_team_id field.
+func (f *SAMLProviderFilter) WhereDefaultTeamID(p entql.StringP) {
+	f.Where(p.Field(samlprovider.FieldDefaultTeamID))
+}
+
+// WhereDefaultRole applies the entql string predicate on the default_role field.
+func (f *SAMLProviderFilter) WhereDefaultRole(p entql.StringP) {
+	f.Where(p.Field(samlprovider.FieldDefaultRole))
+}
+
+// WhereStatus applies the entql string predicate on the status field.
+func (f *SAMLProviderFilter) WhereStatus(p entql.StringP) {
+	f.Where(p.Field(samlprovider.FieldStatus))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *SAMLProviderFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *SAMLProviderFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasDefaultTeam applies a predicate to check if query has an edge default_team.
+func (f *SAMLProviderFilter) WhereHasDefaultTeam() {
+	f.Where(entql.HasEdge("default_team"))
+}
+
+// WhereHasDefaultTeamWith applies a predicate to check if query has an edge default_team with a given conditions (other predicates).
+func (f *SAMLProviderFilter) WhereHasDefaultTeamWith(preds ...predicate.Team) {
+	f.Where(entql.HasEdgeWith("default_team", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *ServerKeyQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -787,7 +4152,7 @@ type ServerKeyFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServerKeyFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[4].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[18].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -819,6 +4184,890 @@ func (f *ServerKeyFilter) WhereSecret(p entql.BytesP) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *SiteQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the SiteQuery builder.
+func (_q *SiteQuery) Filter() *SiteFilter {
+	return &SiteFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *SiteMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the SiteMutation builder.
+func (m *SiteMutation) Filter() *SiteFilter {
+	return &SiteFilter{config: m.config, predicateAdder: m}
+}
+
+// SiteFilter provides a generic filtering capability at runtime for SiteQuery.
+type SiteFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *SiteFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[19].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql string predicate on the id field.
+func (f *SiteFilter) WhereID(p entql.StringP) {
+	f.Where(p.Field(site.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *SiteFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(site.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *SiteFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(site.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql string predicate on the organization_id field.
+func (f *SiteFilter) WhereOrganizationID(p entql.StringP) {
+	f.Where(p.Field(site.FieldOrganizationID))
+}
+
+// WhereType applies the entql string predicate on the type field.
+func (f *SiteFilter) WhereType(p entql.StringP) {
+	f.Where(p.Field(site.FieldType))
+}
+
+// WhereTitle applies the entql string predicate on the title field.
+func (f *SiteFilter) WhereTitle(p entql.StringP) {
+	f.Where(p.Field(site.FieldTitle))
+}
+
+// WhereIcon applies the entql json.RawMessage predicate on the icon field.
+func (f *SiteFilter) WhereIcon(p entql.BytesP) {
+	f.Where(p.Field(site.FieldIcon))
+}
+
+// WhereHostname applies the entql string predicate on the hostname field.
+func (f *SiteFilter) WhereHostname(p entql.StringP) {
+	f.Where(p.Field(site.FieldHostname))
+}
+
+// WhereBasename applies the entql string predicate on the basename field.
+func (f *SiteFilter) WhereBasename(p entql.StringP) {
+	f.Where(p.Field(site.FieldBasename))
+}
+
+// WhereProxyOrigin applies the entql string predicate on the proxy_origin field.
+func (f *SiteFilter) WhereProxyOrigin(p entql.StringP) {
+	f.Where(p.Field(site.FieldProxyOrigin))
+}
+
+// WhereProxyTarget applies the entql string predicate on the proxy_target field.
+func (f *SiteFilter) WhereProxyTarget(p entql.StringP) {
+	f.Where(p.Field(site.FieldProxyTarget))
+}
+
+// WhereVisibility applies the entql string predicate on the visibility field.
+func (f *SiteFilter) WhereVisibility(p entql.StringP) {
+	f.Where(p.Field(site.FieldVisibility))
+}
+
+// WherePublished applies the entql bool predicate on the published field.
+func (f *SiteFilter) WherePublished(p entql.BoolP) {
+	f.Where(p.Field(site.FieldPublished))
+}
+
+// WhereAdaptiveContentEnabled applies the entql bool predicate on the adaptive_content_enabled field.
+func (f *SiteFilter) WhereAdaptiveContentEnabled(p entql.BoolP) {
+	f.Where(p.Field(site.FieldAdaptiveContentEnabled))
+}
+
+// WhereAdaptiveSchema applies the entql json.RawMessage predicate on the adaptive_schema field.
+func (f *SiteFilter) WhereAdaptiveSchema(p entql.BytesP) {
+	f.Where(p.Field(site.FieldAdaptiveSchema))
+}
+
+// WhereAdaptiveSchemaUpdatedAt applies the entql time.Time predicate on the adaptive_schema_updated_at field.
+func (f *SiteFilter) WhereAdaptiveSchemaUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(site.FieldAdaptiveSchemaUpdatedAt))
+}
+
+// WhereDefaultSiteSpaceID applies the entql string predicate on the default_site_space_id field.
+func (f *SiteFilter) WhereDefaultSiteSpaceID(p entql.StringP) {
+	f.Where(p.Field(site.FieldDefaultSiteSpaceID))
+}
+
+// WhereDefaultSectionID applies the entql string predicate on the default_section_id field.
+func (f *SiteFilter) WhereDefaultSectionID(p entql.StringP) {
+	f.Where(p.Field(site.FieldDefaultSectionID))
+}
+
+// WhereShareKey applies the entql string predicate on the share_key field.
+func (f *SiteFilter) WhereShareKey(p entql.StringP) {
+	f.Where(p.Field(site.FieldShareKey))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *SiteFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *SiteFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasDefaultSiteSpace applies a predicate to check if query has an edge default_site_space.
+func (f *SiteFilter) WhereHasDefaultSiteSpace() {
+	f.Where(entql.HasEdge("default_site_space"))
+}
+
+// WhereHasDefaultSiteSpaceWith applies a predicate to check if query has an edge default_site_space with a given conditions (other predicates).
+func (f *SiteFilter) WhereHasDefaultSiteSpaceWith(preds ...predicate.SiteSpace) {
+	f.Where(entql.HasEdgeWith("default_site_space", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasDefaultSection applies a predicate to check if query has an edge default_section.
+func (f *SiteFilter) WhereHasDefaultSection() {
+	f.Where(entql.HasEdge("default_section"))
+}
+
+// WhereHasDefaultSectionWith applies a predicate to check if query has an edge default_section with a given conditions (other predicates).
+func (f *SiteFilter) WhereHasDefaultSectionWith(preds ...predicate.SiteSection) {
+	f.Where(entql.HasEdgeWith("default_section", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasSiteSpaces applies a predicate to check if query has an edge site_spaces.
+func (f *SiteFilter) WhereHasSiteSpaces() {
+	f.Where(entql.HasEdge("site_spaces"))
+}
+
+// WhereHasSiteSpacesWith applies a predicate to check if query has an edge site_spaces with a given conditions (other predicates).
+func (f *SiteFilter) WhereHasSiteSpacesWith(preds ...predicate.SiteSpace) {
+	f.Where(entql.HasEdgeWith("site_spaces", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasSections applies a predicate to check if query has an edge sections.
+func (f *SiteFilter) WhereHasSections() {
+	f.Where(entql.HasEdge("sections"))
+}
+
+// WhereHasSectionsWith applies a predicate to check if query has an edge sections with a given conditions (other predicates).
+func (f *SiteFilter) WhereHasSectionsWith(preds ...predicate.SiteSection) {
+	f.Where(entql.HasEdgeWith("sections", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasSectionGroups applies a predicate to check if query has an edge section_groups.
+func (f *SiteFilter) WhereHasSectionGroups() {
+	f.Where(entql.HasEdge("section_groups"))
+}
+
+// WhereHasSectionGroupsWith applies a predicate to check if query has an edge section_groups with a given conditions (other predicates).
+func (f *SiteFilter) WhereHasSectionGroupsWith(preds ...predicate.SiteSectionGroup) {
+	f.Where(entql.HasEdgeWith("section_groups", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *SiteSectionQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the SiteSectionQuery builder.
+func (_q *SiteSectionQuery) Filter() *SiteSectionFilter {
+	return &SiteSectionFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *SiteSectionMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the SiteSectionMutation builder.
+func (m *SiteSectionMutation) Filter() *SiteSectionFilter {
+	return &SiteSectionFilter{config: m.config, predicateAdder: m}
+}
+
+// SiteSectionFilter provides a generic filtering capability at runtime for SiteSectionQuery.
+type SiteSectionFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *SiteSectionFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[20].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql string predicate on the id field.
+func (f *SiteSectionFilter) WhereID(p entql.StringP) {
+	f.Where(p.Field(sitesection.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *SiteSectionFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(sitesection.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *SiteSectionFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(sitesection.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql string predicate on the organization_id field.
+func (f *SiteSectionFilter) WhereOrganizationID(p entql.StringP) {
+	f.Where(p.Field(sitesection.FieldOrganizationID))
+}
+
+// WhereSiteID applies the entql string predicate on the site_id field.
+func (f *SiteSectionFilter) WhereSiteID(p entql.StringP) {
+	f.Where(p.Field(sitesection.FieldSiteID))
+}
+
+// WhereTitle applies the entql string predicate on the title field.
+func (f *SiteSectionFilter) WhereTitle(p entql.StringP) {
+	f.Where(p.Field(sitesection.FieldTitle))
+}
+
+// WhereDescription applies the entql string predicate on the description field.
+func (f *SiteSectionFilter) WhereDescription(p entql.StringP) {
+	f.Where(p.Field(sitesection.FieldDescription))
+}
+
+// WherePath applies the entql string predicate on the path field.
+func (f *SiteSectionFilter) WherePath(p entql.StringP) {
+	f.Where(p.Field(sitesection.FieldPath))
+}
+
+// WhereCondition applies the entql string predicate on the condition field.
+func (f *SiteSectionFilter) WhereCondition(p entql.StringP) {
+	f.Where(p.Field(sitesection.FieldCondition))
+}
+
+// WhereIcon applies the entql string predicate on the icon field.
+func (f *SiteSectionFilter) WhereIcon(p entql.StringP) {
+	f.Where(p.Field(sitesection.FieldIcon))
+}
+
+// WhereSectionGroupID applies the entql string predicate on the section_group_id field.
+func (f *SiteSectionFilter) WhereSectionGroupID(p entql.StringP) {
+	f.Where(p.Field(sitesection.FieldSectionGroupID))
+}
+
+// WhereIsDefault applies the entql bool predicate on the is_default field.
+func (f *SiteSectionFilter) WhereIsDefault(p entql.BoolP) {
+	f.Where(p.Field(sitesection.FieldIsDefault))
+}
+
+// WherePosition applies the entql string predicate on the position field.
+func (f *SiteSectionFilter) WherePosition(p entql.StringP) {
+	f.Where(p.Field(sitesection.FieldPosition))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *SiteSectionFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *SiteSectionFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasSite applies a predicate to check if query has an edge site.
+func (f *SiteSectionFilter) WhereHasSite() {
+	f.Where(entql.HasEdge("site"))
+}
+
+// WhereHasSiteWith applies a predicate to check if query has an edge site with a given conditions (other predicates).
+func (f *SiteSectionFilter) WhereHasSiteWith(preds ...predicate.Site) {
+	f.Where(entql.HasEdgeWith("site", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasSectionGroup applies a predicate to check if query has an edge section_group.
+func (f *SiteSectionFilter) WhereHasSectionGroup() {
+	f.Where(entql.HasEdge("section_group"))
+}
+
+// WhereHasSectionGroupWith applies a predicate to check if query has an edge section_group with a given conditions (other predicates).
+func (f *SiteSectionFilter) WhereHasSectionGroupWith(preds ...predicate.SiteSectionGroup) {
+	f.Where(entql.HasEdgeWith("section_group", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasSiteSpaces applies a predicate to check if query has an edge site_spaces.
+func (f *SiteSectionFilter) WhereHasSiteSpaces() {
+	f.Where(entql.HasEdge("site_spaces"))
+}
+
+// WhereHasSiteSpacesWith applies a predicate to check if query has an edge site_spaces with a given conditions (other predicates).
+func (f *SiteSectionFilter) WhereHasSiteSpacesWith(preds ...predicate.SiteSpace) {
+	f.Where(entql.HasEdgeWith("site_spaces", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *SiteSectionGroupQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the SiteSectionGroupQuery builder.
+func (_q *SiteSectionGroupQuery) Filter() *SiteSectionGroupFilter {
+	return &SiteSectionGroupFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *SiteSectionGroupMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the SiteSectionGroupMutation builder.
+func (m *SiteSectionGroupMutation) Filter() *SiteSectionGroupFilter {
+	return &SiteSectionGroupFilter{config: m.config, predicateAdder: m}
+}
+
+// SiteSectionGroupFilter provides a generic filtering capability at runtime for SiteSectionGroupQuery.
+type SiteSectionGroupFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *SiteSectionGroupFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql string predicate on the id field.
+func (f *SiteSectionGroupFilter) WhereID(p entql.StringP) {
+	f.Where(p.Field(sitesectiongroup.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *SiteSectionGroupFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(sitesectiongroup.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *SiteSectionGroupFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(sitesectiongroup.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql string predicate on the organization_id field.
+func (f *SiteSectionGroupFilter) WhereOrganizationID(p entql.StringP) {
+	f.Where(p.Field(sitesectiongroup.FieldOrganizationID))
+}
+
+// WhereSiteID applies the entql string predicate on the site_id field.
+func (f *SiteSectionGroupFilter) WhereSiteID(p entql.StringP) {
+	f.Where(p.Field(sitesectiongroup.FieldSiteID))
+}
+
+// WhereTitle applies the entql string predicate on the title field.
+func (f *SiteSectionGroupFilter) WhereTitle(p entql.StringP) {
+	f.Where(p.Field(sitesectiongroup.FieldTitle))
+}
+
+// WhereIcon applies the entql string predicate on the icon field.
+func (f *SiteSectionGroupFilter) WhereIcon(p entql.StringP) {
+	f.Where(p.Field(sitesectiongroup.FieldIcon))
+}
+
+// WherePosition applies the entql string predicate on the position field.
+func (f *SiteSectionGroupFilter) WherePosition(p entql.StringP) {
+	f.Where(p.Field(sitesectiongroup.FieldPosition))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *SiteSectionGroupFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *SiteSectionGroupFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasSite applies a predicate to check if query has an edge site.
+func (f *SiteSectionGroupFilter) WhereHasSite() {
+	f.Where(entql.HasEdge("site"))
+}
+
+// WhereHasSiteWith applies a predicate to check if query has an edge site with a given conditions (other predicates).
+func (f *SiteSectionGroupFilter) WhereHasSiteWith(preds ...predicate.Site) {
+	f.Where(entql.HasEdgeWith("site", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasSections applies a predicate to check if query has an edge sections.
+func (f *SiteSectionGroupFilter) WhereHasSections() {
+	f.Where(entql.HasEdge("sections"))
+}
+
+// WhereHasSectionsWith applies a predicate to check if query has an edge sections with a given conditions (other predicates).
+func (f *SiteSectionGroupFilter) WhereHasSectionsWith(preds ...predicate.SiteSection) {
+	f.Where(entql.HasEdgeWith("sections", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *SiteSpaceQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the SiteSpaceQuery builder.
+func (_q *SiteSpaceQuery) Filter() *SiteSpaceFilter {
+	return &SiteSpaceFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *SiteSpaceMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the SiteSpaceMutation builder.
+func (m *SiteSpaceMutation) Filter() *SiteSpaceFilter {
+	return &SiteSpaceFilter{config: m.config, predicateAdder: m}
+}
+
+// SiteSpaceFilter provides a generic filtering capability at runtime for SiteSpaceQuery.
+type SiteSpaceFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *SiteSpaceFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql string predicate on the id field.
+func (f *SiteSpaceFilter) WhereID(p entql.StringP) {
+	f.Where(p.Field(sitespace.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *SiteSpaceFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(sitespace.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *SiteSpaceFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(sitespace.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql string predicate on the organization_id field.
+func (f *SiteSpaceFilter) WhereOrganizationID(p entql.StringP) {
+	f.Where(p.Field(sitespace.FieldOrganizationID))
+}
+
+// WhereSiteID applies the entql string predicate on the site_id field.
+func (f *SiteSpaceFilter) WhereSiteID(p entql.StringP) {
+	f.Where(p.Field(sitespace.FieldSiteID))
+}
+
+// WhereSpaceID applies the entql string predicate on the space_id field.
+func (f *SiteSpaceFilter) WhereSpaceID(p entql.StringP) {
+	f.Where(p.Field(sitespace.FieldSpaceID))
+}
+
+// WhereSectionID applies the entql string predicate on the section_id field.
+func (f *SiteSpaceFilter) WhereSectionID(p entql.StringP) {
+	f.Where(p.Field(sitespace.FieldSectionID))
+}
+
+// WherePath applies the entql string predicate on the path field.
+func (f *SiteSpaceFilter) WherePath(p entql.StringP) {
+	f.Where(p.Field(sitespace.FieldPath))
+}
+
+// WhereCondition applies the entql string predicate on the condition field.
+func (f *SiteSpaceFilter) WhereCondition(p entql.StringP) {
+	f.Where(p.Field(sitespace.FieldCondition))
+}
+
+// WhereIsDefault applies the entql bool predicate on the is_default field.
+func (f *SiteSpaceFilter) WhereIsDefault(p entql.BoolP) {
+	f.Where(p.Field(sitespace.FieldIsDefault))
+}
+
+// WherePosition applies the entql string predicate on the position field.
+func (f *SiteSpaceFilter) WherePosition(p entql.StringP) {
+	f.Where(p.Field(sitespace.FieldPosition))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *SiteSpaceFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *SiteSpaceFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasSite applies a predicate to check if query has an edge site.
+func (f *SiteSpaceFilter) WhereHasSite() {
+	f.Where(entql.HasEdge("site"))
+}
+
+// WhereHasSiteWith applies a predicate to check if query has an edge site with a given conditions (other predicates).
+func (f *SiteSpaceFilter) WhereHasSiteWith(preds ...predicate.Site) {
+	f.Where(entql.HasEdgeWith("site", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasSpace applies a predicate to check if query has an edge space.
+func (f *SiteSpaceFilter) WhereHasSpace() {
+	f.Where(entql.HasEdge("space"))
+}
+
+// WhereHasSpaceWith applies a predicate to check if query has an edge space with a given conditions (other predicates).
+func (f *SiteSpaceFilter) WhereHasSpaceWith(preds ...predicate.Space) {
+	f.Where(entql.HasEdgeWith("space", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasSection applies a predicate to check if query has an edge section.
+func (f *SiteSpaceFilter) WhereHasSection() {
+	f.Where(entql.HasEdge("section"))
+}
+
+// WhereHasSectionWith applies a predicate to check if query has an edge section with a given conditions (other predicates).
+func (f *SiteSpaceFilter) WhereHasSectionWith(preds ...predicate.SiteSection) {
+	f.Where(entql.HasEdgeWith("section", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *SpaceQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the SpaceQuery builder.
+func (_q *SpaceQuery) Filter() *SpaceFilter {
+	return &SpaceFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *SpaceMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the SpaceMutation builder.
+func (m *SpaceMutation) Filter() *SpaceFilter {
+	return &SpaceFilter{config: m.config, predicateAdder: m}
+}
+
+// SpaceFilter provides a generic filtering capability at runtime for SpaceQuery.
+type SpaceFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *SpaceFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql string predicate on the id field.
+func (f *SpaceFilter) WhereID(p entql.StringP) {
+	f.Where(p.Field(space.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *SpaceFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(space.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *SpaceFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(space.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql string predicate on the organization_id field.
+func (f *SpaceFilter) WhereOrganizationID(p entql.StringP) {
+	f.Where(p.Field(space.FieldOrganizationID))
+}
+
+// WhereTitle applies the entql string predicate on the title field.
+func (f *SpaceFilter) WhereTitle(p entql.StringP) {
+	f.Where(p.Field(space.FieldTitle))
+}
+
+// WhereEmoji applies the entql string predicate on the emoji field.
+func (f *SpaceFilter) WhereEmoji(p entql.StringP) {
+	f.Where(p.Field(space.FieldEmoji))
+}
+
+// WhereVisibility applies the entql string predicate on the visibility field.
+func (f *SpaceFilter) WhereVisibility(p entql.StringP) {
+	f.Where(p.Field(space.FieldVisibility))
+}
+
+// WhereEditMode applies the entql string predicate on the edit_mode field.
+func (f *SpaceFilter) WhereEditMode(p entql.StringP) {
+	f.Where(p.Field(space.FieldEditMode))
+}
+
+// WhereParentID applies the entql string predicate on the parent_id field.
+func (f *SpaceFilter) WhereParentID(p entql.StringP) {
+	f.Where(p.Field(space.FieldParentID))
+}
+
+// WhereRevisionID applies the entql string predicate on the revision_id field.
+func (f *SpaceFilter) WhereRevisionID(p entql.StringP) {
+	f.Where(p.Field(space.FieldRevisionID))
+}
+
+// WhereDefaultLevel applies the entql string predicate on the default_level field.
+func (f *SpaceFilter) WhereDefaultLevel(p entql.StringP) {
+	f.Where(p.Field(space.FieldDefaultLevel))
+}
+
+// WherePosition applies the entql string predicate on the position field.
+func (f *SpaceFilter) WherePosition(p entql.StringP) {
+	f.Where(p.Field(space.FieldPosition))
+}
+
+// WhereDeletedAt applies the entql time.Time predicate on the deleted_at field.
+func (f *SpaceFilter) WhereDeletedAt(p entql.TimeP) {
+	f.Where(p.Field(space.FieldDeletedAt))
+}
+
+// WhereShareKey applies the entql string predicate on the share_key field.
+func (f *SpaceFilter) WhereShareKey(p entql.StringP) {
+	f.Where(p.Field(space.FieldShareKey))
+}
+
+// WhereCommentsCount applies the entql int predicate on the comments_count field.
+func (f *SpaceFilter) WhereCommentsCount(p entql.IntP) {
+	f.Where(p.Field(space.FieldCommentsCount))
+}
+
+// WhereChangeRequestsCount applies the entql int predicate on the change_requests_count field.
+func (f *SpaceFilter) WhereChangeRequestsCount(p entql.IntP) {
+	f.Where(p.Field(space.FieldChangeRequestsCount))
+}
+
+// WhereChangeRequestsOpenCount applies the entql int predicate on the change_requests_open_count field.
+func (f *SpaceFilter) WhereChangeRequestsOpenCount(p entql.IntP) {
+	f.Where(p.Field(space.FieldChangeRequestsOpenCount))
+}
+
+// WhereChangeRequestsDraftCount applies the entql int predicate on the change_requests_draft_count field.
+func (f *SpaceFilter) WhereChangeRequestsDraftCount(p entql.IntP) {
+	f.Where(p.Field(space.FieldChangeRequestsDraftCount))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *SpaceFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *SpaceFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasParent applies a predicate to check if query has an edge parent.
+func (f *SpaceFilter) WhereHasParent() {
+	f.Where(entql.HasEdge("parent"))
+}
+
+// WhereHasParentWith applies a predicate to check if query has an edge parent with a given conditions (other predicates).
+func (f *SpaceFilter) WhereHasParentWith(preds ...predicate.Collection) {
+	f.Where(entql.HasEdgeWith("parent", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasRevision applies a predicate to check if query has an edge revision.
+func (f *SpaceFilter) WhereHasRevision() {
+	f.Where(entql.HasEdge("revision"))
+}
+
+// WhereHasRevisionWith applies a predicate to check if query has an edge revision with a given conditions (other predicates).
+func (f *SpaceFilter) WhereHasRevisionWith(preds ...predicate.Revision) {
+	f.Where(entql.HasEdgeWith("revision", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasRevisions applies a predicate to check if query has an edge revisions.
+func (f *SpaceFilter) WhereHasRevisions() {
+	f.Where(entql.HasEdge("revisions"))
+}
+
+// WhereHasRevisionsWith applies a predicate to check if query has an edge revisions with a given conditions (other predicates).
+func (f *SpaceFilter) WhereHasRevisionsWith(preds ...predicate.Revision) {
+	f.Where(entql.HasEdgeWith("revisions", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasChangeRequests applies a predicate to check if query has an edge change_requests.
+func (f *SpaceFilter) WhereHasChangeRequests() {
+	f.Where(entql.HasEdge("change_requests"))
+}
+
+// WhereHasChangeRequestsWith applies a predicate to check if query has an edge change_requests with a given conditions (other predicates).
+func (f *SpaceFilter) WhereHasChangeRequestsWith(preds ...predicate.ChangeRequest) {
+	f.Where(entql.HasEdgeWith("change_requests", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasComments applies a predicate to check if query has an edge comments.
+func (f *SpaceFilter) WhereHasComments() {
+	f.Where(entql.HasEdge("comments"))
+}
+
+// WhereHasCommentsWith applies a predicate to check if query has an edge comments with a given conditions (other predicates).
+func (f *SpaceFilter) WhereHasCommentsWith(preds ...predicate.Comment) {
+	f.Where(entql.HasEdgeWith("comments", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasPermissionGrants applies a predicate to check if query has an edge permission_grants.
+func (f *SpaceFilter) WhereHasPermissionGrants() {
+	f.Where(entql.HasEdge("permission_grants"))
+}
+
+// WhereHasPermissionGrantsWith applies a predicate to check if query has an edge permission_grants with a given conditions (other predicates).
+func (f *SpaceFilter) WhereHasPermissionGrantsWith(preds ...predicate.PermissionGrant) {
+	f.Where(entql.HasEdgeWith("permission_grants", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasCustomFieldValues applies a predicate to check if query has an edge custom_field_values.
+func (f *SpaceFilter) WhereHasCustomFieldValues() {
+	f.Where(entql.HasEdge("custom_field_values"))
+}
+
+// WhereHasCustomFieldValuesWith applies a predicate to check if query has an edge custom_field_values with a given conditions (other predicates).
+func (f *SpaceFilter) WhereHasCustomFieldValuesWith(preds ...predicate.CustomFieldValue) {
+	f.Where(entql.HasEdgeWith("custom_field_values", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasSiteSpaces applies a predicate to check if query has an edge site_spaces.
+func (f *SpaceFilter) WhereHasSiteSpaces() {
+	f.Where(entql.HasEdge("site_spaces"))
+}
+
+// WhereHasSiteSpacesWith applies a predicate to check if query has an edge site_spaces with a given conditions (other predicates).
+func (f *SpaceFilter) WhereHasSiteSpacesWith(preds ...predicate.SiteSpace) {
+	f.Where(entql.HasEdgeWith("site_spaces", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *TeamQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -847,7 +5096,7 @@ type TeamFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TeamFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[5].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -935,7 +5184,7 @@ type TeamMemberFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TeamMemberFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[6].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -1019,6 +5268,85 @@ func (f *TeamMemberFilter) WhereHasUserWith(preds ...predicate.User) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *TranslationSettingsQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the TranslationSettingsQuery builder.
+func (_q *TranslationSettingsQuery) Filter() *TranslationSettingsFilter {
+	return &TranslationSettingsFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *TranslationSettingsMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the TranslationSettingsMutation builder.
+func (m *TranslationSettingsMutation) Filter() *TranslationSettingsFilter {
+	return &TranslationSettingsFilter{config: m.config, predicateAdder: m}
+}
+
+// TranslationSettingsFilter provides a generic filtering capability at runtime for TranslationSettingsQuery.
+type TranslationSettingsFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *TranslationSettingsFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql string predicate on the id field.
+func (f *TranslationSettingsFilter) WhereID(p entql.StringP) {
+	f.Where(p.Field(translationsettings.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *TranslationSettingsFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(translationsettings.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *TranslationSettingsFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(translationsettings.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql string predicate on the organization_id field.
+func (f *TranslationSettingsFilter) WhereOrganizationID(p entql.StringP) {
+	f.Where(p.Field(translationsettings.FieldOrganizationID))
+}
+
+// WhereTitle applies the entql string predicate on the title field.
+func (f *TranslationSettingsFilter) WhereTitle(p entql.StringP) {
+	f.Where(p.Field(translationsettings.FieldTitle))
+}
+
+// WhereLanguages applies the entql json.RawMessage predicate on the languages field.
+func (f *TranslationSettingsFilter) WhereLanguages(p entql.BytesP) {
+	f.Where(p.Field(translationsettings.FieldLanguages))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *TranslationSettingsFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *TranslationSettingsFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *UserQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -1047,7 +5375,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[7].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

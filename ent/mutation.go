@@ -4,6 +4,7 @@ package ent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -12,13 +13,33 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"github.com/binderyhq/bindery/ent/apitoken"
+	"github.com/binderyhq/bindery/ent/changerequest"
+	"github.com/binderyhq/bindery/ent/collection"
+	"github.com/binderyhq/bindery/ent/comment"
+	"github.com/binderyhq/bindery/ent/commentreply"
+	"github.com/binderyhq/bindery/ent/contentobject"
+	"github.com/binderyhq/bindery/ent/customfield"
+	"github.com/binderyhq/bindery/ent/customfieldvalue"
+	"github.com/binderyhq/bindery/ent/fileblob"
 	"github.com/binderyhq/bindery/ent/invitelink"
 	"github.com/binderyhq/bindery/ent/member"
+	"github.com/binderyhq/bindery/ent/openapispec"
+	"github.com/binderyhq/bindery/ent/openapispecversion"
 	"github.com/binderyhq/bindery/ent/organization"
+	"github.com/binderyhq/bindery/ent/permissiongrant"
 	"github.com/binderyhq/bindery/ent/predicate"
+	"github.com/binderyhq/bindery/ent/reaction"
+	"github.com/binderyhq/bindery/ent/revision"
+	"github.com/binderyhq/bindery/ent/samlprovider"
 	"github.com/binderyhq/bindery/ent/serverkey"
+	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/ent/sitesection"
+	"github.com/binderyhq/bindery/ent/sitesectiongroup"
+	"github.com/binderyhq/bindery/ent/sitespace"
+	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/team"
 	"github.com/binderyhq/bindery/ent/teammember"
+	"github.com/binderyhq/bindery/ent/translationsettings"
 	"github.com/binderyhq/bindery/ent/user"
 	"github.com/binderyhq/bindery/ent/viewer"
 )
@@ -32,14 +53,34 @@ const (
 	OpUpdateOne = ent.OpUpdateOne
 
 	// Node types.
-	TypeAPIToken     = "APIToken"
-	TypeInviteLink   = "InviteLink"
-	TypeMember       = "Member"
-	TypeOrganization = "Organization"
-	TypeServerKey    = "ServerKey"
-	TypeTeam         = "Team"
-	TypeTeamMember   = "TeamMember"
-	TypeUser         = "User"
+	TypeAPIToken            = "APIToken"
+	TypeChangeRequest       = "ChangeRequest"
+	TypeCollection          = "Collection"
+	TypeComment             = "Comment"
+	TypeCommentReply        = "CommentReply"
+	TypeContentObject       = "ContentObject"
+	TypeCustomField         = "CustomField"
+	TypeCustomFieldValue    = "CustomFieldValue"
+	TypeFileBlob            = "FileBlob"
+	TypeInviteLink          = "InviteLink"
+	TypeMember              = "Member"
+	TypeOpenAPISpec         = "OpenAPISpec"
+	TypeOpenAPISpecVersion  = "OpenAPISpecVersion"
+	TypeOrganization        = "Organization"
+	TypePermissionGrant     = "PermissionGrant"
+	TypeReaction            = "Reaction"
+	TypeRevision            = "Revision"
+	TypeSAMLProvider        = "SAMLProvider"
+	TypeServerKey           = "ServerKey"
+	TypeSite                = "Site"
+	TypeSiteSection         = "SiteSection"
+	TypeSiteSectionGroup    = "SiteSectionGroup"
+	TypeSiteSpace           = "SiteSpace"
+	TypeSpace               = "Space"
+	TypeTeam                = "Team"
+	TypeTeamMember          = "TeamMember"
+	TypeTranslationSettings = "TranslationSettings"
+	TypeUser                = "User"
 )
 
 // APITokenMutation represents an operation that mutates the APIToken nodes in the graph.
@@ -642,6 +683,8442 @@ func (m *APITokenMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown APIToken edge %s", name)
+}
+
+// ChangeRequestMutation represents an operation that mutates the ChangeRequest nodes in the graph.
+type ChangeRequestMutation struct {
+	config
+	op                              Op
+	typ                             string
+	id                              *string
+	created_at                      *time.Time
+	updated_at                      *time.Time
+	number                          *int
+	addnumber                       *int
+	subject                         *string
+	status                          *changerequest.Status
+	merged_at                       *time.Time
+	comments_count                  *int
+	addcomments_count               *int
+	clearedFields                   map[string]struct{}
+	organization                    *string
+	clearedorganization             bool
+	space                           *string
+	clearedspace                    bool
+	creator                         *string
+	clearedcreator                  bool
+	revision                        *string
+	clearedrevision                 bool
+	revision_initial                *string
+	clearedrevision_initial         bool
+	revision_merged_ancestor        *string
+	clearedrevision_merged_ancestor bool
+	revision_merged                 *string
+	clearedrevision_merged          bool
+	merger                          *string
+	clearedmerger                   bool
+	comments                        map[string]struct{}
+	removedcomments                 map[string]struct{}
+	clearedcomments                 bool
+	revisions                       map[string]struct{}
+	removedrevisions                map[string]struct{}
+	clearedrevisions                bool
+	done                            bool
+	oldValue                        func(context.Context) (*ChangeRequest, error)
+	predicates                      []predicate.ChangeRequest
+}
+
+var _ ent.Mutation = (*ChangeRequestMutation)(nil)
+
+// changerequestOption allows management of the mutation configuration using functional options.
+type changerequestOption func(*ChangeRequestMutation)
+
+// newChangeRequestMutation creates new mutation for the ChangeRequest entity.
+func newChangeRequestMutation(c config, op Op, opts ...changerequestOption) *ChangeRequestMutation {
+	m := &ChangeRequestMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeChangeRequest,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withChangeRequestID sets the ID field of the mutation.
+func withChangeRequestID(id string) changerequestOption {
+	return func(m *ChangeRequestMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ChangeRequest
+		)
+		m.oldValue = func(ctx context.Context) (*ChangeRequest, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ChangeRequest.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withChangeRequest sets the old ChangeRequest of the mutation.
+func withChangeRequest(node *ChangeRequest) changerequestOption {
+	return func(m *ChangeRequestMutation) {
+		m.oldValue = func(context.Context) (*ChangeRequest, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ChangeRequestMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ChangeRequestMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ChangeRequest entities.
+func (m *ChangeRequestMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ChangeRequestMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ChangeRequestMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ChangeRequest.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ChangeRequestMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ChangeRequestMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ChangeRequestMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ChangeRequestMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ChangeRequestMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ChangeRequestMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *ChangeRequestMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *ChangeRequestMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *ChangeRequestMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *ChangeRequestMutation) SetSpaceID(s string) {
+	m.space = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *ChangeRequestMutation) SpaceID() (r string, exists bool) {
+	v := m.space
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *ChangeRequestMutation) ResetSpaceID() {
+	m.space = nil
+}
+
+// SetNumber sets the "number" field.
+func (m *ChangeRequestMutation) SetNumber(i int) {
+	m.number = &i
+	m.addnumber = nil
+}
+
+// Number returns the value of the "number" field in the mutation.
+func (m *ChangeRequestMutation) Number() (r int, exists bool) {
+	v := m.number
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNumber returns the old "number" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldNumber(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNumber is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNumber requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNumber: %w", err)
+	}
+	return oldValue.Number, nil
+}
+
+// AddNumber adds i to the "number" field.
+func (m *ChangeRequestMutation) AddNumber(i int) {
+	if m.addnumber != nil {
+		*m.addnumber += i
+	} else {
+		m.addnumber = &i
+	}
+}
+
+// AddedNumber returns the value that was added to the "number" field in this mutation.
+func (m *ChangeRequestMutation) AddedNumber() (r int, exists bool) {
+	v := m.addnumber
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNumber resets all changes to the "number" field.
+func (m *ChangeRequestMutation) ResetNumber() {
+	m.number = nil
+	m.addnumber = nil
+}
+
+// SetSubject sets the "subject" field.
+func (m *ChangeRequestMutation) SetSubject(s string) {
+	m.subject = &s
+}
+
+// Subject returns the value of the "subject" field in the mutation.
+func (m *ChangeRequestMutation) Subject() (r string, exists bool) {
+	v := m.subject
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubject returns the old "subject" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldSubject(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubject is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubject requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubject: %w", err)
+	}
+	return oldValue.Subject, nil
+}
+
+// ResetSubject resets all changes to the "subject" field.
+func (m *ChangeRequestMutation) ResetSubject() {
+	m.subject = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *ChangeRequestMutation) SetStatus(c changerequest.Status) {
+	m.status = &c
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *ChangeRequestMutation) Status() (r changerequest.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldStatus(ctx context.Context) (v changerequest.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *ChangeRequestMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetCreatedBy sets the "created_by" field.
+func (m *ChangeRequestMutation) SetCreatedBy(s string) {
+	m.creator = &s
+}
+
+// CreatedBy returns the value of the "created_by" field in the mutation.
+func (m *ChangeRequestMutation) CreatedBy() (r string, exists bool) {
+	v := m.creator
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedBy returns the old "created_by" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldCreatedBy(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedBy: %w", err)
+	}
+	return oldValue.CreatedBy, nil
+}
+
+// ResetCreatedBy resets all changes to the "created_by" field.
+func (m *ChangeRequestMutation) ResetCreatedBy() {
+	m.creator = nil
+}
+
+// SetRevisionID sets the "revision_id" field.
+func (m *ChangeRequestMutation) SetRevisionID(s string) {
+	m.revision = &s
+}
+
+// RevisionID returns the value of the "revision_id" field in the mutation.
+func (m *ChangeRequestMutation) RevisionID() (r string, exists bool) {
+	v := m.revision
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRevisionID returns the old "revision_id" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldRevisionID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRevisionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRevisionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRevisionID: %w", err)
+	}
+	return oldValue.RevisionID, nil
+}
+
+// ResetRevisionID resets all changes to the "revision_id" field.
+func (m *ChangeRequestMutation) ResetRevisionID() {
+	m.revision = nil
+}
+
+// SetRevisionInitialID sets the "revision_initial_id" field.
+func (m *ChangeRequestMutation) SetRevisionInitialID(s string) {
+	m.revision_initial = &s
+}
+
+// RevisionInitialID returns the value of the "revision_initial_id" field in the mutation.
+func (m *ChangeRequestMutation) RevisionInitialID() (r string, exists bool) {
+	v := m.revision_initial
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRevisionInitialID returns the old "revision_initial_id" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldRevisionInitialID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRevisionInitialID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRevisionInitialID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRevisionInitialID: %w", err)
+	}
+	return oldValue.RevisionInitialID, nil
+}
+
+// ResetRevisionInitialID resets all changes to the "revision_initial_id" field.
+func (m *ChangeRequestMutation) ResetRevisionInitialID() {
+	m.revision_initial = nil
+}
+
+// SetRevisionMergedAncestorID sets the "revision_merged_ancestor_id" field.
+func (m *ChangeRequestMutation) SetRevisionMergedAncestorID(s string) {
+	m.revision_merged_ancestor = &s
+}
+
+// RevisionMergedAncestorID returns the value of the "revision_merged_ancestor_id" field in the mutation.
+func (m *ChangeRequestMutation) RevisionMergedAncestorID() (r string, exists bool) {
+	v := m.revision_merged_ancestor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRevisionMergedAncestorID returns the old "revision_merged_ancestor_id" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldRevisionMergedAncestorID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRevisionMergedAncestorID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRevisionMergedAncestorID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRevisionMergedAncestorID: %w", err)
+	}
+	return oldValue.RevisionMergedAncestorID, nil
+}
+
+// ClearRevisionMergedAncestorID clears the value of the "revision_merged_ancestor_id" field.
+func (m *ChangeRequestMutation) ClearRevisionMergedAncestorID() {
+	m.revision_merged_ancestor = nil
+	m.clearedFields[changerequest.FieldRevisionMergedAncestorID] = struct{}{}
+}
+
+// RevisionMergedAncestorIDCleared returns if the "revision_merged_ancestor_id" field was cleared in this mutation.
+func (m *ChangeRequestMutation) RevisionMergedAncestorIDCleared() bool {
+	_, ok := m.clearedFields[changerequest.FieldRevisionMergedAncestorID]
+	return ok
+}
+
+// ResetRevisionMergedAncestorID resets all changes to the "revision_merged_ancestor_id" field.
+func (m *ChangeRequestMutation) ResetRevisionMergedAncestorID() {
+	m.revision_merged_ancestor = nil
+	delete(m.clearedFields, changerequest.FieldRevisionMergedAncestorID)
+}
+
+// SetRevisionMergedID sets the "revision_merged_id" field.
+func (m *ChangeRequestMutation) SetRevisionMergedID(s string) {
+	m.revision_merged = &s
+}
+
+// RevisionMergedID returns the value of the "revision_merged_id" field in the mutation.
+func (m *ChangeRequestMutation) RevisionMergedID() (r string, exists bool) {
+	v := m.revision_merged
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRevisionMergedID returns the old "revision_merged_id" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldRevisionMergedID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRevisionMergedID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRevisionMergedID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRevisionMergedID: %w", err)
+	}
+	return oldValue.RevisionMergedID, nil
+}
+
+// ClearRevisionMergedID clears the value of the "revision_merged_id" field.
+func (m *ChangeRequestMutation) ClearRevisionMergedID() {
+	m.revision_merged = nil
+	m.clearedFields[changerequest.FieldRevisionMergedID] = struct{}{}
+}
+
+// RevisionMergedIDCleared returns if the "revision_merged_id" field was cleared in this mutation.
+func (m *ChangeRequestMutation) RevisionMergedIDCleared() bool {
+	_, ok := m.clearedFields[changerequest.FieldRevisionMergedID]
+	return ok
+}
+
+// ResetRevisionMergedID resets all changes to the "revision_merged_id" field.
+func (m *ChangeRequestMutation) ResetRevisionMergedID() {
+	m.revision_merged = nil
+	delete(m.clearedFields, changerequest.FieldRevisionMergedID)
+}
+
+// SetMergedBy sets the "merged_by" field.
+func (m *ChangeRequestMutation) SetMergedBy(s string) {
+	m.merger = &s
+}
+
+// MergedBy returns the value of the "merged_by" field in the mutation.
+func (m *ChangeRequestMutation) MergedBy() (r string, exists bool) {
+	v := m.merger
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergedBy returns the old "merged_by" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldMergedBy(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergedBy: %w", err)
+	}
+	return oldValue.MergedBy, nil
+}
+
+// ClearMergedBy clears the value of the "merged_by" field.
+func (m *ChangeRequestMutation) ClearMergedBy() {
+	m.merger = nil
+	m.clearedFields[changerequest.FieldMergedBy] = struct{}{}
+}
+
+// MergedByCleared returns if the "merged_by" field was cleared in this mutation.
+func (m *ChangeRequestMutation) MergedByCleared() bool {
+	_, ok := m.clearedFields[changerequest.FieldMergedBy]
+	return ok
+}
+
+// ResetMergedBy resets all changes to the "merged_by" field.
+func (m *ChangeRequestMutation) ResetMergedBy() {
+	m.merger = nil
+	delete(m.clearedFields, changerequest.FieldMergedBy)
+}
+
+// SetMergedAt sets the "merged_at" field.
+func (m *ChangeRequestMutation) SetMergedAt(t time.Time) {
+	m.merged_at = &t
+}
+
+// MergedAt returns the value of the "merged_at" field in the mutation.
+func (m *ChangeRequestMutation) MergedAt() (r time.Time, exists bool) {
+	v := m.merged_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergedAt returns the old "merged_at" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldMergedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergedAt: %w", err)
+	}
+	return oldValue.MergedAt, nil
+}
+
+// ClearMergedAt clears the value of the "merged_at" field.
+func (m *ChangeRequestMutation) ClearMergedAt() {
+	m.merged_at = nil
+	m.clearedFields[changerequest.FieldMergedAt] = struct{}{}
+}
+
+// MergedAtCleared returns if the "merged_at" field was cleared in this mutation.
+func (m *ChangeRequestMutation) MergedAtCleared() bool {
+	_, ok := m.clearedFields[changerequest.FieldMergedAt]
+	return ok
+}
+
+// ResetMergedAt resets all changes to the "merged_at" field.
+func (m *ChangeRequestMutation) ResetMergedAt() {
+	m.merged_at = nil
+	delete(m.clearedFields, changerequest.FieldMergedAt)
+}
+
+// SetCommentsCount sets the "comments_count" field.
+func (m *ChangeRequestMutation) SetCommentsCount(i int) {
+	m.comments_count = &i
+	m.addcomments_count = nil
+}
+
+// CommentsCount returns the value of the "comments_count" field in the mutation.
+func (m *ChangeRequestMutation) CommentsCount() (r int, exists bool) {
+	v := m.comments_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommentsCount returns the old "comments_count" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldCommentsCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommentsCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommentsCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommentsCount: %w", err)
+	}
+	return oldValue.CommentsCount, nil
+}
+
+// AddCommentsCount adds i to the "comments_count" field.
+func (m *ChangeRequestMutation) AddCommentsCount(i int) {
+	if m.addcomments_count != nil {
+		*m.addcomments_count += i
+	} else {
+		m.addcomments_count = &i
+	}
+}
+
+// AddedCommentsCount returns the value that was added to the "comments_count" field in this mutation.
+func (m *ChangeRequestMutation) AddedCommentsCount() (r int, exists bool) {
+	v := m.addcomments_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCommentsCount resets all changes to the "comments_count" field.
+func (m *ChangeRequestMutation) ResetCommentsCount() {
+	m.comments_count = nil
+	m.addcomments_count = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *ChangeRequestMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[changerequest.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *ChangeRequestMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *ChangeRequestMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *ChangeRequestMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearSpace clears the "space" edge to the Space entity.
+func (m *ChangeRequestMutation) ClearSpace() {
+	m.clearedspace = true
+	m.clearedFields[changerequest.FieldSpaceID] = struct{}{}
+}
+
+// SpaceCleared reports if the "space" edge to the Space entity was cleared.
+func (m *ChangeRequestMutation) SpaceCleared() bool {
+	return m.clearedspace
+}
+
+// SpaceIDs returns the "space" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SpaceID instead. It exists only for internal usage by the builders.
+func (m *ChangeRequestMutation) SpaceIDs() (ids []string) {
+	if id := m.space; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSpace resets all changes to the "space" edge.
+func (m *ChangeRequestMutation) ResetSpace() {
+	m.space = nil
+	m.clearedspace = false
+}
+
+// SetCreatorID sets the "creator" edge to the User entity by id.
+func (m *ChangeRequestMutation) SetCreatorID(id string) {
+	m.creator = &id
+}
+
+// ClearCreator clears the "creator" edge to the User entity.
+func (m *ChangeRequestMutation) ClearCreator() {
+	m.clearedcreator = true
+	m.clearedFields[changerequest.FieldCreatedBy] = struct{}{}
+}
+
+// CreatorCleared reports if the "creator" edge to the User entity was cleared.
+func (m *ChangeRequestMutation) CreatorCleared() bool {
+	return m.clearedcreator
+}
+
+// CreatorID returns the "creator" edge ID in the mutation.
+func (m *ChangeRequestMutation) CreatorID() (id string, exists bool) {
+	if m.creator != nil {
+		return *m.creator, true
+	}
+	return
+}
+
+// CreatorIDs returns the "creator" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// CreatorID instead. It exists only for internal usage by the builders.
+func (m *ChangeRequestMutation) CreatorIDs() (ids []string) {
+	if id := m.creator; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetCreator resets all changes to the "creator" edge.
+func (m *ChangeRequestMutation) ResetCreator() {
+	m.creator = nil
+	m.clearedcreator = false
+}
+
+// ClearRevision clears the "revision" edge to the Revision entity.
+func (m *ChangeRequestMutation) ClearRevision() {
+	m.clearedrevision = true
+	m.clearedFields[changerequest.FieldRevisionID] = struct{}{}
+}
+
+// RevisionCleared reports if the "revision" edge to the Revision entity was cleared.
+func (m *ChangeRequestMutation) RevisionCleared() bool {
+	return m.clearedrevision
+}
+
+// RevisionIDs returns the "revision" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// RevisionID instead. It exists only for internal usage by the builders.
+func (m *ChangeRequestMutation) RevisionIDs() (ids []string) {
+	if id := m.revision; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetRevision resets all changes to the "revision" edge.
+func (m *ChangeRequestMutation) ResetRevision() {
+	m.revision = nil
+	m.clearedrevision = false
+}
+
+// ClearRevisionInitial clears the "revision_initial" edge to the Revision entity.
+func (m *ChangeRequestMutation) ClearRevisionInitial() {
+	m.clearedrevision_initial = true
+	m.clearedFields[changerequest.FieldRevisionInitialID] = struct{}{}
+}
+
+// RevisionInitialCleared reports if the "revision_initial" edge to the Revision entity was cleared.
+func (m *ChangeRequestMutation) RevisionInitialCleared() bool {
+	return m.clearedrevision_initial
+}
+
+// RevisionInitialIDs returns the "revision_initial" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// RevisionInitialID instead. It exists only for internal usage by the builders.
+func (m *ChangeRequestMutation) RevisionInitialIDs() (ids []string) {
+	if id := m.revision_initial; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetRevisionInitial resets all changes to the "revision_initial" edge.
+func (m *ChangeRequestMutation) ResetRevisionInitial() {
+	m.revision_initial = nil
+	m.clearedrevision_initial = false
+}
+
+// ClearRevisionMergedAncestor clears the "revision_merged_ancestor" edge to the Revision entity.
+func (m *ChangeRequestMutation) ClearRevisionMergedAncestor() {
+	m.clearedrevision_merged_ancestor = true
+	m.clearedFields[changerequest.FieldRevisionMergedAncestorID] = struct{}{}
+}
+
+// RevisionMergedAncestorCleared reports if the "revision_merged_ancestor" edge to the Revision entity was cleared.
+func (m *ChangeRequestMutation) RevisionMergedAncestorCleared() bool {
+	return m.RevisionMergedAncestorIDCleared() || m.clearedrevision_merged_ancestor
+}
+
+// RevisionMergedAncestorIDs returns the "revision_merged_ancestor" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// RevisionMergedAncestorID instead. It exists only for internal usage by the builders.
+func (m *ChangeRequestMutation) RevisionMergedAncestorIDs() (ids []string) {
+	if id := m.revision_merged_ancestor; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetRevisionMergedAncestor resets all changes to the "revision_merged_ancestor" edge.
+func (m *ChangeRequestMutation) ResetRevisionMergedAncestor() {
+	m.revision_merged_ancestor = nil
+	m.clearedrevision_merged_ancestor = false
+}
+
+// ClearRevisionMerged clears the "revision_merged" edge to the Revision entity.
+func (m *ChangeRequestMutation) ClearRevisionMerged() {
+	m.clearedrevision_merged = true
+	m.clearedFields[changerequest.FieldRevisionMergedID] = struct{}{}
+}
+
+// RevisionMergedCleared reports if the "revision_merged" edge to the Revision entity was cleared.
+func (m *ChangeRequestMutation) RevisionMergedCleared() bool {
+	return m.RevisionMergedIDCleared() || m.clearedrevision_merged
+}
+
+// RevisionMergedIDs returns the "revision_merged" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// RevisionMergedID instead. It exists only for internal usage by the builders.
+func (m *ChangeRequestMutation) RevisionMergedIDs() (ids []string) {
+	if id := m.revision_merged; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetRevisionMerged resets all changes to the "revision_merged" edge.
+func (m *ChangeRequestMutation) ResetRevisionMerged() {
+	m.revision_merged = nil
+	m.clearedrevision_merged = false
+}
+
+// SetMergerID sets the "merger" edge to the User entity by id.
+func (m *ChangeRequestMutation) SetMergerID(id string) {
+	m.merger = &id
+}
+
+// ClearMerger clears the "merger" edge to the User entity.
+func (m *ChangeRequestMutation) ClearMerger() {
+	m.clearedmerger = true
+	m.clearedFields[changerequest.FieldMergedBy] = struct{}{}
+}
+
+// MergerCleared reports if the "merger" edge to the User entity was cleared.
+func (m *ChangeRequestMutation) MergerCleared() bool {
+	return m.MergedByCleared() || m.clearedmerger
+}
+
+// MergerID returns the "merger" edge ID in the mutation.
+func (m *ChangeRequestMutation) MergerID() (id string, exists bool) {
+	if m.merger != nil {
+		return *m.merger, true
+	}
+	return
+}
+
+// MergerIDs returns the "merger" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MergerID instead. It exists only for internal usage by the builders.
+func (m *ChangeRequestMutation) MergerIDs() (ids []string) {
+	if id := m.merger; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMerger resets all changes to the "merger" edge.
+func (m *ChangeRequestMutation) ResetMerger() {
+	m.merger = nil
+	m.clearedmerger = false
+}
+
+// AddCommentIDs adds the "comments" edge to the Comment entity by ids.
+func (m *ChangeRequestMutation) AddCommentIDs(ids ...string) {
+	if m.comments == nil {
+		m.comments = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.comments[ids[i]] = struct{}{}
+	}
+}
+
+// ClearComments clears the "comments" edge to the Comment entity.
+func (m *ChangeRequestMutation) ClearComments() {
+	m.clearedcomments = true
+}
+
+// CommentsCleared reports if the "comments" edge to the Comment entity was cleared.
+func (m *ChangeRequestMutation) CommentsCleared() bool {
+	return m.clearedcomments
+}
+
+// RemoveCommentIDs removes the "comments" edge to the Comment entity by IDs.
+func (m *ChangeRequestMutation) RemoveCommentIDs(ids ...string) {
+	if m.removedcomments == nil {
+		m.removedcomments = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.comments, ids[i])
+		m.removedcomments[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedComments returns the removed IDs of the "comments" edge to the Comment entity.
+func (m *ChangeRequestMutation) RemovedCommentsIDs() (ids []string) {
+	for id := range m.removedcomments {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// CommentsIDs returns the "comments" edge IDs in the mutation.
+func (m *ChangeRequestMutation) CommentsIDs() (ids []string) {
+	for id := range m.comments {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetComments resets all changes to the "comments" edge.
+func (m *ChangeRequestMutation) ResetComments() {
+	m.comments = nil
+	m.clearedcomments = false
+	m.removedcomments = nil
+}
+
+// AddRevisionIDs adds the "revisions" edge to the Revision entity by ids.
+func (m *ChangeRequestMutation) AddRevisionIDs(ids ...string) {
+	if m.revisions == nil {
+		m.revisions = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.revisions[ids[i]] = struct{}{}
+	}
+}
+
+// ClearRevisions clears the "revisions" edge to the Revision entity.
+func (m *ChangeRequestMutation) ClearRevisions() {
+	m.clearedrevisions = true
+}
+
+// RevisionsCleared reports if the "revisions" edge to the Revision entity was cleared.
+func (m *ChangeRequestMutation) RevisionsCleared() bool {
+	return m.clearedrevisions
+}
+
+// RemoveRevisionIDs removes the "revisions" edge to the Revision entity by IDs.
+func (m *ChangeRequestMutation) RemoveRevisionIDs(ids ...string) {
+	if m.removedrevisions == nil {
+		m.removedrevisions = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.revisions, ids[i])
+		m.removedrevisions[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedRevisions returns the removed IDs of the "revisions" edge to the Revision entity.
+func (m *ChangeRequestMutation) RemovedRevisionsIDs() (ids []string) {
+	for id := range m.removedrevisions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// RevisionsIDs returns the "revisions" edge IDs in the mutation.
+func (m *ChangeRequestMutation) RevisionsIDs() (ids []string) {
+	for id := range m.revisions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetRevisions resets all changes to the "revisions" edge.
+func (m *ChangeRequestMutation) ResetRevisions() {
+	m.revisions = nil
+	m.clearedrevisions = false
+	m.removedrevisions = nil
+}
+
+// Where appends a list predicates to the ChangeRequestMutation builder.
+func (m *ChangeRequestMutation) Where(ps ...predicate.ChangeRequest) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ChangeRequestMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ChangeRequestMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ChangeRequest, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ChangeRequestMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ChangeRequestMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ChangeRequest).
+func (m *ChangeRequestMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ChangeRequestMutation) Fields() []string {
+	fields := make([]string, 0, 15)
+	if m.created_at != nil {
+		fields = append(fields, changerequest.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, changerequest.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, changerequest.FieldOrganizationID)
+	}
+	if m.space != nil {
+		fields = append(fields, changerequest.FieldSpaceID)
+	}
+	if m.number != nil {
+		fields = append(fields, changerequest.FieldNumber)
+	}
+	if m.subject != nil {
+		fields = append(fields, changerequest.FieldSubject)
+	}
+	if m.status != nil {
+		fields = append(fields, changerequest.FieldStatus)
+	}
+	if m.creator != nil {
+		fields = append(fields, changerequest.FieldCreatedBy)
+	}
+	if m.revision != nil {
+		fields = append(fields, changerequest.FieldRevisionID)
+	}
+	if m.revision_initial != nil {
+		fields = append(fields, changerequest.FieldRevisionInitialID)
+	}
+	if m.revision_merged_ancestor != nil {
+		fields = append(fields, changerequest.FieldRevisionMergedAncestorID)
+	}
+	if m.revision_merged != nil {
+		fields = append(fields, changerequest.FieldRevisionMergedID)
+	}
+	if m.merger != nil {
+		fields = append(fields, changerequest.FieldMergedBy)
+	}
+	if m.merged_at != nil {
+		fields = append(fields, changerequest.FieldMergedAt)
+	}
+	if m.comments_count != nil {
+		fields = append(fields, changerequest.FieldCommentsCount)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ChangeRequestMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case changerequest.FieldCreatedAt:
+		return m.CreatedAt()
+	case changerequest.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case changerequest.FieldOrganizationID:
+		return m.OrganizationID()
+	case changerequest.FieldSpaceID:
+		return m.SpaceID()
+	case changerequest.FieldNumber:
+		return m.Number()
+	case changerequest.FieldSubject:
+		return m.Subject()
+	case changerequest.FieldStatus:
+		return m.Status()
+	case changerequest.FieldCreatedBy:
+		return m.CreatedBy()
+	case changerequest.FieldRevisionID:
+		return m.RevisionID()
+	case changerequest.FieldRevisionInitialID:
+		return m.RevisionInitialID()
+	case changerequest.FieldRevisionMergedAncestorID:
+		return m.RevisionMergedAncestorID()
+	case changerequest.FieldRevisionMergedID:
+		return m.RevisionMergedID()
+	case changerequest.FieldMergedBy:
+		return m.MergedBy()
+	case changerequest.FieldMergedAt:
+		return m.MergedAt()
+	case changerequest.FieldCommentsCount:
+		return m.CommentsCount()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ChangeRequestMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case changerequest.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case changerequest.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case changerequest.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case changerequest.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case changerequest.FieldNumber:
+		return m.OldNumber(ctx)
+	case changerequest.FieldSubject:
+		return m.OldSubject(ctx)
+	case changerequest.FieldStatus:
+		return m.OldStatus(ctx)
+	case changerequest.FieldCreatedBy:
+		return m.OldCreatedBy(ctx)
+	case changerequest.FieldRevisionID:
+		return m.OldRevisionID(ctx)
+	case changerequest.FieldRevisionInitialID:
+		return m.OldRevisionInitialID(ctx)
+	case changerequest.FieldRevisionMergedAncestorID:
+		return m.OldRevisionMergedAncestorID(ctx)
+	case changerequest.FieldRevisionMergedID:
+		return m.OldRevisionMergedID(ctx)
+	case changerequest.FieldMergedBy:
+		return m.OldMergedBy(ctx)
+	case changerequest.FieldMergedAt:
+		return m.OldMergedAt(ctx)
+	case changerequest.FieldCommentsCount:
+		return m.OldCommentsCount(ctx)
+	}
+	return nil, fmt.Errorf("unknown ChangeRequest field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ChangeRequestMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case changerequest.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case changerequest.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case changerequest.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case changerequest.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case changerequest.FieldNumber:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNumber(v)
+		return nil
+	case changerequest.FieldSubject:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubject(v)
+		return nil
+	case changerequest.FieldStatus:
+		v, ok := value.(changerequest.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case changerequest.FieldCreatedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedBy(v)
+		return nil
+	case changerequest.FieldRevisionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRevisionID(v)
+		return nil
+	case changerequest.FieldRevisionInitialID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRevisionInitialID(v)
+		return nil
+	case changerequest.FieldRevisionMergedAncestorID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRevisionMergedAncestorID(v)
+		return nil
+	case changerequest.FieldRevisionMergedID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRevisionMergedID(v)
+		return nil
+	case changerequest.FieldMergedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergedBy(v)
+		return nil
+	case changerequest.FieldMergedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergedAt(v)
+		return nil
+	case changerequest.FieldCommentsCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommentsCount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequest field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ChangeRequestMutation) AddedFields() []string {
+	var fields []string
+	if m.addnumber != nil {
+		fields = append(fields, changerequest.FieldNumber)
+	}
+	if m.addcomments_count != nil {
+		fields = append(fields, changerequest.FieldCommentsCount)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ChangeRequestMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case changerequest.FieldNumber:
+		return m.AddedNumber()
+	case changerequest.FieldCommentsCount:
+		return m.AddedCommentsCount()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ChangeRequestMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case changerequest.FieldNumber:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddNumber(v)
+		return nil
+	case changerequest.FieldCommentsCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCommentsCount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequest numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ChangeRequestMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(changerequest.FieldRevisionMergedAncestorID) {
+		fields = append(fields, changerequest.FieldRevisionMergedAncestorID)
+	}
+	if m.FieldCleared(changerequest.FieldRevisionMergedID) {
+		fields = append(fields, changerequest.FieldRevisionMergedID)
+	}
+	if m.FieldCleared(changerequest.FieldMergedBy) {
+		fields = append(fields, changerequest.FieldMergedBy)
+	}
+	if m.FieldCleared(changerequest.FieldMergedAt) {
+		fields = append(fields, changerequest.FieldMergedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ChangeRequestMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ChangeRequestMutation) ClearField(name string) error {
+	switch name {
+	case changerequest.FieldRevisionMergedAncestorID:
+		m.ClearRevisionMergedAncestorID()
+		return nil
+	case changerequest.FieldRevisionMergedID:
+		m.ClearRevisionMergedID()
+		return nil
+	case changerequest.FieldMergedBy:
+		m.ClearMergedBy()
+		return nil
+	case changerequest.FieldMergedAt:
+		m.ClearMergedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequest nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ChangeRequestMutation) ResetField(name string) error {
+	switch name {
+	case changerequest.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case changerequest.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case changerequest.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case changerequest.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case changerequest.FieldNumber:
+		m.ResetNumber()
+		return nil
+	case changerequest.FieldSubject:
+		m.ResetSubject()
+		return nil
+	case changerequest.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case changerequest.FieldCreatedBy:
+		m.ResetCreatedBy()
+		return nil
+	case changerequest.FieldRevisionID:
+		m.ResetRevisionID()
+		return nil
+	case changerequest.FieldRevisionInitialID:
+		m.ResetRevisionInitialID()
+		return nil
+	case changerequest.FieldRevisionMergedAncestorID:
+		m.ResetRevisionMergedAncestorID()
+		return nil
+	case changerequest.FieldRevisionMergedID:
+		m.ResetRevisionMergedID()
+		return nil
+	case changerequest.FieldMergedBy:
+		m.ResetMergedBy()
+		return nil
+	case changerequest.FieldMergedAt:
+		m.ResetMergedAt()
+		return nil
+	case changerequest.FieldCommentsCount:
+		m.ResetCommentsCount()
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequest field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ChangeRequestMutation) AddedEdges() []string {
+	edges := make([]string, 0, 10)
+	if m.organization != nil {
+		edges = append(edges, changerequest.EdgeOrganization)
+	}
+	if m.space != nil {
+		edges = append(edges, changerequest.EdgeSpace)
+	}
+	if m.creator != nil {
+		edges = append(edges, changerequest.EdgeCreator)
+	}
+	if m.revision != nil {
+		edges = append(edges, changerequest.EdgeRevision)
+	}
+	if m.revision_initial != nil {
+		edges = append(edges, changerequest.EdgeRevisionInitial)
+	}
+	if m.revision_merged_ancestor != nil {
+		edges = append(edges, changerequest.EdgeRevisionMergedAncestor)
+	}
+	if m.revision_merged != nil {
+		edges = append(edges, changerequest.EdgeRevisionMerged)
+	}
+	if m.merger != nil {
+		edges = append(edges, changerequest.EdgeMerger)
+	}
+	if m.comments != nil {
+		edges = append(edges, changerequest.EdgeComments)
+	}
+	if m.revisions != nil {
+		edges = append(edges, changerequest.EdgeRevisions)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ChangeRequestMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case changerequest.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case changerequest.EdgeSpace:
+		if id := m.space; id != nil {
+			return []ent.Value{*id}
+		}
+	case changerequest.EdgeCreator:
+		if id := m.creator; id != nil {
+			return []ent.Value{*id}
+		}
+	case changerequest.EdgeRevision:
+		if id := m.revision; id != nil {
+			return []ent.Value{*id}
+		}
+	case changerequest.EdgeRevisionInitial:
+		if id := m.revision_initial; id != nil {
+			return []ent.Value{*id}
+		}
+	case changerequest.EdgeRevisionMergedAncestor:
+		if id := m.revision_merged_ancestor; id != nil {
+			return []ent.Value{*id}
+		}
+	case changerequest.EdgeRevisionMerged:
+		if id := m.revision_merged; id != nil {
+			return []ent.Value{*id}
+		}
+	case changerequest.EdgeMerger:
+		if id := m.merger; id != nil {
+			return []ent.Value{*id}
+		}
+	case changerequest.EdgeComments:
+		ids := make([]ent.Value, 0, len(m.comments))
+		for id := range m.comments {
+			ids = append(ids, id)
+		}
+		return ids
+	case changerequest.EdgeRevisions:
+		ids := make([]ent.Value, 0, len(m.revisions))
+		for id := range m.revisions {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ChangeRequestMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 10)
+	if m.removedcomments != nil {
+		edges = append(edges, changerequest.EdgeComments)
+	}
+	if m.removedrevisions != nil {
+		edges = append(edges, changerequest.EdgeRevisions)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ChangeRequestMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case changerequest.EdgeComments:
+		ids := make([]ent.Value, 0, len(m.removedcomments))
+		for id := range m.removedcomments {
+			ids = append(ids, id)
+		}
+		return ids
+	case changerequest.EdgeRevisions:
+		ids := make([]ent.Value, 0, len(m.removedrevisions))
+		for id := range m.removedrevisions {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ChangeRequestMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 10)
+	if m.clearedorganization {
+		edges = append(edges, changerequest.EdgeOrganization)
+	}
+	if m.clearedspace {
+		edges = append(edges, changerequest.EdgeSpace)
+	}
+	if m.clearedcreator {
+		edges = append(edges, changerequest.EdgeCreator)
+	}
+	if m.clearedrevision {
+		edges = append(edges, changerequest.EdgeRevision)
+	}
+	if m.clearedrevision_initial {
+		edges = append(edges, changerequest.EdgeRevisionInitial)
+	}
+	if m.clearedrevision_merged_ancestor {
+		edges = append(edges, changerequest.EdgeRevisionMergedAncestor)
+	}
+	if m.clearedrevision_merged {
+		edges = append(edges, changerequest.EdgeRevisionMerged)
+	}
+	if m.clearedmerger {
+		edges = append(edges, changerequest.EdgeMerger)
+	}
+	if m.clearedcomments {
+		edges = append(edges, changerequest.EdgeComments)
+	}
+	if m.clearedrevisions {
+		edges = append(edges, changerequest.EdgeRevisions)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ChangeRequestMutation) EdgeCleared(name string) bool {
+	switch name {
+	case changerequest.EdgeOrganization:
+		return m.clearedorganization
+	case changerequest.EdgeSpace:
+		return m.clearedspace
+	case changerequest.EdgeCreator:
+		return m.clearedcreator
+	case changerequest.EdgeRevision:
+		return m.clearedrevision
+	case changerequest.EdgeRevisionInitial:
+		return m.clearedrevision_initial
+	case changerequest.EdgeRevisionMergedAncestor:
+		return m.clearedrevision_merged_ancestor
+	case changerequest.EdgeRevisionMerged:
+		return m.clearedrevision_merged
+	case changerequest.EdgeMerger:
+		return m.clearedmerger
+	case changerequest.EdgeComments:
+		return m.clearedcomments
+	case changerequest.EdgeRevisions:
+		return m.clearedrevisions
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ChangeRequestMutation) ClearEdge(name string) error {
+	switch name {
+	case changerequest.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case changerequest.EdgeSpace:
+		m.ClearSpace()
+		return nil
+	case changerequest.EdgeCreator:
+		m.ClearCreator()
+		return nil
+	case changerequest.EdgeRevision:
+		m.ClearRevision()
+		return nil
+	case changerequest.EdgeRevisionInitial:
+		m.ClearRevisionInitial()
+		return nil
+	case changerequest.EdgeRevisionMergedAncestor:
+		m.ClearRevisionMergedAncestor()
+		return nil
+	case changerequest.EdgeRevisionMerged:
+		m.ClearRevisionMerged()
+		return nil
+	case changerequest.EdgeMerger:
+		m.ClearMerger()
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequest unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ChangeRequestMutation) ResetEdge(name string) error {
+	switch name {
+	case changerequest.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case changerequest.EdgeSpace:
+		m.ResetSpace()
+		return nil
+	case changerequest.EdgeCreator:
+		m.ResetCreator()
+		return nil
+	case changerequest.EdgeRevision:
+		m.ResetRevision()
+		return nil
+	case changerequest.EdgeRevisionInitial:
+		m.ResetRevisionInitial()
+		return nil
+	case changerequest.EdgeRevisionMergedAncestor:
+		m.ResetRevisionMergedAncestor()
+		return nil
+	case changerequest.EdgeRevisionMerged:
+		m.ResetRevisionMerged()
+		return nil
+	case changerequest.EdgeMerger:
+		m.ResetMerger()
+		return nil
+	case changerequest.EdgeComments:
+		m.ResetComments()
+		return nil
+	case changerequest.EdgeRevisions:
+		m.ResetRevisions()
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequest edge %s", name)
+}
+
+// CollectionMutation represents an operation that mutates the Collection nodes in the graph.
+type CollectionMutation struct {
+	config
+	op                       Op
+	typ                      string
+	id                       *string
+	created_at               *time.Time
+	updated_at               *time.Time
+	title                    *string
+	description              *string
+	default_level            *collection.DefaultLevel
+	position                 *string
+	clearedFields            map[string]struct{}
+	organization             *string
+	clearedorganization      bool
+	parent                   *string
+	clearedparent            bool
+	children                 map[string]struct{}
+	removedchildren          map[string]struct{}
+	clearedchildren          bool
+	spaces                   map[string]struct{}
+	removedspaces            map[string]struct{}
+	clearedspaces            bool
+	permission_grants        map[string]struct{}
+	removedpermission_grants map[string]struct{}
+	clearedpermission_grants bool
+	done                     bool
+	oldValue                 func(context.Context) (*Collection, error)
+	predicates               []predicate.Collection
+}
+
+var _ ent.Mutation = (*CollectionMutation)(nil)
+
+// collectionOption allows management of the mutation configuration using functional options.
+type collectionOption func(*CollectionMutation)
+
+// newCollectionMutation creates new mutation for the Collection entity.
+func newCollectionMutation(c config, op Op, opts ...collectionOption) *CollectionMutation {
+	m := &CollectionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCollection,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCollectionID sets the ID field of the mutation.
+func withCollectionID(id string) collectionOption {
+	return func(m *CollectionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Collection
+		)
+		m.oldValue = func(ctx context.Context) (*Collection, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Collection.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCollection sets the old Collection of the mutation.
+func withCollection(node *Collection) collectionOption {
+	return func(m *CollectionMutation) {
+		m.oldValue = func(context.Context) (*Collection, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CollectionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CollectionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Collection entities.
+func (m *CollectionMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CollectionMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CollectionMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Collection.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *CollectionMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *CollectionMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Collection entity.
+// If the Collection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CollectionMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *CollectionMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *CollectionMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *CollectionMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Collection entity.
+// If the Collection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CollectionMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *CollectionMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *CollectionMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *CollectionMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the Collection entity.
+// If the Collection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CollectionMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *CollectionMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *CollectionMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *CollectionMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the Collection entity.
+// If the Collection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CollectionMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *CollectionMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *CollectionMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *CollectionMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the Collection entity.
+// If the Collection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CollectionMutation) OldDescription(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ClearDescription clears the value of the "description" field.
+func (m *CollectionMutation) ClearDescription() {
+	m.description = nil
+	m.clearedFields[collection.FieldDescription] = struct{}{}
+}
+
+// DescriptionCleared returns if the "description" field was cleared in this mutation.
+func (m *CollectionMutation) DescriptionCleared() bool {
+	_, ok := m.clearedFields[collection.FieldDescription]
+	return ok
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *CollectionMutation) ResetDescription() {
+	m.description = nil
+	delete(m.clearedFields, collection.FieldDescription)
+}
+
+// SetParentID sets the "parent_id" field.
+func (m *CollectionMutation) SetParentID(s string) {
+	m.parent = &s
+}
+
+// ParentID returns the value of the "parent_id" field in the mutation.
+func (m *CollectionMutation) ParentID() (r string, exists bool) {
+	v := m.parent
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldParentID returns the old "parent_id" field's value of the Collection entity.
+// If the Collection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CollectionMutation) OldParentID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldParentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldParentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldParentID: %w", err)
+	}
+	return oldValue.ParentID, nil
+}
+
+// ClearParentID clears the value of the "parent_id" field.
+func (m *CollectionMutation) ClearParentID() {
+	m.parent = nil
+	m.clearedFields[collection.FieldParentID] = struct{}{}
+}
+
+// ParentIDCleared returns if the "parent_id" field was cleared in this mutation.
+func (m *CollectionMutation) ParentIDCleared() bool {
+	_, ok := m.clearedFields[collection.FieldParentID]
+	return ok
+}
+
+// ResetParentID resets all changes to the "parent_id" field.
+func (m *CollectionMutation) ResetParentID() {
+	m.parent = nil
+	delete(m.clearedFields, collection.FieldParentID)
+}
+
+// SetDefaultLevel sets the "default_level" field.
+func (m *CollectionMutation) SetDefaultLevel(cl collection.DefaultLevel) {
+	m.default_level = &cl
+}
+
+// DefaultLevel returns the value of the "default_level" field in the mutation.
+func (m *CollectionMutation) DefaultLevel() (r collection.DefaultLevel, exists bool) {
+	v := m.default_level
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDefaultLevel returns the old "default_level" field's value of the Collection entity.
+// If the Collection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CollectionMutation) OldDefaultLevel(ctx context.Context) (v *collection.DefaultLevel, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDefaultLevel is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDefaultLevel requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDefaultLevel: %w", err)
+	}
+	return oldValue.DefaultLevel, nil
+}
+
+// ClearDefaultLevel clears the value of the "default_level" field.
+func (m *CollectionMutation) ClearDefaultLevel() {
+	m.default_level = nil
+	m.clearedFields[collection.FieldDefaultLevel] = struct{}{}
+}
+
+// DefaultLevelCleared returns if the "default_level" field was cleared in this mutation.
+func (m *CollectionMutation) DefaultLevelCleared() bool {
+	_, ok := m.clearedFields[collection.FieldDefaultLevel]
+	return ok
+}
+
+// ResetDefaultLevel resets all changes to the "default_level" field.
+func (m *CollectionMutation) ResetDefaultLevel() {
+	m.default_level = nil
+	delete(m.clearedFields, collection.FieldDefaultLevel)
+}
+
+// SetPosition sets the "position" field.
+func (m *CollectionMutation) SetPosition(s string) {
+	m.position = &s
+}
+
+// Position returns the value of the "position" field in the mutation.
+func (m *CollectionMutation) Position() (r string, exists bool) {
+	v := m.position
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPosition returns the old "position" field's value of the Collection entity.
+// If the Collection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CollectionMutation) OldPosition(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPosition is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPosition requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPosition: %w", err)
+	}
+	return oldValue.Position, nil
+}
+
+// ResetPosition resets all changes to the "position" field.
+func (m *CollectionMutation) ResetPosition() {
+	m.position = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *CollectionMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[collection.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *CollectionMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *CollectionMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *CollectionMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearParent clears the "parent" edge to the Collection entity.
+func (m *CollectionMutation) ClearParent() {
+	m.clearedparent = true
+	m.clearedFields[collection.FieldParentID] = struct{}{}
+}
+
+// ParentCleared reports if the "parent" edge to the Collection entity was cleared.
+func (m *CollectionMutation) ParentCleared() bool {
+	return m.ParentIDCleared() || m.clearedparent
+}
+
+// ParentIDs returns the "parent" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ParentID instead. It exists only for internal usage by the builders.
+func (m *CollectionMutation) ParentIDs() (ids []string) {
+	if id := m.parent; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetParent resets all changes to the "parent" edge.
+func (m *CollectionMutation) ResetParent() {
+	m.parent = nil
+	m.clearedparent = false
+}
+
+// AddChildIDs adds the "children" edge to the Collection entity by ids.
+func (m *CollectionMutation) AddChildIDs(ids ...string) {
+	if m.children == nil {
+		m.children = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.children[ids[i]] = struct{}{}
+	}
+}
+
+// ClearChildren clears the "children" edge to the Collection entity.
+func (m *CollectionMutation) ClearChildren() {
+	m.clearedchildren = true
+}
+
+// ChildrenCleared reports if the "children" edge to the Collection entity was cleared.
+func (m *CollectionMutation) ChildrenCleared() bool {
+	return m.clearedchildren
+}
+
+// RemoveChildIDs removes the "children" edge to the Collection entity by IDs.
+func (m *CollectionMutation) RemoveChildIDs(ids ...string) {
+	if m.removedchildren == nil {
+		m.removedchildren = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.children, ids[i])
+		m.removedchildren[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedChildren returns the removed IDs of the "children" edge to the Collection entity.
+func (m *CollectionMutation) RemovedChildrenIDs() (ids []string) {
+	for id := range m.removedchildren {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ChildrenIDs returns the "children" edge IDs in the mutation.
+func (m *CollectionMutation) ChildrenIDs() (ids []string) {
+	for id := range m.children {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetChildren resets all changes to the "children" edge.
+func (m *CollectionMutation) ResetChildren() {
+	m.children = nil
+	m.clearedchildren = false
+	m.removedchildren = nil
+}
+
+// AddSpaceIDs adds the "spaces" edge to the Space entity by ids.
+func (m *CollectionMutation) AddSpaceIDs(ids ...string) {
+	if m.spaces == nil {
+		m.spaces = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.spaces[ids[i]] = struct{}{}
+	}
+}
+
+// ClearSpaces clears the "spaces" edge to the Space entity.
+func (m *CollectionMutation) ClearSpaces() {
+	m.clearedspaces = true
+}
+
+// SpacesCleared reports if the "spaces" edge to the Space entity was cleared.
+func (m *CollectionMutation) SpacesCleared() bool {
+	return m.clearedspaces
+}
+
+// RemoveSpaceIDs removes the "spaces" edge to the Space entity by IDs.
+func (m *CollectionMutation) RemoveSpaceIDs(ids ...string) {
+	if m.removedspaces == nil {
+		m.removedspaces = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.spaces, ids[i])
+		m.removedspaces[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedSpaces returns the removed IDs of the "spaces" edge to the Space entity.
+func (m *CollectionMutation) RemovedSpacesIDs() (ids []string) {
+	for id := range m.removedspaces {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// SpacesIDs returns the "spaces" edge IDs in the mutation.
+func (m *CollectionMutation) SpacesIDs() (ids []string) {
+	for id := range m.spaces {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetSpaces resets all changes to the "spaces" edge.
+func (m *CollectionMutation) ResetSpaces() {
+	m.spaces = nil
+	m.clearedspaces = false
+	m.removedspaces = nil
+}
+
+// AddPermissionGrantIDs adds the "permission_grants" edge to the PermissionGrant entity by ids.
+func (m *CollectionMutation) AddPermissionGrantIDs(ids ...string) {
+	if m.permission_grants == nil {
+		m.permission_grants = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.permission_grants[ids[i]] = struct{}{}
+	}
+}
+
+// ClearPermissionGrants clears the "permission_grants" edge to the PermissionGrant entity.
+func (m *CollectionMutation) ClearPermissionGrants() {
+	m.clearedpermission_grants = true
+}
+
+// PermissionGrantsCleared reports if the "permission_grants" edge to the PermissionGrant entity was cleared.
+func (m *CollectionMutation) PermissionGrantsCleared() bool {
+	return m.clearedpermission_grants
+}
+
+// RemovePermissionGrantIDs removes the "permission_grants" edge to the PermissionGrant entity by IDs.
+func (m *CollectionMutation) RemovePermissionGrantIDs(ids ...string) {
+	if m.removedpermission_grants == nil {
+		m.removedpermission_grants = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.permission_grants, ids[i])
+		m.removedpermission_grants[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedPermissionGrants returns the removed IDs of the "permission_grants" edge to the PermissionGrant entity.
+func (m *CollectionMutation) RemovedPermissionGrantsIDs() (ids []string) {
+	for id := range m.removedpermission_grants {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// PermissionGrantsIDs returns the "permission_grants" edge IDs in the mutation.
+func (m *CollectionMutation) PermissionGrantsIDs() (ids []string) {
+	for id := range m.permission_grants {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetPermissionGrants resets all changes to the "permission_grants" edge.
+func (m *CollectionMutation) ResetPermissionGrants() {
+	m.permission_grants = nil
+	m.clearedpermission_grants = false
+	m.removedpermission_grants = nil
+}
+
+// Where appends a list predicates to the CollectionMutation builder.
+func (m *CollectionMutation) Where(ps ...predicate.Collection) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CollectionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CollectionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Collection, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CollectionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CollectionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Collection).
+func (m *CollectionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CollectionMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created_at != nil {
+		fields = append(fields, collection.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, collection.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, collection.FieldOrganizationID)
+	}
+	if m.title != nil {
+		fields = append(fields, collection.FieldTitle)
+	}
+	if m.description != nil {
+		fields = append(fields, collection.FieldDescription)
+	}
+	if m.parent != nil {
+		fields = append(fields, collection.FieldParentID)
+	}
+	if m.default_level != nil {
+		fields = append(fields, collection.FieldDefaultLevel)
+	}
+	if m.position != nil {
+		fields = append(fields, collection.FieldPosition)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CollectionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case collection.FieldCreatedAt:
+		return m.CreatedAt()
+	case collection.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case collection.FieldOrganizationID:
+		return m.OrganizationID()
+	case collection.FieldTitle:
+		return m.Title()
+	case collection.FieldDescription:
+		return m.Description()
+	case collection.FieldParentID:
+		return m.ParentID()
+	case collection.FieldDefaultLevel:
+		return m.DefaultLevel()
+	case collection.FieldPosition:
+		return m.Position()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CollectionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case collection.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case collection.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case collection.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case collection.FieldTitle:
+		return m.OldTitle(ctx)
+	case collection.FieldDescription:
+		return m.OldDescription(ctx)
+	case collection.FieldParentID:
+		return m.OldParentID(ctx)
+	case collection.FieldDefaultLevel:
+		return m.OldDefaultLevel(ctx)
+	case collection.FieldPosition:
+		return m.OldPosition(ctx)
+	}
+	return nil, fmt.Errorf("unknown Collection field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CollectionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case collection.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case collection.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case collection.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case collection.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case collection.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case collection.FieldParentID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetParentID(v)
+		return nil
+	case collection.FieldDefaultLevel:
+		v, ok := value.(collection.DefaultLevel)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDefaultLevel(v)
+		return nil
+	case collection.FieldPosition:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPosition(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Collection field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CollectionMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CollectionMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CollectionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown Collection numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CollectionMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(collection.FieldDescription) {
+		fields = append(fields, collection.FieldDescription)
+	}
+	if m.FieldCleared(collection.FieldParentID) {
+		fields = append(fields, collection.FieldParentID)
+	}
+	if m.FieldCleared(collection.FieldDefaultLevel) {
+		fields = append(fields, collection.FieldDefaultLevel)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CollectionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CollectionMutation) ClearField(name string) error {
+	switch name {
+	case collection.FieldDescription:
+		m.ClearDescription()
+		return nil
+	case collection.FieldParentID:
+		m.ClearParentID()
+		return nil
+	case collection.FieldDefaultLevel:
+		m.ClearDefaultLevel()
+		return nil
+	}
+	return fmt.Errorf("unknown Collection nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CollectionMutation) ResetField(name string) error {
+	switch name {
+	case collection.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case collection.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case collection.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case collection.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case collection.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case collection.FieldParentID:
+		m.ResetParentID()
+		return nil
+	case collection.FieldDefaultLevel:
+		m.ResetDefaultLevel()
+		return nil
+	case collection.FieldPosition:
+		m.ResetPosition()
+		return nil
+	}
+	return fmt.Errorf("unknown Collection field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CollectionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 5)
+	if m.organization != nil {
+		edges = append(edges, collection.EdgeOrganization)
+	}
+	if m.parent != nil {
+		edges = append(edges, collection.EdgeParent)
+	}
+	if m.children != nil {
+		edges = append(edges, collection.EdgeChildren)
+	}
+	if m.spaces != nil {
+		edges = append(edges, collection.EdgeSpaces)
+	}
+	if m.permission_grants != nil {
+		edges = append(edges, collection.EdgePermissionGrants)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CollectionMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case collection.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case collection.EdgeParent:
+		if id := m.parent; id != nil {
+			return []ent.Value{*id}
+		}
+	case collection.EdgeChildren:
+		ids := make([]ent.Value, 0, len(m.children))
+		for id := range m.children {
+			ids = append(ids, id)
+		}
+		return ids
+	case collection.EdgeSpaces:
+		ids := make([]ent.Value, 0, len(m.spaces))
+		for id := range m.spaces {
+			ids = append(ids, id)
+		}
+		return ids
+	case collection.EdgePermissionGrants:
+		ids := make([]ent.Value, 0, len(m.permission_grants))
+		for id := range m.permission_grants {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CollectionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 5)
+	if m.removedchildren != nil {
+		edges = append(edges, collection.EdgeChildren)
+	}
+	if m.removedspaces != nil {
+		edges = append(edges, collection.EdgeSpaces)
+	}
+	if m.removedpermission_grants != nil {
+		edges = append(edges, collection.EdgePermissionGrants)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CollectionMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case collection.EdgeChildren:
+		ids := make([]ent.Value, 0, len(m.removedchildren))
+		for id := range m.removedchildren {
+			ids = append(ids, id)
+		}
+		return ids
+	case collection.EdgeSpaces:
+		ids := make([]ent.Value, 0, len(m.removedspaces))
+		for id := range m.removedspaces {
+			ids = append(ids, id)
+		}
+		return ids
+	case collection.EdgePermissionGrants:
+		ids := make([]ent.Value, 0, len(m.removedpermission_grants))
+		for id := range m.removedpermission_grants {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CollectionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 5)
+	if m.clearedorganization {
+		edges = append(edges, collection.EdgeOrganization)
+	}
+	if m.clearedparent {
+		edges = append(edges, collection.EdgeParent)
+	}
+	if m.clearedchildren {
+		edges = append(edges, collection.EdgeChildren)
+	}
+	if m.clearedspaces {
+		edges = append(edges, collection.EdgeSpaces)
+	}
+	if m.clearedpermission_grants {
+		edges = append(edges, collection.EdgePermissionGrants)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CollectionMutation) EdgeCleared(name string) bool {
+	switch name {
+	case collection.EdgeOrganization:
+		return m.clearedorganization
+	case collection.EdgeParent:
+		return m.clearedparent
+	case collection.EdgeChildren:
+		return m.clearedchildren
+	case collection.EdgeSpaces:
+		return m.clearedspaces
+	case collection.EdgePermissionGrants:
+		return m.clearedpermission_grants
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CollectionMutation) ClearEdge(name string) error {
+	switch name {
+	case collection.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case collection.EdgeParent:
+		m.ClearParent()
+		return nil
+	}
+	return fmt.Errorf("unknown Collection unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CollectionMutation) ResetEdge(name string) error {
+	switch name {
+	case collection.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case collection.EdgeParent:
+		m.ResetParent()
+		return nil
+	case collection.EdgeChildren:
+		m.ResetChildren()
+		return nil
+	case collection.EdgeSpaces:
+		m.ResetSpaces()
+		return nil
+	case collection.EdgePermissionGrants:
+		m.ResetPermissionGrants()
+		return nil
+	}
+	return fmt.Errorf("unknown Collection edge %s", name)
+}
+
+// CommentMutation represents an operation that mutates the Comment nodes in the graph.
+type CommentMutation struct {
+	config
+	op                    Op
+	typ                   string
+	id                    *string
+	created_at            *time.Time
+	updated_at            *time.Time
+	page_id               *string
+	node_id               *string
+	body_markdown         *string
+	edited_at             *time.Time
+	status                *comment.Status
+	resolved_at           *time.Time
+	replies_count         *int
+	addreplies_count      *int
+	clearedFields         map[string]struct{}
+	organization          *string
+	clearedorganization   bool
+	space                 *string
+	clearedspace          bool
+	change_request        *string
+	clearedchange_request bool
+	revision              *string
+	clearedrevision       bool
+	author                *string
+	clearedauthor         bool
+	resolver              *string
+	clearedresolver       bool
+	replies               map[string]struct{}
+	removedreplies        map[string]struct{}
+	clearedreplies        bool
+	reactions             map[string]struct{}
+	removedreactions      map[string]struct{}
+	clearedreactions      bool
+	done                  bool
+	oldValue              func(context.Context) (*Comment, error)
+	predicates            []predicate.Comment
+}
+
+var _ ent.Mutation = (*CommentMutation)(nil)
+
+// commentOption allows management of the mutation configuration using functional options.
+type commentOption func(*CommentMutation)
+
+// newCommentMutation creates new mutation for the Comment entity.
+func newCommentMutation(c config, op Op, opts ...commentOption) *CommentMutation {
+	m := &CommentMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeComment,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCommentID sets the ID field of the mutation.
+func withCommentID(id string) commentOption {
+	return func(m *CommentMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Comment
+		)
+		m.oldValue = func(ctx context.Context) (*Comment, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Comment.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withComment sets the old Comment of the mutation.
+func withComment(node *Comment) commentOption {
+	return func(m *CommentMutation) {
+		m.oldValue = func(context.Context) (*Comment, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CommentMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CommentMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Comment entities.
+func (m *CommentMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CommentMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CommentMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Comment.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *CommentMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *CommentMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *CommentMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *CommentMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *CommentMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *CommentMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *CommentMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *CommentMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *CommentMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *CommentMutation) SetSpaceID(s string) {
+	m.space = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *CommentMutation) SpaceID() (r string, exists bool) {
+	v := m.space
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *CommentMutation) ResetSpaceID() {
+	m.space = nil
+}
+
+// SetChangeRequestID sets the "change_request_id" field.
+func (m *CommentMutation) SetChangeRequestID(s string) {
+	m.change_request = &s
+}
+
+// ChangeRequestID returns the value of the "change_request_id" field in the mutation.
+func (m *CommentMutation) ChangeRequestID() (r string, exists bool) {
+	v := m.change_request
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChangeRequestID returns the old "change_request_id" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldChangeRequestID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChangeRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChangeRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChangeRequestID: %w", err)
+	}
+	return oldValue.ChangeRequestID, nil
+}
+
+// ClearChangeRequestID clears the value of the "change_request_id" field.
+func (m *CommentMutation) ClearChangeRequestID() {
+	m.change_request = nil
+	m.clearedFields[comment.FieldChangeRequestID] = struct{}{}
+}
+
+// ChangeRequestIDCleared returns if the "change_request_id" field was cleared in this mutation.
+func (m *CommentMutation) ChangeRequestIDCleared() bool {
+	_, ok := m.clearedFields[comment.FieldChangeRequestID]
+	return ok
+}
+
+// ResetChangeRequestID resets all changes to the "change_request_id" field.
+func (m *CommentMutation) ResetChangeRequestID() {
+	m.change_request = nil
+	delete(m.clearedFields, comment.FieldChangeRequestID)
+}
+
+// SetPageID sets the "page_id" field.
+func (m *CommentMutation) SetPageID(s string) {
+	m.page_id = &s
+}
+
+// PageID returns the value of the "page_id" field in the mutation.
+func (m *CommentMutation) PageID() (r string, exists bool) {
+	v := m.page_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPageID returns the old "page_id" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldPageID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPageID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPageID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPageID: %w", err)
+	}
+	return oldValue.PageID, nil
+}
+
+// ClearPageID clears the value of the "page_id" field.
+func (m *CommentMutation) ClearPageID() {
+	m.page_id = nil
+	m.clearedFields[comment.FieldPageID] = struct{}{}
+}
+
+// PageIDCleared returns if the "page_id" field was cleared in this mutation.
+func (m *CommentMutation) PageIDCleared() bool {
+	_, ok := m.clearedFields[comment.FieldPageID]
+	return ok
+}
+
+// ResetPageID resets all changes to the "page_id" field.
+func (m *CommentMutation) ResetPageID() {
+	m.page_id = nil
+	delete(m.clearedFields, comment.FieldPageID)
+}
+
+// SetNodeID sets the "node_id" field.
+func (m *CommentMutation) SetNodeID(s string) {
+	m.node_id = &s
+}
+
+// NodeID returns the value of the "node_id" field in the mutation.
+func (m *CommentMutation) NodeID() (r string, exists bool) {
+	v := m.node_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNodeID returns the old "node_id" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldNodeID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNodeID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNodeID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNodeID: %w", err)
+	}
+	return oldValue.NodeID, nil
+}
+
+// ClearNodeID clears the value of the "node_id" field.
+func (m *CommentMutation) ClearNodeID() {
+	m.node_id = nil
+	m.clearedFields[comment.FieldNodeID] = struct{}{}
+}
+
+// NodeIDCleared returns if the "node_id" field was cleared in this mutation.
+func (m *CommentMutation) NodeIDCleared() bool {
+	_, ok := m.clearedFields[comment.FieldNodeID]
+	return ok
+}
+
+// ResetNodeID resets all changes to the "node_id" field.
+func (m *CommentMutation) ResetNodeID() {
+	m.node_id = nil
+	delete(m.clearedFields, comment.FieldNodeID)
+}
+
+// SetRevisionID sets the "revision_id" field.
+func (m *CommentMutation) SetRevisionID(s string) {
+	m.revision = &s
+}
+
+// RevisionID returns the value of the "revision_id" field in the mutation.
+func (m *CommentMutation) RevisionID() (r string, exists bool) {
+	v := m.revision
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRevisionID returns the old "revision_id" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldRevisionID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRevisionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRevisionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRevisionID: %w", err)
+	}
+	return oldValue.RevisionID, nil
+}
+
+// ClearRevisionID clears the value of the "revision_id" field.
+func (m *CommentMutation) ClearRevisionID() {
+	m.revision = nil
+	m.clearedFields[comment.FieldRevisionID] = struct{}{}
+}
+
+// RevisionIDCleared returns if the "revision_id" field was cleared in this mutation.
+func (m *CommentMutation) RevisionIDCleared() bool {
+	_, ok := m.clearedFields[comment.FieldRevisionID]
+	return ok
+}
+
+// ResetRevisionID resets all changes to the "revision_id" field.
+func (m *CommentMutation) ResetRevisionID() {
+	m.revision = nil
+	delete(m.clearedFields, comment.FieldRevisionID)
+}
+
+// SetPostedBy sets the "posted_by" field.
+func (m *CommentMutation) SetPostedBy(s string) {
+	m.author = &s
+}
+
+// PostedBy returns the value of the "posted_by" field in the mutation.
+func (m *CommentMutation) PostedBy() (r string, exists bool) {
+	v := m.author
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPostedBy returns the old "posted_by" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldPostedBy(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPostedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPostedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPostedBy: %w", err)
+	}
+	return oldValue.PostedBy, nil
+}
+
+// ResetPostedBy resets all changes to the "posted_by" field.
+func (m *CommentMutation) ResetPostedBy() {
+	m.author = nil
+}
+
+// SetBodyMarkdown sets the "body_markdown" field.
+func (m *CommentMutation) SetBodyMarkdown(s string) {
+	m.body_markdown = &s
+}
+
+// BodyMarkdown returns the value of the "body_markdown" field in the mutation.
+func (m *CommentMutation) BodyMarkdown() (r string, exists bool) {
+	v := m.body_markdown
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBodyMarkdown returns the old "body_markdown" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldBodyMarkdown(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBodyMarkdown is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBodyMarkdown requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBodyMarkdown: %w", err)
+	}
+	return oldValue.BodyMarkdown, nil
+}
+
+// ResetBodyMarkdown resets all changes to the "body_markdown" field.
+func (m *CommentMutation) ResetBodyMarkdown() {
+	m.body_markdown = nil
+}
+
+// SetEditedAt sets the "edited_at" field.
+func (m *CommentMutation) SetEditedAt(t time.Time) {
+	m.edited_at = &t
+}
+
+// EditedAt returns the value of the "edited_at" field in the mutation.
+func (m *CommentMutation) EditedAt() (r time.Time, exists bool) {
+	v := m.edited_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEditedAt returns the old "edited_at" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldEditedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEditedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEditedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEditedAt: %w", err)
+	}
+	return oldValue.EditedAt, nil
+}
+
+// ClearEditedAt clears the value of the "edited_at" field.
+func (m *CommentMutation) ClearEditedAt() {
+	m.edited_at = nil
+	m.clearedFields[comment.FieldEditedAt] = struct{}{}
+}
+
+// EditedAtCleared returns if the "edited_at" field was cleared in this mutation.
+func (m *CommentMutation) EditedAtCleared() bool {
+	_, ok := m.clearedFields[comment.FieldEditedAt]
+	return ok
+}
+
+// ResetEditedAt resets all changes to the "edited_at" field.
+func (m *CommentMutation) ResetEditedAt() {
+	m.edited_at = nil
+	delete(m.clearedFields, comment.FieldEditedAt)
+}
+
+// SetStatus sets the "status" field.
+func (m *CommentMutation) SetStatus(c comment.Status) {
+	m.status = &c
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *CommentMutation) Status() (r comment.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldStatus(ctx context.Context) (v comment.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *CommentMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetResolvedAt sets the "resolved_at" field.
+func (m *CommentMutation) SetResolvedAt(t time.Time) {
+	m.resolved_at = &t
+}
+
+// ResolvedAt returns the value of the "resolved_at" field in the mutation.
+func (m *CommentMutation) ResolvedAt() (r time.Time, exists bool) {
+	v := m.resolved_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResolvedAt returns the old "resolved_at" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldResolvedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResolvedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResolvedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResolvedAt: %w", err)
+	}
+	return oldValue.ResolvedAt, nil
+}
+
+// ClearResolvedAt clears the value of the "resolved_at" field.
+func (m *CommentMutation) ClearResolvedAt() {
+	m.resolved_at = nil
+	m.clearedFields[comment.FieldResolvedAt] = struct{}{}
+}
+
+// ResolvedAtCleared returns if the "resolved_at" field was cleared in this mutation.
+func (m *CommentMutation) ResolvedAtCleared() bool {
+	_, ok := m.clearedFields[comment.FieldResolvedAt]
+	return ok
+}
+
+// ResetResolvedAt resets all changes to the "resolved_at" field.
+func (m *CommentMutation) ResetResolvedAt() {
+	m.resolved_at = nil
+	delete(m.clearedFields, comment.FieldResolvedAt)
+}
+
+// SetResolvedBy sets the "resolved_by" field.
+func (m *CommentMutation) SetResolvedBy(s string) {
+	m.resolver = &s
+}
+
+// ResolvedBy returns the value of the "resolved_by" field in the mutation.
+func (m *CommentMutation) ResolvedBy() (r string, exists bool) {
+	v := m.resolver
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResolvedBy returns the old "resolved_by" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldResolvedBy(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResolvedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResolvedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResolvedBy: %w", err)
+	}
+	return oldValue.ResolvedBy, nil
+}
+
+// ClearResolvedBy clears the value of the "resolved_by" field.
+func (m *CommentMutation) ClearResolvedBy() {
+	m.resolver = nil
+	m.clearedFields[comment.FieldResolvedBy] = struct{}{}
+}
+
+// ResolvedByCleared returns if the "resolved_by" field was cleared in this mutation.
+func (m *CommentMutation) ResolvedByCleared() bool {
+	_, ok := m.clearedFields[comment.FieldResolvedBy]
+	return ok
+}
+
+// ResetResolvedBy resets all changes to the "resolved_by" field.
+func (m *CommentMutation) ResetResolvedBy() {
+	m.resolver = nil
+	delete(m.clearedFields, comment.FieldResolvedBy)
+}
+
+// SetRepliesCount sets the "replies_count" field.
+func (m *CommentMutation) SetRepliesCount(i int) {
+	m.replies_count = &i
+	m.addreplies_count = nil
+}
+
+// RepliesCount returns the value of the "replies_count" field in the mutation.
+func (m *CommentMutation) RepliesCount() (r int, exists bool) {
+	v := m.replies_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRepliesCount returns the old "replies_count" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldRepliesCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRepliesCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRepliesCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRepliesCount: %w", err)
+	}
+	return oldValue.RepliesCount, nil
+}
+
+// AddRepliesCount adds i to the "replies_count" field.
+func (m *CommentMutation) AddRepliesCount(i int) {
+	if m.addreplies_count != nil {
+		*m.addreplies_count += i
+	} else {
+		m.addreplies_count = &i
+	}
+}
+
+// AddedRepliesCount returns the value that was added to the "replies_count" field in this mutation.
+func (m *CommentMutation) AddedRepliesCount() (r int, exists bool) {
+	v := m.addreplies_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRepliesCount resets all changes to the "replies_count" field.
+func (m *CommentMutation) ResetRepliesCount() {
+	m.replies_count = nil
+	m.addreplies_count = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *CommentMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[comment.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *CommentMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *CommentMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *CommentMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearSpace clears the "space" edge to the Space entity.
+func (m *CommentMutation) ClearSpace() {
+	m.clearedspace = true
+	m.clearedFields[comment.FieldSpaceID] = struct{}{}
+}
+
+// SpaceCleared reports if the "space" edge to the Space entity was cleared.
+func (m *CommentMutation) SpaceCleared() bool {
+	return m.clearedspace
+}
+
+// SpaceIDs returns the "space" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SpaceID instead. It exists only for internal usage by the builders.
+func (m *CommentMutation) SpaceIDs() (ids []string) {
+	if id := m.space; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSpace resets all changes to the "space" edge.
+func (m *CommentMutation) ResetSpace() {
+	m.space = nil
+	m.clearedspace = false
+}
+
+// ClearChangeRequest clears the "change_request" edge to the ChangeRequest entity.
+func (m *CommentMutation) ClearChangeRequest() {
+	m.clearedchange_request = true
+	m.clearedFields[comment.FieldChangeRequestID] = struct{}{}
+}
+
+// ChangeRequestCleared reports if the "change_request" edge to the ChangeRequest entity was cleared.
+func (m *CommentMutation) ChangeRequestCleared() bool {
+	return m.ChangeRequestIDCleared() || m.clearedchange_request
+}
+
+// ChangeRequestIDs returns the "change_request" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ChangeRequestID instead. It exists only for internal usage by the builders.
+func (m *CommentMutation) ChangeRequestIDs() (ids []string) {
+	if id := m.change_request; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetChangeRequest resets all changes to the "change_request" edge.
+func (m *CommentMutation) ResetChangeRequest() {
+	m.change_request = nil
+	m.clearedchange_request = false
+}
+
+// ClearRevision clears the "revision" edge to the Revision entity.
+func (m *CommentMutation) ClearRevision() {
+	m.clearedrevision = true
+	m.clearedFields[comment.FieldRevisionID] = struct{}{}
+}
+
+// RevisionCleared reports if the "revision" edge to the Revision entity was cleared.
+func (m *CommentMutation) RevisionCleared() bool {
+	return m.RevisionIDCleared() || m.clearedrevision
+}
+
+// RevisionIDs returns the "revision" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// RevisionID instead. It exists only for internal usage by the builders.
+func (m *CommentMutation) RevisionIDs() (ids []string) {
+	if id := m.revision; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetRevision resets all changes to the "revision" edge.
+func (m *CommentMutation) ResetRevision() {
+	m.revision = nil
+	m.clearedrevision = false
+}
+
+// SetAuthorID sets the "author" edge to the User entity by id.
+func (m *CommentMutation) SetAuthorID(id string) {
+	m.author = &id
+}
+
+// ClearAuthor clears the "author" edge to the User entity.
+func (m *CommentMutation) ClearAuthor() {
+	m.clearedauthor = true
+	m.clearedFields[comment.FieldPostedBy] = struct{}{}
+}
+
+// AuthorCleared reports if the "author" edge to the User entity was cleared.
+func (m *CommentMutation) AuthorCleared() bool {
+	return m.clearedauthor
+}
+
+// AuthorID returns the "author" edge ID in the mutation.
+func (m *CommentMutation) AuthorID() (id string, exists bool) {
+	if m.author != nil {
+		return *m.author, true
+	}
+	return
+}
+
+// AuthorIDs returns the "author" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// AuthorID instead. It exists only for internal usage by the builders.
+func (m *CommentMutation) AuthorIDs() (ids []string) {
+	if id := m.author; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetAuthor resets all changes to the "author" edge.
+func (m *CommentMutation) ResetAuthor() {
+	m.author = nil
+	m.clearedauthor = false
+}
+
+// SetResolverID sets the "resolver" edge to the User entity by id.
+func (m *CommentMutation) SetResolverID(id string) {
+	m.resolver = &id
+}
+
+// ClearResolver clears the "resolver" edge to the User entity.
+func (m *CommentMutation) ClearResolver() {
+	m.clearedresolver = true
+	m.clearedFields[comment.FieldResolvedBy] = struct{}{}
+}
+
+// ResolverCleared reports if the "resolver" edge to the User entity was cleared.
+func (m *CommentMutation) ResolverCleared() bool {
+	return m.ResolvedByCleared() || m.clearedresolver
+}
+
+// ResolverID returns the "resolver" edge ID in the mutation.
+func (m *CommentMutation) ResolverID() (id string, exists bool) {
+	if m.resolver != nil {
+		return *m.resolver, true
+	}
+	return
+}
+
+// ResolverIDs returns the "resolver" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ResolverID instead. It exists only for internal usage by the builders.
+func (m *CommentMutation) ResolverIDs() (ids []string) {
+	if id := m.resolver; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetResolver resets all changes to the "resolver" edge.
+func (m *CommentMutation) ResetResolver() {
+	m.resolver = nil
+	m.clearedresolver = false
+}
+
+// AddReplyIDs adds the "replies" edge to the CommentReply entity by ids.
+func (m *CommentMutation) AddReplyIDs(ids ...string) {
+	if m.replies == nil {
+		m.replies = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.replies[ids[i]] = struct{}{}
+	}
+}
+
+// ClearReplies clears the "replies" edge to the CommentReply entity.
+func (m *CommentMutation) ClearReplies() {
+	m.clearedreplies = true
+}
+
+// RepliesCleared reports if the "replies" edge to the CommentReply entity was cleared.
+func (m *CommentMutation) RepliesCleared() bool {
+	return m.clearedreplies
+}
+
+// RemoveReplyIDs removes the "replies" edge to the CommentReply entity by IDs.
+func (m *CommentMutation) RemoveReplyIDs(ids ...string) {
+	if m.removedreplies == nil {
+		m.removedreplies = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.replies, ids[i])
+		m.removedreplies[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedReplies returns the removed IDs of the "replies" edge to the CommentReply entity.
+func (m *CommentMutation) RemovedRepliesIDs() (ids []string) {
+	for id := range m.removedreplies {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// RepliesIDs returns the "replies" edge IDs in the mutation.
+func (m *CommentMutation) RepliesIDs() (ids []string) {
+	for id := range m.replies {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetReplies resets all changes to the "replies" edge.
+func (m *CommentMutation) ResetReplies() {
+	m.replies = nil
+	m.clearedreplies = false
+	m.removedreplies = nil
+}
+
+// AddReactionIDs adds the "reactions" edge to the Reaction entity by ids.
+func (m *CommentMutation) AddReactionIDs(ids ...string) {
+	if m.reactions == nil {
+		m.reactions = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.reactions[ids[i]] = struct{}{}
+	}
+}
+
+// ClearReactions clears the "reactions" edge to the Reaction entity.
+func (m *CommentMutation) ClearReactions() {
+	m.clearedreactions = true
+}
+
+// ReactionsCleared reports if the "reactions" edge to the Reaction entity was cleared.
+func (m *CommentMutation) ReactionsCleared() bool {
+	return m.clearedreactions
+}
+
+// RemoveReactionIDs removes the "reactions" edge to the Reaction entity by IDs.
+func (m *CommentMutation) RemoveReactionIDs(ids ...string) {
+	if m.removedreactions == nil {
+		m.removedreactions = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.reactions, ids[i])
+		m.removedreactions[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedReactions returns the removed IDs of the "reactions" edge to the Reaction entity.
+func (m *CommentMutation) RemovedReactionsIDs() (ids []string) {
+	for id := range m.removedreactions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ReactionsIDs returns the "reactions" edge IDs in the mutation.
+func (m *CommentMutation) ReactionsIDs() (ids []string) {
+	for id := range m.reactions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetReactions resets all changes to the "reactions" edge.
+func (m *CommentMutation) ResetReactions() {
+	m.reactions = nil
+	m.clearedreactions = false
+	m.removedreactions = nil
+}
+
+// Where appends a list predicates to the CommentMutation builder.
+func (m *CommentMutation) Where(ps ...predicate.Comment) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CommentMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CommentMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Comment, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CommentMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CommentMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Comment).
+func (m *CommentMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CommentMutation) Fields() []string {
+	fields := make([]string, 0, 15)
+	if m.created_at != nil {
+		fields = append(fields, comment.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, comment.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, comment.FieldOrganizationID)
+	}
+	if m.space != nil {
+		fields = append(fields, comment.FieldSpaceID)
+	}
+	if m.change_request != nil {
+		fields = append(fields, comment.FieldChangeRequestID)
+	}
+	if m.page_id != nil {
+		fields = append(fields, comment.FieldPageID)
+	}
+	if m.node_id != nil {
+		fields = append(fields, comment.FieldNodeID)
+	}
+	if m.revision != nil {
+		fields = append(fields, comment.FieldRevisionID)
+	}
+	if m.author != nil {
+		fields = append(fields, comment.FieldPostedBy)
+	}
+	if m.body_markdown != nil {
+		fields = append(fields, comment.FieldBodyMarkdown)
+	}
+	if m.edited_at != nil {
+		fields = append(fields, comment.FieldEditedAt)
+	}
+	if m.status != nil {
+		fields = append(fields, comment.FieldStatus)
+	}
+	if m.resolved_at != nil {
+		fields = append(fields, comment.FieldResolvedAt)
+	}
+	if m.resolver != nil {
+		fields = append(fields, comment.FieldResolvedBy)
+	}
+	if m.replies_count != nil {
+		fields = append(fields, comment.FieldRepliesCount)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CommentMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case comment.FieldCreatedAt:
+		return m.CreatedAt()
+	case comment.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case comment.FieldOrganizationID:
+		return m.OrganizationID()
+	case comment.FieldSpaceID:
+		return m.SpaceID()
+	case comment.FieldChangeRequestID:
+		return m.ChangeRequestID()
+	case comment.FieldPageID:
+		return m.PageID()
+	case comment.FieldNodeID:
+		return m.NodeID()
+	case comment.FieldRevisionID:
+		return m.RevisionID()
+	case comment.FieldPostedBy:
+		return m.PostedBy()
+	case comment.FieldBodyMarkdown:
+		return m.BodyMarkdown()
+	case comment.FieldEditedAt:
+		return m.EditedAt()
+	case comment.FieldStatus:
+		return m.Status()
+	case comment.FieldResolvedAt:
+		return m.ResolvedAt()
+	case comment.FieldResolvedBy:
+		return m.ResolvedBy()
+	case comment.FieldRepliesCount:
+		return m.RepliesCount()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CommentMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case comment.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case comment.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case comment.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case comment.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case comment.FieldChangeRequestID:
+		return m.OldChangeRequestID(ctx)
+	case comment.FieldPageID:
+		return m.OldPageID(ctx)
+	case comment.FieldNodeID:
+		return m.OldNodeID(ctx)
+	case comment.FieldRevisionID:
+		return m.OldRevisionID(ctx)
+	case comment.FieldPostedBy:
+		return m.OldPostedBy(ctx)
+	case comment.FieldBodyMarkdown:
+		return m.OldBodyMarkdown(ctx)
+	case comment.FieldEditedAt:
+		return m.OldEditedAt(ctx)
+	case comment.FieldStatus:
+		return m.OldStatus(ctx)
+	case comment.FieldResolvedAt:
+		return m.OldResolvedAt(ctx)
+	case comment.FieldResolvedBy:
+		return m.OldResolvedBy(ctx)
+	case comment.FieldRepliesCount:
+		return m.OldRepliesCount(ctx)
+	}
+	return nil, fmt.Errorf("unknown Comment field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CommentMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case comment.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case comment.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case comment.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case comment.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case comment.FieldChangeRequestID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChangeRequestID(v)
+		return nil
+	case comment.FieldPageID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPageID(v)
+		return nil
+	case comment.FieldNodeID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNodeID(v)
+		return nil
+	case comment.FieldRevisionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRevisionID(v)
+		return nil
+	case comment.FieldPostedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPostedBy(v)
+		return nil
+	case comment.FieldBodyMarkdown:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBodyMarkdown(v)
+		return nil
+	case comment.FieldEditedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEditedAt(v)
+		return nil
+	case comment.FieldStatus:
+		v, ok := value.(comment.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case comment.FieldResolvedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResolvedAt(v)
+		return nil
+	case comment.FieldResolvedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResolvedBy(v)
+		return nil
+	case comment.FieldRepliesCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRepliesCount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Comment field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CommentMutation) AddedFields() []string {
+	var fields []string
+	if m.addreplies_count != nil {
+		fields = append(fields, comment.FieldRepliesCount)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CommentMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case comment.FieldRepliesCount:
+		return m.AddedRepliesCount()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CommentMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case comment.FieldRepliesCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRepliesCount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Comment numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CommentMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(comment.FieldChangeRequestID) {
+		fields = append(fields, comment.FieldChangeRequestID)
+	}
+	if m.FieldCleared(comment.FieldPageID) {
+		fields = append(fields, comment.FieldPageID)
+	}
+	if m.FieldCleared(comment.FieldNodeID) {
+		fields = append(fields, comment.FieldNodeID)
+	}
+	if m.FieldCleared(comment.FieldRevisionID) {
+		fields = append(fields, comment.FieldRevisionID)
+	}
+	if m.FieldCleared(comment.FieldEditedAt) {
+		fields = append(fields, comment.FieldEditedAt)
+	}
+	if m.FieldCleared(comment.FieldResolvedAt) {
+		fields = append(fields, comment.FieldResolvedAt)
+	}
+	if m.FieldCleared(comment.FieldResolvedBy) {
+		fields = append(fields, comment.FieldResolvedBy)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CommentMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CommentMutation) ClearField(name string) error {
+	switch name {
+	case comment.FieldChangeRequestID:
+		m.ClearChangeRequestID()
+		return nil
+	case comment.FieldPageID:
+		m.ClearPageID()
+		return nil
+	case comment.FieldNodeID:
+		m.ClearNodeID()
+		return nil
+	case comment.FieldRevisionID:
+		m.ClearRevisionID()
+		return nil
+	case comment.FieldEditedAt:
+		m.ClearEditedAt()
+		return nil
+	case comment.FieldResolvedAt:
+		m.ClearResolvedAt()
+		return nil
+	case comment.FieldResolvedBy:
+		m.ClearResolvedBy()
+		return nil
+	}
+	return fmt.Errorf("unknown Comment nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CommentMutation) ResetField(name string) error {
+	switch name {
+	case comment.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case comment.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case comment.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case comment.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case comment.FieldChangeRequestID:
+		m.ResetChangeRequestID()
+		return nil
+	case comment.FieldPageID:
+		m.ResetPageID()
+		return nil
+	case comment.FieldNodeID:
+		m.ResetNodeID()
+		return nil
+	case comment.FieldRevisionID:
+		m.ResetRevisionID()
+		return nil
+	case comment.FieldPostedBy:
+		m.ResetPostedBy()
+		return nil
+	case comment.FieldBodyMarkdown:
+		m.ResetBodyMarkdown()
+		return nil
+	case comment.FieldEditedAt:
+		m.ResetEditedAt()
+		return nil
+	case comment.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case comment.FieldResolvedAt:
+		m.ResetResolvedAt()
+		return nil
+	case comment.FieldResolvedBy:
+		m.ResetResolvedBy()
+		return nil
+	case comment.FieldRepliesCount:
+		m.ResetRepliesCount()
+		return nil
+	}
+	return fmt.Errorf("unknown Comment field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CommentMutation) AddedEdges() []string {
+	edges := make([]string, 0, 8)
+	if m.organization != nil {
+		edges = append(edges, comment.EdgeOrganization)
+	}
+	if m.space != nil {
+		edges = append(edges, comment.EdgeSpace)
+	}
+	if m.change_request != nil {
+		edges = append(edges, comment.EdgeChangeRequest)
+	}
+	if m.revision != nil {
+		edges = append(edges, comment.EdgeRevision)
+	}
+	if m.author != nil {
+		edges = append(edges, comment.EdgeAuthor)
+	}
+	if m.resolver != nil {
+		edges = append(edges, comment.EdgeResolver)
+	}
+	if m.replies != nil {
+		edges = append(edges, comment.EdgeReplies)
+	}
+	if m.reactions != nil {
+		edges = append(edges, comment.EdgeReactions)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CommentMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case comment.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case comment.EdgeSpace:
+		if id := m.space; id != nil {
+			return []ent.Value{*id}
+		}
+	case comment.EdgeChangeRequest:
+		if id := m.change_request; id != nil {
+			return []ent.Value{*id}
+		}
+	case comment.EdgeRevision:
+		if id := m.revision; id != nil {
+			return []ent.Value{*id}
+		}
+	case comment.EdgeAuthor:
+		if id := m.author; id != nil {
+			return []ent.Value{*id}
+		}
+	case comment.EdgeResolver:
+		if id := m.resolver; id != nil {
+			return []ent.Value{*id}
+		}
+	case comment.EdgeReplies:
+		ids := make([]ent.Value, 0, len(m.replies))
+		for id := range m.replies {
+			ids = append(ids, id)
+		}
+		return ids
+	case comment.EdgeReactions:
+		ids := make([]ent.Value, 0, len(m.reactions))
+		for id := range m.reactions {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CommentMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 8)
+	if m.removedreplies != nil {
+		edges = append(edges, comment.EdgeReplies)
+	}
+	if m.removedreactions != nil {
+		edges = append(edges, comment.EdgeReactions)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CommentMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case comment.EdgeReplies:
+		ids := make([]ent.Value, 0, len(m.removedreplies))
+		for id := range m.removedreplies {
+			ids = append(ids, id)
+		}
+		return ids
+	case comment.EdgeReactions:
+		ids := make([]ent.Value, 0, len(m.removedreactions))
+		for id := range m.removedreactions {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CommentMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 8)
+	if m.clearedorganization {
+		edges = append(edges, comment.EdgeOrganization)
+	}
+	if m.clearedspace {
+		edges = append(edges, comment.EdgeSpace)
+	}
+	if m.clearedchange_request {
+		edges = append(edges, comment.EdgeChangeRequest)
+	}
+	if m.clearedrevision {
+		edges = append(edges, comment.EdgeRevision)
+	}
+	if m.clearedauthor {
+		edges = append(edges, comment.EdgeAuthor)
+	}
+	if m.clearedresolver {
+		edges = append(edges, comment.EdgeResolver)
+	}
+	if m.clearedreplies {
+		edges = append(edges, comment.EdgeReplies)
+	}
+	if m.clearedreactions {
+		edges = append(edges, comment.EdgeReactions)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CommentMutation) EdgeCleared(name string) bool {
+	switch name {
+	case comment.EdgeOrganization:
+		return m.clearedorganization
+	case comment.EdgeSpace:
+		return m.clearedspace
+	case comment.EdgeChangeRequest:
+		return m.clearedchange_request
+	case comment.EdgeRevision:
+		return m.clearedrevision
+	case comment.EdgeAuthor:
+		return m.clearedauthor
+	case comment.EdgeResolver:
+		return m.clearedresolver
+	case comment.EdgeReplies:
+		return m.clearedreplies
+	case comment.EdgeReactions:
+		return m.clearedreactions
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CommentMutation) ClearEdge(name string) error {
+	switch name {
+	case comment.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case comment.EdgeSpace:
+		m.ClearSpace()
+		return nil
+	case comment.EdgeChangeRequest:
+		m.ClearChangeRequest()
+		return nil
+	case comment.EdgeRevision:
+		m.ClearRevision()
+		return nil
+	case comment.EdgeAuthor:
+		m.ClearAuthor()
+		return nil
+	case comment.EdgeResolver:
+		m.ClearResolver()
+		return nil
+	}
+	return fmt.Errorf("unknown Comment unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CommentMutation) ResetEdge(name string) error {
+	switch name {
+	case comment.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case comment.EdgeSpace:
+		m.ResetSpace()
+		return nil
+	case comment.EdgeChangeRequest:
+		m.ResetChangeRequest()
+		return nil
+	case comment.EdgeRevision:
+		m.ResetRevision()
+		return nil
+	case comment.EdgeAuthor:
+		m.ResetAuthor()
+		return nil
+	case comment.EdgeResolver:
+		m.ResetResolver()
+		return nil
+	case comment.EdgeReplies:
+		m.ResetReplies()
+		return nil
+	case comment.EdgeReactions:
+		m.ResetReactions()
+		return nil
+	}
+	return fmt.Errorf("unknown Comment edge %s", name)
+}
+
+// CommentReplyMutation represents an operation that mutates the CommentReply nodes in the graph.
+type CommentReplyMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *string
+	created_at          *time.Time
+	updated_at          *time.Time
+	body_markdown       *string
+	edited_at           *time.Time
+	clearedFields       map[string]struct{}
+	organization        *string
+	clearedorganization bool
+	comment             *string
+	clearedcomment      bool
+	space               *string
+	clearedspace        bool
+	author              *string
+	clearedauthor       bool
+	reactions           map[string]struct{}
+	removedreactions    map[string]struct{}
+	clearedreactions    bool
+	done                bool
+	oldValue            func(context.Context) (*CommentReply, error)
+	predicates          []predicate.CommentReply
+}
+
+var _ ent.Mutation = (*CommentReplyMutation)(nil)
+
+// commentreplyOption allows management of the mutation configuration using functional options.
+type commentreplyOption func(*CommentReplyMutation)
+
+// newCommentReplyMutation creates new mutation for the CommentReply entity.
+func newCommentReplyMutation(c config, op Op, opts ...commentreplyOption) *CommentReplyMutation {
+	m := &CommentReplyMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCommentReply,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCommentReplyID sets the ID field of the mutation.
+func withCommentReplyID(id string) commentreplyOption {
+	return func(m *CommentReplyMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CommentReply
+		)
+		m.oldValue = func(ctx context.Context) (*CommentReply, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CommentReply.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCommentReply sets the old CommentReply of the mutation.
+func withCommentReply(node *CommentReply) commentreplyOption {
+	return func(m *CommentReplyMutation) {
+		m.oldValue = func(context.Context) (*CommentReply, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CommentReplyMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CommentReplyMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of CommentReply entities.
+func (m *CommentReplyMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CommentReplyMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CommentReplyMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CommentReply.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *CommentReplyMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *CommentReplyMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the CommentReply entity.
+// If the CommentReply object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReplyMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *CommentReplyMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *CommentReplyMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *CommentReplyMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the CommentReply entity.
+// If the CommentReply object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReplyMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *CommentReplyMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *CommentReplyMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *CommentReplyMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the CommentReply entity.
+// If the CommentReply object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReplyMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *CommentReplyMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetCommentID sets the "comment_id" field.
+func (m *CommentReplyMutation) SetCommentID(s string) {
+	m.comment = &s
+}
+
+// CommentID returns the value of the "comment_id" field in the mutation.
+func (m *CommentReplyMutation) CommentID() (r string, exists bool) {
+	v := m.comment
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommentID returns the old "comment_id" field's value of the CommentReply entity.
+// If the CommentReply object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReplyMutation) OldCommentID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommentID: %w", err)
+	}
+	return oldValue.CommentID, nil
+}
+
+// ResetCommentID resets all changes to the "comment_id" field.
+func (m *CommentReplyMutation) ResetCommentID() {
+	m.comment = nil
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *CommentReplyMutation) SetSpaceID(s string) {
+	m.space = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *CommentReplyMutation) SpaceID() (r string, exists bool) {
+	v := m.space
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the CommentReply entity.
+// If the CommentReply object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReplyMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *CommentReplyMutation) ResetSpaceID() {
+	m.space = nil
+}
+
+// SetPostedBy sets the "posted_by" field.
+func (m *CommentReplyMutation) SetPostedBy(s string) {
+	m.author = &s
+}
+
+// PostedBy returns the value of the "posted_by" field in the mutation.
+func (m *CommentReplyMutation) PostedBy() (r string, exists bool) {
+	v := m.author
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPostedBy returns the old "posted_by" field's value of the CommentReply entity.
+// If the CommentReply object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReplyMutation) OldPostedBy(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPostedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPostedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPostedBy: %w", err)
+	}
+	return oldValue.PostedBy, nil
+}
+
+// ResetPostedBy resets all changes to the "posted_by" field.
+func (m *CommentReplyMutation) ResetPostedBy() {
+	m.author = nil
+}
+
+// SetBodyMarkdown sets the "body_markdown" field.
+func (m *CommentReplyMutation) SetBodyMarkdown(s string) {
+	m.body_markdown = &s
+}
+
+// BodyMarkdown returns the value of the "body_markdown" field in the mutation.
+func (m *CommentReplyMutation) BodyMarkdown() (r string, exists bool) {
+	v := m.body_markdown
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBodyMarkdown returns the old "body_markdown" field's value of the CommentReply entity.
+// If the CommentReply object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReplyMutation) OldBodyMarkdown(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBodyMarkdown is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBodyMarkdown requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBodyMarkdown: %w", err)
+	}
+	return oldValue.BodyMarkdown, nil
+}
+
+// ResetBodyMarkdown resets all changes to the "body_markdown" field.
+func (m *CommentReplyMutation) ResetBodyMarkdown() {
+	m.body_markdown = nil
+}
+
+// SetEditedAt sets the "edited_at" field.
+func (m *CommentReplyMutation) SetEditedAt(t time.Time) {
+	m.edited_at = &t
+}
+
+// EditedAt returns the value of the "edited_at" field in the mutation.
+func (m *CommentReplyMutation) EditedAt() (r time.Time, exists bool) {
+	v := m.edited_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEditedAt returns the old "edited_at" field's value of the CommentReply entity.
+// If the CommentReply object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReplyMutation) OldEditedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEditedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEditedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEditedAt: %w", err)
+	}
+	return oldValue.EditedAt, nil
+}
+
+// ClearEditedAt clears the value of the "edited_at" field.
+func (m *CommentReplyMutation) ClearEditedAt() {
+	m.edited_at = nil
+	m.clearedFields[commentreply.FieldEditedAt] = struct{}{}
+}
+
+// EditedAtCleared returns if the "edited_at" field was cleared in this mutation.
+func (m *CommentReplyMutation) EditedAtCleared() bool {
+	_, ok := m.clearedFields[commentreply.FieldEditedAt]
+	return ok
+}
+
+// ResetEditedAt resets all changes to the "edited_at" field.
+func (m *CommentReplyMutation) ResetEditedAt() {
+	m.edited_at = nil
+	delete(m.clearedFields, commentreply.FieldEditedAt)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *CommentReplyMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[commentreply.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *CommentReplyMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *CommentReplyMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *CommentReplyMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearComment clears the "comment" edge to the Comment entity.
+func (m *CommentReplyMutation) ClearComment() {
+	m.clearedcomment = true
+	m.clearedFields[commentreply.FieldCommentID] = struct{}{}
+}
+
+// CommentCleared reports if the "comment" edge to the Comment entity was cleared.
+func (m *CommentReplyMutation) CommentCleared() bool {
+	return m.clearedcomment
+}
+
+// CommentIDs returns the "comment" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// CommentID instead. It exists only for internal usage by the builders.
+func (m *CommentReplyMutation) CommentIDs() (ids []string) {
+	if id := m.comment; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetComment resets all changes to the "comment" edge.
+func (m *CommentReplyMutation) ResetComment() {
+	m.comment = nil
+	m.clearedcomment = false
+}
+
+// ClearSpace clears the "space" edge to the Space entity.
+func (m *CommentReplyMutation) ClearSpace() {
+	m.clearedspace = true
+	m.clearedFields[commentreply.FieldSpaceID] = struct{}{}
+}
+
+// SpaceCleared reports if the "space" edge to the Space entity was cleared.
+func (m *CommentReplyMutation) SpaceCleared() bool {
+	return m.clearedspace
+}
+
+// SpaceIDs returns the "space" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SpaceID instead. It exists only for internal usage by the builders.
+func (m *CommentReplyMutation) SpaceIDs() (ids []string) {
+	if id := m.space; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSpace resets all changes to the "space" edge.
+func (m *CommentReplyMutation) ResetSpace() {
+	m.space = nil
+	m.clearedspace = false
+}
+
+// SetAuthorID sets the "author" edge to the User entity by id.
+func (m *CommentReplyMutation) SetAuthorID(id string) {
+	m.author = &id
+}
+
+// ClearAuthor clears the "author" edge to the User entity.
+func (m *CommentReplyMutation) ClearAuthor() {
+	m.clearedauthor = true
+	m.clearedFields[commentreply.FieldPostedBy] = struct{}{}
+}
+
+// AuthorCleared reports if the "author" edge to the User entity was cleared.
+func (m *CommentReplyMutation) AuthorCleared() bool {
+	return m.clearedauthor
+}
+
+// AuthorID returns the "author" edge ID in the mutation.
+func (m *CommentReplyMutation) AuthorID() (id string, exists bool) {
+	if m.author != nil {
+		return *m.author, true
+	}
+	return
+}
+
+// AuthorIDs returns the "author" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// AuthorID instead. It exists only for internal usage by the builders.
+func (m *CommentReplyMutation) AuthorIDs() (ids []string) {
+	if id := m.author; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetAuthor resets all changes to the "author" edge.
+func (m *CommentReplyMutation) ResetAuthor() {
+	m.author = nil
+	m.clearedauthor = false
+}
+
+// AddReactionIDs adds the "reactions" edge to the Reaction entity by ids.
+func (m *CommentReplyMutation) AddReactionIDs(ids ...string) {
+	if m.reactions == nil {
+		m.reactions = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.reactions[ids[i]] = struct{}{}
+	}
+}
+
+// ClearReactions clears the "reactions" edge to the Reaction entity.
+func (m *CommentReplyMutation) ClearReactions() {
+	m.clearedreactions = true
+}
+
+// ReactionsCleared reports if the "reactions" edge to the Reaction entity was cleared.
+func (m *CommentReplyMutation) ReactionsCleared() bool {
+	return m.clearedreactions
+}
+
+// RemoveReactionIDs removes the "reactions" edge to the Reaction entity by IDs.
+func (m *CommentReplyMutation) RemoveReactionIDs(ids ...string) {
+	if m.removedreactions == nil {
+		m.removedreactions = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.reactions, ids[i])
+		m.removedreactions[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedReactions returns the removed IDs of the "reactions" edge to the Reaction entity.
+func (m *CommentReplyMutation) RemovedReactionsIDs() (ids []string) {
+	for id := range m.removedreactions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ReactionsIDs returns the "reactions" edge IDs in the mutation.
+func (m *CommentReplyMutation) ReactionsIDs() (ids []string) {
+	for id := range m.reactions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetReactions resets all changes to the "reactions" edge.
+func (m *CommentReplyMutation) ResetReactions() {
+	m.reactions = nil
+	m.clearedreactions = false
+	m.removedreactions = nil
+}
+
+// Where appends a list predicates to the CommentReplyMutation builder.
+func (m *CommentReplyMutation) Where(ps ...predicate.CommentReply) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CommentReplyMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CommentReplyMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CommentReply, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CommentReplyMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CommentReplyMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CommentReply).
+func (m *CommentReplyMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CommentReplyMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created_at != nil {
+		fields = append(fields, commentreply.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, commentreply.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, commentreply.FieldOrganizationID)
+	}
+	if m.comment != nil {
+		fields = append(fields, commentreply.FieldCommentID)
+	}
+	if m.space != nil {
+		fields = append(fields, commentreply.FieldSpaceID)
+	}
+	if m.author != nil {
+		fields = append(fields, commentreply.FieldPostedBy)
+	}
+	if m.body_markdown != nil {
+		fields = append(fields, commentreply.FieldBodyMarkdown)
+	}
+	if m.edited_at != nil {
+		fields = append(fields, commentreply.FieldEditedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CommentReplyMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case commentreply.FieldCreatedAt:
+		return m.CreatedAt()
+	case commentreply.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case commentreply.FieldOrganizationID:
+		return m.OrganizationID()
+	case commentreply.FieldCommentID:
+		return m.CommentID()
+	case commentreply.FieldSpaceID:
+		return m.SpaceID()
+	case commentreply.FieldPostedBy:
+		return m.PostedBy()
+	case commentreply.FieldBodyMarkdown:
+		return m.BodyMarkdown()
+	case commentreply.FieldEditedAt:
+		return m.EditedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CommentReplyMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case commentreply.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case commentreply.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case commentreply.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case commentreply.FieldCommentID:
+		return m.OldCommentID(ctx)
+	case commentreply.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case commentreply.FieldPostedBy:
+		return m.OldPostedBy(ctx)
+	case commentreply.FieldBodyMarkdown:
+		return m.OldBodyMarkdown(ctx)
+	case commentreply.FieldEditedAt:
+		return m.OldEditedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown CommentReply field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CommentReplyMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case commentreply.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case commentreply.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case commentreply.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case commentreply.FieldCommentID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommentID(v)
+		return nil
+	case commentreply.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case commentreply.FieldPostedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPostedBy(v)
+		return nil
+	case commentreply.FieldBodyMarkdown:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBodyMarkdown(v)
+		return nil
+	case commentreply.FieldEditedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEditedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CommentReply field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CommentReplyMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CommentReplyMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CommentReplyMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown CommentReply numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CommentReplyMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(commentreply.FieldEditedAt) {
+		fields = append(fields, commentreply.FieldEditedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CommentReplyMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CommentReplyMutation) ClearField(name string) error {
+	switch name {
+	case commentreply.FieldEditedAt:
+		m.ClearEditedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown CommentReply nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CommentReplyMutation) ResetField(name string) error {
+	switch name {
+	case commentreply.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case commentreply.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case commentreply.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case commentreply.FieldCommentID:
+		m.ResetCommentID()
+		return nil
+	case commentreply.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case commentreply.FieldPostedBy:
+		m.ResetPostedBy()
+		return nil
+	case commentreply.FieldBodyMarkdown:
+		m.ResetBodyMarkdown()
+		return nil
+	case commentreply.FieldEditedAt:
+		m.ResetEditedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown CommentReply field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CommentReplyMutation) AddedEdges() []string {
+	edges := make([]string, 0, 5)
+	if m.organization != nil {
+		edges = append(edges, commentreply.EdgeOrganization)
+	}
+	if m.comment != nil {
+		edges = append(edges, commentreply.EdgeComment)
+	}
+	if m.space != nil {
+		edges = append(edges, commentreply.EdgeSpace)
+	}
+	if m.author != nil {
+		edges = append(edges, commentreply.EdgeAuthor)
+	}
+	if m.reactions != nil {
+		edges = append(edges, commentreply.EdgeReactions)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CommentReplyMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case commentreply.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case commentreply.EdgeComment:
+		if id := m.comment; id != nil {
+			return []ent.Value{*id}
+		}
+	case commentreply.EdgeSpace:
+		if id := m.space; id != nil {
+			return []ent.Value{*id}
+		}
+	case commentreply.EdgeAuthor:
+		if id := m.author; id != nil {
+			return []ent.Value{*id}
+		}
+	case commentreply.EdgeReactions:
+		ids := make([]ent.Value, 0, len(m.reactions))
+		for id := range m.reactions {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CommentReplyMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 5)
+	if m.removedreactions != nil {
+		edges = append(edges, commentreply.EdgeReactions)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CommentReplyMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case commentreply.EdgeReactions:
+		ids := make([]ent.Value, 0, len(m.removedreactions))
+		for id := range m.removedreactions {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CommentReplyMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 5)
+	if m.clearedorganization {
+		edges = append(edges, commentreply.EdgeOrganization)
+	}
+	if m.clearedcomment {
+		edges = append(edges, commentreply.EdgeComment)
+	}
+	if m.clearedspace {
+		edges = append(edges, commentreply.EdgeSpace)
+	}
+	if m.clearedauthor {
+		edges = append(edges, commentreply.EdgeAuthor)
+	}
+	if m.clearedreactions {
+		edges = append(edges, commentreply.EdgeReactions)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CommentReplyMutation) EdgeCleared(name string) bool {
+	switch name {
+	case commentreply.EdgeOrganization:
+		return m.clearedorganization
+	case commentreply.EdgeComment:
+		return m.clearedcomment
+	case commentreply.EdgeSpace:
+		return m.clearedspace
+	case commentreply.EdgeAuthor:
+		return m.clearedauthor
+	case commentreply.EdgeReactions:
+		return m.clearedreactions
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CommentReplyMutation) ClearEdge(name string) error {
+	switch name {
+	case commentreply.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case commentreply.EdgeComment:
+		m.ClearComment()
+		return nil
+	case commentreply.EdgeSpace:
+		m.ClearSpace()
+		return nil
+	case commentreply.EdgeAuthor:
+		m.ClearAuthor()
+		return nil
+	}
+	return fmt.Errorf("unknown CommentReply unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CommentReplyMutation) ResetEdge(name string) error {
+	switch name {
+	case commentreply.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case commentreply.EdgeComment:
+		m.ResetComment()
+		return nil
+	case commentreply.EdgeSpace:
+		m.ResetSpace()
+		return nil
+	case commentreply.EdgeAuthor:
+		m.ResetAuthor()
+		return nil
+	case commentreply.EdgeReactions:
+		m.ResetReactions()
+		return nil
+	}
+	return fmt.Errorf("unknown CommentReply edge %s", name)
+}
+
+// ContentObjectMutation represents an operation that mutates the ContentObject nodes in the graph.
+type ContentObjectMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	kind          *contentobject.Kind
+	data          *[]byte
+	size          *int
+	addsize       *int
+	created_at    *time.Time
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*ContentObject, error)
+	predicates    []predicate.ContentObject
+}
+
+var _ ent.Mutation = (*ContentObjectMutation)(nil)
+
+// contentobjectOption allows management of the mutation configuration using functional options.
+type contentobjectOption func(*ContentObjectMutation)
+
+// newContentObjectMutation creates new mutation for the ContentObject entity.
+func newContentObjectMutation(c config, op Op, opts ...contentobjectOption) *ContentObjectMutation {
+	m := &ContentObjectMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeContentObject,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withContentObjectID sets the ID field of the mutation.
+func withContentObjectID(id string) contentobjectOption {
+	return func(m *ContentObjectMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ContentObject
+		)
+		m.oldValue = func(ctx context.Context) (*ContentObject, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ContentObject.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withContentObject sets the old ContentObject of the mutation.
+func withContentObject(node *ContentObject) contentobjectOption {
+	return func(m *ContentObjectMutation) {
+		m.oldValue = func(context.Context) (*ContentObject, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ContentObjectMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ContentObjectMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ContentObject entities.
+func (m *ContentObjectMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ContentObjectMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ContentObjectMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ContentObject.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetKind sets the "kind" field.
+func (m *ContentObjectMutation) SetKind(c contentobject.Kind) {
+	m.kind = &c
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *ContentObjectMutation) Kind() (r contentobject.Kind, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the ContentObject entity.
+// If the ContentObject object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ContentObjectMutation) OldKind(ctx context.Context) (v contentobject.Kind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *ContentObjectMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetData sets the "data" field.
+func (m *ContentObjectMutation) SetData(b []byte) {
+	m.data = &b
+}
+
+// Data returns the value of the "data" field in the mutation.
+func (m *ContentObjectMutation) Data() (r []byte, exists bool) {
+	v := m.data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldData returns the old "data" field's value of the ContentObject entity.
+// If the ContentObject object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ContentObjectMutation) OldData(ctx context.Context) (v []byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldData: %w", err)
+	}
+	return oldValue.Data, nil
+}
+
+// ResetData resets all changes to the "data" field.
+func (m *ContentObjectMutation) ResetData() {
+	m.data = nil
+}
+
+// SetSize sets the "size" field.
+func (m *ContentObjectMutation) SetSize(i int) {
+	m.size = &i
+	m.addsize = nil
+}
+
+// Size returns the value of the "size" field in the mutation.
+func (m *ContentObjectMutation) Size() (r int, exists bool) {
+	v := m.size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSize returns the old "size" field's value of the ContentObject entity.
+// If the ContentObject object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ContentObjectMutation) OldSize(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSize is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSize requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSize: %w", err)
+	}
+	return oldValue.Size, nil
+}
+
+// AddSize adds i to the "size" field.
+func (m *ContentObjectMutation) AddSize(i int) {
+	if m.addsize != nil {
+		*m.addsize += i
+	} else {
+		m.addsize = &i
+	}
+}
+
+// AddedSize returns the value that was added to the "size" field in this mutation.
+func (m *ContentObjectMutation) AddedSize() (r int, exists bool) {
+	v := m.addsize
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSize resets all changes to the "size" field.
+func (m *ContentObjectMutation) ResetSize() {
+	m.size = nil
+	m.addsize = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ContentObjectMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ContentObjectMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ContentObject entity.
+// If the ContentObject object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ContentObjectMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ContentObjectMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// Where appends a list predicates to the ContentObjectMutation builder.
+func (m *ContentObjectMutation) Where(ps ...predicate.ContentObject) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ContentObjectMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ContentObjectMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ContentObject, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ContentObjectMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ContentObjectMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ContentObject).
+func (m *ContentObjectMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ContentObjectMutation) Fields() []string {
+	fields := make([]string, 0, 4)
+	if m.kind != nil {
+		fields = append(fields, contentobject.FieldKind)
+	}
+	if m.data != nil {
+		fields = append(fields, contentobject.FieldData)
+	}
+	if m.size != nil {
+		fields = append(fields, contentobject.FieldSize)
+	}
+	if m.created_at != nil {
+		fields = append(fields, contentobject.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ContentObjectMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case contentobject.FieldKind:
+		return m.Kind()
+	case contentobject.FieldData:
+		return m.Data()
+	case contentobject.FieldSize:
+		return m.Size()
+	case contentobject.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ContentObjectMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case contentobject.FieldKind:
+		return m.OldKind(ctx)
+	case contentobject.FieldData:
+		return m.OldData(ctx)
+	case contentobject.FieldSize:
+		return m.OldSize(ctx)
+	case contentobject.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown ContentObject field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ContentObjectMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case contentobject.FieldKind:
+		v, ok := value.(contentobject.Kind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case contentobject.FieldData:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetData(v)
+		return nil
+	case contentobject.FieldSize:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSize(v)
+		return nil
+	case contentobject.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ContentObject field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ContentObjectMutation) AddedFields() []string {
+	var fields []string
+	if m.addsize != nil {
+		fields = append(fields, contentobject.FieldSize)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ContentObjectMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case contentobject.FieldSize:
+		return m.AddedSize()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ContentObjectMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case contentobject.FieldSize:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSize(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ContentObject numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ContentObjectMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ContentObjectMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ContentObjectMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown ContentObject nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ContentObjectMutation) ResetField(name string) error {
+	switch name {
+	case contentobject.FieldKind:
+		m.ResetKind()
+		return nil
+	case contentobject.FieldData:
+		m.ResetData()
+		return nil
+	case contentobject.FieldSize:
+		m.ResetSize()
+		return nil
+	case contentobject.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown ContentObject field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ContentObjectMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ContentObjectMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ContentObjectMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ContentObjectMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ContentObjectMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ContentObjectMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ContentObjectMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown ContentObject unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ContentObjectMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown ContentObject edge %s", name)
+}
+
+// CustomFieldMutation represents an operation that mutates the CustomField nodes in the graph.
+type CustomFieldMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *string
+	created_at          *time.Time
+	updated_at          *time.Time
+	name                *string
+	_type               *customfield.Type
+	title               *string
+	description         *string
+	placeholder         *string
+	options             *[]string
+	appendoptions       []string
+	clearedFields       map[string]struct{}
+	organization        *string
+	clearedorganization bool
+	values              map[string]struct{}
+	removedvalues       map[string]struct{}
+	clearedvalues       bool
+	done                bool
+	oldValue            func(context.Context) (*CustomField, error)
+	predicates          []predicate.CustomField
+}
+
+var _ ent.Mutation = (*CustomFieldMutation)(nil)
+
+// customfieldOption allows management of the mutation configuration using functional options.
+type customfieldOption func(*CustomFieldMutation)
+
+// newCustomFieldMutation creates new mutation for the CustomField entity.
+func newCustomFieldMutation(c config, op Op, opts ...customfieldOption) *CustomFieldMutation {
+	m := &CustomFieldMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCustomField,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCustomFieldID sets the ID field of the mutation.
+func withCustomFieldID(id string) customfieldOption {
+	return func(m *CustomFieldMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CustomField
+		)
+		m.oldValue = func(ctx context.Context) (*CustomField, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CustomField.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCustomField sets the old CustomField of the mutation.
+func withCustomField(node *CustomField) customfieldOption {
+	return func(m *CustomFieldMutation) {
+		m.oldValue = func(context.Context) (*CustomField, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CustomFieldMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CustomFieldMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of CustomField entities.
+func (m *CustomFieldMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CustomFieldMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CustomFieldMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CustomField.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *CustomFieldMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *CustomFieldMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *CustomFieldMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *CustomFieldMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *CustomFieldMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *CustomFieldMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *CustomFieldMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *CustomFieldMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *CustomFieldMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetName sets the "name" field.
+func (m *CustomFieldMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *CustomFieldMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *CustomFieldMutation) ResetName() {
+	m.name = nil
+}
+
+// SetType sets the "type" field.
+func (m *CustomFieldMutation) SetType(c customfield.Type) {
+	m._type = &c
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *CustomFieldMutation) GetType() (r customfield.Type, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldType returns the old "type" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldType(ctx context.Context) (v customfield.Type, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldType: %w", err)
+	}
+	return oldValue.Type, nil
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *CustomFieldMutation) ResetType() {
+	m._type = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *CustomFieldMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *CustomFieldMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldTitle(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ClearTitle clears the value of the "title" field.
+func (m *CustomFieldMutation) ClearTitle() {
+	m.title = nil
+	m.clearedFields[customfield.FieldTitle] = struct{}{}
+}
+
+// TitleCleared returns if the "title" field was cleared in this mutation.
+func (m *CustomFieldMutation) TitleCleared() bool {
+	_, ok := m.clearedFields[customfield.FieldTitle]
+	return ok
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *CustomFieldMutation) ResetTitle() {
+	m.title = nil
+	delete(m.clearedFields, customfield.FieldTitle)
+}
+
+// SetDescription sets the "description" field.
+func (m *CustomFieldMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *CustomFieldMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldDescription(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ClearDescription clears the value of the "description" field.
+func (m *CustomFieldMutation) ClearDescription() {
+	m.description = nil
+	m.clearedFields[customfield.FieldDescription] = struct{}{}
+}
+
+// DescriptionCleared returns if the "description" field was cleared in this mutation.
+func (m *CustomFieldMutation) DescriptionCleared() bool {
+	_, ok := m.clearedFields[customfield.FieldDescription]
+	return ok
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *CustomFieldMutation) ResetDescription() {
+	m.description = nil
+	delete(m.clearedFields, customfield.FieldDescription)
+}
+
+// SetPlaceholder sets the "placeholder" field.
+func (m *CustomFieldMutation) SetPlaceholder(s string) {
+	m.placeholder = &s
+}
+
+// Placeholder returns the value of the "placeholder" field in the mutation.
+func (m *CustomFieldMutation) Placeholder() (r string, exists bool) {
+	v := m.placeholder
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPlaceholder returns the old "placeholder" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldPlaceholder(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPlaceholder is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPlaceholder requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPlaceholder: %w", err)
+	}
+	return oldValue.Placeholder, nil
+}
+
+// ClearPlaceholder clears the value of the "placeholder" field.
+func (m *CustomFieldMutation) ClearPlaceholder() {
+	m.placeholder = nil
+	m.clearedFields[customfield.FieldPlaceholder] = struct{}{}
+}
+
+// PlaceholderCleared returns if the "placeholder" field was cleared in this mutation.
+func (m *CustomFieldMutation) PlaceholderCleared() bool {
+	_, ok := m.clearedFields[customfield.FieldPlaceholder]
+	return ok
+}
+
+// ResetPlaceholder resets all changes to the "placeholder" field.
+func (m *CustomFieldMutation) ResetPlaceholder() {
+	m.placeholder = nil
+	delete(m.clearedFields, customfield.FieldPlaceholder)
+}
+
+// SetOptions sets the "options" field.
+func (m *CustomFieldMutation) SetOptions(s []string) {
+	m.options = &s
+	m.appendoptions = nil
+}
+
+// Options returns the value of the "options" field in the mutation.
+func (m *CustomFieldMutation) Options() (r []string, exists bool) {
+	v := m.options
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOptions returns the old "options" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldOptions(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOptions is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOptions requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOptions: %w", err)
+	}
+	return oldValue.Options, nil
+}
+
+// AppendOptions adds s to the "options" field.
+func (m *CustomFieldMutation) AppendOptions(s []string) {
+	m.appendoptions = append(m.appendoptions, s...)
+}
+
+// AppendedOptions returns the list of values that were appended to the "options" field in this mutation.
+func (m *CustomFieldMutation) AppendedOptions() ([]string, bool) {
+	if len(m.appendoptions) == 0 {
+		return nil, false
+	}
+	return m.appendoptions, true
+}
+
+// ResetOptions resets all changes to the "options" field.
+func (m *CustomFieldMutation) ResetOptions() {
+	m.options = nil
+	m.appendoptions = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *CustomFieldMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[customfield.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *CustomFieldMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *CustomFieldMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *CustomFieldMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// AddValueIDs adds the "values" edge to the CustomFieldValue entity by ids.
+func (m *CustomFieldMutation) AddValueIDs(ids ...string) {
+	if m.values == nil {
+		m.values = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.values[ids[i]] = struct{}{}
+	}
+}
+
+// ClearValues clears the "values" edge to the CustomFieldValue entity.
+func (m *CustomFieldMutation) ClearValues() {
+	m.clearedvalues = true
+}
+
+// ValuesCleared reports if the "values" edge to the CustomFieldValue entity was cleared.
+func (m *CustomFieldMutation) ValuesCleared() bool {
+	return m.clearedvalues
+}
+
+// RemoveValueIDs removes the "values" edge to the CustomFieldValue entity by IDs.
+func (m *CustomFieldMutation) RemoveValueIDs(ids ...string) {
+	if m.removedvalues == nil {
+		m.removedvalues = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.values, ids[i])
+		m.removedvalues[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedValues returns the removed IDs of the "values" edge to the CustomFieldValue entity.
+func (m *CustomFieldMutation) RemovedValuesIDs() (ids []string) {
+	for id := range m.removedvalues {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ValuesIDs returns the "values" edge IDs in the mutation.
+func (m *CustomFieldMutation) ValuesIDs() (ids []string) {
+	for id := range m.values {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetValues resets all changes to the "values" edge.
+func (m *CustomFieldMutation) ResetValues() {
+	m.values = nil
+	m.clearedvalues = false
+	m.removedvalues = nil
+}
+
+// Where appends a list predicates to the CustomFieldMutation builder.
+func (m *CustomFieldMutation) Where(ps ...predicate.CustomField) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CustomFieldMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CustomFieldMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CustomField, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CustomFieldMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CustomFieldMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CustomField).
+func (m *CustomFieldMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CustomFieldMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.created_at != nil {
+		fields = append(fields, customfield.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, customfield.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, customfield.FieldOrganizationID)
+	}
+	if m.name != nil {
+		fields = append(fields, customfield.FieldName)
+	}
+	if m._type != nil {
+		fields = append(fields, customfield.FieldType)
+	}
+	if m.title != nil {
+		fields = append(fields, customfield.FieldTitle)
+	}
+	if m.description != nil {
+		fields = append(fields, customfield.FieldDescription)
+	}
+	if m.placeholder != nil {
+		fields = append(fields, customfield.FieldPlaceholder)
+	}
+	if m.options != nil {
+		fields = append(fields, customfield.FieldOptions)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CustomFieldMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case customfield.FieldCreatedAt:
+		return m.CreatedAt()
+	case customfield.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case customfield.FieldOrganizationID:
+		return m.OrganizationID()
+	case customfield.FieldName:
+		return m.Name()
+	case customfield.FieldType:
+		return m.GetType()
+	case customfield.FieldTitle:
+		return m.Title()
+	case customfield.FieldDescription:
+		return m.Description()
+	case customfield.FieldPlaceholder:
+		return m.Placeholder()
+	case customfield.FieldOptions:
+		return m.Options()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CustomFieldMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case customfield.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case customfield.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case customfield.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case customfield.FieldName:
+		return m.OldName(ctx)
+	case customfield.FieldType:
+		return m.OldType(ctx)
+	case customfield.FieldTitle:
+		return m.OldTitle(ctx)
+	case customfield.FieldDescription:
+		return m.OldDescription(ctx)
+	case customfield.FieldPlaceholder:
+		return m.OldPlaceholder(ctx)
+	case customfield.FieldOptions:
+		return m.OldOptions(ctx)
+	}
+	return nil, fmt.Errorf("unknown CustomField field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CustomFieldMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case customfield.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case customfield.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case customfield.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case customfield.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case customfield.FieldType:
+		v, ok := value.(customfield.Type)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case customfield.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case customfield.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case customfield.FieldPlaceholder:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPlaceholder(v)
+		return nil
+	case customfield.FieldOptions:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOptions(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CustomField field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CustomFieldMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CustomFieldMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CustomFieldMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown CustomField numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CustomFieldMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(customfield.FieldTitle) {
+		fields = append(fields, customfield.FieldTitle)
+	}
+	if m.FieldCleared(customfield.FieldDescription) {
+		fields = append(fields, customfield.FieldDescription)
+	}
+	if m.FieldCleared(customfield.FieldPlaceholder) {
+		fields = append(fields, customfield.FieldPlaceholder)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CustomFieldMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CustomFieldMutation) ClearField(name string) error {
+	switch name {
+	case customfield.FieldTitle:
+		m.ClearTitle()
+		return nil
+	case customfield.FieldDescription:
+		m.ClearDescription()
+		return nil
+	case customfield.FieldPlaceholder:
+		m.ClearPlaceholder()
+		return nil
+	}
+	return fmt.Errorf("unknown CustomField nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CustomFieldMutation) ResetField(name string) error {
+	switch name {
+	case customfield.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case customfield.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case customfield.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case customfield.FieldName:
+		m.ResetName()
+		return nil
+	case customfield.FieldType:
+		m.ResetType()
+		return nil
+	case customfield.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case customfield.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case customfield.FieldPlaceholder:
+		m.ResetPlaceholder()
+		return nil
+	case customfield.FieldOptions:
+		m.ResetOptions()
+		return nil
+	}
+	return fmt.Errorf("unknown CustomField field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CustomFieldMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.organization != nil {
+		edges = append(edges, customfield.EdgeOrganization)
+	}
+	if m.values != nil {
+		edges = append(edges, customfield.EdgeValues)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CustomFieldMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case customfield.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case customfield.EdgeValues:
+		ids := make([]ent.Value, 0, len(m.values))
+		for id := range m.values {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CustomFieldMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.removedvalues != nil {
+		edges = append(edges, customfield.EdgeValues)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CustomFieldMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case customfield.EdgeValues:
+		ids := make([]ent.Value, 0, len(m.removedvalues))
+		for id := range m.removedvalues {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CustomFieldMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedorganization {
+		edges = append(edges, customfield.EdgeOrganization)
+	}
+	if m.clearedvalues {
+		edges = append(edges, customfield.EdgeValues)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CustomFieldMutation) EdgeCleared(name string) bool {
+	switch name {
+	case customfield.EdgeOrganization:
+		return m.clearedorganization
+	case customfield.EdgeValues:
+		return m.clearedvalues
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CustomFieldMutation) ClearEdge(name string) error {
+	switch name {
+	case customfield.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown CustomField unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CustomFieldMutation) ResetEdge(name string) error {
+	switch name {
+	case customfield.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case customfield.EdgeValues:
+		m.ResetValues()
+		return nil
+	}
+	return fmt.Errorf("unknown CustomField edge %s", name)
+}
+
+// CustomFieldValueMutation represents an operation that mutates the CustomFieldValue nodes in the graph.
+type CustomFieldValueMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *string
+	created_at          *time.Time
+	updated_at          *time.Time
+	value               *json.RawMessage
+	appendvalue         json.RawMessage
+	clearedFields       map[string]struct{}
+	organization        *string
+	clearedorganization bool
+	space               *string
+	clearedspace        bool
+	custom_field        *string
+	clearedcustom_field bool
+	done                bool
+	oldValue            func(context.Context) (*CustomFieldValue, error)
+	predicates          []predicate.CustomFieldValue
+}
+
+var _ ent.Mutation = (*CustomFieldValueMutation)(nil)
+
+// customfieldvalueOption allows management of the mutation configuration using functional options.
+type customfieldvalueOption func(*CustomFieldValueMutation)
+
+// newCustomFieldValueMutation creates new mutation for the CustomFieldValue entity.
+func newCustomFieldValueMutation(c config, op Op, opts ...customfieldvalueOption) *CustomFieldValueMutation {
+	m := &CustomFieldValueMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCustomFieldValue,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCustomFieldValueID sets the ID field of the mutation.
+func withCustomFieldValueID(id string) customfieldvalueOption {
+	return func(m *CustomFieldValueMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CustomFieldValue
+		)
+		m.oldValue = func(ctx context.Context) (*CustomFieldValue, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CustomFieldValue.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCustomFieldValue sets the old CustomFieldValue of the mutation.
+func withCustomFieldValue(node *CustomFieldValue) customfieldvalueOption {
+	return func(m *CustomFieldValueMutation) {
+		m.oldValue = func(context.Context) (*CustomFieldValue, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CustomFieldValueMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CustomFieldValueMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of CustomFieldValue entities.
+func (m *CustomFieldValueMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CustomFieldValueMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CustomFieldValueMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CustomFieldValue.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *CustomFieldValueMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *CustomFieldValueMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the CustomFieldValue entity.
+// If the CustomFieldValue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldValueMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *CustomFieldValueMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *CustomFieldValueMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *CustomFieldValueMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the CustomFieldValue entity.
+// If the CustomFieldValue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldValueMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *CustomFieldValueMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *CustomFieldValueMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *CustomFieldValueMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the CustomFieldValue entity.
+// If the CustomFieldValue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldValueMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *CustomFieldValueMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *CustomFieldValueMutation) SetSpaceID(s string) {
+	m.space = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *CustomFieldValueMutation) SpaceID() (r string, exists bool) {
+	v := m.space
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the CustomFieldValue entity.
+// If the CustomFieldValue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldValueMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *CustomFieldValueMutation) ResetSpaceID() {
+	m.space = nil
+}
+
+// SetCustomFieldID sets the "custom_field_id" field.
+func (m *CustomFieldValueMutation) SetCustomFieldID(s string) {
+	m.custom_field = &s
+}
+
+// CustomFieldID returns the value of the "custom_field_id" field in the mutation.
+func (m *CustomFieldValueMutation) CustomFieldID() (r string, exists bool) {
+	v := m.custom_field
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomFieldID returns the old "custom_field_id" field's value of the CustomFieldValue entity.
+// If the CustomFieldValue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldValueMutation) OldCustomFieldID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomFieldID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomFieldID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomFieldID: %w", err)
+	}
+	return oldValue.CustomFieldID, nil
+}
+
+// ResetCustomFieldID resets all changes to the "custom_field_id" field.
+func (m *CustomFieldValueMutation) ResetCustomFieldID() {
+	m.custom_field = nil
+}
+
+// SetValue sets the "value" field.
+func (m *CustomFieldValueMutation) SetValue(jm json.RawMessage) {
+	m.value = &jm
+	m.appendvalue = nil
+}
+
+// Value returns the value of the "value" field in the mutation.
+func (m *CustomFieldValueMutation) Value() (r json.RawMessage, exists bool) {
+	v := m.value
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldValue returns the old "value" field's value of the CustomFieldValue entity.
+// If the CustomFieldValue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldValueMutation) OldValue(ctx context.Context) (v json.RawMessage, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldValue is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldValue requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldValue: %w", err)
+	}
+	return oldValue.Value, nil
+}
+
+// AppendValue adds jm to the "value" field.
+func (m *CustomFieldValueMutation) AppendValue(jm json.RawMessage) {
+	m.appendvalue = append(m.appendvalue, jm...)
+}
+
+// AppendedValue returns the list of values that were appended to the "value" field in this mutation.
+func (m *CustomFieldValueMutation) AppendedValue() (json.RawMessage, bool) {
+	if len(m.appendvalue) == 0 {
+		return nil, false
+	}
+	return m.appendvalue, true
+}
+
+// ResetValue resets all changes to the "value" field.
+func (m *CustomFieldValueMutation) ResetValue() {
+	m.value = nil
+	m.appendvalue = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *CustomFieldValueMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[customfieldvalue.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *CustomFieldValueMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *CustomFieldValueMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *CustomFieldValueMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearSpace clears the "space" edge to the Space entity.
+func (m *CustomFieldValueMutation) ClearSpace() {
+	m.clearedspace = true
+	m.clearedFields[customfieldvalue.FieldSpaceID] = struct{}{}
+}
+
+// SpaceCleared reports if the "space" edge to the Space entity was cleared.
+func (m *CustomFieldValueMutation) SpaceCleared() bool {
+	return m.clearedspace
+}
+
+// SpaceIDs returns the "space" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SpaceID instead. It exists only for internal usage by the builders.
+func (m *CustomFieldValueMutation) SpaceIDs() (ids []string) {
+	if id := m.space; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSpace resets all changes to the "space" edge.
+func (m *CustomFieldValueMutation) ResetSpace() {
+	m.space = nil
+	m.clearedspace = false
+}
+
+// ClearCustomField clears the "custom_field" edge to the CustomField entity.
+func (m *CustomFieldValueMutation) ClearCustomField() {
+	m.clearedcustom_field = true
+	m.clearedFields[customfieldvalue.FieldCustomFieldID] = struct{}{}
+}
+
+// CustomFieldCleared reports if the "custom_field" edge to the CustomField entity was cleared.
+func (m *CustomFieldValueMutation) CustomFieldCleared() bool {
+	return m.clearedcustom_field
+}
+
+// CustomFieldIDs returns the "custom_field" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// CustomFieldID instead. It exists only for internal usage by the builders.
+func (m *CustomFieldValueMutation) CustomFieldIDs() (ids []string) {
+	if id := m.custom_field; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetCustomField resets all changes to the "custom_field" edge.
+func (m *CustomFieldValueMutation) ResetCustomField() {
+	m.custom_field = nil
+	m.clearedcustom_field = false
+}
+
+// Where appends a list predicates to the CustomFieldValueMutation builder.
+func (m *CustomFieldValueMutation) Where(ps ...predicate.CustomFieldValue) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CustomFieldValueMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CustomFieldValueMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CustomFieldValue, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CustomFieldValueMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CustomFieldValueMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CustomFieldValue).
+func (m *CustomFieldValueMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CustomFieldValueMutation) Fields() []string {
+	fields := make([]string, 0, 6)
+	if m.created_at != nil {
+		fields = append(fields, customfieldvalue.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, customfieldvalue.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, customfieldvalue.FieldOrganizationID)
+	}
+	if m.space != nil {
+		fields = append(fields, customfieldvalue.FieldSpaceID)
+	}
+	if m.custom_field != nil {
+		fields = append(fields, customfieldvalue.FieldCustomFieldID)
+	}
+	if m.value != nil {
+		fields = append(fields, customfieldvalue.FieldValue)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CustomFieldValueMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case customfieldvalue.FieldCreatedAt:
+		return m.CreatedAt()
+	case customfieldvalue.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case customfieldvalue.FieldOrganizationID:
+		return m.OrganizationID()
+	case customfieldvalue.FieldSpaceID:
+		return m.SpaceID()
+	case customfieldvalue.FieldCustomFieldID:
+		return m.CustomFieldID()
+	case customfieldvalue.FieldValue:
+		return m.Value()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CustomFieldValueMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case customfieldvalue.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case customfieldvalue.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case customfieldvalue.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case customfieldvalue.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case customfieldvalue.FieldCustomFieldID:
+		return m.OldCustomFieldID(ctx)
+	case customfieldvalue.FieldValue:
+		return m.OldValue(ctx)
+	}
+	return nil, fmt.Errorf("unknown CustomFieldValue field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CustomFieldValueMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case customfieldvalue.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case customfieldvalue.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case customfieldvalue.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case customfieldvalue.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case customfieldvalue.FieldCustomFieldID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldID(v)
+		return nil
+	case customfieldvalue.FieldValue:
+		v, ok := value.(json.RawMessage)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetValue(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CustomFieldValue field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CustomFieldValueMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CustomFieldValueMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CustomFieldValueMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown CustomFieldValue numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CustomFieldValueMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CustomFieldValueMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CustomFieldValueMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown CustomFieldValue nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CustomFieldValueMutation) ResetField(name string) error {
+	switch name {
+	case customfieldvalue.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case customfieldvalue.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case customfieldvalue.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case customfieldvalue.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case customfieldvalue.FieldCustomFieldID:
+		m.ResetCustomFieldID()
+		return nil
+	case customfieldvalue.FieldValue:
+		m.ResetValue()
+		return nil
+	}
+	return fmt.Errorf("unknown CustomFieldValue field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CustomFieldValueMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.organization != nil {
+		edges = append(edges, customfieldvalue.EdgeOrganization)
+	}
+	if m.space != nil {
+		edges = append(edges, customfieldvalue.EdgeSpace)
+	}
+	if m.custom_field != nil {
+		edges = append(edges, customfieldvalue.EdgeCustomField)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CustomFieldValueMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case customfieldvalue.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case customfieldvalue.EdgeSpace:
+		if id := m.space; id != nil {
+			return []ent.Value{*id}
+		}
+	case customfieldvalue.EdgeCustomField:
+		if id := m.custom_field; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CustomFieldValueMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CustomFieldValueMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CustomFieldValueMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedorganization {
+		edges = append(edges, customfieldvalue.EdgeOrganization)
+	}
+	if m.clearedspace {
+		edges = append(edges, customfieldvalue.EdgeSpace)
+	}
+	if m.clearedcustom_field {
+		edges = append(edges, customfieldvalue.EdgeCustomField)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CustomFieldValueMutation) EdgeCleared(name string) bool {
+	switch name {
+	case customfieldvalue.EdgeOrganization:
+		return m.clearedorganization
+	case customfieldvalue.EdgeSpace:
+		return m.clearedspace
+	case customfieldvalue.EdgeCustomField:
+		return m.clearedcustom_field
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CustomFieldValueMutation) ClearEdge(name string) error {
+	switch name {
+	case customfieldvalue.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case customfieldvalue.EdgeSpace:
+		m.ClearSpace()
+		return nil
+	case customfieldvalue.EdgeCustomField:
+		m.ClearCustomField()
+		return nil
+	}
+	return fmt.Errorf("unknown CustomFieldValue unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CustomFieldValueMutation) ResetEdge(name string) error {
+	switch name {
+	case customfieldvalue.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case customfieldvalue.EdgeSpace:
+		m.ResetSpace()
+		return nil
+	case customfieldvalue.EdgeCustomField:
+		m.ResetCustomField()
+		return nil
+	}
+	return fmt.Errorf("unknown CustomFieldValue edge %s", name)
+}
+
+// FileBlobMutation represents an operation that mutates the FileBlob nodes in the graph.
+type FileBlobMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	size          *int64
+	addsize       *int64
+	content_type  *string
+	created_at    *time.Time
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*FileBlob, error)
+	predicates    []predicate.FileBlob
+}
+
+var _ ent.Mutation = (*FileBlobMutation)(nil)
+
+// fileblobOption allows management of the mutation configuration using functional options.
+type fileblobOption func(*FileBlobMutation)
+
+// newFileBlobMutation creates new mutation for the FileBlob entity.
+func newFileBlobMutation(c config, op Op, opts ...fileblobOption) *FileBlobMutation {
+	m := &FileBlobMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeFileBlob,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withFileBlobID sets the ID field of the mutation.
+func withFileBlobID(id string) fileblobOption {
+	return func(m *FileBlobMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *FileBlob
+		)
+		m.oldValue = func(ctx context.Context) (*FileBlob, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().FileBlob.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withFileBlob sets the old FileBlob of the mutation.
+func withFileBlob(node *FileBlob) fileblobOption {
+	return func(m *FileBlobMutation) {
+		m.oldValue = func(context.Context) (*FileBlob, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m FileBlobMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m FileBlobMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of FileBlob entities.
+func (m *FileBlobMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *FileBlobMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *FileBlobMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().FileBlob.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetSize sets the "size" field.
+func (m *FileBlobMutation) SetSize(i int64) {
+	m.size = &i
+	m.addsize = nil
+}
+
+// Size returns the value of the "size" field in the mutation.
+func (m *FileBlobMutation) Size() (r int64, exists bool) {
+	v := m.size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSize returns the old "size" field's value of the FileBlob entity.
+// If the FileBlob object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FileBlobMutation) OldSize(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSize is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSize requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSize: %w", err)
+	}
+	return oldValue.Size, nil
+}
+
+// AddSize adds i to the "size" field.
+func (m *FileBlobMutation) AddSize(i int64) {
+	if m.addsize != nil {
+		*m.addsize += i
+	} else {
+		m.addsize = &i
+	}
+}
+
+// AddedSize returns the value that was added to the "size" field in this mutation.
+func (m *FileBlobMutation) AddedSize() (r int64, exists bool) {
+	v := m.addsize
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSize resets all changes to the "size" field.
+func (m *FileBlobMutation) ResetSize() {
+	m.size = nil
+	m.addsize = nil
+}
+
+// SetContentType sets the "content_type" field.
+func (m *FileBlobMutation) SetContentType(s string) {
+	m.content_type = &s
+}
+
+// ContentType returns the value of the "content_type" field in the mutation.
+func (m *FileBlobMutation) ContentType() (r string, exists bool) {
+	v := m.content_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldContentType returns the old "content_type" field's value of the FileBlob entity.
+// If the FileBlob object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FileBlobMutation) OldContentType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldContentType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldContentType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldContentType: %w", err)
+	}
+	return oldValue.ContentType, nil
+}
+
+// ResetContentType resets all changes to the "content_type" field.
+func (m *FileBlobMutation) ResetContentType() {
+	m.content_type = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *FileBlobMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *FileBlobMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the FileBlob entity.
+// If the FileBlob object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FileBlobMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *FileBlobMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// Where appends a list predicates to the FileBlobMutation builder.
+func (m *FileBlobMutation) Where(ps ...predicate.FileBlob) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the FileBlobMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *FileBlobMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.FileBlob, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *FileBlobMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *FileBlobMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (FileBlob).
+func (m *FileBlobMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *FileBlobMutation) Fields() []string {
+	fields := make([]string, 0, 3)
+	if m.size != nil {
+		fields = append(fields, fileblob.FieldSize)
+	}
+	if m.content_type != nil {
+		fields = append(fields, fileblob.FieldContentType)
+	}
+	if m.created_at != nil {
+		fields = append(fields, fileblob.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *FileBlobMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case fileblob.FieldSize:
+		return m.Size()
+	case fileblob.FieldContentType:
+		return m.ContentType()
+	case fileblob.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *FileBlobMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case fileblob.FieldSize:
+		return m.OldSize(ctx)
+	case fileblob.FieldContentType:
+		return m.OldContentType(ctx)
+	case fileblob.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown FileBlob field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *FileBlobMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case fileblob.FieldSize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSize(v)
+		return nil
+	case fileblob.FieldContentType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetContentType(v)
+		return nil
+	case fileblob.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown FileBlob field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *FileBlobMutation) AddedFields() []string {
+	var fields []string
+	if m.addsize != nil {
+		fields = append(fields, fileblob.FieldSize)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *FileBlobMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case fileblob.FieldSize:
+		return m.AddedSize()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *FileBlobMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case fileblob.FieldSize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSize(v)
+		return nil
+	}
+	return fmt.Errorf("unknown FileBlob numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *FileBlobMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *FileBlobMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *FileBlobMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown FileBlob nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *FileBlobMutation) ResetField(name string) error {
+	switch name {
+	case fileblob.FieldSize:
+		m.ResetSize()
+		return nil
+	case fileblob.FieldContentType:
+		m.ResetContentType()
+		return nil
+	case fileblob.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown FileBlob field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *FileBlobMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *FileBlobMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *FileBlobMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *FileBlobMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *FileBlobMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *FileBlobMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *FileBlobMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown FileBlob unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *FileBlobMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown FileBlob edge %s", name)
 }
 
 // InviteLinkMutation represents an operation that mutates the InviteLink nodes in the graph.
@@ -2211,6 +10688,1828 @@ func (m *MemberMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Member edge %s", name)
 }
 
+// OpenAPISpecMutation represents an operation that mutates the OpenAPISpec nodes in the graph.
+type OpenAPISpecMutation struct {
+	config
+	op                      Op
+	typ                     string
+	id                      *string
+	created_at              *time.Time
+	updated_at              *time.Time
+	slug                    *string
+	source_url              *string
+	processing_state        *openapispec.ProcessingState
+	last_processed_at       *time.Time
+	last_process_error_code *string
+	lease_owner             *string
+	lease_until             *time.Time
+	clearedFields           map[string]struct{}
+	organization            *string
+	clearedorganization     bool
+	last_version            *string
+	clearedlast_version     bool
+	versions                map[string]struct{}
+	removedversions         map[string]struct{}
+	clearedversions         bool
+	done                    bool
+	oldValue                func(context.Context) (*OpenAPISpec, error)
+	predicates              []predicate.OpenAPISpec
+}
+
+var _ ent.Mutation = (*OpenAPISpecMutation)(nil)
+
+// openapispecOption allows management of the mutation configuration using functional options.
+type openapispecOption func(*OpenAPISpecMutation)
+
+// newOpenAPISpecMutation creates new mutation for the OpenAPISpec entity.
+func newOpenAPISpecMutation(c config, op Op, opts ...openapispecOption) *OpenAPISpecMutation {
+	m := &OpenAPISpecMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeOpenAPISpec,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withOpenAPISpecID sets the ID field of the mutation.
+func withOpenAPISpecID(id string) openapispecOption {
+	return func(m *OpenAPISpecMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *OpenAPISpec
+		)
+		m.oldValue = func(ctx context.Context) (*OpenAPISpec, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().OpenAPISpec.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withOpenAPISpec sets the old OpenAPISpec of the mutation.
+func withOpenAPISpec(node *OpenAPISpec) openapispecOption {
+	return func(m *OpenAPISpecMutation) {
+		m.oldValue = func(context.Context) (*OpenAPISpec, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m OpenAPISpecMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m OpenAPISpecMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of OpenAPISpec entities.
+func (m *OpenAPISpecMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *OpenAPISpecMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *OpenAPISpecMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().OpenAPISpec.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *OpenAPISpecMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *OpenAPISpecMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *OpenAPISpecMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *OpenAPISpecMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *OpenAPISpecMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *OpenAPISpecMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *OpenAPISpecMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *OpenAPISpecMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *OpenAPISpecMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetSlug sets the "slug" field.
+func (m *OpenAPISpecMutation) SetSlug(s string) {
+	m.slug = &s
+}
+
+// Slug returns the value of the "slug" field in the mutation.
+func (m *OpenAPISpecMutation) Slug() (r string, exists bool) {
+	v := m.slug
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSlug returns the old "slug" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldSlug(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSlug is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSlug requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSlug: %w", err)
+	}
+	return oldValue.Slug, nil
+}
+
+// ResetSlug resets all changes to the "slug" field.
+func (m *OpenAPISpecMutation) ResetSlug() {
+	m.slug = nil
+}
+
+// SetSourceURL sets the "source_url" field.
+func (m *OpenAPISpecMutation) SetSourceURL(s string) {
+	m.source_url = &s
+}
+
+// SourceURL returns the value of the "source_url" field in the mutation.
+func (m *OpenAPISpecMutation) SourceURL() (r string, exists bool) {
+	v := m.source_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSourceURL returns the old "source_url" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldSourceURL(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSourceURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSourceURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSourceURL: %w", err)
+	}
+	return oldValue.SourceURL, nil
+}
+
+// ClearSourceURL clears the value of the "source_url" field.
+func (m *OpenAPISpecMutation) ClearSourceURL() {
+	m.source_url = nil
+	m.clearedFields[openapispec.FieldSourceURL] = struct{}{}
+}
+
+// SourceURLCleared returns if the "source_url" field was cleared in this mutation.
+func (m *OpenAPISpecMutation) SourceURLCleared() bool {
+	_, ok := m.clearedFields[openapispec.FieldSourceURL]
+	return ok
+}
+
+// ResetSourceURL resets all changes to the "source_url" field.
+func (m *OpenAPISpecMutation) ResetSourceURL() {
+	m.source_url = nil
+	delete(m.clearedFields, openapispec.FieldSourceURL)
+}
+
+// SetProcessingState sets the "processing_state" field.
+func (m *OpenAPISpecMutation) SetProcessingState(os openapispec.ProcessingState) {
+	m.processing_state = &os
+}
+
+// ProcessingState returns the value of the "processing_state" field in the mutation.
+func (m *OpenAPISpecMutation) ProcessingState() (r openapispec.ProcessingState, exists bool) {
+	v := m.processing_state
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProcessingState returns the old "processing_state" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldProcessingState(ctx context.Context) (v openapispec.ProcessingState, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProcessingState is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProcessingState requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProcessingState: %w", err)
+	}
+	return oldValue.ProcessingState, nil
+}
+
+// ResetProcessingState resets all changes to the "processing_state" field.
+func (m *OpenAPISpecMutation) ResetProcessingState() {
+	m.processing_state = nil
+}
+
+// SetLastVersionID sets the "last_version_id" field.
+func (m *OpenAPISpecMutation) SetLastVersionID(s string) {
+	m.last_version = &s
+}
+
+// LastVersionID returns the value of the "last_version_id" field in the mutation.
+func (m *OpenAPISpecMutation) LastVersionID() (r string, exists bool) {
+	v := m.last_version
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastVersionID returns the old "last_version_id" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldLastVersionID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastVersionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastVersionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastVersionID: %w", err)
+	}
+	return oldValue.LastVersionID, nil
+}
+
+// ClearLastVersionID clears the value of the "last_version_id" field.
+func (m *OpenAPISpecMutation) ClearLastVersionID() {
+	m.last_version = nil
+	m.clearedFields[openapispec.FieldLastVersionID] = struct{}{}
+}
+
+// LastVersionIDCleared returns if the "last_version_id" field was cleared in this mutation.
+func (m *OpenAPISpecMutation) LastVersionIDCleared() bool {
+	_, ok := m.clearedFields[openapispec.FieldLastVersionID]
+	return ok
+}
+
+// ResetLastVersionID resets all changes to the "last_version_id" field.
+func (m *OpenAPISpecMutation) ResetLastVersionID() {
+	m.last_version = nil
+	delete(m.clearedFields, openapispec.FieldLastVersionID)
+}
+
+// SetLastProcessedAt sets the "last_processed_at" field.
+func (m *OpenAPISpecMutation) SetLastProcessedAt(t time.Time) {
+	m.last_processed_at = &t
+}
+
+// LastProcessedAt returns the value of the "last_processed_at" field in the mutation.
+func (m *OpenAPISpecMutation) LastProcessedAt() (r time.Time, exists bool) {
+	v := m.last_processed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastProcessedAt returns the old "last_processed_at" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldLastProcessedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastProcessedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastProcessedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastProcessedAt: %w", err)
+	}
+	return oldValue.LastProcessedAt, nil
+}
+
+// ClearLastProcessedAt clears the value of the "last_processed_at" field.
+func (m *OpenAPISpecMutation) ClearLastProcessedAt() {
+	m.last_processed_at = nil
+	m.clearedFields[openapispec.FieldLastProcessedAt] = struct{}{}
+}
+
+// LastProcessedAtCleared returns if the "last_processed_at" field was cleared in this mutation.
+func (m *OpenAPISpecMutation) LastProcessedAtCleared() bool {
+	_, ok := m.clearedFields[openapispec.FieldLastProcessedAt]
+	return ok
+}
+
+// ResetLastProcessedAt resets all changes to the "last_processed_at" field.
+func (m *OpenAPISpecMutation) ResetLastProcessedAt() {
+	m.last_processed_at = nil
+	delete(m.clearedFields, openapispec.FieldLastProcessedAt)
+}
+
+// SetLastProcessErrorCode sets the "last_process_error_code" field.
+func (m *OpenAPISpecMutation) SetLastProcessErrorCode(s string) {
+	m.last_process_error_code = &s
+}
+
+// LastProcessErrorCode returns the value of the "last_process_error_code" field in the mutation.
+func (m *OpenAPISpecMutation) LastProcessErrorCode() (r string, exists bool) {
+	v := m.last_process_error_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastProcessErrorCode returns the old "last_process_error_code" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldLastProcessErrorCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastProcessErrorCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastProcessErrorCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastProcessErrorCode: %w", err)
+	}
+	return oldValue.LastProcessErrorCode, nil
+}
+
+// ClearLastProcessErrorCode clears the value of the "last_process_error_code" field.
+func (m *OpenAPISpecMutation) ClearLastProcessErrorCode() {
+	m.last_process_error_code = nil
+	m.clearedFields[openapispec.FieldLastProcessErrorCode] = struct{}{}
+}
+
+// LastProcessErrorCodeCleared returns if the "last_process_error_code" field was cleared in this mutation.
+func (m *OpenAPISpecMutation) LastProcessErrorCodeCleared() bool {
+	_, ok := m.clearedFields[openapispec.FieldLastProcessErrorCode]
+	return ok
+}
+
+// ResetLastProcessErrorCode resets all changes to the "last_process_error_code" field.
+func (m *OpenAPISpecMutation) ResetLastProcessErrorCode() {
+	m.last_process_error_code = nil
+	delete(m.clearedFields, openapispec.FieldLastProcessErrorCode)
+}
+
+// SetLeaseOwner sets the "lease_owner" field.
+func (m *OpenAPISpecMutation) SetLeaseOwner(s string) {
+	m.lease_owner = &s
+}
+
+// LeaseOwner returns the value of the "lease_owner" field in the mutation.
+func (m *OpenAPISpecMutation) LeaseOwner() (r string, exists bool) {
+	v := m.lease_owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLeaseOwner returns the old "lease_owner" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldLeaseOwner(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLeaseOwner is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLeaseOwner requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLeaseOwner: %w", err)
+	}
+	return oldValue.LeaseOwner, nil
+}
+
+// ClearLeaseOwner clears the value of the "lease_owner" field.
+func (m *OpenAPISpecMutation) ClearLeaseOwner() {
+	m.lease_owner = nil
+	m.clearedFields[openapispec.FieldLeaseOwner] = struct{}{}
+}
+
+// LeaseOwnerCleared returns if the "lease_owner" field was cleared in this mutation.
+func (m *OpenAPISpecMutation) LeaseOwnerCleared() bool {
+	_, ok := m.clearedFields[openapispec.FieldLeaseOwner]
+	return ok
+}
+
+// ResetLeaseOwner resets all changes to the "lease_owner" field.
+func (m *OpenAPISpecMutation) ResetLeaseOwner() {
+	m.lease_owner = nil
+	delete(m.clearedFields, openapispec.FieldLeaseOwner)
+}
+
+// SetLeaseUntil sets the "lease_until" field.
+func (m *OpenAPISpecMutation) SetLeaseUntil(t time.Time) {
+	m.lease_until = &t
+}
+
+// LeaseUntil returns the value of the "lease_until" field in the mutation.
+func (m *OpenAPISpecMutation) LeaseUntil() (r time.Time, exists bool) {
+	v := m.lease_until
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLeaseUntil returns the old "lease_until" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldLeaseUntil(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLeaseUntil is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLeaseUntil requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLeaseUntil: %w", err)
+	}
+	return oldValue.LeaseUntil, nil
+}
+
+// ClearLeaseUntil clears the value of the "lease_until" field.
+func (m *OpenAPISpecMutation) ClearLeaseUntil() {
+	m.lease_until = nil
+	m.clearedFields[openapispec.FieldLeaseUntil] = struct{}{}
+}
+
+// LeaseUntilCleared returns if the "lease_until" field was cleared in this mutation.
+func (m *OpenAPISpecMutation) LeaseUntilCleared() bool {
+	_, ok := m.clearedFields[openapispec.FieldLeaseUntil]
+	return ok
+}
+
+// ResetLeaseUntil resets all changes to the "lease_until" field.
+func (m *OpenAPISpecMutation) ResetLeaseUntil() {
+	m.lease_until = nil
+	delete(m.clearedFields, openapispec.FieldLeaseUntil)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *OpenAPISpecMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[openapispec.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *OpenAPISpecMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *OpenAPISpecMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *OpenAPISpecMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearLastVersion clears the "last_version" edge to the OpenAPISpecVersion entity.
+func (m *OpenAPISpecMutation) ClearLastVersion() {
+	m.clearedlast_version = true
+	m.clearedFields[openapispec.FieldLastVersionID] = struct{}{}
+}
+
+// LastVersionCleared reports if the "last_version" edge to the OpenAPISpecVersion entity was cleared.
+func (m *OpenAPISpecMutation) LastVersionCleared() bool {
+	return m.LastVersionIDCleared() || m.clearedlast_version
+}
+
+// LastVersionIDs returns the "last_version" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// LastVersionID instead. It exists only for internal usage by the builders.
+func (m *OpenAPISpecMutation) LastVersionIDs() (ids []string) {
+	if id := m.last_version; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetLastVersion resets all changes to the "last_version" edge.
+func (m *OpenAPISpecMutation) ResetLastVersion() {
+	m.last_version = nil
+	m.clearedlast_version = false
+}
+
+// AddVersionIDs adds the "versions" edge to the OpenAPISpecVersion entity by ids.
+func (m *OpenAPISpecMutation) AddVersionIDs(ids ...string) {
+	if m.versions == nil {
+		m.versions = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.versions[ids[i]] = struct{}{}
+	}
+}
+
+// ClearVersions clears the "versions" edge to the OpenAPISpecVersion entity.
+func (m *OpenAPISpecMutation) ClearVersions() {
+	m.clearedversions = true
+}
+
+// VersionsCleared reports if the "versions" edge to the OpenAPISpecVersion entity was cleared.
+func (m *OpenAPISpecMutation) VersionsCleared() bool {
+	return m.clearedversions
+}
+
+// RemoveVersionIDs removes the "versions" edge to the OpenAPISpecVersion entity by IDs.
+func (m *OpenAPISpecMutation) RemoveVersionIDs(ids ...string) {
+	if m.removedversions == nil {
+		m.removedversions = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.versions, ids[i])
+		m.removedversions[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedVersions returns the removed IDs of the "versions" edge to the OpenAPISpecVersion entity.
+func (m *OpenAPISpecMutation) RemovedVersionsIDs() (ids []string) {
+	for id := range m.removedversions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// VersionsIDs returns the "versions" edge IDs in the mutation.
+func (m *OpenAPISpecMutation) VersionsIDs() (ids []string) {
+	for id := range m.versions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetVersions resets all changes to the "versions" edge.
+func (m *OpenAPISpecMutation) ResetVersions() {
+	m.versions = nil
+	m.clearedversions = false
+	m.removedversions = nil
+}
+
+// Where appends a list predicates to the OpenAPISpecMutation builder.
+func (m *OpenAPISpecMutation) Where(ps ...predicate.OpenAPISpec) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the OpenAPISpecMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *OpenAPISpecMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.OpenAPISpec, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *OpenAPISpecMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *OpenAPISpecMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (OpenAPISpec).
+func (m *OpenAPISpecMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *OpenAPISpecMutation) Fields() []string {
+	fields := make([]string, 0, 11)
+	if m.created_at != nil {
+		fields = append(fields, openapispec.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, openapispec.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, openapispec.FieldOrganizationID)
+	}
+	if m.slug != nil {
+		fields = append(fields, openapispec.FieldSlug)
+	}
+	if m.source_url != nil {
+		fields = append(fields, openapispec.FieldSourceURL)
+	}
+	if m.processing_state != nil {
+		fields = append(fields, openapispec.FieldProcessingState)
+	}
+	if m.last_version != nil {
+		fields = append(fields, openapispec.FieldLastVersionID)
+	}
+	if m.last_processed_at != nil {
+		fields = append(fields, openapispec.FieldLastProcessedAt)
+	}
+	if m.last_process_error_code != nil {
+		fields = append(fields, openapispec.FieldLastProcessErrorCode)
+	}
+	if m.lease_owner != nil {
+		fields = append(fields, openapispec.FieldLeaseOwner)
+	}
+	if m.lease_until != nil {
+		fields = append(fields, openapispec.FieldLeaseUntil)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *OpenAPISpecMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case openapispec.FieldCreatedAt:
+		return m.CreatedAt()
+	case openapispec.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case openapispec.FieldOrganizationID:
+		return m.OrganizationID()
+	case openapispec.FieldSlug:
+		return m.Slug()
+	case openapispec.FieldSourceURL:
+		return m.SourceURL()
+	case openapispec.FieldProcessingState:
+		return m.ProcessingState()
+	case openapispec.FieldLastVersionID:
+		return m.LastVersionID()
+	case openapispec.FieldLastProcessedAt:
+		return m.LastProcessedAt()
+	case openapispec.FieldLastProcessErrorCode:
+		return m.LastProcessErrorCode()
+	case openapispec.FieldLeaseOwner:
+		return m.LeaseOwner()
+	case openapispec.FieldLeaseUntil:
+		return m.LeaseUntil()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *OpenAPISpecMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case openapispec.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case openapispec.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case openapispec.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case openapispec.FieldSlug:
+		return m.OldSlug(ctx)
+	case openapispec.FieldSourceURL:
+		return m.OldSourceURL(ctx)
+	case openapispec.FieldProcessingState:
+		return m.OldProcessingState(ctx)
+	case openapispec.FieldLastVersionID:
+		return m.OldLastVersionID(ctx)
+	case openapispec.FieldLastProcessedAt:
+		return m.OldLastProcessedAt(ctx)
+	case openapispec.FieldLastProcessErrorCode:
+		return m.OldLastProcessErrorCode(ctx)
+	case openapispec.FieldLeaseOwner:
+		return m.OldLeaseOwner(ctx)
+	case openapispec.FieldLeaseUntil:
+		return m.OldLeaseUntil(ctx)
+	}
+	return nil, fmt.Errorf("unknown OpenAPISpec field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OpenAPISpecMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case openapispec.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case openapispec.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case openapispec.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case openapispec.FieldSlug:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSlug(v)
+		return nil
+	case openapispec.FieldSourceURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSourceURL(v)
+		return nil
+	case openapispec.FieldProcessingState:
+		v, ok := value.(openapispec.ProcessingState)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProcessingState(v)
+		return nil
+	case openapispec.FieldLastVersionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastVersionID(v)
+		return nil
+	case openapispec.FieldLastProcessedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastProcessedAt(v)
+		return nil
+	case openapispec.FieldLastProcessErrorCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastProcessErrorCode(v)
+		return nil
+	case openapispec.FieldLeaseOwner:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLeaseOwner(v)
+		return nil
+	case openapispec.FieldLeaseUntil:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLeaseUntil(v)
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpec field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *OpenAPISpecMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *OpenAPISpecMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OpenAPISpecMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown OpenAPISpec numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *OpenAPISpecMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(openapispec.FieldSourceURL) {
+		fields = append(fields, openapispec.FieldSourceURL)
+	}
+	if m.FieldCleared(openapispec.FieldLastVersionID) {
+		fields = append(fields, openapispec.FieldLastVersionID)
+	}
+	if m.FieldCleared(openapispec.FieldLastProcessedAt) {
+		fields = append(fields, openapispec.FieldLastProcessedAt)
+	}
+	if m.FieldCleared(openapispec.FieldLastProcessErrorCode) {
+		fields = append(fields, openapispec.FieldLastProcessErrorCode)
+	}
+	if m.FieldCleared(openapispec.FieldLeaseOwner) {
+		fields = append(fields, openapispec.FieldLeaseOwner)
+	}
+	if m.FieldCleared(openapispec.FieldLeaseUntil) {
+		fields = append(fields, openapispec.FieldLeaseUntil)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *OpenAPISpecMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *OpenAPISpecMutation) ClearField(name string) error {
+	switch name {
+	case openapispec.FieldSourceURL:
+		m.ClearSourceURL()
+		return nil
+	case openapispec.FieldLastVersionID:
+		m.ClearLastVersionID()
+		return nil
+	case openapispec.FieldLastProcessedAt:
+		m.ClearLastProcessedAt()
+		return nil
+	case openapispec.FieldLastProcessErrorCode:
+		m.ClearLastProcessErrorCode()
+		return nil
+	case openapispec.FieldLeaseOwner:
+		m.ClearLeaseOwner()
+		return nil
+	case openapispec.FieldLeaseUntil:
+		m.ClearLeaseUntil()
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpec nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *OpenAPISpecMutation) ResetField(name string) error {
+	switch name {
+	case openapispec.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case openapispec.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case openapispec.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case openapispec.FieldSlug:
+		m.ResetSlug()
+		return nil
+	case openapispec.FieldSourceURL:
+		m.ResetSourceURL()
+		return nil
+	case openapispec.FieldProcessingState:
+		m.ResetProcessingState()
+		return nil
+	case openapispec.FieldLastVersionID:
+		m.ResetLastVersionID()
+		return nil
+	case openapispec.FieldLastProcessedAt:
+		m.ResetLastProcessedAt()
+		return nil
+	case openapispec.FieldLastProcessErrorCode:
+		m.ResetLastProcessErrorCode()
+		return nil
+	case openapispec.FieldLeaseOwner:
+		m.ResetLeaseOwner()
+		return nil
+	case openapispec.FieldLeaseUntil:
+		m.ResetLeaseUntil()
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpec field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *OpenAPISpecMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.organization != nil {
+		edges = append(edges, openapispec.EdgeOrganization)
+	}
+	if m.last_version != nil {
+		edges = append(edges, openapispec.EdgeLastVersion)
+	}
+	if m.versions != nil {
+		edges = append(edges, openapispec.EdgeVersions)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *OpenAPISpecMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case openapispec.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case openapispec.EdgeLastVersion:
+		if id := m.last_version; id != nil {
+			return []ent.Value{*id}
+		}
+	case openapispec.EdgeVersions:
+		ids := make([]ent.Value, 0, len(m.versions))
+		for id := range m.versions {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *OpenAPISpecMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.removedversions != nil {
+		edges = append(edges, openapispec.EdgeVersions)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *OpenAPISpecMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case openapispec.EdgeVersions:
+		ids := make([]ent.Value, 0, len(m.removedversions))
+		for id := range m.removedversions {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *OpenAPISpecMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedorganization {
+		edges = append(edges, openapispec.EdgeOrganization)
+	}
+	if m.clearedlast_version {
+		edges = append(edges, openapispec.EdgeLastVersion)
+	}
+	if m.clearedversions {
+		edges = append(edges, openapispec.EdgeVersions)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *OpenAPISpecMutation) EdgeCleared(name string) bool {
+	switch name {
+	case openapispec.EdgeOrganization:
+		return m.clearedorganization
+	case openapispec.EdgeLastVersion:
+		return m.clearedlast_version
+	case openapispec.EdgeVersions:
+		return m.clearedversions
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *OpenAPISpecMutation) ClearEdge(name string) error {
+	switch name {
+	case openapispec.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case openapispec.EdgeLastVersion:
+		m.ClearLastVersion()
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpec unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *OpenAPISpecMutation) ResetEdge(name string) error {
+	switch name {
+	case openapispec.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case openapispec.EdgeLastVersion:
+		m.ResetLastVersion()
+		return nil
+	case openapispec.EdgeVersions:
+		m.ResetVersions()
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpec edge %s", name)
+}
+
+// OpenAPISpecVersionMutation represents an operation that mutates the OpenAPISpecVersion nodes in the graph.
+type OpenAPISpecVersionMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *string
+	url                 *string
+	content             *[]byte
+	created_at          *time.Time
+	clearedFields       map[string]struct{}
+	organization        *string
+	clearedorganization bool
+	spec                *string
+	clearedspec         bool
+	done                bool
+	oldValue            func(context.Context) (*OpenAPISpecVersion, error)
+	predicates          []predicate.OpenAPISpecVersion
+}
+
+var _ ent.Mutation = (*OpenAPISpecVersionMutation)(nil)
+
+// openapispecversionOption allows management of the mutation configuration using functional options.
+type openapispecversionOption func(*OpenAPISpecVersionMutation)
+
+// newOpenAPISpecVersionMutation creates new mutation for the OpenAPISpecVersion entity.
+func newOpenAPISpecVersionMutation(c config, op Op, opts ...openapispecversionOption) *OpenAPISpecVersionMutation {
+	m := &OpenAPISpecVersionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeOpenAPISpecVersion,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withOpenAPISpecVersionID sets the ID field of the mutation.
+func withOpenAPISpecVersionID(id string) openapispecversionOption {
+	return func(m *OpenAPISpecVersionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *OpenAPISpecVersion
+		)
+		m.oldValue = func(ctx context.Context) (*OpenAPISpecVersion, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().OpenAPISpecVersion.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withOpenAPISpecVersion sets the old OpenAPISpecVersion of the mutation.
+func withOpenAPISpecVersion(node *OpenAPISpecVersion) openapispecversionOption {
+	return func(m *OpenAPISpecVersionMutation) {
+		m.oldValue = func(context.Context) (*OpenAPISpecVersion, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m OpenAPISpecVersionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m OpenAPISpecVersionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of OpenAPISpecVersion entities.
+func (m *OpenAPISpecVersionMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *OpenAPISpecVersionMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *OpenAPISpecVersionMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().OpenAPISpecVersion.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *OpenAPISpecVersionMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *OpenAPISpecVersionMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the OpenAPISpecVersion entity.
+// If the OpenAPISpecVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecVersionMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *OpenAPISpecVersionMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetSpecID sets the "spec_id" field.
+func (m *OpenAPISpecVersionMutation) SetSpecID(s string) {
+	m.spec = &s
+}
+
+// SpecID returns the value of the "spec_id" field in the mutation.
+func (m *OpenAPISpecVersionMutation) SpecID() (r string, exists bool) {
+	v := m.spec
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpecID returns the old "spec_id" field's value of the OpenAPISpecVersion entity.
+// If the OpenAPISpecVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecVersionMutation) OldSpecID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpecID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpecID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpecID: %w", err)
+	}
+	return oldValue.SpecID, nil
+}
+
+// ResetSpecID resets all changes to the "spec_id" field.
+func (m *OpenAPISpecVersionMutation) ResetSpecID() {
+	m.spec = nil
+}
+
+// SetURL sets the "url" field.
+func (m *OpenAPISpecVersionMutation) SetURL(s string) {
+	m.url = &s
+}
+
+// URL returns the value of the "url" field in the mutation.
+func (m *OpenAPISpecVersionMutation) URL() (r string, exists bool) {
+	v := m.url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldURL returns the old "url" field's value of the OpenAPISpecVersion entity.
+// If the OpenAPISpecVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecVersionMutation) OldURL(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldURL: %w", err)
+	}
+	return oldValue.URL, nil
+}
+
+// ResetURL resets all changes to the "url" field.
+func (m *OpenAPISpecVersionMutation) ResetURL() {
+	m.url = nil
+}
+
+// SetContent sets the "content" field.
+func (m *OpenAPISpecVersionMutation) SetContent(b []byte) {
+	m.content = &b
+}
+
+// Content returns the value of the "content" field in the mutation.
+func (m *OpenAPISpecVersionMutation) Content() (r []byte, exists bool) {
+	v := m.content
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldContent returns the old "content" field's value of the OpenAPISpecVersion entity.
+// If the OpenAPISpecVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecVersionMutation) OldContent(ctx context.Context) (v []byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldContent is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldContent requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldContent: %w", err)
+	}
+	return oldValue.Content, nil
+}
+
+// ResetContent resets all changes to the "content" field.
+func (m *OpenAPISpecVersionMutation) ResetContent() {
+	m.content = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *OpenAPISpecVersionMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *OpenAPISpecVersionMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the OpenAPISpecVersion entity.
+// If the OpenAPISpecVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecVersionMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *OpenAPISpecVersionMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *OpenAPISpecVersionMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[openapispecversion.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *OpenAPISpecVersionMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *OpenAPISpecVersionMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *OpenAPISpecVersionMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearSpec clears the "spec" edge to the OpenAPISpec entity.
+func (m *OpenAPISpecVersionMutation) ClearSpec() {
+	m.clearedspec = true
+	m.clearedFields[openapispecversion.FieldSpecID] = struct{}{}
+}
+
+// SpecCleared reports if the "spec" edge to the OpenAPISpec entity was cleared.
+func (m *OpenAPISpecVersionMutation) SpecCleared() bool {
+	return m.clearedspec
+}
+
+// SpecIDs returns the "spec" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SpecID instead. It exists only for internal usage by the builders.
+func (m *OpenAPISpecVersionMutation) SpecIDs() (ids []string) {
+	if id := m.spec; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSpec resets all changes to the "spec" edge.
+func (m *OpenAPISpecVersionMutation) ResetSpec() {
+	m.spec = nil
+	m.clearedspec = false
+}
+
+// Where appends a list predicates to the OpenAPISpecVersionMutation builder.
+func (m *OpenAPISpecVersionMutation) Where(ps ...predicate.OpenAPISpecVersion) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the OpenAPISpecVersionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *OpenAPISpecVersionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.OpenAPISpecVersion, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *OpenAPISpecVersionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *OpenAPISpecVersionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (OpenAPISpecVersion).
+func (m *OpenAPISpecVersionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *OpenAPISpecVersionMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.organization != nil {
+		fields = append(fields, openapispecversion.FieldOrganizationID)
+	}
+	if m.spec != nil {
+		fields = append(fields, openapispecversion.FieldSpecID)
+	}
+	if m.url != nil {
+		fields = append(fields, openapispecversion.FieldURL)
+	}
+	if m.content != nil {
+		fields = append(fields, openapispecversion.FieldContent)
+	}
+	if m.created_at != nil {
+		fields = append(fields, openapispecversion.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *OpenAPISpecVersionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case openapispecversion.FieldOrganizationID:
+		return m.OrganizationID()
+	case openapispecversion.FieldSpecID:
+		return m.SpecID()
+	case openapispecversion.FieldURL:
+		return m.URL()
+	case openapispecversion.FieldContent:
+		return m.Content()
+	case openapispecversion.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *OpenAPISpecVersionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case openapispecversion.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case openapispecversion.FieldSpecID:
+		return m.OldSpecID(ctx)
+	case openapispecversion.FieldURL:
+		return m.OldURL(ctx)
+	case openapispecversion.FieldContent:
+		return m.OldContent(ctx)
+	case openapispecversion.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown OpenAPISpecVersion field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OpenAPISpecVersionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case openapispecversion.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case openapispecversion.FieldSpecID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpecID(v)
+		return nil
+	case openapispecversion.FieldURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetURL(v)
+		return nil
+	case openapispecversion.FieldContent:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetContent(v)
+		return nil
+	case openapispecversion.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpecVersion field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *OpenAPISpecVersionMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *OpenAPISpecVersionMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OpenAPISpecVersionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown OpenAPISpecVersion numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *OpenAPISpecVersionMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *OpenAPISpecVersionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *OpenAPISpecVersionMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown OpenAPISpecVersion nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *OpenAPISpecVersionMutation) ResetField(name string) error {
+	switch name {
+	case openapispecversion.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case openapispecversion.FieldSpecID:
+		m.ResetSpecID()
+		return nil
+	case openapispecversion.FieldURL:
+		m.ResetURL()
+		return nil
+	case openapispecversion.FieldContent:
+		m.ResetContent()
+		return nil
+	case openapispecversion.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpecVersion field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *OpenAPISpecVersionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.organization != nil {
+		edges = append(edges, openapispecversion.EdgeOrganization)
+	}
+	if m.spec != nil {
+		edges = append(edges, openapispecversion.EdgeSpec)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *OpenAPISpecVersionMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case openapispecversion.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case openapispecversion.EdgeSpec:
+		if id := m.spec; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *OpenAPISpecVersionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *OpenAPISpecVersionMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *OpenAPISpecVersionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedorganization {
+		edges = append(edges, openapispecversion.EdgeOrganization)
+	}
+	if m.clearedspec {
+		edges = append(edges, openapispecversion.EdgeSpec)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *OpenAPISpecVersionMutation) EdgeCleared(name string) bool {
+	switch name {
+	case openapispecversion.EdgeOrganization:
+		return m.clearedorganization
+	case openapispecversion.EdgeSpec:
+		return m.clearedspec
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *OpenAPISpecVersionMutation) ClearEdge(name string) error {
+	switch name {
+	case openapispecversion.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case openapispecversion.EdgeSpec:
+		m.ClearSpec()
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpecVersion unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *OpenAPISpecVersionMutation) ResetEdge(name string) error {
+	switch name {
+	case openapispecversion.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case openapispecversion.EdgeSpec:
+		m.ResetSpec()
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpecVersion edge %s", name)
+}
+
 // OrganizationMutation represents an operation that mutates the Organization nodes in the graph.
 type OrganizationMutation struct {
 	config
@@ -3608,6 +13907,4041 @@ func (m *OrganizationMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Organization edge %s", name)
 }
 
+// PermissionGrantMutation represents an operation that mutates the PermissionGrant nodes in the graph.
+type PermissionGrantMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *string
+	created_at          *time.Time
+	updated_at          *time.Time
+	role                *viewer.Role
+	clearedFields       map[string]struct{}
+	organization        *string
+	clearedorganization bool
+	user                *string
+	cleareduser         bool
+	team                *string
+	clearedteam         bool
+	space               *string
+	clearedspace        bool
+	collection          *string
+	clearedcollection   bool
+	done                bool
+	oldValue            func(context.Context) (*PermissionGrant, error)
+	predicates          []predicate.PermissionGrant
+}
+
+var _ ent.Mutation = (*PermissionGrantMutation)(nil)
+
+// permissiongrantOption allows management of the mutation configuration using functional options.
+type permissiongrantOption func(*PermissionGrantMutation)
+
+// newPermissionGrantMutation creates new mutation for the PermissionGrant entity.
+func newPermissionGrantMutation(c config, op Op, opts ...permissiongrantOption) *PermissionGrantMutation {
+	m := &PermissionGrantMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePermissionGrant,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPermissionGrantID sets the ID field of the mutation.
+func withPermissionGrantID(id string) permissiongrantOption {
+	return func(m *PermissionGrantMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PermissionGrant
+		)
+		m.oldValue = func(ctx context.Context) (*PermissionGrant, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PermissionGrant.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPermissionGrant sets the old PermissionGrant of the mutation.
+func withPermissionGrant(node *PermissionGrant) permissiongrantOption {
+	return func(m *PermissionGrantMutation) {
+		m.oldValue = func(context.Context) (*PermissionGrant, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PermissionGrantMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PermissionGrantMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of PermissionGrant entities.
+func (m *PermissionGrantMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PermissionGrantMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PermissionGrantMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PermissionGrant.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *PermissionGrantMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *PermissionGrantMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the PermissionGrant entity.
+// If the PermissionGrant object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PermissionGrantMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *PermissionGrantMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *PermissionGrantMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *PermissionGrantMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the PermissionGrant entity.
+// If the PermissionGrant object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PermissionGrantMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *PermissionGrantMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *PermissionGrantMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *PermissionGrantMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the PermissionGrant entity.
+// If the PermissionGrant object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PermissionGrantMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *PermissionGrantMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *PermissionGrantMutation) SetUserID(s string) {
+	m.user = &s
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *PermissionGrantMutation) UserID() (r string, exists bool) {
+	v := m.user
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the PermissionGrant entity.
+// If the PermissionGrant object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PermissionGrantMutation) OldUserID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ClearUserID clears the value of the "user_id" field.
+func (m *PermissionGrantMutation) ClearUserID() {
+	m.user = nil
+	m.clearedFields[permissiongrant.FieldUserID] = struct{}{}
+}
+
+// UserIDCleared returns if the "user_id" field was cleared in this mutation.
+func (m *PermissionGrantMutation) UserIDCleared() bool {
+	_, ok := m.clearedFields[permissiongrant.FieldUserID]
+	return ok
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *PermissionGrantMutation) ResetUserID() {
+	m.user = nil
+	delete(m.clearedFields, permissiongrant.FieldUserID)
+}
+
+// SetTeamID sets the "team_id" field.
+func (m *PermissionGrantMutation) SetTeamID(s string) {
+	m.team = &s
+}
+
+// TeamID returns the value of the "team_id" field in the mutation.
+func (m *PermissionGrantMutation) TeamID() (r string, exists bool) {
+	v := m.team
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTeamID returns the old "team_id" field's value of the PermissionGrant entity.
+// If the PermissionGrant object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PermissionGrantMutation) OldTeamID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTeamID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTeamID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTeamID: %w", err)
+	}
+	return oldValue.TeamID, nil
+}
+
+// ClearTeamID clears the value of the "team_id" field.
+func (m *PermissionGrantMutation) ClearTeamID() {
+	m.team = nil
+	m.clearedFields[permissiongrant.FieldTeamID] = struct{}{}
+}
+
+// TeamIDCleared returns if the "team_id" field was cleared in this mutation.
+func (m *PermissionGrantMutation) TeamIDCleared() bool {
+	_, ok := m.clearedFields[permissiongrant.FieldTeamID]
+	return ok
+}
+
+// ResetTeamID resets all changes to the "team_id" field.
+func (m *PermissionGrantMutation) ResetTeamID() {
+	m.team = nil
+	delete(m.clearedFields, permissiongrant.FieldTeamID)
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *PermissionGrantMutation) SetSpaceID(s string) {
+	m.space = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *PermissionGrantMutation) SpaceID() (r string, exists bool) {
+	v := m.space
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the PermissionGrant entity.
+// If the PermissionGrant object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PermissionGrantMutation) OldSpaceID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ClearSpaceID clears the value of the "space_id" field.
+func (m *PermissionGrantMutation) ClearSpaceID() {
+	m.space = nil
+	m.clearedFields[permissiongrant.FieldSpaceID] = struct{}{}
+}
+
+// SpaceIDCleared returns if the "space_id" field was cleared in this mutation.
+func (m *PermissionGrantMutation) SpaceIDCleared() bool {
+	_, ok := m.clearedFields[permissiongrant.FieldSpaceID]
+	return ok
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *PermissionGrantMutation) ResetSpaceID() {
+	m.space = nil
+	delete(m.clearedFields, permissiongrant.FieldSpaceID)
+}
+
+// SetCollectionID sets the "collection_id" field.
+func (m *PermissionGrantMutation) SetCollectionID(s string) {
+	m.collection = &s
+}
+
+// CollectionID returns the value of the "collection_id" field in the mutation.
+func (m *PermissionGrantMutation) CollectionID() (r string, exists bool) {
+	v := m.collection
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCollectionID returns the old "collection_id" field's value of the PermissionGrant entity.
+// If the PermissionGrant object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PermissionGrantMutation) OldCollectionID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCollectionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCollectionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCollectionID: %w", err)
+	}
+	return oldValue.CollectionID, nil
+}
+
+// ClearCollectionID clears the value of the "collection_id" field.
+func (m *PermissionGrantMutation) ClearCollectionID() {
+	m.collection = nil
+	m.clearedFields[permissiongrant.FieldCollectionID] = struct{}{}
+}
+
+// CollectionIDCleared returns if the "collection_id" field was cleared in this mutation.
+func (m *PermissionGrantMutation) CollectionIDCleared() bool {
+	_, ok := m.clearedFields[permissiongrant.FieldCollectionID]
+	return ok
+}
+
+// ResetCollectionID resets all changes to the "collection_id" field.
+func (m *PermissionGrantMutation) ResetCollectionID() {
+	m.collection = nil
+	delete(m.clearedFields, permissiongrant.FieldCollectionID)
+}
+
+// SetRole sets the "role" field.
+func (m *PermissionGrantMutation) SetRole(v viewer.Role) {
+	m.role = &v
+}
+
+// Role returns the value of the "role" field in the mutation.
+func (m *PermissionGrantMutation) Role() (r viewer.Role, exists bool) {
+	v := m.role
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRole returns the old "role" field's value of the PermissionGrant entity.
+// If the PermissionGrant object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PermissionGrantMutation) OldRole(ctx context.Context) (v viewer.Role, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRole is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRole requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRole: %w", err)
+	}
+	return oldValue.Role, nil
+}
+
+// ResetRole resets all changes to the "role" field.
+func (m *PermissionGrantMutation) ResetRole() {
+	m.role = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *PermissionGrantMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[permissiongrant.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *PermissionGrantMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *PermissionGrantMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *PermissionGrantMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearUser clears the "user" edge to the User entity.
+func (m *PermissionGrantMutation) ClearUser() {
+	m.cleareduser = true
+	m.clearedFields[permissiongrant.FieldUserID] = struct{}{}
+}
+
+// UserCleared reports if the "user" edge to the User entity was cleared.
+func (m *PermissionGrantMutation) UserCleared() bool {
+	return m.UserIDCleared() || m.cleareduser
+}
+
+// UserIDs returns the "user" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// UserID instead. It exists only for internal usage by the builders.
+func (m *PermissionGrantMutation) UserIDs() (ids []string) {
+	if id := m.user; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetUser resets all changes to the "user" edge.
+func (m *PermissionGrantMutation) ResetUser() {
+	m.user = nil
+	m.cleareduser = false
+}
+
+// ClearTeam clears the "team" edge to the Team entity.
+func (m *PermissionGrantMutation) ClearTeam() {
+	m.clearedteam = true
+	m.clearedFields[permissiongrant.FieldTeamID] = struct{}{}
+}
+
+// TeamCleared reports if the "team" edge to the Team entity was cleared.
+func (m *PermissionGrantMutation) TeamCleared() bool {
+	return m.TeamIDCleared() || m.clearedteam
+}
+
+// TeamIDs returns the "team" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TeamID instead. It exists only for internal usage by the builders.
+func (m *PermissionGrantMutation) TeamIDs() (ids []string) {
+	if id := m.team; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTeam resets all changes to the "team" edge.
+func (m *PermissionGrantMutation) ResetTeam() {
+	m.team = nil
+	m.clearedteam = false
+}
+
+// ClearSpace clears the "space" edge to the Space entity.
+func (m *PermissionGrantMutation) ClearSpace() {
+	m.clearedspace = true
+	m.clearedFields[permissiongrant.FieldSpaceID] = struct{}{}
+}
+
+// SpaceCleared reports if the "space" edge to the Space entity was cleared.
+func (m *PermissionGrantMutation) SpaceCleared() bool {
+	return m.SpaceIDCleared() || m.clearedspace
+}
+
+// SpaceIDs returns the "space" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SpaceID instead. It exists only for internal usage by the builders.
+func (m *PermissionGrantMutation) SpaceIDs() (ids []string) {
+	if id := m.space; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSpace resets all changes to the "space" edge.
+func (m *PermissionGrantMutation) ResetSpace() {
+	m.space = nil
+	m.clearedspace = false
+}
+
+// ClearCollection clears the "collection" edge to the Collection entity.
+func (m *PermissionGrantMutation) ClearCollection() {
+	m.clearedcollection = true
+	m.clearedFields[permissiongrant.FieldCollectionID] = struct{}{}
+}
+
+// CollectionCleared reports if the "collection" edge to the Collection entity was cleared.
+func (m *PermissionGrantMutation) CollectionCleared() bool {
+	return m.CollectionIDCleared() || m.clearedcollection
+}
+
+// CollectionIDs returns the "collection" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// CollectionID instead. It exists only for internal usage by the builders.
+func (m *PermissionGrantMutation) CollectionIDs() (ids []string) {
+	if id := m.collection; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetCollection resets all changes to the "collection" edge.
+func (m *PermissionGrantMutation) ResetCollection() {
+	m.collection = nil
+	m.clearedcollection = false
+}
+
+// Where appends a list predicates to the PermissionGrantMutation builder.
+func (m *PermissionGrantMutation) Where(ps ...predicate.PermissionGrant) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PermissionGrantMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PermissionGrantMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PermissionGrant, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PermissionGrantMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PermissionGrantMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PermissionGrant).
+func (m *PermissionGrantMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PermissionGrantMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created_at != nil {
+		fields = append(fields, permissiongrant.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, permissiongrant.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, permissiongrant.FieldOrganizationID)
+	}
+	if m.user != nil {
+		fields = append(fields, permissiongrant.FieldUserID)
+	}
+	if m.team != nil {
+		fields = append(fields, permissiongrant.FieldTeamID)
+	}
+	if m.space != nil {
+		fields = append(fields, permissiongrant.FieldSpaceID)
+	}
+	if m.collection != nil {
+		fields = append(fields, permissiongrant.FieldCollectionID)
+	}
+	if m.role != nil {
+		fields = append(fields, permissiongrant.FieldRole)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PermissionGrantMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case permissiongrant.FieldCreatedAt:
+		return m.CreatedAt()
+	case permissiongrant.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case permissiongrant.FieldOrganizationID:
+		return m.OrganizationID()
+	case permissiongrant.FieldUserID:
+		return m.UserID()
+	case permissiongrant.FieldTeamID:
+		return m.TeamID()
+	case permissiongrant.FieldSpaceID:
+		return m.SpaceID()
+	case permissiongrant.FieldCollectionID:
+		return m.CollectionID()
+	case permissiongrant.FieldRole:
+		return m.Role()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PermissionGrantMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case permissiongrant.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case permissiongrant.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case permissiongrant.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case permissiongrant.FieldUserID:
+		return m.OldUserID(ctx)
+	case permissiongrant.FieldTeamID:
+		return m.OldTeamID(ctx)
+	case permissiongrant.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case permissiongrant.FieldCollectionID:
+		return m.OldCollectionID(ctx)
+	case permissiongrant.FieldRole:
+		return m.OldRole(ctx)
+	}
+	return nil, fmt.Errorf("unknown PermissionGrant field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PermissionGrantMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case permissiongrant.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case permissiongrant.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case permissiongrant.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case permissiongrant.FieldUserID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case permissiongrant.FieldTeamID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTeamID(v)
+		return nil
+	case permissiongrant.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case permissiongrant.FieldCollectionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCollectionID(v)
+		return nil
+	case permissiongrant.FieldRole:
+		v, ok := value.(viewer.Role)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRole(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PermissionGrant field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PermissionGrantMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PermissionGrantMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PermissionGrantMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown PermissionGrant numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PermissionGrantMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(permissiongrant.FieldUserID) {
+		fields = append(fields, permissiongrant.FieldUserID)
+	}
+	if m.FieldCleared(permissiongrant.FieldTeamID) {
+		fields = append(fields, permissiongrant.FieldTeamID)
+	}
+	if m.FieldCleared(permissiongrant.FieldSpaceID) {
+		fields = append(fields, permissiongrant.FieldSpaceID)
+	}
+	if m.FieldCleared(permissiongrant.FieldCollectionID) {
+		fields = append(fields, permissiongrant.FieldCollectionID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PermissionGrantMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PermissionGrantMutation) ClearField(name string) error {
+	switch name {
+	case permissiongrant.FieldUserID:
+		m.ClearUserID()
+		return nil
+	case permissiongrant.FieldTeamID:
+		m.ClearTeamID()
+		return nil
+	case permissiongrant.FieldSpaceID:
+		m.ClearSpaceID()
+		return nil
+	case permissiongrant.FieldCollectionID:
+		m.ClearCollectionID()
+		return nil
+	}
+	return fmt.Errorf("unknown PermissionGrant nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PermissionGrantMutation) ResetField(name string) error {
+	switch name {
+	case permissiongrant.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case permissiongrant.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case permissiongrant.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case permissiongrant.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case permissiongrant.FieldTeamID:
+		m.ResetTeamID()
+		return nil
+	case permissiongrant.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case permissiongrant.FieldCollectionID:
+		m.ResetCollectionID()
+		return nil
+	case permissiongrant.FieldRole:
+		m.ResetRole()
+		return nil
+	}
+	return fmt.Errorf("unknown PermissionGrant field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PermissionGrantMutation) AddedEdges() []string {
+	edges := make([]string, 0, 5)
+	if m.organization != nil {
+		edges = append(edges, permissiongrant.EdgeOrganization)
+	}
+	if m.user != nil {
+		edges = append(edges, permissiongrant.EdgeUser)
+	}
+	if m.team != nil {
+		edges = append(edges, permissiongrant.EdgeTeam)
+	}
+	if m.space != nil {
+		edges = append(edges, permissiongrant.EdgeSpace)
+	}
+	if m.collection != nil {
+		edges = append(edges, permissiongrant.EdgeCollection)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PermissionGrantMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case permissiongrant.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case permissiongrant.EdgeUser:
+		if id := m.user; id != nil {
+			return []ent.Value{*id}
+		}
+	case permissiongrant.EdgeTeam:
+		if id := m.team; id != nil {
+			return []ent.Value{*id}
+		}
+	case permissiongrant.EdgeSpace:
+		if id := m.space; id != nil {
+			return []ent.Value{*id}
+		}
+	case permissiongrant.EdgeCollection:
+		if id := m.collection; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PermissionGrantMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 5)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PermissionGrantMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PermissionGrantMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 5)
+	if m.clearedorganization {
+		edges = append(edges, permissiongrant.EdgeOrganization)
+	}
+	if m.cleareduser {
+		edges = append(edges, permissiongrant.EdgeUser)
+	}
+	if m.clearedteam {
+		edges = append(edges, permissiongrant.EdgeTeam)
+	}
+	if m.clearedspace {
+		edges = append(edges, permissiongrant.EdgeSpace)
+	}
+	if m.clearedcollection {
+		edges = append(edges, permissiongrant.EdgeCollection)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PermissionGrantMutation) EdgeCleared(name string) bool {
+	switch name {
+	case permissiongrant.EdgeOrganization:
+		return m.clearedorganization
+	case permissiongrant.EdgeUser:
+		return m.cleareduser
+	case permissiongrant.EdgeTeam:
+		return m.clearedteam
+	case permissiongrant.EdgeSpace:
+		return m.clearedspace
+	case permissiongrant.EdgeCollection:
+		return m.clearedcollection
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PermissionGrantMutation) ClearEdge(name string) error {
+	switch name {
+	case permissiongrant.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case permissiongrant.EdgeUser:
+		m.ClearUser()
+		return nil
+	case permissiongrant.EdgeTeam:
+		m.ClearTeam()
+		return nil
+	case permissiongrant.EdgeSpace:
+		m.ClearSpace()
+		return nil
+	case permissiongrant.EdgeCollection:
+		m.ClearCollection()
+		return nil
+	}
+	return fmt.Errorf("unknown PermissionGrant unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PermissionGrantMutation) ResetEdge(name string) error {
+	switch name {
+	case permissiongrant.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case permissiongrant.EdgeUser:
+		m.ResetUser()
+		return nil
+	case permissiongrant.EdgeTeam:
+		m.ResetTeam()
+		return nil
+	case permissiongrant.EdgeSpace:
+		m.ResetSpace()
+		return nil
+	case permissiongrant.EdgeCollection:
+		m.ResetCollection()
+		return nil
+	}
+	return fmt.Errorf("unknown PermissionGrant edge %s", name)
+}
+
+// ReactionMutation represents an operation that mutates the Reaction nodes in the graph.
+type ReactionMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *string
+	emoji               *string
+	created_at          *time.Time
+	clearedFields       map[string]struct{}
+	organization        *string
+	clearedorganization bool
+	comment             *string
+	clearedcomment      bool
+	reply               *string
+	clearedreply        bool
+	space               *string
+	clearedspace        bool
+	user                *string
+	cleareduser         bool
+	done                bool
+	oldValue            func(context.Context) (*Reaction, error)
+	predicates          []predicate.Reaction
+}
+
+var _ ent.Mutation = (*ReactionMutation)(nil)
+
+// reactionOption allows management of the mutation configuration using functional options.
+type reactionOption func(*ReactionMutation)
+
+// newReactionMutation creates new mutation for the Reaction entity.
+func newReactionMutation(c config, op Op, opts ...reactionOption) *ReactionMutation {
+	m := &ReactionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeReaction,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withReactionID sets the ID field of the mutation.
+func withReactionID(id string) reactionOption {
+	return func(m *ReactionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Reaction
+		)
+		m.oldValue = func(ctx context.Context) (*Reaction, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Reaction.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withReaction sets the old Reaction of the mutation.
+func withReaction(node *Reaction) reactionOption {
+	return func(m *ReactionMutation) {
+		m.oldValue = func(context.Context) (*Reaction, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ReactionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ReactionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Reaction entities.
+func (m *ReactionMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ReactionMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ReactionMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Reaction.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *ReactionMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *ReactionMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the Reaction entity.
+// If the Reaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReactionMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *ReactionMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetTargetCommentID sets the "target_comment_id" field.
+func (m *ReactionMutation) SetTargetCommentID(s string) {
+	m.comment = &s
+}
+
+// TargetCommentID returns the value of the "target_comment_id" field in the mutation.
+func (m *ReactionMutation) TargetCommentID() (r string, exists bool) {
+	v := m.comment
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTargetCommentID returns the old "target_comment_id" field's value of the Reaction entity.
+// If the Reaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReactionMutation) OldTargetCommentID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTargetCommentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTargetCommentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTargetCommentID: %w", err)
+	}
+	return oldValue.TargetCommentID, nil
+}
+
+// ClearTargetCommentID clears the value of the "target_comment_id" field.
+func (m *ReactionMutation) ClearTargetCommentID() {
+	m.comment = nil
+	m.clearedFields[reaction.FieldTargetCommentID] = struct{}{}
+}
+
+// TargetCommentIDCleared returns if the "target_comment_id" field was cleared in this mutation.
+func (m *ReactionMutation) TargetCommentIDCleared() bool {
+	_, ok := m.clearedFields[reaction.FieldTargetCommentID]
+	return ok
+}
+
+// ResetTargetCommentID resets all changes to the "target_comment_id" field.
+func (m *ReactionMutation) ResetTargetCommentID() {
+	m.comment = nil
+	delete(m.clearedFields, reaction.FieldTargetCommentID)
+}
+
+// SetTargetReplyID sets the "target_reply_id" field.
+func (m *ReactionMutation) SetTargetReplyID(s string) {
+	m.reply = &s
+}
+
+// TargetReplyID returns the value of the "target_reply_id" field in the mutation.
+func (m *ReactionMutation) TargetReplyID() (r string, exists bool) {
+	v := m.reply
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTargetReplyID returns the old "target_reply_id" field's value of the Reaction entity.
+// If the Reaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReactionMutation) OldTargetReplyID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTargetReplyID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTargetReplyID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTargetReplyID: %w", err)
+	}
+	return oldValue.TargetReplyID, nil
+}
+
+// ClearTargetReplyID clears the value of the "target_reply_id" field.
+func (m *ReactionMutation) ClearTargetReplyID() {
+	m.reply = nil
+	m.clearedFields[reaction.FieldTargetReplyID] = struct{}{}
+}
+
+// TargetReplyIDCleared returns if the "target_reply_id" field was cleared in this mutation.
+func (m *ReactionMutation) TargetReplyIDCleared() bool {
+	_, ok := m.clearedFields[reaction.FieldTargetReplyID]
+	return ok
+}
+
+// ResetTargetReplyID resets all changes to the "target_reply_id" field.
+func (m *ReactionMutation) ResetTargetReplyID() {
+	m.reply = nil
+	delete(m.clearedFields, reaction.FieldTargetReplyID)
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *ReactionMutation) SetSpaceID(s string) {
+	m.space = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *ReactionMutation) SpaceID() (r string, exists bool) {
+	v := m.space
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the Reaction entity.
+// If the Reaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReactionMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *ReactionMutation) ResetSpaceID() {
+	m.space = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *ReactionMutation) SetUserID(s string) {
+	m.user = &s
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *ReactionMutation) UserID() (r string, exists bool) {
+	v := m.user
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the Reaction entity.
+// If the Reaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReactionMutation) OldUserID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *ReactionMutation) ResetUserID() {
+	m.user = nil
+}
+
+// SetEmoji sets the "emoji" field.
+func (m *ReactionMutation) SetEmoji(s string) {
+	m.emoji = &s
+}
+
+// Emoji returns the value of the "emoji" field in the mutation.
+func (m *ReactionMutation) Emoji() (r string, exists bool) {
+	v := m.emoji
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEmoji returns the old "emoji" field's value of the Reaction entity.
+// If the Reaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReactionMutation) OldEmoji(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEmoji is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEmoji requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEmoji: %w", err)
+	}
+	return oldValue.Emoji, nil
+}
+
+// ResetEmoji resets all changes to the "emoji" field.
+func (m *ReactionMutation) ResetEmoji() {
+	m.emoji = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ReactionMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ReactionMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Reaction entity.
+// If the Reaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReactionMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ReactionMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *ReactionMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[reaction.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *ReactionMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *ReactionMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *ReactionMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// SetCommentID sets the "comment" edge to the Comment entity by id.
+func (m *ReactionMutation) SetCommentID(id string) {
+	m.comment = &id
+}
+
+// ClearComment clears the "comment" edge to the Comment entity.
+func (m *ReactionMutation) ClearComment() {
+	m.clearedcomment = true
+	m.clearedFields[reaction.FieldTargetCommentID] = struct{}{}
+}
+
+// CommentCleared reports if the "comment" edge to the Comment entity was cleared.
+func (m *ReactionMutation) CommentCleared() bool {
+	return m.TargetCommentIDCleared() || m.clearedcomment
+}
+
+// CommentID returns the "comment" edge ID in the mutation.
+func (m *ReactionMutation) CommentID() (id string, exists bool) {
+	if m.comment != nil {
+		return *m.comment, true
+	}
+	return
+}
+
+// CommentIDs returns the "comment" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// CommentID instead. It exists only for internal usage by the builders.
+func (m *ReactionMutation) CommentIDs() (ids []string) {
+	if id := m.comment; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetComment resets all changes to the "comment" edge.
+func (m *ReactionMutation) ResetComment() {
+	m.comment = nil
+	m.clearedcomment = false
+}
+
+// SetReplyID sets the "reply" edge to the CommentReply entity by id.
+func (m *ReactionMutation) SetReplyID(id string) {
+	m.reply = &id
+}
+
+// ClearReply clears the "reply" edge to the CommentReply entity.
+func (m *ReactionMutation) ClearReply() {
+	m.clearedreply = true
+	m.clearedFields[reaction.FieldTargetReplyID] = struct{}{}
+}
+
+// ReplyCleared reports if the "reply" edge to the CommentReply entity was cleared.
+func (m *ReactionMutation) ReplyCleared() bool {
+	return m.TargetReplyIDCleared() || m.clearedreply
+}
+
+// ReplyID returns the "reply" edge ID in the mutation.
+func (m *ReactionMutation) ReplyID() (id string, exists bool) {
+	if m.reply != nil {
+		return *m.reply, true
+	}
+	return
+}
+
+// ReplyIDs returns the "reply" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ReplyID instead. It exists only for internal usage by the builders.
+func (m *ReactionMutation) ReplyIDs() (ids []string) {
+	if id := m.reply; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetReply resets all changes to the "reply" edge.
+func (m *ReactionMutation) ResetReply() {
+	m.reply = nil
+	m.clearedreply = false
+}
+
+// ClearSpace clears the "space" edge to the Space entity.
+func (m *ReactionMutation) ClearSpace() {
+	m.clearedspace = true
+	m.clearedFields[reaction.FieldSpaceID] = struct{}{}
+}
+
+// SpaceCleared reports if the "space" edge to the Space entity was cleared.
+func (m *ReactionMutation) SpaceCleared() bool {
+	return m.clearedspace
+}
+
+// SpaceIDs returns the "space" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SpaceID instead. It exists only for internal usage by the builders.
+func (m *ReactionMutation) SpaceIDs() (ids []string) {
+	if id := m.space; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSpace resets all changes to the "space" edge.
+func (m *ReactionMutation) ResetSpace() {
+	m.space = nil
+	m.clearedspace = false
+}
+
+// ClearUser clears the "user" edge to the User entity.
+func (m *ReactionMutation) ClearUser() {
+	m.cleareduser = true
+	m.clearedFields[reaction.FieldUserID] = struct{}{}
+}
+
+// UserCleared reports if the "user" edge to the User entity was cleared.
+func (m *ReactionMutation) UserCleared() bool {
+	return m.cleareduser
+}
+
+// UserIDs returns the "user" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// UserID instead. It exists only for internal usage by the builders.
+func (m *ReactionMutation) UserIDs() (ids []string) {
+	if id := m.user; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetUser resets all changes to the "user" edge.
+func (m *ReactionMutation) ResetUser() {
+	m.user = nil
+	m.cleareduser = false
+}
+
+// Where appends a list predicates to the ReactionMutation builder.
+func (m *ReactionMutation) Where(ps ...predicate.Reaction) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ReactionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ReactionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Reaction, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ReactionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ReactionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Reaction).
+func (m *ReactionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ReactionMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.organization != nil {
+		fields = append(fields, reaction.FieldOrganizationID)
+	}
+	if m.comment != nil {
+		fields = append(fields, reaction.FieldTargetCommentID)
+	}
+	if m.reply != nil {
+		fields = append(fields, reaction.FieldTargetReplyID)
+	}
+	if m.space != nil {
+		fields = append(fields, reaction.FieldSpaceID)
+	}
+	if m.user != nil {
+		fields = append(fields, reaction.FieldUserID)
+	}
+	if m.emoji != nil {
+		fields = append(fields, reaction.FieldEmoji)
+	}
+	if m.created_at != nil {
+		fields = append(fields, reaction.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ReactionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case reaction.FieldOrganizationID:
+		return m.OrganizationID()
+	case reaction.FieldTargetCommentID:
+		return m.TargetCommentID()
+	case reaction.FieldTargetReplyID:
+		return m.TargetReplyID()
+	case reaction.FieldSpaceID:
+		return m.SpaceID()
+	case reaction.FieldUserID:
+		return m.UserID()
+	case reaction.FieldEmoji:
+		return m.Emoji()
+	case reaction.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ReactionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case reaction.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case reaction.FieldTargetCommentID:
+		return m.OldTargetCommentID(ctx)
+	case reaction.FieldTargetReplyID:
+		return m.OldTargetReplyID(ctx)
+	case reaction.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case reaction.FieldUserID:
+		return m.OldUserID(ctx)
+	case reaction.FieldEmoji:
+		return m.OldEmoji(ctx)
+	case reaction.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown Reaction field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ReactionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case reaction.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case reaction.FieldTargetCommentID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTargetCommentID(v)
+		return nil
+	case reaction.FieldTargetReplyID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTargetReplyID(v)
+		return nil
+	case reaction.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case reaction.FieldUserID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case reaction.FieldEmoji:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEmoji(v)
+		return nil
+	case reaction.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Reaction field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ReactionMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ReactionMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ReactionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown Reaction numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ReactionMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(reaction.FieldTargetCommentID) {
+		fields = append(fields, reaction.FieldTargetCommentID)
+	}
+	if m.FieldCleared(reaction.FieldTargetReplyID) {
+		fields = append(fields, reaction.FieldTargetReplyID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ReactionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ReactionMutation) ClearField(name string) error {
+	switch name {
+	case reaction.FieldTargetCommentID:
+		m.ClearTargetCommentID()
+		return nil
+	case reaction.FieldTargetReplyID:
+		m.ClearTargetReplyID()
+		return nil
+	}
+	return fmt.Errorf("unknown Reaction nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ReactionMutation) ResetField(name string) error {
+	switch name {
+	case reaction.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case reaction.FieldTargetCommentID:
+		m.ResetTargetCommentID()
+		return nil
+	case reaction.FieldTargetReplyID:
+		m.ResetTargetReplyID()
+		return nil
+	case reaction.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case reaction.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case reaction.FieldEmoji:
+		m.ResetEmoji()
+		return nil
+	case reaction.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Reaction field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ReactionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 5)
+	if m.organization != nil {
+		edges = append(edges, reaction.EdgeOrganization)
+	}
+	if m.comment != nil {
+		edges = append(edges, reaction.EdgeComment)
+	}
+	if m.reply != nil {
+		edges = append(edges, reaction.EdgeReply)
+	}
+	if m.space != nil {
+		edges = append(edges, reaction.EdgeSpace)
+	}
+	if m.user != nil {
+		edges = append(edges, reaction.EdgeUser)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ReactionMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case reaction.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case reaction.EdgeComment:
+		if id := m.comment; id != nil {
+			return []ent.Value{*id}
+		}
+	case reaction.EdgeReply:
+		if id := m.reply; id != nil {
+			return []ent.Value{*id}
+		}
+	case reaction.EdgeSpace:
+		if id := m.space; id != nil {
+			return []ent.Value{*id}
+		}
+	case reaction.EdgeUser:
+		if id := m.user; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ReactionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 5)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ReactionMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ReactionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 5)
+	if m.clearedorganization {
+		edges = append(edges, reaction.EdgeOrganization)
+	}
+	if m.clearedcomment {
+		edges = append(edges, reaction.EdgeComment)
+	}
+	if m.clearedreply {
+		edges = append(edges, reaction.EdgeReply)
+	}
+	if m.clearedspace {
+		edges = append(edges, reaction.EdgeSpace)
+	}
+	if m.cleareduser {
+		edges = append(edges, reaction.EdgeUser)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ReactionMutation) EdgeCleared(name string) bool {
+	switch name {
+	case reaction.EdgeOrganization:
+		return m.clearedorganization
+	case reaction.EdgeComment:
+		return m.clearedcomment
+	case reaction.EdgeReply:
+		return m.clearedreply
+	case reaction.EdgeSpace:
+		return m.clearedspace
+	case reaction.EdgeUser:
+		return m.cleareduser
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ReactionMutation) ClearEdge(name string) error {
+	switch name {
+	case reaction.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case reaction.EdgeComment:
+		m.ClearComment()
+		return nil
+	case reaction.EdgeReply:
+		m.ClearReply()
+		return nil
+	case reaction.EdgeSpace:
+		m.ClearSpace()
+		return nil
+	case reaction.EdgeUser:
+		m.ClearUser()
+		return nil
+	}
+	return fmt.Errorf("unknown Reaction unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ReactionMutation) ResetEdge(name string) error {
+	switch name {
+	case reaction.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case reaction.EdgeComment:
+		m.ResetComment()
+		return nil
+	case reaction.EdgeReply:
+		m.ResetReply()
+		return nil
+	case reaction.EdgeSpace:
+		m.ResetSpace()
+		return nil
+	case reaction.EdgeUser:
+		m.ResetUser()
+		return nil
+	}
+	return fmt.Errorf("unknown Reaction edge %s", name)
+}
+
+// RevisionMutation represents an operation that mutates the Revision nodes in the graph.
+type RevisionMutation struct {
+	config
+	op                    Op
+	typ                   string
+	id                    *string
+	parents               *[]string
+	appendparents         []string
+	_type                 *revision.Type
+	created_at            *time.Time
+	clearedFields         map[string]struct{}
+	organization          *string
+	clearedorganization   bool
+	space                 *string
+	clearedspace          bool
+	tree                  *string
+	clearedtree           bool
+	creator               *string
+	clearedcreator        bool
+	change_request        *string
+	clearedchange_request bool
+	done                  bool
+	oldValue              func(context.Context) (*Revision, error)
+	predicates            []predicate.Revision
+}
+
+var _ ent.Mutation = (*RevisionMutation)(nil)
+
+// revisionOption allows management of the mutation configuration using functional options.
+type revisionOption func(*RevisionMutation)
+
+// newRevisionMutation creates new mutation for the Revision entity.
+func newRevisionMutation(c config, op Op, opts ...revisionOption) *RevisionMutation {
+	m := &RevisionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeRevision,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withRevisionID sets the ID field of the mutation.
+func withRevisionID(id string) revisionOption {
+	return func(m *RevisionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Revision
+		)
+		m.oldValue = func(ctx context.Context) (*Revision, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Revision.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withRevision sets the old Revision of the mutation.
+func withRevision(node *Revision) revisionOption {
+	return func(m *RevisionMutation) {
+		m.oldValue = func(context.Context) (*Revision, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m RevisionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m RevisionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Revision entities.
+func (m *RevisionMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *RevisionMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *RevisionMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Revision.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *RevisionMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *RevisionMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the Revision entity.
+// If the Revision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RevisionMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *RevisionMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *RevisionMutation) SetSpaceID(s string) {
+	m.space = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *RevisionMutation) SpaceID() (r string, exists bool) {
+	v := m.space
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the Revision entity.
+// If the Revision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RevisionMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *RevisionMutation) ResetSpaceID() {
+	m.space = nil
+}
+
+// SetParents sets the "parents" field.
+func (m *RevisionMutation) SetParents(s []string) {
+	m.parents = &s
+	m.appendparents = nil
+}
+
+// Parents returns the value of the "parents" field in the mutation.
+func (m *RevisionMutation) Parents() (r []string, exists bool) {
+	v := m.parents
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldParents returns the old "parents" field's value of the Revision entity.
+// If the Revision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RevisionMutation) OldParents(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldParents is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldParents requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldParents: %w", err)
+	}
+	return oldValue.Parents, nil
+}
+
+// AppendParents adds s to the "parents" field.
+func (m *RevisionMutation) AppendParents(s []string) {
+	m.appendparents = append(m.appendparents, s...)
+}
+
+// AppendedParents returns the list of values that were appended to the "parents" field in this mutation.
+func (m *RevisionMutation) AppendedParents() ([]string, bool) {
+	if len(m.appendparents) == 0 {
+		return nil, false
+	}
+	return m.appendparents, true
+}
+
+// ResetParents resets all changes to the "parents" field.
+func (m *RevisionMutation) ResetParents() {
+	m.parents = nil
+	m.appendparents = nil
+}
+
+// SetType sets the "type" field.
+func (m *RevisionMutation) SetType(r revision.Type) {
+	m._type = &r
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *RevisionMutation) GetType() (r revision.Type, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldType returns the old "type" field's value of the Revision entity.
+// If the Revision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RevisionMutation) OldType(ctx context.Context) (v revision.Type, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldType: %w", err)
+	}
+	return oldValue.Type, nil
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *RevisionMutation) ResetType() {
+	m._type = nil
+}
+
+// SetRootTree sets the "root_tree" field.
+func (m *RevisionMutation) SetRootTree(s string) {
+	m.tree = &s
+}
+
+// RootTree returns the value of the "root_tree" field in the mutation.
+func (m *RevisionMutation) RootTree() (r string, exists bool) {
+	v := m.tree
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRootTree returns the old "root_tree" field's value of the Revision entity.
+// If the Revision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RevisionMutation) OldRootTree(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRootTree is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRootTree requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRootTree: %w", err)
+	}
+	return oldValue.RootTree, nil
+}
+
+// ResetRootTree resets all changes to the "root_tree" field.
+func (m *RevisionMutation) ResetRootTree() {
+	m.tree = nil
+}
+
+// SetCreatedBy sets the "created_by" field.
+func (m *RevisionMutation) SetCreatedBy(s string) {
+	m.creator = &s
+}
+
+// CreatedBy returns the value of the "created_by" field in the mutation.
+func (m *RevisionMutation) CreatedBy() (r string, exists bool) {
+	v := m.creator
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedBy returns the old "created_by" field's value of the Revision entity.
+// If the Revision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RevisionMutation) OldCreatedBy(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedBy: %w", err)
+	}
+	return oldValue.CreatedBy, nil
+}
+
+// ClearCreatedBy clears the value of the "created_by" field.
+func (m *RevisionMutation) ClearCreatedBy() {
+	m.creator = nil
+	m.clearedFields[revision.FieldCreatedBy] = struct{}{}
+}
+
+// CreatedByCleared returns if the "created_by" field was cleared in this mutation.
+func (m *RevisionMutation) CreatedByCleared() bool {
+	_, ok := m.clearedFields[revision.FieldCreatedBy]
+	return ok
+}
+
+// ResetCreatedBy resets all changes to the "created_by" field.
+func (m *RevisionMutation) ResetCreatedBy() {
+	m.creator = nil
+	delete(m.clearedFields, revision.FieldCreatedBy)
+}
+
+// SetChangeRequestID sets the "change_request_id" field.
+func (m *RevisionMutation) SetChangeRequestID(s string) {
+	m.change_request = &s
+}
+
+// ChangeRequestID returns the value of the "change_request_id" field in the mutation.
+func (m *RevisionMutation) ChangeRequestID() (r string, exists bool) {
+	v := m.change_request
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChangeRequestID returns the old "change_request_id" field's value of the Revision entity.
+// If the Revision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RevisionMutation) OldChangeRequestID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChangeRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChangeRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChangeRequestID: %w", err)
+	}
+	return oldValue.ChangeRequestID, nil
+}
+
+// ClearChangeRequestID clears the value of the "change_request_id" field.
+func (m *RevisionMutation) ClearChangeRequestID() {
+	m.change_request = nil
+	m.clearedFields[revision.FieldChangeRequestID] = struct{}{}
+}
+
+// ChangeRequestIDCleared returns if the "change_request_id" field was cleared in this mutation.
+func (m *RevisionMutation) ChangeRequestIDCleared() bool {
+	_, ok := m.clearedFields[revision.FieldChangeRequestID]
+	return ok
+}
+
+// ResetChangeRequestID resets all changes to the "change_request_id" field.
+func (m *RevisionMutation) ResetChangeRequestID() {
+	m.change_request = nil
+	delete(m.clearedFields, revision.FieldChangeRequestID)
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *RevisionMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *RevisionMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Revision entity.
+// If the Revision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RevisionMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *RevisionMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *RevisionMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[revision.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *RevisionMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *RevisionMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *RevisionMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearSpace clears the "space" edge to the Space entity.
+func (m *RevisionMutation) ClearSpace() {
+	m.clearedspace = true
+	m.clearedFields[revision.FieldSpaceID] = struct{}{}
+}
+
+// SpaceCleared reports if the "space" edge to the Space entity was cleared.
+func (m *RevisionMutation) SpaceCleared() bool {
+	return m.clearedspace
+}
+
+// SpaceIDs returns the "space" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SpaceID instead. It exists only for internal usage by the builders.
+func (m *RevisionMutation) SpaceIDs() (ids []string) {
+	if id := m.space; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSpace resets all changes to the "space" edge.
+func (m *RevisionMutation) ResetSpace() {
+	m.space = nil
+	m.clearedspace = false
+}
+
+// SetTreeID sets the "tree" edge to the ContentObject entity by id.
+func (m *RevisionMutation) SetTreeID(id string) {
+	m.tree = &id
+}
+
+// ClearTree clears the "tree" edge to the ContentObject entity.
+func (m *RevisionMutation) ClearTree() {
+	m.clearedtree = true
+	m.clearedFields[revision.FieldRootTree] = struct{}{}
+}
+
+// TreeCleared reports if the "tree" edge to the ContentObject entity was cleared.
+func (m *RevisionMutation) TreeCleared() bool {
+	return m.clearedtree
+}
+
+// TreeID returns the "tree" edge ID in the mutation.
+func (m *RevisionMutation) TreeID() (id string, exists bool) {
+	if m.tree != nil {
+		return *m.tree, true
+	}
+	return
+}
+
+// TreeIDs returns the "tree" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TreeID instead. It exists only for internal usage by the builders.
+func (m *RevisionMutation) TreeIDs() (ids []string) {
+	if id := m.tree; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTree resets all changes to the "tree" edge.
+func (m *RevisionMutation) ResetTree() {
+	m.tree = nil
+	m.clearedtree = false
+}
+
+// SetCreatorID sets the "creator" edge to the User entity by id.
+func (m *RevisionMutation) SetCreatorID(id string) {
+	m.creator = &id
+}
+
+// ClearCreator clears the "creator" edge to the User entity.
+func (m *RevisionMutation) ClearCreator() {
+	m.clearedcreator = true
+	m.clearedFields[revision.FieldCreatedBy] = struct{}{}
+}
+
+// CreatorCleared reports if the "creator" edge to the User entity was cleared.
+func (m *RevisionMutation) CreatorCleared() bool {
+	return m.CreatedByCleared() || m.clearedcreator
+}
+
+// CreatorID returns the "creator" edge ID in the mutation.
+func (m *RevisionMutation) CreatorID() (id string, exists bool) {
+	if m.creator != nil {
+		return *m.creator, true
+	}
+	return
+}
+
+// CreatorIDs returns the "creator" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// CreatorID instead. It exists only for internal usage by the builders.
+func (m *RevisionMutation) CreatorIDs() (ids []string) {
+	if id := m.creator; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetCreator resets all changes to the "creator" edge.
+func (m *RevisionMutation) ResetCreator() {
+	m.creator = nil
+	m.clearedcreator = false
+}
+
+// ClearChangeRequest clears the "change_request" edge to the ChangeRequest entity.
+func (m *RevisionMutation) ClearChangeRequest() {
+	m.clearedchange_request = true
+	m.clearedFields[revision.FieldChangeRequestID] = struct{}{}
+}
+
+// ChangeRequestCleared reports if the "change_request" edge to the ChangeRequest entity was cleared.
+func (m *RevisionMutation) ChangeRequestCleared() bool {
+	return m.ChangeRequestIDCleared() || m.clearedchange_request
+}
+
+// ChangeRequestIDs returns the "change_request" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ChangeRequestID instead. It exists only for internal usage by the builders.
+func (m *RevisionMutation) ChangeRequestIDs() (ids []string) {
+	if id := m.change_request; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetChangeRequest resets all changes to the "change_request" edge.
+func (m *RevisionMutation) ResetChangeRequest() {
+	m.change_request = nil
+	m.clearedchange_request = false
+}
+
+// Where appends a list predicates to the RevisionMutation builder.
+func (m *RevisionMutation) Where(ps ...predicate.Revision) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the RevisionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *RevisionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Revision, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *RevisionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *RevisionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Revision).
+func (m *RevisionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *RevisionMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.organization != nil {
+		fields = append(fields, revision.FieldOrganizationID)
+	}
+	if m.space != nil {
+		fields = append(fields, revision.FieldSpaceID)
+	}
+	if m.parents != nil {
+		fields = append(fields, revision.FieldParents)
+	}
+	if m._type != nil {
+		fields = append(fields, revision.FieldType)
+	}
+	if m.tree != nil {
+		fields = append(fields, revision.FieldRootTree)
+	}
+	if m.creator != nil {
+		fields = append(fields, revision.FieldCreatedBy)
+	}
+	if m.change_request != nil {
+		fields = append(fields, revision.FieldChangeRequestID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, revision.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *RevisionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case revision.FieldOrganizationID:
+		return m.OrganizationID()
+	case revision.FieldSpaceID:
+		return m.SpaceID()
+	case revision.FieldParents:
+		return m.Parents()
+	case revision.FieldType:
+		return m.GetType()
+	case revision.FieldRootTree:
+		return m.RootTree()
+	case revision.FieldCreatedBy:
+		return m.CreatedBy()
+	case revision.FieldChangeRequestID:
+		return m.ChangeRequestID()
+	case revision.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *RevisionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case revision.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case revision.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case revision.FieldParents:
+		return m.OldParents(ctx)
+	case revision.FieldType:
+		return m.OldType(ctx)
+	case revision.FieldRootTree:
+		return m.OldRootTree(ctx)
+	case revision.FieldCreatedBy:
+		return m.OldCreatedBy(ctx)
+	case revision.FieldChangeRequestID:
+		return m.OldChangeRequestID(ctx)
+	case revision.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown Revision field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RevisionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case revision.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case revision.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case revision.FieldParents:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetParents(v)
+		return nil
+	case revision.FieldType:
+		v, ok := value.(revision.Type)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case revision.FieldRootTree:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRootTree(v)
+		return nil
+	case revision.FieldCreatedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedBy(v)
+		return nil
+	case revision.FieldChangeRequestID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChangeRequestID(v)
+		return nil
+	case revision.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Revision field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *RevisionMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *RevisionMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RevisionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown Revision numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *RevisionMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(revision.FieldCreatedBy) {
+		fields = append(fields, revision.FieldCreatedBy)
+	}
+	if m.FieldCleared(revision.FieldChangeRequestID) {
+		fields = append(fields, revision.FieldChangeRequestID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *RevisionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *RevisionMutation) ClearField(name string) error {
+	switch name {
+	case revision.FieldCreatedBy:
+		m.ClearCreatedBy()
+		return nil
+	case revision.FieldChangeRequestID:
+		m.ClearChangeRequestID()
+		return nil
+	}
+	return fmt.Errorf("unknown Revision nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *RevisionMutation) ResetField(name string) error {
+	switch name {
+	case revision.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case revision.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case revision.FieldParents:
+		m.ResetParents()
+		return nil
+	case revision.FieldType:
+		m.ResetType()
+		return nil
+	case revision.FieldRootTree:
+		m.ResetRootTree()
+		return nil
+	case revision.FieldCreatedBy:
+		m.ResetCreatedBy()
+		return nil
+	case revision.FieldChangeRequestID:
+		m.ResetChangeRequestID()
+		return nil
+	case revision.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Revision field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *RevisionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 5)
+	if m.organization != nil {
+		edges = append(edges, revision.EdgeOrganization)
+	}
+	if m.space != nil {
+		edges = append(edges, revision.EdgeSpace)
+	}
+	if m.tree != nil {
+		edges = append(edges, revision.EdgeTree)
+	}
+	if m.creator != nil {
+		edges = append(edges, revision.EdgeCreator)
+	}
+	if m.change_request != nil {
+		edges = append(edges, revision.EdgeChangeRequest)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *RevisionMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case revision.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case revision.EdgeSpace:
+		if id := m.space; id != nil {
+			return []ent.Value{*id}
+		}
+	case revision.EdgeTree:
+		if id := m.tree; id != nil {
+			return []ent.Value{*id}
+		}
+	case revision.EdgeCreator:
+		if id := m.creator; id != nil {
+			return []ent.Value{*id}
+		}
+	case revision.EdgeChangeRequest:
+		if id := m.change_request; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *RevisionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 5)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *RevisionMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *RevisionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 5)
+	if m.clearedorganization {
+		edges = append(edges, revision.EdgeOrganization)
+	}
+	if m.clearedspace {
+		edges = append(edges, revision.EdgeSpace)
+	}
+	if m.clearedtree {
+		edges = append(edges, revision.EdgeTree)
+	}
+	if m.clearedcreator {
+		edges = append(edges, revision.EdgeCreator)
+	}
+	if m.clearedchange_request {
+		edges = append(edges, revision.EdgeChangeRequest)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *RevisionMutation) EdgeCleared(name string) bool {
+	switch name {
+	case revision.EdgeOrganization:
+		return m.clearedorganization
+	case revision.EdgeSpace:
+		return m.clearedspace
+	case revision.EdgeTree:
+		return m.clearedtree
+	case revision.EdgeCreator:
+		return m.clearedcreator
+	case revision.EdgeChangeRequest:
+		return m.clearedchange_request
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *RevisionMutation) ClearEdge(name string) error {
+	switch name {
+	case revision.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case revision.EdgeSpace:
+		m.ClearSpace()
+		return nil
+	case revision.EdgeTree:
+		m.ClearTree()
+		return nil
+	case revision.EdgeCreator:
+		m.ClearCreator()
+		return nil
+	case revision.EdgeChangeRequest:
+		m.ClearChangeRequest()
+		return nil
+	}
+	return fmt.Errorf("unknown Revision unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *RevisionMutation) ResetEdge(name string) error {
+	switch name {
+	case revision.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case revision.EdgeSpace:
+		m.ResetSpace()
+		return nil
+	case revision.EdgeTree:
+		m.ResetTree()
+		return nil
+	case revision.EdgeCreator:
+		m.ResetCreator()
+		return nil
+	case revision.EdgeChangeRequest:
+		m.ResetChangeRequest()
+		return nil
+	}
+	return fmt.Errorf("unknown Revision edge %s", name)
+}
+
+// SAMLProviderMutation represents an operation that mutates the SAMLProvider nodes in the graph.
+type SAMLProviderMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *string
+	created_at          *time.Time
+	updated_at          *time.Time
+	label               *string
+	sso_url             *string
+	entity_id           *string
+	certificate         *string
+	default_role        *viewer.Role
+	status              *samlprovider.Status
+	clearedFields       map[string]struct{}
+	organization        *string
+	clearedorganization bool
+	default_team        *string
+	cleareddefault_team bool
+	done                bool
+	oldValue            func(context.Context) (*SAMLProvider, error)
+	predicates          []predicate.SAMLProvider
+}
+
+var _ ent.Mutation = (*SAMLProviderMutation)(nil)
+
+// samlproviderOption allows management of the mutation configuration using functional options.
+type samlproviderOption func(*SAMLProviderMutation)
+
+// newSAMLProviderMutation creates new mutation for the SAMLProvider entity.
+func newSAMLProviderMutation(c config, op Op, opts ...samlproviderOption) *SAMLProviderMutation {
+	m := &SAMLProviderMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSAMLProvider,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSAMLProviderID sets the ID field of the mutation.
+func withSAMLProviderID(id string) samlproviderOption {
+	return func(m *SAMLProviderMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SAMLProvider
+		)
+		m.oldValue = func(ctx context.Context) (*SAMLProvider, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SAMLProvider.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSAMLProvider sets the old SAMLProvider of the mutation.
+func withSAMLProvider(node *SAMLProvider) samlproviderOption {
+	return func(m *SAMLProviderMutation) {
+		m.oldValue = func(context.Context) (*SAMLProvider, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SAMLProviderMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SAMLProviderMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of SAMLProvider entities.
+func (m *SAMLProviderMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SAMLProviderMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SAMLProviderMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SAMLProvider.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SAMLProviderMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SAMLProviderMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the SAMLProvider entity.
+// If the SAMLProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SAMLProviderMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SAMLProviderMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *SAMLProviderMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *SAMLProviderMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the SAMLProvider entity.
+// If the SAMLProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SAMLProviderMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *SAMLProviderMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *SAMLProviderMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *SAMLProviderMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the SAMLProvider entity.
+// If the SAMLProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SAMLProviderMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *SAMLProviderMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetLabel sets the "label" field.
+func (m *SAMLProviderMutation) SetLabel(s string) {
+	m.label = &s
+}
+
+// Label returns the value of the "label" field in the mutation.
+func (m *SAMLProviderMutation) Label() (r string, exists bool) {
+	v := m.label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLabel returns the old "label" field's value of the SAMLProvider entity.
+// If the SAMLProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SAMLProviderMutation) OldLabel(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLabel is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLabel requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLabel: %w", err)
+	}
+	return oldValue.Label, nil
+}
+
+// ResetLabel resets all changes to the "label" field.
+func (m *SAMLProviderMutation) ResetLabel() {
+	m.label = nil
+}
+
+// SetSSOURL sets the "sso_url" field.
+func (m *SAMLProviderMutation) SetSSOURL(s string) {
+	m.sso_url = &s
+}
+
+// SSOURL returns the value of the "sso_url" field in the mutation.
+func (m *SAMLProviderMutation) SSOURL() (r string, exists bool) {
+	v := m.sso_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSSOURL returns the old "sso_url" field's value of the SAMLProvider entity.
+// If the SAMLProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SAMLProviderMutation) OldSSOURL(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSSOURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSSOURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSSOURL: %w", err)
+	}
+	return oldValue.SSOURL, nil
+}
+
+// ClearSSOURL clears the value of the "sso_url" field.
+func (m *SAMLProviderMutation) ClearSSOURL() {
+	m.sso_url = nil
+	m.clearedFields[samlprovider.FieldSSOURL] = struct{}{}
+}
+
+// SSOURLCleared returns if the "sso_url" field was cleared in this mutation.
+func (m *SAMLProviderMutation) SSOURLCleared() bool {
+	_, ok := m.clearedFields[samlprovider.FieldSSOURL]
+	return ok
+}
+
+// ResetSSOURL resets all changes to the "sso_url" field.
+func (m *SAMLProviderMutation) ResetSSOURL() {
+	m.sso_url = nil
+	delete(m.clearedFields, samlprovider.FieldSSOURL)
+}
+
+// SetEntityID sets the "entity_id" field.
+func (m *SAMLProviderMutation) SetEntityID(s string) {
+	m.entity_id = &s
+}
+
+// EntityID returns the value of the "entity_id" field in the mutation.
+func (m *SAMLProviderMutation) EntityID() (r string, exists bool) {
+	v := m.entity_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEntityID returns the old "entity_id" field's value of the SAMLProvider entity.
+// If the SAMLProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SAMLProviderMutation) OldEntityID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEntityID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEntityID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEntityID: %w", err)
+	}
+	return oldValue.EntityID, nil
+}
+
+// ClearEntityID clears the value of the "entity_id" field.
+func (m *SAMLProviderMutation) ClearEntityID() {
+	m.entity_id = nil
+	m.clearedFields[samlprovider.FieldEntityID] = struct{}{}
+}
+
+// EntityIDCleared returns if the "entity_id" field was cleared in this mutation.
+func (m *SAMLProviderMutation) EntityIDCleared() bool {
+	_, ok := m.clearedFields[samlprovider.FieldEntityID]
+	return ok
+}
+
+// ResetEntityID resets all changes to the "entity_id" field.
+func (m *SAMLProviderMutation) ResetEntityID() {
+	m.entity_id = nil
+	delete(m.clearedFields, samlprovider.FieldEntityID)
+}
+
+// SetCertificate sets the "certificate" field.
+func (m *SAMLProviderMutation) SetCertificate(s string) {
+	m.certificate = &s
+}
+
+// Certificate returns the value of the "certificate" field in the mutation.
+func (m *SAMLProviderMutation) Certificate() (r string, exists bool) {
+	v := m.certificate
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCertificate returns the old "certificate" field's value of the SAMLProvider entity.
+// If the SAMLProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SAMLProviderMutation) OldCertificate(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCertificate is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCertificate requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCertificate: %w", err)
+	}
+	return oldValue.Certificate, nil
+}
+
+// ClearCertificate clears the value of the "certificate" field.
+func (m *SAMLProviderMutation) ClearCertificate() {
+	m.certificate = nil
+	m.clearedFields[samlprovider.FieldCertificate] = struct{}{}
+}
+
+// CertificateCleared returns if the "certificate" field was cleared in this mutation.
+func (m *SAMLProviderMutation) CertificateCleared() bool {
+	_, ok := m.clearedFields[samlprovider.FieldCertificate]
+	return ok
+}
+
+// ResetCertificate resets all changes to the "certificate" field.
+func (m *SAMLProviderMutation) ResetCertificate() {
+	m.certificate = nil
+	delete(m.clearedFields, samlprovider.FieldCertificate)
+}
+
+// SetDefaultTeamID sets the "default_team_id" field.
+func (m *SAMLProviderMutation) SetDefaultTeamID(s string) {
+	m.default_team = &s
+}
+
+// DefaultTeamID returns the value of the "default_team_id" field in the mutation.
+func (m *SAMLProviderMutation) DefaultTeamID() (r string, exists bool) {
+	v := m.default_team
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDefaultTeamID returns the old "default_team_id" field's value of the SAMLProvider entity.
+// If the SAMLProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SAMLProviderMutation) OldDefaultTeamID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDefaultTeamID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDefaultTeamID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDefaultTeamID: %w", err)
+	}
+	return oldValue.DefaultTeamID, nil
+}
+
+// ClearDefaultTeamID clears the value of the "default_team_id" field.
+func (m *SAMLProviderMutation) ClearDefaultTeamID() {
+	m.default_team = nil
+	m.clearedFields[samlprovider.FieldDefaultTeamID] = struct{}{}
+}
+
+// DefaultTeamIDCleared returns if the "default_team_id" field was cleared in this mutation.
+func (m *SAMLProviderMutation) DefaultTeamIDCleared() bool {
+	_, ok := m.clearedFields[samlprovider.FieldDefaultTeamID]
+	return ok
+}
+
+// ResetDefaultTeamID resets all changes to the "default_team_id" field.
+func (m *SAMLProviderMutation) ResetDefaultTeamID() {
+	m.default_team = nil
+	delete(m.clearedFields, samlprovider.FieldDefaultTeamID)
+}
+
+// SetDefaultRole sets the "default_role" field.
+func (m *SAMLProviderMutation) SetDefaultRole(v viewer.Role) {
+	m.default_role = &v
+}
+
+// DefaultRole returns the value of the "default_role" field in the mutation.
+func (m *SAMLProviderMutation) DefaultRole() (r viewer.Role, exists bool) {
+	v := m.default_role
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDefaultRole returns the old "default_role" field's value of the SAMLProvider entity.
+// If the SAMLProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SAMLProviderMutation) OldDefaultRole(ctx context.Context) (v *viewer.Role, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDefaultRole is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDefaultRole requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDefaultRole: %w", err)
+	}
+	return oldValue.DefaultRole, nil
+}
+
+// ClearDefaultRole clears the value of the "default_role" field.
+func (m *SAMLProviderMutation) ClearDefaultRole() {
+	m.default_role = nil
+	m.clearedFields[samlprovider.FieldDefaultRole] = struct{}{}
+}
+
+// DefaultRoleCleared returns if the "default_role" field was cleared in this mutation.
+func (m *SAMLProviderMutation) DefaultRoleCleared() bool {
+	_, ok := m.clearedFields[samlprovider.FieldDefaultRole]
+	return ok
+}
+
+// ResetDefaultRole resets all changes to the "default_role" field.
+func (m *SAMLProviderMutation) ResetDefaultRole() {
+	m.default_role = nil
+	delete(m.clearedFields, samlprovider.FieldDefaultRole)
+}
+
+// SetStatus sets the "status" field.
+func (m *SAMLProviderMutation) SetStatus(s samlprovider.Status) {
+	m.status = &s
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *SAMLProviderMutation) Status() (r samlprovider.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the SAMLProvider entity.
+// If the SAMLProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SAMLProviderMutation) OldStatus(ctx context.Context) (v samlprovider.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *SAMLProviderMutation) ResetStatus() {
+	m.status = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *SAMLProviderMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[samlprovider.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *SAMLProviderMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *SAMLProviderMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *SAMLProviderMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearDefaultTeam clears the "default_team" edge to the Team entity.
+func (m *SAMLProviderMutation) ClearDefaultTeam() {
+	m.cleareddefault_team = true
+	m.clearedFields[samlprovider.FieldDefaultTeamID] = struct{}{}
+}
+
+// DefaultTeamCleared reports if the "default_team" edge to the Team entity was cleared.
+func (m *SAMLProviderMutation) DefaultTeamCleared() bool {
+	return m.DefaultTeamIDCleared() || m.cleareddefault_team
+}
+
+// DefaultTeamIDs returns the "default_team" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DefaultTeamID instead. It exists only for internal usage by the builders.
+func (m *SAMLProviderMutation) DefaultTeamIDs() (ids []string) {
+	if id := m.default_team; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDefaultTeam resets all changes to the "default_team" edge.
+func (m *SAMLProviderMutation) ResetDefaultTeam() {
+	m.default_team = nil
+	m.cleareddefault_team = false
+}
+
+// Where appends a list predicates to the SAMLProviderMutation builder.
+func (m *SAMLProviderMutation) Where(ps ...predicate.SAMLProvider) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SAMLProviderMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SAMLProviderMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SAMLProvider, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SAMLProviderMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SAMLProviderMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SAMLProvider).
+func (m *SAMLProviderMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SAMLProviderMutation) Fields() []string {
+	fields := make([]string, 0, 10)
+	if m.created_at != nil {
+		fields = append(fields, samlprovider.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, samlprovider.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, samlprovider.FieldOrganizationID)
+	}
+	if m.label != nil {
+		fields = append(fields, samlprovider.FieldLabel)
+	}
+	if m.sso_url != nil {
+		fields = append(fields, samlprovider.FieldSSOURL)
+	}
+	if m.entity_id != nil {
+		fields = append(fields, samlprovider.FieldEntityID)
+	}
+	if m.certificate != nil {
+		fields = append(fields, samlprovider.FieldCertificate)
+	}
+	if m.default_team != nil {
+		fields = append(fields, samlprovider.FieldDefaultTeamID)
+	}
+	if m.default_role != nil {
+		fields = append(fields, samlprovider.FieldDefaultRole)
+	}
+	if m.status != nil {
+		fields = append(fields, samlprovider.FieldStatus)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SAMLProviderMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case samlprovider.FieldCreatedAt:
+		return m.CreatedAt()
+	case samlprovider.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case samlprovider.FieldOrganizationID:
+		return m.OrganizationID()
+	case samlprovider.FieldLabel:
+		return m.Label()
+	case samlprovider.FieldSSOURL:
+		return m.SSOURL()
+	case samlprovider.FieldEntityID:
+		return m.EntityID()
+	case samlprovider.FieldCertificate:
+		return m.Certificate()
+	case samlprovider.FieldDefaultTeamID:
+		return m.DefaultTeamID()
+	case samlprovider.FieldDefaultRole:
+		return m.DefaultRole()
+	case samlprovider.FieldStatus:
+		return m.Status()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SAMLProviderMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case samlprovider.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case samlprovider.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case samlprovider.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case samlprovider.FieldLabel:
+		return m.OldLabel(ctx)
+	case samlprovider.FieldSSOURL:
+		return m.OldSSOURL(ctx)
+	case samlprovider.FieldEntityID:
+		return m.OldEntityID(ctx)
+	case samlprovider.FieldCertificate:
+		return m.OldCertificate(ctx)
+	case samlprovider.FieldDefaultTeamID:
+		return m.OldDefaultTeamID(ctx)
+	case samlprovider.FieldDefaultRole:
+		return m.OldDefaultRole(ctx)
+	case samlprovider.FieldStatus:
+		return m.OldStatus(ctx)
+	}
+	return nil, fmt.Errorf("unknown SAMLProvider field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SAMLProviderMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case samlprovider.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case samlprovider.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case samlprovider.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case samlprovider.FieldLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLabel(v)
+		return nil
+	case samlprovider.FieldSSOURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSSOURL(v)
+		return nil
+	case samlprovider.FieldEntityID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEntityID(v)
+		return nil
+	case samlprovider.FieldCertificate:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCertificate(v)
+		return nil
+	case samlprovider.FieldDefaultTeamID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDefaultTeamID(v)
+		return nil
+	case samlprovider.FieldDefaultRole:
+		v, ok := value.(viewer.Role)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDefaultRole(v)
+		return nil
+	case samlprovider.FieldStatus:
+		v, ok := value.(samlprovider.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SAMLProvider field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SAMLProviderMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SAMLProviderMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SAMLProviderMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown SAMLProvider numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SAMLProviderMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(samlprovider.FieldSSOURL) {
+		fields = append(fields, samlprovider.FieldSSOURL)
+	}
+	if m.FieldCleared(samlprovider.FieldEntityID) {
+		fields = append(fields, samlprovider.FieldEntityID)
+	}
+	if m.FieldCleared(samlprovider.FieldCertificate) {
+		fields = append(fields, samlprovider.FieldCertificate)
+	}
+	if m.FieldCleared(samlprovider.FieldDefaultTeamID) {
+		fields = append(fields, samlprovider.FieldDefaultTeamID)
+	}
+	if m.FieldCleared(samlprovider.FieldDefaultRole) {
+		fields = append(fields, samlprovider.FieldDefaultRole)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SAMLProviderMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SAMLProviderMutation) ClearField(name string) error {
+	switch name {
+	case samlprovider.FieldSSOURL:
+		m.ClearSSOURL()
+		return nil
+	case samlprovider.FieldEntityID:
+		m.ClearEntityID()
+		return nil
+	case samlprovider.FieldCertificate:
+		m.ClearCertificate()
+		return nil
+	case samlprovider.FieldDefaultTeamID:
+		m.ClearDefaultTeamID()
+		return nil
+	case samlprovider.FieldDefaultRole:
+		m.ClearDefaultRole()
+		return nil
+	}
+	return fmt.Errorf("unknown SAMLProvider nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SAMLProviderMutation) ResetField(name string) error {
+	switch name {
+	case samlprovider.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case samlprovider.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case samlprovider.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case samlprovider.FieldLabel:
+		m.ResetLabel()
+		return nil
+	case samlprovider.FieldSSOURL:
+		m.ResetSSOURL()
+		return nil
+	case samlprovider.FieldEntityID:
+		m.ResetEntityID()
+		return nil
+	case samlprovider.FieldCertificate:
+		m.ResetCertificate()
+		return nil
+	case samlprovider.FieldDefaultTeamID:
+		m.ResetDefaultTeamID()
+		return nil
+	case samlprovider.FieldDefaultRole:
+		m.ResetDefaultRole()
+		return nil
+	case samlprovider.FieldStatus:
+		m.ResetStatus()
+		return nil
+	}
+	return fmt.Errorf("unknown SAMLProvider field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SAMLProviderMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.organization != nil {
+		edges = append(edges, samlprovider.EdgeOrganization)
+	}
+	if m.default_team != nil {
+		edges = append(edges, samlprovider.EdgeDefaultTeam)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SAMLProviderMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case samlprovider.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case samlprovider.EdgeDefaultTeam:
+		if id := m.default_team; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SAMLProviderMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SAMLProviderMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SAMLProviderMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedorganization {
+		edges = append(edges, samlprovider.EdgeOrganization)
+	}
+	if m.cleareddefault_team {
+		edges = append(edges, samlprovider.EdgeDefaultTeam)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SAMLProviderMutation) EdgeCleared(name string) bool {
+	switch name {
+	case samlprovider.EdgeOrganization:
+		return m.clearedorganization
+	case samlprovider.EdgeDefaultTeam:
+		return m.cleareddefault_team
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SAMLProviderMutation) ClearEdge(name string) error {
+	switch name {
+	case samlprovider.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case samlprovider.EdgeDefaultTeam:
+		m.ClearDefaultTeam()
+		return nil
+	}
+	return fmt.Errorf("unknown SAMLProvider unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SAMLProviderMutation) ResetEdge(name string) error {
+	switch name {
+	case samlprovider.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case samlprovider.EdgeDefaultTeam:
+		m.ResetDefaultTeam()
+		return nil
+	}
+	return fmt.Errorf("unknown SAMLProvider edge %s", name)
+}
+
 // ServerKeyMutation represents an operation that mutates the ServerKey nodes in the graph.
 type ServerKeyMutation struct {
 	config
@@ -4100,6 +18434,7071 @@ func (m *ServerKeyMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *ServerKeyMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown ServerKey edge %s", name)
+}
+
+// SiteMutation represents an operation that mutates the Site nodes in the graph.
+type SiteMutation struct {
+	config
+	op                         Op
+	typ                        string
+	id                         *string
+	created_at                 *time.Time
+	updated_at                 *time.Time
+	_type                      *site.Type
+	title                      *string
+	icon                       *map[string]interface{}
+	hostname                   *string
+	basename                   *string
+	proxy_origin               *string
+	proxy_target               *string
+	visibility                 *site.Visibility
+	published                  *bool
+	adaptive_content_enabled   *bool
+	adaptive_schema            *map[string]interface{}
+	adaptive_schema_updated_at *time.Time
+	share_key                  *string
+	clearedFields              map[string]struct{}
+	organization               *string
+	clearedorganization        bool
+	default_site_space         *string
+	cleareddefault_site_space  bool
+	default_section            *string
+	cleareddefault_section     bool
+	site_spaces                map[string]struct{}
+	removedsite_spaces         map[string]struct{}
+	clearedsite_spaces         bool
+	sections                   map[string]struct{}
+	removedsections            map[string]struct{}
+	clearedsections            bool
+	section_groups             map[string]struct{}
+	removedsection_groups      map[string]struct{}
+	clearedsection_groups      bool
+	done                       bool
+	oldValue                   func(context.Context) (*Site, error)
+	predicates                 []predicate.Site
+}
+
+var _ ent.Mutation = (*SiteMutation)(nil)
+
+// siteOption allows management of the mutation configuration using functional options.
+type siteOption func(*SiteMutation)
+
+// newSiteMutation creates new mutation for the Site entity.
+func newSiteMutation(c config, op Op, opts ...siteOption) *SiteMutation {
+	m := &SiteMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSite,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSiteID sets the ID field of the mutation.
+func withSiteID(id string) siteOption {
+	return func(m *SiteMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Site
+		)
+		m.oldValue = func(ctx context.Context) (*Site, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Site.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSite sets the old Site of the mutation.
+func withSite(node *Site) siteOption {
+	return func(m *SiteMutation) {
+		m.oldValue = func(context.Context) (*Site, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SiteMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SiteMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Site entities.
+func (m *SiteMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SiteMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SiteMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Site.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SiteMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SiteMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SiteMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *SiteMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *SiteMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *SiteMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *SiteMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *SiteMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *SiteMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetType sets the "type" field.
+func (m *SiteMutation) SetType(s site.Type) {
+	m._type = &s
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *SiteMutation) GetType() (r site.Type, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldType returns the old "type" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldType(ctx context.Context) (v site.Type, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldType: %w", err)
+	}
+	return oldValue.Type, nil
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *SiteMutation) ResetType() {
+	m._type = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *SiteMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *SiteMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *SiteMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetIcon sets the "icon" field.
+func (m *SiteMutation) SetIcon(value map[string]interface{}) {
+	m.icon = &value
+}
+
+// Icon returns the value of the "icon" field in the mutation.
+func (m *SiteMutation) Icon() (r map[string]interface{}, exists bool) {
+	v := m.icon
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIcon returns the old "icon" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldIcon(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIcon is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIcon requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIcon: %w", err)
+	}
+	return oldValue.Icon, nil
+}
+
+// ClearIcon clears the value of the "icon" field.
+func (m *SiteMutation) ClearIcon() {
+	m.icon = nil
+	m.clearedFields[site.FieldIcon] = struct{}{}
+}
+
+// IconCleared returns if the "icon" field was cleared in this mutation.
+func (m *SiteMutation) IconCleared() bool {
+	_, ok := m.clearedFields[site.FieldIcon]
+	return ok
+}
+
+// ResetIcon resets all changes to the "icon" field.
+func (m *SiteMutation) ResetIcon() {
+	m.icon = nil
+	delete(m.clearedFields, site.FieldIcon)
+}
+
+// SetHostname sets the "hostname" field.
+func (m *SiteMutation) SetHostname(s string) {
+	m.hostname = &s
+}
+
+// Hostname returns the value of the "hostname" field in the mutation.
+func (m *SiteMutation) Hostname() (r string, exists bool) {
+	v := m.hostname
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldHostname returns the old "hostname" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldHostname(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldHostname is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldHostname requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldHostname: %w", err)
+	}
+	return oldValue.Hostname, nil
+}
+
+// ClearHostname clears the value of the "hostname" field.
+func (m *SiteMutation) ClearHostname() {
+	m.hostname = nil
+	m.clearedFields[site.FieldHostname] = struct{}{}
+}
+
+// HostnameCleared returns if the "hostname" field was cleared in this mutation.
+func (m *SiteMutation) HostnameCleared() bool {
+	_, ok := m.clearedFields[site.FieldHostname]
+	return ok
+}
+
+// ResetHostname resets all changes to the "hostname" field.
+func (m *SiteMutation) ResetHostname() {
+	m.hostname = nil
+	delete(m.clearedFields, site.FieldHostname)
+}
+
+// SetBasename sets the "basename" field.
+func (m *SiteMutation) SetBasename(s string) {
+	m.basename = &s
+}
+
+// Basename returns the value of the "basename" field in the mutation.
+func (m *SiteMutation) Basename() (r string, exists bool) {
+	v := m.basename
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBasename returns the old "basename" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldBasename(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBasename is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBasename requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBasename: %w", err)
+	}
+	return oldValue.Basename, nil
+}
+
+// ClearBasename clears the value of the "basename" field.
+func (m *SiteMutation) ClearBasename() {
+	m.basename = nil
+	m.clearedFields[site.FieldBasename] = struct{}{}
+}
+
+// BasenameCleared returns if the "basename" field was cleared in this mutation.
+func (m *SiteMutation) BasenameCleared() bool {
+	_, ok := m.clearedFields[site.FieldBasename]
+	return ok
+}
+
+// ResetBasename resets all changes to the "basename" field.
+func (m *SiteMutation) ResetBasename() {
+	m.basename = nil
+	delete(m.clearedFields, site.FieldBasename)
+}
+
+// SetProxyOrigin sets the "proxy_origin" field.
+func (m *SiteMutation) SetProxyOrigin(s string) {
+	m.proxy_origin = &s
+}
+
+// ProxyOrigin returns the value of the "proxy_origin" field in the mutation.
+func (m *SiteMutation) ProxyOrigin() (r string, exists bool) {
+	v := m.proxy_origin
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProxyOrigin returns the old "proxy_origin" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldProxyOrigin(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProxyOrigin is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProxyOrigin requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProxyOrigin: %w", err)
+	}
+	return oldValue.ProxyOrigin, nil
+}
+
+// ClearProxyOrigin clears the value of the "proxy_origin" field.
+func (m *SiteMutation) ClearProxyOrigin() {
+	m.proxy_origin = nil
+	m.clearedFields[site.FieldProxyOrigin] = struct{}{}
+}
+
+// ProxyOriginCleared returns if the "proxy_origin" field was cleared in this mutation.
+func (m *SiteMutation) ProxyOriginCleared() bool {
+	_, ok := m.clearedFields[site.FieldProxyOrigin]
+	return ok
+}
+
+// ResetProxyOrigin resets all changes to the "proxy_origin" field.
+func (m *SiteMutation) ResetProxyOrigin() {
+	m.proxy_origin = nil
+	delete(m.clearedFields, site.FieldProxyOrigin)
+}
+
+// SetProxyTarget sets the "proxy_target" field.
+func (m *SiteMutation) SetProxyTarget(s string) {
+	m.proxy_target = &s
+}
+
+// ProxyTarget returns the value of the "proxy_target" field in the mutation.
+func (m *SiteMutation) ProxyTarget() (r string, exists bool) {
+	v := m.proxy_target
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProxyTarget returns the old "proxy_target" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldProxyTarget(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProxyTarget is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProxyTarget requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProxyTarget: %w", err)
+	}
+	return oldValue.ProxyTarget, nil
+}
+
+// ClearProxyTarget clears the value of the "proxy_target" field.
+func (m *SiteMutation) ClearProxyTarget() {
+	m.proxy_target = nil
+	m.clearedFields[site.FieldProxyTarget] = struct{}{}
+}
+
+// ProxyTargetCleared returns if the "proxy_target" field was cleared in this mutation.
+func (m *SiteMutation) ProxyTargetCleared() bool {
+	_, ok := m.clearedFields[site.FieldProxyTarget]
+	return ok
+}
+
+// ResetProxyTarget resets all changes to the "proxy_target" field.
+func (m *SiteMutation) ResetProxyTarget() {
+	m.proxy_target = nil
+	delete(m.clearedFields, site.FieldProxyTarget)
+}
+
+// SetVisibility sets the "visibility" field.
+func (m *SiteMutation) SetVisibility(s site.Visibility) {
+	m.visibility = &s
+}
+
+// Visibility returns the value of the "visibility" field in the mutation.
+func (m *SiteMutation) Visibility() (r site.Visibility, exists bool) {
+	v := m.visibility
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVisibility returns the old "visibility" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldVisibility(ctx context.Context) (v site.Visibility, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVisibility is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVisibility requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVisibility: %w", err)
+	}
+	return oldValue.Visibility, nil
+}
+
+// ResetVisibility resets all changes to the "visibility" field.
+func (m *SiteMutation) ResetVisibility() {
+	m.visibility = nil
+}
+
+// SetPublished sets the "published" field.
+func (m *SiteMutation) SetPublished(b bool) {
+	m.published = &b
+}
+
+// Published returns the value of the "published" field in the mutation.
+func (m *SiteMutation) Published() (r bool, exists bool) {
+	v := m.published
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPublished returns the old "published" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldPublished(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPublished is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPublished requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPublished: %w", err)
+	}
+	return oldValue.Published, nil
+}
+
+// ResetPublished resets all changes to the "published" field.
+func (m *SiteMutation) ResetPublished() {
+	m.published = nil
+}
+
+// SetAdaptiveContentEnabled sets the "adaptive_content_enabled" field.
+func (m *SiteMutation) SetAdaptiveContentEnabled(b bool) {
+	m.adaptive_content_enabled = &b
+}
+
+// AdaptiveContentEnabled returns the value of the "adaptive_content_enabled" field in the mutation.
+func (m *SiteMutation) AdaptiveContentEnabled() (r bool, exists bool) {
+	v := m.adaptive_content_enabled
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAdaptiveContentEnabled returns the old "adaptive_content_enabled" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldAdaptiveContentEnabled(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAdaptiveContentEnabled is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAdaptiveContentEnabled requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAdaptiveContentEnabled: %w", err)
+	}
+	return oldValue.AdaptiveContentEnabled, nil
+}
+
+// ResetAdaptiveContentEnabled resets all changes to the "adaptive_content_enabled" field.
+func (m *SiteMutation) ResetAdaptiveContentEnabled() {
+	m.adaptive_content_enabled = nil
+}
+
+// SetAdaptiveSchema sets the "adaptive_schema" field.
+func (m *SiteMutation) SetAdaptiveSchema(value map[string]interface{}) {
+	m.adaptive_schema = &value
+}
+
+// AdaptiveSchema returns the value of the "adaptive_schema" field in the mutation.
+func (m *SiteMutation) AdaptiveSchema() (r map[string]interface{}, exists bool) {
+	v := m.adaptive_schema
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAdaptiveSchema returns the old "adaptive_schema" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldAdaptiveSchema(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAdaptiveSchema is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAdaptiveSchema requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAdaptiveSchema: %w", err)
+	}
+	return oldValue.AdaptiveSchema, nil
+}
+
+// ClearAdaptiveSchema clears the value of the "adaptive_schema" field.
+func (m *SiteMutation) ClearAdaptiveSchema() {
+	m.adaptive_schema = nil
+	m.clearedFields[site.FieldAdaptiveSchema] = struct{}{}
+}
+
+// AdaptiveSchemaCleared returns if the "adaptive_schema" field was cleared in this mutation.
+func (m *SiteMutation) AdaptiveSchemaCleared() bool {
+	_, ok := m.clearedFields[site.FieldAdaptiveSchema]
+	return ok
+}
+
+// ResetAdaptiveSchema resets all changes to the "adaptive_schema" field.
+func (m *SiteMutation) ResetAdaptiveSchema() {
+	m.adaptive_schema = nil
+	delete(m.clearedFields, site.FieldAdaptiveSchema)
+}
+
+// SetAdaptiveSchemaUpdatedAt sets the "adaptive_schema_updated_at" field.
+func (m *SiteMutation) SetAdaptiveSchemaUpdatedAt(t time.Time) {
+	m.adaptive_schema_updated_at = &t
+}
+
+// AdaptiveSchemaUpdatedAt returns the value of the "adaptive_schema_updated_at" field in the mutation.
+func (m *SiteMutation) AdaptiveSchemaUpdatedAt() (r time.Time, exists bool) {
+	v := m.adaptive_schema_updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAdaptiveSchemaUpdatedAt returns the old "adaptive_schema_updated_at" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldAdaptiveSchemaUpdatedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAdaptiveSchemaUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAdaptiveSchemaUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAdaptiveSchemaUpdatedAt: %w", err)
+	}
+	return oldValue.AdaptiveSchemaUpdatedAt, nil
+}
+
+// ClearAdaptiveSchemaUpdatedAt clears the value of the "adaptive_schema_updated_at" field.
+func (m *SiteMutation) ClearAdaptiveSchemaUpdatedAt() {
+	m.adaptive_schema_updated_at = nil
+	m.clearedFields[site.FieldAdaptiveSchemaUpdatedAt] = struct{}{}
+}
+
+// AdaptiveSchemaUpdatedAtCleared returns if the "adaptive_schema_updated_at" field was cleared in this mutation.
+func (m *SiteMutation) AdaptiveSchemaUpdatedAtCleared() bool {
+	_, ok := m.clearedFields[site.FieldAdaptiveSchemaUpdatedAt]
+	return ok
+}
+
+// ResetAdaptiveSchemaUpdatedAt resets all changes to the "adaptive_schema_updated_at" field.
+func (m *SiteMutation) ResetAdaptiveSchemaUpdatedAt() {
+	m.adaptive_schema_updated_at = nil
+	delete(m.clearedFields, site.FieldAdaptiveSchemaUpdatedAt)
+}
+
+// SetDefaultSiteSpaceID sets the "default_site_space_id" field.
+func (m *SiteMutation) SetDefaultSiteSpaceID(s string) {
+	m.default_site_space = &s
+}
+
+// DefaultSiteSpaceID returns the value of the "default_site_space_id" field in the mutation.
+func (m *SiteMutation) DefaultSiteSpaceID() (r string, exists bool) {
+	v := m.default_site_space
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDefaultSiteSpaceID returns the old "default_site_space_id" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldDefaultSiteSpaceID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDefaultSiteSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDefaultSiteSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDefaultSiteSpaceID: %w", err)
+	}
+	return oldValue.DefaultSiteSpaceID, nil
+}
+
+// ClearDefaultSiteSpaceID clears the value of the "default_site_space_id" field.
+func (m *SiteMutation) ClearDefaultSiteSpaceID() {
+	m.default_site_space = nil
+	m.clearedFields[site.FieldDefaultSiteSpaceID] = struct{}{}
+}
+
+// DefaultSiteSpaceIDCleared returns if the "default_site_space_id" field was cleared in this mutation.
+func (m *SiteMutation) DefaultSiteSpaceIDCleared() bool {
+	_, ok := m.clearedFields[site.FieldDefaultSiteSpaceID]
+	return ok
+}
+
+// ResetDefaultSiteSpaceID resets all changes to the "default_site_space_id" field.
+func (m *SiteMutation) ResetDefaultSiteSpaceID() {
+	m.default_site_space = nil
+	delete(m.clearedFields, site.FieldDefaultSiteSpaceID)
+}
+
+// SetDefaultSectionID sets the "default_section_id" field.
+func (m *SiteMutation) SetDefaultSectionID(s string) {
+	m.default_section = &s
+}
+
+// DefaultSectionID returns the value of the "default_section_id" field in the mutation.
+func (m *SiteMutation) DefaultSectionID() (r string, exists bool) {
+	v := m.default_section
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDefaultSectionID returns the old "default_section_id" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldDefaultSectionID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDefaultSectionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDefaultSectionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDefaultSectionID: %w", err)
+	}
+	return oldValue.DefaultSectionID, nil
+}
+
+// ClearDefaultSectionID clears the value of the "default_section_id" field.
+func (m *SiteMutation) ClearDefaultSectionID() {
+	m.default_section = nil
+	m.clearedFields[site.FieldDefaultSectionID] = struct{}{}
+}
+
+// DefaultSectionIDCleared returns if the "default_section_id" field was cleared in this mutation.
+func (m *SiteMutation) DefaultSectionIDCleared() bool {
+	_, ok := m.clearedFields[site.FieldDefaultSectionID]
+	return ok
+}
+
+// ResetDefaultSectionID resets all changes to the "default_section_id" field.
+func (m *SiteMutation) ResetDefaultSectionID() {
+	m.default_section = nil
+	delete(m.clearedFields, site.FieldDefaultSectionID)
+}
+
+// SetShareKey sets the "share_key" field.
+func (m *SiteMutation) SetShareKey(s string) {
+	m.share_key = &s
+}
+
+// ShareKey returns the value of the "share_key" field in the mutation.
+func (m *SiteMutation) ShareKey() (r string, exists bool) {
+	v := m.share_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShareKey returns the old "share_key" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldShareKey(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShareKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShareKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShareKey: %w", err)
+	}
+	return oldValue.ShareKey, nil
+}
+
+// ClearShareKey clears the value of the "share_key" field.
+func (m *SiteMutation) ClearShareKey() {
+	m.share_key = nil
+	m.clearedFields[site.FieldShareKey] = struct{}{}
+}
+
+// ShareKeyCleared returns if the "share_key" field was cleared in this mutation.
+func (m *SiteMutation) ShareKeyCleared() bool {
+	_, ok := m.clearedFields[site.FieldShareKey]
+	return ok
+}
+
+// ResetShareKey resets all changes to the "share_key" field.
+func (m *SiteMutation) ResetShareKey() {
+	m.share_key = nil
+	delete(m.clearedFields, site.FieldShareKey)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *SiteMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[site.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *SiteMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *SiteMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *SiteMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearDefaultSiteSpace clears the "default_site_space" edge to the SiteSpace entity.
+func (m *SiteMutation) ClearDefaultSiteSpace() {
+	m.cleareddefault_site_space = true
+	m.clearedFields[site.FieldDefaultSiteSpaceID] = struct{}{}
+}
+
+// DefaultSiteSpaceCleared reports if the "default_site_space" edge to the SiteSpace entity was cleared.
+func (m *SiteMutation) DefaultSiteSpaceCleared() bool {
+	return m.DefaultSiteSpaceIDCleared() || m.cleareddefault_site_space
+}
+
+// DefaultSiteSpaceIDs returns the "default_site_space" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DefaultSiteSpaceID instead. It exists only for internal usage by the builders.
+func (m *SiteMutation) DefaultSiteSpaceIDs() (ids []string) {
+	if id := m.default_site_space; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDefaultSiteSpace resets all changes to the "default_site_space" edge.
+func (m *SiteMutation) ResetDefaultSiteSpace() {
+	m.default_site_space = nil
+	m.cleareddefault_site_space = false
+}
+
+// ClearDefaultSection clears the "default_section" edge to the SiteSection entity.
+func (m *SiteMutation) ClearDefaultSection() {
+	m.cleareddefault_section = true
+	m.clearedFields[site.FieldDefaultSectionID] = struct{}{}
+}
+
+// DefaultSectionCleared reports if the "default_section" edge to the SiteSection entity was cleared.
+func (m *SiteMutation) DefaultSectionCleared() bool {
+	return m.DefaultSectionIDCleared() || m.cleareddefault_section
+}
+
+// DefaultSectionIDs returns the "default_section" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DefaultSectionID instead. It exists only for internal usage by the builders.
+func (m *SiteMutation) DefaultSectionIDs() (ids []string) {
+	if id := m.default_section; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDefaultSection resets all changes to the "default_section" edge.
+func (m *SiteMutation) ResetDefaultSection() {
+	m.default_section = nil
+	m.cleareddefault_section = false
+}
+
+// AddSiteSpaceIDs adds the "site_spaces" edge to the SiteSpace entity by ids.
+func (m *SiteMutation) AddSiteSpaceIDs(ids ...string) {
+	if m.site_spaces == nil {
+		m.site_spaces = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.site_spaces[ids[i]] = struct{}{}
+	}
+}
+
+// ClearSiteSpaces clears the "site_spaces" edge to the SiteSpace entity.
+func (m *SiteMutation) ClearSiteSpaces() {
+	m.clearedsite_spaces = true
+}
+
+// SiteSpacesCleared reports if the "site_spaces" edge to the SiteSpace entity was cleared.
+func (m *SiteMutation) SiteSpacesCleared() bool {
+	return m.clearedsite_spaces
+}
+
+// RemoveSiteSpaceIDs removes the "site_spaces" edge to the SiteSpace entity by IDs.
+func (m *SiteMutation) RemoveSiteSpaceIDs(ids ...string) {
+	if m.removedsite_spaces == nil {
+		m.removedsite_spaces = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.site_spaces, ids[i])
+		m.removedsite_spaces[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedSiteSpaces returns the removed IDs of the "site_spaces" edge to the SiteSpace entity.
+func (m *SiteMutation) RemovedSiteSpacesIDs() (ids []string) {
+	for id := range m.removedsite_spaces {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// SiteSpacesIDs returns the "site_spaces" edge IDs in the mutation.
+func (m *SiteMutation) SiteSpacesIDs() (ids []string) {
+	for id := range m.site_spaces {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetSiteSpaces resets all changes to the "site_spaces" edge.
+func (m *SiteMutation) ResetSiteSpaces() {
+	m.site_spaces = nil
+	m.clearedsite_spaces = false
+	m.removedsite_spaces = nil
+}
+
+// AddSectionIDs adds the "sections" edge to the SiteSection entity by ids.
+func (m *SiteMutation) AddSectionIDs(ids ...string) {
+	if m.sections == nil {
+		m.sections = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.sections[ids[i]] = struct{}{}
+	}
+}
+
+// ClearSections clears the "sections" edge to the SiteSection entity.
+func (m *SiteMutation) ClearSections() {
+	m.clearedsections = true
+}
+
+// SectionsCleared reports if the "sections" edge to the SiteSection entity was cleared.
+func (m *SiteMutation) SectionsCleared() bool {
+	return m.clearedsections
+}
+
+// RemoveSectionIDs removes the "sections" edge to the SiteSection entity by IDs.
+func (m *SiteMutation) RemoveSectionIDs(ids ...string) {
+	if m.removedsections == nil {
+		m.removedsections = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.sections, ids[i])
+		m.removedsections[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedSections returns the removed IDs of the "sections" edge to the SiteSection entity.
+func (m *SiteMutation) RemovedSectionsIDs() (ids []string) {
+	for id := range m.removedsections {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// SectionsIDs returns the "sections" edge IDs in the mutation.
+func (m *SiteMutation) SectionsIDs() (ids []string) {
+	for id := range m.sections {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetSections resets all changes to the "sections" edge.
+func (m *SiteMutation) ResetSections() {
+	m.sections = nil
+	m.clearedsections = false
+	m.removedsections = nil
+}
+
+// AddSectionGroupIDs adds the "section_groups" edge to the SiteSectionGroup entity by ids.
+func (m *SiteMutation) AddSectionGroupIDs(ids ...string) {
+	if m.section_groups == nil {
+		m.section_groups = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.section_groups[ids[i]] = struct{}{}
+	}
+}
+
+// ClearSectionGroups clears the "section_groups" edge to the SiteSectionGroup entity.
+func (m *SiteMutation) ClearSectionGroups() {
+	m.clearedsection_groups = true
+}
+
+// SectionGroupsCleared reports if the "section_groups" edge to the SiteSectionGroup entity was cleared.
+func (m *SiteMutation) SectionGroupsCleared() bool {
+	return m.clearedsection_groups
+}
+
+// RemoveSectionGroupIDs removes the "section_groups" edge to the SiteSectionGroup entity by IDs.
+func (m *SiteMutation) RemoveSectionGroupIDs(ids ...string) {
+	if m.removedsection_groups == nil {
+		m.removedsection_groups = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.section_groups, ids[i])
+		m.removedsection_groups[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedSectionGroups returns the removed IDs of the "section_groups" edge to the SiteSectionGroup entity.
+func (m *SiteMutation) RemovedSectionGroupsIDs() (ids []string) {
+	for id := range m.removedsection_groups {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// SectionGroupsIDs returns the "section_groups" edge IDs in the mutation.
+func (m *SiteMutation) SectionGroupsIDs() (ids []string) {
+	for id := range m.section_groups {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetSectionGroups resets all changes to the "section_groups" edge.
+func (m *SiteMutation) ResetSectionGroups() {
+	m.section_groups = nil
+	m.clearedsection_groups = false
+	m.removedsection_groups = nil
+}
+
+// Where appends a list predicates to the SiteMutation builder.
+func (m *SiteMutation) Where(ps ...predicate.Site) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SiteMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SiteMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Site, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SiteMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SiteMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Site).
+func (m *SiteMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SiteMutation) Fields() []string {
+	fields := make([]string, 0, 18)
+	if m.created_at != nil {
+		fields = append(fields, site.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, site.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, site.FieldOrganizationID)
+	}
+	if m._type != nil {
+		fields = append(fields, site.FieldType)
+	}
+	if m.title != nil {
+		fields = append(fields, site.FieldTitle)
+	}
+	if m.icon != nil {
+		fields = append(fields, site.FieldIcon)
+	}
+	if m.hostname != nil {
+		fields = append(fields, site.FieldHostname)
+	}
+	if m.basename != nil {
+		fields = append(fields, site.FieldBasename)
+	}
+	if m.proxy_origin != nil {
+		fields = append(fields, site.FieldProxyOrigin)
+	}
+	if m.proxy_target != nil {
+		fields = append(fields, site.FieldProxyTarget)
+	}
+	if m.visibility != nil {
+		fields = append(fields, site.FieldVisibility)
+	}
+	if m.published != nil {
+		fields = append(fields, site.FieldPublished)
+	}
+	if m.adaptive_content_enabled != nil {
+		fields = append(fields, site.FieldAdaptiveContentEnabled)
+	}
+	if m.adaptive_schema != nil {
+		fields = append(fields, site.FieldAdaptiveSchema)
+	}
+	if m.adaptive_schema_updated_at != nil {
+		fields = append(fields, site.FieldAdaptiveSchemaUpdatedAt)
+	}
+	if m.default_site_space != nil {
+		fields = append(fields, site.FieldDefaultSiteSpaceID)
+	}
+	if m.default_section != nil {
+		fields = append(fields, site.FieldDefaultSectionID)
+	}
+	if m.share_key != nil {
+		fields = append(fields, site.FieldShareKey)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SiteMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case site.FieldCreatedAt:
+		return m.CreatedAt()
+	case site.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case site.FieldOrganizationID:
+		return m.OrganizationID()
+	case site.FieldType:
+		return m.GetType()
+	case site.FieldTitle:
+		return m.Title()
+	case site.FieldIcon:
+		return m.Icon()
+	case site.FieldHostname:
+		return m.Hostname()
+	case site.FieldBasename:
+		return m.Basename()
+	case site.FieldProxyOrigin:
+		return m.ProxyOrigin()
+	case site.FieldProxyTarget:
+		return m.ProxyTarget()
+	case site.FieldVisibility:
+		return m.Visibility()
+	case site.FieldPublished:
+		return m.Published()
+	case site.FieldAdaptiveContentEnabled:
+		return m.AdaptiveContentEnabled()
+	case site.FieldAdaptiveSchema:
+		return m.AdaptiveSchema()
+	case site.FieldAdaptiveSchemaUpdatedAt:
+		return m.AdaptiveSchemaUpdatedAt()
+	case site.FieldDefaultSiteSpaceID:
+		return m.DefaultSiteSpaceID()
+	case site.FieldDefaultSectionID:
+		return m.DefaultSectionID()
+	case site.FieldShareKey:
+		return m.ShareKey()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SiteMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case site.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case site.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case site.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case site.FieldType:
+		return m.OldType(ctx)
+	case site.FieldTitle:
+		return m.OldTitle(ctx)
+	case site.FieldIcon:
+		return m.OldIcon(ctx)
+	case site.FieldHostname:
+		return m.OldHostname(ctx)
+	case site.FieldBasename:
+		return m.OldBasename(ctx)
+	case site.FieldProxyOrigin:
+		return m.OldProxyOrigin(ctx)
+	case site.FieldProxyTarget:
+		return m.OldProxyTarget(ctx)
+	case site.FieldVisibility:
+		return m.OldVisibility(ctx)
+	case site.FieldPublished:
+		return m.OldPublished(ctx)
+	case site.FieldAdaptiveContentEnabled:
+		return m.OldAdaptiveContentEnabled(ctx)
+	case site.FieldAdaptiveSchema:
+		return m.OldAdaptiveSchema(ctx)
+	case site.FieldAdaptiveSchemaUpdatedAt:
+		return m.OldAdaptiveSchemaUpdatedAt(ctx)
+	case site.FieldDefaultSiteSpaceID:
+		return m.OldDefaultSiteSpaceID(ctx)
+	case site.FieldDefaultSectionID:
+		return m.OldDefaultSectionID(ctx)
+	case site.FieldShareKey:
+		return m.OldShareKey(ctx)
+	}
+	return nil, fmt.Errorf("unknown Site field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case site.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case site.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case site.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case site.FieldType:
+		v, ok := value.(site.Type)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case site.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case site.FieldIcon:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIcon(v)
+		return nil
+	case site.FieldHostname:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHostname(v)
+		return nil
+	case site.FieldBasename:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBasename(v)
+		return nil
+	case site.FieldProxyOrigin:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProxyOrigin(v)
+		return nil
+	case site.FieldProxyTarget:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProxyTarget(v)
+		return nil
+	case site.FieldVisibility:
+		v, ok := value.(site.Visibility)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVisibility(v)
+		return nil
+	case site.FieldPublished:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPublished(v)
+		return nil
+	case site.FieldAdaptiveContentEnabled:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAdaptiveContentEnabled(v)
+		return nil
+	case site.FieldAdaptiveSchema:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAdaptiveSchema(v)
+		return nil
+	case site.FieldAdaptiveSchemaUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAdaptiveSchemaUpdatedAt(v)
+		return nil
+	case site.FieldDefaultSiteSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDefaultSiteSpaceID(v)
+		return nil
+	case site.FieldDefaultSectionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDefaultSectionID(v)
+		return nil
+	case site.FieldShareKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShareKey(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Site field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SiteMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SiteMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown Site numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SiteMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(site.FieldIcon) {
+		fields = append(fields, site.FieldIcon)
+	}
+	if m.FieldCleared(site.FieldHostname) {
+		fields = append(fields, site.FieldHostname)
+	}
+	if m.FieldCleared(site.FieldBasename) {
+		fields = append(fields, site.FieldBasename)
+	}
+	if m.FieldCleared(site.FieldProxyOrigin) {
+		fields = append(fields, site.FieldProxyOrigin)
+	}
+	if m.FieldCleared(site.FieldProxyTarget) {
+		fields = append(fields, site.FieldProxyTarget)
+	}
+	if m.FieldCleared(site.FieldAdaptiveSchema) {
+		fields = append(fields, site.FieldAdaptiveSchema)
+	}
+	if m.FieldCleared(site.FieldAdaptiveSchemaUpdatedAt) {
+		fields = append(fields, site.FieldAdaptiveSchemaUpdatedAt)
+	}
+	if m.FieldCleared(site.FieldDefaultSiteSpaceID) {
+		fields = append(fields, site.FieldDefaultSiteSpaceID)
+	}
+	if m.FieldCleared(site.FieldDefaultSectionID) {
+		fields = append(fields, site.FieldDefaultSectionID)
+	}
+	if m.FieldCleared(site.FieldShareKey) {
+		fields = append(fields, site.FieldShareKey)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SiteMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SiteMutation) ClearField(name string) error {
+	switch name {
+	case site.FieldIcon:
+		m.ClearIcon()
+		return nil
+	case site.FieldHostname:
+		m.ClearHostname()
+		return nil
+	case site.FieldBasename:
+		m.ClearBasename()
+		return nil
+	case site.FieldProxyOrigin:
+		m.ClearProxyOrigin()
+		return nil
+	case site.FieldProxyTarget:
+		m.ClearProxyTarget()
+		return nil
+	case site.FieldAdaptiveSchema:
+		m.ClearAdaptiveSchema()
+		return nil
+	case site.FieldAdaptiveSchemaUpdatedAt:
+		m.ClearAdaptiveSchemaUpdatedAt()
+		return nil
+	case site.FieldDefaultSiteSpaceID:
+		m.ClearDefaultSiteSpaceID()
+		return nil
+	case site.FieldDefaultSectionID:
+		m.ClearDefaultSectionID()
+		return nil
+	case site.FieldShareKey:
+		m.ClearShareKey()
+		return nil
+	}
+	return fmt.Errorf("unknown Site nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SiteMutation) ResetField(name string) error {
+	switch name {
+	case site.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case site.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case site.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case site.FieldType:
+		m.ResetType()
+		return nil
+	case site.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case site.FieldIcon:
+		m.ResetIcon()
+		return nil
+	case site.FieldHostname:
+		m.ResetHostname()
+		return nil
+	case site.FieldBasename:
+		m.ResetBasename()
+		return nil
+	case site.FieldProxyOrigin:
+		m.ResetProxyOrigin()
+		return nil
+	case site.FieldProxyTarget:
+		m.ResetProxyTarget()
+		return nil
+	case site.FieldVisibility:
+		m.ResetVisibility()
+		return nil
+	case site.FieldPublished:
+		m.ResetPublished()
+		return nil
+	case site.FieldAdaptiveContentEnabled:
+		m.ResetAdaptiveContentEnabled()
+		return nil
+	case site.FieldAdaptiveSchema:
+		m.ResetAdaptiveSchema()
+		return nil
+	case site.FieldAdaptiveSchemaUpdatedAt:
+		m.ResetAdaptiveSchemaUpdatedAt()
+		return nil
+	case site.FieldDefaultSiteSpaceID:
+		m.ResetDefaultSiteSpaceID()
+		return nil
+	case site.FieldDefaultSectionID:
+		m.ResetDefaultSectionID()
+		return nil
+	case site.FieldShareKey:
+		m.ResetShareKey()
+		return nil
+	}
+	return fmt.Errorf("unknown Site field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SiteMutation) AddedEdges() []string {
+	edges := make([]string, 0, 6)
+	if m.organization != nil {
+		edges = append(edges, site.EdgeOrganization)
+	}
+	if m.default_site_space != nil {
+		edges = append(edges, site.EdgeDefaultSiteSpace)
+	}
+	if m.default_section != nil {
+		edges = append(edges, site.EdgeDefaultSection)
+	}
+	if m.site_spaces != nil {
+		edges = append(edges, site.EdgeSiteSpaces)
+	}
+	if m.sections != nil {
+		edges = append(edges, site.EdgeSections)
+	}
+	if m.section_groups != nil {
+		edges = append(edges, site.EdgeSectionGroups)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SiteMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case site.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case site.EdgeDefaultSiteSpace:
+		if id := m.default_site_space; id != nil {
+			return []ent.Value{*id}
+		}
+	case site.EdgeDefaultSection:
+		if id := m.default_section; id != nil {
+			return []ent.Value{*id}
+		}
+	case site.EdgeSiteSpaces:
+		ids := make([]ent.Value, 0, len(m.site_spaces))
+		for id := range m.site_spaces {
+			ids = append(ids, id)
+		}
+		return ids
+	case site.EdgeSections:
+		ids := make([]ent.Value, 0, len(m.sections))
+		for id := range m.sections {
+			ids = append(ids, id)
+		}
+		return ids
+	case site.EdgeSectionGroups:
+		ids := make([]ent.Value, 0, len(m.section_groups))
+		for id := range m.section_groups {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SiteMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 6)
+	if m.removedsite_spaces != nil {
+		edges = append(edges, site.EdgeSiteSpaces)
+	}
+	if m.removedsections != nil {
+		edges = append(edges, site.EdgeSections)
+	}
+	if m.removedsection_groups != nil {
+		edges = append(edges, site.EdgeSectionGroups)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SiteMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case site.EdgeSiteSpaces:
+		ids := make([]ent.Value, 0, len(m.removedsite_spaces))
+		for id := range m.removedsite_spaces {
+			ids = append(ids, id)
+		}
+		return ids
+	case site.EdgeSections:
+		ids := make([]ent.Value, 0, len(m.removedsections))
+		for id := range m.removedsections {
+			ids = append(ids, id)
+		}
+		return ids
+	case site.EdgeSectionGroups:
+		ids := make([]ent.Value, 0, len(m.removedsection_groups))
+		for id := range m.removedsection_groups {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SiteMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 6)
+	if m.clearedorganization {
+		edges = append(edges, site.EdgeOrganization)
+	}
+	if m.cleareddefault_site_space {
+		edges = append(edges, site.EdgeDefaultSiteSpace)
+	}
+	if m.cleareddefault_section {
+		edges = append(edges, site.EdgeDefaultSection)
+	}
+	if m.clearedsite_spaces {
+		edges = append(edges, site.EdgeSiteSpaces)
+	}
+	if m.clearedsections {
+		edges = append(edges, site.EdgeSections)
+	}
+	if m.clearedsection_groups {
+		edges = append(edges, site.EdgeSectionGroups)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SiteMutation) EdgeCleared(name string) bool {
+	switch name {
+	case site.EdgeOrganization:
+		return m.clearedorganization
+	case site.EdgeDefaultSiteSpace:
+		return m.cleareddefault_site_space
+	case site.EdgeDefaultSection:
+		return m.cleareddefault_section
+	case site.EdgeSiteSpaces:
+		return m.clearedsite_spaces
+	case site.EdgeSections:
+		return m.clearedsections
+	case site.EdgeSectionGroups:
+		return m.clearedsection_groups
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SiteMutation) ClearEdge(name string) error {
+	switch name {
+	case site.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case site.EdgeDefaultSiteSpace:
+		m.ClearDefaultSiteSpace()
+		return nil
+	case site.EdgeDefaultSection:
+		m.ClearDefaultSection()
+		return nil
+	}
+	return fmt.Errorf("unknown Site unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SiteMutation) ResetEdge(name string) error {
+	switch name {
+	case site.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case site.EdgeDefaultSiteSpace:
+		m.ResetDefaultSiteSpace()
+		return nil
+	case site.EdgeDefaultSection:
+		m.ResetDefaultSection()
+		return nil
+	case site.EdgeSiteSpaces:
+		m.ResetSiteSpaces()
+		return nil
+	case site.EdgeSections:
+		m.ResetSections()
+		return nil
+	case site.EdgeSectionGroups:
+		m.ResetSectionGroups()
+		return nil
+	}
+	return fmt.Errorf("unknown Site edge %s", name)
+}
+
+// SiteSectionMutation represents an operation that mutates the SiteSection nodes in the graph.
+type SiteSectionMutation struct {
+	config
+	op                   Op
+	typ                  string
+	id                   *string
+	created_at           *time.Time
+	updated_at           *time.Time
+	title                *string
+	description          *string
+	_path                *string
+	condition            *string
+	icon                 *string
+	is_default           *bool
+	position             *string
+	clearedFields        map[string]struct{}
+	organization         *string
+	clearedorganization  bool
+	site                 *string
+	clearedsite          bool
+	section_group        *string
+	clearedsection_group bool
+	site_spaces          map[string]struct{}
+	removedsite_spaces   map[string]struct{}
+	clearedsite_spaces   bool
+	done                 bool
+	oldValue             func(context.Context) (*SiteSection, error)
+	predicates           []predicate.SiteSection
+}
+
+var _ ent.Mutation = (*SiteSectionMutation)(nil)
+
+// sitesectionOption allows management of the mutation configuration using functional options.
+type sitesectionOption func(*SiteSectionMutation)
+
+// newSiteSectionMutation creates new mutation for the SiteSection entity.
+func newSiteSectionMutation(c config, op Op, opts ...sitesectionOption) *SiteSectionMutation {
+	m := &SiteSectionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSiteSection,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSiteSectionID sets the ID field of the mutation.
+func withSiteSectionID(id string) sitesectionOption {
+	return func(m *SiteSectionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SiteSection
+		)
+		m.oldValue = func(ctx context.Context) (*SiteSection, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SiteSection.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSiteSection sets the old SiteSection of the mutation.
+func withSiteSection(node *SiteSection) sitesectionOption {
+	return func(m *SiteSectionMutation) {
+		m.oldValue = func(context.Context) (*SiteSection, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SiteSectionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SiteSectionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of SiteSection entities.
+func (m *SiteSectionMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SiteSectionMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SiteSectionMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SiteSection.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SiteSectionMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SiteSectionMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SiteSectionMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *SiteSectionMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *SiteSectionMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *SiteSectionMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *SiteSectionMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *SiteSectionMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *SiteSectionMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetSiteID sets the "site_id" field.
+func (m *SiteSectionMutation) SetSiteID(s string) {
+	m.site = &s
+}
+
+// SiteID returns the value of the "site_id" field in the mutation.
+func (m *SiteSectionMutation) SiteID() (r string, exists bool) {
+	v := m.site
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSiteID returns the old "site_id" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldSiteID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSiteID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSiteID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSiteID: %w", err)
+	}
+	return oldValue.SiteID, nil
+}
+
+// ResetSiteID resets all changes to the "site_id" field.
+func (m *SiteSectionMutation) ResetSiteID() {
+	m.site = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *SiteSectionMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *SiteSectionMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *SiteSectionMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *SiteSectionMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *SiteSectionMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldDescription(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ClearDescription clears the value of the "description" field.
+func (m *SiteSectionMutation) ClearDescription() {
+	m.description = nil
+	m.clearedFields[sitesection.FieldDescription] = struct{}{}
+}
+
+// DescriptionCleared returns if the "description" field was cleared in this mutation.
+func (m *SiteSectionMutation) DescriptionCleared() bool {
+	_, ok := m.clearedFields[sitesection.FieldDescription]
+	return ok
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *SiteSectionMutation) ResetDescription() {
+	m.description = nil
+	delete(m.clearedFields, sitesection.FieldDescription)
+}
+
+// SetPath sets the "path" field.
+func (m *SiteSectionMutation) SetPath(s string) {
+	m._path = &s
+}
+
+// Path returns the value of the "path" field in the mutation.
+func (m *SiteSectionMutation) Path() (r string, exists bool) {
+	v := m._path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPath returns the old "path" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldPath(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPath is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPath requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPath: %w", err)
+	}
+	return oldValue.Path, nil
+}
+
+// ResetPath resets all changes to the "path" field.
+func (m *SiteSectionMutation) ResetPath() {
+	m._path = nil
+}
+
+// SetCondition sets the "condition" field.
+func (m *SiteSectionMutation) SetCondition(s string) {
+	m.condition = &s
+}
+
+// Condition returns the value of the "condition" field in the mutation.
+func (m *SiteSectionMutation) Condition() (r string, exists bool) {
+	v := m.condition
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCondition returns the old "condition" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldCondition(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCondition is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCondition requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCondition: %w", err)
+	}
+	return oldValue.Condition, nil
+}
+
+// ClearCondition clears the value of the "condition" field.
+func (m *SiteSectionMutation) ClearCondition() {
+	m.condition = nil
+	m.clearedFields[sitesection.FieldCondition] = struct{}{}
+}
+
+// ConditionCleared returns if the "condition" field was cleared in this mutation.
+func (m *SiteSectionMutation) ConditionCleared() bool {
+	_, ok := m.clearedFields[sitesection.FieldCondition]
+	return ok
+}
+
+// ResetCondition resets all changes to the "condition" field.
+func (m *SiteSectionMutation) ResetCondition() {
+	m.condition = nil
+	delete(m.clearedFields, sitesection.FieldCondition)
+}
+
+// SetIcon sets the "icon" field.
+func (m *SiteSectionMutation) SetIcon(s string) {
+	m.icon = &s
+}
+
+// Icon returns the value of the "icon" field in the mutation.
+func (m *SiteSectionMutation) Icon() (r string, exists bool) {
+	v := m.icon
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIcon returns the old "icon" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldIcon(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIcon is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIcon requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIcon: %w", err)
+	}
+	return oldValue.Icon, nil
+}
+
+// ClearIcon clears the value of the "icon" field.
+func (m *SiteSectionMutation) ClearIcon() {
+	m.icon = nil
+	m.clearedFields[sitesection.FieldIcon] = struct{}{}
+}
+
+// IconCleared returns if the "icon" field was cleared in this mutation.
+func (m *SiteSectionMutation) IconCleared() bool {
+	_, ok := m.clearedFields[sitesection.FieldIcon]
+	return ok
+}
+
+// ResetIcon resets all changes to the "icon" field.
+func (m *SiteSectionMutation) ResetIcon() {
+	m.icon = nil
+	delete(m.clearedFields, sitesection.FieldIcon)
+}
+
+// SetSectionGroupID sets the "section_group_id" field.
+func (m *SiteSectionMutation) SetSectionGroupID(s string) {
+	m.section_group = &s
+}
+
+// SectionGroupID returns the value of the "section_group_id" field in the mutation.
+func (m *SiteSectionMutation) SectionGroupID() (r string, exists bool) {
+	v := m.section_group
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSectionGroupID returns the old "section_group_id" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldSectionGroupID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSectionGroupID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSectionGroupID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSectionGroupID: %w", err)
+	}
+	return oldValue.SectionGroupID, nil
+}
+
+// ClearSectionGroupID clears the value of the "section_group_id" field.
+func (m *SiteSectionMutation) ClearSectionGroupID() {
+	m.section_group = nil
+	m.clearedFields[sitesection.FieldSectionGroupID] = struct{}{}
+}
+
+// SectionGroupIDCleared returns if the "section_group_id" field was cleared in this mutation.
+func (m *SiteSectionMutation) SectionGroupIDCleared() bool {
+	_, ok := m.clearedFields[sitesection.FieldSectionGroupID]
+	return ok
+}
+
+// ResetSectionGroupID resets all changes to the "section_group_id" field.
+func (m *SiteSectionMutation) ResetSectionGroupID() {
+	m.section_group = nil
+	delete(m.clearedFields, sitesection.FieldSectionGroupID)
+}
+
+// SetIsDefault sets the "is_default" field.
+func (m *SiteSectionMutation) SetIsDefault(b bool) {
+	m.is_default = &b
+}
+
+// IsDefault returns the value of the "is_default" field in the mutation.
+func (m *SiteSectionMutation) IsDefault() (r bool, exists bool) {
+	v := m.is_default
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIsDefault returns the old "is_default" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldIsDefault(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIsDefault is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIsDefault requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIsDefault: %w", err)
+	}
+	return oldValue.IsDefault, nil
+}
+
+// ResetIsDefault resets all changes to the "is_default" field.
+func (m *SiteSectionMutation) ResetIsDefault() {
+	m.is_default = nil
+}
+
+// SetPosition sets the "position" field.
+func (m *SiteSectionMutation) SetPosition(s string) {
+	m.position = &s
+}
+
+// Position returns the value of the "position" field in the mutation.
+func (m *SiteSectionMutation) Position() (r string, exists bool) {
+	v := m.position
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPosition returns the old "position" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldPosition(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPosition is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPosition requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPosition: %w", err)
+	}
+	return oldValue.Position, nil
+}
+
+// ResetPosition resets all changes to the "position" field.
+func (m *SiteSectionMutation) ResetPosition() {
+	m.position = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *SiteSectionMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[sitesection.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *SiteSectionMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *SiteSectionMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *SiteSectionMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearSite clears the "site" edge to the Site entity.
+func (m *SiteSectionMutation) ClearSite() {
+	m.clearedsite = true
+	m.clearedFields[sitesection.FieldSiteID] = struct{}{}
+}
+
+// SiteCleared reports if the "site" edge to the Site entity was cleared.
+func (m *SiteSectionMutation) SiteCleared() bool {
+	return m.clearedsite
+}
+
+// SiteIDs returns the "site" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SiteID instead. It exists only for internal usage by the builders.
+func (m *SiteSectionMutation) SiteIDs() (ids []string) {
+	if id := m.site; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSite resets all changes to the "site" edge.
+func (m *SiteSectionMutation) ResetSite() {
+	m.site = nil
+	m.clearedsite = false
+}
+
+// ClearSectionGroup clears the "section_group" edge to the SiteSectionGroup entity.
+func (m *SiteSectionMutation) ClearSectionGroup() {
+	m.clearedsection_group = true
+	m.clearedFields[sitesection.FieldSectionGroupID] = struct{}{}
+}
+
+// SectionGroupCleared reports if the "section_group" edge to the SiteSectionGroup entity was cleared.
+func (m *SiteSectionMutation) SectionGroupCleared() bool {
+	return m.SectionGroupIDCleared() || m.clearedsection_group
+}
+
+// SectionGroupIDs returns the "section_group" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SectionGroupID instead. It exists only for internal usage by the builders.
+func (m *SiteSectionMutation) SectionGroupIDs() (ids []string) {
+	if id := m.section_group; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSectionGroup resets all changes to the "section_group" edge.
+func (m *SiteSectionMutation) ResetSectionGroup() {
+	m.section_group = nil
+	m.clearedsection_group = false
+}
+
+// AddSiteSpaceIDs adds the "site_spaces" edge to the SiteSpace entity by ids.
+func (m *SiteSectionMutation) AddSiteSpaceIDs(ids ...string) {
+	if m.site_spaces == nil {
+		m.site_spaces = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.site_spaces[ids[i]] = struct{}{}
+	}
+}
+
+// ClearSiteSpaces clears the "site_spaces" edge to the SiteSpace entity.
+func (m *SiteSectionMutation) ClearSiteSpaces() {
+	m.clearedsite_spaces = true
+}
+
+// SiteSpacesCleared reports if the "site_spaces" edge to the SiteSpace entity was cleared.
+func (m *SiteSectionMutation) SiteSpacesCleared() bool {
+	return m.clearedsite_spaces
+}
+
+// RemoveSiteSpaceIDs removes the "site_spaces" edge to the SiteSpace entity by IDs.
+func (m *SiteSectionMutation) RemoveSiteSpaceIDs(ids ...string) {
+	if m.removedsite_spaces == nil {
+		m.removedsite_spaces = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.site_spaces, ids[i])
+		m.removedsite_spaces[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedSiteSpaces returns the removed IDs of the "site_spaces" edge to the SiteSpace entity.
+func (m *SiteSectionMutation) RemovedSiteSpacesIDs() (ids []string) {
+	for id := range m.removedsite_spaces {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// SiteSpacesIDs returns the "site_spaces" edge IDs in the mutation.
+func (m *SiteSectionMutation) SiteSpacesIDs() (ids []string) {
+	for id := range m.site_spaces {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetSiteSpaces resets all changes to the "site_spaces" edge.
+func (m *SiteSectionMutation) ResetSiteSpaces() {
+	m.site_spaces = nil
+	m.clearedsite_spaces = false
+	m.removedsite_spaces = nil
+}
+
+// Where appends a list predicates to the SiteSectionMutation builder.
+func (m *SiteSectionMutation) Where(ps ...predicate.SiteSection) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SiteSectionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SiteSectionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SiteSection, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SiteSectionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SiteSectionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SiteSection).
+func (m *SiteSectionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SiteSectionMutation) Fields() []string {
+	fields := make([]string, 0, 12)
+	if m.created_at != nil {
+		fields = append(fields, sitesection.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, sitesection.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, sitesection.FieldOrganizationID)
+	}
+	if m.site != nil {
+		fields = append(fields, sitesection.FieldSiteID)
+	}
+	if m.title != nil {
+		fields = append(fields, sitesection.FieldTitle)
+	}
+	if m.description != nil {
+		fields = append(fields, sitesection.FieldDescription)
+	}
+	if m._path != nil {
+		fields = append(fields, sitesection.FieldPath)
+	}
+	if m.condition != nil {
+		fields = append(fields, sitesection.FieldCondition)
+	}
+	if m.icon != nil {
+		fields = append(fields, sitesection.FieldIcon)
+	}
+	if m.section_group != nil {
+		fields = append(fields, sitesection.FieldSectionGroupID)
+	}
+	if m.is_default != nil {
+		fields = append(fields, sitesection.FieldIsDefault)
+	}
+	if m.position != nil {
+		fields = append(fields, sitesection.FieldPosition)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SiteSectionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case sitesection.FieldCreatedAt:
+		return m.CreatedAt()
+	case sitesection.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case sitesection.FieldOrganizationID:
+		return m.OrganizationID()
+	case sitesection.FieldSiteID:
+		return m.SiteID()
+	case sitesection.FieldTitle:
+		return m.Title()
+	case sitesection.FieldDescription:
+		return m.Description()
+	case sitesection.FieldPath:
+		return m.Path()
+	case sitesection.FieldCondition:
+		return m.Condition()
+	case sitesection.FieldIcon:
+		return m.Icon()
+	case sitesection.FieldSectionGroupID:
+		return m.SectionGroupID()
+	case sitesection.FieldIsDefault:
+		return m.IsDefault()
+	case sitesection.FieldPosition:
+		return m.Position()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SiteSectionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case sitesection.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case sitesection.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case sitesection.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case sitesection.FieldSiteID:
+		return m.OldSiteID(ctx)
+	case sitesection.FieldTitle:
+		return m.OldTitle(ctx)
+	case sitesection.FieldDescription:
+		return m.OldDescription(ctx)
+	case sitesection.FieldPath:
+		return m.OldPath(ctx)
+	case sitesection.FieldCondition:
+		return m.OldCondition(ctx)
+	case sitesection.FieldIcon:
+		return m.OldIcon(ctx)
+	case sitesection.FieldSectionGroupID:
+		return m.OldSectionGroupID(ctx)
+	case sitesection.FieldIsDefault:
+		return m.OldIsDefault(ctx)
+	case sitesection.FieldPosition:
+		return m.OldPosition(ctx)
+	}
+	return nil, fmt.Errorf("unknown SiteSection field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteSectionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case sitesection.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case sitesection.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case sitesection.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case sitesection.FieldSiteID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case sitesection.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case sitesection.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case sitesection.FieldPath:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPath(v)
+		return nil
+	case sitesection.FieldCondition:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCondition(v)
+		return nil
+	case sitesection.FieldIcon:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIcon(v)
+		return nil
+	case sitesection.FieldSectionGroupID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSectionGroupID(v)
+		return nil
+	case sitesection.FieldIsDefault:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIsDefault(v)
+		return nil
+	case sitesection.FieldPosition:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPosition(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSection field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SiteSectionMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SiteSectionMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteSectionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown SiteSection numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SiteSectionMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(sitesection.FieldDescription) {
+		fields = append(fields, sitesection.FieldDescription)
+	}
+	if m.FieldCleared(sitesection.FieldCondition) {
+		fields = append(fields, sitesection.FieldCondition)
+	}
+	if m.FieldCleared(sitesection.FieldIcon) {
+		fields = append(fields, sitesection.FieldIcon)
+	}
+	if m.FieldCleared(sitesection.FieldSectionGroupID) {
+		fields = append(fields, sitesection.FieldSectionGroupID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SiteSectionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SiteSectionMutation) ClearField(name string) error {
+	switch name {
+	case sitesection.FieldDescription:
+		m.ClearDescription()
+		return nil
+	case sitesection.FieldCondition:
+		m.ClearCondition()
+		return nil
+	case sitesection.FieldIcon:
+		m.ClearIcon()
+		return nil
+	case sitesection.FieldSectionGroupID:
+		m.ClearSectionGroupID()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSection nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SiteSectionMutation) ResetField(name string) error {
+	switch name {
+	case sitesection.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case sitesection.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case sitesection.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case sitesection.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case sitesection.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case sitesection.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case sitesection.FieldPath:
+		m.ResetPath()
+		return nil
+	case sitesection.FieldCondition:
+		m.ResetCondition()
+		return nil
+	case sitesection.FieldIcon:
+		m.ResetIcon()
+		return nil
+	case sitesection.FieldSectionGroupID:
+		m.ResetSectionGroupID()
+		return nil
+	case sitesection.FieldIsDefault:
+		m.ResetIsDefault()
+		return nil
+	case sitesection.FieldPosition:
+		m.ResetPosition()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSection field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SiteSectionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.organization != nil {
+		edges = append(edges, sitesection.EdgeOrganization)
+	}
+	if m.site != nil {
+		edges = append(edges, sitesection.EdgeSite)
+	}
+	if m.section_group != nil {
+		edges = append(edges, sitesection.EdgeSectionGroup)
+	}
+	if m.site_spaces != nil {
+		edges = append(edges, sitesection.EdgeSiteSpaces)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SiteSectionMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case sitesection.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case sitesection.EdgeSite:
+		if id := m.site; id != nil {
+			return []ent.Value{*id}
+		}
+	case sitesection.EdgeSectionGroup:
+		if id := m.section_group; id != nil {
+			return []ent.Value{*id}
+		}
+	case sitesection.EdgeSiteSpaces:
+		ids := make([]ent.Value, 0, len(m.site_spaces))
+		for id := range m.site_spaces {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SiteSectionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.removedsite_spaces != nil {
+		edges = append(edges, sitesection.EdgeSiteSpaces)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SiteSectionMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case sitesection.EdgeSiteSpaces:
+		ids := make([]ent.Value, 0, len(m.removedsite_spaces))
+		for id := range m.removedsite_spaces {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SiteSectionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.clearedorganization {
+		edges = append(edges, sitesection.EdgeOrganization)
+	}
+	if m.clearedsite {
+		edges = append(edges, sitesection.EdgeSite)
+	}
+	if m.clearedsection_group {
+		edges = append(edges, sitesection.EdgeSectionGroup)
+	}
+	if m.clearedsite_spaces {
+		edges = append(edges, sitesection.EdgeSiteSpaces)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SiteSectionMutation) EdgeCleared(name string) bool {
+	switch name {
+	case sitesection.EdgeOrganization:
+		return m.clearedorganization
+	case sitesection.EdgeSite:
+		return m.clearedsite
+	case sitesection.EdgeSectionGroup:
+		return m.clearedsection_group
+	case sitesection.EdgeSiteSpaces:
+		return m.clearedsite_spaces
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SiteSectionMutation) ClearEdge(name string) error {
+	switch name {
+	case sitesection.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case sitesection.EdgeSite:
+		m.ClearSite()
+		return nil
+	case sitesection.EdgeSectionGroup:
+		m.ClearSectionGroup()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSection unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SiteSectionMutation) ResetEdge(name string) error {
+	switch name {
+	case sitesection.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case sitesection.EdgeSite:
+		m.ResetSite()
+		return nil
+	case sitesection.EdgeSectionGroup:
+		m.ResetSectionGroup()
+		return nil
+	case sitesection.EdgeSiteSpaces:
+		m.ResetSiteSpaces()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSection edge %s", name)
+}
+
+// SiteSectionGroupMutation represents an operation that mutates the SiteSectionGroup nodes in the graph.
+type SiteSectionGroupMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *string
+	created_at          *time.Time
+	updated_at          *time.Time
+	title               *string
+	icon                *string
+	position            *string
+	clearedFields       map[string]struct{}
+	organization        *string
+	clearedorganization bool
+	site                *string
+	clearedsite         bool
+	sections            map[string]struct{}
+	removedsections     map[string]struct{}
+	clearedsections     bool
+	done                bool
+	oldValue            func(context.Context) (*SiteSectionGroup, error)
+	predicates          []predicate.SiteSectionGroup
+}
+
+var _ ent.Mutation = (*SiteSectionGroupMutation)(nil)
+
+// sitesectiongroupOption allows management of the mutation configuration using functional options.
+type sitesectiongroupOption func(*SiteSectionGroupMutation)
+
+// newSiteSectionGroupMutation creates new mutation for the SiteSectionGroup entity.
+func newSiteSectionGroupMutation(c config, op Op, opts ...sitesectiongroupOption) *SiteSectionGroupMutation {
+	m := &SiteSectionGroupMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSiteSectionGroup,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSiteSectionGroupID sets the ID field of the mutation.
+func withSiteSectionGroupID(id string) sitesectiongroupOption {
+	return func(m *SiteSectionGroupMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SiteSectionGroup
+		)
+		m.oldValue = func(ctx context.Context) (*SiteSectionGroup, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SiteSectionGroup.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSiteSectionGroup sets the old SiteSectionGroup of the mutation.
+func withSiteSectionGroup(node *SiteSectionGroup) sitesectiongroupOption {
+	return func(m *SiteSectionGroupMutation) {
+		m.oldValue = func(context.Context) (*SiteSectionGroup, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SiteSectionGroupMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SiteSectionGroupMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of SiteSectionGroup entities.
+func (m *SiteSectionGroupMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SiteSectionGroupMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SiteSectionGroupMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SiteSectionGroup.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SiteSectionGroupMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SiteSectionGroupMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the SiteSectionGroup entity.
+// If the SiteSectionGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionGroupMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SiteSectionGroupMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *SiteSectionGroupMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *SiteSectionGroupMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the SiteSectionGroup entity.
+// If the SiteSectionGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionGroupMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *SiteSectionGroupMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *SiteSectionGroupMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *SiteSectionGroupMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the SiteSectionGroup entity.
+// If the SiteSectionGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionGroupMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *SiteSectionGroupMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetSiteID sets the "site_id" field.
+func (m *SiteSectionGroupMutation) SetSiteID(s string) {
+	m.site = &s
+}
+
+// SiteID returns the value of the "site_id" field in the mutation.
+func (m *SiteSectionGroupMutation) SiteID() (r string, exists bool) {
+	v := m.site
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSiteID returns the old "site_id" field's value of the SiteSectionGroup entity.
+// If the SiteSectionGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionGroupMutation) OldSiteID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSiteID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSiteID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSiteID: %w", err)
+	}
+	return oldValue.SiteID, nil
+}
+
+// ResetSiteID resets all changes to the "site_id" field.
+func (m *SiteSectionGroupMutation) ResetSiteID() {
+	m.site = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *SiteSectionGroupMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *SiteSectionGroupMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the SiteSectionGroup entity.
+// If the SiteSectionGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionGroupMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *SiteSectionGroupMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetIcon sets the "icon" field.
+func (m *SiteSectionGroupMutation) SetIcon(s string) {
+	m.icon = &s
+}
+
+// Icon returns the value of the "icon" field in the mutation.
+func (m *SiteSectionGroupMutation) Icon() (r string, exists bool) {
+	v := m.icon
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIcon returns the old "icon" field's value of the SiteSectionGroup entity.
+// If the SiteSectionGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionGroupMutation) OldIcon(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIcon is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIcon requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIcon: %w", err)
+	}
+	return oldValue.Icon, nil
+}
+
+// ClearIcon clears the value of the "icon" field.
+func (m *SiteSectionGroupMutation) ClearIcon() {
+	m.icon = nil
+	m.clearedFields[sitesectiongroup.FieldIcon] = struct{}{}
+}
+
+// IconCleared returns if the "icon" field was cleared in this mutation.
+func (m *SiteSectionGroupMutation) IconCleared() bool {
+	_, ok := m.clearedFields[sitesectiongroup.FieldIcon]
+	return ok
+}
+
+// ResetIcon resets all changes to the "icon" field.
+func (m *SiteSectionGroupMutation) ResetIcon() {
+	m.icon = nil
+	delete(m.clearedFields, sitesectiongroup.FieldIcon)
+}
+
+// SetPosition sets the "position" field.
+func (m *SiteSectionGroupMutation) SetPosition(s string) {
+	m.position = &s
+}
+
+// Position returns the value of the "position" field in the mutation.
+func (m *SiteSectionGroupMutation) Position() (r string, exists bool) {
+	v := m.position
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPosition returns the old "position" field's value of the SiteSectionGroup entity.
+// If the SiteSectionGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionGroupMutation) OldPosition(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPosition is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPosition requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPosition: %w", err)
+	}
+	return oldValue.Position, nil
+}
+
+// ResetPosition resets all changes to the "position" field.
+func (m *SiteSectionGroupMutation) ResetPosition() {
+	m.position = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *SiteSectionGroupMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[sitesectiongroup.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *SiteSectionGroupMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *SiteSectionGroupMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *SiteSectionGroupMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearSite clears the "site" edge to the Site entity.
+func (m *SiteSectionGroupMutation) ClearSite() {
+	m.clearedsite = true
+	m.clearedFields[sitesectiongroup.FieldSiteID] = struct{}{}
+}
+
+// SiteCleared reports if the "site" edge to the Site entity was cleared.
+func (m *SiteSectionGroupMutation) SiteCleared() bool {
+	return m.clearedsite
+}
+
+// SiteIDs returns the "site" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SiteID instead. It exists only for internal usage by the builders.
+func (m *SiteSectionGroupMutation) SiteIDs() (ids []string) {
+	if id := m.site; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSite resets all changes to the "site" edge.
+func (m *SiteSectionGroupMutation) ResetSite() {
+	m.site = nil
+	m.clearedsite = false
+}
+
+// AddSectionIDs adds the "sections" edge to the SiteSection entity by ids.
+func (m *SiteSectionGroupMutation) AddSectionIDs(ids ...string) {
+	if m.sections == nil {
+		m.sections = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.sections[ids[i]] = struct{}{}
+	}
+}
+
+// ClearSections clears the "sections" edge to the SiteSection entity.
+func (m *SiteSectionGroupMutation) ClearSections() {
+	m.clearedsections = true
+}
+
+// SectionsCleared reports if the "sections" edge to the SiteSection entity was cleared.
+func (m *SiteSectionGroupMutation) SectionsCleared() bool {
+	return m.clearedsections
+}
+
+// RemoveSectionIDs removes the "sections" edge to the SiteSection entity by IDs.
+func (m *SiteSectionGroupMutation) RemoveSectionIDs(ids ...string) {
+	if m.removedsections == nil {
+		m.removedsections = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.sections, ids[i])
+		m.removedsections[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedSections returns the removed IDs of the "sections" edge to the SiteSection entity.
+func (m *SiteSectionGroupMutation) RemovedSectionsIDs() (ids []string) {
+	for id := range m.removedsections {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// SectionsIDs returns the "sections" edge IDs in the mutation.
+func (m *SiteSectionGroupMutation) SectionsIDs() (ids []string) {
+	for id := range m.sections {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetSections resets all changes to the "sections" edge.
+func (m *SiteSectionGroupMutation) ResetSections() {
+	m.sections = nil
+	m.clearedsections = false
+	m.removedsections = nil
+}
+
+// Where appends a list predicates to the SiteSectionGroupMutation builder.
+func (m *SiteSectionGroupMutation) Where(ps ...predicate.SiteSectionGroup) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SiteSectionGroupMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SiteSectionGroupMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SiteSectionGroup, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SiteSectionGroupMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SiteSectionGroupMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SiteSectionGroup).
+func (m *SiteSectionGroupMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SiteSectionGroupMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created_at != nil {
+		fields = append(fields, sitesectiongroup.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, sitesectiongroup.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, sitesectiongroup.FieldOrganizationID)
+	}
+	if m.site != nil {
+		fields = append(fields, sitesectiongroup.FieldSiteID)
+	}
+	if m.title != nil {
+		fields = append(fields, sitesectiongroup.FieldTitle)
+	}
+	if m.icon != nil {
+		fields = append(fields, sitesectiongroup.FieldIcon)
+	}
+	if m.position != nil {
+		fields = append(fields, sitesectiongroup.FieldPosition)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SiteSectionGroupMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case sitesectiongroup.FieldCreatedAt:
+		return m.CreatedAt()
+	case sitesectiongroup.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case sitesectiongroup.FieldOrganizationID:
+		return m.OrganizationID()
+	case sitesectiongroup.FieldSiteID:
+		return m.SiteID()
+	case sitesectiongroup.FieldTitle:
+		return m.Title()
+	case sitesectiongroup.FieldIcon:
+		return m.Icon()
+	case sitesectiongroup.FieldPosition:
+		return m.Position()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SiteSectionGroupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case sitesectiongroup.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case sitesectiongroup.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case sitesectiongroup.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case sitesectiongroup.FieldSiteID:
+		return m.OldSiteID(ctx)
+	case sitesectiongroup.FieldTitle:
+		return m.OldTitle(ctx)
+	case sitesectiongroup.FieldIcon:
+		return m.OldIcon(ctx)
+	case sitesectiongroup.FieldPosition:
+		return m.OldPosition(ctx)
+	}
+	return nil, fmt.Errorf("unknown SiteSectionGroup field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteSectionGroupMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case sitesectiongroup.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case sitesectiongroup.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case sitesectiongroup.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case sitesectiongroup.FieldSiteID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case sitesectiongroup.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case sitesectiongroup.FieldIcon:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIcon(v)
+		return nil
+	case sitesectiongroup.FieldPosition:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPosition(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSectionGroup field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SiteSectionGroupMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SiteSectionGroupMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteSectionGroupMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown SiteSectionGroup numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SiteSectionGroupMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(sitesectiongroup.FieldIcon) {
+		fields = append(fields, sitesectiongroup.FieldIcon)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SiteSectionGroupMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SiteSectionGroupMutation) ClearField(name string) error {
+	switch name {
+	case sitesectiongroup.FieldIcon:
+		m.ClearIcon()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSectionGroup nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SiteSectionGroupMutation) ResetField(name string) error {
+	switch name {
+	case sitesectiongroup.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case sitesectiongroup.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case sitesectiongroup.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case sitesectiongroup.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case sitesectiongroup.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case sitesectiongroup.FieldIcon:
+		m.ResetIcon()
+		return nil
+	case sitesectiongroup.FieldPosition:
+		m.ResetPosition()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSectionGroup field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SiteSectionGroupMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.organization != nil {
+		edges = append(edges, sitesectiongroup.EdgeOrganization)
+	}
+	if m.site != nil {
+		edges = append(edges, sitesectiongroup.EdgeSite)
+	}
+	if m.sections != nil {
+		edges = append(edges, sitesectiongroup.EdgeSections)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SiteSectionGroupMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case sitesectiongroup.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case sitesectiongroup.EdgeSite:
+		if id := m.site; id != nil {
+			return []ent.Value{*id}
+		}
+	case sitesectiongroup.EdgeSections:
+		ids := make([]ent.Value, 0, len(m.sections))
+		for id := range m.sections {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SiteSectionGroupMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.removedsections != nil {
+		edges = append(edges, sitesectiongroup.EdgeSections)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SiteSectionGroupMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case sitesectiongroup.EdgeSections:
+		ids := make([]ent.Value, 0, len(m.removedsections))
+		for id := range m.removedsections {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SiteSectionGroupMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedorganization {
+		edges = append(edges, sitesectiongroup.EdgeOrganization)
+	}
+	if m.clearedsite {
+		edges = append(edges, sitesectiongroup.EdgeSite)
+	}
+	if m.clearedsections {
+		edges = append(edges, sitesectiongroup.EdgeSections)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SiteSectionGroupMutation) EdgeCleared(name string) bool {
+	switch name {
+	case sitesectiongroup.EdgeOrganization:
+		return m.clearedorganization
+	case sitesectiongroup.EdgeSite:
+		return m.clearedsite
+	case sitesectiongroup.EdgeSections:
+		return m.clearedsections
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SiteSectionGroupMutation) ClearEdge(name string) error {
+	switch name {
+	case sitesectiongroup.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case sitesectiongroup.EdgeSite:
+		m.ClearSite()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSectionGroup unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SiteSectionGroupMutation) ResetEdge(name string) error {
+	switch name {
+	case sitesectiongroup.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case sitesectiongroup.EdgeSite:
+		m.ResetSite()
+		return nil
+	case sitesectiongroup.EdgeSections:
+		m.ResetSections()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSectionGroup edge %s", name)
+}
+
+// SiteSpaceMutation represents an operation that mutates the SiteSpace nodes in the graph.
+type SiteSpaceMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *string
+	created_at          *time.Time
+	updated_at          *time.Time
+	_path               *string
+	condition           *string
+	is_default          *bool
+	position            *string
+	clearedFields       map[string]struct{}
+	organization        *string
+	clearedorganization bool
+	site                *string
+	clearedsite         bool
+	space               *string
+	clearedspace        bool
+	section             *string
+	clearedsection      bool
+	done                bool
+	oldValue            func(context.Context) (*SiteSpace, error)
+	predicates          []predicate.SiteSpace
+}
+
+var _ ent.Mutation = (*SiteSpaceMutation)(nil)
+
+// sitespaceOption allows management of the mutation configuration using functional options.
+type sitespaceOption func(*SiteSpaceMutation)
+
+// newSiteSpaceMutation creates new mutation for the SiteSpace entity.
+func newSiteSpaceMutation(c config, op Op, opts ...sitespaceOption) *SiteSpaceMutation {
+	m := &SiteSpaceMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSiteSpace,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSiteSpaceID sets the ID field of the mutation.
+func withSiteSpaceID(id string) sitespaceOption {
+	return func(m *SiteSpaceMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SiteSpace
+		)
+		m.oldValue = func(ctx context.Context) (*SiteSpace, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SiteSpace.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSiteSpace sets the old SiteSpace of the mutation.
+func withSiteSpace(node *SiteSpace) sitespaceOption {
+	return func(m *SiteSpaceMutation) {
+		m.oldValue = func(context.Context) (*SiteSpace, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SiteSpaceMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SiteSpaceMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of SiteSpace entities.
+func (m *SiteSpaceMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SiteSpaceMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SiteSpaceMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SiteSpace.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SiteSpaceMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SiteSpaceMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SiteSpaceMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *SiteSpaceMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *SiteSpaceMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *SiteSpaceMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *SiteSpaceMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *SiteSpaceMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *SiteSpaceMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetSiteID sets the "site_id" field.
+func (m *SiteSpaceMutation) SetSiteID(s string) {
+	m.site = &s
+}
+
+// SiteID returns the value of the "site_id" field in the mutation.
+func (m *SiteSpaceMutation) SiteID() (r string, exists bool) {
+	v := m.site
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSiteID returns the old "site_id" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldSiteID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSiteID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSiteID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSiteID: %w", err)
+	}
+	return oldValue.SiteID, nil
+}
+
+// ResetSiteID resets all changes to the "site_id" field.
+func (m *SiteSpaceMutation) ResetSiteID() {
+	m.site = nil
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *SiteSpaceMutation) SetSpaceID(s string) {
+	m.space = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *SiteSpaceMutation) SpaceID() (r string, exists bool) {
+	v := m.space
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *SiteSpaceMutation) ResetSpaceID() {
+	m.space = nil
+}
+
+// SetSectionID sets the "section_id" field.
+func (m *SiteSpaceMutation) SetSectionID(s string) {
+	m.section = &s
+}
+
+// SectionID returns the value of the "section_id" field in the mutation.
+func (m *SiteSpaceMutation) SectionID() (r string, exists bool) {
+	v := m.section
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSectionID returns the old "section_id" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldSectionID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSectionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSectionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSectionID: %w", err)
+	}
+	return oldValue.SectionID, nil
+}
+
+// ClearSectionID clears the value of the "section_id" field.
+func (m *SiteSpaceMutation) ClearSectionID() {
+	m.section = nil
+	m.clearedFields[sitespace.FieldSectionID] = struct{}{}
+}
+
+// SectionIDCleared returns if the "section_id" field was cleared in this mutation.
+func (m *SiteSpaceMutation) SectionIDCleared() bool {
+	_, ok := m.clearedFields[sitespace.FieldSectionID]
+	return ok
+}
+
+// ResetSectionID resets all changes to the "section_id" field.
+func (m *SiteSpaceMutation) ResetSectionID() {
+	m.section = nil
+	delete(m.clearedFields, sitespace.FieldSectionID)
+}
+
+// SetPath sets the "path" field.
+func (m *SiteSpaceMutation) SetPath(s string) {
+	m._path = &s
+}
+
+// Path returns the value of the "path" field in the mutation.
+func (m *SiteSpaceMutation) Path() (r string, exists bool) {
+	v := m._path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPath returns the old "path" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldPath(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPath is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPath requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPath: %w", err)
+	}
+	return oldValue.Path, nil
+}
+
+// ResetPath resets all changes to the "path" field.
+func (m *SiteSpaceMutation) ResetPath() {
+	m._path = nil
+}
+
+// SetCondition sets the "condition" field.
+func (m *SiteSpaceMutation) SetCondition(s string) {
+	m.condition = &s
+}
+
+// Condition returns the value of the "condition" field in the mutation.
+func (m *SiteSpaceMutation) Condition() (r string, exists bool) {
+	v := m.condition
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCondition returns the old "condition" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldCondition(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCondition is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCondition requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCondition: %w", err)
+	}
+	return oldValue.Condition, nil
+}
+
+// ClearCondition clears the value of the "condition" field.
+func (m *SiteSpaceMutation) ClearCondition() {
+	m.condition = nil
+	m.clearedFields[sitespace.FieldCondition] = struct{}{}
+}
+
+// ConditionCleared returns if the "condition" field was cleared in this mutation.
+func (m *SiteSpaceMutation) ConditionCleared() bool {
+	_, ok := m.clearedFields[sitespace.FieldCondition]
+	return ok
+}
+
+// ResetCondition resets all changes to the "condition" field.
+func (m *SiteSpaceMutation) ResetCondition() {
+	m.condition = nil
+	delete(m.clearedFields, sitespace.FieldCondition)
+}
+
+// SetIsDefault sets the "is_default" field.
+func (m *SiteSpaceMutation) SetIsDefault(b bool) {
+	m.is_default = &b
+}
+
+// IsDefault returns the value of the "is_default" field in the mutation.
+func (m *SiteSpaceMutation) IsDefault() (r bool, exists bool) {
+	v := m.is_default
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIsDefault returns the old "is_default" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldIsDefault(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIsDefault is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIsDefault requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIsDefault: %w", err)
+	}
+	return oldValue.IsDefault, nil
+}
+
+// ResetIsDefault resets all changes to the "is_default" field.
+func (m *SiteSpaceMutation) ResetIsDefault() {
+	m.is_default = nil
+}
+
+// SetPosition sets the "position" field.
+func (m *SiteSpaceMutation) SetPosition(s string) {
+	m.position = &s
+}
+
+// Position returns the value of the "position" field in the mutation.
+func (m *SiteSpaceMutation) Position() (r string, exists bool) {
+	v := m.position
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPosition returns the old "position" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldPosition(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPosition is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPosition requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPosition: %w", err)
+	}
+	return oldValue.Position, nil
+}
+
+// ResetPosition resets all changes to the "position" field.
+func (m *SiteSpaceMutation) ResetPosition() {
+	m.position = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *SiteSpaceMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[sitespace.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *SiteSpaceMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *SiteSpaceMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *SiteSpaceMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearSite clears the "site" edge to the Site entity.
+func (m *SiteSpaceMutation) ClearSite() {
+	m.clearedsite = true
+	m.clearedFields[sitespace.FieldSiteID] = struct{}{}
+}
+
+// SiteCleared reports if the "site" edge to the Site entity was cleared.
+func (m *SiteSpaceMutation) SiteCleared() bool {
+	return m.clearedsite
+}
+
+// SiteIDs returns the "site" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SiteID instead. It exists only for internal usage by the builders.
+func (m *SiteSpaceMutation) SiteIDs() (ids []string) {
+	if id := m.site; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSite resets all changes to the "site" edge.
+func (m *SiteSpaceMutation) ResetSite() {
+	m.site = nil
+	m.clearedsite = false
+}
+
+// ClearSpace clears the "space" edge to the Space entity.
+func (m *SiteSpaceMutation) ClearSpace() {
+	m.clearedspace = true
+	m.clearedFields[sitespace.FieldSpaceID] = struct{}{}
+}
+
+// SpaceCleared reports if the "space" edge to the Space entity was cleared.
+func (m *SiteSpaceMutation) SpaceCleared() bool {
+	return m.clearedspace
+}
+
+// SpaceIDs returns the "space" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SpaceID instead. It exists only for internal usage by the builders.
+func (m *SiteSpaceMutation) SpaceIDs() (ids []string) {
+	if id := m.space; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSpace resets all changes to the "space" edge.
+func (m *SiteSpaceMutation) ResetSpace() {
+	m.space = nil
+	m.clearedspace = false
+}
+
+// ClearSection clears the "section" edge to the SiteSection entity.
+func (m *SiteSpaceMutation) ClearSection() {
+	m.clearedsection = true
+	m.clearedFields[sitespace.FieldSectionID] = struct{}{}
+}
+
+// SectionCleared reports if the "section" edge to the SiteSection entity was cleared.
+func (m *SiteSpaceMutation) SectionCleared() bool {
+	return m.SectionIDCleared() || m.clearedsection
+}
+
+// SectionIDs returns the "section" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SectionID instead. It exists only for internal usage by the builders.
+func (m *SiteSpaceMutation) SectionIDs() (ids []string) {
+	if id := m.section; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSection resets all changes to the "section" edge.
+func (m *SiteSpaceMutation) ResetSection() {
+	m.section = nil
+	m.clearedsection = false
+}
+
+// Where appends a list predicates to the SiteSpaceMutation builder.
+func (m *SiteSpaceMutation) Where(ps ...predicate.SiteSpace) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SiteSpaceMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SiteSpaceMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SiteSpace, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SiteSpaceMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SiteSpaceMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SiteSpace).
+func (m *SiteSpaceMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SiteSpaceMutation) Fields() []string {
+	fields := make([]string, 0, 10)
+	if m.created_at != nil {
+		fields = append(fields, sitespace.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, sitespace.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, sitespace.FieldOrganizationID)
+	}
+	if m.site != nil {
+		fields = append(fields, sitespace.FieldSiteID)
+	}
+	if m.space != nil {
+		fields = append(fields, sitespace.FieldSpaceID)
+	}
+	if m.section != nil {
+		fields = append(fields, sitespace.FieldSectionID)
+	}
+	if m._path != nil {
+		fields = append(fields, sitespace.FieldPath)
+	}
+	if m.condition != nil {
+		fields = append(fields, sitespace.FieldCondition)
+	}
+	if m.is_default != nil {
+		fields = append(fields, sitespace.FieldIsDefault)
+	}
+	if m.position != nil {
+		fields = append(fields, sitespace.FieldPosition)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SiteSpaceMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case sitespace.FieldCreatedAt:
+		return m.CreatedAt()
+	case sitespace.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case sitespace.FieldOrganizationID:
+		return m.OrganizationID()
+	case sitespace.FieldSiteID:
+		return m.SiteID()
+	case sitespace.FieldSpaceID:
+		return m.SpaceID()
+	case sitespace.FieldSectionID:
+		return m.SectionID()
+	case sitespace.FieldPath:
+		return m.Path()
+	case sitespace.FieldCondition:
+		return m.Condition()
+	case sitespace.FieldIsDefault:
+		return m.IsDefault()
+	case sitespace.FieldPosition:
+		return m.Position()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SiteSpaceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case sitespace.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case sitespace.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case sitespace.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case sitespace.FieldSiteID:
+		return m.OldSiteID(ctx)
+	case sitespace.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case sitespace.FieldSectionID:
+		return m.OldSectionID(ctx)
+	case sitespace.FieldPath:
+		return m.OldPath(ctx)
+	case sitespace.FieldCondition:
+		return m.OldCondition(ctx)
+	case sitespace.FieldIsDefault:
+		return m.OldIsDefault(ctx)
+	case sitespace.FieldPosition:
+		return m.OldPosition(ctx)
+	}
+	return nil, fmt.Errorf("unknown SiteSpace field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteSpaceMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case sitespace.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case sitespace.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case sitespace.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case sitespace.FieldSiteID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case sitespace.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case sitespace.FieldSectionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSectionID(v)
+		return nil
+	case sitespace.FieldPath:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPath(v)
+		return nil
+	case sitespace.FieldCondition:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCondition(v)
+		return nil
+	case sitespace.FieldIsDefault:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIsDefault(v)
+		return nil
+	case sitespace.FieldPosition:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPosition(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSpace field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SiteSpaceMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SiteSpaceMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteSpaceMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown SiteSpace numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SiteSpaceMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(sitespace.FieldSectionID) {
+		fields = append(fields, sitespace.FieldSectionID)
+	}
+	if m.FieldCleared(sitespace.FieldCondition) {
+		fields = append(fields, sitespace.FieldCondition)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SiteSpaceMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SiteSpaceMutation) ClearField(name string) error {
+	switch name {
+	case sitespace.FieldSectionID:
+		m.ClearSectionID()
+		return nil
+	case sitespace.FieldCondition:
+		m.ClearCondition()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSpace nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SiteSpaceMutation) ResetField(name string) error {
+	switch name {
+	case sitespace.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case sitespace.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case sitespace.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case sitespace.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case sitespace.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case sitespace.FieldSectionID:
+		m.ResetSectionID()
+		return nil
+	case sitespace.FieldPath:
+		m.ResetPath()
+		return nil
+	case sitespace.FieldCondition:
+		m.ResetCondition()
+		return nil
+	case sitespace.FieldIsDefault:
+		m.ResetIsDefault()
+		return nil
+	case sitespace.FieldPosition:
+		m.ResetPosition()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSpace field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SiteSpaceMutation) AddedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.organization != nil {
+		edges = append(edges, sitespace.EdgeOrganization)
+	}
+	if m.site != nil {
+		edges = append(edges, sitespace.EdgeSite)
+	}
+	if m.space != nil {
+		edges = append(edges, sitespace.EdgeSpace)
+	}
+	if m.section != nil {
+		edges = append(edges, sitespace.EdgeSection)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SiteSpaceMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case sitespace.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case sitespace.EdgeSite:
+		if id := m.site; id != nil {
+			return []ent.Value{*id}
+		}
+	case sitespace.EdgeSpace:
+		if id := m.space; id != nil {
+			return []ent.Value{*id}
+		}
+	case sitespace.EdgeSection:
+		if id := m.section; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SiteSpaceMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 4)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SiteSpaceMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SiteSpaceMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.clearedorganization {
+		edges = append(edges, sitespace.EdgeOrganization)
+	}
+	if m.clearedsite {
+		edges = append(edges, sitespace.EdgeSite)
+	}
+	if m.clearedspace {
+		edges = append(edges, sitespace.EdgeSpace)
+	}
+	if m.clearedsection {
+		edges = append(edges, sitespace.EdgeSection)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SiteSpaceMutation) EdgeCleared(name string) bool {
+	switch name {
+	case sitespace.EdgeOrganization:
+		return m.clearedorganization
+	case sitespace.EdgeSite:
+		return m.clearedsite
+	case sitespace.EdgeSpace:
+		return m.clearedspace
+	case sitespace.EdgeSection:
+		return m.clearedsection
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SiteSpaceMutation) ClearEdge(name string) error {
+	switch name {
+	case sitespace.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case sitespace.EdgeSite:
+		m.ClearSite()
+		return nil
+	case sitespace.EdgeSpace:
+		m.ClearSpace()
+		return nil
+	case sitespace.EdgeSection:
+		m.ClearSection()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSpace unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SiteSpaceMutation) ResetEdge(name string) error {
+	switch name {
+	case sitespace.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case sitespace.EdgeSite:
+		m.ResetSite()
+		return nil
+	case sitespace.EdgeSpace:
+		m.ResetSpace()
+		return nil
+	case sitespace.EdgeSection:
+		m.ResetSection()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSpace edge %s", name)
+}
+
+// SpaceMutation represents an operation that mutates the Space nodes in the graph.
+type SpaceMutation struct {
+	config
+	op                             Op
+	typ                            string
+	id                             *string
+	created_at                     *time.Time
+	updated_at                     *time.Time
+	title                          *string
+	emoji                          *string
+	visibility                     *space.Visibility
+	edit_mode                      *space.EditMode
+	default_level                  *space.DefaultLevel
+	position                       *string
+	deleted_at                     *time.Time
+	share_key                      *string
+	comments_count                 *int
+	addcomments_count              *int
+	change_requests_count          *int
+	addchange_requests_count       *int
+	change_requests_open_count     *int
+	addchange_requests_open_count  *int
+	change_requests_draft_count    *int
+	addchange_requests_draft_count *int
+	clearedFields                  map[string]struct{}
+	organization                   *string
+	clearedorganization            bool
+	parent                         *string
+	clearedparent                  bool
+	revision                       *string
+	clearedrevision                bool
+	revisions                      map[string]struct{}
+	removedrevisions               map[string]struct{}
+	clearedrevisions               bool
+	change_requests                map[string]struct{}
+	removedchange_requests         map[string]struct{}
+	clearedchange_requests         bool
+	comments                       map[string]struct{}
+	removedcomments                map[string]struct{}
+	clearedcomments                bool
+	permission_grants              map[string]struct{}
+	removedpermission_grants       map[string]struct{}
+	clearedpermission_grants       bool
+	custom_field_values            map[string]struct{}
+	removedcustom_field_values     map[string]struct{}
+	clearedcustom_field_values     bool
+	site_spaces                    map[string]struct{}
+	removedsite_spaces             map[string]struct{}
+	clearedsite_spaces             bool
+	done                           bool
+	oldValue                       func(context.Context) (*Space, error)
+	predicates                     []predicate.Space
+}
+
+var _ ent.Mutation = (*SpaceMutation)(nil)
+
+// spaceOption allows management of the mutation configuration using functional options.
+type spaceOption func(*SpaceMutation)
+
+// newSpaceMutation creates new mutation for the Space entity.
+func newSpaceMutation(c config, op Op, opts ...spaceOption) *SpaceMutation {
+	m := &SpaceMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSpace,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSpaceID sets the ID field of the mutation.
+func withSpaceID(id string) spaceOption {
+	return func(m *SpaceMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Space
+		)
+		m.oldValue = func(ctx context.Context) (*Space, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Space.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSpace sets the old Space of the mutation.
+func withSpace(node *Space) spaceOption {
+	return func(m *SpaceMutation) {
+		m.oldValue = func(context.Context) (*Space, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SpaceMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SpaceMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Space entities.
+func (m *SpaceMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SpaceMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SpaceMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Space.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SpaceMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SpaceMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SpaceMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *SpaceMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *SpaceMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *SpaceMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *SpaceMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *SpaceMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *SpaceMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *SpaceMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *SpaceMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *SpaceMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetEmoji sets the "emoji" field.
+func (m *SpaceMutation) SetEmoji(s string) {
+	m.emoji = &s
+}
+
+// Emoji returns the value of the "emoji" field in the mutation.
+func (m *SpaceMutation) Emoji() (r string, exists bool) {
+	v := m.emoji
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEmoji returns the old "emoji" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldEmoji(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEmoji is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEmoji requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEmoji: %w", err)
+	}
+	return oldValue.Emoji, nil
+}
+
+// ResetEmoji resets all changes to the "emoji" field.
+func (m *SpaceMutation) ResetEmoji() {
+	m.emoji = nil
+}
+
+// SetVisibility sets the "visibility" field.
+func (m *SpaceMutation) SetVisibility(s space.Visibility) {
+	m.visibility = &s
+}
+
+// Visibility returns the value of the "visibility" field in the mutation.
+func (m *SpaceMutation) Visibility() (r space.Visibility, exists bool) {
+	v := m.visibility
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVisibility returns the old "visibility" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldVisibility(ctx context.Context) (v space.Visibility, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVisibility is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVisibility requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVisibility: %w", err)
+	}
+	return oldValue.Visibility, nil
+}
+
+// ResetVisibility resets all changes to the "visibility" field.
+func (m *SpaceMutation) ResetVisibility() {
+	m.visibility = nil
+}
+
+// SetEditMode sets the "edit_mode" field.
+func (m *SpaceMutation) SetEditMode(sm space.EditMode) {
+	m.edit_mode = &sm
+}
+
+// EditMode returns the value of the "edit_mode" field in the mutation.
+func (m *SpaceMutation) EditMode() (r space.EditMode, exists bool) {
+	v := m.edit_mode
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEditMode returns the old "edit_mode" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldEditMode(ctx context.Context) (v space.EditMode, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEditMode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEditMode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEditMode: %w", err)
+	}
+	return oldValue.EditMode, nil
+}
+
+// ResetEditMode resets all changes to the "edit_mode" field.
+func (m *SpaceMutation) ResetEditMode() {
+	m.edit_mode = nil
+}
+
+// SetParentID sets the "parent_id" field.
+func (m *SpaceMutation) SetParentID(s string) {
+	m.parent = &s
+}
+
+// ParentID returns the value of the "parent_id" field in the mutation.
+func (m *SpaceMutation) ParentID() (r string, exists bool) {
+	v := m.parent
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldParentID returns the old "parent_id" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldParentID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldParentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldParentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldParentID: %w", err)
+	}
+	return oldValue.ParentID, nil
+}
+
+// ClearParentID clears the value of the "parent_id" field.
+func (m *SpaceMutation) ClearParentID() {
+	m.parent = nil
+	m.clearedFields[space.FieldParentID] = struct{}{}
+}
+
+// ParentIDCleared returns if the "parent_id" field was cleared in this mutation.
+func (m *SpaceMutation) ParentIDCleared() bool {
+	_, ok := m.clearedFields[space.FieldParentID]
+	return ok
+}
+
+// ResetParentID resets all changes to the "parent_id" field.
+func (m *SpaceMutation) ResetParentID() {
+	m.parent = nil
+	delete(m.clearedFields, space.FieldParentID)
+}
+
+// SetRevisionID sets the "revision_id" field.
+func (m *SpaceMutation) SetRevisionID(s string) {
+	m.revision = &s
+}
+
+// RevisionID returns the value of the "revision_id" field in the mutation.
+func (m *SpaceMutation) RevisionID() (r string, exists bool) {
+	v := m.revision
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRevisionID returns the old "revision_id" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldRevisionID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRevisionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRevisionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRevisionID: %w", err)
+	}
+	return oldValue.RevisionID, nil
+}
+
+// ClearRevisionID clears the value of the "revision_id" field.
+func (m *SpaceMutation) ClearRevisionID() {
+	m.revision = nil
+	m.clearedFields[space.FieldRevisionID] = struct{}{}
+}
+
+// RevisionIDCleared returns if the "revision_id" field was cleared in this mutation.
+func (m *SpaceMutation) RevisionIDCleared() bool {
+	_, ok := m.clearedFields[space.FieldRevisionID]
+	return ok
+}
+
+// ResetRevisionID resets all changes to the "revision_id" field.
+func (m *SpaceMutation) ResetRevisionID() {
+	m.revision = nil
+	delete(m.clearedFields, space.FieldRevisionID)
+}
+
+// SetDefaultLevel sets the "default_level" field.
+func (m *SpaceMutation) SetDefaultLevel(sl space.DefaultLevel) {
+	m.default_level = &sl
+}
+
+// DefaultLevel returns the value of the "default_level" field in the mutation.
+func (m *SpaceMutation) DefaultLevel() (r space.DefaultLevel, exists bool) {
+	v := m.default_level
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDefaultLevel returns the old "default_level" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldDefaultLevel(ctx context.Context) (v *space.DefaultLevel, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDefaultLevel is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDefaultLevel requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDefaultLevel: %w", err)
+	}
+	return oldValue.DefaultLevel, nil
+}
+
+// ClearDefaultLevel clears the value of the "default_level" field.
+func (m *SpaceMutation) ClearDefaultLevel() {
+	m.default_level = nil
+	m.clearedFields[space.FieldDefaultLevel] = struct{}{}
+}
+
+// DefaultLevelCleared returns if the "default_level" field was cleared in this mutation.
+func (m *SpaceMutation) DefaultLevelCleared() bool {
+	_, ok := m.clearedFields[space.FieldDefaultLevel]
+	return ok
+}
+
+// ResetDefaultLevel resets all changes to the "default_level" field.
+func (m *SpaceMutation) ResetDefaultLevel() {
+	m.default_level = nil
+	delete(m.clearedFields, space.FieldDefaultLevel)
+}
+
+// SetPosition sets the "position" field.
+func (m *SpaceMutation) SetPosition(s string) {
+	m.position = &s
+}
+
+// Position returns the value of the "position" field in the mutation.
+func (m *SpaceMutation) Position() (r string, exists bool) {
+	v := m.position
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPosition returns the old "position" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldPosition(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPosition is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPosition requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPosition: %w", err)
+	}
+	return oldValue.Position, nil
+}
+
+// ResetPosition resets all changes to the "position" field.
+func (m *SpaceMutation) ResetPosition() {
+	m.position = nil
+}
+
+// SetDeletedAt sets the "deleted_at" field.
+func (m *SpaceMutation) SetDeletedAt(t time.Time) {
+	m.deleted_at = &t
+}
+
+// DeletedAt returns the value of the "deleted_at" field in the mutation.
+func (m *SpaceMutation) DeletedAt() (r time.Time, exists bool) {
+	v := m.deleted_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDeletedAt returns the old "deleted_at" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldDeletedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDeletedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDeletedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDeletedAt: %w", err)
+	}
+	return oldValue.DeletedAt, nil
+}
+
+// ClearDeletedAt clears the value of the "deleted_at" field.
+func (m *SpaceMutation) ClearDeletedAt() {
+	m.deleted_at = nil
+	m.clearedFields[space.FieldDeletedAt] = struct{}{}
+}
+
+// DeletedAtCleared returns if the "deleted_at" field was cleared in this mutation.
+func (m *SpaceMutation) DeletedAtCleared() bool {
+	_, ok := m.clearedFields[space.FieldDeletedAt]
+	return ok
+}
+
+// ResetDeletedAt resets all changes to the "deleted_at" field.
+func (m *SpaceMutation) ResetDeletedAt() {
+	m.deleted_at = nil
+	delete(m.clearedFields, space.FieldDeletedAt)
+}
+
+// SetShareKey sets the "share_key" field.
+func (m *SpaceMutation) SetShareKey(s string) {
+	m.share_key = &s
+}
+
+// ShareKey returns the value of the "share_key" field in the mutation.
+func (m *SpaceMutation) ShareKey() (r string, exists bool) {
+	v := m.share_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShareKey returns the old "share_key" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldShareKey(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShareKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShareKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShareKey: %w", err)
+	}
+	return oldValue.ShareKey, nil
+}
+
+// ClearShareKey clears the value of the "share_key" field.
+func (m *SpaceMutation) ClearShareKey() {
+	m.share_key = nil
+	m.clearedFields[space.FieldShareKey] = struct{}{}
+}
+
+// ShareKeyCleared returns if the "share_key" field was cleared in this mutation.
+func (m *SpaceMutation) ShareKeyCleared() bool {
+	_, ok := m.clearedFields[space.FieldShareKey]
+	return ok
+}
+
+// ResetShareKey resets all changes to the "share_key" field.
+func (m *SpaceMutation) ResetShareKey() {
+	m.share_key = nil
+	delete(m.clearedFields, space.FieldShareKey)
+}
+
+// SetCommentsCount sets the "comments_count" field.
+func (m *SpaceMutation) SetCommentsCount(i int) {
+	m.comments_count = &i
+	m.addcomments_count = nil
+}
+
+// CommentsCount returns the value of the "comments_count" field in the mutation.
+func (m *SpaceMutation) CommentsCount() (r int, exists bool) {
+	v := m.comments_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommentsCount returns the old "comments_count" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldCommentsCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommentsCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommentsCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommentsCount: %w", err)
+	}
+	return oldValue.CommentsCount, nil
+}
+
+// AddCommentsCount adds i to the "comments_count" field.
+func (m *SpaceMutation) AddCommentsCount(i int) {
+	if m.addcomments_count != nil {
+		*m.addcomments_count += i
+	} else {
+		m.addcomments_count = &i
+	}
+}
+
+// AddedCommentsCount returns the value that was added to the "comments_count" field in this mutation.
+func (m *SpaceMutation) AddedCommentsCount() (r int, exists bool) {
+	v := m.addcomments_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCommentsCount resets all changes to the "comments_count" field.
+func (m *SpaceMutation) ResetCommentsCount() {
+	m.comments_count = nil
+	m.addcomments_count = nil
+}
+
+// SetChangeRequestsCount sets the "change_requests_count" field.
+func (m *SpaceMutation) SetChangeRequestsCount(i int) {
+	m.change_requests_count = &i
+	m.addchange_requests_count = nil
+}
+
+// ChangeRequestsCount returns the value of the "change_requests_count" field in the mutation.
+func (m *SpaceMutation) ChangeRequestsCount() (r int, exists bool) {
+	v := m.change_requests_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChangeRequestsCount returns the old "change_requests_count" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldChangeRequestsCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChangeRequestsCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChangeRequestsCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChangeRequestsCount: %w", err)
+	}
+	return oldValue.ChangeRequestsCount, nil
+}
+
+// AddChangeRequestsCount adds i to the "change_requests_count" field.
+func (m *SpaceMutation) AddChangeRequestsCount(i int) {
+	if m.addchange_requests_count != nil {
+		*m.addchange_requests_count += i
+	} else {
+		m.addchange_requests_count = &i
+	}
+}
+
+// AddedChangeRequestsCount returns the value that was added to the "change_requests_count" field in this mutation.
+func (m *SpaceMutation) AddedChangeRequestsCount() (r int, exists bool) {
+	v := m.addchange_requests_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetChangeRequestsCount resets all changes to the "change_requests_count" field.
+func (m *SpaceMutation) ResetChangeRequestsCount() {
+	m.change_requests_count = nil
+	m.addchange_requests_count = nil
+}
+
+// SetChangeRequestsOpenCount sets the "change_requests_open_count" field.
+func (m *SpaceMutation) SetChangeRequestsOpenCount(i int) {
+	m.change_requests_open_count = &i
+	m.addchange_requests_open_count = nil
+}
+
+// ChangeRequestsOpenCount returns the value of the "change_requests_open_count" field in the mutation.
+func (m *SpaceMutation) ChangeRequestsOpenCount() (r int, exists bool) {
+	v := m.change_requests_open_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChangeRequestsOpenCount returns the old "change_requests_open_count" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldChangeRequestsOpenCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChangeRequestsOpenCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChangeRequestsOpenCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChangeRequestsOpenCount: %w", err)
+	}
+	return oldValue.ChangeRequestsOpenCount, nil
+}
+
+// AddChangeRequestsOpenCount adds i to the "change_requests_open_count" field.
+func (m *SpaceMutation) AddChangeRequestsOpenCount(i int) {
+	if m.addchange_requests_open_count != nil {
+		*m.addchange_requests_open_count += i
+	} else {
+		m.addchange_requests_open_count = &i
+	}
+}
+
+// AddedChangeRequestsOpenCount returns the value that was added to the "change_requests_open_count" field in this mutation.
+func (m *SpaceMutation) AddedChangeRequestsOpenCount() (r int, exists bool) {
+	v := m.addchange_requests_open_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetChangeRequestsOpenCount resets all changes to the "change_requests_open_count" field.
+func (m *SpaceMutation) ResetChangeRequestsOpenCount() {
+	m.change_requests_open_count = nil
+	m.addchange_requests_open_count = nil
+}
+
+// SetChangeRequestsDraftCount sets the "change_requests_draft_count" field.
+func (m *SpaceMutation) SetChangeRequestsDraftCount(i int) {
+	m.change_requests_draft_count = &i
+	m.addchange_requests_draft_count = nil
+}
+
+// ChangeRequestsDraftCount returns the value of the "change_requests_draft_count" field in the mutation.
+func (m *SpaceMutation) ChangeRequestsDraftCount() (r int, exists bool) {
+	v := m.change_requests_draft_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChangeRequestsDraftCount returns the old "change_requests_draft_count" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldChangeRequestsDraftCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChangeRequestsDraftCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChangeRequestsDraftCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChangeRequestsDraftCount: %w", err)
+	}
+	return oldValue.ChangeRequestsDraftCount, nil
+}
+
+// AddChangeRequestsDraftCount adds i to the "change_requests_draft_count" field.
+func (m *SpaceMutation) AddChangeRequestsDraftCount(i int) {
+	if m.addchange_requests_draft_count != nil {
+		*m.addchange_requests_draft_count += i
+	} else {
+		m.addchange_requests_draft_count = &i
+	}
+}
+
+// AddedChangeRequestsDraftCount returns the value that was added to the "change_requests_draft_count" field in this mutation.
+func (m *SpaceMutation) AddedChangeRequestsDraftCount() (r int, exists bool) {
+	v := m.addchange_requests_draft_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetChangeRequestsDraftCount resets all changes to the "change_requests_draft_count" field.
+func (m *SpaceMutation) ResetChangeRequestsDraftCount() {
+	m.change_requests_draft_count = nil
+	m.addchange_requests_draft_count = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *SpaceMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[space.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *SpaceMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *SpaceMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *SpaceMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearParent clears the "parent" edge to the Collection entity.
+func (m *SpaceMutation) ClearParent() {
+	m.clearedparent = true
+	m.clearedFields[space.FieldParentID] = struct{}{}
+}
+
+// ParentCleared reports if the "parent" edge to the Collection entity was cleared.
+func (m *SpaceMutation) ParentCleared() bool {
+	return m.ParentIDCleared() || m.clearedparent
+}
+
+// ParentIDs returns the "parent" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ParentID instead. It exists only for internal usage by the builders.
+func (m *SpaceMutation) ParentIDs() (ids []string) {
+	if id := m.parent; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetParent resets all changes to the "parent" edge.
+func (m *SpaceMutation) ResetParent() {
+	m.parent = nil
+	m.clearedparent = false
+}
+
+// ClearRevision clears the "revision" edge to the Revision entity.
+func (m *SpaceMutation) ClearRevision() {
+	m.clearedrevision = true
+	m.clearedFields[space.FieldRevisionID] = struct{}{}
+}
+
+// RevisionCleared reports if the "revision" edge to the Revision entity was cleared.
+func (m *SpaceMutation) RevisionCleared() bool {
+	return m.RevisionIDCleared() || m.clearedrevision
+}
+
+// RevisionIDs returns the "revision" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// RevisionID instead. It exists only for internal usage by the builders.
+func (m *SpaceMutation) RevisionIDs() (ids []string) {
+	if id := m.revision; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetRevision resets all changes to the "revision" edge.
+func (m *SpaceMutation) ResetRevision() {
+	m.revision = nil
+	m.clearedrevision = false
+}
+
+// AddRevisionIDs adds the "revisions" edge to the Revision entity by ids.
+func (m *SpaceMutation) AddRevisionIDs(ids ...string) {
+	if m.revisions == nil {
+		m.revisions = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.revisions[ids[i]] = struct{}{}
+	}
+}
+
+// ClearRevisions clears the "revisions" edge to the Revision entity.
+func (m *SpaceMutation) ClearRevisions() {
+	m.clearedrevisions = true
+}
+
+// RevisionsCleared reports if the "revisions" edge to the Revision entity was cleared.
+func (m *SpaceMutation) RevisionsCleared() bool {
+	return m.clearedrevisions
+}
+
+// RemoveRevisionIDs removes the "revisions" edge to the Revision entity by IDs.
+func (m *SpaceMutation) RemoveRevisionIDs(ids ...string) {
+	if m.removedrevisions == nil {
+		m.removedrevisions = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.revisions, ids[i])
+		m.removedrevisions[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedRevisions returns the removed IDs of the "revisions" edge to the Revision entity.
+func (m *SpaceMutation) RemovedRevisionsIDs() (ids []string) {
+	for id := range m.removedrevisions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// RevisionsIDs returns the "revisions" edge IDs in the mutation.
+func (m *SpaceMutation) RevisionsIDs() (ids []string) {
+	for id := range m.revisions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetRevisions resets all changes to the "revisions" edge.
+func (m *SpaceMutation) ResetRevisions() {
+	m.revisions = nil
+	m.clearedrevisions = false
+	m.removedrevisions = nil
+}
+
+// AddChangeRequestIDs adds the "change_requests" edge to the ChangeRequest entity by ids.
+func (m *SpaceMutation) AddChangeRequestIDs(ids ...string) {
+	if m.change_requests == nil {
+		m.change_requests = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.change_requests[ids[i]] = struct{}{}
+	}
+}
+
+// ClearChangeRequests clears the "change_requests" edge to the ChangeRequest entity.
+func (m *SpaceMutation) ClearChangeRequests() {
+	m.clearedchange_requests = true
+}
+
+// ChangeRequestsCleared reports if the "change_requests" edge to the ChangeRequest entity was cleared.
+func (m *SpaceMutation) ChangeRequestsCleared() bool {
+	return m.clearedchange_requests
+}
+
+// RemoveChangeRequestIDs removes the "change_requests" edge to the ChangeRequest entity by IDs.
+func (m *SpaceMutation) RemoveChangeRequestIDs(ids ...string) {
+	if m.removedchange_requests == nil {
+		m.removedchange_requests = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.change_requests, ids[i])
+		m.removedchange_requests[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedChangeRequests returns the removed IDs of the "change_requests" edge to the ChangeRequest entity.
+func (m *SpaceMutation) RemovedChangeRequestsIDs() (ids []string) {
+	for id := range m.removedchange_requests {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ChangeRequestsIDs returns the "change_requests" edge IDs in the mutation.
+func (m *SpaceMutation) ChangeRequestsIDs() (ids []string) {
+	for id := range m.change_requests {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetChangeRequests resets all changes to the "change_requests" edge.
+func (m *SpaceMutation) ResetChangeRequests() {
+	m.change_requests = nil
+	m.clearedchange_requests = false
+	m.removedchange_requests = nil
+}
+
+// AddCommentIDs adds the "comments" edge to the Comment entity by ids.
+func (m *SpaceMutation) AddCommentIDs(ids ...string) {
+	if m.comments == nil {
+		m.comments = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.comments[ids[i]] = struct{}{}
+	}
+}
+
+// ClearComments clears the "comments" edge to the Comment entity.
+func (m *SpaceMutation) ClearComments() {
+	m.clearedcomments = true
+}
+
+// CommentsCleared reports if the "comments" edge to the Comment entity was cleared.
+func (m *SpaceMutation) CommentsCleared() bool {
+	return m.clearedcomments
+}
+
+// RemoveCommentIDs removes the "comments" edge to the Comment entity by IDs.
+func (m *SpaceMutation) RemoveCommentIDs(ids ...string) {
+	if m.removedcomments == nil {
+		m.removedcomments = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.comments, ids[i])
+		m.removedcomments[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedComments returns the removed IDs of the "comments" edge to the Comment entity.
+func (m *SpaceMutation) RemovedCommentsIDs() (ids []string) {
+	for id := range m.removedcomments {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// CommentsIDs returns the "comments" edge IDs in the mutation.
+func (m *SpaceMutation) CommentsIDs() (ids []string) {
+	for id := range m.comments {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetComments resets all changes to the "comments" edge.
+func (m *SpaceMutation) ResetComments() {
+	m.comments = nil
+	m.clearedcomments = false
+	m.removedcomments = nil
+}
+
+// AddPermissionGrantIDs adds the "permission_grants" edge to the PermissionGrant entity by ids.
+func (m *SpaceMutation) AddPermissionGrantIDs(ids ...string) {
+	if m.permission_grants == nil {
+		m.permission_grants = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.permission_grants[ids[i]] = struct{}{}
+	}
+}
+
+// ClearPermissionGrants clears the "permission_grants" edge to the PermissionGrant entity.
+func (m *SpaceMutation) ClearPermissionGrants() {
+	m.clearedpermission_grants = true
+}
+
+// PermissionGrantsCleared reports if the "permission_grants" edge to the PermissionGrant entity was cleared.
+func (m *SpaceMutation) PermissionGrantsCleared() bool {
+	return m.clearedpermission_grants
+}
+
+// RemovePermissionGrantIDs removes the "permission_grants" edge to the PermissionGrant entity by IDs.
+func (m *SpaceMutation) RemovePermissionGrantIDs(ids ...string) {
+	if m.removedpermission_grants == nil {
+		m.removedpermission_grants = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.permission_grants, ids[i])
+		m.removedpermission_grants[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedPermissionGrants returns the removed IDs of the "permission_grants" edge to the PermissionGrant entity.
+func (m *SpaceMutation) RemovedPermissionGrantsIDs() (ids []string) {
+	for id := range m.removedpermission_grants {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// PermissionGrantsIDs returns the "permission_grants" edge IDs in the mutation.
+func (m *SpaceMutation) PermissionGrantsIDs() (ids []string) {
+	for id := range m.permission_grants {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetPermissionGrants resets all changes to the "permission_grants" edge.
+func (m *SpaceMutation) ResetPermissionGrants() {
+	m.permission_grants = nil
+	m.clearedpermission_grants = false
+	m.removedpermission_grants = nil
+}
+
+// AddCustomFieldValueIDs adds the "custom_field_values" edge to the CustomFieldValue entity by ids.
+func (m *SpaceMutation) AddCustomFieldValueIDs(ids ...string) {
+	if m.custom_field_values == nil {
+		m.custom_field_values = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.custom_field_values[ids[i]] = struct{}{}
+	}
+}
+
+// ClearCustomFieldValues clears the "custom_field_values" edge to the CustomFieldValue entity.
+func (m *SpaceMutation) ClearCustomFieldValues() {
+	m.clearedcustom_field_values = true
+}
+
+// CustomFieldValuesCleared reports if the "custom_field_values" edge to the CustomFieldValue entity was cleared.
+func (m *SpaceMutation) CustomFieldValuesCleared() bool {
+	return m.clearedcustom_field_values
+}
+
+// RemoveCustomFieldValueIDs removes the "custom_field_values" edge to the CustomFieldValue entity by IDs.
+func (m *SpaceMutation) RemoveCustomFieldValueIDs(ids ...string) {
+	if m.removedcustom_field_values == nil {
+		m.removedcustom_field_values = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.custom_field_values, ids[i])
+		m.removedcustom_field_values[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedCustomFieldValues returns the removed IDs of the "custom_field_values" edge to the CustomFieldValue entity.
+func (m *SpaceMutation) RemovedCustomFieldValuesIDs() (ids []string) {
+	for id := range m.removedcustom_field_values {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// CustomFieldValuesIDs returns the "custom_field_values" edge IDs in the mutation.
+func (m *SpaceMutation) CustomFieldValuesIDs() (ids []string) {
+	for id := range m.custom_field_values {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetCustomFieldValues resets all changes to the "custom_field_values" edge.
+func (m *SpaceMutation) ResetCustomFieldValues() {
+	m.custom_field_values = nil
+	m.clearedcustom_field_values = false
+	m.removedcustom_field_values = nil
+}
+
+// AddSiteSpaceIDs adds the "site_spaces" edge to the SiteSpace entity by ids.
+func (m *SpaceMutation) AddSiteSpaceIDs(ids ...string) {
+	if m.site_spaces == nil {
+		m.site_spaces = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.site_spaces[ids[i]] = struct{}{}
+	}
+}
+
+// ClearSiteSpaces clears the "site_spaces" edge to the SiteSpace entity.
+func (m *SpaceMutation) ClearSiteSpaces() {
+	m.clearedsite_spaces = true
+}
+
+// SiteSpacesCleared reports if the "site_spaces" edge to the SiteSpace entity was cleared.
+func (m *SpaceMutation) SiteSpacesCleared() bool {
+	return m.clearedsite_spaces
+}
+
+// RemoveSiteSpaceIDs removes the "site_spaces" edge to the SiteSpace entity by IDs.
+func (m *SpaceMutation) RemoveSiteSpaceIDs(ids ...string) {
+	if m.removedsite_spaces == nil {
+		m.removedsite_spaces = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.site_spaces, ids[i])
+		m.removedsite_spaces[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedSiteSpaces returns the removed IDs of the "site_spaces" edge to the SiteSpace entity.
+func (m *SpaceMutation) RemovedSiteSpacesIDs() (ids []string) {
+	for id := range m.removedsite_spaces {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// SiteSpacesIDs returns the "site_spaces" edge IDs in the mutation.
+func (m *SpaceMutation) SiteSpacesIDs() (ids []string) {
+	for id := range m.site_spaces {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetSiteSpaces resets all changes to the "site_spaces" edge.
+func (m *SpaceMutation) ResetSiteSpaces() {
+	m.site_spaces = nil
+	m.clearedsite_spaces = false
+	m.removedsite_spaces = nil
+}
+
+// Where appends a list predicates to the SpaceMutation builder.
+func (m *SpaceMutation) Where(ps ...predicate.Space) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SpaceMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SpaceMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Space, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SpaceMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SpaceMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Space).
+func (m *SpaceMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SpaceMutation) Fields() []string {
+	fields := make([]string, 0, 17)
+	if m.created_at != nil {
+		fields = append(fields, space.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, space.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, space.FieldOrganizationID)
+	}
+	if m.title != nil {
+		fields = append(fields, space.FieldTitle)
+	}
+	if m.emoji != nil {
+		fields = append(fields, space.FieldEmoji)
+	}
+	if m.visibility != nil {
+		fields = append(fields, space.FieldVisibility)
+	}
+	if m.edit_mode != nil {
+		fields = append(fields, space.FieldEditMode)
+	}
+	if m.parent != nil {
+		fields = append(fields, space.FieldParentID)
+	}
+	if m.revision != nil {
+		fields = append(fields, space.FieldRevisionID)
+	}
+	if m.default_level != nil {
+		fields = append(fields, space.FieldDefaultLevel)
+	}
+	if m.position != nil {
+		fields = append(fields, space.FieldPosition)
+	}
+	if m.deleted_at != nil {
+		fields = append(fields, space.FieldDeletedAt)
+	}
+	if m.share_key != nil {
+		fields = append(fields, space.FieldShareKey)
+	}
+	if m.comments_count != nil {
+		fields = append(fields, space.FieldCommentsCount)
+	}
+	if m.change_requests_count != nil {
+		fields = append(fields, space.FieldChangeRequestsCount)
+	}
+	if m.change_requests_open_count != nil {
+		fields = append(fields, space.FieldChangeRequestsOpenCount)
+	}
+	if m.change_requests_draft_count != nil {
+		fields = append(fields, space.FieldChangeRequestsDraftCount)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SpaceMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case space.FieldCreatedAt:
+		return m.CreatedAt()
+	case space.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case space.FieldOrganizationID:
+		return m.OrganizationID()
+	case space.FieldTitle:
+		return m.Title()
+	case space.FieldEmoji:
+		return m.Emoji()
+	case space.FieldVisibility:
+		return m.Visibility()
+	case space.FieldEditMode:
+		return m.EditMode()
+	case space.FieldParentID:
+		return m.ParentID()
+	case space.FieldRevisionID:
+		return m.RevisionID()
+	case space.FieldDefaultLevel:
+		return m.DefaultLevel()
+	case space.FieldPosition:
+		return m.Position()
+	case space.FieldDeletedAt:
+		return m.DeletedAt()
+	case space.FieldShareKey:
+		return m.ShareKey()
+	case space.FieldCommentsCount:
+		return m.CommentsCount()
+	case space.FieldChangeRequestsCount:
+		return m.ChangeRequestsCount()
+	case space.FieldChangeRequestsOpenCount:
+		return m.ChangeRequestsOpenCount()
+	case space.FieldChangeRequestsDraftCount:
+		return m.ChangeRequestsDraftCount()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SpaceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case space.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case space.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case space.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case space.FieldTitle:
+		return m.OldTitle(ctx)
+	case space.FieldEmoji:
+		return m.OldEmoji(ctx)
+	case space.FieldVisibility:
+		return m.OldVisibility(ctx)
+	case space.FieldEditMode:
+		return m.OldEditMode(ctx)
+	case space.FieldParentID:
+		return m.OldParentID(ctx)
+	case space.FieldRevisionID:
+		return m.OldRevisionID(ctx)
+	case space.FieldDefaultLevel:
+		return m.OldDefaultLevel(ctx)
+	case space.FieldPosition:
+		return m.OldPosition(ctx)
+	case space.FieldDeletedAt:
+		return m.OldDeletedAt(ctx)
+	case space.FieldShareKey:
+		return m.OldShareKey(ctx)
+	case space.FieldCommentsCount:
+		return m.OldCommentsCount(ctx)
+	case space.FieldChangeRequestsCount:
+		return m.OldChangeRequestsCount(ctx)
+	case space.FieldChangeRequestsOpenCount:
+		return m.OldChangeRequestsOpenCount(ctx)
+	case space.FieldChangeRequestsDraftCount:
+		return m.OldChangeRequestsDraftCount(ctx)
+	}
+	return nil, fmt.Errorf("unknown Space field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SpaceMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case space.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case space.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case space.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case space.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case space.FieldEmoji:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEmoji(v)
+		return nil
+	case space.FieldVisibility:
+		v, ok := value.(space.Visibility)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVisibility(v)
+		return nil
+	case space.FieldEditMode:
+		v, ok := value.(space.EditMode)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEditMode(v)
+		return nil
+	case space.FieldParentID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetParentID(v)
+		return nil
+	case space.FieldRevisionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRevisionID(v)
+		return nil
+	case space.FieldDefaultLevel:
+		v, ok := value.(space.DefaultLevel)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDefaultLevel(v)
+		return nil
+	case space.FieldPosition:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPosition(v)
+		return nil
+	case space.FieldDeletedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeletedAt(v)
+		return nil
+	case space.FieldShareKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShareKey(v)
+		return nil
+	case space.FieldCommentsCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommentsCount(v)
+		return nil
+	case space.FieldChangeRequestsCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChangeRequestsCount(v)
+		return nil
+	case space.FieldChangeRequestsOpenCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChangeRequestsOpenCount(v)
+		return nil
+	case space.FieldChangeRequestsDraftCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChangeRequestsDraftCount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Space field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SpaceMutation) AddedFields() []string {
+	var fields []string
+	if m.addcomments_count != nil {
+		fields = append(fields, space.FieldCommentsCount)
+	}
+	if m.addchange_requests_count != nil {
+		fields = append(fields, space.FieldChangeRequestsCount)
+	}
+	if m.addchange_requests_open_count != nil {
+		fields = append(fields, space.FieldChangeRequestsOpenCount)
+	}
+	if m.addchange_requests_draft_count != nil {
+		fields = append(fields, space.FieldChangeRequestsDraftCount)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SpaceMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case space.FieldCommentsCount:
+		return m.AddedCommentsCount()
+	case space.FieldChangeRequestsCount:
+		return m.AddedChangeRequestsCount()
+	case space.FieldChangeRequestsOpenCount:
+		return m.AddedChangeRequestsOpenCount()
+	case space.FieldChangeRequestsDraftCount:
+		return m.AddedChangeRequestsDraftCount()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SpaceMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case space.FieldCommentsCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCommentsCount(v)
+		return nil
+	case space.FieldChangeRequestsCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddChangeRequestsCount(v)
+		return nil
+	case space.FieldChangeRequestsOpenCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddChangeRequestsOpenCount(v)
+		return nil
+	case space.FieldChangeRequestsDraftCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddChangeRequestsDraftCount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Space numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SpaceMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(space.FieldParentID) {
+		fields = append(fields, space.FieldParentID)
+	}
+	if m.FieldCleared(space.FieldRevisionID) {
+		fields = append(fields, space.FieldRevisionID)
+	}
+	if m.FieldCleared(space.FieldDefaultLevel) {
+		fields = append(fields, space.FieldDefaultLevel)
+	}
+	if m.FieldCleared(space.FieldDeletedAt) {
+		fields = append(fields, space.FieldDeletedAt)
+	}
+	if m.FieldCleared(space.FieldShareKey) {
+		fields = append(fields, space.FieldShareKey)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SpaceMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SpaceMutation) ClearField(name string) error {
+	switch name {
+	case space.FieldParentID:
+		m.ClearParentID()
+		return nil
+	case space.FieldRevisionID:
+		m.ClearRevisionID()
+		return nil
+	case space.FieldDefaultLevel:
+		m.ClearDefaultLevel()
+		return nil
+	case space.FieldDeletedAt:
+		m.ClearDeletedAt()
+		return nil
+	case space.FieldShareKey:
+		m.ClearShareKey()
+		return nil
+	}
+	return fmt.Errorf("unknown Space nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SpaceMutation) ResetField(name string) error {
+	switch name {
+	case space.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case space.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case space.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case space.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case space.FieldEmoji:
+		m.ResetEmoji()
+		return nil
+	case space.FieldVisibility:
+		m.ResetVisibility()
+		return nil
+	case space.FieldEditMode:
+		m.ResetEditMode()
+		return nil
+	case space.FieldParentID:
+		m.ResetParentID()
+		return nil
+	case space.FieldRevisionID:
+		m.ResetRevisionID()
+		return nil
+	case space.FieldDefaultLevel:
+		m.ResetDefaultLevel()
+		return nil
+	case space.FieldPosition:
+		m.ResetPosition()
+		return nil
+	case space.FieldDeletedAt:
+		m.ResetDeletedAt()
+		return nil
+	case space.FieldShareKey:
+		m.ResetShareKey()
+		return nil
+	case space.FieldCommentsCount:
+		m.ResetCommentsCount()
+		return nil
+	case space.FieldChangeRequestsCount:
+		m.ResetChangeRequestsCount()
+		return nil
+	case space.FieldChangeRequestsOpenCount:
+		m.ResetChangeRequestsOpenCount()
+		return nil
+	case space.FieldChangeRequestsDraftCount:
+		m.ResetChangeRequestsDraftCount()
+		return nil
+	}
+	return fmt.Errorf("unknown Space field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SpaceMutation) AddedEdges() []string {
+	edges := make([]string, 0, 9)
+	if m.organization != nil {
+		edges = append(edges, space.EdgeOrganization)
+	}
+	if m.parent != nil {
+		edges = append(edges, space.EdgeParent)
+	}
+	if m.revision != nil {
+		edges = append(edges, space.EdgeRevision)
+	}
+	if m.revisions != nil {
+		edges = append(edges, space.EdgeRevisions)
+	}
+	if m.change_requests != nil {
+		edges = append(edges, space.EdgeChangeRequests)
+	}
+	if m.comments != nil {
+		edges = append(edges, space.EdgeComments)
+	}
+	if m.permission_grants != nil {
+		edges = append(edges, space.EdgePermissionGrants)
+	}
+	if m.custom_field_values != nil {
+		edges = append(edges, space.EdgeCustomFieldValues)
+	}
+	if m.site_spaces != nil {
+		edges = append(edges, space.EdgeSiteSpaces)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SpaceMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case space.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case space.EdgeParent:
+		if id := m.parent; id != nil {
+			return []ent.Value{*id}
+		}
+	case space.EdgeRevision:
+		if id := m.revision; id != nil {
+			return []ent.Value{*id}
+		}
+	case space.EdgeRevisions:
+		ids := make([]ent.Value, 0, len(m.revisions))
+		for id := range m.revisions {
+			ids = append(ids, id)
+		}
+		return ids
+	case space.EdgeChangeRequests:
+		ids := make([]ent.Value, 0, len(m.change_requests))
+		for id := range m.change_requests {
+			ids = append(ids, id)
+		}
+		return ids
+	case space.EdgeComments:
+		ids := make([]ent.Value, 0, len(m.comments))
+		for id := range m.comments {
+			ids = append(ids, id)
+		}
+		return ids
+	case space.EdgePermissionGrants:
+		ids := make([]ent.Value, 0, len(m.permission_grants))
+		for id := range m.permission_grants {
+			ids = append(ids, id)
+		}
+		return ids
+	case space.EdgeCustomFieldValues:
+		ids := make([]ent.Value, 0, len(m.custom_field_values))
+		for id := range m.custom_field_values {
+			ids = append(ids, id)
+		}
+		return ids
+	case space.EdgeSiteSpaces:
+		ids := make([]ent.Value, 0, len(m.site_spaces))
+		for id := range m.site_spaces {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SpaceMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 9)
+	if m.removedrevisions != nil {
+		edges = append(edges, space.EdgeRevisions)
+	}
+	if m.removedchange_requests != nil {
+		edges = append(edges, space.EdgeChangeRequests)
+	}
+	if m.removedcomments != nil {
+		edges = append(edges, space.EdgeComments)
+	}
+	if m.removedpermission_grants != nil {
+		edges = append(edges, space.EdgePermissionGrants)
+	}
+	if m.removedcustom_field_values != nil {
+		edges = append(edges, space.EdgeCustomFieldValues)
+	}
+	if m.removedsite_spaces != nil {
+		edges = append(edges, space.EdgeSiteSpaces)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SpaceMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case space.EdgeRevisions:
+		ids := make([]ent.Value, 0, len(m.removedrevisions))
+		for id := range m.removedrevisions {
+			ids = append(ids, id)
+		}
+		return ids
+	case space.EdgeChangeRequests:
+		ids := make([]ent.Value, 0, len(m.removedchange_requests))
+		for id := range m.removedchange_requests {
+			ids = append(ids, id)
+		}
+		return ids
+	case space.EdgeComments:
+		ids := make([]ent.Value, 0, len(m.removedcomments))
+		for id := range m.removedcomments {
+			ids = append(ids, id)
+		}
+		return ids
+	case space.EdgePermissionGrants:
+		ids := make([]ent.Value, 0, len(m.removedpermission_grants))
+		for id := range m.removedpermission_grants {
+			ids = append(ids, id)
+		}
+		return ids
+	case space.EdgeCustomFieldValues:
+		ids := make([]ent.Value, 0, len(m.removedcustom_field_values))
+		for id := range m.removedcustom_field_values {
+			ids = append(ids, id)
+		}
+		return ids
+	case space.EdgeSiteSpaces:
+		ids := make([]ent.Value, 0, len(m.removedsite_spaces))
+		for id := range m.removedsite_spaces {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SpaceMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 9)
+	if m.clearedorganization {
+		edges = append(edges, space.EdgeOrganization)
+	}
+	if m.clearedparent {
+		edges = append(edges, space.EdgeParent)
+	}
+	if m.clearedrevision {
+		edges = append(edges, space.EdgeRevision)
+	}
+	if m.clearedrevisions {
+		edges = append(edges, space.EdgeRevisions)
+	}
+	if m.clearedchange_requests {
+		edges = append(edges, space.EdgeChangeRequests)
+	}
+	if m.clearedcomments {
+		edges = append(edges, space.EdgeComments)
+	}
+	if m.clearedpermission_grants {
+		edges = append(edges, space.EdgePermissionGrants)
+	}
+	if m.clearedcustom_field_values {
+		edges = append(edges, space.EdgeCustomFieldValues)
+	}
+	if m.clearedsite_spaces {
+		edges = append(edges, space.EdgeSiteSpaces)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SpaceMutation) EdgeCleared(name string) bool {
+	switch name {
+	case space.EdgeOrganization:
+		return m.clearedorganization
+	case space.EdgeParent:
+		return m.clearedparent
+	case space.EdgeRevision:
+		return m.clearedrevision
+	case space.EdgeRevisions:
+		return m.clearedrevisions
+	case space.EdgeChangeRequests:
+		return m.clearedchange_requests
+	case space.EdgeComments:
+		return m.clearedcomments
+	case space.EdgePermissionGrants:
+		return m.clearedpermission_grants
+	case space.EdgeCustomFieldValues:
+		return m.clearedcustom_field_values
+	case space.EdgeSiteSpaces:
+		return m.clearedsite_spaces
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SpaceMutation) ClearEdge(name string) error {
+	switch name {
+	case space.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case space.EdgeParent:
+		m.ClearParent()
+		return nil
+	case space.EdgeRevision:
+		m.ClearRevision()
+		return nil
+	}
+	return fmt.Errorf("unknown Space unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SpaceMutation) ResetEdge(name string) error {
+	switch name {
+	case space.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case space.EdgeParent:
+		m.ResetParent()
+		return nil
+	case space.EdgeRevision:
+		m.ResetRevision()
+		return nil
+	case space.EdgeRevisions:
+		m.ResetRevisions()
+		return nil
+	case space.EdgeChangeRequests:
+		m.ResetChangeRequests()
+		return nil
+	case space.EdgeComments:
+		m.ResetComments()
+		return nil
+	case space.EdgePermissionGrants:
+		m.ResetPermissionGrants()
+		return nil
+	case space.EdgeCustomFieldValues:
+		m.ResetCustomFieldValues()
+		return nil
+	case space.EdgeSiteSpaces:
+		m.ResetSiteSpaces()
+		return nil
+	}
+	return fmt.Errorf("unknown Space edge %s", name)
 }
 
 // TeamMutation represents an operation that mutates the Team nodes in the graph.
@@ -5481,6 +26880,624 @@ func (m *TeamMemberMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown TeamMember edge %s", name)
+}
+
+// TranslationSettingsMutation represents an operation that mutates the TranslationSettings nodes in the graph.
+type TranslationSettingsMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *string
+	created_at          *time.Time
+	updated_at          *time.Time
+	title               *string
+	languages           *[]string
+	appendlanguages     []string
+	clearedFields       map[string]struct{}
+	organization        *string
+	clearedorganization bool
+	done                bool
+	oldValue            func(context.Context) (*TranslationSettings, error)
+	predicates          []predicate.TranslationSettings
+}
+
+var _ ent.Mutation = (*TranslationSettingsMutation)(nil)
+
+// translationsettingsOption allows management of the mutation configuration using functional options.
+type translationsettingsOption func(*TranslationSettingsMutation)
+
+// newTranslationSettingsMutation creates new mutation for the TranslationSettings entity.
+func newTranslationSettingsMutation(c config, op Op, opts ...translationsettingsOption) *TranslationSettingsMutation {
+	m := &TranslationSettingsMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeTranslationSettings,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withTranslationSettingsID sets the ID field of the mutation.
+func withTranslationSettingsID(id string) translationsettingsOption {
+	return func(m *TranslationSettingsMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *TranslationSettings
+		)
+		m.oldValue = func(ctx context.Context) (*TranslationSettings, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().TranslationSettings.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withTranslationSettings sets the old TranslationSettings of the mutation.
+func withTranslationSettings(node *TranslationSettings) translationsettingsOption {
+	return func(m *TranslationSettingsMutation) {
+		m.oldValue = func(context.Context) (*TranslationSettings, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m TranslationSettingsMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m TranslationSettingsMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of TranslationSettings entities.
+func (m *TranslationSettingsMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *TranslationSettingsMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *TranslationSettingsMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().TranslationSettings.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *TranslationSettingsMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *TranslationSettingsMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the TranslationSettings entity.
+// If the TranslationSettings object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationSettingsMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *TranslationSettingsMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *TranslationSettingsMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *TranslationSettingsMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the TranslationSettings entity.
+// If the TranslationSettings object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationSettingsMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *TranslationSettingsMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *TranslationSettingsMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *TranslationSettingsMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the TranslationSettings entity.
+// If the TranslationSettings object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationSettingsMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *TranslationSettingsMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *TranslationSettingsMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *TranslationSettingsMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the TranslationSettings entity.
+// If the TranslationSettings object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationSettingsMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *TranslationSettingsMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetLanguages sets the "languages" field.
+func (m *TranslationSettingsMutation) SetLanguages(s []string) {
+	m.languages = &s
+	m.appendlanguages = nil
+}
+
+// Languages returns the value of the "languages" field in the mutation.
+func (m *TranslationSettingsMutation) Languages() (r []string, exists bool) {
+	v := m.languages
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLanguages returns the old "languages" field's value of the TranslationSettings entity.
+// If the TranslationSettings object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationSettingsMutation) OldLanguages(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLanguages is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLanguages requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLanguages: %w", err)
+	}
+	return oldValue.Languages, nil
+}
+
+// AppendLanguages adds s to the "languages" field.
+func (m *TranslationSettingsMutation) AppendLanguages(s []string) {
+	m.appendlanguages = append(m.appendlanguages, s...)
+}
+
+// AppendedLanguages returns the list of values that were appended to the "languages" field in this mutation.
+func (m *TranslationSettingsMutation) AppendedLanguages() ([]string, bool) {
+	if len(m.appendlanguages) == 0 {
+		return nil, false
+	}
+	return m.appendlanguages, true
+}
+
+// ResetLanguages resets all changes to the "languages" field.
+func (m *TranslationSettingsMutation) ResetLanguages() {
+	m.languages = nil
+	m.appendlanguages = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *TranslationSettingsMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[translationsettings.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *TranslationSettingsMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *TranslationSettingsMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *TranslationSettingsMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the TranslationSettingsMutation builder.
+func (m *TranslationSettingsMutation) Where(ps ...predicate.TranslationSettings) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the TranslationSettingsMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *TranslationSettingsMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.TranslationSettings, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *TranslationSettingsMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *TranslationSettingsMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (TranslationSettings).
+func (m *TranslationSettingsMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *TranslationSettingsMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.created_at != nil {
+		fields = append(fields, translationsettings.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, translationsettings.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, translationsettings.FieldOrganizationID)
+	}
+	if m.title != nil {
+		fields = append(fields, translationsettings.FieldTitle)
+	}
+	if m.languages != nil {
+		fields = append(fields, translationsettings.FieldLanguages)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *TranslationSettingsMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case translationsettings.FieldCreatedAt:
+		return m.CreatedAt()
+	case translationsettings.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case translationsettings.FieldOrganizationID:
+		return m.OrganizationID()
+	case translationsettings.FieldTitle:
+		return m.Title()
+	case translationsettings.FieldLanguages:
+		return m.Languages()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *TranslationSettingsMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case translationsettings.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case translationsettings.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case translationsettings.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case translationsettings.FieldTitle:
+		return m.OldTitle(ctx)
+	case translationsettings.FieldLanguages:
+		return m.OldLanguages(ctx)
+	}
+	return nil, fmt.Errorf("unknown TranslationSettings field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *TranslationSettingsMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case translationsettings.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case translationsettings.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case translationsettings.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case translationsettings.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case translationsettings.FieldLanguages:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLanguages(v)
+		return nil
+	}
+	return fmt.Errorf("unknown TranslationSettings field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *TranslationSettingsMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *TranslationSettingsMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *TranslationSettingsMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown TranslationSettings numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *TranslationSettingsMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *TranslationSettingsMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *TranslationSettingsMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown TranslationSettings nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *TranslationSettingsMutation) ResetField(name string) error {
+	switch name {
+	case translationsettings.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case translationsettings.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case translationsettings.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case translationsettings.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case translationsettings.FieldLanguages:
+		m.ResetLanguages()
+		return nil
+	}
+	return fmt.Errorf("unknown TranslationSettings field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *TranslationSettingsMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, translationsettings.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *TranslationSettingsMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case translationsettings.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *TranslationSettingsMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *TranslationSettingsMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *TranslationSettingsMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, translationsettings.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *TranslationSettingsMutation) EdgeCleared(name string) bool {
+	switch name {
+	case translationsettings.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *TranslationSettingsMutation) ClearEdge(name string) error {
+	switch name {
+	case translationsettings.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown TranslationSettings unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *TranslationSettingsMutation) ResetEdge(name string) error {
+	switch name {
+	case translationsettings.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown TranslationSettings edge %s", name)
 }
 
 // UserMutation represents an operation that mutates the User nodes in the graph.

@@ -16,18 +16,58 @@ type Tx struct {
 	config
 	// APIToken is the client for interacting with the APIToken builders.
 	APIToken *APITokenClient
+	// ChangeRequest is the client for interacting with the ChangeRequest builders.
+	ChangeRequest *ChangeRequestClient
+	// Collection is the client for interacting with the Collection builders.
+	Collection *CollectionClient
+	// Comment is the client for interacting with the Comment builders.
+	Comment *CommentClient
+	// CommentReply is the client for interacting with the CommentReply builders.
+	CommentReply *CommentReplyClient
+	// ContentObject is the client for interacting with the ContentObject builders.
+	ContentObject *ContentObjectClient
+	// CustomField is the client for interacting with the CustomField builders.
+	CustomField *CustomFieldClient
+	// CustomFieldValue is the client for interacting with the CustomFieldValue builders.
+	CustomFieldValue *CustomFieldValueClient
+	// FileBlob is the client for interacting with the FileBlob builders.
+	FileBlob *FileBlobClient
 	// InviteLink is the client for interacting with the InviteLink builders.
 	InviteLink *InviteLinkClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
+	// OpenAPISpec is the client for interacting with the OpenAPISpec builders.
+	OpenAPISpec *OpenAPISpecClient
+	// OpenAPISpecVersion is the client for interacting with the OpenAPISpecVersion builders.
+	OpenAPISpecVersion *OpenAPISpecVersionClient
 	// Organization is the client for interacting with the Organization builders.
 	Organization *OrganizationClient
+	// PermissionGrant is the client for interacting with the PermissionGrant builders.
+	PermissionGrant *PermissionGrantClient
+	// Reaction is the client for interacting with the Reaction builders.
+	Reaction *ReactionClient
+	// Revision is the client for interacting with the Revision builders.
+	Revision *RevisionClient
+	// SAMLProvider is the client for interacting with the SAMLProvider builders.
+	SAMLProvider *SAMLProviderClient
 	// ServerKey is the client for interacting with the ServerKey builders.
 	ServerKey *ServerKeyClient
+	// Site is the client for interacting with the Site builders.
+	Site *SiteClient
+	// SiteSection is the client for interacting with the SiteSection builders.
+	SiteSection *SiteSectionClient
+	// SiteSectionGroup is the client for interacting with the SiteSectionGroup builders.
+	SiteSectionGroup *SiteSectionGroupClient
+	// SiteSpace is the client for interacting with the SiteSpace builders.
+	SiteSpace *SiteSpaceClient
+	// Space is the client for interacting with the Space builders.
+	Space *SpaceClient
 	// Team is the client for interacting with the Team builders.
 	Team *TeamClient
 	// TeamMember is the client for interacting with the TeamMember builders.
 	TeamMember *TeamMemberClient
+	// TranslationSettings is the client for interacting with the TranslationSettings builders.
+	TranslationSettings *TranslationSettingsClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
 
@@ -162,12 +202,32 @@ func (tx *Tx) Client() *Client {
 
 func (tx *Tx) init() {
 	tx.APIToken = NewAPITokenClient(tx.config)
+	tx.ChangeRequest = NewChangeRequestClient(tx.config)
+	tx.Collection = NewCollectionClient(tx.config)
+	tx.Comment = NewCommentClient(tx.config)
+	tx.CommentReply = NewCommentReplyClient(tx.config)
+	tx.ContentObject = NewContentObjectClient(tx.config)
+	tx.CustomField = NewCustomFieldClient(tx.config)
+	tx.CustomFieldValue = NewCustomFieldValueClient(tx.config)
+	tx.FileBlob = NewFileBlobClient(tx.config)
 	tx.InviteLink = NewInviteLinkClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)
+	tx.OpenAPISpec = NewOpenAPISpecClient(tx.config)
+	tx.OpenAPISpecVersion = NewOpenAPISpecVersionClient(tx.config)
 	tx.Organization = NewOrganizationClient(tx.config)
+	tx.PermissionGrant = NewPermissionGrantClient(tx.config)
+	tx.Reaction = NewReactionClient(tx.config)
+	tx.Revision = NewRevisionClient(tx.config)
+	tx.SAMLProvider = NewSAMLProviderClient(tx.config)
 	tx.ServerKey = NewServerKeyClient(tx.config)
+	tx.Site = NewSiteClient(tx.config)
+	tx.SiteSection = NewSiteSectionClient(tx.config)
+	tx.SiteSectionGroup = NewSiteSectionGroupClient(tx.config)
+	tx.SiteSpace = NewSiteSpaceClient(tx.config)
+	tx.Space = NewSpaceClient(tx.config)
 	tx.Team = NewTeamClient(tx.config)
 	tx.TeamMember = NewTeamMemberClient(tx.config)
+	tx.TranslationSettings = NewTranslationSettingsClient(tx.config)
 	tx.User = NewUserClient(tx.config)
 }
 

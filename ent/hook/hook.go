@@ -21,6 +21,102 @@ func (f APITokenFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.APITokenMutation", m)
 }
 
+// The ChangeRequestFunc type is an adapter to allow the use of ordinary
+// function as ChangeRequest mutator.
+type ChangeRequestFunc func(context.Context, *ent.ChangeRequestMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ChangeRequestFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ChangeRequestMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ChangeRequestMutation", m)
+}
+
+// The CollectionFunc type is an adapter to allow the use of ordinary
+// function as Collection mutator.
+type CollectionFunc func(context.Context, *ent.CollectionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CollectionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CollectionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CollectionMutation", m)
+}
+
+// The CommentFunc type is an adapter to allow the use of ordinary
+// function as Comment mutator.
+type CommentFunc func(context.Context, *ent.CommentMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CommentFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CommentMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CommentMutation", m)
+}
+
+// The CommentReplyFunc type is an adapter to allow the use of ordinary
+// function as CommentReply mutator.
+type CommentReplyFunc func(context.Context, *ent.CommentReplyMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CommentReplyFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CommentReplyMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CommentReplyMutation", m)
+}
+
+// The ContentObjectFunc type is an adapter to allow the use of ordinary
+// function as ContentObject mutator.
+type ContentObjectFunc func(context.Context, *ent.ContentObjectMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ContentObjectFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ContentObjectMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ContentObjectMutation", m)
+}
+
+// The CustomFieldFunc type is an adapter to allow the use of ordinary
+// function as CustomField mutator.
+type CustomFieldFunc func(context.Context, *ent.CustomFieldMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CustomFieldFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CustomFieldMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CustomFieldMutation", m)
+}
+
+// The CustomFieldValueFunc type is an adapter to allow the use of ordinary
+// function as CustomFieldValue mutator.
+type CustomFieldValueFunc func(context.Context, *ent.CustomFieldValueMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CustomFieldValueFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CustomFieldValueMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CustomFieldValueMutation", m)
+}
+
+// The FileBlobFunc type is an adapter to allow the use of ordinary
+// function as FileBlob mutator.
+type FileBlobFunc func(context.Context, *ent.FileBlobMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f FileBlobFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.FileBlobMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.FileBlobMutation", m)
+}
+
 // The InviteLinkFunc type is an adapter to allow the use of ordinary
 // function as InviteLink mutator.
 type InviteLinkFunc func(context.Context, *ent.InviteLinkMutation) (ent.Value, error)
@@ -45,6 +141,30 @@ func (f MemberFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, erro
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MemberMutation", m)
 }
 
+// The OpenAPISpecFunc type is an adapter to allow the use of ordinary
+// function as OpenAPISpec mutator.
+type OpenAPISpecFunc func(context.Context, *ent.OpenAPISpecMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f OpenAPISpecFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.OpenAPISpecMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.OpenAPISpecMutation", m)
+}
+
+// The OpenAPISpecVersionFunc type is an adapter to allow the use of ordinary
+// function as OpenAPISpecVersion mutator.
+type OpenAPISpecVersionFunc func(context.Context, *ent.OpenAPISpecVersionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f OpenAPISpecVersionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.OpenAPISpecVersionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.OpenAPISpecVersionMutation", m)
+}
+
 // The OrganizationFunc type is an adapter to allow the use of ordinary
 // function as Organization mutator.
 type OrganizationFunc func(context.Context, *ent.OrganizationMutation) (ent.Value, error)
@@ -57,6 +177,54 @@ func (f OrganizationFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.OrganizationMutation", m)
 }
 
+// The PermissionGrantFunc type is an adapter to allow the use of ordinary
+// function as PermissionGrant mutator.
+type PermissionGrantFunc func(context.Context, *ent.PermissionGrantMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PermissionGrantFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PermissionGrantMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PermissionGrantMutation", m)
+}
+
+// The ReactionFunc type is an adapter to allow the use of ordinary
+// function as Reaction mutator.
+type ReactionFunc func(context.Context, *ent.ReactionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ReactionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ReactionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ReactionMutation", m)
+}
+
+// The RevisionFunc type is an adapter to allow the use of ordinary
+// function as Revision mutator.
+type RevisionFunc func(context.Context, *ent.RevisionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f RevisionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.RevisionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RevisionMutation", m)
+}
+
+// The SAMLProviderFunc type is an adapter to allow the use of ordinary
+// function as SAMLProvider mutator.
+type SAMLProviderFunc func(context.Context, *ent.SAMLProviderMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SAMLProviderFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SAMLProviderMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SAMLProviderMutation", m)
+}
+
 // The ServerKeyFunc type is an adapter to allow the use of ordinary
 // function as ServerKey mutator.
 type ServerKeyFunc func(context.Context, *ent.ServerKeyMutation) (ent.Value, error)
@@ -67,6 +235,66 @@ func (f ServerKeyFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, e
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ServerKeyMutation", m)
+}
+
+// The SiteFunc type is an adapter to allow the use of ordinary
+// function as Site mutator.
+type SiteFunc func(context.Context, *ent.SiteMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SiteFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SiteMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SiteMutation", m)
+}
+
+// The SiteSectionFunc type is an adapter to allow the use of ordinary
+// function as SiteSection mutator.
+type SiteSectionFunc func(context.Context, *ent.SiteSectionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SiteSectionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SiteSectionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SiteSectionMutation", m)
+}
+
+// The SiteSectionGroupFunc type is an adapter to allow the use of ordinary
+// function as SiteSectionGroup mutator.
+type SiteSectionGroupFunc func(context.Context, *ent.SiteSectionGroupMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SiteSectionGroupFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SiteSectionGroupMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SiteSectionGroupMutation", m)
+}
+
+// The SiteSpaceFunc type is an adapter to allow the use of ordinary
+// function as SiteSpace mutator.
+type SiteSpaceFunc func(context.Context, *ent.SiteSpaceMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SiteSpaceFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SiteSpaceMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SiteSpaceMutation", m)
+}
+
+// The SpaceFunc type is an adapter to allow the use of ordinary
+// function as Space mutator.
+type SpaceFunc func(context.Context, *ent.SpaceMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SpaceFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SpaceMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SpaceMutation", m)
 }
 
 // The TeamFunc type is an adapter to allow the use of ordinary
@@ -91,6 +319,18 @@ func (f TeamMemberFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, 
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.TeamMemberMutation", m)
+}
+
+// The TranslationSettingsFunc type is an adapter to allow the use of ordinary
+// function as TranslationSettings mutator.
+type TranslationSettingsFunc func(context.Context, *ent.TranslationSettingsMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f TranslationSettingsFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.TranslationSettingsMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.TranslationSettingsMutation", m)
 }
 
 // The UserFunc type is an adapter to allow the use of ordinary

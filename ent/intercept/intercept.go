@@ -9,13 +9,33 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/apitoken"
+	"github.com/binderyhq/bindery/ent/changerequest"
+	"github.com/binderyhq/bindery/ent/collection"
+	"github.com/binderyhq/bindery/ent/comment"
+	"github.com/binderyhq/bindery/ent/commentreply"
+	"github.com/binderyhq/bindery/ent/contentobject"
+	"github.com/binderyhq/bindery/ent/customfield"
+	"github.com/binderyhq/bindery/ent/customfieldvalue"
+	"github.com/binderyhq/bindery/ent/fileblob"
 	"github.com/binderyhq/bindery/ent/invitelink"
 	"github.com/binderyhq/bindery/ent/member"
+	"github.com/binderyhq/bindery/ent/openapispec"
+	"github.com/binderyhq/bindery/ent/openapispecversion"
 	"github.com/binderyhq/bindery/ent/organization"
+	"github.com/binderyhq/bindery/ent/permissiongrant"
 	"github.com/binderyhq/bindery/ent/predicate"
+	"github.com/binderyhq/bindery/ent/reaction"
+	"github.com/binderyhq/bindery/ent/revision"
+	"github.com/binderyhq/bindery/ent/samlprovider"
 	"github.com/binderyhq/bindery/ent/serverkey"
+	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/ent/sitesection"
+	"github.com/binderyhq/bindery/ent/sitesectiongroup"
+	"github.com/binderyhq/bindery/ent/sitespace"
+	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/team"
 	"github.com/binderyhq/bindery/ent/teammember"
+	"github.com/binderyhq/bindery/ent/translationsettings"
 	"github.com/binderyhq/bindery/ent/user"
 )
 
@@ -102,6 +122,222 @@ func (f TraverseAPIToken) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.APITokenQuery", q)
 }
 
+// The ChangeRequestFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ChangeRequestFunc func(context.Context, *ent.ChangeRequestQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ChangeRequestFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ChangeRequestQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ChangeRequestQuery", q)
+}
+
+// The TraverseChangeRequest type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseChangeRequest func(context.Context, *ent.ChangeRequestQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseChangeRequest) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseChangeRequest) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ChangeRequestQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ChangeRequestQuery", q)
+}
+
+// The CollectionFunc type is an adapter to allow the use of ordinary function as a Querier.
+type CollectionFunc func(context.Context, *ent.CollectionQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f CollectionFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.CollectionQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.CollectionQuery", q)
+}
+
+// The TraverseCollection type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseCollection func(context.Context, *ent.CollectionQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseCollection) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseCollection) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.CollectionQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.CollectionQuery", q)
+}
+
+// The CommentFunc type is an adapter to allow the use of ordinary function as a Querier.
+type CommentFunc func(context.Context, *ent.CommentQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f CommentFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.CommentQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.CommentQuery", q)
+}
+
+// The TraverseComment type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseComment func(context.Context, *ent.CommentQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseComment) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseComment) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.CommentQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.CommentQuery", q)
+}
+
+// The CommentReplyFunc type is an adapter to allow the use of ordinary function as a Querier.
+type CommentReplyFunc func(context.Context, *ent.CommentReplyQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f CommentReplyFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.CommentReplyQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.CommentReplyQuery", q)
+}
+
+// The TraverseCommentReply type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseCommentReply func(context.Context, *ent.CommentReplyQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseCommentReply) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseCommentReply) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.CommentReplyQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.CommentReplyQuery", q)
+}
+
+// The ContentObjectFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ContentObjectFunc func(context.Context, *ent.ContentObjectQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ContentObjectFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ContentObjectQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ContentObjectQuery", q)
+}
+
+// The TraverseContentObject type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseContentObject func(context.Context, *ent.ContentObjectQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseContentObject) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseContentObject) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ContentObjectQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ContentObjectQuery", q)
+}
+
+// The CustomFieldFunc type is an adapter to allow the use of ordinary function as a Querier.
+type CustomFieldFunc func(context.Context, *ent.CustomFieldQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f CustomFieldFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.CustomFieldQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.CustomFieldQuery", q)
+}
+
+// The TraverseCustomField type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseCustomField func(context.Context, *ent.CustomFieldQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseCustomField) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseCustomField) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.CustomFieldQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.CustomFieldQuery", q)
+}
+
+// The CustomFieldValueFunc type is an adapter to allow the use of ordinary function as a Querier.
+type CustomFieldValueFunc func(context.Context, *ent.CustomFieldValueQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f CustomFieldValueFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.CustomFieldValueQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.CustomFieldValueQuery", q)
+}
+
+// The TraverseCustomFieldValue type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseCustomFieldValue func(context.Context, *ent.CustomFieldValueQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseCustomFieldValue) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseCustomFieldValue) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.CustomFieldValueQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.CustomFieldValueQuery", q)
+}
+
+// The FileBlobFunc type is an adapter to allow the use of ordinary function as a Querier.
+type FileBlobFunc func(context.Context, *ent.FileBlobQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f FileBlobFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.FileBlobQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.FileBlobQuery", q)
+}
+
+// The TraverseFileBlob type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseFileBlob func(context.Context, *ent.FileBlobQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseFileBlob) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseFileBlob) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.FileBlobQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.FileBlobQuery", q)
+}
+
 // The InviteLinkFunc type is an adapter to allow the use of ordinary function as a Querier.
 type InviteLinkFunc func(context.Context, *ent.InviteLinkQuery) (ent.Value, error)
 
@@ -156,6 +392,60 @@ func (f TraverseMember) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.MemberQuery", q)
 }
 
+// The OpenAPISpecFunc type is an adapter to allow the use of ordinary function as a Querier.
+type OpenAPISpecFunc func(context.Context, *ent.OpenAPISpecQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f OpenAPISpecFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.OpenAPISpecQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.OpenAPISpecQuery", q)
+}
+
+// The TraverseOpenAPISpec type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseOpenAPISpec func(context.Context, *ent.OpenAPISpecQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseOpenAPISpec) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseOpenAPISpec) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.OpenAPISpecQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.OpenAPISpecQuery", q)
+}
+
+// The OpenAPISpecVersionFunc type is an adapter to allow the use of ordinary function as a Querier.
+type OpenAPISpecVersionFunc func(context.Context, *ent.OpenAPISpecVersionQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f OpenAPISpecVersionFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.OpenAPISpecVersionQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.OpenAPISpecVersionQuery", q)
+}
+
+// The TraverseOpenAPISpecVersion type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseOpenAPISpecVersion func(context.Context, *ent.OpenAPISpecVersionQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseOpenAPISpecVersion) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseOpenAPISpecVersion) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.OpenAPISpecVersionQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.OpenAPISpecVersionQuery", q)
+}
+
 // The OrganizationFunc type is an adapter to allow the use of ordinary function as a Querier.
 type OrganizationFunc func(context.Context, *ent.OrganizationQuery) (ent.Value, error)
 
@@ -183,6 +473,114 @@ func (f TraverseOrganization) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.OrganizationQuery", q)
 }
 
+// The PermissionGrantFunc type is an adapter to allow the use of ordinary function as a Querier.
+type PermissionGrantFunc func(context.Context, *ent.PermissionGrantQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f PermissionGrantFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.PermissionGrantQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.PermissionGrantQuery", q)
+}
+
+// The TraversePermissionGrant type is an adapter to allow the use of ordinary function as Traverser.
+type TraversePermissionGrant func(context.Context, *ent.PermissionGrantQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraversePermissionGrant) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraversePermissionGrant) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PermissionGrantQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.PermissionGrantQuery", q)
+}
+
+// The ReactionFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ReactionFunc func(context.Context, *ent.ReactionQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ReactionFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ReactionQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ReactionQuery", q)
+}
+
+// The TraverseReaction type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseReaction func(context.Context, *ent.ReactionQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseReaction) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseReaction) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ReactionQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ReactionQuery", q)
+}
+
+// The RevisionFunc type is an adapter to allow the use of ordinary function as a Querier.
+type RevisionFunc func(context.Context, *ent.RevisionQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f RevisionFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.RevisionQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.RevisionQuery", q)
+}
+
+// The TraverseRevision type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseRevision func(context.Context, *ent.RevisionQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseRevision) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseRevision) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.RevisionQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.RevisionQuery", q)
+}
+
+// The SAMLProviderFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SAMLProviderFunc func(context.Context, *ent.SAMLProviderQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SAMLProviderFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SAMLProviderQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SAMLProviderQuery", q)
+}
+
+// The TraverseSAMLProvider type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSAMLProvider func(context.Context, *ent.SAMLProviderQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSAMLProvider) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSAMLProvider) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SAMLProviderQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SAMLProviderQuery", q)
+}
+
 // The ServerKeyFunc type is an adapter to allow the use of ordinary function as a Querier.
 type ServerKeyFunc func(context.Context, *ent.ServerKeyQuery) (ent.Value, error)
 
@@ -208,6 +606,141 @@ func (f TraverseServerKey) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.ServerKeyQuery", q)
+}
+
+// The SiteFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SiteFunc func(context.Context, *ent.SiteQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SiteFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SiteQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SiteQuery", q)
+}
+
+// The TraverseSite type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSite func(context.Context, *ent.SiteQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSite) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSite) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SiteQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SiteQuery", q)
+}
+
+// The SiteSectionFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SiteSectionFunc func(context.Context, *ent.SiteSectionQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SiteSectionFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SiteSectionQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SiteSectionQuery", q)
+}
+
+// The TraverseSiteSection type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSiteSection func(context.Context, *ent.SiteSectionQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSiteSection) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSiteSection) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SiteSectionQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SiteSectionQuery", q)
+}
+
+// The SiteSectionGroupFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SiteSectionGroupFunc func(context.Context, *ent.SiteSectionGroupQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SiteSectionGroupFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SiteSectionGroupQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SiteSectionGroupQuery", q)
+}
+
+// The TraverseSiteSectionGroup type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSiteSectionGroup func(context.Context, *ent.SiteSectionGroupQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSiteSectionGroup) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSiteSectionGroup) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SiteSectionGroupQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SiteSectionGroupQuery", q)
+}
+
+// The SiteSpaceFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SiteSpaceFunc func(context.Context, *ent.SiteSpaceQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SiteSpaceFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SiteSpaceQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SiteSpaceQuery", q)
+}
+
+// The TraverseSiteSpace type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSiteSpace func(context.Context, *ent.SiteSpaceQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSiteSpace) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSiteSpace) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SiteSpaceQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SiteSpaceQuery", q)
+}
+
+// The SpaceFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SpaceFunc func(context.Context, *ent.SpaceQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SpaceFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SpaceQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SpaceQuery", q)
+}
+
+// The TraverseSpace type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSpace func(context.Context, *ent.SpaceQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSpace) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSpace) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SpaceQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SpaceQuery", q)
 }
 
 // The TeamFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -264,6 +797,33 @@ func (f TraverseTeamMember) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.TeamMemberQuery", q)
 }
 
+// The TranslationSettingsFunc type is an adapter to allow the use of ordinary function as a Querier.
+type TranslationSettingsFunc func(context.Context, *ent.TranslationSettingsQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f TranslationSettingsFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.TranslationSettingsQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.TranslationSettingsQuery", q)
+}
+
+// The TraverseTranslationSettings type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseTranslationSettings func(context.Context, *ent.TranslationSettingsQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseTranslationSettings) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseTranslationSettings) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.TranslationSettingsQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.TranslationSettingsQuery", q)
+}
+
 // The UserFunc type is an adapter to allow the use of ordinary function as a Querier.
 type UserFunc func(context.Context, *ent.UserQuery) (ent.Value, error)
 
@@ -296,18 +856,58 @@ func NewQuery(q ent.Query) (Query, error) {
 	switch q := q.(type) {
 	case *ent.APITokenQuery:
 		return &query[*ent.APITokenQuery, predicate.APIToken, apitoken.OrderOption]{typ: ent.TypeAPIToken, tq: q}, nil
+	case *ent.ChangeRequestQuery:
+		return &query[*ent.ChangeRequestQuery, predicate.ChangeRequest, changerequest.OrderOption]{typ: ent.TypeChangeRequest, tq: q}, nil
+	case *ent.CollectionQuery:
+		return &query[*ent.CollectionQuery, predicate.Collection, collection.OrderOption]{typ: ent.TypeCollection, tq: q}, nil
+	case *ent.CommentQuery:
+		return &query[*ent.CommentQuery, predicate.Comment, comment.OrderOption]{typ: ent.TypeComment, tq: q}, nil
+	case *ent.CommentReplyQuery:
+		return &query[*ent.CommentReplyQuery, predicate.CommentReply, commentreply.OrderOption]{typ: ent.TypeCommentReply, tq: q}, nil
+	case *ent.ContentObjectQuery:
+		return &query[*ent.ContentObjectQuery, predicate.ContentObject, contentobject.OrderOption]{typ: ent.TypeContentObject, tq: q}, nil
+	case *ent.CustomFieldQuery:
+		return &query[*ent.CustomFieldQuery, predicate.CustomField, customfield.OrderOption]{typ: ent.TypeCustomField, tq: q}, nil
+	case *ent.CustomFieldValueQuery:
+		return &query[*ent.CustomFieldValueQuery, predicate.CustomFieldValue, customfieldvalue.OrderOption]{typ: ent.TypeCustomFieldValue, tq: q}, nil
+	case *ent.FileBlobQuery:
+		return &query[*ent.FileBlobQuery, predicate.FileBlob, fileblob.OrderOption]{typ: ent.TypeFileBlob, tq: q}, nil
 	case *ent.InviteLinkQuery:
 		return &query[*ent.InviteLinkQuery, predicate.InviteLink, invitelink.OrderOption]{typ: ent.TypeInviteLink, tq: q}, nil
 	case *ent.MemberQuery:
 		return &query[*ent.MemberQuery, predicate.Member, member.OrderOption]{typ: ent.TypeMember, tq: q}, nil
+	case *ent.OpenAPISpecQuery:
+		return &query[*ent.OpenAPISpecQuery, predicate.OpenAPISpec, openapispec.OrderOption]{typ: ent.TypeOpenAPISpec, tq: q}, nil
+	case *ent.OpenAPISpecVersionQuery:
+		return &query[*ent.OpenAPISpecVersionQuery, predicate.OpenAPISpecVersion, openapispecversion.OrderOption]{typ: ent.TypeOpenAPISpecVersion, tq: q}, nil
 	case *ent.OrganizationQuery:
 		return &query[*ent.OrganizationQuery, predicate.Organization, organization.OrderOption]{typ: ent.TypeOrganization, tq: q}, nil
+	case *ent.PermissionGrantQuery:
+		return &query[*ent.PermissionGrantQuery, predicate.PermissionGrant, permissiongrant.OrderOption]{typ: ent.TypePermissionGrant, tq: q}, nil
+	case *ent.ReactionQuery:
+		return &query[*ent.ReactionQuery, predicate.Reaction, reaction.OrderOption]{typ: ent.TypeReaction, tq: q}, nil
+	case *ent.RevisionQuery:
+		return &query[*ent.RevisionQuery, predicate.Revision, revision.OrderOption]{typ: ent.TypeRevision, tq: q}, nil
+	case *ent.SAMLProviderQuery:
+		return &query[*ent.SAMLProviderQuery, predicate.SAMLProvider, samlprovider.OrderOption]{typ: ent.TypeSAMLProvider, tq: q}, nil
 	case *ent.ServerKeyQuery:
 		return &query[*ent.ServerKeyQuery, predicate.ServerKey, serverkey.OrderOption]{typ: ent.TypeServerKey, tq: q}, nil
+	case *ent.SiteQuery:
+		return &query[*ent.SiteQuery, predicate.Site, site.OrderOption]{typ: ent.TypeSite, tq: q}, nil
+	case *ent.SiteSectionQuery:
+		return &query[*ent.SiteSectionQuery, predicate.SiteSection, sitesection.OrderOption]{typ: ent.TypeSiteSection, tq: q}, nil
+	case *ent.SiteSectionGroupQuery:
+		return &query[*ent.SiteSectionGroupQuery, predicate.SiteSectionGroup, sitesectiongroup.OrderOption]{typ: ent.TypeSiteSectionGroup, tq: q}, nil
+	case *ent.SiteSpaceQuery:
+		return &query[*ent.SiteSpaceQuery, predicate.SiteSpace, sitespace.OrderOption]{typ: ent.TypeSiteSpace, tq: q}, nil
+	case *ent.SpaceQuery:
+		return &query[*ent.SpaceQuery, predicate.Space, space.OrderOption]{typ: ent.TypeSpace, tq: q}, nil
 	case *ent.TeamQuery:
 		return &query[*ent.TeamQuery, predicate.Team, team.OrderOption]{typ: ent.TypeTeam, tq: q}, nil
 	case *ent.TeamMemberQuery:
 		return &query[*ent.TeamMemberQuery, predicate.TeamMember, teammember.OrderOption]{typ: ent.TypeTeamMember, tq: q}, nil
+	case *ent.TranslationSettingsQuery:
+		return &query[*ent.TranslationSettingsQuery, predicate.TranslationSettings, translationsettings.OrderOption]{typ: ent.TypeTranslationSettings, tq: q}, nil
 	case *ent.UserQuery:
 		return &query[*ent.UserQuery, predicate.User, user.OrderOption]{typ: ent.TypeUser, tq: q}, nil
 	default:

@@ -3,6 +3,7 @@
 package migrate
 
 import (
+	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/dialect/sql/schema"
 	"entgo.io/ent/schema/field"
 )
@@ -37,6 +38,397 @@ var (
 				Columns: []*schema.Column{APITokensColumns[3]},
 			},
 		},
+	}
+	// ChangeRequestsColumns holds the columns for the "change_requests" table.
+	ChangeRequestsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "number", Type: field.TypeInt},
+		{Name: "subject", Type: field.TypeString, Size: 100, Default: ""},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"draft", "open", "archived", "merged"}, Default: "open"},
+		{Name: "merged_at", Type: field.TypeTime, Nullable: true},
+		{Name: "comments_count", Type: field.TypeInt, Default: 0},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+		{Name: "space_id", Type: field.TypeString, Size: 64},
+		{Name: "created_by", Type: field.TypeString, Size: 64},
+		{Name: "revision_id", Type: field.TypeString, Size: 64},
+		{Name: "revision_initial_id", Type: field.TypeString, Size: 64},
+		{Name: "revision_merged_ancestor_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "revision_merged_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "merged_by", Type: field.TypeString, Nullable: true, Size: 64},
+	}
+	// ChangeRequestsTable holds the schema information for the "change_requests" table.
+	ChangeRequestsTable = &schema.Table{
+		Name:       "change_requests",
+		Columns:    ChangeRequestsColumns,
+		PrimaryKey: []*schema.Column{ChangeRequestsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "change_requests_organizations_organization",
+				Columns:    []*schema.Column{ChangeRequestsColumns[8]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "change_requests_spaces_space",
+				Columns:    []*schema.Column{ChangeRequestsColumns[9]},
+				RefColumns: []*schema.Column{SpacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "change_requests_users_creator",
+				Columns:    []*schema.Column{ChangeRequestsColumns[10]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "change_requests_revisions_revision",
+				Columns:    []*schema.Column{ChangeRequestsColumns[11]},
+				RefColumns: []*schema.Column{RevisionsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "change_requests_revisions_revision_initial",
+				Columns:    []*schema.Column{ChangeRequestsColumns[12]},
+				RefColumns: []*schema.Column{RevisionsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "change_requests_revisions_revision_merged_ancestor",
+				Columns:    []*schema.Column{ChangeRequestsColumns[13]},
+				RefColumns: []*schema.Column{RevisionsColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "change_requests_revisions_revision_merged",
+				Columns:    []*schema.Column{ChangeRequestsColumns[14]},
+				RefColumns: []*schema.Column{RevisionsColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "change_requests_users_merger",
+				Columns:    []*schema.Column{ChangeRequestsColumns[15]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "changerequest_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{ChangeRequestsColumns[8]},
+			},
+			{
+				Name:    "changerequest_space_id_number",
+				Unique:  true,
+				Columns: []*schema.Column{ChangeRequestsColumns[9], ChangeRequestsColumns[3]},
+			},
+			{
+				Name:    "changerequest_space_id_status_updated_at",
+				Unique:  false,
+				Columns: []*schema.Column{ChangeRequestsColumns[9], ChangeRequestsColumns[5], ChangeRequestsColumns[2]},
+			},
+		},
+	}
+	// CollectionsColumns holds the columns for the "collections" table.
+	CollectionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "title", Type: field.TypeString, Size: 50},
+		{Name: "description", Type: field.TypeString, Nullable: true, Size: 100},
+		{Name: "default_level", Type: field.TypeEnum, Nullable: true, Enums: []string{"admin", "create", "edit", "review", "comment", "read", "inherit"}},
+		{Name: "position", Type: field.TypeString, Size: 128, Default: ""},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+		{Name: "parent_id", Type: field.TypeString, Nullable: true, Size: 64},
+	}
+	// CollectionsTable holds the schema information for the "collections" table.
+	CollectionsTable = &schema.Table{
+		Name:       "collections",
+		Columns:    CollectionsColumns,
+		PrimaryKey: []*schema.Column{CollectionsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "collections_organizations_organization",
+				Columns:    []*schema.Column{CollectionsColumns[7]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "collections_collections_children",
+				Columns:    []*schema.Column{CollectionsColumns[8]},
+				RefColumns: []*schema.Column{CollectionsColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "collection_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{CollectionsColumns[7]},
+			},
+			{
+				Name:    "collection_organization_id_parent_id_position",
+				Unique:  false,
+				Columns: []*schema.Column{CollectionsColumns[7], CollectionsColumns[8], CollectionsColumns[6]},
+			},
+		},
+	}
+	// CommentsColumns holds the columns for the "comments" table.
+	CommentsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "page_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "node_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "body_markdown", Type: field.TypeString, Size: 2147483647},
+		{Name: "edited_at", Type: field.TypeTime, Nullable: true},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"open", "resolved"}, Default: "open"},
+		{Name: "resolved_at", Type: field.TypeTime, Nullable: true},
+		{Name: "replies_count", Type: field.TypeInt, Default: 0},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+		{Name: "space_id", Type: field.TypeString, Size: 64},
+		{Name: "change_request_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "revision_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "posted_by", Type: field.TypeString, Size: 64},
+		{Name: "resolved_by", Type: field.TypeString, Nullable: true, Size: 64},
+	}
+	// CommentsTable holds the schema information for the "comments" table.
+	CommentsTable = &schema.Table{
+		Name:       "comments",
+		Columns:    CommentsColumns,
+		PrimaryKey: []*schema.Column{CommentsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "comments_organizations_organization",
+				Columns:    []*schema.Column{CommentsColumns[10]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "comments_spaces_space",
+				Columns:    []*schema.Column{CommentsColumns[11]},
+				RefColumns: []*schema.Column{SpacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "comments_change_requests_change_request",
+				Columns:    []*schema.Column{CommentsColumns[12]},
+				RefColumns: []*schema.Column{ChangeRequestsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "comments_revisions_revision",
+				Columns:    []*schema.Column{CommentsColumns[13]},
+				RefColumns: []*schema.Column{RevisionsColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "comments_users_author",
+				Columns:    []*schema.Column{CommentsColumns[14]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "comments_users_resolver",
+				Columns:    []*schema.Column{CommentsColumns[15]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "comment_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{CommentsColumns[10]},
+			},
+			{
+				Name:    "comment_space_id_change_request_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{CommentsColumns[11], CommentsColumns[12], CommentsColumns[1]},
+			},
+			{
+				Name:    "comment_change_request_id",
+				Unique:  false,
+				Columns: []*schema.Column{CommentsColumns[12]},
+			},
+		},
+	}
+	// CommentRepliesColumns holds the columns for the "comment_replies" table.
+	CommentRepliesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "body_markdown", Type: field.TypeString, Size: 2147483647},
+		{Name: "edited_at", Type: field.TypeTime, Nullable: true},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+		{Name: "comment_id", Type: field.TypeString, Size: 64},
+		{Name: "space_id", Type: field.TypeString, Size: 64},
+		{Name: "posted_by", Type: field.TypeString, Size: 64},
+	}
+	// CommentRepliesTable holds the schema information for the "comment_replies" table.
+	CommentRepliesTable = &schema.Table{
+		Name:       "comment_replies",
+		Columns:    CommentRepliesColumns,
+		PrimaryKey: []*schema.Column{CommentRepliesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "comment_replies_organizations_organization",
+				Columns:    []*schema.Column{CommentRepliesColumns[5]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "comment_replies_comments_comment",
+				Columns:    []*schema.Column{CommentRepliesColumns[6]},
+				RefColumns: []*schema.Column{CommentsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "comment_replies_spaces_space",
+				Columns:    []*schema.Column{CommentRepliesColumns[7]},
+				RefColumns: []*schema.Column{SpacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "comment_replies_users_author",
+				Columns:    []*schema.Column{CommentRepliesColumns[8]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "commentreply_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{CommentRepliesColumns[5]},
+			},
+			{
+				Name:    "commentreply_comment_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{CommentRepliesColumns[6], CommentRepliesColumns[1]},
+			},
+		},
+	}
+	// ContentObjectsColumns holds the columns for the "content_objects" table.
+	ContentObjectsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 100},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"page_body", "tree", "meta"}},
+		{Name: "data", Type: field.TypeBytes},
+		{Name: "size", Type: field.TypeInt},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// ContentObjectsTable holds the schema information for the "content_objects" table.
+	ContentObjectsTable = &schema.Table{
+		Name:       "content_objects",
+		Columns:    ContentObjectsColumns,
+		PrimaryKey: []*schema.Column{ContentObjectsColumns[0]},
+	}
+	// CustomFieldsColumns holds the columns for the "custom_fields" table.
+	CustomFieldsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "name", Type: field.TypeString, Size: 50},
+		{Name: "type", Type: field.TypeEnum, Enums: []string{"text", "number", "boolean", "select", "multi-select"}},
+		{Name: "title", Type: field.TypeString, Nullable: true, Size: 100},
+		{Name: "description", Type: field.TypeString, Nullable: true, Size: 200},
+		{Name: "placeholder", Type: field.TypeString, Nullable: true, Size: 100},
+		{Name: "options", Type: field.TypeJSON},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+	}
+	// CustomFieldsTable holds the schema information for the "custom_fields" table.
+	CustomFieldsTable = &schema.Table{
+		Name:       "custom_fields",
+		Columns:    CustomFieldsColumns,
+		PrimaryKey: []*schema.Column{CustomFieldsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "custom_fields_organizations_organization",
+				Columns:    []*schema.Column{CustomFieldsColumns[9]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "customfield_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{CustomFieldsColumns[9]},
+			},
+			{
+				Name:    "customfield_organization_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{CustomFieldsColumns[9], CustomFieldsColumns[3]},
+			},
+		},
+	}
+	// CustomFieldValuesColumns holds the columns for the "custom_field_values" table.
+	CustomFieldValuesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "value", Type: field.TypeJSON},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+		{Name: "space_id", Type: field.TypeString, Size: 64},
+		{Name: "custom_field_id", Type: field.TypeString, Size: 64},
+	}
+	// CustomFieldValuesTable holds the schema information for the "custom_field_values" table.
+	CustomFieldValuesTable = &schema.Table{
+		Name:       "custom_field_values",
+		Columns:    CustomFieldValuesColumns,
+		PrimaryKey: []*schema.Column{CustomFieldValuesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "custom_field_values_organizations_organization",
+				Columns:    []*schema.Column{CustomFieldValuesColumns[4]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "custom_field_values_spaces_space",
+				Columns:    []*schema.Column{CustomFieldValuesColumns[5]},
+				RefColumns: []*schema.Column{SpacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "custom_field_values_custom_fields_custom_field",
+				Columns:    []*schema.Column{CustomFieldValuesColumns[6]},
+				RefColumns: []*schema.Column{CustomFieldsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "customfieldvalue_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{CustomFieldValuesColumns[4]},
+			},
+			{
+				Name:    "customfieldvalue_space_id_custom_field_id",
+				Unique:  true,
+				Columns: []*schema.Column{CustomFieldValuesColumns[5], CustomFieldValuesColumns[6]},
+			},
+			{
+				Name:    "customfieldvalue_custom_field_id",
+				Unique:  false,
+				Columns: []*schema.Column{CustomFieldValuesColumns[6]},
+			},
+		},
+	}
+	// FileBlobsColumns holds the columns for the "file_blobs" table.
+	FileBlobsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 100},
+		{Name: "size", Type: field.TypeInt64},
+		{Name: "content_type", Type: field.TypeString, Size: 255, Default: "application/octet-stream"},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// FileBlobsTable holds the schema information for the "file_blobs" table.
+	FileBlobsTable = &schema.Table{
+		Name:       "file_blobs",
+		Columns:    FileBlobsColumns,
+		PrimaryKey: []*schema.Column{FileBlobsColumns[0]},
 	}
 	// InviteLinksColumns holds the columns for the "invite_links" table.
 	InviteLinksColumns = []*schema.Column{
@@ -123,6 +515,99 @@ var (
 			},
 		},
 	}
+	// OpenAPISpecsColumns holds the columns for the "open_api_specs" table.
+	OpenAPISpecsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "slug", Type: field.TypeString, Size: 100},
+		{Name: "source_url", Type: field.TypeString, Nullable: true, Size: 2048},
+		{Name: "processing_state", Type: field.TypeEnum, Enums: []string{"pending", "progress", "complete", "failed"}, Default: "pending"},
+		{Name: "last_processed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "last_process_error_code", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "lease_owner", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "lease_until", Type: field.TypeTime, Nullable: true},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+		{Name: "last_version_id", Type: field.TypeString, Nullable: true, Size: 64},
+	}
+	// OpenAPISpecsTable holds the schema information for the "open_api_specs" table.
+	OpenAPISpecsTable = &schema.Table{
+		Name:       "open_api_specs",
+		Columns:    OpenAPISpecsColumns,
+		PrimaryKey: []*schema.Column{OpenAPISpecsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "open_api_specs_organizations_organization",
+				Columns:    []*schema.Column{OpenAPISpecsColumns[10]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "open_api_specs_open_api_spec_versions_last_version",
+				Columns:    []*schema.Column{OpenAPISpecsColumns[11]},
+				RefColumns: []*schema.Column{OpenAPISpecVersionsColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "openapispec_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{OpenAPISpecsColumns[10]},
+			},
+			{
+				Name:    "openapispec_organization_id_slug",
+				Unique:  true,
+				Columns: []*schema.Column{OpenAPISpecsColumns[10], OpenAPISpecsColumns[3]},
+			},
+			{
+				Name:    "openapispec_processing_state_lease_until",
+				Unique:  false,
+				Columns: []*schema.Column{OpenAPISpecsColumns[5], OpenAPISpecsColumns[9]},
+			},
+		},
+	}
+	// OpenAPISpecVersionsColumns holds the columns for the "open_api_spec_versions" table.
+	OpenAPISpecVersionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "url", Type: field.TypeString, Size: 2048},
+		{Name: "content", Type: field.TypeBytes},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+		{Name: "spec_id", Type: field.TypeString, Size: 64},
+	}
+	// OpenAPISpecVersionsTable holds the schema information for the "open_api_spec_versions" table.
+	OpenAPISpecVersionsTable = &schema.Table{
+		Name:       "open_api_spec_versions",
+		Columns:    OpenAPISpecVersionsColumns,
+		PrimaryKey: []*schema.Column{OpenAPISpecVersionsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "open_api_spec_versions_organizations_organization",
+				Columns:    []*schema.Column{OpenAPISpecVersionsColumns[4]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "open_api_spec_versions_open_api_specs_spec",
+				Columns:    []*schema.Column{OpenAPISpecVersionsColumns[5]},
+				RefColumns: []*schema.Column{OpenAPISpecsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "openapispecversion_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{OpenAPISpecVersionsColumns[4]},
+			},
+			{
+				Name:    "openapispecversion_spec_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{OpenAPISpecVersionsColumns[5], OpenAPISpecVersionsColumns[3]},
+			},
+		},
+	}
 	// OrganizationsColumns holds the columns for the "organizations" table.
 	OrganizationsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -148,6 +633,267 @@ var (
 		Columns:    OrganizationsColumns,
 		PrimaryKey: []*schema.Column{OrganizationsColumns[0]},
 	}
+	// PermissionGrantsColumns holds the columns for the "permission_grants" table.
+	PermissionGrantsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "role", Type: field.TypeEnum, Enums: []string{"admin", "create", "edit", "review", "comment", "read"}},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+		{Name: "user_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "team_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "space_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "collection_id", Type: field.TypeString, Nullable: true, Size: 64},
+	}
+	// PermissionGrantsTable holds the schema information for the "permission_grants" table.
+	PermissionGrantsTable = &schema.Table{
+		Name:       "permission_grants",
+		Columns:    PermissionGrantsColumns,
+		PrimaryKey: []*schema.Column{PermissionGrantsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "permission_grants_organizations_organization",
+				Columns:    []*schema.Column{PermissionGrantsColumns[4]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "permission_grants_users_user",
+				Columns:    []*schema.Column{PermissionGrantsColumns[5]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "permission_grants_teams_team",
+				Columns:    []*schema.Column{PermissionGrantsColumns[6]},
+				RefColumns: []*schema.Column{TeamsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "permission_grants_spaces_space",
+				Columns:    []*schema.Column{PermissionGrantsColumns[7]},
+				RefColumns: []*schema.Column{SpacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "permission_grants_collections_collection",
+				Columns:    []*schema.Column{PermissionGrantsColumns[8]},
+				RefColumns: []*schema.Column{CollectionsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "permissiongrant_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{PermissionGrantsColumns[4]},
+			},
+			{
+				Name:    "permissiongrant_space_id_user_id",
+				Unique:  true,
+				Columns: []*schema.Column{PermissionGrantsColumns[7], PermissionGrantsColumns[5]},
+			},
+			{
+				Name:    "permissiongrant_space_id_team_id",
+				Unique:  true,
+				Columns: []*schema.Column{PermissionGrantsColumns[7], PermissionGrantsColumns[6]},
+			},
+			{
+				Name:    "permissiongrant_collection_id_user_id",
+				Unique:  true,
+				Columns: []*schema.Column{PermissionGrantsColumns[8], PermissionGrantsColumns[5]},
+			},
+			{
+				Name:    "permissiongrant_collection_id_team_id",
+				Unique:  true,
+				Columns: []*schema.Column{PermissionGrantsColumns[8], PermissionGrantsColumns[6]},
+			},
+			{
+				Name:    "permissiongrant_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{PermissionGrantsColumns[5]},
+			},
+			{
+				Name:    "permissiongrant_team_id",
+				Unique:  false,
+				Columns: []*schema.Column{PermissionGrantsColumns[6]},
+			},
+		},
+	}
+	// ReactionsColumns holds the columns for the "reactions" table.
+	ReactionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "emoji", Type: field.TypeString, Size: 32},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+		{Name: "target_comment_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "target_reply_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "space_id", Type: field.TypeString, Size: 64},
+		{Name: "user_id", Type: field.TypeString, Size: 64},
+	}
+	// ReactionsTable holds the schema information for the "reactions" table.
+	ReactionsTable = &schema.Table{
+		Name:       "reactions",
+		Columns:    ReactionsColumns,
+		PrimaryKey: []*schema.Column{ReactionsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "reactions_organizations_organization",
+				Columns:    []*schema.Column{ReactionsColumns[3]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "reactions_comments_comment",
+				Columns:    []*schema.Column{ReactionsColumns[4]},
+				RefColumns: []*schema.Column{CommentsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "reactions_comment_replies_reply",
+				Columns:    []*schema.Column{ReactionsColumns[5]},
+				RefColumns: []*schema.Column{CommentRepliesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "reactions_spaces_space",
+				Columns:    []*schema.Column{ReactionsColumns[6]},
+				RefColumns: []*schema.Column{SpacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "reactions_users_user",
+				Columns:    []*schema.Column{ReactionsColumns[7]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "reaction_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{ReactionsColumns[3]},
+			},
+			{
+				Name:    "reaction_target_comment_id_user_id_emoji",
+				Unique:  true,
+				Columns: []*schema.Column{ReactionsColumns[4], ReactionsColumns[7], ReactionsColumns[1]},
+			},
+			{
+				Name:    "reaction_target_reply_id_user_id_emoji",
+				Unique:  true,
+				Columns: []*schema.Column{ReactionsColumns[5], ReactionsColumns[7], ReactionsColumns[1]},
+			},
+		},
+	}
+	// RevisionsColumns holds the columns for the "revisions" table.
+	RevisionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "parents", Type: field.TypeJSON},
+		{Name: "type", Type: field.TypeEnum, Enums: []string{"edits", "merge", "update", "import", "initial"}},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+		{Name: "space_id", Type: field.TypeString, Size: 64},
+		{Name: "root_tree", Type: field.TypeString, Size: 100},
+		{Name: "created_by", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "change_request_id", Type: field.TypeString, Nullable: true, Size: 64},
+	}
+	// RevisionsTable holds the schema information for the "revisions" table.
+	RevisionsTable = &schema.Table{
+		Name:       "revisions",
+		Columns:    RevisionsColumns,
+		PrimaryKey: []*schema.Column{RevisionsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "revisions_organizations_organization",
+				Columns:    []*schema.Column{RevisionsColumns[4]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "revisions_spaces_space",
+				Columns:    []*schema.Column{RevisionsColumns[5]},
+				RefColumns: []*schema.Column{SpacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "revisions_content_objects_tree",
+				Columns:    []*schema.Column{RevisionsColumns[6]},
+				RefColumns: []*schema.Column{ContentObjectsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "revisions_users_creator",
+				Columns:    []*schema.Column{RevisionsColumns[7]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "revisions_change_requests_change_request",
+				Columns:    []*schema.Column{RevisionsColumns[8]},
+				RefColumns: []*schema.Column{ChangeRequestsColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "revision_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{RevisionsColumns[4]},
+			},
+			{
+				Name:    "revision_space_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{RevisionsColumns[5], RevisionsColumns[3]},
+			},
+			{
+				Name:    "revision_change_request_id",
+				Unique:  false,
+				Columns: []*schema.Column{RevisionsColumns[8]},
+			},
+		},
+	}
+	// SamlProvidersColumns holds the columns for the "saml_providers" table.
+	SamlProvidersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "label", Type: field.TypeString, Size: 30},
+		{Name: "sso_url", Type: field.TypeString, Nullable: true, Size: 2048},
+		{Name: "entity_id", Type: field.TypeString, Nullable: true, Size: 1024},
+		{Name: "certificate", Type: field.TypeString, Nullable: true, Size: 10000},
+		{Name: "default_role", Type: field.TypeEnum, Nullable: true, Enums: []string{"admin", "create", "edit", "review", "comment", "read"}},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"active", "inactive"}, Default: "active"},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+		{Name: "default_team_id", Type: field.TypeString, Nullable: true, Size: 64},
+	}
+	// SamlProvidersTable holds the schema information for the "saml_providers" table.
+	SamlProvidersTable = &schema.Table{
+		Name:       "saml_providers",
+		Columns:    SamlProvidersColumns,
+		PrimaryKey: []*schema.Column{SamlProvidersColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "saml_providers_organizations_organization",
+				Columns:    []*schema.Column{SamlProvidersColumns[9]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "saml_providers_teams_default_team",
+				Columns:    []*schema.Column{SamlProvidersColumns[10]},
+				RefColumns: []*schema.Column{TeamsColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "samlprovider_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{SamlProvidersColumns[9]},
+			},
+		},
+	}
 	// ServerKeysColumns holds the columns for the "server_keys" table.
 	ServerKeysColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -161,6 +907,285 @@ var (
 		Name:       "server_keys",
 		Columns:    ServerKeysColumns,
 		PrimaryKey: []*schema.Column{ServerKeysColumns[0]},
+	}
+	// SitesColumns holds the columns for the "sites" table.
+	SitesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "type", Type: field.TypeEnum, Enums: []string{"basic", "premium", "ultimate"}, Default: "basic"},
+		{Name: "title", Type: field.TypeString, Size: 128},
+		{Name: "icon", Type: field.TypeJSON, Nullable: true},
+		{Name: "hostname", Type: field.TypeString, Unique: true, Nullable: true, Size: 512},
+		{Name: "basename", Type: field.TypeString, Nullable: true, Size: 100},
+		{Name: "proxy_origin", Type: field.TypeString, Nullable: true, Size: 512},
+		{Name: "proxy_target", Type: field.TypeString, Nullable: true, Size: 512},
+		{Name: "visibility", Type: field.TypeEnum, Enums: []string{"public", "unlisted", "share-link", "visitor-auth"}, Default: "public"},
+		{Name: "published", Type: field.TypeBool, Default: false},
+		{Name: "adaptive_content_enabled", Type: field.TypeBool, Default: false},
+		{Name: "adaptive_schema", Type: field.TypeJSON, Nullable: true},
+		{Name: "adaptive_schema_updated_at", Type: field.TypeTime, Nullable: true},
+		{Name: "share_key", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+		{Name: "default_site_space_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "default_section_id", Type: field.TypeString, Nullable: true, Size: 64},
+	}
+	// SitesTable holds the schema information for the "sites" table.
+	SitesTable = &schema.Table{
+		Name:       "sites",
+		Columns:    SitesColumns,
+		PrimaryKey: []*schema.Column{SitesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "sites_organizations_organization",
+				Columns:    []*schema.Column{SitesColumns[16]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "sites_site_spaces_default_site_space",
+				Columns:    []*schema.Column{SitesColumns[17]},
+				RefColumns: []*schema.Column{SiteSpacesColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "sites_site_sections_default_section",
+				Columns:    []*schema.Column{SitesColumns[18]},
+				RefColumns: []*schema.Column{SiteSectionsColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "site_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{SitesColumns[16]},
+			},
+		},
+	}
+	// SiteSectionsColumns holds the columns for the "site_sections" table.
+	SiteSectionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "title", Type: field.TypeString, Size: 128},
+		{Name: "description", Type: field.TypeString, Nullable: true, Size: 256},
+		{Name: "path", Type: field.TypeString, Size: 100},
+		{Name: "condition", Type: field.TypeString, Nullable: true, Size: 1024},
+		{Name: "icon", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "is_default", Type: field.TypeBool, Default: false},
+		{Name: "position", Type: field.TypeString, Size: 128, Default: ""},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+		{Name: "site_id", Type: field.TypeString, Size: 64},
+		{Name: "section_group_id", Type: field.TypeString, Nullable: true, Size: 64},
+	}
+	// SiteSectionsTable holds the schema information for the "site_sections" table.
+	SiteSectionsTable = &schema.Table{
+		Name:       "site_sections",
+		Columns:    SiteSectionsColumns,
+		PrimaryKey: []*schema.Column{SiteSectionsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "site_sections_organizations_organization",
+				Columns:    []*schema.Column{SiteSectionsColumns[10]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "site_sections_sites_site",
+				Columns:    []*schema.Column{SiteSectionsColumns[11]},
+				RefColumns: []*schema.Column{SitesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "site_sections_site_section_groups_section_group",
+				Columns:    []*schema.Column{SiteSectionsColumns[12]},
+				RefColumns: []*schema.Column{SiteSectionGroupsColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "sitesection_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{SiteSectionsColumns[10]},
+			},
+			{
+				Name:    "sitesection_site_id_position",
+				Unique:  false,
+				Columns: []*schema.Column{SiteSectionsColumns[11], SiteSectionsColumns[9]},
+			},
+		},
+	}
+	// SiteSectionGroupsColumns holds the columns for the "site_section_groups" table.
+	SiteSectionGroupsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "title", Type: field.TypeString, Size: 100},
+		{Name: "icon", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "position", Type: field.TypeString, Size: 128, Default: ""},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+		{Name: "site_id", Type: field.TypeString, Size: 64},
+	}
+	// SiteSectionGroupsTable holds the schema information for the "site_section_groups" table.
+	SiteSectionGroupsTable = &schema.Table{
+		Name:       "site_section_groups",
+		Columns:    SiteSectionGroupsColumns,
+		PrimaryKey: []*schema.Column{SiteSectionGroupsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "site_section_groups_organizations_organization",
+				Columns:    []*schema.Column{SiteSectionGroupsColumns[6]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "site_section_groups_sites_site",
+				Columns:    []*schema.Column{SiteSectionGroupsColumns[7]},
+				RefColumns: []*schema.Column{SitesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "sitesectiongroup_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{SiteSectionGroupsColumns[6]},
+			},
+			{
+				Name:    "sitesectiongroup_site_id_position",
+				Unique:  false,
+				Columns: []*schema.Column{SiteSectionGroupsColumns[7], SiteSectionGroupsColumns[5]},
+			},
+		},
+	}
+	// SiteSpacesColumns holds the columns for the "site_spaces" table.
+	SiteSpacesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "path", Type: field.TypeString, Size: 100},
+		{Name: "condition", Type: field.TypeString, Nullable: true, Size: 1024},
+		{Name: "is_default", Type: field.TypeBool, Default: false},
+		{Name: "position", Type: field.TypeString, Size: 128, Default: ""},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+		{Name: "site_id", Type: field.TypeString, Size: 64},
+		{Name: "space_id", Type: field.TypeString, Size: 64},
+		{Name: "section_id", Type: field.TypeString, Nullable: true, Size: 64},
+	}
+	// SiteSpacesTable holds the schema information for the "site_spaces" table.
+	SiteSpacesTable = &schema.Table{
+		Name:       "site_spaces",
+		Columns:    SiteSpacesColumns,
+		PrimaryKey: []*schema.Column{SiteSpacesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "site_spaces_organizations_organization",
+				Columns:    []*schema.Column{SiteSpacesColumns[7]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "site_spaces_sites_site",
+				Columns:    []*schema.Column{SiteSpacesColumns[8]},
+				RefColumns: []*schema.Column{SitesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "site_spaces_spaces_space",
+				Columns:    []*schema.Column{SiteSpacesColumns[9]},
+				RefColumns: []*schema.Column{SpacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "site_spaces_site_sections_section",
+				Columns:    []*schema.Column{SiteSpacesColumns[10]},
+				RefColumns: []*schema.Column{SiteSectionsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "sitespace_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{SiteSpacesColumns[7]},
+			},
+			{
+				Name:    "sitespace_site_id_section_id_position",
+				Unique:  false,
+				Columns: []*schema.Column{SiteSpacesColumns[8], SiteSpacesColumns[10], SiteSpacesColumns[6]},
+			},
+			{
+				Name:    "sitespace_space_id",
+				Unique:  false,
+				Columns: []*schema.Column{SiteSpacesColumns[9]},
+			},
+		},
+	}
+	// SpacesColumns holds the columns for the "spaces" table.
+	SpacesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "title", Type: field.TypeString, Size: 50},
+		{Name: "emoji", Type: field.TypeString, Size: 50, Default: ""},
+		{Name: "visibility", Type: field.TypeEnum, Enums: []string{"public", "unlisted", "share-link", "visitor-auth", "in-collection", "private"}, Default: "private"},
+		{Name: "edit_mode", Type: field.TypeEnum, Enums: []string{"live", "locked"}, Default: "live"},
+		{Name: "default_level", Type: field.TypeEnum, Nullable: true, Enums: []string{"admin", "create", "edit", "review", "comment", "read", "inherit"}},
+		{Name: "position", Type: field.TypeString, Size: 128, Default: ""},
+		{Name: "deleted_at", Type: field.TypeTime, Nullable: true},
+		{Name: "share_key", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "comments_count", Type: field.TypeInt, Default: 0},
+		{Name: "change_requests_count", Type: field.TypeInt, Default: 0},
+		{Name: "change_requests_open_count", Type: field.TypeInt, Default: 0},
+		{Name: "change_requests_draft_count", Type: field.TypeInt, Default: 0},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+		{Name: "parent_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "revision_id", Type: field.TypeString, Nullable: true, Size: 64},
+	}
+	// SpacesTable holds the schema information for the "spaces" table.
+	SpacesTable = &schema.Table{
+		Name:       "spaces",
+		Columns:    SpacesColumns,
+		PrimaryKey: []*schema.Column{SpacesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "spaces_organizations_organization",
+				Columns:    []*schema.Column{SpacesColumns[15]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "spaces_collections_parent",
+				Columns:    []*schema.Column{SpacesColumns[16]},
+				RefColumns: []*schema.Column{CollectionsColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "spaces_revisions_revision",
+				Columns:    []*schema.Column{SpacesColumns[17]},
+				RefColumns: []*schema.Column{RevisionsColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "space_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{SpacesColumns[15]},
+			},
+			{
+				Name:    "space_organization_id_deleted_at",
+				Unique:  false,
+				Columns: []*schema.Column{SpacesColumns[15], SpacesColumns[9]},
+			},
+			{
+				Name:    "space_organization_id_parent_id_position",
+				Unique:  false,
+				Columns: []*schema.Column{SpacesColumns[15], SpacesColumns[16], SpacesColumns[8]},
+			},
+		},
 	}
 	// TeamsColumns holds the columns for the "teams" table.
 	TeamsColumns = []*schema.Column{
@@ -244,6 +1269,36 @@ var (
 			},
 		},
 	}
+	// TranslationSettingsColumns holds the columns for the "translation_settings" table.
+	TranslationSettingsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "title", Type: field.TypeString, Size: 100},
+		{Name: "languages", Type: field.TypeJSON},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+	}
+	// TranslationSettingsTable holds the schema information for the "translation_settings" table.
+	TranslationSettingsTable = &schema.Table{
+		Name:       "translation_settings",
+		Columns:    TranslationSettingsColumns,
+		PrimaryKey: []*schema.Column{TranslationSettingsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "translation_settings_organizations_organization",
+				Columns:    []*schema.Column{TranslationSettingsColumns[5]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "translationsettings_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{TranslationSettingsColumns[5]},
+			},
+		},
+	}
 	// UsersColumns holds the columns for the "users" table.
 	UsersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -262,23 +1317,113 @@ var (
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
 		APITokensTable,
+		ChangeRequestsTable,
+		CollectionsTable,
+		CommentsTable,
+		CommentRepliesTable,
+		ContentObjectsTable,
+		CustomFieldsTable,
+		CustomFieldValuesTable,
+		FileBlobsTable,
 		InviteLinksTable,
 		MembersTable,
+		OpenAPISpecsTable,
+		OpenAPISpecVersionsTable,
 		OrganizationsTable,
+		PermissionGrantsTable,
+		ReactionsTable,
+		RevisionsTable,
+		SamlProvidersTable,
 		ServerKeysTable,
+		SitesTable,
+		SiteSectionsTable,
+		SiteSectionGroupsTable,
+		SiteSpacesTable,
+		SpacesTable,
 		TeamsTable,
 		TeamMembersTable,
+		TranslationSettingsTable,
 		UsersTable,
 	}
 )
 
 func init() {
 	APITokensTable.ForeignKeys[0].RefTable = UsersTable
+	ChangeRequestsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	ChangeRequestsTable.ForeignKeys[1].RefTable = SpacesTable
+	ChangeRequestsTable.ForeignKeys[2].RefTable = UsersTable
+	ChangeRequestsTable.ForeignKeys[3].RefTable = RevisionsTable
+	ChangeRequestsTable.ForeignKeys[4].RefTable = RevisionsTable
+	ChangeRequestsTable.ForeignKeys[5].RefTable = RevisionsTable
+	ChangeRequestsTable.ForeignKeys[6].RefTable = RevisionsTable
+	ChangeRequestsTable.ForeignKeys[7].RefTable = UsersTable
+	CollectionsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	CollectionsTable.ForeignKeys[1].RefTable = CollectionsTable
+	CommentsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	CommentsTable.ForeignKeys[1].RefTable = SpacesTable
+	CommentsTable.ForeignKeys[2].RefTable = ChangeRequestsTable
+	CommentsTable.ForeignKeys[3].RefTable = RevisionsTable
+	CommentsTable.ForeignKeys[4].RefTable = UsersTable
+	CommentsTable.ForeignKeys[5].RefTable = UsersTable
+	CommentRepliesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	CommentRepliesTable.ForeignKeys[1].RefTable = CommentsTable
+	CommentRepliesTable.ForeignKeys[2].RefTable = SpacesTable
+	CommentRepliesTable.ForeignKeys[3].RefTable = UsersTable
+	CustomFieldsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	CustomFieldValuesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	CustomFieldValuesTable.ForeignKeys[1].RefTable = SpacesTable
+	CustomFieldValuesTable.ForeignKeys[2].RefTable = CustomFieldsTable
 	InviteLinksTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[1].RefTable = UsersTable
+	OpenAPISpecsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	OpenAPISpecsTable.ForeignKeys[1].RefTable = OpenAPISpecVersionsTable
+	OpenAPISpecVersionsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	OpenAPISpecVersionsTable.ForeignKeys[1].RefTable = OpenAPISpecsTable
+	PermissionGrantsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	PermissionGrantsTable.ForeignKeys[1].RefTable = UsersTable
+	PermissionGrantsTable.ForeignKeys[2].RefTable = TeamsTable
+	PermissionGrantsTable.ForeignKeys[3].RefTable = SpacesTable
+	PermissionGrantsTable.ForeignKeys[4].RefTable = CollectionsTable
+	PermissionGrantsTable.Annotation = &entsql.Annotation{}
+	PermissionGrantsTable.Annotation.Checks = map[string]string{
+		"permission_grant_one_subject": "((user_id IS NULL AND team_id IS NOT NULL) OR (user_id IS NOT NULL AND team_id IS NULL))",
+		"permission_grant_one_target":  "((space_id IS NULL AND collection_id IS NOT NULL) OR (space_id IS NOT NULL AND collection_id IS NULL))",
+	}
+	ReactionsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	ReactionsTable.ForeignKeys[1].RefTable = CommentsTable
+	ReactionsTable.ForeignKeys[2].RefTable = CommentRepliesTable
+	ReactionsTable.ForeignKeys[3].RefTable = SpacesTable
+	ReactionsTable.ForeignKeys[4].RefTable = UsersTable
+	ReactionsTable.Annotation = &entsql.Annotation{}
+	ReactionsTable.Annotation.Checks = map[string]string{
+		"reaction_one_target": "((target_comment_id IS NULL AND target_reply_id IS NOT NULL) OR (target_comment_id IS NOT NULL AND target_reply_id IS NULL))",
+	}
+	RevisionsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	RevisionsTable.ForeignKeys[1].RefTable = SpacesTable
+	RevisionsTable.ForeignKeys[2].RefTable = ContentObjectsTable
+	RevisionsTable.ForeignKeys[3].RefTable = UsersTable
+	RevisionsTable.ForeignKeys[4].RefTable = ChangeRequestsTable
+	SamlProvidersTable.ForeignKeys[0].RefTable = OrganizationsTable
+	SamlProvidersTable.ForeignKeys[1].RefTable = TeamsTable
+	SitesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	SitesTable.ForeignKeys[1].RefTable = SiteSpacesTable
+	SitesTable.ForeignKeys[2].RefTable = SiteSectionsTable
+	SiteSectionsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	SiteSectionsTable.ForeignKeys[1].RefTable = SitesTable
+	SiteSectionsTable.ForeignKeys[2].RefTable = SiteSectionGroupsTable
+	SiteSectionGroupsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	SiteSectionGroupsTable.ForeignKeys[1].RefTable = SitesTable
+	SiteSpacesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	SiteSpacesTable.ForeignKeys[1].RefTable = SitesTable
+	SiteSpacesTable.ForeignKeys[2].RefTable = SpacesTable
+	SiteSpacesTable.ForeignKeys[3].RefTable = SiteSectionsTable
+	SpacesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	SpacesTable.ForeignKeys[1].RefTable = CollectionsTable
+	SpacesTable.ForeignKeys[2].RefTable = RevisionsTable
 	TeamsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	TeamMembersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	TeamMembersTable.ForeignKeys[1].RefTable = TeamsTable
 	TeamMembersTable.ForeignKeys[2].RefTable = UsersTable
+	TranslationSettingsTable.ForeignKeys[0].RefTable = OrganizationsTable
 }

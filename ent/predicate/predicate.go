@@ -9,23 +9,83 @@ import (
 // APIToken is the predicate function for apitoken builders.
 type APIToken func(*sql.Selector)
 
+// ChangeRequest is the predicate function for changerequest builders.
+type ChangeRequest func(*sql.Selector)
+
+// Collection is the predicate function for collection builders.
+type Collection func(*sql.Selector)
+
+// Comment is the predicate function for comment builders.
+type Comment func(*sql.Selector)
+
+// CommentReply is the predicate function for commentreply builders.
+type CommentReply func(*sql.Selector)
+
+// ContentObject is the predicate function for contentobject builders.
+type ContentObject func(*sql.Selector)
+
+// CustomField is the predicate function for customfield builders.
+type CustomField func(*sql.Selector)
+
+// CustomFieldValue is the predicate function for customfieldvalue builders.
+type CustomFieldValue func(*sql.Selector)
+
+// FileBlob is the predicate function for fileblob builders.
+type FileBlob func(*sql.Selector)
+
 // InviteLink is the predicate function for invitelink builders.
 type InviteLink func(*sql.Selector)
 
 // Member is the predicate function for member builders.
 type Member func(*sql.Selector)
 
+// OpenAPISpec is the predicate function for openapispec builders.
+type OpenAPISpec func(*sql.Selector)
+
+// OpenAPISpecVersion is the predicate function for openapispecversion builders.
+type OpenAPISpecVersion func(*sql.Selector)
+
 // Organization is the predicate function for organization builders.
 type Organization func(*sql.Selector)
 
+// PermissionGrant is the predicate function for permissiongrant builders.
+type PermissionGrant func(*sql.Selector)
+
+// Reaction is the predicate function for reaction builders.
+type Reaction func(*sql.Selector)
+
+// Revision is the predicate function for revision builders.
+type Revision func(*sql.Selector)
+
+// SAMLProvider is the predicate function for samlprovider builders.
+type SAMLProvider func(*sql.Selector)
+
 // ServerKey is the predicate function for serverkey builders.
 type ServerKey func(*sql.Selector)
+
+// Site is the predicate function for site builders.
+type Site func(*sql.Selector)
+
+// SiteSection is the predicate function for sitesection builders.
+type SiteSection func(*sql.Selector)
+
+// SiteSectionGroup is the predicate function for sitesectiongroup builders.
+type SiteSectionGroup func(*sql.Selector)
+
+// SiteSpace is the predicate function for sitespace builders.
+type SiteSpace func(*sql.Selector)
+
+// Space is the predicate function for space builders.
+type Space func(*sql.Selector)
 
 // Team is the predicate function for team builders.
 type Team func(*sql.Selector)
 
 // TeamMember is the predicate function for teammember builders.
 type TeamMember func(*sql.Selector)
+
+// TranslationSettings is the predicate function for translationsettings builders.
+type TranslationSettings func(*sql.Selector)
 
 // User is the predicate function for user builders.
 type User func(*sql.Selector)

@@ -135,6 +135,198 @@ func (f APITokenMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutati
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.APITokenMutation", m)
 }
 
+// The ChangeRequestQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type ChangeRequestQueryRuleFunc func(context.Context, *ent.ChangeRequestQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f ChangeRequestQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ChangeRequestQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.ChangeRequestQuery", q)
+}
+
+// The ChangeRequestMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type ChangeRequestMutationRuleFunc func(context.Context, *ent.ChangeRequestMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f ChangeRequestMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.ChangeRequestMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.ChangeRequestMutation", m)
+}
+
+// The CollectionQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type CollectionQueryRuleFunc func(context.Context, *ent.CollectionQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f CollectionQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.CollectionQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.CollectionQuery", q)
+}
+
+// The CollectionMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type CollectionMutationRuleFunc func(context.Context, *ent.CollectionMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f CollectionMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.CollectionMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.CollectionMutation", m)
+}
+
+// The CommentQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type CommentQueryRuleFunc func(context.Context, *ent.CommentQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f CommentQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.CommentQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.CommentQuery", q)
+}
+
+// The CommentMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type CommentMutationRuleFunc func(context.Context, *ent.CommentMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f CommentMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.CommentMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.CommentMutation", m)
+}
+
+// The CommentReplyQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type CommentReplyQueryRuleFunc func(context.Context, *ent.CommentReplyQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f CommentReplyQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.CommentReplyQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.CommentReplyQuery", q)
+}
+
+// The CommentReplyMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type CommentReplyMutationRuleFunc func(context.Context, *ent.CommentReplyMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f CommentReplyMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.CommentReplyMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.CommentReplyMutation", m)
+}
+
+// The ContentObjectQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type ContentObjectQueryRuleFunc func(context.Context, *ent.ContentObjectQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f ContentObjectQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ContentObjectQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.ContentObjectQuery", q)
+}
+
+// The ContentObjectMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type ContentObjectMutationRuleFunc func(context.Context, *ent.ContentObjectMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f ContentObjectMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.ContentObjectMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.ContentObjectMutation", m)
+}
+
+// The CustomFieldQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type CustomFieldQueryRuleFunc func(context.Context, *ent.CustomFieldQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f CustomFieldQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.CustomFieldQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.CustomFieldQuery", q)
+}
+
+// The CustomFieldMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type CustomFieldMutationRuleFunc func(context.Context, *ent.CustomFieldMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f CustomFieldMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.CustomFieldMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.CustomFieldMutation", m)
+}
+
+// The CustomFieldValueQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type CustomFieldValueQueryRuleFunc func(context.Context, *ent.CustomFieldValueQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f CustomFieldValueQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.CustomFieldValueQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.CustomFieldValueQuery", q)
+}
+
+// The CustomFieldValueMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type CustomFieldValueMutationRuleFunc func(context.Context, *ent.CustomFieldValueMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f CustomFieldValueMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.CustomFieldValueMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.CustomFieldValueMutation", m)
+}
+
+// The FileBlobQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type FileBlobQueryRuleFunc func(context.Context, *ent.FileBlobQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f FileBlobQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.FileBlobQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.FileBlobQuery", q)
+}
+
+// The FileBlobMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type FileBlobMutationRuleFunc func(context.Context, *ent.FileBlobMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f FileBlobMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.FileBlobMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.FileBlobMutation", m)
+}
+
 // The InviteLinkQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type InviteLinkQueryRuleFunc func(context.Context, *ent.InviteLinkQuery) error
@@ -183,6 +375,54 @@ func (f MemberMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.MemberMutation", m)
 }
 
+// The OpenAPISpecQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type OpenAPISpecQueryRuleFunc func(context.Context, *ent.OpenAPISpecQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f OpenAPISpecQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.OpenAPISpecQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.OpenAPISpecQuery", q)
+}
+
+// The OpenAPISpecMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type OpenAPISpecMutationRuleFunc func(context.Context, *ent.OpenAPISpecMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f OpenAPISpecMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.OpenAPISpecMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.OpenAPISpecMutation", m)
+}
+
+// The OpenAPISpecVersionQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type OpenAPISpecVersionQueryRuleFunc func(context.Context, *ent.OpenAPISpecVersionQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f OpenAPISpecVersionQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.OpenAPISpecVersionQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.OpenAPISpecVersionQuery", q)
+}
+
+// The OpenAPISpecVersionMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type OpenAPISpecVersionMutationRuleFunc func(context.Context, *ent.OpenAPISpecVersionMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f OpenAPISpecVersionMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.OpenAPISpecVersionMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.OpenAPISpecVersionMutation", m)
+}
+
 // The OrganizationQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type OrganizationQueryRuleFunc func(context.Context, *ent.OrganizationQuery) error
@@ -207,6 +447,102 @@ func (f OrganizationMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mu
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.OrganizationMutation", m)
 }
 
+// The PermissionGrantQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type PermissionGrantQueryRuleFunc func(context.Context, *ent.PermissionGrantQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f PermissionGrantQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PermissionGrantQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.PermissionGrantQuery", q)
+}
+
+// The PermissionGrantMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type PermissionGrantMutationRuleFunc func(context.Context, *ent.PermissionGrantMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f PermissionGrantMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.PermissionGrantMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.PermissionGrantMutation", m)
+}
+
+// The ReactionQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type ReactionQueryRuleFunc func(context.Context, *ent.ReactionQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f ReactionQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ReactionQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.ReactionQuery", q)
+}
+
+// The ReactionMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type ReactionMutationRuleFunc func(context.Context, *ent.ReactionMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f ReactionMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.ReactionMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.ReactionMutation", m)
+}
+
+// The RevisionQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type RevisionQueryRuleFunc func(context.Context, *ent.RevisionQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f RevisionQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.RevisionQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.RevisionQuery", q)
+}
+
+// The RevisionMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type RevisionMutationRuleFunc func(context.Context, *ent.RevisionMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f RevisionMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.RevisionMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.RevisionMutation", m)
+}
+
+// The SAMLProviderQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type SAMLProviderQueryRuleFunc func(context.Context, *ent.SAMLProviderQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f SAMLProviderQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SAMLProviderQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.SAMLProviderQuery", q)
+}
+
+// The SAMLProviderMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type SAMLProviderMutationRuleFunc func(context.Context, *ent.SAMLProviderMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f SAMLProviderMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.SAMLProviderMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SAMLProviderMutation", m)
+}
+
 // The ServerKeyQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type ServerKeyQueryRuleFunc func(context.Context, *ent.ServerKeyQuery) error
@@ -229,6 +565,126 @@ func (f ServerKeyMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutat
 		return f(ctx, m)
 	}
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.ServerKeyMutation", m)
+}
+
+// The SiteQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type SiteQueryRuleFunc func(context.Context, *ent.SiteQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f SiteQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SiteQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.SiteQuery", q)
+}
+
+// The SiteMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type SiteMutationRuleFunc func(context.Context, *ent.SiteMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f SiteMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.SiteMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SiteMutation", m)
+}
+
+// The SiteSectionQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type SiteSectionQueryRuleFunc func(context.Context, *ent.SiteSectionQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f SiteSectionQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SiteSectionQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.SiteSectionQuery", q)
+}
+
+// The SiteSectionMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type SiteSectionMutationRuleFunc func(context.Context, *ent.SiteSectionMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f SiteSectionMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.SiteSectionMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SiteSectionMutation", m)
+}
+
+// The SiteSectionGroupQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type SiteSectionGroupQueryRuleFunc func(context.Context, *ent.SiteSectionGroupQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f SiteSectionGroupQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SiteSectionGroupQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.SiteSectionGroupQuery", q)
+}
+
+// The SiteSectionGroupMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type SiteSectionGroupMutationRuleFunc func(context.Context, *ent.SiteSectionGroupMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f SiteSectionGroupMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.SiteSectionGroupMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SiteSectionGroupMutation", m)
+}
+
+// The SiteSpaceQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type SiteSpaceQueryRuleFunc func(context.Context, *ent.SiteSpaceQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f SiteSpaceQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SiteSpaceQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.SiteSpaceQuery", q)
+}
+
+// The SiteSpaceMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type SiteSpaceMutationRuleFunc func(context.Context, *ent.SiteSpaceMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f SiteSpaceMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.SiteSpaceMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SiteSpaceMutation", m)
+}
+
+// The SpaceQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type SpaceQueryRuleFunc func(context.Context, *ent.SpaceQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f SpaceQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SpaceQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.SpaceQuery", q)
+}
+
+// The SpaceMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type SpaceMutationRuleFunc func(context.Context, *ent.SpaceMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f SpaceMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.SpaceMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SpaceMutation", m)
 }
 
 // The TeamQueryRuleFunc type is an adapter to allow the use of ordinary
@@ -277,6 +733,30 @@ func (f TeamMemberMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Muta
 		return f(ctx, m)
 	}
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.TeamMemberMutation", m)
+}
+
+// The TranslationSettingsQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type TranslationSettingsQueryRuleFunc func(context.Context, *ent.TranslationSettingsQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f TranslationSettingsQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.TranslationSettingsQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.TranslationSettingsQuery", q)
+}
+
+// The TranslationSettingsMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type TranslationSettingsMutationRuleFunc func(context.Context, *ent.TranslationSettingsMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f TranslationSettingsMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.TranslationSettingsMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.TranslationSettingsMutation", m)
 }
 
 // The UserQueryRuleFunc type is an adapter to allow the use of ordinary
@@ -340,17 +820,57 @@ func queryFilter(q ent.Query) (Filter, error) {
 	switch q := q.(type) {
 	case *ent.APITokenQuery:
 		return q.Filter(), nil
+	case *ent.ChangeRequestQuery:
+		return q.Filter(), nil
+	case *ent.CollectionQuery:
+		return q.Filter(), nil
+	case *ent.CommentQuery:
+		return q.Filter(), nil
+	case *ent.CommentReplyQuery:
+		return q.Filter(), nil
+	case *ent.ContentObjectQuery:
+		return q.Filter(), nil
+	case *ent.CustomFieldQuery:
+		return q.Filter(), nil
+	case *ent.CustomFieldValueQuery:
+		return q.Filter(), nil
+	case *ent.FileBlobQuery:
+		return q.Filter(), nil
 	case *ent.InviteLinkQuery:
 		return q.Filter(), nil
 	case *ent.MemberQuery:
 		return q.Filter(), nil
+	case *ent.OpenAPISpecQuery:
+		return q.Filter(), nil
+	case *ent.OpenAPISpecVersionQuery:
+		return q.Filter(), nil
 	case *ent.OrganizationQuery:
 		return q.Filter(), nil
+	case *ent.PermissionGrantQuery:
+		return q.Filter(), nil
+	case *ent.ReactionQuery:
+		return q.Filter(), nil
+	case *ent.RevisionQuery:
+		return q.Filter(), nil
+	case *ent.SAMLProviderQuery:
+		return q.Filter(), nil
 	case *ent.ServerKeyQuery:
+		return q.Filter(), nil
+	case *ent.SiteQuery:
+		return q.Filter(), nil
+	case *ent.SiteSectionQuery:
+		return q.Filter(), nil
+	case *ent.SiteSectionGroupQuery:
+		return q.Filter(), nil
+	case *ent.SiteSpaceQuery:
+		return q.Filter(), nil
+	case *ent.SpaceQuery:
 		return q.Filter(), nil
 	case *ent.TeamQuery:
 		return q.Filter(), nil
 	case *ent.TeamMemberQuery:
+		return q.Filter(), nil
+	case *ent.TranslationSettingsQuery:
 		return q.Filter(), nil
 	case *ent.UserQuery:
 		return q.Filter(), nil
@@ -363,17 +883,57 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	switch m := m.(type) {
 	case *ent.APITokenMutation:
 		return m.Filter(), nil
+	case *ent.ChangeRequestMutation:
+		return m.Filter(), nil
+	case *ent.CollectionMutation:
+		return m.Filter(), nil
+	case *ent.CommentMutation:
+		return m.Filter(), nil
+	case *ent.CommentReplyMutation:
+		return m.Filter(), nil
+	case *ent.ContentObjectMutation:
+		return m.Filter(), nil
+	case *ent.CustomFieldMutation:
+		return m.Filter(), nil
+	case *ent.CustomFieldValueMutation:
+		return m.Filter(), nil
+	case *ent.FileBlobMutation:
+		return m.Filter(), nil
 	case *ent.InviteLinkMutation:
 		return m.Filter(), nil
 	case *ent.MemberMutation:
 		return m.Filter(), nil
+	case *ent.OpenAPISpecMutation:
+		return m.Filter(), nil
+	case *ent.OpenAPISpecVersionMutation:
+		return m.Filter(), nil
 	case *ent.OrganizationMutation:
 		return m.Filter(), nil
+	case *ent.PermissionGrantMutation:
+		return m.Filter(), nil
+	case *ent.ReactionMutation:
+		return m.Filter(), nil
+	case *ent.RevisionMutation:
+		return m.Filter(), nil
+	case *ent.SAMLProviderMutation:
+		return m.Filter(), nil
 	case *ent.ServerKeyMutation:
+		return m.Filter(), nil
+	case *ent.SiteMutation:
+		return m.Filter(), nil
+	case *ent.SiteSectionMutation:
+		return m.Filter(), nil
+	case *ent.SiteSectionGroupMutation:
+		return m.Filter(), nil
+	case *ent.SiteSpaceMutation:
+		return m.Filter(), nil
+	case *ent.SpaceMutation:
 		return m.Filter(), nil
 	case *ent.TeamMutation:
 		return m.Filter(), nil
 	case *ent.TeamMemberMutation:
+		return m.Filter(), nil
+	case *ent.TranslationSettingsMutation:
 		return m.Filter(), nil
 	case *ent.UserMutation:
 		return m.Filter(), nil

@@ -7,13 +7,33 @@ import (
 	"time"
 
 	"github.com/binderyhq/bindery/ent/apitoken"
+	"github.com/binderyhq/bindery/ent/changerequest"
+	"github.com/binderyhq/bindery/ent/collection"
+	"github.com/binderyhq/bindery/ent/comment"
+	"github.com/binderyhq/bindery/ent/commentreply"
+	"github.com/binderyhq/bindery/ent/contentobject"
+	"github.com/binderyhq/bindery/ent/customfield"
+	"github.com/binderyhq/bindery/ent/customfieldvalue"
+	"github.com/binderyhq/bindery/ent/fileblob"
 	"github.com/binderyhq/bindery/ent/invitelink"
 	"github.com/binderyhq/bindery/ent/member"
+	"github.com/binderyhq/bindery/ent/openapispec"
+	"github.com/binderyhq/bindery/ent/openapispecversion"
 	"github.com/binderyhq/bindery/ent/organization"
+	"github.com/binderyhq/bindery/ent/permissiongrant"
+	"github.com/binderyhq/bindery/ent/reaction"
+	"github.com/binderyhq/bindery/ent/revision"
+	"github.com/binderyhq/bindery/ent/samlprovider"
 	"github.com/binderyhq/bindery/ent/schema"
 	"github.com/binderyhq/bindery/ent/serverkey"
+	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/ent/sitesection"
+	"github.com/binderyhq/bindery/ent/sitesectiongroup"
+	"github.com/binderyhq/bindery/ent/sitespace"
+	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/team"
 	"github.com/binderyhq/bindery/ent/teammember"
+	"github.com/binderyhq/bindery/ent/translationsettings"
 	"github.com/binderyhq/bindery/ent/user"
 
 	"entgo.io/ent"
@@ -71,6 +91,517 @@ func init() {
 	// apitoken.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	apitoken.IDValidator = func() func(string) error {
 		validators := apitokenDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	changerequestMixin := schema.ChangeRequest{}.Mixin()
+	changerequest.Policy = privacy.NewPolicies(changerequestMixin[0], schema.ChangeRequest{})
+	changerequest.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := changerequest.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	changerequestMixinFields0 := changerequestMixin[0].Fields()
+	_ = changerequestMixinFields0
+	changerequestMixinFields1 := changerequestMixin[1].Fields()
+	_ = changerequestMixinFields1
+	changerequestMixinFields2 := changerequestMixin[2].Fields()
+	_ = changerequestMixinFields2
+	changerequestFields := schema.ChangeRequest{}.Fields()
+	_ = changerequestFields
+	// changerequestDescCreatedAt is the schema descriptor for created_at field.
+	changerequestDescCreatedAt := changerequestMixinFields1[0].Descriptor()
+	// changerequest.DefaultCreatedAt holds the default value on creation for the created_at field.
+	changerequest.DefaultCreatedAt = changerequestDescCreatedAt.Default.(func() time.Time)
+	// changerequestDescUpdatedAt is the schema descriptor for updated_at field.
+	changerequestDescUpdatedAt := changerequestMixinFields1[1].Descriptor()
+	// changerequest.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	changerequest.DefaultUpdatedAt = changerequestDescUpdatedAt.Default.(func() time.Time)
+	// changerequest.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	changerequest.UpdateDefaultUpdatedAt = changerequestDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// changerequestDescOrganizationID is the schema descriptor for organization_id field.
+	changerequestDescOrganizationID := changerequestMixinFields2[0].Descriptor()
+	// changerequest.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	changerequest.OrganizationIDValidator = changerequestDescOrganizationID.Validators[0].(func(string) error)
+	// changerequestDescSpaceID is the schema descriptor for space_id field.
+	changerequestDescSpaceID := changerequestFields[0].Descriptor()
+	// changerequest.SpaceIDValidator is a validator for the "space_id" field. It is called by the builders before save.
+	changerequest.SpaceIDValidator = changerequestDescSpaceID.Validators[0].(func(string) error)
+	// changerequestDescNumber is the schema descriptor for number field.
+	changerequestDescNumber := changerequestFields[1].Descriptor()
+	// changerequest.NumberValidator is a validator for the "number" field. It is called by the builders before save.
+	changerequest.NumberValidator = changerequestDescNumber.Validators[0].(func(int) error)
+	// changerequestDescSubject is the schema descriptor for subject field.
+	changerequestDescSubject := changerequestFields[2].Descriptor()
+	// changerequest.DefaultSubject holds the default value on creation for the subject field.
+	changerequest.DefaultSubject = changerequestDescSubject.Default.(string)
+	// changerequest.SubjectValidator is a validator for the "subject" field. It is called by the builders before save.
+	changerequest.SubjectValidator = changerequestDescSubject.Validators[0].(func(string) error)
+	// changerequestDescCreatedBy is the schema descriptor for created_by field.
+	changerequestDescCreatedBy := changerequestFields[4].Descriptor()
+	// changerequest.CreatedByValidator is a validator for the "created_by" field. It is called by the builders before save.
+	changerequest.CreatedByValidator = changerequestDescCreatedBy.Validators[0].(func(string) error)
+	// changerequestDescRevisionID is the schema descriptor for revision_id field.
+	changerequestDescRevisionID := changerequestFields[5].Descriptor()
+	// changerequest.RevisionIDValidator is a validator for the "revision_id" field. It is called by the builders before save.
+	changerequest.RevisionIDValidator = changerequestDescRevisionID.Validators[0].(func(string) error)
+	// changerequestDescRevisionInitialID is the schema descriptor for revision_initial_id field.
+	changerequestDescRevisionInitialID := changerequestFields[6].Descriptor()
+	// changerequest.RevisionInitialIDValidator is a validator for the "revision_initial_id" field. It is called by the builders before save.
+	changerequest.RevisionInitialIDValidator = changerequestDescRevisionInitialID.Validators[0].(func(string) error)
+	// changerequestDescCommentsCount is the schema descriptor for comments_count field.
+	changerequestDescCommentsCount := changerequestFields[11].Descriptor()
+	// changerequest.DefaultCommentsCount holds the default value on creation for the comments_count field.
+	changerequest.DefaultCommentsCount = changerequestDescCommentsCount.Default.(int)
+	// changerequestDescID is the schema descriptor for id field.
+	changerequestDescID := changerequestMixinFields0[0].Descriptor()
+	// changerequest.DefaultID holds the default value on creation for the id field.
+	changerequest.DefaultID = changerequestDescID.Default.(func() string)
+	// changerequest.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	changerequest.IDValidator = func() func(string) error {
+		validators := changerequestDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	collectionMixin := schema.Collection{}.Mixin()
+	collection.Policy = privacy.NewPolicies(collectionMixin[0], schema.Collection{})
+	collection.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := collection.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	collectionMixinFields0 := collectionMixin[0].Fields()
+	_ = collectionMixinFields0
+	collectionMixinFields1 := collectionMixin[1].Fields()
+	_ = collectionMixinFields1
+	collectionMixinFields2 := collectionMixin[2].Fields()
+	_ = collectionMixinFields2
+	collectionFields := schema.Collection{}.Fields()
+	_ = collectionFields
+	// collectionDescCreatedAt is the schema descriptor for created_at field.
+	collectionDescCreatedAt := collectionMixinFields1[0].Descriptor()
+	// collection.DefaultCreatedAt holds the default value on creation for the created_at field.
+	collection.DefaultCreatedAt = collectionDescCreatedAt.Default.(func() time.Time)
+	// collectionDescUpdatedAt is the schema descriptor for updated_at field.
+	collectionDescUpdatedAt := collectionMixinFields1[1].Descriptor()
+	// collection.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	collection.DefaultUpdatedAt = collectionDescUpdatedAt.Default.(func() time.Time)
+	// collection.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	collection.UpdateDefaultUpdatedAt = collectionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// collectionDescOrganizationID is the schema descriptor for organization_id field.
+	collectionDescOrganizationID := collectionMixinFields2[0].Descriptor()
+	// collection.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	collection.OrganizationIDValidator = collectionDescOrganizationID.Validators[0].(func(string) error)
+	// collectionDescTitle is the schema descriptor for title field.
+	collectionDescTitle := collectionFields[0].Descriptor()
+	// collection.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	collection.TitleValidator = collectionDescTitle.Validators[0].(func(string) error)
+	// collectionDescDescription is the schema descriptor for description field.
+	collectionDescDescription := collectionFields[1].Descriptor()
+	// collection.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	collection.DescriptionValidator = collectionDescDescription.Validators[0].(func(string) error)
+	// collectionDescPosition is the schema descriptor for position field.
+	collectionDescPosition := collectionFields[4].Descriptor()
+	// collection.DefaultPosition holds the default value on creation for the position field.
+	collection.DefaultPosition = collectionDescPosition.Default.(string)
+	// collection.PositionValidator is a validator for the "position" field. It is called by the builders before save.
+	collection.PositionValidator = collectionDescPosition.Validators[0].(func(string) error)
+	// collectionDescID is the schema descriptor for id field.
+	collectionDescID := collectionMixinFields0[0].Descriptor()
+	// collection.DefaultID holds the default value on creation for the id field.
+	collection.DefaultID = collectionDescID.Default.(func() string)
+	// collection.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	collection.IDValidator = func() func(string) error {
+		validators := collectionDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	commentMixin := schema.Comment{}.Mixin()
+	comment.Policy = privacy.NewPolicies(commentMixin[0], schema.Comment{})
+	comment.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := comment.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	commentMixinFields0 := commentMixin[0].Fields()
+	_ = commentMixinFields0
+	commentMixinFields1 := commentMixin[1].Fields()
+	_ = commentMixinFields1
+	commentMixinFields2 := commentMixin[2].Fields()
+	_ = commentMixinFields2
+	commentFields := schema.Comment{}.Fields()
+	_ = commentFields
+	// commentDescCreatedAt is the schema descriptor for created_at field.
+	commentDescCreatedAt := commentMixinFields1[0].Descriptor()
+	// comment.DefaultCreatedAt holds the default value on creation for the created_at field.
+	comment.DefaultCreatedAt = commentDescCreatedAt.Default.(func() time.Time)
+	// commentDescUpdatedAt is the schema descriptor for updated_at field.
+	commentDescUpdatedAt := commentMixinFields1[1].Descriptor()
+	// comment.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	comment.DefaultUpdatedAt = commentDescUpdatedAt.Default.(func() time.Time)
+	// comment.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	comment.UpdateDefaultUpdatedAt = commentDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// commentDescOrganizationID is the schema descriptor for organization_id field.
+	commentDescOrganizationID := commentMixinFields2[0].Descriptor()
+	// comment.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	comment.OrganizationIDValidator = commentDescOrganizationID.Validators[0].(func(string) error)
+	// commentDescSpaceID is the schema descriptor for space_id field.
+	commentDescSpaceID := commentFields[0].Descriptor()
+	// comment.SpaceIDValidator is a validator for the "space_id" field. It is called by the builders before save.
+	comment.SpaceIDValidator = commentDescSpaceID.Validators[0].(func(string) error)
+	// commentDescPageID is the schema descriptor for page_id field.
+	commentDescPageID := commentFields[2].Descriptor()
+	// comment.PageIDValidator is a validator for the "page_id" field. It is called by the builders before save.
+	comment.PageIDValidator = commentDescPageID.Validators[0].(func(string) error)
+	// commentDescNodeID is the schema descriptor for node_id field.
+	commentDescNodeID := commentFields[3].Descriptor()
+	// comment.NodeIDValidator is a validator for the "node_id" field. It is called by the builders before save.
+	comment.NodeIDValidator = commentDescNodeID.Validators[0].(func(string) error)
+	// commentDescPostedBy is the schema descriptor for posted_by field.
+	commentDescPostedBy := commentFields[5].Descriptor()
+	// comment.PostedByValidator is a validator for the "posted_by" field. It is called by the builders before save.
+	comment.PostedByValidator = commentDescPostedBy.Validators[0].(func(string) error)
+	// commentDescRepliesCount is the schema descriptor for replies_count field.
+	commentDescRepliesCount := commentFields[11].Descriptor()
+	// comment.DefaultRepliesCount holds the default value on creation for the replies_count field.
+	comment.DefaultRepliesCount = commentDescRepliesCount.Default.(int)
+	// commentDescID is the schema descriptor for id field.
+	commentDescID := commentMixinFields0[0].Descriptor()
+	// comment.DefaultID holds the default value on creation for the id field.
+	comment.DefaultID = commentDescID.Default.(func() string)
+	// comment.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	comment.IDValidator = func() func(string) error {
+		validators := commentDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	commentreplyMixin := schema.CommentReply{}.Mixin()
+	commentreply.Policy = privacy.NewPolicies(commentreplyMixin[0], schema.CommentReply{})
+	commentreply.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := commentreply.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	commentreplyMixinFields0 := commentreplyMixin[0].Fields()
+	_ = commentreplyMixinFields0
+	commentreplyMixinFields1 := commentreplyMixin[1].Fields()
+	_ = commentreplyMixinFields1
+	commentreplyMixinFields2 := commentreplyMixin[2].Fields()
+	_ = commentreplyMixinFields2
+	commentreplyFields := schema.CommentReply{}.Fields()
+	_ = commentreplyFields
+	// commentreplyDescCreatedAt is the schema descriptor for created_at field.
+	commentreplyDescCreatedAt := commentreplyMixinFields1[0].Descriptor()
+	// commentreply.DefaultCreatedAt holds the default value on creation for the created_at field.
+	commentreply.DefaultCreatedAt = commentreplyDescCreatedAt.Default.(func() time.Time)
+	// commentreplyDescUpdatedAt is the schema descriptor for updated_at field.
+	commentreplyDescUpdatedAt := commentreplyMixinFields1[1].Descriptor()
+	// commentreply.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	commentreply.DefaultUpdatedAt = commentreplyDescUpdatedAt.Default.(func() time.Time)
+	// commentreply.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	commentreply.UpdateDefaultUpdatedAt = commentreplyDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// commentreplyDescOrganizationID is the schema descriptor for organization_id field.
+	commentreplyDescOrganizationID := commentreplyMixinFields2[0].Descriptor()
+	// commentreply.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	commentreply.OrganizationIDValidator = commentreplyDescOrganizationID.Validators[0].(func(string) error)
+	// commentreplyDescCommentID is the schema descriptor for comment_id field.
+	commentreplyDescCommentID := commentreplyFields[0].Descriptor()
+	// commentreply.CommentIDValidator is a validator for the "comment_id" field. It is called by the builders before save.
+	commentreply.CommentIDValidator = commentreplyDescCommentID.Validators[0].(func(string) error)
+	// commentreplyDescSpaceID is the schema descriptor for space_id field.
+	commentreplyDescSpaceID := commentreplyFields[1].Descriptor()
+	// commentreply.SpaceIDValidator is a validator for the "space_id" field. It is called by the builders before save.
+	commentreply.SpaceIDValidator = commentreplyDescSpaceID.Validators[0].(func(string) error)
+	// commentreplyDescPostedBy is the schema descriptor for posted_by field.
+	commentreplyDescPostedBy := commentreplyFields[2].Descriptor()
+	// commentreply.PostedByValidator is a validator for the "posted_by" field. It is called by the builders before save.
+	commentreply.PostedByValidator = commentreplyDescPostedBy.Validators[0].(func(string) error)
+	// commentreplyDescID is the schema descriptor for id field.
+	commentreplyDescID := commentreplyMixinFields0[0].Descriptor()
+	// commentreply.DefaultID holds the default value on creation for the id field.
+	commentreply.DefaultID = commentreplyDescID.Default.(func() string)
+	// commentreply.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	commentreply.IDValidator = func() func(string) error {
+		validators := commentreplyDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	contentobject.Policy = privacy.NewPolicies(schema.ContentObject{})
+	contentobject.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := contentobject.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	contentobjectFields := schema.ContentObject{}.Fields()
+	_ = contentobjectFields
+	// contentobjectDescSize is the schema descriptor for size field.
+	contentobjectDescSize := contentobjectFields[3].Descriptor()
+	// contentobject.SizeValidator is a validator for the "size" field. It is called by the builders before save.
+	contentobject.SizeValidator = contentobjectDescSize.Validators[0].(func(int) error)
+	// contentobjectDescCreatedAt is the schema descriptor for created_at field.
+	contentobjectDescCreatedAt := contentobjectFields[4].Descriptor()
+	// contentobject.DefaultCreatedAt holds the default value on creation for the created_at field.
+	contentobject.DefaultCreatedAt = contentobjectDescCreatedAt.Default.(func() time.Time)
+	// contentobjectDescID is the schema descriptor for id field.
+	contentobjectDescID := contentobjectFields[0].Descriptor()
+	// contentobject.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	contentobject.IDValidator = func() func(string) error {
+		validators := contentobjectDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	customfieldMixin := schema.CustomField{}.Mixin()
+	customfield.Policy = privacy.NewPolicies(customfieldMixin[0], schema.CustomField{})
+	customfield.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := customfield.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	customfieldMixinFields0 := customfieldMixin[0].Fields()
+	_ = customfieldMixinFields0
+	customfieldMixinFields1 := customfieldMixin[1].Fields()
+	_ = customfieldMixinFields1
+	customfieldMixinFields2 := customfieldMixin[2].Fields()
+	_ = customfieldMixinFields2
+	customfieldFields := schema.CustomField{}.Fields()
+	_ = customfieldFields
+	// customfieldDescCreatedAt is the schema descriptor for created_at field.
+	customfieldDescCreatedAt := customfieldMixinFields1[0].Descriptor()
+	// customfield.DefaultCreatedAt holds the default value on creation for the created_at field.
+	customfield.DefaultCreatedAt = customfieldDescCreatedAt.Default.(func() time.Time)
+	// customfieldDescUpdatedAt is the schema descriptor for updated_at field.
+	customfieldDescUpdatedAt := customfieldMixinFields1[1].Descriptor()
+	// customfield.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	customfield.DefaultUpdatedAt = customfieldDescUpdatedAt.Default.(func() time.Time)
+	// customfield.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	customfield.UpdateDefaultUpdatedAt = customfieldDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// customfieldDescOrganizationID is the schema descriptor for organization_id field.
+	customfieldDescOrganizationID := customfieldMixinFields2[0].Descriptor()
+	// customfield.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	customfield.OrganizationIDValidator = customfieldDescOrganizationID.Validators[0].(func(string) error)
+	// customfieldDescName is the schema descriptor for name field.
+	customfieldDescName := customfieldFields[0].Descriptor()
+	// customfield.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	customfield.NameValidator = func() func(string) error {
+		validators := customfieldDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+			validators[2].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// customfieldDescTitle is the schema descriptor for title field.
+	customfieldDescTitle := customfieldFields[2].Descriptor()
+	// customfield.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	customfield.TitleValidator = customfieldDescTitle.Validators[0].(func(string) error)
+	// customfieldDescDescription is the schema descriptor for description field.
+	customfieldDescDescription := customfieldFields[3].Descriptor()
+	// customfield.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	customfield.DescriptionValidator = customfieldDescDescription.Validators[0].(func(string) error)
+	// customfieldDescPlaceholder is the schema descriptor for placeholder field.
+	customfieldDescPlaceholder := customfieldFields[4].Descriptor()
+	// customfield.PlaceholderValidator is a validator for the "placeholder" field. It is called by the builders before save.
+	customfield.PlaceholderValidator = customfieldDescPlaceholder.Validators[0].(func(string) error)
+	// customfieldDescOptions is the schema descriptor for options field.
+	customfieldDescOptions := customfieldFields[5].Descriptor()
+	// customfield.DefaultOptions holds the default value on creation for the options field.
+	customfield.DefaultOptions = customfieldDescOptions.Default.([]string)
+	// customfieldDescID is the schema descriptor for id field.
+	customfieldDescID := customfieldMixinFields0[0].Descriptor()
+	// customfield.DefaultID holds the default value on creation for the id field.
+	customfield.DefaultID = customfieldDescID.Default.(func() string)
+	// customfield.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	customfield.IDValidator = func() func(string) error {
+		validators := customfieldDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	customfieldvalueMixin := schema.CustomFieldValue{}.Mixin()
+	customfieldvalue.Policy = privacy.NewPolicies(customfieldvalueMixin[0], schema.CustomFieldValue{})
+	customfieldvalue.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := customfieldvalue.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	customfieldvalueMixinFields0 := customfieldvalueMixin[0].Fields()
+	_ = customfieldvalueMixinFields0
+	customfieldvalueMixinFields1 := customfieldvalueMixin[1].Fields()
+	_ = customfieldvalueMixinFields1
+	customfieldvalueMixinFields2 := customfieldvalueMixin[2].Fields()
+	_ = customfieldvalueMixinFields2
+	customfieldvalueFields := schema.CustomFieldValue{}.Fields()
+	_ = customfieldvalueFields
+	// customfieldvalueDescCreatedAt is the schema descriptor for created_at field.
+	customfieldvalueDescCreatedAt := customfieldvalueMixinFields1[0].Descriptor()
+	// customfieldvalue.DefaultCreatedAt holds the default value on creation for the created_at field.
+	customfieldvalue.DefaultCreatedAt = customfieldvalueDescCreatedAt.Default.(func() time.Time)
+	// customfieldvalueDescUpdatedAt is the schema descriptor for updated_at field.
+	customfieldvalueDescUpdatedAt := customfieldvalueMixinFields1[1].Descriptor()
+	// customfieldvalue.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	customfieldvalue.DefaultUpdatedAt = customfieldvalueDescUpdatedAt.Default.(func() time.Time)
+	// customfieldvalue.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	customfieldvalue.UpdateDefaultUpdatedAt = customfieldvalueDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// customfieldvalueDescOrganizationID is the schema descriptor for organization_id field.
+	customfieldvalueDescOrganizationID := customfieldvalueMixinFields2[0].Descriptor()
+	// customfieldvalue.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	customfieldvalue.OrganizationIDValidator = customfieldvalueDescOrganizationID.Validators[0].(func(string) error)
+	// customfieldvalueDescSpaceID is the schema descriptor for space_id field.
+	customfieldvalueDescSpaceID := customfieldvalueFields[0].Descriptor()
+	// customfieldvalue.SpaceIDValidator is a validator for the "space_id" field. It is called by the builders before save.
+	customfieldvalue.SpaceIDValidator = customfieldvalueDescSpaceID.Validators[0].(func(string) error)
+	// customfieldvalueDescCustomFieldID is the schema descriptor for custom_field_id field.
+	customfieldvalueDescCustomFieldID := customfieldvalueFields[1].Descriptor()
+	// customfieldvalue.CustomFieldIDValidator is a validator for the "custom_field_id" field. It is called by the builders before save.
+	customfieldvalue.CustomFieldIDValidator = customfieldvalueDescCustomFieldID.Validators[0].(func(string) error)
+	// customfieldvalueDescID is the schema descriptor for id field.
+	customfieldvalueDescID := customfieldvalueMixinFields0[0].Descriptor()
+	// customfieldvalue.DefaultID holds the default value on creation for the id field.
+	customfieldvalue.DefaultID = customfieldvalueDescID.Default.(func() string)
+	// customfieldvalue.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	customfieldvalue.IDValidator = func() func(string) error {
+		validators := customfieldvalueDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	fileblob.Policy = privacy.NewPolicies(schema.FileBlob{})
+	fileblob.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := fileblob.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	fileblobFields := schema.FileBlob{}.Fields()
+	_ = fileblobFields
+	// fileblobDescSize is the schema descriptor for size field.
+	fileblobDescSize := fileblobFields[1].Descriptor()
+	// fileblob.SizeValidator is a validator for the "size" field. It is called by the builders before save.
+	fileblob.SizeValidator = fileblobDescSize.Validators[0].(func(int64) error)
+	// fileblobDescContentType is the schema descriptor for content_type field.
+	fileblobDescContentType := fileblobFields[2].Descriptor()
+	// fileblob.DefaultContentType holds the default value on creation for the content_type field.
+	fileblob.DefaultContentType = fileblobDescContentType.Default.(string)
+	// fileblob.ContentTypeValidator is a validator for the "content_type" field. It is called by the builders before save.
+	fileblob.ContentTypeValidator = fileblobDescContentType.Validators[0].(func(string) error)
+	// fileblobDescCreatedAt is the schema descriptor for created_at field.
+	fileblobDescCreatedAt := fileblobFields[3].Descriptor()
+	// fileblob.DefaultCreatedAt holds the default value on creation for the created_at field.
+	fileblob.DefaultCreatedAt = fileblobDescCreatedAt.Default.(func() time.Time)
+	// fileblobDescID is the schema descriptor for id field.
+	fileblobDescID := fileblobFields[0].Descriptor()
+	// fileblob.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	fileblob.IDValidator = func() func(string) error {
+		validators := fileblobDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),
@@ -196,6 +727,141 @@ func init() {
 			return nil
 		}
 	}()
+	openapispecMixin := schema.OpenAPISpec{}.Mixin()
+	openapispec.Policy = privacy.NewPolicies(openapispecMixin[0], schema.OpenAPISpec{})
+	openapispec.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := openapispec.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	openapispecMixinFields0 := openapispecMixin[0].Fields()
+	_ = openapispecMixinFields0
+	openapispecMixinFields1 := openapispecMixin[1].Fields()
+	_ = openapispecMixinFields1
+	openapispecMixinFields2 := openapispecMixin[2].Fields()
+	_ = openapispecMixinFields2
+	openapispecFields := schema.OpenAPISpec{}.Fields()
+	_ = openapispecFields
+	// openapispecDescCreatedAt is the schema descriptor for created_at field.
+	openapispecDescCreatedAt := openapispecMixinFields1[0].Descriptor()
+	// openapispec.DefaultCreatedAt holds the default value on creation for the created_at field.
+	openapispec.DefaultCreatedAt = openapispecDescCreatedAt.Default.(func() time.Time)
+	// openapispecDescUpdatedAt is the schema descriptor for updated_at field.
+	openapispecDescUpdatedAt := openapispecMixinFields1[1].Descriptor()
+	// openapispec.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	openapispec.DefaultUpdatedAt = openapispecDescUpdatedAt.Default.(func() time.Time)
+	// openapispec.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	openapispec.UpdateDefaultUpdatedAt = openapispecDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// openapispecDescOrganizationID is the schema descriptor for organization_id field.
+	openapispecDescOrganizationID := openapispecMixinFields2[0].Descriptor()
+	// openapispec.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	openapispec.OrganizationIDValidator = openapispecDescOrganizationID.Validators[0].(func(string) error)
+	// openapispecDescSlug is the schema descriptor for slug field.
+	openapispecDescSlug := openapispecFields[0].Descriptor()
+	// openapispec.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	openapispec.SlugValidator = func() func(string) error {
+		validators := openapispecDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+			validators[2].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// openapispecDescSourceURL is the schema descriptor for source_url field.
+	openapispecDescSourceURL := openapispecFields[1].Descriptor()
+	// openapispec.SourceURLValidator is a validator for the "source_url" field. It is called by the builders before save.
+	openapispec.SourceURLValidator = openapispecDescSourceURL.Validators[0].(func(string) error)
+	// openapispecDescLastProcessErrorCode is the schema descriptor for last_process_error_code field.
+	openapispecDescLastProcessErrorCode := openapispecFields[5].Descriptor()
+	// openapispec.LastProcessErrorCodeValidator is a validator for the "last_process_error_code" field. It is called by the builders before save.
+	openapispec.LastProcessErrorCodeValidator = openapispecDescLastProcessErrorCode.Validators[0].(func(string) error)
+	// openapispecDescLeaseOwner is the schema descriptor for lease_owner field.
+	openapispecDescLeaseOwner := openapispecFields[6].Descriptor()
+	// openapispec.LeaseOwnerValidator is a validator for the "lease_owner" field. It is called by the builders before save.
+	openapispec.LeaseOwnerValidator = openapispecDescLeaseOwner.Validators[0].(func(string) error)
+	// openapispecDescID is the schema descriptor for id field.
+	openapispecDescID := openapispecMixinFields0[0].Descriptor()
+	// openapispec.DefaultID holds the default value on creation for the id field.
+	openapispec.DefaultID = openapispecDescID.Default.(func() string)
+	// openapispec.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	openapispec.IDValidator = func() func(string) error {
+		validators := openapispecDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	openapispecversionMixin := schema.OpenAPISpecVersion{}.Mixin()
+	openapispecversion.Policy = privacy.NewPolicies(openapispecversionMixin[0], schema.OpenAPISpecVersion{})
+	openapispecversion.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := openapispecversion.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	openapispecversionMixinFields0 := openapispecversionMixin[0].Fields()
+	_ = openapispecversionMixinFields0
+	openapispecversionMixinFields1 := openapispecversionMixin[1].Fields()
+	_ = openapispecversionMixinFields1
+	openapispecversionFields := schema.OpenAPISpecVersion{}.Fields()
+	_ = openapispecversionFields
+	// openapispecversionDescOrganizationID is the schema descriptor for organization_id field.
+	openapispecversionDescOrganizationID := openapispecversionMixinFields1[0].Descriptor()
+	// openapispecversion.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	openapispecversion.OrganizationIDValidator = openapispecversionDescOrganizationID.Validators[0].(func(string) error)
+	// openapispecversionDescSpecID is the schema descriptor for spec_id field.
+	openapispecversionDescSpecID := openapispecversionFields[0].Descriptor()
+	// openapispecversion.SpecIDValidator is a validator for the "spec_id" field. It is called by the builders before save.
+	openapispecversion.SpecIDValidator = openapispecversionDescSpecID.Validators[0].(func(string) error)
+	// openapispecversionDescURL is the schema descriptor for url field.
+	openapispecversionDescURL := openapispecversionFields[1].Descriptor()
+	// openapispecversion.URLValidator is a validator for the "url" field. It is called by the builders before save.
+	openapispecversion.URLValidator = openapispecversionDescURL.Validators[0].(func(string) error)
+	// openapispecversionDescCreatedAt is the schema descriptor for created_at field.
+	openapispecversionDescCreatedAt := openapispecversionFields[3].Descriptor()
+	// openapispecversion.DefaultCreatedAt holds the default value on creation for the created_at field.
+	openapispecversion.DefaultCreatedAt = openapispecversionDescCreatedAt.Default.(func() time.Time)
+	// openapispecversionDescID is the schema descriptor for id field.
+	openapispecversionDescID := openapispecversionMixinFields0[0].Descriptor()
+	// openapispecversion.DefaultID holds the default value on creation for the id field.
+	openapispecversion.DefaultID = openapispecversionDescID.Default.(func() string)
+	// openapispecversion.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	openapispecversion.IDValidator = func() func(string) error {
+		validators := openapispecversionDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	organizationMixin := schema.Organization{}.Mixin()
 	organization.Policy = privacy.NewPolicies(organizationMixin[0], schema.Organization{})
 	organization.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -284,6 +950,266 @@ func init() {
 			return nil
 		}
 	}()
+	permissiongrantMixin := schema.PermissionGrant{}.Mixin()
+	permissiongrant.Policy = privacy.NewPolicies(permissiongrantMixin[0], schema.PermissionGrant{})
+	permissiongrant.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := permissiongrant.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	permissiongrantMixinFields0 := permissiongrantMixin[0].Fields()
+	_ = permissiongrantMixinFields0
+	permissiongrantMixinFields1 := permissiongrantMixin[1].Fields()
+	_ = permissiongrantMixinFields1
+	permissiongrantMixinFields2 := permissiongrantMixin[2].Fields()
+	_ = permissiongrantMixinFields2
+	permissiongrantFields := schema.PermissionGrant{}.Fields()
+	_ = permissiongrantFields
+	// permissiongrantDescCreatedAt is the schema descriptor for created_at field.
+	permissiongrantDescCreatedAt := permissiongrantMixinFields1[0].Descriptor()
+	// permissiongrant.DefaultCreatedAt holds the default value on creation for the created_at field.
+	permissiongrant.DefaultCreatedAt = permissiongrantDescCreatedAt.Default.(func() time.Time)
+	// permissiongrantDescUpdatedAt is the schema descriptor for updated_at field.
+	permissiongrantDescUpdatedAt := permissiongrantMixinFields1[1].Descriptor()
+	// permissiongrant.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	permissiongrant.DefaultUpdatedAt = permissiongrantDescUpdatedAt.Default.(func() time.Time)
+	// permissiongrant.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	permissiongrant.UpdateDefaultUpdatedAt = permissiongrantDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// permissiongrantDescOrganizationID is the schema descriptor for organization_id field.
+	permissiongrantDescOrganizationID := permissiongrantMixinFields2[0].Descriptor()
+	// permissiongrant.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	permissiongrant.OrganizationIDValidator = permissiongrantDescOrganizationID.Validators[0].(func(string) error)
+	// permissiongrantDescID is the schema descriptor for id field.
+	permissiongrantDescID := permissiongrantMixinFields0[0].Descriptor()
+	// permissiongrant.DefaultID holds the default value on creation for the id field.
+	permissiongrant.DefaultID = permissiongrantDescID.Default.(func() string)
+	// permissiongrant.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	permissiongrant.IDValidator = func() func(string) error {
+		validators := permissiongrantDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	reactionMixin := schema.Reaction{}.Mixin()
+	reaction.Policy = privacy.NewPolicies(reactionMixin[0], schema.Reaction{})
+	reaction.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := reaction.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	reactionMixinFields0 := reactionMixin[0].Fields()
+	_ = reactionMixinFields0
+	reactionMixinFields1 := reactionMixin[1].Fields()
+	_ = reactionMixinFields1
+	reactionFields := schema.Reaction{}.Fields()
+	_ = reactionFields
+	// reactionDescOrganizationID is the schema descriptor for organization_id field.
+	reactionDescOrganizationID := reactionMixinFields1[0].Descriptor()
+	// reaction.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	reaction.OrganizationIDValidator = reactionDescOrganizationID.Validators[0].(func(string) error)
+	// reactionDescSpaceID is the schema descriptor for space_id field.
+	reactionDescSpaceID := reactionFields[2].Descriptor()
+	// reaction.SpaceIDValidator is a validator for the "space_id" field. It is called by the builders before save.
+	reaction.SpaceIDValidator = reactionDescSpaceID.Validators[0].(func(string) error)
+	// reactionDescUserID is the schema descriptor for user_id field.
+	reactionDescUserID := reactionFields[3].Descriptor()
+	// reaction.UserIDValidator is a validator for the "user_id" field. It is called by the builders before save.
+	reaction.UserIDValidator = reactionDescUserID.Validators[0].(func(string) error)
+	// reactionDescEmoji is the schema descriptor for emoji field.
+	reactionDescEmoji := reactionFields[4].Descriptor()
+	// reaction.EmojiValidator is a validator for the "emoji" field. It is called by the builders before save.
+	reaction.EmojiValidator = func() func(string) error {
+		validators := reactionDescEmoji.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(emoji string) error {
+			for _, fn := range fns {
+				if err := fn(emoji); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// reactionDescCreatedAt is the schema descriptor for created_at field.
+	reactionDescCreatedAt := reactionFields[5].Descriptor()
+	// reaction.DefaultCreatedAt holds the default value on creation for the created_at field.
+	reaction.DefaultCreatedAt = reactionDescCreatedAt.Default.(func() time.Time)
+	// reactionDescID is the schema descriptor for id field.
+	reactionDescID := reactionMixinFields0[0].Descriptor()
+	// reaction.DefaultID holds the default value on creation for the id field.
+	reaction.DefaultID = reactionDescID.Default.(func() string)
+	// reaction.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	reaction.IDValidator = func() func(string) error {
+		validators := reactionDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	revisionMixin := schema.Revision{}.Mixin()
+	revision.Policy = privacy.NewPolicies(revisionMixin[0], schema.Revision{})
+	revision.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := revision.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	revisionMixinFields0 := revisionMixin[0].Fields()
+	_ = revisionMixinFields0
+	revisionMixinFields1 := revisionMixin[1].Fields()
+	_ = revisionMixinFields1
+	revisionFields := schema.Revision{}.Fields()
+	_ = revisionFields
+	// revisionDescOrganizationID is the schema descriptor for organization_id field.
+	revisionDescOrganizationID := revisionMixinFields1[0].Descriptor()
+	// revision.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	revision.OrganizationIDValidator = revisionDescOrganizationID.Validators[0].(func(string) error)
+	// revisionDescSpaceID is the schema descriptor for space_id field.
+	revisionDescSpaceID := revisionFields[0].Descriptor()
+	// revision.SpaceIDValidator is a validator for the "space_id" field. It is called by the builders before save.
+	revision.SpaceIDValidator = revisionDescSpaceID.Validators[0].(func(string) error)
+	// revisionDescParents is the schema descriptor for parents field.
+	revisionDescParents := revisionFields[1].Descriptor()
+	// revision.DefaultParents holds the default value on creation for the parents field.
+	revision.DefaultParents = revisionDescParents.Default.([]string)
+	// revisionDescRootTree is the schema descriptor for root_tree field.
+	revisionDescRootTree := revisionFields[3].Descriptor()
+	// revision.RootTreeValidator is a validator for the "root_tree" field. It is called by the builders before save.
+	revision.RootTreeValidator = revisionDescRootTree.Validators[0].(func(string) error)
+	// revisionDescCreatedAt is the schema descriptor for created_at field.
+	revisionDescCreatedAt := revisionFields[6].Descriptor()
+	// revision.DefaultCreatedAt holds the default value on creation for the created_at field.
+	revision.DefaultCreatedAt = revisionDescCreatedAt.Default.(func() time.Time)
+	// revisionDescID is the schema descriptor for id field.
+	revisionDescID := revisionMixinFields0[0].Descriptor()
+	// revision.DefaultID holds the default value on creation for the id field.
+	revision.DefaultID = revisionDescID.Default.(func() string)
+	// revision.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	revision.IDValidator = func() func(string) error {
+		validators := revisionDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	samlproviderMixin := schema.SAMLProvider{}.Mixin()
+	samlprovider.Policy = privacy.NewPolicies(samlproviderMixin[0], schema.SAMLProvider{})
+	samlprovider.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := samlprovider.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	samlproviderMixinFields0 := samlproviderMixin[0].Fields()
+	_ = samlproviderMixinFields0
+	samlproviderMixinFields1 := samlproviderMixin[1].Fields()
+	_ = samlproviderMixinFields1
+	samlproviderMixinFields2 := samlproviderMixin[2].Fields()
+	_ = samlproviderMixinFields2
+	samlproviderFields := schema.SAMLProvider{}.Fields()
+	_ = samlproviderFields
+	// samlproviderDescCreatedAt is the schema descriptor for created_at field.
+	samlproviderDescCreatedAt := samlproviderMixinFields1[0].Descriptor()
+	// samlprovider.DefaultCreatedAt holds the default value on creation for the created_at field.
+	samlprovider.DefaultCreatedAt = samlproviderDescCreatedAt.Default.(func() time.Time)
+	// samlproviderDescUpdatedAt is the schema descriptor for updated_at field.
+	samlproviderDescUpdatedAt := samlproviderMixinFields1[1].Descriptor()
+	// samlprovider.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	samlprovider.DefaultUpdatedAt = samlproviderDescUpdatedAt.Default.(func() time.Time)
+	// samlprovider.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	samlprovider.UpdateDefaultUpdatedAt = samlproviderDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// samlproviderDescOrganizationID is the schema descriptor for organization_id field.
+	samlproviderDescOrganizationID := samlproviderMixinFields2[0].Descriptor()
+	// samlprovider.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	samlprovider.OrganizationIDValidator = samlproviderDescOrganizationID.Validators[0].(func(string) error)
+	// samlproviderDescLabel is the schema descriptor for label field.
+	samlproviderDescLabel := samlproviderFields[0].Descriptor()
+	// samlprovider.LabelValidator is a validator for the "label" field. It is called by the builders before save.
+	samlprovider.LabelValidator = func() func(string) error {
+		validators := samlproviderDescLabel.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(label string) error {
+			for _, fn := range fns {
+				if err := fn(label); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// samlproviderDescSSOURL is the schema descriptor for sso_url field.
+	samlproviderDescSSOURL := samlproviderFields[1].Descriptor()
+	// samlprovider.SSOURLValidator is a validator for the "sso_url" field. It is called by the builders before save.
+	samlprovider.SSOURLValidator = samlproviderDescSSOURL.Validators[0].(func(string) error)
+	// samlproviderDescEntityID is the schema descriptor for entity_id field.
+	samlproviderDescEntityID := samlproviderFields[2].Descriptor()
+	// samlprovider.EntityIDValidator is a validator for the "entity_id" field. It is called by the builders before save.
+	samlprovider.EntityIDValidator = samlproviderDescEntityID.Validators[0].(func(string) error)
+	// samlproviderDescCertificate is the schema descriptor for certificate field.
+	samlproviderDescCertificate := samlproviderFields[3].Descriptor()
+	// samlprovider.CertificateValidator is a validator for the "certificate" field. It is called by the builders before save.
+	samlprovider.CertificateValidator = samlproviderDescCertificate.Validators[0].(func(string) error)
+	// samlproviderDescID is the schema descriptor for id field.
+	samlproviderDescID := samlproviderMixinFields0[0].Descriptor()
+	// samlprovider.DefaultID holds the default value on creation for the id field.
+	samlprovider.DefaultID = samlproviderDescID.Default.(func() string)
+	// samlprovider.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	samlprovider.IDValidator = func() func(string) error {
+		validators := samlproviderDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	serverkeyMixin := schema.ServerKey{}.Mixin()
 	serverkey.Policy = privacy.NewPolicies(serverkeyMixin[0], schema.ServerKey{})
 	serverkey.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -325,6 +1251,482 @@ func init() {
 	// serverkey.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	serverkey.IDValidator = func() func(string) error {
 		validators := serverkeyDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	siteMixin := schema.Site{}.Mixin()
+	site.Policy = privacy.NewPolicies(siteMixin[0], schema.Site{})
+	site.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := site.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	siteMixinFields0 := siteMixin[0].Fields()
+	_ = siteMixinFields0
+	siteMixinFields1 := siteMixin[1].Fields()
+	_ = siteMixinFields1
+	siteMixinFields2 := siteMixin[2].Fields()
+	_ = siteMixinFields2
+	siteFields := schema.Site{}.Fields()
+	_ = siteFields
+	// siteDescCreatedAt is the schema descriptor for created_at field.
+	siteDescCreatedAt := siteMixinFields1[0].Descriptor()
+	// site.DefaultCreatedAt holds the default value on creation for the created_at field.
+	site.DefaultCreatedAt = siteDescCreatedAt.Default.(func() time.Time)
+	// siteDescUpdatedAt is the schema descriptor for updated_at field.
+	siteDescUpdatedAt := siteMixinFields1[1].Descriptor()
+	// site.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	site.DefaultUpdatedAt = siteDescUpdatedAt.Default.(func() time.Time)
+	// site.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	site.UpdateDefaultUpdatedAt = siteDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// siteDescOrganizationID is the schema descriptor for organization_id field.
+	siteDescOrganizationID := siteMixinFields2[0].Descriptor()
+	// site.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	site.OrganizationIDValidator = siteDescOrganizationID.Validators[0].(func(string) error)
+	// siteDescTitle is the schema descriptor for title field.
+	siteDescTitle := siteFields[1].Descriptor()
+	// site.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	site.TitleValidator = func() func(string) error {
+		validators := siteDescTitle.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(title string) error {
+			for _, fn := range fns {
+				if err := fn(title); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// siteDescHostname is the schema descriptor for hostname field.
+	siteDescHostname := siteFields[3].Descriptor()
+	// site.HostnameValidator is a validator for the "hostname" field. It is called by the builders before save.
+	site.HostnameValidator = siteDescHostname.Validators[0].(func(string) error)
+	// siteDescBasename is the schema descriptor for basename field.
+	siteDescBasename := siteFields[4].Descriptor()
+	// site.BasenameValidator is a validator for the "basename" field. It is called by the builders before save.
+	site.BasenameValidator = siteDescBasename.Validators[0].(func(string) error)
+	// siteDescProxyOrigin is the schema descriptor for proxy_origin field.
+	siteDescProxyOrigin := siteFields[5].Descriptor()
+	// site.ProxyOriginValidator is a validator for the "proxy_origin" field. It is called by the builders before save.
+	site.ProxyOriginValidator = siteDescProxyOrigin.Validators[0].(func(string) error)
+	// siteDescProxyTarget is the schema descriptor for proxy_target field.
+	siteDescProxyTarget := siteFields[6].Descriptor()
+	// site.ProxyTargetValidator is a validator for the "proxy_target" field. It is called by the builders before save.
+	site.ProxyTargetValidator = siteDescProxyTarget.Validators[0].(func(string) error)
+	// siteDescPublished is the schema descriptor for published field.
+	siteDescPublished := siteFields[8].Descriptor()
+	// site.DefaultPublished holds the default value on creation for the published field.
+	site.DefaultPublished = siteDescPublished.Default.(bool)
+	// siteDescAdaptiveContentEnabled is the schema descriptor for adaptive_content_enabled field.
+	siteDescAdaptiveContentEnabled := siteFields[9].Descriptor()
+	// site.DefaultAdaptiveContentEnabled holds the default value on creation for the adaptive_content_enabled field.
+	site.DefaultAdaptiveContentEnabled = siteDescAdaptiveContentEnabled.Default.(bool)
+	// siteDescShareKey is the schema descriptor for share_key field.
+	siteDescShareKey := siteFields[14].Descriptor()
+	// site.ShareKeyValidator is a validator for the "share_key" field. It is called by the builders before save.
+	site.ShareKeyValidator = siteDescShareKey.Validators[0].(func(string) error)
+	// siteDescID is the schema descriptor for id field.
+	siteDescID := siteMixinFields0[0].Descriptor()
+	// site.DefaultID holds the default value on creation for the id field.
+	site.DefaultID = siteDescID.Default.(func() string)
+	// site.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	site.IDValidator = func() func(string) error {
+		validators := siteDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	sitesectionMixin := schema.SiteSection{}.Mixin()
+	sitesection.Policy = privacy.NewPolicies(sitesectionMixin[0], schema.SiteSection{})
+	sitesection.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := sitesection.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	sitesectionMixinFields0 := sitesectionMixin[0].Fields()
+	_ = sitesectionMixinFields0
+	sitesectionMixinFields1 := sitesectionMixin[1].Fields()
+	_ = sitesectionMixinFields1
+	sitesectionMixinFields2 := sitesectionMixin[2].Fields()
+	_ = sitesectionMixinFields2
+	sitesectionFields := schema.SiteSection{}.Fields()
+	_ = sitesectionFields
+	// sitesectionDescCreatedAt is the schema descriptor for created_at field.
+	sitesectionDescCreatedAt := sitesectionMixinFields1[0].Descriptor()
+	// sitesection.DefaultCreatedAt holds the default value on creation for the created_at field.
+	sitesection.DefaultCreatedAt = sitesectionDescCreatedAt.Default.(func() time.Time)
+	// sitesectionDescUpdatedAt is the schema descriptor for updated_at field.
+	sitesectionDescUpdatedAt := sitesectionMixinFields1[1].Descriptor()
+	// sitesection.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	sitesection.DefaultUpdatedAt = sitesectionDescUpdatedAt.Default.(func() time.Time)
+	// sitesection.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	sitesection.UpdateDefaultUpdatedAt = sitesectionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// sitesectionDescOrganizationID is the schema descriptor for organization_id field.
+	sitesectionDescOrganizationID := sitesectionMixinFields2[0].Descriptor()
+	// sitesection.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	sitesection.OrganizationIDValidator = sitesectionDescOrganizationID.Validators[0].(func(string) error)
+	// sitesectionDescSiteID is the schema descriptor for site_id field.
+	sitesectionDescSiteID := sitesectionFields[0].Descriptor()
+	// sitesection.SiteIDValidator is a validator for the "site_id" field. It is called by the builders before save.
+	sitesection.SiteIDValidator = sitesectionDescSiteID.Validators[0].(func(string) error)
+	// sitesectionDescTitle is the schema descriptor for title field.
+	sitesectionDescTitle := sitesectionFields[1].Descriptor()
+	// sitesection.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	sitesection.TitleValidator = func() func(string) error {
+		validators := sitesectionDescTitle.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(title string) error {
+			for _, fn := range fns {
+				if err := fn(title); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// sitesectionDescDescription is the schema descriptor for description field.
+	sitesectionDescDescription := sitesectionFields[2].Descriptor()
+	// sitesection.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	sitesection.DescriptionValidator = sitesectionDescDescription.Validators[0].(func(string) error)
+	// sitesectionDescPath is the schema descriptor for path field.
+	sitesectionDescPath := sitesectionFields[3].Descriptor()
+	// sitesection.PathValidator is a validator for the "path" field. It is called by the builders before save.
+	sitesection.PathValidator = func() func(string) error {
+		validators := sitesectionDescPath.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(_path string) error {
+			for _, fn := range fns {
+				if err := fn(_path); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// sitesectionDescCondition is the schema descriptor for condition field.
+	sitesectionDescCondition := sitesectionFields[4].Descriptor()
+	// sitesection.ConditionValidator is a validator for the "condition" field. It is called by the builders before save.
+	sitesection.ConditionValidator = sitesectionDescCondition.Validators[0].(func(string) error)
+	// sitesectionDescIcon is the schema descriptor for icon field.
+	sitesectionDescIcon := sitesectionFields[5].Descriptor()
+	// sitesection.IconValidator is a validator for the "icon" field. It is called by the builders before save.
+	sitesection.IconValidator = sitesectionDescIcon.Validators[0].(func(string) error)
+	// sitesectionDescIsDefault is the schema descriptor for is_default field.
+	sitesectionDescIsDefault := sitesectionFields[7].Descriptor()
+	// sitesection.DefaultIsDefault holds the default value on creation for the is_default field.
+	sitesection.DefaultIsDefault = sitesectionDescIsDefault.Default.(bool)
+	// sitesectionDescPosition is the schema descriptor for position field.
+	sitesectionDescPosition := sitesectionFields[8].Descriptor()
+	// sitesection.DefaultPosition holds the default value on creation for the position field.
+	sitesection.DefaultPosition = sitesectionDescPosition.Default.(string)
+	// sitesection.PositionValidator is a validator for the "position" field. It is called by the builders before save.
+	sitesection.PositionValidator = sitesectionDescPosition.Validators[0].(func(string) error)
+	// sitesectionDescID is the schema descriptor for id field.
+	sitesectionDescID := sitesectionMixinFields0[0].Descriptor()
+	// sitesection.DefaultID holds the default value on creation for the id field.
+	sitesection.DefaultID = sitesectionDescID.Default.(func() string)
+	// sitesection.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	sitesection.IDValidator = func() func(string) error {
+		validators := sitesectionDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	sitesectiongroupMixin := schema.SiteSectionGroup{}.Mixin()
+	sitesectiongroup.Policy = privacy.NewPolicies(sitesectiongroupMixin[0], schema.SiteSectionGroup{})
+	sitesectiongroup.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := sitesectiongroup.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	sitesectiongroupMixinFields0 := sitesectiongroupMixin[0].Fields()
+	_ = sitesectiongroupMixinFields0
+	sitesectiongroupMixinFields1 := sitesectiongroupMixin[1].Fields()
+	_ = sitesectiongroupMixinFields1
+	sitesectiongroupMixinFields2 := sitesectiongroupMixin[2].Fields()
+	_ = sitesectiongroupMixinFields2
+	sitesectiongroupFields := schema.SiteSectionGroup{}.Fields()
+	_ = sitesectiongroupFields
+	// sitesectiongroupDescCreatedAt is the schema descriptor for created_at field.
+	sitesectiongroupDescCreatedAt := sitesectiongroupMixinFields1[0].Descriptor()
+	// sitesectiongroup.DefaultCreatedAt holds the default value on creation for the created_at field.
+	sitesectiongroup.DefaultCreatedAt = sitesectiongroupDescCreatedAt.Default.(func() time.Time)
+	// sitesectiongroupDescUpdatedAt is the schema descriptor for updated_at field.
+	sitesectiongroupDescUpdatedAt := sitesectiongroupMixinFields1[1].Descriptor()
+	// sitesectiongroup.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	sitesectiongroup.DefaultUpdatedAt = sitesectiongroupDescUpdatedAt.Default.(func() time.Time)
+	// sitesectiongroup.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	sitesectiongroup.UpdateDefaultUpdatedAt = sitesectiongroupDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// sitesectiongroupDescOrganizationID is the schema descriptor for organization_id field.
+	sitesectiongroupDescOrganizationID := sitesectiongroupMixinFields2[0].Descriptor()
+	// sitesectiongroup.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	sitesectiongroup.OrganizationIDValidator = sitesectiongroupDescOrganizationID.Validators[0].(func(string) error)
+	// sitesectiongroupDescSiteID is the schema descriptor for site_id field.
+	sitesectiongroupDescSiteID := sitesectiongroupFields[0].Descriptor()
+	// sitesectiongroup.SiteIDValidator is a validator for the "site_id" field. It is called by the builders before save.
+	sitesectiongroup.SiteIDValidator = sitesectiongroupDescSiteID.Validators[0].(func(string) error)
+	// sitesectiongroupDescTitle is the schema descriptor for title field.
+	sitesectiongroupDescTitle := sitesectiongroupFields[1].Descriptor()
+	// sitesectiongroup.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	sitesectiongroup.TitleValidator = func() func(string) error {
+		validators := sitesectiongroupDescTitle.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(title string) error {
+			for _, fn := range fns {
+				if err := fn(title); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// sitesectiongroupDescIcon is the schema descriptor for icon field.
+	sitesectiongroupDescIcon := sitesectiongroupFields[2].Descriptor()
+	// sitesectiongroup.IconValidator is a validator for the "icon" field. It is called by the builders before save.
+	sitesectiongroup.IconValidator = sitesectiongroupDescIcon.Validators[0].(func(string) error)
+	// sitesectiongroupDescPosition is the schema descriptor for position field.
+	sitesectiongroupDescPosition := sitesectiongroupFields[3].Descriptor()
+	// sitesectiongroup.DefaultPosition holds the default value on creation for the position field.
+	sitesectiongroup.DefaultPosition = sitesectiongroupDescPosition.Default.(string)
+	// sitesectiongroup.PositionValidator is a validator for the "position" field. It is called by the builders before save.
+	sitesectiongroup.PositionValidator = sitesectiongroupDescPosition.Validators[0].(func(string) error)
+	// sitesectiongroupDescID is the schema descriptor for id field.
+	sitesectiongroupDescID := sitesectiongroupMixinFields0[0].Descriptor()
+	// sitesectiongroup.DefaultID holds the default value on creation for the id field.
+	sitesectiongroup.DefaultID = sitesectiongroupDescID.Default.(func() string)
+	// sitesectiongroup.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	sitesectiongroup.IDValidator = func() func(string) error {
+		validators := sitesectiongroupDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	sitespaceMixin := schema.SiteSpace{}.Mixin()
+	sitespace.Policy = privacy.NewPolicies(sitespaceMixin[0], schema.SiteSpace{})
+	sitespace.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := sitespace.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	sitespaceMixinFields0 := sitespaceMixin[0].Fields()
+	_ = sitespaceMixinFields0
+	sitespaceMixinFields1 := sitespaceMixin[1].Fields()
+	_ = sitespaceMixinFields1
+	sitespaceMixinFields2 := sitespaceMixin[2].Fields()
+	_ = sitespaceMixinFields2
+	sitespaceFields := schema.SiteSpace{}.Fields()
+	_ = sitespaceFields
+	// sitespaceDescCreatedAt is the schema descriptor for created_at field.
+	sitespaceDescCreatedAt := sitespaceMixinFields1[0].Descriptor()
+	// sitespace.DefaultCreatedAt holds the default value on creation for the created_at field.
+	sitespace.DefaultCreatedAt = sitespaceDescCreatedAt.Default.(func() time.Time)
+	// sitespaceDescUpdatedAt is the schema descriptor for updated_at field.
+	sitespaceDescUpdatedAt := sitespaceMixinFields1[1].Descriptor()
+	// sitespace.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	sitespace.DefaultUpdatedAt = sitespaceDescUpdatedAt.Default.(func() time.Time)
+	// sitespace.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	sitespace.UpdateDefaultUpdatedAt = sitespaceDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// sitespaceDescOrganizationID is the schema descriptor for organization_id field.
+	sitespaceDescOrganizationID := sitespaceMixinFields2[0].Descriptor()
+	// sitespace.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	sitespace.OrganizationIDValidator = sitespaceDescOrganizationID.Validators[0].(func(string) error)
+	// sitespaceDescSiteID is the schema descriptor for site_id field.
+	sitespaceDescSiteID := sitespaceFields[0].Descriptor()
+	// sitespace.SiteIDValidator is a validator for the "site_id" field. It is called by the builders before save.
+	sitespace.SiteIDValidator = sitespaceDescSiteID.Validators[0].(func(string) error)
+	// sitespaceDescSpaceID is the schema descriptor for space_id field.
+	sitespaceDescSpaceID := sitespaceFields[1].Descriptor()
+	// sitespace.SpaceIDValidator is a validator for the "space_id" field. It is called by the builders before save.
+	sitespace.SpaceIDValidator = sitespaceDescSpaceID.Validators[0].(func(string) error)
+	// sitespaceDescPath is the schema descriptor for path field.
+	sitespaceDescPath := sitespaceFields[3].Descriptor()
+	// sitespace.PathValidator is a validator for the "path" field. It is called by the builders before save.
+	sitespace.PathValidator = func() func(string) error {
+		validators := sitespaceDescPath.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(_path string) error {
+			for _, fn := range fns {
+				if err := fn(_path); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// sitespaceDescCondition is the schema descriptor for condition field.
+	sitespaceDescCondition := sitespaceFields[4].Descriptor()
+	// sitespace.ConditionValidator is a validator for the "condition" field. It is called by the builders before save.
+	sitespace.ConditionValidator = sitespaceDescCondition.Validators[0].(func(string) error)
+	// sitespaceDescIsDefault is the schema descriptor for is_default field.
+	sitespaceDescIsDefault := sitespaceFields[5].Descriptor()
+	// sitespace.DefaultIsDefault holds the default value on creation for the is_default field.
+	sitespace.DefaultIsDefault = sitespaceDescIsDefault.Default.(bool)
+	// sitespaceDescPosition is the schema descriptor for position field.
+	sitespaceDescPosition := sitespaceFields[6].Descriptor()
+	// sitespace.DefaultPosition holds the default value on creation for the position field.
+	sitespace.DefaultPosition = sitespaceDescPosition.Default.(string)
+	// sitespace.PositionValidator is a validator for the "position" field. It is called by the builders before save.
+	sitespace.PositionValidator = sitespaceDescPosition.Validators[0].(func(string) error)
+	// sitespaceDescID is the schema descriptor for id field.
+	sitespaceDescID := sitespaceMixinFields0[0].Descriptor()
+	// sitespace.DefaultID holds the default value on creation for the id field.
+	sitespace.DefaultID = sitespaceDescID.Default.(func() string)
+	// sitespace.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	sitespace.IDValidator = func() func(string) error {
+		validators := sitespaceDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	spaceMixin := schema.Space{}.Mixin()
+	space.Policy = privacy.NewPolicies(spaceMixin[0], schema.Space{})
+	space.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := space.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	spaceMixinFields0 := spaceMixin[0].Fields()
+	_ = spaceMixinFields0
+	spaceMixinFields1 := spaceMixin[1].Fields()
+	_ = spaceMixinFields1
+	spaceMixinFields2 := spaceMixin[2].Fields()
+	_ = spaceMixinFields2
+	spaceFields := schema.Space{}.Fields()
+	_ = spaceFields
+	// spaceDescCreatedAt is the schema descriptor for created_at field.
+	spaceDescCreatedAt := spaceMixinFields1[0].Descriptor()
+	// space.DefaultCreatedAt holds the default value on creation for the created_at field.
+	space.DefaultCreatedAt = spaceDescCreatedAt.Default.(func() time.Time)
+	// spaceDescUpdatedAt is the schema descriptor for updated_at field.
+	spaceDescUpdatedAt := spaceMixinFields1[1].Descriptor()
+	// space.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	space.DefaultUpdatedAt = spaceDescUpdatedAt.Default.(func() time.Time)
+	// space.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	space.UpdateDefaultUpdatedAt = spaceDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// spaceDescOrganizationID is the schema descriptor for organization_id field.
+	spaceDescOrganizationID := spaceMixinFields2[0].Descriptor()
+	// space.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	space.OrganizationIDValidator = spaceDescOrganizationID.Validators[0].(func(string) error)
+	// spaceDescTitle is the schema descriptor for title field.
+	spaceDescTitle := spaceFields[0].Descriptor()
+	// space.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	space.TitleValidator = spaceDescTitle.Validators[0].(func(string) error)
+	// spaceDescEmoji is the schema descriptor for emoji field.
+	spaceDescEmoji := spaceFields[1].Descriptor()
+	// space.DefaultEmoji holds the default value on creation for the emoji field.
+	space.DefaultEmoji = spaceDescEmoji.Default.(string)
+	// space.EmojiValidator is a validator for the "emoji" field. It is called by the builders before save.
+	space.EmojiValidator = spaceDescEmoji.Validators[0].(func(string) error)
+	// spaceDescPosition is the schema descriptor for position field.
+	spaceDescPosition := spaceFields[7].Descriptor()
+	// space.DefaultPosition holds the default value on creation for the position field.
+	space.DefaultPosition = spaceDescPosition.Default.(string)
+	// space.PositionValidator is a validator for the "position" field. It is called by the builders before save.
+	space.PositionValidator = spaceDescPosition.Validators[0].(func(string) error)
+	// spaceDescShareKey is the schema descriptor for share_key field.
+	spaceDescShareKey := spaceFields[9].Descriptor()
+	// space.ShareKeyValidator is a validator for the "share_key" field. It is called by the builders before save.
+	space.ShareKeyValidator = spaceDescShareKey.Validators[0].(func(string) error)
+	// spaceDescCommentsCount is the schema descriptor for comments_count field.
+	spaceDescCommentsCount := spaceFields[10].Descriptor()
+	// space.DefaultCommentsCount holds the default value on creation for the comments_count field.
+	space.DefaultCommentsCount = spaceDescCommentsCount.Default.(int)
+	// spaceDescChangeRequestsCount is the schema descriptor for change_requests_count field.
+	spaceDescChangeRequestsCount := spaceFields[11].Descriptor()
+	// space.DefaultChangeRequestsCount holds the default value on creation for the change_requests_count field.
+	space.DefaultChangeRequestsCount = spaceDescChangeRequestsCount.Default.(int)
+	// spaceDescChangeRequestsOpenCount is the schema descriptor for change_requests_open_count field.
+	spaceDescChangeRequestsOpenCount := spaceFields[12].Descriptor()
+	// space.DefaultChangeRequestsOpenCount holds the default value on creation for the change_requests_open_count field.
+	space.DefaultChangeRequestsOpenCount = spaceDescChangeRequestsOpenCount.Default.(int)
+	// spaceDescChangeRequestsDraftCount is the schema descriptor for change_requests_draft_count field.
+	spaceDescChangeRequestsDraftCount := spaceFields[13].Descriptor()
+	// space.DefaultChangeRequestsDraftCount holds the default value on creation for the change_requests_draft_count field.
+	space.DefaultChangeRequestsDraftCount = spaceDescChangeRequestsDraftCount.Default.(int)
+	// spaceDescID is the schema descriptor for id field.
+	spaceDescID := spaceMixinFields0[0].Descriptor()
+	// space.DefaultID holds the default value on creation for the id field.
+	space.DefaultID = spaceDescID.Default.(func() string)
+	// space.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	space.IDValidator = func() func(string) error {
+		validators := spaceDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),
@@ -455,6 +1857,80 @@ func init() {
 	// teammember.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	teammember.IDValidator = func() func(string) error {
 		validators := teammemberDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	translationsettingsMixin := schema.TranslationSettings{}.Mixin()
+	translationsettings.Policy = privacy.NewPolicies(translationsettingsMixin[0], schema.TranslationSettings{})
+	translationsettings.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := translationsettings.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	translationsettingsMixinFields0 := translationsettingsMixin[0].Fields()
+	_ = translationsettingsMixinFields0
+	translationsettingsMixinFields1 := translationsettingsMixin[1].Fields()
+	_ = translationsettingsMixinFields1
+	translationsettingsMixinFields2 := translationsettingsMixin[2].Fields()
+	_ = translationsettingsMixinFields2
+	translationsettingsFields := schema.TranslationSettings{}.Fields()
+	_ = translationsettingsFields
+	// translationsettingsDescCreatedAt is the schema descriptor for created_at field.
+	translationsettingsDescCreatedAt := translationsettingsMixinFields1[0].Descriptor()
+	// translationsettings.DefaultCreatedAt holds the default value on creation for the created_at field.
+	translationsettings.DefaultCreatedAt = translationsettingsDescCreatedAt.Default.(func() time.Time)
+	// translationsettingsDescUpdatedAt is the schema descriptor for updated_at field.
+	translationsettingsDescUpdatedAt := translationsettingsMixinFields1[1].Descriptor()
+	// translationsettings.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	translationsettings.DefaultUpdatedAt = translationsettingsDescUpdatedAt.Default.(func() time.Time)
+	// translationsettings.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	translationsettings.UpdateDefaultUpdatedAt = translationsettingsDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// translationsettingsDescOrganizationID is the schema descriptor for organization_id field.
+	translationsettingsDescOrganizationID := translationsettingsMixinFields2[0].Descriptor()
+	// translationsettings.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	translationsettings.OrganizationIDValidator = translationsettingsDescOrganizationID.Validators[0].(func(string) error)
+	// translationsettingsDescTitle is the schema descriptor for title field.
+	translationsettingsDescTitle := translationsettingsFields[0].Descriptor()
+	// translationsettings.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	translationsettings.TitleValidator = func() func(string) error {
+		validators := translationsettingsDescTitle.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(title string) error {
+			for _, fn := range fns {
+				if err := fn(title); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// translationsettingsDescLanguages is the schema descriptor for languages field.
+	translationsettingsDescLanguages := translationsettingsFields[1].Descriptor()
+	// translationsettings.DefaultLanguages holds the default value on creation for the languages field.
+	translationsettings.DefaultLanguages = translationsettingsDescLanguages.Default.([]string)
+	// translationsettingsDescID is the schema descriptor for id field.
+	translationsettingsDescID := translationsettingsMixinFields0[0].Descriptor()
+	// translationsettings.DefaultID holds the default value on creation for the id field.
+	translationsettings.DefaultID = translationsettingsDescID.Default.(func() string)
+	// translationsettings.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	translationsettings.IDValidator = func() func(string) error {
+		validators := translationsettingsDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),

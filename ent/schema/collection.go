@@ -1,0 +1,75 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+
+	"github.com/binderyhq/bindery/ent/privacy"
+	"github.com/binderyhq/bindery/ent/rule"
+	"github.com/binderyhq/bindery/ent/viewer"
+)
+
+// Collection is a nestable grouping of spaces (and of other collections) in an organization.
+// Collections and spaces that share a parent are siblings in one order, kept by their position.
+type Collection struct{ ent.Schema }
+
+// Mixin of Collection.
+func (Collection) Mixin() []ent.Mixin {
+	return []ent.Mixin{IDMixin{}, TimeMixin{}, OrgMixin{Transferable: true}}
+}
+
+// Fields of Collection.
+func (Collection) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("title").MaxLen(50),
+		field.String("description").Optional().Nillable().MaxLen(100),
+		// parent_id is the collection this one is nested in; nil at the top level.
+		field.String("parent_id").Optional().Nillable(),
+		// default_level is the level of access members get on the content by default: a role,
+		// "inherit" (from the parent), or nil (none).
+		defaultLevel(),
+		// position orders siblings (collections and spaces under one parent); see positionField.
+		positionField(),
+	}
+}
+
+// Edges of Collection.
+func (Collection) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.To("children", Collection.Type).From("parent").Field("parent_id").Unique(),
+		edge.From("spaces", Space.Type).Ref("parent"),
+		edge.From("permission_grants", PermissionGrant.Type).Ref("collection"),
+	}
+}
+
+// Indexes of Collection.
+func (Collection) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("organization_id", "parent_id", "position")}
+}
+
+// Policy of Collection: members with a role see collections; admins manage them. (Later issues
+// refine both with the levels granted per collection.)
+func (Collection) Policy() ent.Policy {
+	return privacy.Policy{
+		Query:    privacy.QueryPolicy{rule.FilterTenant(viewer.RoleRead)},
+		Mutation: privacy.MutationPolicy{rule.AllowOrgRole(viewer.RoleAdmin), privacy.AlwaysDenyRule()},
+	}
+}
+
+// defaultLevel is the default_level field of collections and spaces: one of the roles,
+// "inherit", or nil for no default access.
+func defaultLevel() ent.Field {
+	return field.Enum("default_level").
+		Values(append(viewer.Role("").Values(), "inherit")...).
+		Optional().Nillable()
+}
+
+// positionField is the sibling order of an entity: a fractional-index key, so moving one item
+// writes one row. Keys compare byte by byte (SQLite BINARY, PostgreSQL with a C collation), so the
+// code that makes them should use an alphabet whose byte order matches every collation it may
+// meet (digits and lower-case letters); ties are broken by id.
+func positionField() ent.Field {
+	return field.String("position").Default("").MaxLen(128)
+}

@@ -1,0 +1,62 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+
+	"github.com/binderyhq/bindery/ent/privacy"
+	"github.com/binderyhq/bindery/ent/rule"
+	"github.com/binderyhq/bindery/ent/viewer"
+)
+
+// Site is a published docs site: site spaces (spaces shown on it), optionally arranged in
+// sections and section groups, shown to the audience its visibility names once published.
+type Site struct{ ent.Schema }
+
+// Mixin of Site.
+func (Site) Mixin() []ent.Mixin { return []ent.Mixin{IDMixin{}, TimeMixin{}, OrgMixin{}} }
+
+// Fields of Site.
+func (Site) Fields() []ent.Field {
+	return []ent.Field{
+		field.Enum("type").Values("basic", "premium", "ultimate").Default("basic"),
+		field.String("title").MinLen(2).MaxLen(128),
+		// icon is `{ icon: { light: url, dark: url } }`, or nil.
+		field.JSON("icon", map[string]any{}).Optional(),
+		// hostname is the custom hostname the site is served on; at most one site per hostname.
+		field.String("hostname").Optional().Nillable().MaxLen(512).Unique(),
+		field.String("basename").Optional().Nillable().MaxLen(100),
+		field.String("proxy_origin").Optional().Nillable().MaxLen(512),
+		field.String("proxy_target").Optional().Nillable().MaxLen(512),
+		field.Enum("visibility").Values("public", "unlisted", "share-link", "visitor-auth").Default("public"),
+		field.Bool("published").Default(false),
+		field.Bool("adaptive_content_enabled").Default(false),
+		// adaptive_schema is the JSON Schema of a visitor's attributes (SiteAdaptiveSchema.jsonSchema).
+		field.JSON("adaptive_schema", map[string]any{}).Optional(),
+		field.Time("adaptive_schema_updated_at").Optional().Nillable(),
+		field.String("default_site_space_id").Optional().Nillable(),
+		field.String("default_section_id").Optional().Nillable(),
+		// share_key is the secret of share-link visibility.
+		field.String("share_key").Optional().Nillable().Sensitive().MaxLen(64),
+	}
+}
+
+// Edges of Site.
+func (Site) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.To("default_site_space", SiteSpace.Type).Field("default_site_space_id").Unique(),
+		edge.To("default_section", SiteSection.Type).Field("default_section_id").Unique(),
+		edge.From("site_spaces", SiteSpace.Type).Ref("site"),
+		edge.From("sections", SiteSection.Type).Ref("site"),
+		edge.From("section_groups", SiteSectionGroup.Type).Ref("site"),
+	}
+}
+
+// Policy of Site: members with a role see sites; admins manage them.
+func (Site) Policy() ent.Policy {
+	return privacy.Policy{
+		Query:    privacy.QueryPolicy{rule.FilterTenant(viewer.RoleRead)},
+		Mutation: privacy.MutationPolicy{rule.AllowOrgRole(viewer.RoleAdmin), privacy.AlwaysDenyRule()},
+	}
+}

@@ -1,0 +1,60 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+
+	"github.com/binderyhq/bindery/ent/privacy"
+	"github.com/binderyhq/bindery/ent/rule"
+	"github.com/binderyhq/bindery/ent/viewer"
+)
+
+// SiteSpace places a space on a site, at a path, at the root level or in a section (where it is
+// one of the section's variants), optionally shown only to visitors matching its condition.
+type SiteSpace struct{ ent.Schema }
+
+// Mixin of SiteSpace.
+func (SiteSpace) Mixin() []ent.Mixin { return []ent.Mixin{IDMixin{}, TimeMixin{}, OrgMixin{}} }
+
+// Fields of SiteSpace.
+func (SiteSpace) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("site_id").Immutable().NotEmpty(),
+		field.String("space_id").Immutable().NotEmpty(),
+		field.String("section_id").Optional().Nillable(),
+		field.String("path").MinLen(1).MaxLen(100),
+		// condition is an expression over the visitor's attributes deciding whether it is shown.
+		field.String("condition").Optional().Nillable().MaxLen(1024),
+		field.Bool("is_default").Default(false),
+		positionField(),
+	}
+}
+
+// Edges of SiteSpace. A site space goes with its site, its space and its section.
+func (SiteSpace) Edges() []ent.Edge {
+	cascade := entsql.OnDelete(entsql.Cascade)
+	return []ent.Edge{
+		edge.To("site", Site.Type).Field("site_id").Unique().Required().Immutable().Annotations(cascade),
+		edge.To("space", Space.Type).Field("space_id").Unique().Required().Immutable().Annotations(cascade),
+		edge.To("section", SiteSection.Type).Field("section_id").Unique().Annotations(cascade),
+	}
+}
+
+// Indexes of SiteSpace.
+func (SiteSpace) Indexes() []ent.Index {
+	return []ent.Index{
+		index.Fields("site_id", "section_id", "position"),
+		index.Fields("space_id"),
+	}
+}
+
+// Policy of SiteSpace: members with a role see site spaces; admins manage them.
+func (SiteSpace) Policy() ent.Policy {
+	return privacy.Policy{
+		Query:    privacy.QueryPolicy{rule.FilterTenant(viewer.RoleRead)},
+		Mutation: privacy.MutationPolicy{rule.AllowOrgRole(viewer.RoleAdmin), privacy.AlwaysDenyRule()},
+	}
+}

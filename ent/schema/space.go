@@ -1,0 +1,78 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+
+	"github.com/binderyhq/bindery/ent/privacy"
+	"github.com/binderyhq/bindery/ent/rule"
+	"github.com/binderyhq/bindery/ent/viewer"
+)
+
+// Space is a container of pages and files: its content is the revision it points at. A deleted
+// space keeps its row (deleted_at) for 7 days, during which it may be restored.
+type Space struct{ ent.Schema }
+
+// Mixin of Space.
+func (Space) Mixin() []ent.Mixin {
+	return []ent.Mixin{IDMixin{}, TimeMixin{}, OrgMixin{Transferable: true}}
+}
+
+// Fields of Space.
+func (Space) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("title").MaxLen(50),
+		field.String("emoji").Default("").MaxLen(50),
+		field.Enum("visibility").
+			Values("public", "unlisted", "share-link", "visitor-auth", "in-collection", "private").
+			Default("private"),
+		field.Enum("edit_mode").Values("live", "locked").Default("live"),
+		// parent_id is the collection the space sits in; nil at the top level.
+		field.String("parent_id").Optional().Nillable(),
+		// revision_id is the active revision; nil only between creating the space and its first revision.
+		field.String("revision_id").Optional().Nillable(),
+		defaultLevel(),
+		positionField(),
+		field.Time("deleted_at").Optional().Nillable(),
+		// share_key is the secret of share-link visibility.
+		field.String("share_key").Optional().Nillable().Sensitive().MaxLen(64),
+		// Counters shown on the space, maintained by the writes that change them.
+		field.Int("comments_count").Default(0),
+		field.Int("change_requests_count").Default(0),
+		field.Int("change_requests_open_count").Default(0),
+		field.Int("change_requests_draft_count").Default(0),
+	}
+}
+
+// Edges of Space.
+func (Space) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.To("parent", Collection.Type).Field("parent_id").Unique(),
+		edge.To("revision", Revision.Type).Field("revision_id").Unique(),
+		edge.From("revisions", Revision.Type).Ref("space"),
+		edge.From("change_requests", ChangeRequest.Type).Ref("space"),
+		edge.From("comments", Comment.Type).Ref("space"),
+		edge.From("permission_grants", PermissionGrant.Type).Ref("space"),
+		edge.From("custom_field_values", CustomFieldValue.Type).Ref("space"),
+		edge.From("site_spaces", SiteSpace.Type).Ref("space"),
+	}
+}
+
+// Indexes of Space.
+func (Space) Indexes() []ent.Index {
+	return []ent.Index{
+		index.Fields("organization_id", "deleted_at"),
+		index.Fields("organization_id", "parent_id", "position"),
+	}
+}
+
+// Policy of Space: members with a role see spaces; admins manage them. (Later issues refine both
+// with visibility and the levels granted per space and collection.)
+func (Space) Policy() ent.Policy {
+	return privacy.Policy{
+		Query:    privacy.QueryPolicy{rule.FilterTenant(viewer.RoleRead)},
+		Mutation: privacy.MutationPolicy{rule.AllowOrgRole(viewer.RoleAdmin), privacy.AlwaysDenyRule()},
+	}
+}
