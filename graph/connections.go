@@ -1,0 +1,70 @@
+package graph
+
+import (
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/graph/loader"
+	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/graph/page"
+)
+
+// pageInfo describes where a page ends: the next page's cursor when there is one.
+func pageInfo[T any](p page.Page[T]) *model.PageInfo {
+	info := &model.PageInfo{HasNextPage: p.Next != nil}
+	if p.Next != nil {
+		c := p.Next.Encode()
+		info.EndCursor = &c
+	}
+	return info
+}
+
+// edges wraps each item of a page with its cursor.
+func edges[T, E any](items []T, cursorOf func(T) page.Cursor, edge func(string, T) E) []E {
+	out := make([]E, len(items))
+	for i, it := range items {
+		out[i] = edge(cursorOf(it).Encode(), it)
+	}
+	return out
+}
+
+func memberConnection(p loader.Page[*ent.Member], cursorOf func(*ent.Member) page.Cursor) *model.MemberConnection {
+	return &model.MemberConnection{
+		Edges: edges(p.Items, cursorOf, func(c string, n *ent.Member) *model.MemberEdge {
+			return &model.MemberEdge{Cursor: c, Node: n}
+		}),
+		PageInfo: pageInfo(p), TotalCount: p.Count,
+	}
+}
+
+func teamConnection(p loader.Page[*ent.Team]) *model.TeamConnection {
+	return &model.TeamConnection{
+		Edges: edges(p.Items, func(t *ent.Team) page.Cursor { return page.Cursor{Key: t.Title, ID: t.ID} },
+			func(c string, n *ent.Team) *model.TeamEdge { return &model.TeamEdge{Cursor: c, Node: n} }),
+		PageInfo: pageInfo(p), TotalCount: p.Count,
+	}
+}
+
+func teamMemberConnection(p loader.Page[*ent.TeamMember]) *model.TeamMemberConnection {
+	return &model.TeamMemberConnection{
+		Edges: edges(p.Items, func(t *ent.TeamMember) page.Cursor { return page.Cursor{Key: t.CreatedAt, ID: t.ID} },
+			func(c string, n *ent.TeamMember) *model.TeamMemberEdge { return &model.TeamMemberEdge{Cursor: c, Node: n} }),
+		PageInfo: pageInfo(p), TotalCount: p.Count,
+	}
+}
+
+func inviteConnection(p loader.Page[*ent.InviteLink]) *model.InviteLinkConnection {
+	return &model.InviteLinkConnection{
+		Edges: edges(p.Items, func(i *ent.InviteLink) page.Cursor { return page.Cursor{Key: i.CreatedAt, ID: i.ID} },
+			func(c string, n *ent.InviteLink) *model.InviteLinkEdge { return &model.InviteLinkEdge{Cursor: c, Node: n} }),
+		PageInfo: pageInfo(p), TotalCount: p.Count,
+	}
+}
+
+func organizationConnection(p page.Page[*ent.Organization]) *model.OrganizationConnection {
+	return &model.OrganizationConnection{
+		Edges: edges(p.Items, organizationCursor,
+			func(c string, n *ent.Organization) *model.OrganizationEdge { return &model.OrganizationEdge{Cursor: c, Node: n} }),
+		PageInfo: pageInfo(p), TotalCount: p.Count,
+	}
+}
+
+func organizationCursor(o *ent.Organization) page.Cursor { return page.Cursor{Key: o.CreatedAt, ID: o.ID} }

@@ -1,0 +1,64 @@
+package graph
+
+import (
+	"context"
+	"errors"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/privacy"
+	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/graph/apperr"
+)
+
+// AsAppError classifies any error a resolver returns into an *apperr.Error, for the transports.
+// ent's errors become their kinds; anything unknown is INTERNAL (its cause kept for the log).
+func AsAppError(err error) *apperr.Error {
+	if e := apperr.As(err); e != nil {
+		return e
+	}
+	var ve *ent.ValidationError
+	switch {
+	case ent.IsNotFound(err):
+		return apperr.NotFoundf("not found")
+	case errors.Is(err, privacy.Deny):
+		return apperr.Forbiddenf("you do not have permission to do this")
+	case ent.IsConstraintError(err):
+		return apperr.Conflictf("this conflicts with an existing object")
+	case errors.As(err, &ve):
+		return apperr.Invalidf("%s: %s", ve.Name, ve.Unwrap())
+	case errors.Is(err, context.DeadlineExceeded):
+		return &apperr.Error{Kind: apperr.Internal, Message: "The request took too long.", Err: err}
+	}
+	return apperr.Internalw(err)
+}
+
+// notFound turns ent's not-found (which privacy filters also produce for objects the viewer may
+// not see) into a NOT_FOUND naming the object; other errors pass through.
+func notFound(err error, what string) error {
+	if ent.IsNotFound(err) {
+		return apperr.NotFoundf("%s not found", what)
+	}
+	return err
+}
+
+// viewerOf returns the viewer of the request. Returns UNAUTHENTICATED when there is none.
+func viewerOf(ctx context.Context) (*viewer.Viewer, error) {
+	v := viewer.FromContext(ctx)
+	if v == nil || (v.UserID == "" && !v.IsSystem()) {
+		return nil, apperr.Unauthenticatedf("authentication required: send Authorization: Bearer <token>")
+	}
+	return v, nil
+}
+
+// withTx runs fn in one transaction of the client: all its writes happen, or none.
+func withTx(ctx context.Context, client *ent.Client, fn func(tx *ent.Tx) error) error {
+	tx, err := client.Tx(ctx)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}

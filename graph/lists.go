@@ -1,0 +1,122 @@
+package graph
+
+import (
+	"context"
+	"strings"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/rule"
+	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/graph/loader"
+	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/graph/page"
+)
+
+func (r *Resolver) viewerUser(ctx context.Context) (*ent.User, error) {
+	v, err := viewerOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.userOf(ctx, v.UserID)
+}
+
+// user returns a user the viewer may see: themself or someone of their organizations.
+// Returns NOT_FOUND otherwise.
+func (r *Resolver) user(ctx context.Context, id string) (*ent.User, error) {
+	if _, err := viewerOf(ctx); err != nil {
+		return nil, err
+	}
+	return r.userOf(ctx, id)
+}
+
+func (r *Resolver) userOf(ctx context.Context, id string) (*ent.User, error) {
+	u, err := loader.For(ctx, r.Client).User(ctx, id)
+	if err == nil && u == nil {
+		return nil, apperr.NotFoundf("user not found")
+	}
+	return u, err
+}
+
+func (r *Resolver) viewerMembership(ctx context.Context, o *ent.Organization) (*ent.Member, error) {
+	return loader.For(ctx, r.Client).Member(ctx, loader.MemberKey{OrgID: o.ID, UserID: viewer.FromContext(ctx).UserID})
+}
+
+func (r *Resolver) teams(ctx context.Context, o *ent.Organization, first *int, after, title, owner *string) (*model.TeamConnection, error) {
+	args, err := page.NewArgs(first, after)
+	if err != nil {
+		return nil, err
+	}
+	if !rule.HasOrgRole(viewer.FromContext(ctx), o.ID, viewer.RoleRead) {
+		return nil, apperr.Forbiddenf("guests may not list the organization's teams")
+	}
+	f := loader.TeamFilter{Title: strings.TrimSpace(derefOr(title, "")), Owner: derefOr(owner, "")}
+	if err := checkText("title", f.Title, 0, 64); err != nil {
+		return nil, err
+	}
+	p, err := loader.For(ctx, r.Client).TeamPage(ctx, o.ID, f, args)
+	if err != nil {
+		return nil, err
+	}
+	return teamConnection(p), nil
+}
+
+func (r *Resolver) teamRoster(ctx context.Context, t *ent.Team, first *int, after *string) (*model.TeamMemberConnection, error) {
+	args, err := page.NewArgs(first, after)
+	if err != nil {
+		return nil, err
+	}
+	p, err := loader.For(ctx, r.Client).RosterPage(ctx, t.ID, args)
+	if err != nil {
+		return nil, err
+	}
+	return teamMemberConnection(p), nil
+}
+
+func (r *Resolver) memberTeams(ctx context.Context, m *ent.Member, first *int, after, title *string) (*model.TeamMemberConnection, error) {
+	args, err := page.NewArgs(first, after)
+	if err != nil {
+		return nil, err
+	}
+	f := loader.UserTeamFilter{OrgID: m.OrganizationID, Title: strings.TrimSpace(derefOr(title, ""))}
+	if err := checkText("title", f.Title, 0, 64); err != nil {
+		return nil, err
+	}
+	p, err := loader.For(ctx, r.Client).UserTeamPage(ctx, m.UserID, f, args)
+	if err != nil {
+		return nil, err
+	}
+	return teamMemberConnection(p), nil
+}
+
+func (r *Resolver) teamOf(ctx context.Context, tm *ent.TeamMember) (*ent.Team, error) {
+	t, err := loader.For(ctx, r.Client).Team(ctx, tm.TeamID)
+	if err == nil && t == nil {
+		return nil, apperr.NotFoundf("team not found")
+	}
+	return t, err
+}
+
+func (r *Resolver) invites(ctx context.Context, o *ent.Organization, first *int, after *string) (*model.InviteLinkConnection, error) {
+	args, err := page.NewArgs(first, after)
+	if err != nil {
+		return nil, err
+	}
+	if !rule.HasOrgRole(viewer.FromContext(ctx), o.ID, viewer.RoleAdmin) {
+		return nil, apperr.Forbiddenf("only admins may list invite links")
+	}
+	p, err := loader.For(ctx, r.Client).InvitePage(ctx, o.ID, args)
+	if err != nil {
+		return nil, err
+	}
+	return inviteConnection(p), nil
+}
+
+// enumString returns an optional enum's text.
+func enumString[T ~string](v *T) *string {
+	if v == nil {
+		return nil
+	}
+	s := string(*v)
+	return &s
+}

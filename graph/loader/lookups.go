@@ -1,0 +1,145 @@
+package loader
+
+import (
+	"context"
+
+	"github.com/graph-gophers/dataloader/v7"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/member"
+	"github.com/binderyhq/bindery/ent/team"
+	"github.com/binderyhq/bindery/ent/teammember"
+	"github.com/binderyhq/bindery/ent/user"
+	"github.com/binderyhq/bindery/ent/viewer"
+)
+
+// MemberKey names one membership: a user in an organization.
+type MemberKey struct{ OrgID, UserID string }
+
+// User returns the user with the id, or nil when there is none the viewer may see.
+func (l *Loaders) User(ctx context.Context, id string) (*ent.User, error) {
+	return l.users.Load(ctx, id)()
+}
+
+// Member returns the membership of a user in an organization, or nil when there is none the
+// viewer may see.
+func (l *Loaders) Member(ctx context.Context, k MemberKey) (*ent.Member, error) {
+	return l.members.Load(ctx, k)()
+}
+
+// Team returns the team with the id, or nil when there is none the viewer may see.
+func (l *Loaders) Team(ctx context.Context, id string) (*ent.Team, error) {
+	return l.teams.Load(ctx, id)()
+}
+
+// TeamSize returns the number of members of a team.
+func (l *Loaders) TeamSize(ctx context.Context, teamID string) (int, error) {
+	return l.teamSizes.Load(ctx, teamID)()
+}
+
+// MemberTeamCount returns the number of teams a member belongs to in their organization.
+func (l *Loaders) MemberTeamCount(ctx context.Context, k MemberKey) (int, error) {
+	return l.memberTeams.Load(ctx, k)()
+}
+
+// OwnsTeamIn reports whether the user owns a team of the organization.
+func (l *Loaders) OwnsTeamIn(ctx context.Context, userID, orgID string) (bool, error) {
+	orgs, err := l.ownedTeams.Load(ctx, userID)()
+	for _, o := range orgs {
+		if o == orgID {
+			return true, err
+		}
+	}
+	return false, err
+}
+
+func (l *Loaders) loadUsers(ctx context.Context, ids []string) []*dataloader.Result[*ent.User] {
+	rows, err := l.client.User.Query().Where(user.IDIn(ids...)).All(ctx)
+	if err != nil {
+		return failAll[string, *ent.User](ids, err)
+	}
+	return results(ids, byKey(rows, func(u *ent.User) string { return u.ID }), nil)
+}
+
+func (l *Loaders) loadTeams(ctx context.Context, ids []string) []*dataloader.Result[*ent.Team] {
+	rows, err := l.client.Team.Query().Where(team.IDIn(ids...)).All(ctx)
+	if err != nil {
+		return failAll[string, *ent.Team](ids, err)
+	}
+	return results(ids, byKey(rows, func(t *ent.Team) string { return t.ID }), nil)
+}
+
+func (l *Loaders) loadMembers(ctx context.Context, keys []MemberKey) []*dataloader.Result[*ent.Member] {
+	orgs, users := splitMemberKeys(keys)
+	rows, err := l.client.Member.Query().Where(member.OrganizationIDIn(orgs...), member.UserIDIn(users...)).All(ctx)
+	if err != nil {
+		return failAll[MemberKey, *ent.Member](keys, err)
+	}
+	return results(keys, byKey(rows, func(m *ent.Member) MemberKey { return MemberKey{m.OrganizationID, m.UserID} }), nil)
+}
+
+func (l *Loaders) loadTeamSizes(ctx context.Context, ids []string) []*dataloader.Result[int] {
+	var rows []struct {
+		TeamID string `json:"team_id"`
+		Count  int    `json:"count"`
+	}
+	err := l.client.TeamMember.Query().Where(teammember.TeamIDIn(ids...)).
+		GroupBy(teammember.FieldTeamID).Aggregate(ent.Count()).Scan(ctx, &rows)
+	if err != nil {
+		return failAll[string, int](ids, err)
+	}
+	counts := make(map[string]int, len(rows))
+	for _, r := range rows {
+		counts[r.TeamID] = r.Count
+	}
+	return results(ids, counts, nil)
+}
+
+func (l *Loaders) loadMemberTeamCounts(ctx context.Context, keys []MemberKey) []*dataloader.Result[int] {
+	orgs, users := splitMemberKeys(keys)
+	var rows []struct {
+		OrgID  string `json:"organization_id"`
+		UserID string `json:"user_id"`
+		Count  int    `json:"count"`
+	}
+	err := l.client.TeamMember.Query().Where(teammember.OrganizationIDIn(orgs...), teammember.UserIDIn(users...)).
+		GroupBy(teammember.FieldOrganizationID, teammember.FieldUserID).Aggregate(ent.Count()).Scan(ctx, &rows)
+	if err != nil {
+		return failAll[MemberKey, int](keys, err)
+	}
+	counts := make(map[MemberKey]int, len(rows))
+	for _, r := range rows {
+		counts[MemberKey{r.OrgID, r.UserID}] = r.Count
+	}
+	return results(keys, counts, nil)
+}
+
+// loadOwnedTeams finds, per user, the organizations in which they own a team.
+func (l *Loaders) loadOwnedTeams(ctx context.Context, userIDs []string) []*dataloader.Result[[]string] {
+	rows, err := l.client.TeamMember.Query().
+		Where(teammember.UserIDIn(userIDs...), teammember.RoleEQ(viewer.TeamOwner)).All(ctx)
+	if err != nil {
+		return failAll[string, []string](userIDs, err)
+	}
+	orgs := map[string][]string{}
+	for _, r := range rows {
+		orgs[r.UserID] = append(orgs[r.UserID], r.OrganizationID)
+	}
+	return results(userIDs, orgs, nil)
+}
+
+func splitMemberKeys(keys []MemberKey) (orgs, users []string) {
+	for _, k := range keys {
+		orgs = append(orgs, k.OrgID)
+		users = append(users, k.UserID)
+	}
+	return orgs, users
+}
+
+func byKey[K comparable, V any](rows []V, key func(V) K) map[K]V {
+	m := make(map[K]V, len(rows))
+	for _, r := range rows {
+		m[key(r)] = r
+	}
+	return m
+}

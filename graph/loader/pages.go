@@ -1,0 +1,322 @@
+package loader
+
+import (
+	"context"
+
+	"entgo.io/ent/dialect/sql"
+	"github.com/graph-gophers/dataloader/v7"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/invitelink"
+	"github.com/binderyhq/bindery/ent/member"
+	"github.com/binderyhq/bindery/ent/predicate"
+	"github.com/binderyhq/bindery/ent/team"
+	"github.com/binderyhq/bindery/ent/teammember"
+	"github.com/binderyhq/bindery/ent/user"
+	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/graph/page"
+)
+
+// Page is one page of a list.
+type Page[T any] = page.Page[T]
+
+// pageKey asks for one page of a parent's children: the same filter, size and cursor for several
+// parents share one statement.
+type pageKey[F comparable] struct {
+	Parent string
+	Filter F
+	Limit  int
+	After  string // encoded cursor, "" for the first page
+}
+
+type pageGroup[F comparable] struct {
+	Filter F
+	Limit  int
+	After  string
+}
+
+// pageSource says how to load the children of many parents: the filtering predicates, the order,
+// the parent column, the key of each row's cursor.
+type pageSource[F comparable, T any] struct {
+	parentCol string
+	order     func(F) page.Order
+	parentOf  func(T) string
+	idOf      func(T) string
+	cursorKey func(T, F) any
+	timeKeyed bool // whether the sort column is a timestamp (else text)
+	// fetch returns the matching children of the parents, each parent's first limit rows in the
+	// order when modify is applied, and counts per parent of all the matching rows.
+	fetch func(ctx context.Context, parents []string, f F, modify ...func(*sql.Selector)) ([]T, map[string]int, error)
+}
+
+func loadPages[F comparable, T any](ctx context.Context, src pageSource[F, T], keys []pageKey[F]) []*dataloader.Result[Page[T]] {
+	groups := map[pageGroup[F]][]string{}
+	for _, k := range keys {
+		g := pageGroup[F]{k.Filter, k.Limit, k.After}
+		groups[g] = append(groups[g], k.Parent)
+	}
+	found := map[pageKey[F]]Page[T]{}
+	for g, parents := range groups {
+		pages, err := loadGroup(ctx, src, g, parents)
+		if err != nil {
+			return failAll[pageKey[F], Page[T]](keys, err)
+		}
+		for parent, p := range pages {
+			found[pageKey[F]{parent, g.Filter, g.Limit, g.After}] = p
+		}
+	}
+	return results(keys, found, nil)
+}
+
+func loadGroup[F comparable, T any](ctx context.Context, src pageSource[F, T], g pageGroup[F], parents []string) (map[string]Page[T], error) {
+	order := src.order(g.Filter)
+	modifiers := []func(*sql.Selector){}
+	if g.After != "" {
+		c, err := page.Decode(g.After)
+		if err != nil {
+			return nil, err
+		}
+		key, err := cursorValue(c, src.timeKeyed)
+		if err != nil {
+			return nil, err
+		}
+		modifiers = append(modifiers, func(s *sql.Selector) { order.After(s, key, c.ID) })
+	}
+	modifiers = append(modifiers, order.LimitPerParent(src.parentCol, g.Limit+1))
+	rows, counts, err := src.fetch(ctx, parents, g.Filter, modifiers...)
+	if err != nil {
+		return nil, err
+	}
+	byParent := map[string][]T{}
+	for _, r := range rows {
+		byParent[src.parentOf(r)] = append(byParent[src.parentOf(r)], r)
+	}
+	pages := make(map[string]Page[T], len(parents))
+	for _, p := range parents {
+		pages[p] = page.Trim(byParent[p], g.Limit, counts[p], func(r T) page.Cursor {
+			return page.Cursor{Key: src.cursorKey(r, g.Filter), ID: src.idOf(r)}
+		})
+	}
+	return pages, nil
+}
+
+// cursorValue converts a decoded cursor key back to the Go type of the sort column.
+func cursorValue(c *page.Cursor, timeKeyed bool) (any, error) {
+	if timeKeyed {
+		return c.Time()
+	}
+	return c.String()
+}
+
+// MemberFilter narrows and sorts an organization's members.
+type MemberFilter struct {
+	Role     viewer.Role // "" for any role
+	Guests   bool        // only guests (members without a role)
+	Search   string      // contained in the display name or email, any case
+	LastSeen bool        // sort by last-seen time (listing only members seen once) instead of join time
+	Asc      bool
+}
+
+// MemberPage returns one page of an organization's members.
+func (l *Loaders) MemberPage(ctx context.Context, orgID string, f MemberFilter, a page.Args) (Page[*ent.Member], error) {
+	return l.memberPages.Load(ctx, pageKey[MemberFilter]{orgID, f, a.Limit, encode(a.After)})()
+}
+
+func (l *Loaders) loadMemberPages(ctx context.Context, keys []pageKey[MemberFilter]) []*dataloader.Result[Page[*ent.Member]] {
+	return loadPages(ctx, pageSource[MemberFilter, *ent.Member]{
+		parentCol: member.FieldOrganizationID,
+		order: func(f MemberFilter) page.Order {
+			if f.LastSeen {
+				return page.Order{Column: member.FieldLastSeenAt, Desc: !f.Asc}
+			}
+			return page.Order{Column: member.FieldJoinedAt, Desc: !f.Asc}
+		},
+		parentOf: func(m *ent.Member) string { return m.OrganizationID },
+		idOf:     func(m *ent.Member) string { return m.ID },
+		cursorKey: func(m *ent.Member, f MemberFilter) any {
+			if f.LastSeen && m.LastSeenAt != nil {
+				return *m.LastSeenAt
+			}
+			return m.JoinedAt
+		},
+		timeKeyed: true,
+		fetch: func(ctx context.Context, orgs []string, f MemberFilter, modify ...func(*sql.Selector)) ([]*ent.Member, map[string]int, error) {
+			where := append(f.predicates(), member.OrganizationIDIn(orgs...))
+			q := l.client.Member.Query().Where(where...)
+			q.Modify(modify...)
+			rows, err := q.All(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			counts, err := countBy(ctx, member.FieldOrganizationID, l.client.Member.Query().Where(where...).Modify)
+			return rows, counts, err
+		},
+	}, keys)
+}
+
+func (f MemberFilter) predicates() []predicate.Member {
+	var p []predicate.Member
+	switch {
+	case f.Guests:
+		p = append(p, member.RoleIsNil())
+	case f.Role != "":
+		p = append(p, member.RoleEQ(f.Role))
+	}
+	if f.Search != "" {
+		p = append(p, member.HasUserWith(user.Or(user.DisplayNameContainsFold(f.Search), user.EmailContainsFold(f.Search))))
+	}
+	if f.LastSeen {
+		p = append(p, member.LastSeenAtNotNil())
+	}
+	return p
+}
+
+type scanner interface {
+	Scan(ctx context.Context, v any) error
+}
+
+// countBy counts the rows of a query per value of a parent column, in one statement.
+func countBy[S scanner](ctx context.Context, col string, modify func(...func(*sql.Selector)) S) (map[string]int, error) {
+	var rows []struct {
+		Parent string `json:"parent"`
+		Count  int    `json:"count"`
+	}
+	err := modify(func(s *sql.Selector) {
+		s.Select(sql.As(s.C(col), "parent"), sql.As(sql.Count("*"), "count")).GroupBy(s.C(col))
+	}).Scan(ctx, &rows)
+	counts := make(map[string]int, len(rows))
+	for _, r := range rows {
+		counts[r.Parent] = r.Count
+	}
+	return counts, err
+}
+
+func encode(c *page.Cursor) string {
+	if c == nil {
+		return ""
+	}
+	return c.Encode()
+}
+
+// TeamFilter narrows an organization's teams.
+type TeamFilter struct {
+	Title string // contained in the title, any case
+	Owner string // user id: only teams this user owns
+}
+
+// TeamPage returns one page of an organization's teams, by title.
+func (l *Loaders) TeamPage(ctx context.Context, orgID string, f TeamFilter, a page.Args) (Page[*ent.Team], error) {
+	return l.teamPages.Load(ctx, pageKey[TeamFilter]{orgID, f, a.Limit, encode(a.After)})()
+}
+
+func (l *Loaders) loadTeamPages(ctx context.Context, keys []pageKey[TeamFilter]) []*dataloader.Result[Page[*ent.Team]] {
+	return loadPages(ctx, pageSource[TeamFilter, *ent.Team]{
+		parentCol: team.FieldOrganizationID,
+		order:     func(TeamFilter) page.Order { return page.Order{Column: team.FieldTitle} },
+		parentOf:  func(t *ent.Team) string { return t.OrganizationID },
+		idOf:      func(t *ent.Team) string { return t.ID },
+		cursorKey: func(t *ent.Team, _ TeamFilter) any { return t.Title },
+		fetch: func(ctx context.Context, orgs []string, f TeamFilter, modify ...func(*sql.Selector)) ([]*ent.Team, map[string]int, error) {
+			where := []predicate.Team{team.OrganizationIDIn(orgs...)}
+			if f.Title != "" {
+				where = append(where, team.TitleContainsFold(f.Title))
+			}
+			if f.Owner != "" {
+				where = append(where, team.HasMembershipsWith(teammember.UserID(f.Owner), teammember.RoleEQ(viewer.TeamOwner)))
+			}
+			q := l.client.Team.Query().Where(where...)
+			q.Modify(modify...)
+			rows, err := q.All(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			counts, err := countBy(ctx, team.FieldOrganizationID, l.client.Team.Query().Where(where...).Modify)
+			return rows, counts, err
+		},
+	}, keys)
+}
+
+// RosterPage returns one page of a team's members, in the order they joined the team.
+func (l *Loaders) RosterPage(ctx context.Context, teamID string, a page.Args) (Page[*ent.TeamMember], error) {
+	return l.rosterPages.Load(ctx, pageKey[struct{}]{teamID, struct{}{}, a.Limit, encode(a.After)})()
+}
+
+func (l *Loaders) loadRosterPages(ctx context.Context, keys []pageKey[struct{}]) []*dataloader.Result[Page[*ent.TeamMember]] {
+	return loadPages(ctx, teamMemberSource(l.client, teammember.FieldTeamID,
+		func(tm *ent.TeamMember) string { return tm.TeamID },
+		func(teams []string, _ struct{}) []predicate.TeamMember {
+			return []predicate.TeamMember{teammember.TeamIDIn(teams...)}
+		}), keys)
+}
+
+// UserTeamFilter narrows a member's teams to one organization and, optionally, a title.
+type UserTeamFilter struct {
+	OrgID string
+	Title string
+}
+
+// UserTeamPage returns one page of the teams a user belongs to in an organization.
+func (l *Loaders) UserTeamPage(ctx context.Context, userID string, f UserTeamFilter, a page.Args) (Page[*ent.TeamMember], error) {
+	return l.userTeamPages.Load(ctx, pageKey[UserTeamFilter]{userID, f, a.Limit, encode(a.After)})()
+}
+
+func (l *Loaders) loadUserTeamPages(ctx context.Context, keys []pageKey[UserTeamFilter]) []*dataloader.Result[Page[*ent.TeamMember]] {
+	return loadPages(ctx, teamMemberSource(l.client, teammember.FieldUserID,
+		func(tm *ent.TeamMember) string { return tm.UserID },
+		func(users []string, f UserTeamFilter) []predicate.TeamMember {
+			where := []predicate.TeamMember{teammember.UserIDIn(users...), teammember.OrganizationID(f.OrgID)}
+			if f.Title != "" {
+				where = append(where, teammember.HasTeamWith(team.TitleContainsFold(f.Title)))
+			}
+			return where
+		}), keys)
+}
+
+// teamMemberSource lists team memberships by a parent column (team or user), oldest first.
+func teamMemberSource[F comparable](client *ent.Client, parentCol string, parentOf func(*ent.TeamMember) string,
+	where func([]string, F) []predicate.TeamMember) pageSource[F, *ent.TeamMember] {
+	return pageSource[F, *ent.TeamMember]{
+		parentCol: parentCol,
+		order:     func(F) page.Order { return page.Order{Column: teammember.FieldCreatedAt} },
+		parentOf:  parentOf,
+		idOf:      func(tm *ent.TeamMember) string { return tm.ID },
+		cursorKey: func(tm *ent.TeamMember, _ F) any { return tm.CreatedAt },
+		timeKeyed: true,
+		fetch: func(ctx context.Context, parents []string, f F, modify ...func(*sql.Selector)) ([]*ent.TeamMember, map[string]int, error) {
+			q := client.TeamMember.Query().Where(where(parents, f)...)
+			q.Modify(modify...)
+			rows, err := q.All(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			counts, err := countBy(ctx, parentCol, client.TeamMember.Query().Where(where(parents, f)...).Modify)
+			return rows, counts, err
+		},
+	}
+}
+
+// InvitePage returns one page of an organization's invite links, newest first.
+func (l *Loaders) InvitePage(ctx context.Context, orgID string, a page.Args) (Page[*ent.InviteLink], error) {
+	return l.invitePages.Load(ctx, pageKey[struct{}]{orgID, struct{}{}, a.Limit, encode(a.After)})()
+}
+
+func (l *Loaders) loadInvitePages(ctx context.Context, keys []pageKey[struct{}]) []*dataloader.Result[Page[*ent.InviteLink]] {
+	return loadPages(ctx, pageSource[struct{}, *ent.InviteLink]{
+		parentCol: invitelink.FieldOrganizationID,
+		order:     func(struct{}) page.Order { return page.Order{Column: invitelink.FieldCreatedAt, Desc: true} },
+		parentOf:  func(i *ent.InviteLink) string { return i.OrganizationID },
+		idOf:      func(i *ent.InviteLink) string { return i.ID },
+		cursorKey: func(i *ent.InviteLink, _ struct{}) any { return i.CreatedAt },
+		timeKeyed: true,
+		fetch: func(ctx context.Context, orgs []string, _ struct{}, modify ...func(*sql.Selector)) ([]*ent.InviteLink, map[string]int, error) {
+			q := l.client.InviteLink.Query().Where(invitelink.OrganizationIDIn(orgs...))
+			q.Modify(modify...)
+			rows, err := q.All(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			counts, err := countBy(ctx, invitelink.FieldOrganizationID, l.client.InviteLink.Query().Where(invitelink.OrganizationIDIn(orgs...)).Modify)
+			return rows, counts, err
+		},
+	}, keys)
+}

@@ -1,0 +1,184 @@
+// Package page implements the keyset pagination shared by REST lists (List<T>, next.page) and
+// GraphQL connections (after/endCursor): the same opaque cursor in both.
+//
+// A cursor names the last row of a page by its sort key and id, so the next page is
+// "rows after (key, id)" in the sort order, which an index answers without skipping rows:
+// deep pages cost the same as the first.
+package page
+
+import (
+	"encoding/base64"
+	"fmt"
+	"encoding/json"
+	"time"
+
+	"entgo.io/ent/dialect/sql"
+
+	"github.com/binderyhq/bindery/graph/apperr"
+)
+
+// DefaultLimit is the page size when the caller names none; MaxLimit is the largest allowed (spec/03).
+const (
+	DefaultLimit = 100
+	MaxLimit     = 1000
+)
+
+// Args are the pagination arguments of one list: a page size and the cursor of the previous page.
+type Args struct {
+	Limit int
+	After *Cursor
+}
+
+// Cursor is the position after which a page starts: the sort key of the last row seen and its id.
+// Key holds a string, a number or a time (as RFC 3339 text, see Time).
+type Cursor struct {
+	Key any    `json:"k,omitempty"`
+	ID  string `json:"i"`
+}
+
+// NewArgs validates a page size and an opaque cursor. A nil limit means DefaultLimit.
+// Returns INVALID when the limit is outside 0..1000 or the cursor is not one this server made.
+func NewArgs(limit *int, after *string) (Args, error) {
+	a := Args{Limit: DefaultLimit}
+	if limit != nil {
+		if *limit < 0 || *limit > MaxLimit {
+			return a, apperr.Invalidf("limit: must be between 0 and %d (got %d)", MaxLimit, *limit)
+		}
+		a.Limit = *limit
+	}
+	if after != nil && *after != "" {
+		c, err := Decode(*after)
+		if err != nil {
+			return a, err
+		}
+		a.After = c
+	}
+	return a, nil
+}
+
+// Encode makes the opaque text of a cursor.
+func (c Cursor) Encode() string {
+	b, _ := json.Marshal(c)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// Decode reads an opaque cursor. Returns INVALID when the text is not a cursor.
+func Decode(s string) (*Cursor, error) {
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	var c Cursor
+	if err == nil {
+		err = json.Unmarshal(b, &c)
+	}
+	if err != nil || c.ID == "" {
+		return nil, apperr.Invalidf("page: %q is not a page token returned by this server", truncate(s, 64))
+	}
+	return &c, nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+// Time returns the cursor's key as a time, for lists sorted by a timestamp.
+// Returns INVALID when the key is not a time.
+func (c *Cursor) Time() (time.Time, error) {
+	s, _ := c.Key.(string)
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return t, apperr.Invalidf("page: the page token does not belong to this list")
+	}
+	return t, nil
+}
+
+// String returns the cursor's key as text, for lists sorted by a text column.
+// Returns INVALID when the key is not text.
+func (c *Cursor) String() (string, error) {
+	s, ok := c.Key.(string)
+	if !ok {
+		return "", apperr.Invalidf("page: the page token does not belong to this list")
+	}
+	return s, nil
+}
+
+// Order is a sort of a list: a column of the listed table and a direction; ties are broken by id.
+type Order struct {
+	Column string
+	Desc   bool
+}
+
+// Apply sorts the selector by the order, then by id in the same direction.
+func (o Order) Apply(s *sql.Selector) {
+	dir := sql.Asc
+	if o.Desc {
+		dir = sql.Desc
+	}
+	s.OrderBy(dir(s.C(o.Column)), dir(s.C("id")))
+}
+
+// After restricts the selector to rows that come after the cursor in the order; key is the
+// cursor's sort key converted to the column's Go type. A nil key (rows whose sort key is NULL are
+// excluded from such lists) compares by id alone.
+func (o Order) After(s *sql.Selector, key any, id string) {
+	col, idc := s.C(o.Column), s.C("id")
+	cmp := sql.GT
+	if o.Desc {
+		cmp = sql.LT
+	}
+	if key == nil {
+		s.Where(cmp(idc, id))
+		return
+	}
+	s.Where(sql.Or(cmp(col, key), sql.And(sql.EQ(col, key), cmp(idc, id))))
+}
+
+// Page is one page of a list: the items, the total count of matching rows, and the cursor of the
+// next page (nil on the last page).
+type Page[T any] struct {
+	Items []T
+	Count int
+	Next  *Cursor
+}
+
+// Trim cuts rows fetched with Limit+1 down to a page, with a next cursor when a row was left over.
+// cursorOf returns the cursor of a row.
+func Trim[T any](rows []T, limit, count int, cursorOf func(T) Cursor) Page[T] {
+	p := Page[T]{Items: rows, Count: count}
+	if len(rows) > limit {
+		p.Items = rows[:limit]
+		if limit > 0 {
+			c := cursorOf(rows[limit-1])
+			p.Next = &c
+		}
+	}
+	return p
+}
+
+// LimitPerParent rewrites a query over the children of several parents so it returns, for each
+// parent, only the first limit rows in the order: one statement for any number of parents. The
+// rows come back grouped by parent, each group in the order. It numbers the rows of each parent
+// with ROW_NUMBER() over the filtered query (privacy filters included) and keeps the first ones.
+func (o Order) LimitPerParent(parentCol string, limit int) func(*sql.Selector) {
+	return func(s *sql.Selector) {
+		d := sql.Dialect(s.Dialect())
+		dir := o.direction()
+		number := fmt.Sprintf(`ROW_NUMBER() OVER (PARTITION BY %q ORDER BY %q %s, "id" %s)`, parentCol, o.Column, dir, dir)
+		with := d.With("src_query").As(s.Clone()).
+			With("limited_query").As(d.Select("*").AppendSelectExprAs(sql.Expr(number), "row_number").From(d.Table("src_query")))
+		t := d.Table("limited_query").As(s.TableName())
+		*s = *d.Select(s.UnqualifiedColumns()...).From(t).
+			Where(sql.LTE(t.C("row_number"), limit)).
+			OrderExpr(sql.Expr(fmt.Sprintf(`%q.%q, %q.%q %s, %q.%q %s`,
+				s.TableName(), parentCol, s.TableName(), o.Column, dir, s.TableName(), "id", dir))).
+			Prefix(with)
+	}
+}
+
+func (o Order) direction() string {
+	if o.Desc {
+		return "DESC"
+	}
+	return "ASC"
+}

@@ -1,0 +1,37 @@
+// Package graph holds the resolvers: the one implementation of every read and write, called by the
+// GraphQL executor and by the REST handlers alike. Resolvers never call GraphQL-only context
+// helpers, return ent entities or small models, and report failures as apperr errors.
+package graph
+
+import (
+	"database/sql"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/binderyhq/bindery/ent"
+)
+
+// Resolver carries the dependencies of every resolver.
+type Resolver struct {
+	Client  *ent.Client
+	Clock   func() time.Time
+	Version string // release of this server
+	Build   string // build date, ISO 8601
+	BaseURL string // absolute URL of this server, for urls.location
+
+	keys sync.Map // purpose → secret, see serverKey
+}
+
+// now returns the current time from the injectable clock, as stored (UTC, microseconds).
+func (r *Resolver) now() time.Time {
+	clock := r.Clock
+	if clock == nil {
+		clock = time.Now
+	}
+	return clock().UTC().Truncate(time.Microsecond)
+}
+
+// isNoRows reports whether an upsert that did nothing answered "no rows" (PostgreSQL's
+// ON CONFLICT DO NOTHING returns none).
+func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }

@@ -1,0 +1,176 @@
+// Package store opens the database behind the ent client: embedded SQLite by default, PostgreSQL
+// for scale-out, and migrates its schema.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"entgo.io/ent/dialect"
+	entsql "entgo.io/ent/dialect/sql"
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
+	_ "github.com/mattn/go-sqlite3"    // the "sqlite3" database/sql driver
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/migrate"
+	_ "github.com/binderyhq/bindery/ent/runtime" // privacy policies and defaults
+)
+
+// Options say where the data lives and how durable SQLite writes are.
+type Options struct {
+	DataDir string // directory of the SQLite database (and, later, blobs)
+	DSN     string // postgres://… to use PostgreSQL; empty for the embedded SQLite default
+	// FullSync makes SQLite fsync every commit (synchronous=FULL), durable against power loss;
+	// the default (NORMAL) is durable against a crashed process.
+	FullSync bool
+	Readers  int                                    // SQLite read-only connections; 0 means 3
+	Wrap     func(dialect.Driver) dialect.Driver // optional driver wrapper (statement counting in tests)
+}
+
+// Store is an open database: the ent client and the driver behind it.
+type Store struct {
+	Client *ent.Client
+	Driver dialect.Driver
+}
+
+// Open opens (creating if needed) and migrates the database.
+func Open(ctx context.Context, o Options) (*Store, error) {
+	drv, err := openDriver(o)
+	if err != nil {
+		return nil, err
+	}
+	if err := migrateSchema(ctx, drv); err != nil {
+		drv.Close()
+		return nil, err
+	}
+	if o.Wrap != nil {
+		drv = o.Wrap(drv)
+	}
+	return &Store{Client: ent.NewClient(ent.Driver(drv)), Driver: drv}, nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.Client.Close() }
+
+// IsPostgres reports whether a DSN names a PostgreSQL database.
+func IsPostgres(dsn string) bool {
+	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
+}
+
+func openDriver(o Options) (dialect.Driver, error) {
+	if IsPostgres(o.DSN) {
+		return openPostgres(o.DSN)
+	}
+	if o.DSN != "" {
+		return nil, fmt.Errorf("--db: %q is not a postgres:// URL (leave it empty for the embedded SQLite database)", o.DSN)
+	}
+	return openSQLite(o)
+}
+
+func openPostgres(dsn string) (dialect.Driver, error) {
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open PostgreSQL: %w", err)
+	}
+	db.SetMaxOpenConns(16)
+	db.SetConnMaxIdleTime(5 * time.Minute)
+	if err := pingWithin(db, 5*time.Second); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
+	}
+	return entsql.OpenDB(dialect.Postgres, db), nil
+}
+
+// openSQLite opens one writer connection (immediate transactions, so writers queue on the lock
+// instead of failing to upgrade it) and a small pool of read-only connections; WAL lets them read
+// while the writer writes, and lets other processes (the CLI) use the same file.
+func openSQLite(o Options) (dialect.Driver, error) {
+	if err := os.MkdirAll(o.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("create data directory: %w", err)
+	}
+	path := filepath.Join(o.DataDir, "bindery.db")
+	sync := "NORMAL"
+	if o.FullSync {
+		sync = "FULL"
+	}
+	params := url.Values{
+		"_journal_mode": {"WAL"}, "_foreign_keys": {"on"}, "_busy_timeout": {"10000"}, "_synchronous": {sync},
+	}
+	writer, err := openSQLiteDB(path, params, "_txlock", "immediate", 1)
+	if err != nil {
+		return nil, err
+	}
+	readers := o.Readers
+	if readers <= 0 {
+		readers = 3
+	}
+	reader, err := openSQLiteDB(path, params, "mode", "ro", readers)
+	if err != nil {
+		writer.Close()
+		return nil, err
+	}
+	return &splitDriver{
+		Driver: entsql.OpenDB(dialect.SQLite, writer),
+		reader: entsql.OpenDB(dialect.SQLite, reader),
+	}, nil
+}
+
+func openSQLiteDB(path string, params url.Values, key, value string, conns int) (*sql.DB, error) {
+	p := url.Values{}
+	for k, v := range params {
+		p[k] = v
+	}
+	p.Set(key, value)
+	db, err := sql.Open("sqlite3", "file:"+path+"?"+p.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("open SQLite: %w", err)
+	}
+	db.SetMaxOpenConns(conns)
+	db.SetMaxIdleConns(conns)
+	db.SetConnMaxLifetime(0)
+	if err := pingWithin(db, 10*time.Second); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open SQLite database %s: %w", path, err)
+	}
+	return db, nil
+}
+
+func pingWithin(db *sql.DB, d time.Duration) error {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	return db.PingContext(ctx)
+}
+
+// migrateSchema creates or alters tables to match the ent schema. On PostgreSQL an advisory lock
+// keeps several server processes starting at once from migrating concurrently.
+func migrateSchema(ctx context.Context, drv dialect.Driver) error {
+	schema := migrate.NewSchema(writerOf(drv))
+	pg, ok := drv.(*entsql.Driver)
+	if !ok || drv.Dialect() != dialect.Postgres {
+		return wrapMigrate(schema.Create(ctx))
+	}
+	conn, err := pg.DB().Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	const lockKey = 0x62696e64 // "bind"
+	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", lockKey); err != nil {
+		return fmt.Errorf("lock for migration: %w", err)
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", lockKey)
+	return wrapMigrate(schema.Create(ctx))
+}
+
+func wrapMigrate(err error) error {
+	if err != nil {
+		return fmt.Errorf("migrate the database schema: %w", err)
+	}
+	return nil
+}
