@@ -46,7 +46,9 @@ func teamConnection(p loader.Page[*ent.Team]) *model.TeamConnection {
 func teamMemberConnection(p loader.Page[*ent.TeamMember]) *model.TeamMemberConnection {
 	return &model.TeamMemberConnection{
 		Edges: edges(p.Items, func(t *ent.TeamMember) page.Cursor { return page.Cursor{Key: t.CreatedAt, ID: t.ID} },
-			func(c string, n *ent.TeamMember) *model.TeamMemberEdge { return &model.TeamMemberEdge{Cursor: c, Node: n} }),
+			func(c string, n *ent.TeamMember) *model.TeamMemberEdge {
+				return &model.TeamMemberEdge{Cursor: c, Node: n}
+			}),
 		PageInfo: pageInfo(p), TotalCount: p.Count,
 	}
 }
@@ -54,7 +56,9 @@ func teamMemberConnection(p loader.Page[*ent.TeamMember]) *model.TeamMemberConne
 func inviteConnection(p loader.Page[*ent.InviteLink]) *model.InviteLinkConnection {
 	return &model.InviteLinkConnection{
 		Edges: edges(p.Items, func(i *ent.InviteLink) page.Cursor { return page.Cursor{Key: i.CreatedAt, ID: i.ID} },
-			func(c string, n *ent.InviteLink) *model.InviteLinkEdge { return &model.InviteLinkEdge{Cursor: c, Node: n} }),
+			func(c string, n *ent.InviteLink) *model.InviteLinkEdge {
+				return &model.InviteLinkEdge{Cursor: c, Node: n}
+			}),
 		PageInfo: pageInfo(p), TotalCount: p.Count,
 	}
 }
@@ -62,9 +66,13 @@ func inviteConnection(p loader.Page[*ent.InviteLink]) *model.InviteLinkConnectio
 func organizationConnection(p page.Page[*ent.Organization]) *model.OrganizationConnection {
 	return &model.OrganizationConnection{
 		Edges: edges(p.Items, organizationCursor,
-			func(c string, n *ent.Organization) *model.OrganizationEdge { return &model.OrganizationEdge{Cursor: c, Node: n} }),
+			func(c string, n *ent.Organization) *model.OrganizationEdge {
+				return &model.OrganizationEdge{Cursor: c, Node: n}
+			}),
 		PageInfo: pageInfo(p), TotalCount: p.Count,
 	}
 }
 
-func organizationCursor(o *ent.Organization) page.Cursor { return page.Cursor{Key: o.CreatedAt, ID: o.ID} }
+func organizationCursor(o *ent.Organization) page.Cursor {
+	return page.Cursor{Key: o.CreatedAt, ID: o.ID}
+}

@@ -7,11 +7,11 @@ package graph
 
 import (
 	"context"
-	"github.com/binderyhq/bindery/graph/loader"
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/generated"
+	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
 )
 
@@ -183,6 +183,11 @@ func (r *organizationResolver) Team(ctx context.Context, obj *ent.Organization, 
 // Invites is the resolver for the invites field.
 func (r *organizationResolver) Invites(ctx context.Context, obj *ent.Organization, first *int, after *string) (*model.InviteLinkConnection, error) {
 	return r.invites(ctx, obj, first, after)
+}
+
+// Invite is the resolver for the invite field.
+func (r *organizationResolver) Invite(ctx context.Context, obj *ent.Organization, id string) (*ent.InviteLink, error) {
+	return r.invite(ctx, obj.ID, id)
 }
 
 // Viewer is the resolver for the viewer field.

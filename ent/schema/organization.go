@@ -34,7 +34,9 @@ func (Organization) Fields() []ent.Field {
 		field.Bool("sso").Default(false),
 		field.Bool("ai").Default(false),
 		field.Bool("invite_links").Default(true),
-		field.Enum("plan").Values("free", "plus", "pro", "enterprise", "community").Default("free"),
+		// plan is the product name, with the values of the reference API's BillingProduct.
+		field.Enum("plan").Values("free", "plus", "pro", "internal", "free_2024", "plus_2024", "pro_2024",
+			"enterprise_2024", "community_2024").Default("free"),
 	}
 }
 

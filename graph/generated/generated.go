@@ -119,6 +119,7 @@ type ComplexityRoot struct {
 		EmailDomains       func(childComplexity int) int
 		Hostname           func(childComplexity int) int
 		ID                 func(childComplexity int) int
+		Invite             func(childComplexity int, id string) int
 		InviteLinks        func(childComplexity int) int
 		Invites            func(childComplexity int, first *int, after *string) int
 		Logo               func(childComplexity int) int
@@ -280,6 +281,7 @@ type OrganizationResolver interface {
 	Teams(ctx context.Context, obj *ent.Organization, first *int, after *string, title *string, owner *string) (*model.TeamConnection, error)
 	Team(ctx context.Context, obj *ent.Organization, id string) (*ent.Team, error)
 	Invites(ctx context.Context, obj *ent.Organization, first *int, after *string) (*model.InviteLinkConnection, error)
+	Invite(ctx context.Context, obj *ent.Organization, id string) (*ent.InviteLink, error)
 }
 type QueryResolver interface {
 	Viewer(ctx context.Context) (*ent.User, error)
@@ -712,6 +714,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.ID(childComplexity), true
+	case "Organization.invite":
+		if e.ComplexityRoot.Organization.Invite == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_invite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Invite(childComplexity, args["id"].(string)), true
 	case "Organization.inviteLinks":
 		if e.ComplexityRoot.Organization.InviteLinks == nil {
 			break
@@ -1392,6 +1405,8 @@ type Organization {
   team(id: ID!): Team
   "Invite links (admins only)."
   invites(first: Int, after: String): InviteLinkConnection!
+  "An invite link (admins only)."
+  invite(id: ID!): InviteLink
 }
 
 type OrganizationPermissions {
@@ -1741,6 +1756,8 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_team(ctx, field)
 	case "invites":
 		return ec.fieldContext_Organization_invites(ctx, field)
+	case "invite":
+		return ec.fieldContext_Organization_invite(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Organization", field.Name)
 }
@@ -2454,6 +2471,20 @@ func (ec *executionContext) field_Mutation_updateTeam_args(ctx context.Context, 
 		return nil, err
 	}
 	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_invite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -4768,6 +4799,50 @@ func (ec *executionContext) fieldContext_Organization_invites(ctx context.Contex
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Organization_invites_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_invite(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_invite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().Invite(ctx, obj, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.InviteLink) graphql.Marshaler {
+			return ec.marshalOInviteLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐInviteLink(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_invite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InviteLink(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_invite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -8990,6 +9065,44 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "invite":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_invite(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -11199,6 +11312,13 @@ func (ec *executionContext) marshalOInt2ᚖint(ctx context.Context, sel ast.Sele
 	_ = ctx
 	res := graphql.MarshalInt(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOInviteLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐInviteLink(ctx context.Context, sel ast.SelectionSet, v *ent.InviteLink) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._InviteLink(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOMember2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐMember(ctx context.Context, sel ast.SelectionSet, v *ent.Member) graphql.Marshaler {

@@ -8,8 +8,8 @@ package page
 
 import (
 	"encoding/base64"
-	"fmt"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"entgo.io/ent/dialect/sql"

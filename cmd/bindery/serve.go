@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/binderyhq/bindery/internal/accounts"
+	"github.com/binderyhq/bindery/internal/server"
+	"github.com/binderyhq/bindery/internal/store"
+)
+
+func serve(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	var sf storeFlags
+	sf.register(fs)
+	addr := fs.String("addr", envOr("BINDERY_ADDR", "127.0.0.1:8080"), "address to listen on (env BINDERY_ADDR)")
+	baseURL := fs.String("base-url", envOr("BINDERY_BASE_URL", ""), "absolute URL clients reach the server at (default http://ADDR)")
+	opts := server.Defaults("")
+	fs.IntVar(&opts.Limits.Depth, "graphql-depth", opts.Limits.Depth, "GraphQL: maximum selection depth")
+	fs.IntVar(&opts.Limits.Complexity, "graphql-complexity", opts.Limits.Complexity, "GraphQL: maximum complexity")
+	fs.IntVar(&opts.Limits.Aliases, "graphql-aliases", opts.Limits.Aliases, "GraphQL: maximum aliases per operation")
+	fs.IntVar(&opts.Limits.Tokens, "graphql-tokens", opts.Limits.Tokens, "GraphQL: maximum parser tokens")
+	noIntro := fs.Bool("no-introspection", false, "GraphQL: turn schema introspection off")
+	fs.Int64Var(&opts.MaxBody, "max-body", opts.MaxBody, "maximum request body in bytes")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	opts.Limits.Introspection = !*noIntro
+	opts.BaseURL = *baseURL
+	if opts.BaseURL == "" {
+		opts.BaseURL = "http://" + *addr
+	}
+	st, err := sf.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := firstStart(ctx, st, opts.BaseURL); err != nil {
+		return err
+	}
+	return listen(ctx, *addr, server.New(st, opts))
+}
+
+// firstStart creates an admin, an organization and a token in an empty database, and prints the
+// token once.
+func firstStart(ctx context.Context, st *store.Store, baseURL string) error {
+	empty, err := accounts.IsEmpty(ctx, st.Client)
+	if err != nil || !empty {
+		return err
+	}
+	_, org, token, err := accounts.Bootstrap(ctx, st.Client, "admin@bindery.local", "Admin", "My organization")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "First start: created the user admin@bindery.local, the organization %s and this API token (shown once):\n\n    %s\n\n"+
+		"Use it as a bearer token, e.g.:\n    curl -H 'Authorization: Bearer %s' %s/v1/orgs\n\n", org.ID, token, token, baseURL)
+	return nil
+}
+
+// listen serves until ctx ends (SIGINT, SIGTERM), then drains requests for up to 15 seconds.
+func listen(ctx context.Context, addr string, h http.Handler) error {
+	srv := &http.Server{
+		Addr: addr, Handler: h,
+		ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 30 * time.Second,
+		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	slog.Info("listening", "addr", ln.Addr().String())
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	slog.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,85 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/lru"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/graph/generated"
+	"github.com/binderyhq/bindery/graph/limits"
+	"github.com/binderyhq/bindery/graph/model"
+)
+
+// Limits bound what one GraphQL operation may cost; each over-limit operation answers a GraphQL
+// error, never a 500.
+type Limits struct {
+	Depth         int  // nesting of field selections
+	Complexity    int  // fields, with a connection costing first × its children
+	Aliases       int  // aliased fields in one operation
+	Tokens        int  // lexer tokens of the query text
+	Introspection bool // let clients (GraphiQL) read the schema
+}
+
+// DefaultLimits are the limits of a server started without flags.
+var DefaultLimits = Limits{Depth: 12, Complexity: 5000, Aliases: 30, Tokens: 15000, Introspection: true}
+
+// NewHandler returns the GraphQL endpoint over the resolvers: POST only (no queries in URLs).
+func NewHandler(r *Resolver, l Limits) *handler.Server {
+	cfg := generated.Config{Resolvers: r}
+	connectionComplexity(&cfg.Complexity)
+	srv := handler.New(generated.NewExecutableSchema(cfg))
+	srv.AddTransport(transport.Options{})
+	srv.AddTransport(transport.POST{})
+	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	if l.Introspection {
+		srv.Use(extension.Introspection{})
+	}
+	srv.Use(extension.FixedComplexityLimit(l.Complexity))
+	srv.Use(limits.Depth(l.Depth))
+	srv.Use(limits.Aliases(l.Aliases))
+	srv.SetParserTokenLimit(l.Tokens)
+	srv.SetErrorPresenter(presentError)
+	srv.SetRecoverFunc(func(ctx context.Context, p any) error {
+		slog.ErrorContext(ctx, "panic in a resolver", "panic", p)
+		return apperr.Internalw(errors.New("panic in a resolver"))
+	})
+	return srv
+}
+
+// presentError gives every resolver error its extensions.code and a message for people;
+// internal errors are logged and shown as "Internal error.".
+func presentError(ctx context.Context, err error) *gqlerror.Error {
+	gerr := graphql.DefaultErrorPresenter(ctx, err)
+	var already *gqlerror.Error
+	if errors.As(err, &already) && apperr.As(err) == nil && already.Extensions != nil {
+		return gerr // a parse, validation or limit error: it has its code
+	}
+	e := AsAppError(err)
+	if e.Kind == apperr.Internal {
+		slog.ErrorContext(ctx, "internal error", "err", err)
+	}
+	gerr.Message = e.Message
+	gerr.Extensions = map[string]any{"code": e.Kind.Code()}
+	return gerr
+}
+
+// connectionComplexity makes each connection cost first × its children.
+func connectionComplexity(c *generated.ComplexityRoot) {
+	c.Query.Organizations = func(child int, first *int, _ *string) int { return limits.ConnectionComplexity(first, child) }
+	c.Organization.Members = func(child int, first *int, _ *string, _ *model.MemberRoleFilter, _ *string, _ *model.MemberSort, _ *model.SortOrder) int {
+		return limits.ConnectionComplexity(first, child)
+	}
+	c.Organization.Teams = func(child int, first *int, _, _, _ *string) int { return limits.ConnectionComplexity(first, child) }
+	c.Organization.Invites = func(child int, first *int, _ *string) int { return limits.ConnectionComplexity(first, child) }
+	c.Member.Teams = func(child int, first *int, _, _ *string) int { return limits.ConnectionComplexity(first, child) }
+	c.Team.Members = func(child int, first *int, _ *string) int { return limits.ConnectionComplexity(first, child) }
+}

@@ -1,0 +1,135 @@
+package rest
+
+import (
+	"context"
+	"sync"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/graph/model"
+)
+
+// Conversions from resolver results to wire shapes. Derived fields (permissions, counts, the
+// member's user) come from the same field resolvers GraphQL uses, so they batch through the
+// request's loaders; list items convert concurrently so their lookups share one batch.
+
+func (a *api) user(u *ent.User) User {
+	return User{Object: "user", ID: u.ID, DisplayName: u.DisplayName, Email: u.Email, PhotoURL: u.PhotoURL,
+		URLs: urls{Location: a.url("/v1/users/" + u.ID)}}
+}
+
+func (a *api) organization(ctx context.Context, o *ent.Organization) (Organization, error) {
+	perms, err := a.r.Organization().Permissions(ctx, o)
+	if err != nil {
+		return Organization{}, err
+	}
+	w := Organization{
+		Object: "organization", ID: o.ID, Title: o.Title, CreatedAt: o.CreatedAt, EmailDomains: o.EmailDomains,
+		Hostname: o.Hostname, Type: string(o.Type), UseCase: optString(o.UseCase), CommunityType: optString(o.CommunityType),
+		DefaultRole: o.DefaultRole, DefaultContent: orgDefaultContent(o), SSO: o.SSO, AI: o.Ai, InviteLinks: o.InviteLinks,
+		Plan: string(o.Plan), MergeRules: mergeRules{Type: "none"}, Trial: trial{Status: "notapplicable"},
+		URLs:        urls{Location: a.url("/v1/orgs/" + o.ID), App: a.url("/o/" + o.ID)},
+		Permissions: perms,
+	}
+	if o.Logo != nil {
+		w.URLs.Logo = *o.Logo
+	}
+	if w.EmailDomains == nil {
+		w.EmailDomains = []string{}
+	}
+	return w, nil
+}
+
+func (a *api) member(ctx context.Context, m *ent.Member) (Member, error) {
+	mr := a.r.Member()
+	u, err := mr.User(ctx, m)
+	if err != nil {
+		return Member{}, err
+	}
+	w := Member{Object: "member", ID: m.UserID, Role: m.Role, User: a.user(u), Disabled: m.Disabled,
+		JoinedAt: m.JoinedAt, LastSeenAt: m.LastSeenAt, SSO: m.SSO}
+	if w.Spaces, err = mr.SpaceCount(ctx, m); err != nil {
+		return w, err
+	}
+	if w.Teams, err = mr.TeamCount(ctx, m); err != nil {
+		return w, err
+	}
+	w.Sites, err = mr.SiteCount(ctx, m)
+	return w, err
+}
+
+func (a *api) team(ctx context.Context, t *ent.Team) (Team, error) {
+	tr := a.r.Team()
+	w := Team{Object: "team", ID: t.ID, Title: t.Title, CreatedAt: t.CreatedAt}
+	var err error
+	if w.Members, err = tr.MemberCount(ctx, t); err != nil {
+		return w, err
+	}
+	if w.Spaces, err = tr.SpaceCount(ctx, t); err != nil {
+		return w, err
+	}
+	w.Permissions, err = tr.Permissions(ctx, t)
+	return w, err
+}
+
+func (a *api) rosterItem(ctx context.Context, tm *ent.TeamMember) (TeamRosterItem, error) {
+	m, err := a.r.TeamMember().Member(ctx, tm)
+	if err != nil {
+		return TeamRosterItem{}, err
+	}
+	wm, err := a.member(ctx, m)
+	return TeamRosterItem{Organization: wm, Team: TeamRole{Role: tm.Role}, Permissions: viewPerm{View: true}}, err
+}
+
+func (a *api) memberTeamItem(ctx context.Context, tm *ent.TeamMember) (MemberTeamItem, error) {
+	t, err := a.r.TeamMember().Team(ctx, tm)
+	if err != nil {
+		return MemberTeamItem{}, err
+	}
+	wt, err := a.team(ctx, t)
+	return MemberTeamItem{Team: wt, Member: TeamRole{Role: tm.Role}}, err
+}
+
+func (a *api) invite(ctx context.Context, i *ent.InviteLink) (Invite, error) {
+	redundant, err := a.r.InviteLink().Redundant(ctx, i)
+	return Invite{Object: "invite", ID: i.ID, Role: i.Role, Redundant: redundant}, err
+}
+
+// convertAll converts items concurrently, so the lookups of all items batch together.
+func convertAll[T, W any](ctx context.Context, items []T, conv func(context.Context, T) (W, error)) ([]W, error) {
+	out := make([]W, len(items))
+	errs := make([]error, len(items))
+	var wg sync.WaitGroup
+	for i, it := range items {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i], errs[i] = conv(ctx, it)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// list converts a connection's nodes into List<W>.
+func list[N, W any](ctx context.Context, nodes []N, info *model.PageInfo, count int, conv func(context.Context, N) (W, error)) (List[W], error) {
+	items, err := convertAll(ctx, nodes, conv)
+	l := List[W]{Count: count, Items: items}
+	if info.HasNextPage && info.EndCursor != nil {
+		l.Next = &Next{Page: *info.EndCursor}
+	}
+	return l, err
+}
+
+// nodes takes the nodes out of a connection's edges.
+func nodes[E, N any](edges []E, node func(E) N) []N {
+	out := make([]N, len(edges))
+	for i, e := range edges {
+		out[i] = node(e)
+	}
+	return out
+}

@@ -1,0 +1,141 @@
+package rest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/graph/loader"
+	"github.com/binderyhq/bindery/internal/id"
+)
+
+// Authenticator turns a bearer token into a viewer. It returns an UNAUTHENTICATED apperr for a
+// token it does not hold.
+type Authenticator func(ctx context.Context, token string) (*viewer.Viewer, error)
+
+type requestIDKey struct{}
+
+// requestID tags each request with an id, echoed in X-Request-Id and in the log.
+func requestID(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rid := id.Random(16)
+		w.Header().Set("X-Request-Id", rid)
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestIDKey{}, rid)))
+	})
+}
+
+// recoverPanics turns a panic into a logged 500 with the error body.
+func recoverPanics(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				slog.ErrorContext(r.Context(), "panic", "panic", p, "path", r.URL.Path, "stack", string(debug.Stack()))
+				writeError(w, r, apperr.Internalw(fmt.Errorf("panic: %v", p)))
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	s.status = code
+	s.ResponseWriter.WriteHeader(code)
+}
+
+// accessLog logs one line per request; never the Authorization header.
+func accessLog(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		next.ServeHTTP(rec, r)
+		rid, _ := r.Context().Value(requestIDKey{}).(string)
+		slog.Debug("request", "id", rid, "method", r.Method, "path", r.URL.Path, "status", rec.status,
+			"duration", time.Since(start))
+	})
+}
+
+// limitBody refuses bodies over max bytes (413) and any NUL character in the path, the query or
+// the body (400): text columns cannot hold it, and no field of the API needs it.
+func limitBody(max int64) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.Contains(r.URL.RawPath+r.URL.Path+r.URL.RawQuery, "%00") || strings.ContainsRune(r.URL.Path, 0) {
+				writeError(w, r, apperr.Invalidf("the URL must not contain NUL characters"))
+				return
+			}
+			if r.ContentLength > max {
+				writeError(w, r, apperr.TooLargef("request body: must be at most %d bytes", max))
+				return
+			}
+			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
+			if err != nil {
+				writeError(w, r, apperr.TooLargef("request body: must be at most %d bytes", max))
+				return
+			}
+			if bytes.IndexByte(body, 0) >= 0 || bytes.Contains(body, []byte(`\u0000`)) {
+				writeError(w, r, apperr.Invalidf("request body: must not contain NUL characters"))
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// deadline bounds the time one request may take.
+func deadline(d time.Duration) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			ctx, cancel := context.WithTimeout(r.Context(), d)
+			defer cancel()
+			next.ServeHTTP(w, r.WithContext(ctx))
+		})
+	}
+}
+
+// authenticate puts the viewer of the bearer token in the context, with fresh loaders; a missing
+// or unknown token answers 401.
+func authenticate(auth Authenticator, client *ent.Client) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			token, ok := bearer(r.Header.Get("Authorization"))
+			if !ok {
+				writeError(w, r, apperr.Unauthenticatedf("authentication required: send the header Authorization: Bearer <token>"))
+				return
+			}
+			v, err := auth(r.Context(), token)
+			if err != nil {
+				writeError(w, r, err)
+				return
+			}
+			ctx := loader.NewContext(viewer.NewContext(r.Context(), v), client)
+			next.ServeHTTP(w, r.WithContext(ctx))
+		})
+	}
+}
+
+func bearer(header string) (string, bool) {
+	scheme, token, ok := strings.Cut(header, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	token = strings.TrimSpace(token)
+	return token, token != ""
+}

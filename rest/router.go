@@ -1,0 +1,94 @@
+// Package rest serves the /v1 REST surface (wire-compatible with the reference API) and mounts
+// the GraphQL endpoint beside it. Handlers parse, call one resolver, convert, and write; access is
+// decided by the resolvers and the ent policies beneath them, never here.
+package rest
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql/playground"
+	"github.com/go-chi/chi/v5"
+
+	"github.com/binderyhq/bindery/graph"
+	"github.com/binderyhq/bindery/graph/apperr"
+)
+
+// Config wires the router.
+type Config struct {
+	Resolver       *graph.Resolver
+	GraphQL        http.Handler  // POST /graphql
+	Authenticate   Authenticator // bearer token → viewer
+	MaxBody        int64         // request body limit in bytes
+	RequestTimeout time.Duration // deadline of one request
+	BaseURL        string        // absolute URL of this server, for urls.location
+}
+
+type api struct {
+	r       *graph.Resolver
+	baseURL string
+}
+
+func (a *api) url(path string) string { return a.baseURL + path }
+
+// NewRouter returns the HTTP handler of the whole server.
+func NewRouter(c Config) http.Handler {
+	a := &api{r: c.Resolver, baseURL: strings.TrimRight(c.BaseURL, "/")}
+	r := chi.NewRouter()
+	r.Use(requestID, recoverPanics, accessLog, limitBody(c.MaxBody), deadline(c.RequestTimeout))
+	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, r, apperr.NotFoundf("no endpoint at %s %s", r.Method, truncate(r.URL.Path, 200)))
+	})
+	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, r, &apperr.Error{Kind: apperr.Invalid, Message: r.Method + " is not allowed on " + truncate(r.URL.Path, 200)})
+	})
+	r.Get("/graphql", playground.Handler("Bindery GraphQL", "/graphql"))
+	r.Group(func(r chi.Router) {
+		r.Use(authenticate(c.Authenticate, c.Resolver.Client))
+		r.Handle("/graphql", c.GraphQL)
+		r.Route("/v1", a.routes)
+	})
+	return r
+}
+
+// routes is the route table of /v1: one line per endpoint.
+func (a *api) routes(r chi.Router) {
+	r.Get("/", a.getInfo)
+	r.Get("/user", a.getViewer)
+	r.Get("/users/{userId}", a.getUser)
+	r.Get("/email-domains/{emailDomain}/orgs", a.organizationsForEmailDomain)
+
+	r.Get("/orgs", a.listOrganizations)
+	r.Post("/orgs", a.createOrganization)
+	r.Get("/orgs/{organizationId}", a.getOrganization)
+	r.Patch("/orgs/{organizationId}", a.updateOrganization)
+	r.Post("/orgs/{organizationId}/ping", a.ping)
+
+	r.Get("/orgs/{organizationId}/members", a.listMembers)
+	r.Get("/orgs/{organizationId}/members/{userId}", a.getMember)
+	r.Patch("/orgs/{organizationId}/members/{userId}", a.updateMember)
+	r.Delete("/orgs/{organizationId}/members/{userId}", a.removeMember)
+	r.Post("/orgs/{organizationId}/members/{userId}/sso", a.setMemberSSO)
+	r.Get("/orgs/{organizationId}/members/{userId}/teams", a.listMemberTeams)
+
+	r.Get("/orgs/{organizationId}/teams", a.listTeams)
+	r.Put("/orgs/{organizationId}/teams", a.createTeam)
+	r.Get("/orgs/{organizationId}/teams/{teamId}", a.getTeam)
+	r.Patch("/orgs/{organizationId}/teams/{teamId}", a.updateTeam)
+	r.Delete("/orgs/{organizationId}/teams/{teamId}", a.deleteTeam)
+	r.Get("/orgs/{organizationId}/teams/{teamId}/members", a.listTeamMembers)
+	r.Put("/orgs/{organizationId}/teams/{teamId}/members", a.updateTeamMembers)
+	r.Put("/orgs/{organizationId}/teams/{teamId}/members/{userId}", a.setTeamMember)
+	r.Delete("/orgs/{organizationId}/teams/{teamId}/members/{userId}", a.removeTeamMember)
+
+	r.Get("/orgs/{organizationId}/link-invites", a.listInvites)
+	r.Post("/orgs/{organizationId}/link-invites", a.createInvite)
+	r.Get("/orgs/{organizationId}/link-invites/{inviteId}", a.getInvite)
+	r.Patch("/orgs/{organizationId}/link-invites/{inviteId}", a.updateInvite)
+	r.Delete("/orgs/{organizationId}/link-invites/{inviteId}", a.deleteInvite)
+	r.Post("/orgs/{organizationId}/invites/{inviteId}", a.joinWithInvite)
+}
+
+// missing is the error of a required body field that is absent.
+func missing(field string) error { return apperr.Invalidf("%s: is required", field) }

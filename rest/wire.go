@@ -1,0 +1,155 @@
+package rest
+
+import (
+	"time"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/graph/model"
+)
+
+// Wire shapes of spec/01, field for field (the reference client's schemas where spec/01 is silent).
+
+// List is List<T>: next is omitted on the last page.
+type List[T any] struct {
+	Next  *Next `json:"next,omitempty"`
+	Count int   `json:"count"`
+	Items []T   `json:"items"`
+}
+
+// Next names the following page.
+type Next struct {
+	Page string `json:"page"`
+}
+
+type urls struct {
+	Location string `json:"location"`
+	App      string `json:"app,omitempty"`
+	Logo     string `json:"logo,omitempty"`
+}
+
+// User is the wire shape of a user.
+type User struct {
+	Object      string `json:"object"`
+	ID          string `json:"id"`
+	DisplayName string `json:"displayName"`
+	Email       string `json:"email"`
+	PhotoURL    string `json:"photoURL,omitempty"`
+	URLs        urls   `json:"urls"`
+}
+
+// Organization is the wire shape of an organization.
+type Organization struct {
+	Object         string                         `json:"object"`
+	ID             string                         `json:"id"`
+	Title          string                         `json:"title"`
+	CreatedAt      time.Time                      `json:"createdAt"`
+	EmailDomains   []string                       `json:"emailDomains"`
+	Hostname       *string                        `json:"hostname,omitempty"`
+	Type           string                         `json:"type"`
+	UseCase        *string                        `json:"useCase,omitempty"`
+	CommunityType  *string                        `json:"communityType,omitempty"`
+	DefaultRole    *viewer.Role                   `json:"defaultRole"`
+	DefaultContent *defaultContent                `json:"defaultContent,omitempty"`
+	SSO            bool                           `json:"sso"`
+	AI             bool                           `json:"ai"`
+	InviteLinks    bool                           `json:"inviteLinks"`
+	Plan           string                         `json:"plan"`
+	MergeRules     mergeRules                     `json:"mergeRules"`
+	Trial          trial                          `json:"trial"`
+	URLs           urls                           `json:"urls"`
+	Permissions    *model.OrganizationPermissions `json:"permissions"`
+}
+
+type defaultContent struct {
+	Type string `json:"type"`
+	Site string `json:"site"`
+}
+
+// mergeRules: Bindery has no merge rules yet, so change requests merge without review rules.
+type mergeRules struct {
+	Type string `json:"type"`
+}
+
+// trial: a self-hosted server has no billing trials.
+type trial struct {
+	Status string `json:"status"`
+	Count  int    `json:"count"`
+}
+
+// Member is the wire shape of an organization member.
+type Member struct {
+	Object     string       `json:"object"`
+	ID         string       `json:"id"`
+	Role       *viewer.Role `json:"role"`
+	User       User         `json:"user"`
+	Disabled   bool         `json:"disabled"`
+	JoinedAt   time.Time    `json:"joinedAt"`
+	LastSeenAt *time.Time   `json:"lastSeenAt,omitempty"`
+	SSO        bool         `json:"sso"`
+	Spaces     int          `json:"spaces"`
+	Teams      int          `json:"teams"`
+	Sites      int          `json:"sites"`
+}
+
+// Team is the wire shape of a team.
+type Team struct {
+	Object      string                 `json:"object"`
+	ID          string                 `json:"id"`
+	Title       string                 `json:"title"`
+	Members     int                    `json:"members"`
+	Spaces      int                    `json:"spaces"`
+	CreatedAt   time.Time              `json:"createdAt"`
+	Permissions *model.TeamPermissions `json:"permissions"`
+}
+
+// TeamRole is a member's role in a team.
+type TeamRole struct {
+	Role viewer.TeamRole `json:"role"`
+}
+
+// TeamRosterItem is an item of a team's member list.
+type TeamRosterItem struct {
+	Organization Member   `json:"organization"`
+	Team         TeamRole `json:"team"`
+	Permissions  viewPerm `json:"permissions"`
+}
+
+type viewPerm struct {
+	View bool `json:"view"`
+}
+
+// MemberTeamItem is an item of a member's team list.
+type MemberTeamItem struct {
+	Team   Team     `json:"team"`
+	Member TeamRole `json:"member"`
+}
+
+// Invite is the wire shape of an organization invite link.
+type Invite struct {
+	Object    string       `json:"object"`
+	ID        string       `json:"id"`
+	Role      *viewer.Role `json:"role"`
+	Redundant bool         `json:"redundant"`
+}
+
+// APIInfo is the answer of GET /v1/.
+type APIInfo struct {
+	Version string `json:"version"`
+	Build   string `json:"build"`
+}
+
+func optString[T ~string](v *T) *string {
+	if v == nil {
+		return nil
+	}
+	s := string(*v)
+	return &s
+}
+
+func orgDefaultContent(o *ent.Organization) *defaultContent {
+	if o.DefaultContentSite == nil {
+		return nil
+	}
+	return &defaultContent{Type: "site", Site: *o.DefaultContentSite}
+}
