@@ -120,3 +120,8 @@ func enumString[T ~string](v *T) *string {
 	s := string(*v)
 	return &s
 }
+
+// siteGrantCount is the number of sites a member was granted access to by name. The data model
+// has no per-member site grants (sites are reached through organization roles and visibility),
+// so it is zero; see docs/decisions.md.
+func siteGrantCount(*ent.Member) int { return 0 }

@@ -32,7 +32,7 @@ func (r *memberResolver) User(ctx context.Context, obj *ent.Member) (*ent.User, 
 
 // SpaceCount is the resolver for the spaceCount field.
 func (r *memberResolver) SpaceCount(ctx context.Context, obj *ent.Member) (int, error) {
-	return 0, nil
+	return loader.For(ctx, r.Client).MemberSpaceCount(ctx, loader.MemberKey{OrgID: obj.OrganizationID, UserID: obj.UserID})
 }
 
 // TeamCount is the resolver for the teamCount field.
@@ -42,7 +42,7 @@ func (r *memberResolver) TeamCount(ctx context.Context, obj *ent.Member) (int, e
 
 // SiteCount is the resolver for the siteCount field.
 func (r *memberResolver) SiteCount(ctx context.Context, obj *ent.Member) (int, error) {
-	return 0, nil
+	return siteGrantCount(obj), nil
 }
 
 // Teams is the resolver for the teams field.
@@ -227,7 +227,7 @@ func (r *teamResolver) MemberCount(ctx context.Context, obj *ent.Team) (int, err
 
 // SpaceCount is the resolver for the spaceCount field.
 func (r *teamResolver) SpaceCount(ctx context.Context, obj *ent.Team) (int, error) {
-	return 0, nil
+	return loader.For(ctx, r.Client).TeamSpaceCount(ctx, obj.ID)
 }
 
 // Permissions is the resolver for the permissions field.

@@ -46,36 +46,36 @@ func FilterTenant(min viewer.Role) privacy.QueryRule {
 	})
 }
 
-// orgMutation is a write to an organization-owned entity.
-type orgMutation interface {
-	ent.Mutation
+// orgCreate is the creation of a row of an organization-owned entity.
+type orgCreate interface {
 	OrganizationID() (string, bool)
-	Filter() privacy.Filter
 }
 
 // AllowOrgRole allows writes to an organization-owned entity by viewers whose role there is at
 // least min. A create is checked against the new row's organization; an update or delete is
 // narrowed to rows of the organizations where the viewer has that role.
 func AllowOrgRole(min viewer.Role) privacy.MutationRule {
-	return privacy.MutationRuleFunc(func(ctx context.Context, m ent.Mutation) error {
-		om, ok := m.(orgMutation)
-		if !ok {
-			return privacy.Denyf("%T is not owned by an organization", m)
-		}
-		v := viewer.FromContext(ctx)
-		if m.Op().Is(ent.OpCreate) {
-			orgID, _ := om.OrganizationID()
-			if role, _ := v.Membership(orgID); role.AtLeast(min) {
-				return privacy.Allow
-			}
-			return privacy.Skip
-		}
-		orgs := v.OrganizationIDs(min)
+	narrow := privacy.FilterFunc(func(ctx context.Context, f privacy.Filter) error {
+		orgs := viewer.FromContext(ctx).OrganizationIDs(min)
 		if len(orgs) == 0 {
 			return privacy.Skip
 		}
-		om.Filter().Where(orgIn(orgs))
+		f.Where(orgIn(orgs))
 		return privacy.Allow
+	})
+	return privacy.MutationRuleFunc(func(ctx context.Context, m ent.Mutation) error {
+		if !m.Op().Is(ent.OpCreate) {
+			return narrow.EvalMutation(ctx, m)
+		}
+		oc, ok := m.(orgCreate)
+		if !ok {
+			return privacy.Denyf("%T is not owned by an organization", m)
+		}
+		orgID, _ := oc.OrganizationID()
+		if role, _ := viewer.FromContext(ctx).Membership(orgID); role.AtLeast(min) {
+			return privacy.Allow
+		}
+		return privacy.Skip
 	})
 }
 

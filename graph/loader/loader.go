@@ -31,6 +31,8 @@ type Loaders struct {
 	teamSizes     *dataloader.Loader[string, int]
 	memberTeams   *dataloader.Loader[MemberKey, int]
 	ownedTeams    *dataloader.Loader[string, []string]
+	userSpaces    *dataloader.Loader[MemberKey, int]
+	teamSpaces    *dataloader.Loader[string, int]
 	memberPages   *dataloader.Loader[pageKey[MemberFilter], Page[*ent.Member]]
 	teamPages     *dataloader.Loader[pageKey[TeamFilter], Page[*ent.Team]]
 	rosterPages   *dataloader.Loader[pageKey[struct{}], Page[*ent.TeamMember]]
@@ -47,6 +49,8 @@ func New(client *ent.Client) *Loaders {
 	l.teamSizes = newLoader(l.loadTeamSizes)
 	l.memberTeams = newLoader(l.loadMemberTeamCounts)
 	l.ownedTeams = newLoader(l.loadOwnedTeams)
+	l.userSpaces = newLoader(l.loadUserSpaceCounts)
+	l.teamSpaces = newLoader(l.loadTeamSpaceCounts)
 	l.memberPages = newLoader(l.loadMemberPages)
 	l.teamPages = newLoader(l.loadTeamPages)
 	l.rosterPages = newLoader(l.loadRosterPages)

@@ -79,37 +79,19 @@ func (l *Loaders) loadMembers(ctx context.Context, keys []MemberKey) []*dataload
 }
 
 func (l *Loaders) loadTeamSizes(ctx context.Context, ids []string) []*dataloader.Result[int] {
-	var rows []struct {
-		TeamID string `json:"team_id"`
-		Count  int    `json:"count"`
-	}
-	err := l.client.TeamMember.Query().Where(teammember.TeamIDIn(ids...)).
-		GroupBy(teammember.FieldTeamID).Aggregate(ent.Count()).Scan(ctx, &rows)
+	counts, err := countBy(ctx, teammember.FieldTeamID, l.client.TeamMember.Query().Where(teammember.TeamIDIn(ids...)).Modify)
 	if err != nil {
 		return failAll[string, int](ids, err)
-	}
-	counts := make(map[string]int, len(rows))
-	for _, r := range rows {
-		counts[r.TeamID] = r.Count
 	}
 	return results(ids, counts, nil)
 }
 
 func (l *Loaders) loadMemberTeamCounts(ctx context.Context, keys []MemberKey) []*dataloader.Result[int] {
 	orgs, users := splitMemberKeys(keys)
-	var rows []struct {
-		OrgID  string `json:"organization_id"`
-		UserID string `json:"user_id"`
-		Count  int    `json:"count"`
-	}
-	err := l.client.TeamMember.Query().Where(teammember.OrganizationIDIn(orgs...), teammember.UserIDIn(users...)).
-		GroupBy(teammember.FieldOrganizationID, teammember.FieldUserID).Aggregate(ent.Count()).Scan(ctx, &rows)
+	counts, err := countByMember(ctx, l.client.TeamMember.Query().
+		Where(teammember.OrganizationIDIn(orgs...), teammember.UserIDIn(users...)).Modify)
 	if err != nil {
 		return failAll[MemberKey, int](keys, err)
-	}
-	counts := make(map[MemberKey]int, len(rows))
-	for _, r := range rows {
-		counts[MemberKey{r.OrgID, r.UserID}] = r.Count
 	}
 	return results(keys, counts, nil)
 }

@@ -191,6 +191,24 @@ func countBy[S scanner](ctx context.Context, col string, modify func(...func(*sq
 	return counts, err
 }
 
+// countByMember counts the rows of a query per (organization_id, user_id), in one statement.
+func countByMember[S scanner](ctx context.Context, modify func(...func(*sql.Selector)) S) (map[MemberKey]int, error) {
+	var rows []struct {
+		OrgID  string `json:"organization_id"`
+		UserID string `json:"user_id"`
+		Count  int    `json:"count"`
+	}
+	err := modify(func(s *sql.Selector) {
+		s.Select(s.C("organization_id"), s.C("user_id"), sql.As(sql.Count("*"), "count")).
+			GroupBy(s.C("organization_id"), s.C("user_id"))
+	}).Scan(ctx, &rows)
+	counts := make(map[MemberKey]int, len(rows))
+	for _, r := range rows {
+		counts[MemberKey{r.OrgID, r.UserID}] = r.Count
+	}
+	return counts, err
+}
+
 func encode(c *page.Cursor) string {
 	if c == nil {
 		return ""

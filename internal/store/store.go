@@ -29,7 +29,7 @@ type Options struct {
 	// FullSync makes SQLite fsync every commit (synchronous=FULL), durable against power loss;
 	// the default (NORMAL) is durable against a crashed process.
 	FullSync bool
-	Readers  int                                    // SQLite read-only connections; 0 means 3
+	Readers  int                                 // SQLite read-only connections; 0 means 3
 	Wrap     func(dialect.Driver) dialect.Driver // optional driver wrapper (statement counting in tests)
 }
 

@@ -1,0 +1,47 @@
+# Every go command of the project runs through here, so the SQLite FTS5 build tag is set once.
+export GOFLAGS := -tags=sqlite_fts5
+export CGO_ENABLED := 1
+
+PG_TEST_DB ?= postgres://postgres@127.0.0.1:5432/test?sslmode=disable
+
+.PHONY: run test test-sqlite test-postgres generate generate-check bench build fuzz
+
+## run: start the server on the embedded SQLite database (./bindery-data)
+run:
+	go run ./cmd/bindery serve
+
+build:
+	go build -o bindery ./cmd/bindery
+
+## test: the whole suite with the race detector, on SQLite, then on PostgreSQL when one answers
+test: test-sqlite test-postgres
+
+test-sqlite:
+	go test -race -count=1 ./...
+
+test-postgres:
+	@if ! command -v pg_isready >/dev/null; then \
+		echo "== PostgreSQL pass SKIPPED: pg_isready is not installed (apt-get install postgresql-client)"; \
+	elif pg_isready -q -d "$(PG_TEST_DB)"; then \
+		echo "== PostgreSQL pass ($(PG_TEST_DB))"; \
+		BINDERY_TEST_DB="$(PG_TEST_DB)" go test -race -count=1 ./...; \
+	else \
+		echo "== PostgreSQL pass SKIPPED: no PostgreSQL answers at $(PG_TEST_DB) (set PG_TEST_DB to test against one)"; \
+	fi
+
+## generate: rebuild ent and gqlgen code
+generate:
+	go generate ./...
+
+## generate-check: fail when the committed generated code differs from what go generate makes
+generate-check: generate
+	@git diff --exit-code --stat -- . || (echo "generated code is stale: run make generate and commit"; exit 1)
+	@test -z "$$(git status --porcelain --untracked-files=all -- ent graph)" || (git status --short -- ent graph; echo "go generate made new files: commit them"; exit 1)
+
+## bench: benchmarks with ratios to a baseline measured in the same run
+bench:
+	go test -run '^$$' -bench . -benchtime 2s ./bench/
+
+## fuzz: run each fuzz target for a short while
+fuzz:
+	go test -run '^$$' -fuzz FuzzDecodeCursor -fuzztime 20s ./graph/page/

@@ -1,0 +1,210 @@
+package testenv
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/internal/accounts"
+	"github.com/binderyhq/bindery/internal/apispec"
+	"github.com/binderyhq/bindery/internal/server"
+	"github.com/binderyhq/bindery/internal/store"
+)
+
+// Env is a running server over a fresh database.
+type Env struct {
+	tb         testing.TB
+	Store      *store.Store
+	Server     *httptest.Server
+	Spec       *apispec.Spec
+	statements atomic.Int64
+}
+
+// Actor is someone calling the API: a user with a token (an empty token calls anonymously).
+type Actor struct {
+	UserID string
+	Email  string
+	Token  string
+}
+
+// New starts a server with the default options, adjusted by opts.
+func New(tb testing.TB, opts ...func(*server.Options)) *Env {
+	tb.Helper()
+	e := &Env{tb: tb, Spec: apispec.Load(tb)}
+	e.Store = OpenStore(tb, &e.statements)
+	o := server.Defaults("")
+	for _, f := range opts {
+		f(&o)
+	}
+	e.Server = httptest.NewUnstartedServer(nil)
+	o.BaseURL = "http://" + e.Server.Listener.Addr().String()
+	e.Server.Config.Handler = server.New(e.Store, o)
+	e.Server.Start()
+	tb.Cleanup(e.Server.Close)
+	return e
+}
+
+// Bootstrap creates an admin user with their organization.
+func (e *Env) Bootstrap(email, org string) (Actor, string) {
+	e.tb.Helper()
+	u, o, token, err := accounts.Bootstrap(context.Background(), e.Store.Client, email, strings.Split(email, "@")[0], org)
+	if err != nil {
+		e.tb.Fatal(err)
+	}
+	return Actor{UserID: u.ID, Email: u.Email, Token: token}, o.ID
+}
+
+// User creates a user, a member of orgID with role (nil: a guest) when orgID is not empty.
+func (e *Env) User(email, orgID string, role *viewer.Role) Actor {
+	e.tb.Helper()
+	u, token, err := accounts.CreateUser(context.Background(), e.Store.Client,
+		accounts.NewUser{Email: email, Name: strings.Split(email, "@")[0], OrgID: orgID, Role: role})
+	if err != nil {
+		e.tb.Fatal(err)
+	}
+	return Actor{UserID: u.ID, Email: u.Email, Token: token}
+}
+
+// Role returns a pointer to a role, for User.
+func Role(r viewer.Role) *viewer.Role { return &r }
+
+// Response is an HTTP answer.
+type Response struct {
+	Status int
+	Body   []byte
+}
+
+// JSON decodes the body into v, failing the test when it cannot.
+func (r Response) JSON(tb testing.TB, v any) {
+	tb.Helper()
+	if err := json.Unmarshal(r.Body, v); err != nil {
+		tb.Fatalf("decode %s: %v", r.Body, err)
+	}
+}
+
+// Map decodes the body as an object.
+func (r Response) Map(tb testing.TB) map[string]any {
+	tb.Helper()
+	var m map[string]any
+	r.JSON(tb, &m)
+	return m
+}
+
+// Do sends a request as the actor. A successful answer is validated against the reference
+// client's schema of the operation; a failure must have the error body with its status.
+func (e *Env) Do(a Actor, method, path string, body any) Response {
+	e.tb.Helper()
+	resp := e.Raw(a, method, path, "application/json", encode(e.tb, body))
+	if resp.Status < 300 && e.Spec.HasOperation(method, path) {
+		e.Spec.ValidateResponse(e.tb, method, path, resp.Status, resp.Body)
+	}
+	if resp.Status >= 400 {
+		CheckError(e.tb, resp, resp.Status)
+	}
+	return resp
+}
+
+// Raw sends a request with a raw body and content type, checking nothing.
+func (e *Env) Raw(a Actor, method, path, contentType string, body io.Reader) Response {
+	e.tb.Helper()
+	req, err := http.NewRequest(method, e.Server.URL+path, body)
+	if err != nil {
+		e.tb.Fatal(err)
+	}
+	if a.Token != "" {
+		req.Header.Set("Authorization", "Bearer "+a.Token)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	res, err := e.Server.Client().Do(req)
+	if err != nil {
+		e.tb.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		e.tb.Fatal(err)
+	}
+	return Response{Status: res.StatusCode, Body: b}
+}
+
+func encode(tb testing.TB, body any) io.Reader {
+	switch b := body.(type) {
+	case nil:
+		return nil
+	case string:
+		return strings.NewReader(b)
+	case []byte:
+		return bytes.NewReader(b)
+	}
+	raw, err := json.Marshal(body)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return bytes.NewReader(raw)
+}
+
+// CheckError asserts that resp is a failure with the given status and the error body
+// {"error":{"code":status,"message":"…"}}, and returns the message.
+func CheckError(tb testing.TB, resp Response, status int) string {
+	tb.Helper()
+	var body struct {
+		Error *struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if resp.Status != status || json.Unmarshal(resp.Body, &body) != nil || body.Error == nil ||
+		body.Error.Code != status || body.Error.Message == "" {
+		tb.Fatalf("want a %d error body, got %d %s", status, resp.Status, resp.Body)
+	}
+	return body.Error.Message
+}
+
+// GQLResponse is a GraphQL answer.
+type GQLResponse struct {
+	Status int
+	Data   json.RawMessage `json:"data"`
+	Errors []struct {
+		Message    string         `json:"message"`
+		Path       []any          `json:"path"`
+		Extensions map[string]any `json:"extensions"`
+	} `json:"errors"`
+}
+
+// Code returns the extensions.code of the first error, or "" when there is none.
+func (g GQLResponse) Code() string {
+	if len(g.Errors) == 0 {
+		return ""
+	}
+	code, _ := g.Errors[0].Extensions["code"].(string)
+	return code
+}
+
+// GraphQL runs a query as the actor.
+func (e *Env) GraphQL(a Actor, query string, vars map[string]any) GQLResponse {
+	e.tb.Helper()
+	resp := e.Raw(a, http.MethodPost, "/graphql", "application/json",
+		encode(e.tb, map[string]any{"query": query, "variables": vars}))
+	var g GQLResponse
+	if err := json.Unmarshal(resp.Body, &g); err != nil {
+		e.tb.Fatalf("GraphQL answered %d %s", resp.Status, resp.Body)
+	}
+	g.Status = resp.Status
+	return g
+}
+
+// Statements runs fn and returns how many SQL statements it sent.
+func (e *Env) Statements(fn func()) int64 {
+	before := e.statements.Load()
+	fn()
+	return e.statements.Load() - before
+}
