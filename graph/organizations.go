@@ -6,10 +6,12 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqljson"
+	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/organization"
 	"github.com/binderyhq/bindery/ent/rule"
+	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/loader"
@@ -101,6 +103,9 @@ func (r *Resolver) updateOrganization(ctx context.Context, id string, in model.U
 	if _, err := r.requireOrgRole(ctx, id, viewer.RoleAdmin, "change the organization"); err != nil {
 		return nil, err
 	}
+	if err := r.checkDefaultContent(ctx, id, in.DefaultContentSite); err != nil {
+		return nil, err
+	}
 	upd := r.Client.Organization.UpdateOneID(id)
 	if err := applyOrganizationUpdate(upd, in); err != nil {
 		return nil, err
@@ -152,6 +157,18 @@ func applyOrganizationUpdate(upd *ent.OrganizationUpdateOne, in model.UpdateOrga
 		upd.SetInviteLinks(*in.InviteLinks)
 	}
 	return nil
+}
+
+// checkDefaultContent refuses a default content site that is not a site of the organization.
+func (r *Resolver) checkDefaultContent(ctx context.Context, orgID string, siteID graphql.Omittable[*string]) error {
+	if siteID.Value() == nil {
+		return nil
+	}
+	exists, err := r.Client.Site.Query().Where(site.ID(*siteID.Value()), site.OrganizationID(orgID)).Exist(ctx)
+	if err != nil || exists {
+		return err
+	}
+	return apperr.Invalidf("defaultContent.site: no site of this organization has the id %q", truncate(*siteID.Value(), 80))
 }
 
 // organizationsForEmailDomain lists the organizations that list an email domain: any the viewer

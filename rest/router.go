@@ -41,7 +41,10 @@ func NewRouter(c Config) http.Handler {
 		writeError(w, r, apperr.NotFoundf("no endpoint at %s %s", r.Method, truncate(r.URL.Path, 200)))
 	})
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, r, &apperr.Error{Kind: apperr.Invalid, Message: r.Method + " is not allowed on " + truncate(r.URL.Path, 200)})
+		var body errorBody
+		body.Error.Code = http.StatusMethodNotAllowed
+		body.Error.Message = r.Method + " is not allowed on " + truncate(r.URL.Path, 200)
+		writeJSON(w, body.Error.Code, body)
 	})
 	r.Get("/graphql", playground.Handler("Bindery GraphQL", "/graphql"))
 	r.Group(func(r chi.Router) {
