@@ -193,7 +193,7 @@ func (r *Resolver) organizationsForEmailDomain(ctx context.Context, domain strin
 
 func (r *Resolver) organizationPermissions(ctx context.Context, o *ent.Organization) (*model.OrganizationPermissions, error) {
 	v := viewer.FromContext(ctx)
-	owns, err := loader.For(ctx, r.Client).OwnsTeamIn(ctx, v.UserID, o.ID)
+	owns, err := loader.For(ctx, r.Client).ViewerOwnsTeamIn(ctx, o.ID)
 	if err != nil {
 		return nil, err
 	}

@@ -44,13 +44,11 @@ func (r *Resolver) manageableTeam(ctx context.Context, orgID, teamID string) (*e
 }
 
 func (r *Resolver) teamPermissions(ctx context.Context, t *ent.Team) (*model.TeamPermissions, error) {
-	v := viewer.FromContext(ctx)
-	owns, err := r.Client.TeamMember.Query().
-		Where(teammember.TeamID(t.ID), teammember.UserID(v.UserID), teammember.RoleEQ(viewer.TeamOwner)).Exist(ctx)
+	owns, err := loader.For(ctx, r.Client).ViewerOwnsTeam(ctx, t.ID)
 	if err != nil {
 		return nil, err
 	}
-	p := rule.ForTeam(v, t.OrganizationID, owns)
+	p := rule.ForTeam(viewer.FromContext(ctx), t.OrganizationID, owns)
 	return &model.TeamPermissions{Admin: p.Admin, View: p.View}, nil
 }
 

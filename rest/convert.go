@@ -2,6 +2,7 @@ package rest
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"github.com/binderyhq/bindery/ent"
@@ -41,34 +42,47 @@ func (a *api) organization(ctx context.Context, o *ent.Organization) (Organizati
 
 func (a *api) member(ctx context.Context, m *ent.Member) (Member, error) {
 	mr := a.r.Member()
-	u, err := mr.User(ctx, m)
-	if err != nil {
-		return Member{}, err
-	}
-	w := Member{Object: "member", ID: m.UserID, Role: m.Role, User: a.user(u), Disabled: m.Disabled,
+	w := Member{Object: "member", ID: m.UserID, Role: m.Role, Disabled: m.Disabled,
 		JoinedAt: m.JoinedAt, LastSeenAt: m.LastSeenAt, SSO: m.SSO}
-	if w.Spaces, err = mr.SpaceCount(ctx, m); err != nil {
-		return w, err
-	}
-	if w.Teams, err = mr.TeamCount(ctx, m); err != nil {
-		return w, err
-	}
-	w.Sites, err = mr.SiteCount(ctx, m)
+	err := parallel(
+		func() error {
+			u, err := mr.User(ctx, m)
+			if err == nil {
+				w.User = a.user(u)
+			}
+			return err
+		},
+		func() (err error) { w.Spaces, err = mr.SpaceCount(ctx, m); return err },
+		func() (err error) { w.Teams, err = mr.TeamCount(ctx, m); return err },
+		func() (err error) { w.Sites, err = mr.SiteCount(ctx, m); return err },
+	)
 	return w, err
 }
 
 func (a *api) team(ctx context.Context, t *ent.Team) (Team, error) {
 	tr := a.r.Team()
 	w := Team{Object: "team", ID: t.ID, Title: t.Title, CreatedAt: t.CreatedAt}
-	var err error
-	if w.Members, err = tr.MemberCount(ctx, t); err != nil {
-		return w, err
-	}
-	if w.Spaces, err = tr.SpaceCount(ctx, t); err != nil {
-		return w, err
-	}
-	w.Permissions, err = tr.Permissions(ctx, t)
+	err := parallel(
+		func() (err error) { w.Members, err = tr.MemberCount(ctx, t); return err },
+		func() (err error) { w.Spaces, err = tr.SpaceCount(ctx, t); return err },
+		func() (err error) { w.Permissions, err = tr.Permissions(ctx, t); return err },
+	)
 	return w, err
+}
+
+// parallel runs the lookups of one object at once, so their loaders wait together, not in turn.
+func parallel(fns ...func() error) error {
+	errs := make([]error, len(fns))
+	var wg sync.WaitGroup
+	for i, fn := range fns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = fn()
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 func (a *api) rosterItem(ctx context.Context, tm *ent.TeamMember) (TeamRosterItem, error) {

@@ -6,6 +6,7 @@ package loader
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/graph-gophers/dataloader/v7"
@@ -30,7 +31,7 @@ type Loaders struct {
 	teams         *dataloader.Loader[string, *ent.Team]
 	teamSizes     *dataloader.Loader[string, int]
 	memberTeams   *dataloader.Loader[MemberKey, int]
-	ownedTeams    *dataloader.Loader[string, []string]
+	ownedTeams    memo[ownedTeams]
 	userSpaces    *dataloader.Loader[MemberKey, int]
 	teamSpaces    *dataloader.Loader[string, int]
 	memberPages   *dataloader.Loader[pageKey[MemberFilter], Page[*ent.Member]]
@@ -48,7 +49,6 @@ func New(client *ent.Client) *Loaders {
 	l.teams = newLoader(l.loadTeams)
 	l.teamSizes = newLoader(l.loadTeamSizes)
 	l.memberTeams = newLoader(l.loadMemberTeamCounts)
-	l.ownedTeams = newLoader(l.loadOwnedTeams)
 	l.userSpaces = newLoader(l.loadUserSpaceCounts)
 	l.teamSpaces = newLoader(l.loadTeamSpaceCounts)
 	l.memberPages = newLoader(l.loadMemberPages)
@@ -106,4 +106,17 @@ func failAll[K comparable, V any](keys []K, err error) []*dataloader.Result[V] {
 		out[i] = &dataloader.Result[V]{Error: err}
 	}
 	return out
+}
+
+// memo computes a value at most once per request: for lookups with a single key (the viewer's
+// own facts), where a batching loader would only add its wait.
+type memo[V any] struct {
+	once sync.Once
+	v    V
+	err  error
+}
+
+func (m *memo[V]) get(load func() (V, error)) (V, error) {
+	m.once.Do(func() { m.v, m.err = load() })
+	return m.v, m.err
 }

@@ -42,15 +42,32 @@ func (l *Loaders) MemberTeamCount(ctx context.Context, k MemberKey) (int, error)
 	return l.memberTeams.Load(ctx, k)()
 }
 
-// OwnsTeamIn reports whether the user owns a team of the organization.
-func (l *Loaders) OwnsTeamIn(ctx context.Context, userID, orgID string) (bool, error) {
-	orgs, err := l.ownedTeams.Load(ctx, userID)()
-	for _, o := range orgs {
-		if o == orgID {
-			return true, err
+// ownedTeams are the teams the viewer owns, and their organizations.
+type ownedTeams struct{ teams, orgs map[string]bool }
+
+// ViewerOwnsTeamIn reports whether the viewer owns a team of the organization.
+func (l *Loaders) ViewerOwnsTeamIn(ctx context.Context, orgID string) (bool, error) {
+	owned, err := l.viewerOwnedTeams(ctx)
+	return owned.orgs[orgID], err
+}
+
+// ViewerOwnsTeam reports whether the viewer is an owner of the team.
+func (l *Loaders) ViewerOwnsTeam(ctx context.Context, teamID string) (bool, error) {
+	owned, err := l.viewerOwnedTeams(ctx)
+	return owned.teams[teamID], err
+}
+
+func (l *Loaders) viewerOwnedTeams(ctx context.Context) (ownedTeams, error) {
+	return l.ownedTeams.get(func() (ownedTeams, error) {
+		rows, err := l.client.TeamMember.Query().
+			Where(teammember.UserID(viewer.FromContext(ctx).UserID), teammember.RoleEQ(viewer.TeamOwner)).All(ctx)
+		owned := ownedTeams{teams: map[string]bool{}, orgs: map[string]bool{}}
+		for _, r := range rows {
+			owned.teams[r.TeamID] = true
+			owned.orgs[r.OrganizationID] = true
 		}
-	}
-	return false, err
+		return owned, err
+	})
 }
 
 func (l *Loaders) loadUsers(ctx context.Context, ids []string) []*dataloader.Result[*ent.User] {
@@ -94,20 +111,6 @@ func (l *Loaders) loadMemberTeamCounts(ctx context.Context, keys []MemberKey) []
 		return failAll[MemberKey, int](keys, err)
 	}
 	return results(keys, counts, nil)
-}
-
-// loadOwnedTeams finds, per user, the organizations in which they own a team.
-func (l *Loaders) loadOwnedTeams(ctx context.Context, userIDs []string) []*dataloader.Result[[]string] {
-	rows, err := l.client.TeamMember.Query().
-		Where(teammember.UserIDIn(userIDs...), teammember.RoleEQ(viewer.TeamOwner)).All(ctx)
-	if err != nil {
-		return failAll[string, []string](userIDs, err)
-	}
-	orgs := map[string][]string{}
-	for _, r := range rows {
-		orgs[r.UserID] = append(orgs[r.UserID], r.OrganizationID)
-	}
-	return results(userIDs, orgs, nil)
 }
 
 func splitMemberKeys(keys []MemberKey) (orgs, users []string) {

@@ -1,0 +1,112 @@
+// Package bench measures the server over real loopback HTTP. Machines are shared and noisy, so
+// each benchmark also measures a baseline in the same run (a handler that writes fixed bytes over
+// the same kind of httptest server) and reports the ratio "x-baseline": how many baseline requests
+// one request costs.
+package bench
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/internal/testenv"
+)
+
+// perRequest measures the mean time of n calls of fn.
+func perRequest(n int, fn func()) time.Duration {
+	start := time.Now()
+	for range n {
+		fn()
+	}
+	return time.Since(start) / time.Duration(n)
+}
+
+// compare runs the measured request and the baseline alternately in rounds, so both see the same
+// machine load, and reports the ratio of their mean times.
+func compare(b *testing.B, measured func()) {
+	baseSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"object":"organization","id":"x"}`)
+	}))
+	defer baseSrv.Close()
+	client := baseSrv.Client()
+	baseline := func() { drain(b, func() (*http.Response, error) { return client.Get(baseSrv.URL) }) }
+	measured() // warm up caches and connections
+	baseline()
+	b.ResetTimer()
+	var base, meas time.Duration
+	rounds := 0
+	for done := 0; done < b.N; done += 50 {
+		meas += perRequest(50, measured)
+		base += perRequest(50, baseline)
+		rounds++
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(meas/time.Duration(rounds))/1e6, "ms/req")
+	b.ReportMetric(float64(base/time.Duration(rounds))/1e6, "baseline-ms/req")
+	b.ReportMetric(float64(meas)/float64(base), "x-baseline")
+}
+
+// drain reads a response, failing the benchmark on anything but a 200 without GraphQL errors.
+func drain(b *testing.B, do func() (*http.Response, error)) {
+	res, err := do()
+	if err != nil {
+		b.Fatal(err)
+	}
+	body, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	if err != nil || res.StatusCode != http.StatusOK || strings.HasPrefix(string(body), `{"errors"`) {
+		b.Fatalf("status %d: %.300s", res.StatusCode, body)
+	}
+}
+
+func get(b *testing.B, e *testenv.Env, a testenv.Actor, path string) func() {
+	return func() {
+		req, _ := http.NewRequest(http.MethodGet, e.Server.URL+path, nil)
+		req.Header.Set("Authorization", "Bearer "+a.Token)
+		drain(b, func() (*http.Response, error) { return e.Server.Client().Do(req) })
+	}
+}
+
+func post(b *testing.B, e *testenv.Env, a testenv.Actor, path, body string) func() {
+	return func() {
+		req, _ := http.NewRequest(http.MethodPost, e.Server.URL+path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+a.Token)
+		req.Header.Set("Content-Type", "application/json")
+		drain(b, func() (*http.Response, error) { return e.Server.Client().Do(req) })
+	}
+}
+
+// orgWithMembers returns a server whose organization has n members.
+func orgWithMembers(b *testing.B, n int) (*testenv.Env, testenv.Actor, string) {
+	e := testenv.New(b)
+	admin, org := e.Bootstrap("admin@example.com", "Bench")
+	for i := range n - 1 {
+		e.User(fmt.Sprintf("m%d@example.com", i), org, testenv.Role(viewer.RoleEdit))
+	}
+	return e, admin, org
+}
+
+// BenchmarkGetOrganization is a REST point read: authentication, one organization, its permissions.
+func BenchmarkGetOrganization(b *testing.B) {
+	e, admin, org := orgWithMembers(b, 1)
+	compare(b, get(b, e, admin, "/v1/orgs/"+org))
+}
+
+// BenchmarkListMembers is a REST list page of 100 members with their users and counts.
+func BenchmarkListMembers(b *testing.B) {
+	e, admin, org := orgWithMembers(b, 100)
+	compare(b, get(b, e, admin, "/v1/orgs/"+org+"/members?limit=100"))
+}
+
+// BenchmarkGraphQLMembers is a GraphQL query of 100 members with users and team counts.
+func BenchmarkGraphQLMembers(b *testing.B) {
+	e, admin, _ := orgWithMembers(b, 100)
+	q := `{"query":"{ organizations(first: 1) { edges { node { id members(first: 100) { totalCount edges { node { id role user { email } teamCount } } } } } } }"}`
+	compare(b, post(b, e, admin, "/graphql", q))
+}
