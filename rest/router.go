@@ -23,6 +23,7 @@ type Config struct {
 	MaxBody        int64         // request body limit in bytes
 	RequestTimeout time.Duration // deadline of one request
 	BaseURL        string        // absolute URL of this server, for urls.location
+	LoaderWait     time.Duration // how long dataloaders gather keys (loader.DefaultWait)
 }
 
 type api struct {
@@ -48,7 +49,7 @@ func NewRouter(c Config) http.Handler {
 	})
 	r.Get("/graphql", playground.Handler("Bindery GraphQL", "/graphql"))
 	r.Group(func(r chi.Router) {
-		r.Use(authenticate(c.Authenticate, c.Resolver.Client))
+		r.Use(authenticate(c.Authenticate, c.Resolver.Client, c.LoaderWait))
 		r.Handle("/graphql", c.GraphQL)
 		r.Route("/v1", a.routes)
 	})

@@ -625,7 +625,7 @@ var (
 		{Name: "sso", Type: field.TypeBool, Default: false},
 		{Name: "ai", Type: field.TypeBool, Default: false},
 		{Name: "invite_links", Type: field.TypeBool, Default: true},
-		{Name: "plan", Type: field.TypeEnum, Enums: []string{"free", "plus", "pro", "enterprise", "community"}, Default: "free"},
+		{Name: "plan", Type: field.TypeEnum, Enums: []string{"free", "plus", "pro", "internal", "free_2024", "plus_2024", "pro_2024", "enterprise_2024", "community_2024"}, Default: "free"},
 	}
 	// OrganizationsTable holds the schema information for the "organizations" table.
 	OrganizationsTable = &schema.Table{

@@ -231,11 +231,15 @@ const DefaultPlan = PlanFree
 
 // Plan values.
 const (
-	PlanFree       Plan = "free"
-	PlanPlus       Plan = "plus"
-	PlanPro        Plan = "pro"
-	PlanEnterprise Plan = "enterprise"
-	PlanCommunity  Plan = "community"
+	PlanFree           Plan = "free"
+	PlanPlus           Plan = "plus"
+	PlanPro            Plan = "pro"
+	PlanInternal       Plan = "internal"
+	PlanFree2024       Plan = "free_2024"
+	PlanPlus2024       Plan = "plus_2024"
+	PlanPro2024        Plan = "pro_2024"
+	PlanEnterprise2024 Plan = "enterprise_2024"
+	PlanCommunity2024  Plan = "community_2024"
 )
 
 func (pl Plan) String() string {
@@ -245,7 +249,7 @@ func (pl Plan) String() string {
 // PlanValidator is a validator for the "plan" field enum values. It is called by the builders before save.
 func PlanValidator(pl Plan) error {
 	switch pl {
-	case PlanFree, PlanPlus, PlanPro, PlanEnterprise, PlanCommunity:
+	case PlanFree, PlanPlus, PlanPro, PlanInternal, PlanFree2024, PlanPlus2024, PlanPro2024, PlanEnterprise2024, PlanCommunity2024:
 		return nil
 	default:
 		return fmt.Errorf("organization: invalid enum value for plan field: %q", pl)

@@ -19,7 +19,7 @@ func (Organization) Mixin() []ent.Mixin { return []ent.Mixin{IDMixin{}, TimeMixi
 // Fields of Organization.
 func (Organization) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("title").NotEmpty().MaxLen(255),
+		field.String("title").NotEmpty().MaxRuneLen(255),
 		field.Strings("email_domains").Default([]string{}),
 		field.String("hostname").Optional().Nillable().MaxLen(32).Unique(),
 		field.Enum("type").Values("business", "community").Default("business"),

@@ -11,6 +11,7 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/store"
 	"github.com/binderyhq/bindery/rest"
@@ -29,11 +30,13 @@ type Options struct {
 	MaxBody        int64
 	RequestTimeout time.Duration
 	Clock          func() time.Time
+	LoaderWait     time.Duration // how long dataloaders gather keys before a batch
 }
 
 // Defaults are the options of a server started without flags.
 func Defaults(baseURL string) Options {
-	return Options{BaseURL: baseURL, Limits: graph.DefaultLimits, MaxBody: 1 << 20, RequestTimeout: 30 * time.Second}
+	return Options{BaseURL: baseURL, Limits: graph.DefaultLimits, MaxBody: 1 << 20, RequestTimeout: 30 * time.Second,
+		LoaderWait: loader.DefaultWait}
 }
 
 // New returns the server's HTTP handler over an open store.
@@ -46,6 +49,7 @@ func New(st *store.Store, o Options) http.Handler {
 		MaxBody:        o.MaxBody,
 		RequestTimeout: o.RequestTimeout,
 		BaseURL:        o.BaseURL,
+		LoaderWait:     o.LoaderWait,
 	})
 }
 
