@@ -215,14 +215,15 @@ func (r *Resolver) setTeamMember(ctx context.Context, orgID, teamID, userID stri
 	if _, err := r.member(ctx, orgID, userID); err != nil {
 		return nil, err
 	}
-	err = r.Client.TeamMember.Create().SetOrganizationID(orgID).SetTeamID(t.ID).SetUserID(userID).
+	upsert := r.Client.TeamMember.Create().SetOrganizationID(orgID).SetTeamID(t.ID).SetUserID(userID).
 		SetRole(derefOr(role, viewer.TeamMember)).
-		OnConflictColumns(teammember.FieldTeamID, teammember.FieldUserID).
-		Update(func(u *ent.TeamMemberUpsert) {
-			if role != nil {
-				u.UpdateRole()
-			}
-		}).Exec(ctx)
+		OnConflictColumns(teammember.FieldTeamID, teammember.FieldUserID)
+	// Without a role an existing member keeps theirs: an upsert with nothing to update is invalid SQL.
+	if role != nil {
+		err = upsert.UpdateRole().Exec(ctx)
+	} else {
+		err = upsert.DoNothing().Exec(ctx)
+	}
 	if err != nil && !isNoRows(err) {
 		return nil, err
 	}
