@@ -63,6 +63,13 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 	if errors.As(err, &already) && apperr.As(err) == nil && already.Extensions != nil {
 		return gerr // a parse, validation or limit error: it has its code
 	}
+	if apperr.As(err) == nil && isIntrospection(gerr.Path) {
+		// With introspection off, gqlgen answers __schema and __type with a plain error: the
+		// client's request is refused, nothing failed here (Apollo uses the same code).
+		gerr.Message = "introspection is disabled on this server: __schema and __type cannot be queried"
+		gerr.Extensions = map[string]any{"code": "GRAPHQL_VALIDATION_FAILED"}
+		return gerr
+	}
 	e := AsAppError(err)
 	if e.Kind == apperr.Internal {
 		slog.ErrorContext(ctx, "internal error", "err", err)
@@ -70,6 +77,15 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 	gerr.Message = e.Message
 	gerr.Extensions = map[string]any{"code": e.Kind.Code()}
 	return gerr
+}
+
+// isIntrospection reports whether an error's path is a top-level introspection field.
+func isIntrospection(p ast.Path) bool {
+	if len(p) != 1 {
+		return false
+	}
+	name, ok := p[0].(ast.PathName)
+	return ok && (name == "__schema" || name == "__type")
 }
 
 // connectionComplexity makes each connection cost first × its children.

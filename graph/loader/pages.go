@@ -2,6 +2,7 @@ package loader
 
 import (
 	"context"
+	"strings"
 
 	"entgo.io/ent/dialect/sql"
 	"github.com/graph-gophers/dataloader/v7"
@@ -36,9 +37,9 @@ type pageGroup[F comparable] struct {
 }
 
 // pageSource says how to load the children of many parents: the filtering predicates, the order,
-// the parent column, the key of each row's cursor.
+// the parent columns, the key of each row's cursor.
 type pageSource[F comparable, T any] struct {
-	parentCol string
+	partition []string // the columns naming a row's parent: one, or several for a composite parent
 	order     func(F) page.Order
 	parentOf  func(T) string
 	idOf      func(T) string
@@ -82,7 +83,7 @@ func loadGroup[F comparable, T any](ctx context.Context, src pageSource[F, T], g
 		}
 		modifiers = append(modifiers, func(s *sql.Selector) { order.After(s, key, c.ID) })
 	}
-	modifiers = append(modifiers, order.LimitPerParent(src.parentCol, g.Limit+1))
+	modifiers = append(modifiers, order.LimitPerParent(g.Limit+1, src.partition...))
 	rows, counts, err := src.fetch(ctx, parents, g.Filter, modifiers...)
 	if err != nil {
 		return nil, err
@@ -124,7 +125,7 @@ func (l *Loaders) MemberPage(ctx context.Context, orgID string, f MemberFilter, 
 
 func (l *Loaders) loadMemberPages(ctx context.Context, keys []pageKey[MemberFilter]) []*dataloader.Result[Page[*ent.Member]] {
 	return loadPages(ctx, pageSource[MemberFilter, *ent.Member]{
-		parentCol: member.FieldOrganizationID,
+		partition: []string{member.FieldOrganizationID},
 		order: func(f MemberFilter) page.Order {
 			if f.LastSeen {
 				return page.Order{Column: member.FieldLastSeenAt, Desc: !f.Asc}
@@ -229,7 +230,7 @@ func (l *Loaders) TeamPage(ctx context.Context, orgID string, f TeamFilter, a pa
 
 func (l *Loaders) loadTeamPages(ctx context.Context, keys []pageKey[TeamFilter]) []*dataloader.Result[Page[*ent.Team]] {
 	return loadPages(ctx, pageSource[TeamFilter, *ent.Team]{
-		parentCol: team.FieldOrganizationID,
+		partition: []string{team.FieldOrganizationID},
 		order:     func(TeamFilter) page.Order { return page.Order{Column: team.FieldTitle} },
 		parentOf:  func(t *ent.Team) string { return t.OrganizationID },
 		idOf:      func(t *ent.Team) string { return t.ID },
@@ -260,10 +261,13 @@ func (l *Loaders) RosterPage(ctx context.Context, teamID string, a page.Args) (P
 }
 
 func (l *Loaders) loadRosterPages(ctx context.Context, keys []pageKey[struct{}]) []*dataloader.Result[Page[*ent.TeamMember]] {
-	return loadPages(ctx, teamMemberSource(l.client, teammember.FieldTeamID,
+	return loadPages(ctx, teamMemberSource(l.client, []string{teammember.FieldTeamID},
 		func(tm *ent.TeamMember) string { return tm.TeamID },
 		func(teams []string, _ struct{}) []predicate.TeamMember {
 			return []predicate.TeamMember{teammember.TeamIDIn(teams...)}
+		},
+		func(ctx context.Context, q *ent.TeamMemberQuery) (map[string]int, error) {
+			return countBy(ctx, teammember.FieldTeamID, q.Modify)
 		}), keys)
 }
 
@@ -274,27 +278,49 @@ type UserTeamFilter struct {
 }
 
 // UserTeamPage returns one page of the teams a user belongs to in an organization.
+// The parent of a page is the membership (organization, user), so the pages of members of several
+// organizations share one statement; the filter keeps only the title.
 func (l *Loaders) UserTeamPage(ctx context.Context, userID string, f UserTeamFilter, a page.Args) (Page[*ent.TeamMember], error) {
-	return l.userTeamPages.Load(ctx, pageKey[UserTeamFilter]{userID, f, a.Limit, encode(a.After)})()
+	parent := membershipParent(f.OrgID, userID)
+	return l.userTeamPages.Load(ctx, pageKey[UserTeamFilter]{parent, UserTeamFilter{Title: f.Title}, a.Limit, encode(a.After)})()
 }
 
+// membershipParent names the parent (organization, user) of a member's team list; ids never
+// contain a space.
+func membershipParent(orgID, userID string) string { return orgID + " " + userID }
+
 func (l *Loaders) loadUserTeamPages(ctx context.Context, keys []pageKey[UserTeamFilter]) []*dataloader.Result[Page[*ent.TeamMember]] {
-	return loadPages(ctx, teamMemberSource(l.client, teammember.FieldUserID,
-		func(tm *ent.TeamMember) string { return tm.UserID },
-		func(users []string, f UserTeamFilter) []predicate.TeamMember {
-			where := []predicate.TeamMember{teammember.UserIDIn(users...), teammember.OrganizationID(f.OrgID)}
+	return loadPages(ctx, teamMemberSource(l.client, []string{teammember.FieldOrganizationID, teammember.FieldUserID},
+		func(tm *ent.TeamMember) string { return membershipParent(tm.OrganizationID, tm.UserID) },
+		func(parents []string, f UserTeamFilter) []predicate.TeamMember {
+			// Every organization × every user: rows of pairs nobody asked for are dropped by parent.
+			orgs, users := make([]string, len(parents)), make([]string, len(parents))
+			for i, p := range parents {
+				orgs[i], users[i], _ = strings.Cut(p, " ")
+			}
+			where := []predicate.TeamMember{teammember.OrganizationIDIn(orgs...), teammember.UserIDIn(users...)}
 			if f.Title != "" {
 				where = append(where, teammember.HasTeamWith(team.TitleContainsFold(f.Title)))
 			}
 			return where
+		},
+		func(ctx context.Context, q *ent.TeamMemberQuery) (map[string]int, error) {
+			byMember, err := countByMember(ctx, q.Modify)
+			counts := make(map[string]int, len(byMember))
+			for k, n := range byMember {
+				counts[membershipParent(k.OrgID, k.UserID)] = n
+			}
+			return counts, err
 		}), keys)
 }
 
-// teamMemberSource lists team memberships by a parent column (team or user), oldest first.
-func teamMemberSource[F comparable](client *ent.Client, parentCol string, parentOf func(*ent.TeamMember) string,
-	where func([]string, F) []predicate.TeamMember) pageSource[F, *ent.TeamMember] {
+// teamMemberSource lists team memberships by parent (a team, or a membership), oldest first;
+// count counts the rows of a query per parent.
+func teamMemberSource[F comparable](client *ent.Client, parentCols []string, parentOf func(*ent.TeamMember) string,
+	where func([]string, F) []predicate.TeamMember,
+	count func(context.Context, *ent.TeamMemberQuery) (map[string]int, error)) pageSource[F, *ent.TeamMember] {
 	return pageSource[F, *ent.TeamMember]{
-		parentCol: parentCol,
+		partition: parentCols,
 		order:     func(F) page.Order { return page.Order{Column: teammember.FieldCreatedAt} },
 		parentOf:  parentOf,
 		idOf:      func(tm *ent.TeamMember) string { return tm.ID },
@@ -307,7 +333,7 @@ func teamMemberSource[F comparable](client *ent.Client, parentCol string, parent
 			if err != nil {
 				return nil, nil, err
 			}
-			counts, err := countBy(ctx, parentCol, client.TeamMember.Query().Where(where(parents, f)...).Modify)
+			counts, err := count(ctx, client.TeamMember.Query().Where(where(parents, f)...))
 			return rows, counts, err
 		},
 	}
@@ -320,7 +346,7 @@ func (l *Loaders) InvitePage(ctx context.Context, orgID string, a page.Args) (Pa
 
 func (l *Loaders) loadInvitePages(ctx context.Context, keys []pageKey[struct{}]) []*dataloader.Result[Page[*ent.InviteLink]] {
 	return loadPages(ctx, pageSource[struct{}, *ent.InviteLink]{
-		parentCol: invitelink.FieldOrganizationID,
+		partition: []string{invitelink.FieldOrganizationID},
 		order:     func(struct{}) page.Order { return page.Order{Column: invitelink.FieldCreatedAt, Desc: true} },
 		parentOf:  func(i *ent.InviteLink) string { return i.OrganizationID },
 		idOf:      func(i *ent.InviteLink) string { return i.ID },

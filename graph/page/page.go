@@ -10,6 +10,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"entgo.io/ent/dialect/sql"
@@ -157,21 +158,29 @@ func Trim[T any](rows []T, limit, count int, cursorOf func(T) Cursor) Page[T] {
 }
 
 // LimitPerParent rewrites a query over the children of several parents so it returns, for each
-// parent, only the first limit rows in the order: one statement for any number of parents. The
-// rows come back grouped by parent, each group in the order. It numbers the rows of each parent
-// with ROW_NUMBER() over the filtered query (privacy filters included) and keeps the first ones.
-func (o Order) LimitPerParent(parentCol string, limit int) func(*sql.Selector) {
+// parent, only the first limit rows in the order: one statement for any number of parents. A
+// parent is named by one column or by several (a membership: organization and user). The rows
+// come back grouped by parent, each group in the order. It numbers the rows of each parent with
+// ROW_NUMBER() over the filtered query (privacy filters included) and keeps the first ones.
+func (o Order) LimitPerParent(limit int, parentCols ...string) func(*sql.Selector) {
 	return func(s *sql.Selector) {
 		d := sql.Dialect(s.Dialect())
 		dir := o.direction()
-		number := fmt.Sprintf(`ROW_NUMBER() OVER (PARTITION BY %q ORDER BY %q %s, "id" %s)`, parentCol, o.Column, dir, dir)
+		partition := make([]string, len(parentCols))
+		grouped := make([]string, len(parentCols))
+		for i, c := range parentCols {
+			partition[i] = fmt.Sprintf("%q", c)
+			grouped[i] = fmt.Sprintf("%q.%q", s.TableName(), c)
+		}
+		number := fmt.Sprintf(`ROW_NUMBER() OVER (PARTITION BY %s ORDER BY %q %s, "id" %s)`,
+			strings.Join(partition, ", "), o.Column, dir, dir)
 		with := d.With("src_query").As(s.Clone()).
 			With("limited_query").As(d.Select("*").AppendSelectExprAs(sql.Expr(number), "row_number").From(d.Table("src_query")))
 		t := d.Table("limited_query").As(s.TableName())
 		*s = *d.Select(s.UnqualifiedColumns()...).From(t).
 			Where(sql.LTE(t.C("row_number"), limit)).
-			OrderExpr(sql.Expr(fmt.Sprintf(`%q.%q, %q.%q %s, %q.%q %s`,
-				s.TableName(), parentCol, s.TableName(), o.Column, dir, s.TableName(), "id", dir))).
+			OrderExpr(sql.Expr(fmt.Sprintf(`%s, %q.%q %s, %q.%q %s`,
+				strings.Join(grouped, ", "), s.TableName(), o.Column, dir, s.TableName(), "id", dir))).
 			Prefix(with)
 	}
 }

@@ -1,0 +1,392 @@
+package rest_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/internal/server"
+	"github.com/binderyhq/bindery/internal/testenv"
+)
+
+// graphQLTree reads every organization of the viewer with its members, their users, counts and
+// teams, and its teams with their members: the nested lists the dataloaders must batch.
+const graphQLTree = `{ organizations(first: 50) { edges { node { id
+  members(first: 50) { totalCount edges { node { id role user { id email } teamCount spaceCount
+    teams(first: 5) { totalCount edges { node { team { title memberCount } } } } } } }
+  teams(first: 10) { edges { node { title memberCount members(first: 5) { edges { node { user { email } } } } } } } } } } }`
+
+// maxTreeStatements bounds the statements of graphQLTree, whatever the number of organizations.
+// Measured on SQLite and PostgreSQL: 19 or 20 (authentication: token, user, memberships; then a
+// page statement and a count statement per connection level, one per counted field and per
+// looked-up object kind); the bound leaves room for a few more loaders.
+const maxTreeStatements = 30
+
+// statementRuns is how many times a statement count is measured. Loaders batch by time: a batch
+// can take in the keys of a later level too when the scheduler lets them arrive within its
+// window, saving a statement, so one run may count one fewer. The largest count of several runs
+// is the count of a run without such luck, and it must not grow with the number of parents.
+const statementRuns = 5
+
+// batchingOptions gives the loaders a wait long enough that a loaded machine (the race detector,
+// parallel packages) does not split one wave of sibling resolvers into several batches: the
+// statement counts then measure batching, not scheduler noise.
+func batchingOptions(o *server.Options) {
+	o.LoaderWait = 30 * time.Millisecond
+	o.Limits.Complexity = 1 << 30 // the tree costs far more than 5000 (50 × 50 × …)
+}
+
+// gqlMaxStatements returns the largest statement count of statementRuns runs of fn.
+func gqlMaxStatements(e *testenv.Env, fn func()) int64 {
+	var most int64
+	for range statementRuns {
+		most = max(most, e.Statements(fn))
+	}
+	return most
+}
+
+// gqlJoinOrgs makes a user who belongs to n organizations, each with 5 members and 2 teams; the
+// user joins each through an invite link, over REST.
+func gqlJoinOrgs(t *testing.T, e *testenv.Env, n int) testenv.Actor {
+	t.Helper()
+	u := e.User("multi@example.com", "", nil)
+	for i := range n {
+		admin, org := e.Bootstrap(fmt.Sprintf("admin%d@example.com", i), fmt.Sprintf("Org %d", i))
+		for j := range 3 {
+			e.User(fmt.Sprintf("m%d-%d@example.com", i, j), org, testenv.Role(viewer.RoleEdit))
+		}
+		gqlStatus(t, e.Do(admin, "PATCH", "/v1/orgs/"+org, map[string]any{"inviteLinks": true}), http.StatusOK)
+		inv := e.Do(admin, "POST", "/v1/orgs/"+org+"/link-invites", map[string]any{"role": "read"})
+		gqlStatus(t, inv, http.StatusCreated, http.StatusOK)
+		inviteID, _ := inv.Map(t)["id"].(string)
+		join := e.Do(u, "POST", "/v1/orgs/"+org+"/invites/"+inviteID, nil)
+		if join.Status >= 300 {
+			t.Fatalf("join %s: %d %s", org, join.Status, join.Body)
+		}
+		for _, title := range []string{"Writers", "Editors"} {
+			gqlStatus(t, e.Do(admin, "PUT", "/v1/orgs/"+org+"/teams",
+				map[string]any{"title": title, "members": []string{admin.UserID, u.UserID}}), http.StatusCreated)
+		}
+	}
+	return u
+}
+
+func gqlStatus(t *testing.T, r testenv.Response, want ...int) {
+	t.Helper()
+	for _, w := range want {
+		if r.Status == w {
+			return
+		}
+	}
+	t.Fatalf("status %d, want %v: %s", r.Status, want, r.Body)
+}
+
+// gqlTreeStatements runs graphQLTree as a member of n organizations, checks the answer, and
+// returns its statements.
+func gqlTreeStatements(t *testing.T, n int) int64 {
+	t.Helper()
+	e := testenv.New(t, batchingOptions)
+	u := gqlJoinOrgs(t, e, n)
+	var g testenv.GQLResponse
+	count := gqlMaxStatements(e, func() { g = e.GraphQL(u, graphQLTree, nil) })
+	if len(g.Errors) > 0 || g.Status != http.StatusOK {
+		t.Fatalf("query failed: %d %+v", g.Status, g.Errors)
+	}
+	var data struct {
+		Organizations struct {
+			Edges []struct {
+				Node struct {
+					Members struct {
+						TotalCount int
+						Edges      []struct {
+							Node struct {
+								User  struct{ Email string }
+								Teams struct {
+									TotalCount int
+									Edges      []struct{}
+								}
+							}
+						}
+					}
+					Teams struct {
+						Edges []struct {
+							Node struct {
+								MemberCount int
+								Members     struct{ Edges []struct{} }
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(g.Data, &data); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(data.Organizations.Edges); got != n {
+		t.Fatalf("organizations = %d, want %d", got, n)
+	}
+	for _, o := range data.Organizations.Edges {
+		if o.Node.Members.TotalCount != 5 || len(o.Node.Members.Edges) != 5 || len(o.Node.Teams.Edges) != 2 {
+			t.Fatalf("organization tree incomplete: %s", g.Data)
+		}
+		for _, m := range o.Node.Members.Edges {
+			// The user and the admin are in both teams of each organization, nobody else is.
+			want := 0
+			if m.Node.User.Email == "multi@example.com" || strings.HasPrefix(m.Node.User.Email, "admin") {
+				want = 2
+			}
+			if m.Node.Teams.TotalCount != want || len(m.Node.Teams.Edges) != want {
+				t.Fatalf("%s: %d teams, want %d (only this organization's): %s", m.Node.User.Email,
+					m.Node.Teams.TotalCount, want, g.Data)
+			}
+		}
+		for _, tm := range o.Node.Teams.Edges {
+			if tm.Node.MemberCount != 2 || len(tm.Node.Members.Edges) != 2 {
+				t.Fatalf("team incomplete: %s", g.Data)
+			}
+		}
+	}
+	return count
+}
+
+func TestGraphQLStatementsConstantInOrganizations(t *testing.T) {
+	two := gqlTreeStatements(t, 2)
+	eight := gqlTreeStatements(t, 8)
+	t.Logf("statements: N=2 → %d, N=8 → %d", two, eight)
+	if eight > two {
+		t.Errorf("statements grow with organizations: N=2 → %d, N=8 → %d", two, eight)
+	}
+	if eight > maxTreeStatements {
+		t.Errorf("statements = %d, want at most %d", eight, maxTreeStatements)
+	}
+}
+
+// gqlListStatements counts the statements of GET /v1/orgs/{id}/members with n members.
+func gqlListStatements(t *testing.T, n int) int64 {
+	t.Helper()
+	e := testenv.New(t, batchingOptions)
+	admin, org := e.Bootstrap("ada@example.com", "Acme")
+	for i := 1; i < n; i++ {
+		e.User(fmt.Sprintf("u%d@example.com", i), org, testenv.Role(viewer.RoleRead))
+	}
+	var r testenv.Response
+	count := gqlMaxStatements(e, func() { r = e.Do(admin, "GET", "/v1/orgs/"+org+"/members", nil) })
+	gqlStatus(t, r, http.StatusOK)
+	if got := r.Map(t)["count"]; got != float64(n) {
+		t.Fatalf("count = %v, want %d", got, n)
+	}
+	return count
+}
+
+func TestRESTMemberListStatementsConstant(t *testing.T) {
+	five, forty := gqlListStatements(t, 5), gqlListStatements(t, 40)
+	t.Logf("statements: 5 members → %d, 40 members → %d", five, forty)
+	if forty > five {
+		t.Errorf("statements grow with members: 5 → %d, 40 → %d", five, forty)
+	}
+}
+
+// gqlNestedTeams returns a query of exactly the given depth (at least 5), counted as the server
+// counts it (a top-level field is 1, leaves included): organization → teams → edges → node, then
+// members → edges → node → team as often as it fits, then a tail of the missing levels.
+func gqlNestedTeams(depth int) string {
+	var b strings.Builder
+	b.WriteString(`query($id: ID!) { organization(id: $id) { teams(first: 1) { edges { node { `)
+	closes, rest := 4, depth-4
+	for ; rest > 4; rest -= 4 {
+		b.WriteString(`members(first: 1) { edges { node { team { `)
+		closes += 4
+	}
+	tails := map[int]string{1: `id`, 2: `permissions { admin }`, 3: `members(first: 1) { edges { cursor } }`,
+		4: `members(first: 1) { edges { node { id } } }`}
+	b.WriteString(tails[rest])
+	b.WriteString(strings.Repeat(` }`, closes+1))
+	return b.String()
+}
+
+func TestGraphQLLimits(t *testing.T) {
+	e := testenv.New(t)
+	admin, org := e.Bootstrap("ada@example.com", "Acme")
+	vars := map[string]any{"id": org}
+	t.Run("OKDepthUnderLimit", func(t *testing.T) {
+		for d := 5; d <= 12; d++ {
+			if g := e.GraphQL(admin, gqlNestedTeams(d), vars); len(g.Errors) > 0 {
+				t.Fatalf("depth %d: %+v", d, g.Errors)
+			}
+		}
+	})
+	t.Run("ErrDepth", func(t *testing.T) {
+		for _, d := range []int{13, 40} {
+			g := e.GraphQL(admin, gqlNestedTeams(d), vars)
+			gqlExpectError(t, g, "DEPTH_LIMIT_EXCEEDED")
+			if want := fmt.Sprintf("depth %d", d); !strings.Contains(g.Errors[0].Message, want) {
+				t.Errorf("message %q does not say %q", g.Errors[0].Message, want)
+			}
+		}
+	})
+	t.Run("ErrComplexity", func(t *testing.T) {
+		g := e.GraphQL(admin, `{ organizations(first: 1000) { edges { node { members(first: 1000) { edges { node { id } } } } } } }`, nil)
+		gqlExpectError(t, g, "COMPLEXITY_LIMIT_EXCEEDED")
+	})
+	t.Run("OKThirtyAliases", func(t *testing.T) {
+		g := e.GraphQL(admin, gqlAliases(30), nil)
+		if len(g.Errors) > 0 {
+			t.Fatalf("errors: %+v", g.Errors)
+		}
+	})
+	t.Run("ErrAliases", func(t *testing.T) {
+		gqlExpectError(t, e.GraphQL(admin, gqlAliases(31), nil), "ALIAS_LIMIT_EXCEEDED")
+	})
+	t.Run("ErrTokens", func(t *testing.T) {
+		// 4 tokens per repetition ("a", ":", "viewer", "{"…): well over 15,000 in all.
+		q := "{ " + strings.Repeat("viewer { id } ", 4000) + "}"
+		g := e.GraphQL(admin, q, nil)
+		gqlExpectError(t, g, "")
+		if !strings.Contains(strings.ToLower(g.Errors[0].Message), "token") {
+			t.Errorf("message %q does not name the token limit", g.Errors[0].Message)
+		}
+	})
+	t.Run("ErrBodyTooLarge", func(t *testing.T) {
+		body := fmt.Sprintf(`{"query":"{ viewer { id } }","variables":{"pad":%q}}`, strings.Repeat("x", 1<<20))
+		r := e.Raw(admin, "POST", "/graphql", "application/json", strings.NewReader(body))
+		testenv.CheckError(t, r, http.StatusRequestEntityTooLarge)
+	})
+	t.Run("OKIntrospection", func(t *testing.T) {
+		g := e.GraphQL(admin, `{ __schema { queryType { name } } }`, nil)
+		if len(g.Errors) > 0 || !bytes.Contains(g.Data, []byte(`"Query"`)) {
+			t.Fatalf("introspection: %d %s %+v", g.Status, g.Data, g.Errors)
+		}
+	})
+	t.Run("ErrSyntax", func(t *testing.T) {
+		gqlExpectError(t, e.GraphQL(admin, `{ viewer { id `, nil), "GRAPHQL_PARSE_FAILED")
+	})
+	t.Run("ErrUnknownField", func(t *testing.T) {
+		gqlExpectError(t, e.GraphQL(admin, `{ viewer { nope } }`, nil), "GRAPHQL_VALIDATION_FAILED")
+	})
+	t.Run("ErrVariableType", func(t *testing.T) {
+		g := e.GraphQL(admin, `query($n: Int) { organizations(first: $n) { totalCount } }`, map[string]any{"n": "ten"})
+		gqlExpectError(t, g, "")
+	})
+	t.Run("ErrUnknownEnumInVariables", func(t *testing.T) {
+		g := e.GraphQL(admin, `query($id: ID!, $r: Role) { organization(id: $id) { members(role: $r) { totalCount } } }`,
+			map[string]any{"id": org, "r": "OVERLORD"})
+		gqlExpectError(t, g, "")
+	})
+	t.Run("ErrFirstOutOfRange", func(t *testing.T) {
+		gqlExpectError(t, e.GraphQL(admin, `{ organizations(first: 1001) { totalCount } }`, nil), "BAD_REQUEST")
+	})
+}
+
+// gqlAliases returns a query using n aliases.
+func gqlAliases(n int) string {
+	var b strings.Builder
+	b.WriteString("{ ")
+	for i := range n {
+		fmt.Fprintf(&b, "a%d: viewer { id } ", i)
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+// gqlExpectError asserts a GraphQL error answer (never a 500), with the code when code is not "".
+func gqlExpectError(t *testing.T, g testenv.GQLResponse, code string) {
+	t.Helper()
+	if g.Status >= 500 {
+		t.Fatalf("HTTP %d", g.Status)
+	}
+	if len(g.Errors) == 0 {
+		t.Fatalf("no error; data %s", g.Data)
+	}
+	if g.Errors[0].Message == "" {
+		t.Errorf("error without a message: %+v", g.Errors[0])
+	}
+	if code != "" && g.Code() != code {
+		t.Errorf("code = %q, want %q (%s)", g.Code(), code, g.Errors[0].Message)
+	}
+	if g.Code() == "INTERNAL" {
+		t.Errorf("internal error: %+v", g.Errors)
+	}
+}
+
+func TestGraphQLLimitsConfigurable(t *testing.T) {
+	t.Run("ErrDepth", func(t *testing.T) {
+		e := testenv.New(t, func(o *server.Options) { o.Limits.Depth = 3 })
+		admin, _ := e.Bootstrap("ada@example.com", "Acme")
+		// organizations(1) edges(2) node(3) id(4)
+		if g := e.GraphQL(admin, `{ organizations { pageInfo { hasNextPage } } }`, nil); len(g.Errors) > 0 {
+			t.Fatalf("depth 3 refused: %+v", g.Errors)
+		}
+		gqlExpectError(t, e.GraphQL(admin, `{ organizations { edges { node { id } } } }`, nil), "DEPTH_LIMIT_EXCEEDED")
+	})
+	t.Run("ErrComplexity", func(t *testing.T) {
+		e := testenv.New(t, func(o *server.Options) { o.Limits.Complexity = 20 })
+		admin, _ := e.Bootstrap("ada@example.com", "Acme")
+		gqlExpectError(t, e.GraphQL(admin, `{ organizations(first: 30) { edges { node { id } } } }`, nil),
+			"COMPLEXITY_LIMIT_EXCEEDED")
+	})
+	t.Run("ErrAliases", func(t *testing.T) {
+		e := testenv.New(t, func(o *server.Options) { o.Limits.Aliases = 2 })
+		admin, _ := e.Bootstrap("ada@example.com", "Acme")
+		if g := e.GraphQL(admin, gqlAliases(2), nil); len(g.Errors) > 0 {
+			t.Fatalf("2 aliases refused: %+v", g.Errors)
+		}
+		gqlExpectError(t, e.GraphQL(admin, gqlAliases(3), nil), "ALIAS_LIMIT_EXCEEDED")
+	})
+	t.Run("ErrTokens", func(t *testing.T) {
+		e := testenv.New(t, func(o *server.Options) { o.Limits.Tokens = 20 })
+		admin, _ := e.Bootstrap("ada@example.com", "Acme")
+		gqlExpectError(t, e.GraphQL(admin, gqlAliases(5), nil), "")
+	})
+	t.Run("ErrBodyTooLarge", func(t *testing.T) {
+		e := testenv.New(t, func(o *server.Options) { o.MaxBody = 1000 })
+		admin, _ := e.Bootstrap("ada@example.com", "Acme")
+		r := e.Raw(admin, "POST", "/graphql", "application/json",
+			strings.NewReader(fmt.Sprintf(`{"query":%q}`, gqlAliases(60))))
+		testenv.CheckError(t, r, http.StatusRequestEntityTooLarge)
+	})
+	t.Run("ErrIntrospectionOff", func(t *testing.T) {
+		e := testenv.New(t, func(o *server.Options) { o.Limits.Introspection = false })
+		admin, _ := e.Bootstrap("ada@example.com", "Acme")
+		for _, q := range []string{`{ __schema { queryType { name } } }`, `{ __type(name: "User") { name } }`} {
+			g := e.GraphQL(admin, q, nil)
+			gqlExpectError(t, g, "GRAPHQL_VALIDATION_FAILED")
+			if !strings.Contains(g.Errors[0].Message, "introspection") {
+				t.Errorf("message %q does not say introspection is off", g.Errors[0].Message)
+			}
+		}
+		if g := e.GraphQL(admin, `{ viewer { id } }`, nil); len(g.Errors) > 0 {
+			t.Fatalf("queries fail without introspection: %+v", g.Errors)
+		}
+	})
+}
+
+func TestGraphQLErrorCodes(t *testing.T) {
+	e := testenv.New(t)
+	admin, org := e.Bootstrap("ada@example.com", "Acme")
+	reader := e.User("rob@example.com", org, testenv.Role(viewer.RoleRead))
+	t.Run("ErrNotFound", func(t *testing.T) {
+		g := e.GraphQL(admin, `{ organization(id: "nope") { id } }`, nil)
+		gqlExpectError(t, g, "NOT_FOUND")
+	})
+	t.Run("ErrForbidden", func(t *testing.T) {
+		g := e.GraphQL(reader, `mutation($id: ID!) { updateOrganization(id: $id, input: {title: "Taken"}) { id } }`,
+			map[string]any{"id": org})
+		gqlExpectError(t, g, "FORBIDDEN")
+		r := e.Do(admin, "GET", "/v1/orgs/"+org, nil)
+		if title := r.Map(t)["title"]; title != "Acme" {
+			t.Errorf("title changed to %v", title)
+		}
+	})
+	t.Run("ErrUnauthenticated", func(t *testing.T) {
+		for _, a := range []testenv.Actor{{}, {Token: "bdy_bogus"}} {
+			r := e.Raw(a, "POST", "/graphql", "application/json", strings.NewReader(`{"query":"{ viewer { id } }"}`))
+			testenv.CheckError(t, r, http.StatusUnauthorized)
+		}
+	})
+}
