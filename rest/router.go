@@ -8,11 +8,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/99designs/gqlgen/graphql/playground"
 	"github.com/go-chi/chi/v5"
 
 	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/rest/playground"
 )
 
 // Config wires the router.
@@ -47,10 +47,11 @@ func NewRouter(c Config) http.Handler {
 		body.Error.Message = r.Method + " is not allowed on " + truncate(r.URL.Path, 200)
 		writeJSON(w, body.Error.Code, body)
 	})
-	r.Get("/graphql", playground.Handler("Bindery GraphQL", "/graphql"))
+	r.Get("/graphql", playground.Page)
+	r.Handle("/graphql/assets/*", playground.Assets("/graphql/assets/"))
 	r.Group(func(r chi.Router) {
 		r.Use(authenticate(c.Authenticate, c.Resolver.Client, c.LoaderWait))
-		r.Handle("/graphql", c.GraphQL)
+		r.Post("/graphql", c.GraphQL.ServeHTTP)
 		r.Route("/v1", a.routes)
 	})
 	return r
