@@ -28,8 +28,11 @@ func decodeBody(r *http.Request, v any) error {
 	if err != nil {
 		return apperr.Invalidf("request body: could not be read")
 	}
-	if len(strings.TrimSpace(string(body))) == 0 {
+	switch strings.TrimSpace(string(body)) {
+	case "":
 		body = []byte("{}")
+	case "null":
+		return apperr.Invalidf("request body: must be a JSON object (got null)")
 	}
 	return decodeJSON(body, v)
 }
@@ -128,6 +131,32 @@ func (n *nullable[T]) UnmarshalJSON(b []byte) error {
 	}
 	n.Value = &v
 	return nil
+}
+
+// notNull is an optional field that must not be null when present: a value can be changed, not
+// removed.
+type notNull[T any] struct {
+	Value *T
+}
+
+func (n *notNull[T]) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return invalidValue("must not be null")
+	}
+	var v T
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	n.Value = &v
+	return nil
+}
+
+// Or returns the value, or def when the field is absent.
+func (n notNull[T]) Or(def T) T {
+	if n.Value == nil {
+		return def
+	}
+	return *n.Value
 }
 
 // omittable converts the field for a resolver input.

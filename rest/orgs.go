@@ -74,22 +74,22 @@ func (a *api) getOrganization(w http.ResponseWriter, r *http.Request) {
 
 func (a *api) updateOrganization(w http.ResponseWriter, r *http.Request) {
 	var body struct {
-		Title          *string                  `json:"title"`
-		EmailDomains   []string                 `json:"emailDomains"`
+		Title          notNull[string]          `json:"title"`
+		EmailDomains   notNull[[]string]        `json:"emailDomains"`
 		Hostname       nullable[string]         `json:"hostname"`
 		DefaultRole    nullable[role]           `json:"defaultRole"`
 		DefaultContent nullable[defaultContent] `json:"defaultContent"`
 		Logo           nullable[string]         `json:"logo"`
-		SSO            *bool                    `json:"sso"`
-		AI             *bool                    `json:"ai"`
-		InviteLinks    *bool                    `json:"inviteLinks"`
+		SSO            notNull[bool]            `json:"sso"`
+		AI             notNull[bool]            `json:"ai"`
+		InviteLinks    notNull[bool]            `json:"inviteLinks"`
 	}
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return
 	}
 	in := model.UpdateOrganizationInput{
-		Title: body.Title, EmailDomains: body.EmailDomains, Sso: body.SSO, Ai: body.AI, InviteLinks: body.InviteLinks,
+		Title: body.Title.Value, EmailDomains: body.EmailDomains.Or(nil), Sso: body.SSO.Value, Ai: body.AI.Value, InviteLinks: body.InviteLinks.Value,
 		Hostname: omittable(body.Hostname, same[string]), Logo: omittable(body.Logo, same[string]),
 		DefaultRole:        omittable(body.DefaultRole, asRole),
 		DefaultContentSite: omittable(body.DefaultContent, func(d defaultContent) string { return d.Site }),

@@ -134,6 +134,10 @@ func (a *api) updateTeamMembers(w http.ResponseWriter, r *http.Request) {
 	}
 	in := model.UpdateTeamMembersInput{Add: body.Add, Remove: body.Remove}
 	for userID, m := range body.Memberships {
+		if m.Role == "" {
+			writeError(w, r, missing("memberships."+truncate(userID, 80)+".role"))
+			return
+		}
 		in.Memberships = append(in.Memberships, &model.TeamMembershipInput{User: userID, Role: viewer.TeamRole(m.Role)})
 	}
 	_, err := a.r.Mutation().UpdateTeamMembers(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "teamId"), in)

@@ -21,7 +21,7 @@ func (Organization) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("title").NotEmpty().MaxRuneLen(255),
 		field.Strings("email_domains").Default([]string{}),
-		field.String("hostname").Optional().Nillable().MaxLen(32).Unique(),
+		field.String("hostname").Optional().Nillable().MaxRuneLen(32).Unique(),
 		field.Enum("type").Values("business", "community").Default("business"),
 		field.Enum("use_case").Values("internalDocs", "docsSite", "audienceControlledSite", "productDocs",
 			"teamKnowledgeBase", "designSystem", "openSourceDocs", "notes", "other").Optional().Nillable(),
@@ -30,7 +30,7 @@ func (Organization) Fields() []ent.Field {
 		field.Enum("default_role").GoType(viewer.Role("")).Optional().Nillable(),
 		// default_content_site is the id of the site shown as the organization's default content.
 		field.String("default_content_site").Optional().Nillable(),
-		field.String("logo").Optional().Nillable().MaxLen(2048),
+		field.String("logo").Optional().Nillable().MaxRuneLen(2048),
 		field.Bool("sso").Default(false),
 		field.Bool("ai").Default(false),
 		field.Bool("invite_links").Default(true),

@@ -18,7 +18,7 @@ func (Team) Mixin() []ent.Mixin { return []ent.Mixin{IDMixin{}, TimeMixin{}, Org
 
 // Fields of Team.
 func (Team) Fields() []ent.Field {
-	return []ent.Field{field.String("title").NotEmpty().MaxLen(64)}
+	return []ent.Field{field.String("title").NotEmpty().MaxRuneLen(64)}
 }
 
 // Edges of Team.
