@@ -4,8 +4,12 @@ import (
 	"context"
 	"strings"
 
+	"entgo.io/ent/dialect"
+	"entgo.io/ent/dialect/sql"
+
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/member"
+	"github.com/binderyhq/bindery/ent/organization"
 	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/ent/teammember"
 	"github.com/binderyhq/bindery/ent/viewer"
@@ -42,6 +46,9 @@ func (r *Resolver) members(ctx context.Context, o *ent.Organization, a MemberLis
 	}
 	if !rule.HasOrgRole(viewer.FromContext(ctx), o.ID, viewer.RoleRead) {
 		return nil, apperr.Forbiddenf("guests may not list the organization's members")
+	}
+	if a.Sort != nil && *a.Sort == model.MemberSortName {
+		return nil, apperr.Invalidf("sort: sorting members by name is not supported yet; use JOINED_AT or LAST_SEEN_AT")
 	}
 	f := loader.MemberFilter{
 		LastSeen: a.Sort != nil && *a.Sort == model.MemberSortLastSeenAt,
@@ -105,10 +112,19 @@ func (r *Resolver) updateMember(ctx context.Context, orgID, userID string, in mo
 	return m, nil
 }
 
-// keepAnAdmin refuses a change that would leave the organization without an admin.
+// keepAnAdmin refuses a change that would leave the organization without an admin. It first locks
+// the organization's row, so two admins demoting or removing each other at once cannot both pass
+// the count (write skew under PostgreSQL's READ COMMITTED; SQLite has one writer already).
 func keepAnAdmin(ctx context.Context, tx *ent.Tx, m *ent.Member, action string) error {
 	if m.Role == nil || *m.Role != viewer.RoleAdmin {
 		return nil
+	}
+	if _, err := tx.Organization.Query().Where(organization.ID(m.OrganizationID)).Modify(func(s *sql.Selector) {
+		if s.Dialect() == dialect.Postgres {
+			s.ForUpdate()
+		}
+	}).IDs(ctx); err != nil {
+		return err
 	}
 	admins, err := tx.Member.Query().
 		Where(member.OrganizationID(m.OrganizationID), member.RoleEQ(viewer.RoleAdmin), member.Disabled(false)).
