@@ -43,7 +43,7 @@ func NewArgs(limit *int, after *string) (Args, error) {
 	a := Args{Limit: DefaultLimit}
 	if limit != nil {
 		if *limit < 0 || *limit > MaxLimit {
-			return a, apperr.Invalidf("limit: must be between 0 and %d (got %d)", MaxLimit, *limit)
+			return a, apperr.Invalidf("limit (first in GraphQL): must be between 0 and %d (got %d)", MaxLimit, *limit)
 		}
 		a.Limit = *limit
 	}
@@ -70,7 +70,9 @@ func Decode(s string) (*Cursor, error) {
 	if err == nil {
 		err = json.Unmarshal(b, &c)
 	}
-	if err != nil || c.ID == "" {
+	key, _ := c.Key.(string)
+	// A forged token could carry NUL characters, which PostgreSQL text parameters cannot hold.
+	if err != nil || c.ID == "" || strings.ContainsRune(c.ID+key, 0) {
 		return nil, apperr.Invalidf("page: %q is not a page token returned by this server", truncate(s, 64))
 	}
 	return &c, nil

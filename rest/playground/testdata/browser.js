@@ -4,6 +4,13 @@ const { chromium } = require('playwright-core');
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  // On failure, what the page said helps: console errors, refused scripts (CSP), failed requests.
+  const log = [];
+  page.on('console', (m) => { if (m.type() !== 'log') log.push(`console.${m.type()}: ${m.text()}`); });
+  page.on('pageerror', (e) => log.push(`pageerror: ${e.message}`));
+  page.on('requestfailed', (r) => log.push(`requestfailed: ${r.url()} ${r.failure()?.errorText}`));
+  process.on('exit', (code) => { if (code !== 0) console.error(log.join('\n')); });
+  page.setDefaultTimeout(60000);
   await page.goto(url);
   await page.waitForSelector('.graphiql-container');
   // Put the real token in the Headers editor, then run the default query.
@@ -13,7 +20,7 @@ const { chromium } = require('playwright-core');
     cms[cms.length - 1].CodeMirror.setValue(JSON.stringify({ Authorization: 'Bearer ' + t }));
   }, token);
   await page.click('.graphiql-execute-button');
-  await page.waitForFunction(() => document.querySelector('.result-window')?.innerText.includes('organizations'), null, { timeout: 15000 });
+  await page.waitForFunction(() => document.querySelector('.result-window')?.innerText.includes('organizations'), null, { timeout: 60000 });
   const result = await page.locator('.result-window').innerText();
   await page.screenshot({ path: shot });
   console.log(result.replace(/\s+/g, ' ').slice(0, 400));
