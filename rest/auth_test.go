@@ -1,0 +1,440 @@
+package rest_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"sort"
+	"strings"
+	"testing"
+
+	entsql "entgo.io/ent/dialect/sql"
+	"github.com/go-chi/chi/v5"
+
+	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/graph"
+	"github.com/binderyhq/bindery/internal/accounts"
+	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/rest"
+)
+
+// authEndpoint is one route of rest/router.go with a real path and a valid body.
+type authEndpoint struct {
+	method, pattern, path string
+	body                  any
+	scoped                bool // organization-scoped: an outsider must get 404
+}
+
+func (ep authEndpoint) String() string { return ep.method + " " + ep.pattern }
+
+// authFixture is an organization with a member, a team and an invite link, and an outsider (the
+// admin of another organization) who holds an invite link of their own organization.
+type authFixture struct {
+	e                           *testenv.Env
+	admin, reader, outsider     testenv.Actor
+	org, otherOrg, team, invite string
+	foreignInvite               string
+}
+
+func newAuthFixture(t *testing.T) *authFixture {
+	t.Helper()
+	e := testenv.New(t)
+	f := &authFixture{e: e}
+	f.admin, f.org = e.Bootstrap("ada@example.com", "Acme")
+	f.reader = e.User("rob@example.com", f.org, testenv.Role(viewer.RoleRead))
+	f.outsider, f.otherOrg = e.Bootstrap("zed@zeta.io", "Zeta")
+	f.team = authCreated(t, e.Do(f.admin, "PUT", "/v1/orgs/"+f.org+"/teams", map[string]any{"title": "Core", "members": []string{f.reader.UserID}}))
+	f.invite = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/link-invites", map[string]any{"role": "edit"}))
+	f.foreignInvite = authCreated(t, e.Do(f.outsider, "POST", "/v1/orgs/"+f.otherOrg+"/link-invites", map[string]any{"role": "admin"}))
+	return f
+}
+
+// authCreated returns the id of a created object.
+func authCreated(t *testing.T, r testenv.Response) string {
+	t.Helper()
+	if r.Status != http.StatusCreated && r.Status != http.StatusOK {
+		t.Fatalf("create: %d %s", r.Status, r.Body)
+	}
+	id, _ := r.Map(t)["id"].(string)
+	if id == "" {
+		t.Fatalf("no id in %s", r.Body)
+	}
+	return id
+}
+
+// endpoints lists every REST endpoint with real ids. The join endpoint names the outsider's own
+// invite: holding an invite of this organization would be a legitimate way in.
+func (f *authFixture) endpoints() []authEndpoint {
+	o := "/v1/orgs/" + f.org
+	m := o + "/members/" + f.reader.UserID
+	tm := o + "/teams/" + f.team
+	inv := o + "/link-invites/" + f.invite
+	return []authEndpoint{
+		{"GET", "/v1/", "/v1/", nil, false},
+		{"GET", "/v1/user", "/v1/user", nil, false},
+		{"GET", "/v1/users/{userId}", "/v1/users/" + f.reader.UserID, nil, true},
+		{"GET", "/v1/email-domains/{emailDomain}/orgs", "/v1/email-domains/example.com/orgs", nil, false},
+		{"GET", "/v1/orgs", "/v1/orgs", nil, false},
+		{"POST", "/v1/orgs", "/v1/orgs", map[string]any{"title": "New org"}, false},
+		{"GET", "/v1/orgs/{organizationId}", o, nil, true},
+		{"PATCH", "/v1/orgs/{organizationId}", o, map[string]any{"title": "Hacked", "hostname": "hacked"}, true},
+		{"POST", "/v1/orgs/{organizationId}/ping", o + "/ping", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/members", o + "/members", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/members/{userId}", m, nil, true},
+		{"PATCH", "/v1/orgs/{organizationId}/members/{userId}", m, map[string]any{"role": "admin"}, true},
+		{"DELETE", "/v1/orgs/{organizationId}/members/{userId}", m, nil, true},
+		{"POST", "/v1/orgs/{organizationId}/members/{userId}/sso", m + "/sso", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/members/{userId}/teams", m + "/teams", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/teams", o + "/teams", nil, true},
+		{"PUT", "/v1/orgs/{organizationId}/teams", o + "/teams", map[string]any{"title": "Evil"}, true},
+		{"GET", "/v1/orgs/{organizationId}/teams/{teamId}", tm, nil, true},
+		{"PATCH", "/v1/orgs/{organizationId}/teams/{teamId}", tm, map[string]any{"title": "Evil"}, true},
+		{"DELETE", "/v1/orgs/{organizationId}/teams/{teamId}", tm, nil, true},
+		{"GET", "/v1/orgs/{organizationId}/teams/{teamId}/members", tm + "/members", nil, true},
+		{"PUT", "/v1/orgs/{organizationId}/teams/{teamId}/members", tm + "/members",
+			map[string]any{"add": []string{f.outsider.UserID}, "remove": []string{f.reader.UserID}}, true},
+		{"PUT", "/v1/orgs/{organizationId}/teams/{teamId}/members/{userId}", tm + "/members/" + f.reader.UserID,
+			map[string]any{"role": "owner"}, true},
+		{"DELETE", "/v1/orgs/{organizationId}/teams/{teamId}/members/{userId}", tm + "/members/" + f.reader.UserID, nil, true},
+		{"GET", "/v1/orgs/{organizationId}/link-invites", o + "/link-invites", nil, true},
+		{"POST", "/v1/orgs/{organizationId}/link-invites", o + "/link-invites", map[string]any{"role": "admin"}, true},
+		{"GET", "/v1/orgs/{organizationId}/link-invites/{inviteId}", inv, nil, true},
+		{"PATCH", "/v1/orgs/{organizationId}/link-invites/{inviteId}", inv, map[string]any{"role": "admin"}, true},
+		{"DELETE", "/v1/orgs/{organizationId}/link-invites/{inviteId}", inv, nil, true},
+		{"POST", "/v1/orgs/{organizationId}/invites/{inviteId}", o + "/invites/" + f.foreignInvite, nil, true},
+	}
+}
+
+// TestAuthTableCoversRouter keeps the endpoint table in step with the route table.
+func TestAuthTableCoversRouter(t *testing.T) {
+	h := rest.NewRouter(rest.Config{Resolver: &graph.Resolver{}, GraphQL: http.NotFoundHandler()})
+	var routes []string
+	err := chi.Walk(h.(chi.Routes), func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+		if strings.HasPrefix(route, "/v1/") {
+			routes = append(routes, method+" "+route)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table []string
+	for _, ep := range (&authFixture{}).endpoints() {
+		table = append(table, ep.String())
+	}
+	sort.Strings(routes)
+	sort.Strings(table)
+	if strings.Join(routes, "\n") != strings.Join(table, "\n") {
+		t.Fatalf("router:\n%s\n\ntable:\n%s", strings.Join(routes, "\n"), strings.Join(table, "\n"))
+	}
+}
+
+func TestAuthRequired(t *testing.T) {
+	f := newAuthFixture(t)
+	tokens := map[string]string{
+		"ErrNoToken":         "",
+		"ErrGarbageBdyToken": "bdy_" + strings.Repeat("x", 40),
+		"ErrShortBdyToken":   "bdy_",
+		"ErrNotBdyToken":     "not-a-bindery-token",
+		"ErrLongToken":       "bdy_" + strings.Repeat("a", 500),
+	}
+	for _, ep := range f.endpoints() {
+		for name, token := range tokens {
+			t.Run(name+"/"+ep.String(), func(t *testing.T) {
+				testenv.CheckError(t, f.e.Do(testenv.Actor{Token: token}, ep.method, ep.path, ep.body), http.StatusUnauthorized)
+			})
+		}
+	}
+	t.Run("NothingChanged", func(t *testing.T) {
+		var l struct{ Count int }
+		f.e.Do(f.admin, "GET", "/v1/orgs", nil).JSON(t, &l)
+		if l.Count != 1 {
+			t.Fatalf("the admin has %d organizations, want 1", l.Count)
+		}
+	})
+}
+
+// authSnapshot reads, as the admin, everything the outsider's calls could change.
+func (f *authFixture) authSnapshot(t *testing.T) map[string]string {
+	t.Helper()
+	o := "/v1/orgs/" + f.org
+	snap := map[string]string{}
+	for _, p := range []string{o, o + "/members", o + "/members/" + f.reader.UserID, o + "/members/" + f.reader.UserID + "/teams",
+		o + "/teams", o + "/teams/" + f.team, o + "/teams/" + f.team + "/members", o + "/link-invites",
+		o + "/link-invites/" + f.invite} {
+		r := f.e.Do(f.admin, "GET", p, nil)
+		if r.Status != http.StatusOK {
+			t.Fatalf("GET %s: %d %s", p, r.Status, r.Body)
+		}
+		snap[p] = string(r.Body)
+	}
+	return snap
+}
+
+func TestAuthOutsider(t *testing.T) {
+	f := newAuthFixture(t)
+	before := f.authSnapshot(t)
+	for _, ep := range f.endpoints() {
+		if !ep.scoped {
+			continue
+		}
+		t.Run("ErrNotFound/"+ep.String(), func(t *testing.T) {
+			testenv.CheckError(t, f.e.Do(f.outsider, ep.method, ep.path, ep.body), http.StatusNotFound)
+		})
+	}
+	t.Run("NothingChanged", func(t *testing.T) {
+		after := f.authSnapshot(t)
+		for p, b := range before {
+			if after[p] != b {
+				t.Errorf("GET %s changed:\nbefore %s\nafter  %s", p, b, after[p])
+			}
+		}
+		var l struct{ Count int }
+		f.e.Do(f.outsider, "GET", "/v1/orgs", nil).JSON(t, &l)
+		if l.Count != 1 {
+			t.Fatalf("the outsider is in %d organizations, want 1", l.Count)
+		}
+	})
+}
+
+func TestRevokedToken(t *testing.T) {
+	f := newAuthFixture(t)
+	ctx := context.Background()
+	token, err := accounts.CreateToken(ctx, f.e.Store.Client, f.reader.UserID, "second")
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := testenv.Actor{UserID: f.reader.UserID, Token: token}
+	if r := f.e.Do(second, "GET", "/v1/user", nil); r.Status != http.StatusOK {
+		t.Fatalf("a fresh token: %d %s", r.Status, r.Body)
+	}
+	if err := accounts.RevokeToken(ctx, f.e.Store.Client, token); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("ErrREST", func(t *testing.T) {
+		testenv.CheckError(t, f.e.Do(second, "GET", "/v1/user", nil), http.StatusUnauthorized)
+		testenv.CheckError(t, f.e.Do(second, "GET", "/v1/orgs/"+f.org, nil), http.StatusUnauthorized)
+	})
+	t.Run("ErrGraphQL", func(t *testing.T) {
+		if g := f.e.GraphQL(second, `{ viewer { id } }`, nil); g.Status != http.StatusUnauthorized || g.Data != nil {
+			t.Fatalf("revoked token on GraphQL: %d %s", g.Status, g.Data)
+		}
+	})
+	t.Run("OKOtherTokensStillWork", func(t *testing.T) {
+		if r := f.e.Do(f.reader, "GET", "/v1/user", nil); r.Status != http.StatusOK {
+			t.Fatalf("the user's first token: %d %s", r.Status, r.Body)
+		}
+	})
+	t.Run("ErrRevokeAgain", func(t *testing.T) {
+		if err := accounts.RevokeToken(ctx, f.e.Store.Client, token); err != accounts.ErrInvalidToken {
+			t.Fatalf("revoking twice: %v", err)
+		}
+	})
+}
+
+// authHeader sends GET path with a raw Authorization header.
+func authHeader(t *testing.T, e *testenv.Env, path, header string) testenv.Response {
+	t.Helper()
+	req, err := http.NewRequest("GET", e.Server.URL+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", header)
+	res, err := e.Server.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return testenv.Response{Status: res.StatusCode, Body: b}
+}
+
+func TestAuthorizationHeader(t *testing.T) {
+	f := newAuthFixture(t)
+	cases := []struct {
+		name, header string
+		status       int
+	}{
+		{"OKLowerCaseScheme", "bearer " + f.reader.Token, http.StatusOK},
+		{"ErrBasic", "Basic " + f.reader.Token, http.StatusUnauthorized},
+		{"ErrNoScheme", f.reader.Token, http.StatusUnauthorized},
+		{"ErrEmptyBearer", "Bearer ", http.StatusUnauthorized},
+		{"ErrTokenWithSuffix", "Bearer " + f.reader.Token + "x", http.StatusUnauthorized},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := authHeader(t, f.e, "/v1/user", c.header)
+			if c.status == http.StatusOK {
+				if r.Status != http.StatusOK || r.Map(t)["id"] != f.reader.UserID {
+					t.Fatalf("%d %s", r.Status, r.Body)
+				}
+				return
+			}
+			testenv.CheckError(t, r, c.status)
+		})
+	}
+}
+
+func TestGraphQLAuth(t *testing.T) {
+	f := newAuthFixture(t)
+	query := strings.NewReader(`{"query":"{ viewer { id } }"}`)
+	t.Run("ErrNoToken", func(t *testing.T) {
+		testenv.CheckError(t, f.e.Raw(testenv.Actor{}, "POST", "/graphql", "application/json", query), http.StatusUnauthorized)
+	})
+	t.Run("ErrInvalidToken", func(t *testing.T) {
+		g := f.e.GraphQL(testenv.Actor{Token: "bdy_bogus"}, `{ viewer { id } }`, nil)
+		if g.Status != http.StatusUnauthorized || g.Data != nil {
+			t.Fatalf("%d %s", g.Status, g.Data)
+		}
+	})
+	t.Run("OKPlaygroundWithoutToken", func(t *testing.T) {
+		req, err := http.NewRequest("GET", f.e.Server.URL+"/graphql", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := f.e.Server.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		body, _ := io.ReadAll(res.Body)
+		if res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") ||
+			!bytes.Contains(bytes.ToLower(body), []byte("<html")) {
+			t.Fatalf("GET /graphql: %d %s %.200s", res.StatusCode, res.Header.Get("Content-Type"), body)
+		}
+	})
+}
+
+// authRawTokenRows returns every column of every row of api_tokens, as text.
+func authRawTokenRows(t *testing.T, e *testenv.Env) []string {
+	t.Helper()
+	var rows entsql.Rows
+	if err := e.Store.Driver.Query(context.Background(), "SELECT * FROM api_tokens", []any{}, &rows); err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range vals {
+			if b, ok := v.([]byte); ok {
+				v = string(b)
+			}
+			out = append(out, fmt.Sprint(v))
+		}
+	}
+	return out
+}
+
+func TestTokensStoredHashed(t *testing.T) {
+	f := newAuthFixture(t)
+	ctx := context.Background()
+	token, err := accounts.CreateToken(ctx, f.e.Store.Client, f.admin.UserID, "ci")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokens := []string{token, f.admin.Token, f.reader.Token, f.outsider.Token}
+	rows, err := f.e.Store.Client.APIToken.Query().All(accounts.System(ctx))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != len(tokens) {
+		t.Fatalf("%d token rows, want %d", len(rows), len(tokens))
+	}
+	for _, row := range rows {
+		if len(row.TokenHash) != 32 {
+			t.Errorf("token_hash is %d bytes, want 32 (SHA-256)", len(row.TokenHash))
+		}
+		for _, tok := range tokens {
+			secret := strings.TrimPrefix(tok, "bdy_")
+			if bytes.Equal(row.TokenHash, []byte(tok)) || bytes.Contains(row.TokenHash, []byte(secret)) ||
+				strings.Contains(row.Label+row.ID+row.UserID, secret) {
+				t.Errorf("row %s holds a token's text", row.ID)
+			}
+		}
+	}
+	t.Run("RawRows", func(t *testing.T) {
+		for _, v := range authRawTokenRows(t, f.e) {
+			for _, tok := range tokens {
+				if strings.Contains(v, strings.TrimPrefix(tok, "bdy_")) {
+					t.Fatalf("a column of api_tokens holds a token's text: %q", v)
+				}
+			}
+		}
+	})
+	t.Run("OKTokenWorks", func(t *testing.T) {
+		if r := f.e.Do(testenv.Actor{Token: token}, "GET", "/v1/user", nil); r.Status != http.StatusOK {
+			t.Fatalf("%d %s", r.Status, r.Body)
+		}
+	})
+}
+
+func TestUnknownRoute(t *testing.T) {
+	f := newAuthFixture(t)
+	cases := []struct {
+		name   string
+		actor  testenv.Actor
+		method string
+		path   string
+	}{
+		{"ErrUnknownV1Path", f.admin, "GET", "/v1/nope"},
+		{"ErrUnknownOrgSubpath", f.admin, "GET", "/v1/orgs/" + f.org + "/nope"},
+		{"ErrUnknownTopLevel", testenv.Actor{}, "GET", "/nope"},
+		{"ErrUnknownTopLevelPost", f.admin, "POST", "/v2/orgs"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			authJSONError(t, f.e.Raw(c.actor, c.method, c.path, "", nil), http.StatusNotFound)
+		})
+	}
+}
+
+// authJSONError asserts the error body of status (decoded as JSON, so not plain text).
+func authJSONError(t *testing.T, r testenv.Response, status int) {
+	t.Helper()
+	if msg := testenv.CheckError(t, r, status); msg == "" {
+		t.Fatal("empty message")
+	}
+}
+
+func TestWrongMethod(t *testing.T) {
+	f := newAuthFixture(t)
+	cases := []struct{ method, path string }{
+		{"DELETE", "/v1/orgs"},
+		{"PUT", "/v1/orgs/" + f.org},
+		{"POST", "/v1/user"},
+		{"PATCH", "/v1/orgs/" + f.org + "/members"},
+		{"GET", "/v1/orgs/" + f.org + "/ping"},
+	}
+	for _, c := range cases {
+		t.Run("Err"+c.method+c.path, func(t *testing.T) {
+			r := f.e.Raw(f.admin, c.method, c.path, "application/json", strings.NewReader(`{}`))
+			if r.Status != http.StatusMethodNotAllowed && r.Status != http.StatusBadRequest {
+				t.Fatalf("want 405 or 400, got %d %s", r.Status, r.Body)
+			}
+			authJSONError(t, r, r.Status)
+			if !strings.Contains(string(r.Body), c.method) {
+				t.Fatalf("the message should name the method: %s", r.Body)
+			}
+		})
+	}
+	t.Run("ErrAnonymous", func(t *testing.T) {
+		authJSONError(t, f.e.Raw(testenv.Actor{}, "DELETE", "/v1/orgs", "", nil), http.StatusUnauthorized)
+	})
+}
