@@ -22,7 +22,7 @@ func (APIToken) Fields() []ent.Field {
 	return []ent.Field{
 		field.Bytes("token_hash").Sensitive().Immutable().NotEmpty(),
 		field.String("user_id").Immutable().NotEmpty(),
-		field.String("label").Default("").MaxLen(100),
+		field.String("label").Default("").MaxRuneLen(100),
 	}
 }
 

@@ -25,7 +25,7 @@ func (ChangeRequest) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("space_id").Immutable().NotEmpty(),
 		field.Int("number").Positive().Immutable(),
-		field.String("subject").Default("").MaxLen(100),
+		field.String("subject").Default("").MaxRuneLen(100),
 		field.Enum("status").Values("draft", "open", "archived", "merged").Default("open"),
 		field.String("created_by").Immutable().NotEmpty(),
 		// revision_id is the active revision of the change request.

@@ -23,8 +23,8 @@ func (Collection) Mixin() []ent.Mixin {
 // Fields of Collection.
 func (Collection) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("title").MaxLen(50),
-		field.String("description").Optional().Nillable().MaxLen(100),
+		field.String("title").MaxRuneLen(50),
+		field.String("description").Optional().Nillable().MaxRuneLen(100),
 		// parent_id is the collection this one is nested in; nil at the top level.
 		field.String("parent_id").Optional().Nillable(),
 		// default_level is the level of access members get on the content by default: a role,

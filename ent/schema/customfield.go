@@ -23,11 +23,11 @@ func (CustomField) Mixin() []ent.Mixin { return []ent.Mixin{IDMixin{}, TimeMixin
 // Fields of CustomField.
 func (CustomField) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("name").Immutable().MinLen(1).MaxLen(50).Match(regexp.MustCompile(`^[a-z_\-0-9]+$`)),
+		field.String("name").Immutable().MinRuneLen(1).MaxRuneLen(50).Match(regexp.MustCompile(`^[a-z_\-0-9]+$`)),
 		field.Enum("type").Values("text", "number", "boolean", "select", "multi-select").Immutable(),
-		field.String("title").Optional().Nillable().MaxLen(100),
-		field.String("description").Optional().Nillable().MaxLen(200),
-		field.String("placeholder").Optional().Nillable().MaxLen(100),
+		field.String("title").Optional().Nillable().MaxRuneLen(100),
+		field.String("description").Optional().Nillable().MaxRuneLen(200),
+		field.String("placeholder").Optional().Nillable().MaxRuneLen(100),
 		// options are the choices of a select or multi-select field.
 		field.Strings("options").Default([]string{}),
 	}

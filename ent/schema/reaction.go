@@ -28,7 +28,7 @@ func (Reaction) Fields() []ent.Field {
 		field.String("target_reply_id").Optional().Nillable().Immutable(),
 		field.String("space_id").Immutable().NotEmpty(),
 		field.String("user_id").Immutable().NotEmpty(),
-		field.String("emoji").Immutable().NotEmpty().MaxLen(32),
+		field.String("emoji").Immutable().NotEmpty().MaxRuneLen(32),
 		field.Time("created_at").Default(now).Immutable(),
 	}
 }

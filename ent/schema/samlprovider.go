@@ -20,11 +20,11 @@ func (SAMLProvider) Mixin() []ent.Mixin { return []ent.Mixin{IDMixin{}, TimeMixi
 // Fields of SAMLProvider.
 func (SAMLProvider) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("label").MinLen(1).MaxLen(30),
+		field.String("label").MinRuneLen(1).MaxRuneLen(30),
 		field.String("sso_url").Optional().Nillable().MaxLen(2048),
 		field.String("entity_id").Optional().Nillable().MaxLen(1024),
 		// certificate is the provider's signing certificate (PEM).
-		field.String("certificate").Optional().Nillable().MaxLen(10000),
+		field.String("certificate").Optional().Nillable().MaxRuneLen(10000),
 		field.String("default_team_id").Optional().Nillable(),
 		// default_role is the role given to people who join through the provider; nil makes them guests.
 		field.Enum("default_role").GoType(viewer.Role("")).Optional().Nillable(),

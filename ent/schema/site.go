@@ -21,12 +21,12 @@ func (Site) Mixin() []ent.Mixin { return []ent.Mixin{IDMixin{}, TimeMixin{}, Org
 func (Site) Fields() []ent.Field {
 	return []ent.Field{
 		field.Enum("type").Values("basic", "premium", "ultimate").Default("basic"),
-		field.String("title").MinLen(2).MaxLen(128),
+		field.String("title").MinRuneLen(2).MaxRuneLen(128),
 		// icon is `{ icon: { light: url, dark: url } }`, or nil.
 		field.JSON("icon", map[string]any{}).Optional(),
 		// hostname is the custom hostname the site is served on; at most one site per hostname.
 		field.String("hostname").Optional().Nillable().MaxLen(512).Unique(),
-		field.String("basename").Optional().Nillable().MaxLen(100),
+		field.String("basename").Optional().Nillable().MaxRuneLen(100),
 		field.String("proxy_origin").Optional().Nillable().MaxLen(512),
 		field.String("proxy_target").Optional().Nillable().MaxLen(512),
 		field.Enum("visibility").Values("public", "unlisted", "share-link", "visitor-auth").Default("public"),

@@ -23,11 +23,11 @@ func (SiteSection) Mixin() []ent.Mixin { return []ent.Mixin{IDMixin{}, TimeMixin
 func (SiteSection) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("site_id").Immutable().NotEmpty(),
-		field.String("title").MinLen(2).MaxLen(128),
-		field.String("description").Optional().Nillable().MaxLen(256),
-		field.String("path").MinLen(1).MaxLen(100),
-		field.String("condition").Optional().Nillable().MaxLen(1024),
-		field.String("icon").Optional().Nillable().MaxLen(50),
+		field.String("title").MinRuneLen(2).MaxRuneLen(128),
+		field.String("description").Optional().Nillable().MaxRuneLen(256),
+		field.String("path").MinRuneLen(1).MaxRuneLen(100),
+		field.String("condition").Optional().Nillable().MaxRuneLen(1024),
+		field.String("icon").Optional().Nillable().MaxRuneLen(50),
 		field.String("section_group_id").Optional().Nillable(),
 		field.Bool("is_default").Default(false),
 		positionField(),

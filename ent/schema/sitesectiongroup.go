@@ -25,8 +25,8 @@ func (SiteSectionGroup) Mixin() []ent.Mixin {
 func (SiteSectionGroup) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("site_id").Immutable().NotEmpty(),
-		field.String("title").MinLen(1).MaxLen(100),
-		field.String("icon").Optional().Nillable().MaxLen(50),
+		field.String("title").MinRuneLen(1).MaxRuneLen(100),
+		field.String("icon").Optional().Nillable().MaxRuneLen(50),
 		positionField(),
 	}
 }

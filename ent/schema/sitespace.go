@@ -25,9 +25,9 @@ func (SiteSpace) Fields() []ent.Field {
 		field.String("site_id").Immutable().NotEmpty(),
 		field.String("space_id").Immutable().NotEmpty(),
 		field.String("section_id").Optional().Nillable(),
-		field.String("path").MinLen(1).MaxLen(100),
+		field.String("path").MinRuneLen(1).MaxRuneLen(100),
 		// condition is an expression over the visitor's attributes deciding whether it is shown.
-		field.String("condition").Optional().Nillable().MaxLen(1024),
+		field.String("condition").Optional().Nillable().MaxRuneLen(1024),
 		field.Bool("is_default").Default(false),
 		positionField(),
 	}

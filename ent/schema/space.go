@@ -23,8 +23,8 @@ func (Space) Mixin() []ent.Mixin {
 // Fields of Space.
 func (Space) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("title").MaxLen(50),
-		field.String("emoji").Default("").MaxLen(50),
+		field.String("title").MaxRuneLen(50),
+		field.String("emoji").Default("").MaxRuneLen(50),
 		field.Enum("visibility").
 			Values("public", "unlisted", "share-link", "visitor-auth", "in-collection", "private").
 			Default("private"),

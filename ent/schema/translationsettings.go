@@ -20,7 +20,7 @@ func (TranslationSettings) Mixin() []ent.Mixin {
 // Fields of TranslationSettings.
 func (TranslationSettings) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("title").MinLen(1).MaxLen(100),
+		field.String("title").MinRuneLen(1).MaxRuneLen(100),
 		field.Strings("languages").Default([]string{}),
 	}
 }

@@ -18,7 +18,7 @@ func (User) Mixin() []ent.Mixin { return []ent.Mixin{IDMixin{}, TimeMixin{}} }
 // Fields of User.
 func (User) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("display_name").NotEmpty().MaxLen(255),
+		field.String("display_name").NotEmpty().MaxRuneLen(255),
 		field.String("email").NotEmpty().MaxLen(320).Unique(),
 		field.String("photo_url").Optional().MaxLen(2048),
 	}
