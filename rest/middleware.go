@@ -139,3 +139,33 @@ func bearer(header string) (string, bool) {
 	token = strings.TrimSpace(token)
 	return token, token != ""
 }
+
+// allowOrigins lets browser apps served from the listed origins call the API (CORS), answering
+// their preflight requests; requests from other origins get no CORS headers, so browsers refuse
+// them. "*" allows every origin (tokens travel in the Authorization header, not in cookies).
+func allowOrigins(origins []string) func(http.Handler) http.Handler {
+	allowed := map[string]bool{}
+	for _, o := range origins {
+		allowed[strings.TrimRight(strings.TrimSpace(o), "/")] = true
+	}
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			origin := r.Header.Get("Origin")
+			if origin == "" || !(allowed[origin] || allowed["*"]) {
+				next.ServeHTTP(w, r)
+				return
+			}
+			h := w.Header()
+			h.Set("Access-Control-Allow-Origin", origin)
+			h.Add("Vary", "Origin")
+			if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+				h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE")
+				h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type")
+				h.Set("Access-Control-Max-Age", "600")
+				w.WriteHeader(http.StatusNoContent)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}

@@ -24,6 +24,7 @@ type Config struct {
 	RequestTimeout time.Duration // deadline of one request
 	BaseURL        string        // absolute URL of this server, for urls.location
 	LoaderWait     time.Duration // how long dataloaders gather keys (loader.DefaultWait)
+	CORSOrigins    []string      // browser origins allowed to call the API; "*" for any
 }
 
 type api struct {
@@ -37,7 +38,7 @@ func (a *api) url(path string) string { return a.baseURL + path }
 func NewRouter(c Config) http.Handler {
 	a := &api{r: c.Resolver, baseURL: strings.TrimRight(c.BaseURL, "/")}
 	r := chi.NewRouter()
-	r.Use(requestID, recoverPanics, accessLog, limitBody(c.MaxBody), deadline(c.RequestTimeout))
+	r.Use(requestID, recoverPanics, accessLog, allowOrigins(c.CORSOrigins), limitBody(c.MaxBody), deadline(c.RequestTimeout))
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, apperr.NotFoundf("no endpoint at %s %s", r.Method, truncate(r.URL.Path, 200)))
 	})

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/binderyhq/bindery/internal/accounts"
@@ -28,11 +29,16 @@ func serve(ctx context.Context, args []string) error {
 	fs.IntVar(&opts.Limits.Aliases, "graphql-aliases", opts.Limits.Aliases, "GraphQL: maximum aliases per operation")
 	fs.IntVar(&opts.Limits.Tokens, "graphql-tokens", opts.Limits.Tokens, "GraphQL: maximum parser tokens")
 	noIntro := fs.Bool("no-introspection", false, "GraphQL: turn schema introspection off")
+	cors := fs.String("cors-origins", envOr("BINDERY_CORS_ORIGINS", ""),
+		"comma-separated browser origins allowed to call the API, or * (env BINDERY_CORS_ORIGINS)")
 	fs.Int64Var(&opts.MaxBody, "max-body", opts.MaxBody, "maximum request body in bytes")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	opts.Limits.Introspection = !*noIntro
+	if *cors != "" {
+		opts.CORSOrigins = strings.Split(*cors, ",")
+	}
 	opts.BaseURL = *baseURL
 	if opts.BaseURL == "" {
 		opts.BaseURL = "http://" + *addr

@@ -31,6 +31,7 @@ type Options struct {
 	RequestTimeout time.Duration
 	Clock          func() time.Time
 	LoaderWait     time.Duration // how long dataloaders gather keys before a batch
+	CORSOrigins    []string      // browser origins allowed to call the API; "*" for any
 }
 
 // Defaults are the options of a server started without flags.
@@ -50,6 +51,7 @@ func New(st *store.Store, o Options) http.Handler {
 		RequestTimeout: o.RequestTimeout,
 		BaseURL:        o.BaseURL,
 		LoaderWait:     o.LoaderWait,
+		CORSOrigins:    o.CORSOrigins,
 	})
 }
 
