@@ -215,6 +215,21 @@ func TestHostileNUL(t *testing.T) {
 	})
 }
 
+func TestHostileInvalidUTF8InURL(t *testing.T) {
+	f := newHostileFixture(t)
+	org := "/v1/orgs/" + f.org
+	for _, p := range []string{"/v1/orgs/%C0", "/v1/users/%FF", org + "/members/%C0", org + "/members/%C0/teams",
+		org + "/teams/%C0", org + "/link-invites/%ED%A0%80", org + "/teams?owner=%C0", org + "/members?search=%C0",
+		org + "/members?%C0=x", "/v1/email-domains/%C0.com/orgs"} {
+		r := f.e.Raw(f.admin, "GET", p, "", nil)
+		if msg := testenv.CheckError(t, r, http.StatusBadRequest); !strings.Contains(msg, "UTF-8") {
+			t.Errorf("GET %s: message %q does not say UTF-8", p, msg)
+		}
+	}
+	f.refuse(t, "PATCH", org+"/members/%C0", "application/json", []byte(`{"role":"edit"}`), http.StatusBadRequest, "UTF-8")
+	f.refuse(t, "PUT", org+"/teams/"+f.team+"/members/%C0", "application/json", []byte(`{}`), http.StatusBadRequest, "UTF-8")
+}
+
 func TestHostileBodyTooLarge(t *testing.T) {
 	f := newHostileFixture(t)
 	huge := []byte(`{"title":"` + strings.Repeat("x", 1<<20) + `"}`)

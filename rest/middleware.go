@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/viewer"
@@ -80,6 +81,10 @@ func limitBody(max int64) func(http.Handler) http.Handler {
 				writeError(w, r, apperr.Invalidf("the URL must not contain NUL characters"))
 				return
 			}
+			if !validURLText(r) {
+				writeError(w, r, apperr.Invalidf("the URL must be valid UTF-8 once decoded"))
+				return
+			}
 			if r.ContentLength > max {
 				writeError(w, r, apperr.TooLargef("request body: must be at most %d bytes", max))
 				return
@@ -97,6 +102,25 @@ func limitBody(max int64) func(http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+// validURLText reports whether the decoded path and every query parameter are valid UTF-8: ids
+// and filters reach text columns, which PostgreSQL refuses to compare with invalid bytes.
+func validURLText(r *http.Request) bool {
+	if !utf8.ValidString(r.URL.Path) {
+		return false
+	}
+	for k, vs := range r.URL.Query() {
+		if !utf8.ValidString(k) {
+			return false
+		}
+		for _, v := range vs {
+			if !utf8.ValidString(v) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // deadline bounds the time one request may take.
