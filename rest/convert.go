@@ -13,6 +13,9 @@ import (
 // member's user) come from the same field resolvers GraphQL uses, so they batch through the
 // request's loaders; list items convert concurrently so their lookups share one batch.
 
+// userOf is user as a conversion.
+func (a *api) userOf(_ context.Context, u *ent.User) (User, error) { return a.user(u), nil }
+
 func (a *api) user(u *ent.User) User {
 	return User{Object: "user", ID: u.ID, DisplayName: u.DisplayName, Email: u.Email, PhotoURL: u.PhotoURL,
 		URLs: urls{Location: a.url("/v1/users/" + u.ID)}}
@@ -137,13 +140,4 @@ func list[N, W any](ctx context.Context, nodes []N, info *model.PageInfo, count 
 		l.Next = &Next{Page: *info.EndCursor}
 	}
 	return l, err
-}
-
-// nodes takes the nodes out of a connection's edges.
-func nodes[E, N any](edges []E, node func(E) N) []N {
-	out := make([]N, len(edges))
-	for i, e := range edges {
-		out[i] = node(e)
-	}
-	return out
 }

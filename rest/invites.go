@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
@@ -18,25 +19,13 @@ type inviteBody struct {
 func (b inviteBody) role() *role { return b.Role.Value }
 
 func (a *api) listInvites(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	limit, err := query{r}.limit()
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	o, err := a.orgOf(ctx, r)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	conn, err := a.r.Organization().Invites(ctx, o, limit, query{r}.str("page"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	items := nodes(conn.Edges, func(e *model.InviteLinkEdge) *ent.InviteLink { return e.Node })
-	l, err := list(ctx, items, conn.PageInfo, conn.TotalCount, a.invite)
-	respond(w, r, http.StatusOK, l, err)
+	serveList(w, r, a.invite, func(ctx context.Context, limit *int, page *string) (model.Connection[*ent.InviteLink], error) {
+		o, err := a.orgOf(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		return a.r.Organization().Invites(ctx, o, limit, page)
+	})
 }
 
 func (a *api) createInvite(w http.ResponseWriter, r *http.Request) {
@@ -51,7 +40,7 @@ func (a *api) createInvite(w http.ResponseWriter, r *http.Request) {
 	}
 	i, err := a.r.Mutation().CreateInviteLink(r.Context(), chi.URLParam(r, "organizationId"),
 		model.CreateInviteLinkInput{Role: rolePtr(body.role())})
-	a.respondInvite(w, r, http.StatusCreated, i, err)
+	respondWith(w, r, http.StatusCreated, i, err, a.invite)
 }
 
 func (a *api) getInvite(w http.ResponseWriter, r *http.Request) {
@@ -62,7 +51,7 @@ func (a *api) getInvite(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	i, err := a.r.Organization().Invite(ctx, o, chi.URLParam(r, "inviteId"))
-	a.respondInvite(w, r, http.StatusOK, i, err)
+	respondWith(w, r, http.StatusOK, i, err, a.invite)
 }
 
 func (a *api) updateInvite(w http.ResponseWriter, r *http.Request) {
@@ -77,16 +66,7 @@ func (a *api) updateInvite(w http.ResponseWriter, r *http.Request) {
 	}
 	i, err := a.r.Mutation().UpdateInviteLink(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "inviteId"),
 		model.UpdateInviteLinkInput{Role: rolePtr(body.role())})
-	a.respondInvite(w, r, http.StatusOK, i, err)
-}
-
-func (a *api) respondInvite(w http.ResponseWriter, r *http.Request, status int, i *ent.InviteLink, err error) {
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	wi, err := a.invite(r.Context(), i)
-	respond(w, r, status, wi, err)
+	respondWith(w, r, http.StatusOK, i, err, a.invite)
 }
 
 func (a *api) deleteInvite(w http.ResponseWriter, r *http.Request) {

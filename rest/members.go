@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"context"
 	"net/http"
 	"strings"
 
@@ -14,33 +15,22 @@ import (
 var memberSorts = map[string]model.MemberSort{"joinedAt": model.MemberSortJoinedAt, "lastSeenAt": model.MemberSortLastSeenAt}
 
 func (a *api) listMembers(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
 	args, err := memberListArgs(query{r})
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	o, err := a.orgOf(ctx, r)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	conn, err := a.r.Organization().Members(ctx, o, args.First, args.After, args.Role, args.Search, args.Sort, args.Order)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	members := nodes(conn.Edges, func(e *model.MemberEdge) *ent.Member { return e.Node })
-	l, err := list(ctx, members, conn.PageInfo, conn.TotalCount, a.member)
-	respond(w, r, http.StatusOK, l, err)
+	serveList(w, r, a.member, func(ctx context.Context, limit *int, page *string) (model.Connection[*ent.Member], error) {
+		o, err := a.orgOf(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		return a.r.Organization().Members(ctx, o, limit, page, args.Role, args.Search, args.Sort, args.Order)
+	})
 }
 
 func memberListArgs(q query) (graph.MemberListArgs, error) {
-	args := graph.MemberListArgs{After: q.str("page"), Search: q.str("search")}
-	var err error
-	if args.First, err = q.limit(); err != nil {
-		return args, err
-	}
+	args := graph.MemberListArgs{Search: q.str("search")}
 	order, err := q.oneOf("order", "asc", "desc")
 	if err != nil {
 		return args, err
@@ -73,7 +63,7 @@ func (a *api) getMember(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	m, err := a.r.Organization().Member(ctx, o, chi.URLParam(r, "userId"))
-	a.respondMember(w, r, m, err)
+	respondWith(w, r, http.StatusOK, m, err, a.member)
 }
 
 func (a *api) updateMember(w http.ResponseWriter, r *http.Request) {
@@ -86,7 +76,7 @@ func (a *api) updateMember(w http.ResponseWriter, r *http.Request) {
 	}
 	m, err := a.r.Mutation().UpdateMember(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "userId"),
 		model.UpdateMemberInput{Role: omittable(body.Role, asRole)})
-	a.respondMember(w, r, m, err)
+	respondWith(w, r, http.StatusOK, m, err, a.member)
 }
 
 func (a *api) removeMember(w http.ResponseWriter, r *http.Request) {
@@ -96,41 +86,19 @@ func (a *api) removeMember(w http.ResponseWriter, r *http.Request) {
 
 func (a *api) setMemberSSO(w http.ResponseWriter, r *http.Request) {
 	m, err := a.r.Mutation().SetMemberSso(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "userId"))
-	a.respondMember(w, r, m, err)
-}
-
-func (a *api) respondMember(w http.ResponseWriter, r *http.Request, m *ent.Member, err error) {
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	wm, err := a.member(r.Context(), m)
-	respond(w, r, http.StatusOK, wm, err)
+	respondWith(w, r, http.StatusOK, m, err, a.member)
 }
 
 func (a *api) listMemberTeams(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	limit, err := query{r}.limit()
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	o, err := a.orgOf(ctx, r)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	m, err := a.r.Organization().Member(ctx, o, chi.URLParam(r, "userId"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	conn, err := a.r.Member().Teams(ctx, m, limit, query{r}.str("page"), query{r}.str("title"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	items := nodes(conn.Edges, func(e *model.TeamMemberEdge) *ent.TeamMember { return e.Node })
-	l, err := list(ctx, items, conn.PageInfo, conn.TotalCount, a.memberTeamItem)
-	respond(w, r, http.StatusOK, l, err)
+	serveList(w, r, a.memberTeamItem, func(ctx context.Context, limit *int, page *string) (model.Connection[*ent.TeamMember], error) {
+		o, err := a.orgOf(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		m, err := a.r.Organization().Member(ctx, o, chi.URLParam(r, "userId"))
+		if err != nil {
+			return nil, err
+		}
+		return a.r.Member().Teams(ctx, m, limit, page, query{r}.str("title"))
+	})
 }

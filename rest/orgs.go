@@ -12,64 +12,47 @@ import (
 
 func (a *api) getInfo(w http.ResponseWriter, r *http.Request) {
 	info, err := a.r.Query().APIInfo(r.Context())
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, APIInfo{Version: info.Version, Build: info.Build})
+	respondWith(w, r, http.StatusOK, info, err, func(_ context.Context, i *model.APIInfo) (APIInfo, error) {
+		return APIInfo{Version: i.Version, Build: i.Build}, nil
+	})
 }
 
 func (a *api) getViewer(w http.ResponseWriter, r *http.Request) {
 	u, err := a.r.Query().Viewer(r.Context())
-	a.respondUser(w, r, u, err)
+	respondWith(w, r, http.StatusOK, u, err, a.userOf)
 }
 
 func (a *api) getUser(w http.ResponseWriter, r *http.Request) {
 	u, err := a.r.Query().User(r.Context(), chi.URLParam(r, "userId"))
-	a.respondUser(w, r, u, err)
-}
-
-func (a *api) respondUser(w http.ResponseWriter, r *http.Request, u *ent.User, err error) {
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, a.user(u))
+	respondWith(w, r, http.StatusOK, u, err, a.userOf)
 }
 
 func (a *api) listOrganizations(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	limit, err := query{r}.limit()
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	conn, err := a.r.Query().Organizations(ctx, limit, query{r}.str("page"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	orgs := nodes(conn.Edges, func(e *model.OrganizationEdge) *ent.Organization { return e.Node })
-	l, err := list(ctx, orgs, conn.PageInfo, conn.TotalCount, a.organization)
-	respond(w, r, http.StatusOK, l, err)
+	serveList(w, r, a.organization, func(ctx context.Context, limit *int, page *string) (model.Connection[*ent.Organization], error) {
+		return a.r.Query().Organizations(ctx, limit, page)
+	})
 }
 
 func (a *api) createOrganization(w http.ResponseWriter, r *http.Request) {
 	var body struct {
-		Title        string   `json:"title"`
+		Title        *string  `json:"title"`
 		EmailDomains []string `json:"emailDomains"`
 	}
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	o, err := a.r.Mutation().CreateOrganization(r.Context(), model.CreateOrganizationInput{Title: body.Title, EmailDomains: body.EmailDomains})
-	a.respondOrganization(w, r, http.StatusCreated, o, err)
+	if body.Title == nil {
+		writeError(w, r, missing("title"))
+		return
+	}
+	o, err := a.r.Mutation().CreateOrganization(r.Context(), model.CreateOrganizationInput{Title: *body.Title, EmailDomains: body.EmailDomains})
+	respondWith(w, r, http.StatusCreated, o, err, a.organization)
 }
 
 func (a *api) getOrganization(w http.ResponseWriter, r *http.Request) {
 	o, err := a.r.Query().Organization(r.Context(), chi.URLParam(r, "organizationId"))
-	a.respondOrganization(w, r, http.StatusOK, o, err)
+	respondWith(w, r, http.StatusOK, o, err, a.organization)
 }
 
 func (a *api) updateOrganization(w http.ResponseWriter, r *http.Request) {
@@ -95,16 +78,7 @@ func (a *api) updateOrganization(w http.ResponseWriter, r *http.Request) {
 		DefaultContentSite: omittable(body.DefaultContent, func(d defaultContent) string { return d.Site }),
 	}
 	o, err := a.r.Mutation().UpdateOrganization(r.Context(), chi.URLParam(r, "organizationId"), in)
-	a.respondOrganization(w, r, http.StatusOK, o, err)
-}
-
-func (a *api) respondOrganization(w http.ResponseWriter, r *http.Request, status int, o *ent.Organization, err error) {
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	wo, err := a.organization(r.Context(), o)
-	respond(w, r, status, wo, err)
+	respondWith(w, r, http.StatusOK, o, err, a.organization)
 }
 
 func (a *api) organizationsForEmailDomain(w http.ResponseWriter, r *http.Request) {

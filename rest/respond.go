@@ -1,12 +1,14 @@
 package rest
 
 import (
+	"context"
 	"encoding/json"
 	"log/slog"
 	"net/http"
 
 	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/graph/model"
 )
 
 // errorBody is the body of every failure: {"error":{"code":<status>,"message":"…"}}.
@@ -54,4 +56,35 @@ func respondEmpty(w http.ResponseWriter, r *http.Request, status int, err error)
 		return
 	}
 	w.WriteHeader(status)
+}
+
+// respondWith converts a resolver's result to its wire shape and writes it, or writes the error.
+func respondWith[T, W any](w http.ResponseWriter, r *http.Request, status int, v T, err error,
+	conv func(context.Context, T) (W, error)) {
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	wv, err := conv(r.Context(), v)
+	respond(w, r, status, wv, err)
+}
+
+// serveList answers a List<W>: it reads `limit` and `page`, asks load for the connection, and
+// converts its nodes.
+func serveList[N, W any](w http.ResponseWriter, r *http.Request, conv func(context.Context, N) (W, error),
+	load func(ctx context.Context, limit *int, page *string) (model.Connection[N], error)) {
+	ctx := r.Context()
+	limit, err := query{r}.limit()
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	conn, err := load(ctx, limit, query{r}.str("page"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	info, count := conn.Info()
+	l, err := list(ctx, conn.Nodes(), info, count, conv)
+	respond(w, r, http.StatusOK, l, err)
 }

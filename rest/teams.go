@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
@@ -11,26 +12,14 @@ import (
 )
 
 func (a *api) listTeams(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
 	q := query{r}
-	limit, err := q.limit()
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	o, err := a.orgOf(ctx, r)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	conn, err := a.r.Organization().Teams(ctx, o, limit, q.str("page"), q.str("title"), q.str("owner"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	teams := nodes(conn.Edges, func(e *model.TeamEdge) *ent.Team { return e.Node })
-	l, err := list(ctx, teams, conn.PageInfo, conn.TotalCount, a.team)
-	respond(w, r, http.StatusOK, l, err)
+	serveList(w, r, a.team, func(ctx context.Context, limit *int, page *string) (model.Connection[*ent.Team], error) {
+		o, err := a.orgOf(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		return a.r.Organization().Teams(ctx, o, limit, page, q.str("title"), q.str("owner"))
+	})
 }
 
 func (a *api) createTeam(w http.ResponseWriter, r *http.Request) {
@@ -48,18 +37,21 @@ func (a *api) createTeam(w http.ResponseWriter, r *http.Request) {
 	}
 	t, err := a.r.Mutation().CreateTeam(r.Context(), chi.URLParam(r, "organizationId"),
 		model.CreateTeamInput{Title: *body.Title, Members: body.Members})
-	a.respondTeam(w, r, http.StatusCreated, t, err)
+	respondWith(w, r, http.StatusCreated, t, err, a.team)
 }
 
 func (a *api) getTeam(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
+	t, err := a.teamOf(r.Context(), r)
+	respondWith(w, r, http.StatusOK, t, err, a.team)
+}
+
+// teamOf loads the team named in the path.
+func (a *api) teamOf(ctx context.Context, r *http.Request) (*ent.Team, error) {
 	o, err := a.orgOf(ctx, r)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return nil, err
 	}
-	t, err := a.r.Organization().Team(ctx, o, chi.URLParam(r, "teamId"))
-	a.respondTeam(w, r, http.StatusOK, t, err)
+	return a.r.Organization().Team(ctx, o, chi.URLParam(r, "teamId"))
 }
 
 func (a *api) updateTeam(w http.ResponseWriter, r *http.Request) {
@@ -76,16 +68,7 @@ func (a *api) updateTeam(w http.ResponseWriter, r *http.Request) {
 	}
 	t, err := a.r.Mutation().UpdateTeam(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "teamId"),
 		model.UpdateTeamInput{Title: *body.Title})
-	a.respondTeam(w, r, http.StatusOK, t, err)
-}
-
-func (a *api) respondTeam(w http.ResponseWriter, r *http.Request, status int, t *ent.Team, err error) {
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	wt, err := a.team(r.Context(), t)
-	respond(w, r, status, wt, err)
+	respondWith(w, r, http.StatusOK, t, err, a.team)
 }
 
 func (a *api) deleteTeam(w http.ResponseWriter, r *http.Request) {
@@ -94,30 +77,13 @@ func (a *api) deleteTeam(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *api) listTeamMembers(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	limit, err := query{r}.limit()
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	o, err := a.orgOf(ctx, r)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	t, err := a.r.Organization().Team(ctx, o, chi.URLParam(r, "teamId"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	conn, err := a.r.Team().Members(ctx, t, limit, query{r}.str("page"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	items := nodes(conn.Edges, func(e *model.TeamMemberEdge) *ent.TeamMember { return e.Node })
-	l, err := list(ctx, items, conn.PageInfo, conn.TotalCount, a.rosterItem)
-	respond(w, r, http.StatusOK, l, err)
+	serveList(w, r, a.rosterItem, func(ctx context.Context, limit *int, page *string) (model.Connection[*ent.TeamMember], error) {
+		t, err := a.teamOf(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		return a.r.Team().Members(ctx, t, limit, page)
+	})
 }
 
 func (a *api) updateTeamMembers(w http.ResponseWriter, r *http.Request) {

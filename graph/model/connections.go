@@ -1,0 +1,58 @@
+package model
+
+import "github.com/binderyhq/bindery/ent"
+
+// Connection is what every connection offers a REST list: its nodes, where the page ends, and
+// the total count of matching items.
+type Connection[N any] interface {
+	Nodes() []N
+	Info() (*PageInfo, int)
+}
+
+func nodesOf[E, N any](edges []E, node func(E) N) []N {
+	out := make([]N, len(edges))
+	for i, e := range edges {
+		out[i] = node(e)
+	}
+	return out
+}
+
+// Nodes returns the organizations of the page.
+func (c *OrganizationConnection) Nodes() []*ent.Organization {
+	return nodesOf(c.Edges, func(e *OrganizationEdge) *ent.Organization { return e.Node })
+}
+
+// Info returns where the page ends and the total count.
+func (c *OrganizationConnection) Info() (*PageInfo, int) { return c.PageInfo, c.TotalCount }
+
+// Nodes returns the members of the page.
+func (c *MemberConnection) Nodes() []*ent.Member {
+	return nodesOf(c.Edges, func(e *MemberEdge) *ent.Member { return e.Node })
+}
+
+// Info returns where the page ends and the total count.
+func (c *MemberConnection) Info() (*PageInfo, int) { return c.PageInfo, c.TotalCount }
+
+// Nodes returns the teams of the page.
+func (c *TeamConnection) Nodes() []*ent.Team {
+	return nodesOf(c.Edges, func(e *TeamEdge) *ent.Team { return e.Node })
+}
+
+// Info returns where the page ends and the total count.
+func (c *TeamConnection) Info() (*PageInfo, int) { return c.PageInfo, c.TotalCount }
+
+// Nodes returns the team memberships of the page.
+func (c *TeamMemberConnection) Nodes() []*ent.TeamMember {
+	return nodesOf(c.Edges, func(e *TeamMemberEdge) *ent.TeamMember { return e.Node })
+}
+
+// Info returns where the page ends and the total count.
+func (c *TeamMemberConnection) Info() (*PageInfo, int) { return c.PageInfo, c.TotalCount }
+
+// Nodes returns the invite links of the page.
+func (c *InviteLinkConnection) Nodes() []*ent.InviteLink {
+	return nodesOf(c.Edges, func(e *InviteLinkEdge) *ent.InviteLink { return e.Node })
+}
+
+// Info returns where the page ends and the total count.
+func (c *InviteLinkConnection) Info() (*PageInfo, int) { return c.PageInfo, c.TotalCount }
