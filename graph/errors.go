@@ -49,16 +49,3 @@ func viewerOf(ctx context.Context) (*viewer.Viewer, error) {
 	}
 	return v, nil
 }
-
-// withTx runs fn in one transaction of the client: all its writes happen, or none.
-func withTx(ctx context.Context, client *ent.Client, fn func(tx *ent.Tx) error) error {
-	tx, err := client.Tx(ctx)
-	if err != nil {
-		return err
-	}
-	if err := fn(tx); err != nil {
-		_ = tx.Rollback()
-		return err
-	}
-	return tx.Commit()
-}

@@ -17,6 +17,7 @@ import (
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/graph/page"
+	"github.com/binderyhq/bindery/graph/txn"
 )
 
 // member returns a user's membership of an organization the viewer sees.
@@ -88,7 +89,7 @@ func (r *Resolver) updateMember(ctx context.Context, orgID, userID string, in mo
 		return m, err
 	}
 	role := in.Role.Value()
-	err = withTx(ctx, r.Client, func(tx *ent.Tx) error {
+	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
 		if role == nil || *role != viewer.RoleAdmin {
 			if err := keepAnAdmin(ctx, tx, m, "change the role of"); err != nil {
 				return err
@@ -152,7 +153,7 @@ func (r *Resolver) removeMember(ctx context.Context, orgID, userID string) (bool
 	if err != nil {
 		return false, err
 	}
-	err = withTx(ctx, r.Client, func(tx *ent.Tx) error {
+	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
 		if err := keepAnAdmin(ctx, tx, m, "remove"); err != nil {
 			return err
 		}

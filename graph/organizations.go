@@ -17,6 +17,7 @@ import (
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/graph/page"
+	"github.com/binderyhq/bindery/graph/txn"
 )
 
 // organization returns an organization the viewer belongs to.
@@ -84,7 +85,7 @@ func (r *Resolver) createOrganization(ctx context.Context, in model.CreateOrgani
 		return nil, err
 	}
 	var org *ent.Organization
-	err = withTx(ctx, r.Client, func(tx *ent.Tx) error {
+	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
 		org, err = tx.Organization.Create().SetTitle(title).SetEmailDomains(domains).Save(ctx)
 		if err != nil {
 			return err

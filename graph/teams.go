@@ -14,6 +14,7 @@ import (
 	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/graph/txn"
 )
 
 // team returns a team of an organization the viewer sees.
@@ -65,7 +66,7 @@ func (r *Resolver) createTeam(ctx context.Context, orgID string, in model.Create
 		return nil, err
 	}
 	var t *ent.Team
-	err = withTx(ctx, r.Client, func(tx *ent.Tx) error {
+	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
 		if t, err = tx.Team.Create().SetOrganizationID(orgID).SetTitle(title).Save(ctx); err != nil {
 			return err
 		}
@@ -143,7 +144,7 @@ func (r *Resolver) deleteTeam(ctx context.Context, orgID, teamID string) (bool, 
 	if err != nil {
 		return false, err
 	}
-	err = withTx(ctx, r.Client, func(tx *ent.Tx) error {
+	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
 		if _, err := tx.TeamMember.Delete().Where(teammember.TeamID(t.ID)).Exec(ctx); err != nil {
 			return err
 		}
@@ -167,7 +168,7 @@ func (r *Resolver) updateTeamMembers(ctx context.Context, orgID, teamID string, 
 		return nil, err
 	}
 	add = without(add, remove)
-	err = withTx(ctx, r.Client, func(tx *ent.Tx) error {
+	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
 		if err := addTeamMembers(ctx, tx, t, add); err != nil {
 			return err
 		}

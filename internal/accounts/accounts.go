@@ -18,6 +18,7 @@ import (
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/user"
 	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/graph/txn"
 	"github.com/binderyhq/bindery/internal/id"
 )
 
@@ -109,7 +110,7 @@ func CreateUser(ctx context.Context, c *ent.Client, nu NewUser) (*ent.User, stri
 	}
 	sys := System(ctx)
 	var u *ent.User
-	err := withTx(sys, c, func(tx *ent.Tx) error {
+	err := txn.Run(sys, c, func(tx *ent.Tx) error {
 		var err error
 		if u, err = tx.User.Create().SetEmail(email).SetDisplayName(strings.TrimSpace(nu.Name)).Save(sys); err != nil {
 			if ent.IsConstraintError(err) {
@@ -165,16 +166,4 @@ func UserByEmail(ctx context.Context, c *ent.Client, email string) (*ent.User, e
 func IsEmpty(ctx context.Context, c *ent.Client) (bool, error) {
 	exists, err := c.User.Query().Exist(System(ctx))
 	return !exists, err
-}
-
-func withTx(ctx context.Context, c *ent.Client, fn func(*ent.Tx) error) error {
-	tx, err := c.Tx(ctx)
-	if err != nil {
-		return err
-	}
-	if err := fn(tx); err != nil {
-		_ = tx.Rollback()
-		return err
-	}
-	return tx.Commit()
 }

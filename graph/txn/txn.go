@@ -1,0 +1,23 @@
+// Package txn runs a function in one ent transaction: every write happens, or none.
+package txn
+
+import (
+	"context"
+
+	"github.com/binderyhq/bindery/ent"
+)
+
+// Run runs fn in a transaction of the client, committing when fn succeeds and rolling back when
+// it fails. On SQLite the transaction takes the write lock at once (immediate), so concurrent
+// writers queue instead of failing to upgrade a read lock.
+func Run(ctx context.Context, client *ent.Client, fn func(tx *ent.Tx) error) error {
+	tx, err := client.Tx(ctx)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
