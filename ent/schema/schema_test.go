@@ -3,7 +3,6 @@ package schema_test
 import (
 	"context"
 	"database/sql"
-	"net/url"
 	"os"
 	"strings"
 	"testing"
@@ -21,6 +20,7 @@ import (
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/id"
+	"github.com/binderyhq/bindery/internal/testenv"
 )
 
 // TestSchema migrates the whole data model on SQLite and, when BINDERY_TEST_DB names a
@@ -35,42 +35,19 @@ func TestSchema(t *testing.T) {
 		exercise(t, client)
 	})
 	t.Run("PostgreSQL", func(t *testing.T) {
-		dsn := os.Getenv("BINDERY_TEST_DB")
-		if dsn == "" {
+		if os.Getenv("BINDERY_TEST_DB") == "" {
 			t.Skip("BINDERY_TEST_DB is not set")
 		}
-		client := openPostgres(t, dsn)
+		client := openPostgres(t)
 		defer client.Close()
 		exercise(t, client)
 	})
 }
 
-// openPostgres creates a fresh schema in the database of dsn, dropped when the test ends, and
-// returns a migrated client whose connections use it.
-func openPostgres(t *testing.T, dsn string) *ent.Client {
+// openPostgres returns a migrated client on a fresh PostgreSQL schema (dropped when the test ends).
+func openPostgres(t *testing.T) *ent.Client {
 	t.Helper()
-	admin, err := sql.Open("pgx", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { admin.Close() })
-	name := "t_" + strings.ToLower(id.Random(12))
-	if _, err := admin.Exec(`CREATE SCHEMA ` + name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if _, err := admin.Exec(`DROP SCHEMA ` + name + ` CASCADE`); err != nil {
-			t.Error(err)
-		}
-	})
-	u, err := url.Parse(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", name)
-	u.RawQuery = q.Encode()
-	db, err := sql.Open("pgx", u.String())
+	db, err := sql.Open("pgx", testenv.PostgresDSN(t))
 	if err != nil {
 		t.Fatal(err)
 	}
