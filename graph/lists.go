@@ -38,6 +38,14 @@ func (r *Resolver) userOf(ctx context.Context, id string) (*ent.User, error) {
 	return u, err
 }
 
+// memberUser returns a member's user: eager-loaded with member pages, else through the loader.
+func (r *Resolver) memberUser(ctx context.Context, m *ent.Member) (*ent.User, error) {
+	if u := m.Edges.User; u != nil {
+		return u, nil
+	}
+	return r.userOf(ctx, m.UserID)
+}
+
 func (r *Resolver) viewerMembership(ctx context.Context, o *ent.Organization) (*ent.Member, error) {
 	return loader.For(ctx, r.Client).Member(ctx, loader.MemberKey{OrgID: o.ID, UserID: viewer.FromContext(ctx).UserID})
 }

@@ -27,7 +27,7 @@ func (r *memberResolver) ID(ctx context.Context, obj *ent.Member) (string, error
 
 // User is the resolver for the user field.
 func (r *memberResolver) User(ctx context.Context, obj *ent.Member) (*ent.User, error) {
-	return r.userOf(ctx, obj.UserID)
+	return r.memberUser(ctx, obj)
 }
 
 // SpaceCount is the resolver for the spaceCount field.

@@ -143,7 +143,7 @@ func (l *Loaders) loadMemberPages(ctx context.Context, keys []pageKey[MemberFilt
 		timeKeyed: true,
 		fetch: func(ctx context.Context, orgs []string, f MemberFilter, modify ...func(*sql.Selector)) ([]*ent.Member, map[string]int, error) {
 			where := append(f.predicates(), member.OrganizationIDIn(orgs...))
-			q := l.client.Member.Query().Where(where...)
+			q := l.client.Member.Query().Where(where...).WithUser() // the user is an edge: eager-loaded, no loader wave
 			q.Modify(modify...)
 			rows, err := q.All(ctx)
 			if err != nil {
