@@ -16,6 +16,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -67,9 +68,12 @@ func sub(ctx context.Context, cmd, name string, args []string) error {
 	return fmt.Errorf("%s: unknown subcommand %q (%s)", cmd, name, subcommands[cmd])
 }
 
+// stdout receives the commands' JSON output, stderr the first start's message (tests replace them).
+var stdout, stderr io.Writer = os.Stdout, os.Stderr
+
 // printJSON writes one JSON line to standard output.
 func printJSON(v any) error {
-	return json.NewEncoder(os.Stdout).Encode(v)
+	return json.NewEncoder(stdout).Encode(v)
 }
 
 // envOr returns the environment variable, or def when it is unset.

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"strings"
 	"time"
 
@@ -65,7 +64,7 @@ func firstStart(ctx context.Context, st *store.Store, baseURL string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "First start: created the user admin@bindery.local, the organization %s and this API token (shown once):\n\n    %s\n\n"+
+	fmt.Fprintf(stderr, "First start: created the user admin@bindery.local, the organization %s and this API token (shown once):\n\n    %s\n\n"+
 		"Use it as a bearer token, e.g.:\n    curl -H 'Authorization: Bearer %s' %s/v1/orgs\n\n", org.ID, token, token, baseURL)
 	return nil
 }
