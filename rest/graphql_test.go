@@ -244,10 +244,10 @@ func TestGraphQLLimits(t *testing.T) {
 		gqlExpectError(t, e.GraphQL(admin, gqlAliases(31), nil), "ALIAS_LIMIT_EXCEEDED")
 	})
 	t.Run("ErrTokens", func(t *testing.T) {
-		// 4 tokens per repetition ("a", ":", "viewer", "{"…): well over 15,000 in all.
+		// 4 tokens per repetition ("viewer", "{", "id", "}"): 16,002 in all.
 		q := "{ " + strings.Repeat("viewer { id } ", 4000) + "}"
 		g := e.GraphQL(admin, q, nil)
-		gqlExpectError(t, g, "")
+		gqlExpectError(t, g, "GRAPHQL_PARSE_FAILED")
 		if !strings.Contains(strings.ToLower(g.Errors[0].Message), "token") {
 			t.Errorf("message %q does not name the token limit", g.Errors[0].Message)
 		}
@@ -271,12 +271,26 @@ func TestGraphQLLimits(t *testing.T) {
 	})
 	t.Run("ErrVariableType", func(t *testing.T) {
 		g := e.GraphQL(admin, `query($n: Int) { organizations(first: $n) { totalCount } }`, map[string]any{"n": "ten"})
-		gqlExpectError(t, g, "")
+		gqlExpectError(t, g, "GRAPHQL_VALIDATION_FAILED")
+	})
+	t.Run("ErrMissingVariable", func(t *testing.T) {
+		g := e.GraphQL(admin, `query($id: ID!) { organization(id: $id) { id } }`, nil)
+		gqlExpectError(t, g, "GRAPHQL_VALIDATION_FAILED")
 	})
 	t.Run("ErrUnknownEnumInVariables", func(t *testing.T) {
-		g := e.GraphQL(admin, `query($id: ID!, $r: Role) { organization(id: $id) { members(role: $r) { totalCount } } }`,
+		g := e.GraphQL(admin, `query($id: ID!, $r: MemberRoleFilter) { organization(id: $id) { members(role: $r) { totalCount } } }`,
 			map[string]any{"id": org, "r": "OVERLORD"})
-		gqlExpectError(t, g, "")
+		gqlExpectError(t, g, "GRAPHQL_VALIDATION_FAILED")
+		g = e.GraphQL(admin, `mutation($o: ID!, $u: ID!, $in: UpdateMemberInput!) { updateMember(organizationId: $o, userId: $u, input: $in) { id } }`,
+			map[string]any{"o": org, "u": admin.UserID, "in": map[string]any{"role": "OVERLORD"}})
+		gqlExpectError(t, g, "GRAPHQL_VALIDATION_FAILED")
+		g = e.GraphQL(admin, `mutation($o: ID!, $t: ID!, $u: ID!, $r: TeamRole) { setTeamMember(organizationId: $o, teamId: $t, userId: $u, role: $r) { id } }`,
+			map[string]any{"o": org, "t": "nope", "u": admin.UserID, "r": "BOSS"})
+		gqlExpectError(t, g, "GRAPHQL_VALIDATION_FAILED")
+	})
+	t.Run("ErrUnknownEnumLiteral", func(t *testing.T) {
+		g := e.GraphQL(admin, `query($id: ID!) { organization(id: $id) { members(role: OVERLORD) { totalCount } } }`, vars)
+		gqlExpectError(t, g, "GRAPHQL_VALIDATION_FAILED")
 	})
 	t.Run("ErrFirstOutOfRange", func(t *testing.T) {
 		gqlExpectError(t, e.GraphQL(admin, `{ organizations(first: 1001) { totalCount } }`, nil), "BAD_REQUEST")
@@ -341,7 +355,10 @@ func TestGraphQLLimitsConfigurable(t *testing.T) {
 	t.Run("ErrTokens", func(t *testing.T) {
 		e := testenv.New(t, func(o *server.Options) { o.Limits.Tokens = 20 })
 		admin, _ := e.Bootstrap("ada@example.com", "Acme")
-		gqlExpectError(t, e.GraphQL(admin, gqlAliases(5), nil), "")
+		if g := e.GraphQL(admin, gqlAliases(2), nil); len(g.Errors) > 0 { // 14 tokens
+			t.Fatalf("14 tokens refused: %+v", g.Errors)
+		}
+		gqlExpectError(t, e.GraphQL(admin, gqlAliases(5), nil), "GRAPHQL_PARSE_FAILED") // 32 tokens
 	})
 	t.Run("ErrBodyTooLarge", func(t *testing.T) {
 		e := testenv.New(t, func(o *server.Options) { o.MaxBody = 1000 })
