@@ -45,7 +45,9 @@ func ParseRole(s string) (Role, error) {
 }
 
 // MarshalGQL writes the role as its upper-case GraphQL enum value.
-func (r Role) MarshalGQL(w io.Writer) { _, _ = io.WriteString(w, strconv.Quote(strings.ToUpper(string(r)))) }
+func (r Role) MarshalGQL(w io.Writer) {
+	_, _ = io.WriteString(w, strconv.Quote(strings.ToUpper(string(r))))
+}
 
 // UnmarshalGQL reads the upper-case GraphQL enum value.
 func (r *Role) UnmarshalGQL(v any) error {
