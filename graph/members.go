@@ -117,15 +117,21 @@ func (r *Resolver) updateMember(ctx context.Context, orgID, userID string, in mo
 // the organization's row, so two admins demoting or removing each other at once cannot both pass
 // the count (write skew under PostgreSQL's READ COMMITTED; SQLite has one writer already).
 func keepAnAdmin(ctx context.Context, tx *ent.Tx, m *ent.Member, action string) error {
-	if m.Role == nil || *m.Role != viewer.RoleAdmin {
-		return nil
-	}
+	// Lock the organization (PostgreSQL; SQLite has one writer), then read the member again: two
+	// admins demoting each other at once must not both see another admin left.
 	if _, err := tx.Organization.Query().Where(organization.ID(m.OrganizationID)).Modify(func(s *sql.Selector) {
 		if s.Dialect() == dialect.Postgres {
 			s.ForUpdate()
 		}
 	}).IDs(ctx); err != nil {
 		return err
+	}
+	current, err := tx.Member.Get(ctx, m.ID)
+	if err != nil {
+		return notFound(err, "member")
+	}
+	if current.Role == nil || *current.Role != viewer.RoleAdmin {
+		return nil
 	}
 	admins, err := tx.Member.Query().
 		Where(member.OrganizationID(m.OrganizationID), member.RoleEQ(viewer.RoleAdmin), member.Disabled(false)).
