@@ -40,8 +40,12 @@ func hashToken(token string) []byte {
 
 // CreateToken issues a new token for a user and returns it; only its hash is stored.
 func CreateToken(ctx context.Context, c *ent.Client, userID, label string) (string, error) {
+	return createToken(System(ctx), c.APIToken, userID, label)
+}
+
+func createToken(sys context.Context, tokens *ent.APITokenClient, userID, label string) (string, error) {
 	token := tokenPrefix + id.Random(40)
-	err := c.APIToken.Create().SetUserID(userID).SetLabel(label).SetTokenHash(hashToken(token)).Exec(System(ctx))
+	err := tokens.Create().SetUserID(userID).SetLabel(label).SetTokenHash(hashToken(token)).Exec(sys)
 	if err != nil {
 		return "", fmt.Errorf("create token: %w", err)
 	}
@@ -99,8 +103,18 @@ type NewUser struct {
 	Role        *viewer.Role // role there; nil for a guest
 }
 
-// CreateUser creates a user (and, with OrgID, their membership) and a first token for them.
-func CreateUser(ctx context.Context, c *ent.Client, nu NewUser) (*ent.User, string, error) {
+// CreateUser creates a user (and, with OrgID, their membership) and a first token for them, in
+// one transaction.
+func CreateUser(ctx context.Context, c *ent.Client, nu NewUser) (u *ent.User, token string, err error) {
+	sys := System(ctx)
+	err = txn.Run(sys, c, func(tx *ent.Tx) error {
+		u, token, err = createUser(sys, tx, nu)
+		return err
+	})
+	return u, token, err
+}
+
+func createUser(sys context.Context, tx *ent.Tx, nu NewUser) (*ent.User, string, error) {
 	email := strings.ToLower(strings.TrimSpace(nu.Email))
 	if !strings.Contains(email, "@") {
 		return nil, "", fmt.Errorf("--email: %q is not an email address", nu.Email)
@@ -108,49 +122,41 @@ func CreateUser(ctx context.Context, c *ent.Client, nu NewUser) (*ent.User, stri
 	if strings.TrimSpace(nu.Name) == "" {
 		return nil, "", errors.New("--name: must not be empty")
 	}
-	sys := System(ctx)
-	var u *ent.User
-	err := txn.Run(sys, c, func(tx *ent.Tx) error {
-		var err error
-		if u, err = tx.User.Create().SetEmail(email).SetDisplayName(strings.TrimSpace(nu.Name)).Save(sys); err != nil {
-			if ent.IsConstraintError(err) {
-				return fmt.Errorf("--email: a user with the email %s exists already", email)
-			}
-			return err
-		}
-		if nu.OrgID == "" {
-			return nil
-		}
-		if exists, err := tx.Organization.Query().Where(organization.ID(nu.OrgID)).Exist(sys); err != nil || !exists {
-			return errors.Join(err, fmt.Errorf("--org: no organization has the id %q", nu.OrgID))
-		}
-		return tx.Member.Create().SetOrganizationID(nu.OrgID).SetUserID(u.ID).SetNillableRole(nu.Role).Exec(sys)
-	})
+	u, err := tx.User.Create().SetEmail(email).SetDisplayName(strings.TrimSpace(nu.Name)).Save(sys)
+	if ent.IsConstraintError(err) {
+		return nil, "", fmt.Errorf("--email: a user with the email %s exists already", email)
+	}
 	if err != nil {
 		return nil, "", err
 	}
-	token, err := CreateToken(ctx, c, u.ID, "cli")
+	if nu.OrgID != "" {
+		if exists, err := tx.Organization.Query().Where(organization.ID(nu.OrgID)).Exist(sys); err != nil || !exists {
+			return nil, "", errors.Join(err, fmt.Errorf("--org: no organization has the id %q", nu.OrgID))
+		}
+		if err := tx.Member.Create().SetOrganizationID(nu.OrgID).SetUserID(u.ID).SetNillableRole(nu.Role).Exec(sys); err != nil {
+			return nil, "", err
+		}
+	}
+	token, err := createToken(sys, tx.APIToken, u.ID, "cli")
 	return u, token, err
 }
 
-// Bootstrap creates a user, an organization they administer, and a token.
-func Bootstrap(ctx context.Context, c *ent.Client, email, name, orgTitle string) (*ent.User, *ent.Organization, string, error) {
+// Bootstrap creates, in one transaction, a user, an organization they administer, and a token.
+func Bootstrap(ctx context.Context, c *ent.Client, email, name, orgTitle string) (u *ent.User, org *ent.Organization, token string, err error) {
 	title := strings.TrimSpace(orgTitle)
 	if n := len([]rune(title)); n < 2 || n > 255 {
 		return nil, nil, "", fmt.Errorf("--org: the title must be 2..255 characters (got %d)", n)
 	}
 	sys := System(ctx)
-	org, err := c.Organization.Create().SetTitle(title).Save(sys)
-	if err != nil {
-		return nil, nil, "", err
-	}
 	admin := viewer.RoleAdmin
-	u, token, err := CreateUser(ctx, c, NewUser{Email: email, Name: name, OrgID: org.ID, Role: &admin})
-	if err != nil {
-		_ = c.Organization.DeleteOne(org).Exec(sys)
-		return nil, nil, "", err
-	}
-	return u, org, token, nil
+	err = txn.Run(sys, c, func(tx *ent.Tx) error {
+		if org, err = tx.Organization.Create().SetTitle(title).Save(sys); err != nil {
+			return err
+		}
+		u, token, err = createUser(sys, tx, NewUser{Email: email, Name: name, OrgID: org.ID, Role: &admin})
+		return err
+	})
+	return u, org, token, err
 }
 
 // UserByEmail finds a user by email. Returns an error naming the email when there is none.
