@@ -158,9 +158,9 @@ func exercise(t *testing.T, client *ent.Client) {
 	t.Run("Policies", func(t *testing.T) {
 		read := viewer.RoleRead
 		reader := viewer.NewContext(context.Background(),
-			viewer.NewUser(alice.ID, alice.Email, "", map[string]*viewer.Role{org.ID: &read}))
+			viewer.NewUser(alice.ID, alice.Email, map[string]*viewer.Role{org.ID: &read}))
 		stranger := viewer.NewContext(context.Background(),
-			viewer.NewUser(id.New(), "bob@example.com", "", map[string]*viewer.Role{other.ID: &read}))
+			viewer.NewUser(id.New(), "bob@example.com", map[string]*viewer.Role{other.ID: &read}))
 
 		if n := client.Space.Query().CountX(reader); n != 1 {
 			t.Errorf("a reader sees %d spaces, want 1", n)

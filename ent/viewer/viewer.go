@@ -10,10 +10,9 @@ import (
 // Viewer is the caller of one request. It is safe for concurrent use: GraphQL resolvers of one
 // request run in parallel and may record a membership the request itself created.
 type Viewer struct {
-	UserID  string
-	Email   string
-	TokenID string
-	system  bool
+	UserID string
+	Email  string
+	system bool
 
 	mu          sync.RWMutex
 	memberships map[string]*Role // organization id → role; a nil role is a guest
@@ -21,11 +20,11 @@ type Viewer struct {
 
 // NewUser returns the viewer for an authenticated user with their memberships
 // (organization id → role, nil for a guest).
-func NewUser(userID, email, tokenID string, memberships map[string]*Role) *Viewer {
+func NewUser(userID, email string, memberships map[string]*Role) *Viewer {
 	if memberships == nil {
 		memberships = map[string]*Role{}
 	}
-	return &Viewer{UserID: userID, Email: email, TokenID: tokenID, memberships: memberships}
+	return &Viewer{UserID: userID, Email: email, memberships: memberships}
 }
 
 // System is the explicit viewer of the CLI and background jobs: the privacy rules allow it everything.

@@ -93,7 +93,7 @@ func Authenticate(ctx context.Context, c *ent.Client, token string) (*viewer.Vie
 	for _, m := range memberships {
 		roles[m.OrganizationID] = m.Role
 	}
-	return viewer.NewUser(t.UserID, t.Edges.User.Email, t.ID, roles), nil
+	return viewer.NewUser(t.UserID, t.Edges.User.Email, roles), nil
 }
 
 // NewUser describes a user to create.
