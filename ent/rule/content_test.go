@@ -1,0 +1,80 @@
+package rule
+
+import (
+	"testing"
+
+	"github.com/binderyhq/bindery/ent/viewer"
+)
+
+// tree: org ─ coll "docs" (inherit) ─ coll "team" (read) ─ space "handbook" (inherit, private)
+//
+//	├─ space "public" (no default, public)
+//	├─ space "nested" in "docs" (in-collection, no default)
+//	└─ space "locked" (no default, private)
+func contentTree(orgRole viewer.Role, member bool, grants map[string]viewer.Role) *Content {
+	return &Content{
+		Member: member, OrgRole: orgRole, Grants: grants,
+		Nodes: map[string]ContentNode{
+			"docs":     {DefaultLevel: Inherit},
+			"team":     {Parent: "docs", DefaultLevel: "read"},
+			"handbook": {Parent: "team", DefaultLevel: Inherit, Visibility: "private", Space: true},
+			"public":   {Visibility: "public", Space: true},
+			"nested":   {Parent: "docs", Visibility: "in-collection", Space: true},
+			"locked":   {Visibility: "private", Space: true},
+		},
+	}
+}
+
+func TestContentRole(t *testing.T) {
+	const none = viewer.Role("")
+	edit, read, admin, comment := viewer.RoleEdit, viewer.RoleRead, viewer.RoleAdmin, viewer.RoleComment
+	tests := []struct {
+		name    string
+		content *Content
+		want    map[string]viewer.Role
+	}{
+		{"AdminSeesAll", contentTree(admin, true, nil),
+			map[string]viewer.Role{"docs": admin, "team": admin, "handbook": admin, "public": admin, "nested": admin, "locked": admin}},
+		{"EditorInheritsOrgRoleOrTakesTheSetLevel", contentTree(edit, true, nil),
+			map[string]viewer.Role{"docs": edit, "team": read, "handbook": read, "public": read, "nested": read, "locked": none}},
+		{"GuestGetsOnlyGrantsAndPublic", contentTree(none, true, nil),
+			map[string]viewer.Role{"docs": none, "team": none, "handbook": none, "public": read, "nested": none, "locked": none}},
+		{"GrantOnCollectionReachesSpacesBelow", contentTree(none, true, map[string]viewer.Role{"docs": comment}),
+			map[string]viewer.Role{"docs": comment, "team": comment, "handbook": comment, "nested": comment, "locked": none}},
+		{"GrantRaisesAboveDefault", contentTree(read, true, map[string]viewer.Role{"locked": edit}),
+			map[string]viewer.Role{"locked": edit, "team": read}},
+		{"DefaultRaisesAboveGrant", contentTree(edit, true, map[string]viewer.Role{"docs": read}),
+			map[string]viewer.Role{"docs": edit}},
+		{"OutsiderReadsOnlyPublic", contentTree(none, false, nil),
+			map[string]viewer.Role{"docs": none, "public": read, "nested": none, "locked": none}},
+		{"UnknownObject", contentTree(admin, true, nil), map[string]viewer.Role{"nope": none}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for id, want := range tt.want {
+				if got := ContentRole(tt.content, id); got != want {
+					t.Errorf("ContentRole(%s) = %q, want %q", id, got, want)
+				}
+			}
+		})
+	}
+}
+
+func TestContentRoleSurvivesACycle(t *testing.T) {
+	c := &Content{Member: true, OrgRole: viewer.RoleRead, Nodes: map[string]ContentNode{
+		"a": {Parent: "b", DefaultLevel: Inherit}, "b": {Parent: "a", DefaultLevel: Inherit},
+	}}
+	if got := ContentRole(c, "a"); got != "" {
+		t.Fatalf("a cycle gives %q, want no role", got)
+	}
+}
+
+func TestIDsWithRole(t *testing.T) {
+	c := contentTree(viewer.RoleEdit, true, nil)
+	if got := len(c.IDsWithRole(viewer.RoleRead, true)); got != 3 { // handbook, public, nested
+		t.Fatalf("readable spaces = %d, want 3", got)
+	}
+	if got := c.IDsWithRole(viewer.RoleEdit, false); len(got) != 1 || got[0] != "docs" {
+		t.Fatalf("editable collections = %v, want [docs]", got)
+	}
+}
