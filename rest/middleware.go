@@ -149,7 +149,8 @@ func authenticate(auth Authenticator, client *ent.Client, loaderWait time.Durati
 				writeError(w, r, err)
 				return
 			}
-			ctx := loader.NewContext(viewer.NewContext(r.Context(), v), client, loaderWait)
+			// The client rides in the context too: content privacy rules read through it.
+			ctx := loader.NewContext(ent.NewContext(viewer.NewContext(r.Context(), v), client), client, loaderWait)
 			next.ServeHTTP(w, r.WithContext(ctx))
 		})
 	}

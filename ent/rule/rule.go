@@ -79,14 +79,7 @@ func AllowOrgRole(min viewer.Role) privacy.MutationRule {
 	})
 }
 
-func orgIn(ids []string) entql.P {
-	if len(ids) == 0 {
-		// entql writes an empty list as "IN ()", which PostgreSQL rejects; organization_id is
-		// NOT NULL, so this matches no row.
-		return entql.FieldNil("organization_id")
-	}
-	return entql.FieldIn("organization_id", anys(ids)...)
-}
+func orgIn(ids []string) entql.P { return fieldIn("organization_id", anys(ids)) }
 
 func anys(ids []string) []any {
 	out := make([]any, len(ids))

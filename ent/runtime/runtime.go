@@ -196,6 +196,9 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	collectionHooks := schema.Collection{}.Hooks()
+
+	collection.Hooks[1] = collectionHooks[0]
 	collectionMixinFields0 := collectionMixin[0].Fields()
 	_ = collectionMixinFields0
 	collectionMixinFields1 := collectionMixin[1].Fields()
@@ -960,6 +963,9 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	permissiongrantHooks := schema.PermissionGrant{}.Hooks()
+
+	permissiongrant.Hooks[1] = permissiongrantHooks[0]
 	permissiongrantMixinFields0 := permissiongrantMixin[0].Fields()
 	_ = permissiongrantMixinFields0
 	permissiongrantMixinFields1 := permissiongrantMixin[1].Fields()
@@ -1662,6 +1668,9 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	spaceHooks := schema.Space{}.Hooks()
+
+	space.Hooks[1] = spaceHooks[0]
 	spaceMixinFields0 := spaceMixin[0].Fields()
 	_ = spaceMixinFields0
 	spaceMixinFields1 := spaceMixin[1].Fields()
@@ -1820,6 +1829,9 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	teammemberHooks := schema.TeamMember{}.Hooks()
+
+	teammember.Hooks[1] = teammemberHooks[0]
 	teammemberMixinFields0 := teammemberMixin[0].Fields()
 	_ = teammemberMixinFields0
 	teammemberMixinFields1 := teammemberMixin[1].Fields()

@@ -49,12 +49,13 @@ func (Collection) Indexes() []ent.Index {
 	return []ent.Index{index.Fields("organization_id", "parent_id", "position")}
 }
 
-// Policy of Collection: members with a role see collections; admins manage them. (Later issues
-// refine both with the levels granted per collection.)
+// Policy of Collection: a viewer sees the collections their effective role lets them read
+// (rule.ContentRole: default levels, grants); creating takes the create role where it is made,
+// changing or deleting the admin role on the collection.
 func (Collection) Policy() ent.Policy {
 	return privacy.Policy{
-		Query:    privacy.QueryPolicy{rule.FilterTenant(viewer.RoleRead)},
-		Mutation: privacy.MutationPolicy{rule.AllowOrgRole(viewer.RoleAdmin), privacy.AlwaysDenyRule()},
+		Query:    privacy.QueryPolicy{rule.FilterCollections()},
+		Mutation: privacy.MutationPolicy{rule.ContentWrites(false), privacy.AlwaysDenyRule()},
 	}
 }
 
@@ -73,3 +74,6 @@ func defaultLevel() ent.Field {
 func positionField() ent.Field {
 	return field.String("position").Default("").MaxLen(128)
 }
+
+// Hooks of Collection: a write changes who may see what, so the viewer's cached content facts go.
+func (Collection) Hooks() []ent.Hook { return []ent.Hook{rule.ForgetContent()} }

@@ -63,11 +63,12 @@ func (PermissionGrant) Annotations() []schema.Annotation {
 	})}
 }
 
-// Policy of PermissionGrant: members with a role see grants; admins manage them.
+// Policy of PermissionGrant: members with a role see grants; the admins of a space or collection
+// grant, change and revoke access to it.
 func (PermissionGrant) Policy() ent.Policy {
 	return privacy.Policy{
 		Query:    privacy.QueryPolicy{rule.FilterTenant(viewer.RoleRead)},
-		Mutation: privacy.MutationPolicy{rule.AllowOrgRole(viewer.RoleAdmin), privacy.AlwaysDenyRule()},
+		Mutation: privacy.MutationPolicy{rule.GrantWrites(), privacy.AlwaysDenyRule()},
 	}
 }
 
@@ -76,3 +77,6 @@ func (PermissionGrant) Policy() ent.Policy {
 func exactlyOne(a, b string) string {
 	return "((" + a + " IS NULL AND " + b + " IS NOT NULL) OR (" + a + " IS NOT NULL AND " + b + " IS NULL))"
 }
+
+// Hooks of PermissionGrant: a write changes who may see what, so the viewer's cached content facts go.
+func (PermissionGrant) Hooks() []ent.Hook { return []ent.Hook{rule.ForgetContent()} }

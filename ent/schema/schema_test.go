@@ -68,9 +68,12 @@ func exercise(t *testing.T, client *ent.Client) {
 	alice := client.User.Create().SetDisplayName("Alice").SetEmail("alice@example.com").SaveX(sys)
 	team := client.Team.Create().SetTitle("Writers").SetOrganizationID(org.ID).SaveX(sys)
 
-	coll := client.Collection.Create().SetTitle("Guides").SetOrganizationID(org.ID).SetPosition("a0").SaveX(sys)
-	sub := client.Collection.Create().SetTitle("Sub").SetOrganizationID(org.ID).SetParentID(coll.ID).SaveX(sys)
-	sp := client.Space.Create().SetTitle("Handbook").SetOrganizationID(org.ID).SetParentID(sub.ID).SaveX(sys)
+	coll := client.Collection.Create().SetTitle("Guides").SetOrganizationID(org.ID).SetPosition("a0").
+		SetDefaultLevel("inherit").SaveX(sys)
+	sub := client.Collection.Create().SetTitle("Sub").SetOrganizationID(org.ID).SetParentID(coll.ID).SetDefaultLevel("inherit").SaveX(sys)
+	// Members get the organization role on the space through its collections (inherit all the way).
+	sp := client.Space.Create().SetTitle("Handbook").SetOrganizationID(org.ID).SetParentID(sub.ID).
+		SetDefaultLevel("inherit").SaveX(sys)
 
 	tree := client.ContentObject.Create().SetID("sha256:" + strings.Repeat("ab", 32)).
 		SetKind("tree").SetData([]byte("{}")).SetSize(2).SaveX(sys)
@@ -157,9 +160,10 @@ func exercise(t *testing.T, client *ent.Client) {
 
 	t.Run("Policies", func(t *testing.T) {
 		read := viewer.RoleRead
-		reader := viewer.NewContext(context.Background(),
+		withClient := ent.NewContext(context.Background(), client) // content rules read through it
+		reader := viewer.NewContext(withClient,
 			viewer.NewUser(alice.ID, alice.Email, map[string]*viewer.Role{org.ID: &read}))
-		stranger := viewer.NewContext(context.Background(),
+		stranger := viewer.NewContext(withClient,
 			viewer.NewUser(id.New(), "bob@example.com", map[string]*viewer.Role{other.ID: &read}))
 
 		if n := client.Space.Query().CountX(reader); n != 1 {

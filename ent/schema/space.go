@@ -8,7 +8,6 @@ import (
 
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/rule"
-	"github.com/binderyhq/bindery/ent/viewer"
 )
 
 // Space is a container of pages and files: its content is the revision it points at. A deleted
@@ -68,11 +67,15 @@ func (Space) Indexes() []ent.Index {
 	}
 }
 
-// Policy of Space: members with a role see spaces; admins manage them. (Later issues refine both
-// with visibility and the levels granted per space and collection.)
+// Policy of Space: a viewer sees the spaces their effective role or the space's visibility lets
+// them read (organization admins also see deleted ones); creating takes the create role where it
+// is made, changing or deleting the admin role on the space.
 func (Space) Policy() ent.Policy {
 	return privacy.Policy{
-		Query:    privacy.QueryPolicy{rule.FilterTenant(viewer.RoleRead)},
-		Mutation: privacy.MutationPolicy{rule.AllowOrgRole(viewer.RoleAdmin), privacy.AlwaysDenyRule()},
+		Query:    privacy.QueryPolicy{rule.FilterSpaces()},
+		Mutation: privacy.MutationPolicy{rule.ContentWrites(true), privacy.AlwaysDenyRule()},
 	}
 }
+
+// Hooks of Space: a write changes who may see what, so the viewer's cached content facts go.
+func (Space) Hooks() []ent.Hook { return []ent.Hook{rule.ForgetContent()} }

@@ -53,3 +53,6 @@ func (TeamMember) Policy() ent.Policy {
 		},
 	}
 }
+
+// Hooks of TeamMember: team grants follow their members, so the viewer's cached content facts go.
+func (TeamMember) Hooks() []ent.Hook { return []ent.Hook{rule.ForgetContent()} }

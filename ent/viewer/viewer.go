@@ -16,6 +16,7 @@ type Viewer struct {
 
 	mu          sync.RWMutex
 	memberships map[string]*Role // organization id → role; a nil role is a guest
+	cache       map[string]any   // facts loaded once per request (Remember)
 }
 
 // NewUser returns the viewer for an authenticated user with their memberships
@@ -90,4 +91,36 @@ func NewContext(ctx context.Context, v *Viewer) context.Context {
 func FromContext(ctx context.Context) *Viewer {
 	v, _ := ctx.Value(ctxKey{}).(*Viewer)
 	return v
+}
+
+// Remember returns the value cached under key, loading it first when there is none. A viewer
+// lives one request long, so this caches facts about the viewer for one request.
+func (v *Viewer) Remember(key string, load func() (any, error)) (any, error) {
+	v.mu.RLock()
+	val, ok := v.cache[key]
+	v.mu.RUnlock()
+	if ok {
+		return val, nil
+	}
+	val, err := load()
+	if err != nil {
+		return nil, err
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.cache == nil {
+		v.cache = map[string]any{}
+	}
+	v.cache[key] = val
+	return val, nil
+}
+
+// Forget drops what Remember cached under key (a write changed it). A nil viewer is allowed.
+func (v *Viewer) Forget(key string) {
+	if v == nil {
+		return
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	delete(v.cache, key)
 }

@@ -1,0 +1,122 @@
+package rule
+
+import (
+	"context"
+	"errors"
+
+	entgo "entgo.io/ent"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/collection"
+	"github.com/binderyhq/bindery/ent/permissiongrant"
+	"github.com/binderyhq/bindery/ent/privacy"
+	"github.com/binderyhq/bindery/ent/space"
+	"github.com/binderyhq/bindery/ent/team"
+	"github.com/binderyhq/bindery/ent/teammember"
+	"github.com/binderyhq/bindery/ent/viewer"
+)
+
+// contentKey caches the viewer's content facts for the request (viewer.Remember).
+const contentKey = "rule.content"
+
+// ContentOf returns the facts that decide the viewer's role on content, per organization the
+// viewer belongs to: loaded once per request (three statements for all organizations) and
+// forgotten when a write changes them (ForgetContent). Reads use the client in ctx (ent.NewContext).
+func ContentOf(ctx context.Context) (map[string]*Content, error) {
+	v := viewer.FromContext(ctx)
+	client := ent.FromContext(ctx)
+	if v == nil || client == nil {
+		return nil, errors.New("rule: content access needs a viewer and a client in the context")
+	}
+	val, err := v.Remember(contentKey, func() (any, error) { return loadContent(ctx, client, v) })
+	if err != nil {
+		return nil, err
+	}
+	return val.(map[string]*Content), nil
+}
+
+func loadContent(ctx context.Context, client *ent.Client, v *viewer.Viewer) (map[string]*Content, error) {
+	sys := privacy.DecisionContext(ctx, privacy.Allow)
+	orgs := v.OrganizationIDs("")
+	byOrg := make(map[string]*Content, len(orgs))
+	for _, o := range orgs {
+		role, _ := v.Membership(o)
+		byOrg[o] = &Content{Member: true, OrgRole: role, Nodes: map[string]ContentNode{}, Grants: map[string]viewer.Role{}}
+	}
+	cols, err := client.Collection.Query().Where(collection.OrganizationIDIn(orgs...)).All(sys)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cols {
+		byOrg[c.OrganizationID].Nodes[c.ID] = ContentNode{Parent: deref(c.ParentID), DefaultLevel: levelOf(c.DefaultLevel)}
+	}
+	spaces, err := client.Space.Query().Where(space.OrganizationIDIn(orgs...), space.DeletedAtIsNil()).All(sys)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range spaces {
+		byOrg[s.OrganizationID].Nodes[s.ID] = ContentNode{Parent: deref(s.ParentID), DefaultLevel: levelOf(s.DefaultLevel),
+			Visibility: string(s.Visibility), Space: true}
+	}
+	return byOrg, addGrants(sys, client, v, byOrg, orgs)
+}
+
+// addGrants records the grants made to the viewer or to one of their teams.
+func addGrants(sys context.Context, client *ent.Client, v *viewer.Viewer, byOrg map[string]*Content, orgs []string) error {
+	grants, err := client.PermissionGrant.Query().Where(
+		permissiongrant.OrganizationIDIn(orgs...),
+		permissiongrant.Or(
+			permissiongrant.UserID(v.UserID),
+			permissiongrant.HasTeamWith(team.HasMembershipsWith(teammember.UserID(v.UserID))),
+		)).All(sys)
+	for _, g := range grants {
+		target := deref(g.SpaceID) + deref(g.CollectionID) // exactly one is set
+		c := byOrg[g.OrganizationID]
+		c.Grants[target] = higher(c.Grants[target], g.Role)
+	}
+	return err
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func levelOf[T ~string](l *T) string {
+	if l == nil {
+		return ""
+	}
+	return string(*l)
+}
+
+// ForgetContent is a hook for every entity whose writes change content access (collections,
+// spaces, grants, team memberships): after a write the viewer's cached facts are reloaded.
+func ForgetContent() entgo.Hook {
+	return func(next entgo.Mutator) entgo.Mutator {
+		return entgo.MutateFunc(func(ctx context.Context, m entgo.Mutation) (entgo.Value, error) {
+			val, err := next.Mutate(ctx, m)
+			if err == nil {
+				viewer.FromContext(ctx).Forget(contentKey)
+			}
+			return val, err
+		})
+	}
+}
+
+// contentIDs lists, over the viewer's organizations, the spaces or collections on which the
+// viewer's role is at least min.
+func contentIDs(ctx context.Context, min viewer.Role, spaces bool) ([]any, error) {
+	byOrg, err := ContentOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var ids []any
+	for _, c := range byOrg {
+		for _, id := range c.IDsWithRole(min, spaces) {
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
+}

@@ -1,0 +1,155 @@
+package rule
+
+import (
+	"context"
+
+	entgo "entgo.io/ent"
+	"entgo.io/ent/entql"
+
+	"github.com/binderyhq/bindery/ent/privacy"
+	"github.com/binderyhq/bindery/ent/viewer"
+)
+
+// FilterCollections limits reads of collections to those the viewer's role lets them read.
+func FilterCollections() privacy.QueryRule {
+	return privacy.FilterFunc(func(ctx context.Context, f privacy.Filter) error {
+		ids, err := contentIDs(ctx, viewer.RoleRead, false)
+		if err != nil {
+			return err
+		}
+		f.Where(fieldIn("id", ids))
+		return privacy.Allow
+	})
+}
+
+// FilterSpaces limits reads of spaces to those the viewer may read: by role, by visibility
+// (public and unlisted spaces are readable by everyone), and, for organization admins, deleted
+// spaces too (so they can restore them).
+func FilterSpaces() privacy.QueryRule {
+	return privacy.FilterFunc(func(ctx context.Context, f privacy.Filter) error {
+		ids, err := contentIDs(ctx, viewer.RoleRead, true)
+		if err != nil {
+			return err
+		}
+		f.Where(entql.Or(fieldIn("id", ids),
+			orgIn(viewer.FromContext(ctx).OrganizationIDs(viewer.RoleAdmin)),
+			entql.FieldIn("visibility", "public", "unlisted")))
+		return privacy.Allow
+	})
+}
+
+// contentCreate is the creation of a collection or a space, in an organization, maybe in a
+// parent collection.
+type contentCreate interface {
+	OrganizationID() (string, bool)
+	ParentID() (string, bool)
+}
+
+// ContentWrites decides writes to collections (spaces false) or spaces (spaces true): creating
+// takes the create role on the parent collection, or in the organization at the top level;
+// changing, moving or deleting takes the admin role on the object itself.
+func ContentWrites(spaces bool) privacy.MutationRule {
+	narrow := privacy.FilterFunc(func(ctx context.Context, f privacy.Filter) error {
+		ids, err := contentIDs(ctx, viewer.RoleAdmin, spaces)
+		if err != nil {
+			return err
+		}
+		f.Where(fieldIn("id", ids))
+		return privacy.Allow
+	})
+	return privacy.MutationRuleFunc(func(ctx context.Context, m entgo.Mutation) error {
+		if !m.Op().Is(entgo.OpCreate) {
+			return narrow.EvalMutation(ctx, m)
+		}
+		cc, ok := m.(contentCreate)
+		if !ok {
+			return privacy.Denyf("%T is not content", m)
+		}
+		orgID, _ := cc.OrganizationID()
+		parentID, hasParent := cc.ParentID()
+		if can, err := canCreateIn(ctx, orgID, parentID, hasParent); err != nil || !can {
+			return firstErr(err, privacy.Denyf("creating content here takes the create role"))
+		}
+		return privacy.Allow
+	})
+}
+
+func canCreateIn(ctx context.Context, orgID, parentID string, hasParent bool) (bool, error) {
+	if !hasParent {
+		return HasOrgRole(viewer.FromContext(ctx), orgID, viewer.RoleCreate), nil
+	}
+	byOrg, err := ContentOf(ctx)
+	if err != nil || byOrg[orgID] == nil {
+		return false, err
+	}
+	c := byOrg[orgID]
+	_, isCollection := c.Nodes[parentID]
+	return isCollection && !c.Nodes[parentID].Space && ContentRole(c, parentID).AtLeast(viewer.RoleCreate), nil
+}
+
+func firstErr(err, otherwise error) error {
+	if err != nil {
+		return err
+	}
+	return otherwise
+}
+
+// grantCreate is the creation of a permission grant on a space or a collection.
+type grantCreate interface {
+	SpaceID() (string, bool)
+	CollectionID() (string, bool)
+}
+
+// GrantWrites lets the admins of a space or collection (organization admins included) grant,
+// change and revoke access to it.
+func GrantWrites() privacy.MutationRule {
+	narrow := privacy.FilterFunc(func(ctx context.Context, f privacy.Filter) error {
+		spaces, err := contentIDs(ctx, viewer.RoleAdmin, true)
+		if err != nil {
+			return err
+		}
+		cols, err := contentIDs(ctx, viewer.RoleAdmin, false)
+		if err != nil {
+			return err
+		}
+		f.Where(entql.Or(fieldIn("space_id", spaces), fieldIn("collection_id", cols)))
+		return privacy.Allow
+	})
+	return privacy.MutationRuleFunc(func(ctx context.Context, m entgo.Mutation) error {
+		if !m.Op().Is(entgo.OpCreate) {
+			return narrow.EvalMutation(ctx, m)
+		}
+		g, ok := m.(grantCreate)
+		if !ok {
+			return privacy.Denyf("%T is not a grant", m)
+		}
+		spaceID, _ := g.SpaceID()
+		collectionID, _ := g.CollectionID()
+		if isContentAdmin(ctx, spaceID+collectionID) {
+			return privacy.Allow
+		}
+		return privacy.Denyf("granting access takes the admin role on the space or collection")
+	})
+}
+
+func isContentAdmin(ctx context.Context, id string) bool {
+	byOrg, err := ContentOf(ctx)
+	if err != nil {
+		return false
+	}
+	for _, c := range byOrg {
+		if _, ok := c.Nodes[id]; ok {
+			return ContentRole(c, id).AtLeast(viewer.RoleAdmin)
+		}
+	}
+	return false
+}
+
+// fieldIn matches rows whose field is in values. An empty list matches no row: entql would
+// write "IN ()", which PostgreSQL rejects, so it asks for a null id instead (ids are never null).
+func fieldIn(name string, values []any) entql.P {
+	if len(values) == 0 {
+		return entql.FieldNil("id")
+	}
+	return entql.FieldIn(name, values...)
+}
