@@ -76,3 +76,13 @@ func organizationConnection(p page.Page[*ent.Organization]) *model.OrganizationC
 func organizationCursor(o *ent.Organization) page.Cursor {
 	return page.Cursor{Key: o.CreatedAt, ID: o.ID}
 }
+
+func customFieldConnection(p loader.Page[*ent.CustomField]) *model.CustomFieldConnection {
+	return &model.CustomFieldConnection{
+		Edges: edges(p.Items, func(f *ent.CustomField) page.Cursor { return page.Cursor{Key: f.Name, ID: f.ID} },
+			func(c string, n *ent.CustomField) *model.CustomFieldEdge {
+				return &model.CustomFieldEdge{Cursor: c, Node: n}
+			}),
+		PageInfo: pageInfo(p), TotalCount: p.Count,
+	}
+}

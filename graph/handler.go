@@ -96,6 +96,7 @@ func connectionComplexity(c *generated.ComplexityRoot) {
 	}
 	c.Organization.Teams = func(child int, first *int, _, _, _ *string) int { return limits.ConnectionComplexity(first, child) }
 	c.Organization.Invites = func(child int, first *int, _ *string) int { return limits.ConnectionComplexity(first, child) }
+	c.Organization.CustomFields = func(child int, first *int, _ *string) int { return limits.ConnectionComplexity(first, child) }
 	c.Member.Teams = func(child int, first *int, _, _ *string) int { return limits.ConnectionComplexity(first, child) }
 	c.Team.Members = func(child int, first *int, _ *string) int { return limits.ConnectionComplexity(first, child) }
 }

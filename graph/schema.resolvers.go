@@ -15,6 +15,11 @@ import (
 	"github.com/binderyhq/bindery/graph/model"
 )
 
+// Permissions is the resolver for the permissions field.
+func (r *customFieldResolver) Permissions(ctx context.Context, obj *ent.CustomField) (*model.CustomFieldPermissions, error) {
+	return r.customFieldPermissions(ctx, obj), nil
+}
+
 // Redundant is the resolver for the redundant field.
 func (r *inviteLinkResolver) Redundant(ctx context.Context, obj *ent.InviteLink) (bool, error) {
 	return inviteRedundant(ctx, obj), nil
@@ -130,6 +135,21 @@ func (r *mutationResolver) JoinOrganization(ctx context.Context, organizationID 
 	return r.joinOrganization(ctx, organizationID, inviteID)
 }
 
+// CreateCustomField is the resolver for the createCustomField field.
+func (r *mutationResolver) CreateCustomField(ctx context.Context, organizationID string, input model.CreateCustomFieldInput) (*ent.CustomField, error) {
+	return r.createCustomField(ctx, organizationID, input)
+}
+
+// UpdateCustomField is the resolver for the updateCustomField field.
+func (r *mutationResolver) UpdateCustomField(ctx context.Context, organizationID string, name string, input model.UpdateCustomFieldInput) (*ent.CustomField, error) {
+	return r.updateCustomField(ctx, organizationID, name, input)
+}
+
+// DeleteCustomField is the resolver for the deleteCustomField field.
+func (r *mutationResolver) DeleteCustomField(ctx context.Context, organizationID string, name string) (bool, error) {
+	return r.deleteCustomField(ctx, organizationID, name)
+}
+
 // Type is the resolver for the type field.
 func (r *organizationResolver) Type(ctx context.Context, obj *ent.Organization) (string, error) {
 	return string(obj.Type), nil
@@ -188,6 +208,16 @@ func (r *organizationResolver) Invites(ctx context.Context, obj *ent.Organizatio
 // Invite is the resolver for the invite field.
 func (r *organizationResolver) Invite(ctx context.Context, obj *ent.Organization, id string) (*ent.InviteLink, error) {
 	return r.invite(ctx, obj.ID, id)
+}
+
+// CustomFields is the resolver for the customFields field.
+func (r *organizationResolver) CustomFields(ctx context.Context, obj *ent.Organization, first *int, after *string) (*model.CustomFieldConnection, error) {
+	return r.customFields(ctx, obj, first, after)
+}
+
+// CustomField is the resolver for the customField field.
+func (r *organizationResolver) CustomField(ctx context.Context, obj *ent.Organization, name string) (*ent.CustomField, error) {
+	return r.customField(ctx, obj.ID, name)
 }
 
 // Viewer is the resolver for the viewer field.
@@ -255,6 +285,9 @@ func (r *teamMemberResolver) User(ctx context.Context, obj *ent.TeamMember) (*en
 	return r.userOf(ctx, obj.UserID)
 }
 
+// CustomField returns generated.CustomFieldResolver implementation.
+func (r *Resolver) CustomField() generated.CustomFieldResolver { return &customFieldResolver{r} }
+
 // InviteLink returns generated.InviteLinkResolver implementation.
 func (r *Resolver) InviteLink() generated.InviteLinkResolver { return &inviteLinkResolver{r} }
 
@@ -277,6 +310,7 @@ func (r *Resolver) Team() generated.TeamResolver { return &teamResolver{r} }
 func (r *Resolver) TeamMember() generated.TeamMemberResolver { return &teamMemberResolver{r} }
 
 type (
+	customFieldResolver  struct{ *Resolver }
 	inviteLinkResolver   struct{ *Resolver }
 	memberResolver       struct{ *Resolver }
 	mutationResolver     struct{ *Resolver }

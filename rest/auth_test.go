@@ -48,6 +48,7 @@ func newAuthFixture(t *testing.T) *authFixture {
 	f.team = authCreated(t, e.Do(f.admin, "PUT", "/v1/orgs/"+f.org+"/teams", map[string]any{"title": "Core", "members": []string{f.reader.UserID}}))
 	f.invite = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/link-invites", map[string]any{"role": "edit"}))
 	f.foreignInvite = authCreated(t, e.Do(f.outsider, "POST", "/v1/orgs/"+f.otherOrg+"/link-invites", map[string]any{"role": "admin"}))
+	authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/custom-fields", map[string]any{"name": "cf", "type": "text"}))
 	return f
 }
 
@@ -104,6 +105,11 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"PATCH", "/v1/orgs/{organizationId}/link-invites/{inviteId}", inv, map[string]any{"role": "admin"}, true},
 		{"DELETE", "/v1/orgs/{organizationId}/link-invites/{inviteId}", inv, nil, true},
 		{"POST", "/v1/orgs/{organizationId}/invites/{inviteId}", o + "/invites/" + f.foreignInvite, nil, true},
+		{"GET", "/v1/orgs/{organizationId}/custom-fields", o + "/custom-fields", nil, true},
+		{"POST", "/v1/orgs/{organizationId}/custom-fields", o + "/custom-fields", map[string]any{"name": "evil", "type": "text"}, true},
+		{"GET", "/v1/orgs/{organizationId}/custom-fields/{fieldName}", o + "/custom-fields/cf", nil, true},
+		{"PATCH", "/v1/orgs/{organizationId}/custom-fields/{fieldName}", o + "/custom-fields/cf", map[string]any{"title": "Evil"}, true},
+		{"DELETE", "/v1/orgs/{organizationId}/custom-fields/{fieldName}", o + "/custom-fields/cf", nil, true},
 	}
 }
 
@@ -163,7 +169,7 @@ func (f *authFixture) authSnapshot(t *testing.T) map[string]string {
 	snap := map[string]string{}
 	for _, p := range []string{o, o + "/members", o + "/members/" + f.reader.UserID, o + "/members/" + f.reader.UserID + "/teams",
 		o + "/teams", o + "/teams/" + f.team, o + "/teams/" + f.team + "/members", o + "/link-invites",
-		o + "/link-invites/" + f.invite} {
+		o + "/link-invites/" + f.invite, o + "/custom-fields", o + "/custom-fields/cf"} {
 		r := f.e.Do(f.admin, "GET", p, nil)
 		if r.Status != http.StatusOK {
 			t.Fatalf("GET %s: %d %s", p, r.Status, r.Body)

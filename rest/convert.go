@@ -111,6 +111,16 @@ func (a *api) invite(ctx context.Context, i *ent.InviteLink) (Invite, error) {
 	return Invite{Object: "invite", ID: i.ID, Role: i.Role, Redundant: redundant}, err
 }
 
+func (a *api) customField(ctx context.Context, f *ent.CustomField) (CustomField, error) {
+	perms, err := a.r.CustomField().Permissions(ctx, f)
+	return CustomField{
+		ID: f.ID, Name: f.Name, Type: string(f.Type), Title: f.Title, Description: f.Description,
+		Placeholder: f.Placeholder, Options: f.Options, CreatedAt: f.CreatedAt, UpdatedAt: f.UpdatedAt,
+		URLs:        urls{Location: a.url("/v1/orgs/" + f.OrganizationID + "/custom-fields/" + f.Name)},
+		Permissions: perms,
+	}, err
+}
+
 // convertAll converts items concurrently, so the lookups of all items batch together.
 func convertAll[T, W any](ctx context.Context, items []T, conv func(context.Context, T) (W, error)) ([]W, error) {
 	out := make([]W, len(items))

@@ -94,6 +94,12 @@ func (a *api) routes(r chi.Router) {
 	r.Patch("/orgs/{organizationId}/link-invites/{inviteId}", a.updateInvite)
 	r.Delete("/orgs/{organizationId}/link-invites/{inviteId}", a.deleteInvite)
 	r.Post("/orgs/{organizationId}/invites/{inviteId}", a.joinWithInvite)
+
+	r.Get("/orgs/{organizationId}/custom-fields", a.listCustomFields)
+	r.Post("/orgs/{organizationId}/custom-fields", a.createCustomField)
+	r.Get("/orgs/{organizationId}/custom-fields/{fieldName}", a.getCustomField)
+	r.Patch("/orgs/{organizationId}/custom-fields/{fieldName}", a.updateCustomField)
+	r.Delete("/orgs/{organizationId}/custom-fields/{fieldName}", a.deleteCustomField)
 }
 
 // missing is the error of a required body field that is absent.

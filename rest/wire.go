@@ -133,6 +133,22 @@ type Invite struct {
 	Redundant bool         `json:"redundant"`
 }
 
+// CustomField is the wire shape of an organization's custom field definition (spec/01 has no
+// `object` for it). Options are omitted for types without options.
+type CustomField struct {
+	ID          string                        `json:"id"`
+	Name        string                        `json:"name"`
+	Type        string                        `json:"type"`
+	Title       *string                       `json:"title,omitempty"`
+	Description *string                       `json:"description,omitempty"`
+	Placeholder *string                       `json:"placeholder,omitempty"`
+	Options     []string                      `json:"options,omitempty"`
+	CreatedAt   time.Time                     `json:"createdAt"`
+	UpdatedAt   time.Time                     `json:"updatedAt"`
+	URLs        urls                          `json:"urls"`
+	Permissions *model.CustomFieldPermissions `json:"permissions"`
+}
+
 // APIInfo is the answer of GET /v1/.
 type APIInfo struct {
 	Version string `json:"version"`

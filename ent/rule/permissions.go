@@ -9,7 +9,7 @@ import (
 // OrganizationPermissions are the flags of Organization.permissions (spec/01): what the viewer may
 // do with one organization.
 type OrganizationPermissions struct {
-	View, Access, Admin, OwnTeam, CreateContent, CreateOpenAPISpec, ViewBilling  bool
+	View, Access, Admin, OwnTeam, CreateContent, CreateOpenAPISpec, ViewBilling     bool
 	ListMembers, ListTeams, ListIntegrations, ListInstallations, InstallIntegration bool
 }
 
@@ -56,4 +56,15 @@ func EmailDomain(email string) string {
 		return ""
 	}
 	return strings.ToLower(email[at+1:])
+}
+
+// CustomFieldPermissions are the flags of CustomField.permissions: view and edit (change or
+// delete the field).
+type CustomFieldPermissions struct{ View, Edit bool }
+
+// ForCustomField computes the viewer's permissions on a custom field of an organization: members
+// with a role see it, admins manage it (the CustomField policy).
+func ForCustomField(v *viewer.Viewer, orgID string) CustomFieldPermissions {
+	role, _ := v.Membership(orgID)
+	return CustomFieldPermissions{View: role.AtLeast(viewer.RoleRead), Edit: role.AtLeast(viewer.RoleAdmin)}
 }

@@ -43,6 +43,7 @@ type Loaders struct {
 	rosterPages   *dataloader.Loader[pageKey[struct{}], Page[*ent.TeamMember]]
 	userTeamPages *dataloader.Loader[pageKey[UserTeamFilter], Page[*ent.TeamMember]]
 	invitePages   *dataloader.Loader[pageKey[struct{}], Page[*ent.InviteLink]]
+	fieldPages    *dataloader.Loader[pageKey[struct{}], Page[*ent.CustomField]]
 }
 
 // New returns fresh loaders over the client that gather keys for wait before each batch.
@@ -60,6 +61,7 @@ func New(client *ent.Client, wait time.Duration) *Loaders {
 	l.rosterPages = newLoader(l, l.loadRosterPages)
 	l.userTeamPages = newLoader(l, l.loadUserTeamPages)
 	l.invitePages = newLoader(l, l.loadInvitePages)
+	l.fieldPages = newLoader(l, l.loadCustomFieldPages)
 	return l
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/graph-gophers/dataloader/v7"
 
 	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/customfield"
 	"github.com/binderyhq/bindery/ent/invitelink"
 	"github.com/binderyhq/bindery/ent/member"
 	"github.com/binderyhq/bindery/ent/predicate"
@@ -360,6 +361,31 @@ func (l *Loaders) loadInvitePages(ctx context.Context, keys []pageKey[struct{}])
 				return nil, nil, err
 			}
 			counts, err := countBy(ctx, invitelink.FieldOrganizationID, l.client.InviteLink.Query().Where(invitelink.OrganizationIDIn(orgs...)).Modify)
+			return rows, counts, err
+		},
+	}, keys)
+}
+
+// CustomFieldPage returns one page of an organization's custom fields, by name.
+func (l *Loaders) CustomFieldPage(ctx context.Context, orgID string, a page.Args) (Page[*ent.CustomField], error) {
+	return l.fieldPages.Load(ctx, pageKey[struct{}]{orgID, struct{}{}, a.Limit, encode(a.After)})()
+}
+
+func (l *Loaders) loadCustomFieldPages(ctx context.Context, keys []pageKey[struct{}]) []*dataloader.Result[Page[*ent.CustomField]] {
+	return loadPages(ctx, pageSource[struct{}, *ent.CustomField]{
+		partition: []string{customfield.FieldOrganizationID},
+		order:     func(struct{}) page.Order { return page.Order{Column: customfield.FieldName} },
+		parentOf:  func(f *ent.CustomField) string { return f.OrganizationID },
+		idOf:      func(f *ent.CustomField) string { return f.ID },
+		cursorKey: func(f *ent.CustomField, _ struct{}) any { return f.Name },
+		fetch: func(ctx context.Context, orgs []string, _ struct{}, modify ...func(*sql.Selector)) ([]*ent.CustomField, map[string]int, error) {
+			q := l.client.CustomField.Query().Where(customfield.OrganizationIDIn(orgs...))
+			q.Modify(modify...)
+			rows, err := q.All(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			counts, err := countBy(ctx, customfield.FieldOrganizationID, l.client.CustomField.Query().Where(customfield.OrganizationIDIn(orgs...)).Modify)
 			return rows, counts, err
 		},
 	}, keys)

@@ -56,3 +56,11 @@ func (c *InviteLinkConnection) Nodes() []*ent.InviteLink {
 
 // Info returns where the page ends and the total count.
 func (c *InviteLinkConnection) Info() (*PageInfo, int) { return c.PageInfo, c.TotalCount }
+
+// Nodes returns the custom fields of the page.
+func (c *CustomFieldConnection) Nodes() []*ent.CustomField {
+	return nodesOf(c.Edges, func(e *CustomFieldEdge) *ent.CustomField { return e.Node })
+}
+
+// Info returns where the page ends and the total count.
+func (c *CustomFieldConnection) Info() (*PageInfo, int) { return c.PageInfo, c.TotalCount }

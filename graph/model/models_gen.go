@@ -10,6 +10,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/customfield"
 	"github.com/binderyhq/bindery/ent/viewer"
 )
 
@@ -17,6 +18,20 @@ type APIInfo struct {
 	Version string `json:"version"`
 	// Date of the build in ISO 8601.
 	Build string `json:"build"`
+}
+
+type CreateCustomFieldInput struct {
+	// 1..50 characters of a-z, 0-9, _ and -; unique in the organization.
+	Name string           `json:"name"`
+	Type customfield.Type `json:"type"`
+	// At most 100 characters.
+	Title *string `json:"title,omitempty"`
+	// At most 200 characters.
+	Description *string `json:"description,omitempty"`
+	// At most 100 characters.
+	Placeholder *string `json:"placeholder,omitempty"`
+	// 1..50 distinct choices of 1..100 characters; required for SELECT and MULTI_SELECT, refused for other types.
+	Options []string `json:"options,omitempty"`
 }
 
 type CreateInviteLinkInput struct {
@@ -35,6 +50,23 @@ type CreateTeamInput struct {
 	Title string `json:"title"`
 	// User ids of organization members to add.
 	Members []string `json:"members,omitempty"`
+}
+
+type CustomFieldConnection struct {
+	Edges      []*CustomFieldEdge `json:"edges"`
+	PageInfo   *PageInfo          `json:"pageInfo"`
+	TotalCount int                `json:"totalCount"`
+}
+
+type CustomFieldEdge struct {
+	Cursor string           `json:"cursor"`
+	Node   *ent.CustomField `json:"node"`
+}
+
+type CustomFieldPermissions struct {
+	View bool `json:"view"`
+	// Whether the viewer may change or delete the field (admins).
+	Edit bool `json:"edit"`
 }
 
 type InviteLinkConnection struct {
@@ -126,6 +158,17 @@ type TeamMembershipInput struct {
 type TeamPermissions struct {
 	Admin bool `json:"admin"`
 	View  bool `json:"view"`
+}
+
+type UpdateCustomFieldInput struct {
+	// At most 100 characters; null removes it.
+	Title graphql.Omittable[*string] `json:"title,omitempty"`
+	// At most 200 characters; null removes it.
+	Description graphql.Omittable[*string] `json:"description,omitempty"`
+	// At most 100 characters; null removes it.
+	Placeholder graphql.Omittable[*string] `json:"placeholder,omitempty"`
+	// 1..50 distinct choices (SELECT and MULTI_SELECT only); replaces the current ones.
+	Options []string `json:"options,omitempty"`
 }
 
 type UpdateInviteLinkInput struct {
