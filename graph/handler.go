@@ -99,4 +99,6 @@ func connectionComplexity(c *generated.ComplexityRoot) {
 	c.Organization.CustomFields = func(child int, first *int, _ *string) int { return limits.ConnectionComplexity(first, child) }
 	c.Member.Teams = func(child int, first *int, _, _ *string) int { return limits.ConnectionComplexity(first, child) }
 	c.Team.Members = func(child int, first *int, _ *string) int { return limits.ConnectionComplexity(first, child) }
+	c.Organization.Collections = func(child int, first *int, _ *string, _ *bool) int { return limits.ConnectionComplexity(first, child) }
+	c.Collection.Collections = func(child int, first *int, _ *string) int { return limits.ConnectionComplexity(first, child) }
 }

@@ -15,6 +15,31 @@ import (
 	"github.com/binderyhq/bindery/graph/model"
 )
 
+// Organization is the resolver for the organization field.
+func (r *collectionResolver) Organization(ctx context.Context, obj *ent.Collection) (*ent.Organization, error) {
+	return r.collectionOrganization(ctx, obj)
+}
+
+// Parent is the resolver for the parent field.
+func (r *collectionResolver) Parent(ctx context.Context, obj *ent.Collection) (*ent.Collection, error) {
+	return r.collectionParent(ctx, obj)
+}
+
+// DefaultLevel is the resolver for the defaultLevel field.
+func (r *collectionResolver) DefaultLevel(ctx context.Context, obj *ent.Collection) (*string, error) {
+	return collectionDefaultLevel(obj), nil
+}
+
+// Permissions is the resolver for the permissions field.
+func (r *collectionResolver) Permissions(ctx context.Context, obj *ent.Collection) (*model.CollectionPermissions, error) {
+	return r.collectionPermissions(ctx, obj)
+}
+
+// Collections is the resolver for the collections field.
+func (r *collectionResolver) Collections(ctx context.Context, obj *ent.Collection, first *int, after *string) (*model.CollectionConnection, error) {
+	return r.childCollections(ctx, obj, first, after)
+}
+
 // Permissions is the resolver for the permissions field.
 func (r *customFieldResolver) Permissions(ctx context.Context, obj *ent.CustomField) (*model.CustomFieldPermissions, error) {
 	return r.customFieldPermissions(ctx, obj), nil
@@ -150,6 +175,31 @@ func (r *mutationResolver) DeleteCustomField(ctx context.Context, organizationID
 	return r.deleteCustomField(ctx, organizationID, name)
 }
 
+// CreateCollection is the resolver for the createCollection field.
+func (r *mutationResolver) CreateCollection(ctx context.Context, organizationID string, input model.CreateCollectionInput) (*ent.Collection, error) {
+	return r.createCollection(ctx, organizationID, input)
+}
+
+// UpdateCollection is the resolver for the updateCollection field.
+func (r *mutationResolver) UpdateCollection(ctx context.Context, id string, input model.UpdateCollectionInput) (*ent.Collection, error) {
+	return r.updateCollection(ctx, id, input)
+}
+
+// DeleteCollection is the resolver for the deleteCollection field.
+func (r *mutationResolver) DeleteCollection(ctx context.Context, id string) (bool, error) {
+	return r.deleteCollection(ctx, id)
+}
+
+// MoveCollection is the resolver for the moveCollection field.
+func (r *mutationResolver) MoveCollection(ctx context.Context, id string, input model.MoveCollectionInput) (*ent.Collection, error) {
+	return r.moveCollection(ctx, id, input)
+}
+
+// TransferCollection is the resolver for the transferCollection field.
+func (r *mutationResolver) TransferCollection(ctx context.Context, id string, organization string) (*ent.Collection, error) {
+	return r.transferCollection(ctx, id, organization)
+}
+
 // Type is the resolver for the type field.
 func (r *organizationResolver) Type(ctx context.Context, obj *ent.Organization) (string, error) {
 	return string(obj.Type), nil
@@ -220,6 +270,11 @@ func (r *organizationResolver) CustomField(ctx context.Context, obj *ent.Organiz
 	return r.customField(ctx, obj.ID, name)
 }
 
+// Collections is the resolver for the collections field.
+func (r *organizationResolver) Collections(ctx context.Context, obj *ent.Organization, first *int, after *string, nested *bool) (*model.CollectionConnection, error) {
+	return r.collections(ctx, obj, first, after, nested)
+}
+
 // Viewer is the resolver for the viewer field.
 func (r *queryResolver) Viewer(ctx context.Context) (*ent.User, error) {
 	return r.viewerUser(ctx)
@@ -248,6 +303,11 @@ func (r *queryResolver) OrganizationsForEmailDomain(ctx context.Context, domain 
 // APIInfo is the resolver for the apiInfo field.
 func (r *queryResolver) APIInfo(ctx context.Context) (*model.APIInfo, error) {
 	return &model.APIInfo{Version: r.Version, Build: r.Build}, nil
+}
+
+// Collection is the resolver for the collection field.
+func (r *queryResolver) Collection(ctx context.Context, id string) (*ent.Collection, error) {
+	return r.collection(ctx, id)
 }
 
 // MemberCount is the resolver for the memberCount field.
@@ -285,6 +345,9 @@ func (r *teamMemberResolver) User(ctx context.Context, obj *ent.TeamMember) (*en
 	return r.userOf(ctx, obj.UserID)
 }
 
+// Collection returns generated.CollectionResolver implementation.
+func (r *Resolver) Collection() generated.CollectionResolver { return &collectionResolver{r} }
+
 // CustomField returns generated.CustomFieldResolver implementation.
 func (r *Resolver) CustomField() generated.CustomFieldResolver { return &customFieldResolver{r} }
 
@@ -310,6 +373,7 @@ func (r *Resolver) Team() generated.TeamResolver { return &teamResolver{r} }
 func (r *Resolver) TeamMember() generated.TeamMemberResolver { return &teamMemberResolver{r} }
 
 type (
+	collectionResolver   struct{ *Resolver }
 	customFieldResolver  struct{ *Resolver }
 	inviteLinkResolver   struct{ *Resolver }
 	memberResolver       struct{ *Resolver }

@@ -36,6 +36,7 @@ type authFixture struct {
 	admin, reader, outsider     testenv.Actor
 	org, otherOrg, team, invite string
 	foreignInvite               string
+	collection                  string
 }
 
 func newAuthFixture(t *testing.T) *authFixture {
@@ -49,6 +50,7 @@ func newAuthFixture(t *testing.T) *authFixture {
 	f.invite = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/link-invites", map[string]any{"role": "edit"}))
 	f.foreignInvite = authCreated(t, e.Do(f.outsider, "POST", "/v1/orgs/"+f.otherOrg+"/link-invites", map[string]any{"role": "admin"}))
 	authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/custom-fields", map[string]any{"name": "cf", "type": "text"}))
+	f.collection = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/collections", map[string]any{"title": "Guides"}))
 	return f
 }
 
@@ -110,6 +112,13 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"GET", "/v1/orgs/{organizationId}/custom-fields/{fieldName}", o + "/custom-fields/cf", nil, true},
 		{"PATCH", "/v1/orgs/{organizationId}/custom-fields/{fieldName}", o + "/custom-fields/cf", map[string]any{"title": "Evil"}, true},
 		{"DELETE", "/v1/orgs/{organizationId}/custom-fields/{fieldName}", o + "/custom-fields/cf", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/collections", o + "/collections", nil, true},
+		{"POST", "/v1/orgs/{organizationId}/collections", o + "/collections", map[string]any{"title": "Evil"}, true},
+		{"GET", "/v1/collections/{collectionId}", "/v1/collections/" + f.collection, nil, true},
+		{"PATCH", "/v1/collections/{collectionId}", "/v1/collections/" + f.collection, map[string]any{"title": "Evil"}, true},
+		{"DELETE", "/v1/collections/{collectionId}", "/v1/collections/" + f.collection, nil, true},
+		{"POST", "/v1/collections/{collectionId}/move", "/v1/collections/" + f.collection + "/move", map[string]any{"parent": nil}, true},
+		{"POST", "/v1/collections/{collectionId}/transfer", "/v1/collections/" + f.collection + "/transfer", map[string]any{"organization": f.otherOrg}, true},
 	}
 }
 
@@ -169,7 +178,8 @@ func (f *authFixture) authSnapshot(t *testing.T) map[string]string {
 	snap := map[string]string{}
 	for _, p := range []string{o, o + "/members", o + "/members/" + f.reader.UserID, o + "/members/" + f.reader.UserID + "/teams",
 		o + "/teams", o + "/teams/" + f.team, o + "/teams/" + f.team + "/members", o + "/link-invites",
-		o + "/link-invites/" + f.invite, o + "/custom-fields", o + "/custom-fields/cf"} {
+		o + "/link-invites/" + f.invite, o + "/custom-fields", o + "/custom-fields/cf",
+		o + "/collections", "/v1/collections/" + f.collection} {
 		r := f.e.Do(f.admin, "GET", p, nil)
 		if r.Status != http.StatusOK {
 			t.Fatalf("GET %s: %d %s", p, r.Status, r.Body)

@@ -100,6 +100,14 @@ func (a *api) routes(r chi.Router) {
 	r.Get("/orgs/{organizationId}/custom-fields/{fieldName}", a.getCustomField)
 	r.Patch("/orgs/{organizationId}/custom-fields/{fieldName}", a.updateCustomField)
 	r.Delete("/orgs/{organizationId}/custom-fields/{fieldName}", a.deleteCustomField)
+
+	r.Get("/orgs/{organizationId}/collections", a.listCollections)
+	r.Post("/orgs/{organizationId}/collections", a.createCollection)
+	r.Get("/collections/{collectionId}", a.getCollection)
+	r.Patch("/collections/{collectionId}", a.updateCollection)
+	r.Delete("/collections/{collectionId}", a.deleteCollection)
+	r.Post("/collections/{collectionId}/move", a.moveCollection)
+	r.Post("/collections/{collectionId}/transfer", a.transferCollection)
 }
 
 // missing is the error of a required body field that is absent.

@@ -64,3 +64,11 @@ func (c *CustomFieldConnection) Nodes() []*ent.CustomField {
 
 // Info returns where the page ends and the total count.
 func (c *CustomFieldConnection) Info() (*PageInfo, int) { return c.PageInfo, c.TotalCount }
+
+// Nodes returns the collections of the page.
+func (c *CollectionConnection) Nodes() []*ent.Collection {
+	return nodesOf(c.Edges, func(e *CollectionEdge) *ent.Collection { return e.Node })
+}
+
+// Info returns where the page ends and the total count.
+func (c *CollectionConnection) Info() (*PageInfo, int) { return c.PageInfo, c.TotalCount }

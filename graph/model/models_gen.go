@@ -20,6 +20,48 @@ type APIInfo struct {
 	Build string `json:"build"`
 }
 
+type CollectionConnection struct {
+	Edges      []*CollectionEdge `json:"edges"`
+	PageInfo   *PageInfo         `json:"pageInfo"`
+	TotalCount int               `json:"totalCount"`
+}
+
+type CollectionEdge struct {
+	Cursor string          `json:"cursor"`
+	Node   *ent.Collection `json:"node"`
+}
+
+// What the viewer may do with a collection, from their effective role on it.
+type CollectionPermissions struct {
+	// read or more
+	View bool `json:"view"`
+	// admin: change, move, delete it
+	Admin bool `json:"admin"`
+	// admin
+	ViewInviteLinks bool `json:"viewInviteLinks"`
+	// create or more: create spaces and collections in it
+	Create bool `json:"create"`
+}
+
+// A collection or a space: exactly one of the two ids.
+type ContentPointerInput struct {
+	Collection *string `json:"collection,omitempty"`
+	Space      *string `json:"space,omitempty"`
+}
+
+// A place among sibling collections and spaces: just before one, just after one, or between the two.
+type ContentPositionInput struct {
+	Before *ContentPointerInput `json:"before,omitempty"`
+	After  *ContentPointerInput `json:"after,omitempty"`
+}
+
+type CreateCollectionInput struct {
+	// At most 50 characters; default "Untitled".
+	Title *string `json:"title,omitempty"`
+	// Id of the parent collection; the top level when absent.
+	Parent *string `json:"parent,omitempty"`
+}
+
 type CreateCustomFieldInput struct {
 	// 1..50 characters of a-z, 0-9, _ and -; unique in the organization.
 	Name string           `json:"name"`
@@ -91,6 +133,13 @@ type MemberEdge struct {
 	Node   *ent.Member `json:"node"`
 }
 
+type MoveCollectionInput struct {
+	// The new parent collection; null for the top level; absent keeps the current parent.
+	Parent graphql.Omittable[*string] `json:"parent,omitempty"`
+	// Where among the new siblings; at the end when absent.
+	Position *ContentPositionInput `json:"position,omitempty"`
+}
+
 type OrganizationConnection struct {
 	Edges      []*OrganizationEdge `json:"edges"`
 	PageInfo   *PageInfo           `json:"pageInfo"`
@@ -158,6 +207,15 @@ type TeamMembershipInput struct {
 type TeamPermissions struct {
 	Admin bool `json:"admin"`
 	View  bool `json:"view"`
+}
+
+type UpdateCollectionInput struct {
+	// At most 50 characters.
+	Title *string `json:"title,omitempty"`
+	// At most 100 characters; null removes it.
+	Description graphql.Omittable[*string] `json:"description,omitempty"`
+	// A role name, "inherit", or null (explicit grants only).
+	DefaultLevel graphql.Omittable[*string] `json:"defaultLevel,omitempty"`
 }
 
 type UpdateCustomFieldInput struct {

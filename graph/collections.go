@@ -1,0 +1,416 @@
+package graph
+
+import (
+	"context"
+	"strings"
+
+	"entgo.io/ent/dialect/sql"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/collection"
+	"github.com/binderyhq/bindery/ent/permissiongrant"
+	"github.com/binderyhq/bindery/ent/predicate"
+	"github.com/binderyhq/bindery/ent/privacy"
+	"github.com/binderyhq/bindery/ent/rule"
+	"github.com/binderyhq/bindery/ent/space"
+	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/graph/page"
+	"github.com/binderyhq/bindery/graph/txn"
+)
+
+// Collections: nestable groupings of spaces. Reads go through the Collection policy (a collection
+// the viewer may not read is NOT_FOUND); writes check the viewer's effective role first
+// (rule.ContentRole) for a clear FORBIDDEN, and the policy checks again beneath.
+
+// untitled is the title of a collection created without one.
+const untitled = "Untitled"
+
+// collection returns a collection the viewer can read. Returns NOT_FOUND otherwise.
+func (r *Resolver) collection(ctx context.Context, id string) (*ent.Collection, error) {
+	if _, err := viewerOf(ctx); err != nil {
+		return nil, err
+	}
+	c, err := r.Client.Collection.Get(ctx, id)
+	return c, notFound(err, "collection")
+}
+
+// contentRole is the viewer's effective role on a collection or space of an organization.
+func contentRole(ctx context.Context, orgID, id string) (viewer.Role, error) {
+	byOrg, err := rule.ContentOf(ctx)
+	if err != nil || byOrg[orgID] == nil {
+		return "", err
+	}
+	return rule.ContentRole(byOrg[orgID], id), nil
+}
+
+// adminCollection returns a collection on which the viewer has the admin role.
+// Returns NOT_FOUND or FORBIDDEN naming the action.
+func (r *Resolver) adminCollection(ctx context.Context, id, action string) (*ent.Collection, error) {
+	c, err := r.collection(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	role, err := contentRole(ctx, c.OrganizationID, c.ID)
+	if err != nil {
+		return nil, err
+	}
+	if !role.AtLeast(viewer.RoleAdmin) {
+		return nil, apperr.Forbiddenf("%s a collection takes the admin role on it", action)
+	}
+	return c, nil
+}
+
+func (r *Resolver) collectionPermissions(ctx context.Context, c *ent.Collection) (*model.CollectionPermissions, error) {
+	role, err := contentRole(ctx, c.OrganizationID, c.ID)
+	if err != nil {
+		return nil, err
+	}
+	return &model.CollectionPermissions{
+		View: role.AtLeast(viewer.RoleRead), Admin: role.AtLeast(viewer.RoleAdmin),
+		ViewInviteLinks: role.AtLeast(viewer.RoleAdmin), Create: role.AtLeast(viewer.RoleCreate),
+	}, nil
+}
+
+// collectionDefaultLevel is defaultLevel as text: a role, "inherit", or nil.
+func collectionDefaultLevel(c *ent.Collection) *string { return enumString(c.DefaultLevel) }
+
+func (r *Resolver) collectionOrganization(ctx context.Context, c *ent.Collection) (*ent.Organization, error) {
+	return r.organization(ctx, c.OrganizationID)
+}
+
+// collectionParent returns the parent collection, or nil at the top level or when the viewer may
+// read the collection (through a grant) but not its parent.
+func (r *Resolver) collectionParent(ctx context.Context, c *ent.Collection) (*ent.Collection, error) {
+	if c.ParentID == nil {
+		return nil, nil
+	}
+	p, err := r.Client.Collection.Get(ctx, *c.ParentID)
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	return p, err
+}
+
+// collections lists the organization's collections the viewer can read, by position then id:
+// all of them (nested) or the top-level ones. The position orders siblings; in the nested list,
+// collections of different parents interleave by their keys.
+func (r *Resolver) collections(ctx context.Context, o *ent.Organization, first *int, after *string, nested *bool) (*model.CollectionConnection, error) {
+	where := []predicate.Collection{collection.OrganizationID(o.ID)}
+	if nested != nil && !*nested {
+		where = append(where, collection.ParentIDIsNil())
+	}
+	return r.collectionPage(ctx, first, after, where...)
+}
+
+// childCollections lists a collection's sub-collections the viewer can read, in sibling order.
+func (r *Resolver) childCollections(ctx context.Context, c *ent.Collection, first *int, after *string) (*model.CollectionConnection, error) {
+	return r.collectionPage(ctx, first, after, collection.OrganizationID(c.OrganizationID), collection.ParentID(c.ID))
+}
+
+var collectionOrder = page.Order{Column: collection.FieldPosition}
+
+func collectionCursor(c *ent.Collection) page.Cursor { return page.Cursor{Key: c.Position, ID: c.ID} }
+
+func (r *Resolver) collectionPage(ctx context.Context, first *int, after *string, where ...predicate.Collection) (*model.CollectionConnection, error) {
+	args, err := page.NewArgs(first, after)
+	if err != nil {
+		return nil, err
+	}
+	count, err := r.Client.Collection.Query().Where(where...).Count(ctx)
+	if err != nil {
+		return nil, err
+	}
+	q := r.Client.Collection.Query().Where(where...).Limit(args.Limit + 1).Modify(collectionOrder.Apply)
+	if args.After != nil {
+		key, err := args.After.String()
+		if err != nil {
+			return nil, err
+		}
+		q.Modify(func(s *sql.Selector) { collectionOrder.After(s, key, args.After.ID) })
+	}
+	rows, err := q.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p := page.Trim(rows, args.Limit, count, collectionCursor)
+	return &model.CollectionConnection{
+		Edges: edges(p.Items, collectionCursor, func(c string, n *ent.Collection) *model.CollectionEdge {
+			return &model.CollectionEdge{Cursor: c, Node: n}
+		}),
+		PageInfo: pageInfo(p), TotalCount: p.Count,
+	}, nil
+}
+
+// createCollection creates a collection at the end of its parent's children (or of the top
+// level). New collections inherit their default level (defaultLevel "inherit").
+func (r *Resolver) createCollection(ctx context.Context, orgID string, in model.CreateCollectionInput) (*ent.Collection, error) {
+	if _, err := r.organization(ctx, orgID); err != nil {
+		return nil, err
+	}
+	title := strings.TrimSpace(derefOr(in.Title, ""))
+	if title == "" {
+		title = untitled
+	}
+	if err := checkText("title", title, 1, 50); err != nil {
+		return nil, err
+	}
+	if err := r.checkCreateIn(ctx, orgID, in.Parent); err != nil {
+		return nil, err
+	}
+	var id string
+	err := txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
+		sibs, err := siblings(ctx, tx.Client(), orgID, in.Parent)
+		if err != nil {
+			return err
+		}
+		key, err := appendKey(ctx, tx.Client(), sibs)
+		if err != nil {
+			return err
+		}
+		c, err := tx.Collection.Create().SetOrganizationID(orgID).SetTitle(title).SetNillableParentID(in.Parent).
+			SetDefaultLevel(collection.DefaultLevel(rule.Inherit)).SetPosition(key).Save(ctx)
+		if err == nil {
+			id = c.ID
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r.collection(ctx, id)
+}
+
+// checkCreateIn checks that the viewer may create content in a parent collection of the
+// organization (create role or more on it), or at its top level (create role in the organization).
+func (r *Resolver) checkCreateIn(ctx context.Context, orgID string, parent *string) error {
+	if parent == nil {
+		if !rule.HasOrgRole(viewer.FromContext(ctx), orgID, viewer.RoleCreate) {
+			return apperr.Forbiddenf("creating content at the top level of an organization takes the create role there")
+		}
+		return nil
+	}
+	byOrg, err := rule.ContentOf(ctx)
+	if err != nil {
+		return err
+	}
+	c := byOrg[orgID]
+	n, ok := c.Nodes[*parent]
+	if !ok || n.Space || !rule.ContentRole(c, *parent).AtLeast(viewer.RoleRead) {
+		return apperr.Invalidf("parent: no collection %q in this organization", truncate(*parent, 80))
+	}
+	if !rule.ContentRole(c, *parent).AtLeast(viewer.RoleCreate) {
+		return apperr.Forbiddenf("creating content in this collection takes the create role on it")
+	}
+	return nil
+}
+
+func (r *Resolver) updateCollection(ctx context.Context, id string, in model.UpdateCollectionInput) (*ent.Collection, error) {
+	c, err := r.adminCollection(ctx, id, "changing")
+	if err != nil {
+		return nil, err
+	}
+	upd := r.Client.Collection.UpdateOne(c)
+	if in.Title != nil {
+		title := strings.TrimSpace(*in.Title)
+		if err := checkText("title", title, 1, 50); err != nil {
+			return nil, err
+		}
+		upd.SetTitle(title)
+	}
+	err = setOrClear(in.Description, func(s string) error { return checkText("description", s, 0, 100) },
+		upd.SetDescription, upd.ClearDescription)
+	if err != nil {
+		return nil, err
+	}
+	if err := setOrClear(in.DefaultLevel, checkDefaultLevel, func(l string) *ent.CollectionUpdateOne {
+		return upd.SetDefaultLevel(collection.DefaultLevel(l))
+	}, upd.ClearDefaultLevel); err != nil {
+		return nil, err
+	}
+	if err := upd.Exec(ctx); err != nil {
+		return nil, err
+	}
+	return r.collection(ctx, id)
+}
+
+// checkDefaultLevel accepts a role name or "inherit". Returns INVALID naming defaultLevel.
+func checkDefaultLevel(l string) error {
+	if l == rule.Inherit {
+		return nil
+	}
+	if _, err := viewer.ParseRole(l); err != nil {
+		return apperr.Invalidf("defaultLevel: must be a role (admin, create, review, edit, comment, read), inherit, or null (got %q)", truncate(l, 40))
+	}
+	return nil
+}
+
+// deleteCollection deletes a collection; its sub-collections and spaces (deleted ones included)
+// move up to its parent, keeping their position keys. Grants on it go with it.
+func (r *Resolver) deleteCollection(ctx context.Context, id string) (bool, error) {
+	c, err := r.adminCollection(ctx, id, "deleting")
+	if err != nil {
+		return false, err
+	}
+	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
+		// The children move whoever may change them: deleting the parent decides it.
+		sys := privacy.DecisionContext(ctx, privacy.Allow)
+		cols := tx.Collection.Update().Where(collection.ParentID(c.ID))
+		spaces := tx.Space.Update().Where(space.ParentID(c.ID))
+		if c.ParentID == nil {
+			cols.ClearParentID()
+			spaces.ClearParentID()
+		} else {
+			cols.SetParentID(*c.ParentID)
+			spaces.SetParentID(*c.ParentID)
+		}
+		if err := cols.Exec(sys); err != nil {
+			return err
+		}
+		if err := spaces.Exec(sys); err != nil {
+			return err
+		}
+		return tx.Collection.DeleteOne(c).Exec(ctx)
+	})
+	return err == nil, err
+}
+
+// moveCollection moves a collection under another parent (or the top level), at a place among its
+// new siblings (collections and spaces): before or after one of them, or at the end. Only the
+// moved collection's row changes, unless its neighbours' keys leave no room (then the siblings are
+// renumbered in the same transaction).
+func (r *Resolver) moveCollection(ctx context.Context, id string, in model.MoveCollectionInput) (*ent.Collection, error) {
+	c, err := r.adminCollection(ctx, id, "moving")
+	if err != nil {
+		return nil, err
+	}
+	parent := c.ParentID
+	if in.Parent.IsSet() {
+		parent = in.Parent.Value()
+		if err := r.checkMoveUnder(ctx, c, parent); err != nil {
+			return nil, err
+		}
+	}
+	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
+		sibs, err := siblings(ctx, tx.Client(), c.OrganizationID, parent)
+		if err != nil {
+			return err
+		}
+		sibs = withoutSibling(sibs, c.ID)
+		at, err := placeIndex(ctx, c.OrganizationID, sibs, in.Position)
+		if err != nil {
+			return err
+		}
+		key, err := insertKey(ctx, tx.Client(), sibs, at)
+		if err != nil {
+			return err
+		}
+		upd := tx.Collection.UpdateOne(c).SetPosition(key)
+		if parent == nil {
+			upd.ClearParentID()
+		} else {
+			upd.SetParentID(*parent)
+		}
+		return upd.Exec(ctx)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r.collection(ctx, id)
+}
+
+// checkMoveUnder checks a move's new parent: a collection of the same organization the viewer may
+// create in (or the top level), and neither the collection itself nor one below it.
+func (r *Resolver) checkMoveUnder(ctx context.Context, c *ent.Collection, parent *string) error {
+	if err := r.checkCreateIn(ctx, c.OrganizationID, parent); err != nil {
+		return err
+	}
+	if parent == nil {
+		return nil
+	}
+	byOrg, err := rule.ContentOf(ctx)
+	if err != nil {
+		return err
+	}
+	nodes := byOrg[c.OrganizationID].Nodes
+	for at, depth := *parent, 0; at != "" && depth < 64; at, depth = nodes[at].Parent, depth+1 {
+		if at == c.ID {
+			return apperr.Invalidf("parent: a collection cannot move under itself or one of its sub-collections")
+		}
+	}
+	return nil
+}
+
+// transferCollection moves a collection with its sub-collections to another organization, at the
+// end of its top level. The caller must be admin in both organizations. Grants made in the old
+// organization are dropped (its users and teams are not the new one's). A collection holding
+// spaces is refused (CONFLICT) until spaces can be transferred with it.
+func (r *Resolver) transferCollection(ctx context.Context, id, orgID string) (*ent.Collection, error) {
+	c, err := r.collection(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	v := viewer.FromContext(ctx)
+	if !rule.HasOrgRole(v, c.OrganizationID, viewer.RoleAdmin) {
+		return nil, apperr.Forbiddenf("transferring a collection takes the admin role in its organization")
+	}
+	if _, err := r.organization(ctx, orgID); err != nil {
+		return nil, err
+	}
+	if !rule.HasOrgRole(v, orgID, viewer.RoleAdmin) {
+		return nil, apperr.Forbiddenf("organization: transferring a collection takes the admin role in the target organization")
+	}
+	if orgID == c.OrganizationID {
+		return nil, apperr.Invalidf("organization: the collection is already in this organization")
+	}
+	sys := privacy.DecisionContext(ctx, privacy.Allow)
+	ids, err := subtree(sys, r.Client, c)
+	if err != nil {
+		return nil, err
+	}
+	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
+		if n, err := tx.Space.Query().Where(space.ParentIDIn(ids...)).Count(sys); err != nil || n > 0 {
+			return firstErr(err, apperr.Conflictf("the collection holds %d spaces: move them out of it first", n))
+		}
+		sibs, err := siblings(ctx, tx.Client(), orgID, nil)
+		if err != nil {
+			return err
+		}
+		key, err := appendKey(ctx, tx.Client(), sibs)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.PermissionGrant.Delete().Where(permissiongrant.CollectionIDIn(ids...)).Exec(sys); err != nil {
+			return err
+		}
+		if err := tx.Collection.Update().Where(collection.IDIn(ids...)).SetOrganizationID(orgID).Exec(sys); err != nil {
+			return err
+		}
+		return tx.Collection.UpdateOneID(c.ID).ClearParentID().SetPosition(key).Exec(sys)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r.collection(ctx, id)
+}
+
+// subtree returns the ids of a collection and of every collection below it.
+func subtree(sys context.Context, client *ent.Client, c *ent.Collection) ([]string, error) {
+	ids, level := []string{c.ID}, []string{c.ID}
+	for depth := 0; len(level) > 0 && depth < 64; depth++ {
+		next, err := client.Collection.Query().Where(collection.ParentIDIn(level...)).IDs(sys)
+		if err != nil {
+			return nil, err
+		}
+		ids, level = append(ids, next...), next
+	}
+	return ids, nil
+}
+
+func firstErr(err, otherwise error) error {
+	if err != nil {
+		return err
+	}
+	return otherwise
+}

@@ -1,0 +1,183 @@
+package rest
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/graph/model"
+)
+
+// Collection is the wire shape of a collection. defaultLevel is always present: a role,
+// "inherit", or null.
+type Collection struct {
+	Object       string                       `json:"object"`
+	ID           string                       `json:"id"`
+	Title        string                       `json:"title"`
+	Description  *string                      `json:"description,omitempty"`
+	Organization string                       `json:"organization"`
+	Parent       *string                      `json:"parent,omitempty"`
+	DefaultLevel *string                      `json:"defaultLevel"`
+	URLs         urls                         `json:"urls"`
+	Permissions  *model.CollectionPermissions `json:"permissions"`
+}
+
+func (a *api) collection(ctx context.Context, c *ent.Collection) (Collection, error) {
+	cr := a.r.Collection()
+	perms, err := cr.Permissions(ctx, c)
+	if err != nil {
+		return Collection{}, err
+	}
+	level, err := cr.DefaultLevel(ctx, c)
+	return Collection{
+		Object: "collection", ID: c.ID, Title: c.Title, Description: c.Description,
+		Organization: c.OrganizationID, Parent: c.ParentID, DefaultLevel: level,
+		URLs:        urls{Location: a.url("/v1/collections/" + c.ID), App: a.url("/o/" + c.OrganizationID + "/c/" + c.ID)},
+		Permissions: perms,
+	}, err
+}
+
+func (a *api) getCollection(w http.ResponseWriter, r *http.Request) {
+	c, err := a.r.Query().Collection(r.Context(), chi.URLParam(r, "collectionId"))
+	respondWith(w, r, http.StatusOK, c, err, a.collection)
+}
+
+func (a *api) updateCollection(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Title        notNull[string]  `json:"title"`
+		Description  nullable[string] `json:"description"`
+		DefaultLevel nullable[string] `json:"defaultLevel"`
+	}
+	if err := decodeBody(r, &body); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	in := model.UpdateCollectionInput{Title: body.Title.Value,
+		Description: omittable(body.Description, same[string]), DefaultLevel: omittable(body.DefaultLevel, same[string])}
+	c, err := a.r.Mutation().UpdateCollection(r.Context(), chi.URLParam(r, "collectionId"), in)
+	respondWith(w, r, http.StatusOK, c, err, a.collection)
+}
+
+func (a *api) deleteCollection(w http.ResponseWriter, r *http.Request) {
+	_, err := a.r.Mutation().DeleteCollection(r.Context(), chi.URLParam(r, "collectionId"))
+	respondEmpty(w, r, http.StatusResetContent, err)
+}
+
+func (a *api) listCollections(w http.ResponseWriter, r *http.Request) {
+	nested, err := query{r}.boolean("nested")
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	serveList(w, r, a.collection, func(ctx context.Context, limit *int, page *string) (model.Connection[*ent.Collection], error) {
+		o, err := a.orgOf(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		return a.r.Organization().Collections(ctx, o, limit, page, nested)
+	})
+}
+
+func (a *api) createCollection(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Title  notNull[string] `json:"title"`
+		Parent notNull[string] `json:"parent"`
+	}
+	if err := decodeBody(r, &body); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	c, err := a.r.Mutation().CreateCollection(r.Context(), chi.URLParam(r, "organizationId"),
+		model.CreateCollectionInput{Title: body.Title.Value, Parent: body.Parent.Value})
+	respondWith(w, r, http.StatusCreated, c, err, a.collection)
+}
+
+// contentPointer is a CollectionPointer or a SpacePointer of a move body's position.
+type contentPointer model.ContentPointerInput
+
+func (p *contentPointer) UnmarshalJSON(b []byte) error {
+	var ref struct {
+		Type       string  `json:"type"`
+		Collection *string `json:"collection"`
+		Space      *string `json:"space"`
+	}
+	if err := json.Unmarshal(b, &ref); err != nil {
+		return invalidValue(`must be {"type": "collection", "collection": <id>} or {"type": "space", "space": <id>}`)
+	}
+	switch {
+	case ref.Type == "collection" && ref.Collection != nil:
+		p.Collection = ref.Collection
+	case ref.Type == "space" && ref.Space != nil:
+		p.Space = ref.Space
+	default:
+		return invalidValue(`must be {"type": "collection", "collection": <id>} or {"type": "space", "space": <id>}`)
+	}
+	return nil
+}
+
+// moveBody is the move body of spec/02 convention 6 for collections and spaces.
+type moveBody struct {
+	Parent   nullable[string] `json:"parent"`
+	Position *struct {
+		Before *contentPointer `json:"before"`
+		After  *contentPointer `json:"after"`
+	} `json:"position"`
+}
+
+func (m moveBody) position() *model.ContentPositionInput {
+	if m.Position == nil {
+		return nil
+	}
+	return &model.ContentPositionInput{
+		Before: (*model.ContentPointerInput)(m.Position.Before), After: (*model.ContentPointerInput)(m.Position.After),
+	}
+}
+
+func (a *api) moveCollection(w http.ResponseWriter, r *http.Request) {
+	var body moveBody
+	if err := decodeBody(r, &body); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if !body.Parent.Set && body.Position == nil {
+		writeError(w, r, apperr.Invalidf("request body: give parent, position, or both"))
+		return
+	}
+	c, err := a.r.Mutation().MoveCollection(r.Context(), chi.URLParam(r, "collectionId"),
+		model.MoveCollectionInput{Parent: omittable(body.Parent, same[string]), Position: body.position()})
+	respondWith(w, r, http.StatusOK, c, err, a.collection)
+}
+
+func (a *api) transferCollection(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Organization *string `json:"organization"`
+	}
+	if err := decodeBody(r, &body); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if body.Organization == nil {
+		writeError(w, r, missing("organization"))
+		return
+	}
+	c, err := a.r.Mutation().TransferCollection(r.Context(), chi.URLParam(r, "collectionId"), *body.Organization)
+	respondWith(w, r, http.StatusOK, c, err, a.collection)
+}
+
+// boolean reads a boolean parameter: true or false. Returns INVALID otherwise.
+func (q query) boolean(name string) (*bool, error) {
+	s := q.str(name)
+	if s == nil {
+		return nil, nil
+	}
+	b, err := strconv.ParseBool(*s)
+	if err != nil || (*s != "true" && *s != "false") {
+		return nil, apperr.Invalidf("%s: must be true or false (got %q)", name, truncate(*s, 40))
+	}
+	return &b, nil
+}
