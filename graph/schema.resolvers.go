@@ -200,6 +200,41 @@ func (r *mutationResolver) TransferCollection(ctx context.Context, id string, or
 	return r.transferCollection(ctx, id, organization)
 }
 
+// CreateSpace is the resolver for the createSpace field.
+func (r *mutationResolver) CreateSpace(ctx context.Context, organizationID string, input model.CreateSpaceInput) (*ent.Space, error) {
+	return r.createSpace(ctx, organizationID, input)
+}
+
+// UpdateSpace is the resolver for the updateSpace field.
+func (r *mutationResolver) UpdateSpace(ctx context.Context, id string, input model.UpdateSpaceInput) (*ent.Space, error) {
+	return r.updateSpace(ctx, id, input)
+}
+
+// DeleteSpace is the resolver for the deleteSpace field.
+func (r *mutationResolver) DeleteSpace(ctx context.Context, id string) (bool, error) {
+	return r.deleteSpace(ctx, id)
+}
+
+// RestoreSpace is the resolver for the restoreSpace field.
+func (r *mutationResolver) RestoreSpace(ctx context.Context, id string) (*ent.Space, error) {
+	return r.restoreSpace(ctx, id)
+}
+
+// MoveSpace is the resolver for the moveSpace field.
+func (r *mutationResolver) MoveSpace(ctx context.Context, id string, input model.MoveSpaceInput) (*ent.Space, error) {
+	return r.moveSpace(ctx, id, input)
+}
+
+// DuplicateSpace is the resolver for the duplicateSpace field.
+func (r *mutationResolver) DuplicateSpace(ctx context.Context, id string) (*ent.Space, error) {
+	return r.duplicateSpace(ctx, id)
+}
+
+// TransferSpace is the resolver for the transferSpace field.
+func (r *mutationResolver) TransferSpace(ctx context.Context, id string, organization string) (*ent.Space, error) {
+	return r.transferSpace(ctx, id, organization)
+}
+
 // Type is the resolver for the type field.
 func (r *organizationResolver) Type(ctx context.Context, obj *ent.Organization) (string, error) {
 	return string(obj.Type), nil
@@ -275,6 +310,11 @@ func (r *organizationResolver) Collections(ctx context.Context, obj *ent.Organiz
 	return r.collections(ctx, obj, first, after, nested)
 }
 
+// Spaces is the resolver for the spaces field.
+func (r *organizationResolver) Spaces(ctx context.Context, obj *ent.Organization, first *int, after *string) (*model.SpaceConnection, error) {
+	return r.spaces(ctx, obj, first, after)
+}
+
 // Viewer is the resolver for the viewer field.
 func (r *queryResolver) Viewer(ctx context.Context) (*ent.User, error) {
 	return r.viewerUser(ctx)
@@ -308,6 +348,21 @@ func (r *queryResolver) APIInfo(ctx context.Context) (*model.APIInfo, error) {
 // Collection is the resolver for the collection field.
 func (r *queryResolver) Collection(ctx context.Context, id string) (*ent.Collection, error) {
 	return r.collection(ctx, id)
+}
+
+// Space is the resolver for the space field.
+func (r *queryResolver) Space(ctx context.Context, id string) (*ent.Space, error) {
+	return r.space(ctx, id)
+}
+
+// DefaultLevel is the resolver for the defaultLevel field.
+func (r *spaceResolver) DefaultLevel(ctx context.Context, obj *ent.Space) (*string, error) {
+	return spaceDefaultLevel(obj), nil
+}
+
+// Permissions is the resolver for the permissions field.
+func (r *spaceResolver) Permissions(ctx context.Context, obj *ent.Space) (*model.SpacePermissions, error) {
+	return r.spacePermissionsOf(ctx, obj)
 }
 
 // MemberCount is the resolver for the memberCount field.
@@ -366,6 +421,9 @@ func (r *Resolver) Organization() generated.OrganizationResolver { return &organ
 // Query returns generated.QueryResolver implementation.
 func (r *Resolver) Query() generated.QueryResolver { return &queryResolver{r} }
 
+// Space returns generated.SpaceResolver implementation.
+func (r *Resolver) Space() generated.SpaceResolver { return &spaceResolver{r} }
+
 // Team returns generated.TeamResolver implementation.
 func (r *Resolver) Team() generated.TeamResolver { return &teamResolver{r} }
 
@@ -380,6 +438,7 @@ type (
 	mutationResolver     struct{ *Resolver }
 	organizationResolver struct{ *Resolver }
 	queryResolver        struct{ *Resolver }
+	spaceResolver        struct{ *Resolver }
 	teamResolver         struct{ *Resolver }
 	teamMemberResolver   struct{ *Resolver }
 )

@@ -37,6 +37,7 @@ type authFixture struct {
 	org, otherOrg, team, invite string
 	foreignInvite               string
 	collection                  string
+	space                       string
 }
 
 func newAuthFixture(t *testing.T) *authFixture {
@@ -51,6 +52,7 @@ func newAuthFixture(t *testing.T) *authFixture {
 	f.foreignInvite = authCreated(t, e.Do(f.outsider, "POST", "/v1/orgs/"+f.otherOrg+"/link-invites", map[string]any{"role": "admin"}))
 	authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/custom-fields", map[string]any{"name": "cf", "type": "text"}))
 	f.collection = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/collections", map[string]any{"title": "Guides"}))
+	f.space = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/spaces", map[string]any{"title": "Docs"}))
 	return f
 }
 
@@ -119,6 +121,15 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"DELETE", "/v1/collections/{collectionId}", "/v1/collections/" + f.collection, nil, true},
 		{"POST", "/v1/collections/{collectionId}/move", "/v1/collections/" + f.collection + "/move", map[string]any{"parent": nil}, true},
 		{"POST", "/v1/collections/{collectionId}/transfer", "/v1/collections/" + f.collection + "/transfer", map[string]any{"organization": f.otherOrg}, true},
+		{"GET", "/v1/orgs/{organizationId}/spaces", o + "/spaces", nil, true},
+		{"POST", "/v1/orgs/{organizationId}/spaces", o + "/spaces", map[string]any{"title": "Evil"}, true},
+		{"GET", "/v1/spaces/{spaceId}", "/v1/spaces/" + f.space, nil, true},
+		{"PATCH", "/v1/spaces/{spaceId}", "/v1/spaces/" + f.space, map[string]any{"title": "Evil"}, true},
+		{"DELETE", "/v1/spaces/{spaceId}", "/v1/spaces/" + f.space, nil, true},
+		{"POST", "/v1/spaces/{spaceId}/restore", "/v1/spaces/" + f.space + "/restore", nil, true},
+		{"POST", "/v1/spaces/{spaceId}/duplicate", "/v1/spaces/" + f.space + "/duplicate", nil, true},
+		{"POST", "/v1/spaces/{spaceId}/move", "/v1/spaces/" + f.space + "/move", map[string]any{"parent": nil}, true},
+		{"POST", "/v1/spaces/{spaceId}/transfer", "/v1/spaces/" + f.space + "/transfer", map[string]any{"organization": f.otherOrg}, true},
 	}
 }
 
@@ -179,7 +190,8 @@ func (f *authFixture) authSnapshot(t *testing.T) map[string]string {
 	for _, p := range []string{o, o + "/members", o + "/members/" + f.reader.UserID, o + "/members/" + f.reader.UserID + "/teams",
 		o + "/teams", o + "/teams/" + f.team, o + "/teams/" + f.team + "/members", o + "/link-invites",
 		o + "/link-invites/" + f.invite, o + "/custom-fields", o + "/custom-fields/cf",
-		o + "/collections", "/v1/collections/" + f.collection} {
+		o + "/collections", "/v1/collections/" + f.collection,
+		o + "/spaces", "/v1/spaces/" + f.space} {
 		r := f.e.Do(f.admin, "GET", p, nil)
 		if r.Status != http.StatusOK {
 			t.Fatalf("GET %s: %d %s", p, r.Status, r.Body)

@@ -108,6 +108,16 @@ func (a *api) routes(r chi.Router) {
 	r.Delete("/collections/{collectionId}", a.deleteCollection)
 	r.Post("/collections/{collectionId}/move", a.moveCollection)
 	r.Post("/collections/{collectionId}/transfer", a.transferCollection)
+
+	r.Get("/orgs/{organizationId}/spaces", a.listSpaces)
+	r.Post("/orgs/{organizationId}/spaces", a.createSpace)
+	r.Get("/spaces/{spaceId}", a.getSpace)
+	r.Patch("/spaces/{spaceId}", a.updateSpace)
+	r.Delete("/spaces/{spaceId}", a.deleteSpace)
+	r.Post("/spaces/{spaceId}/restore", a.restoreSpace)
+	r.Post("/spaces/{spaceId}/duplicate", a.duplicateSpace)
+	r.Post("/spaces/{spaceId}/move", a.moveSpace)
+	r.Post("/spaces/{spaceId}/transfer", a.transferSpace)
 }
 
 // missing is the error of a required body field that is absent.

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/binderyhq/bindery/graph/sweep"
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/server"
 	"github.com/binderyhq/bindery/internal/store"
@@ -50,6 +51,11 @@ func serve(ctx context.Context, args []string) error {
 	if err := firstStart(ctx, st, opts.BaseURL); err != nil {
 		return err
 	}
+	// The sweeper removes spaces deleted more than 7 days ago, hourly, until the server stops.
+	sweepCtx, stopSweep := context.WithCancel(ctx)
+	swept := make(chan struct{})
+	go func() { defer close(swept); sweep.Every(sweepCtx, st.Client, time.Hour, time.Now) }()
+	defer func() { stopSweep(); <-swept }()
 	return listen(ctx, *addr, server.New(st, opts))
 }
 

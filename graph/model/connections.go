@@ -72,3 +72,11 @@ func (c *CollectionConnection) Nodes() []*ent.Collection {
 
 // Info returns where the page ends and the total count.
 func (c *CollectionConnection) Info() (*PageInfo, int) { return c.PageInfo, c.TotalCount }
+
+// Nodes returns the spaces of the page.
+func (c *SpaceConnection) Nodes() []*ent.Space {
+	return nodesOf(c.Edges, func(e *SpaceEdge) *ent.Space { return e.Node })
+}
+
+// Info returns where the page ends and the total count.
+func (c *SpaceConnection) Info() (*PageInfo, int) { return c.PageInfo, c.TotalCount }

@@ -11,6 +11,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/customfield"
+	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
 )
 
@@ -87,6 +88,15 @@ type CreateOrganizationInput struct {
 	EmailDomains []string `json:"emailDomains,omitempty"`
 }
 
+type CreateSpaceInput struct {
+	// At most 50 characters; default "Untitled".
+	Title *string `json:"title,omitempty"`
+	// At most 50 characters; default none.
+	Emoji *string `json:"emoji,omitempty"`
+	// Id of the parent collection; the top level when absent.
+	Parent *string `json:"parent,omitempty"`
+}
+
 type CreateTeamInput struct {
 	// 1..64 characters.
 	Title string `json:"title"`
@@ -140,6 +150,13 @@ type MoveCollectionInput struct {
 	Position *ContentPositionInput `json:"position,omitempty"`
 }
 
+type MoveSpaceInput struct {
+	// The new parent collection; null for the top level; absent keeps the current parent.
+	Parent graphql.Omittable[*string] `json:"parent,omitempty"`
+	// Where among the new siblings; at the end when absent.
+	Position *ContentPositionInput `json:"position,omitempty"`
+}
+
 type OrganizationConnection struct {
 	Edges      []*OrganizationEdge `json:"edges"`
 	PageInfo   *PageInfo           `json:"pageInfo"`
@@ -175,6 +192,33 @@ type PageInfo struct {
 type PingResult struct {
 	// A signed JWT (HS256) with the viewer's claims in this organization, to attach to the user.
 	ServiceVisitorClaims *string `json:"serviceVisitorClaims,omitempty"`
+}
+
+type SpaceConnection struct {
+	Edges      []*SpaceEdge `json:"edges"`
+	PageInfo   *PageInfo    `json:"pageInfo"`
+	TotalCount int          `json:"totalCount"`
+}
+
+type SpaceEdge struct {
+	Cursor string     `json:"cursor"`
+	Node   *ent.Space `json:"node"`
+}
+
+// What the viewer may do with a space, from their effective role on it: view and access take read,
+// comment comment, edit edit, review and merge review, admin, viewInviteLinks, triggerGitSync and
+// installIntegration admin.
+type SpacePermissions struct {
+	View               bool `json:"view"`
+	Access             bool `json:"access"`
+	Admin              bool `json:"admin"`
+	ViewInviteLinks    bool `json:"viewInviteLinks"`
+	Edit               bool `json:"edit"`
+	TriggerGitSync     bool `json:"triggerGitSync"`
+	Comment            bool `json:"comment"`
+	Merge              bool `json:"merge"`
+	Review             bool `json:"review"`
+	InstallIntegration bool `json:"installIntegration"`
 }
 
 type TeamConnection struct {
@@ -253,6 +297,17 @@ type UpdateOrganizationInput struct {
 	Sso         *bool                      `json:"sso,omitempty"`
 	Ai          *bool                      `json:"ai,omitempty"`
 	InviteLinks *bool                      `json:"inviteLinks,omitempty"`
+}
+
+type UpdateSpaceInput struct {
+	// At most 50 characters.
+	Title *string `json:"title,omitempty"`
+	// At most 50 characters.
+	Emoji      *string           `json:"emoji,omitempty"`
+	Visibility *space.Visibility `json:"visibility,omitempty"`
+	EditMode   *space.EditMode   `json:"editMode,omitempty"`
+	// A role name, "inherit", or null (explicit grants only).
+	DefaultLevel graphql.Omittable[*string] `json:"defaultLevel,omitempty"`
 }
 
 type UpdateTeamInput struct {

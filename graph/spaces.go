@@ -1,0 +1,483 @@
+package graph
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"entgo.io/ent/dialect/sql"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/changerequest"
+	"github.com/binderyhq/bindery/ent/comment"
+	"github.com/binderyhq/bindery/ent/commentreply"
+	"github.com/binderyhq/bindery/ent/contentobject"
+	"github.com/binderyhq/bindery/ent/customfieldvalue"
+	"github.com/binderyhq/bindery/ent/permissiongrant"
+	"github.com/binderyhq/bindery/ent/privacy"
+	"github.com/binderyhq/bindery/ent/reaction"
+	"github.com/binderyhq/bindery/ent/revision"
+	"github.com/binderyhq/bindery/ent/rule"
+	"github.com/binderyhq/bindery/ent/sitespace"
+	"github.com/binderyhq/bindery/ent/space"
+	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/graph/page"
+	"github.com/binderyhq/bindery/graph/txn"
+	"github.com/binderyhq/bindery/internal/id"
+)
+
+// SpaceRetention is how long a deleted space may be restored before the sweeper removes it.
+const SpaceRetention = 7 * 24 * time.Hour
+
+const (
+	maxSpaceTitle = 50
+	maxEmoji      = 50
+	copySuffix    = " (copy)"
+)
+
+// emptyTree is the canonical data of an empty root tree: the content of a new space's revision.
+var emptyTree = []byte(`{}`)
+
+// EmptyTreeID is the content-addressed id of the empty root tree.
+func EmptyTreeID() string {
+	sum := sha256.Sum256(emptyTree)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// space returns a live space the viewer can read. Returns NOT_FOUND otherwise (deleted spaces
+// included: only restore reaches them).
+func (r *Resolver) space(ctx context.Context, id string) (*ent.Space, error) {
+	if _, err := viewerOf(ctx); err != nil {
+		return nil, err
+	}
+	s, err := r.Client.Space.Query().Where(space.ID(id), space.DeletedAtIsNil()).Only(ctx)
+	return s, notFound(err, "space")
+}
+
+// spaceRole is the viewer's effective role on a live space (rule.ContentRole); outside the
+// viewer's organizations only visibility counts.
+func (r *Resolver) spaceRole(ctx context.Context, s *ent.Space) (viewer.Role, error) {
+	byOrg, err := rule.ContentOf(ctx)
+	if err != nil {
+		return "", err
+	}
+	c := byOrg[s.OrganizationID]
+	if c == nil {
+		c = &rule.Content{Nodes: map[string]rule.ContentNode{s.ID: {Visibility: string(s.Visibility), Space: true}}}
+	}
+	return rule.ContentRole(c, s.ID), nil
+}
+
+// adminSpace returns a live space on which the viewer has the admin role.
+// Returns NOT_FOUND when they cannot read it, FORBIDDEN when they can but are no admin of it.
+func (r *Resolver) adminSpace(ctx context.Context, id, action string) (*ent.Space, error) {
+	s, err := r.space(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	role, err := r.spaceRole(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	if !role.AtLeast(viewer.RoleAdmin) {
+		return nil, apperr.Forbiddenf("only admins of the space may %s", action)
+	}
+	return s, nil
+}
+
+// spacePermissions derives Space.permissions from the effective role: view and access take read,
+// comment comment, edit edit, review and merge review; admin, viewInviteLinks, triggerGitSync
+// and installIntegration take admin.
+func spacePermissions(role viewer.Role) *model.SpacePermissions {
+	admin := role.AtLeast(viewer.RoleAdmin)
+	review := role.AtLeast(viewer.RoleReview)
+	return &model.SpacePermissions{
+		View: role.AtLeast(viewer.RoleRead), Access: role.AtLeast(viewer.RoleRead),
+		Admin: admin, ViewInviteLinks: admin, TriggerGitSync: admin, InstallIntegration: admin,
+		Edit: role.AtLeast(viewer.RoleEdit), Comment: role.AtLeast(viewer.RoleComment),
+		Merge: review, Review: review,
+	}
+}
+
+func (r *Resolver) spacePermissionsOf(ctx context.Context, s *ent.Space) (*model.SpacePermissions, error) {
+	if s.DeletedAt != nil {
+		return spacePermissions(""), nil
+	}
+	role, err := r.spaceRole(ctx, s)
+	return spacePermissions(role), err
+}
+
+func spaceDefaultLevel(s *ent.Space) *string { return enumString(s.DefaultLevel) }
+
+// spaces lists the live spaces of an organization the viewer can read, by sibling position then
+// id (creation order until a move changes it).
+func (r *Resolver) spaces(ctx context.Context, o *ent.Organization, first *int, after *string) (*model.SpaceConnection, error) {
+	args, err := page.NewArgs(first, after)
+	if err != nil {
+		return nil, err
+	}
+	q := r.Client.Space.Query().Where(space.OrganizationID(o.ID), space.DeletedAtIsNil())
+	count, err := q.Clone().Count(ctx)
+	if err != nil {
+		return nil, err
+	}
+	order := page.Order{Column: space.FieldPosition}
+	if args.After != nil {
+		key, err := args.After.String()
+		if err != nil {
+			return nil, err
+		}
+		q.Modify(func(s *sql.Selector) { order.After(s, key, args.After.ID) })
+	}
+	q.Modify(order.Apply)
+	rows, err := q.Limit(args.Limit + 1).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p := page.Trim(rows, args.Limit, count, spaceCursor)
+	return &model.SpaceConnection{
+		Edges: edges(p.Items, spaceCursor, func(c string, n *ent.Space) *model.SpaceEdge {
+			return &model.SpaceEdge{Cursor: c, Node: n}
+		}),
+		PageInfo: pageInfo(p), TotalCount: p.Count,
+	}, nil
+}
+
+func spaceCursor(s *ent.Space) page.Cursor { return page.Cursor{Key: s.Position, ID: s.ID} }
+
+func (r *Resolver) createSpace(ctx context.Context, orgID string, in model.CreateSpaceInput) (*ent.Space, error) {
+	if _, err := r.organization(ctx, orgID); err != nil {
+		return nil, err
+	}
+	title := strings.TrimSpace(derefOr(in.Title, "Untitled"))
+	if err := checkText("title", title, 1, maxSpaceTitle); err != nil {
+		return nil, err
+	}
+	emoji := strings.TrimSpace(derefOr(in.Emoji, ""))
+	if err := checkText("emoji", emoji, 0, maxEmoji); err != nil {
+		return nil, err
+	}
+	if err := r.checkCreateIn(ctx, orgID, in.Parent); err != nil {
+		return nil, err
+	}
+	var id string
+	err := txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
+		pos, err := placeSpace(ctx, tx, orgID, in.Parent, "", nil)
+		if err != nil {
+			return err
+		}
+		s, err := tx.Space.Create().SetOrganizationID(orgID).SetTitle(title).SetEmoji(emoji).
+			SetDefaultLevel(space.DefaultLevelInherit).SetPosition(pos).SetNillableParentID(in.Parent).Save(ctx)
+		if err != nil {
+			return err
+		}
+		id = s.ID
+		return startRevision(ctx, tx, s, EmptyTreeID())
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r.space(ctx, id)
+}
+
+// startRevision gives a space made in tx its first revision over the root tree (the empty tree is
+// stored if missing). The space's creator was allowed to make it; the revision and the pointer
+// to it follow from that, so they are written with the policy's decision made.
+func startRevision(ctx context.Context, tx *ent.Tx, s *ent.Space, tree string) error {
+	allowed := privacy.DecisionContext(ctx, privacy.Allow)
+	if tree == EmptyTreeID() {
+		err := tx.ContentObject.Create().SetID(tree).SetKind(contentobject.KindTree).SetData(emptyTree).
+			SetSize(len(emptyTree)).OnConflictColumns(contentobject.FieldID).DoNothing().Exec(allowed)
+		if err != nil && !isNoRows(err) {
+			return err
+		}
+	}
+	c := tx.Revision.Create().SetSpaceID(s.ID).SetOrganizationID(s.OrganizationID).
+		SetType(revision.TypeInitial).SetRootTree(tree)
+	if v := viewer.FromContext(ctx); v != nil && v.UserID != "" {
+		c.SetCreatedBy(v.UserID)
+	}
+	rev, err := c.Save(allowed)
+	if err != nil {
+		return err
+	}
+	return tx.Space.UpdateOneID(s.ID).SetRevisionID(rev.ID).Exec(allowed)
+}
+
+func (r *Resolver) updateSpace(ctx context.Context, spaceID string, in model.UpdateSpaceInput) (*ent.Space, error) {
+	s, err := r.adminSpace(ctx, spaceID, "change it")
+	if err != nil {
+		return nil, err
+	}
+	upd := r.Client.Space.UpdateOne(s)
+	if in.Title != nil {
+		title := strings.TrimSpace(*in.Title)
+		if err := checkText("title", title, 1, maxSpaceTitle); err != nil {
+			return nil, err
+		}
+		upd.SetTitle(title)
+	}
+	if in.Emoji != nil {
+		emoji := strings.TrimSpace(*in.Emoji)
+		if err := checkText("emoji", emoji, 0, maxEmoji); err != nil {
+			return nil, err
+		}
+		upd.SetEmoji(emoji)
+	}
+	if v := in.Visibility; v != nil {
+		if *v == space.VisibilityInCollection && s.ParentID == nil {
+			return nil, apperr.Invalidf("visibility: in-collection is only for a space in a collection")
+		}
+		if *v == space.VisibilityShareLink && s.ShareKey == nil {
+			upd.SetShareKey(id.New())
+		}
+		upd.SetVisibility(*v)
+	}
+	if in.EditMode != nil {
+		upd.SetEditMode(*in.EditMode)
+	}
+	err = setOrClear(in.DefaultLevel, checkDefaultLevel,
+		func(l string) *ent.SpaceUpdateOne { return upd.SetDefaultLevel(space.DefaultLevel(l)) }, upd.ClearDefaultLevel)
+	if err != nil {
+		return nil, err
+	}
+	if err := upd.Exec(ctx); err != nil {
+		return nil, err
+	}
+	return r.space(ctx, spaceID)
+}
+
+// deleteSpace deletes a space softly: it disappears from lists and reads, and organization
+// admins may restore it for SpaceRetention.
+func (r *Resolver) deleteSpace(ctx context.Context, id string) (bool, error) {
+	s, err := r.adminSpace(ctx, id, "delete it")
+	if err != nil {
+		return false, err
+	}
+	err = r.Client.Space.UpdateOne(s).SetDeletedAt(r.now()).Exec(ctx)
+	return err == nil, err
+}
+
+// restoreSpace brings back a space deleted less than SpaceRetention ago. Only organization admins
+// see deleted spaces, so only they restore them; for everyone else, and after the retention, the
+// space is NOT_FOUND. A live space is INVALID (nothing to restore).
+func (r *Resolver) restoreSpace(ctx context.Context, id string) (*ent.Space, error) {
+	v, err := viewerOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s, err := r.Client.Space.Query().Where(space.ID(id)).Only(ctx)
+	if err != nil {
+		return nil, notFound(err, "space")
+	}
+	if s.DeletedAt == nil {
+		return nil, apperr.Invalidf("the space is not deleted")
+	}
+	if !rule.HasOrgRole(v, s.OrganizationID, viewer.RoleAdmin) {
+		return nil, apperr.NotFoundf("space not found")
+	}
+	if r.now().Sub(*s.DeletedAt) > SpaceRetention {
+		return nil, apperr.NotFoundf("space not found: it was deleted more than 7 days ago")
+	}
+	// Deleted spaces are outside the content snapshot the write policy narrows to; the check above
+	// is the organization admin rule that lets them be seen.
+	err = r.Client.Space.UpdateOne(s).ClearDeletedAt().Exec(privacy.DecisionContext(ctx, privacy.Allow))
+	if err != nil {
+		return nil, err
+	}
+	return r.space(ctx, id)
+}
+
+// duplicateSpace copies a space next to itself: same settings and content (a new revision over
+// the same root tree), new ids, titled "<title> (copy)" within the title bound. Grants, custom
+// field values and share keys are not copied. It takes read access to the space and the create
+// role where the copy goes.
+func (r *Resolver) duplicateSpace(ctx context.Context, id string) (*ent.Space, error) {
+	s, err := r.space(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if _, member := viewer.FromContext(ctx).Membership(s.OrganizationID); !member {
+		return nil, apperr.Forbiddenf("only members of the space's organization may duplicate it")
+	}
+	if err := r.checkCreateIn(ctx, s.OrganizationID, s.ParentID); err != nil {
+		return nil, err
+	}
+	tree := EmptyTreeID()
+	if s.RevisionID != nil {
+		rev, err := r.Client.Revision.Get(privacy.DecisionContext(ctx, privacy.Allow), *s.RevisionID)
+		if err != nil {
+			return nil, err
+		}
+		tree = rev.RootTree
+	}
+	var newID string
+	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
+		pos, err := placeSpace(ctx, tx, s.OrganizationID, s.ParentID, "",
+			&model.ContentPositionInput{After: &model.ContentPointerInput{Space: &s.ID}})
+		if err != nil {
+			return err
+		}
+		c, err := tx.Space.Create().SetOrganizationID(s.OrganizationID).SetTitle(copyTitle(s.Title)).
+			SetEmoji(s.Emoji).SetVisibility(s.Visibility).SetEditMode(s.EditMode).
+			SetNillableDefaultLevel(s.DefaultLevel).SetNillableParentID(s.ParentID).SetPosition(pos).Save(ctx)
+		if err != nil {
+			return err
+		}
+		newID = c.ID
+		return startRevision(ctx, tx, c, tree)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r.space(ctx, newID)
+}
+
+// copyTitle is "<title> (copy)", the title cut so the whole stays within maxSpaceTitle characters.
+func copyTitle(title string) string {
+	keep := maxSpaceTitle - utf8.RuneCountInString(copySuffix)
+	if utf8.RuneCountInString(title) > keep {
+		title = strings.TrimSpace(string([]rune(title)[:keep]))
+	}
+	return title + copySuffix
+}
+
+// moveSpace moves a space to another parent collection (or the top level) and/or another place
+// among its siblings. It takes the admin role on the space, and the create role where it goes
+// when the parent changes.
+func (r *Resolver) moveSpace(ctx context.Context, id string, in model.MoveSpaceInput) (*ent.Space, error) {
+	s, err := r.adminSpace(ctx, id, "move it")
+	if err != nil {
+		return nil, err
+	}
+	parent := s.ParentID
+	if in.Parent.IsSet() {
+		parent = in.Parent.Value()
+		if derefOr(parent, "") != derefOr(s.ParentID, "") {
+			if err := r.checkCreateIn(ctx, s.OrganizationID, parent); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if parent == nil && s.Visibility == space.VisibilityInCollection {
+		return nil, apperr.Invalidf("parent: a space with visibility in-collection must stay in a collection (change its visibility first)")
+	}
+	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
+		pos, err := placeSpace(ctx, tx, s.OrganizationID, parent, s.ID, in.Position)
+		if err != nil {
+			return err
+		}
+		upd := tx.Space.UpdateOneID(s.ID).SetPosition(pos)
+		if parent == nil {
+			upd.ClearParentID()
+		} else {
+			upd.SetParentID(*parent)
+		}
+		return upd.Exec(ctx)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r.space(ctx, id)
+}
+
+// transferSpace moves a space to the top level of another organization. The caller must be an
+// admin of both organizations. Grants, custom field values and site links belong to the old
+// organization and are dropped; the space's revisions, change requests and comments follow it.
+func (r *Resolver) transferSpace(ctx context.Context, id, orgID string) (*ent.Space, error) {
+	s, err := r.space(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	v := viewer.FromContext(ctx)
+	if !rule.HasOrgRole(v, s.OrganizationID, viewer.RoleAdmin) {
+		return nil, apperr.Forbiddenf("transferring a space takes the admin role in both organizations")
+	}
+	if _, err := r.organization(ctx, orgID); err != nil {
+		return nil, err
+	}
+	if orgID == s.OrganizationID {
+		return nil, apperr.Invalidf("organization: the space is already in this organization")
+	}
+	if !rule.HasOrgRole(v, orgID, viewer.RoleAdmin) {
+		return nil, apperr.Forbiddenf("transferring a space takes the admin role in both organizations")
+	}
+	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
+		pos, err := placeSpace(ctx, tx, orgID, nil, s.ID, nil)
+		if err != nil {
+			return err
+		}
+		if err := dropSpaceLinks(ctx, tx, s.ID); err != nil {
+			return err
+		}
+		if err := rehomeSpaceRows(ctx, tx, s.ID, orgID); err != nil {
+			return err
+		}
+		upd := tx.Space.UpdateOneID(s.ID).SetOrganizationID(orgID).ClearParentID().SetPosition(pos)
+		if s.Visibility == space.VisibilityInCollection {
+			upd.SetVisibility(space.VisibilityPrivate)
+		}
+		return upd.Exec(ctx)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r.space(ctx, id)
+}
+
+// dropSpaceLinks removes the rows that tie a space to its organization's people and definitions.
+func dropSpaceLinks(ctx context.Context, tx *ent.Tx, spaceID string) error {
+	allowed := privacy.DecisionContext(ctx, privacy.Allow)
+	if _, err := tx.PermissionGrant.Delete().Where(permissiongrant.SpaceID(spaceID)).Exec(allowed); err != nil {
+		return err
+	}
+	if _, err := tx.CustomFieldValue.Delete().Where(customfieldvalue.SpaceID(spaceID)).Exec(allowed); err != nil {
+		return err
+	}
+	_, err := tx.SiteSpace.Delete().Where(sitespace.SpaceID(spaceID)).Exec(allowed)
+	return err
+}
+
+// rehomeSpaceRows moves the rows of a space's content to its new organization. Their
+// organization_id is immutable for every other write, so it is set by a modifier.
+func rehomeSpaceRows(ctx context.Context, tx *ent.Tx, spaceID, orgID string) error {
+	allowed := privacy.DecisionContext(ctx, privacy.Allow)
+	set := func(u *sql.UpdateBuilder) { u.Set("organization_id", orgID) }
+	steps := []func() error{
+		func() error { return tx.Revision.Update().Where(revision.SpaceID(spaceID)).Modify(set).Exec(allowed) },
+		func() error {
+			return tx.ChangeRequest.Update().Where(changerequest.SpaceID(spaceID)).Modify(set).Exec(allowed)
+		},
+		func() error { return tx.Comment.Update().Where(comment.SpaceID(spaceID)).Modify(set).Exec(allowed) },
+		func() error {
+			return tx.CommentReply.Update().Where(commentreply.SpaceID(spaceID)).Modify(set).Exec(allowed)
+		},
+		func() error { return tx.Reaction.Update().Where(reaction.SpaceID(spaceID)).Modify(set).Exec(allowed) },
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// placeSpace returns the position key of a space (self, "" for a new one) among the siblings under
+// parent (nil: the top level): where pos says, or at the end.
+func placeSpace(ctx context.Context, tx *ent.Tx, orgID string, parent *string, self string, pos *model.ContentPositionInput) (string, error) {
+	sibs, err := siblings(ctx, tx.Client(), orgID, parent)
+	if err != nil {
+		return "", err
+	}
+	sibs = withoutSibling(sibs, self)
+	at, err := placeIndex(ctx, orgID, sibs, pos)
+	if err != nil {
+		return "", err
+	}
+	return insertKey(ctx, tx.Client(), sibs, at)
+}

@@ -1,0 +1,82 @@
+// Package sweep removes for good the spaces deleted longer ago than their retention
+// (graph.SpaceRetention), with everything that hangs off them (revisions, change requests,
+// comments, grants, custom field values: their foreign keys cascade).
+package sweep
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"entgo.io/ent/dialect"
+	"entgo.io/ent/dialect/sql"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/privacy"
+	"github.com/binderyhq/bindery/ent/space"
+	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/graph"
+	"github.com/binderyhq/bindery/graph/txn"
+)
+
+// BatchSize is how many spaces one transaction removes.
+const BatchSize = 100
+
+// Sweep removes the spaces deleted more than graph.SpaceRetention before now, in batches of
+// BatchSize, as the system viewer, and returns how many it removed. Several processes may sweep
+// one PostgreSQL database at once: each batch locks its rows with FOR UPDATE SKIP LOCKED, so a
+// row is removed by one of them and the others pass over it. (SQLite has one writer.)
+func Sweep(ctx context.Context, client *ent.Client, now time.Time) (int, error) {
+	sys := privacy.DecisionContext(viewer.NewContext(ctx, viewer.System()), privacy.Allow)
+	cutoff := now.UTC().Add(-graph.SpaceRetention)
+	total := 0
+	for {
+		n, err := sweepBatch(sys, client, cutoff)
+		total += n
+		if err != nil || n < BatchSize {
+			return total, err
+		}
+	}
+}
+
+func sweepBatch(ctx context.Context, client *ent.Client, cutoff time.Time) (int, error) {
+	n := 0
+	err := txn.Run(ctx, client, func(tx *ent.Tx) error {
+		ids, err := tx.Space.Query().Where(space.DeletedAtLT(cutoff)).Order(space.ByID()).Limit(BatchSize).
+			Select(space.FieldID).Modify(skipLocked).Strings(ctx)
+		if err != nil || len(ids) == 0 {
+			return err
+		}
+		n, err = tx.Space.Delete().Where(space.IDIn(ids...)).Exec(ctx)
+		return err
+	})
+	return n, err
+}
+
+// skipLocked locks the selected rows on PostgreSQL, skipping rows another sweeper holds.
+func skipLocked(s *sql.Selector) {
+	if s.Dialect() == dialect.Postgres {
+		s.ForUpdate(sql.WithLockAction(sql.SkipLocked))
+	}
+}
+
+// Every runs Sweep at once and then every interval until ctx ends, logging what it removed and
+// its failures. clock gives the time of each sweep.
+func Every(ctx context.Context, client *ent.Client, interval time.Duration, clock func() time.Time) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		n, err := Sweep(ctx, client, clock())
+		switch {
+		case err != nil && ctx.Err() == nil:
+			slog.ErrorContext(ctx, "sweeping deleted spaces", "err", err)
+		case n > 0:
+			slog.InfoContext(ctx, "swept deleted spaces", "removed", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}

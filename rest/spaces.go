@@ -1,0 +1,191 @@
+package rest
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/space"
+	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/graph/model"
+)
+
+// Space is the wire shape of a space. defaultLevel is always present: a role, "inherit", or null.
+// Bindery has no per-space merge rules: they inherit the organization's.
+type Space struct {
+	Object              string                  `json:"object"`
+	ID                  string                  `json:"id"`
+	Title               string                  `json:"title"`
+	Emoji               string                  `json:"emoji"`
+	Visibility          string                  `json:"visibility"`
+	CreatedAt           time.Time               `json:"createdAt"`
+	UpdatedAt           time.Time               `json:"updatedAt"`
+	DeletedAt           *time.Time              `json:"deletedAt,omitempty"`
+	EditMode            string                  `json:"editMode"`
+	MergeRules          mergeRules              `json:"mergeRules"`
+	URLs                urls                    `json:"urls"`
+	Organization        string                  `json:"organization"`
+	Parent              *string                 `json:"parent,omitempty"`
+	Revision            string                  `json:"revision"`
+	DefaultLevel        *string                 `json:"defaultLevel"`
+	Comments            int                     `json:"comments"`
+	ChangeRequests      int                     `json:"changeRequests"`
+	ChangeRequestsOpen  int                     `json:"changeRequestsOpen"`
+	ChangeRequestsDraft int                     `json:"changeRequestsDraft"`
+	Permissions         *model.SpacePermissions `json:"permissions"`
+}
+
+func (a *api) space(ctx context.Context, s *ent.Space) (Space, error) {
+	sr := a.r.Space()
+	perms, err := sr.Permissions(ctx, s)
+	if err != nil {
+		return Space{}, err
+	}
+	level, err := sr.DefaultLevel(ctx, s)
+	w := Space{
+		Object: "space", ID: s.ID, Title: s.Title, Emoji: s.Emoji, Visibility: string(s.Visibility),
+		CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt, DeletedAt: s.DeletedAt, EditMode: string(s.EditMode),
+		MergeRules:   mergeRules{Type: "inherit"},
+		URLs:         urls{Location: a.url("/v1/spaces/" + s.ID), App: a.url("/o/" + s.OrganizationID + "/s/" + s.ID)},
+		Organization: s.OrganizationID, Parent: s.ParentID, DefaultLevel: level,
+		Comments: s.CommentsCount, ChangeRequests: s.ChangeRequestsCount,
+		ChangeRequestsOpen: s.ChangeRequestsOpenCount, ChangeRequestsDraft: s.ChangeRequestsDraftCount,
+		Permissions: perms,
+	}
+	if s.RevisionID != nil {
+		w.Revision = *s.RevisionID
+	}
+	return w, err
+}
+
+func (a *api) listSpaces(w http.ResponseWriter, r *http.Request) {
+	serveList(w, r, a.space, func(ctx context.Context, limit *int, page *string) (model.Connection[*ent.Space], error) {
+		o, err := a.orgOf(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		return a.r.Organization().Spaces(ctx, o, limit, page)
+	})
+}
+
+func (a *api) createSpace(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Title  notNull[string] `json:"title"`
+		Emoji  notNull[string] `json:"emoji"`
+		Parent notNull[string] `json:"parent"`
+	}
+	if err := decodeBody(r, &body); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	s, err := a.r.Mutation().CreateSpace(r.Context(), chi.URLParam(r, "organizationId"),
+		model.CreateSpaceInput{Title: body.Title.Value, Emoji: body.Emoji.Value, Parent: body.Parent.Value})
+	respondWith(w, r, http.StatusCreated, s, err, a.space)
+}
+
+func (a *api) getSpace(w http.ResponseWriter, r *http.Request) {
+	s, err := a.r.Query().Space(r.Context(), chi.URLParam(r, "spaceId"))
+	respondWith(w, r, http.StatusOK, s, err, a.space)
+}
+
+// visibility is a space visibility in a request body; unknown values are refused with the field.
+type visibility space.Visibility
+
+func (v *visibility) UnmarshalJSON(b []byte) error {
+	var s string
+	_ = json.Unmarshal(b, &s)
+	if space.VisibilityValidator(space.Visibility(s)) != nil {
+		return invalidValue("must be one of public, unlisted, share-link, visitor-auth, in-collection, private")
+	}
+	*v = visibility(s)
+	return nil
+}
+
+// editMode is a space edit mode in a request body.
+type editMode space.EditMode
+
+func (m *editMode) UnmarshalJSON(b []byte) error {
+	var s string
+	_ = json.Unmarshal(b, &s)
+	if space.EditModeValidator(space.EditMode(s)) != nil {
+		return invalidValue("must be live or locked")
+	}
+	*m = editMode(s)
+	return nil
+}
+
+func (a *api) updateSpace(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Title        notNull[string]     `json:"title"`
+		Emoji        notNull[string]     `json:"emoji"`
+		Visibility   notNull[visibility] `json:"visibility"`
+		EditMode     notNull[editMode]   `json:"editMode"`
+		DefaultLevel nullable[string]    `json:"defaultLevel"`
+	}
+	if err := decodeBody(r, &body); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	in := model.UpdateSpaceInput{Title: body.Title.Value, Emoji: body.Emoji.Value,
+		DefaultLevel: omittable(body.DefaultLevel, same[string])}
+	if v := body.Visibility.Value; v != nil {
+		vis := space.Visibility(*v)
+		in.Visibility = &vis
+	}
+	if m := body.EditMode.Value; m != nil {
+		mode := space.EditMode(*m)
+		in.EditMode = &mode
+	}
+	s, err := a.r.Mutation().UpdateSpace(r.Context(), chi.URLParam(r, "spaceId"), in)
+	respondWith(w, r, http.StatusOK, s, err, a.space)
+}
+
+func (a *api) deleteSpace(w http.ResponseWriter, r *http.Request) {
+	_, err := a.r.Mutation().DeleteSpace(r.Context(), chi.URLParam(r, "spaceId"))
+	respondEmpty(w, r, http.StatusResetContent, err)
+}
+
+func (a *api) restoreSpace(w http.ResponseWriter, r *http.Request) {
+	s, err := a.r.Mutation().RestoreSpace(r.Context(), chi.URLParam(r, "spaceId"))
+	respondWith(w, r, http.StatusOK, s, err, a.space)
+}
+
+func (a *api) duplicateSpace(w http.ResponseWriter, r *http.Request) {
+	s, err := a.r.Mutation().DuplicateSpace(r.Context(), chi.URLParam(r, "spaceId"))
+	respondWith(w, r, http.StatusCreated, s, err, a.space)
+}
+
+func (a *api) moveSpace(w http.ResponseWriter, r *http.Request) {
+	var body moveBody
+	if err := decodeBody(r, &body); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if !body.Parent.Set && body.Position == nil {
+		writeError(w, r, apperr.Invalidf("request body: give parent, position, or both"))
+		return
+	}
+	s, err := a.r.Mutation().MoveSpace(r.Context(), chi.URLParam(r, "spaceId"),
+		model.MoveSpaceInput{Parent: omittable(body.Parent, same[string]), Position: body.position()})
+	respondWith(w, r, http.StatusOK, s, err, a.space)
+}
+
+func (a *api) transferSpace(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Organization *string `json:"organization"`
+	}
+	if err := decodeBody(r, &body); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if body.Organization == nil {
+		writeError(w, r, missing("organization"))
+		return
+	}
+	s, err := a.r.Mutation().TransferSpace(r.Context(), chi.URLParam(r, "spaceId"), *body.Organization)
+	respondWith(w, r, http.StatusOK, s, err, a.space)
+}
