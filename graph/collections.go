@@ -109,6 +109,39 @@ func (r *Resolver) childCollections(ctx context.Context, c *ent.Collection, firs
 	return r.collectionPage(ctx, first, after, collection.OrganizationID(c.OrganizationID), collection.ParentID(c.ID))
 }
 
+// collectionSpaces lists the live spaces in a collection the viewer can read, in sibling order.
+func (r *Resolver) collectionSpaces(ctx context.Context, c *ent.Collection, first *int, after *string) (*model.SpaceConnection, error) {
+	args, err := page.NewArgs(first, after)
+	if err != nil {
+		return nil, err
+	}
+	where := []predicate.Space{space.OrganizationID(c.OrganizationID), space.ParentID(c.ID), space.DeletedAtIsNil()}
+	count, err := r.Client.Space.Query().Where(where...).Count(ctx)
+	if err != nil {
+		return nil, err
+	}
+	order := page.Order{Column: space.FieldPosition}
+	q := r.Client.Space.Query().Where(where...).Limit(args.Limit + 1).Modify(order.Apply)
+	if args.After != nil {
+		key, err := args.After.String()
+		if err != nil {
+			return nil, err
+		}
+		q.Modify(func(s *sql.Selector) { order.After(s, key, args.After.ID) })
+	}
+	rows, err := q.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p := page.Trim(rows, args.Limit, count, spaceCursor)
+	return &model.SpaceConnection{
+		Edges: edges(p.Items, spaceCursor, func(c string, n *ent.Space) *model.SpaceEdge {
+			return &model.SpaceEdge{Cursor: c, Node: n}
+		}),
+		PageInfo: pageInfo(p), TotalCount: p.Count,
+	}, nil
+}
+
 var collectionOrder = page.Order{Column: collection.FieldPosition}
 
 func collectionCursor(c *ent.Collection) page.Cursor { return page.Cursor{Key: c.Position, ID: c.ID} }
@@ -196,6 +229,9 @@ func (r *Resolver) checkCreateIn(ctx context.Context, orgID string, parent *stri
 		return err
 	}
 	c := byOrg[orgID]
+	if c == nil {
+		return apperr.NotFoundf("organization not found")
+	}
 	n, ok := c.Nodes[*parent]
 	if !ok || n.Space || !rule.ContentRole(c, *parent).AtLeast(viewer.RoleRead) {
 		return apperr.Invalidf("parent: no collection %q in this organization", truncate(*parent, 80))
@@ -342,10 +378,11 @@ func (r *Resolver) checkMoveUnder(ctx context.Context, c *ent.Collection, parent
 	return nil
 }
 
-// transferCollection moves a collection with its sub-collections to another organization, at the
-// end of its top level. The caller must be admin in both organizations. Grants made in the old
-// organization are dropped (its users and teams are not the new one's). A collection holding
-// spaces is refused (CONFLICT) until spaces can be transferred with it.
+// transferCollection moves a collection with its sub-collections and their spaces (deleted ones
+// too) to another organization, at the end of its top level; the nesting below it is kept. The
+// caller must be admin in both organizations. What ties the moved objects to the old
+// organization's people and definitions goes, as for a space transfer (transferSpace): grants,
+// custom field values, site links; the spaces' content follows them.
 func (r *Resolver) transferCollection(ctx context.Context, id, orgID string) (*ent.Collection, error) {
 	c, err := r.collection(ctx, id)
 	if err != nil {
@@ -370,8 +407,8 @@ func (r *Resolver) transferCollection(ctx context.Context, id, orgID string) (*e
 		return nil, err
 	}
 	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
-		if n, err := tx.Space.Query().Where(space.ParentIDIn(ids...)).Count(sys); err != nil || n > 0 {
-			return firstErr(err, apperr.Conflictf("the collection holds %d spaces: move them out of it first", n))
+		if err := transferSpacesIn(ctx, tx, ids, orgID); err != nil {
+			return err
 		}
 		sibs, err := siblings(ctx, tx.Client(), orgID, nil)
 		if err != nil {
@@ -395,6 +432,25 @@ func (r *Resolver) transferCollection(ctx context.Context, id, orgID string) (*e
 	return r.collection(ctx, id)
 }
 
+// transferSpacesIn moves the spaces (deleted ones too) of the given collections to orgID, keeping
+// their parents and positions.
+func transferSpacesIn(ctx context.Context, tx *ent.Tx, collectionIDs []string, orgID string) error {
+	sys := privacy.DecisionContext(ctx, privacy.Allow)
+	spaceIDs, err := tx.Space.Query().Where(space.ParentIDIn(collectionIDs...)).IDs(sys)
+	if err != nil || len(spaceIDs) == 0 {
+		return err
+	}
+	for _, id := range spaceIDs {
+		if err := dropSpaceLinks(ctx, tx, id); err != nil {
+			return err
+		}
+		if err := rehomeSpaceRows(ctx, tx, id, orgID); err != nil {
+			return err
+		}
+	}
+	return tx.Space.Update().Where(space.IDIn(spaceIDs...)).SetOrganizationID(orgID).Exec(sys)
+}
+
 // subtree returns the ids of a collection and of every collection below it.
 func subtree(sys context.Context, client *ent.Client, c *ent.Collection) ([]string, error) {
 	ids, level := []string{c.ID}, []string{c.ID}
@@ -406,11 +462,4 @@ func subtree(sys context.Context, client *ent.Client, c *ent.Collection) ([]stri
 		ids, level = append(ids, next...), next
 	}
 	return ids, nil
-}
-
-func firstErr(err, otherwise error) error {
-	if err != nil {
-		return err
-	}
-	return otherwise
 }

@@ -101,5 +101,6 @@ func connectionComplexity(c *generated.ComplexityRoot) {
 	c.Team.Members = func(child int, first *int, _ *string) int { return limits.ConnectionComplexity(first, child) }
 	c.Organization.Collections = func(child int, first *int, _ *string, _ *bool) int { return limits.ConnectionComplexity(first, child) }
 	c.Collection.Collections = func(child int, first *int, _ *string) int { return limits.ConnectionComplexity(first, child) }
+	c.Collection.Spaces = func(child int, first *int, _ *string) int { return limits.ConnectionComplexity(first, child) }
 	c.Organization.Spaces = func(child int, first *int, _ *string) int { return limits.ConnectionComplexity(first, child) }
 }

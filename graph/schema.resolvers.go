@@ -40,6 +40,11 @@ func (r *collectionResolver) Collections(ctx context.Context, obj *ent.Collectio
 	return r.childCollections(ctx, obj, first, after)
 }
 
+// Spaces is the resolver for the spaces field.
+func (r *collectionResolver) Spaces(ctx context.Context, obj *ent.Collection, first *int, after *string) (*model.SpaceConnection, error) {
+	return r.collectionSpaces(ctx, obj, first, after)
+}
+
 // Permissions is the resolver for the permissions field.
 func (r *customFieldResolver) Permissions(ctx context.Context, obj *ent.CustomField) (*model.CustomFieldPermissions, error) {
 	return r.customFieldPermissions(ctx, obj), nil

@@ -119,6 +119,7 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"GET", "/v1/collections/{collectionId}", "/v1/collections/" + f.collection, nil, true},
 		{"PATCH", "/v1/collections/{collectionId}", "/v1/collections/" + f.collection, map[string]any{"title": "Evil"}, true},
 		{"DELETE", "/v1/collections/{collectionId}", "/v1/collections/" + f.collection, nil, true},
+		{"GET", "/v1/collections/{collectionId}/spaces", "/v1/collections/" + f.collection + "/spaces", nil, true},
 		{"POST", "/v1/collections/{collectionId}/move", "/v1/collections/" + f.collection + "/move", map[string]any{"parent": nil}, true},
 		{"POST", "/v1/collections/{collectionId}/transfer", "/v1/collections/" + f.collection + "/transfer", map[string]any{"organization": f.otherOrg}, true},
 		{"GET", "/v1/orgs/{organizationId}/spaces", o + "/spaces", nil, true},

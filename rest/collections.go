@@ -83,6 +83,16 @@ func (a *api) listCollections(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+func (a *api) listCollectionSpaces(w http.ResponseWriter, r *http.Request) {
+	serveList(w, r, a.space, func(ctx context.Context, limit *int, page *string) (model.Connection[*ent.Space], error) {
+		c, err := a.r.Query().Collection(ctx, chi.URLParam(r, "collectionId"))
+		if err != nil {
+			return nil, err
+		}
+		return a.r.Collection().Spaces(ctx, c, limit, page)
+	})
+}
+
 func (a *api) createCollection(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Title  notNull[string] `json:"title"`

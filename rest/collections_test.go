@@ -11,6 +11,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent/collection"
 	"github.com/binderyhq/bindery/ent/permissiongrant"
+	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/testenv"
@@ -160,6 +161,29 @@ func (f *colFixture) grant(t *testing.T, user testenv.Actor, collectionID string
 	t.Helper()
 	_, err := f.e.Store.Client.PermissionGrant.Create().SetOrganizationID(f.org).SetUserID(user.UserID).
 		SetCollectionID(collectionID).SetRole(role).Save(accounts.System(context.Background()))
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// space creates a space in the fixture's organization as the admin, in a collection when parent
+// is not "", and returns its id.
+func (f *colFixture) space(t *testing.T, title, parent string) string {
+	t.Helper()
+	body := map[string]any{"title": title}
+	if parent != "" {
+		body["parent"] = parent
+	}
+	resp := f.e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/spaces", body)
+	colWant(t, resp, 201)
+	return resp.Map(t)["id"].(string)
+}
+
+// grantSpace gives a user a role on a space, as the system.
+func (f *colFixture) grantSpace(t *testing.T, user testenv.Actor, spaceID string, role viewer.Role) {
+	t.Helper()
+	_, err := f.e.Store.Client.PermissionGrant.Create().SetOrganizationID(f.org).SetUserID(user.UserID).
+		SetSpaceID(spaceID).SetRole(role).Save(accounts.System(context.Background()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -863,16 +887,33 @@ func TestTransferCollection(t *testing.T) {
 		testenv.CheckError(t, transfer(f.guest, c.ID, map[string]any{"organization": target}), 404)
 		testenv.CheckError(t, transfer(f.outsider, c.ID, map[string]any{"organization": f.otherOrg}), 404)
 	})
-	t.Run("ErrHoldsSpaces", func(t *testing.T) {
-		c := f.create(t, "With space", "")
+	t.Run("OKWithSpaces", func(t *testing.T) {
+		c := f.create(t, "With spaces", "")
 		sub := f.create(t, "Sub", c.ID)
-		if _, err := f.e.Store.Client.Space.Create().SetOrganizationID(f.org).SetTitle("S").SetParentID(sub.ID).Save(ctx); err != nil {
-			t.Fatal(err)
+		live := f.space(t, "Live", sub.ID)
+		gone := f.space(t, "Gone", c.ID)
+		colWant(t, f.e.Do(f.admin, "PATCH", "/v1/spaces/"+live, map[string]any{"visibility": "in-collection"}), 200)
+		colWant(t, f.e.Do(f.admin, "DELETE", "/v1/spaces/"+gone, nil), 205)
+		f.grantSpace(t, f.roles[viewer.RoleRead], live, viewer.RoleEdit)
+		colWant(t, transfer(f.admin, c.ID, map[string]any{"organization": target}), 200)
+		for _, id := range []string{live, gone} {
+			s, err := f.e.Store.Client.Space.Get(ctx, id)
+			if err != nil || s.OrganizationID != target || s.ParentID == nil {
+				t.Fatalf("space %s: %+v %v", id, s, err)
+			}
 		}
-		testenv.CheckError(t, transfer(f.admin, c.ID, map[string]any{"organization": target}), 409)
-		if got := f.get(t, f.admin, sub.ID); got.Organization != f.org {
-			t.Fatalf("moved anyway: %+v", got)
+		resp := f.e.Do(f.admin, "GET", "/v1/spaces/"+live, nil)
+		colWant(t, resp, 200)
+		if m := resp.Map(t); m["organization"] != target || m["parent"] != sub.ID || m["visibility"] != "in-collection" {
+			t.Fatalf("got %s", resp.Body)
 		}
+		if n, _ := f.e.Store.Client.PermissionGrant.Query().Where(permissiongrant.SpaceID(live)).Count(ctx); n != 0 {
+			t.Fatalf("%d space grants of the old organization kept", n)
+		}
+		if n, _ := f.e.Store.Client.Revision.Query().Where(revision.SpaceID(live), revision.OrganizationID(target)).Count(ctx); n == 0 {
+			t.Fatal("the space's revisions stayed in the old organization")
+		}
+		testenv.CheckError(t, f.e.Do(f.roles[viewer.RoleRead], "GET", "/v1/spaces/"+live, nil), 404)
 	})
 	t.Run("ErrBody", func(t *testing.T) {
 		c := f.create(t, "Body", "")
@@ -891,6 +932,97 @@ func TestTransferCollection(t *testing.T) {
 		g := f.e.GraphQL(f.admin, m, map[string]any{"id": c.ID, "org": target})
 		if string(g.Data) != fmt.Sprintf(`{"transferCollection":{"organizationId":%q,"organization":{"id":%q}}}`, target, target) {
 			t.Fatalf("got %s %+v", g.Data, g.Errors)
+		}
+	})
+}
+
+// ---------------------------------------------------------------- GET /collections/{id}/spaces
+
+func TestListCollectionSpaces(t *testing.T) {
+	f := newColFixture(t)
+	c := f.create(t, "Docs", "")
+	other := f.create(t, "Other", "")
+	ids := []string{f.space(t, "S1", c.ID), f.space(t, "S2", c.ID), f.space(t, "S3", c.ID)}
+	f.space(t, "Elsewhere", other.ID)
+	f.space(t, "Top", "")
+	deleted := f.space(t, "Deleted", c.ID)
+	colWant(t, f.e.Do(f.admin, "DELETE", "/v1/spaces/"+deleted, nil), 205)
+	path := "/v1/collections/" + c.ID + "/spaces"
+	list := func(t *testing.T, a testenv.Actor, p string) (titles []string, next string, count int) {
+		t.Helper()
+		resp := f.e.Do(a, "GET", p, nil)
+		colWant(t, resp, 200)
+		var l struct {
+			Items []struct{ Title, Parent string }
+			Count int
+			Next  *struct{ Page string }
+		}
+		resp.JSON(t, &l)
+		for _, s := range l.Items {
+			if s.Parent != c.ID {
+				t.Fatalf("space %q of another parent %q", s.Title, s.Parent)
+			}
+			titles = append(titles, s.Title)
+		}
+		if l.Next != nil {
+			next = l.Next.Page
+		}
+		return titles, next, l.Count
+	}
+	t.Run("OK", func(t *testing.T) {
+		titles, next, count := list(t, f.admin, path)
+		colEqual(t, titles, []string{"S1", "S2", "S3"})
+		if next != "" || count != 3 {
+			t.Fatalf("next %q count %d", next, count)
+		}
+	})
+	t.Run("OKPages", func(t *testing.T) {
+		first, next, count := list(t, f.admin, path+"?limit=2")
+		if len(first) != 2 || next == "" || count != 3 {
+			t.Fatalf("got %q %q %d", first, next, count)
+		}
+		rest, next, _ := list(t, f.admin, path+"?limit=2&page="+next)
+		colEqual(t, append(first, rest...), []string{"S1", "S2", "S3"})
+		if next != "" {
+			t.Fatal("a third page")
+		}
+	})
+	t.Run("OKMoveChangesOrder", func(t *testing.T) {
+		resp := f.e.Do(f.admin, "POST", "/v1/spaces/"+ids[2]+"/move",
+			map[string]any{"position": map[string]any{"before": map[string]any{"type": "space", "space": ids[0]}}})
+		colWant(t, resp, 200)
+		titles, _, _ := list(t, f.admin, path)
+		colEqual(t, titles, []string{"S3", "S1", "S2"})
+	})
+	t.Run("OKReaderByDefaultLevel", func(t *testing.T) {
+		reader := f.roles[viewer.RoleRead] // spaces start private: the default level inherits, a reader reads
+		titles, _, _ := list(t, reader, path)
+		colEqual(t, titles, []string{"S3", "S1", "S2"})
+		f.setLevel(t, c.ID, nil)
+		testenv.CheckError(t, f.e.Do(reader, "GET", path, nil), 404)
+	})
+	t.Run("ErrAccess", func(t *testing.T) {
+		testenv.CheckError(t, f.e.Do(f.guest, "GET", path, nil), 404)
+		testenv.CheckError(t, f.e.Do(f.outsider, "GET", path, nil), 404)
+		testenv.CheckError(t, f.e.Do(testenv.Actor{}, "GET", path, nil), 401)
+		testenv.CheckError(t, f.e.Do(f.admin, "GET", path+"?limit=-1", nil), 400)
+	})
+	t.Run("GraphQL", func(t *testing.T) {
+		g := f.e.GraphQL(f.admin, `query($id: ID!) { collection(id: $id) { spaces(first: 2) { totalCount pageInfo { hasNextPage } edges { node { title parentId } } } } }`,
+			map[string]any{"id": c.ID})
+		var d struct {
+			Collection struct {
+				Spaces struct {
+					TotalCount int
+					PageInfo   struct{ HasNextPage bool }
+					Edges      []struct{ Node struct{ Title, ParentID string } }
+				}
+			}
+		}
+		gqlDecode(t, g, &d)
+		sp := d.Collection.Spaces
+		if sp.TotalCount != 3 || !sp.PageInfo.HasNextPage || len(sp.Edges) != 2 || sp.Edges[0].Node.Title != "S3" {
+			t.Fatalf("got %s", g.Data)
 		}
 	})
 }

@@ -106,6 +106,7 @@ func (a *api) routes(r chi.Router) {
 	r.Get("/collections/{collectionId}", a.getCollection)
 	r.Patch("/collections/{collectionId}", a.updateCollection)
 	r.Delete("/collections/{collectionId}", a.deleteCollection)
+	r.Get("/collections/{collectionId}/spaces", a.listCollectionSpaces)
 	r.Post("/collections/{collectionId}/move", a.moveCollection)
 	r.Post("/collections/{collectionId}/transfer", a.transferCollection)
 

@@ -64,6 +64,7 @@ type ComplexityRoot struct {
 		Parent         func(childComplexity int) int
 		ParentID       func(childComplexity int) int
 		Permissions    func(childComplexity int) int
+		Spaces         func(childComplexity int, first *int, after *string) int
 		Title          func(childComplexity int) int
 	}
 
@@ -374,6 +375,7 @@ type CollectionResolver interface {
 	DefaultLevel(ctx context.Context, obj *ent.Collection) (*string, error)
 	Permissions(ctx context.Context, obj *ent.Collection) (*model.CollectionPermissions, error)
 	Collections(ctx context.Context, obj *ent.Collection, first *int, after *string) (*model.CollectionConnection, error)
+	Spaces(ctx context.Context, obj *ent.Collection, first *int, after *string) (*model.SpaceConnection, error)
 }
 type CustomFieldResolver interface {
 	Permissions(ctx context.Context, obj *ent.CustomField) (*model.CustomFieldPermissions, error)
@@ -560,6 +562,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Collection.Permissions(childComplexity), true
+	case "Collection.spaces":
+		if e.ComplexityRoot.Collection.Spaces == nil {
+			break
+		}
+
+		args, err := ec.field_Collection_spaces_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Collection.Spaces(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Collection.title":
 		if e.ComplexityRoot.Collection.Title == nil {
 			break
@@ -2550,6 +2563,8 @@ type Collection {
   permissions: CollectionPermissions!
   "Sub-collections the viewer can read, in sibling order."
   collections(first: Int, after: String): CollectionConnection!
+  "Live spaces in the collection the viewer can read, in sibling order."
+  spaces(first: Int, after: String): SpaceConnection!
 }
 
 "What the viewer may do with a collection, from their effective role on it."
@@ -2765,6 +2780,8 @@ func (ec *executionContext) childFields_Collection(ctx context.Context, field gr
 		return ec.fieldContext_Collection_permissions(ctx, field)
 	case "collections":
 		return ec.fieldContext_Collection_collections(ctx, field)
+	case "spaces":
+		return ec.fieldContext_Collection_spaces(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Collection", field.Name)
 }
@@ -3386,6 +3403,28 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 // region    ***************************** args.gotpl *****************************
 
 func (ec *executionContext) field_Collection_collections_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Collection_spaces_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
@@ -4885,6 +4924,50 @@ func (ec *executionContext) fieldContext_Collection_collections(ctx context.Cont
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Collection_collections_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Collection_spaces(ctx context.Context, field graphql.CollectedField, obj *ent.Collection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Collection_spaces(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Collection().Spaces(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SpaceConnection) graphql.Marshaler {
+			return ec.marshalNSpaceConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSpaceConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Collection_spaces(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Collection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SpaceConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Collection_spaces_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -12936,6 +13019,44 @@ func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSe
 					}
 				}()
 				res = ec._Collection_collections(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "spaces":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Collection_spaces(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
