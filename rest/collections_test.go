@@ -1015,7 +1015,9 @@ func TestListCollectionSpaces(t *testing.T) {
 				Spaces struct {
 					TotalCount int
 					PageInfo   struct{ HasNextPage bool }
-					Edges      []struct{ Node struct{ Title, ParentID string } }
+					Edges      []struct {
+						Node struct{ Title, ParentID string }
+					}
 				}
 			}
 		}
