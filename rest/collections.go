@@ -148,14 +148,36 @@ func (m moveBody) position() *model.ContentPositionInput {
 	}
 }
 
-func (a *api) moveCollection(w http.ResponseWriter, r *http.Request) {
+// decodeMove reads a move body (spec/02 convention 6). Returns INVALID when it moves nothing.
+func decodeMove(r *http.Request) (moveBody, error) {
 	var body moveBody
 	if err := decodeBody(r, &body); err != nil {
-		writeError(w, r, err)
-		return
+		return body, err
 	}
 	if !body.Parent.Set && body.Position == nil {
-		writeError(w, r, apperr.Invalidf("request body: give parent, position, or both"))
+		return body, apperr.Invalidf("request body: give parent, position, or both")
+	}
+	return body, nil
+}
+
+// decodeTransfer reads a transfer body and returns the target organization's id.
+func decodeTransfer(r *http.Request) (string, error) {
+	var body struct {
+		Organization *string `json:"organization"`
+	}
+	if err := decodeBody(r, &body); err != nil {
+		return "", err
+	}
+	if body.Organization == nil {
+		return "", missing("organization")
+	}
+	return *body.Organization, nil
+}
+
+func (a *api) moveCollection(w http.ResponseWriter, r *http.Request) {
+	body, err := decodeMove(r)
+	if err != nil {
+		writeError(w, r, err)
 		return
 	}
 	c, err := a.r.Mutation().MoveCollection(r.Context(), chi.URLParam(r, "collectionId"),
@@ -164,18 +186,12 @@ func (a *api) moveCollection(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *api) transferCollection(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Organization *string `json:"organization"`
-	}
-	if err := decodeBody(r, &body); err != nil {
+	org, err := decodeTransfer(r)
+	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	if body.Organization == nil {
-		writeError(w, r, missing("organization"))
-		return
-	}
-	c, err := a.r.Mutation().TransferCollection(r.Context(), chi.URLParam(r, "collectionId"), *body.Organization)
+	c, err := a.r.Mutation().TransferCollection(r.Context(), chi.URLParam(r, "collectionId"), org)
 	respondWith(w, r, http.StatusOK, c, err, a.collection)
 }
 

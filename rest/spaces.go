@@ -10,7 +10,6 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/space"
-	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/model"
 )
 
@@ -160,13 +159,9 @@ func (a *api) duplicateSpace(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *api) moveSpace(w http.ResponseWriter, r *http.Request) {
-	var body moveBody
-	if err := decodeBody(r, &body); err != nil {
+	body, err := decodeMove(r)
+	if err != nil {
 		writeError(w, r, err)
-		return
-	}
-	if !body.Parent.Set && body.Position == nil {
-		writeError(w, r, apperr.Invalidf("request body: give parent, position, or both"))
 		return
 	}
 	s, err := a.r.Mutation().MoveSpace(r.Context(), chi.URLParam(r, "spaceId"),
@@ -175,17 +170,11 @@ func (a *api) moveSpace(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *api) transferSpace(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Organization *string `json:"organization"`
-	}
-	if err := decodeBody(r, &body); err != nil {
+	org, err := decodeTransfer(r)
+	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	if body.Organization == nil {
-		writeError(w, r, missing("organization"))
-		return
-	}
-	s, err := a.r.Mutation().TransferSpace(r.Context(), chi.URLParam(r, "spaceId"), *body.Organization)
+	s, err := a.r.Mutation().TransferSpace(r.Context(), chi.URLParam(r, "spaceId"), org)
 	respondWith(w, r, http.StatusOK, s, err, a.space)
 }
