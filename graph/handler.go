@@ -13,6 +13,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/generated"
 	"github.com/binderyhq/bindery/graph/limits"
@@ -103,4 +104,11 @@ func connectionComplexity(c *generated.ComplexityRoot) {
 	c.Collection.Collections = func(child int, first *int, _ *string) int { return limits.ConnectionComplexity(first, child) }
 	c.Collection.Spaces = func(child int, first *int, _ *string) int { return limits.ConnectionComplexity(first, child) }
 	c.Organization.Spaces = func(child int, first *int, _ *string) int { return limits.ConnectionComplexity(first, child) }
+	grants := func(child int, first *int, _ *string, _ *model.GrantSubjectKind) int {
+		return limits.ConnectionComplexity(first, child)
+	}
+	access := func(child int, first *int, _ *string, _ *viewer.Role) int {
+		return limits.ConnectionComplexity(first, child)
+	}
+	c.Space.Grants, c.Collection.Grants, c.Space.Access, c.Collection.Access = grants, grants, access, access
 }

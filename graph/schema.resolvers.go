@@ -45,6 +45,16 @@ func (r *collectionResolver) Spaces(ctx context.Context, obj *ent.Collection, fi
 	return r.collectionSpaces(ctx, obj, first, after)
 }
 
+// Grants is the resolver for the grants field.
+func (r *collectionResolver) Grants(ctx context.Context, obj *ent.Collection, first *int, after *string, subject *model.GrantSubjectKind) (*model.PermissionGrantConnection, error) {
+	return r.collectionGrants(ctx, obj, first, after, subject)
+}
+
+// Access is the resolver for the access field.
+func (r *collectionResolver) Access(ctx context.Context, obj *ent.Collection, first *int, after *string, role *viewer.Role) (*model.ContentAccessConnection, error) {
+	return r.collectionAccess(ctx, obj, first, after, role)
+}
+
 // Permissions is the resolver for the permissions field.
 func (r *customFieldResolver) Permissions(ctx context.Context, obj *ent.CustomField) (*model.CustomFieldPermissions, error) {
 	return r.customFieldPermissions(ctx, obj), nil
@@ -240,6 +250,36 @@ func (r *mutationResolver) TransferSpace(ctx context.Context, id string, organiz
 	return r.transferSpace(ctx, id, organization)
 }
 
+// GrantSpaceAccess is the resolver for the grantSpaceAccess field.
+func (r *mutationResolver) GrantSpaceAccess(ctx context.Context, spaceID string, input model.GrantAccessInput) (*ent.Space, error) {
+	return r.grantSpaceAccess(ctx, spaceID, input)
+}
+
+// UpdateSpaceAccess is the resolver for the updateSpaceAccess field.
+func (r *mutationResolver) UpdateSpaceAccess(ctx context.Context, spaceID string, subject model.GrantSubjectInput, role viewer.Role) (*ent.PermissionGrant, error) {
+	return r.updateSpaceAccess(ctx, spaceID, subject, role)
+}
+
+// RevokeSpaceAccess is the resolver for the revokeSpaceAccess field.
+func (r *mutationResolver) RevokeSpaceAccess(ctx context.Context, spaceID string, subject model.GrantSubjectInput) (bool, error) {
+	return r.revokeSpaceAccess(ctx, spaceID, subject)
+}
+
+// GrantCollectionAccess is the resolver for the grantCollectionAccess field.
+func (r *mutationResolver) GrantCollectionAccess(ctx context.Context, collectionID string, input model.GrantAccessInput) (*ent.Collection, error) {
+	return r.grantCollectionAccess(ctx, collectionID, input)
+}
+
+// UpdateCollectionAccess is the resolver for the updateCollectionAccess field.
+func (r *mutationResolver) UpdateCollectionAccess(ctx context.Context, collectionID string, subject model.GrantSubjectInput, role viewer.Role) (*ent.PermissionGrant, error) {
+	return r.updateCollectionAccess(ctx, collectionID, subject, role)
+}
+
+// RevokeCollectionAccess is the resolver for the revokeCollectionAccess field.
+func (r *mutationResolver) RevokeCollectionAccess(ctx context.Context, collectionID string, subject model.GrantSubjectInput) (bool, error) {
+	return r.revokeCollectionAccess(ctx, collectionID, subject)
+}
+
 // Type is the resolver for the type field.
 func (r *organizationResolver) Type(ctx context.Context, obj *ent.Organization) (string, error) {
 	return string(obj.Type), nil
@@ -320,6 +360,16 @@ func (r *organizationResolver) Spaces(ctx context.Context, obj *ent.Organization
 	return r.spaces(ctx, obj, first, after)
 }
 
+// User is the resolver for the user field.
+func (r *permissionGrantResolver) User(ctx context.Context, obj *ent.PermissionGrant) (*ent.User, error) {
+	return r.grantUser(ctx, obj)
+}
+
+// Team is the resolver for the team field.
+func (r *permissionGrantResolver) Team(ctx context.Context, obj *ent.PermissionGrant) (*ent.Team, error) {
+	return r.grantTeam(ctx, obj)
+}
+
 // Viewer is the resolver for the viewer field.
 func (r *queryResolver) Viewer(ctx context.Context) (*ent.User, error) {
 	return r.viewerUser(ctx)
@@ -368,6 +418,16 @@ func (r *spaceResolver) DefaultLevel(ctx context.Context, obj *ent.Space) (*stri
 // Permissions is the resolver for the permissions field.
 func (r *spaceResolver) Permissions(ctx context.Context, obj *ent.Space) (*model.SpacePermissions, error) {
 	return r.spacePermissionsOf(ctx, obj)
+}
+
+// Grants is the resolver for the grants field.
+func (r *spaceResolver) Grants(ctx context.Context, obj *ent.Space, first *int, after *string, subject *model.GrantSubjectKind) (*model.PermissionGrantConnection, error) {
+	return r.spaceGrants(ctx, obj, first, after, subject)
+}
+
+// Access is the resolver for the access field.
+func (r *spaceResolver) Access(ctx context.Context, obj *ent.Space, first *int, after *string, role *viewer.Role) (*model.ContentAccessConnection, error) {
+	return r.spaceAccess(ctx, obj, first, after, role)
 }
 
 // MemberCount is the resolver for the memberCount field.
@@ -423,6 +483,11 @@ func (r *Resolver) Mutation() generated.MutationResolver { return &mutationResol
 // Organization returns generated.OrganizationResolver implementation.
 func (r *Resolver) Organization() generated.OrganizationResolver { return &organizationResolver{r} }
 
+// PermissionGrant returns generated.PermissionGrantResolver implementation.
+func (r *Resolver) PermissionGrant() generated.PermissionGrantResolver {
+	return &permissionGrantResolver{r}
+}
+
 // Query returns generated.QueryResolver implementation.
 func (r *Resolver) Query() generated.QueryResolver { return &queryResolver{r} }
 
@@ -436,14 +501,15 @@ func (r *Resolver) Team() generated.TeamResolver { return &teamResolver{r} }
 func (r *Resolver) TeamMember() generated.TeamMemberResolver { return &teamMemberResolver{r} }
 
 type (
-	collectionResolver   struct{ *Resolver }
-	customFieldResolver  struct{ *Resolver }
-	inviteLinkResolver   struct{ *Resolver }
-	memberResolver       struct{ *Resolver }
-	mutationResolver     struct{ *Resolver }
-	organizationResolver struct{ *Resolver }
-	queryResolver        struct{ *Resolver }
-	spaceResolver        struct{ *Resolver }
-	teamResolver         struct{ *Resolver }
-	teamMemberResolver   struct{ *Resolver }
+	collectionResolver      struct{ *Resolver }
+	customFieldResolver     struct{ *Resolver }
+	inviteLinkResolver      struct{ *Resolver }
+	memberResolver          struct{ *Resolver }
+	mutationResolver        struct{ *Resolver }
+	organizationResolver    struct{ *Resolver }
+	permissionGrantResolver struct{ *Resolver }
+	queryResolver           struct{ *Resolver }
+	spaceResolver           struct{ *Resolver }
+	teamResolver            struct{ *Resolver }
+	teamMemberResolver      struct{ *Resolver }
 )

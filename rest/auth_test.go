@@ -131,6 +131,22 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"POST", "/v1/spaces/{spaceId}/duplicate", "/v1/spaces/" + f.space + "/duplicate", nil, true},
 		{"POST", "/v1/spaces/{spaceId}/move", "/v1/spaces/" + f.space + "/move", map[string]any{"parent": nil}, true},
 		{"POST", "/v1/spaces/{spaceId}/transfer", "/v1/spaces/" + f.space + "/transfer", map[string]any{"organization": f.otherOrg}, true},
+		{"POST", "/v1/spaces/{spaceId}/permissions", "/v1/spaces/" + f.space + "/permissions", map[string]any{"role": "admin", "users": []string{f.reader.UserID}}, true},
+		{"GET", "/v1/spaces/{spaceId}/permissions/users", "/v1/spaces/" + f.space + "/permissions/users", nil, true},
+		{"PATCH", "/v1/spaces/{spaceId}/permissions/users/{userId}", "/v1/spaces/" + f.space + "/permissions/users/" + f.reader.UserID, map[string]any{"role": "admin"}, true},
+		{"DELETE", "/v1/spaces/{spaceId}/permissions/users/{userId}", "/v1/spaces/" + f.space + "/permissions/users/" + f.reader.UserID, nil, true},
+		{"GET", "/v1/spaces/{spaceId}/permissions/teams", "/v1/spaces/" + f.space + "/permissions/teams", nil, true},
+		{"PATCH", "/v1/spaces/{spaceId}/permissions/teams/{teamId}", "/v1/spaces/" + f.space + "/permissions/teams/" + f.team, map[string]any{"role": "admin"}, true},
+		{"DELETE", "/v1/spaces/{spaceId}/permissions/teams/{teamId}", "/v1/spaces/" + f.space + "/permissions/teams/" + f.team, nil, true},
+		{"GET", "/v1/spaces/{spaceId}/permissions/aggregate", "/v1/spaces/" + f.space + "/permissions/aggregate", nil, true},
+		{"POST", "/v1/collections/{collectionId}/permissions", "/v1/collections/" + f.collection + "/permissions", map[string]any{"role": "admin", "users": []string{f.reader.UserID}}, true},
+		{"GET", "/v1/collections/{collectionId}/permissions/users", "/v1/collections/" + f.collection + "/permissions/users", nil, true},
+		{"PATCH", "/v1/collections/{collectionId}/permissions/users/{userId}", "/v1/collections/" + f.collection + "/permissions/users/" + f.reader.UserID, map[string]any{"role": "admin"}, true},
+		{"DELETE", "/v1/collections/{collectionId}/permissions/users/{userId}", "/v1/collections/" + f.collection + "/permissions/users/" + f.reader.UserID, nil, true},
+		{"GET", "/v1/collections/{collectionId}/permissions/teams", "/v1/collections/" + f.collection + "/permissions/teams", nil, true},
+		{"PATCH", "/v1/collections/{collectionId}/permissions/teams/{teamId}", "/v1/collections/" + f.collection + "/permissions/teams/" + f.team, map[string]any{"role": "admin"}, true},
+		{"DELETE", "/v1/collections/{collectionId}/permissions/teams/{teamId}", "/v1/collections/" + f.collection + "/permissions/teams/" + f.team, nil, true},
+		{"GET", "/v1/collections/{collectionId}/permissions/aggregate", "/v1/collections/" + f.collection + "/permissions/aggregate", nil, true},
 	}
 }
 

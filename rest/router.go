@@ -119,6 +119,9 @@ func (a *api) routes(r chi.Router) {
 	r.Post("/spaces/{spaceId}/duplicate", a.duplicateSpace)
 	r.Post("/spaces/{spaceId}/move", a.moveSpace)
 	r.Post("/spaces/{spaceId}/transfer", a.transferSpace)
+
+	a.grantRoutes(r, "/spaces/{spaceId}", a.spaceGrants())
+	a.grantRoutes(r, "/collections/{collectionId}", a.collectionGrants())
 }
 
 // missing is the error of a required body field that is absent.

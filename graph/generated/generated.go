@@ -39,6 +39,7 @@ type ResolverRoot interface {
 	Member() MemberResolver
 	Mutation() MutationResolver
 	Organization() OrganizationResolver
+	PermissionGrant() PermissionGrantResolver
 	Query() QueryResolver
 	Space() SpaceResolver
 	Team() TeamResolver
@@ -55,9 +56,11 @@ type ComplexityRoot struct {
 	}
 
 	Collection struct {
+		Access         func(childComplexity int, first *int, after *string, role *viewer.Role) int
 		Collections    func(childComplexity int, first *int, after *string) int
 		DefaultLevel   func(childComplexity int) int
 		Description    func(childComplexity int) int
+		Grants         func(childComplexity int, first *int, after *string, subject *model.GrantSubjectKind) int
 		ID             func(childComplexity int) int
 		Organization   func(childComplexity int) int
 		OrganizationID func(childComplexity int) int
@@ -84,6 +87,22 @@ type ComplexityRoot struct {
 		Create          func(childComplexity int) int
 		View            func(childComplexity int) int
 		ViewInviteLinks func(childComplexity int) int
+	}
+
+	ContentAccess struct {
+		Role func(childComplexity int) int
+		User func(childComplexity int) int
+	}
+
+	ContentAccessConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	ContentAccessEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	CustomField struct {
@@ -158,37 +177,43 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		CreateCollection   func(childComplexity int, organizationID string, input model.CreateCollectionInput) int
-		CreateCustomField  func(childComplexity int, organizationID string, input model.CreateCustomFieldInput) int
-		CreateInviteLink   func(childComplexity int, organizationID string, input model.CreateInviteLinkInput) int
-		CreateOrganization func(childComplexity int, input model.CreateOrganizationInput) int
-		CreateSpace        func(childComplexity int, organizationID string, input model.CreateSpaceInput) int
-		CreateTeam         func(childComplexity int, organizationID string, input model.CreateTeamInput) int
-		DeleteCollection   func(childComplexity int, id string) int
-		DeleteCustomField  func(childComplexity int, organizationID string, name string) int
-		DeleteInviteLink   func(childComplexity int, organizationID string, inviteID string) int
-		DeleteSpace        func(childComplexity int, id string) int
-		DeleteTeam         func(childComplexity int, organizationID string, teamID string) int
-		DuplicateSpace     func(childComplexity int, id string) int
-		JoinOrganization   func(childComplexity int, organizationID string, inviteID string) int
-		MoveCollection     func(childComplexity int, id string, input model.MoveCollectionInput) int
-		MoveSpace          func(childComplexity int, id string, input model.MoveSpaceInput) int
-		Ping               func(childComplexity int, organizationID string) int
-		RemoveMember       func(childComplexity int, organizationID string, userID string) int
-		RemoveTeamMember   func(childComplexity int, organizationID string, teamID string, userID string) int
-		RestoreSpace       func(childComplexity int, id string) int
-		SetMemberSso       func(childComplexity int, organizationID string, userID string) int
-		SetTeamMember      func(childComplexity int, organizationID string, teamID string, userID string, role *viewer.TeamRole) int
-		TransferCollection func(childComplexity int, id string, organization string) int
-		TransferSpace      func(childComplexity int, id string, organization string) int
-		UpdateCollection   func(childComplexity int, id string, input model.UpdateCollectionInput) int
-		UpdateCustomField  func(childComplexity int, organizationID string, name string, input model.UpdateCustomFieldInput) int
-		UpdateInviteLink   func(childComplexity int, organizationID string, inviteID string, input model.UpdateInviteLinkInput) int
-		UpdateMember       func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
-		UpdateOrganization func(childComplexity int, id string, input model.UpdateOrganizationInput) int
-		UpdateSpace        func(childComplexity int, id string, input model.UpdateSpaceInput) int
-		UpdateTeam         func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamInput) int
-		UpdateTeamMembers  func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamMembersInput) int
+		CreateCollection       func(childComplexity int, organizationID string, input model.CreateCollectionInput) int
+		CreateCustomField      func(childComplexity int, organizationID string, input model.CreateCustomFieldInput) int
+		CreateInviteLink       func(childComplexity int, organizationID string, input model.CreateInviteLinkInput) int
+		CreateOrganization     func(childComplexity int, input model.CreateOrganizationInput) int
+		CreateSpace            func(childComplexity int, organizationID string, input model.CreateSpaceInput) int
+		CreateTeam             func(childComplexity int, organizationID string, input model.CreateTeamInput) int
+		DeleteCollection       func(childComplexity int, id string) int
+		DeleteCustomField      func(childComplexity int, organizationID string, name string) int
+		DeleteInviteLink       func(childComplexity int, organizationID string, inviteID string) int
+		DeleteSpace            func(childComplexity int, id string) int
+		DeleteTeam             func(childComplexity int, organizationID string, teamID string) int
+		DuplicateSpace         func(childComplexity int, id string) int
+		GrantCollectionAccess  func(childComplexity int, collectionID string, input model.GrantAccessInput) int
+		GrantSpaceAccess       func(childComplexity int, spaceID string, input model.GrantAccessInput) int
+		JoinOrganization       func(childComplexity int, organizationID string, inviteID string) int
+		MoveCollection         func(childComplexity int, id string, input model.MoveCollectionInput) int
+		MoveSpace              func(childComplexity int, id string, input model.MoveSpaceInput) int
+		Ping                   func(childComplexity int, organizationID string) int
+		RemoveMember           func(childComplexity int, organizationID string, userID string) int
+		RemoveTeamMember       func(childComplexity int, organizationID string, teamID string, userID string) int
+		RestoreSpace           func(childComplexity int, id string) int
+		RevokeCollectionAccess func(childComplexity int, collectionID string, subject model.GrantSubjectInput) int
+		RevokeSpaceAccess      func(childComplexity int, spaceID string, subject model.GrantSubjectInput) int
+		SetMemberSso           func(childComplexity int, organizationID string, userID string) int
+		SetTeamMember          func(childComplexity int, organizationID string, teamID string, userID string, role *viewer.TeamRole) int
+		TransferCollection     func(childComplexity int, id string, organization string) int
+		TransferSpace          func(childComplexity int, id string, organization string) int
+		UpdateCollection       func(childComplexity int, id string, input model.UpdateCollectionInput) int
+		UpdateCollectionAccess func(childComplexity int, collectionID string, subject model.GrantSubjectInput, role viewer.Role) int
+		UpdateCustomField      func(childComplexity int, organizationID string, name string, input model.UpdateCustomFieldInput) int
+		UpdateInviteLink       func(childComplexity int, organizationID string, inviteID string, input model.UpdateInviteLinkInput) int
+		UpdateMember           func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
+		UpdateOrganization     func(childComplexity int, id string, input model.UpdateOrganizationInput) int
+		UpdateSpace            func(childComplexity int, id string, input model.UpdateSpaceInput) int
+		UpdateSpaceAccess      func(childComplexity int, spaceID string, subject model.GrantSubjectInput, role viewer.Role) int
+		UpdateTeam             func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamInput) int
+		UpdateTeamMembers      func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamMembersInput) int
 	}
 
 	Organization struct {
@@ -252,6 +277,25 @@ type ComplexityRoot struct {
 		HasNextPage func(childComplexity int) int
 	}
 
+	PermissionGrant struct {
+		CreatedAt func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Role      func(childComplexity int) int
+		Team      func(childComplexity int) int
+		User      func(childComplexity int) int
+	}
+
+	PermissionGrantConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	PermissionGrantEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	PingResult struct {
 		ServiceVisitorClaims func(childComplexity int) int
 	}
@@ -268,6 +312,7 @@ type ComplexityRoot struct {
 	}
 
 	Space struct {
+		Access                   func(childComplexity int, first *int, after *string, role *viewer.Role) int
 		ChangeRequestsCount      func(childComplexity int) int
 		ChangeRequestsDraftCount func(childComplexity int) int
 		ChangeRequestsOpenCount  func(childComplexity int) int
@@ -277,6 +322,7 @@ type ComplexityRoot struct {
 		DeletedAt                func(childComplexity int) int
 		EditMode                 func(childComplexity int) int
 		Emoji                    func(childComplexity int) int
+		Grants                   func(childComplexity int, first *int, after *string, subject *model.GrantSubjectKind) int
 		ID                       func(childComplexity int) int
 		OrganizationID           func(childComplexity int) int
 		ParentID                 func(childComplexity int) int
@@ -376,6 +422,8 @@ type CollectionResolver interface {
 	Permissions(ctx context.Context, obj *ent.Collection) (*model.CollectionPermissions, error)
 	Collections(ctx context.Context, obj *ent.Collection, first *int, after *string) (*model.CollectionConnection, error)
 	Spaces(ctx context.Context, obj *ent.Collection, first *int, after *string) (*model.SpaceConnection, error)
+	Grants(ctx context.Context, obj *ent.Collection, first *int, after *string, subject *model.GrantSubjectKind) (*model.PermissionGrantConnection, error)
+	Access(ctx context.Context, obj *ent.Collection, first *int, after *string, role *viewer.Role) (*model.ContentAccessConnection, error)
 }
 type CustomFieldResolver interface {
 	Permissions(ctx context.Context, obj *ent.CustomField) (*model.CustomFieldPermissions, error)
@@ -425,6 +473,12 @@ type MutationResolver interface {
 	MoveSpace(ctx context.Context, id string, input model.MoveSpaceInput) (*ent.Space, error)
 	DuplicateSpace(ctx context.Context, id string) (*ent.Space, error)
 	TransferSpace(ctx context.Context, id string, organization string) (*ent.Space, error)
+	GrantSpaceAccess(ctx context.Context, spaceID string, input model.GrantAccessInput) (*ent.Space, error)
+	UpdateSpaceAccess(ctx context.Context, spaceID string, subject model.GrantSubjectInput, role viewer.Role) (*ent.PermissionGrant, error)
+	RevokeSpaceAccess(ctx context.Context, spaceID string, subject model.GrantSubjectInput) (bool, error)
+	GrantCollectionAccess(ctx context.Context, collectionID string, input model.GrantAccessInput) (*ent.Collection, error)
+	UpdateCollectionAccess(ctx context.Context, collectionID string, subject model.GrantSubjectInput, role viewer.Role) (*ent.PermissionGrant, error)
+	RevokeCollectionAccess(ctx context.Context, collectionID string, subject model.GrantSubjectInput) (bool, error)
 }
 type OrganizationResolver interface {
 	Type(ctx context.Context, obj *ent.Organization) (string, error)
@@ -445,6 +499,10 @@ type OrganizationResolver interface {
 	Collections(ctx context.Context, obj *ent.Organization, first *int, after *string, nested *bool) (*model.CollectionConnection, error)
 	Spaces(ctx context.Context, obj *ent.Organization, first *int, after *string) (*model.SpaceConnection, error)
 }
+type PermissionGrantResolver interface {
+	User(ctx context.Context, obj *ent.PermissionGrant) (*ent.User, error)
+	Team(ctx context.Context, obj *ent.PermissionGrant) (*ent.Team, error)
+}
 type QueryResolver interface {
 	Viewer(ctx context.Context) (*ent.User, error)
 	User(ctx context.Context, id string) (*ent.User, error)
@@ -459,6 +517,8 @@ type SpaceResolver interface {
 	DefaultLevel(ctx context.Context, obj *ent.Space) (*string, error)
 
 	Permissions(ctx context.Context, obj *ent.Space) (*model.SpacePermissions, error)
+	Grants(ctx context.Context, obj *ent.Space, first *int, after *string, subject *model.GrantSubjectKind) (*model.PermissionGrantConnection, error)
+	Access(ctx context.Context, obj *ent.Space, first *int, after *string, role *viewer.Role) (*model.ContentAccessConnection, error)
 }
 type TeamResolver interface {
 	MemberCount(ctx context.Context, obj *ent.Team) (int, error)
@@ -503,6 +563,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ApiInfo.Version(childComplexity), true
 
+	case "Collection.access":
+		if e.ComplexityRoot.Collection.Access == nil {
+			break
+		}
+
+		args, err := ec.field_Collection_access_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Collection.Access(childComplexity, args["first"].(*int), args["after"].(*string), args["role"].(*viewer.Role)), true
 	case "Collection.collections":
 		if e.ComplexityRoot.Collection.Collections == nil {
 			break
@@ -526,6 +597,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Collection.Description(childComplexity), true
+	case "Collection.grants":
+		if e.ComplexityRoot.Collection.Grants == nil {
+			break
+		}
+
+		args, err := ec.field_Collection_grants_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Collection.Grants(childComplexity, args["first"].(*int), args["after"].(*string), args["subject"].(*model.GrantSubjectKind)), true
 	case "Collection.id":
 		if e.ComplexityRoot.Collection.ID == nil {
 			break
@@ -636,6 +718,51 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CollectionPermissions.ViewInviteLinks(childComplexity), true
+
+	case "ContentAccess.role":
+		if e.ComplexityRoot.ContentAccess.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentAccess.Role(childComplexity), true
+	case "ContentAccess.user":
+		if e.ComplexityRoot.ContentAccess.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentAccess.User(childComplexity), true
+
+	case "ContentAccessConnection.edges":
+		if e.ComplexityRoot.ContentAccessConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentAccessConnection.Edges(childComplexity), true
+	case "ContentAccessConnection.pageInfo":
+		if e.ComplexityRoot.ContentAccessConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentAccessConnection.PageInfo(childComplexity), true
+	case "ContentAccessConnection.totalCount":
+		if e.ComplexityRoot.ContentAccessConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentAccessConnection.TotalCount(childComplexity), true
+
+	case "ContentAccessEdge.cursor":
+		if e.ComplexityRoot.ContentAccessEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentAccessEdge.Cursor(childComplexity), true
+	case "ContentAccessEdge.node":
+		if e.ComplexityRoot.ContentAccessEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentAccessEdge.Node(childComplexity), true
 
 	case "CustomField.createdAt":
 		if e.ComplexityRoot.CustomField.CreatedAt == nil {
@@ -1030,6 +1157,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DuplicateSpace(childComplexity, args["id"].(string)), true
+	case "Mutation.grantCollectionAccess":
+		if e.ComplexityRoot.Mutation.GrantCollectionAccess == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_grantCollectionAccess_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.GrantCollectionAccess(childComplexity, args["collectionId"].(string), args["input"].(model.GrantAccessInput)), true
+	case "Mutation.grantSpaceAccess":
+		if e.ComplexityRoot.Mutation.GrantSpaceAccess == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_grantSpaceAccess_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.GrantSpaceAccess(childComplexity, args["spaceId"].(string), args["input"].(model.GrantAccessInput)), true
 	case "Mutation.joinOrganization":
 		if e.ComplexityRoot.Mutation.JoinOrganization == nil {
 			break
@@ -1107,6 +1256,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RestoreSpace(childComplexity, args["id"].(string)), true
+	case "Mutation.revokeCollectionAccess":
+		if e.ComplexityRoot.Mutation.RevokeCollectionAccess == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_revokeCollectionAccess_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RevokeCollectionAccess(childComplexity, args["collectionId"].(string), args["subject"].(model.GrantSubjectInput)), true
+	case "Mutation.revokeSpaceAccess":
+		if e.ComplexityRoot.Mutation.RevokeSpaceAccess == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_revokeSpaceAccess_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RevokeSpaceAccess(childComplexity, args["spaceId"].(string), args["subject"].(model.GrantSubjectInput)), true
 	case "Mutation.setMemberSSO":
 		if e.ComplexityRoot.Mutation.SetMemberSso == nil {
 			break
@@ -1162,6 +1333,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateCollection(childComplexity, args["id"].(string), args["input"].(model.UpdateCollectionInput)), true
+	case "Mutation.updateCollectionAccess":
+		if e.ComplexityRoot.Mutation.UpdateCollectionAccess == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateCollectionAccess_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateCollectionAccess(childComplexity, args["collectionId"].(string), args["subject"].(model.GrantSubjectInput), args["role"].(viewer.Role)), true
 	case "Mutation.updateCustomField":
 		if e.ComplexityRoot.Mutation.UpdateCustomField == nil {
 			break
@@ -1217,6 +1399,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSpace(childComplexity, args["id"].(string), args["input"].(model.UpdateSpaceInput)), true
+	case "Mutation.updateSpaceAccess":
+		if e.ComplexityRoot.Mutation.UpdateSpaceAccess == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSpaceAccess_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSpaceAccess(childComplexity, args["spaceId"].(string), args["subject"].(model.GrantSubjectInput), args["role"].(viewer.Role)), true
 	case "Mutation.updateTeam":
 		if e.ComplexityRoot.Mutation.UpdateTeam == nil {
 			break
@@ -1571,6 +1764,69 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
 
+	case "PermissionGrant.createdAt":
+		if e.ComplexityRoot.PermissionGrant.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PermissionGrant.CreatedAt(childComplexity), true
+	case "PermissionGrant.id":
+		if e.ComplexityRoot.PermissionGrant.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PermissionGrant.ID(childComplexity), true
+	case "PermissionGrant.role":
+		if e.ComplexityRoot.PermissionGrant.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PermissionGrant.Role(childComplexity), true
+	case "PermissionGrant.team":
+		if e.ComplexityRoot.PermissionGrant.Team == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PermissionGrant.Team(childComplexity), true
+	case "PermissionGrant.user":
+		if e.ComplexityRoot.PermissionGrant.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PermissionGrant.User(childComplexity), true
+
+	case "PermissionGrantConnection.edges":
+		if e.ComplexityRoot.PermissionGrantConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PermissionGrantConnection.Edges(childComplexity), true
+	case "PermissionGrantConnection.pageInfo":
+		if e.ComplexityRoot.PermissionGrantConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PermissionGrantConnection.PageInfo(childComplexity), true
+	case "PermissionGrantConnection.totalCount":
+		if e.ComplexityRoot.PermissionGrantConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PermissionGrantConnection.TotalCount(childComplexity), true
+
+	case "PermissionGrantEdge.cursor":
+		if e.ComplexityRoot.PermissionGrantEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PermissionGrantEdge.Cursor(childComplexity), true
+	case "PermissionGrantEdge.node":
+		if e.ComplexityRoot.PermissionGrantEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PermissionGrantEdge.Node(childComplexity), true
+
 	case "PingResult.serviceVisitorClaims":
 		if e.ComplexityRoot.PingResult.ServiceVisitorClaims == nil {
 			break
@@ -1658,6 +1914,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Viewer(childComplexity), true
 
+	case "Space.access":
+		if e.ComplexityRoot.Space.Access == nil {
+			break
+		}
+
+		args, err := ec.field_Space_access_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.Access(childComplexity, args["first"].(*int), args["after"].(*string), args["role"].(*viewer.Role)), true
 	case "Space.changeRequests":
 		if e.ComplexityRoot.Space.ChangeRequestsCount == nil {
 			break
@@ -1712,6 +1979,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.Emoji(childComplexity), true
+	case "Space.grants":
+		if e.ComplexityRoot.Space.Grants == nil {
+			break
+		}
+
+		args, err := ec.field_Space_grants_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.Grants(childComplexity, args["first"].(*int), args["after"].(*string), args["subject"].(*model.GrantSubjectKind)), true
 	case "Space.id":
 		if e.ComplexityRoot.Space.ID == nil {
 			break
@@ -2051,6 +2329,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateOrganizationInput,
 		ec.unmarshalInputCreateSpaceInput,
 		ec.unmarshalInputCreateTeamInput,
+		ec.unmarshalInputGrantAccessInput,
+		ec.unmarshalInputGrantSubjectInput,
 		ec.unmarshalInputMoveCollectionInput,
 		ec.unmarshalInputMoveSpaceInput,
 		ec.unmarshalInputTeamMembershipInput,
@@ -2740,6 +3020,92 @@ extend type Mutation {
   "Moves a space to another organization's top level, dropping its grants (admins of both)."
   transferSpace(id: ID!, organization: ID!): Space!
 }
+
+# ---------------------------------------------------------------- Access grants
+
+"Whom a grant is made to."
+enum GrantSubjectKind { USER TEAM }
+
+"An explicit grant of a role on a space or a collection to a user or a team of its organization."
+type PermissionGrant {
+  id: ID!
+  role: Role!
+  createdAt: Time!
+  "The user granted; null for a grant to a team."
+  user: User
+  "The team granted; null for a grant to a user."
+  team: Team
+}
+
+type PermissionGrantConnection {
+  edges: [PermissionGrantEdge!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type PermissionGrantEdge {
+  cursor: String!
+  node: PermissionGrant!
+}
+
+"A member with access to a space or a collection and their effective role there (grants, teams, default levels and the organization role together)."
+type ContentAccess {
+  user: User!
+  role: Role!
+}
+
+type ContentAccessConnection {
+  edges: [ContentAccessEdge!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type ContentAccessEdge {
+  cursor: String!
+  node: ContentAccess!
+}
+
+"Users and/or teams of the organization (at least one in all, at most 100) to grant a role to."
+input GrantAccessInput {
+  role: Role!
+  users: [ID!]
+  teams: [ID!]
+}
+
+"A user or a team: exactly one of the two ids."
+input GrantSubjectInput {
+  user: ID
+  team: ID
+}
+
+extend type Space {
+  "Explicit grants on the space, to users or teams (both when subject is absent), oldest first."
+  grants(first: Int, after: String, subject: GrantSubjectKind): PermissionGrantConnection!
+  "Members with access to the space and their effective role (only those with exactly role when given), by user id."
+  access(first: Int, after: String, role: Role): ContentAccessConnection!
+}
+
+extend type Collection {
+  "Explicit grants on the collection, to users or teams (both when subject is absent), oldest first."
+  grants(first: Int, after: String, subject: GrantSubjectKind): PermissionGrantConnection!
+  "Members with access to the collection and their effective role (only those with exactly role when given), by user id."
+  access(first: Int, after: String, role: Role): ContentAccessConnection!
+}
+
+extend type Mutation {
+  "Grants a role on a space to users and teams of its organization, replacing their current grants (admins of the space)."
+  grantSpaceAccess(spaceId: ID!, input: GrantAccessInput!): Space!
+  "Changes the role of an existing grant on a space."
+  updateSpaceAccess(spaceId: ID!, subject: GrantSubjectInput!, role: Role!): PermissionGrant!
+  "Removes a user's or a team's grant on a space."
+  revokeSpaceAccess(spaceId: ID!, subject: GrantSubjectInput!): Boolean!
+  "Grants a role on a collection to users and teams of its organization, replacing their current grants (admins of the collection)."
+  grantCollectionAccess(collectionId: ID!, input: GrantAccessInput!): Collection!
+  "Changes the role of an existing grant on a collection."
+  updateCollectionAccess(collectionId: ID!, subject: GrantSubjectInput!, role: Role!): PermissionGrant!
+  "Removes a user's or a team's grant on a collection."
+  revokeCollectionAccess(collectionId: ID!, subject: GrantSubjectInput!): Boolean!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -2782,6 +3148,10 @@ func (ec *executionContext) childFields_Collection(ctx context.Context, field gr
 		return ec.fieldContext_Collection_collections(ctx, field)
 	case "spaces":
 		return ec.fieldContext_Collection_spaces(ctx, field)
+	case "grants":
+		return ec.fieldContext_Collection_grants(ctx, field)
+	case "access":
+		return ec.fieldContext_Collection_access(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Collection", field.Name)
 }
@@ -2820,6 +3190,38 @@ func (ec *executionContext) childFields_CollectionPermissions(ctx context.Contex
 		return ec.fieldContext_CollectionPermissions_create(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CollectionPermissions", field.Name)
+}
+
+func (ec *executionContext) childFields_ContentAccess(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "user":
+		return ec.fieldContext_ContentAccess_user(ctx, field)
+	case "role":
+		return ec.fieldContext_ContentAccess_role(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ContentAccess", field.Name)
+}
+
+func (ec *executionContext) childFields_ContentAccessConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ContentAccessConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ContentAccessConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_ContentAccessConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ContentAccessConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ContentAccessEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_ContentAccessEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_ContentAccessEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ContentAccessEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_CustomField(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3086,6 +3488,44 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
 }
 
+func (ec *executionContext) childFields_PermissionGrant(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_PermissionGrant_id(ctx, field)
+	case "role":
+		return ec.fieldContext_PermissionGrant_role(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_PermissionGrant_createdAt(ctx, field)
+	case "user":
+		return ec.fieldContext_PermissionGrant_user(ctx, field)
+	case "team":
+		return ec.fieldContext_PermissionGrant_team(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PermissionGrant", field.Name)
+}
+
+func (ec *executionContext) childFields_PermissionGrantConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_PermissionGrantConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_PermissionGrantConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_PermissionGrantConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PermissionGrantConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_PermissionGrantEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_PermissionGrantEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_PermissionGrantEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PermissionGrantEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_PingResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "serviceVisitorClaims":
@@ -3130,6 +3570,10 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_changeRequestsDraft(ctx, field)
 	case "permissions":
 		return ec.fieldContext_Space_permissions(ctx, field)
+	case "grants":
+		return ec.fieldContext_Space_grants(ctx, field)
+	case "access":
+		return ec.fieldContext_Space_access(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Space", field.Name)
 }
@@ -3402,6 +3846,36 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 
 // region    ***************************** args.gotpl *****************************
 
+func (ec *executionContext) field_Collection_access_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "role",
+		func(ctx context.Context, v any) (*viewer.Role, error) {
+			return ec.unmarshalORole2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚋviewerᚐRole(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["role"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Collection_collections_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3421,6 +3895,36 @@ func (ec *executionContext) field_Collection_collections_args(ctx context.Contex
 		return nil, err
 	}
 	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Collection_grants_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "subject",
+		func(ctx context.Context, v any) (*model.GrantSubjectKind, error) {
+			return ec.unmarshalOGrantSubjectKind2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐGrantSubjectKind(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["subject"] = arg2
 	return args, nil
 }
 
@@ -3708,6 +4212,50 @@ func (ec *executionContext) field_Mutation_duplicateSpace_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_grantCollectionAccess_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "collectionId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["collectionId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.GrantAccessInput, error) {
+			return ec.unmarshalNGrantAccessInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐGrantAccessInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_grantSpaceAccess_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.GrantAccessInput, error) {
+			return ec.unmarshalNGrantAccessInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐGrantAccessInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_joinOrganization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3854,6 +4402,50 @@ func (ec *executionContext) field_Mutation_restoreSpace_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_revokeCollectionAccess_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "collectionId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["collectionId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "subject",
+		func(ctx context.Context, v any) (model.GrantSubjectInput, error) {
+			return ec.unmarshalNGrantSubjectInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐGrantSubjectInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["subject"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_revokeSpaceAccess_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "subject",
+		func(ctx context.Context, v any) (model.GrantSubjectInput, error) {
+			return ec.unmarshalNGrantSubjectInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐGrantSubjectInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["subject"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_setMemberSSO_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3955,6 +4547,36 @@ func (ec *executionContext) field_Mutation_transferSpace_args(ctx context.Contex
 		return nil, err
 	}
 	args["organization"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateCollectionAccess_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "collectionId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["collectionId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "subject",
+		func(ctx context.Context, v any) (model.GrantSubjectInput, error) {
+			return ec.unmarshalNGrantSubjectInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐGrantSubjectInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["subject"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "role",
+		func(ctx context.Context, v any) (viewer.Role, error) {
+			return ec.unmarshalNRole2githubᚗcomᚋbinderyhqᚋbinderyᚋentᚋviewerᚐRole(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["role"] = arg2
 	return args, nil
 }
 
@@ -4089,6 +4711,36 @@ func (ec *executionContext) field_Mutation_updateOrganization_args(ctx context.C
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSpaceAccess_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "subject",
+		func(ctx context.Context, v any) (model.GrantSubjectInput, error) {
+			return ec.unmarshalNGrantSubjectInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐGrantSubjectInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["subject"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "role",
+		func(ctx context.Context, v any) (viewer.Role, error) {
+			return ec.unmarshalNRole2githubᚗcomᚋbinderyhqᚋbinderyᚋentᚋviewerᚐRole(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["role"] = arg2
 	return args, nil
 }
 
@@ -4521,6 +5173,66 @@ func (ec *executionContext) field_Query_user_args(ctx context.Context, rawArgs m
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Space_access_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "role",
+		func(ctx context.Context, v any) (*viewer.Role, error) {
+			return ec.unmarshalORole2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚋviewerᚐRole(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["role"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Space_grants_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "subject",
+		func(ctx context.Context, v any) (*model.GrantSubjectKind, error) {
+			return ec.unmarshalOGrantSubjectKind2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐGrantSubjectKind(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["subject"] = arg2
 	return args, nil
 }
 
@@ -4974,6 +5686,94 @@ func (ec *executionContext) fieldContext_Collection_spaces(ctx context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _Collection_grants(ctx context.Context, field graphql.CollectedField, obj *ent.Collection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Collection_grants(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Collection().Grants(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["subject"].(*model.GrantSubjectKind))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PermissionGrantConnection) graphql.Marshaler {
+			return ec.marshalNPermissionGrantConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPermissionGrantConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Collection_grants(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Collection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PermissionGrantConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Collection_grants_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Collection_access(ctx context.Context, field graphql.CollectedField, obj *ent.Collection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Collection_access(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Collection().Access(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["role"].(*viewer.Role))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ContentAccessConnection) graphql.Marshaler {
+			return ec.marshalNContentAccessConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentAccessConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Collection_access(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Collection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ContentAccessConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Collection_access_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _CollectionConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.CollectionConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5206,6 +6006,203 @@ func (ec *executionContext) _CollectionPermissions_create(ctx context.Context, f
 }
 func (ec *executionContext) fieldContext_CollectionPermissions_create(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _ContentAccess_user(ctx context.Context, field graphql.CollectedField, obj *model.ContentAccess) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentAccess_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.User, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentAccess_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentAccess",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ContentAccess_role(ctx context.Context, field graphql.CollectedField, obj *model.ContentAccess) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentAccess_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v viewer.Role) graphql.Marshaler {
+			return ec.marshalNRole2githubᚗcomᚋbinderyhqᚋbinderyᚋentᚋviewerᚐRole(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentAccess_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentAccess", field, false, false, errors.New("field of type Role does not have child fields"))
+}
+
+func (ec *executionContext) _ContentAccessConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.ContentAccessConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentAccessConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.ContentAccessEdge) graphql.Marshaler {
+			return ec.marshalNContentAccessEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentAccessEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentAccessConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentAccessConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ContentAccessEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ContentAccessConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.ContentAccessConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentAccessConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentAccessConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentAccessConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ContentAccessConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.ContentAccessConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentAccessConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentAccessConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentAccessConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ContentAccessEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.ContentAccessEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentAccessEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentAccessEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentAccessEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ContentAccessEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.ContentAccessEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentAccessEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ContentAccess) graphql.Marshaler {
+			return ec.marshalNContentAccess2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentAccess(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentAccessEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentAccessEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ContentAccess(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _CustomField_id(ctx context.Context, field graphql.CollectedField, obj *ent.CustomField) (ret graphql.Marshaler) {
@@ -7635,6 +8632,270 @@ func (ec *executionContext) fieldContext_Mutation_transferSpace(ctx context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_grantSpaceAccess(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_grantSpaceAccess(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().GrantSpaceAccess(ctx, fc.Args["spaceId"].(string), fc.Args["input"].(model.GrantAccessInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
+			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSpace(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_grantSpaceAccess(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Space(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_grantSpaceAccess_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSpaceAccess(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSpaceAccess(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSpaceAccess(ctx, fc.Args["spaceId"].(string), fc.Args["subject"].(model.GrantSubjectInput), fc.Args["role"].(viewer.Role))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.PermissionGrant) graphql.Marshaler {
+			return ec.marshalNPermissionGrant2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐPermissionGrant(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSpaceAccess(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PermissionGrant(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSpaceAccess_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_revokeSpaceAccess(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_revokeSpaceAccess(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RevokeSpaceAccess(ctx, fc.Args["spaceId"].(string), fc.Args["subject"].(model.GrantSubjectInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_revokeSpaceAccess(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_revokeSpaceAccess_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_grantCollectionAccess(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_grantCollectionAccess(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().GrantCollectionAccess(ctx, fc.Args["collectionId"].(string), fc.Args["input"].(model.GrantAccessInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Collection) graphql.Marshaler {
+			return ec.marshalNCollection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐCollection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_grantCollectionAccess(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Collection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_grantCollectionAccess_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateCollectionAccess(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateCollectionAccess(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateCollectionAccess(ctx, fc.Args["collectionId"].(string), fc.Args["subject"].(model.GrantSubjectInput), fc.Args["role"].(viewer.Role))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.PermissionGrant) graphql.Marshaler {
+			return ec.marshalNPermissionGrant2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐPermissionGrant(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateCollectionAccess(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PermissionGrant(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateCollectionAccess_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_revokeCollectionAccess(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_revokeCollectionAccess(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RevokeCollectionAccess(ctx, fc.Args["collectionId"].(string), fc.Args["subject"].(model.GrantSubjectInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_revokeCollectionAccess(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_revokeCollectionAccess_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Organization_id(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8948,6 +10209,281 @@ func (ec *executionContext) fieldContext_PageInfo_endCursor(_ context.Context, f
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _PermissionGrant_id(ctx context.Context, field graphql.CollectedField, obj *ent.PermissionGrant) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PermissionGrant_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PermissionGrant_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PermissionGrant", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PermissionGrant_role(ctx context.Context, field graphql.CollectedField, obj *ent.PermissionGrant) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PermissionGrant_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v viewer.Role) graphql.Marshaler {
+			return ec.marshalNRole2githubᚗcomᚋbinderyhqᚋbinderyᚋentᚋviewerᚐRole(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PermissionGrant_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PermissionGrant", field, false, false, errors.New("field of type Role does not have child fields"))
+}
+
+func (ec *executionContext) _PermissionGrant_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.PermissionGrant) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PermissionGrant_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PermissionGrant_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PermissionGrant", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _PermissionGrant_user(ctx context.Context, field graphql.CollectedField, obj *ent.PermissionGrant) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PermissionGrant_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PermissionGrant().User(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PermissionGrant_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PermissionGrant",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PermissionGrant_team(ctx context.Context, field graphql.CollectedField, obj *ent.PermissionGrant) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PermissionGrant_team(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PermissionGrant().Team(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Team) graphql.Marshaler {
+			return ec.marshalOTeam2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐTeam(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PermissionGrant_team(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PermissionGrant",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Team(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PermissionGrantConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.PermissionGrantConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PermissionGrantConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PermissionGrantEdge) graphql.Marshaler {
+			return ec.marshalNPermissionGrantEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPermissionGrantEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PermissionGrantConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PermissionGrantConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PermissionGrantEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PermissionGrantConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.PermissionGrantConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PermissionGrantConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PermissionGrantConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PermissionGrantConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PermissionGrantConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.PermissionGrantConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PermissionGrantConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PermissionGrantConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PermissionGrantConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PermissionGrantEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.PermissionGrantEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PermissionGrantEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PermissionGrantEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PermissionGrantEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PermissionGrantEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.PermissionGrantEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PermissionGrantEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.PermissionGrant) graphql.Marshaler {
+			return ec.marshalNPermissionGrant2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐPermissionGrant(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PermissionGrantEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PermissionGrantEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PermissionGrant(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PingResult_serviceVisitorClaims(ctx context.Context, field graphql.CollectedField, obj *model.PingResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -9771,6 +11307,94 @@ func (ec *executionContext) fieldContext_Space_permissions(_ context.Context, fi
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SpacePermissions(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Space_grants(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_grants(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().Grants(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["subject"].(*model.GrantSubjectKind))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PermissionGrantConnection) graphql.Marshaler {
+			return ec.marshalNPermissionGrantConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPermissionGrantConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_grants(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PermissionGrantConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_grants_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Space_access(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_access(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().Access(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["role"].(*viewer.Role))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ContentAccessConnection) graphql.Marshaler {
+			return ec.marshalNContentAccessConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentAccessConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_access(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ContentAccessConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_access_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -12285,6 +13909,87 @@ func (ec *executionContext) unmarshalInputCreateTeamInput(ctx context.Context, o
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputGrantAccessInput(ctx context.Context, obj any) (model.GrantAccessInput, error) {
+	var it model.GrantAccessInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"role", "users", "teams"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "role":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
+			data, err := ec.unmarshalNRole2githubᚗcomᚋbinderyhqᚋbinderyᚋentᚋviewerᚐRole(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Role = data
+		case "users":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("users"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Users = data
+		case "teams":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("teams"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Teams = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputGrantSubjectInput(ctx context.Context, obj any) (model.GrantSubjectInput, error) {
+	var it model.GrantSubjectInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"user", "team"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "user":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("user"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.User = data
+		case "team":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("team"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Team = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputMoveCollectionInput(ctx context.Context, obj any) (model.MoveCollectionInput, error) {
 	var it model.MoveCollectionInput
 	if obj == nil {
@@ -13085,6 +14790,82 @@ func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSe
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "grants":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Collection_grants(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "access":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Collection_access(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -13226,6 +15007,140 @@ func (ec *executionContext) _CollectionPermissions(ctx context.Context, sel ast.
 			}
 		case "create":
 			out.Values[i] = ec._CollectionPermissions_create(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var contentAccessImplementors = []string{"ContentAccess"}
+
+func (ec *executionContext) _ContentAccess(ctx context.Context, sel ast.SelectionSet, obj *model.ContentAccess) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, contentAccessImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ContentAccess")
+		case "user":
+			out.Values[i] = ec._ContentAccess_user(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "role":
+			out.Values[i] = ec._ContentAccess_role(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var contentAccessConnectionImplementors = []string{"ContentAccessConnection"}
+
+func (ec *executionContext) _ContentAccessConnection(ctx context.Context, sel ast.SelectionSet, obj *model.ContentAccessConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, contentAccessConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ContentAccessConnection")
+		case "edges":
+			out.Values[i] = ec._ContentAccessConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._ContentAccessConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._ContentAccessConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var contentAccessEdgeImplementors = []string{"ContentAccessEdge"}
+
+func (ec *executionContext) _ContentAccessEdge(ctx context.Context, sel ast.SelectionSet, obj *model.ContentAccessEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, contentAccessEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ContentAccessEdge")
+		case "cursor":
+			out.Values[i] = ec._ContentAccessEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._ContentAccessEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -14286,6 +16201,48 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "grantSpaceAccess":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_grantSpaceAccess(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSpaceAccess":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSpaceAccess(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revokeSpaceAccess":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_revokeSpaceAccess(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "grantCollectionAccess":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_grantCollectionAccess(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateCollectionAccess":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateCollectionAccess(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revokeCollectionAccess":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_revokeCollectionAccess(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -15230,6 +17187,221 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var permissionGrantImplementors = []string{"PermissionGrant"}
+
+func (ec *executionContext) _PermissionGrant(ctx context.Context, sel ast.SelectionSet, obj *ent.PermissionGrant) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, permissionGrantImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PermissionGrant")
+		case "id":
+			out.Values[i] = ec._PermissionGrant_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "role":
+			out.Values[i] = ec._PermissionGrant_role(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._PermissionGrant_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "user":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PermissionGrant_user(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "team":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PermissionGrant_team(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var permissionGrantConnectionImplementors = []string{"PermissionGrantConnection"}
+
+func (ec *executionContext) _PermissionGrantConnection(ctx context.Context, sel ast.SelectionSet, obj *model.PermissionGrantConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, permissionGrantConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PermissionGrantConnection")
+		case "edges":
+			out.Values[i] = ec._PermissionGrantConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._PermissionGrantConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._PermissionGrantConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var permissionGrantEdgeImplementors = []string{"PermissionGrantEdge"}
+
+func (ec *executionContext) _PermissionGrantEdge(ctx context.Context, sel ast.SelectionSet, obj *model.PermissionGrantEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, permissionGrantEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PermissionGrantEdge")
+		case "cursor":
+			out.Values[i] = ec._PermissionGrantEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._PermissionGrantEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var pingResultImplementors = []string{"PingResult"}
 
 func (ec *executionContext) _PingResult(ctx context.Context, sel ast.SelectionSet, obj *model.PingResult) graphql.Marshaler {
@@ -15634,6 +17806,82 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 					}
 				}()
 				res = ec._Space_permissions(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "grants":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Space_grants(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "access":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Space_access(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -16966,6 +19214,52 @@ func (ec *executionContext) marshalNCollectionPermissions2ᚖgithubᚗcomᚋbind
 	return ec._CollectionPermissions(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNContentAccess2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentAccess(ctx context.Context, sel ast.SelectionSet, v *model.ContentAccess) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ContentAccess(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNContentAccessConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentAccessConnection(ctx context.Context, sel ast.SelectionSet, v *model.ContentAccessConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ContentAccessConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNContentAccessEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentAccessEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ContentAccessEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNContentAccessEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentAccessEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNContentAccessEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentAccessEdge(ctx context.Context, sel ast.SelectionSet, v *model.ContentAccessEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ContentAccessEdge(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNCreateCollectionInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCreateCollectionInput(ctx context.Context, v any) (model.CreateCollectionInput, error) {
 	res, err := ec.unmarshalInputCreateCollectionInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -17066,6 +19360,16 @@ func (ec *executionContext) marshalNCustomFieldType2githubᚗcomᚋbinderyhqᚋb
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNGrantAccessInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐGrantAccessInput(ctx context.Context, v any) (model.GrantAccessInput, error) {
+	res, err := ec.unmarshalInputGrantAccessInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNGrantSubjectInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐGrantSubjectInput(ctx context.Context, v any) (model.GrantSubjectInput, error) {
+	res, err := ec.unmarshalInputGrantSubjectInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNID2string(ctx context.Context, v any) (string, error) {
@@ -17284,6 +19588,52 @@ func (ec *executionContext) marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinde
 	return ec._PageInfo(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNPermissionGrant2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐPermissionGrant(ctx context.Context, sel ast.SelectionSet, v *ent.PermissionGrant) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PermissionGrant(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPermissionGrantConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPermissionGrantConnection(ctx context.Context, sel ast.SelectionSet, v *model.PermissionGrantConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PermissionGrantConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPermissionGrantEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPermissionGrantEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PermissionGrantEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPermissionGrantEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPermissionGrantEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPermissionGrantEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPermissionGrantEdge(ctx context.Context, sel ast.SelectionSet, v *model.PermissionGrantEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PermissionGrantEdge(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNPingResult2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPingResult(ctx context.Context, sel ast.SelectionSet, v *model.PingResult) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -17292,6 +19642,16 @@ func (ec *executionContext) marshalNPingResult2ᚖgithubᚗcomᚋbinderyhqᚋbin
 		return graphql.Null
 	}
 	return ec._PingResult(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNRole2githubᚗcomᚋbinderyhqᚋbinderyᚋentᚋviewerᚐRole(ctx context.Context, v any) (viewer.Role, error) {
+	var res viewer.Role
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRole2githubᚗcomᚋbinderyhqᚋbinderyᚋentᚋviewerᚐRole(ctx context.Context, sel ast.SelectionSet, v viewer.Role) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) marshalNSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSpace(ctx context.Context, sel ast.SelectionSet, v *ent.Space) graphql.Marshaler {
@@ -17808,6 +20168,22 @@ func (ec *executionContext) marshalOCustomField2ᚖgithubᚗcomᚋbinderyhqᚋbi
 		return graphql.Null
 	}
 	return ec._CustomField(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOGrantSubjectKind2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐGrantSubjectKind(ctx context.Context, v any) (*model.GrantSubjectKind, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.GrantSubjectKind)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOGrantSubjectKind2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐGrantSubjectKind(ctx context.Context, sel ast.SelectionSet, v *model.GrantSubjectKind) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) unmarshalOID2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {

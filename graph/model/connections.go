@@ -80,3 +80,19 @@ func (c *SpaceConnection) Nodes() []*ent.Space {
 
 // Info returns where the page ends and the total count.
 func (c *SpaceConnection) Info() (*PageInfo, int) { return c.PageInfo, c.TotalCount }
+
+// Nodes returns the grants of the page.
+func (c *PermissionGrantConnection) Nodes() []*ent.PermissionGrant {
+	return nodesOf(c.Edges, func(e *PermissionGrantEdge) *ent.PermissionGrant { return e.Node })
+}
+
+// Info returns where the page ends and the total count.
+func (c *PermissionGrantConnection) Info() (*PageInfo, int) { return c.PageInfo, c.TotalCount }
+
+// Nodes returns the members with access of the page.
+func (c *ContentAccessConnection) Nodes() []*ContentAccess {
+	return nodesOf(c.Edges, func(e *ContentAccessEdge) *ContentAccess { return e.Node })
+}
+
+// Info returns where the page ends and the total count.
+func (c *ContentAccessConnection) Info() (*PageInfo, int) { return c.PageInfo, c.TotalCount }

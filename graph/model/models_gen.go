@@ -44,6 +44,23 @@ type CollectionPermissions struct {
 	Create bool `json:"create"`
 }
 
+// A member with access to a space or a collection and their effective role there (grants, teams, default levels and the organization role together).
+type ContentAccess struct {
+	User *ent.User   `json:"user"`
+	Role viewer.Role `json:"role"`
+}
+
+type ContentAccessConnection struct {
+	Edges      []*ContentAccessEdge `json:"edges"`
+	PageInfo   *PageInfo            `json:"pageInfo"`
+	TotalCount int                  `json:"totalCount"`
+}
+
+type ContentAccessEdge struct {
+	Cursor string         `json:"cursor"`
+	Node   *ContentAccess `json:"node"`
+}
+
 // A collection or a space: exactly one of the two ids.
 type ContentPointerInput struct {
 	Collection *string `json:"collection,omitempty"`
@@ -121,6 +138,19 @@ type CustomFieldPermissions struct {
 	Edit bool `json:"edit"`
 }
 
+// Users and/or teams of the organization (at least one in all, at most 100) to grant a role to.
+type GrantAccessInput struct {
+	Role  viewer.Role `json:"role"`
+	Users []string    `json:"users,omitempty"`
+	Teams []string    `json:"teams,omitempty"`
+}
+
+// A user or a team: exactly one of the two ids.
+type GrantSubjectInput struct {
+	User *string `json:"user,omitempty"`
+	Team *string `json:"team,omitempty"`
+}
+
 type InviteLinkConnection struct {
 	Edges      []*InviteLinkEdge `json:"edges"`
 	PageInfo   *PageInfo         `json:"pageInfo"`
@@ -187,6 +217,17 @@ type PageInfo struct {
 	HasNextPage bool `json:"hasNextPage"`
 	// Cursor of the last item: pass it as `after` for the next page.
 	EndCursor *string `json:"endCursor,omitempty"`
+}
+
+type PermissionGrantConnection struct {
+	Edges      []*PermissionGrantEdge `json:"edges"`
+	PageInfo   *PageInfo              `json:"pageInfo"`
+	TotalCount int                    `json:"totalCount"`
+}
+
+type PermissionGrantEdge struct {
+	Cursor string               `json:"cursor"`
+	Node   *ent.PermissionGrant `json:"node"`
 }
 
 type PingResult struct {
@@ -322,6 +363,62 @@ type UpdateTeamMembersInput struct {
 	Remove []string `json:"remove,omitempty"`
 	// Team roles to set, by user id.
 	Memberships []*TeamMembershipInput `json:"memberships,omitempty"`
+}
+
+// Whom a grant is made to.
+type GrantSubjectKind string
+
+const (
+	GrantSubjectKindUser GrantSubjectKind = "USER"
+	GrantSubjectKindTeam GrantSubjectKind = "TEAM"
+)
+
+var AllGrantSubjectKind = []GrantSubjectKind{
+	GrantSubjectKindUser,
+	GrantSubjectKindTeam,
+}
+
+func (e GrantSubjectKind) IsValid() bool {
+	switch e {
+	case GrantSubjectKindUser, GrantSubjectKindTeam:
+		return true
+	}
+	return false
+}
+
+func (e GrantSubjectKind) String() string {
+	return string(e)
+}
+
+func (e *GrantSubjectKind) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = GrantSubjectKind(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid GrantSubjectKind", str)
+	}
+	return nil
+}
+
+func (e GrantSubjectKind) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *GrantSubjectKind) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e GrantSubjectKind) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }
 
 type MemberRoleFilter string
