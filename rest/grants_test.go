@@ -635,3 +635,63 @@ func TestGrantGraphQL(t *testing.T) {
 		gqlOK(t, g, &r)
 	})
 }
+
+// TestGrantGraphQLPages walks Space.grants and Space.access page by page and checks the bound
+// of first.
+func TestGrantGraphQLPages(t *testing.T) {
+	f := newGrFixture(t)
+	var users []testenv.Actor
+	for i := range 4 {
+		users = append(users, f.e.User(fmt.Sprintf("p%d@example.com", i), f.org, nil))
+	}
+	f.invite(t, "/v1/spaces/"+f.space, viewer.RoleComment, users...)
+	for _, field := range []string{"grants", "access"} {
+		name := strings.ToUpper(field[:1]) + field[1:]
+		t.Run("OK"+name, func(t *testing.T) {
+			seen := map[string]bool{}
+			var after *string
+			for range 10 {
+				g := f.e.GraphQL(f.admin, `query($id: ID!, $after: String) { space(id: $id) { `+field+`(first: 3, after: $after) {
+					totalCount pageInfo { hasNextPage endCursor } edges { node { user { id } } } } } }`,
+					map[string]any{"id": f.space, "after": after})
+				var d struct {
+					Space map[string]struct {
+						TotalCount int
+						PageInfo   struct {
+							HasNextPage bool
+							EndCursor   *string
+						}
+						Edges []struct {
+							Node struct{ User struct{ ID string } }
+						}
+					}
+				}
+				gqlOK(t, g, &d)
+				c := d.Space[field]
+				for _, e := range c.Edges {
+					if seen[e.Node.User.ID] {
+						t.Fatalf("%s seen twice", e.Node.User.ID)
+					}
+					seen[e.Node.User.ID] = true
+				}
+				if !c.PageInfo.HasNextPage {
+					want := 4
+					if field == "access" {
+						want = 5 // the organization admin too
+					}
+					if len(seen) != want || c.TotalCount != want {
+						t.Fatalf("saw %d of %d (totalCount %d)", len(seen), want, c.TotalCount)
+					}
+					return
+				}
+				after = c.PageInfo.EndCursor
+			}
+			t.Fatal("pagination does not end")
+		})
+		t.Run("ErrFirstTooLarge"+name, func(t *testing.T) {
+			g := f.e.GraphQL(f.admin, `query($id: ID!) { space(id: $id) { `+field+`(first: 1001) { totalCount } } }`,
+				map[string]any{"id": f.space})
+			gqlWantCode(t, g, "BAD_REQUEST")
+		})
+	}
+}
