@@ -15,6 +15,7 @@ import (
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/graph/page"
 	"github.com/binderyhq/bindery/graph/txn"
@@ -77,7 +78,7 @@ func (r *Resolver) collectionPermissions(ctx context.Context, c *ent.Collection)
 func collectionDefaultLevel(c *ent.Collection) *string { return enumString(c.DefaultLevel) }
 
 func (r *Resolver) collectionOrganization(ctx context.Context, c *ent.Collection) (*ent.Organization, error) {
-	return r.organization(ctx, c.OrganizationID)
+	return r.organizationByID(ctx, c.OrganizationID)
 }
 
 // collectionParent returns the parent collection, or nil at the top level or when the viewer may
@@ -86,11 +87,7 @@ func (r *Resolver) collectionParent(ctx context.Context, c *ent.Collection) (*en
 	if c.ParentID == nil {
 		return nil, nil
 	}
-	p, err := r.Client.Collection.Get(ctx, *c.ParentID)
-	if ent.IsNotFound(err) {
-		return nil, nil
-	}
-	return p, err
+	return loader.For(ctx, r.Client).Collection(ctx, *c.ParentID)
 }
 
 // collections lists the organization's collections the viewer can read, by position then id:

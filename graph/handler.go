@@ -104,6 +104,9 @@ func connectionComplexity(c *generated.ComplexityRoot) {
 	c.Collection.Collections = func(child int, first *int, _ *string) int { return limits.ConnectionComplexity(first, child) }
 	c.Collection.Spaces = func(child int, first *int, _ *string) int { return limits.ConnectionComplexity(first, child) }
 	c.Organization.Spaces = func(child int, first *int, _ *string) int { return limits.ConnectionComplexity(first, child) }
+	c.Member.Spaces = func(child int, first *int, _ *string, _ *model.SortOrder) int {
+		return limits.ConnectionComplexity(first, child)
+	}
 	grants := func(child int, first *int, _ *string, _ *model.GrantSubjectKind) int {
 		return limits.ConnectionComplexity(first, child)
 	}

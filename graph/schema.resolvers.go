@@ -95,6 +95,11 @@ func (r *memberResolver) Teams(ctx context.Context, obj *ent.Member, first *int,
 	return r.memberTeams(ctx, obj, first, after, title)
 }
 
+// Spaces is the resolver for the spaces field.
+func (r *memberResolver) Spaces(ctx context.Context, obj *ent.Member, first *int, after *string, order *model.SortOrder) (*model.MemberSpaceConnection, error) {
+	return r.memberSpaces(ctx, obj, first, after, order)
+}
+
 // CreateOrganization is the resolver for the createOrganization field.
 func (r *mutationResolver) CreateOrganization(ctx context.Context, input model.CreateOrganizationInput) (*ent.Organization, error) {
 	return r.createOrganization(ctx, input)
@@ -280,6 +285,11 @@ func (r *mutationResolver) RevokeCollectionAccess(ctx context.Context, collectio
 	return r.revokeCollectionAccess(ctx, collectionID, subject)
 }
 
+// SetSpaceCustomFields is the resolver for the setSpaceCustomFields field.
+func (r *mutationResolver) SetSpaceCustomFields(ctx context.Context, spaceID string, values []*model.CustomFieldValueInput) (*ent.Space, error) {
+	return r.setSpaceFieldValues(ctx, spaceID, values)
+}
+
 // Type is the resolver for the type field.
 func (r *organizationResolver) Type(ctx context.Context, obj *ent.Organization) (string, error) {
 	return string(obj.Type), nil
@@ -428,6 +438,21 @@ func (r *spaceResolver) Grants(ctx context.Context, obj *ent.Space, first *int, 
 // Access is the resolver for the access field.
 func (r *spaceResolver) Access(ctx context.Context, obj *ent.Space, first *int, after *string, role *viewer.Role) (*model.ContentAccessConnection, error) {
 	return r.spaceAccess(ctx, obj, first, after, role)
+}
+
+// Organization is the resolver for the organization field.
+func (r *spaceResolver) Organization(ctx context.Context, obj *ent.Space) (*ent.Organization, error) {
+	return r.spaceOrganization(ctx, obj)
+}
+
+// Parent is the resolver for the parent field.
+func (r *spaceResolver) Parent(ctx context.Context, obj *ent.Space) (*ent.Collection, error) {
+	return r.spaceParent(ctx, obj)
+}
+
+// CustomFields is the resolver for the customFields field.
+func (r *spaceResolver) CustomFields(ctx context.Context, obj *ent.Space) ([]*model.CustomFieldValue, error) {
+	return r.spaceFieldValues(ctx, obj)
 }
 
 // MemberCount is the resolver for the memberCount field.

@@ -92,6 +92,7 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"DELETE", "/v1/orgs/{organizationId}/members/{userId}", m, nil, true},
 		{"POST", "/v1/orgs/{organizationId}/members/{userId}/sso", m + "/sso", nil, true},
 		{"GET", "/v1/orgs/{organizationId}/members/{userId}/teams", m + "/teams", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/members/{userId}/spaces", m + "/spaces", nil, true},
 		{"GET", "/v1/orgs/{organizationId}/teams", o + "/teams", nil, true},
 		{"PUT", "/v1/orgs/{organizationId}/teams", o + "/teams", map[string]any{"title": "Evil"}, true},
 		{"GET", "/v1/orgs/{organizationId}/teams/{teamId}", tm, nil, true},
@@ -147,6 +148,9 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"PATCH", "/v1/collections/{collectionId}/permissions/teams/{teamId}", "/v1/collections/" + f.collection + "/permissions/teams/" + f.team, map[string]any{"role": "admin"}, true},
 		{"DELETE", "/v1/collections/{collectionId}/permissions/teams/{teamId}", "/v1/collections/" + f.collection + "/permissions/teams/" + f.team, nil, true},
 		{"GET", "/v1/collections/{collectionId}/permissions/aggregate", "/v1/collections/" + f.collection + "/permissions/aggregate", nil, true},
+		{"GET", "/v1/spaces/{spaceId}/custom-fields", "/v1/spaces/" + f.space + "/custom-fields", nil, true},
+		{"PATCH", "/v1/spaces/{spaceId}/custom-fields", "/v1/spaces/" + f.space + "/custom-fields",
+			map[string]any{"values": map[string]any{"cf": map[string]any{"value": "evil"}}}, true},
 	}
 }
 
@@ -208,7 +212,7 @@ func (f *authFixture) authSnapshot(t *testing.T) map[string]string {
 		o + "/teams", o + "/teams/" + f.team, o + "/teams/" + f.team + "/members", o + "/link-invites",
 		o + "/link-invites/" + f.invite, o + "/custom-fields", o + "/custom-fields/cf",
 		o + "/collections", "/v1/collections/" + f.collection,
-		o + "/spaces", "/v1/spaces/" + f.space} {
+		o + "/spaces", "/v1/spaces/" + f.space, "/v1/spaces/" + f.space + "/custom-fields"} {
 		r := f.e.Do(f.admin, "GET", p, nil)
 		if r.Status != http.StatusOK {
 			t.Fatalf("GET %s: %d %s", p, r.Status, r.Body)

@@ -77,6 +77,7 @@ func (a *api) routes(r chi.Router) {
 	r.Delete("/orgs/{organizationId}/members/{userId}", a.removeMember)
 	r.Post("/orgs/{organizationId}/members/{userId}/sso", a.setMemberSSO)
 	r.Get("/orgs/{organizationId}/members/{userId}/teams", a.listMemberTeams)
+	r.Get("/orgs/{organizationId}/members/{userId}/spaces", a.listMemberSpaces)
 
 	r.Get("/orgs/{organizationId}/teams", a.listTeams)
 	r.Put("/orgs/{organizationId}/teams", a.createTeam)
@@ -122,6 +123,8 @@ func (a *api) routes(r chi.Router) {
 
 	a.grantRoutes(r, "/spaces/{spaceId}", a.spaceGrants())
 	a.grantRoutes(r, "/collections/{collectionId}", a.collectionGrants())
+	r.Get("/spaces/{spaceId}/custom-fields", a.listSpaceCustomFields)
+	r.Patch("/spaces/{spaceId}/custom-fields", a.updateSpaceCustomFields)
 }
 
 // missing is the error of a required body field that is absent.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/collection"
+	"github.com/binderyhq/bindery/ent/member"
 	"github.com/binderyhq/bindery/ent/permissiongrant"
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/space"
@@ -36,11 +37,46 @@ func ContentOf(ctx context.Context) (map[string]*Content, error) {
 }
 
 func loadContent(ctx context.Context, client *ent.Client, v *viewer.Viewer) (map[string]*Content, error) {
-	sys := privacy.DecisionContext(ctx, privacy.Allow)
 	orgs := v.OrganizationIDs("")
-	byOrg := make(map[string]*Content, len(orgs))
+	roles := make(map[string]viewer.Role, len(orgs))
 	for _, o := range orgs {
-		role, _ := v.Membership(o)
+		roles[o], _ = v.Membership(o)
+	}
+	return loadContentOf(ctx, client, v.UserID, roles)
+}
+
+// MemberContent returns the facts that decide a member's role on the content of their
+// organization, read from the database (the same load as the viewer's ContentOf, for another
+// user). It is nil when the user is no member of the organization. Callers check first that the
+// viewer may know this.
+func MemberContent(ctx context.Context, client *ent.Client, orgID, userID string) (*Content, error) {
+	m, err := client.Member.Query().Where(member.OrganizationID(orgID), member.UserID(userID)).
+		Only(privacy.DecisionContext(ctx, privacy.Allow))
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var role viewer.Role
+	if m.Role != nil {
+		role = *m.Role
+	}
+	byOrg, err := loadContentOf(ctx, client, userID, map[string]viewer.Role{orgID: role})
+	if err != nil {
+		return nil, err
+	}
+	return byOrg[orgID], nil
+}
+
+// loadContentOf loads the content facts of a user in the organizations they belong to, given
+// their role in each ("" for a guest).
+func loadContentOf(ctx context.Context, client *ent.Client, userID string, roles map[string]viewer.Role) (map[string]*Content, error) {
+	sys := privacy.DecisionContext(ctx, privacy.Allow)
+	orgs := make([]string, 0, len(roles))
+	byOrg := make(map[string]*Content, len(roles))
+	for o, role := range roles {
+		orgs = append(orgs, o)
 		byOrg[o] = &Content{Member: true, OrgRole: role, Nodes: map[string]ContentNode{}, Grants: map[string]viewer.Role{}}
 	}
 	cols, err := client.Collection.Query().Where(collection.OrganizationIDIn(orgs...)).All(sys)
@@ -58,16 +94,16 @@ func loadContent(ctx context.Context, client *ent.Client, v *viewer.Viewer) (map
 		byOrg[s.OrganizationID].Nodes[s.ID] = ContentNode{Parent: deref(s.ParentID), DefaultLevel: levelOf(s.DefaultLevel),
 			Visibility: string(s.Visibility), Space: true}
 	}
-	return byOrg, addGrants(sys, client, v, byOrg, orgs)
+	return byOrg, addGrants(sys, client, userID, byOrg, orgs)
 }
 
-// addGrants records the grants made to the viewer or to one of their teams.
-func addGrants(sys context.Context, client *ent.Client, v *viewer.Viewer, byOrg map[string]*Content, orgs []string) error {
+// addGrants records the grants made to the user or to one of their teams.
+func addGrants(sys context.Context, client *ent.Client, userID string, byOrg map[string]*Content, orgs []string) error {
 	grants, err := client.PermissionGrant.Query().Where(
 		permissiongrant.OrganizationIDIn(orgs...),
 		permissiongrant.Or(
-			permissiongrant.UserID(v.UserID),
-			permissiongrant.HasTeamWith(team.HasMembershipsWith(teammember.UserID(v.UserID))),
+			permissiongrant.UserID(userID),
+			permissiongrant.HasTeamWith(team.HasMembershipsWith(teammember.UserID(userID))),
 		)).All(sys)
 	for _, g := range grants {
 		target := deref(g.SpaceID) + deref(g.CollectionID) // exactly one is set

@@ -44,6 +44,9 @@ type Loaders struct {
 	userTeamPages *dataloader.Loader[pageKey[UserTeamFilter], Page[*ent.TeamMember]]
 	invitePages   *dataloader.Loader[pageKey[struct{}], Page[*ent.InviteLink]]
 	fieldPages    *dataloader.Loader[pageKey[struct{}], Page[*ent.CustomField]]
+	orgs          *dataloader.Loader[string, *ent.Organization]
+	collections   *dataloader.Loader[string, *ent.Collection]
+	fieldValues   *dataloader.Loader[string, []*ent.CustomFieldValue]
 }
 
 // New returns fresh loaders over the client that gather keys for wait before each batch.
@@ -62,6 +65,9 @@ func New(client *ent.Client, wait time.Duration) *Loaders {
 	l.userTeamPages = newLoader(l, l.loadUserTeamPages)
 	l.invitePages = newLoader(l, l.loadInvitePages)
 	l.fieldPages = newLoader(l, l.loadCustomFieldPages)
+	l.orgs = newCachedLoader(l, l.loadOrganizations)
+	l.collections = newLoader(l, l.loadCollections)
+	l.fieldValues = newLoader(l, l.loadFieldValues)
 	return l
 }
 
@@ -70,6 +76,15 @@ func newLoader[K comparable, V any](l *Loaders, batch dataloader.BatchFunc[K, V]
 		dataloader.WithWait[K, V](l.wait),
 		dataloader.WithBatchCapacity[K, V](batchCapacity),
 		dataloader.WithCache[K, V](&dataloader.NoCache[K, V]{}),
+	)
+}
+
+// newCachedLoader is newLoader with a cache for the request: a key asked again, in a later wave
+// (a space's organization, then its parent collection's), costs no statement.
+func newCachedLoader[K comparable, V any](l *Loaders, batch dataloader.BatchFunc[K, V]) *dataloader.Loader[K, V] {
+	return dataloader.NewBatchedLoader(batch,
+		dataloader.WithWait[K, V](l.wait),
+		dataloader.WithBatchCapacity[K, V](batchCapacity),
 	)
 }
 

@@ -138,6 +138,12 @@ type CustomFieldPermissions struct {
 	Edit bool `json:"edit"`
 }
 
+// A value to set on a space, by the field's name; value null removes the space's value.
+type CustomFieldValueInput struct {
+	Name  string `json:"name"`
+	Value any    `json:"value,omitempty"`
+}
+
 // Users and/or teams of the organization (at least one in all, at most 100) to grant a role to.
 type GrantAccessInput struct {
 	Role  viewer.Role `json:"role"`
@@ -171,6 +177,23 @@ type MemberConnection struct {
 type MemberEdge struct {
 	Cursor string      `json:"cursor"`
 	Node   *ent.Member `json:"node"`
+}
+
+// A space a member can read, with their effective role on it.
+type MemberSpace struct {
+	Role  viewer.Role `json:"role"`
+	Space *ent.Space  `json:"space"`
+}
+
+type MemberSpaceConnection struct {
+	Edges      []*MemberSpaceEdge `json:"edges"`
+	PageInfo   *PageInfo          `json:"pageInfo"`
+	TotalCount int                `json:"totalCount"`
+}
+
+type MemberSpaceEdge struct {
+	Cursor string       `json:"cursor"`
+	Node   *MemberSpace `json:"node"`
 }
 
 type MoveCollectionInput struct {

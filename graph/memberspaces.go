@@ -1,0 +1,68 @@
+package graph
+
+import (
+	"context"
+
+	"entgo.io/ent/dialect/sql"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/rule"
+	"github.com/binderyhq/bindery/ent/space"
+	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/graph/page"
+)
+
+// memberSpaces lists the live spaces a member can read, with their effective role on each
+// (rule.ContentRole over the member's own facts: organization role, default levels, grants to
+// them and their teams, visibility), by title then id, descending unless order is ASC.
+// Organization admins and the member themself may list them (FORBIDDEN for other members).
+func (r *Resolver) memberSpaces(ctx context.Context, m *ent.Member, first *int, after *string, order *model.SortOrder) (*model.MemberSpaceConnection, error) {
+	args, err := page.NewArgs(first, after)
+	if err != nil {
+		return nil, err
+	}
+	v := viewer.FromContext(ctx)
+	if v.UserID != m.UserID && !rule.HasOrgRole(v, m.OrganizationID, viewer.RoleAdmin) {
+		return nil, apperr.Forbiddenf("only organization admins and the member themself may list a member's spaces")
+	}
+	c, err := rule.MemberContent(ctx, r.Client, m.OrganizationID, m.UserID)
+	if err != nil {
+		return nil, err
+	}
+	if c == nil {
+		return nil, apperr.NotFoundf("member not found")
+	}
+	ids := c.IDsWithRole(viewer.RoleRead, true)
+	q := r.Client.Space.Query().Where(space.OrganizationID(m.OrganizationID), space.DeletedAtIsNil(), space.IDIn(ids...))
+	count, err := q.Clone().Count(ctx)
+	if err != nil {
+		return nil, err
+	}
+	o := page.Order{Column: space.FieldTitle, Desc: order == nil || *order != model.SortOrderAsc}
+	if args.After != nil {
+		key, err := args.After.String()
+		if err != nil {
+			return nil, err
+		}
+		q.Modify(func(s *sql.Selector) { o.After(s, key, args.After.ID) })
+	}
+	q.Modify(o.Apply)
+	rows, err := q.Limit(args.Limit + 1).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cursorOf := func(s *model.MemberSpace) page.Cursor { return page.Cursor{Key: s.Space.Title, ID: s.Space.ID} }
+	items := make([]*model.MemberSpace, len(rows))
+	for i, s := range rows {
+		items[i] = &model.MemberSpace{Role: rule.ContentRole(c, s.ID), Space: s}
+	}
+	p := page.Trim(items, args.Limit, count, cursorOf)
+	return &model.MemberSpaceConnection{
+		Edges: edges(p.Items, cursorOf, func(cur string, n *model.MemberSpace) *model.MemberSpaceEdge {
+			return &model.MemberSpaceEdge{Cursor: cur, Node: n}
+		}),
+		PageInfo: pageInfo(p), TotalCount: p.Count,
+	}, nil
+}
