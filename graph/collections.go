@@ -101,36 +101,36 @@ func (r *Resolver) collections(ctx context.Context, o *ent.Organization, first *
 	return r.collectionPage(ctx, first, after, where...)
 }
 
-// childCollections lists a collection's sub-collections the viewer can read, in sibling order.
+// childCollections lists a collection's sub-collections the viewer can read, in sibling order
+// (one statement for the pages of all the collections of a wave).
 func (r *Resolver) childCollections(ctx context.Context, c *ent.Collection, first *int, after *string) (*model.CollectionConnection, error) {
-	return r.collectionPage(ctx, first, after, collection.OrganizationID(c.OrganizationID), collection.ParentID(c.ID))
+	args, err := page.NewArgs(first, after)
+	if err != nil {
+		return nil, err
+	}
+	p, err := loader.For(ctx, r.Client).ChildCollectionPage(ctx, c.ID, args)
+	if err != nil {
+		return nil, err
+	}
+	return &model.CollectionConnection{
+		Edges: edges(p.Items, collectionCursor, func(c string, n *ent.Collection) *model.CollectionEdge {
+			return &model.CollectionEdge{Cursor: c, Node: n}
+		}),
+		PageInfo: pageInfo(p), TotalCount: p.Count,
+	}, nil
 }
 
-// collectionSpaces lists the live spaces in a collection the viewer can read, in sibling order.
+// collectionSpaces lists the live spaces in a collection the viewer can read, in sibling order
+// (one statement for the pages of all the collections of a wave).
 func (r *Resolver) collectionSpaces(ctx context.Context, c *ent.Collection, first *int, after *string) (*model.SpaceConnection, error) {
 	args, err := page.NewArgs(first, after)
 	if err != nil {
 		return nil, err
 	}
-	where := []predicate.Space{space.OrganizationID(c.OrganizationID), space.ParentID(c.ID), space.DeletedAtIsNil()}
-	count, err := r.Client.Space.Query().Where(where...).Count(ctx)
+	p, err := loader.For(ctx, r.Client).CollectionSpacePage(ctx, c.ID, args)
 	if err != nil {
 		return nil, err
 	}
-	order := page.Order{Column: space.FieldPosition}
-	q := r.Client.Space.Query().Where(where...).Limit(args.Limit + 1).Modify(order.Apply)
-	if args.After != nil {
-		key, err := args.After.String()
-		if err != nil {
-			return nil, err
-		}
-		q.Modify(func(s *sql.Selector) { order.After(s, key, args.After.ID) })
-	}
-	rows, err := q.All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	p := page.Trim(rows, args.Limit, count, spaceCursor)
 	return &model.SpaceConnection{
 		Edges: edges(p.Items, spaceCursor, func(c string, n *ent.Space) *model.SpaceEdge {
 			return &model.SpaceEdge{Cursor: c, Node: n}

@@ -341,6 +341,10 @@ func TestSpaceFieldValuesGraphQL(t *testing.T) {
 	})
 }
 
+// fvLoaderWait is the loader wait of the statement-count tests: long enough that every sibling
+// resolver asks within one wave even on a machine busy with the rest of the suite under -race.
+const fvLoaderWait = 100 * time.Millisecond
+
 // TestSpaceListStatements: listing spaces with their parent collection, organization and custom
 // field values costs the same number of statements for 5 spaces and for 40.
 func TestSpaceListStatements(t *testing.T) {
@@ -349,7 +353,7 @@ func TestSpaceListStatements(t *testing.T) {
 	  customFields { value customField { name } } } } } } }`
 	count := func(t *testing.T, n int) int64 {
 		t.Helper()
-		f := newFVFixture(t, func(o *server.Options) { o.LoaderWait = 30 * time.Millisecond })
+		f := newFVFixture(t, func(o *server.Options) { o.LoaderWait = fvLoaderWait })
 		r := f.e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/collections", map[string]any{"title": "Guides"})
 		if r.Status != http.StatusCreated {
 			t.Fatalf("create collection: %d %s", r.Status, r.Body)
@@ -391,5 +395,63 @@ func TestSpaceListStatements(t *testing.T) {
 	t.Logf("statements: %d for 5 spaces, %d for 40", small, large)
 	if small != large {
 		t.Fatalf("5 spaces: %d statements, 40 spaces: %d", small, large)
+	}
+}
+
+// TestCollectionListStatements: listing collections with their organization, parent, child
+// collections and spaces costs the same number of statements for 3 collections and for 12.
+func TestCollectionListStatements(t *testing.T) {
+	const q = `query($org: ID!) { organization(id: $org) { collections(first: 50) { edges { node {
+	  title organization { title } parent { title }
+	  collections(first: 5) { totalCount edges { node { title } } }
+	  spaces(first: 5) { totalCount edges { node { title customFields { value } } } } } } } } }`
+	count := func(t *testing.T, n int) int64 {
+		t.Helper()
+		f := newFVFixture(t, func(o *server.Options) { o.LoaderWait = fvLoaderWait })
+		var top string
+		for i := 0; i < n; i++ {
+			body := map[string]any{"title": fmt.Sprintf("C%d", i)}
+			if top != "" {
+				body["parent"] = top
+			}
+			r := f.e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/collections", body)
+			if r.Status != http.StatusCreated {
+				t.Fatalf("create collection: %d %s", r.Status, r.Body)
+			}
+			id := r.Map(t)["id"].(string)
+			if top == "" {
+				top = id
+			}
+			createSpace(t, f.e, f.admin, f.org, map[string]any{"title": fmt.Sprintf("S%d", i), "parent": id})
+		}
+		var g testenv.GQLResponse
+		stmts := f.e.Statements(func() { g = f.e.GraphQL(f.admin, q, map[string]any{"org": f.org}) })
+		var d struct {
+			Organization struct {
+				Collections struct {
+					Edges []struct {
+						Node struct {
+							Collections struct{ TotalCount int }
+							Spaces      struct{ TotalCount int }
+						}
+					}
+				}
+			}
+		}
+		gqlOK(t, g, &d)
+		children, spaces := 0, 0
+		for _, e := range d.Organization.Collections.Edges {
+			children += e.Node.Collections.TotalCount
+			spaces += e.Node.Spaces.TotalCount
+		}
+		if len(d.Organization.Collections.Edges) != n || children != n-1 || spaces != n {
+			t.Fatalf("unexpected listing %+v", d)
+		}
+		return stmts
+	}
+	small, large := count(t, 3), count(t, 12)
+	t.Logf("statements: %d for 3 collections, %d for 12", small, large)
+	if small != large {
+		t.Fatalf("3 collections: %d statements, 12 collections: %d", small, large)
 	}
 }

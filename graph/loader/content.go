@@ -3,6 +3,7 @@ package loader
 import (
 	"context"
 
+	"entgo.io/ent/dialect/sql"
 	"github.com/graph-gophers/dataloader/v7"
 
 	"github.com/binderyhq/bindery/ent"
@@ -10,7 +11,10 @@ import (
 	"github.com/binderyhq/bindery/ent/customfield"
 	"github.com/binderyhq/bindery/ent/customfieldvalue"
 	"github.com/binderyhq/bindery/ent/organization"
+	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/privacy"
+	"github.com/binderyhq/bindery/ent/space"
+	"github.com/binderyhq/bindery/graph/page"
 )
 
 // Organization returns the organization with the id, or nil when there is none the viewer may see.
@@ -60,4 +64,64 @@ func (l *Loaders) loadFieldValues(ctx context.Context, spaceIDs []string) []*dat
 		bySpace[v.SpaceID] = append(bySpace[v.SpaceID], v)
 	}
 	return results(spaceIDs, bySpace, nil)
+}
+
+// ChildCollectionPage returns one page of a collection's sub-collections the viewer can read, in
+// sibling order.
+func (l *Loaders) ChildCollectionPage(ctx context.Context, parentID string, a page.Args) (Page[*ent.Collection], error) {
+	return l.childCollections.Load(ctx, pageKey[struct{}]{parentID, struct{}{}, a.Limit, encode(a.After)})()
+}
+
+// CollectionSpacePage returns one page of the live spaces in a collection the viewer can read, in
+// sibling order.
+func (l *Loaders) CollectionSpacePage(ctx context.Context, parentID string, a page.Args) (Page[*ent.Space], error) {
+	return l.collectionSpaces.Load(ctx, pageKey[struct{}]{parentID, struct{}{}, a.Limit, encode(a.After)})()
+}
+
+func (l *Loaders) loadChildCollectionPages(ctx context.Context, keys []pageKey[struct{}]) []*dataloader.Result[Page[*ent.Collection]] {
+	return loadPages(ctx, pageSource[struct{}, *ent.Collection]{
+		partition: []string{collection.FieldParentID},
+		order:     func(struct{}) page.Order { return page.Order{Column: collection.FieldPosition} },
+		parentOf:  func(c *ent.Collection) string { return derefString(c.ParentID) },
+		idOf:      func(c *ent.Collection) string { return c.ID },
+		cursorKey: func(c *ent.Collection, _ struct{}) any { return c.Position },
+		fetch: func(ctx context.Context, parents []string, _ struct{}, modify ...func(*sql.Selector)) ([]*ent.Collection, map[string]int, error) {
+			q := l.client.Collection.Query().Where(collection.ParentIDIn(parents...))
+			q.Modify(modify...)
+			rows, err := q.All(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			counts, err := countBy(ctx, collection.FieldParentID, l.client.Collection.Query().Where(collection.ParentIDIn(parents...)).Modify)
+			return rows, counts, err
+		},
+	}, keys)
+}
+
+func (l *Loaders) loadCollectionSpacePages(ctx context.Context, keys []pageKey[struct{}]) []*dataloader.Result[Page[*ent.Space]] {
+	return loadPages(ctx, pageSource[struct{}, *ent.Space]{
+		partition: []string{space.FieldParentID},
+		order:     func(struct{}) page.Order { return page.Order{Column: space.FieldPosition} },
+		parentOf:  func(s *ent.Space) string { return derefString(s.ParentID) },
+		idOf:      func(s *ent.Space) string { return s.ID },
+		cursorKey: func(s *ent.Space, _ struct{}) any { return s.Position },
+		fetch: func(ctx context.Context, parents []string, _ struct{}, modify ...func(*sql.Selector)) ([]*ent.Space, map[string]int, error) {
+			where := []predicate.Space{space.ParentIDIn(parents...), space.DeletedAtIsNil()}
+			q := l.client.Space.Query().Where(where...)
+			q.Modify(modify...)
+			rows, err := q.All(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			counts, err := countBy(ctx, space.FieldParentID, l.client.Space.Query().Where(where...).Modify)
+			return rows, counts, err
+		},
+	}, keys)
+}
+
+func derefString(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }

@@ -47,6 +47,9 @@ type Loaders struct {
 	orgs          *dataloader.Loader[string, *ent.Organization]
 	collections   *dataloader.Loader[string, *ent.Collection]
 	fieldValues   *dataloader.Loader[string, []*ent.CustomFieldValue]
+	// childCollections and collectionSpaces page the children of collections.
+	childCollections *dataloader.Loader[pageKey[struct{}], Page[*ent.Collection]]
+	collectionSpaces *dataloader.Loader[pageKey[struct{}], Page[*ent.Space]]
 }
 
 // New returns fresh loaders over the client that gather keys for wait before each batch.
@@ -68,6 +71,8 @@ func New(client *ent.Client, wait time.Duration) *Loaders {
 	l.orgs = newCachedLoader(l, l.loadOrganizations)
 	l.collections = newLoader(l, l.loadCollections)
 	l.fieldValues = newLoader(l, l.loadFieldValues)
+	l.childCollections = newLoader(l, l.loadChildCollectionPages)
+	l.collectionSpaces = newLoader(l, l.loadCollectionSpacePages)
 	return l
 }
 
