@@ -4,8 +4,6 @@ import (
 	"context"
 	"strings"
 
-	"entgo.io/ent/dialect/sql"
-
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/collection"
 	"github.com/binderyhq/bindery/ent/permissiongrant"
@@ -112,12 +110,7 @@ func (r *Resolver) childCollections(ctx context.Context, c *ent.Collection, firs
 	if err != nil {
 		return nil, err
 	}
-	return &model.CollectionConnection{
-		Edges: edges(p.Items, collectionCursor, func(c string, n *ent.Collection) *model.CollectionEdge {
-			return &model.CollectionEdge{Cursor: c, Node: n}
-		}),
-		PageInfo: pageInfo(p), TotalCount: p.Count,
-	}, nil
+	return collectionConnection(p), nil
 }
 
 // collectionSpaces lists the live spaces in a collection the viewer can read, in sibling order
@@ -131,12 +124,7 @@ func (r *Resolver) collectionSpaces(ctx context.Context, c *ent.Collection, firs
 	if err != nil {
 		return nil, err
 	}
-	return &model.SpaceConnection{
-		Edges: edges(p.Items, spaceCursor, func(c string, n *ent.Space) *model.SpaceEdge {
-			return &model.SpaceEdge{Cursor: c, Node: n}
-		}),
-		PageInfo: pageInfo(p), TotalCount: p.Count,
-	}, nil
+	return spaceConnection(p), nil
 }
 
 var collectionOrder = page.Order{Column: collection.FieldPosition}
@@ -148,29 +136,11 @@ func (r *Resolver) collectionPage(ctx context.Context, first *int, after *string
 	if err != nil {
 		return nil, err
 	}
-	count, err := r.Client.Collection.Query().Where(where...).Count(ctx)
+	p, err := page.Flat(ctx, r.Client.Collection.Query().Where(where...), collectionOrder, args, false, collectionCursor)
 	if err != nil {
 		return nil, err
 	}
-	q := r.Client.Collection.Query().Where(where...).Limit(args.Limit + 1).Modify(collectionOrder.Apply)
-	if args.After != nil {
-		key, err := args.After.String()
-		if err != nil {
-			return nil, err
-		}
-		q.Modify(func(s *sql.Selector) { collectionOrder.After(s, key, args.After.ID) })
-	}
-	rows, err := q.All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	p := page.Trim(rows, args.Limit, count, collectionCursor)
-	return &model.CollectionConnection{
-		Edges: edges(p.Items, collectionCursor, func(c string, n *ent.Collection) *model.CollectionEdge {
-			return &model.CollectionEdge{Cursor: c, Node: n}
-		}),
-		PageInfo: pageInfo(p), TotalCount: p.Count,
-	}, nil
+	return collectionConnection(p), nil
 }
 
 // createCollection creates a collection at the end of its parent's children (or of the top

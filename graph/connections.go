@@ -86,3 +86,21 @@ func customFieldConnection(p loader.Page[*ent.CustomField]) *model.CustomFieldCo
 		PageInfo: pageInfo(p), TotalCount: p.Count,
 	}
 }
+
+func spaceConnection(p page.Page[*ent.Space]) *model.SpaceConnection {
+	return &model.SpaceConnection{
+		Edges: edges(p.Items, spaceCursor, func(c string, n *ent.Space) *model.SpaceEdge {
+			return &model.SpaceEdge{Cursor: c, Node: n}
+		}),
+		PageInfo: pageInfo(p), TotalCount: p.Count,
+	}
+}
+
+func collectionConnection(p page.Page[*ent.Collection]) *model.CollectionConnection {
+	return &model.CollectionConnection{
+		Edges: edges(p.Items, collectionCursor, func(c string, n *ent.Collection) *model.CollectionEdge {
+			return &model.CollectionEdge{Cursor: c, Node: n}
+		}),
+		PageInfo: pageInfo(p), TotalCount: p.Count,
+	}
+}

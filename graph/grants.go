@@ -4,8 +4,6 @@ import (
 	"context"
 	"sort"
 
-	"entgo.io/ent/dialect/sql"
-
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/member"
 	"github.com/binderyhq/bindery/ent/permissiongrant"
@@ -247,25 +245,11 @@ func (r *Resolver) grants(ctx context.Context, t grantTarget, first *int, after 
 	} else if kind != nil && *kind == model.GrantSubjectKindTeam {
 		q.Where(permissiongrant.TeamIDNotNil())
 	}
-	count, err := q.Clone().Count(ctx)
-	if err != nil {
-		return nil, err
-	}
-	order := page.Order{Column: permissiongrant.FieldCreatedAt}
-	if args.After != nil {
-		key, err := args.After.Time()
-		if err != nil {
-			return nil, err
-		}
-		q.Modify(func(s *sql.Selector) { order.After(s, key, args.After.ID) })
-	}
-	q.Modify(order.Apply)
-	rows, err := q.Limit(args.Limit + 1).All(ctx)
-	if err != nil {
-		return nil, err
-	}
 	cursorOf := func(g *ent.PermissionGrant) page.Cursor { return page.Cursor{Key: g.CreatedAt, ID: g.ID} }
-	p := page.Trim(rows, args.Limit, count, cursorOf)
+	p, err := page.Flat(ctx, q, page.Order{Column: permissiongrant.FieldCreatedAt}, args, true, cursorOf)
+	if err != nil {
+		return nil, err
+	}
 	return &model.PermissionGrantConnection{
 		Edges: edges(p.Items, cursorOf, func(c string, n *ent.PermissionGrant) *model.PermissionGrantEdge {
 			return &model.PermissionGrantEdge{Cursor: c, Node: n}

@@ -3,8 +3,6 @@ package graph
 import (
 	"context"
 
-	"entgo.io/ent/dialect/sql"
-
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/ent/space"
@@ -36,29 +34,16 @@ func (r *Resolver) memberSpaces(ctx context.Context, m *ent.Member, first *int, 
 	}
 	ids := c.IDsWithRole(viewer.RoleRead, true)
 	q := r.Client.Space.Query().Where(space.OrganizationID(m.OrganizationID), space.DeletedAtIsNil(), space.IDIn(ids...))
-	count, err := q.Clone().Count(ctx)
-	if err != nil {
-		return nil, err
-	}
 	o := page.Order{Column: space.FieldTitle, Desc: order == nil || *order != model.SortOrderAsc}
-	if args.After != nil {
-		key, err := args.After.String()
-		if err != nil {
-			return nil, err
-		}
-		q.Modify(func(s *sql.Selector) { o.After(s, key, args.After.ID) })
-	}
-	q.Modify(o.Apply)
-	rows, err := q.Limit(args.Limit + 1).All(ctx)
+	spaces, err := page.Flat(ctx, q, o, args, false, func(s *ent.Space) page.Cursor { return page.Cursor{Key: s.Title, ID: s.ID} })
 	if err != nil {
 		return nil, err
 	}
 	cursorOf := func(s *model.MemberSpace) page.Cursor { return page.Cursor{Key: s.Space.Title, ID: s.Space.ID} }
-	items := make([]*model.MemberSpace, len(rows))
-	for i, s := range rows {
-		items[i] = &model.MemberSpace{Role: rule.ContentRole(c, s.ID), Space: s}
+	p := page.Page[*model.MemberSpace]{Count: spaces.Count, Next: spaces.Next, Items: make([]*model.MemberSpace, len(spaces.Items))}
+	for i, s := range spaces.Items {
+		p.Items[i] = &model.MemberSpace{Role: rule.ContentRole(c, s.ID), Space: s}
 	}
-	p := page.Trim(items, args.Limit, count, cursorOf)
 	return &model.MemberSpaceConnection{
 		Edges: edges(p.Items, cursorOf, func(cur string, n *model.MemberSpace) *model.MemberSpaceEdge {
 			return &model.MemberSpaceEdge{Cursor: cur, Node: n}

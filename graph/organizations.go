@@ -51,24 +51,11 @@ func (r *Resolver) organizations(ctx context.Context, first *int, after *string)
 	if err != nil {
 		return nil, err
 	}
-	order := page.Order{Column: organization.FieldCreatedAt}
-	q := r.Client.Organization.Query()
-	count, err := q.Clone().Count(ctx)
+	p, err := page.Flat(ctx, r.Client.Organization.Query(), page.Order{Column: organization.FieldCreatedAt}, args, true, organizationCursor)
 	if err != nil {
 		return nil, err
 	}
-	if args.After != nil {
-		t, err := args.After.Time()
-		if err != nil {
-			return nil, err
-		}
-		q.Where(func(s *sql.Selector) { order.After(s, t, args.After.ID) })
-	}
-	rows, err := q.Order(order.Apply).Limit(args.Limit + 1).All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return organizationConnection(page.Trim(rows, args.Limit, count, organizationCursor)), nil
+	return organizationConnection(p), nil
 }
 
 func (r *Resolver) createOrganization(ctx context.Context, in model.CreateOrganizationInput) (*ent.Organization, error) {

@@ -121,31 +121,12 @@ func (r *Resolver) spaces(ctx context.Context, o *ent.Organization, first *int, 
 	if err != nil {
 		return nil, err
 	}
-	q := r.Client.Space.Query().Where(space.OrganizationID(o.ID), space.DeletedAtIsNil())
-	count, err := q.Clone().Count(ctx)
+	p, err := page.Flat(ctx, r.Client.Space.Query().Where(space.OrganizationID(o.ID), space.DeletedAtIsNil()),
+		page.Order{Column: space.FieldPosition}, args, false, spaceCursor)
 	if err != nil {
 		return nil, err
 	}
-	order := page.Order{Column: space.FieldPosition}
-	if args.After != nil {
-		key, err := args.After.String()
-		if err != nil {
-			return nil, err
-		}
-		q.Modify(func(s *sql.Selector) { order.After(s, key, args.After.ID) })
-	}
-	q.Modify(order.Apply)
-	rows, err := q.Limit(args.Limit + 1).All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	p := page.Trim(rows, args.Limit, count, spaceCursor)
-	return &model.SpaceConnection{
-		Edges: edges(p.Items, spaceCursor, func(c string, n *ent.Space) *model.SpaceEdge {
-			return &model.SpaceEdge{Cursor: c, Node: n}
-		}),
-		PageInfo: pageInfo(p), TotalCount: p.Count,
-	}, nil
+	return spaceConnection(p), nil
 }
 
 func spaceCursor(s *ent.Space) page.Cursor { return page.Cursor{Key: s.Position, ID: s.ID} }

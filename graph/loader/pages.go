@@ -78,7 +78,7 @@ func loadGroup[F comparable, T any](ctx context.Context, src pageSource[F, T], g
 		if err != nil {
 			return nil, err
 		}
-		key, err := cursorValue(c, src.timeKeyed)
+		key, err := c.Value(src.timeKeyed)
 		if err != nil {
 			return nil, err
 		}
@@ -100,14 +100,6 @@ func loadGroup[F comparable, T any](ctx context.Context, src pageSource[F, T], g
 		})
 	}
 	return pages, nil
-}
-
-// cursorValue converts a decoded cursor key back to the Go type of the sort column.
-func cursorValue(c *page.Cursor, timeKeyed bool) (any, error) {
-	if timeKeyed {
-		return c.Time()
-	}
-	return c.String()
 }
 
 // MemberFilter narrows and sorts an organization's members.
