@@ -41,15 +41,6 @@ func (r *Resolver) spaceFieldValues(ctx context.Context, s *ent.Space) ([]*model
 	return out, nil
 }
 
-// fieldValuesOf returns the custom field values of a live space the viewer can read.
-func (r *Resolver) fieldValuesOf(ctx context.Context, spaceID string) ([]*model.CustomFieldValue, error) {
-	s, err := r.space(ctx, spaceID)
-	if err != nil {
-		return nil, err
-	}
-	return r.spaceFieldValues(ctx, s)
-}
-
 // setSpaceFieldValues sets, replaces or (value null) removes custom field values of a space. It
 // takes the edit role on the space. Every value is checked against its field before anything is
 // written, and all writes happen in one transaction: all or nothing.
