@@ -60,11 +60,10 @@ func (r *Resolver) setSpaceFieldValues(ctx context.Context, spaceID string, valu
 	if err != nil {
 		return nil, err
 	}
-	allowed := privacy.DecisionContext(ctx, privacy.Allow) // the edit role was checked above
 	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
 		if len(removed) > 0 {
 			_, err := tx.CustomFieldValue.Delete().Where(customfieldvalue.SpaceID(s.ID),
-				customfieldvalue.CustomFieldIDIn(removed...)).Exec(allowed)
+				customfieldvalue.CustomFieldIDIn(removed...)).Exec(ctx)
 			if err != nil {
 				return err
 			}
@@ -73,7 +72,7 @@ func (r *Resolver) setSpaceFieldValues(ctx context.Context, spaceID string, valu
 			err := tx.CustomFieldValue.Create().SetSpaceID(s.ID).SetCustomFieldID(fieldID).
 				SetOrganizationID(s.OrganizationID).SetValue(set[fieldID]).
 				OnConflictColumns(customfieldvalue.FieldSpaceID, customfieldvalue.FieldCustomFieldID).
-				UpdateNewValues().Exec(allowed)
+				UpdateNewValues().Exec(ctx)
 			if err != nil {
 				return err
 			}

@@ -133,16 +133,53 @@ func GrantWrites() privacy.MutationRule {
 }
 
 func isContentAdmin(ctx context.Context, id string) bool {
+	return hasContentRole(ctx, id, viewer.RoleAdmin)
+}
+
+// hasContentRole reports whether the viewer's role on a collection or space is at least min.
+func hasContentRole(ctx context.Context, id string, min viewer.Role) bool {
 	byOrg, err := ContentOf(ctx)
 	if err != nil {
 		return false
 	}
 	for _, c := range byOrg {
 		if _, ok := c.Nodes[id]; ok {
-			return ContentRole(c, id).AtLeast(viewer.RoleAdmin)
+			return ContentRole(c, id).AtLeast(min)
 		}
 	}
 	return false
+}
+
+// spaceRowCreate is the creation of a row that belongs to a space.
+type spaceRowCreate interface {
+	SpaceID() (string, bool)
+}
+
+// SpaceRowWrites lets viewers whose role on a space is at least min write the rows that belong
+// to it (custom field values): a create is checked against the row's space; an update or delete
+// is narrowed to rows of the spaces where the viewer has that role.
+func SpaceRowWrites(min viewer.Role) privacy.MutationRule {
+	narrow := privacy.FilterFunc(func(ctx context.Context, f privacy.Filter) error {
+		spaces, err := contentIDs(ctx, min, true)
+		if err != nil {
+			return err
+		}
+		f.Where(fieldIn("space_id", spaces))
+		return privacy.Allow
+	})
+	return privacy.MutationRuleFunc(func(ctx context.Context, m entgo.Mutation) error {
+		if !m.Op().Is(entgo.OpCreate) {
+			return narrow.EvalMutation(ctx, m)
+		}
+		sc, ok := m.(spaceRowCreate)
+		if !ok {
+			return privacy.Denyf("%T does not belong to a space", m)
+		}
+		if spaceID, _ := sc.SpaceID(); hasContentRole(ctx, spaceID, min) {
+			return privacy.Allow
+		}
+		return privacy.Denyf("this takes the %s role on the space", min)
+	})
 }
 
 // fieldIn matches rows whose field is in values. An empty list matches no row: entql would

@@ -50,11 +50,11 @@ func (CustomFieldValue) Indexes() []ent.Index {
 	}
 }
 
-// Policy of CustomFieldValue: members with a role see values; admins set them. (Later issues let
-// editors of a space set its values.)
+// Policy of CustomFieldValue: members with a role see values; editors of a space (edit role or
+// above on it) set its values.
 func (CustomFieldValue) Policy() ent.Policy {
 	return privacy.Policy{
 		Query:    privacy.QueryPolicy{rule.FilterTenant(viewer.RoleRead)},
-		Mutation: privacy.MutationPolicy{rule.AllowOrgRole(viewer.RoleAdmin), privacy.AlwaysDenyRule()},
+		Mutation: privacy.MutationPolicy{rule.SpaceRowWrites(viewer.RoleEdit), privacy.AlwaysDenyRule()},
 	}
 }
