@@ -11,6 +11,7 @@ import (
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/graph/content/orderkey"
 	"github.com/binderyhq/bindery/graph/model"
 )
 
@@ -124,11 +125,11 @@ func insertKey(ctx context.Context, client *ent.Client, sibs []sibling, at int) 
 		hi = sibs[at].Key
 	}
 	if at == len(sibs) || hi != "" {
-		if key, ok := keyBetween(lo, hi); ok {
+		if key, ok := orderkey.Between(lo, hi); ok {
 			return key, nil
 		}
 	}
-	keys := spreadKeys(len(sibs) + 1)
+	keys := orderkey.Spread(len(sibs) + 1)
 	sys := privacy.DecisionContext(ctx, privacy.Allow)
 	for i, s := range sibs {
 		k := keys[i]

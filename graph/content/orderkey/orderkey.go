@@ -1,29 +1,30 @@
-package graph
+// Package orderkey makes sibling order keys (the position column of collections and spaces, the
+// order of pages in a revision): fractional-index keys over the digits and lower-case letters,
+// compared byte by byte. A key never ends with the lowest digit "0", so there is always room for
+// another key between two different keys, and moving one item writes one row. The empty key (the
+// column's default) sorts before every other key.
+package orderkey
 
 import "strings"
-
-// Sibling order keys (the position column of collections and spaces): fractional-index keys over
-// the digits and lower-case letters, compared byte by byte. A key never ends with the lowest digit
-// "0", so there is always room for another key between two different keys, and moving one item
-// writes one row. The empty key (the column's default) sorts before every other key.
 
 const keyDigits = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 // maxKeyLen is the longest key the position column holds.
 const maxKeyLen = 128
 
-// keyBetween returns a key strictly between lo and hi: lo "" means no lower bound, hi "" no upper
+// Between returns a key strictly between lo and hi: lo "" means no lower bound, hi "" no upper
 // bound. ok is false when there is no such key of at most maxKeyLen characters (lo >= hi, a key
 // that is not of this alphabet, or keys grown too long), and the caller should renumber.
-func keyBetween(lo, hi string) (key string, ok bool) {
-	if !validKey(lo) || !validKey(hi) || (hi != "" && lo >= hi) {
+func Between(lo, hi string) (key string, ok bool) {
+	if !Valid(lo) || !Valid(hi) || (hi != "" && lo >= hi) {
 		return "", false
 	}
 	key = midpoint(lo, hi)
 	return key, len(key) <= maxKeyLen
 }
 
-func validKey(k string) bool {
+// Valid reports whether k is a key of this alphabet that leaves room after it.
+func Valid(k string) bool {
 	for i := 0; i < len(k); i++ {
 		if strings.IndexByte(keyDigits, k[i]) < 0 {
 			return false
@@ -77,8 +78,8 @@ func suffix(k string, n int) string {
 	return k[n:]
 }
 
-// spreadKeys returns n increasing keys spread evenly, for renumbering siblings.
-func spreadKeys(n int) []string {
+// Spread returns n increasing keys spread evenly, for renumbering siblings.
+func Spread(n int) []string {
 	width := 1
 	for capacity := len(keyDigits) - 1; capacity < n; capacity *= len(keyDigits) {
 		width++
@@ -90,7 +91,7 @@ func spreadKeys(n int) []string {
 		// than the previous key if trimming met it.
 		k := evenKey(i+1, n+1, width)
 		if k <= prev {
-			k, _ = keyBetween(prev, "")
+			k, _ = Between(prev, "")
 		}
 		keys[i], prev = k, k
 	}

@@ -1,4 +1,4 @@
-package graph
+package orderkey
 
 import (
 	"math/rand/v2"
@@ -10,16 +10,16 @@ func TestKeyBetween(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
 		for _, c := range [][2]string{{"", ""}, {"", "1"}, {"", "01"}, {"i", ""}, {"z", ""}, {"zz", ""},
 			{"a", "b"}, {"a", "a1"}, {"a1", "a2"}, {"az", "b"}, {"0001", "0002"}, {"1", "11"}} {
-			k, ok := keyBetween(c[0], c[1])
-			if !ok || k <= c[0] || (c[1] != "" && k >= c[1]) || !validKey(k) {
-				t.Errorf("keyBetween(%q, %q) = %q, %v", c[0], c[1], k, ok)
+			k, ok := Between(c[0], c[1])
+			if !ok || k <= c[0] || (c[1] != "" && k >= c[1]) || !Valid(k) {
+				t.Errorf("Between(%q, %q) = %q, %v", c[0], c[1], k, ok)
 			}
 		}
 	})
 	t.Run("ErrNoRoom", func(t *testing.T) {
 		for _, c := range [][2]string{{"a", "a"}, {"b", "a"}, {"a0", ""}, {"A", ""}, {"", "-"}} {
-			if k, ok := keyBetween(c[0], c[1]); ok {
-				t.Errorf("keyBetween(%q, %q) = %q, want no key", c[0], c[1], k)
+			if k, ok := Between(c[0], c[1]); ok {
+				t.Errorf("Between(%q, %q) = %q, want no key", c[0], c[1], k)
 			}
 		}
 	})
@@ -35,7 +35,7 @@ func TestKeyBetween(t *testing.T) {
 			if i < len(keys) {
 				hi = keys[i]
 			}
-			k, ok := keyBetween(lo, hi)
+			k, ok := Between(lo, hi)
 			if !ok {
 				t.Fatalf("no key between %q and %q", lo, hi)
 			}
@@ -49,13 +49,13 @@ func TestKeyBetween(t *testing.T) {
 
 func TestSpreadKeys(t *testing.T) {
 	for _, n := range []int{0, 1, 2, 35, 36, 37, 1300, 50000} {
-		keys := spreadKeys(n)
+		keys := Spread(n)
 		if len(keys) != n || !slices.IsSorted(keys) || len(slices.Compact(slices.Clone(keys))) != n {
-			t.Fatalf("spreadKeys(%d) is not %d increasing keys", n, n)
+			t.Fatalf("Spread(%d) is not %d increasing keys", n, n)
 		}
 		for _, k := range keys {
-			if !validKey(k) || k == "" {
-				t.Fatalf("spreadKeys(%d): invalid key %q", n, k)
+			if !Valid(k) || k == "" {
+				t.Fatalf("Spread(%d): invalid key %q", n, k)
 			}
 		}
 	}
