@@ -1,0 +1,269 @@
+// Package tree holds the content of one revision in memory, a page tree and its files, and stores
+// it content-addressed (see store.go): a revision that changes one page of ten thousand writes that
+// page's body and the few small tree nodes above its entry, not the whole tree.
+package tree
+
+import (
+	"slices"
+	"strings"
+	"time"
+)
+
+// Page is one page of a revision. Its body is stored apart, by hash, so equal bodies are stored
+// once and a tree entry stays small.
+type Page struct {
+	ID          string    `json:"id"`
+	Parent      string    `json:"parent,omitempty"` // "" for a root page
+	Order       string    `json:"order"`            // orderkey among its siblings
+	Type        string    `json:"type"`             // document, group or link
+	Title       string    `json:"title"`
+	Slug        string    `json:"slug"`
+	Emoji       string    `json:"emoji,omitempty"`
+	Description string    `json:"description,omitempty"`
+	Hidden      bool      `json:"hidden,omitempty"`
+	NoIndex     bool      `json:"noIndex,omitempty"`
+	Body        string    `json:"body,omitempty"` // hash of the Markdown body; "" for no body
+	CreatedAt   time.Time `json:"createdAt"`
+	UpdatedAt   time.Time `json:"updatedAt"`
+}
+
+// File is one file of a revision. Its bytes live in the blob store under Blob (their hash).
+type File struct {
+	ID          string    `json:"id"`
+	Name        string    `json:"name"`
+	ContentType string    `json:"contentType"`
+	Blob        string    `json:"blob"`
+	Size        int64     `json:"size"`
+	CreatedAt   time.Time `json:"createdAt"`
+}
+
+// Entry is one stored item of a tree: a page or a file (exactly one is set). Pages and files share
+// one key space, their ids.
+type Entry struct {
+	Page *Page `json:"p,omitempty"`
+	File *File `json:"f,omitempty"`
+}
+
+// Key is the id of the entry's page or file.
+func (e Entry) Key() string {
+	if e.Page != nil {
+		return e.Page.ID
+	}
+	return e.File.ID
+}
+
+// Tree is a revision's pages and files. A tree loaded from the store is shared by every request
+// that reads the revision and must not change; Clone gives a copy to edit. Pages and files are
+// replaced, never modified in place, so a clone shares them with its original.
+type Tree struct {
+	pages map[string]*Page
+	files map[string]*File
+	kids  map[string][]*Page // parent id ("" for the root) → children in order
+}
+
+// New returns a tree of the given entries.
+func New(entries []Entry) *Tree {
+	t := &Tree{pages: map[string]*Page{}, files: map[string]*File{}, kids: map[string][]*Page{}}
+	for _, e := range entries {
+		if e.Page != nil {
+			t.pages[e.Page.ID] = e.Page
+			t.kids[e.Page.Parent] = append(t.kids[e.Page.Parent], e.Page)
+		} else if e.File != nil {
+			t.files[e.File.ID] = e.File
+		}
+	}
+	for _, list := range t.kids {
+		slices.SortFunc(list, comparePages)
+	}
+	return t
+}
+
+// comparePages orders siblings by order key, then id (two concurrent inserts may share a key).
+func comparePages(a, b *Page) int {
+	if c := strings.Compare(a.Order, b.Order); c != 0 {
+		return c
+	}
+	return strings.Compare(a.ID, b.ID)
+}
+
+// Clone returns a copy of t to edit.
+func (t *Tree) Clone() *Tree {
+	c := &Tree{
+		pages: make(map[string]*Page, len(t.pages)),
+		files: make(map[string]*File, len(t.files)),
+		kids:  make(map[string][]*Page, len(t.kids)),
+	}
+	for k, v := range t.pages {
+		c.pages[k] = v
+	}
+	for k, v := range t.files {
+		c.files[k] = v
+	}
+	for k, v := range t.kids {
+		c.kids[k] = v // shared: SetPage and unlink replace a list, never change it in place
+	}
+	return c
+}
+
+// Page returns the page with the given id, or nil.
+func (t *Tree) Page(id string) *Page { return t.pages[id] }
+
+// File returns the file with the given id, or nil.
+func (t *Tree) File(id string) *File { return t.files[id] }
+
+// Entry returns the entry stored under key, or ok false.
+func (t *Tree) Entry(key string) (e Entry, ok bool) {
+	if p := t.pages[key]; p != nil {
+		return Entry{Page: p}, true
+	}
+	if f := t.files[key]; f != nil {
+		return Entry{File: f}, true
+	}
+	return Entry{}, false
+}
+
+// PageCount is the number of pages.
+func (t *Tree) PageCount() int { return len(t.pages) }
+
+// Children returns the children of the page parent ("" for root pages) in order. The slice is
+// the tree's own: do not modify it.
+func (t *Tree) Children(parent string) []*Page { return t.kids[parent] }
+
+// Files returns the files ordered by name, then id.
+func (t *Tree) Files() []*File {
+	files := make([]*File, 0, len(t.files))
+	for _, f := range t.files {
+		files = append(files, f)
+	}
+	slices.SortFunc(files, func(a, b *File) int {
+		if c := strings.Compare(a.Name, b.Name); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return files
+}
+
+// SetPage puts p in the tree, replacing the page with its id (which may have had another parent).
+func (t *Tree) SetPage(p *Page) {
+	if old := t.pages[p.ID]; old != nil {
+		t.unlink(old)
+	}
+	t.pages[p.ID] = p
+	list := slices.Clone(t.kids[p.Parent])
+	i, _ := slices.BinarySearchFunc(list, p, comparePages)
+	t.kids[p.Parent] = slices.Insert(list, i, p)
+}
+
+// DeletePage removes the page and its descendants and returns their ids.
+func (t *Tree) DeletePage(id string) []string {
+	p := t.pages[id]
+	if p == nil {
+		return nil
+	}
+	gone := append([]string{id}, t.Descendants(id)...)
+	t.unlink(p)
+	for _, d := range gone {
+		delete(t.pages, d)
+		delete(t.kids, d)
+	}
+	return gone
+}
+
+func (t *Tree) unlink(p *Page) {
+	t.kids[p.Parent] = slices.DeleteFunc(slices.Clone(t.kids[p.Parent]), func(q *Page) bool { return q.ID == p.ID })
+	if len(t.kids[p.Parent]) == 0 {
+		delete(t.kids, p.Parent)
+	}
+}
+
+// SetFile puts f in the tree, replacing the file with its id.
+func (t *Tree) SetFile(f *File) { t.files[f.ID] = f }
+
+// DeleteFile removes a file.
+func (t *Tree) DeleteFile(id string) { delete(t.files, id) }
+
+// Descendants returns the ids of the pages under id, depth first.
+func (t *Tree) Descendants(id string) []string {
+	var out []string
+	for _, c := range t.kids[id] {
+		out = append(out, c.ID)
+		out = append(out, t.Descendants(c.ID)...)
+	}
+	return out
+}
+
+// IsUnder reports whether page id is ancestor or one of its descendants.
+func (t *Tree) IsUnder(id, ancestor string) bool {
+	for seen := 0; id != "" && seen <= len(t.pages); seen++ {
+		if id == ancestor {
+			return true
+		}
+		p := t.pages[id]
+		if p == nil {
+			return false
+		}
+		id = p.Parent
+	}
+	return false
+}
+
+// Path is the page's slug path from the root ("guides/getting-started"), "" for an unknown page.
+func (t *Tree) Path(id string) string {
+	var slugs []string
+	for seen := 0; id != "" && seen <= len(t.pages); seen++ {
+		p := t.pages[id]
+		if p == nil {
+			break
+		}
+		slugs = append(slugs, p.Slug)
+		id = p.Parent
+	}
+	slices.Reverse(slugs)
+	return strings.Join(slugs, "/")
+}
+
+// ByPath returns the page at a slug path, or nil.
+func (t *Tree) ByPath(path string) *Page {
+	parent := ""
+	var found *Page
+	for _, slug := range strings.Split(strings.Trim(path, "/"), "/") {
+		found = nil
+		for _, c := range t.kids[parent] {
+			if c.Slug == slug {
+				found = c
+				break
+			}
+		}
+		if found == nil {
+			return nil
+		}
+		parent = found.ID
+	}
+	return found
+}
+
+// Walk calls fn for every page in tree order (a page, then its children), with the page's path.
+func (t *Tree) Walk(fn func(p *Page, path string)) {
+	var walk func(parent, prefix string)
+	walk = func(parent, prefix string) {
+		for _, c := range t.kids[parent] {
+			path := prefix + c.Slug
+			fn(c, path)
+			walk(c.ID, path+"/")
+		}
+	}
+	walk("", "")
+}
+
+// Entries returns every page and file of the tree, in no particular order.
+func (t *Tree) Entries() []Entry {
+	out := make([]Entry, 0, len(t.pages)+len(t.files))
+	for _, p := range t.pages {
+		out = append(out, Entry{Page: p})
+	}
+	for _, f := range t.files {
+		out = append(out, Entry{File: f})
+	}
+	return out
+}

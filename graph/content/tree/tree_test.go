@@ -1,0 +1,66 @@
+package tree
+
+import (
+	"slices"
+	"testing"
+)
+
+// guide is a small tree: guides/{start, advanced/{deep}}, api.
+func guide() *Tree {
+	mk := func(id, parent, order, slug string) Entry {
+		return Entry{Page: &Page{ID: id, Parent: parent, Order: order, Slug: slug, Title: slug, Type: "document"}}
+	}
+	return New([]Entry{
+		mk("api", "", "m", "api"), mk("guides", "", "a", "guides"),
+		mk("start", "guides", "a", "start"), mk("adv", "guides", "b", "advanced"),
+		mk("deep", "adv", "a", "deep"),
+	})
+}
+
+func order(t *Tree) []string {
+	var out []string
+	t.Walk(func(p *Page, path string) { out = append(out, path) })
+	return out
+}
+
+func TestTreeWalkAndPaths(t *testing.T) {
+	tr := guide()
+	want := []string{"guides", "guides/start", "guides/advanced", "guides/advanced/deep", "api"}
+	if got := order(tr); !slices.Equal(got, want) {
+		t.Errorf("Walk = %v, want %v", got, want)
+	}
+	if got := tr.Path("deep"); got != "guides/advanced/deep" {
+		t.Errorf("Path(deep) = %q", got)
+	}
+	if p := tr.ByPath("/guides/advanced/deep"); p == nil || p.ID != "deep" {
+		t.Errorf("ByPath = %v", p)
+	}
+	if p := tr.ByPath("guides/nope"); p != nil {
+		t.Errorf("ByPath of a missing page = %v", p)
+	}
+	if !tr.IsUnder("deep", "guides") || tr.IsUnder("guides", "deep") || !tr.IsUnder("adv", "adv") {
+		t.Error("IsUnder is wrong")
+	}
+}
+
+func TestTreeMoveAndDelete(t *testing.T) {
+	orig := guide()
+	tr := orig.Clone()
+	moved := *tr.Page("adv")
+	moved.Parent, moved.Order = "", "z"
+	tr.SetPage(&moved)
+	if got, want := order(tr), []string{"guides", "guides/start", "api", "advanced", "advanced/deep"}; !slices.Equal(got, want) {
+		t.Errorf("after move: %v, want %v", got, want)
+	}
+	gone := tr.DeletePage("advanced-does-not-exist")
+	if gone != nil {
+		t.Errorf("deleting a missing page removed %v", gone)
+	}
+	gone = tr.DeletePage("adv")
+	if !slices.Equal(gone, []string{"adv", "deep"}) || tr.Page("deep") != nil {
+		t.Errorf("DeletePage removed %v", gone)
+	}
+	if got := order(orig); len(got) != 5 || orig.Page("adv").Parent != "guides" {
+		t.Errorf("the original changed: %v", got)
+	}
+}
