@@ -170,6 +170,15 @@ func (t *Tree) DeletePage(id string) []string {
 	return gone
 }
 
+// RemovePage removes one page and leaves its children where they are, pointing at a parent that
+// is gone, for a merge to settle.
+func (t *Tree) RemovePage(id string) {
+	if p := t.pages[id]; p != nil {
+		t.unlink(p)
+		delete(t.pages, id)
+	}
+}
+
 func (t *Tree) unlink(p *Page) {
 	t.kids[p.Parent] = slices.DeleteFunc(slices.Clone(t.kids[p.Parent]), func(q *Page) bool { return q.ID == p.ID })
 	if len(t.kids[p.Parent]) == 0 {
