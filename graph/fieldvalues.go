@@ -14,6 +14,7 @@ import (
 	"github.com/binderyhq/bindery/ent/customfield"
 	"github.com/binderyhq/bindery/ent/customfieldvalue"
 	"github.com/binderyhq/bindery/ent/privacy"
+	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/loader"
@@ -49,7 +50,7 @@ func (r *Resolver) setSpaceFieldValues(ctx context.Context, spaceID string, valu
 	if err != nil {
 		return nil, err
 	}
-	role, err := r.spaceRole(ctx, s)
+	role, err := rule.SpaceRole(ctx, s)
 	if err != nil {
 		return nil, err
 	}

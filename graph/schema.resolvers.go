@@ -416,8 +416,8 @@ func (r *queryResolver) Collection(ctx context.Context, id string) (*ent.Collect
 }
 
 // Space is the resolver for the space field.
-func (r *queryResolver) Space(ctx context.Context, id string) (*ent.Space, error) {
-	return r.space(ctx, id)
+func (r *queryResolver) Space(ctx context.Context, id string, shareKey *string) (*ent.Space, error) {
+	return r.sharedSpace(ctx, id, shareKey)
 }
 
 // DefaultLevel is the resolver for the defaultLevel field.
@@ -428,6 +428,11 @@ func (r *spaceResolver) DefaultLevel(ctx context.Context, obj *ent.Space) (*stri
 // Permissions is the resolver for the permissions field.
 func (r *spaceResolver) Permissions(ctx context.Context, obj *ent.Space) (*model.SpacePermissions, error) {
 	return r.spacePermissionsOf(ctx, obj)
+}
+
+// ShareKey is the resolver for the shareKey field.
+func (r *spaceResolver) ShareKey(ctx context.Context, obj *ent.Space) (*string, error) {
+	return r.spaceShareKey(ctx, obj)
 }
 
 // Grants is the resolver for the grants field.

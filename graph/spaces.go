@@ -59,18 +59,26 @@ func (r *Resolver) space(ctx context.Context, id string) (*ent.Space, error) {
 	return s, notFound(err, "space")
 }
 
-// spaceRole is the viewer's effective role on a live space (rule.ContentRole); outside the
-// viewer's organizations only visibility counts.
-func (r *Resolver) spaceRole(ctx context.Context, s *ent.Space) (viewer.Role, error) {
-	byOrg, err := rule.ContentOf(ctx)
-	if err != nil {
-		return "", err
+// sharedSpace is space, after recording the share key the viewer presented (if any): for the
+// rest of the request the share-link space with that key is readable to them, nested fields
+// (permissions) included.
+func (r *Resolver) sharedSpace(ctx context.Context, id string, shareKey *string) (*ent.Space, error) {
+	if shareKey != nil {
+		viewer.FromContext(ctx).PresentShareKey(*shareKey)
 	}
-	c := byOrg[s.OrganizationID]
-	if c == nil {
-		c = &rule.Content{Nodes: map[string]rule.ContentNode{s.ID: {Visibility: string(s.Visibility), Space: true}}}
+	return r.space(ctx, id)
+}
+
+// spaceShareKey is Space.shareKey: the secret of a share-link space, for admins of the space.
+func (r *Resolver) spaceShareKey(ctx context.Context, s *ent.Space) (*string, error) {
+	if s.Visibility != space.VisibilityShareLink || s.DeletedAt != nil {
+		return nil, nil
 	}
-	return rule.ContentRole(c, s.ID), nil
+	role, err := rule.SpaceRole(ctx, s)
+	if err != nil || !role.AtLeast(viewer.RoleAdmin) {
+		return nil, err
+	}
+	return s.ShareKey, nil
 }
 
 // adminSpace returns a live space on which the viewer has the admin role.
@@ -80,7 +88,7 @@ func (r *Resolver) adminSpace(ctx context.Context, id, action string) (*ent.Spac
 	if err != nil {
 		return nil, err
 	}
-	role, err := r.spaceRole(ctx, s)
+	role, err := rule.SpaceRole(ctx, s)
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +116,7 @@ func (r *Resolver) spacePermissionsOf(ctx context.Context, s *ent.Space) (*model
 	if s.DeletedAt != nil {
 		return spacePermissions(""), nil
 	}
-	role, err := r.spaceRole(ctx, s)
+	role, err := rule.SpaceRole(ctx, s)
 	return spacePermissions(role), err
 }
 
@@ -214,9 +222,7 @@ func (r *Resolver) updateSpace(ctx context.Context, spaceID string, in model.Upd
 		if *v == space.VisibilityInCollection && s.ParentID == nil {
 			return nil, apperr.Invalidf("visibility: in-collection is only for a space in a collection")
 		}
-		if *v == space.VisibilityShareLink && s.ShareKey == nil {
-			upd.SetShareKey(id.New())
-		}
+		setShareKey(upd, s.Visibility, *v)
 		upd.SetVisibility(*v)
 	}
 	if in.EditMode != nil {
@@ -231,6 +237,27 @@ func (r *Resolver) updateSpace(ctx context.Context, spaceID string, in model.Upd
 		return nil, err
 	}
 	return r.space(ctx, spaceID)
+}
+
+// setShareKey keeps a space's share key while it stays share-link, makes a new one when it becomes
+// share-link (a link shared before is not revived), and drops it when it stops being share-link.
+func setShareKey(upd *ent.SpaceUpdateOne, from, to space.Visibility) {
+	switch {
+	case to != space.VisibilityShareLink:
+		upd.ClearShareKey()
+	case from != to:
+		upd.SetShareKey(*newShareKey(to))
+	}
+}
+
+// newShareKey is a fresh, unguessable share key (internal/id: about 119 random bits) for a space
+// with share-link visibility; nil for any other visibility.
+func newShareKey(v space.Visibility) *string {
+	if v != space.VisibilityShareLink {
+		return nil
+	}
+	key := id.New()
+	return &key
 }
 
 // deleteSpace deletes a space softly: it disappears from lists and reads, and organization
@@ -276,7 +303,7 @@ func (r *Resolver) restoreSpace(ctx context.Context, id string) (*ent.Space, err
 
 // duplicateSpace copies a space next to itself: same settings and content (a new revision over
 // the same root tree), new ids, titled "<title> (copy)" within the title bound. Grants, custom
-// field values and share keys are not copied. It takes read access to the space and the create
+// field values and share keys are not copied (a share-link copy gets its own key). It takes read access to the space and the create
 // role where the copy goes.
 func (r *Resolver) duplicateSpace(ctx context.Context, id string) (*ent.Space, error) {
 	s, err := r.space(ctx, id)
@@ -305,8 +332,9 @@ func (r *Resolver) duplicateSpace(ctx context.Context, id string) (*ent.Space, e
 			return err
 		}
 		c, err := tx.Space.Create().SetOrganizationID(s.OrganizationID).SetTitle(copyTitle(s.Title)).
-			SetEmoji(s.Emoji).SetVisibility(s.Visibility).SetEditMode(s.EditMode).
-			SetNillableDefaultLevel(s.DefaultLevel).SetNillableParentID(s.ParentID).SetPosition(pos).Save(ctx)
+			SetEmoji(s.Emoji).SetVisibility(s.Visibility).SetNillableShareKey(newShareKey(s.Visibility)).
+			SetEditMode(s.EditMode).SetNillableDefaultLevel(s.DefaultLevel).SetNillableParentID(s.ParentID).
+			SetPosition(pos).Save(ctx)
 		if err != nil {
 			return err
 		}

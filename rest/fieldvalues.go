@@ -24,7 +24,7 @@ func (a *api) customFieldValue(ctx context.Context, v *model.CustomFieldValue) (
 
 func (a *api) listSpaceCustomFields(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	s, err := a.r.Query().Space(ctx, chi.URLParam(r, "spaceId"))
+	s, err := a.r.Query().Space(ctx, chi.URLParam(r, "spaceId"), nil)
 	if err != nil {
 		writeError(w, r, err)
 		return

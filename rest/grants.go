@@ -40,14 +40,14 @@ func (a *api) spaceGrants() grantKind {
 	return grantKind{
 		param: "spaceId",
 		grants: func(ctx context.Context, id string, limit *int, page *string, kind model.GrantSubjectKind) (*model.PermissionGrantConnection, error) {
-			s, err := a.r.Query().Space(ctx, id)
+			s, err := a.r.Query().Space(ctx, id, nil)
 			if err != nil {
 				return nil, err
 			}
 			return a.r.Space().Grants(ctx, s, limit, page, &kind)
 		},
 		access: func(ctx context.Context, id string, limit *int, page *string, role *viewer.Role) (*model.ContentAccessConnection, error) {
-			s, err := a.r.Query().Space(ctx, id)
+			s, err := a.r.Query().Space(ctx, id, nil)
 			if err != nil {
 				return nil, err
 			}

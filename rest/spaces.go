@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -44,12 +45,17 @@ func (a *api) space(ctx context.Context, s *ent.Space) (Space, error) {
 	if err != nil {
 		return Space{}, err
 	}
+	shareKey, err := sr.ShareKey(ctx, s)
+	if err != nil {
+		return Space{}, err
+	}
 	level, err := sr.DefaultLevel(ctx, s)
 	w := Space{
 		Object: "space", ID: s.ID, Title: s.Title, Emoji: s.Emoji, Visibility: string(s.Visibility),
 		CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt, DeletedAt: s.DeletedAt, EditMode: string(s.EditMode),
-		MergeRules:   mergeRules{Type: "inherit"},
-		URLs:         urls{Location: a.url("/v1/spaces/" + s.ID), App: a.url("/o/" + s.OrganizationID + "/s/" + s.ID)},
+		MergeRules: mergeRules{Type: "inherit"},
+		URLs: urls{Location: a.url("/v1/spaces/" + s.ID), App: a.url("/o/" + s.OrganizationID + "/s/" + s.ID),
+			Published: a.shareURL(s.ID, shareKey)},
 		Organization: s.OrganizationID, Parent: s.ParentID, DefaultLevel: level,
 		Comments: s.CommentsCount, ChangeRequests: s.ChangeRequestsCount,
 		ChangeRequestsOpen: s.ChangeRequestsOpenCount, ChangeRequestsDraft: s.ChangeRequestsDraftCount,
@@ -59,6 +65,15 @@ func (a *api) space(ctx context.Context, s *ent.Space) (Space, error) {
 		w.Revision = *s.RevisionID
 	}
 	return w, err
+}
+
+// shareURL is urls.published of a share-link space, for the admins who may see its key (""
+// otherwise): the space's API address with the key, which opens it to anyone signed in.
+func (a *api) shareURL(spaceID string, shareKey *string) string {
+	if shareKey == nil {
+		return ""
+	}
+	return a.url("/v1/spaces/" + spaceID + "?shareKey=" + url.QueryEscape(*shareKey))
 }
 
 func (a *api) listSpaces(w http.ResponseWriter, r *http.Request) {
@@ -86,8 +101,9 @@ func (a *api) createSpace(w http.ResponseWriter, r *http.Request) {
 	respondWith(w, r, http.StatusCreated, s, err, a.space)
 }
 
+// getSpace answers GET /v1/spaces/{spaceId}; `shareKey` opens a share-link space to its holder.
 func (a *api) getSpace(w http.ResponseWriter, r *http.Request) {
-	s, err := a.r.Query().Space(r.Context(), chi.URLParam(r, "spaceId"))
+	s, err := a.r.Query().Space(r.Context(), chi.URLParam(r, "spaceId"), query{r}.str("shareKey"))
 	respondWith(w, r, http.StatusOK, s, err, a.space)
 }
 

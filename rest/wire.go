@@ -23,9 +23,10 @@ type Next struct {
 }
 
 type urls struct {
-	Location string `json:"location"`
-	App      string `json:"app,omitempty"`
-	Logo     string `json:"logo,omitempty"`
+	Location  string `json:"location"`
+	App       string `json:"app,omitempty"`
+	Logo      string `json:"logo,omitempty"`
+	Published string `json:"published,omitempty"`
 }
 
 // User is the wire shape of a user.

@@ -1,6 +1,10 @@
 package rule
 
-import "github.com/binderyhq/bindery/ent/viewer"
+import (
+	"slices"
+
+	"github.com/binderyhq/bindery/ent/viewer"
+)
 
 // Content is what decides a viewer's role on the collections and spaces of one organization: the
 // viewer's membership, the content tree with each object's defaultLevel and visibility, and the
@@ -10,6 +14,8 @@ type Content struct {
 	OrgRole viewer.Role // their role there ("" for a guest or a non-member)
 	Nodes   map[string]ContentNode
 	Grants  map[string]viewer.Role // object id → best role granted to the viewer or their teams
+	// ShareKeys are the share-link keys the viewer presented in this request.
+	ShareKeys []string
 }
 
 // ContentNode is a collection or a space in the tree.
@@ -19,6 +25,7 @@ type ContentNode struct {
 	// parent collection, then the organization role), or "" (none: explicit grants only).
 	DefaultLevel string
 	Visibility   string // spaces only: public, unlisted, share-link, visitor-auth, in-collection, private
+	ShareKey     string // spaces with share-link visibility: the secret that opens them
 	Space        bool
 }
 
@@ -32,8 +39,8 @@ const maxDepth = 64
 //   - admin, for organization admins;
 //   - the object's default level, for members with a role (guests get none);
 //   - every grant to the viewer or their teams on the object or a collection above it;
-//   - read, for a public or unlisted space, and for an in-collection space whose parent
-//     collection the viewer can read.
+//   - read, for a public or unlisted space, for a share-link space whose key the viewer
+//     presented, and for an in-collection space whose parent collection the viewer can read.
 //
 // It is "" when the viewer may not even read the object (or it is not in the tree).
 func ContentRole(c *Content, id string) viewer.Role {
@@ -84,6 +91,8 @@ func readableByVisibility(c *Content, n ContentNode) bool {
 	switch n.Visibility {
 	case "public", "unlisted":
 		return true
+	case "share-link":
+		return n.ShareKey != "" && slices.Contains(c.ShareKeys, n.ShareKey)
 	case "in-collection":
 		return n.Parent != "" && ContentRole(c, n.Parent).AtLeast(viewer.RoleRead)
 	}

@@ -10,7 +10,9 @@ import (
 //
 //	├─ space "public" (no default, public)
 //	├─ space "nested" in "docs" (in-collection, no default)
-//	└─ space "locked" (no default, private)
+//	├─ space "locked" (no default, private)
+//	├─ space "shared" (no default, share-link with key "k")
+//	└─ space "unshared" (no default, private; a stale key "old" must open nothing)
 func contentTree(orgRole viewer.Role, member bool, grants map[string]viewer.Role) *Content {
 	return &Content{
 		Member: member, OrgRole: orgRole, Grants: grants,
@@ -21,6 +23,8 @@ func contentTree(orgRole viewer.Role, member bool, grants map[string]viewer.Role
 			"public":   {Visibility: "public", Space: true},
 			"nested":   {Parent: "docs", Visibility: "in-collection", Space: true},
 			"locked":   {Visibility: "private", Space: true},
+			"shared":   {Visibility: "share-link", ShareKey: "k", Space: true},
+			"unshared": {Visibility: "private", ShareKey: "old", Space: true},
 		},
 	}
 }
@@ -48,6 +52,13 @@ func TestContentRole(t *testing.T) {
 		{"OutsiderReadsOnlyPublic", contentTree(none, false, nil),
 			map[string]viewer.Role{"docs": none, "public": read, "nested": none, "locked": none}},
 		{"UnknownObject", contentTree(admin, true, nil), map[string]viewer.Role{"nope": none}},
+		{"KeyHolderReadsTheSharedSpaceOnly", presenting(contentTree(none, false, nil), "k"),
+			map[string]viewer.Role{"shared": read, "locked": none, "docs": none, "unshared": none}},
+		{"KeyKeepsAHigherRole", presenting(contentTree(none, true, map[string]viewer.Role{"shared": edit}), "k"),
+			map[string]viewer.Role{"shared": edit}},
+		{"NoKeyNoRead", contentTree(read, true, nil), map[string]viewer.Role{"shared": none}},
+		{"WrongKeyNoRead", presenting(contentTree(none, false, nil), "K", "x"), map[string]viewer.Role{"shared": none}},
+		{"StaleKeyNoRead", presenting(contentTree(none, false, nil), "old"), map[string]viewer.Role{"unshared": none}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -58,6 +69,11 @@ func TestContentRole(t *testing.T) {
 			}
 		})
 	}
+}
+
+func presenting(c *Content, keys ...string) *Content {
+	c.ShareKeys = keys
+	return c
 }
 
 func TestContentRoleSurvivesACycle(t *testing.T) {

@@ -22,7 +22,8 @@ const contentKey = "rule.content"
 
 // ContentOf returns the facts that decide the viewer's role on content, per organization the
 // viewer belongs to: loaded once per request (three statements for all organizations) and
-// forgotten when a write changes them (ForgetContent). Reads use the client in ctx (ent.NewContext).
+// forgotten when a write changes them (ForgetContent), with the share keys the viewer presented
+// so far. Reads use the client in ctx (ent.NewContext).
 func ContentOf(ctx context.Context) (map[string]*Content, error) {
 	v := viewer.FromContext(ctx)
 	client := ent.FromContext(ctx)
@@ -33,7 +34,37 @@ func ContentOf(ctx context.Context) (map[string]*Content, error) {
 	if err != nil {
 		return nil, err
 	}
-	return val.(map[string]*Content), nil
+	return withShareKeys(val.(map[string]*Content), v.ShareKeys()), nil
+}
+
+// withShareKeys returns the cached facts with the presented share keys. Keys may be presented
+// after the facts were cached, and the cached facts are shared by the request's goroutines, so
+// the keys go on shallow copies.
+func withShareKeys(byOrg map[string]*Content, keys []string) map[string]*Content {
+	if len(keys) == 0 {
+		return byOrg
+	}
+	out := make(map[string]*Content, len(byOrg))
+	for org, c := range byOrg {
+		withKeys := *c
+		withKeys.ShareKeys = keys
+		out[org] = &withKeys
+	}
+	return out
+}
+
+// SpaceRole is the viewer's effective role on a live space (ContentRole); outside the viewer's
+// organizations only the space's visibility, and a share key they presented, count.
+func SpaceRole(ctx context.Context, s *ent.Space) (viewer.Role, error) {
+	byOrg, err := ContentOf(ctx)
+	if err != nil {
+		return "", err
+	}
+	c := byOrg[s.OrganizationID]
+	if c == nil {
+		c = &Content{Nodes: map[string]ContentNode{s.ID: spaceNode(s)}, ShareKeys: viewer.FromContext(ctx).ShareKeys()}
+	}
+	return ContentRole(c, s.ID), nil
 }
 
 func loadContent(ctx context.Context, client *ent.Client, v *viewer.Viewer) (map[string]*Content, error) {
@@ -91,10 +122,18 @@ func loadContentOf(ctx context.Context, client *ent.Client, userID string, roles
 		return nil, err
 	}
 	for _, s := range spaces {
-		byOrg[s.OrganizationID].Nodes[s.ID] = ContentNode{Parent: deref(s.ParentID), DefaultLevel: levelOf(s.DefaultLevel),
-			Visibility: string(s.Visibility), Space: true}
+		byOrg[s.OrganizationID].Nodes[s.ID] = spaceNode(s)
 	}
 	return byOrg, addGrants(sys, client, userID, byOrg, orgs)
+}
+
+// spaceNode is a space's place in the content tree.
+func spaceNode(s *ent.Space) ContentNode {
+	n := ContentNode{Parent: deref(s.ParentID), DefaultLevel: levelOf(s.DefaultLevel), Visibility: string(s.Visibility), Space: true}
+	if s.Visibility == space.VisibilityShareLink {
+		n.ShareKey = deref(s.ShareKey)
+	}
+	return n
 }
 
 // addGrants records the grants made to the user or to one of their teams.

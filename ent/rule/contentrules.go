@@ -23,17 +23,19 @@ func FilterCollections() privacy.QueryRule {
 }
 
 // FilterSpaces limits reads of spaces to those the viewer may read: by role, by visibility
-// (public and unlisted spaces are readable by everyone), and, for organization admins, deleted
-// spaces too (so they can restore them).
+// (public and unlisted spaces are readable by everyone, a share-link space by whoever presented
+// its key), and, for organization admins, deleted spaces too (so they can restore them).
 func FilterSpaces() privacy.QueryRule {
 	return privacy.FilterFunc(func(ctx context.Context, f privacy.Filter) error {
 		ids, err := contentIDs(ctx, viewer.RoleRead, true)
 		if err != nil {
 			return err
 		}
+		v := viewer.FromContext(ctx)
 		f.Where(entql.Or(fieldIn("id", ids),
-			orgIn(viewer.FromContext(ctx).OrganizationIDs(viewer.RoleAdmin)),
-			entql.FieldIn("visibility", "public", "unlisted")))
+			orgIn(v.OrganizationIDs(viewer.RoleAdmin)),
+			entql.FieldIn("visibility", "public", "unlisted"),
+			entql.And(entql.FieldEQ("visibility", "share-link"), fieldIn("share_key", anys(v.ShareKeys())))))
 		return privacy.Allow
 	})
 }

@@ -4,6 +4,7 @@ package viewer
 
 import (
 	"context"
+	"slices"
 	"sync"
 )
 
@@ -17,6 +18,7 @@ type Viewer struct {
 	mu          sync.RWMutex
 	memberships map[string]*Role // organization id → role; a nil role is a guest
 	cache       map[string]any   // facts loaded once per request (Remember)
+	shareKeys   []string         // share-link keys presented in this request (PresentShareKey)
 }
 
 // NewUser returns the viewer for an authenticated user with their memberships
@@ -78,6 +80,29 @@ func (v *Viewer) DropMembership(orgID string) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	delete(v.memberships, orgID)
+}
+
+// PresentShareKey records a share-link key the caller presented: for the rest of the request, the
+// space with share-link visibility and that key is readable to them. An empty key is ignored.
+func (v *Viewer) PresentShareKey(key string) {
+	if v == nil || key == "" {
+		return
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if !slices.Contains(v.shareKeys, key) {
+		v.shareKeys = append(v.shareKeys, key)
+	}
+}
+
+// ShareKeys lists the share-link keys presented in this request (nil when none).
+func (v *Viewer) ShareKeys() []string {
+	if v == nil {
+		return nil
+	}
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	return append([]string(nil), v.shareKeys...)
 }
 
 type ctxKey struct{}

@@ -329,7 +329,7 @@ type ComplexityRoot struct {
 		Organization                func(childComplexity int, id string) int
 		Organizations               func(childComplexity int, first *int, after *string) int
 		OrganizationsForEmailDomain func(childComplexity int, domain string) int
-		Space                       func(childComplexity int, id string) int
+		Space                       func(childComplexity int, id string, shareKey *string) int
 		User                        func(childComplexity int, id string) int
 		Viewer                      func(childComplexity int) int
 	}
@@ -354,6 +354,7 @@ type ComplexityRoot struct {
 		ParentID                 func(childComplexity int) int
 		Permissions              func(childComplexity int) int
 		RevisionID               func(childComplexity int) int
+		ShareKey                 func(childComplexity int) int
 		Title                    func(childComplexity int) int
 		UpdatedAt                func(childComplexity int) int
 		Visibility               func(childComplexity int) int
@@ -539,12 +540,13 @@ type QueryResolver interface {
 	OrganizationsForEmailDomain(ctx context.Context, domain string) ([]*ent.Organization, error)
 	APIInfo(ctx context.Context) (*model.APIInfo, error)
 	Collection(ctx context.Context, id string) (*ent.Collection, error)
-	Space(ctx context.Context, id string) (*ent.Space, error)
+	Space(ctx context.Context, id string, shareKey *string) (*ent.Space, error)
 }
 type SpaceResolver interface {
 	DefaultLevel(ctx context.Context, obj *ent.Space) (*string, error)
 
 	Permissions(ctx context.Context, obj *ent.Space) (*model.SpacePermissions, error)
+	ShareKey(ctx context.Context, obj *ent.Space) (*string, error)
 	Grants(ctx context.Context, obj *ent.Space, first *int, after *string, subject *model.GrantSubjectKind) (*model.PermissionGrantConnection, error)
 	Access(ctx context.Context, obj *ent.Space, first *int, after *string, role *viewer.Role) (*model.ContentAccessConnection, error)
 	Organization(ctx context.Context, obj *ent.Space) (*ent.Organization, error)
@@ -2006,7 +2008,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Space(childComplexity, args["id"].(string)), true
+		return e.ComplexityRoot.Query.Space(childComplexity, args["id"].(string), args["shareKey"].(*string)), true
 	case "Query.user":
 		if e.ComplexityRoot.Query.User == nil {
 			break
@@ -2149,6 +2151,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.RevisionID(childComplexity), true
+	case "Space.shareKey":
+		if e.ComplexityRoot.Space.ShareKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.ShareKey(childComplexity), true
 	case "Space.title":
 		if e.ComplexityRoot.Space.Title == nil {
 			break
@@ -3073,6 +3081,12 @@ type Space {
   changeRequestsOpen: Int!
   changeRequestsDraft: Int!
   permissions: SpacePermissions!
+  """
+  The secret of SHARE_LINK visibility (pass it as space(shareKey:) or GET
+  /v1/spaces/{id}?shareKey=): shown to admins of the space only, null otherwise and for any other
+  visibility. A new key is made each time the space becomes SHARE_LINK.
+  """
+  shareKey: String
 }
 
 """
@@ -3132,8 +3146,11 @@ input MoveSpaceInput {
 }
 
 extend type Query {
-  "A live space the viewer can read."
-  space(id: ID!): Space
+  """
+  A live space the viewer can read. shareKey opens a space with visibility SHARE_LINK to anyone
+  signed in who presents its key (read access, for this request).
+  """
+  space(id: ID!, shareKey: String): Space
 }
 
 extend type Mutation {
@@ -3800,6 +3817,8 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_changeRequestsDraft(ctx, field)
 	case "permissions":
 		return ec.fieldContext_Space_permissions(ctx, field)
+	case "shareKey":
+		return ec.fieldContext_Space_shareKey(ctx, field)
 	case "grants":
 		return ec.fieldContext_Space_grants(ctx, field)
 	case "access":
@@ -5447,6 +5466,14 @@ func (ec *executionContext) field_Query_space_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "shareKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["shareKey"] = arg1
 	return args, nil
 }
 
@@ -11429,7 +11456,7 @@ func (ec *executionContext) _Query_space(ctx context.Context, field graphql.Coll
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Space(ctx, fc.Args["id"].(string))
+			return ec.Resolvers.Query().Space(ctx, fc.Args["id"].(string), fc.Args["shareKey"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
@@ -11937,6 +11964,29 @@ func (ec *executionContext) fieldContext_Space_permissions(_ context.Context, fi
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Space_shareKey(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_shareKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Space().ShareKey(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Space_shareKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Space", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Space_grants(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
@@ -18790,6 +18840,44 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				}()
 				res = ec._Space_permissions(ctx, field, obj)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "shareKey":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Space_shareKey(ctx, field, obj)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
