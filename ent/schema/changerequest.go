@@ -67,11 +67,12 @@ func (ChangeRequest) Indexes() []ent.Index {
 	}
 }
 
-// Policy of ChangeRequest: members with a role see change requests; admins manage them. (Later
-// issues refine both with the levels granted on the space.)
+// Policy of ChangeRequest: whoever may read a space reads its change requests; editors of the
+// space create and change them (merging, which also takes the review role, is checked by the
+// resolver and by the space's policy on moving its revision).
 func (ChangeRequest) Policy() ent.Policy {
 	return privacy.Policy{
-		Query:    privacy.QueryPolicy{rule.FilterTenant(viewer.RoleRead)},
-		Mutation: privacy.MutationPolicy{rule.AllowOrgRole(viewer.RoleAdmin), privacy.AlwaysDenyRule()},
+		Query:    privacy.QueryPolicy{rule.FilterSpaceRows()},
+		Mutation: privacy.MutationPolicy{rule.SpaceRowWrites(viewer.RoleEdit), privacy.AlwaysDenyRule()},
 	}
 }

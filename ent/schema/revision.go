@@ -55,11 +55,14 @@ func (Revision) Indexes() []ent.Index {
 	}
 }
 
-// Policy of Revision: members with a role see revisions; admins write them. (Later issues let
-// editors write revisions of the spaces they may edit.)
+// Policy of Revision: whoever may read a space reads its revisions; editors of a space write new
+// ones (revisions are never changed, only purged with their space by the system).
 func (Revision) Policy() ent.Policy {
 	return privacy.Policy{
-		Query:    privacy.QueryPolicy{rule.FilterTenant(viewer.RoleRead)},
-		Mutation: privacy.MutationPolicy{rule.AllowOrgRole(viewer.RoleAdmin), privacy.AlwaysDenyRule()},
+		Query: privacy.QueryPolicy{rule.FilterSpaceRows()},
+		Mutation: privacy.MutationPolicy{
+			privacy.OnMutationOperation(rule.SpaceRowWrites(viewer.RoleEdit), ent.OpCreate),
+			privacy.AlwaysDenyRule(),
+		},
 	}
 }

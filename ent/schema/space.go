@@ -8,6 +8,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/rule"
+	"github.com/binderyhq/bindery/ent/viewer"
 )
 
 // Space is a container of pages and files: its content is the revision it points at. A deleted
@@ -69,11 +70,19 @@ func (Space) Indexes() []ent.Index {
 
 // Policy of Space: a viewer sees the spaces their effective role or the space's visibility lets
 // them read (organization admins also see deleted ones); creating takes the create role where it
-// is made, changing or deleting the admin role on the space.
+// is made, changing or deleting the admin role on the space, except for what content work
+// changes: merging (the active revision) takes the review role, and the change request and
+// comment counters follow the writes of those who may make them (comment role and up).
 func (Space) Policy() ent.Policy {
 	return privacy.Policy{
-		Query:    privacy.QueryPolicy{rule.FilterSpaces()},
-		Mutation: privacy.MutationPolicy{rule.ContentWrites(true), privacy.AlwaysDenyRule()},
+		Query: privacy.QueryPolicy{rule.FilterSpaces()},
+		Mutation: privacy.MutationPolicy{
+			rule.SpaceFieldWrites(viewer.RoleReview, "revision_id"),
+			rule.SpaceFieldWrites(viewer.RoleComment, "comments_count", "change_requests_count",
+				"change_requests_open_count", "change_requests_draft_count"),
+			rule.ContentWrites(true),
+			privacy.AlwaysDenyRule(),
+		},
 	}
 }
 

@@ -1,0 +1,59 @@
+package rule
+
+import (
+	"context"
+	"slices"
+
+	entgo "entgo.io/ent"
+	"entgo.io/ent/entql"
+
+	"github.com/binderyhq/bindery/ent/privacy"
+	"github.com/binderyhq/bindery/ent/viewer"
+)
+
+// FilterSpaceRows limits reads of rows that belong to a space (revisions, change requests) to
+// those of spaces the viewer may read: by role in their organizations (share keys included), or
+// by a public or unlisted visibility.
+func FilterSpaceRows() privacy.QueryRule {
+	return privacy.FilterFunc(func(ctx context.Context, f privacy.Filter) error {
+		ids, err := contentIDs(ctx, viewer.RoleRead, true)
+		if err != nil {
+			return err
+		}
+		f.Where(entql.Or(fieldIn("space_id", ids),
+			entql.HasEdgeWith("space", entql.FieldIn("visibility", "public", "unlisted"))))
+		return privacy.Allow
+	})
+}
+
+// SpaceFieldWrites lets viewers whose role on a space is at least min update only the given
+// fields of it (a merge moves the space's revision, a new change request bumps its counters),
+// without the admin role other space updates take. Other mutations are skipped.
+func SpaceFieldWrites(min viewer.Role, fields ...string) privacy.MutationRule {
+	narrow := privacy.FilterFunc(func(ctx context.Context, f privacy.Filter) error {
+		ids, err := contentIDs(ctx, min, true)
+		if err != nil {
+			return err
+		}
+		f.Where(fieldIn("id", ids))
+		return privacy.Allow
+	})
+	return privacy.MutationRuleFunc(func(ctx context.Context, m entgo.Mutation) error {
+		if !m.Op().Is(entgo.OpUpdateOne|entgo.OpUpdate) || !onlyFields(m, fields) {
+			return privacy.Skip
+		}
+		return narrow.EvalMutation(ctx, m)
+	})
+}
+
+// onlyFields reports whether the mutation sets, adds to or clears only the given fields (and the
+// update time every update sets).
+func onlyFields(m entgo.Mutation, fields []string) bool {
+	changed := append(append(m.Fields(), m.AddedFields()...), m.ClearedFields()...)
+	for _, f := range changed {
+		if f != "updated_at" && !slices.Contains(fields, f) {
+			return false
+		}
+	}
+	return len(changed) > 0
+}
