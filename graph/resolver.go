@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/graph/blob"
 )
 
 // Resolver carries the dependencies of every resolver.
@@ -19,8 +20,10 @@ type Resolver struct {
 	Version string // release of this server
 	Build   string // build date, ISO 8601
 	BaseURL string // absolute URL of this server, for urls.location
+	Blobs   blob.Store
 
 	keys sync.Map // purpose → secret, see serverKey
+	contentState
 }
 
 // now returns the current time from the injectable clock, as stored (UTC, microseconds).

@@ -20,11 +20,12 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/migrate"
 	_ "github.com/binderyhq/bindery/ent/runtime" // privacy policies and defaults
+	"github.com/binderyhq/bindery/graph/blob"
 )
 
 // Options say where the data lives and how durable SQLite writes are.
 type Options struct {
-	DataDir string // directory of the SQLite database (and, later, blobs)
+	DataDir string // directory of the SQLite database and of file bytes (blobs/)
 	DSN     string // postgres://… to use PostgreSQL; empty for the embedded SQLite default
 	// FullSync makes SQLite fsync every commit (synchronous=FULL), durable against power loss;
 	// the default (NORMAL) is durable against a crashed process.
@@ -33,10 +34,13 @@ type Options struct {
 	Wrap     func(dialect.Driver) dialect.Driver // optional driver wrapper (statement counting in tests)
 }
 
-// Store is an open database: the ent client and the driver behind it.
+// Store is an open database, the ent client and the driver behind it, and the blob store of file
+// bytes. Several servers sharing one PostgreSQL database must share the data directory's blobs/
+// too (a shared volume), until an object store backs blob.Store.
 type Store struct {
 	Client *ent.Client
 	Driver dialect.Driver
+	Blobs  blob.Store
 }
 
 // Open opens (creating if needed) and migrates the database.
@@ -52,7 +56,12 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 	if o.Wrap != nil {
 		drv = o.Wrap(drv)
 	}
-	return &Store{Client: ent.NewClient(ent.Driver(drv)), Driver: drv}, nil
+	blobs, err := blob.NewDir(filepath.Join(o.DataDir, "blobs"))
+	if err != nil {
+		drv.Close()
+		return nil, err
+	}
+	return &Store{Client: ent.NewClient(ent.Driver(drv)), Driver: drv, Blobs: blobs}, nil
 }
 
 // Close closes the database.
