@@ -135,9 +135,6 @@ func (b *batch) deletePage(c Change) error {
 // revertPage puts a page back as it is in another revision: removed if it was not there, restored
 // (under its old parent if it is still there, else at the top level) if it was deleted since.
 func (b *batch) revertPage(c Change) error {
-	if len(c.Blocks) > 0 {
-		return badf("block: reverting single blocks is not supported; revert the whole page")
-	}
 	version, err := b.env.Version(c.Version)
 	if err != nil {
 		return badf("revision: %v", err)

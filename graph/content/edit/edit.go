@@ -46,7 +46,6 @@ type Change struct {
 	Fields  Fields
 	Files   []Upload // insert_files
 	Version string   // revert_page: the revision to revert to ("" for the change request's base)
-	Blocks  []string // revert_page: block keys (block-level revert is refused)
 }
 
 // Fields are the page properties a change may set; nil leaves one as it is.

@@ -159,7 +159,6 @@ func TestInvalidChanges(t *testing.T) {
 		{"FileNoType", []Change{{Op: OpInsertFiles, Files: []Upload{{Name: "a"}}}}, 0, "files[0].contentType"},
 		{"FileTooBig", []Change{{Op: OpInsertFiles, Files: []Upload{{Name: "a", ContentType: "x/y", Data: make([]byte, MaxFileSize+1)}}}}, 0, "files[0].base64"},
 		{"NoFiles", []Change{{Op: OpInsertFiles}}, 0, "files: holds 1 to 20"},
-		{"BlockRevert", []Change{{Op: OpRevertPage, Page: "api", Blocks: []string{"b1"}}}, 0, "block:"},
 		{"RevertUnknownRevision", []Change{{Op: OpRevertPage, Page: "api", Version: "r9"}}, 0, `no revision "r9"`},
 		{"DeleteTwice", []Change{{Op: OpDeletePage, Page: "api"}, {Op: OpDeletePage, Page: "api"}}, 1, `no page "api"`},
 	}
