@@ -1,0 +1,133 @@
+package markdown
+
+import (
+	"bytes"
+	"cmp"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+)
+
+// Parsed is a Markdown document split into what Bindery stores separately.
+type Parsed struct {
+	Title       string // from front matter `title`, else the leading level-1 heading; "" when neither
+	Description string // front matter `description`
+	Emoji       string // front matter `icon` when it is an emoji ("🎉")
+	Icon        string // front matter `icon` when it is not an emoji: an icon name ("gear")
+	Body        string // the Markdown without the front matter and without the leading H1 used as title
+}
+
+// Parse splits a page's Markdown: a leading front matter block (in the YAML subset of the package
+// doc; any other is left in the body), then the title. The leading H1 is
+// the document's first block when it is a level-1 heading with some text; its plain text (markup
+// dropped, escapes decoded) is the title. Blank lines left at the top of the body by what was
+// removed are dropped too.
+func Parse(markdown string) Parsed {
+	fields, body, removed := splitFrontMatter(markdown)
+	p := Parsed{Title: fields["title"], Description: fields["description"]}
+	if isEmoji(fields["icon"]) {
+		p.Emoji = fields["icon"]
+	} else {
+		p.Icon = fields["icon"]
+	}
+	if p.Title == "" {
+		if title, rest, ok := leadingTitle(body); ok {
+			p.Title, body, removed = title, rest, true
+		}
+	}
+	if removed {
+		body = trimBlankLines(body)
+	}
+	p.Body = body
+	return p
+}
+
+// Render is the inverse used for `format=markdown` output: "# {title}\n\n{body}", after a front
+// matter block when there is a description or an icon (Emoji before Icon). A title that would not
+// read back from a heading (markup characters, line breaks, outer spaces) goes in the front matter
+// instead. Parse(Render(p)) == p for every p that Parse returns.
+func Render(p Parsed) string {
+	var fields []field
+	heading := ""
+	if p.Title != "" {
+		if h := "# " + p.Title; titleOf(h) == p.Title {
+			heading = h + "\n\n"
+		} else {
+			fields = append(fields, field{"title", p.Title})
+		}
+	}
+	if p.Description != "" {
+		fields = append(fields, field{"description", p.Description})
+	}
+	if icon := cmp.Or(p.Emoji, p.Icon); icon != "" {
+		fields = append(fields, field{"icon", icon})
+	}
+	out := heading + p.Body
+	if len(fields) > 0 || (heading == "" && looksLikeFrontMatter(p.Body)) {
+		// An empty block keeps a body that starts like front matter from being read as one.
+		out = renderFrontMatter(fields) + out
+	}
+	return out
+}
+
+func looksLikeFrontMatter(body string) bool {
+	_, _, ok := splitFrontMatter(body)
+	return ok
+}
+
+// titleOf is the title Parse reads from the leading H1 of markdown, "" when none.
+func titleOf(markdown string) string {
+	title, _, _ := leadingTitle(markdown)
+	return title
+}
+
+// leadingTitle returns the text of the document's leading H1 and what follows its last line.
+func leadingTitle(markdown string) (title, rest string, ok bool) {
+	src := []byte(markdown)
+	doc, _ := parse(src)
+	h, isHeading := doc.FirstChild().(*ast.Heading)
+	if !isHeading || h.Level != 1 || h.Lines().Len() == 0 {
+		return "", "", false
+	}
+	title = plainText(h, src)
+	end, ok := headingEnd(h, src)
+	if title == "" || !ok {
+		return "", "", false
+	}
+	return title, markdown[end:], true
+}
+
+// headingEnd returns the offset after the last line of a heading (its underline for a setext
+// heading). ok is false when text other than blank lines precedes the heading's content (link
+// reference definitions that goldmark took out of a setext heading's paragraph).
+func headingEnd(h *ast.Heading, src []byte) (end int, ok bool) {
+	first, last := h.Lines().At(0), h.Lines().At(h.Lines().Len()-1)
+	lineStart := bytes.LastIndexByte(src[:first.Start], '\n') + 1
+	if len(bytes.Trim(src[:lineStart], " \t\r\n")) > 0 {
+		return 0, false
+	}
+	end = lineEnd(src, last.Start)
+	if !bytes.Contains(src[lineStart:first.Start], []byte("#")) { // setext: skip the underline
+		end = lineEnd(src, end)
+	}
+	return end, true
+}
+
+// lineEnd returns the offset after the "\n" ending the line at offset i, or len(src).
+func lineEnd(src []byte, i int) int {
+	if j := bytes.IndexByte(src[i:], '\n'); j >= 0 {
+		return i + j + 1
+	}
+	return len(src)
+}
+
+// trimBlankLines drops the blank lines at the start of s.
+func trimBlankLines(s string) string {
+	for {
+		line, rest, more := strings.Cut(s, "\n")
+		if !more || strings.Trim(line, " \t\r") != "" {
+			return s
+		}
+		s = rest
+	}
+}
