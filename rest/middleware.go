@@ -72,11 +72,16 @@ func accessLog(next http.Handler) http.Handler {
 	})
 }
 
-// limitBody refuses bodies over max bytes (413) and any NUL character in the path, the query or
-// the body (400): text columns cannot hold it, and no field of the API needs it.
-func limitBody(max int64) func(http.Handler) http.Handler {
+// limitBody refuses bodies over max bytes (uploadMax for content uploads) with 413, and any NUL
+// character in the path, the query or the body (400): text columns cannot hold it, and no field of
+// the API needs it.
+func limitBody(normalMax, uploadMax int64) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			max := normalMax
+			if isUpload(r) {
+				max = uploadMax
+			}
 			if strings.Contains(r.URL.RawPath+r.URL.Path+r.URL.RawQuery, "%00") || strings.ContainsRune(r.URL.Path, 0) {
 				writeError(w, r, apperr.Invalidf("the URL must not contain NUL characters"))
 				return
@@ -102,6 +107,13 @@ func limitBody(max int64) func(http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+// isUpload reports whether a request may carry file bytes: a content batch of a change request
+// (insert_files holds base64 bytes, up to 1 MB a file).
+func isUpload(r *http.Request) bool {
+	return r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/v1/spaces/") &&
+		strings.Contains(r.URL.Path, "/change-requests/") && strings.HasSuffix(r.URL.Path, "/content")
 }
 
 // validURLText reports whether the decoded path and every query parameter are valid UTF-8: ids

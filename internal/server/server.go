@@ -28,6 +28,7 @@ type Options struct {
 	BaseURL        string // absolute URL clients reach this server at
 	Limits         graph.Limits
 	MaxBody        int64
+	MaxUploadBody  int64 // body limit of content batches, which carry file bytes
 	RequestTimeout time.Duration
 	Clock          func() time.Time
 	LoaderWait     time.Duration // how long dataloaders gather keys before a batch
@@ -36,7 +37,7 @@ type Options struct {
 
 // Defaults are the options of a server started without flags.
 func Defaults(baseURL string) Options {
-	return Options{BaseURL: baseURL, Limits: graph.DefaultLimits, MaxBody: 1 << 20, RequestTimeout: 30 * time.Second,
+	return Options{BaseURL: baseURL, Limits: graph.DefaultLimits, MaxBody: 1 << 20, MaxUploadBody: 32 << 20, RequestTimeout: 30 * time.Second,
 		LoaderWait: loader.DefaultWait}
 }
 
@@ -49,6 +50,7 @@ func New(st *store.Store, o Options) http.Handler {
 		GraphQL:        graph.NewHandler(r, o.Limits),
 		Authenticate:   authenticator(st),
 		MaxBody:        o.MaxBody,
+		MaxUploadBody:  o.MaxUploadBody,
 		RequestTimeout: o.RequestTimeout,
 		BaseURL:        o.BaseURL,
 		LoaderWait:     o.LoaderWait,

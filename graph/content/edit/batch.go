@@ -43,7 +43,7 @@ func (b *batch) apply(c Change) error {
 	case OpInsertFiles:
 		return b.insertFiles(c)
 	}
-	return badf("operation %q is not one of insert_page, update_page, delete_page, revert_page, insert_files", c.Op)
+	return badf("operation: %q is not one of insert_page, update_page, delete_page, revert_page, insert_files", c.Op)
 }
 
 func (b *batch) insertPage(c Change) error {

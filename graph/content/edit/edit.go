@@ -95,18 +95,24 @@ type Affected struct {
 	Ref  string // the insert's ref, if it had one
 }
 
-// Error is an invalid change: the batch is rejected.
+// Error is an invalid change: the batch is rejected. Message starts with the field of the change
+// that is wrong ("at: 7 is outside 0..2"); Index is -1 when the batch as a whole is wrong.
 type Error struct {
 	Index   int
 	Message string
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("changes[%d]: %s", e.Index, e.Message) }
+func (e *Error) Error() string {
+	if e.Index < 0 {
+		return "changes: " + e.Message
+	}
+	return fmt.Sprintf("changes[%d].%s", e.Index, e.Message)
+}
 
 // Apply applies changes to a copy of base. A returned error is an *Error for invalid input.
 func Apply(base *tree.Tree, changes []Change, env Env) (*Outcome, error) {
 	if len(changes) == 0 || len(changes) > MaxChanges {
-		return nil, &Error{Index: 0, Message: fmt.Sprintf("a batch holds 1 to %d changes, got %d", MaxChanges, len(changes))}
+		return nil, &Error{Index: -1, Message: fmt.Sprintf("a batch holds 1 to %d changes, got %d", MaxChanges, len(changes))}
 	}
 	b := newBatch(base, env)
 	for i, c := range changes {

@@ -144,9 +144,9 @@ func TestInvalidChanges(t *testing.T) {
 		index   int
 		message string
 	}{
-		{"Empty", nil, 0, "1 to 50 changes"},
-		{"TooMany", slices.Repeat([]Change{ok}, 51), 0, "1 to 50 changes"},
-		{"UnknownOp", []Change{ok, {Op: "rename_page"}}, 1, `operation "rename_page"`},
+		{"Empty", nil, -1, "1 to 50 changes"},
+		{"TooMany", slices.Repeat([]Change{ok}, 51), -1, "1 to 50 changes"},
+		{"UnknownOp", []Change{ok, {Op: "rename_page"}}, 1, `operation: "rename_page"`},
 		{"UnknownPage", []Change{{Op: OpUpdatePage, Page: "nope"}}, 0, `no page "nope"`},
 		{"UnknownParent", []Change{{Op: OpInsertPage, Into: "nope"}}, 0, "into:"},
 		{"UnderItself", []Change{{Op: OpUpdatePage, Page: "guides", IntoSet: true, Into: "intro"}}, 0, "under itself"},

@@ -11,7 +11,8 @@ import (
 // among siblings).
 type Merge struct {
 	Base, Ours, Theirs *Tree
-	// Changed lists the keys that differ between Base and either side (Store.Diff of each).
+	// Changed lists the keys that differ between Base and either side (Store.Diff of each; a key
+	// may be listed twice).
 	Changed []string
 	// Bodies merges three versions of a page body given by hash ("" for none) and returns the
 	// merged body's hash; conflict reports that both sides changed the same lines differently (the
@@ -50,7 +51,7 @@ type Result struct {
 // Run merges. It never fails on content, only when Bodies does.
 func (m Merge) Run() (Result, error) {
 	r := Result{Tree: m.Ours.Clone()}
-	for _, key := range m.Changed {
+	for _, key := range slices.Compact(slices.Sorted(slices.Values(m.Changed))) {
 		if err := m.mergeEntry(&r, key); err != nil {
 			return Result{}, err
 		}

@@ -1,0 +1,214 @@
+package rest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/go-chi/chi/v5"
+
+	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/graph/content/edit"
+	"github.com/binderyhq/bindery/graph/content/tree"
+	"github.com/binderyhq/bindery/graph/model"
+)
+
+// contentBatchBody is the body of updateChangeRequestContent.
+type contentBatchBody struct {
+	Changes []contentChange `json:"changes"`
+}
+
+// contentChange is one ChangeRequestContentChange of the reference client.
+type contentChange struct {
+	Operation   string           `json:"operation"`
+	Page        string           `json:"page"`
+	Ref         string           `json:"ref"`
+	Into        nullable[string] `json:"into"`
+	At          *int             `json:"at"`
+	Title       *string          `json:"title"`
+	Slug        *string          `json:"slug"`
+	Emoji       *string          `json:"emoji"`
+	Description *string          `json:"description"`
+	Hidden      *bool            `json:"hidden"`
+	NoIndex     *bool            `json:"noIndex"`
+	Document    *document        `json:"document"`
+	Files       []fileUpload     `json:"files"`
+	Revision    string           `json:"revision"`
+	Block       []string         `json:"block"`
+}
+
+// document is a page Document: only its Markdown form is stored; the JSON document form is refused.
+type document struct {
+	Markdown *string         `json:"markdown"`
+	Document json.RawMessage `json:"document"`
+}
+
+// fileUpload is a file of an insert_files change.
+type fileUpload struct {
+	Ref         string  `json:"ref"`
+	Name        string  `json:"name"`
+	ContentType string  `json:"contentType"`
+	Base64      *string `json:"base64"`
+	URL         *string `json:"url"`
+}
+
+// inputs converts the body to the batch's changes, naming the change of any bad field.
+func (b contentBatchBody) inputs() ([]*model.ContentChangeInput, error) {
+	in := make([]*model.ContentChangeInput, len(b.Changes))
+	for i, c := range b.Changes {
+		var err error
+		if in[i], err = c.input(); err != nil {
+			return nil, apperr.Invalidf("changes[%d].%v", i, err)
+		}
+	}
+	return in, nil
+}
+
+// input is the change in the GraphQL input form both surfaces convert from.
+func (c contentChange) input() (*model.ContentChangeInput, error) {
+	in := &model.ContentChangeInput{Operation: model.ContentOperation(c.Operation), Page: &c.Page, Ref: &c.Ref,
+		At: c.At, Title: c.Title, Slug: c.Slug, Emoji: c.Emoji, Description: c.Description, Hidden: c.Hidden,
+		NoIndex: c.NoIndex, Revision: &c.Revision}
+	if c.Into.Set {
+		in.Into = graphql.OmittableOf(c.Into.Value)
+	}
+	if len(c.Block) > 0 {
+		return nil, fmt.Errorf("block: reverting single blocks is not supported; revert the whole page")
+	}
+	markdown, err := c.Document.markdown(c.Operation)
+	if err != nil {
+		return nil, err
+	}
+	in.Markdown = markdown
+	for i, f := range c.Files {
+		if f.URL != nil {
+			return nil, fmt.Errorf("files[%d].url: fetching files by URL is not supported; send the bytes as base64", i)
+		}
+		if f.Base64 == nil {
+			return nil, fmt.Errorf("files[%d].base64: is required", i)
+		}
+		in.Files = append(in.Files, &model.FileUploadInput{Ref: &f.Ref, Name: f.Name, ContentType: f.ContentType, Base64: *f.Base64})
+	}
+	return in, nil
+}
+
+// markdown is the page body a Document carries: nil for no document (required to insert a
+// page), "" for the empty document.
+func (d *document) markdown(op string) (*string, error) {
+	switch {
+	case d == nil && op == edit.OpInsertPage:
+		return nil, fmt.Errorf("document: is required to insert a page")
+	case d == nil:
+		return nil, nil
+	case len(d.Document) > 0:
+		return nil, fmt.Errorf("document.document: JSON documents are not supported; send the page as document.markdown")
+	case d.Markdown == nil:
+		empty := ""
+		return &empty, nil
+	}
+	return d.Markdown, nil
+}
+
+// postChangeRequestContent is updateChangeRequestContent: with compat=false (the reference's
+// coming default) it answers the change request with the pages touched and files inserted; with
+// compat=true (today's default) the change request alone.
+func (a *api) postChangeRequestContent(w http.ResponseWriter, r *http.Request) {
+	compat, err := query{r}.boolean("compat")
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	var body contentBatchBody
+	if err := decodeBody(r, &body); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	changes, err := body.inputs()
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out, err := a.r.Mutation().EditChangeRequestContent(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"), changes)
+	respondWith(w, r, http.StatusOK, out, err, func(ctx context.Context, u *model.ContentUpdate) (any, error) {
+		return a.contentUpdateWire(ctx, u, compat == nil || *compat)
+	})
+}
+
+// mergeResult is the answer of merge and update. Conflicts are not in the reference client,
+// which names only the result; they are listed so a person knows which pages to resolve.
+type mergeResult struct {
+	Revision  string                 `json:"revision"`
+	Result    string                 `json:"result"`
+	Conflicts []*model.MergeConflict `json:"conflicts,omitempty"`
+}
+
+func (a *api) mergeChangeRequest(w http.ResponseWriter, r *http.Request) {
+	out, err := a.r.Mutation().MergeChangeRequest(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"))
+	respondWith(w, r, http.StatusOK, out, err, mergeResultWire)
+}
+
+func (a *api) updateChangeRequestFromMain(w http.ResponseWriter, r *http.Request) {
+	out, err := a.r.Mutation().UpdateChangeRequestFromMain(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"))
+	respondWith(w, r, http.StatusOK, out, err, mergeResultWire)
+}
+
+func mergeResultWire(_ context.Context, m *model.MergeResult) (mergeResult, error) {
+	return mergeResult{Revision: m.Revision, Result: m.Result, Conflicts: m.Conflicts}, nil
+}
+
+// contentUpdate is ChangeRequestContentUpdate, the compat=false answer of a content batch.
+type contentUpdate struct {
+	ChangeRequest ChangeRequest       `json:"changeRequest"`
+	Changes       []contentPageChange `json:"changes"`
+	InsertedFiles []RevisionFile      `json:"insertedFiles"`
+}
+
+// contentPageChange is a created_page, updated_page (page is a reference with its location) or
+// deleted_page (page is the id).
+type contentPageChange struct {
+	Object string `json:"object"`
+	Ref    string `json:"ref,omitempty"`
+	Page   any    `json:"page"`
+}
+
+type pageRef struct {
+	Object string       `json:"object"`
+	ID     string       `json:"id"`
+	URLs   locationURLs `json:"urls"`
+}
+
+type locationURLs struct {
+	Location string `json:"location"`
+}
+
+// contentUpdateWire is the change request (compat) or the change request with the pages touched
+// and the files inserted.
+func (a *api) contentUpdateWire(ctx context.Context, u *model.ContentUpdate, compat bool) (any, error) {
+	cr, err := a.changeRequest(ctx, u.ChangeRequest)
+	if err != nil || compat {
+		return cr, err
+	}
+	out := contentUpdate{ChangeRequest: cr, Changes: []contentPageChange{}, InsertedFiles: []RevisionFile{}}
+	for _, c := range u.Changes {
+		change := contentPageChange{Object: c.Kind, Page: c.PageID}
+		if c.Ref != nil {
+			change.Ref = *c.Ref
+		}
+		if c.Kind != "deleted_page" {
+			change.Page = pageRef{Object: "page", ID: c.PageID,
+				URLs: locationURLs{Location: a.changeRequestLocation(u.ChangeRequest) + "/content/page/" + c.PageID}}
+		}
+		out.Changes = append(out.Changes, change)
+	}
+	for _, f := range u.InsertedFiles {
+		file := &tree.File{ID: f.ID, Name: f.Name, ContentType: f.ContentType, Size: int64(f.Size)}
+		wire, err := a.revisionFile(ctx, u.Revision.ID, file)
+		if err != nil {
+			return nil, err
+		}
+		out.InsertedFiles = append(out.InsertedFiles, wire)
+	}
+	return out, nil
+}
