@@ -257,7 +257,9 @@ func (r *Resolver) deleteCollection(ctx context.Context, id string) (bool, error
 		return false, err
 	}
 	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
-		// The children move whoever may change them: deleting the parent decides it.
+		// The children move up with the policy's decision taken: the viewer administers the
+		// collection, and its children, which they may not administer (or, deleted spaces, not even
+		// see), must not be left without a parent. Only their parent_id changes, to its parent.
 		sys := privacy.DecisionContext(ctx, privacy.Allow)
 		cols := tx.Collection.Update().Where(collection.ParentID(c.ID))
 		spaces := tx.Space.Update().Where(space.ParentID(c.ID))
@@ -368,8 +370,7 @@ func (r *Resolver) transferCollection(ctx context.Context, id, orgID string) (*e
 	if orgID == c.OrganizationID {
 		return nil, apperr.Invalidf("organization: the collection is already in this organization")
 	}
-	sys := privacy.DecisionContext(ctx, privacy.Allow)
-	ids, err := subtree(sys, r.Client, c)
+	ids, err := subtree(ctx, r.Client, c)
 	if err != nil {
 		return nil, err
 	}
@@ -385,13 +386,13 @@ func (r *Resolver) transferCollection(ctx context.Context, id, orgID string) (*e
 		if err != nil {
 			return err
 		}
-		if _, err := tx.PermissionGrant.Delete().Where(permissiongrant.CollectionIDIn(ids...)).Exec(sys); err != nil {
+		if _, err := tx.PermissionGrant.Delete().Where(permissiongrant.CollectionIDIn(ids...)).Exec(ctx); err != nil {
 			return err
 		}
-		if err := tx.Collection.Update().Where(collection.IDIn(ids...)).SetOrganizationID(orgID).Exec(sys); err != nil {
+		if err := tx.Collection.Update().Where(collection.IDIn(ids...)).SetOrganizationID(orgID).Exec(ctx); err != nil {
 			return err
 		}
-		return tx.Collection.UpdateOneID(c.ID).ClearParentID().SetPosition(key).Exec(sys)
+		return tx.Collection.UpdateOneID(c.ID).ClearParentID().SetPosition(key).Exec(ctx)
 	})
 	if err != nil {
 		return nil, err
@@ -400,29 +401,25 @@ func (r *Resolver) transferCollection(ctx context.Context, id, orgID string) (*e
 }
 
 // transferSpacesIn moves the spaces (deleted ones too) of the given collections to orgID, keeping
-// their parents and positions.
+// their parents and positions. The viewer is an admin of both organizations: they see and write
+// every space of the old one, deleted ones included.
 func transferSpacesIn(ctx context.Context, tx *ent.Tx, collectionIDs []string, orgID string) error {
-	sys := privacy.DecisionContext(ctx, privacy.Allow)
-	spaceIDs, err := tx.Space.Query().Where(space.ParentIDIn(collectionIDs...)).IDs(sys)
+	spaceIDs, err := tx.Space.Query().Where(space.ParentIDIn(collectionIDs...)).IDs(ctx)
 	if err != nil || len(spaceIDs) == 0 {
 		return err
 	}
-	for _, id := range spaceIDs {
-		if err := dropSpaceLinks(ctx, tx, id); err != nil {
-			return err
-		}
-		if err := rehomeSpaceRows(ctx, tx, id, orgID); err != nil {
-			return err
-		}
+	if err := moveSpaceRows(ctx, tx, orgID, spaceIDs...); err != nil {
+		return err
 	}
-	return tx.Space.Update().Where(space.IDIn(spaceIDs...)).SetOrganizationID(orgID).Exec(sys)
+	return tx.Space.Update().Where(space.IDIn(spaceIDs...)).SetOrganizationID(orgID).Exec(ctx)
 }
 
-// subtree returns the ids of a collection and of every collection below it.
-func subtree(sys context.Context, client *ent.Client, c *ent.Collection) ([]string, error) {
+// subtree returns the ids of a collection and of every collection below it that the viewer sees
+// (an organization admin, who transfers, sees them all).
+func subtree(ctx context.Context, client *ent.Client, c *ent.Collection) ([]string, error) {
 	ids, level := []string{c.ID}, []string{c.ID}
 	for depth := 0; len(level) > 0 && depth < 64; depth++ {
-		next, err := client.Collection.Query().Where(collection.ParentIDIn(level...)).IDs(sys)
+		next, err := client.Collection.Query().Where(collection.ParentIDIn(level...)).IDs(ctx)
 		if err != nil {
 			return nil, err
 		}

@@ -98,6 +98,9 @@ func (r *Resolver) checkFieldValues(ctx context.Context, orgID string, values []
 		seen[v.Name] = true
 		names = append(names, v.Name)
 	}
+	// An editor of the space may be a guest, whom the CustomField read policy does not serve; the
+	// definitions of the space's organization are what the values are checked against, and the
+	// caller shows no more of them than the names it was given.
 	fields, err := r.Client.CustomField.Query().Where(customfield.OrganizationID(orgID), customfield.NameIn(names...)).
 		All(privacy.DecisionContext(ctx, privacy.Allow))
 	if err != nil {

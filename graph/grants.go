@@ -194,14 +194,14 @@ func subjectOf(s model.GrantSubjectInput) (predicate.PermissionGrant, string, er
 	return nil, "", apperr.Invalidf("subject: name exactly one of user and team")
 }
 
-// grantOf returns the grant of a subject on the target, read by the system (the viewer, an admin
-// of the object, may be a guest, whom the grant read policy does not serve).
+// grantOf returns the grant of a subject on the target (the viewer administers it: the grant
+// read policy serves its admins, guests included).
 func (r *Resolver) grantOf(ctx context.Context, t grantTarget, s model.GrantSubjectInput) (*ent.PermissionGrant, error) {
 	who, kind, err := subjectOf(s)
 	if err != nil {
 		return nil, err
 	}
-	g, err := r.Client.PermissionGrant.Query().Where(t.where(), who).Only(privacy.DecisionContext(ctx, privacy.Allow))
+	g, err := r.Client.PermissionGrant.Query().Where(t.where(), who).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, apperr.NotFoundf("this %s has no grant on the %s", kind, t.kind())
 	}
@@ -318,7 +318,8 @@ func (r *Resolver) access(ctx context.Context, t grantTarget, first *int, after 
 // effectiveRoles computes the effective role of every member of the target's organization on it,
 // sorted by user id; members without access are left out. Statements: the members with their
 // users, the grants on the target and the collections above it, and the memberships of the
-// teams granted.
+// teams granted. The viewer has a role in the organization (checkListGrants), so the policies
+// let them read all of these.
 func (r *Resolver) effectiveRoles(ctx context.Context, t grantTarget) ([]*model.ContentAccess, error) {
 	byOrg, err := rule.ContentOf(ctx)
 	if err != nil {
@@ -328,14 +329,13 @@ func (r *Resolver) effectiveRoles(ctx context.Context, t grantTarget) ([]*model.
 	if c == nil {
 		return nil, nil
 	}
-	sys := privacy.DecisionContext(ctx, privacy.Allow)
 	var chain []string
 	for id, depth := t.id(), 0; id != "" && depth < 64; depth++ {
 		chain = append(chain, id)
 		id = c.Nodes[id].Parent
 	}
 	grants, err := r.Client.PermissionGrant.Query().Where(permissiongrant.OrganizationID(t.orgID),
-		permissiongrant.Or(permissiongrant.SpaceIDIn(chain...), permissiongrant.CollectionIDIn(chain...))).All(sys)
+		permissiongrant.Or(permissiongrant.SpaceIDIn(chain...), permissiongrant.CollectionIDIn(chain...))).All(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -360,7 +360,7 @@ func (r *Resolver) effectiveRoles(ctx context.Context, t grantTarget) ([]*model.
 		}
 	}
 	if len(teamIDs) > 0 {
-		tms, err := r.Client.TeamMember.Query().Where(teammember.TeamIDIn(teamIDs...)).All(sys)
+		tms, err := r.Client.TeamMember.Query().Where(teammember.TeamIDIn(teamIDs...)).All(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -371,7 +371,7 @@ func (r *Resolver) effectiveRoles(ctx context.Context, t grantTarget) ([]*model.
 		}
 	}
 	members, err := r.Client.Member.Query().Where(member.OrganizationID(t.orgID)).WithUser().
-		Order(ent.Asc(member.FieldUserID)).All(sys)
+		Order(ent.Asc(member.FieldUserID)).All(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -16,7 +16,8 @@ import (
 )
 
 // Collections and spaces that share a parent (or the top level of an organization) are siblings
-// in one order: by position key (position.go), then id. These helpers place an item among them.
+// in one order: by position key (graph/content/orderkey), then id. These helpers place an item
+// among them.
 
 // sibling is a collection or a live space under one parent.
 type sibling struct {
@@ -25,7 +26,9 @@ type sibling struct {
 }
 
 // siblings returns the collections and live spaces under parent (nil: the top level) in their
-// order. It reads every sibling, also those the viewer may not see: their keys bound the new one.
+// order. It reads every sibling, also those the viewer may not see, as the system: their keys
+// bound the new one. Only ids and keys are read, and callers return neither (pointerIndex checks
+// that a position names a sibling the viewer can read).
 func siblings(ctx context.Context, client *ent.Client, orgID string, parent *string) ([]sibling, error) {
 	sys := privacy.DecisionContext(ctx, privacy.Allow)
 	cq := client.Collection.Query().Where(collection.OrganizationID(orgID))
@@ -115,7 +118,9 @@ func pointerIndex(ctx context.Context, orgID string, sibs []sibling, field strin
 
 // insertKey returns the key of an item inserted at index at of sibs. When the neighbours' keys
 // leave no room (equal or legacy empty keys, or keys grown too long), it renumbers the siblings
-// in the transaction of client, as the system: the order, not the viewer, is what changes.
+// in the transaction of client, as the system: only position keys change, in the same order, on
+// siblings the viewer may not see or administer (the viewer's right to place an item here was
+// checked by the caller).
 func insertKey(ctx context.Context, client *ent.Client, sibs []sibling, at int) (string, error) {
 	lo, hi := "", ""
 	if at > 0 {

@@ -176,7 +176,8 @@ func (r *Resolver) createSpace(ctx context.Context, orgID string, in model.Creat
 
 // startRevision gives a space made in tx its first revision over the root tree (the empty tree is
 // stored if missing). The space's creator was allowed to make it; the revision and the pointer
-// to it follow from that, so they are written with the policy's decision made.
+// to it follow from that, so they are written with the policy's decision made (the rules read
+// committed rows through the request's client, and the new space is not committed yet).
 func startRevision(ctx context.Context, tx *ent.Tx, s *ent.Space, tree string) error {
 	allowed := privacy.DecisionContext(ctx, privacy.Allow)
 	if tree == EmptyTreeID() {
@@ -292,10 +293,7 @@ func (r *Resolver) restoreSpace(ctx context.Context, id string) (*ent.Space, err
 	if r.now().Sub(*s.DeletedAt) > SpaceRetention {
 		return nil, apperr.NotFoundf("space not found: it was deleted more than 7 days ago")
 	}
-	// Deleted spaces are outside the content snapshot the write policy narrows to; the check above
-	// is the organization admin rule that lets them be seen.
-	err = r.Client.Space.UpdateOne(s).ClearDeletedAt().Exec(privacy.DecisionContext(ctx, privacy.Allow))
-	if err != nil {
+	if err := r.Client.Space.UpdateOne(s).ClearDeletedAt().Exec(ctx); err != nil {
 		return nil, err
 	}
 	return r.space(ctx, id)
@@ -303,8 +301,8 @@ func (r *Resolver) restoreSpace(ctx context.Context, id string) (*ent.Space, err
 
 // duplicateSpace copies a space next to itself: same settings and content (a new revision over
 // the same root tree), new ids, titled "<title> (copy)" within the title bound. Grants, custom
-// field values and share keys are not copied (a share-link copy gets its own key). It takes read access to the space and the create
-// role where the copy goes.
+// field values and share keys are not copied (a share-link copy gets its own key). It takes read
+// access to the space and the create role where the copy goes.
 func (r *Resolver) duplicateSpace(ctx context.Context, id string) (*ent.Space, error) {
 	s, err := r.space(ctx, id)
 	if err != nil {
@@ -318,7 +316,7 @@ func (r *Resolver) duplicateSpace(ctx context.Context, id string) (*ent.Space, e
 	}
 	tree := EmptyTreeID()
 	if s.RevisionID != nil {
-		rev, err := r.Client.Revision.Get(privacy.DecisionContext(ctx, privacy.Allow), *s.RevisionID)
+		rev, err := r.Client.Revision.Get(ctx, *s.RevisionID)
 		if err != nil {
 			return nil, err
 		}
@@ -421,10 +419,7 @@ func (r *Resolver) transferSpace(ctx context.Context, id, orgID string) (*ent.Sp
 		if err != nil {
 			return err
 		}
-		if err := dropSpaceLinks(ctx, tx, s.ID); err != nil {
-			return err
-		}
-		if err := rehomeSpaceRows(ctx, tx, s.ID, orgID); err != nil {
+		if err := moveSpaceRows(ctx, tx, orgID, s.ID); err != nil {
 			return err
 		}
 		upd := tx.Space.UpdateOneID(s.ID).SetOrganizationID(orgID).ClearParentID().SetPosition(pos)
@@ -439,34 +434,53 @@ func (r *Resolver) transferSpace(ctx context.Context, id, orgID string) (*ent.Sp
 	return r.space(ctx, id)
 }
 
-// dropSpaceLinks removes the rows that tie a space to its organization's people and definitions.
-func dropSpaceLinks(ctx context.Context, tx *ent.Tx, spaceID string) error {
-	allowed := privacy.DecisionContext(ctx, privacy.Allow)
-	if _, err := tx.PermissionGrant.Delete().Where(permissiongrant.SpaceID(spaceID)).Exec(allowed); err != nil {
+// moveSpaceRows makes the rows of spaces that move to organization orgID follow them: the rows that
+// tie them to their old organization's people, definitions and sites are dropped, the rows of
+// their content rehomed.
+func moveSpaceRows(ctx context.Context, tx *ent.Tx, orgID string, spaceIDs ...string) error {
+	if err := dropSpaceLinks(ctx, tx, spaceIDs); err != nil {
 		return err
 	}
-	if _, err := tx.CustomFieldValue.Delete().Where(customfieldvalue.SpaceID(spaceID)).Exec(allowed); err != nil {
+	return rehomeSpaceRows(ctx, tx, orgID, spaceIDs)
+}
+
+// dropSpaceLinks removes the grants, custom field values and site links of spaces (their
+// policies let organization admins remove them, from deleted spaces too).
+func dropSpaceLinks(ctx context.Context, tx *ent.Tx, spaceIDs []string) error {
+	if _, err := tx.PermissionGrant.Delete().Where(permissiongrant.SpaceIDIn(spaceIDs...)).Exec(ctx); err != nil {
 		return err
 	}
-	_, err := tx.SiteSpace.Delete().Where(sitespace.SpaceID(spaceID)).Exec(allowed)
+	if _, err := tx.CustomFieldValue.Delete().Where(customfieldvalue.SpaceIDIn(spaceIDs...)).Exec(ctx); err != nil {
+		return err
+	}
+	_, err := tx.SiteSpace.Delete().Where(sitespace.SpaceIDIn(spaceIDs...)).Exec(ctx)
 	return err
 }
 
-// rehomeSpaceRows moves the rows of a space's content to its new organization. Their
-// organization_id is immutable for every other write, so it is set by a modifier.
-func rehomeSpaceRows(ctx context.Context, tx *ent.Tx, spaceID, orgID string) error {
+// rehomeSpaceRows moves the rows of spaces' content (revisions, change requests, comments,
+// replies, reactions) to organization orgID. Their organization_id is immutable for every other
+// write and no rule lets a viewer change it: it is set by a modifier, with the policy's decision
+// made, because these rows only follow their space, whose move the space policy decides (admin
+// of both organizations) in the same transaction.
+func rehomeSpaceRows(ctx context.Context, tx *ent.Tx, orgID string, spaceIDs []string) error {
 	allowed := privacy.DecisionContext(ctx, privacy.Allow)
 	set := func(u *sql.UpdateBuilder) { u.Set("organization_id", orgID) }
 	steps := []func() error{
-		func() error { return tx.Revision.Update().Where(revision.SpaceID(spaceID)).Modify(set).Exec(allowed) },
 		func() error {
-			return tx.ChangeRequest.Update().Where(changerequest.SpaceID(spaceID)).Modify(set).Exec(allowed)
+			return tx.Revision.Update().Where(revision.SpaceIDIn(spaceIDs...)).Modify(set).Exec(allowed)
 		},
-		func() error { return tx.Comment.Update().Where(comment.SpaceID(spaceID)).Modify(set).Exec(allowed) },
 		func() error {
-			return tx.CommentReply.Update().Where(commentreply.SpaceID(spaceID)).Modify(set).Exec(allowed)
+			return tx.ChangeRequest.Update().Where(changerequest.SpaceIDIn(spaceIDs...)).Modify(set).Exec(allowed)
 		},
-		func() error { return tx.Reaction.Update().Where(reaction.SpaceID(spaceID)).Modify(set).Exec(allowed) },
+		func() error {
+			return tx.Comment.Update().Where(comment.SpaceIDIn(spaceIDs...)).Modify(set).Exec(allowed)
+		},
+		func() error {
+			return tx.CommentReply.Update().Where(commentreply.SpaceIDIn(spaceIDs...)).Modify(set).Exec(allowed)
+		},
+		func() error {
+			return tx.Reaction.Update().Where(reaction.SpaceIDIn(spaceIDs...)).Modify(set).Exec(allowed)
+		},
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/binderyhq/bindery/ent/collection"
+	"github.com/binderyhq/bindery/ent/customfieldvalue"
 	"github.com/binderyhq/bindery/ent/permissiongrant"
 	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/ent/viewer"
@@ -893,8 +894,12 @@ func TestTransferCollection(t *testing.T) {
 		live := f.space(t, "Live", sub.ID)
 		gone := f.space(t, "Gone", c.ID)
 		colWant(t, f.e.Do(f.admin, "PATCH", "/v1/spaces/"+live, map[string]any{"visibility": "in-collection"}), 200)
+		colWant(t, f.e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/custom-fields", map[string]any{"name": "owner", "type": "text"}), 201)
+		for _, id := range []string{live, gone} {
+			colWant(t, f.e.Do(f.admin, "PATCH", "/v1/spaces/"+id+"/custom-fields", fvBody(map[string]any{"owner": "ada"})), 204)
+			f.grantSpace(t, f.roles[viewer.RoleRead], id, viewer.RoleEdit)
+		}
 		colWant(t, f.e.Do(f.admin, "DELETE", "/v1/spaces/"+gone, nil), 205)
-		f.grantSpace(t, f.roles[viewer.RoleRead], live, viewer.RoleEdit)
 		colWant(t, transfer(f.admin, c.ID, map[string]any{"organization": target}), 200)
 		for _, id := range []string{live, gone} {
 			s, err := f.e.Store.Client.Space.Get(ctx, id)
@@ -907,8 +912,11 @@ func TestTransferCollection(t *testing.T) {
 		if m := resp.Map(t); m["organization"] != target || m["parent"] != sub.ID || m["visibility"] != "in-collection" {
 			t.Fatalf("got %s", resp.Body)
 		}
-		if n, _ := f.e.Store.Client.PermissionGrant.Query().Where(permissiongrant.SpaceID(live)).Count(ctx); n != 0 {
-			t.Fatalf("%d space grants of the old organization kept", n)
+		if n, _ := f.e.Store.Client.PermissionGrant.Query().Where(permissiongrant.SpaceIDIn(live, gone)).Count(ctx); n != 0 {
+			t.Fatalf("%d space grants of the old organization kept (deleted space included)", n)
+		}
+		if n, _ := f.e.Store.Client.CustomFieldValue.Query().Where(customfieldvalue.SpaceIDIn(live, gone)).Count(ctx); n != 0 {
+			t.Fatalf("%d custom field values of the old organization kept (deleted space included)", n)
 		}
 		if n, _ := f.e.Store.Client.Revision.Query().Where(revision.SpaceID(live), revision.OrganizationID(target)).Count(ctx); n == 0 {
 			t.Fatal("the space's revisions stayed in the old organization")

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/viewer"
@@ -94,4 +95,59 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// TestContentAdminPolicies checks what organization admins and object admins may do beyond a live
+// object's admin role: restore deleted spaces, transfer between organizations where they are
+// admin, and (a guest admin of a space) read the grants on it.
+func TestContentAdminPolicies(t *testing.T) {
+	var n atomic.Int64
+	client := testenv.OpenStore(t, &n).Client
+	sys := accounts.System(context.Background())
+	orgs := map[string]*ent.Organization{}
+	for _, title := range []string{"Acme", "Target", "Closed"} {
+		orgs[title] = client.Organization.Create().SetTitle(title).SaveX(sys)
+	}
+	user := func(email string, roles map[string]*viewer.Role) context.Context {
+		u := client.User.Create().SetEmail(email).SetDisplayName(email).SaveX(sys)
+		byID := map[string]*viewer.Role{}
+		for title, r := range roles {
+			client.Member.Create().SetOrganizationID(orgs[title].ID).SetUserID(u.ID).SetNillableRole(r).ExecX(sys)
+			byID[orgs[title].ID] = r
+		}
+		return viewer.NewContext(ent.NewContext(context.Background(), client), viewer.NewUser(u.ID, email, byID))
+	}
+	admin, guestRole := viewer.RoleAdmin, (*viewer.Role)(nil)
+	ada := user("ada@example.com", map[string]*viewer.Role{"Acme": &admin, "Target": &admin, "Closed": guestRole})
+	gus := user("gus@example.com", map[string]*viewer.Role{"Acme": guestRole})
+	acme := orgs["Acme"].ID
+	newSpace := func(title string) *ent.Space {
+		return client.Space.Create().SetOrganizationID(acme).SetTitle(title).SaveX(sys)
+	}
+
+	t.Run("OrgAdminRestoresADeletedSpace", func(t *testing.T) {
+		s := newSpace("Gone")
+		client.Space.UpdateOne(s).SetDeletedAt(time.Now()).ExecX(sys)
+		if err := client.Space.UpdateOne(s).ClearDeletedAt().Exec(ada); err != nil {
+			t.Fatalf("restore: %v", err)
+		}
+	})
+	t.Run("TransferTakesAdminOfBoth", func(t *testing.T) {
+		s := newSpace("Moving")
+		if err := client.Space.UpdateOne(s).SetOrganizationID(orgs["Closed"].ID).Exec(ada); err == nil {
+			t.Fatal("moved a space to an organization where the viewer is a guest")
+		}
+		if err := client.Space.UpdateOne(s).SetOrganizationID(orgs["Target"].ID).Exec(ada); err != nil {
+			t.Fatalf("transfer: %v", err)
+		}
+	})
+	t.Run("GuestAdminReadsTheGrantsOnTheirSpace", func(t *testing.T) {
+		s, other := newSpace("Granted"), newSpace("Other")
+		gusID := viewer.FromContext(gus).UserID
+		client.PermissionGrant.Create().SetOrganizationID(acme).SetSpaceID(s.ID).SetUserID(gusID).SetRole(viewer.RoleAdmin).ExecX(sys)
+		client.PermissionGrant.Create().SetOrganizationID(acme).SetSpaceID(other.ID).SetUserID(gusID).SetRole(viewer.RoleRead).ExecX(sys)
+		if got := client.PermissionGrant.Query().CountX(gus); got != 1 {
+			t.Fatalf("the guest reads %d grants, want the one on the space they administer", got)
+		}
+	})
 }

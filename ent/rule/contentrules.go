@@ -49,17 +49,22 @@ type contentCreate interface {
 
 // ContentWrites decides writes to collections (spaces false) or spaces (spaces true): creating
 // takes the create role on the parent collection, or in the organization at the top level;
-// changing, moving or deleting takes the admin role on the object itself.
+// changing, moving or deleting takes the admin role on the object itself (organization admins
+// hold it on every object of their organizations, deleted spaces included, which they restore);
+// moving objects to another organization (transfer) takes the admin role in both organizations.
 func ContentWrites(spaces bool) privacy.MutationRule {
 	narrow := privacy.FilterFunc(func(ctx context.Context, f privacy.Filter) error {
 		ids, err := contentIDs(ctx, viewer.RoleAdmin, spaces)
 		if err != nil {
 			return err
 		}
-		f.Where(fieldIn("id", ids))
+		f.Where(orOrgAdmin(ctx, fieldIn("id", ids)))
 		return privacy.Allow
 	})
 	return privacy.MutationRuleFunc(func(ctx context.Context, m entgo.Mutation) error {
+		if to, moves := newOrganization(m); moves {
+			return transferWrite(ctx, m, to)
+		}
 		if !m.Op().Is(entgo.OpCreate) {
 			return narrow.EvalMutation(ctx, m)
 		}
@@ -74,6 +79,36 @@ func ContentWrites(spaces bool) privacy.MutationRule {
 		}
 		return privacy.Allow
 	})
+}
+
+// newOrganization is the organization an update moves its rows to, if it changes organization_id.
+func newOrganization(m entgo.Mutation) (string, bool) {
+	if m.Op().Is(entgo.OpCreate) {
+		return "", false
+	}
+	to, ok := m.Field("organization_id")
+	id, _ := to.(string)
+	return id, ok
+}
+
+// transferWrite narrows a write that moves content to organization to to the rows of the
+// organizations where the viewer is admin, and denies it unless they are admin of to as well.
+func transferWrite(ctx context.Context, m entgo.Mutation, to string) error {
+	v := viewer.FromContext(ctx)
+	if !HasOrgRole(v, to, viewer.RoleAdmin) {
+		return privacy.Denyf("moving content to another organization takes the admin role there")
+	}
+	return privacy.FilterFunc(func(ctx context.Context, f privacy.Filter) error {
+		f.Where(orgIn(v.OrganizationIDs(viewer.RoleAdmin)))
+		return privacy.Allow
+	}).EvalMutation(ctx, m)
+}
+
+// orOrgAdmin matches the rows p matches and every row of the organizations where the viewer is
+// admin. Write narrows built on the content snapshot need it for deleted spaces: the snapshot
+// holds live spaces only, and organization admins also manage deleted ones (restore, transfer).
+func orOrgAdmin(ctx context.Context, p entql.P) entql.P {
+	return entql.Or(p, orgIn(viewer.FromContext(ctx).OrganizationIDs(viewer.RoleAdmin)))
 }
 
 func canCreateIn(ctx context.Context, orgID, parentID string, hasParent bool) (bool, error) {
@@ -102,19 +137,15 @@ type grantCreate interface {
 	CollectionID() (string, bool)
 }
 
-// GrantWrites lets the admins of a space or collection (organization admins included) grant,
-// change and revoke access to it.
+// GrantWrites lets the admins of a space or collection (organization admins included, on deleted
+// spaces too) grant, change and revoke access to it.
 func GrantWrites() privacy.MutationRule {
 	narrow := privacy.FilterFunc(func(ctx context.Context, f privacy.Filter) error {
-		spaces, err := contentIDs(ctx, viewer.RoleAdmin, true)
+		administered, err := grantsOnAdministered(ctx)
 		if err != nil {
 			return err
 		}
-		cols, err := contentIDs(ctx, viewer.RoleAdmin, false)
-		if err != nil {
-			return err
-		}
-		f.Where(entql.Or(fieldIn("space_id", spaces), fieldIn("collection_id", cols)))
+		f.Where(orOrgAdmin(ctx, administered))
 		return privacy.Allow
 	})
 	return privacy.MutationRuleFunc(func(ctx context.Context, m entgo.Mutation) error {
@@ -132,6 +163,33 @@ func GrantWrites() privacy.MutationRule {
 		}
 		return privacy.Denyf("granting access takes the admin role on the space or collection")
 	})
+}
+
+// FilterGrants limits reads of grants to the organizations where the viewer has a role, and to
+// the spaces and collections the viewer administers: a guest may hold the admin role on an
+// object, and changes or revokes the grants they can see there.
+func FilterGrants() privacy.QueryRule {
+	return privacy.FilterFunc(func(ctx context.Context, f privacy.Filter) error {
+		administered, err := grantsOnAdministered(ctx)
+		if err != nil {
+			return err
+		}
+		f.Where(entql.Or(orgIn(viewer.FromContext(ctx).OrganizationIDs(viewer.RoleRead)), administered))
+		return privacy.Allow
+	})
+}
+
+// grantsOnAdministered matches the grants on the spaces and collections where the viewer is admin.
+func grantsOnAdministered(ctx context.Context) (entql.P, error) {
+	spaces, err := contentIDs(ctx, viewer.RoleAdmin, true)
+	if err != nil {
+		return nil, err
+	}
+	cols, err := contentIDs(ctx, viewer.RoleAdmin, false)
+	if err != nil {
+		return nil, err
+	}
+	return entql.Or(fieldIn("space_id", spaces), fieldIn("collection_id", cols)), nil
 }
 
 func isContentAdmin(ctx context.Context, id string) bool {
@@ -159,14 +217,15 @@ type spaceRowCreate interface {
 
 // SpaceRowWrites lets viewers whose role on a space is at least min write the rows that belong
 // to it (custom field values): a create is checked against the row's space; an update or delete
-// is narrowed to rows of the spaces where the viewer has that role.
+// is narrowed to rows of the spaces where the viewer has that role (organization admins: every
+// space, deleted ones too).
 func SpaceRowWrites(min viewer.Role) privacy.MutationRule {
 	narrow := privacy.FilterFunc(func(ctx context.Context, f privacy.Filter) error {
 		spaces, err := contentIDs(ctx, min, true)
 		if err != nil {
 			return err
 		}
-		f.Where(fieldIn("space_id", spaces))
+		f.Where(orOrgAdmin(ctx, fieldIn("space_id", spaces)))
 		return privacy.Allow
 	})
 	return privacy.MutationRuleFunc(func(ctx context.Context, m entgo.Mutation) error {

@@ -63,11 +63,11 @@ func (PermissionGrant) Annotations() []schema.Annotation {
 	})}
 }
 
-// Policy of PermissionGrant: members with a role see grants; the admins of a space or collection
-// grant, change and revoke access to it.
+// Policy of PermissionGrant: members with a role see grants, and the admins of a space or
+// collection (guests included) those on it; they grant, change and revoke access to it.
 func (PermissionGrant) Policy() ent.Policy {
 	return privacy.Policy{
-		Query:    privacy.QueryPolicy{rule.FilterTenant(viewer.RoleRead)},
+		Query:    privacy.QueryPolicy{rule.FilterGrants()},
 		Mutation: privacy.MutationPolicy{rule.GrantWrites(), privacy.AlwaysDenyRule()},
 	}
 }

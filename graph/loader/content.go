@@ -51,6 +51,11 @@ func (l *Loaders) loadCollections(ctx context.Context, ids []string) []*dataload
 	return results(ids, byKey(rows, func(c *ent.Collection) string { return c.ID }), nil)
 }
 
+// loadFieldValues reads the custom field values of spaces with their fields. The spaces were read
+// by the viewer (SpaceFieldValues is only asked for a space already loaded through its policy),
+// and whoever reads a space reads its values and their definitions, guests and readers of a
+// public space included, whom the CustomField and value read policies (members with a role) do
+// not serve: so the read is made with the policy's decision taken.
 func (l *Loaders) loadFieldValues(ctx context.Context, spaceIDs []string) []*dataloader.Result[[]*ent.CustomFieldValue] {
 	allowed := privacy.DecisionContext(ctx, privacy.Allow)
 	rows, err := l.client.CustomFieldValue.Query().Where(customfieldvalue.SpaceIDIn(spaceIDs...)).
