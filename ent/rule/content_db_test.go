@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/testenv"
@@ -148,6 +149,75 @@ func TestContentAdminPolicies(t *testing.T) {
 		client.PermissionGrant.Create().SetOrganizationID(acme).SetSpaceID(other.ID).SetUserID(gusID).SetRole(viewer.RoleRead).ExecX(sys)
 		if got := client.PermissionGrant.Query().CountX(gus); got != 1 {
 			t.Fatalf("the guest reads %d grants, want the one on the space they administer", got)
+		}
+	})
+}
+
+// TestMemberContent checks the snapshot built for another member: their organization role, the
+// organization's live content, and only the grants made to them or their teams in it.
+func TestMemberContent(t *testing.T) {
+	var n atomic.Int64
+	client := testenv.OpenStore(t, &n).Client
+	sys := accounts.System(context.Background())
+	org := client.Organization.Create().SetTitle("Acme").SaveX(sys)
+	other := client.Organization.Create().SetTitle("Other").SaveX(sys)
+	users := map[string]*ent.User{}
+	for _, name := range []string{"editor", "guest", "teamed", "stranger"} {
+		users[name] = client.User.Create().SetEmail(name + "@example.com").SetDisplayName(name).SaveX(sys)
+	}
+	client.Member.Create().SetOrganizationID(org.ID).SetUserID(users["editor"].ID).SetRole(viewer.RoleEdit).ExecX(sys)
+	client.Member.Create().SetOrganizationID(org.ID).SetUserID(users["guest"].ID).ExecX(sys)
+	client.Member.Create().SetOrganizationID(org.ID).SetUserID(users["teamed"].ID).SetRole(viewer.RoleRead).ExecX(sys)
+	client.Member.Create().SetOrganizationID(other.ID).SetUserID(users["stranger"].ID).SetRole(viewer.RoleAdmin).ExecX(sys)
+
+	docs := client.Collection.Create().SetOrganizationID(org.ID).SetTitle("Docs").SetDefaultLevel("inherit").SaveX(sys)
+	guide := client.Space.Create().SetOrganizationID(org.ID).SetTitle("Guide").SetParentID(docs.ID).SetDefaultLevel("inherit").SaveX(sys)
+	secret := client.Space.Create().SetOrganizationID(org.ID).SetTitle("Secret").SaveX(sys)
+	gone := client.Space.Create().SetOrganizationID(org.ID).SetTitle("Gone").SetDeletedAt(time.Now()).SaveX(sys)
+	elsewhere := client.Space.Create().SetOrganizationID(other.ID).SetTitle("Elsewhere").SaveX(sys)
+	team := client.Team.Create().SetOrganizationID(org.ID).SetTitle("Core").SaveX(sys)
+	client.TeamMember.Create().SetOrganizationID(org.ID).SetTeamID(team.ID).SetUserID(users["teamed"].ID).ExecX(sys)
+	client.PermissionGrant.Create().SetOrganizationID(org.ID).SetTeamID(team.ID).SetSpaceID(secret.ID).SetRole(viewer.RoleEdit).ExecX(sys)
+	client.PermissionGrant.Create().SetOrganizationID(org.ID).SetUserID(users["guest"].ID).SetCollectionID(docs.ID).SetRole(viewer.RoleComment).ExecX(sys)
+
+	const none = viewer.Role("")
+	tests := []struct {
+		name    string
+		user    string
+		orgRole viewer.Role
+		roles   map[string]viewer.Role // object id → the member's effective role
+	}{
+		{"EditorByDefaultLevels", "editor", viewer.RoleEdit,
+			map[string]viewer.Role{docs.ID: viewer.RoleEdit, guide.ID: viewer.RoleEdit, secret.ID: none}},
+		{"GuestByTheirGrantOnly", "guest", none,
+			map[string]viewer.Role{docs.ID: viewer.RoleComment, guide.ID: viewer.RoleComment, secret.ID: none}},
+		{"ReaderRaisedByTheirTeamsGrant", "teamed", viewer.RoleRead,
+			map[string]viewer.Role{docs.ID: viewer.RoleRead, secret.ID: viewer.RoleEdit}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := rule.MemberContent(sys, client, org.ID, users[tt.user].ID)
+			if err != nil || c == nil {
+				t.Fatalf("MemberContent: %v, %v", c, err)
+			}
+			if !c.Member || c.OrgRole != tt.orgRole {
+				t.Errorf("membership: member %v, role %q; want role %q", c.Member, c.OrgRole, tt.orgRole)
+			}
+			for _, id := range []string{gone.ID, elsewhere.ID} {
+				if _, ok := c.Nodes[id]; ok {
+					t.Errorf("the snapshot holds %s (deleted, or of another organization)", id)
+				}
+			}
+			for id, want := range tt.roles {
+				if got := rule.ContentRole(c, id); got != want {
+					t.Errorf("role on %s = %q, want %q", id, got, want)
+				}
+			}
+		})
+	}
+	t.Run("NilForANonMember", func(t *testing.T) {
+		if c, err := rule.MemberContent(sys, client, org.ID, users["stranger"].ID); c != nil || err != nil {
+			t.Fatalf("got %+v, %v; want nil, nil", c, err)
 		}
 	})
 }
