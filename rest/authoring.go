@@ -1,10 +1,12 @@
 package rest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/go-chi/chi/v5"
@@ -211,4 +213,37 @@ func (a *api) contentUpdateWire(ctx context.Context, u *model.ContentUpdate, com
 		out.InsertedFiles = append(out.InsertedFiles, wire)
 	}
 	return out, nil
+}
+
+// changeRequestPDF answers getChangeRequestPDF: a link to the PDF, valid for an hour.
+func (a *api) changeRequestPDF(w http.ResponseWriter, r *http.Request) {
+	q := query{r}
+	only, err := q.boolean("only")
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	cr, err := a.r.Query().ChangeRequest(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	url, err := a.r.ChangeRequest().PDF(r.Context(), cr, q.str("page"), only)
+	respond(w, r, http.StatusOK, map[string]string{"url": url}, err)
+}
+
+// servePDF renders the PDF a signed link names. It renders into memory first, so a failure is a
+// JSON error rather than half a document.
+func (a *api) servePDF(w http.ResponseWriter, r *http.Request) {
+	var buf bytes.Buffer
+	if err := a.r.WritePDF(r.Context(), chi.URLParam(r, "token"), &buf); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/pdf")
+	h.Set("Content-Disposition", `inline; filename="change-request.pdf"`)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	_, _ = buf.WriteTo(w)
 }

@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/ledongthuc/pdf"
 
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/testenv"
@@ -334,4 +337,58 @@ func TestAuthoringGraphQL(t *testing.T) {
 	if r.Code() != "BAD_REQUEST" {
 		t.Errorf("merging twice: code %q", r.Code())
 	}
+}
+
+func TestChangeRequestPDF(t *testing.T) {
+	f := newCRFixture(t)
+	f.create(t, f.admin, "Print me")
+	answer := f.edit(t, f.admin, "1", insert("Guide", "Some **bold** text.\n\n- a list\n", "ref", "guide"),
+		insert("Child", "Nested page.", "into", "guide"), insert("Other", "Other page."))
+	guide := createdID(t, answer, 0)
+	reader := f.e.User("rita@example.com", f.org, testenv.Role(viewer.RoleRead))
+
+	r := f.e.Do(reader, "GET", f.path("/1/pdf"), nil)
+	crWant(t, r, http.StatusOK)
+	doc := fetchPDF(t, r.Map(t)["url"].(string))
+	if doc.NumPage() < 3 {
+		t.Errorf("the PDF of three pages has %d PDF pages", doc.NumPage())
+	}
+
+	r = f.e.Do(reader, "GET", f.path("/1/pdf?page="+guide+"&only=true"), nil)
+	crWant(t, r, http.StatusOK)
+	if n := fetchPDF(t, r.Map(t)["url"].(string)).NumPage(); n != 1 {
+		t.Errorf("the PDF of one page has %d PDF pages", n)
+	}
+
+	crWantError(t, f.e.Do(reader, "GET", f.path("/1/pdf?page=nope"), nil), http.StatusNotFound, "nope")
+	crWantError(t, f.e.Do(reader, "GET", f.path("/1/pdf?only=true"), nil), http.StatusBadRequest, "page")
+	crWantError(t, f.e.Do(reader, "GET", f.path("/1/pdf?only=maybe"), nil), http.StatusBadRequest, "only")
+	url := r.Map(t)["url"].(string)
+	res, err := http.Get(url[:len(url)-3] + "xyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusNotFound {
+		t.Errorf("a tampered link answered %d", res.StatusCode)
+	}
+}
+
+// fetchPDF downloads a PDF link without credentials and opens it.
+func fetchPDF(t *testing.T, url string) *pdf.Reader {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "application/pdf" || !bytes.HasPrefix(body, []byte("%PDF-")) {
+		t.Fatalf("PDF link: %d %s %.100q", res.StatusCode, res.Header.Get("Content-Type"), body)
+	}
+	doc, err := pdf.NewReader(bytes.NewReader(body), int64(len(body)))
+	if err != nil {
+		t.Fatalf("the PDF does not open: %v", err)
+	}
+	return doc
 }
