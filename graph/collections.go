@@ -23,8 +23,14 @@ import (
 // the viewer may not read is NOT_FOUND); writes check the viewer's effective role first
 // (rule.ContentRole) for a clear FORBIDDEN, and the policy checks again beneath.
 
-// untitled is the title of a collection created without one.
+// untitled is the title of a collection or space created without one.
 const untitled = "Untitled"
+
+// Bounds of a collection's texts (characters).
+const (
+	maxCollectionTitle       = 50
+	maxCollectionDescription = 100
+)
 
 // collection returns a collection the viewer can read. Returns NOT_FOUND otherwise.
 func (r *Resolver) collection(ctx context.Context, id string) (*ent.Collection, error) {
@@ -153,7 +159,7 @@ func (r *Resolver) createCollection(ctx context.Context, orgID string, in model.
 	if title == "" {
 		title = untitled
 	}
-	if err := checkText("title", title, 1, 50); err != nil {
+	if err := checkText("title", title, 1, maxCollectionTitle); err != nil {
 		return nil, err
 	}
 	if err := r.checkCreateIn(ctx, orgID, in.Parent); err != nil {
@@ -161,11 +167,7 @@ func (r *Resolver) createCollection(ctx context.Context, orgID string, in model.
 	}
 	var id string
 	err := txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
-		sibs, err := siblings(ctx, tx.Client(), orgID, in.Parent)
-		if err != nil {
-			return err
-		}
-		key, err := appendKey(ctx, tx.Client(), sibs)
+		key, err := place(ctx, tx, orgID, in.Parent, "", nil)
 		if err != nil {
 			return err
 		}
@@ -209,20 +211,18 @@ func (r *Resolver) checkCreateIn(ctx context.Context, orgID string, parent *stri
 	return nil
 }
 
+// updateCollection changes a collection's title, description and default level. It takes the
+// admin role on the collection.
 func (r *Resolver) updateCollection(ctx context.Context, id string, in model.UpdateCollectionInput) (*ent.Collection, error) {
 	c, err := r.adminCollection(ctx, id, "changing")
 	if err != nil {
 		return nil, err
 	}
 	upd := r.Client.Collection.UpdateOne(c)
-	if in.Title != nil {
-		title := strings.TrimSpace(*in.Title)
-		if err := checkText("title", title, 1, 50); err != nil {
-			return nil, err
-		}
-		upd.SetTitle(title)
+	if err := setTrimmed("title", in.Title, 1, maxCollectionTitle, upd.SetTitle); err != nil {
+		return nil, err
 	}
-	err = setOrClear(in.Description, func(s string) error { return checkText("description", s, 0, 100) },
+	err = setOrClear(in.Description, func(s string) error { return checkText("description", s, 0, maxCollectionDescription) },
 		upd.SetDescription, upd.ClearDescription)
 	if err != nil {
 		return nil, err
@@ -298,16 +298,7 @@ func (r *Resolver) moveCollection(ctx context.Context, id string, in model.MoveC
 		}
 	}
 	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
-		sibs, err := siblings(ctx, tx.Client(), c.OrganizationID, parent)
-		if err != nil {
-			return err
-		}
-		sibs = withoutSibling(sibs, c.ID)
-		at, err := placeIndex(ctx, c.OrganizationID, sibs, in.Position)
-		if err != nil {
-			return err
-		}
-		key, err := insertKey(ctx, tx.Client(), sibs, at)
+		key, err := place(ctx, tx, c.OrganizationID, parent, c.ID, in.Position)
 		if err != nil {
 			return err
 		}
@@ -357,18 +348,8 @@ func (r *Resolver) transferCollection(ctx context.Context, id, orgID string) (*e
 	if err != nil {
 		return nil, err
 	}
-	v := viewer.FromContext(ctx)
-	if !rule.HasOrgRole(v, c.OrganizationID, viewer.RoleAdmin) {
-		return nil, apperr.Forbiddenf("transferring a collection takes the admin role in its organization")
-	}
-	if _, err := r.organization(ctx, orgID); err != nil {
+	if err := r.checkTransfer(ctx, "collection", c.OrganizationID, orgID); err != nil {
 		return nil, err
-	}
-	if !rule.HasOrgRole(v, orgID, viewer.RoleAdmin) {
-		return nil, apperr.Forbiddenf("organization: transferring a collection takes the admin role in the target organization")
-	}
-	if orgID == c.OrganizationID {
-		return nil, apperr.Invalidf("organization: the collection is already in this organization")
 	}
 	ids, err := subtree(ctx, r.Client, c)
 	if err != nil {
@@ -378,11 +359,7 @@ func (r *Resolver) transferCollection(ctx context.Context, id, orgID string) (*e
 		if err := transferSpacesIn(ctx, tx, ids, orgID); err != nil {
 			return err
 		}
-		sibs, err := siblings(ctx, tx.Client(), orgID, nil)
-		if err != nil {
-			return err
-		}
-		key, err := appendKey(ctx, tx.Client(), sibs)
+		key, err := place(ctx, tx, orgID, nil, "", nil)
 		if err != nil {
 			return err
 		}

@@ -157,7 +157,17 @@ func insertKey(ctx context.Context, client *ent.Client, sibs []sibling, at int) 
 	return keys[at], nil
 }
 
-// appendKey returns the key of an item put after all sibs.
-func appendKey(ctx context.Context, client *ent.Client, sibs []sibling) (string, error) {
-	return insertKey(ctx, client, sibs, len(sibs))
+// place returns the position key of an item (self; "" for a new one) among the siblings under
+// parent (nil: the top level of organization orgID): where pos says, or at the end.
+func place(ctx context.Context, tx *ent.Tx, orgID string, parent *string, self string, pos *model.ContentPositionInput) (string, error) {
+	sibs, err := siblings(ctx, tx.Client(), orgID, parent)
+	if err != nil {
+		return "", err
+	}
+	sibs = withoutSibling(sibs, self)
+	at, err := placeIndex(ctx, orgID, sibs, pos)
+	if err != nil {
+		return "", err
+	}
+	return insertKey(ctx, tx.Client(), sibs, at)
 }

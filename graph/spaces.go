@@ -139,24 +139,26 @@ func (r *Resolver) spaces(ctx context.Context, o *ent.Organization, first *int, 
 
 func spaceCursor(s *ent.Space) page.Cursor { return page.Cursor{Key: s.Position, ID: s.ID} }
 
+// createSpace creates a space at the end of its parent collection's children (or of the top level)
+// with one empty revision. It takes the create role where the space goes.
 func (r *Resolver) createSpace(ctx context.Context, orgID string, in model.CreateSpaceInput) (*ent.Space, error) {
 	if _, err := r.organization(ctx, orgID); err != nil {
 		return nil, err
 	}
-	title := strings.TrimSpace(derefOr(in.Title, "Untitled"))
-	if err := checkText("title", title, 1, maxSpaceTitle); err != nil {
+	title, err := trimmedText("title", derefOr(in.Title, untitled), 1, maxSpaceTitle)
+	if err != nil {
 		return nil, err
 	}
-	emoji := strings.TrimSpace(derefOr(in.Emoji, ""))
-	if err := checkText("emoji", emoji, 0, maxEmoji); err != nil {
+	emoji, err := trimmedText("emoji", derefOr(in.Emoji, ""), 0, maxEmoji)
+	if err != nil {
 		return nil, err
 	}
 	if err := r.checkCreateIn(ctx, orgID, in.Parent); err != nil {
 		return nil, err
 	}
 	var id string
-	err := txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
-		pos, err := placeSpace(ctx, tx, orgID, in.Parent, "", nil)
+	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
+		pos, err := place(ctx, tx, orgID, in.Parent, "", nil)
 		if err != nil {
 			return err
 		}
@@ -199,29 +201,34 @@ func startRevision(ctx context.Context, tx *ent.Tx, s *ent.Space, tree string) e
 	return tx.Space.UpdateOneID(s.ID).SetRevisionID(rev.ID).Exec(allowed)
 }
 
+// updateSpace changes a space's title, emoji, visibility, edit mode and default level. It takes
+// the admin role on the space; every field is checked before anything is written.
 func (r *Resolver) updateSpace(ctx context.Context, spaceID string, in model.UpdateSpaceInput) (*ent.Space, error) {
 	s, err := r.adminSpace(ctx, spaceID, "change it")
 	if err != nil {
 		return nil, err
 	}
 	upd := r.Client.Space.UpdateOne(s)
-	if in.Title != nil {
-		title := strings.TrimSpace(*in.Title)
-		if err := checkText("title", title, 1, maxSpaceTitle); err != nil {
-			return nil, err
-		}
-		upd.SetTitle(title)
+	if err := setSpaceFields(upd, s, in); err != nil {
+		return nil, err
 	}
-	if in.Emoji != nil {
-		emoji := strings.TrimSpace(*in.Emoji)
-		if err := checkText("emoji", emoji, 0, maxEmoji); err != nil {
-			return nil, err
-		}
-		upd.SetEmoji(emoji)
+	if err := upd.Exec(ctx); err != nil {
+		return nil, err
+	}
+	return r.space(ctx, spaceID)
+}
+
+// setSpaceFields puts the changes of in to space s on upd. Returns INVALID naming the field.
+func setSpaceFields(upd *ent.SpaceUpdateOne, s *ent.Space, in model.UpdateSpaceInput) error {
+	if err := setTrimmed("title", in.Title, 1, maxSpaceTitle, upd.SetTitle); err != nil {
+		return err
+	}
+	if err := setTrimmed("emoji", in.Emoji, 0, maxEmoji, upd.SetEmoji); err != nil {
+		return err
 	}
 	if v := in.Visibility; v != nil {
 		if *v == space.VisibilityInCollection && s.ParentID == nil {
-			return nil, apperr.Invalidf("visibility: in-collection is only for a space in a collection")
+			return apperr.Invalidf("visibility: in-collection is only for a space in a collection")
 		}
 		setShareKey(upd, s.Visibility, *v)
 		upd.SetVisibility(*v)
@@ -229,15 +236,8 @@ func (r *Resolver) updateSpace(ctx context.Context, spaceID string, in model.Upd
 	if in.EditMode != nil {
 		upd.SetEditMode(*in.EditMode)
 	}
-	err = setOrClear(in.DefaultLevel, checkDefaultLevel,
+	return setOrClear(in.DefaultLevel, checkDefaultLevel,
 		func(l string) *ent.SpaceUpdateOne { return upd.SetDefaultLevel(space.DefaultLevel(l)) }, upd.ClearDefaultLevel)
-	if err != nil {
-		return nil, err
-	}
-	if err := upd.Exec(ctx); err != nil {
-		return nil, err
-	}
-	return r.space(ctx, spaceID)
 }
 
 // setShareKey keeps a space's share key while it stays share-link, makes a new one when it becomes
@@ -324,7 +324,7 @@ func (r *Resolver) duplicateSpace(ctx context.Context, id string) (*ent.Space, e
 	}
 	var newID string
 	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
-		pos, err := placeSpace(ctx, tx, s.OrganizationID, s.ParentID, "",
+		pos, err := place(ctx, tx, s.OrganizationID, s.ParentID, "",
 			&model.ContentPositionInput{After: &model.ContentPointerInput{Space: &s.ID}})
 		if err != nil {
 			return err
@@ -375,7 +375,7 @@ func (r *Resolver) moveSpace(ctx context.Context, id string, in model.MoveSpaceI
 		return nil, apperr.Invalidf("parent: a space with visibility in-collection must stay in a collection (change its visibility first)")
 	}
 	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
-		pos, err := placeSpace(ctx, tx, s.OrganizationID, parent, s.ID, in.Position)
+		pos, err := place(ctx, tx, s.OrganizationID, parent, s.ID, in.Position)
 		if err != nil {
 			return err
 		}
@@ -401,21 +401,11 @@ func (r *Resolver) transferSpace(ctx context.Context, id, orgID string) (*ent.Sp
 	if err != nil {
 		return nil, err
 	}
-	v := viewer.FromContext(ctx)
-	if !rule.HasOrgRole(v, s.OrganizationID, viewer.RoleAdmin) {
-		return nil, apperr.Forbiddenf("transferring a space takes the admin role in both organizations")
-	}
-	if _, err := r.organization(ctx, orgID); err != nil {
+	if err := r.checkTransfer(ctx, "space", s.OrganizationID, orgID); err != nil {
 		return nil, err
 	}
-	if orgID == s.OrganizationID {
-		return nil, apperr.Invalidf("organization: the space is already in this organization")
-	}
-	if !rule.HasOrgRole(v, orgID, viewer.RoleAdmin) {
-		return nil, apperr.Forbiddenf("transferring a space takes the admin role in both organizations")
-	}
 	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
-		pos, err := placeSpace(ctx, tx, orgID, nil, s.ID, nil)
+		pos, err := place(ctx, tx, orgID, nil, s.ID, nil)
 		if err != nil {
 			return err
 		}
@@ -442,6 +432,26 @@ func moveSpaceRows(ctx context.Context, tx *ent.Tx, orgID string, spaceIDs ...st
 		return err
 	}
 	return rehomeSpaceRows(ctx, tx, orgID, spaceIDs)
+}
+
+// checkTransfer checks that the viewer may move a space or collection (kind) from organization
+// from to organization to: admin of both. Returns FORBIDDEN when they are no admin of from,
+// NOT_FOUND when they cannot see to, INVALID when to is from, FORBIDDEN when they are no admin of to.
+func (r *Resolver) checkTransfer(ctx context.Context, kind, from, to string) error {
+	v := viewer.FromContext(ctx)
+	if !rule.HasOrgRole(v, from, viewer.RoleAdmin) {
+		return apperr.Forbiddenf("transferring a %s takes the admin role in both organizations, its own included", kind)
+	}
+	if _, err := r.organization(ctx, to); err != nil {
+		return err
+	}
+	if to == from {
+		return apperr.Invalidf("organization: the %s is already in this organization", kind)
+	}
+	if !rule.HasOrgRole(v, to, viewer.RoleAdmin) {
+		return apperr.Forbiddenf("organization: transferring a %s takes the admin role in both organizations, the target one included", kind)
+	}
+	return nil
 }
 
 // dropSpaceLinks removes the grants, custom field values and site links of spaces (their
@@ -488,19 +498,4 @@ func rehomeSpaceRows(ctx context.Context, tx *ent.Tx, orgID string, spaceIDs []s
 		}
 	}
 	return nil
-}
-
-// placeSpace returns the position key of a space (self, "" for a new one) among the siblings under
-// parent (nil: the top level): where pos says, or at the end.
-func placeSpace(ctx context.Context, tx *ent.Tx, orgID string, parent *string, self string, pos *model.ContentPositionInput) (string, error) {
-	sibs, err := siblings(ctx, tx.Client(), orgID, parent)
-	if err != nil {
-		return "", err
-	}
-	sibs = withoutSibling(sibs, self)
-	at, err := placeIndex(ctx, orgID, sibs, pos)
-	if err != nil {
-		return "", err
-	}
-	return insertKey(ctx, tx.Client(), sibs, at)
 }

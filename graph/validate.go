@@ -27,6 +27,26 @@ func checkText(field, s string, min, max int) error {
 	return nil
 }
 
+// trimmedText is s without surrounding spaces, checked by checkText. Returns INVALID naming the
+// field and bound.
+func trimmedText(field, s string, min, max int) (string, error) {
+	s = strings.TrimSpace(s)
+	return s, checkText(field, s, min, max)
+}
+
+// setTrimmed checks an optional text input and, when it is given, sets it trimmed. Returns
+// INVALID naming the field and bound.
+func setTrimmed[T any](field string, v *string, min, max int, set func(string) T) error {
+	if v == nil {
+		return nil
+	}
+	s, err := trimmedText(field, *v, min, max)
+	if err == nil {
+		set(s)
+	}
+	return err
+}
+
 // checkURL validates an absolute http(s) URL of at most max characters.
 func checkURL(field, s string, max int) error {
 	if err := checkText(field, s, 1, max); err != nil {
