@@ -75,6 +75,9 @@ func storedBytes(b *testing.B, e *testenv.Env) int {
 	return rows[0].Sum
 }
 
+// benchPages is the size of the big space.
+const benchPages = 10000
+
 // BenchmarkEditAndMerge10k changes one page of a 10,000-page space in a change request and merges
 // it: the cost must follow the size of the change, not of the space. It reports the time of the
 // content batch and of the merge, the bytes stored per change (tree nodes and the page body, for
@@ -83,7 +86,7 @@ func storedBytes(b *testing.B, e *testenv.Env) int {
 func BenchmarkEditAndMerge10k(b *testing.B) {
 	e := testenv.New(b)
 	admin, org := e.Bootstrap("admin@example.com", "Bench")
-	space, pages := bigSpace(b, e, admin, org, 10000)
+	space, pages := bigSpace(b, e, admin, org, benchPages)
 	crs := "/v1/spaces/" + space + "/change-requests"
 	baseSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		_, _ = io.WriteString(w, `{"object":"organization","id":"x"}`)

@@ -165,13 +165,32 @@ func (m Merge) repairStructure(r *Result) {
 			r.conflict(Entry{Page: &moved}, "its parent page was deleted or moved under it; it was moved to the top level")
 		}
 	}
-	for _, key := range slices.Clone(r.Changed) {
+	r.renameSlugClashes()
+}
+
+// renameSlugClashes gives a changed page whose slug a sibling also has the smallest free "-N"
+// suffix. Slugs are counted once per parent, so a merge of many pages stays linear.
+func (r *Result) renameSlugClashes() {
+	byParent := map[string][]*Page{}
+	for _, key := range r.Changed {
 		if p := r.Tree.Page(key); p != nil {
-			if slug := UniqueSlug(r.Tree, p.Parent, p.Slug, p.ID); slug != p.Slug {
-				renamed := *p
-				renamed.Slug = slug
-				r.set(key, Entry{Page: &renamed}, true)
+			byParent[p.Parent] = append(byParent[p.Parent], p)
+		}
+	}
+	for parent, pages := range byParent {
+		taken := map[string]int{}
+		for _, c := range r.Tree.Children(parent) {
+			taken[c.Slug]++
+		}
+		for _, p := range pages {
+			if taken[p.Slug] < 2 {
+				continue
 			}
+			renamed := *p
+			renamed.Slug = freeSlug(p.Slug, func(s string) bool { return taken[s] > 0 })
+			taken[p.Slug]--
+			taken[renamed.Slug]++
+			r.set(p.ID, Entry{Page: &renamed}, true)
 		}
 	}
 }
@@ -179,14 +198,13 @@ func (m Merge) repairStructure(r *Result) {
 // UniqueSlug returns slug, or slug with the smallest "-N" suffix, so that no child of parent other
 // than the page self has it.
 func UniqueSlug(t *Tree, parent, slug, self string) string {
-	taken := map[string]bool{}
-	for _, c := range t.Children(parent) {
-		if c.ID != self {
-			taken[c.Slug] = true
-		}
-	}
+	return freeSlug(slug, func(s string) bool { return t.slugTaken(parent, s, self) })
+}
+
+// freeSlug is slug, or slug-2, slug-3, … the first that is not taken.
+func freeSlug(slug string, taken func(string) bool) string {
 	candidate := slug
-	for n := 2; taken[candidate]; n++ {
+	for n := 2; taken(candidate); n++ {
 		candidate = fmt.Sprintf("%s-%d", slug, n)
 	}
 	return candidate

@@ -59,11 +59,14 @@ type Tree struct {
 	pages map[string]*Page
 	files map[string]*File
 	kids  map[string][]*Page // parent id ("" for the root) → children in order
+	// owned marks the children lists this tree copied since it was cloned: it may change them in
+	// place; the others it shares with its original and must copy first.
+	owned map[string]bool
 }
 
 // New returns a tree of the given entries.
 func New(entries []Entry) *Tree {
-	t := &Tree{pages: map[string]*Page{}, files: map[string]*File{}, kids: map[string][]*Page{}}
+	t := &Tree{pages: map[string]*Page{}, files: map[string]*File{}, kids: map[string][]*Page{}, owned: map[string]bool{}}
 	for _, e := range entries {
 		if e.Page != nil {
 			t.pages[e.Page.ID] = e.Page
@@ -92,6 +95,7 @@ func (t *Tree) Clone() *Tree {
 		pages: make(map[string]*Page, len(t.pages)),
 		files: make(map[string]*File, len(t.files)),
 		kids:  make(map[string][]*Page, len(t.kids)),
+		owned: map[string]bool{},
 	}
 	for k, v := range t.pages {
 		c.pages[k] = v
@@ -100,7 +104,7 @@ func (t *Tree) Clone() *Tree {
 		c.files[k] = v
 	}
 	for k, v := range t.kids {
-		c.kids[k] = v // shared: SetPage and unlink replace a list, never change it in place
+		c.kids[k] = v // shared until changed: see owned
 	}
 	return c
 }
@@ -150,9 +154,19 @@ func (t *Tree) SetPage(p *Page) {
 		t.unlink(old)
 	}
 	t.pages[p.ID] = p
-	list := slices.Clone(t.kids[p.Parent])
+	list := t.ownKids(p.Parent)
 	i, _ := slices.BinarySearchFunc(list, p, comparePages)
 	t.kids[p.Parent] = slices.Insert(list, i, p)
+}
+
+// ownKids returns the children list of parent for changing in place, copying it first if it is
+// shared with the tree this one was cloned from.
+func (t *Tree) ownKids(parent string) []*Page {
+	if !t.owned[parent] {
+		t.kids[parent] = slices.Clone(t.kids[parent])
+		t.owned[parent] = true
+	}
+	return t.kids[parent]
 }
 
 // DeletePage removes the page and its descendants and returns their ids.
@@ -180,7 +194,7 @@ func (t *Tree) RemovePage(id string) {
 }
 
 func (t *Tree) unlink(p *Page) {
-	t.kids[p.Parent] = slices.DeleteFunc(slices.Clone(t.kids[p.Parent]), func(q *Page) bool { return q.ID == p.ID })
+	t.kids[p.Parent] = slices.DeleteFunc(t.ownKids(p.Parent), func(q *Page) bool { return q.ID == p.ID })
 	if len(t.kids[p.Parent]) == 0 {
 		delete(t.kids, p.Parent)
 	}
@@ -191,6 +205,16 @@ func (t *Tree) SetFile(f *File) { t.files[f.ID] = f }
 
 // DeleteFile removes a file.
 func (t *Tree) DeleteFile(id string) { delete(t.files, id) }
+
+// slugTaken reports whether a child of parent other than the page self has the slug.
+func (t *Tree) slugTaken(parent, slug, self string) bool {
+	for _, c := range t.kids[parent] {
+		if c.Slug == slug && c.ID != self {
+			return true
+		}
+	}
+	return false
+}
 
 // Descendants returns the ids of the pages under id, depth first.
 func (t *Tree) Descendants(id string) []string {
