@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/binderyhq/bindery/ent"
@@ -50,8 +51,8 @@ func contentRole(ctx context.Context, orgID, id string) (viewer.Role, error) {
 	return rule.ContentRole(byOrg[orgID], id), nil
 }
 
-// adminCollection returns a collection on which the viewer has the admin role.
-// Returns NOT_FOUND or FORBIDDEN naming the action.
+// adminCollection returns a collection on which the viewer has the admin role. Returns NOT_FOUND
+// when they cannot read it, FORBIDDEN naming the action when they can but are no admin of it.
 func (r *Resolver) adminCollection(ctx context.Context, id, action string) (*ent.Collection, error) {
 	c, err := r.collection(ctx, id)
 	if err != nil {
@@ -62,7 +63,7 @@ func (r *Resolver) adminCollection(ctx context.Context, id, action string) (*ent
 		return nil, err
 	}
 	if !role.AtLeast(viewer.RoleAdmin) {
-		return nil, apperr.Forbiddenf("%s a collection takes the admin role on it", action)
+		return nil, apperr.Forbiddenf("only admins of the collection may %s", action)
 	}
 	return c, nil
 }
@@ -214,7 +215,7 @@ func (r *Resolver) checkCreateIn(ctx context.Context, orgID string, parent *stri
 // updateCollection changes a collection's title, description and default level. It takes the
 // admin role on the collection.
 func (r *Resolver) updateCollection(ctx context.Context, id string, in model.UpdateCollectionInput) (*ent.Collection, error) {
-	c, err := r.adminCollection(ctx, id, "changing")
+	c, err := r.adminCollection(ctx, id, "change it")
 	if err != nil {
 		return nil, err
 	}
@@ -252,7 +253,7 @@ func checkDefaultLevel(l string) error {
 // deleteCollection deletes a collection; its sub-collections and spaces (deleted ones included)
 // move up to its parent, keeping their position keys. Grants on it go with it.
 func (r *Resolver) deleteCollection(ctx context.Context, id string) (bool, error) {
-	c, err := r.adminCollection(ctx, id, "deleting")
+	c, err := r.adminCollection(ctx, id, "delete it")
 	if err != nil {
 		return false, err
 	}
@@ -286,7 +287,7 @@ func (r *Resolver) deleteCollection(ctx context.Context, id string) (bool, error
 // moved collection's row changes, unless its neighbours' keys leave no room (then the siblings are
 // renumbered in the same transaction).
 func (r *Resolver) moveCollection(ctx context.Context, id string, in model.MoveCollectionInput) (*ent.Collection, error) {
-	c, err := r.adminCollection(ctx, id, "moving")
+	c, err := r.adminCollection(ctx, id, "move it")
 	if err != nil {
 		return nil, err
 	}
@@ -329,11 +330,8 @@ func (r *Resolver) checkMoveUnder(ctx context.Context, c *ent.Collection, parent
 	if err != nil {
 		return err
 	}
-	nodes := byOrg[c.OrganizationID].Nodes
-	for at, depth := *parent, 0; at != "" && depth < 64; at, depth = nodes[at].Parent, depth+1 {
-		if at == c.ID {
-			return apperr.Invalidf("parent: a collection cannot move under itself or one of its sub-collections")
-		}
+	if slices.Contains(byOrg[c.OrganizationID].Ancestry(*parent), c.ID) {
+		return apperr.Invalidf("parent: a collection cannot move under itself or one of its sub-collections")
 	}
 	return nil
 }

@@ -67,7 +67,7 @@ func (r *Resolver) adminSpaceTarget(ctx context.Context, id string) (grantTarget
 }
 
 func (r *Resolver) adminCollectionTarget(ctx context.Context, id string) (grantTarget, error) {
-	c, err := r.adminCollection(ctx, id, "Granting or revoking access to")
+	c, err := r.adminCollection(ctx, id, "grant or revoke access to it")
 	if err != nil {
 		return grantTarget{}, err
 	}
@@ -135,7 +135,7 @@ func (r *Resolver) checkGrantSubjects(ctx context.Context, t grantTarget, users,
 			return err
 		}
 		if i, missing := firstMissing(users, found); missing {
-			return apperr.Invalidf("users[%d]: %q is not a member of the %s's organization", i, truncateID(users[i]), t.kind())
+			return apperr.Invalidf("users[%d]: %q is not a member of the %s's organization", i, truncate(users[i], 64), t.kind())
 		}
 	}
 	if len(teams) > 0 {
@@ -145,17 +145,10 @@ func (r *Resolver) checkGrantSubjects(ctx context.Context, t grantTarget, users,
 			return err
 		}
 		if i, missing := firstMissing(teams, found); missing {
-			return apperr.Invalidf("teams[%d]: %q is not a team of the %s's organization", i, truncateID(teams[i]), t.kind())
+			return apperr.Invalidf("teams[%d]: %q is not a team of the %s's organization", i, truncate(teams[i], 64), t.kind())
 		}
 	}
 	return nil
-}
-
-func truncateID(s string) string {
-	if len(s) > 64 {
-		return s[:64] + "…"
-	}
-	return s
 }
 
 func dedupe(ids []string) []string {
@@ -329,11 +322,7 @@ func (r *Resolver) effectiveRoles(ctx context.Context, t grantTarget) ([]*model.
 	if c == nil {
 		return nil, nil
 	}
-	var chain []string
-	for id, depth := t.id(), 0; id != "" && depth < 64; depth++ {
-		chain = append(chain, id)
-		id = c.Nodes[id].Parent
-	}
+	chain := c.Ancestry(t.id())
 	grants, err := r.Client.PermissionGrant.Query().Where(permissiongrant.OrganizationID(t.orgID),
 		permissiongrant.Or(permissiongrant.SpaceIDIn(chain...), permissiongrant.CollectionIDIn(chain...))).All(ctx)
 	if err != nil {

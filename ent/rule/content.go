@@ -107,6 +107,17 @@ func higher(a, b viewer.Role) viewer.Role {
 	return a
 }
 
+// Ancestry lists an object and the collections above it, nearest first (a walk bounded like
+// every walk up the tree).
+func (c *Content) Ancestry(id string) []string {
+	var ids []string
+	for depth := 0; id != "" && depth < maxDepth; depth++ {
+		ids = append(ids, id)
+		id = c.Nodes[id].Parent
+	}
+	return ids
+}
+
 // IDsWithRole lists the objects (spaces when spaces is true, else collections) on which the
 // viewer's role is at least min.
 func (c *Content) IDsWithRole(min viewer.Role, spaces bool) []string {

@@ -1,6 +1,7 @@
 package rule
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/binderyhq/bindery/ent/viewer"
@@ -92,5 +93,26 @@ func TestIDsWithRole(t *testing.T) {
 	}
 	if got := c.IDsWithRole(viewer.RoleEdit, false); len(got) != 1 || got[0] != "docs" {
 		t.Fatalf("editable collections = %v, want [docs]", got)
+	}
+}
+
+func TestAncestry(t *testing.T) {
+	c := contentTree(viewer.RoleRead, true, nil)
+	tests := []struct {
+		id   string
+		want []string
+	}{
+		{"handbook", []string{"handbook", "team", "docs"}},
+		{"public", []string{"public"}},
+		{"", nil},
+	}
+	for _, tt := range tests {
+		if got := c.Ancestry(tt.id); !slices.Equal(got, tt.want) {
+			t.Errorf("Ancestry(%q) = %v, want %v", tt.id, got, tt.want)
+		}
+	}
+	cycle := &Content{Nodes: map[string]ContentNode{"a": {Parent: "b"}, "b": {Parent: "a"}}}
+	if got := len(cycle.Ancestry("a")); got != maxDepth {
+		t.Errorf("a cycle walks %d steps, want the bound %d", got, maxDepth)
 	}
 }
