@@ -11,7 +11,6 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/changerequest"
 	"github.com/binderyhq/bindery/ent/revision"
-	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/apperr"
@@ -144,14 +143,7 @@ func (r *Resolver) contentTarget(ctx context.Context, spaceID, crRef string, min
 	if err != nil {
 		return nil, nil, err
 	}
-	role, err := rule.SpaceRole(ctx, s)
-	if err != nil {
-		return nil, nil, err
-	}
-	if !role.AtLeast(min) {
-		return nil, nil, apperr.Forbiddenf("it takes the %s role on the space to %s", min, what)
-	}
-	return s, cr, nil
+	return s, cr, requireSpaceRole(ctx, s, min, what)
 }
 
 // lockContent re-reads a space and one of its change requests in tx, locking both rows on
@@ -159,9 +151,9 @@ func (r *Resolver) contentTarget(ctx context.Context, spaceID, crRef string, min
 // merges on them queue and each sees the others' results. It refuses a locked space (403) and a
 // change request that is merged or archived (400).
 func lockContent(ctx context.Context, tx *ent.Tx, spaceID, crID string) (*ent.Space, *ent.ChangeRequest, error) {
-	s, err := tx.Space.Query().Where(space.ID(spaceID), space.DeletedAtIsNil()).Modify(forUpdate).Only(ctx)
+	s, err := lockSpace(ctx, tx, spaceID)
 	if err != nil {
-		return nil, nil, notFound(err, "space")
+		return nil, nil, err
 	}
 	cr, err := tx.ChangeRequest.Query().Where(changerequest.ID(crID)).Modify(forUpdate).Only(ctx)
 	if err != nil {
