@@ -5,9 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
-	"sort"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/binderyhq/bindery/ent"
@@ -69,16 +70,7 @@ func (r *Resolver) setSpaceFieldValues(ctx context.Context, spaceID string, valu
 				return err
 			}
 		}
-		for _, fieldID := range sortedKeys(set) {
-			err := tx.CustomFieldValue.Create().SetSpaceID(s.ID).SetCustomFieldID(fieldID).
-				SetOrganizationID(s.OrganizationID).SetValue(set[fieldID]).
-				OnConflictColumns(customfieldvalue.FieldSpaceID, customfieldvalue.FieldCustomFieldID).
-				UpdateNewValues().Exec(ctx)
-			if err != nil {
-				return err
-			}
-		}
-		return nil
+		return upsertFieldValues(ctx, tx, s, set)
 	})
 	if err != nil {
 		return nil, err
@@ -86,32 +78,32 @@ func (r *Resolver) setSpaceFieldValues(ctx context.Context, spaceID string, valu
 	return r.space(ctx, spaceID)
 }
 
+// upsertFieldValues stores the values of a space (field id → value), replacing those it has, in
+// one statement.
+func upsertFieldValues(ctx context.Context, tx *ent.Tx, s *ent.Space, set map[string]json.RawMessage) error {
+	if len(set) == 0 {
+		return nil
+	}
+	creates := make([]*ent.CustomFieldValueCreate, 0, len(set))
+	for _, fieldID := range slices.Sorted(maps.Keys(set)) {
+		creates = append(creates, tx.CustomFieldValue.Create().SetSpaceID(s.ID).SetCustomFieldID(fieldID).
+			SetOrganizationID(s.OrganizationID).SetValue(set[fieldID]))
+	}
+	return tx.CustomFieldValue.CreateBulk(creates...).
+		OnConflictColumns(customfieldvalue.FieldSpaceID, customfieldvalue.FieldCustomFieldID).
+		UpdateNewValues().Exec(ctx)
+}
+
 // checkFieldValues checks every value against its field of the organization. Returns the values
 // to store by field id and the ids of the fields whose value is removed.
 func (r *Resolver) checkFieldValues(ctx context.Context, orgID string, values []*model.CustomFieldValueInput) (map[string]json.RawMessage, []string, error) {
-	names := make([]string, 0, len(values))
-	seen := map[string]bool{}
-	for _, v := range values {
-		if seen[v.Name] {
-			return nil, nil, apperr.Invalidf("values.%s: is given twice", truncate(v.Name, fieldNameMax))
-		}
-		seen[v.Name] = true
-		names = append(names, v.Name)
-	}
-	// An editor of the space may be a guest, whom the CustomField read policy does not serve; the
-	// definitions of the space's organization are what the values are checked against, and the
-	// caller shows no more of them than the names it was given.
-	fields, err := r.Client.CustomField.Query().Where(customfield.OrganizationID(orgID), customfield.NameIn(names...)).
-		All(privacy.DecisionContext(ctx, privacy.Allow))
+	byName, err := r.fieldsNamed(ctx, orgID, values)
 	if err != nil {
 		return nil, nil, err
 	}
-	byName := make(map[string]*ent.CustomField, len(fields))
-	for _, f := range fields {
-		byName[f.Name] = f
-	}
-	sorted := slices.Clone(values)
-	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
+	sorted := slices.SortedFunc(slices.Values(values), func(a, b *model.CustomFieldValueInput) int {
+		return strings.Compare(a.Name, b.Name)
+	})
 	set := map[string]json.RawMessage{}
 	var removed []string
 	for _, v := range sorted {
@@ -136,6 +128,33 @@ func (r *Resolver) checkFieldValues(ctx context.Context, orgID string, values []
 	return set, removed, nil
 }
 
+// fieldsNamed returns the organization's custom fields named by values, by name. Returns INVALID
+// when a name is given twice.
+func (r *Resolver) fieldsNamed(ctx context.Context, orgID string, values []*model.CustomFieldValueInput) (map[string]*ent.CustomField, error) {
+	names := make([]string, 0, len(values))
+	seen := make(map[string]bool, len(values))
+	for _, v := range values {
+		if seen[v.Name] {
+			return nil, apperr.Invalidf("values.%s: is given twice", truncate(v.Name, fieldNameMax))
+		}
+		seen[v.Name] = true
+		names = append(names, v.Name)
+	}
+	// An editor of the space may be a guest, whom the CustomField read policy does not serve; the
+	// definitions of the space's organization are what the values are checked against, and the
+	// caller shows no more of them than the names it was given.
+	fields, err := r.Client.CustomField.Query().Where(customfield.OrganizationID(orgID), customfield.NameIn(names...)).
+		All(privacy.DecisionContext(ctx, privacy.Allow))
+	if err != nil {
+		return nil, err
+	}
+	byName := make(map[string]*ent.CustomField, len(fields))
+	for _, f := range fields {
+		byName[f.Name] = f
+	}
+	return byName, nil
+}
+
 // checkFieldValue checks a JSON value against a field's type and returns it as stored (compact).
 func checkFieldValue(f *ent.CustomField, raw json.RawMessage) (json.RawMessage, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -151,9 +170,7 @@ func checkFieldValue(f *ent.CustomField, raw json.RawMessage) (json.RawMessage, 
 			return nil, fmt.Errorf("must be a string of at most %d characters (text field)", fieldTextMax)
 		}
 	case customfield.TypeNumber:
-		n, ok := v.(json.Number)
-		x, err := n.Float64()
-		if !ok || err != nil || math.IsInf(x, 0) {
+		if !isFiniteNumber(v) {
 			return nil, fmt.Errorf("must be a number (number field)")
 		}
 	case customfield.TypeBoolean:
@@ -182,6 +199,16 @@ func checkFieldValue(f *ent.CustomField, raw json.RawMessage) (json.RawMessage, 
 	return out.Bytes(), nil
 }
 
+// isFiniteNumber reports whether a decoded JSON value (UseNumber) is a number that fits a float64.
+func isFiniteNumber(v any) bool {
+	n, ok := v.(json.Number)
+	if !ok {
+		return false
+	}
+	x, err := n.Float64()
+	return err == nil && !math.IsInf(x, 0)
+}
+
 // optionList reads a list of distinct options of the field.
 func optionList(f *ent.CustomField, v any) ([]string, error) {
 	items, ok := v.([]any)
@@ -202,13 +229,4 @@ func optionList(f *ent.CustomField, v any) ([]string, error) {
 		out[i] = s
 	}
 	return out, nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
