@@ -156,24 +156,36 @@ func (r *Resolver) createSpace(ctx context.Context, orgID string, in model.Creat
 	if err := r.checkCreateIn(ctx, orgID, in.Parent); err != nil {
 		return nil, err
 	}
-	var id string
-	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
-		pos, err := place(ctx, tx, orgID, in.Parent, "", nil)
-		if err != nil {
-			return err
-		}
-		s, err := tx.Space.Create().SetOrganizationID(orgID).SetTitle(title).SetEmoji(emoji).
-			SetDefaultLevel(space.DefaultLevelInherit).SetPosition(pos).SetNillableParentID(in.Parent).Save(ctx)
-		if err != nil {
-			return err
-		}
-		id = s.ID
-		return startRevision(ctx, tx, s, EmptyTreeID())
+	id, err := r.insertSpace(ctx, orgID, in.Parent, nil, EmptyTreeID(), func(c *ent.SpaceCreate) {
+		c.SetTitle(title).SetEmoji(emoji).SetDefaultLevel(space.DefaultLevelInherit)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return r.space(ctx, id)
+}
+
+// insertSpace makes a space of organization orgID in one transaction: set fills in its fields,
+// it is placed under parent where pos says (nil: at the end), and it gets a first revision over
+// the root tree. Returns the new space's id.
+func (r *Resolver) insertSpace(ctx context.Context, orgID string, parent *string, pos *model.ContentPositionInput,
+	tree string, set func(*ent.SpaceCreate)) (string, error) {
+	var id string
+	err := txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
+		key, err := place(ctx, tx, orgID, parent, "", pos)
+		if err != nil {
+			return err
+		}
+		c := tx.Space.Create().SetOrganizationID(orgID).SetNillableParentID(parent).SetPosition(key)
+		set(c)
+		s, err := c.Save(ctx)
+		if err != nil {
+			return err
+		}
+		id = s.ID
+		return startRevision(ctx, tx, s, tree)
+	})
+	return id, err
 }
 
 // startRevision gives a space made in tx its first revision over the root tree (the empty tree is
@@ -314,35 +326,31 @@ func (r *Resolver) duplicateSpace(ctx context.Context, id string) (*ent.Space, e
 	if err := r.checkCreateIn(ctx, s.OrganizationID, s.ParentID); err != nil {
 		return nil, err
 	}
-	tree := EmptyTreeID()
-	if s.RevisionID != nil {
-		rev, err := r.Client.Revision.Get(ctx, *s.RevisionID)
-		if err != nil {
-			return nil, err
-		}
-		tree = rev.RootTree
+	tree, err := r.activeTree(ctx, s)
+	if err != nil {
+		return nil, err
 	}
-	var newID string
-	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
-		pos, err := place(ctx, tx, s.OrganizationID, s.ParentID, "",
-			&model.ContentPositionInput{After: &model.ContentPointerInput{Space: &s.ID}})
-		if err != nil {
-			return err
-		}
-		c, err := tx.Space.Create().SetOrganizationID(s.OrganizationID).SetTitle(copyTitle(s.Title)).
-			SetEmoji(s.Emoji).SetVisibility(s.Visibility).SetNillableShareKey(newShareKey(s.Visibility)).
-			SetEditMode(s.EditMode).SetNillableDefaultLevel(s.DefaultLevel).SetNillableParentID(s.ParentID).
-			SetPosition(pos).Save(ctx)
-		if err != nil {
-			return err
-		}
-		newID = c.ID
-		return startRevision(ctx, tx, c, tree)
+	next := &model.ContentPositionInput{After: &model.ContentPointerInput{Space: &s.ID}}
+	newID, err := r.insertSpace(ctx, s.OrganizationID, s.ParentID, next, tree, func(c *ent.SpaceCreate) {
+		c.SetTitle(copyTitle(s.Title)).SetEmoji(s.Emoji).SetVisibility(s.Visibility).
+			SetNillableShareKey(newShareKey(s.Visibility)).SetEditMode(s.EditMode).SetNillableDefaultLevel(s.DefaultLevel)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return r.space(ctx, newID)
+}
+
+// activeTree is the root tree of a space's active revision (the empty tree before it has one).
+func (r *Resolver) activeTree(ctx context.Context, s *ent.Space) (string, error) {
+	if s.RevisionID == nil {
+		return EmptyTreeID(), nil
+	}
+	rev, err := r.Client.Revision.Get(ctx, *s.RevisionID)
+	if err != nil {
+		return "", err
+	}
+	return rev.RootTree, nil
 }
 
 // copyTitle is "<title> (copy)", the title cut so the whole stays within maxSpaceTitle characters.
