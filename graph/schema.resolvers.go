@@ -9,11 +9,57 @@ import (
 	"context"
 
 	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/changerequest"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/generated"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
 )
+
+// Space is the resolver for the space field.
+func (r *changeRequestResolver) Space(ctx context.Context, obj *ent.ChangeRequest) (*ent.Space, error) {
+	return r.changeRequestSpace(ctx, obj)
+}
+
+// Outdated is the resolver for the outdated field.
+func (r *changeRequestResolver) Outdated(ctx context.Context, obj *ent.ChangeRequest) (bool, error) {
+	return r.changeRequestOutdated(ctx, obj)
+}
+
+// CreatedBy is the resolver for the createdBy field.
+func (r *changeRequestResolver) CreatedBy(ctx context.Context, obj *ent.ChangeRequest) (*ent.User, error) {
+	return r.author(ctx, &obj.CreatedBy)
+}
+
+// MergedBy is the resolver for the mergedBy field.
+func (r *changeRequestResolver) MergedBy(ctx context.Context, obj *ent.ChangeRequest) (*ent.User, error) {
+	return r.author(ctx, obj.MergedBy)
+}
+
+// Revision is the resolver for the revision field.
+func (r *changeRequestResolver) Revision(ctx context.Context, obj *ent.ChangeRequest) (*ent.Revision, error) {
+	return r.revisionOf(ctx, &obj.RevisionID)
+}
+
+// RevisionInitial is the resolver for the revisionInitial field.
+func (r *changeRequestResolver) RevisionInitial(ctx context.Context, obj *ent.ChangeRequest) (*ent.Revision, error) {
+	return r.revisionOf(ctx, &obj.RevisionInitialID)
+}
+
+// RevisionMergedAncestor is the resolver for the revisionMergedAncestor field.
+func (r *changeRequestResolver) RevisionMergedAncestor(ctx context.Context, obj *ent.ChangeRequest) (*ent.Revision, error) {
+	return r.revisionOf(ctx, obj.RevisionMergedAncestorID)
+}
+
+// RevisionMerged is the resolver for the revisionMerged field.
+func (r *changeRequestResolver) RevisionMerged(ctx context.Context, obj *ent.ChangeRequest) (*ent.Revision, error) {
+	return r.revisionOf(ctx, obj.RevisionMergedID)
+}
+
+// PDF is the resolver for the pdf field.
+func (r *changeRequestResolver) PDF(ctx context.Context, obj *ent.ChangeRequest, page *string, only *bool) (string, error) {
+	return r.changeRequestPDF(ctx, obj.SpaceID, obj.ID, page, only)
+}
 
 // Organization is the resolver for the organization field.
 func (r *collectionResolver) Organization(ctx context.Context, obj *ent.Collection) (*ent.Organization, error) {
@@ -53,6 +99,11 @@ func (r *collectionResolver) Grants(ctx context.Context, obj *ent.Collection, fi
 // Access is the resolver for the access field.
 func (r *collectionResolver) Access(ctx context.Context, obj *ent.Collection, first *int, after *string, role *viewer.Role) (*model.ContentAccessConnection, error) {
 	return r.collectionAccess(ctx, obj, first, after, role)
+}
+
+// Markdown is the resolver for the markdown field.
+func (r *contentPageResolver) Markdown(ctx context.Context, obj *model.ContentPage) (*string, error) {
+	return r.contentPageMarkdown(ctx, obj)
 }
 
 // Permissions is the resolver for the permissions field.
@@ -290,6 +341,31 @@ func (r *mutationResolver) SetSpaceCustomFields(ctx context.Context, spaceID str
 	return r.setSpaceFieldValues(ctx, spaceID, values)
 }
 
+// CreateChangeRequest is the resolver for the createChangeRequest field.
+func (r *mutationResolver) CreateChangeRequest(ctx context.Context, spaceID string, input model.CreateChangeRequestInput) (*ent.ChangeRequest, error) {
+	return r.createChangeRequest(ctx, spaceID, input)
+}
+
+// UpdateChangeRequest is the resolver for the updateChangeRequest field.
+func (r *mutationResolver) UpdateChangeRequest(ctx context.Context, spaceID string, id string, input model.UpdateChangeRequestInput) (*ent.ChangeRequest, error) {
+	return r.updateChangeRequest(ctx, spaceID, id, input)
+}
+
+// EditChangeRequestContent is the resolver for the editChangeRequestContent field.
+func (r *mutationResolver) EditChangeRequestContent(ctx context.Context, spaceID string, changeRequest string, changes []*model.ContentChangeInput) (*model.ContentUpdate, error) {
+	return r.editChangeRequestContent(ctx, spaceID, changeRequest, changes)
+}
+
+// MergeChangeRequest is the resolver for the mergeChangeRequest field.
+func (r *mutationResolver) MergeChangeRequest(ctx context.Context, spaceID string, changeRequest string) (*model.MergeResult, error) {
+	return r.mergeChangeRequest(ctx, spaceID, changeRequest)
+}
+
+// UpdateChangeRequestFromMain is the resolver for the updateChangeRequestFromMain field.
+func (r *mutationResolver) UpdateChangeRequestFromMain(ctx context.Context, spaceID string, changeRequest string) (*model.MergeResult, error) {
+	return r.updateChangeRequestFromMain(ctx, spaceID, changeRequest)
+}
+
 // Type is the resolver for the type field.
 func (r *organizationResolver) Type(ctx context.Context, obj *ent.Organization) (string, error) {
 	return string(obj.Type), nil
@@ -420,6 +496,56 @@ func (r *queryResolver) Space(ctx context.Context, id string, shareKey *string) 
 	return r.sharedSpace(ctx, id, shareKey)
 }
 
+// ChangeRequest is the resolver for the changeRequest field.
+func (r *queryResolver) ChangeRequest(ctx context.Context, spaceID string, id string) (*ent.ChangeRequest, error) {
+	return r.spaceChangeRequest(ctx, spaceID, id)
+}
+
+// Type is the resolver for the type field.
+func (r *revisionResolver) Type(ctx context.Context, obj *ent.Revision) (string, error) {
+	return string(obj.Type), nil
+}
+
+// CreatedBy is the resolver for the createdBy field.
+func (r *revisionResolver) CreatedBy(ctx context.Context, obj *ent.Revision) (*ent.User, error) {
+	return r.author(ctx, obj.CreatedBy)
+}
+
+// Pages is the resolver for the pages field.
+func (r *revisionResolver) Pages(ctx context.Context, obj *ent.Revision) ([]*model.ContentPage, error) {
+	return r.contentPages(ctx, obj)
+}
+
+// Page is the resolver for the page field.
+func (r *revisionResolver) Page(ctx context.Context, obj *ent.Revision, id string) (*model.ContentPage, error) {
+	return r.revisionPage(ctx, obj, id)
+}
+
+// PageByPath is the resolver for the pageByPath field.
+func (r *revisionResolver) PageByPath(ctx context.Context, obj *ent.Revision, path string) (*model.ContentPage, error) {
+	return r.revisionPageByPath(ctx, obj, path)
+}
+
+// Files is the resolver for the files field.
+func (r *revisionResolver) Files(ctx context.Context, obj *ent.Revision, first *int, after *string) (*model.RevisionFileConnection, error) {
+	return r.RevisionFiles(ctx, obj, first, after)
+}
+
+// File is the resolver for the file field.
+func (r *revisionResolver) File(ctx context.Context, obj *ent.Revision, id string) (*model.RevisionFile, error) {
+	return r.revisionFile(ctx, obj, id)
+}
+
+// DownloadURL is the resolver for the downloadURL field.
+func (r *revisionFileResolver) DownloadURL(ctx context.Context, obj *model.RevisionFile) (string, error) {
+	return r.FileDownloadURL(ctx, obj.RevisionID, obj.File)
+}
+
+// Revision is the resolver for the revision field.
+func (r *spaceResolver) Revision(ctx context.Context, obj *ent.Space) (*ent.Revision, error) {
+	return r.activeRevision(ctx, obj)
+}
+
 // DefaultLevel is the resolver for the defaultLevel field.
 func (r *spaceResolver) DefaultLevel(ctx context.Context, obj *ent.Space) (*string, error) {
 	return spaceDefaultLevel(obj), nil
@@ -460,6 +586,17 @@ func (r *spaceResolver) CustomFields(ctx context.Context, obj *ent.Space) ([]*mo
 	return r.spaceFieldValues(ctx, obj)
 }
 
+// ChangeRequests is the resolver for the changeRequests field.
+func (r *spaceResolver) ChangeRequests(ctx context.Context, obj *ent.Space, status *changerequest.Status, creator *string, contributor *string, orderBy *model.ChangeRequestOrder, first *int, after *string) (*model.ChangeRequestConnection, error) {
+	return r.changeRequests(ctx, obj, ChangeRequestListArgs{Status: status, Creator: creator,
+		Contributor: contributor, OrderBy: orderBy, First: first, After: after})
+}
+
+// RevisionByID is the resolver for the revisionById field.
+func (r *spaceResolver) RevisionByID(ctx context.Context, obj *ent.Space, id string) (*ent.Revision, error) {
+	return r.spaceRevision(ctx, obj, id)
+}
+
 // MemberCount is the resolver for the memberCount field.
 func (r *teamResolver) MemberCount(ctx context.Context, obj *ent.Team) (int, error) {
 	return loader.For(ctx, r.Client).TeamSize(ctx, obj.ID)
@@ -495,8 +632,14 @@ func (r *teamMemberResolver) User(ctx context.Context, obj *ent.TeamMember) (*en
 	return r.userOf(ctx, obj.UserID)
 }
 
+// ChangeRequest returns generated.ChangeRequestResolver implementation.
+func (r *Resolver) ChangeRequest() generated.ChangeRequestResolver { return &changeRequestResolver{r} }
+
 // Collection returns generated.CollectionResolver implementation.
 func (r *Resolver) Collection() generated.CollectionResolver { return &collectionResolver{r} }
+
+// ContentPage returns generated.ContentPageResolver implementation.
+func (r *Resolver) ContentPage() generated.ContentPageResolver { return &contentPageResolver{r} }
 
 // CustomField returns generated.CustomFieldResolver implementation.
 func (r *Resolver) CustomField() generated.CustomFieldResolver { return &customFieldResolver{r} }
@@ -521,6 +664,12 @@ func (r *Resolver) PermissionGrant() generated.PermissionGrantResolver {
 // Query returns generated.QueryResolver implementation.
 func (r *Resolver) Query() generated.QueryResolver { return &queryResolver{r} }
 
+// Revision returns generated.RevisionResolver implementation.
+func (r *Resolver) Revision() generated.RevisionResolver { return &revisionResolver{r} }
+
+// RevisionFile returns generated.RevisionFileResolver implementation.
+func (r *Resolver) RevisionFile() generated.RevisionFileResolver { return &revisionFileResolver{r} }
+
 // Space returns generated.SpaceResolver implementation.
 func (r *Resolver) Space() generated.SpaceResolver { return &spaceResolver{r} }
 
@@ -531,7 +680,9 @@ func (r *Resolver) Team() generated.TeamResolver { return &teamResolver{r} }
 func (r *Resolver) TeamMember() generated.TeamMemberResolver { return &teamMemberResolver{r} }
 
 type (
+	changeRequestResolver   struct{ *Resolver }
 	collectionResolver      struct{ *Resolver }
+	contentPageResolver     struct{ *Resolver }
 	customFieldResolver     struct{ *Resolver }
 	inviteLinkResolver      struct{ *Resolver }
 	memberResolver          struct{ *Resolver }
@@ -539,6 +690,8 @@ type (
 	organizationResolver    struct{ *Resolver }
 	permissionGrantResolver struct{ *Resolver }
 	queryResolver           struct{ *Resolver }
+	revisionResolver        struct{ *Resolver }
+	revisionFileResolver    struct{ *Resolver }
 	spaceResolver           struct{ *Resolver }
 	teamResolver            struct{ *Resolver }
 	teamMemberResolver      struct{ *Resolver }

@@ -38,6 +38,7 @@ type authFixture struct {
 	foreignInvite               string
 	collection                  string
 	space                       string
+	changeRequest               string // number 1 of space
 }
 
 func newAuthFixture(t *testing.T) *authFixture {
@@ -53,6 +54,7 @@ func newAuthFixture(t *testing.T) *authFixture {
 	authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/custom-fields", map[string]any{"name": "cf", "type": "text"}))
 	f.collection = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/collections", map[string]any{"title": "Guides"}))
 	f.space = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/spaces", map[string]any{"title": "Docs"}))
+	f.changeRequest = authCreated(t, e.Do(f.admin, "POST", "/v1/spaces/"+f.space+"/change-requests", map[string]any{"subject": "Draft"}))
 	return f
 }
 
@@ -151,6 +153,11 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"GET", "/v1/spaces/{spaceId}/custom-fields", "/v1/spaces/" + f.space + "/custom-fields", nil, true},
 		{"PATCH", "/v1/spaces/{spaceId}/custom-fields", "/v1/spaces/" + f.space + "/custom-fields",
 			map[string]any{"values": map[string]any{"cf": map[string]any{"value": "evil"}}}, true},
+		{"GET", "/v1/spaces/{spaceId}/change-requests", "/v1/spaces/" + f.space + "/change-requests", nil, true},
+		{"POST", "/v1/spaces/{spaceId}/change-requests", "/v1/spaces/" + f.space + "/change-requests", map[string]any{"subject": "Evil"}, true},
+		{"GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}", "/v1/spaces/" + f.space + "/change-requests/" + f.changeRequest, nil, true},
+		{"PATCH", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}", "/v1/spaces/" + f.space + "/change-requests/1",
+			map[string]any{"subject": "Evil", "status": "archived"}, true},
 	}
 }
 
@@ -212,7 +219,8 @@ func (f *authFixture) authSnapshot(t *testing.T) map[string]string {
 		o + "/teams", o + "/teams/" + f.team, o + "/teams/" + f.team + "/members", o + "/link-invites",
 		o + "/link-invites/" + f.invite, o + "/custom-fields", o + "/custom-fields/cf",
 		o + "/collections", "/v1/collections/" + f.collection,
-		o + "/spaces", "/v1/spaces/" + f.space, "/v1/spaces/" + f.space + "/custom-fields"} {
+		o + "/spaces", "/v1/spaces/" + f.space, "/v1/spaces/" + f.space + "/custom-fields",
+		"/v1/spaces/" + f.space + "/change-requests", "/v1/spaces/" + f.space + "/change-requests/1"} {
 		r := f.e.Do(f.admin, "GET", p, nil)
 		if r.Status != http.StatusOK {
 			t.Fatalf("GET %s: %d %s", p, r.Status, r.Body)

@@ -125,6 +125,11 @@ func (a *api) routes(r chi.Router) {
 	a.grantRoutes(r, "/collections/{collectionId}", a.collectionGrants())
 	r.Get("/spaces/{spaceId}/custom-fields", a.listSpaceCustomFields)
 	r.Patch("/spaces/{spaceId}/custom-fields", a.updateSpaceCustomFields)
+
+	r.Get("/spaces/{spaceId}/change-requests", a.listChangeRequests)
+	r.Post("/spaces/{spaceId}/change-requests", a.createChangeRequest)
+	r.Get("/spaces/{spaceId}/change-requests/{changeRequestId}", a.getChangeRequest)
+	r.Patch("/spaces/{spaceId}/change-requests/{changeRequestId}", a.updateChangeRequest)
 }
 
 // missing is the error of a required body field that is absent.

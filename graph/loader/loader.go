@@ -50,6 +50,11 @@ type Loaders struct {
 	// childCollections and collectionSpaces page the children of collections.
 	childCollections *dataloader.Loader[pageKey[struct{}], Page[*ent.Collection]]
 	collectionSpaces *dataloader.Loader[pageKey[struct{}], Page[*ent.Space]]
+	// changeRequestPages pages the change requests of spaces; revisions and profiles are looked
+	// up for them.
+	changeRequestPages *dataloader.Loader[pageKey[ChangeRequestFilter], Page[*ent.ChangeRequest]]
+	revisions          *dataloader.Loader[string, *ent.Revision]
+	profiles           *dataloader.Loader[string, *ent.User]
 }
 
 // New returns fresh loaders over the client that gather keys for wait before each batch.
@@ -73,6 +78,9 @@ func New(client *ent.Client, wait time.Duration) *Loaders {
 	l.fieldValues = newLoader(l, l.loadFieldValues)
 	l.childCollections = newLoader(l, l.loadChildCollectionPages)
 	l.collectionSpaces = newLoader(l, l.loadCollectionSpacePages)
+	l.changeRequestPages = newLoader(l, l.loadChangeRequestPages)
+	l.revisions = newLoader(l, l.loadRevisions)
+	l.profiles = newLoader(l, l.loadProfiles)
 	return l
 }
 

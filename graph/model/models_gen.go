@@ -10,6 +10,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/changerequest"
 	"github.com/binderyhq/bindery/ent/customfield"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
@@ -19,6 +20,17 @@ type APIInfo struct {
 	Version string `json:"version"`
 	// Date of the build in ISO 8601.
 	Build string `json:"build"`
+}
+
+type ChangeRequestConnection struct {
+	Edges      []*ChangeRequestEdge `json:"edges"`
+	PageInfo   *PageInfo            `json:"pageInfo"`
+	TotalCount int                  `json:"totalCount"`
+}
+
+type ChangeRequestEdge struct {
+	Cursor string             `json:"cursor"`
+	Node   *ent.ChangeRequest `json:"node"`
 }
 
 type CollectionConnection struct {
@@ -61,6 +73,37 @@ type ContentAccessEdge struct {
 	Node   *ContentAccess `json:"node"`
 }
 
+// One change of a content batch. insert_page: title, markdown (its front matter and leading heading win
+// over title and description), into (parent page id or ref; top level when absent), at (index among
+// siblings; end when absent), ref (a name links in the same batch may use: ./<ref>.md). update_page: page
+// and the fields to change; into moves it (null: to the top level), at places it. delete_page: page (with
+// its subpages). revert_page: page, revision (default: the change request's base). insert_files: files.
+type ContentChangeInput struct {
+	Operation   ContentOperation           `json:"operation"`
+	Page        *string                    `json:"page,omitempty"`
+	Ref         *string                    `json:"ref,omitempty"`
+	Into        graphql.Omittable[*string] `json:"into,omitempty"`
+	At          *int                       `json:"at,omitempty"`
+	Title       *string                    `json:"title,omitempty"`
+	Slug        *string                    `json:"slug,omitempty"`
+	Emoji       *string                    `json:"emoji,omitempty"`
+	Description *string                    `json:"description,omitempty"`
+	Hidden      *bool                      `json:"hidden,omitempty"`
+	NoIndex     *bool                      `json:"noIndex,omitempty"`
+	Markdown    *string                    `json:"markdown,omitempty"`
+	Files       []*FileUploadInput         `json:"files,omitempty"`
+	Revision    *string                    `json:"revision,omitempty"`
+}
+
+// A page a content batch touched.
+type ContentPageChange struct {
+	// created_page, updated_page or deleted_page.
+	Kind   string `json:"kind"`
+	PageID string `json:"pageId"`
+	// The ref the batch gave an inserted page.
+	Ref *string `json:"ref,omitempty"`
+}
+
 // A collection or a space: exactly one of the two ids.
 type ContentPointerInput struct {
 	Collection *string `json:"collection,omitempty"`
@@ -71,6 +114,20 @@ type ContentPointerInput struct {
 type ContentPositionInput struct {
 	Before *ContentPointerInput `json:"before,omitempty"`
 	After  *ContentPointerInput `json:"after,omitempty"`
+}
+
+// The result of a content batch.
+type ContentUpdate struct {
+	ChangeRequest *ent.ChangeRequest `json:"changeRequest"`
+	// The new revision of the change request.
+	Revision      *ent.Revision        `json:"revision"`
+	Changes       []*ContentPageChange `json:"changes"`
+	InsertedFiles []*InsertedFile      `json:"insertedFiles"`
+}
+
+type CreateChangeRequestInput struct {
+	// At most 100 characters; default empty.
+	Subject *string `json:"subject,omitempty"`
 }
 
 type CreateCollectionInput struct {
@@ -144,6 +201,14 @@ type CustomFieldValueInput struct {
 	Value any    `json:"value,omitempty"`
 }
 
+// A file to insert: its bytes in base64 (at most 1 MB), its name and content type.
+type FileUploadInput struct {
+	Ref         *string `json:"ref,omitempty"`
+	Name        string  `json:"name"`
+	ContentType string  `json:"contentType"`
+	Base64      string  `json:"base64"`
+}
+
 // Users and/or teams of the organization (at least one in all, at most 100) to grant a role to.
 type GrantAccessInput struct {
 	Role  viewer.Role `json:"role"`
@@ -155,6 +220,14 @@ type GrantAccessInput struct {
 type GrantSubjectInput struct {
 	User *string `json:"user,omitempty"`
 	Team *string `json:"team,omitempty"`
+}
+
+// A file a content batch inserted.
+type InsertedFile struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	ContentType string `json:"contentType"`
+	Size        int    `json:"size"`
 }
 
 type InviteLinkConnection struct {
@@ -194,6 +267,23 @@ type MemberSpaceConnection struct {
 type MemberSpaceEdge struct {
 	Cursor string       `json:"cursor"`
 	Node   *MemberSpace `json:"node"`
+}
+
+// Where a merge or an update met changes on both sides that it could not combine.
+type MergeConflict struct {
+	Page   *string `json:"page,omitempty"`
+	File   *string `json:"file,omitempty"`
+	Title  string  `json:"title"`
+	Reason string  `json:"reason"`
+}
+
+// The result of merging a change request, or of updating it from the main content.
+type MergeResult struct {
+	// The revision made.
+	Revision string `json:"revision"`
+	// merge or update; conflicts when an update wrote conflict markers into pages.
+	Result    string           `json:"result"`
+	Conflicts []*MergeConflict `json:"conflicts"`
 }
 
 type MoveCollectionInput struct {
@@ -258,6 +348,17 @@ type PingResult struct {
 	ServiceVisitorClaims *string `json:"serviceVisitorClaims,omitempty"`
 }
 
+type RevisionFileConnection struct {
+	Edges      []*RevisionFileEdge `json:"edges"`
+	PageInfo   *PageInfo           `json:"pageInfo"`
+	TotalCount int                 `json:"totalCount"`
+}
+
+type RevisionFileEdge struct {
+	Cursor string        `json:"cursor"`
+	Node   *RevisionFile `json:"node"`
+}
+
 type SpaceConnection struct {
 	Edges      []*SpaceEdge `json:"edges"`
 	PageInfo   *PageInfo    `json:"pageInfo"`
@@ -315,6 +416,13 @@ type TeamMembershipInput struct {
 type TeamPermissions struct {
 	Admin bool `json:"admin"`
 	View  bool `json:"view"`
+}
+
+type UpdateChangeRequestInput struct {
+	// At most 100 characters.
+	Subject *string `json:"subject,omitempty"`
+	// DRAFT, OPEN or ARCHIVED (MERGED only by merging); a merged change request cannot change status.
+	Status *changerequest.Status `json:"status,omitempty"`
 }
 
 type UpdateCollectionInput struct {
@@ -386,6 +494,124 @@ type UpdateTeamMembersInput struct {
 	Remove []string `json:"remove,omitempty"`
 	// Team roles to set, by user id.
 	Memberships []*TeamMembershipInput `json:"memberships,omitempty"`
+}
+
+// How a space's change requests are sorted, newest first.
+type ChangeRequestOrder string
+
+const (
+	ChangeRequestOrderUpdatedAt ChangeRequestOrder = "UPDATED_AT"
+	ChangeRequestOrderCreatedAt ChangeRequestOrder = "CREATED_AT"
+)
+
+var AllChangeRequestOrder = []ChangeRequestOrder{
+	ChangeRequestOrderUpdatedAt,
+	ChangeRequestOrderCreatedAt,
+}
+
+func (e ChangeRequestOrder) IsValid() bool {
+	switch e {
+	case ChangeRequestOrderUpdatedAt, ChangeRequestOrderCreatedAt:
+		return true
+	}
+	return false
+}
+
+func (e ChangeRequestOrder) String() string {
+	return string(e)
+}
+
+func (e *ChangeRequestOrder) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = ChangeRequestOrder(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid ChangeRequestOrder", str)
+	}
+	return nil
+}
+
+func (e ChangeRequestOrder) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *ChangeRequestOrder) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e ChangeRequestOrder) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// What a content change does, as the reference client's updateChangeRequestContent names it.
+type ContentOperation string
+
+const (
+	ContentOperationInsertPage  ContentOperation = "insert_page"
+	ContentOperationUpdatePage  ContentOperation = "update_page"
+	ContentOperationDeletePage  ContentOperation = "delete_page"
+	ContentOperationRevertPage  ContentOperation = "revert_page"
+	ContentOperationInsertFiles ContentOperation = "insert_files"
+)
+
+var AllContentOperation = []ContentOperation{
+	ContentOperationInsertPage,
+	ContentOperationUpdatePage,
+	ContentOperationDeletePage,
+	ContentOperationRevertPage,
+	ContentOperationInsertFiles,
+}
+
+func (e ContentOperation) IsValid() bool {
+	switch e {
+	case ContentOperationInsertPage, ContentOperationUpdatePage, ContentOperationDeletePage, ContentOperationRevertPage, ContentOperationInsertFiles:
+		return true
+	}
+	return false
+}
+
+func (e ContentOperation) String() string {
+	return string(e)
+}
+
+func (e *ContentOperation) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = ContentOperation(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid ContentOperation", str)
+	}
+	return nil
+}
+
+func (e ContentOperation) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *ContentOperation) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e ContentOperation) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }
 
 // Whom a grant is made to.

@@ -1,0 +1,339 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/changerequest"
+	"github.com/binderyhq/bindery/ent/predicate"
+	"github.com/binderyhq/bindery/ent/rule"
+	"github.com/binderyhq/bindery/ent/space"
+	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/graph/loader"
+	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/graph/page"
+	"github.com/binderyhq/bindery/graph/txn"
+)
+
+const (
+	maxChangeRequestSubject = 100
+	// maxNumberDigits bounds what reads as a change request's number rather than its id: ids are
+	// 20 characters, and a space will not hold a billion change requests.
+	maxNumberDigits = 9
+	// maxUserRef bounds a user id given as a list filter.
+	maxUserRef = 64
+)
+
+// changeRequest returns a change request of the space by its id or by its number in the space
+// (spec/02 convention 1). Returns NOT_FOUND when there is none the viewer can read.
+func (r *Resolver) changeRequest(ctx context.Context, spaceID, ref string) (*ent.ChangeRequest, error) {
+	cr, err := r.Client.ChangeRequest.Query().Where(changerequest.SpaceID(spaceID), changeRequestRef(ref)).Only(ctx)
+	return cr, notFound(err, "change request")
+}
+
+// changeRequestRef matches a change request by number when ref is a short run of digits, else by id.
+func changeRequestRef(ref string) predicate.ChangeRequest {
+	if len(ref) <= maxNumberDigits && strings.Trim(ref, "0123456789") == "" {
+		if n, err := strconv.Atoi(ref); err == nil {
+			return changerequest.Number(n)
+		}
+	}
+	return changerequest.ID(ref)
+}
+
+// spaceChangeRequest is Query.changeRequest: a change request of a space the viewer can read.
+// Returns NOT_FOUND when either is not there for the viewer.
+func (r *Resolver) spaceChangeRequest(ctx context.Context, spaceID, ref string) (*ent.ChangeRequest, error) {
+	s, err := r.space(ctx, spaceID)
+	if err != nil {
+		return nil, err
+	}
+	cr, err := r.changeRequest(ctx, s.ID, ref)
+	if err != nil {
+		return nil, err
+	}
+	cr.Edges.Space = s
+	return cr, nil
+}
+
+// ChangeRequestListArgs are the REST and GraphQL arguments of a space's change request list.
+type ChangeRequestListArgs struct {
+	Status      *changerequest.Status // nil for every status
+	Creator     *string
+	Contributor *string
+	OrderBy     *model.ChangeRequestOrder
+	First       *int
+	After       *string
+}
+
+// changeRequests lists a space's change requests, last updated (or last created) first.
+// Returns INVALID for a bad page, limit or user filter.
+func (r *Resolver) changeRequests(ctx context.Context, s *ent.Space, a ChangeRequestListArgs) (*model.ChangeRequestConnection, error) {
+	args, err := page.NewArgs(a.First, a.After)
+	if err != nil {
+		return nil, err
+	}
+	f := loader.ChangeRequestFilter{ByCreation: a.OrderBy != nil && *a.OrderBy == model.ChangeRequestOrderCreatedAt}
+	if a.Status != nil {
+		f.Status = *a.Status
+	}
+	if f.Creator, err = userRef("creator", a.Creator); err != nil {
+		return nil, err
+	}
+	if f.Contributor, err = userRef("contributor", a.Contributor); err != nil {
+		return nil, err
+	}
+	p, err := loader.For(ctx, r.Client).ChangeRequestPage(ctx, s.ID, f, args)
+	if err != nil {
+		return nil, err
+	}
+	for _, cr := range p.Items {
+		cr.Edges.Space = s // every item's outdated flag compares with this space's revision
+	}
+	return changeRequestConnection(p, f), nil
+}
+
+// userRef checks a user id given as a filter; "" (or absent) is no filter.
+func userRef(field string, id *string) (string, error) {
+	ref := strings.TrimSpace(derefOr(id, ""))
+	return ref, checkText(field, ref, 0, maxUserRef)
+}
+
+func changeRequestConnection(p loader.Page[*ent.ChangeRequest], f loader.ChangeRequestFilter) *model.ChangeRequestConnection {
+	cursorOf := func(cr *ent.ChangeRequest) page.Cursor {
+		if f.ByCreation {
+			return page.Cursor{Key: cr.CreatedAt, ID: cr.ID}
+		}
+		return page.Cursor{Key: cr.UpdatedAt, ID: cr.ID}
+	}
+	return &model.ChangeRequestConnection{
+		Edges: edges(p.Items, cursorOf, func(c string, n *ent.ChangeRequest) *model.ChangeRequestEdge {
+			return &model.ChangeRequestEdge{Cursor: c, Node: n}
+		}),
+		PageInfo: pageInfo(p), TotalCount: p.Count,
+	}
+}
+
+// createChangeRequest opens a change request on the space's active revision, numbered next in
+// the space. It takes the edit role on the space (NOT_FOUND when the viewer cannot read it,
+// FORBIDDEN below edit or while the space is locked); INVALID for a subject over 100 characters.
+//
+// Numbers have no gaps or duplicates, also when several servers share one PostgreSQL database:
+// the space's row is locked for the transaction, so creations in one space queue, and each
+// takes the largest number + 1 (the unique (space_id, number) index backs it).
+func (r *Resolver) createChangeRequest(ctx context.Context, spaceID string, in model.CreateChangeRequestInput) (*ent.ChangeRequest, error) {
+	v, err := viewerOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s, err := r.space(ctx, spaceID)
+	if err != nil {
+		return nil, err
+	}
+	if err := requireSpaceRole(ctx, s, viewer.RoleEdit, "create change requests"); err != nil {
+		return nil, err
+	}
+	subject := strings.TrimSpace(derefOr(in.Subject, ""))
+	if err := checkText("subject", subject, 0, maxChangeRequestSubject); err != nil {
+		return nil, err
+	}
+	var id string
+	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
+		s, err := lockSpace(ctx, tx, s.ID)
+		if err != nil {
+			return err
+		}
+		if s.EditMode == space.EditModeLocked {
+			return apperr.Forbiddenf("the space is locked: no change request can be opened until an admin sets editMode to live")
+		}
+		if s.RevisionID == nil {
+			return fmt.Errorf("space %s has no active revision", s.ID)
+		}
+		number, err := nextChangeRequestNumber(ctx, tx, s.ID)
+		if err != nil {
+			return err
+		}
+		cr, err := tx.ChangeRequest.Create().SetSpaceID(s.ID).SetOrganizationID(s.OrganizationID).
+			SetNumber(number).SetSubject(subject).SetCreatedBy(v.UserID).
+			SetRevisionID(*s.RevisionID).SetRevisionInitialID(*s.RevisionID).Save(ctx)
+		if err != nil {
+			return err
+		}
+		id = cr.ID
+		return adjustChangeRequestCounts(ctx, tx, s.ID, "", cr.Status)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r.readChangeRequest(ctx, id)
+}
+
+// lockSpace reads a live space in tx, its row locked until tx ends on PostgreSQL (SQLite's one
+// writer serializes write transactions already). Writes that lock a change request too lock
+// its space first, like lockContent, so they cannot deadlock.
+func lockSpace(ctx context.Context, tx *ent.Tx, id string) (*ent.Space, error) {
+	s, err := tx.Space.Query().Where(space.ID(id), space.DeletedAtIsNil()).Modify(forUpdate).Only(ctx)
+	return s, notFound(err, "space")
+}
+
+// nextChangeRequestNumber is the number of the next change request of a space, read in the
+// transaction that holds the space's lock.
+func nextChangeRequestNumber(ctx context.Context, tx *ent.Tx, spaceID string) (int, error) {
+	last, err := tx.ChangeRequest.Query().Where(changerequest.SpaceID(spaceID)).
+		Order(ent.Desc(changerequest.FieldNumber)).Limit(1).Select(changerequest.FieldNumber).Ints(ctx)
+	if err != nil || len(last) == 0 {
+		return 1, err
+	}
+	return last[0] + 1, nil
+}
+
+// adjustChangeRequestCounts keeps a space's change request counters exact when one of its
+// change requests moves from one status to another in tx; from is "" for a new change request.
+// The counters are incremented by the database, so concurrent writes add up.
+func adjustChangeRequestCounts(ctx context.Context, tx *ent.Tx, spaceID string, from, to changerequest.Status) error {
+	upd := tx.Space.UpdateOneID(spaceID)
+	if from == "" {
+		upd.AddChangeRequestsCount(1)
+	}
+	if d := statusDelta(from, to, changerequest.StatusOpen); d != 0 {
+		upd.AddChangeRequestsOpenCount(d)
+	}
+	if d := statusDelta(from, to, changerequest.StatusDraft); d != 0 {
+		upd.AddChangeRequestsDraftCount(d)
+	}
+	if len(upd.Mutation().AddedFields()) == 0 {
+		return nil // e.g. archived to merged: no counter follows either
+	}
+	return upd.Exec(ctx)
+}
+
+// statusDelta is how the count of change requests in status counted changes when one moves
+// from one status to another.
+func statusDelta(from, to, counted changerequest.Status) int {
+	d := 0
+	if from == counted {
+		d--
+	}
+	if to == counted {
+		d++
+	}
+	return d
+}
+
+// updateChangeRequest changes the subject and/or status of a change request (by id or number).
+// It takes the edit role on the space. Returns INVALID for a subject over 100 characters, for
+// the status merged (only merging sets it) and for any status change of a merged change
+// request; updatedAt changes with every update.
+func (r *Resolver) updateChangeRequest(ctx context.Context, spaceID, ref string, in model.UpdateChangeRequestInput) (*ent.ChangeRequest, error) {
+	s, cr, err := r.contentTarget(ctx, spaceID, ref, viewer.RoleEdit, "change its change requests")
+	if err != nil {
+		return nil, err
+	}
+	if in.Subject != nil {
+		subject := strings.TrimSpace(*in.Subject)
+		if err := checkText("subject", subject, 0, maxChangeRequestSubject); err != nil {
+			return nil, err
+		}
+		in.Subject = &subject
+	}
+	if in.Status != nil && *in.Status == changerequest.StatusMerged {
+		return nil, apperr.Invalidf("status: merged is set by merging the change request, not by an update (use draft, open or archived)")
+	}
+	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
+		if _, err := lockSpace(ctx, tx, s.ID); err != nil {
+			return err
+		}
+		current, err := tx.ChangeRequest.Query().Where(changerequest.ID(cr.ID)).Modify(forUpdate).Only(ctx)
+		if err != nil {
+			return notFound(err, "change request")
+		}
+		upd := tx.ChangeRequest.UpdateOne(current).SetNillableSubject(in.Subject)
+		if in.Status != nil {
+			if current.Status == changerequest.StatusMerged {
+				return apperr.Invalidf("status: change request #%d is merged; a merged change request cannot change status", current.Number)
+			}
+			upd.SetStatus(*in.Status)
+			if err := adjustChangeRequestCounts(ctx, tx, s.ID, current.Status, *in.Status); err != nil {
+				return err
+			}
+		}
+		return upd.Exec(ctx)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r.readChangeRequest(ctx, cr.ID)
+}
+
+// readChangeRequest reads a change request back after a write committed.
+func (r *Resolver) readChangeRequest(ctx context.Context, id string) (*ent.ChangeRequest, error) {
+	cr, err := r.Client.ChangeRequest.Get(ctx, id)
+	return cr, notFound(err, "change request")
+}
+
+// requireSpaceRole answers FORBIDDEN, saying what for, unless the viewer's role on the space is
+// at least min.
+func requireSpaceRole(ctx context.Context, s *ent.Space, min viewer.Role, what string) error {
+	role, err := rule.SpaceRole(ctx, s)
+	if err != nil {
+		return err
+	}
+	if !role.AtLeast(min) {
+		return apperr.Forbiddenf("it takes the %s role on the space to %s", min, what)
+	}
+	return nil
+}
+
+// changeRequestSpace is ChangeRequest.space: the space it was listed or read with, else read now.
+func (r *Resolver) changeRequestSpace(ctx context.Context, cr *ent.ChangeRequest) (*ent.Space, error) {
+	if s := cr.Edges.Space; s != nil {
+		return s, nil
+	}
+	return r.space(ctx, cr.SpaceID)
+}
+
+// changeRequestOutdated is ChangeRequest.outdated: whether the space's active revision moved
+// since the change request's base (the revision it was created from or last updated from). A
+// merged change request is never outdated: there is nothing left to bring into it.
+func (r *Resolver) changeRequestOutdated(ctx context.Context, cr *ent.ChangeRequest) (bool, error) {
+	if cr.Status == changerequest.StatusMerged {
+		return false, nil
+	}
+	s, err := r.changeRequestSpace(ctx, cr)
+	if err != nil {
+		return false, err
+	}
+	return s.RevisionID != nil && *s.RevisionID != changeRequestBase(cr), nil
+}
+
+// author returns the user who made something the viewer reads (a change request, a revision):
+// as a user the viewer may see, else as their public profile (no email), so the authors of a
+// public space's work are named to outside readers too. nil for no user.
+func (r *Resolver) author(ctx context.Context, id *string) (*ent.User, error) {
+	if id == nil {
+		return nil, nil
+	}
+	l := loader.For(ctx, r.Client)
+	u, err := l.User(ctx, *id)
+	if u != nil || err != nil {
+		return u, err
+	}
+	return l.Profile(ctx, *id)
+}
+
+// revisionOf returns a revision by id through the request's loader; nil for no id.
+// Returns NOT_FOUND when the viewer cannot read it.
+func (r *Resolver) revisionOf(ctx context.Context, id *string) (*ent.Revision, error) {
+	if id == nil {
+		return nil, nil
+	}
+	rev, err := loader.For(ctx, r.Client).Revision(ctx, *id)
+	if err == nil && rev == nil {
+		return nil, apperr.NotFoundf("revision not found")
+	}
+	return rev, err
+}
