@@ -32,12 +32,16 @@ func FilterSpaces() privacy.QueryRule {
 			return err
 		}
 		v := viewer.FromContext(ctx)
-		f.Where(entql.Or(fieldIn("id", ids),
-			orgIn(v.OrganizationIDs(viewer.RoleAdmin)),
-			entql.FieldIn("visibility", "public", "unlisted"),
-			entql.And(entql.FieldEQ("visibility", "share-link"), fieldIn("share_key", anys(v.ShareKeys())))))
+		f.Where(entql.Or(fieldIn("id", ids), orgIn(v.OrganizationIDs(viewer.RoleAdmin)), readableByAnyone(v)))
 		return privacy.Allow
 	})
+}
+
+// readableByAnyone matches the spaces whose visibility opens them to the viewer whatever their
+// role: public and unlisted ones, and share-link ones whose key the viewer presented.
+func readableByAnyone(v *viewer.Viewer) entql.P {
+	return entql.Or(entql.FieldIn("visibility", "public", "unlisted"),
+		entql.And(entql.FieldEQ("visibility", "share-link"), fieldIn("share_key", anys(v.ShareKeys()))))
 }
 
 // contentCreate is the creation of a collection or a space, in an organization, maybe in a

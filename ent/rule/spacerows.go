@@ -12,8 +12,8 @@ import (
 )
 
 // FilterSpaceRows limits reads of rows that belong to a space (revisions, change requests) to
-// those of spaces the viewer may read: by role in their organizations (share keys included), or
-// by a public or unlisted visibility.
+// those of spaces the viewer may read: by role in their organizations, or by visibility (public,
+// unlisted, share-link with a presented key) wherever the space is.
 func FilterSpaceRows() privacy.QueryRule {
 	return privacy.FilterFunc(func(ctx context.Context, f privacy.Filter) error {
 		ids, err := contentIDs(ctx, viewer.RoleRead, true)
@@ -21,7 +21,7 @@ func FilterSpaceRows() privacy.QueryRule {
 			return err
 		}
 		f.Where(entql.Or(fieldIn("space_id", ids),
-			entql.HasEdgeWith("space", entql.FieldIn("visibility", "public", "unlisted"))))
+			entql.HasEdgeWith("space", readableByAnyone(viewer.FromContext(ctx)))))
 		return privacy.Allow
 	})
 }
