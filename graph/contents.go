@@ -14,7 +14,10 @@ import (
 	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/content/edit"
+	"github.com/binderyhq/bindery/graph/content/markdown"
 	"github.com/binderyhq/bindery/graph/content/tree"
+	"github.com/binderyhq/bindery/graph/txn"
+	"github.com/binderyhq/bindery/internal/id"
 )
 
 // contents is the resolver's access to stored content: revision trees and page bodies, both
@@ -137,14 +140,7 @@ func (r *Resolver) writeRevision(ctx context.Context, tx *ent.Tx, nr newRevision
 	if err != nil {
 		return nil, err
 	}
-	objects := make([]*ent.ContentObjectCreate, 0, len(nodes)+len(nr.bodies))
-	for _, n := range nodes {
-		objects = append(objects, newObject(tx, n.Hash, contentobject.KindTree, n.Data))
-	}
-	for hash, body := range nr.bodies {
-		objects = append(objects, newObject(tx, hash, contentobject.KindPageBody, []byte(body)))
-	}
-	if err := insertObjects(ctx, tx, objects); err != nil {
+	if err := insertObjects(ctx, tx, objectCreates(tx, nodes, nr.bodies)); err != nil {
 		return nil, err
 	}
 	if err := r.storeBlobs(ctx, tx, nr.blobs); err != nil {
@@ -156,6 +152,18 @@ func (r *Resolver) writeRevision(ctx context.Context, tx *ent.Tx, nr newRevision
 		c.SetCreatedBy(v.UserID)
 	}
 	return c.Save(ctx)
+}
+
+// objectCreates are the creations of tree nodes and page bodies.
+func objectCreates(tx *ent.Tx, nodes []tree.Object, bodies map[string]string) []*ent.ContentObjectCreate {
+	objects := make([]*ent.ContentObjectCreate, 0, len(nodes)+len(bodies))
+	for _, n := range nodes {
+		objects = append(objects, newObject(tx, n.Hash, contentobject.KindTree, n.Data))
+	}
+	for hash, body := range bodies {
+		objects = append(objects, newObject(tx, hash, contentobject.KindPageBody, []byte(body)))
+	}
+	return objects
 }
 
 func newObject(tx *ent.Tx, hash string, kind contentobject.Kind, data []byte) *ent.ContentObjectCreate {
@@ -201,4 +209,60 @@ func (r *Resolver) storeBlobs(ctx context.Context, tx *ent.Tx, blobs []edit.Blob
 type contentState struct {
 	contentOnce  sync.Once
 	contentStore *contents
+}
+
+// copyContent stores a copy of a space's active content whose pages and files have new ids (the
+// links between them follow) and returns its root tree. Bodies and file bytes are shared where
+// they do not change; the objects are stored in their own transaction, which content addressing
+// makes safe to leave behind should the copy fail later.
+func (r *Resolver) copyContent(ctx context.Context, s *ent.Space) (string, error) {
+	if s.RevisionID == nil {
+		return tree.EmptyRoot, nil
+	}
+	_, t, err := r.revisionAndTree(ctx, *s.RevisionID)
+	if err != nil {
+		return "", err
+	}
+	copied, ids := t.Rekey(id.New)
+	bodies, err := r.renameBodies(ctx, copied, ids)
+	if err != nil {
+		return "", err
+	}
+	var keys []string
+	for _, e := range copied.Entries() {
+		keys = append(keys, e.Key())
+	}
+	root, nodes, err := r.content().trees.Save(ctx, tree.EmptyRoot, copied, keys)
+	if err != nil {
+		return "", err
+	}
+	return root, txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
+		return insertObjects(ctx, tx, objectCreates(tx, nodes, bodies))
+	})
+}
+
+// renameBodies rewrites the links of the pages of a copied tree to the copies' ids, in place, and
+// returns the bodies that changed by their new hash.
+func (r *Resolver) renameBodies(ctx context.Context, copied *tree.Tree, ids map[string]string) (map[string]string, error) {
+	var hashes []string
+	copied.Walk(func(p *tree.Page, _ string) { hashes = append(hashes, p.Body) })
+	texts, err := r.pageBodies(ctx, hashes)
+	if err != nil {
+		return nil, err
+	}
+	renamed, made := map[string]string{}, map[string]string{}
+	for old, text := range texts {
+		if body := markdown.RenameIDs(text, ids); body != text {
+			renamed[old] = tree.Hash([]byte(body))
+			made[renamed[old]] = body
+		}
+	}
+	copied.Walk(func(p *tree.Page, _ string) {
+		if h, ok := renamed[p.Body]; ok {
+			c := *p
+			c.Body = h
+			copied.SetPage(&c)
+		}
+	})
+	return made, nil
 }

@@ -2,8 +2,6 @@ package graph
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -25,6 +23,7 @@ import (
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/graph/content/tree"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/graph/page"
 	"github.com/binderyhq/bindery/graph/txn"
@@ -39,15 +38,6 @@ const (
 	maxEmoji      = 50
 	copySuffix    = " (copy)"
 )
-
-// emptyTree is the canonical data of an empty root tree: the content of a new space's revision.
-var emptyTree = []byte(`{}`)
-
-// EmptyTreeID is the content-addressed id of the empty root tree.
-func EmptyTreeID() string {
-	sum := sha256.Sum256(emptyTree)
-	return "sha256:" + hex.EncodeToString(sum[:])
-}
 
 // space returns a live space the viewer can read. Returns NOT_FOUND otherwise (deleted spaces
 // included: only restore reaches them).
@@ -156,7 +146,7 @@ func (r *Resolver) createSpace(ctx context.Context, orgID string, in model.Creat
 	if err := r.checkCreateIn(ctx, orgID, in.Parent); err != nil {
 		return nil, err
 	}
-	id, err := r.insertSpace(ctx, orgID, in.Parent, nil, EmptyTreeID(), func(c *ent.SpaceCreate) {
+	id, err := r.insertSpace(ctx, orgID, in.Parent, nil, tree.EmptyRoot, func(c *ent.SpaceCreate) {
 		c.SetTitle(title).SetEmoji(emoji).SetDefaultLevel(space.DefaultLevelInherit)
 	})
 	if err != nil {
@@ -169,7 +159,7 @@ func (r *Resolver) createSpace(ctx context.Context, orgID string, in model.Creat
 // it is placed under parent where pos says (nil: at the end), and it gets a first revision over
 // the root tree. Returns the new space's id.
 func (r *Resolver) insertSpace(ctx context.Context, orgID string, parent *string, pos *model.ContentPositionInput,
-	tree string, set func(*ent.SpaceCreate)) (string, error) {
+	root string, set func(*ent.SpaceCreate)) (string, error) {
 	var id string
 	err := txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
 		key, err := place(ctx, tx, orgID, parent, "", pos)
@@ -183,7 +173,7 @@ func (r *Resolver) insertSpace(ctx context.Context, orgID string, parent *string
 			return err
 		}
 		id = s.ID
-		return startRevision(ctx, tx, s, tree)
+		return startRevision(ctx, tx, s, root)
 	})
 	return id, err
 }
@@ -192,17 +182,17 @@ func (r *Resolver) insertSpace(ctx context.Context, orgID string, parent *string
 // stored if missing). The space's creator was allowed to make it; the revision and the pointer
 // to it follow from that, so they are written with the policy's decision made (the rules read
 // committed rows through the request's client, and the new space is not committed yet).
-func startRevision(ctx context.Context, tx *ent.Tx, s *ent.Space, tree string) error {
+func startRevision(ctx context.Context, tx *ent.Tx, s *ent.Space, root string) error {
 	allowed := privacy.DecisionContext(ctx, privacy.Allow)
-	if tree == EmptyTreeID() {
-		err := tx.ContentObject.Create().SetID(tree).SetKind(contentobject.KindTree).SetData(emptyTree).
-			SetSize(len(emptyTree)).OnConflictColumns(contentobject.FieldID).DoNothing().Exec(allowed)
+	if root == tree.EmptyRoot {
+		err := tx.ContentObject.Create().SetID(root).SetKind(contentobject.KindTree).SetData(tree.EmptyRootData).
+			SetSize(len(tree.EmptyRootData)).OnConflictColumns(contentobject.FieldID).DoNothing().Exec(allowed)
 		if err != nil && !isNoRows(err) {
 			return err
 		}
 	}
 	c := tx.Revision.Create().SetSpaceID(s.ID).SetOrganizationID(s.OrganizationID).
-		SetType(revision.TypeInitial).SetRootTree(tree)
+		SetType(revision.TypeInitial).SetRootTree(root)
 	if v := viewer.FromContext(ctx); v != nil && v.UserID != "" {
 		c.SetCreatedBy(v.UserID)
 	}
@@ -326,12 +316,12 @@ func (r *Resolver) duplicateSpace(ctx context.Context, id string) (*ent.Space, e
 	if err := r.checkCreateIn(ctx, s.OrganizationID, s.ParentID); err != nil {
 		return nil, err
 	}
-	tree, err := r.activeTree(ctx, s)
+	root, err := r.copyContent(ctx, s)
 	if err != nil {
 		return nil, err
 	}
 	next := &model.ContentPositionInput{After: &model.ContentPointerInput{Space: &s.ID}}
-	newID, err := r.insertSpace(ctx, s.OrganizationID, s.ParentID, next, tree, func(c *ent.SpaceCreate) {
+	newID, err := r.insertSpace(ctx, s.OrganizationID, s.ParentID, next, root, func(c *ent.SpaceCreate) {
 		c.SetTitle(copyTitle(s.Title)).SetEmoji(s.Emoji).SetVisibility(s.Visibility).
 			SetNillableShareKey(newShareKey(s.Visibility)).SetEditMode(s.EditMode).SetNillableDefaultLevel(s.DefaultLevel)
 	})
@@ -339,18 +329,6 @@ func (r *Resolver) duplicateSpace(ctx context.Context, id string) (*ent.Space, e
 		return nil, err
 	}
 	return r.space(ctx, newID)
-}
-
-// activeTree is the root tree of a space's active revision (the empty tree before it has one).
-func (r *Resolver) activeTree(ctx context.Context, s *ent.Space) (string, error) {
-	if s.RevisionID == nil {
-		return EmptyTreeID(), nil
-	}
-	rev, err := r.Client.Revision.Get(ctx, *s.RevisionID)
-	if err != nil {
-		return "", err
-	}
-	return rev.RootTree, nil
 }
 
 // copyTitle is "<title> (copy)", the title cut so the whole stays within maxSpaceTitle characters.

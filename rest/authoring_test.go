@@ -392,3 +392,42 @@ func fetchPDF(t *testing.T, url string) *pdf.Reader {
 	}
 	return doc
 }
+
+// TestDuplicateCopiesContent: a duplicate has the same pages and files under new ids, and its
+// pages link to each other's copies.
+func TestDuplicateCopiesContent(t *testing.T) {
+	f := newCRFixture(t)
+	f.create(t, f.admin, "")
+	answer := f.edit(t, f.admin, "1", insert("Home", "Go [next](./next.md) and see ![f](./f)", "ref", "home"),
+		insert("Next", "Back [home](./home.md)", "ref", "next"),
+		map[string]any{"operation": "insert_files", "files": []any{map[string]any{"ref": "f", "name": "f.txt",
+			"contentType": "text/plain", "base64": base64.StdEncoding.EncodeToString([]byte("bytes"))}}})
+	crWant(t, f.merge(t, f.admin, "1"), http.StatusOK)
+	home, next := createdID(t, answer, 0), createdID(t, answer, 1)
+
+	dup := f.e.Do(f.admin, "POST", "/v1/spaces/"+f.space+"/duplicate", nil)
+	crWant(t, dup, http.StatusCreated)
+	copyOf := &crFixture{e: f.e, admin: f.admin, org: f.org, space: dup.Map(t)["id"].(string)}
+	if got := copyOf.pages(t, ""); strings.Join(got, ",") != "home,next" {
+		t.Fatalf("duplicate's pages %v", got)
+	}
+	r := f.e.Do(f.admin, "GET", "/v1/spaces/"+copyOf.space+"/content/path/home", nil)
+	crWant(t, r, http.StatusOK)
+	newHome := r.Map(t)["id"].(string)
+	r = f.e.Do(f.admin, "GET", "/v1/spaces/"+copyOf.space+"/content/path/next", nil)
+	newNext := r.Map(t)["id"].(string)
+	if newHome == home || newNext == next {
+		t.Fatal("the duplicate's pages kept the original ids")
+	}
+	md := copyOf.markdown(t, "", newHome)
+	if !strings.Contains(md, "(/pages/"+newNext+")") || strings.Contains(md, next) {
+		t.Errorf("the copied page links %q, want the copy of Next (%s)", md, newNext)
+	}
+	files := f.e.Do(f.admin, "GET", "/v1/spaces/"+copyOf.space+"/content/files", nil).Map(t)["items"].([]any)
+	if len(files) != 1 || !strings.Contains(md, "(/files/"+files[0].(map[string]any)["id"].(string)+")") {
+		t.Errorf("the copied page does not show the copied file: %q, files %v", md, files)
+	}
+	if md := f.markdown(t, "", home); !strings.Contains(md, "(/pages/"+next+")") {
+		t.Errorf("the original changed: %q", md)
+	}
+}

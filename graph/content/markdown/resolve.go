@@ -280,3 +280,24 @@ func (r Resolver) gitPath(p string) string {
 	id, _ := r.Tree.PageBySlugPath(p)
 	return id
 }
+
+// RenameIDs rewrites the destinations "/pages/<id>" and "/files/<id>" whose id ids renames,
+// keeping anchors; every other byte stays. A copied space's pages use it to link to each other's
+// copies.
+func RenameIDs(markdown string, ids map[string]string) string {
+	var edits []edit
+	for _, l := range Links(markdown) {
+		if l.Kind == Reference { // rewritten through its definition
+			continue
+		}
+		raw, anchor := splitAnchor(l.Dest)
+		p := decodeDest(raw)
+		for _, prefix := range []string{"/pages/", "/files/"} {
+			if renamed, ok := ids[strings.TrimPrefix(p, prefix)]; ok && strings.HasPrefix(p, prefix) {
+				dest, _ := withAnchor(prefix, renamed, anchor)
+				edits = append(edits, edit{Span{l.Start, l.End}, dest})
+			}
+		}
+	}
+	return applyEdits(markdown, edits)
+}

@@ -155,3 +155,12 @@ func TestResolveKeepsLinkSyntax(t *testing.T) {
 		}
 	}
 }
+
+func TestRenameIDs(t *testing.T) {
+	ids := map[string]string{"p1": "n1", "f1": "m1"}
+	in := "See [a](/pages/p1#top), ![img](/files/f1), [b](/pages/p2), `[c](/pages/p1)` and [d][ref].\n\n[ref]: /pages/p1\n"
+	want := "See [a](/pages/n1#top), ![img](/files/m1), [b](/pages/p2), `[c](/pages/p1)` and [d][ref].\n\n[ref]: /pages/n1\n"
+	if got := RenameIDs(in, ids); got != want {
+		t.Errorf("RenameIDs:\n got %q\nwant %q", got, want)
+	}
+}

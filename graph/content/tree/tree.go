@@ -300,3 +300,27 @@ func (t *Tree) Entries() []Entry {
 	}
 	return out
 }
+
+// Rekey returns a copy of t whose pages and files have new ids from newID (parents follow), and
+// the map from old ids to new.
+func (t *Tree) Rekey(newID func() string) (*Tree, map[string]string) {
+	ids := make(map[string]string, len(t.pages)+len(t.files))
+	for id := range t.pages {
+		ids[id] = newID()
+	}
+	for id := range t.files {
+		ids[id] = newID()
+	}
+	entries := make([]Entry, 0, len(ids))
+	for _, p := range t.pages {
+		c := *p
+		c.ID, c.Parent = ids[p.ID], ids[p.Parent] // the root's "" maps to ""
+		entries = append(entries, Entry{Page: &c})
+	}
+	for _, f := range t.files {
+		c := *f
+		c.ID = ids[f.ID]
+		entries = append(entries, Entry{File: &c})
+	}
+	return New(entries), ids
+}

@@ -64,3 +64,14 @@ func TestTreeMoveAndDelete(t *testing.T) {
 		t.Errorf("the original changed: %v", got)
 	}
 }
+
+func TestRekey(t *testing.T) {
+	n := 0
+	copied, ids := guide().Rekey(func() string { n++; return string(rune('A' + n)) })
+	if got, want := order(copied), order(guide()); !slices.Equal(got, want) {
+		t.Errorf("rekeyed tree %v, want the same paths %v", got, want)
+	}
+	if copied.Page("deep") != nil || copied.Page(ids["deep"]).Parent != ids["adv"] {
+		t.Error("ids or parents were not renamed")
+	}
+}
