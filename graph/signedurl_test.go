@@ -15,7 +15,7 @@ import (
 
 // newSigner is a resolver over a fresh in-memory database (server keys live there) with a clock
 // the test moves.
-func newSigner(t *testing.T) (*Resolver, *time.Time) {
+func newSigner(t testing.TB) (*Resolver, *time.Time) {
 	t.Helper()
 	client := enttest.Open(t, "sqlite3", "file:"+t.Name()+"?mode=memory&cache=shared&_fk=1")
 	t.Cleanup(func() { client.Close() })
@@ -84,4 +84,25 @@ func flipFirst(s string) string {
 		return "B" + s[1:]
 	}
 	return "A" + s[1:]
+}
+
+// FuzzVerifySigned: no text makes verification panic, and none but the signed token opens the
+// subject.
+func FuzzVerifySigned(f *testing.F) {
+	r, _ := newSigner(f)
+	ctx := context.Background()
+	u, err := r.signURL(ctx, fileDownload, "rev/file", time.Hour)
+	if err != nil {
+		f.Fatal(err)
+	}
+	token := u[strings.LastIndex(u, "/")+1:]
+	for _, seed := range []string{token, "", ".", "a.b", token + "=", strings.ToUpper(token), "MTox.AAAA"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		subject, err := r.verifySigned(ctx, fileDownload, s)
+		if (err == nil) != (s == token) || (err == nil && subject != "rev/file") {
+			t.Fatalf("verify(%q) = %q, %v", s, subject, err)
+		}
+	})
 }

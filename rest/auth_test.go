@@ -37,6 +37,7 @@ type authFixture struct {
 	org, otherOrg, team, invite string
 	foreignInvite               string
 	collection                  string
+	spaceRevision               string // the space's active revision (empty: no pages or files)
 	space                       string
 	changeRequest               string // number 1 of space
 }
@@ -54,6 +55,7 @@ func newAuthFixture(t *testing.T) *authFixture {
 	authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/custom-fields", map[string]any{"name": "cf", "type": "text"}))
 	f.collection = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/collections", map[string]any{"title": "Guides"}))
 	f.space = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/spaces", map[string]any{"title": "Docs"}))
+	f.spaceRevision = e.Do(f.admin, "GET", "/v1/spaces/"+f.space, nil).Map(t)["revision"].(string)
 	f.changeRequest = authCreated(t, e.Do(f.admin, "POST", "/v1/spaces/"+f.space+"/change-requests", map[string]any{"subject": "Draft"}))
 	return f
 }
@@ -134,6 +136,24 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"POST", "/v1/spaces/{spaceId}/duplicate", "/v1/spaces/" + f.space + "/duplicate", nil, true},
 		{"POST", "/v1/spaces/{spaceId}/move", "/v1/spaces/" + f.space + "/move", map[string]any{"parent": nil}, true},
 		{"POST", "/v1/spaces/{spaceId}/transfer", "/v1/spaces/" + f.space + "/transfer", map[string]any{"organization": f.otherOrg}, true},
+		{"GET", "/v1/spaces/{spaceId}/content", "/v1/spaces/" + f.space + "/content", nil, true},
+		{"GET", "/v1/spaces/{spaceId}/content/pages", "/v1/spaces/" + f.space + "/content/pages", nil, true},
+		{"GET", "/v1/spaces/{spaceId}/content/page/{pageId}", "/v1/spaces/" + f.space + "/content/page/p", nil, true},
+		{"GET", "/v1/spaces/{spaceId}/content/path/*", "/v1/spaces/" + f.space + "/content/path/guides/intro", nil, true},
+		{"GET", "/v1/spaces/{spaceId}/content/files", "/v1/spaces/" + f.space + "/content/files", nil, true},
+		{"GET", "/v1/spaces/{spaceId}/content/files/{fileId}", "/v1/spaces/" + f.space + "/content/files/f", nil, true},
+		{"GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content", "/v1/spaces/" + f.space + "/change-requests/1/content", nil, true},
+		{"GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages", "/v1/spaces/" + f.space + "/change-requests/1/content/pages", nil, true},
+		{"GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}", "/v1/spaces/" + f.space + "/change-requests/1/content/page/p", nil, true},
+		{"GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/path/*", "/v1/spaces/" + f.space + "/change-requests/1/content/path/guides/intro", nil, true},
+		{"GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files", "/v1/spaces/" + f.space + "/change-requests/1/content/files", nil, true},
+		{"GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}", "/v1/spaces/" + f.space + "/change-requests/1/content/files/f", nil, true},
+		{"GET", "/v1/spaces/{spaceId}/revisions/{revisionId}", "/v1/spaces/" + f.space + "/revisions/" + f.spaceRevision, nil, true},
+		{"GET", "/v1/spaces/{spaceId}/revisions/{revisionId}/pages", "/v1/spaces/" + f.space + "/revisions/" + f.spaceRevision + "/pages", nil, true},
+		{"GET", "/v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}", "/v1/spaces/" + f.space + "/revisions/" + f.spaceRevision + "/page/p", nil, true},
+		{"GET", "/v1/spaces/{spaceId}/revisions/{revisionId}/path/*", "/v1/spaces/" + f.space + "/revisions/" + f.spaceRevision + "/path/guides/intro", nil, true},
+		{"GET", "/v1/spaces/{spaceId}/revisions/{revisionId}/files", "/v1/spaces/" + f.space + "/revisions/" + f.spaceRevision + "/files", nil, true},
+		{"GET", "/v1/spaces/{spaceId}/revisions/{revisionId}/files/{fileId}", "/v1/spaces/" + f.space + "/revisions/" + f.spaceRevision + "/files/f", nil, true},
 		{"POST", "/v1/spaces/{spaceId}/permissions", "/v1/spaces/" + f.space + "/permissions", map[string]any{"role": "admin", "users": []string{f.reader.UserID}}, true},
 		{"GET", "/v1/spaces/{spaceId}/permissions/users", "/v1/spaces/" + f.space + "/permissions/users", nil, true},
 		{"PATCH", "/v1/spaces/{spaceId}/permissions/users/{userId}", "/v1/spaces/" + f.space + "/permissions/users/" + f.reader.UserID, map[string]any{"role": "admin"}, true},

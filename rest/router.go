@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/graph/apperr"
@@ -28,15 +29,16 @@ type Config struct {
 }
 
 type api struct {
-	r       *graph.Resolver
-	baseURL string
+	r         *graph.Resolver
+	baseURL   string
+	pageTrees *lru.Cache[string, []byte] // encoded page trees of big revisions (encodedPages)
 }
 
 func (a *api) url(path string) string { return a.baseURL + path }
 
 // NewRouter returns the HTTP handler of the whole server.
 func NewRouter(c Config) http.Handler {
-	a := &api{r: c.Resolver, baseURL: strings.TrimRight(c.BaseURL, "/")}
+	a := &api{r: c.Resolver, baseURL: strings.TrimRight(c.BaseURL, "/"), pageTrees: newPageTreeCache()}
 	r := chi.NewRouter()
 	r.Use(requestID, recoverPanics, accessLog, allowOrigins(c.CORSOrigins), limitBody(c.MaxBody), deadline(c.RequestTimeout))
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
@@ -50,6 +52,7 @@ func NewRouter(c Config) http.Handler {
 	})
 	r.Get("/graphql", playground.Page)
 	r.Handle("/graphql/assets/*", playground.Assets("/graphql/assets/"))
+	r.Get("/files/{token}", a.downloadFile) // signed URLs: the token is the authority, not a bearer
 	r.Group(func(r chi.Router) {
 		r.Use(authenticate(c.Authenticate, c.Resolver.Client, c.LoaderWait))
 		r.Post("/graphql", c.GraphQL.ServeHTTP)
@@ -125,6 +128,10 @@ func (a *api) routes(r chi.Router) {
 	a.grantRoutes(r, "/collections/{collectionId}", a.collectionGrants())
 	r.Get("/spaces/{spaceId}/custom-fields", a.listSpaceCustomFields)
 	r.Patch("/spaces/{spaceId}/custom-fields", a.updateSpaceCustomFields)
+
+	a.contentRoutes(r, "/spaces/{spaceId}/content", a.spaceContent)
+	a.contentRoutes(r, "/spaces/{spaceId}/change-requests/{changeRequestId}/content", a.changeRequestContent)
+	a.contentRoutes(r, "/spaces/{spaceId}/revisions/{revisionId}", a.revisionContent)
 
 	r.Get("/spaces/{spaceId}/change-requests", a.listChangeRequests)
 	r.Post("/spaces/{spaceId}/change-requests", a.createChangeRequest)

@@ -74,6 +74,9 @@ func parse(data []byte) (*Spec, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := applyErrata(doc); err != nil {
+		return nil, err
+	}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()

@@ -1,0 +1,331 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/graph-gophers/dataloader/v7"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/changerequest"
+	"github.com/binderyhq/bindery/ent/privacy"
+	"github.com/binderyhq/bindery/ent/revision"
+	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/graph/blob"
+	"github.com/binderyhq/bindery/graph/content/markdown"
+	"github.com/binderyhq/bindery/graph/content/tree"
+	"github.com/binderyhq/bindery/graph/loader"
+	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/graph/page"
+)
+
+// Content reads: a space's current content, a change request's, or any revision of a space by
+// id; their page trees, pages by id or slug path, files, and signed URLs of the files' bytes.
+// Every read starts from a space the viewer can read, and revisions are read through their policy
+// (readers of the space); trees, bodies and bytes are content-addressed below them.
+
+// downloadTTL is how long a file's download URL opens its bytes.
+const downloadTTL = time.Hour
+
+// Content is a revision the viewer may read, with its tree, its space, and the change request
+// whose content it is (nil for the space's own content and for a revision read by id).
+type Content struct {
+	Space         *ent.Space
+	ChangeRequest *ent.ChangeRequest
+	Revision      *ent.Revision
+	Tree          *tree.Tree
+}
+
+// SpaceContent returns the active revision of a space. shareKey opens a share-link space to its
+// holder, as for the space itself. Returns NOT_FOUND when the viewer cannot read the space.
+func (r *Resolver) SpaceContent(ctx context.Context, spaceID string, shareKey *string) (*Content, error) {
+	return r.contentIn(ctx, spaceID, shareKey, func(s *ent.Space) (*ent.ChangeRequest, string, error) {
+		if s.RevisionID == nil {
+			return nil, "", apperr.NotFoundf("the space has no content yet")
+		}
+		return nil, *s.RevisionID, nil
+	})
+}
+
+// ChangeRequestContent returns the active revision of a change request, named by its id or its
+// number in the space. Returns NOT_FOUND when the viewer cannot read the space or it has no such
+// change request.
+func (r *Resolver) ChangeRequestContent(ctx context.Context, spaceID, changeRequest string, shareKey *string) (*Content, error) {
+	return r.contentIn(ctx, spaceID, shareKey, func(s *ent.Space) (*ent.ChangeRequest, string, error) {
+		cr, err := r.changeRequest(ctx, s.ID, changeRequest)
+		if err != nil {
+			return nil, "", err
+		}
+		return cr, cr.RevisionID, nil
+	})
+}
+
+// RevisionContent returns a revision of a space by id: its main content's or a change request's.
+// Returns NOT_FOUND when the viewer cannot read the space or the revision is not one of its.
+func (r *Resolver) RevisionContent(ctx context.Context, spaceID, revisionID string, shareKey *string) (*Content, error) {
+	return r.contentIn(ctx, spaceID, shareKey, func(*ent.Space) (*ent.ChangeRequest, string, error) {
+		return nil, revisionID, nil
+	})
+}
+
+// contentIn reads a space the viewer can read (with the share key they present, if any), then the
+// revision of it that pick names, and its tree.
+func (r *Resolver) contentIn(ctx context.Context, spaceID string, shareKey *string,
+	pick func(*ent.Space) (*ent.ChangeRequest, string, error)) (*Content, error) {
+	s, err := r.sharedSpace(ctx, spaceID, shareKey)
+	if err != nil {
+		return nil, err
+	}
+	cr, revisionID, err := pick(s)
+	if err != nil {
+		return nil, err
+	}
+	rev, err := r.Client.Revision.Query().Where(revision.ID(revisionID), revision.SpaceID(s.ID)).Only(ctx)
+	if err != nil {
+		return nil, notFound(err, "revision")
+	}
+	t, err := r.revisionTree(ctx, rev)
+	if err != nil {
+		return nil, err
+	}
+	return &Content{Space: s, ChangeRequest: cr, Revision: rev, Tree: t}, nil
+}
+
+// MergedFrom returns the change request whose merge made a merge revision.
+func (r *Resolver) MergedFrom(ctx context.Context, rev *ent.Revision) (*ent.ChangeRequest, error) {
+	return r.Client.ChangeRequest.Query().
+		Where(changerequest.SpaceID(rev.SpaceID), changerequest.RevisionMergedID(rev.ID)).Only(ctx)
+}
+
+// Page returns the page with the id. Returns NOT_FOUND when the revision has none.
+func (c *Content) Page(id string) (*tree.Page, error) {
+	return found(c.Tree.Page(id), "page "+id)
+}
+
+// PageByPath returns the page at a slug path from the top level ("guides/intro"; outer slashes
+// are ignored). Returns NOT_FOUND when the revision has none there.
+func (c *Content) PageByPath(path string) (*tree.Page, error) {
+	return found(c.Tree.ByPath(path), "page at path "+path)
+}
+
+// File returns the file with the id. Returns NOT_FOUND when the revision has none.
+func (c *Content) File(id string) (*tree.File, error) {
+	return found(c.Tree.File(id), "file "+id)
+}
+
+func found[T any](v *T, what string) (*T, error) {
+	if v == nil {
+		return nil, apperr.NotFoundf("%s not found in the revision", truncate(what, 200))
+	}
+	return v, nil
+}
+
+// PageMarkdown returns a page's whole Markdown as authoring reads it back: front matter for a
+// description, an emoji or a title a heading cannot hold, the title as a level-1 heading, then
+// the stored body.
+func (r *Resolver) PageMarkdown(ctx context.Context, p *tree.Page) (string, error) {
+	body, err := r.pageBody(ctx, p)
+	return renderPage(p, body), err
+}
+
+func renderPage(p *tree.Page, body string) string {
+	return markdown.Render(markdown.Parsed{Title: p.Title, Description: p.Description, Emoji: p.Emoji, Body: body})
+}
+
+// RevisionFiles returns one page of a revision's files, by name then id.
+// Returns INVALID for a bad page size or cursor.
+func (r *Resolver) RevisionFiles(ctx context.Context, rev *ent.Revision, first *int, after *string) (*model.RevisionFileConnection, error) {
+	args, err := page.NewArgs(first, after)
+	if err != nil {
+		return nil, err
+	}
+	t, err := r.revisionTree(ctx, rev)
+	if err != nil {
+		return nil, err
+	}
+	files := t.Files()
+	start, err := filesAfter(files, args.After)
+	if err != nil {
+		return nil, err
+	}
+	rows := files[start:min(len(files), start+args.Limit+1)]
+	p := page.Trim(rows, args.Limit, len(files), fileCursor)
+	return &model.RevisionFileConnection{
+		Edges: edges(p.Items, fileCursor, func(c string, f *tree.File) *model.RevisionFileEdge {
+			return &model.RevisionFileEdge{Cursor: c, Node: &model.RevisionFile{File: f, RevisionID: rev.ID}}
+		}),
+		PageInfo: pageInfo(p), TotalCount: p.Count,
+	}, nil
+}
+
+func fileCursor(f *tree.File) page.Cursor { return page.Cursor{Key: f.Name, ID: f.ID} }
+
+// filesAfter is the index of the first file after the cursor in files (sorted by name, then id).
+func filesAfter(files []*tree.File, after *page.Cursor) (int, error) {
+	if after == nil {
+		return 0, nil
+	}
+	name, err := after.String()
+	if err != nil {
+		return 0, err
+	}
+	return sort.Search(len(files), func(i int) bool {
+		f := files[i]
+		return f.Name > name || (f.Name == name && f.ID > after.ID)
+	}), nil
+}
+
+// FileDownloadURL returns the signed URL that serves a file's bytes for downloadTTL. Callers pass
+// a file of a revision the viewer read.
+func (r *Resolver) FileDownloadURL(ctx context.Context, revisionID string, f *tree.File) (string, error) {
+	return r.signURL(ctx, fileDownload, revisionID+"/"+f.ID, downloadTTL)
+}
+
+// Download is a file's bytes to serve, with what a response says of them.
+type Download struct {
+	Name        string
+	ContentType string
+	ModTime     time.Time // when the file was added
+	Body        io.ReadSeekCloser
+}
+
+// OpenDownload opens the file that a download URL's token names. No viewer is needed: the token
+// is the authority, and it is issued only to readers of the revision. Returns NOT_FOUND for a
+// token this server did not sign (or a file gone with its space), FORBIDDEN for an expired one.
+func (r *Resolver) OpenDownload(ctx context.Context, token string) (*Download, error) {
+	subject, err := r.verifySigned(ctx, fileDownload, token)
+	if err != nil {
+		return nil, err
+	}
+	revisionID, fileID, _ := strings.Cut(subject, "/")
+	// The system reads what the signed token names: the decision was made when it was issued.
+	sys := privacy.DecisionContext(viewer.NewContext(ctx, viewer.System()), privacy.Allow)
+	rev, err := r.Client.Revision.Get(sys, revisionID)
+	if err != nil {
+		return nil, notFound(err, "file")
+	}
+	t, err := r.revisionTree(sys, rev)
+	if err != nil {
+		return nil, err
+	}
+	f, err := found(t.File(fileID), "file "+fileID)
+	if err != nil {
+		return nil, err
+	}
+	body, err := r.Blobs.Open(ctx, f.Blob)
+	if errors.Is(err, blob.ErrNotFound) {
+		return nil, apperr.Internalw(errors.New("the bytes of file " + f.ID + " (" + f.Blob + ") are missing from the blob store"))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Download{Name: f.Name, ContentType: f.ContentType, ModTime: f.CreatedAt, Body: body}, nil
+}
+
+// GraphQL fields of content: the model of a page tree keeps its bodies unread until Markdown is
+// asked for, and the pages read together load their bodies in batches.
+
+// activeRevision is Space.revision: the space's active revision, read through the request's loader.
+func (r *Resolver) activeRevision(ctx context.Context, s *ent.Space) (*ent.Revision, error) {
+	if s.RevisionID == nil {
+		return nil, nil
+	}
+	return loader.For(ctx, r.Client).Revision(ctx, *s.RevisionID)
+}
+
+// spaceRevision is Space.revisionById: a revision of the space, or nil.
+func (r *Resolver) spaceRevision(ctx context.Context, s *ent.Space, id string) (*ent.Revision, error) {
+	rev, err := r.Client.Revision.Query().Where(revision.ID(id), revision.SpaceID(s.ID)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	return rev, err
+}
+
+// contentPages is Revision.pages: the top-level pages, each with its subtree.
+func (r *Resolver) contentPages(ctx context.Context, rev *ent.Revision) ([]*model.ContentPage, error) {
+	t, err := r.revisionTree(ctx, rev)
+	if err != nil {
+		return nil, err
+	}
+	return pageModels(t, "", "", r.bodyLoader(ctx)), nil
+}
+
+// revisionPage is Revision.page: the page with the id, with its subtree, or nil.
+func (r *Resolver) revisionPage(ctx context.Context, rev *ent.Revision, id string) (*model.ContentPage, error) {
+	return r.contentPage(ctx, rev, func(t *tree.Tree) *tree.Page { return t.Page(id) })
+}
+
+// revisionPageByPath is Revision.pageByPath: the page at the slug path, with its subtree, or nil.
+func (r *Resolver) revisionPageByPath(ctx context.Context, rev *ent.Revision, path string) (*model.ContentPage, error) {
+	return r.contentPage(ctx, rev, func(t *tree.Tree) *tree.Page { return t.ByPath(path) })
+}
+
+// contentPage is the page find picks in a revision's tree, with its subtree, or nil.
+func (r *Resolver) contentPage(ctx context.Context, rev *ent.Revision, find func(*tree.Tree) *tree.Page) (*model.ContentPage, error) {
+	t, err := r.revisionTree(ctx, rev)
+	if err != nil {
+		return nil, err
+	}
+	p := find(t)
+	if p == nil {
+		return nil, nil
+	}
+	bodies := r.bodyLoader(ctx)
+	path := t.Path(p.ID)
+	return &model.ContentPage{Page: p, Path: path, Bodies: bodies, Children: pageModels(t, p.ID, path+"/", bodies)}, nil
+}
+
+// pageModels returns the children of parent, each with its subtree; prefix is their path prefix.
+func pageModels(t *tree.Tree, parent, prefix string, bodies *dataloader.Loader[string, string]) []*model.ContentPage {
+	kids := t.Children(parent)
+	out := make([]*model.ContentPage, len(kids))
+	for i, p := range kids {
+		path := prefix + p.Slug
+		out[i] = &model.ContentPage{Page: p, Path: path, Bodies: bodies, Children: pageModels(t, p.ID, path+"/", bodies)}
+	}
+	return out
+}
+
+// contentPageMarkdown is ContentPage.markdown: nil for a group, which has no document.
+func (r *Resolver) contentPageMarkdown(ctx context.Context, p *model.ContentPage) (*string, error) {
+	if p.Type == PageTypeGroup {
+		return nil, nil
+	}
+	body, err := p.Bodies.Load(ctx, p.Body)()
+	if err != nil {
+		return nil, err
+	}
+	md := renderPage(p.Page, body)
+	return &md, nil
+}
+
+// PageTypeGroup is the type of a page that only groups others: it has no body.
+const PageTypeGroup = "group"
+
+// revisionFile is Revision.file: the file with the id, or nil.
+func (r *Resolver) revisionFile(ctx context.Context, rev *ent.Revision, id string) (*model.RevisionFile, error) {
+	t, err := r.revisionTree(ctx, rev)
+	if err != nil || t.File(id) == nil {
+		return nil, err
+	}
+	return &model.RevisionFile{File: t.File(id), RevisionID: rev.ID}, nil
+}
+
+// bodyLoader batches the body reads of the pages read together: the Markdown of every page asked
+// for in one wave is one fetch (bodies already cached cost none).
+func (r *Resolver) bodyLoader(ctx context.Context) *dataloader.Loader[string, string] {
+	return dataloader.NewBatchedLoader(func(ctx context.Context, hashes []string) []*dataloader.Result[string] {
+		bodies, err := r.pageBodies(ctx, hashes)
+		out := make([]*dataloader.Result[string], len(hashes))
+		for i, h := range hashes {
+			out[i] = &dataloader.Result[string]{Data: bodies[h], Error: err}
+		}
+		return out
+	}, dataloader.WithWait[string, string](loader.For(ctx, r.Client).Wait()))
+}

@@ -1,0 +1,202 @@
+package rest
+
+import (
+	"context"
+	"mime"
+	"net/http"
+	"net/url"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/binderyhq/bindery/graph"
+	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/graph/content/tree"
+	"github.com/binderyhq/bindery/graph/model"
+)
+
+// contentOf reads the revision a content route names: a space's content, a change request's, or a
+// revision by id. Every content route takes `shareKey`, which opens a share-link space to its
+// holder as GET /v1/spaces/{spaceId}?shareKey= does.
+type contentOf func(r *http.Request) (*graph.Content, error)
+
+func (a *api) spaceContent(r *http.Request) (*graph.Content, error) {
+	return a.r.SpaceContent(r.Context(), chi.URLParam(r, "spaceId"), query{r}.str("shareKey"))
+}
+
+func (a *api) changeRequestContent(r *http.Request) (*graph.Content, error) {
+	return a.r.ChangeRequestContent(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"),
+		query{r}.str("shareKey"))
+}
+
+func (a *api) revisionContent(r *http.Request) (*graph.Content, error) {
+	return a.r.RevisionContent(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "revisionId"),
+		query{r}.str("shareKey"))
+}
+
+// contentRoutes adds the reads of one kind of content under prefix: the revision, its page tree,
+// a page by id or by path, its files.
+func (a *api) contentRoutes(r chi.Router, prefix string, of contentOf) {
+	r.Get(prefix, a.getRevision(of))
+	r.Get(prefix+"/pages", a.listPages(of))
+	r.Get(prefix+"/page/{pageId}", a.getPage(of, pageByID))
+	r.Get(prefix+"/path/*", a.getPage(of, pageByPath))
+	r.Get(prefix+"/files", a.listFiles(of))
+	r.Get(prefix+"/files/{fileId}", a.getFile(of))
+}
+
+// readContent checks the query parameters every content read takes, then reads the content.
+// metadata and computed are accepted and change nothing: Bindery keeps no git metadata and has
+// no computed content.
+func readContent(r *http.Request, of contentOf) (*graph.Content, error) {
+	for _, flag := range []string{"metadata", "computed"} {
+		if _, err := (query{r}).boolean(flag); err != nil {
+			return nil, err
+		}
+	}
+	return of(r)
+}
+
+func (a *api) getRevision(of contentOf) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		c, err := readContent(r, of)
+		respondWith(w, r, http.StatusOK, c, err, func(ctx context.Context, c *graph.Content) (Revision, error) {
+			return a.contentView(c).revision(ctx)
+		})
+	}
+}
+
+func (a *api) listPages(of contentOf) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		c, err := readContent(r, of)
+		var pages []byte
+		if err == nil {
+			pages, err = a.contentView(c).encodedPages()
+		}
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		writePageTree(w, pages)
+	}
+}
+
+// writePageTree answers {"pages": […]} with the page tree's JSON as it was encoded: through
+// encoding/json, a json.RawMessage is scanned again, which costs more than encoding it did.
+func writePageTree(w http.ResponseWriter, pages []byte) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
+	for _, part := range [][]byte{[]byte(`{"pages":`), pages, []byte("}\n")} {
+		if _, err := w.Write(part); err != nil {
+			return // the client went away
+		}
+	}
+}
+
+// getPage answers one page with its subpages; format=markdown adds its whole Markdown. Without a
+// format, or with format=document, the body is not read: Bindery stores Markdown and has no JSON
+// document to give, and documentId says whether there is a body.
+func (a *api) getPage(of contentOf, find func(*graph.Content, *http.Request) (*tree.Page, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		format, err := query{r}.oneOf("format", "document", "markdown")
+		var c *graph.Content
+		if err == nil {
+			c, err = readContent(r, of)
+		}
+		var p *tree.Page
+		if err == nil {
+			p, err = find(c, r)
+		}
+		respondWith(w, r, http.StatusOK, p, err, func(ctx context.Context, p *tree.Page) (RevisionPage, error) {
+			v := a.contentView(c)
+			if format == "markdown" {
+				return v.pageWithMarkdown(ctx, p)
+			}
+			return v.page(p, c.Tree.Path(p.ID)), nil
+		})
+	}
+}
+
+func pageByID(c *graph.Content, r *http.Request) (*tree.Page, error) {
+	return c.Page(chi.URLParam(r, "pageId"))
+}
+
+func pageByPath(c *graph.Content, r *http.Request) (*tree.Page, error) {
+	path, err := pagePath(r)
+	if err != nil {
+		return nil, err
+	}
+	return c.PageByPath(path)
+}
+
+// pagePath is the page path of a /path/{pagePath} route: the rest of the URL, its slugs
+// percent-encoded and its slashes sent as they are or escaped (%2F). When the request's path has
+// escapes Go would not have made, routing ran on the escaped path and the slugs are decoded here.
+func pagePath(r *http.Request) (string, error) {
+	raw := chi.URLParam(r, "*")
+	if r.URL.RawPath == "" {
+		return raw, nil
+	}
+	path, err := url.PathUnescape(raw)
+	if err != nil {
+		return "", apperr.Invalidf("pagePath: %q is not a valid URL-escaped path", truncate(raw, 100))
+	}
+	return path, nil
+}
+
+func (a *api) listFiles(of contentOf) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		serveList(w, r, a.fileOf, func(ctx context.Context, limit *int, page *string) (model.Connection[*model.RevisionFile], error) {
+			c, err := readContent(r, of)
+			if err != nil {
+				return nil, err
+			}
+			return a.r.RevisionFiles(ctx, c.Revision, limit, page)
+		})
+	}
+}
+
+func (a *api) fileOf(ctx context.Context, f *model.RevisionFile) (RevisionFile, error) {
+	return a.revisionFile(ctx, f.RevisionID, f.File)
+}
+
+func (a *api) getFile(of contentOf) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		c, err := readContent(r, of)
+		var f *tree.File
+		if err == nil {
+			f, err = c.File(chi.URLParam(r, "fileId"))
+		}
+		respondWith(w, r, http.StatusOK, f, err, func(ctx context.Context, f *tree.File) (RevisionFile, error) {
+			return a.revisionFile(ctx, c.Revision.ID, f)
+		})
+	}
+}
+
+// downloadFile serves the bytes a file's signed downloadURL names, without a bearer token. The
+// bytes are an attachment with their stored content type, never sniffed, and sandboxed should a
+// browser render them anyway: uploads must not run as pages of this origin.
+func (a *api) downloadFile(w http.ResponseWriter, r *http.Request) {
+	d, err := a.r.OpenDownload(r.Context(), chi.URLParam(r, "token"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	defer d.Body.Close()
+	h := w.Header()
+	h.Set("Content-Type", d.ContentType)
+	h.Set("Content-Disposition", attachment(d.Name))
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
+	h.Set("Cache-Control", "private, max-age=3600") // the bytes behind a token never change
+	// ServeContent sets Content-Length and answers Range requests.
+	http.ServeContent(w, r, "", d.ModTime, d.Body)
+}
+
+// attachment is a Content-Disposition naming the file: quoted, or RFC 2231-encoded for names
+// outside plain ASCII; "attachment" alone when the name cannot be carried (control characters).
+func attachment(name string) string {
+	if v := mime.FormatMediaType("attachment", map[string]string{"filename": name}); v != "" {
+		return v
+	}
+	return "attachment"
+}
