@@ -30,20 +30,7 @@ func FilterSpaceRows() privacy.QueryRule {
 // fields of it (a merge moves the space's revision, a new change request bumps its counters),
 // without the admin role other space updates take. Other mutations are skipped.
 func SpaceFieldWrites(min viewer.Role, fields ...string) privacy.MutationRule {
-	narrow := privacy.FilterFunc(func(ctx context.Context, f privacy.Filter) error {
-		ids, err := contentIDs(ctx, min, true)
-		if err != nil {
-			return err
-		}
-		f.Where(fieldIn("id", ids))
-		return privacy.Allow
-	})
-	return privacy.MutationRuleFunc(func(ctx context.Context, m entgo.Mutation) error {
-		if !m.Op().Is(entgo.OpUpdateOne|entgo.OpUpdate) || !onlyFields(m, fields) {
-			return privacy.Skip
-		}
-		return narrow.EvalMutation(ctx, m)
-	})
+	return fieldWrites("id", min, fields)
 }
 
 // onlyFields reports whether the mutation sets, adds to or clears only the given fields (and the

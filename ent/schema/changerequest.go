@@ -69,10 +69,15 @@ func (ChangeRequest) Indexes() []ent.Index {
 
 // Policy of ChangeRequest: whoever may read a space reads its change requests; editors of the
 // space create and change them (merging, which also takes the review role, is checked by the
-// resolver and by the space's policy on moving its revision).
+// resolver and by the space's policy on moving its revision); the open comment counter follows
+// the writes of commenters.
 func (ChangeRequest) Policy() ent.Policy {
 	return privacy.Policy{
-		Query:    privacy.QueryPolicy{rule.FilterSpaceRows()},
-		Mutation: privacy.MutationPolicy{rule.SpaceRowWrites(viewer.RoleEdit), privacy.AlwaysDenyRule()},
+		Query: privacy.QueryPolicy{rule.FilterSpaceRows()},
+		Mutation: privacy.MutationPolicy{
+			rule.SpaceRowFieldWrites(viewer.RoleComment, "comments_count"),
+			rule.SpaceRowWrites(viewer.RoleEdit),
+			privacy.AlwaysDenyRule(),
+		},
 	}
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/rule"
-	"github.com/binderyhq/bindery/ent/viewer"
 )
 
 // Comment is a discussion on a space or on one of its change requests, optionally on a page or
@@ -62,11 +61,15 @@ func (Comment) Indexes() []ent.Index {
 	}
 }
 
-// Policy of Comment: members with a role see comments; admins manage them. (Later issues let
-// commenters post and authors edit their own.)
+// Policy of Comment: whoever reads the space reads its comments; the comment role and up post,
+// resolve and reopen them (and count their replies); only the author edits the body; the author
+// or an admin of the space deletes one.
 func (Comment) Policy() ent.Policy {
 	return privacy.Policy{
-		Query:    privacy.QueryPolicy{rule.FilterTenant(viewer.RoleRead)},
-		Mutation: privacy.MutationPolicy{rule.AllowOrgRole(viewer.RoleAdmin), privacy.AlwaysDenyRule()},
+		Query: privacy.QueryPolicy{rule.FilterSpaceRows()},
+		Mutation: privacy.MutationPolicy{
+			rule.DiscussionWrites("posted_by", "status", "resolved_at", "resolved_by", "replies_count"),
+			privacy.AlwaysDenyRule(),
+		},
 	}
 }

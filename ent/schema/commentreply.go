@@ -9,7 +9,6 @@ import (
 
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/rule"
-	"github.com/binderyhq/bindery/ent/viewer"
 )
 
 // CommentReply is a reply to a comment. It repeats the comment's space_id so access to replies
@@ -46,11 +45,11 @@ func (CommentReply) Indexes() []ent.Index {
 	return []ent.Index{index.Fields("comment_id", "created_at")}
 }
 
-// Policy of CommentReply: members with a role see replies; admins manage them. (Later issues let
-// commenters reply and authors edit their own.)
+// Policy of CommentReply: whoever reads the space reads the replies; the comment role and up
+// reply; only the author edits one; the author or an admin of the space deletes one.
 func (CommentReply) Policy() ent.Policy {
 	return privacy.Policy{
-		Query:    privacy.QueryPolicy{rule.FilterTenant(viewer.RoleRead)},
-		Mutation: privacy.MutationPolicy{rule.AllowOrgRole(viewer.RoleAdmin), privacy.AlwaysDenyRule()},
+		Query:    privacy.QueryPolicy{rule.FilterSpaceRows()},
+		Mutation: privacy.MutationPolicy{rule.DiscussionWrites("posted_by"), privacy.AlwaysDenyRule()},
 	}
 }

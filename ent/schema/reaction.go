@@ -10,7 +10,6 @@ import (
 
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/rule"
-	"github.com/binderyhq/bindery/ent/viewer"
 )
 
 // Reaction is one user's emoji on a comment or on a reply: exactly one target is set (a check
@@ -60,11 +59,11 @@ func (Reaction) Annotations() []schema.Annotation {
 	})}
 }
 
-// Policy of Reaction: members with a role see reactions; admins manage them. (Later issues let
-// commenters add and remove their own.)
+// Policy of Reaction: whoever reads the space reads the reactions; the comment role and up add
+// and remove their own (an admin of the space may remove any, as deleting a comment does).
 func (Reaction) Policy() ent.Policy {
 	return privacy.Policy{
-		Query:    privacy.QueryPolicy{rule.FilterTenant(viewer.RoleRead)},
-		Mutation: privacy.MutationPolicy{rule.AllowOrgRole(viewer.RoleAdmin), privacy.AlwaysDenyRule()},
+		Query:    privacy.QueryPolicy{rule.FilterSpaceRows()},
+		Mutation: privacy.MutationPolicy{rule.DiscussionWrites("user_id"), privacy.AlwaysDenyRule()},
 	}
 }
