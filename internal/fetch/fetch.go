@@ -1,0 +1,198 @@
+// Package fetch makes the server's outbound HTTP requests (website imports) safe from server-side
+// request forgery: every connection goes through a dialer that refuses loopback, private,
+// link-local, shared (CGNAT), metadata, unspecified, multicast and other special-purpose addresses
+// after DNS resolution, so a host name that resolves to one, a redirect to one and a DNS answer
+// that changes between two lookups are all refused. An operator allow-list opens listed hosts or
+// networks (a local test server, an intranet wiki).
+package fetch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strings"
+	"syscall"
+	"time"
+
+	"code.dny.dev/ssrf"
+)
+
+// ErrRefused is returned (wrapped) when a request is refused before it is sent: a destination
+// address the guard forbids, a scheme other than http and https, too many redirects.
+var ErrRefused = errors.New("refused")
+
+// ErrTooLarge is returned (wrapped) when a response body is longer than the caller allows.
+var ErrTooLarge = errors.New("response too large")
+
+// Bounds of one request.
+const (
+	maxRedirects  = 5
+	dialTimeout   = 5 * time.Second
+	headerTimeout = 10 * time.Second
+	userAgent     = "Bindery-Import/1 (+https://github.com/binderyhq/bindery)"
+)
+
+// Allow is the operator's allow-list: host names (exact, case-insensitive) whose every address is
+// allowed, and networks (an address is a network of one) allowed whatever name leads there.
+type Allow struct {
+	hosts    map[string]bool
+	prefixes []netip.Prefix
+}
+
+// ParseAllow reads a comma-separated allow-list of host names, IP addresses and CIDR networks
+// ("wiki.internal,10.1.0.0/16,127.0.0.2"). An address allows that address only: "127.0.0.2"
+// does not allow 127.0.0.1.
+func ParseAllow(list string) (Allow, error) {
+	a := Allow{hosts: map[string]bool{}}
+	for _, item := range strings.Split(list, ",") {
+		item = strings.ToLower(strings.TrimSpace(item))
+		switch {
+		case item == "":
+		case strings.Contains(item, "/"):
+			p, err := netip.ParsePrefix(item)
+			if err != nil {
+				return Allow{}, fmt.Errorf("fetch allow-list: %q is not a CIDR network: %v", item, err)
+			}
+			a.prefixes = append(a.prefixes, p.Masked())
+		default:
+			if addr, err := netip.ParseAddr(strings.Trim(item, "[]")); err == nil {
+				a.prefixes = append(a.prefixes, netip.PrefixFrom(addr, addr.BitLen()))
+			} else if validHost(item) {
+				a.hosts[item] = true
+			} else {
+				return Allow{}, fmt.Errorf("fetch allow-list: %q is neither a host name, an address nor a CIDR network", item)
+			}
+		}
+	}
+	return a, nil
+}
+
+// validHost reports whether s can be a DNS host name.
+func validHost(s string) bool {
+	if len(s) > 253 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// guardian is the address check: the special-purpose registries of IANA (code.dny.dev/ssrf)
+// refused, the allowed networks checked first. Any port is allowed: the address is the boundary,
+// and documentation sites on :8080 exist.
+func (a Allow) guardian() *ssrf.Guardian {
+	var v4, v6 []netip.Prefix
+	for _, p := range a.prefixes {
+		if p.Addr().Is4() {
+			v4 = append(v4, p)
+		} else {
+			v6 = append(v6, p)
+		}
+	}
+	return ssrf.New(ssrf.WithAnyPort(), ssrf.WithAllowedV4Prefixes(v4...), ssrf.WithAllowedV6Prefixes(v6...))
+}
+
+// Client sends guarded GET requests. It is safe for concurrent use.
+type Client struct {
+	http *http.Client
+}
+
+// New returns a client whose connections reach only public addresses and those allow allows. It
+// never uses a proxy from the environment: the proxy, not the guard, would choose the address.
+func New(allow Allow) *Client {
+	guard := allow.guardian()
+	guarded := &net.Dialer{Timeout: dialTimeout, Control: func(network, address string, c syscall.RawConn) error {
+		if err := guard.Safe(network, address, c); err != nil {
+			return fmt.Errorf("%w: %v", ErrRefused, err)
+		}
+		return nil
+	}}
+	open := &net.Dialer{Timeout: dialTimeout}
+	dial := func(ctx context.Context, network, address string) (net.Conn, error) {
+		if host, _, err := net.SplitHostPort(address); err == nil && allow.hosts[strings.ToLower(host)] {
+			return open.DialContext(ctx, network, address)
+		}
+		return guarded.DialContext(ctx, network, address)
+	}
+	transport := &http.Transport{
+		Proxy:                 nil,
+		DialContext:           dial,
+		ForceAttemptHTTP2:     true,
+		TLSHandshakeTimeout:   dialTimeout,
+		ResponseHeaderTimeout: headerTimeout,
+		MaxIdleConnsPerHost:   8,
+		IdleConnTimeout:       30 * time.Second,
+	}
+	return &Client{http: &http.Client{Transport: transport, CheckRedirect: checkRedirect}}
+}
+
+// checkRedirect follows at most maxRedirects redirects, to http and https only; the dialer
+// checks the address of each.
+func checkRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) >= maxRedirects {
+		return fmt.Errorf("%w: more than %d redirects", ErrRefused, maxRedirects)
+	}
+	return CheckURL(req.URL)
+}
+
+// CheckURL refuses a URL the client would not fetch: another scheme than http or https, no host.
+func CheckURL(u *url.URL) error {
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return fmt.Errorf("%w: only http and https URLs are fetched, not %q", ErrRefused, u.Scheme)
+	}
+	if u.Hostname() == "" {
+		return fmt.Errorf("%w: the URL has no host", ErrRefused)
+	}
+	return nil
+}
+
+// Response is a fetched resource.
+type Response struct {
+	URL         *url.URL // where it was found, after redirects
+	Status      int
+	ContentType string // the media type, without parameters, in lower case
+	Body        []byte
+}
+
+// Get fetches u, reading at most max bytes of body (a longer one is ErrTooLarge). A refused
+// destination, on the first request or a redirect, is ErrRefused.
+func (c *Client) Get(ctx context.Context, u *url.URL, max int64) (*Response, error) {
+	if err := CheckURL(u); err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("User-Agent", userAgent)
+	res, err := c.http.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	if res.ContentLength > max {
+		return nil, fmt.Errorf("%w: %s is %d bytes, more than %d", ErrTooLarge, res.Request.URL.Redacted(), res.ContentLength, max)
+	}
+	body, err := io.ReadAll(io.LimitReader(res.Body, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(body)) > max {
+		return nil, fmt.Errorf("%w: %s is more than %d bytes", ErrTooLarge, res.Request.URL.Redacted(), max)
+	}
+	return &Response{URL: res.Request.URL, Status: res.StatusCode, ContentType: mediaType(res.Header.Get("Content-Type")), Body: body}, nil
+}
+
+// mediaType is the lower-case media type of a Content-Type header ("text/html").
+func mediaType(header string) string {
+	t, _, _ := strings.Cut(header, ";")
+	return strings.ToLower(strings.TrimSpace(t))
+}
