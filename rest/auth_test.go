@@ -178,6 +178,11 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}", "/v1/spaces/" + f.space + "/change-requests/" + f.changeRequest, nil, true},
 		{"PATCH", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}", "/v1/spaces/" + f.space + "/change-requests/1",
 			map[string]any{"subject": "Evil", "status": "archived"}, true},
+		{"POST", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content", "/v1/spaces/" + f.space + "/change-requests/1/content",
+			map[string]any{"changes": []any{map[string]any{"operation": "insert_page", "document": map[string]any{"markdown": "evil"}}}}, true},
+		{"POST", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge", "/v1/spaces/" + f.space + "/change-requests/1/merge", nil, true},
+		{"POST", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/update", "/v1/spaces/" + f.space + "/change-requests/1/update", nil, true},
+		{"GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf", "/v1/spaces/" + f.space + "/change-requests/1/pdf", nil, true},
 	}
 }
 

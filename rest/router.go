@@ -22,6 +22,7 @@ type Config struct {
 	GraphQL        http.Handler  // POST /graphql
 	Authenticate   Authenticator // bearer token → viewer
 	MaxBody        int64         // request body limit in bytes
+	MaxUploadBody  int64         // request body limit of content uploads (change request content batches)
 	RequestTimeout time.Duration // deadline of one request
 	BaseURL        string        // absolute URL of this server, for urls.location
 	LoaderWait     time.Duration // how long dataloaders gather keys (loader.DefaultWait)
@@ -40,7 +41,7 @@ func (a *api) url(path string) string { return a.baseURL + path }
 func NewRouter(c Config) http.Handler {
 	a := &api{r: c.Resolver, baseURL: strings.TrimRight(c.BaseURL, "/"), pageTrees: newPageTreeCache()}
 	r := chi.NewRouter()
-	r.Use(requestID, recoverPanics, accessLog, allowOrigins(c.CORSOrigins), limitBody(c.MaxBody), deadline(c.RequestTimeout))
+	r.Use(requestID, recoverPanics, accessLog, allowOrigins(c.CORSOrigins), limitBody(c.MaxBody, max(c.MaxBody, c.MaxUploadBody)), deadline(c.RequestTimeout))
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, apperr.NotFoundf("no endpoint at %s %s", r.Method, truncate(r.URL.Path, 200)))
 	})
@@ -53,6 +54,7 @@ func NewRouter(c Config) http.Handler {
 	r.Get("/graphql", playground.Page)
 	r.Handle("/graphql/assets/*", playground.Assets("/graphql/assets/"))
 	r.Get("/files/{token}", a.downloadFile) // signed URLs: the token is the authority, not a bearer
+	r.Get("/pdf/{token}", a.servePDF)
 	r.Group(func(r chi.Router) {
 		r.Use(authenticate(c.Authenticate, c.Resolver.Client, c.LoaderWait))
 		r.Post("/graphql", c.GraphQL.ServeHTTP)
@@ -137,6 +139,11 @@ func (a *api) routes(r chi.Router) {
 	r.Post("/spaces/{spaceId}/change-requests", a.createChangeRequest)
 	r.Get("/spaces/{spaceId}/change-requests/{changeRequestId}", a.getChangeRequest)
 	r.Patch("/spaces/{spaceId}/change-requests/{changeRequestId}", a.updateChangeRequest)
+
+	r.Post("/spaces/{spaceId}/change-requests/{changeRequestId}/content", a.postChangeRequestContent)
+	r.Post("/spaces/{spaceId}/change-requests/{changeRequestId}/merge", a.mergeChangeRequest)
+	r.Post("/spaces/{spaceId}/change-requests/{changeRequestId}/update", a.updateChangeRequestFromMain)
+	r.Get("/spaces/{spaceId}/change-requests/{changeRequestId}/pdf", a.changeRequestPDF)
 }
 
 // missing is the error of a required body field that is absent.

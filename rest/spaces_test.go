@@ -11,7 +11,7 @@ import (
 	"github.com/binderyhq/bindery/ent/permissiongrant"
 	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/graph"
+	"github.com/binderyhq/bindery/graph/content/tree"
 	"github.com/binderyhq/bindery/graph/sweep"
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/server"
@@ -98,8 +98,8 @@ func TestSpaceCreate(t *testing.T) {
 		if perms := s["permissions"].(map[string]any); perms["admin"] != true || perms["merge"] != true {
 			t.Fatalf("permissions: %v", perms)
 		}
-		if got := rootTreeOf(t, e, s["revision"].(string)); got != graph.EmptyTreeID() {
-			t.Fatalf("root tree %q, want the empty tree %q", got, graph.EmptyTreeID())
+		if got := rootTreeOf(t, e, s["revision"].(string)); got != tree.EmptyRoot {
+			t.Fatalf("root tree %q, want the empty tree %q", got, tree.EmptyRoot)
 		}
 		get := e.Do(admin, "GET", "/v1/spaces/"+s["id"].(string), nil).Map(t)
 		if get["id"] != s["id"] || get["revision"] != s["revision"] {
