@@ -1,0 +1,106 @@
+package markdown
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/yuin/goldmark/ast"
+)
+
+// Section is a part of a page body that search finds on its own: the text under one heading of
+// level 1 to SectionLevel (up to the next such heading), or the text before the first of them.
+type Section struct {
+	Heading string // the heading's plain text; "" for the text before the first heading
+	Anchor  string // the heading's anchor in the page (Anchor of its text, made unique); "" before the first heading
+	Text    string // the plain text of the section's blocks, one block a line
+}
+
+// SectionLevel is the deepest heading level that starts a section; deeper headings are text of
+// the section they are in.
+const SectionLevel = 3
+
+// Sections splits a page body at its top-level headings of level 1 to SectionLevel. The text
+// before the first heading is the first section, even when empty, so every body has one. Markup
+// is dropped: links and images keep their text, code blocks their code, raw HTML blocks are left
+// out. Headings that would share an anchor get "-1", "-2"… as GitHub numbers them.
+func Sections(body string) []Section {
+	src := []byte(body)
+	doc, _ := parse(src)
+	out := []Section{{}}
+	var text []string
+	anchors := map[string]bool{}
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		if h, ok := n.(*ast.Heading); ok && h.Level <= SectionLevel {
+			out[len(out)-1].Text = strings.Join(text, "\n")
+			text = nil
+			heading := plainText(h, src)
+			out = append(out, Section{Heading: heading, Anchor: uniqueAnchor(anchors, Anchor(heading))})
+			continue
+		}
+		text = appendBlockText(text, n, src)
+	}
+	out[len(out)-1].Text = strings.Join(text, "\n")
+	return out
+}
+
+// appendBlockText appends the plain text of block n and the blocks inside it, one line each.
+func appendBlockText(lines []string, n ast.Node, src []byte) []string {
+	switch n := n.(type) {
+	case *ast.HTMLBlock, *ast.ThematicBreak:
+		return lines
+	case *ast.FencedCodeBlock, *ast.CodeBlock:
+		return appendLines(lines, n, src)
+	case *ast.Paragraph, *ast.TextBlock, *ast.Heading:
+		if t := plainText(n, src); t != "" {
+			lines = append(lines, t)
+		}
+		return lines
+	}
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		lines = appendBlockText(lines, c, src)
+	}
+	return lines
+}
+
+// appendLines appends the raw lines of a code block, without their line ends.
+func appendLines(lines []string, n ast.Node, src []byte) []string {
+	segs := n.Lines()
+	for i := 0; i < segs.Len(); i++ {
+		seg := segs.At(i)
+		if line := strings.TrimRight(string(seg.Value(src)), "\r\n"); strings.TrimSpace(line) != "" {
+			lines = append(lines, line)
+		}
+	}
+	return lines
+}
+
+// Anchor is the anchor of a heading: its text lower-cased, letters, digits, '-' and '_' kept,
+// spaces turned into '-', anything else dropped ("Getting Started!" → "getting-started"). A
+// heading without letters or digits gets "section".
+func Anchor(heading string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(heading)) {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsNumber(r) || r == '_' || r == '-':
+			b.WriteRune(r)
+		case unicode.IsSpace(r):
+			b.WriteByte('-')
+		}
+	}
+	if strings.Trim(b.String(), "-_") == "" {
+		return "section"
+	}
+	return b.String()
+}
+
+// uniqueAnchor returns anchor, or the first of anchor-1, anchor-2… that no earlier heading of the
+// page took, and records it taken.
+func uniqueAnchor(taken map[string]bool, anchor string) string {
+	unique := anchor
+	for n := 1; taken[unique]; n++ {
+		unique = anchor + "-" + strconv.Itoa(n)
+	}
+	taken[unique] = true
+	return unique
+}
