@@ -5,10 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 )
@@ -137,19 +140,47 @@ func (s *Store) getNodes(ctx context.Context, hashes []string) (map[string]*node
 	if err != nil {
 		return nil, err
 	}
-	for _, h := range missing {
-		b, ok := data[h]
-		if !ok {
-			return nil, fmt.Errorf("tree node %s is missing from the content store", h)
-		}
-		n := new(node)
-		if err := json.Unmarshal(b, n); err != nil {
-			return nil, fmt.Errorf("tree node %s: %w", h, err)
-		}
-		s.nodes.Add(h, n)
-		out[h] = n
+	decoded, err := decodeNodes(missing, data)
+	if err != nil {
+		return nil, err
+	}
+	for i, h := range missing {
+		s.nodes.Add(h, decoded[i])
+		out[h] = decoded[i]
 	}
 	return out, nil
+}
+
+// decodeNodes decodes the fetched nodes, spread over the processors: decoding is most of the
+// cost of reading a large tree that is not cached.
+func decodeNodes(hashes []string, data map[string][]byte) ([]*node, error) {
+	nodes := make([]*node, len(hashes))
+	errs := make([]error, len(hashes))
+	workers := min(runtime.GOMAXPROCS(0), 1+len(hashes)/64)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(hashes); i += workers {
+				nodes[i], errs[i] = decodeNode(hashes[i], data)
+			}
+		}()
+	}
+	wg.Wait()
+	return nodes, errors.Join(errs...)
+}
+
+func decodeNode(hash string, data map[string][]byte) (*node, error) {
+	b, ok := data[hash]
+	if !ok {
+		return nil, fmt.Errorf("tree node %s is missing from the content store", hash)
+	}
+	n := new(node)
+	if err := json.Unmarshal(b, n); err != nil {
+		return nil, fmt.Errorf("tree node %s: %w", hash, err)
+	}
+	return n, nil
 }
 
 func (s *Store) getNode(ctx context.Context, hash string) (*node, error) {

@@ -208,3 +208,18 @@ func BenchmarkSaveOnePage(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLoadCold loads a 10,000-page tree into a store with nothing cached.
+func BenchmarkLoadCold(b *testing.B) {
+	ctx := context.Background()
+	mem := newMemory()
+	base := flatTree(10000)
+	root, objs, _ := NewStore(mem.fetch).Save(ctx, EmptyRoot, base, keys(base))
+	mem.store(objs)
+	b.ResetTimer()
+	for range b.N {
+		if _, err := NewStore(mem.fetch).Load(ctx, root); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
