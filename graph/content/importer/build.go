@@ -1,0 +1,324 @@
+package importer
+
+import (
+	"cmp"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/binderyhq/bindery/graph/content/edit"
+	"github.com/binderyhq/bindery/graph/content/markdown"
+	"github.com/binderyhq/bindery/graph/content/tree"
+)
+
+// maxTitle is the longest page title authoring accepts (runes).
+const maxTitle = 256
+
+// Outcome is an applied import.
+type Outcome struct {
+	*edit.Outcome
+	Pages, Files int // how many pages and files were imported
+}
+
+// Build adds the site to base as content batches (edit.Apply, at most edit.MaxChanges changes
+// each) applied one after the other onto the same working tree, so every rule of authoring holds
+// (titles, slugs derived from them and free among siblings, order keys): first the files some
+// page links to and the pages (top-level ones after the pages already at the top level), then
+// each page's Markdown with its links rewritten to the ids the pages and files got. A page's
+// title is its Markdown's (front matter, else leading heading), else the Page's Title. Files
+// no page links to are left out.
+func Build(base *tree.Tree, s Site, env edit.Env) (*Outcome, error) {
+	p := newPlan(s)
+	a := &applier{t: base, env: env, changed: map[string]bool{}, bodies: map[string]string{}}
+	fileIDs, err := a.insertFiles(p)
+	if err != nil {
+		return nil, err
+	}
+	pageIDs, err := a.insertPages(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.writeBodies(p, pageIDs, fileIDs); err != nil {
+		return nil, err
+	}
+	return a.outcome(len(pageIDs), len(fileIDs)), nil
+}
+
+// plan is a site laid out: which page is under which, and where each page's links lead.
+type plan struct {
+	pages  []Page
+	titles []string
+	parent []int // index of the parent page, -1 at the top level
+	order  []int // parents before children, siblings in site order
+	files  []File
+	used   []int // files some page links to, in order of first use
+	links  [][]linkEdit
+}
+
+// linkEdit is where one link destination goes: an imported page (with a fragment) or file, or
+// an absolute URL (a page of the site that was not imported).
+type linkEdit struct {
+	markdown.Span
+	page, file int // index, -1 for none
+	fragment   string
+	url        string
+}
+
+func newPlan(s Site) *plan {
+	p := &plan{}
+	pageAt, fileAt := map[string]int{}, map[string]int{}
+	for _, pg := range s.Pages {
+		if key := pageKey(pg.Location); !has(pageAt, key) {
+			pageAt[key] = len(p.pages)
+			p.pages = append(p.pages, pg)
+		}
+	}
+	for _, f := range s.Files {
+		if key := fileKey(f.Location); !has(fileAt, key) {
+			fileAt[key] = len(p.files)
+			p.files = append(p.files, f)
+		}
+	}
+	p.nest(pageAt)
+	usedAt := map[int]int{}
+	for _, pg := range p.pages {
+		parsed := markdown.Parse(pg.Markdown)
+		p.titles = append(p.titles, pageTitle(parsed.Title, pg.Title))
+		edits := p.linkEdits(pg, pageAt, fileAt)
+		for i, e := range edits {
+			if e.file < 0 {
+				continue
+			}
+			if _, ok := usedAt[e.file]; !ok {
+				usedAt[e.file] = len(p.used)
+				p.used = append(p.used, e.file)
+			}
+			edits[i].file = usedAt[e.file] // from now on: the index among the used files
+		}
+		p.links = append(p.links, edits)
+	}
+	return p
+}
+
+func has(m map[string]int, key string) bool { _, ok := m[key]; return ok }
+
+// nest finds each page's parent, the nearest page above it by path, and the insertion order.
+func (p *plan) nest(pageAt map[string]int) {
+	children := map[int][]int{}
+	for i, pg := range p.pages {
+		key := pageKey(pg.Location)
+		host, _, _ := strings.Cut(key, "/")
+		segs := segments(key)
+		parent := -1
+		for k := len(segs) - 1; k >= 1 && parent < 0; k-- {
+			if j, ok := pageAt[host+"/"+strings.Join(segs[:k], "/")]; ok {
+				parent = j
+			}
+		}
+		p.parent = append(p.parent, parent)
+		children[parent] = append(children[parent], i)
+	}
+	var visit func(parent int)
+	visit = func(parent int) {
+		for _, c := range children[parent] {
+			p.order = append(p.order, c)
+			visit(c)
+		}
+	}
+	visit(-1)
+}
+
+// pageTitle is the Markdown's title, else the fallback, else "Untitled", trimmed to what
+// authoring accepts.
+func pageTitle(own, fallback string) string {
+	title := strings.Join(strings.Fields(cmp.Or(own, fallback)), " ")
+	if utf8.RuneCountInString(title) > maxTitle {
+		title = strings.TrimSpace(string([]rune(title)[:maxTitle-1])) + "…"
+	}
+	return cmp.Or(title, "Untitled")
+}
+
+// linkEdits lists the rewrites of a page's link destinations, by offset. Reference links are
+// rewritten through their definition; autolinks are left alone (one can only hold a URL).
+func (p *plan) linkEdits(pg Page, pageAt, fileAt map[string]int) []linkEdit {
+	var out []linkEdit
+	done := map[int]bool{}
+	for _, l := range markdown.Links(pg.Markdown) {
+		if l.Kind == markdown.Reference || l.Kind == markdown.Autolink || done[l.Start] {
+			continue
+		}
+		done[l.Start] = true
+		if e, ok := target(pg.Location, l.Dest, pageAt, fileAt); ok {
+			e.Span = markdown.Span{Start: l.Start, End: l.End}
+			out = append(out, e)
+		}
+	}
+	slices.SortFunc(out, func(a, b linkEdit) int { return a.Start - b.Start })
+	return out
+}
+
+// target is where a destination written in the page at from leads, ok false to keep it as
+// written: an anchor, another scheme (mailto:), a relative path of an upload that names nothing
+// imported (authoring's own link rules then apply to it).
+func target(from *url.URL, dest string, pageAt, fileAt map[string]int) (linkEdit, bool) {
+	none := linkEdit{page: -1, file: -1}
+	if strings.HasPrefix(dest, "<") && strings.HasSuffix(dest, ">") {
+		dest = dest[1 : len(dest)-1]
+	}
+	u, err := url.Parse(dest)
+	if dest == "" || strings.HasPrefix(dest, "#") || err != nil {
+		return none, false
+	}
+	abs := from.ResolveReference(u)
+	switch abs.Scheme {
+	case "http", "https", "file":
+	default:
+		return none, false
+	}
+	if i, ok := fileAt[fileKey(abs)]; ok {
+		none.file = i
+		return none, true
+	}
+	if i, ok := pageAt[pageKey(abs)]; ok {
+		none.page, none.fragment = i, abs.EscapedFragment()
+		return none, true
+	}
+	if abs.Scheme == "file" || abs.String() == dest {
+		return none, false
+	}
+	none.url = destEscaper.Replace(abs.String())
+	return none, true
+}
+
+// destEscaper escapes what would end a Markdown link destination early.
+var destEscaper = strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29", "<", "%3C", ">", "%3E")
+
+// applier applies batches one after the other and gathers what they changed.
+type applier struct {
+	t       *tree.Tree
+	env     edit.Env
+	changed map[string]bool
+	bodies  map[string]string
+	blobs   []edit.Blob
+}
+
+// apply applies changes in batches of edit.MaxChanges and returns each batch's outcome.
+func (a *applier) apply(changes []edit.Change) ([]*edit.Outcome, error) {
+	var out []*edit.Outcome
+	for batch := range slices.Chunk(changes, edit.MaxChanges) {
+		o, err := edit.Apply(a.t, batch, a.env)
+		if err != nil {
+			return nil, err
+		}
+		a.t = o.Tree
+		for _, k := range o.Changed {
+			a.changed[k] = true
+		}
+		for h, b := range o.Bodies {
+			a.bodies[h] = b
+		}
+		a.blobs = append(a.blobs, o.Blobs...)
+		out = append(out, o)
+	}
+	return out, nil
+}
+
+// insertFiles inserts the files pages link to and returns their ids, by index among the used.
+func (a *applier) insertFiles(p *plan) ([]string, error) {
+	var changes []edit.Change
+	for batch := range slices.Chunk(p.used, edit.MaxFiles) {
+		c := edit.Change{Op: edit.OpInsertFiles}
+		for _, i := range batch {
+			f := p.files[i]
+			c.Files = append(c.Files, edit.Upload{Name: f.Name, ContentType: f.ContentType, Data: f.Data})
+		}
+		changes = append(changes, c)
+	}
+	outcomes, err := a.apply(changes)
+	var ids []string
+	for _, o := range outcomes {
+		for _, f := range o.Files {
+			ids = append(ids, f.ID)
+		}
+	}
+	return ids, err
+}
+
+// insertPages inserts the pages, parents first, with their titles, and returns their ids by
+// page index. A parent inserted by an earlier batch is named by id, one of the same batch by ref.
+func (a *applier) insertPages(p *plan) ([]string, error) {
+	ids := make([]string, len(p.pages))
+	for batch := range slices.Chunk(p.order, edit.MaxChanges) {
+		changes := make([]edit.Change, len(batch))
+		for k, i := range batch {
+			into := ""
+			if parent := p.parent[i]; parent >= 0 {
+				into = cmp.Or(ids[parent], ref(parent))
+			}
+			changes[k] = edit.Change{Op: edit.OpInsertPage, Ref: ref(i), Into: into, Fields: edit.Fields{Title: &p.titles[i]}}
+		}
+		outcomes, err := a.apply(changes)
+		if err != nil {
+			return nil, err
+		}
+		for _, created := range outcomes[0].Pages {
+			if i, err := strconv.Atoi(strings.TrimPrefix(created.Ref, "import:")); err == nil {
+				ids[i] = created.ID
+			}
+		}
+	}
+	return ids, nil
+}
+
+// ref names page i in the batch that inserts it; no slug holds ":", so it is never a page path.
+func ref(i int) string { return "import:" + strconv.Itoa(i) }
+
+// writeBodies sets each page's Markdown, its links rewritten and its title the one it was
+// inserted with.
+func (a *applier) writeBodies(p *plan, pageIDs, fileIDs []string) error {
+	var changes []edit.Change
+	for _, i := range p.order {
+		if strings.TrimSpace(p.pages[i].Markdown) == "" {
+			continue
+		}
+		doc := markdown.Parse(rewrite(p.pages[i].Markdown, p.links[i], pageIDs, fileIDs))
+		doc.Title = p.titles[i]
+		md := markdown.Render(doc)
+		changes = append(changes, edit.Change{Op: edit.OpUpdatePage, Page: pageIDs[i], Fields: edit.Fields{Markdown: &md}})
+	}
+	_, err := a.apply(changes)
+	return err
+}
+
+// rewrite replaces the destinations of md's links as edits say.
+func rewrite(md string, edits []linkEdit, pageIDs, fileIDs []string) string {
+	var b strings.Builder
+	last := 0
+	for _, e := range edits {
+		b.WriteString(md[last:e.Start])
+		switch {
+		case e.file >= 0:
+			b.WriteString("/files/" + fileIDs[e.file])
+		case e.page >= 0:
+			b.WriteString("/pages/" + pageIDs[e.page])
+			if e.fragment != "" {
+				b.WriteString("#" + e.fragment)
+			}
+		default:
+			b.WriteString(e.url)
+		}
+		last = e.End
+	}
+	b.WriteString(md[last:])
+	return b.String()
+}
+
+func (a *applier) outcome(pages, files int) *Outcome {
+	o := &edit.Outcome{Tree: a.t, Bodies: a.bodies, Blobs: a.blobs}
+	for k := range a.changed {
+		o.Changed = append(o.Changed, k)
+	}
+	return &Outcome{Outcome: o, Pages: pages, Files: files}
+}

@@ -1,0 +1,170 @@
+package importer
+
+import (
+	"archive/zip"
+	"bytes"
+	"fmt"
+	"io"
+	"mime"
+	"net/url"
+	"path"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/binderyhq/bindery/graph/content/edit"
+)
+
+// Bounds of an upload.
+const (
+	MaxUploadFiles = 1000     // files in one upload (a zip's entries included)
+	MaxUploadBytes = 64 << 20 // all files together, unpacked
+	maxPathLength  = 1024
+)
+
+// Upload is one uploaded file: its path in the upload ("guide/install.md") and its bytes.
+type Upload struct {
+	Path string
+	Data []byte
+}
+
+// FromUploads reads uploaded files as Git Sync lays a space out: Markdown files (.md, .markdown)
+// are pages nested by their directories, a directory's README.md (or index.md) being the
+// directory's page and the top-level one the first page; other files become files the pages may
+// link to (at most edit.MaxFileSize each). Hidden files and directories (".git", "__MACOSX") and
+// SUMMARY.md (Git Sync's table of contents, not a page) are skipped. Errors name the file.
+func FromUploads(files []Upload) (Site, error) {
+	var s Site
+	if len(files) > MaxUploadFiles {
+		return s, fmt.Errorf("an upload holds at most %d files, got %d", MaxUploadFiles, len(files))
+	}
+	var total int
+	for _, f := range files {
+		p, err := cleanPath(f.Path)
+		if err != nil {
+			return s, err
+		}
+		if total += len(f.Data); total > MaxUploadBytes {
+			return s, fmt.Errorf("the files are more than %d bytes together", MaxUploadBytes)
+		}
+		if skipped(p) {
+			continue
+		}
+		loc := &url.URL{Scheme: "file", Path: "/" + p}
+		if isMarkdown(p) {
+			if !utf8.Valid(f.Data) {
+				return s, fmt.Errorf("%s: is not UTF-8 text", p)
+			}
+			s.Pages = append(s.Pages, Page{Location: loc, Title: titleFromPath(p), Markdown: string(f.Data)})
+			continue
+		}
+		if len(f.Data) > edit.MaxFileSize {
+			return s, fmt.Errorf("%s: is %d bytes, more than the %d a file may have", p, len(f.Data), edit.MaxFileSize)
+		}
+		s.Files = append(s.Files, File{Location: loc, Name: path.Base(p), ContentType: contentType(p), Data: f.Data})
+	}
+	// Siblings in path order, a directory's page before what it holds.
+	slices.SortStableFunc(s.Pages, func(a, b Page) int {
+		return slices.Compare(segments(pageKey(a.Location)), segments(pageKey(b.Location)))
+	})
+	return s, nil
+}
+
+// cleanPath checks an uploaded path and returns it cleaned, relative, with "/" separators.
+func cleanPath(p string) (string, error) {
+	clean := path.Clean(strings.ReplaceAll(p, `\`, "/"))
+	switch {
+	case p == "" || len(p) > maxPathLength || !utf8.ValidString(p) || strings.ContainsRune(p, 0):
+		return "", fmt.Errorf("%q: a path is 1 to %d bytes of UTF-8", truncate(p), maxPathLength)
+	case strings.HasPrefix(clean, "/") || clean == ".." || strings.HasPrefix(clean, "../") || clean == ".":
+		return "", fmt.Errorf("%q: a path must stay inside the upload (no leading / or ..)", truncate(p))
+	}
+	return clean, nil
+}
+
+func truncate(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "…"
+	}
+	return s
+}
+
+// skipped reports whether an uploaded path is left out: hidden, archive litter, the summary.
+func skipped(p string) bool {
+	for _, seg := range strings.Split(p, "/") {
+		if strings.HasPrefix(seg, ".") || seg == "__MACOSX" {
+			return true
+		}
+	}
+	return strings.EqualFold(p, "SUMMARY.md")
+}
+
+func isMarkdown(p string) bool {
+	ext := strings.ToLower(path.Ext(p))
+	return ext == ".md" || ext == ".markdown"
+}
+
+// titleFromPath is the title of a page whose Markdown has none: its file name (or its directory's
+// for a README), dashes and underscores as spaces, the first letter upper-case.
+func titleFromPath(p string) string {
+	segs := segments(pageKey(&url.URL{Path: "/" + p}))
+	if len(segs) == 0 {
+		return "Introduction"
+	}
+	name := strings.NewReplacer("-", " ", "_", " ").Replace(segs[len(segs)-1])
+	r, size := utf8.DecodeRuneInString(name)
+	return strings.ToUpper(string(r)) + name[size:]
+}
+
+// contentType is the media type of a file by its extension.
+func contentType(p string) string {
+	if t, _, err := mime.ParseMediaType(mime.TypeByExtension(path.Ext(p))); err == nil {
+		return t
+	}
+	return "application/octet-stream"
+}
+
+// Unzip returns the files of a zip archive, directories left out, within the upload bounds
+// (entries and unpacked bytes, checked before and while unpacking).
+func Unzip(data []byte) ([]Upload, error) {
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil, fmt.Errorf("not a zip archive: %v", err)
+	}
+	var out []Upload
+	var total uint64
+	for _, f := range zr.File {
+		if f.FileInfo().IsDir() {
+			continue
+		}
+		if len(out) == MaxUploadFiles {
+			return nil, fmt.Errorf("a zip holds at most %d files", MaxUploadFiles)
+		}
+		if total += f.UncompressedSize64; total > MaxUploadBytes {
+			return nil, fmt.Errorf("the zip unpacks to more than %d bytes", MaxUploadBytes)
+		}
+		b, err := unzipEntry(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", truncate(f.Name), err)
+		}
+		out = append(out, Upload{Path: f.Name, Data: b})
+	}
+	return out, nil
+}
+
+// unzipEntry reads one entry, never more than it declares.
+func unzipEntry(f *zip.File) ([]byte, error) {
+	rc, err := f.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(io.LimitReader(rc, int64(f.UncompressedSize64)+1))
+	if err != nil {
+		return nil, err
+	}
+	if uint64(len(b)) != f.UncompressedSize64 {
+		return nil, fmt.Errorf("unpacks to another size than it declares")
+	}
+	return b, nil
+}
