@@ -70,13 +70,13 @@ func newPlan(s Site) *plan {
 	p := &plan{}
 	pageAt, fileAt := map[string]int{}, map[string]int{}
 	for _, pg := range s.Pages {
-		if key := pageKey(pg.Location); !has(pageAt, key) {
+		if key := PageKey(pg.Location); !has(pageAt, key) {
 			pageAt[key] = len(p.pages)
 			p.pages = append(p.pages, pg)
 		}
 	}
 	for _, f := range s.Files {
-		if key := fileKey(f.Location); !has(fileAt, key) {
+		if key := FileKey(f.Location); !has(fileAt, key) {
 			fileAt[key] = len(p.files)
 			p.files = append(p.files, f)
 		}
@@ -108,7 +108,7 @@ func has(m map[string]int, key string) bool { _, ok := m[key]; return ok }
 func (p *plan) nest(pageAt map[string]int) {
 	children := map[int][]int{}
 	for i, pg := range p.pages {
-		key := pageKey(pg.Location)
+		key := PageKey(pg.Location)
 		host, _, _ := strings.Cut(key, "/")
 		segs := segments(key)
 		parent := -1
@@ -177,11 +177,11 @@ func target(from *url.URL, dest string, pageAt, fileAt map[string]int) (linkEdit
 	default:
 		return none, false
 	}
-	if i, ok := fileAt[fileKey(abs)]; ok {
+	if i, ok := fileAt[FileKey(abs)]; ok {
 		none.file = i
 		return none, true
 	}
-	if i, ok := pageAt[pageKey(abs)]; ok {
+	if i, ok := pageAt[PageKey(abs)]; ok {
 		none.page, none.fragment = i, abs.EscapedFragment()
 		return none, true
 	}

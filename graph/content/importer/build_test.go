@@ -175,15 +175,15 @@ func TestKeys(t *testing.T) {
 	}
 	for _, group := range same {
 		for _, u := range group[1:] {
-			if a, b := pageKey(mustParse(t, group[0])), pageKey(mustParse(t, u)); a != b {
-				t.Errorf("pageKey(%s) = %q, pageKey(%s) = %q", group[0], a, u, b)
+			if a, b := PageKey(mustParse(t, group[0])), PageKey(mustParse(t, u)); a != b {
+				t.Errorf("PageKey(%s) = %q, PageKey(%s) = %q", group[0], a, u, b)
 			}
 		}
 	}
-	if a, b := fileKey(mustParse(t, "http://docs.test/a.png?w=1")), fileKey(mustParse(t, "http://docs.test/a.png?w=2")); a == b {
+	if a, b := FileKey(mustParse(t, "http://docs.test/a.png?w=1")), FileKey(mustParse(t, "http://docs.test/a.png?w=2")); a == b {
 		t.Errorf("queries choose other files")
 	}
-	if got := segments(pageKey(mustParse(t, "http://docs.test/a/b/"))); strings.Join(got, ",") != "a,b" {
+	if got := segments(PageKey(mustParse(t, "http://docs.test/a/b/"))); strings.Join(got, ",") != "a,b" {
 		t.Errorf("segments %v", got)
 	}
 }

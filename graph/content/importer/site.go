@@ -36,10 +36,10 @@ type File struct {
 	Data        []byte
 }
 
-// pageKey is how links find a page: host and path, without query and fragment, and without
+// PageKey is how links find a page: host and path, without query and fragment, and without
 // what only spells the same page differently — a trailing "/", "index.html", "README.md", a ".md"
 // or ".html" extension. http and https name the same page.
-func pageKey(u *url.URL) string {
+func PageKey(u *url.URL) string {
 	p := strings.TrimSuffix(path.Clean("/"+u.Path), "/")
 	base := path.Base(p)
 	switch strings.ToLower(base) {
@@ -56,9 +56,9 @@ func pageKey(u *url.URL) string {
 	return strings.ToLower(u.Host) + p
 }
 
-// fileKey is how links find a file: its URL without the fragment (a query may choose another
+// FileKey is how links find a file: its URL without the fragment (a query may choose another
 // image), http and https alike.
-func fileKey(u *url.URL) string {
+func FileKey(u *url.URL) string {
 	c := *u
 	c.Scheme, c.Fragment, c.RawFragment, c.Host = "", "", "", strings.ToLower(u.Host)
 	return c.String()

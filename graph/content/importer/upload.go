@@ -65,7 +65,7 @@ func FromUploads(files []Upload) (Site, error) {
 	}
 	// Siblings in path order, a directory's page before what it holds.
 	slices.SortStableFunc(s.Pages, func(a, b Page) int {
-		return slices.Compare(segments(pageKey(a.Location)), segments(pageKey(b.Location)))
+		return slices.Compare(segments(PageKey(a.Location)), segments(PageKey(b.Location)))
 	})
 	return s, nil
 }
@@ -107,7 +107,7 @@ func isMarkdown(p string) bool {
 // titleFromPath is the title of a page whose Markdown has none: its file name (or its directory's
 // for a README), dashes and underscores as spaces, the first letter upper-case.
 func titleFromPath(p string) string {
-	segs := segments(pageKey(&url.URL{Path: "/" + p}))
+	segs := segments(PageKey(&url.URL{Path: "/" + p}))
 	if len(segs) == 0 {
 		return "Introduction"
 	}

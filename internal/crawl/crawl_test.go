@@ -1,0 +1,169 @@
+package crawl
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/binderyhq/bindery/internal/fetch"
+)
+
+// site serves a small documentation site: / links to /a and /b (and elsewhere); /a to /a/deep;
+// /slow takes a second.
+func site() http.Handler {
+	pages := map[string]string{
+		"/": `<title>Home</title><a href="/a">A</a> <a href="b">B</a> <a href="/old-b">B again</a> <a href="/doc.pdf">pdf</a>
+			<a href="/missing">404</a> <a href="/data.txt">text</a> <a href="http://127.0.0.1:1/x">off-site</a> <a href="mailto:x@y">mail</a>
+			<img src="/logo.png"><img src="/not-an-image.png"><img src="/big.png">`,
+		"/a":      `<h1>A</h1><a href="/a/deep">deep</a><img src="/logo.png">`,
+		"/a/deep": `<h1>Deep</h1><a href="/a/deeper">deeper</a>`,
+		"/b":      `<h1>B</h1>`,
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/old-b":
+			http.Redirect(w, r, "/b", http.StatusMovedPermanently)
+		case "/logo.png":
+			w.Header().Set("Content-Type", "image/png")
+			w.Write([]byte("PNG"))
+		case "/big.png":
+			w.Header().Set("Content-Type", "image/png")
+			w.Write(make([]byte, 5000))
+		case "/not-an-image.png", "/data.txt":
+			w.Header().Set("Content-Type", "text/plain")
+			w.Write([]byte("text"))
+		case "/slow":
+			time.Sleep(time.Second)
+			w.Write([]byte("<p>late</p>"))
+		default:
+			page, ok := pages[r.URL.Path]
+			if !ok {
+				http.NotFound(w, r)
+				return
+			}
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Write([]byte(page))
+		}
+	})
+}
+
+// serve starts the site on 127.0.0.2 and returns its URL and a client allowed to reach it.
+func serve(t *testing.T) (string, *fetch.Client) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.2:0")
+	if err != nil {
+		t.Skipf("cannot listen on 127.0.0.2: %v", err)
+	}
+	s := httptest.NewUnstartedServer(site())
+	s.Listener.Close()
+	s.Listener = ln
+	s.Start()
+	t.Cleanup(s.Close)
+	allow, err := fetch.ParseAllow("127.0.0.2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.URL, fetch.New(allow)
+}
+
+func crawl(t *testing.T, start string, lim Limits) (*Result, error) {
+	base, client := serve(t)
+	u, err := url.Parse(base + start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Crawl(context.Background(), client, u, lim)
+}
+
+// paths lists the pages and files of a result by URL path.
+func paths(r *Result) string {
+	var out []string
+	for _, p := range r.Site.Pages {
+		out = append(out, p.Location.Path)
+	}
+	for _, f := range r.Site.Files {
+		out = append(out, "file:"+f.Location.Path)
+	}
+	return strings.Join(out, " ")
+}
+
+func TestCrawl(t *testing.T) {
+	small := DefaultLimits
+	small.MaxFileBytes = 1000
+	tests := []struct {
+		name  string
+		edit  func(*Limits)
+		want  string
+		found int // page URLs met (the home page, 5 it links to, /a/deep, /a/deeper) and the 3 images
+	}{
+		{"everything", nil, "/ /a /b /a/deep file:/logo.png", 11},
+		{"depth 1", func(l *Limits) { l.MaxDepth = 1 }, "/ /a /b file:/logo.png", 9},
+		{"three pages", func(l *Limits) { l.MaxPages = 3 }, "/ /a /b file:/logo.png", 10},
+		{"one page, no files", func(l *Limits) { l.MaxPages, l.MaxFiles = 1, 0 }, "/", 9},
+		{"byte budget spent by the start page", func(l *Limits) { l.MaxTotalBytes = 10 }, "/", 9},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lim := small
+			if tt.edit != nil {
+				tt.edit(&lim)
+			}
+			r, err := crawl(t, "/", lim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := paths(r); got != tt.want || r.Found != tt.found {
+				t.Fatalf("got %q (found %d), want %q (found %d)", got, r.Found, tt.want, tt.found)
+			}
+		})
+	}
+}
+
+func TestCrawlStartPage(t *testing.T) {
+	tests := []struct {
+		start string
+		lim   func(*Limits)
+		want  string
+	}{
+		{"/missing", nil, "answered 404"},
+		{"/data.txt", nil, "not an HTML page (text/plain)"},
+		{"/", func(l *Limits) { l.MaxPageBytes = 10 }, "response too large"},
+		{"/slow", func(l *Limits) { l.Timeout = 100 * time.Millisecond }, "deadline exceeded"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.start, func(t *testing.T) {
+			lim := DefaultLimits
+			if tt.lim != nil {
+				tt.lim(&lim)
+			}
+			_, err := crawl(t, tt.start, lim)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestCrawlRefusesLoopback(t *testing.T) {
+	base, _ := serve(t)
+	u, _ := url.Parse(base + "/")
+	_, err := Crawl(context.Background(), fetch.New(fetch.Allow{}), u, DefaultLimits)
+	if !errors.Is(err, fetch.ErrRefused) {
+		t.Fatalf("err %v, want refused", err)
+	}
+}
+
+func TestFileName(t *testing.T) {
+	for in, want := range map[string]string{"/img/logo.png": "logo.png", "/": "image", "": "image",
+		"/" + strings.Repeat("x", 300) + ".png": strings.Repeat("x", 196) + ".png"} {
+		if got := fileName(&url.URL{Path: in}); got != want {
+			t.Errorf("fileName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
