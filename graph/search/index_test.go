@@ -1,0 +1,306 @@
+package search_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"entgo.io/ent/dialect"
+	_ "github.com/jackc/pgx/v5/stdlib"
+	_ "github.com/mattn/go-sqlite3"
+
+	"github.com/binderyhq/bindery/graph/search"
+	"github.com/binderyhq/bindery/internal/testenv"
+)
+
+// fixture is an index over a fresh database holding a spaces table (the sections reference it).
+type fixture struct {
+	t   testing.TB
+	db  *sql.DB
+	idx search.Index
+	pg  bool
+}
+
+// openIndex opens a fresh SQLite database, or a fresh PostgreSQL schema when BINDERY_TEST_DB is
+// set, with spaces s1, s2 and s3.
+func openIndex(t testing.TB) *fixture {
+	t.Helper()
+	f := &fixture{t: t}
+	name, driver, dsn := dialect.SQLite, "sqlite3", "file:"+filepath.Join(t.TempDir(), "search.db")+"?_foreign_keys=on"
+	if pg := testenv.PostgresDSN(t); pg != "" {
+		name, driver, dsn, f.pg = dialect.Postgres, "pgx", pg, true
+	}
+	db, err := sql.Open(driver, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	f.db = db
+	f.exec(`CREATE TABLE spaces (id VARCHAR(64) PRIMARY KEY)`)
+	f.exec(`INSERT INTO spaces (id) VALUES ('s1'), ('s2'), ('s3')`)
+	if f.idx, err = search.New(name); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // idempotent
+		if err := f.idx.Migrate(context.Background(), db); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return f
+}
+
+func (f *fixture) exec(stmt string) {
+	f.t.Helper()
+	if _, err := f.db.Exec(stmt); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+// page is a page to index: its title and its sections' heading and text, the first one's heading
+// empty (the text before the first heading).
+type page struct {
+	id, title string
+	sections  [][2]string
+}
+
+func (f *fixture) index(space string, pages ...page) {
+	f.t.Helper()
+	var ids []string
+	var docs []search.Section
+	for _, p := range pages {
+		ids = append(ids, p.id)
+		for i, s := range p.sections {
+			docs = append(docs, search.Section{PageID: p.id, Ordinal: i, Anchor: fmt.Sprintf("a%d", i),
+				Title: p.title, Heading: s[0], Body: s[1]})
+		}
+	}
+	if err := f.idx.Replace(context.Background(), f.db, space, ids, docs); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+func (f *fixture) pages(query string, offset, limit int, spaces ...string) ([]search.Page, int) {
+	f.t.Helper()
+	terms, err := search.ParseQuery(query)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	pages, total, err := f.idx.Pages(context.Background(), f.db, search.Query{Terms: terms, Spaces: spaces, Offset: offset, Limit: limit})
+	if err != nil {
+		f.t.Fatalf("search %q: %v", query, err)
+	}
+	return pages, total
+}
+
+func ids(pages []search.Page) []string {
+	var out []string
+	for _, p := range pages {
+		out = append(out, p.PageID)
+	}
+	return out
+}
+
+func equal(a, b []string) bool { return fmt.Sprint(a) == fmt.Sprint(b) }
+
+func TestRanking(t *testing.T) {
+	f := openIndex(t)
+	f.index("s1",
+		page{"body", "Operations", [][2]string{{"", "We deploy with kubernetes sometimes, among many other tools and long words."}}},
+		page{"title", "Kubernetes", [][2]string{{"", "A guide to clusters."}}},
+		page{"heading", "Clusters", [][2]string{{"", "Intro."}, {"Kubernetes setup", "Steps."}}},
+	)
+	got, total := f.pages("kubernetes", 0, 10, "s1")
+	if want := []string{"title", "heading", "body"}; !equal(ids(got), want) || total != 3 {
+		t.Fatalf("ranked %v (%d), want %v: a title hit above a heading hit above a body hit", ids(got), total, want)
+	}
+	for i, p := range got {
+		if p.Rank != i+1 || p.Score <= 0 || p.SpaceID != "s1" {
+			t.Errorf("page %s: rank %d, score %v, space %s", p.PageID, p.Rank, p.Score, p.SpaceID)
+		}
+	}
+	if s := got[1].Sections; len(s) != 1 || s[0].Anchor != "a1" || s[0].Heading != "Kubernetes setup" || s[0].Excerpt != "Steps." {
+		t.Errorf("heading page sections = %+v, want only the matching section", s)
+	}
+	if s := got[2].Sections[0].Excerpt; s != "We deploy with kubernetes sometimes, among many other tools and long words." {
+		t.Errorf("excerpt %q", s)
+	}
+}
+
+func TestEveryWordMustMatchAndTheLastIsAPrefix(t *testing.T) {
+	f := openIndex(t)
+	f.index("s1",
+		page{"both", "Install", [][2]string{{"", "on linux servers"}}},
+		page{"one", "Install", [][2]string{{"", "on windows"}}},
+	)
+	if got, _ := f.pages("install linux", 0, 10, "s1"); !equal(ids(got), []string{"both"}) {
+		t.Errorf("install linux: %v", ids(got))
+	}
+	if got, _ := f.pages("install serv", 0, 10, "s1"); !equal(ids(got), []string{"both"}) {
+		t.Errorf("prefix serv: %v", ids(got))
+	}
+	if got, _ := f.pages("install serv ", 0, 10, "s1"); len(got) != 0 {
+		t.Errorf("a finished word is no prefix: %v", ids(got))
+	}
+	if got, _ := f.pages("INSTALL Ön", 0, 10, "s1"); len(got) != 2 {
+		t.Errorf("case and diacritics folded: %v", ids(got))
+	}
+}
+
+func TestReplaceAndSpaces(t *testing.T) {
+	f := openIndex(t)
+	f.index("s1", page{"p1", "Old title", [][2]string{{"", "old words"}}})
+	f.index("s2", page{"p2", "Other", [][2]string{{"", "old words too"}}})
+	f.index("s1", page{"p1", "New title", [][2]string{{"", "fresh text"}}})
+	if got, _ := f.pages("old", 0, 10, "s1"); len(got) != 0 {
+		t.Errorf("replaced text still found: %v", ids(got))
+	}
+	if got, _ := f.pages("fresh", 0, 10, "s1"); !equal(ids(got), []string{"p1"}) {
+		t.Errorf("new text: %v", ids(got))
+	}
+	if got, _ := f.pages("old", 0, 10, "s1", "s2"); !equal(ids(got), []string{"p2"}) {
+		t.Errorf("other space: %v", ids(got))
+	}
+	if err := f.idx.Replace(context.Background(), f.db, "s1", []string{"p1"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := f.pages("fresh", 0, 10, "s1"); len(got) != 0 {
+		t.Errorf("deleted page still found: %v", ids(got))
+	}
+	f.exec(`DELETE FROM spaces WHERE id = 's2'`)
+	var left int
+	if err := f.db.QueryRow(`SELECT count(*) FROM search_sections WHERE space_id = 's2'`).Scan(&left); err != nil || left != 0 {
+		t.Errorf("a removed space keeps %d sections (%v)", left, err)
+	}
+	if got, _ := f.pages("old", 0, 10, "s2"); len(got) != 0 {
+		t.Errorf("removed space still found: %v", ids(got))
+	}
+	if !f.pg { // the FTS5 index follows the cascaded delete through its trigger
+		if err := f.db.QueryRow(`SELECT count(*) FROM search_fts WHERE search_fts MATCH 'old'`).Scan(&left); err != nil || left != 0 {
+			t.Errorf("the FTS5 index keeps %d entries of removed sections (%v)", left, err)
+		}
+	}
+}
+
+func TestPagination(t *testing.T) {
+	f := openIndex(t)
+	var pages []page
+	for i := range 7 {
+		pages = append(pages, page{fmt.Sprintf("p%d", i), "Doc", [][2]string{{"", "alpha " + repeat("beta ", i)}}})
+	}
+	f.index("s1", pages...)
+	all, total := f.pages("alpha", 0, 100, "s1")
+	if len(all) != 7 || total != 7 {
+		t.Fatalf("%d pages of %d", len(all), total)
+	}
+	var paged []string
+	for offset := 0; offset < 7; offset += 3 {
+		got, total := f.pages("alpha", offset, 3, "s1")
+		if total != 7 || got[0].Rank != offset+1 {
+			t.Fatalf("offset %d: total %d, first rank %d", offset, total, got[0].Rank)
+		}
+		paged = append(paged, ids(got)...)
+	}
+	if !equal(paged, ids(all)) {
+		t.Errorf("pages %v, all at once %v", paged, ids(all))
+	}
+	if got, total := f.pages("alpha", 0, 0, "s1"); len(got) != 0 || total != 7 {
+		t.Errorf("limit 0: %d pages, total %d", len(got), total)
+	}
+	if got, total := f.pages("alpha", 50, 3, "s1"); len(got) != 0 || total != 7 {
+		t.Errorf("past the end: %d pages, total %d", len(got), total)
+	}
+}
+
+func repeat(s string, n int) string {
+	out := ""
+	for range n {
+		out += s
+	}
+	return out
+}
+
+func TestSpaces(t *testing.T) {
+	f := openIndex(t)
+	f.index("s1", page{"a1", "Other", [][2]string{{"", "widget"}}})
+	f.index("s2", page{"b1", "Widget", [][2]string{{"", "x"}}}, page{"b2", "Other", [][2]string{{"", "widget widget"}}})
+	var many []page
+	for i := range search.PagesPerSpace + 2 {
+		many = append(many, page{fmt.Sprintf("c%02d", i), "Other", [][2]string{{"", "widget"}}})
+	}
+	f.index("s3", many...)
+	terms, _ := search.ParseQuery("widget")
+	q := search.Query{Terms: terms, Spaces: []string{"s1", "s2", "s3"}, Limit: 2}
+	spaces, total, err := f.idx.Spaces(context.Background(), f.db, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total != 3 || len(spaces) != 2 || spaces[0].SpaceID != "s2" {
+		t.Fatalf("spaces %+v, total %d: want 2 of 3, the one with the title hit first", spaces, total)
+	}
+	if p := spaces[0].Pages; len(p) != 2 || p[0].PageID != "b1" || p[0].Rank != 1 || spaces[0].Score != p[0].Score {
+		t.Errorf("first space's pages %+v", p)
+	}
+	q.Offset = 2
+	rest, _, err := f.idx.Spaces(context.Background(), f.db, q)
+	if err != nil || len(rest) != 1 {
+		t.Fatalf("second page: %+v, %v", rest, err)
+	}
+	ranks := map[int]bool{}
+	for _, s := range append(spaces, rest...) {
+		if s.SpaceID == "s3" && len(s.Pages) != search.PagesPerSpace {
+			t.Errorf("s3 shows %d pages, want %d", len(s.Pages), search.PagesPerSpace)
+		}
+		for _, p := range s.Pages {
+			if ranks[p.Rank] {
+				t.Errorf("rank %d twice", p.Rank)
+			}
+			ranks[p.Rank] = true
+		}
+	}
+}
+
+// TestHostileQueries runs queries shaped like FTS syntax and SQL against the database: each is
+// refused as INVALID or searched as plain words, never an error of the database.
+func TestHostileQueries(t *testing.T) {
+	f := openIndex(t)
+	f.index("s1", page{"p", "Near", [][2]string{{"", `quote " star * caret ^ colon : paren ( drop table`}}})
+	for _, q := range hostileQueries {
+		terms, err := search.ParseQuery(q)
+		if err != nil {
+			continue
+		}
+		if _, _, err := f.idx.Pages(context.Background(), f.db, search.Query{Terms: terms, Spaces: []string{"s1"}, Limit: 5}); err != nil {
+			t.Errorf("query %q: %v", q, err)
+		}
+	}
+}
+
+var hostileQueries = []string{`"`, `""`, `"unterminated`, `a"b`, `NEAR(a b)`, `NEAR(a, b, 3)`, `a NEAR b`, `*`, `a*`, `*a`,
+	`^a`, `title:near`, `body : x`, `(a OR b) AND NOT c`, `a AND`, `OR`, `-a`, `+a`, `'`, `''`, `a'b`, `\`, `a\`,
+	`'; DROP TABLE search_sections; --`, `1 OR 1=1`, `%`, `_`, `a:*`, `a & b | !c`, `<->`, `{col}`, `[a]`, "\u00a0",
+	"ŉ ǅ ß İ", "東京 タワー", "🙂 emoji", `search_fts MATCH`, `rank`, `bm25(x)`}
+
+// FuzzSearch runs any query through the index: it answers or refuses the query (INVALID), never
+// fails in the database.
+func FuzzSearch(f *testing.F) {
+	for _, q := range hostileQueries {
+		f.Add(q)
+	}
+	fx := openIndex(f)
+	fx.index("s1", page{"p", "Title words", [][2]string{{"", "body words and more"}, {"Heading", "text"}}})
+	f.Fuzz(func(t *testing.T, q string) {
+		terms, err := search.ParseQuery(q)
+		if err != nil {
+			return
+		}
+		query := search.Query{Terms: terms, Spaces: []string{"s1", "s2"}, Limit: 3}
+		if _, _, err := fx.idx.Pages(context.Background(), fx.db, query); err != nil {
+			t.Fatalf("query %q: %v", q, err)
+		}
+		if _, _, err := fx.idx.Spaces(context.Background(), fx.db, query); err != nil {
+			t.Fatalf("query %q: %v", q, err)
+		}
+	})
+}

@@ -1,0 +1,106 @@
+// Package search is the full-text index of the spaces' main content: SQLite FTS5 on the embedded
+// database, PostgreSQL full-text search (a weighted tsvector with a GIN index) on PostgreSQL,
+// behind one interface. Its documents are the sections of pages (markdown.Sections: the text under
+// one heading), each with its page's title; its tables are plain SQL beside ent's (Migrate).
+//
+// The package only stores and ranks: which spaces a viewer may search, and keeping a space's
+// sections in step with its content, are the resolvers' (graph/searchindex.go).
+package search
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"entgo.io/ent/dialect"
+)
+
+// DB runs statements: an *ent.Client or *ent.Tx (ent's sql/execquery feature), an *sql.DB or an
+// *sql.Conn.
+type DB interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// Section is one document of the index: a section of a page of a space's main content.
+type Section struct {
+	PageID  string
+	Ordinal int    // the section's place in its page, 0 first
+	Anchor  string // the heading's anchor; "" for the text before the first heading
+	Title   string // the page's title (every section carries it, so a title word finds each)
+	Heading string
+	Body    string // plain text, at most MaxBodyLength characters (Replace cuts longer ones)
+}
+
+// MaxBodyLength bounds the text of one section, in characters: PostgreSQL refuses a tsvector
+// over 1 MB, and a section that long is not read anyway.
+const MaxBodyLength = 100_000
+
+// Query asks for one page of ranked results among some spaces.
+type Query struct {
+	Terms  Terms
+	Spaces []string // the spaces to search (those the viewer may read)
+	Offset int      // how many results earlier pages held
+	Limit  int      // how many results to return at most
+}
+
+// Page is a page that matched, with its rank among all matching pages (1 first) and its best
+// matching sections (at most SectionsPerPage), best first.
+type Page struct {
+	SpaceID  string
+	PageID   string
+	Score    float64 // higher is better; not comparable between databases
+	Rank     int
+	Sections []SectionHit
+}
+
+// SectionHit is a section that matched, with an excerpt of its text around the first match.
+type SectionHit struct {
+	Anchor  string
+	Heading string
+	Excerpt string
+	Score   float64
+}
+
+// Space is a space that matched: its score is its best page's, its pages the best ones (at most
+// PagesPerSpace), best first, each with its rank among the pages of every space searched.
+type Space struct {
+	SpaceID string
+	Score   float64
+	Pages   []Page
+}
+
+// Result sizes: sections shown per page and pages shown per space in organization results.
+const (
+	SectionsPerPage = 5
+	PagesPerSpace   = 10
+)
+
+// Index is the full-text index of the spaces' main content. Ranking is BM25 on SQLite and cover
+// density (ts_rank_cd) on PostgreSQL; on both, a word of a page's title weighs more than one of a
+// heading, which weighs more than one of the text.
+type Index interface {
+	// Migrate creates the index's tables (idempotent). Call it after ent's migration: the
+	// sections reference spaces and go when their space is removed.
+	Migrate(ctx context.Context, db DB) error
+	// Replace removes every section of the pages pageIDs of a space, then adds sections (pages
+	// among pageIDs). Pass the database transaction that changes the space's content.
+	Replace(ctx context.Context, db DB, spaceID string, pageIDs []string, sections []Section) error
+	// Pages ranks the pages that match q and returns those after q.Offset, at most q.Limit, and
+	// how many pages match in all.
+	Pages(ctx context.Context, db DB, q Query) ([]Page, int, error)
+	// Spaces ranks the spaces by their best matching page and returns those after q.Offset, at
+	// most q.Limit, with their best pages, and how many spaces match in all.
+	Spaces(ctx context.Context, db DB, q Query) ([]Space, int, error)
+}
+
+// New returns the index for an ent dialect (dialect.SQLite or dialect.Postgres).
+func New(name string) (Index, error) {
+	switch name {
+	case dialect.SQLite:
+		return &sqlIndex{d: sqlite{}}, nil
+	case dialect.Postgres:
+		return &sqlIndex{d: postgres{}}, nil
+	}
+	return nil, fmt.Errorf("search: no index for the %s dialect", name)
+}
