@@ -35,8 +35,10 @@ END`,
 	}
 }
 
-func (sqlite) insertColumns() string { return "space_id, page_id, ordinal, anchor, title, heading, body" }
-func (sqlite) valuesRow() string     { return "(?, ?, ?, ?, ?, ?, ?)" }
+func (sqlite) insertColumns() string {
+	return "space_id, page_id, ordinal, anchor, title, heading, body"
+}
+func (sqlite) valuesRow() string { return "(?, ?, ?, ?, ?, ?, ?)" }
 
 func (sqlite) rowArgs(spaceID string, s Section) []any {
 	return []any{spaceID, s.PageID, s.Ordinal, s.Anchor, s.Title, s.Heading, s.Body}

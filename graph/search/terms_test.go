@@ -31,7 +31,7 @@ func TestParseQuery(t *testing.T) {
 		{"Blank", " \t\n ", Terms{}, "query: is required"},
 		{"NoWords", `"*^:()"`, Terms{}, "query: has no words"},
 		{"TooLong", strings.Repeat("a", MaxQueryLength+1), Terms{}, "at most 512 characters"},
-		{"TooManyWords", manyWords(MaxQueryWords+1), Terms{}, "at most 32 different words"},
+		{"TooManyWords", manyWords(MaxQueryWords + 1), Terms{}, "at most 32 different words"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
