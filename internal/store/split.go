@@ -2,16 +2,19 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"strings"
 
 	"entgo.io/ent/dialect"
+	entsql "entgo.io/ent/dialect/sql"
 )
 
 // splitDriver sends SQLite reads outside transactions to a pool of read-only connections and
-// everything else (writes, transactions) to the single writer connection.
+// everything else (writes, transactions) to the single writer connection. Raw statements (ent's
+// sql/execquery: the search index's) are split the same way.
 type splitDriver struct {
-	dialect.Driver // the writer
-	reader         dialect.Driver
+	*entsql.Driver // the writer
+	reader         *entsql.Driver
 }
 
 // Query runs a plain SELECT on a reader; any other statement (INSERT … RETURNING) on the writer.
@@ -20,6 +23,14 @@ func (d *splitDriver) Query(ctx context.Context, query string, args, v any) erro
 		return d.reader.Query(ctx, query, args, v)
 	}
 	return d.Driver.Query(ctx, query, args, v)
+}
+
+// QueryContext runs a raw plain SELECT on a reader, any other statement on the writer.
+func (d *splitDriver) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if isSelect(query) {
+		return d.reader.QueryContext(ctx, query, args...)
+	}
+	return d.Driver.QueryContext(ctx, query, args...)
 }
 
 // Close closes both pools.

@@ -21,6 +21,7 @@ import (
 	"github.com/binderyhq/bindery/ent/migrate"
 	_ "github.com/binderyhq/bindery/ent/runtime" // privacy policies and defaults
 	"github.com/binderyhq/bindery/graph/blob"
+	"github.com/binderyhq/bindery/graph/search"
 )
 
 // Options say where the data lives and how durable SQLite writes are.
@@ -34,13 +35,15 @@ type Options struct {
 	Wrap     func(dialect.Driver) dialect.Driver // optional driver wrapper (statement counting in tests)
 }
 
-// Store is an open database, the ent client and the driver behind it, and the blob store of file
-// bytes. Several servers sharing one PostgreSQL database must share the data directory's blobs/
-// too (a shared volume), until an object store backs blob.Store.
+// Store is an open database, the ent client and the driver behind it, the blob store of file
+// bytes and the full-text index of content (tables in the same database). Several servers sharing
+// one PostgreSQL database must share the data directory's blobs/ too (a shared volume), until an
+// object store backs blob.Store.
 type Store struct {
 	Client *ent.Client
 	Driver dialect.Driver
 	Blobs  blob.Store
+	Search search.Index
 }
 
 // Open opens (creating if needed) and migrates the database.
@@ -49,7 +52,12 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := migrateSchema(ctx, drv); err != nil {
+	index, err := search.New(drv.Dialect())
+	if err != nil {
+		drv.Close()
+		return nil, err
+	}
+	if err := migrateSchema(ctx, drv, index); err != nil {
 		drv.Close()
 		return nil, err
 	}
@@ -61,7 +69,7 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 		drv.Close()
 		return nil, err
 	}
-	return &Store{Client: ent.NewClient(ent.Driver(drv)), Driver: drv, Blobs: blobs}, nil
+	return &Store{Client: ent.NewClient(ent.Driver(drv)), Driver: drv, Blobs: blobs, Search: index}, nil
 }
 
 // Close closes the database.
@@ -156,15 +164,19 @@ func pingWithin(db *sql.DB, d time.Duration) error {
 	return db.PingContext(ctx)
 }
 
-// migrateSchema creates or alters tables to match the ent schema. On PostgreSQL an advisory lock
-// keeps several server processes starting at once from migrating concurrently.
-func migrateSchema(ctx context.Context, drv dialect.Driver) error {
-	schema := migrate.NewSchema(writerOf(drv))
-	pg, ok := drv.(*entsql.Driver)
-	if !ok || drv.Dialect() != dialect.Postgres {
-		return wrapMigrate(schema.Create(ctx))
+// migrateSchema creates or alters tables to match the ent schema, then creates the search index's
+// tables (raw SQL, idempotent). On PostgreSQL an advisory lock keeps several server processes
+// starting at once from migrating concurrently.
+func migrateSchema(ctx context.Context, drv dialect.Driver, index search.Index) error {
+	writer := writerOf(drv)
+	sqlDriver, ok := writer.(*entsql.Driver)
+	if !ok {
+		return fmt.Errorf("migrate: unexpected driver %T", writer)
 	}
-	conn, err := pg.DB().Conn(ctx)
+	if drv.Dialect() != dialect.Postgres {
+		return migrateAll(ctx, writer, index, sqlDriver.DB())
+	}
+	conn, err := sqlDriver.DB().Conn(ctx)
 	if err != nil {
 		return err
 	}
@@ -174,12 +186,16 @@ func migrateSchema(ctx context.Context, drv dialect.Driver) error {
 		return fmt.Errorf("lock for migration: %w", err)
 	}
 	defer conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", lockKey)
-	return wrapMigrate(schema.Create(ctx))
+	return migrateAll(ctx, writer, index, conn)
 }
 
-func wrapMigrate(err error) error {
-	if err != nil {
+// migrateAll runs ent's migration, then the search index's through db.
+func migrateAll(ctx context.Context, writer dialect.Driver, index search.Index, db search.DB) error {
+	if err := migrate.NewSchema(writer).Create(ctx); err != nil {
 		return fmt.Errorf("migrate the database schema: %w", err)
+	}
+	if err := index.Migrate(ctx, db); err != nil {
+		return fmt.Errorf("migrate the search index: %w", err)
 	}
 	return nil
 }

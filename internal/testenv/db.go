@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"entgo.io/ent/dialect"
+	entsql "entgo.io/ent/dialect/sql"
 
 	"github.com/binderyhq/bindery/internal/id"
 	"github.com/binderyhq/bindery/internal/store"
@@ -103,4 +104,26 @@ func (t *countingTx) Exec(ctx context.Context, query string, args, v any) error 
 func (t *countingTx) Query(ctx context.Context, query string, args, v any) error {
 	t.n.Add(1)
 	return t.Tx.Query(ctx, query, args, v)
+}
+
+// Raw statements (ent's sql/execquery, the search index's) are counted too.
+
+func (d *countingDriver) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	d.n.Add(1)
+	return d.Driver.(entsql.ExecQuerier).ExecContext(ctx, query, args...)
+}
+
+func (d *countingDriver) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	d.n.Add(1)
+	return d.Driver.(entsql.ExecQuerier).QueryContext(ctx, query, args...)
+}
+
+func (t *countingTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	t.n.Add(1)
+	return t.Tx.(entsql.ExecQuerier).ExecContext(ctx, query, args...)
+}
+
+func (t *countingTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	t.n.Add(1)
+	return t.Tx.(entsql.ExecQuerier).QueryContext(ctx, query, args...)
 }
