@@ -20,6 +20,7 @@
 package pdf
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"slices"
@@ -273,7 +274,9 @@ func (r *renderer) setStyle(st style) {
 	i := faceIndex(st.mono, st.bold, st.italic)
 	f := faces[i]
 	if !r.registered[i] {
-		r.pdf.AddUTF8FontFromBytes(f.family, f.style, f.ttf)
+		// A copy: fpdf writes into the font bytes it is given while subsetting them, and the Go
+		// fonts are shared by every render (the race detector caught concurrent renders).
+		r.pdf.AddUTF8FontFromBytes(f.family, f.style, bytes.Clone(f.ttf))
 		r.registered[i] = true
 	}
 	decoration := ""
