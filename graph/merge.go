@@ -51,7 +51,7 @@ func (r *Resolver) mergeChangeRequest(ctx context.Context, spaceID, crRef string
 			return err
 		}
 		out = model.MergeResult{Revision: rev.ID, Result: ResultMerge}
-		return r.recordMerge(ctx, tx, s, cr, rev)
+		return r.recordMerge(ctx, tx, s, cr, m.ours, rev)
 	})
 	if err != nil {
 		return nil, err
@@ -59,10 +59,13 @@ func (r *Resolver) mergeChangeRequest(ctx context.Context, spaceID, crRef string
 	return &out, nil
 }
 
-// recordMerge points the space at the merged revision and marks the change request merged,
-// keeping the space's counters exact.
-func (r *Resolver) recordMerge(ctx context.Context, tx *ent.Tx, s *ent.Space, cr *ent.ChangeRequest, rev *ent.Revision) error {
+// recordMerge points the space at the merged revision (from its active revision old) and marks
+// the change request merged, keeping the space's counters and its search index exact.
+func (r *Resolver) recordMerge(ctx context.Context, tx *ent.Tx, s *ent.Space, cr *ent.ChangeRequest, old, rev *ent.Revision) error {
 	if err := tx.Space.UpdateOneID(s.ID).SetRevisionID(rev.ID).Exec(ctx); err != nil {
+		return err
+	}
+	if err := r.reindexSearch(ctx, tx, s, old.RootTree, rev.RootTree); err != nil {
 		return err
 	}
 	upd := tx.ChangeRequest.UpdateOneID(cr.ID).SetStatus(changerequest.StatusMerged).

@@ -11,6 +11,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/graph/blob"
+	"github.com/binderyhq/bindery/graph/search"
 )
 
 // Resolver carries the dependencies of every resolver.
@@ -21,6 +22,7 @@ type Resolver struct {
 	Build   string // build date, ISO 8601
 	BaseURL string // absolute URL of this server, for urls.location
 	Blobs   blob.Store
+	Search  search.Index // the full-text index of the spaces' main content
 
 	keys sync.Map // purpose → secret, see serverKey
 	contentState

@@ -446,6 +446,11 @@ func (r *organizationResolver) Spaces(ctx context.Context, obj *ent.Organization
 	return r.spaces(ctx, obj, first, after)
 }
 
+// Search is the resolver for the search field.
+func (r *organizationResolver) Search(ctx context.Context, obj *ent.Organization, query string, first *int, after *string) (*model.SearchSpaceConnection, error) {
+	return r.searchOrganization(ctx, obj, query, first, after)
+}
+
 // User is the resolver for the user field.
 func (r *permissionGrantResolver) User(ctx context.Context, obj *ent.PermissionGrant) (*ent.User, error) {
 	return r.grantUser(ctx, obj)
@@ -595,6 +600,11 @@ func (r *spaceResolver) ChangeRequests(ctx context.Context, obj *ent.Space, stat
 // RevisionByID is the resolver for the revisionById field.
 func (r *spaceResolver) RevisionByID(ctx context.Context, obj *ent.Space, id string) (*ent.Revision, error) {
 	return r.spaceRevision(ctx, obj, id)
+}
+
+// Search is the resolver for the search field.
+func (r *spaceResolver) Search(ctx context.Context, obj *ent.Space, query string, first *int, after *string) (*model.SearchPageConnection, error) {
+	return r.searchSpace(ctx, obj, query, first, after)
 }
 
 // MemberCount is the resolver for the memberCount field.

@@ -2,8 +2,13 @@ package graph
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/contentobject"
+	"github.com/binderyhq/bindery/graph/content/markdown"
+	"github.com/binderyhq/bindery/graph/content/tree"
+	"github.com/binderyhq/bindery/graph/search"
 )
 
 // reindexSearch brings the search index of space s from the content at root oldRoot to the content
@@ -11,5 +16,81 @@ import (
 // import), so search answers with the new content as soon as the transaction commits. Only the
 // pages that differ between the two roots are read and re-indexed, so its cost follows the change.
 func (r *Resolver) reindexSearch(ctx context.Context, tx *ent.Tx, s *ent.Space, oldRoot, newRoot string) error {
-	return nil // filled in by the search work (issue 5)
+	if oldRoot == newRoot {
+		return nil
+	}
+	trees := r.content().trees
+	changed, err := trees.Diff(ctx, oldRoot, newRoot)
+	if err != nil || len(changed) == 0 {
+		return err
+	}
+	t, err := trees.Load(ctx, newRoot)
+	if err != nil {
+		return err
+	}
+	var pages []*tree.Page
+	var hashes []string
+	for _, key := range changed { // page and file ids: the files match no section
+		if p := t.Page(key); p != nil {
+			pages = append(pages, p)
+			hashes = append(hashes, p.Body)
+		}
+	}
+	bodies, err := r.bodiesIn(ctx, tx, hashes)
+	if err != nil {
+		return err
+	}
+	var sections []search.Section
+	for _, p := range pages {
+		sections = append(sections, pageSections(p, bodies[p.Body])...)
+	}
+	return r.Search.Replace(ctx, tx, s.ID, changed, sections)
+}
+
+// pageSections are the documents of a page: its body split at its headings, each with the page's
+// title; the description leads the text before the first heading.
+func pageSections(p *tree.Page, body string) []search.Section {
+	parts := markdown.Sections(body)
+	if p.Description != "" {
+		parts[0].Text = p.Description + "\n" + parts[0].Text
+	}
+	out := make([]search.Section, len(parts))
+	for i, part := range parts {
+		out[i] = search.Section{PageID: p.ID, Ordinal: i, Anchor: part.Anchor, Title: p.Title,
+			Heading: part.Heading, Body: part.Text}
+	}
+	return out
+}
+
+// bodiesIn returns page bodies by hash like pageBodies, reading what the cache lacks through tx:
+// the revision being written in tx (a merge's merged lines, an import's pages) has bodies that
+// are not committed yet, which the resolver's client would not see.
+func (r *Resolver) bodiesIn(ctx context.Context, tx *ent.Tx, hashes []string) (map[string]string, error) {
+	cache := r.content().bodies
+	out := make(map[string]string, len(hashes))
+	var missing []string
+	for _, h := range hashes {
+		if body, ok := cache.Get(h); ok || h == "" {
+			out[h] = body
+		} else {
+			missing = append(missing, h)
+		}
+	}
+	for chunk := range chunks(missing, objectBatch) {
+		objs, err := tx.ContentObject.Query().Where(contentobject.IDIn(chunk...)).
+			Select(contentobject.FieldID, contentobject.FieldData).All(objectsContext(ctx))
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range objs {
+			out[o.ID] = string(o.Data)
+			cache.Add(o.ID, string(o.Data))
+		}
+	}
+	for _, h := range missing {
+		if _, ok := out[h]; !ok {
+			return nil, fmt.Errorf("page body %s is missing from the content store", h)
+		}
+	}
+	return out, nil
 }

@@ -173,7 +173,10 @@ func (r *Resolver) insertSpace(ctx context.Context, orgID string, parent *string
 			return err
 		}
 		id = s.ID
-		return startRevision(ctx, tx, s, root)
+		if err := startRevision(ctx, tx, s, root); err != nil {
+			return err
+		}
+		return r.reindexSearch(ctx, tx, s, tree.EmptyRoot, root) // a duplicate starts with content
 	})
 	return id, err
 }

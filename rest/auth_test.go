@@ -173,6 +173,8 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"GET", "/v1/spaces/{spaceId}/custom-fields", "/v1/spaces/" + f.space + "/custom-fields", nil, true},
 		{"PATCH", "/v1/spaces/{spaceId}/custom-fields", "/v1/spaces/" + f.space + "/custom-fields",
 			map[string]any{"values": map[string]any{"cf": map[string]any{"value": "evil"}}}, true},
+		{"GET", "/v1/spaces/{spaceId}/search", "/v1/spaces/" + f.space + "/search?query=evil", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/search", o + "/search?query=evil", nil, true},
 		{"GET", "/v1/spaces/{spaceId}/change-requests", "/v1/spaces/" + f.space + "/change-requests", nil, true},
 		{"POST", "/v1/spaces/{spaceId}/change-requests", "/v1/spaces/" + f.space + "/change-requests", map[string]any{"subject": "Evil"}, true},
 		{"GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}", "/v1/spaces/" + f.space + "/change-requests/" + f.changeRequest, nil, true},

@@ -130,6 +130,8 @@ func (a *api) routes(r chi.Router) {
 	a.grantRoutes(r, "/collections/{collectionId}", a.collectionGrants())
 	r.Get("/spaces/{spaceId}/custom-fields", a.listSpaceCustomFields)
 	r.Patch("/spaces/{spaceId}/custom-fields", a.updateSpaceCustomFields)
+	r.Get("/spaces/{spaceId}/search", a.searchSpace)
+	r.Get("/orgs/{organizationId}/search", a.searchOrganization)
 
 	a.contentRoutes(r, "/spaces/{spaceId}/content", a.spaceContent)
 	a.contentRoutes(r, "/spaces/{spaceId}/change-requests/{changeRequestId}/content", a.changeRequestContent)

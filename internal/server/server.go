@@ -44,7 +44,7 @@ func Defaults(baseURL string) Options {
 // New returns the server's HTTP handler over an open store.
 func New(st *store.Store, o Options) http.Handler {
 	r := &graph.Resolver{Client: st.Client, Clock: o.Clock, Version: Version, Build: Build, BaseURL: o.BaseURL,
-		Blobs: st.Blobs}
+		Blobs: st.Blobs, Search: st.Search}
 	return rest.NewRouter(rest.Config{
 		Resolver:       r,
 		GraphQL:        graph.NewHandler(r, o.Limits),
