@@ -10,6 +10,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/changerequest"
+	"github.com/binderyhq/bindery/ent/comment"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/generated"
 	"github.com/binderyhq/bindery/graph/loader"
@@ -61,6 +62,16 @@ func (r *changeRequestResolver) PDF(ctx context.Context, obj *ent.ChangeRequest,
 	return r.changeRequestPDF(ctx, obj.SpaceID, obj.ID, page, only)
 }
 
+// Comments is the resolver for the comments field.
+func (r *changeRequestResolver) Comments(ctx context.Context, obj *ent.ChangeRequest, first *int, after *string, order *model.SortOrder, status *comment.Status, targetPage *string, authors []string) (*model.CommentConnection, error) {
+	return r.changeRequestComments(ctx, obj, CommentListArgs{Order: order, Status: status, TargetPage: targetPage, Authors: authors, First: first, After: after})
+}
+
+// Comment is the resolver for the comment field.
+func (r *changeRequestResolver) Comment(ctx context.Context, obj *ent.ChangeRequest, id string) (*ent.Comment, error) {
+	return r.changeRequestComment(ctx, obj, id)
+}
+
 // Organization is the resolver for the organization field.
 func (r *collectionResolver) Organization(ctx context.Context, obj *ent.Collection) (*ent.Organization, error) {
 	return r.collectionOrganization(ctx, obj)
@@ -99,6 +110,71 @@ func (r *collectionResolver) Grants(ctx context.Context, obj *ent.Collection, fi
 // Access is the resolver for the access field.
 func (r *collectionResolver) Access(ctx context.Context, obj *ent.Collection, first *int, after *string, role *viewer.Role) (*model.ContentAccessConnection, error) {
 	return r.collectionAccess(ctx, obj, first, after, role)
+}
+
+// PostedBy is the resolver for the postedBy field.
+func (r *commentResolver) PostedBy(ctx context.Context, obj *ent.Comment) (*ent.User, error) {
+	return r.author(ctx, &obj.PostedBy)
+}
+
+// ResolvedBy is the resolver for the resolvedBy field.
+func (r *commentResolver) ResolvedBy(ctx context.Context, obj *ent.Comment) (*ent.User, error) {
+	return r.author(ctx, obj.ResolvedBy)
+}
+
+// Target is the resolver for the target field.
+func (r *commentResolver) Target(ctx context.Context, obj *ent.Comment) (*model.CommentTarget, error) {
+	return &model.CommentTarget{Comment: obj}, nil
+}
+
+// Reactions is the resolver for the reactions field.
+func (r *commentResolver) Reactions(ctx context.Context, obj *ent.Comment) ([]*model.EmojiReaction, error) {
+	return r.reactions(ctx, loader.ReactionTarget{ID: obj.ID})
+}
+
+// Repliers is the resolver for the repliers field.
+func (r *commentResolver) Repliers(ctx context.Context, obj *ent.Comment) ([]*model.CommentReplier, error) {
+	return r.repliers(ctx, obj)
+}
+
+// Replies is the resolver for the replies field.
+func (r *commentResolver) Replies(ctx context.Context, obj *ent.Comment, first *int, after *string) (*model.CommentReplyConnection, error) {
+	return r.commentReplies(ctx, obj, first, after)
+}
+
+// Reply is the resolver for the reply field.
+func (r *commentResolver) Reply(ctx context.Context, obj *ent.Comment, id string) (*ent.CommentReply, error) {
+	return r.commentReply(ctx, obj, id)
+}
+
+// Permissions is the resolver for the permissions field.
+func (r *commentResolver) Permissions(ctx context.Context, obj *ent.Comment) (*model.CommentPermissions, error) {
+	return r.commentPermissions(ctx, obj)
+}
+
+// User is the resolver for the user field.
+func (r *commentReplierResolver) User(ctx context.Context, obj *model.CommentReplier) (*ent.User, error) {
+	return r.author(ctx, &obj.UserID)
+}
+
+// PostedBy is the resolver for the postedBy field.
+func (r *commentReplyResolver) PostedBy(ctx context.Context, obj *ent.CommentReply) (*ent.User, error) {
+	return r.author(ctx, &obj.PostedBy)
+}
+
+// Reactions is the resolver for the reactions field.
+func (r *commentReplyResolver) Reactions(ctx context.Context, obj *ent.CommentReply) ([]*model.EmojiReaction, error) {
+	return r.reactions(ctx, loader.ReactionTarget{ID: obj.ID, Reply: true})
+}
+
+// Permissions is the resolver for the permissions field.
+func (r *commentReplyResolver) Permissions(ctx context.Context, obj *ent.CommentReply) (*model.CommentPermissions, error) {
+	return r.replyPermissions(ctx, obj)
+}
+
+// Page is the resolver for the page field.
+func (r *commentTargetResolver) Page(ctx context.Context, obj *model.CommentTarget) (*model.CommentTargetPage, error) {
+	return r.commentTargetPage(ctx, obj)
 }
 
 // Markdown is the resolver for the markdown field.
@@ -366,6 +442,36 @@ func (r *mutationResolver) UpdateChangeRequestFromMain(ctx context.Context, spac
 	return r.updateChangeRequestFromMain(ctx, spaceID, changeRequest)
 }
 
+// PostComment is the resolver for the postComment field.
+func (r *mutationResolver) PostComment(ctx context.Context, spaceID string, changeRequest *string, input model.PostCommentInput) (*ent.Comment, error) {
+	return r.Resolver.PostComment(ctx, spaceID, changeRequest, input)
+}
+
+// UpdateComment is the resolver for the updateComment field.
+func (r *mutationResolver) UpdateComment(ctx context.Context, spaceID string, changeRequest *string, id string, input model.UpdateCommentInput) (*ent.Comment, error) {
+	return r.Resolver.UpdateComment(ctx, spaceID, changeRequest, id, input)
+}
+
+// DeleteComment is the resolver for the deleteComment field.
+func (r *mutationResolver) DeleteComment(ctx context.Context, spaceID string, changeRequest *string, id string) (bool, error) {
+	return r.Resolver.DeleteComment(ctx, spaceID, changeRequest, id)
+}
+
+// PostCommentReply is the resolver for the postCommentReply field.
+func (r *mutationResolver) PostCommentReply(ctx context.Context, spaceID string, changeRequest *string, commentID string, body string) (*ent.CommentReply, error) {
+	return r.Resolver.PostCommentReply(ctx, spaceID, changeRequest, commentID, body)
+}
+
+// UpdateCommentReply is the resolver for the updateCommentReply field.
+func (r *mutationResolver) UpdateCommentReply(ctx context.Context, spaceID string, changeRequest *string, commentID string, id string, input model.UpdateCommentReplyInput) (*ent.CommentReply, error) {
+	return r.Resolver.UpdateCommentReply(ctx, spaceID, changeRequest, commentID, id, input)
+}
+
+// DeleteCommentReply is the resolver for the deleteCommentReply field.
+func (r *mutationResolver) DeleteCommentReply(ctx context.Context, spaceID string, changeRequest *string, commentID string, id string) (bool, error) {
+	return r.Resolver.DeleteCommentReply(ctx, spaceID, changeRequest, commentID, id)
+}
+
 // Type is the resolver for the type field.
 func (r *organizationResolver) Type(ctx context.Context, obj *ent.Organization) (string, error) {
 	return string(obj.Type), nil
@@ -506,6 +612,11 @@ func (r *queryResolver) ChangeRequest(ctx context.Context, spaceID string, id st
 	return r.spaceChangeRequest(ctx, spaceID, id)
 }
 
+// User is the resolver for the user field.
+func (r *reactionUserResolver) User(ctx context.Context, obj *model.ReactionUser) (*ent.User, error) {
+	return r.author(ctx, &obj.UserID)
+}
+
 // Type is the resolver for the type field.
 func (r *revisionResolver) Type(ctx context.Context, obj *ent.Revision) (string, error) {
 	return string(obj.Type), nil
@@ -607,6 +718,16 @@ func (r *spaceResolver) Search(ctx context.Context, obj *ent.Space, query string
 	return r.searchSpace(ctx, obj, query, first, after)
 }
 
+// Comments is the resolver for the comments field.
+func (r *spaceResolver) Comments(ctx context.Context, obj *ent.Space, first *int, after *string, order *model.SortOrder, status *comment.Status, targetPage *string, authors []string) (*model.CommentConnection, error) {
+	return r.comments(ctx, commentScope{space: obj}, CommentListArgs{Order: order, Status: status, TargetPage: targetPage, Authors: authors, First: first, After: after})
+}
+
+// Comment is the resolver for the comment field.
+func (r *spaceResolver) Comment(ctx context.Context, obj *ent.Space, id string) (*ent.Comment, error) {
+	return r.scopedComment(ctx, commentScope{space: obj}, id)
+}
+
 // MemberCount is the resolver for the memberCount field.
 func (r *teamResolver) MemberCount(ctx context.Context, obj *ent.Team) (int, error) {
 	return loader.For(ctx, r.Client).TeamSize(ctx, obj.ID)
@@ -648,6 +769,20 @@ func (r *Resolver) ChangeRequest() generated.ChangeRequestResolver { return &cha
 // Collection returns generated.CollectionResolver implementation.
 func (r *Resolver) Collection() generated.CollectionResolver { return &collectionResolver{r} }
 
+// Comment returns generated.CommentResolver implementation.
+func (r *Resolver) Comment() generated.CommentResolver { return &commentResolver{r} }
+
+// CommentReplier returns generated.CommentReplierResolver implementation.
+func (r *Resolver) CommentReplier() generated.CommentReplierResolver {
+	return &commentReplierResolver{r}
+}
+
+// CommentReply returns generated.CommentReplyResolver implementation.
+func (r *Resolver) CommentReply() generated.CommentReplyResolver { return &commentReplyResolver{r} }
+
+// CommentTarget returns generated.CommentTargetResolver implementation.
+func (r *Resolver) CommentTarget() generated.CommentTargetResolver { return &commentTargetResolver{r} }
+
 // ContentPage returns generated.ContentPageResolver implementation.
 func (r *Resolver) ContentPage() generated.ContentPageResolver { return &contentPageResolver{r} }
 
@@ -674,6 +809,9 @@ func (r *Resolver) PermissionGrant() generated.PermissionGrantResolver {
 // Query returns generated.QueryResolver implementation.
 func (r *Resolver) Query() generated.QueryResolver { return &queryResolver{r} }
 
+// ReactionUser returns generated.ReactionUserResolver implementation.
+func (r *Resolver) ReactionUser() generated.ReactionUserResolver { return &reactionUserResolver{r} }
+
 // Revision returns generated.RevisionResolver implementation.
 func (r *Resolver) Revision() generated.RevisionResolver { return &revisionResolver{r} }
 
@@ -692,6 +830,10 @@ func (r *Resolver) TeamMember() generated.TeamMemberResolver { return &teamMembe
 type (
 	changeRequestResolver   struct{ *Resolver }
 	collectionResolver      struct{ *Resolver }
+	commentResolver         struct{ *Resolver }
+	commentReplierResolver  struct{ *Resolver }
+	commentReplyResolver    struct{ *Resolver }
+	commentTargetResolver   struct{ *Resolver }
 	contentPageResolver     struct{ *Resolver }
 	customFieldResolver     struct{ *Resolver }
 	inviteLinkResolver      struct{ *Resolver }
@@ -700,6 +842,7 @@ type (
 	organizationResolver    struct{ *Resolver }
 	permissionGrantResolver struct{ *Resolver }
 	queryResolver           struct{ *Resolver }
+	reactionUserResolver    struct{ *Resolver }
 	revisionResolver        struct{ *Resolver }
 	revisionFileResolver    struct{ *Resolver }
 	spaceResolver           struct{ *Resolver }

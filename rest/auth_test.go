@@ -40,6 +40,8 @@ type authFixture struct {
 	spaceRevision               string // the space's active revision (empty: no pages or files)
 	space                       string
 	changeRequest               string // number 1 of space
+	comment, reply              string // a comment on the space's content, and a reply to it
+	crComment, crReply          string // a comment on change request 1, and a reply to it
 }
 
 func newAuthFixture(t *testing.T) *authFixture {
@@ -57,6 +59,8 @@ func newAuthFixture(t *testing.T) *authFixture {
 	f.space = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/spaces", map[string]any{"title": "Docs"}))
 	f.spaceRevision = e.Do(f.admin, "GET", "/v1/spaces/"+f.space, nil).Map(t)["revision"].(string)
 	f.changeRequest = authCreated(t, e.Do(f.admin, "POST", "/v1/spaces/"+f.space+"/change-requests", map[string]any{"subject": "Draft"}))
+	f.comment, f.reply = authDiscussion(t, e, f.admin, "/v1/spaces/"+f.space+"/comments")
+	f.crComment, f.crReply = authDiscussion(t, e, f.admin, "/v1/spaces/"+f.space+"/change-requests/1/comments")
 	return f
 }
 
@@ -80,7 +84,7 @@ func (f *authFixture) endpoints() []authEndpoint {
 	m := o + "/members/" + f.reader.UserID
 	tm := o + "/teams/" + f.team
 	inv := o + "/link-invites/" + f.invite
-	return []authEndpoint{
+	eps := []authEndpoint{
 		{"GET", "/v1/", "/v1/", nil, false},
 		{"GET", "/v1/user", "/v1/user", nil, false},
 		{"GET", "/v1/users/{userId}", "/v1/users/" + f.reader.UserID, nil, true},
@@ -186,6 +190,36 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"POST", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/update", "/v1/spaces/" + f.space + "/change-requests/1/update", nil, true},
 		{"GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf", "/v1/spaces/" + f.space + "/change-requests/1/pdf", nil, true},
 	}
+	eps = append(eps, commentEndpoints("/v1/spaces/{spaceId}/comments", "/v1/spaces/"+f.space+"/comments", f.comment, f.reply)...)
+	return append(eps, commentEndpoints("/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments",
+		"/v1/spaces/"+f.space+"/change-requests/1/comments", f.crComment, f.crReply)...)
+}
+
+// authDiscussion posts a comment at base as a, and a reply to it, and returns their ids.
+func authDiscussion(t *testing.T, e *testenv.Env, a testenv.Actor, base string) (comment, reply string) {
+	t.Helper()
+	body := map[string]any{"body": map[string]any{"markdown": "Seed"}}
+	comment = authCreated(t, e.Do(a, "POST", base, body))
+	return comment, authCreated(t, e.Do(a, "POST", base+"/"+comment+"/replies", body))
+}
+
+// commentEndpoints are the routes of a comment table (pattern, at path) on a comment and its reply.
+func commentEndpoints(pattern, path, comment, reply string) []authEndpoint {
+	c, r := path+"/"+comment, path+"/"+comment+"/replies/"+reply
+	cp, rp := pattern+"/{commentId}", pattern+"/{commentId}/replies/{commentReplyId}"
+	body := map[string]any{"body": map[string]any{"markdown": "evil"}}
+	return []authEndpoint{
+		{"GET", pattern, path, nil, true},
+		{"POST", pattern, path, body, true},
+		{"GET", cp, c, nil, true},
+		{"PUT", cp, c, map[string]any{"resolved": true, "addedReactions": []string{"👎"}}, true},
+		{"DELETE", cp, c, nil, true},
+		{"GET", cp + "/replies", c + "/replies", nil, true},
+		{"POST", cp + "/replies", c + "/replies", body, true},
+		{"GET", rp, r, nil, true},
+		{"PUT", rp, r, map[string]any{"body": body["body"], "addedReactions": []string{"👎"}}, true},
+		{"DELETE", rp, r, nil, true},
+	}
 }
 
 // TestAuthTableCoversRouter keeps the endpoint table in step with the route table.
@@ -247,7 +281,8 @@ func (f *authFixture) authSnapshot(t *testing.T) map[string]string {
 		o + "/link-invites/" + f.invite, o + "/custom-fields", o + "/custom-fields/cf",
 		o + "/collections", "/v1/collections/" + f.collection,
 		o + "/spaces", "/v1/spaces/" + f.space, "/v1/spaces/" + f.space + "/custom-fields",
-		"/v1/spaces/" + f.space + "/change-requests", "/v1/spaces/" + f.space + "/change-requests/1"} {
+		"/v1/spaces/" + f.space + "/change-requests", "/v1/spaces/" + f.space + "/change-requests/1",
+		"/v1/spaces/" + f.space + "/comments", "/v1/spaces/" + f.space + "/change-requests/1/comments"} {
 		r := f.e.Do(f.admin, "GET", p, nil)
 		if r.Status != http.StatusOK {
 			t.Fatalf("GET %s: %d %s", p, r.Status, r.Body)

@@ -584,7 +584,7 @@ func TestChangeRequestPublicSpace(t *testing.T) {
 	crWantError(t, f.e.Do(outsider, "POST", f.path(""), nil), http.StatusForbidden, "edit")
 }
 
-const crFields = `id number status subject createdAt updatedAt mergedAt spaceId comments outdated
+const crFields = `id number status subject createdAt updatedAt mergedAt spaceId openCommentCount outdated
 	createdBy { id } mergedBy { id } revision { id type parents createdAt createdBy { id } }
 	revisionInitial { id } revisionMergedAncestor { id } revisionMerged { id }`
 

@@ -146,6 +146,9 @@ func (a *api) routes(r chi.Router) {
 	r.Post("/spaces/{spaceId}/change-requests/{changeRequestId}/merge", a.mergeChangeRequest)
 	r.Post("/spaces/{spaceId}/change-requests/{changeRequestId}/update", a.updateChangeRequestFromMain)
 	r.Get("/spaces/{spaceId}/change-requests/{changeRequestId}/pdf", a.changeRequestPDF)
+
+	a.commentRoutes(r, "/spaces/{spaceId}/comments")
+	a.commentRoutes(r, "/spaces/{spaceId}/change-requests/{changeRequestId}/comments")
 }
 
 // missing is the error of a required body field that is absent.

@@ -19,7 +19,7 @@ import (
 )
 
 const spaceFields = `id title emoji visibility editMode createdAt updatedAt deletedAt organizationId parentId
-	revision { id } defaultLevel comments changeRequestCount openChangeRequestCount draftChangeRequestCount
+	revision { id } defaultLevel openCommentCount changeRequestCount openChangeRequestCount draftChangeRequestCount
 	permissions { view access admin viewInviteLinks edit triggerGitSync comment merge review installIntegration }`
 
 // testClock is a settable clock for the server.

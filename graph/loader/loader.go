@@ -55,6 +55,12 @@ type Loaders struct {
 	changeRequestPages *dataloader.Loader[pageKey[ChangeRequestFilter], Page[*ent.ChangeRequest]]
 	revisions          *dataloader.Loader[string, *ent.Revision]
 	profiles           *dataloader.Loader[string, *ent.User]
+	// Comments of spaces and change requests, their replies, reactions and repliers.
+	spaceComments         *dataloader.Loader[pageKey[CommentFilter], Page[*ent.Comment]]
+	changeRequestComments *dataloader.Loader[pageKey[CommentFilter], Page[*ent.Comment]]
+	replyPages            *dataloader.Loader[pageKey[struct{}], Page[*ent.CommentReply]]
+	reactions             *dataloader.Loader[ReactionTarget, []*ent.Reaction]
+	repliers              *dataloader.Loader[string, []Replier]
 }
 
 // New returns fresh loaders over the client that gather keys for wait before each batch.
@@ -81,6 +87,11 @@ func New(client *ent.Client, wait time.Duration) *Loaders {
 	l.changeRequestPages = newLoader(l, l.loadChangeRequestPages)
 	l.revisions = newLoader(l, l.loadRevisions)
 	l.profiles = newLoader(l, l.loadProfiles)
+	l.spaceComments = newLoader(l, l.loadSpaceCommentPages)
+	l.changeRequestComments = newLoader(l, l.loadChangeRequestCommentPages)
+	l.replyPages = newLoader(l, l.loadReplyPages)
+	l.reactions = newLoader(l, l.loadReactions)
+	l.repliers = newLoader(l, l.loadRepliers)
 	return l
 }
 

@@ -187,18 +187,28 @@ func countBy[S scanner](ctx context.Context, col string, modify func(...func(*sq
 
 // countByMember counts the rows of a query per (organization_id, user_id), in one statement.
 func countByMember[S scanner](ctx context.Context, modify func(...func(*sql.Selector)) S) (map[MemberKey]int, error) {
+	pairs, err := countByPair(ctx, []string{"organization_id", "user_id"}, modify)
+	counts := make(map[MemberKey]int, len(pairs))
+	for k, n := range pairs {
+		counts[MemberKey{k[0], k[1]}] = n
+	}
+	return counts, err
+}
+
+// countByPair counts the rows of a query per value of two columns, in one statement.
+func countByPair[S scanner](ctx context.Context, cols []string, modify func(...func(*sql.Selector)) S) (map[[2]string]int, error) {
 	var rows []struct {
-		OrgID  string `json:"organization_id"`
-		UserID string `json:"user_id"`
-		Count  int    `json:"count"`
+		A     string `json:"a"`
+		B     string `json:"b"`
+		Count int    `json:"count"`
 	}
 	err := modify(func(s *sql.Selector) {
-		s.Select(s.C("organization_id"), s.C("user_id"), sql.As(sql.Count("*"), "count")).
-			GroupBy(s.C("organization_id"), s.C("user_id"))
+		s.Select(sql.As(s.C(cols[0]), "a"), sql.As(s.C(cols[1]), "b"), sql.As(sql.Count("*"), "count")).
+			GroupBy(s.C(cols[0]), s.C(cols[1]))
 	}).Scan(ctx, &rows)
-	counts := make(map[MemberKey]int, len(rows))
+	counts := make(map[[2]string]int, len(rows))
 	for _, r := range rows {
-		counts[MemberKey{r.OrgID, r.UserID}] = r.Count
+		counts[[2]string{r.A, r.B}] = r.Count
 	}
 	return counts, err
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/binderyhq/bindery/ent"
@@ -54,6 +55,53 @@ type CollectionPermissions struct {
 	ViewInviteLinks bool `json:"viewInviteLinks"`
 	// create or more: create spaces and collections in it
 	Create bool `json:"create"`
+}
+
+type CommentConnection struct {
+	Edges      []*CommentEdge `json:"edges"`
+	PageInfo   *PageInfo      `json:"pageInfo"`
+	TotalCount int            `json:"totalCount"`
+}
+
+type CommentEdge struct {
+	Cursor string       `json:"cursor"`
+	Node   *ent.Comment `json:"node"`
+}
+
+// What the viewer may do with a comment or a reply: view whoever reads the space; reply (and react,
+// resolve) the comment role and up; edit the author with the comment role; delete the author with
+// the comment role, or an admin of the space.
+type CommentPermissions struct {
+	View   bool `json:"view"`
+	Edit   bool `json:"edit"`
+	Reply  bool `json:"reply"`
+	Delete bool `json:"delete"`
+}
+
+type CommentReplyConnection struct {
+	Edges      []*CommentReplyEdge `json:"edges"`
+	PageInfo   *PageInfo           `json:"pageInfo"`
+	TotalCount int                 `json:"totalCount"`
+}
+
+type CommentReplyEdge struct {
+	Cursor string            `json:"cursor"`
+	Node   *ent.CommentReply `json:"node"`
+}
+
+// The page a comment is on: as it is now, or as it was when the comment was posted if it is gone.
+type CommentTargetPage struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	// Empty for none.
+	Emoji string `json:"emoji"`
+	// The slugs from the top level to the page, joined by "/".
+	Path string `json:"path"`
+	// Null (with an empty title and path) only when neither revision has the page.
+	CreatedAt *time.Time `json:"createdAt,omitempty"`
+	UpdatedAt *time.Time `json:"updatedAt,omitempty"`
+	// True when the page's body changed (or the page went away) since the comment was posted.
+	Outdated bool `json:"outdated"`
 }
 
 // A member with access to a space or a collection and their effective role there (grants, teams, default levels and the organization role together).
@@ -348,6 +396,13 @@ type PingResult struct {
 	ServiceVisitorClaims *string `json:"serviceVisitorClaims,omitempty"`
 }
 
+// A new comment: its Markdown, and optionally the page (and a node of it) it is about.
+type PostCommentInput struct {
+	Body string  `json:"body"`
+	Page *string `json:"page,omitempty"`
+	Node *string `json:"node,omitempty"`
+}
+
 type RevisionFileConnection struct {
 	Edges      []*RevisionFileEdge `json:"edges"`
 	PageInfo   *PageInfo           `json:"pageInfo"`
@@ -496,6 +551,23 @@ type UpdateCollectionInput struct {
 	Description graphql.Omittable[*string] `json:"description,omitempty"`
 	// A role name, "inherit", or null (explicit grants only).
 	DefaultLevel graphql.Omittable[*string] `json:"defaultLevel,omitempty"`
+}
+
+// A change to a comment: resolved resolves or reopens it; body replaces the Markdown (the author
+// only); reactions are the viewer's own, added or removed (adding one twice or removing one not
+// given does nothing).
+type UpdateCommentInput struct {
+	Resolved         *bool    `json:"resolved,omitempty"`
+	Body             *string  `json:"body,omitempty"`
+	AddedReactions   []string `json:"addedReactions,omitempty"`
+	RemovedReactions []string `json:"removedReactions,omitempty"`
+}
+
+// A change to a reply: its Markdown (the author only), the viewer's reactions.
+type UpdateCommentReplyInput struct {
+	Body             *string  `json:"body,omitempty"`
+	AddedReactions   []string `json:"addedReactions,omitempty"`
+	RemovedReactions []string `json:"removedReactions,omitempty"`
 }
 
 type UpdateCustomFieldInput struct {
