@@ -16,6 +16,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/binderyhq/bindery/ent/apitoken"
+	"github.com/binderyhq/bindery/ent/bodylink"
 	"github.com/binderyhq/bindery/ent/changerequest"
 	"github.com/binderyhq/bindery/ent/collection"
 	"github.com/binderyhq/bindery/ent/comment"
@@ -54,6 +55,8 @@ type Client struct {
 	Schema *migrate.Schema
 	// APIToken is the client for interacting with the APIToken builders.
 	APIToken *APITokenClient
+	// BodyLink is the client for interacting with the BodyLink builders.
+	BodyLink *BodyLinkClient
 	// ChangeRequest is the client for interacting with the ChangeRequest builders.
 	ChangeRequest *ChangeRequestClient
 	// Collection is the client for interacting with the Collection builders.
@@ -120,6 +123,7 @@ func NewClient(opts ...Option) *Client {
 func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
 	c.APIToken = NewAPITokenClient(c.config)
+	c.BodyLink = NewBodyLinkClient(c.config)
 	c.ChangeRequest = NewChangeRequestClient(c.config)
 	c.Collection = NewCollectionClient(c.config)
 	c.Comment = NewCommentClient(c.config)
@@ -240,6 +244,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ctx:                 ctx,
 		config:              cfg,
 		APIToken:            NewAPITokenClient(cfg),
+		BodyLink:            NewBodyLinkClient(cfg),
 		ChangeRequest:       NewChangeRequestClient(cfg),
 		Collection:          NewCollectionClient(cfg),
 		Comment:             NewCommentClient(cfg),
@@ -287,6 +292,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ctx:                 ctx,
 		config:              cfg,
 		APIToken:            NewAPITokenClient(cfg),
+		BodyLink:            NewBodyLinkClient(cfg),
 		ChangeRequest:       NewChangeRequestClient(cfg),
 		Collection:          NewCollectionClient(cfg),
 		Comment:             NewCommentClient(cfg),
@@ -343,9 +349,9 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CommentReply,
-		c.ContentObject, c.CustomField, c.CustomFieldValue, c.FileBlob, c.InviteLink,
-		c.Member, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization,
+		c.APIToken, c.BodyLink, c.ChangeRequest, c.Collection, c.Comment,
+		c.CommentReply, c.ContentObject, c.CustomField, c.CustomFieldValue, c.FileBlob,
+		c.InviteLink, c.Member, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization,
 		c.PermissionGrant, c.Reaction, c.Revision, c.SAMLProvider, c.ServerKey, c.Site,
 		c.SiteSection, c.SiteSectionGroup, c.SiteSpace, c.Space, c.Team, c.TeamMember,
 		c.TranslationSettings, c.User,
@@ -358,9 +364,9 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CommentReply,
-		c.ContentObject, c.CustomField, c.CustomFieldValue, c.FileBlob, c.InviteLink,
-		c.Member, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization,
+		c.APIToken, c.BodyLink, c.ChangeRequest, c.Collection, c.Comment,
+		c.CommentReply, c.ContentObject, c.CustomField, c.CustomFieldValue, c.FileBlob,
+		c.InviteLink, c.Member, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization,
 		c.PermissionGrant, c.Reaction, c.Revision, c.SAMLProvider, c.ServerKey, c.Site,
 		c.SiteSection, c.SiteSectionGroup, c.SiteSpace, c.Space, c.Team, c.TeamMember,
 		c.TranslationSettings, c.User,
@@ -374,6 +380,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 	switch m := m.(type) {
 	case *APITokenMutation:
 		return c.APIToken.mutate(ctx, m)
+	case *BodyLinkMutation:
+		return c.BodyLink.mutate(ctx, m)
 	case *ChangeRequestMutation:
 		return c.ChangeRequest.mutate(ctx, m)
 	case *CollectionMutation:
@@ -580,6 +588,140 @@ func (c *APITokenClient) mutate(ctx context.Context, m *APITokenMutation) (Value
 		return (&APITokenDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown APIToken mutation op: %q", m.Op())
+	}
+}
+
+// BodyLinkClient is a client for the BodyLink schema.
+type BodyLinkClient struct {
+	config
+}
+
+// NewBodyLinkClient returns a client for the BodyLink from the given config.
+func NewBodyLinkClient(c config) *BodyLinkClient {
+	return &BodyLinkClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `bodylink.Hooks(f(g(h())))`.
+func (c *BodyLinkClient) Use(hooks ...Hook) {
+	c.hooks.BodyLink = append(c.hooks.BodyLink, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `bodylink.Intercept(f(g(h())))`.
+func (c *BodyLinkClient) Intercept(interceptors ...Interceptor) {
+	c.inters.BodyLink = append(c.inters.BodyLink, interceptors...)
+}
+
+// Create returns a builder for creating a BodyLink entity.
+func (c *BodyLinkClient) Create() *BodyLinkCreate {
+	mutation := newBodyLinkMutation(c.config, OpCreate)
+	return &BodyLinkCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of BodyLink entities.
+func (c *BodyLinkClient) CreateBulk(builders ...*BodyLinkCreate) *BodyLinkCreateBulk {
+	return &BodyLinkCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *BodyLinkClient) MapCreateBulk(slice any, setFunc func(*BodyLinkCreate, int)) *BodyLinkCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &BodyLinkCreateBulk{err: fmt.Errorf("calling to BodyLinkClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*BodyLinkCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &BodyLinkCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for BodyLink.
+func (c *BodyLinkClient) Update() *BodyLinkUpdate {
+	mutation := newBodyLinkMutation(c.config, OpUpdate)
+	return &BodyLinkUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *BodyLinkClient) UpdateOne(_m *BodyLink) *BodyLinkUpdateOne {
+	mutation := newBodyLinkMutation(c.config, OpUpdateOne, withBodyLink(_m))
+	return &BodyLinkUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *BodyLinkClient) UpdateOneID(id string) *BodyLinkUpdateOne {
+	mutation := newBodyLinkMutation(c.config, OpUpdateOne, withBodyLinkID(id))
+	return &BodyLinkUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for BodyLink.
+func (c *BodyLinkClient) Delete() *BodyLinkDelete {
+	mutation := newBodyLinkMutation(c.config, OpDelete)
+	return &BodyLinkDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *BodyLinkClient) DeleteOne(_m *BodyLink) *BodyLinkDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *BodyLinkClient) DeleteOneID(id string) *BodyLinkDeleteOne {
+	builder := c.Delete().Where(bodylink.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &BodyLinkDeleteOne{builder}
+}
+
+// Query returns a query builder for BodyLink.
+func (c *BodyLinkClient) Query() *BodyLinkQuery {
+	return &BodyLinkQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeBodyLink},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a BodyLink entity by its id.
+func (c *BodyLinkClient) Get(ctx context.Context, id string) (*BodyLink, error) {
+	return c.Query().Where(bodylink.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *BodyLinkClient) GetX(ctx context.Context, id string) *BodyLink {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *BodyLinkClient) Hooks() []Hook {
+	hooks := c.hooks.BodyLink
+	return append(hooks[:len(hooks):len(hooks)], bodylink.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *BodyLinkClient) Interceptors() []Interceptor {
+	return c.inters.BodyLink
+}
+
+func (c *BodyLinkClient) mutate(ctx context.Context, m *BodyLinkMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&BodyLinkCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&BodyLinkUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&BodyLinkUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&BodyLinkDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown BodyLink mutation op: %q", m.Op())
 	}
 }
 
@@ -5708,18 +5850,18 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		APIToken, ChangeRequest, Collection, Comment, CommentReply, ContentObject,
-		CustomField, CustomFieldValue, FileBlob, InviteLink, Member, OpenAPISpec,
-		OpenAPISpecVersion, Organization, PermissionGrant, Reaction, Revision,
-		SAMLProvider, ServerKey, Site, SiteSection, SiteSectionGroup, SiteSpace, Space,
-		Team, TeamMember, TranslationSettings, User []ent.Hook
+		APIToken, BodyLink, ChangeRequest, Collection, Comment, CommentReply,
+		ContentObject, CustomField, CustomFieldValue, FileBlob, InviteLink, Member,
+		OpenAPISpec, OpenAPISpecVersion, Organization, PermissionGrant, Reaction,
+		Revision, SAMLProvider, ServerKey, Site, SiteSection, SiteSectionGroup,
+		SiteSpace, Space, Team, TeamMember, TranslationSettings, User []ent.Hook
 	}
 	inters struct {
-		APIToken, ChangeRequest, Collection, Comment, CommentReply, ContentObject,
-		CustomField, CustomFieldValue, FileBlob, InviteLink, Member, OpenAPISpec,
-		OpenAPISpecVersion, Organization, PermissionGrant, Reaction, Revision,
-		SAMLProvider, ServerKey, Site, SiteSection, SiteSectionGroup, SiteSpace, Space,
-		Team, TeamMember, TranslationSettings, User []ent.Interceptor
+		APIToken, BodyLink, ChangeRequest, Collection, Comment, CommentReply,
+		ContentObject, CustomField, CustomFieldValue, FileBlob, InviteLink, Member,
+		OpenAPISpec, OpenAPISpecVersion, Organization, PermissionGrant, Reaction,
+		Revision, SAMLProvider, ServerKey, Site, SiteSection, SiteSectionGroup,
+		SiteSpace, Space, Team, TeamMember, TranslationSettings, User []ent.Interceptor
 	}
 )
 

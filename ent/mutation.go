@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"github.com/binderyhq/bindery/ent/apitoken"
+	"github.com/binderyhq/bindery/ent/bodylink"
 	"github.com/binderyhq/bindery/ent/changerequest"
 	"github.com/binderyhq/bindery/ent/collection"
 	"github.com/binderyhq/bindery/ent/comment"
@@ -54,6 +55,7 @@ const (
 
 	// Node types.
 	TypeAPIToken            = "APIToken"
+	TypeBodyLink            = "BodyLink"
 	TypeChangeRequest       = "ChangeRequest"
 	TypeCollection          = "Collection"
 	TypeComment             = "Comment"
@@ -683,6 +685,554 @@ func (m *APITokenMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown APIToken edge %s", name)
+}
+
+// BodyLinkMutation represents an operation that mutates the BodyLink nodes in the graph.
+type BodyLinkMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	body_hash     *string
+	kind          *bodylink.Kind
+	ref           *string
+	anchor        *string
+	url           *string
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*BodyLink, error)
+	predicates    []predicate.BodyLink
+}
+
+var _ ent.Mutation = (*BodyLinkMutation)(nil)
+
+// bodylinkOption allows management of the mutation configuration using functional options.
+type bodylinkOption func(*BodyLinkMutation)
+
+// newBodyLinkMutation creates new mutation for the BodyLink entity.
+func newBodyLinkMutation(c config, op Op, opts ...bodylinkOption) *BodyLinkMutation {
+	m := &BodyLinkMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeBodyLink,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withBodyLinkID sets the ID field of the mutation.
+func withBodyLinkID(id string) bodylinkOption {
+	return func(m *BodyLinkMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *BodyLink
+		)
+		m.oldValue = func(ctx context.Context) (*BodyLink, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().BodyLink.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withBodyLink sets the old BodyLink of the mutation.
+func withBodyLink(node *BodyLink) bodylinkOption {
+	return func(m *BodyLinkMutation) {
+		m.oldValue = func(context.Context) (*BodyLink, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m BodyLinkMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m BodyLinkMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of BodyLink entities.
+func (m *BodyLinkMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *BodyLinkMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *BodyLinkMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().BodyLink.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetBodyHash sets the "body_hash" field.
+func (m *BodyLinkMutation) SetBodyHash(s string) {
+	m.body_hash = &s
+}
+
+// BodyHash returns the value of the "body_hash" field in the mutation.
+func (m *BodyLinkMutation) BodyHash() (r string, exists bool) {
+	v := m.body_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBodyHash returns the old "body_hash" field's value of the BodyLink entity.
+// If the BodyLink object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BodyLinkMutation) OldBodyHash(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBodyHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBodyHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBodyHash: %w", err)
+	}
+	return oldValue.BodyHash, nil
+}
+
+// ResetBodyHash resets all changes to the "body_hash" field.
+func (m *BodyLinkMutation) ResetBodyHash() {
+	m.body_hash = nil
+}
+
+// SetKind sets the "kind" field.
+func (m *BodyLinkMutation) SetKind(b bodylink.Kind) {
+	m.kind = &b
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *BodyLinkMutation) Kind() (r bodylink.Kind, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the BodyLink entity.
+// If the BodyLink object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BodyLinkMutation) OldKind(ctx context.Context) (v bodylink.Kind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *BodyLinkMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetRef sets the "ref" field.
+func (m *BodyLinkMutation) SetRef(s string) {
+	m.ref = &s
+}
+
+// Ref returns the value of the "ref" field in the mutation.
+func (m *BodyLinkMutation) Ref() (r string, exists bool) {
+	v := m.ref
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRef returns the old "ref" field's value of the BodyLink entity.
+// If the BodyLink object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BodyLinkMutation) OldRef(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRef is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRef requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRef: %w", err)
+	}
+	return oldValue.Ref, nil
+}
+
+// ResetRef resets all changes to the "ref" field.
+func (m *BodyLinkMutation) ResetRef() {
+	m.ref = nil
+}
+
+// SetAnchor sets the "anchor" field.
+func (m *BodyLinkMutation) SetAnchor(s string) {
+	m.anchor = &s
+}
+
+// Anchor returns the value of the "anchor" field in the mutation.
+func (m *BodyLinkMutation) Anchor() (r string, exists bool) {
+	v := m.anchor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAnchor returns the old "anchor" field's value of the BodyLink entity.
+// If the BodyLink object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BodyLinkMutation) OldAnchor(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAnchor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAnchor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAnchor: %w", err)
+	}
+	return oldValue.Anchor, nil
+}
+
+// ResetAnchor resets all changes to the "anchor" field.
+func (m *BodyLinkMutation) ResetAnchor() {
+	m.anchor = nil
+}
+
+// SetURL sets the "url" field.
+func (m *BodyLinkMutation) SetURL(s string) {
+	m.url = &s
+}
+
+// URL returns the value of the "url" field in the mutation.
+func (m *BodyLinkMutation) URL() (r string, exists bool) {
+	v := m.url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldURL returns the old "url" field's value of the BodyLink entity.
+// If the BodyLink object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BodyLinkMutation) OldURL(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldURL: %w", err)
+	}
+	return oldValue.URL, nil
+}
+
+// ResetURL resets all changes to the "url" field.
+func (m *BodyLinkMutation) ResetURL() {
+	m.url = nil
+}
+
+// Where appends a list predicates to the BodyLinkMutation builder.
+func (m *BodyLinkMutation) Where(ps ...predicate.BodyLink) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the BodyLinkMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *BodyLinkMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.BodyLink, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *BodyLinkMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *BodyLinkMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (BodyLink).
+func (m *BodyLinkMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *BodyLinkMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.body_hash != nil {
+		fields = append(fields, bodylink.FieldBodyHash)
+	}
+	if m.kind != nil {
+		fields = append(fields, bodylink.FieldKind)
+	}
+	if m.ref != nil {
+		fields = append(fields, bodylink.FieldRef)
+	}
+	if m.anchor != nil {
+		fields = append(fields, bodylink.FieldAnchor)
+	}
+	if m.url != nil {
+		fields = append(fields, bodylink.FieldURL)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *BodyLinkMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case bodylink.FieldBodyHash:
+		return m.BodyHash()
+	case bodylink.FieldKind:
+		return m.Kind()
+	case bodylink.FieldRef:
+		return m.Ref()
+	case bodylink.FieldAnchor:
+		return m.Anchor()
+	case bodylink.FieldURL:
+		return m.URL()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *BodyLinkMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case bodylink.FieldBodyHash:
+		return m.OldBodyHash(ctx)
+	case bodylink.FieldKind:
+		return m.OldKind(ctx)
+	case bodylink.FieldRef:
+		return m.OldRef(ctx)
+	case bodylink.FieldAnchor:
+		return m.OldAnchor(ctx)
+	case bodylink.FieldURL:
+		return m.OldURL(ctx)
+	}
+	return nil, fmt.Errorf("unknown BodyLink field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *BodyLinkMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case bodylink.FieldBodyHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBodyHash(v)
+		return nil
+	case bodylink.FieldKind:
+		v, ok := value.(bodylink.Kind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case bodylink.FieldRef:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRef(v)
+		return nil
+	case bodylink.FieldAnchor:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAnchor(v)
+		return nil
+	case bodylink.FieldURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetURL(v)
+		return nil
+	}
+	return fmt.Errorf("unknown BodyLink field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *BodyLinkMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *BodyLinkMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *BodyLinkMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown BodyLink numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *BodyLinkMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *BodyLinkMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *BodyLinkMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown BodyLink nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *BodyLinkMutation) ResetField(name string) error {
+	switch name {
+	case bodylink.FieldBodyHash:
+		m.ResetBodyHash()
+		return nil
+	case bodylink.FieldKind:
+		m.ResetKind()
+		return nil
+	case bodylink.FieldRef:
+		m.ResetRef()
+		return nil
+	case bodylink.FieldAnchor:
+		m.ResetAnchor()
+		return nil
+	case bodylink.FieldURL:
+		m.ResetURL()
+		return nil
+	}
+	return fmt.Errorf("unknown BodyLink field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *BodyLinkMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *BodyLinkMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *BodyLinkMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *BodyLinkMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *BodyLinkMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *BodyLinkMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *BodyLinkMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown BodyLink unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *BodyLinkMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown BodyLink edge %s", name)
 }
 
 // ChangeRequestMutation represents an operation that mutates the ChangeRequest nodes in the graph.

@@ -16,6 +16,8 @@ type Tx struct {
 	config
 	// APIToken is the client for interacting with the APIToken builders.
 	APIToken *APITokenClient
+	// BodyLink is the client for interacting with the BodyLink builders.
+	BodyLink *BodyLinkClient
 	// ChangeRequest is the client for interacting with the ChangeRequest builders.
 	ChangeRequest *ChangeRequestClient
 	// Collection is the client for interacting with the Collection builders.
@@ -202,6 +204,7 @@ func (tx *Tx) Client() *Client {
 
 func (tx *Tx) init() {
 	tx.APIToken = NewAPITokenClient(tx.config)
+	tx.BodyLink = NewBodyLinkClient(tx.config)
 	tx.ChangeRequest = NewChangeRequestClient(tx.config)
 	tx.Collection = NewCollectionClient(tx.config)
 	tx.Comment = NewCommentClient(tx.config)

@@ -143,6 +143,9 @@ func (r *Resolver) writeRevision(ctx context.Context, tx *ent.Tx, nr newRevision
 	if err := insertObjects(ctx, tx, objectCreates(tx, nodes, nr.bodies)); err != nil {
 		return nil, err
 	}
+	if err := storeBodyLinks(ctx, tx, nr.bodies); err != nil {
+		return nil, err
+	}
 	if err := r.storeBlobs(ctx, tx, nr.blobs); err != nil {
 		return nil, err
 	}
@@ -237,7 +240,10 @@ func (r *Resolver) copyContent(ctx context.Context, s *ent.Space) (string, error
 		return "", err
 	}
 	return root, txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
-		return insertObjects(ctx, tx, objectCreates(tx, nodes, bodies))
+		if err := insertObjects(ctx, tx, objectCreates(tx, nodes, bodies)); err != nil {
+			return err
+		}
+		return storeBodyLinks(ctx, tx, bodies)
 	})
 }
 

@@ -21,6 +21,18 @@ func (f APITokenFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.APITokenMutation", m)
 }
 
+// The BodyLinkFunc type is an adapter to allow the use of ordinary
+// function as BodyLink mutator.
+type BodyLinkFunc func(context.Context, *ent.BodyLinkMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f BodyLinkFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.BodyLinkMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.BodyLinkMutation", m)
+}
+
 // The ChangeRequestFunc type is an adapter to allow the use of ordinary
 // function as ChangeRequest mutator.
 type ChangeRequestFunc func(context.Context, *ent.ChangeRequestMutation) (ent.Value, error)

@@ -9,6 +9,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/apitoken"
+	"github.com/binderyhq/bindery/ent/bodylink"
 	"github.com/binderyhq/bindery/ent/changerequest"
 	"github.com/binderyhq/bindery/ent/collection"
 	"github.com/binderyhq/bindery/ent/comment"
@@ -120,6 +121,33 @@ func (f TraverseAPIToken) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.APITokenQuery", q)
+}
+
+// The BodyLinkFunc type is an adapter to allow the use of ordinary function as a Querier.
+type BodyLinkFunc func(context.Context, *ent.BodyLinkQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f BodyLinkFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.BodyLinkQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.BodyLinkQuery", q)
+}
+
+// The TraverseBodyLink type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseBodyLink func(context.Context, *ent.BodyLinkQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseBodyLink) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseBodyLink) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.BodyLinkQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.BodyLinkQuery", q)
 }
 
 // The ChangeRequestFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -856,6 +884,8 @@ func NewQuery(q ent.Query) (Query, error) {
 	switch q := q.(type) {
 	case *ent.APITokenQuery:
 		return &query[*ent.APITokenQuery, predicate.APIToken, apitoken.OrderOption]{typ: ent.TypeAPIToken, tq: q}, nil
+	case *ent.BodyLinkQuery:
+		return &query[*ent.BodyLinkQuery, predicate.BodyLink, bodylink.OrderOption]{typ: ent.TypeBodyLink, tq: q}, nil
 	case *ent.ChangeRequestQuery:
 		return &query[*ent.ChangeRequestQuery, predicate.ChangeRequest, changerequest.OrderOption]{typ: ent.TypeChangeRequest, tq: q}, nil
 	case *ent.CollectionQuery:

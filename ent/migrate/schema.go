@@ -39,6 +39,33 @@ var (
 			},
 		},
 	}
+	// BodyLinksColumns holds the columns for the "body_links" table.
+	BodyLinksColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 100},
+		{Name: "body_hash", Type: field.TypeString, Size: 100},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"page", "file", "space", "url"}},
+		{Name: "ref", Type: field.TypeString, Size: 100, Default: ""},
+		{Name: "anchor", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "url", Type: field.TypeString, Size: 2147483647, Default: ""},
+	}
+	// BodyLinksTable holds the schema information for the "body_links" table.
+	BodyLinksTable = &schema.Table{
+		Name:       "body_links",
+		Columns:    BodyLinksColumns,
+		PrimaryKey: []*schema.Column{BodyLinksColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "bodylink_body_hash",
+				Unique:  false,
+				Columns: []*schema.Column{BodyLinksColumns[1]},
+			},
+			{
+				Name:    "bodylink_kind_ref",
+				Unique:  false,
+				Columns: []*schema.Column{BodyLinksColumns[2], BodyLinksColumns[3]},
+			},
+		},
+	}
 	// ChangeRequestsColumns holds the columns for the "change_requests" table.
 	ChangeRequestsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -1317,6 +1344,7 @@ var (
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
 		APITokensTable,
+		BodyLinksTable,
 		ChangeRequestsTable,
 		CollectionsTable,
 		CommentsTable,

@@ -135,6 +135,30 @@ func (f APITokenMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutati
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.APITokenMutation", m)
 }
 
+// The BodyLinkQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type BodyLinkQueryRuleFunc func(context.Context, *ent.BodyLinkQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f BodyLinkQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.BodyLinkQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.BodyLinkQuery", q)
+}
+
+// The BodyLinkMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type BodyLinkMutationRuleFunc func(context.Context, *ent.BodyLinkMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f BodyLinkMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.BodyLinkMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.BodyLinkMutation", m)
+}
+
 // The ChangeRequestQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type ChangeRequestQueryRuleFunc func(context.Context, *ent.ChangeRequestQuery) error
@@ -820,6 +844,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 	switch q := q.(type) {
 	case *ent.APITokenQuery:
 		return q.Filter(), nil
+	case *ent.BodyLinkQuery:
+		return q.Filter(), nil
 	case *ent.ChangeRequestQuery:
 		return q.Filter(), nil
 	case *ent.CollectionQuery:
@@ -882,6 +908,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 func mutationFilter(m ent.Mutation) (Filter, error) {
 	switch m := m.(type) {
 	case *ent.APITokenMutation:
+		return m.Filter(), nil
+	case *ent.BodyLinkMutation:
 		return m.Filter(), nil
 	case *ent.ChangeRequestMutation:
 		return m.Filter(), nil

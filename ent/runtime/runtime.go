@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/binderyhq/bindery/ent/apitoken"
+	"github.com/binderyhq/bindery/ent/bodylink"
 	"github.com/binderyhq/bindery/ent/changerequest"
 	"github.com/binderyhq/bindery/ent/collection"
 	"github.com/binderyhq/bindery/ent/comment"
@@ -91,6 +92,67 @@ func init() {
 	// apitoken.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	apitoken.IDValidator = func() func(string) error {
 		validators := apitokenDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	bodylink.Policy = privacy.NewPolicies(schema.BodyLink{})
+	bodylink.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := bodylink.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	bodylinkFields := schema.BodyLink{}.Fields()
+	_ = bodylinkFields
+	// bodylinkDescBodyHash is the schema descriptor for body_hash field.
+	bodylinkDescBodyHash := bodylinkFields[1].Descriptor()
+	// bodylink.BodyHashValidator is a validator for the "body_hash" field. It is called by the builders before save.
+	bodylink.BodyHashValidator = func() func(string) error {
+		validators := bodylinkDescBodyHash.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(body_hash string) error {
+			for _, fn := range fns {
+				if err := fn(body_hash); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// bodylinkDescRef is the schema descriptor for ref field.
+	bodylinkDescRef := bodylinkFields[3].Descriptor()
+	// bodylink.DefaultRef holds the default value on creation for the ref field.
+	bodylink.DefaultRef = bodylinkDescRef.Default.(string)
+	// bodylink.RefValidator is a validator for the "ref" field. It is called by the builders before save.
+	bodylink.RefValidator = bodylinkDescRef.Validators[0].(func(string) error)
+	// bodylinkDescAnchor is the schema descriptor for anchor field.
+	bodylinkDescAnchor := bodylinkFields[4].Descriptor()
+	// bodylink.DefaultAnchor holds the default value on creation for the anchor field.
+	bodylink.DefaultAnchor = bodylinkDescAnchor.Default.(string)
+	// bodylinkDescURL is the schema descriptor for url field.
+	bodylinkDescURL := bodylinkFields[5].Descriptor()
+	// bodylink.DefaultURL holds the default value on creation for the url field.
+	bodylink.DefaultURL = bodylinkDescURL.Default.(string)
+	// bodylinkDescID is the schema descriptor for id field.
+	bodylinkDescID := bodylinkFields[0].Descriptor()
+	// bodylink.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	bodylink.IDValidator = func() func(string) error {
+		validators := bodylinkDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),

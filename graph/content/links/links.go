@@ -47,14 +47,6 @@ func (t Target) ID() string {
 	return t.Ref
 }
 
-// Less orders targets by kind, then ID: the order of link lists.
-func (t Target) Less(o Target) bool {
-	if t.Kind != o.Kind {
-		return t.Kind < o.Kind
-	}
-	return t.ID() < o.ID()
-}
-
 // Extract returns the distinct targets of a stored page body's links and images, in order of
 // first appearance. Links inside code are not links; a link to a place on the same page ("#x")
 // or with an empty destination points nowhere else and is left out, and so are link reference

@@ -1,0 +1,83 @@
+package graph
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/bodylink"
+	"github.com/binderyhq/bindery/graph/content/links"
+)
+
+// Stored links of page bodies: a body is content-addressed, so its links are a pure function of
+// its hash. They are extracted once, when a revision stores a new body, into BodyLink rows, which
+// answer a whole revision's links and a file's backlinks without reading the bodies.
+
+// storeBodyLinks records, in tx, the link targets of the page bodies a write stores (by hash).
+// A body stored before keeps its rows: each row's id is the hash of its body and target.
+func storeBodyLinks(ctx context.Context, tx *ent.Tx, bodies map[string]string) error {
+	var rows []*ent.BodyLinkCreate
+	for hash, body := range bodies {
+		for _, t := range links.Extract(body) {
+			rows = append(rows, tx.BodyLink.Create().SetID(bodyLinkID(hash, t)).SetBodyHash(hash).
+				SetKind(bodylink.Kind(t.Kind)).SetRef(refOf(t)).SetAnchor(t.Anchor).SetURL(urlOf(t)))
+		}
+	}
+	for chunk := range chunks(rows, objectBatch/5) {
+		err := tx.BodyLink.CreateBulk(chunk...).OnConflictColumns(bodylink.FieldID).DoNothing().Exec(ctx)
+		if err != nil && !isNoRows(err) {
+			return err
+		}
+	}
+	return nil
+}
+
+// bodyLinkID names the row of one target of one body.
+func bodyLinkID(bodyHash string, t links.Target) string {
+	sum := sha256.Sum256([]byte(bodyHash + "\x00" + string(t.Kind) + "\x00" + t.ID()))
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// refOf and urlOf split a target's ref into the row's indexed id column and its URL column.
+func refOf(t links.Target) string {
+	if t.Kind == links.URL {
+		return ""
+	}
+	return t.Ref
+}
+
+func urlOf(t links.Target) string {
+	if t.Kind == links.URL {
+		return t.Ref
+	}
+	return ""
+}
+
+// bodyTargets returns the stored link targets of page bodies, by body hash.
+func (r *Resolver) bodyTargets(ctx context.Context, hashes []string) (map[string][]links.Target, error) {
+	out := make(map[string][]links.Target, len(hashes))
+	for chunk := range chunks(hashes, objectBatch) {
+		rows, err := r.Client.BodyLink.Query().Where(bodylink.BodyHashIn(chunk...)).All(objectsContext(ctx))
+		if err != nil {
+			return nil, err
+		}
+		for _, row := range rows {
+			t := links.Target{Kind: links.Kind(row.Kind), Ref: row.Ref + row.URL, Anchor: row.Anchor}
+			out[row.BodyHash] = append(out[row.BodyHash], t)
+		}
+	}
+	return out, nil
+}
+
+// bodiesLinkingTo returns the hashes of the stored bodies that link to a file.
+func (r *Resolver) bodiesLinkingTo(ctx context.Context, fileID string) (map[string]bool, error) {
+	hashes, err := r.Client.BodyLink.Query().
+		Where(bodylink.KindEQ(bodylink.KindFile), bodylink.Ref(fileID)).
+		Select(bodylink.FieldBodyHash).Strings(objectsContext(ctx))
+	out := make(map[string]bool, len(hashes))
+	for _, h := range hashes {
+		out[h] = true
+	}
+	return out, err
+}
