@@ -12,6 +12,7 @@ import (
 	"github.com/binderyhq/bindery/ent/changerequest"
 	"github.com/binderyhq/bindery/ent/comment"
 	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/graph/content/links"
 	"github.com/binderyhq/bindery/graph/generated"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
@@ -190,6 +191,11 @@ func (r *customFieldResolver) Permissions(ctx context.Context, obj *ent.CustomFi
 // Redundant is the resolver for the redundant field.
 func (r *inviteLinkResolver) Redundant(ctx context.Context, obj *ent.InviteLink) (bool, error) {
 	return inviteRedundant(ctx, obj), nil
+}
+
+// Target is the resolver for the target field.
+func (r *linkResolver) Target(ctx context.Context, obj *model.Link) (*model.LinkTarget, error) {
+	return linkTarget(obj), nil
 }
 
 // ID is the resolver for the id field.
@@ -652,6 +658,21 @@ func (r *revisionResolver) File(ctx context.Context, obj *ent.Revision, id strin
 	return r.revisionFile(ctx, obj, id)
 }
 
+// Links is the resolver for the links field.
+func (r *revisionResolver) Links(ctx context.Context, obj *ent.Revision, status *links.Status, first *int, after *string) (*model.LinkConnection, error) {
+	return r.revisionLinks(ctx, obj, LinkArgs{Status: status, First: first, After: after})
+}
+
+// PageLinks is the resolver for the pageLinks field.
+func (r *revisionResolver) PageLinks(ctx context.Context, obj *ent.Revision, page string, status *links.Status, first *int, after *string) (*model.LinkConnection, error) {
+	return r.revisionPageLinks(ctx, obj, page, LinkArgs{Status: status, First: first, After: after})
+}
+
+// FileBacklinks is the resolver for the fileBacklinks field.
+func (r *revisionResolver) FileBacklinks(ctx context.Context, obj *ent.Revision, file string, first *int, after *string) (*model.LinkSourceConnection, error) {
+	return r.revisionFileBacklinks(ctx, obj, file, first, after)
+}
+
 // DownloadURL is the resolver for the downloadURL field.
 func (r *revisionFileResolver) DownloadURL(ctx context.Context, obj *model.RevisionFile) (string, error) {
 	return r.FileDownloadURL(ctx, obj.RevisionID, obj.File)
@@ -792,6 +813,9 @@ func (r *Resolver) CustomField() generated.CustomFieldResolver { return &customF
 // InviteLink returns generated.InviteLinkResolver implementation.
 func (r *Resolver) InviteLink() generated.InviteLinkResolver { return &inviteLinkResolver{r} }
 
+// Link returns generated.LinkResolver implementation.
+func (r *Resolver) Link() generated.LinkResolver { return &linkResolver{r} }
+
 // Member returns generated.MemberResolver implementation.
 func (r *Resolver) Member() generated.MemberResolver { return &memberResolver{r} }
 
@@ -837,6 +861,7 @@ type (
 	contentPageResolver     struct{ *Resolver }
 	customFieldResolver     struct{ *Resolver }
 	inviteLinkResolver      struct{ *Resolver }
+	linkResolver            struct{ *Resolver }
 	memberResolver          struct{ *Resolver }
 	mutationResolver        struct{ *Resolver }
 	organizationResolver    struct{ *Resolver }

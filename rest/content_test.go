@@ -451,30 +451,7 @@ func TestContentAccess(t *testing.T) {
 		paths = append(paths, base, base+"/pages", base+"/page/"+start, base+"/path/guides/getting-started",
 			base+"/files", base+"/files/"+logo)
 	}
-	actors := []struct {
-		name   string
-		actor  testenv.Actor
-		status int
-	}{
-		{"OKAdmin", f.admin, http.StatusOK},
-		{"OKReader", f.reader, http.StatusOK},
-		{"ErrGuest", f.guest, http.StatusNotFound},
-		{"ErrOutsider", f.outsider, http.StatusNotFound},
-		{"ErrNoToken", testenv.Actor{}, http.StatusUnauthorized},
-	}
-	for _, a := range actors {
-		for _, p := range paths {
-			t.Run(a.name+p, func(t *testing.T) {
-				r := f.e.Do(a.actor, "GET", f.spacePath(p), nil)
-				if a.status == http.StatusOK && r.Status != http.StatusOK {
-					t.Fatalf("%d %s", r.Status, r.Body)
-				}
-				if a.status != http.StatusOK {
-					testenv.CheckError(t, r, a.status)
-				}
-			})
-		}
-	}
+	checkReads(t, f.e, contentReaders(f.admin, f.reader, f.guest, f.outsider), f.spacePath, paths)
 	t.Run("OKShareKey", func(t *testing.T) {
 		crWant(t, f.e.Do(f.admin, "PATCH", f.spacePath(""), map[string]any{"visibility": "share-link"}), http.StatusOK)
 		published, _ := url.Parse(f.get(t, f.admin, "").Map(t)["urls"].(map[string]any)["published"].(string))

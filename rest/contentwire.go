@@ -198,10 +198,17 @@ func (v contentView) pages(parent, prefix string) []RevisionPage {
 
 // page converts one page with its subtree.
 func (v contentView) page(p *tree.Page, path string) RevisionPage {
+	w := v.pageAlone(p, path)
+	w.Pages = v.pages(p.ID, path+"/")
+	return w
+}
+
+// pageAlone converts one page without its subpages (pages is empty).
+func (v contentView) pageAlone(p *tree.Page, path string) RevisionPage {
 	w := RevisionPage{
 		ID: p.ID, Title: p.Title, Emoji: p.Emoji, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt,
 		Kind: "group", Type: graph.PageTypeGroup, Slug: p.Slug, Path: path, Hidden: p.Hidden, NoIndex: p.NoIndex,
-		Pages: v.pages(p.ID, path+"/"),
+		Pages: []RevisionPage{},
 	}
 	if p.Type != graph.PageTypeGroup {
 		w.Kind, w.Type = "sheet", "document"

@@ -136,6 +136,9 @@ func (a *api) routes(r chi.Router) {
 	a.contentRoutes(r, "/spaces/{spaceId}/content", a.spaceContent)
 	a.contentRoutes(r, "/spaces/{spaceId}/change-requests/{changeRequestId}/content", a.changeRequestContent)
 	a.contentRoutes(r, "/spaces/{spaceId}/revisions/{revisionId}", a.revisionContent)
+	r.Get("/spaces/{spaceId}/links", a.listSpaceLinks)
+	a.linkRoutes(r, "/spaces/{spaceId}/content", a.spaceContent)
+	a.linkRoutes(r, "/spaces/{spaceId}/change-requests/{changeRequestId}/content", a.changeRequestContent)
 
 	r.Get("/spaces/{spaceId}/change-requests", a.listChangeRequests)
 	r.Post("/spaces/{spaceId}/change-requests", a.createChangeRequest)

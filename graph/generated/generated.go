@@ -20,6 +20,7 @@ import (
 	"github.com/binderyhq/bindery/ent/customfield"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/graph/content/links"
 	"github.com/binderyhq/bindery/graph/model"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -44,6 +45,7 @@ type ResolverRoot interface {
 	ContentPage() ContentPageResolver
 	CustomField() CustomFieldResolver
 	InviteLink() InviteLinkResolver
+	Link() LinkResolver
 	Member() MemberResolver
 	Mutation() MutationResolver
 	Organization() OrganizationResolver
@@ -324,6 +326,56 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	Link struct {
+		Sources func(childComplexity int) int
+		Status  func(childComplexity int) int
+		Target  func(childComplexity int) int
+	}
+
+	LinkConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		Stats      func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	LinkEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	LinkSource struct {
+		ID    func(childComplexity int) int
+		Path  func(childComplexity int) int
+		Title func(childComplexity int) int
+	}
+
+	LinkSourceConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	LinkSourceEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	LinkStats struct {
+		Broken                func(childComplexity int) int
+		BrokenInChangeRequest func(childComplexity int) int
+		Total                 func(childComplexity int) int
+	}
+
+	LinkTarget struct {
+		Anchor func(childComplexity int) int
+		File   func(childComplexity int) int
+		Kind   func(childComplexity int) int
+		Page   func(childComplexity int) int
+		Space  func(childComplexity int) int
+		URL    func(childComplexity int) int
+	}
+
 	Member struct {
 		Disabled   func(childComplexity int) int
 		ID         func(childComplexity int) int
@@ -534,16 +586,19 @@ type ComplexityRoot struct {
 	}
 
 	Revision struct {
-		CreatedAt  func(childComplexity int) int
-		CreatedBy  func(childComplexity int) int
-		File       func(childComplexity int, id string) int
-		Files      func(childComplexity int, first *int, after *string) int
-		ID         func(childComplexity int) int
-		Page       func(childComplexity int, id string) int
-		PageByPath func(childComplexity int, path string) int
-		Pages      func(childComplexity int) int
-		Parents    func(childComplexity int) int
-		Type       func(childComplexity int) int
+		CreatedAt     func(childComplexity int) int
+		CreatedBy     func(childComplexity int) int
+		File          func(childComplexity int, id string) int
+		FileBacklinks func(childComplexity int, file string, first *int, after *string) int
+		Files         func(childComplexity int, first *int, after *string) int
+		ID            func(childComplexity int) int
+		Links         func(childComplexity int, status *links.Status, first *int, after *string) int
+		Page          func(childComplexity int, id string) int
+		PageByPath    func(childComplexity int, path string) int
+		PageLinks     func(childComplexity int, page string, status *links.Status, first *int, after *string) int
+		Pages         func(childComplexity int) int
+		Parents       func(childComplexity int) int
+		Type          func(childComplexity int) int
 	}
 
 	RevisionFile struct {
@@ -785,6 +840,9 @@ type CustomFieldResolver interface {
 type InviteLinkResolver interface {
 	Redundant(ctx context.Context, obj *ent.InviteLink) (bool, error)
 }
+type LinkResolver interface {
+	Target(ctx context.Context, obj *model.Link) (*model.LinkTarget, error)
+}
 type MemberResolver interface {
 	ID(ctx context.Context, obj *ent.Member) (string, error)
 
@@ -894,6 +952,9 @@ type RevisionResolver interface {
 	PageByPath(ctx context.Context, obj *ent.Revision, path string) (*model.ContentPage, error)
 	Files(ctx context.Context, obj *ent.Revision, first *int, after *string) (*model.RevisionFileConnection, error)
 	File(ctx context.Context, obj *ent.Revision, id string) (*model.RevisionFile, error)
+	Links(ctx context.Context, obj *ent.Revision, status *links.Status, first *int, after *string) (*model.LinkConnection, error)
+	PageLinks(ctx context.Context, obj *ent.Revision, page string, status *links.Status, first *int, after *string) (*model.LinkConnection, error)
+	FileBacklinks(ctx context.Context, obj *ent.Revision, file string, first *int, after *string) (*model.LinkSourceConnection, error)
 }
 type RevisionFileResolver interface {
 	DownloadURL(ctx context.Context, obj *model.RevisionFile) (string, error)
@@ -1990,6 +2051,170 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.InviteLinkEdge.Node(childComplexity), true
+
+	case "Link.sources":
+		if e.ComplexityRoot.Link.Sources == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Link.Sources(childComplexity), true
+	case "Link.status":
+		if e.ComplexityRoot.Link.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Link.Status(childComplexity), true
+	case "Link.target":
+		if e.ComplexityRoot.Link.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Link.Target(childComplexity), true
+
+	case "LinkConnection.edges":
+		if e.ComplexityRoot.LinkConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkConnection.Edges(childComplexity), true
+	case "LinkConnection.pageInfo":
+		if e.ComplexityRoot.LinkConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkConnection.PageInfo(childComplexity), true
+	case "LinkConnection.stats":
+		if e.ComplexityRoot.LinkConnection.Stats == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkConnection.Stats(childComplexity), true
+	case "LinkConnection.totalCount":
+		if e.ComplexityRoot.LinkConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkConnection.TotalCount(childComplexity), true
+
+	case "LinkEdge.cursor":
+		if e.ComplexityRoot.LinkEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkEdge.Cursor(childComplexity), true
+	case "LinkEdge.node":
+		if e.ComplexityRoot.LinkEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkEdge.Node(childComplexity), true
+
+	case "LinkSource.id":
+		if e.ComplexityRoot.LinkSource.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkSource.ID(childComplexity), true
+	case "LinkSource.path":
+		if e.ComplexityRoot.LinkSource.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkSource.Path(childComplexity), true
+	case "LinkSource.title":
+		if e.ComplexityRoot.LinkSource.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkSource.Title(childComplexity), true
+
+	case "LinkSourceConnection.edges":
+		if e.ComplexityRoot.LinkSourceConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkSourceConnection.Edges(childComplexity), true
+	case "LinkSourceConnection.pageInfo":
+		if e.ComplexityRoot.LinkSourceConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkSourceConnection.PageInfo(childComplexity), true
+	case "LinkSourceConnection.totalCount":
+		if e.ComplexityRoot.LinkSourceConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkSourceConnection.TotalCount(childComplexity), true
+
+	case "LinkSourceEdge.cursor":
+		if e.ComplexityRoot.LinkSourceEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkSourceEdge.Cursor(childComplexity), true
+	case "LinkSourceEdge.node":
+		if e.ComplexityRoot.LinkSourceEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkSourceEdge.Node(childComplexity), true
+
+	case "LinkStats.broken":
+		if e.ComplexityRoot.LinkStats.Broken == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkStats.Broken(childComplexity), true
+	case "LinkStats.brokenInChangeRequest":
+		if e.ComplexityRoot.LinkStats.BrokenInChangeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkStats.BrokenInChangeRequest(childComplexity), true
+	case "LinkStats.total":
+		if e.ComplexityRoot.LinkStats.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkStats.Total(childComplexity), true
+
+	case "LinkTarget.anchor":
+		if e.ComplexityRoot.LinkTarget.Anchor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkTarget.Anchor(childComplexity), true
+	case "LinkTarget.file":
+		if e.ComplexityRoot.LinkTarget.File == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkTarget.File(childComplexity), true
+	case "LinkTarget.kind":
+		if e.ComplexityRoot.LinkTarget.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkTarget.Kind(childComplexity), true
+	case "LinkTarget.page":
+		if e.ComplexityRoot.LinkTarget.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkTarget.Page(childComplexity), true
+	case "LinkTarget.space":
+		if e.ComplexityRoot.LinkTarget.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkTarget.Space(childComplexity), true
+	case "LinkTarget.url":
+		if e.ComplexityRoot.LinkTarget.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkTarget.URL(childComplexity), true
 
 	case "Member.disabled":
 		if e.ComplexityRoot.Member.Disabled == nil {
@@ -3274,6 +3499,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Revision.File(childComplexity, args["id"].(string)), true
+	case "Revision.fileBacklinks":
+		if e.ComplexityRoot.Revision.FileBacklinks == nil {
+			break
+		}
+
+		args, err := ec.field_Revision_fileBacklinks_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Revision.FileBacklinks(childComplexity, args["file"].(string), args["first"].(*int), args["after"].(*string)), true
 	case "Revision.files":
 		if e.ComplexityRoot.Revision.Files == nil {
 			break
@@ -3291,6 +3527,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Revision.ID(childComplexity), true
+	case "Revision.links":
+		if e.ComplexityRoot.Revision.Links == nil {
+			break
+		}
+
+		args, err := ec.field_Revision_links_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Revision.Links(childComplexity, args["status"].(*links.Status), args["first"].(*int), args["after"].(*string)), true
 	case "Revision.page":
 		if e.ComplexityRoot.Revision.Page == nil {
 			break
@@ -3313,6 +3560,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Revision.PageByPath(childComplexity, args["path"].(string)), true
+	case "Revision.pageLinks":
+		if e.ComplexityRoot.Revision.PageLinks == nil {
+			break
+		}
+
+		args, err := ec.field_Revision_pageLinks_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Revision.PageLinks(childComplexity, args["page"].(string), args["status"].(*links.Status), args["first"].(*int), args["after"].(*string)), true
 	case "Revision.pages":
 		if e.ComplexityRoot.Revision.Pages == nil {
 			break
@@ -5472,6 +5730,84 @@ extend type Mutation {
   "Deletes a reply (its author, or an admin of the space); false when there was none."
   deleteCommentReply(spaceId: ID!, changeRequest: ID, commentId: ID!, id: ID!): Boolean!
 }
+
+# ---------------------------------------------------------------- Links and backlinks
+
+"Whether a link works: OK, BROKEN (its page, file or space is not there or cannot be read), or IN_APP (a URL into this server's app; REST's in-app)."
+enum LinkStatus { OK BROKEN IN_APP }
+
+extend type Revision {
+  """
+  The links of every page of the revision, one per target (by kind, then target), each with the
+  pages linking there; status null lists all. stats count them all whatever the filter.
+  """
+  links(status: LinkStatus, first: Int, after: String): LinkConnection!
+  "The links of one page, as links lists them; null when the revision has no such page."
+  pageLinks(page: ID!, status: LinkStatus, first: Int, after: String): LinkConnection
+  "The pages whose Markdown links to a file, by path; null when the revision has no such file."
+  fileBacklinks(file: ID!, first: Int, after: String): LinkSourceConnection
+}
+
+"A link target of a revision's pages: its status and the pages that link there."
+type Link {
+  status: LinkStatus!
+  target: LinkTarget!
+  "The pages linking there, in tree order."
+  sources: [LinkSource!]!
+}
+
+"""
+What a link points to. kind page names page (with anchor when the link has one), file a file,
+space a space (written /spaces/<id> in Markdown), url an address as written.
+"""
+type LinkTarget {
+  kind: String!
+  page: ID
+  anchor: String
+  file: ID
+  space: ID
+  url: String
+}
+
+"A page that links: its id, title and slug path."
+type LinkSource {
+  id: ID!
+  title: String!
+  path: String!
+}
+
+"""
+How many links a list has, whatever its status filter: all, broken, and broken ones the change
+request introduced (broken now, and absent or working in its base; 0 outside change requests).
+"""
+type LinkStats {
+  total: Int!
+  broken: Int!
+  brokenInChangeRequest: Int!
+}
+
+type LinkConnection {
+  edges: [LinkEdge!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+  stats: LinkStats!
+}
+
+type LinkEdge {
+  cursor: String!
+  node: Link!
+}
+
+type LinkSourceConnection {
+  edges: [LinkSourceEdge!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type LinkSourceEdge {
+  cursor: String!
+  node: LinkSource!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -6006,6 +6342,106 @@ func (ec *executionContext) childFields_InviteLinkEdge(ctx context.Context, fiel
 	return nil, fmt.Errorf("no field named %q was found under type InviteLinkEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_Link(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "status":
+		return ec.fieldContext_Link_status(ctx, field)
+	case "target":
+		return ec.fieldContext_Link_target(ctx, field)
+	case "sources":
+		return ec.fieldContext_Link_sources(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Link", field.Name)
+}
+
+func (ec *executionContext) childFields_LinkConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_LinkConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_LinkConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_LinkConnection_totalCount(ctx, field)
+	case "stats":
+		return ec.fieldContext_LinkConnection_stats(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LinkConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_LinkEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_LinkEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_LinkEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LinkEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_LinkSource(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_LinkSource_id(ctx, field)
+	case "title":
+		return ec.fieldContext_LinkSource_title(ctx, field)
+	case "path":
+		return ec.fieldContext_LinkSource_path(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LinkSource", field.Name)
+}
+
+func (ec *executionContext) childFields_LinkSourceConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_LinkSourceConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_LinkSourceConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_LinkSourceConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LinkSourceConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_LinkSourceEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_LinkSourceEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_LinkSourceEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LinkSourceEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_LinkStats(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "total":
+		return ec.fieldContext_LinkStats_total(ctx, field)
+	case "broken":
+		return ec.fieldContext_LinkStats_broken(ctx, field)
+	case "brokenInChangeRequest":
+		return ec.fieldContext_LinkStats_brokenInChangeRequest(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LinkStats", field.Name)
+}
+
+func (ec *executionContext) childFields_LinkTarget(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_LinkTarget_kind(ctx, field)
+	case "page":
+		return ec.fieldContext_LinkTarget_page(ctx, field)
+	case "anchor":
+		return ec.fieldContext_LinkTarget_anchor(ctx, field)
+	case "file":
+		return ec.fieldContext_LinkTarget_file(ctx, field)
+	case "space":
+		return ec.fieldContext_LinkTarget_space(ctx, field)
+	case "url":
+		return ec.fieldContext_LinkTarget_url(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LinkTarget", field.Name)
+}
+
 func (ec *executionContext) childFields_Member(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -6318,6 +6754,12 @@ func (ec *executionContext) childFields_Revision(ctx context.Context, field grap
 		return ec.fieldContext_Revision_files(ctx, field)
 	case "file":
 		return ec.fieldContext_Revision_file(ctx, field)
+	case "links":
+		return ec.fieldContext_Revision_links(ctx, field)
+	case "pageLinks":
+		return ec.fieldContext_Revision_pageLinks(ctx, field)
+	case "fileBacklinks":
+		return ec.fieldContext_Revision_fileBacklinks(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Revision", field.Name)
 }
@@ -8704,6 +9146,36 @@ func (ec *executionContext) field_Query_user_args(ctx context.Context, rawArgs m
 	return args, nil
 }
 
+func (ec *executionContext) field_Revision_fileBacklinks_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "file",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["file"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Revision_file_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -8740,6 +9212,36 @@ func (ec *executionContext) field_Revision_files_args(ctx context.Context, rawAr
 	return args, nil
 }
 
+func (ec *executionContext) field_Revision_links_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*links.Status, error) {
+			return ec.unmarshalOLinkStatus2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋcontentᚋlinksᚐStatus(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Revision_pageByPath_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -8751,6 +9253,44 @@ func (ec *executionContext) field_Revision_pageByPath_args(ctx context.Context, 
 		return nil, err
 	}
 	args["path"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Revision_pageLinks_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*links.Status, error) {
+			return ec.unmarshalOLinkStatus2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋcontentᚋlinksᚐStatus(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg3
 	return args, nil
 }
 
@@ -13425,6 +13965,685 @@ func (ec *executionContext) fieldContext_InviteLinkEdge_node(_ context.Context, 
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Link_status(ctx context.Context, field graphql.CollectedField, obj *model.Link) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Link_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v links.Status) graphql.Marshaler {
+			return ec.marshalNLinkStatus2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋcontentᚋlinksᚐStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Link_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Link", field, false, false, errors.New("field of type LinkStatus does not have child fields"))
+}
+
+func (ec *executionContext) _Link_target(ctx context.Context, field graphql.CollectedField, obj *model.Link) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Link_target(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Link().Target(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LinkTarget) graphql.Marshaler {
+			return ec.marshalNLinkTarget2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkTarget(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Link_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Link",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LinkTarget(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Link_sources(ctx context.Context, field graphql.CollectedField, obj *model.Link) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Link_sources(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sources, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.LinkSource) graphql.Marshaler {
+			return ec.marshalNLinkSource2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkSourceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Link_sources(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Link",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LinkSource(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LinkConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.LinkConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinkConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.LinkEdge) graphql.Marshaler {
+			return ec.marshalNLinkEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LinkConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LinkConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LinkEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LinkConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.LinkConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinkConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LinkConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LinkConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LinkConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.LinkConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinkConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LinkConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LinkConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _LinkConnection_stats(ctx context.Context, field graphql.CollectedField, obj *model.LinkConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinkConnection_stats(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Stats, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LinkStats) graphql.Marshaler {
+			return ec.marshalNLinkStats2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkStats(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LinkConnection_stats(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LinkConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LinkStats(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LinkEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.LinkEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinkEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LinkEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LinkEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LinkEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.LinkEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinkEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Link) graphql.Marshaler {
+			return ec.marshalNLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLink(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LinkEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LinkEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Link(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LinkSource_id(ctx context.Context, field graphql.CollectedField, obj *model.LinkSource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinkSource_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LinkSource_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LinkSource", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _LinkSource_title(ctx context.Context, field graphql.CollectedField, obj *model.LinkSource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinkSource_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LinkSource_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LinkSource", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LinkSource_path(ctx context.Context, field graphql.CollectedField, obj *model.LinkSource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinkSource_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LinkSource_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LinkSource", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LinkSourceConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.LinkSourceConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinkSourceConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.LinkSourceEdge) graphql.Marshaler {
+			return ec.marshalNLinkSourceEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkSourceEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LinkSourceConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LinkSourceConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LinkSourceEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LinkSourceConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.LinkSourceConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinkSourceConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LinkSourceConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LinkSourceConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LinkSourceConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.LinkSourceConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinkSourceConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LinkSourceConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LinkSourceConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _LinkSourceEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.LinkSourceEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinkSourceEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LinkSourceEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LinkSourceEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LinkSourceEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.LinkSourceEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinkSourceEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LinkSource) graphql.Marshaler {
+			return ec.marshalNLinkSource2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkSource(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LinkSourceEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LinkSourceEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LinkSource(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LinkStats_total(ctx context.Context, field graphql.CollectedField, obj *model.LinkStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinkStats_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LinkStats_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LinkStats", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _LinkStats_broken(ctx context.Context, field graphql.CollectedField, obj *model.LinkStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinkStats_broken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Broken, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LinkStats_broken(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LinkStats", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _LinkStats_brokenInChangeRequest(ctx context.Context, field graphql.CollectedField, obj *model.LinkStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinkStats_brokenInChangeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BrokenInChangeRequest, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LinkStats_brokenInChangeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LinkStats", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _LinkTarget_kind(ctx context.Context, field graphql.CollectedField, obj *model.LinkTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinkTarget_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LinkTarget_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LinkTarget", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LinkTarget_page(ctx context.Context, field graphql.CollectedField, obj *model.LinkTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinkTarget_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LinkTarget_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LinkTarget", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _LinkTarget_anchor(ctx context.Context, field graphql.CollectedField, obj *model.LinkTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinkTarget_anchor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Anchor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LinkTarget_anchor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LinkTarget", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LinkTarget_file(ctx context.Context, field graphql.CollectedField, obj *model.LinkTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinkTarget_file(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.File, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LinkTarget_file(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LinkTarget", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _LinkTarget_space(ctx context.Context, field graphql.CollectedField, obj *model.LinkTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinkTarget_space(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Space, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LinkTarget_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LinkTarget", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _LinkTarget_url(ctx context.Context, field graphql.CollectedField, obj *model.LinkTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinkTarget_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LinkTarget_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LinkTarget", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Member_id(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
@@ -18903,6 +20122,138 @@ func (ec *executionContext) fieldContext_Revision_file(ctx context.Context, fiel
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Revision_file_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Revision_links(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_links(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Revision().Links(ctx, obj, fc.Args["status"].(*links.Status), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LinkConnection) graphql.Marshaler {
+			return ec.marshalNLinkConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_links(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LinkConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Revision_links_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Revision_pageLinks(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_pageLinks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Revision().PageLinks(ctx, obj, fc.Args["page"].(string), fc.Args["status"].(*links.Status), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LinkConnection) graphql.Marshaler {
+			return ec.marshalOLinkConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_pageLinks(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LinkConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Revision_pageLinks_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Revision_fileBacklinks(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_fileBacklinks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Revision().FileBacklinks(ctx, obj, fc.Args["file"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LinkSourceConnection) graphql.Marshaler {
+			return ec.marshalOLinkSourceConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkSourceConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_fileBacklinks(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LinkSourceConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Revision_fileBacklinks_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -27330,6 +28681,433 @@ func (ec *executionContext) _InviteLinkEdge(ctx context.Context, sel ast.Selecti
 	return out
 }
 
+var linkImplementors = []string{"Link"}
+
+func (ec *executionContext) _Link(ctx context.Context, sel ast.SelectionSet, obj *model.Link) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, linkImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Link")
+		case "status":
+			out.Values[i] = ec._Link_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "target":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Link_target(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "sources":
+			out.Values[i] = ec._Link_sources(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var linkConnectionImplementors = []string{"LinkConnection"}
+
+func (ec *executionContext) _LinkConnection(ctx context.Context, sel ast.SelectionSet, obj *model.LinkConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, linkConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LinkConnection")
+		case "edges":
+			out.Values[i] = ec._LinkConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._LinkConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._LinkConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "stats":
+			out.Values[i] = ec._LinkConnection_stats(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var linkEdgeImplementors = []string{"LinkEdge"}
+
+func (ec *executionContext) _LinkEdge(ctx context.Context, sel ast.SelectionSet, obj *model.LinkEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, linkEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LinkEdge")
+		case "cursor":
+			out.Values[i] = ec._LinkEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._LinkEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var linkSourceImplementors = []string{"LinkSource"}
+
+func (ec *executionContext) _LinkSource(ctx context.Context, sel ast.SelectionSet, obj *model.LinkSource) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, linkSourceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LinkSource")
+		case "id":
+			out.Values[i] = ec._LinkSource_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._LinkSource_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "path":
+			out.Values[i] = ec._LinkSource_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var linkSourceConnectionImplementors = []string{"LinkSourceConnection"}
+
+func (ec *executionContext) _LinkSourceConnection(ctx context.Context, sel ast.SelectionSet, obj *model.LinkSourceConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, linkSourceConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LinkSourceConnection")
+		case "edges":
+			out.Values[i] = ec._LinkSourceConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._LinkSourceConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._LinkSourceConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var linkSourceEdgeImplementors = []string{"LinkSourceEdge"}
+
+func (ec *executionContext) _LinkSourceEdge(ctx context.Context, sel ast.SelectionSet, obj *model.LinkSourceEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, linkSourceEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LinkSourceEdge")
+		case "cursor":
+			out.Values[i] = ec._LinkSourceEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._LinkSourceEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var linkStatsImplementors = []string{"LinkStats"}
+
+func (ec *executionContext) _LinkStats(ctx context.Context, sel ast.SelectionSet, obj *model.LinkStats) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, linkStatsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LinkStats")
+		case "total":
+			out.Values[i] = ec._LinkStats_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "broken":
+			out.Values[i] = ec._LinkStats_broken(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "brokenInChangeRequest":
+			out.Values[i] = ec._LinkStats_brokenInChangeRequest(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var linkTargetImplementors = []string{"LinkTarget"}
+
+func (ec *executionContext) _LinkTarget(ctx context.Context, sel ast.SelectionSet, obj *model.LinkTarget) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, linkTargetImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LinkTarget")
+		case "kind":
+			out.Values[i] = ec._LinkTarget_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._LinkTarget_page(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "anchor":
+			out.Values[i] = ec._LinkTarget_anchor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "file":
+			out.Values[i] = ec._LinkTarget_file(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "space":
+			out.Values[i] = ec._LinkTarget_space(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._LinkTarget_url(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var memberImplementors = []string{"Member"}
 
 func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, obj *ent.Member) graphql.Marshaler {
@@ -30172,6 +31950,120 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 					}
 				}()
 				res = ec._Revision_file(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "links":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Revision_links(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "pageLinks":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Revision_pageLinks(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "fileBacklinks":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Revision_fileBacklinks(ctx, field, obj)
 				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -33430,6 +35322,140 @@ func (ec *executionContext) marshalNJSON2interface(ctx context.Context, sel ast.
 	return res
 }
 
+func (ec *executionContext) marshalNLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLink(ctx context.Context, sel ast.SelectionSet, v *model.Link) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Link(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNLinkConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkConnection(ctx context.Context, sel ast.SelectionSet, v *model.LinkConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._LinkConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNLinkEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.LinkEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLinkEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNLinkEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkEdge(ctx context.Context, sel ast.SelectionSet, v *model.LinkEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._LinkEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNLinkSource2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkSourceᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.LinkSource) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLinkSource2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkSource(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNLinkSource2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkSource(ctx context.Context, sel ast.SelectionSet, v *model.LinkSource) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._LinkSource(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNLinkSourceEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkSourceEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.LinkSourceEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLinkSourceEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkSourceEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNLinkSourceEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkSourceEdge(ctx context.Context, sel ast.SelectionSet, v *model.LinkSourceEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._LinkSourceEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNLinkStats2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkStats(ctx context.Context, sel ast.SelectionSet, v *model.LinkStats) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._LinkStats(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNLinkStatus2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋcontentᚋlinksᚐStatus(ctx context.Context, v any) (links.Status, error) {
+	res, err := model.UnmarshalLinkStatus(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNLinkStatus2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋcontentᚋlinksᚐStatus(ctx context.Context, sel ast.SelectionSet, v links.Status) graphql.Marshaler {
+	_ = sel
+	res := model.MarshalLinkStatus(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+func (ec *executionContext) marshalNLinkTarget2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkTarget(ctx context.Context, sel ast.SelectionSet, v *model.LinkTarget) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._LinkTarget(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNMember2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐMember(ctx context.Context, sel ast.SelectionSet, v *ent.Member) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -34681,6 +36707,38 @@ func (ec *executionContext) marshalOJSON2interface(ctx context.Context, sel ast.
 	_ = sel
 	_ = ctx
 	res := graphql.MarshalAny(v)
+	return res
+}
+
+func (ec *executionContext) marshalOLinkConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkConnection(ctx context.Context, sel ast.SelectionSet, v *model.LinkConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._LinkConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOLinkSourceConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkSourceConnection(ctx context.Context, sel ast.SelectionSet, v *model.LinkSourceConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._LinkSourceConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOLinkStatus2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋcontentᚋlinksᚐStatus(ctx context.Context, v any) (*links.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := model.UnmarshalLinkStatus(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOLinkStatus2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋcontentᚋlinksᚐStatus(ctx context.Context, sel ast.SelectionSet, v *links.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := model.MarshalLinkStatus(*v)
 	return res
 }
 

@@ -289,6 +289,48 @@ type InviteLinkEdge struct {
 	Node   *ent.InviteLink `json:"node"`
 }
 
+type LinkConnection struct {
+	Edges      []*LinkEdge `json:"edges"`
+	PageInfo   *PageInfo   `json:"pageInfo"`
+	TotalCount int         `json:"totalCount"`
+	Stats      *LinkStats  `json:"stats"`
+}
+
+type LinkEdge struct {
+	Cursor string `json:"cursor"`
+	Node   *Link  `json:"node"`
+}
+
+type LinkSourceConnection struct {
+	Edges      []*LinkSourceEdge `json:"edges"`
+	PageInfo   *PageInfo         `json:"pageInfo"`
+	TotalCount int               `json:"totalCount"`
+}
+
+type LinkSourceEdge struct {
+	Cursor string      `json:"cursor"`
+	Node   *LinkSource `json:"node"`
+}
+
+// How many links a list has, whatever its status filter: all, broken, and broken ones the change
+// request introduced (broken now, and absent or working in its base; 0 outside change requests).
+type LinkStats struct {
+	Total                 int `json:"total"`
+	Broken                int `json:"broken"`
+	BrokenInChangeRequest int `json:"brokenInChangeRequest"`
+}
+
+// What a link points to. kind page names page (with anchor when the link has one), file a file,
+// space a space (written /spaces/<id> in Markdown), url an address as written.
+type LinkTarget struct {
+	Kind   string  `json:"kind"`
+	Page   *string `json:"page,omitempty"`
+	Anchor *string `json:"anchor,omitempty"`
+	File   *string `json:"file,omitempty"`
+	Space  *string `json:"space,omitempty"`
+	URL    *string `json:"url,omitempty"`
+}
+
 type MemberConnection struct {
 	Edges      []*MemberEdge `json:"edges"`
 	PageInfo   *PageInfo     `json:"pageInfo"`
