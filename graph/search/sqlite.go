@@ -14,16 +14,24 @@ type sqlite struct{}
 
 func (sqlite) schema() []string {
 	return []string{
+		`CREATE TABLE IF NOT EXISTS search_spaces (
+	key INTEGER PRIMARY KEY,
+	space_id TEXT NOT NULL UNIQUE REFERENCES spaces (id) ON DELETE CASCADE,
+	next_page INTEGER NOT NULL DEFAULT 0)`,
+		`CREATE TABLE IF NOT EXISTS search_pages (
+	space_key INTEGER NOT NULL REFERENCES search_spaces (key) ON DELETE CASCADE,
+	page_id TEXT NOT NULL,
+	number INTEGER NOT NULL,
+	PRIMARY KEY (space_key, page_id))`,
 		`CREATE TABLE IF NOT EXISTS search_sections (
 	id INTEGER PRIMARY KEY,
-	space_id TEXT NOT NULL REFERENCES spaces (id) ON DELETE CASCADE,
+	space_key INTEGER NOT NULL REFERENCES search_spaces (key) ON DELETE CASCADE,
 	page_id TEXT NOT NULL,
-	ordinal INTEGER NOT NULL,
 	anchor TEXT NOT NULL,
 	title TEXT NOT NULL,
 	heading TEXT NOT NULL,
 	body TEXT NOT NULL)`,
-		`CREATE INDEX IF NOT EXISTS search_sections_page ON search_sections (space_id, page_id)`,
+		`CREATE INDEX IF NOT EXISTS search_sections_page ON search_sections (space_key, page_id)`,
 		`CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5 (title, heading, body,
 	content = 'search_sections', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2')`,
 		`CREATE TRIGGER IF NOT EXISTS search_sections_insert AFTER INSERT ON search_sections BEGIN
@@ -36,27 +44,32 @@ END`,
 }
 
 func (sqlite) insertColumns() string {
-	return "space_id, page_id, ordinal, anchor, title, heading, body"
+	return "id, space_key, page_id, anchor, title, heading, body"
 }
+
 func (sqlite) valuesRow() string { return "(?, ?, ?, ?, ?, ?, ?)" }
 
-func (sqlite) rowArgs(spaceID string, s Section) []any {
-	return []any{spaceID, s.PageID, s.Ordinal, s.Anchor, s.Title, s.Heading, s.Body}
+func (sqlite) rowArgs(id, spaceKey int64, s Section) []any {
+	return []any{id, spaceKey, s.PageID, s.Anchor, s.Title, s.Heading, s.Body}
 }
 
-func (sqlite) hits() string {
-	return `SELECT s.space_id, s.page_id, s.id AS section_id, -bm25(search_fts, 10.0, 4.0, 1.0) AS score
-	FROM search_fts JOIN search_sections s ON s.id = search_fts.rowid
-	WHERE search_fts MATCH ? AND s.space_id IN (SELECT value FROM json_each(?))`
+func (sqlite) matches(scored bool) string {
+	score := ""
+	if scored {
+		score = ", -bm25(search_fts, 10.0, 4.0, 1.0) AS score"
+	}
+	return "SELECT rowid AS id" + score + " FROM search_fts WHERE search_fts MATCH ? AND rowid BETWEEN ? AND ?"
 }
+
+func (sqlite) idColumn() string { return "rowid" }
 
 func (sqlite) match(t Terms) string { return t.FTS5() }
 
-func (sqlite) in(column string) string { return column + " IN (SELECT value FROM json_each(?))" }
+func (sqlite) in(expr string) string { return expr + " IN (SELECT value FROM json_each(?))" }
 
 // list passes a list as one JSON array argument, which json_each reads: no parameter limit.
-func (sqlite) list(values []string) any {
-	b, _ := json.Marshal(values) // strings always encode
+func (sqlite) list(values any) any {
+	b, _ := json.Marshal(values) // strings and numbers always encode
 	return string(b)
 }
 
