@@ -159,13 +159,19 @@ func lockContent(ctx context.Context, tx *ent.Tx, spaceID, crID string) (*ent.Sp
 	if err != nil {
 		return nil, nil, notFound(err, "change request")
 	}
+	return s, cr, contentEditable(s, cr)
+}
+
+// contentEditable refuses content changes to a locked space (403) and to a change request that
+// is merged or archived (400); cr is nil for the space's main content.
+func contentEditable(s *ent.Space, cr *ent.ChangeRequest) error {
 	if s.EditMode == space.EditModeLocked {
-		return nil, nil, apperr.Forbiddenf("the space is locked: its content cannot change until an admin sets editMode to live")
+		return apperr.Forbiddenf("the space is locked: its content cannot change until an admin sets editMode to live")
 	}
-	if cr.Status == changerequest.StatusMerged || cr.Status == changerequest.StatusArchived {
-		return nil, nil, apperr.Invalidf("change request #%d is %s: its content can no longer change", cr.Number, cr.Status)
+	if cr != nil && (cr.Status == changerequest.StatusMerged || cr.Status == changerequest.StatusArchived) {
+		return apperr.Invalidf("change request #%d is %s: its content can no longer change", cr.Number, cr.Status)
 	}
-	return s, cr, nil
+	return nil
 }
 
 // forUpdate locks the selected rows until the transaction ends, on PostgreSQL; SQLite has no row

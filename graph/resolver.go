@@ -12,6 +12,8 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/graph/blob"
 	"github.com/binderyhq/bindery/graph/search"
+	"github.com/binderyhq/bindery/internal/crawl"
+	"github.com/binderyhq/bindery/internal/fetch"
 )
 
 // Resolver carries the dependencies of every resolver.
@@ -23,6 +25,10 @@ type Resolver struct {
 	BaseURL string // absolute URL of this server, for urls.location
 	Blobs   blob.Store
 	Search  search.Index // the full-text index of the spaces' main content
+	// Fetcher makes the outbound requests of website imports (SSRF-guarded); ImportLimits bound
+	// them (crawl.DefaultLimits when zero).
+	Fetcher      *fetch.Client
+	ImportLimits crawl.Limits
 
 	keys sync.Map // purpose → secret, see serverKey
 	contentState

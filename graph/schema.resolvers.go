@@ -448,6 +448,16 @@ func (r *mutationResolver) UpdateChangeRequestFromMain(ctx context.Context, spac
 	return r.updateChangeRequestFromMain(ctx, spaceID, changeRequest)
 }
 
+// ImportContent is the resolver for the importContent field.
+func (r *mutationResolver) ImportContent(ctx context.Context, spaceID string, input model.ContentImportInput) (*model.ContentImport, error) {
+	return r.importContent(ctx, spaceID, input)
+}
+
+// ImportChangeRequestContent is the resolver for the importChangeRequestContent field.
+func (r *mutationResolver) ImportChangeRequestContent(ctx context.Context, spaceID string, changeRequest string, input model.ContentImportInput) (*model.ContentImport, error) {
+	return r.importChangeRequestContent(ctx, spaceID, changeRequest, input)
+}
+
 // PostComment is the resolver for the postComment field.
 func (r *mutationResolver) PostComment(ctx context.Context, spaceID string, changeRequest *string, input model.PostCommentInput) (*ent.Comment, error) {
 	return r.Resolver.PostComment(ctx, spaceID, changeRequest, input)

@@ -152,6 +152,8 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/path/*", "/v1/spaces/" + f.space + "/change-requests/1/content/path/guides/intro", nil, true},
 		{"GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files", "/v1/spaces/" + f.space + "/change-requests/1/content/files", nil, true},
 		{"GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}", "/v1/spaces/" + f.space + "/change-requests/1/content/files/f", nil, true},
+		{"POST", "/v1/spaces/{spaceId}/content/import", "/v1/spaces/" + f.space + "/content/import", authImportBody, true},
+		{"POST", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import", "/v1/spaces/" + f.space + "/change-requests/1/content/import", authImportBody, true},
 		{"GET", "/v1/spaces/{spaceId}/links", "/v1/spaces/" + f.space + "/links", nil, true},
 		{"GET", "/v1/spaces/{spaceId}/content/page/{pageId}/links", "/v1/spaces/" + f.space + "/content/page/p/links", nil, true},
 		{"GET", "/v1/spaces/{spaceId}/content/files/{fileId}/backlinks", "/v1/spaces/" + f.space + "/content/files/f/backlinks", nil, true},
@@ -226,6 +228,9 @@ func commentEndpoints(pattern, path, comment, reply string) []authEndpoint {
 		{"DELETE", rp, r, nil, true},
 	}
 }
+
+// authImportBody imports one uploaded Markdown page ("evil").
+var authImportBody = map[string]any{"source": "markdown", "files": []any{map[string]any{"path": "evil.md", "base64": "ZXZpbA=="}}}
 
 // TestAuthTableCoversRouter keeps the endpoint table in step with the route table.
 func TestAuthTableCoversRouter(t *testing.T) {

@@ -110,10 +110,11 @@ func limitBody(normalMax, uploadMax int64) func(http.Handler) http.Handler {
 }
 
 // isUpload reports whether a request may carry file bytes: a content batch of a change request
-// (insert_files holds base64 bytes, up to 1 MB a file).
+// (insert_files holds base64 bytes, up to 1 MB a file) or an import (uploaded Markdown, a zip).
 func isUpload(r *http.Request) bool {
-	return r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/v1/spaces/") &&
-		strings.Contains(r.URL.Path, "/change-requests/") && strings.HasSuffix(r.URL.Path, "/content")
+	p := r.URL.Path
+	return r.Method == http.MethodPost && strings.HasPrefix(p, "/v1/spaces/") &&
+		(strings.Contains(p, "/change-requests/") && strings.HasSuffix(p, "/content") || strings.HasSuffix(p, "/content/import"))
 }
 
 // validURLText reports whether the decoded path and every query parameter are valid UTF-8: ids

@@ -136,6 +136,8 @@ func (a *api) routes(r chi.Router) {
 	a.contentRoutes(r, "/spaces/{spaceId}/content", a.spaceContent)
 	a.contentRoutes(r, "/spaces/{spaceId}/change-requests/{changeRequestId}/content", a.changeRequestContent)
 	a.contentRoutes(r, "/spaces/{spaceId}/revisions/{revisionId}", a.revisionContent)
+	r.Post("/spaces/{spaceId}/content/import", a.importContent)
+	r.Post("/spaces/{spaceId}/change-requests/{changeRequestId}/content/import", a.importChangeRequestContent)
 	r.Get("/spaces/{spaceId}/links", a.listSpaceLinks)
 	a.linkRoutes(r, "/spaces/{spaceId}/content", a.spaceContent)
 	a.linkRoutes(r, "/spaces/{spaceId}/change-requests/{changeRequestId}/content", a.changeRequestContent)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/binderyhq/bindery/graph/sweep"
 	"github.com/binderyhq/bindery/internal/accounts"
+	"github.com/binderyhq/bindery/internal/fetch"
 	"github.com/binderyhq/bindery/internal/server"
 	"github.com/binderyhq/bindery/internal/store"
 )
@@ -32,9 +33,16 @@ func serve(ctx context.Context, args []string) error {
 	cors := fs.String("cors-origins", envOr("BINDERY_CORS_ORIGINS", ""),
 		"comma-separated browser origins allowed to call the API, or * (env BINDERY_CORS_ORIGINS)")
 	fs.Int64Var(&opts.MaxBody, "max-body", opts.MaxBody, "maximum request body in bytes")
+	fetchAllow := fs.String("fetch-allow", envOr("BINDERY_FETCH_ALLOW", ""),
+		"comma-separated hosts, addresses or CIDR networks imports may fetch from besides public addresses (env BINDERY_FETCH_ALLOW)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	allow, err := fetch.ParseAllow(*fetchAllow)
+	if err != nil {
+		return err
+	}
+	opts.FetchAllow = allow
 	opts.Limits.Introspection = !*noIntro
 	if *cors != "" {
 		opts.CORSOrigins = strings.Split(*cors, ",")

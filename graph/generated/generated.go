@@ -233,6 +233,12 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	ContentImport struct {
+		ImportedResources func(childComplexity int) int
+		Revision          func(childComplexity int) int
+		TotalResources    func(childComplexity int) int
+	}
+
 	ContentPage struct {
 		Children    func(childComplexity int) int
 		CreatedAt   func(childComplexity int) int
@@ -450,6 +456,8 @@ type ComplexityRoot struct {
 		EditChangeRequestContent    func(childComplexity int, spaceID string, changeRequest string, changes []*model.ContentChangeInput) int
 		GrantCollectionAccess       func(childComplexity int, collectionID string, input model.GrantAccessInput) int
 		GrantSpaceAccess            func(childComplexity int, spaceID string, input model.GrantAccessInput) int
+		ImportChangeRequestContent  func(childComplexity int, spaceID string, changeRequest string, input model.ContentImportInput) int
+		ImportContent               func(childComplexity int, spaceID string, input model.ContentImportInput) int
 		JoinOrganization            func(childComplexity int, organizationID string, inviteID string) int
 		MergeChangeRequest          func(childComplexity int, spaceID string, changeRequest string) int
 		MoveCollection              func(childComplexity int, id string, input model.MoveCollectionInput) int
@@ -898,6 +906,8 @@ type MutationResolver interface {
 	EditChangeRequestContent(ctx context.Context, spaceID string, changeRequest string, changes []*model.ContentChangeInput) (*model.ContentUpdate, error)
 	MergeChangeRequest(ctx context.Context, spaceID string, changeRequest string) (*model.MergeResult, error)
 	UpdateChangeRequestFromMain(ctx context.Context, spaceID string, changeRequest string) (*model.MergeResult, error)
+	ImportContent(ctx context.Context, spaceID string, input model.ContentImportInput) (*model.ContentImport, error)
+	ImportChangeRequestContent(ctx context.Context, spaceID string, changeRequest string, input model.ContentImportInput) (*model.ContentImport, error)
 	PostComment(ctx context.Context, spaceID string, changeRequest *string, input model.PostCommentInput) (*ent.Comment, error)
 	UpdateComment(ctx context.Context, spaceID string, changeRequest *string, id string, input model.UpdateCommentInput) (*ent.Comment, error)
 	DeleteComment(ctx context.Context, spaceID string, changeRequest *string, id string) (bool, error)
@@ -1714,6 +1724,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ContentAccessEdge.Node(childComplexity), true
+
+	case "ContentImport.importedResources":
+		if e.ComplexityRoot.ContentImport.ImportedResources == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentImport.ImportedResources(childComplexity), true
+	case "ContentImport.revision":
+		if e.ComplexityRoot.ContentImport.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentImport.Revision(childComplexity), true
+	case "ContentImport.totalResources":
+		if e.ComplexityRoot.ContentImport.TotalResources == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentImport.TotalResources(childComplexity), true
 
 	case "ContentPage.children":
 		if e.ComplexityRoot.ContentPage.Children == nil {
@@ -2618,6 +2647,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.GrantSpaceAccess(childComplexity, args["spaceId"].(string), args["input"].(model.GrantAccessInput)), true
+	case "Mutation.importChangeRequestContent":
+		if e.ComplexityRoot.Mutation.ImportChangeRequestContent == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_importChangeRequestContent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ImportChangeRequestContent(childComplexity, args["spaceId"].(string), args["changeRequest"].(string), args["input"].(model.ContentImportInput)), true
+	case "Mutation.importContent":
+		if e.ComplexityRoot.Mutation.ImportContent == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_importContent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ImportContent(childComplexity, args["spaceId"].(string), args["input"].(model.ContentImportInput)), true
 	case "Mutation.joinOrganization":
 		if e.ComplexityRoot.Mutation.JoinOrganization == nil {
 			break
@@ -4321,6 +4372,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
 		ec.unmarshalInputContentChangeInput,
+		ec.unmarshalInputContentImportInput,
 		ec.unmarshalInputContentPointerInput,
 		ec.unmarshalInputContentPositionInput,
 		ec.unmarshalInputCreateChangeRequestInput,
@@ -4334,6 +4386,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputFileUploadInput,
 		ec.unmarshalInputGrantAccessInput,
 		ec.unmarshalInputGrantSubjectInput,
+		ec.unmarshalInputImportFileInput,
 		ec.unmarshalInputMoveCollectionInput,
 		ec.unmarshalInputMoveSpaceInput,
 		ec.unmarshalInputPostCommentInput,
@@ -5374,6 +5427,57 @@ extend type Mutation {
   updateChangeRequestFromMain(spaceId: ID!, changeRequest: ID!): MergeResult!
 }
 
+# ---------------------------------------------------------------- Content import
+
+"Where imported content comes from."
+enum ContentImportSource {
+  "A website: the page at url and the same-site pages it links to, with their images."
+  website
+  "Uploaded Markdown files (files or zip), laid out as Git Sync lays out a space."
+  markdown
+}
+
+"""
+What to import: source website with url, or source markdown with files or zip (one of them).
+Imported pages go to the top level, after the pages there.
+"""
+input ContentImportInput {
+  source: ContentImportSource!
+  "The start page of a website (http or https)."
+  url: String
+  "Markdown files and the files they link to (images), each with its path in the upload."
+  files: [ImportFileInput!]
+  "A zip archive of Markdown files and the files they link to, in base64."
+  zip: String
+}
+
+"An uploaded file: its path (guide/install.md, images/shot.png) and its bytes in base64."
+input ImportFileInput {
+  path: String!
+  base64: String!
+}
+
+"The result of an import."
+type ContentImport {
+  "The revision the import made."
+  revision: Revision!
+  "Pages and files imported."
+  importedResources: Int!
+  "Pages and files found: a website's bounds, failed requests and files no page links to leave some out."
+  totalResources: Int!
+}
+
+extend type Mutation {
+  """
+  Imports content into the space's main content as one new revision (edit role on the space;
+  refused while the space is locked). A website's addresses must be public unless the server's
+  --fetch-allow lists them.
+  """
+  importContent(spaceId: ID!, input: ContentImportInput!): ContentImport!
+  "Imports content into a change request (id or number) as one new revision of it (edit role)."
+  importChangeRequestContent(spaceId: ID!, changeRequest: ID!, input: ContentImportInput!): ContentImport!
+}
+
 # ---------------------------------------------------------------- Content reads
 
 extend type Space {
@@ -6154,6 +6258,18 @@ func (ec *executionContext) childFields_ContentAccessEdge(ctx context.Context, f
 		return ec.fieldContext_ContentAccessEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ContentAccessEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_ContentImport(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "revision":
+		return ec.fieldContext_ContentImport_revision(ctx, field)
+	case "importedResources":
+		return ec.fieldContext_ContentImport_importedResources(ctx, field)
+	case "totalResources":
+		return ec.fieldContext_ContentImport_totalResources(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ContentImport", field.Name)
 }
 
 func (ec *executionContext) childFields_ContentPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7910,6 +8026,58 @@ func (ec *executionContext) field_Mutation_grantSpaceAccess_args(ctx context.Con
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.GrantAccessInput, error) {
 			return ec.unmarshalNGrantAccessInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐGrantAccessInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_importChangeRequestContent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "changeRequest",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["changeRequest"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ContentImportInput, error) {
+			return ec.unmarshalNContentImportInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentImportInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_importContent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ContentImportInput, error) {
+			return ec.unmarshalNContentImportInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentImportInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12597,6 +12765,84 @@ func (ec *executionContext) fieldContext_ContentAccessEdge_node(_ context.Contex
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _ContentImport_revision(ctx context.Context, field graphql.CollectedField, obj *model.ContentImport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentImport_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
+			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐRevision(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentImport_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentImport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Revision(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ContentImport_importedResources(ctx context.Context, field graphql.CollectedField, obj *model.ContentImport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentImport_importedResources(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ImportedResources, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentImport_importedResources(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentImport", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ContentImport_totalResources(ctx context.Context, field graphql.CollectedField, obj *model.ContentImport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentImport_totalResources(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalResources, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentImport_totalResources(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentImport", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ContentPage_id(ctx context.Context, field graphql.CollectedField, obj *model.ContentPage) (ret graphql.Marshaler) {
@@ -17368,6 +17614,94 @@ func (ec *executionContext) fieldContext_Mutation_updateChangeRequestFromMain(ct
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_updateChangeRequestFromMain_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_importContent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_importContent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ImportContent(ctx, fc.Args["spaceId"].(string), fc.Args["input"].(model.ContentImportInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ContentImport) graphql.Marshaler {
+			return ec.marshalNContentImport2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentImport(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_importContent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ContentImport(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_importContent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_importChangeRequestContent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_importChangeRequestContent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ImportChangeRequestContent(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequest"].(string), fc.Args["input"].(model.ContentImportInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ContentImport) graphql.Marshaler {
+			return ec.marshalNContentImport2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentImport(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_importChangeRequestContent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ContentImport(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_importChangeRequestContent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -24408,6 +24742,57 @@ func (ec *executionContext) unmarshalInputContentChangeInput(ctx context.Context
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputContentImportInput(ctx context.Context, obj any) (model.ContentImportInput, error) {
+	var it model.ContentImportInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"source", "url", "files", "zip"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalNContentImportSource2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentImportSource(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = data
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		case "files":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("files"))
+			data, err := ec.unmarshalOImportFileInput2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐImportFileInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Files = data
+		case "zip":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("zip"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Zip = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputContentPointerInput(ctx context.Context, obj any) (model.ContentPointerInput, error) {
 	var it model.ContentPointerInput
 	if obj == nil {
@@ -24926,6 +25311,43 @@ func (ec *executionContext) unmarshalInputGrantSubjectInput(ctx context.Context,
 				return it, err
 			}
 			it.Team = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputImportFileInput(ctx context.Context, obj any) (model.ImportFileInput, error) {
+	var it model.ImportFileInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"path", "base64"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "path":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("path"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Path = data
+		case "base64":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("base64"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Base64 = data
 		}
 	}
 	return it, nil
@@ -27883,6 +28305,54 @@ func (ec *executionContext) _ContentAccessEdge(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var contentImportImplementors = []string{"ContentImport"}
+
+func (ec *executionContext) _ContentImport(ctx context.Context, sel ast.SelectionSet, obj *model.ContentImport) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, contentImportImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ContentImport")
+		case "revision":
+			out.Values[i] = ec._ContentImport_revision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "importedResources":
+			out.Values[i] = ec._ContentImport_importedResources(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalResources":
+			out.Values[i] = ec._ContentImport_totalResources(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var contentPageImplementors = []string{"ContentPage"}
 
 func (ec *executionContext) _ContentPage(ctx context.Context, sel ast.SelectionSet, obj *model.ContentPage) graphql.Marshaler {
@@ -30075,6 +30545,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "updateChangeRequestFromMain":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateChangeRequestFromMain(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "importContent":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_importContent(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "importChangeRequestContent":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_importChangeRequestContent(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -34870,6 +35354,31 @@ func (ec *executionContext) unmarshalNContentChangeInput2ᚖgithubᚗcomᚋbinde
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNContentImport2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentImport(ctx context.Context, sel ast.SelectionSet, v *model.ContentImport) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ContentImport(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNContentImportInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentImportInput(ctx context.Context, v any) (model.ContentImportInput, error) {
+	res, err := ec.unmarshalInputContentImportInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNContentImportSource2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentImportSource(ctx context.Context, v any) (model.ContentImportSource, error) {
+	var res model.ContentImportSource
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNContentImportSource2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentImportSource(ctx context.Context, sel ast.SelectionSet, v model.ContentImportSource) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) unmarshalNContentOperation2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentOperation(ctx context.Context, v any) (model.ContentOperation, error) {
 	var res model.ContentOperation
 	err := res.UnmarshalGQL(v)
@@ -35194,6 +35703,11 @@ func (ec *executionContext) marshalNID2ᚕstringᚄ(ctx context.Context, sel ast
 	}
 
 	return ret
+}
+
+func (ec *executionContext) unmarshalNImportFileInput2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐImportFileInput(ctx context.Context, v any) (*model.ImportFileInput, error) {
+	res, err := ec.unmarshalInputImportFileInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNInsertedFile2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐInsertedFileᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.InsertedFile) graphql.Marshaler {
@@ -36665,6 +37179,23 @@ func (ec *executionContext) marshalOID2ᚖstring(ctx context.Context, sel ast.Se
 	_ = ctx
 	res := graphql.MarshalID(*v)
 	return res
+}
+
+func (ec *executionContext) unmarshalOImportFileInput2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐImportFileInputᚄ(ctx context.Context, v any) ([]*model.ImportFileInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.ImportFileInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNImportFileInput2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐImportFileInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) unmarshalOInt2ᚖint(ctx context.Context, v any) (*int, error) {

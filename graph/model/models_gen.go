@@ -143,6 +143,28 @@ type ContentChangeInput struct {
 	Revision    *string                    `json:"revision,omitempty"`
 }
 
+// The result of an import.
+type ContentImport struct {
+	// The revision the import made.
+	Revision *ent.Revision `json:"revision"`
+	// Pages and files imported.
+	ImportedResources int `json:"importedResources"`
+	// Pages and files found: a website's bounds, failed requests and files no page links to leave some out.
+	TotalResources int `json:"totalResources"`
+}
+
+// What to import: source website with url, or source markdown with files or zip (one of them).
+// Imported pages go to the top level, after the pages there.
+type ContentImportInput struct {
+	Source ContentImportSource `json:"source"`
+	// The start page of a website (http or https).
+	URL *string `json:"url,omitempty"`
+	// Markdown files and the files they link to (images), each with its path in the upload.
+	Files []*ImportFileInput `json:"files,omitempty"`
+	// A zip archive of Markdown files and the files they link to, in base64.
+	Zip *string `json:"zip,omitempty"`
+}
+
 // A page a content batch touched.
 type ContentPageChange struct {
 	// created_page, updated_page or deleted_page.
@@ -268,6 +290,12 @@ type GrantAccessInput struct {
 type GrantSubjectInput struct {
 	User *string `json:"user,omitempty"`
 	Team *string `json:"team,omitempty"`
+}
+
+// An uploaded file: its path (guide/install.md, images/shot.png) and its bytes in base64.
+type ImportFileInput struct {
+	Path   string `json:"path"`
+	Base64 string `json:"base64"`
 }
 
 // A file a content batch inserted.
@@ -725,6 +753,64 @@ func (e *ChangeRequestOrder) UnmarshalJSON(b []byte) error {
 }
 
 func (e ChangeRequestOrder) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Where imported content comes from.
+type ContentImportSource string
+
+const (
+	// A website: the page at url and the same-site pages it links to, with their images.
+	ContentImportSourceWebsite ContentImportSource = "website"
+	// Uploaded Markdown files (files or zip), laid out as Git Sync lays out a space.
+	ContentImportSourceMarkdown ContentImportSource = "markdown"
+)
+
+var AllContentImportSource = []ContentImportSource{
+	ContentImportSourceWebsite,
+	ContentImportSourceMarkdown,
+}
+
+func (e ContentImportSource) IsValid() bool {
+	switch e {
+	case ContentImportSourceWebsite, ContentImportSourceMarkdown:
+		return true
+	}
+	return false
+}
+
+func (e ContentImportSource) String() string {
+	return string(e)
+}
+
+func (e *ContentImportSource) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = ContentImportSource(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid ContentImportSource", str)
+	}
+	return nil
+}
+
+func (e ContentImportSource) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *ContentImportSource) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e ContentImportSource) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

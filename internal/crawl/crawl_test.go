@@ -3,68 +3,46 @@ package crawl
 import (
 	"context"
 	"errors"
-	"net"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/binderyhq/bindery/internal/fetch"
+	"github.com/binderyhq/bindery/internal/fetchtest"
 )
 
 // site serves a small documentation site: / links to /a and /b (and elsewhere); /a to /a/deep;
 // /slow takes a second.
 func site() http.Handler {
-	pages := map[string]string{
+	text := fetchtest.File{ContentType: "text/plain", Data: []byte("text")}
+	s := fetchtest.Site{Pages: map[string]string{
 		"/": `<title>Home</title><a href="/a">A</a> <a href="b">B</a> <a href="/old-b">B again</a> <a href="/doc.pdf">pdf</a>
 			<a href="/missing">404</a> <a href="/data.txt">text</a> <a href="http://127.0.0.1:1/x">off-site</a> <a href="mailto:x@y">mail</a>
 			<img src="/logo.png"><img src="/not-an-image.png"><img src="/big.png">`,
 		"/a":      `<h1>A</h1><a href="/a/deep">deep</a><img src="/logo.png">`,
 		"/a/deep": `<h1>Deep</h1><a href="/a/deeper">deeper</a>`,
 		"/b":      `<h1>B</h1>`,
-	}
+		"/slow":   `<p>late</p>`,
+	}, Files: map[string]fetchtest.File{
+		"/logo.png":         {ContentType: "image/png", Data: []byte("PNG")},
+		"/big.png":          {ContentType: "image/png", Data: make([]byte, 5000)},
+		"/not-an-image.png": text,
+		"/data.txt":         text,
+	}, Redirects: map[string]string{"/old-b": "/b"}}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/old-b":
-			http.Redirect(w, r, "/b", http.StatusMovedPermanently)
-		case "/logo.png":
-			w.Header().Set("Content-Type", "image/png")
-			w.Write([]byte("PNG"))
-		case "/big.png":
-			w.Header().Set("Content-Type", "image/png")
-			w.Write(make([]byte, 5000))
-		case "/not-an-image.png", "/data.txt":
-			w.Header().Set("Content-Type", "text/plain")
-			w.Write([]byte("text"))
-		case "/slow":
+		if r.URL.Path == "/slow" {
 			time.Sleep(time.Second)
-			w.Write([]byte("<p>late</p>"))
-		default:
-			page, ok := pages[r.URL.Path]
-			if !ok {
-				http.NotFound(w, r)
-				return
-			}
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			w.Write([]byte(page))
 		}
+		s.ServeHTTP(w, r)
 	})
 }
 
 // serve starts the site on 127.0.0.2 and returns its URL and a client allowed to reach it.
 func serve(t *testing.T) (string, *fetch.Client) {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.2:0")
-	if err != nil {
-		t.Skipf("cannot listen on 127.0.0.2: %v", err)
-	}
-	s := httptest.NewUnstartedServer(site())
-	s.Listener.Close()
-	s.Listener = ln
-	s.Start()
-	t.Cleanup(s.Close)
+	s := fetchtest.Serve(t, "127.0.0.2", site())
 	allow, err := fetch.ParseAllow("127.0.0.2")
 	if err != nil {
 		t.Fatal(err)

@@ -5,11 +5,12 @@ import (
 	"errors"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"net/netip"
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/binderyhq/bindery/internal/fetchtest"
 )
 
 func TestParseAllow(t *testing.T) {
@@ -81,21 +82,6 @@ func TestGuardian(t *testing.T) {
 	}
 }
 
-// serveOn starts a test server on a loopback address other than 127.0.0.1.
-func serveOn(t *testing.T, addr string, h http.Handler) *httptest.Server {
-	t.Helper()
-	ln, err := net.Listen("tcp", addr+":0")
-	if err != nil {
-		t.Skipf("cannot listen on %s: %v", addr, err)
-	}
-	s := httptest.NewUnstartedServer(h)
-	s.Listener.Close()
-	s.Listener = ln
-	s.Start()
-	t.Cleanup(s.Close)
-	return s
-}
-
 func mustURL(t *testing.T, s string) *url.URL {
 	t.Helper()
 	u, err := url.Parse(s)
@@ -110,8 +96,8 @@ func TestGetGuards(t *testing.T) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte("<p>hello</p>"))
 	})
-	loopback := serveOn(t, "127.0.0.1", hello)
-	allowed := serveOn(t, "127.0.0.2", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	loopback := fetchtest.Serve(t, "127.0.0.1", hello)
+	allowed := fetchtest.Serve(t, "127.0.0.2", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/to-loopback":
 			http.Redirect(w, r, loopback.URL+"/", http.StatusFound)

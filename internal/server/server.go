@@ -13,6 +13,8 @@ import (
 	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/internal/accounts"
+	"github.com/binderyhq/bindery/internal/crawl"
+	"github.com/binderyhq/bindery/internal/fetch"
 	"github.com/binderyhq/bindery/internal/store"
 	"github.com/binderyhq/bindery/rest"
 )
@@ -33,18 +35,20 @@ type Options struct {
 	Clock          func() time.Time
 	LoaderWait     time.Duration // how long dataloaders gather keys before a batch
 	CORSOrigins    []string      // browser origins allowed to call the API; "*" for any
+	FetchAllow     fetch.Allow   // hosts and networks imports may fetch from besides public addresses
+	ImportLimits   crawl.Limits  // bounds of a website import
 }
 
 // Defaults are the options of a server started without flags.
 func Defaults(baseURL string) Options {
 	return Options{BaseURL: baseURL, Limits: graph.DefaultLimits, MaxBody: 1 << 20, MaxUploadBody: 32 << 20, RequestTimeout: 30 * time.Second,
-		LoaderWait: loader.DefaultWait}
+		LoaderWait: loader.DefaultWait, ImportLimits: crawl.DefaultLimits}
 }
 
 // New returns the server's HTTP handler over an open store.
 func New(st *store.Store, o Options) http.Handler {
 	r := &graph.Resolver{Client: st.Client, Clock: o.Clock, Version: Version, Build: Build, BaseURL: o.BaseURL,
-		Blobs: st.Blobs, Search: st.Search}
+		Blobs: st.Blobs, Search: st.Search, Fetcher: fetch.New(o.FetchAllow), ImportLimits: o.ImportLimits}
 	return rest.NewRouter(rest.Config{
 		Resolver:       r,
 		GraphQL:        graph.NewHandler(r, o.Limits),

@@ -49,6 +49,7 @@ func Build(base *tree.Tree, s Site, env edit.Env) (*Outcome, error) {
 // plan is a site laid out: which page is under which, and where each page's links lead.
 type plan struct {
 	pages  []Page
+	docs   []markdown.Parsed // each page's Markdown parsed; its links are rewritten in Body
 	titles []string
 	parent []int // index of the parent page, -1 at the top level
 	order  []int // parents before children, siblings in site order
@@ -84,9 +85,10 @@ func newPlan(s Site) *plan {
 	p.nest(pageAt)
 	usedAt := map[int]int{}
 	for _, pg := range p.pages {
-		parsed := markdown.Parse(pg.Markdown)
-		p.titles = append(p.titles, pageTitle(parsed.Title, pg.Title))
-		edits := p.linkEdits(pg, pageAt, fileAt)
+		doc := markdown.Parse(pg.Markdown)
+		p.docs = append(p.docs, doc)
+		p.titles = append(p.titles, pageTitle(doc.Title, pg.Title))
+		edits := linkEdits(pg.Location, doc.Body, pageAt, fileAt)
 		for i, e := range edits {
 			if e.file < 0 {
 				continue
@@ -140,17 +142,18 @@ func pageTitle(own, fallback string) string {
 	return cmp.Or(title, "Untitled")
 }
 
-// linkEdits lists the rewrites of a page's link destinations, by offset. Reference links are
-// rewritten through their definition; autolinks are left alone (one can only hold a URL).
-func (p *plan) linkEdits(pg Page, pageAt, fileAt map[string]int) []linkEdit {
+// linkEdits lists the rewrites of the link destinations of md, a body of the page at from, by
+// offset. Reference links are rewritten through their definition; autolinks are left alone (one
+// can only hold a URL).
+func linkEdits(from *url.URL, md string, pageAt, fileAt map[string]int) []linkEdit {
 	var out []linkEdit
 	done := map[int]bool{}
-	for _, l := range markdown.Links(pg.Markdown) {
+	for _, l := range markdown.Links(md) {
 		if l.Kind == markdown.Reference || l.Kind == markdown.Autolink || done[l.Start] {
 			continue
 		}
 		done[l.Start] = true
-		if e, ok := target(pg.Location, l.Dest, pageAt, fileAt); ok {
+		if e, ok := target(from, l.Dest, pageAt, fileAt); ok {
 			e.Span = markdown.Span{Start: l.Start, End: l.End}
 			out = append(out, e)
 		}
@@ -283,8 +286,8 @@ func (a *applier) writeBodies(p *plan, pageIDs, fileIDs []string) error {
 		if strings.TrimSpace(p.pages[i].Markdown) == "" {
 			continue
 		}
-		doc := markdown.Parse(rewrite(p.pages[i].Markdown, p.links[i], pageIDs, fileIDs))
-		doc.Title = p.titles[i]
+		doc := p.docs[i]
+		doc.Title, doc.Body = p.titles[i], rewrite(doc.Body, p.links[i], pageIDs, fileIDs)
 		md := markdown.Render(doc)
 		changes = append(changes, edit.Change{Op: edit.OpUpdatePage, Page: pageIDs[i], Fields: edit.Fields{Markdown: &md}})
 	}
