@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 
+	lru "github.com/hashicorp/golang-lru/v2"
+
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/bodylink"
 	"github.com/binderyhq/bindery/graph/content/links"
@@ -54,17 +56,37 @@ func urlOf(t links.Target) string {
 	return ""
 }
 
+// targetCacheSize is how many bodies' link targets stay in memory.
+const targetCacheSize = 1 << 16
+
+// targetCache holds link targets by body hash. A body's targets are a function of its text, which
+// its hash names, so the cache is right for every database and never goes stale.
+var targetCache, _ = lru.New[string, []links.Target](targetCacheSize)
+
 // bodyTargets returns the stored link targets of page bodies, by body hash.
 func (r *Resolver) bodyTargets(ctx context.Context, hashes []string) (map[string][]links.Target, error) {
 	out := make(map[string][]links.Target, len(hashes))
-	for chunk := range chunks(hashes, objectBatch) {
-		rows, err := r.Client.BodyLink.Query().Where(bodylink.BodyHashIn(chunk...)).All(objectsContext(ctx))
+	var missing []string
+	for _, h := range hashes {
+		if targets, ok := targetCache.Get(h); ok {
+			out[h] = targets
+		} else {
+			missing = append(missing, h)
+		}
+	}
+	for chunk := range chunks(missing, objectBatch) {
+		rows, err := r.Client.BodyLink.Query().Where(bodylink.BodyHashIn(chunk...)).
+			Select(bodylink.FieldBodyHash, bodylink.FieldKind, bodylink.FieldRef, bodylink.FieldAnchor, bodylink.FieldURL).
+			All(objectsContext(ctx))
 		if err != nil {
 			return nil, err
 		}
 		for _, row := range rows {
 			t := links.Target{Kind: links.Kind(row.Kind), Ref: row.Ref + row.URL, Anchor: row.Anchor}
 			out[row.BodyHash] = append(out[row.BodyHash], t)
+		}
+		for _, h := range chunk {
+			targetCache.Add(h, out[h])
 		}
 	}
 	return out, nil

@@ -65,7 +65,8 @@ func (r *Resolver) linkList(ctx context.Context, rev *ent.Revision, t *tree.Tree
 	}
 	items = slices.DeleteFunc(items, func(l *model.Link) bool { return args.Status != nil && l.Status != *args.Status })
 	p := pageOf(items, pa, linkCursor, func(l *model.Link, after *page.Cursor) bool {
-		return linkCursor(l).ID > after.ID
+		kind, _ := after.Key.(string)
+		return compareTargets(l.Target, links.Target{Kind: links.Kind(kind), Ref: after.ID}) > 0
 	})
 	return &model.LinkConnection{
 		Edges: edges(p.Items, linkCursor, func(c string, l *model.Link) *model.LinkEdge {
@@ -92,13 +93,22 @@ func (r *Resolver) checkedLinks(ctx context.Context, t *tree.Tree, list linksOf)
 	for _, l := range items {
 		l.Status = check.Status(l.Target)
 	}
-	slices.SortFunc(items, func(a, b *model.Link) int { return strings.Compare(linkCursor(a).ID, linkCursor(b).ID) })
+	slices.SortFunc(items, func(a, b *model.Link) int { return compareTargets(a.Target, b.Target) })
 	return items, nil
 }
 
-// linkCursor names a link by its target, "<kind>:<id>", which also orders the list.
+// compareTargets orders link lists: by kind, then by the target's ID (a target t compares with
+// the cursor {Kind, Ref: ID} made from it as with t itself).
+func compareTargets(a, b links.Target) int {
+	if c := strings.Compare(string(a.Kind), string(b.Kind)); c != 0 {
+		return c
+	}
+	return strings.Compare(a.ID(), b.ID())
+}
+
+// linkCursor names a link by its target: its kind and ID.
 func linkCursor(l *model.Link) page.Cursor {
-	return page.Cursor{ID: string(l.Target.Kind) + ":" + l.Target.ID()}
+	return page.Cursor{Key: string(l.Target.Kind), ID: l.Target.ID()}
 }
 
 // linkStats counts items; when rev is a change request's, the broken ones it introduced are
