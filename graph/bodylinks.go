@@ -21,7 +21,9 @@ import (
 func storeBodyLinks(ctx context.Context, tx *ent.Tx, bodies map[string]string) error {
 	var rows []*ent.BodyLinkCreate
 	for hash, body := range bodies {
-		for _, t := range links.Extract(body) {
+		targets := links.Extract(body)
+		targetCache.Add(hash, targets) // the text's targets, whether or not this write commits
+		for _, t := range targets {
 			rows = append(rows, tx.BodyLink.Create().SetID(bodyLinkID(hash, t)).SetBodyHash(hash).
 				SetKind(bodylink.Kind(t.Kind)).SetRef(refOf(t)).SetAnchor(t.Anchor).SetURL(urlOf(t)))
 		}
