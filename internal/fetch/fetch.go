@@ -102,7 +102,8 @@ func (a Allow) guardian() *ssrf.Guardian {
 
 // Client sends guarded GET requests. It is safe for concurrent use.
 type Client struct {
-	http *http.Client
+	http  *http.Client
+	guard *ssrf.Guardian
 }
 
 // New returns a client whose connections reach only public addresses and those allow allows. It
@@ -131,16 +132,32 @@ func New(allow Allow) *Client {
 		MaxIdleConnsPerHost:   8,
 		IdleConnTimeout:       30 * time.Second,
 	}
-	return &Client{http: &http.Client{Transport: transport, CheckRedirect: checkRedirect}}
+	c := &Client{guard: guard}
+	c.http = &http.Client{Transport: transport, CheckRedirect: c.checkRedirect}
+	return c
 }
 
-// checkRedirect follows at most maxRedirects redirects, to http and https only; the dialer
-// checks the address of each.
-func checkRedirect(req *http.Request, via []*http.Request) error {
+// checkRedirect follows at most maxRedirects redirects, to URLs check accepts; the dialer
+// checks the address each connects to.
+func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) >= maxRedirects {
 		return fmt.Errorf("%w: more than %d redirects", ErrRefused, maxRedirects)
 	}
-	return CheckURL(req.URL)
+	return c.check(req.URL)
+}
+
+// check refuses a URL before any connection: CheckURL's, and a host that is a refused address
+// (the dialer would refuse it too, but a host without IPv6 could fail to open the socket first).
+func (c *Client) check(u *url.URL) error {
+	if err := CheckURL(u); err != nil {
+		return err
+	}
+	if addr, err := netip.ParseAddr(u.Hostname()); err == nil {
+		if err := c.guard.SafeAddr(addr.WithZone("")); err != nil {
+			return fmt.Errorf("%w: %v", ErrRefused, err)
+		}
+	}
+	return nil
 }
 
 // CheckURL refuses a URL the client would not fetch: another scheme than http or https, no host.
@@ -165,7 +182,7 @@ type Response struct {
 // Get fetches u, reading at most max bytes of body (a longer one is ErrTooLarge). A refused
 // destination, on the first request or a redirect, is ErrRefused.
 func (c *Client) Get(ctx context.Context, u *url.URL, max int64) (*Response, error) {
-	if err := CheckURL(u); err != nil {
+	if err := c.check(u); err != nil {
 		return nil, err
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)

@@ -139,6 +139,8 @@ func TestGetGuards(t *testing.T) {
 		{"redirect loop", allowList, allowed.URL + "/loop", ErrRefused},
 		{"metadata address", Allow{}, "http://169.254.169.254/latest/meta-data/", ErrRefused},
 		{"private address", Allow{}, "http://10.0.0.1/", ErrRefused},
+		{"IPv6 metadata address", Allow{}, "http://[fd00:ec2::254]/", ErrRefused},
+		{"IPv4-mapped loopback", Allow{}, "http://[::ffff:127.0.0.1]:" + port + "/", ErrRefused},
 		{"unspecified address", Allow{}, "http://0.0.0.0:" + port + "/", ErrRefused},
 		{"file scheme", allowList, "file:///etc/passwd", ErrRefused},
 		{"too large", allowList, allowed.URL + "/big", ErrTooLarge},
