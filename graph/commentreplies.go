@@ -28,8 +28,8 @@ const (
 	maxReactionEmoji = 32
 )
 
-// ListCommentReplies lists the replies to a comment, oldest first. Returns NOT_FOUND when the viewer
-// cannot read the comment, INVALID for a bad page or limit.
+// ListCommentReplies lists the replies to a comment, oldest first. Returns NOT_FOUND when the
+// viewer cannot read the comment, INVALID for a bad page or limit.
 func (r *Resolver) ListCommentReplies(ctx context.Context, spaceID string, crRef *string, commentID string, first *int, after *string) (*model.CommentReplyConnection, error) {
 	c, err := r.ReadComment(ctx, spaceID, crRef, commentID)
 	if err != nil {
@@ -61,8 +61,8 @@ func (r *Resolver) commentReplies(ctx context.Context, c *ent.Comment, first *in
 
 func replyCursor(r *ent.CommentReply) page.Cursor { return page.Cursor{Key: r.CreatedAt, ID: r.ID} }
 
-// ReadCommentReply returns a reply to a comment. Returns NOT_FOUND when the viewer cannot read it or
-// it is not there.
+// ReadCommentReply returns a reply to a comment. Returns NOT_FOUND when the viewer cannot read it
+// or it is not there.
 func (r *Resolver) ReadCommentReply(ctx context.Context, spaceID string, crRef *string, commentID, id string) (*ent.CommentReply, error) {
 	c, err := r.ReadComment(ctx, spaceID, crRef, commentID)
 	if err != nil {

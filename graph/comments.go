@@ -113,9 +113,9 @@ type CommentListArgs struct {
 	After      *string
 }
 
-// ListComments lists the comments of a space's own content, or of its change request (id or number)
-// when crRef is given. Returns NOT_FOUND when the viewer cannot read them, INVALID for a bad
-// page, limit or filter.
+// ListComments lists the comments of a space's own content, or of its change request (id or
+// number) when crRef is given. Returns NOT_FOUND when the viewer cannot read them, INVALID for a
+// bad page, limit or filter.
 func (r *Resolver) ListComments(ctx context.Context, spaceID string, crRef *string, a CommentListArgs) (*model.CommentConnection, error) {
 	sc, err := r.commentScopeOf(ctx, spaceID, crRef)
 	if err != nil {
@@ -168,28 +168,36 @@ func commentFilter(a CommentListArgs) (loader.CommentFilter, error) {
 		f.Status = *a.Status
 	}
 	var err error
-	if f.Page, err = userRef("targetPage", a.TargetPage); err != nil {
+	if f.Page, err = trimmedText("targetPage", derefOr(a.TargetPage, ""), 0, maxTargetID); err != nil {
 		return f, err
 	}
-	if len(a.Authors) > maxAuthorsFilter {
-		return f, apperr.Invalidf("authors: at most %d users (got %d)", maxAuthorsFilter, len(a.Authors))
+	authors, err := authorIDs(a.Authors)
+	f.Authors = strings.Join(authors, loader.AuthorSeparator)
+	return f, err
+}
+
+// authorIDs checks the user ids of an authors filter: at most 50, trimmed, sorted without
+// repeats, empty ones left out. Returns INVALID naming a bad one.
+func authorIDs(ids []string) ([]string, error) {
+	if len(ids) > maxAuthorsFilter {
+		return nil, apperr.Invalidf("authors: at most %d users (got %d)", maxAuthorsFilter, len(ids))
 	}
-	authors := make([]string, 0, len(a.Authors))
-	for i, id := range a.Authors {
-		ref, err := userRef("authors["+strconv.Itoa(i)+"]", &id)
+	out := make([]string, 0, len(ids))
+	for i, id := range ids {
+		field := "authors[" + strconv.Itoa(i) + "]"
+		ref, err := userRef(field, &id)
 		if err != nil {
-			return f, err
+			return nil, err
 		}
-		if ref != "" && !strings.Contains(ref, loader.AuthorSeparator) {
-			authors = append(authors, ref)
+		if strings.Contains(ref, loader.AuthorSeparator) {
+			return nil, apperr.Invalidf("%s: %q is not a user id", field, truncate(ref, maxUserRef))
+		}
+		if ref != "" {
+			out = append(out, ref)
 		}
 	}
-	slices.Sort(authors)
-	f.Authors = strings.Join(slices.Compact(authors), loader.AuthorSeparator)
-	if len(a.Authors) > 0 && f.Authors == "" {
-		f.Authors = loader.AuthorSeparator // nobody: an id no user has
-	}
-	return f, nil
+	slices.Sort(out)
+	return slices.Compact(out), nil
 }
 
 // ReadComment returns a comment of a space's own content, or of its change request when crRef is

@@ -14,66 +14,68 @@ import (
 )
 
 // commentRoutes adds the comment table under base: a space's own comments
-// (/spaces/{spaceId}/comments) or a change request's (…/change-requests/{changeRequestId}/comments).
-// Both tables behave alike; the change request, when the path has one, is its id or its number.
+// (/spaces/{spaceId}/comments) or a change request's
+// (…/change-requests/{changeRequestId}/comments). Both tables behave alike; the change request,
+// when the path has one, is its id or its number.
 func (a *api) commentRoutes(r chi.Router, base string) {
-	r.Get(base, a.listComments)
-	r.Post(base, a.postComment)
-	r.Get(base+"/{commentId}", a.getComment)
-	r.Put(base+"/{commentId}", a.updateComment)
-	r.Delete(base+"/{commentId}", a.deleteComment)
-	r.Get(base+"/{commentId}/replies", a.listCommentReplies)
-	r.Post(base+"/{commentId}/replies", a.postCommentReply)
-	r.Get(base+"/{commentId}/replies/{commentReplyId}", a.getCommentReply)
-	r.Put(base+"/{commentId}/replies/{commentReplyId}", a.updateCommentReply)
-	r.Delete(base+"/{commentId}/replies/{commentReplyId}", a.deleteCommentReply)
+	r.Get(base, comments(a.listComments))
+	r.Post(base, comments(a.postComment))
+	r.Get(base+"/{commentId}", comments(a.getComment))
+	r.Put(base+"/{commentId}", comments(a.updateComment))
+	r.Delete(base+"/{commentId}", comments(a.deleteComment))
+	r.Get(base+"/{commentId}/replies", comments(a.listCommentReplies))
+	r.Post(base+"/{commentId}/replies", comments(a.postCommentReply))
+	r.Get(base+"/{commentId}/replies/{commentReplyId}", comments(a.getCommentReply))
+	r.Put(base+"/{commentId}/replies/{commentReplyId}", comments(a.updateCommentReply))
+	r.Delete(base+"/{commentId}/replies/{commentReplyId}", comments(a.deleteCommentReply))
 }
 
-// commentPath names the comments a request is about: the space, and the change request when the
-// path has one.
+// commentPath names what a comment route is about: the space, the change request when the path
+// has one, the comment and the reply when it names them.
 type commentPath struct {
-	space         string
-	changeRequest *string
-	comment       string
+	space          string
+	changeRequest  *string
+	comment, reply string
 }
 
-func commentPathOf(r *http.Request) commentPath {
-	p := commentPath{space: chi.URLParam(r, "spaceId"), comment: chi.URLParam(r, "commentId")}
-	if cr := chi.URLParam(r, "changeRequestId"); cr != "" {
-		p.changeRequest = &cr
+// commentHandler is a handler of a comment route, given what its path names.
+type commentHandler func(w http.ResponseWriter, r *http.Request, p commentPath)
+
+// comments adapts a comment route's handler: it checks `format`, which the comment routes take
+// (document or markdown; bodies are Markdown either way: that is what Bindery stores, and the
+// reference's Document allows it), and reads the path.
+func comments(h commentHandler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if _, err := (query{r}).oneOf("format", "document", "markdown"); err != nil {
+			writeError(w, r, err)
+			return
+		}
+		p := commentPath{space: chi.URLParam(r, "spaceId"), comment: chi.URLParam(r, "commentId"),
+			reply: chi.URLParam(r, "commentReplyId")}
+		if cr := chi.URLParam(r, "changeRequestId"); cr != "" {
+			p.changeRequest = &cr
+		}
+		h(w, r, p)
 	}
-	return p
-}
-
-// checkFormat checks `format`, which every comment read takes: document or markdown. Bodies are
-// Markdown either way: that is what Bindery stores, and the reference's Document allows it.
-func checkFormat(r *http.Request) error {
-	_, err := query{r}.oneOf("format", "document", "markdown")
-	return err
 }
 
 // listComments answers GET …/comments: `order` (asc or desc, by posting time; desc by default),
 // `status` (all, open or resolved; all by default), `targetPage`, `authors` (user ids, repeated
-// or comma-separated), `format`.
-func (a *api) listComments(w http.ResponseWriter, r *http.Request) {
+// or comma-separated).
+func (a *api) listComments(w http.ResponseWriter, r *http.Request, p commentPath) {
 	serveList(w, r, a.comment, func(ctx context.Context, limit *int, page *string) (model.Connection[*ent.Comment], error) {
-		args, err := commentListArgs(r)
+		args, err := commentListArgs(query{r})
 		if err != nil {
 			return nil, err
 		}
 		args.First, args.After = limit, page
-		p := commentPathOf(r)
 		return a.r.ListComments(ctx, p.space, p.changeRequest, args)
 	})
 }
 
 // commentListArgs reads the filters of a comment list. Returns INVALID naming a parameter with a
 // value outside its enum.
-func commentListArgs(r *http.Request) (graph.CommentListArgs, error) {
-	q := query{r}
-	if err := checkFormat(r); err != nil {
-		return graph.CommentListArgs{}, err
-	}
+func commentListArgs(q query) (graph.CommentListArgs, error) {
 	order, err := q.oneOf("order", "asc", "desc")
 	if err != nil {
 		return graph.CommentListArgs{}, err
@@ -91,41 +93,45 @@ func commentListArgs(r *http.Request) (graph.CommentListArgs, error) {
 		st := comment.Status(status)
 		args.Status = &st
 	}
-	for _, v := range r.URL.Query()["authors"] {
+	for _, v := range q.r.URL.Query()["authors"] {
 		args.Authors = append(args.Authors, strings.Split(v, ",")...)
 	}
 	return args, nil
 }
 
-// postComment answers POST …/comments: `{body: {markdown}, page?, node?}` (200, as the
-// reference says).
-func (a *api) postComment(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Body notNull[commentBody] `json:"body"`
-		Page notNull[string]      `json:"page"`
-		Node notNull[string]      `json:"node"`
-	}
+// posted is the body of a new comment or reply: `{body: {markdown}, page?, node?}` (a reply has
+// no page or node: they are ignored there, like any unknown field).
+type posted struct {
+	Body notNull[commentBody] `json:"body"`
+	Page notNull[string]      `json:"page"`
+	Node notNull[string]      `json:"node"`
+}
+
+// decodePosted reads a new comment or reply. Returns INVALID without a body.
+func decodePosted(r *http.Request) (posted, error) {
+	var body posted
 	if err := decodeBody(r, &body); err != nil {
-		writeError(w, r, err)
-		return
+		return body, err
 	}
 	if body.Body.Value == nil {
-		writeError(w, r, missing("body"))
-		return
+		return body, missing("body")
 	}
-	p := commentPathOf(r)
-	c, err := a.r.Mutation().PostComment(r.Context(), p.space, p.changeRequest,
-		model.PostCommentInput{Body: body.Body.Value.Markdown, Page: body.Page.Value, Node: body.Node.Value})
+	return body, nil
+}
+
+// postComment answers POST …/comments with the comment (200, as the reference says).
+func (a *api) postComment(w http.ResponseWriter, r *http.Request, p commentPath) {
+	body, err := decodePosted(r)
+	var c *ent.Comment
+	if err == nil {
+		c, err = a.r.Mutation().PostComment(r.Context(), p.space, p.changeRequest,
+			model.PostCommentInput{Body: body.Body.Value.Markdown, Page: body.Page.Value, Node: body.Node.Value})
+	}
 	respondWith(w, r, http.StatusOK, c, err, a.comment)
 }
 
 // getComment answers GET …/comments/{commentId}.
-func (a *api) getComment(w http.ResponseWriter, r *http.Request) {
-	if err := checkFormat(r); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	p := commentPathOf(r)
+func (a *api) getComment(w http.ResponseWriter, r *http.Request, p commentPath) {
 	c, err := a.r.ReadComment(r.Context(), p.space, p.changeRequest, p.comment)
 	respondWith(w, r, http.StatusOK, c, err, a.comment)
 }
@@ -147,24 +153,22 @@ func (e commentEdit) markdown() *string {
 
 // updateComment answers PUT …/comments/{commentId}: `{resolved?, body?, addedReactions?,
 // removedReactions?}`.
-func (a *api) updateComment(w http.ResponseWriter, r *http.Request) {
+func (a *api) updateComment(w http.ResponseWriter, r *http.Request, p commentPath) {
 	var body commentEdit
-	if err := decodeBody(r, &body); err != nil {
-		writeError(w, r, err)
-		return
+	err := decodeBody(r, &body)
+	var c *ent.Comment
+	if err == nil {
+		c, err = a.r.Mutation().UpdateComment(r.Context(), p.space, p.changeRequest, p.comment, model.UpdateCommentInput{
+			Resolved: body.Resolved.Value, Body: body.markdown(),
+			AddedReactions: body.AddedReactions.Or(nil), RemovedReactions: body.RemovedReactions.Or(nil),
+		})
 	}
-	p := commentPathOf(r)
-	c, err := a.r.Mutation().UpdateComment(r.Context(), p.space, p.changeRequest, p.comment, model.UpdateCommentInput{
-		Resolved: body.Resolved.Value, Body: body.markdown(),
-		AddedReactions: body.AddedReactions.Or(nil), RemovedReactions: body.RemovedReactions.Or(nil),
-	})
 	respondWith(w, r, http.StatusOK, c, err, a.comment)
 }
 
 // deleteComment answers DELETE …/comments/{commentId}: 205, or 204 when there was no such
 // comment (the reference's "did not exist").
-func (a *api) deleteComment(w http.ResponseWriter, r *http.Request) {
-	p := commentPathOf(r)
+func (a *api) deleteComment(w http.ResponseWriter, r *http.Request, p commentPath) {
 	deleted, err := a.r.Mutation().DeleteComment(r.Context(), p.space, p.changeRequest, p.comment)
 	respondEmpty(w, r, deletionStatus(deleted), err)
 }
@@ -177,70 +181,46 @@ func deletionStatus(deleted bool) int {
 }
 
 // listCommentReplies answers GET …/comments/{commentId}/replies, oldest first.
-func (a *api) listCommentReplies(w http.ResponseWriter, r *http.Request) {
+func (a *api) listCommentReplies(w http.ResponseWriter, r *http.Request, p commentPath) {
 	serveList(w, r, a.commentReply, func(ctx context.Context, limit *int, page *string) (model.Connection[*ent.CommentReply], error) {
-		if err := checkFormat(r); err != nil {
-			return nil, err
-		}
-		p := commentPathOf(r)
 		return a.r.ListCommentReplies(ctx, p.space, p.changeRequest, p.comment, limit, page)
 	})
 }
 
-// postCommentReply answers POST …/comments/{commentId}/replies: `{body: {markdown}}` (200).
-func (a *api) postCommentReply(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Body notNull[commentBody] `json:"body"`
+// postCommentReply answers POST …/comments/{commentId}/replies with the reply (200).
+func (a *api) postCommentReply(w http.ResponseWriter, r *http.Request, p commentPath) {
+	body, err := decodePosted(r)
+	var reply *ent.CommentReply
+	if err == nil {
+		reply, err = a.r.Mutation().PostCommentReply(r.Context(), p.space, p.changeRequest, p.comment, body.Body.Value.Markdown)
 	}
-	if err := checkFormat(r); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	if err := decodeBody(r, &body); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	if body.Body.Value == nil {
-		writeError(w, r, missing("body"))
-		return
-	}
-	p := commentPathOf(r)
-	reply, err := a.r.Mutation().PostCommentReply(r.Context(), p.space, p.changeRequest, p.comment, body.Body.Value.Markdown)
 	respondWith(w, r, http.StatusOK, reply, err, a.commentReply)
 }
 
 // getCommentReply answers GET …/replies/{commentReplyId}.
-func (a *api) getCommentReply(w http.ResponseWriter, r *http.Request) {
-	if err := checkFormat(r); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	p := commentPathOf(r)
-	reply, err := a.r.ReadCommentReply(r.Context(), p.space, p.changeRequest, p.comment, chi.URLParam(r, "commentReplyId"))
+func (a *api) getCommentReply(w http.ResponseWriter, r *http.Request, p commentPath) {
+	reply, err := a.r.ReadCommentReply(r.Context(), p.space, p.changeRequest, p.comment, p.reply)
 	respondWith(w, r, http.StatusOK, reply, err, a.commentReply)
 }
 
 // updateCommentReply answers PUT …/replies/{commentReplyId}: `{body?, addedReactions?,
 // removedReactions?}`; `resolved` is ignored (replies have no status), like any unknown field.
-func (a *api) updateCommentReply(w http.ResponseWriter, r *http.Request) {
+func (a *api) updateCommentReply(w http.ResponseWriter, r *http.Request, p commentPath) {
 	var body commentEdit
-	if err := decodeBody(r, &body); err != nil {
-		writeError(w, r, err)
-		return
+	err := decodeBody(r, &body)
+	var reply *ent.CommentReply
+	if err == nil {
+		reply, err = a.r.Mutation().UpdateCommentReply(r.Context(), p.space, p.changeRequest, p.comment, p.reply,
+			model.UpdateCommentReplyInput{
+				Body: body.markdown(), AddedReactions: body.AddedReactions.Or(nil), RemovedReactions: body.RemovedReactions.Or(nil),
+			})
 	}
-	p := commentPathOf(r)
-	reply, err := a.r.Mutation().UpdateCommentReply(r.Context(), p.space, p.changeRequest, p.comment,
-		chi.URLParam(r, "commentReplyId"), model.UpdateCommentReplyInput{
-			Body: body.markdown(), AddedReactions: body.AddedReactions.Or(nil), RemovedReactions: body.RemovedReactions.Or(nil),
-		})
 	respondWith(w, r, http.StatusOK, reply, err, a.commentReply)
 }
 
 // deleteCommentReply answers DELETE …/replies/{commentReplyId}: 205, or 204 when the comment has
 // no such reply.
-func (a *api) deleteCommentReply(w http.ResponseWriter, r *http.Request) {
-	p := commentPathOf(r)
-	deleted, err := a.r.Mutation().DeleteCommentReply(r.Context(), p.space, p.changeRequest, p.comment,
-		chi.URLParam(r, "commentReplyId"))
+func (a *api) deleteCommentReply(w http.ResponseWriter, r *http.Request, p commentPath) {
+	deleted, err := a.r.Mutation().DeleteCommentReply(r.Context(), p.space, p.changeRequest, p.comment, p.reply)
 	respondEmpty(w, r, deletionStatus(deleted), err)
 }

@@ -1,8 +1,6 @@
 package model
 
 import (
-	"fmt"
-
 	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/binderyhq/bindery/ent"
@@ -16,11 +14,7 @@ func MarshalChangeRequestStatus(s changerequest.Status) graphql.Marshaler {
 
 // UnmarshalChangeRequestStatus reads a GraphQL enum value into a change request status.
 func UnmarshalChangeRequestStatus(v any) (changerequest.Status, error) {
-	s := changerequest.Status(unmarshalEnum(v))
-	if changerequest.StatusValidator(s) != nil {
-		return "", fmt.Errorf("%v is not a change request status (one of DRAFT, OPEN, ARCHIVED, MERGED)", v)
-	}
-	return s, nil
+	return unmarshalChecked(v, changerequest.StatusValidator, "change request status (one of DRAFT, OPEN, ARCHIVED, MERGED)")
 }
 
 // Nodes returns the change requests of the page.

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -17,11 +16,7 @@ func MarshalCommentStatus(s comment.Status) graphql.Marshaler {
 
 // UnmarshalCommentStatus reads a GraphQL enum value into a comment status.
 func UnmarshalCommentStatus(v any) (comment.Status, error) {
-	s := comment.Status(unmarshalEnum(v))
-	if comment.StatusValidator(s) != nil {
-		return "", fmt.Errorf("%v is not a comment status (one of OPEN, RESOLVED)", v)
-	}
-	return s, nil
+	return unmarshalChecked(v, comment.StatusValidator, "comment status (OPEN or RESOLVED)")
 }
 
 // CommentTarget is what a comment is attached to. Its page, with the outdated flag that compares

@@ -26,16 +26,23 @@ func unmarshalEnum(v any) string {
 	return strings.ToLower(strings.ReplaceAll(s, "_", "-"))
 }
 
+// unmarshalChecked reads a GraphQL enum value into an ent enum its validator accepts; the error
+// names what it is and its values.
+func unmarshalChecked[T ~string](v any, valid func(T) error, what string) (T, error) {
+	e := T(unmarshalEnum(v))
+	if valid(e) != nil {
+		return "", fmt.Errorf("%v is not a %s", v, what)
+	}
+	return e, nil
+}
+
 // MarshalSpaceVisibility writes a space visibility as its GraphQL enum value.
 func MarshalSpaceVisibility(v space.Visibility) graphql.Marshaler { return marshalEnum(string(v)) }
 
 // UnmarshalSpaceVisibility reads a GraphQL enum value into a space visibility.
 func UnmarshalSpaceVisibility(v any) (space.Visibility, error) {
-	vis := space.Visibility(unmarshalEnum(v))
-	if space.VisibilityValidator(vis) != nil {
-		return "", fmt.Errorf("%v is not a space visibility (one of PUBLIC, UNLISTED, SHARE_LINK, VISITOR_AUTH, IN_COLLECTION, PRIVATE)", v)
-	}
-	return vis, nil
+	return unmarshalChecked(v, space.VisibilityValidator,
+		"space visibility (one of PUBLIC, UNLISTED, SHARE_LINK, VISITOR_AUTH, IN_COLLECTION, PRIVATE)")
 }
 
 // MarshalSpaceEditMode writes a space edit mode as its GraphQL enum value.
@@ -43,9 +50,5 @@ func MarshalSpaceEditMode(m space.EditMode) graphql.Marshaler { return marshalEn
 
 // UnmarshalSpaceEditMode reads a GraphQL enum value into a space edit mode.
 func UnmarshalSpaceEditMode(v any) (space.EditMode, error) {
-	m := space.EditMode(unmarshalEnum(v))
-	if space.EditModeValidator(m) != nil {
-		return "", fmt.Errorf("%v is not a space edit mode (LIVE or LOCKED)", v)
-	}
-	return m, nil
+	return unmarshalChecked(v, space.EditModeValidator, "space edit mode (LIVE or LOCKED)")
 }
