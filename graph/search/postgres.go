@@ -1,6 +1,7 @@
 package search
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -54,16 +55,29 @@ func (postgres) rowArgs(id, spaceKey int64, s Section) []any {
 // words is text as the words search finds, one space between them.
 func words(text string) string { return strings.Join(Tokens(text), " ") }
 
+// rank is the score of a section: cover density with the weights {D, C, B, A}, divided by
+// 1 + the log of the section's length.
+const rank = "ts_rank_cd('{0.1, 0.1, 0.4, 1.0}', s.words, q.query, 1)::float8"
+
 func (postgres) matches(scored bool) string {
 	score := ""
 	if scored {
-		score = ", ts_rank_cd('{0.1, 0.1, 0.4, 1.0}', s.words, q.query, 1)::float8 AS score"
+		score = ", " + rank + " AS score"
 	}
 	return "SELECT s.id" + score + ` FROM search_sections s, to_tsquery('simple', ?) AS q (query)
 	WHERE s.words @@ q.query AND s.id BETWEEN ? AND ?`
 }
 
 func (postgres) idColumn() string { return "s.id" }
+
+// pageHits reads the sections of each page by its range of ids (the primary key), then keeps
+// those that match: the GIN index would find every match of the whole space first.
+func (postgres) pageHits() string {
+	return fmt.Sprintf(`SELECT s.id, %s AS score FROM to_tsquery('simple', ?) AS q (query)
+	CROSS JOIN unnest(?::bigint[]) AS p (key)
+	JOIN search_sections s ON s.id BETWEEN p.key << %d AND (p.key << %[2]d) + %d
+	WHERE s.words @@ q.query`, rank, ordinalBits, MaxPageSections-1)
+}
 
 func (postgres) match(t Terms) string { return t.TSQuery() }
 

@@ -21,6 +21,9 @@ type sqlDialect interface {
 	// conditions on idColumn may follow it (AND …).
 	matches(scored bool) string
 	idColumn() string
+	// pageHits selects the id and score of the matching sections of some pages; its arguments
+	// are match(terms), then list(page keys).
+	pageHits() string
 	match(t Terms) string
 	// in is a condition "expression is one of a list", whose one argument is list(values).
 	in(expr string) string
