@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/binderyhq/bindery/ent"
-	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/apperr"
@@ -27,7 +26,7 @@ const maxImportURL = 2048
 
 // importContent imports a website or uploaded Markdown into a space's main content as one
 // revision of type import, which becomes the space's active revision, as a merge's does. It takes
-// the edit role (an import adds pages; it changes none of those there); a locked space refuses
+// the review role, as merging does (it changes the main content without a review); a locked space refuses
 // it with 403. The space's row is locked while the revision is written, so imports and merges on
 // one space queue. Returns INVALID for a bad input, a refused address or a site that cannot be
 // fetched.
@@ -36,7 +35,7 @@ func (r *Resolver) importContent(ctx context.Context, spaceID string, in model.C
 	if err != nil {
 		return nil, err
 	}
-	if err := requireSpaceRole(ctx, s, viewer.RoleEdit, "import content"); err != nil {
+	if err := requireSpaceRole(ctx, s, viewer.RoleReview, "import into the space's main content"); err != nil {
 		return nil, err
 	}
 	return r.runImport(ctx, s, nil, in, r.importIntoSpace)
@@ -87,10 +86,7 @@ func (r *Resolver) importIntoSpace(ctx context.Context, tx *ent.Tx, s *ent.Space
 	if err != nil {
 		return nil, err
 	}
-	// The space's policy lets reviewers move its revision (merges); an import takes the edit role,
-	// checked on this space before, and moves it to the revision just written from the space's
-	// own, so the decision is taken here for this one field.
-	err = tx.Space.UpdateOneID(s.ID).SetRevisionID(out.Revision.ID).Exec(privacy.DecisionContext(ctx, privacy.Allow))
+	err = tx.Space.UpdateOneID(s.ID).SetRevisionID(out.Revision.ID).Exec(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -52,10 +52,11 @@ func allowFetch(t *testing.T, list string) func(*server.Options) {
 	return func(o *server.Options) { o.FetchAllow = allow }
 }
 
-// importFixture is an organization with a space, change request 1, an editor and a reader.
+// importFixture is an organization with a space, change request 1, a reviewer (who may import into
+// the main content), an editor (into change requests) and a reader.
 type importFixture struct {
 	e                             *testenv.Env
-	admin, editor, reader, outsdr testenv.Actor
+	admin, reviewer, editor, reader, outsdr testenv.Actor
 	org, space                    string
 }
 
@@ -64,7 +65,8 @@ func newImportFixture(t *testing.T, opts ...func(*server.Options)) *importFixtur
 	e := testenv.New(t, opts...)
 	f := &importFixture{e: e}
 	f.admin, f.org = e.Bootstrap("ada@example.com", "Acme")
-	f.editor = e.User("eve@example.com", f.org, testenv.Role(viewer.RoleEdit))
+	f.reviewer = e.User("eve@example.com", f.org, testenv.Role(viewer.RoleReview))
+	f.editor = e.User("ed@example.com", f.org, testenv.Role(viewer.RoleEdit))
 	f.reader = e.User("rob@example.com", f.org, testenv.Role(viewer.RoleRead))
 	f.outsdr, _ = e.Bootstrap("zed@zeta.io", "Zeta")
 	f.space = createSpace(t, e, f.admin, f.org, map[string]any{"title": "Docs"})["id"].(string)
@@ -144,7 +146,7 @@ func TestImportWebsite(t *testing.T) {
 	site := serveSite(t, "127.0.0.2", docsSite("/"))
 	f := newImportFixture(t, allowFetch(t, "127.0.0.2"))
 	before := f.e.Do(f.admin, "GET", f.path(""), nil).Map(t)["revision"].(string)
-	got := f.imports(t, f.editor, "", map[string]any{"source": "website", "url": site + "/"})
+	got := f.imports(t, f.reviewer, "", map[string]any{"source": "website", "url": site + "/"})
 	if got.ImportedResources != 5 || got.TotalResources != 5 {
 		t.Fatalf("imported %d of %d, want the 4 pages and the image", got.ImportedResources, got.TotalResources)
 	}
@@ -188,7 +190,7 @@ func TestImportWebsite(t *testing.T) {
 	})
 	// A second import adds its pages after those there; the start page nests under its parent.
 	t.Run("OKAgainAddsAfterwards", func(t *testing.T) {
-		f.imports(t, f.editor, "", map[string]any{"source": "website", "url": site + "/guide/install"})
+		f.imports(t, f.reviewer, "", map[string]any{"source": "website", "url": site + "/guide/install"})
 		pages, _ := f.content(t, "")
 		if s := shape(pages); s != "welcome, guide(guide/install), users, welcome-2, users-2, guide-2(guide-2/install)" {
 			t.Fatalf("pages: %s", s)
@@ -324,7 +326,7 @@ func TestImportMarkdown(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newImportFixture(t)
 			mainBefore := f.e.Do(f.admin, "GET", f.path(""), nil).Map(t)["revision"]
-			got := f.imports(t, f.editor, tt.target, tt.body(t))
+			got := f.imports(t, f.reviewer, tt.target, tt.body(t))
 			if got.ImportedResources != 4 || got.TotalResources != 4 {
 				t.Fatalf("imported %d of %d", got.ImportedResources, got.TotalResources)
 			}
@@ -354,9 +356,13 @@ func TestImportMarkdown(t *testing.T) {
 func TestImportRoles(t *testing.T) {
 	f := newImportFixture(t)
 	body := map[string]any{"source": "markdown", "files": bookFiles()}
+	t.Run("EditorIntoChangeRequestOnly", func(t *testing.T) {
+		crWantError(t, f.e.Do(f.editor, "POST", f.path("/content/import"), body), http.StatusForbidden, "review role")
+		crWant(t, f.e.Do(f.editor, "POST", f.path("/change-requests/1/content/import"), body), http.StatusCreated)
+	})
 	for _, target := range []string{"", "/change-requests/1"} {
 		t.Run("ErrReader"+target, func(t *testing.T) {
-			crWantError(t, f.e.Do(f.reader, "POST", f.path(target+"/content/import"), body), http.StatusForbidden, "edit role", "import content")
+			crWantError(t, f.e.Do(f.reader, "POST", f.path(target+"/content/import"), body), http.StatusForbidden, "role", "import")
 		})
 		t.Run("ErrOutsider"+target, func(t *testing.T) {
 			testenv.CheckError(t, f.e.Do(f.outsdr, "POST", f.path(target+"/content/import"), body), http.StatusNotFound)
@@ -366,13 +372,13 @@ func TestImportRoles(t *testing.T) {
 			defer func() {
 				crWant(t, f.e.Do(f.admin, "PATCH", f.path(""), map[string]any{"editMode": "live"}), http.StatusOK)
 			}()
-			crWantError(t, f.e.Do(f.editor, "POST", f.path(target+"/content/import"), body), http.StatusForbidden, "locked")
+			crWantError(t, f.e.Do(f.reviewer, "POST", f.path(target+"/content/import"), body), http.StatusForbidden, "locked")
 		})
 	}
 	t.Run("ErrMergedChangeRequest", func(t *testing.T) {
 		crWant(t, f.e.Do(f.admin, "POST", f.path("/change-requests"), map[string]any{"subject": "Done"}), http.StatusCreated)
 		crWant(t, f.e.Do(f.admin, "POST", f.path("/change-requests/2/merge"), nil), http.StatusOK)
-		crWantError(t, f.e.Do(f.editor, "POST", f.path("/change-requests/2/content/import"), body), http.StatusBadRequest, "merged")
+		crWantError(t, f.e.Do(f.reviewer, "POST", f.path("/change-requests/2/content/import"), body), http.StatusBadRequest, "merged")
 	})
 	t.Run("NothingChanged", func(t *testing.T) {
 		if pages, _ := f.content(t, ""); len(pages) != 0 {
@@ -394,7 +400,7 @@ func TestImportGraphQL(t *testing.T) {
 	}
 	t.Run("OKWebsiteIntoAChangeRequest", func(t *testing.T) {
 		var d struct{ ImportChangeRequestContent answer }
-		gqlOK(t, f.e.GraphQL(f.editor, changeRequest, map[string]any{"s": f.space, "in": map[string]any{"source": "website", "url": site + "/"}}), &d)
+		gqlOK(t, f.e.GraphQL(f.reviewer, changeRequest, map[string]any{"s": f.space, "in": map[string]any{"source": "website", "url": site + "/"}}), &d)
 		if a := d.ImportChangeRequestContent; a.Revision.Type != "import" || a.ImportedResources != 5 || a.TotalResources != 5 {
 			t.Fatalf("answer %+v", a)
 		}
@@ -404,7 +410,7 @@ func TestImportGraphQL(t *testing.T) {
 	})
 	t.Run("OKMarkdownIntoTheSpace", func(t *testing.T) {
 		var d struct{ ImportContent answer }
-		gqlOK(t, f.e.GraphQL(f.editor, space, map[string]any{"s": f.space, "in": map[string]any{"source": "markdown", "files": bookFiles()}}), &d)
+		gqlOK(t, f.e.GraphQL(f.reviewer, space, map[string]any{"s": f.space, "in": map[string]any{"source": "markdown", "files": bookFiles()}}), &d)
 		if a := d.ImportContent; a.Revision.Type != "import" || a.ImportedResources != 4 {
 			t.Fatalf("answer %+v", a)
 		}
@@ -414,7 +420,7 @@ func TestImportGraphQL(t *testing.T) {
 		in    map[string]any
 		code  string
 	}{
-		"ErrRefusedAddress": {f.editor, map[string]any{"source": "website", "url": "http://127.0.0.1:1/"}, "BAD_REQUEST"},
+		"ErrRefusedAddress": {f.reviewer, map[string]any{"source": "website", "url": "http://127.0.0.1:1/"}, "BAD_REQUEST"},
 		"ErrReader":         {f.reader, map[string]any{"source": "markdown", "files": bookFiles()}, "FORBIDDEN"},
 		"ErrOutsider":       {f.outsdr, map[string]any{"source": "markdown", "files": bookFiles()}, "NOT_FOUND"},
 	} {
