@@ -3,6 +3,7 @@ package rest_test
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -679,4 +680,30 @@ func (f *commentFixture) seedComments(t *testing.T, n int, authors ...testenv.Ac
 		react(author, func(r *ent.ReactionCreate) *ent.ReactionCreate { return r.SetTargetReplyID(reply.ID) }, "👍")
 	}
 	c.Reaction.CreateBulk(reactions...).ExecX(system())
+}
+
+// FuzzCommentBodies sends arbitrary bodies and list parameters to the comment routes: never a
+// 500, and every failure carries the error body.
+func FuzzCommentBodies(f *testing.F) {
+	ft := newFuzzTarget(f)
+	base := "/v1/spaces/" + ft.e.Do(ft.admin, "POST", "/v1/orgs/"+ft.org+"/spaces", map[string]any{"title": "Docs"}).Map(f)["id"].(string) + "/comments"
+	r := ft.e.Do(ft.admin, "POST", base, map[string]any{"body": md("Seed")})
+	c := base + "/" + r.Map(f)["id"].(string)
+	reply := c + "/replies/" + ft.e.Do(ft.admin, "POST", c+"/replies", map[string]any{"body": md("Re")}).Map(f)["id"].(string)
+	writes := []struct{ method, path string }{{"POST", base}, {"PUT", c}, {"POST", c + "/replies"}, {"PUT", reply}}
+	for i, body := range []string{
+		`{"body":{"markdown":"Hi"},"page":"p","node":"n"}`,
+		`{"resolved":true,"addedReactions":["👍"],"removedReactions":["🎉"]}`,
+		`{"body":{"markdown":"` + strings.Repeat("a", 300) + `"}}`,
+		`{"body":{"document":{}}}`, `{"body":"x"}`, `{"body":null}`, `{"addedReactions":[1]}`, `{"resolved":"yes"}`,
+		``, `null`, `[]`, `{`, `{"body":{"markdown":"\u0000"}}`, "{\"body\":{\"markdown\":\"\xff\"}}",
+	} {
+		f.Add(uint8(i), []byte(body), "status=open&order=asc&authors="+ft.user)
+	}
+	f.Fuzz(func(t *testing.T, which uint8, body []byte, query string) {
+		w := writes[int(which)%len(writes)]
+		ft.send(t, w.method, w.path, body)
+		q, _ := url.ParseQuery(query) // what a client could send: an encoded query
+		ft.send(t, "GET", base+"?"+q.Encode(), nil)
+	})
 }
