@@ -70,13 +70,15 @@ func (postgres) matches(scored bool) string {
 
 func (postgres) idColumn() string { return "s.id" }
 
-// pageHits reads the sections of each page by its range of ids (the primary key), then keeps
-// those that match: the GIN index would find every match of the whole space first.
+// pageHits reads the sections of each page by its range of ids (an index scan of the primary
+// key per page: LATERAL with LIMIT makes it one, where the planner, not knowing the ranges, would
+// scan the table), then keeps those that match. The rows are read first (a materialized CTE):
+// planned together, the GIN index would be searched again for every page.
 func (postgres) pageHits() string {
-	return fmt.Sprintf(`SELECT s.id, %s AS score FROM to_tsquery('simple', ?) AS q (query)
-	CROSS JOIN unnest(?::bigint[]) AS p (key)
-	JOIN search_sections s ON s.id BETWEEN p.key << %d AND (p.key << %[2]d) + %d
-	WHERE s.words @@ q.query`, rank, ordinalBits, MaxPageSections-1)
+	return fmt.Sprintf(`WITH rows AS MATERIALIZED (SELECT s.id, s.words FROM unnest(?::bigint[]) AS p (key),
+	LATERAL (SELECT id, words FROM search_sections WHERE id BETWEEN p.key << %d AND (p.key << %[1]d) + %d LIMIT %d) s)
+	SELECT s.id, %s AS score FROM rows s, to_tsquery('simple', ?) AS q (query) WHERE s.words @@ q.query`,
+		ordinalBits, MaxPageSections-1, MaxPageSections, rank)
 }
 
 func (postgres) match(t Terms) string { return t.TSQuery() }

@@ -199,7 +199,7 @@ func (x *sqlIndex) pagesOf(ctx context.Context, db DB, q Query, s *scope, r *ran
 SELECT h.id, h.score, s.page_id, s.anchor, s.heading, s.body FROM hits h JOIN search_sections s ON s.id = h.id
 ORDER BY h.score DESC, h.id`)
 	found := map[int64]*Page{}
-	err := query(ctx, db, stmt, []any{x.d.match(q.Terms), x.d.list(chosen)}, func(scan func(...any) error) error {
+	err := query(ctx, db, stmt, []any{x.d.list(chosen), x.d.match(q.Terms)}, func(scan func(...any) error) error {
 		var id int64
 		var sec SectionHit
 		var pageID, body string

@@ -22,7 +22,7 @@ type sqlDialect interface {
 	matches(scored bool) string
 	idColumn() string
 	// pageHits selects the id and score of the matching sections of some pages; its arguments
-	// are match(terms), then list(page keys).
+	// are list(page keys), then match(terms).
 	pageHits() string
 	match(t Terms) string
 	// in is a condition "expression is one of a list", whose one argument is list(values).

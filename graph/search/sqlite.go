@@ -72,7 +72,7 @@ func (sqlite) idColumn() string { return "rowid" }
 // sections of those pages.
 func (sqlite) pageHits() string {
 	return fmt.Sprintf(`SELECT rowid AS id, %s AS score FROM search_fts
-	WHERE search_fts MATCH ? AND (rowid >> %d) IN (SELECT value FROM json_each(?))`, bm25, ordinalBits)
+	WHERE (rowid >> %d) IN (SELECT value FROM json_each(?)) AND search_fts MATCH ?`, bm25, ordinalBits)
 }
 
 func (sqlite) match(t Terms) string { return t.FTS5() }
