@@ -51,13 +51,12 @@ func (r *Resolver) searchSpace(ctx context.Context, s *ent.Space, query string, 
 			rows = append(rows, ranked[*model.SearchPage]{position: h.Rank, id: h.PageID, node: p})
 		}
 	}
-	p := page.Trim(rows, limit, total, rankedCursor)
-	return &model.SearchPageConnection{
-		Edges: edges(p.Items, rankedCursor, func(c string, n ranked[*model.SearchPage]) *model.SearchPageEdge {
-			return &model.SearchPageEdge{Cursor: c, Node: n.node}
-		}),
-		PageInfo: pageInfo(p), TotalCount: p.Count,
-	}, nil
+	conn := &model.SearchPageConnection{}
+	conn.Edges, conn.PageInfo, conn.TotalCount = rankedPage(rows, limit, total,
+		func(c string, n *model.SearchPage) *model.SearchPageEdge {
+			return &model.SearchPageEdge{Cursor: c, Node: n}
+		})
+	return conn, nil
 }
 
 // searchOrganization returns the spaces of an organization that hold pages matching query, the
@@ -79,13 +78,12 @@ func (r *Resolver) searchOrganization(ctx context.Context, o *ent.Organization, 
 	if err != nil {
 		return nil, err
 	}
-	p := page.Trim(rows, limit, total, rankedCursor)
-	return &model.SearchSpaceConnection{
-		Edges: edges(p.Items, rankedCursor, func(c string, n ranked[*model.SearchSpace]) *model.SearchSpaceEdge {
-			return &model.SearchSpaceEdge{Cursor: c, Node: n.node}
-		}),
-		PageInfo: pageInfo(p), TotalCount: p.Count,
-	}, nil
+	conn := &model.SearchSpaceConnection{}
+	conn.Edges, conn.PageInfo, conn.TotalCount = rankedPage(rows, limit, total,
+		func(c string, n *model.SearchSpace) *model.SearchSpaceEdge {
+			return &model.SearchSpaceEdge{Cursor: c, Node: n}
+		})
+	return conn, nil
 }
 
 // searchSpaces makes the results of matching spaces, in order, with their positions among all
@@ -164,6 +162,13 @@ type ranked[T any] struct {
 }
 
 func rankedCursor[T any](r ranked[T]) page.Cursor { return page.Cursor{Key: r.position, ID: r.id} }
+
+// rankedPage cuts results read with one extra down to a page of a connection: its edges, where
+// it ends and the total count.
+func rankedPage[T, E any](rows []ranked[T], limit, total int, edge func(cursor string, node T) E) ([]E, *model.PageInfo, int) {
+	p := page.Trim(rows, limit, total, rankedCursor)
+	return edges(p.Items, rankedCursor, func(c string, r ranked[T]) E { return edge(c, r.node) }), pageInfo(p), p.Count
+}
 
 // readableSpaces lists the live spaces of an organization the viewer may read.
 func readableSpaces(ctx context.Context, orgID string) ([]string, error) {

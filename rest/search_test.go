@@ -57,22 +57,23 @@ func (f *crFixture) publish(t *testing.T, changes ...map[string]any) map[string]
 // searchSpace searches a space as a over REST and decodes the list.
 func searchSpace(t *testing.T, e *testenv.Env, a testenv.Actor, spaceID, query, extra string) searchList {
 	t.Helper()
-	r := e.Do(a, "GET", "/v1/spaces/"+spaceID+"/search?query="+url.QueryEscape(query)+extra, nil)
-	if r.Status != http.StatusOK {
-		t.Fatalf("search %q: %d %s", query, r.Status, r.Body)
-	}
-	var l searchList
-	r.JSON(t, &l)
-	return l
+	return searchREST[searchList](t, e, a, "/v1/spaces/"+spaceID, query, extra)
 }
 
+// searchOrg searches an organization as a over REST and decodes the list.
 func searchOrg(t *testing.T, e *testenv.Env, a testenv.Actor, orgID, query, extra string) orgSearchList {
 	t.Helper()
-	r := e.Do(a, "GET", "/v1/orgs/"+orgID+"/search?query="+url.QueryEscape(query)+extra, nil)
+	return searchREST[orgSearchList](t, e, a, "/v1/orgs/"+orgID, query, extra)
+}
+
+// searchREST calls the search of the object at path, which must answer 200, and decodes it.
+func searchREST[L any](t *testing.T, e *testenv.Env, a testenv.Actor, path, query, extra string) L {
+	t.Helper()
+	r := e.Do(a, "GET", path+"/search?query="+url.QueryEscape(query)+extra, nil)
 	if r.Status != http.StatusOK {
-		t.Fatalf("organization search %q: %d %s", query, r.Status, r.Body)
+		t.Fatalf("search %q of %s: %d %s", query, path, r.Status, r.Body)
 	}
-	var l orgSearchList
+	var l L
 	r.JSON(t, &l)
 	return l
 }

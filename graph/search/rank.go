@@ -43,14 +43,9 @@ func (x *sqlIndex) scope(ctx context.Context, db DB, spaceIDs []string) (*scope,
 	return s, nil
 }
 
-// hits is the statement of the matching sections in scope, then extra conditions.
-func (x *sqlIndex) hits(scored bool, extra string) string {
-	return x.d.matches(scored) + " AND " + x.d.in(x.shifted(spaceShift)) + extra
-}
-
-// shifted is the id column shifted right by n bits: its page (ordinalBits) or space (spaceShift).
-func (x *sqlIndex) shifted(n int) string {
-	return "(" + x.d.idColumn() + " >> " + strconv.Itoa(n) + ")"
+// hits is the statement of the matching sections in scope (their space's key among the list).
+func (x *sqlIndex) hits(scored bool) string {
+	return x.d.matches(scored) + " AND " + x.d.in("("+x.d.idColumn()+" >> "+strconv.Itoa(spaceShift)+")")
 }
 
 func (x *sqlIndex) hitArgs(q Query, s *scope, extra ...any) []any {
@@ -63,7 +58,7 @@ func (x *sqlIndex) rank(ctx context.Context, db DB, q Query, s *scope, enough fu
 	if enough(r) {
 		return r, nil
 	}
-	stmt := x.d.rebind("WITH hits AS MATERIALIZED (" + x.hits(true, "") + ") SELECT id, score FROM hits ORDER BY score DESC, id")
+	stmt := x.d.rebind("WITH hits AS MATERIALIZED (" + x.hits(true) + ") SELECT id, score FROM hits ORDER BY score DESC, id")
 	rows, err := db.QueryContext(ctx, stmt, x.hitArgs(q, s)...)
 	if err != nil {
 		return nil, err
@@ -101,9 +96,13 @@ func (r *ranking) add(id int64, score float64) {
 	}
 }
 
-// count counts the distinct pages (shift ordinalBits) or spaces (shift spaceShift) that match.
-func (x *sqlIndex) count(ctx context.Context, db DB, q Query, s *scope, shift int) (int, error) {
-	stmt := x.d.rebind("WITH hits AS MATERIALIZED (" + x.hits(false, "") + ") SELECT count(DISTINCT id >> ?) FROM hits")
+// total is how many pages (shift ordinalBits) or spaces (shift spaceShift) match: the number seen
+// when the ranking was read whole, else counted.
+func (x *sqlIndex) total(ctx context.Context, db DB, q Query, s *scope, complete bool, seen, shift int) (int, error) {
+	if complete {
+		return seen, nil
+	}
+	stmt := x.d.rebind("WITH hits AS MATERIALIZED (" + x.hits(false) + ") SELECT count(DISTINCT id >> ?) FROM hits")
 	n := 0
 	err := query(ctx, db, stmt, x.hitArgs(q, s, shift), func(scan func(...any) error) error { return scan(&n) })
 	return n, err
@@ -119,11 +118,9 @@ func (x *sqlIndex) Pages(ctx context.Context, db DB, q Query) ([]Page, int, erro
 	if err != nil {
 		return nil, 0, err
 	}
-	total := len(r.pages)
-	if !r.complete {
-		if total, err = x.count(ctx, db, q, s, ordinalBits); err != nil {
-			return nil, 0, err
-		}
+	total, err := x.total(ctx, db, q, s, r.complete, len(r.pages), ordinalBits)
+	if err != nil {
+		return nil, 0, err
 	}
 	chosen := window(r.pages, q.Offset, want)
 	pages, err := x.pagesOf(ctx, db, q, s, r, chosen)
@@ -140,11 +137,9 @@ func (x *sqlIndex) Spaces(ctx context.Context, db DB, q Query) ([]Space, int, er
 	if err != nil {
 		return nil, 0, err
 	}
-	total := len(r.spaces)
-	if !r.complete {
-		if total, err = x.count(ctx, db, q, s, spaceShift); err != nil {
-			return nil, 0, err
-		}
+	total, err := x.total(ctx, db, q, s, r.complete, len(r.spaces), spaceShift)
+	if err != nil {
+		return nil, 0, err
 	}
 	var chosen []int64
 	for _, space := range window(r.spaces, q.Offset, want) {
