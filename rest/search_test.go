@@ -444,3 +444,36 @@ func TestSearchGraphQL(t *testing.T) {
 		t.Errorf("blank query over GraphQL: %+v", g.Errors)
 	}
 }
+
+// TestSearchStatements: a search costs the same statements for 3 results as for 30 (the index's
+// keys, ranking, count and shown sections; the space's revision), on both surfaces.
+func TestSearchStatements(t *testing.T) {
+	f := newCRFixture(t)
+	var changes []map[string]any
+	for i := range 30 {
+		word := "few"
+		if i < 3 {
+			word = "some"
+		}
+		changes = append(changes, insert(fmt.Sprintf("Page %d", i), word+" words.\n\n## Part\n\nMore "+word+" words."))
+	}
+	f.publish(t, changes...)
+	for _, q := range []string{"few", "some"} { // warm the tree cache
+		searchSpace(t, f.e, f.admin, f.space, q, "")
+	}
+	count := func(q string) (rest, graphql int64) {
+		rest = f.e.Statements(func() { searchSpace(t, f.e, f.admin, f.space, q, "&limit=50") })
+		var out any
+		graphql = f.e.Statements(func() {
+			gqlOK(t, f.e.GraphQL(f.admin, `query($id: ID!, $q: String!) { space(id: $id) { search(query: $q, first: 50) {
+				totalCount edges { node { title sections { body } } } } } }`, map[string]any{"id": f.space, "q": q}), &out)
+		})
+		return rest, graphql
+	}
+	fewREST, fewGQL := count("few")
+	someREST, someGQL := count("some")
+	if fewREST != someREST || fewGQL != someGQL {
+		t.Errorf("statements for 27 and 3 results: REST %d and %d, GraphQL %d and %d", fewREST, someREST, fewGQL, someGQL)
+	}
+	t.Logf("REST %d, GraphQL %d statements", fewREST, fewGQL)
+}
