@@ -606,8 +606,9 @@ func TestCommentGraphQL(t *testing.T) {
 // the page and its count 2; then the comments' authors 1, revisions (target pages) 1, reactions 1,
 // repliers 2 (last replies, counts), replies and their count 2; then the users who reacted and
 // replied 1 and the replies' reactions 1; last the users who reacted to replies 1. GraphQL: 19,
-// or 20 when a late resolver misses its batch; REST, without replies: 15.
-const commentListStatements = 20
+// or up to 22 when late resolvers miss their batch on a loaded machine (seen in CI on PostgreSQL
+// under the race detector: 21); REST, without replies: 15. Loading per comment would cost 50 more.
+const commentListStatements = 22
 
 // TestCommentListStatements: 5 comments and 50, each with its author, replies, reactions and a
 // resolution, cost the same number of statements on GraphQL and on REST.
