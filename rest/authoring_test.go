@@ -166,9 +166,9 @@ func TestMergeAndUpdate(t *testing.T) {
 	crWant(t, f.merge(t, f.admin, "1"), http.StatusOK)
 	f.wantCounters(t, 1, 0, 0)
 
-	f.create(t, f.admin, "Edits the start") // #2
+	f.create(t, f.admin, "Edits the start")             // #2
 	f.create(t, f.admin, "Edits the start differently") // #3
-	f.create(t, f.admin, "Edits the end") // #4
+	f.create(t, f.admin, "Edits the end")               // #4
 	f.edit(t, f.admin, "2", updateBody(page, "ONE\ntwo\nthree\nfour\nfive\n"))
 	f.edit(t, f.admin, "3", updateBody(page, "uno\ntwo\nthree\nfour\nfive\n"))
 	f.edit(t, f.admin, "4", updateBody(page, "one\ntwo\nthree\nfour\nFIVE\n"), map[string]any{"operation": "delete_page", "page": other})

@@ -55,9 +55,9 @@ func allowFetch(t *testing.T, list string) func(*server.Options) {
 // importFixture is an organization with a space, change request 1, a reviewer (who may import into
 // the main content), an editor (into change requests) and a reader.
 type importFixture struct {
-	e                             *testenv.Env
+	e                                       *testenv.Env
 	admin, reviewer, editor, reader, outsdr testenv.Actor
-	org, space                    string
+	org, space                              string
 }
 
 func newImportFixture(t *testing.T, opts ...func(*server.Options)) *importFixture {

@@ -379,7 +379,9 @@ func TestLinksGraphQL(t *testing.T) {
 				NoPage        *struct{ TotalCount int }
 				FileBacklinks struct {
 					TotalCount int
-					Edges      []struct{ Node struct{ ID, Title, Path string } }
+					Edges      []struct {
+						Node struct{ ID, Title, Path string }
+					}
 				}
 				NoFile *struct{ TotalCount int }
 			}
