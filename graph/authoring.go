@@ -28,16 +28,8 @@ func (r *Resolver) editChangeRequestContent(ctx context.Context, spaceID, crRef 
 	if err != nil {
 		return nil, err
 	}
-	s, cr, err := r.contentTarget(ctx, spaceID, crRef, viewer.RoleEdit, "edit its content")
-	if err != nil {
-		return nil, err
-	}
 	var out model.ContentUpdate
-	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
-		s, cr, err = lockContent(ctx, tx, s.ID, cr.ID)
-		if err != nil {
-			return err
-		}
+	cr, err := r.inLockedContent(ctx, spaceID, crRef, viewer.RoleEdit, "edit its content", func(tx *ent.Tx, s *ent.Space, cr *ent.ChangeRequest) error {
 		rev, base, err := r.changeRequestTree(ctx, cr)
 		if err != nil {
 			return err
@@ -144,6 +136,24 @@ func (r *Resolver) contentTarget(ctx context.Context, spaceID, crRef string, min
 		return nil, nil, err
 	}
 	return s, cr, requireSpaceRole(ctx, s, min, what)
+}
+
+// inLockedContent runs fn in a transaction on a change request the viewer may work on with role
+// min (contentTarget), the change request and its space re-read and locked first (lockContent),
+// and returns the change request as it was found.
+func (r *Resolver) inLockedContent(ctx context.Context, spaceID, crRef string, min viewer.Role, what string,
+	fn func(tx *ent.Tx, s *ent.Space, cr *ent.ChangeRequest) error) (*ent.ChangeRequest, error) {
+	s, cr, err := r.contentTarget(ctx, spaceID, crRef, min, what)
+	if err != nil {
+		return nil, err
+	}
+	return cr, txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
+		locked, lockedCR, err := lockContent(ctx, tx, s.ID, cr.ID)
+		if err != nil {
+			return err
+		}
+		return fn(tx, locked, lockedCR)
+	})
 }
 
 // lockContent re-reads a space and one of its change requests in tx, locking both rows on

@@ -13,7 +13,6 @@ import (
 	"github.com/binderyhq/bindery/graph/content/diff3"
 	"github.com/binderyhq/bindery/graph/content/tree"
 	"github.com/binderyhq/bindery/graph/model"
-	"github.com/binderyhq/bindery/graph/txn"
 )
 
 // Results of merge and update, as the reference client names them.
@@ -26,18 +25,11 @@ const (
 // mergeChangeRequest merges a change request into its space's content: a three-way merge of the
 // change request's revision onto the space's active revision, from the change request's base. It
 // takes the review role. When both sides changed the same thing differently it answers 409
-// naming the conflicts and changes nothing. Merges on one space serialize (lockContent), so a
+// naming the conflicts and changes nothing. Merges on one space serialize (inLockedContent), so a
 // second merge merges atop the first.
 func (r *Resolver) mergeChangeRequest(ctx context.Context, spaceID, crRef string) (*model.MergeResult, error) {
-	s, cr, err := r.contentTarget(ctx, spaceID, crRef, viewer.RoleReview, "merge change requests")
-	if err != nil {
-		return nil, err
-	}
 	var out model.MergeResult
-	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
-		if s, cr, err = lockContent(ctx, tx, s.ID, cr.ID); err != nil {
-			return err
-		}
+	_, err := r.inLockedContent(ctx, spaceID, crRef, viewer.RoleReview, "merge change requests", func(tx *ent.Tx, s *ent.Space, cr *ent.ChangeRequest) error {
 		m, err := r.threeWay(ctx, changeRequestBase(cr), *s.RevisionID, cr.RevisionID, "main content", "change request")
 		if err != nil {
 			return err
@@ -84,15 +76,8 @@ func (r *Resolver) recordMerge(ctx context.Context, tx *ent.Tx, s *ent.Space, cr
 // conflict markers (the change request's version first) and the result is "conflicts", listing
 // them, so a person can resolve them with a content batch. It takes the edit role.
 func (r *Resolver) updateChangeRequestFromMain(ctx context.Context, spaceID, crRef string) (*model.MergeResult, error) {
-	s, cr, err := r.contentTarget(ctx, spaceID, crRef, viewer.RoleEdit, "update change requests")
-	if err != nil {
-		return nil, err
-	}
 	var out model.MergeResult
-	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
-		if s, cr, err = lockContent(ctx, tx, s.ID, cr.ID); err != nil {
-			return err
-		}
+	_, err := r.inLockedContent(ctx, spaceID, crRef, viewer.RoleEdit, "update change requests", func(tx *ent.Tx, s *ent.Space, cr *ent.ChangeRequest) error {
 		if changeRequestBase(cr) == *s.RevisionID {
 			out = model.MergeResult{Revision: cr.RevisionID, Result: ResultUpdate} // up to date already
 			return nil
