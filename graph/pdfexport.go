@@ -21,14 +21,20 @@ var pdfExport = signedPurpose{name: "pdf-export", path: "/pdf/"}
 
 const pdfTTL = time.Hour
 
-// changeRequestPDF returns a link that serves a PDF of the change request's pages as they are
-// now: all of them, one page with its subpages (page), or that page alone (page and only). Any
-// reader of the change request may export it; the link works without a bearer token for an hour.
-func (r *Resolver) changeRequestPDF(ctx context.Context, spaceID, crRef string, page *string, only *bool) (string, error) {
+// ChangeRequestPDF is getChangeRequestPDF: the PDF link of a change request (id or number) of a
+// space the viewer reads.
+func (r *Resolver) ChangeRequestPDF(ctx context.Context, spaceID, crRef string, page *string, only *bool) (string, error) {
 	cr, err := r.spaceChangeRequest(ctx, spaceID, crRef)
 	if err != nil {
 		return "", err
 	}
+	return r.changeRequestPDF(ctx, cr, page, only)
+}
+
+// changeRequestPDF returns a link that serves a PDF of a change request the viewer read, its
+// pages as they are now: all of them, one page with its subpages (page), or that page alone (page
+// and only). Any reader may export it; the link works without a bearer token for an hour.
+func (r *Resolver) changeRequestPDF(ctx context.Context, cr *ent.ChangeRequest, page *string, only *bool) (string, error) {
 	pageID := derefOr(page, "")
 	if derefOr(only, false) && pageID == "" {
 		return "", apperr.Invalidf("page: is required with only=true")

@@ -60,7 +60,7 @@ func (r *changeRequestResolver) RevisionMerged(ctx context.Context, obj *ent.Cha
 
 // PDF is the resolver for the pdf field.
 func (r *changeRequestResolver) PDF(ctx context.Context, obj *ent.ChangeRequest, page *string, only *bool) (string, error) {
-	return r.changeRequestPDF(ctx, obj.SpaceID, obj.ID, page, only)
+	return r.changeRequestPDF(ctx, obj, page, only)
 }
 
 // Comments is the resolver for the comments field.

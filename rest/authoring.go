@@ -223,12 +223,7 @@ func (a *api) changeRequestPDF(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	cr, err := a.r.Query().ChangeRequest(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	url, err := a.r.ChangeRequest().PDF(r.Context(), cr, q.str("page"), only)
+	url, err := a.r.ChangeRequestPDF(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"), q.str("page"), only)
 	respond(w, r, http.StatusOK, map[string]string{"url": url}, err)
 }
 

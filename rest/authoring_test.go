@@ -360,6 +360,16 @@ func TestChangeRequestPDF(t *testing.T) {
 		t.Errorf("the PDF of one page has %d PDF pages", n)
 	}
 
+	g := f.e.GraphQL(reader, `query($s: ID!, $p: ID!) { changeRequest(spaceId: $s, id: "1") { pdf(page: $p, only: true) } }`,
+		map[string]any{"s": f.space, "p": guide})
+	var d struct{ ChangeRequest struct{ PDF string } }
+	if len(g.Errors) > 0 || json.Unmarshal(g.Data, &d) != nil {
+		t.Fatalf("GraphQL pdf: %s %v", g.Data, g.Errors)
+	}
+	if n := fetchPDF(t, d.ChangeRequest.PDF).NumPage(); n != 1 {
+		t.Errorf("the GraphQL link's PDF of one page has %d PDF pages", n)
+	}
+
 	crWantError(t, f.e.Do(reader, "GET", f.path("/1/pdf?page=nope"), nil), http.StatusNotFound, "nope")
 	crWantError(t, f.e.Do(reader, "GET", f.path("/1/pdf?only=true"), nil), http.StatusBadRequest, "page")
 	crWantError(t, f.e.Do(reader, "GET", f.path("/1/pdf?only=maybe"), nil), http.StatusBadRequest, "only")
