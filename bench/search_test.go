@@ -46,7 +46,7 @@ func vocabulary(n int) []string {
 
 // seedSearch indexes 100,000 sections for the pages of content, directly through the search
 // package (authoring them over HTTP would take too long), and returns the vocabulary.
-func seedSearch(b *testing.B, e *testenv.Env, spaceID string, content testenv.Content) []string {
+func seedSearch(b testing.TB, e *testenv.Env, spaceID string, content testenv.Content) []string {
 	words := vocabulary(searchVocabulary)
 	zipf := rand.NewZipf(rand.New(rand.NewPCG(1, 2)), 1.07, 2, searchVocabulary-1)
 	text := func(n int) string {
@@ -110,6 +110,7 @@ func BenchmarkSearchSpace100k(b *testing.B) {
 		{"TwoWords", words[100] + " " + words[300]},
 		{"Typing", words[1000][:4]},
 		{"Stopword", words[30]},
+		{"Everywhere", words[0]},
 	}
 	for _, q := range queries {
 		b.Logf("%s %q: %d pages match", q.name, q.query, matchingPages(b, e, space, q.query))

@@ -128,6 +128,73 @@ func TestRanking(t *testing.T) {
 	}
 }
 
+// TestTiers: a section whose title or heading holds every word ranks above any other, however
+// often the others repeat the words, and scores fall as ranks do.
+func TestTiers(t *testing.T) {
+	f := openIndex(t)
+	f.index("s1",
+		page{"text", "Notes", [][2]string{{"", "deploy deploy deploy deploy deploy deploy deploy deploy deploy deploy"}}},
+		page{"heading", "Guide", [][2]string{{"", "Intro to deploy, deploy."}, {"Deploy", "A long text about many other things and deploy only once."}}},
+		page{"half", "Deploy", [][2]string{{"", "Nothing about the rest."}}},
+	)
+	got, _ := f.pages("deploy", 0, 10, "s1")
+	if want := []string{"half", "heading", "text"}; !equal(ids(got), want) {
+		t.Fatalf("ranked %v, want %v: title and heading hits before the text hit", ids(got), want)
+	}
+	if !(got[0].Score > got[1].Score && got[1].Score > got[2].Score && got[2].Score > 0) {
+		t.Errorf("scores %v, %v, %v do not fall with the ranks", got[0].Score, got[1].Score, got[2].Score)
+	}
+	if s := got[1].Sections; len(s) != 2 || s[0].Anchor != "a1" || s[0].Score <= s[1].Score {
+		t.Errorf("heading page sections %+v: want the heading section first", s)
+	}
+	if got, _ := f.pages("deploy guide", 0, 10, "s1"); !equal(ids(got), []string{"heading"}) {
+		t.Errorf("deploy guide: %v, want the page whose title and heading hold the words", ids(got))
+	}
+}
+
+// TestScoreWindow: past the sections a tier scores, the tier's other sections follow in document
+// order; every page is found once, by any pagination.
+func TestScoreWindow(t *testing.T) {
+	f := openIndex(t)
+	const pages, perPage = 250, 5 // 1,250 text-tier sections: more than the window scores
+	var docs []page
+	for i := range pages {
+		p := page{id: fmt.Sprintf("p%03d", i), title: "Doc"}
+		for j := range perPage {
+			p.sections = append(p.sections, [2]string{fmt.Sprint("Part ", j), "common " + repeat("filler ", (i*7+j)%13)})
+		}
+		docs = append(docs, p)
+	}
+	docs = append(docs, page{id: "last", title: "Common"}) // a title hit indexed last
+	docs[len(docs)-1].sections = [][2]string{{"", "text"}}
+	f.index("s1", docs...)
+	all, total := f.pages("common", 0, 1000, "s1")
+	if total != pages+1 || len(all) != total || all[0].PageID != "last" {
+		t.Fatalf("%d pages of %d, first %s: want all %d, the title hit first", len(all), total, all[0].PageID, pages+1)
+	}
+	seen := map[string]bool{}
+	for i, p := range all {
+		if seen[p.PageID] || p.Rank != i+1 || (i > 0 && p.Score > all[i-1].Score) {
+			t.Fatalf("result %d: page %s (seen %v), rank %d, score %v after %v", i, p.PageID, seen[p.PageID], p.Rank, p.Score, all[max(i-1, 0)].Score)
+		}
+		seen[p.PageID] = true
+	}
+	tail := all[len(all)-20:] // past the window: document order, at the text tier's base score
+	for i := 1; i < len(tail); i++ {
+		if tail[i].PageID < tail[i-1].PageID || tail[i].Score != 0 {
+			t.Fatalf("tail %s (score %v) after %s: want document order", tail[i].PageID, tail[i].Score, tail[i-1].PageID)
+		}
+	}
+	var paged []string
+	for offset := 0; offset < total; offset += 97 {
+		got, _ := f.pages("common", offset, 97, "s1")
+		paged = append(paged, ids(got)...)
+	}
+	if !equal(paged, ids(all)) {
+		t.Errorf("paginated results differ from the whole list")
+	}
+}
+
 func TestEveryWordMustMatchAndTheLastIsAPrefix(t *testing.T) {
 	f := openIndex(t)
 	f.index("s1",
@@ -245,7 +312,12 @@ func TestSpaces(t *testing.T) {
 	if p := spaces[0].Pages; len(p) != 2 || p[0].PageID != "b1" || p[0].Rank != 1 || spaces[0].Score != p[0].Score {
 		t.Errorf("first space's pages %+v", p)
 	}
-	q.Offset = 2
+	q.Spaces = []string{"s1", "s3"} // not s2, whose key lies between theirs
+	if skipped, total, err := f.idx.Spaces(context.Background(), f.db, q); err != nil || total != 2 || len(skipped) != 2 ||
+		skipped[0].SpaceID == "s2" || skipped[1].SpaceID == "s2" {
+		t.Fatalf("searching s1 and s3: %+v (total %d, %v)", skipped, total, err)
+	}
+	q.Spaces, q.Offset = []string{"s1", "s2", "s3"}, 2
 	rest, _, err := f.idx.Spaces(context.Background(), f.db, q)
 	if err != nil || len(rest) != 1 {
 		t.Fatalf("second page: %+v, %v", rest, err)

@@ -35,6 +35,7 @@ func (postgres) schema() []string {
 	words TSVECTOR NOT NULL)`,
 		`CREATE INDEX IF NOT EXISTS search_sections_page ON search_sections (space_key, page_id)`,
 		`CREATE INDEX IF NOT EXISTS search_sections_words ON search_sections USING GIN (words)`,
+		`CREATE INDEX IF NOT EXISTS search_sections_heads ON search_sections USING GIN (` + heads("words") + `)`,
 	}
 }
 
@@ -59,13 +60,24 @@ func words(text string) string { return strings.Join(Tokens(text), " ") }
 // 1 + the log of the section's length.
 const rank = "ts_rank_cd('{0.1, 0.1, 0.4, 1.0}', s.words, q.query, 1)::float8"
 
-func (postgres) matches(scored bool) string {
+// heads is the title and heading words of a section's words (weights A and B), which the heading
+// tier matches under an index of its own.
+func heads(words string) string { return "ts_filter(" + words + ", '{a,b}')" }
+
+func (postgres) matches(scored bool, in tier) string {
 	score := ""
 	if scored {
 		score = ", " + rank + " AS score"
 	}
-	return "SELECT s.id" + score + ` FROM search_sections s, to_tsquery('simple', ?) AS q (query)
+	stmt := "SELECT s.id" + score + ` FROM search_sections s, to_tsquery('simple', ?) AS q (query)
 	WHERE s.words @@ q.query AND s.id BETWEEN ? AND ?`
+	switch in {
+	case headingTier:
+		stmt += " AND " + heads("s.words") + " @@ q.query"
+	case textTier:
+		stmt += " AND NOT " + heads("s.words") + " @@ q.query"
+	}
+	return stmt
 }
 
 func (postgres) idColumn() string { return "s.id" }
@@ -77,11 +89,11 @@ func (postgres) idColumn() string { return "s.id" }
 func (postgres) pageHits() string {
 	return fmt.Sprintf(`WITH rows AS MATERIALIZED (SELECT s.id, s.words FROM unnest(?::bigint[]) AS p (key),
 	LATERAL (SELECT id, words FROM search_sections WHERE id BETWEEN p.key << %d AND (p.key << %[1]d) + %d LIMIT %d) s)
-	SELECT s.id, %s AS score FROM rows s, to_tsquery('simple', ?) AS q (query) WHERE s.words @@ q.query`,
-		ordinalBits, MaxPageSections-1, MaxPageSections, rank)
+	SELECT s.id FROM rows s, to_tsquery('simple', ?) AS q (query) WHERE s.words @@ q.query`,
+		ordinalBits, MaxPageSections-1, MaxPageSections)
 }
 
-func (postgres) match(t Terms) string { return t.TSQuery() }
+func (postgres) match(t Terms, _ tier) string { return t.TSQuery() } // the tier is in the statement
 
 func (postgres) in(expr string) string { return expr + " = ANY (?)" }
 

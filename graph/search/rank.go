@@ -1,17 +1,49 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strconv"
 )
 
-// Ranking reads the matching sections of the searched spaces best first and orders pages by their
-// best section (a page's score is its best section's) and spaces by their best page, reading only
-// as far as the asked-for results need: the database scores and sorts every match, the rows
-// travel only until the page of results is known. Then the shown sections of the chosen pages
-// are read with their text. A search is three or four statements: the spaces' keys, the ranked
-// sections, the count (when the ranked rows were not all read) and the shown sections.
+// Ranking orders the matching sections in two tiers: first those whose page title or heading
+// holds every word (the heading tier), then the others (the text tier). Within a tier, sections
+// are ordered by relevance (BM25 on SQLite, cover density on PostgreSQL), but scoring costs about
+// a microsecond a section, so only the first scoreWindow sections of a tier, in document order,
+// are scored and ordered; the tier's later sections follow them in document order. A word found
+// in tens of thousands of sections thus costs a few milliseconds to rank, not tens; below the
+// window (nearly every query) the ranking is exact. Pages are ordered by their best section and
+// spaces by their best page, reading only as far as the asked-for results need. Then the shown
+// sections of the chosen pages are read with their text. A search is three to six statements:
+// the spaces' keys, a window of each tier read, the rest of a tier past its window (rarely), the
+// count (when the ranking was not read whole) and the shown sections.
+
+// scoreWindow is how many sections of a tier are scored at most (1 to 4 ms of work).
+const scoreWindow = 1000
+
+// A tier is a part of the matching sections, ranked apart from the others.
+type tier int
+
+const (
+	anyTier     tier = iota // every matching section: the count
+	headingTier             // every word in the page title or the section's heading
+	textTier                // the other matching sections
+)
+
+// rankedTiers are the tiers in the order their sections rank.
+var rankedTiers = []tier{headingTier, textTier}
+
+// tierScore is a section's score: its tier's base (1 for the heading tier, 0 for the text tier)
+// plus its relevance mapped into [0, 1), so that scores fall as ranks do, across tiers too. A
+// section ranked in document order (past a window) has no relevance: its score is the base.
+func tierScore(t tier, relevance float64) float64 {
+	base := 0.0
+	if t == headingTier {
+		base = 1
+	}
+	return base + relevance/(1+relevance)
+}
 
 // ranking is what the ranked sections told so far.
 type ranking struct {
@@ -43,40 +75,85 @@ func (x *sqlIndex) scope(ctx context.Context, db DB, spaceIDs []string) (*scope,
 	return s, nil
 }
 
-// hits is the statement of the matching sections in scope (their space's key among the list).
-func (x *sqlIndex) hits(scored bool) string {
-	return x.d.matches(scored) + " AND " + x.d.in("("+x.d.idColumn()+" >> "+strconv.Itoa(spaceShift)+")")
+// hits is the statement of the matching sections of a tier in scope, and its arguments: the
+// sections in the range of the searched spaces and, when that range also holds spaces not
+// searched, of the searched spaces only (a check on every match, which one space never needs).
+func (x *sqlIndex) hits(q Query, s *scope, t tier, scored bool) (string, []any) {
+	stmt, args := x.d.matches(scored, t), []any{x.d.match(q.Terms, t), s.lo, s.hi}
+	if int64(len(s.list)) != s.list[len(s.list)-1]-s.list[0]+1 {
+		stmt += " AND " + x.d.in("("+x.d.idColumn()+" >> "+strconv.Itoa(spaceShift)+")")
+		args = append(args, x.d.list(s.list))
+	}
+	return stmt, args
 }
 
-func (x *sqlIndex) hitArgs(q Query, s *scope, extra ...any) []any {
-	return append([]any{x.d.match(q.Terms), s.lo, s.hi, x.d.list(s.list)}, extra...)
-}
-
-// rank reads the matching sections best first until enough says the ranking answers.
+// rank reads the matching sections best first, tier by tier, until enough says the ranking
+// answers.
 func (x *sqlIndex) rank(ctx context.Context, db DB, q Query, s *scope, enough func(*ranking) bool) (*ranking, error) {
 	r := &ranking{score: map[int64]float64{}, spacePages: map[int64][]int64{}}
-	if enough(r) {
-		return r, nil
+	for _, t := range rankedTiers {
+		if enough(r) {
+			return r, nil
+		}
+		last, err := x.rankWindow(ctx, db, q, s, t, r, enough)
+		if err != nil || enough(r) {
+			return r, err
+		}
+		if last != 0 { // the tier goes on past its window
+			if err := x.rankRest(ctx, db, q, s, t, last, r, enough); err != nil || enough(r) {
+				return r, err
+			}
+		}
 	}
-	stmt := x.d.rebind("WITH hits AS MATERIALIZED (" + x.hits(true) + ") SELECT id, score FROM hits ORDER BY score DESC, id")
-	rows, err := db.QueryContext(ctx, stmt, x.hitArgs(q, s)...)
+	r.complete = true
+	return r, nil
+}
+
+// rankWindow scores the first scoreWindow sections of a tier and adds them best first until
+// enough. It returns the id of the window's last section when the window is full (the tier may
+// go on), else 0.
+func (x *sqlIndex) rankWindow(ctx context.Context, db DB, q Query, s *scope, t tier, r *ranking, enough func(*ranking) bool) (int64, error) {
+	hits, args := x.hits(q, s, t, true)
+	stmt := x.d.rebind("WITH scored AS MATERIALIZED (" + hits + " ORDER BY " + x.d.idColumn() + ` LIMIT ?)
+SELECT id, score, count(*) OVER (), max(id) OVER () FROM scored ORDER BY score DESC, id`)
+	rows, err := db.QueryContext(ctx, stmt, append(args, scoreWindow)...)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	defer rows.Close()
-	for !enough(r) {
-		if !rows.Next() {
-			r.complete = true
-			break
-		}
+	var last int64
+	for !enough(r) && rows.Next() {
 		var id int64
 		var score float64
-		if err := rows.Scan(&id, &score); err != nil {
-			return nil, err
+		var n int
+		if err := rows.Scan(&id, &score, &n, &last); err != nil {
+			return 0, err
 		}
-		r.add(id, score)
+		if n < scoreWindow {
+			last = 0
+		}
+		r.add(id, tierScore(t, score))
 	}
-	return r, rows.Err()
+	return last, rows.Err()
+}
+
+// rankRest adds the sections of a tier after its window, in document order, until enough.
+func (x *sqlIndex) rankRest(ctx context.Context, db DB, q Query, s *scope, t tier, after int64, r *ranking, enough func(*ranking) bool) error {
+	hits, args := x.hits(q, s, t, false)
+	stmt := x.d.rebind(hits + " AND " + x.d.idColumn() + " > ? ORDER BY " + x.d.idColumn())
+	rows, err := db.QueryContext(ctx, stmt, append(args, after)...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for !enough(r) && rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return err
+		}
+		r.add(id, tierScore(t, 0))
+	}
+	return rows.Err()
 }
 
 // add records a section read in rank order.
@@ -102,9 +179,10 @@ func (x *sqlIndex) total(ctx context.Context, db DB, q Query, s *scope, complete
 	if complete {
 		return seen, nil
 	}
-	stmt := x.d.rebind("WITH hits AS MATERIALIZED (" + x.hits(false) + ") SELECT count(DISTINCT id >> ?) FROM hits")
+	hits, args := x.hits(q, s, anyTier, false)
+	stmt := x.d.rebind("SELECT count(DISTINCT id >> " + strconv.Itoa(shift) + ") FROM (" + hits + ") hits")
 	n := 0
-	err := query(ctx, db, stmt, x.hitArgs(q, s, shift), func(scan func(...any) error) error { return scan(&n) })
+	err := query(ctx, db, stmt, args, func(scan func(...any) error) error { return scan(&n) })
 	return n, err
 }
 
@@ -183,45 +261,89 @@ func groupBySpace(pages []Page) []Space {
 	return out
 }
 
-// pagesOf reads the best sections of the chosen pages (at most SectionsPerPage each) with their
-// text and makes the pages, in the order given. A page whose sections are gone since the ranking
-// was read is left out.
+// pagesOf reads the matching sections of the chosen pages with their text and makes the pages, in
+// the order given, each with its best sections (at most SectionsPerPage). A page's score is the
+// one that ranked it; its sections are scored by sectionScore, which needs no statistics of the
+// whole index (the database's score would: BM25 reads every match of each word to weigh it). A
+// page whose sections are gone since the ranking was read is left out.
 func (x *sqlIndex) pagesOf(ctx context.Context, db DB, q Query, s *scope, r *ranking, chosen []int64) ([]Page, error) {
 	if len(chosen) == 0 {
 		return nil, nil
 	}
 	stmt := x.d.rebind("WITH hits AS MATERIALIZED (" + x.d.pageHits() + `)
-SELECT h.id, h.score, s.page_id, s.anchor, s.heading, s.body FROM hits h JOIN search_sections s ON s.id = h.id
-ORDER BY h.score DESC, h.id`)
-	found := map[int64]*Page{}
-	err := query(ctx, db, stmt, []any{x.d.list(chosen), x.d.match(q.Terms)}, func(scan func(...any) error) error {
-		var id int64
-		var sec SectionHit
-		var pageID, body string
-		if err := scan(&id, &sec.Score, &pageID, &sec.Anchor, &sec.Heading, &body); err != nil {
+SELECT h.id, s.page_id, s.anchor, s.title, s.heading, s.body FROM hits h JOIN search_sections s ON s.id = h.id`)
+	sections := map[int64][]shownSection{} // page key → its matching sections
+	err := query(ctx, db, stmt, []any{x.d.list(chosen), x.d.match(q.Terms, anyTier)}, func(scan func(...any) error) error {
+		var sec shownSection
+		var title string
+		if err := scan(&sec.id, &sec.pageID, &sec.Anchor, &title, &sec.Heading, &sec.body); err != nil {
 			return err
 		}
-		p := found[pageKey(id)]
-		if p == nil {
-			p = &Page{SpaceID: s.keys[spaceKeyOf(id)], PageID: pageID}
-			found[pageKey(id)] = p
-		}
-		if len(p.Sections) < SectionsPerPage {
-			sec.Excerpt = Excerpt(body, q.Terms)
-			p.Sections = append(p.Sections, sec)
-		}
+		sec.Score = sectionScore(q.Terms, title, sec.Heading, sec.body)
+		sections[pageKey(sec.id)] = append(sections[pageKey(sec.id)], sec)
 		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
 	rank := map[int64]int{}
 	for i, key := range r.pages {
 		rank[key] = i + 1
 	}
 	var pages []Page
 	for _, key := range chosen {
-		if p := found[key]; p != nil {
-			p.Score, p.Rank = r.score[key], rank[key]
-			pages = append(pages, *p)
+		if found := sections[key]; len(found) > 0 {
+			pages = append(pages, Page{SpaceID: s.keys[spaceKeyOf(key<<ordinalBits)], PageID: found[0].pageID,
+				Score: r.score[key], Rank: rank[key], Sections: best(found, q.Terms)})
 		}
 	}
-	return pages, err
+	return pages, nil
 }
+
+// shownSection is a matching section of a chosen page, as read.
+type shownSection struct {
+	SectionHit
+	id           int64
+	pageID, body string
+}
+
+// best is the best sections of a page (at most SectionsPerPage), best first, with excerpts.
+func best(sections []shownSection, terms Terms) []SectionHit {
+	slices.SortFunc(sections, func(a, b shownSection) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.id, b.id))
+	})
+	out := make([]SectionHit, 0, min(len(sections), SectionsPerPage))
+	for _, sec := range sections[:cap(out)] {
+		sec.Excerpt = Excerpt(sec.body, terms)
+		out = append(out, sec.SectionHit)
+	}
+	return out
+}
+
+// sectionScore orders the sections of one page: its tier's base plus, mapped into [0, 1), how
+// often it holds each word, weighted as the index weighs them (title 10, heading 4, text 1) and
+// saturated as BM25 saturates a word's count.
+func sectionScore(t Terms, title, heading, body string) float64 {
+	in := textTier
+	if t.AllIn(title + "\n" + heading) {
+		in = headingTier
+	}
+	counts := make([]float64, len(t.Words))
+	for weight, text := range map[float64]string{10: title, 4: heading, 1: body} {
+		for _, w := range Tokens(text) {
+			for i := range t.Words {
+				if t.matches(w, i) {
+					counts[i] += weight
+				}
+			}
+		}
+	}
+	relevance := 0.0
+	for _, n := range counts {
+		relevance += n / (n + bm25K1)
+	}
+	return tierScore(in, relevance)
+}
+
+// bm25K1 is BM25's saturation of a word's count (FTS5's value).
+const bm25K1 = 1.2

@@ -17,14 +17,14 @@ type sqlDialect interface {
 	valuesRow() string
 	rowArgs(id, spaceKey int64, s Section) []any
 	// matches selects the id (and, when scored, the score: higher is better) of the matching
-	// sections whose id lies between two bounds. Its arguments are match(terms), then the bounds;
-	// conditions on idColumn may follow it (AND …).
-	matches(scored bool) string
+	// sections of a tier whose id lies between two bounds. Its arguments are match(terms, tier),
+	// then the bounds; conditions on idColumn may follow it (AND …).
+	matches(scored bool, in tier) string
 	idColumn() string
-	// pageHits selects the id and score of the matching sections of some pages; its arguments
-	// are list(page keys), then match(terms).
+	// pageHits selects the id of the matching sections of some pages; its arguments are
+	// list(page keys), then match(terms, anyTier).
 	pageHits() string
-	match(t Terms) string
+	match(t Terms, in tier) string
 	// in is a condition "expression is one of a list", whose one argument is list(values).
 	in(expr string) string
 	list(values any) any

@@ -58,7 +58,7 @@ func (sqlite) rowArgs(id, spaceKey int64, s Section) []any {
 // weighing 10, a heading 4 and the text 1.
 const bm25 = "-bm25(search_fts, 10.0, 4.0, 1.0)"
 
-func (sqlite) matches(scored bool) string {
+func (sqlite) matches(scored bool, _ tier) string { // the tier is in the match expression
 	score := ""
 	if scored {
 		score = ", " + bm25 + " AS score"
@@ -68,14 +68,26 @@ func (sqlite) matches(scored bool) string {
 
 func (sqlite) idColumn() string { return "rowid" }
 
-// pageHits filters the matches by page: FTS5 reads the posting lists once and scores only the
-// sections of those pages.
+// pageHits filters the matches by page, reading the posting lists once (seeking each page's
+// range of ids instead would be faster for a word, but a prefix, which the last word of a query
+// usually is, would have its posting lists merged anew for every page).
 func (sqlite) pageHits() string {
-	return fmt.Sprintf(`SELECT rowid AS id, %s AS score FROM search_fts
-	WHERE (rowid >> %d) IN (SELECT value FROM json_each(?)) AND search_fts MATCH ?`, bm25, ordinalBits)
+	return fmt.Sprintf(`SELECT rowid AS id FROM search_fts
+	WHERE (rowid >> %d) IN (SELECT value FROM json_each(?)) AND search_fts MATCH ?`, ordinalBits)
 }
 
-func (sqlite) match(t Terms) string { return t.FTS5() }
+// match is the FTS5 query of a tier: a column filter finds the sections whose title or heading
+// holds every word.
+func (sqlite) match(t Terms, in tier) string {
+	words := t.FTS5()
+	switch in {
+	case headingTier:
+		return "(" + words + ") AND {title heading} : (" + words + ")"
+	case textTier:
+		return "(" + words + ") NOT {title heading} : (" + words + ")"
+	}
+	return words
+}
 
 func (sqlite) in(expr string) string { return expr + " IN (SELECT value FROM json_each(?))" }
 
