@@ -89,7 +89,7 @@ func (postgres) idColumn() string { return "s.id" }
 func (postgres) pageHits() string {
 	return fmt.Sprintf(`WITH rows AS MATERIALIZED (SELECT s.id, s.words FROM unnest(?::bigint[]) AS p (key),
 	LATERAL (SELECT id, words FROM search_sections WHERE id BETWEEN p.key << %d AND (p.key << %[1]d) + %d LIMIT %d) s)
-	SELECT s.id FROM rows s, to_tsquery('simple', ?) AS q (query) WHERE s.words @@ q.query`,
+	SELECT s.id FROM rows s, to_tsquery('simple', ?) AS q (query) WHERE s.words @@ q.query AND s.id BETWEEN ? AND ?`,
 		ordinalBits, MaxPageSections-1, MaxPageSections)
 }
 

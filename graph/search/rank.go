@@ -173,36 +173,57 @@ func (r *ranking) add(id int64, score float64) {
 	}
 }
 
-// total is how many pages (shift ordinalBits) or spaces (shift spaceShift) match: the number seen
-// when the ranking was read whole, else counted.
-func (x *sqlIndex) total(ctx context.Context, db DB, q Query, s *scope, complete bool, seen, shift int) (int, error) {
-	if complete {
+// counting is the count of the matching pages (shift ordinalBits) or spaces (shift spaceShift),
+// run on another connection while the ranking is read: the database reads every match to count
+// them, which takes as long as the ranking for a common word, and the two together take the time
+// of one on a machine with a core to spare.
+type counting struct {
+	done chan struct{}
+	n    int
+	err  error
+}
+
+func (x *sqlIndex) startCount(ctx context.Context, db DB, q Query, s *scope, shift int) *counting {
+	c := &counting{done: make(chan struct{})}
+	go func() {
+		defer close(c.done)
+		hits, args := x.hits(q, s, anyTier, false)
+		stmt := x.d.rebind("SELECT count(DISTINCT id >> " + strconv.Itoa(shift) + ") FROM (" + hits + ") hits")
+		c.err = query(ctx, db, stmt, args, func(scan func(...any) error) error { return scan(&c.n) })
+	}()
+	return c
+}
+
+// total waits for the count and returns it, or the number the ranking saw when it read every
+// match (the same number, of the ranking's own reading).
+func (c *counting) total(r *ranking, seen int) (int, error) {
+	<-c.done
+	if r.complete {
 		return seen, nil
 	}
-	hits, args := x.hits(q, s, anyTier, false)
-	stmt := x.d.rebind("SELECT count(DISTINCT id >> " + strconv.Itoa(shift) + ") FROM (" + hits + ") hits")
-	n := 0
-	err := query(ctx, db, stmt, args, func(scan func(...any) error) error { return scan(&n) })
-	return n, err
+	return c.n, c.err
 }
+
+// Pages and Spaces run the count beside the ranking, so db must be a pool of connections (an
+// *ent.Client or *sql.DB), not a transaction.
 
 func (x *sqlIndex) Pages(ctx context.Context, db DB, q Query) ([]Page, int, error) {
 	s, err := x.scope(ctx, db, q.Spaces)
 	if err != nil || s == nil {
 		return nil, 0, err
 	}
+	count := x.startCount(ctx, db, q, s, ordinalBits)
 	want := q.Offset + max(q.Limit, 0)
 	r, err := x.rank(ctx, db, q, s, func(r *ranking) bool { return len(r.pages) >= want })
-	if err != nil {
+	var pages []Page
+	if err == nil {
+		pages, err = x.pagesOf(ctx, db, q, s, r, window(r.pages, q.Offset, want))
+	}
+	total, cerr := count.total(r, len(r.pages))
+	if err = cmp.Or(err, cerr); err != nil {
 		return nil, 0, err
 	}
-	total, err := x.total(ctx, db, q, s, r.complete, len(r.pages), ordinalBits)
-	if err != nil {
-		return nil, 0, err
-	}
-	chosen := window(r.pages, q.Offset, want)
-	pages, err := x.pagesOf(ctx, db, q, s, r, chosen)
-	return pages, total, err
+	return pages, total, nil
 }
 
 func (x *sqlIndex) Spaces(ctx context.Context, db DB, q Query) ([]Space, int, error) {
@@ -210,21 +231,19 @@ func (x *sqlIndex) Spaces(ctx context.Context, db DB, q Query) ([]Space, int, er
 	if err != nil || s == nil {
 		return nil, 0, err
 	}
+	count := x.startCount(ctx, db, q, s, spaceShift)
 	want := q.Offset + max(q.Limit, 0)
 	r, err := x.rank(ctx, db, q, s, func(r *ranking) bool { return r.spacesKnown(q.Offset, want) })
-	if err != nil {
-		return nil, 0, err
+	var pages []Page
+	if err == nil {
+		var chosen []int64
+		for _, space := range window(r.spaces, q.Offset, want) {
+			chosen = append(chosen, r.spacePages[space]...)
+		}
+		pages, err = x.pagesOf(ctx, db, q, s, r, chosen)
 	}
-	total, err := x.total(ctx, db, q, s, r.complete, len(r.spaces), spaceShift)
-	if err != nil {
-		return nil, 0, err
-	}
-	var chosen []int64
-	for _, space := range window(r.spaces, q.Offset, want) {
-		chosen = append(chosen, r.spacePages[space]...)
-	}
-	pages, err := x.pagesOf(ctx, db, q, s, r, chosen)
-	if err != nil {
+	total, cerr := count.total(r, len(r.spaces))
+	if err = cmp.Or(err, cerr); err != nil {
 		return nil, 0, err
 	}
 	return groupBySpace(pages), total, nil
@@ -273,7 +292,8 @@ func (x *sqlIndex) pagesOf(ctx context.Context, db DB, q Query, s *scope, r *ran
 	stmt := x.d.rebind("WITH hits AS MATERIALIZED (" + x.d.pageHits() + `)
 SELECT h.id, s.page_id, s.anchor, s.title, s.heading, s.body FROM hits h JOIN search_sections s ON s.id = h.id`)
 	sections := map[int64][]shownSection{} // page key → its matching sections
-	err := query(ctx, db, stmt, []any{x.d.list(chosen), x.d.match(q.Terms, anyTier)}, func(scan func(...any) error) error {
+	err := query(ctx, db, stmt, []any{x.d.list(chosen), x.d.match(q.Terms, anyTier),
+		slices.Min(chosen) << ordinalBits, (slices.Max(chosen)+1)<<ordinalBits - 1}, func(scan func(...any) error) error {
 		var sec shownSection
 		var title string
 		if err := scan(&sec.id, &sec.pageID, &sec.Anchor, &title, &sec.Heading, &sec.body); err != nil {

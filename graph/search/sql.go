@@ -22,7 +22,7 @@ type sqlDialect interface {
 	matches(scored bool, in tier) string
 	idColumn() string
 	// pageHits selects the id of the matching sections of some pages; its arguments are
-	// list(page keys), then match(terms, anyTier).
+	// list(page keys), match(terms, anyTier), then the first and last id of those pages.
 	pageHits() string
 	match(t Terms, in tier) string
 	// in is a condition "expression is one of a list", whose one argument is list(values).

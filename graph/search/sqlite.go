@@ -68,21 +68,23 @@ func (sqlite) matches(scored bool, _ tier) string { // the tier is in the match 
 
 func (sqlite) idColumn() string { return "rowid" }
 
-// pageHits filters the matches by page, reading the posting lists once (seeking each page's
-// range of ids instead would be faster for a word, but a prefix, which the last word of a query
-// usually is, would have its posting lists merged anew for every page).
+// pageHits filters the matches between the pages' first and last ids by page, reading the posting
+// lists once (seeking each page's range of ids instead would be faster for a word, but a prefix,
+// which the last word of a query usually is, would have its posting lists merged anew for every
+// page).
 func (sqlite) pageHits() string {
 	return fmt.Sprintf(`SELECT rowid AS id FROM search_fts
-	WHERE (rowid >> %d) IN (SELECT value FROM json_each(?)) AND search_fts MATCH ?`, ordinalBits)
+	WHERE (rowid >> %d) IN (SELECT value FROM json_each(?)) AND search_fts MATCH ? AND rowid BETWEEN ? AND ?`, ordinalBits)
 }
 
 // match is the FTS5 query of a tier: a column filter finds the sections whose title or heading
-// holds every word.
+// holds every word, and scores them by those fields alone (reading the words' posting lists once,
+// where a query of the words and the filter would read them twice: a prefix's twice merged).
 func (sqlite) match(t Terms, in tier) string {
 	words := t.FTS5()
 	switch in {
 	case headingTier:
-		return "(" + words + ") AND {title heading} : (" + words + ")"
+		return "{title heading} : (" + words + ")"
 	case textTier:
 		return "(" + words + ") NOT {title heading} : (" + words + ")"
 	}

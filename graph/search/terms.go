@@ -72,6 +72,9 @@ func isWordRune(r rune) bool {
 // unicode61 tokenizer with remove_diacritics does; PostgreSQL's simple configuration only
 // lower-cases, so Bindery folds the text it hands PostgreSQL itself and both databases match alike.
 func Fold(text string) string {
+	if isASCII(text) { // most text: nothing to decompose
+		return strings.ToLower(text)
+	}
 	var b strings.Builder
 	b.Grow(len(text))
 	var base rune
@@ -83,6 +86,15 @@ func Fold(text string) string {
 		b.WriteRune(unicode.ToLower(r))
 	}
 	return norm.NFC.String(b.String())
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // matches reports whether the folded word w matches term i of t.
