@@ -69,15 +69,15 @@ func (postgres) matches(scored bool, in tier) string {
 	if scored {
 		score = ", " + rank + " AS score"
 	}
-	stmt := "SELECT s.id" + score + ` FROM search_sections s, to_tsquery('simple', ?) AS q (query)
-	WHERE s.words @@ q.query AND s.id BETWEEN ? AND ?`
+	match := "s.words @@ q.query"
 	switch in {
-	case headingTier:
-		stmt += " AND " + heads("s.words") + " @@ q.query"
+	case headingTier: // heads are words: their index alone finds the tier
+		match = heads("s.words") + " @@ q.query"
 	case textTier:
-		stmt += " AND NOT " + heads("s.words") + " @@ q.query"
+		match += " AND NOT " + heads("s.words") + " @@ q.query"
 	}
-	return stmt
+	return "SELECT s.id" + score + ` FROM search_sections s, to_tsquery('simple', ?) AS q (query)
+	WHERE ` + match + " AND s.id BETWEEN ? AND ?"
 }
 
 func (postgres) idColumn() string { return "s.id" }
