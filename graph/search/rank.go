@@ -15,9 +15,10 @@ import (
 // in tens of thousands of sections thus costs a few milliseconds to rank, not tens; below the
 // window (nearly every query) the ranking is exact. Pages are ordered by their best section and
 // spaces by their best page, reading only as far as the asked-for results need. Then the shown
-// sections of the chosen pages are read with their text. A search is three to six statements:
-// the spaces' keys, a window of each tier read, the rest of a tier past its window (rarely), the
-// count (when the ranking was not read whole) and the shown sections.
+// sections of the chosen pages are read with their text. Meanwhile another connection counts the
+// matching pages or spaces (unless the ranking was read whole, the count is the total). A search
+// is four to six statements: the spaces' keys, the count, a window of each tier read, the rest
+// of a tier past its window (rarely) and the shown sections.
 
 // scoreWindow is how many sections of a tier are scored at most (1 to 4 ms of work).
 const scoreWindow = 1000
@@ -203,9 +204,6 @@ func (c *counting) total(r *ranking, seen int) (int, error) {
 	}
 	return c.n, c.err
 }
-
-// Pages and Spaces run the count beside the ranking, so db must be a pool of connections (an
-// *ent.Client or *sql.DB), not a transaction.
 
 func (x *sqlIndex) Pages(ctx context.Context, db DB, q Query) ([]Page, int, error) {
 	s, err := x.scope(ctx, db, q.Spaces)

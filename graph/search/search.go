@@ -76,9 +76,10 @@ const (
 	PagesPerSpace   = 10
 )
 
-// Index is the full-text index of the spaces' main content. Ranking is BM25 on SQLite and cover
-// density (ts_rank_cd) on PostgreSQL; on both, a word of a page's title weighs more than one of a
-// heading, which weighs more than one of the text.
+// Index is the full-text index of the spaces' main content. Sections whose page title or heading
+// holds every word rank first, then the others; within each, by relevance: BM25 on SQLite and
+// cover density (ts_rank_cd) on PostgreSQL, where a word of a page's title weighs more than one
+// of a heading, which weighs more than one of the text (rank.go tells how far scoring goes).
 type Index interface {
 	// Migrate creates the index's tables (idempotent). Call it after ent's migration: the
 	// sections reference spaces and go when their space is removed.
@@ -87,10 +88,10 @@ type Index interface {
 	// among pageIDs). Pass the database transaction that changes the space's content.
 	Replace(ctx context.Context, db DB, spaceID string, pageIDs []string, sections []Section) error
 	// Pages ranks the pages that match q and returns those after q.Offset, at most q.Limit, and
-	// how many pages match in all.
+	// how many pages match in all. It runs two statements at once: db must be a pool.
 	Pages(ctx context.Context, db DB, q Query) ([]Page, int, error)
 	// Spaces ranks the spaces by their best matching page and returns those after q.Offset, at
-	// most q.Limit, with their best pages, and how many spaces match in all.
+	// most q.Limit, with their best pages, and how many spaces match in all. db must be a pool.
 	Spaces(ctx context.Context, db DB, q Query) ([]Space, int, error)
 }
 

@@ -25,3 +25,36 @@ func TestReopen(t *testing.T) {
 		st.Close()
 	}
 }
+
+// TestPostgresPlannerSettings: connections plan every statement for its parameters and price
+// random reads as cached storage does, unless the DSN says otherwise.
+func TestPostgresPlannerSettings(t *testing.T) {
+	dsn := testenv.PostgresDSN(t)
+	if dsn == "" {
+		t.Skip("PostgreSQL only (BINDERY_TEST_DB)")
+	}
+	for _, c := range []struct{ dsn, planCache, pageCost string }{
+		{dsn, "force_custom_plan", "1.1"},
+		{dsn + "&random_page_cost=3&plan_cache_mode=auto", "auto", "3"},
+	} {
+		st, err := store.Open(context.Background(), store.Options{DataDir: t.TempDir(), DSN: c.dsn})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var planCache, pageCost string
+		rows, err := st.Client.QueryContext(context.Background(), "SELECT current_setting('plan_cache_mode'), current_setting('random_page_cost')")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			if err := rows.Scan(&planCache, &pageCost); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rows.Close()
+		st.Close()
+		if planCache != c.planCache || pageCost != c.pageCost {
+			t.Errorf("%s: plan_cache_mode %s, random_page_cost %s; want %s, %s", c.dsn, planCache, pageCost, c.planCache, c.pageCost)
+		}
+	}
+}
