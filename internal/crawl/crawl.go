@@ -1,17 +1,21 @@
 // Package crawl fetches a website to import: the start page, then the same-site pages it links
 // to, breadth first, then the images those pages show, every request through the SSRF-guarded
-// client and the whole within named bounds.
+// client, as the site's robots.txt allows, and the whole within named bounds.
 package crawl
 
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/temoto/robotstxt"
 
 	"github.com/binderyhq/bindery/graph/content/edit"
 	"github.com/binderyhq/bindery/graph/content/importer"
@@ -54,6 +58,7 @@ func Crawl(ctx context.Context, client *fetch.Client, start *url.URL, lim Limits
 		return nil, err
 	}
 	c.site = first.url.Host
+	c.robots = c.readRobots(ctx, first.url)
 	c.seenPages[importer.PageKey(first.url)] = true
 	pages := []*fetched{first}
 	level := []*fetched{first}
@@ -69,6 +74,7 @@ type crawler struct {
 	client    *fetch.Client
 	lim       Limits
 	site      string // host of the start page
+	robots    *robotstxt.RobotsData
 	seenPages map[string]bool
 	seenFiles map[string]bool
 	bytes     atomic.Int64
@@ -112,6 +118,38 @@ func (c *crawler) get(ctx context.Context, u *url.URL, max int64) (*fetch.Respon
 	return res, nil
 }
 
+// maxRobotsBytes is how much of a robots.txt is read (RFC 9309 asks crawlers to read 500 KiB at
+// least).
+const maxRobotsBytes = 512 << 10
+
+// readRobots reads the rules the site's robots.txt (RFC 9309) gives Bindery's importer, else
+// every agent. The start page is fetched whatever they say, since a person asked for it; the
+// rules decide which of the pages and images it leads to are. A site without the file (4xx)
+// allows everything; one whose file cannot be read (5xx, an error, a file too large) allows
+// nothing more than the start page, as the RFC asks.
+func (c *crawler) readRobots(ctx context.Context, site *url.URL) *robotstxt.RobotsData {
+	status, body := http.StatusServiceUnavailable, []byte(nil)
+	res, err := c.client.Get(ctx, &url.URL{Scheme: site.Scheme, Host: site.Host, Path: "/robots.txt"}, maxRobotsBytes)
+	if err == nil {
+		c.bytes.Add(int64(len(res.Body)))
+		status, body = res.Status, res.Body
+	}
+	robots, err := robotstxt.FromStatusAndBytes(status, body)
+	if err != nil { // a status the library does not know: as unreadable
+		robots, _ = robotstxt.FromStatusAndBytes(http.StatusServiceUnavailable, nil)
+	}
+	return robots
+}
+
+// allowed reports whether the site's robots.txt lets Bindery fetch u.
+func (c *crawler) allowed(u *url.URL) bool {
+	target := u.EscapedPath()
+	if u.RawQuery != "" {
+		target += "?" + u.RawQuery
+	}
+	return c.robots.TestAgent(target, fetch.Agent)
+}
+
 // unseenLinks returns the same-site page links of the pages not met before, in order, as many as
 // the page bound leaves room for after have pages.
 func (c *crawler) unseenLinks(pages []*fetched, have int) []*url.URL {
@@ -123,7 +161,7 @@ func (c *crawler) unseenLinks(pages []*fetched, have int) []*url.URL {
 				continue
 			}
 			c.seenPages[key] = true
-			if have+len(out) < c.lim.MaxPages {
+			if have+len(out) < c.lim.MaxPages && c.allowed(l) {
 				out = append(out, l)
 			}
 		}
@@ -193,6 +231,7 @@ func (c *crawler) result(ctx context.Context, pages []*fetched) *Result {
 		}
 	}
 	r.Found = len(c.seenPages) + len(images)
+	images = slices.DeleteFunc(images, func(u *url.URL) bool { return !c.allowed(u) })
 	images = images[:min(len(images), c.lim.MaxFiles)]
 	files := make([]*importer.File, len(images))
 	c.parallel(len(images), func(i int) { files[i] = c.image(ctx, images[i]) })

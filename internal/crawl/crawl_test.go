@@ -3,6 +3,7 @@ package crawl
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -123,6 +124,48 @@ func TestCrawlStartPage(t *testing.T) {
 			_, err := crawl(t, tt.start, lim)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestCrawlRobots: the site's robots.txt decides which linked pages and images are fetched, the
+// group naming Bindery's importer before the one for every agent; the start page is fetched
+// whatever it says.
+func TestCrawlRobots(t *testing.T) {
+	tests := []struct {
+		name, start string
+		status      int
+		robots      string
+		want        string
+	}{
+		{"for every agent", "/", 200, "User-agent: *\nDisallow: /a\nDisallow: /logo.png", "/ /b"},
+		{"for Bindery", "/", 200, "User-agent: *\nDisallow: /\n\nUser-agent: bindery-import\nDisallow: /b", "/ /a /a/deep file:/logo.png"},
+		{"allow within a disallowed folder", "/", 200, "User-agent: *\nDisallow: /a\nAllow: /a/deep", "/ /b file:/logo.png"},
+		{"the start page whatever it says", "/a", 200, "User-agent: *\nDisallow: /", "/a"},
+		{"no file", "/", 404, "", "/ /a /b /a/deep file:/logo.png"},
+		{"an unreadable file", "/", 503, "", "/"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := http.NewServeMux()
+			h.Handle("/", site())
+			h.HandleFunc("/robots.txt", func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Content-Type", "text/plain")
+				w.WriteHeader(tt.status)
+				io.WriteString(w, tt.robots)
+			})
+			s := fetchtest.Serve(t, "127.0.0.2", h)
+			allow, _ := fetch.ParseAllow("127.0.0.2")
+			start, _ := url.Parse(s.URL + tt.start)
+			lim := DefaultLimits
+			lim.MaxFileBytes = 1000
+			r, err := Crawl(context.Background(), fetch.New(allow), start, lim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := paths(r); got != tt.want {
+				t.Fatalf("got %q, want %q", got, tt.want)
 			}
 		})
 	}

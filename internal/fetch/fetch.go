@@ -30,11 +30,14 @@ var ErrRefused = errors.New("refused")
 var ErrTooLarge = errors.New("response too large")
 
 // Bounds of one request.
+// Agent is the product token of Bindery's requests, which a site's robots.txt names to address them.
+const Agent = "Bindery-Import"
+
 const (
 	maxRedirects  = 5
 	dialTimeout   = 5 * time.Second
 	headerTimeout = 10 * time.Second
-	userAgent     = "Bindery-Import/1 (+https://github.com/binderyhq/bindery)"
+	userAgent     = Agent + "/1 (+https://github.com/binderyhq/bindery)"
 )
 
 // Allow is the operator's allow-list: host names (exact, case-insensitive) whose every address is
