@@ -13,6 +13,8 @@ import (
 	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/graph/content/markdown"
+	"github.com/binderyhq/bindery/graph/content/tree"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/graph/page"
@@ -290,7 +292,9 @@ func checkCommentBody(field, body string) error {
 }
 
 // checkCommentTarget checks the page and node a comment is posted on: the page must be in the
-// content the comment is posted on, and a node needs its page. Returns INVALID naming the field.
+// content the comment is posted on, and a node is a section of it, named by its heading's anchor
+// (pages are Markdown: their sections, which search results link to, are what a comment can point
+// at inside one). Returns INVALID naming the field.
 func (r *Resolver) checkCommentTarget(ctx context.Context, sc commentScope, pageID, node *string) error {
 	if node != nil {
 		if pageID == nil {
@@ -310,10 +314,37 @@ func (r *Resolver) checkCommentTarget(ctx context.Context, sc commentScope, page
 	if err != nil {
 		return err
 	}
-	if trees[0] == nil || trees[0].Page(*pageID) == nil {
+	var p *tree.Page
+	if trees[0] != nil {
+		p = trees[0].Page(*pageID)
+	}
+	if p == nil {
 		return apperr.Invalidf("page: the content has no page %q", truncate(*pageID, maxTargetID))
 	}
-	return nil
+	if node == nil {
+		return nil
+	}
+	return r.checkCommentNode(ctx, p, *node)
+}
+
+// checkCommentNode checks that a page has a section whose heading's anchor is node.
+func (r *Resolver) checkCommentNode(ctx context.Context, p *tree.Page, node string) error {
+	body, err := r.pageBody(ctx, p)
+	if err != nil {
+		return err
+	}
+	var anchors []string
+	for _, sec := range markdown.Sections(body)[1:] { // the first is the text before any heading
+		if sec.Anchor == node {
+			return nil
+		}
+		anchors = append(anchors, sec.Anchor)
+	}
+	if len(anchors) == 0 {
+		return apperr.Invalidf("node: page %q has no headings: a node is the anchor of a heading of its page", p.ID)
+	}
+	return apperr.Invalidf("node: page %q has no heading with the anchor %q (its anchors: %s)",
+		p.ID, truncate(node, maxTargetID), strings.Join(anchors[:min(len(anchors), 10)], ", "))
 }
 
 // countOpenComments moves the open comment counter of a comment's change request, or of its

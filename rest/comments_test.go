@@ -29,10 +29,10 @@ func newCommentFixture(t *testing.T, opts ...func(*server.Options)) *commentFixt
 	t.Helper()
 	f := &commentFixture{crFixture: newCRFixture(t, opts...)}
 	f.create(t, f.admin, "Intro")
-	f.page = createdID(t, f.edit(t, f.admin, "1", insert("Intro", "Hello.\n")), 0)
+	f.page = createdID(t, f.edit(t, f.admin, "1", insert("Intro", "Hello.\n\n## Setup\n\nSteps.\n")), 0)
 	crWant(t, f.merge(t, f.admin, "1"), http.StatusOK)
 	f.create(t, f.admin, "More")
-	f.crPage = createdID(t, f.edit(t, f.admin, "2", insert("More", "More.\n")), 0)
+	f.crPage = createdID(t, f.edit(t, f.admin, "2", insert("More", "More.\n\n## Usage\n\nRun it.\n")), 0)
 	f.commenter = f.e.User("cole@example.com", f.org, testenv.Role(viewer.RoleComment))
 	f.reader = f.e.User("rea@example.com", f.org, testenv.Role(viewer.RoleRead))
 	return f
@@ -42,6 +42,7 @@ func newCommentFixture(t *testing.T, opts ...func(*server.Options)) *commentFixt
 type commentTable struct {
 	name, base string
 	page       string // a page of its content
+	node       string // the anchor of a heading of that page
 	counter    string // the object whose `comments` counts its open comments
 	crRef      *string
 }
@@ -49,8 +50,8 @@ type commentTable struct {
 func (f *commentFixture) tables() []commentTable {
 	two := "2"
 	return []commentTable{
-		{"Space", "/v1/spaces/" + f.space + "/comments", f.page, "/v1/spaces/" + f.space, nil},
-		{"ChangeRequest", f.path("/2/comments"), f.crPage, f.path("/2"), &two},
+		{"Space", "/v1/spaces/" + f.space + "/comments", f.page, "setup", "/v1/spaces/" + f.space, nil},
+		{"ChangeRequest", f.path("/2/comments"), f.crPage, "usage", f.path("/2"), &two},
 	}
 }
 
@@ -102,13 +103,13 @@ func TestCommentLifecycle(t *testing.T) {
 	admin, cole := f.admin, f.commenter
 	for _, tb := range f.tables() {
 		t.Run(tb.name, func(t *testing.T) {
-			c := f.send(t, admin, "POST", tb.base, map[string]any{"body": md("Is this *right*?"), "page": tb.page, "node": "n1"}, http.StatusOK)
+			c := f.send(t, admin, "POST", tb.base, map[string]any{"body": md("Is this *right*?"), "page": tb.page, "node": tb.node}, http.StatusOK)
 			id, path := c["id"].(string), tb.base+"/"+c["id"].(string)
 			target := c["target"].(map[string]any)
 			page := target["page"].(map[string]any)
 			if c["object"] != "comment" || c["status"] != "open" || c["body"].(map[string]any)["markdown"] != "Is this *right*?" ||
 				c["replies"] != 0.0 || target["space"] != f.space || target["revision"] == "" ||
-				target["node"].(map[string]any)["id"] != "n1" || page["id"] != tb.page || page["outdated"] != false ||
+				target["node"].(map[string]any)["id"] != tb.node || page["id"] != tb.page || page["outdated"] != false ||
 				page["title"] == "" || page["path"] == "" || !strings.HasSuffix(c["urls"].(map[string]any)["location"].(string), id) {
 				t.Fatalf("posted: %v", c)
 			}
@@ -335,7 +336,8 @@ func TestCommentInvalid(t *testing.T) {
 		"ErrBodyTooLong":      {"POST", base, map[string]any{"body": md(strings.Repeat("é", 20001))}, []string{"body", "20000"}},
 		"ErrUnknownPage":      {"POST", base, map[string]any{"body": md("x"), "page": "nope"}, []string{"page", "nope"}},
 		"ErrPageOfOtherTable": {"POST", base, map[string]any{"body": md("x"), "page": f.crPage}, []string{"page"}},
-		"ErrNodeWithoutPage":  {"POST", base, map[string]any{"body": md("x"), "node": "n1"}, []string{"node", "page"}},
+		"ErrNodeWithoutPage":  {"POST", base, map[string]any{"body": md("x"), "node": "setup"}, []string{"node", "page"}},
+		"ErrUnknownNode":      {"POST", base, map[string]any{"body": md("x"), "page": f.page, "node": "n1"}, []string{"node", `"n1"`, "anchors: setup"}},
 		"ErrReplyBlank":       {"POST", path + "/replies", map[string]any{"body": md("")}, []string{"body"}},
 		"ErrEmojiTooLong":     {"PUT", path, map[string]any{"addedReactions": []string{strings.Repeat("x", 33)}}, []string{"addedReactions[0]", "32"}},
 		"ErrEmojiBlank":       {"PUT", path, map[string]any{"addedReactions": []string{"👍", " "}}, []string{"addedReactions[1]"}},
@@ -496,10 +498,10 @@ func TestCommentGraphQL(t *testing.T) {
 	}
 	var posted struct{ PostComment gqlComment }
 	gqlOK(t, f.e.GraphQL(f.commenter, `mutation($s: ID!, $cr: ID, $p: ID) { postComment(spaceId: $s, changeRequest: $cr,
-		input: {body: "Why?", page: $p, node: "n2"}) { `+commentFields+` } }`, vars("p", f.crPage)), &posted)
+		input: {body: "Why?", page: $p, node: "usage"}) { `+commentFields+` } }`, vars("p", f.crPage)), &posted)
 	c := posted.PostComment
 	if c.Status != "OPEN" || c.Body != "Why?" || c.Target.ChangeRequestID == nil || c.Target.Page == nil ||
-		c.Target.Page.ID != f.crPage || *c.Target.NodeID != "n2" || !c.Permissions.Edit {
+		c.Target.Page.ID != f.crPage || *c.Target.NodeID != "usage" || !c.Permissions.Edit {
 		t.Fatalf("posted: %+v", c)
 	}
 	id := c.ID

@@ -5707,7 +5707,7 @@ type CommentTarget {
   revisionId: ID
   "The page it is on; null for a comment on the whole space or change request."
   page: CommentTargetPage
-  "The id of the node of the page it is on, as the client gave it."
+  "The section of the page it is on: the anchor of the section's heading."
   nodeId: ID
 }
 
@@ -5795,6 +5795,7 @@ type CommentReplyEdge {
 input PostCommentInput {
   body: String!
   page: ID
+  "A section of the page, by its heading's anchor (levels 1 to 3, as search results link to them)."
   node: ID
 }
 

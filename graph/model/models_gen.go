@@ -470,6 +470,7 @@ type PingResult struct {
 type PostCommentInput struct {
 	Body string  `json:"body"`
 	Page *string `json:"page,omitempty"`
+	// A section of the page, by its heading's anchor (levels 1 to 3, as search results link to them).
 	Node *string `json:"node,omitempty"`
 }
 
