@@ -206,45 +206,45 @@ func (c *counting) total(r *ranking, seen int) (int, error) {
 }
 
 func (x *sqlIndex) Pages(ctx context.Context, db DB, q Query) ([]Page, int, error) {
+	want := q.Offset + max(q.Limit, 0)
+	return x.search(ctx, db, q, ordinalBits, func(r *ranking) bool { return len(r.pages) >= want },
+		func(r *ranking) ([]int64, int) { return window(r.pages, q.Offset, want), len(r.pages) })
+}
+
+func (x *sqlIndex) Spaces(ctx context.Context, db DB, q Query) ([]Space, int, error) {
+	want := q.Offset + max(q.Limit, 0)
+	pages, total, err := x.search(ctx, db, q, spaceShift, func(r *ranking) bool { return r.spacesKnown(q.Offset, want) },
+		func(r *ranking) ([]int64, int) {
+			var chosen []int64
+			for _, space := range window(r.spaces, q.Offset, want) {
+				chosen = append(chosen, r.spacePages[space]...)
+			}
+			return chosen, len(r.spaces)
+		})
+	return groupBySpace(pages), total, err
+}
+
+// search ranks the matches of q until enough, reads the pages choose picks from the ranking, and
+// counts the matching pages (shift ordinalBits) or spaces (shift spaceShift) beside the ranking;
+// choose also says how many the ranking saw, the count when it read every match.
+func (x *sqlIndex) search(ctx context.Context, db DB, q Query, shift int, enough func(*ranking) bool,
+	choose func(*ranking) (chosen []int64, seen int)) ([]Page, int, error) {
 	s, err := x.scope(ctx, db, q.Spaces)
 	if err != nil || s == nil {
 		return nil, 0, err
 	}
-	count := x.startCount(ctx, db, q, s, ordinalBits)
-	want := q.Offset + max(q.Limit, 0)
-	r, err := x.rank(ctx, db, q, s, func(r *ranking) bool { return len(r.pages) >= want })
+	count := x.startCount(ctx, db, q, s, shift)
+	r, err := x.rank(ctx, db, q, s, enough)
+	chosen, seen := choose(r)
 	var pages []Page
 	if err == nil {
-		pages, err = x.pagesOf(ctx, db, q, s, r, window(r.pages, q.Offset, want))
+		pages, err = x.pagesOf(ctx, db, q, s, r, chosen)
 	}
-	total, cerr := count.total(r, len(r.pages))
+	total, cerr := count.total(r, seen)
 	if err = cmp.Or(err, cerr); err != nil {
 		return nil, 0, err
 	}
 	return pages, total, nil
-}
-
-func (x *sqlIndex) Spaces(ctx context.Context, db DB, q Query) ([]Space, int, error) {
-	s, err := x.scope(ctx, db, q.Spaces)
-	if err != nil || s == nil {
-		return nil, 0, err
-	}
-	count := x.startCount(ctx, db, q, s, spaceShift)
-	want := q.Offset + max(q.Limit, 0)
-	r, err := x.rank(ctx, db, q, s, func(r *ranking) bool { return r.spacesKnown(q.Offset, want) })
-	var pages []Page
-	if err == nil {
-		var chosen []int64
-		for _, space := range window(r.spaces, q.Offset, want) {
-			chosen = append(chosen, r.spacePages[space]...)
-		}
-		pages, err = x.pagesOf(ctx, db, q, s, r, chosen)
-	}
-	total, cerr := count.total(r, len(r.spaces))
-	if err = cmp.Or(err, cerr); err != nil {
-		return nil, 0, err
-	}
-	return groupBySpace(pages), total, nil
 }
 
 // window is list[from:to], within its bounds.
