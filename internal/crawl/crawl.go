@@ -180,7 +180,8 @@ var notPage = map[string]bool{".png": true, ".jpg": true, ".jpeg": true, ".gif":
 	".xml": true, ".mp3": true, ".mp4": true, ".webm": true, ".woff": true, ".woff2": true, ".ttf": true, ".exe": true}
 
 // fetchPages fetches pages at once (Parallel at a time) and returns those that are same-site HTML
-// not seen under another URL (a redirect), in the order of urls.
+// not seen under another URL (a redirect) nor redirected to where robots.txt disallows, in the
+// order of urls.
 func (c *crawler) fetchPages(ctx context.Context, urls []*url.URL) []*fetched {
 	got := make([]*fetched, len(urls))
 	c.parallel(len(urls), func(i int) {
@@ -188,7 +189,7 @@ func (c *crawler) fetchPages(ctx context.Context, urls []*url.URL) []*fetched {
 	})
 	var out []*fetched
 	for i, p := range got {
-		if p == nil || !strings.EqualFold(p.url.Host, c.site) {
+		if p == nil || !strings.EqualFold(p.url.Host, c.site) || !c.allowed(p.url) {
 			continue
 		}
 		if key := importer.PageKey(p.url); key != importer.PageKey(urls[i]) {

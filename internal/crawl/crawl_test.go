@@ -171,6 +171,25 @@ func TestCrawlRobots(t *testing.T) {
 	}
 }
 
+// TestCrawlRobotsRedirect: an allowed link that redirects where robots.txt disallows is not
+// imported.
+func TestCrawlRobotsRedirect(t *testing.T) {
+	s := fetchtest.Serve(t, "127.0.0.2", fetchtest.Site{
+		Pages:     map[string]string{"/": `<a href="/old">old</a>`, "/new": `<h1>New</h1>`},
+		Redirects: map[string]string{"/old": "/new"},
+		Files:     map[string]fetchtest.File{"/robots.txt": {ContentType: "text/plain", Data: []byte("User-agent: *\nDisallow: /new")}},
+	})
+	allow, _ := fetch.ParseAllow("127.0.0.2")
+	start, _ := url.Parse(s.URL + "/")
+	r, err := Crawl(context.Background(), fetch.New(allow), start, DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := paths(r); got != "/" {
+		t.Fatalf("got %q, want only the start page", got)
+	}
+}
+
 func TestCrawlRefusesLoopback(t *testing.T) {
 	base, _ := serve(t)
 	u, _ := url.Parse(base + "/")
