@@ -367,7 +367,7 @@ func TestSearchHostileQueries(t *testing.T) {
 	f.publish(t, insert("Near", `Quote " star * caret ^ colon : paren ( drop table spaces`))
 	queries := []string{`"`, `"unterminated`, `a"b`, `NEAR(drop table)`, `NEAR(a, b, 3)`, `*`, `drop*`, `*drop`,
 		`^near`, `title:near`, `body: x`, `(a OR b) AND NOT c`, `AND`, `-near`, `'`, `a'b`, `\`, `'; DROP TABLE spaces; --`,
-		`1 OR 1=1`, `%`, `_`, `near:*`, `near & b | !c`, `<->`, `{title}`, `search_fts MATCH 'x'`, "東京", "🙂"}
+		`1 OR 1=1`, `%`, `_`, `near:*`, `near & b | !c`, `<->`, `{title}`, `search_words MATCH 'x'`, "東京", "🙂"}
 	for _, q := range queries {
 		r := f.e.Do(f.admin, "GET", "/v1/spaces/"+f.space+"/search?query="+url.QueryEscape(q), nil)
 		if r.Status != http.StatusOK && r.Status != http.StatusBadRequest {

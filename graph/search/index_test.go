@@ -247,7 +247,7 @@ func TestReplaceAndSpaces(t *testing.T) {
 		t.Errorf("removed space still found: %v", ids(got))
 	}
 	if !f.pg { // the FTS5 index follows the cascaded delete through its trigger
-		if err := f.db.QueryRow(`SELECT count(*) FROM search_fts WHERE search_fts MATCH 'old'`).Scan(&left); err != nil || left != 0 {
+		if err := f.db.QueryRow(`SELECT count(*) FROM search_words WHERE search_words MATCH 'old'`).Scan(&left); err != nil || left != 0 {
 			t.Errorf("the FTS5 index keeps %d entries of removed sections (%v)", left, err)
 		}
 	}
@@ -355,7 +355,7 @@ func TestHostileQueries(t *testing.T) {
 var hostileQueries = []string{`"`, `""`, `"unterminated`, `a"b`, `NEAR(a b)`, `NEAR(a, b, 3)`, `a NEAR b`, `*`, `a*`, `*a`,
 	`^a`, `title:near`, `body : x`, `(a OR b) AND NOT c`, `a AND`, `OR`, `-a`, `+a`, `'`, `''`, `a'b`, `\`, `a\`,
 	`'; DROP TABLE search_sections; --`, `1 OR 1=1`, `%`, `_`, `a:*`, `a & b | !c`, `<->`, `{col}`, `[a]`, "\u00a0",
-	"ŉ ǅ ß İ", "東京 タワー", "🙂 emoji", `search_fts MATCH`, `rank`, `bm25(x)`}
+	"ŉ ǅ ß İ", "東京 タワー", "🙂 emoji", `search_words MATCH`, `rank`, `bm25(x)`}
 
 // FuzzSearch runs any query through the index: it answers or refuses the query (INVALID), never
 // fails in the database.
@@ -378,4 +378,52 @@ func FuzzSearch(f *testing.F) {
 			t.Fatalf("query %q: %v", q, err)
 		}
 	})
+}
+
+// TestMigrateRebuildsTheFirstIndex: a SQLite database indexed before the prefix index existed (an
+// FTS5 table search_fts and its triggers) is rebuilt into search_words by Migrate, once: what it
+// held is found, the old table and triggers are gone, and new sections are indexed.
+func TestMigrateRebuildsTheFirstIndex(t *testing.T) {
+	if testenv.PostgresDSN(t) != "" {
+		t.Skip("SQLite only")
+	}
+	db, err := sql.Open("sqlite3", "file:"+filepath.Join(t.TempDir(), "old.db")+"?_foreign_keys=on")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	f := &fixture{t: t, db: db}
+	f.exec(`CREATE TABLE spaces (id VARCHAR(64) PRIMARY KEY)`)
+	f.exec(`INSERT INTO spaces (id) VALUES ('s1')`)
+	f.exec(`CREATE TABLE search_spaces (key INTEGER PRIMARY KEY, space_id TEXT NOT NULL UNIQUE REFERENCES spaces (id) ON DELETE CASCADE, next_page INTEGER NOT NULL DEFAULT 0)`)
+	f.exec(`CREATE TABLE search_pages (space_key INTEGER NOT NULL REFERENCES search_spaces (key) ON DELETE CASCADE, page_id TEXT NOT NULL, number INTEGER NOT NULL, PRIMARY KEY (space_key, page_id))`)
+	f.exec(`CREATE TABLE search_sections (id INTEGER PRIMARY KEY, space_key INTEGER NOT NULL REFERENCES search_spaces (key) ON DELETE CASCADE,
+		page_id TEXT NOT NULL, anchor TEXT NOT NULL, title TEXT NOT NULL, heading TEXT NOT NULL, body TEXT NOT NULL)`)
+	f.exec(`CREATE VIRTUAL TABLE search_fts USING fts5 (title, heading, body, content = 'search_sections', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2')`)
+	f.exec(`CREATE TRIGGER search_sections_insert AFTER INSERT ON search_sections BEGIN
+		INSERT INTO search_fts (rowid, title, heading, body) VALUES (new.id, new.title, new.heading, new.body); END`)
+	f.exec(`CREATE TRIGGER search_sections_delete AFTER DELETE ON search_sections BEGIN
+		INSERT INTO search_fts (search_fts, rowid, title, heading, body) VALUES ('delete', old.id, old.title, old.heading, old.body); END`)
+	f.exec(`INSERT INTO search_spaces (key, space_id, next_page) VALUES (1, 's1', 1)`)
+	f.exec(`INSERT INTO search_pages VALUES (1, 'old', 0)`)
+	f.exec(`INSERT INTO search_sections VALUES (1099511627776, 1, 'old', '', 'Archive', '', 'kept words')`)
+	if f.idx, err = search.New(dialect.SQLite); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := f.idx.Migrate(context.Background(), db); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var left int
+	if err := db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE name LIKE 'search_fts%' OR name LIKE 'search_sections_%sert' OR name = 'search_sections_delete'`).Scan(&left); err != nil || left != 0 {
+		t.Errorf("%d objects of the first index remain (%v)", left, err)
+	}
+	if got, _ := f.pages("kep", 0, 10, "s1"); !equal(ids(got), []string{"old"}) {
+		t.Errorf("rebuilt index finds %v, want the old page", ids(got))
+	}
+	f.index("s1", page{"new", "Fresh", [][2]string{{"", "new words"}}})
+	if got, _ := f.pages("words", 0, 10, "s1"); len(got) != 2 {
+		t.Errorf("after an insert: %v, want both pages", ids(got))
+	}
 }
