@@ -342,25 +342,30 @@ func best(sections []shownSection, terms Terms) []SectionHit {
 // often it holds each word, weighted as the index weighs them (title 10, heading 4, text 1) and
 // saturated as BM25 saturates a word's count.
 func sectionScore(t Terms, title, heading, body string) float64 {
-	in := textTier
-	if t.AllIn(title + "\n" + heading) {
-		in = headingTier
-	}
-	counts := make([]float64, len(t.Words))
-	for weight, text := range map[float64]string{10: title, 4: heading, 1: body} {
-		for _, w := range Tokens(text) {
-			for i := range t.Words {
-				if t.matches(w, i) {
-					counts[i] += weight
-				}
-			}
+	inTitle, inHeading, inBody := wordCounts(t, title), wordCounts(t, heading), wordCounts(t, body)
+	in, relevance := headingTier, 0.0
+	for i := range t.Words {
+		head := 10*inTitle[i] + 4*inHeading[i]
+		if head == 0 { // a word neither the title nor the heading holds
+			in = textTier
 		}
-	}
-	relevance := 0.0
-	for _, n := range counts {
+		n := head + inBody[i]
 		relevance += n / (n + bm25K1)
 	}
 	return tierScore(in, relevance)
+}
+
+// wordCounts counts the words of text each term matches.
+func wordCounts(t Terms, text string) []float64 {
+	counts := make([]float64, len(t.Words))
+	for _, w := range Tokens(text) {
+		for i := range t.Words {
+			if t.matches(w, i) {
+				counts[i]++
+			}
+		}
+	}
+	return counts
 }
 
 // bm25K1 is BM25's saturation of a word's count (FTS5's value).
