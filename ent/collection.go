@@ -32,6 +32,8 @@ type Collection struct {
 	ParentID *string `json:"parent_id,omitempty"`
 	// DefaultLevel holds the value of the "default_level" field.
 	DefaultLevel *collection.DefaultLevel `json:"default_level,omitempty"`
+	// ResolvedLevel holds the value of the "resolved_level" field.
+	ResolvedLevel collection.ResolvedLevel `json:"resolved_level,omitempty"`
 	// Position holds the value of the "position" field.
 	Position string `json:"position,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
@@ -111,7 +113,7 @@ func (*Collection) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case collection.FieldID, collection.FieldOrganizationID, collection.FieldTitle, collection.FieldDescription, collection.FieldParentID, collection.FieldDefaultLevel, collection.FieldPosition:
+		case collection.FieldID, collection.FieldOrganizationID, collection.FieldTitle, collection.FieldDescription, collection.FieldParentID, collection.FieldDefaultLevel, collection.FieldResolvedLevel, collection.FieldPosition:
 			values[i] = new(sql.NullString)
 		case collection.FieldCreatedAt, collection.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
@@ -180,6 +182,12 @@ func (_m *Collection) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.DefaultLevel = new(collection.DefaultLevel)
 				*_m.DefaultLevel = collection.DefaultLevel(value.String)
+			}
+		case collection.FieldResolvedLevel:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field resolved_level", values[i])
+			} else if value.Valid {
+				_m.ResolvedLevel = collection.ResolvedLevel(value.String)
 			}
 		case collection.FieldPosition:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -274,6 +282,9 @@ func (_m *Collection) String() string {
 		builder.WriteString("default_level=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
+	builder.WriteString(", ")
+	builder.WriteString("resolved_level=")
+	builder.WriteString(fmt.Sprintf("%v", _m.ResolvedLevel))
 	builder.WriteString(", ")
 	builder.WriteString("position=")
 	builder.WriteString(_m.Position)

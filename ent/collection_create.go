@@ -108,6 +108,20 @@ func (_c *CollectionCreate) SetNillableDefaultLevel(v *collection.DefaultLevel) 
 	return _c
 }
 
+// SetResolvedLevel sets the "resolved_level" field.
+func (_c *CollectionCreate) SetResolvedLevel(v collection.ResolvedLevel) *CollectionCreate {
+	_c.mutation.SetResolvedLevel(v)
+	return _c
+}
+
+// SetNillableResolvedLevel sets the "resolved_level" field if the given value is not nil.
+func (_c *CollectionCreate) SetNillableResolvedLevel(v *collection.ResolvedLevel) *CollectionCreate {
+	if v != nil {
+		_c.SetResolvedLevel(*v)
+	}
+	return _c
+}
+
 // SetPosition sets the "position" field.
 func (_c *CollectionCreate) SetPosition(v string) *CollectionCreate {
 	_c.mutation.SetPosition(v)
@@ -242,6 +256,10 @@ func (_c *CollectionCreate) defaults() error {
 		v := collection.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
+	if _, ok := _c.mutation.ResolvedLevel(); !ok {
+		v := collection.DefaultResolvedLevel
+		_c.mutation.SetResolvedLevel(v)
+	}
 	if _, ok := _c.mutation.Position(); !ok {
 		v := collection.DefaultPosition
 		_c.mutation.SetPosition(v)
@@ -288,6 +306,14 @@ func (_c *CollectionCreate) check() error {
 	if v, ok := _c.mutation.DefaultLevel(); ok {
 		if err := collection.DefaultLevelValidator(v); err != nil {
 			return &ValidationError{Name: "default_level", err: fmt.Errorf(`ent: validator failed for field "Collection.default_level": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.ResolvedLevel(); !ok {
+		return &ValidationError{Name: "resolved_level", err: errors.New(`ent: missing required field "Collection.resolved_level"`)}
+	}
+	if v, ok := _c.mutation.ResolvedLevel(); ok {
+		if err := collection.ResolvedLevelValidator(v); err != nil {
+			return &ValidationError{Name: "resolved_level", err: fmt.Errorf(`ent: validator failed for field "Collection.resolved_level": %w`, err)}
 		}
 	}
 	if _, ok := _c.mutation.Position(); !ok {
@@ -361,6 +387,10 @@ func (_c *CollectionCreate) createSpec() (*Collection, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.DefaultLevel(); ok {
 		_spec.SetField(collection.FieldDefaultLevel, field.TypeEnum, value)
 		_node.DefaultLevel = &value
+	}
+	if value, ok := _c.mutation.ResolvedLevel(); ok {
+		_spec.SetField(collection.FieldResolvedLevel, field.TypeEnum, value)
+		_node.ResolvedLevel = value
 	}
 	if value, ok := _c.mutation.Position(); ok {
 		_spec.SetField(collection.FieldPosition, field.TypeString, value)
@@ -590,6 +620,18 @@ func (u *CollectionUpsert) ClearDefaultLevel() *CollectionUpsert {
 	return u
 }
 
+// SetResolvedLevel sets the "resolved_level" field.
+func (u *CollectionUpsert) SetResolvedLevel(v collection.ResolvedLevel) *CollectionUpsert {
+	u.Set(collection.FieldResolvedLevel, v)
+	return u
+}
+
+// UpdateResolvedLevel sets the "resolved_level" field to the value that was provided on create.
+func (u *CollectionUpsert) UpdateResolvedLevel() *CollectionUpsert {
+	u.SetExcluded(collection.FieldResolvedLevel)
+	return u
+}
+
 // SetPosition sets the "position" field.
 func (u *CollectionUpsert) SetPosition(v string) *CollectionUpsert {
 	u.Set(collection.FieldPosition, v)
@@ -755,6 +797,20 @@ func (u *CollectionUpsertOne) UpdateDefaultLevel() *CollectionUpsertOne {
 func (u *CollectionUpsertOne) ClearDefaultLevel() *CollectionUpsertOne {
 	return u.Update(func(s *CollectionUpsert) {
 		s.ClearDefaultLevel()
+	})
+}
+
+// SetResolvedLevel sets the "resolved_level" field.
+func (u *CollectionUpsertOne) SetResolvedLevel(v collection.ResolvedLevel) *CollectionUpsertOne {
+	return u.Update(func(s *CollectionUpsert) {
+		s.SetResolvedLevel(v)
+	})
+}
+
+// UpdateResolvedLevel sets the "resolved_level" field to the value that was provided on create.
+func (u *CollectionUpsertOne) UpdateResolvedLevel() *CollectionUpsertOne {
+	return u.Update(func(s *CollectionUpsert) {
+		s.UpdateResolvedLevel()
 	})
 }
 
@@ -1092,6 +1148,20 @@ func (u *CollectionUpsertBulk) UpdateDefaultLevel() *CollectionUpsertBulk {
 func (u *CollectionUpsertBulk) ClearDefaultLevel() *CollectionUpsertBulk {
 	return u.Update(func(s *CollectionUpsert) {
 		s.ClearDefaultLevel()
+	})
+}
+
+// SetResolvedLevel sets the "resolved_level" field.
+func (u *CollectionUpsertBulk) SetResolvedLevel(v collection.ResolvedLevel) *CollectionUpsertBulk {
+	return u.Update(func(s *CollectionUpsert) {
+		s.SetResolvedLevel(v)
+	})
+}
+
+// UpdateResolvedLevel sets the "resolved_level" field to the value that was provided on create.
+func (u *CollectionUpsertBulk) UpdateResolvedLevel() *CollectionUpsertBulk {
+	return u.Update(func(s *CollectionUpsert) {
+		s.UpdateResolvedLevel()
 	})
 }
 

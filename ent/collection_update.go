@@ -126,6 +126,20 @@ func (_u *CollectionUpdate) ClearDefaultLevel() *CollectionUpdate {
 	return _u
 }
 
+// SetResolvedLevel sets the "resolved_level" field.
+func (_u *CollectionUpdate) SetResolvedLevel(v collection.ResolvedLevel) *CollectionUpdate {
+	_u.mutation.SetResolvedLevel(v)
+	return _u
+}
+
+// SetNillableResolvedLevel sets the "resolved_level" field if the given value is not nil.
+func (_u *CollectionUpdate) SetNillableResolvedLevel(v *collection.ResolvedLevel) *CollectionUpdate {
+	if v != nil {
+		_u.SetResolvedLevel(*v)
+	}
+	return _u
+}
+
 // SetPosition sets the "position" field.
 func (_u *CollectionUpdate) SetPosition(v string) *CollectionUpdate {
 	_u.mutation.SetPosition(v)
@@ -339,6 +353,11 @@ func (_u *CollectionUpdate) check() error {
 			return &ValidationError{Name: "default_level", err: fmt.Errorf(`ent: validator failed for field "Collection.default_level": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.ResolvedLevel(); ok {
+		if err := collection.ResolvedLevelValidator(v); err != nil {
+			return &ValidationError{Name: "resolved_level", err: fmt.Errorf(`ent: validator failed for field "Collection.resolved_level": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Position(); ok {
 		if err := collection.PositionValidator(v); err != nil {
 			return &ValidationError{Name: "position", err: fmt.Errorf(`ent: validator failed for field "Collection.position": %w`, err)}
@@ -385,6 +404,9 @@ func (_u *CollectionUpdate) sqlSave(ctx context.Context) (_node int, err error) 
 	}
 	if _u.mutation.DefaultLevelCleared() {
 		_spec.ClearField(collection.FieldDefaultLevel, field.TypeEnum)
+	}
+	if value, ok := _u.mutation.ResolvedLevel(); ok {
+		_spec.SetField(collection.FieldResolvedLevel, field.TypeEnum, value)
 	}
 	if value, ok := _u.mutation.Position(); ok {
 		_spec.SetField(collection.FieldPosition, field.TypeString, value)
@@ -698,6 +720,20 @@ func (_u *CollectionUpdateOne) ClearDefaultLevel() *CollectionUpdateOne {
 	return _u
 }
 
+// SetResolvedLevel sets the "resolved_level" field.
+func (_u *CollectionUpdateOne) SetResolvedLevel(v collection.ResolvedLevel) *CollectionUpdateOne {
+	_u.mutation.SetResolvedLevel(v)
+	return _u
+}
+
+// SetNillableResolvedLevel sets the "resolved_level" field if the given value is not nil.
+func (_u *CollectionUpdateOne) SetNillableResolvedLevel(v *collection.ResolvedLevel) *CollectionUpdateOne {
+	if v != nil {
+		_u.SetResolvedLevel(*v)
+	}
+	return _u
+}
+
 // SetPosition sets the "position" field.
 func (_u *CollectionUpdateOne) SetPosition(v string) *CollectionUpdateOne {
 	_u.mutation.SetPosition(v)
@@ -924,6 +960,11 @@ func (_u *CollectionUpdateOne) check() error {
 			return &ValidationError{Name: "default_level", err: fmt.Errorf(`ent: validator failed for field "Collection.default_level": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.ResolvedLevel(); ok {
+		if err := collection.ResolvedLevelValidator(v); err != nil {
+			return &ValidationError{Name: "resolved_level", err: fmt.Errorf(`ent: validator failed for field "Collection.resolved_level": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Position(); ok {
 		if err := collection.PositionValidator(v); err != nil {
 			return &ValidationError{Name: "position", err: fmt.Errorf(`ent: validator failed for field "Collection.position": %w`, err)}
@@ -987,6 +1028,9 @@ func (_u *CollectionUpdateOne) sqlSave(ctx context.Context) (_node *Collection, 
 	}
 	if _u.mutation.DefaultLevelCleared() {
 		_spec.ClearField(collection.FieldDefaultLevel, field.TypeEnum)
+	}
+	if value, ok := _u.mutation.ResolvedLevel(); ok {
+		_spec.SetField(collection.FieldResolvedLevel, field.TypeEnum, value)
 	}
 	if value, ok := _u.mutation.Position(); ok {
 		_spec.SetField(collection.FieldPosition, field.TypeString, value)

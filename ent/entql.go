@@ -125,6 +125,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			collection.FieldDescription:    {Type: field.TypeString, Column: collection.FieldDescription},
 			collection.FieldParentID:       {Type: field.TypeString, Column: collection.FieldParentID},
 			collection.FieldDefaultLevel:   {Type: field.TypeEnum, Column: collection.FieldDefaultLevel},
+			collection.FieldResolvedLevel:  {Type: field.TypeEnum, Column: collection.FieldResolvedLevel},
 			collection.FieldPosition:       {Type: field.TypeString, Column: collection.FieldPosition},
 		},
 	}
@@ -583,6 +584,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			space.FieldParentID:                 {Type: field.TypeString, Column: space.FieldParentID},
 			space.FieldRevisionID:               {Type: field.TypeString, Column: space.FieldRevisionID},
 			space.FieldDefaultLevel:             {Type: field.TypeEnum, Column: space.FieldDefaultLevel},
+			space.FieldResolvedLevel:            {Type: field.TypeEnum, Column: space.FieldResolvedLevel},
 			space.FieldPosition:                 {Type: field.TypeString, Column: space.FieldPosition},
 			space.FieldDeletedAt:                {Type: field.TypeTime, Column: space.FieldDeletedAt},
 			space.FieldShareKey:                 {Type: field.TypeString, Column: space.FieldShareKey},
@@ -2285,6 +2287,11 @@ func (f *CollectionFilter) WhereParentID(p entql.StringP) {
 // WhereDefaultLevel applies the entql string predicate on the default_level field.
 func (f *CollectionFilter) WhereDefaultLevel(p entql.StringP) {
 	f.Where(p.Field(collection.FieldDefaultLevel))
+}
+
+// WhereResolvedLevel applies the entql string predicate on the resolved_level field.
+func (f *CollectionFilter) WhereResolvedLevel(p entql.StringP) {
+	f.Where(p.Field(collection.FieldResolvedLevel))
 }
 
 // WherePosition applies the entql string predicate on the position field.
@@ -4988,6 +4995,11 @@ func (f *SpaceFilter) WhereRevisionID(p entql.StringP) {
 // WhereDefaultLevel applies the entql string predicate on the default_level field.
 func (f *SpaceFilter) WhereDefaultLevel(p entql.StringP) {
 	f.Where(p.Field(space.FieldDefaultLevel))
+}
+
+// WhereResolvedLevel applies the entql string predicate on the resolved_level field.
+func (f *SpaceFilter) WhereResolvedLevel(p entql.StringP) {
+	f.Where(p.Field(space.FieldResolvedLevel))
 }
 
 // WherePosition applies the entql string predicate on the position field.

@@ -3052,6 +3052,7 @@ type CollectionMutation struct {
 	title                    *string
 	description              *string
 	default_level            *collection.DefaultLevel
+	resolved_level           *collection.ResolvedLevel
 	position                 *string
 	clearedFields            map[string]struct{}
 	organization             *string
@@ -3467,6 +3468,42 @@ func (m *CollectionMutation) ResetDefaultLevel() {
 	delete(m.clearedFields, collection.FieldDefaultLevel)
 }
 
+// SetResolvedLevel sets the "resolved_level" field.
+func (m *CollectionMutation) SetResolvedLevel(cl collection.ResolvedLevel) {
+	m.resolved_level = &cl
+}
+
+// ResolvedLevel returns the value of the "resolved_level" field in the mutation.
+func (m *CollectionMutation) ResolvedLevel() (r collection.ResolvedLevel, exists bool) {
+	v := m.resolved_level
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResolvedLevel returns the old "resolved_level" field's value of the Collection entity.
+// If the Collection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CollectionMutation) OldResolvedLevel(ctx context.Context) (v collection.ResolvedLevel, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResolvedLevel is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResolvedLevel requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResolvedLevel: %w", err)
+	}
+	return oldValue.ResolvedLevel, nil
+}
+
+// ResetResolvedLevel resets all changes to the "resolved_level" field.
+func (m *CollectionMutation) ResetResolvedLevel() {
+	m.resolved_level = nil
+}
+
 // SetPosition sets the "position" field.
 func (m *CollectionMutation) SetPosition(s string) {
 	m.position = &s
@@ -3753,7 +3790,7 @@ func (m *CollectionMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *CollectionMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.created_at != nil {
 		fields = append(fields, collection.FieldCreatedAt)
 	}
@@ -3774,6 +3811,9 @@ func (m *CollectionMutation) Fields() []string {
 	}
 	if m.default_level != nil {
 		fields = append(fields, collection.FieldDefaultLevel)
+	}
+	if m.resolved_level != nil {
+		fields = append(fields, collection.FieldResolvedLevel)
 	}
 	if m.position != nil {
 		fields = append(fields, collection.FieldPosition)
@@ -3800,6 +3840,8 @@ func (m *CollectionMutation) Field(name string) (ent.Value, bool) {
 		return m.ParentID()
 	case collection.FieldDefaultLevel:
 		return m.DefaultLevel()
+	case collection.FieldResolvedLevel:
+		return m.ResolvedLevel()
 	case collection.FieldPosition:
 		return m.Position()
 	}
@@ -3825,6 +3867,8 @@ func (m *CollectionMutation) OldField(ctx context.Context, name string) (ent.Val
 		return m.OldParentID(ctx)
 	case collection.FieldDefaultLevel:
 		return m.OldDefaultLevel(ctx)
+	case collection.FieldResolvedLevel:
+		return m.OldResolvedLevel(ctx)
 	case collection.FieldPosition:
 		return m.OldPosition(ctx)
 	}
@@ -3884,6 +3928,13 @@ func (m *CollectionMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetDefaultLevel(v)
+		return nil
+	case collection.FieldResolvedLevel:
+		v, ok := value.(collection.ResolvedLevel)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResolvedLevel(v)
 		return nil
 	case collection.FieldPosition:
 		v, ok := value.(string)
@@ -3982,6 +4033,9 @@ func (m *CollectionMutation) ResetField(name string) error {
 		return nil
 	case collection.FieldDefaultLevel:
 		m.ResetDefaultLevel()
+		return nil
+	case collection.FieldResolvedLevel:
+		m.ResetResolvedLevel()
 		return nil
 	case collection.FieldPosition:
 		m.ResetPosition()
@@ -23989,6 +24043,7 @@ type SpaceMutation struct {
 	visibility                     *space.Visibility
 	edit_mode                      *space.EditMode
 	default_level                  *space.DefaultLevel
+	resolved_level                 *space.ResolvedLevel
 	position                       *string
 	deleted_at                     *time.Time
 	share_key                      *string
@@ -24531,6 +24586,42 @@ func (m *SpaceMutation) DefaultLevelCleared() bool {
 func (m *SpaceMutation) ResetDefaultLevel() {
 	m.default_level = nil
 	delete(m.clearedFields, space.FieldDefaultLevel)
+}
+
+// SetResolvedLevel sets the "resolved_level" field.
+func (m *SpaceMutation) SetResolvedLevel(sl space.ResolvedLevel) {
+	m.resolved_level = &sl
+}
+
+// ResolvedLevel returns the value of the "resolved_level" field in the mutation.
+func (m *SpaceMutation) ResolvedLevel() (r space.ResolvedLevel, exists bool) {
+	v := m.resolved_level
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResolvedLevel returns the old "resolved_level" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldResolvedLevel(ctx context.Context) (v space.ResolvedLevel, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResolvedLevel is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResolvedLevel requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResolvedLevel: %w", err)
+	}
+	return oldValue.ResolvedLevel, nil
+}
+
+// ResetResolvedLevel resets all changes to the "resolved_level" field.
+func (m *SpaceMutation) ResetResolvedLevel() {
+	m.resolved_level = nil
 }
 
 // SetPosition sets the "position" field.
@@ -25330,7 +25421,7 @@ func (m *SpaceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SpaceMutation) Fields() []string {
-	fields := make([]string, 0, 17)
+	fields := make([]string, 0, 18)
 	if m.created_at != nil {
 		fields = append(fields, space.FieldCreatedAt)
 	}
@@ -25360,6 +25451,9 @@ func (m *SpaceMutation) Fields() []string {
 	}
 	if m.default_level != nil {
 		fields = append(fields, space.FieldDefaultLevel)
+	}
+	if m.resolved_level != nil {
+		fields = append(fields, space.FieldResolvedLevel)
 	}
 	if m.position != nil {
 		fields = append(fields, space.FieldPosition)
@@ -25410,6 +25504,8 @@ func (m *SpaceMutation) Field(name string) (ent.Value, bool) {
 		return m.RevisionID()
 	case space.FieldDefaultLevel:
 		return m.DefaultLevel()
+	case space.FieldResolvedLevel:
+		return m.ResolvedLevel()
 	case space.FieldPosition:
 		return m.Position()
 	case space.FieldDeletedAt:
@@ -25453,6 +25549,8 @@ func (m *SpaceMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldRevisionID(ctx)
 	case space.FieldDefaultLevel:
 		return m.OldDefaultLevel(ctx)
+	case space.FieldResolvedLevel:
+		return m.OldResolvedLevel(ctx)
 	case space.FieldPosition:
 		return m.OldPosition(ctx)
 	case space.FieldDeletedAt:
@@ -25545,6 +25643,13 @@ func (m *SpaceMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetDefaultLevel(v)
+		return nil
+	case space.FieldResolvedLevel:
+		v, ok := value.(space.ResolvedLevel)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResolvedLevel(v)
 		return nil
 	case space.FieldPosition:
 		v, ok := value.(string)
@@ -25757,6 +25862,9 @@ func (m *SpaceMutation) ResetField(name string) error {
 		return nil
 	case space.FieldDefaultLevel:
 		m.ResetDefaultLevel()
+		return nil
+	case space.FieldResolvedLevel:
+		m.ResetResolvedLevel()
 		return nil
 	case space.FieldPosition:
 		m.ResetPosition()

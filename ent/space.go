@@ -40,6 +40,8 @@ type Space struct {
 	RevisionID *string `json:"revision_id,omitempty"`
 	// DefaultLevel holds the value of the "default_level" field.
 	DefaultLevel *space.DefaultLevel `json:"default_level,omitempty"`
+	// ResolvedLevel holds the value of the "resolved_level" field.
+	ResolvedLevel space.ResolvedLevel `json:"resolved_level,omitempty"`
 	// Position holds the value of the "position" field.
 	Position string `json:"position,omitempty"`
 	// DeletedAt holds the value of the "deleted_at" field.
@@ -179,7 +181,7 @@ func (*Space) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case space.FieldCommentsCount, space.FieldChangeRequestsCount, space.FieldChangeRequestsOpenCount, space.FieldChangeRequestsDraftCount:
 			values[i] = new(sql.NullInt64)
-		case space.FieldID, space.FieldOrganizationID, space.FieldTitle, space.FieldEmoji, space.FieldVisibility, space.FieldEditMode, space.FieldParentID, space.FieldRevisionID, space.FieldDefaultLevel, space.FieldPosition, space.FieldShareKey:
+		case space.FieldID, space.FieldOrganizationID, space.FieldTitle, space.FieldEmoji, space.FieldVisibility, space.FieldEditMode, space.FieldParentID, space.FieldRevisionID, space.FieldDefaultLevel, space.FieldResolvedLevel, space.FieldPosition, space.FieldShareKey:
 			values[i] = new(sql.NullString)
 		case space.FieldCreatedAt, space.FieldUpdatedAt, space.FieldDeletedAt:
 			values[i] = new(sql.NullTime)
@@ -266,6 +268,12 @@ func (_m *Space) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.DefaultLevel = new(space.DefaultLevel)
 				*_m.DefaultLevel = space.DefaultLevel(value.String)
+			}
+		case space.FieldResolvedLevel:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field resolved_level", values[i])
+			} else if value.Valid {
+				_m.ResolvedLevel = space.ResolvedLevel(value.String)
 			}
 		case space.FieldPosition:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -427,6 +435,9 @@ func (_m *Space) String() string {
 		builder.WriteString("default_level=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
+	builder.WriteString(", ")
+	builder.WriteString("resolved_level=")
+	builder.WriteString(fmt.Sprintf("%v", _m.ResolvedLevel))
 	builder.WriteString(", ")
 	builder.WriteString("position=")
 	builder.WriteString(_m.Position)

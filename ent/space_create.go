@@ -155,6 +155,20 @@ func (_c *SpaceCreate) SetNillableDefaultLevel(v *space.DefaultLevel) *SpaceCrea
 	return _c
 }
 
+// SetResolvedLevel sets the "resolved_level" field.
+func (_c *SpaceCreate) SetResolvedLevel(v space.ResolvedLevel) *SpaceCreate {
+	_c.mutation.SetResolvedLevel(v)
+	return _c
+}
+
+// SetNillableResolvedLevel sets the "resolved_level" field if the given value is not nil.
+func (_c *SpaceCreate) SetNillableResolvedLevel(v *space.ResolvedLevel) *SpaceCreate {
+	if v != nil {
+		_c.SetResolvedLevel(*v)
+	}
+	return _c
+}
+
 // SetPosition sets the "position" field.
 func (_c *SpaceCreate) SetPosition(v string) *SpaceCreate {
 	_c.mutation.SetPosition(v)
@@ -435,6 +449,10 @@ func (_c *SpaceCreate) defaults() error {
 		v := space.DefaultEditMode
 		_c.mutation.SetEditMode(v)
 	}
+	if _, ok := _c.mutation.ResolvedLevel(); !ok {
+		v := space.DefaultResolvedLevel
+		_c.mutation.SetResolvedLevel(v)
+	}
 	if _, ok := _c.mutation.Position(); !ok {
 		v := space.DefaultPosition
 		_c.mutation.SetPosition(v)
@@ -516,6 +534,14 @@ func (_c *SpaceCreate) check() error {
 	if v, ok := _c.mutation.DefaultLevel(); ok {
 		if err := space.DefaultLevelValidator(v); err != nil {
 			return &ValidationError{Name: "default_level", err: fmt.Errorf(`ent: validator failed for field "Space.default_level": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.ResolvedLevel(); !ok {
+		return &ValidationError{Name: "resolved_level", err: errors.New(`ent: missing required field "Space.resolved_level"`)}
+	}
+	if v, ok := _c.mutation.ResolvedLevel(); ok {
+		if err := space.ResolvedLevelValidator(v); err != nil {
+			return &ValidationError{Name: "resolved_level", err: fmt.Errorf(`ent: validator failed for field "Space.resolved_level": %w`, err)}
 		}
 	}
 	if _, ok := _c.mutation.Position(); !ok {
@@ -614,6 +640,10 @@ func (_c *SpaceCreate) createSpec() (*Space, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.DefaultLevel(); ok {
 		_spec.SetField(space.FieldDefaultLevel, field.TypeEnum, value)
 		_node.DefaultLevel = &value
+	}
+	if value, ok := _c.mutation.ResolvedLevel(); ok {
+		_spec.SetField(space.FieldResolvedLevel, field.TypeEnum, value)
+		_node.ResolvedLevel = value
 	}
 	if value, ok := _c.mutation.Position(); ok {
 		_spec.SetField(space.FieldPosition, field.TypeString, value)
@@ -968,6 +998,18 @@ func (u *SpaceUpsert) ClearDefaultLevel() *SpaceUpsert {
 	return u
 }
 
+// SetResolvedLevel sets the "resolved_level" field.
+func (u *SpaceUpsert) SetResolvedLevel(v space.ResolvedLevel) *SpaceUpsert {
+	u.Set(space.FieldResolvedLevel, v)
+	return u
+}
+
+// UpdateResolvedLevel sets the "resolved_level" field to the value that was provided on create.
+func (u *SpaceUpsert) UpdateResolvedLevel() *SpaceUpsert {
+	u.SetExcluded(space.FieldResolvedLevel)
+	return u
+}
+
 // SetPosition sets the "position" field.
 func (u *SpaceUpsert) SetPosition(v string) *SpaceUpsert {
 	u.Set(space.FieldPosition, v)
@@ -1283,6 +1325,20 @@ func (u *SpaceUpsertOne) UpdateDefaultLevel() *SpaceUpsertOne {
 func (u *SpaceUpsertOne) ClearDefaultLevel() *SpaceUpsertOne {
 	return u.Update(func(s *SpaceUpsert) {
 		s.ClearDefaultLevel()
+	})
+}
+
+// SetResolvedLevel sets the "resolved_level" field.
+func (u *SpaceUpsertOne) SetResolvedLevel(v space.ResolvedLevel) *SpaceUpsertOne {
+	return u.Update(func(s *SpaceUpsert) {
+		s.SetResolvedLevel(v)
+	})
+}
+
+// UpdateResolvedLevel sets the "resolved_level" field to the value that was provided on create.
+func (u *SpaceUpsertOne) UpdateResolvedLevel() *SpaceUpsertOne {
+	return u.Update(func(s *SpaceUpsert) {
+		s.UpdateResolvedLevel()
 	})
 }
 
@@ -1788,6 +1844,20 @@ func (u *SpaceUpsertBulk) UpdateDefaultLevel() *SpaceUpsertBulk {
 func (u *SpaceUpsertBulk) ClearDefaultLevel() *SpaceUpsertBulk {
 	return u.Update(func(s *SpaceUpsert) {
 		s.ClearDefaultLevel()
+	})
+}
+
+// SetResolvedLevel sets the "resolved_level" field.
+func (u *SpaceUpsertBulk) SetResolvedLevel(v space.ResolvedLevel) *SpaceUpsertBulk {
+	return u.Update(func(s *SpaceUpsert) {
+		s.SetResolvedLevel(v)
+	})
+}
+
+// UpdateResolvedLevel sets the "resolved_level" field to the value that was provided on create.
+func (u *SpaceUpsertBulk) UpdateResolvedLevel() *SpaceUpsertBulk {
+	return u.Update(func(s *SpaceUpsert) {
+		s.UpdateResolvedLevel()
 	})
 }
 

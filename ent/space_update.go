@@ -173,6 +173,20 @@ func (_u *SpaceUpdate) ClearDefaultLevel() *SpaceUpdate {
 	return _u
 }
 
+// SetResolvedLevel sets the "resolved_level" field.
+func (_u *SpaceUpdate) SetResolvedLevel(v space.ResolvedLevel) *SpaceUpdate {
+	_u.mutation.SetResolvedLevel(v)
+	return _u
+}
+
+// SetNillableResolvedLevel sets the "resolved_level" field if the given value is not nil.
+func (_u *SpaceUpdate) SetNillableResolvedLevel(v *space.ResolvedLevel) *SpaceUpdate {
+	if v != nil {
+		_u.SetResolvedLevel(*v)
+	}
+	return _u
+}
+
 // SetPosition sets the "position" field.
 func (_u *SpaceUpdate) SetPosition(v string) *SpaceUpdate {
 	_u.mutation.SetPosition(v)
@@ -639,6 +653,11 @@ func (_u *SpaceUpdate) check() error {
 			return &ValidationError{Name: "default_level", err: fmt.Errorf(`ent: validator failed for field "Space.default_level": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.ResolvedLevel(); ok {
+		if err := space.ResolvedLevelValidator(v); err != nil {
+			return &ValidationError{Name: "resolved_level", err: fmt.Errorf(`ent: validator failed for field "Space.resolved_level": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Position(); ok {
 		if err := space.PositionValidator(v); err != nil {
 			return &ValidationError{Name: "position", err: fmt.Errorf(`ent: validator failed for field "Space.position": %w`, err)}
@@ -693,6 +712,9 @@ func (_u *SpaceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.DefaultLevelCleared() {
 		_spec.ClearField(space.FieldDefaultLevel, field.TypeEnum)
+	}
+	if value, ok := _u.mutation.ResolvedLevel(); ok {
+		_spec.SetField(space.FieldResolvedLevel, field.TypeEnum, value)
 	}
 	if value, ok := _u.mutation.Position(); ok {
 		_spec.SetField(space.FieldPosition, field.TypeString, value)
@@ -1248,6 +1270,20 @@ func (_u *SpaceUpdateOne) ClearDefaultLevel() *SpaceUpdateOne {
 	return _u
 }
 
+// SetResolvedLevel sets the "resolved_level" field.
+func (_u *SpaceUpdateOne) SetResolvedLevel(v space.ResolvedLevel) *SpaceUpdateOne {
+	_u.mutation.SetResolvedLevel(v)
+	return _u
+}
+
+// SetNillableResolvedLevel sets the "resolved_level" field if the given value is not nil.
+func (_u *SpaceUpdateOne) SetNillableResolvedLevel(v *space.ResolvedLevel) *SpaceUpdateOne {
+	if v != nil {
+		_u.SetResolvedLevel(*v)
+	}
+	return _u
+}
+
 // SetPosition sets the "position" field.
 func (_u *SpaceUpdateOne) SetPosition(v string) *SpaceUpdateOne {
 	_u.mutation.SetPosition(v)
@@ -1727,6 +1763,11 @@ func (_u *SpaceUpdateOne) check() error {
 			return &ValidationError{Name: "default_level", err: fmt.Errorf(`ent: validator failed for field "Space.default_level": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.ResolvedLevel(); ok {
+		if err := space.ResolvedLevelValidator(v); err != nil {
+			return &ValidationError{Name: "resolved_level", err: fmt.Errorf(`ent: validator failed for field "Space.resolved_level": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Position(); ok {
 		if err := space.PositionValidator(v); err != nil {
 			return &ValidationError{Name: "position", err: fmt.Errorf(`ent: validator failed for field "Space.position": %w`, err)}
@@ -1798,6 +1839,9 @@ func (_u *SpaceUpdateOne) sqlSave(ctx context.Context) (_node *Space, err error)
 	}
 	if _u.mutation.DefaultLevelCleared() {
 		_spec.ClearField(space.FieldDefaultLevel, field.TypeEnum)
+	}
+	if value, ok := _u.mutation.ResolvedLevel(); ok {
+		_spec.SetField(space.FieldResolvedLevel, field.TypeEnum, value)
 	}
 	if value, ok := _u.mutation.Position(); ok {
 		_spec.SetField(space.FieldPosition, field.TypeString, value)

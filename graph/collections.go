@@ -42,15 +42,6 @@ func (r *Resolver) collection(ctx context.Context, id string) (*ent.Collection, 
 	return c, notFound(err, "collection")
 }
 
-// contentRole is the viewer's effective role on a collection or space of an organization.
-func contentRole(ctx context.Context, orgID, id string) (viewer.Role, error) {
-	byOrg, err := rule.ContentOf(ctx)
-	if err != nil || byOrg[orgID] == nil {
-		return "", err
-	}
-	return rule.ContentRole(byOrg[orgID], id), nil
-}
-
 // adminCollection returns a collection on which the viewer has the admin role. Returns NOT_FOUND
 // when they cannot read it, FORBIDDEN naming the action when they can but are no admin of it.
 func (r *Resolver) adminCollection(ctx context.Context, id, action string) (*ent.Collection, error) {
@@ -58,7 +49,7 @@ func (r *Resolver) adminCollection(ctx context.Context, id, action string) (*ent
 	if err != nil {
 		return nil, err
 	}
-	role, err := contentRole(ctx, c.OrganizationID, c.ID)
+	role, err := rule.CollectionRole(ctx, c)
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +60,7 @@ func (r *Resolver) adminCollection(ctx context.Context, id, action string) (*ent
 }
 
 func (r *Resolver) collectionPermissions(ctx context.Context, c *ent.Collection) (*model.CollectionPermissions, error) {
-	role, err := contentRole(ctx, c.OrganizationID, c.ID)
+	role, err := rule.CollectionRole(ctx, c)
 	if err != nil {
 		return nil, err
 	}
@@ -194,19 +185,17 @@ func (r *Resolver) checkCreateIn(ctx context.Context, orgID string, parent *stri
 		}
 		return nil
 	}
-	byOrg, err := rule.ContentOf(ctx)
+	if _, member := viewer.FromContext(ctx).Membership(orgID); !member {
+		return apperr.NotFoundf("organization not found")
+	}
+	role, err := rule.RoleOn(ctx, orgID, *parent, false)
 	if err != nil {
 		return err
 	}
-	c := byOrg[orgID]
-	if c == nil {
-		return apperr.NotFoundf("organization not found")
-	}
-	n, ok := c.Nodes[*parent]
-	if !ok || n.Space || !rule.ContentRole(c, *parent).AtLeast(viewer.RoleRead) {
+	if !role.AtLeast(viewer.RoleRead) {
 		return apperr.Invalidf("parent: no collection %q in this organization", truncate(*parent, 80))
 	}
-	if !rule.ContentRole(c, *parent).AtLeast(viewer.RoleCreate) {
+	if !role.AtLeast(viewer.RoleCreate) {
 		return apperr.Forbiddenf("creating content in this collection takes the create role on it")
 	}
 	return nil
@@ -326,11 +315,11 @@ func (r *Resolver) checkMoveUnder(ctx context.Context, c *ent.Collection, parent
 	if parent == nil {
 		return nil
 	}
-	byOrg, err := rule.ContentOf(ctx)
+	ancestry, err := rule.Ancestry(ctx, c.OrganizationID, *parent)
 	if err != nil {
 		return err
 	}
-	if slices.Contains(byOrg[c.OrganizationID].Ancestry(*parent), c.ID) {
+	if slices.Contains(ancestry, c.ID) {
 		return apperr.Invalidf("parent: a collection cannot move under itself or one of its sub-collections")
 	}
 	return nil

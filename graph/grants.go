@@ -314,13 +314,9 @@ func (r *Resolver) access(ctx context.Context, t grantTarget, first *int, after 
 // teams granted. The viewer has a role in the organization (checkListGrants), so the policies
 // let them read all of these.
 func (r *Resolver) effectiveRoles(ctx context.Context, t grantTarget) ([]*model.ContentAccess, error) {
-	byOrg, err := rule.ContentOf(ctx)
-	if err != nil {
+	c, err := rule.Above(ctx, t.orgID, t.id(), t.spaceID != "")
+	if err != nil || c == nil {
 		return nil, err
-	}
-	c := byOrg[t.orgID]
-	if c == nil {
-		return nil, nil
 	}
 	chain := c.Ancestry(t.id())
 	grants, err := r.Client.PermissionGrant.Query().Where(permissiongrant.OrganizationID(t.orgID),

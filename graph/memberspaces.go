@@ -13,8 +13,8 @@ import (
 )
 
 // memberSpaces lists the live spaces a member can read, with their effective role on each
-// (rule.ContentRole over the member's own facts: organization role, default levels, grants to
-// them and their teams, visibility), by title then id, descending unless order is ASC.
+// (the member's own facts: organization role, default levels, grants to them and their teams,
+// visibility), by title then id, descending unless order is ASC.
 // Organization admins and the member themself may list them (FORBIDDEN for other members).
 func (r *Resolver) memberSpaces(ctx context.Context, m *ent.Member, first *int, after *string, order *model.SortOrder) (*model.MemberSpaceConnection, error) {
 	args, err := page.NewArgs(first, after)
@@ -25,24 +25,28 @@ func (r *Resolver) memberSpaces(ctx context.Context, m *ent.Member, first *int, 
 	if v.UserID != m.UserID && !rule.HasOrgRole(v, m.OrganizationID, viewer.RoleAdmin) {
 		return nil, apperr.Forbiddenf("only organization admins and the member themself may list a member's spaces")
 	}
-	c, err := rule.MemberContent(ctx, r.Client, m.OrganizationID, m.UserID)
+	subject, err := rule.MemberSubject(ctx, r.Client, m.OrganizationID, m.UserID)
 	if err != nil {
 		return nil, err
 	}
-	if c == nil {
+	if subject == nil {
 		return nil, apperr.NotFoundf("member not found")
 	}
-	ids := c.IDsWithRole(viewer.RoleRead, true)
-	q := r.Client.Space.Query().Where(space.OrganizationID(m.OrganizationID), space.DeletedAtIsNil(), space.IDIn(ids...))
+	q := r.Client.Space.Query().Where(space.OrganizationID(m.OrganizationID), space.DeletedAtIsNil(),
+		rule.SpacesWithRole(subject, viewer.RoleRead))
 	o := page.Order{Column: space.FieldTitle, Desc: order == nil || *order != model.SortOrderAsc}
 	spaces, err := page.Flat(ctx, q, o, args, false, func(s *ent.Space) page.Cursor { return page.Cursor{Key: s.Title, ID: s.ID} })
+	if err != nil {
+		return nil, err
+	}
+	roles, err := rule.SpaceRoles(viewer.NewContext(ctx, subject), spaces.Items)
 	if err != nil {
 		return nil, err
 	}
 	cursorOf := func(s *model.MemberSpace) page.Cursor { return page.Cursor{Key: s.Space.Title, ID: s.Space.ID} }
 	p := page.Page[*model.MemberSpace]{Count: spaces.Count, Next: spaces.Next, Items: make([]*model.MemberSpace, len(spaces.Items))}
 	for i, s := range spaces.Items {
-		p.Items[i] = &model.MemberSpace{Role: rule.ContentRole(c, s.ID), Space: s}
+		p.Items[i] = &model.MemberSpace{Role: roles[s.ID], Space: s}
 	}
 	return &model.MemberSpaceConnection{
 		Edges: edges(p.Items, cursorOf, func(cur string, n *model.MemberSpace) *model.MemberSpaceEdge {

@@ -6,9 +6,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/revision"
-	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/ent/space"
-	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/content/tree"
 	"github.com/binderyhq/bindery/graph/model"
@@ -67,7 +65,7 @@ func (r *Resolver) searchOrganization(ctx context.Context, o *ent.Organization, 
 	if err != nil {
 		return nil, err
 	}
-	if q.Spaces, err = readableSpaces(ctx, o.ID); err != nil {
+	if q.Spaces, err = r.readableSpaces(ctx, o.ID); err != nil {
 		return nil, err
 	}
 	hits, total, err := r.Search.Spaces(ctx, r.Client, q)
@@ -170,13 +168,10 @@ func rankedPage[T, E any](rows []ranked[T], limit, total int, edge func(cursor s
 	return edges(p.Items, rankedCursor, func(c string, r ranked[T]) E { return edge(c, r.node) }), pageInfo(p), p.Count
 }
 
-// readableSpaces lists the live spaces of an organization the viewer may read.
-func readableSpaces(ctx context.Context, orgID string) ([]string, error) {
-	byOrg, err := rule.ContentOf(ctx)
-	if err != nil || byOrg[orgID] == nil {
-		return nil, err
-	}
-	return byOrg[orgID].IDsWithRole(viewer.RoleRead, true), nil
+// readableSpaces lists the live spaces of an organization the viewer may read (the Space policy
+// filters them): the scope of a search of the whole organization.
+func (r *Resolver) readableSpaces(ctx context.Context, orgID string) ([]string, error) {
+	return r.Client.Space.Query().Where(space.OrganizationID(orgID), space.DeletedAtIsNil()).IDs(ctx)
 }
 
 // activeTrees returns the current content tree of each space, by space id: the active revisions

@@ -9,6 +9,7 @@ import (
 	"github.com/binderyhq/bindery/ent/collection"
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/space"
+	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/content/orderkey"
@@ -106,7 +107,7 @@ func pointerIndex(ctx context.Context, orgID string, sibs []sibling, field strin
 		id, kind = *p.Space, "space"
 	}
 	i := slices.IndexFunc(sibs, func(s sibling) bool { return s.ID == id && s.Space == (kind == "space") })
-	role, err := contentRole(ctx, orgID, id)
+	role, err := rule.RoleOn(ctx, orgID, id, kind == "space")
 	if err != nil {
 		return 0, err
 	}

@@ -30,6 +30,8 @@ const (
 	FieldParentID = "parent_id"
 	// FieldDefaultLevel holds the string denoting the default_level field in the database.
 	FieldDefaultLevel = "default_level"
+	// FieldResolvedLevel holds the string denoting the resolved_level field in the database.
+	FieldResolvedLevel = "resolved_level"
 	// FieldPosition holds the string denoting the position field in the database.
 	FieldPosition = "position"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
@@ -85,6 +87,7 @@ var Columns = []string{
 	FieldDescription,
 	FieldParentID,
 	FieldDefaultLevel,
+	FieldResolvedLevel,
 	FieldPosition,
 }
 
@@ -104,7 +107,7 @@ func ValidColumn(column string) bool {
 //
 //	import _ "github.com/binderyhq/bindery/ent/runtime"
 var (
-	Hooks  [2]ent.Hook
+	Hooks  [3]ent.Hook
 	Policy ent.Policy
 	// DefaultCreatedAt holds the default value on creation for the "created_at" field.
 	DefaultCreatedAt func() time.Time
@@ -156,6 +159,39 @@ func DefaultLevelValidator(dl DefaultLevel) error {
 	}
 }
 
+// ResolvedLevel defines the type for the "resolved_level" enum field.
+type ResolvedLevel string
+
+// ResolvedLevelUnresolved is the default value of the ResolvedLevel enum.
+const DefaultResolvedLevel = ResolvedLevelUnresolved
+
+// ResolvedLevel values.
+const (
+	ResolvedLevelAdmin      ResolvedLevel = "admin"
+	ResolvedLevelCreate     ResolvedLevel = "create"
+	ResolvedLevelEdit       ResolvedLevel = "edit"
+	ResolvedLevelReview     ResolvedLevel = "review"
+	ResolvedLevelComment    ResolvedLevel = "comment"
+	ResolvedLevelRead       ResolvedLevel = "read"
+	ResolvedLevelInherit    ResolvedLevel = "inherit"
+	ResolvedLevelNone       ResolvedLevel = "none"
+	ResolvedLevelUnresolved ResolvedLevel = "unresolved"
+)
+
+func (rl ResolvedLevel) String() string {
+	return string(rl)
+}
+
+// ResolvedLevelValidator is a validator for the "resolved_level" field enum values. It is called by the builders before save.
+func ResolvedLevelValidator(rl ResolvedLevel) error {
+	switch rl {
+	case ResolvedLevelAdmin, ResolvedLevelCreate, ResolvedLevelEdit, ResolvedLevelReview, ResolvedLevelComment, ResolvedLevelRead, ResolvedLevelInherit, ResolvedLevelNone, ResolvedLevelUnresolved:
+		return nil
+	default:
+		return fmt.Errorf("collection: invalid enum value for resolved_level field: %q", rl)
+	}
+}
+
 // OrderOption defines the ordering options for the Collection queries.
 type OrderOption func(*sql.Selector)
 
@@ -197,6 +233,11 @@ func ByParentID(opts ...sql.OrderTermOption) OrderOption {
 // ByDefaultLevel orders the results by the default_level field.
 func ByDefaultLevel(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldDefaultLevel, opts...).ToFunc()
+}
+
+// ByResolvedLevel orders the results by the resolved_level field.
+func ByResolvedLevel(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldResolvedLevel, opts...).ToFunc()
 }
 
 // ByPosition orders the results by the position field.

@@ -490,6 +490,26 @@ func DefaultLevelNotNil() predicate.Collection {
 	return predicate.Collection(sql.FieldNotNull(FieldDefaultLevel))
 }
 
+// ResolvedLevelEQ applies the EQ predicate on the "resolved_level" field.
+func ResolvedLevelEQ(v ResolvedLevel) predicate.Collection {
+	return predicate.Collection(sql.FieldEQ(FieldResolvedLevel, v))
+}
+
+// ResolvedLevelNEQ applies the NEQ predicate on the "resolved_level" field.
+func ResolvedLevelNEQ(v ResolvedLevel) predicate.Collection {
+	return predicate.Collection(sql.FieldNEQ(FieldResolvedLevel, v))
+}
+
+// ResolvedLevelIn applies the In predicate on the "resolved_level" field.
+func ResolvedLevelIn(vs ...ResolvedLevel) predicate.Collection {
+	return predicate.Collection(sql.FieldIn(FieldResolvedLevel, vs...))
+}
+
+// ResolvedLevelNotIn applies the NotIn predicate on the "resolved_level" field.
+func ResolvedLevelNotIn(vs ...ResolvedLevel) predicate.Collection {
+	return predicate.Collection(sql.FieldNotIn(FieldResolvedLevel, vs...))
+}
+
 // PositionEQ applies the EQ predicate on the "position" field.
 func PositionEQ(v string) predicate.Collection {
 	return predicate.Collection(sql.FieldEQ(FieldPosition, v))

@@ -166,6 +166,7 @@ var (
 		{Name: "title", Type: field.TypeString, Size: 50},
 		{Name: "description", Type: field.TypeString, Nullable: true, Size: 100},
 		{Name: "default_level", Type: field.TypeEnum, Nullable: true, Enums: []string{"admin", "create", "edit", "review", "comment", "read", "inherit"}},
+		{Name: "resolved_level", Type: field.TypeEnum, Enums: []string{"admin", "create", "edit", "review", "comment", "read", "inherit", "none", "unresolved"}, Default: "unresolved"},
 		{Name: "position", Type: field.TypeString, Size: 128, Default: ""},
 		{Name: "organization_id", Type: field.TypeString, Size: 64},
 		{Name: "parent_id", Type: field.TypeString, Nullable: true, Size: 64},
@@ -178,13 +179,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "collections_organizations_organization",
-				Columns:    []*schema.Column{CollectionsColumns[7]},
+				Columns:    []*schema.Column{CollectionsColumns[8]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "collections_collections_children",
-				Columns:    []*schema.Column{CollectionsColumns[8]},
+				Columns:    []*schema.Column{CollectionsColumns[9]},
 				RefColumns: []*schema.Column{CollectionsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -193,12 +194,17 @@ var (
 			{
 				Name:    "collection_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{CollectionsColumns[7]},
+				Columns: []*schema.Column{CollectionsColumns[8]},
 			},
 			{
 				Name:    "collection_organization_id_parent_id_position",
 				Unique:  false,
-				Columns: []*schema.Column{CollectionsColumns[7], CollectionsColumns[8], CollectionsColumns[6]},
+				Columns: []*schema.Column{CollectionsColumns[8], CollectionsColumns[9], CollectionsColumns[7]},
+			},
+			{
+				Name:    "collection_parent_id",
+				Unique:  false,
+				Columns: []*schema.Column{CollectionsColumns[9]},
 			},
 		},
 	}
@@ -1160,6 +1166,7 @@ var (
 		{Name: "visibility", Type: field.TypeEnum, Enums: []string{"public", "unlisted", "share-link", "visitor-auth", "in-collection", "private"}, Default: "private"},
 		{Name: "edit_mode", Type: field.TypeEnum, Enums: []string{"live", "locked"}, Default: "live"},
 		{Name: "default_level", Type: field.TypeEnum, Nullable: true, Enums: []string{"admin", "create", "edit", "review", "comment", "read", "inherit"}},
+		{Name: "resolved_level", Type: field.TypeEnum, Enums: []string{"admin", "create", "edit", "review", "comment", "read", "inherit", "none", "unresolved"}, Default: "unresolved"},
 		{Name: "position", Type: field.TypeString, Size: 128, Default: ""},
 		{Name: "deleted_at", Type: field.TypeTime, Nullable: true},
 		{Name: "share_key", Type: field.TypeString, Nullable: true, Size: 64},
@@ -1179,19 +1186,19 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "spaces_organizations_organization",
-				Columns:    []*schema.Column{SpacesColumns[15]},
+				Columns:    []*schema.Column{SpacesColumns[16]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "spaces_collections_parent",
-				Columns:    []*schema.Column{SpacesColumns[16]},
+				Columns:    []*schema.Column{SpacesColumns[17]},
 				RefColumns: []*schema.Column{CollectionsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "spaces_revisions_revision",
-				Columns:    []*schema.Column{SpacesColumns[17]},
+				Columns:    []*schema.Column{SpacesColumns[18]},
 				RefColumns: []*schema.Column{RevisionsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -1200,17 +1207,22 @@ var (
 			{
 				Name:    "space_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[15]},
+				Columns: []*schema.Column{SpacesColumns[16]},
 			},
 			{
 				Name:    "space_organization_id_deleted_at",
 				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[15], SpacesColumns[9]},
+				Columns: []*schema.Column{SpacesColumns[16], SpacesColumns[10]},
 			},
 			{
 				Name:    "space_organization_id_parent_id_position",
 				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[15], SpacesColumns[16], SpacesColumns[8]},
+				Columns: []*schema.Column{SpacesColumns[16], SpacesColumns[17], SpacesColumns[9]},
+			},
+			{
+				Name:    "space_parent_id",
+				Unique:  false,
+				Columns: []*schema.Column{SpacesColumns[17]},
 			},
 		},
 	}

@@ -117,15 +117,3 @@ func (c *Content) Ancestry(id string) []string {
 	}
 	return ids
 }
-
-// IDsWithRole lists the objects (spaces when spaces is true, else collections) on which the
-// viewer's role is at least min.
-func (c *Content) IDsWithRole(min viewer.Role, spaces bool) []string {
-	var ids []string
-	for id, n := range c.Nodes {
-		if n.Space == spaces && ContentRole(c, id).AtLeast(min) {
-			ids = append(ids, id)
-		}
-	}
-	return ids
-}

@@ -153,9 +153,9 @@ func TestContentAdminPolicies(t *testing.T) {
 	})
 }
 
-// TestMemberContent checks the snapshot built for another member: their organization role, the
+// TestMemberSubject checks the roles computed for another member: their organization role, the
 // organization's live content, and only the grants made to them or their teams in it.
-func TestMemberContent(t *testing.T) {
+func TestMemberSubject(t *testing.T) {
 	var n atomic.Int64
 	client := testenv.OpenStore(t, &n).Client
 	sys := accounts.System(context.Background())
@@ -194,30 +194,32 @@ func TestMemberContent(t *testing.T) {
 		{"ReaderRaisedByTheirTeamsGrant", "teamed", viewer.RoleRead,
 			map[string]viewer.Role{docs.ID: viewer.RoleRead, secret.ID: viewer.RoleEdit}},
 	}
+	spaces := map[string]bool{guide.ID: true, secret.ID: true, gone.ID: true, elsewhere.ID: true}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := rule.MemberContent(sys, client, org.ID, users[tt.user].ID)
-			if err != nil || c == nil {
-				t.Fatalf("MemberContent: %v, %v", c, err)
+			subject, err := rule.MemberSubject(sys, client, org.ID, users[tt.user].ID)
+			if err != nil || subject == nil {
+				t.Fatalf("MemberSubject: %v, %v", subject, err)
 			}
-			if !c.Member || c.OrgRole != tt.orgRole {
-				t.Errorf("membership: member %v, role %q; want role %q", c.Member, c.OrgRole, tt.orgRole)
+			if role, member := subject.Membership(org.ID); !member || role != tt.orgRole {
+				t.Errorf("membership: member %v, role %q; want role %q", member, role, tt.orgRole)
 			}
+			ctx := viewer.NewContext(ent.NewContext(context.Background(), client), subject)
 			for _, id := range []string{gone.ID, elsewhere.ID} {
-				if _, ok := c.Nodes[id]; ok {
-					t.Errorf("the snapshot holds %s (deleted, or of another organization)", id)
+				if role, err := rule.RoleOn(ctx, org.ID, id, true); role != none || err != nil {
+					t.Errorf("role on %s (deleted, or of another organization) = %q, %v", id, role, err)
 				}
 			}
 			for id, want := range tt.roles {
-				if got := rule.ContentRole(c, id); got != want {
-					t.Errorf("role on %s = %q, want %q", id, got, want)
+				if got, err := rule.RoleOn(ctx, org.ID, id, spaces[id]); got != want || err != nil {
+					t.Errorf("role on %s = %q, %v; want %q", id, got, err, want)
 				}
 			}
 		})
 	}
 	t.Run("NilForANonMember", func(t *testing.T) {
-		if c, err := rule.MemberContent(sys, client, org.ID, users["stranger"].ID); c != nil || err != nil {
-			t.Fatalf("got %+v, %v; want nil, nil", c, err)
+		if v, err := rule.MemberSubject(sys, client, org.ID, users["stranger"].ID); v != nil || err != nil {
+			t.Fatalf("got %+v, %v; want nil, nil", v, err)
 		}
 	})
 }

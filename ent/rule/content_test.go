@@ -86,16 +86,6 @@ func TestContentRoleSurvivesACycle(t *testing.T) {
 	}
 }
 
-func TestIDsWithRole(t *testing.T) {
-	c := contentTree(viewer.RoleEdit, true, nil)
-	if got := len(c.IDsWithRole(viewer.RoleRead, true)); got != 3 { // handbook, public, nested
-		t.Fatalf("readable spaces = %d, want 3", got)
-	}
-	if got := c.IDsWithRole(viewer.RoleEdit, false); len(got) != 1 || got[0] != "docs" {
-		t.Fatalf("editable collections = %v, want [docs]", got)
-	}
-}
-
 func TestAncestry(t *testing.T) {
 	c := contentTree(viewer.RoleRead, true, nil)
 	tests := []struct {

@@ -3,13 +3,16 @@ package rule
 import (
 	"context"
 	"errors"
+	"sync"
 
 	entgo "entgo.io/ent"
+	"entgo.io/ent/dialect/sql"
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/collection"
 	"github.com/binderyhq/bindery/ent/member"
 	"github.com/binderyhq/bindery/ent/permissiongrant"
+	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/team"
@@ -17,114 +20,240 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 )
 
-// contentKey caches the viewer's content facts for the request (viewer.Remember).
-const contentKey = "rule.content"
+// Point checks — the role shown in permissions, or checked early by a resolver for a clear
+// message — compute ContentRole over the facts of the objects asked about: the objects, the
+// collections above them (one recursive statement) and the viewer's own grants (one statement a
+// request). None of it grows with what the organization holds.
 
-// ContentOf returns the facts that decide the viewer's role on content, per organization the
-// viewer belongs to: loaded once per request (three statements for all organizations) and
-// forgotten when a write changes them (ForgetContent), with the share keys the viewer presented
-// so far. Reads use the client in ctx (ent.NewContext).
-func ContentOf(ctx context.Context) (map[string]*Content, error) {
-	v := viewer.FromContext(ctx)
-	client := ent.FromContext(ctx)
-	if v == nil || client == nil {
-		return nil, errors.New("rule: content access needs a viewer and a client in the context")
-	}
-	val, err := v.Remember(contentKey, func() (any, error) { return loadContent(ctx, client, v) })
+// factsKey caches the request's facts on the viewer (viewer.Remember).
+const factsKey = "rule.facts"
+
+// facts are what point checks of one request learned: the collections seen, and the viewer's
+// grants (object id → best role), loaded on first need. Writes that change access drop them
+// (ForgetContent).
+type facts struct {
+	mu          sync.Mutex
+	collections map[string]*ent.Collection
+	grants      map[string]viewer.Role
+}
+
+func factsOf(v *viewer.Viewer) (*facts, error) {
+	val, err := v.Remember(factsKey, func() (any, error) {
+		return &facts{collections: map[string]*ent.Collection{}}, nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	return withShareKeys(val.(map[string]*Content), v.ShareKeys()), nil
+	return val.(*facts), nil
 }
 
-// withShareKeys returns the cached facts with the presented share keys. Keys may be presented
-// after the facts were cached, and the cached facts are shared by the request's goroutines, so
-// the keys go on shallow copies.
-func withShareKeys(byOrg map[string]*Content, keys []string) map[string]*Content {
-	if len(keys) == 0 {
-		return byOrg
+// clientOf returns the client of ctx (ent.NewContext), which point checks read through.
+func clientOf(ctx context.Context) (*ent.Client, *viewer.Viewer, error) {
+	v, client := viewer.FromContext(ctx), ent.FromContext(ctx)
+	if v == nil || client == nil {
+		return nil, nil, errors.New("rule: content access needs a viewer and a client in the context")
 	}
-	out := make(map[string]*Content, len(byOrg))
-	for org, c := range byOrg {
-		withKeys := *c
-		withKeys.ShareKeys = keys
-		out[org] = &withKeys
-	}
-	return out
+	return client, v, nil
 }
 
-// SpaceRole is the viewer's effective role on a live space (ContentRole); outside the viewer's
+// SpaceRole is the viewer's effective role on a space (ContentRole); outside the viewer's
 // organizations only the space's visibility, and a share key they presented, count.
 func SpaceRole(ctx context.Context, s *ent.Space) (viewer.Role, error) {
-	byOrg, err := ContentOf(ctx)
-	if err != nil {
+	roles, err := SpaceRoles(ctx, []*ent.Space{s})
+	return roles[s.ID], err
+}
+
+// SpaceRoles is SpaceRole for several spaces at once: at most two statements whatever their
+// number (the collections above them not seen yet in the request, the viewer's grants).
+func SpaceRoles(ctx context.Context, spaces []*ent.Space) (map[string]viewer.Role, error) {
+	nodes := make([]objectNode, len(spaces))
+	for i, s := range spaces {
+		nodes[i] = objectNode{id: s.ID, org: s.OrganizationID, node: spaceNode(s)}
+	}
+	return rolesOf(ctx, nodes)
+}
+
+// CollectionRole is the viewer's effective role on a collection.
+func CollectionRole(ctx context.Context, c *ent.Collection) (viewer.Role, error) {
+	roles, err := rolesOf(ctx, []objectNode{{id: c.ID, org: c.OrganizationID, node: collectionNode(c)}})
+	return roles[c.ID], err
+}
+
+// RoleOn is the viewer's effective role on the collection or (space true) the live space id of
+// an organization; "" when there is no such object there.
+func RoleOn(ctx context.Context, orgID, id string, isSpace bool) (viewer.Role, error) {
+	o, found, err := object(ctx, orgID, id, isSpace)
+	if err != nil || !found {
 		return "", err
 	}
-	c := byOrg[s.OrganizationID]
-	if c == nil {
-		c = &Content{Nodes: map[string]ContentNode{s.ID: spaceNode(s)}, ShareKeys: viewer.FromContext(ctx).ShareKeys()}
-	}
-	return ContentRole(c, s.ID), nil
+	roles, err := rolesOf(ctx, []objectNode{o})
+	return roles[id], err
 }
 
-func loadContent(ctx context.Context, client *ent.Client, v *viewer.Viewer) (map[string]*Content, error) {
-	orgs := v.OrganizationIDs("")
-	roles := make(map[string]viewer.Role, len(orgs))
-	for _, o := range orgs {
-		roles[o], _ = v.Membership(o)
-	}
-	return loadContentOf(ctx, client, v.UserID, roles)
-}
-
-// MemberContent returns the facts that decide a member's role on the content of their
-// organization, read from the database (the same load as the viewer's ContentOf, for another
-// user). It is nil when the user is no member of the organization. Callers check first that the
-// viewer may know this.
-func MemberContent(ctx context.Context, client *ent.Client, orgID, userID string) (*Content, error) {
-	m, err := client.Member.Query().Where(member.OrganizationID(orgID), member.UserID(userID)).
-		Only(privacy.DecisionContext(ctx, privacy.Allow))
-	if ent.IsNotFound(err) {
-		return nil, nil
-	}
-	if err != nil {
+// Above returns the collection or (space true) the live space id of an organization with the
+// collections above it, as a Content with no subject: the tree that roles on it depend on
+// besides a person's membership and grants. It is nil when there is no such object there.
+func Above(ctx context.Context, orgID, id string, isSpace bool) (*Content, error) {
+	o, found, err := object(ctx, orgID, id, isSpace)
+	if err != nil || !found {
 		return nil, err
 	}
-	var role viewer.Role
-	if m.Role != nil {
-		role = *m.Role
+	c := &Content{Nodes: map[string]ContentNode{id: o.node}}
+	if o.node.Parent == "" {
+		return c, nil
 	}
-	byOrg, err := loadContentOf(ctx, client, userID, map[string]viewer.Role{orgID: role})
-	if err != nil {
-		return nil, err
+	client, _, _ := clientOf(ctx)
+	above, err := collectionsAbove(ctx, client, []string{o.node.Parent})
+	for _, col := range above {
+		if col.OrganizationID == orgID {
+			c.Nodes[col.ID] = collectionNode(col)
+		}
 	}
-	return byOrg[orgID], nil
+	return c, err
 }
 
-// loadContentOf loads the content facts of a user in the organizations they belong to, given
-// their role in each ("" for a guest).
-func loadContentOf(ctx context.Context, client *ent.Client, userID string, roles map[string]viewer.Role) (map[string]*Content, error) {
+// Ancestry lists a collection and the collections above it, nearest first.
+func Ancestry(ctx context.Context, orgID, collectionID string) ([]string, error) {
+	c, err := Above(ctx, orgID, collectionID, false)
+	if err != nil || c == nil {
+		return nil, err
+	}
+	return c.Ancestry(collectionID), nil
+}
+
+// object reads the collection or (space true) the live space id of an organization, as the
+// system: whether the viewer may know of it is what the caller computes.
+func object(ctx context.Context, orgID, id string, isSpace bool) (objectNode, bool, error) {
+	client, _, err := clientOf(ctx)
+	if err != nil {
+		return objectNode{}, false, err
+	}
 	sys := privacy.DecisionContext(ctx, privacy.Allow)
-	orgs := make([]string, 0, len(roles))
-	byOrg := make(map[string]*Content, len(roles))
-	for o, role := range roles {
-		orgs = append(orgs, o)
-		byOrg[o] = &Content{Member: true, OrgRole: role, Nodes: map[string]ContentNode{}, Grants: map[string]viewer.Role{}}
+	o := objectNode{id: id, org: orgID}
+	if isSpace {
+		s, err := client.Space.Query().Where(space.ID(id), space.OrganizationID(orgID), space.DeletedAtIsNil()).Only(sys)
+		if err == nil {
+			o.node = spaceNode(s)
+		}
+		return o, err == nil, notFoundIsNil(err)
 	}
-	cols, err := client.Collection.Query().Where(collection.OrganizationIDIn(orgs...)).All(sys)
+	c, err := client.Collection.Query().Where(collection.ID(id), collection.OrganizationID(orgID)).Only(sys)
+	if err == nil {
+		o.node = collectionNode(c)
+	}
+	return o, err == nil, notFoundIsNil(err)
+}
+
+func notFoundIsNil(err error) error {
+	if ent.IsNotFound(err) {
+		return nil
+	}
+	return err
+}
+
+// objectNode is a space or collection to compute a role on.
+type objectNode struct {
+	id, org string
+	node    ContentNode
+}
+
+// rolesOf computes the viewer's role on each object.
+func rolesOf(ctx context.Context, objects []objectNode) (map[string]viewer.Role, error) {
+	client, v, err := clientOf(ctx)
 	if err != nil {
 		return nil, err
 	}
-	for _, c := range cols {
-		byOrg[c.OrganizationID].Nodes[c.ID] = ContentNode{Parent: deref(c.ParentID), DefaultLevel: levelOf(c.DefaultLevel)}
-	}
-	spaces, err := client.Space.Query().Where(space.OrganizationIDIn(orgs...), space.DeletedAtIsNil()).All(sys)
+	f, err := factsOf(v)
 	if err != nil {
 		return nil, err
 	}
-	for _, s := range spaces {
-		byOrg[s.OrganizationID].Nodes[s.ID] = spaceNode(s)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.learn(ctx, client, v, objects); err != nil {
+		return nil, err
 	}
-	return byOrg, addGrants(sys, client, userID, byOrg, orgs)
+	roles := make(map[string]viewer.Role, len(objects))
+	for _, o := range objects {
+		roles[o.id] = ContentRole(f.content(v, o), o.id)
+	}
+	return roles, nil
+}
+
+// learn loads what the roles on objects need and the request has not seen yet: the collections
+// above them (only in organizations where the viewer is a member without being admin, the only
+// ones where they count) and the viewer's grants.
+func (f *facts) learn(ctx context.Context, client *ent.Client, v *viewer.Viewer, objects []objectNode) error {
+	var parents []string
+	for _, o := range objects {
+		role, member := v.Membership(o.org)
+		if !member || role == viewer.RoleAdmin {
+			continue
+		}
+		if p := o.node.Parent; p != "" && f.collections[p] == nil {
+			parents = append(parents, p)
+		}
+		if f.grants == nil {
+			grants, err := grantsOf(ctx, client, v.UserID, v.OrganizationIDs(""))
+			if err != nil {
+				return err
+			}
+			f.grants = grants
+		}
+	}
+	if len(parents) == 0 {
+		return nil
+	}
+	above, err := collectionsAbove(ctx, client, parents)
+	for _, c := range above {
+		f.collections[c.ID] = c
+	}
+	return err
+}
+
+// content is the Content deciding the viewer's role on o: o, the collections above it, the
+// viewer's membership and grants and the share keys they presented.
+func (f *facts) content(v *viewer.Viewer, o objectNode) *Content {
+	role, member := v.Membership(o.org)
+	c := &Content{Member: member, OrgRole: role, Nodes: map[string]ContentNode{o.id: o.node}, Grants: f.grants,
+		ShareKeys: v.ShareKeys()}
+	for id := o.node.Parent; id != "" && len(c.Nodes) < maxDepth; {
+		p := f.collections[id]
+		if p == nil || p.OrganizationID != o.org {
+			break
+		}
+		c.Nodes[id] = collectionNode(p)
+		id = deref(p.ParentID)
+	}
+	return c
+}
+
+// collectionsAbove reads the collections ids and every collection above them in one recursive
+// statement through the primary key.
+func collectionsAbove(ctx context.Context, client *ent.Client, ids []string) ([]*ent.Collection, error) {
+	up := func(b *sql.Builder) {
+		b.WriteString("WITH RECURSIVE up(id) AS (SELECT c.id FROM collections c WHERE ")
+		in("c.id", ids)(b)
+		b.WriteString(" UNION SELECT c.parent_id FROM collections c JOIN up ON c.id = up.id WHERE c.parent_id IS NOT NULL) SELECT id FROM up")
+	}
+	above := predicate.Collection(func(s *sql.Selector) { s.Where(inQuery(s.C(collection.FieldID), up).predicate()) })
+	return client.Collection.Query().Where(above).All(privacy.DecisionContext(ctx, privacy.Allow))
+}
+
+// grantsOf reads the grants made to the user or to one of their teams in the organizations, as
+// object id → best role.
+func grantsOf(ctx context.Context, client *ent.Client, userID string, orgs []string) (map[string]viewer.Role, error) {
+	grants, err := client.PermissionGrant.Query().Where(
+		permissiongrant.OrganizationIDIn(orgs...),
+		permissiongrant.Or(
+			permissiongrant.UserID(userID),
+			permissiongrant.HasTeamWith(team.HasMembershipsWith(teammember.UserID(userID))),
+		)).All(privacy.DecisionContext(ctx, privacy.Allow))
+	out := map[string]viewer.Role{}
+	for _, g := range grants {
+		target := deref(g.SpaceID) + deref(g.CollectionID) // exactly one is set
+		out[target] = higher(out[target], g.Role)
+	}
+	return out, err
 }
 
 // spaceNode is a space's place in the content tree.
@@ -136,20 +265,23 @@ func spaceNode(s *ent.Space) ContentNode {
 	return n
 }
 
-// addGrants records the grants made to the user or to one of their teams.
-func addGrants(sys context.Context, client *ent.Client, userID string, byOrg map[string]*Content, orgs []string) error {
-	grants, err := client.PermissionGrant.Query().Where(
-		permissiongrant.OrganizationIDIn(orgs...),
-		permissiongrant.Or(
-			permissiongrant.UserID(userID),
-			permissiongrant.HasTeamWith(team.HasMembershipsWith(teammember.UserID(userID))),
-		)).All(sys)
-	for _, g := range grants {
-		target := deref(g.SpaceID) + deref(g.CollectionID) // exactly one is set
-		c := byOrg[g.OrganizationID]
-		c.Grants[target] = higher(c.Grants[target], g.Role)
+func collectionNode(c *ent.Collection) ContentNode {
+	return ContentNode{Parent: deref(c.ParentID), DefaultLevel: levelOf(c.DefaultLevel)}
+}
+
+// MemberSubject returns the viewer standing for another member of an organization, to compute
+// their access (HasRole, SpaceRoles) the way theirs is computed; nil when the user is no member.
+// Callers check first that the viewer may know this.
+func MemberSubject(ctx context.Context, client *ent.Client, orgID, userID string) (*viewer.Viewer, error) {
+	m, err := client.Member.Query().Where(member.OrganizationID(orgID), member.UserID(userID)).
+		Only(privacy.DecisionContext(ctx, privacy.Allow))
+	if ent.IsNotFound(err) {
+		return nil, nil
 	}
-	return err
+	if err != nil {
+		return nil, err
+	}
+	return viewer.NewUser(userID, "", map[string]*viewer.Role{orgID: m.Role}), nil
 }
 
 func deref(s *string) string {
@@ -167,31 +299,15 @@ func levelOf[T ~string](l *T) string {
 }
 
 // ForgetContent is a hook for every entity whose writes change content access (collections,
-// spaces, grants, team memberships): after a write the viewer's cached facts are reloaded.
+// spaces, grants, team memberships): after a write the request's facts are loaded again.
 func ForgetContent() entgo.Hook {
 	return func(next entgo.Mutator) entgo.Mutator {
 		return entgo.MutateFunc(func(ctx context.Context, m entgo.Mutation) (entgo.Value, error) {
 			val, err := next.Mutate(ctx, m)
 			if err == nil {
-				viewer.FromContext(ctx).Forget(contentKey)
+				viewer.FromContext(ctx).Forget(factsKey)
 			}
 			return val, err
 		})
 	}
-}
-
-// contentIDs lists, over the viewer's organizations, the spaces or collections on which the
-// viewer's role is at least min.
-func contentIDs(ctx context.Context, min viewer.Role, spaces bool) ([]any, error) {
-	byOrg, err := ContentOf(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var ids []any
-	for _, c := range byOrg {
-		for _, id := range c.IDsWithRole(min, spaces) {
-			ids = append(ids, id)
-		}
-	}
-	return ids, nil
 }

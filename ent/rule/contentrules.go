@@ -4,44 +4,64 @@ import (
 	"context"
 
 	entgo "entgo.io/ent"
-	"entgo.io/ent/entql"
+	"entgo.io/ent/dialect/sql"
 
+	"github.com/binderyhq/bindery/ent/collection"
+	"github.com/binderyhq/bindery/ent/intercept"
+	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/privacy"
+	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
 )
 
+// narrowing is a rule that limits a query, or a write to existing rows, to the rows its
+// condition holds for (built for the request's viewer over the row's columns), and allows it
+// there.
+type narrowing func(v *viewer.Viewer, col columns) cond
+
+// EvalQuery narrows a query.
+func (n narrowing) EvalQuery(ctx context.Context, q entgo.Query) error {
+	wq, err := intercept.NewQuery(q)
+	if err != nil {
+		return privacy.Denyf("rule: %v", err)
+	}
+	wq.WhereP(n.selector(viewer.FromContext(ctx)))
+	return privacy.Allow
+}
+
+// EvalMutation narrows an update or a delete.
+func (n narrowing) EvalMutation(ctx context.Context, m entgo.Mutation) error {
+	wm, ok := m.(interface{ WhereP(...func(*sql.Selector)) })
+	if !ok {
+		return privacy.Denyf("rule: %T cannot be narrowed", m)
+	}
+	wm.WhereP(n.selector(viewer.FromContext(ctx)))
+	return privacy.Allow
+}
+
+func (n narrowing) selector(v *viewer.Viewer) func(*sql.Selector) {
+	return func(s *sql.Selector) { s.Where(n(v, selectorColumns(s)).predicate()) }
+}
+
+// orOrgAdmin holds where c holds and on every row of the organizations where v is admin: the
+// narrowings of writes need it for deleted spaces, which organization admins also manage
+// (restore, transfer) though no role reaches them.
+func orOrgAdmin(v *viewer.Viewer, col columns, c cond) cond {
+	return or(c, in(col("organization_id"), v.OrganizationIDs(viewer.RoleAdmin)))
+}
+
 // FilterCollections limits reads of collections to those the viewer's role lets them read.
 func FilterCollections() privacy.QueryRule {
-	return privacy.FilterFunc(func(ctx context.Context, f privacy.Filter) error {
-		ids, err := contentIDs(ctx, viewer.RoleRead, false)
-		if err != nil {
-			return err
-		}
-		f.Where(fieldIn("id", ids))
-		return privacy.Allow
-	})
+	return narrowing(func(v *viewer.Viewer, col columns) cond { return hasRole(v, viewer.RoleRead, false, col) })
 }
 
 // FilterSpaces limits reads of spaces to those the viewer may read: by role, by visibility
 // (public and unlisted spaces are readable by everyone, a share-link space by whoever presented
 // its key), and, for organization admins, deleted spaces too (so they can restore them).
 func FilterSpaces() privacy.QueryRule {
-	return privacy.FilterFunc(func(ctx context.Context, f privacy.Filter) error {
-		ids, err := contentIDs(ctx, viewer.RoleRead, true)
-		if err != nil {
-			return err
-		}
-		v := viewer.FromContext(ctx)
-		f.Where(entql.Or(fieldIn("id", ids), orgIn(v.OrganizationIDs(viewer.RoleAdmin)), readableByAnyone(v)))
-		return privacy.Allow
+	return narrowing(func(v *viewer.Viewer, col columns) cond {
+		return orOrgAdmin(v, col, hasRole(v, viewer.RoleRead, true, col))
 	})
-}
-
-// readableByAnyone matches the spaces whose visibility opens them to the viewer whatever their
-// role: public and unlisted ones, and share-link ones whose key the viewer presented.
-func readableByAnyone(v *viewer.Viewer) entql.P {
-	return entql.Or(entql.FieldIn("visibility", "public", "unlisted"),
-		entql.And(entql.FieldEQ("visibility", "share-link"), fieldIn("share_key", anys(v.ShareKeys()))))
 }
 
 // contentCreate is the creation of a collection or a space, in an organization, maybe in a
@@ -57,13 +77,8 @@ type contentCreate interface {
 // hold it on every object of their organizations, deleted spaces included, which they restore);
 // moving objects to another organization (transfer) takes the admin role in both organizations.
 func ContentWrites(spaces bool) privacy.MutationRule {
-	narrow := privacy.FilterFunc(func(ctx context.Context, f privacy.Filter) error {
-		ids, err := contentIDs(ctx, viewer.RoleAdmin, spaces)
-		if err != nil {
-			return err
-		}
-		f.Where(orOrgAdmin(ctx, fieldIn("id", ids)))
-		return privacy.Allow
+	narrow := narrowing(func(v *viewer.Viewer, col columns) cond {
+		return orOrgAdmin(v, col, hasRole(v, viewer.RoleAdmin, spaces, col))
 	})
 	return privacy.MutationRuleFunc(func(ctx context.Context, m entgo.Mutation) error {
 		if to, moves := newOrganization(m); moves {
@@ -78,7 +93,7 @@ func ContentWrites(spaces bool) privacy.MutationRule {
 		}
 		orgID, _ := cc.OrganizationID()
 		parentID, hasParent := cc.ParentID()
-		if can, err := canCreateIn(ctx, orgID, parentID, hasParent); err != nil || !can {
+		if can, err := canCreateIn(ctx, m, orgID, parentID, hasParent); err != nil || !can {
 			return firstErr(err, privacy.Denyf("creating content here takes the create role"))
 		}
 		return privacy.Allow
@@ -98,34 +113,24 @@ func newOrganization(m entgo.Mutation) (string, bool) {
 // transferWrite narrows a write that moves content to organization to to the rows of the
 // organizations where the viewer is admin, and denies it unless they are admin of to as well.
 func transferWrite(ctx context.Context, m entgo.Mutation, to string) error {
-	v := viewer.FromContext(ctx)
-	if !HasOrgRole(v, to, viewer.RoleAdmin) {
+	if !HasOrgRole(viewer.FromContext(ctx), to, viewer.RoleAdmin) {
 		return privacy.Denyf("moving content to another organization takes the admin role there")
 	}
-	return privacy.FilterFunc(func(ctx context.Context, f privacy.Filter) error {
-		f.Where(orgIn(v.OrganizationIDs(viewer.RoleAdmin)))
-		return privacy.Allow
+	return narrowing(func(v *viewer.Viewer, col columns) cond {
+		return in(col("organization_id"), v.OrganizationIDs(viewer.RoleAdmin))
 	}).EvalMutation(ctx, m)
 }
 
-// orOrgAdmin matches the rows p matches and every row of the organizations where the viewer is
-// admin. Write narrows built on the content snapshot need it for deleted spaces: the snapshot
-// holds live spaces only, and organization admins also manage deleted ones (restore, transfer).
-func orOrgAdmin(ctx context.Context, p entql.P) entql.P {
-	return entql.Or(p, orgIn(viewer.FromContext(ctx).OrganizationIDs(viewer.RoleAdmin)))
-}
-
-func canCreateIn(ctx context.Context, orgID, parentID string, hasParent bool) (bool, error) {
+// canCreateIn reports whether the viewer may create content in a parent collection of the
+// organization (the create role on it), or at the top level (the create role there).
+func canCreateIn(ctx context.Context, m entgo.Mutation, orgID, parentID string, hasParent bool) (bool, error) {
+	v := viewer.FromContext(ctx)
 	if !hasParent {
-		return HasOrgRole(viewer.FromContext(ctx), orgID, viewer.RoleCreate), nil
+		return HasOrgRole(v, orgID, viewer.RoleCreate), nil
 	}
-	byOrg, err := ContentOf(ctx)
-	if err != nil || byOrg[orgID] == nil {
-		return false, err
-	}
-	c := byOrg[orgID]
-	_, isCollection := c.Nodes[parentID]
-	return isCollection && !c.Nodes[parentID].Space && ContentRole(c, parentID).AtLeast(viewer.RoleCreate), nil
+	return mutationClient(ctx, m).Collection.Query().
+		Where(collection.ID(parentID), collection.OrganizationID(orgID), collectionHasRole(v, viewer.RoleCreate)).
+		Exist(privacy.DecisionContext(ctx, privacy.Allow))
 }
 
 func firstErr(err, otherwise error) error {
@@ -144,13 +149,8 @@ type grantCreate interface {
 // GrantWrites lets the admins of a space or collection (organization admins included, on deleted
 // spaces too) grant, change and revoke access to it.
 func GrantWrites() privacy.MutationRule {
-	narrow := privacy.FilterFunc(func(ctx context.Context, f privacy.Filter) error {
-		administered, err := grantsOnAdministered(ctx)
-		if err != nil {
-			return err
-		}
-		f.Where(orOrgAdmin(ctx, administered))
-		return privacy.Allow
+	narrow := narrowing(func(v *viewer.Viewer, col columns) cond {
+		return orOrgAdmin(v, col, grantsOnAdministered(v, col))
 	})
 	return privacy.MutationRuleFunc(func(ctx context.Context, m entgo.Mutation) error {
 		if !m.Op().Is(entgo.OpCreate) {
@@ -160,10 +160,11 @@ func GrantWrites() privacy.MutationRule {
 		if !ok {
 			return privacy.Denyf("%T is not a grant", m)
 		}
-		spaceID, _ := g.SpaceID()
+		spaceID, onSpace := g.SpaceID()
 		collectionID, _ := g.CollectionID()
-		if isContentAdmin(ctx, spaceID+collectionID) {
-			return privacy.Allow
+		admin, err := isContentAdmin(ctx, m, spaceID, collectionID, onSpace)
+		if err != nil || admin {
+			return firstErr(err, privacy.Allow)
 		}
 		return privacy.Denyf("granting access takes the admin role on the space or collection")
 	})
@@ -173,45 +174,41 @@ func GrantWrites() privacy.MutationRule {
 // the spaces and collections the viewer administers: a guest may hold the admin role on an
 // object, and changes or revokes the grants they can see there.
 func FilterGrants() privacy.QueryRule {
-	return privacy.FilterFunc(func(ctx context.Context, f privacy.Filter) error {
-		administered, err := grantsOnAdministered(ctx)
-		if err != nil {
-			return err
-		}
-		f.Where(entql.Or(orgIn(viewer.FromContext(ctx).OrganizationIDs(viewer.RoleRead)), administered))
-		return privacy.Allow
+	return narrowing(func(v *viewer.Viewer, col columns) cond {
+		return or(in(col("organization_id"), v.OrganizationIDs(viewer.RoleRead)), grantsOnAdministered(v, col))
 	})
 }
 
-// grantsOnAdministered matches the grants on the spaces and collections where the viewer is admin.
-func grantsOnAdministered(ctx context.Context) (entql.P, error) {
-	spaces, err := contentIDs(ctx, viewer.RoleAdmin, true)
-	if err != nil {
-		return nil, err
-	}
-	cols, err := contentIDs(ctx, viewer.RoleAdmin, false)
-	if err != nil {
-		return nil, err
-	}
-	return entql.Or(fieldIn("space_id", spaces), fieldIn("collection_id", cols)), nil
+// grantsOnAdministered holds for the grants on the spaces and collections where v is admin.
+func grantsOnAdministered(v *viewer.Viewer, col columns) cond {
+	return or(spaceWithRole(v, viewer.RoleAdmin, col("space_id")), collectionWithRole(v, viewer.RoleAdmin, col("collection_id")))
 }
 
-func isContentAdmin(ctx context.Context, id string) bool {
-	return hasContentRole(ctx, id, viewer.RoleAdmin)
+// isContentAdmin reports whether the viewer is admin of the space (onSpace) or the collection.
+func isContentAdmin(ctx context.Context, m entgo.Mutation, spaceID, collectionID string, onSpace bool) (bool, error) {
+	v, client, sys := viewer.FromContext(ctx), mutationClient(ctx, m), privacy.DecisionContext(ctx, privacy.Allow)
+	if onSpace {
+		return client.Space.Query().Where(space.ID(spaceID), spaceHasRole(v, viewer.RoleAdmin)).Exist(sys)
+	}
+	return client.Collection.Query().Where(collection.ID(collectionID), collectionHasRole(v, viewer.RoleAdmin)).Exist(sys)
 }
 
-// hasContentRole reports whether the viewer's role on a collection or space is at least min.
-func hasContentRole(ctx context.Context, id string, min viewer.Role) bool {
-	byOrg, err := ContentOf(ctx)
-	if err != nil {
-		return false
-	}
-	for _, c := range byOrg {
-		if _, ok := c.Nodes[id]; ok {
-			return ContentRole(c, id).AtLeast(min)
-		}
-	}
-	return false
+// hasSpaceRole reports whether the viewer's role on the space is at least min.
+func hasSpaceRole(ctx context.Context, m entgo.Mutation, spaceID string, min viewer.Role) (bool, error) {
+	return mutationClient(ctx, m).Space.Query().Where(space.ID(spaceID), spaceHasRole(viewer.FromContext(ctx), min)).
+		Exist(privacy.DecisionContext(ctx, privacy.Allow))
+}
+
+// SpacesWithRole is the predicate of the spaces on which v's role is at least min: the filter
+// of reads, for a query that lists another member's spaces (MemberSubject) or checks a role.
+func SpacesWithRole(v *viewer.Viewer, min viewer.Role) predicate.Space { return spaceHasRole(v, min) }
+
+func spaceHasRole(v *viewer.Viewer, min viewer.Role) predicate.Space {
+	return func(s *sql.Selector) { s.Where(hasRole(v, min, true, selectorColumns(s)).predicate()) }
+}
+
+func collectionHasRole(v *viewer.Viewer, min viewer.Role) predicate.Collection {
+	return func(s *sql.Selector) { s.Where(hasRole(v, min, false, selectorColumns(s)).predicate()) }
 }
 
 // spaceRowCreate is the creation of a row that belongs to a space.
@@ -224,13 +221,8 @@ type spaceRowCreate interface {
 // is narrowed to rows of the spaces where the viewer has that role (organization admins: every
 // space, deleted ones too).
 func SpaceRowWrites(min viewer.Role) privacy.MutationRule {
-	narrow := privacy.FilterFunc(func(ctx context.Context, f privacy.Filter) error {
-		spaces, err := contentIDs(ctx, min, true)
-		if err != nil {
-			return err
-		}
-		f.Where(orOrgAdmin(ctx, fieldIn("space_id", spaces)))
-		return privacy.Allow
+	narrow := narrowing(func(v *viewer.Viewer, col columns) cond {
+		return orOrgAdmin(v, col, spaceWithRole(v, min, col("space_id")))
 	})
 	return privacy.MutationRuleFunc(func(ctx context.Context, m entgo.Mutation) error {
 		if !m.Op().Is(entgo.OpCreate) {
@@ -240,18 +232,13 @@ func SpaceRowWrites(min viewer.Role) privacy.MutationRule {
 		if !ok {
 			return privacy.Denyf("%T does not belong to a space", m)
 		}
-		if spaceID, _ := sc.SpaceID(); hasContentRole(ctx, spaceID, min) {
-			return privacy.Allow
+		spaceID, _ := sc.SpaceID()
+		if ok, err := hasSpaceRole(ctx, m, spaceID, min); err != nil || ok {
+			return firstErr(err, privacy.Allow)
 		}
 		return privacy.Denyf("this takes the %s role on the space", min)
 	})
 }
 
-// fieldIn matches rows whose field is in values. An empty list matches no row: entql would
-// write "IN ()", which PostgreSQL rejects, so it asks for a null id instead (ids are never null).
-func fieldIn(name string, values []any) entql.P {
-	if len(values) == 0 {
-		return entql.FieldNil("id")
-	}
-	return entql.FieldIn(name, values...)
-}
+// Check the rule types at compile time: narrowing serves as a query and a mutation rule.
+var _ privacy.QueryMutationRule = narrowing(nil)

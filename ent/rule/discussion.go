@@ -4,7 +4,6 @@ import (
 	"context"
 
 	entgo "entgo.io/ent"
-	"entgo.io/ent/entql"
 
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/viewer"
@@ -25,24 +24,18 @@ func DiscussionWrites(author string, shared ...string) privacy.MutationRule {
 		if m.Op().Is(entgo.OpCreate) {
 			return discussionCreate(ctx, m, author)
 		}
-		commenter, err := contentIDs(ctx, viewer.RoleComment, true)
-		if err != nil {
-			return err
-		}
-		onCommented := fieldIn("space_id", commenter)
-		byViewer := entql.FieldEQ(author, viewer.FromContext(ctx).UserID)
-		switch {
-		case m.Op().Is(entgo.OpDelete | entgo.OpDeleteOne):
-			administered, err := contentIDs(ctx, viewer.RoleAdmin, true)
-			if err != nil {
-				return err
+		return narrowing(func(v *viewer.Viewer, col columns) cond {
+			onCommented := spaceWithRole(v, viewer.RoleComment, col("space_id"))
+			byViewer := in(col(author), []string{v.UserID})
+			switch {
+			case m.Op().Is(entgo.OpDelete | entgo.OpDeleteOne):
+				return or(and(onCommented, byViewer), spaceWithRole(v, viewer.RoleAdmin, col("space_id")))
+			case onlyFields(m, shared):
+				return onCommented
+			default:
+				return and(onCommented, byViewer)
 			}
-			return narrow(ctx, m, entql.Or(entql.And(onCommented, byViewer), fieldIn("space_id", administered)))
-		case onlyFields(m, shared):
-			return narrow(ctx, m, onCommented)
-		default:
-			return narrow(ctx, m, entql.And(onCommented, byViewer))
-		}
+		}).EvalMutation(ctx, m)
 	})
 }
 
@@ -57,8 +50,9 @@ func discussionCreate(ctx context.Context, m entgo.Mutation, author string) erro
 	if by != viewer.FromContext(ctx).UserID {
 		return privacy.Denyf("a comment, reply or reaction is posted in its author's own name")
 	}
-	if spaceID, _ := sc.SpaceID(); hasContentRole(ctx, spaceID, viewer.RoleComment) {
-		return privacy.Allow
+	spaceID, _ := sc.SpaceID()
+	if ok, err := hasSpaceRole(ctx, m, spaceID, viewer.RoleComment); err != nil || ok {
+		return firstErr(err, privacy.Allow)
 	}
 	return privacy.Denyf("commenting takes the comment role on the space")
 }
@@ -68,28 +62,5 @@ func discussionCreate(ctx context.Context, m entgo.Mutation, author string) erro
 // commenters move though the rest of the change request takes the edit role). Other mutations
 // are skipped, so the entity's next rule decides them.
 func SpaceRowFieldWrites(min viewer.Role, fields ...string) privacy.MutationRule {
-	return fieldWrites("space_id", min, fields)
-}
-
-// fieldWrites allows updates of only the given fields of the rows whose column names a space on
-// which the viewer's role is at least min, and skips every other mutation.
-func fieldWrites(column string, min viewer.Role, fields []string) privacy.MutationRule {
-	return privacy.MutationRuleFunc(func(ctx context.Context, m entgo.Mutation) error {
-		if !m.Op().Is(entgo.OpUpdateOne|entgo.OpUpdate) || !onlyFields(m, fields) {
-			return privacy.Skip
-		}
-		ids, err := contentIDs(ctx, min, true)
-		if err != nil {
-			return err
-		}
-		return narrow(ctx, m, fieldIn(column, ids))
-	})
-}
-
-// narrow limits a write to the rows p matches, and allows it there.
-func narrow(ctx context.Context, m entgo.Mutation, p entql.P) error {
-	return privacy.FilterFunc(func(_ context.Context, f privacy.Filter) error {
-		f.Where(p)
-		return privacy.Allow
-	}).EvalMutation(ctx, m)
+	return fieldWrites(fields, func(v *viewer.Viewer, col columns) cond { return spaceWithRole(v, min, col("space_id")) })
 }

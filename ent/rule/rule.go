@@ -88,3 +88,12 @@ func anys(ids []string) []any {
 	}
 	return out
 }
+
+// fieldIn matches rows whose field is in values. An empty list matches no row: entql would
+// write "IN ()", which PostgreSQL rejects, so it asks for a null id instead (ids are never null).
+func fieldIn(name string, values []any) entql.P {
+	if len(values) == 0 {
+		return entql.FieldNil("id")
+	}
+	return entql.FieldIn(name, values...)
+}

@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	entgo "entgo.io/ent"
-	"entgo.io/ent/entql"
 
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/viewer"
@@ -15,22 +14,14 @@ import (
 // those of spaces the viewer may read: by role in their organizations, or by visibility (public,
 // unlisted, share-link with a presented key) wherever the space is.
 func FilterSpaceRows() privacy.QueryRule {
-	return privacy.FilterFunc(func(ctx context.Context, f privacy.Filter) error {
-		ids, err := contentIDs(ctx, viewer.RoleRead, true)
-		if err != nil {
-			return err
-		}
-		f.Where(entql.Or(fieldIn("space_id", ids),
-			entql.HasEdgeWith("space", readableByAnyone(viewer.FromContext(ctx)))))
-		return privacy.Allow
-	})
+	return narrowing(func(v *viewer.Viewer, col columns) cond { return spaceWithRole(v, viewer.RoleRead, col("space_id")) })
 }
 
 // SpaceFieldWrites lets viewers whose role on a space is at least min update only the given
 // fields of it (a merge moves the space's revision, a new change request bumps its counters),
 // without the admin role other space updates take. Other mutations are skipped.
 func SpaceFieldWrites(min viewer.Role, fields ...string) privacy.MutationRule {
-	return fieldWrites("id", min, fields)
+	return fieldWrites(fields, func(v *viewer.Viewer, col columns) cond { return hasRole(v, min, true, col) })
 }
 
 // onlyFields reports whether the mutation sets, adds to or clears only the given fields (and the
@@ -43,4 +34,15 @@ func onlyFields(m entgo.Mutation, fields []string) bool {
 		}
 	}
 	return len(changed) > 0
+}
+
+// fieldWrites allows updates of only the given fields of the rows where the viewer's role on the
+// space is at least min (the narrowing says which), and skips every other mutation.
+func fieldWrites(fields []string, onSpace narrowing) privacy.MutationRule {
+	return privacy.MutationRuleFunc(func(ctx context.Context, m entgo.Mutation) error {
+		if !m.Op().Is(entgo.OpUpdateOne|entgo.OpUpdate) || !onlyFields(m, fields) {
+			return privacy.Skip
+		}
+		return onSpace.EvalMutation(ctx, m)
+	})
 }

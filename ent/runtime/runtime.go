@@ -261,6 +261,8 @@ func init() {
 	collectionHooks := schema.Collection{}.Hooks()
 
 	collection.Hooks[1] = collectionHooks[0]
+
+	collection.Hooks[2] = collectionHooks[1]
 	collectionMixinFields0 := collectionMixin[0].Fields()
 	_ = collectionMixinFields0
 	collectionMixinFields1 := collectionMixin[1].Fields()
@@ -292,7 +294,7 @@ func init() {
 	// collection.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
 	collection.DescriptionValidator = collectionDescDescription.Validators[0].(func(string) error)
 	// collectionDescPosition is the schema descriptor for position field.
-	collectionDescPosition := collectionFields[4].Descriptor()
+	collectionDescPosition := collectionFields[5].Descriptor()
 	// collection.DefaultPosition holds the default value on creation for the position field.
 	collection.DefaultPosition = collectionDescPosition.Default.(string)
 	// collection.PositionValidator is a validator for the "position" field. It is called by the builders before save.
@@ -1733,6 +1735,8 @@ func init() {
 	spaceHooks := schema.Space{}.Hooks()
 
 	space.Hooks[1] = spaceHooks[0]
+
+	space.Hooks[2] = spaceHooks[1]
 	spaceMixinFields0 := spaceMixin[0].Fields()
 	_ = spaceMixinFields0
 	spaceMixinFields1 := spaceMixin[1].Fields()
@@ -1766,29 +1770,29 @@ func init() {
 	// space.EmojiValidator is a validator for the "emoji" field. It is called by the builders before save.
 	space.EmojiValidator = spaceDescEmoji.Validators[0].(func(string) error)
 	// spaceDescPosition is the schema descriptor for position field.
-	spaceDescPosition := spaceFields[7].Descriptor()
+	spaceDescPosition := spaceFields[8].Descriptor()
 	// space.DefaultPosition holds the default value on creation for the position field.
 	space.DefaultPosition = spaceDescPosition.Default.(string)
 	// space.PositionValidator is a validator for the "position" field. It is called by the builders before save.
 	space.PositionValidator = spaceDescPosition.Validators[0].(func(string) error)
 	// spaceDescShareKey is the schema descriptor for share_key field.
-	spaceDescShareKey := spaceFields[9].Descriptor()
+	spaceDescShareKey := spaceFields[10].Descriptor()
 	// space.ShareKeyValidator is a validator for the "share_key" field. It is called by the builders before save.
 	space.ShareKeyValidator = spaceDescShareKey.Validators[0].(func(string) error)
 	// spaceDescCommentsCount is the schema descriptor for comments_count field.
-	spaceDescCommentsCount := spaceFields[10].Descriptor()
+	spaceDescCommentsCount := spaceFields[11].Descriptor()
 	// space.DefaultCommentsCount holds the default value on creation for the comments_count field.
 	space.DefaultCommentsCount = spaceDescCommentsCount.Default.(int)
 	// spaceDescChangeRequestsCount is the schema descriptor for change_requests_count field.
-	spaceDescChangeRequestsCount := spaceFields[11].Descriptor()
+	spaceDescChangeRequestsCount := spaceFields[12].Descriptor()
 	// space.DefaultChangeRequestsCount holds the default value on creation for the change_requests_count field.
 	space.DefaultChangeRequestsCount = spaceDescChangeRequestsCount.Default.(int)
 	// spaceDescChangeRequestsOpenCount is the schema descriptor for change_requests_open_count field.
-	spaceDescChangeRequestsOpenCount := spaceFields[12].Descriptor()
+	spaceDescChangeRequestsOpenCount := spaceFields[13].Descriptor()
 	// space.DefaultChangeRequestsOpenCount holds the default value on creation for the change_requests_open_count field.
 	space.DefaultChangeRequestsOpenCount = spaceDescChangeRequestsOpenCount.Default.(int)
 	// spaceDescChangeRequestsDraftCount is the schema descriptor for change_requests_draft_count field.
-	spaceDescChangeRequestsDraftCount := spaceFields[13].Descriptor()
+	spaceDescChangeRequestsDraftCount := spaceFields[14].Descriptor()
 	// space.DefaultChangeRequestsDraftCount holds the default value on creation for the change_requests_draft_count field.
 	space.DefaultChangeRequestsDraftCount = spaceDescChangeRequestsDraftCount.Default.(int)
 	// spaceDescID is the schema descriptor for id field.

@@ -30,6 +30,7 @@ func (Collection) Fields() []ent.Field {
 		// default_level is the level of access members get on the content by default: a role,
 		// "inherit" (from the parent), or nil (none).
 		defaultLevel(),
+		resolvedLevel(),
 		// position orders siblings (collections and spaces under one parent); see positionField.
 		positionField(),
 	}
@@ -46,7 +47,7 @@ func (Collection) Edges() []ent.Edge {
 
 // Indexes of Collection.
 func (Collection) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("organization_id", "parent_id", "position")}
+	return []ent.Index{index.Fields("organization_id", "parent_id", "position"), index.Fields("parent_id")}
 }
 
 // Policy of Collection: a viewer sees the collections their effective role lets them read
@@ -67,6 +68,16 @@ func defaultLevel() ent.Field {
 		Optional().Nillable()
 }
 
+// resolvedLevel is the resolved_level field of collections and spaces: the default level members
+// get on the object once "inherit" is followed up the collections above it (rule.ResolveLevels
+// keeps it on every write that changes a default level or a parent). It lets the privacy filters
+// decide a member's default access from the row itself, without walking the tree.
+func resolvedLevel() ent.Field {
+	return field.Enum("resolved_level").
+		Values(append(viewer.Role("").Values(), rule.Inherit, rule.NoLevel, rule.Unresolved)...).
+		Default(rule.Unresolved)
+}
+
 // positionField is the sibling order of an entity: a fractional-index key, so moving one item
 // writes one row. Keys compare byte by byte (SQLite BINARY, PostgreSQL with a C collation), so the
 // code that makes them should use an alphabet whose byte order matches every collation it may
@@ -75,5 +86,6 @@ func positionField() ent.Field {
 	return field.String("position").Default("").MaxLen(128)
 }
 
-// Hooks of Collection: a write changes who may see what, so the viewer's cached content facts go.
-func (Collection) Hooks() []ent.Hook { return []ent.Hook{rule.ForgetContent()} }
+// Hooks of Collection: a write changes who may see what, so the resolved levels below the
+// collection follow it and the viewer's cached content facts go.
+func (Collection) Hooks() []ent.Hook { return []ent.Hook{rule.ResolveLevels(), rule.ForgetContent()} }

@@ -34,6 +34,7 @@ func (Space) Fields() []ent.Field {
 		// revision_id is the active revision; nil only between creating the space and its first revision.
 		field.String("revision_id").Optional().Nillable(),
 		defaultLevel(),
+		resolvedLevel(),
 		positionField(),
 		field.Time("deleted_at").Optional().Nillable(),
 		// share_key is the secret of share-link visibility.
@@ -65,6 +66,7 @@ func (Space) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("organization_id", "deleted_at"),
 		index.Fields("organization_id", "parent_id", "position"),
+		index.Fields("parent_id"),
 	}
 }
 
@@ -86,5 +88,6 @@ func (Space) Policy() ent.Policy {
 	}
 }
 
-// Hooks of Space: a write changes who may see what, so the viewer's cached content facts go.
-func (Space) Hooks() []ent.Hook { return []ent.Hook{rule.ForgetContent()} }
+// Hooks of Space: a write changes who may see what, so the space's resolved level follows it and
+// the viewer's cached content facts go.
+func (Space) Hooks() []ent.Hook { return []ent.Hook{rule.ResolveLevels(), rule.ForgetContent()} }

@@ -36,6 +36,8 @@ const (
 	FieldRevisionID = "revision_id"
 	// FieldDefaultLevel holds the string denoting the default_level field in the database.
 	FieldDefaultLevel = "default_level"
+	// FieldResolvedLevel holds the string denoting the resolved_level field in the database.
+	FieldResolvedLevel = "resolved_level"
 	// FieldPosition holds the string denoting the position field in the database.
 	FieldPosition = "position"
 	// FieldDeletedAt holds the string denoting the deleted_at field in the database.
@@ -148,6 +150,7 @@ var Columns = []string{
 	FieldParentID,
 	FieldRevisionID,
 	FieldDefaultLevel,
+	FieldResolvedLevel,
 	FieldPosition,
 	FieldDeletedAt,
 	FieldShareKey,
@@ -173,7 +176,7 @@ func ValidColumn(column string) bool {
 //
 //	import _ "github.com/binderyhq/bindery/ent/runtime"
 var (
-	Hooks  [2]ent.Hook
+	Hooks  [3]ent.Hook
 	Policy ent.Policy
 	// DefaultCreatedAt holds the default value on creation for the "created_at" field.
 	DefaultCreatedAt func() time.Time
@@ -293,6 +296,39 @@ func DefaultLevelValidator(dl DefaultLevel) error {
 	}
 }
 
+// ResolvedLevel defines the type for the "resolved_level" enum field.
+type ResolvedLevel string
+
+// ResolvedLevelUnresolved is the default value of the ResolvedLevel enum.
+const DefaultResolvedLevel = ResolvedLevelUnresolved
+
+// ResolvedLevel values.
+const (
+	ResolvedLevelAdmin      ResolvedLevel = "admin"
+	ResolvedLevelCreate     ResolvedLevel = "create"
+	ResolvedLevelEdit       ResolvedLevel = "edit"
+	ResolvedLevelReview     ResolvedLevel = "review"
+	ResolvedLevelComment    ResolvedLevel = "comment"
+	ResolvedLevelRead       ResolvedLevel = "read"
+	ResolvedLevelInherit    ResolvedLevel = "inherit"
+	ResolvedLevelNone       ResolvedLevel = "none"
+	ResolvedLevelUnresolved ResolvedLevel = "unresolved"
+)
+
+func (rl ResolvedLevel) String() string {
+	return string(rl)
+}
+
+// ResolvedLevelValidator is a validator for the "resolved_level" field enum values. It is called by the builders before save.
+func ResolvedLevelValidator(rl ResolvedLevel) error {
+	switch rl {
+	case ResolvedLevelAdmin, ResolvedLevelCreate, ResolvedLevelEdit, ResolvedLevelReview, ResolvedLevelComment, ResolvedLevelRead, ResolvedLevelInherit, ResolvedLevelNone, ResolvedLevelUnresolved:
+		return nil
+	default:
+		return fmt.Errorf("space: invalid enum value for resolved_level field: %q", rl)
+	}
+}
+
 // OrderOption defines the ordering options for the Space queries.
 type OrderOption func(*sql.Selector)
 
@@ -349,6 +385,11 @@ func ByRevisionID(opts ...sql.OrderTermOption) OrderOption {
 // ByDefaultLevel orders the results by the default_level field.
 func ByDefaultLevel(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldDefaultLevel, opts...).ToFunc()
+}
+
+// ByResolvedLevel orders the results by the resolved_level field.
+func ByResolvedLevel(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldResolvedLevel, opts...).ToFunc()
 }
 
 // ByPosition orders the results by the position field.

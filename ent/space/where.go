@@ -630,6 +630,26 @@ func DefaultLevelNotNil() predicate.Space {
 	return predicate.Space(sql.FieldNotNull(FieldDefaultLevel))
 }
 
+// ResolvedLevelEQ applies the EQ predicate on the "resolved_level" field.
+func ResolvedLevelEQ(v ResolvedLevel) predicate.Space {
+	return predicate.Space(sql.FieldEQ(FieldResolvedLevel, v))
+}
+
+// ResolvedLevelNEQ applies the NEQ predicate on the "resolved_level" field.
+func ResolvedLevelNEQ(v ResolvedLevel) predicate.Space {
+	return predicate.Space(sql.FieldNEQ(FieldResolvedLevel, v))
+}
+
+// ResolvedLevelIn applies the In predicate on the "resolved_level" field.
+func ResolvedLevelIn(vs ...ResolvedLevel) predicate.Space {
+	return predicate.Space(sql.FieldIn(FieldResolvedLevel, vs...))
+}
+
+// ResolvedLevelNotIn applies the NotIn predicate on the "resolved_level" field.
+func ResolvedLevelNotIn(vs ...ResolvedLevel) predicate.Space {
+	return predicate.Space(sql.FieldNotIn(FieldResolvedLevel, vs...))
+}
+
 // PositionEQ applies the EQ predicate on the "position" field.
 func PositionEQ(v string) predicate.Space {
 	return predicate.Space(sql.FieldEQ(FieldPosition, v))

@@ -20,6 +20,9 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/migrate"
+	"github.com/binderyhq/bindery/ent/privacy"
+	"github.com/binderyhq/bindery/ent/rule"
+	"github.com/binderyhq/bindery/ent/viewer"
 	_ "github.com/binderyhq/bindery/ent/runtime" // privacy policies and defaults
 	"github.com/binderyhq/bindery/graph/blob"
 	"github.com/binderyhq/bindery/graph/search"
@@ -204,13 +207,18 @@ func migrateSchema(ctx context.Context, drv dialect.Driver, index search.Index) 
 	return migrateAll(ctx, writer, index, conn)
 }
 
-// migrateAll runs ent's migration, then the search index's through db.
+// migrateAll runs ent's migration, then the search index's through db, then resolves the levels
+// of content written before resolved levels were stored (rule.ResolveAllLevels).
 func migrateAll(ctx context.Context, writer dialect.Driver, index search.Index, db search.DB) error {
 	if err := migrate.NewSchema(writer).Create(ctx); err != nil {
 		return fmt.Errorf("migrate the database schema: %w", err)
 	}
 	if err := index.Migrate(ctx, db); err != nil {
 		return fmt.Errorf("migrate the search index: %w", err)
+	}
+	sys := privacy.DecisionContext(viewer.NewContext(ctx, viewer.System()), privacy.Allow)
+	if _, err := rule.ResolveAllLevels(sys, ent.NewClient(ent.Driver(writer))); err != nil {
+		return fmt.Errorf("resolve the default levels of content: %w", err)
 	}
 	return nil
 }

@@ -1,0 +1,204 @@
+package rule
+
+import (
+	"entgo.io/ent/dialect/sql"
+
+	"github.com/binderyhq/bindery/ent/viewer"
+)
+
+// The content filters decide access in the database, from the row itself: a predicate over a
+// space or collection that holds exactly where ContentRole gives the viewer at least a role.
+// It reads the row's columns (organization, resolved level, parent, visibility), the viewer's
+// organization roles (bound as parameters) and, in subqueries the database answers from
+// indexes, the grants made to the viewer or their teams with the collections below them. So
+// a point read costs what the object costs, and a list is filtered while it is read, whatever
+// the organization holds (decision 125).
+
+// cond writes one SQL condition. Columns are written as given: the outer row's as its selector
+// quotes them (Selector.C), a subquery's as plain alias.column names.
+type cond func(b *sql.Builder)
+
+// predicate turns a condition into an ent predicate.
+func (c cond) predicate() *sql.Predicate { return sql.P(func(b *sql.Builder) { c(b) }) }
+
+func raw(s string) cond { return func(b *sql.Builder) { b.WriteString(s) } }
+
+// join writes the conditions between op, in parentheses; an empty list is the given constant.
+func join(op, empty string, cs []cond) cond {
+	return func(b *sql.Builder) {
+		if len(cs) == 0 {
+			b.WriteString(empty)
+			return
+		}
+		b.WriteByte('(')
+		for i, c := range cs {
+			if i > 0 {
+				b.WriteString(" " + op + " ")
+			}
+			c(b)
+		}
+		b.WriteByte(')')
+	}
+}
+
+func or(cs ...cond) cond  { return join("OR", "FALSE", cs) }
+func and(cs ...cond) cond { return join("AND", "TRUE", cs) }
+
+// in is column IN (values…); FALSE for no values.
+func in(column string, values []string) cond {
+	return func(b *sql.Builder) {
+		if len(values) == 0 {
+			b.WriteString("FALSE")
+			return
+		}
+		b.WriteString(column + " IN (")
+		for i, v := range values {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.Arg(v)
+		}
+		b.WriteByte(')')
+	}
+}
+
+// inQuery is column IN (subquery).
+func inQuery(column string, query cond) cond {
+	return func(b *sql.Builder) {
+		b.WriteString(column + " IN (")
+		query(b)
+		b.WriteByte(')')
+	}
+}
+
+// rolesAtLeast lists the roles that include min, as stored.
+func rolesAtLeast(min viewer.Role) []string {
+	var out []string
+	for _, r := range viewer.Role("").Values() {
+		if viewer.Role(r).AtLeast(min) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// columns names the columns of a row in a query: the outer row's through its selector, or an
+// alias's in a subquery.
+type columns func(name string) string
+
+func alias(name string) columns { return func(c string) string { return name + "." + c } }
+
+// hasRole holds for the spaces (spaces true) or collections on which v's role is at least min
+// (ContentRole), and for spaces only, live ones but for what their visibility opens to anyone.
+func hasRole(v *viewer.Viewer, min viewer.Role, spaces bool, col columns) cond {
+	terms := []cond{in(col("organization_id"), v.OrganizationIDs(viewer.RoleAdmin))}
+	if orgs := v.OrganizationIDs(""); len(orgs) > 0 && v.UserID != "" {
+		terms = append(terms, memberDefault(v, min, col), granted(v.UserID, orgs, min, spaces, col))
+		if spaces && min == viewer.RoleRead {
+			terms = append(terms, inReadableCollection(v, orgs, col))
+		}
+	}
+	if !spaces {
+		return or(terms...)
+	}
+	live := and(raw(col("deleted_at")+" IS NULL"), or(terms...))
+	if min != viewer.RoleRead {
+		return live
+	}
+	return or(live, openToAnyone(v.ShareKeys(), col))
+}
+
+// memberDefault holds where the object's default level gives v, a member with a role, at least
+// min: the level itself, or the organization role where the levels inherit up to the top.
+func memberDefault(v *viewer.Viewer, min viewer.Role, col columns) cond {
+	return or(
+		and(in(col("organization_id"), v.OrganizationIDs(min)), in(col("resolved_level"), []string{Inherit})),
+		and(in(col("organization_id"), v.OrganizationIDs(viewer.RoleRead)), in(col("resolved_level"), rolesAtLeast(min))))
+}
+
+// granted holds where a grant of at least min to the user or one of their teams covers the
+// object: on it, or on a collection above it. Grants count in the user's organizations only.
+func granted(userID string, orgs []string, min viewer.Role, spaces bool, col columns) cond {
+	roles := rolesAtLeast(min)
+	under := inQuery(col("parent_id"), grantedCollections(userID, roles))
+	if !spaces {
+		under = inQuery(col("id"), grantedCollections(userID, roles))
+	}
+	target := under
+	if spaces {
+		target = or(inQuery(col("id"), grantedTargets("space_id", userID, roles)), under)
+	}
+	return and(in(col("organization_id"), orgs), target)
+}
+
+// grantedTargets selects the targets (column space_id or collection_id) of the grants of one of
+// roles to the user or to a team they belong to.
+func grantedTargets(target, userID string, roles []string) cond {
+	return func(b *sql.Builder) {
+		b.WriteString("SELECT g." + target + " FROM permission_grants g WHERE g." + target + " IS NOT NULL AND ")
+		in("g.role", roles)(b)
+		b.WriteString(" AND (g.user_id = ")
+		b.Arg(userID)
+		b.WriteString(" OR g.team_id IN (SELECT tm.team_id FROM team_members tm WHERE tm.user_id = ")
+		b.Arg(userID)
+		b.WriteString("))")
+	}
+}
+
+// grantedCollections selects the collections granted to the user (or their teams) with one of
+// roles, and every collection below them: a recursive walk down the tree through the parent
+// index, as long as the grants reach.
+func grantedCollections(userID string, roles []string) cond {
+	return func(b *sql.Builder) {
+		b.WriteString("WITH RECURSIVE granted(id) AS (")
+		grantedTargets("collection_id", userID, roles)(b)
+		b.WriteString(" UNION SELECT c.id FROM collections c JOIN granted ON c.parent_id = granted.id) SELECT id FROM granted")
+	}
+}
+
+// inReadableCollection holds for in-collection spaces whose parent collection v may read: by a
+// grant on it or above it, or as a member with a role where its default level gives one.
+// (Organization admins read everything already.)
+func inReadableCollection(v *viewer.Viewer, orgs []string, col columns) cond {
+	parent := alias("rc")
+	readableParent := func(b *sql.Builder) {
+		b.WriteString("EXISTS (SELECT 1 FROM collections rc WHERE rc.id = " + col("parent_id") + " AND ")
+		and(in(parent("organization_id"), v.OrganizationIDs(viewer.RoleRead)),
+			in(parent("resolved_level"), append(rolesAtLeast(viewer.RoleRead), Inherit)))(b)
+		b.WriteByte(')')
+	}
+	return and(raw(col("visibility")+" = 'in-collection'"), in(col("organization_id"), orgs),
+		or(inQuery(col("parent_id"), grantedCollections(v.UserID, rolesAtLeast(viewer.RoleRead))), readableParent))
+}
+
+// openToAnyone holds for the spaces whose visibility opens them to every viewer: public and
+// unlisted ones, and share-link ones whose key the viewer presented.
+func openToAnyone(shareKeys []string, col columns) cond {
+	return or(raw(col("visibility")+" IN ('public', 'unlisted')"),
+		and(raw(col("visibility")+" = 'share-link'"), in(col("share_key"), shareKeys)))
+}
+
+// spaceWithRole holds for rows whose column spaceColumn names a space on which v's role is at
+// least min (hasRole): a correlated lookup of that one space by its primary key.
+func spaceWithRole(v *viewer.Viewer, min viewer.Role, spaceColumn string) cond {
+	return existsRow("spaces", "rs", spaceColumn, func(col columns) cond { return hasRole(v, min, true, col) })
+}
+
+// collectionWithRole is spaceWithRole for a column naming a collection.
+func collectionWithRole(v *viewer.Viewer, min viewer.Role, collectionColumn string) cond {
+	return existsRow("collections", "rcl", collectionColumn, func(col columns) cond { return hasRole(v, min, false, col) })
+}
+
+// existsRow holds when the row of table whose id is in column matches where.
+func existsRow(table, name, column string, where func(columns) cond) cond {
+	return func(b *sql.Builder) {
+		b.WriteString("EXISTS (SELECT 1 FROM " + table + " " + name + " WHERE " + name + ".id = " + column + " AND ")
+		where(alias(name))(b)
+		b.WriteByte(')')
+	}
+}
+
+// selectorColumns names the columns of a query's or mutation's own table.
+func selectorColumns(s *sql.Selector) columns {
+	return func(c string) string { return s.C(c) }
+}
