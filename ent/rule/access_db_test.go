@@ -46,11 +46,11 @@ func TestAccessAgreesWithContentRole(t *testing.T) {
 
 // world is a random organization (and a second one, to hold a stranger's membership).
 type world struct {
-	client  *ent.Client
-	rnd     *rand.Rand
-	org     string
-	people  []person
-	keys    []string // share keys a viewer may present
+	client *ent.Client
+	rnd    *rand.Rand
+	org    string
+	people []person
+	keys   []string // share keys a viewer may present
 }
 
 // person is a user with their memberships and the share keys they present: each check makes

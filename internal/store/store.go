@@ -22,8 +22,8 @@ import (
 	"github.com/binderyhq/bindery/ent/migrate"
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/rule"
-	"github.com/binderyhq/bindery/ent/viewer"
 	_ "github.com/binderyhq/bindery/ent/runtime" // privacy policies and defaults
+	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/blob"
 	"github.com/binderyhq/bindery/graph/search"
 )
