@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"entgo.io/ent/dialect/sql"
+
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/collection"
 	"github.com/binderyhq/bindery/ent/privacy"
@@ -56,96 +58,204 @@ func siblings(ctx context.Context, client *ent.Client, orgID string, parent *str
 	for _, s := range spaces {
 		out = append(out, sibling{ID: s.ID, Key: s.Position, Space: true})
 	}
-	slices.SortFunc(out, func(a, b sibling) int {
-		if c := strings.Compare(a.Key, b.Key); c != 0 {
-			return c
-		}
-		return strings.Compare(a.ID, b.ID)
-	})
+	slices.SortFunc(out, compareSiblings)
 	return out, nil
 }
 
-// withoutSibling drops the item being moved from its siblings.
-func withoutSibling(sibs []sibling, id string) []sibling {
-	return slices.DeleteFunc(sibs, func(s sibling) bool { return s.ID == id })
-}
-
-// placeIndex is where a move's position puts the item among sibs: just before `before`, just after
-// `after` (both: they must be neighbours), or at the end. Returns INVALID naming the field for a
-// pointer that names no sibling the viewer can read.
-func placeIndex(ctx context.Context, orgID string, sibs []sibling, pos *model.ContentPositionInput) (int, error) {
+// bounds returns the siblings between which an item goes (nil at either end): just before
+// pos.Before, just after pos.After (both: they must be neighbours), or after the last one. It
+// reads the named siblings and their neighbours through the (organization, parent, position)
+// index, whatever the number of siblings. Returns INVALID naming the field for a pointer that
+// names no sibling the viewer can read.
+func bounds(ctx context.Context, client *ent.Client, at siblingsOf, pos *model.ContentPositionInput) (lo, hi *sibling, err error) {
 	if pos == nil || (pos.Before == nil && pos.After == nil) {
-		return len(sibs), nil
+		lo, err = at.nearest(ctx, client, nil, false)
+		return lo, nil, err
 	}
-	at := -1
 	if pos.Before != nil {
-		i, err := pointerIndex(ctx, orgID, sibs, "position.before", pos.Before)
+		if hi, err = at.pointed(ctx, client, "position.before", pos.Before); err != nil {
+			return nil, nil, err
+		}
+		if lo, err = at.nearest(ctx, client, hi, false); err != nil || pos.After == nil {
+			return lo, hi, err
+		}
+		after, err := at.pointed(ctx, client, "position.after", pos.After)
 		if err != nil {
-			return 0, err
+			return nil, nil, err
 		}
-		at = i
+		if lo == nil || lo.ID != after.ID {
+			return nil, nil, apperr.Invalidf("position: before and after must name neighbours (after just before before)")
+		}
+		return lo, hi, nil
 	}
-	if pos.After != nil {
-		i, err := pointerIndex(ctx, orgID, sibs, "position.after", pos.After)
-		if err != nil {
-			return 0, err
-		}
-		if at >= 0 && at != i+1 {
-			return 0, apperr.Invalidf("position: before and after must name neighbours (after just before before)")
-		}
-		at = i + 1
+	if lo, err = at.pointed(ctx, client, "position.after", pos.After); err != nil {
+		return nil, nil, err
 	}
-	return at, nil
+	hi, err = at.nearest(ctx, client, lo, true)
+	return lo, hi, err
 }
 
-func pointerIndex(ctx context.Context, orgID string, sibs []sibling, field string, p *model.ContentPointerInput) (int, error) {
+// siblingsOf names the siblings under one parent (nil: the top level of an organization), less
+// the item being placed (self, "" for a new one).
+type siblingsOf struct {
+	orgID  string
+	parent *string
+	self   string
+}
+
+// where holds for the siblings, on the columns every collection and space has.
+func (at siblingsOf) where(s *sql.Selector) {
+	s.Where(sql.And(sql.EQ(s.C("organization_id"), at.orgID), sql.NEQ(s.C("id"), at.self)))
+	if at.parent == nil {
+		s.Where(sql.IsNull(s.C("parent_id")))
+	} else {
+		s.Where(sql.EQ(s.C("parent_id"), *at.parent))
+	}
+}
+
+// nearest returns the sibling just after from (next) or just before it, or the last sibling when
+// from is nil; nil when there is none. Collections and spaces are one order, by key then id.
+func (at siblingsOf) nearest(ctx context.Context, client *ent.Client, from *sibling, next bool) (*sibling, error) {
+	sys := privacy.DecisionContext(ctx, privacy.Allow)
+	beyond := func(s *sql.Selector) {
+		if from == nil {
+			return
+		}
+		op := sql.LT
+		if next {
+			op = sql.GT
+		}
+		s.Where(sql.Or(op(s.C("position"), from.Key), sql.And(sql.EQ(s.C("position"), from.Key), op(s.C("id"), from.ID))))
+	}
+	order := func(s *sql.Selector) {
+		if next {
+			s.OrderBy(s.C("position"), s.C("id"))
+		} else {
+			s.OrderBy(sql.Desc(s.C("position")), sql.Desc(s.C("id")))
+		}
+	}
+	c, err := client.Collection.Query().Where(at.where, beyond).Order(order).
+		Select(collection.FieldID, collection.FieldPosition).First(sys)
+	if err != nil && !ent.IsNotFound(err) {
+		return nil, err
+	}
+	sp, err := client.Space.Query().Where(at.where, beyond, space.DeletedAtIsNil()).Order(order).
+		Select(space.FieldID, space.FieldPosition).First(sys)
+	if err != nil && !ent.IsNotFound(err) {
+		return nil, err
+	}
+	var found []sibling
+	if c != nil {
+		found = append(found, sibling{ID: c.ID, Key: c.Position})
+	}
+	if sp != nil {
+		found = append(found, sibling{ID: sp.ID, Key: sp.Position, Space: true})
+	}
+	if len(found) == 0 {
+		return nil, nil
+	}
+	nearest := slices.MinFunc(found, compareSiblings)
+	if !next {
+		nearest = slices.MaxFunc(found, compareSiblings)
+	}
+	return &nearest, nil
+}
+
+func compareSiblings(a, b sibling) int {
+	if c := strings.Compare(a.Key, b.Key); c != 0 {
+		return c
+	}
+	return strings.Compare(a.ID, b.ID)
+}
+
+// pointed returns the sibling a position's pointer names, if the viewer can read it.
+func (at siblingsOf) pointed(ctx context.Context, client *ent.Client, field string, p *model.ContentPointerInput) (*sibling, error) {
 	if (p.Collection == nil) == (p.Space == nil) {
-		return 0, apperr.Invalidf("%s: must name exactly one collection or one space", field)
+		return nil, apperr.Invalidf("%s: must name exactly one collection or one space", field)
 	}
-	id, kind := derefOr(p.Collection, ""), "collection"
+	sys := privacy.DecisionContext(ctx, privacy.Allow)
+	var found *sibling
 	if p.Space != nil {
-		id, kind = *p.Space, "space"
+		s, err := client.Space.Query().Where(at.where, space.ID(*p.Space), space.DeletedAtIsNil()).Only(sys)
+		if err != nil && !ent.IsNotFound(err) {
+			return nil, err
+		}
+		if s != nil {
+			found = &sibling{ID: s.ID, Key: s.Position, Space: true}
+		}
+	} else {
+		c, err := client.Collection.Query().Where(at.where, collection.ID(*p.Collection)).Only(sys)
+		if err != nil && !ent.IsNotFound(err) {
+			return nil, err
+		}
+		if c != nil {
+			found = &sibling{ID: c.ID, Key: c.Position}
+		}
 	}
-	i := slices.IndexFunc(sibs, func(s sibling) bool { return s.ID == id && s.Space == (kind == "space") })
-	role, err := rule.RoleOn(ctx, orgID, id, kind == "space")
+	id, kind := derefOr(p.Collection, derefOr(p.Space, "")), "collection"
+	if p.Space != nil {
+		kind = "space"
+	}
+	role, err := rule.RoleOn(ctx, at.orgID, id, p.Space != nil)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	if i < 0 || !role.AtLeast(viewer.RoleRead) {
-		return 0, apperr.Invalidf("%s: no %s %q at the destination (it must be a sibling, other than the moved item)", field, kind, truncate(id, 80))
+	if found == nil || !role.AtLeast(viewer.RoleRead) {
+		return nil, apperr.Invalidf("%s: no %s %q at the destination (it must be a sibling, other than the moved item)", field, kind, truncate(id, 80))
 	}
-	return i, nil
+	return found, nil
 }
 
-// insertKey returns the key of an item inserted at index at of sibs. When the neighbours' keys
-// leave no room (equal or legacy empty keys, or keys grown too long), it renumbers the siblings
-// in the transaction of client, as the system: only position keys change, in the same order, on
-// siblings the viewer may not see or administer (the viewer's right to place an item here was
-// checked by the caller).
-func insertKey(ctx context.Context, client *ent.Client, sibs []sibling, at int) (string, error) {
-	lo, hi := "", ""
-	if at > 0 {
-		lo = sibs[at-1].Key
+// place returns the position key of an item (self; "" for a new one) among the siblings under
+// parent (nil: the top level of organization orgID): where pos says, or at the end. It reads the
+// neighbours only, unless their keys leave no room between them (renumber).
+func place(ctx context.Context, tx *ent.Tx, orgID string, parent *string, self string, pos *model.ContentPositionInput) (string, error) {
+	at := siblingsOf{orgID: orgID, parent: parent, self: self}
+	lo, hi, err := bounds(ctx, tx.Client(), at, pos)
+	if err != nil {
+		return "", err
 	}
-	if at < len(sibs) {
-		hi = sibs[at].Key
+	loKey, hiKey := "", ""
+	if lo != nil {
+		loKey = lo.Key
 	}
-	if at == len(sibs) || hi != "" {
-		if key, ok := orderkey.Between(lo, hi); ok {
+	if hi != nil {
+		hiKey = hi.Key
+	}
+	if hi == nil || hiKey != "" {
+		if key, ok := orderkey.Between(loKey, hiKey); ok {
 			return key, nil
 		}
+	}
+	return renumber(ctx, tx.Client(), at, hi)
+}
+
+// renumber spreads the keys of the siblings anew, leaving room just before hi (at the end for
+// nil), and returns the key of that room: for when the neighbours' keys leave none (equal or
+// legacy empty keys, or keys grown too long). It reads and writes every sibling in the
+// transaction of client, as the system: only position keys change, in the same order, on
+// siblings the viewer may not see or administer (the viewer's right to place an item here was
+// checked by the caller).
+func renumber(ctx context.Context, client *ent.Client, at siblingsOf, hi *sibling) (string, error) {
+	sibs, err := siblings(ctx, client, at.orgID, at.parent)
+	if err != nil {
+		return "", err
+	}
+	sibs = slices.DeleteFunc(sibs, func(s sibling) bool { return s.ID == at.self })
+	room := len(sibs)
+	if hi != nil {
+		room = slices.IndexFunc(sibs, func(s sibling) bool { return s.ID == hi.ID })
 	}
 	keys := orderkey.Spread(len(sibs) + 1)
 	sys := privacy.DecisionContext(ctx, privacy.Allow)
 	for i, s := range sibs {
 		k := keys[i]
-		if i >= at {
+		if i >= room {
 			k = keys[i+1]
 		}
 		if k == s.Key {
 			continue
 		}
-		var err error
 		if s.Space {
 			err = client.Space.UpdateOneID(s.ID).SetPosition(k).Exec(sys)
 		} else {
@@ -155,20 +265,5 @@ func insertKey(ctx context.Context, client *ent.Client, sibs []sibling, at int) 
 			return "", err
 		}
 	}
-	return keys[at], nil
-}
-
-// place returns the position key of an item (self; "" for a new one) among the siblings under
-// parent (nil: the top level of organization orgID): where pos says, or at the end.
-func place(ctx context.Context, tx *ent.Tx, orgID string, parent *string, self string, pos *model.ContentPositionInput) (string, error) {
-	sibs, err := siblings(ctx, tx.Client(), orgID, parent)
-	if err != nil {
-		return "", err
-	}
-	sibs = withoutSibling(sibs, self)
-	at, err := placeIndex(ctx, orgID, sibs, pos)
-	if err != nil {
-		return "", err
-	}
-	return insertKey(ctx, tx.Client(), sibs, at)
+	return keys[room], nil
 }
