@@ -1,0 +1,148 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/space"
+	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/internal/accounts"
+	"github.com/binderyhq/bindery/internal/testenv"
+)
+
+// Access at scale (issue 10): what a request costs must follow the object it reads or writes,
+// not what the viewer's organizations hold. Each benchmark runs the same request against a small
+// server and a large one alternately and reports their ratio (x-small), which the issue bounds.
+
+// seedSpaces adds n live spaces to an organization in bulk, as the system: the scale these
+// benchmarks need, in seconds rather than n requests. Members read them by default (inherit).
+func seedSpaces(b *testing.B, client *ent.Client, org string, n int) []string {
+	sys := accounts.System(context.Background())
+	var ids []string
+	for start := 0; start < n; start += 1000 {
+		batch := make([]*ent.SpaceCreate, 0, 1000)
+		for i := start; i < min(start+1000, n); i++ {
+			batch = append(batch, client.Space.Create().SetOrganizationID(org).SetTitle(fmt.Sprintf("Space %d", i)).
+				SetDefaultLevel(space.DefaultLevelInherit).SetPosition(fmt.Sprintf("a%07d", i)))
+		}
+		spaces, err := client.Space.CreateBulk(batch...).Save(sys)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, s := range spaces {
+			ids = append(ids, s.ID)
+		}
+	}
+	return ids
+}
+
+// scaled is a server where an admin and a reader belong to orgs organizations of spaces spaces
+// each; space is one of the first organization's.
+type scaled struct {
+	e             *testenv.Env
+	admin, reader testenv.Actor
+	org, space    string
+}
+
+func newScaled(b *testing.B, orgs, spaces int) scaled {
+	e := testenv.New(b)
+	admin, org := e.Bootstrap("admin@example.com", "Org 0")
+	reader := e.User("reader@example.com", org, testenv.Role(viewer.RoleRead))
+	sys := accounts.System(context.Background())
+	client := e.Store.Client
+	ids := seedSpaces(b, client, org, spaces)
+	for i := 1; i < orgs; i++ {
+		o := client.Organization.Create().SetTitle(fmt.Sprintf("Org %d", i)).SaveX(sys)
+		client.Member.Create().SetOrganizationID(o.ID).SetUserID(admin.UserID).SetRole(viewer.RoleAdmin).ExecX(sys)
+		client.Member.Create().SetOrganizationID(o.ID).SetUserID(reader.UserID).SetRole(viewer.RoleRead).ExecX(sys)
+		seedSpaces(b, client, o.ID, spaces)
+	}
+	return scaled{e: e, admin: admin, reader: reader, org: org, space: ids[len(ids)/2]}
+}
+
+// versus runs the same request on a small and a large server alternately, in rounds, so both
+// see the same machine load, and reports each one's mean time and their ratio.
+func versus(b *testing.B, small, large func()) {
+	small()
+	large()
+	b.ResetTimer()
+	var s, l time.Duration
+	for done := 0; done < b.N; done += 50 {
+		s += perRequest(50, small)
+		l += perRequest(50, large)
+	}
+	b.StopTimer()
+	rounds := time.Duration((b.N + 49) / 50)
+	b.ReportMetric(float64(s/rounds)/1e6, "small-ms/req")
+	b.ReportMetric(float64(l/rounds)/1e6, "large-ms/req")
+	b.ReportMetric(float64(l)/float64(s), "x-small")
+}
+
+// BenchmarkPointReadScale reads one space (REST and GraphQL) as an admin and as a reader of 20
+// organizations of 5,000 spaces each, against the same read in an organization of one space.
+// The issue's bound: x-small ≤ 1.2.
+func BenchmarkPointReadScale(b *testing.B) {
+	small, large := newScaled(b, 1, 1), newScaled(b, 20, 5000)
+	for _, who := range []string{"admin", "reader"} {
+		actor := func(s scaled) testenv.Actor {
+			if who == "admin" {
+				return s.admin
+			}
+			return s.reader
+		}
+		b.Run("REST/"+who, func(b *testing.B) {
+			read := func(s scaled) func() { return get(b, s.e, actor(s), "/v1/spaces/"+s.space) }
+			versus(b, read(small), read(large))
+		})
+		b.Run("GraphQL/"+who, func(b *testing.B) {
+			read := func(s scaled) func() {
+				return post(b, s.e, actor(s), "/graphql", fmt.Sprintf(`{"query":"{ space(id: \"%s\") { id title } }"}`, s.space))
+			}
+			versus(b, read(small), read(large))
+		})
+		b.Run("FirstPage/"+who, func(b *testing.B) {
+			list := func(s scaled) func() { return get(b, s.e, actor(s), "/v1/orgs/"+s.org+"/spaces?limit=50") }
+			versus(b, list(small), list(large))
+		})
+	}
+}
+
+// BenchmarkWritesScale creates, moves and grants one space in an organization of 100 spaces and
+// in one of 100,000. The issue's bound: x-small ≤ 1.5.
+func BenchmarkWritesScale(b *testing.B) {
+	small, large := newScaled(b, 1, 100), newScaled(b, 1, 100_000)
+	b.Run("Create", func(b *testing.B) {
+		create := func(s scaled) func() { return post(b, s.e, s.admin, "/v1/orgs/"+s.org+"/spaces", `{"title":"New"}`) }
+		versus(b, create(small), create(large))
+	})
+	b.Run("Move", func(b *testing.B) {
+		move := func(s scaled) func() {
+			col := call(b, s.e, s.admin, "POST", "/v1/orgs/"+s.org+"/collections", `{"title":"Shelf"}`)["id"].(string)
+			into := true
+			return func() {
+				parent := `null`
+				if into {
+					parent = `"` + col + `"`
+				}
+				into = !into
+				post(b, s.e, s.admin, "/v1/spaces/"+s.space+"/move", `{"parent":`+parent+`}`)()
+			}
+		}
+		versus(b, move(small), move(large))
+	})
+	b.Run("Grant", func(b *testing.B) {
+		grant := func(s scaled) func() {
+			roles := []string{"edit", "read"}
+			i := 0
+			return func() {
+				i++
+				body := fmt.Sprintf(`{"role":"%s","users":["%s"]}`, roles[i%2], s.reader.UserID)
+				post(b, s.e, s.admin, "/v1/spaces/"+s.space+"/permissions", body)()
+			}
+		}
+		versus(b, grant(small), grant(large))
+	})
+}
