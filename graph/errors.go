@@ -32,6 +32,11 @@ func AsAppError(err error) *apperr.Error {
 	return apperr.Internalw(err)
 }
 
+// ClientGone reports whether the client of ctx's request went away (closed the connection): the
+// request's context is cancelled, not past its deadline. Whatever failed then failed because of
+// it — a driver error is "context canceled" or "interrupted" — and nobody reads the answer.
+func ClientGone(ctx context.Context) bool { return errors.Is(ctx.Err(), context.Canceled) }
+
 // notFound turns ent's not-found (which privacy filters also produce for objects the viewer may
 // not see) into a NOT_FOUND naming the object; other errors pass through.
 func notFound(err error, what string) error {
