@@ -75,7 +75,7 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 		gerr.Extensions = map[string]any{"code": "GRAPHQL_VALIDATION_FAILED"}
 		return gerr
 	}
-	e := AsAppError(err)
+	e := AsAppError(ctx, err)
 	if e.Kind == apperr.Internal {
 		slog.ErrorContext(ctx, "internal error", "err", err)
 	}

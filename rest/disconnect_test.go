@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/binderyhq/bindery/internal/server"
 	"github.com/binderyhq/bindery/internal/testenv"
 )
 
@@ -93,5 +94,39 @@ func TestClientGoneLogsOnlyTheAccessLine(t *testing.T) {
 		logs := testenv.CaptureLog(t)
 		giveUpMidRequest(t, e, admin, http.MethodGet, "/v1/orgs/"+org+"/teams", "", held)
 		wantOnlyAccessLine(t, untilAccessLine(t, logs), "499")
+	})
+}
+
+func TestDeadlineAnswersTimeout(t *testing.T) {
+	shortDeadline := func(o *server.Options) { o.RequestTimeout = time.Second }
+	// wantDeadlineLines fails unless lines are the deadline's warning and the access line.
+	wantDeadlineLines := func(t *testing.T, lines []string, status string) {
+		t.Helper()
+		if len(lines) != 2 || !strings.Contains(lines[0], "level=WARN msg=\"request deadline exceeded\"") {
+			t.Fatalf("want the deadline's warning, then the access line; logged:\n%s", strings.Join(lines, "\n"))
+		}
+		wantOnlyAccessLine(t, lines[1:], status)
+	}
+	t.Run("REST/503", func(t *testing.T) {
+		e := testenv.New(t, shortDeadline)
+		admin, org := e.Bootstrap("ada@example.com", "Acme")
+		e.HoldStatement(readsTable("teams"))
+		logs := testenv.CaptureLog(t)
+		r := e.Raw(admin, http.MethodGet, "/v1/orgs/"+org+"/teams", "", nil)
+		if msg := testenv.CheckError(t, r, http.StatusServiceUnavailable); msg != "The request took too long." {
+			t.Errorf("message %q", msg)
+		}
+		wantDeadlineLines(t, untilAccessLine(t, logs), "503")
+	})
+	t.Run("GraphQL/TIMEOUT", func(t *testing.T) {
+		e := testenv.New(t, shortDeadline)
+		admin, _ := e.Bootstrap("ada@example.com", "Acme")
+		e.HoldStatement(readsTable("teams"))
+		logs := testenv.CaptureLog(t)
+		g := e.GraphQL(admin, `{ organizations(first: 5) { edges { node { id teams(first: 5) { totalCount } } } } }`, nil)
+		if g.Status != http.StatusOK || g.Code() != "TIMEOUT" {
+			t.Fatalf("want a TIMEOUT error, got %d %+v", g.Status, g.Errors)
+		}
+		wantDeadlineLines(t, untilAccessLine(t, logs), "200")
 	})
 }

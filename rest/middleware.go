@@ -3,6 +3,7 @@ package rest
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -167,13 +168,17 @@ func validURLText(r *http.Request) bool {
 	return true
 }
 
-// deadline bounds the time one request may take.
+// deadline bounds the time one request may take. Past it, the request's statements fail and
+// answer TIMEOUT (503) without logging each: one warning per request says it happened.
 func deadline(d time.Duration) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			ctx, cancel := context.WithTimeout(r.Context(), d)
 			defer cancel()
 			next.ServeHTTP(w, r.WithContext(ctx))
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				slog.WarnContext(ctx, "request deadline exceeded", "method", r.Method, "path", r.URL.Path, "deadline", d)
+			}
 		})
 	}
 }

@@ -26,7 +26,7 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if graph.ClientGone(r.Context()) {
 		return
 	}
-	e := graph.AsAppError(err)
+	e := graph.AsAppError(r.Context(), err)
 	if e.Kind == apperr.Internal {
 		slog.ErrorContext(r.Context(), "internal error", "method", r.Method, "path", r.URL.Path, "err", err)
 	}
