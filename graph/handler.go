@@ -57,9 +57,13 @@ func NewHandler(r *Resolver, l Limits) *handler.Server {
 }
 
 // presentError gives every resolver error its extensions.code and a message for people;
-// internal errors are logged and shown as "Internal error.".
+// internal errors are logged and shown as "Internal error.". Once the client went away, every
+// field fails and the answer is dropped (rest's access log records 499): nothing is logged.
 func presentError(ctx context.Context, err error) *gqlerror.Error {
 	gerr := graphql.DefaultErrorPresenter(ctx, err)
+	if ClientGone(ctx) {
+		return gerr
+	}
 	var already *gqlerror.Error
 	if errors.As(err, &already) && apperr.As(err) == nil && already.Extensions != nil {
 		return gerr // a parse, validation or limit error: it has its code
@@ -71,7 +75,7 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 		gerr.Extensions = map[string]any{"code": "GRAPHQL_VALIDATION_FAILED"}
 		return gerr
 	}
-	e := AsAppError(err)
+	e := AsAppError(ctx, err)
 	if e.Kind == apperr.Internal {
 		slog.ErrorContext(ctx, "internal error", "err", err)
 	}

@@ -3,6 +3,7 @@ package rest
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/internal/id"
@@ -50,22 +52,52 @@ func recoverPanics(next http.Handler) http.Handler {
 	})
 }
 
+// statusClientClosedRequest is nginx's status for a request whose client went away before the
+// answer began; it is only logged, never sent.
+const statusClientClosedRequest = 499
+
+// statusRecorder keeps the status of the answer for the access log, and drops an answer that
+// begins after its client went away (GraphQL writes one whatever its fields did): nobody reads it.
 type statusRecorder struct {
 	http.ResponseWriter
-	status int
+	ctx     context.Context // the request's, without the deadline
+	status  int
+	started bool
 }
 
 func (s *statusRecorder) WriteHeader(code int) {
-	s.status = code
+	if s.started {
+		s.ResponseWriter.WriteHeader(code) // net/http warns of the superfluous call
+		return
+	}
+	s.started, s.status = true, code
+	if graph.ClientGone(s.ctx) {
+		s.status = statusClientClosedRequest
+		return
+	}
 	s.ResponseWriter.WriteHeader(code)
 }
 
-// accessLog logs one line per request; never the Authorization header.
+func (s *statusRecorder) Write(b []byte) (int, error) {
+	if !s.started {
+		s.WriteHeader(http.StatusOK)
+	}
+	if s.status == statusClientClosedRequest {
+		return len(b), nil
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+// accessLog logs one line per request; never the Authorization header. A request whose client
+// went away before its answer began logs 499.
 func accessLog(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		rec := &statusRecorder{ResponseWriter: w, ctx: r.Context(), status: http.StatusOK}
 		next.ServeHTTP(rec, r)
+		if !rec.started && graph.ClientGone(r.Context()) {
+			rec.status = statusClientClosedRequest // writeError wrote nothing
+		}
 		rid, _ := r.Context().Value(requestIDKey{}).(string)
 		slog.Debug("request", "id", rid, "method", r.Method, "path", r.URL.Path, "status", rec.status,
 			"duration", time.Since(start))
@@ -136,13 +168,17 @@ func validURLText(r *http.Request) bool {
 	return true
 }
 
-// deadline bounds the time one request may take.
+// deadline bounds the time one request may take. Past it, the request's statements fail and
+// answer TIMEOUT (503) without logging each: one warning per request says it happened.
 func deadline(d time.Duration) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			ctx, cancel := context.WithTimeout(r.Context(), d)
 			defer cancel()
 			next.ServeHTTP(w, r.WithContext(ctx))
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				slog.WarnContext(ctx, "request deadline exceeded", "method", r.Method, "path", r.URL.Path, "deadline", d)
+			}
 		})
 	}
 }

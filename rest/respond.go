@@ -20,9 +20,13 @@ type errorBody struct {
 }
 
 // writeError answers with the error's status and message; internal errors are logged and shown
-// only as "Internal error.".
+// only as "Internal error.". To a client that went away it answers nothing and logs nothing: the
+// error is the disconnect's, and the access log records 499.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
-	e := graph.AsAppError(err)
+	if graph.ClientGone(r.Context()) {
+		return
+	}
+	e := graph.AsAppError(r.Context(), err)
 	if e.Kind == apperr.Internal {
 		slog.ErrorContext(r.Context(), "internal error", "method", r.Method, "path", r.URL.Path, "err", err)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,7 +8,6 @@ import (
 	"net/http"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,24 +16,6 @@ import (
 	"github.com/binderyhq/bindery/internal/store"
 	"github.com/binderyhq/bindery/internal/testenv"
 )
-
-// lockedBuffer is a buffer written by a command's goroutine and read by the test.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // dataDir is where one test's data lives: a data directory, and a fresh PostgreSQL schema when
 // BINDERY_TEST_DB is set.
@@ -87,7 +67,7 @@ func (d dataDir) mustCLI(t *testing.T, v any, args ...string) {
 // runCLI runs the command line as main does and returns its standard output.
 func runCLI(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	var out lockedBuffer
+	var out testenv.LockedBuffer
 	stdout = &out
 	t.Cleanup(func() { stdout = os.Stdout })
 	err := run(context.Background(), args)
@@ -406,10 +386,10 @@ func get(t *testing.T, url, token string) int {
 
 // startServe runs `bindery` (no command: serve) on a free port until the test calls stop, and
 // returns the server's URL once it answers, and what it wrote to standard error.
-func startServe(t *testing.T, d dataDir) (base string, errOut *lockedBuffer, stop func() error) {
+func startServe(t *testing.T, d dataDir) (base string, errOut *testenv.LockedBuffer, stop func() error) {
 	t.Helper()
 	addr := freeAddr(t)
-	errOut = &lockedBuffer{}
+	errOut = &testenv.LockedBuffer{}
 	stderr = errOut
 	t.Cleanup(func() { stderr = os.Stderr })
 	ctx, cancel := context.WithCancel(context.Background())

@@ -22,6 +22,7 @@ const (
 	Conflict                    // the request conflicts with the current state
 	TooLarge                    // the request body is over the size limit
 	RateLimited                 // too many requests
+	TimedOut                    // the request ran past the server's deadline
 )
 
 var kinds = map[Kind]struct {
@@ -36,6 +37,7 @@ var kinds = map[Kind]struct {
 	Conflict:        {http.StatusConflict, "CONFLICT"},
 	TooLarge:        {http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE"},
 	RateLimited:     {http.StatusTooManyRequests, "RATE_LIMITED"},
+	TimedOut:        {http.StatusServiceUnavailable, "TIMEOUT"},
 }
 
 // Status is the HTTP status of the kind.

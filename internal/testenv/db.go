@@ -55,10 +55,15 @@ func PostgresDSN(tb testing.TB) string {
 // OpenStore opens a fresh, migrated database for one test, its statements counted by counter.
 func OpenStore(tb testing.TB, counter *atomic.Int64) *store.Store {
 	tb.Helper()
+	return openStore(tb, &sentStatements{n: counter})
+}
+
+func openStore(tb testing.TB, sent *sentStatements) *store.Store {
+	tb.Helper()
 	st, err := store.Open(context.Background(), store.Options{
 		DataDir: tb.TempDir(),
 		DSN:     PostgresDSN(tb),
-		Wrap:    func(d dialect.Driver) dialect.Driver { return &countingDriver{Driver: d, n: counter} },
+		Wrap:    func(d dialect.Driver) dialect.Driver { return &countingDriver{Driver: d, s: sent} },
 	})
 	if err != nil {
 		tb.Fatal(err)
@@ -67,19 +72,44 @@ func OpenStore(tb testing.TB, counter *atomic.Int64) *store.Store {
 	return st
 }
 
+// sentStatements counts the statements sent to the database, and holds one when asked
+// (Env.HoldStatement).
+type sentStatements struct {
+	n    *atomic.Int64
+	hold atomic.Pointer[heldStatement]
+}
+
+// heldStatement is a statement to hold: the first whose SQL match accepts.
+type heldStatement struct {
+	match func(query string) bool
+	held  chan struct{} // closed once the statement waits
+}
+
+// send counts a statement about to run; the statement to hold waits until its context is done,
+// then runs, failing as a statement cut short by its request does.
+func (s *sentStatements) send(ctx context.Context, query string) {
+	s.n.Add(1)
+	h := s.hold.Load()
+	if h == nil || !h.match(query) || !s.hold.CompareAndSwap(h, nil) {
+		return
+	}
+	close(h.held)
+	<-ctx.Done()
+}
+
 // countingDriver counts the statements sent to the database, inside transactions too.
 type countingDriver struct {
 	dialect.Driver
-	n *atomic.Int64
+	s *sentStatements
 }
 
 func (d *countingDriver) Exec(ctx context.Context, query string, args, v any) error {
-	d.n.Add(1)
+	d.s.send(ctx, query)
 	return d.Driver.Exec(ctx, query, args, v)
 }
 
 func (d *countingDriver) Query(ctx context.Context, query string, args, v any) error {
-	d.n.Add(1)
+	d.s.send(ctx, query)
 	return d.Driver.Query(ctx, query, args, v)
 }
 
@@ -88,42 +118,42 @@ func (d *countingDriver) Tx(ctx context.Context) (dialect.Tx, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &countingTx{Tx: tx, n: d.n}, nil
+	return &countingTx{Tx: tx, s: d.s}, nil
 }
 
 type countingTx struct {
 	dialect.Tx
-	n *atomic.Int64
+	s *sentStatements
 }
 
 func (t *countingTx) Exec(ctx context.Context, query string, args, v any) error {
-	t.n.Add(1)
+	t.s.send(ctx, query)
 	return t.Tx.Exec(ctx, query, args, v)
 }
 
 func (t *countingTx) Query(ctx context.Context, query string, args, v any) error {
-	t.n.Add(1)
+	t.s.send(ctx, query)
 	return t.Tx.Query(ctx, query, args, v)
 }
 
 // Raw statements (ent's sql/execquery, the search index's) are counted too.
 
 func (d *countingDriver) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	d.n.Add(1)
+	d.s.send(ctx, query)
 	return d.Driver.(entsql.ExecQuerier).ExecContext(ctx, query, args...)
 }
 
 func (d *countingDriver) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	d.n.Add(1)
+	d.s.send(ctx, query)
 	return d.Driver.(entsql.ExecQuerier).QueryContext(ctx, query, args...)
 }
 
 func (t *countingTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	t.n.Add(1)
+	t.s.send(ctx, query)
 	return t.Tx.(entsql.ExecQuerier).ExecContext(ctx, query, args...)
 }
 
 func (t *countingTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	t.n.Add(1)
+	t.s.send(ctx, query)
 	return t.Tx.(entsql.ExecQuerier).QueryContext(ctx, query, args...)
 }

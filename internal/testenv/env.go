@@ -25,6 +25,7 @@ type Env struct {
 	Server     *httptest.Server
 	Spec       *apispec.Spec
 	statements atomic.Int64
+	sent       *sentStatements
 }
 
 // Actor is someone calling the API: a user with a token (an empty token calls anonymously).
@@ -38,7 +39,8 @@ type Actor struct {
 func New(tb testing.TB, opts ...func(*server.Options)) *Env {
 	tb.Helper()
 	e := &Env{tb: tb, Spec: apispec.Load(tb)}
-	e.Store = OpenStore(tb, &e.statements)
+	e.sent = &sentStatements{n: &e.statements}
+	e.Store = openStore(tb, e.sent)
 	o := server.Defaults("")
 	for _, f := range opts {
 		f(&o)
@@ -200,6 +202,16 @@ func (e *Env) GraphQL(a Actor, query string, vars map[string]any) GQLResponse {
 	}
 	g.Status = resp.Status
 	return g
+}
+
+// HoldStatement holds the next statement whose SQL match accepts until its context is done (its
+// client went away, its deadline passed), then lets it run and fail, as a statement cut short
+// does. The returned channel is closed once the statement waits: a test ends a request there, at
+// a point it knows, instead of racing a timer.
+func (e *Env) HoldStatement(match func(query string) bool) <-chan struct{} {
+	h := &heldStatement{match: match, held: make(chan struct{})}
+	e.sent.hold.Store(h)
+	return h.held
 }
 
 // Statements runs fn and returns how many SQL statements it sent.
