@@ -91,44 +91,81 @@ func alias(name string) columns { return func(c string) string { return name + "
 // hasRole holds for the spaces (spaces true) or collections on which v's role is at least min
 // (ContentRole), and for spaces only, live ones but for what their visibility opens to anyone.
 func hasRole(v *viewer.Viewer, min viewer.Role, spaces bool, col columns) cond {
-	terms := []cond{in(col("organization_id"), v.OrganizationIDs(viewer.RoleAdmin))}
-	if orgs := v.OrganizationIDs(""); len(orgs) > 0 && v.UserID != "" {
-		terms = append(terms, memberDefault(v, min, col), granted(v.UserID, orgs, min, spaces, col))
-		if spaces && min == viewer.RoleRead {
-			terms = append(terms, inReadableCollection(v, orgs, col))
+	admin := in(col("organization_id"), v.OrganizationIDs(viewer.RoleAdmin))
+	if !spaces {
+		return or(admin, memberRole(v, min, false, col))
+	}
+	return orOpen(v, min, col, and(raw(col("deleted_at")+" IS NULL"), or(admin, memberRole(v, min, true, col))))
+}
+
+// hasRoleOrOrgAdmin is hasRole, and every row of the organizations where v is admin: deleted
+// spaces too, which organization admins also read and write (restore, transfer) though no role
+// reaches them.
+func hasRoleOrOrgAdmin(v *viewer.Viewer, min viewer.Role, spaces bool, col columns) cond {
+	admin := in(col("organization_id"), v.OrganizationIDs(viewer.RoleAdmin))
+	if !spaces {
+		return or(admin, memberRole(v, min, false, col))
+	}
+	return orOpen(v, min, col, or(admin, and(raw(col("deleted_at")+" IS NULL"), memberRole(v, min, true, col))))
+}
+
+// orOpen adds, for reads, the spaces whose visibility opens them to anyone.
+func orOpen(v *viewer.Viewer, min viewer.Role, col columns, c cond) cond {
+	if min != viewer.RoleRead {
+		return c
+	}
+	return or(c, openToAnyone(v.ShareKeys(), col))
+}
+
+// memberRole holds where v's role as a member who is no admin of the row's organization — by
+// default levels, grants, and for spaces in-collection visibility — is at least min. Admins
+// hold every role already, so for an admin of all their organizations this is FALSE and the
+// statement stays short to prepare.
+func memberRole(v *viewer.Viewer, min viewer.Role, spaces bool, col columns) cond {
+	orgs := notAdministered(v, "")
+	if len(orgs) == 0 || v.UserID == "" {
+		return or()
+	}
+	terms := []cond{memberDefault(v, min, col), granted(v.UserID, orgs, min, spaces, col)}
+	if spaces && min == viewer.RoleRead {
+		terms = append(terms, inReadableCollection(v, col))
+	}
+	return or(terms...)
+}
+
+// notAdministered lists the organizations where v's role is at least min (with min empty: where v
+// is a member, guests included) and is not admin.
+func notAdministered(v *viewer.Viewer, min viewer.Role) []string {
+	var out []string
+	for _, org := range v.OrganizationIDs(min) {
+		if role, _ := v.Membership(org); role != viewer.RoleAdmin {
+			out = append(out, org)
 		}
 	}
-	if !spaces {
-		return or(terms...)
-	}
-	live := and(raw(col("deleted_at")+" IS NULL"), or(terms...))
-	if min != viewer.RoleRead {
-		return live
-	}
-	return or(live, openToAnyone(v.ShareKeys(), col))
+	return out
 }
 
 // memberDefault holds where the object's default level gives v, a member with a role, at least
 // min: the level itself, or the organization role where the levels inherit up to the top.
 func memberDefault(v *viewer.Viewer, min viewer.Role, col columns) cond {
+	withRole, atLeastMin := notAdministered(v, viewer.RoleRead), notAdministered(v, min)
+	if len(withRole) == len(atLeastMin) { // every role v has is at least min: inheriting gives min too
+		return and(in(col("organization_id"), withRole), in(col("resolved_level"), append(rolesAtLeast(min), Inherit)))
+	}
 	return or(
-		and(in(col("organization_id"), v.OrganizationIDs(min)), in(col("resolved_level"), []string{Inherit})),
-		and(in(col("organization_id"), v.OrganizationIDs(viewer.RoleRead)), in(col("resolved_level"), rolesAtLeast(min))))
+		and(in(col("organization_id"), atLeastMin), in(col("resolved_level"), []string{Inherit})),
+		and(in(col("organization_id"), withRole), in(col("resolved_level"), rolesAtLeast(min))))
 }
 
 // granted holds where a grant of at least min to the user or one of their teams covers the
 // object: on it, or on a collection above it. Grants count in the user's organizations only.
 func granted(userID string, orgs []string, min viewer.Role, spaces bool, col columns) cond {
 	roles := rolesAtLeast(min)
-	under := inQuery(col("parent_id"), grantedCollections(userID, roles))
 	if !spaces {
-		under = inQuery(col("id"), grantedCollections(userID, roles))
+		return and(in(col("organization_id"), orgs), inQuery(col("id"), grantedCollections(userID, roles)))
 	}
-	target := under
-	if spaces {
-		target = or(inQuery(col("id"), grantedTargets("space_id", userID, roles)), under)
-	}
-	return and(in(col("organization_id"), orgs), target)
+	return and(in(col("organization_id"), orgs), or(inQuery(col("id"), grantedTargets("space_id", userID, roles)),
+		inQuery(col("parent_id"), grantedCollections(userID, roles))))
 }
 
 // grantedTargets selects the targets (column space_id or collection_id) of the grants of one of
@@ -156,19 +193,17 @@ func grantedCollections(userID string, roles []string) cond {
 	}
 }
 
-// inReadableCollection holds for in-collection spaces whose parent collection v may read: by a
-// grant on it or above it, or as a member with a role where its default level gives one.
-// (Organization admins read everything already.)
-func inReadableCollection(v *viewer.Viewer, orgs []string, col columns) cond {
-	parent := alias("rc")
+// inReadableCollection holds for in-collection spaces whose parent collection v reads as a
+// member with a role, by its default level. (A grant on the parent or above opens the space
+// itself already, and organization admins read everything.)
+func inReadableCollection(v *viewer.Viewer, col columns) cond {
 	readableParent := func(b *sql.Builder) {
 		b.WriteString("EXISTS (SELECT 1 FROM collections rc WHERE rc.id = " + col("parent_id") + " AND ")
-		and(in(parent("organization_id"), v.OrganizationIDs(viewer.RoleRead)),
-			in(parent("resolved_level"), append(rolesAtLeast(viewer.RoleRead), Inherit)))(b)
+		in("rc.resolved_level", append(rolesAtLeast(viewer.RoleRead), Inherit))(b)
 		b.WriteByte(')')
 	}
-	return and(raw(col("visibility")+" = 'in-collection'"), in(col("organization_id"), orgs),
-		or(inQuery(col("parent_id"), grantedCollections(v.UserID, rolesAtLeast(viewer.RoleRead))), readableParent))
+	return and(raw(col("visibility")+" = 'in-collection'"), in(col("organization_id"), notAdministered(v, viewer.RoleRead)),
+		readableParent)
 }
 
 // openToAnyone holds for the spaces whose visibility opens them to every viewer: public and

@@ -44,8 +44,8 @@ func (n narrowing) selector(v *viewer.Viewer) func(*sql.Selector) {
 }
 
 // orOrgAdmin holds where c holds and on every row of the organizations where v is admin: the
-// narrowings of writes need it for deleted spaces, which organization admins also manage
-// (restore, transfer) though no role reaches them.
+// narrowings of writes to rows of spaces need it for deleted spaces, which organization admins
+// also manage (restore, transfer) though no role reaches them.
 func orOrgAdmin(v *viewer.Viewer, col columns, c cond) cond {
 	return or(c, in(col("organization_id"), v.OrganizationIDs(viewer.RoleAdmin)))
 }
@@ -59,9 +59,7 @@ func FilterCollections() privacy.QueryRule {
 // (public and unlisted spaces are readable by everyone, a share-link space by whoever presented
 // its key), and, for organization admins, deleted spaces too (so they can restore them).
 func FilterSpaces() privacy.QueryRule {
-	return narrowing(func(v *viewer.Viewer, col columns) cond {
-		return orOrgAdmin(v, col, hasRole(v, viewer.RoleRead, true, col))
-	})
+	return narrowing(func(v *viewer.Viewer, col columns) cond { return hasRoleOrOrgAdmin(v, viewer.RoleRead, true, col) })
 }
 
 // contentCreate is the creation of a collection or a space, in an organization, maybe in a
@@ -77,9 +75,7 @@ type contentCreate interface {
 // hold it on every object of their organizations, deleted spaces included, which they restore);
 // moving objects to another organization (transfer) takes the admin role in both organizations.
 func ContentWrites(spaces bool) privacy.MutationRule {
-	narrow := narrowing(func(v *viewer.Viewer, col columns) cond {
-		return orOrgAdmin(v, col, hasRole(v, viewer.RoleAdmin, spaces, col))
-	})
+	narrow := narrowing(func(v *viewer.Viewer, col columns) cond { return hasRoleOrOrgAdmin(v, viewer.RoleAdmin, spaces, col) })
 	return privacy.MutationRuleFunc(func(ctx context.Context, m entgo.Mutation) error {
 		if to, moves := newOrganization(m); moves {
 			return transferWrite(ctx, m, to)
