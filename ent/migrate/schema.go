@@ -1210,14 +1210,14 @@ var (
 				Columns: []*schema.Column{SpacesColumns[16]},
 			},
 			{
-				Name:    "space_organization_id_deleted_at",
-				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[16], SpacesColumns[10]},
-			},
-			{
 				Name:    "space_organization_id_parent_id_position",
 				Unique:  false,
 				Columns: []*schema.Column{SpacesColumns[16], SpacesColumns[17], SpacesColumns[9]},
+			},
+			{
+				Name:    "space_organization_id_deleted_at_position_id",
+				Unique:  false,
+				Columns: []*schema.Column{SpacesColumns[16], SpacesColumns[10], SpacesColumns[9], SpacesColumns[0]},
 			},
 			{
 				Name:    "space_parent_id",

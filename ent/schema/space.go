@@ -64,8 +64,9 @@ func (Space) Edges() []ent.Edge {
 // Indexes of Space.
 func (Space) Indexes() []ent.Index {
 	return []ent.Index{
-		index.Fields("organization_id", "deleted_at"),
 		index.Fields("organization_id", "parent_id", "position"),
+		// An organization's live spaces in list order: a page reads its rows and stops.
+		index.Fields("organization_id", "deleted_at", "position", "id"),
 		index.Fields("parent_id"),
 	}
 }
