@@ -42,6 +42,9 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	err := run(ctx, c)
+	if ctx.Err() != nil {
+		err = fmt.Errorf("interrupted; the servers it started are stopped")
+	}
 	stop()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench-peer:", err)

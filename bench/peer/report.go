@@ -21,7 +21,7 @@ func printTable(w io.Writer, targets []*target, now time.Time) {
 	static := targets[len(targets)-1]
 	peers := map[string]*target{}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "query\tserver\treq/s (rounds)\tp50\tp99\talone\t×peer req/s (target)\t×peer alone\t÷static req/s\t×static alone\t")
+	fmt.Fprintln(tw, "query\tserver\treq/s (rounds)\tp50\tp99\terrors\talone\t×peer req/s (target)\t×peer alone\t÷static req/s\t×static alone\t")
 	for _, t := range targets {
 		rps, p50, p99 := t.mean()
 		vsPeer, vsPeerAlone := "", ""
@@ -38,11 +38,12 @@ func printTable(w io.Writer, targets []*target, now time.Time) {
 			vsPeerAlone = num(float64(p.alone)/float64(t.alone)) + "×"
 		}
 		staticRPS, _, _ := static.mean()
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", t.query, t.label(), t.rounds(rps),
-			ms(p50), ms(p99), ms(t.alone), vsPeer, vsPeerAlone, num(rps/staticRPS), num(float64(t.alone)/float64(static.alone)))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d/%d\t%s\t%s\t%s\t%s\t%s\t\n", t.query, t.label(), t.rounds(rps),
+			ms(p50), ms(p99), t.errors(), t.requests(), ms(t.alone), vsPeer, vsPeerAlone, num(rps/staticRPS), num(float64(t.alone)/float64(static.alone)))
 	}
 	tw.Flush()
-	fmt.Fprintln(w, "\n×peer req/s: Bindery's req/s over the peer's under the same load (the targets: SQLite ≥ 5×, PostgreSQL ≥ 2×);")
+	fmt.Fprintln(w, "\nerrors: answers other than 2xx, or slower than 30 s, of all answers under load (a run fails above 5 %);")
+	fmt.Fprintln(w, "×peer req/s: Bindery's req/s over the peer's under the same load (the targets: SQLite ≥ 5×, PostgreSQL ≥ 2×);")
 	fmt.Fprintln(w, "×peer alone: the peer's time for one request alone over Bindery's (above 1: Bindery is faster);")
 	fmt.Fprintln(w, "÷static req/s: req/s as a fraction of the fixed-bytes handler's; ×static alone: one request's time as a multiple of its.")
 }
@@ -55,6 +56,21 @@ func (t *target) mean() (rps float64, p50, p99 time.Duration) {
 		p99 += r.p99 / time.Duration(len(t.runs))
 	}
 	return rps, p50, p99
+}
+
+// requests and errors count the answers and the error answers of the measured runs.
+func (t *target) requests() (n int) {
+	for _, r := range t.runs {
+		n += r.requests
+	}
+	return n
+}
+
+func (t *target) errors() (n int) {
+	for _, r := range t.runs {
+		n += r.errors
+	}
+	return n
 }
 
 // rounds formats the mean req/s with each round's.
