@@ -4,7 +4,7 @@ export CGO_ENABLED := 1
 
 PG_TEST_DB ?= postgres://postgres@127.0.0.1:5432/test?sslmode=disable
 
-.PHONY: run test test-sqlite test-postgres generate generate-check bench build fuzz
+.PHONY: run test test-sqlite test-postgres generate generate-check bench bench-peer build fuzz
 
 ## run: start the server on the embedded SQLite database (./bindery-data)
 run:
@@ -41,6 +41,21 @@ generate-check: generate
 ## bench: benchmarks with ratios to a baseline measured in the same run
 bench:
 	go test -run '^$$' -bench . -benchtime 2s ./bench/
+
+## bench-peer: Bindery side by side with PostGraphile 4.14.1 on the same rows (../shared/peer), about 3 minutes after the builds;
+## installs wrk (Debian) and PostGraphile (npm, into .cache/peer) when missing; not part of test or CI
+PEER_CACHE := .cache/peer
+PEER_PG ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+bench-peer:
+	@command -v wrk >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
+	@grep -qs '"version": "4.14.1"' $(PEER_CACHE)/node_modules/postgraphile/package.json || \
+		npm install --prefix $(PEER_CACHE) --no-audit --no-fund --loglevel=error postgraphile@4.14.1
+	go build -o $(PEER_CACHE)/bindery ./cmd/bindery
+	go build -o $(PEER_CACHE)/bench-peer ./bench/peer
+	$(PEER_CACHE)/bench-peer -bindery $(PEER_CACHE)/bindery -postgraphile $(PEER_CACHE)/node_modules/postgraphile/cli.js \
+		-peer ../shared/peer -pg '$(PEER_PG)'
 
 ## fuzz: run each fuzz target for a short while
 fuzz:

@@ -1,0 +1,145 @@
+// Command peer measures Bindery side by side with PostGraphile 4.14.1 (shared/peer) on the same
+// rows: it loads the peer's schema.sql into PostgreSQL, puts the same rows into Bindery (embedded
+// SQLite and PostgreSQL), starts PostGraphile, two `bindery serve` and a fixed-bytes baseline on
+// loopback ports, checks every answer, then runs wrk against each in turn, A B A B, and prints
+// req/s, p50 and p99 with the ratios Bindery/peer and to the baseline. `make bench-peer` installs
+// wrk and PostGraphile, builds the binaries and runs it.
+//
+//	peer -bindery BIN -postgraphile CLI.js [-peer DIR] [-pg DSN] [-duration 6s] [-warmup 2s] [-rounds 2]
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net/url"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+)
+
+type config struct {
+	bindery, postgraphile, peerDir, pg string
+	duration, warmup                   time.Duration
+	rounds                             int
+}
+
+func main() {
+	var c config
+	flag.StringVar(&c.bindery, "bindery", "", "the bindery binary (go build -tags sqlite_fts5 ./cmd/bindery)")
+	flag.StringVar(&c.postgraphile, "postgraphile", "", "PostGraphile 4.14.1's cli.js")
+	flag.StringVar(&c.peerDir, "peer", "../shared/peer", "the folder of schema.sql and the queries")
+	flag.StringVar(&c.pg, "pg", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable",
+		"a PostgreSQL DSN allowed to drop and create the databases peer and bindery_peer")
+	flag.DurationVar(&c.duration, "duration", 6*time.Second, "wrk's measured run per target and round")
+	flag.DurationVar(&c.warmup, "warmup", 2*time.Second, "wrk's unmeasured run before each measured one")
+	flag.IntVar(&c.rounds, "rounds", 2, "rounds over all targets (A B A B)")
+	flag.Parse()
+	if c.bindery == "" || c.postgraphile == "" {
+		fmt.Fprintln(os.Stderr, "peer: -bindery and -postgraphile are required (make bench-peer sets them)")
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	err := run(ctx, c)
+	if ctx.Err() != nil {
+		err = fmt.Errorf("interrupted; the servers it started are stopped")
+	}
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench-peer:", err)
+		os.Exit(1)
+	}
+}
+
+// run does the whole benchmark; every process it starts is stopped before it returns.
+func run(ctx context.Context, c config) (err error) {
+	work, err := os.MkdirTemp("", "bindery-peer-")
+	if err != nil {
+		return err
+	}
+	var procs processes
+	defer func() {
+		procs.stopAll()
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "bench-peer: the servers' logs are in %s\n", work)
+			return
+		}
+		os.RemoveAll(work)
+	}()
+
+	start := time.Now()
+	step := func(format string, args ...any) {
+		fmt.Printf("[%5.1fs] %s\n", time.Since(start).Seconds(), fmt.Sprintf(format, args...))
+	}
+	step("loading %s/schema.sql into the database peer", c.peerDir)
+	if err := loadPeer(ctx, c.pg, "peer", c.peerDir+"/schema.sql"); err != nil {
+		return err
+	}
+	step("seeding Bindery: SQLite")
+	sqliteDir := work + "/sqlite"
+	lite, err := seedBindery(ctx, sqliteDir, "")
+	if err != nil {
+		return err
+	}
+	step("seeding Bindery: PostgreSQL database bindery_peer")
+	pgDSN, err := recreateDatabase(ctx, c.pg, "bindery_peer")
+	if err != nil {
+		return err
+	}
+	pg, err := seedBindery(ctx, work+"/pg", pgDSN)
+	if err != nil {
+		return err
+	}
+
+	step("starting PostGraphile, two bindery serve and the static baseline")
+	peerURL, err := procs.startPostGraphile(ctx, c.postgraphile, withDatabase(c.pg, "peer"), work)
+	if err != nil {
+		return err
+	}
+	liteURL, err := procs.startBindery(ctx, c.bindery, "bindery-sqlite", work, "--data", sqliteDir)
+	if err != nil {
+		return err
+	}
+	pgURL, err := procs.startBindery(ctx, c.bindery, "bindery-pg", work, "--data", work+"/pg", "--db", pgDSN)
+	if err != nil {
+		return err
+	}
+	staticURL, err := startStatic()
+	if err != nil {
+		return err
+	}
+
+	targets, err := buildTargets(c.peerDir, peerURL, staticURL, side{"SQLite", liteURL, lite}, side{"PostgreSQL", pgURL, pg})
+	if err != nil {
+		return err
+	}
+	step("checking every answer, then the latency of one request alone (median of 21)")
+	if err := checkAll(ctx, targets); err != nil {
+		return err
+	}
+	if err := measureAlone(ctx, targets, 21); err != nil {
+		return err
+	}
+	step("wrk -t2 -c16: %d rounds of %s after a %s warm-up per target", c.rounds, c.duration, c.warmup)
+	if err := measureLoad(ctx, targets, c, work); err != nil {
+		return err
+	}
+	if err := checkAll(ctx, targets); err != nil { // answers still right after the load
+		return err
+	}
+	step("done")
+	fmt.Println()
+	printTable(os.Stdout, targets, time.Now())
+	return nil
+}
+
+// withDatabase returns the DSN dsn with its database replaced by name.
+func withDatabase(dsn, name string) string {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return dsn
+	}
+	u.Path = "/" + name
+	return u.String()
+}
