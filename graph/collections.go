@@ -208,21 +208,26 @@ func (r *Resolver) updateCollection(ctx context.Context, id string, in model.Upd
 	if err != nil {
 		return nil, err
 	}
-	upd := r.Client.Collection.UpdateOne(c)
-	if err := setTrimmed("title", in.Title, 1, maxCollectionTitle, upd.SetTitle); err != nil {
-		return nil, err
-	}
-	err = setOrClear(in.Description, func(s string) error { return checkText("description", s, 0, maxCollectionDescription) },
-		upd.SetDescription, upd.ClearDescription)
+	// In a transaction: a new default level resolves again below the collection
+	// (rule.ResolveLevels), all or nothing with the change.
+	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
+		upd := tx.Collection.UpdateOne(c)
+		if err := setTrimmed("title", in.Title, 1, maxCollectionTitle, upd.SetTitle); err != nil {
+			return err
+		}
+		err := setOrClear(in.Description, func(s string) error { return checkText("description", s, 0, maxCollectionDescription) },
+			upd.SetDescription, upd.ClearDescription)
+		if err != nil {
+			return err
+		}
+		if err := setOrClear(in.DefaultLevel, checkDefaultLevel, func(l string) *ent.CollectionUpdateOne {
+			return upd.SetDefaultLevel(collection.DefaultLevel(l))
+		}, upd.ClearDefaultLevel); err != nil {
+			return err
+		}
+		return upd.Exec(ctx)
+	})
 	if err != nil {
-		return nil, err
-	}
-	if err := setOrClear(in.DefaultLevel, checkDefaultLevel, func(l string) *ent.CollectionUpdateOne {
-		return upd.SetDefaultLevel(collection.DefaultLevel(l))
-	}, upd.ClearDefaultLevel); err != nil {
-		return nil, err
-	}
-	if err := upd.Exec(ctx); err != nil {
 		return nil, err
 	}
 	return r.collection(ctx, id)

@@ -213,11 +213,15 @@ func (r *Resolver) updateSpace(ctx context.Context, spaceID string, in model.Upd
 	if err != nil {
 		return nil, err
 	}
-	upd := r.Client.Space.UpdateOne(s)
-	if err := setSpaceFields(upd, s, in); err != nil {
-		return nil, err
-	}
-	if err := upd.Exec(ctx); err != nil {
+	// In a transaction: a new default level resolves again (rule.ResolveLevels) with the change.
+	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
+		upd := tx.Space.UpdateOne(s)
+		if err := setSpaceFields(upd, s, in); err != nil {
+			return err
+		}
+		return upd.Exec(ctx)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return r.space(ctx, spaceID)

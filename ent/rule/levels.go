@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	entgo "entgo.io/ent"
+	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 
 	"github.com/binderyhq/bindery/ent"
@@ -142,11 +143,14 @@ func mutationClient(ctx context.Context, m entgo.Mutation) *ent.Client {
 	return ent.FromContext(ctx)
 }
 
-// resolvedLevels reads the resolved levels of collections, by id.
+// resolvedLevels reads the resolved levels of collections, by id. On PostgreSQL the rows are
+// locked for share until the write's transaction ends: a concurrent change of one of these
+// levels waits for it (and then resolves the rows below, this write's among them), or this read
+// waits for that change and sees its level.
 func resolvedLevels(ctx context.Context, client *ent.Client, ids []string) (map[string]string, error) {
 	out := map[string]string{}
 	for _, part := range chunks(ids) {
-		cols, err := client.Collection.Query().Where(collection.IDIn(part...)).
+		cols, err := client.Collection.Query().Where(collection.IDIn(part...)).Modify(shareLockOnPostgres).
 			Select(collection.FieldID, collection.FieldResolvedLevel).All(ctx)
 		if err != nil {
 			return nil, err
@@ -262,6 +266,12 @@ func setLevels(ctx context.Context, client *ent.Client, spaces bool, levels map[
 		}
 	}
 	return nil
+}
+
+func shareLockOnPostgres(s *sql.Selector) {
+	if s.Dialect() == dialect.Postgres {
+		s.ForShare()
+	}
 }
 
 // keepUpdatedAt leaves a row's update time as it was: a resolved level follows from another
