@@ -15,10 +15,10 @@ import (
 // Point reads cost what the object costs (issue 10): the statements of reading one space do not
 // grow with the viewer's organizations, the spaces those hold, or the grants made to the viewer.
 
-// maxPointReadStatements bounds a point read of a space: the token with its user, the viewer's
+// maxPointReadStatements bounds a point read of a space: the token with its user and their
 // memberships, the space (its access decided in the same statement), and for a viewer whose role
 // comes from grants the viewer's grants for Space.permissions.
-const maxPointReadStatements = 5
+const maxPointReadStatements = 3
 
 // pointReadWorld is a server where an admin, a reader and a guest (who reads through a grant to a
 // team of theirs) belong to orgs organizations of spaces spaces each, with grants on some.
