@@ -659,11 +659,12 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		Type: "User",
 		Fields: map[string]*sqlgraph.FieldSpec{
-			user.FieldCreatedAt:   {Type: field.TypeTime, Column: user.FieldCreatedAt},
-			user.FieldUpdatedAt:   {Type: field.TypeTime, Column: user.FieldUpdatedAt},
-			user.FieldDisplayName: {Type: field.TypeString, Column: user.FieldDisplayName},
-			user.FieldEmail:       {Type: field.TypeString, Column: user.FieldEmail},
-			user.FieldPhotoURL:    {Type: field.TypeString, Column: user.FieldPhotoURL},
+			user.FieldCreatedAt:     {Type: field.TypeTime, Column: user.FieldCreatedAt},
+			user.FieldUpdatedAt:     {Type: field.TypeTime, Column: user.FieldUpdatedAt},
+			user.FieldDisplayName:   {Type: field.TypeString, Column: user.FieldDisplayName},
+			user.FieldEmail:         {Type: field.TypeString, Column: user.FieldEmail},
+			user.FieldPhotoURL:      {Type: field.TypeString, Column: user.FieldPhotoURL},
+			user.FieldAccessVersion: {Type: field.TypeInt64, Column: user.FieldAccessVersion},
 		},
 	}
 	graph.MustAddE(
@@ -5505,6 +5506,11 @@ func (f *UserFilter) WhereEmail(p entql.StringP) {
 // WherePhotoURL applies the entql string predicate on the photo_url field.
 func (f *UserFilter) WherePhotoURL(p entql.StringP) {
 	f.Where(p.Field(user.FieldPhotoURL))
+}
+
+// WhereAccessVersion applies the entql int64 predicate on the access_version field.
+func (f *UserFilter) WhereAccessVersion(p entql.Int64P) {
+	f.Where(p.Field(user.FieldAccessVersion))
 }
 
 // WhereHasTokens applies a predicate to check if query has an edge tokens.

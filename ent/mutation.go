@@ -28169,6 +28169,8 @@ type UserMutation struct {
 	display_name       *string
 	email              *string
 	photo_url          *string
+	access_version     *int64
+	addaccess_version  *int64
 	clearedFields      map[string]struct{}
 	tokens             map[string]struct{}
 	removedtokens      map[string]struct{}
@@ -28478,6 +28480,62 @@ func (m *UserMutation) ResetPhotoURL() {
 	delete(m.clearedFields, user.FieldPhotoURL)
 }
 
+// SetAccessVersion sets the "access_version" field.
+func (m *UserMutation) SetAccessVersion(i int64) {
+	m.access_version = &i
+	m.addaccess_version = nil
+}
+
+// AccessVersion returns the value of the "access_version" field in the mutation.
+func (m *UserMutation) AccessVersion() (r int64, exists bool) {
+	v := m.access_version
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAccessVersion returns the old "access_version" field's value of the User entity.
+// If the User object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UserMutation) OldAccessVersion(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAccessVersion is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAccessVersion requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAccessVersion: %w", err)
+	}
+	return oldValue.AccessVersion, nil
+}
+
+// AddAccessVersion adds i to the "access_version" field.
+func (m *UserMutation) AddAccessVersion(i int64) {
+	if m.addaccess_version != nil {
+		*m.addaccess_version += i
+	} else {
+		m.addaccess_version = &i
+	}
+}
+
+// AddedAccessVersion returns the value that was added to the "access_version" field in this mutation.
+func (m *UserMutation) AddedAccessVersion() (r int64, exists bool) {
+	v := m.addaccess_version
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAccessVersion resets all changes to the "access_version" field.
+func (m *UserMutation) ResetAccessVersion() {
+	m.access_version = nil
+	m.addaccess_version = nil
+}
+
 // AddTokenIDs adds the "tokens" edge to the APIToken entity by ids.
 func (m *UserMutation) AddTokenIDs(ids ...string) {
 	if m.tokens == nil {
@@ -28620,7 +28678,7 @@ func (m *UserMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *UserMutation) Fields() []string {
-	fields := make([]string, 0, 5)
+	fields := make([]string, 0, 6)
 	if m.created_at != nil {
 		fields = append(fields, user.FieldCreatedAt)
 	}
@@ -28635,6 +28693,9 @@ func (m *UserMutation) Fields() []string {
 	}
 	if m.photo_url != nil {
 		fields = append(fields, user.FieldPhotoURL)
+	}
+	if m.access_version != nil {
+		fields = append(fields, user.FieldAccessVersion)
 	}
 	return fields
 }
@@ -28654,6 +28715,8 @@ func (m *UserMutation) Field(name string) (ent.Value, bool) {
 		return m.Email()
 	case user.FieldPhotoURL:
 		return m.PhotoURL()
+	case user.FieldAccessVersion:
+		return m.AccessVersion()
 	}
 	return nil, false
 }
@@ -28673,6 +28736,8 @@ func (m *UserMutation) OldField(ctx context.Context, name string) (ent.Value, er
 		return m.OldEmail(ctx)
 	case user.FieldPhotoURL:
 		return m.OldPhotoURL(ctx)
+	case user.FieldAccessVersion:
+		return m.OldAccessVersion(ctx)
 	}
 	return nil, fmt.Errorf("unknown User field %s", name)
 }
@@ -28717,6 +28782,13 @@ func (m *UserMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetPhotoURL(v)
 		return nil
+	case user.FieldAccessVersion:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAccessVersion(v)
+		return nil
 	}
 	return fmt.Errorf("unknown User field %s", name)
 }
@@ -28724,13 +28796,21 @@ func (m *UserMutation) SetField(name string, value ent.Value) error {
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *UserMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	if m.addaccess_version != nil {
+		fields = append(fields, user.FieldAccessVersion)
+	}
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *UserMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case user.FieldAccessVersion:
+		return m.AddedAccessVersion()
+	}
 	return nil, false
 }
 
@@ -28739,6 +28819,13 @@ func (m *UserMutation) AddedField(name string) (ent.Value, bool) {
 // type.
 func (m *UserMutation) AddField(name string, value ent.Value) error {
 	switch name {
+	case user.FieldAccessVersion:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAccessVersion(v)
+		return nil
 	}
 	return fmt.Errorf("unknown User numeric field %s", name)
 }
@@ -28789,6 +28876,9 @@ func (m *UserMutation) ResetField(name string) error {
 		return nil
 	case user.FieldPhotoURL:
 		m.ResetPhotoURL()
+		return nil
+	case user.FieldAccessVersion:
+		m.ResetAccessVersion()
 		return nil
 	}
 	return fmt.Errorf("unknown User field %s", name)

@@ -27,6 +27,8 @@ type User struct {
 	Email string `json:"email,omitempty"`
 	// PhotoURL holds the value of the "photo_url" field.
 	PhotoURL string `json:"photo_url,omitempty"`
+	// AccessVersion holds the value of the "access_version" field.
+	AccessVersion int64 `json:"access_version,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the UserQuery when eager-loading is set.
 	Edges        UserEdges `json:"edges"`
@@ -67,6 +69,8 @@ func (*User) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
+		case user.FieldAccessVersion:
+			values[i] = new(sql.NullInt64)
 		case user.FieldID, user.FieldDisplayName, user.FieldEmail, user.FieldPhotoURL:
 			values[i] = new(sql.NullString)
 		case user.FieldCreatedAt, user.FieldUpdatedAt:
@@ -121,6 +125,12 @@ func (_m *User) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field photo_url", values[i])
 			} else if value.Valid {
 				_m.PhotoURL = value.String
+			}
+		case user.FieldAccessVersion:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field access_version", values[i])
+			} else if value.Valid {
+				_m.AccessVersion = value.Int64
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
@@ -182,6 +192,9 @@ func (_m *User) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("photo_url=")
 	builder.WriteString(_m.PhotoURL)
+	builder.WriteString(", ")
+	builder.WriteString("access_version=")
+	builder.WriteString(fmt.Sprintf("%v", _m.AccessVersion))
 	builder.WriteByte(')')
 	return builder.String()
 }

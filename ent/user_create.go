@@ -79,6 +79,20 @@ func (_c *UserCreate) SetNillablePhotoURL(v *string) *UserCreate {
 	return _c
 }
 
+// SetAccessVersion sets the "access_version" field.
+func (_c *UserCreate) SetAccessVersion(v int64) *UserCreate {
+	_c.mutation.SetAccessVersion(v)
+	return _c
+}
+
+// SetNillableAccessVersion sets the "access_version" field if the given value is not nil.
+func (_c *UserCreate) SetNillableAccessVersion(v *int64) *UserCreate {
+	if v != nil {
+		_c.SetAccessVersion(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *UserCreate) SetID(v string) *UserCreate {
 	_c.mutation.SetID(v)
@@ -174,6 +188,10 @@ func (_c *UserCreate) defaults() error {
 		v := user.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
+	if _, ok := _c.mutation.AccessVersion(); !ok {
+		v := user.DefaultAccessVersion
+		_c.mutation.SetAccessVersion(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		if user.DefaultID == nil {
 			return fmt.Errorf("ent: uninitialized user.DefaultID (forgotten import ent/runtime?)")
@@ -212,6 +230,9 @@ func (_c *UserCreate) check() error {
 		if err := user.PhotoURLValidator(v); err != nil {
 			return &ValidationError{Name: "photo_url", err: fmt.Errorf(`ent: validator failed for field "User.photo_url": %w`, err)}
 		}
+	}
+	if _, ok := _c.mutation.AccessVersion(); !ok {
+		return &ValidationError{Name: "access_version", err: errors.New(`ent: missing required field "User.access_version"`)}
 	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := user.IDValidator(v); err != nil {
@@ -273,6 +294,10 @@ func (_c *UserCreate) createSpec() (*User, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.PhotoURL(); ok {
 		_spec.SetField(user.FieldPhotoURL, field.TypeString, value)
 		_node.PhotoURL = value
+	}
+	if value, ok := _c.mutation.AccessVersion(); ok {
+		_spec.SetField(user.FieldAccessVersion, field.TypeInt64, value)
+		_node.AccessVersion = value
 	}
 	if nodes := _c.mutation.TokensIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -412,6 +437,24 @@ func (u *UserUpsert) ClearPhotoURL() *UserUpsert {
 	return u
 }
 
+// SetAccessVersion sets the "access_version" field.
+func (u *UserUpsert) SetAccessVersion(v int64) *UserUpsert {
+	u.Set(user.FieldAccessVersion, v)
+	return u
+}
+
+// UpdateAccessVersion sets the "access_version" field to the value that was provided on create.
+func (u *UserUpsert) UpdateAccessVersion() *UserUpsert {
+	u.SetExcluded(user.FieldAccessVersion)
+	return u
+}
+
+// AddAccessVersion adds v to the "access_version" field.
+func (u *UserUpsert) AddAccessVersion(v int64) *UserUpsert {
+	u.Add(user.FieldAccessVersion, v)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -523,6 +566,27 @@ func (u *UserUpsertOne) UpdatePhotoURL() *UserUpsertOne {
 func (u *UserUpsertOne) ClearPhotoURL() *UserUpsertOne {
 	return u.Update(func(s *UserUpsert) {
 		s.ClearPhotoURL()
+	})
+}
+
+// SetAccessVersion sets the "access_version" field.
+func (u *UserUpsertOne) SetAccessVersion(v int64) *UserUpsertOne {
+	return u.Update(func(s *UserUpsert) {
+		s.SetAccessVersion(v)
+	})
+}
+
+// AddAccessVersion adds v to the "access_version" field.
+func (u *UserUpsertOne) AddAccessVersion(v int64) *UserUpsertOne {
+	return u.Update(func(s *UserUpsert) {
+		s.AddAccessVersion(v)
+	})
+}
+
+// UpdateAccessVersion sets the "access_version" field to the value that was provided on create.
+func (u *UserUpsertOne) UpdateAccessVersion() *UserUpsertOne {
+	return u.Update(func(s *UserUpsert) {
+		s.UpdateAccessVersion()
 	})
 }
 
@@ -804,6 +868,27 @@ func (u *UserUpsertBulk) UpdatePhotoURL() *UserUpsertBulk {
 func (u *UserUpsertBulk) ClearPhotoURL() *UserUpsertBulk {
 	return u.Update(func(s *UserUpsert) {
 		s.ClearPhotoURL()
+	})
+}
+
+// SetAccessVersion sets the "access_version" field.
+func (u *UserUpsertBulk) SetAccessVersion(v int64) *UserUpsertBulk {
+	return u.Update(func(s *UserUpsert) {
+		s.SetAccessVersion(v)
+	})
+}
+
+// AddAccessVersion adds v to the "access_version" field.
+func (u *UserUpsertBulk) AddAccessVersion(v int64) *UserUpsertBulk {
+	return u.Update(func(s *UserUpsert) {
+		s.AddAccessVersion(v)
+	})
+}
+
+// UpdateAccessVersion sets the "access_version" field to the value that was provided on create.
+func (u *UserUpsertBulk) UpdateAccessVersion() *UserUpsertBulk {
+	return u.Update(func(s *UserUpsert) {
+		s.UpdateAccessVersion()
 	})
 }
 

@@ -85,6 +85,27 @@ func (_u *UserUpdate) ClearPhotoURL() *UserUpdate {
 	return _u
 }
 
+// SetAccessVersion sets the "access_version" field.
+func (_u *UserUpdate) SetAccessVersion(v int64) *UserUpdate {
+	_u.mutation.ResetAccessVersion()
+	_u.mutation.SetAccessVersion(v)
+	return _u
+}
+
+// SetNillableAccessVersion sets the "access_version" field if the given value is not nil.
+func (_u *UserUpdate) SetNillableAccessVersion(v *int64) *UserUpdate {
+	if v != nil {
+		_u.SetAccessVersion(*v)
+	}
+	return _u
+}
+
+// AddAccessVersion adds value to the "access_version" field.
+func (_u *UserUpdate) AddAccessVersion(v int64) *UserUpdate {
+	_u.mutation.AddAccessVersion(v)
+	return _u
+}
+
 // AddTokenIDs adds the "tokens" edge to the APIToken entity by IDs.
 func (_u *UserUpdate) AddTokenIDs(ids ...string) *UserUpdate {
 	_u.mutation.AddTokenIDs(ids...)
@@ -257,6 +278,12 @@ func (_u *UserUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.PhotoURLCleared() {
 		_spec.ClearField(user.FieldPhotoURL, field.TypeString)
 	}
+	if value, ok := _u.mutation.AccessVersion(); ok {
+		_spec.SetField(user.FieldAccessVersion, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedAccessVersion(); ok {
+		_spec.AddField(user.FieldAccessVersion, field.TypeInt64, value)
+	}
 	if _u.mutation.TokensCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.O2M,
@@ -420,6 +447,27 @@ func (_u *UserUpdateOne) SetNillablePhotoURL(v *string) *UserUpdateOne {
 // ClearPhotoURL clears the value of the "photo_url" field.
 func (_u *UserUpdateOne) ClearPhotoURL() *UserUpdateOne {
 	_u.mutation.ClearPhotoURL()
+	return _u
+}
+
+// SetAccessVersion sets the "access_version" field.
+func (_u *UserUpdateOne) SetAccessVersion(v int64) *UserUpdateOne {
+	_u.mutation.ResetAccessVersion()
+	_u.mutation.SetAccessVersion(v)
+	return _u
+}
+
+// SetNillableAccessVersion sets the "access_version" field if the given value is not nil.
+func (_u *UserUpdateOne) SetNillableAccessVersion(v *int64) *UserUpdateOne {
+	if v != nil {
+		_u.SetAccessVersion(*v)
+	}
+	return _u
+}
+
+// AddAccessVersion adds value to the "access_version" field.
+func (_u *UserUpdateOne) AddAccessVersion(v int64) *UserUpdateOne {
+	_u.mutation.AddAccessVersion(v)
 	return _u
 }
 
@@ -624,6 +672,12 @@ func (_u *UserUpdateOne) sqlSave(ctx context.Context) (_node *User, err error) {
 	}
 	if _u.mutation.PhotoURLCleared() {
 		_spec.ClearField(user.FieldPhotoURL, field.TypeString)
+	}
+	if value, ok := _u.mutation.AccessVersion(); ok {
+		_spec.SetField(user.FieldAccessVersion, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedAccessVersion(); ok {
+		_spec.AddField(user.FieldAccessVersion, field.TypeInt64, value)
 	}
 	if _u.mutation.TokensCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -63,6 +63,10 @@ func TestTwoServersAgreeOnAccess(t *testing.T) {
 	admin("POST", "/v1/spaces/"+space+"/move", `{"parent":null}`)
 	expect("moving it back to the top", true)
 
+	admin("PATCH", "/v1/orgs/"+org+"/members/"+bob.User.ID, `{"role":null}`)
+	expect("making Bob a guest (the second server knew his role)", false)
+	admin("PATCH", "/v1/orgs/"+org+"/members/"+bob.User.ID, `{"role":"read"}`)
+	expect("making Bob a reader again", true)
 	admin("DELETE", "/v1/orgs/"+org+"/members/"+bob.User.ID, "")
 	expect("removing Bob from the organization", false)
 }

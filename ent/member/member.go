@@ -81,7 +81,7 @@ func ValidColumn(column string) bool {
 //
 //	import _ "github.com/binderyhq/bindery/ent/runtime"
 var (
-	Hooks  [1]ent.Hook
+	Hooks  [2]ent.Hook
 	Policy ent.Policy
 	// OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
 	OrganizationIDValidator func(string) error

@@ -1346,6 +1346,7 @@ var (
 		{Name: "display_name", Type: field.TypeString, Size: 255},
 		{Name: "email", Type: field.TypeString, Unique: true, Size: 320},
 		{Name: "photo_url", Type: field.TypeString, Nullable: true, Size: 2048},
+		{Name: "access_version", Type: field.TypeInt64, Default: 0},
 	}
 	// UsersTable holds the schema information for the "users" table.
 	UsersTable = &schema.Table{

@@ -748,6 +748,9 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	memberHooks := schema.Member{}.Hooks()
+
+	member.Hooks[1] = memberHooks[0]
 	memberMixinFields0 := memberMixin[0].Fields()
 	_ = memberMixinFields0
 	memberMixinFields1 := memberMixin[1].Fields()
@@ -2088,6 +2091,10 @@ func init() {
 	userDescPhotoURL := userFields[2].Descriptor()
 	// user.PhotoURLValidator is a validator for the "photo_url" field. It is called by the builders before save.
 	user.PhotoURLValidator = userDescPhotoURL.Validators[0].(func(string) error)
+	// userDescAccessVersion is the schema descriptor for access_version field.
+	userDescAccessVersion := userFields[3].Descriptor()
+	// user.DefaultAccessVersion holds the default value on creation for the access_version field.
+	user.DefaultAccessVersion = userDescAccessVersion.Default.(int64)
 	// userDescID is the schema descriptor for id field.
 	userDescID := userMixinFields0[0].Descriptor()
 	// user.DefaultID holds the default value on creation for the id field.

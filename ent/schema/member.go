@@ -57,3 +57,7 @@ func (Member) Policy() ent.Policy {
 		},
 	}
 }
+
+// Hooks of Member: a change of memberships moves the users' access versions, so every process
+// reads their memberships again at their next request.
+func (Member) Hooks() []ent.Hook { return []ent.Hook{rule.AccessVersions()} }

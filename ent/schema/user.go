@@ -21,6 +21,9 @@ func (User) Fields() []ent.Field {
 		field.String("display_name").NotEmpty().MaxRuneLen(255),
 		field.String("email").NotEmpty().MaxLen(320).Unique(),
 		field.String("photo_url").Optional().MaxLen(2048),
+		// access_version moves whenever the user's memberships change (rule.AccessVersions):
+		// authentication keeps a user's memberships under it, in every process (accounts).
+		field.Int64("access_version").Default(0),
 	}
 }
 

@@ -25,6 +25,8 @@ const (
 	FieldEmail = "email"
 	// FieldPhotoURL holds the string denoting the photo_url field in the database.
 	FieldPhotoURL = "photo_url"
+	// FieldAccessVersion holds the string denoting the access_version field in the database.
+	FieldAccessVersion = "access_version"
 	// EdgeTokens holds the string denoting the tokens edge name in mutations.
 	EdgeTokens = "tokens"
 	// EdgeMemberships holds the string denoting the memberships edge name in mutations.
@@ -55,6 +57,7 @@ var Columns = []string{
 	FieldDisplayName,
 	FieldEmail,
 	FieldPhotoURL,
+	FieldAccessVersion,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -87,6 +90,8 @@ var (
 	EmailValidator func(string) error
 	// PhotoURLValidator is a validator for the "photo_url" field. It is called by the builders before save.
 	PhotoURLValidator func(string) error
+	// DefaultAccessVersion holds the default value on creation for the "access_version" field.
+	DefaultAccessVersion int64
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -124,6 +129,11 @@ func ByEmail(opts ...sql.OrderTermOption) OrderOption {
 // ByPhotoURL orders the results by the photo_url field.
 func ByPhotoURL(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPhotoURL, opts...).ToFunc()
+}
+
+// ByAccessVersion orders the results by the access_version field.
+func ByAccessVersion(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldAccessVersion, opts...).ToFunc()
 }
 
 // ByTokensCount orders the results by tokens count.

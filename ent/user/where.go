@@ -90,6 +90,11 @@ func PhotoURL(v string) predicate.User {
 	return predicate.User(sql.FieldEQ(FieldPhotoURL, v))
 }
 
+// AccessVersion applies equality check predicate on the "access_version" field. It's identical to AccessVersionEQ.
+func AccessVersion(v int64) predicate.User {
+	return predicate.User(sql.FieldEQ(FieldAccessVersion, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.User {
 	return predicate.User(sql.FieldEQ(FieldCreatedAt, v))
@@ -373,6 +378,46 @@ func PhotoURLEqualFold(v string) predicate.User {
 // PhotoURLContainsFold applies the ContainsFold predicate on the "photo_url" field.
 func PhotoURLContainsFold(v string) predicate.User {
 	return predicate.User(sql.FieldContainsFold(FieldPhotoURL, v))
+}
+
+// AccessVersionEQ applies the EQ predicate on the "access_version" field.
+func AccessVersionEQ(v int64) predicate.User {
+	return predicate.User(sql.FieldEQ(FieldAccessVersion, v))
+}
+
+// AccessVersionNEQ applies the NEQ predicate on the "access_version" field.
+func AccessVersionNEQ(v int64) predicate.User {
+	return predicate.User(sql.FieldNEQ(FieldAccessVersion, v))
+}
+
+// AccessVersionIn applies the In predicate on the "access_version" field.
+func AccessVersionIn(vs ...int64) predicate.User {
+	return predicate.User(sql.FieldIn(FieldAccessVersion, vs...))
+}
+
+// AccessVersionNotIn applies the NotIn predicate on the "access_version" field.
+func AccessVersionNotIn(vs ...int64) predicate.User {
+	return predicate.User(sql.FieldNotIn(FieldAccessVersion, vs...))
+}
+
+// AccessVersionGT applies the GT predicate on the "access_version" field.
+func AccessVersionGT(v int64) predicate.User {
+	return predicate.User(sql.FieldGT(FieldAccessVersion, v))
+}
+
+// AccessVersionGTE applies the GTE predicate on the "access_version" field.
+func AccessVersionGTE(v int64) predicate.User {
+	return predicate.User(sql.FieldGTE(FieldAccessVersion, v))
+}
+
+// AccessVersionLT applies the LT predicate on the "access_version" field.
+func AccessVersionLT(v int64) predicate.User {
+	return predicate.User(sql.FieldLT(FieldAccessVersion, v))
+}
+
+// AccessVersionLTE applies the LTE predicate on the "access_version" field.
+func AccessVersionLTE(v int64) predicate.User {
+	return predicate.User(sql.FieldLTE(FieldAccessVersion, v))
 }
 
 // HasTokens applies the HasEdge predicate on the "tokens" edge.

@@ -9,7 +9,9 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
+	"sync"
 
 	"entgo.io/ent/dialect/sql"
 
@@ -71,48 +73,95 @@ func RevokeUserTokens(ctx context.Context, c *ent.Client, userID string) (int, e
 // Authenticate returns the viewer a bearer token stands for, with their memberships.
 // Returns ErrInvalidToken when the token is not one this server issued and still holds.
 func Authenticate(ctx context.Context, c *ent.Client, token string) (*viewer.Viewer, error) {
+	return NewAuthenticator(c).Authenticate(ctx, token)
+}
+
+// Authenticator turns tokens into viewers for a server. It keeps each user's memberships under
+// their access version (users.access_version, moved by every write of their memberships:
+// rule.AccessVersions), and reads the token, its user and that version on every request: one
+// statement, whatever the number of organizations, and a membership changed through any process
+// is read again at the user's next request.
+type Authenticator struct {
+	client *ent.Client
+	mu     sync.Mutex
+	cached map[string]memberships // by user id
+}
+
+// memberships are a user's organization roles (nil for a guest) at one access version.
+type memberships struct {
+	version int64
+	roles   map[string]*viewer.Role
+}
+
+// maxCachedUsers bounds the cache: past it, it starts again empty.
+const maxCachedUsers = 10000
+
+// NewAuthenticator returns an authenticator over the client.
+func NewAuthenticator(c *ent.Client) *Authenticator {
+	return &Authenticator{client: c, cached: map[string]memberships{}}
+}
+
+// Authenticate returns the viewer a bearer token stands for, with their memberships.
+// Returns ErrInvalidToken when the token is not one this server issued and still holds.
+func (a *Authenticator) Authenticate(ctx context.Context, token string) (*viewer.Viewer, error) {
 	if !strings.HasPrefix(token, tokenPrefix) || len(token) > 200 {
 		return nil, ErrInvalidToken
 	}
+	sys := System(ctx)
 	hash := hashToken(token)
-	rows, err := tokenRows(System(ctx), c, hash)
+	var rows []tokenRow
+	err := a.client.APIToken.Query().Where(apitoken.TokenHash(hash)).Modify(func(s *sql.Selector) {
+		u := sql.Table(user.Table)
+		s.Join(u).On(s.C(apitoken.FieldUserID), u.C(user.FieldID))
+		s.Select(s.C(apitoken.FieldTokenHash), s.C(apitoken.FieldUserID), u.C(user.FieldEmail), u.C(user.FieldAccessVersion))
+	}).Scan(sys, &rows)
 	if err != nil {
 		return nil, err
 	}
 	// The lookup is by hash; compare in constant time anyway, so no path times on token bytes.
-	if len(rows) == 0 || subtle.ConstantTimeCompare(rows[0].TokenHash, hash) != 1 {
+	if len(rows) != 1 || subtle.ConstantTimeCompare(rows[0].TokenHash, hash) != 1 {
 		return nil, ErrInvalidToken
 	}
-	roles := make(map[string]*viewer.Role, len(rows))
-	for _, r := range rows {
-		if r.OrganizationID != nil {
-			roles[*r.OrganizationID] = r.Role
-		}
+	roles, err := a.memberships(sys, rows[0].UserID, rows[0].AccessVersion)
+	if err != nil {
+		return nil, err
 	}
 	return viewer.NewUser(rows[0].UserID, rows[0].Email, roles), nil
 }
 
-// tokenRow is a token's user with one of their memberships (none: null organization).
+// tokenRow is a token with what authentication reads of its user.
 type tokenRow struct {
-	TokenHash      []byte       `json:"token_hash"`
-	UserID         string       `json:"user_id"`
-	Email          string       `json:"email"`
-	OrganizationID *string      `json:"organization_id"`
-	Role           *viewer.Role `json:"role"`
+	TokenHash     []byte `json:"token_hash"`
+	UserID        string `json:"user_id"`
+	Email         string `json:"email"`
+	AccessVersion int64  `json:"access_version"`
 }
 
-// tokenRows reads a token with its user and the user's active memberships in one statement,
-// and only the columns a viewer needs: every request pays for it.
-func tokenRows(sys context.Context, c *ent.Client, hash []byte) ([]tokenRow, error) {
-	var rows []tokenRow
-	err := c.APIToken.Query().Where(apitoken.TokenHash(hash)).Modify(func(s *sql.Selector) {
-		u, m := sql.Table(user.Table), sql.Table(member.Table)
-		s.Join(u).On(s.C(apitoken.FieldUserID), u.C(user.FieldID)).
-			LeftJoin(m).OnP(sql.And(sql.ColumnsEQ(m.C(member.FieldUserID), u.C(user.FieldID)), sql.EQ(m.C(member.FieldDisabled), false)))
-		s.Select(s.C(apitoken.FieldTokenHash), s.C(apitoken.FieldUserID), u.C(user.FieldEmail),
-			m.C(member.FieldOrganizationID), m.C(member.FieldRole))
-	}).Scan(sys, &rows)
-	return rows, err
+// memberships returns a copy of the user's roles by organization at version: from the cache, or
+// read and kept. The version was read before the memberships, so a change in between leaves an
+// older version with newer roles in the cache, which the next request reads again.
+func (a *Authenticator) memberships(ctx context.Context, userID string, version int64) (map[string]*viewer.Role, error) {
+	a.mu.Lock()
+	m, ok := a.cached[userID]
+	a.mu.Unlock()
+	if !ok || m.version != version {
+		rows, err := a.client.Member.Query().Where(member.UserID(userID), member.Disabled(false)).
+			Select(member.FieldOrganizationID, member.FieldRole).All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		m = memberships{version: version, roles: make(map[string]*viewer.Role, len(rows))}
+		for _, r := range rows {
+			m.roles[r.OrganizationID] = r.Role
+		}
+		a.mu.Lock()
+		if len(a.cached) >= maxCachedUsers {
+			a.cached = map[string]memberships{}
+		}
+		a.cached[userID] = m
+		a.mu.Unlock()
+	}
+	return maps.Clone(m.roles), nil // the viewer records the memberships its request changes
 }
 
 // NewUser describes a user to create.

@@ -63,8 +63,9 @@ func New(st *store.Store, o Options) http.Handler {
 }
 
 func authenticator(st *store.Store) rest.Authenticator {
+	a := accounts.NewAuthenticator(st.Client)
 	return func(ctx context.Context, token string) (*viewer.Viewer, error) {
-		v, err := accounts.Authenticate(ctx, st.Client, token)
+		v, err := a.Authenticate(ctx, token)
 		if errors.Is(err, accounts.ErrInvalidToken) {
 			return nil, apperr.Unauthenticatedf("the bearer token is invalid or was revoked")
 		}

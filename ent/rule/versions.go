@@ -1,0 +1,48 @@
+package rule
+
+import (
+	"context"
+
+	entgo "entgo.io/ent"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/member"
+	"github.com/binderyhq/bindery/ent/privacy"
+	"github.com/binderyhq/bindery/ent/user"
+)
+
+// AccessVersions is the hook of memberships that moves the access version of every user whose
+// memberships a write creates, changes or removes, in the write's transaction. Authentication
+// keeps a user's memberships under that version (accounts.Authenticator) and reads the version
+// on every request, so a change made through any process is obeyed by all at the next request.
+func AccessVersions() entgo.Hook {
+	return func(next entgo.Mutator) entgo.Mutator {
+		return entgo.MutateFunc(func(ctx context.Context, m entgo.Mutation) (entgo.Value, error) {
+			sys := privacy.DecisionContext(ctx, privacy.Allow)
+			client := mutationClient(ctx, m)
+			users, err := membershipUsers(sys, client, m)
+			if err != nil {
+				return nil, err
+			}
+			val, err := next.Mutate(ctx, m)
+			if err != nil || len(users) == 0 {
+				return val, err
+			}
+			return val, client.User.Update().Where(user.IDIn(users...)).AddAccessVersion(1).Modify(keepUpdatedAt).Exec(sys)
+		})
+	}
+}
+
+// membershipUsers lists the users whose memberships m writes, read before it runs.
+func membershipUsers(ctx context.Context, client *ent.Client, m entgo.Mutation) ([]string, error) {
+	if m.Op().Is(entgo.OpCreate) {
+		u, _ := m.Field(member.FieldUserID)
+		id, _ := u.(string)
+		return []string{id}, nil
+	}
+	ids, err := mutationIDs(ctx, m)
+	if err != nil || len(ids) == 0 {
+		return nil, err
+	}
+	return client.Member.Query().Where(member.IDIn(ids...)).Unique(true).Select(member.FieldUserID).Strings(ctx)
+}
