@@ -15,6 +15,7 @@ import (
 type splitDriver struct {
 	*entsql.Driver // the writer
 	reader         *entsql.Driver
+	readerStmts    *stmtCache // the reader's pool
 }
 
 // Query runs a plain SELECT on a reader; any other statement (INSERT … RETURNING) on the writer.
@@ -35,7 +36,7 @@ func (d *splitDriver) QueryContext(ctx context.Context, query string, args ...an
 
 // Close closes both pools.
 func (d *splitDriver) Close() error {
-	rerr := d.reader.Close()
+	rerr := d.readerStmts.Close()
 	if err := d.Driver.Close(); err != nil {
 		return err
 	}

@@ -150,9 +150,11 @@ func openSQLite(o Options) (dialect.Driver, error) {
 		writer.Close()
 		return nil, err
 	}
+	stmts := newStmtCache(reader)
 	return &splitDriver{
-		Driver: entsql.OpenDB(dialect.SQLite, writer),
-		reader: entsql.OpenDB(dialect.SQLite, reader),
+		Driver:      entsql.OpenDB(dialect.SQLite, writer),
+		reader:      entsql.NewDriver(dialect.SQLite, entsql.Conn{ExecQuerier: stmts}),
+		readerStmts: stmts,
 	}, nil
 }
 
