@@ -58,4 +58,3 @@ func BenchmarkNestedQuery(b *testing.B) {
 	b.ReportMetric(ms(times[len(times)/2]), "median-ms")
 	b.ReportMetric(float64(statements), "statements")
 }
-

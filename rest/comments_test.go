@@ -620,10 +620,10 @@ func TestCommentListStatements(t *testing.T) {
 	} } } } }`
 	count := func(t *testing.T, n int) (graphQL, rest int64) {
 		t.Helper()
-		f := newCommentFixture(t, func(o *server.Options) { o.LoaderWait = fvLoaderWait })
+		f := newCommentFixture(t)
 		f.seedComments(t, n, f.admin, f.commenter, f.e.User("eve@example.com", f.org, testenv.Role(viewer.RoleEdit)))
 		var g testenv.GQLResponse
-		graphQL = gqlMaxStatements(f.e, func() { g = f.e.GraphQL(f.commenter, q, map[string]any{"s": f.space}) })
+		graphQL = gqlStatements(t, f.e, func() { g = f.e.GraphQL(f.commenter, q, map[string]any{"s": f.space}) })
 		var d struct {
 			Space struct {
 				Comments struct {
@@ -637,7 +637,7 @@ func TestCommentListStatements(t *testing.T) {
 			len(got.Edges[0].Node.Reactions) != 2 || got.Edges[0].Node.Reactions[0].Count+got.Edges[0].Node.Reactions[1].Count != 3 {
 			t.Fatalf("listed %+v", got)
 		}
-		rest = gqlMaxStatements(f.e, func() { crWant(t, f.e.Do(f.commenter, "GET", f.tables()[0].base+"?limit=100", nil), http.StatusOK) })
+		rest = gqlStatements(t, f.e, func() { crWant(t, f.e.Do(f.commenter, "GET", f.tables()[0].base+"?limit=100", nil), http.StatusOK) })
 		return graphQL, rest
 	}
 	smallGQL, smallREST := count(t, 5)
