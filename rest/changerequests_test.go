@@ -668,9 +668,9 @@ func TestChangeRequestGraphQL(t *testing.T) {
 
 // crListStatements bounds the statements of a change request list with everything in it,
 // whatever its length: authentication 3 (token, user, memberships), the viewer's content
-// snapshot 3, the space 1, the page and its count 2, the revisions 1, and the users 1 or 2 (the
-// authors of the change requests, then those of their revisions, unless one batch takes both by
-// luck of timing). REST needs no revisions and no second wave of users: 10.
+// snapshot 3, the space 1, the page and its count 2, the revisions 1 (the four each change
+// request names), and the users 2 (the authors and mergers of the change requests, then the
+// authors of their revisions): 12. REST needs no revisions and no second level of users: 10.
 const crListStatements = 12
 
 // TestChangeRequestListStatements: listing change requests with their authors, mergers, space

@@ -605,11 +605,11 @@ func TestCommentGraphQL(t *testing.T) {
 
 // commentListStatements bounds the statements of a page of comments with all their fields and
 // replies, whatever its length: authentication 3, the viewer's content snapshot 3, the space 1,
-// the page and its count 2; then the comments' authors 1, revisions (target pages) 1, reactions 1,
-// repliers 2 (last replies, counts), replies and their count 2; then the users who reacted and
-// replied 1 and the replies' reactions 1; last the users who reacted to replies 1. GraphQL: 19,
-// or up to 22 when late resolvers miss their batch on a loaded machine (seen in CI on PostgreSQL
-// under the race detector: 21); REST, without replies: 15. Loading per comment would cost 50 more.
+// the page and its count 2; then the comments' authors and resolvers 1, revisions (target pages)
+// 1, reactions 1, repliers 2 (last replies, counts), replies and their count 2; then one
+// statement of users per level that names users: those who reacted 1, the repliers 1, the replies'
+// authors 1; the replies' reactions 1 and the users who gave them 1. GraphQL: 21; REST, without
+// replies: 16. Loading per comment would cost 50 more.
 const commentListStatements = 22
 
 // TestCommentListStatements: 5 comments and 50, each with its author, replies, reactions and a

@@ -14,17 +14,17 @@ import (
 const nestedQuery = `query { organization(id: "ORG_ID") { id title spaces(first: 50) { edges { node { id title
   changeRequests(status: null, first: 10) { edges { node { id number subject status createdBy { id displayName } } } } } } } } }`
 
-// nestedStatements bounds the statements of nestedQuery, whatever the number of spaces:
+// nestedStatements is the statements of nestedQuery, whatever the number of spaces:
 // authentication 3 (token, user, memberships), the viewer's content snapshot 3 (the access
 // filters' cost, to go), the organization 1, its spaces 1, the change requests of all the spaces 1
-// (one windowed statement), and their authors 1. No count runs: no totalCount is asked for.
+// (one windowed statement), and all their authors 1. No count runs: no totalCount is asked for.
 const nestedStatements = 10
 
 // nestedOrg makes an organization with spaces spaces of crs change requests each, written by
 // three members in turn, and returns its admin and id.
 func nestedOrg(t *testing.T, spaces, crs int) (*testenv.Env, testenv.Actor, string) {
 	t.Helper()
-	e := testenv.New(t, batchingOptions)
+	e := testenv.New(t)
 	admin, org := e.Bootstrap("ada@example.com", "Acme")
 	authors := []string{admin.UserID}
 	for _, name := range []string{"eve", "max"} {
@@ -87,5 +87,35 @@ func TestNestedQueryStatements(t *testing.T) {
 		if n != small[0] || n > nestedStatements {
 			t.Fatalf("statements per run: 5 spaces %v, 50 spaces %v; want all equal, at most %d", small, large, nestedStatements)
 		}
+	}
+}
+
+// TestCountsOnlyWhenAsked: asking for the totalCount of the spaces and of each space's change
+// requests costs two statements more (one grouped count per level), and not asking costs none.
+func TestCountsOnlyWhenAsked(t *testing.T) {
+	e, admin, org := nestedOrg(t, 5, 12)
+	plain := strings.Replace(nestedQuery, "ORG_ID", org, 1)
+	counted := strings.NewReplacer("spaces(first: 50) {", "spaces(first: 50) { totalCount",
+		"changeRequests(status: null, first: 10) {", "changeRequests(status: null, first: 10) { totalCount").Replace(plain)
+	var g testenv.GQLResponse
+	without := gqlStatements(t, e, func() { g = e.GraphQL(admin, plain, nil) })
+	gqlOK(t, g, &struct{}{})
+	with := gqlStatements(t, e, func() { g = e.GraphQL(admin, counted, nil) })
+	var d struct {
+		Organization struct {
+			Spaces struct {
+				TotalCount int
+				Edges      []struct {
+					Node struct{ ChangeRequests struct{ TotalCount int } }
+				}
+			}
+		}
+	}
+	gqlOK(t, g, &d)
+	if d.Organization.Spaces.TotalCount != 5 || d.Organization.Spaces.Edges[0].Node.ChangeRequests.TotalCount != 12 {
+		t.Fatalf("counts: %+v", d.Organization.Spaces)
+	}
+	if without > nestedStatements || with != without+2 {
+		t.Fatalf("statements: %d without totalCount, %d with; want at most %d, and 2 more", without, with, nestedStatements)
 	}
 }
