@@ -107,7 +107,7 @@ func (r *Resolver) collections(ctx context.Context, o *ent.Organization, first *
 }
 
 // childCollections lists a collection's sub-collections the viewer can read, in sibling order
-// (one statement for the pages of all the collections of a wave).
+// (one statement for the pages of all the collections of its level).
 func (r *Resolver) childCollections(ctx context.Context, c *ent.Collection, first *int, after *string) (*model.CollectionConnection, error) {
 	args, err := listArgs(ctx, first, after)
 	if err != nil {
@@ -121,7 +121,7 @@ func (r *Resolver) childCollections(ctx context.Context, c *ent.Collection, firs
 }
 
 // collectionSpaces lists the live spaces in a collection the viewer can read, in sibling order
-// (one statement for the pages of all the collections of a wave).
+// (one statement for the pages of all the collections of its level).
 func (r *Resolver) collectionSpaces(ctx context.Context, c *ent.Collection, first *int, after *string) (*model.SpaceConnection, error) {
 	args, err := listArgs(ctx, first, after)
 	if err != nil {

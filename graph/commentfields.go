@@ -10,7 +10,7 @@ import (
 )
 
 // Fields of comments and replies that are looked up: authors, reactions, repliers, the target page
-// and permissions. Each goes through the request's loaders, so a list's items batch together.
+// and permissions. Each goes through the request's loaders, so a list's items look up together.
 
 // commentUsers are the users a comment names (its poster, who resolved it): a field looks up one,
 // and the others for the whole level in the same statement.

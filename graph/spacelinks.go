@@ -8,7 +8,7 @@ import (
 	"github.com/binderyhq/bindery/graph/loader"
 )
 
-// spaceOrganization returns the organization of a space, batched with its siblings' lookups.
+// spaceOrganization returns the organization of a space, read with those of its level.
 // Returns NOT_FOUND when the viewer may read the space (a public one) but not its organization.
 func (r *Resolver) spaceOrganization(ctx context.Context, s *ent.Space) (*ent.Organization, error) {
 	return organizationOf(ctx, r, s, func(s *ent.Space) string { return s.OrganizationID })

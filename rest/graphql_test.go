@@ -21,9 +21,9 @@ const graphQLTree = `{ organizations(first: 50) { edges { node { id
   teams(first: 10) { edges { node { title memberCount members(first: 5) { edges { node { user { email } } } } } } } } } } }`
 
 // maxTreeStatements bounds the statements of graphQLTree, whatever the number of organizations.
-// Measured on SQLite and PostgreSQL: 20, on every run (authentication: token, user, memberships; then a
-// page statement per connection level and a count statement per counted one, one per counted field and per
-// looked-up object kind); the bound leaves room for a few more loaders.
+// Measured on SQLite and PostgreSQL: 20 on every run (authentication: token, user, memberships;
+// then a page statement per connection level and a count statement per counted one, one per
+// counted field and per looked-up object kind and level); the bound leaves room for a few more.
 const maxTreeStatements = 30
 
 // statementRuns is how many times a statement count is measured. Lookups batch by level, not by
