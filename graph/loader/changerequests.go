@@ -3,8 +3,6 @@ package loader
 import (
 	"context"
 
-	"entgo.io/ent/dialect/sql"
-
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/changerequest"
 	"github.com/binderyhq/bindery/ent/predicate"
@@ -27,7 +25,7 @@ func (l *Loaders) ChangeRequestPage(ctx context.Context, s *ent.Space, f ChangeR
 	return Get(ctx, l.client, changeRequestPages, s, func(s *ent.Space) pageKey[ChangeRequestFilter] { return pageOf(s.ID, f, a) })
 }
 
-var changeRequestPages = pages("change request pages", pageSource[ChangeRequestFilter, *ent.ChangeRequest]{
+var changeRequestPages = pages("change request pages", fromQuery(pageSource[ChangeRequestFilter, *ent.ChangeRequest]{
 	partition: []string{changerequest.FieldSpaceID},
 	order:     func(f ChangeRequestFilter) page.Order { return page.Order{Column: f.column(), Desc: true} },
 	parentOf:  func(cr *ent.ChangeRequest) string { return cr.SpaceID },
@@ -39,15 +37,9 @@ var changeRequestPages = pages("change request pages", pageSource[ChangeRequestF
 		return cr.UpdatedAt
 	},
 	timeKeyed: true,
-	rows: func(ctx context.Context, c *ent.Client, spaces []string, f ChangeRequestFilter, modify ...func(*sql.Selector)) ([]*ent.ChangeRequest, error) {
-		q := c.ChangeRequest.Query().Where(f.predicates(spaces)...)
-		q.Modify(modify...)
-		return q.All(ctx)
-	},
-	count: func(ctx context.Context, c *ent.Client, spaces []string, f ChangeRequestFilter) (map[string]int, error) {
-		return countBy(ctx, changerequest.FieldSpaceID, c.ChangeRequest.Query().Where(f.predicates(spaces)...).Modify)
-	},
-})
+}, func(c *ent.Client, spaces []string, f ChangeRequestFilter) *ent.ChangeRequestQuery {
+	return c.ChangeRequest.Query().Where(f.predicates(spaces)...)
+}))
 
 func (f ChangeRequestFilter) column() string {
 	if f.ByCreation {

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"entgo.io/ent/dialect/sql"
-
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/comment"
 	"github.com/binderyhq/bindery/ent/commentreply"
@@ -50,22 +48,16 @@ var changeRequestComments = pages("change request comment pages", commentSource(
 // commentSource pages comments by the parent column (space or change request), by posting time.
 func commentSource(parentColumn string, parentOf func(*ent.Comment) string,
 	ofParents func([]string) predicate.Comment) pageSource[CommentFilter, *ent.Comment] {
-	return pageSource[CommentFilter, *ent.Comment]{
+	return fromQuery(pageSource[CommentFilter, *ent.Comment]{
 		partition: []string{parentColumn},
 		order:     func(f CommentFilter) page.Order { return page.Order{Column: comment.FieldCreatedAt, Desc: !f.Asc} },
 		parentOf:  parentOf,
 		idOf:      func(c *ent.Comment) string { return c.ID },
 		cursorKey: func(c *ent.Comment, _ CommentFilter) any { return c.CreatedAt },
 		timeKeyed: true,
-		rows: func(ctx context.Context, c *ent.Client, parents []string, f CommentFilter, modify ...func(*sql.Selector)) ([]*ent.Comment, error) {
-			q := c.Comment.Query().Where(append(f.predicates(), ofParents(parents))...)
-			q.Modify(modify...)
-			return q.All(ctx)
-		},
-		count: func(ctx context.Context, c *ent.Client, parents []string, f CommentFilter) (map[string]int, error) {
-			return countBy(ctx, parentColumn, c.Comment.Query().Where(append(f.predicates(), ofParents(parents))...).Modify)
-		},
-	}
+	}, func(c *ent.Client, parents []string, f CommentFilter) *ent.CommentQuery {
+		return c.Comment.Query().Where(append(f.predicates(), ofParents(parents))...)
+	})
 }
 
 func (f CommentFilter) predicates() []predicate.Comment {
@@ -87,22 +79,16 @@ func (l *Loaders) ReplyPage(ctx context.Context, c *ent.Comment, a page.Args) (P
 	return Get(ctx, l.client, replyPages, c, func(c *ent.Comment) pageKey[struct{}] { return pageOf(c.ID, struct{}{}, a) })
 }
 
-var replyPages = pages("reply pages", pageSource[struct{}, *ent.CommentReply]{
+var replyPages = pages("reply pages", fromQuery(pageSource[struct{}, *ent.CommentReply]{
 	partition: []string{commentreply.FieldCommentID},
 	order:     func(struct{}) page.Order { return page.Order{Column: commentreply.FieldCreatedAt} },
 	parentOf:  func(r *ent.CommentReply) string { return r.CommentID },
 	idOf:      func(r *ent.CommentReply) string { return r.ID },
 	cursorKey: func(r *ent.CommentReply, _ struct{}) any { return r.CreatedAt },
 	timeKeyed: true,
-	rows: func(ctx context.Context, c *ent.Client, comments []string, _ struct{}, modify ...func(*sql.Selector)) ([]*ent.CommentReply, error) {
-		q := c.CommentReply.Query().Where(commentreply.CommentIDIn(comments...))
-		q.Modify(modify...)
-		return q.All(ctx)
-	},
-	count: func(ctx context.Context, c *ent.Client, comments []string, _ struct{}) (map[string]int, error) {
-		return countBy(ctx, commentreply.FieldCommentID, c.CommentReply.Query().Where(commentreply.CommentIDIn(comments...)).Modify)
-	},
-})
+}, func(c *ent.Client, comments []string, _ struct{}) *ent.CommentReplyQuery {
+	return c.CommentReply.Query().Where(commentreply.CommentIDIn(comments...))
+}))
 
 // ReactionTarget names a comment (Reply false) or a reply (Reply true) that reactions are given to.
 type ReactionTarget struct {

@@ -3,8 +3,6 @@ package loader
 import (
 	"context"
 
-	"entgo.io/ent/dialect/sql"
-
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/collection"
 	"github.com/binderyhq/bindery/ent/customfield"
@@ -65,37 +63,25 @@ func (l *Loaders) CollectionSpacePage(ctx context.Context, parent *ent.Collectio
 	return Get(ctx, l.client, collectionSpaces, parent, func(c *ent.Collection) pageKey[struct{}] { return pageOf(c.ID, struct{}{}, a) })
 }
 
-var childCollections = pages("child collection pages", pageSource[struct{}, *ent.Collection]{
+var childCollections = pages("child collection pages", fromQuery(pageSource[struct{}, *ent.Collection]{
 	partition: []string{collection.FieldParentID},
 	order:     func(struct{}) page.Order { return page.Order{Column: collection.FieldPosition} },
 	parentOf:  func(c *ent.Collection) string { return derefString(c.ParentID) },
 	idOf:      func(c *ent.Collection) string { return c.ID },
 	cursorKey: func(c *ent.Collection, _ struct{}) any { return c.Position },
-	rows: func(ctx context.Context, c *ent.Client, parents []string, _ struct{}, modify ...func(*sql.Selector)) ([]*ent.Collection, error) {
-		q := c.Collection.Query().Where(collection.ParentIDIn(parents...))
-		q.Modify(modify...)
-		return q.All(ctx)
-	},
-	count: func(ctx context.Context, c *ent.Client, parents []string, _ struct{}) (map[string]int, error) {
-		return countBy(ctx, collection.FieldParentID, c.Collection.Query().Where(collection.ParentIDIn(parents...)).Modify)
-	},
-})
+}, func(c *ent.Client, parents []string, _ struct{}) *ent.CollectionQuery {
+	return c.Collection.Query().Where(collection.ParentIDIn(parents...))
+}))
 
-var collectionSpaces = pages("collection space pages", pageSource[struct{}, *ent.Space]{
+var collectionSpaces = pages("collection space pages", fromQuery(pageSource[struct{}, *ent.Space]{
 	partition: []string{space.FieldParentID},
 	order:     func(struct{}) page.Order { return page.Order{Column: space.FieldPosition} },
 	parentOf:  func(s *ent.Space) string { return derefString(s.ParentID) },
 	idOf:      func(s *ent.Space) string { return s.ID },
 	cursorKey: func(s *ent.Space, _ struct{}) any { return s.Position },
-	rows: func(ctx context.Context, c *ent.Client, parents []string, _ struct{}, modify ...func(*sql.Selector)) ([]*ent.Space, error) {
-		q := c.Space.Query().Where(space.ParentIDIn(parents...), space.DeletedAtIsNil())
-		q.Modify(modify...)
-		return q.All(ctx)
-	},
-	count: func(ctx context.Context, c *ent.Client, parents []string, _ struct{}) (map[string]int, error) {
-		return countBy(ctx, space.FieldParentID, c.Space.Query().Where(space.ParentIDIn(parents...), space.DeletedAtIsNil()).Modify)
-	},
-})
+}, func(c *ent.Client, parents []string, _ struct{}) *ent.SpaceQuery {
+	return c.Space.Query().Where(space.ParentIDIn(parents...), space.DeletedAtIsNil())
+}))
 
 func derefString(s *string) string {
 	if s == nil {

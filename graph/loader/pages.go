@@ -41,16 +41,45 @@ type pageGroup[F comparable] struct {
 // pageSource says how to load the children of many parents: the filtering predicates, the order,
 // the parent columns, the key of each row's cursor.
 type pageSource[F comparable, T any] struct {
-	partition []string // the columns naming a row's parent: one, or several for a composite parent
+	partition []string // the columns naming a row's parent: one, or two for a composite parent
 	order     func(F) page.Order
 	parentOf  func(T) string
 	idOf      func(T) string
 	cursorKey func(T, F) any
 	timeKeyed bool // whether the sort column is a timestamp (else text)
 	// rows returns the matching children of the parents, each parent's first rows in the order
-	// when modify is applied; count counts all the matching rows per parent.
+	// when modify is applied; count counts all the matching rows per parent. fromQuery makes both.
 	rows  func(ctx context.Context, c *ent.Client, parents []string, f F, modify ...func(*sql.Selector)) ([]T, error)
 	count func(ctx context.Context, c *ent.Client, parents []string, f F) (map[string]int, error)
+}
+
+// childQuery is the part of an ent query (T its entity, S its select type) that pages read.
+type childQuery[T, S any] interface {
+	Modify(modifiers ...func(*sql.Selector)) S
+	All(ctx context.Context) ([]T, error)
+}
+
+// fromQuery returns src reading its children from query, a fresh ent query of the matching
+// children of the parents: the rows with the page's modifiers, and the counts grouped by the
+// partition (a composite parent named by its two columns' values joined by a space).
+func fromQuery[F comparable, T any, Q childQuery[T, S], S scanner](src pageSource[F, T], query func(*ent.Client, []string, F) Q) pageSource[F, T] {
+	src.rows = func(ctx context.Context, c *ent.Client, parents []string, f F, modify ...func(*sql.Selector)) ([]T, error) {
+		q := query(c, parents, f)
+		q.Modify(modify...)
+		return q.All(ctx)
+	}
+	src.count = func(ctx context.Context, c *ent.Client, parents []string, f F) (map[string]int, error) {
+		if len(src.partition) == 1 {
+			return countBy(ctx, src.partition[0], query(c, parents, f).Modify)
+		}
+		pairs, err := countByPair(ctx, src.partition, query(c, parents, f).Modify)
+		counts := make(map[string]int, len(pairs))
+		for k, n := range pairs {
+			counts[k[0]+" "+k[1]] = n
+		}
+		return counts, err
+	}
+	return src
 }
 
 // pages returns a batch reading pages of src's children, one statement per filter, size and
@@ -137,7 +166,7 @@ func (l *Loaders) MemberPage(ctx context.Context, o *ent.Organization, f MemberF
 	return Get(ctx, l.client, memberPages, o, func(o *ent.Organization) pageKey[MemberFilter] { return pageOf(o.ID, f, a) })
 }
 
-var memberPages = pages("member pages", pageSource[MemberFilter, *ent.Member]{
+var memberPages = pages("member pages", fromQuery(pageSource[MemberFilter, *ent.Member]{
 	partition: []string{member.FieldOrganizationID},
 	order: func(f MemberFilter) page.Order {
 		if f.LastSeen {
@@ -154,15 +183,9 @@ var memberPages = pages("member pages", pageSource[MemberFilter, *ent.Member]{
 		return m.JoinedAt
 	},
 	timeKeyed: true,
-	rows: func(ctx context.Context, c *ent.Client, orgs []string, f MemberFilter, modify ...func(*sql.Selector)) ([]*ent.Member, error) {
-		q := c.Member.Query().Where(f.predicates(orgs)...).WithUser() // the user is an edge: eager-loaded
-		q.Modify(modify...)
-		return q.All(ctx)
-	},
-	count: func(ctx context.Context, c *ent.Client, orgs []string, f MemberFilter) (map[string]int, error) {
-		return countBy(ctx, member.FieldOrganizationID, c.Member.Query().Where(f.predicates(orgs)...).Modify)
-	},
-})
+}, func(c *ent.Client, orgs []string, f MemberFilter) *ent.MemberQuery {
+	return c.Member.Query().Where(f.predicates(orgs)...).WithUser() // the user is an edge: eager-loaded
+}))
 
 func (f MemberFilter) predicates(orgs []string) []predicate.Member {
 	p := []predicate.Member{member.OrganizationIDIn(orgs...)}
@@ -247,21 +270,15 @@ func (l *Loaders) TeamPage(ctx context.Context, o *ent.Organization, f TeamFilte
 	return Get(ctx, l.client, teamPages, o, func(o *ent.Organization) pageKey[TeamFilter] { return pageOf(o.ID, f, a) })
 }
 
-var teamPages = pages("team pages", pageSource[TeamFilter, *ent.Team]{
+var teamPages = pages("team pages", fromQuery(pageSource[TeamFilter, *ent.Team]{
 	partition: []string{team.FieldOrganizationID},
 	order:     func(TeamFilter) page.Order { return page.Order{Column: team.FieldTitle} },
 	parentOf:  func(t *ent.Team) string { return t.OrganizationID },
 	idOf:      func(t *ent.Team) string { return t.ID },
 	cursorKey: func(t *ent.Team, _ TeamFilter) any { return t.Title },
-	rows: func(ctx context.Context, c *ent.Client, orgs []string, f TeamFilter, modify ...func(*sql.Selector)) ([]*ent.Team, error) {
-		q := c.Team.Query().Where(f.predicates(orgs)...)
-		q.Modify(modify...)
-		return q.All(ctx)
-	},
-	count: func(ctx context.Context, c *ent.Client, orgs []string, f TeamFilter) (map[string]int, error) {
-		return countBy(ctx, team.FieldOrganizationID, c.Team.Query().Where(f.predicates(orgs)...).Modify)
-	},
-})
+}, func(c *ent.Client, orgs []string, f TeamFilter) *ent.TeamQuery {
+	return c.Team.Query().Where(f.predicates(orgs)...)
+}))
 
 func (f TeamFilter) predicates(orgs []string) []predicate.Team {
 	where := []predicate.Team{team.OrganizationIDIn(orgs...)}
@@ -283,9 +300,6 @@ var rosterPages = pages("roster pages", teamMemberSource([]string{teammember.Fie
 	func(tm *ent.TeamMember) string { return tm.TeamID },
 	func(teams []string, _ struct{}) []predicate.TeamMember {
 		return []predicate.TeamMember{teammember.TeamIDIn(teams...)}
-	},
-	func(ctx context.Context, q *ent.TeamMemberQuery) (map[string]int, error) {
-		return countBy(ctx, teammember.FieldTeamID, q.Modify)
 	}))
 
 // UserTeamFilter narrows a member's teams to a title.
@@ -293,16 +307,17 @@ type UserTeamFilter struct {
 	Title string
 }
 
-// UserTeamPage returns one page of the teams a member belongs to in their organization. The parent of a page is the membership (organization, user), so the pages of
-// members of several organizations share one statement.
+// UserTeamPage returns one page of the teams a member belongs to in their organization. The
+// parent of a page is the membership (organization, user), so the pages of members of several
+// organizations share one statement.
 func (l *Loaders) UserTeamPage(ctx context.Context, m *ent.Member, f UserTeamFilter, a page.Args) (Page[*ent.TeamMember], error) {
 	return Get(ctx, l.client, userTeamPages, m, func(m *ent.Member) pageKey[UserTeamFilter] {
 		return pageOf(membershipParent(m.OrganizationID, m.UserID), f, a)
 	})
 }
 
-// membershipParent names the parent (organization, user) of a member's team list; ids never
-// contain a space.
+// membershipParent names the parent (organization, user) of a member's team list as pages name a
+// composite parent (fromQuery); ids never contain a space.
 func membershipParent(orgID, userID string) string { return orgID + " " + userID }
 
 var userTeamPages = pages("user team pages", teamMemberSource([]string{teammember.FieldOrganizationID, teammember.FieldUserID},
@@ -318,37 +333,21 @@ var userTeamPages = pages("user team pages", teamMemberSource([]string{teammembe
 			where = append(where, teammember.HasTeamWith(team.TitleContainsFold(f.Title)))
 		}
 		return where
-	},
-	func(ctx context.Context, q *ent.TeamMemberQuery) (map[string]int, error) {
-		byMember, err := countByMember(ctx, q.Modify)
-		counts := make(map[string]int, len(byMember))
-		for k, n := range byMember {
-			counts[membershipParent(k.OrgID, k.UserID)] = n
-		}
-		return counts, err
 	}))
 
-// teamMemberSource lists team memberships by parent (a team, or a membership), oldest first;
-// count counts the rows of a query per parent.
+// teamMemberSource lists team memberships by parent (a team, or a membership), oldest first.
 func teamMemberSource[F comparable](parentCols []string, parentOf func(*ent.TeamMember) string,
-	where func([]string, F) []predicate.TeamMember,
-	count func(context.Context, *ent.TeamMemberQuery) (map[string]int, error)) pageSource[F, *ent.TeamMember] {
-	return pageSource[F, *ent.TeamMember]{
+	where func([]string, F) []predicate.TeamMember) pageSource[F, *ent.TeamMember] {
+	return fromQuery(pageSource[F, *ent.TeamMember]{
 		partition: parentCols,
 		order:     func(F) page.Order { return page.Order{Column: teammember.FieldCreatedAt} },
 		parentOf:  parentOf,
 		idOf:      func(tm *ent.TeamMember) string { return tm.ID },
 		cursorKey: func(tm *ent.TeamMember, _ F) any { return tm.CreatedAt },
 		timeKeyed: true,
-		rows: func(ctx context.Context, c *ent.Client, parents []string, f F, modify ...func(*sql.Selector)) ([]*ent.TeamMember, error) {
-			q := c.TeamMember.Query().Where(where(parents, f)...)
-			q.Modify(modify...)
-			return q.All(ctx)
-		},
-		count: func(ctx context.Context, c *ent.Client, parents []string, f F) (map[string]int, error) {
-			return count(ctx, c.TeamMember.Query().Where(where(parents, f)...))
-		},
-	}
+	}, func(c *ent.Client, parents []string, f F) *ent.TeamMemberQuery {
+		return c.TeamMember.Query().Where(where(parents, f)...)
+	})
 }
 
 // InvitePage returns one page of an organization's invite links, newest first.
@@ -356,40 +355,28 @@ func (l *Loaders) InvitePage(ctx context.Context, o *ent.Organization, a page.Ar
 	return Get(ctx, l.client, invitePages, o, func(o *ent.Organization) pageKey[struct{}] { return pageOf(o.ID, struct{}{}, a) })
 }
 
-var invitePages = pages("invite pages", pageSource[struct{}, *ent.InviteLink]{
+var invitePages = pages("invite pages", fromQuery(pageSource[struct{}, *ent.InviteLink]{
 	partition: []string{invitelink.FieldOrganizationID},
 	order:     func(struct{}) page.Order { return page.Order{Column: invitelink.FieldCreatedAt, Desc: true} },
 	parentOf:  func(i *ent.InviteLink) string { return i.OrganizationID },
 	idOf:      func(i *ent.InviteLink) string { return i.ID },
 	cursorKey: func(i *ent.InviteLink, _ struct{}) any { return i.CreatedAt },
 	timeKeyed: true,
-	rows: func(ctx context.Context, c *ent.Client, orgs []string, _ struct{}, modify ...func(*sql.Selector)) ([]*ent.InviteLink, error) {
-		q := c.InviteLink.Query().Where(invitelink.OrganizationIDIn(orgs...))
-		q.Modify(modify...)
-		return q.All(ctx)
-	},
-	count: func(ctx context.Context, c *ent.Client, orgs []string, _ struct{}) (map[string]int, error) {
-		return countBy(ctx, invitelink.FieldOrganizationID, c.InviteLink.Query().Where(invitelink.OrganizationIDIn(orgs...)).Modify)
-	},
-})
+}, func(c *ent.Client, orgs []string, _ struct{}) *ent.InviteLinkQuery {
+	return c.InviteLink.Query().Where(invitelink.OrganizationIDIn(orgs...))
+}))
 
 // CustomFieldPage returns one page of an organization's custom fields, by name.
 func (l *Loaders) CustomFieldPage(ctx context.Context, o *ent.Organization, a page.Args) (Page[*ent.CustomField], error) {
 	return Get(ctx, l.client, fieldPages, o, func(o *ent.Organization) pageKey[struct{}] { return pageOf(o.ID, struct{}{}, a) })
 }
 
-var fieldPages = pages("custom field pages", pageSource[struct{}, *ent.CustomField]{
+var fieldPages = pages("custom field pages", fromQuery(pageSource[struct{}, *ent.CustomField]{
 	partition: []string{customfield.FieldOrganizationID},
 	order:     func(struct{}) page.Order { return page.Order{Column: customfield.FieldName} },
 	parentOf:  func(f *ent.CustomField) string { return f.OrganizationID },
 	idOf:      func(f *ent.CustomField) string { return f.ID },
 	cursorKey: func(f *ent.CustomField, _ struct{}) any { return f.Name },
-	rows: func(ctx context.Context, c *ent.Client, orgs []string, _ struct{}, modify ...func(*sql.Selector)) ([]*ent.CustomField, error) {
-		q := c.CustomField.Query().Where(customfield.OrganizationIDIn(orgs...))
-		q.Modify(modify...)
-		return q.All(ctx)
-	},
-	count: func(ctx context.Context, c *ent.Client, orgs []string, _ struct{}) (map[string]int, error) {
-		return countBy(ctx, customfield.FieldOrganizationID, c.CustomField.Query().Where(customfield.OrganizationIDIn(orgs...)).Modify)
-	},
-})
+}, func(c *ent.Client, orgs []string, _ struct{}) *ent.CustomFieldQuery {
+	return c.CustomField.Query().Where(customfield.OrganizationIDIn(orgs...))
+}))
