@@ -62,7 +62,8 @@ func withLoaders(ctx context.Context, client *ent.Client) (context.Context, *Loa
 }
 
 // Batch is a lookup made for many keys in one statement: fetch returns the values found, by key
-// (a key without a value gets V's zero value).
+// (a key without a value gets V's zero value). A fetch records the items it reads as a level
+// (Level) when their own lookups should batch; it never waits for another lookup.
 type Batch[K comparable, V any] struct {
 	name  string
 	fetch func(ctx context.Context, client *ent.Client, keys []K) (map[K]V, error)
