@@ -70,6 +70,8 @@ func (r *Resolver) replyReactions(ctx context.Context, reply *ent.CommentReply) 
 	})
 }
 
+// reactionsOf returns the reactions given to item, summarized by emoji; those of item's whole
+// level are read together.
 func reactionsOf[T comparable](ctx context.Context, r *Resolver, item T, key func(T) loader.ReactionTarget) ([]*model.EmojiReaction, error) {
 	out, err := loader.Get(ctx, r.Client, reactionSummaries, item, key)
 	if out == nil {

@@ -148,6 +148,7 @@ func keysOf[T, K comparable](lv *level, item T, keyFuncs []func(T) K) []K {
 	return keys
 }
 
+// answersOf returns the answers of b kept in lv, made on first use.
 func answersOf[K comparable, V any](lv *level, b *Batch[K, V]) *answers[K, V] {
 	lv.mu.Lock()
 	defer lv.mu.Unlock()
