@@ -73,7 +73,7 @@ type ChangeRequestListArgs struct {
 // changeRequests lists a space's change requests, last updated (or last created) first.
 // Returns INVALID for a bad page, limit or user filter.
 func (r *Resolver) changeRequests(ctx context.Context, s *ent.Space, a ChangeRequestListArgs) (*model.ChangeRequestConnection, error) {
-	args, err := page.NewArgs(a.First, a.After)
+	args, err := listArgs(ctx, a.First, a.After)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +87,7 @@ func (r *Resolver) changeRequests(ctx context.Context, s *ent.Space, a ChangeReq
 	if f.Contributor, err = userRef("contributor", a.Contributor); err != nil {
 		return nil, err
 	}
-	p, err := loader.For(ctx, r.Client).ChangeRequestPage(ctx, s.ID, f, args)
+	p, err := loader.For(ctx, r.Client).ChangeRequestPage(ctx, s, f, args)
 	if err != nil {
 		return nil, err
 	}
@@ -310,28 +310,45 @@ func (r *Resolver) changeRequestOutdated(ctx context.Context, cr *ent.ChangeRequ
 	return s.RevisionID != nil && *s.RevisionID != changeRequestBase(cr), nil
 }
 
-// author returns the user who made something the viewer reads (a change request, a revision):
-// as a user the viewer may see, else as their public profile (no email), so the authors of a
-// public space's work are named to outside readers too. nil for no user.
-func (r *Resolver) author(ctx context.Context, id *string) (*ent.User, error) {
-	if id == nil {
+// The users and the revisions a change request names: a field looks up one of them, and the
+// others of its kind for the whole level in the same statement.
+var (
+	crUsers     = []func(*ent.ChangeRequest) string{crCreator, crMerger}
+	crRevisions = []func(*ent.ChangeRequest) string{crRevision, crRevisionInitial, crRevisionMergedAncestor, crRevisionMerged}
+)
+
+func crCreator(cr *ent.ChangeRequest) string         { return cr.CreatedBy }
+func crMerger(cr *ent.ChangeRequest) string          { return derefOr(cr.MergedBy, "") }
+func crRevision(cr *ent.ChangeRequest) string        { return cr.RevisionID }
+func crRevisionInitial(cr *ent.ChangeRequest) string { return cr.RevisionInitialID }
+func crRevisionMergedAncestor(cr *ent.ChangeRequest) string {
+	return derefOr(cr.RevisionMergedAncestorID, "")
+}
+func crRevisionMerged(cr *ent.ChangeRequest) string { return derefOr(cr.RevisionMergedID, "") }
+
+// author returns the user key names on item, who made something the viewer reads (a change
+// request, a revision, a comment): as a user the viewer may see, else as their public profile (no
+// email), so the authors of a public space's work are named to outside readers too. The users of
+// item's whole level load together, with those the with keys name (loader.Get). nil for no user.
+func author[T comparable](ctx context.Context, r *Resolver, item T, key func(T) string, with ...func(T) string) (*ent.User, error) {
+	if key(item) == "" {
 		return nil, nil
 	}
-	l := loader.For(ctx, r.Client)
-	u, err := l.User(ctx, *id)
+	u, err := loader.Get(ctx, r.Client, loader.Users, item, key, with...)
 	if u != nil || err != nil {
 		return u, err
 	}
-	return l.Profile(ctx, *id)
+	return loader.Get(ctx, r.Client, loader.Profiles, item, key, with...)
 }
 
-// revisionOf returns a revision by id through the request's loader; nil for no id.
-// Returns NOT_FOUND when the viewer cannot read it.
-func (r *Resolver) revisionOf(ctx context.Context, id *string) (*ent.Revision, error) {
-	if id == nil {
+// revisionOf returns the revision key names on item, the revisions of item's whole level loaded
+// together, with those the with keys name; nil for no revision. Returns NOT_FOUND when the viewer
+// cannot read it.
+func revisionOf[T comparable](ctx context.Context, r *Resolver, item T, key func(T) string, with ...func(T) string) (*ent.Revision, error) {
+	if key(item) == "" {
 		return nil, nil
 	}
-	rev, err := loader.For(ctx, r.Client).Revision(ctx, *id)
+	rev, err := loader.Get(ctx, r.Client, loader.Revisions, item, key, with...)
 	if err == nil && rev == nil {
 		return nil, apperr.NotFoundf("revision not found")
 	}

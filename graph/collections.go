@@ -74,7 +74,7 @@ func (r *Resolver) collectionPermissions(ctx context.Context, c *ent.Collection)
 func collectionDefaultLevel(c *ent.Collection) *string { return enumString(c.DefaultLevel) }
 
 func (r *Resolver) collectionOrganization(ctx context.Context, c *ent.Collection) (*ent.Organization, error) {
-	return r.organizationByID(ctx, c.OrganizationID)
+	return organizationOf(ctx, r, c, func(c *ent.Collection) string { return c.OrganizationID })
 }
 
 // collectionParent returns the parent collection, or nil at the top level or when the viewer may
@@ -83,7 +83,7 @@ func (r *Resolver) collectionParent(ctx context.Context, c *ent.Collection) (*en
 	if c.ParentID == nil {
 		return nil, nil
 	}
-	return loader.For(ctx, r.Client).Collection(ctx, *c.ParentID)
+	return loader.Get(ctx, r.Client, loader.Collections, c, func(c *ent.Collection) string { return derefOr(c.ParentID, "") })
 }
 
 // collections lists the organization's collections the viewer can read, by position then id:
@@ -98,13 +98,13 @@ func (r *Resolver) collections(ctx context.Context, o *ent.Organization, first *
 }
 
 // childCollections lists a collection's sub-collections the viewer can read, in sibling order
-// (one statement for the pages of all the collections of a wave).
+// (one statement for the pages of all the collections of its level).
 func (r *Resolver) childCollections(ctx context.Context, c *ent.Collection, first *int, after *string) (*model.CollectionConnection, error) {
-	args, err := page.NewArgs(first, after)
+	args, err := listArgs(ctx, first, after)
 	if err != nil {
 		return nil, err
 	}
-	p, err := loader.For(ctx, r.Client).ChildCollectionPage(ctx, c.ID, args)
+	p, err := loader.For(ctx, r.Client).ChildCollectionPage(ctx, c, args)
 	if err != nil {
 		return nil, err
 	}
@@ -112,13 +112,13 @@ func (r *Resolver) childCollections(ctx context.Context, c *ent.Collection, firs
 }
 
 // collectionSpaces lists the live spaces in a collection the viewer can read, in sibling order
-// (one statement for the pages of all the collections of a wave).
+// (one statement for the pages of all the collections of its level).
 func (r *Resolver) collectionSpaces(ctx context.Context, c *ent.Collection, first *int, after *string) (*model.SpaceConnection, error) {
-	args, err := page.NewArgs(first, after)
+	args, err := listArgs(ctx, first, after)
 	if err != nil {
 		return nil, err
 	}
-	p, err := loader.For(ctx, r.Client).CollectionSpacePage(ctx, c.ID, args)
+	p, err := loader.For(ctx, r.Client).CollectionSpacePage(ctx, c, args)
 	if err != nil {
 		return nil, err
 	}
@@ -130,11 +130,11 @@ var collectionOrder = page.Order{Column: collection.FieldPosition}
 func collectionCursor(c *ent.Collection) page.Cursor { return page.Cursor{Key: c.Position, ID: c.ID} }
 
 func (r *Resolver) collectionPage(ctx context.Context, first *int, after *string, where ...predicate.Collection) (*model.CollectionConnection, error) {
-	args, err := page.NewArgs(first, after)
+	args, err := listArgs(ctx, first, after)
 	if err != nil {
 		return nil, err
 	}
-	p, err := page.Flat(ctx, r.Client.Collection.Query().Where(where...), collectionOrder, args, false, collectionCursor)
+	p, err := flat(ctx, r.Client.Collection.Query().Where(where...), collectionOrder, args, false, collectionCursor)
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,14 @@ import (
 )
 
 // Fields of comments and replies that are looked up: authors, reactions, repliers, the target page
-// and permissions. Each goes through the request's loaders, so a list's items batch together.
+// and permissions. Each goes through the request's loaders, so a list's items look up together.
+
+// commentUsers are the users a comment names (its poster, who resolved it): a field looks up one,
+// and the others for the whole level in the same statement.
+var commentUsers = []func(*ent.Comment) string{commentPoster, commentResolverUser}
+
+func commentPoster(c *ent.Comment) string       { return c.PostedBy }
+func commentResolverUser(c *ent.Comment) string { return derefOr(c.ResolvedBy, "") }
 
 // commentSpace is the space of a comment: the one it was read in, else read now.
 func (r *Resolver) commentSpace(ctx context.Context, c *ent.Comment) (*ent.Space, error) {
@@ -51,11 +58,44 @@ func (r *Resolver) replyPermissions(ctx context.Context, reply *ent.CommentReply
 	return r.discussionPermissions(ctx, s, reply.PostedBy)
 }
 
-// reactions is Comment.reactions and CommentReply.reactions.
-func (r *Resolver) reactions(ctx context.Context, t loader.ReactionTarget) ([]*model.EmojiReaction, error) {
-	rows, err := loader.For(ctx, r.Client).Reactions(ctx, t)
-	return summarizeReactions(rows), err
+// commentReactions is Comment.reactions.
+func (r *Resolver) commentReactions(ctx context.Context, c *ent.Comment) ([]*model.EmojiReaction, error) {
+	return reactionsOf(ctx, r, c, func(c *ent.Comment) loader.ReactionTarget { return loader.ReactionTarget{ID: c.ID} })
 }
+
+// replyReactions is CommentReply.reactions.
+func (r *Resolver) replyReactions(ctx context.Context, reply *ent.CommentReply) ([]*model.EmojiReaction, error) {
+	return reactionsOf(ctx, r, reply, func(r *ent.CommentReply) loader.ReactionTarget {
+		return loader.ReactionTarget{ID: r.ID, Reply: true}
+	})
+}
+
+// reactionsOf returns the reactions given to item, summarized by emoji; those of item's whole
+// level are read together.
+func reactionsOf[T comparable](ctx context.Context, r *Resolver, item T, key func(T) loader.ReactionTarget) ([]*model.EmojiReaction, error) {
+	out, err := loader.Get(ctx, r.Client, reactionSummaries, item, key)
+	if out == nil {
+		out = []*model.EmojiReaction{}
+	}
+	return out, err
+}
+
+// reactionSummaries reads the reactions of the comments or replies of a level and summarizes
+// them; the users who reacted, over the whole level, form one level.
+var reactionSummaries = loader.NewBatch("reaction summaries",
+	func(ctx context.Context, c *ent.Client, keys []loader.ReactionTarget) (map[loader.ReactionTarget][]*model.EmojiReaction, error) {
+		rows, err := loader.ReadReactions(ctx, c, keys)
+		out := make(map[loader.ReactionTarget][]*model.EmojiReaction, len(rows))
+		var users []*model.ReactionUser
+		for t, rs := range rows {
+			out[t] = summarizeReactions(rs)
+			for _, e := range out[t] {
+				users = append(users, e.Users...)
+			}
+		}
+		loader.Level(ctx, users)
+		return out, err
+	})
 
 // summarizeReactions groups reactions (oldest first) by emoji, in the order each emoji was first
 // given, each with its users in the order they reacted.
@@ -77,13 +117,28 @@ func summarizeReactions(rows []*ent.Reaction) []*model.EmojiReaction {
 
 // repliers is Comment.repliers: who replied, most recent first.
 func (r *Resolver) repliers(ctx context.Context, c *ent.Comment) ([]*model.CommentReplier, error) {
-	rows, err := loader.For(ctx, r.Client).Repliers(ctx, c.ID)
-	out := make([]*model.CommentReplier, len(rows))
-	for i, row := range rows {
-		out[i] = &model.CommentReplier{UserID: row.UserID, Count: row.Count, UpdatedAt: row.LastAt}
+	out, err := loader.Get(ctx, r.Client, replierLists, c, func(c *ent.Comment) string { return c.ID })
+	if out == nil {
+		out = []*model.CommentReplier{}
 	}
 	return out, err
 }
+
+// replierLists reads the repliers of the comments of a level; the repliers, over the whole level,
+// form one level.
+var replierLists = loader.NewBatch("repliers", func(ctx context.Context, c *ent.Client, comments []string) (map[string][]*model.CommentReplier, error) {
+	rows, err := loader.ReadRepliers(ctx, c, comments)
+	out := make(map[string][]*model.CommentReplier, len(rows))
+	var all []*model.CommentReplier
+	for id, rs := range rows {
+		for _, row := range rs {
+			m := &model.CommentReplier{UserID: row.UserID, Count: row.Count, UpdatedAt: row.LastAt}
+			out[id], all = append(out[id], m), append(all, m)
+		}
+	}
+	loader.Level(ctx, all)
+	return out, err
+})
 
 // commentTargetPage is CommentTarget.page: the page a comment is on, as it is in the content the
 // comment is about now (the space's, or the change request's), or as it was when the comment was
@@ -93,16 +148,43 @@ func (r *Resolver) commentTargetPage(ctx context.Context, t *model.CommentTarget
 	if c.PageID == nil {
 		return nil, nil
 	}
+	then, err := treeOf(ctx, r, c, func(c *ent.Comment) string { return derefOr(c.RevisionID, "") })
+	if err != nil {
+		return nil, err
+	}
+	now, err := r.commentContentTree(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return targetPage(*c.PageID, then, now), nil
+}
+
+// commentContentTree is the tree of the content a comment is about now: read with those of its
+// level when the comment was read with its space or change request (a list), else alone.
+func (r *Resolver) commentContentTree(ctx context.Context, c *ent.Comment) (*tree.Tree, error) {
+	if attachedContentRevision(c) != "" {
+		return treeOf(ctx, r, c, attachedContentRevision)
+	}
 	current, err := r.commentContentRevision(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	trees, err := r.treesOf(ctx, c.RevisionID, current)
-	if err != nil {
-		return nil, err
+	return treeOf(ctx, r, derefOr(current, ""), identity)
+}
+
+// attachedContentRevision is the active revision of the content a comment is about, from the
+// change request or space it was read with; "" when it was read without them.
+func attachedContentRevision(c *ent.Comment) string {
+	if c.ChangeRequestID != nil {
+		if cr := c.Edges.ChangeRequest; cr != nil {
+			return cr.RevisionID
+		}
+		return ""
 	}
-	then, now := trees[0], trees[1]
-	return targetPage(*c.PageID, then, now), nil
+	if s := c.Edges.Space; s != nil {
+		return derefOr(s.RevisionID, "")
+	}
+	return ""
 }
 
 // commentContentRevision is the active revision of the content a comment is about: its change
@@ -149,26 +231,15 @@ func targetTreePage(t *tree.Tree, id string) *tree.Page {
 	return t.Page(id)
 }
 
-// treesOf returns the trees of revisions the viewer reads (nil for a nil id), the revisions read
-// in one wave of the request's loader.
-func (r *Resolver) treesOf(ctx context.Context, ids ...*string) ([]*tree.Tree, error) {
-	named := make([]string, len(ids))
-	for i, id := range ids {
-		if id != nil {
-			named[i] = *id
-		}
+// treeOf returns the tree of the revision key names on item: nil for none, or for one the viewer
+// may not read. The revisions of item's whole level are read together.
+func treeOf[T comparable](ctx context.Context, r *Resolver, item T, key func(T) string) (*tree.Tree, error) {
+	if key(item) == "" {
+		return nil, nil
 	}
-	revs, err := loader.For(ctx, r.Client).Revisions(ctx, named)
-	if err != nil {
+	rev, err := loader.Get(ctx, r.Client, loader.Revisions, item, key)
+	if err != nil || rev == nil {
 		return nil, err
 	}
-	trees := make([]*tree.Tree, len(ids))
-	for i, rev := range revs {
-		if rev != nil && ids[i] != nil {
-			if trees[i], err = r.revisionTree(ctx, rev); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return trees, nil
+	return r.revisionTree(ctx, rev)
 }

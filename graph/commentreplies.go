@@ -40,11 +40,11 @@ func (r *Resolver) ListCommentReplies(ctx context.Context, spaceID string, crRef
 
 // commentReplies is Comment.replies.
 func (r *Resolver) commentReplies(ctx context.Context, c *ent.Comment, first *int, after *string) (*model.CommentReplyConnection, error) {
-	args, err := page.NewArgs(first, after)
+	args, err := listArgs(ctx, first, after)
 	if err != nil {
 		return nil, err
 	}
-	p, err := loader.For(ctx, r.Client).ReplyPage(ctx, c.ID, args)
+	p, err := loader.For(ctx, r.Client).ReplyPage(ctx, c, args)
 	if err != nil {
 		return nil, err
 	}

@@ -128,7 +128,7 @@ func (r *Resolver) ListComments(ctx context.Context, spaceID string, crRef *stri
 
 // comments is Space.comments and ChangeRequest.comments.
 func (r *Resolver) comments(ctx context.Context, sc commentScope, a CommentListArgs) (*model.CommentConnection, error) {
-	args, err := page.NewArgs(a.First, a.After)
+	args, err := listArgs(ctx, a.First, a.After)
 	if err != nil {
 		return nil, err
 	}
@@ -139,9 +139,9 @@ func (r *Resolver) comments(ctx context.Context, sc commentScope, a CommentListA
 	l := loader.For(ctx, r.Client)
 	var p loader.Page[*ent.Comment]
 	if sc.changeRequest != nil {
-		p, err = l.ChangeRequestCommentPage(ctx, sc.changeRequest.ID, f, args)
+		p, err = l.ChangeRequestCommentPage(ctx, sc.changeRequest, f, args)
 	} else {
-		p, err = l.SpaceCommentPage(ctx, sc.space.ID, f, args)
+		p, err = l.SpaceCommentPage(ctx, sc.space, f, args)
 	}
 	if err != nil {
 		return nil, err
@@ -310,13 +310,13 @@ func (r *Resolver) checkCommentTarget(ctx context.Context, sc commentScope, page
 	if err := checkText("page", *pageID, 1, maxTargetID); err != nil {
 		return err
 	}
-	trees, err := r.treesOf(ctx, sc.revisionID())
+	t, err := treeOf(ctx, r, derefOr(sc.revisionID(), ""), identity)
 	if err != nil {
 		return err
 	}
 	var p *tree.Page
-	if trees[0] != nil {
-		p = trees[0].Page(*pageID)
+	if t != nil {
+		p = t.Page(*pageID)
 	}
 	if p == nil {
 		return apperr.Invalidf("page: the content has no page %q", truncate(*pageID, maxTargetID))

@@ -1,11 +1,48 @@
 package graph
 
 import (
+	"context"
+
+	"github.com/99designs/gqlgen/graphql"
+
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/graph/page"
 )
+
+// listArgs validates a list's page arguments. The list is counted only when its totalCount is
+// asked for: always outside GraphQL (REST lists show their count).
+func listArgs(ctx context.Context, first *int, after *string) (page.Args, error) {
+	a, err := page.NewArgs(first, after)
+	a.Count = selects(ctx, "totalCount")
+	return a, err
+}
+
+// selects reports whether the GraphQL field being resolved selects the named field of its result
+// (through fragments, @skip and @include too). Outside a GraphQL operation — a REST handler
+// calling a resolver — every field is wanted.
+func selects(ctx context.Context, name string) bool {
+	if !graphql.HasOperationContext(ctx) || graphql.GetFieldContext(ctx) == nil {
+		return true
+	}
+	for _, f := range graphql.CollectFieldsCtx(ctx, nil) {
+		if f.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// flat reads one page of a list that is not nested under parents (page.Flat) and records its
+// items as a level, so a lookup for one of them is made for all (loader.Level). Nested lists are
+// read by the loader's page batches, which record their levels themselves.
+func flat[T comparable, Q page.Query[T, Q, S], S any](ctx context.Context, q Q, o page.Order, a page.Args, timeKeyed bool,
+	cursorOf func(T) page.Cursor) (page.Page[T], error) {
+	p, err := page.Flat(ctx, q, o, a, timeKeyed, cursorOf)
+	loader.Level(ctx, p.Items)
+	return p, err
+}
 
 // pageInfo describes where a page ends: the next page's cursor when there is one.
 func pageInfo[T any](p page.Page[T]) *model.PageInfo {

@@ -15,7 +15,6 @@ import (
 	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
-	"github.com/binderyhq/bindery/graph/page"
 )
 
 // Bounds of custom field definitions (spec/03).
@@ -44,14 +43,14 @@ func (r *Resolver) customField(ctx context.Context, orgID, name string) (*ent.Cu
 }
 
 func (r *Resolver) customFields(ctx context.Context, o *ent.Organization, first *int, after *string) (*model.CustomFieldConnection, error) {
-	args, err := page.NewArgs(first, after)
+	args, err := listArgs(ctx, first, after)
 	if err != nil {
 		return nil, err
 	}
 	if !rule.HasOrgRole(viewer.FromContext(ctx), o.ID, viewer.RoleRead) {
 		return nil, apperr.Forbiddenf("guests may not list the organization's custom fields")
 	}
-	p, err := loader.For(ctx, r.Client).CustomFieldPage(ctx, o.ID, args)
+	p, err := loader.For(ctx, r.Client).CustomFieldPage(ctx, o, args)
 	if err != nil {
 		return nil, err
 	}

@@ -30,7 +30,7 @@ const fieldTextMax = 256
 // Whoever reads the space reads its values and their definitions (guests with a grant and readers
 // of a public space included); the loader reads them with the policy's decision made.
 func (r *Resolver) spaceFieldValues(ctx context.Context, s *ent.Space) ([]*model.CustomFieldValue, error) {
-	rows, err := loader.For(ctx, r.Client).SpaceFieldValues(ctx, s.ID)
+	rows, err := loader.For(ctx, r.Client).SpaceFieldValues(ctx, s)
 	if err != nil {
 		return nil, err
 	}

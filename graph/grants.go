@@ -239,7 +239,7 @@ func (r *Resolver) grants(ctx context.Context, t grantTarget, first *int, after 
 		q.Where(permissiongrant.TeamIDNotNil())
 	}
 	cursorOf := func(g *ent.PermissionGrant) page.Cursor { return page.Cursor{Key: g.CreatedAt, ID: g.ID} }
-	p, err := page.Flat(ctx, q, page.Order{Column: permissiongrant.FieldCreatedAt}, args, true, cursorOf)
+	p, err := flat(ctx, q, page.Order{Column: permissiongrant.FieldCreatedAt}, args, true, cursorOf)
 	if err != nil {
 		return nil, err
 	}
@@ -255,14 +255,14 @@ func (r *Resolver) grantUser(ctx context.Context, g *ent.PermissionGrant) (*ent.
 	if g.UserID == nil {
 		return nil, nil
 	}
-	return r.userOf(ctx, *g.UserID)
+	return userOf(ctx, r, g, func(g *ent.PermissionGrant) string { return derefOr(g.UserID, "") })
 }
 
 func (r *Resolver) grantTeam(ctx context.Context, g *ent.PermissionGrant) (*ent.Team, error) {
 	if g.TeamID == nil {
 		return nil, nil
 	}
-	t, err := loader.For(ctx, r.Client).Team(ctx, *g.TeamID)
+	t, err := loader.Get(ctx, r.Client, loader.Teams, g, func(g *ent.PermissionGrant) string { return derefOr(g.TeamID, "") })
 	if err == nil && t == nil {
 		return nil, apperr.NotFoundf("team not found")
 	}

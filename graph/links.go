@@ -280,7 +280,7 @@ func pageOf[T any](items []T, a page.Args, cursorOf func(T) page.Cursor, isAfter
 // false: callers show them only what names it, as authors come as public profiles.
 func (r *Resolver) LinkOrganization(ctx context.Context, s *ent.Space) (o *ent.Organization, member bool, err error) {
 	if _, member = viewer.FromContext(ctx).Membership(s.OrganizationID); member {
-		o, err = r.organizationByID(ctx, s.OrganizationID)
+		o, err = organizationOf(ctx, r, s, func(s *ent.Space) string { return s.OrganizationID })
 		return o, true, err
 	}
 	// The viewer read the space, so the organization's name is theirs to see; its policy shows

@@ -10,7 +10,6 @@ import (
 	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
-	"github.com/binderyhq/bindery/graph/page"
 )
 
 func (r *Resolver) viewerUser(ctx context.Context) (*ent.User, error) {
@@ -18,7 +17,7 @@ func (r *Resolver) viewerUser(ctx context.Context) (*ent.User, error) {
 	if err != nil {
 		return nil, err
 	}
-	return r.userOf(ctx, v.UserID)
+	return userOf(ctx, r, v.UserID, identity)
 }
 
 // user returns a user the viewer may see: themself or someone of their organizations.
@@ -27,31 +26,39 @@ func (r *Resolver) user(ctx context.Context, id string) (*ent.User, error) {
 	if _, err := viewerOf(ctx); err != nil {
 		return nil, err
 	}
-	return r.userOf(ctx, id)
+	return userOf(ctx, r, id, identity)
 }
 
-func (r *Resolver) userOf(ctx context.Context, id string) (*ent.User, error) {
-	u, err := loader.For(ctx, r.Client).User(ctx, id)
+// userOf returns the user key names on item, the users of item's whole level loaded together.
+// Returns NOT_FOUND when the viewer may not see them.
+func userOf[T comparable](ctx context.Context, r *Resolver, item T, key func(T) string) (*ent.User, error) {
+	u, err := loader.Get(ctx, r.Client, loader.Users, item, key)
 	if err == nil && u == nil {
 		return nil, apperr.NotFoundf("user not found")
 	}
 	return u, err
 }
 
+// identity is the key of a lookup by a key alone (no level).
+func identity(id string) string { return id }
+
 // memberUser returns a member's user: eager-loaded with member pages, else through the loader.
 func (r *Resolver) memberUser(ctx context.Context, m *ent.Member) (*ent.User, error) {
 	if u := m.Edges.User; u != nil {
 		return u, nil
 	}
-	return r.userOf(ctx, m.UserID)
+	return userOf(ctx, r, m, func(m *ent.Member) string { return m.UserID })
 }
 
 func (r *Resolver) viewerMembership(ctx context.Context, o *ent.Organization) (*ent.Member, error) {
-	return loader.For(ctx, r.Client).Member(ctx, loader.MemberKey{OrgID: o.ID, UserID: viewer.FromContext(ctx).UserID})
+	me := viewer.FromContext(ctx).UserID
+	return loader.Get(ctx, r.Client, loader.Members, o, func(o *ent.Organization) loader.MemberKey {
+		return loader.MemberKey{OrgID: o.ID, UserID: me}
+	})
 }
 
 func (r *Resolver) teams(ctx context.Context, o *ent.Organization, first *int, after, title, owner *string) (*model.TeamConnection, error) {
-	args, err := page.NewArgs(first, after)
+	args, err := listArgs(ctx, first, after)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +69,7 @@ func (r *Resolver) teams(ctx context.Context, o *ent.Organization, first *int, a
 	if err := checkText("title", f.Title, 0, 64); err != nil {
 		return nil, err
 	}
-	p, err := loader.For(ctx, r.Client).TeamPage(ctx, o.ID, f, args)
+	p, err := loader.For(ctx, r.Client).TeamPage(ctx, o, f, args)
 	if err != nil {
 		return nil, err
 	}
@@ -70,11 +77,11 @@ func (r *Resolver) teams(ctx context.Context, o *ent.Organization, first *int, a
 }
 
 func (r *Resolver) teamRoster(ctx context.Context, t *ent.Team, first *int, after *string) (*model.TeamMemberConnection, error) {
-	args, err := page.NewArgs(first, after)
+	args, err := listArgs(ctx, first, after)
 	if err != nil {
 		return nil, err
 	}
-	p, err := loader.For(ctx, r.Client).RosterPage(ctx, t.ID, args)
+	p, err := loader.For(ctx, r.Client).RosterPage(ctx, t, args)
 	if err != nil {
 		return nil, err
 	}
@@ -82,15 +89,15 @@ func (r *Resolver) teamRoster(ctx context.Context, t *ent.Team, first *int, afte
 }
 
 func (r *Resolver) memberTeams(ctx context.Context, m *ent.Member, first *int, after, title *string) (*model.TeamMemberConnection, error) {
-	args, err := page.NewArgs(first, after)
+	args, err := listArgs(ctx, first, after)
 	if err != nil {
 		return nil, err
 	}
-	f := loader.UserTeamFilter{OrgID: m.OrganizationID, Title: strings.TrimSpace(derefOr(title, ""))}
+	f := loader.UserTeamFilter{Title: strings.TrimSpace(derefOr(title, ""))}
 	if err := checkText("title", f.Title, 0, 64); err != nil {
 		return nil, err
 	}
-	p, err := loader.For(ctx, r.Client).UserTeamPage(ctx, m.UserID, f, args)
+	p, err := loader.For(ctx, r.Client).UserTeamPage(ctx, m, f, args)
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +105,7 @@ func (r *Resolver) memberTeams(ctx context.Context, m *ent.Member, first *int, a
 }
 
 func (r *Resolver) teamOf(ctx context.Context, tm *ent.TeamMember) (*ent.Team, error) {
-	t, err := loader.For(ctx, r.Client).Team(ctx, tm.TeamID)
+	t, err := loader.Get(ctx, r.Client, loader.Teams, tm, func(tm *ent.TeamMember) string { return tm.TeamID })
 	if err == nil && t == nil {
 		return nil, apperr.NotFoundf("team not found")
 	}
@@ -106,14 +113,14 @@ func (r *Resolver) teamOf(ctx context.Context, tm *ent.TeamMember) (*ent.Team, e
 }
 
 func (r *Resolver) invites(ctx context.Context, o *ent.Organization, first *int, after *string) (*model.InviteLinkConnection, error) {
-	args, err := page.NewArgs(first, after)
+	args, err := listArgs(ctx, first, after)
 	if err != nil {
 		return nil, err
 	}
 	if !rule.HasOrgRole(viewer.FromContext(ctx), o.ID, viewer.RoleAdmin) {
 		return nil, apperr.Forbiddenf("only admins may list invite links")
 	}
-	p, err := loader.For(ctx, r.Client).InvitePage(ctx, o.ID, args)
+	p, err := loader.For(ctx, r.Client).InvitePage(ctx, o, args)
 	if err != nil {
 		return nil, err
 	}

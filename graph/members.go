@@ -41,7 +41,7 @@ type MemberListArgs struct {
 }
 
 func (r *Resolver) members(ctx context.Context, o *ent.Organization, a MemberListArgs) (*model.MemberConnection, error) {
-	args, err := page.NewArgs(a.First, a.After)
+	args, err := listArgs(ctx, a.First, a.After)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +68,7 @@ func (r *Resolver) members(ctx context.Context, o *ent.Organization, a MemberLis
 			f.Role = viewer.Role(strings.ToLower(string(*a.Role)))
 		}
 	}
-	p, err := loader.For(ctx, r.Client).MemberPage(ctx, o.ID, f, args)
+	p, err := loader.For(ctx, r.Client).MemberPage(ctx, o, f, args)
 	if err != nil {
 		return nil, err
 	}

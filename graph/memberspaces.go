@@ -35,7 +35,7 @@ func (r *Resolver) memberSpaces(ctx context.Context, m *ent.Member, first *int, 
 	q := r.Client.Space.Query().Where(space.OrganizationID(m.OrganizationID), space.DeletedAtIsNil(),
 		rule.SpacesWithRole(subject, viewer.RoleRead))
 	o := page.Order{Column: space.FieldTitle, Desc: order == nil || *order != model.SortOrderAsc}
-	spaces, err := page.Flat(ctx, q, o, args, false, func(s *ent.Space) page.Cursor { return page.Cursor{Key: s.Title, ID: s.ID} })
+	spaces, err := flat(ctx, q, o, args, false, func(s *ent.Space) page.Cursor { return page.Cursor{Key: s.Title, ID: s.ID} })
 	if err != nil {
 		return nil, err
 	}

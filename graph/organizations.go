@@ -47,11 +47,11 @@ func (r *Resolver) organizations(ctx context.Context, first *int, after *string)
 	if _, err := viewerOf(ctx); err != nil {
 		return nil, err
 	}
-	args, err := page.NewArgs(first, after)
+	args, err := listArgs(ctx, first, after)
 	if err != nil {
 		return nil, err
 	}
-	p, err := page.Flat(ctx, r.Client.Organization.Query(), page.Order{Column: organization.FieldCreatedAt}, args, true, organizationCursor)
+	p, err := flat(ctx, r.Client.Organization.Query(), page.Order{Column: organization.FieldCreatedAt}, args, true, organizationCursor)
 	if err != nil {
 		return nil, err
 	}

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/graph-gophers/dataloader/v7"
-
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/changerequest"
 	"github.com/binderyhq/bindery/ent/privacy"
@@ -235,7 +233,7 @@ func (r *Resolver) activeRevision(ctx context.Context, s *ent.Space) (*ent.Revis
 	if s.RevisionID == nil {
 		return nil, nil
 	}
-	return loader.For(ctx, r.Client).Revision(ctx, *s.RevisionID)
+	return loader.Get(ctx, r.Client, loader.Revisions, s, func(s *ent.Space) string { return derefOr(s.RevisionID, "") })
 }
 
 // spaceRevision is Space.revisionById: a revision of the space, or nil.
@@ -253,7 +251,9 @@ func (r *Resolver) contentPages(ctx context.Context, rev *ent.Revision) ([]*mode
 	if err != nil {
 		return nil, err
 	}
-	return pageModels(t, "", "", r.bodyLoader(ctx)), nil
+	pages := pageModels(t, "", "")
+	loader.Level(ctx, subtreePages(pages))
+	return pages, nil
 }
 
 // revisionPage is Revision.page: the page with the id, with its subtree, or nil.
@@ -276,18 +276,29 @@ func (r *Resolver) contentPage(ctx context.Context, rev *ent.Revision, find func
 	if p == nil {
 		return nil, nil
 	}
-	bodies := r.bodyLoader(ctx)
 	path := t.Path(p.ID)
-	return &model.ContentPage{Page: p, Path: path, Bodies: bodies, Children: pageModels(t, p.ID, path+"/", bodies)}, nil
+	page := &model.ContentPage{Page: p, Path: path, Children: pageModels(t, p.ID, path+"/")}
+	loader.Level(ctx, subtreePages([]*model.ContentPage{page}))
+	return page, nil
 }
 
 // pageModels returns the children of parent, each with its subtree; prefix is their path prefix.
-func pageModels(t *tree.Tree, parent, prefix string, bodies *dataloader.Loader[string, string]) []*model.ContentPage {
+func pageModels(t *tree.Tree, parent, prefix string) []*model.ContentPage {
 	kids := t.Children(parent)
 	out := make([]*model.ContentPage, len(kids))
 	for i, p := range kids {
 		path := prefix + p.Slug
-		out[i] = &model.ContentPage{Page: p, Path: path, Bodies: bodies, Children: pageModels(t, p.ID, path+"/", bodies)}
+		out[i] = &model.ContentPage{Page: p, Path: path, Children: pageModels(t, p.ID, path+"/")}
+	}
+	return out
+}
+
+// subtreePages returns pages and the pages of their subtrees: the pages read together, a level
+// whose bodies load in one batch.
+func subtreePages(pages []*model.ContentPage) []*model.ContentPage {
+	out := append([]*model.ContentPage(nil), pages...)
+	for _, p := range pages {
+		out = append(out, subtreePages(p.Children)...)
 	}
 	return out
 }
@@ -297,7 +308,7 @@ func (r *Resolver) contentPageMarkdown(ctx context.Context, p *model.ContentPage
 	if p.Type == PageTypeGroup {
 		return nil, nil
 	}
-	body, err := p.Bodies.Load(ctx, p.Body)()
+	body, err := loader.Get(ctx, r.Client, r.bodyBatch(), p, func(p *model.ContentPage) string { return p.Body })
 	if err != nil {
 		return nil, err
 	}
@@ -317,15 +328,9 @@ func (r *Resolver) revisionFile(ctx context.Context, rev *ent.Revision, id strin
 	return &model.RevisionFile{File: t.File(id), RevisionID: rev.ID}, nil
 }
 
-// bodyLoader batches the body reads of the pages read together: the Markdown of every page asked
-// for in one wave is one fetch (bodies already cached cost none).
-func (r *Resolver) bodyLoader(ctx context.Context) *dataloader.Loader[string, string] {
-	return dataloader.NewBatchedLoader(func(ctx context.Context, hashes []string) []*dataloader.Result[string] {
-		bodies, err := r.pageBodies(ctx, hashes)
-		out := make([]*dataloader.Result[string], len(hashes))
-		for i, h := range hashes {
-			out[i] = &dataloader.Result[string]{Data: bodies[h], Error: err}
-		}
-		return out
-	}, dataloader.WithWait[string, string](loader.For(ctx, r.Client).Wait()))
+// bodyBatch reads page bodies by hash, those cached costing nothing.
+func (r *Resolver) bodyBatch() *loader.Batch[string, string] {
+	return loader.NewBatch("page bodies", func(ctx context.Context, _ *ent.Client, hashes []string) (map[string]string, error) {
+		return r.pageBodies(ctx, hashes)
+	})
 }

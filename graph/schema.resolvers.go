@@ -30,32 +30,32 @@ func (r *changeRequestResolver) Outdated(ctx context.Context, obj *ent.ChangeReq
 
 // CreatedBy is the resolver for the createdBy field.
 func (r *changeRequestResolver) CreatedBy(ctx context.Context, obj *ent.ChangeRequest) (*ent.User, error) {
-	return r.author(ctx, &obj.CreatedBy)
+	return author(ctx, r.Resolver, obj, crCreator, crUsers...)
 }
 
 // MergedBy is the resolver for the mergedBy field.
 func (r *changeRequestResolver) MergedBy(ctx context.Context, obj *ent.ChangeRequest) (*ent.User, error) {
-	return r.author(ctx, obj.MergedBy)
+	return author(ctx, r.Resolver, obj, crMerger, crUsers...)
 }
 
 // Revision is the resolver for the revision field.
 func (r *changeRequestResolver) Revision(ctx context.Context, obj *ent.ChangeRequest) (*ent.Revision, error) {
-	return r.revisionOf(ctx, &obj.RevisionID)
+	return revisionOf(ctx, r.Resolver, obj, crRevision, crRevisions...)
 }
 
 // RevisionInitial is the resolver for the revisionInitial field.
 func (r *changeRequestResolver) RevisionInitial(ctx context.Context, obj *ent.ChangeRequest) (*ent.Revision, error) {
-	return r.revisionOf(ctx, &obj.RevisionInitialID)
+	return revisionOf(ctx, r.Resolver, obj, crRevisionInitial, crRevisions...)
 }
 
 // RevisionMergedAncestor is the resolver for the revisionMergedAncestor field.
 func (r *changeRequestResolver) RevisionMergedAncestor(ctx context.Context, obj *ent.ChangeRequest) (*ent.Revision, error) {
-	return r.revisionOf(ctx, obj.RevisionMergedAncestorID)
+	return revisionOf(ctx, r.Resolver, obj, crRevisionMergedAncestor, crRevisions...)
 }
 
 // RevisionMerged is the resolver for the revisionMerged field.
 func (r *changeRequestResolver) RevisionMerged(ctx context.Context, obj *ent.ChangeRequest) (*ent.Revision, error) {
-	return r.revisionOf(ctx, obj.RevisionMergedID)
+	return revisionOf(ctx, r.Resolver, obj, crRevisionMerged, crRevisions...)
 }
 
 // PDF is the resolver for the pdf field.
@@ -115,12 +115,12 @@ func (r *collectionResolver) Access(ctx context.Context, obj *ent.Collection, fi
 
 // PostedBy is the resolver for the postedBy field.
 func (r *commentResolver) PostedBy(ctx context.Context, obj *ent.Comment) (*ent.User, error) {
-	return r.author(ctx, &obj.PostedBy)
+	return author(ctx, r.Resolver, obj, commentPoster, commentUsers...)
 }
 
 // ResolvedBy is the resolver for the resolvedBy field.
 func (r *commentResolver) ResolvedBy(ctx context.Context, obj *ent.Comment) (*ent.User, error) {
-	return r.author(ctx, obj.ResolvedBy)
+	return author(ctx, r.Resolver, obj, commentResolverUser, commentUsers...)
 }
 
 // Target is the resolver for the target field.
@@ -130,7 +130,7 @@ func (r *commentResolver) Target(ctx context.Context, obj *ent.Comment) (*model.
 
 // Reactions is the resolver for the reactions field.
 func (r *commentResolver) Reactions(ctx context.Context, obj *ent.Comment) ([]*model.EmojiReaction, error) {
-	return r.reactions(ctx, loader.ReactionTarget{ID: obj.ID})
+	return r.commentReactions(ctx, obj)
 }
 
 // Repliers is the resolver for the repliers field.
@@ -155,17 +155,17 @@ func (r *commentResolver) Permissions(ctx context.Context, obj *ent.Comment) (*m
 
 // User is the resolver for the user field.
 func (r *commentReplierResolver) User(ctx context.Context, obj *model.CommentReplier) (*ent.User, error) {
-	return r.author(ctx, &obj.UserID)
+	return author(ctx, r.Resolver, obj, func(c *model.CommentReplier) string { return c.UserID })
 }
 
 // PostedBy is the resolver for the postedBy field.
 func (r *commentReplyResolver) PostedBy(ctx context.Context, obj *ent.CommentReply) (*ent.User, error) {
-	return r.author(ctx, &obj.PostedBy)
+	return author(ctx, r.Resolver, obj, func(c *ent.CommentReply) string { return c.PostedBy })
 }
 
 // Reactions is the resolver for the reactions field.
 func (r *commentReplyResolver) Reactions(ctx context.Context, obj *ent.CommentReply) ([]*model.EmojiReaction, error) {
-	return r.reactions(ctx, loader.ReactionTarget{ID: obj.ID, Reply: true})
+	return r.replyReactions(ctx, obj)
 }
 
 // Permissions is the resolver for the permissions field.
@@ -210,12 +210,12 @@ func (r *memberResolver) User(ctx context.Context, obj *ent.Member) (*ent.User, 
 
 // SpaceCount is the resolver for the spaceCount field.
 func (r *memberResolver) SpaceCount(ctx context.Context, obj *ent.Member) (int, error) {
-	return loader.For(ctx, r.Client).MemberSpaceCount(ctx, loader.MemberKey{OrgID: obj.OrganizationID, UserID: obj.UserID})
+	return loader.For(ctx, r.Client).MemberSpaceCount(ctx, obj)
 }
 
 // TeamCount is the resolver for the teamCount field.
 func (r *memberResolver) TeamCount(ctx context.Context, obj *ent.Member) (int, error) {
-	return loader.For(ctx, r.Client).MemberTeamCount(ctx, loader.MemberKey{OrgID: obj.OrganizationID, UserID: obj.UserID})
+	return loader.For(ctx, r.Client).MemberTeamCount(ctx, obj)
 }
 
 // SiteCount is the resolver for the siteCount field.
@@ -630,7 +630,7 @@ func (r *queryResolver) ChangeRequest(ctx context.Context, spaceID string, id st
 
 // User is the resolver for the user field.
 func (r *reactionUserResolver) User(ctx context.Context, obj *model.ReactionUser) (*ent.User, error) {
-	return r.author(ctx, &obj.UserID)
+	return author(ctx, r.Resolver, obj, func(u *model.ReactionUser) string { return u.UserID })
 }
 
 // Type is the resolver for the type field.
@@ -640,7 +640,7 @@ func (r *revisionResolver) Type(ctx context.Context, obj *ent.Revision) (string,
 
 // CreatedBy is the resolver for the createdBy field.
 func (r *revisionResolver) CreatedBy(ctx context.Context, obj *ent.Revision) (*ent.User, error) {
-	return r.author(ctx, obj.CreatedBy)
+	return author(ctx, r.Resolver, obj, func(rev *ent.Revision) string { return derefOr(rev.CreatedBy, "") })
 }
 
 // Pages is the resolver for the pages field.
@@ -761,12 +761,12 @@ func (r *spaceResolver) Comment(ctx context.Context, obj *ent.Space, id string) 
 
 // MemberCount is the resolver for the memberCount field.
 func (r *teamResolver) MemberCount(ctx context.Context, obj *ent.Team) (int, error) {
-	return loader.For(ctx, r.Client).TeamSize(ctx, obj.ID)
+	return loader.For(ctx, r.Client).TeamSize(ctx, obj)
 }
 
 // SpaceCount is the resolver for the spaceCount field.
 func (r *teamResolver) SpaceCount(ctx context.Context, obj *ent.Team) (int, error) {
-	return loader.For(ctx, r.Client).TeamSpaceCount(ctx, obj.ID)
+	return loader.For(ctx, r.Client).TeamSpaceCount(ctx, obj)
 }
 
 // Permissions is the resolver for the permissions field.
@@ -791,7 +791,7 @@ func (r *teamMemberResolver) Member(ctx context.Context, obj *ent.TeamMember) (*
 
 // User is the resolver for the user field.
 func (r *teamMemberResolver) User(ctx context.Context, obj *ent.TeamMember) (*ent.User, error) {
-	return r.userOf(ctx, obj.UserID)
+	return userOf(ctx, r.Resolver, obj, func(tm *ent.TeamMember) string { return tm.UserID })
 }
 
 // ChangeRequest returns generated.ChangeRequestResolver implementation.

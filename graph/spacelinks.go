@@ -8,10 +8,10 @@ import (
 	"github.com/binderyhq/bindery/graph/loader"
 )
 
-// spaceOrganization returns the organization of a space, batched with its siblings' lookups.
+// spaceOrganization returns the organization of a space, read with those of its level.
 // Returns NOT_FOUND when the viewer may read the space (a public one) but not its organization.
 func (r *Resolver) spaceOrganization(ctx context.Context, s *ent.Space) (*ent.Organization, error) {
-	return r.organizationByID(ctx, s.OrganizationID)
+	return organizationOf(ctx, r, s, func(s *ent.Space) string { return s.OrganizationID })
 }
 
 // spaceParent returns the parent collection of a space, or nil at the top level or when the viewer
@@ -20,15 +20,17 @@ func (r *Resolver) spaceParent(ctx context.Context, s *ent.Space) (*ent.Collecti
 	if s.ParentID == nil {
 		return nil, nil
 	}
-	return loader.For(ctx, r.Client).Collection(ctx, *s.ParentID)
+	return loader.Get(ctx, r.Client, loader.Collections, s, func(s *ent.Space) string { return derefOr(s.ParentID, "") })
 }
 
-// organizationByID returns an organization the viewer may see through the request's loader.
-func (r *Resolver) organizationByID(ctx context.Context, id string) (*ent.Organization, error) {
+// organizationOf returns the organization key names on item, one the viewer may see, the
+// organizations of item's whole level read together (and kept for the request). Returns
+// NOT_FOUND otherwise.
+func organizationOf[T comparable](ctx context.Context, r *Resolver, item T, key func(T) string) (*ent.Organization, error) {
 	if _, err := viewerOf(ctx); err != nil {
 		return nil, err
 	}
-	o, err := loader.For(ctx, r.Client).Organization(ctx, id)
+	o, err := loader.Get(ctx, r.Client, loader.Organizations, item, key)
 	if err == nil && o == nil {
 		return nil, apperr.NotFoundf("organization not found")
 	}

@@ -115,11 +115,11 @@ func spaceDefaultLevel(s *ent.Space) *string { return enumString(s.DefaultLevel)
 // spaces lists the live spaces of an organization the viewer can read, by sibling position then
 // id (creation order until a move changes it).
 func (r *Resolver) spaces(ctx context.Context, o *ent.Organization, first *int, after *string) (*model.SpaceConnection, error) {
-	args, err := page.NewArgs(first, after)
+	args, err := listArgs(ctx, first, after)
 	if err != nil {
 		return nil, err
 	}
-	p, err := page.Flat(ctx, r.Client.Space.Query().Where(space.OrganizationID(o.ID), space.DeletedAtIsNil()),
+	p, err := flat(ctx, r.Client.Space.Query().Where(space.OrganizationID(o.ID), space.DeletedAtIsNil()),
 		page.Order{Column: space.FieldPosition}, args, false, spaceCursor)
 	if err != nil {
 		return nil, err

@@ -247,7 +247,9 @@ func (r *Resolver) removeTeamMember(ctx context.Context, orgID, teamID, userID s
 }
 
 func (r *Resolver) teamMemberOf(ctx context.Context, tm *ent.TeamMember) (*ent.Member, error) {
-	m, err := loader.For(ctx, r.Client).Member(ctx, loader.MemberKey{OrgID: tm.OrganizationID, UserID: tm.UserID})
+	m, err := loader.Get(ctx, r.Client, loader.Members, tm, func(tm *ent.TeamMember) loader.MemberKey {
+		return loader.MemberKey{OrgID: tm.OrganizationID, UserID: tm.UserID}
+	})
 	if err == nil && m == nil {
 		return nil, apperr.NotFoundf("member not found")
 	}

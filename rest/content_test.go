@@ -638,7 +638,7 @@ func TestContentGraphQL(t *testing.T) {
 // TestContentMarkdownStatements: the Markdown of every page of a tree level loads in one batch,
 // so a tree of 30 pages costs the statements of a tree of 3.
 func TestContentMarkdownStatements(t *testing.T) {
-	f := newContentFixture(t, func(o *server.Options) { o.LoaderWait = fvLoaderWait })
+	f := newContentFixture(t)
 	spaceOf := func(n int) string {
 		s := createSpace(t, f.e, f.admin, f.org, map[string]any{"title": fmt.Sprint(n, " pages")})["id"].(string)
 		var pages []*tree.Page

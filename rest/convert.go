@@ -10,8 +10,9 @@ import (
 )
 
 // Conversions from resolver results to wire shapes. Derived fields (permissions, counts, the
-// member's user) come from the same field resolvers GraphQL uses, so they batch through the
-// request's loaders; list items convert concurrently so their lookups share one batch.
+// member's user) come from the same field resolvers GraphQL uses: a list's items were read as one
+// level, so the first item's lookup is made for all of them (graph/loader) and the others find
+// its answer. Items convert concurrently only so that the different lookups overlap.
 
 // userOf is user as a conversion.
 func (a *api) userOf(_ context.Context, u *ent.User) (User, error) { return a.user(u), nil }
@@ -73,7 +74,7 @@ func (a *api) team(ctx context.Context, t *ent.Team) (Team, error) {
 	return w, err
 }
 
-// parallel runs the lookups of one object at once, so their loaders wait together, not in turn.
+// parallel runs the independent lookups of one object at once, so their statements overlap.
 func parallel(fns ...func() error) error {
 	errs := make([]error, len(fns))
 	var wg sync.WaitGroup
@@ -121,7 +122,8 @@ func (a *api) customField(ctx context.Context, f *ent.CustomField) (CustomField,
 	}, err
 }
 
-// convertAll converts items concurrently, so the lookups of all items batch together.
+// convertAll converts items concurrently; their lookups are made once for the whole list (a
+// level), whichever item asks first.
 func convertAll[T, W any](ctx context.Context, items []T, conv func(context.Context, T) (W, error)) ([]W, error) {
 	out := make([]W, len(items))
 	errs := make([]error, len(items))

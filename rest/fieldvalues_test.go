@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/server"
@@ -341,10 +340,6 @@ func TestSpaceFieldValuesGraphQL(t *testing.T) {
 	})
 }
 
-// fvLoaderWait is the loader wait of the statement-count tests: long enough that every sibling
-// resolver asks within one wave even on a machine busy with the rest of the suite under -race.
-const fvLoaderWait = 100 * time.Millisecond
-
 // TestSpaceListStatements: listing spaces with their parent collection, organization and custom
 // field values costs the same number of statements for 5 spaces and for 40.
 func TestSpaceListStatements(t *testing.T) {
@@ -353,7 +348,7 @@ func TestSpaceListStatements(t *testing.T) {
 	  customFields { value customField { name } } } } } } }`
 	count := func(t *testing.T, n int) int64 {
 		t.Helper()
-		f := newFVFixture(t, func(o *server.Options) { o.LoaderWait = fvLoaderWait })
+		f := newFVFixture(t)
 		r := f.e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/collections", map[string]any{"title": "Guides"})
 		if r.Status != http.StatusCreated {
 			t.Fatalf("create collection: %d %s", r.Status, r.Body)
@@ -407,7 +402,7 @@ func TestCollectionListStatements(t *testing.T) {
 	  spaces(first: 5) { totalCount edges { node { title customFields { value } } } } } } } } }`
 	count := func(t *testing.T, n int) int64 {
 		t.Helper()
-		f := newFVFixture(t, func(o *server.Options) { o.LoaderWait = fvLoaderWait })
+		f := newFVFixture(t)
 		var top string
 		for i := 0; i < n; i++ {
 			body := map[string]any{"title": fmt.Sprintf("C%d", i)}

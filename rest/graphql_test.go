@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/server"
@@ -15,39 +14,38 @@ import (
 )
 
 // graphQLTree reads every organization of the viewer with its members, their users, counts and
-// teams, and its teams with their members: the nested lists the dataloaders must batch.
+// teams, and its teams with their members: the nested lists the loaders must batch by level.
 const graphQLTree = `{ organizations(first: 50) { edges { node { id
   members(first: 50) { totalCount edges { node { id role user { id email } teamCount spaceCount
     teams(first: 5) { totalCount edges { node { team { title memberCount } } } } } } }
   teams(first: 10) { edges { node { title memberCount members(first: 5) { edges { node { user { email } } } } } } } } } } }`
 
 // maxTreeStatements bounds the statements of graphQLTree, whatever the number of organizations.
-// Measured on SQLite and PostgreSQL: 19 or 20 (authentication: token, user, memberships; then a
-// page statement and a count statement per connection level, one per counted field and per
-// looked-up object kind); the bound leaves room for a few more loaders.
+// Measured on SQLite and PostgreSQL: 20 on every run (authentication: token, user, memberships;
+// then a page statement per connection level and a count statement per counted one, one per
+// counted field and per looked-up object kind and level); the bound leaves room for a few more.
 const maxTreeStatements = 30
 
-// statementRuns is how many times a statement count is measured. Loaders batch by time: a batch
-// can take in the keys of a later level too when the scheduler lets them arrive within its
-// window, saving a statement, so one run may count one fewer. The largest count of several runs
-// is the count of a run without such luck, and it must not grow with the number of parents.
+// statementRuns is how many times a statement count is measured. Lookups batch by level, not by
+// time, so every run must count the same.
 const statementRuns = 5
 
-// batchingOptions gives the loaders a wait long enough that a loaded machine (the race detector,
-// parallel packages) does not split one wave of sibling resolvers into several batches: the
-// statement counts then measure batching, not scheduler noise.
+// batchingOptions lifts the complexity limit for the wide trees of the statement-count tests.
 func batchingOptions(o *server.Options) {
-	o.LoaderWait = 30 * time.Millisecond
 	o.Limits.Complexity = 1 << 30 // the tree costs far more than 5000 (50 × 50 × …)
 }
 
-// gqlMaxStatements returns the largest statement count of statementRuns runs of fn.
-func gqlMaxStatements(e *testenv.Env, fn func()) int64 {
-	var most int64
+// gqlStatements returns the statement count of fn, the same on each of statementRuns runs.
+func gqlStatements(t *testing.T, e *testenv.Env, fn func()) int64 {
+	t.Helper()
+	var counts []int64
 	for range statementRuns {
-		most = max(most, e.Statements(fn))
+		counts = append(counts, e.Statements(fn))
+		if counts[len(counts)-1] != counts[0] {
+			t.Fatalf("statements differ from run to run: %v", counts)
+		}
 	}
-	return most
+	return counts[0]
 }
 
 // gqlJoinOrgs makes a user who belongs to n organizations, each with 5 members and 2 teams; the
@@ -93,7 +91,7 @@ func gqlTreeStatements(t *testing.T, n int) int64 {
 	e := testenv.New(t, batchingOptions)
 	u := gqlJoinOrgs(t, e, n)
 	var g testenv.GQLResponse
-	count := gqlMaxStatements(e, func() { g = e.GraphQL(u, graphQLTree, nil) })
+	count := gqlStatements(t, e, func() { g = e.GraphQL(u, graphQLTree, nil) })
 	if len(g.Errors) > 0 || g.Status != http.StatusOK {
 		t.Fatalf("query failed: %d %+v", g.Status, g.Errors)
 	}
@@ -176,7 +174,7 @@ func gqlListStatements(t *testing.T, n int) int64 {
 		e.User(fmt.Sprintf("u%d@example.com", i), org, testenv.Role(viewer.RoleRead))
 	}
 	var r testenv.Response
-	count := gqlMaxStatements(e, func() { r = e.Do(admin, "GET", "/v1/orgs/"+org+"/members", nil) })
+	count := gqlStatements(t, e, func() { r = e.Do(admin, "GET", "/v1/orgs/"+org+"/members", nil) })
 	gqlStatus(t, r, http.StatusOK)
 	if got := r.Map(t)["count"]; got != float64(n) {
 		t.Fatalf("count = %v, want %d", got, n)

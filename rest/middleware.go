@@ -185,7 +185,7 @@ func deadline(d time.Duration) func(http.Handler) http.Handler {
 
 // authenticate puts the viewer of the bearer token in the context, with fresh loaders; a missing
 // or unknown token answers 401.
-func authenticate(auth Authenticator, client *ent.Client, loaderWait time.Duration) func(http.Handler) http.Handler {
+func authenticate(auth Authenticator, client *ent.Client) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			token, ok := bearer(r.Header.Get("Authorization"))
@@ -199,7 +199,7 @@ func authenticate(auth Authenticator, client *ent.Client, loaderWait time.Durati
 				return
 			}
 			// The client rides in the context too: content privacy rules read through it.
-			ctx := loader.NewContext(ent.NewContext(viewer.NewContext(r.Context(), v), client), client, loaderWait)
+			ctx := loader.NewContext(ent.NewContext(viewer.NewContext(r.Context(), v), client), client)
 			next.ServeHTTP(w, r.WithContext(ctx))
 		})
 	}

@@ -25,7 +25,6 @@ type Config struct {
 	MaxUploadBody  int64         // request body limit of content uploads (change request content batches)
 	RequestTimeout time.Duration // deadline of one request
 	BaseURL        string        // absolute URL of this server, for urls.location
-	LoaderWait     time.Duration // how long dataloaders gather keys (loader.DefaultWait)
 	CORSOrigins    []string      // browser origins allowed to call the API; "*" for any
 }
 
@@ -56,7 +55,7 @@ func NewRouter(c Config) http.Handler {
 	r.Get("/files/{token}", a.downloadFile) // signed URLs: the token is the authority, not a bearer
 	r.Get("/pdf/{token}", a.servePDF)
 	r.Group(func(r chi.Router) {
-		r.Use(authenticate(c.Authenticate, c.Resolver.Client, c.LoaderWait))
+		r.Use(authenticate(c.Authenticate, c.Resolver.Client))
 		r.Post("/graphql", c.GraphQL.ServeHTTP)
 		r.Route("/v1", a.routes)
 	})

@@ -2,13 +2,9 @@ package loader
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"strings"
 	"time"
-
-	"entgo.io/ent/dialect/sql"
-	"github.com/graph-gophers/dataloader/v7"
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/comment"
@@ -31,49 +27,37 @@ const AuthorSeparator = ","
 
 // SpaceCommentPage returns one page of the comments on a space's own content (not those of its
 // change requests) that the viewer can read.
-func (l *Loaders) SpaceCommentPage(ctx context.Context, spaceID string, f CommentFilter, a page.Args) (Page[*ent.Comment], error) {
-	return l.spaceComments.Load(ctx, pageKey[CommentFilter]{spaceID, f, a.Limit, encode(a.After)})()
+func (l *Loaders) SpaceCommentPage(ctx context.Context, s *ent.Space, f CommentFilter, a page.Args) (Page[*ent.Comment], error) {
+	return Get(ctx, l.client, spaceComments, s, func(s *ent.Space) pageKey[CommentFilter] { return pageOf(s.ID, f, a) })
 }
 
 // ChangeRequestCommentPage returns one page of the comments on a change request.
-func (l *Loaders) ChangeRequestCommentPage(ctx context.Context, changeRequestID string, f CommentFilter, a page.Args) (Page[*ent.Comment], error) {
-	return l.changeRequestComments.Load(ctx, pageKey[CommentFilter]{changeRequestID, f, a.Limit, encode(a.After)})()
+func (l *Loaders) ChangeRequestCommentPage(ctx context.Context, cr *ent.ChangeRequest, f CommentFilter, a page.Args) (Page[*ent.Comment], error) {
+	return Get(ctx, l.client, changeRequestComments, cr, func(cr *ent.ChangeRequest) pageKey[CommentFilter] { return pageOf(cr.ID, f, a) })
 }
 
-func (l *Loaders) loadSpaceCommentPages(ctx context.Context, keys []pageKey[CommentFilter]) []*dataloader.Result[Page[*ent.Comment]] {
-	return loadPages(ctx, l.commentSource(comment.FieldSpaceID, func(c *ent.Comment) string { return c.SpaceID },
-		func(spaces []string) predicate.Comment {
-			return comment.And(comment.SpaceIDIn(spaces...), comment.ChangeRequestIDIsNil())
-		}), keys)
-}
+var spaceComments = pages("space comment pages", commentSource(comment.FieldSpaceID, func(c *ent.Comment) string { return c.SpaceID },
+	func(spaces []string) predicate.Comment {
+		return comment.And(comment.SpaceIDIn(spaces...), comment.ChangeRequestIDIsNil())
+	}))
 
-func (l *Loaders) loadChangeRequestCommentPages(ctx context.Context, keys []pageKey[CommentFilter]) []*dataloader.Result[Page[*ent.Comment]] {
-	return loadPages(ctx, l.commentSource(comment.FieldChangeRequestID, func(c *ent.Comment) string { return *c.ChangeRequestID },
-		func(crs []string) predicate.Comment { return comment.ChangeRequestIDIn(crs...) }), keys)
-}
+var changeRequestComments = pages("change request comment pages", commentSource(comment.FieldChangeRequestID,
+	func(c *ent.Comment) string { return *c.ChangeRequestID },
+	func(crs []string) predicate.Comment { return comment.ChangeRequestIDIn(crs...) }))
 
 // commentSource pages comments by the parent column (space or change request), by posting time.
-func (l *Loaders) commentSource(parentColumn string, parentOf func(*ent.Comment) string,
+func commentSource(parentColumn string, parentOf func(*ent.Comment) string,
 	ofParents func([]string) predicate.Comment) pageSource[CommentFilter, *ent.Comment] {
-	return pageSource[CommentFilter, *ent.Comment]{
+	return fromQuery(pageSource[CommentFilter, *ent.Comment]{
 		partition: []string{parentColumn},
 		order:     func(f CommentFilter) page.Order { return page.Order{Column: comment.FieldCreatedAt, Desc: !f.Asc} },
 		parentOf:  parentOf,
 		idOf:      func(c *ent.Comment) string { return c.ID },
 		cursorKey: func(c *ent.Comment, _ CommentFilter) any { return c.CreatedAt },
 		timeKeyed: true,
-		fetch: func(ctx context.Context, parents []string, f CommentFilter, modify ...func(*sql.Selector)) ([]*ent.Comment, map[string]int, error) {
-			where := append(f.predicates(), ofParents(parents))
-			q := l.client.Comment.Query().Where(where...)
-			q.Modify(modify...)
-			rows, err := q.All(ctx)
-			if err != nil {
-				return nil, nil, err
-			}
-			counts, err := countBy(ctx, parentColumn, l.client.Comment.Query().Where(where...).Modify)
-			return rows, counts, err
-		},
-	}
+	}, func(c *ent.Client, parents []string, f CommentFilter) *ent.CommentQuery {
+		return c.Comment.Query().Where(append(f.predicates(), ofParents(parents))...)
+	})
 }
 
 func (f CommentFilter) predicates() []predicate.Comment {
@@ -91,31 +75,20 @@ func (f CommentFilter) predicates() []predicate.Comment {
 }
 
 // ReplyPage returns one page of a comment's replies, oldest first.
-func (l *Loaders) ReplyPage(ctx context.Context, commentID string, a page.Args) (Page[*ent.CommentReply], error) {
-	return l.replyPages.Load(ctx, pageKey[struct{}]{commentID, struct{}{}, a.Limit, encode(a.After)})()
+func (l *Loaders) ReplyPage(ctx context.Context, c *ent.Comment, a page.Args) (Page[*ent.CommentReply], error) {
+	return Get(ctx, l.client, replyPages, c, func(c *ent.Comment) pageKey[struct{}] { return pageOf(c.ID, struct{}{}, a) })
 }
 
-func (l *Loaders) loadReplyPages(ctx context.Context, keys []pageKey[struct{}]) []*dataloader.Result[Page[*ent.CommentReply]] {
-	return loadPages(ctx, pageSource[struct{}, *ent.CommentReply]{
-		partition: []string{commentreply.FieldCommentID},
-		order:     func(struct{}) page.Order { return page.Order{Column: commentreply.FieldCreatedAt} },
-		parentOf:  func(r *ent.CommentReply) string { return r.CommentID },
-		idOf:      func(r *ent.CommentReply) string { return r.ID },
-		cursorKey: func(r *ent.CommentReply, _ struct{}) any { return r.CreatedAt },
-		timeKeyed: true,
-		fetch: func(ctx context.Context, comments []string, _ struct{}, modify ...func(*sql.Selector)) ([]*ent.CommentReply, map[string]int, error) {
-			where := commentreply.CommentIDIn(comments...)
-			q := l.client.CommentReply.Query().Where(where)
-			q.Modify(modify...)
-			rows, err := q.All(ctx)
-			if err != nil {
-				return nil, nil, err
-			}
-			counts, err := countBy(ctx, commentreply.FieldCommentID, l.client.CommentReply.Query().Where(where).Modify)
-			return rows, counts, err
-		},
-	}, keys)
-}
+var replyPages = pages("reply pages", fromQuery(pageSource[struct{}, *ent.CommentReply]{
+	partition: []string{commentreply.FieldCommentID},
+	order:     func(struct{}) page.Order { return page.Order{Column: commentreply.FieldCreatedAt} },
+	parentOf:  func(r *ent.CommentReply) string { return r.CommentID },
+	idOf:      func(r *ent.CommentReply) string { return r.ID },
+	cursorKey: func(r *ent.CommentReply, _ struct{}) any { return r.CreatedAt },
+	timeKeyed: true,
+}, func(c *ent.Client, comments []string, _ struct{}) *ent.CommentReplyQuery {
+	return c.CommentReply.Query().Where(commentreply.CommentIDIn(comments...))
+}))
 
 // ReactionTarget names a comment (Reply false) or a reply (Reply true) that reactions are given to.
 type ReactionTarget struct {
@@ -123,13 +96,9 @@ type ReactionTarget struct {
 	Reply bool
 }
 
-// Reactions returns the reactions given to a comment or a reply, oldest first. The reactions of
-// the comments and replies asked for in one wave load in one statement.
-func (l *Loaders) Reactions(ctx context.Context, t ReactionTarget) ([]*ent.Reaction, error) {
-	return l.reactions.Load(ctx, t)()
-}
-
-func (l *Loaders) loadReactions(ctx context.Context, keys []ReactionTarget) []*dataloader.Result[[]*ent.Reaction] {
+// ReadReactions reads the reactions given to comments and replies, oldest first, in one
+// statement: the fetch of a batch of reactions.
+func ReadReactions(ctx context.Context, c *ent.Client, keys []ReactionTarget) (map[ReactionTarget][]*ent.Reaction, error) {
 	var comments, replies []string
 	for _, k := range keys {
 		if k.Reply {
@@ -145,11 +114,8 @@ func (l *Loaders) loadReactions(ctx context.Context, keys []ReactionTarget) []*d
 	if len(replies) > 0 {
 		of = append(of, reaction.TargetReplyIDIn(replies...))
 	}
-	rows, err := l.client.Reaction.Query().Where(reaction.Or(of...)).
+	rows, err := c.Reaction.Query().Where(reaction.Or(of...)).
 		Order(ent.Asc(reaction.FieldCreatedAt), ent.Asc(reaction.FieldID)).All(ctx)
-	if err != nil {
-		return failAll[ReactionTarget, []*ent.Reaction](keys, err)
-	}
 	found := map[ReactionTarget][]*ent.Reaction{}
 	for _, r := range rows {
 		t := ReactionTarget{ID: deref(r.TargetCommentID)}
@@ -158,7 +124,7 @@ func (l *Loaders) loadReactions(ctx context.Context, keys []ReactionTarget) []*d
 		}
 		found[t] = append(found[t], r)
 	}
-	return results(keys, found, nil)
+	return found, err
 }
 
 func deref(s *string) string {
@@ -175,24 +141,20 @@ type Replier struct {
 	LastAt time.Time
 }
 
-// Repliers returns the users who replied to a comment, most recent reply first.
-func (l *Loaders) Repliers(ctx context.Context, commentID string) ([]Replier, error) {
-	return l.repliers.Load(ctx, commentID)()
-}
-
-// loadRepliers reads, for each comment, the last reply of each of its repliers (one windowed
-// statement) and how many replies each posted (one grouped count).
-func (l *Loaders) loadRepliers(ctx context.Context, comments []string) []*dataloader.Result[[]Replier] {
+// ReadRepliers reads, for each comment, the last reply of each of its repliers (one windowed
+// statement) and how many replies each posted (one grouped count), most recent reply first: the
+// fetch of a batch of repliers.
+func ReadRepliers(ctx context.Context, c *ent.Client, comments []string) (map[string][]Replier, error) {
 	byAuthor := []string{commentreply.FieldCommentID, commentreply.FieldPostedBy}
 	where := commentreply.CommentIDIn(comments...)
-	last, err := l.client.CommentReply.Query().Where(where).
+	last, err := c.CommentReply.Query().Where(where).
 		Modify(page.Order{Column: commentreply.FieldCreatedAt, Desc: true}.LimitPerParent(1, byAuthor...)).All(ctx)
 	if err != nil {
-		return failAll[string, []Replier](comments, err)
+		return nil, err
 	}
-	counts, err := countByPair(ctx, byAuthor, l.client.CommentReply.Query().Where(where).Modify)
+	counts, err := countByPair(ctx, byAuthor, c.CommentReply.Query().Where(where).Modify)
 	if err != nil {
-		return failAll[string, []Replier](comments, err)
+		return nil, err
 	}
 	found := map[string][]Replier{}
 	for _, r := range last {
@@ -202,12 +164,5 @@ func (l *Loaders) loadRepliers(ctx context.Context, comments []string) []*datalo
 	for _, rs := range found {
 		slices.SortFunc(rs, func(a, b Replier) int { return b.LastAt.Compare(a.LastAt) })
 	}
-	return results(comments, found, nil)
-}
-
-// Revisions returns the revisions with the ids, in order, asked for in one wave (nil for an id
-// without a revision the viewer may read).
-func (l *Loaders) Revisions(ctx context.Context, ids []string) ([]*ent.Revision, error) {
-	revs, errs := l.revisions.LoadMany(ctx, ids)()
-	return revs, errors.Join(errs...)
+	return found, nil
 }

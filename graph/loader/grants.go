@@ -3,36 +3,27 @@ package loader
 import (
 	"context"
 
-	"github.com/graph-gophers/dataloader/v7"
-
+	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/permissiongrant"
 )
 
 // MemberSpaceCount returns the number of spaces a member was granted access to in their organization.
-func (l *Loaders) MemberSpaceCount(ctx context.Context, k MemberKey) (int, error) {
-	return l.userSpaces.Load(ctx, k)()
+func (l *Loaders) MemberSpaceCount(ctx context.Context, m *ent.Member) (int, error) {
+	return Get(ctx, l.client, memberSpaceCounts, m, memberKey)
 }
 
 // TeamSpaceCount returns the number of spaces a team was granted access to.
-func (l *Loaders) TeamSpaceCount(ctx context.Context, teamID string) (int, error) {
-	return l.teamSpaces.Load(ctx, teamID)()
+func (l *Loaders) TeamSpaceCount(ctx context.Context, t *ent.Team) (int, error) {
+	return Get(ctx, l.client, teamSpaceCounts, t, func(t *ent.Team) string { return t.ID })
 }
 
-func (l *Loaders) loadUserSpaceCounts(ctx context.Context, keys []MemberKey) []*dataloader.Result[int] {
+var memberSpaceCounts = NewBatch("member space counts", func(ctx context.Context, c *ent.Client, keys []MemberKey) (map[MemberKey]int, error) {
 	orgs, users := splitMemberKeys(keys)
-	counts, err := countByMember(ctx, l.client.PermissionGrant.Query().
+	return countByMember(ctx, c.PermissionGrant.Query().
 		Where(permissiongrant.OrganizationIDIn(orgs...), permissiongrant.UserIDIn(users...), permissiongrant.SpaceIDNotNil()).Modify)
-	if err != nil {
-		return failAll[MemberKey, int](keys, err)
-	}
-	return results(keys, counts, nil)
-}
+})
 
-func (l *Loaders) loadTeamSpaceCounts(ctx context.Context, teamIDs []string) []*dataloader.Result[int] {
-	counts, err := countBy(ctx, permissiongrant.FieldTeamID, l.client.PermissionGrant.Query().
+var teamSpaceCounts = NewBatch("team space counts", func(ctx context.Context, c *ent.Client, teamIDs []string) (map[string]int, error) {
+	return countBy(ctx, permissiongrant.FieldTeamID, c.PermissionGrant.Query().
 		Where(permissiongrant.TeamIDIn(teamIDs...), permissiongrant.SpaceIDNotNil()).Modify)
-	if err != nil {
-		return failAll[string, int](teamIDs, err)
-	}
-	return results(teamIDs, counts, nil)
-}
+})

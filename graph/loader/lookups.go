@@ -3,8 +3,6 @@ package loader
 import (
 	"context"
 
-	"github.com/graph-gophers/dataloader/v7"
-
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/member"
 	"github.com/binderyhq/bindery/ent/team"
@@ -16,31 +14,54 @@ import (
 // MemberKey names one membership: a user in an organization.
 type MemberKey struct{ OrgID, UserID string }
 
-// User returns the user with the id, or nil when there is none the viewer may see.
-func (l *Loaders) User(ctx context.Context, id string) (*ent.User, error) {
-	return l.users.Load(ctx, id)()
+// byID returns a batch that reads rows by id (nil for an id without a row the viewer may see) and
+// records them as a level.
+func byID[T comparable](name string, read func(context.Context, *ent.Client, []string) ([]T, error), id func(T) string) *Batch[string, T] {
+	return NewBatch(name, func(ctx context.Context, c *ent.Client, ids []string) (map[string]T, error) {
+		rows, err := read(ctx, c, ids)
+		Level(ctx, rows)
+		return byKey(rows, id), err
+	})
 }
 
-// Member returns the membership of a user in an organization, or nil when there is none the
-// viewer may see.
-func (l *Loaders) Member(ctx context.Context, k MemberKey) (*ent.Member, error) {
-	return l.members.Load(ctx, k)()
-}
+// Users looks up users by id: nil for one the viewer may not see.
+var Users = byID("users", func(ctx context.Context, c *ent.Client, ids []string) ([]*ent.User, error) {
+	return c.User.Query().Where(user.IDIn(ids...)).All(ctx)
+}, func(u *ent.User) string { return u.ID })
 
-// Team returns the team with the id, or nil when there is none the viewer may see.
-func (l *Loaders) Team(ctx context.Context, id string) (*ent.Team, error) {
-	return l.teams.Load(ctx, id)()
-}
+// Teams looks up teams by id: nil for one the viewer may not see.
+var Teams = byID("teams", func(ctx context.Context, c *ent.Client, ids []string) ([]*ent.Team, error) {
+	return c.Team.Query().Where(team.IDIn(ids...)).All(ctx)
+}, func(t *ent.Team) string { return t.ID })
+
+// Members looks up memberships: nil for one the viewer may not see.
+var Members = NewBatch("members", func(ctx context.Context, c *ent.Client, keys []MemberKey) (map[MemberKey]*ent.Member, error) {
+	orgs, users := splitMemberKeys(keys)
+	rows, err := c.Member.Query().Where(member.OrganizationIDIn(orgs...), member.UserIDIn(users...)).All(ctx)
+	Level(ctx, rows)
+	return byKey(rows, func(m *ent.Member) MemberKey { return MemberKey{m.OrganizationID, m.UserID} }), err
+})
 
 // TeamSize returns the number of members of a team.
-func (l *Loaders) TeamSize(ctx context.Context, teamID string) (int, error) {
-	return l.teamSizes.Load(ctx, teamID)()
+func (l *Loaders) TeamSize(ctx context.Context, t *ent.Team) (int, error) {
+	return Get(ctx, l.client, teamSizes, t, func(t *ent.Team) string { return t.ID })
 }
 
+var teamSizes = NewBatch("team sizes", func(ctx context.Context, c *ent.Client, ids []string) (map[string]int, error) {
+	return countBy(ctx, teammember.FieldTeamID, c.TeamMember.Query().Where(teammember.TeamIDIn(ids...)).Modify)
+})
+
 // MemberTeamCount returns the number of teams a member belongs to in their organization.
-func (l *Loaders) MemberTeamCount(ctx context.Context, k MemberKey) (int, error) {
-	return l.memberTeams.Load(ctx, k)()
+func (l *Loaders) MemberTeamCount(ctx context.Context, m *ent.Member) (int, error) {
+	return Get(ctx, l.client, memberTeamCounts, m, memberKey)
 }
+
+var memberTeamCounts = NewBatch("member team counts", func(ctx context.Context, c *ent.Client, keys []MemberKey) (map[MemberKey]int, error) {
+	orgs, users := splitMemberKeys(keys)
+	return countByMember(ctx, c.TeamMember.Query().Where(teammember.OrganizationIDIn(orgs...), teammember.UserIDIn(users...)).Modify)
+})
+
+func memberKey(m *ent.Member) MemberKey { return MemberKey{m.OrganizationID, m.UserID} }
 
 // ownedTeams are the teams the viewer owns, and their organizations.
 type ownedTeams struct{ teams, orgs map[string]bool }
@@ -68,49 +89,6 @@ func (l *Loaders) viewerOwnedTeams(ctx context.Context) (ownedTeams, error) {
 		}
 		return owned, err
 	})
-}
-
-func (l *Loaders) loadUsers(ctx context.Context, ids []string) []*dataloader.Result[*ent.User] {
-	rows, err := l.client.User.Query().Where(user.IDIn(ids...)).All(ctx)
-	if err != nil {
-		return failAll[string, *ent.User](ids, err)
-	}
-	return results(ids, byKey(rows, func(u *ent.User) string { return u.ID }), nil)
-}
-
-func (l *Loaders) loadTeams(ctx context.Context, ids []string) []*dataloader.Result[*ent.Team] {
-	rows, err := l.client.Team.Query().Where(team.IDIn(ids...)).All(ctx)
-	if err != nil {
-		return failAll[string, *ent.Team](ids, err)
-	}
-	return results(ids, byKey(rows, func(t *ent.Team) string { return t.ID }), nil)
-}
-
-func (l *Loaders) loadMembers(ctx context.Context, keys []MemberKey) []*dataloader.Result[*ent.Member] {
-	orgs, users := splitMemberKeys(keys)
-	rows, err := l.client.Member.Query().Where(member.OrganizationIDIn(orgs...), member.UserIDIn(users...)).All(ctx)
-	if err != nil {
-		return failAll[MemberKey, *ent.Member](keys, err)
-	}
-	return results(keys, byKey(rows, func(m *ent.Member) MemberKey { return MemberKey{m.OrganizationID, m.UserID} }), nil)
-}
-
-func (l *Loaders) loadTeamSizes(ctx context.Context, ids []string) []*dataloader.Result[int] {
-	counts, err := countBy(ctx, teammember.FieldTeamID, l.client.TeamMember.Query().Where(teammember.TeamIDIn(ids...)).Modify)
-	if err != nil {
-		return failAll[string, int](ids, err)
-	}
-	return results(ids, counts, nil)
-}
-
-func (l *Loaders) loadMemberTeamCounts(ctx context.Context, keys []MemberKey) []*dataloader.Result[int] {
-	orgs, users := splitMemberKeys(keys)
-	counts, err := countByMember(ctx, l.client.TeamMember.Query().
-		Where(teammember.OrganizationIDIn(orgs...), teammember.UserIDIn(users...)).Modify)
-	if err != nil {
-		return failAll[MemberKey, int](keys, err)
-	}
-	return results(keys, counts, nil)
 }
 
 func splitMemberKeys(keys []MemberKey) (orgs, users []string) {

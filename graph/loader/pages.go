@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"entgo.io/ent/dialect/sql"
-	"github.com/graph-gophers/dataloader/v7"
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/customfield"
@@ -22,72 +21,123 @@ import (
 // Page is one page of a list.
 type Page[T any] = page.Page[T]
 
-// pageKey asks for one page of a parent's children: the same filter, size and cursor for several
-// parents share one statement.
+// pageKey asks for one page of a parent's children: the same filter, size, cursor and count for
+// several parents share one statement.
 type pageKey[F comparable] struct {
 	Parent string
 	Filter F
 	Limit  int
 	After  string // encoded cursor, "" for the first page
+	Count  bool   // whether to count all the parent's matching children
 }
 
 type pageGroup[F comparable] struct {
 	Filter F
 	Limit  int
 	After  string
+	Count  bool
 }
 
 // pageSource says how to load the children of many parents: the filtering predicates, the order,
 // the parent columns, the key of each row's cursor.
 type pageSource[F comparable, T any] struct {
-	partition []string // the columns naming a row's parent: one, or several for a composite parent
+	partition []string // the columns naming a row's parent: one, or two for a composite parent
 	order     func(F) page.Order
 	parentOf  func(T) string
 	idOf      func(T) string
 	cursorKey func(T, F) any
 	timeKeyed bool // whether the sort column is a timestamp (else text)
-	// fetch returns the matching children of the parents, each parent's first limit rows in the
-	// order when modify is applied, and counts per parent of all the matching rows.
-	fetch func(ctx context.Context, parents []string, f F, modify ...func(*sql.Selector)) ([]T, map[string]int, error)
+	// rows returns the matching children of the parents, each parent's first rows in the order
+	// when modify is applied; count counts all the matching rows per parent. fromQuery makes both.
+	rows  func(ctx context.Context, c *ent.Client, parents []string, f F, modify ...func(*sql.Selector)) ([]T, error)
+	count func(ctx context.Context, c *ent.Client, parents []string, f F) (map[string]int, error)
 }
 
-func loadPages[F comparable, T any](ctx context.Context, src pageSource[F, T], keys []pageKey[F]) []*dataloader.Result[Page[T]] {
-	groups := map[pageGroup[F]][]string{}
-	for _, k := range keys {
-		g := pageGroup[F]{k.Filter, k.Limit, k.After}
-		groups[g] = append(groups[g], k.Parent)
-	}
-	found := map[pageKey[F]]Page[T]{}
-	for g, parents := range groups {
-		pages, err := loadGroup(ctx, src, g, parents)
-		if err != nil {
-			return failAll[pageKey[F], Page[T]](keys, err)
-		}
-		for parent, p := range pages {
-			found[pageKey[F]{parent, g.Filter, g.Limit, g.After}] = p
-		}
-	}
-	return results(keys, found, nil)
+// childQuery is the part of an ent query (T its entity, S its select type) that pages read.
+type childQuery[T, S any] interface {
+	Modify(modifiers ...func(*sql.Selector)) S
+	All(ctx context.Context) ([]T, error)
 }
 
-func loadGroup[F comparable, T any](ctx context.Context, src pageSource[F, T], g pageGroup[F], parents []string) (map[string]Page[T], error) {
+// fromQuery returns src reading its children from query, a fresh ent query of the matching
+// children of the parents: the rows with the page's modifiers, and the counts grouped by the
+// partition (a composite parent named by its two columns' values joined by a space).
+func fromQuery[F comparable, T any, Q childQuery[T, S], S scanner](src pageSource[F, T], query func(*ent.Client, []string, F) Q) pageSource[F, T] {
+	src.rows = func(ctx context.Context, c *ent.Client, parents []string, f F, modify ...func(*sql.Selector)) ([]T, error) {
+		q := query(c, parents, f)
+		q.Modify(modify...)
+		return q.All(ctx)
+	}
+	src.count = func(ctx context.Context, c *ent.Client, parents []string, f F) (map[string]int, error) {
+		if len(src.partition) == 1 {
+			return countBy(ctx, src.partition[0], query(c, parents, f).Modify)
+		}
+		pairs, err := countByPair(ctx, src.partition, query(c, parents, f).Modify)
+		counts := make(map[string]int, len(pairs))
+		for k, n := range pairs {
+			counts[k[0]+" "+k[1]] = n
+		}
+		return counts, err
+	}
+	return src
+}
+
+// pages returns a batch reading pages of src's children, one statement per filter, size and
+// cursor (and one more to count when asked), whatever the number of parents. The children of all
+// the parents form one level.
+func pages[F comparable, T comparable](name string, src pageSource[F, T]) *Batch[pageKey[F], Page[T]] {
+	return NewBatch(name, func(ctx context.Context, c *ent.Client, keys []pageKey[F]) (map[pageKey[F]]Page[T], error) {
+		groups := map[pageGroup[F]][]string{}
+		for _, k := range keys {
+			g := pageGroup[F]{k.Filter, k.Limit, k.After, k.Count}
+			groups[g] = append(groups[g], k.Parent)
+		}
+		found := map[pageKey[F]]Page[T]{}
+		var level []T
+		for g, parents := range groups {
+			pages, err := loadGroup(ctx, c, src, g, parents)
+			if err != nil {
+				return nil, err
+			}
+			for parent, p := range pages {
+				found[pageKey[F]{parent, g.Filter, g.Limit, g.After, g.Count}] = p
+				level = append(level, p.Items...)
+			}
+		}
+		Level(ctx, level)
+		return found, nil
+	})
+}
+
+// pageOf returns the page key of a parent's children.
+func pageOf[F comparable](parent string, f F, a page.Args) pageKey[F] {
+	return pageKey[F]{parent, f, a.Limit, encode(a.After), a.Count}
+}
+
+func loadGroup[F comparable, T any](ctx context.Context, c *ent.Client, src pageSource[F, T], g pageGroup[F], parents []string) (map[string]Page[T], error) {
 	order := src.order(g.Filter)
 	modifiers := []func(*sql.Selector){}
 	if g.After != "" {
-		c, err := page.Decode(g.After)
+		cur, err := page.Decode(g.After)
 		if err != nil {
 			return nil, err
 		}
-		key, err := c.Value(src.timeKeyed)
+		key, err := cur.Value(src.timeKeyed)
 		if err != nil {
 			return nil, err
 		}
-		modifiers = append(modifiers, func(s *sql.Selector) { order.After(s, key, c.ID) })
+		modifiers = append(modifiers, func(s *sql.Selector) { order.After(s, key, cur.ID) })
 	}
 	modifiers = append(modifiers, order.LimitPerParent(g.Limit+1, src.partition...))
-	rows, counts, err := src.fetch(ctx, parents, g.Filter, modifiers...)
+	rows, err := src.rows(ctx, c, parents, g.Filter, modifiers...)
 	if err != nil {
 		return nil, err
+	}
+	var counts map[string]int
+	if g.Count {
+		if counts, err = src.count(ctx, c, parents, g.Filter); err != nil {
+			return nil, err
+		}
 	}
 	byParent := map[string][]T{}
 	for _, r := range rows {
@@ -112,44 +162,33 @@ type MemberFilter struct {
 }
 
 // MemberPage returns one page of an organization's members.
-func (l *Loaders) MemberPage(ctx context.Context, orgID string, f MemberFilter, a page.Args) (Page[*ent.Member], error) {
-	return l.memberPages.Load(ctx, pageKey[MemberFilter]{orgID, f, a.Limit, encode(a.After)})()
+func (l *Loaders) MemberPage(ctx context.Context, o *ent.Organization, f MemberFilter, a page.Args) (Page[*ent.Member], error) {
+	return Get(ctx, l.client, memberPages, o, func(o *ent.Organization) pageKey[MemberFilter] { return pageOf(o.ID, f, a) })
 }
 
-func (l *Loaders) loadMemberPages(ctx context.Context, keys []pageKey[MemberFilter]) []*dataloader.Result[Page[*ent.Member]] {
-	return loadPages(ctx, pageSource[MemberFilter, *ent.Member]{
-		partition: []string{member.FieldOrganizationID},
-		order: func(f MemberFilter) page.Order {
-			if f.LastSeen {
-				return page.Order{Column: member.FieldLastSeenAt, Desc: !f.Asc}
-			}
-			return page.Order{Column: member.FieldJoinedAt, Desc: !f.Asc}
-		},
-		parentOf: func(m *ent.Member) string { return m.OrganizationID },
-		idOf:     func(m *ent.Member) string { return m.ID },
-		cursorKey: func(m *ent.Member, f MemberFilter) any {
-			if f.LastSeen && m.LastSeenAt != nil {
-				return *m.LastSeenAt
-			}
-			return m.JoinedAt
-		},
-		timeKeyed: true,
-		fetch: func(ctx context.Context, orgs []string, f MemberFilter, modify ...func(*sql.Selector)) ([]*ent.Member, map[string]int, error) {
-			where := append(f.predicates(), member.OrganizationIDIn(orgs...))
-			q := l.client.Member.Query().Where(where...).WithUser() // the user is an edge: eager-loaded, no loader wave
-			q.Modify(modify...)
-			rows, err := q.All(ctx)
-			if err != nil {
-				return nil, nil, err
-			}
-			counts, err := countBy(ctx, member.FieldOrganizationID, l.client.Member.Query().Where(where...).Modify)
-			return rows, counts, err
-		},
-	}, keys)
-}
+var memberPages = pages("member pages", fromQuery(pageSource[MemberFilter, *ent.Member]{
+	partition: []string{member.FieldOrganizationID},
+	order: func(f MemberFilter) page.Order {
+		if f.LastSeen {
+			return page.Order{Column: member.FieldLastSeenAt, Desc: !f.Asc}
+		}
+		return page.Order{Column: member.FieldJoinedAt, Desc: !f.Asc}
+	},
+	parentOf: func(m *ent.Member) string { return m.OrganizationID },
+	idOf:     func(m *ent.Member) string { return m.ID },
+	cursorKey: func(m *ent.Member, f MemberFilter) any {
+		if f.LastSeen && m.LastSeenAt != nil {
+			return *m.LastSeenAt
+		}
+		return m.JoinedAt
+	},
+	timeKeyed: true,
+}, func(c *ent.Client, orgs []string, f MemberFilter) *ent.MemberQuery {
+	return c.Member.Query().Where(f.predicates(orgs)...).WithUser() // the user is an edge: eager-loaded
+}))
 
-func (f MemberFilter) predicates() []predicate.Member {
-	var p []predicate.Member
+func (f MemberFilter) predicates(orgs []string) []predicate.Member {
+	p := []predicate.Member{member.OrganizationIDIn(orgs...)}
 	switch {
 	case f.Guests:
 		p = append(p, member.RoleIsNil())
@@ -227,168 +266,117 @@ type TeamFilter struct {
 }
 
 // TeamPage returns one page of an organization's teams, by title.
-func (l *Loaders) TeamPage(ctx context.Context, orgID string, f TeamFilter, a page.Args) (Page[*ent.Team], error) {
-	return l.teamPages.Load(ctx, pageKey[TeamFilter]{orgID, f, a.Limit, encode(a.After)})()
+func (l *Loaders) TeamPage(ctx context.Context, o *ent.Organization, f TeamFilter, a page.Args) (Page[*ent.Team], error) {
+	return Get(ctx, l.client, teamPages, o, func(o *ent.Organization) pageKey[TeamFilter] { return pageOf(o.ID, f, a) })
 }
 
-func (l *Loaders) loadTeamPages(ctx context.Context, keys []pageKey[TeamFilter]) []*dataloader.Result[Page[*ent.Team]] {
-	return loadPages(ctx, pageSource[TeamFilter, *ent.Team]{
-		partition: []string{team.FieldOrganizationID},
-		order:     func(TeamFilter) page.Order { return page.Order{Column: team.FieldTitle} },
-		parentOf:  func(t *ent.Team) string { return t.OrganizationID },
-		idOf:      func(t *ent.Team) string { return t.ID },
-		cursorKey: func(t *ent.Team, _ TeamFilter) any { return t.Title },
-		fetch: func(ctx context.Context, orgs []string, f TeamFilter, modify ...func(*sql.Selector)) ([]*ent.Team, map[string]int, error) {
-			where := []predicate.Team{team.OrganizationIDIn(orgs...)}
-			if f.Title != "" {
-				where = append(where, team.TitleContainsFold(f.Title))
-			}
-			if f.Owner != "" {
-				where = append(where, team.HasMembershipsWith(teammember.UserID(f.Owner), teammember.RoleEQ(viewer.TeamOwner)))
-			}
-			q := l.client.Team.Query().Where(where...)
-			q.Modify(modify...)
-			rows, err := q.All(ctx)
-			if err != nil {
-				return nil, nil, err
-			}
-			counts, err := countBy(ctx, team.FieldOrganizationID, l.client.Team.Query().Where(where...).Modify)
-			return rows, counts, err
-		},
-	}, keys)
+var teamPages = pages("team pages", fromQuery(pageSource[TeamFilter, *ent.Team]{
+	partition: []string{team.FieldOrganizationID},
+	order:     func(TeamFilter) page.Order { return page.Order{Column: team.FieldTitle} },
+	parentOf:  func(t *ent.Team) string { return t.OrganizationID },
+	idOf:      func(t *ent.Team) string { return t.ID },
+	cursorKey: func(t *ent.Team, _ TeamFilter) any { return t.Title },
+}, func(c *ent.Client, orgs []string, f TeamFilter) *ent.TeamQuery {
+	return c.Team.Query().Where(f.predicates(orgs)...)
+}))
+
+func (f TeamFilter) predicates(orgs []string) []predicate.Team {
+	where := []predicate.Team{team.OrganizationIDIn(orgs...)}
+	if f.Title != "" {
+		where = append(where, team.TitleContainsFold(f.Title))
+	}
+	if f.Owner != "" {
+		where = append(where, team.HasMembershipsWith(teammember.UserID(f.Owner), teammember.RoleEQ(viewer.TeamOwner)))
+	}
+	return where
 }
 
 // RosterPage returns one page of a team's members, in the order they joined the team.
-func (l *Loaders) RosterPage(ctx context.Context, teamID string, a page.Args) (Page[*ent.TeamMember], error) {
-	return l.rosterPages.Load(ctx, pageKey[struct{}]{teamID, struct{}{}, a.Limit, encode(a.After)})()
+func (l *Loaders) RosterPage(ctx context.Context, t *ent.Team, a page.Args) (Page[*ent.TeamMember], error) {
+	return Get(ctx, l.client, rosterPages, t, func(t *ent.Team) pageKey[struct{}] { return pageOf(t.ID, struct{}{}, a) })
 }
 
-func (l *Loaders) loadRosterPages(ctx context.Context, keys []pageKey[struct{}]) []*dataloader.Result[Page[*ent.TeamMember]] {
-	return loadPages(ctx, teamMemberSource(l.client, []string{teammember.FieldTeamID},
-		func(tm *ent.TeamMember) string { return tm.TeamID },
-		func(teams []string, _ struct{}) []predicate.TeamMember {
-			return []predicate.TeamMember{teammember.TeamIDIn(teams...)}
-		},
-		func(ctx context.Context, q *ent.TeamMemberQuery) (map[string]int, error) {
-			return countBy(ctx, teammember.FieldTeamID, q.Modify)
-		}), keys)
-}
+var rosterPages = pages("roster pages", teamMemberSource([]string{teammember.FieldTeamID},
+	func(tm *ent.TeamMember) string { return tm.TeamID },
+	func(teams []string, _ struct{}) []predicate.TeamMember {
+		return []predicate.TeamMember{teammember.TeamIDIn(teams...)}
+	}))
 
-// UserTeamFilter narrows a member's teams to one organization and, optionally, a title.
+// UserTeamFilter narrows a member's teams to a title.
 type UserTeamFilter struct {
-	OrgID string
 	Title string
 }
 
-// UserTeamPage returns one page of the teams a user belongs to in an organization.
-// The parent of a page is the membership (organization, user), so the pages of members of several
-// organizations share one statement; the filter keeps only the title.
-func (l *Loaders) UserTeamPage(ctx context.Context, userID string, f UserTeamFilter, a page.Args) (Page[*ent.TeamMember], error) {
-	parent := membershipParent(f.OrgID, userID)
-	return l.userTeamPages.Load(ctx, pageKey[UserTeamFilter]{parent, UserTeamFilter{Title: f.Title}, a.Limit, encode(a.After)})()
+// UserTeamPage returns one page of the teams a member belongs to in their organization. The
+// parent of a page is the membership (organization, user), so the pages of members of several
+// organizations share one statement.
+func (l *Loaders) UserTeamPage(ctx context.Context, m *ent.Member, f UserTeamFilter, a page.Args) (Page[*ent.TeamMember], error) {
+	return Get(ctx, l.client, userTeamPages, m, func(m *ent.Member) pageKey[UserTeamFilter] {
+		return pageOf(membershipParent(m.OrganizationID, m.UserID), f, a)
+	})
 }
 
-// membershipParent names the parent (organization, user) of a member's team list; ids never
-// contain a space.
+// membershipParent names the parent (organization, user) of a member's team list as pages name a
+// composite parent (fromQuery); ids never contain a space.
 func membershipParent(orgID, userID string) string { return orgID + " " + userID }
 
-func (l *Loaders) loadUserTeamPages(ctx context.Context, keys []pageKey[UserTeamFilter]) []*dataloader.Result[Page[*ent.TeamMember]] {
-	return loadPages(ctx, teamMemberSource(l.client, []string{teammember.FieldOrganizationID, teammember.FieldUserID},
-		func(tm *ent.TeamMember) string { return membershipParent(tm.OrganizationID, tm.UserID) },
-		func(parents []string, f UserTeamFilter) []predicate.TeamMember {
-			// Every organization × every user: rows of pairs nobody asked for are dropped by parent.
-			orgs, users := make([]string, len(parents)), make([]string, len(parents))
-			for i, p := range parents {
-				orgs[i], users[i], _ = strings.Cut(p, " ")
-			}
-			where := []predicate.TeamMember{teammember.OrganizationIDIn(orgs...), teammember.UserIDIn(users...)}
-			if f.Title != "" {
-				where = append(where, teammember.HasTeamWith(team.TitleContainsFold(f.Title)))
-			}
-			return where
-		},
-		func(ctx context.Context, q *ent.TeamMemberQuery) (map[string]int, error) {
-			byMember, err := countByMember(ctx, q.Modify)
-			counts := make(map[string]int, len(byMember))
-			for k, n := range byMember {
-				counts[membershipParent(k.OrgID, k.UserID)] = n
-			}
-			return counts, err
-		}), keys)
-}
+var userTeamPages = pages("user team pages", teamMemberSource([]string{teammember.FieldOrganizationID, teammember.FieldUserID},
+	func(tm *ent.TeamMember) string { return membershipParent(tm.OrganizationID, tm.UserID) },
+	func(parents []string, f UserTeamFilter) []predicate.TeamMember {
+		// Every organization × every user: rows of pairs nobody asked for are dropped by parent.
+		orgs, users := make([]string, len(parents)), make([]string, len(parents))
+		for i, p := range parents {
+			orgs[i], users[i], _ = strings.Cut(p, " ")
+		}
+		where := []predicate.TeamMember{teammember.OrganizationIDIn(orgs...), teammember.UserIDIn(users...)}
+		if f.Title != "" {
+			where = append(where, teammember.HasTeamWith(team.TitleContainsFold(f.Title)))
+		}
+		return where
+	}))
 
-// teamMemberSource lists team memberships by parent (a team, or a membership), oldest first;
-// count counts the rows of a query per parent.
-func teamMemberSource[F comparable](client *ent.Client, parentCols []string, parentOf func(*ent.TeamMember) string,
-	where func([]string, F) []predicate.TeamMember,
-	count func(context.Context, *ent.TeamMemberQuery) (map[string]int, error)) pageSource[F, *ent.TeamMember] {
-	return pageSource[F, *ent.TeamMember]{
+// teamMemberSource lists team memberships by parent (a team, or a membership), oldest first.
+func teamMemberSource[F comparable](parentCols []string, parentOf func(*ent.TeamMember) string,
+	where func([]string, F) []predicate.TeamMember) pageSource[F, *ent.TeamMember] {
+	return fromQuery(pageSource[F, *ent.TeamMember]{
 		partition: parentCols,
 		order:     func(F) page.Order { return page.Order{Column: teammember.FieldCreatedAt} },
 		parentOf:  parentOf,
 		idOf:      func(tm *ent.TeamMember) string { return tm.ID },
 		cursorKey: func(tm *ent.TeamMember, _ F) any { return tm.CreatedAt },
 		timeKeyed: true,
-		fetch: func(ctx context.Context, parents []string, f F, modify ...func(*sql.Selector)) ([]*ent.TeamMember, map[string]int, error) {
-			q := client.TeamMember.Query().Where(where(parents, f)...)
-			q.Modify(modify...)
-			rows, err := q.All(ctx)
-			if err != nil {
-				return nil, nil, err
-			}
-			counts, err := count(ctx, client.TeamMember.Query().Where(where(parents, f)...))
-			return rows, counts, err
-		},
-	}
+	}, func(c *ent.Client, parents []string, f F) *ent.TeamMemberQuery {
+		return c.TeamMember.Query().Where(where(parents, f)...)
+	})
 }
 
 // InvitePage returns one page of an organization's invite links, newest first.
-func (l *Loaders) InvitePage(ctx context.Context, orgID string, a page.Args) (Page[*ent.InviteLink], error) {
-	return l.invitePages.Load(ctx, pageKey[struct{}]{orgID, struct{}{}, a.Limit, encode(a.After)})()
+func (l *Loaders) InvitePage(ctx context.Context, o *ent.Organization, a page.Args) (Page[*ent.InviteLink], error) {
+	return Get(ctx, l.client, invitePages, o, func(o *ent.Organization) pageKey[struct{}] { return pageOf(o.ID, struct{}{}, a) })
 }
 
-func (l *Loaders) loadInvitePages(ctx context.Context, keys []pageKey[struct{}]) []*dataloader.Result[Page[*ent.InviteLink]] {
-	return loadPages(ctx, pageSource[struct{}, *ent.InviteLink]{
-		partition: []string{invitelink.FieldOrganizationID},
-		order:     func(struct{}) page.Order { return page.Order{Column: invitelink.FieldCreatedAt, Desc: true} },
-		parentOf:  func(i *ent.InviteLink) string { return i.OrganizationID },
-		idOf:      func(i *ent.InviteLink) string { return i.ID },
-		cursorKey: func(i *ent.InviteLink, _ struct{}) any { return i.CreatedAt },
-		timeKeyed: true,
-		fetch: func(ctx context.Context, orgs []string, _ struct{}, modify ...func(*sql.Selector)) ([]*ent.InviteLink, map[string]int, error) {
-			q := l.client.InviteLink.Query().Where(invitelink.OrganizationIDIn(orgs...))
-			q.Modify(modify...)
-			rows, err := q.All(ctx)
-			if err != nil {
-				return nil, nil, err
-			}
-			counts, err := countBy(ctx, invitelink.FieldOrganizationID, l.client.InviteLink.Query().Where(invitelink.OrganizationIDIn(orgs...)).Modify)
-			return rows, counts, err
-		},
-	}, keys)
-}
+var invitePages = pages("invite pages", fromQuery(pageSource[struct{}, *ent.InviteLink]{
+	partition: []string{invitelink.FieldOrganizationID},
+	order:     func(struct{}) page.Order { return page.Order{Column: invitelink.FieldCreatedAt, Desc: true} },
+	parentOf:  func(i *ent.InviteLink) string { return i.OrganizationID },
+	idOf:      func(i *ent.InviteLink) string { return i.ID },
+	cursorKey: func(i *ent.InviteLink, _ struct{}) any { return i.CreatedAt },
+	timeKeyed: true,
+}, func(c *ent.Client, orgs []string, _ struct{}) *ent.InviteLinkQuery {
+	return c.InviteLink.Query().Where(invitelink.OrganizationIDIn(orgs...))
+}))
 
 // CustomFieldPage returns one page of an organization's custom fields, by name.
-func (l *Loaders) CustomFieldPage(ctx context.Context, orgID string, a page.Args) (Page[*ent.CustomField], error) {
-	return l.fieldPages.Load(ctx, pageKey[struct{}]{orgID, struct{}{}, a.Limit, encode(a.After)})()
+func (l *Loaders) CustomFieldPage(ctx context.Context, o *ent.Organization, a page.Args) (Page[*ent.CustomField], error) {
+	return Get(ctx, l.client, fieldPages, o, func(o *ent.Organization) pageKey[struct{}] { return pageOf(o.ID, struct{}{}, a) })
 }
 
-func (l *Loaders) loadCustomFieldPages(ctx context.Context, keys []pageKey[struct{}]) []*dataloader.Result[Page[*ent.CustomField]] {
-	return loadPages(ctx, pageSource[struct{}, *ent.CustomField]{
-		partition: []string{customfield.FieldOrganizationID},
-		order:     func(struct{}) page.Order { return page.Order{Column: customfield.FieldName} },
-		parentOf:  func(f *ent.CustomField) string { return f.OrganizationID },
-		idOf:      func(f *ent.CustomField) string { return f.ID },
-		cursorKey: func(f *ent.CustomField, _ struct{}) any { return f.Name },
-		fetch: func(ctx context.Context, orgs []string, _ struct{}, modify ...func(*sql.Selector)) ([]*ent.CustomField, map[string]int, error) {
-			q := l.client.CustomField.Query().Where(customfield.OrganizationIDIn(orgs...))
-			q.Modify(modify...)
-			rows, err := q.All(ctx)
-			if err != nil {
-				return nil, nil, err
-			}
-			counts, err := countBy(ctx, customfield.FieldOrganizationID, l.client.CustomField.Query().Where(customfield.OrganizationIDIn(orgs...)).Modify)
-			return rows, counts, err
-		},
-	}, keys)
-}
+var fieldPages = pages("custom field pages", fromQuery(pageSource[struct{}, *ent.CustomField]{
+	partition: []string{customfield.FieldOrganizationID},
+	order:     func(struct{}) page.Order { return page.Order{Column: customfield.FieldName} },
+	parentOf:  func(f *ent.CustomField) string { return f.OrganizationID },
+	idOf:      func(f *ent.CustomField) string { return f.ID },
+	cursorKey: func(f *ent.CustomField, _ struct{}) any { return f.Name },
+}, func(c *ent.Client, orgs []string, _ struct{}) *ent.CustomFieldQuery {
+	return c.CustomField.Query().Where(customfield.OrganizationIDIn(orgs...))
+}))

@@ -1,20 +1,16 @@
 package model
 
 import (
-	"github.com/graph-gophers/dataloader/v7"
-
 	"github.com/binderyhq/bindery/graph/content/tree"
 )
 
 // ContentPage is a page of a revision as GraphQL serves it: the stored page with its computed
-// path and its children. Its Markdown loads only when asked for, through Bodies.
+// path and its children. Its Markdown loads only when asked for, with the bodies of the pages
+// read together (one level).
 type ContentPage struct {
 	*tree.Page
 	Path     string
 	Children []*ContentPage
-	// Bodies loads the bodies of the pages read together (one revision's pages in one request),
-	// batched by hash.
-	Bodies *dataloader.Loader[string, string]
 }
 
 // RevisionFile is a file of a revision, with the revision it was read from (its download URL

@@ -16,14 +16,17 @@ type Query[T, Q, S any] interface {
 	All(ctx context.Context) ([]T, error)
 }
 
-// Flat reads one page of a list that is not nested under parents: the total count of q, then
-// the rows after the cursor in the order, one more than a page to know whether another follows.
+// Flat reads one page of a list that is not nested under parents: the total count of q when
+// a.Count asks for it, then the rows after the cursor in the order, one more than a page to know whether another follows.
 // timeKeyed says the sort column is a timestamp (else text). Nested lists use LimitPerParent.
 func Flat[T any, Q Query[T, Q, S], S any](ctx context.Context, q Q, o Order, a Args, timeKeyed bool,
 	cursorOf func(T) Cursor) (Page[T], error) {
-	count, err := q.Clone().Count(ctx)
-	if err != nil {
-		return Page[T]{}, err
+	var count int
+	if a.Count {
+		var err error
+		if count, err = q.Clone().Count(ctx); err != nil {
+			return Page[T]{}, err
+		}
 	}
 	if a.After != nil {
 		key, err := a.After.Value(timeKeyed)

@@ -28,6 +28,9 @@ const (
 type Args struct {
 	Limit int
 	After *Cursor
+	// Count says whether to count all the matching rows (Page.Count, a connection's totalCount):
+	// true unless the caller knows nobody reads the count.
+	Count bool
 }
 
 // Cursor is the position after which a page starts: the sort key of the last row seen and its id.
@@ -40,7 +43,7 @@ type Cursor struct {
 // NewArgs validates a page size and an opaque cursor. A nil limit means DefaultLimit.
 // Returns INVALID when the limit is outside 0..1000 or the cursor is not one this server made.
 func NewArgs(limit *int, after *string) (Args, error) {
-	a := Args{Limit: DefaultLimit}
+	a := Args{Limit: DefaultLimit, Count: true}
 	if limit != nil {
 		if *limit < 0 || *limit > MaxLimit {
 			return a, apperr.Invalidf("limit (first in GraphQL): must be between 0 and %d (got %d)", MaxLimit, *limit)

@@ -11,7 +11,6 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/graph/apperr"
-	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/crawl"
 	"github.com/binderyhq/bindery/internal/fetch"
@@ -33,16 +32,15 @@ type Options struct {
 	MaxUploadBody  int64 // body limit of content batches, which carry file bytes
 	RequestTimeout time.Duration
 	Clock          func() time.Time
-	LoaderWait     time.Duration // how long dataloaders gather keys before a batch
-	CORSOrigins    []string      // browser origins allowed to call the API; "*" for any
-	FetchAllow     fetch.Allow   // hosts and networks imports may fetch from besides public addresses
-	ImportLimits   crawl.Limits  // bounds of a website import
+	CORSOrigins    []string     // browser origins allowed to call the API; "*" for any
+	FetchAllow     fetch.Allow  // hosts and networks imports may fetch from besides public addresses
+	ImportLimits   crawl.Limits // bounds of a website import
 }
 
 // Defaults are the options of a server started without flags.
 func Defaults(baseURL string) Options {
 	return Options{BaseURL: baseURL, Limits: graph.DefaultLimits, MaxBody: 1 << 20, MaxUploadBody: 32 << 20, RequestTimeout: 30 * time.Second,
-		LoaderWait: loader.DefaultWait, ImportLimits: crawl.DefaultLimits}
+		ImportLimits: crawl.DefaultLimits}
 }
 
 // New returns the server's HTTP handler over an open store.
@@ -57,7 +55,6 @@ func New(st *store.Store, o Options) http.Handler {
 		MaxUploadBody:  o.MaxUploadBody,
 		RequestTimeout: o.RequestTimeout,
 		BaseURL:        o.BaseURL,
-		LoaderWait:     o.LoaderWait,
 		CORSOrigins:    o.CORSOrigins,
 	})
 }

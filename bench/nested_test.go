@@ -1,0 +1,58 @@
+package bench
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/internal/testenv"
+)
+
+// nestedOrgs makes orgs organizations of spaces spaces with crs change requests each (three
+// authors per organization) and returns the admin and id of the first.
+func nestedOrgs(b *testing.B, e *testenv.Env, orgs, spaces, crs int) (testenv.Actor, string) {
+	var first testenv.Actor
+	var firstOrg string
+	for o := range orgs {
+		admin, org := e.Bootstrap(fmt.Sprintf("admin%d@example.com", o), fmt.Sprintf("Org %d", o))
+		authors := []string{admin.UserID}
+		for i := range 2 {
+			authors = append(authors, e.User(fmt.Sprintf("w%d-%d@example.com", o, i), org, testenv.Role(viewer.RoleEdit)).UserID)
+		}
+		for s := range spaces {
+			res := call(b, e, admin, "POST", "/v1/orgs/"+org+"/spaces", fmt.Sprintf(`{"title":"Space %d"}`, s))
+			e.ChangeRequests(res["id"].(string), authors, crs)
+		}
+		if o == 0 {
+			first, firstOrg = admin, org
+		}
+	}
+	return first, firstOrg
+}
+
+// nestedQuery is the body of the peer's nested read, as in /work/shared/peer/bindery-nested.json.
+const nestedQuery = `{"query":"query { organization(id: \"ORG_ID\") { id title spaces(first: 50) { edges { node { id title changeRequests(status: null, first: 10) { edges { node { id number subject status createdBy { id displayName } } } } } } } } }"}`
+
+// BenchmarkNestedQuery is the peer's nested GraphQL read (/work/shared/peer/bindery-nested.json):
+// an organization, 50 spaces, 10 change requests of each and their authors, over 20
+// organizations of 50 spaces of 20 change requests. It reports the median of 21 sequential
+// requests, and the statements of one.
+func BenchmarkNestedQuery(b *testing.B) {
+	e := testenv.New(b)
+	admin, org := nestedOrgs(b, e, 20, 50, 20)
+	request := post(b, e, admin, "/graphql", strings.Replace(nestedQuery, "ORG_ID", org, 1))
+	request() // warm up caches and connections
+	statements := e.Statements(request)
+	b.ResetTimer()
+	times := make([]time.Duration, 21)
+	for i := range times {
+		times[i] = timed(request)
+	}
+	b.StopTimer()
+	slices.Sort(times)
+	b.ReportMetric(ms(times[len(times)/2]), "median-ms")
+	b.ReportMetric(float64(statements), "statements")
+}
