@@ -225,7 +225,7 @@ func (r *Resolver) revokeAccess(ctx context.Context, t grantTarget, s model.Gran
 
 // grants lists the explicit grants on the target (to users, to teams, or both), oldest first.
 func (r *Resolver) grants(ctx context.Context, t grantTarget, first *int, after *string, kind *model.GrantSubjectKind) (*model.PermissionGrantConnection, error) {
-	args, err := page.NewArgs(first, after)
+	args, err := listArgs(ctx, first, after)
 	if err != nil {
 		return nil, err
 	}

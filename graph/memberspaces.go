@@ -17,7 +17,7 @@ import (
 // visibility), by title then id, descending unless order is ASC.
 // Organization admins and the member themself may list them (FORBIDDEN for other members).
 func (r *Resolver) memberSpaces(ctx context.Context, m *ent.Member, first *int, after *string, order *model.SortOrder) (*model.MemberSpaceConnection, error) {
-	args, err := page.NewArgs(first, after)
+	args, err := listArgs(ctx, first, after)
 	if err != nil {
 		return nil, err
 	}
