@@ -114,6 +114,9 @@ func openPostgres(dsn string) (dialect.Driver, error) {
 	}
 	db := stdlib.OpenDB(*cfg)
 	db.SetMaxOpenConns(16)
+	// As many idle as open: database/sql keeps 2 by default, and under load every request past
+	// them opened a new PostgreSQL connection (a backend process) and closed it again.
+	db.SetMaxIdleConns(16)
 	db.SetConnMaxIdleTime(5 * time.Minute)
 	if err := pingWithin(db, 5*time.Second); err != nil {
 		db.Close()
