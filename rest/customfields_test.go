@@ -718,8 +718,13 @@ func (f *cfFixture) gqlOK(t *testing.T, a testenv.Actor, query string, vars map[
 // gqlErr runs a query that must fail with code, the message naming each of words.
 func (f *cfFixture) gqlErr(t *testing.T, a testenv.Actor, query string, vars map[string]any, code string, words ...string) {
 	t.Helper()
-	g := f.e.GraphQL(a, query, vars)
-	// Several fields of one query may fail; their errors come in no fixed order.
+	wantGQLError(t, f.e.GraphQL(a, query, vars), code, words...)
+}
+
+// wantGQLError fails unless one of g's errors has the code, and its message names every word.
+// Several fields of one query may fail; their errors come in no fixed order.
+func wantGQLError(t *testing.T, g testenv.GQLResponse, code string, words ...string) {
+	t.Helper()
 	for _, e := range g.Errors {
 		if e.Extensions["code"] != code {
 			continue

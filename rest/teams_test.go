@@ -831,15 +831,7 @@ func (f *teamsFixture) gqlOK(t *testing.T, a testenv.Actor, query string, vars m
 // gqlErr asserts the operation fails with code and a message containing each of words.
 func (f *teamsFixture) gqlErr(t *testing.T, a testenv.Actor, query string, vars map[string]any, code string, words ...string) {
 	t.Helper()
-	g := f.gql(t, a, query, vars, nil)
-	if g.Code() != code {
-		t.Fatalf("want %s, got %d %+v", code, g.Status, g.Errors)
-	}
-	for _, w := range words {
-		if !strings.Contains(g.Errors[0].Message, w) {
-			t.Errorf("message %q does not name %q", g.Errors[0].Message, w)
-		}
-	}
+	wantGQLError(t, f.gql(t, a, query, vars, nil), code, words...)
 }
 
 const gqlCreateTeam = `mutation($org: ID!, $input: CreateTeamInput!) {
