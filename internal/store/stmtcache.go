@@ -14,20 +14,29 @@ const maxStatements = 500
 // costs more than reading the row: the access predicates hold subqueries and a recursive walk.
 // database/sql prepares a statement on each pool connection as it first uses it there.
 type stmtCache struct {
-	db    *sql.DB
-	mu    sync.Mutex
+	db *sql.DB
+	// mu is held for reading from taking a statement until its query has started, so emptying
+	// the cache (for writing) never closes a statement between the two.
+	mu    sync.RWMutex
 	stmts map[string]*sql.Stmt
 }
 
 func newStmtCache(db *sql.DB) *stmtCache { return &stmtCache{db: db, stmts: map[string]*sql.Stmt{}} }
 
-// QueryContext runs a query through its prepared statement.
+// QueryContext runs a query through its prepared statement, preparing it first if needed.
 func (c *stmtCache) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	stmt, err := c.prepared(ctx, query)
-	if err != nil {
-		return nil, err
+	for {
+		c.mu.RLock()
+		if stmt := c.stmts[query]; stmt != nil {
+			rows, err := stmt.QueryContext(ctx, args...)
+			c.mu.RUnlock()
+			return rows, err
+		}
+		c.mu.RUnlock()
+		if err := c.prepare(ctx, query); err != nil {
+			return nil, err
+		}
 	}
-	return stmt.QueryContext(ctx, args...)
 }
 
 // ExecContext runs a statement unprepared (a reader runs none but PRAGMAs).
@@ -35,31 +44,26 @@ func (c *stmtCache) ExecContext(ctx context.Context, query string, args ...any) 
 	return c.db.ExecContext(ctx, query, args...)
 }
 
-func (c *stmtCache) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
-	c.mu.Lock()
-	stmt := c.stmts[query]
-	c.mu.Unlock()
-	if stmt != nil {
-		return stmt, nil
-	}
+// prepare prepares a query and keeps it, emptying the cache first when it is full.
+func (c *stmtCache) prepare(ctx context.Context, query string) error {
 	stmt, err := c.db.PrepareContext(ctx, query)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.stmts[query] != nil { // prepared meanwhile by another request
+		return stmt.Close()
+	}
 	if len(c.stmts) >= maxStatements {
 		c.closeAll()
 	}
-	if kept := c.stmts[query]; kept != nil { // prepared meanwhile by another request
-		stmt.Close()
-		return kept, nil
-	}
 	c.stmts[query] = stmt
-	return stmt, nil
+	return nil
 }
 
-// closeAll closes the kept statements (one in use closes when its rows do) and forgets them.
+// closeAll closes the kept statements (one whose rows are open closes when they do) and
+// forgets them. The caller holds mu for writing.
 func (c *stmtCache) closeAll() {
 	for _, s := range c.stmts {
 		s.Close()
