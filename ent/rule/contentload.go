@@ -3,6 +3,7 @@ package rule
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 
 	entgo "entgo.io/ent"
@@ -22,8 +23,9 @@ import (
 
 // Point checks — the role shown in permissions, or checked early by a resolver for a clear
 // message — compute ContentRole over the facts of the objects asked about: the objects, the
-// collections above them (one recursive statement) and the viewer's own grants (one statement a
-// request). None of it grows with what the organization holds.
+// collections above them (one recursive statement) and the viewer's own grants in the objects'
+// organizations (one statement). None of it grows with what the organization holds, nor with the
+// viewer's other organizations.
 
 // factsKey caches the request's facts on the viewer (viewer.Remember).
 const factsKey = "rule.facts"
@@ -34,12 +36,13 @@ const factsKey = "rule.facts"
 type facts struct {
 	mu          sync.Mutex
 	collections map[string]*ent.Collection
-	grants      map[string]viewer.Role
+	grants      map[string]viewer.Role // object id → best role granted to the viewer or their teams
+	grantsIn    map[string]bool        // the organizations whose grants are in grants
 }
 
 func factsOf(v *viewer.Viewer) (*facts, error) {
 	val, err := v.Remember(factsKey, func() (any, error) {
-		return &facts{collections: map[string]*ent.Collection{}}, nil
+		return &facts{collections: map[string]*ent.Collection{}, grants: map[string]viewer.Role{}, grantsIn: map[string]bool{}}, nil
 	})
 	if err != nil {
 		return nil, err
@@ -179,11 +182,11 @@ func rolesOf(ctx context.Context, objects []objectNode) (map[string]viewer.Role,
 	return roles, nil
 }
 
-// learn loads what the roles on objects need and the request has not seen yet: the collections
-// above them (only in organizations where the viewer is a member without being admin, the only
-// ones where they count) and the viewer's grants.
+// learn loads what the roles on objects need and the request has not seen yet, only in the
+// organizations where the viewer is a member without being admin (the only ones where it counts):
+// the collections above the objects and the viewer's grants in the objects' organizations.
 func (f *facts) learn(ctx context.Context, client *ent.Client, v *viewer.Viewer, objects []objectNode) error {
-	var parents []string
+	var parents, orgs []string
 	for _, o := range objects {
 		role, member := v.Membership(o.org)
 		if !member || role == viewer.RoleAdmin {
@@ -192,12 +195,16 @@ func (f *facts) learn(ctx context.Context, client *ent.Client, v *viewer.Viewer,
 		if p := o.node.Parent; p != "" && f.collections[p] == nil {
 			parents = append(parents, p)
 		}
-		if f.grants == nil {
-			grants, err := grantsOf(ctx, client, v.UserID, v.OrganizationIDs(""))
-			if err != nil {
-				return err
-			}
-			f.grants = grants
+		if !f.grantsIn[o.org] && !slices.Contains(orgs, o.org) {
+			orgs = append(orgs, o.org)
+		}
+	}
+	if len(orgs) > 0 {
+		if err := grantsOf(ctx, client, v.UserID, orgs, f.grants); err != nil {
+			return err
+		}
+		for _, org := range orgs {
+			f.grantsIn[org] = true
 		}
 	}
 	if len(parents) == 0 {
@@ -239,21 +246,20 @@ func collectionsAbove(ctx context.Context, client *ent.Client, ids []string) ([]
 	return client.Collection.Query().Where(above).All(privacy.DecisionContext(ctx, privacy.Allow))
 }
 
-// grantsOf reads the grants made to the user or to one of their teams in the organizations, as
-// object id → best role.
-func grantsOf(ctx context.Context, client *ent.Client, userID string, orgs []string) (map[string]viewer.Role, error) {
+// grantsOf adds to into the grants made to the user or to one of their teams in the
+// organizations, as object id → best role.
+func grantsOf(ctx context.Context, client *ent.Client, userID string, orgs []string, into map[string]viewer.Role) error {
 	grants, err := client.PermissionGrant.Query().Where(
 		permissiongrant.OrganizationIDIn(orgs...),
 		permissiongrant.Or(
 			permissiongrant.UserID(userID),
 			permissiongrant.HasTeamWith(team.HasMembershipsWith(teammember.UserID(userID))),
 		)).All(privacy.DecisionContext(ctx, privacy.Allow))
-	out := map[string]viewer.Role{}
 	for _, g := range grants {
 		target := deref(g.SpaceID) + deref(g.CollectionID) // exactly one is set
-		out[target] = higher(out[target], g.Role)
+		into[target] = higher(into[target], g.Role)
 	}
-	return out, err
+	return err
 }
 
 // spaceNode is a space's place in the content tree.
