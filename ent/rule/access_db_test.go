@@ -228,11 +228,10 @@ func (w *world) content(t *testing.T, v *viewer.Viewer) *rule.Content {
 	c := &rule.Content{Member: member, OrgRole: role, Nodes: map[string]rule.ContentNode{}, Grants: map[string]viewer.Role{},
 		ShareKeys: v.ShareKeys()}
 	for _, col := range w.client.Collection.Query().Where(collection.OrganizationID(w.org)).AllX(sys) {
-		c.Nodes[col.ID] = rule.ContentNode{Parent: deref(col.ParentID), DefaultLevel: levelOf(col.DefaultLevel)}
+		c.Nodes[col.ID] = rule.CollectionNode(col)
 	}
 	for _, s := range w.client.Space.Query().Where(space.OrganizationID(w.org), space.DeletedAtIsNil()).AllX(sys) {
-		c.Nodes[s.ID] = rule.ContentNode{Parent: deref(s.ParentID), DefaultLevel: levelOf(s.DefaultLevel),
-			Visibility: string(s.Visibility), ShareKey: deref(s.ShareKey), Space: true}
+		c.Nodes[s.ID] = rule.SpaceNode(s)
 	}
 	if !member {
 		return c
@@ -240,9 +239,12 @@ func (w *world) content(t *testing.T, v *viewer.Viewer) *rule.Content {
 	grants := w.client.PermissionGrant.Query().Where(permissiongrant.OrganizationID(w.org), permissiongrant.Or(
 		permissiongrant.UserID(v.UserID), permissiongrant.HasTeamWith(team.HasMembershipsWith(teammember.UserID(v.UserID))))).AllX(sys)
 	for _, g := range grants {
-		target := deref(g.SpaceID) + deref(g.CollectionID)
-		if !c.Grants[target].AtLeast(g.Role) {
-			c.Grants[target] = g.Role
+		target := g.SpaceID // exactly one target is set
+		if target == nil {
+			target = g.CollectionID
+		}
+		if !c.Grants[*target].AtLeast(g.Role) {
+			c.Grants[*target] = g.Role
 		}
 	}
 	return c
@@ -316,18 +318,4 @@ func same(t *testing.T, what string, got, want []string) {
 	if !slices.Equal(got, want) {
 		t.Errorf("%s: the database gives %d %v, ContentRole %d %v", what, len(got), got, len(want), want)
 	}
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
-}
-
-func levelOf[T ~string](l *T) string {
-	if l == nil {
-		return ""
-	}
-	return string(*l)
 }

@@ -71,14 +71,14 @@ func SpaceRole(ctx context.Context, s *ent.Space) (viewer.Role, error) {
 func SpaceRoles(ctx context.Context, spaces []*ent.Space) (map[string]viewer.Role, error) {
 	nodes := make([]objectNode, len(spaces))
 	for i, s := range spaces {
-		nodes[i] = objectNode{id: s.ID, org: s.OrganizationID, node: spaceNode(s)}
+		nodes[i] = objectNode{id: s.ID, org: s.OrganizationID, node: SpaceNode(s)}
 	}
 	return rolesOf(ctx, nodes)
 }
 
 // CollectionRole is the viewer's effective role on a collection.
 func CollectionRole(ctx context.Context, c *ent.Collection) (viewer.Role, error) {
-	roles, err := rolesOf(ctx, []objectNode{{id: c.ID, org: c.OrganizationID, node: collectionNode(c)}})
+	roles, err := rolesOf(ctx, []objectNode{{id: c.ID, org: c.OrganizationID, node: CollectionNode(c)}})
 	return roles[c.ID], err
 }
 
@@ -109,7 +109,7 @@ func Above(ctx context.Context, orgID, id string, isSpace bool) (*Content, error
 	above, err := collectionsAbove(ctx, client, []string{o.node.Parent})
 	for _, col := range above {
 		if col.OrganizationID == orgID {
-			c.Nodes[col.ID] = collectionNode(col)
+			c.Nodes[col.ID] = CollectionNode(col)
 		}
 	}
 	return c, err
@@ -136,13 +136,13 @@ func object(ctx context.Context, orgID, id string, isSpace bool) (objectNode, bo
 	if isSpace {
 		s, err := client.Space.Query().Where(space.ID(id), space.OrganizationID(orgID), space.DeletedAtIsNil()).Only(sys)
 		if err == nil {
-			o.node = spaceNode(s)
+			o.node = SpaceNode(s)
 		}
 		return o, err == nil, notFoundIsNil(err)
 	}
 	c, err := client.Collection.Query().Where(collection.ID(id), collection.OrganizationID(orgID)).Only(sys)
 	if err == nil {
-		o.node = collectionNode(c)
+		o.node = CollectionNode(c)
 	}
 	return o, err == nil, notFoundIsNil(err)
 }
@@ -228,7 +228,7 @@ func (f *facts) content(v *viewer.Viewer, o objectNode) *Content {
 		if p == nil || p.OrganizationID != o.org {
 			break
 		}
-		c.Nodes[id] = collectionNode(p)
+		c.Nodes[id] = CollectionNode(p)
 		id = deref(p.ParentID)
 	}
 	return c
@@ -262,8 +262,8 @@ func grantsOf(ctx context.Context, client *ent.Client, userID string, orgs []str
 	return err
 }
 
-// spaceNode is a space's place in the content tree.
-func spaceNode(s *ent.Space) ContentNode {
+// SpaceNode is a space's place in the content tree.
+func SpaceNode(s *ent.Space) ContentNode {
 	n := ContentNode{Parent: deref(s.ParentID), DefaultLevel: levelOf(s.DefaultLevel), Visibility: string(s.Visibility), Space: true}
 	if s.Visibility == space.VisibilityShareLink {
 		n.ShareKey = deref(s.ShareKey)
@@ -271,7 +271,8 @@ func spaceNode(s *ent.Space) ContentNode {
 	return n
 }
 
-func collectionNode(c *ent.Collection) ContentNode {
+// CollectionNode is a collection's place in the content tree.
+func CollectionNode(c *ent.Collection) ContentNode {
 	return ContentNode{Parent: deref(c.ParentID), DefaultLevel: levelOf(c.DefaultLevel)}
 }
 
