@@ -118,7 +118,8 @@ func FromContext(ctx context.Context) *Viewer {
 	return v
 }
 
-// Remember returns the value cached under key, loading it first when there is none. A viewer
+// Remember returns the value cached under key, loading it first when there is none; callers that
+// load at the same time all get the first value stored. A viewer
 // lives one request long, so this caches facts about the viewer for one request.
 func (v *Viewer) Remember(key string, load func() (any, error)) (any, error) {
 	v.mu.RLock()
@@ -133,6 +134,9 @@ func (v *Viewer) Remember(key string, load func() (any, error)) (any, error) {
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	if kept, ok := v.cache[key]; ok { // a sibling resolver remembered it meanwhile: one value for all
+		return kept, nil
+	}
 	if v.cache == nil {
 		v.cache = map[string]any{}
 	}
