@@ -174,31 +174,32 @@ func (at siblingsOf) pointed(ctx context.Context, client *ent.Client, field stri
 		return nil, apperr.Invalidf("%s: must name exactly one collection or one space", field)
 	}
 	sys := privacy.DecisionContext(ctx, privacy.Allow)
+	id, kind := derefOr(p.Collection, derefOr(p.Space, "")), "collection"
 	var found *sibling
+	var role viewer.Role
 	if p.Space != nil {
-		s, err := client.Space.Query().Where(at.where, space.ID(*p.Space), space.DeletedAtIsNil()).Only(sys)
+		kind = "space"
+		s, err := client.Space.Query().Where(at.where, space.ID(id), space.DeletedAtIsNil()).Only(sys)
 		if err != nil && !ent.IsNotFound(err) {
 			return nil, err
 		}
 		if s != nil {
 			found = &sibling{ID: s.ID, Key: s.Position, Space: true}
+			if role, err = rule.SpaceRole(ctx, s); err != nil {
+				return nil, err
+			}
 		}
 	} else {
-		c, err := client.Collection.Query().Where(at.where, collection.ID(*p.Collection)).Only(sys)
+		c, err := client.Collection.Query().Where(at.where, collection.ID(id)).Only(sys)
 		if err != nil && !ent.IsNotFound(err) {
 			return nil, err
 		}
 		if c != nil {
 			found = &sibling{ID: c.ID, Key: c.Position}
+			if role, err = rule.CollectionRole(ctx, c); err != nil {
+				return nil, err
+			}
 		}
-	}
-	id, kind := derefOr(p.Collection, derefOr(p.Space, "")), "collection"
-	if p.Space != nil {
-		kind = "space"
-	}
-	role, err := rule.RoleOn(ctx, at.orgID, id, p.Space != nil)
-	if err != nil {
-		return nil, err
 	}
 	if found == nil || !role.AtLeast(viewer.RoleRead) {
 		return nil, apperr.Invalidf("%s: no %s %q at the destination (it must be a sibling, other than the moved item)", field, kind, truncate(id, 80))

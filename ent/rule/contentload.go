@@ -40,14 +40,11 @@ type facts struct {
 	grantsIn    map[string]bool        // the organizations whose grants are in grants
 }
 
-func factsOf(v *viewer.Viewer) (*facts, error) {
-	val, err := v.Remember(factsKey, func() (any, error) {
+func factsOf(v *viewer.Viewer) *facts {
+	val, _ := v.Remember(factsKey, func() (any, error) { // the load cannot fail
 		return &facts{collections: map[string]*ent.Collection{}, grants: map[string]viewer.Role{}, grantsIn: map[string]bool{}}, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return val.(*facts), nil
+	return val.(*facts)
 }
 
 // clientOf returns the client of ctx (ent.NewContext), which point checks read through.
@@ -85,7 +82,11 @@ func CollectionRole(ctx context.Context, c *ent.Collection) (viewer.Role, error)
 // RoleOn is the viewer's effective role on the collection or (space true) the live space id of
 // an organization; "" when there is no such object there.
 func RoleOn(ctx context.Context, orgID, id string, isSpace bool) (viewer.Role, error) {
-	o, found, err := object(ctx, orgID, id, isSpace)
+	client, _, err := clientOf(ctx)
+	if err != nil {
+		return "", err
+	}
+	o, found, err := object(ctx, client, orgID, id, isSpace)
 	if err != nil || !found {
 		return "", err
 	}
@@ -97,7 +98,11 @@ func RoleOn(ctx context.Context, orgID, id string, isSpace bool) (viewer.Role, e
 // collections above it, as a Content with no subject: the tree that roles on it depend on
 // besides a person's membership and grants. It is nil when there is no such object there.
 func Above(ctx context.Context, orgID, id string, isSpace bool) (*Content, error) {
-	o, found, err := object(ctx, orgID, id, isSpace)
+	client, _, err := clientOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	o, found, err := object(ctx, client, orgID, id, isSpace)
 	if err != nil || !found {
 		return nil, err
 	}
@@ -105,7 +110,6 @@ func Above(ctx context.Context, orgID, id string, isSpace bool) (*Content, error
 	if o.node.Parent == "" {
 		return c, nil
 	}
-	client, _, _ := clientOf(ctx)
 	above, err := collectionsAbove(ctx, client, []string{o.node.Parent})
 	for _, col := range above {
 		if col.OrganizationID == orgID {
@@ -126,11 +130,7 @@ func Ancestry(ctx context.Context, orgID, collectionID string) ([]string, error)
 
 // object reads the collection or (space true) the live space id of an organization, as the
 // system: whether the viewer may know of it is what the caller computes.
-func object(ctx context.Context, orgID, id string, isSpace bool) (objectNode, bool, error) {
-	client, _, err := clientOf(ctx)
-	if err != nil {
-		return objectNode{}, false, err
-	}
+func object(ctx context.Context, client *ent.Client, orgID, id string, isSpace bool) (objectNode, bool, error) {
 	sys := privacy.DecisionContext(ctx, privacy.Allow)
 	o := objectNode{id: id, org: orgID}
 	if isSpace {
@@ -166,10 +166,7 @@ func rolesOf(ctx context.Context, objects []objectNode) (map[string]viewer.Role,
 	if err != nil {
 		return nil, err
 	}
-	f, err := factsOf(v)
-	if err != nil {
-		return nil, err
-	}
+	f := factsOf(v)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := f.learn(ctx, client, v, objects); err != nil {

@@ -3,6 +3,7 @@ package rule
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	entgo "entgo.io/ent"
 	"entgo.io/ent/dialect"
@@ -80,11 +81,13 @@ func changesLevels(m entgo.Mutation) bool {
 	if m.Op().Is(entgo.OpCreate) {
 		return true
 	}
-	if !m.Op().Is(entgo.OpUpdate | entgo.OpUpdateOne) {
-		return false
-	}
+	return m.Op().Is(entgo.OpUpdate|entgo.OpUpdateOne) && setsAny(m, "default_level", "parent_id")
+}
+
+// setsAny reports whether m sets or clears one of the fields.
+func setsAny(m entgo.Mutation, fields ...string) bool {
 	for _, f := range append(m.Fields(), m.ClearedFields()...) {
-		if f == "default_level" || f == "parent_id" {
+		if slices.Contains(fields, f) {
 			return true
 		}
 	}

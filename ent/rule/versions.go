@@ -18,6 +18,9 @@ import (
 func AccessVersions() entgo.Hook {
 	return func(next entgo.Mutator) entgo.Mutator {
 		return entgo.MutateFunc(func(ctx context.Context, m entgo.Mutation) (entgo.Value, error) {
+			if !changesMemberships(m) {
+				return next.Mutate(ctx, m)
+			}
 			sys := privacy.DecisionContext(ctx, privacy.Allow)
 			client := mutationClient(ctx, m)
 			users, err := membershipUsers(sys, client, m)
@@ -31,6 +34,13 @@ func AccessVersions() entgo.Hook {
 			return val, client.User.Update().Where(user.IDIn(users...)).AddAccessVersion(1).Modify(keepUpdatedAt).Exec(sys)
 		})
 	}
+}
+
+// changesMemberships reports whether m creates or removes memberships, or changes what
+// authentication reads of them (the role, whether it is disabled): an update of the time a member
+// was last seen moves no version.
+func changesMemberships(m entgo.Mutation) bool {
+	return !m.Op().Is(entgo.OpUpdate|entgo.OpUpdateOne) || setsAny(m, member.FieldRole, member.FieldDisabled)
 }
 
 // membershipUsers lists the users whose memberships m writes, read before it runs.
