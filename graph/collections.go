@@ -60,7 +60,7 @@ func (r *Resolver) adminCollection(ctx context.Context, id, action string) (*ent
 }
 
 func (r *Resolver) collectionPermissions(ctx context.Context, c *ent.Collection) (*model.CollectionPermissions, error) {
-	role, err := rule.CollectionRole(ctx, c)
+	role, err := loader.For(ctx, r.Client).CollectionRole(ctx, c)
 	if err != nil {
 		return nil, err
 	}

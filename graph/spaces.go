@@ -24,6 +24,7 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/content/tree"
+	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/graph/page"
 	"github.com/binderyhq/bindery/graph/txn"
@@ -106,7 +107,7 @@ func (r *Resolver) spacePermissionsOf(ctx context.Context, s *ent.Space) (*model
 	if s.DeletedAt != nil {
 		return spacePermissions(""), nil
 	}
-	role, err := rule.SpaceRole(ctx, s)
+	role, err := loader.For(ctx, r.Client).SpaceRole(ctx, s)
 	return spacePermissions(role), err
 }
 

@@ -103,3 +103,37 @@ func TestPointReadStatements(t *testing.T) {
 		}
 	}
 }
+
+// TestReaderListStatements: a reader's page of spaces, each in a collection of its own, with the
+// reader's permissions on each space and collection, costs the same statements for 3 as for 30
+// (the collections above a page are read for all its items at once), on REST and GraphQL.
+func TestReaderListStatements(t *testing.T) {
+	const q = `query($o: ID!) { organization(id: $o) {
+	  spaces(first: 50) { edges { node { id permissions { edit } } } }
+	  collections(first: 50) { edges { node { id permissions { admin } } } } } }`
+	count := func(n int) (rest, graphQL int64) {
+		e := testenv.New(t)
+		_, org := e.Bootstrap("admin@example.com", "Org")
+		reader := e.User("reader@example.com", org, testenv.Role(viewer.RoleRead))
+		sys := accounts.System(context.Background())
+		for i := range n {
+			col := e.Store.Client.Collection.Create().SetOrganizationID(org).SetTitle(fmt.Sprintf("C%d", i)).
+				SetDefaultLevel("inherit").SaveX(sys)
+			e.Store.Client.Space.Create().SetOrganizationID(org).SetTitle(fmt.Sprintf("S%d", i)).SetParentID(col.ID).
+				SetDefaultLevel(space.DefaultLevelInherit).ExecX(sys)
+		}
+		rest = gqlStatements(t, e, func() {
+			if r := e.Do(reader, "GET", "/v1/orgs/"+org+"/spaces", nil); r.Status != http.StatusOK || r.Map(t)["count"] != float64(n) {
+				t.Fatalf("list: %d %s", r.Status, r.Body)
+			}
+		})
+		graphQL = gqlStatements(t, e, func() { gqlOK(t, e.GraphQL(reader, q, map[string]any{"o": org}), &struct{}{}) })
+		return rest, graphQL
+	}
+	smallREST, smallGQL := count(3)
+	largeREST, largeGQL := count(30)
+	t.Logf("statements: REST %d for 3, %d for 30; GraphQL %d and %d", smallREST, largeREST, smallGQL, largeGQL)
+	if smallREST != largeREST || smallGQL != largeGQL {
+		t.Errorf("statements grow with the page: REST %d for 3, %d for 30; GraphQL %d and %d", smallREST, largeREST, smallGQL, largeGQL)
+	}
+}
