@@ -493,6 +493,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			site.FieldDefaultSiteSpaceID:      {Type: field.TypeString, Column: site.FieldDefaultSiteSpaceID},
 			site.FieldDefaultSectionID:        {Type: field.TypeString, Column: site.FieldDefaultSectionID},
 			site.FieldShareKey:                {Type: field.TypeString, Column: site.FieldShareKey},
+			site.FieldSiteSpacesCount:         {Type: field.TypeInt, Column: site.FieldSiteSpacesCount},
 		},
 	}
 	graph.Nodes[21] = &sqlgraph.Node{
@@ -4403,6 +4404,11 @@ func (f *SiteFilter) WhereDefaultSectionID(p entql.StringP) {
 // WhereShareKey applies the entql string predicate on the share_key field.
 func (f *SiteFilter) WhereShareKey(p entql.StringP) {
 	f.Where(p.Field(site.FieldShareKey))
+}
+
+// WhereSiteSpacesCount applies the entql int predicate on the site_spaces_count field.
+func (f *SiteFilter) WhereSiteSpacesCount(p entql.IntP) {
+	f.Where(p.Field(site.FieldSiteSpacesCount))
 }
 
 // WhereHasOrganization applies a predicate to check if query has an edge organization.

@@ -19061,6 +19061,8 @@ type SiteMutation struct {
 	adaptive_schema            *map[string]interface{}
 	adaptive_schema_updated_at *time.Time
 	share_key                  *string
+	site_spaces_count          *int
+	addsite_spaces_count       *int
 	clearedFields              map[string]struct{}
 	organization               *string
 	clearedorganization        bool
@@ -19964,6 +19966,62 @@ func (m *SiteMutation) ResetShareKey() {
 	delete(m.clearedFields, site.FieldShareKey)
 }
 
+// SetSiteSpacesCount sets the "site_spaces_count" field.
+func (m *SiteMutation) SetSiteSpacesCount(i int) {
+	m.site_spaces_count = &i
+	m.addsite_spaces_count = nil
+}
+
+// SiteSpacesCount returns the value of the "site_spaces_count" field in the mutation.
+func (m *SiteMutation) SiteSpacesCount() (r int, exists bool) {
+	v := m.site_spaces_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSiteSpacesCount returns the old "site_spaces_count" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldSiteSpacesCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSiteSpacesCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSiteSpacesCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSiteSpacesCount: %w", err)
+	}
+	return oldValue.SiteSpacesCount, nil
+}
+
+// AddSiteSpacesCount adds i to the "site_spaces_count" field.
+func (m *SiteMutation) AddSiteSpacesCount(i int) {
+	if m.addsite_spaces_count != nil {
+		*m.addsite_spaces_count += i
+	} else {
+		m.addsite_spaces_count = &i
+	}
+}
+
+// AddedSiteSpacesCount returns the value that was added to the "site_spaces_count" field in this mutation.
+func (m *SiteMutation) AddedSiteSpacesCount() (r int, exists bool) {
+	v := m.addsite_spaces_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSiteSpacesCount resets all changes to the "site_spaces_count" field.
+func (m *SiteMutation) ResetSiteSpacesCount() {
+	m.site_spaces_count = nil
+	m.addsite_spaces_count = nil
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *SiteMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -20241,7 +20299,7 @@ func (m *SiteMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SiteMutation) Fields() []string {
-	fields := make([]string, 0, 18)
+	fields := make([]string, 0, 19)
 	if m.created_at != nil {
 		fields = append(fields, site.FieldCreatedAt)
 	}
@@ -20296,6 +20354,9 @@ func (m *SiteMutation) Fields() []string {
 	if m.share_key != nil {
 		fields = append(fields, site.FieldShareKey)
 	}
+	if m.site_spaces_count != nil {
+		fields = append(fields, site.FieldSiteSpacesCount)
+	}
 	return fields
 }
 
@@ -20340,6 +20401,8 @@ func (m *SiteMutation) Field(name string) (ent.Value, bool) {
 		return m.DefaultSectionID()
 	case site.FieldShareKey:
 		return m.ShareKey()
+	case site.FieldSiteSpacesCount:
+		return m.SiteSpacesCount()
 	}
 	return nil, false
 }
@@ -20385,6 +20448,8 @@ func (m *SiteMutation) OldField(ctx context.Context, name string) (ent.Value, er
 		return m.OldDefaultSectionID(ctx)
 	case site.FieldShareKey:
 		return m.OldShareKey(ctx)
+	case site.FieldSiteSpacesCount:
+		return m.OldSiteSpacesCount(ctx)
 	}
 	return nil, fmt.Errorf("unknown Site field %s", name)
 }
@@ -20520,6 +20585,13 @@ func (m *SiteMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetShareKey(v)
 		return nil
+	case site.FieldSiteSpacesCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteSpacesCount(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Site field %s", name)
 }
@@ -20527,13 +20599,21 @@ func (m *SiteMutation) SetField(name string, value ent.Value) error {
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *SiteMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	if m.addsite_spaces_count != nil {
+		fields = append(fields, site.FieldSiteSpacesCount)
+	}
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *SiteMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case site.FieldSiteSpacesCount:
+		return m.AddedSiteSpacesCount()
+	}
 	return nil, false
 }
 
@@ -20542,6 +20622,13 @@ func (m *SiteMutation) AddedField(name string) (ent.Value, bool) {
 // type.
 func (m *SiteMutation) AddField(name string, value ent.Value) error {
 	switch name {
+	case site.FieldSiteSpacesCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSiteSpacesCount(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Site numeric field %s", name)
 }
@@ -20685,6 +20772,9 @@ func (m *SiteMutation) ResetField(name string) error {
 		return nil
 	case site.FieldShareKey:
 		m.ResetShareKey()
+		return nil
+	case site.FieldSiteSpacesCount:
+		m.ResetSiteSpacesCount()
 		return nil
 	}
 	return fmt.Errorf("unknown Site field %s", name)

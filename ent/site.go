@@ -57,6 +57,8 @@ type Site struct {
 	DefaultSectionID *string `json:"default_section_id,omitempty"`
 	// ShareKey holds the value of the "share_key" field.
 	ShareKey *string `json:"-"`
+	// SiteSpacesCount holds the value of the "site_spaces_count" field.
+	SiteSpacesCount int `json:"site_spaces_count,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the SiteQuery when eager-loading is set.
 	Edges        SiteEdges `json:"edges"`
@@ -151,6 +153,8 @@ func (*Site) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case site.FieldPublished, site.FieldAdaptiveContentEnabled:
 			values[i] = new(sql.NullBool)
+		case site.FieldSiteSpacesCount:
+			values[i] = new(sql.NullInt64)
 		case site.FieldID, site.FieldOrganizationID, site.FieldType, site.FieldTitle, site.FieldHostname, site.FieldBasename, site.FieldProxyOrigin, site.FieldProxyTarget, site.FieldVisibility, site.FieldDefaultSiteSpaceID, site.FieldDefaultSectionID, site.FieldShareKey:
 			values[i] = new(sql.NullString)
 		case site.FieldCreatedAt, site.FieldUpdatedAt, site.FieldAdaptiveSchemaUpdatedAt:
@@ -296,6 +300,12 @@ func (_m *Site) assignValues(columns []string, values []any) error {
 				_m.ShareKey = new(string)
 				*_m.ShareKey = value.String
 			}
+		case site.FieldSiteSpacesCount:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field site_spaces_count", values[i])
+			} else if value.Valid {
+				_m.SiteSpacesCount = int(value.Int64)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -428,6 +438,9 @@ func (_m *Site) String() string {
 	}
 	builder.WriteString(", ")
 	builder.WriteString("share_key=<sensitive>")
+	builder.WriteString(", ")
+	builder.WriteString("site_spaces_count=")
+	builder.WriteString(fmt.Sprintf("%v", _m.SiteSpacesCount))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -247,6 +247,20 @@ func (_c *SiteCreate) SetNillableShareKey(v *string) *SiteCreate {
 	return _c
 }
 
+// SetSiteSpacesCount sets the "site_spaces_count" field.
+func (_c *SiteCreate) SetSiteSpacesCount(v int) *SiteCreate {
+	_c.mutation.SetSiteSpacesCount(v)
+	return _c
+}
+
+// SetNillableSiteSpacesCount sets the "site_spaces_count" field if the given value is not nil.
+func (_c *SiteCreate) SetNillableSiteSpacesCount(v *int) *SiteCreate {
+	if v != nil {
+		_c.SetSiteSpacesCount(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *SiteCreate) SetID(v string) *SiteCreate {
 	_c.mutation.SetID(v)
@@ -388,6 +402,10 @@ func (_c *SiteCreate) defaults() error {
 		v := site.DefaultAdaptiveContentEnabled
 		_c.mutation.SetAdaptiveContentEnabled(v)
 	}
+	if _, ok := _c.mutation.SiteSpacesCount(); !ok {
+		v := site.DefaultSiteSpacesCount
+		_c.mutation.SetSiteSpacesCount(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		if site.DefaultID == nil {
 			return fmt.Errorf("ent: uninitialized site.DefaultID (forgotten import ent/runtime?)")
@@ -468,6 +486,9 @@ func (_c *SiteCreate) check() error {
 		if err := site.ShareKeyValidator(v); err != nil {
 			return &ValidationError{Name: "share_key", err: fmt.Errorf(`ent: validator failed for field "Site.share_key": %w`, err)}
 		}
+	}
+	if _, ok := _c.mutation.SiteSpacesCount(); !ok {
+		return &ValidationError{Name: "site_spaces_count", err: errors.New(`ent: missing required field "Site.site_spaces_count"`)}
 	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := site.IDValidator(v); err != nil {
@@ -572,6 +593,10 @@ func (_c *SiteCreate) createSpec() (*Site, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.ShareKey(); ok {
 		_spec.SetField(site.FieldShareKey, field.TypeString, value)
 		_node.ShareKey = &value
+	}
+	if value, ok := _c.mutation.SiteSpacesCount(); ok {
+		_spec.SetField(site.FieldSiteSpacesCount, field.TypeInt, value)
+		_node.SiteSpacesCount = value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -976,6 +1001,24 @@ func (u *SiteUpsert) ClearShareKey() *SiteUpsert {
 	return u
 }
 
+// SetSiteSpacesCount sets the "site_spaces_count" field.
+func (u *SiteUpsert) SetSiteSpacesCount(v int) *SiteUpsert {
+	u.Set(site.FieldSiteSpacesCount, v)
+	return u
+}
+
+// UpdateSiteSpacesCount sets the "site_spaces_count" field to the value that was provided on create.
+func (u *SiteUpsert) UpdateSiteSpacesCount() *SiteUpsert {
+	u.SetExcluded(site.FieldSiteSpacesCount)
+	return u
+}
+
+// AddSiteSpacesCount adds v to the "site_spaces_count" field.
+func (u *SiteUpsert) AddSiteSpacesCount(v int) *SiteUpsert {
+	u.Add(site.FieldSiteSpacesCount, v)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -1321,6 +1364,27 @@ func (u *SiteUpsertOne) UpdateShareKey() *SiteUpsertOne {
 func (u *SiteUpsertOne) ClearShareKey() *SiteUpsertOne {
 	return u.Update(func(s *SiteUpsert) {
 		s.ClearShareKey()
+	})
+}
+
+// SetSiteSpacesCount sets the "site_spaces_count" field.
+func (u *SiteUpsertOne) SetSiteSpacesCount(v int) *SiteUpsertOne {
+	return u.Update(func(s *SiteUpsert) {
+		s.SetSiteSpacesCount(v)
+	})
+}
+
+// AddSiteSpacesCount adds v to the "site_spaces_count" field.
+func (u *SiteUpsertOne) AddSiteSpacesCount(v int) *SiteUpsertOne {
+	return u.Update(func(s *SiteUpsert) {
+		s.AddSiteSpacesCount(v)
+	})
+}
+
+// UpdateSiteSpacesCount sets the "site_spaces_count" field to the value that was provided on create.
+func (u *SiteUpsertOne) UpdateSiteSpacesCount() *SiteUpsertOne {
+	return u.Update(func(s *SiteUpsert) {
+		s.UpdateSiteSpacesCount()
 	})
 }
 
@@ -1836,6 +1900,27 @@ func (u *SiteUpsertBulk) UpdateShareKey() *SiteUpsertBulk {
 func (u *SiteUpsertBulk) ClearShareKey() *SiteUpsertBulk {
 	return u.Update(func(s *SiteUpsert) {
 		s.ClearShareKey()
+	})
+}
+
+// SetSiteSpacesCount sets the "site_spaces_count" field.
+func (u *SiteUpsertBulk) SetSiteSpacesCount(v int) *SiteUpsertBulk {
+	return u.Update(func(s *SiteUpsert) {
+		s.SetSiteSpacesCount(v)
+	})
+}
+
+// AddSiteSpacesCount adds v to the "site_spaces_count" field.
+func (u *SiteUpsertBulk) AddSiteSpacesCount(v int) *SiteUpsertBulk {
+	return u.Update(func(s *SiteUpsert) {
+		s.AddSiteSpacesCount(v)
+	})
+}
+
+// UpdateSiteSpacesCount sets the "site_spaces_count" field to the value that was provided on create.
+func (u *SiteUpsertBulk) UpdateSiteSpacesCount() *SiteUpsertBulk {
+	return u.Update(func(s *SiteUpsert) {
+		s.UpdateSiteSpacesCount()
 	})
 }
 

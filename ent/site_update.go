@@ -292,6 +292,27 @@ func (_u *SiteUpdate) ClearShareKey() *SiteUpdate {
 	return _u
 }
 
+// SetSiteSpacesCount sets the "site_spaces_count" field.
+func (_u *SiteUpdate) SetSiteSpacesCount(v int) *SiteUpdate {
+	_u.mutation.ResetSiteSpacesCount()
+	_u.mutation.SetSiteSpacesCount(v)
+	return _u
+}
+
+// SetNillableSiteSpacesCount sets the "site_spaces_count" field if the given value is not nil.
+func (_u *SiteUpdate) SetNillableSiteSpacesCount(v *int) *SiteUpdate {
+	if v != nil {
+		_u.SetSiteSpacesCount(*v)
+	}
+	return _u
+}
+
+// AddSiteSpacesCount adds value to the "site_spaces_count" field.
+func (_u *SiteUpdate) AddSiteSpacesCount(v int) *SiteUpdate {
+	_u.mutation.AddSiteSpacesCount(v)
+	return _u
+}
+
 // SetDefaultSiteSpace sets the "default_site_space" edge to the SiteSpace entity.
 func (_u *SiteUpdate) SetDefaultSiteSpace(v *SiteSpace) *SiteUpdate {
 	return _u.SetDefaultSiteSpaceID(v.ID)
@@ -600,6 +621,12 @@ func (_u *SiteUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.ShareKeyCleared() {
 		_spec.ClearField(site.FieldShareKey, field.TypeString)
+	}
+	if value, ok := _u.mutation.SiteSpacesCount(); ok {
+		_spec.SetField(site.FieldSiteSpacesCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedSiteSpacesCount(); ok {
+		_spec.AddField(site.FieldSiteSpacesCount, field.TypeInt, value)
 	}
 	if _u.mutation.DefaultSiteSpaceCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -1076,6 +1103,27 @@ func (_u *SiteUpdateOne) ClearShareKey() *SiteUpdateOne {
 	return _u
 }
 
+// SetSiteSpacesCount sets the "site_spaces_count" field.
+func (_u *SiteUpdateOne) SetSiteSpacesCount(v int) *SiteUpdateOne {
+	_u.mutation.ResetSiteSpacesCount()
+	_u.mutation.SetSiteSpacesCount(v)
+	return _u
+}
+
+// SetNillableSiteSpacesCount sets the "site_spaces_count" field if the given value is not nil.
+func (_u *SiteUpdateOne) SetNillableSiteSpacesCount(v *int) *SiteUpdateOne {
+	if v != nil {
+		_u.SetSiteSpacesCount(*v)
+	}
+	return _u
+}
+
+// AddSiteSpacesCount adds value to the "site_spaces_count" field.
+func (_u *SiteUpdateOne) AddSiteSpacesCount(v int) *SiteUpdateOne {
+	_u.mutation.AddSiteSpacesCount(v)
+	return _u
+}
+
 // SetDefaultSiteSpace sets the "default_site_space" edge to the SiteSpace entity.
 func (_u *SiteUpdateOne) SetDefaultSiteSpace(v *SiteSpace) *SiteUpdateOne {
 	return _u.SetDefaultSiteSpaceID(v.ID)
@@ -1414,6 +1462,12 @@ func (_u *SiteUpdateOne) sqlSave(ctx context.Context) (_node *Site, err error) {
 	}
 	if _u.mutation.ShareKeyCleared() {
 		_spec.ClearField(site.FieldShareKey, field.TypeString)
+	}
+	if value, ok := _u.mutation.SiteSpacesCount(); ok {
+		_spec.SetField(site.FieldSiteSpacesCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedSiteSpacesCount(); ok {
+		_spec.AddField(site.FieldSiteSpacesCount, field.TypeInt, value)
 	}
 	if _u.mutation.DefaultSiteSpaceCleared() {
 		edge := &sqlgraph.EdgeSpec{

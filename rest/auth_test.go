@@ -42,6 +42,7 @@ type authFixture struct {
 	changeRequest               string // number 1 of space
 	comment, reply              string // a comment on the space's content, and a reply to it
 	crComment, crReply          string // a comment on change request 1, and a reply to it
+	site                        string // a site showing space
 }
 
 func newAuthFixture(t *testing.T) *authFixture {
@@ -61,6 +62,7 @@ func newAuthFixture(t *testing.T) *authFixture {
 	f.changeRequest = authCreated(t, e.Do(f.admin, "POST", "/v1/spaces/"+f.space+"/change-requests", map[string]any{"subject": "Draft"}))
 	f.comment, f.reply = authDiscussion(t, e, f.admin, "/v1/spaces/"+f.space+"/comments")
 	f.crComment, f.crReply = authDiscussion(t, e, f.admin, "/v1/spaces/"+f.space+"/change-requests/1/comments")
+	f.site = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/sites", map[string]any{"title": "Docs site", "spaces": []string{f.space}}))
 	return f
 }
 
@@ -118,6 +120,9 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"PATCH", "/v1/orgs/{organizationId}/link-invites/{inviteId}", inv, map[string]any{"role": "admin"}, true},
 		{"DELETE", "/v1/orgs/{organizationId}/link-invites/{inviteId}", inv, nil, true},
 		{"POST", "/v1/orgs/{organizationId}/invites/{inviteId}", o + "/invites/" + f.foreignInvite, nil, true},
+		{"GET", "/v1/orgs/{organizationId}/sites", o + "/sites", nil, true},
+		{"POST", "/v1/orgs/{organizationId}/sites", o + "/sites", map[string]any{"title": "Evil", "spaces": []string{f.space}}, true},
+		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}", o + "/sites/" + f.site, nil, true},
 		{"GET", "/v1/orgs/{organizationId}/custom-fields", o + "/custom-fields", nil, true},
 		{"POST", "/v1/orgs/{organizationId}/custom-fields", o + "/custom-fields", map[string]any{"name": "evil", "type": "text"}, true},
 		{"GET", "/v1/orgs/{organizationId}/custom-fields/{fieldName}", o + "/custom-fields/cf", nil, true},
@@ -288,7 +293,7 @@ func (f *authFixture) authSnapshot(t *testing.T) map[string]string {
 	snap := map[string]string{}
 	for _, p := range []string{o, o + "/members", o + "/members/" + f.reader.UserID, o + "/members/" + f.reader.UserID + "/teams",
 		o + "/teams", o + "/teams/" + f.team, o + "/teams/" + f.team + "/members", o + "/link-invites",
-		o + "/link-invites/" + f.invite, o + "/custom-fields", o + "/custom-fields/cf",
+		o + "/link-invites/" + f.invite, o + "/custom-fields", o + "/custom-fields/cf", o + "/sites", o + "/sites/" + f.site,
 		o + "/collections", "/v1/collections/" + f.collection,
 		o + "/spaces", "/v1/spaces/" + f.space, "/v1/spaces/" + f.space + "/custom-fields",
 		"/v1/spaces/" + f.space + "/change-requests", "/v1/spaces/" + f.space + "/change-requests/1",

@@ -146,13 +146,7 @@ func (a *api) getChangeRequest(w http.ResponseWriter, r *http.Request) {
 type changeRequestStatus changerequest.Status
 
 func (s *changeRequestStatus) UnmarshalJSON(b []byte) error {
-	var v string
-	_ = json.Unmarshal(b, &v)
-	if changerequest.StatusValidator(changerequest.Status(v)) != nil {
-		return invalidValue("must be one of draft, open, archived")
-	}
-	*s = changeRequestStatus(v)
-	return nil
+	return decodeEnum(b, (*changerequest.Status)(s), changerequest.StatusValidator, "one of draft, open, archived")
 }
 
 // updateChangeRequest answers PATCH …/change-requests/{changeRequestId}: `{subject?, status?}`;

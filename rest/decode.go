@@ -228,3 +228,15 @@ func truncate(s string, n int) string {
 	}
 	return s
 }
+
+// decodeEnum reads a JSON string into *dst when valid accepts it (an ent enum's validator);
+// otherwise the error lists the values.
+func decodeEnum[T ~string](b []byte, dst *T, valid func(T) error, values string) error {
+	var s string
+	_ = json.Unmarshal(b, &s)
+	if valid(T(s)) != nil {
+		return invalidValue("must be %s", values)
+	}
+	*dst = T(s)
+	return nil
+}

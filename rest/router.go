@@ -100,6 +100,9 @@ func (a *api) routes(r chi.Router) {
 	r.Delete("/orgs/{organizationId}/link-invites/{inviteId}", a.deleteInvite)
 	r.Post("/orgs/{organizationId}/invites/{inviteId}", a.joinWithInvite)
 
+	r.Get("/orgs/{organizationId}/sites", a.listSites)
+	r.Post("/orgs/{organizationId}/sites", a.createSite)
+	r.Get("/orgs/{organizationId}/sites/{siteId}", a.getSite)
 	r.Get("/orgs/{organizationId}/custom-fields", a.listCustomFields)
 	r.Post("/orgs/{organizationId}/custom-fields", a.createCustomField)
 	r.Get("/orgs/{organizationId}/custom-fields/{fieldName}", a.getCustomField)

@@ -2,7 +2,6 @@ package rest
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"time"
@@ -111,26 +110,15 @@ func (a *api) getSpace(w http.ResponseWriter, r *http.Request) {
 type visibility space.Visibility
 
 func (v *visibility) UnmarshalJSON(b []byte) error {
-	var s string
-	_ = json.Unmarshal(b, &s)
-	if space.VisibilityValidator(space.Visibility(s)) != nil {
-		return invalidValue("must be one of public, unlisted, share-link, visitor-auth, in-collection, private")
-	}
-	*v = visibility(s)
-	return nil
+	return decodeEnum(b, (*space.Visibility)(v), space.VisibilityValidator,
+		"one of public, unlisted, share-link, visitor-auth, in-collection, private")
 }
 
 // editMode is a space edit mode in a request body.
 type editMode space.EditMode
 
 func (m *editMode) UnmarshalJSON(b []byte) error {
-	var s string
-	_ = json.Unmarshal(b, &s)
-	if space.EditModeValidator(space.EditMode(s)) != nil {
-		return invalidValue("must be live or locked")
-	}
-	*m = editMode(s)
-	return nil
+	return decodeEnum(b, (*space.EditMode)(m), space.EditModeValidator, "live or locked")
 }
 
 func (a *api) updateSpace(w http.ResponseWriter, r *http.Request) {

@@ -959,6 +959,7 @@ var (
 		{Name: "adaptive_schema", Type: field.TypeJSON, Nullable: true},
 		{Name: "adaptive_schema_updated_at", Type: field.TypeTime, Nullable: true},
 		{Name: "share_key", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "site_spaces_count", Type: field.TypeInt, Default: 0},
 		{Name: "organization_id", Type: field.TypeString, Size: 64},
 		{Name: "default_site_space_id", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "default_section_id", Type: field.TypeString, Nullable: true, Size: 64},
@@ -971,19 +972,19 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "sites_organizations_organization",
-				Columns:    []*schema.Column{SitesColumns[16]},
+				Columns:    []*schema.Column{SitesColumns[17]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "sites_site_spaces_default_site_space",
-				Columns:    []*schema.Column{SitesColumns[17]},
+				Columns:    []*schema.Column{SitesColumns[18]},
 				RefColumns: []*schema.Column{SiteSpacesColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "sites_site_sections_default_section",
-				Columns:    []*schema.Column{SitesColumns[18]},
+				Columns:    []*schema.Column{SitesColumns[19]},
 				RefColumns: []*schema.Column{SiteSectionsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -992,7 +993,7 @@ var (
 			{
 				Name:    "site_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{SitesColumns[16]},
+				Columns: []*schema.Column{SitesColumns[17]},
 			},
 		},
 	}

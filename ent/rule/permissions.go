@@ -68,3 +68,21 @@ func ForCustomField(v *viewer.Viewer, orgID string) CustomFieldPermissions {
 	role, _ := v.Membership(orgID)
 	return CustomFieldPermissions{View: role.AtLeast(viewer.RoleRead), Edit: role.AtLeast(viewer.RoleAdmin)}
 }
+
+// SitePermissions are the flags of Site.permissions (the reference client's Site.permissions).
+type SitePermissions struct {
+	View, Access, Edit, Create, Admin, InstallIntegration, ViewAdaptiveSchema, EditAdaptiveSchema bool
+}
+
+// ForSite computes the viewer's permissions on a site of an organization: sites follow the
+// organization role; members with a role read them, creators and admins manage them (the Site
+// policy).
+func ForSite(v *viewer.Viewer, orgID string) SitePermissions {
+	role, _ := v.Membership(orgID)
+	manage := role.AtLeast(viewer.RoleCreate)
+	return SitePermissions{
+		View: role.AtLeast(viewer.RoleRead), Access: role.AtLeast(viewer.RoleRead), Edit: role.AtLeast(viewer.RoleEdit),
+		Create: manage, Admin: manage, InstallIntegration: manage,
+		ViewAdaptiveSchema: role.AtLeast(viewer.RoleRead), EditAdaptiveSchema: manage,
+	}
+}

@@ -1415,6 +1415,10 @@ func init() {
 	siteDescShareKey := siteFields[14].Descriptor()
 	// site.ShareKeyValidator is a validator for the "share_key" field. It is called by the builders before save.
 	site.ShareKeyValidator = siteDescShareKey.Validators[0].(func(string) error)
+	// siteDescSiteSpacesCount is the schema descriptor for site_spaces_count field.
+	siteDescSiteSpacesCount := siteFields[15].Descriptor()
+	// site.DefaultSiteSpacesCount holds the default value on creation for the site_spaces_count field.
+	site.DefaultSiteSpacesCount = siteDescSiteSpacesCount.Default.(int)
 	// siteDescID is the schema descriptor for id field.
 	siteDescID := siteMixinFields0[0].Descriptor()
 	// site.DefaultID holds the default value on creation for the id field.

@@ -39,6 +39,8 @@ func (Site) Fields() []ent.Field {
 		field.String("default_section_id").Optional().Nillable(),
 		// share_key is the secret of share-link visibility.
 		field.String("share_key").Optional().Nillable().Sensitive().MaxLen(64),
+		// site_spaces_count is Site.siteSpaces, maintained by the writes that add or remove one.
+		field.Int("site_spaces_count").Default(0),
 	}
 }
 
@@ -53,10 +55,10 @@ func (Site) Edges() []ent.Edge {
 	}
 }
 
-// Policy of Site: members with a role see sites; admins manage them.
+// Policy of Site: members with a role see sites; creators and admins manage them.
 func (Site) Policy() ent.Policy {
 	return privacy.Policy{
 		Query:    privacy.QueryPolicy{rule.FilterTenant(viewer.RoleRead)},
-		Mutation: privacy.MutationPolicy{rule.AllowOrgRole(viewer.RoleAdmin), privacy.AlwaysDenyRule()},
+		Mutation: privacy.MutationPolicy{rule.AllowOrgRole(viewer.RoleCreate), privacy.AlwaysDenyRule()},
 	}
 }

@@ -49,10 +49,10 @@ func (SiteSection) Indexes() []ent.Index {
 	return []ent.Index{index.Fields("site_id", "position")}
 }
 
-// Policy of SiteSection: members with a role see sections; admins manage them.
+// Policy of SiteSection: members with a role see sections; creators and admins manage them.
 func (SiteSection) Policy() ent.Policy {
 	return privacy.Policy{
 		Query:    privacy.QueryPolicy{rule.FilterTenant(viewer.RoleRead)},
-		Mutation: privacy.MutationPolicy{rule.AllowOrgRole(viewer.RoleAdmin), privacy.AlwaysDenyRule()},
+		Mutation: privacy.MutationPolicy{rule.AllowOrgRole(viewer.RoleCreate), privacy.AlwaysDenyRule()},
 	}
 }

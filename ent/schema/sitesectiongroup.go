@@ -45,10 +45,10 @@ func (SiteSectionGroup) Indexes() []ent.Index {
 	return []ent.Index{index.Fields("site_id", "position")}
 }
 
-// Policy of SiteSectionGroup: members with a role see section groups; admins manage them.
+// Policy of SiteSectionGroup: members with a role see section groups; creators and admins manage them.
 func (SiteSectionGroup) Policy() ent.Policy {
 	return privacy.Policy{
 		Query:    privacy.QueryPolicy{rule.FilterTenant(viewer.RoleRead)},
-		Mutation: privacy.MutationPolicy{rule.AllowOrgRole(viewer.RoleAdmin), privacy.AlwaysDenyRule()},
+		Mutation: privacy.MutationPolicy{rule.AllowOrgRole(viewer.RoleCreate), privacy.AlwaysDenyRule()},
 	}
 }

@@ -51,10 +51,10 @@ func (SiteSpace) Indexes() []ent.Index {
 	}
 }
 
-// Policy of SiteSpace: members with a role see site spaces; admins manage them.
+// Policy of SiteSpace: members with a role see site spaces; creators and admins manage them.
 func (SiteSpace) Policy() ent.Policy {
 	return privacy.Policy{
 		Query:    privacy.QueryPolicy{rule.FilterTenant(viewer.RoleRead)},
-		Mutation: privacy.MutationPolicy{rule.AllowOrgRole(viewer.RoleAdmin), privacy.AlwaysDenyRule()},
+		Mutation: privacy.MutationPolicy{rule.AllowOrgRole(viewer.RoleCreate), privacy.AlwaysDenyRule()},
 	}
 }

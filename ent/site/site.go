@@ -52,6 +52,8 @@ const (
 	FieldDefaultSectionID = "default_section_id"
 	// FieldShareKey holds the string denoting the share_key field in the database.
 	FieldShareKey = "share_key"
+	// FieldSiteSpacesCount holds the string denoting the site_spaces_count field in the database.
+	FieldSiteSpacesCount = "site_spaces_count"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeDefaultSiteSpace holds the string denoting the default_site_space edge name in mutations.
@@ -131,6 +133,7 @@ var Columns = []string{
 	FieldDefaultSiteSpaceID,
 	FieldDefaultSectionID,
 	FieldShareKey,
+	FieldSiteSpacesCount,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -175,6 +178,8 @@ var (
 	DefaultAdaptiveContentEnabled bool
 	// ShareKeyValidator is a validator for the "share_key" field. It is called by the builders before save.
 	ShareKeyValidator func(string) error
+	// DefaultSiteSpacesCount holds the default value on creation for the "site_spaces_count" field.
+	DefaultSiteSpacesCount int
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -322,6 +327,11 @@ func ByDefaultSectionID(opts ...sql.OrderTermOption) OrderOption {
 // ByShareKey orders the results by the share_key field.
 func ByShareKey(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldShareKey, opts...).ToFunc()
+}
+
+// BySiteSpacesCountField orders the results by the site_spaces_count field.
+func BySiteSpacesCountField(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldSiteSpacesCount, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

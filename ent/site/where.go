@@ -135,6 +135,11 @@ func ShareKey(v string) predicate.Site {
 	return predicate.Site(sql.FieldEQ(FieldShareKey, v))
 }
 
+// SiteSpacesCount applies equality check predicate on the "site_spaces_count" field. It's identical to SiteSpacesCountEQ.
+func SiteSpacesCount(v int) predicate.Site {
+	return predicate.Site(sql.FieldEQ(FieldSiteSpacesCount, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Site {
 	return predicate.Site(sql.FieldEQ(FieldCreatedAt, v))
@@ -998,6 +1003,46 @@ func ShareKeyEqualFold(v string) predicate.Site {
 // ShareKeyContainsFold applies the ContainsFold predicate on the "share_key" field.
 func ShareKeyContainsFold(v string) predicate.Site {
 	return predicate.Site(sql.FieldContainsFold(FieldShareKey, v))
+}
+
+// SiteSpacesCountEQ applies the EQ predicate on the "site_spaces_count" field.
+func SiteSpacesCountEQ(v int) predicate.Site {
+	return predicate.Site(sql.FieldEQ(FieldSiteSpacesCount, v))
+}
+
+// SiteSpacesCountNEQ applies the NEQ predicate on the "site_spaces_count" field.
+func SiteSpacesCountNEQ(v int) predicate.Site {
+	return predicate.Site(sql.FieldNEQ(FieldSiteSpacesCount, v))
+}
+
+// SiteSpacesCountIn applies the In predicate on the "site_spaces_count" field.
+func SiteSpacesCountIn(vs ...int) predicate.Site {
+	return predicate.Site(sql.FieldIn(FieldSiteSpacesCount, vs...))
+}
+
+// SiteSpacesCountNotIn applies the NotIn predicate on the "site_spaces_count" field.
+func SiteSpacesCountNotIn(vs ...int) predicate.Site {
+	return predicate.Site(sql.FieldNotIn(FieldSiteSpacesCount, vs...))
+}
+
+// SiteSpacesCountGT applies the GT predicate on the "site_spaces_count" field.
+func SiteSpacesCountGT(v int) predicate.Site {
+	return predicate.Site(sql.FieldGT(FieldSiteSpacesCount, v))
+}
+
+// SiteSpacesCountGTE applies the GTE predicate on the "site_spaces_count" field.
+func SiteSpacesCountGTE(v int) predicate.Site {
+	return predicate.Site(sql.FieldGTE(FieldSiteSpacesCount, v))
+}
+
+// SiteSpacesCountLT applies the LT predicate on the "site_spaces_count" field.
+func SiteSpacesCountLT(v int) predicate.Site {
+	return predicate.Site(sql.FieldLT(FieldSiteSpacesCount, v))
+}
+
+// SiteSpacesCountLTE applies the LTE predicate on the "site_spaces_count" field.
+func SiteSpacesCountLTE(v int) predicate.Site {
+	return predicate.Site(sql.FieldLTE(FieldSiteSpacesCount, v))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

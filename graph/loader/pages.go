@@ -11,6 +11,8 @@ import (
 	"github.com/binderyhq/bindery/ent/invitelink"
 	"github.com/binderyhq/bindery/ent/member"
 	"github.com/binderyhq/bindery/ent/predicate"
+	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/team"
 	"github.com/binderyhq/bindery/ent/teammember"
 	"github.com/binderyhq/bindery/ent/user"
@@ -380,3 +382,39 @@ var fieldPages = pages("custom field pages", fromQuery(pageSource[struct{}, *ent
 }, func(c *ent.Client, orgs []string, _ struct{}) *ent.CustomFieldQuery {
 	return c.CustomField.Query().Where(customfield.OrganizationIDIn(orgs...))
 }))
+
+// SiteFilter narrows an organization's sites.
+type SiteFilter struct {
+	Space     string // only sites showing this space
+	Title     string // contained in the title, any case
+	Published string // "true" or "false": only published or unpublished sites; "" for both
+}
+
+// SitePage returns one page of an organization's sites, by title.
+func (l *Loaders) SitePage(ctx context.Context, o *ent.Organization, f SiteFilter, a page.Args) (Page[*ent.Site], error) {
+	return Get(ctx, l.client, sitePages, o, func(o *ent.Organization) pageKey[SiteFilter] { return pageOf(o.ID, f, a) })
+}
+
+var sitePages = pages("site pages", fromQuery(pageSource[SiteFilter, *ent.Site]{
+	partition: []string{site.FieldOrganizationID},
+	order:     func(SiteFilter) page.Order { return page.Order{Column: site.FieldTitle} },
+	parentOf:  func(s *ent.Site) string { return s.OrganizationID },
+	idOf:      func(s *ent.Site) string { return s.ID },
+	cursorKey: func(s *ent.Site, _ SiteFilter) any { return s.Title },
+}, func(c *ent.Client, orgs []string, f SiteFilter) *ent.SiteQuery {
+	return c.Site.Query().Where(f.predicates(orgs)...)
+}))
+
+func (f SiteFilter) predicates(orgs []string) []predicate.Site {
+	where := []predicate.Site{site.OrganizationIDIn(orgs...)}
+	if f.Space != "" {
+		where = append(where, site.HasSiteSpacesWith(sitespace.SpaceID(f.Space)))
+	}
+	if f.Title != "" {
+		where = append(where, site.TitleContainsFold(f.Title))
+	}
+	if f.Published != "" {
+		where = append(where, site.Published(f.Published == "true"))
+	}
+	return where
+}

@@ -96,3 +96,11 @@ func (c *ContentAccessConnection) Nodes() []*ContentAccess {
 
 // Info returns where the page ends and the total count.
 func (c *ContentAccessConnection) Info() (*PageInfo, int) { return c.PageInfo, c.TotalCount }
+
+// Nodes returns the sites of the page.
+func (c *SiteConnection) Nodes() []*ent.Site {
+	return nodesOf(c.Edges, func(e *SiteEdge) *ent.Site { return e.Node })
+}
+
+// Info returns where the page ends and the total count.
+func (c *SiteConnection) Info() (*PageInfo, int) { return c.PageInfo, c.TotalCount }

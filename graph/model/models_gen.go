@@ -13,6 +13,7 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/changerequest"
 	"github.com/binderyhq/bindery/ent/customfield"
+	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
 )
@@ -230,6 +231,17 @@ type CreateOrganizationInput struct {
 	// 2..255 characters.
 	Title        string   `json:"title"`
 	EmailDomains []string `json:"emailDomains,omitempty"`
+}
+
+type CreateSiteInput struct {
+	// Defaults to BASIC.
+	Type *site.Type `json:"type,omitempty"`
+	// 2 to 128 characters; defaults to the organization's title.
+	Title *string `json:"title,omitempty"`
+	// Defaults to PUBLIC.
+	Visibility *site.Visibility `json:"visibility,omitempty"`
+	// Ids of spaces of the organization to show on the site, in order.
+	Spaces []string `json:"spaces,omitempty"`
 }
 
 type CreateSpaceInput struct {
@@ -547,6 +559,43 @@ type SearchSpaceConnection struct {
 type SearchSpaceEdge struct {
 	Cursor string       `json:"cursor"`
 	Node   *SearchSpace `json:"node"`
+}
+
+type SiteAdaptiveContent struct {
+	Enabled bool `json:"enabled"`
+}
+
+type SiteConnection struct {
+	Edges      []*SiteEdge `json:"edges"`
+	PageInfo   *PageInfo   `json:"pageInfo"`
+	TotalCount int         `json:"totalCount"`
+}
+
+type SiteEdge struct {
+	Cursor string    `json:"cursor"`
+	Node   *ent.Site `json:"node"`
+}
+
+// What the viewer may do with a site, from their organization role: view, access and
+// viewAdaptiveSchema take read, edit edit; create, admin, installIntegration and editAdaptiveSchema
+// take create (creators and admins manage sites).
+type SitePermissions struct {
+	View               bool `json:"view"`
+	Access             bool `json:"access"`
+	Edit               bool `json:"edit"`
+	Create             bool `json:"create"`
+	Admin              bool `json:"admin"`
+	InstallIntegration bool `json:"installIntegration"`
+	ViewAdaptiveSchema bool `json:"viewAdaptiveSchema"`
+	EditAdaptiveSchema bool `json:"editAdaptiveSchema"`
+}
+
+// A site served under another origin: requests to `origin` are proxied to `target`.
+type SiteProxy struct {
+	// Host and path, e.g. example.com/docs.
+	Origin string `json:"origin"`
+	// The site's own URL the origin is proxied to.
+	Target string `json:"target"`
 }
 
 type SpaceConnection struct {

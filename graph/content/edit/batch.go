@@ -60,7 +60,7 @@ func (b *batch) insertPage(c Change) error {
 		return err
 	}
 	if c.Fields.Slug == nil {
-		p.Slug = tree.UniqueSlug(b.t, parent, slugify(p.Title), p.ID)
+		p.Slug = tree.UniqueSlug(b.t, parent, Slugify(p.Title), p.ID)
 	}
 	if p.Order, err = b.orderAt(parent, p.ID, c.At); err != nil {
 		return err

@@ -129,9 +129,9 @@ func Apply(base *tree.Tree, changes []Change, env Env) (*Outcome, error) {
 // badf is an invalid-change message.
 func badf(format string, args ...any) error { return fmt.Errorf(format, args...) }
 
-// slugify derives a slug from a title: lower-case letters and digits of any script, other runs
+// Slugify derives a slug from a title: lower-case letters and digits of any script, other runs
 // of characters as one "-".
-func slugify(title string) string {
+func Slugify(title string) string {
 	var b strings.Builder
 	dash := false
 	for _, r := range strings.ToLower(title) {

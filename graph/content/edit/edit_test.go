@@ -191,8 +191,8 @@ func TestOrderRenumbersWhenKeysLeaveNoRoom(t *testing.T) {
 func TestSlugify(t *testing.T) {
 	for in, want := range map[string]string{"Getting Started!": "getting-started", "Ünïcode ページ": "ünïcode-ページ",
 		"***": "page", "  a  b  ": "a-b"} {
-		if got := slugify(in); got != want {
-			t.Errorf("slugify(%q) = %q, want %q", in, got, want)
+		if got := Slugify(in); got != want {
+			t.Errorf("Slugify(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

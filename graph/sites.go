@@ -1,0 +1,221 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/predicate"
+	"github.com/binderyhq/bindery/ent/rule"
+	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/ent/sitespace"
+	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/graph/content/edit"
+	"github.com/binderyhq/bindery/graph/content/orderkey"
+	"github.com/binderyhq/bindery/graph/loader"
+	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/graph/page"
+	"github.com/binderyhq/bindery/graph/txn"
+)
+
+// Bounds of sites and site spaces (spec/03 Limits).
+const (
+	siteTitleMin, siteTitleMax = 2, 128
+	sitePathMax                = 100
+	siteSpacesMax              = 1000 // spaces named in one create
+)
+
+// site returns a site of an organization the viewer sees.
+// Returns NOT_FOUND if either does not exist or the viewer may not see it.
+func (r *Resolver) site(ctx context.Context, orgID, siteID string) (*ent.Site, error) {
+	if _, err := r.organization(ctx, orgID); err != nil {
+		return nil, err
+	}
+	s, err := r.Client.Site.Query().Where(site.ID(siteID), site.OrganizationID(orgID)).Only(ctx)
+	return s, notFound(err, "site")
+}
+
+// manageableSite returns a site the viewer may change (creators and admins of its organization).
+// Returns NOT_FOUND or FORBIDDEN.
+func (r *Resolver) manageableSite(ctx context.Context, orgID, siteID, action string) (*ent.Site, error) {
+	if _, err := r.requireOrgRole(ctx, orgID, viewer.RoleCreate, action); err != nil {
+		return nil, err
+	}
+	return r.site(ctx, orgID, siteID)
+}
+
+func (r *Resolver) sites(ctx context.Context, o *ent.Organization, first *int, after, spaceID, title *string, published *bool) (*model.SiteConnection, error) {
+	args, err := listArgs(ctx, first, after)
+	if err != nil {
+		return nil, err
+	}
+	if !rule.HasOrgRole(viewer.FromContext(ctx), o.ID, viewer.RoleRead) {
+		return nil, apperr.Forbiddenf("guests may not list the organization's sites")
+	}
+	f := loader.SiteFilter{Space: derefOr(spaceID, ""), Title: strings.TrimSpace(derefOr(title, ""))}
+	if err := checkText("title", f.Title, 0, siteTitleMax); err != nil {
+		return nil, err
+	}
+	if published != nil {
+		f.Published = fmt.Sprint(*published)
+	}
+	p, err := loader.For(ctx, r.Client).SitePage(ctx, o, f, args)
+	if err != nil {
+		return nil, err
+	}
+	return &model.SiteConnection{
+		Edges: edges(p.Items, siteCursor, func(c string, n *ent.Site) *model.SiteEdge {
+			return &model.SiteEdge{Cursor: c, Node: n}
+		}),
+		PageInfo: pageInfo(p), TotalCount: p.Count,
+	}, nil
+}
+
+func siteCursor(s *ent.Site) page.Cursor { return page.Cursor{Key: s.Title, ID: s.ID} }
+
+func sitePermissions(ctx context.Context, s *ent.Site) *model.SitePermissions {
+	p := rule.ForSite(viewer.FromContext(ctx), s.OrganizationID)
+	return &model.SitePermissions{
+		View: p.View, Access: p.Access, Edit: p.Edit, Create: p.Create, Admin: p.Admin,
+		InstallIntegration: p.InstallIntegration, ViewAdaptiveSchema: p.ViewAdaptiveSchema,
+		EditAdaptiveSchema: p.EditAdaptiveSchema,
+	}
+}
+
+// siteProxy is Site.proxy: the origin proxied to the site's own URL, or nil.
+func (r *Resolver) siteProxy(s *ent.Site) *model.SiteProxy {
+	if s.ProxyOrigin == nil {
+		return nil
+	}
+	return &model.SiteProxy{Origin: *s.ProxyOrigin, Target: derefOr(s.ProxyTarget, "")}
+}
+
+// createSite creates a site whose site spaces are the given spaces, in order, the first one the
+// default.
+func (r *Resolver) createSite(ctx context.Context, orgID string, in model.CreateSiteInput) (*ent.Site, error) {
+	o, err := r.requireOrgRole(ctx, orgID, viewer.RoleCreate, "create sites")
+	if err != nil {
+		return nil, err
+	}
+	title, err := siteTitle(in.Title, o.Title)
+	if err != nil {
+		return nil, err
+	}
+	spaces, err := r.spacesForSite(ctx, orgID, "spaces", in.Spaces)
+	if err != nil {
+		return nil, err
+	}
+	var s *ent.Site
+	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
+		create := tx.Site.Create().SetOrganizationID(orgID).SetTitle(title).
+			SetNillableType(in.Type).SetNillableVisibility(in.Visibility)
+		if s, err = create.Save(ctx); err != nil {
+			return err
+		}
+		s, err = appendSiteSpaces(ctx, tx, s, nil, spaces)
+		return err
+	})
+	return s, err
+}
+
+// siteTitle is the title of a new site: the one given, checked, or the organization's.
+func siteTitle(given *string, orgTitle string) (string, error) {
+	if given != nil {
+		return trimmedText("title", *given, siteTitleMin, siteTitleMax)
+	}
+	title := []rune(orgTitle)
+	if len(title) > siteTitleMax {
+		title = title[:siteTitleMax]
+	}
+	return string(title), nil
+}
+
+// spacesForSite returns the live spaces named by ids, in order: each a space of the organization
+// the viewer can read. Returns NOT_FOUND naming the first that is not, INVALID for a repeat.
+func (r *Resolver) spacesForSite(ctx context.Context, orgID, field string, ids []string) ([]*ent.Space, error) {
+	if len(ids) > siteSpacesMax {
+		return nil, apperr.Invalidf("%s: at most %d spaces (got %d)", field, siteSpacesMax, len(ids))
+	}
+	seen := make(map[string]bool, len(ids))
+	spaces := make([]*ent.Space, len(ids))
+	for i, id := range ids {
+		if seen[id] {
+			return nil, apperr.Invalidf("%s[%d]: space %q is named twice", field, i, truncate(id, 80))
+		}
+		seen[id] = true
+		s, err := r.space(ctx, id)
+		if isNotFound(err) || err == nil && s.OrganizationID != orgID {
+			return nil, apperr.NotFoundf("%s[%d]: no space of this organization has the id %q", field, i, truncate(id, 80))
+		}
+		if err != nil {
+			return nil, err
+		}
+		spaces[i] = s
+	}
+	return spaces, nil
+}
+
+// appendSiteSpaces adds spaces to a site after the site spaces already in section (nil: the root
+// level), each at a path made from its title that no sibling holds. When the site had no site
+// space the first one added becomes the default. Returns the site with its counter updated.
+func appendSiteSpaces(ctx context.Context, tx *ent.Tx, s *ent.Site, section *string, spaces []*ent.Space) (*ent.Site, error) {
+	if len(spaces) == 0 {
+		return s, nil
+	}
+	siblings, err := tx.SiteSpace.Query().Where(sitespace.SiteID(s.ID), sectionIs(section)).
+		Order(ent.Desc(sitespace.FieldPosition)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	taken := make(map[string]bool, len(siblings))
+	last := ""
+	for i, ss := range siblings {
+		taken[ss.Path] = true
+		if i == 0 {
+			last = ss.Position
+		}
+	}
+	creates := make([]*ent.SiteSpaceCreate, len(spaces))
+	for i, sp := range spaces {
+		pos, ok := orderkey.Between(last, "")
+		if !ok {
+			return nil, apperr.Conflictf("the site spaces' order keys are full: move one and retry")
+		}
+		last = pos
+		creates[i] = tx.SiteSpace.Create().SetOrganizationID(s.OrganizationID).SetSiteID(s.ID).
+			SetSpaceID(sp.ID).SetNillableSectionID(section).SetPath(freePath(edit.Slugify(sp.Title), taken)).
+			SetPosition(pos).SetIsDefault(s.DefaultSiteSpaceID == nil && i == 0)
+	}
+	added, err := tx.SiteSpace.CreateBulk(creates...).Save(ctx)
+	if err != nil {
+		return nil, err
+	}
+	upd := tx.Site.UpdateOne(s).AddSiteSpacesCount(len(added))
+	if s.DefaultSiteSpaceID == nil && section == nil {
+		upd.SetDefaultSiteSpaceID(added[0].ID)
+	}
+	return upd.Save(ctx)
+}
+
+// sectionIs selects the site spaces of a section, or of the root level when section is nil.
+func sectionIs(section *string) predicate.SiteSpace {
+	if section == nil {
+		return sitespace.SectionIDIsNil()
+	}
+	return sitespace.SectionID(*section)
+}
+
+// freePath returns base, or base-2, base-3 … the first that is not taken, and takes it.
+func freePath(base string, taken map[string]bool) string {
+	if runes := []rune(base); len(runes) > sitePathMax-6 { // room for a "-N" suffix
+		base = string(runes[:sitePathMax-6])
+	}
+	path := base
+	for n := 2; taken[path]; n++ {
+		path = fmt.Sprintf("%s-%d", base, n)
+	}
+	taken[path] = true
+	return path
+}
