@@ -36,8 +36,10 @@ import (
 	"github.com/binderyhq/bindery/ent/samlprovider"
 	"github.com/binderyhq/bindery/ent/serverkey"
 	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/ent/sitepublishingauth"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitesectiongroup"
+	"github.com/binderyhq/bindery/ent/sitesharelink"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/team"
@@ -95,10 +97,14 @@ type Client struct {
 	ServerKey *ServerKeyClient
 	// Site is the client for interacting with the Site builders.
 	Site *SiteClient
+	// SitePublishingAuth is the client for interacting with the SitePublishingAuth builders.
+	SitePublishingAuth *SitePublishingAuthClient
 	// SiteSection is the client for interacting with the SiteSection builders.
 	SiteSection *SiteSectionClient
 	// SiteSectionGroup is the client for interacting with the SiteSectionGroup builders.
 	SiteSectionGroup *SiteSectionGroupClient
+	// SiteShareLink is the client for interacting with the SiteShareLink builders.
+	SiteShareLink *SiteShareLinkClient
 	// SiteSpace is the client for interacting with the SiteSpace builders.
 	SiteSpace *SiteSpaceClient
 	// Space is the client for interacting with the Space builders.
@@ -143,8 +149,10 @@ func (c *Client) init() {
 	c.SAMLProvider = NewSAMLProviderClient(c.config)
 	c.ServerKey = NewServerKeyClient(c.config)
 	c.Site = NewSiteClient(c.config)
+	c.SitePublishingAuth = NewSitePublishingAuthClient(c.config)
 	c.SiteSection = NewSiteSectionClient(c.config)
 	c.SiteSectionGroup = NewSiteSectionGroupClient(c.config)
+	c.SiteShareLink = NewSiteShareLinkClient(c.config)
 	c.SiteSpace = NewSiteSpaceClient(c.config)
 	c.Space = NewSpaceClient(c.config)
 	c.Team = NewTeamClient(c.config)
@@ -264,8 +272,10 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		SAMLProvider:        NewSAMLProviderClient(cfg),
 		ServerKey:           NewServerKeyClient(cfg),
 		Site:                NewSiteClient(cfg),
+		SitePublishingAuth:  NewSitePublishingAuthClient(cfg),
 		SiteSection:         NewSiteSectionClient(cfg),
 		SiteSectionGroup:    NewSiteSectionGroupClient(cfg),
+		SiteShareLink:       NewSiteShareLinkClient(cfg),
 		SiteSpace:           NewSiteSpaceClient(cfg),
 		Space:               NewSpaceClient(cfg),
 		Team:                NewTeamClient(cfg),
@@ -312,8 +322,10 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		SAMLProvider:        NewSAMLProviderClient(cfg),
 		ServerKey:           NewServerKeyClient(cfg),
 		Site:                NewSiteClient(cfg),
+		SitePublishingAuth:  NewSitePublishingAuthClient(cfg),
 		SiteSection:         NewSiteSectionClient(cfg),
 		SiteSectionGroup:    NewSiteSectionGroupClient(cfg),
+		SiteShareLink:       NewSiteShareLinkClient(cfg),
 		SiteSpace:           NewSiteSpaceClient(cfg),
 		Space:               NewSpaceClient(cfg),
 		Team:                NewTeamClient(cfg),
@@ -353,8 +365,8 @@ func (c *Client) Use(hooks ...Hook) {
 		c.CommentReply, c.ContentObject, c.CustomField, c.CustomFieldValue, c.FileBlob,
 		c.InviteLink, c.Member, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization,
 		c.PermissionGrant, c.Reaction, c.Revision, c.SAMLProvider, c.ServerKey, c.Site,
-		c.SiteSection, c.SiteSectionGroup, c.SiteSpace, c.Space, c.Team, c.TeamMember,
-		c.TranslationSettings, c.User,
+		c.SitePublishingAuth, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
+		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.TranslationSettings, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -368,8 +380,8 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.CommentReply, c.ContentObject, c.CustomField, c.CustomFieldValue, c.FileBlob,
 		c.InviteLink, c.Member, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization,
 		c.PermissionGrant, c.Reaction, c.Revision, c.SAMLProvider, c.ServerKey, c.Site,
-		c.SiteSection, c.SiteSectionGroup, c.SiteSpace, c.Space, c.Team, c.TeamMember,
-		c.TranslationSettings, c.User,
+		c.SitePublishingAuth, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
+		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.TranslationSettings, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -420,10 +432,14 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ServerKey.mutate(ctx, m)
 	case *SiteMutation:
 		return c.Site.mutate(ctx, m)
+	case *SitePublishingAuthMutation:
+		return c.SitePublishingAuth.mutate(ctx, m)
 	case *SiteSectionMutation:
 		return c.SiteSection.mutate(ctx, m)
 	case *SiteSectionGroupMutation:
 		return c.SiteSectionGroup.mutate(ctx, m)
+	case *SiteShareLinkMutation:
+		return c.SiteShareLink.mutate(ctx, m)
 	case *SiteSpaceMutation:
 		return c.SiteSpace.mutate(ctx, m)
 	case *SpaceMutation:
@@ -4327,6 +4343,172 @@ func (c *SiteClient) mutate(ctx context.Context, m *SiteMutation) (Value, error)
 	}
 }
 
+// SitePublishingAuthClient is a client for the SitePublishingAuth schema.
+type SitePublishingAuthClient struct {
+	config
+}
+
+// NewSitePublishingAuthClient returns a client for the SitePublishingAuth from the given config.
+func NewSitePublishingAuthClient(c config) *SitePublishingAuthClient {
+	return &SitePublishingAuthClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `sitepublishingauth.Hooks(f(g(h())))`.
+func (c *SitePublishingAuthClient) Use(hooks ...Hook) {
+	c.hooks.SitePublishingAuth = append(c.hooks.SitePublishingAuth, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `sitepublishingauth.Intercept(f(g(h())))`.
+func (c *SitePublishingAuthClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SitePublishingAuth = append(c.inters.SitePublishingAuth, interceptors...)
+}
+
+// Create returns a builder for creating a SitePublishingAuth entity.
+func (c *SitePublishingAuthClient) Create() *SitePublishingAuthCreate {
+	mutation := newSitePublishingAuthMutation(c.config, OpCreate)
+	return &SitePublishingAuthCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SitePublishingAuth entities.
+func (c *SitePublishingAuthClient) CreateBulk(builders ...*SitePublishingAuthCreate) *SitePublishingAuthCreateBulk {
+	return &SitePublishingAuthCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SitePublishingAuthClient) MapCreateBulk(slice any, setFunc func(*SitePublishingAuthCreate, int)) *SitePublishingAuthCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SitePublishingAuthCreateBulk{err: fmt.Errorf("calling to SitePublishingAuthClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SitePublishingAuthCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SitePublishingAuthCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SitePublishingAuth.
+func (c *SitePublishingAuthClient) Update() *SitePublishingAuthUpdate {
+	mutation := newSitePublishingAuthMutation(c.config, OpUpdate)
+	return &SitePublishingAuthUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SitePublishingAuthClient) UpdateOne(_m *SitePublishingAuth) *SitePublishingAuthUpdateOne {
+	mutation := newSitePublishingAuthMutation(c.config, OpUpdateOne, withSitePublishingAuth(_m))
+	return &SitePublishingAuthUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SitePublishingAuthClient) UpdateOneID(id string) *SitePublishingAuthUpdateOne {
+	mutation := newSitePublishingAuthMutation(c.config, OpUpdateOne, withSitePublishingAuthID(id))
+	return &SitePublishingAuthUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SitePublishingAuth.
+func (c *SitePublishingAuthClient) Delete() *SitePublishingAuthDelete {
+	mutation := newSitePublishingAuthMutation(c.config, OpDelete)
+	return &SitePublishingAuthDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SitePublishingAuthClient) DeleteOne(_m *SitePublishingAuth) *SitePublishingAuthDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SitePublishingAuthClient) DeleteOneID(id string) *SitePublishingAuthDeleteOne {
+	builder := c.Delete().Where(sitepublishingauth.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SitePublishingAuthDeleteOne{builder}
+}
+
+// Query returns a query builder for SitePublishingAuth.
+func (c *SitePublishingAuthClient) Query() *SitePublishingAuthQuery {
+	return &SitePublishingAuthQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSitePublishingAuth},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SitePublishingAuth entity by its id.
+func (c *SitePublishingAuthClient) Get(ctx context.Context, id string) (*SitePublishingAuth, error) {
+	return c.Query().Where(sitepublishingauth.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SitePublishingAuthClient) GetX(ctx context.Context, id string) *SitePublishingAuth {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a SitePublishingAuth.
+func (c *SitePublishingAuthClient) QueryOrganization(_m *SitePublishingAuth) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(sitepublishingauth.Table, sitepublishingauth.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, sitepublishingauth.OrganizationTable, sitepublishingauth.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySite queries the site edge of a SitePublishingAuth.
+func (c *SitePublishingAuthClient) QuerySite(_m *SitePublishingAuth) *SiteQuery {
+	query := (&SiteClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(sitepublishingauth.Table, sitepublishingauth.FieldID, id),
+			sqlgraph.To(site.Table, site.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, sitepublishingauth.SiteTable, sitepublishingauth.SiteColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SitePublishingAuthClient) Hooks() []Hook {
+	hooks := c.hooks.SitePublishingAuth
+	return append(hooks[:len(hooks):len(hooks)], sitepublishingauth.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *SitePublishingAuthClient) Interceptors() []Interceptor {
+	return c.inters.SitePublishingAuth
+}
+
+func (c *SitePublishingAuthClient) mutate(ctx context.Context, m *SitePublishingAuthMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SitePublishingAuthCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SitePublishingAuthUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SitePublishingAuthUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SitePublishingAuthDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SitePublishingAuth mutation op: %q", m.Op())
+	}
+}
+
 // SiteSectionClient is a client for the SiteSection schema.
 type SiteSectionClient struct {
 	config
@@ -4704,6 +4886,172 @@ func (c *SiteSectionGroupClient) mutate(ctx context.Context, m *SiteSectionGroup
 		return (&SiteSectionGroupDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown SiteSectionGroup mutation op: %q", m.Op())
+	}
+}
+
+// SiteShareLinkClient is a client for the SiteShareLink schema.
+type SiteShareLinkClient struct {
+	config
+}
+
+// NewSiteShareLinkClient returns a client for the SiteShareLink from the given config.
+func NewSiteShareLinkClient(c config) *SiteShareLinkClient {
+	return &SiteShareLinkClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `sitesharelink.Hooks(f(g(h())))`.
+func (c *SiteShareLinkClient) Use(hooks ...Hook) {
+	c.hooks.SiteShareLink = append(c.hooks.SiteShareLink, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `sitesharelink.Intercept(f(g(h())))`.
+func (c *SiteShareLinkClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SiteShareLink = append(c.inters.SiteShareLink, interceptors...)
+}
+
+// Create returns a builder for creating a SiteShareLink entity.
+func (c *SiteShareLinkClient) Create() *SiteShareLinkCreate {
+	mutation := newSiteShareLinkMutation(c.config, OpCreate)
+	return &SiteShareLinkCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SiteShareLink entities.
+func (c *SiteShareLinkClient) CreateBulk(builders ...*SiteShareLinkCreate) *SiteShareLinkCreateBulk {
+	return &SiteShareLinkCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SiteShareLinkClient) MapCreateBulk(slice any, setFunc func(*SiteShareLinkCreate, int)) *SiteShareLinkCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SiteShareLinkCreateBulk{err: fmt.Errorf("calling to SiteShareLinkClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SiteShareLinkCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SiteShareLinkCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SiteShareLink.
+func (c *SiteShareLinkClient) Update() *SiteShareLinkUpdate {
+	mutation := newSiteShareLinkMutation(c.config, OpUpdate)
+	return &SiteShareLinkUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SiteShareLinkClient) UpdateOne(_m *SiteShareLink) *SiteShareLinkUpdateOne {
+	mutation := newSiteShareLinkMutation(c.config, OpUpdateOne, withSiteShareLink(_m))
+	return &SiteShareLinkUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SiteShareLinkClient) UpdateOneID(id string) *SiteShareLinkUpdateOne {
+	mutation := newSiteShareLinkMutation(c.config, OpUpdateOne, withSiteShareLinkID(id))
+	return &SiteShareLinkUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SiteShareLink.
+func (c *SiteShareLinkClient) Delete() *SiteShareLinkDelete {
+	mutation := newSiteShareLinkMutation(c.config, OpDelete)
+	return &SiteShareLinkDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SiteShareLinkClient) DeleteOne(_m *SiteShareLink) *SiteShareLinkDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SiteShareLinkClient) DeleteOneID(id string) *SiteShareLinkDeleteOne {
+	builder := c.Delete().Where(sitesharelink.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SiteShareLinkDeleteOne{builder}
+}
+
+// Query returns a query builder for SiteShareLink.
+func (c *SiteShareLinkClient) Query() *SiteShareLinkQuery {
+	return &SiteShareLinkQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSiteShareLink},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SiteShareLink entity by its id.
+func (c *SiteShareLinkClient) Get(ctx context.Context, id string) (*SiteShareLink, error) {
+	return c.Query().Where(sitesharelink.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SiteShareLinkClient) GetX(ctx context.Context, id string) *SiteShareLink {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a SiteShareLink.
+func (c *SiteShareLinkClient) QueryOrganization(_m *SiteShareLink) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(sitesharelink.Table, sitesharelink.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, sitesharelink.OrganizationTable, sitesharelink.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySite queries the site edge of a SiteShareLink.
+func (c *SiteShareLinkClient) QuerySite(_m *SiteShareLink) *SiteQuery {
+	query := (&SiteClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(sitesharelink.Table, sitesharelink.FieldID, id),
+			sqlgraph.To(site.Table, site.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, sitesharelink.SiteTable, sitesharelink.SiteColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SiteShareLinkClient) Hooks() []Hook {
+	hooks := c.hooks.SiteShareLink
+	return append(hooks[:len(hooks):len(hooks)], sitesharelink.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *SiteShareLinkClient) Interceptors() []Interceptor {
+	return c.inters.SiteShareLink
+}
+
+func (c *SiteShareLinkClient) mutate(ctx context.Context, m *SiteShareLinkMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SiteShareLinkCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SiteShareLinkUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SiteShareLinkUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SiteShareLinkDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SiteShareLink mutation op: %q", m.Op())
 	}
 }
 
@@ -5853,15 +6201,17 @@ type (
 		APIToken, BodyLink, ChangeRequest, Collection, Comment, CommentReply,
 		ContentObject, CustomField, CustomFieldValue, FileBlob, InviteLink, Member,
 		OpenAPISpec, OpenAPISpecVersion, Organization, PermissionGrant, Reaction,
-		Revision, SAMLProvider, ServerKey, Site, SiteSection, SiteSectionGroup,
-		SiteSpace, Space, Team, TeamMember, TranslationSettings, User []ent.Hook
+		Revision, SAMLProvider, ServerKey, Site, SitePublishingAuth, SiteSection,
+		SiteSectionGroup, SiteShareLink, SiteSpace, Space, Team, TeamMember,
+		TranslationSettings, User []ent.Hook
 	}
 	inters struct {
 		APIToken, BodyLink, ChangeRequest, Collection, Comment, CommentReply,
 		ContentObject, CustomField, CustomFieldValue, FileBlob, InviteLink, Member,
 		OpenAPISpec, OpenAPISpecVersion, Organization, PermissionGrant, Reaction,
-		Revision, SAMLProvider, ServerKey, Site, SiteSection, SiteSectionGroup,
-		SiteSpace, Space, Team, TeamMember, TranslationSettings, User []ent.Interceptor
+		Revision, SAMLProvider, ServerKey, Site, SitePublishingAuth, SiteSection,
+		SiteSectionGroup, SiteShareLink, SiteSpace, Space, Team, TeamMember,
+		TranslationSettings, User []ent.Interceptor
 	}
 )
 

@@ -33,8 +33,10 @@ import (
 	"github.com/binderyhq/bindery/ent/samlprovider"
 	"github.com/binderyhq/bindery/ent/serverkey"
 	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/ent/sitepublishingauth"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitesectiongroup"
+	"github.com/binderyhq/bindery/ent/sitesharelink"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/team"
@@ -122,8 +124,10 @@ func checkColumn(t, c string) error {
 			samlprovider.Table:        samlprovider.ValidColumn,
 			serverkey.Table:           serverkey.ValidColumn,
 			site.Table:                site.ValidColumn,
+			sitepublishingauth.Table:  sitepublishingauth.ValidColumn,
 			sitesection.Table:         sitesection.ValidColumn,
 			sitesectiongroup.Table:    sitesectiongroup.ValidColumn,
+			sitesharelink.Table:       sitesharelink.ValidColumn,
 			sitespace.Table:           sitespace.ValidColumn,
 			space.Table:               space.ValidColumn,
 			team.Table:                team.ValidColumn,

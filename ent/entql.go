@@ -25,8 +25,10 @@ import (
 	"github.com/binderyhq/bindery/ent/samlprovider"
 	"github.com/binderyhq/bindery/ent/serverkey"
 	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/ent/sitepublishingauth"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitesectiongroup"
+	"github.com/binderyhq/bindery/ent/sitesharelink"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/team"
@@ -42,7 +44,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 29)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 31)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apitoken.Table,
@@ -492,11 +494,32 @@ var schemaGraph = func() *sqlgraph.Schema {
 			site.FieldAdaptiveSchemaUpdatedAt: {Type: field.TypeTime, Column: site.FieldAdaptiveSchemaUpdatedAt},
 			site.FieldDefaultSiteSpaceID:      {Type: field.TypeString, Column: site.FieldDefaultSiteSpaceID},
 			site.FieldDefaultSectionID:        {Type: field.TypeString, Column: site.FieldDefaultSectionID},
-			site.FieldShareKey:                {Type: field.TypeString, Column: site.FieldShareKey},
 			site.FieldSiteSpacesCount:         {Type: field.TypeInt, Column: site.FieldSiteSpacesCount},
+			site.FieldCustomization:           {Type: field.TypeJSON, Column: site.FieldCustomization},
+			site.FieldCustomizationUpdatedAt:  {Type: field.TypeTime, Column: site.FieldCustomizationUpdatedAt},
 		},
 	}
 	graph.Nodes[21] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   sitepublishingauth.Table,
+			Columns: sitepublishingauth.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeString,
+				Column: sitepublishingauth.FieldID,
+			},
+		},
+		Type: "SitePublishingAuth",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			sitepublishingauth.FieldCreatedAt:      {Type: field.TypeTime, Column: sitepublishingauth.FieldCreatedAt},
+			sitepublishingauth.FieldUpdatedAt:      {Type: field.TypeTime, Column: sitepublishingauth.FieldUpdatedAt},
+			sitepublishingauth.FieldOrganizationID: {Type: field.TypeString, Column: sitepublishingauth.FieldOrganizationID},
+			sitepublishingauth.FieldSiteID:         {Type: field.TypeString, Column: sitepublishingauth.FieldSiteID},
+			sitepublishingauth.FieldSealedKey:      {Type: field.TypeBytes, Column: sitepublishingauth.FieldSealedKey},
+			sitepublishingauth.FieldFallbackURL:    {Type: field.TypeString, Column: sitepublishingauth.FieldFallbackURL},
+			sitepublishingauth.FieldLogoutURL:      {Type: field.TypeString, Column: sitepublishingauth.FieldLogoutURL},
+		},
+	}
+	graph.Nodes[22] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitesection.Table,
 			Columns: sitesection.Columns,
@@ -521,7 +544,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitesection.FieldPosition:       {Type: field.TypeString, Column: sitesection.FieldPosition},
 		},
 	}
-	graph.Nodes[22] = &sqlgraph.Node{
+	graph.Nodes[23] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitesectiongroup.Table,
 			Columns: sitesectiongroup.Columns,
@@ -541,7 +564,27 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitesectiongroup.FieldPosition:       {Type: field.TypeString, Column: sitesectiongroup.FieldPosition},
 		},
 	}
-	graph.Nodes[23] = &sqlgraph.Node{
+	graph.Nodes[24] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   sitesharelink.Table,
+			Columns: sitesharelink.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeString,
+				Column: sitesharelink.FieldID,
+			},
+		},
+		Type: "SiteShareLink",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			sitesharelink.FieldCreatedAt:      {Type: field.TypeTime, Column: sitesharelink.FieldCreatedAt},
+			sitesharelink.FieldUpdatedAt:      {Type: field.TypeTime, Column: sitesharelink.FieldUpdatedAt},
+			sitesharelink.FieldOrganizationID: {Type: field.TypeString, Column: sitesharelink.FieldOrganizationID},
+			sitesharelink.FieldSiteID:         {Type: field.TypeString, Column: sitesharelink.FieldSiteID},
+			sitesharelink.FieldName:           {Type: field.TypeString, Column: sitesharelink.FieldName},
+			sitesharelink.FieldActive:         {Type: field.TypeBool, Column: sitesharelink.FieldActive},
+			sitesharelink.FieldKeyHash:        {Type: field.TypeBytes, Column: sitesharelink.FieldKeyHash},
+		},
+	}
+	graph.Nodes[25] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitespace.Table,
 			Columns: sitespace.Columns,
@@ -552,19 +595,21 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		Type: "SiteSpace",
 		Fields: map[string]*sqlgraph.FieldSpec{
-			sitespace.FieldCreatedAt:      {Type: field.TypeTime, Column: sitespace.FieldCreatedAt},
-			sitespace.FieldUpdatedAt:      {Type: field.TypeTime, Column: sitespace.FieldUpdatedAt},
-			sitespace.FieldOrganizationID: {Type: field.TypeString, Column: sitespace.FieldOrganizationID},
-			sitespace.FieldSiteID:         {Type: field.TypeString, Column: sitespace.FieldSiteID},
-			sitespace.FieldSpaceID:        {Type: field.TypeString, Column: sitespace.FieldSpaceID},
-			sitespace.FieldSectionID:      {Type: field.TypeString, Column: sitespace.FieldSectionID},
-			sitespace.FieldPath:           {Type: field.TypeString, Column: sitespace.FieldPath},
-			sitespace.FieldCondition:      {Type: field.TypeString, Column: sitespace.FieldCondition},
-			sitespace.FieldIsDefault:      {Type: field.TypeBool, Column: sitespace.FieldIsDefault},
-			sitespace.FieldPosition:       {Type: field.TypeString, Column: sitespace.FieldPosition},
+			sitespace.FieldCreatedAt:              {Type: field.TypeTime, Column: sitespace.FieldCreatedAt},
+			sitespace.FieldUpdatedAt:              {Type: field.TypeTime, Column: sitespace.FieldUpdatedAt},
+			sitespace.FieldOrganizationID:         {Type: field.TypeString, Column: sitespace.FieldOrganizationID},
+			sitespace.FieldSiteID:                 {Type: field.TypeString, Column: sitespace.FieldSiteID},
+			sitespace.FieldSpaceID:                {Type: field.TypeString, Column: sitespace.FieldSpaceID},
+			sitespace.FieldSectionID:              {Type: field.TypeString, Column: sitespace.FieldSectionID},
+			sitespace.FieldPath:                   {Type: field.TypeString, Column: sitespace.FieldPath},
+			sitespace.FieldCondition:              {Type: field.TypeString, Column: sitespace.FieldCondition},
+			sitespace.FieldIsDefault:              {Type: field.TypeBool, Column: sitespace.FieldIsDefault},
+			sitespace.FieldPosition:               {Type: field.TypeString, Column: sitespace.FieldPosition},
+			sitespace.FieldCustomization:          {Type: field.TypeJSON, Column: sitespace.FieldCustomization},
+			sitespace.FieldCustomizationUpdatedAt: {Type: field.TypeTime, Column: sitespace.FieldCustomizationUpdatedAt},
 		},
 	}
-	graph.Nodes[24] = &sqlgraph.Node{
+	graph.Nodes[26] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   space.Table,
 			Columns: space.Columns,
@@ -595,7 +640,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			space.FieldChangeRequestsDraftCount: {Type: field.TypeInt, Column: space.FieldChangeRequestsDraftCount},
 		},
 	}
-	graph.Nodes[25] = &sqlgraph.Node{
+	graph.Nodes[27] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   team.Table,
 			Columns: team.Columns,
@@ -612,7 +657,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			team.FieldTitle:          {Type: field.TypeString, Column: team.FieldTitle},
 		},
 	}
-	graph.Nodes[26] = &sqlgraph.Node{
+	graph.Nodes[28] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   teammember.Table,
 			Columns: teammember.Columns,
@@ -631,7 +676,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			teammember.FieldRole:           {Type: field.TypeEnum, Column: teammember.FieldRole},
 		},
 	}
-	graph.Nodes[27] = &sqlgraph.Node{
+	graph.Nodes[29] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   translationsettings.Table,
 			Columns: translationsettings.Columns,
@@ -649,7 +694,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			translationsettings.FieldLanguages:      {Type: field.TypeJSON, Column: translationsettings.FieldLanguages},
 		},
 	}
-	graph.Nodes[28] = &sqlgraph.Node{
+	graph.Nodes[30] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -1477,6 +1522,30 @@ var schemaGraph = func() *sqlgraph.Schema {
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
 			Inverse: false,
+			Table:   sitepublishingauth.OrganizationTable,
+			Columns: []string{sitepublishingauth.OrganizationColumn},
+			Bidi:    false,
+		},
+		"SitePublishingAuth",
+		"Organization",
+	)
+	graph.MustAddE(
+		"site",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   sitepublishingauth.SiteTable,
+			Columns: []string{sitepublishingauth.SiteColumn},
+			Bidi:    false,
+		},
+		"SitePublishingAuth",
+		"Site",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
 			Table:   sitesection.OrganizationTable,
 			Columns: []string{sitesection.OrganizationColumn},
 			Bidi:    false,
@@ -1555,6 +1624,30 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"SiteSectionGroup",
 		"SiteSection",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   sitesharelink.OrganizationTable,
+			Columns: []string{sitesharelink.OrganizationColumn},
+			Bidi:    false,
+		},
+		"SiteShareLink",
+		"Organization",
+	)
+	graph.MustAddE(
+		"site",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   sitesharelink.SiteTable,
+			Columns: []string{sitesharelink.SiteColumn},
+			Bidi:    false,
+		},
+		"SiteShareLink",
+		"Site",
 	)
 	graph.MustAddE(
 		"organization",
@@ -4401,14 +4494,19 @@ func (f *SiteFilter) WhereDefaultSectionID(p entql.StringP) {
 	f.Where(p.Field(site.FieldDefaultSectionID))
 }
 
-// WhereShareKey applies the entql string predicate on the share_key field.
-func (f *SiteFilter) WhereShareKey(p entql.StringP) {
-	f.Where(p.Field(site.FieldShareKey))
-}
-
 // WhereSiteSpacesCount applies the entql int predicate on the site_spaces_count field.
 func (f *SiteFilter) WhereSiteSpacesCount(p entql.IntP) {
 	f.Where(p.Field(site.FieldSiteSpacesCount))
+}
+
+// WhereCustomization applies the entql json.RawMessage predicate on the customization field.
+func (f *SiteFilter) WhereCustomization(p entql.BytesP) {
+	f.Where(p.Field(site.FieldCustomization))
+}
+
+// WhereCustomizationUpdatedAt applies the entql time.Time predicate on the customization_updated_at field.
+func (f *SiteFilter) WhereCustomizationUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(site.FieldCustomizationUpdatedAt))
 }
 
 // WhereHasOrganization applies a predicate to check if query has an edge organization.
@@ -4496,6 +4594,109 @@ func (f *SiteFilter) WhereHasSectionGroupsWith(preds ...predicate.SiteSectionGro
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *SitePublishingAuthQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the SitePublishingAuthQuery builder.
+func (_q *SitePublishingAuthQuery) Filter() *SitePublishingAuthFilter {
+	return &SitePublishingAuthFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *SitePublishingAuthMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the SitePublishingAuthMutation builder.
+func (m *SitePublishingAuthMutation) Filter() *SitePublishingAuthFilter {
+	return &SitePublishingAuthFilter{config: m.config, predicateAdder: m}
+}
+
+// SitePublishingAuthFilter provides a generic filtering capability at runtime for SitePublishingAuthQuery.
+type SitePublishingAuthFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *SitePublishingAuthFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql string predicate on the id field.
+func (f *SitePublishingAuthFilter) WhereID(p entql.StringP) {
+	f.Where(p.Field(sitepublishingauth.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *SitePublishingAuthFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(sitepublishingauth.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *SitePublishingAuthFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(sitepublishingauth.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql string predicate on the organization_id field.
+func (f *SitePublishingAuthFilter) WhereOrganizationID(p entql.StringP) {
+	f.Where(p.Field(sitepublishingauth.FieldOrganizationID))
+}
+
+// WhereSiteID applies the entql string predicate on the site_id field.
+func (f *SitePublishingAuthFilter) WhereSiteID(p entql.StringP) {
+	f.Where(p.Field(sitepublishingauth.FieldSiteID))
+}
+
+// WhereSealedKey applies the entql []byte predicate on the sealed_key field.
+func (f *SitePublishingAuthFilter) WhereSealedKey(p entql.BytesP) {
+	f.Where(p.Field(sitepublishingauth.FieldSealedKey))
+}
+
+// WhereFallbackURL applies the entql string predicate on the fallback_url field.
+func (f *SitePublishingAuthFilter) WhereFallbackURL(p entql.StringP) {
+	f.Where(p.Field(sitepublishingauth.FieldFallbackURL))
+}
+
+// WhereLogoutURL applies the entql string predicate on the logout_url field.
+func (f *SitePublishingAuthFilter) WhereLogoutURL(p entql.StringP) {
+	f.Where(p.Field(sitepublishingauth.FieldLogoutURL))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *SitePublishingAuthFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *SitePublishingAuthFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasSite applies a predicate to check if query has an edge site.
+func (f *SitePublishingAuthFilter) WhereHasSite() {
+	f.Where(entql.HasEdge("site"))
+}
+
+// WhereHasSiteWith applies a predicate to check if query has an edge site with a given conditions (other predicates).
+func (f *SitePublishingAuthFilter) WhereHasSiteWith(preds ...predicate.Site) {
+	f.Where(entql.HasEdgeWith("site", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *SiteSectionQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -4524,7 +4725,7 @@ type SiteSectionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteSectionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4680,7 +4881,7 @@ type SiteSectionGroupFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteSectionGroupFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4769,6 +4970,109 @@ func (f *SiteSectionGroupFilter) WhereHasSectionsWith(preds ...predicate.SiteSec
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *SiteShareLinkQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the SiteShareLinkQuery builder.
+func (_q *SiteShareLinkQuery) Filter() *SiteShareLinkFilter {
+	return &SiteShareLinkFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *SiteShareLinkMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the SiteShareLinkMutation builder.
+func (m *SiteShareLinkMutation) Filter() *SiteShareLinkFilter {
+	return &SiteShareLinkFilter{config: m.config, predicateAdder: m}
+}
+
+// SiteShareLinkFilter provides a generic filtering capability at runtime for SiteShareLinkQuery.
+type SiteShareLinkFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *SiteShareLinkFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql string predicate on the id field.
+func (f *SiteShareLinkFilter) WhereID(p entql.StringP) {
+	f.Where(p.Field(sitesharelink.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *SiteShareLinkFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(sitesharelink.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *SiteShareLinkFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(sitesharelink.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql string predicate on the organization_id field.
+func (f *SiteShareLinkFilter) WhereOrganizationID(p entql.StringP) {
+	f.Where(p.Field(sitesharelink.FieldOrganizationID))
+}
+
+// WhereSiteID applies the entql string predicate on the site_id field.
+func (f *SiteShareLinkFilter) WhereSiteID(p entql.StringP) {
+	f.Where(p.Field(sitesharelink.FieldSiteID))
+}
+
+// WhereName applies the entql string predicate on the name field.
+func (f *SiteShareLinkFilter) WhereName(p entql.StringP) {
+	f.Where(p.Field(sitesharelink.FieldName))
+}
+
+// WhereActive applies the entql bool predicate on the active field.
+func (f *SiteShareLinkFilter) WhereActive(p entql.BoolP) {
+	f.Where(p.Field(sitesharelink.FieldActive))
+}
+
+// WhereKeyHash applies the entql []byte predicate on the key_hash field.
+func (f *SiteShareLinkFilter) WhereKeyHash(p entql.BytesP) {
+	f.Where(p.Field(sitesharelink.FieldKeyHash))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *SiteShareLinkFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *SiteShareLinkFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasSite applies a predicate to check if query has an edge site.
+func (f *SiteShareLinkFilter) WhereHasSite() {
+	f.Where(entql.HasEdge("site"))
+}
+
+// WhereHasSiteWith applies a predicate to check if query has an edge site with a given conditions (other predicates).
+func (f *SiteShareLinkFilter) WhereHasSiteWith(preds ...predicate.Site) {
+	f.Where(entql.HasEdgeWith("site", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *SiteSpaceQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -4797,7 +5101,7 @@ type SiteSpaceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteSpaceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4856,6 +5160,16 @@ func (f *SiteSpaceFilter) WhereIsDefault(p entql.BoolP) {
 // WherePosition applies the entql string predicate on the position field.
 func (f *SiteSpaceFilter) WherePosition(p entql.StringP) {
 	f.Where(p.Field(sitespace.FieldPosition))
+}
+
+// WhereCustomization applies the entql json.RawMessage predicate on the customization field.
+func (f *SiteSpaceFilter) WhereCustomization(p entql.BytesP) {
+	f.Where(p.Field(sitespace.FieldCustomization))
+}
+
+// WhereCustomizationUpdatedAt applies the entql time.Time predicate on the customization_updated_at field.
+func (f *SiteSpaceFilter) WhereCustomizationUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(sitespace.FieldCustomizationUpdatedAt))
 }
 
 // WhereHasOrganization applies a predicate to check if query has an edge organization.
@@ -4943,7 +5257,7 @@ type SpaceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SpaceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5199,7 +5513,7 @@ type TeamFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TeamFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5287,7 +5601,7 @@ type TeamMemberFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TeamMemberFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5399,7 +5713,7 @@ type TranslationSettingsFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TranslationSettingsFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5478,7 +5792,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

@@ -34,8 +34,10 @@ import (
 	"github.com/binderyhq/bindery/ent/samlprovider"
 	"github.com/binderyhq/bindery/ent/serverkey"
 	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/ent/sitepublishingauth"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitesectiongroup"
+	"github.com/binderyhq/bindery/ent/sitesharelink"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/team"
@@ -75,8 +77,10 @@ const (
 	TypeSAMLProvider        = "SAMLProvider"
 	TypeServerKey           = "ServerKey"
 	TypeSite                = "Site"
+	TypeSitePublishingAuth  = "SitePublishingAuth"
 	TypeSiteSection         = "SiteSection"
 	TypeSiteSectionGroup    = "SiteSectionGroup"
+	TypeSiteShareLink       = "SiteShareLink"
 	TypeSiteSpace           = "SiteSpace"
 	TypeSpace               = "Space"
 	TypeTeam                = "Team"
@@ -19060,9 +19064,10 @@ type SiteMutation struct {
 	adaptive_content_enabled   *bool
 	adaptive_schema            *map[string]interface{}
 	adaptive_schema_updated_at *time.Time
-	share_key                  *string
 	site_spaces_count          *int
 	addsite_spaces_count       *int
+	customization              *map[string]interface{}
+	customization_updated_at   *time.Time
 	clearedFields              map[string]struct{}
 	organization               *string
 	clearedorganization        bool
@@ -19917,55 +19922,6 @@ func (m *SiteMutation) ResetDefaultSectionID() {
 	delete(m.clearedFields, site.FieldDefaultSectionID)
 }
 
-// SetShareKey sets the "share_key" field.
-func (m *SiteMutation) SetShareKey(s string) {
-	m.share_key = &s
-}
-
-// ShareKey returns the value of the "share_key" field in the mutation.
-func (m *SiteMutation) ShareKey() (r string, exists bool) {
-	v := m.share_key
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldShareKey returns the old "share_key" field's value of the Site entity.
-// If the Site object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SiteMutation) OldShareKey(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldShareKey is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldShareKey requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldShareKey: %w", err)
-	}
-	return oldValue.ShareKey, nil
-}
-
-// ClearShareKey clears the value of the "share_key" field.
-func (m *SiteMutation) ClearShareKey() {
-	m.share_key = nil
-	m.clearedFields[site.FieldShareKey] = struct{}{}
-}
-
-// ShareKeyCleared returns if the "share_key" field was cleared in this mutation.
-func (m *SiteMutation) ShareKeyCleared() bool {
-	_, ok := m.clearedFields[site.FieldShareKey]
-	return ok
-}
-
-// ResetShareKey resets all changes to the "share_key" field.
-func (m *SiteMutation) ResetShareKey() {
-	m.share_key = nil
-	delete(m.clearedFields, site.FieldShareKey)
-}
-
 // SetSiteSpacesCount sets the "site_spaces_count" field.
 func (m *SiteMutation) SetSiteSpacesCount(i int) {
 	m.site_spaces_count = &i
@@ -20020,6 +19976,104 @@ func (m *SiteMutation) AddedSiteSpacesCount() (r int, exists bool) {
 func (m *SiteMutation) ResetSiteSpacesCount() {
 	m.site_spaces_count = nil
 	m.addsite_spaces_count = nil
+}
+
+// SetCustomization sets the "customization" field.
+func (m *SiteMutation) SetCustomization(value map[string]interface{}) {
+	m.customization = &value
+}
+
+// Customization returns the value of the "customization" field in the mutation.
+func (m *SiteMutation) Customization() (r map[string]interface{}, exists bool) {
+	v := m.customization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomization returns the old "customization" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldCustomization(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomization is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomization requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomization: %w", err)
+	}
+	return oldValue.Customization, nil
+}
+
+// ClearCustomization clears the value of the "customization" field.
+func (m *SiteMutation) ClearCustomization() {
+	m.customization = nil
+	m.clearedFields[site.FieldCustomization] = struct{}{}
+}
+
+// CustomizationCleared returns if the "customization" field was cleared in this mutation.
+func (m *SiteMutation) CustomizationCleared() bool {
+	_, ok := m.clearedFields[site.FieldCustomization]
+	return ok
+}
+
+// ResetCustomization resets all changes to the "customization" field.
+func (m *SiteMutation) ResetCustomization() {
+	m.customization = nil
+	delete(m.clearedFields, site.FieldCustomization)
+}
+
+// SetCustomizationUpdatedAt sets the "customization_updated_at" field.
+func (m *SiteMutation) SetCustomizationUpdatedAt(t time.Time) {
+	m.customization_updated_at = &t
+}
+
+// CustomizationUpdatedAt returns the value of the "customization_updated_at" field in the mutation.
+func (m *SiteMutation) CustomizationUpdatedAt() (r time.Time, exists bool) {
+	v := m.customization_updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomizationUpdatedAt returns the old "customization_updated_at" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldCustomizationUpdatedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomizationUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomizationUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomizationUpdatedAt: %w", err)
+	}
+	return oldValue.CustomizationUpdatedAt, nil
+}
+
+// ClearCustomizationUpdatedAt clears the value of the "customization_updated_at" field.
+func (m *SiteMutation) ClearCustomizationUpdatedAt() {
+	m.customization_updated_at = nil
+	m.clearedFields[site.FieldCustomizationUpdatedAt] = struct{}{}
+}
+
+// CustomizationUpdatedAtCleared returns if the "customization_updated_at" field was cleared in this mutation.
+func (m *SiteMutation) CustomizationUpdatedAtCleared() bool {
+	_, ok := m.clearedFields[site.FieldCustomizationUpdatedAt]
+	return ok
+}
+
+// ResetCustomizationUpdatedAt resets all changes to the "customization_updated_at" field.
+func (m *SiteMutation) ResetCustomizationUpdatedAt() {
+	m.customization_updated_at = nil
+	delete(m.clearedFields, site.FieldCustomizationUpdatedAt)
 }
 
 // ClearOrganization clears the "organization" edge to the Organization entity.
@@ -20299,7 +20353,7 @@ func (m *SiteMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SiteMutation) Fields() []string {
-	fields := make([]string, 0, 19)
+	fields := make([]string, 0, 20)
 	if m.created_at != nil {
 		fields = append(fields, site.FieldCreatedAt)
 	}
@@ -20351,11 +20405,14 @@ func (m *SiteMutation) Fields() []string {
 	if m.default_section != nil {
 		fields = append(fields, site.FieldDefaultSectionID)
 	}
-	if m.share_key != nil {
-		fields = append(fields, site.FieldShareKey)
-	}
 	if m.site_spaces_count != nil {
 		fields = append(fields, site.FieldSiteSpacesCount)
+	}
+	if m.customization != nil {
+		fields = append(fields, site.FieldCustomization)
+	}
+	if m.customization_updated_at != nil {
+		fields = append(fields, site.FieldCustomizationUpdatedAt)
 	}
 	return fields
 }
@@ -20399,10 +20456,12 @@ func (m *SiteMutation) Field(name string) (ent.Value, bool) {
 		return m.DefaultSiteSpaceID()
 	case site.FieldDefaultSectionID:
 		return m.DefaultSectionID()
-	case site.FieldShareKey:
-		return m.ShareKey()
 	case site.FieldSiteSpacesCount:
 		return m.SiteSpacesCount()
+	case site.FieldCustomization:
+		return m.Customization()
+	case site.FieldCustomizationUpdatedAt:
+		return m.CustomizationUpdatedAt()
 	}
 	return nil, false
 }
@@ -20446,10 +20505,12 @@ func (m *SiteMutation) OldField(ctx context.Context, name string) (ent.Value, er
 		return m.OldDefaultSiteSpaceID(ctx)
 	case site.FieldDefaultSectionID:
 		return m.OldDefaultSectionID(ctx)
-	case site.FieldShareKey:
-		return m.OldShareKey(ctx)
 	case site.FieldSiteSpacesCount:
 		return m.OldSiteSpacesCount(ctx)
+	case site.FieldCustomization:
+		return m.OldCustomization(ctx)
+	case site.FieldCustomizationUpdatedAt:
+		return m.OldCustomizationUpdatedAt(ctx)
 	}
 	return nil, fmt.Errorf("unknown Site field %s", name)
 }
@@ -20578,19 +20639,26 @@ func (m *SiteMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetDefaultSectionID(v)
 		return nil
-	case site.FieldShareKey:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetShareKey(v)
-		return nil
 	case site.FieldSiteSpacesCount:
 		v, ok := value.(int)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetSiteSpacesCount(v)
+		return nil
+	case site.FieldCustomization:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomization(v)
+		return nil
+	case site.FieldCustomizationUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomizationUpdatedAt(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Site field %s", name)
@@ -20664,8 +20732,11 @@ func (m *SiteMutation) ClearedFields() []string {
 	if m.FieldCleared(site.FieldDefaultSectionID) {
 		fields = append(fields, site.FieldDefaultSectionID)
 	}
-	if m.FieldCleared(site.FieldShareKey) {
-		fields = append(fields, site.FieldShareKey)
+	if m.FieldCleared(site.FieldCustomization) {
+		fields = append(fields, site.FieldCustomization)
+	}
+	if m.FieldCleared(site.FieldCustomizationUpdatedAt) {
+		fields = append(fields, site.FieldCustomizationUpdatedAt)
 	}
 	return fields
 }
@@ -20708,8 +20779,11 @@ func (m *SiteMutation) ClearField(name string) error {
 	case site.FieldDefaultSectionID:
 		m.ClearDefaultSectionID()
 		return nil
-	case site.FieldShareKey:
-		m.ClearShareKey()
+	case site.FieldCustomization:
+		m.ClearCustomization()
+		return nil
+	case site.FieldCustomizationUpdatedAt:
+		m.ClearCustomizationUpdatedAt()
 		return nil
 	}
 	return fmt.Errorf("unknown Site nullable field %s", name)
@@ -20770,11 +20844,14 @@ func (m *SiteMutation) ResetField(name string) error {
 	case site.FieldDefaultSectionID:
 		m.ResetDefaultSectionID()
 		return nil
-	case site.FieldShareKey:
-		m.ResetShareKey()
-		return nil
 	case site.FieldSiteSpacesCount:
 		m.ResetSiteSpacesCount()
+		return nil
+	case site.FieldCustomization:
+		m.ResetCustomization()
+		return nil
+	case site.FieldCustomizationUpdatedAt:
+		m.ResetCustomizationUpdatedAt()
 		return nil
 	}
 	return fmt.Errorf("unknown Site field %s", name)
@@ -20968,6 +21045,803 @@ func (m *SiteMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Site edge %s", name)
+}
+
+// SitePublishingAuthMutation represents an operation that mutates the SitePublishingAuth nodes in the graph.
+type SitePublishingAuthMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *string
+	created_at          *time.Time
+	updated_at          *time.Time
+	sealed_key          *[]byte
+	fallback_url        *string
+	logout_url          *string
+	clearedFields       map[string]struct{}
+	organization        *string
+	clearedorganization bool
+	site                *string
+	clearedsite         bool
+	done                bool
+	oldValue            func(context.Context) (*SitePublishingAuth, error)
+	predicates          []predicate.SitePublishingAuth
+}
+
+var _ ent.Mutation = (*SitePublishingAuthMutation)(nil)
+
+// sitepublishingauthOption allows management of the mutation configuration using functional options.
+type sitepublishingauthOption func(*SitePublishingAuthMutation)
+
+// newSitePublishingAuthMutation creates new mutation for the SitePublishingAuth entity.
+func newSitePublishingAuthMutation(c config, op Op, opts ...sitepublishingauthOption) *SitePublishingAuthMutation {
+	m := &SitePublishingAuthMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSitePublishingAuth,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSitePublishingAuthID sets the ID field of the mutation.
+func withSitePublishingAuthID(id string) sitepublishingauthOption {
+	return func(m *SitePublishingAuthMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SitePublishingAuth
+		)
+		m.oldValue = func(ctx context.Context) (*SitePublishingAuth, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SitePublishingAuth.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSitePublishingAuth sets the old SitePublishingAuth of the mutation.
+func withSitePublishingAuth(node *SitePublishingAuth) sitepublishingauthOption {
+	return func(m *SitePublishingAuthMutation) {
+		m.oldValue = func(context.Context) (*SitePublishingAuth, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SitePublishingAuthMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SitePublishingAuthMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of SitePublishingAuth entities.
+func (m *SitePublishingAuthMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SitePublishingAuthMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SitePublishingAuthMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SitePublishingAuth.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SitePublishingAuthMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SitePublishingAuthMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the SitePublishingAuth entity.
+// If the SitePublishingAuth object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SitePublishingAuthMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SitePublishingAuthMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *SitePublishingAuthMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *SitePublishingAuthMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the SitePublishingAuth entity.
+// If the SitePublishingAuth object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SitePublishingAuthMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *SitePublishingAuthMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *SitePublishingAuthMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *SitePublishingAuthMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the SitePublishingAuth entity.
+// If the SitePublishingAuth object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SitePublishingAuthMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *SitePublishingAuthMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetSiteID sets the "site_id" field.
+func (m *SitePublishingAuthMutation) SetSiteID(s string) {
+	m.site = &s
+}
+
+// SiteID returns the value of the "site_id" field in the mutation.
+func (m *SitePublishingAuthMutation) SiteID() (r string, exists bool) {
+	v := m.site
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSiteID returns the old "site_id" field's value of the SitePublishingAuth entity.
+// If the SitePublishingAuth object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SitePublishingAuthMutation) OldSiteID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSiteID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSiteID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSiteID: %w", err)
+	}
+	return oldValue.SiteID, nil
+}
+
+// ResetSiteID resets all changes to the "site_id" field.
+func (m *SitePublishingAuthMutation) ResetSiteID() {
+	m.site = nil
+}
+
+// SetSealedKey sets the "sealed_key" field.
+func (m *SitePublishingAuthMutation) SetSealedKey(b []byte) {
+	m.sealed_key = &b
+}
+
+// SealedKey returns the value of the "sealed_key" field in the mutation.
+func (m *SitePublishingAuthMutation) SealedKey() (r []byte, exists bool) {
+	v := m.sealed_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSealedKey returns the old "sealed_key" field's value of the SitePublishingAuth entity.
+// If the SitePublishingAuth object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SitePublishingAuthMutation) OldSealedKey(ctx context.Context) (v []byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSealedKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSealedKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSealedKey: %w", err)
+	}
+	return oldValue.SealedKey, nil
+}
+
+// ResetSealedKey resets all changes to the "sealed_key" field.
+func (m *SitePublishingAuthMutation) ResetSealedKey() {
+	m.sealed_key = nil
+}
+
+// SetFallbackURL sets the "fallback_url" field.
+func (m *SitePublishingAuthMutation) SetFallbackURL(s string) {
+	m.fallback_url = &s
+}
+
+// FallbackURL returns the value of the "fallback_url" field in the mutation.
+func (m *SitePublishingAuthMutation) FallbackURL() (r string, exists bool) {
+	v := m.fallback_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFallbackURL returns the old "fallback_url" field's value of the SitePublishingAuth entity.
+// If the SitePublishingAuth object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SitePublishingAuthMutation) OldFallbackURL(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFallbackURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFallbackURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFallbackURL: %w", err)
+	}
+	return oldValue.FallbackURL, nil
+}
+
+// ClearFallbackURL clears the value of the "fallback_url" field.
+func (m *SitePublishingAuthMutation) ClearFallbackURL() {
+	m.fallback_url = nil
+	m.clearedFields[sitepublishingauth.FieldFallbackURL] = struct{}{}
+}
+
+// FallbackURLCleared returns if the "fallback_url" field was cleared in this mutation.
+func (m *SitePublishingAuthMutation) FallbackURLCleared() bool {
+	_, ok := m.clearedFields[sitepublishingauth.FieldFallbackURL]
+	return ok
+}
+
+// ResetFallbackURL resets all changes to the "fallback_url" field.
+func (m *SitePublishingAuthMutation) ResetFallbackURL() {
+	m.fallback_url = nil
+	delete(m.clearedFields, sitepublishingauth.FieldFallbackURL)
+}
+
+// SetLogoutURL sets the "logout_url" field.
+func (m *SitePublishingAuthMutation) SetLogoutURL(s string) {
+	m.logout_url = &s
+}
+
+// LogoutURL returns the value of the "logout_url" field in the mutation.
+func (m *SitePublishingAuthMutation) LogoutURL() (r string, exists bool) {
+	v := m.logout_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLogoutURL returns the old "logout_url" field's value of the SitePublishingAuth entity.
+// If the SitePublishingAuth object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SitePublishingAuthMutation) OldLogoutURL(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLogoutURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLogoutURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLogoutURL: %w", err)
+	}
+	return oldValue.LogoutURL, nil
+}
+
+// ClearLogoutURL clears the value of the "logout_url" field.
+func (m *SitePublishingAuthMutation) ClearLogoutURL() {
+	m.logout_url = nil
+	m.clearedFields[sitepublishingauth.FieldLogoutURL] = struct{}{}
+}
+
+// LogoutURLCleared returns if the "logout_url" field was cleared in this mutation.
+func (m *SitePublishingAuthMutation) LogoutURLCleared() bool {
+	_, ok := m.clearedFields[sitepublishingauth.FieldLogoutURL]
+	return ok
+}
+
+// ResetLogoutURL resets all changes to the "logout_url" field.
+func (m *SitePublishingAuthMutation) ResetLogoutURL() {
+	m.logout_url = nil
+	delete(m.clearedFields, sitepublishingauth.FieldLogoutURL)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *SitePublishingAuthMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[sitepublishingauth.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *SitePublishingAuthMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *SitePublishingAuthMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *SitePublishingAuthMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearSite clears the "site" edge to the Site entity.
+func (m *SitePublishingAuthMutation) ClearSite() {
+	m.clearedsite = true
+	m.clearedFields[sitepublishingauth.FieldSiteID] = struct{}{}
+}
+
+// SiteCleared reports if the "site" edge to the Site entity was cleared.
+func (m *SitePublishingAuthMutation) SiteCleared() bool {
+	return m.clearedsite
+}
+
+// SiteIDs returns the "site" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SiteID instead. It exists only for internal usage by the builders.
+func (m *SitePublishingAuthMutation) SiteIDs() (ids []string) {
+	if id := m.site; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSite resets all changes to the "site" edge.
+func (m *SitePublishingAuthMutation) ResetSite() {
+	m.site = nil
+	m.clearedsite = false
+}
+
+// Where appends a list predicates to the SitePublishingAuthMutation builder.
+func (m *SitePublishingAuthMutation) Where(ps ...predicate.SitePublishingAuth) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SitePublishingAuthMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SitePublishingAuthMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SitePublishingAuth, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SitePublishingAuthMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SitePublishingAuthMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SitePublishingAuth).
+func (m *SitePublishingAuthMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SitePublishingAuthMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created_at != nil {
+		fields = append(fields, sitepublishingauth.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, sitepublishingauth.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, sitepublishingauth.FieldOrganizationID)
+	}
+	if m.site != nil {
+		fields = append(fields, sitepublishingauth.FieldSiteID)
+	}
+	if m.sealed_key != nil {
+		fields = append(fields, sitepublishingauth.FieldSealedKey)
+	}
+	if m.fallback_url != nil {
+		fields = append(fields, sitepublishingauth.FieldFallbackURL)
+	}
+	if m.logout_url != nil {
+		fields = append(fields, sitepublishingauth.FieldLogoutURL)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SitePublishingAuthMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case sitepublishingauth.FieldCreatedAt:
+		return m.CreatedAt()
+	case sitepublishingauth.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case sitepublishingauth.FieldOrganizationID:
+		return m.OrganizationID()
+	case sitepublishingauth.FieldSiteID:
+		return m.SiteID()
+	case sitepublishingauth.FieldSealedKey:
+		return m.SealedKey()
+	case sitepublishingauth.FieldFallbackURL:
+		return m.FallbackURL()
+	case sitepublishingauth.FieldLogoutURL:
+		return m.LogoutURL()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SitePublishingAuthMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case sitepublishingauth.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case sitepublishingauth.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case sitepublishingauth.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case sitepublishingauth.FieldSiteID:
+		return m.OldSiteID(ctx)
+	case sitepublishingauth.FieldSealedKey:
+		return m.OldSealedKey(ctx)
+	case sitepublishingauth.FieldFallbackURL:
+		return m.OldFallbackURL(ctx)
+	case sitepublishingauth.FieldLogoutURL:
+		return m.OldLogoutURL(ctx)
+	}
+	return nil, fmt.Errorf("unknown SitePublishingAuth field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SitePublishingAuthMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case sitepublishingauth.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case sitepublishingauth.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case sitepublishingauth.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case sitepublishingauth.FieldSiteID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case sitepublishingauth.FieldSealedKey:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSealedKey(v)
+		return nil
+	case sitepublishingauth.FieldFallbackURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFallbackURL(v)
+		return nil
+	case sitepublishingauth.FieldLogoutURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLogoutURL(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SitePublishingAuth field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SitePublishingAuthMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SitePublishingAuthMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SitePublishingAuthMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown SitePublishingAuth numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SitePublishingAuthMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(sitepublishingauth.FieldFallbackURL) {
+		fields = append(fields, sitepublishingauth.FieldFallbackURL)
+	}
+	if m.FieldCleared(sitepublishingauth.FieldLogoutURL) {
+		fields = append(fields, sitepublishingauth.FieldLogoutURL)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SitePublishingAuthMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SitePublishingAuthMutation) ClearField(name string) error {
+	switch name {
+	case sitepublishingauth.FieldFallbackURL:
+		m.ClearFallbackURL()
+		return nil
+	case sitepublishingauth.FieldLogoutURL:
+		m.ClearLogoutURL()
+		return nil
+	}
+	return fmt.Errorf("unknown SitePublishingAuth nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SitePublishingAuthMutation) ResetField(name string) error {
+	switch name {
+	case sitepublishingauth.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case sitepublishingauth.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case sitepublishingauth.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case sitepublishingauth.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case sitepublishingauth.FieldSealedKey:
+		m.ResetSealedKey()
+		return nil
+	case sitepublishingauth.FieldFallbackURL:
+		m.ResetFallbackURL()
+		return nil
+	case sitepublishingauth.FieldLogoutURL:
+		m.ResetLogoutURL()
+		return nil
+	}
+	return fmt.Errorf("unknown SitePublishingAuth field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SitePublishingAuthMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.organization != nil {
+		edges = append(edges, sitepublishingauth.EdgeOrganization)
+	}
+	if m.site != nil {
+		edges = append(edges, sitepublishingauth.EdgeSite)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SitePublishingAuthMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case sitepublishingauth.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case sitepublishingauth.EdgeSite:
+		if id := m.site; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SitePublishingAuthMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SitePublishingAuthMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SitePublishingAuthMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedorganization {
+		edges = append(edges, sitepublishingauth.EdgeOrganization)
+	}
+	if m.clearedsite {
+		edges = append(edges, sitepublishingauth.EdgeSite)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SitePublishingAuthMutation) EdgeCleared(name string) bool {
+	switch name {
+	case sitepublishingauth.EdgeOrganization:
+		return m.clearedorganization
+	case sitepublishingauth.EdgeSite:
+		return m.clearedsite
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SitePublishingAuthMutation) ClearEdge(name string) error {
+	switch name {
+	case sitepublishingauth.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case sitepublishingauth.EdgeSite:
+		m.ClearSite()
+		return nil
+	}
+	return fmt.Errorf("unknown SitePublishingAuth unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SitePublishingAuthMutation) ResetEdge(name string) error {
+	switch name {
+	case sitepublishingauth.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case sitepublishingauth.EdgeSite:
+		m.ResetSite()
+		return nil
+	}
+	return fmt.Errorf("unknown SitePublishingAuth edge %s", name)
 }
 
 // SiteSectionMutation represents an operation that mutates the SiteSection nodes in the graph.
@@ -23069,30 +23943,788 @@ func (m *SiteSectionGroupMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown SiteSectionGroup edge %s", name)
 }
 
-// SiteSpaceMutation represents an operation that mutates the SiteSpace nodes in the graph.
-type SiteSpaceMutation struct {
+// SiteShareLinkMutation represents an operation that mutates the SiteShareLink nodes in the graph.
+type SiteShareLinkMutation struct {
 	config
 	op                  Op
 	typ                 string
 	id                  *string
 	created_at          *time.Time
 	updated_at          *time.Time
-	_path               *string
-	condition           *string
-	is_default          *bool
-	position            *string
+	name                *string
+	active              *bool
+	key_hash            *[]byte
 	clearedFields       map[string]struct{}
 	organization        *string
 	clearedorganization bool
 	site                *string
 	clearedsite         bool
-	space               *string
-	clearedspace        bool
-	section             *string
-	clearedsection      bool
 	done                bool
-	oldValue            func(context.Context) (*SiteSpace, error)
-	predicates          []predicate.SiteSpace
+	oldValue            func(context.Context) (*SiteShareLink, error)
+	predicates          []predicate.SiteShareLink
+}
+
+var _ ent.Mutation = (*SiteShareLinkMutation)(nil)
+
+// sitesharelinkOption allows management of the mutation configuration using functional options.
+type sitesharelinkOption func(*SiteShareLinkMutation)
+
+// newSiteShareLinkMutation creates new mutation for the SiteShareLink entity.
+func newSiteShareLinkMutation(c config, op Op, opts ...sitesharelinkOption) *SiteShareLinkMutation {
+	m := &SiteShareLinkMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSiteShareLink,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSiteShareLinkID sets the ID field of the mutation.
+func withSiteShareLinkID(id string) sitesharelinkOption {
+	return func(m *SiteShareLinkMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SiteShareLink
+		)
+		m.oldValue = func(ctx context.Context) (*SiteShareLink, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SiteShareLink.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSiteShareLink sets the old SiteShareLink of the mutation.
+func withSiteShareLink(node *SiteShareLink) sitesharelinkOption {
+	return func(m *SiteShareLinkMutation) {
+		m.oldValue = func(context.Context) (*SiteShareLink, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SiteShareLinkMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SiteShareLinkMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of SiteShareLink entities.
+func (m *SiteShareLinkMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SiteShareLinkMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SiteShareLinkMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SiteShareLink.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SiteShareLinkMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SiteShareLinkMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the SiteShareLink entity.
+// If the SiteShareLink object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteShareLinkMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SiteShareLinkMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *SiteShareLinkMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *SiteShareLinkMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the SiteShareLink entity.
+// If the SiteShareLink object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteShareLinkMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *SiteShareLinkMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *SiteShareLinkMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *SiteShareLinkMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the SiteShareLink entity.
+// If the SiteShareLink object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteShareLinkMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *SiteShareLinkMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetSiteID sets the "site_id" field.
+func (m *SiteShareLinkMutation) SetSiteID(s string) {
+	m.site = &s
+}
+
+// SiteID returns the value of the "site_id" field in the mutation.
+func (m *SiteShareLinkMutation) SiteID() (r string, exists bool) {
+	v := m.site
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSiteID returns the old "site_id" field's value of the SiteShareLink entity.
+// If the SiteShareLink object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteShareLinkMutation) OldSiteID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSiteID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSiteID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSiteID: %w", err)
+	}
+	return oldValue.SiteID, nil
+}
+
+// ResetSiteID resets all changes to the "site_id" field.
+func (m *SiteShareLinkMutation) ResetSiteID() {
+	m.site = nil
+}
+
+// SetName sets the "name" field.
+func (m *SiteShareLinkMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *SiteShareLinkMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the SiteShareLink entity.
+// If the SiteShareLink object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteShareLinkMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *SiteShareLinkMutation) ResetName() {
+	m.name = nil
+}
+
+// SetActive sets the "active" field.
+func (m *SiteShareLinkMutation) SetActive(b bool) {
+	m.active = &b
+}
+
+// Active returns the value of the "active" field in the mutation.
+func (m *SiteShareLinkMutation) Active() (r bool, exists bool) {
+	v := m.active
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActive returns the old "active" field's value of the SiteShareLink entity.
+// If the SiteShareLink object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteShareLinkMutation) OldActive(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActive is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActive requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActive: %w", err)
+	}
+	return oldValue.Active, nil
+}
+
+// ResetActive resets all changes to the "active" field.
+func (m *SiteShareLinkMutation) ResetActive() {
+	m.active = nil
+}
+
+// SetKeyHash sets the "key_hash" field.
+func (m *SiteShareLinkMutation) SetKeyHash(b []byte) {
+	m.key_hash = &b
+}
+
+// KeyHash returns the value of the "key_hash" field in the mutation.
+func (m *SiteShareLinkMutation) KeyHash() (r []byte, exists bool) {
+	v := m.key_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKeyHash returns the old "key_hash" field's value of the SiteShareLink entity.
+// If the SiteShareLink object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteShareLinkMutation) OldKeyHash(ctx context.Context) (v []byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKeyHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKeyHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKeyHash: %w", err)
+	}
+	return oldValue.KeyHash, nil
+}
+
+// ResetKeyHash resets all changes to the "key_hash" field.
+func (m *SiteShareLinkMutation) ResetKeyHash() {
+	m.key_hash = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *SiteShareLinkMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[sitesharelink.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *SiteShareLinkMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *SiteShareLinkMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *SiteShareLinkMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearSite clears the "site" edge to the Site entity.
+func (m *SiteShareLinkMutation) ClearSite() {
+	m.clearedsite = true
+	m.clearedFields[sitesharelink.FieldSiteID] = struct{}{}
+}
+
+// SiteCleared reports if the "site" edge to the Site entity was cleared.
+func (m *SiteShareLinkMutation) SiteCleared() bool {
+	return m.clearedsite
+}
+
+// SiteIDs returns the "site" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SiteID instead. It exists only for internal usage by the builders.
+func (m *SiteShareLinkMutation) SiteIDs() (ids []string) {
+	if id := m.site; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSite resets all changes to the "site" edge.
+func (m *SiteShareLinkMutation) ResetSite() {
+	m.site = nil
+	m.clearedsite = false
+}
+
+// Where appends a list predicates to the SiteShareLinkMutation builder.
+func (m *SiteShareLinkMutation) Where(ps ...predicate.SiteShareLink) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SiteShareLinkMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SiteShareLinkMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SiteShareLink, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SiteShareLinkMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SiteShareLinkMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SiteShareLink).
+func (m *SiteShareLinkMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SiteShareLinkMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created_at != nil {
+		fields = append(fields, sitesharelink.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, sitesharelink.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, sitesharelink.FieldOrganizationID)
+	}
+	if m.site != nil {
+		fields = append(fields, sitesharelink.FieldSiteID)
+	}
+	if m.name != nil {
+		fields = append(fields, sitesharelink.FieldName)
+	}
+	if m.active != nil {
+		fields = append(fields, sitesharelink.FieldActive)
+	}
+	if m.key_hash != nil {
+		fields = append(fields, sitesharelink.FieldKeyHash)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SiteShareLinkMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case sitesharelink.FieldCreatedAt:
+		return m.CreatedAt()
+	case sitesharelink.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case sitesharelink.FieldOrganizationID:
+		return m.OrganizationID()
+	case sitesharelink.FieldSiteID:
+		return m.SiteID()
+	case sitesharelink.FieldName:
+		return m.Name()
+	case sitesharelink.FieldActive:
+		return m.Active()
+	case sitesharelink.FieldKeyHash:
+		return m.KeyHash()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SiteShareLinkMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case sitesharelink.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case sitesharelink.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case sitesharelink.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case sitesharelink.FieldSiteID:
+		return m.OldSiteID(ctx)
+	case sitesharelink.FieldName:
+		return m.OldName(ctx)
+	case sitesharelink.FieldActive:
+		return m.OldActive(ctx)
+	case sitesharelink.FieldKeyHash:
+		return m.OldKeyHash(ctx)
+	}
+	return nil, fmt.Errorf("unknown SiteShareLink field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteShareLinkMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case sitesharelink.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case sitesharelink.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case sitesharelink.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case sitesharelink.FieldSiteID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case sitesharelink.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case sitesharelink.FieldActive:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActive(v)
+		return nil
+	case sitesharelink.FieldKeyHash:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKeyHash(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SiteShareLink field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SiteShareLinkMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SiteShareLinkMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteShareLinkMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown SiteShareLink numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SiteShareLinkMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SiteShareLinkMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SiteShareLinkMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown SiteShareLink nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SiteShareLinkMutation) ResetField(name string) error {
+	switch name {
+	case sitesharelink.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case sitesharelink.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case sitesharelink.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case sitesharelink.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case sitesharelink.FieldName:
+		m.ResetName()
+		return nil
+	case sitesharelink.FieldActive:
+		m.ResetActive()
+		return nil
+	case sitesharelink.FieldKeyHash:
+		m.ResetKeyHash()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteShareLink field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SiteShareLinkMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.organization != nil {
+		edges = append(edges, sitesharelink.EdgeOrganization)
+	}
+	if m.site != nil {
+		edges = append(edges, sitesharelink.EdgeSite)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SiteShareLinkMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case sitesharelink.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case sitesharelink.EdgeSite:
+		if id := m.site; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SiteShareLinkMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SiteShareLinkMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SiteShareLinkMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedorganization {
+		edges = append(edges, sitesharelink.EdgeOrganization)
+	}
+	if m.clearedsite {
+		edges = append(edges, sitesharelink.EdgeSite)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SiteShareLinkMutation) EdgeCleared(name string) bool {
+	switch name {
+	case sitesharelink.EdgeOrganization:
+		return m.clearedorganization
+	case sitesharelink.EdgeSite:
+		return m.clearedsite
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SiteShareLinkMutation) ClearEdge(name string) error {
+	switch name {
+	case sitesharelink.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case sitesharelink.EdgeSite:
+		m.ClearSite()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteShareLink unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SiteShareLinkMutation) ResetEdge(name string) error {
+	switch name {
+	case sitesharelink.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case sitesharelink.EdgeSite:
+		m.ResetSite()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteShareLink edge %s", name)
+}
+
+// SiteSpaceMutation represents an operation that mutates the SiteSpace nodes in the graph.
+type SiteSpaceMutation struct {
+	config
+	op                       Op
+	typ                      string
+	id                       *string
+	created_at               *time.Time
+	updated_at               *time.Time
+	_path                    *string
+	condition                *string
+	is_default               *bool
+	position                 *string
+	customization            *map[string]interface{}
+	customization_updated_at *time.Time
+	clearedFields            map[string]struct{}
+	organization             *string
+	clearedorganization      bool
+	site                     *string
+	clearedsite              bool
+	space                    *string
+	clearedspace             bool
+	section                  *string
+	clearedsection           bool
+	done                     bool
+	oldValue                 func(context.Context) (*SiteSpace, error)
+	predicates               []predicate.SiteSpace
 }
 
 var _ ent.Mutation = (*SiteSpaceMutation)(nil)
@@ -23585,6 +25217,104 @@ func (m *SiteSpaceMutation) ResetPosition() {
 	m.position = nil
 }
 
+// SetCustomization sets the "customization" field.
+func (m *SiteSpaceMutation) SetCustomization(value map[string]interface{}) {
+	m.customization = &value
+}
+
+// Customization returns the value of the "customization" field in the mutation.
+func (m *SiteSpaceMutation) Customization() (r map[string]interface{}, exists bool) {
+	v := m.customization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomization returns the old "customization" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldCustomization(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomization is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomization requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomization: %w", err)
+	}
+	return oldValue.Customization, nil
+}
+
+// ClearCustomization clears the value of the "customization" field.
+func (m *SiteSpaceMutation) ClearCustomization() {
+	m.customization = nil
+	m.clearedFields[sitespace.FieldCustomization] = struct{}{}
+}
+
+// CustomizationCleared returns if the "customization" field was cleared in this mutation.
+func (m *SiteSpaceMutation) CustomizationCleared() bool {
+	_, ok := m.clearedFields[sitespace.FieldCustomization]
+	return ok
+}
+
+// ResetCustomization resets all changes to the "customization" field.
+func (m *SiteSpaceMutation) ResetCustomization() {
+	m.customization = nil
+	delete(m.clearedFields, sitespace.FieldCustomization)
+}
+
+// SetCustomizationUpdatedAt sets the "customization_updated_at" field.
+func (m *SiteSpaceMutation) SetCustomizationUpdatedAt(t time.Time) {
+	m.customization_updated_at = &t
+}
+
+// CustomizationUpdatedAt returns the value of the "customization_updated_at" field in the mutation.
+func (m *SiteSpaceMutation) CustomizationUpdatedAt() (r time.Time, exists bool) {
+	v := m.customization_updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomizationUpdatedAt returns the old "customization_updated_at" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldCustomizationUpdatedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomizationUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomizationUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomizationUpdatedAt: %w", err)
+	}
+	return oldValue.CustomizationUpdatedAt, nil
+}
+
+// ClearCustomizationUpdatedAt clears the value of the "customization_updated_at" field.
+func (m *SiteSpaceMutation) ClearCustomizationUpdatedAt() {
+	m.customization_updated_at = nil
+	m.clearedFields[sitespace.FieldCustomizationUpdatedAt] = struct{}{}
+}
+
+// CustomizationUpdatedAtCleared returns if the "customization_updated_at" field was cleared in this mutation.
+func (m *SiteSpaceMutation) CustomizationUpdatedAtCleared() bool {
+	_, ok := m.clearedFields[sitespace.FieldCustomizationUpdatedAt]
+	return ok
+}
+
+// ResetCustomizationUpdatedAt resets all changes to the "customization_updated_at" field.
+func (m *SiteSpaceMutation) ResetCustomizationUpdatedAt() {
+	m.customization_updated_at = nil
+	delete(m.clearedFields, sitespace.FieldCustomizationUpdatedAt)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *SiteSpaceMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -23727,7 +25457,7 @@ func (m *SiteSpaceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SiteSpaceMutation) Fields() []string {
-	fields := make([]string, 0, 10)
+	fields := make([]string, 0, 12)
 	if m.created_at != nil {
 		fields = append(fields, sitespace.FieldCreatedAt)
 	}
@@ -23758,6 +25488,12 @@ func (m *SiteSpaceMutation) Fields() []string {
 	if m.position != nil {
 		fields = append(fields, sitespace.FieldPosition)
 	}
+	if m.customization != nil {
+		fields = append(fields, sitespace.FieldCustomization)
+	}
+	if m.customization_updated_at != nil {
+		fields = append(fields, sitespace.FieldCustomizationUpdatedAt)
+	}
 	return fields
 }
 
@@ -23786,6 +25522,10 @@ func (m *SiteSpaceMutation) Field(name string) (ent.Value, bool) {
 		return m.IsDefault()
 	case sitespace.FieldPosition:
 		return m.Position()
+	case sitespace.FieldCustomization:
+		return m.Customization()
+	case sitespace.FieldCustomizationUpdatedAt:
+		return m.CustomizationUpdatedAt()
 	}
 	return nil, false
 }
@@ -23815,6 +25555,10 @@ func (m *SiteSpaceMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return m.OldIsDefault(ctx)
 	case sitespace.FieldPosition:
 		return m.OldPosition(ctx)
+	case sitespace.FieldCustomization:
+		return m.OldCustomization(ctx)
+	case sitespace.FieldCustomizationUpdatedAt:
+		return m.OldCustomizationUpdatedAt(ctx)
 	}
 	return nil, fmt.Errorf("unknown SiteSpace field %s", name)
 }
@@ -23894,6 +25638,20 @@ func (m *SiteSpaceMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetPosition(v)
 		return nil
+	case sitespace.FieldCustomization:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomization(v)
+		return nil
+	case sitespace.FieldCustomizationUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomizationUpdatedAt(v)
+		return nil
 	}
 	return fmt.Errorf("unknown SiteSpace field %s", name)
 }
@@ -23930,6 +25688,12 @@ func (m *SiteSpaceMutation) ClearedFields() []string {
 	if m.FieldCleared(sitespace.FieldCondition) {
 		fields = append(fields, sitespace.FieldCondition)
 	}
+	if m.FieldCleared(sitespace.FieldCustomization) {
+		fields = append(fields, sitespace.FieldCustomization)
+	}
+	if m.FieldCleared(sitespace.FieldCustomizationUpdatedAt) {
+		fields = append(fields, sitespace.FieldCustomizationUpdatedAt)
+	}
 	return fields
 }
 
@@ -23949,6 +25713,12 @@ func (m *SiteSpaceMutation) ClearField(name string) error {
 		return nil
 	case sitespace.FieldCondition:
 		m.ClearCondition()
+		return nil
+	case sitespace.FieldCustomization:
+		m.ClearCustomization()
+		return nil
+	case sitespace.FieldCustomizationUpdatedAt:
+		m.ClearCustomizationUpdatedAt()
 		return nil
 	}
 	return fmt.Errorf("unknown SiteSpace nullable field %s", name)
@@ -23987,6 +25757,12 @@ func (m *SiteSpaceMutation) ResetField(name string) error {
 		return nil
 	case sitespace.FieldPosition:
 		m.ResetPosition()
+		return nil
+	case sitespace.FieldCustomization:
+		m.ResetCustomization()
+		return nil
+	case sitespace.FieldCustomizationUpdatedAt:
+		m.ResetCustomizationUpdatedAt()
 		return nil
 	}
 	return fmt.Errorf("unknown SiteSpace field %s", name)

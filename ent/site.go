@@ -55,10 +55,12 @@ type Site struct {
 	DefaultSiteSpaceID *string `json:"default_site_space_id,omitempty"`
 	// DefaultSectionID holds the value of the "default_section_id" field.
 	DefaultSectionID *string `json:"default_section_id,omitempty"`
-	// ShareKey holds the value of the "share_key" field.
-	ShareKey *string `json:"-"`
 	// SiteSpacesCount holds the value of the "site_spaces_count" field.
 	SiteSpacesCount int `json:"site_spaces_count,omitempty"`
+	// Customization holds the value of the "customization" field.
+	Customization map[string]interface{} `json:"customization,omitempty"`
+	// CustomizationUpdatedAt holds the value of the "customization_updated_at" field.
+	CustomizationUpdatedAt *time.Time `json:"customization_updated_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the SiteQuery when eager-loading is set.
 	Edges        SiteEdges `json:"edges"`
@@ -149,15 +151,15 @@ func (*Site) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case site.FieldIcon, site.FieldAdaptiveSchema:
+		case site.FieldIcon, site.FieldAdaptiveSchema, site.FieldCustomization:
 			values[i] = new([]byte)
 		case site.FieldPublished, site.FieldAdaptiveContentEnabled:
 			values[i] = new(sql.NullBool)
 		case site.FieldSiteSpacesCount:
 			values[i] = new(sql.NullInt64)
-		case site.FieldID, site.FieldOrganizationID, site.FieldType, site.FieldTitle, site.FieldHostname, site.FieldBasename, site.FieldProxyOrigin, site.FieldProxyTarget, site.FieldVisibility, site.FieldDefaultSiteSpaceID, site.FieldDefaultSectionID, site.FieldShareKey:
+		case site.FieldID, site.FieldOrganizationID, site.FieldType, site.FieldTitle, site.FieldHostname, site.FieldBasename, site.FieldProxyOrigin, site.FieldProxyTarget, site.FieldVisibility, site.FieldDefaultSiteSpaceID, site.FieldDefaultSectionID:
 			values[i] = new(sql.NullString)
-		case site.FieldCreatedAt, site.FieldUpdatedAt, site.FieldAdaptiveSchemaUpdatedAt:
+		case site.FieldCreatedAt, site.FieldUpdatedAt, site.FieldAdaptiveSchemaUpdatedAt, site.FieldCustomizationUpdatedAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -293,18 +295,26 @@ func (_m *Site) assignValues(columns []string, values []any) error {
 				_m.DefaultSectionID = new(string)
 				*_m.DefaultSectionID = value.String
 			}
-		case site.FieldShareKey:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field share_key", values[i])
-			} else if value.Valid {
-				_m.ShareKey = new(string)
-				*_m.ShareKey = value.String
-			}
 		case site.FieldSiteSpacesCount:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
 				return fmt.Errorf("unexpected type %T for field site_spaces_count", values[i])
 			} else if value.Valid {
 				_m.SiteSpacesCount = int(value.Int64)
+			}
+		case site.FieldCustomization:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field customization", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.Customization); err != nil {
+					return fmt.Errorf("unmarshal field customization: %w", err)
+				}
+			}
+		case site.FieldCustomizationUpdatedAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field customization_updated_at", values[i])
+			} else if value.Valid {
+				_m.CustomizationUpdatedAt = new(time.Time)
+				*_m.CustomizationUpdatedAt = value.Time
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
@@ -437,10 +447,16 @@ func (_m *Site) String() string {
 		builder.WriteString(*v)
 	}
 	builder.WriteString(", ")
-	builder.WriteString("share_key=<sensitive>")
-	builder.WriteString(", ")
 	builder.WriteString("site_spaces_count=")
 	builder.WriteString(fmt.Sprintf("%v", _m.SiteSpacesCount))
+	builder.WriteString(", ")
+	builder.WriteString("customization=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Customization))
+	builder.WriteString(", ")
+	if v := _m.CustomizationUpdatedAt; v != nil {
+		builder.WriteString("customization_updated_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

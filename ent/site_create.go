@@ -233,20 +233,6 @@ func (_c *SiteCreate) SetNillableDefaultSectionID(v *string) *SiteCreate {
 	return _c
 }
 
-// SetShareKey sets the "share_key" field.
-func (_c *SiteCreate) SetShareKey(v string) *SiteCreate {
-	_c.mutation.SetShareKey(v)
-	return _c
-}
-
-// SetNillableShareKey sets the "share_key" field if the given value is not nil.
-func (_c *SiteCreate) SetNillableShareKey(v *string) *SiteCreate {
-	if v != nil {
-		_c.SetShareKey(*v)
-	}
-	return _c
-}
-
 // SetSiteSpacesCount sets the "site_spaces_count" field.
 func (_c *SiteCreate) SetSiteSpacesCount(v int) *SiteCreate {
 	_c.mutation.SetSiteSpacesCount(v)
@@ -257,6 +243,26 @@ func (_c *SiteCreate) SetSiteSpacesCount(v int) *SiteCreate {
 func (_c *SiteCreate) SetNillableSiteSpacesCount(v *int) *SiteCreate {
 	if v != nil {
 		_c.SetSiteSpacesCount(*v)
+	}
+	return _c
+}
+
+// SetCustomization sets the "customization" field.
+func (_c *SiteCreate) SetCustomization(v map[string]interface{}) *SiteCreate {
+	_c.mutation.SetCustomization(v)
+	return _c
+}
+
+// SetCustomizationUpdatedAt sets the "customization_updated_at" field.
+func (_c *SiteCreate) SetCustomizationUpdatedAt(v time.Time) *SiteCreate {
+	_c.mutation.SetCustomizationUpdatedAt(v)
+	return _c
+}
+
+// SetNillableCustomizationUpdatedAt sets the "customization_updated_at" field if the given value is not nil.
+func (_c *SiteCreate) SetNillableCustomizationUpdatedAt(v *time.Time) *SiteCreate {
+	if v != nil {
+		_c.SetCustomizationUpdatedAt(*v)
 	}
 	return _c
 }
@@ -482,11 +488,6 @@ func (_c *SiteCreate) check() error {
 	if _, ok := _c.mutation.AdaptiveContentEnabled(); !ok {
 		return &ValidationError{Name: "adaptive_content_enabled", err: errors.New(`ent: missing required field "Site.adaptive_content_enabled"`)}
 	}
-	if v, ok := _c.mutation.ShareKey(); ok {
-		if err := site.ShareKeyValidator(v); err != nil {
-			return &ValidationError{Name: "share_key", err: fmt.Errorf(`ent: validator failed for field "Site.share_key": %w`, err)}
-		}
-	}
 	if _, ok := _c.mutation.SiteSpacesCount(); !ok {
 		return &ValidationError{Name: "site_spaces_count", err: errors.New(`ent: missing required field "Site.site_spaces_count"`)}
 	}
@@ -590,13 +591,17 @@ func (_c *SiteCreate) createSpec() (*Site, *sqlgraph.CreateSpec) {
 		_spec.SetField(site.FieldAdaptiveSchemaUpdatedAt, field.TypeTime, value)
 		_node.AdaptiveSchemaUpdatedAt = &value
 	}
-	if value, ok := _c.mutation.ShareKey(); ok {
-		_spec.SetField(site.FieldShareKey, field.TypeString, value)
-		_node.ShareKey = &value
-	}
 	if value, ok := _c.mutation.SiteSpacesCount(); ok {
 		_spec.SetField(site.FieldSiteSpacesCount, field.TypeInt, value)
 		_node.SiteSpacesCount = value
+	}
+	if value, ok := _c.mutation.Customization(); ok {
+		_spec.SetField(site.FieldCustomization, field.TypeJSON, value)
+		_node.Customization = value
+	}
+	if value, ok := _c.mutation.CustomizationUpdatedAt(); ok {
+		_spec.SetField(site.FieldCustomizationUpdatedAt, field.TypeTime, value)
+		_node.CustomizationUpdatedAt = &value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -983,24 +988,6 @@ func (u *SiteUpsert) ClearDefaultSectionID() *SiteUpsert {
 	return u
 }
 
-// SetShareKey sets the "share_key" field.
-func (u *SiteUpsert) SetShareKey(v string) *SiteUpsert {
-	u.Set(site.FieldShareKey, v)
-	return u
-}
-
-// UpdateShareKey sets the "share_key" field to the value that was provided on create.
-func (u *SiteUpsert) UpdateShareKey() *SiteUpsert {
-	u.SetExcluded(site.FieldShareKey)
-	return u
-}
-
-// ClearShareKey clears the value of the "share_key" field.
-func (u *SiteUpsert) ClearShareKey() *SiteUpsert {
-	u.SetNull(site.FieldShareKey)
-	return u
-}
-
 // SetSiteSpacesCount sets the "site_spaces_count" field.
 func (u *SiteUpsert) SetSiteSpacesCount(v int) *SiteUpsert {
 	u.Set(site.FieldSiteSpacesCount, v)
@@ -1016,6 +1003,42 @@ func (u *SiteUpsert) UpdateSiteSpacesCount() *SiteUpsert {
 // AddSiteSpacesCount adds v to the "site_spaces_count" field.
 func (u *SiteUpsert) AddSiteSpacesCount(v int) *SiteUpsert {
 	u.Add(site.FieldSiteSpacesCount, v)
+	return u
+}
+
+// SetCustomization sets the "customization" field.
+func (u *SiteUpsert) SetCustomization(v map[string]interface{}) *SiteUpsert {
+	u.Set(site.FieldCustomization, v)
+	return u
+}
+
+// UpdateCustomization sets the "customization" field to the value that was provided on create.
+func (u *SiteUpsert) UpdateCustomization() *SiteUpsert {
+	u.SetExcluded(site.FieldCustomization)
+	return u
+}
+
+// ClearCustomization clears the value of the "customization" field.
+func (u *SiteUpsert) ClearCustomization() *SiteUpsert {
+	u.SetNull(site.FieldCustomization)
+	return u
+}
+
+// SetCustomizationUpdatedAt sets the "customization_updated_at" field.
+func (u *SiteUpsert) SetCustomizationUpdatedAt(v time.Time) *SiteUpsert {
+	u.Set(site.FieldCustomizationUpdatedAt, v)
+	return u
+}
+
+// UpdateCustomizationUpdatedAt sets the "customization_updated_at" field to the value that was provided on create.
+func (u *SiteUpsert) UpdateCustomizationUpdatedAt() *SiteUpsert {
+	u.SetExcluded(site.FieldCustomizationUpdatedAt)
+	return u
+}
+
+// ClearCustomizationUpdatedAt clears the value of the "customization_updated_at" field.
+func (u *SiteUpsert) ClearCustomizationUpdatedAt() *SiteUpsert {
+	u.SetNull(site.FieldCustomizationUpdatedAt)
 	return u
 }
 
@@ -1346,27 +1369,6 @@ func (u *SiteUpsertOne) ClearDefaultSectionID() *SiteUpsertOne {
 	})
 }
 
-// SetShareKey sets the "share_key" field.
-func (u *SiteUpsertOne) SetShareKey(v string) *SiteUpsertOne {
-	return u.Update(func(s *SiteUpsert) {
-		s.SetShareKey(v)
-	})
-}
-
-// UpdateShareKey sets the "share_key" field to the value that was provided on create.
-func (u *SiteUpsertOne) UpdateShareKey() *SiteUpsertOne {
-	return u.Update(func(s *SiteUpsert) {
-		s.UpdateShareKey()
-	})
-}
-
-// ClearShareKey clears the value of the "share_key" field.
-func (u *SiteUpsertOne) ClearShareKey() *SiteUpsertOne {
-	return u.Update(func(s *SiteUpsert) {
-		s.ClearShareKey()
-	})
-}
-
 // SetSiteSpacesCount sets the "site_spaces_count" field.
 func (u *SiteUpsertOne) SetSiteSpacesCount(v int) *SiteUpsertOne {
 	return u.Update(func(s *SiteUpsert) {
@@ -1385,6 +1387,48 @@ func (u *SiteUpsertOne) AddSiteSpacesCount(v int) *SiteUpsertOne {
 func (u *SiteUpsertOne) UpdateSiteSpacesCount() *SiteUpsertOne {
 	return u.Update(func(s *SiteUpsert) {
 		s.UpdateSiteSpacesCount()
+	})
+}
+
+// SetCustomization sets the "customization" field.
+func (u *SiteUpsertOne) SetCustomization(v map[string]interface{}) *SiteUpsertOne {
+	return u.Update(func(s *SiteUpsert) {
+		s.SetCustomization(v)
+	})
+}
+
+// UpdateCustomization sets the "customization" field to the value that was provided on create.
+func (u *SiteUpsertOne) UpdateCustomization() *SiteUpsertOne {
+	return u.Update(func(s *SiteUpsert) {
+		s.UpdateCustomization()
+	})
+}
+
+// ClearCustomization clears the value of the "customization" field.
+func (u *SiteUpsertOne) ClearCustomization() *SiteUpsertOne {
+	return u.Update(func(s *SiteUpsert) {
+		s.ClearCustomization()
+	})
+}
+
+// SetCustomizationUpdatedAt sets the "customization_updated_at" field.
+func (u *SiteUpsertOne) SetCustomizationUpdatedAt(v time.Time) *SiteUpsertOne {
+	return u.Update(func(s *SiteUpsert) {
+		s.SetCustomizationUpdatedAt(v)
+	})
+}
+
+// UpdateCustomizationUpdatedAt sets the "customization_updated_at" field to the value that was provided on create.
+func (u *SiteUpsertOne) UpdateCustomizationUpdatedAt() *SiteUpsertOne {
+	return u.Update(func(s *SiteUpsert) {
+		s.UpdateCustomizationUpdatedAt()
+	})
+}
+
+// ClearCustomizationUpdatedAt clears the value of the "customization_updated_at" field.
+func (u *SiteUpsertOne) ClearCustomizationUpdatedAt() *SiteUpsertOne {
+	return u.Update(func(s *SiteUpsert) {
+		s.ClearCustomizationUpdatedAt()
 	})
 }
 
@@ -1882,27 +1926,6 @@ func (u *SiteUpsertBulk) ClearDefaultSectionID() *SiteUpsertBulk {
 	})
 }
 
-// SetShareKey sets the "share_key" field.
-func (u *SiteUpsertBulk) SetShareKey(v string) *SiteUpsertBulk {
-	return u.Update(func(s *SiteUpsert) {
-		s.SetShareKey(v)
-	})
-}
-
-// UpdateShareKey sets the "share_key" field to the value that was provided on create.
-func (u *SiteUpsertBulk) UpdateShareKey() *SiteUpsertBulk {
-	return u.Update(func(s *SiteUpsert) {
-		s.UpdateShareKey()
-	})
-}
-
-// ClearShareKey clears the value of the "share_key" field.
-func (u *SiteUpsertBulk) ClearShareKey() *SiteUpsertBulk {
-	return u.Update(func(s *SiteUpsert) {
-		s.ClearShareKey()
-	})
-}
-
 // SetSiteSpacesCount sets the "site_spaces_count" field.
 func (u *SiteUpsertBulk) SetSiteSpacesCount(v int) *SiteUpsertBulk {
 	return u.Update(func(s *SiteUpsert) {
@@ -1921,6 +1944,48 @@ func (u *SiteUpsertBulk) AddSiteSpacesCount(v int) *SiteUpsertBulk {
 func (u *SiteUpsertBulk) UpdateSiteSpacesCount() *SiteUpsertBulk {
 	return u.Update(func(s *SiteUpsert) {
 		s.UpdateSiteSpacesCount()
+	})
+}
+
+// SetCustomization sets the "customization" field.
+func (u *SiteUpsertBulk) SetCustomization(v map[string]interface{}) *SiteUpsertBulk {
+	return u.Update(func(s *SiteUpsert) {
+		s.SetCustomization(v)
+	})
+}
+
+// UpdateCustomization sets the "customization" field to the value that was provided on create.
+func (u *SiteUpsertBulk) UpdateCustomization() *SiteUpsertBulk {
+	return u.Update(func(s *SiteUpsert) {
+		s.UpdateCustomization()
+	})
+}
+
+// ClearCustomization clears the value of the "customization" field.
+func (u *SiteUpsertBulk) ClearCustomization() *SiteUpsertBulk {
+	return u.Update(func(s *SiteUpsert) {
+		s.ClearCustomization()
+	})
+}
+
+// SetCustomizationUpdatedAt sets the "customization_updated_at" field.
+func (u *SiteUpsertBulk) SetCustomizationUpdatedAt(v time.Time) *SiteUpsertBulk {
+	return u.Update(func(s *SiteUpsert) {
+		s.SetCustomizationUpdatedAt(v)
+	})
+}
+
+// UpdateCustomizationUpdatedAt sets the "customization_updated_at" field to the value that was provided on create.
+func (u *SiteUpsertBulk) UpdateCustomizationUpdatedAt() *SiteUpsertBulk {
+	return u.Update(func(s *SiteUpsert) {
+		s.UpdateCustomizationUpdatedAt()
+	})
+}
+
+// ClearCustomizationUpdatedAt clears the value of the "customization_updated_at" field.
+func (u *SiteUpsertBulk) ClearCustomizationUpdatedAt() *SiteUpsertBulk {
+	return u.Update(func(s *SiteUpsert) {
+		s.ClearCustomizationUpdatedAt()
 	})
 }
 

@@ -272,26 +272,6 @@ func (_u *SiteUpdate) ClearDefaultSectionID() *SiteUpdate {
 	return _u
 }
 
-// SetShareKey sets the "share_key" field.
-func (_u *SiteUpdate) SetShareKey(v string) *SiteUpdate {
-	_u.mutation.SetShareKey(v)
-	return _u
-}
-
-// SetNillableShareKey sets the "share_key" field if the given value is not nil.
-func (_u *SiteUpdate) SetNillableShareKey(v *string) *SiteUpdate {
-	if v != nil {
-		_u.SetShareKey(*v)
-	}
-	return _u
-}
-
-// ClearShareKey clears the value of the "share_key" field.
-func (_u *SiteUpdate) ClearShareKey() *SiteUpdate {
-	_u.mutation.ClearShareKey()
-	return _u
-}
-
 // SetSiteSpacesCount sets the "site_spaces_count" field.
 func (_u *SiteUpdate) SetSiteSpacesCount(v int) *SiteUpdate {
 	_u.mutation.ResetSiteSpacesCount()
@@ -310,6 +290,38 @@ func (_u *SiteUpdate) SetNillableSiteSpacesCount(v *int) *SiteUpdate {
 // AddSiteSpacesCount adds value to the "site_spaces_count" field.
 func (_u *SiteUpdate) AddSiteSpacesCount(v int) *SiteUpdate {
 	_u.mutation.AddSiteSpacesCount(v)
+	return _u
+}
+
+// SetCustomization sets the "customization" field.
+func (_u *SiteUpdate) SetCustomization(v map[string]interface{}) *SiteUpdate {
+	_u.mutation.SetCustomization(v)
+	return _u
+}
+
+// ClearCustomization clears the value of the "customization" field.
+func (_u *SiteUpdate) ClearCustomization() *SiteUpdate {
+	_u.mutation.ClearCustomization()
+	return _u
+}
+
+// SetCustomizationUpdatedAt sets the "customization_updated_at" field.
+func (_u *SiteUpdate) SetCustomizationUpdatedAt(v time.Time) *SiteUpdate {
+	_u.mutation.SetCustomizationUpdatedAt(v)
+	return _u
+}
+
+// SetNillableCustomizationUpdatedAt sets the "customization_updated_at" field if the given value is not nil.
+func (_u *SiteUpdate) SetNillableCustomizationUpdatedAt(v *time.Time) *SiteUpdate {
+	if v != nil {
+		_u.SetCustomizationUpdatedAt(*v)
+	}
+	return _u
+}
+
+// ClearCustomizationUpdatedAt clears the value of the "customization_updated_at" field.
+func (_u *SiteUpdate) ClearCustomizationUpdatedAt() *SiteUpdate {
+	_u.mutation.ClearCustomizationUpdatedAt()
 	return _u
 }
 
@@ -527,11 +539,6 @@ func (_u *SiteUpdate) check() error {
 			return &ValidationError{Name: "visibility", err: fmt.Errorf(`ent: validator failed for field "Site.visibility": %w`, err)}
 		}
 	}
-	if v, ok := _u.mutation.ShareKey(); ok {
-		if err := site.ShareKeyValidator(v); err != nil {
-			return &ValidationError{Name: "share_key", err: fmt.Errorf(`ent: validator failed for field "Site.share_key": %w`, err)}
-		}
-	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "Site.organization"`)
 	}
@@ -616,17 +623,23 @@ func (_u *SiteUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.AdaptiveSchemaUpdatedAtCleared() {
 		_spec.ClearField(site.FieldAdaptiveSchemaUpdatedAt, field.TypeTime)
 	}
-	if value, ok := _u.mutation.ShareKey(); ok {
-		_spec.SetField(site.FieldShareKey, field.TypeString, value)
-	}
-	if _u.mutation.ShareKeyCleared() {
-		_spec.ClearField(site.FieldShareKey, field.TypeString)
-	}
 	if value, ok := _u.mutation.SiteSpacesCount(); ok {
 		_spec.SetField(site.FieldSiteSpacesCount, field.TypeInt, value)
 	}
 	if value, ok := _u.mutation.AddedSiteSpacesCount(); ok {
 		_spec.AddField(site.FieldSiteSpacesCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.Customization(); ok {
+		_spec.SetField(site.FieldCustomization, field.TypeJSON, value)
+	}
+	if _u.mutation.CustomizationCleared() {
+		_spec.ClearField(site.FieldCustomization, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.CustomizationUpdatedAt(); ok {
+		_spec.SetField(site.FieldCustomizationUpdatedAt, field.TypeTime, value)
+	}
+	if _u.mutation.CustomizationUpdatedAtCleared() {
+		_spec.ClearField(site.FieldCustomizationUpdatedAt, field.TypeTime)
 	}
 	if _u.mutation.DefaultSiteSpaceCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -1083,26 +1096,6 @@ func (_u *SiteUpdateOne) ClearDefaultSectionID() *SiteUpdateOne {
 	return _u
 }
 
-// SetShareKey sets the "share_key" field.
-func (_u *SiteUpdateOne) SetShareKey(v string) *SiteUpdateOne {
-	_u.mutation.SetShareKey(v)
-	return _u
-}
-
-// SetNillableShareKey sets the "share_key" field if the given value is not nil.
-func (_u *SiteUpdateOne) SetNillableShareKey(v *string) *SiteUpdateOne {
-	if v != nil {
-		_u.SetShareKey(*v)
-	}
-	return _u
-}
-
-// ClearShareKey clears the value of the "share_key" field.
-func (_u *SiteUpdateOne) ClearShareKey() *SiteUpdateOne {
-	_u.mutation.ClearShareKey()
-	return _u
-}
-
 // SetSiteSpacesCount sets the "site_spaces_count" field.
 func (_u *SiteUpdateOne) SetSiteSpacesCount(v int) *SiteUpdateOne {
 	_u.mutation.ResetSiteSpacesCount()
@@ -1121,6 +1114,38 @@ func (_u *SiteUpdateOne) SetNillableSiteSpacesCount(v *int) *SiteUpdateOne {
 // AddSiteSpacesCount adds value to the "site_spaces_count" field.
 func (_u *SiteUpdateOne) AddSiteSpacesCount(v int) *SiteUpdateOne {
 	_u.mutation.AddSiteSpacesCount(v)
+	return _u
+}
+
+// SetCustomization sets the "customization" field.
+func (_u *SiteUpdateOne) SetCustomization(v map[string]interface{}) *SiteUpdateOne {
+	_u.mutation.SetCustomization(v)
+	return _u
+}
+
+// ClearCustomization clears the value of the "customization" field.
+func (_u *SiteUpdateOne) ClearCustomization() *SiteUpdateOne {
+	_u.mutation.ClearCustomization()
+	return _u
+}
+
+// SetCustomizationUpdatedAt sets the "customization_updated_at" field.
+func (_u *SiteUpdateOne) SetCustomizationUpdatedAt(v time.Time) *SiteUpdateOne {
+	_u.mutation.SetCustomizationUpdatedAt(v)
+	return _u
+}
+
+// SetNillableCustomizationUpdatedAt sets the "customization_updated_at" field if the given value is not nil.
+func (_u *SiteUpdateOne) SetNillableCustomizationUpdatedAt(v *time.Time) *SiteUpdateOne {
+	if v != nil {
+		_u.SetCustomizationUpdatedAt(*v)
+	}
+	return _u
+}
+
+// ClearCustomizationUpdatedAt clears the value of the "customization_updated_at" field.
+func (_u *SiteUpdateOne) ClearCustomizationUpdatedAt() *SiteUpdateOne {
+	_u.mutation.ClearCustomizationUpdatedAt()
 	return _u
 }
 
@@ -1351,11 +1376,6 @@ func (_u *SiteUpdateOne) check() error {
 			return &ValidationError{Name: "visibility", err: fmt.Errorf(`ent: validator failed for field "Site.visibility": %w`, err)}
 		}
 	}
-	if v, ok := _u.mutation.ShareKey(); ok {
-		if err := site.ShareKeyValidator(v); err != nil {
-			return &ValidationError{Name: "share_key", err: fmt.Errorf(`ent: validator failed for field "Site.share_key": %w`, err)}
-		}
-	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "Site.organization"`)
 	}
@@ -1457,17 +1477,23 @@ func (_u *SiteUpdateOne) sqlSave(ctx context.Context) (_node *Site, err error) {
 	if _u.mutation.AdaptiveSchemaUpdatedAtCleared() {
 		_spec.ClearField(site.FieldAdaptiveSchemaUpdatedAt, field.TypeTime)
 	}
-	if value, ok := _u.mutation.ShareKey(); ok {
-		_spec.SetField(site.FieldShareKey, field.TypeString, value)
-	}
-	if _u.mutation.ShareKeyCleared() {
-		_spec.ClearField(site.FieldShareKey, field.TypeString)
-	}
 	if value, ok := _u.mutation.SiteSpacesCount(); ok {
 		_spec.SetField(site.FieldSiteSpacesCount, field.TypeInt, value)
 	}
 	if value, ok := _u.mutation.AddedSiteSpacesCount(); ok {
 		_spec.AddField(site.FieldSiteSpacesCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.Customization(); ok {
+		_spec.SetField(site.FieldCustomization, field.TypeJSON, value)
+	}
+	if _u.mutation.CustomizationCleared() {
+		_spec.ClearField(site.FieldCustomization, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.CustomizationUpdatedAt(); ok {
+		_spec.SetField(site.FieldCustomizationUpdatedAt, field.TypeTime, value)
+	}
+	if _u.mutation.CustomizationUpdatedAtCleared() {
+		_spec.ClearField(site.FieldCustomizationUpdatedAt, field.TypeTime)
 	}
 	if _u.mutation.DefaultSiteSpaceCleared() {
 		edge := &sqlgraph.EdgeSpec{

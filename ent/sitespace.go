@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -41,6 +42,10 @@ type SiteSpace struct {
 	IsDefault bool `json:"is_default,omitempty"`
 	// Position holds the value of the "position" field.
 	Position string `json:"position,omitempty"`
+	// Customization holds the value of the "customization" field.
+	Customization map[string]interface{} `json:"customization,omitempty"`
+	// CustomizationUpdatedAt holds the value of the "customization_updated_at" field.
+	CustomizationUpdatedAt *time.Time `json:"customization_updated_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the SiteSpaceQuery when eager-loading is set.
 	Edges        SiteSpaceEdges `json:"edges"`
@@ -111,11 +116,13 @@ func (*SiteSpace) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
+		case sitespace.FieldCustomization:
+			values[i] = new([]byte)
 		case sitespace.FieldIsDefault:
 			values[i] = new(sql.NullBool)
 		case sitespace.FieldID, sitespace.FieldOrganizationID, sitespace.FieldSiteID, sitespace.FieldSpaceID, sitespace.FieldSectionID, sitespace.FieldPath, sitespace.FieldCondition, sitespace.FieldPosition:
 			values[i] = new(sql.NullString)
-		case sitespace.FieldCreatedAt, sitespace.FieldUpdatedAt:
+		case sitespace.FieldCreatedAt, sitespace.FieldUpdatedAt, sitespace.FieldCustomizationUpdatedAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -199,6 +206,21 @@ func (_m *SiteSpace) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field position", values[i])
 			} else if value.Valid {
 				_m.Position = value.String
+			}
+		case sitespace.FieldCustomization:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field customization", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.Customization); err != nil {
+					return fmt.Errorf("unmarshal field customization: %w", err)
+				}
+			}
+		case sitespace.FieldCustomizationUpdatedAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field customization_updated_at", values[i])
+			} else if value.Valid {
+				_m.CustomizationUpdatedAt = new(time.Time)
+				*_m.CustomizationUpdatedAt = value.Time
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
@@ -289,6 +311,14 @@ func (_m *SiteSpace) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("position=")
 	builder.WriteString(_m.Position)
+	builder.WriteString(", ")
+	builder.WriteString("customization=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Customization))
+	builder.WriteString(", ")
+	if v := _m.CustomizationUpdatedAt; v != nil {
+		builder.WriteString("customization_updated_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

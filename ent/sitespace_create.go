@@ -135,6 +135,26 @@ func (_c *SiteSpaceCreate) SetNillablePosition(v *string) *SiteSpaceCreate {
 	return _c
 }
 
+// SetCustomization sets the "customization" field.
+func (_c *SiteSpaceCreate) SetCustomization(v map[string]interface{}) *SiteSpaceCreate {
+	_c.mutation.SetCustomization(v)
+	return _c
+}
+
+// SetCustomizationUpdatedAt sets the "customization_updated_at" field.
+func (_c *SiteSpaceCreate) SetCustomizationUpdatedAt(v time.Time) *SiteSpaceCreate {
+	_c.mutation.SetCustomizationUpdatedAt(v)
+	return _c
+}
+
+// SetNillableCustomizationUpdatedAt sets the "customization_updated_at" field if the given value is not nil.
+func (_c *SiteSpaceCreate) SetNillableCustomizationUpdatedAt(v *time.Time) *SiteSpaceCreate {
+	if v != nil {
+		_c.SetCustomizationUpdatedAt(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *SiteSpaceCreate) SetID(v string) *SiteSpaceCreate {
 	_c.mutation.SetID(v)
@@ -368,6 +388,14 @@ func (_c *SiteSpaceCreate) createSpec() (*SiteSpace, *sqlgraph.CreateSpec) {
 		_spec.SetField(sitespace.FieldPosition, field.TypeString, value)
 		_node.Position = value
 	}
+	if value, ok := _c.mutation.Customization(); ok {
+		_spec.SetField(sitespace.FieldCustomization, field.TypeJSON, value)
+		_node.Customization = value
+	}
+	if value, ok := _c.mutation.CustomizationUpdatedAt(); ok {
+		_spec.SetField(sitespace.FieldCustomizationUpdatedAt, field.TypeTime, value)
+		_node.CustomizationUpdatedAt = &value
+	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -572,6 +600,42 @@ func (u *SiteSpaceUpsert) UpdatePosition() *SiteSpaceUpsert {
 	return u
 }
 
+// SetCustomization sets the "customization" field.
+func (u *SiteSpaceUpsert) SetCustomization(v map[string]interface{}) *SiteSpaceUpsert {
+	u.Set(sitespace.FieldCustomization, v)
+	return u
+}
+
+// UpdateCustomization sets the "customization" field to the value that was provided on create.
+func (u *SiteSpaceUpsert) UpdateCustomization() *SiteSpaceUpsert {
+	u.SetExcluded(sitespace.FieldCustomization)
+	return u
+}
+
+// ClearCustomization clears the value of the "customization" field.
+func (u *SiteSpaceUpsert) ClearCustomization() *SiteSpaceUpsert {
+	u.SetNull(sitespace.FieldCustomization)
+	return u
+}
+
+// SetCustomizationUpdatedAt sets the "customization_updated_at" field.
+func (u *SiteSpaceUpsert) SetCustomizationUpdatedAt(v time.Time) *SiteSpaceUpsert {
+	u.Set(sitespace.FieldCustomizationUpdatedAt, v)
+	return u
+}
+
+// UpdateCustomizationUpdatedAt sets the "customization_updated_at" field to the value that was provided on create.
+func (u *SiteSpaceUpsert) UpdateCustomizationUpdatedAt() *SiteSpaceUpsert {
+	u.SetExcluded(sitespace.FieldCustomizationUpdatedAt)
+	return u
+}
+
+// ClearCustomizationUpdatedAt clears the value of the "customization_updated_at" field.
+func (u *SiteSpaceUpsert) ClearCustomizationUpdatedAt() *SiteSpaceUpsert {
+	u.SetNull(sitespace.FieldCustomizationUpdatedAt)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -727,6 +791,48 @@ func (u *SiteSpaceUpsertOne) SetPosition(v string) *SiteSpaceUpsertOne {
 func (u *SiteSpaceUpsertOne) UpdatePosition() *SiteSpaceUpsertOne {
 	return u.Update(func(s *SiteSpaceUpsert) {
 		s.UpdatePosition()
+	})
+}
+
+// SetCustomization sets the "customization" field.
+func (u *SiteSpaceUpsertOne) SetCustomization(v map[string]interface{}) *SiteSpaceUpsertOne {
+	return u.Update(func(s *SiteSpaceUpsert) {
+		s.SetCustomization(v)
+	})
+}
+
+// UpdateCustomization sets the "customization" field to the value that was provided on create.
+func (u *SiteSpaceUpsertOne) UpdateCustomization() *SiteSpaceUpsertOne {
+	return u.Update(func(s *SiteSpaceUpsert) {
+		s.UpdateCustomization()
+	})
+}
+
+// ClearCustomization clears the value of the "customization" field.
+func (u *SiteSpaceUpsertOne) ClearCustomization() *SiteSpaceUpsertOne {
+	return u.Update(func(s *SiteSpaceUpsert) {
+		s.ClearCustomization()
+	})
+}
+
+// SetCustomizationUpdatedAt sets the "customization_updated_at" field.
+func (u *SiteSpaceUpsertOne) SetCustomizationUpdatedAt(v time.Time) *SiteSpaceUpsertOne {
+	return u.Update(func(s *SiteSpaceUpsert) {
+		s.SetCustomizationUpdatedAt(v)
+	})
+}
+
+// UpdateCustomizationUpdatedAt sets the "customization_updated_at" field to the value that was provided on create.
+func (u *SiteSpaceUpsertOne) UpdateCustomizationUpdatedAt() *SiteSpaceUpsertOne {
+	return u.Update(func(s *SiteSpaceUpsert) {
+		s.UpdateCustomizationUpdatedAt()
+	})
+}
+
+// ClearCustomizationUpdatedAt clears the value of the "customization_updated_at" field.
+func (u *SiteSpaceUpsertOne) ClearCustomizationUpdatedAt() *SiteSpaceUpsertOne {
+	return u.Update(func(s *SiteSpaceUpsert) {
+		s.ClearCustomizationUpdatedAt()
 	})
 }
 
@@ -1052,6 +1158,48 @@ func (u *SiteSpaceUpsertBulk) SetPosition(v string) *SiteSpaceUpsertBulk {
 func (u *SiteSpaceUpsertBulk) UpdatePosition() *SiteSpaceUpsertBulk {
 	return u.Update(func(s *SiteSpaceUpsert) {
 		s.UpdatePosition()
+	})
+}
+
+// SetCustomization sets the "customization" field.
+func (u *SiteSpaceUpsertBulk) SetCustomization(v map[string]interface{}) *SiteSpaceUpsertBulk {
+	return u.Update(func(s *SiteSpaceUpsert) {
+		s.SetCustomization(v)
+	})
+}
+
+// UpdateCustomization sets the "customization" field to the value that was provided on create.
+func (u *SiteSpaceUpsertBulk) UpdateCustomization() *SiteSpaceUpsertBulk {
+	return u.Update(func(s *SiteSpaceUpsert) {
+		s.UpdateCustomization()
+	})
+}
+
+// ClearCustomization clears the value of the "customization" field.
+func (u *SiteSpaceUpsertBulk) ClearCustomization() *SiteSpaceUpsertBulk {
+	return u.Update(func(s *SiteSpaceUpsert) {
+		s.ClearCustomization()
+	})
+}
+
+// SetCustomizationUpdatedAt sets the "customization_updated_at" field.
+func (u *SiteSpaceUpsertBulk) SetCustomizationUpdatedAt(v time.Time) *SiteSpaceUpsertBulk {
+	return u.Update(func(s *SiteSpaceUpsert) {
+		s.SetCustomizationUpdatedAt(v)
+	})
+}
+
+// UpdateCustomizationUpdatedAt sets the "customization_updated_at" field to the value that was provided on create.
+func (u *SiteSpaceUpsertBulk) UpdateCustomizationUpdatedAt() *SiteSpaceUpsertBulk {
+	return u.Update(func(s *SiteSpaceUpsert) {
+		s.UpdateCustomizationUpdatedAt()
+	})
+}
+
+// ClearCustomizationUpdatedAt clears the value of the "customization_updated_at" field.
+func (u *SiteSpaceUpsertBulk) ClearCustomizationUpdatedAt() *SiteSpaceUpsertBulk {
+	return u.Update(func(s *SiteSpaceUpsert) {
+		s.ClearCustomizationUpdatedAt()
 	})
 }
 

@@ -118,6 +118,38 @@ func (_u *SiteSpaceUpdate) SetNillablePosition(v *string) *SiteSpaceUpdate {
 	return _u
 }
 
+// SetCustomization sets the "customization" field.
+func (_u *SiteSpaceUpdate) SetCustomization(v map[string]interface{}) *SiteSpaceUpdate {
+	_u.mutation.SetCustomization(v)
+	return _u
+}
+
+// ClearCustomization clears the value of the "customization" field.
+func (_u *SiteSpaceUpdate) ClearCustomization() *SiteSpaceUpdate {
+	_u.mutation.ClearCustomization()
+	return _u
+}
+
+// SetCustomizationUpdatedAt sets the "customization_updated_at" field.
+func (_u *SiteSpaceUpdate) SetCustomizationUpdatedAt(v time.Time) *SiteSpaceUpdate {
+	_u.mutation.SetCustomizationUpdatedAt(v)
+	return _u
+}
+
+// SetNillableCustomizationUpdatedAt sets the "customization_updated_at" field if the given value is not nil.
+func (_u *SiteSpaceUpdate) SetNillableCustomizationUpdatedAt(v *time.Time) *SiteSpaceUpdate {
+	if v != nil {
+		_u.SetCustomizationUpdatedAt(*v)
+	}
+	return _u
+}
+
+// ClearCustomizationUpdatedAt clears the value of the "customization_updated_at" field.
+func (_u *SiteSpaceUpdate) ClearCustomizationUpdatedAt() *SiteSpaceUpdate {
+	_u.mutation.ClearCustomizationUpdatedAt()
+	return _u
+}
+
 // SetSection sets the "section" edge to the SiteSection entity.
 func (_u *SiteSpaceUpdate) SetSection(v *SiteSection) *SiteSpaceUpdate {
 	return _u.SetSectionID(v.ID)
@@ -240,6 +272,18 @@ func (_u *SiteSpaceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.Position(); ok {
 		_spec.SetField(sitespace.FieldPosition, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.Customization(); ok {
+		_spec.SetField(sitespace.FieldCustomization, field.TypeJSON, value)
+	}
+	if _u.mutation.CustomizationCleared() {
+		_spec.ClearField(sitespace.FieldCustomization, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.CustomizationUpdatedAt(); ok {
+		_spec.SetField(sitespace.FieldCustomizationUpdatedAt, field.TypeTime, value)
+	}
+	if _u.mutation.CustomizationUpdatedAtCleared() {
+		_spec.ClearField(sitespace.FieldCustomizationUpdatedAt, field.TypeTime)
 	}
 	if _u.mutation.SectionCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -377,6 +421,38 @@ func (_u *SiteSpaceUpdateOne) SetNillablePosition(v *string) *SiteSpaceUpdateOne
 	if v != nil {
 		_u.SetPosition(*v)
 	}
+	return _u
+}
+
+// SetCustomization sets the "customization" field.
+func (_u *SiteSpaceUpdateOne) SetCustomization(v map[string]interface{}) *SiteSpaceUpdateOne {
+	_u.mutation.SetCustomization(v)
+	return _u
+}
+
+// ClearCustomization clears the value of the "customization" field.
+func (_u *SiteSpaceUpdateOne) ClearCustomization() *SiteSpaceUpdateOne {
+	_u.mutation.ClearCustomization()
+	return _u
+}
+
+// SetCustomizationUpdatedAt sets the "customization_updated_at" field.
+func (_u *SiteSpaceUpdateOne) SetCustomizationUpdatedAt(v time.Time) *SiteSpaceUpdateOne {
+	_u.mutation.SetCustomizationUpdatedAt(v)
+	return _u
+}
+
+// SetNillableCustomizationUpdatedAt sets the "customization_updated_at" field if the given value is not nil.
+func (_u *SiteSpaceUpdateOne) SetNillableCustomizationUpdatedAt(v *time.Time) *SiteSpaceUpdateOne {
+	if v != nil {
+		_u.SetCustomizationUpdatedAt(*v)
+	}
+	return _u
+}
+
+// ClearCustomizationUpdatedAt clears the value of the "customization_updated_at" field.
+func (_u *SiteSpaceUpdateOne) ClearCustomizationUpdatedAt() *SiteSpaceUpdateOne {
+	_u.mutation.ClearCustomizationUpdatedAt()
 	return _u
 }
 
@@ -532,6 +608,18 @@ func (_u *SiteSpaceUpdateOne) sqlSave(ctx context.Context) (_node *SiteSpace, er
 	}
 	if value, ok := _u.mutation.Position(); ok {
 		_spec.SetField(sitespace.FieldPosition, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.Customization(); ok {
+		_spec.SetField(sitespace.FieldCustomization, field.TypeJSON, value)
+	}
+	if _u.mutation.CustomizationCleared() {
+		_spec.ClearField(sitespace.FieldCustomization, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.CustomizationUpdatedAt(); ok {
+		_spec.SetField(sitespace.FieldCustomizationUpdatedAt, field.TypeTime, value)
+	}
+	if _u.mutation.CustomizationUpdatedAtCleared() {
+		_spec.ClearField(sitespace.FieldCustomizationUpdatedAt, field.TypeTime)
 	}
 	if _u.mutation.SectionCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -56,10 +56,14 @@ type Tx struct {
 	ServerKey *ServerKeyClient
 	// Site is the client for interacting with the Site builders.
 	Site *SiteClient
+	// SitePublishingAuth is the client for interacting with the SitePublishingAuth builders.
+	SitePublishingAuth *SitePublishingAuthClient
 	// SiteSection is the client for interacting with the SiteSection builders.
 	SiteSection *SiteSectionClient
 	// SiteSectionGroup is the client for interacting with the SiteSectionGroup builders.
 	SiteSectionGroup *SiteSectionGroupClient
+	// SiteShareLink is the client for interacting with the SiteShareLink builders.
+	SiteShareLink *SiteShareLinkClient
 	// SiteSpace is the client for interacting with the SiteSpace builders.
 	SiteSpace *SiteSpaceClient
 	// Space is the client for interacting with the Space builders.
@@ -224,8 +228,10 @@ func (tx *Tx) init() {
 	tx.SAMLProvider = NewSAMLProviderClient(tx.config)
 	tx.ServerKey = NewServerKeyClient(tx.config)
 	tx.Site = NewSiteClient(tx.config)
+	tx.SitePublishingAuth = NewSitePublishingAuthClient(tx.config)
 	tx.SiteSection = NewSiteSectionClient(tx.config)
 	tx.SiteSectionGroup = NewSiteSectionGroupClient(tx.config)
+	tx.SiteShareLink = NewSiteShareLinkClient(tx.config)
 	tx.SiteSpace = NewSiteSpaceClient(tx.config)
 	tx.Space = NewSpaceClient(tx.config)
 	tx.Team = NewTeamClient(tx.config)

@@ -102,6 +102,10 @@ func connectionComplexity(c *generated.ComplexityRoot) {
 	c.Organization.Teams = func(child int, first *int, _, _, _ *string) int { return limits.ConnectionComplexity(first, child) }
 	c.Organization.Invites = func(child int, first *int, _ *string) int { return limits.ConnectionComplexity(first, child) }
 	c.Organization.CustomFields = func(child int, first *int, _ *string) int { return limits.ConnectionComplexity(first, child) }
+	c.Organization.Sites = func(child int, first *int, _, _, _ *string, _ *bool) int {
+		return limits.ConnectionComplexity(first, child)
+	}
+	c.Site.ShareLinks = func(child int, first *int, _, _ *string) int { return limits.ConnectionComplexity(first, child) }
 	c.Member.Teams = func(child int, first *int, _, _ *string) int { return limits.ConnectionComplexity(first, child) }
 	c.Team.Members = func(child int, first *int, _ *string) int { return limits.ConnectionComplexity(first, child) }
 	c.Organization.Collections = func(child int, first *int, _ *string, _ *bool) int { return limits.ConnectionComplexity(first, child) }

@@ -13,6 +13,7 @@ import (
 	entsql "entgo.io/ent/dialect/sql"
 	"github.com/go-chi/chi/v5"
 
+	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/internal/accounts"
@@ -43,6 +44,7 @@ type authFixture struct {
 	comment, reply              string // a comment on the space's content, and a reply to it
 	crComment, crReply          string // a comment on change request 1, and a reply to it
 	site                        string // a site showing space
+	siteSpace, shareLink        string // the site's site space of space, and a share link of the site
 }
 
 func newAuthFixture(t *testing.T) *authFixture {
@@ -63,6 +65,8 @@ func newAuthFixture(t *testing.T) *authFixture {
 	f.comment, f.reply = authDiscussion(t, e, f.admin, "/v1/spaces/"+f.space+"/comments")
 	f.crComment, f.crReply = authDiscussion(t, e, f.admin, "/v1/spaces/"+f.space+"/change-requests/1/comments")
 	f.site = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/sites", map[string]any{"title": "Docs site", "spaces": []string{f.space}}))
+	f.siteSpace = e.Store.Client.SiteSpace.Query().Where(sitespace.SiteID(f.site)).OnlyIDX(accounts.System(context.Background()))
+	f.shareLink = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/sites/"+f.site+"/share-links", map[string]any{"name": "Kept"}))
 	return f
 }
 
@@ -86,6 +90,8 @@ func (f *authFixture) endpoints() []authEndpoint {
 	m := o + "/members/" + f.reader.UserID
 	tm := o + "/teams/" + f.team
 	inv := o + "/link-invites/" + f.invite
+	site := o + "/sites/" + f.site
+	siteSpace := site + "/site-spaces/" + f.siteSpace
 	eps := []authEndpoint{
 		{"GET", "/v1/", "/v1/", nil, false},
 		{"GET", "/v1/user", "/v1/user", nil, false},
@@ -123,6 +129,21 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"GET", "/v1/orgs/{organizationId}/sites", o + "/sites", nil, true},
 		{"POST", "/v1/orgs/{organizationId}/sites", o + "/sites", map[string]any{"title": "Evil", "spaces": []string{f.space}}, true},
 		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}", o + "/sites/" + f.site, nil, true},
+		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}/share-links", site + "/share-links", nil, true},
+		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/share-links", site + "/share-links", map[string]any{"name": "Evil"}, true},
+		{"PATCH", "/v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}", site + "/share-links/" + f.shareLink,
+			map[string]any{"active": false}, true},
+		{"DELETE", "/v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}", site + "/share-links/" + f.shareLink, nil, true},
+		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth", site + "/publishing/auth", nil, true},
+		{"PATCH", "/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth", site + "/publishing/auth",
+			map[string]any{"fallbackURL": "https://evil.example.com"}, true},
+		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate", site + "/publishing/auth/regenerate", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}/customization", site + "/customization", nil, true},
+		{"PUT", "/v1/orgs/{organizationId}/sites/{siteId}/customization", site + "/customization", map[string]any{"title": "Evil"}, true},
+		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization", siteSpace + "/customization", nil, true},
+		{"PATCH", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization", siteSpace + "/customization",
+			map[string]any{"title": "Evil"}, true},
+		{"DELETE", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization", siteSpace + "/customization", nil, true},
 		{"GET", "/v1/orgs/{organizationId}/custom-fields", o + "/custom-fields", nil, true},
 		{"POST", "/v1/orgs/{organizationId}/custom-fields", o + "/custom-fields", map[string]any{"name": "evil", "type": "text"}, true},
 		{"GET", "/v1/orgs/{organizationId}/custom-fields/{fieldName}", o + "/custom-fields/cf", nil, true},
@@ -294,6 +315,8 @@ func (f *authFixture) authSnapshot(t *testing.T) map[string]string {
 	for _, p := range []string{o, o + "/members", o + "/members/" + f.reader.UserID, o + "/members/" + f.reader.UserID + "/teams",
 		o + "/teams", o + "/teams/" + f.team, o + "/teams/" + f.team + "/members", o + "/link-invites",
 		o + "/link-invites/" + f.invite, o + "/custom-fields", o + "/custom-fields/cf", o + "/sites", o + "/sites/" + f.site,
+		o + "/sites/" + f.site + "/share-links", o + "/sites/" + f.site + "/publishing/auth", o + "/sites/" + f.site + "/customization",
+		o + "/sites/" + f.site + "/site-spaces/" + f.siteSpace + "/customization",
 		o + "/collections", "/v1/collections/" + f.collection,
 		o + "/spaces", "/v1/spaces/" + f.space, "/v1/spaces/" + f.space + "/custom-fields",
 		"/v1/spaces/" + f.space + "/change-requests", "/v1/spaces/" + f.space + "/change-requests/1",
@@ -444,11 +467,11 @@ func TestGraphQLAuth(t *testing.T) {
 	})
 }
 
-// authRawTokenRows returns every column of every row of api_tokens, as text.
-func authRawTokenRows(t *testing.T, e *testenv.Env) []string {
+// authRawRows returns every column of every row of a table, as text.
+func authRawRows(t *testing.T, e *testenv.Env, table string) []string {
 	t.Helper()
 	var rows entsql.Rows
-	if err := e.Store.Driver.Query(context.Background(), "SELECT * FROM api_tokens", []any{}, &rows); err != nil {
+	if err := e.Store.Driver.Query(context.Background(), "SELECT * FROM "+table, []any{}, &rows); err != nil {
 		t.Fatal(err)
 	}
 	defer rows.Close()
@@ -504,7 +527,7 @@ func TestTokensStoredHashed(t *testing.T) {
 		}
 	}
 	t.Run("RawRows", func(t *testing.T) {
-		for _, v := range authRawTokenRows(t, f.e) {
+		for _, v := range authRawRows(t, f.e, "api_tokens") {
 			for _, tok := range tokens {
 				if strings.Contains(v, strings.TrimPrefix(tok, "bdy_")) {
 					t.Fatalf("a column of api_tokens holds a token's text: %q", v)

@@ -103,6 +103,7 @@ func (a *api) routes(r chi.Router) {
 	r.Get("/orgs/{organizationId}/sites", a.listSites)
 	r.Post("/orgs/{organizationId}/sites", a.createSite)
 	r.Get("/orgs/{organizationId}/sites/{siteId}", a.getSite)
+	a.siteSharingRoutes(r)
 	r.Get("/orgs/{organizationId}/custom-fields", a.listCustomFields)
 	r.Post("/orgs/{organizationId}/custom-fields", a.createCustomField)
 	r.Get("/orgs/{organizationId}/custom-fields/{fieldName}", a.getCustomField)

@@ -55,7 +55,7 @@ func (a *api) site(ctx context.Context, s *ent.Site) (Site, error) {
 		SiteSpaces: s.SiteSpacesCount, CreatedAt: s.CreatedAt,
 		AdaptiveContent: siteAdaptiveContent{Enabled: s.AdaptiveContentEnabled}, Features: []struct{}{},
 		URLs: siteURLs{Location: location, App: a.url("/o/" + s.OrganizationID + "/sites/" + s.ID),
-			Preview: a.url("/sites/" + s.ID)},
+			Preview: a.sitePreviewURL(s.ID)},
 	}
 	if s.Published {
 		w.URLs.Published = w.URLs.Preview
@@ -68,6 +68,9 @@ func (a *api) site(ctx context.Context, s *ent.Site) (Site, error) {
 	w.Permissions, err = sr.Permissions(ctx, s)
 	return w, err
 }
+
+// sitePreviewURL is where a site is read (its published URL once published).
+func (a *api) sitePreviewURL(siteID string) string { return a.url("/sites/" + siteID) }
 
 func (a *api) siteLocation(s *ent.Site) string {
 	return a.url("/v1/orgs/" + s.OrganizationID + "/sites/" + s.ID)

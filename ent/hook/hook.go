@@ -261,6 +261,18 @@ func (f SiteFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error)
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SiteMutation", m)
 }
 
+// The SitePublishingAuthFunc type is an adapter to allow the use of ordinary
+// function as SitePublishingAuth mutator.
+type SitePublishingAuthFunc func(context.Context, *ent.SitePublishingAuthMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SitePublishingAuthFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SitePublishingAuthMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SitePublishingAuthMutation", m)
+}
+
 // The SiteSectionFunc type is an adapter to allow the use of ordinary
 // function as SiteSection mutator.
 type SiteSectionFunc func(context.Context, *ent.SiteSectionMutation) (ent.Value, error)
@@ -283,6 +295,18 @@ func (f SiteSectionGroupFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.V
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SiteSectionGroupMutation", m)
+}
+
+// The SiteShareLinkFunc type is an adapter to allow the use of ordinary
+// function as SiteShareLink mutator.
+type SiteShareLinkFunc func(context.Context, *ent.SiteShareLinkMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SiteShareLinkFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SiteShareLinkMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SiteShareLinkMutation", m)
 }
 
 // The SiteSpaceFunc type is an adapter to allow the use of ordinary

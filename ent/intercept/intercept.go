@@ -30,8 +30,10 @@ import (
 	"github.com/binderyhq/bindery/ent/samlprovider"
 	"github.com/binderyhq/bindery/ent/serverkey"
 	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/ent/sitepublishingauth"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitesectiongroup"
+	"github.com/binderyhq/bindery/ent/sitesharelink"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/team"
@@ -663,6 +665,33 @@ func (f TraverseSite) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.SiteQuery", q)
 }
 
+// The SitePublishingAuthFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SitePublishingAuthFunc func(context.Context, *ent.SitePublishingAuthQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SitePublishingAuthFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SitePublishingAuthQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SitePublishingAuthQuery", q)
+}
+
+// The TraverseSitePublishingAuth type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSitePublishingAuth func(context.Context, *ent.SitePublishingAuthQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSitePublishingAuth) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSitePublishingAuth) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SitePublishingAuthQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SitePublishingAuthQuery", q)
+}
+
 // The SiteSectionFunc type is an adapter to allow the use of ordinary function as a Querier.
 type SiteSectionFunc func(context.Context, *ent.SiteSectionQuery) (ent.Value, error)
 
@@ -715,6 +744,33 @@ func (f TraverseSiteSectionGroup) Traverse(ctx context.Context, q ent.Query) err
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.SiteSectionGroupQuery", q)
+}
+
+// The SiteShareLinkFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SiteShareLinkFunc func(context.Context, *ent.SiteShareLinkQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SiteShareLinkFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SiteShareLinkQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SiteShareLinkQuery", q)
+}
+
+// The TraverseSiteShareLink type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSiteShareLink func(context.Context, *ent.SiteShareLinkQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSiteShareLink) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSiteShareLink) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SiteShareLinkQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SiteShareLinkQuery", q)
 }
 
 // The SiteSpaceFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -924,10 +980,14 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.ServerKeyQuery, predicate.ServerKey, serverkey.OrderOption]{typ: ent.TypeServerKey, tq: q}, nil
 	case *ent.SiteQuery:
 		return &query[*ent.SiteQuery, predicate.Site, site.OrderOption]{typ: ent.TypeSite, tq: q}, nil
+	case *ent.SitePublishingAuthQuery:
+		return &query[*ent.SitePublishingAuthQuery, predicate.SitePublishingAuth, sitepublishingauth.OrderOption]{typ: ent.TypeSitePublishingAuth, tq: q}, nil
 	case *ent.SiteSectionQuery:
 		return &query[*ent.SiteSectionQuery, predicate.SiteSection, sitesection.OrderOption]{typ: ent.TypeSiteSection, tq: q}, nil
 	case *ent.SiteSectionGroupQuery:
 		return &query[*ent.SiteSectionGroupQuery, predicate.SiteSectionGroup, sitesectiongroup.OrderOption]{typ: ent.TypeSiteSectionGroup, tq: q}, nil
+	case *ent.SiteShareLinkQuery:
+		return &query[*ent.SiteShareLinkQuery, predicate.SiteShareLink, sitesharelink.OrderOption]{typ: ent.TypeSiteShareLink, tq: q}, nil
 	case *ent.SiteSpaceQuery:
 		return &query[*ent.SiteSpaceQuery, predicate.SiteSpace, sitespace.OrderOption]{typ: ent.TypeSiteSpace, tq: q}, nil
 	case *ent.SpaceQuery:

@@ -958,8 +958,9 @@ var (
 		{Name: "adaptive_content_enabled", Type: field.TypeBool, Default: false},
 		{Name: "adaptive_schema", Type: field.TypeJSON, Nullable: true},
 		{Name: "adaptive_schema_updated_at", Type: field.TypeTime, Nullable: true},
-		{Name: "share_key", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "site_spaces_count", Type: field.TypeInt, Default: 0},
+		{Name: "customization", Type: field.TypeJSON, Nullable: true},
+		{Name: "customization_updated_at", Type: field.TypeTime, Nullable: true},
 		{Name: "organization_id", Type: field.TypeString, Size: 64},
 		{Name: "default_site_space_id", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "default_section_id", Type: field.TypeString, Nullable: true, Size: 64},
@@ -972,19 +973,19 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "sites_organizations_organization",
-				Columns:    []*schema.Column{SitesColumns[17]},
+				Columns:    []*schema.Column{SitesColumns[18]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "sites_site_spaces_default_site_space",
-				Columns:    []*schema.Column{SitesColumns[18]},
+				Columns:    []*schema.Column{SitesColumns[19]},
 				RefColumns: []*schema.Column{SiteSpacesColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "sites_site_sections_default_section",
-				Columns:    []*schema.Column{SitesColumns[19]},
+				Columns:    []*schema.Column{SitesColumns[20]},
 				RefColumns: []*schema.Column{SiteSectionsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -993,7 +994,50 @@ var (
 			{
 				Name:    "site_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{SitesColumns[17]},
+				Columns: []*schema.Column{SitesColumns[18]},
+			},
+		},
+	}
+	// SitePublishingAuthsColumns holds the columns for the "site_publishing_auths" table.
+	SitePublishingAuthsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "sealed_key", Type: field.TypeBytes},
+		{Name: "fallback_url", Type: field.TypeString, Nullable: true, Size: 2048},
+		{Name: "logout_url", Type: field.TypeString, Nullable: true, Size: 2048},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+		{Name: "site_id", Type: field.TypeString, Size: 64},
+	}
+	// SitePublishingAuthsTable holds the schema information for the "site_publishing_auths" table.
+	SitePublishingAuthsTable = &schema.Table{
+		Name:       "site_publishing_auths",
+		Columns:    SitePublishingAuthsColumns,
+		PrimaryKey: []*schema.Column{SitePublishingAuthsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "site_publishing_auths_organizations_organization",
+				Columns:    []*schema.Column{SitePublishingAuthsColumns[6]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "site_publishing_auths_sites_site",
+				Columns:    []*schema.Column{SitePublishingAuthsColumns[7]},
+				RefColumns: []*schema.Column{SitesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "sitepublishingauth_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{SitePublishingAuthsColumns[6]},
+			},
+			{
+				Name:    "sitepublishingauth_site_id",
+				Unique:  true,
+				Columns: []*schema.Column{SitePublishingAuthsColumns[7]},
 			},
 		},
 	}
@@ -1094,6 +1138,54 @@ var (
 			},
 		},
 	}
+	// SiteShareLinksColumns holds the columns for the "site_share_links" table.
+	SiteShareLinksColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "name", Type: field.TypeString, Size: 50, Default: ""},
+		{Name: "active", Type: field.TypeBool, Default: true},
+		{Name: "key_hash", Type: field.TypeBytes},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+		{Name: "site_id", Type: field.TypeString, Size: 64},
+	}
+	// SiteShareLinksTable holds the schema information for the "site_share_links" table.
+	SiteShareLinksTable = &schema.Table{
+		Name:       "site_share_links",
+		Columns:    SiteShareLinksColumns,
+		PrimaryKey: []*schema.Column{SiteShareLinksColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "site_share_links_organizations_organization",
+				Columns:    []*schema.Column{SiteShareLinksColumns[6]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "site_share_links_sites_site",
+				Columns:    []*schema.Column{SiteShareLinksColumns[7]},
+				RefColumns: []*schema.Column{SitesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "sitesharelink_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{SiteShareLinksColumns[6]},
+			},
+			{
+				Name:    "sitesharelink_key_hash",
+				Unique:  true,
+				Columns: []*schema.Column{SiteShareLinksColumns[5]},
+			},
+			{
+				Name:    "sitesharelink_site_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{SiteShareLinksColumns[7], SiteShareLinksColumns[1]},
+			},
+		},
+	}
 	// SiteSpacesColumns holds the columns for the "site_spaces" table.
 	SiteSpacesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -1103,6 +1195,8 @@ var (
 		{Name: "condition", Type: field.TypeString, Nullable: true, Size: 1024},
 		{Name: "is_default", Type: field.TypeBool, Default: false},
 		{Name: "position", Type: field.TypeString, Size: 128, Default: ""},
+		{Name: "customization", Type: field.TypeJSON, Nullable: true},
+		{Name: "customization_updated_at", Type: field.TypeTime, Nullable: true},
 		{Name: "organization_id", Type: field.TypeString, Size: 64},
 		{Name: "site_id", Type: field.TypeString, Size: 64},
 		{Name: "space_id", Type: field.TypeString, Size: 64},
@@ -1116,25 +1210,25 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "site_spaces_organizations_organization",
-				Columns:    []*schema.Column{SiteSpacesColumns[7]},
+				Columns:    []*schema.Column{SiteSpacesColumns[9]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "site_spaces_sites_site",
-				Columns:    []*schema.Column{SiteSpacesColumns[8]},
+				Columns:    []*schema.Column{SiteSpacesColumns[10]},
 				RefColumns: []*schema.Column{SitesColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "site_spaces_spaces_space",
-				Columns:    []*schema.Column{SiteSpacesColumns[9]},
+				Columns:    []*schema.Column{SiteSpacesColumns[11]},
 				RefColumns: []*schema.Column{SpacesColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "site_spaces_site_sections_section",
-				Columns:    []*schema.Column{SiteSpacesColumns[10]},
+				Columns:    []*schema.Column{SiteSpacesColumns[12]},
 				RefColumns: []*schema.Column{SiteSectionsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -1143,17 +1237,17 @@ var (
 			{
 				Name:    "sitespace_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{SiteSpacesColumns[7]},
+				Columns: []*schema.Column{SiteSpacesColumns[9]},
 			},
 			{
 				Name:    "sitespace_site_id_section_id_position",
 				Unique:  false,
-				Columns: []*schema.Column{SiteSpacesColumns[8], SiteSpacesColumns[10], SiteSpacesColumns[6]},
+				Columns: []*schema.Column{SiteSpacesColumns[10], SiteSpacesColumns[12], SiteSpacesColumns[6]},
 			},
 			{
 				Name:    "sitespace_space_id",
 				Unique:  false,
-				Columns: []*schema.Column{SiteSpacesColumns[9]},
+				Columns: []*schema.Column{SiteSpacesColumns[11]},
 			},
 		},
 	}
@@ -1378,8 +1472,10 @@ var (
 		SamlProvidersTable,
 		ServerKeysTable,
 		SitesTable,
+		SitePublishingAuthsTable,
 		SiteSectionsTable,
 		SiteSectionGroupsTable,
+		SiteShareLinksTable,
 		SiteSpacesTable,
 		SpacesTable,
 		TeamsTable,
@@ -1451,11 +1547,15 @@ func init() {
 	SitesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	SitesTable.ForeignKeys[1].RefTable = SiteSpacesTable
 	SitesTable.ForeignKeys[2].RefTable = SiteSectionsTable
+	SitePublishingAuthsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	SitePublishingAuthsTable.ForeignKeys[1].RefTable = SitesTable
 	SiteSectionsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	SiteSectionsTable.ForeignKeys[1].RefTable = SitesTable
 	SiteSectionsTable.ForeignKeys[2].RefTable = SiteSectionGroupsTable
 	SiteSectionGroupsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	SiteSectionGroupsTable.ForeignKeys[1].RefTable = SitesTable
+	SiteShareLinksTable.ForeignKeys[0].RefTable = OrganizationsTable
+	SiteShareLinksTable.ForeignKeys[1].RefTable = SitesTable
 	SiteSpacesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	SiteSpacesTable.ForeignKeys[1].RefTable = SitesTable
 	SiteSpacesTable.ForeignKeys[2].RefTable = SpacesTable

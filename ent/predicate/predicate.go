@@ -69,11 +69,17 @@ type ServerKey func(*sql.Selector)
 // Site is the predicate function for site builders.
 type Site func(*sql.Selector)
 
+// SitePublishingAuth is the predicate function for sitepublishingauth builders.
+type SitePublishingAuth func(*sql.Selector)
+
 // SiteSection is the predicate function for sitesection builders.
 type SiteSection func(*sql.Selector)
 
 // SiteSectionGroup is the predicate function for sitesectiongroup builders.
 type SiteSectionGroup func(*sql.Selector)
+
+// SiteShareLink is the predicate function for sitesharelink builders.
+type SiteShareLink func(*sql.Selector)
 
 // SiteSpace is the predicate function for sitespace builders.
 type SiteSpace func(*sql.Selector)

@@ -615,6 +615,30 @@ func (f SiteMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) 
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SiteMutation", m)
 }
 
+// The SitePublishingAuthQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type SitePublishingAuthQueryRuleFunc func(context.Context, *ent.SitePublishingAuthQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f SitePublishingAuthQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SitePublishingAuthQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.SitePublishingAuthQuery", q)
+}
+
+// The SitePublishingAuthMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type SitePublishingAuthMutationRuleFunc func(context.Context, *ent.SitePublishingAuthMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f SitePublishingAuthMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.SitePublishingAuthMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SitePublishingAuthMutation", m)
+}
+
 // The SiteSectionQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type SiteSectionQueryRuleFunc func(context.Context, *ent.SiteSectionQuery) error
@@ -661,6 +685,30 @@ func (f SiteSectionGroupMutationRuleFunc) EvalMutation(ctx context.Context, m en
 		return f(ctx, m)
 	}
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SiteSectionGroupMutation", m)
+}
+
+// The SiteShareLinkQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type SiteShareLinkQueryRuleFunc func(context.Context, *ent.SiteShareLinkQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f SiteShareLinkQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SiteShareLinkQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.SiteShareLinkQuery", q)
+}
+
+// The SiteShareLinkMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type SiteShareLinkMutationRuleFunc func(context.Context, *ent.SiteShareLinkMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f SiteShareLinkMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.SiteShareLinkMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SiteShareLinkMutation", m)
 }
 
 // The SiteSpaceQueryRuleFunc type is an adapter to allow the use of ordinary
@@ -884,9 +932,13 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.SiteQuery:
 		return q.Filter(), nil
+	case *ent.SitePublishingAuthQuery:
+		return q.Filter(), nil
 	case *ent.SiteSectionQuery:
 		return q.Filter(), nil
 	case *ent.SiteSectionGroupQuery:
+		return q.Filter(), nil
+	case *ent.SiteShareLinkQuery:
 		return q.Filter(), nil
 	case *ent.SiteSpaceQuery:
 		return q.Filter(), nil
@@ -949,9 +1001,13 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 		return m.Filter(), nil
 	case *ent.SiteMutation:
 		return m.Filter(), nil
+	case *ent.SitePublishingAuthMutation:
+		return m.Filter(), nil
 	case *ent.SiteSectionMutation:
 		return m.Filter(), nil
 	case *ent.SiteSectionGroupMutation:
+		return m.Filter(), nil
+	case *ent.SiteShareLinkMutation:
 		return m.Filter(), nil
 	case *ent.SiteSpaceMutation:
 		return m.Filter(), nil

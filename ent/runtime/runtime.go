@@ -28,8 +28,10 @@ import (
 	"github.com/binderyhq/bindery/ent/schema"
 	"github.com/binderyhq/bindery/ent/serverkey"
 	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/ent/sitepublishingauth"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitesectiongroup"
+	"github.com/binderyhq/bindery/ent/sitesharelink"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/team"
@@ -1411,12 +1413,8 @@ func init() {
 	siteDescAdaptiveContentEnabled := siteFields[9].Descriptor()
 	// site.DefaultAdaptiveContentEnabled holds the default value on creation for the adaptive_content_enabled field.
 	site.DefaultAdaptiveContentEnabled = siteDescAdaptiveContentEnabled.Default.(bool)
-	// siteDescShareKey is the schema descriptor for share_key field.
-	siteDescShareKey := siteFields[14].Descriptor()
-	// site.ShareKeyValidator is a validator for the "share_key" field. It is called by the builders before save.
-	site.ShareKeyValidator = siteDescShareKey.Validators[0].(func(string) error)
 	// siteDescSiteSpacesCount is the schema descriptor for site_spaces_count field.
-	siteDescSiteSpacesCount := siteFields[15].Descriptor()
+	siteDescSiteSpacesCount := siteFields[14].Descriptor()
 	// site.DefaultSiteSpacesCount holds the default value on creation for the site_spaces_count field.
 	site.DefaultSiteSpacesCount = siteDescSiteSpacesCount.Default.(int)
 	// siteDescID is the schema descriptor for id field.
@@ -1426,6 +1424,74 @@ func init() {
 	// site.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	site.IDValidator = func() func(string) error {
 		validators := siteDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	sitepublishingauthMixin := schema.SitePublishingAuth{}.Mixin()
+	sitepublishingauth.Policy = privacy.NewPolicies(sitepublishingauthMixin[0], schema.SitePublishingAuth{})
+	sitepublishingauth.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := sitepublishingauth.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	sitepublishingauthMixinFields0 := sitepublishingauthMixin[0].Fields()
+	_ = sitepublishingauthMixinFields0
+	sitepublishingauthMixinFields1 := sitepublishingauthMixin[1].Fields()
+	_ = sitepublishingauthMixinFields1
+	sitepublishingauthMixinFields2 := sitepublishingauthMixin[2].Fields()
+	_ = sitepublishingauthMixinFields2
+	sitepublishingauthFields := schema.SitePublishingAuth{}.Fields()
+	_ = sitepublishingauthFields
+	// sitepublishingauthDescCreatedAt is the schema descriptor for created_at field.
+	sitepublishingauthDescCreatedAt := sitepublishingauthMixinFields1[0].Descriptor()
+	// sitepublishingauth.DefaultCreatedAt holds the default value on creation for the created_at field.
+	sitepublishingauth.DefaultCreatedAt = sitepublishingauthDescCreatedAt.Default.(func() time.Time)
+	// sitepublishingauthDescUpdatedAt is the schema descriptor for updated_at field.
+	sitepublishingauthDescUpdatedAt := sitepublishingauthMixinFields1[1].Descriptor()
+	// sitepublishingauth.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	sitepublishingauth.DefaultUpdatedAt = sitepublishingauthDescUpdatedAt.Default.(func() time.Time)
+	// sitepublishingauth.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	sitepublishingauth.UpdateDefaultUpdatedAt = sitepublishingauthDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// sitepublishingauthDescOrganizationID is the schema descriptor for organization_id field.
+	sitepublishingauthDescOrganizationID := sitepublishingauthMixinFields2[0].Descriptor()
+	// sitepublishingauth.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	sitepublishingauth.OrganizationIDValidator = sitepublishingauthDescOrganizationID.Validators[0].(func(string) error)
+	// sitepublishingauthDescSiteID is the schema descriptor for site_id field.
+	sitepublishingauthDescSiteID := sitepublishingauthFields[0].Descriptor()
+	// sitepublishingauth.SiteIDValidator is a validator for the "site_id" field. It is called by the builders before save.
+	sitepublishingauth.SiteIDValidator = sitepublishingauthDescSiteID.Validators[0].(func(string) error)
+	// sitepublishingauthDescSealedKey is the schema descriptor for sealed_key field.
+	sitepublishingauthDescSealedKey := sitepublishingauthFields[1].Descriptor()
+	// sitepublishingauth.SealedKeyValidator is a validator for the "sealed_key" field. It is called by the builders before save.
+	sitepublishingauth.SealedKeyValidator = sitepublishingauthDescSealedKey.Validators[0].(func([]byte) error)
+	// sitepublishingauthDescFallbackURL is the schema descriptor for fallback_url field.
+	sitepublishingauthDescFallbackURL := sitepublishingauthFields[2].Descriptor()
+	// sitepublishingauth.FallbackURLValidator is a validator for the "fallback_url" field. It is called by the builders before save.
+	sitepublishingauth.FallbackURLValidator = sitepublishingauthDescFallbackURL.Validators[0].(func(string) error)
+	// sitepublishingauthDescLogoutURL is the schema descriptor for logout_url field.
+	sitepublishingauthDescLogoutURL := sitepublishingauthFields[3].Descriptor()
+	// sitepublishingauth.LogoutURLValidator is a validator for the "logout_url" field. It is called by the builders before save.
+	sitepublishingauth.LogoutURLValidator = sitepublishingauthDescLogoutURL.Validators[0].(func(string) error)
+	// sitepublishingauthDescID is the schema descriptor for id field.
+	sitepublishingauthDescID := sitepublishingauthMixinFields0[0].Descriptor()
+	// sitepublishingauth.DefaultID holds the default value on creation for the id field.
+	sitepublishingauth.DefaultID = sitepublishingauthDescID.Default.(func() string)
+	// sitepublishingauth.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	sitepublishingauth.IDValidator = func() func(string) error {
+		validators := sitepublishingauthDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),
@@ -1624,6 +1690,76 @@ func init() {
 	// sitesectiongroup.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	sitesectiongroup.IDValidator = func() func(string) error {
 		validators := sitesectiongroupDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	sitesharelinkMixin := schema.SiteShareLink{}.Mixin()
+	sitesharelink.Policy = privacy.NewPolicies(sitesharelinkMixin[0], schema.SiteShareLink{})
+	sitesharelink.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := sitesharelink.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	sitesharelinkMixinFields0 := sitesharelinkMixin[0].Fields()
+	_ = sitesharelinkMixinFields0
+	sitesharelinkMixinFields1 := sitesharelinkMixin[1].Fields()
+	_ = sitesharelinkMixinFields1
+	sitesharelinkMixinFields2 := sitesharelinkMixin[2].Fields()
+	_ = sitesharelinkMixinFields2
+	sitesharelinkFields := schema.SiteShareLink{}.Fields()
+	_ = sitesharelinkFields
+	// sitesharelinkDescCreatedAt is the schema descriptor for created_at field.
+	sitesharelinkDescCreatedAt := sitesharelinkMixinFields1[0].Descriptor()
+	// sitesharelink.DefaultCreatedAt holds the default value on creation for the created_at field.
+	sitesharelink.DefaultCreatedAt = sitesharelinkDescCreatedAt.Default.(func() time.Time)
+	// sitesharelinkDescUpdatedAt is the schema descriptor for updated_at field.
+	sitesharelinkDescUpdatedAt := sitesharelinkMixinFields1[1].Descriptor()
+	// sitesharelink.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	sitesharelink.DefaultUpdatedAt = sitesharelinkDescUpdatedAt.Default.(func() time.Time)
+	// sitesharelink.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	sitesharelink.UpdateDefaultUpdatedAt = sitesharelinkDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// sitesharelinkDescOrganizationID is the schema descriptor for organization_id field.
+	sitesharelinkDescOrganizationID := sitesharelinkMixinFields2[0].Descriptor()
+	// sitesharelink.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	sitesharelink.OrganizationIDValidator = sitesharelinkDescOrganizationID.Validators[0].(func(string) error)
+	// sitesharelinkDescSiteID is the schema descriptor for site_id field.
+	sitesharelinkDescSiteID := sitesharelinkFields[0].Descriptor()
+	// sitesharelink.SiteIDValidator is a validator for the "site_id" field. It is called by the builders before save.
+	sitesharelink.SiteIDValidator = sitesharelinkDescSiteID.Validators[0].(func(string) error)
+	// sitesharelinkDescName is the schema descriptor for name field.
+	sitesharelinkDescName := sitesharelinkFields[1].Descriptor()
+	// sitesharelink.DefaultName holds the default value on creation for the name field.
+	sitesharelink.DefaultName = sitesharelinkDescName.Default.(string)
+	// sitesharelink.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	sitesharelink.NameValidator = sitesharelinkDescName.Validators[0].(func(string) error)
+	// sitesharelinkDescActive is the schema descriptor for active field.
+	sitesharelinkDescActive := sitesharelinkFields[2].Descriptor()
+	// sitesharelink.DefaultActive holds the default value on creation for the active field.
+	sitesharelink.DefaultActive = sitesharelinkDescActive.Default.(bool)
+	// sitesharelinkDescKeyHash is the schema descriptor for key_hash field.
+	sitesharelinkDescKeyHash := sitesharelinkFields[3].Descriptor()
+	// sitesharelink.KeyHashValidator is a validator for the "key_hash" field. It is called by the builders before save.
+	sitesharelink.KeyHashValidator = sitesharelinkDescKeyHash.Validators[0].(func([]byte) error)
+	// sitesharelinkDescID is the schema descriptor for id field.
+	sitesharelinkDescID := sitesharelinkMixinFields0[0].Descriptor()
+	// sitesharelink.DefaultID holds the default value on creation for the id field.
+	sitesharelink.DefaultID = sitesharelinkDescID.Default.(func() string)
+	// sitesharelink.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	sitesharelink.IDValidator = func() func(string) error {
+		validators := sitesharelinkDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),

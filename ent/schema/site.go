@@ -37,10 +37,12 @@ func (Site) Fields() []ent.Field {
 		field.Time("adaptive_schema_updated_at").Optional().Nillable(),
 		field.String("default_site_space_id").Optional().Nillable(),
 		field.String("default_section_id").Optional().Nillable(),
-		// share_key is the secret of share-link visibility.
-		field.String("share_key").Optional().Nillable().Sensitive().MaxLen(64),
 		// site_spaces_count is Site.siteSpaces, maintained by the writes that add or remove one.
 		field.Int("site_spaces_count").Default(0),
+		// customization is what the site's customization settings set (internal/sitecustom: only
+		// fields given, defaults apply to the rest).
+		field.JSON("customization", map[string]any{}).Optional(),
+		field.Time("customization_updated_at").Optional().Nillable(),
 	}
 }
 

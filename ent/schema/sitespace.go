@@ -30,6 +30,10 @@ func (SiteSpace) Fields() []ent.Field {
 		field.String("condition").Optional().Nillable().MaxRuneLen(1024),
 		field.Bool("is_default").Default(false),
 		positionField(),
+		// customization overrides the site's customization settings for this site space
+		// (internal/sitecustom: only the fields overridden).
+		field.JSON("customization", map[string]any{}).Optional(),
+		field.Time("customization_updated_at").Optional().Nillable(),
 	}
 }
 

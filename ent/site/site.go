@@ -50,10 +50,12 @@ const (
 	FieldDefaultSiteSpaceID = "default_site_space_id"
 	// FieldDefaultSectionID holds the string denoting the default_section_id field in the database.
 	FieldDefaultSectionID = "default_section_id"
-	// FieldShareKey holds the string denoting the share_key field in the database.
-	FieldShareKey = "share_key"
 	// FieldSiteSpacesCount holds the string denoting the site_spaces_count field in the database.
 	FieldSiteSpacesCount = "site_spaces_count"
+	// FieldCustomization holds the string denoting the customization field in the database.
+	FieldCustomization = "customization"
+	// FieldCustomizationUpdatedAt holds the string denoting the customization_updated_at field in the database.
+	FieldCustomizationUpdatedAt = "customization_updated_at"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeDefaultSiteSpace holds the string denoting the default_site_space edge name in mutations.
@@ -132,8 +134,9 @@ var Columns = []string{
 	FieldAdaptiveSchemaUpdatedAt,
 	FieldDefaultSiteSpaceID,
 	FieldDefaultSectionID,
-	FieldShareKey,
 	FieldSiteSpacesCount,
+	FieldCustomization,
+	FieldCustomizationUpdatedAt,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -176,8 +179,6 @@ var (
 	DefaultPublished bool
 	// DefaultAdaptiveContentEnabled holds the default value on creation for the "adaptive_content_enabled" field.
 	DefaultAdaptiveContentEnabled bool
-	// ShareKeyValidator is a validator for the "share_key" field. It is called by the builders before save.
-	ShareKeyValidator func(string) error
 	// DefaultSiteSpacesCount holds the default value on creation for the "site_spaces_count" field.
 	DefaultSiteSpacesCount int
 	// DefaultID holds the default value on creation for the "id" field.
@@ -324,14 +325,14 @@ func ByDefaultSectionID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldDefaultSectionID, opts...).ToFunc()
 }
 
-// ByShareKey orders the results by the share_key field.
-func ByShareKey(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldShareKey, opts...).ToFunc()
-}
-
 // BySiteSpacesCountField orders the results by the site_spaces_count field.
 func BySiteSpacesCountField(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldSiteSpacesCount, opts...).ToFunc()
+}
+
+// ByCustomizationUpdatedAt orders the results by the customization_updated_at field.
+func ByCustomizationUpdatedAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCustomizationUpdatedAt, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

@@ -130,14 +130,14 @@ func DefaultSectionID(v string) predicate.Site {
 	return predicate.Site(sql.FieldEQ(FieldDefaultSectionID, v))
 }
 
-// ShareKey applies equality check predicate on the "share_key" field. It's identical to ShareKeyEQ.
-func ShareKey(v string) predicate.Site {
-	return predicate.Site(sql.FieldEQ(FieldShareKey, v))
-}
-
 // SiteSpacesCount applies equality check predicate on the "site_spaces_count" field. It's identical to SiteSpacesCountEQ.
 func SiteSpacesCount(v int) predicate.Site {
 	return predicate.Site(sql.FieldEQ(FieldSiteSpacesCount, v))
+}
+
+// CustomizationUpdatedAt applies equality check predicate on the "customization_updated_at" field. It's identical to CustomizationUpdatedAtEQ.
+func CustomizationUpdatedAt(v time.Time) predicate.Site {
+	return predicate.Site(sql.FieldEQ(FieldCustomizationUpdatedAt, v))
 }
 
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
@@ -930,81 +930,6 @@ func DefaultSectionIDContainsFold(v string) predicate.Site {
 	return predicate.Site(sql.FieldContainsFold(FieldDefaultSectionID, v))
 }
 
-// ShareKeyEQ applies the EQ predicate on the "share_key" field.
-func ShareKeyEQ(v string) predicate.Site {
-	return predicate.Site(sql.FieldEQ(FieldShareKey, v))
-}
-
-// ShareKeyNEQ applies the NEQ predicate on the "share_key" field.
-func ShareKeyNEQ(v string) predicate.Site {
-	return predicate.Site(sql.FieldNEQ(FieldShareKey, v))
-}
-
-// ShareKeyIn applies the In predicate on the "share_key" field.
-func ShareKeyIn(vs ...string) predicate.Site {
-	return predicate.Site(sql.FieldIn(FieldShareKey, vs...))
-}
-
-// ShareKeyNotIn applies the NotIn predicate on the "share_key" field.
-func ShareKeyNotIn(vs ...string) predicate.Site {
-	return predicate.Site(sql.FieldNotIn(FieldShareKey, vs...))
-}
-
-// ShareKeyGT applies the GT predicate on the "share_key" field.
-func ShareKeyGT(v string) predicate.Site {
-	return predicate.Site(sql.FieldGT(FieldShareKey, v))
-}
-
-// ShareKeyGTE applies the GTE predicate on the "share_key" field.
-func ShareKeyGTE(v string) predicate.Site {
-	return predicate.Site(sql.FieldGTE(FieldShareKey, v))
-}
-
-// ShareKeyLT applies the LT predicate on the "share_key" field.
-func ShareKeyLT(v string) predicate.Site {
-	return predicate.Site(sql.FieldLT(FieldShareKey, v))
-}
-
-// ShareKeyLTE applies the LTE predicate on the "share_key" field.
-func ShareKeyLTE(v string) predicate.Site {
-	return predicate.Site(sql.FieldLTE(FieldShareKey, v))
-}
-
-// ShareKeyContains applies the Contains predicate on the "share_key" field.
-func ShareKeyContains(v string) predicate.Site {
-	return predicate.Site(sql.FieldContains(FieldShareKey, v))
-}
-
-// ShareKeyHasPrefix applies the HasPrefix predicate on the "share_key" field.
-func ShareKeyHasPrefix(v string) predicate.Site {
-	return predicate.Site(sql.FieldHasPrefix(FieldShareKey, v))
-}
-
-// ShareKeyHasSuffix applies the HasSuffix predicate on the "share_key" field.
-func ShareKeyHasSuffix(v string) predicate.Site {
-	return predicate.Site(sql.FieldHasSuffix(FieldShareKey, v))
-}
-
-// ShareKeyIsNil applies the IsNil predicate on the "share_key" field.
-func ShareKeyIsNil() predicate.Site {
-	return predicate.Site(sql.FieldIsNull(FieldShareKey))
-}
-
-// ShareKeyNotNil applies the NotNil predicate on the "share_key" field.
-func ShareKeyNotNil() predicate.Site {
-	return predicate.Site(sql.FieldNotNull(FieldShareKey))
-}
-
-// ShareKeyEqualFold applies the EqualFold predicate on the "share_key" field.
-func ShareKeyEqualFold(v string) predicate.Site {
-	return predicate.Site(sql.FieldEqualFold(FieldShareKey, v))
-}
-
-// ShareKeyContainsFold applies the ContainsFold predicate on the "share_key" field.
-func ShareKeyContainsFold(v string) predicate.Site {
-	return predicate.Site(sql.FieldContainsFold(FieldShareKey, v))
-}
-
 // SiteSpacesCountEQ applies the EQ predicate on the "site_spaces_count" field.
 func SiteSpacesCountEQ(v int) predicate.Site {
 	return predicate.Site(sql.FieldEQ(FieldSiteSpacesCount, v))
@@ -1043,6 +968,66 @@ func SiteSpacesCountLT(v int) predicate.Site {
 // SiteSpacesCountLTE applies the LTE predicate on the "site_spaces_count" field.
 func SiteSpacesCountLTE(v int) predicate.Site {
 	return predicate.Site(sql.FieldLTE(FieldSiteSpacesCount, v))
+}
+
+// CustomizationIsNil applies the IsNil predicate on the "customization" field.
+func CustomizationIsNil() predicate.Site {
+	return predicate.Site(sql.FieldIsNull(FieldCustomization))
+}
+
+// CustomizationNotNil applies the NotNil predicate on the "customization" field.
+func CustomizationNotNil() predicate.Site {
+	return predicate.Site(sql.FieldNotNull(FieldCustomization))
+}
+
+// CustomizationUpdatedAtEQ applies the EQ predicate on the "customization_updated_at" field.
+func CustomizationUpdatedAtEQ(v time.Time) predicate.Site {
+	return predicate.Site(sql.FieldEQ(FieldCustomizationUpdatedAt, v))
+}
+
+// CustomizationUpdatedAtNEQ applies the NEQ predicate on the "customization_updated_at" field.
+func CustomizationUpdatedAtNEQ(v time.Time) predicate.Site {
+	return predicate.Site(sql.FieldNEQ(FieldCustomizationUpdatedAt, v))
+}
+
+// CustomizationUpdatedAtIn applies the In predicate on the "customization_updated_at" field.
+func CustomizationUpdatedAtIn(vs ...time.Time) predicate.Site {
+	return predicate.Site(sql.FieldIn(FieldCustomizationUpdatedAt, vs...))
+}
+
+// CustomizationUpdatedAtNotIn applies the NotIn predicate on the "customization_updated_at" field.
+func CustomizationUpdatedAtNotIn(vs ...time.Time) predicate.Site {
+	return predicate.Site(sql.FieldNotIn(FieldCustomizationUpdatedAt, vs...))
+}
+
+// CustomizationUpdatedAtGT applies the GT predicate on the "customization_updated_at" field.
+func CustomizationUpdatedAtGT(v time.Time) predicate.Site {
+	return predicate.Site(sql.FieldGT(FieldCustomizationUpdatedAt, v))
+}
+
+// CustomizationUpdatedAtGTE applies the GTE predicate on the "customization_updated_at" field.
+func CustomizationUpdatedAtGTE(v time.Time) predicate.Site {
+	return predicate.Site(sql.FieldGTE(FieldCustomizationUpdatedAt, v))
+}
+
+// CustomizationUpdatedAtLT applies the LT predicate on the "customization_updated_at" field.
+func CustomizationUpdatedAtLT(v time.Time) predicate.Site {
+	return predicate.Site(sql.FieldLT(FieldCustomizationUpdatedAt, v))
+}
+
+// CustomizationUpdatedAtLTE applies the LTE predicate on the "customization_updated_at" field.
+func CustomizationUpdatedAtLTE(v time.Time) predicate.Site {
+	return predicate.Site(sql.FieldLTE(FieldCustomizationUpdatedAt, v))
+}
+
+// CustomizationUpdatedAtIsNil applies the IsNil predicate on the "customization_updated_at" field.
+func CustomizationUpdatedAtIsNil() predicate.Site {
+	return predicate.Site(sql.FieldIsNull(FieldCustomizationUpdatedAt))
+}
+
+// CustomizationUpdatedAtNotNil applies the NotNil predicate on the "customization_updated_at" field.
+func CustomizationUpdatedAtNotNil() predicate.Site {
+	return predicate.Site(sql.FieldNotNull(FieldCustomizationUpdatedAt))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

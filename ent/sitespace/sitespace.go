@@ -35,6 +35,10 @@ const (
 	FieldIsDefault = "is_default"
 	// FieldPosition holds the string denoting the position field in the database.
 	FieldPosition = "position"
+	// FieldCustomization holds the string denoting the customization field in the database.
+	FieldCustomization = "customization"
+	// FieldCustomizationUpdatedAt holds the string denoting the customization_updated_at field in the database.
+	FieldCustomizationUpdatedAt = "customization_updated_at"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeSite holds the string denoting the site edge name in mutations.
@@ -88,6 +92,8 @@ var Columns = []string{
 	FieldCondition,
 	FieldIsDefault,
 	FieldPosition,
+	FieldCustomization,
+	FieldCustomizationUpdatedAt,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -192,6 +198,11 @@ func ByIsDefault(opts ...sql.OrderTermOption) OrderOption {
 // ByPosition orders the results by the position field.
 func ByPosition(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPosition, opts...).ToFunc()
+}
+
+// ByCustomizationUpdatedAt orders the results by the customization_updated_at field.
+func ByCustomizationUpdatedAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCustomizationUpdatedAt, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

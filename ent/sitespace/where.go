@@ -115,6 +115,11 @@ func Position(v string) predicate.SiteSpace {
 	return predicate.SiteSpace(sql.FieldEQ(FieldPosition, v))
 }
 
+// CustomizationUpdatedAt applies equality check predicate on the "customization_updated_at" field. It's identical to CustomizationUpdatedAtEQ.
+func CustomizationUpdatedAt(v time.Time) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldEQ(FieldCustomizationUpdatedAt, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.SiteSpace {
 	return predicate.SiteSpace(sql.FieldEQ(FieldCreatedAt, v))
@@ -678,6 +683,66 @@ func PositionEqualFold(v string) predicate.SiteSpace {
 // PositionContainsFold applies the ContainsFold predicate on the "position" field.
 func PositionContainsFold(v string) predicate.SiteSpace {
 	return predicate.SiteSpace(sql.FieldContainsFold(FieldPosition, v))
+}
+
+// CustomizationIsNil applies the IsNil predicate on the "customization" field.
+func CustomizationIsNil() predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldIsNull(FieldCustomization))
+}
+
+// CustomizationNotNil applies the NotNil predicate on the "customization" field.
+func CustomizationNotNil() predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldNotNull(FieldCustomization))
+}
+
+// CustomizationUpdatedAtEQ applies the EQ predicate on the "customization_updated_at" field.
+func CustomizationUpdatedAtEQ(v time.Time) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldEQ(FieldCustomizationUpdatedAt, v))
+}
+
+// CustomizationUpdatedAtNEQ applies the NEQ predicate on the "customization_updated_at" field.
+func CustomizationUpdatedAtNEQ(v time.Time) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldNEQ(FieldCustomizationUpdatedAt, v))
+}
+
+// CustomizationUpdatedAtIn applies the In predicate on the "customization_updated_at" field.
+func CustomizationUpdatedAtIn(vs ...time.Time) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldIn(FieldCustomizationUpdatedAt, vs...))
+}
+
+// CustomizationUpdatedAtNotIn applies the NotIn predicate on the "customization_updated_at" field.
+func CustomizationUpdatedAtNotIn(vs ...time.Time) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldNotIn(FieldCustomizationUpdatedAt, vs...))
+}
+
+// CustomizationUpdatedAtGT applies the GT predicate on the "customization_updated_at" field.
+func CustomizationUpdatedAtGT(v time.Time) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldGT(FieldCustomizationUpdatedAt, v))
+}
+
+// CustomizationUpdatedAtGTE applies the GTE predicate on the "customization_updated_at" field.
+func CustomizationUpdatedAtGTE(v time.Time) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldGTE(FieldCustomizationUpdatedAt, v))
+}
+
+// CustomizationUpdatedAtLT applies the LT predicate on the "customization_updated_at" field.
+func CustomizationUpdatedAtLT(v time.Time) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldLT(FieldCustomizationUpdatedAt, v))
+}
+
+// CustomizationUpdatedAtLTE applies the LTE predicate on the "customization_updated_at" field.
+func CustomizationUpdatedAtLTE(v time.Time) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldLTE(FieldCustomizationUpdatedAt, v))
+}
+
+// CustomizationUpdatedAtIsNil applies the IsNil predicate on the "customization_updated_at" field.
+func CustomizationUpdatedAtIsNil() predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldIsNull(FieldCustomizationUpdatedAt))
+}
+
+// CustomizationUpdatedAtNotNil applies the NotNil predicate on the "customization_updated_at" field.
+func CustomizationUpdatedAtNotNil() predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldNotNull(FieldCustomizationUpdatedAt))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

@@ -56,6 +56,7 @@ type ResolverRoot interface {
 	Revision() RevisionResolver
 	RevisionFile() RevisionFileResolver
 	Site() SiteResolver
+	SitePublishingAuth() SitePublishingAuthResolver
 	Space() SpaceResolver
 	Team() TeamResolver
 	TeamMember() TeamMemberResolver
@@ -270,6 +271,11 @@ type ComplexityRoot struct {
 		Revision      func(childComplexity int) int
 	}
 
+	CreatedSiteShareLink struct {
+		Key       func(childComplexity int) int
+		ShareLink func(childComplexity int) int
+	}
+
 	CustomField struct {
 		CreatedAt   func(childComplexity int) int
 		Description func(childComplexity int) int
@@ -440,58 +446,66 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		CreateChangeRequest         func(childComplexity int, spaceID string, input model.CreateChangeRequestInput) int
-		CreateCollection            func(childComplexity int, organizationID string, input model.CreateCollectionInput) int
-		CreateCustomField           func(childComplexity int, organizationID string, input model.CreateCustomFieldInput) int
-		CreateInviteLink            func(childComplexity int, organizationID string, input model.CreateInviteLinkInput) int
-		CreateOrganization          func(childComplexity int, input model.CreateOrganizationInput) int
-		CreateSite                  func(childComplexity int, organizationID string, input model.CreateSiteInput) int
-		CreateSpace                 func(childComplexity int, organizationID string, input model.CreateSpaceInput) int
-		CreateTeam                  func(childComplexity int, organizationID string, input model.CreateTeamInput) int
-		DeleteCollection            func(childComplexity int, id string) int
-		DeleteComment               func(childComplexity int, spaceID string, changeRequest *string, id string) int
-		DeleteCommentReply          func(childComplexity int, spaceID string, changeRequest *string, commentID string, id string) int
-		DeleteCustomField           func(childComplexity int, organizationID string, name string) int
-		DeleteInviteLink            func(childComplexity int, organizationID string, inviteID string) int
-		DeleteSpace                 func(childComplexity int, id string) int
-		DeleteTeam                  func(childComplexity int, organizationID string, teamID string) int
-		DuplicateSpace              func(childComplexity int, id string) int
-		EditChangeRequestContent    func(childComplexity int, spaceID string, changeRequest string, changes []*model.ContentChangeInput) int
-		GrantCollectionAccess       func(childComplexity int, collectionID string, input model.GrantAccessInput) int
-		GrantSpaceAccess            func(childComplexity int, spaceID string, input model.GrantAccessInput) int
-		ImportChangeRequestContent  func(childComplexity int, spaceID string, changeRequest string, input model.ContentImportInput) int
-		ImportContent               func(childComplexity int, spaceID string, input model.ContentImportInput) int
-		JoinOrganization            func(childComplexity int, organizationID string, inviteID string) int
-		MergeChangeRequest          func(childComplexity int, spaceID string, changeRequest string) int
-		MoveCollection              func(childComplexity int, id string, input model.MoveCollectionInput) int
-		MoveSpace                   func(childComplexity int, id string, input model.MoveSpaceInput) int
-		Ping                        func(childComplexity int, organizationID string) int
-		PostComment                 func(childComplexity int, spaceID string, changeRequest *string, input model.PostCommentInput) int
-		PostCommentReply            func(childComplexity int, spaceID string, changeRequest *string, commentID string, body string) int
-		RemoveMember                func(childComplexity int, organizationID string, userID string) int
-		RemoveTeamMember            func(childComplexity int, organizationID string, teamID string, userID string) int
-		RestoreSpace                func(childComplexity int, id string) int
-		RevokeCollectionAccess      func(childComplexity int, collectionID string, subject model.GrantSubjectInput) int
-		RevokeSpaceAccess           func(childComplexity int, spaceID string, subject model.GrantSubjectInput) int
-		SetMemberSso                func(childComplexity int, organizationID string, userID string) int
-		SetSpaceCustomFields        func(childComplexity int, spaceID string, values []*model.CustomFieldValueInput) int
-		SetTeamMember               func(childComplexity int, organizationID string, teamID string, userID string, role *viewer.TeamRole) int
-		TransferCollection          func(childComplexity int, id string, organization string) int
-		TransferSpace               func(childComplexity int, id string, organization string) int
-		UpdateChangeRequest         func(childComplexity int, spaceID string, id string, input model.UpdateChangeRequestInput) int
-		UpdateChangeRequestFromMain func(childComplexity int, spaceID string, changeRequest string) int
-		UpdateCollection            func(childComplexity int, id string, input model.UpdateCollectionInput) int
-		UpdateCollectionAccess      func(childComplexity int, collectionID string, subject model.GrantSubjectInput, role viewer.Role) int
-		UpdateComment               func(childComplexity int, spaceID string, changeRequest *string, id string, input model.UpdateCommentInput) int
-		UpdateCommentReply          func(childComplexity int, spaceID string, changeRequest *string, commentID string, id string, input model.UpdateCommentReplyInput) int
-		UpdateCustomField           func(childComplexity int, organizationID string, name string, input model.UpdateCustomFieldInput) int
-		UpdateInviteLink            func(childComplexity int, organizationID string, inviteID string, input model.UpdateInviteLinkInput) int
-		UpdateMember                func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
-		UpdateOrganization          func(childComplexity int, id string, input model.UpdateOrganizationInput) int
-		UpdateSpace                 func(childComplexity int, id string, input model.UpdateSpaceInput) int
-		UpdateSpaceAccess           func(childComplexity int, spaceID string, subject model.GrantSubjectInput, role viewer.Role) int
-		UpdateTeam                  func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamInput) int
-		UpdateTeamMembers           func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamMembersInput) int
+		CreateChangeRequest            func(childComplexity int, spaceID string, input model.CreateChangeRequestInput) int
+		CreateCollection               func(childComplexity int, organizationID string, input model.CreateCollectionInput) int
+		CreateCustomField              func(childComplexity int, organizationID string, input model.CreateCustomFieldInput) int
+		CreateInviteLink               func(childComplexity int, organizationID string, input model.CreateInviteLinkInput) int
+		CreateOrganization             func(childComplexity int, input model.CreateOrganizationInput) int
+		CreateSite                     func(childComplexity int, organizationID string, input model.CreateSiteInput) int
+		CreateSiteShareLink            func(childComplexity int, organizationID string, siteID string, input model.CreateSiteShareLinkInput) int
+		CreateSpace                    func(childComplexity int, organizationID string, input model.CreateSpaceInput) int
+		CreateTeam                     func(childComplexity int, organizationID string, input model.CreateTeamInput) int
+		DeleteCollection               func(childComplexity int, id string) int
+		DeleteComment                  func(childComplexity int, spaceID string, changeRequest *string, id string) int
+		DeleteCommentReply             func(childComplexity int, spaceID string, changeRequest *string, commentID string, id string) int
+		DeleteCustomField              func(childComplexity int, organizationID string, name string) int
+		DeleteInviteLink               func(childComplexity int, organizationID string, inviteID string) int
+		DeleteSiteShareLink            func(childComplexity int, organizationID string, siteID string, shareLinkID string) int
+		DeleteSiteSpaceCustomization   func(childComplexity int, organizationID string, siteID string, siteSpaceID string) int
+		DeleteSpace                    func(childComplexity int, id string) int
+		DeleteTeam                     func(childComplexity int, organizationID string, teamID string) int
+		DuplicateSpace                 func(childComplexity int, id string) int
+		EditChangeRequestContent       func(childComplexity int, spaceID string, changeRequest string, changes []*model.ContentChangeInput) int
+		GrantCollectionAccess          func(childComplexity int, collectionID string, input model.GrantAccessInput) int
+		GrantSpaceAccess               func(childComplexity int, spaceID string, input model.GrantAccessInput) int
+		ImportChangeRequestContent     func(childComplexity int, spaceID string, changeRequest string, input model.ContentImportInput) int
+		ImportContent                  func(childComplexity int, spaceID string, input model.ContentImportInput) int
+		JoinOrganization               func(childComplexity int, organizationID string, inviteID string) int
+		MergeChangeRequest             func(childComplexity int, spaceID string, changeRequest string) int
+		MoveCollection                 func(childComplexity int, id string, input model.MoveCollectionInput) int
+		MoveSpace                      func(childComplexity int, id string, input model.MoveSpaceInput) int
+		OverrideSiteSpaceCustomization func(childComplexity int, organizationID string, siteID string, siteSpaceID string, override any) int
+		Ping                           func(childComplexity int, organizationID string) int
+		PostComment                    func(childComplexity int, spaceID string, changeRequest *string, input model.PostCommentInput) int
+		PostCommentReply               func(childComplexity int, spaceID string, changeRequest *string, commentID string, body string) int
+		RegenerateSitePublishingAuth   func(childComplexity int, organizationID string, siteID string) int
+		RemoveMember                   func(childComplexity int, organizationID string, userID string) int
+		RemoveTeamMember               func(childComplexity int, organizationID string, teamID string, userID string) int
+		RestoreSpace                   func(childComplexity int, id string) int
+		RevokeCollectionAccess         func(childComplexity int, collectionID string, subject model.GrantSubjectInput) int
+		RevokeSpaceAccess              func(childComplexity int, spaceID string, subject model.GrantSubjectInput) int
+		SetMemberSso                   func(childComplexity int, organizationID string, userID string) int
+		SetSpaceCustomFields           func(childComplexity int, spaceID string, values []*model.CustomFieldValueInput) int
+		SetTeamMember                  func(childComplexity int, organizationID string, teamID string, userID string, role *viewer.TeamRole) int
+		TransferCollection             func(childComplexity int, id string, organization string) int
+		TransferSpace                  func(childComplexity int, id string, organization string) int
+		UpdateChangeRequest            func(childComplexity int, spaceID string, id string, input model.UpdateChangeRequestInput) int
+		UpdateChangeRequestFromMain    func(childComplexity int, spaceID string, changeRequest string) int
+		UpdateCollection               func(childComplexity int, id string, input model.UpdateCollectionInput) int
+		UpdateCollectionAccess         func(childComplexity int, collectionID string, subject model.GrantSubjectInput, role viewer.Role) int
+		UpdateComment                  func(childComplexity int, spaceID string, changeRequest *string, id string, input model.UpdateCommentInput) int
+		UpdateCommentReply             func(childComplexity int, spaceID string, changeRequest *string, commentID string, id string, input model.UpdateCommentReplyInput) int
+		UpdateCustomField              func(childComplexity int, organizationID string, name string, input model.UpdateCustomFieldInput) int
+		UpdateInviteLink               func(childComplexity int, organizationID string, inviteID string, input model.UpdateInviteLinkInput) int
+		UpdateMember                   func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
+		UpdateOrganization             func(childComplexity int, id string, input model.UpdateOrganizationInput) int
+		UpdateSiteCustomization        func(childComplexity int, organizationID string, siteID string, settings any) int
+		UpdateSitePublishingAuth       func(childComplexity int, organizationID string, siteID string, input model.UpdateSitePublishingAuthInput) int
+		UpdateSiteShareLink            func(childComplexity int, organizationID string, siteID string, shareLinkID string, input model.UpdateSiteShareLinkInput) int
+		UpdateSpace                    func(childComplexity int, id string, input model.UpdateSpaceInput) int
+		UpdateSpaceAccess              func(childComplexity int, spaceID string, subject model.GrantSubjectInput, role viewer.Role) int
+		UpdateTeam                     func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamInput) int
+		UpdateTeamMembers              func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamMembersInput) int
 	}
 
 	Organization struct {
@@ -687,12 +701,15 @@ type ComplexityRoot struct {
 		AdaptiveContent func(childComplexity int) int
 		Basename        func(childComplexity int) int
 		CreatedAt       func(childComplexity int) int
+		Customization   func(childComplexity int) int
 		Hostname        func(childComplexity int) int
 		ID              func(childComplexity int) int
 		OrganizationID  func(childComplexity int) int
 		Permissions     func(childComplexity int) int
 		Proxy           func(childComplexity int) int
 		Published       func(childComplexity int) int
+		PublishingAuth  func(childComplexity int) int
+		ShareLinks      func(childComplexity int, first *int, after *string, search *string) int
 		SiteSpacesCount func(childComplexity int) int
 		Title           func(childComplexity int) int
 		Type            func(childComplexity int) int
@@ -729,6 +746,31 @@ type ComplexityRoot struct {
 	SiteProxy struct {
 		Origin func(childComplexity int) int
 		Target func(childComplexity int) int
+	}
+
+	SitePublishingAuth struct {
+		FallbackURL func(childComplexity int) int
+		LogoutURL   func(childComplexity int) int
+		PrivateKey  func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+	}
+
+	SiteShareLink struct {
+		Active    func(childComplexity int) int
+		CreatedAt func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Name      func(childComplexity int) int
+	}
+
+	SiteShareLinkConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SiteShareLinkEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	Space struct {
@@ -968,6 +1010,14 @@ type MutationResolver interface {
 	UpdateCommentReply(ctx context.Context, spaceID string, changeRequest *string, commentID string, id string, input model.UpdateCommentReplyInput) (*ent.CommentReply, error)
 	DeleteCommentReply(ctx context.Context, spaceID string, changeRequest *string, commentID string, id string) (bool, error)
 	CreateSite(ctx context.Context, organizationID string, input model.CreateSiteInput) (*ent.Site, error)
+	CreateSiteShareLink(ctx context.Context, organizationID string, siteID string, input model.CreateSiteShareLinkInput) (*model.CreatedSiteShareLink, error)
+	UpdateSiteShareLink(ctx context.Context, organizationID string, siteID string, shareLinkID string, input model.UpdateSiteShareLinkInput) (*ent.SiteShareLink, error)
+	DeleteSiteShareLink(ctx context.Context, organizationID string, siteID string, shareLinkID string) (bool, error)
+	UpdateSitePublishingAuth(ctx context.Context, organizationID string, siteID string, input model.UpdateSitePublishingAuthInput) (*ent.SitePublishingAuth, error)
+	RegenerateSitePublishingAuth(ctx context.Context, organizationID string, siteID string) (*ent.SitePublishingAuth, error)
+	UpdateSiteCustomization(ctx context.Context, organizationID string, siteID string, settings any) (any, error)
+	OverrideSiteSpaceCustomization(ctx context.Context, organizationID string, siteID string, siteSpaceID string, override any) (any, error)
+	DeleteSiteSpaceCustomization(ctx context.Context, organizationID string, siteID string, siteSpaceID string) (bool, error)
 }
 type OrganizationResolver interface {
 	Type(ctx context.Context, obj *ent.Organization) (string, error)
@@ -1031,6 +1081,12 @@ type SiteResolver interface {
 	AdaptiveContent(ctx context.Context, obj *ent.Site) (*model.SiteAdaptiveContent, error)
 
 	Permissions(ctx context.Context, obj *ent.Site) (*model.SitePermissions, error)
+	ShareLinks(ctx context.Context, obj *ent.Site, first *int, after *string, search *string) (*model.SiteShareLinkConnection, error)
+	PublishingAuth(ctx context.Context, obj *ent.Site) (*ent.SitePublishingAuth, error)
+	Customization(ctx context.Context, obj *ent.Site) (any, error)
+}
+type SitePublishingAuthResolver interface {
+	PrivateKey(ctx context.Context, obj *ent.SitePublishingAuth) (string, error)
 }
 type SpaceResolver interface {
 	Revision(ctx context.Context, obj *ent.Space) (*ent.Revision, error)
@@ -1930,6 +1986,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ContentUpdate.Revision(childComplexity), true
 
+	case "CreatedSiteShareLink.key":
+		if e.ComplexityRoot.CreatedSiteShareLink.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreatedSiteShareLink.Key(childComplexity), true
+	case "CreatedSiteShareLink.shareLink":
+		if e.ComplexityRoot.CreatedSiteShareLink.ShareLink == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreatedSiteShareLink.ShareLink(childComplexity), true
+
 	case "CustomField.createdAt":
 		if e.ComplexityRoot.CustomField.CreatedAt == nil {
 			break
@@ -2578,6 +2647,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateSite(childComplexity, args["organizationId"].(string), args["input"].(model.CreateSiteInput)), true
+	case "Mutation.createSiteShareLink":
+		if e.ComplexityRoot.Mutation.CreateSiteShareLink == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSiteShareLink_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateSiteShareLink(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.CreateSiteShareLinkInput)), true
 	case "Mutation.createSpace":
 		if e.ComplexityRoot.Mutation.CreateSpace == nil {
 			break
@@ -2655,6 +2735,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteInviteLink(childComplexity, args["organizationId"].(string), args["inviteId"].(string)), true
+	case "Mutation.deleteSiteShareLink":
+		if e.ComplexityRoot.Mutation.DeleteSiteShareLink == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSiteShareLink_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSiteShareLink(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["shareLinkId"].(string)), true
+	case "Mutation.deleteSiteSpaceCustomization":
+		if e.ComplexityRoot.Mutation.DeleteSiteSpaceCustomization == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSiteSpaceCustomization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSiteSpaceCustomization(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSpaceId"].(string)), true
 	case "Mutation.deleteSpace":
 		if e.ComplexityRoot.Mutation.DeleteSpace == nil {
 			break
@@ -2787,6 +2889,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.MoveSpace(childComplexity, args["id"].(string), args["input"].(model.MoveSpaceInput)), true
+	case "Mutation.overrideSiteSpaceCustomization":
+		if e.ComplexityRoot.Mutation.OverrideSiteSpaceCustomization == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_overrideSiteSpaceCustomization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.OverrideSiteSpaceCustomization(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSpaceId"].(string), args["override"].(any)), true
 	case "Mutation.ping":
 		if e.ComplexityRoot.Mutation.Ping == nil {
 			break
@@ -2820,6 +2933,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PostCommentReply(childComplexity, args["spaceId"].(string), args["changeRequest"].(*string), args["commentId"].(string), args["body"].(string)), true
+	case "Mutation.regenerateSitePublishingAuth":
+		if e.ComplexityRoot.Mutation.RegenerateSitePublishingAuth == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_regenerateSitePublishingAuth_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RegenerateSitePublishingAuth(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
 	case "Mutation.removeMember":
 		if e.ComplexityRoot.Mutation.RemoveMember == nil {
 			break
@@ -3040,6 +3164,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateOrganization(childComplexity, args["id"].(string), args["input"].(model.UpdateOrganizationInput)), true
+	case "Mutation.updateSiteCustomization":
+		if e.ComplexityRoot.Mutation.UpdateSiteCustomization == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteCustomization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteCustomization(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["settings"].(any)), true
+	case "Mutation.updateSitePublishingAuth":
+		if e.ComplexityRoot.Mutation.UpdateSitePublishingAuth == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSitePublishingAuth_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSitePublishingAuth(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.UpdateSitePublishingAuthInput)), true
+	case "Mutation.updateSiteShareLink":
+		if e.ComplexityRoot.Mutation.UpdateSiteShareLink == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteShareLink_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteShareLink(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["shareLinkId"].(string), args["input"].(model.UpdateSiteShareLinkInput)), true
 	case "Mutation.updateSpace":
 		if e.ComplexityRoot.Mutation.UpdateSpace == nil {
 			break
@@ -3999,6 +4156,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.CreatedAt(childComplexity), true
+	case "Site.customization":
+		if e.ComplexityRoot.Site.Customization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Customization(childComplexity), true
 	case "Site.hostname":
 		if e.ComplexityRoot.Site.Hostname == nil {
 			break
@@ -4035,6 +4198,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.Published(childComplexity), true
+	case "Site.publishingAuth":
+		if e.ComplexityRoot.Site.PublishingAuth == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.PublishingAuth(childComplexity), true
+	case "Site.shareLinks":
+		if e.ComplexityRoot.Site.ShareLinks == nil {
+			break
+		}
+
+		args, err := ec.field_Site_shareLinks_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.ShareLinks(childComplexity, args["first"].(*int), args["after"].(*string), args["search"].(*string)), true
 	case "Site.siteSpaceCount":
 		if e.ComplexityRoot.Site.SiteSpacesCount == nil {
 			break
@@ -4166,6 +4346,88 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteProxy.Target(childComplexity), true
+
+	case "SitePublishingAuth.fallbackURL":
+		if e.ComplexityRoot.SitePublishingAuth.FallbackURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SitePublishingAuth.FallbackURL(childComplexity), true
+	case "SitePublishingAuth.logoutURL":
+		if e.ComplexityRoot.SitePublishingAuth.LogoutURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SitePublishingAuth.LogoutURL(childComplexity), true
+	case "SitePublishingAuth.privateKey":
+		if e.ComplexityRoot.SitePublishingAuth.PrivateKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SitePublishingAuth.PrivateKey(childComplexity), true
+	case "SitePublishingAuth.updatedAt":
+		if e.ComplexityRoot.SitePublishingAuth.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SitePublishingAuth.UpdatedAt(childComplexity), true
+
+	case "SiteShareLink.active":
+		if e.ComplexityRoot.SiteShareLink.Active == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteShareLink.Active(childComplexity), true
+	case "SiteShareLink.createdAt":
+		if e.ComplexityRoot.SiteShareLink.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteShareLink.CreatedAt(childComplexity), true
+	case "SiteShareLink.id":
+		if e.ComplexityRoot.SiteShareLink.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteShareLink.ID(childComplexity), true
+	case "SiteShareLink.name":
+		if e.ComplexityRoot.SiteShareLink.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteShareLink.Name(childComplexity), true
+
+	case "SiteShareLinkConnection.edges":
+		if e.ComplexityRoot.SiteShareLinkConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteShareLinkConnection.Edges(childComplexity), true
+	case "SiteShareLinkConnection.pageInfo":
+		if e.ComplexityRoot.SiteShareLinkConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteShareLinkConnection.PageInfo(childComplexity), true
+	case "SiteShareLinkConnection.totalCount":
+		if e.ComplexityRoot.SiteShareLinkConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteShareLinkConnection.TotalCount(childComplexity), true
+
+	case "SiteShareLinkEdge.cursor":
+		if e.ComplexityRoot.SiteShareLinkEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteShareLinkEdge.Cursor(childComplexity), true
+	case "SiteShareLinkEdge.node":
+		if e.ComplexityRoot.SiteShareLinkEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteShareLinkEdge.Node(childComplexity), true
 
 	case "Space.access":
 		if e.ComplexityRoot.Space.Access == nil {
@@ -4663,6 +4925,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateInviteLinkInput,
 		ec.unmarshalInputCreateOrganizationInput,
 		ec.unmarshalInputCreateSiteInput,
+		ec.unmarshalInputCreateSiteShareLinkInput,
 		ec.unmarshalInputCreateSpaceInput,
 		ec.unmarshalInputCreateTeamInput,
 		ec.unmarshalInputCustomFieldValueInput,
@@ -4682,6 +4945,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdateInviteLinkInput,
 		ec.unmarshalInputUpdateMemberInput,
 		ec.unmarshalInputUpdateOrganizationInput,
+		ec.unmarshalInputUpdateSitePublishingAuthInput,
+		ec.unmarshalInputUpdateSiteShareLinkInput,
 		ec.unmarshalInputUpdateSpaceInput,
 		ec.unmarshalInputUpdateTeamInput,
 		ec.unmarshalInputUpdateTeamMembersInput,
@@ -6294,6 +6559,109 @@ input CreateSiteInput {
   spaces: [ID!]
 }
 `, BuiltIn: false},
+	{Name: "../schema/sitesharing.graphqls", Input: `# ---------------------------------------------------------------- Site sharing
+# Who reads a published site and how it looks to them: share links, visitor authentication
+# settings, customization. Members with a role read a site's customization; creators and admins
+# (who manage sites) see and change the rest.
+
+extend type Site {
+  """
+  The site's share links, newest first (creators and admins only). ` + "`" + `search` + "`" + ` keeps the links whose
+  name contains it (any case) or whose key it is.
+  """
+  shareLinks(first: Int, after: String, search: String): SiteShareLinkConnection!
+  "Visitor authentication settings (creators and admins only), made with a fresh key on first read."
+  publishingAuth: SitePublishingAuth!
+  """
+  The customization settings (the reference's SiteCustomizationSettings): what the site sets, the
+  defaults for the rest, and ` + "`" + `updatedAt` + "`" + ` once set. ` + "`" + `ai.instructions` + "`" + ` only for creators and admins.
+  """
+  customization: JSON!
+}
+
+extend type Mutation {
+  "Creates a share link. Its key is in the answer and never shown again (only its hash is kept)."
+  createSiteShareLink(organizationId: ID!, siteId: ID!, input: CreateSiteShareLinkInput!): CreatedSiteShareLink!
+  "Renames a share link, or turns it off or on."
+  updateSiteShareLink(organizationId: ID!, siteId: ID!, shareLinkId: ID!, input: UpdateSiteShareLinkInput!): SiteShareLink!
+  "Deletes a share link. False when the site has no such link."
+  deleteSiteShareLink(organizationId: ID!, siteId: ID!, shareLinkId: ID!): Boolean!
+  updateSitePublishingAuth(organizationId: ID!, siteId: ID!, input: UpdateSitePublishingAuthInput!): SitePublishingAuth!
+  "Replaces the signing key: visitor JWTs signed with the old one stop working at once."
+  regenerateSitePublishingAuth(organizationId: ID!, siteId: ID!): SitePublishingAuth!
+  """
+  Replaces the site's customization settings: fields not given take their defaults. Answers the
+  settings as Site.customization does.
+  """
+  updateSiteCustomization(organizationId: ID!, siteId: ID!, settings: JSON!): JSON!
+  """
+  Overrides the site's customization settings for a site space: fields given are set, null ones
+  cleared (the site's value applies again). Answers the site space's effective settings.
+  """
+  overrideSiteSpaceCustomization(organizationId: ID!, siteId: ID!, siteSpaceId: ID!, override: JSON!): JSON!
+  "Removes a site space's whole override. False when it had none."
+  deleteSiteSpaceCustomization(organizationId: ID!, siteId: ID!, siteSpaceId: ID!): Boolean!
+}
+
+"A share link: whoever holds its key reads the share-link site while the link is active."
+type SiteShareLink {
+  id: ID!
+  "At most 50 characters; may be empty."
+  name: String!
+  "Whether the key opens the site."
+  active: Boolean!
+  createdAt: Time!
+}
+
+type CreatedSiteShareLink {
+  shareLink: SiteShareLink!
+  "The link's secret key, shown this once: only its hash is stored."
+  key: String!
+}
+
+type SiteShareLinkConnection {
+  edges: [SiteShareLinkEdge!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type SiteShareLinkEdge {
+  cursor: String!
+  node: SiteShareLink!
+}
+
+input CreateSiteShareLinkInput {
+  "At most 50 characters; may be empty."
+  name: String!
+}
+
+input UpdateSiteShareLinkInput {
+  "At most 50 characters; may be empty."
+  name: String
+  active: Boolean
+}
+
+"""
+How a visitor-auth site authenticates its visitors: the visitor's JWT is signed (HS256) with
+privateKey by the site's own authentication backend.
+"""
+type SitePublishingAuth {
+  "The signing key, generated by the server (stored sealed with a server key, never in clear)."
+  privateKey: String!
+  "Where visitors go when their JWT is missing or invalid: an absolute http(s) URL."
+  fallbackURL: String
+  "Where visitors go to log out of the authentication backend: an absolute http(s) URL."
+  logoutURL: String
+  updatedAt: Time!
+}
+
+input UpdateSitePublishingAuthInput {
+  "An absolute http(s) URL of at most 2048 characters; null removes it, absent keeps it."
+  fallbackURL: String @goField(omittable: true)
+  "An absolute http(s) URL of at most 2048 characters; null removes it, absent keeps it."
+  logoutURL: String @goField(omittable: true)
+}
+`, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
@@ -6709,6 +7077,16 @@ func (ec *executionContext) childFields_ContentUpdate(ctx context.Context, field
 		return ec.fieldContext_ContentUpdate_insertedFiles(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ContentUpdate", field.Name)
+}
+
+func (ec *executionContext) childFields_CreatedSiteShareLink(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "shareLink":
+		return ec.fieldContext_CreatedSiteShareLink_shareLink(ctx, field)
+	case "key":
+		return ec.fieldContext_CreatedSiteShareLink_key(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreatedSiteShareLink", field.Name)
 }
 
 func (ec *executionContext) childFields_CustomField(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7433,6 +7811,12 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_updatedAt(ctx, field)
 	case "permissions":
 		return ec.fieldContext_Site_permissions(ctx, field)
+	case "shareLinks":
+		return ec.fieldContext_Site_shareLinks(ctx, field)
+	case "publishingAuth":
+		return ec.fieldContext_Site_publishingAuth(ctx, field)
+	case "customization":
+		return ec.fieldContext_Site_customization(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Site", field.Name)
 }
@@ -7497,6 +7881,56 @@ func (ec *executionContext) childFields_SiteProxy(ctx context.Context, field gra
 		return ec.fieldContext_SiteProxy_target(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteProxy", field.Name)
+}
+
+func (ec *executionContext) childFields_SitePublishingAuth(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "privateKey":
+		return ec.fieldContext_SitePublishingAuth_privateKey(ctx, field)
+	case "fallbackURL":
+		return ec.fieldContext_SitePublishingAuth_fallbackURL(ctx, field)
+	case "logoutURL":
+		return ec.fieldContext_SitePublishingAuth_logoutURL(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_SitePublishingAuth_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SitePublishingAuth", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteShareLink(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SiteShareLink_id(ctx, field)
+	case "name":
+		return ec.fieldContext_SiteShareLink_name(ctx, field)
+	case "active":
+		return ec.fieldContext_SiteShareLink_active(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_SiteShareLink_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteShareLink", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteShareLinkConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SiteShareLinkConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SiteShareLinkConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SiteShareLinkConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteShareLinkConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteShareLinkEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_SiteShareLinkEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_SiteShareLinkEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteShareLinkEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_Space(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -8221,6 +8655,36 @@ func (ec *executionContext) field_Mutation_createOrganization_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createSiteShareLink_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateSiteShareLinkInput, error) {
+			return ec.unmarshalNCreateSiteShareLinkInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCreateSiteShareLinkInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -8410,6 +8874,66 @@ func (ec *executionContext) field_Mutation_deleteInviteLink_args(ctx context.Con
 		return nil, err
 	}
 	args["inviteId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteSiteShareLink_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "shareLinkId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["shareLinkId"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteSiteSpaceCustomization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "siteSpaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteSpaceId"] = arg2
 	return args, nil
 }
 
@@ -8677,6 +9201,44 @@ func (ec *executionContext) field_Mutation_moveSpace_args(ctx context.Context, r
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_overrideSiteSpaceCustomization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "siteSpaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteSpaceId"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "override",
+		func(ctx context.Context, v any) (any, error) {
+			return ec.unmarshalNJSON2interface(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["override"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_ping_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -8756,6 +9318,28 @@ func (ec *executionContext) field_Mutation_postComment_args(ctx context.Context,
 		return nil, err
 	}
 	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_regenerateSitePublishingAuth_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
 	return args, nil
 }
 
@@ -9292,6 +9876,104 @@ func (ec *executionContext) field_Mutation_updateOrganization_args(ctx context.C
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSiteCustomization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "settings",
+		func(ctx context.Context, v any) (any, error) {
+			return ec.unmarshalNJSON2interface(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["settings"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSitePublishingAuth_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateSitePublishingAuthInput, error) {
+			return ec.unmarshalNUpdateSitePublishingAuthInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐUpdateSitePublishingAuthInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSiteShareLink_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "shareLinkId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["shareLinkId"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateSiteShareLinkInput, error) {
+			return ec.unmarshalNUpdateSiteShareLinkInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐUpdateSiteShareLinkInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg3
 	return args, nil
 }
 
@@ -10036,6 +10718,36 @@ func (ec *executionContext) field_Revision_page_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_shareLinks_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "search",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["search"] = arg2
 	return args, nil
 }
 
@@ -13911,6 +14623,61 @@ func (ec *executionContext) fieldContext_ContentUpdate_insertedFiles(_ context.C
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _CreatedSiteShareLink_shareLink(ctx context.Context, field graphql.CollectedField, obj *model.CreatedSiteShareLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreatedSiteShareLink_shareLink(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ShareLink, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteShareLink) graphql.Marshaler {
+			return ec.marshalNSiteShareLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteShareLink(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreatedSiteShareLink_shareLink(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreatedSiteShareLink",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteShareLink(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreatedSiteShareLink_key(ctx context.Context, field graphql.CollectedField, obj *model.CreatedSiteShareLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreatedSiteShareLink_key(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Key, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreatedSiteShareLink_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreatedSiteShareLink", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CustomField_id(ctx context.Context, field graphql.CollectedField, obj *ent.CustomField) (ret graphql.Marshaler) {
@@ -18579,6 +19346,370 @@ func (ec *executionContext) fieldContext_Mutation_createSite(ctx context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createSiteShareLink(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createSiteShareLink(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateSiteShareLink(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["input"].(model.CreateSiteShareLinkInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreatedSiteShareLink) graphql.Marshaler {
+			return ec.marshalNCreatedSiteShareLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCreatedSiteShareLink(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createSiteShareLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreatedSiteShareLink(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createSiteShareLink_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSiteShareLink(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteShareLink(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteShareLink(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["shareLinkId"].(string), fc.Args["input"].(model.UpdateSiteShareLinkInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteShareLink) graphql.Marshaler {
+			return ec.marshalNSiteShareLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteShareLink(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteShareLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteShareLink(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteShareLink_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteSiteShareLink(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteSiteShareLink(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteSiteShareLink(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["shareLinkId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteSiteShareLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteSiteShareLink_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSitePublishingAuth(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSitePublishingAuth(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSitePublishingAuth(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["input"].(model.UpdateSitePublishingAuthInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SitePublishingAuth) graphql.Marshaler {
+			return ec.marshalNSitePublishingAuth2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSitePublishingAuth(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSitePublishingAuth(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SitePublishingAuth(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSitePublishingAuth_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_regenerateSitePublishingAuth(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_regenerateSitePublishingAuth(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RegenerateSitePublishingAuth(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SitePublishingAuth) graphql.Marshaler {
+			return ec.marshalNSitePublishingAuth2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSitePublishingAuth(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_regenerateSitePublishingAuth(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SitePublishingAuth(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_regenerateSitePublishingAuth_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSiteCustomization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteCustomization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteCustomization(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string),
+				func() any {
+					if fc.Args["settings"] == nil {
+						return nil
+					}
+					return fc.Args["settings"].(any)
+				}())
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteCustomization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type JSON does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteCustomization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_overrideSiteSpaceCustomization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_overrideSiteSpaceCustomization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().OverrideSiteSpaceCustomization(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["siteSpaceId"].(string),
+				func() any {
+					if fc.Args["override"] == nil {
+						return nil
+					}
+					return fc.Args["override"].(any)
+				}())
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_overrideSiteSpaceCustomization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type JSON does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_overrideSiteSpaceCustomization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteSiteSpaceCustomization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteSiteSpaceCustomization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteSiteSpaceCustomization(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["siteSpaceId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteSiteSpaceCustomization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteSiteSpaceCustomization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Organization_id(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -22643,6 +23774,105 @@ func (ec *executionContext) fieldContext_Site_permissions(_ context.Context, fie
 	return fc, nil
 }
 
+func (ec *executionContext) _Site_shareLinks(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_shareLinks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().ShareLinks(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["search"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteShareLinkConnection) graphql.Marshaler {
+			return ec.marshalNSiteShareLinkConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteShareLinkConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_shareLinks(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteShareLinkConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_shareLinks_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_publishingAuth(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_publishingAuth(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().PublishingAuth(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SitePublishingAuth) graphql.Marshaler {
+			return ec.marshalNSitePublishingAuth2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSitePublishingAuth(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_publishingAuth(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SitePublishingAuth(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_customization(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_customization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().Customization(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_customization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
 func (ec *executionContext) _SiteAdaptiveContent_enabled(ctx context.Context, field graphql.CollectedField, obj *model.SiteAdaptiveContent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -23036,6 +24266,332 @@ func (ec *executionContext) _SiteProxy_target(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_SiteProxy_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteProxy", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SitePublishingAuth_privateKey(ctx context.Context, field graphql.CollectedField, obj *ent.SitePublishingAuth) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SitePublishingAuth_privateKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SitePublishingAuth().PrivateKey(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SitePublishingAuth_privateKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SitePublishingAuth", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SitePublishingAuth_fallbackURL(ctx context.Context, field graphql.CollectedField, obj *ent.SitePublishingAuth) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SitePublishingAuth_fallbackURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FallbackURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SitePublishingAuth_fallbackURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SitePublishingAuth", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SitePublishingAuth_logoutURL(ctx context.Context, field graphql.CollectedField, obj *ent.SitePublishingAuth) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SitePublishingAuth_logoutURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LogoutURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SitePublishingAuth_logoutURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SitePublishingAuth", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SitePublishingAuth_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.SitePublishingAuth) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SitePublishingAuth_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SitePublishingAuth_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SitePublishingAuth", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SiteShareLink_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteShareLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteShareLink_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteShareLink_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteShareLink", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SiteShareLink_name(ctx context.Context, field graphql.CollectedField, obj *ent.SiteShareLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteShareLink_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteShareLink_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteShareLink", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteShareLink_active(ctx context.Context, field graphql.CollectedField, obj *ent.SiteShareLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteShareLink_active(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Active, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteShareLink_active(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteShareLink", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SiteShareLink_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.SiteShareLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteShareLink_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteShareLink_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteShareLink", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SiteShareLinkConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SiteShareLinkConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteShareLinkConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteShareLinkEdge) graphql.Marshaler {
+			return ec.marshalNSiteShareLinkEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteShareLinkEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteShareLinkConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteShareLinkConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteShareLinkEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteShareLinkConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SiteShareLinkConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteShareLinkConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteShareLinkConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteShareLinkConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteShareLinkConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SiteShareLinkConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteShareLinkConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteShareLinkConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteShareLinkConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SiteShareLinkEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SiteShareLinkEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteShareLinkEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteShareLinkEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteShareLinkEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteShareLinkEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SiteShareLinkEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteShareLinkEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteShareLink) graphql.Marshaler {
+			return ec.marshalNSiteShareLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteShareLink(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteShareLinkEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteShareLinkEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteShareLink(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Space_id(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
@@ -26556,6 +28112,36 @@ func (ec *executionContext) unmarshalInputCreateSiteInput(ctx context.Context, o
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputCreateSiteShareLinkInput(ctx context.Context, obj any) (model.CreateSiteShareLinkInput, error) {
+	var it model.CreateSiteShareLinkInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCreateSpaceInput(ctx context.Context, obj any) (model.CreateSpaceInput, error) {
 	var it model.CreateSpaceInput
 	if obj == nil {
@@ -27366,6 +28952,80 @@ func (ec *executionContext) unmarshalInputUpdateOrganizationInput(ctx context.Co
 				return it, err
 			}
 			it.InviteLinks = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateSitePublishingAuthInput(ctx context.Context, obj any) (model.UpdateSitePublishingAuthInput, error) {
+	var it model.UpdateSitePublishingAuthInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"fallbackURL", "logoutURL"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "fallbackURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fallbackURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FallbackURL = graphql.OmittableOf(data)
+		case "logoutURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("logoutURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LogoutURL = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateSiteShareLinkInput(ctx context.Context, obj any) (model.UpdateSiteShareLinkInput, error) {
+	var it model.UpdateSiteShareLinkInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "active"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "active":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("active"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Active = data
 		}
 	}
 	return it, nil
@@ -30075,6 +31735,49 @@ func (ec *executionContext) _ContentUpdate(ctx context.Context, sel ast.Selectio
 	return out
 }
 
+var createdSiteShareLinkImplementors = []string{"CreatedSiteShareLink"}
+
+func (ec *executionContext) _CreatedSiteShareLink(ctx context.Context, sel ast.SelectionSet, obj *model.CreatedSiteShareLink) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createdSiteShareLinkImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreatedSiteShareLink")
+		case "shareLink":
+			out.Values[i] = ec._CreatedSiteShareLink_shareLink(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "key":
+			out.Values[i] = ec._CreatedSiteShareLink_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var customFieldImplementors = []string{"CustomField"}
 
 func (ec *executionContext) _CustomField(ctx context.Context, sel ast.SelectionSet, obj *ent.CustomField) graphql.Marshaler {
@@ -32098,6 +33801,62 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "createSite":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createSite(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createSiteShareLink":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createSiteShareLink(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSiteShareLink":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteShareLink(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteSiteShareLink":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteSiteShareLink(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSitePublishingAuth":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSitePublishingAuth(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "regenerateSitePublishingAuth":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_regenerateSitePublishingAuth(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSiteCustomization":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteCustomization(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "overrideSiteSpaceCustomization":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_overrideSiteSpaceCustomization(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteSiteSpaceCustomization":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteSiteSpaceCustomization(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -34909,6 +36668,120 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "shareLinks":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_shareLinks(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "publishingAuth":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_publishingAuth(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "customization":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_customization(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -35151,6 +37024,236 @@ func (ec *executionContext) _SiteProxy(ctx context.Context, sel ast.SelectionSet
 			}
 		case "target":
 			out.Values[i] = ec._SiteProxy_target(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var sitePublishingAuthImplementors = []string{"SitePublishingAuth"}
+
+func (ec *executionContext) _SitePublishingAuth(ctx context.Context, sel ast.SelectionSet, obj *ent.SitePublishingAuth) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sitePublishingAuthImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SitePublishingAuth")
+		case "privateKey":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SitePublishingAuth_privateKey(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "fallbackURL":
+			out.Values[i] = ec._SitePublishingAuth_fallbackURL(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "logoutURL":
+			out.Values[i] = ec._SitePublishingAuth_logoutURL(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._SitePublishingAuth_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteShareLinkImplementors = []string{"SiteShareLink"}
+
+func (ec *executionContext) _SiteShareLink(ctx context.Context, sel ast.SelectionSet, obj *ent.SiteShareLink) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteShareLinkImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteShareLink")
+		case "id":
+			out.Values[i] = ec._SiteShareLink_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._SiteShareLink_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "active":
+			out.Values[i] = ec._SiteShareLink_active(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._SiteShareLink_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteShareLinkConnectionImplementors = []string{"SiteShareLinkConnection"}
+
+func (ec *executionContext) _SiteShareLinkConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SiteShareLinkConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteShareLinkConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteShareLinkConnection")
+		case "edges":
+			out.Values[i] = ec._SiteShareLinkConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._SiteShareLinkConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._SiteShareLinkConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteShareLinkEdgeImplementors = []string{"SiteShareLinkEdge"}
+
+func (ec *executionContext) _SiteShareLinkEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SiteShareLinkEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteShareLinkEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteShareLinkEdge")
+		case "cursor":
+			out.Values[i] = ec._SiteShareLinkEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._SiteShareLinkEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -37501,6 +39604,11 @@ func (ec *executionContext) unmarshalNCreateSiteInput2githubᚗcomᚋbinderyhq�
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNCreateSiteShareLinkInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCreateSiteShareLinkInput(ctx context.Context, v any) (model.CreateSiteShareLinkInput, error) {
+	res, err := ec.unmarshalInputCreateSiteShareLinkInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreateSpaceInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCreateSpaceInput(ctx context.Context, v any) (model.CreateSpaceInput, error) {
 	res, err := ec.unmarshalInputCreateSpaceInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -37509,6 +39617,16 @@ func (ec *executionContext) unmarshalNCreateSpaceInput2githubᚗcomᚋbinderyhq�
 func (ec *executionContext) unmarshalNCreateTeamInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCreateTeamInput(ctx context.Context, v any) (model.CreateTeamInput, error) {
 	res, err := ec.unmarshalInputCreateTeamInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCreatedSiteShareLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCreatedSiteShareLink(ctx context.Context, sel ast.SelectionSet, v *model.CreatedSiteShareLink) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CreatedSiteShareLink(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNCustomField2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐCustomField(ctx context.Context, sel ast.SelectionSet, v *ent.CustomField) graphql.Marshaler {
@@ -38568,6 +40686,62 @@ func (ec *executionContext) marshalNSitePermissions2ᚖgithubᚗcomᚋbinderyhq�
 	return ec._SitePermissions(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNSitePublishingAuth2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSitePublishingAuth(ctx context.Context, sel ast.SelectionSet, v *ent.SitePublishingAuth) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SitePublishingAuth(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteShareLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteShareLink(ctx context.Context, sel ast.SelectionSet, v *ent.SiteShareLink) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteShareLink(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteShareLinkConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteShareLinkConnection(ctx context.Context, sel ast.SelectionSet, v *model.SiteShareLinkConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteShareLinkConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteShareLinkEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteShareLinkEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteShareLinkEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteShareLinkEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteShareLinkEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteShareLinkEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteShareLinkEdge(ctx context.Context, sel ast.SelectionSet, v *model.SiteShareLinkEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteShareLinkEdge(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNSiteType2githubᚗcomᚋbinderyhqᚋbinderyᚋentᚋsiteᚐType(ctx context.Context, v any) (site.Type, error) {
 	res, err := model.UnmarshalSiteType(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -38903,6 +41077,16 @@ func (ec *executionContext) unmarshalNUpdateMemberInput2githubᚗcomᚋbinderyhq
 
 func (ec *executionContext) unmarshalNUpdateOrganizationInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐUpdateOrganizationInput(ctx context.Context, v any) (model.UpdateOrganizationInput, error) {
 	res, err := ec.unmarshalInputUpdateOrganizationInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateSitePublishingAuthInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐUpdateSitePublishingAuthInput(ctx context.Context, v any) (model.UpdateSitePublishingAuthInput, error) {
+	res, err := ec.unmarshalInputUpdateSitePublishingAuthInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateSiteShareLinkInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐUpdateSiteShareLinkInput(ctx context.Context, v any) (model.UpdateSiteShareLinkInput, error) {
+	res, err := ec.unmarshalInputUpdateSiteShareLinkInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 

@@ -244,6 +244,11 @@ type CreateSiteInput struct {
 	Spaces []string `json:"spaces,omitempty"`
 }
 
+type CreateSiteShareLinkInput struct {
+	// At most 50 characters; may be empty.
+	Name string `json:"name"`
+}
+
 type CreateSpaceInput struct {
 	// At most 50 characters; default "Untitled".
 	Title *string `json:"title,omitempty"`
@@ -258,6 +263,12 @@ type CreateTeamInput struct {
 	Title string `json:"title"`
 	// User ids of organization members to add.
 	Members []string `json:"members,omitempty"`
+}
+
+type CreatedSiteShareLink struct {
+	ShareLink *ent.SiteShareLink `json:"shareLink"`
+	// The link's secret key, shown this once: only its hash is stored.
+	Key string `json:"key"`
 }
 
 type CustomFieldConnection struct {
@@ -598,6 +609,17 @@ type SiteProxy struct {
 	Target string `json:"target"`
 }
 
+type SiteShareLinkConnection struct {
+	Edges      []*SiteShareLinkEdge `json:"edges"`
+	PageInfo   *PageInfo            `json:"pageInfo"`
+	TotalCount int                  `json:"totalCount"`
+}
+
+type SiteShareLinkEdge struct {
+	Cursor string             `json:"cursor"`
+	Node   *ent.SiteShareLink `json:"node"`
+}
+
 type SpaceConnection struct {
 	Edges      []*SpaceEdge `json:"edges"`
 	PageInfo   *PageInfo    `json:"pageInfo"`
@@ -725,6 +747,19 @@ type UpdateOrganizationInput struct {
 	Sso         *bool                      `json:"sso,omitempty"`
 	Ai          *bool                      `json:"ai,omitempty"`
 	InviteLinks *bool                      `json:"inviteLinks,omitempty"`
+}
+
+type UpdateSitePublishingAuthInput struct {
+	// An absolute http(s) URL of at most 2048 characters; null removes it, absent keeps it.
+	FallbackURL graphql.Omittable[*string] `json:"fallbackURL,omitempty"`
+	// An absolute http(s) URL of at most 2048 characters; null removes it, absent keeps it.
+	LogoutURL graphql.Omittable[*string] `json:"logoutURL,omitempty"`
+}
+
+type UpdateSiteShareLinkInput struct {
+	// At most 50 characters; may be empty.
+	Name   *string `json:"name,omitempty"`
+	Active *bool   `json:"active,omitempty"`
 }
 
 type UpdateSpaceInput struct {

@@ -37,8 +37,11 @@ func System(ctx context.Context) context.Context {
 	return privacy.DecisionContext(viewer.NewContext(ctx, viewer.System()), privacy.Allow)
 }
 
-func hashToken(token string) []byte {
-	h := sha256.Sum256([]byte(token))
+// HashSecret is how a random, high-entropy secret (an API token, a site's share link key) is
+// stored: its SHA-256, looked up by index and compared in constant time. A fast hash is right for
+// such secrets (decision 19); passwords would need a slow one.
+func HashSecret(secret string) []byte {
+	h := sha256.Sum256([]byte(secret))
 	return h[:]
 }
 
@@ -49,7 +52,7 @@ func CreateToken(ctx context.Context, c *ent.Client, userID, label string) (stri
 
 func createToken(sys context.Context, tokens *ent.APITokenClient, userID, label string) (string, error) {
 	token := tokenPrefix + id.Random(40)
-	err := tokens.Create().SetUserID(userID).SetLabel(label).SetTokenHash(hashToken(token)).Exec(sys)
+	err := tokens.Create().SetUserID(userID).SetLabel(label).SetTokenHash(HashSecret(token)).Exec(sys)
 	if err != nil {
 		return "", fmt.Errorf("create token: %w", err)
 	}
@@ -58,7 +61,7 @@ func createToken(sys context.Context, tokens *ent.APITokenClient, userID, label 
 
 // RevokeToken deletes a token. Returns ErrInvalidToken when it is unknown.
 func RevokeToken(ctx context.Context, c *ent.Client, token string) error {
-	n, err := c.APIToken.Delete().Where(apitoken.TokenHash(hashToken(token))).Exec(System(ctx))
+	n, err := c.APIToken.Delete().Where(apitoken.TokenHash(HashSecret(token))).Exec(System(ctx))
 	if err == nil && n == 0 {
 		return ErrInvalidToken
 	}
@@ -108,7 +111,7 @@ func (a *Authenticator) Authenticate(ctx context.Context, token string) (*viewer
 		return nil, ErrInvalidToken
 	}
 	sys := System(ctx)
-	hash := hashToken(token)
+	hash := HashSecret(token)
 	var rows []tokenRow
 	err := a.client.APIToken.Query().Where(apitoken.TokenHash(hash)).Modify(func(s *sql.Selector) {
 		u := sql.Table(user.Table)

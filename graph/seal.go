@@ -1,0 +1,54 @@
+package graph
+
+import (
+	"context"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/rand"
+	"errors"
+)
+
+// sealPurpose names the server key (server_keys) that seals the secrets the server must show
+// again, such as a site's JWT signing key (decision 132).
+const sealPurpose = "sealed-secrets"
+
+// seal encrypts a secret the server must be able to show again, with AES-256-GCM under a server
+// key, bound to label: a sealed value copied under another label (another site's row) does not
+// open. The result is the random nonce followed by the ciphertext and its tag.
+func (r *Resolver) seal(ctx context.Context, label string, secret []byte) ([]byte, error) {
+	aead, err := r.sealer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	nonce := make([]byte, aead.NonceSize())
+	if _, err := rand.Read(nonce); err != nil {
+		return nil, err
+	}
+	return aead.Seal(nonce, nonce, secret, []byte(label)), nil
+}
+
+// unseal opens what seal sealed under label. Fails when the value was changed, truncated, or
+// sealed under another label or key.
+func (r *Resolver) unseal(ctx context.Context, label string, sealed []byte) ([]byte, error) {
+	aead, err := r.sealer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	n := aead.NonceSize()
+	if len(sealed) < n+aead.Overhead() {
+		return nil, errors.New("unseal: the sealed value is too short")
+	}
+	return aead.Open(nil, sealed[:n], sealed[n:], []byte(label))
+}
+
+func (r *Resolver) sealer(ctx context.Context) (cipher.AEAD, error) {
+	key, err := r.serverKey(ctx, sealPurpose)
+	if err != nil {
+		return nil, err
+	}
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		return nil, err
+	}
+	return cipher.NewGCM(block)
+}

@@ -1,0 +1,142 @@
+package graph
+
+import (
+	"context"
+	"time"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/rule"
+	"github.com/binderyhq/bindery/ent/sitespace"
+	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/graph/txn"
+	"github.com/binderyhq/bindery/internal/sitecustom"
+)
+
+// siteCustomization is Site.customization: the site's effective settings (decision 133).
+func (r *Resolver) siteCustomization(ctx context.Context, s *ent.Site) (map[string]any, error) {
+	return customizationAnswer(ctx, s, s.CustomizationUpdatedAt, s.Customization), nil
+}
+
+// customizationAnswer is what a reader is answered: the effective settings of the layers (the
+// site's, a site space's override), with updatedAt once one was set, and without what only the
+// site's managers may read for other readers.
+func customizationAnswer(ctx context.Context, s *ent.Site, updatedAt *time.Time, layers ...map[string]any) map[string]any {
+	settings := sitecustom.Effective(layers...)
+	if !rule.ForSite(viewer.FromContext(ctx), s.OrganizationID).Admin {
+		settings = sitecustom.Public(settings)
+	}
+	if updatedAt != nil {
+		settings["updatedAt"] = *updatedAt
+	}
+	return settings
+}
+
+// customizationObject is a JSON object of settings given to a write. Returns INVALID otherwise.
+func customizationObject(field string, raw any) (map[string]any, error) {
+	m, ok := raw.(map[string]any)
+	if !ok {
+		return nil, apperr.Invalidf("%s: must be a JSON object", field)
+	}
+	return m, nil
+}
+
+// updateSiteCustomization replaces the site's settings: fields not given take their defaults.
+// Returns NOT_FOUND, FORBIDDEN, or INVALID naming the JSON path.
+func (r *Resolver) updateSiteCustomization(ctx context.Context, orgID, siteID string, raw any) (map[string]any, error) {
+	s, err := r.manageableSite(ctx, orgID, siteID, "customize sites")
+	if err != nil {
+		return nil, err
+	}
+	m, err := customizationObject("settings", raw)
+	if err != nil {
+		return nil, err
+	}
+	settings, err := sitecustom.Parse(m)
+	if err != nil {
+		return nil, apperr.Invalidf("%s", err)
+	}
+	if s, err = r.Client.Site.UpdateOne(s).SetCustomization(settings).SetCustomizationUpdatedAt(r.now()).Save(ctx); err != nil {
+		return nil, err
+	}
+	return r.siteCustomization(ctx, s)
+}
+
+// siteSpaceOf returns a site space of the site. Returns NOT_FOUND.
+func siteSpaceOf(ctx context.Context, c *ent.Client, s *ent.Site, siteSpaceID string) (*ent.SiteSpace, error) {
+	ss, err := c.SiteSpace.Query().Where(sitespace.ID(siteSpaceID), sitespace.SiteID(s.ID)).Only(ctx)
+	return ss, notFound(err, "site space")
+}
+
+// SiteSpaceCustomization returns a site space's effective settings: the site's, with the site
+// space's override over them. Returns NOT_FOUND.
+func (r *Resolver) SiteSpaceCustomization(ctx context.Context, orgID, siteID, siteSpaceID string) (map[string]any, error) {
+	s, err := r.site(ctx, orgID, siteID)
+	if err != nil {
+		return nil, err
+	}
+	ss, err := siteSpaceOf(ctx, r.Client, s, siteSpaceID)
+	if err != nil {
+		return nil, err
+	}
+	return siteSpaceCustomization(ctx, s, ss), nil
+}
+
+// siteSpaceCustomization is the answer for a site space: updatedAt is the latest change of either
+// layer.
+func siteSpaceCustomization(ctx context.Context, s *ent.Site, ss *ent.SiteSpace) map[string]any {
+	updated := s.CustomizationUpdatedAt
+	if t := ss.CustomizationUpdatedAt; t != nil && (updated == nil || t.After(*updated)) {
+		updated = t
+	}
+	return customizationAnswer(ctx, s, updated, s.Customization, ss.Customization)
+}
+
+// overrideSiteSpaceCustomization sets or clears (null) single fields of a site space's override,
+// and answers its effective settings. The site space's row is locked while its override is
+// rewritten, so concurrent patches all apply. Returns NOT_FOUND, FORBIDDEN, or INVALID naming the
+// JSON path.
+func (r *Resolver) overrideSiteSpaceCustomization(ctx context.Context, orgID, siteID, siteSpaceID string, raw any) (map[string]any, error) {
+	s, err := r.manageableSite(ctx, orgID, siteID, "customize sites")
+	if err != nil {
+		return nil, err
+	}
+	m, err := customizationObject("override", raw)
+	if err != nil {
+		return nil, err
+	}
+	patch, err := sitecustom.ParseOverride(m)
+	if err != nil {
+		return nil, apperr.Invalidf("%s", err)
+	}
+	var ss *ent.SiteSpace
+	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
+		current, err := tx.SiteSpace.Query().Where(sitespace.ID(siteSpaceID), sitespace.SiteID(s.ID)).
+			Modify(forUpdate).Only(ctx)
+		if err != nil {
+			return notFound(err, "site space")
+		}
+		ss, err = tx.SiteSpace.UpdateOne(current).SetCustomization(sitecustom.ApplyOverride(current.Customization, patch)).
+			SetCustomizationUpdatedAt(r.now()).Save(ctx)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return siteSpaceCustomization(ctx, s, ss), nil
+}
+
+// deleteSiteSpaceCustomization removes a site space's whole override: the site's settings apply
+// to it again. Reports false when it had none. Returns NOT_FOUND or FORBIDDEN.
+func (r *Resolver) deleteSiteSpaceCustomization(ctx context.Context, orgID, siteID, siteSpaceID string) (bool, error) {
+	s, err := r.manageableSite(ctx, orgID, siteID, "customize sites")
+	if err != nil {
+		return false, err
+	}
+	ss, err := siteSpaceOf(ctx, r.Client, s, siteSpaceID)
+	if err != nil || ss.CustomizationUpdatedAt == nil {
+		return false, err
+	}
+	err = r.Client.SiteSpace.UpdateOne(ss).ClearCustomization().ClearCustomizationUpdatedAt().Exec(ctx)
+	return err == nil, err
+}

@@ -1,0 +1,225 @@
+package rest
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/graph/model"
+)
+
+// siteSharingRoutes are the routes of who reads a site and how it looks to them: share links,
+// visitor authentication settings, customization.
+func (a *api) siteSharingRoutes(r chi.Router) {
+	const site = "/orgs/{organizationId}/sites/{siteId}"
+	r.Get(site+"/share-links", a.listSiteShareLinks)
+	r.Post(site+"/share-links", a.createSiteShareLink)
+	r.Patch(site+"/share-links/{shareLinkId}", a.updateSiteShareLink)
+	r.Delete(site+"/share-links/{shareLinkId}", a.deleteSiteShareLink)
+	r.Get(site+"/publishing/auth", a.getSitePublishingAuth)
+	r.Patch(site+"/publishing/auth", a.updateSitePublishingAuth)
+	r.Post(site+"/publishing/auth/regenerate", a.regenerateSitePublishingAuth)
+	r.Get(site+"/customization", a.getSiteCustomization)
+	r.Put(site+"/customization", a.updateSiteCustomization)
+	r.Get(site+"/site-spaces/{siteSpaceId}/customization", a.getSiteSpaceCustomization)
+	r.Patch(site+"/site-spaces/{siteSpaceId}/customization", a.overrideSiteSpaceCustomization)
+	r.Delete(site+"/site-spaces/{siteSpaceId}/customization", a.deleteSiteSpaceCustomization)
+}
+
+// ShareLink is the wire shape of a site's share link (the reference client's ShareLink).
+// urls.published, which holds the key, is only in the answer that creates the link.
+type ShareLink struct {
+	Object    string        `json:"object"`
+	ID        string        `json:"id"`
+	CreatedAt time.Time     `json:"createdAt"`
+	Name      string        `json:"name"`
+	Active    bool          `json:"active"`
+	URLs      shareLinkURLs `json:"urls"`
+}
+
+type shareLinkURLs struct {
+	Published string `json:"published,omitempty"`
+}
+
+func (a *api) shareLink(_ context.Context, l *ent.SiteShareLink) (ShareLink, error) {
+	return ShareLink{Object: "share-link", ID: l.ID, CreatedAt: l.CreatedAt, Name: l.Name, Active: l.Active}, nil
+}
+
+// withShareKey is a published URL that opens a share-link site with key.
+func withShareKey(published, key string) string {
+	return published + "?shareKey=" + url.QueryEscape(key)
+}
+
+func (a *api) listSiteShareLinks(w http.ResponseWriter, r *http.Request) {
+	serveList(w, r, a.shareLink, func(ctx context.Context, limit *int, page *string) (model.Connection[*ent.SiteShareLink], error) {
+		s, err := a.siteOf(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		return a.r.Site().ShareLinks(ctx, s, limit, page, query{r}.str("search"))
+	})
+}
+
+func (a *api) createSiteShareLink(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Name *string `json:"name"`
+	}
+	if err := decodeBody(r, &body); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if body.Name == nil {
+		writeError(w, r, missing("name"))
+		return
+	}
+	created, err := a.r.Mutation().CreateSiteShareLink(r.Context(), chi.URLParam(r, "organizationId"),
+		chi.URLParam(r, "siteId"), model.CreateSiteShareLinkInput{Name: *body.Name})
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	l := created.ShareLink
+	wire, _ := a.shareLink(r.Context(), l)
+	wire.URLs.Published = withShareKey(a.sitePreviewURL(l.SiteID), created.Key)
+	w.Header().Set("Location", a.url("/v1/orgs/"+l.OrganizationID+"/sites/"+l.SiteID+"/share-links/"+l.ID))
+	respond(w, r, http.StatusCreated, wire, nil)
+}
+
+func (a *api) updateSiteShareLink(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Name   notNull[string] `json:"name"`
+		Active notNull[bool]   `json:"active"`
+	}
+	if err := decodeBody(r, &body); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	l, err := a.r.Mutation().UpdateSiteShareLink(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"),
+		chi.URLParam(r, "shareLinkId"), model.UpdateSiteShareLinkInput{Name: body.Name.Value, Active: body.Active.Value})
+	respondWith(w, r, http.StatusOK, l, err, a.shareLink)
+}
+
+// deleteSiteShareLink answers 205 when the link was deleted, 204 when the site had no such link
+// (the reference's two statuses).
+func (a *api) deleteSiteShareLink(w http.ResponseWriter, r *http.Request) {
+	deleted, err := a.r.Mutation().DeleteSiteShareLink(r.Context(), chi.URLParam(r, "organizationId"),
+		chi.URLParam(r, "siteId"), chi.URLParam(r, "shareLinkId"))
+	respondEmpty(w, r, resetOrNoContent(deleted), err)
+}
+
+// resetOrNoContent is 205 when something was deleted, 204 when there was nothing to delete.
+func resetOrNoContent(deleted bool) int {
+	if deleted {
+		return http.StatusResetContent
+	}
+	return http.StatusNoContent
+}
+
+// PublishingAuth is the wire shape of a site's visitor authentication settings (the reference
+// client's SitePublishingAuth). The backend is always custom: Bindery has no integrations.
+type PublishingAuth struct {
+	Object      string  `json:"object"`
+	Backend     string  `json:"backend"`
+	PrivateKey  string  `json:"privateKey"`
+	FallbackURL *string `json:"fallbackURL,omitempty"`
+	LogoutURL   *string `json:"logoutURL,omitempty"`
+}
+
+func (a *api) publishingAuth(ctx context.Context, p *ent.SitePublishingAuth) (PublishingAuth, error) {
+	key, err := a.r.SitePublishingAuth().PrivateKey(ctx, p)
+	return PublishingAuth{Object: "publishing-auth", Backend: "custom", PrivateKey: key,
+		FallbackURL: p.FallbackURL, LogoutURL: p.LogoutURL}, err
+}
+
+func (a *api) getSitePublishingAuth(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	s, err := a.siteOf(ctx, r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	p, err := a.r.Site().PublishingAuth(ctx, s)
+	respondWith(w, r, http.StatusOK, p, err, a.publishingAuth)
+}
+
+// authBackend is the backend of visitor authentication in a request body: only custom.
+type authBackend string
+
+func (b *authBackend) UnmarshalJSON(raw []byte) error {
+	if string(raw) != `"custom"` {
+		return invalidValue("must be custom (Bindery has no authentication integrations)")
+	}
+	*b = "custom"
+	return nil
+}
+
+func (a *api) updateSitePublishingAuth(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Backend     authBackend      `json:"backend"`
+		FallbackURL nullable[string] `json:"fallbackURL"`
+		LogoutURL   nullable[string] `json:"logoutURL"`
+	}
+	if err := decodeBody(r, &body); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	p, err := a.r.Mutation().UpdateSitePublishingAuth(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"),
+		model.UpdateSitePublishingAuthInput{FallbackURL: omittable(body.FallbackURL, same[string]),
+			LogoutURL: omittable(body.LogoutURL, same[string])})
+	respondWith(w, r, http.StatusOK, p, err, a.publishingAuth)
+}
+
+func (a *api) regenerateSitePublishingAuth(w http.ResponseWriter, r *http.Request) {
+	p, err := a.r.Mutation().RegenerateSitePublishingAuth(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"))
+	respondWith(w, r, http.StatusOK, p, err, a.publishingAuth)
+}
+
+func (a *api) getSiteCustomization(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	s, err := a.siteOf(ctx, r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	settings, err := a.r.Site().Customization(ctx, s)
+	respond(w, r, http.StatusOK, settings, err)
+}
+
+func (a *api) updateSiteCustomization(w http.ResponseWriter, r *http.Request) {
+	var body map[string]any
+	if err := decodeBody(r, &body); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	settings, err := a.r.Mutation().UpdateSiteCustomization(r.Context(), chi.URLParam(r, "organizationId"),
+		chi.URLParam(r, "siteId"), body)
+	respond(w, r, http.StatusOK, settings, err)
+}
+
+func (a *api) getSiteSpaceCustomization(w http.ResponseWriter, r *http.Request) {
+	settings, err := a.r.SiteSpaceCustomization(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"),
+		chi.URLParam(r, "siteSpaceId"))
+	respond(w, r, http.StatusOK, settings, err)
+}
+
+func (a *api) overrideSiteSpaceCustomization(w http.ResponseWriter, r *http.Request) {
+	var body map[string]any
+	if err := decodeBody(r, &body); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	settings, err := a.r.Mutation().OverrideSiteSpaceCustomization(r.Context(), chi.URLParam(r, "organizationId"),
+		chi.URLParam(r, "siteId"), chi.URLParam(r, "siteSpaceId"), body)
+	respond(w, r, http.StatusOK, settings, err)
+}
+
+// deleteSiteSpaceCustomization answers 205 when the override was removed, 204 when there was none.
+func (a *api) deleteSiteSpaceCustomization(w http.ResponseWriter, r *http.Request) {
+	deleted, err := a.r.Mutation().DeleteSiteSpaceCustomization(r.Context(), chi.URLParam(r, "organizationId"),
+		chi.URLParam(r, "siteId"), chi.URLParam(r, "siteSpaceId"))
+	respondEmpty(w, r, resetOrNoContent(deleted), err)
+}
