@@ -20,6 +20,8 @@ import (
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
+
+	"github.com/binderyhq/bindery/graph/content/markdown"
 )
 
 // Links maps the pages and files a page links to onto the site's URLs.
@@ -50,7 +52,7 @@ var linksKey = parser.NewContextKey()
 // headingsKey collects the headings of one render.
 var headingsKey = parser.NewContextKey()
 
-var markdown = goldmark.New(
+var gfm = goldmark.New(
 	goldmark.WithExtensions(extension.GFM, extension.Footnote),
 	goldmark.WithParserOptions(
 		parser.WithAutoHeadingID(),
@@ -63,10 +65,10 @@ var markdown = goldmark.New(
 func Render(src string, links Links) Page {
 	pc := parser.NewContext()
 	pc.Set(linksKey, links)
-	doc := markdown.Parser().Parse(text.NewReader([]byte(src)), parser.WithContext(pc))
+	doc := gfm.Parser().Parse(text.NewReader([]byte(src)), parser.WithContext(pc))
 	var out bytes.Buffer
 	// Rendering into a buffer fails only when the buffer does, which it does not.
-	_ = markdown.Renderer().Render(&out, []byte(src), doc)
+	_ = gfm.Renderer().Render(&out, []byte(src), doc)
 	headings, _ := pc.Get(headingsKey).([]Heading)
 	return Page{Body: template.HTML(sanitizer.SanitizeBytes(out.Bytes())), Headings: headings} //nolint:gosec // sanitized
 }
@@ -87,7 +89,7 @@ func (siteLinks) Transform(doc *ast.Document, reader text.Reader, pc parser.Cont
 		case *ast.Heading:
 			id, _ := n.AttributeString("id")
 			idText, _ := id.([]byte)
-			headings = append(headings, Heading{Level: n.Level, ID: string(idText), Text: plainText(n, src)})
+			headings = append(headings, Heading{Level: n.Level, ID: string(idText), Text: strings.TrimSpace(markdown.TextOf(n, src))})
 		case *ast.Link:
 			if n.Destination = rewrite(links, n.Destination); n.Destination == nil {
 				unreachable = append(unreachable, n)
@@ -136,24 +138,4 @@ func unwrap(n ast.Node) {
 		c = next
 	}
 	parent.RemoveChild(parent, n)
-}
-
-// plainText is the text of n's inline content, without markup.
-func plainText(n ast.Node, src []byte) string {
-	var b strings.Builder
-	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-		if entering {
-			switch c := c.(type) {
-			case *ast.Text:
-				b.Write(c.Segment.Value(src))
-				if c.SoftLineBreak() || c.HardLineBreak() {
-					b.WriteByte(' ')
-				}
-			case *ast.String:
-				b.Write(c.Value)
-			}
-		}
-		return ast.WalkContinue, nil
-	})
-	return strings.TrimSpace(b.String())
 }
