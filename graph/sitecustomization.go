@@ -42,7 +42,8 @@ func customizationObject(field string, raw any) (map[string]any, error) {
 }
 
 // updateSiteCustomization replaces the site's settings: fields not given take their defaults.
-// Returns NOT_FOUND, FORBIDDEN, or INVALID naming the JSON path.
+// The site's row is locked while its header links' conditions are checked against its visitor
+// schema. Returns NOT_FOUND, FORBIDDEN, or INVALID naming the JSON path.
 func (r *Resolver) updateSiteCustomization(ctx context.Context, orgID, siteID string, raw any) (map[string]any, error) {
 	s, err := r.manageableSite(ctx, orgID, siteID, "customize sites")
 	if err != nil {
@@ -56,7 +57,18 @@ func (r *Resolver) updateSiteCustomization(ctx context.Context, orgID, siteID st
 	if err != nil {
 		return nil, apperr.Invalidf("%s", err)
 	}
-	if s, err = r.Client.Site.UpdateOne(s).SetCustomization(settings).SetCustomizationUpdatedAt(r.now()).Save(ctx); err != nil {
+	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
+		current, err := lockSite(ctx, tx, s)
+		if err != nil {
+			return err
+		}
+		if err := checkCustomizationConditions(current, settings); err != nil {
+			return err
+		}
+		s, err = tx.Site.UpdateOne(current).SetCustomization(settings).SetCustomizationUpdatedAt(r.now()).Save(ctx)
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
 	return r.siteCustomization(ctx, s)
@@ -93,8 +105,8 @@ func siteSpaceCustomization(ctx context.Context, s *ent.Site, ss *ent.SiteSpace)
 }
 
 // overrideSiteSpaceCustomization sets or clears (null) single fields of a site space's override,
-// and answers its effective settings. The site space's row is locked while its override is
-// rewritten, so concurrent patches all apply. Returns NOT_FOUND, FORBIDDEN, or INVALID naming the
+// and answers its effective settings. The site's and the site space's rows are locked while the
+// override is rewritten and its conditions checked, so concurrent patches all apply. Returns NOT_FOUND, FORBIDDEN, or INVALID naming the
 // JSON path.
 func (r *Resolver) overrideSiteSpaceCustomization(ctx context.Context, orgID, siteID, siteSpaceID string, raw any) (map[string]any, error) {
 	s, err := r.manageableSite(ctx, orgID, siteID, "customize sites")
@@ -111,13 +123,19 @@ func (r *Resolver) overrideSiteSpaceCustomization(ctx context.Context, orgID, si
 	}
 	var ss *ent.SiteSpace
 	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
+		if s, err = lockSite(ctx, tx, s); err != nil {
+			return err
+		}
 		current, err := tx.SiteSpace.Query().Where(sitespace.ID(siteSpaceID), sitespace.SiteID(s.ID)).
 			Modify(forUpdate).Only(ctx)
 		if err != nil {
 			return notFound(err, "site space")
 		}
-		ss, err = tx.SiteSpace.UpdateOne(current).SetCustomization(sitecustom.ApplyOverride(current.Customization, patch)).
-			SetCustomizationUpdatedAt(r.now()).Save(ctx)
+		override := sitecustom.ApplyOverride(current.Customization, patch)
+		if err := checkCustomizationConditions(s, override); err != nil {
+			return err
+		}
+		ss, err = tx.SiteSpace.UpdateOne(current).SetCustomization(override).SetCustomizationUpdatedAt(r.now()).Save(ctx)
 		return err
 	})
 	if err != nil {

@@ -53,6 +53,11 @@ func (r *mutationResolver) DeleteSiteSpaceCustomization(ctx context.Context, org
 	return r.deleteSiteSpaceCustomization(ctx, organizationID, siteID, siteSpaceID)
 }
 
+// UpdateSiteAdaptiveSchema is the resolver for the updateSiteAdaptiveSchema field.
+func (r *mutationResolver) UpdateSiteAdaptiveSchema(ctx context.Context, organizationID string, siteID string, jsonSchema any) (*model.SiteAdaptiveSchema, error) {
+	return r.updateSiteAdaptiveSchema(ctx, organizationID, siteID, jsonSchema)
+}
+
 // ShareLinks is the resolver for the shareLinks field.
 func (r *siteResolver) ShareLinks(ctx context.Context, obj *ent.Site, first *int, after *string, search *string) (*model.SiteShareLinkConnection, error) {
 	return r.siteShareLinks(ctx, obj, first, after, search)
@@ -66,6 +71,11 @@ func (r *siteResolver) PublishingAuth(ctx context.Context, obj *ent.Site) (*ent.
 // Customization is the resolver for the customization field.
 func (r *siteResolver) Customization(ctx context.Context, obj *ent.Site) (any, error) {
 	return r.siteCustomization(ctx, obj)
+}
+
+// AdaptiveSchema is the resolver for the adaptiveSchema field.
+func (r *siteResolver) AdaptiveSchema(ctx context.Context, obj *ent.Site) (*model.SiteAdaptiveSchema, error) {
+	return siteAdaptiveSchema(obj), nil
 }
 
 // PrivateKey is the resolver for the privateKey field.

@@ -66,6 +66,8 @@ func newAuthFixture(t *testing.T) *authFixture {
 	f.crComment, f.crReply = authDiscussion(t, e, f.admin, "/v1/spaces/"+f.space+"/change-requests/1/comments")
 	f.site = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/sites", map[string]any{"title": "Docs site", "spaces": []string{f.space}}))
 	f.siteSpace = e.Store.Client.SiteSpace.Query().Where(sitespace.SiteID(f.site)).OnlyIDX(accounts.System(context.Background()))
+	e.Do(f.admin, "PUT", "/v1/orgs/"+f.org+"/sites/"+f.site+"/adaptive-schema", map[string]any{"jsonSchema": map[string]any{
+		"type": "object", "properties": map[string]any{"beta": map[string]any{"type": "boolean", "description": "d"}}, "additionalProperties": false}})
 	f.shareLink = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/sites/"+f.site+"/share-links", map[string]any{"name": "Kept"}))
 	return f
 }
@@ -138,6 +140,9 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"PATCH", "/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth", site + "/publishing/auth",
 			map[string]any{"fallbackURL": "https://evil.example.com"}, true},
 		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate", site + "/publishing/auth/regenerate", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema", site + "/adaptive-schema", nil, true},
+		{"PUT", "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema", site + "/adaptive-schema",
+			map[string]any{"jsonSchema": map[string]any{"type": "object", "properties": map[string]any{}, "additionalProperties": false}}, true},
 		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}/customization", site + "/customization", nil, true},
 		{"PUT", "/v1/orgs/{organizationId}/sites/{siteId}/customization", site + "/customization", map[string]any{"title": "Evil"}, true},
 		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization", siteSpace + "/customization", nil, true},
@@ -316,6 +321,7 @@ func (f *authFixture) authSnapshot(t *testing.T) map[string]string {
 		o + "/teams", o + "/teams/" + f.team, o + "/teams/" + f.team + "/members", o + "/link-invites",
 		o + "/link-invites/" + f.invite, o + "/custom-fields", o + "/custom-fields/cf", o + "/sites", o + "/sites/" + f.site,
 		o + "/sites/" + f.site + "/share-links", o + "/sites/" + f.site + "/publishing/auth", o + "/sites/" + f.site + "/customization",
+		o + "/sites/" + f.site + "/adaptive-schema",
 		o + "/sites/" + f.site + "/site-spaces/" + f.siteSpace + "/customization",
 		o + "/collections", "/v1/collections/" + f.collection,
 		o + "/spaces", "/v1/spaces/" + f.space, "/v1/spaces/" + f.space + "/custom-fields",

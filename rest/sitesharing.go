@@ -9,11 +9,12 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/model"
 )
 
 // siteSharingRoutes are the routes of who reads a site and how it looks to them: share links,
-// visitor authentication settings, customization.
+// visitor authentication settings, the visitor schema, customization.
 func (a *api) siteSharingRoutes(r chi.Router) {
 	const site = "/orgs/{organizationId}/sites/{siteId}"
 	r.Get(site+"/share-links", a.listSiteShareLinks)
@@ -23,6 +24,8 @@ func (a *api) siteSharingRoutes(r chi.Router) {
 	r.Get(site+"/publishing/auth", a.getSitePublishingAuth)
 	r.Patch(site+"/publishing/auth", a.updateSitePublishingAuth)
 	r.Post(site+"/publishing/auth/regenerate", a.regenerateSitePublishingAuth)
+	r.Get(site+"/adaptive-schema", a.getSiteAdaptiveSchema)
+	r.Put(site+"/adaptive-schema", a.updateSiteAdaptiveSchema)
 	r.Get(site+"/customization", a.getSiteCustomization)
 	r.Put(site+"/customization", a.updateSiteCustomization)
 	r.Get(site+"/site-spaces/{siteSpaceId}/customization", a.getSiteSpaceCustomization)
@@ -222,4 +225,47 @@ func (a *api) deleteSiteSpaceCustomization(w http.ResponseWriter, r *http.Reques
 	deleted, err := a.r.Mutation().DeleteSiteSpaceCustomization(r.Context(), chi.URLParam(r, "organizationId"),
 		chi.URLParam(r, "siteId"), chi.URLParam(r, "siteSpaceId"))
 	respondEmpty(w, r, resetOrNoContent(deleted), err)
+}
+
+// AdaptiveSchema is the wire shape of a site's visitor schema (the reference's SiteAdaptiveSchema).
+type AdaptiveSchema struct {
+	Object     string    `json:"object"`
+	JSONSchema any       `json:"jsonSchema"`
+	UpdatedAt  time.Time `json:"updatedAt"`
+}
+
+func (a *api) adaptiveSchema(_ context.Context, m *model.SiteAdaptiveSchema) (AdaptiveSchema, error) {
+	return AdaptiveSchema{Object: "site-adaptive-schema", JSONSchema: m.JSONSchema, UpdatedAt: m.UpdatedAt}, nil
+}
+
+// getSiteAdaptiveSchema answers 404 for a site without a schema, as the reference does.
+func (a *api) getSiteAdaptiveSchema(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	s, err := a.siteOf(ctx, r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	m, err := a.r.Site().AdaptiveSchema(ctx, s)
+	if err == nil && m == nil {
+		err = apperr.NotFoundf("adaptive schema not found: the site has none (PUT one first)")
+	}
+	respondWith(w, r, http.StatusOK, m, err, a.adaptiveSchema)
+}
+
+func (a *api) updateSiteAdaptiveSchema(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		JSONSchema notNull[map[string]any] `json:"jsonSchema"`
+	}
+	if err := decodeBody(r, &body); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if body.JSONSchema.Value == nil {
+		writeError(w, r, missing("jsonSchema"))
+		return
+	}
+	m, err := a.r.Mutation().UpdateSiteAdaptiveSchema(r.Context(), chi.URLParam(r, "organizationId"),
+		chi.URLParam(r, "siteId"), *body.JSONSchema.Value)
+	respondWith(w, r, http.StatusOK, m, err, a.adaptiveSchema)
 }

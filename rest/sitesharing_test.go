@@ -481,6 +481,32 @@ func TestSiteSharingGraphQL(t *testing.T) {
 			shareLinks { totalCount } } } }`, vars), "FORBIDDEN")
 		gqlExpectError(t, f.e.GraphQL(f.outsider, `mutation($o: ID!, $s: ID!) { regenerateSitePublishingAuth(organizationId: $o, siteId: $s) { privateKey } }`, vars), "NOT_FOUND")
 	})
+	t.Run("OKAdaptiveSchema", func(t *testing.T) {
+		q := `query($o: ID!, $s: ID!) { organization(id: $o) { site(id: $s) { adaptiveSchema { jsonSchema updatedAt } } } }`
+		var before struct {
+			Organization struct {
+				Site struct{ AdaptiveSchema *struct{ UpdatedAt string } }
+			}
+		}
+		gqlOK(t, f.e.GraphQL(f.reader, q, vars), &before)
+		var d struct {
+			UpdateSiteAdaptiveSchema struct{ JSONSchema map[string]any }
+		}
+		gqlOK(t, f.e.GraphQL(f.admin, `mutation($o: ID!, $s: ID!, $j: JSON!) { updateSiteAdaptiveSchema(organizationId: $o, siteId: $s,
+			jsonSchema: $j) { jsonSchema } }`, map[string]any{"o": f.org, "s": f.site, "j": visitorSchema("isBetaUser")}), &d)
+		var after struct {
+			Organization struct {
+				Site struct{ AdaptiveSchema *struct{ UpdatedAt string } }
+			}
+		}
+		gqlOK(t, f.e.GraphQL(f.reader, q, vars), &after)
+		if before.Organization.Site.AdaptiveSchema != nil || after.Organization.Site.AdaptiveSchema == nil ||
+			d.UpdateSiteAdaptiveSchema.JSONSchema["properties"] == nil {
+			t.Fatalf("before %+v, after %+v, answer %v", before, after, d)
+		}
+		gqlExpectError(t, f.e.GraphQL(f.editor, `mutation($o: ID!, $s: ID!) { updateSiteAdaptiveSchema(organizationId: $o, siteId: $s,
+			jsonSchema: {type: "object"}) { updatedAt } }`, vars), "FORBIDDEN")
+	})
 	t.Run("OKCustomization", func(t *testing.T) {
 		var d struct{ UpdateSiteCustomization map[string]any }
 		gqlOK(t, f.e.GraphQL(f.admin, `mutation($o: ID!, $s: ID!, $c: JSON!) { updateSiteCustomization(organizationId: $o, siteId: $s, settings: $c) }`,
@@ -550,4 +576,94 @@ func TestSiteSharingCascade(t *testing.T) {
 	if rows := rawRows(t, f.e, "site_publishing_auths"); rows != "" {
 		t.Fatalf("settings after the delete: %s", rows)
 	}
+}
+
+// visitorSchema is a visitor schema with boolean claims of the given names.
+func visitorSchema(claims ...string) map[string]any {
+	props := map[string]any{}
+	for _, c := range claims {
+		props[c] = map[string]any{"type": "boolean", "description": "d"}
+	}
+	return map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+}
+
+func TestSiteAdaptiveSchema(t *testing.T) {
+	f := newSharingFixture(t)
+	path := f.at("adaptive-schema")
+	t.Run("ErrNoneYet", func(t *testing.T) { wantError(t, f.e.Do(f.reader, "GET", path, nil), 404, "adaptive schema") })
+	t.Run("OKPut", func(t *testing.T) {
+		got := f.e.Do(f.creator, "PUT", path, map[string]any{"jsonSchema": visitorSchema("isBetaUser")}).Map(t)
+		if got["object"] != "site-adaptive-schema" || got["updatedAt"] == nil ||
+			got["jsonSchema"].(map[string]any)["properties"].(map[string]any)["isBetaUser"] == nil {
+			t.Fatalf("put answered %v", got)
+		}
+		if again := f.e.Do(f.reader, "GET", path, nil).Map(t); fmt.Sprint(again) != fmt.Sprint(got) {
+			t.Fatalf("GET %v after PUT %v", again, got)
+		}
+	})
+	before := f.e.Do(f.admin, "GET", path, nil).Map(t)
+	cases := []struct {
+		name   string
+		body   any
+		status int
+		field  string
+	}{
+		{"ErrMissing", map[string]any{}, 400, "jsonSchema"},
+		{"ErrNull", map[string]any{"jsonSchema": nil}, 400, "jsonSchema"},
+		{"ErrNotObject", map[string]any{"jsonSchema": 3}, 400, "jsonSchema"},
+		{"ErrClaimType", map[string]any{"jsonSchema": map[string]any{"type": "object", "additionalProperties": false,
+			"properties": map[string]any{"plan": map[string]any{"type": "date", "description": "d"}}}}, 400, "jsonSchema.properties.plan.type"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { wantError(t, f.e.Do(f.admin, "PUT", path, c.body), c.status, c.field) })
+	}
+	t.Run("ErrRoles", func(t *testing.T) {
+		for _, a := range []testenv.Actor{f.reader, f.editor} {
+			testenv.CheckError(t, f.e.Do(a, "PUT", path, map[string]any{"jsonSchema": visitorSchema()}), 403)
+		}
+	})
+	if after := f.e.Do(f.admin, "GET", path, nil).Map(t); fmt.Sprint(after) != fmt.Sprint(before) {
+		t.Fatalf("failed writes changed the schema: %v, then %v", before, after)
+	}
+}
+
+// TestSiteConditionsFollowTheSchema: conditions are checked against the site's visitor schema when
+// written, and a schema that a condition of the site does not compile against is refused (409).
+func TestSiteConditionsFollowTheSchema(t *testing.T) {
+	f := newSharingFixture(t)
+	header := map[string]any{"header": map[string]any{"links": []any{map[string]any{"title": "Beta", "links": []any{},
+		"to": map[string]any{"kind": "url", "url": "https://example.com/beta"}, "condition": "visitor.claims.isBetaUser"}}}}
+	put := func(claims ...string) testenv.Response {
+		return f.e.Do(f.admin, "PUT", f.at("adaptive-schema"), map[string]any{"jsonSchema": visitorSchema(claims...)})
+	}
+	t.Run("ErrUnknownClaim", func(t *testing.T) {
+		wantError(t, f.e.Do(f.admin, "PUT", f.at("customization"), header), 400, "header.links[0].condition: column ")
+		wantError(t, f.e.Do(f.admin, "PATCH", f.at("site-spaces", f.siteSpaces[0], "customization"), header), 400,
+			"header.links[0].condition: column ")
+	})
+	t.Run("OKKnownClaim", func(t *testing.T) {
+		if r := put("isBetaUser", "isAdmin"); r.Status != 200 {
+			t.Fatalf("%d %s", r.Status, r.Body)
+		}
+		f.e.Do(f.admin, "PUT", f.at("customization"), header)
+		f.e.Do(f.admin, "PATCH", f.at("site-spaces", f.siteSpaces[1], "customization"), header)
+	})
+	t.Run("ErrSchemaDropsAClaimInUse", func(t *testing.T) {
+		wantError(t, put("isAdmin"), 409, "the site's customization")
+		f.e.Do(f.admin, "PUT", f.at("customization"), map[string]any{})
+		wantError(t, put("isAdmin"), 409, "site space "+f.siteSpaces[1]+" (path api-reference)")
+		f.e.Do(f.admin, "DELETE", f.at("site-spaces", f.siteSpaces[1], "customization"), nil)
+		cond := "visitor.claims.isBetaUser && visitor.claims.isAdmin"
+		f.e.Store.Client.SiteSpace.UpdateOneID(f.siteSpaces[0]).SetCondition(cond).ExecX(accounts.System(context.Background()))
+		msg := testenv.CheckError(t, put("isAdmin"), 409)
+		if !strings.Contains(msg, "site space "+f.siteSpaces[0]) || !strings.Contains(msg, "condition: column 16") {
+			t.Fatalf("message %q", msg)
+		}
+	})
+	t.Run("OKNoConditionLeft", func(t *testing.T) {
+		f.e.Store.Client.SiteSpace.UpdateOneID(f.siteSpaces[0]).ClearCondition().ExecX(accounts.System(context.Background()))
+		if r := put("isAdmin"); r.Status != 200 {
+			t.Fatalf("%d %s", r.Status, r.Body)
+		}
+	})
 }

@@ -499,6 +499,7 @@ type ComplexityRoot struct {
 		UpdateInviteLink               func(childComplexity int, organizationID string, inviteID string, input model.UpdateInviteLinkInput) int
 		UpdateMember                   func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
 		UpdateOrganization             func(childComplexity int, id string, input model.UpdateOrganizationInput) int
+		UpdateSiteAdaptiveSchema       func(childComplexity int, organizationID string, siteID string, jsonSchema any) int
 		UpdateSiteCustomization        func(childComplexity int, organizationID string, siteID string, settings any) int
 		UpdateSitePublishingAuth       func(childComplexity int, organizationID string, siteID string, input model.UpdateSitePublishingAuthInput) int
 		UpdateSiteShareLink            func(childComplexity int, organizationID string, siteID string, shareLinkID string, input model.UpdateSiteShareLinkInput) int
@@ -699,6 +700,7 @@ type ComplexityRoot struct {
 
 	Site struct {
 		AdaptiveContent func(childComplexity int) int
+		AdaptiveSchema  func(childComplexity int) int
 		Basename        func(childComplexity int) int
 		CreatedAt       func(childComplexity int) int
 		Customization   func(childComplexity int) int
@@ -719,6 +721,11 @@ type ComplexityRoot struct {
 
 	SiteAdaptiveContent struct {
 		Enabled func(childComplexity int) int
+	}
+
+	SiteAdaptiveSchema struct {
+		JSONSchema func(childComplexity int) int
+		UpdatedAt  func(childComplexity int) int
 	}
 
 	SiteConnection struct {
@@ -1018,6 +1025,7 @@ type MutationResolver interface {
 	UpdateSiteCustomization(ctx context.Context, organizationID string, siteID string, settings any) (any, error)
 	OverrideSiteSpaceCustomization(ctx context.Context, organizationID string, siteID string, siteSpaceID string, override any) (any, error)
 	DeleteSiteSpaceCustomization(ctx context.Context, organizationID string, siteID string, siteSpaceID string) (bool, error)
+	UpdateSiteAdaptiveSchema(ctx context.Context, organizationID string, siteID string, jsonSchema any) (*model.SiteAdaptiveSchema, error)
 }
 type OrganizationResolver interface {
 	Type(ctx context.Context, obj *ent.Organization) (string, error)
@@ -1084,6 +1092,7 @@ type SiteResolver interface {
 	ShareLinks(ctx context.Context, obj *ent.Site, first *int, after *string, search *string) (*model.SiteShareLinkConnection, error)
 	PublishingAuth(ctx context.Context, obj *ent.Site) (*ent.SitePublishingAuth, error)
 	Customization(ctx context.Context, obj *ent.Site) (any, error)
+	AdaptiveSchema(ctx context.Context, obj *ent.Site) (*model.SiteAdaptiveSchema, error)
 }
 type SitePublishingAuthResolver interface {
 	PrivateKey(ctx context.Context, obj *ent.SitePublishingAuth) (string, error)
@@ -3164,6 +3173,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateOrganization(childComplexity, args["id"].(string), args["input"].(model.UpdateOrganizationInput)), true
+	case "Mutation.updateSiteAdaptiveSchema":
+		if e.ComplexityRoot.Mutation.UpdateSiteAdaptiveSchema == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteAdaptiveSchema_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteAdaptiveSchema(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["jsonSchema"].(any)), true
 	case "Mutation.updateSiteCustomization":
 		if e.ComplexityRoot.Mutation.UpdateSiteCustomization == nil {
 			break
@@ -4144,6 +4164,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.AdaptiveContent(childComplexity), true
+	case "Site.adaptiveSchema":
+		if e.ComplexityRoot.Site.AdaptiveSchema == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.AdaptiveSchema(childComplexity), true
 	case "Site.basename":
 		if e.ComplexityRoot.Site.Basename == nil {
 			break
@@ -4252,6 +4278,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteAdaptiveContent.Enabled(childComplexity), true
+
+	case "SiteAdaptiveSchema.jsonSchema":
+		if e.ComplexityRoot.SiteAdaptiveSchema.JSONSchema == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteAdaptiveSchema.JSONSchema(childComplexity), true
+	case "SiteAdaptiveSchema.updatedAt":
+		if e.ComplexityRoot.SiteAdaptiveSchema.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteAdaptiveSchema.UpdatedAt(childComplexity), true
 
 	case "SiteConnection.edges":
 		if e.ComplexityRoot.SiteConnection.Edges == nil {
@@ -6661,6 +6700,27 @@ input UpdateSitePublishingAuthInput {
   "An absolute http(s) URL of at most 2048 characters; null removes it, absent keeps it."
   logoutURL: String @goField(omittable: true)
 }
+
+# ---------------------------------------------------------------- Adaptive schema
+
+extend type Site {
+  "The JSON Schema of the site's visitor claims (adaptive content); null until one is set."
+  adaptiveSchema: SiteAdaptiveSchema
+}
+
+extend type Mutation {
+  """
+  Replaces the site's visitor schema. Refused (CONFLICT) while a condition of the site (a site
+  space's, a section's, a header link's) names what the new schema does not have.
+  """
+  updateSiteAdaptiveSchema(organizationId: ID!, siteId: ID!, jsonSchema: JSON!): SiteAdaptiveSchema!
+}
+
+type SiteAdaptiveSchema {
+  "A JSON Schema (draft-07) of the visitor's claims, with an ` + "`" + `unsigned` + "`" + ` object of unsigned claims."
+  jsonSchema: JSON!
+  updatedAt: Time!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -7817,6 +7877,8 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_publishingAuth(ctx, field)
 	case "customization":
 		return ec.fieldContext_Site_customization(ctx, field)
+	case "adaptiveSchema":
+		return ec.fieldContext_Site_adaptiveSchema(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Site", field.Name)
 }
@@ -7827,6 +7889,16 @@ func (ec *executionContext) childFields_SiteAdaptiveContent(ctx context.Context,
 		return ec.fieldContext_SiteAdaptiveContent_enabled(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteAdaptiveContent", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteAdaptiveSchema(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "jsonSchema":
+		return ec.fieldContext_SiteAdaptiveSchema_jsonSchema(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_SiteAdaptiveSchema_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteAdaptiveSchema", field.Name)
 }
 
 func (ec *executionContext) childFields_SiteConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -9876,6 +9948,36 @@ func (ec *executionContext) field_Mutation_updateOrganization_args(ctx context.C
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSiteAdaptiveSchema_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "jsonSchema",
+		func(ctx context.Context, v any) (any, error) {
+			return ec.unmarshalNJSON2interface(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["jsonSchema"] = arg2
 	return args, nil
 }
 
@@ -19710,6 +19812,56 @@ func (ec *executionContext) fieldContext_Mutation_deleteSiteSpaceCustomization(c
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_updateSiteAdaptiveSchema(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteAdaptiveSchema(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteAdaptiveSchema(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string),
+				func() any {
+					if fc.Args["jsonSchema"] == nil {
+						return nil
+					}
+					return fc.Args["jsonSchema"].(any)
+				}())
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteAdaptiveSchema) graphql.Marshaler {
+			return ec.marshalNSiteAdaptiveSchema2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteAdaptiveSchema(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteAdaptiveSchema(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteAdaptiveSchema(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteAdaptiveSchema_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Organization_id(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -23873,6 +24025,38 @@ func (ec *executionContext) fieldContext_Site_customization(_ context.Context, f
 	return graphql.NewScalarFieldContext("Site", field, true, true, errors.New("field of type JSON does not have child fields"))
 }
 
+func (ec *executionContext) _Site_adaptiveSchema(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_adaptiveSchema(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().AdaptiveSchema(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteAdaptiveSchema) graphql.Marshaler {
+			return ec.marshalOSiteAdaptiveSchema2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteAdaptiveSchema(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Site_adaptiveSchema(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteAdaptiveSchema(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _SiteAdaptiveContent_enabled(ctx context.Context, field graphql.CollectedField, obj *model.SiteAdaptiveContent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -23894,6 +24078,52 @@ func (ec *executionContext) _SiteAdaptiveContent_enabled(ctx context.Context, fi
 }
 func (ec *executionContext) fieldContext_SiteAdaptiveContent_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteAdaptiveContent", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SiteAdaptiveSchema_jsonSchema(ctx context.Context, field graphql.CollectedField, obj *model.SiteAdaptiveSchema) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteAdaptiveSchema_jsonSchema(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.JSONSchema, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteAdaptiveSchema_jsonSchema(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteAdaptiveSchema", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _SiteAdaptiveSchema_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.SiteAdaptiveSchema) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteAdaptiveSchema_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteAdaptiveSchema_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteAdaptiveSchema", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _SiteConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SiteConnection) (ret graphql.Marshaler) {
@@ -33861,6 +34091,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "updateSiteAdaptiveSchema":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteAdaptiveSchema(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -36782,6 +37019,44 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "adaptiveSchema":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_adaptiveSchema(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -36817,6 +37092,49 @@ func (ec *executionContext) _SiteAdaptiveContent(ctx context.Context, sel ast.Se
 			out.Values[i] = graphql.MarshalString("SiteAdaptiveContent")
 		case "enabled":
 			out.Values[i] = ec._SiteAdaptiveContent_enabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteAdaptiveSchemaImplementors = []string{"SiteAdaptiveSchema"}
+
+func (ec *executionContext) _SiteAdaptiveSchema(ctx context.Context, sel ast.SelectionSet, obj *model.SiteAdaptiveSchema) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteAdaptiveSchemaImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteAdaptiveSchema")
+		case "jsonSchema":
+			out.Values[i] = ec._SiteAdaptiveSchema_jsonSchema(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._SiteAdaptiveSchema_updatedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -40640,6 +40958,16 @@ func (ec *executionContext) marshalNSiteAdaptiveContent2ᚖgithubᚗcomᚋbinder
 	return ec._SiteAdaptiveContent(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNSiteAdaptiveSchema2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteAdaptiveSchema(ctx context.Context, sel ast.SelectionSet, v *model.SiteAdaptiveSchema) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteAdaptiveSchema(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNSiteConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteConnection(ctx context.Context, sel ast.SelectionSet, v *model.SiteConnection) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -41661,6 +41989,13 @@ func (ec *executionContext) marshalOSite2ᚖgithubᚗcomᚋbinderyhqᚋbindery�
 		return graphql.Null
 	}
 	return ec._Site(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSiteAdaptiveSchema2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteAdaptiveSchema(ctx context.Context, sel ast.SelectionSet, v *model.SiteAdaptiveSchema) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SiteAdaptiveSchema(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOSiteProxy2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteProxy(ctx context.Context, sel ast.SelectionSet, v *model.SiteProxy) graphql.Marshaler {

@@ -576,6 +576,12 @@ type SiteAdaptiveContent struct {
 	Enabled bool `json:"enabled"`
 }
 
+type SiteAdaptiveSchema struct {
+	// A JSON Schema (draft-07) of the visitor's claims, with an `unsigned` object of unsigned claims.
+	JSONSchema any       `json:"jsonSchema"`
+	UpdatedAt  time.Time `json:"updatedAt"`
+}
+
 type SiteConnection struct {
 	Edges      []*SiteEdge `json:"edges"`
 	PageInfo   *PageInfo   `json:"pageInfo"`
