@@ -27,6 +27,26 @@ type pageView struct {
 	Prev, Next                               *link
 	Updated                                  time.Time
 	Markdown                                 string // URL of the page's Markdown
+	SearchURL                                string // where the search box sends its query
+	Search                                   *searchView
+}
+
+// searchView is a search's results page.
+type searchView struct {
+	Query   string
+	Problem string // why the query could not run, for the reader
+	Results []searchResult
+}
+
+type searchResult struct {
+	link
+	Ancestors string
+	Sections  []searchSection
+}
+
+type searchSection struct {
+	link
+	Body string
 }
 
 type link struct {
@@ -52,6 +72,10 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 	loc, ok := s.locate(strings.TrimSuffix(path, ".md"))
 	if !ok {
 		s.h.fail(w, errPageNotFound)
+		return
+	}
+	if loc.pagePath == searchSegment {
+		s.serveSearch(w, req, loc)
 		return
 	}
 	content, err := s.h.r.SpaceContent(s.ctx, loc.siteSpace.SpaceID, nil)
@@ -99,8 +123,7 @@ func (s *siteView) pageView(loc location, content *graph.Content, p *tree.Page, 
 	rendered := htmlpage.Render(body, links)
 	url := s.pageURL(loc, content.Tree, p)
 	v := pageView{
-		SiteTitle: s.visit.Site.Title, Title: p.Title, Description: p.Description,
-		Canonical: s.h.baseURL + url, Home: s.base + "/", Style: assetPath,
+		Title: p.Title, Description: p.Description, Canonical: s.h.baseURL + url,
 		NoIndex: s.visit.Site.Visibility != "public" || p.NoIndex,
 		Body:    rendered.Body, Outline: outline(rendered.Headings), Updated: p.UpdatedAt,
 		Markdown: strings.TrimSuffix(url, "/") + ".md",
@@ -108,6 +131,15 @@ func (s *siteView) pageView(loc location, content *graph.Content, p *tree.Page, 
 	if loc.pagePath == "" || url == s.siteSpaceURL(loc.section, loc.siteSpace) {
 		v.Markdown = s.siteSpaceURL(loc.section, loc.siteSpace) + content.Tree.Path(p.ID) + ".md"
 	}
+	s.frame(&v, loc, content.Tree, p.ID)
+	v.Prev, v.Next = s.neighbours(loc, content.Tree, p)
+	return v
+}
+
+// frame fills what every page of a site space shows around its content: section tabs, variants,
+// the sidebar (current: the page read, "" for none) and the search box.
+func (s *siteView) frame(v *pageView, loc location, t *tree.Tree, current string) {
+	v.SiteTitle, v.Home, v.Style = s.visit.Site.Title, s.base+"/", assetPath
 	for _, sec := range s.visit.Sections {
 		v.Sections = append(v.Sections, link{Title: sec.Title, URL: s.sectionURL(sec), Current: sec.ID == sectionID(loc.section)})
 	}
@@ -116,9 +148,8 @@ func (s *siteView) pageView(loc location, content *graph.Content, p *tree.Page, 
 			v.Variants = append(v.Variants, link{Title: siteSpaceTitle(ss), URL: s.siteSpaceURL(loc.section, ss), Current: ss.ID == loc.siteSpace.ID})
 		}
 	}
-	v.Nav = s.nav(loc, content.Tree, "", p.ID)
-	v.Prev, v.Next = s.neighbours(loc, content.Tree, p)
-	return v
+	v.Nav = s.nav(loc, t, "", current)
+	v.SearchURL = s.siteSpaceURL(loc.section, loc.siteSpace) + searchSegment
 }
 
 func siteSpaceTitle(ss *ent.SiteSpace) string {

@@ -203,3 +203,25 @@ func checkHTML(t *testing.T, page string) {
 		}
 	}
 }
+
+func TestPublishedSiteSearch(t *testing.T) {
+	f := newSiteFixture(t)
+	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(true).SetBasename("acme") })
+	_, _, landing := f.get(t, "/sites/acme/")
+	if !strings.Contains(landing, `action="/sites/acme/~search"`) {
+		t.Fatal("no search box on the page")
+	}
+	status, _, results := f.get(t, "/sites/acme/~search?q=guides")
+	if status != 200 || !strings.Contains(results, `href="/sites/acme/guides"`) || !strings.Contains(results, "for “guides”") {
+		t.Fatalf("search results: %d %s", status, results)
+	}
+	if _, _, none := f.get(t, "/sites/acme/~search?q=secret"); strings.Contains(none, `href="/sites/acme/secret"`) {
+		t.Error("search lists a hidden page")
+	}
+	if status, _, bad := f.get(t, "/sites/acme/~search?q="+strings.Repeat("x", 600)); status != 200 || !strings.Contains(bad, `class="problem"`) {
+		t.Errorf("an over-long query: %d", status)
+	}
+	if _, _, guides := f.get(t, "/sites/acme/guides"); !strings.Contains(guides, `id="overview"`) {
+		t.Error("headings lack the anchors search results link to")
+	}
+}
