@@ -225,3 +225,29 @@ func TestPublishedSiteSearch(t *testing.T) {
 		t.Error("headings lack the anchors search results link to")
 	}
 }
+
+func TestSiteOnItsHostname(t *testing.T) {
+	f := newSiteFixture(t)
+	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(true).SetHostname("docs.acme.test") })
+	get := func(host, path string) (int, string) {
+		req, _ := http.NewRequest("GET", f.e.Server.URL+path, nil)
+		req.Host = host
+		res, err := f.e.Server.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	if status, body := get("docs.acme.test", "/guides/install"); status != 200 || !strings.Contains(body, "<h1>Install</h1>") ||
+		!strings.Contains(body, `href="/guides"`) {
+		t.Fatalf("page on the custom hostname: %d %s", status, body)
+	}
+	if status, body := get("DOCS.acme.test:8080", "/"); status != 200 || !strings.Contains(body, "<h1>Welcome</h1>") {
+		t.Fatalf("landing page on the custom hostname: %d", status)
+	}
+	if status, body := get("other.acme.test", "/v1/"); status != 401 || !strings.Contains(body, `"code":401`) {
+		t.Fatalf("a host no site has reaches the API: %d %s", status, body)
+	}
+}
