@@ -1,9 +1,11 @@
 package publish
 
 import (
+	"bytes"
 	"encoding/xml"
 	"fmt"
 	"html/template"
+	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -88,17 +90,33 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 		s.h.fail(w, errPageNotFound)
 		return
 	}
-	body, err := s.h.r.PageBody(s.ctx, p)
-	if err != nil {
-		s.h.fail(w, err)
+	tag := s.etag(content.Revision.ID, path)
+	if s.notModified(w, req, tag) {
 		return
 	}
 	if asMarkdown {
+		body, err := s.h.r.PageBody(s.ctx, p)
+		if err != nil {
+			s.h.fail(w, err)
+			return
+		}
 		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
 		fmt.Fprintf(w, "# %s\n\n%s", p.Title, body)
 		return
 	}
-	s.writeHTML(w, s.pageView(loc, content, p, body))
+	page, err := s.h.rendered(tag, func(b *bytes.Buffer) error {
+		body, err := s.h.r.PageBody(s.ctx, p)
+		if err == nil {
+			s.render(b, s.pageView(loc, content, p, body))
+		}
+		return err
+	})
+	if err != nil {
+		s.h.fail(w, err)
+		return
+	}
+	s.writeHeaders(w, s.visit.Site.Visibility != "public" || p.NoIndex)
+	_, _ = w.Write(page)
 }
 
 // findPage returns the page at a path ("" for the landing page); a group leads to its first
@@ -230,16 +248,23 @@ func (l siteLinks) File(id string) string {
 
 // writeHTML writes a page with the headers every page carries.
 func (s *siteView) writeHTML(w http.ResponseWriter, v pageView) {
+	s.writeHeaders(w, v.NoIndex)
+	s.render(w, v)
+}
+
+// writeHeaders sets the headers every page carries.
+func (s *siteView) writeHeaders(w http.ResponseWriter, noIndex bool) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", contentSecurityPolicy)
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Referrer-Policy", "strict-origin-when-cross-origin")
-	if v.NoIndex {
+	if noIndex {
 		w.Header().Set("X-Robots-Tag", "noindex")
 	}
-	// An error here is a reader gone away or a template bug the tests catch; the headers are sent.
-	_ = pages.ExecuteTemplate(w, "page.html", v)
 }
+
+// render writes a page. An error is a reader gone away or a template bug the tests catch.
+func (s *siteView) render(w io.Writer, v pageView) { _ = pages.ExecuteTemplate(w, "page.html", v) }
 
 // serveFile answers a file of a site space (…/~files/{siteSpaceId}/{fileId}) with a redirect to
 // its signed download URL.

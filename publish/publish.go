@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/go-chi/chi/v5"
+	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph"
@@ -25,12 +26,13 @@ import (
 // Handler serves published sites under /sites/.
 type Handler struct {
 	r       *graph.Resolver
-	baseURL string // absolute URL of this server, for canonical links and sitemaps
+	baseURL string                     // absolute URL of this server, for canonical links and sitemaps
+	pages   *lru.Cache[string, []byte] // rendered pages by ETag
 }
 
 // New returns the published-site surface; mount it with Routes.
 func New(r *graph.Resolver, baseURL string) *Handler {
-	return &Handler{r: r, baseURL: strings.TrimRight(baseURL, "/")}
+	return &Handler{r: r, baseURL: strings.TrimRight(baseURL, "/"), pages: newPageCache()}
 }
 
 // Routes adds the site routes to a router.

@@ -251,3 +251,37 @@ func TestSiteOnItsHostname(t *testing.T) {
 		t.Fatalf("a host no site has reaches the API: %d %s", status, body)
 	}
 }
+
+func TestPublishedPagesRevalidate(t *testing.T) {
+	f := newSiteFixture(t)
+	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(true).SetBasename("acme") })
+	_, h, _ := f.get(t, "/sites/acme/guides")
+	tag := h.Get("ETag")
+	if tag == "" || h.Get("Cache-Control") != "public, max-age=60" {
+		t.Fatalf("headers: %v", h)
+	}
+	revalidate := func() int {
+		req, _ := http.NewRequest("GET", f.e.Server.URL+"/sites/acme/guides", nil)
+		req.Header.Set("If-None-Match", tag)
+		res, err := f.e.Server.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	if status := revalidate(); status != http.StatusNotModified {
+		t.Fatalf("revalidation: %d", status)
+	}
+	f.write(t, page("Changelog", "New page."))
+	if status := revalidate(); status != http.StatusOK {
+		t.Fatalf("after a merge, revalidation answers %d", status)
+	}
+	if _, _, body := f.get(t, "/sites/acme/guides"); !strings.Contains(body, "Changelog") {
+		t.Fatal("a merge does not show at the next request")
+	}
+	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetVisibility(site.VisibilityUnlisted) })
+	if _, h, _ := f.get(t, "/sites/acme/guides"); h.Get("ETag") == tag {
+		t.Fatal("a changed site keeps its pages' tags")
+	}
+}
