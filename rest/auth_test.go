@@ -43,6 +43,7 @@ type authFixture struct {
 	comment, reply              string // a comment on the space's content, and a reply to it
 	crComment, crReply          string // a comment on change request 1, and a reply to it
 	site                        string // a site showing space
+	spec                        string // the slug of an OpenAPI spec given as text
 }
 
 func newAuthFixture(t *testing.T) *authFixture {
@@ -63,6 +64,9 @@ func newAuthFixture(t *testing.T) *authFixture {
 	f.comment, f.reply = authDiscussion(t, e, f.admin, "/v1/spaces/"+f.space+"/comments")
 	f.crComment, f.crReply = authDiscussion(t, e, f.admin, "/v1/spaces/"+f.space+"/change-requests/1/comments")
 	f.site = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/sites", map[string]any{"title": "Docs site", "spaces": []string{f.space}}))
+	f.spec = "petstore"
+	authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/openapi", map[string]any{"slug": f.spec, "source": authSpecSource}))
+	e.RunDueJobs()
 	return f
 }
 
@@ -86,6 +90,7 @@ func (f *authFixture) endpoints() []authEndpoint {
 	m := o + "/members/" + f.reader.UserID
 	tm := o + "/teams/" + f.team
 	inv := o + "/link-invites/" + f.invite
+	spec := o + "/openapi/" + f.spec
 	eps := []authEndpoint{
 		{"GET", "/v1/", "/v1/", nil, false},
 		{"GET", "/v1/user", "/v1/user", nil, false},
@@ -123,6 +128,16 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"GET", "/v1/orgs/{organizationId}/sites", o + "/sites", nil, true},
 		{"POST", "/v1/orgs/{organizationId}/sites", o + "/sites", map[string]any{"title": "Evil", "spaces": []string{f.space}}, true},
 		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}", o + "/sites/" + f.site, nil, true},
+		{"GET", "/v1/orgs/{organizationId}/openapi", o + "/openapi", nil, true},
+		{"POST", "/v1/orgs/{organizationId}/openapi", o + "/openapi", map[string]any{"slug": "evil", "source": authSpecSource}, true},
+		{"GET", "/v1/orgs/{organizationId}/openapi/{specSlug}", spec, nil, true},
+		{"PUT", "/v1/orgs/{organizationId}/openapi/{specSlug}", spec, map[string]any{"source": authSpecSource}, true},
+		{"PATCH", "/v1/orgs/{organizationId}/openapi/{specSlug}", spec, map[string]any{"visibility": "public"}, true},
+		{"DELETE", "/v1/orgs/{organizationId}/openapi/{specSlug}", spec, nil, true},
+		{"GET", "/v1/orgs/{organizationId}/openapi/{specSlug}/versions", spec + "/versions", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}", spec + "/versions/latest", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content", spec + "/versions/latest/content", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content/raw", spec + "/versions/latest/content/raw", nil, true},
 		{"GET", "/v1/orgs/{organizationId}/custom-fields", o + "/custom-fields", nil, true},
 		{"POST", "/v1/orgs/{organizationId}/custom-fields", o + "/custom-fields", map[string]any{"name": "evil", "type": "text"}, true},
 		{"GET", "/v1/orgs/{organizationId}/custom-fields/{fieldName}", o + "/custom-fields/cf", nil, true},
@@ -234,6 +249,9 @@ func commentEndpoints(pattern, path, comment, reply string) []authEndpoint {
 	}
 }
 
+// authSpecSource is an OpenAPI document given as text.
+var authSpecSource = map[string]any{"text": `{"openapi":"3.0.3","info":{"title":"T","version":"1"},"paths":{}}`}
+
 // authImportBody imports one uploaded Markdown page ("evil").
 var authImportBody = map[string]any{"source": "markdown", "files": []any{map[string]any{"path": "evil.md", "base64": "ZXZpbA=="}}}
 
@@ -294,6 +312,7 @@ func (f *authFixture) authSnapshot(t *testing.T) map[string]string {
 	for _, p := range []string{o, o + "/members", o + "/members/" + f.reader.UserID, o + "/members/" + f.reader.UserID + "/teams",
 		o + "/teams", o + "/teams/" + f.team, o + "/teams/" + f.team + "/members", o + "/link-invites",
 		o + "/link-invites/" + f.invite, o + "/custom-fields", o + "/custom-fields/cf", o + "/sites", o + "/sites/" + f.site,
+		o + "/openapi", o + "/openapi/" + f.spec, o + "/openapi/" + f.spec + "/versions", o + "/openapi/" + f.spec + "/versions/latest/content",
 		o + "/collections", "/v1/collections/" + f.collection,
 		o + "/spaces", "/v1/spaces/" + f.space, "/v1/spaces/" + f.space + "/custom-fields",
 		"/v1/spaces/" + f.space + "/change-requests", "/v1/spaces/" + f.space + "/change-requests/1",
