@@ -24,7 +24,7 @@ func siteAdaptiveSchema(s *ent.Site) *model.SiteAdaptiveSchema {
 }
 
 // updateSiteAdaptiveSchema replaces the site's visitor schema (internal/adaptive), unless a
-// condition of the site does not compile against it (decision 135). The site's row is locked
+// condition of the site does not compile against it (decision 143). The site's row is locked
 // first, so a condition written at the same time is checked against one schema or the other.
 // Returns NOT_FOUND, FORBIDDEN, INVALID naming the JSON path, or CONFLICT naming the condition.
 func (r *Resolver) updateSiteAdaptiveSchema(ctx context.Context, orgID, siteID string, raw any) (*model.SiteAdaptiveSchema, error) {

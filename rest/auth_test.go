@@ -45,6 +45,7 @@ type authFixture struct {
 	crComment, crReply          string // a comment on change request 1, and a reply to it
 	site                        string // a site showing space
 	siteSpace, shareLink        string // the site's site space of space, and a share link of the site
+	spec                        string // the slug of an OpenAPI spec given as text
 }
 
 func newAuthFixture(t *testing.T) *authFixture {
@@ -69,6 +70,9 @@ func newAuthFixture(t *testing.T) *authFixture {
 	e.Do(f.admin, "PUT", "/v1/orgs/"+f.org+"/sites/"+f.site+"/adaptive-schema", map[string]any{"jsonSchema": map[string]any{
 		"type": "object", "properties": map[string]any{"beta": map[string]any{"type": "boolean", "description": "d"}}, "additionalProperties": false}})
 	f.shareLink = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/sites/"+f.site+"/share-links", map[string]any{"name": "Kept"}))
+	f.spec = "petstore"
+	authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/openapi", map[string]any{"slug": f.spec, "source": authSpecSource}))
+	e.RunDueJobs()
 	return f
 }
 
@@ -94,6 +98,7 @@ func (f *authFixture) endpoints() []authEndpoint {
 	inv := o + "/link-invites/" + f.invite
 	site := o + "/sites/" + f.site
 	siteSpace := site + "/site-spaces/" + f.siteSpace
+	spec := o + "/openapi/" + f.spec
 	eps := []authEndpoint{
 		{"GET", "/v1/", "/v1/", nil, false},
 		{"GET", "/v1/user", "/v1/user", nil, false},
@@ -149,6 +154,16 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"PATCH", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization", siteSpace + "/customization",
 			map[string]any{"title": "Evil"}, true},
 		{"DELETE", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization", siteSpace + "/customization", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/openapi", o + "/openapi", nil, true},
+		{"POST", "/v1/orgs/{organizationId}/openapi", o + "/openapi", map[string]any{"slug": "evil", "source": authSpecSource}, true},
+		{"GET", "/v1/orgs/{organizationId}/openapi/{specSlug}", spec, nil, true},
+		{"PUT", "/v1/orgs/{organizationId}/openapi/{specSlug}", spec, map[string]any{"source": authSpecSource}, true},
+		{"PATCH", "/v1/orgs/{organizationId}/openapi/{specSlug}", spec, map[string]any{"visibility": "public"}, true},
+		{"DELETE", "/v1/orgs/{organizationId}/openapi/{specSlug}", spec, nil, true},
+		{"GET", "/v1/orgs/{organizationId}/openapi/{specSlug}/versions", spec + "/versions", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}", spec + "/versions/latest", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content", spec + "/versions/latest/content", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content/raw", spec + "/versions/latest/content/raw", nil, true},
 		{"GET", "/v1/orgs/{organizationId}/custom-fields", o + "/custom-fields", nil, true},
 		{"POST", "/v1/orgs/{organizationId}/custom-fields", o + "/custom-fields", map[string]any{"name": "evil", "type": "text"}, true},
 		{"GET", "/v1/orgs/{organizationId}/custom-fields/{fieldName}", o + "/custom-fields/cf", nil, true},
@@ -260,6 +275,9 @@ func commentEndpoints(pattern, path, comment, reply string) []authEndpoint {
 	}
 }
 
+// authSpecSource is an OpenAPI document given as text.
+var authSpecSource = map[string]any{"text": `{"openapi":"3.0.3","info":{"title":"T","version":"1"},"paths":{}}`}
+
 // authImportBody imports one uploaded Markdown page ("evil").
 var authImportBody = map[string]any{"source": "markdown", "files": []any{map[string]any{"path": "evil.md", "base64": "ZXZpbA=="}}}
 
@@ -323,6 +341,7 @@ func (f *authFixture) authSnapshot(t *testing.T) map[string]string {
 		o + "/sites/" + f.site + "/share-links", o + "/sites/" + f.site + "/publishing/auth", o + "/sites/" + f.site + "/customization",
 		o + "/sites/" + f.site + "/adaptive-schema",
 		o + "/sites/" + f.site + "/site-spaces/" + f.siteSpace + "/customization",
+		o + "/openapi", o + "/openapi/" + f.spec, o + "/openapi/" + f.spec + "/versions", o + "/openapi/" + f.spec + "/versions/latest/content",
 		o + "/collections", "/v1/collections/" + f.collection,
 		o + "/spaces", "/v1/spaces/" + f.space, "/v1/spaces/" + f.space + "/custom-fields",
 		"/v1/spaces/" + f.space + "/change-requests", "/v1/spaces/" + f.space + "/change-requests/1",
