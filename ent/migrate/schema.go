@@ -1242,9 +1242,9 @@ var (
 				Columns: []*schema.Column{SpacesColumns[16]},
 			},
 			{
-				Name:    "space_organization_id_parent_id_position",
+				Name:    "space_organization_id_parent_id_position_id",
 				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[16], SpacesColumns[17], SpacesColumns[9]},
+				Columns: []*schema.Column{SpacesColumns[16], SpacesColumns[17], SpacesColumns[9], SpacesColumns[0]},
 			},
 			{
 				Name:    "space_organization_id_deleted_at_position_id",
