@@ -58,10 +58,16 @@ func (f *siteFixture) created(t *testing.T, r testenv.Response) string {
 	return r.Map(t)["id"].(string)
 }
 
-// write adds pages through a change request and merges it.
+// write adds pages to the site's space through a change request and merges it.
 func (f *siteFixture) write(t *testing.T, changes ...map[string]any) {
 	t.Helper()
-	base := "/v1/spaces/" + f.space + "/change-requests"
+	f.writeTo(t, f.space, changes...)
+}
+
+// writeTo adds pages to a space through a change request and merges it.
+func (f *siteFixture) writeTo(t *testing.T, spaceID string, changes ...map[string]any) {
+	t.Helper()
+	base := "/v1/spaces/" + spaceID + "/change-requests"
 	n := f.e.Do(f.admin, "POST", base, map[string]any{"subject": "Pages"}).Map(t)["number"].(float64)
 	cr := fmt.Sprintf("%s/%d", base, int(n))
 	if r := f.e.Do(f.admin, "POST", cr+"/content?compat=false", map[string]any{"changes": changes}); r.Status != 200 {
@@ -80,6 +86,14 @@ func (f *siteFixture) setSite(t *testing.T, change func(*ent.SiteUpdateOne)) {
 	if err := upd.Exec(accounts.System(context.Background())); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// addSiteSpace adds a space to the site at the root level, after the others.
+func (f *siteFixture) addSiteSpace(t *testing.T, spaceID string) {
+	t.Helper()
+	ctx := accounts.System(context.Background())
+	f.e.Store.Client.SiteSpace.Create().SetOrganizationID(f.org).SetSiteID(f.site).SetSpaceID(spaceID).
+		SetPath("api").SetPosition("z").ExecX(ctx)
 }
 
 // get fetches a site URL without a token.
