@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/collection"
@@ -62,5 +63,31 @@ func TestDeletingACollectionResolvesWhatWasInIt(t *testing.T) {
 	}
 	if got := client.Space.Query().Where(rule.SpacesWithRole(v, viewer.RoleCreate)).CountX(sys); got != 2 {
 		t.Errorf("a creator has the create role on %d spaces, want 2", got)
+	}
+}
+
+// TestPointRolesEndOnACycle computes point roles under a corrupt tree, a cycle of collections
+// (moves refuse them): the walk up the cached collections is bounded, as ContentRole's.
+func TestPointRolesEndOnACycle(t *testing.T) {
+	var n atomic.Int64
+	client := testenv.OpenStore(t, &n).Client
+	sys := accounts.System(context.Background())
+	org := client.Organization.Create().SetTitle("Acme").SaveX(sys).ID
+	a := client.Collection.Create().SetOrganizationID(org).SetTitle("A").SetDefaultLevel("inherit").SaveX(sys)
+	b := client.Collection.Create().SetOrganizationID(org).SetTitle("B").SetParentID(a.ID).SetDefaultLevel("inherit").SaveX(sys)
+	client.Collection.UpdateOneID(a.ID).SetParentID(b.ID).ExecX(sys)
+	s := client.Space.Create().SetOrganizationID(org).SetTitle("S").SetParentID(a.ID).SetDefaultLevel("inherit").SaveX(sys)
+	u := client.User.Create().SetEmail("r@example.com").SetDisplayName("r").SaveX(sys)
+	ctx := viewer.NewContext(ent.NewContext(context.Background(), client),
+		viewer.NewUser(u.ID, u.Email, map[string]*viewer.Role{org: role("read")}))
+	done := make(chan error, 1)
+	go func() { _, err := rule.SpaceRoles(ctx, []*ent.Space{s}); done <- err }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("SpaceRoles does not end on a cycle of collections")
 	}
 }
