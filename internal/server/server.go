@@ -45,27 +45,47 @@ func Defaults(baseURL string) Options {
 
 // New returns the server's HTTP handler over an open store.
 func New(st *store.Store, o Options) http.Handler {
+	a := authenticators(st, o.Clock)
 	r := &graph.Resolver{Client: st.Client, Clock: o.Clock, Version: Version, Build: Build, BaseURL: o.BaseURL,
 		Blobs: st.Blobs, Search: st.Search, Fetcher: fetch.New(o.FetchAllow), ImportLimits: o.ImportLimits}
 	return rest.NewRouter(rest.Config{
-		Resolver:       r,
-		GraphQL:        graph.NewHandler(r, o.Limits),
-		Authenticate:   authenticator(st),
-		MaxBody:        o.MaxBody,
-		MaxUploadBody:  o.MaxUploadBody,
-		RequestTimeout: o.RequestTimeout,
-		BaseURL:        o.BaseURL,
-		CORSOrigins:    o.CORSOrigins,
+		Resolver:            r,
+		GraphQL:             graph.NewHandler(r, o.Limits),
+		Authenticate:        a.token,
+		AuthenticateSession: a.session,
+		MaxBody:             o.MaxBody,
+		MaxUploadBody:       o.MaxUploadBody,
+		RequestTimeout:      o.RequestTimeout,
+		BaseURL:             o.BaseURL,
+		CORSOrigins:         o.CORSOrigins,
 	})
 }
 
-func authenticator(st *store.Store) rest.Authenticator {
-	a := accounts.NewAuthenticator(st.Client)
-	return func(ctx context.Context, token string) (*viewer.Viewer, error) {
-		v, err := a.Authenticate(ctx, token)
-		if errors.Is(err, accounts.ErrInvalidToken) {
-			return nil, apperr.Unauthenticatedf("the bearer token is invalid or was revoked")
-		}
-		return v, err
+// auth turns bearer tokens and session cookies into viewers, with one membership cache.
+type auth struct {
+	a     *accounts.Authenticator
+	clock func() time.Time
+}
+
+func authenticators(st *store.Store, clock func() time.Time) auth {
+	if clock == nil {
+		clock = time.Now
 	}
+	return auth{a: accounts.NewAuthenticator(st.Client), clock: clock}
+}
+
+func (a auth) token(ctx context.Context, token string) (*viewer.Viewer, error) {
+	v, err := a.a.Authenticate(ctx, token)
+	if errors.Is(err, accounts.ErrInvalidToken) {
+		return nil, apperr.Unauthenticatedf("the bearer token is invalid or was revoked")
+	}
+	return v, err
+}
+
+func (a auth) session(ctx context.Context, secret string) (*viewer.Viewer, error) {
+	v, err := a.a.AuthenticateSession(ctx, secret, a.clock())
+	if errors.Is(err, accounts.ErrInvalidSession) {
+		return nil, apperr.Unauthenticatedf("the session expired or ended: sign in again")
+	}
+	return v, err
 }
