@@ -330,6 +330,21 @@ func TestSSOSessions(t *testing.T) {
 		}
 		testenv.CheckError(t, f.e.Do(bea, "GET", "/v1/user", nil), http.StatusUnauthorized)
 	})
+	t.Run("OKSessionCostsWhatATokenCosts", func(t *testing.T) {
+		b.me() // the memberships are cached after a user's first request, as for tokens
+		viaSession := f.e.Statements(func() { b.me() })
+		status, out, _ := b.do("POST", "/v1/user/tokens", own, "application/json", strings.NewReader(`{}`))
+		if status != http.StatusCreated {
+			t.Fatalf("create a token: %d %s", status, out)
+		}
+		var created struct{ Token string }
+		testenv.Response{Body: out}.JSON(t, &created)
+		bea := testenv.Actor{Token: created.Token}
+		viaToken := f.e.Statements(func() { f.e.Do(bea, "GET", "/v1/user", nil) })
+		if viaSession != viaToken || viaSession > 2 {
+			t.Fatalf("GET /v1/user: %d statements with the session, %d with a token (want equal, at most 2)", viaSession, viaToken)
+		}
+	})
 	t.Run("ErrSSOEnforcedElsewhere", func(t *testing.T) {
 		// Bea also belongs to a second organization that enforces SSO through its own provider.
 		other, otherOrg := f.e.Bootstrap("zed@zeta.io", "Zeta")
