@@ -368,8 +368,15 @@ func TestSSOSessions(t *testing.T) {
 		if status, out, _ := b.do("GET", "/v1/orgs/"+otherOrg, "", "", nil); status != http.StatusOK {
 			t.Fatalf("the other organization before enforcement: %d %s", status, out)
 		}
+		space := authCreated(t, f.e.Do(other, "POST", "/v1/orgs/"+otherOrg+"/spaces", map[string]any{"title": "Zeta docs"}))
 		f.e.Do(other, "PATCH", "/v1/orgs/"+otherOrg, map[string]any{"sso": true})
-		status, out, _ := b.do("GET", "/v1/orgs/"+otherOrg, "", "", nil)
+		status, out, _ := b.do("GET", "/v1/spaces/"+space, "", "", nil)
+		if msg := testenv.CheckError(t, testenv.Response{Status: status, Body: out}, http.StatusForbidden); !strings.Contains(msg, "single sign-on") {
+			t.Fatalf("a space of the organization: %s", msg)
+		}
+		status, out, _ = b.do("GET", "/v1/spaces/nosuchspace", "", "", nil)
+		testenv.CheckError(t, testenv.Response{Status: status, Body: out}, http.StatusNotFound)
+		status, out, _ = b.do("GET", "/v1/orgs/"+otherOrg, "", "", nil)
 		msg := testenv.CheckError(t, testenv.Response{Status: status, Body: out}, http.StatusForbidden)
 		if !strings.Contains(msg, p["service"].(map[string]any)["startURL"].(string)) {
 			t.Fatalf("the refusal does not name the start URL: %s", msg)
