@@ -170,15 +170,13 @@ func (r *Resolver) samlService(p *ent.SAMLProvider) *model.SAMLService {
 	return &model.SAMLService{AcsURL: s.ACSURL, StartURL: s.StartURL, EntityID: s.EntityID}
 }
 
+// samlDefaultTeam returns p's default team, the teams of a whole level loaded together; nil when
+// it has none (or it was deleted).
 func (r *Resolver) samlDefaultTeam(ctx context.Context, p *ent.SAMLProvider) (*ent.Team, error) {
 	if p.DefaultTeamID == nil {
 		return nil, nil
 	}
-	t, err := r.Client.Team.Query().Where(team.ID(*p.DefaultTeamID)).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, nil
-	}
-	return t, err
+	return loader.Get(ctx, r.Client, loader.Teams, p, func(p *ent.SAMLProvider) string { return derefOr(p.DefaultTeamID, "") })
 }
 
 // SSOLogins lists the sign-in entries of an organization's active providers, by label (at most

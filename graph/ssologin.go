@@ -2,6 +2,8 @@ package graph
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"time"
 
@@ -130,7 +132,8 @@ func (r *Resolver) replayCache(sys context.Context, providerID string, now time.
 		if _, err := r.Client.SAMLAssertion.Delete().Where(samlassertion.ExpiresAtLT(now)).Exec(sys); err != nil {
 			return err
 		}
-		err := r.Client.SAMLAssertion.Create().SetID(providerID + " " + assertionID).SetExpiresAt(expiresAt.UTC()).Exec(sys)
+		key := sha256.Sum256([]byte(assertionID)) // the id is the IdP's, of any length
+		err := r.Client.SAMLAssertion.Create().SetID(providerID + " " + hex.EncodeToString(key[:])).SetExpiresAt(expiresAt.UTC()).Exec(sys)
 		if ent.IsConstraintError(err) {
 			return saml.ErrAssertionReplayed
 		}

@@ -145,3 +145,25 @@ func TestSAMLProviders(t *testing.T) {
 		testenv.CheckError(t, e.Do(admin, "DELETE", base+"/"+id, nil), http.StatusNotFound)
 	})
 }
+
+// TestSAMLProviderListStatements: a page of providers with their default teams costs the same
+// statements for 2 providers as for 8.
+func TestSAMLProviderListStatements(t *testing.T) {
+	e := testenv.New(t)
+	admin, org := e.Bootstrap("ada@example.com", "Acme")
+	base := "/v1/orgs/" + org + "/saml"
+	add := func(n int) {
+		for range n {
+			team := authCreated(t, e.Do(admin, "PUT", "/v1/orgs/"+org+"/teams", map[string]any{"title": "Team"}))
+			authCreated(t, e.Raw(admin, "POST", base, "application/json", strings.NewReader(`{"label":"P","defaultTeam":"`+team+`"}`)))
+		}
+	}
+	add(2)
+	e.Raw(admin, "GET", base, "", nil) // the admin's memberships are cached after a first request
+	few := e.Statements(func() { e.Raw(admin, "GET", base, "", nil) })
+	add(6)
+	many := e.Statements(func() { e.Raw(admin, "GET", base, "", nil) })
+	if few != many {
+		t.Fatalf("%d statements for 2 providers, %d for 8", few, many)
+	}
+}

@@ -888,7 +888,7 @@ var (
 	}
 	// SamlAssertionsColumns holds the columns for the "saml_assertions" table.
 	SamlAssertionsColumns = []*schema.Column{
-		{Name: "id", Type: field.TypeString, Size: 1200},
+		{Name: "id", Type: field.TypeString, Size: 200},
 		{Name: "expires_at", Type: field.TypeTime},
 	}
 	// SamlAssertionsTable holds the schema information for the "saml_assertions" table.

@@ -12,10 +12,11 @@ import (
 // it is refused, by every server process sharing the database.
 type SAMLAssertion struct{ ent.Schema }
 
-// Fields of SAMLAssertion: the id is the provider's id and the assertion's ID, joined by a space.
+// Fields of SAMLAssertion: the id is the provider's id and the SHA-256 (hex) of the assertion's ID,
+// joined by a space.
 func (SAMLAssertion) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("id").Immutable().NotEmpty().MaxLen(1200),
+		field.String("id").Immutable().NotEmpty().MaxLen(200),
 		field.Time("expires_at").Immutable(),
 	}
 }
