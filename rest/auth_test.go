@@ -310,7 +310,7 @@ func TestAuthRequired(t *testing.T) {
 	})
 }
 
-// publicRoutes answer without a token: a sign-in page reads the sign-in entries (decision 131).
+// publicRoutes answer without a token: a sign-in page reads the sign-in entries (decision 146).
 var publicRoutes = map[string]bool{"GET /v1/orgs/{organizationId}/sso": true}
 
 func TestAuthPublicRoutes(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 )
 
 // TranslationSettings is the wire shape of spec/01 TranslationSettings (the reference client's
-// `translations` operations are another resource: decision 133).
+// `translations` operations are another resource: decision 148).
 type TranslationSettings struct {
 	Object      string                                `json:"object"`
 	ID          string                                `json:"id"`

@@ -40,7 +40,7 @@ func (s *Spec) HasOperation(method, path string) bool {
 
 // Superseded are the reference's path templates where spec/ defines another resource: the
 // reference's translations are translation runs, spec/01's TranslationSettings are named sets of
-// languages (decision 133). Their answers follow spec/01 and their tests check them.
+// languages (decision 148). Their answers follow spec/01 and their tests check them.
 var Superseded = map[string]bool{
 	"/orgs/{organizationId}/translations":                 true,
 	"/orgs/{organizationId}/translations/{translationId}": true,
