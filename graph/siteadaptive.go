@@ -24,7 +24,7 @@ func siteAdaptiveSchema(s *ent.Site) *model.SiteAdaptiveSchema {
 }
 
 // updateSiteAdaptiveSchema replaces the site's visitor schema (internal/adaptive), unless a
-// condition of the site does not compile against it (decision 143). The site's row is locked
+// condition of the site does not compile against it (decision 157). The site's row is locked
 // first, so a condition written at the same time is checked against one schema or the other.
 // Returns NOT_FOUND, FORBIDDEN, INVALID naming the JSON path, or CONFLICT naming the condition.
 func (r *Resolver) updateSiteAdaptiveSchema(ctx context.Context, orgID, siteID string, raw any) (*model.SiteAdaptiveSchema, error) {
@@ -135,11 +135,7 @@ func firstBadCondition(conds []sitecustom.Condition, schema *adaptive.Schema) er
 // checkCustomizationConditions checks the conditions written in settings (header links) against
 // the site's visitor schema. Returns INVALID naming the JSON path and column.
 func checkCustomizationConditions(s *ent.Site, settings map[string]any) error {
-	schema, err := siteSchema(s)
-	if err != nil {
-		return err
-	}
-	if err := firstBadCondition(sitecustom.Conditions(settings), schema); err != nil {
+	if err := firstBadCondition(sitecustom.Conditions(settings), siteSchema(s)); err != nil {
 		return apperr.Invalidf("%s", err)
 	}
 	return nil

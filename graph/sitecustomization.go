@@ -13,7 +13,7 @@ import (
 	"github.com/binderyhq/bindery/internal/sitecustom"
 )
 
-// siteCustomization is Site.customization: the site's effective settings (decision 142).
+// siteCustomization is Site.customization: the site's effective settings (decision 156).
 func (r *Resolver) siteCustomization(ctx context.Context, s *ent.Site) (map[string]any, error) {
 	return customizationAnswer(ctx, s, s.CustomizationUpdatedAt, s.Customization), nil
 }

@@ -141,7 +141,7 @@ func (r *Resolver) siteShareLink(ctx context.Context, s *ent.Site, key string) (
 
 // SiteShareKey resolves the `shareKey` of a site's GET operations: nil when none is given, else
 // the key, which the answer's published URLs then carry. Returns NOT_FOUND when the key is no
-// active share link's of the site (decision 139), INVALID when it is too long to be one.
+// active share link's of the site (decision 153), INVALID when it is too long to be one.
 func (r *Resolver) SiteShareKey(ctx context.Context, s *ent.Site, key *string) (*string, error) {
 	if key == nil {
 		return nil, nil
