@@ -163,23 +163,32 @@ func (r *Resolver) insertSpace(ctx context.Context, orgID string, parent *string
 	root string, set func(*ent.SpaceCreate)) (string, error) {
 	var id string
 	err := txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
-		key, err := place(ctx, tx, orgID, parent, "", pos)
-		if err != nil {
-			return err
+		s, err := r.insertSpaceTx(ctx, tx, orgID, parent, pos, root, set)
+		if err == nil {
+			id = s.ID
 		}
-		c := tx.Space.Create().SetOrganizationID(orgID).SetNillableParentID(parent).SetPosition(key)
-		set(c)
-		s, err := c.Save(ctx)
-		if err != nil {
-			return err
-		}
-		id = s.ID
-		if err := startRevision(ctx, tx, s, root); err != nil {
-			return err
-		}
-		return r.reindexSearch(ctx, tx, s, tree.EmptyRoot, root) // a duplicate starts with content
+		return err
 	})
 	return id, err
+}
+
+// insertSpaceTx is insertSpace in the transaction tx, for writes that make a space among others.
+func (r *Resolver) insertSpaceTx(ctx context.Context, tx *ent.Tx, orgID string, parent *string, pos *model.ContentPositionInput,
+	root string, set func(*ent.SpaceCreate)) (*ent.Space, error) {
+	key, err := place(ctx, tx, orgID, parent, "", pos)
+	if err != nil {
+		return nil, err
+	}
+	c := tx.Space.Create().SetOrganizationID(orgID).SetNillableParentID(parent).SetPosition(key)
+	set(c)
+	s, err := c.Save(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := startRevision(ctx, tx, s, root); err != nil {
+		return nil, err
+	}
+	return s, r.reindexSearch(ctx, tx, s, tree.EmptyRoot, root) // a duplicate starts with content
 }
 
 // startRevision gives a space made in tx its first revision over the root tree (the empty tree is
