@@ -515,6 +515,13 @@ func electDefault(ctx context.Context, tx *ent.Tx, siteID string, section *strin
 	return tx.SiteSpace.UpdateOne(first).SetIsDefault(true).Exec(ctx)
 }
 
+// LeaveSites removes the site spaces of spaces, in tx, as leaveSites does: for the sweeper, which
+// purges deleted spaces (spaces deleted before they left their sites on deletion still show).
+func LeaveSites(ctx context.Context, tx *ent.Tx, spaceIDs []string) error {
+	_, err := leaveSites(ctx, tx, sitespace.SpaceIDIn(spaceIDs...))
+	return err
+}
+
 // siteDefaultSpace is Site.defaultSiteSpace.
 func (r *Resolver) siteDefaultSpace(ctx context.Context, s *ent.Site) (*ent.SiteSpace, error) {
 	return loader.For(ctx, r.Client).SiteDefaultSpace(ctx, s)

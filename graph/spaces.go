@@ -281,13 +281,20 @@ func newShareKey(v space.Visibility) *string {
 }
 
 // deleteSpace deletes a space softly: it disappears from lists and reads, and organization
-// admins may restore it for SpaceRetention.
+// admins may restore it for SpaceRetention. It leaves the sites that showed it, in the same
+// transaction (a restore does not bring it back on them).
 func (r *Resolver) deleteSpace(ctx context.Context, id string) (bool, error) {
 	s, err := r.adminSpace(ctx, id, "delete it")
 	if err != nil {
 		return false, err
 	}
-	err = r.Client.Space.UpdateOne(s).SetDeletedAt(r.now()).Exec(ctx)
+	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
+		if err := tx.Space.UpdateOne(s).SetDeletedAt(r.now()).Exec(ctx); err != nil {
+			return err
+		}
+		_, err := leaveSites(ctx, tx, sitespace.SpaceID(s.ID))
+		return err
+	})
 	return err == nil, err
 }
 
@@ -457,8 +464,9 @@ func (r *Resolver) checkTransfer(ctx context.Context, kind, from, to string) err
 	return nil
 }
 
-// dropSpaceLinks removes the grants, custom field values and site links of spaces (their
-// policies let organization admins remove them, from deleted spaces too).
+// dropSpaceLinks removes the grants, custom field values and site spaces of spaces (their
+// policies let organization admins remove them, from deleted spaces too); the spaces leave their
+// sites as leaveSites says.
 func dropSpaceLinks(ctx context.Context, tx *ent.Tx, spaceIDs []string) error {
 	if _, err := tx.PermissionGrant.Delete().Where(permissiongrant.SpaceIDIn(spaceIDs...)).Exec(ctx); err != nil {
 		return err
@@ -466,7 +474,7 @@ func dropSpaceLinks(ctx context.Context, tx *ent.Tx, spaceIDs []string) error {
 	if _, err := tx.CustomFieldValue.Delete().Where(customfieldvalue.SpaceIDIn(spaceIDs...)).Exec(ctx); err != nil {
 		return err
 	}
-	_, err := tx.SiteSpace.Delete().Where(sitespace.SpaceIDIn(spaceIDs...)).Exec(ctx)
+	_, err := leaveSites(ctx, tx, sitespace.SpaceIDIn(spaceIDs...))
 	return err
 }
 

@@ -1,16 +1,19 @@
 package rest_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/graph/sweep"
 	"github.com/binderyhq/bindery/internal/testenv"
 )
 
@@ -485,6 +488,57 @@ func TestDeleteSiteSpace(t *testing.T) {
 	}
 	if resp := f.e.Do(f.admin, "GET", "/v1/spaces/"+f.docs, nil); resp.Status != http.StatusOK {
 		t.Fatalf("the space went with its site space: %d", resp.Status)
+	}
+}
+
+// TestSpacesLeaveSites: a space deleted or transferred leaves every site of its old organization
+// (counters and defaults kept right); restoring it does not bring it back.
+func TestSpacesLeaveSites(t *testing.T) {
+	f := newSitesFixture(t)
+	one := f.siteWithSpaces(t, f.docs, f.api)
+	two := f.siteWithSpaces(t, f.api, f.docs)
+	t.Run("Deleted", func(t *testing.T) {
+		f.e.Do(f.admin, "DELETE", "/v1/spaces/"+f.docs, nil)
+		f.checkCounter(t, one, 1)
+		f.checkCounter(t, two, 1)
+		if d := f.siteSpaces(t, f.admin, one, "?default=true"); len(d) != 1 || d[0].Space.ID != f.api {
+			t.Fatalf("the default left: %+v", d)
+		}
+		f.e.Do(f.admin, "POST", "/v1/spaces/"+f.docs+"/restore", nil)
+		f.checkCounter(t, one, 1)
+	})
+	t.Run("Transferred", func(t *testing.T) {
+		f.e.Store.Client.Member.Create().SetOrganizationID(f.otherOrg).SetUserID(f.admin.UserID).SetRole(viewer.RoleAdmin).ExecX(system())
+		if resp := f.e.Do(f.admin, "POST", "/v1/spaces/"+f.api+"/transfer", map[string]any{"organization": f.otherOrg}); resp.Status != http.StatusOK {
+			t.Fatalf("transfer: %d %s", resp.Status, resp.Body)
+		}
+		f.checkCounter(t, one, 0)
+		f.checkCounter(t, two, 0)
+	})
+	t.Run("TransferredInACollection", func(t *testing.T) {
+		col := authCreated(t, f.e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/collections", map[string]any{"title": "Guides"}))
+		inside := createSpace(t, f.e, f.admin, f.org, map[string]any{"title": "Inside", "parent": col})["id"].(string)
+		three := f.siteWithSpaces(t, inside, f.docs)
+		f.e.Do(f.admin, "POST", "/v1/collections/"+col+"/transfer", map[string]any{"organization": f.otherOrg})
+		f.checkCounter(t, three, 1)
+	})
+}
+
+// TestSweptSpacesLeaveSites: a space deleted before deletions took spaces off their sites still
+// shows on them until the sweeper removes it; then it leaves, counters and defaults kept right.
+func TestSweptSpacesLeaveSites(t *testing.T) {
+	f := newSitesFixture(t)
+	id := f.siteWithSpaces(t, f.docs, f.api)
+	deleted := time.Now().Add(-8 * 24 * time.Hour)
+	if err := f.e.Store.Client.Space.UpdateOneID(f.docs).SetDeletedAt(deleted).Exec(system()); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := sweep.Sweep(context.Background(), f.e.Store.Client, time.Now()); err != nil || n != 1 {
+		t.Fatalf("swept %d: %v", n, err)
+	}
+	f.checkCounter(t, id, 1)
+	if d := f.siteSpaces(t, f.admin, id, "?default=true"); len(d) != 1 || d[0].Space.ID != f.api {
+		t.Fatalf("defaults %+v", d)
 	}
 }
 
