@@ -290,6 +290,8 @@ func TestUpdateSiteSpace(t *testing.T) {
 			t.Fatalf("null condition: %+v", ss)
 		}
 		patch(docs.ID, map[string]any{"path": "guide_v2.0"}).JSON(t, &ss) // its own path is no clash
+		sendMinimal(t, f.e, f.admin, "PATCH", f.path(id, "site-spaces", docs.ID), `{"path":"guide"}`)
+		patch(docs.ID, map[string]any{"path": "guide_v2.0"})
 	})
 	t.Run("ConditionOfTheSchema", func(t *testing.T) {
 		schema := map[string]any{"type": "object", "additionalProperties": false,
