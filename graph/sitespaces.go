@@ -291,7 +291,7 @@ func (r *Resolver) updateSiteSpace(ctx context.Context, orgID, siteID, id string
 	if err != nil {
 		return nil, err
 	}
-	if in.Path != nil {
+	if in.Path != nil && *in.Path != ss.Path {
 		if err := checkSegment("path", *in.Path, sitePathMax); err != nil {
 			return nil, err
 		}
