@@ -15,6 +15,7 @@ import (
 	"github.com/binderyhq/bindery/internal/crawl"
 	"github.com/binderyhq/bindery/internal/fetch"
 	"github.com/binderyhq/bindery/internal/store"
+	"github.com/binderyhq/bindery/publish"
 	"github.com/binderyhq/bindery/rest"
 )
 
@@ -47,7 +48,8 @@ func Defaults(baseURL string) Options {
 func New(st *store.Store, o Options) http.Handler {
 	r := &graph.Resolver{Client: st.Client, Clock: o.Clock, Version: Version, Build: Build, BaseURL: o.BaseURL,
 		Blobs: st.Blobs, Search: st.Search, Fetcher: fetch.New(o.FetchAllow), ImportLimits: o.ImportLimits}
-	return rest.NewRouter(rest.Config{
+	sites := publish.New(r, o.BaseURL)
+	return sites.ByHost(rest.NewRouter(rest.Config{
 		Resolver:       r,
 		GraphQL:        graph.NewHandler(r, o.Limits),
 		Authenticate:   authenticator(st),
@@ -56,7 +58,8 @@ func New(st *store.Store, o Options) http.Handler {
 		RequestTimeout: o.RequestTimeout,
 		BaseURL:        o.BaseURL,
 		CORSOrigins:    o.CORSOrigins,
-	})
+		Sites:          sites.Routes,
+	}))
 }
 
 func authenticator(st *store.Store) rest.Authenticator {
