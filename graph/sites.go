@@ -85,7 +85,7 @@ func (r *Resolver) siteProxy(s *ent.Site) *model.SiteProxy {
 	if s.ProxyOrigin == nil {
 		return nil
 	}
-	return &model.SiteProxy{Origin: *s.ProxyOrigin, Target: r.siteURL(s.ID)}
+	return &model.SiteProxy{Origin: *s.ProxyOrigin, Target: r.siteURL(s)}
 }
 
 // createSite creates a site whose site spaces are the given spaces, in order, the first one the

@@ -85,7 +85,7 @@ func (r *siteResolver) DefaultSiteSpace(ctx context.Context, obj *ent.Site) (*en
 
 // URL is the resolver for the url field.
 func (r *siteResolver) URL(ctx context.Context, obj *ent.Site) (string, error) {
-	return r.siteURL(obj.ID), nil
+	return r.siteURL(obj), nil
 }
 
 // AdaptiveContent is the resolver for the adaptiveContent field.
@@ -110,7 +110,7 @@ func (r *siteSpaceResolver) Space(ctx context.Context, obj *ent.SiteSpace) (*ent
 
 // URL is the resolver for the url field.
 func (r *siteSpaceResolver) URL(ctx context.Context, obj *ent.SiteSpace) (string, error) {
-	return r.siteSpaceURL(obj), nil
+	return r.siteSpaceURL(ctx, obj)
 }
 
 // Site returns generated.SiteResolver implementation.

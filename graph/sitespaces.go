@@ -90,14 +90,36 @@ func (r *Resolver) siteSpaceTitle(ctx context.Context, ss *ent.SiteSpace) (strin
 	return sp.Title, nil
 }
 
-// siteURL is Site.url: where the site is served (its published URL once published).
-func (r *Resolver) siteURL(siteID string) string {
-	return strings.TrimRight(r.BaseURL, "/") + "/sites/" + siteID
+// siteURL is Site.url: where the site is served (publish), named by its basename, else its id.
+func (r *Resolver) siteURL(s *ent.Site) string {
+	return strings.TrimRight(r.BaseURL, "/") + "/sites/" + derefOr(s.Basename, s.ID)
 }
 
-// siteSpaceURL is SiteSpace.url: its site's URL followed by its path.
-func (r *Resolver) siteSpaceURL(ss *ent.SiteSpace) string {
-	return r.siteURL(ss.SiteID) + "/" + ss.Path
+// siteSpaceURL is SiteSpace.url: where its site serves it (publish): the site's URL, then its
+// section's path unless that is the site's default section, then its own path unless it is the
+// default of its level. Its site and section are looked up for the whole level at once.
+func (r *Resolver) siteSpaceURL(ctx context.Context, ss *ent.SiteSpace) (string, error) {
+	s, err := loader.Get(ctx, r.Client, loader.Sites, ss, func(ss *ent.SiteSpace) string { return ss.SiteID })
+	if err == nil && s == nil {
+		err = apperr.NotFoundf("site not found")
+	}
+	if err != nil {
+		return "", err
+	}
+	u := r.siteURL(s) + "/"
+	if ss.SectionID != nil {
+		sec, err := loader.Get(ctx, r.Client, loader.SiteSections, ss, func(ss *ent.SiteSpace) string { return derefOr(ss.SectionID, "") })
+		if err != nil {
+			return "", err
+		}
+		if sec != nil && !sec.IsDefault {
+			u += sec.Path + "/"
+		}
+	}
+	if !ss.IsDefault {
+		u += ss.Path + "/"
+	}
+	return u, nil
 }
 
 // addSiteSpace shows a space on a site (in.SpaceID nil: a new space titled like the site), after

@@ -105,14 +105,15 @@ func setSiteFields(ctx context.Context, tx *ent.Tx, upd *ent.SiteUpdateOne, s *e
 	return nil
 }
 
-// setBasename checks basename b and gives it to site s, unless another site holds it. Basenames
-// are unique on the server: whether one is taken is read across organizations, and only that is
-// told. Returns INVALID or CONFLICT naming basename.
+// setBasename checks basename b and gives it to site s, unless another site holds it as its
+// basename or its id (sites are served under either). Basenames are unique on the server: whether
+// one is taken is read across organizations, and only that is told. Returns INVALID or CONFLICT
+// naming basename.
 func setBasename(ctx context.Context, tx *ent.Tx, upd *ent.SiteUpdateOne, s *ent.Site, b string) error {
 	if err := checkSegment("basename", b, siteBasenameMax); err != nil || derefOr(s.Basename, "") == b {
 		return err
 	}
-	taken, err := tx.Site.Query().Where(site.Basename(b)).Exist(privacy.DecisionContext(ctx, privacy.Allow))
+	taken, err := tx.Site.Query().Where(site.Or(site.Basename(b), site.ID(b))).Exist(privacy.DecisionContext(ctx, privacy.Allow))
 	if err != nil {
 		return err
 	}

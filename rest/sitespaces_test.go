@@ -166,9 +166,15 @@ func TestListSiteSpaces(t *testing.T) {
 	})
 	t.Run("PublishedURL", func(t *testing.T) {
 		f.e.Do(f.admin, "POST", f.path(id, "publish"), nil)
-		got := f.siteSpaces(t, f.admin, id, "")[0].URLs.Published
-		if !strings.HasSuffix(got, "/sites/"+id+"/docs") {
-			t.Fatalf("urls.published %q", got)
+		got := f.siteSpaces(t, f.admin, id, "")
+		if !strings.HasSuffix(got[0].URLs.Published, "/sites/"+id+"/") || !strings.HasSuffix(got[1].URLs.Published, "/sites/"+id+"/api-reference/") {
+			t.Fatalf("urls.published %q and %q", got[0].URLs.Published, got[1].URLs.Published)
+		}
+		f.e.Do(f.admin, "PATCH", f.path(id), map[string]any{"basename": "handbook"})
+		guides := f.section(t, id, "guides")
+		in := f.addSiteSpace(t, id, map[string]any{"spaceId": f.api, "sectionId": guides})
+		if !strings.HasSuffix(in.URLs.Published, "/sites/handbook/guides/") {
+			t.Fatalf("urls.published of a section's default %q", in.URLs.Published)
 		}
 	})
 }
@@ -595,9 +601,9 @@ const siteSpacesQuery = `query($o: ID!) { organization(id: $o) { sites(first: 50
 
 // siteSpacesStatements is the statements of siteSpacesQuery for a reader, whatever the number of
 // sites: the token with its user 1, the organization 1, the sites 1, their site spaces 1 and
-// their count 1, the spaces 1, the reader's grants 1 (their roles on the spaces), the default
-// site spaces 1.
-const siteSpacesStatements = 8
+// their count 1, the spaces 1, the reader's grants 1 (their roles on the spaces), the sites of
+// the site spaces 1 (their URLs name them), the default site spaces 1.
+const siteSpacesStatements = 9
 
 // TestSiteSpacesStatements: a page of sites with their site spaces and each one's space costs as
 // many statements for 50 sites as for 5 (GraphQL), and a REST list as many for 10 site spaces as

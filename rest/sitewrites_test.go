@@ -31,7 +31,7 @@ func TestUpdateSite(t *testing.T) {
 		proxy, _ := s["proxy"].(map[string]any)
 		if s["title"] != "Handbook" || s["visibility"] != "unlisted" || s["basename"] != "handbook" ||
 			s["adaptiveContent"].(map[string]any)["enabled"] != true || proxy["origin"] != "example.com/docs" ||
-			!strings.HasSuffix(proxy["target"].(string), "/sites/"+id) {
+			proxy["target"] != s["urls"].(map[string]any)["preview"] || !strings.HasSuffix(proxy["target"].(string), "/sites/handbook") {
 			t.Fatalf("patched %v", s)
 		}
 	})
@@ -84,6 +84,9 @@ func TestUpdateSiteRefusesBadInput(t *testing.T) {
 	alien := f.e.Do(f.outsider, "POST", "/v1/orgs/"+f.otherOrg+"/sites", map[string]any{"title": "Alien"}).Map(t)["id"].(string)
 	f.e.Do(f.outsider, "PATCH", "/v1/orgs/"+f.otherOrg+"/sites/"+alien, map[string]any{"basename": "alien"})
 	otherSpace := f.siteSpaces(t, f.admin, other, "")[0].ID
+	if _, err := f.e.Store.Client.Site.Create().SetID("lowercaseid").SetOrganizationID(f.otherOrg).SetTitle("Lower").Save(system()); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name   string
 		body   any
@@ -103,6 +106,7 @@ func TestUpdateSiteRefusesBadInput(t *testing.T) {
 		{"ErrBasenameNull", map[string]any{"basename": nil}, 400, "basename"},
 		{"ErrBasenameTaken", map[string]any{"basename": "taken"}, 409, "basename"},
 		{"ErrBasenameTakenInAnotherOrganization", map[string]any{"basename": "alien"}, 409, "basename"},
+		{"ErrBasenameIsAnotherSitesID", map[string]any{"basename": "lowercaseid"}, 409, "basename"},
 		{"ErrAdaptiveContentNull", map[string]any{"adaptiveContent": nil}, 400, "adaptiveContent"},
 		{"ErrAdaptiveContentEmpty", map[string]any{"adaptiveContent": map[string]any{}}, 400, "adaptiveContent.enabled"},
 		{"ErrAdaptiveContentNotBoolean", map[string]any{"adaptiveContent": map[string]any{"enabled": "yes"}}, 400, "adaptiveContent.enabled"},

@@ -6526,7 +6526,7 @@ type Site {
   its root level. Null when there is none or the viewer cannot read its space.
   """
   defaultSiteSpace: SiteSpace
-  "Where the site is served once published."
+  "Where the site is served once published: under its basename, else its id."
   url: String!
   adaptiveContent: SiteAdaptiveContent!
   createdAt: Time!
@@ -6561,7 +6561,10 @@ type SiteSpace {
   "An expression over the visitor's claims: shown only to visitors for whom it is true."
   condition: String
   space: Space!
-  "Where it is served once its site is published: the site's URL followed by its path."
+  """
+  Where it is served once its site is published: the site's URL, then its section's path unless
+  that is the default section, then its own path unless it is the default of its level.
+  """
   url: String!
 }
 

@@ -5,6 +5,8 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/predicate"
+	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/graph/page"
@@ -43,6 +45,16 @@ func (f SiteSpaceFilter) predicates(sites []string) []predicate.SiteSpace {
 var Spaces = byID("spaces", func(ctx context.Context, c *ent.Client, ids []string) ([]*ent.Space, error) {
 	return c.Space.Query().Where(space.IDIn(ids...), space.DeletedAtIsNil()).All(ctx)
 }, func(s *ent.Space) string { return s.ID })
+
+// Sites looks up sites by id: nil for one the viewer may not see.
+var Sites = byID("sites", func(ctx context.Context, c *ent.Client, ids []string) ([]*ent.Site, error) {
+	return c.Site.Query().Where(site.IDIn(ids...)).All(ctx)
+}, func(s *ent.Site) string { return s.ID })
+
+// SiteSections looks up site sections by id: nil for one the viewer may not see.
+var SiteSections = byID("site sections", func(ctx context.Context, c *ent.Client, ids []string) ([]*ent.SiteSection, error) {
+	return c.SiteSection.Query().Where(sitesection.IDIn(ids...)).All(ctx)
+}, func(s *ent.SiteSection) string { return s.ID })
 
 // SiteDefaultSpace returns a site's default site space: the default of its default section when
 // it has one, else of its root level; nil when there is none the viewer sees.
