@@ -44,6 +44,7 @@ type authFixture struct {
 	crComment, crReply          string // a comment on change request 1, and a reply to it
 	site                        string // a site showing space
 	siteSpace                   string // the site space of space on site
+	spec                        string // the slug of an OpenAPI spec given as text
 }
 
 func newAuthFixture(t *testing.T) *authFixture {
@@ -67,6 +68,9 @@ func newAuthFixture(t *testing.T) *authFixture {
 	var siteSpaces struct{ Items []struct{ ID string } }
 	e.Do(f.admin, "GET", "/v1/orgs/"+f.org+"/sites/"+f.site+"/site-spaces", nil).JSON(t, &siteSpaces)
 	f.siteSpace = siteSpaces.Items[0].ID
+	f.spec = "petstore"
+	authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/openapi", map[string]any{"slug": f.spec, "source": authSpecSource}))
+	e.RunDueJobs()
 	return f
 }
 
@@ -92,6 +96,7 @@ func (f *authFixture) endpoints() []authEndpoint {
 	inv := o + "/link-invites/" + f.invite
 	st := o + "/sites/" + f.site
 	sts := st + "/site-spaces/" + f.siteSpace
+	spec := o + "/openapi/" + f.spec
 	eps := []authEndpoint{
 		{"GET", "/v1/", "/v1/", nil, false},
 		{"GET", "/v1/user", "/v1/user", nil, false},
@@ -138,6 +143,16 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"PATCH", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}", sts, map[string]any{"path": "evil"}, true},
 		{"DELETE", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}", sts, nil, true},
 		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move", sts + "/move", map[string]any{}, true},
+		{"GET", "/v1/orgs/{organizationId}/openapi", o + "/openapi", nil, true},
+		{"POST", "/v1/orgs/{organizationId}/openapi", o + "/openapi", map[string]any{"slug": "evil", "source": authSpecSource}, true},
+		{"GET", "/v1/orgs/{organizationId}/openapi/{specSlug}", spec, nil, true},
+		{"PUT", "/v1/orgs/{organizationId}/openapi/{specSlug}", spec, map[string]any{"source": authSpecSource}, true},
+		{"PATCH", "/v1/orgs/{organizationId}/openapi/{specSlug}", spec, map[string]any{"visibility": "public"}, true},
+		{"DELETE", "/v1/orgs/{organizationId}/openapi/{specSlug}", spec, nil, true},
+		{"GET", "/v1/orgs/{organizationId}/openapi/{specSlug}/versions", spec + "/versions", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}", spec + "/versions/latest", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content", spec + "/versions/latest/content", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content/raw", spec + "/versions/latest/content/raw", nil, true},
 		{"GET", "/v1/orgs/{organizationId}/custom-fields", o + "/custom-fields", nil, true},
 		{"POST", "/v1/orgs/{organizationId}/custom-fields", o + "/custom-fields", map[string]any{"name": "evil", "type": "text"}, true},
 		{"GET", "/v1/orgs/{organizationId}/custom-fields/{fieldName}", o + "/custom-fields/cf", nil, true},
@@ -249,6 +264,9 @@ func commentEndpoints(pattern, path, comment, reply string) []authEndpoint {
 	}
 }
 
+// authSpecSource is an OpenAPI document given as text.
+var authSpecSource = map[string]any{"text": `{"openapi":"3.0.3","info":{"title":"T","version":"1"},"paths":{}}`}
+
 // authImportBody imports one uploaded Markdown page ("evil").
 var authImportBody = map[string]any{"source": "markdown", "files": []any{map[string]any{"path": "evil.md", "base64": "ZXZpbA=="}}}
 
@@ -310,6 +328,7 @@ func (f *authFixture) authSnapshot(t *testing.T) map[string]string {
 		o + "/teams", o + "/teams/" + f.team, o + "/teams/" + f.team + "/members", o + "/link-invites",
 		o + "/link-invites/" + f.invite, o + "/custom-fields", o + "/custom-fields/cf", o + "/sites", o + "/sites/" + f.site,
 		o + "/sites/" + f.site + "/site-spaces",
+		o + "/openapi", o + "/openapi/" + f.spec, o + "/openapi/" + f.spec + "/versions", o + "/openapi/" + f.spec + "/versions/latest/content",
 		o + "/collections", "/v1/collections/" + f.collection,
 		o + "/spaces", "/v1/spaces/" + f.space, "/v1/spaces/" + f.space + "/custom-fields",
 		"/v1/spaces/" + f.space + "/change-requests", "/v1/spaces/" + f.space + "/change-requests/1",
