@@ -138,26 +138,6 @@ func (_u *SiteUpdate) ClearProxyOrigin() *SiteUpdate {
 	return _u
 }
 
-// SetProxyTarget sets the "proxy_target" field.
-func (_u *SiteUpdate) SetProxyTarget(v string) *SiteUpdate {
-	_u.mutation.SetProxyTarget(v)
-	return _u
-}
-
-// SetNillableProxyTarget sets the "proxy_target" field if the given value is not nil.
-func (_u *SiteUpdate) SetNillableProxyTarget(v *string) *SiteUpdate {
-	if v != nil {
-		_u.SetProxyTarget(*v)
-	}
-	return _u
-}
-
-// ClearProxyTarget clears the value of the "proxy_target" field.
-func (_u *SiteUpdate) ClearProxyTarget() *SiteUpdate {
-	_u.mutation.ClearProxyTarget()
-	return _u
-}
-
 // SetVisibility sets the "visibility" field.
 func (_u *SiteUpdate) SetVisibility(v site.Visibility) *SiteUpdate {
 	_u.mutation.SetVisibility(v)
@@ -229,26 +209,6 @@ func (_u *SiteUpdate) SetNillableAdaptiveSchemaUpdatedAt(v *time.Time) *SiteUpda
 // ClearAdaptiveSchemaUpdatedAt clears the value of the "adaptive_schema_updated_at" field.
 func (_u *SiteUpdate) ClearAdaptiveSchemaUpdatedAt() *SiteUpdate {
 	_u.mutation.ClearAdaptiveSchemaUpdatedAt()
-	return _u
-}
-
-// SetDefaultSiteSpaceID sets the "default_site_space_id" field.
-func (_u *SiteUpdate) SetDefaultSiteSpaceID(v string) *SiteUpdate {
-	_u.mutation.SetDefaultSiteSpaceID(v)
-	return _u
-}
-
-// SetNillableDefaultSiteSpaceID sets the "default_site_space_id" field if the given value is not nil.
-func (_u *SiteUpdate) SetNillableDefaultSiteSpaceID(v *string) *SiteUpdate {
-	if v != nil {
-		_u.SetDefaultSiteSpaceID(*v)
-	}
-	return _u
-}
-
-// ClearDefaultSiteSpaceID clears the value of the "default_site_space_id" field.
-func (_u *SiteUpdate) ClearDefaultSiteSpaceID() *SiteUpdate {
-	_u.mutation.ClearDefaultSiteSpaceID()
 	return _u
 }
 
@@ -325,11 +285,6 @@ func (_u *SiteUpdate) ClearCustomizationUpdatedAt() *SiteUpdate {
 	return _u
 }
 
-// SetDefaultSiteSpace sets the "default_site_space" edge to the SiteSpace entity.
-func (_u *SiteUpdate) SetDefaultSiteSpace(v *SiteSpace) *SiteUpdate {
-	return _u.SetDefaultSiteSpaceID(v.ID)
-}
-
 // SetDefaultSection sets the "default_section" edge to the SiteSection entity.
 func (_u *SiteUpdate) SetDefaultSection(v *SiteSection) *SiteUpdate {
 	return _u.SetDefaultSectionID(v.ID)
@@ -383,12 +338,6 @@ func (_u *SiteUpdate) AddSectionGroups(v ...*SiteSectionGroup) *SiteUpdate {
 // Mutation returns the SiteMutation object of the builder.
 func (_u *SiteUpdate) Mutation() *SiteMutation {
 	return _u.mutation
-}
-
-// ClearDefaultSiteSpace clears the "default_site_space" edge to the SiteSpace entity.
-func (_u *SiteUpdate) ClearDefaultSiteSpace() *SiteUpdate {
-	_u.mutation.ClearDefaultSiteSpace()
-	return _u
 }
 
 // ClearDefaultSection clears the "default_section" edge to the SiteSection entity.
@@ -529,11 +478,6 @@ func (_u *SiteUpdate) check() error {
 			return &ValidationError{Name: "proxy_origin", err: fmt.Errorf(`ent: validator failed for field "Site.proxy_origin": %w`, err)}
 		}
 	}
-	if v, ok := _u.mutation.ProxyTarget(); ok {
-		if err := site.ProxyTargetValidator(v); err != nil {
-			return &ValidationError{Name: "proxy_target", err: fmt.Errorf(`ent: validator failed for field "Site.proxy_target": %w`, err)}
-		}
-	}
 	if v, ok := _u.mutation.Visibility(); ok {
 		if err := site.VisibilityValidator(v); err != nil {
 			return &ValidationError{Name: "visibility", err: fmt.Errorf(`ent: validator failed for field "Site.visibility": %w`, err)}
@@ -596,12 +540,6 @@ func (_u *SiteUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.ProxyOriginCleared() {
 		_spec.ClearField(site.FieldProxyOrigin, field.TypeString)
 	}
-	if value, ok := _u.mutation.ProxyTarget(); ok {
-		_spec.SetField(site.FieldProxyTarget, field.TypeString, value)
-	}
-	if _u.mutation.ProxyTargetCleared() {
-		_spec.ClearField(site.FieldProxyTarget, field.TypeString)
-	}
 	if value, ok := _u.mutation.Visibility(); ok {
 		_spec.SetField(site.FieldVisibility, field.TypeEnum, value)
 	}
@@ -640,35 +578,6 @@ func (_u *SiteUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.CustomizationUpdatedAtCleared() {
 		_spec.ClearField(site.FieldCustomizationUpdatedAt, field.TypeTime)
-	}
-	if _u.mutation.DefaultSiteSpaceCleared() {
-		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.M2O,
-			Inverse: false,
-			Table:   site.DefaultSiteSpaceTable,
-			Columns: []string{site.DefaultSiteSpaceColumn},
-			Bidi:    false,
-			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(sitespace.FieldID, field.TypeString),
-			},
-		}
-		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
-	}
-	if nodes := _u.mutation.DefaultSiteSpaceIDs(); len(nodes) > 0 {
-		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.M2O,
-			Inverse: false,
-			Table:   site.DefaultSiteSpaceTable,
-			Columns: []string{site.DefaultSiteSpaceColumn},
-			Bidi:    false,
-			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(sitespace.FieldID, field.TypeString),
-			},
-		}
-		for _, k := range nodes {
-			edge.Target.Nodes = append(edge.Target.Nodes, k)
-		}
-		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.DefaultSectionCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -962,26 +871,6 @@ func (_u *SiteUpdateOne) ClearProxyOrigin() *SiteUpdateOne {
 	return _u
 }
 
-// SetProxyTarget sets the "proxy_target" field.
-func (_u *SiteUpdateOne) SetProxyTarget(v string) *SiteUpdateOne {
-	_u.mutation.SetProxyTarget(v)
-	return _u
-}
-
-// SetNillableProxyTarget sets the "proxy_target" field if the given value is not nil.
-func (_u *SiteUpdateOne) SetNillableProxyTarget(v *string) *SiteUpdateOne {
-	if v != nil {
-		_u.SetProxyTarget(*v)
-	}
-	return _u
-}
-
-// ClearProxyTarget clears the value of the "proxy_target" field.
-func (_u *SiteUpdateOne) ClearProxyTarget() *SiteUpdateOne {
-	_u.mutation.ClearProxyTarget()
-	return _u
-}
-
 // SetVisibility sets the "visibility" field.
 func (_u *SiteUpdateOne) SetVisibility(v site.Visibility) *SiteUpdateOne {
 	_u.mutation.SetVisibility(v)
@@ -1053,26 +942,6 @@ func (_u *SiteUpdateOne) SetNillableAdaptiveSchemaUpdatedAt(v *time.Time) *SiteU
 // ClearAdaptiveSchemaUpdatedAt clears the value of the "adaptive_schema_updated_at" field.
 func (_u *SiteUpdateOne) ClearAdaptiveSchemaUpdatedAt() *SiteUpdateOne {
 	_u.mutation.ClearAdaptiveSchemaUpdatedAt()
-	return _u
-}
-
-// SetDefaultSiteSpaceID sets the "default_site_space_id" field.
-func (_u *SiteUpdateOne) SetDefaultSiteSpaceID(v string) *SiteUpdateOne {
-	_u.mutation.SetDefaultSiteSpaceID(v)
-	return _u
-}
-
-// SetNillableDefaultSiteSpaceID sets the "default_site_space_id" field if the given value is not nil.
-func (_u *SiteUpdateOne) SetNillableDefaultSiteSpaceID(v *string) *SiteUpdateOne {
-	if v != nil {
-		_u.SetDefaultSiteSpaceID(*v)
-	}
-	return _u
-}
-
-// ClearDefaultSiteSpaceID clears the value of the "default_site_space_id" field.
-func (_u *SiteUpdateOne) ClearDefaultSiteSpaceID() *SiteUpdateOne {
-	_u.mutation.ClearDefaultSiteSpaceID()
 	return _u
 }
 
@@ -1149,11 +1018,6 @@ func (_u *SiteUpdateOne) ClearCustomizationUpdatedAt() *SiteUpdateOne {
 	return _u
 }
 
-// SetDefaultSiteSpace sets the "default_site_space" edge to the SiteSpace entity.
-func (_u *SiteUpdateOne) SetDefaultSiteSpace(v *SiteSpace) *SiteUpdateOne {
-	return _u.SetDefaultSiteSpaceID(v.ID)
-}
-
 // SetDefaultSection sets the "default_section" edge to the SiteSection entity.
 func (_u *SiteUpdateOne) SetDefaultSection(v *SiteSection) *SiteUpdateOne {
 	return _u.SetDefaultSectionID(v.ID)
@@ -1207,12 +1071,6 @@ func (_u *SiteUpdateOne) AddSectionGroups(v ...*SiteSectionGroup) *SiteUpdateOne
 // Mutation returns the SiteMutation object of the builder.
 func (_u *SiteUpdateOne) Mutation() *SiteMutation {
 	return _u.mutation
-}
-
-// ClearDefaultSiteSpace clears the "default_site_space" edge to the SiteSpace entity.
-func (_u *SiteUpdateOne) ClearDefaultSiteSpace() *SiteUpdateOne {
-	_u.mutation.ClearDefaultSiteSpace()
-	return _u
 }
 
 // ClearDefaultSection clears the "default_section" edge to the SiteSection entity.
@@ -1366,11 +1224,6 @@ func (_u *SiteUpdateOne) check() error {
 			return &ValidationError{Name: "proxy_origin", err: fmt.Errorf(`ent: validator failed for field "Site.proxy_origin": %w`, err)}
 		}
 	}
-	if v, ok := _u.mutation.ProxyTarget(); ok {
-		if err := site.ProxyTargetValidator(v); err != nil {
-			return &ValidationError{Name: "proxy_target", err: fmt.Errorf(`ent: validator failed for field "Site.proxy_target": %w`, err)}
-		}
-	}
 	if v, ok := _u.mutation.Visibility(); ok {
 		if err := site.VisibilityValidator(v); err != nil {
 			return &ValidationError{Name: "visibility", err: fmt.Errorf(`ent: validator failed for field "Site.visibility": %w`, err)}
@@ -1450,12 +1303,6 @@ func (_u *SiteUpdateOne) sqlSave(ctx context.Context) (_node *Site, err error) {
 	if _u.mutation.ProxyOriginCleared() {
 		_spec.ClearField(site.FieldProxyOrigin, field.TypeString)
 	}
-	if value, ok := _u.mutation.ProxyTarget(); ok {
-		_spec.SetField(site.FieldProxyTarget, field.TypeString, value)
-	}
-	if _u.mutation.ProxyTargetCleared() {
-		_spec.ClearField(site.FieldProxyTarget, field.TypeString)
-	}
 	if value, ok := _u.mutation.Visibility(); ok {
 		_spec.SetField(site.FieldVisibility, field.TypeEnum, value)
 	}
@@ -1494,35 +1341,6 @@ func (_u *SiteUpdateOne) sqlSave(ctx context.Context) (_node *Site, err error) {
 	}
 	if _u.mutation.CustomizationUpdatedAtCleared() {
 		_spec.ClearField(site.FieldCustomizationUpdatedAt, field.TypeTime)
-	}
-	if _u.mutation.DefaultSiteSpaceCleared() {
-		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.M2O,
-			Inverse: false,
-			Table:   site.DefaultSiteSpaceTable,
-			Columns: []string{site.DefaultSiteSpaceColumn},
-			Bidi:    false,
-			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(sitespace.FieldID, field.TypeString),
-			},
-		}
-		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
-	}
-	if nodes := _u.mutation.DefaultSiteSpaceIDs(); len(nodes) > 0 {
-		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.M2O,
-			Inverse: false,
-			Table:   site.DefaultSiteSpaceTable,
-			Columns: []string{site.DefaultSiteSpaceColumn},
-			Bidi:    false,
-			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(sitespace.FieldID, field.TypeString),
-			},
-		}
-		for _, k := range nodes {
-			edge.Target.Nodes = append(edge.Target.Nodes, k)
-		}
-		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.DefaultSectionCleared() {
 		edge := &sqlgraph.EdgeSpec{

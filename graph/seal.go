@@ -9,7 +9,7 @@ import (
 )
 
 // sealPurpose names the server key (server_keys) that seals the secrets the server must show
-// again, such as a site's JWT signing key (decision 155).
+// again, such as a site's JWT signing key (decision 163).
 const sealPurpose = "sealed-secrets"
 
 // seal encrypts a secret the server must be able to show again, with AES-256-GCM under a server

@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/binderyhq/bindery/ent"
-	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/graph/apperr"
@@ -24,7 +23,7 @@ func siteAdaptiveSchema(s *ent.Site) *model.SiteAdaptiveSchema {
 }
 
 // updateSiteAdaptiveSchema replaces the site's visitor schema (internal/adaptive), unless a
-// condition of the site does not compile against it (decision 157). The site's row is locked
+// condition of the site does not compile against it (decision 165). The site's row is locked
 // first, so a condition written at the same time is checked against one schema or the other.
 // Returns NOT_FOUND, FORBIDDEN, INVALID naming the JSON path, or CONFLICT naming the condition.
 func (r *Resolver) updateSiteAdaptiveSchema(ctx context.Context, orgID, siteID string, raw any) (*model.SiteAdaptiveSchema, error) {
@@ -41,7 +40,7 @@ func (r *Resolver) updateSiteAdaptiveSchema(ctx context.Context, orgID, siteID s
 		return nil, apperr.Invalidf("%s", err)
 	}
 	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
-		current, err := lockSite(ctx, tx, s)
+		current, err := lockSite(ctx, tx, s.ID)
 		if err != nil {
 			return err
 		}
@@ -55,14 +54,6 @@ func (r *Resolver) updateSiteAdaptiveSchema(ctx context.Context, orgID, siteID s
 		return nil, err
 	}
 	return siteAdaptiveSchema(s), nil
-}
-
-// lockSite reads the site again in tx, locking its row until tx ends (PostgreSQL; SQLite's one
-// writer serializes), so its visitor schema and the conditions checked against it change one at a
-// time. Returns NOT_FOUND when the site is gone.
-func lockSite(ctx context.Context, tx *ent.Tx, s *ent.Site) (*ent.Site, error) {
-	current, err := tx.Site.Query().Where(site.ID(s.ID)).Modify(forUpdate).Only(ctx)
-	return current, notFound(err, "site")
 }
 
 // conditionsAllow checks every condition of the site against schema: its site spaces', its

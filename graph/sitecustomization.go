@@ -9,11 +9,12 @@ import (
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/txn"
 	"github.com/binderyhq/bindery/internal/sitecustom"
 )
 
-// siteCustomization is Site.customization: the site's effective settings (decision 156).
+// siteCustomization is Site.customization: the site's effective settings (decision 164).
 func (r *Resolver) siteCustomization(ctx context.Context, s *ent.Site) (map[string]any, error) {
 	return customizationAnswer(ctx, s, s.CustomizationUpdatedAt, s.Customization), nil
 }
@@ -58,7 +59,7 @@ func (r *Resolver) updateSiteCustomization(ctx context.Context, orgID, siteID st
 		return nil, apperr.Invalidf("%s", err)
 	}
 	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
-		current, err := lockSite(ctx, tx, s)
+		current, err := lockSite(ctx, tx, s.ID)
 		if err != nil {
 			return err
 		}
@@ -74,29 +75,22 @@ func (r *Resolver) updateSiteCustomization(ctx context.Context, orgID, siteID st
 	return r.siteCustomization(ctx, s)
 }
 
-// siteSpaceOf returns a site space of the site. Returns NOT_FOUND.
-func siteSpaceOf(ctx context.Context, c *ent.Client, s *ent.Site, siteSpaceID string) (*ent.SiteSpace, error) {
-	ss, err := c.SiteSpace.Query().Where(sitespace.ID(siteSpaceID), sitespace.SiteID(s.ID)).Only(ctx)
-	return ss, notFound(err, "site space")
-}
-
-// SiteSpaceCustomization returns a site space's effective settings: the site's, with the site
-// space's override over them. Returns NOT_FOUND.
-func (r *Resolver) SiteSpaceCustomization(ctx context.Context, orgID, siteID, siteSpaceID string) (map[string]any, error) {
-	s, err := r.site(ctx, orgID, siteID)
+// siteSpaceCustomization is SiteSpace.customization: the site space's effective settings, the
+// site's with the site space's override over them. Its site is looked up for the whole level.
+func (r *Resolver) siteSpaceCustomization(ctx context.Context, ss *ent.SiteSpace) (map[string]any, error) {
+	s, err := loader.Get(ctx, r.Client, loader.Sites, ss, func(ss *ent.SiteSpace) string { return ss.SiteID })
+	if err == nil && s == nil {
+		err = apperr.NotFoundf("site not found")
+	}
 	if err != nil {
 		return nil, err
 	}
-	ss, err := siteSpaceOf(ctx, r.Client, s, siteSpaceID)
-	if err != nil {
-		return nil, err
-	}
-	return siteSpaceCustomization(ctx, s, ss), nil
+	return customizationOf(ctx, s, ss), nil
 }
 
-// siteSpaceCustomization is the answer for a site space: updatedAt is the latest change of either
+// customizationOf is the answer for a site space: updatedAt is the latest change of either
 // layer.
-func siteSpaceCustomization(ctx context.Context, s *ent.Site, ss *ent.SiteSpace) map[string]any {
+func customizationOf(ctx context.Context, s *ent.Site, ss *ent.SiteSpace) map[string]any {
 	updated := s.CustomizationUpdatedAt
 	if t := ss.CustomizationUpdatedAt; t != nil && (updated == nil || t.After(*updated)) {
 		updated = t
@@ -123,7 +117,7 @@ func (r *Resolver) overrideSiteSpaceCustomization(ctx context.Context, orgID, si
 	}
 	var ss *ent.SiteSpace
 	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
-		if s, err = lockSite(ctx, tx, s); err != nil {
+		if s, err = lockSite(ctx, tx, s.ID); err != nil {
 			return err
 		}
 		current, err := tx.SiteSpace.Query().Where(sitespace.ID(siteSpaceID), sitespace.SiteID(s.ID)).
@@ -141,17 +135,13 @@ func (r *Resolver) overrideSiteSpaceCustomization(ctx context.Context, orgID, si
 	if err != nil {
 		return nil, err
 	}
-	return siteSpaceCustomization(ctx, s, ss), nil
+	return customizationOf(ctx, s, ss), nil
 }
 
 // deleteSiteSpaceCustomization removes a site space's whole override: the site's settings apply
 // to it again. Reports false when it had none. Returns NOT_FOUND or FORBIDDEN.
 func (r *Resolver) deleteSiteSpaceCustomization(ctx context.Context, orgID, siteID, siteSpaceID string) (bool, error) {
-	s, err := r.manageableSite(ctx, orgID, siteID, "customize sites")
-	if err != nil {
-		return false, err
-	}
-	ss, err := siteSpaceOf(ctx, r.Client, s, siteSpaceID)
+	_, ss, err := r.manageableSiteSpace(ctx, orgID, siteID, siteSpaceID, "customize sites")
 	if err != nil || ss.CustomizationUpdatedAt == nil {
 		return false, err
 	}

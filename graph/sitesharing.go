@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"crypto/subtle"
+	"net/url"
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/privacy"
@@ -64,7 +65,9 @@ func (r *Resolver) siteShareLinks(ctx context.Context, s *ent.Site, first *int, 
 	}, nil
 }
 
-func shareLinkCursor(l *ent.SiteShareLink) page.Cursor { return page.Cursor{Key: l.CreatedAt, ID: l.ID} }
+func shareLinkCursor(l *ent.SiteShareLink) page.Cursor {
+	return page.Cursor{Key: l.CreatedAt, ID: l.ID}
+}
 
 // createSiteShareLink makes a share link with a fresh random key, and returns the key with it:
 // only the key's hash is stored, so this is the one time it is shown.
@@ -84,8 +87,12 @@ func (r *Resolver) createSiteShareLink(ctx context.Context, orgID, siteID string
 	if err != nil {
 		return nil, err
 	}
-	return &model.CreatedSiteShareLink{ShareLink: l, Key: key}, nil
+	return &model.CreatedSiteShareLink{ShareLink: l, Key: key, URL: SharedURL(r.siteURL(s), key)}, nil
 }
+
+// SharedURL is a URL of a site's reader (its published URL, a site space's) that opens a
+// share-link site with key.
+func SharedURL(u, key string) string { return u + "?shareKey=" + url.QueryEscape(key) }
 
 // manageableShareLink returns a share link of a site the viewer manages.
 // Returns NOT_FOUND or FORBIDDEN.
@@ -141,7 +148,7 @@ func (r *Resolver) siteShareLink(ctx context.Context, s *ent.Site, key string) (
 
 // SiteShareKey resolves the `shareKey` of a site's GET operations: nil when none is given, else
 // the key, which the answer's published URLs then carry. Returns NOT_FOUND when the key is no
-// active share link's of the site (decision 153), INVALID when it is too long to be one.
+// active share link's of the site (decision 161), INVALID when it is too long to be one.
 func (r *Resolver) SiteShareKey(ctx context.Context, s *ent.Site, key *string) (*string, error) {
 	if key == nil {
 		return nil, nil

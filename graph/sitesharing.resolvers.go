@@ -73,6 +73,11 @@ func (r *siteResolver) Customization(ctx context.Context, obj *ent.Site) (any, e
 	return r.siteCustomization(ctx, obj)
 }
 
+// SiteSpace is the resolver for the siteSpace field.
+func (r *siteResolver) SiteSpace(ctx context.Context, obj *ent.Site, id string) (*ent.SiteSpace, error) {
+	return r.siteSpace(ctx, obj, id)
+}
+
 // AdaptiveSchema is the resolver for the adaptiveSchema field.
 func (r *siteResolver) AdaptiveSchema(ctx context.Context, obj *ent.Site) (*model.SiteAdaptiveSchema, error) {
 	return siteAdaptiveSchema(obj), nil
@@ -81,6 +86,11 @@ func (r *siteResolver) AdaptiveSchema(ctx context.Context, obj *ent.Site) (*mode
 // PrivateKey is the resolver for the privateKey field.
 func (r *sitePublishingAuthResolver) PrivateKey(ctx context.Context, obj *ent.SitePublishingAuth) (string, error) {
 	return r.publishingAuthKey(ctx, obj)
+}
+
+// Customization is the resolver for the customization field.
+func (r *siteSpaceResolver) Customization(ctx context.Context, obj *ent.SiteSpace) (any, error) {
+	return r.siteSpaceCustomization(ctx, obj)
 }
 
 // SitePublishingAuth returns generated.SitePublishingAuthResolver implementation.

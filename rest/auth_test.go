@@ -14,7 +14,6 @@ import (
 	entsql "entgo.io/ent/dialect/sql"
 	"github.com/go-chi/chi/v5"
 
-	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/internal/accounts"
@@ -69,7 +68,9 @@ func newAuthFixture(t *testing.T) *authFixture {
 	f.comment, f.reply = authDiscussion(t, e, f.admin, "/v1/spaces/"+f.space+"/comments")
 	f.crComment, f.crReply = authDiscussion(t, e, f.admin, "/v1/spaces/"+f.space+"/change-requests/1/comments")
 	f.site = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/sites", map[string]any{"title": "Docs site", "spaces": []string{f.space}}))
-	f.siteSpace = e.Store.Client.SiteSpace.Query().Where(sitespace.SiteID(f.site)).OnlyIDX(accounts.System(context.Background()))
+	var siteSpaces struct{ Items []struct{ ID string } }
+	e.Do(f.admin, "GET", "/v1/orgs/"+f.org+"/sites/"+f.site+"/site-spaces", nil).JSON(t, &siteSpaces)
+	f.siteSpace = siteSpaces.Items[0].ID
 	e.Do(f.admin, "PUT", "/v1/orgs/"+f.org+"/sites/"+f.site+"/adaptive-schema", map[string]any{"jsonSchema": map[string]any{
 		"type": "object", "properties": map[string]any{"beta": map[string]any{"type": "boolean", "description": "d"}}, "additionalProperties": false}})
 	f.shareLink = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/sites/"+f.site+"/share-links", map[string]any{"name": "Kept"}))
@@ -103,8 +104,8 @@ func (f *authFixture) endpoints() []authEndpoint {
 	m := o + "/members/" + f.reader.UserID
 	tm := o + "/teams/" + f.team
 	inv := o + "/link-invites/" + f.invite
-	site := o + "/sites/" + f.site
-	siteSpace := site + "/site-spaces/" + f.siteSpace
+	st := o + "/sites/" + f.site
+	sts := st + "/site-spaces/" + f.siteSpace
 	spec := o + "/openapi/" + f.spec
 	eps := []authEndpoint{
 		{"GET", "/v1/", "/v1/", nil, false},
@@ -157,24 +158,33 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"GET", "/v1/orgs/{organizationId}/sites", o + "/sites", nil, true},
 		{"POST", "/v1/orgs/{organizationId}/sites", o + "/sites", map[string]any{"title": "Evil", "spaces": []string{f.space}}, true},
 		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}", o + "/sites/" + f.site, nil, true},
-		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}/share-links", site + "/share-links", nil, true},
-		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/share-links", site + "/share-links", map[string]any{"name": "Evil"}, true},
-		{"PATCH", "/v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}", site + "/share-links/" + f.shareLink,
+		{"PATCH", "/v1/orgs/{organizationId}/sites/{siteId}", st, map[string]any{"title": "Evil", "basename": "evil"}, true},
+		{"DELETE", "/v1/orgs/{organizationId}/sites/{siteId}", st, nil, true},
+		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/publish", st + "/publish", nil, true},
+		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/unpublish", st + "/unpublish", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces", st + "/site-spaces", nil, true},
+		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces", st + "/site-spaces", map[string]any{"spaceId": nil}, true},
+		{"PATCH", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}", sts, map[string]any{"path": "evil"}, true},
+		{"DELETE", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}", sts, nil, true},
+		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move", sts + "/move", map[string]any{}, true},
+		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}/share-links", st + "/share-links", nil, true},
+		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/share-links", st + "/share-links", map[string]any{"name": "Evil"}, true},
+		{"PATCH", "/v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}", st + "/share-links/" + f.shareLink,
 			map[string]any{"active": false}, true},
-		{"DELETE", "/v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}", site + "/share-links/" + f.shareLink, nil, true},
-		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth", site + "/publishing/auth", nil, true},
-		{"PATCH", "/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth", site + "/publishing/auth",
+		{"DELETE", "/v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}", st + "/share-links/" + f.shareLink, nil, true},
+		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth", st + "/publishing/auth", nil, true},
+		{"PATCH", "/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth", st + "/publishing/auth",
 			map[string]any{"fallbackURL": "https://evil.example.com"}, true},
-		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate", site + "/publishing/auth/regenerate", nil, true},
-		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema", site + "/adaptive-schema", nil, true},
-		{"PUT", "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema", site + "/adaptive-schema",
+		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate", st + "/publishing/auth/regenerate", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema", st + "/adaptive-schema", nil, true},
+		{"PUT", "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema", st + "/adaptive-schema",
 			map[string]any{"jsonSchema": map[string]any{"type": "object", "properties": map[string]any{}, "additionalProperties": false}}, true},
-		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}/customization", site + "/customization", nil, true},
-		{"PUT", "/v1/orgs/{organizationId}/sites/{siteId}/customization", site + "/customization", map[string]any{"title": "Evil"}, true},
-		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization", siteSpace + "/customization", nil, true},
-		{"PATCH", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization", siteSpace + "/customization",
+		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}/customization", st + "/customization", nil, true},
+		{"PUT", "/v1/orgs/{organizationId}/sites/{siteId}/customization", st + "/customization", map[string]any{"title": "Evil"}, true},
+		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization", sts + "/customization", nil, true},
+		{"PATCH", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization", sts + "/customization",
 			map[string]any{"title": "Evil"}, true},
-		{"DELETE", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization", siteSpace + "/customization", nil, true},
+		{"DELETE", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization", sts + "/customization", nil, true},
 		{"GET", "/v1/orgs/{organizationId}/openapi", o + "/openapi", nil, true},
 		{"POST", "/v1/orgs/{organizationId}/openapi", o + "/openapi", map[string]any{"slug": "evil", "source": authSpecSource}, true},
 		{"GET", "/v1/orgs/{organizationId}/openapi/{specSlug}", spec, nil, true},
@@ -376,6 +386,7 @@ func (f *authFixture) authSnapshot(t *testing.T) map[string]string {
 	for _, p := range []string{o, o + "/members", o + "/members/" + f.reader.UserID, o + "/members/" + f.reader.UserID + "/teams",
 		o + "/teams", o + "/teams/" + f.team, o + "/teams/" + f.team + "/members", o + "/link-invites",
 		o + "/link-invites/" + f.invite, o + "/custom-fields", o + "/custom-fields/cf", o + "/sites", o + "/sites/" + f.site,
+		o + "/sites/" + f.site + "/site-spaces",
 		o + "/sites/" + f.site + "/share-links", o + "/sites/" + f.site + "/publishing/auth", o + "/sites/" + f.site + "/customization",
 		o + "/sites/" + f.site + "/adaptive-schema",
 		o + "/sites/" + f.site + "/site-spaces/" + f.siteSpace + "/customization",

@@ -3,12 +3,12 @@ package rest
 import (
 	"context"
 	"net/http"
-	"net/url"
 	"time"
 
 	"github.com/go-chi/chi/v5"
 
 	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/model"
 )
@@ -52,9 +52,28 @@ func (a *api) shareLink(_ context.Context, l *ent.SiteShareLink) (ShareLink, err
 	return ShareLink{Object: "share-link", ID: l.ID, CreatedAt: l.CreatedAt, Name: l.Name, Active: l.Active}, nil
 }
 
-// withShareKey is a published URL that opens a share-link site with key.
-func withShareKey(published, key string) string {
-	return published + "?shareKey=" + url.QueryEscape(key)
+// shareKeyContext carries the share key a request presented (`shareKey`), once resolved.
+type shareKeyContext struct{}
+
+// withShareKey returns r carrying the share key of its `shareKey` parameter, resolved for site s
+// (NOT_FOUND when it is no active link's key of the site): published URLs written for the
+// request carry it (keyed).
+func (a *api) withShareKey(r *http.Request, s *ent.Site) (*http.Request, error) {
+	key, err := a.r.SiteShareKey(r.Context(), s, query{r}.str("shareKey"))
+	if err != nil || key == nil {
+		return r, err
+	}
+	return r.WithContext(context.WithValue(r.Context(), shareKeyContext{}, *key)), nil
+}
+
+// keyed is a published URL as the request's reader needs it: with the request's share key, when
+// it presented one.
+func keyed(ctx context.Context, published string) string {
+	key, _ := ctx.Value(shareKeyContext{}).(string)
+	if published == "" || key == "" {
+		return published
+	}
+	return graph.SharedURL(published, key)
 }
 
 func (a *api) listSiteShareLinks(w http.ResponseWriter, r *http.Request) {
@@ -87,7 +106,7 @@ func (a *api) createSiteShareLink(w http.ResponseWriter, r *http.Request) {
 	}
 	l := created.ShareLink
 	wire, _ := a.shareLink(r.Context(), l)
-	wire.URLs.Published = withShareKey(a.sitePreviewURL(l.SiteID), created.Key)
+	wire.URLs.Published = created.URL
 	w.Header().Set("Location", a.url("/v1/orgs/"+l.OrganizationID+"/sites/"+l.SiteID+"/share-links/"+l.ID))
 	respond(w, r, http.StatusCreated, wire, nil)
 }
@@ -204,8 +223,18 @@ func (a *api) updateSiteCustomization(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *api) getSiteSpaceCustomization(w http.ResponseWriter, r *http.Request) {
-	settings, err := a.r.SiteSpaceCustomization(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"),
-		chi.URLParam(r, "siteSpaceId"))
+	ctx := r.Context()
+	s, err := a.siteOf(ctx, r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	ss, err := a.r.Site().SiteSpace(ctx, s, chi.URLParam(r, "siteSpaceId"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	settings, err := a.r.SiteSpace().Customization(ctx, ss)
 	respond(w, r, http.StatusOK, settings, err)
 }
 

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/testenv"
@@ -29,12 +28,14 @@ func newSharingFixture(t *testing.T) *sharingFixture {
 	f.reader = f.e.User("rita@example.com", f.org, testenv.Role(viewer.RoleRead))
 	f.editor = f.e.User("ed@example.com", f.org, testenv.Role(viewer.RoleEdit))
 	f.creator = f.e.User("cy@example.com", f.org, testenv.Role(viewer.RoleCreate))
-	ids, err := f.e.Store.Client.SiteSpace.Query().Where(sitespace.SiteID(f.site)).
-		Order(sitespace.ByPosition()).IDs(accounts.System(context.Background()))
-	if err != nil || len(ids) != 2 {
-		t.Fatalf("site spaces %v: %v", ids, err)
+	var l struct{ Items []struct{ ID string } }
+	f.e.Do(f.admin, "GET", f.at("site-spaces"), nil).JSON(t, &l)
+	for _, ss := range l.Items {
+		f.siteSpaces = append(f.siteSpaces, ss.ID)
 	}
-	f.siteSpaces = ids
+	if len(f.siteSpaces) != 2 {
+		t.Fatalf("site spaces %v", l.Items)
+	}
 	return f
 }
 
@@ -522,6 +523,20 @@ func TestSiteSharingGraphQL(t *testing.T) {
 			t.Fatalf("read %v after writing %v", q.Organization.Site.Customization, d.UpdateSiteCustomization)
 		}
 		var o struct{ OverrideSiteSpaceCustomization map[string]any }
+		defer func() {
+			var q struct {
+				Organization struct {
+					Site struct {
+						SiteSpace struct{ Customization map[string]any }
+					}
+				}
+			}
+			gqlOK(t, f.e.GraphQL(f.reader, `query($o: ID!, $s: ID!, $ss: ID!) { organization(id: $o) { site(id: $s) {
+				siteSpace(id: $ss) { customization } } } }`, map[string]any{"o": f.org, "s": f.site, "ss": f.siteSpaces[1]}), &q)
+			if got := q.Organization.Site.SiteSpace.Customization; got["title"] != "API" {
+				t.Fatalf("SiteSpace.customization %v", got)
+			}
+		}()
 		gqlOK(t, f.e.GraphQL(f.admin, `mutation($o: ID!, $s: ID!, $ss: ID!) { overrideSiteSpaceCustomization(organizationId: $o, siteId: $s,
 			siteSpaceId: $ss, override: {title: "API"}) }`, map[string]any{"o": f.org, "s": f.site, "ss": f.siteSpaces[1]}), &o)
 		if o.OverrideSiteSpaceCustomization["title"] != "API" {
@@ -567,8 +582,8 @@ func TestSiteSharingCascade(t *testing.T) {
 	f.e.Do(f.admin, "GET", f.at("publishing", "auth"), nil)
 	kept := f.createSite(t, map[string]any{"title": "Kept"})["id"].(string)
 	f.e.Do(f.admin, "POST", f.path(kept, "share-links"), map[string]any{"name": "Kept"})
-	if err := f.e.Store.Client.Site.DeleteOneID(f.site).Exec(accounts.System(context.Background())); err != nil {
-		t.Fatal(err)
+	if r := f.e.Do(f.admin, "DELETE", f.at(), nil); r.Status != http.StatusResetContent {
+		t.Fatalf("delete the site: %d %s", r.Status, r.Body)
 	}
 	if rows := rawRows(t, f.e, "site_share_links"); strings.Contains(rows, f.site) || !strings.Contains(rows, kept) {
 		t.Fatalf("share links after the delete: %s", rows)
@@ -666,4 +681,49 @@ func TestSiteConditionsFollowTheSchema(t *testing.T) {
 			t.Fatalf("%d %s", r.Status, r.Body)
 		}
 	})
+}
+
+// TestSiteShareKey: `shareKey` on a site's reads makes their published URLs carry it; a key that
+// opens nothing is 404.
+func TestSiteShareKey(t *testing.T) {
+	f := newSharingFixture(t)
+	f.e.Do(f.admin, "POST", f.at("publish"), nil)
+	key := keyOf(t, f.createLink(t, "Reviewers"))
+	off := f.createLink(t, "Off")
+	f.e.Do(f.admin, "PATCH", f.at("share-links", off.ID), map[string]any{"active": false})
+	other := f.createSite(t, map[string]any{"title": "Other site"})["id"].(string)
+	var theirs wireShareLink
+	f.e.Do(f.admin, "POST", f.path(other, "share-links"), map[string]any{"name": "Theirs"}).JSON(t, &theirs)
+	published := func(query string) []string {
+		var l struct {
+			Items []struct{ URLs struct{ Published string } }
+		}
+		f.e.Do(f.reader, "GET", f.at("site-spaces")+query, nil).JSON(t, &l)
+		var out []string
+		for _, ss := range l.Items {
+			out = append(out, ss.URLs.Published)
+		}
+		return out
+	}
+	plain := published("")
+	t.Run("OKKeyed", func(t *testing.T) {
+		got := published("?shareKey=" + url.QueryEscape(key))
+		for i, u := range got {
+			if plain[i] == "" || u != plain[i]+"?shareKey="+key {
+				t.Fatalf("keyed %v, plain %v", got, plain)
+			}
+		}
+	})
+	cases := []struct {
+		name, key string
+		status    int
+	}{
+		{"ErrUnknown", key + "x", 404}, {"ErrInactive", keyOf(t, off), 404}, {"ErrOtherSite", keyOf(t, theirs), 404},
+		{"ErrEmpty", "", 400}, {"ErrLong", strings.Repeat("k", 101), 400},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			wantError(t, f.e.Do(f.reader, "GET", f.at("site-spaces")+"?shareKey="+url.QueryEscape(c.key), nil), c.status, "shareKey")
+		})
+	}
 }

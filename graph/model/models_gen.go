@@ -30,6 +30,13 @@ type APITokenEdge struct {
 	Node   *ent.APIToken `json:"node"`
 }
 
+type AddSiteSpaceInput struct {
+	// A space of the site's organization; null creates a new space titled like the site.
+	SpaceID *string `json:"spaceId,omitempty"`
+	// A section of the site; absent: its default section, or the root level when it has no sections.
+	SectionID *string `json:"sectionId,omitempty"`
+}
+
 type APIInfo struct {
 	Version string `json:"version"`
 	// Date of the build in ISO 8601.
@@ -279,6 +286,8 @@ type CreateSiteInput struct {
 	Visibility *site.Visibility `json:"visibility,omitempty"`
 	// Ids of spaces of the organization to show on the site, in order.
 	Spaces []string `json:"spaces,omitempty"`
+	// True creates a space titled like the site, in the organization, as the site's first site space (not with `spaces`).
+	NewSpace *bool `json:"newSpace,omitempty"`
 }
 
 type CreateSiteShareLinkInput struct {
@@ -312,6 +321,8 @@ type CreatedSiteShareLink struct {
 	ShareLink *ent.SiteShareLink `json:"shareLink"`
 	// The link's secret key, shown this once: only its hash is stored.
 	Key string `json:"key"`
+	// The site's URL with the key: what to give a reader.
+	URL string `json:"url"`
 }
 
 type CustomFieldConnection struct {
@@ -475,6 +486,11 @@ type MoveCollectionInput struct {
 	Parent graphql.Omittable[*string] `json:"parent,omitempty"`
 	// Where among the new siblings; at the end when absent.
 	Position *ContentPositionInput `json:"position,omitempty"`
+}
+
+type MoveSiteSpaceInput struct {
+	// Where among the site spaces of its level; at the end when absent.
+	Position *SiteSpacePositionInput `json:"position,omitempty"`
 }
 
 type MoveSpaceInput struct {
@@ -681,6 +697,10 @@ type SiteAdaptiveContent struct {
 	Enabled bool `json:"enabled"`
 }
 
+type SiteAdaptiveContentInput struct {
+	Enabled bool `json:"enabled"`
+}
+
 type SiteAdaptiveSchema struct {
 	// A JSON Schema (draft-07) of the visitor's claims, with an `unsigned` object of unsigned claims.
 	JSONSchema any       `json:"jsonSchema"`
@@ -729,6 +749,23 @@ type SiteShareLinkConnection struct {
 type SiteShareLinkEdge struct {
 	Cursor string             `json:"cursor"`
 	Node   *ent.SiteShareLink `json:"node"`
+}
+
+type SiteSpaceConnection struct {
+	Edges      []*SiteSpaceEdge `json:"edges"`
+	PageInfo   *PageInfo        `json:"pageInfo"`
+	TotalCount int              `json:"totalCount"`
+}
+
+type SiteSpaceEdge struct {
+	Cursor string         `json:"cursor"`
+	Node   *ent.SiteSpace `json:"node"`
+}
+
+// A place among the site spaces of a level: just before one, just after one, or between the two.
+type SiteSpacePositionInput struct {
+	Before *string `json:"before,omitempty"`
+	After  *string `json:"after,omitempty"`
 }
 
 type SpaceConnection struct {
@@ -903,6 +940,21 @@ type UpdateSAMLProviderInput struct {
 	DefaultRole graphql.Omittable[*viewer.Role] `json:"defaultRole,omitempty"`
 }
 
+type UpdateSiteInput struct {
+	// 2 to 128 characters.
+	Title      *string          `json:"title,omitempty"`
+	Visibility *site.Visibility `json:"visibility,omitempty"`
+	// The site's segment in its URL: 1 to 100 lower-case letters, digits, '-', '_' or '.', unique on the server.
+	Basename        *string                   `json:"basename,omitempty"`
+	AdaptiveContent *SiteAdaptiveContentInput `json:"adaptiveContent,omitempty"`
+	// A site space of the site's default level (its default section, else the root level) to make the default there.
+	DefaultSiteSpace *string `json:"defaultSiteSpace,omitempty"`
+	// A section of the site to make its default section.
+	DefaultSiteSection *string `json:"defaultSiteSection,omitempty"`
+	// Host and path the site is served under, e.g. example.com/docs (at most 512 characters); null removes it.
+	Proxy graphql.Omittable[*string] `json:"proxy,omitempty"`
+}
+
 type UpdateSitePublishingAuthInput struct {
 	// An absolute http(s) URL of at most 2048 characters; null removes it, absent keeps it.
 	FallbackURL graphql.Omittable[*string] `json:"fallbackURL,omitempty"`
@@ -914,6 +966,13 @@ type UpdateSiteShareLinkInput struct {
 	// At most 50 characters; may be empty.
 	Name   *string `json:"name,omitempty"`
 	Active *bool   `json:"active,omitempty"`
+}
+
+type UpdateSiteSpaceInput struct {
+	// 1 to 100 lower-case letters, digits, '-', '_' or '.', starting and ending with a letter or digit; unique in its level.
+	Path *string `json:"path,omitempty"`
+	// 1 to 1024 characters, checked against the site's visitor schema; null removes it.
+	Condition graphql.Omittable[*string] `json:"condition,omitempty"`
 }
 
 type UpdateSpaceInput struct {
