@@ -6,8 +6,10 @@ import (
 	"strings"
 
 	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/ent/sitepublishingauth"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/space"
@@ -27,7 +29,8 @@ var errNotVisitor = errors.New("VisitSite needs a visitor viewer")
 // Audience is what a reader presents to a published site.
 type Audience struct {
 	ShareKey string         // a share link's key, for share-link sites
-	Claims   map[string]any // the reader's claims (signed and "unsigned"), for adaptive content
+	Token    string         // a visitor token (a JWT signed with the site's key), for visitor-auth sites
+	Claims   map[string]any // the reader's unsigned claims, under "unsigned", for adaptive content
 }
 
 // SiteRef names a published site: by its basename or id under /sites/, or by the custom
@@ -70,18 +73,15 @@ func (r *Resolver) VisitSite(ctx context.Context, ref SiteRef, a Audience) (*Sit
 	// Readers are no members: the site's rows are read past the tenant filter, and this function
 	// decides, from the site's published flag and audience, what the reader may see.
 	structure := privacy.DecisionContext(ctx, privacy.Allow)
-	named := site.Or(site.Basename(ref.Name), site.ID(ref.Name))
-	if ref.Hostname != "" {
-		named = site.Hostname(strings.ToLower(ref.Hostname))
-	}
-	s, err := r.Client.Site.Query().Where(named, site.Published(true)).Order(ent.Asc(site.FieldCreatedAt)).First(structure)
+	s, err := r.Client.Site.Query().Where(siteNamed(ref), site.Published(true)).Order(ent.Asc(site.FieldCreatedAt)).First(structure)
 	if err != nil {
 		return nil, notFound(err, "site")
 	}
-	if err := r.admitsAudience(s, a); err != nil {
+	claims, err := r.admitsAudience(structure, s, a)
+	if err != nil {
 		return nil, err
 	}
-	visit, err := r.visibleStructure(structure, s, a.Claims)
+	visit, err := r.visibleStructure(structure, s, claims)
 	if err != nil {
 		return nil, err
 	}
@@ -91,16 +91,44 @@ func (r *Resolver) VisitSite(ctx context.Context, ref SiteRef, a Audience) (*Sit
 	return visit, nil
 }
 
-// admitsAudience checks the reader against the site's visibility.
-func (r *Resolver) admitsAudience(s *ent.Site, a Audience) error {
+// admitsAudience checks the reader against the site's visibility and returns the claims
+// conditions read: a visitor token's (signed), with the unsigned ones under "unsigned".
+// Returns NOT_FOUND for a share-link site without an active link's key (the site's existence is
+// not told), UNAUTHENTICATED for a visitor-auth site without a valid token.
+func (r *Resolver) admitsAudience(ctx context.Context, s *ent.Site, a Audience) (map[string]any, error) {
+	claims := map[string]any{"unsigned": a.Claims["unsigned"]}
 	switch s.Visibility {
 	case site.VisibilityPublic, site.VisibilityUnlisted:
-		return nil
-	default:
-		// share-link and visitor-auth readers are admitted by the site's share links and
-		// publishing-auth key; until those are checked here, such sites are not served.
-		return apperr.NotFoundf("site not found")
+	case site.VisibilityShareLink:
+		if a.ShareKey == "" || len(a.ShareKey) > shareKeyMax {
+			return nil, apperr.NotFoundf("site not found")
+		}
+		if _, err := r.siteShareLink(ctx, s, a.ShareKey); err != nil {
+			return nil, apperr.NotFoundf("site not found")
+		}
+	case site.VisibilityVisitorAuth:
+		signed, err := r.verifyVisitorToken(ctx, s, a.Token)
+		if err != nil {
+			return nil, err
+		}
+		for k, v := range signed {
+			if k != "unsigned" {
+				claims[k] = v
+			}
+		}
 	}
+	return claims, nil
+}
+
+// VisitorFallbackURL is where a visitor-auth site sends readers without a valid token: its
+// publishing auth's fallback URL, "" when it has none.
+func (r *Resolver) VisitorFallbackURL(ctx context.Context, ref SiteRef) string {
+	structure := privacy.DecisionContext(ctx, privacy.Allow)
+	a, err := r.Client.SitePublishingAuth.Query().Where(sitepublishingauth.HasSiteWith(siteNamed(ref))).Only(structure)
+	if err != nil || a.FallbackURL == nil {
+		return ""
+	}
+	return *a.FallbackURL
 }
 
 // visibleStructure loads a site's sections and site spaces in order, keeping those whose
@@ -132,6 +160,14 @@ func (r *Resolver) visibleStructure(ctx context.Context, s *ent.Site, claims map
 		}
 	}
 	return visit, nil
+}
+
+// siteNamed selects the site a reference names.
+func siteNamed(ref SiteRef) predicate.Site {
+	if ref.Hostname != "" {
+		return site.Hostname(strings.ToLower(ref.Hostname))
+	}
+	return site.Or(site.Basename(ref.Name), site.ID(ref.Name))
 }
 
 // siteSchema is the site's adaptive-content schema, nil when it has none. A stored schema is

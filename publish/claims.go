@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/binderyhq/bindery/graph"
 )
 
 // Unsigned claims: a reader may say things of themselves that adaptive content reads under
@@ -22,6 +24,46 @@ const (
 	maxUnsignedClaims = 32
 	claimValueMax     = 256
 )
+
+// Credentials: a share link's key (`?shareKey=`, as its published URL carries it, or `?share=`)
+// and a visitor token (`?jwt_token=`) are kept, once
+// presented, in HttpOnly cookies scoped to the site, and checked again at every request, so a
+// revoked link or an expired token stops working at the next one.
+const (
+	shareCookie = "bindery_share"
+	tokenCookie = "bindery_visitor_token"
+)
+
+// readerAudience is what the request presents to the site at base: its credentials and unsigned
+// claims, from the URL (kept in cookies) or from the cookies of earlier requests.
+func readerAudience(w http.ResponseWriter, req *http.Request, base string) graph.Audience {
+	return graph.Audience{
+		ShareKey: kept(w, req, base, shareCookie, "shareKey", "share"),
+		Token:    kept(w, req, base, tokenCookie, "jwt_token"),
+		Claims:   readerClaims(w, req, base),
+	}
+}
+
+// kept returns the first of the URL parameters given, keeping it in the cookie, or else the
+// cookie's value.
+func kept(w http.ResponseWriter, req *http.Request, base, cookie string, params ...string) string {
+	for _, param := range params {
+		if v := req.URL.Query().Get(param); v != "" {
+			setSiteCookie(w, req, base, cookie, v)
+			return v
+		}
+	}
+	if c, err := req.Cookie(cookie); err == nil {
+		return c.Value
+	}
+	return ""
+}
+
+// setSiteCookie keeps a value for the site's pages only.
+func setSiteCookie(w http.ResponseWriter, req *http.Request, base, name, value string) {
+	http.SetCookie(w, &http.Cookie{Name: name, Value: value, Path: base + "/", HttpOnly: true,
+		SameSite: http.SameSiteLaxMode, Secure: req.TLS != nil})
+}
 
 // readerClaims returns the reader's claims (the unsigned ones under "unsigned") from the cookie,
 // overridden by the request's visitor.* parameters; when the parameters set any, it keeps the
@@ -47,8 +89,7 @@ func readerClaims(w http.ResponseWriter, req *http.Request, base string) map[str
 	}
 	if set {
 		raw, _ := json.Marshal(unsigned)
-		http.SetCookie(w, &http.Cookie{Name: claimsCookie, Value: base64.RawURLEncoding.EncodeToString(raw),
-			Path: base + "/", HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: req.TLS != nil})
+		setSiteCookie(w, req, base, claimsCookie, base64.RawURLEncoding.EncodeToString(raw))
 	}
 	return map[string]any{"unsigned": unsigned}
 }

@@ -46,8 +46,9 @@ func (h *Handler) Routes(r chi.Router) {
 func (h *Handler) serve(w http.ResponseWriter, req *http.Request) {
 	name := chi.URLParam(req, "site")
 	ctx := viewer.NewContext(req.Context(), viewer.Visitor())
-	visit, err := h.r.VisitSite(ctx, graph.SiteRef{Name: name}, graph.Audience{Claims: readerClaims(w, req, "/sites/"+name)})
-	h.serveVisit(ctx, w, req, visit, err, "/sites/"+name, chi.URLParam(req, "*"))
+	ref := graph.SiteRef{Name: name}
+	visit, err := h.r.VisitSite(ctx, ref, readerAudience(w, req, "/sites/"+name))
+	h.serveVisit(ctx, w, req, ref, visit, err, "/sites/"+name, chi.URLParam(req, "*"))
 }
 
 // ByHost serves a published site that has a custom hostname at the root of requests to that
@@ -62,12 +63,13 @@ func (h *Handler) ByHost(next http.Handler) http.Handler {
 			return
 		}
 		ctx := viewer.NewContext(req.Context(), viewer.Visitor())
-		visit, err := h.r.VisitSite(ctx, graph.SiteRef{Hostname: host}, graph.Audience{Claims: readerClaims(w, req, "")})
+		ref := graph.SiteRef{Hostname: host}
+		visit, err := h.r.VisitSite(ctx, ref, readerAudience(w, req, ""))
 		if e := apperr.As(err); e != nil && e.Kind == apperr.NotFound {
 			next.ServeHTTP(w, req)
 			return
 		}
-		h.serveVisit(ctx, w, req, visit, err, "", req.URL.Path)
+		h.serveVisit(ctx, w, req, ref, visit, err, "", req.URL.Path)
 	})
 }
 
@@ -82,7 +84,11 @@ func hostOf(rawURL string) string {
 
 // serveVisit answers a request to a published site whose URLs start at base (visit and err are
 // VisitSite's answer); rest is the path inside the site.
-func (h *Handler) serveVisit(ctx context.Context, w http.ResponseWriter, req *http.Request, visit *graph.SiteVisit, err error, base, rest string) {
+func (h *Handler) serveVisit(ctx context.Context, w http.ResponseWriter, req *http.Request, ref graph.SiteRef, visit *graph.SiteVisit, err error, base, rest string) {
+	if e := apperr.As(err); e != nil && e.Kind == apperr.Unauthenticated {
+		h.unauthenticated(ctx, w, req, ref, e)
+		return
+	}
 	if err != nil {
 		h.fail(w, err)
 		return
@@ -103,6 +109,20 @@ func (h *Handler) serveVisit(ctx context.Context, w http.ResponseWriter, req *ht
 		}
 		s.servePage(w, req, rest)
 	}
+}
+
+// unauthenticated answers a reader of a visitor-auth site without a valid token: a redirect to
+// the site's fallback URL (where visitors sign in) when it has one, else a 401 page saying why.
+func (h *Handler) unauthenticated(ctx context.Context, w http.ResponseWriter, req *http.Request, ref graph.SiteRef, e *apperr.Error) {
+	if fallback := h.r.VisitorFallbackURL(ctx, ref); fallback != "" {
+		http.Redirect(w, req, fallback, http.StatusFound)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Security-Policy", contentSecurityPolicy)
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusUnauthorized)
+	_ = pages.ExecuteTemplate(w, "error.html", errorView{Status: http.StatusUnauthorized, Text: e.Message})
 }
 
 // fail answers an error as a page: 404 for anything not found, 500 (logged by the server's

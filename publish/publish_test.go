@@ -6,9 +6,12 @@ import (
 	"io"
 	"net/http"
 	"net/http/cookiejar"
+	"net/url"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/golang-jwt/jwt/v5"
 	"golang.org/x/net/html"
 
 	"github.com/binderyhq/bindery/ent"
@@ -185,16 +188,6 @@ func TestPublishedSiteTextFiles(t *testing.T) {
 	}
 }
 
-func TestAudienceSitesAreNotServedWithoutCredentials(t *testing.T) {
-	f := newSiteFixture(t)
-	for _, v := range []site.Visibility{site.VisibilityShareLink, site.VisibilityVisitorAuth} {
-		f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(true).SetVisibility(v) })
-		if status, _, body := f.get(t, "/sites/"+f.site+"/"); status != 404 || strings.Contains(body, "Welcome") {
-			t.Errorf("%s site without credentials: %d", v, status)
-		}
-	}
-}
-
 // checkHTML parses a page and checks its landmarks.
 func checkHTML(t *testing.T, page string) {
 	t.Helper()
@@ -342,5 +335,90 @@ func TestAdaptiveContentFromUnsignedClaims(t *testing.T) {
 	}
 	if _, _, body := f.get(t, "/sites/acme/?beta=true&visitor.unsigned.beta=true"); strings.Contains(body, ">Beta<") {
 		t.Fatal("claims outside visitor.<name> reach conditions")
+	}
+}
+
+// reader is a browser with its cookies.
+func (f *siteFixture) reader(t *testing.T) func(path string) (int, string) {
+	jar, _ := cookiejar.New(nil)
+	client := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	return func(path string) (int, string) {
+		res, err := client.Get(f.e.Server.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		if res.StatusCode == http.StatusFound {
+			return res.StatusCode, res.Header.Get("Location")
+		}
+		return res.StatusCode, string(b)
+	}
+}
+
+func TestShareLinkSite(t *testing.T) {
+	f := newSiteFixture(t)
+	f.setSite(t, func(u *ent.SiteUpdateOne) {
+		u.SetPublished(true).SetBasename("acme").SetVisibility(site.VisibilityShareLink)
+	})
+	links := "/v1/orgs/" + f.org + "/sites/" + f.site + "/share-links"
+	created := f.e.Do(f.admin, "POST", links, map[string]any{"name": "Partners"}).Map(t)
+	published, _ := url.Parse(created["urls"].(map[string]any)["published"].(string))
+	key := published.Query().Get("shareKey")
+	read := f.reader(t)
+	if status, _ := read("/sites/acme/"); status != 404 {
+		t.Fatalf("without a key: %d", status)
+	}
+	if status, _ := read("/sites/acme/?shareKey=wrong"); status != 404 {
+		t.Fatalf("with a wrong key: %d", status)
+	}
+	if status, body := read(published.Path + "?" + published.RawQuery); status != 200 || !strings.Contains(body, "<h1>Welcome</h1>") {
+		t.Fatalf("the link's published URL: %d %s", status, body)
+	}
+	if status, _ := read("/sites/acme/guides"); status != 200 {
+		t.Fatalf("the key is not kept for the next page: %d", status)
+	}
+	if _, h, _ := f.get(t, "/sites/acme/?share="+key); h.Get("Cache-Control") != "private, no-cache" {
+		t.Errorf("a share-link page is cached publicly: %q", h.Get("Cache-Control"))
+	}
+	f.e.Do(f.admin, "DELETE", links+"/"+created["id"].(string), nil)
+	if status, _ := read("/sites/acme/guides"); status != 404 {
+		t.Fatalf("a revoked link still opens the site: %d", status)
+	}
+}
+
+func TestVisitorAuthSite(t *testing.T) {
+	f := newSiteFixture(t)
+	f.setSite(t, func(u *ent.SiteUpdateOne) {
+		u.SetPublished(true).SetBasename("acme").SetVisibility(site.VisibilityVisitorAuth)
+	})
+	authURL := "/v1/orgs/" + f.org + "/sites/" + f.site + "/publishing/auth"
+	key := f.e.Do(f.admin, "GET", authURL, nil).Map(t)["privateKey"].(string)
+	sign := func(secret string, exp time.Time) string {
+		tok, err := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.MapClaims{"exp": exp.Unix(), "plan": "pro"}).SignedString([]byte(secret))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+	read := f.reader(t)
+	if status, body := read("/sites/acme/"); status != 401 || !strings.Contains(body, "jwt_token") {
+		t.Fatalf("without a token: %d %s", status, body)
+	}
+	if status, _ := read("/sites/acme/?jwt_token=" + sign("not the key", time.Now().Add(time.Hour))); status != 401 {
+		t.Fatalf("a token signed with another key: %d", status)
+	}
+	if status, body := read("/sites/acme/?jwt_token=" + sign(key, time.Now().Add(-time.Minute))); status != 401 || !strings.Contains(body, "expired") {
+		t.Fatalf("an expired token: %d %s", status, body)
+	}
+	if status, body := read("/sites/acme/?jwt_token=" + sign(key, time.Now().Add(time.Hour))); status != 200 || !strings.Contains(body, "<h1>Welcome</h1>") {
+		t.Fatalf("a valid token: %d %s", status, body)
+	}
+	if status, _ := read("/sites/acme/guides"); status != 200 {
+		t.Fatalf("the token is not kept for the next page: %d", status)
+	}
+	f.e.Do(f.admin, "PATCH", authURL, map[string]any{"fallbackURL": "https://auth.example.com/login"})
+	if status, location := f.reader(t)("/sites/acme/guides"); status != http.StatusFound || location != "https://auth.example.com/login" {
+		t.Fatalf("a reader without a token is not sent to the fallback URL: %d %s", status, location)
 	}
 }
