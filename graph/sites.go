@@ -145,10 +145,7 @@ func (r *Resolver) spacesForSite(ctx context.Context, orgID, field string, ids [
 			return nil, apperr.Invalidf("%s[%d]: space %q is named twice", field, i, truncate(id, 80))
 		}
 		seen[id] = true
-		s, err := r.space(ctx, id)
-		if isNotFound(err) || err == nil && s.OrganizationID != orgID {
-			return nil, apperr.NotFoundf("%s[%d]: no space of this organization has the id %q", field, i, truncate(id, 80))
-		}
+		s, err := r.spaceForSite(ctx, orgID, fmt.Sprintf("%s[%d]", field, i), id)
 		if err != nil {
 			return nil, err
 		}
@@ -157,9 +154,21 @@ func (r *Resolver) spacesForSite(ctx context.Context, orgID, field string, ids [
 	return spaces, nil
 }
 
+// spaceForSite returns the live space named by id, a space of the organization the viewer can
+// read. Returns NOT_FOUND naming the field otherwise.
+func (r *Resolver) spaceForSite(ctx context.Context, orgID, field, id string) (*ent.Space, error) {
+	s, err := r.space(ctx, id)
+	if isNotFound(err) || err == nil && s.OrganizationID != orgID {
+		return nil, apperr.NotFoundf("%s: no space of this organization has the id %q", field, truncate(id, 80))
+	}
+	return s, err
+}
+
 // appendSiteSpaces adds spaces to a site after the site spaces already in section (nil: the root
-// level), each at a path made from its title that no sibling holds. When the site had no site
-// space the first one added becomes the default. Returns the site with its counter updated.
+// level), each at a path made from its title that no sibling holds. When the level had no site
+// space the first one added becomes its default, and the site's default site space when the level
+// is the site's default (the root level of a site without sections, or its default section).
+// Returns the site with its counter updated.
 func appendSiteSpaces(ctx context.Context, tx *ent.Tx, s *ent.Site, section *string, spaces []*ent.Space) (*ent.Site, error) {
 	if len(spaces) == 0 {
 		return s, nil
@@ -186,14 +195,14 @@ func appendSiteSpaces(ctx context.Context, tx *ent.Tx, s *ent.Site, section *str
 		last = pos
 		creates[i] = tx.SiteSpace.Create().SetOrganizationID(s.OrganizationID).SetSiteID(s.ID).
 			SetSpaceID(sp.ID).SetNillableSectionID(section).SetPath(freePath(edit.Slugify(sp.Title), taken)).
-			SetPosition(pos).SetIsDefault(s.DefaultSiteSpaceID == nil && i == 0)
+			SetPosition(pos).SetIsDefault(len(siblings) == 0 && i == 0)
 	}
 	added, err := tx.SiteSpace.CreateBulk(creates...).Save(ctx)
 	if err != nil {
 		return nil, err
 	}
 	upd := tx.Site.UpdateOne(s).AddSiteSpacesCount(len(added))
-	if s.DefaultSiteSpaceID == nil && section == nil {
+	if len(siblings) == 0 && derefOr(section, "") == derefOr(s.DefaultSectionID, "") {
 		upd.SetDefaultSiteSpaceID(added[0].ID)
 	}
 	return upd.Save(ctx)

@@ -43,6 +43,7 @@ type authFixture struct {
 	comment, reply              string // a comment on the space's content, and a reply to it
 	crComment, crReply          string // a comment on change request 1, and a reply to it
 	site                        string // a site showing space
+	section, sectionGroup       string // a section of site (holding space), and a group holding it
 }
 
 func newAuthFixture(t *testing.T) *authFixture {
@@ -63,6 +64,9 @@ func newAuthFixture(t *testing.T) *authFixture {
 	f.comment, f.reply = authDiscussion(t, e, f.admin, "/v1/spaces/"+f.space+"/comments")
 	f.crComment, f.crReply = authDiscussion(t, e, f.admin, "/v1/spaces/"+f.space+"/change-requests/1/comments")
 	f.site = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/sites", map[string]any{"title": "Docs site", "spaces": []string{f.space}}))
+	site := "/v1/orgs/" + f.org + "/sites/" + f.site
+	f.section = authCreated(t, e.Do(f.admin, "POST", site+"/sections", map[string]any{"spaceId": f.space}))
+	f.sectionGroup = authCreated(t, e.Do(f.admin, "POST", site+"/section-groups", map[string]any{"title": "Group", "sections": []string{f.section}}))
 	return f
 }
 
@@ -86,6 +90,8 @@ func (f *authFixture) endpoints() []authEndpoint {
 	m := o + "/members/" + f.reader.UserID
 	tm := o + "/teams/" + f.team
 	inv := o + "/link-invites/" + f.invite
+	st := o + "/sites/" + f.site
+	sec, grp := st+"/sections/"+f.section, st+"/section-groups/"+f.sectionGroup
 	eps := []authEndpoint{
 		{"GET", "/v1/", "/v1/", nil, false},
 		{"GET", "/v1/user", "/v1/user", nil, false},
@@ -123,6 +129,19 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"GET", "/v1/orgs/{organizationId}/sites", o + "/sites", nil, true},
 		{"POST", "/v1/orgs/{organizationId}/sites", o + "/sites", map[string]any{"title": "Evil", "spaces": []string{f.space}}, true},
 		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}", o + "/sites/" + f.site, nil, true},
+		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}/structure", st + "/structure", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}/sections", st + "/sections", nil, true},
+		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/sections", st + "/sections", map[string]any{"spaceId": f.space, "title": "Evil"}, true},
+		{"PATCH", "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}", sec, map[string]any{"title": "Evil"}, true},
+		{"DELETE", "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}", sec, nil, true},
+		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move", sec + "/move", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}/section-groups", st + "/section-groups", nil, true},
+		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/section-groups", st + "/section-groups", map[string]any{"title": "Evil"}, true},
+		{"PATCH", "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}", grp, map[string]any{"title": "Evil"}, true},
+		{"DELETE", "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}", grp, nil, true},
+		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections", grp + "/sections", map[string]any{"sectionId": f.section}, true},
+		{"DELETE", "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}", grp + "/sections/" + f.section, nil, true},
+		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move", grp + "/move", nil, true},
 		{"GET", "/v1/orgs/{organizationId}/custom-fields", o + "/custom-fields", nil, true},
 		{"POST", "/v1/orgs/{organizationId}/custom-fields", o + "/custom-fields", map[string]any{"name": "evil", "type": "text"}, true},
 		{"GET", "/v1/orgs/{organizationId}/custom-fields/{fieldName}", o + "/custom-fields/cf", nil, true},
@@ -294,6 +313,7 @@ func (f *authFixture) authSnapshot(t *testing.T) map[string]string {
 	for _, p := range []string{o, o + "/members", o + "/members/" + f.reader.UserID, o + "/members/" + f.reader.UserID + "/teams",
 		o + "/teams", o + "/teams/" + f.team, o + "/teams/" + f.team + "/members", o + "/link-invites",
 		o + "/link-invites/" + f.invite, o + "/custom-fields", o + "/custom-fields/cf", o + "/sites", o + "/sites/" + f.site,
+		o + "/sites/" + f.site + "/structure", o + "/sites/" + f.site + "/sections", o + "/sites/" + f.site + "/section-groups",
 		o + "/collections", "/v1/collections/" + f.collection,
 		o + "/spaces", "/v1/spaces/" + f.space, "/v1/spaces/" + f.space + "/custom-fields",
 		"/v1/spaces/" + f.space + "/change-requests", "/v1/spaces/" + f.space + "/change-requests/1",

@@ -55,10 +55,7 @@ func (a *api) site(ctx context.Context, s *ent.Site) (Site, error) {
 		SiteSpaces: s.SiteSpacesCount, CreatedAt: s.CreatedAt,
 		AdaptiveContent: siteAdaptiveContent{Enabled: s.AdaptiveContentEnabled}, Features: []struct{}{},
 		URLs: siteURLs{Location: location, App: a.url("/o/" + s.OrganizationID + "/sites/" + s.ID),
-			Preview: a.url("/sites/" + s.ID)},
-	}
-	if s.Published {
-		w.URLs.Published = w.URLs.Preview
+			Preview: a.url("/sites/" + s.ID), Published: a.sitePublished(s)},
 	}
 	sr := a.r.Site()
 	var err error

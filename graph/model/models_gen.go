@@ -244,6 +244,26 @@ type CreateSiteInput struct {
 	Spaces []string `json:"spaces,omitempty"`
 }
 
+type CreateSiteSectionGroupInput struct {
+	// 1 to 100 characters.
+	Title string `json:"title"`
+	// An icon name, at most 50 characters.
+	Icon *string `json:"icon,omitempty"`
+	// Sections of the site to put in the group, in order (each leaves the group it was in).
+	Sections []string `json:"sections,omitempty"`
+}
+
+type CreateSiteSectionInput struct {
+	// A space of the organization: it becomes the section's first site space.
+	SpaceID string `json:"spaceId"`
+	// 2 to 64 characters; defaults to the space's title.
+	Title *string `json:"title,omitempty"`
+	// An icon name, at most 50 characters.
+	Icon *string `json:"icon,omitempty"`
+	// A section group of the site to create the section in, at its end; the top level when absent.
+	SectionGroupID *string `json:"sectionGroupId,omitempty"`
+}
+
 type CreateSpaceInput struct {
 	// At most 50 characters; default "Untitled".
 	Title *string `json:"title,omitempty"`
@@ -598,6 +618,40 @@ type SiteProxy struct {
 	Target string `json:"target"`
 }
 
+type SiteSectionConnection struct {
+	Edges      []*SiteSectionEdge `json:"edges"`
+	PageInfo   *PageInfo          `json:"pageInfo"`
+	TotalCount int                `json:"totalCount"`
+}
+
+type SiteSectionEdge struct {
+	Cursor string           `json:"cursor"`
+	Node   *ent.SiteSection `json:"node"`
+}
+
+type SiteSectionGroupConnection struct {
+	Edges      []*SiteSectionGroupEdge `json:"edges"`
+	PageInfo   *PageInfo               `json:"pageInfo"`
+	TotalCount int                     `json:"totalCount"`
+}
+
+type SiteSectionGroupEdge struct {
+	Cursor string                `json:"cursor"`
+	Node   *ent.SiteSectionGroup `json:"node"`
+}
+
+// A section or a section group of the site: exactly one of the two ids.
+type SiteStructurePointerInput struct {
+	Section *string `json:"section,omitempty"`
+	Group   *string `json:"group,omitempty"`
+}
+
+// Where an item goes among the items of a level: just before one, just after one (both: neighbours), or at the end when neither is given.
+type SiteStructurePositionInput struct {
+	Before *SiteStructurePointerInput `json:"before,omitempty"`
+	After  *SiteStructurePointerInput `json:"after,omitempty"`
+}
+
 type SpaceConnection struct {
 	Edges      []*SpaceEdge `json:"edges"`
 	PageInfo   *PageInfo    `json:"pageInfo"`
@@ -725,6 +779,32 @@ type UpdateOrganizationInput struct {
 	Sso         *bool                      `json:"sso,omitempty"`
 	Ai          *bool                      `json:"ai,omitempty"`
 	InviteLinks *bool                      `json:"inviteLinks,omitempty"`
+}
+
+// Absent fields stay as they are; null removes the icon.
+type UpdateSiteSectionGroupInput struct {
+	// 1 to 100 characters.
+	Title *string `json:"title,omitempty"`
+	// At most 50 characters.
+	Icon graphql.Omittable[*string] `json:"icon,omitempty"`
+}
+
+// Absent fields stay as they are; null removes condition, icon and description.
+type UpdateSiteSectionInput struct {
+	// 2 to 128 characters.
+	Title *string `json:"title,omitempty"`
+	// 1 to 100 letters, digits, '-', '_' or '.', unique among the site's sections.
+	Path *string `json:"path,omitempty"`
+	// A site space of this section: the one its readers land on.
+	DefaultSiteSpace *string `json:"defaultSiteSpace,omitempty"`
+	// 1 to 1024 characters, checked against the site's adaptive-content schema.
+	Condition graphql.Omittable[*string] `json:"condition,omitempty"`
+	// At most 50 characters.
+	Icon graphql.Omittable[*string] `json:"icon,omitempty"`
+	// At most 256 characters.
+	Description graphql.Omittable[*string] `json:"description,omitempty"`
+	// A section group of the site to move the section into (at its end); null takes it out of its group (just after the group).
+	SectionGroupID graphql.Omittable[*string] `json:"sectionGroupId,omitempty"`
 }
 
 type UpdateSpaceInput struct {
@@ -1101,6 +1181,62 @@ func (e *MemberSort) UnmarshalJSON(b []byte) error {
 }
 
 func (e MemberSort) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// SECTIONS for a site with sections, SITE_SPACES for one without.
+type SiteStructureType string
+
+const (
+	SiteStructureTypeSections   SiteStructureType = "SECTIONS"
+	SiteStructureTypeSiteSpaces SiteStructureType = "SITE_SPACES"
+)
+
+var AllSiteStructureType = []SiteStructureType{
+	SiteStructureTypeSections,
+	SiteStructureTypeSiteSpaces,
+}
+
+func (e SiteStructureType) IsValid() bool {
+	switch e {
+	case SiteStructureTypeSections, SiteStructureTypeSiteSpaces:
+		return true
+	}
+	return false
+}
+
+func (e SiteStructureType) String() string {
+	return string(e)
+}
+
+func (e *SiteStructureType) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SiteStructureType(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SiteStructureType", str)
+	}
+	return nil
+}
+
+func (e SiteStructureType) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SiteStructureType) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SiteStructureType) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil
