@@ -107,3 +107,25 @@ func offsetIn(src, b []byte) (off int, ok bool) {
 	}
 	return off, &src[:cap(src)][off] == &b[:1][0]
 }
+
+// TextOf is the text of n's descendants without any formatting (line breaks as one space), as a
+// renderer shows a heading's or an image's text.
+func TextOf(n ast.Node, src []byte) string {
+	var b strings.Builder
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch c := c.(type) {
+		case *ast.Text:
+			b.Write(c.Segment.Value(src))
+			if c.SoftLineBreak() || c.HardLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(c.Value)
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.String()
+}

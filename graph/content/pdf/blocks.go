@@ -11,12 +11,12 @@ import (
 	"github.com/yuin/goldmark/text"
 )
 
-// markdown parses CommonMark with GitHub's extensions (tables, strikethrough, autolinks, task
+// gfm parses CommonMark with GitHub's extensions (tables, strikethrough, autolinks, task
 // lists). goldmark's parser is safe for concurrent use: its state lives in a per-parse context.
-var markdown = goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser()
+var gfm = goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser()
 
 // parse returns the document tree of src.
-func parse(src []byte) ast.Node { return markdown.Parse(text.NewReader(src)) }
+func parse(src []byte) ast.Node { return gfm.Parse(text.NewReader(src)) }
 
 // Spacing, in points.
 const (

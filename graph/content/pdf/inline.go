@@ -9,6 +9,8 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
+
+	"github.com/binderyhq/bindery/graph/content/markdown"
 )
 
 // inlines returns the runs of n's inline children drawn in style st.
@@ -36,7 +38,7 @@ func (r *renderer) inline(n ast.Node, st style, out []run) []run {
 		return addText(out, string(n.Value), st)
 	case *ast.CodeSpan:
 		st.mono = true
-		return addText(out, plainText(n, r.src), st)
+		return addText(out, markdown.TextOf(n, r.src), st)
 	case *ast.Emphasis:
 		if n.Level >= 2 {
 			st.bold = true
@@ -50,7 +52,7 @@ func (r *renderer) inline(n ast.Node, st style, out []run) []run {
 	case *ast.AutoLink:
 		return addText(out, string(n.Label(r.src)), linkStyle(st, string(n.URL(r.src))))
 	case *ast.Image:
-		return addText(out, imageText(plainText(n, r.src)), imageStyle(st))
+		return addText(out, imageText(markdown.TextOf(n, r.src)), imageStyle(st))
 	case *ast.RawHTML:
 		if isBreakTag(rawHTML(n, r.src)) {
 			return append(out, run{br: true})
@@ -138,27 +140,6 @@ func imageText(alt string) string {
 		return "[image]"
 	}
 	return "[image: " + alt + "]"
-}
-
-// plainText is the text of n's descendants without any formatting.
-func plainText(n ast.Node, src []byte) string {
-	var b strings.Builder
-	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch c := c.(type) {
-		case *ast.Text:
-			b.Write(c.Segment.Value(src))
-			if c.SoftLineBreak() || c.HardLineBreak() {
-				b.WriteByte(' ')
-			}
-		case *ast.String:
-			b.Write(c.Value)
-		}
-		return ast.WalkContinue, nil
-	})
-	return b.String()
 }
 
 // rawHTML is the source of an inline HTML tag.

@@ -1,0 +1,97 @@
+package adaptive
+
+import (
+	"errors"
+	"unicode/utf8"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/file"
+	"github.com/expr-lang/expr/parser"
+	"github.com/expr-lang/expr/types"
+	"github.com/expr-lang/expr/vm"
+)
+
+// maxConditionLen is the most characters (runes) a condition has (spec/03 Limits).
+const maxConditionLen = 1024
+
+// Condition is a compiled condition, ready to run for many visitors. It is immutable and safe
+// for concurrent use.
+type Condition struct {
+	program *vm.Program
+	claims  *claim // visitor.claims of the schema it was compiled against
+}
+
+// Compile parses a condition and checks it against the claims of s (visitor.claims.<name>,
+// visitor.claims.unsigned.<name>): only the operators and names the package documentation lists,
+// only claims s has, and a boolean result. A nil s is a site without a schema: no claim is known.
+// It returns an *Error naming the column of the problem.
+func Compile(condition string, s *Schema) (*Condition, error) {
+	if n := utf8.RuneCountInString(condition); n < 1 || n > maxConditionLen {
+		return nil, conditionError(0, "must be 1..%d characters, not %d", maxConditionLen, n)
+	}
+	tree, err := parser.Parse(condition)
+	if err != nil {
+		return nil, fromExpr(err, "syntax error: ")
+	}
+	claims := noClaims
+	if s != nil {
+		claims = s.root
+	}
+	if err := checkNode(tree.Node, claims); err != nil {
+		return nil, err
+	}
+	env := types.Map{"visitor": types.Map{"claims": claims.exprType()}}
+	program, err := expr.Compile(condition, expr.Env(env), expr.AsBool(), expr.DisableAllBuiltins())
+	if err != nil {
+		return nil, fromExpr(err, "")
+	}
+	if err := checkJoins(program.Node()); err != nil {
+		return nil, err
+	}
+	return &Condition{program: program, claims: claims}, nil
+}
+
+// CheckCondition compiles and type-checks a condition against the claims of s, as Compile does,
+// and returns its *Error, or nil.
+func CheckCondition(condition string, s *Schema) error {
+	_, err := Compile(condition, s)
+	return err
+}
+
+// Evaluate compiles a condition against s and runs it for a visitor's claims, as Compile and
+// Condition.Eval do. A caller that runs one condition for many visitors compiles it once.
+func Evaluate(condition string, s *Schema, claims map[string]any) (bool, error) {
+	c, err := Compile(condition, s)
+	if err != nil {
+		return false, err
+	}
+	return c.Eval(claims)
+}
+
+// Eval runs the condition for a visitor's claims: the decoded claims of their token, with their
+// unsigned claims as a nested "unsigned" object. A claim that is missing or of another type than
+// the schema says is the zero value (false, "", 0, an empty array); claims the schema does not
+// have are ignored. A run takes time linear in the condition and the claims it reads.
+// It returns an *Error if the run fails.
+func (c *Condition) Eval(claims map[string]any) (bool, error) {
+	env := map[string]any{"visitor": map[string]any{"claims": c.claims.value(claims)}}
+	out, err := expr.Run(c.program, env)
+	if err != nil {
+		return false, fromExpr(err, "")
+	}
+	b, ok := out.(bool)
+	if !ok {
+		return false, conditionError(1, "must be a boolean, not %T", out)
+	}
+	return b, nil
+}
+
+// fromExpr turns an error of expr into an *Error, its message after prefix. An error with no
+// position is about the condition as a whole: its result type.
+func fromExpr(err error, prefix string) *Error {
+	var fe *file.Error
+	if errors.As(err, &fe) {
+		return conditionError(fe.From+1, "%s%s", prefix, fe.Message)
+	}
+	return conditionError(1, "must be a boolean (%v)", err)
+}
