@@ -13,6 +13,7 @@ import (
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/graph/page"
+	"github.com/binderyhq/bindery/internal/adaptive"
 )
 
 // Bounds of sections (spec/03 Limits).
@@ -227,7 +228,7 @@ func (r *Resolver) sectionChanges(ctx context.Context, s *ent.Site, upd *ent.Sit
 		}
 		upd.SetPath(*in.Path)
 	}
-	if err := setOrClear(in.Condition, r.conditionCheck(ctx, s), upd.SetCondition, upd.ClearCondition); err != nil {
+	if err := setOrClear(in.Condition, conditionCheck(s), upd.SetCondition, upd.ClearCondition); err != nil {
 		return err
 	}
 	if err := setOrClear(in.Icon, textCheck("icon", 1, siteIconMax), upd.SetIcon, upd.ClearIcon); err != nil {
@@ -254,14 +255,25 @@ func checkSitePath(field, p string) error {
 }
 
 // conditionCheck returns the check of a condition written on the site: 1 to 1024 characters, an
-// expression over the claims of the site's adaptive-content schema.
-func (r *Resolver) conditionCheck(ctx context.Context, s *ent.Site) func(string) error {
+// expression over the claims of the site's adaptive-content schema (internal/adaptive). Returns
+// INVALID naming the column of the problem.
+func conditionCheck(s *ent.Site) func(string) error {
 	return func(expr string) error {
 		if err := checkText("condition", expr, 1, conditionMax); err != nil {
 			return err
 		}
-		// MERGE(sitespaces): the one call of checkSiteCondition(ctx, s, expr), the check against the
-		// site's adaptive-content schema (graph/siteconditions.go), goes here when it lands.
+		// MERGE(sitespaces): checkSiteCondition(ctx, s, expr) of graph/siteconditions.go replaces
+		// the rest of this body when it lands.
+		var schema *adaptive.Schema
+		if s.AdaptiveSchema != nil {
+			var err error
+			if schema, err = adaptive.ParseSchema(s.AdaptiveSchema); err != nil {
+				return apperr.Internalw(err)
+			}
+		}
+		if err := adaptive.CheckCondition(expr, schema); err != nil {
+			return apperr.Invalidf("%s", err.Error())
+		}
 		return nil
 	}
 }

@@ -2,8 +2,8 @@ package rest_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"net/http"
 	"slices"
 	"strings"
@@ -123,6 +123,25 @@ func (f *sectionsFixture) structure(t *testing.T) string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// schemaJSON is an adaptive-content schema with a claim isBetaUser and an unsigned claim
+// fromNewsletter, both booleans.
+const schemaJSON = `{"type": "object", "additionalProperties": false, "properties": {
+	"isBetaUser": {"type": "boolean", "description": "Beta tester"},
+	"unsigned": {"type": "object", "description": "Unsigned claims of the site visitor.", "additionalProperties": false,
+		"properties": {"fromNewsletter": {"type": "boolean", "description": "Came from the newsletter"}}}}}`
+
+// setSchema stores schemaJSON as the site's adaptive-content schema, below the API.
+func (f *sectionsFixture) setSchema(t *testing.T) {
+	t.Helper()
+	var schema map[string]any
+	if err := json.Unmarshal([]byte(schemaJSON), &schema); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.e.Store.Client.Site.UpdateOneID(f.site).SetAdaptiveSchema(schema).Exec(accounts.System(context.Background())); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // siteSpaces returns the site's siteSpaces counter.
@@ -287,15 +306,22 @@ func TestSiteSectionUpdate(t *testing.T) {
 		t.Helper()
 		return f.e.Do(f.admin, "PATCH", f.sec(id), body)
 	}
+	t.Run("ErrConditionWithoutSchema", func(t *testing.T) {
+		msg := testenv.CheckError(t, patch(t, first.ID, map[string]any{"condition": "visitor.claims.isBetaUser"}), 400)
+		if !strings.Contains(msg, "condition: column") {
+			t.Fatalf("message %q", msg)
+		}
+	})
+	f.setSchema(t)
 	t.Run("OKEveryField", func(t *testing.T) {
 		var s wireSection
-		resp := patch(t, first.ID, map[string]any{"title": " Reference ", "path": "ref_1.0", "condition": "visitor.claims.beta",
+		resp := patch(t, first.ID, map[string]any{"title": " Reference ", "path": "ref_1.0", "condition": "visitor.claims.isBetaUser",
 			"icon": "gear", "description": "All of the API"})
 		if resp.Status != 200 {
 			t.Fatalf("%d %s", resp.Status, resp.Body)
 		}
 		resp.JSON(t, &s)
-		if s.Title != "Reference" || s.Path != "ref_1.0" || deref(s.Condition) != "visitor.claims.beta" ||
+		if s.Title != "Reference" || s.Path != "ref_1.0" || deref(s.Condition) != "visitor.claims.isBetaUser" ||
 			deref(s.Icon) != "gear" || deref(s.Description) != "All of the API" {
 			t.Fatalf("section %+v", s)
 		}
@@ -316,7 +342,7 @@ func TestSiteSectionUpdate(t *testing.T) {
 	})
 	t.Run("OKBounds", func(t *testing.T) {
 		body := map[string]any{"title": strings.Repeat("t", 128), "path": strings.Repeat("p", 100),
-			"condition": strings.Repeat("x", 1024), "icon": strings.Repeat("i", 50), "description": strings.Repeat("d", 256)}
+			"condition": "!visitor.claims.unsigned.fromNewsletter" + strings.Repeat(" ", 1024-39), "icon": strings.Repeat("i", 50), "description": strings.Repeat("d", 256)}
 		if resp := patch(t, first.ID, body); resp.Status != 200 {
 			t.Fatalf("%d %s", resp.Status, resp.Body)
 		}
@@ -354,7 +380,10 @@ func TestSiteSectionUpdate(t *testing.T) {
 		{"ErrPathNotString", map[string]any{"path": 7}, 400, "path"},
 		{"ErrPathTaken", map[string]any{"path": "guides"}, 409, "path"},
 		{"ErrConditionEmpty", map[string]any{"condition": ""}, 400, "condition"},
-		{"ErrConditionLong", map[string]any{"condition": strings.Repeat("x", 1025)}, 400, "condition"},
+		{"ErrConditionLong", map[string]any{"condition": "visitor.claims.isBetaUser" + strings.Repeat(" ", 1000)}, 400, "condition"},
+		{"ErrConditionUnknownClaim", map[string]any{"condition": "visitor.claims.isBetaUser || visitor.claims.plan"}, 400, "condition: column 45: unknown claim visitor.claims.plan"},
+		{"ErrConditionSyntax", map[string]any{"condition": "visitor.claims.isBetaUser &&"}, 400, "condition: column"},
+		{"ErrConditionNotBoolean", map[string]any{"condition": "1 + 2"}, 400, "condition"},
 		{"ErrConditionNotString", map[string]any{"condition": false}, 400, "condition"},
 		{"ErrIconLong", map[string]any{"icon": strings.Repeat("i", 51)}, 400, "icon"},
 		{"ErrDescriptionLong", map[string]any{"description": strings.Repeat("d", 257)}, 400, "description"},
@@ -474,27 +503,22 @@ func TestSiteSectionMove(t *testing.T) {
 	})
 }
 
-// TestSiteSectionMovesConcurrent: moves racing on one site's sections leave every section once,
-// each with a key of its own (a total order without ties).
+// TestSiteSectionMovesConcurrent: moves racing into the same gap of one site's sections leave
+// every section once, each with a key of its own (a total order without ties).
 func TestSiteSectionMovesConcurrent(t *testing.T) {
 	f := newSectionsFixture(t)
 	var ids []string
-	for i := range 6 {
+	for i := range 9 {
 		ids = append(ids, f.add(t, map[string]any{"spaceId": f.api, "title": fmt.Sprintf("S%d", i)}).ID)
 	}
 	var wg sync.WaitGroup
-	for w := range 8 {
+	for w, mover := range ids[1:] {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			rnd := rand.New(rand.NewPCG(uint64(w), 7))
-			for range 6 {
-				mover, anchor := ids[rnd.IntN(len(ids))], ids[rnd.IntN(len(ids))]
-				if mover == anchor {
-					continue
-				}
-				side := []string{"before", "after"}[rnd.IntN(2)]
-				resp := f.e.Do(f.admin, "POST", f.sec(mover, "move"), map[string]any{"position": map[string]any{side: sectionPtr(anchor)}})
+			for i := range 4 {
+				side := []string{"before", "after"}[(w+i)%2]
+				resp := f.e.Do(f.admin, "POST", f.sec(mover, "move"), map[string]any{"position": map[string]any{side: sectionPtr(ids[0])}})
 				if resp.Status != 200 {
 					t.Errorf("move: %d %s", resp.Status, resp.Body)
 				}
