@@ -180,6 +180,38 @@ func deref(s *string) string {
 	return *s
 }
 
+// refusal is a request body that must fail with status, its message naming field.
+type refusal struct {
+	name   string
+	body   any
+	status int
+	field  string
+}
+
+// wantRefused sends each refusal to path with method as the admin, then checks that none of them
+// changed anything.
+func (f *sectionsFixture) wantRefused(t *testing.T, method, path string, cases []refusal) {
+	t.Helper()
+	before := f.snapshot(t)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			msg := testenv.CheckError(t, f.e.Do(f.admin, method, path, c.body), c.status)
+			if !strings.Contains(msg, c.field) {
+				t.Fatalf("message %q does not name %s", msg, c.field)
+			}
+		})
+	}
+	t.Run("NothingChanged", func(t *testing.T) { f.wantUnchanged(t, before) })
+}
+
+// wantUnchanged fails unless the snapshot is still before.
+func (f *sectionsFixture) wantUnchanged(t *testing.T, before string) {
+	t.Helper()
+	if after := f.snapshot(t); after != before {
+		t.Fatalf("before %s\nafter %s", before, after)
+	}
+}
+
 // snapshot reads everything a failed write must leave as it was.
 func (f *sectionsFixture) snapshot(t *testing.T) string {
 	t.Helper()
@@ -258,13 +290,7 @@ func TestSiteSectionCreate(t *testing.T) {
 
 func TestSiteSectionCreateRefusesBadInput(t *testing.T) {
 	f := newSectionsFixture(t)
-	before := f.snapshot(t)
-	cases := []struct {
-		name   string
-		body   any
-		status int
-		field  string
-	}{
+	f.wantRefused(t, "POST", f.sec(), []refusal{
 		{"ErrSpaceMissing", map[string]any{"title": "Guides"}, 400, "spaceId"},
 		{"ErrSpaceNull", map[string]any{"spaceId": nil}, 400, "spaceId"},
 		{"ErrSpaceNotString", map[string]any{"spaceId": 42}, 400, "spaceId"},
@@ -278,19 +304,6 @@ func TestSiteSectionCreateRefusesBadInput(t *testing.T) {
 		{"ErrGroupUnknown", map[string]any{"spaceId": f.api, "siteSectionGroupId": "nope"}, 404, "sectionGroupId"},
 		{"ErrGroupNull", map[string]any{"spaceId": f.api, "siteSectionGroupId": nil}, 400, "siteSectionGroupId"},
 		{"ErrBodyNotObject", []any{}, 400, "request body"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			msg := testenv.CheckError(t, f.e.Do(f.admin, "POST", f.sec(), c.body), c.status)
-			if !strings.Contains(msg, c.field) {
-				t.Fatalf("message %q does not name %s", msg, c.field)
-			}
-		})
-	}
-	t.Run("NothingChanged", func(t *testing.T) {
-		if after := f.snapshot(t); after != before {
-			t.Fatalf("before %s\nafter %s", before, after)
-		}
 	})
 	t.Run("OKTitleAtBounds", func(t *testing.T) {
 		f.add(t, map[string]any{"spaceId": f.api, "title": strings.Repeat("é", 64)})
@@ -364,13 +377,7 @@ func TestSiteSectionUpdate(t *testing.T) {
 			t.Fatalf("another section's default changed the site's to %s", ss)
 		}
 	})
-	before := f.snapshot(t)
-	cases := []struct {
-		name   string
-		body   any
-		status int
-		field  string
-	}{
+	f.wantRefused(t, "PATCH", f.sec(first.ID), []refusal{
 		{"ErrTitleShort", map[string]any{"title": "A"}, 400, "title"},
 		{"ErrTitleLong", map[string]any{"title": strings.Repeat("x", 129)}, 400, "title"},
 		{"ErrTitleNull", map[string]any{"title": nil}, 400, "title"},
@@ -393,22 +400,9 @@ func TestSiteSectionUpdate(t *testing.T) {
 		// A valid field with an invalid one changes nothing.
 		{"ErrTitleWithBadIcon", map[string]any{"title": "Changed", "icon": strings.Repeat("i", 51)}, 400, "icon"},
 		{"ErrTitleWithTakenPath", map[string]any{"title": "Changed", "path": "guides"}, 409, "path"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			msg := testenv.CheckError(t, patch(t, first.ID, c.body), c.status)
-			if !strings.Contains(msg, c.field) {
-				t.Fatalf("message %q does not name %s", msg, c.field)
-			}
-		})
-	}
+	})
 	t.Run("ErrUnknownSection", func(t *testing.T) {
 		testenv.CheckError(t, patch(t, "nope", map[string]any{"title": "Changed"}), 404)
-	})
-	t.Run("NothingChanged", func(t *testing.T) {
-		if after := f.snapshot(t); after != before {
-			t.Fatalf("before %s\nafter %s", before, after)
-		}
 	})
 }
 
@@ -472,34 +466,16 @@ func TestSiteSectionMove(t *testing.T) {
 			t.Fatalf("order %v", got)
 		}
 	})
-	before := f.snapshot(t)
-	bad := []struct {
-		name  string
-		body  any
-		field string
-	}{
-		{"ErrPointerType", map[string]any{"position": map[string]any{"before": map[string]any{"type": "site-space", "siteSpace": b.ID}}}, "position.before"},
-		{"ErrPointerShape", map[string]any{"position": map[string]any{"after": "x"}}, "position.after"},
-		{"ErrPointerUnknown", map[string]any{"position": map[string]any{"before": sectionPtr("nope")}}, "position.before"},
-		{"ErrPointerSelf", map[string]any{"position": map[string]any{"after": sectionPtr(a.ID)}}, "position.after"},
-		{"ErrNotNeighbours", map[string]any{"position": map[string]any{"after": sectionPtr(b.ID), "before": sectionPtr(b.ID)}}, "position"},
-		{"ErrPositionNotObject", map[string]any{"position": 3}, "position"},
-	}
-	for _, x := range bad {
-		t.Run(x.name, func(t *testing.T) {
-			msg := testenv.CheckError(t, move(t, a.ID, x.body), 400)
-			if !strings.Contains(msg, x.field) {
-				t.Fatalf("message %q does not name %s", msg, x.field)
-			}
-		})
-	}
+	f.wantRefused(t, "POST", f.sec(a.ID, "move"), []refusal{
+		{"ErrPointerType", map[string]any{"position": map[string]any{"before": map[string]any{"type": "site-space", "siteSpace": b.ID}}}, 400, "position.before"},
+		{"ErrPointerShape", map[string]any{"position": map[string]any{"after": "x"}}, 400, "position.after"},
+		{"ErrPointerUnknown", map[string]any{"position": map[string]any{"before": sectionPtr("nope")}}, 400, "position.before"},
+		{"ErrPointerSelf", map[string]any{"position": map[string]any{"after": sectionPtr(a.ID)}}, 400, "position.after"},
+		{"ErrNotNeighbours", map[string]any{"position": map[string]any{"after": sectionPtr(b.ID), "before": sectionPtr(b.ID)}}, 400, "position"},
+		{"ErrPositionNotObject", map[string]any{"position": 3}, 400, "position"},
+	})
 	t.Run("ErrUnknownSection", func(t *testing.T) {
 		testenv.CheckError(t, move(t, "nope", nil), 404)
-	})
-	t.Run("NothingChanged", func(t *testing.T) {
-		if after := f.snapshot(t); after != before {
-			t.Fatalf("before %s\nafter %s", before, after)
-		}
 	})
 }
 
