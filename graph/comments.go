@@ -329,7 +329,7 @@ func (r *Resolver) checkCommentTarget(ctx context.Context, sc commentScope, page
 
 // checkCommentNode checks that a page has a section whose heading's anchor is node.
 func (r *Resolver) checkCommentNode(ctx context.Context, p *tree.Page, node string) error {
-	body, err := r.pageBody(ctx, p)
+	body, err := r.PageBody(ctx, p)
 	if err != nil {
 		return err
 	}

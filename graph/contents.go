@@ -112,8 +112,8 @@ func (r *Resolver) pageBodies(ctx context.Context, hashes []string) (map[string]
 	return out, nil
 }
 
-// pageBody returns one page's Markdown.
-func (r *Resolver) pageBody(ctx context.Context, p *tree.Page) (string, error) {
+// PageBody returns one page's stored Markdown body (without its title and front matter).
+func (r *Resolver) PageBody(ctx context.Context, p *tree.Page) (string, error) {
 	bodies, err := r.pageBodies(ctx, []string{p.Body})
 	return bodies[p.Body], err
 }

@@ -48,10 +48,11 @@ func notFound(err error, what string) error {
 	return err
 }
 
-// viewerOf returns the viewer of the request. Returns UNAUTHENTICATED when there is none.
+// viewerOf returns the viewer of the request: a user, the system, or a published site's visitor.
+// Returns UNAUTHENTICATED when there is none.
 func viewerOf(ctx context.Context) (*viewer.Viewer, error) {
 	v := viewer.FromContext(ctx)
-	if v == nil || (v.UserID == "" && !v.IsSystem()) {
+	if v == nil || (v.UserID == "" && !v.IsSystem() && !v.IsVisitor()) {
 		return nil, apperr.Unauthenticatedf("authentication required: send Authorization: Bearer <token>")
 	}
 	return v, nil

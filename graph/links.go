@@ -185,7 +185,7 @@ func (r *Resolver) treeLinks(ctx context.Context, t *tree.Tree) ([]*model.Link, 
 
 // pageLinks lists the links of one page of t from its body.
 func (r *Resolver) pageLinks(ctx context.Context, t *tree.Tree, p *tree.Page) ([]*model.Link, error) {
-	body, err := r.pageBody(ctx, p)
+	body, err := r.PageBody(ctx, p)
 	if err != nil {
 		return nil, err
 	}

@@ -127,7 +127,7 @@ func found[T any](v *T, what string) (*T, error) {
 // description, an emoji or a title a heading cannot hold, the title as a level-1 heading, then
 // the stored body.
 func (r *Resolver) PageMarkdown(ctx context.Context, p *tree.Page) (string, error) {
-	body, err := r.pageBody(ctx, p)
+	body, err := r.PageBody(ctx, p)
 	return renderPage(p, body), err
 }
 

@@ -26,6 +26,9 @@ type Config struct {
 	RequestTimeout time.Duration // deadline of one request
 	BaseURL        string        // absolute URL of this server, for urls.location
 	CORSOrigins    []string      // browser origins allowed to call the API; "*" for any
+	// Sites adds the routes of the published sites (package publish), served beside the API
+	// with the same middleware and no authentication; nil serves none.
+	Sites func(chi.Router)
 }
 
 type api struct {
@@ -54,6 +57,9 @@ func NewRouter(c Config) http.Handler {
 	r.Handle("/graphql/assets/*", playground.Assets("/graphql/assets/"))
 	r.Get("/files/{token}", a.downloadFile) // signed URLs: the token is the authority, not a bearer
 	r.Get("/pdf/{token}", a.servePDF)
+	if c.Sites != nil {
+		c.Sites(r)
+	}
 	r.Group(func(r chi.Router) {
 		r.Use(authenticate(c.Authenticate, c.Resolver.Client))
 		r.Post("/graphql", c.GraphQL.ServeHTTP)

@@ -109,12 +109,13 @@ func hasRoleOrOrgAdmin(v *viewer.Viewer, min viewer.Role, spaces bool, col colum
 	return orOpen(v, min, col, or(admin, and(raw(col("deleted_at")+" IS NULL"), memberRole(v, min, true, col))))
 }
 
-// orOpen adds, for reads, the spaces whose visibility opens them to anyone.
+// orOpen adds, for reads, the spaces whose visibility opens them to anyone, and those a published
+// site admitted its visitor to.
 func orOpen(v *viewer.Viewer, min viewer.Role, col columns, c cond) cond {
 	if min != viewer.RoleRead {
 		return c
 	}
-	return or(c, openToAnyone(v.ShareKeys(), col))
+	return or(c, openToAnyone(v.ShareKeys(), col), in(col("id"), v.Admitted()))
 }
 
 // memberRole holds where v's role as a member who is no admin of the row's organization — by

@@ -59,10 +59,15 @@ type person struct {
 	userID, email string
 	orgs          map[string]*viewer.Role
 	keys          []string
+	admitted      []string // a published site's visitor (no user) admitted to these spaces
 }
 
 func (p person) viewer() *viewer.Viewer {
 	v := viewer.NewUser(p.userID, p.email, p.orgs)
+	if p.userID == "" {
+		v = viewer.Visitor()
+		v.Admit(p.admitted...)
+	}
 	for _, k := range p.keys {
 		v.PresentShareKey(k)
 	}
@@ -146,6 +151,13 @@ func randomWorld(t *testing.T, client *ent.Client, rnd *rand.Rand) *world {
 			}
 		}
 	}
+	visitor := person{}
+	for i, s := range spaces { // every third space: rnd's sequence stays that of the worlds before visitors
+		if i%3 == 0 {
+			visitor.admitted = append(visitor.admitted, s)
+		}
+	}
+	w.people = append(w.people, visitor)
 	return w
 }
 
@@ -226,7 +238,7 @@ func (w *world) content(t *testing.T, v *viewer.Viewer) *rule.Content {
 	sys := accounts.System(context.Background())
 	role, member := v.Membership(w.org)
 	c := &rule.Content{Member: member, OrgRole: role, Nodes: map[string]rule.ContentNode{}, Grants: map[string]viewer.Role{},
-		ShareKeys: v.ShareKeys()}
+		ShareKeys: v.ShareKeys(), Admitted: v.Admitted()}
 	for _, col := range w.client.Collection.Query().Where(collection.OrganizationID(w.org)).AllX(sys) {
 		c.Nodes[col.ID] = rule.CollectionNode(col)
 	}
@@ -262,7 +274,8 @@ func (w *world) check(t *testing.T) {
 		orgRole, _ := v.Membership(w.org)
 		open := func(s *ent.Space) bool {
 			return s.Visibility == "public" || s.Visibility == "unlisted" ||
-				s.Visibility == "share-link" && s.ShareKey != nil && slices.Contains(v.ShareKeys(), *s.ShareKey)
+				s.Visibility == "share-link" && s.ShareKey != nil && slices.Contains(v.ShareKeys(), *s.ShareKey) ||
+				slices.Contains(v.Admitted(), s.ID)
 		}
 		var wantRead, wantCols []string
 		for _, s := range allSpaces {

@@ -16,6 +16,8 @@ type Content struct {
 	Grants  map[string]viewer.Role // object id → best role granted to the viewer or their teams
 	// ShareKeys are the share-link keys the viewer presented in this request.
 	ShareKeys []string
+	// Admitted are the spaces a published site admitted the viewer (its visitor) to read.
+	Admitted []string
 }
 
 // ContentNode is a collection or a space in the tree.
@@ -40,7 +42,8 @@ const maxDepth = 64
 //   - the object's default level, for members with a role (guests get none);
 //   - every grant to the viewer or their teams on the object or a collection above it;
 //   - read, for a public or unlisted space, for a share-link space whose key the viewer
-//     presented, and for an in-collection space whose parent collection the viewer can read.
+//     presented, for an in-collection space whose parent collection the viewer can read, and
+//     for a space a published site admitted its visitor to.
 //
 // It is "" when the viewer may not even read the object (or it is not in the tree).
 func ContentRole(c *Content, id string) viewer.Role {
@@ -55,7 +58,7 @@ func ContentRole(c *Content, id string) viewer.Role {
 	if c.Member && c.OrgRole != "" {
 		best = higher(best, c.defaultRole(n))
 	}
-	if n.Space && readableByVisibility(c, n) {
+	if n.Space && (readableByVisibility(c, n) || slices.Contains(c.Admitted, id)) {
 		best = higher(best, viewer.RoleRead)
 	}
 	return best

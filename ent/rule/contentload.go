@@ -228,7 +228,7 @@ func (f *facts) learn(ctx context.Context, client *ent.Client, v *viewer.Viewer,
 func (f *facts) content(v *viewer.Viewer, o objectNode) *Content {
 	role, member := v.Membership(o.org)
 	c := &Content{Member: member, OrgRole: role, Nodes: map[string]ContentNode{o.id: o.node}, Grants: f.grants,
-		ShareKeys: v.ShareKeys()}
+		ShareKeys: v.ShareKeys(), Admitted: v.Admitted()}
 	for id := o.node.Parent; id != "" && len(c.Nodes) < maxDepth; {
 		p := f.collections[id]
 		if p == nil || p.OrganizationID != o.org {

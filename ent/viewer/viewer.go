@@ -1,5 +1,6 @@
 // Package viewer says who is asking: an authenticated user with their organization memberships,
-// or the system itself (the CLI and background jobs). The privacy rules in ent/rule read it.
+// an anonymous visitor of a published site, or the system itself (the CLI and background jobs).
+// The privacy rules in ent/rule read it.
 package viewer
 
 import (
@@ -11,14 +12,16 @@ import (
 // Viewer is the caller of one request. It is safe for concurrent use: GraphQL resolvers of one
 // request run in parallel and may record a membership the request itself created.
 type Viewer struct {
-	UserID string
-	Email  string
-	system bool
+	UserID  string
+	Email   string
+	system  bool
+	visitor bool
 
 	mu          sync.RWMutex
 	memberships map[string]*Role // organization id → role; a nil role is a guest
 	cache       map[string]any   // facts loaded once per request (Remember)
 	shareKeys   []string         // share-link keys presented in this request (PresentShareKey)
+	admitted    []string         // spaces a published site admitted a visitor to (Admit)
 }
 
 // NewUser returns the viewer for an authenticated user with their memberships
@@ -32,6 +35,39 @@ func NewUser(userID, email string, memberships map[string]*Role) *Viewer {
 
 // System is the explicit viewer of the CLI and background jobs: the privacy rules allow it everything.
 func System() *Viewer { return &Viewer{system: true, memberships: map[string]*Role{}} }
+
+// Visitor is the viewer of a reader of a published site: no user, no membership. It reads only
+// what the site it visits admits it to (Admit), and what is open to anyone.
+func Visitor() *Viewer { return &Viewer{visitor: true, memberships: map[string]*Role{}} }
+
+// IsVisitor reports whether v is a published site's visitor.
+func (v *Viewer) IsVisitor() bool { return v != nil && v.visitor }
+
+// Admit records spaces a published site admits its visitor to read, for the rest of the request.
+// Only the published-site resolvers call it, after checking the site's audience (its
+// visibility, share link or visitor token); other viewers are never admitted.
+func (v *Viewer) Admit(spaceIDs ...string) {
+	if !v.IsVisitor() {
+		return
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	for _, id := range spaceIDs {
+		if !slices.Contains(v.admitted, id) {
+			v.admitted = append(v.admitted, id)
+		}
+	}
+}
+
+// Admitted lists the spaces a published site admitted this visitor to (nil when none).
+func (v *Viewer) Admitted() []string {
+	if v == nil {
+		return nil
+	}
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	return append([]string(nil), v.admitted...)
+}
 
 // IsSystem reports whether v is the system viewer.
 func (v *Viewer) IsSystem() bool { return v != nil && v.system }

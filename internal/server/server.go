@@ -15,6 +15,7 @@ import (
 	"github.com/binderyhq/bindery/internal/crawl"
 	"github.com/binderyhq/bindery/internal/fetch"
 	"github.com/binderyhq/bindery/internal/store"
+	"github.com/binderyhq/bindery/publish"
 	"github.com/binderyhq/bindery/rest"
 )
 
@@ -56,6 +57,7 @@ func New(st *store.Store, o Options) http.Handler {
 		RequestTimeout: o.RequestTimeout,
 		BaseURL:        o.BaseURL,
 		CORSOrigins:    o.CORSOrigins,
+		Sites:          publish.New(r, o.BaseURL).Routes,
 	})
 }
 

@@ -1,0 +1,146 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/privacy"
+	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/ent/sitesection"
+	"github.com/binderyhq/bindery/ent/sitespace"
+	"github.com/binderyhq/bindery/ent/space"
+	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/internal/adaptive"
+)
+
+// Published sites as their readers see them (the publish/ surface). A reader is a
+// viewer.Visitor: VisitSite finds the site, checks that the reader is in its audience, keeps the
+// sections and site spaces the reader's claims show, and admits the reader to their spaces, so
+// every content read after it goes through the usual privacy rules.
+
+// errNotVisitor is a programming error: published sites are read by visitors only.
+var errNotVisitor = errors.New("VisitSite needs a visitor viewer")
+
+// Audience is what a reader presents to a published site.
+type Audience struct {
+	ShareKey string         // a share link's key, for share-link sites
+	Claims   map[string]any // the reader's claims (signed and "unsigned"), for adaptive content
+}
+
+// SiteVisit is a published site as one reader may see it.
+type SiteVisit struct {
+	Site *ent.Site
+	// Sections are the sections the reader sees, in order; none for a site without sections.
+	Sections []*ent.SiteSection
+	// SiteSpaces are the site spaces the reader sees, in order (each with its space loaded):
+	// those of the sections above, or the root level's for a site without sections.
+	SiteSpaces []*ent.SiteSpace
+}
+
+// SiteSpacesOf returns the site spaces of a section ("" for the root level), in order.
+func (v *SiteVisit) SiteSpacesOf(sectionID string) []*ent.SiteSpace {
+	var out []*ent.SiteSpace
+	for _, ss := range v.SiteSpaces {
+		if derefOr(ss.SectionID, "") == sectionID {
+			out = append(out, ss)
+		}
+	}
+	return out
+}
+
+// VisitSite returns the published site named ref (its basename, or its id) for a reader with the
+// given audience, and admits the reader to the spaces it shows. Returns NOT_FOUND for an unknown
+// or unpublished site, and for a reader outside its audience where telling would say the site
+// exists; UNAUTHENTICATED when the site wants credentials the reader lacks.
+func (r *Resolver) VisitSite(ctx context.Context, ref string, a Audience) (*SiteVisit, error) {
+	v := viewer.FromContext(ctx)
+	if !v.IsVisitor() {
+		return nil, apperr.Internalw(errNotVisitor)
+	}
+	// Readers are no members: the site's rows are read past the tenant filter, and this function
+	// decides, from the site's published flag and audience, what the reader may see.
+	structure := privacy.DecisionContext(ctx, privacy.Allow)
+	s, err := r.Client.Site.Query().Where(site.Or(site.Basename(ref), site.ID(ref)), site.Published(true)).
+		Order(ent.Asc(site.FieldCreatedAt)).First(structure)
+	if err != nil {
+		return nil, notFound(err, "site")
+	}
+	if err := r.admitsAudience(s, a); err != nil {
+		return nil, err
+	}
+	visit, err := r.visibleStructure(structure, s, a.Claims)
+	if err != nil {
+		return nil, err
+	}
+	for _, ss := range visit.SiteSpaces {
+		v.Admit(ss.SpaceID)
+	}
+	return visit, nil
+}
+
+// admitsAudience checks the reader against the site's visibility.
+func (r *Resolver) admitsAudience(s *ent.Site, a Audience) error {
+	switch s.Visibility {
+	case site.VisibilityPublic, site.VisibilityUnlisted:
+		return nil
+	default:
+		// share-link and visitor-auth readers are admitted by the site's share links and
+		// publishing-auth key; until those are checked here, such sites are not served.
+		return apperr.NotFoundf("site not found")
+	}
+}
+
+// visibleStructure loads a site's sections and site spaces in order, keeping those whose
+// condition the reader's claims satisfy (and live spaces only).
+func (r *Resolver) visibleStructure(ctx context.Context, s *ent.Site, claims map[string]any) (*SiteVisit, error) {
+	schema, err := siteSchema(s)
+	if err != nil {
+		return nil, err
+	}
+	sections, err := r.Client.SiteSection.Query().Where(sitesection.SiteID(s.ID)).
+		Order(ent.Asc(sitesection.FieldPosition), ent.Asc(sitesection.FieldID)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	siteSpaces, err := r.Client.SiteSpace.Query().
+		Where(sitespace.SiteID(s.ID), sitespace.HasSpaceWith(space.DeletedAtIsNil())).
+		WithSpace().Order(ent.Asc(sitespace.FieldPosition), ent.Asc(sitespace.FieldID)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	visit := &SiteVisit{Site: s}
+	shown := map[string]bool{"": len(sections) == 0} // section id ("" for the root level) → shown
+	for _, sec := range sections {
+		if shows(sec.Condition, schema, claims) {
+			visit.Sections = append(visit.Sections, sec)
+			shown[sec.ID] = true
+		}
+	}
+	for _, ss := range siteSpaces {
+		if shown[derefOr(ss.SectionID, "")] && shows(ss.Condition, schema, claims) {
+			visit.SiteSpaces = append(visit.SiteSpaces, ss)
+		}
+	}
+	return visit, nil
+}
+
+// siteSchema is the site's adaptive-content schema, nil when it has none.
+func siteSchema(s *ent.Site) (*adaptive.Schema, error) {
+	if s.AdaptiveSchema == nil {
+		return nil, nil
+	}
+	return adaptive.ParseSchema(s.AdaptiveSchema)
+}
+
+// shows reports whether an object with this condition is shown to a reader with these claims.
+// A condition that no longer compiles hides the object: failing closed.
+func shows(condition *string, schema *adaptive.Schema, claims map[string]any) bool {
+	if condition == nil || strings.TrimSpace(*condition) == "" {
+		return true
+	}
+	ok, err := adaptive.Evaluate(*condition, schema, claims)
+	return err == nil && ok
+}

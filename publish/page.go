@@ -1,0 +1,302 @@
+package publish
+
+import (
+	"encoding/xml"
+	"fmt"
+	"html/template"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/graph"
+	"github.com/binderyhq/bindery/graph/content/htmlpage"
+	"github.com/binderyhq/bindery/graph/content/tree"
+)
+
+// pageView is what the page template shows.
+type pageView struct {
+	SiteTitle, Title, Description, Canonical string
+	Home, Style                              string
+	NoIndex                                  bool
+	Sections                                 []link // tabs; empty for a site without sections
+	Variants                                 []link // the section's site spaces, when more than one
+	Nav                                      []navItem
+	Body                                     template.HTML
+	Outline                                  []htmlpage.Heading
+	Prev, Next                               *link
+	Updated                                  time.Time
+	Markdown                                 string // URL of the page's Markdown
+}
+
+type link struct {
+	Title, URL string
+	Current    bool
+}
+
+// navItem is an entry of the sidebar: a page and its children.
+type navItem struct {
+	link
+	Group    bool // a group heading, with no page of its own
+	Children []navItem
+}
+
+type errorView struct {
+	Status int
+	Text   string
+}
+
+// servePage answers a page of the site, as HTML or (path ending in .md) as Markdown.
+func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path string) {
+	asMarkdown := strings.HasSuffix(path, ".md")
+	loc, ok := s.locate(strings.TrimSuffix(path, ".md"))
+	if !ok {
+		s.h.fail(w, errPageNotFound)
+		return
+	}
+	content, err := s.h.r.SpaceContent(s.ctx, loc.siteSpace.SpaceID, nil)
+	if err != nil {
+		s.h.fail(w, err)
+		return
+	}
+	p := findPage(content.Tree, loc.pagePath)
+	if p == nil {
+		s.h.fail(w, errPageNotFound)
+		return
+	}
+	body, err := s.h.r.PageBody(s.ctx, p)
+	if err != nil {
+		s.h.fail(w, err)
+		return
+	}
+	if asMarkdown {
+		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+		fmt.Fprintf(w, "# %s\n\n%s", p.Title, body)
+		return
+	}
+	s.writeHTML(w, s.pageView(loc, content, p, body))
+}
+
+// findPage returns the page at a path ("" for the landing page); a group leads to its first
+// document.
+func findPage(t *tree.Tree, path string) *tree.Page {
+	if path == "" {
+		return firstDocument(t)
+	}
+	p := t.ByPath(path)
+	for p != nil && p.Type == "group" {
+		kids := t.Children(p.ID)
+		if len(kids) == 0 {
+			return nil
+		}
+		p = kids[0]
+	}
+	return p
+}
+
+func (s *siteView) pageView(loc location, content *graph.Content, p *tree.Page, body string) pageView {
+	links := siteLinks{s: s, loc: loc, t: content.Tree}
+	rendered := htmlpage.Render(body, links)
+	url := s.pageURL(loc, content.Tree, p)
+	v := pageView{
+		SiteTitle: s.visit.Site.Title, Title: p.Title, Description: p.Description,
+		Canonical: s.h.baseURL + url, Home: s.base + "/", Style: assetPath,
+		NoIndex: s.visit.Site.Visibility != "public" || p.NoIndex,
+		Body:    rendered.Body, Outline: outline(rendered.Headings), Updated: p.UpdatedAt,
+		Markdown: strings.TrimSuffix(url, "/") + ".md",
+	}
+	if loc.pagePath == "" || url == s.siteSpaceURL(loc.section, loc.siteSpace) {
+		v.Markdown = s.siteSpaceURL(loc.section, loc.siteSpace) + content.Tree.Path(p.ID) + ".md"
+	}
+	for _, sec := range s.visit.Sections {
+		v.Sections = append(v.Sections, link{Title: sec.Title, URL: s.sectionURL(sec), Current: sec.ID == sectionID(loc.section)})
+	}
+	if variants := s.visit.SiteSpacesOf(sectionID(loc.section)); len(variants) > 1 {
+		for _, ss := range variants {
+			v.Variants = append(v.Variants, link{Title: siteSpaceTitle(ss), URL: s.siteSpaceURL(loc.section, ss), Current: ss.ID == loc.siteSpace.ID})
+		}
+	}
+	v.Nav = s.nav(loc, content.Tree, "", p.ID)
+	v.Prev, v.Next = s.neighbours(loc, content.Tree, p)
+	return v
+}
+
+func siteSpaceTitle(ss *ent.SiteSpace) string {
+	if sp := ss.Edges.Space; sp != nil && sp.Title != "" {
+		return sp.Title
+	}
+	return ss.Path
+}
+
+// outline keeps the headings of levels 2 and 3: the page's title is level 1.
+func outline(hs []htmlpage.Heading) []htmlpage.Heading {
+	var out []htmlpage.Heading
+	for _, h := range hs {
+		if h.Level == 2 || h.Level == 3 {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// nav is the sidebar below parent: every page that is not hidden.
+func (s *siteView) nav(loc location, t *tree.Tree, parent, current string) []navItem {
+	var items []navItem
+	for _, p := range t.Children(parent) {
+		if p.Hidden {
+			continue
+		}
+		it := navItem{link: link{Title: p.Title, URL: s.pageURL(loc, t, p), Current: p.ID == current}, Group: p.Type == "group"}
+		it.Children = s.nav(loc, t, p.ID, current)
+		items = append(items, it)
+	}
+	return items
+}
+
+// neighbours are the previous and next documents in reading order.
+func (s *siteView) neighbours(loc location, t *tree.Tree, p *tree.Page) (prev, next *link) {
+	var order []*tree.Page
+	t.Walk(func(q *tree.Page, _ string) {
+		if q.Type == "document" && !q.Hidden {
+			order = append(order, q)
+		}
+	})
+	for i, q := range order {
+		if q.ID != p.ID {
+			continue
+		}
+		if i > 0 {
+			prev = &link{Title: order[i-1].Title, URL: s.pageURL(loc, t, order[i-1])}
+		}
+		if i+1 < len(order) {
+			next = &link{Title: order[i+1].Title, URL: s.pageURL(loc, t, order[i+1])}
+		}
+	}
+	return prev, next
+}
+
+// siteLinks gives htmlpage the site's URLs of the pages and files of one site space.
+type siteLinks struct {
+	s   *siteView
+	loc location
+	t   *tree.Tree
+}
+
+func (l siteLinks) Page(id string) string {
+	p := l.t.Page(id)
+	if p == nil {
+		return ""
+	}
+	return l.s.pageURL(l.loc, l.t, p)
+}
+
+func (l siteLinks) File(id string) string {
+	if l.t.File(id) == nil {
+		return ""
+	}
+	return l.s.base + "/~files/" + l.loc.siteSpace.ID + "/" + id
+}
+
+// writeHTML writes a page with the headers every page carries.
+func (s *siteView) writeHTML(w http.ResponseWriter, v pageView) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Security-Policy", contentSecurityPolicy)
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Referrer-Policy", "strict-origin-when-cross-origin")
+	if v.NoIndex {
+		w.Header().Set("X-Robots-Tag", "noindex")
+	}
+	// An error here is a reader gone away or a template bug the tests catch; the headers are sent.
+	_ = pages.ExecuteTemplate(w, "page.html", v)
+}
+
+// serveFile answers a file of a site space (…/~files/{siteSpaceId}/{fileId}) with a redirect to
+// its signed download URL.
+func (s *siteView) serveFile(w http.ResponseWriter, req *http.Request, path string) {
+	siteSpaceID, fileID, _ := strings.Cut(path, "/")
+	for _, ss := range s.visit.SiteSpaces {
+		if ss.ID != siteSpaceID {
+			continue
+		}
+		content, err := s.h.r.SpaceContent(s.ctx, ss.SpaceID, nil)
+		if err != nil {
+			s.h.fail(w, err)
+			return
+		}
+		f, err := content.File(fileID)
+		if err != nil {
+			s.h.fail(w, err)
+			return
+		}
+		url, err := s.h.r.FileDownloadURL(s.ctx, content.Revision.ID, f)
+		if err != nil {
+			s.h.fail(w, err)
+			return
+		}
+		http.Redirect(w, req, url, http.StatusFound)
+		return
+	}
+	s.h.fail(w, errPageNotFound)
+}
+
+// sitemapURL is one <url> of sitemap.xml.
+type sitemapURL struct {
+	Loc     string `xml:"loc"`
+	LastMod string `xml:"lastmod"`
+}
+
+// eachPage calls fn for every page readers can navigate to, site space by site space.
+func (s *siteView) eachPage(fn func(loc location, t *tree.Tree, p *tree.Page)) {
+	for _, ss := range s.visit.SiteSpaces {
+		content, err := s.h.r.SpaceContent(s.ctx, ss.SpaceID, nil)
+		if err != nil {
+			continue // a space without content yet has no pages
+		}
+		loc := location{section: s.sectionOf(ss), siteSpace: ss}
+		content.Tree.Walk(func(p *tree.Page, _ string) {
+			if p.Type == "document" && !p.Hidden {
+				fn(loc, content.Tree, p)
+			}
+		})
+	}
+}
+
+func (s *siteView) sectionOf(ss *ent.SiteSpace) *ent.SiteSection {
+	for _, sec := range s.visit.Sections {
+		if ss.SectionID != nil && *ss.SectionID == sec.ID {
+			return sec
+		}
+	}
+	return nil
+}
+
+// serveSitemap answers sitemap.xml: every page, with its last change.
+func (s *siteView) serveSitemap(w http.ResponseWriter) {
+	var urls []sitemapURL
+	s.eachPage(func(loc location, t *tree.Tree, p *tree.Page) {
+		if !p.NoIndex {
+			urls = append(urls, sitemapURL{Loc: s.h.baseURL + s.pageURL(loc, t, p), LastMod: p.UpdatedAt.UTC().Format(time.RFC3339)})
+		}
+	})
+	w.Header().Set("Content-Type", "application/xml; charset=utf-8")
+	fmt.Fprint(w, xml.Header)
+	_ = xml.NewEncoder(w).Encode(struct {
+		XMLName xml.Name     `xml:"http://www.sitemaps.org/schemas/sitemap/0.9 urlset"`
+		URLs    []sitemapURL `xml:"url"`
+	}{URLs: urls})
+}
+
+// serveLLMs answers llms.txt (llmstxt.org): the site's title, then its pages with links to their
+// Markdown.
+func (s *siteView) serveLLMs(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	fmt.Fprintf(w, "# %s\n\n", s.visit.Site.Title)
+	s.eachPage(func(loc location, t *tree.Tree, p *tree.Page) {
+		md := s.siteSpaceURL(loc.section, loc.siteSpace) + t.Path(p.ID) + ".md"
+		line := fmt.Sprintf("- [%s](%s%s)", p.Title, s.h.baseURL, md)
+		if p.Description != "" {
+			line += ": " + p.Description
+		}
+		fmt.Fprintln(w, line)
+	})
+}

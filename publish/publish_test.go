@@ -1,0 +1,205 @@
+package publish_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/internal/accounts"
+	"github.com/binderyhq/bindery/internal/testenv"
+)
+
+// siteFixture is a published site over one space with a small page tree:
+// Welcome (landing), Guides (with Install), a hidden Secret page, and a page linking the others.
+type siteFixture struct {
+	e     *testenv.Env
+	admin testenv.Actor
+	org   string
+	space string
+	site  string
+}
+
+func newSiteFixture(t *testing.T) *siteFixture {
+	t.Helper()
+	e := testenv.New(t)
+	f := &siteFixture{e: e}
+	f.admin, f.org = e.Bootstrap("ada@example.com", "Acme")
+	f.space = f.created(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/spaces", map[string]any{"title": "Docs"}))
+	f.write(t,
+		page("Welcome", "Hello **readers**. Read [Install](./guides/install.md).", "ref", "welcome"),
+		page("Guides", "## Overview\n\nAll guides.\n\n### Details\n\nMore.", "ref", "guides"),
+		page("Install", "```go\nfunc main() {}\n```\n<script>alert(1)</script>", "into", "guides"),
+		page("Secret", "Hidden page.", "hidden", true),
+	)
+	f.site = f.created(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/sites", map[string]any{"title": "Acme Docs", "spaces": []string{f.space}}))
+	return f
+}
+
+func page(title, markdown string, extra ...any) map[string]any {
+	c := map[string]any{"operation": "insert_page", "title": title, "document": map[string]any{"markdown": markdown}}
+	for i := 0; i+1 < len(extra); i += 2 {
+		c[extra[i].(string)] = extra[i+1]
+	}
+	return c
+}
+
+func (f *siteFixture) created(t *testing.T, r testenv.Response) string {
+	t.Helper()
+	if r.Status != http.StatusCreated {
+		t.Fatalf("create: %d %s", r.Status, r.Body)
+	}
+	return r.Map(t)["id"].(string)
+}
+
+// write adds pages through a change request and merges it.
+func (f *siteFixture) write(t *testing.T, changes ...map[string]any) {
+	t.Helper()
+	base := "/v1/spaces/" + f.space + "/change-requests"
+	n := f.e.Do(f.admin, "POST", base, map[string]any{"subject": "Pages"}).Map(t)["number"].(float64)
+	cr := fmt.Sprintf("%s/%d", base, int(n))
+	if r := f.e.Do(f.admin, "POST", cr+"/content?compat=false", map[string]any{"changes": changes}); r.Status != 200 {
+		t.Fatalf("content: %d %s", r.Status, r.Body)
+	}
+	if r := f.e.Do(f.admin, "POST", cr+"/merge", nil); r.Status != 200 {
+		t.Fatalf("merge: %d %s", r.Status, r.Body)
+	}
+}
+
+// setSite changes the site below the API (publishing has its own endpoints).
+func (f *siteFixture) setSite(t *testing.T, change func(*ent.SiteUpdateOne)) {
+	t.Helper()
+	upd := f.e.Store.Client.Site.UpdateOneID(f.site)
+	change(upd)
+	if err := upd.Exec(accounts.System(context.Background())); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// get fetches a site URL without a token.
+func (f *siteFixture) get(t *testing.T, path string) (int, http.Header, string) {
+	t.Helper()
+	client := f.e.Server.Client()
+	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	res, err := client.Get(f.e.Server.URL + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, res.Header, string(b)
+}
+
+func TestUnpublishedSiteIsNotFound(t *testing.T) {
+	f := newSiteFixture(t)
+	status, h, body := f.get(t, "/sites/"+f.site+"/")
+	if status != 404 || !strings.HasPrefix(h.Get("Content-Type"), "text/html") || !strings.Contains(body, "404") {
+		t.Fatalf("unpublished site: %d %s %q", status, h.Get("Content-Type"), body)
+	}
+}
+
+func TestPublishedSitePages(t *testing.T) {
+	f := newSiteFixture(t)
+	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(true).SetBasename("acme") })
+	for _, ref := range []string{f.site, "acme"} {
+		status, h, body := f.get(t, "/sites/"+ref+"/")
+		if status != 200 || !strings.Contains(body, "<h1>Welcome</h1>") || !strings.Contains(body, "<strong>readers</strong>") {
+			t.Fatalf("landing page of %s: %d %s", ref, status, body)
+		}
+		if csp := h.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") {
+			t.Fatalf("CSP %q", csp)
+		}
+	}
+	_, _, landing := f.get(t, "/sites/acme/")
+	for _, want := range []string{`href="/sites/acme/guides/install"`, `<title>Welcome · Acme Docs</title>`,
+		`class="skip"`, `rel="canonical"`, `property="og:title"`, `href="/sites/acme/guides"`, `rel="next"`} {
+		if !strings.Contains(landing, want) {
+			t.Errorf("landing page lacks %s", want)
+		}
+	}
+	if strings.Contains(landing, "Secret") {
+		t.Error("the sidebar lists a hidden page")
+	}
+	status, _, install := f.get(t, "/sites/acme/guides/install")
+	if status != 200 || !strings.Contains(install, `<span class="kd">func</span>`) || strings.Contains(install, "<script") {
+		t.Fatalf("install page: %d %s", status, install)
+	}
+	if _, _, guides := f.get(t, "/sites/acme/guides"); !strings.Contains(guides, `href="#overview"`) || !strings.Contains(guides, `class="h3"`) {
+		t.Errorf("guides page has no outline: %s", guides)
+	}
+	if status, _, _ := f.get(t, "/sites/acme/secret"); status != 200 {
+		t.Errorf("a hidden page is still served at its URL: %d", status)
+	}
+	if status, _, _ := f.get(t, "/sites/acme/nope"); status != 404 {
+		t.Errorf("unknown page: %d", status)
+	}
+	checkHTML(t, landing)
+}
+
+func TestPublishedSiteTextFiles(t *testing.T) {
+	f := newSiteFixture(t)
+	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(true).SetBasename("acme") })
+	status, h, md := f.get(t, "/sites/acme/guides/install.md")
+	if status != 200 || !strings.HasPrefix(h.Get("Content-Type"), "text/markdown") || !strings.HasPrefix(md, "# Install\n") {
+		t.Fatalf("markdown: %d %s %q", status, h.Get("Content-Type"), md)
+	}
+	_, _, llms := f.get(t, "/sites/acme/llms.txt")
+	if !strings.HasPrefix(llms, "# Acme Docs\n") || !strings.Contains(llms, "/sites/acme/guides/install.md)") || strings.Contains(llms, "Secret") {
+		t.Fatalf("llms.txt: %q", llms)
+	}
+	_, _, sitemap := f.get(t, "/sites/acme/sitemap.xml")
+	if !strings.Contains(sitemap, "/sites/acme/guides/install</loc>") || strings.Contains(sitemap, "secret") {
+		t.Fatalf("sitemap: %s", sitemap)
+	}
+	if _, _, robots := f.get(t, "/sites/acme/robots.txt"); !strings.Contains(robots, "Allow: /") {
+		t.Fatalf("robots.txt of a public site: %q", robots)
+	}
+	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetVisibility(site.VisibilityUnlisted) })
+	if _, _, robots := f.get(t, "/sites/acme/robots.txt"); !strings.Contains(robots, "Disallow: /") {
+		t.Fatalf("robots.txt of an unlisted site: %q", robots)
+	}
+	if _, h, page := f.get(t, "/sites/acme/"); h.Get("X-Robots-Tag") != "noindex" || !strings.Contains(page, `content="noindex"`) {
+		t.Fatal("an unlisted site's pages are indexable")
+	}
+}
+
+func TestAudienceSitesAreNotServedWithoutCredentials(t *testing.T) {
+	f := newSiteFixture(t)
+	for _, v := range []site.Visibility{site.VisibilityShareLink, site.VisibilityVisitorAuth} {
+		f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(true).SetVisibility(v) })
+		if status, _, body := f.get(t, "/sites/"+f.site+"/"); status != 404 || strings.Contains(body, "Welcome") {
+			t.Errorf("%s site without credentials: %d", v, status)
+		}
+	}
+}
+
+// checkHTML parses a page and checks its landmarks.
+func checkHTML(t *testing.T, page string) {
+	t.Helper()
+	doc, err := html.Parse(strings.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode {
+			seen[n.Data] = true
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	for _, el := range []string{"header", "nav", "main", "article", "title"} {
+		if !seen[el] {
+			t.Errorf("the page has no <%s>", el)
+		}
+	}
+}

@@ -1,0 +1,124 @@
+package publish
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/graph"
+	"github.com/binderyhq/bindery/graph/content/tree"
+)
+
+// siteView is one request's view of a site: the structure the reader may see and where its URLs
+// start.
+type siteView struct {
+	h     *Handler
+	ctx   context.Context
+	visit *graph.SiteVisit
+	base  string // "/sites/{ref}"
+}
+
+// location is where a path leads: a section (nil for a site without sections), one of its site
+// spaces, and the rest of the path inside that space.
+type location struct {
+	section   *ent.SiteSection
+	siteSpace *ent.SiteSpace
+	pagePath  string
+}
+
+// locate splits a path into section, site space and page path: a segment naming a section or a
+// site space that is not the default picks it; otherwise the default one is meant.
+func (s *siteView) locate(path string) (location, bool) {
+	var loc location
+	head, rest := firstSegment(path)
+	if len(s.visit.Sections) > 0 {
+		loc.section = pick(s.visit.Sections, head, func(x *ent.SiteSection) (string, bool) { return x.Path, x.IsDefault })
+		if loc.section.Path == head && !loc.section.IsDefault {
+			head, rest = firstSegment(rest)
+		}
+	}
+	siteSpaces := s.visit.SiteSpacesOf(sectionID(loc.section))
+	if len(siteSpaces) == 0 {
+		return loc, false
+	}
+	loc.siteSpace = pick(siteSpaces, head, func(x *ent.SiteSpace) (string, bool) { return x.Path, x.IsDefault })
+	if loc.siteSpace.Path == head && !loc.siteSpace.IsDefault {
+		head, rest = firstSegment(rest)
+	}
+	loc.pagePath = strings.Trim(head+"/"+rest, "/")
+	return loc, true
+}
+
+// pick returns the item whose path is segment, else the default item, else the first.
+func pick[T any](items []T, segment string, pathOf func(T) (string, bool)) T {
+	for _, it := range items {
+		if p, _ := pathOf(it); p == segment {
+			return it
+		}
+	}
+	for _, it := range items {
+		if _, isDefault := pathOf(it); isDefault {
+			return it
+		}
+	}
+	return items[0]
+}
+
+func firstSegment(path string) (head, rest string) {
+	head, rest, _ = strings.Cut(strings.Trim(path, "/"), "/")
+	return head, rest
+}
+
+func sectionID(sec *ent.SiteSection) string {
+	if sec == nil {
+		return ""
+	}
+	return sec.ID
+}
+
+// sectionURL is the URL of a section's default site space.
+func (s *siteView) sectionURL(sec *ent.SiteSection) string {
+	if sec == nil || sec.IsDefault {
+		return s.base + "/"
+	}
+	return s.base + "/" + sec.Path + "/"
+}
+
+// siteSpaceURL is the URL of a site space's first page.
+func (s *siteView) siteSpaceURL(sec *ent.SiteSection, ss *ent.SiteSpace) string {
+	if ss.IsDefault {
+		return s.sectionURL(sec)
+	}
+	return s.sectionURL(sec) + ss.Path + "/"
+}
+
+// pageURL is the URL of a page of a site space; the first page of the space is its root.
+func (s *siteView) pageURL(loc location, t *tree.Tree, p *tree.Page) string {
+	if first := firstDocument(t); first != nil && first.ID == p.ID {
+		return s.siteSpaceURL(loc.section, loc.siteSpace)
+	}
+	return s.siteSpaceURL(loc.section, loc.siteSpace) + t.Path(p.ID)
+}
+
+// firstDocument is the first page with content in tree order: the space's landing page.
+func firstDocument(t *tree.Tree) *tree.Page {
+	var first *tree.Page
+	t.Walk(func(p *tree.Page, _ string) {
+		if first == nil && p.Type == "document" && !p.Hidden {
+			first = p
+		}
+	})
+	return first
+}
+
+// serveRobots answers robots.txt: unlisted sites ask not to be indexed.
+func (s *siteView) serveRobots(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	if s.visit.Site.Visibility != "public" {
+		fmt.Fprint(w, "User-agent: *\nDisallow: /\n")
+		return
+	}
+	fmt.Fprintf(w, "User-agent: *\nAllow: /\nSitemap: %s%s/sitemap.xml\n", s.h.baseURL, s.base)
+}
