@@ -8,7 +8,6 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/site"
-	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
@@ -93,15 +92,14 @@ func (r *Resolver) admitsAudience(s *ent.Site, a Audience) error {
 	}
 }
 
-// visibleStructure loads a site's sections and site spaces in order, keeping those whose
-// condition the reader's claims satisfy (and live spaces only).
+// visibleStructure loads a site's sections (in the order of its structure) and site spaces in
+// order, keeping those whose condition the reader's claims satisfy (and live spaces only).
 func (r *Resolver) visibleStructure(ctx context.Context, s *ent.Site, claims map[string]any) (*SiteVisit, error) {
 	schema, err := siteSchema(s)
 	if err != nil {
 		return nil, err
 	}
-	sections, err := r.Client.SiteSection.Query().Where(sitesection.SiteID(s.ID)).
-		Order(ent.Asc(sitesection.FieldPosition), ent.Asc(sitesection.FieldID)).All(ctx)
+	sections, err := sectionsInOrder(ctx, r.Client, s.ID)
 	if err != nil {
 		return nil, err
 	}

@@ -157,7 +157,7 @@ func regroup(ctx context.Context, tx *ent.Tx, sec *ent.SiteSection, group *strin
 		}
 	}
 	lv := structLevel{site: sec.SiteID, group: group}
-	items, err := lv.items(ctx, tx, sec.ID)
+	items, err := lv.items(ctx, tx.Client(), sec.ID)
 	if err != nil {
 		return err
 	}
@@ -266,7 +266,7 @@ func (r *Resolver) deleteSiteSectionGroup(ctx context.Context, orgID, siteID, id
 			return err
 		}
 		top := structLevel{site: s.ID}
-		items, err := top.items(ctx, tx, "")
+		items, err := top.items(ctx, tx.Client(), "")
 		if err != nil {
 			return err
 		}

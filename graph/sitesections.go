@@ -264,12 +264,9 @@ func conditionCheck(s *ent.Site) func(string) error {
 		}
 		// MERGE(sitespaces): checkSiteCondition(ctx, s, expr) of graph/siteconditions.go replaces
 		// the rest of this body when it lands.
-		var schema *adaptive.Schema
-		if s.AdaptiveSchema != nil {
-			var err error
-			if schema, err = adaptive.ParseSchema(s.AdaptiveSchema); err != nil {
-				return apperr.Internalw(err)
-			}
+		schema, err := siteSchema(s)
+		if err != nil {
+			return apperr.Internalw(err)
 		}
 		if err := adaptive.CheckCondition(expr, schema); err != nil {
 			return apperr.Invalidf("%s", err.Error())
@@ -338,7 +335,7 @@ func (r *Resolver) moveSiteSection(ctx context.Context, orgID, siteID, id string
 // default section or site space, and no section groups.
 func (r *Resolver) deleteSiteSection(ctx context.Context, orgID, siteID, id string) (bool, error) {
 	err := r.writeSection(ctx, orgID, siteID, id, "delete sections", func(tx *ent.Tx, s *ent.Site, sec *ent.SiteSection) error {
-		order, err := sectionsInOrder(ctx, tx, s.ID)
+		order, err := sectionsInOrder(ctx, tx.Client(), s.ID)
 		if err != nil {
 			return err
 		}

@@ -128,9 +128,10 @@ func inGroup(group *string) predicate.SiteSection {
 	return sitesection.SectionGroupID(*group)
 }
 
-// items returns the items of the level in order, less self.
-func (lv structLevel) items(ctx context.Context, tx *ent.Tx, self string) ([]structItem, error) {
-	secs, err := tx.SiteSection.Query().Where(sitesection.SiteID(lv.site), inGroup(lv.group), sitesection.IDNEQ(self)).
+// items returns the items of the level in order, less self, read through client (a transaction's
+// client when placing).
+func (lv structLevel) items(ctx context.Context, client *ent.Client, self string) ([]structItem, error) {
+	secs, err := client.SiteSection.Query().Where(sitesection.SiteID(lv.site), inGroup(lv.group), sitesection.IDNEQ(self)).
 		Select(sitesection.FieldID, sitesection.FieldPosition).All(ctx)
 	if err != nil {
 		return nil, err
@@ -140,7 +141,7 @@ func (lv structLevel) items(ctx context.Context, tx *ent.Tx, self string) ([]str
 		items = append(items, structItem{ID: s.ID, Key: s.Position})
 	}
 	if lv.group == nil {
-		groups, err := tx.SiteSectionGroup.Query().Where(sitesectiongroup.SiteID(lv.site), sitesectiongroup.IDNEQ(self)).
+		groups, err := client.SiteSectionGroup.Query().Where(sitesectiongroup.SiteID(lv.site), sitesectiongroup.IDNEQ(self)).
 			Select(sitesectiongroup.FieldID, sitesectiongroup.FieldPosition).All(ctx)
 		if err != nil {
 			return nil, err
@@ -236,7 +237,7 @@ func placeInSite(ctx context.Context, tx *ent.Tx, siteID, self string, pos *mode
 	case after != nil:
 		lv = after.level
 	}
-	items, err := lv.items(ctx, tx, self)
+	items, err := lv.items(ctx, tx.Client(), self)
 	if err != nil {
 		return placed{}, err
 	}
@@ -303,13 +304,13 @@ func pointTo(ctx context.Context, tx *ent.Tx, siteID, self, field string, p *mod
 }
 
 // sectionsInOrder returns a site's sections in the order of its structure (a group's sections in
-// the group's place), in the transaction of tx.
-func sectionsInOrder(ctx context.Context, tx *ent.Tx, siteID string) ([]*ent.SiteSection, error) {
-	top, err := structLevel{site: siteID}.items(ctx, tx, "")
+// the group's place), read through client.
+func sectionsInOrder(ctx context.Context, client *ent.Client, siteID string) ([]*ent.SiteSection, error) {
+	top, err := structLevel{site: siteID}.items(ctx, client, "")
 	if err != nil {
 		return nil, err
 	}
-	secs, err := tx.SiteSection.Query().Where(sitesection.SiteID(siteID)).
+	secs, err := client.SiteSection.Query().Where(sitesection.SiteID(siteID)).
 		Order(ent.Asc(sitesection.FieldPosition), ent.Asc(sitesection.FieldID)).All(ctx)
 	if err != nil {
 		return nil, err
