@@ -60,3 +60,4 @@ bench-peer:
 ## fuzz: run each fuzz target for a short while
 fuzz:
 	go test -run '^$$' -fuzz FuzzDecodeCursor -fuzztime 20s ./graph/page/
+	go test -run '^$$' -fuzz FuzzBetween -fuzztime 20s ./graph/content/orderkey/

@@ -26,6 +26,7 @@ import (
 	"github.com/binderyhq/bindery/ent/customfieldvalue"
 	"github.com/binderyhq/bindery/ent/fileblob"
 	"github.com/binderyhq/bindery/ent/invitelink"
+	"github.com/binderyhq/bindery/ent/job"
 	"github.com/binderyhq/bindery/ent/member"
 	"github.com/binderyhq/bindery/ent/openapispec"
 	"github.com/binderyhq/bindery/ent/openapispecversion"
@@ -75,6 +76,8 @@ type Client struct {
 	FileBlob *FileBlobClient
 	// InviteLink is the client for interacting with the InviteLink builders.
 	InviteLink *InviteLinkClient
+	// Job is the client for interacting with the Job builders.
+	Job *JobClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
 	// OpenAPISpec is the client for interacting with the OpenAPISpec builders.
@@ -133,6 +136,7 @@ func (c *Client) init() {
 	c.CustomFieldValue = NewCustomFieldValueClient(c.config)
 	c.FileBlob = NewFileBlobClient(c.config)
 	c.InviteLink = NewInviteLinkClient(c.config)
+	c.Job = NewJobClient(c.config)
 	c.Member = NewMemberClient(c.config)
 	c.OpenAPISpec = NewOpenAPISpecClient(c.config)
 	c.OpenAPISpecVersion = NewOpenAPISpecVersionClient(c.config)
@@ -254,6 +258,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		CustomFieldValue:    NewCustomFieldValueClient(cfg),
 		FileBlob:            NewFileBlobClient(cfg),
 		InviteLink:          NewInviteLinkClient(cfg),
+		Job:                 NewJobClient(cfg),
 		Member:              NewMemberClient(cfg),
 		OpenAPISpec:         NewOpenAPISpecClient(cfg),
 		OpenAPISpecVersion:  NewOpenAPISpecVersionClient(cfg),
@@ -302,6 +307,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		CustomFieldValue:    NewCustomFieldValueClient(cfg),
 		FileBlob:            NewFileBlobClient(cfg),
 		InviteLink:          NewInviteLinkClient(cfg),
+		Job:                 NewJobClient(cfg),
 		Member:              NewMemberClient(cfg),
 		OpenAPISpec:         NewOpenAPISpecClient(cfg),
 		OpenAPISpecVersion:  NewOpenAPISpecVersionClient(cfg),
@@ -351,10 +357,10 @@ func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIToken, c.BodyLink, c.ChangeRequest, c.Collection, c.Comment,
 		c.CommentReply, c.ContentObject, c.CustomField, c.CustomFieldValue, c.FileBlob,
-		c.InviteLink, c.Member, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization,
-		c.PermissionGrant, c.Reaction, c.Revision, c.SAMLProvider, c.ServerKey, c.Site,
-		c.SiteSection, c.SiteSectionGroup, c.SiteSpace, c.Space, c.Team, c.TeamMember,
-		c.TranslationSettings, c.User,
+		c.InviteLink, c.Job, c.Member, c.OpenAPISpec, c.OpenAPISpecVersion,
+		c.Organization, c.PermissionGrant, c.Reaction, c.Revision, c.SAMLProvider,
+		c.ServerKey, c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteSpace, c.Space,
+		c.Team, c.TeamMember, c.TranslationSettings, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -366,10 +372,10 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIToken, c.BodyLink, c.ChangeRequest, c.Collection, c.Comment,
 		c.CommentReply, c.ContentObject, c.CustomField, c.CustomFieldValue, c.FileBlob,
-		c.InviteLink, c.Member, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization,
-		c.PermissionGrant, c.Reaction, c.Revision, c.SAMLProvider, c.ServerKey, c.Site,
-		c.SiteSection, c.SiteSectionGroup, c.SiteSpace, c.Space, c.Team, c.TeamMember,
-		c.TranslationSettings, c.User,
+		c.InviteLink, c.Job, c.Member, c.OpenAPISpec, c.OpenAPISpecVersion,
+		c.Organization, c.PermissionGrant, c.Reaction, c.Revision, c.SAMLProvider,
+		c.ServerKey, c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteSpace, c.Space,
+		c.Team, c.TeamMember, c.TranslationSettings, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -400,6 +406,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.FileBlob.mutate(ctx, m)
 	case *InviteLinkMutation:
 		return c.InviteLink.mutate(ctx, m)
+	case *JobMutation:
+		return c.Job.mutate(ctx, m)
 	case *MemberMutation:
 		return c.Member.mutate(ctx, m)
 	case *OpenAPISpecMutation:
@@ -2472,6 +2480,140 @@ func (c *InviteLinkClient) mutate(ctx context.Context, m *InviteLinkMutation) (V
 		return (&InviteLinkDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown InviteLink mutation op: %q", m.Op())
+	}
+}
+
+// JobClient is a client for the Job schema.
+type JobClient struct {
+	config
+}
+
+// NewJobClient returns a client for the Job from the given config.
+func NewJobClient(c config) *JobClient {
+	return &JobClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `job.Hooks(f(g(h())))`.
+func (c *JobClient) Use(hooks ...Hook) {
+	c.hooks.Job = append(c.hooks.Job, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `job.Intercept(f(g(h())))`.
+func (c *JobClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Job = append(c.inters.Job, interceptors...)
+}
+
+// Create returns a builder for creating a Job entity.
+func (c *JobClient) Create() *JobCreate {
+	mutation := newJobMutation(c.config, OpCreate)
+	return &JobCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Job entities.
+func (c *JobClient) CreateBulk(builders ...*JobCreate) *JobCreateBulk {
+	return &JobCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *JobClient) MapCreateBulk(slice any, setFunc func(*JobCreate, int)) *JobCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &JobCreateBulk{err: fmt.Errorf("calling to JobClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*JobCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &JobCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Job.
+func (c *JobClient) Update() *JobUpdate {
+	mutation := newJobMutation(c.config, OpUpdate)
+	return &JobUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *JobClient) UpdateOne(_m *Job) *JobUpdateOne {
+	mutation := newJobMutation(c.config, OpUpdateOne, withJob(_m))
+	return &JobUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *JobClient) UpdateOneID(id string) *JobUpdateOne {
+	mutation := newJobMutation(c.config, OpUpdateOne, withJobID(id))
+	return &JobUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Job.
+func (c *JobClient) Delete() *JobDelete {
+	mutation := newJobMutation(c.config, OpDelete)
+	return &JobDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *JobClient) DeleteOne(_m *Job) *JobDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *JobClient) DeleteOneID(id string) *JobDeleteOne {
+	builder := c.Delete().Where(job.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &JobDeleteOne{builder}
+}
+
+// Query returns a query builder for Job.
+func (c *JobClient) Query() *JobQuery {
+	return &JobQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeJob},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Job entity by its id.
+func (c *JobClient) Get(ctx context.Context, id string) (*Job, error) {
+	return c.Query().Where(job.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *JobClient) GetX(ctx context.Context, id string) *Job {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *JobClient) Hooks() []Hook {
+	hooks := c.hooks.Job
+	return append(hooks[:len(hooks):len(hooks)], job.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *JobClient) Interceptors() []Interceptor {
+	return c.inters.Job
+}
+
+func (c *JobClient) mutate(ctx context.Context, m *JobMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&JobCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&JobUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&JobUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&JobDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Job mutation op: %q", m.Op())
 	}
 }
 
@@ -5851,17 +5993,19 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 type (
 	hooks struct {
 		APIToken, BodyLink, ChangeRequest, Collection, Comment, CommentReply,
-		ContentObject, CustomField, CustomFieldValue, FileBlob, InviteLink, Member,
-		OpenAPISpec, OpenAPISpecVersion, Organization, PermissionGrant, Reaction,
-		Revision, SAMLProvider, ServerKey, Site, SiteSection, SiteSectionGroup,
-		SiteSpace, Space, Team, TeamMember, TranslationSettings, User []ent.Hook
+		ContentObject, CustomField, CustomFieldValue, FileBlob, InviteLink, Job,
+		Member, OpenAPISpec, OpenAPISpecVersion, Organization, PermissionGrant,
+		Reaction, Revision, SAMLProvider, ServerKey, Site, SiteSection,
+		SiteSectionGroup, SiteSpace, Space, Team, TeamMember, TranslationSettings,
+		User []ent.Hook
 	}
 	inters struct {
 		APIToken, BodyLink, ChangeRequest, Collection, Comment, CommentReply,
-		ContentObject, CustomField, CustomFieldValue, FileBlob, InviteLink, Member,
-		OpenAPISpec, OpenAPISpecVersion, Organization, PermissionGrant, Reaction,
-		Revision, SAMLProvider, ServerKey, Site, SiteSection, SiteSectionGroup,
-		SiteSpace, Space, Team, TeamMember, TranslationSettings, User []ent.Interceptor
+		ContentObject, CustomField, CustomFieldValue, FileBlob, InviteLink, Job,
+		Member, OpenAPISpec, OpenAPISpecVersion, Organization, PermissionGrant,
+		Reaction, Revision, SAMLProvider, ServerKey, Site, SiteSection,
+		SiteSectionGroup, SiteSpace, Space, Team, TeamMember, TranslationSettings,
+		User []ent.Interceptor
 	}
 )
 

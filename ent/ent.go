@@ -23,6 +23,7 @@ import (
 	"github.com/binderyhq/bindery/ent/customfieldvalue"
 	"github.com/binderyhq/bindery/ent/fileblob"
 	"github.com/binderyhq/bindery/ent/invitelink"
+	"github.com/binderyhq/bindery/ent/job"
 	"github.com/binderyhq/bindery/ent/member"
 	"github.com/binderyhq/bindery/ent/openapispec"
 	"github.com/binderyhq/bindery/ent/openapispecversion"
@@ -112,6 +113,7 @@ func checkColumn(t, c string) error {
 			customfieldvalue.Table:    customfieldvalue.ValidColumn,
 			fileblob.Table:            fileblob.ValidColumn,
 			invitelink.Table:          invitelink.ValidColumn,
+			job.Table:                 job.ValidColumn,
 			member.Table:              member.ValidColumn,
 			openapispec.Table:         openapispec.ValidColumn,
 			openapispecversion.Table:  openapispecversion.ValidColumn,

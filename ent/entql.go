@@ -14,6 +14,7 @@ import (
 	"github.com/binderyhq/bindery/ent/customfieldvalue"
 	"github.com/binderyhq/bindery/ent/fileblob"
 	"github.com/binderyhq/bindery/ent/invitelink"
+	"github.com/binderyhq/bindery/ent/job"
 	"github.com/binderyhq/bindery/ent/member"
 	"github.com/binderyhq/bindery/ent/openapispec"
 	"github.com/binderyhq/bindery/ent/openapispecversion"
@@ -42,7 +43,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 29)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 30)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apitoken.Table,
@@ -274,6 +275,29 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[11] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   job.Table,
+			Columns: job.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeString,
+				Column: job.FieldID,
+			},
+		},
+		Type: "Job",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			job.FieldCreatedAt:  {Type: field.TypeTime, Column: job.FieldCreatedAt},
+			job.FieldUpdatedAt:  {Type: field.TypeTime, Column: job.FieldUpdatedAt},
+			job.FieldKind:       {Type: field.TypeString, Column: job.FieldKind},
+			job.FieldKey:        {Type: field.TypeString, Column: job.FieldKey},
+			job.FieldRunAt:      {Type: field.TypeTime, Column: job.FieldRunAt},
+			job.FieldSeq:        {Type: field.TypeInt, Column: job.FieldSeq},
+			job.FieldAttempts:   {Type: field.TypeInt, Column: job.FieldAttempts},
+			job.FieldLeaseOwner: {Type: field.TypeString, Column: job.FieldLeaseOwner},
+			job.FieldLeaseUntil: {Type: field.TypeTime, Column: job.FieldLeaseUntil},
+			job.FieldLastError:  {Type: field.TypeString, Column: job.FieldLastError},
+		},
+	}
+	graph.Nodes[12] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   member.Table,
 			Columns: member.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -292,7 +316,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			member.FieldLastSeenAt:     {Type: field.TypeTime, Column: member.FieldLastSeenAt},
 		},
 	}
-	graph.Nodes[12] = &sqlgraph.Node{
+	graph.Nodes[13] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   openapispec.Table,
 			Columns: openapispec.Columns,
@@ -308,15 +332,16 @@ var schemaGraph = func() *sqlgraph.Schema {
 			openapispec.FieldOrganizationID:       {Type: field.TypeString, Column: openapispec.FieldOrganizationID},
 			openapispec.FieldSlug:                 {Type: field.TypeString, Column: openapispec.FieldSlug},
 			openapispec.FieldSourceURL:            {Type: field.TypeString, Column: openapispec.FieldSourceURL},
+			openapispec.FieldSourceText:           {Type: field.TypeBytes, Column: openapispec.FieldSourceText},
+			openapispec.FieldVisibility:           {Type: field.TypeEnum, Column: openapispec.FieldVisibility},
 			openapispec.FieldProcessingState:      {Type: field.TypeEnum, Column: openapispec.FieldProcessingState},
 			openapispec.FieldLastVersionID:        {Type: field.TypeString, Column: openapispec.FieldLastVersionID},
 			openapispec.FieldLastProcessedAt:      {Type: field.TypeTime, Column: openapispec.FieldLastProcessedAt},
-			openapispec.FieldLastProcessErrorCode: {Type: field.TypeString, Column: openapispec.FieldLastProcessErrorCode},
-			openapispec.FieldLeaseOwner:           {Type: field.TypeString, Column: openapispec.FieldLeaseOwner},
-			openapispec.FieldLeaseUntil:           {Type: field.TypeTime, Column: openapispec.FieldLeaseUntil},
+			openapispec.FieldLastProcessErrorCode: {Type: field.TypeEnum, Column: openapispec.FieldLastProcessErrorCode},
+			openapispec.FieldLastProcessError:     {Type: field.TypeString, Column: openapispec.FieldLastProcessError},
 		},
 	}
-	graph.Nodes[13] = &sqlgraph.Node{
+	graph.Nodes[14] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   openapispecversion.Table,
 			Columns: openapispecversion.Columns,
@@ -330,11 +355,14 @@ var schemaGraph = func() *sqlgraph.Schema {
 			openapispecversion.FieldOrganizationID: {Type: field.TypeString, Column: openapispecversion.FieldOrganizationID},
 			openapispecversion.FieldSpecID:         {Type: field.TypeString, Column: openapispecversion.FieldSpecID},
 			openapispecversion.FieldURL:            {Type: field.TypeString, Column: openapispecversion.FieldURL},
-			openapispecversion.FieldContent:        {Type: field.TypeBytes, Column: openapispecversion.FieldContent},
+			openapispecversion.FieldRaw:            {Type: field.TypeBytes, Column: openapispecversion.FieldRaw},
+			openapispecversion.FieldFormat:         {Type: field.TypeEnum, Column: openapispecversion.FieldFormat},
+			openapispecversion.FieldFilesystem:     {Type: field.TypeBytes, Column: openapispecversion.FieldFilesystem},
+			openapispecversion.FieldDigest:         {Type: field.TypeString, Column: openapispecversion.FieldDigest},
 			openapispecversion.FieldCreatedAt:      {Type: field.TypeTime, Column: openapispecversion.FieldCreatedAt},
 		},
 	}
-	graph.Nodes[14] = &sqlgraph.Node{
+	graph.Nodes[15] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   organization.Table,
 			Columns: organization.Columns,
@@ -362,7 +390,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			organization.FieldPlan:               {Type: field.TypeEnum, Column: organization.FieldPlan},
 		},
 	}
-	graph.Nodes[15] = &sqlgraph.Node{
+	graph.Nodes[16] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   permissiongrant.Table,
 			Columns: permissiongrant.Columns,
@@ -383,7 +411,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			permissiongrant.FieldRole:           {Type: field.TypeEnum, Column: permissiongrant.FieldRole},
 		},
 	}
-	graph.Nodes[16] = &sqlgraph.Node{
+	graph.Nodes[17] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   reaction.Table,
 			Columns: reaction.Columns,
@@ -403,7 +431,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			reaction.FieldCreatedAt:       {Type: field.TypeTime, Column: reaction.FieldCreatedAt},
 		},
 	}
-	graph.Nodes[17] = &sqlgraph.Node{
+	graph.Nodes[18] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   revision.Table,
 			Columns: revision.Columns,
@@ -424,7 +452,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			revision.FieldCreatedAt:       {Type: field.TypeTime, Column: revision.FieldCreatedAt},
 		},
 	}
-	graph.Nodes[18] = &sqlgraph.Node{
+	graph.Nodes[19] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   samlprovider.Table,
 			Columns: samlprovider.Columns,
@@ -447,7 +475,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			samlprovider.FieldStatus:         {Type: field.TypeEnum, Column: samlprovider.FieldStatus},
 		},
 	}
-	graph.Nodes[19] = &sqlgraph.Node{
+	graph.Nodes[20] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   serverkey.Table,
 			Columns: serverkey.Columns,
@@ -464,7 +492,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			serverkey.FieldSecret:    {Type: field.TypeBytes, Column: serverkey.FieldSecret},
 		},
 	}
-	graph.Nodes[20] = &sqlgraph.Node{
+	graph.Nodes[21] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   site.Table,
 			Columns: site.Columns,
@@ -496,7 +524,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			site.FieldSiteSpacesCount:         {Type: field.TypeInt, Column: site.FieldSiteSpacesCount},
 		},
 	}
-	graph.Nodes[21] = &sqlgraph.Node{
+	graph.Nodes[22] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitesection.Table,
 			Columns: sitesection.Columns,
@@ -521,7 +549,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitesection.FieldPosition:       {Type: field.TypeString, Column: sitesection.FieldPosition},
 		},
 	}
-	graph.Nodes[22] = &sqlgraph.Node{
+	graph.Nodes[23] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitesectiongroup.Table,
 			Columns: sitesectiongroup.Columns,
@@ -541,7 +569,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitesectiongroup.FieldPosition:       {Type: field.TypeString, Column: sitesectiongroup.FieldPosition},
 		},
 	}
-	graph.Nodes[23] = &sqlgraph.Node{
+	graph.Nodes[24] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitespace.Table,
 			Columns: sitespace.Columns,
@@ -564,7 +592,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitespace.FieldPosition:       {Type: field.TypeString, Column: sitespace.FieldPosition},
 		},
 	}
-	graph.Nodes[24] = &sqlgraph.Node{
+	graph.Nodes[25] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   space.Table,
 			Columns: space.Columns,
@@ -595,7 +623,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			space.FieldChangeRequestsDraftCount: {Type: field.TypeInt, Column: space.FieldChangeRequestsDraftCount},
 		},
 	}
-	graph.Nodes[25] = &sqlgraph.Node{
+	graph.Nodes[26] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   team.Table,
 			Columns: team.Columns,
@@ -612,7 +640,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			team.FieldTitle:          {Type: field.TypeString, Column: team.FieldTitle},
 		},
 	}
-	graph.Nodes[26] = &sqlgraph.Node{
+	graph.Nodes[27] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   teammember.Table,
 			Columns: teammember.Columns,
@@ -631,7 +659,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			teammember.FieldRole:           {Type: field.TypeEnum, Column: teammember.FieldRole},
 		},
 	}
-	graph.Nodes[27] = &sqlgraph.Node{
+	graph.Nodes[28] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   translationsettings.Table,
 			Columns: translationsettings.Columns,
@@ -649,7 +677,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			translationsettings.FieldLanguages:      {Type: field.TypeJSON, Column: translationsettings.FieldLanguages},
 		},
 	}
-	graph.Nodes[28] = &sqlgraph.Node{
+	graph.Nodes[29] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -3178,6 +3206,96 @@ func (f *InviteLinkFilter) WhereHasOrganizationWith(preds ...predicate.Organizat
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *JobQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the JobQuery builder.
+func (_q *JobQuery) Filter() *JobFilter {
+	return &JobFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *JobMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the JobMutation builder.
+func (m *JobMutation) Filter() *JobFilter {
+	return &JobFilter{config: m.config, predicateAdder: m}
+}
+
+// JobFilter provides a generic filtering capability at runtime for JobQuery.
+type JobFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *JobFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[11].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql string predicate on the id field.
+func (f *JobFilter) WhereID(p entql.StringP) {
+	f.Where(p.Field(job.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *JobFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(job.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *JobFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(job.FieldUpdatedAt))
+}
+
+// WhereKind applies the entql string predicate on the kind field.
+func (f *JobFilter) WhereKind(p entql.StringP) {
+	f.Where(p.Field(job.FieldKind))
+}
+
+// WhereKey applies the entql string predicate on the key field.
+func (f *JobFilter) WhereKey(p entql.StringP) {
+	f.Where(p.Field(job.FieldKey))
+}
+
+// WhereRunAt applies the entql time.Time predicate on the run_at field.
+func (f *JobFilter) WhereRunAt(p entql.TimeP) {
+	f.Where(p.Field(job.FieldRunAt))
+}
+
+// WhereSeq applies the entql int predicate on the seq field.
+func (f *JobFilter) WhereSeq(p entql.IntP) {
+	f.Where(p.Field(job.FieldSeq))
+}
+
+// WhereAttempts applies the entql int predicate on the attempts field.
+func (f *JobFilter) WhereAttempts(p entql.IntP) {
+	f.Where(p.Field(job.FieldAttempts))
+}
+
+// WhereLeaseOwner applies the entql string predicate on the lease_owner field.
+func (f *JobFilter) WhereLeaseOwner(p entql.StringP) {
+	f.Where(p.Field(job.FieldLeaseOwner))
+}
+
+// WhereLeaseUntil applies the entql time.Time predicate on the lease_until field.
+func (f *JobFilter) WhereLeaseUntil(p entql.TimeP) {
+	f.Where(p.Field(job.FieldLeaseUntil))
+}
+
+// WhereLastError applies the entql string predicate on the last_error field.
+func (f *JobFilter) WhereLastError(p entql.StringP) {
+	f.Where(p.Field(job.FieldLastError))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *MemberQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -3206,7 +3324,7 @@ type MemberFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MemberFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[11].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[12].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3309,7 +3427,7 @@ type OpenAPISpecFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OpenAPISpecFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[12].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[13].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3345,6 +3463,16 @@ func (f *OpenAPISpecFilter) WhereSourceURL(p entql.StringP) {
 	f.Where(p.Field(openapispec.FieldSourceURL))
 }
 
+// WhereSourceText applies the entql []byte predicate on the source_text field.
+func (f *OpenAPISpecFilter) WhereSourceText(p entql.BytesP) {
+	f.Where(p.Field(openapispec.FieldSourceText))
+}
+
+// WhereVisibility applies the entql string predicate on the visibility field.
+func (f *OpenAPISpecFilter) WhereVisibility(p entql.StringP) {
+	f.Where(p.Field(openapispec.FieldVisibility))
+}
+
 // WhereProcessingState applies the entql string predicate on the processing_state field.
 func (f *OpenAPISpecFilter) WhereProcessingState(p entql.StringP) {
 	f.Where(p.Field(openapispec.FieldProcessingState))
@@ -3365,14 +3493,9 @@ func (f *OpenAPISpecFilter) WhereLastProcessErrorCode(p entql.StringP) {
 	f.Where(p.Field(openapispec.FieldLastProcessErrorCode))
 }
 
-// WhereLeaseOwner applies the entql string predicate on the lease_owner field.
-func (f *OpenAPISpecFilter) WhereLeaseOwner(p entql.StringP) {
-	f.Where(p.Field(openapispec.FieldLeaseOwner))
-}
-
-// WhereLeaseUntil applies the entql time.Time predicate on the lease_until field.
-func (f *OpenAPISpecFilter) WhereLeaseUntil(p entql.TimeP) {
-	f.Where(p.Field(openapispec.FieldLeaseUntil))
+// WhereLastProcessError applies the entql string predicate on the last_process_error field.
+func (f *OpenAPISpecFilter) WhereLastProcessError(p entql.StringP) {
+	f.Where(p.Field(openapispec.FieldLastProcessError))
 }
 
 // WhereHasOrganization applies a predicate to check if query has an edge organization.
@@ -3446,7 +3569,7 @@ type OpenAPISpecVersionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OpenAPISpecVersionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[13].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[14].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3472,9 +3595,24 @@ func (f *OpenAPISpecVersionFilter) WhereURL(p entql.StringP) {
 	f.Where(p.Field(openapispecversion.FieldURL))
 }
 
-// WhereContent applies the entql []byte predicate on the content field.
-func (f *OpenAPISpecVersionFilter) WhereContent(p entql.BytesP) {
-	f.Where(p.Field(openapispecversion.FieldContent))
+// WhereRaw applies the entql []byte predicate on the raw field.
+func (f *OpenAPISpecVersionFilter) WhereRaw(p entql.BytesP) {
+	f.Where(p.Field(openapispecversion.FieldRaw))
+}
+
+// WhereFormat applies the entql string predicate on the format field.
+func (f *OpenAPISpecVersionFilter) WhereFormat(p entql.StringP) {
+	f.Where(p.Field(openapispecversion.FieldFormat))
+}
+
+// WhereFilesystem applies the entql []byte predicate on the filesystem field.
+func (f *OpenAPISpecVersionFilter) WhereFilesystem(p entql.BytesP) {
+	f.Where(p.Field(openapispecversion.FieldFilesystem))
+}
+
+// WhereDigest applies the entql string predicate on the digest field.
+func (f *OpenAPISpecVersionFilter) WhereDigest(p entql.StringP) {
+	f.Where(p.Field(openapispecversion.FieldDigest))
 }
 
 // WhereCreatedAt applies the entql time.Time predicate on the created_at field.
@@ -3539,7 +3677,7 @@ type OrganizationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OrganizationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[14].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[15].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3682,7 +3820,7 @@ type PermissionGrantFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PermissionGrantFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[15].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[16].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3832,7 +3970,7 @@ type ReactionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ReactionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[16].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[17].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3977,7 +4115,7 @@ type RevisionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RevisionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[17].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[18].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4127,7 +4265,7 @@ type SAMLProviderFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SAMLProviderFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[18].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[19].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4245,7 +4383,7 @@ type ServerKeyFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServerKeyFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[19].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[20].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4305,7 +4443,7 @@ type SiteFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[20].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4524,7 +4662,7 @@ type SiteSectionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteSectionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4680,7 +4818,7 @@ type SiteSectionGroupFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteSectionGroupFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4797,7 +4935,7 @@ type SiteSpaceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteSpaceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4943,7 +5081,7 @@ type SpaceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SpaceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5199,7 +5337,7 @@ type TeamFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TeamFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5287,7 +5425,7 @@ type TeamMemberFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TeamMemberFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5399,7 +5537,7 @@ type TranslationSettingsFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TranslationSettingsFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5478,7 +5616,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

@@ -23,6 +23,7 @@ import (
 	"github.com/binderyhq/bindery/ent/customfieldvalue"
 	"github.com/binderyhq/bindery/ent/fileblob"
 	"github.com/binderyhq/bindery/ent/invitelink"
+	"github.com/binderyhq/bindery/ent/job"
 	"github.com/binderyhq/bindery/ent/member"
 	"github.com/binderyhq/bindery/ent/openapispec"
 	"github.com/binderyhq/bindery/ent/openapispecversion"
@@ -65,6 +66,7 @@ const (
 	TypeCustomFieldValue    = "CustomFieldValue"
 	TypeFileBlob            = "FileBlob"
 	TypeInviteLink          = "InviteLink"
+	TypeJob                 = "Job"
 	TypeMember              = "Member"
 	TypeOpenAPISpec         = "OpenAPISpec"
 	TypeOpenAPISpecVersion  = "OpenAPISpecVersion"
@@ -10495,6 +10497,953 @@ func (m *InviteLinkMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown InviteLink edge %s", name)
 }
 
+// JobMutation represents an operation that mutates the Job nodes in the graph.
+type JobMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	created_at    *time.Time
+	updated_at    *time.Time
+	kind          *string
+	key           *string
+	run_at        *time.Time
+	seq           *int
+	addseq        *int
+	attempts      *int
+	addattempts   *int
+	lease_owner   *string
+	lease_until   *time.Time
+	last_error    *string
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*Job, error)
+	predicates    []predicate.Job
+}
+
+var _ ent.Mutation = (*JobMutation)(nil)
+
+// jobOption allows management of the mutation configuration using functional options.
+type jobOption func(*JobMutation)
+
+// newJobMutation creates new mutation for the Job entity.
+func newJobMutation(c config, op Op, opts ...jobOption) *JobMutation {
+	m := &JobMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeJob,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withJobID sets the ID field of the mutation.
+func withJobID(id string) jobOption {
+	return func(m *JobMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Job
+		)
+		m.oldValue = func(ctx context.Context) (*Job, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Job.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withJob sets the old Job of the mutation.
+func withJob(node *Job) jobOption {
+	return func(m *JobMutation) {
+		m.oldValue = func(context.Context) (*Job, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m JobMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m JobMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Job entities.
+func (m *JobMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *JobMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *JobMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Job.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *JobMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *JobMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *JobMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *JobMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *JobMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *JobMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetKind sets the "kind" field.
+func (m *JobMutation) SetKind(s string) {
+	m.kind = &s
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *JobMutation) Kind() (r string, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldKind(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *JobMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetKey sets the "key" field.
+func (m *JobMutation) SetKey(s string) {
+	m.key = &s
+}
+
+// Key returns the value of the "key" field in the mutation.
+func (m *JobMutation) Key() (r string, exists bool) {
+	v := m.key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKey returns the old "key" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldKey(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKey: %w", err)
+	}
+	return oldValue.Key, nil
+}
+
+// ResetKey resets all changes to the "key" field.
+func (m *JobMutation) ResetKey() {
+	m.key = nil
+}
+
+// SetRunAt sets the "run_at" field.
+func (m *JobMutation) SetRunAt(t time.Time) {
+	m.run_at = &t
+}
+
+// RunAt returns the value of the "run_at" field in the mutation.
+func (m *JobMutation) RunAt() (r time.Time, exists bool) {
+	v := m.run_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRunAt returns the old "run_at" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldRunAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRunAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRunAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRunAt: %w", err)
+	}
+	return oldValue.RunAt, nil
+}
+
+// ResetRunAt resets all changes to the "run_at" field.
+func (m *JobMutation) ResetRunAt() {
+	m.run_at = nil
+}
+
+// SetSeq sets the "seq" field.
+func (m *JobMutation) SetSeq(i int) {
+	m.seq = &i
+	m.addseq = nil
+}
+
+// Seq returns the value of the "seq" field in the mutation.
+func (m *JobMutation) Seq() (r int, exists bool) {
+	v := m.seq
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSeq returns the old "seq" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldSeq(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSeq is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSeq requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSeq: %w", err)
+	}
+	return oldValue.Seq, nil
+}
+
+// AddSeq adds i to the "seq" field.
+func (m *JobMutation) AddSeq(i int) {
+	if m.addseq != nil {
+		*m.addseq += i
+	} else {
+		m.addseq = &i
+	}
+}
+
+// AddedSeq returns the value that was added to the "seq" field in this mutation.
+func (m *JobMutation) AddedSeq() (r int, exists bool) {
+	v := m.addseq
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSeq resets all changes to the "seq" field.
+func (m *JobMutation) ResetSeq() {
+	m.seq = nil
+	m.addseq = nil
+}
+
+// SetAttempts sets the "attempts" field.
+func (m *JobMutation) SetAttempts(i int) {
+	m.attempts = &i
+	m.addattempts = nil
+}
+
+// Attempts returns the value of the "attempts" field in the mutation.
+func (m *JobMutation) Attempts() (r int, exists bool) {
+	v := m.attempts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAttempts returns the old "attempts" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldAttempts(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAttempts is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAttempts requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAttempts: %w", err)
+	}
+	return oldValue.Attempts, nil
+}
+
+// AddAttempts adds i to the "attempts" field.
+func (m *JobMutation) AddAttempts(i int) {
+	if m.addattempts != nil {
+		*m.addattempts += i
+	} else {
+		m.addattempts = &i
+	}
+}
+
+// AddedAttempts returns the value that was added to the "attempts" field in this mutation.
+func (m *JobMutation) AddedAttempts() (r int, exists bool) {
+	v := m.addattempts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAttempts resets all changes to the "attempts" field.
+func (m *JobMutation) ResetAttempts() {
+	m.attempts = nil
+	m.addattempts = nil
+}
+
+// SetLeaseOwner sets the "lease_owner" field.
+func (m *JobMutation) SetLeaseOwner(s string) {
+	m.lease_owner = &s
+}
+
+// LeaseOwner returns the value of the "lease_owner" field in the mutation.
+func (m *JobMutation) LeaseOwner() (r string, exists bool) {
+	v := m.lease_owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLeaseOwner returns the old "lease_owner" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldLeaseOwner(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLeaseOwner is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLeaseOwner requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLeaseOwner: %w", err)
+	}
+	return oldValue.LeaseOwner, nil
+}
+
+// ClearLeaseOwner clears the value of the "lease_owner" field.
+func (m *JobMutation) ClearLeaseOwner() {
+	m.lease_owner = nil
+	m.clearedFields[job.FieldLeaseOwner] = struct{}{}
+}
+
+// LeaseOwnerCleared returns if the "lease_owner" field was cleared in this mutation.
+func (m *JobMutation) LeaseOwnerCleared() bool {
+	_, ok := m.clearedFields[job.FieldLeaseOwner]
+	return ok
+}
+
+// ResetLeaseOwner resets all changes to the "lease_owner" field.
+func (m *JobMutation) ResetLeaseOwner() {
+	m.lease_owner = nil
+	delete(m.clearedFields, job.FieldLeaseOwner)
+}
+
+// SetLeaseUntil sets the "lease_until" field.
+func (m *JobMutation) SetLeaseUntil(t time.Time) {
+	m.lease_until = &t
+}
+
+// LeaseUntil returns the value of the "lease_until" field in the mutation.
+func (m *JobMutation) LeaseUntil() (r time.Time, exists bool) {
+	v := m.lease_until
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLeaseUntil returns the old "lease_until" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldLeaseUntil(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLeaseUntil is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLeaseUntil requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLeaseUntil: %w", err)
+	}
+	return oldValue.LeaseUntil, nil
+}
+
+// ClearLeaseUntil clears the value of the "lease_until" field.
+func (m *JobMutation) ClearLeaseUntil() {
+	m.lease_until = nil
+	m.clearedFields[job.FieldLeaseUntil] = struct{}{}
+}
+
+// LeaseUntilCleared returns if the "lease_until" field was cleared in this mutation.
+func (m *JobMutation) LeaseUntilCleared() bool {
+	_, ok := m.clearedFields[job.FieldLeaseUntil]
+	return ok
+}
+
+// ResetLeaseUntil resets all changes to the "lease_until" field.
+func (m *JobMutation) ResetLeaseUntil() {
+	m.lease_until = nil
+	delete(m.clearedFields, job.FieldLeaseUntil)
+}
+
+// SetLastError sets the "last_error" field.
+func (m *JobMutation) SetLastError(s string) {
+	m.last_error = &s
+}
+
+// LastError returns the value of the "last_error" field in the mutation.
+func (m *JobMutation) LastError() (r string, exists bool) {
+	v := m.last_error
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastError returns the old "last_error" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldLastError(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastError is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastError requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastError: %w", err)
+	}
+	return oldValue.LastError, nil
+}
+
+// ClearLastError clears the value of the "last_error" field.
+func (m *JobMutation) ClearLastError() {
+	m.last_error = nil
+	m.clearedFields[job.FieldLastError] = struct{}{}
+}
+
+// LastErrorCleared returns if the "last_error" field was cleared in this mutation.
+func (m *JobMutation) LastErrorCleared() bool {
+	_, ok := m.clearedFields[job.FieldLastError]
+	return ok
+}
+
+// ResetLastError resets all changes to the "last_error" field.
+func (m *JobMutation) ResetLastError() {
+	m.last_error = nil
+	delete(m.clearedFields, job.FieldLastError)
+}
+
+// Where appends a list predicates to the JobMutation builder.
+func (m *JobMutation) Where(ps ...predicate.Job) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the JobMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *JobMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Job, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *JobMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *JobMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Job).
+func (m *JobMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *JobMutation) Fields() []string {
+	fields := make([]string, 0, 10)
+	if m.created_at != nil {
+		fields = append(fields, job.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, job.FieldUpdatedAt)
+	}
+	if m.kind != nil {
+		fields = append(fields, job.FieldKind)
+	}
+	if m.key != nil {
+		fields = append(fields, job.FieldKey)
+	}
+	if m.run_at != nil {
+		fields = append(fields, job.FieldRunAt)
+	}
+	if m.seq != nil {
+		fields = append(fields, job.FieldSeq)
+	}
+	if m.attempts != nil {
+		fields = append(fields, job.FieldAttempts)
+	}
+	if m.lease_owner != nil {
+		fields = append(fields, job.FieldLeaseOwner)
+	}
+	if m.lease_until != nil {
+		fields = append(fields, job.FieldLeaseUntil)
+	}
+	if m.last_error != nil {
+		fields = append(fields, job.FieldLastError)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *JobMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case job.FieldCreatedAt:
+		return m.CreatedAt()
+	case job.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case job.FieldKind:
+		return m.Kind()
+	case job.FieldKey:
+		return m.Key()
+	case job.FieldRunAt:
+		return m.RunAt()
+	case job.FieldSeq:
+		return m.Seq()
+	case job.FieldAttempts:
+		return m.Attempts()
+	case job.FieldLeaseOwner:
+		return m.LeaseOwner()
+	case job.FieldLeaseUntil:
+		return m.LeaseUntil()
+	case job.FieldLastError:
+		return m.LastError()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *JobMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case job.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case job.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case job.FieldKind:
+		return m.OldKind(ctx)
+	case job.FieldKey:
+		return m.OldKey(ctx)
+	case job.FieldRunAt:
+		return m.OldRunAt(ctx)
+	case job.FieldSeq:
+		return m.OldSeq(ctx)
+	case job.FieldAttempts:
+		return m.OldAttempts(ctx)
+	case job.FieldLeaseOwner:
+		return m.OldLeaseOwner(ctx)
+	case job.FieldLeaseUntil:
+		return m.OldLeaseUntil(ctx)
+	case job.FieldLastError:
+		return m.OldLastError(ctx)
+	}
+	return nil, fmt.Errorf("unknown Job field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *JobMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case job.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case job.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case job.FieldKind:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case job.FieldKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKey(v)
+		return nil
+	case job.FieldRunAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRunAt(v)
+		return nil
+	case job.FieldSeq:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSeq(v)
+		return nil
+	case job.FieldAttempts:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAttempts(v)
+		return nil
+	case job.FieldLeaseOwner:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLeaseOwner(v)
+		return nil
+	case job.FieldLeaseUntil:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLeaseUntil(v)
+		return nil
+	case job.FieldLastError:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastError(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Job field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *JobMutation) AddedFields() []string {
+	var fields []string
+	if m.addseq != nil {
+		fields = append(fields, job.FieldSeq)
+	}
+	if m.addattempts != nil {
+		fields = append(fields, job.FieldAttempts)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *JobMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case job.FieldSeq:
+		return m.AddedSeq()
+	case job.FieldAttempts:
+		return m.AddedAttempts()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *JobMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case job.FieldSeq:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSeq(v)
+		return nil
+	case job.FieldAttempts:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAttempts(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Job numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *JobMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(job.FieldLeaseOwner) {
+		fields = append(fields, job.FieldLeaseOwner)
+	}
+	if m.FieldCleared(job.FieldLeaseUntil) {
+		fields = append(fields, job.FieldLeaseUntil)
+	}
+	if m.FieldCleared(job.FieldLastError) {
+		fields = append(fields, job.FieldLastError)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *JobMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *JobMutation) ClearField(name string) error {
+	switch name {
+	case job.FieldLeaseOwner:
+		m.ClearLeaseOwner()
+		return nil
+	case job.FieldLeaseUntil:
+		m.ClearLeaseUntil()
+		return nil
+	case job.FieldLastError:
+		m.ClearLastError()
+		return nil
+	}
+	return fmt.Errorf("unknown Job nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *JobMutation) ResetField(name string) error {
+	switch name {
+	case job.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case job.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case job.FieldKind:
+		m.ResetKind()
+		return nil
+	case job.FieldKey:
+		m.ResetKey()
+		return nil
+	case job.FieldRunAt:
+		m.ResetRunAt()
+		return nil
+	case job.FieldSeq:
+		m.ResetSeq()
+		return nil
+	case job.FieldAttempts:
+		m.ResetAttempts()
+		return nil
+	case job.FieldLeaseOwner:
+		m.ResetLeaseOwner()
+		return nil
+	case job.FieldLeaseUntil:
+		m.ResetLeaseUntil()
+		return nil
+	case job.FieldLastError:
+		m.ResetLastError()
+		return nil
+	}
+	return fmt.Errorf("unknown Job field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *JobMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *JobMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *JobMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *JobMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *JobMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *JobMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *JobMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown Job unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *JobMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown Job edge %s", name)
+}
+
 // MemberMutation represents an operation that mutates the Member nodes in the graph.
 type MemberMutation struct {
 	config
@@ -11302,11 +12251,12 @@ type OpenAPISpecMutation struct {
 	updated_at              *time.Time
 	slug                    *string
 	source_url              *string
+	source_text             *[]byte
+	visibility              *openapispec.Visibility
 	processing_state        *openapispec.ProcessingState
 	last_processed_at       *time.Time
-	last_process_error_code *string
-	lease_owner             *string
-	lease_until             *time.Time
+	last_process_error_code *openapispec.LastProcessErrorCode
+	last_process_error      *string
 	clearedFields           map[string]struct{}
 	organization            *string
 	clearedorganization     bool
@@ -11617,6 +12567,91 @@ func (m *OpenAPISpecMutation) ResetSourceURL() {
 	delete(m.clearedFields, openapispec.FieldSourceURL)
 }
 
+// SetSourceText sets the "source_text" field.
+func (m *OpenAPISpecMutation) SetSourceText(b []byte) {
+	m.source_text = &b
+}
+
+// SourceText returns the value of the "source_text" field in the mutation.
+func (m *OpenAPISpecMutation) SourceText() (r []byte, exists bool) {
+	v := m.source_text
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSourceText returns the old "source_text" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldSourceText(ctx context.Context) (v *[]byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSourceText is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSourceText requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSourceText: %w", err)
+	}
+	return oldValue.SourceText, nil
+}
+
+// ClearSourceText clears the value of the "source_text" field.
+func (m *OpenAPISpecMutation) ClearSourceText() {
+	m.source_text = nil
+	m.clearedFields[openapispec.FieldSourceText] = struct{}{}
+}
+
+// SourceTextCleared returns if the "source_text" field was cleared in this mutation.
+func (m *OpenAPISpecMutation) SourceTextCleared() bool {
+	_, ok := m.clearedFields[openapispec.FieldSourceText]
+	return ok
+}
+
+// ResetSourceText resets all changes to the "source_text" field.
+func (m *OpenAPISpecMutation) ResetSourceText() {
+	m.source_text = nil
+	delete(m.clearedFields, openapispec.FieldSourceText)
+}
+
+// SetVisibility sets the "visibility" field.
+func (m *OpenAPISpecMutation) SetVisibility(o openapispec.Visibility) {
+	m.visibility = &o
+}
+
+// Visibility returns the value of the "visibility" field in the mutation.
+func (m *OpenAPISpecMutation) Visibility() (r openapispec.Visibility, exists bool) {
+	v := m.visibility
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVisibility returns the old "visibility" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldVisibility(ctx context.Context) (v openapispec.Visibility, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVisibility is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVisibility requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVisibility: %w", err)
+	}
+	return oldValue.Visibility, nil
+}
+
+// ResetVisibility resets all changes to the "visibility" field.
+func (m *OpenAPISpecMutation) ResetVisibility() {
+	m.visibility = nil
+}
+
 // SetProcessingState sets the "processing_state" field.
 func (m *OpenAPISpecMutation) SetProcessingState(os openapispec.ProcessingState) {
 	m.processing_state = &os
@@ -11752,12 +12787,12 @@ func (m *OpenAPISpecMutation) ResetLastProcessedAt() {
 }
 
 // SetLastProcessErrorCode sets the "last_process_error_code" field.
-func (m *OpenAPISpecMutation) SetLastProcessErrorCode(s string) {
-	m.last_process_error_code = &s
+func (m *OpenAPISpecMutation) SetLastProcessErrorCode(opec openapispec.LastProcessErrorCode) {
+	m.last_process_error_code = &opec
 }
 
 // LastProcessErrorCode returns the value of the "last_process_error_code" field in the mutation.
-func (m *OpenAPISpecMutation) LastProcessErrorCode() (r string, exists bool) {
+func (m *OpenAPISpecMutation) LastProcessErrorCode() (r openapispec.LastProcessErrorCode, exists bool) {
 	v := m.last_process_error_code
 	if v == nil {
 		return
@@ -11768,7 +12803,7 @@ func (m *OpenAPISpecMutation) LastProcessErrorCode() (r string, exists bool) {
 // OldLastProcessErrorCode returns the old "last_process_error_code" field's value of the OpenAPISpec entity.
 // If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *OpenAPISpecMutation) OldLastProcessErrorCode(ctx context.Context) (v *string, err error) {
+func (m *OpenAPISpecMutation) OldLastProcessErrorCode(ctx context.Context) (v *openapispec.LastProcessErrorCode, err error) {
 	if !m.op.Is(OpUpdateOne) {
 		return v, errors.New("OldLastProcessErrorCode is only allowed on UpdateOne operations")
 	}
@@ -11800,102 +12835,53 @@ func (m *OpenAPISpecMutation) ResetLastProcessErrorCode() {
 	delete(m.clearedFields, openapispec.FieldLastProcessErrorCode)
 }
 
-// SetLeaseOwner sets the "lease_owner" field.
-func (m *OpenAPISpecMutation) SetLeaseOwner(s string) {
-	m.lease_owner = &s
+// SetLastProcessError sets the "last_process_error" field.
+func (m *OpenAPISpecMutation) SetLastProcessError(s string) {
+	m.last_process_error = &s
 }
 
-// LeaseOwner returns the value of the "lease_owner" field in the mutation.
-func (m *OpenAPISpecMutation) LeaseOwner() (r string, exists bool) {
-	v := m.lease_owner
+// LastProcessError returns the value of the "last_process_error" field in the mutation.
+func (m *OpenAPISpecMutation) LastProcessError() (r string, exists bool) {
+	v := m.last_process_error
 	if v == nil {
 		return
 	}
 	return *v, true
 }
 
-// OldLeaseOwner returns the old "lease_owner" field's value of the OpenAPISpec entity.
+// OldLastProcessError returns the old "last_process_error" field's value of the OpenAPISpec entity.
 // If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *OpenAPISpecMutation) OldLeaseOwner(ctx context.Context) (v *string, err error) {
+func (m *OpenAPISpecMutation) OldLastProcessError(ctx context.Context) (v *string, err error) {
 	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLeaseOwner is only allowed on UpdateOne operations")
+		return v, errors.New("OldLastProcessError is only allowed on UpdateOne operations")
 	}
 	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLeaseOwner requires an ID field in the mutation")
+		return v, errors.New("OldLastProcessError requires an ID field in the mutation")
 	}
 	oldValue, err := m.oldValue(ctx)
 	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLeaseOwner: %w", err)
+		return v, fmt.Errorf("querying old value for OldLastProcessError: %w", err)
 	}
-	return oldValue.LeaseOwner, nil
+	return oldValue.LastProcessError, nil
 }
 
-// ClearLeaseOwner clears the value of the "lease_owner" field.
-func (m *OpenAPISpecMutation) ClearLeaseOwner() {
-	m.lease_owner = nil
-	m.clearedFields[openapispec.FieldLeaseOwner] = struct{}{}
+// ClearLastProcessError clears the value of the "last_process_error" field.
+func (m *OpenAPISpecMutation) ClearLastProcessError() {
+	m.last_process_error = nil
+	m.clearedFields[openapispec.FieldLastProcessError] = struct{}{}
 }
 
-// LeaseOwnerCleared returns if the "lease_owner" field was cleared in this mutation.
-func (m *OpenAPISpecMutation) LeaseOwnerCleared() bool {
-	_, ok := m.clearedFields[openapispec.FieldLeaseOwner]
+// LastProcessErrorCleared returns if the "last_process_error" field was cleared in this mutation.
+func (m *OpenAPISpecMutation) LastProcessErrorCleared() bool {
+	_, ok := m.clearedFields[openapispec.FieldLastProcessError]
 	return ok
 }
 
-// ResetLeaseOwner resets all changes to the "lease_owner" field.
-func (m *OpenAPISpecMutation) ResetLeaseOwner() {
-	m.lease_owner = nil
-	delete(m.clearedFields, openapispec.FieldLeaseOwner)
-}
-
-// SetLeaseUntil sets the "lease_until" field.
-func (m *OpenAPISpecMutation) SetLeaseUntil(t time.Time) {
-	m.lease_until = &t
-}
-
-// LeaseUntil returns the value of the "lease_until" field in the mutation.
-func (m *OpenAPISpecMutation) LeaseUntil() (r time.Time, exists bool) {
-	v := m.lease_until
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldLeaseUntil returns the old "lease_until" field's value of the OpenAPISpec entity.
-// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *OpenAPISpecMutation) OldLeaseUntil(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLeaseUntil is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLeaseUntil requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLeaseUntil: %w", err)
-	}
-	return oldValue.LeaseUntil, nil
-}
-
-// ClearLeaseUntil clears the value of the "lease_until" field.
-func (m *OpenAPISpecMutation) ClearLeaseUntil() {
-	m.lease_until = nil
-	m.clearedFields[openapispec.FieldLeaseUntil] = struct{}{}
-}
-
-// LeaseUntilCleared returns if the "lease_until" field was cleared in this mutation.
-func (m *OpenAPISpecMutation) LeaseUntilCleared() bool {
-	_, ok := m.clearedFields[openapispec.FieldLeaseUntil]
-	return ok
-}
-
-// ResetLeaseUntil resets all changes to the "lease_until" field.
-func (m *OpenAPISpecMutation) ResetLeaseUntil() {
-	m.lease_until = nil
-	delete(m.clearedFields, openapispec.FieldLeaseUntil)
+// ResetLastProcessError resets all changes to the "last_process_error" field.
+func (m *OpenAPISpecMutation) ResetLastProcessError() {
+	m.last_process_error = nil
+	delete(m.clearedFields, openapispec.FieldLastProcessError)
 }
 
 // ClearOrganization clears the "organization" edge to the Organization entity.
@@ -12040,7 +13026,7 @@ func (m *OpenAPISpecMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *OpenAPISpecMutation) Fields() []string {
-	fields := make([]string, 0, 11)
+	fields := make([]string, 0, 12)
 	if m.created_at != nil {
 		fields = append(fields, openapispec.FieldCreatedAt)
 	}
@@ -12056,6 +13042,12 @@ func (m *OpenAPISpecMutation) Fields() []string {
 	if m.source_url != nil {
 		fields = append(fields, openapispec.FieldSourceURL)
 	}
+	if m.source_text != nil {
+		fields = append(fields, openapispec.FieldSourceText)
+	}
+	if m.visibility != nil {
+		fields = append(fields, openapispec.FieldVisibility)
+	}
 	if m.processing_state != nil {
 		fields = append(fields, openapispec.FieldProcessingState)
 	}
@@ -12068,11 +13060,8 @@ func (m *OpenAPISpecMutation) Fields() []string {
 	if m.last_process_error_code != nil {
 		fields = append(fields, openapispec.FieldLastProcessErrorCode)
 	}
-	if m.lease_owner != nil {
-		fields = append(fields, openapispec.FieldLeaseOwner)
-	}
-	if m.lease_until != nil {
-		fields = append(fields, openapispec.FieldLeaseUntil)
+	if m.last_process_error != nil {
+		fields = append(fields, openapispec.FieldLastProcessError)
 	}
 	return fields
 }
@@ -12092,6 +13081,10 @@ func (m *OpenAPISpecMutation) Field(name string) (ent.Value, bool) {
 		return m.Slug()
 	case openapispec.FieldSourceURL:
 		return m.SourceURL()
+	case openapispec.FieldSourceText:
+		return m.SourceText()
+	case openapispec.FieldVisibility:
+		return m.Visibility()
 	case openapispec.FieldProcessingState:
 		return m.ProcessingState()
 	case openapispec.FieldLastVersionID:
@@ -12100,10 +13093,8 @@ func (m *OpenAPISpecMutation) Field(name string) (ent.Value, bool) {
 		return m.LastProcessedAt()
 	case openapispec.FieldLastProcessErrorCode:
 		return m.LastProcessErrorCode()
-	case openapispec.FieldLeaseOwner:
-		return m.LeaseOwner()
-	case openapispec.FieldLeaseUntil:
-		return m.LeaseUntil()
+	case openapispec.FieldLastProcessError:
+		return m.LastProcessError()
 	}
 	return nil, false
 }
@@ -12123,6 +13114,10 @@ func (m *OpenAPISpecMutation) OldField(ctx context.Context, name string) (ent.Va
 		return m.OldSlug(ctx)
 	case openapispec.FieldSourceURL:
 		return m.OldSourceURL(ctx)
+	case openapispec.FieldSourceText:
+		return m.OldSourceText(ctx)
+	case openapispec.FieldVisibility:
+		return m.OldVisibility(ctx)
 	case openapispec.FieldProcessingState:
 		return m.OldProcessingState(ctx)
 	case openapispec.FieldLastVersionID:
@@ -12131,10 +13126,8 @@ func (m *OpenAPISpecMutation) OldField(ctx context.Context, name string) (ent.Va
 		return m.OldLastProcessedAt(ctx)
 	case openapispec.FieldLastProcessErrorCode:
 		return m.OldLastProcessErrorCode(ctx)
-	case openapispec.FieldLeaseOwner:
-		return m.OldLeaseOwner(ctx)
-	case openapispec.FieldLeaseUntil:
-		return m.OldLeaseUntil(ctx)
+	case openapispec.FieldLastProcessError:
+		return m.OldLastProcessError(ctx)
 	}
 	return nil, fmt.Errorf("unknown OpenAPISpec field %s", name)
 }
@@ -12179,6 +13172,20 @@ func (m *OpenAPISpecMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetSourceURL(v)
 		return nil
+	case openapispec.FieldSourceText:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSourceText(v)
+		return nil
+	case openapispec.FieldVisibility:
+		v, ok := value.(openapispec.Visibility)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVisibility(v)
+		return nil
 	case openapispec.FieldProcessingState:
 		v, ok := value.(openapispec.ProcessingState)
 		if !ok {
@@ -12201,25 +13208,18 @@ func (m *OpenAPISpecMutation) SetField(name string, value ent.Value) error {
 		m.SetLastProcessedAt(v)
 		return nil
 	case openapispec.FieldLastProcessErrorCode:
-		v, ok := value.(string)
+		v, ok := value.(openapispec.LastProcessErrorCode)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetLastProcessErrorCode(v)
 		return nil
-	case openapispec.FieldLeaseOwner:
+	case openapispec.FieldLastProcessError:
 		v, ok := value.(string)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
-		m.SetLeaseOwner(v)
-		return nil
-	case openapispec.FieldLeaseUntil:
-		v, ok := value.(time.Time)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetLeaseUntil(v)
+		m.SetLastProcessError(v)
 		return nil
 	}
 	return fmt.Errorf("unknown OpenAPISpec field %s", name)
@@ -12254,6 +13254,9 @@ func (m *OpenAPISpecMutation) ClearedFields() []string {
 	if m.FieldCleared(openapispec.FieldSourceURL) {
 		fields = append(fields, openapispec.FieldSourceURL)
 	}
+	if m.FieldCleared(openapispec.FieldSourceText) {
+		fields = append(fields, openapispec.FieldSourceText)
+	}
 	if m.FieldCleared(openapispec.FieldLastVersionID) {
 		fields = append(fields, openapispec.FieldLastVersionID)
 	}
@@ -12263,11 +13266,8 @@ func (m *OpenAPISpecMutation) ClearedFields() []string {
 	if m.FieldCleared(openapispec.FieldLastProcessErrorCode) {
 		fields = append(fields, openapispec.FieldLastProcessErrorCode)
 	}
-	if m.FieldCleared(openapispec.FieldLeaseOwner) {
-		fields = append(fields, openapispec.FieldLeaseOwner)
-	}
-	if m.FieldCleared(openapispec.FieldLeaseUntil) {
-		fields = append(fields, openapispec.FieldLeaseUntil)
+	if m.FieldCleared(openapispec.FieldLastProcessError) {
+		fields = append(fields, openapispec.FieldLastProcessError)
 	}
 	return fields
 }
@@ -12286,6 +13286,9 @@ func (m *OpenAPISpecMutation) ClearField(name string) error {
 	case openapispec.FieldSourceURL:
 		m.ClearSourceURL()
 		return nil
+	case openapispec.FieldSourceText:
+		m.ClearSourceText()
+		return nil
 	case openapispec.FieldLastVersionID:
 		m.ClearLastVersionID()
 		return nil
@@ -12295,11 +13298,8 @@ func (m *OpenAPISpecMutation) ClearField(name string) error {
 	case openapispec.FieldLastProcessErrorCode:
 		m.ClearLastProcessErrorCode()
 		return nil
-	case openapispec.FieldLeaseOwner:
-		m.ClearLeaseOwner()
-		return nil
-	case openapispec.FieldLeaseUntil:
-		m.ClearLeaseUntil()
+	case openapispec.FieldLastProcessError:
+		m.ClearLastProcessError()
 		return nil
 	}
 	return fmt.Errorf("unknown OpenAPISpec nullable field %s", name)
@@ -12324,6 +13324,12 @@ func (m *OpenAPISpecMutation) ResetField(name string) error {
 	case openapispec.FieldSourceURL:
 		m.ResetSourceURL()
 		return nil
+	case openapispec.FieldSourceText:
+		m.ResetSourceText()
+		return nil
+	case openapispec.FieldVisibility:
+		m.ResetVisibility()
+		return nil
 	case openapispec.FieldProcessingState:
 		m.ResetProcessingState()
 		return nil
@@ -12336,11 +13342,8 @@ func (m *OpenAPISpecMutation) ResetField(name string) error {
 	case openapispec.FieldLastProcessErrorCode:
 		m.ResetLastProcessErrorCode()
 		return nil
-	case openapispec.FieldLeaseOwner:
-		m.ResetLeaseOwner()
-		return nil
-	case openapispec.FieldLeaseUntil:
-		m.ResetLeaseUntil()
+	case openapispec.FieldLastProcessError:
+		m.ResetLastProcessError()
 		return nil
 	}
 	return fmt.Errorf("unknown OpenAPISpec field %s", name)
@@ -12473,7 +13476,10 @@ type OpenAPISpecVersionMutation struct {
 	typ                 string
 	id                  *string
 	url                 *string
-	content             *[]byte
+	raw                 *[]byte
+	format              *openapispecversion.Format
+	filesystem          *[]byte
+	digest              *string
 	created_at          *time.Time
 	clearedFields       map[string]struct{}
 	organization        *string
@@ -12697,40 +13703,148 @@ func (m *OpenAPISpecVersionMutation) ResetURL() {
 	m.url = nil
 }
 
-// SetContent sets the "content" field.
-func (m *OpenAPISpecVersionMutation) SetContent(b []byte) {
-	m.content = &b
+// SetRaw sets the "raw" field.
+func (m *OpenAPISpecVersionMutation) SetRaw(b []byte) {
+	m.raw = &b
 }
 
-// Content returns the value of the "content" field in the mutation.
-func (m *OpenAPISpecVersionMutation) Content() (r []byte, exists bool) {
-	v := m.content
+// Raw returns the value of the "raw" field in the mutation.
+func (m *OpenAPISpecVersionMutation) Raw() (r []byte, exists bool) {
+	v := m.raw
 	if v == nil {
 		return
 	}
 	return *v, true
 }
 
-// OldContent returns the old "content" field's value of the OpenAPISpecVersion entity.
+// OldRaw returns the old "raw" field's value of the OpenAPISpecVersion entity.
 // If the OpenAPISpecVersion object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *OpenAPISpecVersionMutation) OldContent(ctx context.Context) (v []byte, err error) {
+func (m *OpenAPISpecVersionMutation) OldRaw(ctx context.Context) (v []byte, err error) {
 	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldContent is only allowed on UpdateOne operations")
+		return v, errors.New("OldRaw is only allowed on UpdateOne operations")
 	}
 	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldContent requires an ID field in the mutation")
+		return v, errors.New("OldRaw requires an ID field in the mutation")
 	}
 	oldValue, err := m.oldValue(ctx)
 	if err != nil {
-		return v, fmt.Errorf("querying old value for OldContent: %w", err)
+		return v, fmt.Errorf("querying old value for OldRaw: %w", err)
 	}
-	return oldValue.Content, nil
+	return oldValue.Raw, nil
 }
 
-// ResetContent resets all changes to the "content" field.
-func (m *OpenAPISpecVersionMutation) ResetContent() {
-	m.content = nil
+// ResetRaw resets all changes to the "raw" field.
+func (m *OpenAPISpecVersionMutation) ResetRaw() {
+	m.raw = nil
+}
+
+// SetFormat sets the "format" field.
+func (m *OpenAPISpecVersionMutation) SetFormat(o openapispecversion.Format) {
+	m.format = &o
+}
+
+// Format returns the value of the "format" field in the mutation.
+func (m *OpenAPISpecVersionMutation) Format() (r openapispecversion.Format, exists bool) {
+	v := m.format
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFormat returns the old "format" field's value of the OpenAPISpecVersion entity.
+// If the OpenAPISpecVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecVersionMutation) OldFormat(ctx context.Context) (v openapispecversion.Format, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFormat is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFormat requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFormat: %w", err)
+	}
+	return oldValue.Format, nil
+}
+
+// ResetFormat resets all changes to the "format" field.
+func (m *OpenAPISpecVersionMutation) ResetFormat() {
+	m.format = nil
+}
+
+// SetFilesystem sets the "filesystem" field.
+func (m *OpenAPISpecVersionMutation) SetFilesystem(b []byte) {
+	m.filesystem = &b
+}
+
+// Filesystem returns the value of the "filesystem" field in the mutation.
+func (m *OpenAPISpecVersionMutation) Filesystem() (r []byte, exists bool) {
+	v := m.filesystem
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFilesystem returns the old "filesystem" field's value of the OpenAPISpecVersion entity.
+// If the OpenAPISpecVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecVersionMutation) OldFilesystem(ctx context.Context) (v []byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFilesystem is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFilesystem requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFilesystem: %w", err)
+	}
+	return oldValue.Filesystem, nil
+}
+
+// ResetFilesystem resets all changes to the "filesystem" field.
+func (m *OpenAPISpecVersionMutation) ResetFilesystem() {
+	m.filesystem = nil
+}
+
+// SetDigest sets the "digest" field.
+func (m *OpenAPISpecVersionMutation) SetDigest(s string) {
+	m.digest = &s
+}
+
+// Digest returns the value of the "digest" field in the mutation.
+func (m *OpenAPISpecVersionMutation) Digest() (r string, exists bool) {
+	v := m.digest
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDigest returns the old "digest" field's value of the OpenAPISpecVersion entity.
+// If the OpenAPISpecVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecVersionMutation) OldDigest(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDigest is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDigest requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDigest: %w", err)
+	}
+	return oldValue.Digest, nil
+}
+
+// ResetDigest resets all changes to the "digest" field.
+func (m *OpenAPISpecVersionMutation) ResetDigest() {
+	m.digest = nil
 }
 
 // SetCreatedAt sets the "created_at" field.
@@ -12857,7 +13971,7 @@ func (m *OpenAPISpecVersionMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *OpenAPISpecVersionMutation) Fields() []string {
-	fields := make([]string, 0, 5)
+	fields := make([]string, 0, 8)
 	if m.organization != nil {
 		fields = append(fields, openapispecversion.FieldOrganizationID)
 	}
@@ -12867,8 +13981,17 @@ func (m *OpenAPISpecVersionMutation) Fields() []string {
 	if m.url != nil {
 		fields = append(fields, openapispecversion.FieldURL)
 	}
-	if m.content != nil {
-		fields = append(fields, openapispecversion.FieldContent)
+	if m.raw != nil {
+		fields = append(fields, openapispecversion.FieldRaw)
+	}
+	if m.format != nil {
+		fields = append(fields, openapispecversion.FieldFormat)
+	}
+	if m.filesystem != nil {
+		fields = append(fields, openapispecversion.FieldFilesystem)
+	}
+	if m.digest != nil {
+		fields = append(fields, openapispecversion.FieldDigest)
 	}
 	if m.created_at != nil {
 		fields = append(fields, openapispecversion.FieldCreatedAt)
@@ -12887,8 +14010,14 @@ func (m *OpenAPISpecVersionMutation) Field(name string) (ent.Value, bool) {
 		return m.SpecID()
 	case openapispecversion.FieldURL:
 		return m.URL()
-	case openapispecversion.FieldContent:
-		return m.Content()
+	case openapispecversion.FieldRaw:
+		return m.Raw()
+	case openapispecversion.FieldFormat:
+		return m.Format()
+	case openapispecversion.FieldFilesystem:
+		return m.Filesystem()
+	case openapispecversion.FieldDigest:
+		return m.Digest()
 	case openapispecversion.FieldCreatedAt:
 		return m.CreatedAt()
 	}
@@ -12906,8 +14035,14 @@ func (m *OpenAPISpecVersionMutation) OldField(ctx context.Context, name string) 
 		return m.OldSpecID(ctx)
 	case openapispecversion.FieldURL:
 		return m.OldURL(ctx)
-	case openapispecversion.FieldContent:
-		return m.OldContent(ctx)
+	case openapispecversion.FieldRaw:
+		return m.OldRaw(ctx)
+	case openapispecversion.FieldFormat:
+		return m.OldFormat(ctx)
+	case openapispecversion.FieldFilesystem:
+		return m.OldFilesystem(ctx)
+	case openapispecversion.FieldDigest:
+		return m.OldDigest(ctx)
 	case openapispecversion.FieldCreatedAt:
 		return m.OldCreatedAt(ctx)
 	}
@@ -12940,12 +14075,33 @@ func (m *OpenAPISpecVersionMutation) SetField(name string, value ent.Value) erro
 		}
 		m.SetURL(v)
 		return nil
-	case openapispecversion.FieldContent:
+	case openapispecversion.FieldRaw:
 		v, ok := value.([]byte)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
-		m.SetContent(v)
+		m.SetRaw(v)
+		return nil
+	case openapispecversion.FieldFormat:
+		v, ok := value.(openapispecversion.Format)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFormat(v)
+		return nil
+	case openapispecversion.FieldFilesystem:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFilesystem(v)
+		return nil
+	case openapispecversion.FieldDigest:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDigest(v)
 		return nil
 	case openapispecversion.FieldCreatedAt:
 		v, ok := value.(time.Time)
@@ -13012,8 +14168,17 @@ func (m *OpenAPISpecVersionMutation) ResetField(name string) error {
 	case openapispecversion.FieldURL:
 		m.ResetURL()
 		return nil
-	case openapispecversion.FieldContent:
-		m.ResetContent()
+	case openapispecversion.FieldRaw:
+		m.ResetRaw()
+		return nil
+	case openapispecversion.FieldFormat:
+		m.ResetFormat()
+		return nil
+	case openapispecversion.FieldFilesystem:
+		m.ResetFilesystem()
+		return nil
+	case openapispecversion.FieldDigest:
+		m.ResetDigest()
 		return nil
 	case openapispecversion.FieldCreatedAt:
 		m.ResetCreatedAt()

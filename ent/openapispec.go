@@ -29,6 +29,10 @@ type OpenAPISpec struct {
 	Slug string `json:"slug,omitempty"`
 	// SourceURL holds the value of the "source_url" field.
 	SourceURL *string `json:"source_url,omitempty"`
+	// SourceText holds the value of the "source_text" field.
+	SourceText *[]byte `json:"source_text,omitempty"`
+	// Visibility holds the value of the "visibility" field.
+	Visibility openapispec.Visibility `json:"visibility,omitempty"`
 	// ProcessingState holds the value of the "processing_state" field.
 	ProcessingState openapispec.ProcessingState `json:"processing_state,omitempty"`
 	// LastVersionID holds the value of the "last_version_id" field.
@@ -36,11 +40,9 @@ type OpenAPISpec struct {
 	// LastProcessedAt holds the value of the "last_processed_at" field.
 	LastProcessedAt *time.Time `json:"last_processed_at,omitempty"`
 	// LastProcessErrorCode holds the value of the "last_process_error_code" field.
-	LastProcessErrorCode *string `json:"last_process_error_code,omitempty"`
-	// LeaseOwner holds the value of the "lease_owner" field.
-	LeaseOwner *string `json:"lease_owner,omitempty"`
-	// LeaseUntil holds the value of the "lease_until" field.
-	LeaseUntil *time.Time `json:"lease_until,omitempty"`
+	LastProcessErrorCode *openapispec.LastProcessErrorCode `json:"last_process_error_code,omitempty"`
+	// LastProcessError holds the value of the "last_process_error" field.
+	LastProcessError *string `json:"last_process_error,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the OpenAPISpecQuery when eager-loading is set.
 	Edges        OpenAPISpecEdges `json:"edges"`
@@ -96,9 +98,11 @@ func (*OpenAPISpec) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case openapispec.FieldID, openapispec.FieldOrganizationID, openapispec.FieldSlug, openapispec.FieldSourceURL, openapispec.FieldProcessingState, openapispec.FieldLastVersionID, openapispec.FieldLastProcessErrorCode, openapispec.FieldLeaseOwner:
+		case openapispec.FieldSourceText:
+			values[i] = new([]byte)
+		case openapispec.FieldID, openapispec.FieldOrganizationID, openapispec.FieldSlug, openapispec.FieldSourceURL, openapispec.FieldVisibility, openapispec.FieldProcessingState, openapispec.FieldLastVersionID, openapispec.FieldLastProcessErrorCode, openapispec.FieldLastProcessError:
 			values[i] = new(sql.NullString)
-		case openapispec.FieldCreatedAt, openapispec.FieldUpdatedAt, openapispec.FieldLastProcessedAt, openapispec.FieldLeaseUntil:
+		case openapispec.FieldCreatedAt, openapispec.FieldUpdatedAt, openapispec.FieldLastProcessedAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -152,6 +156,18 @@ func (_m *OpenAPISpec) assignValues(columns []string, values []any) error {
 				_m.SourceURL = new(string)
 				*_m.SourceURL = value.String
 			}
+		case openapispec.FieldSourceText:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field source_text", values[i])
+			} else if value != nil {
+				_m.SourceText = value
+			}
+		case openapispec.FieldVisibility:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field visibility", values[i])
+			} else if value.Valid {
+				_m.Visibility = openapispec.Visibility(value.String)
+			}
 		case openapispec.FieldProcessingState:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field processing_state", values[i])
@@ -176,22 +192,15 @@ func (_m *OpenAPISpec) assignValues(columns []string, values []any) error {
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field last_process_error_code", values[i])
 			} else if value.Valid {
-				_m.LastProcessErrorCode = new(string)
-				*_m.LastProcessErrorCode = value.String
+				_m.LastProcessErrorCode = new(openapispec.LastProcessErrorCode)
+				*_m.LastProcessErrorCode = openapispec.LastProcessErrorCode(value.String)
 			}
-		case openapispec.FieldLeaseOwner:
+		case openapispec.FieldLastProcessError:
 			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field lease_owner", values[i])
+				return fmt.Errorf("unexpected type %T for field last_process_error", values[i])
 			} else if value.Valid {
-				_m.LeaseOwner = new(string)
-				*_m.LeaseOwner = value.String
-			}
-		case openapispec.FieldLeaseUntil:
-			if value, ok := values[i].(*sql.NullTime); !ok {
-				return fmt.Errorf("unexpected type %T for field lease_until", values[i])
-			} else if value.Valid {
-				_m.LeaseUntil = new(time.Time)
-				*_m.LeaseUntil = value.Time
+				_m.LastProcessError = new(string)
+				*_m.LastProcessError = value.String
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
@@ -261,6 +270,14 @@ func (_m *OpenAPISpec) String() string {
 		builder.WriteString(*v)
 	}
 	builder.WriteString(", ")
+	if v := _m.SourceText; v != nil {
+		builder.WriteString("source_text=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("visibility=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Visibility))
+	builder.WriteString(", ")
 	builder.WriteString("processing_state=")
 	builder.WriteString(fmt.Sprintf("%v", _m.ProcessingState))
 	builder.WriteString(", ")
@@ -276,17 +293,12 @@ func (_m *OpenAPISpec) String() string {
 	builder.WriteString(", ")
 	if v := _m.LastProcessErrorCode; v != nil {
 		builder.WriteString("last_process_error_code=")
-		builder.WriteString(*v)
+		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")
-	if v := _m.LeaseOwner; v != nil {
-		builder.WriteString("lease_owner=")
+	if v := _m.LastProcessError; v != nil {
+		builder.WriteString("last_process_error=")
 		builder.WriteString(*v)
-	}
-	builder.WriteString(", ")
-	if v := _m.LeaseUntil; v != nil {
-		builder.WriteString("lease_until=")
-		builder.WriteString(v.Format(time.ANSIC))
 	}
 	builder.WriteByte(')')
 	return builder.String()

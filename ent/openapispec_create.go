@@ -79,6 +79,26 @@ func (_c *OpenAPISpecCreate) SetNillableSourceURL(v *string) *OpenAPISpecCreate 
 	return _c
 }
 
+// SetSourceText sets the "source_text" field.
+func (_c *OpenAPISpecCreate) SetSourceText(v []byte) *OpenAPISpecCreate {
+	_c.mutation.SetSourceText(v)
+	return _c
+}
+
+// SetVisibility sets the "visibility" field.
+func (_c *OpenAPISpecCreate) SetVisibility(v openapispec.Visibility) *OpenAPISpecCreate {
+	_c.mutation.SetVisibility(v)
+	return _c
+}
+
+// SetNillableVisibility sets the "visibility" field if the given value is not nil.
+func (_c *OpenAPISpecCreate) SetNillableVisibility(v *openapispec.Visibility) *OpenAPISpecCreate {
+	if v != nil {
+		_c.SetVisibility(*v)
+	}
+	return _c
+}
+
 // SetProcessingState sets the "processing_state" field.
 func (_c *OpenAPISpecCreate) SetProcessingState(v openapispec.ProcessingState) *OpenAPISpecCreate {
 	_c.mutation.SetProcessingState(v)
@@ -122,43 +142,29 @@ func (_c *OpenAPISpecCreate) SetNillableLastProcessedAt(v *time.Time) *OpenAPISp
 }
 
 // SetLastProcessErrorCode sets the "last_process_error_code" field.
-func (_c *OpenAPISpecCreate) SetLastProcessErrorCode(v string) *OpenAPISpecCreate {
+func (_c *OpenAPISpecCreate) SetLastProcessErrorCode(v openapispec.LastProcessErrorCode) *OpenAPISpecCreate {
 	_c.mutation.SetLastProcessErrorCode(v)
 	return _c
 }
 
 // SetNillableLastProcessErrorCode sets the "last_process_error_code" field if the given value is not nil.
-func (_c *OpenAPISpecCreate) SetNillableLastProcessErrorCode(v *string) *OpenAPISpecCreate {
+func (_c *OpenAPISpecCreate) SetNillableLastProcessErrorCode(v *openapispec.LastProcessErrorCode) *OpenAPISpecCreate {
 	if v != nil {
 		_c.SetLastProcessErrorCode(*v)
 	}
 	return _c
 }
 
-// SetLeaseOwner sets the "lease_owner" field.
-func (_c *OpenAPISpecCreate) SetLeaseOwner(v string) *OpenAPISpecCreate {
-	_c.mutation.SetLeaseOwner(v)
+// SetLastProcessError sets the "last_process_error" field.
+func (_c *OpenAPISpecCreate) SetLastProcessError(v string) *OpenAPISpecCreate {
+	_c.mutation.SetLastProcessError(v)
 	return _c
 }
 
-// SetNillableLeaseOwner sets the "lease_owner" field if the given value is not nil.
-func (_c *OpenAPISpecCreate) SetNillableLeaseOwner(v *string) *OpenAPISpecCreate {
+// SetNillableLastProcessError sets the "last_process_error" field if the given value is not nil.
+func (_c *OpenAPISpecCreate) SetNillableLastProcessError(v *string) *OpenAPISpecCreate {
 	if v != nil {
-		_c.SetLeaseOwner(*v)
-	}
-	return _c
-}
-
-// SetLeaseUntil sets the "lease_until" field.
-func (_c *OpenAPISpecCreate) SetLeaseUntil(v time.Time) *OpenAPISpecCreate {
-	_c.mutation.SetLeaseUntil(v)
-	return _c
-}
-
-// SetNillableLeaseUntil sets the "lease_until" field if the given value is not nil.
-func (_c *OpenAPISpecCreate) SetNillableLeaseUntil(v *time.Time) *OpenAPISpecCreate {
-	if v != nil {
-		_c.SetLeaseUntil(*v)
+		_c.SetLastProcessError(*v)
 	}
 	return _c
 }
@@ -253,6 +259,10 @@ func (_c *OpenAPISpecCreate) defaults() error {
 		v := openapispec.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
+	if _, ok := _c.mutation.Visibility(); !ok {
+		v := openapispec.DefaultVisibility
+		_c.mutation.SetVisibility(v)
+	}
 	if _, ok := _c.mutation.ProcessingState(); !ok {
 		v := openapispec.DefaultProcessingState
 		_c.mutation.SetProcessingState(v)
@@ -296,6 +306,14 @@ func (_c *OpenAPISpecCreate) check() error {
 			return &ValidationError{Name: "source_url", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.source_url": %w`, err)}
 		}
 	}
+	if _, ok := _c.mutation.Visibility(); !ok {
+		return &ValidationError{Name: "visibility", err: errors.New(`ent: missing required field "OpenAPISpec.visibility"`)}
+	}
+	if v, ok := _c.mutation.Visibility(); ok {
+		if err := openapispec.VisibilityValidator(v); err != nil {
+			return &ValidationError{Name: "visibility", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.visibility": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.ProcessingState(); !ok {
 		return &ValidationError{Name: "processing_state", err: errors.New(`ent: missing required field "OpenAPISpec.processing_state"`)}
 	}
@@ -309,9 +327,9 @@ func (_c *OpenAPISpecCreate) check() error {
 			return &ValidationError{Name: "last_process_error_code", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.last_process_error_code": %w`, err)}
 		}
 	}
-	if v, ok := _c.mutation.LeaseOwner(); ok {
-		if err := openapispec.LeaseOwnerValidator(v); err != nil {
-			return &ValidationError{Name: "lease_owner", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.lease_owner": %w`, err)}
+	if v, ok := _c.mutation.LastProcessError(); ok {
+		if err := openapispec.LastProcessErrorValidator(v); err != nil {
+			return &ValidationError{Name: "last_process_error", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.last_process_error": %w`, err)}
 		}
 	}
 	if v, ok := _c.mutation.ID(); ok {
@@ -374,6 +392,14 @@ func (_c *OpenAPISpecCreate) createSpec() (*OpenAPISpec, *sqlgraph.CreateSpec) {
 		_spec.SetField(openapispec.FieldSourceURL, field.TypeString, value)
 		_node.SourceURL = &value
 	}
+	if value, ok := _c.mutation.SourceText(); ok {
+		_spec.SetField(openapispec.FieldSourceText, field.TypeBytes, value)
+		_node.SourceText = &value
+	}
+	if value, ok := _c.mutation.Visibility(); ok {
+		_spec.SetField(openapispec.FieldVisibility, field.TypeEnum, value)
+		_node.Visibility = value
+	}
 	if value, ok := _c.mutation.ProcessingState(); ok {
 		_spec.SetField(openapispec.FieldProcessingState, field.TypeEnum, value)
 		_node.ProcessingState = value
@@ -383,16 +409,12 @@ func (_c *OpenAPISpecCreate) createSpec() (*OpenAPISpec, *sqlgraph.CreateSpec) {
 		_node.LastProcessedAt = &value
 	}
 	if value, ok := _c.mutation.LastProcessErrorCode(); ok {
-		_spec.SetField(openapispec.FieldLastProcessErrorCode, field.TypeString, value)
+		_spec.SetField(openapispec.FieldLastProcessErrorCode, field.TypeEnum, value)
 		_node.LastProcessErrorCode = &value
 	}
-	if value, ok := _c.mutation.LeaseOwner(); ok {
-		_spec.SetField(openapispec.FieldLeaseOwner, field.TypeString, value)
-		_node.LeaseOwner = &value
-	}
-	if value, ok := _c.mutation.LeaseUntil(); ok {
-		_spec.SetField(openapispec.FieldLeaseUntil, field.TypeTime, value)
-		_node.LeaseUntil = &value
+	if value, ok := _c.mutation.LastProcessError(); ok {
+		_spec.SetField(openapispec.FieldLastProcessError, field.TypeString, value)
+		_node.LastProcessError = &value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -538,6 +560,36 @@ func (u *OpenAPISpecUpsert) ClearSourceURL() *OpenAPISpecUpsert {
 	return u
 }
 
+// SetSourceText sets the "source_text" field.
+func (u *OpenAPISpecUpsert) SetSourceText(v []byte) *OpenAPISpecUpsert {
+	u.Set(openapispec.FieldSourceText, v)
+	return u
+}
+
+// UpdateSourceText sets the "source_text" field to the value that was provided on create.
+func (u *OpenAPISpecUpsert) UpdateSourceText() *OpenAPISpecUpsert {
+	u.SetExcluded(openapispec.FieldSourceText)
+	return u
+}
+
+// ClearSourceText clears the value of the "source_text" field.
+func (u *OpenAPISpecUpsert) ClearSourceText() *OpenAPISpecUpsert {
+	u.SetNull(openapispec.FieldSourceText)
+	return u
+}
+
+// SetVisibility sets the "visibility" field.
+func (u *OpenAPISpecUpsert) SetVisibility(v openapispec.Visibility) *OpenAPISpecUpsert {
+	u.Set(openapispec.FieldVisibility, v)
+	return u
+}
+
+// UpdateVisibility sets the "visibility" field to the value that was provided on create.
+func (u *OpenAPISpecUpsert) UpdateVisibility() *OpenAPISpecUpsert {
+	u.SetExcluded(openapispec.FieldVisibility)
+	return u
+}
+
 // SetProcessingState sets the "processing_state" field.
 func (u *OpenAPISpecUpsert) SetProcessingState(v openapispec.ProcessingState) *OpenAPISpecUpsert {
 	u.Set(openapispec.FieldProcessingState, v)
@@ -587,7 +639,7 @@ func (u *OpenAPISpecUpsert) ClearLastProcessedAt() *OpenAPISpecUpsert {
 }
 
 // SetLastProcessErrorCode sets the "last_process_error_code" field.
-func (u *OpenAPISpecUpsert) SetLastProcessErrorCode(v string) *OpenAPISpecUpsert {
+func (u *OpenAPISpecUpsert) SetLastProcessErrorCode(v openapispec.LastProcessErrorCode) *OpenAPISpecUpsert {
 	u.Set(openapispec.FieldLastProcessErrorCode, v)
 	return u
 }
@@ -604,39 +656,21 @@ func (u *OpenAPISpecUpsert) ClearLastProcessErrorCode() *OpenAPISpecUpsert {
 	return u
 }
 
-// SetLeaseOwner sets the "lease_owner" field.
-func (u *OpenAPISpecUpsert) SetLeaseOwner(v string) *OpenAPISpecUpsert {
-	u.Set(openapispec.FieldLeaseOwner, v)
+// SetLastProcessError sets the "last_process_error" field.
+func (u *OpenAPISpecUpsert) SetLastProcessError(v string) *OpenAPISpecUpsert {
+	u.Set(openapispec.FieldLastProcessError, v)
 	return u
 }
 
-// UpdateLeaseOwner sets the "lease_owner" field to the value that was provided on create.
-func (u *OpenAPISpecUpsert) UpdateLeaseOwner() *OpenAPISpecUpsert {
-	u.SetExcluded(openapispec.FieldLeaseOwner)
+// UpdateLastProcessError sets the "last_process_error" field to the value that was provided on create.
+func (u *OpenAPISpecUpsert) UpdateLastProcessError() *OpenAPISpecUpsert {
+	u.SetExcluded(openapispec.FieldLastProcessError)
 	return u
 }
 
-// ClearLeaseOwner clears the value of the "lease_owner" field.
-func (u *OpenAPISpecUpsert) ClearLeaseOwner() *OpenAPISpecUpsert {
-	u.SetNull(openapispec.FieldLeaseOwner)
-	return u
-}
-
-// SetLeaseUntil sets the "lease_until" field.
-func (u *OpenAPISpecUpsert) SetLeaseUntil(v time.Time) *OpenAPISpecUpsert {
-	u.Set(openapispec.FieldLeaseUntil, v)
-	return u
-}
-
-// UpdateLeaseUntil sets the "lease_until" field to the value that was provided on create.
-func (u *OpenAPISpecUpsert) UpdateLeaseUntil() *OpenAPISpecUpsert {
-	u.SetExcluded(openapispec.FieldLeaseUntil)
-	return u
-}
-
-// ClearLeaseUntil clears the value of the "lease_until" field.
-func (u *OpenAPISpecUpsert) ClearLeaseUntil() *OpenAPISpecUpsert {
-	u.SetNull(openapispec.FieldLeaseUntil)
+// ClearLastProcessError clears the value of the "last_process_error" field.
+func (u *OpenAPISpecUpsert) ClearLastProcessError() *OpenAPISpecUpsert {
+	u.SetNull(openapispec.FieldLastProcessError)
 	return u
 }
 
@@ -743,6 +777,41 @@ func (u *OpenAPISpecUpsertOne) ClearSourceURL() *OpenAPISpecUpsertOne {
 	})
 }
 
+// SetSourceText sets the "source_text" field.
+func (u *OpenAPISpecUpsertOne) SetSourceText(v []byte) *OpenAPISpecUpsertOne {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.SetSourceText(v)
+	})
+}
+
+// UpdateSourceText sets the "source_text" field to the value that was provided on create.
+func (u *OpenAPISpecUpsertOne) UpdateSourceText() *OpenAPISpecUpsertOne {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.UpdateSourceText()
+	})
+}
+
+// ClearSourceText clears the value of the "source_text" field.
+func (u *OpenAPISpecUpsertOne) ClearSourceText() *OpenAPISpecUpsertOne {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.ClearSourceText()
+	})
+}
+
+// SetVisibility sets the "visibility" field.
+func (u *OpenAPISpecUpsertOne) SetVisibility(v openapispec.Visibility) *OpenAPISpecUpsertOne {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.SetVisibility(v)
+	})
+}
+
+// UpdateVisibility sets the "visibility" field to the value that was provided on create.
+func (u *OpenAPISpecUpsertOne) UpdateVisibility() *OpenAPISpecUpsertOne {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.UpdateVisibility()
+	})
+}
+
 // SetProcessingState sets the "processing_state" field.
 func (u *OpenAPISpecUpsertOne) SetProcessingState(v openapispec.ProcessingState) *OpenAPISpecUpsertOne {
 	return u.Update(func(s *OpenAPISpecUpsert) {
@@ -800,7 +869,7 @@ func (u *OpenAPISpecUpsertOne) ClearLastProcessedAt() *OpenAPISpecUpsertOne {
 }
 
 // SetLastProcessErrorCode sets the "last_process_error_code" field.
-func (u *OpenAPISpecUpsertOne) SetLastProcessErrorCode(v string) *OpenAPISpecUpsertOne {
+func (u *OpenAPISpecUpsertOne) SetLastProcessErrorCode(v openapispec.LastProcessErrorCode) *OpenAPISpecUpsertOne {
 	return u.Update(func(s *OpenAPISpecUpsert) {
 		s.SetLastProcessErrorCode(v)
 	})
@@ -820,45 +889,24 @@ func (u *OpenAPISpecUpsertOne) ClearLastProcessErrorCode() *OpenAPISpecUpsertOne
 	})
 }
 
-// SetLeaseOwner sets the "lease_owner" field.
-func (u *OpenAPISpecUpsertOne) SetLeaseOwner(v string) *OpenAPISpecUpsertOne {
+// SetLastProcessError sets the "last_process_error" field.
+func (u *OpenAPISpecUpsertOne) SetLastProcessError(v string) *OpenAPISpecUpsertOne {
 	return u.Update(func(s *OpenAPISpecUpsert) {
-		s.SetLeaseOwner(v)
+		s.SetLastProcessError(v)
 	})
 }
 
-// UpdateLeaseOwner sets the "lease_owner" field to the value that was provided on create.
-func (u *OpenAPISpecUpsertOne) UpdateLeaseOwner() *OpenAPISpecUpsertOne {
+// UpdateLastProcessError sets the "last_process_error" field to the value that was provided on create.
+func (u *OpenAPISpecUpsertOne) UpdateLastProcessError() *OpenAPISpecUpsertOne {
 	return u.Update(func(s *OpenAPISpecUpsert) {
-		s.UpdateLeaseOwner()
+		s.UpdateLastProcessError()
 	})
 }
 
-// ClearLeaseOwner clears the value of the "lease_owner" field.
-func (u *OpenAPISpecUpsertOne) ClearLeaseOwner() *OpenAPISpecUpsertOne {
+// ClearLastProcessError clears the value of the "last_process_error" field.
+func (u *OpenAPISpecUpsertOne) ClearLastProcessError() *OpenAPISpecUpsertOne {
 	return u.Update(func(s *OpenAPISpecUpsert) {
-		s.ClearLeaseOwner()
-	})
-}
-
-// SetLeaseUntil sets the "lease_until" field.
-func (u *OpenAPISpecUpsertOne) SetLeaseUntil(v time.Time) *OpenAPISpecUpsertOne {
-	return u.Update(func(s *OpenAPISpecUpsert) {
-		s.SetLeaseUntil(v)
-	})
-}
-
-// UpdateLeaseUntil sets the "lease_until" field to the value that was provided on create.
-func (u *OpenAPISpecUpsertOne) UpdateLeaseUntil() *OpenAPISpecUpsertOne {
-	return u.Update(func(s *OpenAPISpecUpsert) {
-		s.UpdateLeaseUntil()
-	})
-}
-
-// ClearLeaseUntil clears the value of the "lease_until" field.
-func (u *OpenAPISpecUpsertOne) ClearLeaseUntil() *OpenAPISpecUpsertOne {
-	return u.Update(func(s *OpenAPISpecUpsert) {
-		s.ClearLeaseUntil()
+		s.ClearLastProcessError()
 	})
 }
 
@@ -1132,6 +1180,41 @@ func (u *OpenAPISpecUpsertBulk) ClearSourceURL() *OpenAPISpecUpsertBulk {
 	})
 }
 
+// SetSourceText sets the "source_text" field.
+func (u *OpenAPISpecUpsertBulk) SetSourceText(v []byte) *OpenAPISpecUpsertBulk {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.SetSourceText(v)
+	})
+}
+
+// UpdateSourceText sets the "source_text" field to the value that was provided on create.
+func (u *OpenAPISpecUpsertBulk) UpdateSourceText() *OpenAPISpecUpsertBulk {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.UpdateSourceText()
+	})
+}
+
+// ClearSourceText clears the value of the "source_text" field.
+func (u *OpenAPISpecUpsertBulk) ClearSourceText() *OpenAPISpecUpsertBulk {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.ClearSourceText()
+	})
+}
+
+// SetVisibility sets the "visibility" field.
+func (u *OpenAPISpecUpsertBulk) SetVisibility(v openapispec.Visibility) *OpenAPISpecUpsertBulk {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.SetVisibility(v)
+	})
+}
+
+// UpdateVisibility sets the "visibility" field to the value that was provided on create.
+func (u *OpenAPISpecUpsertBulk) UpdateVisibility() *OpenAPISpecUpsertBulk {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.UpdateVisibility()
+	})
+}
+
 // SetProcessingState sets the "processing_state" field.
 func (u *OpenAPISpecUpsertBulk) SetProcessingState(v openapispec.ProcessingState) *OpenAPISpecUpsertBulk {
 	return u.Update(func(s *OpenAPISpecUpsert) {
@@ -1189,7 +1272,7 @@ func (u *OpenAPISpecUpsertBulk) ClearLastProcessedAt() *OpenAPISpecUpsertBulk {
 }
 
 // SetLastProcessErrorCode sets the "last_process_error_code" field.
-func (u *OpenAPISpecUpsertBulk) SetLastProcessErrorCode(v string) *OpenAPISpecUpsertBulk {
+func (u *OpenAPISpecUpsertBulk) SetLastProcessErrorCode(v openapispec.LastProcessErrorCode) *OpenAPISpecUpsertBulk {
 	return u.Update(func(s *OpenAPISpecUpsert) {
 		s.SetLastProcessErrorCode(v)
 	})
@@ -1209,45 +1292,24 @@ func (u *OpenAPISpecUpsertBulk) ClearLastProcessErrorCode() *OpenAPISpecUpsertBu
 	})
 }
 
-// SetLeaseOwner sets the "lease_owner" field.
-func (u *OpenAPISpecUpsertBulk) SetLeaseOwner(v string) *OpenAPISpecUpsertBulk {
+// SetLastProcessError sets the "last_process_error" field.
+func (u *OpenAPISpecUpsertBulk) SetLastProcessError(v string) *OpenAPISpecUpsertBulk {
 	return u.Update(func(s *OpenAPISpecUpsert) {
-		s.SetLeaseOwner(v)
+		s.SetLastProcessError(v)
 	})
 }
 
-// UpdateLeaseOwner sets the "lease_owner" field to the value that was provided on create.
-func (u *OpenAPISpecUpsertBulk) UpdateLeaseOwner() *OpenAPISpecUpsertBulk {
+// UpdateLastProcessError sets the "last_process_error" field to the value that was provided on create.
+func (u *OpenAPISpecUpsertBulk) UpdateLastProcessError() *OpenAPISpecUpsertBulk {
 	return u.Update(func(s *OpenAPISpecUpsert) {
-		s.UpdateLeaseOwner()
+		s.UpdateLastProcessError()
 	})
 }
 
-// ClearLeaseOwner clears the value of the "lease_owner" field.
-func (u *OpenAPISpecUpsertBulk) ClearLeaseOwner() *OpenAPISpecUpsertBulk {
+// ClearLastProcessError clears the value of the "last_process_error" field.
+func (u *OpenAPISpecUpsertBulk) ClearLastProcessError() *OpenAPISpecUpsertBulk {
 	return u.Update(func(s *OpenAPISpecUpsert) {
-		s.ClearLeaseOwner()
-	})
-}
-
-// SetLeaseUntil sets the "lease_until" field.
-func (u *OpenAPISpecUpsertBulk) SetLeaseUntil(v time.Time) *OpenAPISpecUpsertBulk {
-	return u.Update(func(s *OpenAPISpecUpsert) {
-		s.SetLeaseUntil(v)
-	})
-}
-
-// UpdateLeaseUntil sets the "lease_until" field to the value that was provided on create.
-func (u *OpenAPISpecUpsertBulk) UpdateLeaseUntil() *OpenAPISpecUpsertBulk {
-	return u.Update(func(s *OpenAPISpecUpsert) {
-		s.UpdateLeaseUntil()
-	})
-}
-
-// ClearLeaseUntil clears the value of the "lease_until" field.
-func (u *OpenAPISpecUpsertBulk) ClearLeaseUntil() *OpenAPISpecUpsertBulk {
-	return u.Update(func(s *OpenAPISpecUpsert) {
-		s.ClearLeaseUntil()
+		s.ClearLastProcessError()
 	})
 }
 

@@ -70,6 +70,32 @@ func (_u *OpenAPISpecUpdate) ClearSourceURL() *OpenAPISpecUpdate {
 	return _u
 }
 
+// SetSourceText sets the "source_text" field.
+func (_u *OpenAPISpecUpdate) SetSourceText(v []byte) *OpenAPISpecUpdate {
+	_u.mutation.SetSourceText(v)
+	return _u
+}
+
+// ClearSourceText clears the value of the "source_text" field.
+func (_u *OpenAPISpecUpdate) ClearSourceText() *OpenAPISpecUpdate {
+	_u.mutation.ClearSourceText()
+	return _u
+}
+
+// SetVisibility sets the "visibility" field.
+func (_u *OpenAPISpecUpdate) SetVisibility(v openapispec.Visibility) *OpenAPISpecUpdate {
+	_u.mutation.SetVisibility(v)
+	return _u
+}
+
+// SetNillableVisibility sets the "visibility" field if the given value is not nil.
+func (_u *OpenAPISpecUpdate) SetNillableVisibility(v *openapispec.Visibility) *OpenAPISpecUpdate {
+	if v != nil {
+		_u.SetVisibility(*v)
+	}
+	return _u
+}
+
 // SetProcessingState sets the "processing_state" field.
 func (_u *OpenAPISpecUpdate) SetProcessingState(v openapispec.ProcessingState) *OpenAPISpecUpdate {
 	_u.mutation.SetProcessingState(v)
@@ -125,13 +151,13 @@ func (_u *OpenAPISpecUpdate) ClearLastProcessedAt() *OpenAPISpecUpdate {
 }
 
 // SetLastProcessErrorCode sets the "last_process_error_code" field.
-func (_u *OpenAPISpecUpdate) SetLastProcessErrorCode(v string) *OpenAPISpecUpdate {
+func (_u *OpenAPISpecUpdate) SetLastProcessErrorCode(v openapispec.LastProcessErrorCode) *OpenAPISpecUpdate {
 	_u.mutation.SetLastProcessErrorCode(v)
 	return _u
 }
 
 // SetNillableLastProcessErrorCode sets the "last_process_error_code" field if the given value is not nil.
-func (_u *OpenAPISpecUpdate) SetNillableLastProcessErrorCode(v *string) *OpenAPISpecUpdate {
+func (_u *OpenAPISpecUpdate) SetNillableLastProcessErrorCode(v *openapispec.LastProcessErrorCode) *OpenAPISpecUpdate {
 	if v != nil {
 		_u.SetLastProcessErrorCode(*v)
 	}
@@ -144,43 +170,23 @@ func (_u *OpenAPISpecUpdate) ClearLastProcessErrorCode() *OpenAPISpecUpdate {
 	return _u
 }
 
-// SetLeaseOwner sets the "lease_owner" field.
-func (_u *OpenAPISpecUpdate) SetLeaseOwner(v string) *OpenAPISpecUpdate {
-	_u.mutation.SetLeaseOwner(v)
+// SetLastProcessError sets the "last_process_error" field.
+func (_u *OpenAPISpecUpdate) SetLastProcessError(v string) *OpenAPISpecUpdate {
+	_u.mutation.SetLastProcessError(v)
 	return _u
 }
 
-// SetNillableLeaseOwner sets the "lease_owner" field if the given value is not nil.
-func (_u *OpenAPISpecUpdate) SetNillableLeaseOwner(v *string) *OpenAPISpecUpdate {
+// SetNillableLastProcessError sets the "last_process_error" field if the given value is not nil.
+func (_u *OpenAPISpecUpdate) SetNillableLastProcessError(v *string) *OpenAPISpecUpdate {
 	if v != nil {
-		_u.SetLeaseOwner(*v)
+		_u.SetLastProcessError(*v)
 	}
 	return _u
 }
 
-// ClearLeaseOwner clears the value of the "lease_owner" field.
-func (_u *OpenAPISpecUpdate) ClearLeaseOwner() *OpenAPISpecUpdate {
-	_u.mutation.ClearLeaseOwner()
-	return _u
-}
-
-// SetLeaseUntil sets the "lease_until" field.
-func (_u *OpenAPISpecUpdate) SetLeaseUntil(v time.Time) *OpenAPISpecUpdate {
-	_u.mutation.SetLeaseUntil(v)
-	return _u
-}
-
-// SetNillableLeaseUntil sets the "lease_until" field if the given value is not nil.
-func (_u *OpenAPISpecUpdate) SetNillableLeaseUntil(v *time.Time) *OpenAPISpecUpdate {
-	if v != nil {
-		_u.SetLeaseUntil(*v)
-	}
-	return _u
-}
-
-// ClearLeaseUntil clears the value of the "lease_until" field.
-func (_u *OpenAPISpecUpdate) ClearLeaseUntil() *OpenAPISpecUpdate {
-	_u.mutation.ClearLeaseUntil()
+// ClearLastProcessError clears the value of the "last_process_error" field.
+func (_u *OpenAPISpecUpdate) ClearLastProcessError() *OpenAPISpecUpdate {
+	_u.mutation.ClearLastProcessError()
 	return _u
 }
 
@@ -290,6 +296,11 @@ func (_u *OpenAPISpecUpdate) check() error {
 			return &ValidationError{Name: "source_url", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.source_url": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.Visibility(); ok {
+		if err := openapispec.VisibilityValidator(v); err != nil {
+			return &ValidationError{Name: "visibility", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.visibility": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.ProcessingState(); ok {
 		if err := openapispec.ProcessingStateValidator(v); err != nil {
 			return &ValidationError{Name: "processing_state", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.processing_state": %w`, err)}
@@ -300,9 +311,9 @@ func (_u *OpenAPISpecUpdate) check() error {
 			return &ValidationError{Name: "last_process_error_code", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.last_process_error_code": %w`, err)}
 		}
 	}
-	if v, ok := _u.mutation.LeaseOwner(); ok {
-		if err := openapispec.LeaseOwnerValidator(v); err != nil {
-			return &ValidationError{Name: "lease_owner", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.lease_owner": %w`, err)}
+	if v, ok := _u.mutation.LastProcessError(); ok {
+		if err := openapispec.LastProcessErrorValidator(v); err != nil {
+			return &ValidationError{Name: "last_process_error", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.last_process_error": %w`, err)}
 		}
 	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
@@ -341,6 +352,15 @@ func (_u *OpenAPISpecUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	if _u.mutation.SourceURLCleared() {
 		_spec.ClearField(openapispec.FieldSourceURL, field.TypeString)
 	}
+	if value, ok := _u.mutation.SourceText(); ok {
+		_spec.SetField(openapispec.FieldSourceText, field.TypeBytes, value)
+	}
+	if _u.mutation.SourceTextCleared() {
+		_spec.ClearField(openapispec.FieldSourceText, field.TypeBytes)
+	}
+	if value, ok := _u.mutation.Visibility(); ok {
+		_spec.SetField(openapispec.FieldVisibility, field.TypeEnum, value)
+	}
 	if value, ok := _u.mutation.ProcessingState(); ok {
 		_spec.SetField(openapispec.FieldProcessingState, field.TypeEnum, value)
 	}
@@ -351,22 +371,16 @@ func (_u *OpenAPISpecUpdate) sqlSave(ctx context.Context) (_node int, err error)
 		_spec.ClearField(openapispec.FieldLastProcessedAt, field.TypeTime)
 	}
 	if value, ok := _u.mutation.LastProcessErrorCode(); ok {
-		_spec.SetField(openapispec.FieldLastProcessErrorCode, field.TypeString, value)
+		_spec.SetField(openapispec.FieldLastProcessErrorCode, field.TypeEnum, value)
 	}
 	if _u.mutation.LastProcessErrorCodeCleared() {
-		_spec.ClearField(openapispec.FieldLastProcessErrorCode, field.TypeString)
+		_spec.ClearField(openapispec.FieldLastProcessErrorCode, field.TypeEnum)
 	}
-	if value, ok := _u.mutation.LeaseOwner(); ok {
-		_spec.SetField(openapispec.FieldLeaseOwner, field.TypeString, value)
+	if value, ok := _u.mutation.LastProcessError(); ok {
+		_spec.SetField(openapispec.FieldLastProcessError, field.TypeString, value)
 	}
-	if _u.mutation.LeaseOwnerCleared() {
-		_spec.ClearField(openapispec.FieldLeaseOwner, field.TypeString)
-	}
-	if value, ok := _u.mutation.LeaseUntil(); ok {
-		_spec.SetField(openapispec.FieldLeaseUntil, field.TypeTime, value)
-	}
-	if _u.mutation.LeaseUntilCleared() {
-		_spec.ClearField(openapispec.FieldLeaseUntil, field.TypeTime)
+	if _u.mutation.LastProcessErrorCleared() {
+		_spec.ClearField(openapispec.FieldLastProcessError, field.TypeString)
 	}
 	if _u.mutation.LastVersionCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -504,6 +518,32 @@ func (_u *OpenAPISpecUpdateOne) ClearSourceURL() *OpenAPISpecUpdateOne {
 	return _u
 }
 
+// SetSourceText sets the "source_text" field.
+func (_u *OpenAPISpecUpdateOne) SetSourceText(v []byte) *OpenAPISpecUpdateOne {
+	_u.mutation.SetSourceText(v)
+	return _u
+}
+
+// ClearSourceText clears the value of the "source_text" field.
+func (_u *OpenAPISpecUpdateOne) ClearSourceText() *OpenAPISpecUpdateOne {
+	_u.mutation.ClearSourceText()
+	return _u
+}
+
+// SetVisibility sets the "visibility" field.
+func (_u *OpenAPISpecUpdateOne) SetVisibility(v openapispec.Visibility) *OpenAPISpecUpdateOne {
+	_u.mutation.SetVisibility(v)
+	return _u
+}
+
+// SetNillableVisibility sets the "visibility" field if the given value is not nil.
+func (_u *OpenAPISpecUpdateOne) SetNillableVisibility(v *openapispec.Visibility) *OpenAPISpecUpdateOne {
+	if v != nil {
+		_u.SetVisibility(*v)
+	}
+	return _u
+}
+
 // SetProcessingState sets the "processing_state" field.
 func (_u *OpenAPISpecUpdateOne) SetProcessingState(v openapispec.ProcessingState) *OpenAPISpecUpdateOne {
 	_u.mutation.SetProcessingState(v)
@@ -559,13 +599,13 @@ func (_u *OpenAPISpecUpdateOne) ClearLastProcessedAt() *OpenAPISpecUpdateOne {
 }
 
 // SetLastProcessErrorCode sets the "last_process_error_code" field.
-func (_u *OpenAPISpecUpdateOne) SetLastProcessErrorCode(v string) *OpenAPISpecUpdateOne {
+func (_u *OpenAPISpecUpdateOne) SetLastProcessErrorCode(v openapispec.LastProcessErrorCode) *OpenAPISpecUpdateOne {
 	_u.mutation.SetLastProcessErrorCode(v)
 	return _u
 }
 
 // SetNillableLastProcessErrorCode sets the "last_process_error_code" field if the given value is not nil.
-func (_u *OpenAPISpecUpdateOne) SetNillableLastProcessErrorCode(v *string) *OpenAPISpecUpdateOne {
+func (_u *OpenAPISpecUpdateOne) SetNillableLastProcessErrorCode(v *openapispec.LastProcessErrorCode) *OpenAPISpecUpdateOne {
 	if v != nil {
 		_u.SetLastProcessErrorCode(*v)
 	}
@@ -578,43 +618,23 @@ func (_u *OpenAPISpecUpdateOne) ClearLastProcessErrorCode() *OpenAPISpecUpdateOn
 	return _u
 }
 
-// SetLeaseOwner sets the "lease_owner" field.
-func (_u *OpenAPISpecUpdateOne) SetLeaseOwner(v string) *OpenAPISpecUpdateOne {
-	_u.mutation.SetLeaseOwner(v)
+// SetLastProcessError sets the "last_process_error" field.
+func (_u *OpenAPISpecUpdateOne) SetLastProcessError(v string) *OpenAPISpecUpdateOne {
+	_u.mutation.SetLastProcessError(v)
 	return _u
 }
 
-// SetNillableLeaseOwner sets the "lease_owner" field if the given value is not nil.
-func (_u *OpenAPISpecUpdateOne) SetNillableLeaseOwner(v *string) *OpenAPISpecUpdateOne {
+// SetNillableLastProcessError sets the "last_process_error" field if the given value is not nil.
+func (_u *OpenAPISpecUpdateOne) SetNillableLastProcessError(v *string) *OpenAPISpecUpdateOne {
 	if v != nil {
-		_u.SetLeaseOwner(*v)
+		_u.SetLastProcessError(*v)
 	}
 	return _u
 }
 
-// ClearLeaseOwner clears the value of the "lease_owner" field.
-func (_u *OpenAPISpecUpdateOne) ClearLeaseOwner() *OpenAPISpecUpdateOne {
-	_u.mutation.ClearLeaseOwner()
-	return _u
-}
-
-// SetLeaseUntil sets the "lease_until" field.
-func (_u *OpenAPISpecUpdateOne) SetLeaseUntil(v time.Time) *OpenAPISpecUpdateOne {
-	_u.mutation.SetLeaseUntil(v)
-	return _u
-}
-
-// SetNillableLeaseUntil sets the "lease_until" field if the given value is not nil.
-func (_u *OpenAPISpecUpdateOne) SetNillableLeaseUntil(v *time.Time) *OpenAPISpecUpdateOne {
-	if v != nil {
-		_u.SetLeaseUntil(*v)
-	}
-	return _u
-}
-
-// ClearLeaseUntil clears the value of the "lease_until" field.
-func (_u *OpenAPISpecUpdateOne) ClearLeaseUntil() *OpenAPISpecUpdateOne {
-	_u.mutation.ClearLeaseUntil()
+// ClearLastProcessError clears the value of the "last_process_error" field.
+func (_u *OpenAPISpecUpdateOne) ClearLastProcessError() *OpenAPISpecUpdateOne {
+	_u.mutation.ClearLastProcessError()
 	return _u
 }
 
@@ -737,6 +757,11 @@ func (_u *OpenAPISpecUpdateOne) check() error {
 			return &ValidationError{Name: "source_url", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.source_url": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.Visibility(); ok {
+		if err := openapispec.VisibilityValidator(v); err != nil {
+			return &ValidationError{Name: "visibility", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.visibility": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.ProcessingState(); ok {
 		if err := openapispec.ProcessingStateValidator(v); err != nil {
 			return &ValidationError{Name: "processing_state", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.processing_state": %w`, err)}
@@ -747,9 +772,9 @@ func (_u *OpenAPISpecUpdateOne) check() error {
 			return &ValidationError{Name: "last_process_error_code", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.last_process_error_code": %w`, err)}
 		}
 	}
-	if v, ok := _u.mutation.LeaseOwner(); ok {
-		if err := openapispec.LeaseOwnerValidator(v); err != nil {
-			return &ValidationError{Name: "lease_owner", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.lease_owner": %w`, err)}
+	if v, ok := _u.mutation.LastProcessError(); ok {
+		if err := openapispec.LastProcessErrorValidator(v); err != nil {
+			return &ValidationError{Name: "last_process_error", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.last_process_error": %w`, err)}
 		}
 	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
@@ -805,6 +830,15 @@ func (_u *OpenAPISpecUpdateOne) sqlSave(ctx context.Context) (_node *OpenAPISpec
 	if _u.mutation.SourceURLCleared() {
 		_spec.ClearField(openapispec.FieldSourceURL, field.TypeString)
 	}
+	if value, ok := _u.mutation.SourceText(); ok {
+		_spec.SetField(openapispec.FieldSourceText, field.TypeBytes, value)
+	}
+	if _u.mutation.SourceTextCleared() {
+		_spec.ClearField(openapispec.FieldSourceText, field.TypeBytes)
+	}
+	if value, ok := _u.mutation.Visibility(); ok {
+		_spec.SetField(openapispec.FieldVisibility, field.TypeEnum, value)
+	}
 	if value, ok := _u.mutation.ProcessingState(); ok {
 		_spec.SetField(openapispec.FieldProcessingState, field.TypeEnum, value)
 	}
@@ -815,22 +849,16 @@ func (_u *OpenAPISpecUpdateOne) sqlSave(ctx context.Context) (_node *OpenAPISpec
 		_spec.ClearField(openapispec.FieldLastProcessedAt, field.TypeTime)
 	}
 	if value, ok := _u.mutation.LastProcessErrorCode(); ok {
-		_spec.SetField(openapispec.FieldLastProcessErrorCode, field.TypeString, value)
+		_spec.SetField(openapispec.FieldLastProcessErrorCode, field.TypeEnum, value)
 	}
 	if _u.mutation.LastProcessErrorCodeCleared() {
-		_spec.ClearField(openapispec.FieldLastProcessErrorCode, field.TypeString)
+		_spec.ClearField(openapispec.FieldLastProcessErrorCode, field.TypeEnum)
 	}
-	if value, ok := _u.mutation.LeaseOwner(); ok {
-		_spec.SetField(openapispec.FieldLeaseOwner, field.TypeString, value)
+	if value, ok := _u.mutation.LastProcessError(); ok {
+		_spec.SetField(openapispec.FieldLastProcessError, field.TypeString, value)
 	}
-	if _u.mutation.LeaseOwnerCleared() {
-		_spec.ClearField(openapispec.FieldLeaseOwner, field.TypeString)
-	}
-	if value, ok := _u.mutation.LeaseUntil(); ok {
-		_spec.SetField(openapispec.FieldLeaseUntil, field.TypeTime, value)
-	}
-	if _u.mutation.LeaseUntilCleared() {
-		_spec.ClearField(openapispec.FieldLeaseUntil, field.TypeTime)
+	if _u.mutation.LastProcessErrorCleared() {
+		_spec.ClearField(openapispec.FieldLastProcessError, field.TypeString)
 	}
 	if _u.mutation.LastVersionCleared() {
 		edge := &sqlgraph.EdgeSpec{

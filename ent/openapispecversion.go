@@ -25,8 +25,14 @@ type OpenAPISpecVersion struct {
 	SpecID string `json:"spec_id,omitempty"`
 	// URL holds the value of the "url" field.
 	URL string `json:"url,omitempty"`
-	// Content holds the value of the "content" field.
-	Content []byte `json:"content,omitempty"`
+	// Raw holds the value of the "raw" field.
+	Raw []byte `json:"raw,omitempty"`
+	// Format holds the value of the "format" field.
+	Format openapispecversion.Format `json:"format,omitempty"`
+	// Filesystem holds the value of the "filesystem" field.
+	Filesystem []byte `json:"filesystem,omitempty"`
+	// Digest holds the value of the "digest" field.
+	Digest string `json:"digest,omitempty"`
 	// CreatedAt holds the value of the "created_at" field.
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
@@ -73,9 +79,9 @@ func (*OpenAPISpecVersion) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case openapispecversion.FieldContent:
+		case openapispecversion.FieldRaw, openapispecversion.FieldFilesystem:
 			values[i] = new([]byte)
-		case openapispecversion.FieldID, openapispecversion.FieldOrganizationID, openapispecversion.FieldSpecID, openapispecversion.FieldURL:
+		case openapispecversion.FieldID, openapispecversion.FieldOrganizationID, openapispecversion.FieldSpecID, openapispecversion.FieldURL, openapispecversion.FieldFormat, openapispecversion.FieldDigest:
 			values[i] = new(sql.NullString)
 		case openapispecversion.FieldCreatedAt:
 			values[i] = new(sql.NullTime)
@@ -118,11 +124,29 @@ func (_m *OpenAPISpecVersion) assignValues(columns []string, values []any) error
 			} else if value.Valid {
 				_m.URL = value.String
 			}
-		case openapispecversion.FieldContent:
+		case openapispecversion.FieldRaw:
 			if value, ok := values[i].(*[]byte); !ok {
-				return fmt.Errorf("unexpected type %T for field content", values[i])
+				return fmt.Errorf("unexpected type %T for field raw", values[i])
 			} else if value != nil {
-				_m.Content = *value
+				_m.Raw = *value
+			}
+		case openapispecversion.FieldFormat:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field format", values[i])
+			} else if value.Valid {
+				_m.Format = openapispecversion.Format(value.String)
+			}
+		case openapispecversion.FieldFilesystem:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field filesystem", values[i])
+			} else if value != nil {
+				_m.Filesystem = *value
+			}
+		case openapispecversion.FieldDigest:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field digest", values[i])
+			} else if value.Valid {
+				_m.Digest = value.String
 			}
 		case openapispecversion.FieldCreatedAt:
 			if value, ok := values[i].(*sql.NullTime); !ok {
@@ -185,8 +209,17 @@ func (_m *OpenAPISpecVersion) String() string {
 	builder.WriteString("url=")
 	builder.WriteString(_m.URL)
 	builder.WriteString(", ")
-	builder.WriteString("content=")
-	builder.WriteString(fmt.Sprintf("%v", _m.Content))
+	builder.WriteString("raw=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Raw))
+	builder.WriteString(", ")
+	builder.WriteString("format=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Format))
+	builder.WriteString(", ")
+	builder.WriteString("filesystem=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Filesystem))
+	builder.WriteString(", ")
+	builder.WriteString("digest=")
+	builder.WriteString(_m.Digest)
 	builder.WriteString(", ")
 	builder.WriteString("created_at=")
 	builder.WriteString(_m.CreatedAt.Format(time.ANSIC))

@@ -43,9 +43,27 @@ func (_c *OpenAPISpecVersionCreate) SetURL(v string) *OpenAPISpecVersionCreate {
 	return _c
 }
 
-// SetContent sets the "content" field.
-func (_c *OpenAPISpecVersionCreate) SetContent(v []byte) *OpenAPISpecVersionCreate {
-	_c.mutation.SetContent(v)
+// SetRaw sets the "raw" field.
+func (_c *OpenAPISpecVersionCreate) SetRaw(v []byte) *OpenAPISpecVersionCreate {
+	_c.mutation.SetRaw(v)
+	return _c
+}
+
+// SetFormat sets the "format" field.
+func (_c *OpenAPISpecVersionCreate) SetFormat(v openapispecversion.Format) *OpenAPISpecVersionCreate {
+	_c.mutation.SetFormat(v)
+	return _c
+}
+
+// SetFilesystem sets the "filesystem" field.
+func (_c *OpenAPISpecVersionCreate) SetFilesystem(v []byte) *OpenAPISpecVersionCreate {
+	_c.mutation.SetFilesystem(v)
+	return _c
+}
+
+// SetDigest sets the "digest" field.
+func (_c *OpenAPISpecVersionCreate) SetDigest(v string) *OpenAPISpecVersionCreate {
+	_c.mutation.SetDigest(v)
 	return _c
 }
 
@@ -167,8 +185,27 @@ func (_c *OpenAPISpecVersionCreate) check() error {
 			return &ValidationError{Name: "url", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpecVersion.url": %w`, err)}
 		}
 	}
-	if _, ok := _c.mutation.Content(); !ok {
-		return &ValidationError{Name: "content", err: errors.New(`ent: missing required field "OpenAPISpecVersion.content"`)}
+	if _, ok := _c.mutation.Raw(); !ok {
+		return &ValidationError{Name: "raw", err: errors.New(`ent: missing required field "OpenAPISpecVersion.raw"`)}
+	}
+	if _, ok := _c.mutation.Format(); !ok {
+		return &ValidationError{Name: "format", err: errors.New(`ent: missing required field "OpenAPISpecVersion.format"`)}
+	}
+	if v, ok := _c.mutation.Format(); ok {
+		if err := openapispecversion.FormatValidator(v); err != nil {
+			return &ValidationError{Name: "format", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpecVersion.format": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.Filesystem(); !ok {
+		return &ValidationError{Name: "filesystem", err: errors.New(`ent: missing required field "OpenAPISpecVersion.filesystem"`)}
+	}
+	if _, ok := _c.mutation.Digest(); !ok {
+		return &ValidationError{Name: "digest", err: errors.New(`ent: missing required field "OpenAPISpecVersion.digest"`)}
+	}
+	if v, ok := _c.mutation.Digest(); ok {
+		if err := openapispecversion.DigestValidator(v); err != nil {
+			return &ValidationError{Name: "digest", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpecVersion.digest": %w`, err)}
+		}
 	}
 	if _, ok := _c.mutation.CreatedAt(); !ok {
 		return &ValidationError{Name: "created_at", err: errors.New(`ent: missing required field "OpenAPISpecVersion.created_at"`)}
@@ -224,9 +261,21 @@ func (_c *OpenAPISpecVersionCreate) createSpec() (*OpenAPISpecVersion, *sqlgraph
 		_spec.SetField(openapispecversion.FieldURL, field.TypeString, value)
 		_node.URL = value
 	}
-	if value, ok := _c.mutation.Content(); ok {
-		_spec.SetField(openapispecversion.FieldContent, field.TypeBytes, value)
-		_node.Content = value
+	if value, ok := _c.mutation.Raw(); ok {
+		_spec.SetField(openapispecversion.FieldRaw, field.TypeBytes, value)
+		_node.Raw = value
+	}
+	if value, ok := _c.mutation.Format(); ok {
+		_spec.SetField(openapispecversion.FieldFormat, field.TypeEnum, value)
+		_node.Format = value
+	}
+	if value, ok := _c.mutation.Filesystem(); ok {
+		_spec.SetField(openapispecversion.FieldFilesystem, field.TypeBytes, value)
+		_node.Filesystem = value
+	}
+	if value, ok := _c.mutation.Digest(); ok {
+		_spec.SetField(openapispecversion.FieldDigest, field.TypeString, value)
+		_node.Digest = value
 	}
 	if value, ok := _c.mutation.CreatedAt(); ok {
 		_spec.SetField(openapispecversion.FieldCreatedAt, field.TypeTime, value)
@@ -344,8 +393,17 @@ func (u *OpenAPISpecVersionUpsertOne) UpdateNewValues() *OpenAPISpecVersionUpser
 		if _, exists := u.create.mutation.URL(); exists {
 			s.SetIgnore(openapispecversion.FieldURL)
 		}
-		if _, exists := u.create.mutation.Content(); exists {
-			s.SetIgnore(openapispecversion.FieldContent)
+		if _, exists := u.create.mutation.Raw(); exists {
+			s.SetIgnore(openapispecversion.FieldRaw)
+		}
+		if _, exists := u.create.mutation.Format(); exists {
+			s.SetIgnore(openapispecversion.FieldFormat)
+		}
+		if _, exists := u.create.mutation.Filesystem(); exists {
+			s.SetIgnore(openapispecversion.FieldFilesystem)
+		}
+		if _, exists := u.create.mutation.Digest(); exists {
+			s.SetIgnore(openapispecversion.FieldDigest)
 		}
 		if _, exists := u.create.mutation.CreatedAt(); exists {
 			s.SetIgnore(openapispecversion.FieldCreatedAt)
@@ -573,8 +631,17 @@ func (u *OpenAPISpecVersionUpsertBulk) UpdateNewValues() *OpenAPISpecVersionUpse
 			if _, exists := b.mutation.URL(); exists {
 				s.SetIgnore(openapispecversion.FieldURL)
 			}
-			if _, exists := b.mutation.Content(); exists {
-				s.SetIgnore(openapispecversion.FieldContent)
+			if _, exists := b.mutation.Raw(); exists {
+				s.SetIgnore(openapispecversion.FieldRaw)
+			}
+			if _, exists := b.mutation.Format(); exists {
+				s.SetIgnore(openapispecversion.FieldFormat)
+			}
+			if _, exists := b.mutation.Filesystem(); exists {
+				s.SetIgnore(openapispecversion.FieldFilesystem)
+			}
+			if _, exists := b.mutation.Digest(); exists {
+				s.SetIgnore(openapispecversion.FieldDigest)
 			}
 			if _, exists := b.mutation.CreatedAt(); exists {
 				s.SetIgnore(openapispecversion.FieldCreatedAt)

@@ -36,6 +36,8 @@ type Tx struct {
 	FileBlob *FileBlobClient
 	// InviteLink is the client for interacting with the InviteLink builders.
 	InviteLink *InviteLinkClient
+	// Job is the client for interacting with the Job builders.
+	Job *JobClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
 	// OpenAPISpec is the client for interacting with the OpenAPISpec builders.
@@ -214,6 +216,7 @@ func (tx *Tx) init() {
 	tx.CustomFieldValue = NewCustomFieldValueClient(tx.config)
 	tx.FileBlob = NewFileBlobClient(tx.config)
 	tx.InviteLink = NewInviteLinkClient(tx.config)
+	tx.Job = NewJobClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)
 	tx.OpenAPISpec = NewOpenAPISpecClient(tx.config)
 	tx.OpenAPISpecVersion = NewOpenAPISpecVersionClient(tx.config)

@@ -29,6 +29,13 @@ type Audience struct {
 	Claims   map[string]any // the reader's claims (signed and "unsigned"), for adaptive content
 }
 
+// SiteRef names a published site: by its basename or id under /sites/, or by the custom
+// hostname a request came to.
+type SiteRef struct {
+	Name     string
+	Hostname string
+}
+
 // SiteVisit is a published site as one reader may see it.
 type SiteVisit struct {
 	Site *ent.Site
@@ -50,11 +57,11 @@ func (v *SiteVisit) SiteSpacesOf(sectionID string) []*ent.SiteSpace {
 	return out
 }
 
-// VisitSite returns the published site named ref (its basename, or its id) for a reader with the
-// given audience, and admits the reader to the spaces it shows. Returns NOT_FOUND for an unknown
+// VisitSite returns the published site ref names for a reader with the given audience, and
+// admits the reader to the spaces it shows. Returns NOT_FOUND for an unknown
 // or unpublished site, and for a reader outside its audience where telling would say the site
 // exists; UNAUTHENTICATED when the site wants credentials the reader lacks.
-func (r *Resolver) VisitSite(ctx context.Context, ref string, a Audience) (*SiteVisit, error) {
+func (r *Resolver) VisitSite(ctx context.Context, ref SiteRef, a Audience) (*SiteVisit, error) {
 	v := viewer.FromContext(ctx)
 	if !v.IsVisitor() {
 		return nil, apperr.Internalw(errNotVisitor)
@@ -62,8 +69,11 @@ func (r *Resolver) VisitSite(ctx context.Context, ref string, a Audience) (*Site
 	// Readers are no members: the site's rows are read past the tenant filter, and this function
 	// decides, from the site's published flag and audience, what the reader may see.
 	structure := privacy.DecisionContext(ctx, privacy.Allow)
-	s, err := r.Client.Site.Query().Where(site.Or(site.Basename(ref), site.ID(ref)), site.Published(true)).
-		Order(ent.Asc(site.FieldCreatedAt)).First(structure)
+	named := site.Or(site.Basename(ref.Name), site.ID(ref.Name))
+	if ref.Hostname != "" {
+		named = site.Hostname(strings.ToLower(ref.Hostname))
+	}
+	s, err := r.Client.Site.Query().Where(named, site.Published(true)).Order(ent.Asc(site.FieldCreatedAt)).First(structure)
 	if err != nil {
 		return nil, notFound(err, "site")
 	}

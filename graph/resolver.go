@@ -14,6 +14,8 @@ import (
 	"github.com/binderyhq/bindery/graph/search"
 	"github.com/binderyhq/bindery/internal/crawl"
 	"github.com/binderyhq/bindery/internal/fetch"
+	"github.com/binderyhq/bindery/internal/jobs"
+	"github.com/binderyhq/bindery/internal/openapi"
 )
 
 // Resolver carries the dependencies of every resolver.
@@ -29,6 +31,13 @@ type Resolver struct {
 	// them (crawl.DefaultLimits when zero).
 	Fetcher      *fetch.Client
 	ImportLimits crawl.Limits
+	// Jobs is this process's job runner, woken when a write asks for background work (nil: the
+	// work waits for a runner's next look at the jobs table). OpenAPILimits bound the processing
+	// of OpenAPI documents (openapi.DefaultLimits when zero); OpenAPIRefresh is how often a spec
+	// with a URL source is fetched again (0: only when asked).
+	Jobs           *jobs.Runner
+	OpenAPILimits  openapi.Limits
+	OpenAPIRefresh time.Duration
 
 	keys sync.Map // purpose → secret, see serverKey
 	contentState

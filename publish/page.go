@@ -1,9 +1,11 @@
 package publish
 
 import (
+	"bytes"
 	"encoding/xml"
 	"fmt"
 	"html/template"
+	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -27,6 +29,26 @@ type pageView struct {
 	Prev, Next                               *link
 	Updated                                  time.Time
 	Markdown                                 string // URL of the page's Markdown
+	SearchURL                                string // where the search box sends its query
+	Search                                   *searchView
+}
+
+// searchView is a search's results page.
+type searchView struct {
+	Query   string
+	Problem string // why the query could not run, for the reader
+	Results []searchResult
+}
+
+type searchResult struct {
+	link
+	Ancestors string
+	Sections  []searchSection
+}
+
+type searchSection struct {
+	link
+	Body string
 }
 
 type link struct {
@@ -54,6 +76,10 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 		s.h.fail(w, errPageNotFound)
 		return
 	}
+	if loc.pagePath == searchSegment {
+		s.serveSearch(w, req, loc)
+		return
+	}
 	content, err := s.h.r.SpaceContent(s.ctx, loc.siteSpace.SpaceID, nil)
 	if err != nil {
 		s.h.fail(w, err)
@@ -64,17 +90,33 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 		s.h.fail(w, errPageNotFound)
 		return
 	}
-	body, err := s.h.r.PageBody(s.ctx, p)
-	if err != nil {
-		s.h.fail(w, err)
+	tag := s.etag(content.Revision.ID, path)
+	if s.notModified(w, req, tag) {
 		return
 	}
 	if asMarkdown {
+		body, err := s.h.r.PageBody(s.ctx, p)
+		if err != nil {
+			s.h.fail(w, err)
+			return
+		}
 		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
 		fmt.Fprintf(w, "# %s\n\n%s", p.Title, body)
 		return
 	}
-	s.writeHTML(w, s.pageView(loc, content, p, body))
+	page, err := s.h.rendered(tag, func(b *bytes.Buffer) error {
+		body, err := s.h.r.PageBody(s.ctx, p)
+		if err == nil {
+			s.render(b, s.pageView(loc, content, p, body))
+		}
+		return err
+	})
+	if err != nil {
+		s.h.fail(w, err)
+		return
+	}
+	s.writeHeaders(w, s.visit.Site.Visibility != "public" || p.NoIndex)
+	_, _ = w.Write(page)
 }
 
 // findPage returns the page at a path ("" for the landing page); a group leads to its first
@@ -99,8 +141,7 @@ func (s *siteView) pageView(loc location, content *graph.Content, p *tree.Page, 
 	rendered := htmlpage.Render(body, links)
 	url := s.pageURL(loc, content.Tree, p)
 	v := pageView{
-		SiteTitle: s.visit.Site.Title, Title: p.Title, Description: p.Description,
-		Canonical: s.h.baseURL + url, Home: s.base + "/", Style: assetPath,
+		Title: p.Title, Description: p.Description, Canonical: s.h.baseURL + url,
 		NoIndex: s.visit.Site.Visibility != "public" || p.NoIndex,
 		Body:    rendered.Body, Outline: outline(rendered.Headings), Updated: p.UpdatedAt,
 		Markdown: strings.TrimSuffix(url, "/") + ".md",
@@ -108,6 +149,15 @@ func (s *siteView) pageView(loc location, content *graph.Content, p *tree.Page, 
 	if loc.pagePath == "" || url == s.siteSpaceURL(loc.section, loc.siteSpace) {
 		v.Markdown = s.siteSpaceURL(loc.section, loc.siteSpace) + content.Tree.Path(p.ID) + ".md"
 	}
+	s.frame(&v, loc, content.Tree, p.ID)
+	v.Prev, v.Next = s.neighbours(loc, content.Tree, p)
+	return v
+}
+
+// frame fills what every page of a site space shows around its content: section tabs, variants,
+// the sidebar (current: the page read, "" for none) and the search box.
+func (s *siteView) frame(v *pageView, loc location, t *tree.Tree, current string) {
+	v.SiteTitle, v.Home, v.Style = s.visit.Site.Title, s.base+"/", assetPath
 	for _, sec := range s.visit.Sections {
 		v.Sections = append(v.Sections, link{Title: sec.Title, URL: s.sectionURL(sec), Current: sec.ID == sectionID(loc.section)})
 	}
@@ -116,9 +166,8 @@ func (s *siteView) pageView(loc location, content *graph.Content, p *tree.Page, 
 			v.Variants = append(v.Variants, link{Title: siteSpaceTitle(ss), URL: s.siteSpaceURL(loc.section, ss), Current: ss.ID == loc.siteSpace.ID})
 		}
 	}
-	v.Nav = s.nav(loc, content.Tree, "", p.ID)
-	v.Prev, v.Next = s.neighbours(loc, content.Tree, p)
-	return v
+	v.Nav = s.nav(loc, t, "", current)
+	v.SearchURL = s.siteSpaceURL(loc.section, loc.siteSpace) + searchSegment
 }
 
 func siteSpaceTitle(ss *ent.SiteSpace) string {
@@ -199,16 +248,23 @@ func (l siteLinks) File(id string) string {
 
 // writeHTML writes a page with the headers every page carries.
 func (s *siteView) writeHTML(w http.ResponseWriter, v pageView) {
+	s.writeHeaders(w, v.NoIndex)
+	s.render(w, v)
+}
+
+// writeHeaders sets the headers every page carries.
+func (s *siteView) writeHeaders(w http.ResponseWriter, noIndex bool) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", contentSecurityPolicy)
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Referrer-Policy", "strict-origin-when-cross-origin")
-	if v.NoIndex {
+	if noIndex {
 		w.Header().Set("X-Robots-Tag", "noindex")
 	}
-	// An error here is a reader gone away or a template bug the tests catch; the headers are sent.
-	_ = pages.ExecuteTemplate(w, "page.html", v)
 }
+
+// render writes a page. An error is a reader gone away or a template bug the tests catch.
+func (s *siteView) render(w io.Writer, v pageView) { _ = pages.ExecuteTemplate(w, "page.html", v) }
 
 // serveFile answers a file of a site space (…/~files/{siteSpaceId}/{fileId}) with a redirect to
 // its signed download URL.

@@ -9,10 +9,14 @@
 package publish
 
 import (
+	"context"
+	"net"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
+	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph"
@@ -22,12 +26,13 @@ import (
 // Handler serves published sites under /sites/.
 type Handler struct {
 	r       *graph.Resolver
-	baseURL string // absolute URL of this server, for canonical links and sitemaps
+	baseURL string                     // absolute URL of this server, for canonical links and sitemaps
+	pages   *lru.Cache[string, []byte] // rendered pages by ETag
 }
 
 // New returns the published-site surface; mount it with Routes.
 func New(r *graph.Resolver, baseURL string) *Handler {
-	return &Handler{r: r, baseURL: strings.TrimRight(baseURL, "/")}
+	return &Handler{r: r, baseURL: strings.TrimRight(baseURL, "/"), pages: newPageCache()}
 }
 
 // Routes adds the site routes to a router.
@@ -37,17 +42,53 @@ func (h *Handler) Routes(r chi.Router) {
 	r.Get("/sites/{site}/*", h.serve)
 }
 
-// serve answers one request to a published site.
+// serve answers one request to a published site under /sites/.
 func (h *Handler) serve(w http.ResponseWriter, req *http.Request) {
+	name := chi.URLParam(req, "site")
 	ctx := viewer.NewContext(req.Context(), viewer.Visitor())
-	ref := chi.URLParam(req, "site")
-	visit, err := h.r.VisitSite(ctx, ref, graph.Audience{})
+	visit, err := h.r.VisitSite(ctx, graph.SiteRef{Name: name}, graph.Audience{})
+	h.serveVisit(ctx, w, req, visit, err, "/sites/"+name, chi.URLParam(req, "*"))
+}
+
+// ByHost serves a published site that has a custom hostname at the root of requests to that
+// host, and passes every other request to next: those to the server's own host, to an address,
+// and to a host no published site has.
+func (h *Handler) ByHost(next http.Handler) http.Handler {
+	own := hostOf(h.baseURL)
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		host := hostOf("//" + req.Host)
+		if host == "" || host == own || host == "localhost" || net.ParseIP(host) != nil || req.URL.Path == assetPath {
+			next.ServeHTTP(w, req)
+			return
+		}
+		ctx := viewer.NewContext(req.Context(), viewer.Visitor())
+		visit, err := h.r.VisitSite(ctx, graph.SiteRef{Hostname: host}, graph.Audience{})
+		if e := apperr.As(err); e != nil && e.Kind == apperr.NotFound {
+			next.ServeHTTP(w, req)
+			return
+		}
+		h.serveVisit(ctx, w, req, visit, err, "", req.URL.Path)
+	})
+}
+
+// hostOf is the lower-cased host name of a URL, without its port.
+func hostOf(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return ""
+	}
+	return strings.ToLower(u.Hostname())
+}
+
+// serveVisit answers a request to a published site whose URLs start at base (visit and err are
+// VisitSite's answer); rest is the path inside the site.
+func (h *Handler) serveVisit(ctx context.Context, w http.ResponseWriter, req *http.Request, visit *graph.SiteVisit, err error, base, rest string) {
 	if err != nil {
 		h.fail(w, err)
 		return
 	}
-	s := &siteView{h: h, ctx: ctx, visit: visit, base: "/sites/" + ref}
-	rest := strings.Trim(chi.URLParam(req, "*"), "/")
+	s := &siteView{h: h, ctx: ctx, visit: visit, base: base}
+	rest = strings.Trim(rest, "/")
 	switch rest {
 	case "robots.txt":
 		s.serveRobots(w)

@@ -58,10 +58,16 @@ func (f *siteFixture) created(t *testing.T, r testenv.Response) string {
 	return r.Map(t)["id"].(string)
 }
 
-// write adds pages through a change request and merges it.
+// write adds pages to the site's space through a change request and merges it.
 func (f *siteFixture) write(t *testing.T, changes ...map[string]any) {
 	t.Helper()
-	base := "/v1/spaces/" + f.space + "/change-requests"
+	f.writeTo(t, f.space, changes...)
+}
+
+// writeTo adds pages to a space through a change request and merges it.
+func (f *siteFixture) writeTo(t *testing.T, spaceID string, changes ...map[string]any) {
+	t.Helper()
+	base := "/v1/spaces/" + spaceID + "/change-requests"
 	n := f.e.Do(f.admin, "POST", base, map[string]any{"subject": "Pages"}).Map(t)["number"].(float64)
 	cr := fmt.Sprintf("%s/%d", base, int(n))
 	if r := f.e.Do(f.admin, "POST", cr+"/content?compat=false", map[string]any{"changes": changes}); r.Status != 200 {
@@ -80,6 +86,14 @@ func (f *siteFixture) setSite(t *testing.T, change func(*ent.SiteUpdateOne)) {
 	if err := upd.Exec(accounts.System(context.Background())); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// addSiteSpace adds a space to the site at the root level, after the others.
+func (f *siteFixture) addSiteSpace(t *testing.T, spaceID string) {
+	t.Helper()
+	ctx := accounts.System(context.Background())
+	f.e.Store.Client.SiteSpace.Create().SetOrganizationID(f.org).SetSiteID(f.site).SetSpaceID(spaceID).
+		SetPath("api").SetPosition("z").ExecX(ctx)
 }
 
 // get fetches a site URL without a token.
@@ -223,5 +237,87 @@ func TestPublishedSectionTabsFollowTheStructure(t *testing.T) {
 	gamma, alpha, beta := strings.Index(body, ">Gamma</a>"), strings.Index(body, ">Alpha</a>"), strings.Index(body, ">Beta</a>")
 	if status != 200 || gamma < 0 || !(gamma < alpha && alpha < beta) {
 		t.Fatalf("tabs out of the structure's order (Gamma, Alpha, Beta): %d %s", status, body)
+	}
+}
+
+func TestPublishedSiteSearch(t *testing.T) {
+	f := newSiteFixture(t)
+	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(true).SetBasename("acme") })
+	_, _, landing := f.get(t, "/sites/acme/")
+	if !strings.Contains(landing, `action="/sites/acme/~search"`) {
+		t.Fatal("no search box on the page")
+	}
+	status, _, results := f.get(t, "/sites/acme/~search?q=guides")
+	if status != 200 || !strings.Contains(results, `href="/sites/acme/guides"`) || !strings.Contains(results, "for “guides”") {
+		t.Fatalf("search results: %d %s", status, results)
+	}
+	if _, _, none := f.get(t, "/sites/acme/~search?q=secret"); strings.Contains(none, `href="/sites/acme/secret"`) {
+		t.Error("search lists a hidden page")
+	}
+	if status, _, bad := f.get(t, "/sites/acme/~search?q="+strings.Repeat("x", 600)); status != 200 || !strings.Contains(bad, `class="problem"`) {
+		t.Errorf("an over-long query: %d", status)
+	}
+	if _, _, guides := f.get(t, "/sites/acme/guides"); !strings.Contains(guides, `id="overview"`) {
+		t.Error("headings lack the anchors search results link to")
+	}
+}
+
+func TestSiteOnItsHostname(t *testing.T) {
+	f := newSiteFixture(t)
+	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(true).SetHostname("docs.acme.test") })
+	get := func(host, path string) (int, string) {
+		req, _ := http.NewRequest("GET", f.e.Server.URL+path, nil)
+		req.Host = host
+		res, err := f.e.Server.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	if status, body := get("docs.acme.test", "/guides/install"); status != 200 || !strings.Contains(body, "<h1>Install</h1>") ||
+		!strings.Contains(body, `href="/guides"`) {
+		t.Fatalf("page on the custom hostname: %d %s", status, body)
+	}
+	if status, body := get("DOCS.acme.test:8080", "/"); status != 200 || !strings.Contains(body, "<h1>Welcome</h1>") {
+		t.Fatalf("landing page on the custom hostname: %d", status)
+	}
+	if status, body := get("other.acme.test", "/v1/"); status != 401 || !strings.Contains(body, `"code":401`) {
+		t.Fatalf("a host no site has reaches the API: %d %s", status, body)
+	}
+}
+
+func TestPublishedPagesRevalidate(t *testing.T) {
+	f := newSiteFixture(t)
+	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(true).SetBasename("acme") })
+	_, h, _ := f.get(t, "/sites/acme/guides")
+	tag := h.Get("ETag")
+	if tag == "" || h.Get("Cache-Control") != "public, max-age=60" {
+		t.Fatalf("headers: %v", h)
+	}
+	revalidate := func() int {
+		req, _ := http.NewRequest("GET", f.e.Server.URL+"/sites/acme/guides", nil)
+		req.Header.Set("If-None-Match", tag)
+		res, err := f.e.Server.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	if status := revalidate(); status != http.StatusNotModified {
+		t.Fatalf("revalidation: %d", status)
+	}
+	f.write(t, page("Changelog", "New page."))
+	if status := revalidate(); status != http.StatusOK {
+		t.Fatalf("after a merge, revalidation answers %d", status)
+	}
+	if _, _, body := f.get(t, "/sites/acme/guides"); !strings.Contains(body, "Changelog") {
+		t.Fatal("a merge does not show at the next request")
+	}
+	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetVisibility(site.VisibilityUnlisted) })
+	if _, h, _ := f.get(t, "/sites/acme/guides"); h.Get("ETag") == tag {
+		t.Fatal("a changed site keeps its pages' tags")
 	}
 }

@@ -44,6 +44,7 @@ type authFixture struct {
 	crComment, crReply          string // a comment on change request 1, and a reply to it
 	site                        string // a site showing space
 	section, sectionGroup       string // a section of site (holding space), and a group holding it
+	spec                        string // the slug of an OpenAPI spec given as text
 }
 
 func newAuthFixture(t *testing.T) *authFixture {
@@ -67,6 +68,9 @@ func newAuthFixture(t *testing.T) *authFixture {
 	site := "/v1/orgs/" + f.org + "/sites/" + f.site
 	f.section = authCreated(t, e.Do(f.admin, "POST", site+"/sections", map[string]any{"spaceId": f.space}))
 	f.sectionGroup = authCreated(t, e.Do(f.admin, "POST", site+"/section-groups", map[string]any{"title": "Group", "sections": []string{f.section}}))
+	f.spec = "petstore"
+	authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/openapi", map[string]any{"slug": f.spec, "source": authSpecSource}))
+	e.RunDueJobs()
 	return f
 }
 
@@ -92,6 +96,7 @@ func (f *authFixture) endpoints() []authEndpoint {
 	inv := o + "/link-invites/" + f.invite
 	st := o + "/sites/" + f.site
 	sec, grp := st+"/sections/"+f.section, st+"/section-groups/"+f.sectionGroup
+	spec := o + "/openapi/" + f.spec
 	eps := []authEndpoint{
 		{"GET", "/v1/", "/v1/", nil, false},
 		{"GET", "/v1/user", "/v1/user", nil, false},
@@ -142,6 +147,16 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections", grp + "/sections", map[string]any{"sectionId": f.section}, true},
 		{"DELETE", "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}", grp + "/sections/" + f.section, nil, true},
 		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move", grp + "/move", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/openapi", o + "/openapi", nil, true},
+		{"POST", "/v1/orgs/{organizationId}/openapi", o + "/openapi", map[string]any{"slug": "evil", "source": authSpecSource}, true},
+		{"GET", "/v1/orgs/{organizationId}/openapi/{specSlug}", spec, nil, true},
+		{"PUT", "/v1/orgs/{organizationId}/openapi/{specSlug}", spec, map[string]any{"source": authSpecSource}, true},
+		{"PATCH", "/v1/orgs/{organizationId}/openapi/{specSlug}", spec, map[string]any{"visibility": "public"}, true},
+		{"DELETE", "/v1/orgs/{organizationId}/openapi/{specSlug}", spec, nil, true},
+		{"GET", "/v1/orgs/{organizationId}/openapi/{specSlug}/versions", spec + "/versions", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}", spec + "/versions/latest", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content", spec + "/versions/latest/content", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content/raw", spec + "/versions/latest/content/raw", nil, true},
 		{"GET", "/v1/orgs/{organizationId}/custom-fields", o + "/custom-fields", nil, true},
 		{"POST", "/v1/orgs/{organizationId}/custom-fields", o + "/custom-fields", map[string]any{"name": "evil", "type": "text"}, true},
 		{"GET", "/v1/orgs/{organizationId}/custom-fields/{fieldName}", o + "/custom-fields/cf", nil, true},
@@ -253,6 +268,9 @@ func commentEndpoints(pattern, path, comment, reply string) []authEndpoint {
 	}
 }
 
+// authSpecSource is an OpenAPI document given as text.
+var authSpecSource = map[string]any{"text": `{"openapi":"3.0.3","info":{"title":"T","version":"1"},"paths":{}}`}
+
 // authImportBody imports one uploaded Markdown page ("evil").
 var authImportBody = map[string]any{"source": "markdown", "files": []any{map[string]any{"path": "evil.md", "base64": "ZXZpbA=="}}}
 
@@ -314,6 +332,7 @@ func (f *authFixture) authSnapshot(t *testing.T) map[string]string {
 		o + "/teams", o + "/teams/" + f.team, o + "/teams/" + f.team + "/members", o + "/link-invites",
 		o + "/link-invites/" + f.invite, o + "/custom-fields", o + "/custom-fields/cf", o + "/sites", o + "/sites/" + f.site,
 		o + "/sites/" + f.site + "/structure", o + "/sites/" + f.site + "/sections", o + "/sites/" + f.site + "/section-groups",
+		o + "/openapi", o + "/openapi/" + f.spec, o + "/openapi/" + f.spec + "/versions", o + "/openapi/" + f.spec + "/versions/latest/content",
 		o + "/collections", "/v1/collections/" + f.collection,
 		o + "/spaces", "/v1/spaces/" + f.space, "/v1/spaces/" + f.space + "/custom-fields",
 		"/v1/spaces/" + f.space + "/change-requests", "/v1/spaces/" + f.space + "/change-requests/1",

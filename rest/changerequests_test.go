@@ -208,7 +208,8 @@ func TestChangeRequestCreate(t *testing.T) {
 // row lock is what serializes them.
 func TestChangeRequestNumbersConcurrent(t *testing.T) {
 	f := newCRFixture(t)
-	second := httptest.NewServer(server.New(f.e.Store, server.Defaults("")))
+	h, _ := server.New(f.e.Store, server.Defaults(""))
+	second := httptest.NewServer(h)
 	defer second.Close()
 	const n = 20
 	statuses := make([]int, n)

@@ -128,6 +128,17 @@ func (a *api) routes(r chi.Router) {
 	r.Patch("/orgs/{organizationId}/custom-fields/{fieldName}", a.updateCustomField)
 	r.Delete("/orgs/{organizationId}/custom-fields/{fieldName}", a.deleteCustomField)
 
+	r.Get("/orgs/{organizationId}/openapi", a.listOpenAPISpecs)
+	r.Post("/orgs/{organizationId}/openapi", a.createOpenAPISpec)
+	r.Get("/orgs/{organizationId}/openapi/{specSlug}", a.getOpenAPISpec)
+	r.Put("/orgs/{organizationId}/openapi/{specSlug}", a.putOpenAPISpec)
+	r.Patch("/orgs/{organizationId}/openapi/{specSlug}", a.updateOpenAPISpec)
+	r.Delete("/orgs/{organizationId}/openapi/{specSlug}", a.deleteOpenAPISpec)
+	r.Get("/orgs/{organizationId}/openapi/{specSlug}/versions", a.listOpenAPISpecVersions)
+	r.Get("/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}", a.getOpenAPISpecVersion) // {versionId} may be "latest"
+	r.Get("/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content", a.getOpenAPISpecContent)
+	r.Get("/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content/raw", a.getOpenAPISpecRawContent)
+
 	r.Get("/orgs/{organizationId}/collections", a.listCollections)
 	r.Post("/orgs/{organizationId}/collections", a.createCollection)
 	r.Get("/collections/{collectionId}", a.getCollection)

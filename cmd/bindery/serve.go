@@ -35,8 +35,14 @@ func serve(ctx context.Context, args []string) error {
 	fs.Int64Var(&opts.MaxBody, "max-body", opts.MaxBody, "maximum request body in bytes")
 	fetchAllow := fs.String("fetch-allow", envOr("BINDERY_FETCH_ALLOW", ""),
 		"comma-separated hosts, addresses or CIDR networks imports may fetch from besides public addresses (env BINDERY_FETCH_ALLOW)")
-	if err := parse(fs, args); err != nil {
+	refresh := fs.String("openapi-refresh", envOr("BINDERY_OPENAPI_REFRESH", "0"),
+		"how often OpenAPI specs with a URL source are fetched again, e.g. 6h; 0 turns it off (env BINDERY_OPENAPI_REFRESH)")
+	err := parse(fs, args)
+	if err != nil {
 		return err
+	}
+	if opts.OpenAPIRefresh, err = time.ParseDuration(*refresh); err != nil || opts.OpenAPIRefresh < 0 {
+		return fmt.Errorf("--openapi-refresh: %q is not a duration of 0 or more (e.g. 6h)", *refresh)
 	}
 	allow, err := fetch.ParseAllow(*fetchAllow)
 	if err != nil {
@@ -64,7 +70,13 @@ func serve(ctx context.Context, args []string) error {
 	swept := make(chan struct{})
 	go func() { defer close(swept); sweep.Every(sweepCtx, st.Client, time.Hour, time.Now) }()
 	defer func() { stopSweep(); <-swept }()
-	return listen(ctx, *addr, server.New(st, opts))
+	handler, runner := server.New(st, opts)
+	// The job runner processes OpenAPI specs in the background; it stops before the database closes.
+	jobsCtx, stopJobs := context.WithCancel(ctx)
+	ran := make(chan struct{})
+	go func() { defer close(ran); runner.Run(jobsCtx) }()
+	defer func() { stopJobs(); <-ran }()
+	return listen(ctx, *addr, handler)
 }
 
 // firstStart creates an admin, an organization and a token in an empty database, and prints the

@@ -19,6 +19,7 @@ import (
 	"github.com/binderyhq/bindery/ent/customfieldvalue"
 	"github.com/binderyhq/bindery/ent/fileblob"
 	"github.com/binderyhq/bindery/ent/invitelink"
+	"github.com/binderyhq/bindery/ent/job"
 	"github.com/binderyhq/bindery/ent/member"
 	"github.com/binderyhq/bindery/ent/openapispec"
 	"github.com/binderyhq/bindery/ent/openapispecversion"
@@ -391,6 +392,33 @@ func (f TraverseInviteLink) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.InviteLinkQuery", q)
+}
+
+// The JobFunc type is an adapter to allow the use of ordinary function as a Querier.
+type JobFunc func(context.Context, *ent.JobQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f JobFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.JobQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.JobQuery", q)
+}
+
+// The TraverseJob type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseJob func(context.Context, *ent.JobQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseJob) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseJob) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.JobQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.JobQuery", q)
 }
 
 // The MemberFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -904,6 +932,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.FileBlobQuery, predicate.FileBlob, fileblob.OrderOption]{typ: ent.TypeFileBlob, tq: q}, nil
 	case *ent.InviteLinkQuery:
 		return &query[*ent.InviteLinkQuery, predicate.InviteLink, invitelink.OrderOption]{typ: ent.TypeInviteLink, tq: q}, nil
+	case *ent.JobQuery:
+		return &query[*ent.JobQuery, predicate.Job, job.OrderOption]{typ: ent.TypeJob, tq: q}, nil
 	case *ent.MemberQuery:
 		return &query[*ent.MemberQuery, predicate.Member, member.OrderOption]{typ: ent.TypeMember, tq: q}, nil
 	case *ent.OpenAPISpecQuery:

@@ -495,6 +495,38 @@ var (
 			},
 		},
 	}
+	// JobsColumns holds the columns for the "jobs" table.
+	JobsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "kind", Type: field.TypeString, Size: 64},
+		{Name: "key", Type: field.TypeString, Size: 128},
+		{Name: "run_at", Type: field.TypeTime},
+		{Name: "seq", Type: field.TypeInt, Default: 1},
+		{Name: "attempts", Type: field.TypeInt, Default: 0},
+		{Name: "lease_owner", Type: field.TypeString, Nullable: true, Size: 96},
+		{Name: "lease_until", Type: field.TypeTime, Nullable: true},
+		{Name: "last_error", Type: field.TypeString, Nullable: true, Size: 1024},
+	}
+	// JobsTable holds the schema information for the "jobs" table.
+	JobsTable = &schema.Table{
+		Name:       "jobs",
+		Columns:    JobsColumns,
+		PrimaryKey: []*schema.Column{JobsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "job_kind_key",
+				Unique:  true,
+				Columns: []*schema.Column{JobsColumns[3], JobsColumns[4]},
+			},
+			{
+				Name:    "job_run_at",
+				Unique:  false,
+				Columns: []*schema.Column{JobsColumns[5]},
+			},
+		},
+	}
 	// MembersColumns holds the columns for the "members" table.
 	MembersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -555,11 +587,12 @@ var (
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "slug", Type: field.TypeString, Size: 100},
 		{Name: "source_url", Type: field.TypeString, Nullable: true, Size: 2048},
-		{Name: "processing_state", Type: field.TypeEnum, Enums: []string{"pending", "progress", "complete", "failed"}, Default: "pending"},
+		{Name: "source_text", Type: field.TypeBytes, Nullable: true},
+		{Name: "visibility", Type: field.TypeEnum, Enums: []string{"private", "public"}, Default: "private"},
+		{Name: "processing_state", Type: field.TypeEnum, Enums: []string{"pending", "progress", "complete"}, Default: "pending"},
 		{Name: "last_processed_at", Type: field.TypeTime, Nullable: true},
-		{Name: "last_process_error_code", Type: field.TypeString, Nullable: true, Size: 64},
-		{Name: "lease_owner", Type: field.TypeString, Nullable: true, Size: 64},
-		{Name: "lease_until", Type: field.TypeTime, Nullable: true},
+		{Name: "last_process_error_code", Type: field.TypeEnum, Nullable: true, Enums: []string{"FETCH_TIMEOUT", "FETCH_ERROR", "PARSE_ERROR"}},
+		{Name: "last_process_error", Type: field.TypeString, Nullable: true, Size: 2048},
 		{Name: "organization_id", Type: field.TypeString, Size: 64},
 		{Name: "last_version_id", Type: field.TypeString, Nullable: true, Size: 64},
 	}
@@ -571,13 +604,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "open_api_specs_organizations_organization",
-				Columns:    []*schema.Column{OpenAPISpecsColumns[10]},
+				Columns:    []*schema.Column{OpenAPISpecsColumns[11]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "open_api_specs_open_api_spec_versions_last_version",
-				Columns:    []*schema.Column{OpenAPISpecsColumns[11]},
+				Columns:    []*schema.Column{OpenAPISpecsColumns[12]},
 				RefColumns: []*schema.Column{OpenAPISpecVersionsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -586,17 +619,12 @@ var (
 			{
 				Name:    "openapispec_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{OpenAPISpecsColumns[10]},
+				Columns: []*schema.Column{OpenAPISpecsColumns[11]},
 			},
 			{
 				Name:    "openapispec_organization_id_slug",
 				Unique:  true,
-				Columns: []*schema.Column{OpenAPISpecsColumns[10], OpenAPISpecsColumns[3]},
-			},
-			{
-				Name:    "openapispec_processing_state_lease_until",
-				Unique:  false,
-				Columns: []*schema.Column{OpenAPISpecsColumns[5], OpenAPISpecsColumns[9]},
+				Columns: []*schema.Column{OpenAPISpecsColumns[11], OpenAPISpecsColumns[3]},
 			},
 		},
 	}
@@ -604,7 +632,10 @@ var (
 	OpenAPISpecVersionsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
 		{Name: "url", Type: field.TypeString, Size: 2048},
-		{Name: "content", Type: field.TypeBytes},
+		{Name: "raw", Type: field.TypeBytes},
+		{Name: "format", Type: field.TypeEnum, Enums: []string{"json", "yaml"}},
+		{Name: "filesystem", Type: field.TypeBytes},
+		{Name: "digest", Type: field.TypeString, Size: 64},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "organization_id", Type: field.TypeString, Size: 64},
 		{Name: "spec_id", Type: field.TypeString, Size: 64},
@@ -617,13 +648,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "open_api_spec_versions_organizations_organization",
-				Columns:    []*schema.Column{OpenAPISpecVersionsColumns[4]},
+				Columns:    []*schema.Column{OpenAPISpecVersionsColumns[7]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "open_api_spec_versions_open_api_specs_spec",
-				Columns:    []*schema.Column{OpenAPISpecVersionsColumns[5]},
+				Columns:    []*schema.Column{OpenAPISpecVersionsColumns[8]},
 				RefColumns: []*schema.Column{OpenAPISpecsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -632,12 +663,12 @@ var (
 			{
 				Name:    "openapispecversion_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{OpenAPISpecVersionsColumns[4]},
+				Columns: []*schema.Column{OpenAPISpecVersionsColumns[7]},
 			},
 			{
 				Name:    "openapispecversion_spec_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{OpenAPISpecVersionsColumns[5], OpenAPISpecVersionsColumns[3]},
+				Columns: []*schema.Column{OpenAPISpecVersionsColumns[8], OpenAPISpecVersionsColumns[6]},
 			},
 		},
 	}
@@ -1211,9 +1242,9 @@ var (
 				Columns: []*schema.Column{SpacesColumns[16]},
 			},
 			{
-				Name:    "space_organization_id_parent_id_position",
+				Name:    "space_organization_id_parent_id_position_id",
 				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[16], SpacesColumns[17], SpacesColumns[9]},
+				Columns: []*schema.Column{SpacesColumns[16], SpacesColumns[17], SpacesColumns[9], SpacesColumns[0]},
 			},
 			{
 				Name:    "space_organization_id_deleted_at_position_id",
@@ -1368,6 +1399,7 @@ var (
 		CustomFieldValuesTable,
 		FileBlobsTable,
 		InviteLinksTable,
+		JobsTable,
 		MembersTable,
 		OpenAPISpecsTable,
 		OpenAPISpecVersionsTable,

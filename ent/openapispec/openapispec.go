@@ -26,6 +26,10 @@ const (
 	FieldSlug = "slug"
 	// FieldSourceURL holds the string denoting the source_url field in the database.
 	FieldSourceURL = "source_url"
+	// FieldSourceText holds the string denoting the source_text field in the database.
+	FieldSourceText = "source_text"
+	// FieldVisibility holds the string denoting the visibility field in the database.
+	FieldVisibility = "visibility"
 	// FieldProcessingState holds the string denoting the processing_state field in the database.
 	FieldProcessingState = "processing_state"
 	// FieldLastVersionID holds the string denoting the last_version_id field in the database.
@@ -34,10 +38,8 @@ const (
 	FieldLastProcessedAt = "last_processed_at"
 	// FieldLastProcessErrorCode holds the string denoting the last_process_error_code field in the database.
 	FieldLastProcessErrorCode = "last_process_error_code"
-	// FieldLeaseOwner holds the string denoting the lease_owner field in the database.
-	FieldLeaseOwner = "lease_owner"
-	// FieldLeaseUntil holds the string denoting the lease_until field in the database.
-	FieldLeaseUntil = "lease_until"
+	// FieldLastProcessError holds the string denoting the last_process_error field in the database.
+	FieldLastProcessError = "last_process_error"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeLastVersion holds the string denoting the last_version edge name in mutations.
@@ -77,12 +79,13 @@ var Columns = []string{
 	FieldOrganizationID,
 	FieldSlug,
 	FieldSourceURL,
+	FieldSourceText,
+	FieldVisibility,
 	FieldProcessingState,
 	FieldLastVersionID,
 	FieldLastProcessedAt,
 	FieldLastProcessErrorCode,
-	FieldLeaseOwner,
-	FieldLeaseUntil,
+	FieldLastProcessError,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -115,15 +118,39 @@ var (
 	SlugValidator func(string) error
 	// SourceURLValidator is a validator for the "source_url" field. It is called by the builders before save.
 	SourceURLValidator func(string) error
-	// LastProcessErrorCodeValidator is a validator for the "last_process_error_code" field. It is called by the builders before save.
-	LastProcessErrorCodeValidator func(string) error
-	// LeaseOwnerValidator is a validator for the "lease_owner" field. It is called by the builders before save.
-	LeaseOwnerValidator func(string) error
+	// LastProcessErrorValidator is a validator for the "last_process_error" field. It is called by the builders before save.
+	LastProcessErrorValidator func(string) error
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
 	IDValidator func(string) error
 )
+
+// Visibility defines the type for the "visibility" enum field.
+type Visibility string
+
+// VisibilityPrivate is the default value of the Visibility enum.
+const DefaultVisibility = VisibilityPrivate
+
+// Visibility values.
+const (
+	VisibilityPrivate Visibility = "private"
+	VisibilityPublic  Visibility = "public"
+)
+
+func (v Visibility) String() string {
+	return string(v)
+}
+
+// VisibilityValidator is a validator for the "visibility" field enum values. It is called by the builders before save.
+func VisibilityValidator(v Visibility) error {
+	switch v {
+	case VisibilityPrivate, VisibilityPublic:
+		return nil
+	default:
+		return fmt.Errorf("openapispec: invalid enum value for visibility field: %q", v)
+	}
+}
 
 // ProcessingState defines the type for the "processing_state" enum field.
 type ProcessingState string
@@ -136,7 +163,6 @@ const (
 	ProcessingStatePending  ProcessingState = "pending"
 	ProcessingStateProgress ProcessingState = "progress"
 	ProcessingStateComplete ProcessingState = "complete"
-	ProcessingStateFailed   ProcessingState = "failed"
 )
 
 func (ps ProcessingState) String() string {
@@ -146,10 +172,34 @@ func (ps ProcessingState) String() string {
 // ProcessingStateValidator is a validator for the "processing_state" field enum values. It is called by the builders before save.
 func ProcessingStateValidator(ps ProcessingState) error {
 	switch ps {
-	case ProcessingStatePending, ProcessingStateProgress, ProcessingStateComplete, ProcessingStateFailed:
+	case ProcessingStatePending, ProcessingStateProgress, ProcessingStateComplete:
 		return nil
 	default:
 		return fmt.Errorf("openapispec: invalid enum value for processing_state field: %q", ps)
+	}
+}
+
+// LastProcessErrorCode defines the type for the "last_process_error_code" enum field.
+type LastProcessErrorCode string
+
+// LastProcessErrorCode values.
+const (
+	LastProcessErrorCodeFETCH_TIMEOUT LastProcessErrorCode = "FETCH_TIMEOUT"
+	LastProcessErrorCodeFETCH_ERROR   LastProcessErrorCode = "FETCH_ERROR"
+	LastProcessErrorCodePARSE_ERROR   LastProcessErrorCode = "PARSE_ERROR"
+)
+
+func (lpec LastProcessErrorCode) String() string {
+	return string(lpec)
+}
+
+// LastProcessErrorCodeValidator is a validator for the "last_process_error_code" field enum values. It is called by the builders before save.
+func LastProcessErrorCodeValidator(lpec LastProcessErrorCode) error {
+	switch lpec {
+	case LastProcessErrorCodeFETCH_TIMEOUT, LastProcessErrorCodeFETCH_ERROR, LastProcessErrorCodePARSE_ERROR:
+		return nil
+	default:
+		return fmt.Errorf("openapispec: invalid enum value for last_process_error_code field: %q", lpec)
 	}
 }
 
@@ -186,6 +236,11 @@ func BySourceURL(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldSourceURL, opts...).ToFunc()
 }
 
+// ByVisibility orders the results by the visibility field.
+func ByVisibility(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldVisibility, opts...).ToFunc()
+}
+
 // ByProcessingState orders the results by the processing_state field.
 func ByProcessingState(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldProcessingState, opts...).ToFunc()
@@ -206,14 +261,9 @@ func ByLastProcessErrorCode(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldLastProcessErrorCode, opts...).ToFunc()
 }
 
-// ByLeaseOwner orders the results by the lease_owner field.
-func ByLeaseOwner(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldLeaseOwner, opts...).ToFunc()
-}
-
-// ByLeaseUntil orders the results by the lease_until field.
-func ByLeaseUntil(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldLeaseUntil, opts...).ToFunc()
+// ByLastProcessError orders the results by the last_process_error field.
+func ByLastProcessError(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldLastProcessError, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

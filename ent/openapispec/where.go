@@ -90,6 +90,11 @@ func SourceURL(v string) predicate.OpenAPISpec {
 	return predicate.OpenAPISpec(sql.FieldEQ(FieldSourceURL, v))
 }
 
+// SourceText applies equality check predicate on the "source_text" field. It's identical to SourceTextEQ.
+func SourceText(v []byte) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldEQ(FieldSourceText, v))
+}
+
 // LastVersionID applies equality check predicate on the "last_version_id" field. It's identical to LastVersionIDEQ.
 func LastVersionID(v string) predicate.OpenAPISpec {
 	return predicate.OpenAPISpec(sql.FieldEQ(FieldLastVersionID, v))
@@ -100,19 +105,9 @@ func LastProcessedAt(v time.Time) predicate.OpenAPISpec {
 	return predicate.OpenAPISpec(sql.FieldEQ(FieldLastProcessedAt, v))
 }
 
-// LastProcessErrorCode applies equality check predicate on the "last_process_error_code" field. It's identical to LastProcessErrorCodeEQ.
-func LastProcessErrorCode(v string) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldEQ(FieldLastProcessErrorCode, v))
-}
-
-// LeaseOwner applies equality check predicate on the "lease_owner" field. It's identical to LeaseOwnerEQ.
-func LeaseOwner(v string) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldEQ(FieldLeaseOwner, v))
-}
-
-// LeaseUntil applies equality check predicate on the "lease_until" field. It's identical to LeaseUntilEQ.
-func LeaseUntil(v time.Time) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldEQ(FieldLeaseUntil, v))
+// LastProcessError applies equality check predicate on the "last_process_error" field. It's identical to LastProcessErrorEQ.
+func LastProcessError(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldEQ(FieldLastProcessError, v))
 }
 
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
@@ -400,6 +395,76 @@ func SourceURLContainsFold(v string) predicate.OpenAPISpec {
 	return predicate.OpenAPISpec(sql.FieldContainsFold(FieldSourceURL, v))
 }
 
+// SourceTextEQ applies the EQ predicate on the "source_text" field.
+func SourceTextEQ(v []byte) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldEQ(FieldSourceText, v))
+}
+
+// SourceTextNEQ applies the NEQ predicate on the "source_text" field.
+func SourceTextNEQ(v []byte) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldNEQ(FieldSourceText, v))
+}
+
+// SourceTextIn applies the In predicate on the "source_text" field.
+func SourceTextIn(vs ...[]byte) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldIn(FieldSourceText, vs...))
+}
+
+// SourceTextNotIn applies the NotIn predicate on the "source_text" field.
+func SourceTextNotIn(vs ...[]byte) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldNotIn(FieldSourceText, vs...))
+}
+
+// SourceTextGT applies the GT predicate on the "source_text" field.
+func SourceTextGT(v []byte) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldGT(FieldSourceText, v))
+}
+
+// SourceTextGTE applies the GTE predicate on the "source_text" field.
+func SourceTextGTE(v []byte) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldGTE(FieldSourceText, v))
+}
+
+// SourceTextLT applies the LT predicate on the "source_text" field.
+func SourceTextLT(v []byte) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldLT(FieldSourceText, v))
+}
+
+// SourceTextLTE applies the LTE predicate on the "source_text" field.
+func SourceTextLTE(v []byte) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldLTE(FieldSourceText, v))
+}
+
+// SourceTextIsNil applies the IsNil predicate on the "source_text" field.
+func SourceTextIsNil() predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldIsNull(FieldSourceText))
+}
+
+// SourceTextNotNil applies the NotNil predicate on the "source_text" field.
+func SourceTextNotNil() predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldNotNull(FieldSourceText))
+}
+
+// VisibilityEQ applies the EQ predicate on the "visibility" field.
+func VisibilityEQ(v Visibility) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldEQ(FieldVisibility, v))
+}
+
+// VisibilityNEQ applies the NEQ predicate on the "visibility" field.
+func VisibilityNEQ(v Visibility) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldNEQ(FieldVisibility, v))
+}
+
+// VisibilityIn applies the In predicate on the "visibility" field.
+func VisibilityIn(vs ...Visibility) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldIn(FieldVisibility, vs...))
+}
+
+// VisibilityNotIn applies the NotIn predicate on the "visibility" field.
+func VisibilityNotIn(vs ...Visibility) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldNotIn(FieldVisibility, vs...))
+}
+
 // ProcessingStateEQ applies the EQ predicate on the "processing_state" field.
 func ProcessingStateEQ(v ProcessingState) predicate.OpenAPISpec {
 	return predicate.OpenAPISpec(sql.FieldEQ(FieldProcessingState, v))
@@ -546,58 +611,23 @@ func LastProcessedAtNotNil() predicate.OpenAPISpec {
 }
 
 // LastProcessErrorCodeEQ applies the EQ predicate on the "last_process_error_code" field.
-func LastProcessErrorCodeEQ(v string) predicate.OpenAPISpec {
+func LastProcessErrorCodeEQ(v LastProcessErrorCode) predicate.OpenAPISpec {
 	return predicate.OpenAPISpec(sql.FieldEQ(FieldLastProcessErrorCode, v))
 }
 
 // LastProcessErrorCodeNEQ applies the NEQ predicate on the "last_process_error_code" field.
-func LastProcessErrorCodeNEQ(v string) predicate.OpenAPISpec {
+func LastProcessErrorCodeNEQ(v LastProcessErrorCode) predicate.OpenAPISpec {
 	return predicate.OpenAPISpec(sql.FieldNEQ(FieldLastProcessErrorCode, v))
 }
 
 // LastProcessErrorCodeIn applies the In predicate on the "last_process_error_code" field.
-func LastProcessErrorCodeIn(vs ...string) predicate.OpenAPISpec {
+func LastProcessErrorCodeIn(vs ...LastProcessErrorCode) predicate.OpenAPISpec {
 	return predicate.OpenAPISpec(sql.FieldIn(FieldLastProcessErrorCode, vs...))
 }
 
 // LastProcessErrorCodeNotIn applies the NotIn predicate on the "last_process_error_code" field.
-func LastProcessErrorCodeNotIn(vs ...string) predicate.OpenAPISpec {
+func LastProcessErrorCodeNotIn(vs ...LastProcessErrorCode) predicate.OpenAPISpec {
 	return predicate.OpenAPISpec(sql.FieldNotIn(FieldLastProcessErrorCode, vs...))
-}
-
-// LastProcessErrorCodeGT applies the GT predicate on the "last_process_error_code" field.
-func LastProcessErrorCodeGT(v string) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldGT(FieldLastProcessErrorCode, v))
-}
-
-// LastProcessErrorCodeGTE applies the GTE predicate on the "last_process_error_code" field.
-func LastProcessErrorCodeGTE(v string) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldGTE(FieldLastProcessErrorCode, v))
-}
-
-// LastProcessErrorCodeLT applies the LT predicate on the "last_process_error_code" field.
-func LastProcessErrorCodeLT(v string) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldLT(FieldLastProcessErrorCode, v))
-}
-
-// LastProcessErrorCodeLTE applies the LTE predicate on the "last_process_error_code" field.
-func LastProcessErrorCodeLTE(v string) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldLTE(FieldLastProcessErrorCode, v))
-}
-
-// LastProcessErrorCodeContains applies the Contains predicate on the "last_process_error_code" field.
-func LastProcessErrorCodeContains(v string) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldContains(FieldLastProcessErrorCode, v))
-}
-
-// LastProcessErrorCodeHasPrefix applies the HasPrefix predicate on the "last_process_error_code" field.
-func LastProcessErrorCodeHasPrefix(v string) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldHasPrefix(FieldLastProcessErrorCode, v))
-}
-
-// LastProcessErrorCodeHasSuffix applies the HasSuffix predicate on the "last_process_error_code" field.
-func LastProcessErrorCodeHasSuffix(v string) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldHasSuffix(FieldLastProcessErrorCode, v))
 }
 
 // LastProcessErrorCodeIsNil applies the IsNil predicate on the "last_process_error_code" field.
@@ -610,139 +640,79 @@ func LastProcessErrorCodeNotNil() predicate.OpenAPISpec {
 	return predicate.OpenAPISpec(sql.FieldNotNull(FieldLastProcessErrorCode))
 }
 
-// LastProcessErrorCodeEqualFold applies the EqualFold predicate on the "last_process_error_code" field.
-func LastProcessErrorCodeEqualFold(v string) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldEqualFold(FieldLastProcessErrorCode, v))
+// LastProcessErrorEQ applies the EQ predicate on the "last_process_error" field.
+func LastProcessErrorEQ(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldEQ(FieldLastProcessError, v))
 }
 
-// LastProcessErrorCodeContainsFold applies the ContainsFold predicate on the "last_process_error_code" field.
-func LastProcessErrorCodeContainsFold(v string) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldContainsFold(FieldLastProcessErrorCode, v))
+// LastProcessErrorNEQ applies the NEQ predicate on the "last_process_error" field.
+func LastProcessErrorNEQ(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldNEQ(FieldLastProcessError, v))
 }
 
-// LeaseOwnerEQ applies the EQ predicate on the "lease_owner" field.
-func LeaseOwnerEQ(v string) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldEQ(FieldLeaseOwner, v))
+// LastProcessErrorIn applies the In predicate on the "last_process_error" field.
+func LastProcessErrorIn(vs ...string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldIn(FieldLastProcessError, vs...))
 }
 
-// LeaseOwnerNEQ applies the NEQ predicate on the "lease_owner" field.
-func LeaseOwnerNEQ(v string) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldNEQ(FieldLeaseOwner, v))
+// LastProcessErrorNotIn applies the NotIn predicate on the "last_process_error" field.
+func LastProcessErrorNotIn(vs ...string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldNotIn(FieldLastProcessError, vs...))
 }
 
-// LeaseOwnerIn applies the In predicate on the "lease_owner" field.
-func LeaseOwnerIn(vs ...string) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldIn(FieldLeaseOwner, vs...))
+// LastProcessErrorGT applies the GT predicate on the "last_process_error" field.
+func LastProcessErrorGT(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldGT(FieldLastProcessError, v))
 }
 
-// LeaseOwnerNotIn applies the NotIn predicate on the "lease_owner" field.
-func LeaseOwnerNotIn(vs ...string) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldNotIn(FieldLeaseOwner, vs...))
+// LastProcessErrorGTE applies the GTE predicate on the "last_process_error" field.
+func LastProcessErrorGTE(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldGTE(FieldLastProcessError, v))
 }
 
-// LeaseOwnerGT applies the GT predicate on the "lease_owner" field.
-func LeaseOwnerGT(v string) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldGT(FieldLeaseOwner, v))
+// LastProcessErrorLT applies the LT predicate on the "last_process_error" field.
+func LastProcessErrorLT(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldLT(FieldLastProcessError, v))
 }
 
-// LeaseOwnerGTE applies the GTE predicate on the "lease_owner" field.
-func LeaseOwnerGTE(v string) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldGTE(FieldLeaseOwner, v))
+// LastProcessErrorLTE applies the LTE predicate on the "last_process_error" field.
+func LastProcessErrorLTE(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldLTE(FieldLastProcessError, v))
 }
 
-// LeaseOwnerLT applies the LT predicate on the "lease_owner" field.
-func LeaseOwnerLT(v string) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldLT(FieldLeaseOwner, v))
+// LastProcessErrorContains applies the Contains predicate on the "last_process_error" field.
+func LastProcessErrorContains(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldContains(FieldLastProcessError, v))
 }
 
-// LeaseOwnerLTE applies the LTE predicate on the "lease_owner" field.
-func LeaseOwnerLTE(v string) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldLTE(FieldLeaseOwner, v))
+// LastProcessErrorHasPrefix applies the HasPrefix predicate on the "last_process_error" field.
+func LastProcessErrorHasPrefix(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldHasPrefix(FieldLastProcessError, v))
 }
 
-// LeaseOwnerContains applies the Contains predicate on the "lease_owner" field.
-func LeaseOwnerContains(v string) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldContains(FieldLeaseOwner, v))
+// LastProcessErrorHasSuffix applies the HasSuffix predicate on the "last_process_error" field.
+func LastProcessErrorHasSuffix(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldHasSuffix(FieldLastProcessError, v))
 }
 
-// LeaseOwnerHasPrefix applies the HasPrefix predicate on the "lease_owner" field.
-func LeaseOwnerHasPrefix(v string) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldHasPrefix(FieldLeaseOwner, v))
+// LastProcessErrorIsNil applies the IsNil predicate on the "last_process_error" field.
+func LastProcessErrorIsNil() predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldIsNull(FieldLastProcessError))
 }
 
-// LeaseOwnerHasSuffix applies the HasSuffix predicate on the "lease_owner" field.
-func LeaseOwnerHasSuffix(v string) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldHasSuffix(FieldLeaseOwner, v))
+// LastProcessErrorNotNil applies the NotNil predicate on the "last_process_error" field.
+func LastProcessErrorNotNil() predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldNotNull(FieldLastProcessError))
 }
 
-// LeaseOwnerIsNil applies the IsNil predicate on the "lease_owner" field.
-func LeaseOwnerIsNil() predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldIsNull(FieldLeaseOwner))
+// LastProcessErrorEqualFold applies the EqualFold predicate on the "last_process_error" field.
+func LastProcessErrorEqualFold(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldEqualFold(FieldLastProcessError, v))
 }
 
-// LeaseOwnerNotNil applies the NotNil predicate on the "lease_owner" field.
-func LeaseOwnerNotNil() predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldNotNull(FieldLeaseOwner))
-}
-
-// LeaseOwnerEqualFold applies the EqualFold predicate on the "lease_owner" field.
-func LeaseOwnerEqualFold(v string) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldEqualFold(FieldLeaseOwner, v))
-}
-
-// LeaseOwnerContainsFold applies the ContainsFold predicate on the "lease_owner" field.
-func LeaseOwnerContainsFold(v string) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldContainsFold(FieldLeaseOwner, v))
-}
-
-// LeaseUntilEQ applies the EQ predicate on the "lease_until" field.
-func LeaseUntilEQ(v time.Time) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldEQ(FieldLeaseUntil, v))
-}
-
-// LeaseUntilNEQ applies the NEQ predicate on the "lease_until" field.
-func LeaseUntilNEQ(v time.Time) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldNEQ(FieldLeaseUntil, v))
-}
-
-// LeaseUntilIn applies the In predicate on the "lease_until" field.
-func LeaseUntilIn(vs ...time.Time) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldIn(FieldLeaseUntil, vs...))
-}
-
-// LeaseUntilNotIn applies the NotIn predicate on the "lease_until" field.
-func LeaseUntilNotIn(vs ...time.Time) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldNotIn(FieldLeaseUntil, vs...))
-}
-
-// LeaseUntilGT applies the GT predicate on the "lease_until" field.
-func LeaseUntilGT(v time.Time) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldGT(FieldLeaseUntil, v))
-}
-
-// LeaseUntilGTE applies the GTE predicate on the "lease_until" field.
-func LeaseUntilGTE(v time.Time) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldGTE(FieldLeaseUntil, v))
-}
-
-// LeaseUntilLT applies the LT predicate on the "lease_until" field.
-func LeaseUntilLT(v time.Time) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldLT(FieldLeaseUntil, v))
-}
-
-// LeaseUntilLTE applies the LTE predicate on the "lease_until" field.
-func LeaseUntilLTE(v time.Time) predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldLTE(FieldLeaseUntil, v))
-}
-
-// LeaseUntilIsNil applies the IsNil predicate on the "lease_until" field.
-func LeaseUntilIsNil() predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldIsNull(FieldLeaseUntil))
-}
-
-// LeaseUntilNotNil applies the NotNil predicate on the "lease_until" field.
-func LeaseUntilNotNil() predicate.OpenAPISpec {
-	return predicate.OpenAPISpec(sql.FieldNotNull(FieldLeaseUntil))
+// LastProcessErrorContainsFold applies the ContainsFold predicate on the "last_process_error" field.
+func LastProcessErrorContainsFold(v string) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldContainsFold(FieldLastProcessError, v))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

@@ -3,6 +3,7 @@
 package openapispecversion
 
 import (
+	"fmt"
 	"time"
 
 	"entgo.io/ent"
@@ -21,8 +22,14 @@ const (
 	FieldSpecID = "spec_id"
 	// FieldURL holds the string denoting the url field in the database.
 	FieldURL = "url"
-	// FieldContent holds the string denoting the content field in the database.
-	FieldContent = "content"
+	// FieldRaw holds the string denoting the raw field in the database.
+	FieldRaw = "raw"
+	// FieldFormat holds the string denoting the format field in the database.
+	FieldFormat = "format"
+	// FieldFilesystem holds the string denoting the filesystem field in the database.
+	FieldFilesystem = "filesystem"
+	// FieldDigest holds the string denoting the digest field in the database.
+	FieldDigest = "digest"
 	// FieldCreatedAt holds the string denoting the created_at field in the database.
 	FieldCreatedAt = "created_at"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
@@ -53,7 +60,10 @@ var Columns = []string{
 	FieldOrganizationID,
 	FieldSpecID,
 	FieldURL,
-	FieldContent,
+	FieldRaw,
+	FieldFormat,
+	FieldFilesystem,
+	FieldDigest,
 	FieldCreatedAt,
 }
 
@@ -81,6 +91,8 @@ var (
 	SpecIDValidator func(string) error
 	// URLValidator is a validator for the "url" field. It is called by the builders before save.
 	URLValidator func(string) error
+	// DigestValidator is a validator for the "digest" field. It is called by the builders before save.
+	DigestValidator func(string) error
 	// DefaultCreatedAt holds the default value on creation for the "created_at" field.
 	DefaultCreatedAt func() time.Time
 	// DefaultID holds the default value on creation for the "id" field.
@@ -88,6 +100,29 @@ var (
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
 	IDValidator func(string) error
 )
+
+// Format defines the type for the "format" enum field.
+type Format string
+
+// Format values.
+const (
+	FormatJSON Format = "json"
+	FormatYaml Format = "yaml"
+)
+
+func (f Format) String() string {
+	return string(f)
+}
+
+// FormatValidator is a validator for the "format" field enum values. It is called by the builders before save.
+func FormatValidator(f Format) error {
+	switch f {
+	case FormatJSON, FormatYaml:
+		return nil
+	default:
+		return fmt.Errorf("openapispecversion: invalid enum value for format field: %q", f)
+	}
+}
 
 // OrderOption defines the ordering options for the OpenAPISpecVersion queries.
 type OrderOption func(*sql.Selector)
@@ -110,6 +145,16 @@ func BySpecID(opts ...sql.OrderTermOption) OrderOption {
 // ByURL orders the results by the url field.
 func ByURL(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldURL, opts...).ToFunc()
+}
+
+// ByFormat orders the results by the format field.
+func ByFormat(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldFormat, opts...).ToFunc()
+}
+
+// ByDigest orders the results by the digest field.
+func ByDigest(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldDigest, opts...).ToFunc()
 }
 
 // ByCreatedAt orders the results by the created_at field.

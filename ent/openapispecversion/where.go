@@ -80,9 +80,19 @@ func URL(v string) predicate.OpenAPISpecVersion {
 	return predicate.OpenAPISpecVersion(sql.FieldEQ(FieldURL, v))
 }
 
-// Content applies equality check predicate on the "content" field. It's identical to ContentEQ.
-func Content(v []byte) predicate.OpenAPISpecVersion {
-	return predicate.OpenAPISpecVersion(sql.FieldEQ(FieldContent, v))
+// Raw applies equality check predicate on the "raw" field. It's identical to RawEQ.
+func Raw(v []byte) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldEQ(FieldRaw, v))
+}
+
+// Filesystem applies equality check predicate on the "filesystem" field. It's identical to FilesystemEQ.
+func Filesystem(v []byte) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldEQ(FieldFilesystem, v))
+}
+
+// Digest applies equality check predicate on the "digest" field. It's identical to DigestEQ.
+func Digest(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldEQ(FieldDigest, v))
 }
 
 // CreatedAt applies equality check predicate on the "created_at" field. It's identical to CreatedAtEQ.
@@ -285,44 +295,169 @@ func URLContainsFold(v string) predicate.OpenAPISpecVersion {
 	return predicate.OpenAPISpecVersion(sql.FieldContainsFold(FieldURL, v))
 }
 
-// ContentEQ applies the EQ predicate on the "content" field.
-func ContentEQ(v []byte) predicate.OpenAPISpecVersion {
-	return predicate.OpenAPISpecVersion(sql.FieldEQ(FieldContent, v))
+// RawEQ applies the EQ predicate on the "raw" field.
+func RawEQ(v []byte) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldEQ(FieldRaw, v))
 }
 
-// ContentNEQ applies the NEQ predicate on the "content" field.
-func ContentNEQ(v []byte) predicate.OpenAPISpecVersion {
-	return predicate.OpenAPISpecVersion(sql.FieldNEQ(FieldContent, v))
+// RawNEQ applies the NEQ predicate on the "raw" field.
+func RawNEQ(v []byte) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldNEQ(FieldRaw, v))
 }
 
-// ContentIn applies the In predicate on the "content" field.
-func ContentIn(vs ...[]byte) predicate.OpenAPISpecVersion {
-	return predicate.OpenAPISpecVersion(sql.FieldIn(FieldContent, vs...))
+// RawIn applies the In predicate on the "raw" field.
+func RawIn(vs ...[]byte) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldIn(FieldRaw, vs...))
 }
 
-// ContentNotIn applies the NotIn predicate on the "content" field.
-func ContentNotIn(vs ...[]byte) predicate.OpenAPISpecVersion {
-	return predicate.OpenAPISpecVersion(sql.FieldNotIn(FieldContent, vs...))
+// RawNotIn applies the NotIn predicate on the "raw" field.
+func RawNotIn(vs ...[]byte) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldNotIn(FieldRaw, vs...))
 }
 
-// ContentGT applies the GT predicate on the "content" field.
-func ContentGT(v []byte) predicate.OpenAPISpecVersion {
-	return predicate.OpenAPISpecVersion(sql.FieldGT(FieldContent, v))
+// RawGT applies the GT predicate on the "raw" field.
+func RawGT(v []byte) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldGT(FieldRaw, v))
 }
 
-// ContentGTE applies the GTE predicate on the "content" field.
-func ContentGTE(v []byte) predicate.OpenAPISpecVersion {
-	return predicate.OpenAPISpecVersion(sql.FieldGTE(FieldContent, v))
+// RawGTE applies the GTE predicate on the "raw" field.
+func RawGTE(v []byte) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldGTE(FieldRaw, v))
 }
 
-// ContentLT applies the LT predicate on the "content" field.
-func ContentLT(v []byte) predicate.OpenAPISpecVersion {
-	return predicate.OpenAPISpecVersion(sql.FieldLT(FieldContent, v))
+// RawLT applies the LT predicate on the "raw" field.
+func RawLT(v []byte) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldLT(FieldRaw, v))
 }
 
-// ContentLTE applies the LTE predicate on the "content" field.
-func ContentLTE(v []byte) predicate.OpenAPISpecVersion {
-	return predicate.OpenAPISpecVersion(sql.FieldLTE(FieldContent, v))
+// RawLTE applies the LTE predicate on the "raw" field.
+func RawLTE(v []byte) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldLTE(FieldRaw, v))
+}
+
+// FormatEQ applies the EQ predicate on the "format" field.
+func FormatEQ(v Format) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldEQ(FieldFormat, v))
+}
+
+// FormatNEQ applies the NEQ predicate on the "format" field.
+func FormatNEQ(v Format) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldNEQ(FieldFormat, v))
+}
+
+// FormatIn applies the In predicate on the "format" field.
+func FormatIn(vs ...Format) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldIn(FieldFormat, vs...))
+}
+
+// FormatNotIn applies the NotIn predicate on the "format" field.
+func FormatNotIn(vs ...Format) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldNotIn(FieldFormat, vs...))
+}
+
+// FilesystemEQ applies the EQ predicate on the "filesystem" field.
+func FilesystemEQ(v []byte) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldEQ(FieldFilesystem, v))
+}
+
+// FilesystemNEQ applies the NEQ predicate on the "filesystem" field.
+func FilesystemNEQ(v []byte) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldNEQ(FieldFilesystem, v))
+}
+
+// FilesystemIn applies the In predicate on the "filesystem" field.
+func FilesystemIn(vs ...[]byte) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldIn(FieldFilesystem, vs...))
+}
+
+// FilesystemNotIn applies the NotIn predicate on the "filesystem" field.
+func FilesystemNotIn(vs ...[]byte) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldNotIn(FieldFilesystem, vs...))
+}
+
+// FilesystemGT applies the GT predicate on the "filesystem" field.
+func FilesystemGT(v []byte) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldGT(FieldFilesystem, v))
+}
+
+// FilesystemGTE applies the GTE predicate on the "filesystem" field.
+func FilesystemGTE(v []byte) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldGTE(FieldFilesystem, v))
+}
+
+// FilesystemLT applies the LT predicate on the "filesystem" field.
+func FilesystemLT(v []byte) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldLT(FieldFilesystem, v))
+}
+
+// FilesystemLTE applies the LTE predicate on the "filesystem" field.
+func FilesystemLTE(v []byte) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldLTE(FieldFilesystem, v))
+}
+
+// DigestEQ applies the EQ predicate on the "digest" field.
+func DigestEQ(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldEQ(FieldDigest, v))
+}
+
+// DigestNEQ applies the NEQ predicate on the "digest" field.
+func DigestNEQ(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldNEQ(FieldDigest, v))
+}
+
+// DigestIn applies the In predicate on the "digest" field.
+func DigestIn(vs ...string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldIn(FieldDigest, vs...))
+}
+
+// DigestNotIn applies the NotIn predicate on the "digest" field.
+func DigestNotIn(vs ...string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldNotIn(FieldDigest, vs...))
+}
+
+// DigestGT applies the GT predicate on the "digest" field.
+func DigestGT(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldGT(FieldDigest, v))
+}
+
+// DigestGTE applies the GTE predicate on the "digest" field.
+func DigestGTE(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldGTE(FieldDigest, v))
+}
+
+// DigestLT applies the LT predicate on the "digest" field.
+func DigestLT(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldLT(FieldDigest, v))
+}
+
+// DigestLTE applies the LTE predicate on the "digest" field.
+func DigestLTE(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldLTE(FieldDigest, v))
+}
+
+// DigestContains applies the Contains predicate on the "digest" field.
+func DigestContains(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldContains(FieldDigest, v))
+}
+
+// DigestHasPrefix applies the HasPrefix predicate on the "digest" field.
+func DigestHasPrefix(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldHasPrefix(FieldDigest, v))
+}
+
+// DigestHasSuffix applies the HasSuffix predicate on the "digest" field.
+func DigestHasSuffix(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldHasSuffix(FieldDigest, v))
+}
+
+// DigestEqualFold applies the EqualFold predicate on the "digest" field.
+func DigestEqualFold(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldEqualFold(FieldDigest, v))
+}
+
+// DigestContainsFold applies the ContainsFold predicate on the "digest" field.
+func DigestContainsFold(v string) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldContainsFold(FieldDigest, v))
 }
 
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.

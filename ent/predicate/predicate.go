@@ -39,6 +39,9 @@ type FileBlob func(*sql.Selector)
 // InviteLink is the predicate function for invitelink builders.
 type InviteLink func(*sql.Selector)
 
+// Job is the predicate function for job builders.
+type Job func(*sql.Selector)
+
 // Member is the predicate function for member builders.
 type Member func(*sql.Selector)
 

@@ -375,6 +375,30 @@ func (f InviteLinkMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Muta
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.InviteLinkMutation", m)
 }
 
+// The JobQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type JobQueryRuleFunc func(context.Context, *ent.JobQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f JobQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.JobQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.JobQuery", q)
+}
+
+// The JobMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type JobMutationRuleFunc func(context.Context, *ent.JobMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f JobMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.JobMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.JobMutation", m)
+}
+
 // The MemberQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type MemberQueryRuleFunc func(context.Context, *ent.MemberQuery) error
@@ -864,6 +888,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.InviteLinkQuery:
 		return q.Filter(), nil
+	case *ent.JobQuery:
+		return q.Filter(), nil
 	case *ent.MemberQuery:
 		return q.Filter(), nil
 	case *ent.OpenAPISpecQuery:
@@ -928,6 +954,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.FileBlobMutation:
 		return m.Filter(), nil
 	case *ent.InviteLinkMutation:
+		return m.Filter(), nil
+	case *ent.JobMutation:
 		return m.Filter(), nil
 	case *ent.MemberMutation:
 		return m.Filter(), nil

@@ -23,7 +23,7 @@ func ForOrganization(v *viewer.Viewer, orgID string, ownsTeam bool) Organization
 		Admin:              role.AtLeast(viewer.RoleAdmin),
 		OwnTeam:            ownsTeam,
 		CreateContent:      role.AtLeast(viewer.RoleCreate),
-		CreateOpenAPISpec:  role.AtLeast(viewer.RoleCreate),
+		CreateOpenAPISpec:  role.AtLeast(viewer.RoleReview),
 		ViewBilling:        role.AtLeast(viewer.RoleAdmin),
 		ListMembers:        role.AtLeast(viewer.RoleRead),
 		ListTeams:          role.AtLeast(viewer.RoleRead),

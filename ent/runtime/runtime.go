@@ -17,6 +17,7 @@ import (
 	"github.com/binderyhq/bindery/ent/customfieldvalue"
 	"github.com/binderyhq/bindery/ent/fileblob"
 	"github.com/binderyhq/bindery/ent/invitelink"
+	"github.com/binderyhq/bindery/ent/job"
 	"github.com/binderyhq/bindery/ent/member"
 	"github.com/binderyhq/bindery/ent/openapispec"
 	"github.com/binderyhq/bindery/ent/openapispecversion"
@@ -738,6 +739,104 @@ func init() {
 			return nil
 		}
 	}()
+	jobMixin := schema.Job{}.Mixin()
+	job.Policy = privacy.NewPolicies(jobMixin[0], schema.Job{})
+	job.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := job.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	jobMixinFields0 := jobMixin[0].Fields()
+	_ = jobMixinFields0
+	jobMixinFields1 := jobMixin[1].Fields()
+	_ = jobMixinFields1
+	jobFields := schema.Job{}.Fields()
+	_ = jobFields
+	// jobDescCreatedAt is the schema descriptor for created_at field.
+	jobDescCreatedAt := jobMixinFields1[0].Descriptor()
+	// job.DefaultCreatedAt holds the default value on creation for the created_at field.
+	job.DefaultCreatedAt = jobDescCreatedAt.Default.(func() time.Time)
+	// jobDescUpdatedAt is the schema descriptor for updated_at field.
+	jobDescUpdatedAt := jobMixinFields1[1].Descriptor()
+	// job.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	job.DefaultUpdatedAt = jobDescUpdatedAt.Default.(func() time.Time)
+	// job.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	job.UpdateDefaultUpdatedAt = jobDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// jobDescKind is the schema descriptor for kind field.
+	jobDescKind := jobFields[0].Descriptor()
+	// job.KindValidator is a validator for the "kind" field. It is called by the builders before save.
+	job.KindValidator = func() func(string) error {
+		validators := jobDescKind.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(kind string) error {
+			for _, fn := range fns {
+				if err := fn(kind); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// jobDescKey is the schema descriptor for key field.
+	jobDescKey := jobFields[1].Descriptor()
+	// job.KeyValidator is a validator for the "key" field. It is called by the builders before save.
+	job.KeyValidator = func() func(string) error {
+		validators := jobDescKey.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(key string) error {
+			for _, fn := range fns {
+				if err := fn(key); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// jobDescSeq is the schema descriptor for seq field.
+	jobDescSeq := jobFields[3].Descriptor()
+	// job.DefaultSeq holds the default value on creation for the seq field.
+	job.DefaultSeq = jobDescSeq.Default.(int)
+	// jobDescAttempts is the schema descriptor for attempts field.
+	jobDescAttempts := jobFields[4].Descriptor()
+	// job.DefaultAttempts holds the default value on creation for the attempts field.
+	job.DefaultAttempts = jobDescAttempts.Default.(int)
+	// jobDescLeaseOwner is the schema descriptor for lease_owner field.
+	jobDescLeaseOwner := jobFields[5].Descriptor()
+	// job.LeaseOwnerValidator is a validator for the "lease_owner" field. It is called by the builders before save.
+	job.LeaseOwnerValidator = jobDescLeaseOwner.Validators[0].(func(string) error)
+	// jobDescLastError is the schema descriptor for last_error field.
+	jobDescLastError := jobFields[7].Descriptor()
+	// job.LastErrorValidator is a validator for the "last_error" field. It is called by the builders before save.
+	job.LastErrorValidator = jobDescLastError.Validators[0].(func(string) error)
+	// jobDescID is the schema descriptor for id field.
+	jobDescID := jobMixinFields0[0].Descriptor()
+	// job.DefaultID holds the default value on creation for the id field.
+	job.DefaultID = jobDescID.Default.(func() string)
+	// job.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	job.IDValidator = func() func(string) error {
+		validators := jobDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	memberMixin := schema.Member{}.Mixin()
 	member.Policy = privacy.NewPolicies(memberMixin[0], schema.Member{})
 	member.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -852,14 +951,10 @@ func init() {
 	openapispecDescSourceURL := openapispecFields[1].Descriptor()
 	// openapispec.SourceURLValidator is a validator for the "source_url" field. It is called by the builders before save.
 	openapispec.SourceURLValidator = openapispecDescSourceURL.Validators[0].(func(string) error)
-	// openapispecDescLastProcessErrorCode is the schema descriptor for last_process_error_code field.
-	openapispecDescLastProcessErrorCode := openapispecFields[5].Descriptor()
-	// openapispec.LastProcessErrorCodeValidator is a validator for the "last_process_error_code" field. It is called by the builders before save.
-	openapispec.LastProcessErrorCodeValidator = openapispecDescLastProcessErrorCode.Validators[0].(func(string) error)
-	// openapispecDescLeaseOwner is the schema descriptor for lease_owner field.
-	openapispecDescLeaseOwner := openapispecFields[6].Descriptor()
-	// openapispec.LeaseOwnerValidator is a validator for the "lease_owner" field. It is called by the builders before save.
-	openapispec.LeaseOwnerValidator = openapispecDescLeaseOwner.Validators[0].(func(string) error)
+	// openapispecDescLastProcessError is the schema descriptor for last_process_error field.
+	openapispecDescLastProcessError := openapispecFields[8].Descriptor()
+	// openapispec.LastProcessErrorValidator is a validator for the "last_process_error" field. It is called by the builders before save.
+	openapispec.LastProcessErrorValidator = openapispecDescLastProcessError.Validators[0].(func(string) error)
 	// openapispecDescID is the schema descriptor for id field.
 	openapispecDescID := openapispecMixinFields0[0].Descriptor()
 	// openapispec.DefaultID holds the default value on creation for the id field.
@@ -908,8 +1003,26 @@ func init() {
 	openapispecversionDescURL := openapispecversionFields[1].Descriptor()
 	// openapispecversion.URLValidator is a validator for the "url" field. It is called by the builders before save.
 	openapispecversion.URLValidator = openapispecversionDescURL.Validators[0].(func(string) error)
+	// openapispecversionDescDigest is the schema descriptor for digest field.
+	openapispecversionDescDigest := openapispecversionFields[5].Descriptor()
+	// openapispecversion.DigestValidator is a validator for the "digest" field. It is called by the builders before save.
+	openapispecversion.DigestValidator = func() func(string) error {
+		validators := openapispecversionDescDigest.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(digest string) error {
+			for _, fn := range fns {
+				if err := fn(digest); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	// openapispecversionDescCreatedAt is the schema descriptor for created_at field.
-	openapispecversionDescCreatedAt := openapispecversionFields[3].Descriptor()
+	openapispecversionDescCreatedAt := openapispecversionFields[6].Descriptor()
 	// openapispecversion.DefaultCreatedAt holds the default value on creation for the created_at field.
 	openapispecversion.DefaultCreatedAt = openapispecversionDescCreatedAt.Default.(func() time.Time)
 	// openapispecversionDescID is the schema descriptor for id field.

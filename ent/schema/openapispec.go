@@ -13,9 +13,9 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 )
 
-// OpenAPISpec is an OpenAPI document an organization publishes, fetched from its source URL by a
-// background job into versions. The job takes a lease on the row (lease_owner, lease_until), so
-// several server processes sharing one database process each spec once.
+// OpenAPISpec is an OpenAPI document an organization publishes, taken from a URL (fetched again
+// on every PUT and, when configured, periodically) or from text, and processed by a background
+// job (internal/jobs, kind "openapi") into versions.
 type OpenAPISpec struct{ ent.Schema }
 
 // Mixin of OpenAPISpec.
@@ -25,15 +25,17 @@ func (OpenAPISpec) Mixin() []ent.Mixin { return []ent.Mixin{IDMixin{}, TimeMixin
 func (OpenAPISpec) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("slug").MinLen(1).MaxLen(100).Match(regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)),
+		// source_url or source_text is the source: exactly one is set.
 		field.String("source_url").Optional().Nillable().MaxLen(2048),
-		field.Enum("processing_state").Values("pending", "progress", "complete", "failed").Default("pending"),
+		field.Bytes("source_text").Optional().Nillable(),
+		field.Enum("visibility").Values("private", "public").Default("private"),
+		field.Enum("processing_state").Values("pending", "progress", "complete").Default("pending"),
 		field.String("last_version_id").Optional().Nillable(),
 		field.Time("last_processed_at").Optional().Nillable(),
-		// last_process_error_code is the code of the last failure (FETCH_TIMEOUT, …), nil after a success.
-		field.String("last_process_error_code").Optional().Nillable().MaxLen(64),
-		// lease_owner and lease_until say which process works on the spec, and until when.
-		field.String("lease_owner").Optional().Nillable().MaxLen(64),
-		field.Time("lease_until").Optional().Nillable(),
+		// last_process_error_code and last_process_error say why the last processing failed;
+		// both are nil after a success.
+		field.Enum("last_process_error_code").Values("FETCH_TIMEOUT", "FETCH_ERROR", "PARSE_ERROR").Optional().Nillable(),
+		field.String("last_process_error").Optional().Nillable().MaxLen(2048),
 	}
 }
 
@@ -47,17 +49,14 @@ func (OpenAPISpec) Edges() []ent.Edge {
 
 // Indexes of OpenAPISpec.
 func (OpenAPISpec) Indexes() []ent.Index {
-	return []ent.Index{
-		index.Fields("organization_id", "slug").Unique(),
-		index.Fields("processing_state", "lease_until"),
-	}
+	return []ent.Index{index.Fields("organization_id", "slug").Unique()}
 }
 
-// Policy of OpenAPISpec: members with a role see specs; admins manage them. (Later issues let
-// creators publish specs.)
+// Policy of OpenAPISpec: members with a role see specs; reviewers, creators and admins manage
+// them (rule.ForOrganization's createOpenAPISpec). The processing job writes as the system viewer.
 func (OpenAPISpec) Policy() ent.Policy {
 	return privacy.Policy{
 		Query:    privacy.QueryPolicy{rule.FilterTenant(viewer.RoleRead)},
-		Mutation: privacy.MutationPolicy{rule.AllowOrgRole(viewer.RoleAdmin), privacy.AlwaysDenyRule()},
+		Mutation: privacy.MutationPolicy{rule.AllowOrgRole(viewer.RoleReview), privacy.AlwaysDenyRule()},
 	}
 }

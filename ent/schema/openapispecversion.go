@@ -12,8 +12,10 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 )
 
-// OpenAPISpecVersion is one fetched version of an OpenAPI spec: the document as fetched from its
-// URL. Versions are immutable and go with their spec.
+// OpenAPISpecVersion is one processed version of an OpenAPI spec: the entry document as it was
+// fetched or given (raw), and the filesystem of it and the files its $refs name, parsed. Versions
+// are immutable, written by the processing job only when the content changed, and go with their
+// spec.
 type OpenAPISpecVersion struct{ ent.Schema }
 
 // Mixin of OpenAPISpecVersion.
@@ -23,9 +25,17 @@ func (OpenAPISpecVersion) Mixin() []ent.Mixin { return []ent.Mixin{IDMixin{}, Or
 func (OpenAPISpecVersion) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("spec_id").Immutable().NotEmpty(),
+		// url is where the entry document was fetched from (after redirects); empty for text.
 		field.String("url").Immutable().MaxLen(2048),
-		// content is the fetched document (JSON or YAML), as fetched.
-		field.Bytes("content").Immutable(),
+		// raw is the entry document exactly as fetched or given, in format json or yaml.
+		field.Bytes("raw").Immutable(),
+		field.Enum("format").Values("json", "yaml").Immutable(),
+		// filesystem is a JSON object: file path → the file parsed (the entry document and
+		// every file its $refs reach).
+		field.Bytes("filesystem").Immutable(),
+		// digest identifies the content (every file's bytes), so an unchanged source makes no
+		// version.
+		field.String("digest").Immutable().NotEmpty().MaxLen(64),
 		field.Time("created_at").Default(now).Immutable(),
 	}
 }
@@ -43,11 +53,11 @@ func (OpenAPISpecVersion) Indexes() []ent.Index {
 	return []ent.Index{index.Fields("spec_id", "created_at")}
 }
 
-// Policy of OpenAPISpecVersion: members with a role see versions; admins manage them. (The
-// processing job writes them as the system viewer.)
+// Policy of OpenAPISpecVersion: members with a role read versions; only the processing job (the
+// system viewer) writes them.
 func (OpenAPISpecVersion) Policy() ent.Policy {
 	return privacy.Policy{
 		Query:    privacy.QueryPolicy{rule.FilterTenant(viewer.RoleRead)},
-		Mutation: privacy.MutationPolicy{rule.AllowOrgRole(viewer.RoleAdmin), privacy.AlwaysDenyRule()},
+		Mutation: privacy.MutationPolicy{privacy.AlwaysDenyRule()},
 	}
 }

@@ -151,7 +151,8 @@ func exercise(t *testing.T, client *ent.Client) {
 	spec := client.OpenAPISpec.Create().SetOrganizationID(org.ID).SetSlug("petstore").
 		SetSourceURL("https://example.com/openapi.json").SaveX(sys)
 	ver := client.OpenAPISpecVersion.Create().SetOrganizationID(org.ID).SetSpecID(spec.ID).
-		SetURL("https://example.com/openapi.json").SetContent([]byte(`{"openapi":"3.1.0"}`)).SaveX(sys)
+		SetURL("https://example.com/openapi.json").SetRaw([]byte(`{"openapi":"3.1.0"}`)).SetFormat("json").
+		SetFilesystem([]byte(`{"openapi.json":{"openapi":"3.1.0"}}`)).SetDigest("d").SaveX(sys)
 	spec.Update().SetLastVersionID(ver.ID).SetProcessingState("complete").ExecX(sys)
 	if err := client.OpenAPISpec.Create().SetOrganizationID(org.ID).SetSlug("petstore").Exec(sys); !ent.IsConstraintError(err) {
 		t.Errorf("a second spec with the same slug: got %v, want a constraint error", err)

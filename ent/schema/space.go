@@ -64,7 +64,10 @@ func (Space) Edges() []ent.Edge {
 // Indexes of Space.
 func (Space) Indexes() []ent.Index {
 	return []ent.Index{
-		index.Fields("organization_id", "parent_id", "position"),
+		// Siblings in order (id breaks ties): with id, SQLite takes this index for the neighbours
+		// of a place in a small collection rather than the next one, which meets the same order
+		// only after reading the organization's other spaces.
+		index.Fields("organization_id", "parent_id", "position", "id"),
 		// An organization's live spaces in list order: a page reads its rows and stops.
 		index.Fields("organization_id", "deleted_at", "position", "id"),
 		index.Fields("parent_id"),

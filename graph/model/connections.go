@@ -104,3 +104,19 @@ func (c *SiteConnection) Nodes() []*ent.Site {
 
 // Info returns where the page ends and the total count.
 func (c *SiteConnection) Info() (*PageInfo, int) { return c.PageInfo, c.TotalCount }
+
+// Nodes returns the OpenAPI specs of the page.
+func (c *OpenAPISpecConnection) Nodes() []*ent.OpenAPISpec {
+	return nodesOf(c.Edges, func(e *OpenAPISpecEdge) *ent.OpenAPISpec { return e.Node })
+}
+
+// Info returns where the page ends and the total count.
+func (c *OpenAPISpecConnection) Info() (*PageInfo, int) { return c.PageInfo, c.TotalCount }
+
+// Nodes returns the spec versions of the page.
+func (c *OpenAPISpecVersionConnection) Nodes() []*ent.OpenAPISpecVersion {
+	return nodesOf(c.Edges, func(e *OpenAPISpecVersionEdge) *ent.OpenAPISpecVersion { return e.Node })
+}
+
+// Info returns where the page ends and the total count.
+func (c *OpenAPISpecVersionConnection) Info() (*PageInfo, int) { return c.PageInfo, c.TotalCount }

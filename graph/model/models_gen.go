@@ -13,6 +13,7 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/changerequest"
 	"github.com/binderyhq/bindery/ent/customfield"
+	"github.com/binderyhq/bindery/ent/openapispec"
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
@@ -225,6 +226,11 @@ type CreateCustomFieldInput struct {
 type CreateInviteLinkInput struct {
 	// null invites guests.
 	Role *viewer.Role `json:"role,omitempty"`
+}
+
+type CreateOpenAPISpecInput struct {
+	Slug   string                  `json:"slug"`
+	Source *OpenAPISpecSourceInput `json:"source"`
 }
 
 type CreateOrganizationInput struct {
@@ -448,6 +454,40 @@ type MoveSpaceInput struct {
 	Parent graphql.Omittable[*string] `json:"parent,omitempty"`
 	// Where among the new siblings; at the end when absent.
 	Position *ContentPositionInput `json:"position,omitempty"`
+}
+
+type OpenAPISpecConnection struct {
+	Edges      []*OpenAPISpecEdge `json:"edges"`
+	PageInfo   *PageInfo          `json:"pageInfo"`
+	TotalCount int                `json:"totalCount"`
+}
+
+type OpenAPISpecEdge struct {
+	Cursor string           `json:"cursor"`
+	Node   *ent.OpenAPISpec `json:"node"`
+}
+
+// What the viewer may do with a specification: view takes a role, edit createOpenAPISpec.
+type OpenAPISpecPermissions struct {
+	View bool `json:"view"`
+	Edit bool `json:"edit"`
+}
+
+// A source: exactly one of url (an absolute http or https URL, at most 2048 characters) and text.
+type OpenAPISpecSourceInput struct {
+	URL  *string `json:"url,omitempty"`
+	Text *string `json:"text,omitempty"`
+}
+
+type OpenAPISpecVersionConnection struct {
+	Edges      []*OpenAPISpecVersionEdge `json:"edges"`
+	PageInfo   *PageInfo                 `json:"pageInfo"`
+	TotalCount int                       `json:"totalCount"`
+}
+
+type OpenAPISpecVersionEdge struct {
+	Cursor string                  `json:"cursor"`
+	Node   *ent.OpenAPISpecVersion `json:"node"`
 }
 
 type OrganizationConnection struct {
@@ -763,6 +803,10 @@ type UpdateInviteLinkInput struct {
 type UpdateMemberInput struct {
 	// null makes the member a guest.
 	Role graphql.Omittable[*viewer.Role] `json:"role,omitempty"`
+}
+
+type UpdateOpenAPISpecInput struct {
+	Visibility openapispec.Visibility `json:"visibility"`
 }
 
 type UpdateOrganizationInput struct {

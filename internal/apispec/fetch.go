@@ -26,7 +26,7 @@ var specRel = filepath.Join("package", "spec", "openapi.json")
 // ensureSpecFile returns the path of the cached openapi.json, fetching the
 // package with npm when it is missing.
 func ensureSpecFile() (string, error) {
-	cache, err := cacheDir()
+	cache, err := CacheDir()
 	if err != nil {
 		return "", err
 	}
@@ -49,8 +49,9 @@ func fetchHint(cache string) string {
 		"(set BINDERY_CACHE to use another cache directory)", pkgSpec, dst, Version)
 }
 
-// cacheDir returns $BINDERY_CACHE, or <repo root>/.cache.
-func cacheDir() (string, error) {
+// CacheDir returns where tests keep what they fetch (the reference document, the browser driver):
+// $BINDERY_CACHE, or <repo root>/.cache.
+func CacheDir() (string, error) {
 	if dir := os.Getenv("BINDERY_CACHE"); dir != "" {
 		return filepath.Abs(dir)
 	}

@@ -14,6 +14,8 @@ import (
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/crawl"
 	"github.com/binderyhq/bindery/internal/fetch"
+	"github.com/binderyhq/bindery/internal/jobs"
+	"github.com/binderyhq/bindery/internal/openapi"
 	"github.com/binderyhq/bindery/internal/store"
 	"github.com/binderyhq/bindery/publish"
 	"github.com/binderyhq/bindery/rest"
@@ -34,8 +36,11 @@ type Options struct {
 	RequestTimeout time.Duration
 	Clock          func() time.Time
 	CORSOrigins    []string     // browser origins allowed to call the API; "*" for any
-	FetchAllow     fetch.Allow  // hosts and networks imports may fetch from besides public addresses
+	FetchAllow     fetch.Allow  // hosts and networks imports and OpenAPI sources may be fetched from besides public addresses
 	ImportLimits   crawl.Limits // bounds of a website import
+	OpenAPILimits  openapi.Limits
+	OpenAPIRefresh time.Duration // how often specs with a URL source are fetched again; 0: never
+	Jobs           jobs.Options  // the background job runner
 }
 
 // Defaults are the options of a server started without flags.
@@ -44,11 +49,16 @@ func Defaults(baseURL string) Options {
 		ImportLimits: crawl.DefaultLimits}
 }
 
-// New returns the server's HTTP handler over an open store.
-func New(st *store.Store, o Options) http.Handler {
+// New returns the server's HTTP handler over an open store, and the runner of its background jobs
+// (not started: `serve` runs it until it stops).
+func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
+	runner := jobs.New(st.Client, o.Jobs)
 	r := &graph.Resolver{Client: st.Client, Clock: o.Clock, Version: Version, Build: Build, BaseURL: o.BaseURL,
-		Blobs: st.Blobs, Search: st.Search, Fetcher: fetch.New(o.FetchAllow), ImportLimits: o.ImportLimits}
-	return rest.NewRouter(rest.Config{
+		Blobs: st.Blobs, Search: st.Search, Fetcher: fetch.New(o.FetchAllow), ImportLimits: o.ImportLimits,
+		Jobs: runner, OpenAPILimits: o.OpenAPILimits, OpenAPIRefresh: o.OpenAPIRefresh}
+	runner.Handle(graph.OpenAPIJob, r.ProcessOpenAPISpec)
+	sites := publish.New(r, o.BaseURL)
+	return sites.ByHost(rest.NewRouter(rest.Config{
 		Resolver:       r,
 		GraphQL:        graph.NewHandler(r, o.Limits),
 		Authenticate:   authenticator(st),
@@ -57,8 +67,8 @@ func New(st *store.Store, o Options) http.Handler {
 		RequestTimeout: o.RequestTimeout,
 		BaseURL:        o.BaseURL,
 		CORSOrigins:    o.CORSOrigins,
-		Sites:          publish.New(r, o.BaseURL).Routes,
-	})
+		Sites:          sites.Routes,
+	})), runner
 }
 
 func authenticator(st *store.Store) rest.Authenticator {

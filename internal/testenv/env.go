@@ -14,6 +14,7 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/apispec"
+	"github.com/binderyhq/bindery/internal/jobs"
 	"github.com/binderyhq/bindery/internal/server"
 	"github.com/binderyhq/bindery/internal/store"
 )
@@ -24,6 +25,7 @@ type Env struct {
 	Store      *store.Store
 	Server     *httptest.Server
 	Spec       *apispec.Spec
+	Jobs       *jobs.Runner // the server's background job runner: not running unless RunJobs starts it
 	statements atomic.Int64
 	sent       *sentStatements
 }
@@ -47,10 +49,28 @@ func New(tb testing.TB, opts ...func(*server.Options)) *Env {
 	}
 	e.Server = httptest.NewUnstartedServer(nil)
 	o.BaseURL = "http://" + e.Server.Listener.Addr().String()
-	e.Server.Config.Handler = server.New(e.Store, o)
+	e.Server.Config.Handler, e.Jobs = server.New(e.Store, o)
 	e.Server.Start()
 	tb.Cleanup(e.Server.Close)
 	return e
+}
+
+// RunJobs runs the server's job runner in the background until the test ends, as `serve` does.
+func (e *Env) RunJobs() {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); e.Jobs.Run(ctx) }()
+	e.tb.Cleanup(func() { cancel(); <-done })
+}
+
+// RunDueJobs runs the jobs due now, one after another, and returns how many ran.
+func (e *Env) RunDueJobs() int {
+	e.tb.Helper()
+	n, err := e.Jobs.RunDue(context.Background())
+	if err != nil {
+		e.tb.Fatal(err)
+	}
+	return n
 }
 
 // Bootstrap creates an admin user with their organization.

@@ -63,7 +63,7 @@ var gfm = goldmark.New(
 
 // Render renders markdown for a site whose URLs links gives.
 func Render(src string, links Links) Page {
-	pc := parser.NewContext()
+	pc := parser.NewContext(parser.WithIDs(&anchors{taken: map[string]bool{}}))
 	pc.Set(linksKey, links)
 	doc := gfm.Parser().Parse(text.NewReader([]byte(src)), parser.WithContext(pc))
 	var out bytes.Buffer
@@ -139,3 +139,13 @@ func unwrap(n ast.Node) {
 	}
 	parent.RemoveChild(parent, n)
 }
+
+// anchors gives headings the anchors the search index gives their sections (markdown.Anchor,
+// numbered like GitHub's), so a search result's link lands on its heading.
+type anchors struct{ taken map[string]bool }
+
+func (a *anchors) Generate(heading []byte, _ ast.NodeKind) []byte {
+	return []byte(markdown.UniqueAnchor(a.taken, markdown.Anchor(string(heading))))
+}
+
+func (a *anchors) Put(id []byte) { a.taken[string(id)] = true }

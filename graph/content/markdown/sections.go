@@ -35,7 +35,7 @@ func Sections(body string) []Section {
 			out[len(out)-1].Text = strings.Join(text, "\n")
 			text = nil
 			heading := plainText(h, src)
-			out = append(out, Section{Heading: heading, Anchor: uniqueAnchor(anchors, Anchor(heading))})
+			out = append(out, Section{Heading: heading, Anchor: UniqueAnchor(anchors, Anchor(heading))})
 			continue
 		}
 		text = appendBlockText(text, n, src)
@@ -94,9 +94,9 @@ func Anchor(heading string) string {
 	return b.String()
 }
 
-// uniqueAnchor returns anchor, or the first of anchor-1, anchor-2… that no earlier heading of the
+// UniqueAnchor returns anchor, or the first of anchor-1, anchor-2… that no earlier heading of the
 // page took, and records it taken.
-func uniqueAnchor(taken map[string]bool, anchor string) string {
+func UniqueAnchor(taken map[string]bool, anchor string) string {
 	unique := anchor
 	for n := 1; taken[unique]; n++ {
 		unique = anchor + "-" + strconv.Itoa(n)

@@ -1,0 +1,373 @@
+// Package openapi turns an OpenAPI document — at a URL or given as text — into what a spec
+// version keeps: the entry document as it came, and a filesystem of it and every file its $refs
+// reach, parsed. Documents are fetched through an SSRF-guarded client (internal/fetch), bounded in
+// bytes, files and time, parsed as JSON or YAML and validated as OpenAPI 3.0, 3.1 or 3.2, or
+// Swagger 2.0, by github.com/getkin/kin-openapi.
+//
+// Every failure is an *Error with the reference's processing error code: FETCH_TIMEOUT,
+// FETCH_ERROR (unreachable, refused, too large, not a success), PARSE_ERROR (not JSON or YAML,
+// not an OpenAPI document, an invalid one, a $ref that cannot be resolved).
+package openapi
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi2"
+	"github.com/getkin/kin-openapi/openapi2conv"
+	"github.com/getkin/kin-openapi/openapi3"
+	"go.yaml.in/yaml/v4"
+
+	"github.com/binderyhq/bindery/internal/fetch"
+)
+
+// Code is a processing error code of the reference (OpenAPISpecProcessingErrorCode).
+type Code string
+
+// The codes of the reference.
+const (
+	FetchTimeout Code = "FETCH_TIMEOUT"
+	FetchError   Code = "FETCH_ERROR"
+	ParseError   Code = "PARSE_ERROR"
+)
+
+// Error is why a document could not be processed.
+type Error struct {
+	Code    Code
+	Message string
+}
+
+func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }
+
+func failf(code Code, format string, args ...any) *Error {
+	msg := fmt.Sprintf(format, args...)
+	if r := []rune(msg); len(r) > 500 {
+		msg = string(r[:500]) + "…"
+	}
+	return &Error{Code: code, Message: msg}
+}
+
+// Getter fetches a URL, reading at most max bytes (fetch.Client).
+type Getter interface {
+	Get(ctx context.Context, u *url.URL, max int64) (*fetch.Response, error)
+}
+
+// Limits bound the processing of one document.
+type Limits struct {
+	MaxBytes int64         // the entry document and its referenced files together
+	MaxFiles int           // referenced files besides the entry document
+	Timeout  time.Duration // the whole processing: fetches, parsing and validation
+}
+
+// DefaultLimits are the bounds when none are configured.
+var DefaultLimits = Limits{MaxBytes: 10 << 20, MaxFiles: 100, Timeout: 30 * time.Second}
+
+// Document is a processed document.
+type Document struct {
+	URL        string                     // where the entry document was found (after redirects); "" for text
+	Raw        []byte                     // the entry document as fetched or given
+	Format     string                     // json or yaml: the entry document's
+	Filesystem map[string]json.RawMessage // path → file as JSON: the entry document and every file its $refs reach
+	Digest     string                     // of every file's bytes: equal digests, equal content
+	Version    string                     // the document's openapi (or swagger) version
+}
+
+// FromURL fetches the document at rawURL through g and processes it.
+func FromURL(ctx context.Context, g Getter, rawURL string, l Limits) (*Document, error) {
+	ctx, cancel := context.WithTimeout(ctx, l.Timeout)
+	defer cancel()
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, failf(FetchError, "the source URL cannot be parsed: %v", err)
+	}
+	p := &processor{ctx: ctx, g: g, limits: l, budget: l.MaxBytes, files: map[string][]byte{}}
+	raw, final, err := p.get(u)
+	if err != nil {
+		return nil, err
+	}
+	return p.process(raw, final)
+}
+
+// FromText processes a document given as text. Its $refs may name only places within it.
+func FromText(ctx context.Context, text []byte, l Limits) (*Document, error) {
+	ctx, cancel := context.WithTimeout(ctx, l.Timeout)
+	defer cancel()
+	if int64(len(text)) > l.MaxBytes {
+		return nil, failf(FetchError, "the document is %d bytes, more than %d", len(text), l.MaxBytes)
+	}
+	p := &processor{ctx: ctx, limits: l, files: map[string][]byte{}}
+	return p.process(text, nil)
+}
+
+// processor holds the state of one processing: the files fetched so far and the bytes left.
+type processor struct {
+	ctx     context.Context
+	g       Getter
+	limits  Limits
+	budget  int64
+	files   map[string][]byte // URL → bytes of each referenced file
+	fetchEr *Error            // the first failure to fetch a referenced file
+}
+
+// get fetches u within the byte budget. Returns the body and where it was found.
+func (p *processor) get(u *url.URL) ([]byte, *url.URL, error) {
+	if p.budget <= 0 {
+		return nil, nil, failf(FetchError, "the document and its files are more than %d bytes", p.limits.MaxBytes)
+	}
+	res, err := p.g.Get(p.ctx, u, p.budget)
+	if err != nil {
+		return nil, nil, fetchFailure(u, err, p.limits.MaxBytes)
+	}
+	if res.Status < 200 || res.Status > 299 {
+		return nil, nil, failf(FetchError, "%s answered HTTP %d", u.Redacted(), res.Status)
+	}
+	p.budget -= int64(len(res.Body))
+	return res.Body, res.URL, nil
+}
+
+// fetchFailure classifies an error of fetching u.
+func fetchFailure(u *url.URL, err error, max int64) *Error {
+	var ne net.Error
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout():
+		return failf(FetchTimeout, "fetching %s took too long", u.Redacted())
+	case errors.Is(err, fetch.ErrTooLarge):
+		return failf(FetchError, "%s: the document and its files are more than %d bytes", u.Redacted(), max)
+	case errors.Is(err, fetch.ErrRefused):
+		return failf(FetchError, "%s was not fetched: %v", u.Redacted(), err)
+	}
+	return failf(FetchError, "%s could not be fetched: %v", u.Redacted(), err)
+}
+
+// process parses, resolves and validates the entry document raw found at base (nil for text).
+func (p *processor) process(raw []byte, base *url.URL) (doc *Document, err error) {
+	defer func() {
+		if r := recover(); r != nil { // a library bug on a hostile document must not stop the server
+			doc, err = nil, failf(ParseError, "the document could not be processed: %v", r)
+		}
+	}()
+	root, err := toJSON(raw)
+	if err != nil {
+		return nil, failf(ParseError, "the document is neither JSON nor YAML: %v", err)
+	}
+	version, err := versionOf(root)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.load(root, version, base); err != nil {
+		return nil, err
+	}
+	return p.document(raw, root, version, base)
+}
+
+// versionOf reads the openapi or swagger field of a document in JSON.
+func versionOf(doc json.RawMessage) (string, error) {
+	var head struct {
+		OpenAPI any `json:"openapi"`
+		Swagger any `json:"swagger"`
+	}
+	if json.Unmarshal(doc, &head) != nil {
+		return "", failf(ParseError, "the document is not an OpenAPI document: it is not an object")
+	}
+	if v, ok := head.OpenAPI.(string); ok && strings.HasPrefix(v, "3.") {
+		return v, nil
+	}
+	if v, ok := head.Swagger.(string); ok && v == "2.0" {
+		return v, nil
+	}
+	if head.OpenAPI != nil || head.Swagger != nil {
+		return "", failf(ParseError, "the document's version is not supported: openapi 3.x and swagger 2.0 are")
+	}
+	return "", failf(ParseError, "the document is not an OpenAPI document: it has neither an openapi nor a swagger field")
+}
+
+// load resolves the document's $refs (fetching the files they name) and validates it.
+func (p *processor) load(root json.RawMessage, version string, base *url.URL) error {
+	loader := openapi3.NewLoader()
+	loader.Context = p.ctx
+	loader.ReadFromURIFunc = p.readRef
+	var doc *openapi3.T
+	var err error
+	if version == "2.0" {
+		doc, err = p.fromSwagger(loader, root, base)
+	} else if base != nil {
+		doc, err = loader.LoadFromDataWithPath(root, base)
+	} else {
+		doc, err = loader.LoadFromData(root)
+	}
+	if p.fetchEr != nil {
+		return p.fetchEr
+	}
+	if err != nil {
+		return failf(ParseError, "the document's references cannot be resolved: %v", err)
+	}
+	if p.ctx.Err() != nil {
+		return failf(FetchTimeout, "processing the document took longer than %s", p.limits.Timeout)
+	}
+	err = doc.Validate(p.ctx, openapi3.DisableExamplesValidation(), openapi3.DisableSchemaDefaultsValidation(),
+		openapi3.DisableSchemaPatternValidation())
+	if err != nil {
+		return failf(ParseError, "the document is not valid OpenAPI %s: %v", version, err)
+	}
+	return nil
+}
+
+// fromSwagger reads a Swagger 2.0 document as OpenAPI 3.0 (kin-openapi's conversion) and resolves
+// its $refs.
+func (p *processor) fromSwagger(loader *openapi3.Loader, root json.RawMessage, base *url.URL) (*openapi3.T, error) {
+	var doc2 openapi2.T
+	if err := json.Unmarshal(root, &doc2); err != nil {
+		return nil, err
+	}
+	doc, err := openapi2conv.ToV3(&doc2)
+	if err != nil {
+		return nil, err
+	}
+	if doc.Paths == nil { // paths: {} converts to none, which 3.0 requires
+		doc.Paths = openapi3.NewPaths()
+	}
+	return doc, loader.ResolveRefsIn(doc, base)
+}
+
+// readRef is the loader's reader of referenced files: through the guarded client, within the
+// budgets of bytes and files. It records the first failure, which names the file.
+func (p *processor) readRef(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
+	if b, ok := p.files[u.String()]; ok {
+		return b, nil
+	}
+	if err := p.refAllowed(u); err != nil {
+		if p.fetchEr == nil && err.Code != ParseError {
+			p.fetchEr = err
+		}
+		return nil, err
+	}
+	body, _, err := p.get(u)
+	if err != nil {
+		if p.fetchEr == nil {
+			p.fetchEr = err.(*Error)
+		}
+		return nil, err
+	}
+	p.files[u.String()] = body
+	return body, nil
+}
+
+// refAllowed refuses a referenced file the source cannot reach: any for text, one past the
+// file budget, one that is not http or https.
+func (p *processor) refAllowed(u *url.URL) *Error {
+	switch {
+	case p.g == nil:
+		return failf(ParseError, "$ref %q names another file: a document given as text must be self-contained", u.String())
+	case len(p.files) >= p.limits.MaxFiles:
+		return failf(FetchError, "the document references more than %d files", p.limits.MaxFiles)
+	case fetch.CheckURL(u) != nil:
+		return failf(FetchError, "$ref %q names a file that is not fetched: %v", u.Redacted(), fetch.CheckURL(u))
+	}
+	return nil
+}
+
+// document assembles the processed document: the filesystem keyed by path and the digest.
+func (p *processor) document(raw []byte, root json.RawMessage, version string, base *url.URL) (*Document, error) {
+	d := &Document{Raw: raw, Format: formatOf(raw), Version: version, Filesystem: map[string]json.RawMessage{}}
+	h := sha256.New()
+	h.Write(raw)
+	rootName := "openapi." + d.Format
+	if base != nil {
+		d.URL = base.String()
+		if name := path.Base(base.Path); name != "." && name != "/" {
+			rootName = name
+		}
+	}
+	d.Filesystem[rootName] = root
+	urls := make([]string, 0, len(p.files))
+	for u := range p.files {
+		urls = append(urls, u)
+	}
+	sort.Strings(urls)
+	for _, u := range urls {
+		parsed, err := toJSON(p.files[u])
+		if err != nil {
+			return nil, failf(ParseError, "%s is neither JSON nor YAML: %v", u, err)
+		}
+		d.Filesystem[fileKey(base, u)] = parsed
+		fmt.Fprintf(h, "\x00%s\x00", u)
+		h.Write(p.files[u])
+	}
+	d.Digest = hex.EncodeToString(h.Sum(nil))
+	return d, nil
+}
+
+// fileKey is a referenced file's path in the filesystem: relative to the entry document's
+// directory when it is below it on the same host, else its URL.
+func fileKey(base *url.URL, raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || base == nil || u.Scheme != base.Scheme || u.Host != base.Host || u.RawQuery != "" {
+		return raw
+	}
+	dir := path.Dir(base.Path) + "/"
+	if dir == "//" {
+		dir = "/"
+	}
+	if rel, ok := strings.CutPrefix(u.Path, dir); ok && rel != "" {
+		return rel
+	}
+	return raw
+}
+
+// formatOf says whether a document is JSON or YAML.
+func formatOf(raw []byte) string {
+	trimmed := bytes.TrimLeft(raw, " \t\r\n\ufeff")
+	if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') && json.Valid(raw) {
+		return "json"
+	}
+	return "yaml"
+}
+
+// toJSON parses a JSON or YAML file into JSON. YAML mapping keys that are not strings (response
+// codes such as 200) become their text.
+func toJSON(raw []byte) (json.RawMessage, error) {
+	if formatOf(raw) == "json" {
+		return bytes.Clone(raw), nil
+	}
+	var v any
+	if err := yaml.Unmarshal(raw, &v); err != nil {
+		return nil, err
+	}
+	if v == nil {
+		return nil, errors.New("the file is empty")
+	}
+	return json.Marshal(stringKeys(v))
+}
+
+// stringKeys converts the maps of a decoded YAML value to maps with string keys, as JSON has.
+func stringKeys(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, e := range t {
+			t[k] = stringKeys(e)
+		}
+		return t
+	case map[any]any:
+		m := make(map[string]any, len(t))
+		for k, e := range t {
+			m[fmt.Sprint(k)] = stringKeys(e)
+		}
+		return m
+	case []any:
+		for i, e := range t {
+			t[i] = stringKeys(e)
+		}
+	}
+	return v
+}
