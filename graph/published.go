@@ -105,10 +105,7 @@ func (r *Resolver) admitsAudience(s *ent.Site, a Audience) error {
 // visibleStructure loads a site's sections (in the order of its structure) and site spaces in
 // order, keeping those whose condition the reader's claims satisfy (and live spaces only).
 func (r *Resolver) visibleStructure(ctx context.Context, s *ent.Site, claims map[string]any) (*SiteVisit, error) {
-	schema, err := siteSchema(s)
-	if err != nil {
-		return nil, err
-	}
+	schema := siteSchema(s)
 	sections, err := sectionsInOrder(ctx, r.Client, s.ID)
 	if err != nil {
 		return nil, err
@@ -135,12 +132,18 @@ func (r *Resolver) visibleStructure(ctx context.Context, s *ent.Site, claims map
 	return visit, nil
 }
 
-// siteSchema is the site's adaptive-content schema, nil when it has none.
-func siteSchema(s *ent.Site) (*adaptive.Schema, error) {
+// siteSchema is the site's adaptive-content schema, nil when it has none. A stored schema is
+// checked when it is written; one that no longer parses is taken as none, which hides every
+// object whose condition names a claim (failing closed).
+func siteSchema(s *ent.Site) *adaptive.Schema {
 	if s.AdaptiveSchema == nil {
-		return nil, nil
+		return nil
 	}
-	return adaptive.ParseSchema(s.AdaptiveSchema)
+	schema, err := adaptive.ParseSchema(s.AdaptiveSchema)
+	if err != nil {
+		return nil
+	}
+	return schema
 }
 
 // shows reports whether an object with this condition is shown to a reader with these claims.

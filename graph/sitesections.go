@@ -264,10 +264,7 @@ func conditionCheck(s *ent.Site) func(string) error {
 		}
 		// MERGE(sitespaces): checkSiteCondition(ctx, s, expr) of graph/siteconditions.go replaces
 		// the rest of this body when it lands.
-		schema, err := siteSchema(s)
-		if err != nil {
-			return apperr.Internalw(err)
-		}
+		schema := siteSchema(s)
 		if err := adaptive.CheckCondition(expr, schema); err != nil {
 			return apperr.Invalidf("%s", err.Error())
 		}

@@ -188,7 +188,9 @@ func outline(hs []htmlpage.Heading) []htmlpage.Heading {
 	return out
 }
 
-// nav is the sidebar below parent: every page that is not hidden.
+// nav is the sidebar below parent: the pages that are not hidden, opened down to the current
+// page (the children of the top level, of groups, and of the current page and its ancestors),
+// so a space of thousands of pages makes a sidebar of tens.
 func (s *siteView) nav(loc location, t *tree.Tree, parent, current string) []navItem {
 	var items []navItem
 	for _, p := range t.Children(parent) {
@@ -196,7 +198,9 @@ func (s *siteView) nav(loc location, t *tree.Tree, parent, current string) []nav
 			continue
 		}
 		it := navItem{link: link{Title: p.Title, URL: s.pageURL(loc, t, p), Current: p.ID == current}, Group: p.Type == "group"}
-		it.Children = s.nav(loc, t, p.ID, current)
+		if it.Group || t.IsUnder(current, p.ID) {
+			it.Children = s.nav(loc, t, p.ID, current)
+		}
 		items = append(items, it)
 	}
 	return items

@@ -46,7 +46,7 @@ func (h *Handler) Routes(r chi.Router) {
 func (h *Handler) serve(w http.ResponseWriter, req *http.Request) {
 	name := chi.URLParam(req, "site")
 	ctx := viewer.NewContext(req.Context(), viewer.Visitor())
-	visit, err := h.r.VisitSite(ctx, graph.SiteRef{Name: name}, graph.Audience{})
+	visit, err := h.r.VisitSite(ctx, graph.SiteRef{Name: name}, graph.Audience{Claims: readerClaims(w, req, "/sites/"+name)})
 	h.serveVisit(ctx, w, req, visit, err, "/sites/"+name, chi.URLParam(req, "*"))
 }
 
@@ -62,7 +62,7 @@ func (h *Handler) ByHost(next http.Handler) http.Handler {
 			return
 		}
 		ctx := viewer.NewContext(req.Context(), viewer.Visitor())
-		visit, err := h.r.VisitSite(ctx, graph.SiteRef{Hostname: host}, graph.Audience{})
+		visit, err := h.r.VisitSite(ctx, graph.SiteRef{Hostname: host}, graph.Audience{Claims: readerClaims(w, req, "")})
 		if e := apperr.As(err); e != nil && e.Kind == apperr.NotFound {
 			next.ServeHTTP(w, req)
 			return

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/cookiejar"
 	"strings"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/testenv"
 )
@@ -319,5 +321,48 @@ func TestPublishedPagesRevalidate(t *testing.T) {
 	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetVisibility(site.VisibilityUnlisted) })
 	if _, h, _ := f.get(t, "/sites/acme/guides"); h.Get("ETag") == tag {
 		t.Fatal("a changed site keeps its pages' tags")
+	}
+}
+
+// TestAdaptiveContentFromUnsignedClaims: a site space whose condition reads an unsigned claim is
+// shown to readers who set it in the URL, and stays shown through the cookie; a claim the schema
+// does not declare, or one set at the top level, changes nothing.
+func TestAdaptiveContentFromUnsignedClaims(t *testing.T) {
+	f := newSiteFixture(t)
+	beta := f.created(t, f.e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/spaces", map[string]any{"title": "Beta"}))
+	f.writeTo(t, beta, page("Beta features", "Try them."))
+	f.addSiteSpace(t, beta)
+	ctx := accounts.System(context.Background())
+	f.e.Store.Client.SiteSpace.Update().Where(sitespace.SpaceID(beta)).SetCondition("visitor.claims.unsigned.beta").ExecX(ctx)
+	schema := map[string]any{"type": "object", "additionalProperties": false, "properties": map[string]any{
+		"unsigned": map[string]any{"type": "object", "description": "Unsigned claims of the site visitor.", "additionalProperties": false,
+			"properties": map[string]any{"beta": map[string]any{"type": "boolean", "description": "Wants beta features."}}}}}
+	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(true).SetBasename("acme").SetAdaptiveSchema(schema) })
+
+	if _, _, body := f.get(t, "/sites/acme/"); strings.Contains(body, ">Beta<") {
+		t.Fatal("a reader without the claim sees the beta variant")
+	}
+	if status, _, body := f.get(t, "/sites/acme/api/"); status != 404 {
+		t.Fatalf("the hidden variant answers %d %s", status, body)
+	}
+	jar, _ := cookiejar.New(nil)
+	client := &http.Client{Jar: jar}
+	read := func(path string) string {
+		res, err := client.Get(f.e.Server.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return string(b)
+	}
+	if body := read("/sites/acme/?visitor.beta=true&visitor.other=1"); !strings.Contains(body, ">Beta<") {
+		t.Fatal("a reader with visitor.beta=true does not see the beta variant")
+	}
+	if body := read("/sites/acme/api/"); !strings.Contains(body, "<h1>Beta features</h1>") {
+		t.Fatal("the claim is not kept for the next page")
+	}
+	if _, _, body := f.get(t, "/sites/acme/?beta=true&visitor.unsigned.beta=true"); strings.Contains(body, ">Beta<") {
+		t.Fatal("claims outside visitor.<name> reach conditions")
 	}
 }

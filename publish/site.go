@@ -17,7 +17,9 @@ type siteView struct {
 	h     *Handler
 	ctx   context.Context
 	visit *graph.SiteVisit
-	base  string // "/sites/{ref}"
+	base  string // "/sites/{ref}", "" on the site's own hostname
+	// landings are the landing pages of the trees read, found once per tree (firstDocument).
+	landings map[*tree.Tree]*tree.Page
 }
 
 // location is where a path leads: a section (nil for a site without sections), one of its site
@@ -96,10 +98,22 @@ func (s *siteView) siteSpaceURL(sec *ent.SiteSection, ss *ent.SiteSpace) string 
 
 // pageURL is the URL of a page of a site space; the first page of the space is its root.
 func (s *siteView) pageURL(loc location, t *tree.Tree, p *tree.Page) string {
-	if first := firstDocument(t); first != nil && first.ID == p.ID {
+	if first := s.landing(t); first != nil && first.ID == p.ID {
 		return s.siteSpaceURL(loc.section, loc.siteSpace)
 	}
 	return s.siteSpaceURL(loc.section, loc.siteSpace) + t.Path(p.ID)
+}
+
+// landing is firstDocument of t, found once per request.
+func (s *siteView) landing(t *tree.Tree) *tree.Page {
+	if p, ok := s.landings[t]; ok {
+		return p
+	}
+	if s.landings == nil {
+		s.landings = map[*tree.Tree]*tree.Page{}
+	}
+	s.landings[t] = firstDocument(t)
+	return s.landings[t]
 }
 
 // firstDocument is the first page with content in tree order: the space's landing page.

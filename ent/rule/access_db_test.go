@@ -25,12 +25,13 @@ import (
 // TestAccessAgreesWithContentRole checks the two formulations of access against each other on
 // random organizations: the SQL predicates the privacy filters and write rules apply, and
 // ContentRole over the whole organization loaded in memory (the definition). For every viewer
-// (each organization role, a guest, a stranger; grants to them and to their teams), every
-// object and every role, the rows the database filters in are exactly those ContentRole allows,
-// and the point roles (SpaceRoles, RoleOn) are ContentRole's; again after moves and changes of
-// default levels, which the stored resolved levels must follow.
+// (each organization role, a guest, a stranger, a user of no organization; grants to them and
+// to their teams), every object and every role, the rows the database filters in are exactly
+// those ContentRole allows, and the point roles (SpaceRoles, RoleOn) are ContentRole's; again
+// after moves, changes of default levels and deletes of collections, which the stored resolved
+// levels must follow.
 func TestAccessAgreesWithContentRole(t *testing.T) {
-	for seed := range uint64(4) {
+	for seed := range uint64(8) {
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
 			var n atomic.Int64
 			client := testenv.OpenStore(t, &n).Client
@@ -144,6 +145,8 @@ func randomWorld(t *testing.T, client *ent.Client, rnd *rand.Rand) *world {
 		}
 		_ = g.Exec(sys) // a second grant of the same subject and target is refused: fine
 	}
+	nobody := client.User.Create().SetEmail("nobody@example.com").SetDisplayName("n").SaveX(sys)
+	w.people = append(w.people, person{userID: nobody.ID, email: nobody.Email, orgs: map[string]*viewer.Role{}})
 	for i := range w.people {
 		for _, k := range w.keys {
 			if rnd.IntN(4) == 0 {
@@ -203,12 +206,31 @@ func (w *world) reshape(t *testing.T) {
 		w.client.Space.UpdateOne(pick(w.rnd, spaces)).SetParentID(pick(w.rnd, cols).ID).
 			SetDefaultLevel(space.DefaultLevelInherit).ExecX(sys)
 	}
-	// A deleted collection's children move to its parent, in one bulk write as the resolver does.
-	gone := pick(w.rnd, cols)
-	w.client.Space.Update().Where(space.ParentID(gone.ID)).SetNillableParentID(gone.ParentID).ExecX(sys)
-	w.client.Collection.Update().Where(collection.ParentID(gone.ID)).SetNillableParentID(gone.ParentID).ExecX(sys)
-	w.client.PermissionGrant.Delete().Where(permissiongrant.CollectionID(gone.ID)).ExecX(sys)
-	w.client.Collection.DeleteOneID(gone.ID).ExecX(sys)
+	// A deleted collection's children move to its parent, in one bulk write as the resolver does:
+	// its parent as it is now (the moves above may have changed it), or the top level.
+	gone := w.client.Collection.GetX(sys, pick(w.rnd, cols).ID)
+	subSpaces := w.client.Space.Update().Where(space.ParentID(gone.ID))
+	subCols := w.client.Collection.Update().Where(collection.ParentID(gone.ID))
+	if gone.ParentID == nil {
+		subSpaces.ClearParentID()
+		subCols.ClearParentID()
+	} else {
+		subSpaces.SetParentID(*gone.ParentID)
+		subCols.SetParentID(*gone.ParentID)
+	}
+	subSpaces.ExecX(sys)
+	subCols.ExecX(sys)
+	w.deleteCollection(gone.ID)
+	// Another is deleted with its children still in it: the database takes them to the top level
+	// (parent_id is ON DELETE SET NULL), where the hooks must resolve their levels again.
+	w.deleteCollection(pick(w.rnd, w.client.Collection.Query().AllX(sys)).ID)
+}
+
+// deleteCollection deletes a collection and the grants on it.
+func (w *world) deleteCollection(id string) {
+	sys := accounts.System(context.Background())
+	w.client.PermissionGrant.Delete().Where(permissiongrant.CollectionID(id)).ExecX(sys)
+	w.client.Collection.DeleteOneID(id).ExecX(sys)
 }
 
 // forgetLevels marks every row unresolved, as rows written before resolved levels were stored,

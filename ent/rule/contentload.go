@@ -229,7 +229,9 @@ func (f *facts) content(v *viewer.Viewer, o objectNode) *Content {
 	role, member := v.Membership(o.org)
 	c := &Content{Member: member, OrgRole: role, Nodes: map[string]ContentNode{o.id: o.node}, Grants: f.grants,
 		ShareKeys: v.ShareKeys(), Admitted: v.Admitted()}
-	for id := o.node.Parent; id != "" && len(c.Nodes) < maxDepth; {
+	// Bounded by the steps taken, not the nodes gathered: on a corrupt tree with a cycle the walk
+	// comes back to collections it has, and the count of nodes stops growing.
+	for depth, id := 0, o.node.Parent; id != "" && depth < maxDepth; depth++ {
 		p := f.collections[id]
 		if p == nil || p.OrganizationID != o.org {
 			break

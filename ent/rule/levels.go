@@ -48,7 +48,8 @@ func resolve(level string, parent string, hasParent bool) string {
 
 // ResolveLevels is the hook of collections and spaces that keeps resolved levels: a new row gets
 // its own; a write that changes default levels or parents resolves the rows it changed again,
-// and for collections every row below them that inherits.
+// and for collections every row below them that inherits; a delete of collections resolves
+// again the rows the database moved to the top level (their parent_id is ON DELETE SET NULL).
 func ResolveLevels() entgo.Hook {
 	return func(next entgo.Mutator) entgo.Mutator {
 		return entgo.MutateFunc(func(ctx context.Context, m entgo.Mutation) (entgo.Value, error) {
@@ -57,6 +58,9 @@ func ResolveLevels() entgo.Hook {
 			}
 			sys := privacy.DecisionContext(ctx, privacy.Allow)
 			client := mutationClient(ctx, m)
+			if m.Op().Is(entgo.OpDelete | entgo.OpDeleteOne) {
+				return deleteCollections(ctx, sys, client, m, next)
+			}
 			if m.Op().Is(entgo.OpCreate) {
 				if err := setNewLevel(sys, client, m); err != nil {
 					return nil, err
@@ -76,12 +80,72 @@ func ResolveLevels() entgo.Hook {
 	}
 }
 
-// changesLevels reports whether m creates a row or changes a default level or a parent.
+// changesLevels reports whether m creates a row, changes a default level or a parent, or deletes
+// collections (which moves the rows in them to the top level).
 func changesLevels(m entgo.Mutation) bool {
 	if m.Op().Is(entgo.OpCreate) {
 		return true
 	}
+	if m.Op().Is(entgo.OpDelete | entgo.OpDeleteOne) {
+		return m.Type() == "Collection"
+	}
 	return m.Op().Is(entgo.OpUpdate|entgo.OpUpdateOne) && setsAny(m, "default_level", "parent_id")
+}
+
+// deleteCollections runs m, a delete of collections, and resolves again the spaces and
+// collections that were in them: the database clears their parent_id (ON DELETE SET NULL), which
+// takes them to the top level, where "inherit" means the organization role, without a write
+// this hook sees. (The deleteCollection resolver moves the children up first, through hooked
+// writes; this keeps every other delete, and a row put in the collection meanwhile, right.)
+func deleteCollections(ctx, sys context.Context, client *ent.Client, m entgo.Mutation, next entgo.Mutator) (entgo.Value, error) {
+	ids, err := mutationIDs(sys, m)
+	if err != nil {
+		return nil, err
+	}
+	spaces, cols, err := childrenOf(sys, client, ids)
+	if err != nil {
+		return nil, err
+	}
+	val, err := next.Mutate(ctx, m)
+	if err != nil {
+		return val, err
+	}
+	if err := resolveAgain(sys, client, true, spaces); err != nil {
+		return val, err
+	}
+	return val, resolveAgain(sys, client, false, cols)
+}
+
+// childrenOf lists the spaces (deleted ones too) and the collections whose parent is one of the
+// collections ids and that are not among them. On PostgreSQL the collections are locked for
+// update first, until the write's transaction ends: a create or move into one of them reads its
+// level for share, so it either ended before (and its row is listed here) or waits for the
+// delete (and then finds no parent).
+func childrenOf(ctx context.Context, client *ent.Client, ids []string) (spaces, cols []string, err error) {
+	deleted := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		deleted[id] = true
+	}
+	for _, part := range chunks(ids) {
+		if _, err := client.Collection.Query().Where(collection.IDIn(part...)).Modify(updateLockOnPostgres).IDs(ctx); err != nil {
+			return nil, nil, err
+		}
+		ss, err := client.Space.Query().Where(space.ParentIDIn(part...)).IDs(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		cs, err := client.Collection.Query().Where(collection.ParentIDIn(part...)).IDs(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		spaces = append(spaces, ss...)
+		for _, id := range cs {
+			if !deleted[id] {
+				cols = append(cols, id)
+			}
+		}
+	}
+	return spaces, cols, nil
 }
 
 // setsAny reports whether m sets or clears one of the fields.
@@ -274,6 +338,12 @@ func setLevels(ctx context.Context, client *ent.Client, spaces bool, levels map[
 func shareLockOnPostgres(s *sql.Selector) {
 	if s.Dialect() == dialect.Postgres {
 		s.ForShare()
+	}
+}
+
+func updateLockOnPostgres(s *sql.Selector) {
+	if s.Dialect() == dialect.Postgres {
+		s.ForUpdate()
 	}
 }
 

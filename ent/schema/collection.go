@@ -70,8 +70,9 @@ func defaultLevel() ent.Field {
 
 // resolvedLevel is the resolved_level field of collections and spaces: the default level members
 // get on the object once "inherit" is followed up the collections above it (rule.ResolveLevels
-// keeps it on every write that changes a default level or a parent). It lets the privacy filters
-// decide a member's default access from the row itself, without walking the tree.
+// keeps it on every write that changes a default level or a parent, deletes of collections
+// included). It lets the privacy filters decide a member's default access from the row itself,
+// without walking the tree.
 func resolvedLevel() ent.Field {
 	return field.Enum("resolved_level").
 		Values(append(viewer.Role("").Values(), rule.Inherit, rule.NoLevel, rule.Unresolved)...).

@@ -1,5 +1,5 @@
-// Reads a published site as a reader would: opens the landing page, follows the sidebar to a
-// page, switches to the other variant, searches, and takes a screenshot. Prints what it saw.
+// Reads a published site as a reader would: opens the landing page, follows the sidebar down to
+// a page, switches to the other variant, searches, and takes a screenshot. Prints what it saw.
 const { chromium } = require('playwright-core');
 (async () => {
   const [url, shot] = process.argv.slice(2);
@@ -15,6 +15,7 @@ const { chromium } = require('playwright-core');
   const seen = [];
   await page.goto(url);
   seen.push('landing: ' + await page.locator('article h1').innerText());
+  await page.locator('nav.sidebar').getByRole('link', { name: 'Guides' }).click();
   await page.locator('nav.sidebar').getByRole('link', { name: 'Install' }).click();
   seen.push('sidebar: ' + await page.locator('article h1').innerText());
   await page.locator('.variants').getByRole('link', { name: 'API' }).click();
