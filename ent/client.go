@@ -34,8 +34,11 @@ import (
 	"github.com/binderyhq/bindery/ent/permissiongrant"
 	"github.com/binderyhq/bindery/ent/reaction"
 	"github.com/binderyhq/bindery/ent/revision"
+	"github.com/binderyhq/bindery/ent/samlassertion"
 	"github.com/binderyhq/bindery/ent/samlprovider"
+	"github.com/binderyhq/bindery/ent/samlrequest"
 	"github.com/binderyhq/bindery/ent/serverkey"
+	"github.com/binderyhq/bindery/ent/session"
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitesectiongroup"
@@ -92,10 +95,16 @@ type Client struct {
 	Reaction *ReactionClient
 	// Revision is the client for interacting with the Revision builders.
 	Revision *RevisionClient
+	// SAMLAssertion is the client for interacting with the SAMLAssertion builders.
+	SAMLAssertion *SAMLAssertionClient
 	// SAMLProvider is the client for interacting with the SAMLProvider builders.
 	SAMLProvider *SAMLProviderClient
+	// SAMLRequest is the client for interacting with the SAMLRequest builders.
+	SAMLRequest *SAMLRequestClient
 	// ServerKey is the client for interacting with the ServerKey builders.
 	ServerKey *ServerKeyClient
+	// Session is the client for interacting with the Session builders.
+	Session *SessionClient
 	// Site is the client for interacting with the Site builders.
 	Site *SiteClient
 	// SiteSection is the client for interacting with the SiteSection builders.
@@ -144,8 +153,11 @@ func (c *Client) init() {
 	c.PermissionGrant = NewPermissionGrantClient(c.config)
 	c.Reaction = NewReactionClient(c.config)
 	c.Revision = NewRevisionClient(c.config)
+	c.SAMLAssertion = NewSAMLAssertionClient(c.config)
 	c.SAMLProvider = NewSAMLProviderClient(c.config)
+	c.SAMLRequest = NewSAMLRequestClient(c.config)
 	c.ServerKey = NewServerKeyClient(c.config)
+	c.Session = NewSessionClient(c.config)
 	c.Site = NewSiteClient(c.config)
 	c.SiteSection = NewSiteSectionClient(c.config)
 	c.SiteSectionGroup = NewSiteSectionGroupClient(c.config)
@@ -266,8 +278,11 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		PermissionGrant:     NewPermissionGrantClient(cfg),
 		Reaction:            NewReactionClient(cfg),
 		Revision:            NewRevisionClient(cfg),
+		SAMLAssertion:       NewSAMLAssertionClient(cfg),
 		SAMLProvider:        NewSAMLProviderClient(cfg),
+		SAMLRequest:         NewSAMLRequestClient(cfg),
 		ServerKey:           NewServerKeyClient(cfg),
+		Session:             NewSessionClient(cfg),
 		Site:                NewSiteClient(cfg),
 		SiteSection:         NewSiteSectionClient(cfg),
 		SiteSectionGroup:    NewSiteSectionGroupClient(cfg),
@@ -315,8 +330,11 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		PermissionGrant:     NewPermissionGrantClient(cfg),
 		Reaction:            NewReactionClient(cfg),
 		Revision:            NewRevisionClient(cfg),
+		SAMLAssertion:       NewSAMLAssertionClient(cfg),
 		SAMLProvider:        NewSAMLProviderClient(cfg),
+		SAMLRequest:         NewSAMLRequestClient(cfg),
 		ServerKey:           NewServerKeyClient(cfg),
+		Session:             NewSessionClient(cfg),
 		Site:                NewSiteClient(cfg),
 		SiteSection:         NewSiteSectionClient(cfg),
 		SiteSectionGroup:    NewSiteSectionGroupClient(cfg),
@@ -358,9 +376,10 @@ func (c *Client) Use(hooks ...Hook) {
 		c.APIToken, c.BodyLink, c.ChangeRequest, c.Collection, c.Comment,
 		c.CommentReply, c.ContentObject, c.CustomField, c.CustomFieldValue, c.FileBlob,
 		c.InviteLink, c.Job, c.Member, c.OpenAPISpec, c.OpenAPISpecVersion,
-		c.Organization, c.PermissionGrant, c.Reaction, c.Revision, c.SAMLProvider,
-		c.ServerKey, c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteSpace, c.Space,
-		c.Team, c.TeamMember, c.TranslationSettings, c.User,
+		c.Organization, c.PermissionGrant, c.Reaction, c.Revision, c.SAMLAssertion,
+		c.SAMLProvider, c.SAMLRequest, c.ServerKey, c.Session, c.Site, c.SiteSection,
+		c.SiteSectionGroup, c.SiteSpace, c.Space, c.Team, c.TeamMember,
+		c.TranslationSettings, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -373,9 +392,10 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.APIToken, c.BodyLink, c.ChangeRequest, c.Collection, c.Comment,
 		c.CommentReply, c.ContentObject, c.CustomField, c.CustomFieldValue, c.FileBlob,
 		c.InviteLink, c.Job, c.Member, c.OpenAPISpec, c.OpenAPISpecVersion,
-		c.Organization, c.PermissionGrant, c.Reaction, c.Revision, c.SAMLProvider,
-		c.ServerKey, c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteSpace, c.Space,
-		c.Team, c.TeamMember, c.TranslationSettings, c.User,
+		c.Organization, c.PermissionGrant, c.Reaction, c.Revision, c.SAMLAssertion,
+		c.SAMLProvider, c.SAMLRequest, c.ServerKey, c.Session, c.Site, c.SiteSection,
+		c.SiteSectionGroup, c.SiteSpace, c.Space, c.Team, c.TeamMember,
+		c.TranslationSettings, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -422,10 +442,16 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Reaction.mutate(ctx, m)
 	case *RevisionMutation:
 		return c.Revision.mutate(ctx, m)
+	case *SAMLAssertionMutation:
+		return c.SAMLAssertion.mutate(ctx, m)
 	case *SAMLProviderMutation:
 		return c.SAMLProvider.mutate(ctx, m)
+	case *SAMLRequestMutation:
+		return c.SAMLRequest.mutate(ctx, m)
 	case *ServerKeyMutation:
 		return c.ServerKey.mutate(ctx, m)
+	case *SessionMutation:
+		return c.Session.mutate(ctx, m)
 	case *SiteMutation:
 		return c.Site.mutate(ctx, m)
 	case *SiteSectionMutation:
@@ -3939,6 +3965,140 @@ func (c *RevisionClient) mutate(ctx context.Context, m *RevisionMutation) (Value
 	}
 }
 
+// SAMLAssertionClient is a client for the SAMLAssertion schema.
+type SAMLAssertionClient struct {
+	config
+}
+
+// NewSAMLAssertionClient returns a client for the SAMLAssertion from the given config.
+func NewSAMLAssertionClient(c config) *SAMLAssertionClient {
+	return &SAMLAssertionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `samlassertion.Hooks(f(g(h())))`.
+func (c *SAMLAssertionClient) Use(hooks ...Hook) {
+	c.hooks.SAMLAssertion = append(c.hooks.SAMLAssertion, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `samlassertion.Intercept(f(g(h())))`.
+func (c *SAMLAssertionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SAMLAssertion = append(c.inters.SAMLAssertion, interceptors...)
+}
+
+// Create returns a builder for creating a SAMLAssertion entity.
+func (c *SAMLAssertionClient) Create() *SAMLAssertionCreate {
+	mutation := newSAMLAssertionMutation(c.config, OpCreate)
+	return &SAMLAssertionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SAMLAssertion entities.
+func (c *SAMLAssertionClient) CreateBulk(builders ...*SAMLAssertionCreate) *SAMLAssertionCreateBulk {
+	return &SAMLAssertionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SAMLAssertionClient) MapCreateBulk(slice any, setFunc func(*SAMLAssertionCreate, int)) *SAMLAssertionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SAMLAssertionCreateBulk{err: fmt.Errorf("calling to SAMLAssertionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SAMLAssertionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SAMLAssertionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SAMLAssertion.
+func (c *SAMLAssertionClient) Update() *SAMLAssertionUpdate {
+	mutation := newSAMLAssertionMutation(c.config, OpUpdate)
+	return &SAMLAssertionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SAMLAssertionClient) UpdateOne(_m *SAMLAssertion) *SAMLAssertionUpdateOne {
+	mutation := newSAMLAssertionMutation(c.config, OpUpdateOne, withSAMLAssertion(_m))
+	return &SAMLAssertionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SAMLAssertionClient) UpdateOneID(id string) *SAMLAssertionUpdateOne {
+	mutation := newSAMLAssertionMutation(c.config, OpUpdateOne, withSAMLAssertionID(id))
+	return &SAMLAssertionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SAMLAssertion.
+func (c *SAMLAssertionClient) Delete() *SAMLAssertionDelete {
+	mutation := newSAMLAssertionMutation(c.config, OpDelete)
+	return &SAMLAssertionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SAMLAssertionClient) DeleteOne(_m *SAMLAssertion) *SAMLAssertionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SAMLAssertionClient) DeleteOneID(id string) *SAMLAssertionDeleteOne {
+	builder := c.Delete().Where(samlassertion.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SAMLAssertionDeleteOne{builder}
+}
+
+// Query returns a query builder for SAMLAssertion.
+func (c *SAMLAssertionClient) Query() *SAMLAssertionQuery {
+	return &SAMLAssertionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSAMLAssertion},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SAMLAssertion entity by its id.
+func (c *SAMLAssertionClient) Get(ctx context.Context, id string) (*SAMLAssertion, error) {
+	return c.Query().Where(samlassertion.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SAMLAssertionClient) GetX(ctx context.Context, id string) *SAMLAssertion {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *SAMLAssertionClient) Hooks() []Hook {
+	hooks := c.hooks.SAMLAssertion
+	return append(hooks[:len(hooks):len(hooks)], samlassertion.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *SAMLAssertionClient) Interceptors() []Interceptor {
+	return c.inters.SAMLAssertion
+}
+
+func (c *SAMLAssertionClient) mutate(ctx context.Context, m *SAMLAssertionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SAMLAssertionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SAMLAssertionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SAMLAssertionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SAMLAssertionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SAMLAssertion mutation op: %q", m.Op())
+	}
+}
+
 // SAMLProviderClient is a client for the SAMLProvider schema.
 type SAMLProviderClient struct {
 	config
@@ -4105,6 +4265,140 @@ func (c *SAMLProviderClient) mutate(ctx context.Context, m *SAMLProviderMutation
 	}
 }
 
+// SAMLRequestClient is a client for the SAMLRequest schema.
+type SAMLRequestClient struct {
+	config
+}
+
+// NewSAMLRequestClient returns a client for the SAMLRequest from the given config.
+func NewSAMLRequestClient(c config) *SAMLRequestClient {
+	return &SAMLRequestClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `samlrequest.Hooks(f(g(h())))`.
+func (c *SAMLRequestClient) Use(hooks ...Hook) {
+	c.hooks.SAMLRequest = append(c.hooks.SAMLRequest, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `samlrequest.Intercept(f(g(h())))`.
+func (c *SAMLRequestClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SAMLRequest = append(c.inters.SAMLRequest, interceptors...)
+}
+
+// Create returns a builder for creating a SAMLRequest entity.
+func (c *SAMLRequestClient) Create() *SAMLRequestCreate {
+	mutation := newSAMLRequestMutation(c.config, OpCreate)
+	return &SAMLRequestCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SAMLRequest entities.
+func (c *SAMLRequestClient) CreateBulk(builders ...*SAMLRequestCreate) *SAMLRequestCreateBulk {
+	return &SAMLRequestCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SAMLRequestClient) MapCreateBulk(slice any, setFunc func(*SAMLRequestCreate, int)) *SAMLRequestCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SAMLRequestCreateBulk{err: fmt.Errorf("calling to SAMLRequestClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SAMLRequestCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SAMLRequestCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SAMLRequest.
+func (c *SAMLRequestClient) Update() *SAMLRequestUpdate {
+	mutation := newSAMLRequestMutation(c.config, OpUpdate)
+	return &SAMLRequestUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SAMLRequestClient) UpdateOne(_m *SAMLRequest) *SAMLRequestUpdateOne {
+	mutation := newSAMLRequestMutation(c.config, OpUpdateOne, withSAMLRequest(_m))
+	return &SAMLRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SAMLRequestClient) UpdateOneID(id string) *SAMLRequestUpdateOne {
+	mutation := newSAMLRequestMutation(c.config, OpUpdateOne, withSAMLRequestID(id))
+	return &SAMLRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SAMLRequest.
+func (c *SAMLRequestClient) Delete() *SAMLRequestDelete {
+	mutation := newSAMLRequestMutation(c.config, OpDelete)
+	return &SAMLRequestDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SAMLRequestClient) DeleteOne(_m *SAMLRequest) *SAMLRequestDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SAMLRequestClient) DeleteOneID(id string) *SAMLRequestDeleteOne {
+	builder := c.Delete().Where(samlrequest.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SAMLRequestDeleteOne{builder}
+}
+
+// Query returns a query builder for SAMLRequest.
+func (c *SAMLRequestClient) Query() *SAMLRequestQuery {
+	return &SAMLRequestQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSAMLRequest},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SAMLRequest entity by its id.
+func (c *SAMLRequestClient) Get(ctx context.Context, id string) (*SAMLRequest, error) {
+	return c.Query().Where(samlrequest.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SAMLRequestClient) GetX(ctx context.Context, id string) *SAMLRequest {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *SAMLRequestClient) Hooks() []Hook {
+	hooks := c.hooks.SAMLRequest
+	return append(hooks[:len(hooks):len(hooks)], samlrequest.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *SAMLRequestClient) Interceptors() []Interceptor {
+	return c.inters.SAMLRequest
+}
+
+func (c *SAMLRequestClient) mutate(ctx context.Context, m *SAMLRequestMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SAMLRequestCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SAMLRequestUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SAMLRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SAMLRequestDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SAMLRequest mutation op: %q", m.Op())
+	}
+}
+
 // ServerKeyClient is a client for the ServerKey schema.
 type ServerKeyClient struct {
 	config
@@ -4236,6 +4530,156 @@ func (c *ServerKeyClient) mutate(ctx context.Context, m *ServerKeyMutation) (Val
 		return (&ServerKeyDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown ServerKey mutation op: %q", m.Op())
+	}
+}
+
+// SessionClient is a client for the Session schema.
+type SessionClient struct {
+	config
+}
+
+// NewSessionClient returns a client for the Session from the given config.
+func NewSessionClient(c config) *SessionClient {
+	return &SessionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `session.Hooks(f(g(h())))`.
+func (c *SessionClient) Use(hooks ...Hook) {
+	c.hooks.Session = append(c.hooks.Session, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `session.Intercept(f(g(h())))`.
+func (c *SessionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Session = append(c.inters.Session, interceptors...)
+}
+
+// Create returns a builder for creating a Session entity.
+func (c *SessionClient) Create() *SessionCreate {
+	mutation := newSessionMutation(c.config, OpCreate)
+	return &SessionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Session entities.
+func (c *SessionClient) CreateBulk(builders ...*SessionCreate) *SessionCreateBulk {
+	return &SessionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SessionClient) MapCreateBulk(slice any, setFunc func(*SessionCreate, int)) *SessionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SessionCreateBulk{err: fmt.Errorf("calling to SessionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SessionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SessionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Session.
+func (c *SessionClient) Update() *SessionUpdate {
+	mutation := newSessionMutation(c.config, OpUpdate)
+	return &SessionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SessionClient) UpdateOne(_m *Session) *SessionUpdateOne {
+	mutation := newSessionMutation(c.config, OpUpdateOne, withSession(_m))
+	return &SessionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SessionClient) UpdateOneID(id string) *SessionUpdateOne {
+	mutation := newSessionMutation(c.config, OpUpdateOne, withSessionID(id))
+	return &SessionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Session.
+func (c *SessionClient) Delete() *SessionDelete {
+	mutation := newSessionMutation(c.config, OpDelete)
+	return &SessionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SessionClient) DeleteOne(_m *Session) *SessionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SessionClient) DeleteOneID(id string) *SessionDeleteOne {
+	builder := c.Delete().Where(session.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SessionDeleteOne{builder}
+}
+
+// Query returns a query builder for Session.
+func (c *SessionClient) Query() *SessionQuery {
+	return &SessionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSession},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Session entity by its id.
+func (c *SessionClient) Get(ctx context.Context, id string) (*Session, error) {
+	return c.Query().Where(session.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SessionClient) GetX(ctx context.Context, id string) *Session {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryUser queries the user edge of a Session.
+func (c *SessionClient) QueryUser(_m *Session) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(session.Table, session.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, session.UserTable, session.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SessionClient) Hooks() []Hook {
+	hooks := c.hooks.Session
+	return append(hooks[:len(hooks):len(hooks)], session.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *SessionClient) Interceptors() []Interceptor {
+	return c.inters.Session
+}
+
+func (c *SessionClient) mutate(ctx context.Context, m *SessionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SessionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SessionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SessionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SessionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Session mutation op: %q", m.Op())
 	}
 }
 
@@ -5995,17 +6439,17 @@ type (
 		APIToken, BodyLink, ChangeRequest, Collection, Comment, CommentReply,
 		ContentObject, CustomField, CustomFieldValue, FileBlob, InviteLink, Job,
 		Member, OpenAPISpec, OpenAPISpecVersion, Organization, PermissionGrant,
-		Reaction, Revision, SAMLProvider, ServerKey, Site, SiteSection,
-		SiteSectionGroup, SiteSpace, Space, Team, TeamMember, TranslationSettings,
-		User []ent.Hook
+		Reaction, Revision, SAMLAssertion, SAMLProvider, SAMLRequest, ServerKey,
+		Session, Site, SiteSection, SiteSectionGroup, SiteSpace, Space, Team,
+		TeamMember, TranslationSettings, User []ent.Hook
 	}
 	inters struct {
 		APIToken, BodyLink, ChangeRequest, Collection, Comment, CommentReply,
 		ContentObject, CustomField, CustomFieldValue, FileBlob, InviteLink, Job,
 		Member, OpenAPISpec, OpenAPISpecVersion, Organization, PermissionGrant,
-		Reaction, Revision, SAMLProvider, ServerKey, Site, SiteSection,
-		SiteSectionGroup, SiteSpace, Space, Team, TeamMember, TranslationSettings,
-		User []ent.Interceptor
+		Reaction, Revision, SAMLAssertion, SAMLProvider, SAMLRequest, ServerKey,
+		Session, Site, SiteSection, SiteSectionGroup, SiteSpace, Space, Team,
+		TeamMember, TranslationSettings, User []ent.Interceptor
 	}
 )
 

@@ -31,8 +31,11 @@ import (
 	"github.com/binderyhq/bindery/ent/permissiongrant"
 	"github.com/binderyhq/bindery/ent/reaction"
 	"github.com/binderyhq/bindery/ent/revision"
+	"github.com/binderyhq/bindery/ent/samlassertion"
 	"github.com/binderyhq/bindery/ent/samlprovider"
+	"github.com/binderyhq/bindery/ent/samlrequest"
 	"github.com/binderyhq/bindery/ent/serverkey"
+	"github.com/binderyhq/bindery/ent/session"
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitesectiongroup"
@@ -121,8 +124,11 @@ func checkColumn(t, c string) error {
 			permissiongrant.Table:     permissiongrant.ValidColumn,
 			reaction.Table:            reaction.ValidColumn,
 			revision.Table:            revision.ValidColumn,
+			samlassertion.Table:       samlassertion.ValidColumn,
 			samlprovider.Table:        samlprovider.ValidColumn,
+			samlrequest.Table:         samlrequest.ValidColumn,
 			serverkey.Table:           serverkey.ValidColumn,
+			session.Table:             session.ValidColumn,
 			site.Table:                site.ValidColumn,
 			sitesection.Table:         sitesection.ValidColumn,
 			sitesectiongroup.Table:    sitesectiongroup.ValidColumn,

@@ -38,8 +38,6 @@ type SAMLProvider struct {
 	DefaultTeamID *string `json:"default_team_id,omitempty"`
 	// DefaultRole holds the value of the "default_role" field.
 	DefaultRole *viewer.Role `json:"default_role,omitempty"`
-	// Status holds the value of the "status" field.
-	Status samlprovider.Status `json:"status,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the SAMLProviderQuery when eager-loading is set.
 	Edges        SAMLProviderEdges `json:"edges"`
@@ -84,7 +82,7 @@ func (*SAMLProvider) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case samlprovider.FieldID, samlprovider.FieldOrganizationID, samlprovider.FieldLabel, samlprovider.FieldSSOURL, samlprovider.FieldEntityID, samlprovider.FieldCertificate, samlprovider.FieldDefaultTeamID, samlprovider.FieldDefaultRole, samlprovider.FieldStatus:
+		case samlprovider.FieldID, samlprovider.FieldOrganizationID, samlprovider.FieldLabel, samlprovider.FieldSSOURL, samlprovider.FieldEntityID, samlprovider.FieldCertificate, samlprovider.FieldDefaultTeamID, samlprovider.FieldDefaultRole:
 			values[i] = new(sql.NullString)
 		case samlprovider.FieldCreatedAt, samlprovider.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
@@ -168,12 +166,6 @@ func (_m *SAMLProvider) assignValues(columns []string, values []any) error {
 				_m.DefaultRole = new(viewer.Role)
 				*_m.DefaultRole = viewer.Role(value.String)
 			}
-		case samlprovider.FieldStatus:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field status", values[i])
-			} else if value.Valid {
-				_m.Status = samlprovider.Status(value.String)
-			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -256,9 +248,6 @@ func (_m *SAMLProvider) String() string {
 		builder.WriteString("default_role=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
-	builder.WriteString(", ")
-	builder.WriteString("status=")
-	builder.WriteString(fmt.Sprintf("%v", _m.Status))
 	builder.WriteByte(')')
 	return builder.String()
 }

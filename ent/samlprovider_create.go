@@ -136,20 +136,6 @@ func (_c *SAMLProviderCreate) SetNillableDefaultRole(v *viewer.Role) *SAMLProvid
 	return _c
 }
 
-// SetStatus sets the "status" field.
-func (_c *SAMLProviderCreate) SetStatus(v samlprovider.Status) *SAMLProviderCreate {
-	_c.mutation.SetStatus(v)
-	return _c
-}
-
-// SetNillableStatus sets the "status" field if the given value is not nil.
-func (_c *SAMLProviderCreate) SetNillableStatus(v *samlprovider.Status) *SAMLProviderCreate {
-	if v != nil {
-		_c.SetStatus(*v)
-	}
-	return _c
-}
-
 // SetID sets the "id" field.
 func (_c *SAMLProviderCreate) SetID(v string) *SAMLProviderCreate {
 	_c.mutation.SetID(v)
@@ -225,10 +211,6 @@ func (_c *SAMLProviderCreate) defaults() error {
 		v := samlprovider.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
-	if _, ok := _c.mutation.Status(); !ok {
-		v := samlprovider.DefaultStatus
-		_c.mutation.SetStatus(v)
-	}
 	if _, ok := _c.mutation.ID(); !ok {
 		if samlprovider.DefaultID == nil {
 			return fmt.Errorf("ent: uninitialized samlprovider.DefaultID (forgotten import ent/runtime?)")
@@ -281,14 +263,6 @@ func (_c *SAMLProviderCreate) check() error {
 	if v, ok := _c.mutation.DefaultRole(); ok {
 		if err := samlprovider.DefaultRoleValidator(v); err != nil {
 			return &ValidationError{Name: "default_role", err: fmt.Errorf(`ent: validator failed for field "SAMLProvider.default_role": %w`, err)}
-		}
-	}
-	if _, ok := _c.mutation.Status(); !ok {
-		return &ValidationError{Name: "status", err: errors.New(`ent: missing required field "SAMLProvider.status"`)}
-	}
-	if v, ok := _c.mutation.Status(); ok {
-		if err := samlprovider.StatusValidator(v); err != nil {
-			return &ValidationError{Name: "status", err: fmt.Errorf(`ent: validator failed for field "SAMLProvider.status": %w`, err)}
 		}
 	}
 	if v, ok := _c.mutation.ID(); ok {
@@ -362,10 +336,6 @@ func (_c *SAMLProviderCreate) createSpec() (*SAMLProvider, *sqlgraph.CreateSpec)
 	if value, ok := _c.mutation.DefaultRole(); ok {
 		_spec.SetField(samlprovider.FieldDefaultRole, field.TypeEnum, value)
 		_node.DefaultRole = &value
-	}
-	if value, ok := _c.mutation.Status(); ok {
-		_spec.SetField(samlprovider.FieldStatus, field.TypeEnum, value)
-		_node.Status = value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -567,18 +537,6 @@ func (u *SAMLProviderUpsert) ClearDefaultRole() *SAMLProviderUpsert {
 	return u
 }
 
-// SetStatus sets the "status" field.
-func (u *SAMLProviderUpsert) SetStatus(v samlprovider.Status) *SAMLProviderUpsert {
-	u.Set(samlprovider.FieldStatus, v)
-	return u
-}
-
-// UpdateStatus sets the "status" field to the value that was provided on create.
-func (u *SAMLProviderUpsert) UpdateStatus() *SAMLProviderUpsert {
-	u.SetExcluded(samlprovider.FieldStatus)
-	return u
-}
-
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -763,20 +721,6 @@ func (u *SAMLProviderUpsertOne) UpdateDefaultRole() *SAMLProviderUpsertOne {
 func (u *SAMLProviderUpsertOne) ClearDefaultRole() *SAMLProviderUpsertOne {
 	return u.Update(func(s *SAMLProviderUpsert) {
 		s.ClearDefaultRole()
-	})
-}
-
-// SetStatus sets the "status" field.
-func (u *SAMLProviderUpsertOne) SetStatus(v samlprovider.Status) *SAMLProviderUpsertOne {
-	return u.Update(func(s *SAMLProviderUpsert) {
-		s.SetStatus(v)
-	})
-}
-
-// UpdateStatus sets the "status" field to the value that was provided on create.
-func (u *SAMLProviderUpsertOne) UpdateStatus() *SAMLProviderUpsertOne {
-	return u.Update(func(s *SAMLProviderUpsert) {
-		s.UpdateStatus()
 	})
 }
 
@@ -1131,20 +1075,6 @@ func (u *SAMLProviderUpsertBulk) UpdateDefaultRole() *SAMLProviderUpsertBulk {
 func (u *SAMLProviderUpsertBulk) ClearDefaultRole() *SAMLProviderUpsertBulk {
 	return u.Update(func(s *SAMLProviderUpsert) {
 		s.ClearDefaultRole()
-	})
-}
-
-// SetStatus sets the "status" field.
-func (u *SAMLProviderUpsertBulk) SetStatus(v samlprovider.Status) *SAMLProviderUpsertBulk {
-	return u.Update(func(s *SAMLProviderUpsert) {
-		s.SetStatus(v)
-	})
-}
-
-// UpdateStatus sets the "status" field to the value that was provided on create.
-func (u *SAMLProviderUpsertBulk) UpdateStatus() *SAMLProviderUpsertBulk {
-	return u.Update(func(s *SAMLProviderUpsert) {
-		s.UpdateStatus()
 	})
 }
 

@@ -151,20 +151,6 @@ func (_u *SAMLProviderUpdate) ClearDefaultRole() *SAMLProviderUpdate {
 	return _u
 }
 
-// SetStatus sets the "status" field.
-func (_u *SAMLProviderUpdate) SetStatus(v samlprovider.Status) *SAMLProviderUpdate {
-	_u.mutation.SetStatus(v)
-	return _u
-}
-
-// SetNillableStatus sets the "status" field if the given value is not nil.
-func (_u *SAMLProviderUpdate) SetNillableStatus(v *samlprovider.Status) *SAMLProviderUpdate {
-	if v != nil {
-		_u.SetStatus(*v)
-	}
-	return _u
-}
-
 // SetDefaultTeam sets the "default_team" edge to the Team entity.
 func (_u *SAMLProviderUpdate) SetDefaultTeam(v *Team) *SAMLProviderUpdate {
 	return _u.SetDefaultTeamID(v.ID)
@@ -250,11 +236,6 @@ func (_u *SAMLProviderUpdate) check() error {
 			return &ValidationError{Name: "default_role", err: fmt.Errorf(`ent: validator failed for field "SAMLProvider.default_role": %w`, err)}
 		}
 	}
-	if v, ok := _u.mutation.Status(); ok {
-		if err := samlprovider.StatusValidator(v); err != nil {
-			return &ValidationError{Name: "status", err: fmt.Errorf(`ent: validator failed for field "SAMLProvider.status": %w`, err)}
-		}
-	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "SAMLProvider.organization"`)
 	}
@@ -308,9 +289,6 @@ func (_u *SAMLProviderUpdate) sqlSave(ctx context.Context) (_node int, err error
 	}
 	if _u.mutation.DefaultRoleCleared() {
 		_spec.ClearField(samlprovider.FieldDefaultRole, field.TypeEnum)
-	}
-	if value, ok := _u.mutation.Status(); ok {
-		_spec.SetField(samlprovider.FieldStatus, field.TypeEnum, value)
 	}
 	if _u.mutation.DefaultTeamCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -483,20 +461,6 @@ func (_u *SAMLProviderUpdateOne) ClearDefaultRole() *SAMLProviderUpdateOne {
 	return _u
 }
 
-// SetStatus sets the "status" field.
-func (_u *SAMLProviderUpdateOne) SetStatus(v samlprovider.Status) *SAMLProviderUpdateOne {
-	_u.mutation.SetStatus(v)
-	return _u
-}
-
-// SetNillableStatus sets the "status" field if the given value is not nil.
-func (_u *SAMLProviderUpdateOne) SetNillableStatus(v *samlprovider.Status) *SAMLProviderUpdateOne {
-	if v != nil {
-		_u.SetStatus(*v)
-	}
-	return _u
-}
-
 // SetDefaultTeam sets the "default_team" edge to the Team entity.
 func (_u *SAMLProviderUpdateOne) SetDefaultTeam(v *Team) *SAMLProviderUpdateOne {
 	return _u.SetDefaultTeamID(v.ID)
@@ -595,11 +559,6 @@ func (_u *SAMLProviderUpdateOne) check() error {
 			return &ValidationError{Name: "default_role", err: fmt.Errorf(`ent: validator failed for field "SAMLProvider.default_role": %w`, err)}
 		}
 	}
-	if v, ok := _u.mutation.Status(); ok {
-		if err := samlprovider.StatusValidator(v); err != nil {
-			return &ValidationError{Name: "status", err: fmt.Errorf(`ent: validator failed for field "SAMLProvider.status": %w`, err)}
-		}
-	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "SAMLProvider.organization"`)
 	}
@@ -670,9 +629,6 @@ func (_u *SAMLProviderUpdateOne) sqlSave(ctx context.Context) (_node *SAMLProvid
 	}
 	if _u.mutation.DefaultRoleCleared() {
 		_spec.ClearField(samlprovider.FieldDefaultRole, field.TypeEnum)
-	}
-	if value, ok := _u.mutation.Status(); ok {
-		_spec.SetField(samlprovider.FieldStatus, field.TypeEnum, value)
 	}
 	if _u.mutation.DefaultTeamCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -52,10 +52,16 @@ type Tx struct {
 	Reaction *ReactionClient
 	// Revision is the client for interacting with the Revision builders.
 	Revision *RevisionClient
+	// SAMLAssertion is the client for interacting with the SAMLAssertion builders.
+	SAMLAssertion *SAMLAssertionClient
 	// SAMLProvider is the client for interacting with the SAMLProvider builders.
 	SAMLProvider *SAMLProviderClient
+	// SAMLRequest is the client for interacting with the SAMLRequest builders.
+	SAMLRequest *SAMLRequestClient
 	// ServerKey is the client for interacting with the ServerKey builders.
 	ServerKey *ServerKeyClient
+	// Session is the client for interacting with the Session builders.
+	Session *SessionClient
 	// Site is the client for interacting with the Site builders.
 	Site *SiteClient
 	// SiteSection is the client for interacting with the SiteSection builders.
@@ -224,8 +230,11 @@ func (tx *Tx) init() {
 	tx.PermissionGrant = NewPermissionGrantClient(tx.config)
 	tx.Reaction = NewReactionClient(tx.config)
 	tx.Revision = NewRevisionClient(tx.config)
+	tx.SAMLAssertion = NewSAMLAssertionClient(tx.config)
 	tx.SAMLProvider = NewSAMLProviderClient(tx.config)
+	tx.SAMLRequest = NewSAMLRequestClient(tx.config)
 	tx.ServerKey = NewServerKeyClient(tx.config)
+	tx.Session = NewSessionClient(tx.config)
 	tx.Site = NewSiteClient(tx.config)
 	tx.SiteSection = NewSiteSectionClient(tx.config)
 	tx.SiteSectionGroup = NewSiteSectionGroupClient(tx.config)

@@ -39,7 +39,9 @@ func (r *Resolver) collection(ctx context.Context, id string) (*ent.Collection, 
 		return nil, err
 	}
 	c, err := r.Client.Collection.Get(ctx, id)
-	return c, notFound(err, "collection")
+	return c, r.ssoHidden(ctx, notFound(err, "collection"), func(sys context.Context) (string, error) {
+		return r.Client.Collection.Query().Where(collection.ID(id)).Select(collection.FieldOrganizationID).String(sys)
+	})
 }
 
 // adminCollection returns a collection on which the viewer has the admin role. Returns NOT_FOUND

@@ -21,10 +21,16 @@ import (
 )
 
 // organization returns an organization the viewer belongs to.
-// Returns NOT_FOUND if it does not exist or the viewer may not see it.
+// Returns NOT_FOUND if it does not exist or the viewer may not see it, FORBIDDEN (naming where
+// to sign in) to a browser session of a member when the organization enforces single sign-on
+// through its own providers and the session came through none of them.
 func (r *Resolver) organization(ctx context.Context, id string) (*ent.Organization, error) {
-	if _, err := viewerOf(ctx); err != nil {
+	v, err := viewerOf(ctx)
+	if err != nil {
 		return nil, err
+	}
+	if v.SSORequired(id) {
+		return nil, r.ssoRequired(ctx, id)
 	}
 	o, err := r.Client.Organization.Get(ctx, id)
 	return o, notFound(err, "organization")

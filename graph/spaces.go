@@ -47,7 +47,9 @@ func (r *Resolver) space(ctx context.Context, id string) (*ent.Space, error) {
 		return nil, err
 	}
 	s, err := r.Client.Space.Query().Where(space.ID(id), space.DeletedAtIsNil()).Only(ctx)
-	return s, notFound(err, "space")
+	return s, r.ssoHidden(ctx, notFound(err, "space"), func(sys context.Context) (string, error) {
+		return r.Client.Space.Query().Where(space.ID(id)).Select(space.FieldOrganizationID).String(sys)
+	})
 }
 
 // sharedSpace is space, after recording the share key the viewer presented (if any): for the

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	entsql "entgo.io/ent/dialect/sql"
 	"github.com/go-chi/chi/v5"
@@ -16,6 +17,7 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/internal/accounts"
+	"github.com/binderyhq/bindery/internal/ssotest"
 	"github.com/binderyhq/bindery/internal/testenv"
 	"github.com/binderyhq/bindery/rest"
 )
@@ -45,6 +47,7 @@ type authFixture struct {
 	site                        string // a site showing space
 	section, sectionGroup       string // a section of site (holding space), and a group holding it
 	spec                        string // the slug of an OpenAPI spec given as text
+	saml, translation           string // a SAML provider and translation settings of the organization
 }
 
 func newAuthFixture(t *testing.T) *authFixture {
@@ -71,6 +74,10 @@ func newAuthFixture(t *testing.T) *authFixture {
 	f.spec = "petstore"
 	authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/openapi", map[string]any{"slug": f.spec, "source": authSpecSource}))
 	e.RunDueJobs()
+	idp := ssotest.NewKeyPair(t, time.Now().Add(-time.Hour), time.Now().Add(time.Hour))
+	f.saml = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/saml", map[string]any{"label": "Okta",
+		"entityID": "https://idp.example.com", "ssoURL": "https://idp.example.com/sso", "certificate": idp.CertPEM, "defaultTeam": f.team}))
+	f.translation = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/translations", map[string]any{"title": "French", "languages": []string{"fr"}}))
 	return f
 }
 
@@ -131,6 +138,20 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"PATCH", "/v1/orgs/{organizationId}/link-invites/{inviteId}", inv, map[string]any{"role": "admin"}, true},
 		{"DELETE", "/v1/orgs/{organizationId}/link-invites/{inviteId}", inv, nil, true},
 		{"POST", "/v1/orgs/{organizationId}/invites/{inviteId}", o + "/invites/" + f.foreignInvite, nil, true},
+		{"GET", "/v1/user/tokens", "/v1/user/tokens", nil, false},
+		{"POST", "/v1/user/tokens", "/v1/user/tokens", map[string]any{"label": "x"}, false},
+		{"DELETE", "/v1/user/tokens/{tokenId}", "/v1/user/tokens/x", nil, false},
+		{"GET", "/v1/orgs/{organizationId}/saml", o + "/saml", nil, true},
+		{"POST", "/v1/orgs/{organizationId}/saml", o + "/saml", map[string]any{"label": "Evil"}, true},
+		{"GET", "/v1/orgs/{organizationId}/saml/{samlProviderId}", o + "/saml/" + f.saml, nil, true},
+		{"PATCH", "/v1/orgs/{organizationId}/saml/{samlProviderId}", o + "/saml/" + f.saml, map[string]any{"label": "Evil"}, true},
+		{"DELETE", "/v1/orgs/{organizationId}/saml/{samlProviderId}", o + "/saml/" + f.saml, nil, true},
+		{"GET", "/v1/orgs/{organizationId}/sso", o + "/sso", nil, false},
+		{"GET", "/v1/orgs/{organizationId}/translations", o + "/translations", nil, true},
+		{"POST", "/v1/orgs/{organizationId}/translations", o + "/translations", map[string]any{"title": "Evil"}, true},
+		{"GET", "/v1/orgs/{organizationId}/translations/{translationSettingsId}", o + "/translations/" + f.translation, nil, true},
+		{"PUT", "/v1/orgs/{organizationId}/translations/{translationSettingsId}", o + "/translations/" + f.translation, map[string]any{"title": "Evil"}, true},
+		{"DELETE", "/v1/orgs/{organizationId}/translations/{translationSettingsId}", o + "/translations/" + f.translation, nil, true},
 		{"GET", "/v1/orgs/{organizationId}/sites", o + "/sites", nil, true},
 		{"POST", "/v1/orgs/{organizationId}/sites", o + "/sites", map[string]any{"title": "Evil", "spaces": []string{f.space}}, true},
 		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}", o + "/sites/" + f.site, nil, true},
@@ -308,6 +329,9 @@ func TestAuthRequired(t *testing.T) {
 		"ErrLongToken":       "bdy_" + strings.Repeat("a", 500),
 	}
 	for _, ep := range f.endpoints() {
+		if publicRoutes[ep.String()] {
+			continue
+		}
 		for name, token := range tokens {
 			t.Run(name+"/"+ep.String(), func(t *testing.T) {
 				testenv.CheckError(t, f.e.Do(testenv.Actor{Token: token}, ep.method, ep.path, ep.body), http.StatusUnauthorized)
@@ -323,6 +347,20 @@ func TestAuthRequired(t *testing.T) {
 	})
 }
 
+// publicRoutes answer without a token: a sign-in page reads the sign-in entries (decision 146).
+var publicRoutes = map[string]bool{"GET /v1/orgs/{organizationId}/sso": true}
+
+func TestAuthPublicRoutes(t *testing.T) {
+	f := newAuthFixture(t)
+	for _, ep := range f.endpoints() {
+		if publicRoutes[ep.String()] {
+			if r := f.e.Do(testenv.Actor{}, ep.method, ep.path, ep.body); r.Status != http.StatusOK {
+				t.Errorf("%s without a token: %d %s", ep, r.Status, r.Body)
+			}
+		}
+	}
+}
+
 // authSnapshot reads, as the admin, everything the outsider's calls could change.
 func (f *authFixture) authSnapshot(t *testing.T) map[string]string {
 	t.Helper()
@@ -333,6 +371,7 @@ func (f *authFixture) authSnapshot(t *testing.T) map[string]string {
 		o + "/link-invites/" + f.invite, o + "/custom-fields", o + "/custom-fields/cf", o + "/sites", o + "/sites/" + f.site,
 		o + "/sites/" + f.site + "/structure", o + "/sites/" + f.site + "/sections", o + "/sites/" + f.site + "/section-groups",
 		o + "/openapi", o + "/openapi/" + f.spec, o + "/openapi/" + f.spec + "/versions", o + "/openapi/" + f.spec + "/versions/latest/content",
+		o + "/saml", o + "/saml/" + f.saml, o + "/translations", o + "/translations/" + f.translation,
 		o + "/collections", "/v1/collections/" + f.collection,
 		o + "/spaces", "/v1/spaces/" + f.space, "/v1/spaces/" + f.space + "/custom-fields",
 		"/v1/spaces/" + f.space + "/change-requests", "/v1/spaces/" + f.space + "/change-requests/1",

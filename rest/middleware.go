@@ -183,17 +183,25 @@ func deadline(d time.Duration) func(http.Handler) http.Handler {
 	}
 }
 
-// authenticate puts the viewer of the bearer token in the context, with fresh loaders; a missing
-// or unknown token answers 401.
-func authenticate(auth Authenticator, client *ent.Client) func(http.Handler) http.Handler {
+// authenticate puts the viewer in the context, with fresh loaders: the viewer of the bearer token,
+// else of the session cookie (a write with the cookie must come from a trusted origin: CSRF). A
+// missing or unknown token or session answers 401.
+func authenticate(auth, session Authenticator, client *ent.Client, origins trustedOrigins) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			token, ok := bearer(r.Header.Get("Authorization"))
-			if !ok {
-				writeError(w, r, apperr.Unauthenticatedf("authentication required: send the header Authorization: Bearer <token>"))
-				return
+			var v *viewer.Viewer
+			var err error
+			if token, ok := bearer(r.Header.Get("Authorization")); ok {
+				v, err = auth(r.Context(), token)
+			} else if c, cerr := r.Cookie(SessionCookie); cerr == nil && c.Value != "" && session != nil {
+				if !isRead(r.Method) && !origins.allows(r) {
+					writeError(w, r, errCrossOrigin)
+					return
+				}
+				v, err = session(r.Context(), c.Value)
+			} else {
+				err = apperr.Unauthenticatedf("authentication required: send the header Authorization: Bearer <token>, or sign in")
 			}
-			v, err := auth(r.Context(), token)
 			if err != nil {
 				writeError(w, r, err)
 				return
@@ -203,6 +211,11 @@ func authenticate(auth Authenticator, client *ent.Client) func(http.Handler) htt
 			next.ServeHTTP(w, r.WithContext(ctx))
 		})
 	}
+}
+
+// isRead reports whether a method only reads (and so needs no CSRF check).
+func isRead(method string) bool {
+	return method == http.MethodGet || method == http.MethodHead || method == http.MethodOptions
 }
 
 func bearer(header string) (string, bool) {
@@ -216,7 +229,8 @@ func bearer(header string) (string, bool) {
 
 // allowOrigins lets browser apps served from the listed origins call the API (CORS), answering
 // their preflight requests; requests from other origins get no CORS headers, so browsers refuse
-// them. "*" allows every origin (tokens travel in the Authorization header, not in cookies).
+// them. Listed origins may send the session cookie (credentials); "*" allows every origin for
+// bearer tokens only (browsers then send no cookie).
 func allowOrigins(origins []string) func(http.Handler) http.Handler {
 	allowed := map[string]bool{}
 	for _, o := range origins {
@@ -232,6 +246,9 @@ func allowOrigins(origins []string) func(http.Handler) http.Handler {
 			h := w.Header()
 			h.Set("Access-Control-Allow-Origin", origin)
 			h.Add("Vary", "Origin")
+			if allowed[origin] {
+				h.Set("Access-Control-Allow-Credentials", "true") // listed origins may use session cookies
+			}
 			if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
 				h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE")
 				h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type")

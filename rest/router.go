@@ -18,14 +18,15 @@ import (
 
 // Config wires the router.
 type Config struct {
-	Resolver       *graph.Resolver
-	GraphQL        http.Handler  // POST /graphql
-	Authenticate   Authenticator // bearer token → viewer
-	MaxBody        int64         // request body limit in bytes
-	MaxUploadBody  int64         // request body limit of content uploads (change request content batches)
-	RequestTimeout time.Duration // deadline of one request
-	BaseURL        string        // absolute URL of this server, for urls.location
-	CORSOrigins    []string      // browser origins allowed to call the API; "*" for any
+	Resolver            *graph.Resolver
+	GraphQL             http.Handler  // POST /graphql
+	Authenticate        Authenticator // bearer token → viewer
+	AuthenticateSession Authenticator // session cookie → viewer
+	MaxBody             int64         // request body limit in bytes
+	MaxUploadBody       int64         // request body limit of content uploads (change request content batches)
+	RequestTimeout      time.Duration // deadline of one request
+	BaseURL             string        // absolute URL of this server, for urls.location
+	CORSOrigins         []string      // browser origins allowed to call the API; "*" for any
 	// Sites adds the routes of the published sites (package publish), served beside the API
 	// with the same middleware and no authentication; nil serves none.
 	Sites func(chi.Router)
@@ -35,13 +36,15 @@ type api struct {
 	r         *graph.Resolver
 	baseURL   string
 	pageTrees *lru.Cache[string, []byte] // encoded page trees of big revisions (encodedPages)
+	origins   trustedOrigins             // pages that may write with a session cookie, and receive people after sign-in
 }
 
 func (a *api) url(path string) string { return a.baseURL + path }
 
 // NewRouter returns the HTTP handler of the whole server.
 func NewRouter(c Config) http.Handler {
-	a := &api{r: c.Resolver, baseURL: strings.TrimRight(c.BaseURL, "/"), pageTrees: newPageTreeCache()}
+	a := &api{r: c.Resolver, baseURL: strings.TrimRight(c.BaseURL, "/"), pageTrees: newPageTreeCache(),
+		origins: newTrustedOrigins(c.BaseURL, c.CORSOrigins)}
 	r := chi.NewRouter()
 	r.Use(requestID, recoverPanics, accessLog, allowOrigins(c.CORSOrigins), limitBody(c.MaxBody, max(c.MaxBody, c.MaxUploadBody)), deadline(c.RequestTimeout))
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
@@ -60,8 +63,10 @@ func NewRouter(c Config) http.Handler {
 	if c.Sites != nil {
 		c.Sites(r)
 	}
+	r.Route("/sso", a.ssoRoutes)
+	r.Get("/v1/orgs/{organizationId}/sso", a.listSSOLogins) // no token: a sign-in page reads it
 	r.Group(func(r chi.Router) {
-		r.Use(authenticate(c.Authenticate, c.Resolver.Client))
+		r.Use(authenticate(c.Authenticate, c.AuthenticateSession, c.Resolver.Client, a.origins))
 		r.Post("/graphql", c.GraphQL.ServeHTTP)
 		r.Route("/v1", a.routes)
 	})
@@ -105,6 +110,22 @@ func (a *api) routes(r chi.Router) {
 	r.Patch("/orgs/{organizationId}/link-invites/{inviteId}", a.updateInvite)
 	r.Delete("/orgs/{organizationId}/link-invites/{inviteId}", a.deleteInvite)
 	r.Post("/orgs/{organizationId}/invites/{inviteId}", a.joinWithInvite)
+
+	r.Get("/user/tokens", a.listAPITokens)
+	r.Post("/user/tokens", a.createAPIToken)
+	r.Delete("/user/tokens/{tokenId}", a.revokeAPIToken)
+
+	r.Get("/orgs/{organizationId}/saml", a.listSAMLProviders)
+	r.Post("/orgs/{organizationId}/saml", a.createSAMLProvider)
+	r.Get("/orgs/{organizationId}/saml/{samlProviderId}", a.getSAMLProvider)
+	r.Patch("/orgs/{organizationId}/saml/{samlProviderId}", a.updateSAMLProvider)
+	r.Delete("/orgs/{organizationId}/saml/{samlProviderId}", a.deleteSAMLProvider)
+
+	r.Get("/orgs/{organizationId}/translations", a.listTranslationSettings)
+	r.Post("/orgs/{organizationId}/translations", a.createTranslationSettings)
+	r.Get("/orgs/{organizationId}/translations/{translationSettingsId}", a.getTranslationSettings)
+	r.Put("/orgs/{organizationId}/translations/{translationSettingsId}", a.updateTranslationSettings)
+	r.Delete("/orgs/{organizationId}/translations/{translationSettingsId}", a.deleteTranslationSettings)
 
 	r.Get("/orgs/{organizationId}/sites", a.listSites)
 	r.Post("/orgs/{organizationId}/sites", a.createSite)
@@ -186,6 +207,15 @@ func (a *api) routes(r chi.Router) {
 
 	a.commentRoutes(r, "/spaces/{spaceId}/comments")
 	a.commentRoutes(r, "/spaces/{spaceId}/change-requests/{changeRequestId}/comments")
+}
+
+// ssoRoutes are the browser endpoints of SAML sign-in (no token: the provider and the browser
+// call them), and sign-out.
+func (a *api) ssoRoutes(r chi.Router) {
+	r.Get("/saml/{providerId}/start", a.startSSO)
+	r.Post("/saml/{providerId}/acs", a.consumeSSO)
+	r.Get("/saml/{providerId}/metadata", a.ssoMetadata)
+	r.Post("/logout", a.logout)
 }
 
 // missing is the error of a required body field that is absent.

@@ -237,6 +237,18 @@ func (f RevisionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RevisionMutation", m)
 }
 
+// The SAMLAssertionFunc type is an adapter to allow the use of ordinary
+// function as SAMLAssertion mutator.
+type SAMLAssertionFunc func(context.Context, *ent.SAMLAssertionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SAMLAssertionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SAMLAssertionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SAMLAssertionMutation", m)
+}
+
 // The SAMLProviderFunc type is an adapter to allow the use of ordinary
 // function as SAMLProvider mutator.
 type SAMLProviderFunc func(context.Context, *ent.SAMLProviderMutation) (ent.Value, error)
@@ -249,6 +261,18 @@ func (f SAMLProviderFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SAMLProviderMutation", m)
 }
 
+// The SAMLRequestFunc type is an adapter to allow the use of ordinary
+// function as SAMLRequest mutator.
+type SAMLRequestFunc func(context.Context, *ent.SAMLRequestMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SAMLRequestFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SAMLRequestMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SAMLRequestMutation", m)
+}
+
 // The ServerKeyFunc type is an adapter to allow the use of ordinary
 // function as ServerKey mutator.
 type ServerKeyFunc func(context.Context, *ent.ServerKeyMutation) (ent.Value, error)
@@ -259,6 +283,18 @@ func (f ServerKeyFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, e
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ServerKeyMutation", m)
+}
+
+// The SessionFunc type is an adapter to allow the use of ordinary
+// function as Session mutator.
+type SessionFunc func(context.Context, *ent.SessionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SessionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SessionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SessionMutation", m)
 }
 
 // The SiteFunc type is an adapter to allow the use of ordinary

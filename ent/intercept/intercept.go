@@ -28,8 +28,11 @@ import (
 	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/reaction"
 	"github.com/binderyhq/bindery/ent/revision"
+	"github.com/binderyhq/bindery/ent/samlassertion"
 	"github.com/binderyhq/bindery/ent/samlprovider"
+	"github.com/binderyhq/bindery/ent/samlrequest"
 	"github.com/binderyhq/bindery/ent/serverkey"
+	"github.com/binderyhq/bindery/ent/session"
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitesectiongroup"
@@ -610,6 +613,33 @@ func (f TraverseRevision) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.RevisionQuery", q)
 }
 
+// The SAMLAssertionFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SAMLAssertionFunc func(context.Context, *ent.SAMLAssertionQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SAMLAssertionFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SAMLAssertionQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SAMLAssertionQuery", q)
+}
+
+// The TraverseSAMLAssertion type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSAMLAssertion func(context.Context, *ent.SAMLAssertionQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSAMLAssertion) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSAMLAssertion) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SAMLAssertionQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SAMLAssertionQuery", q)
+}
+
 // The SAMLProviderFunc type is an adapter to allow the use of ordinary function as a Querier.
 type SAMLProviderFunc func(context.Context, *ent.SAMLProviderQuery) (ent.Value, error)
 
@@ -637,6 +667,33 @@ func (f TraverseSAMLProvider) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.SAMLProviderQuery", q)
 }
 
+// The SAMLRequestFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SAMLRequestFunc func(context.Context, *ent.SAMLRequestQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SAMLRequestFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SAMLRequestQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SAMLRequestQuery", q)
+}
+
+// The TraverseSAMLRequest type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSAMLRequest func(context.Context, *ent.SAMLRequestQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSAMLRequest) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSAMLRequest) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SAMLRequestQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SAMLRequestQuery", q)
+}
+
 // The ServerKeyFunc type is an adapter to allow the use of ordinary function as a Querier.
 type ServerKeyFunc func(context.Context, *ent.ServerKeyQuery) (ent.Value, error)
 
@@ -662,6 +719,33 @@ func (f TraverseServerKey) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.ServerKeyQuery", q)
+}
+
+// The SessionFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SessionFunc func(context.Context, *ent.SessionQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SessionFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SessionQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SessionQuery", q)
+}
+
+// The TraverseSession type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSession func(context.Context, *ent.SessionQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSession) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSession) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SessionQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SessionQuery", q)
 }
 
 // The SiteFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -948,10 +1032,16 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.ReactionQuery, predicate.Reaction, reaction.OrderOption]{typ: ent.TypeReaction, tq: q}, nil
 	case *ent.RevisionQuery:
 		return &query[*ent.RevisionQuery, predicate.Revision, revision.OrderOption]{typ: ent.TypeRevision, tq: q}, nil
+	case *ent.SAMLAssertionQuery:
+		return &query[*ent.SAMLAssertionQuery, predicate.SAMLAssertion, samlassertion.OrderOption]{typ: ent.TypeSAMLAssertion, tq: q}, nil
 	case *ent.SAMLProviderQuery:
 		return &query[*ent.SAMLProviderQuery, predicate.SAMLProvider, samlprovider.OrderOption]{typ: ent.TypeSAMLProvider, tq: q}, nil
+	case *ent.SAMLRequestQuery:
+		return &query[*ent.SAMLRequestQuery, predicate.SAMLRequest, samlrequest.OrderOption]{typ: ent.TypeSAMLRequest, tq: q}, nil
 	case *ent.ServerKeyQuery:
 		return &query[*ent.ServerKeyQuery, predicate.ServerKey, serverkey.OrderOption]{typ: ent.TypeServerKey, tq: q}, nil
+	case *ent.SessionQuery:
+		return &query[*ent.SessionQuery, predicate.Session, session.OrderOption]{typ: ent.TypeSession, tq: q}, nil
 	case *ent.SiteQuery:
 		return &query[*ent.SiteQuery, predicate.Site, site.OrderOption]{typ: ent.TypeSite, tq: q}, nil
 	case *ent.SiteSectionQuery:

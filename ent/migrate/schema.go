@@ -917,6 +917,24 @@ var (
 			},
 		},
 	}
+	// SamlAssertionsColumns holds the columns for the "saml_assertions" table.
+	SamlAssertionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 200},
+		{Name: "expires_at", Type: field.TypeTime},
+	}
+	// SamlAssertionsTable holds the schema information for the "saml_assertions" table.
+	SamlAssertionsTable = &schema.Table{
+		Name:       "saml_assertions",
+		Columns:    SamlAssertionsColumns,
+		PrimaryKey: []*schema.Column{SamlAssertionsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "samlassertion_expires_at",
+				Unique:  false,
+				Columns: []*schema.Column{SamlAssertionsColumns[1]},
+			},
+		},
+	}
 	// SamlProvidersColumns holds the columns for the "saml_providers" table.
 	SamlProvidersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -927,7 +945,6 @@ var (
 		{Name: "entity_id", Type: field.TypeString, Nullable: true, Size: 1024},
 		{Name: "certificate", Type: field.TypeString, Nullable: true, Size: 10000},
 		{Name: "default_role", Type: field.TypeEnum, Nullable: true, Enums: []string{"admin", "create", "edit", "review", "comment", "read"}},
-		{Name: "status", Type: field.TypeEnum, Enums: []string{"active", "inactive"}, Default: "active"},
 		{Name: "organization_id", Type: field.TypeString, Size: 64},
 		{Name: "default_team_id", Type: field.TypeString, Nullable: true, Size: 64},
 	}
@@ -939,13 +956,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "saml_providers_organizations_organization",
-				Columns:    []*schema.Column{SamlProvidersColumns[9]},
+				Columns:    []*schema.Column{SamlProvidersColumns[8]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "saml_providers_teams_default_team",
-				Columns:    []*schema.Column{SamlProvidersColumns[10]},
+				Columns:    []*schema.Column{SamlProvidersColumns[9]},
 				RefColumns: []*schema.Column{TeamsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -954,7 +971,26 @@ var (
 			{
 				Name:    "samlprovider_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{SamlProvidersColumns[9]},
+				Columns: []*schema.Column{SamlProvidersColumns[8]},
+			},
+		},
+	}
+	// SamlRequestsColumns holds the columns for the "saml_requests" table.
+	SamlRequestsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 128},
+		{Name: "provider_id", Type: field.TypeString},
+		{Name: "expires_at", Type: field.TypeTime},
+	}
+	// SamlRequestsTable holds the schema information for the "saml_requests" table.
+	SamlRequestsTable = &schema.Table{
+		Name:       "saml_requests",
+		Columns:    SamlRequestsColumns,
+		PrimaryKey: []*schema.Column{SamlRequestsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "samlrequest_expires_at",
+				Unique:  false,
+				Columns: []*schema.Column{SamlRequestsColumns[2]},
 			},
 		},
 	}
@@ -971,6 +1007,43 @@ var (
 		Name:       "server_keys",
 		Columns:    ServerKeysColumns,
 		PrimaryKey: []*schema.Column{ServerKeysColumns[0]},
+	}
+	// SessionsColumns holds the columns for the "sessions" table.
+	SessionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "secret_hash", Type: field.TypeBytes},
+		{Name: "organization_id", Type: field.TypeString},
+		{Name: "provider_id", Type: field.TypeString},
+		{Name: "expires_at", Type: field.TypeTime},
+		{Name: "user_id", Type: field.TypeString, Size: 64},
+	}
+	// SessionsTable holds the schema information for the "sessions" table.
+	SessionsTable = &schema.Table{
+		Name:       "sessions",
+		Columns:    SessionsColumns,
+		PrimaryKey: []*schema.Column{SessionsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "sessions_users_user",
+				Columns:    []*schema.Column{SessionsColumns[7]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "session_secret_hash",
+				Unique:  true,
+				Columns: []*schema.Column{SessionsColumns[3]},
+			},
+			{
+				Name:    "session_expires_at",
+				Unique:  false,
+				Columns: []*schema.Column{SessionsColumns[6]},
+			},
+		},
 	}
 	// SitesColumns holds the columns for the "sites" table.
 	SitesColumns = []*schema.Column{
@@ -1407,8 +1480,11 @@ var (
 		PermissionGrantsTable,
 		ReactionsTable,
 		RevisionsTable,
+		SamlAssertionsTable,
 		SamlProvidersTable,
+		SamlRequestsTable,
 		ServerKeysTable,
+		SessionsTable,
 		SitesTable,
 		SiteSectionsTable,
 		SiteSectionGroupsTable,
@@ -1480,6 +1556,7 @@ func init() {
 	RevisionsTable.ForeignKeys[4].RefTable = ChangeRequestsTable
 	SamlProvidersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	SamlProvidersTable.ForeignKeys[1].RefTable = TeamsTable
+	SessionsTable.ForeignKeys[0].RefTable = UsersTable
 	SitesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	SitesTable.ForeignKeys[1].RefTable = SiteSpacesTable
 	SitesTable.ForeignKeys[2].RefTable = SiteSectionsTable

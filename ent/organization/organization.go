@@ -105,7 +105,7 @@ func ValidColumn(column string) bool {
 //
 //	import _ "github.com/binderyhq/bindery/ent/runtime"
 var (
-	Hooks  [1]ent.Hook
+	Hooks  [2]ent.Hook
 	Policy ent.Policy
 	// DefaultCreatedAt holds the default value on creation for the "created_at" field.
 	DefaultCreatedAt func() time.Time

@@ -63,11 +63,20 @@ type Reaction func(*sql.Selector)
 // Revision is the predicate function for revision builders.
 type Revision func(*sql.Selector)
 
+// SAMLAssertion is the predicate function for samlassertion builders.
+type SAMLAssertion func(*sql.Selector)
+
 // SAMLProvider is the predicate function for samlprovider builders.
 type SAMLProvider func(*sql.Selector)
 
+// SAMLRequest is the predicate function for samlrequest builders.
+type SAMLRequest func(*sql.Selector)
+
 // ServerKey is the predicate function for serverkey builders.
 type ServerKey func(*sql.Selector)
+
+// Session is the predicate function for session builders.
+type Session func(*sql.Selector)
 
 // Site is the predicate function for site builders.
 type Site func(*sql.Selector)

@@ -567,6 +567,30 @@ func (f RevisionMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutati
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.RevisionMutation", m)
 }
 
+// The SAMLAssertionQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type SAMLAssertionQueryRuleFunc func(context.Context, *ent.SAMLAssertionQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f SAMLAssertionQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SAMLAssertionQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.SAMLAssertionQuery", q)
+}
+
+// The SAMLAssertionMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type SAMLAssertionMutationRuleFunc func(context.Context, *ent.SAMLAssertionMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f SAMLAssertionMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.SAMLAssertionMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SAMLAssertionMutation", m)
+}
+
 // The SAMLProviderQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type SAMLProviderQueryRuleFunc func(context.Context, *ent.SAMLProviderQuery) error
@@ -591,6 +615,30 @@ func (f SAMLProviderMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mu
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SAMLProviderMutation", m)
 }
 
+// The SAMLRequestQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type SAMLRequestQueryRuleFunc func(context.Context, *ent.SAMLRequestQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f SAMLRequestQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SAMLRequestQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.SAMLRequestQuery", q)
+}
+
+// The SAMLRequestMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type SAMLRequestMutationRuleFunc func(context.Context, *ent.SAMLRequestMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f SAMLRequestMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.SAMLRequestMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SAMLRequestMutation", m)
+}
+
 // The ServerKeyQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type ServerKeyQueryRuleFunc func(context.Context, *ent.ServerKeyQuery) error
@@ -613,6 +661,30 @@ func (f ServerKeyMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutat
 		return f(ctx, m)
 	}
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.ServerKeyMutation", m)
+}
+
+// The SessionQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type SessionQueryRuleFunc func(context.Context, *ent.SessionQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f SessionQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SessionQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.SessionQuery", q)
+}
+
+// The SessionMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type SessionMutationRuleFunc func(context.Context, *ent.SessionMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f SessionMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.SessionMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SessionMutation", m)
 }
 
 // The SiteQueryRuleFunc type is an adapter to allow the use of ordinary
@@ -904,9 +976,15 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.RevisionQuery:
 		return q.Filter(), nil
+	case *ent.SAMLAssertionQuery:
+		return q.Filter(), nil
 	case *ent.SAMLProviderQuery:
 		return q.Filter(), nil
+	case *ent.SAMLRequestQuery:
+		return q.Filter(), nil
 	case *ent.ServerKeyQuery:
+		return q.Filter(), nil
+	case *ent.SessionQuery:
 		return q.Filter(), nil
 	case *ent.SiteQuery:
 		return q.Filter(), nil
@@ -971,9 +1049,15 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 		return m.Filter(), nil
 	case *ent.RevisionMutation:
 		return m.Filter(), nil
+	case *ent.SAMLAssertionMutation:
+		return m.Filter(), nil
 	case *ent.SAMLProviderMutation:
 		return m.Filter(), nil
+	case *ent.SAMLRequestMutation:
+		return m.Filter(), nil
 	case *ent.ServerKeyMutation:
+		return m.Filter(), nil
+	case *ent.SessionMutation:
 		return m.Filter(), nil
 	case *ent.SiteMutation:
 		return m.Filter(), nil

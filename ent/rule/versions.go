@@ -7,6 +7,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/member"
+	"github.com/binderyhq/bindery/ent/organization"
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/user"
 )
@@ -55,4 +56,30 @@ func membershipUsers(ctx context.Context, client *ent.Client, m entgo.Mutation) 
 		return nil, err
 	}
 	return client.Member.Query().Where(member.IDIn(ids...)).Unique(true).Select(member.FieldUserID).Strings(ctx)
+}
+
+// SSOVersions is the hook of organizations that moves the access version of every member of an
+// organization whose sso flag a write sets, in the write's transaction: authentication keeps
+// which organizations enforce single sign-on with a user's memberships (accounts.Authenticator),
+// so every process obeys the flag at the members' next request.
+func SSOVersions() entgo.Hook {
+	return func(next entgo.Mutator) entgo.Mutator {
+		return entgo.MutateFunc(func(ctx context.Context, m entgo.Mutation) (entgo.Value, error) {
+			if !m.Op().Is(entgo.OpUpdate|entgo.OpUpdateOne) || !setsAny(m, organization.FieldSSO) {
+				return next.Mutate(ctx, m)
+			}
+			sys := privacy.DecisionContext(ctx, privacy.Allow)
+			ids, err := mutationIDs(sys, m)
+			if err != nil {
+				return nil, err
+			}
+			val, err := next.Mutate(ctx, m)
+			if err != nil || len(ids) == 0 {
+				return val, err
+			}
+			client := mutationClient(ctx, m)
+			return val, client.User.Update().Where(user.HasMembershipsWith(member.OrganizationIDIn(ids...))).
+				AddAccessVersion(1).Modify(keepUpdatedAt).Exec(sys)
+		})
+	}
 }

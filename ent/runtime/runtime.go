@@ -25,9 +25,12 @@ import (
 	"github.com/binderyhq/bindery/ent/permissiongrant"
 	"github.com/binderyhq/bindery/ent/reaction"
 	"github.com/binderyhq/bindery/ent/revision"
+	"github.com/binderyhq/bindery/ent/samlassertion"
 	"github.com/binderyhq/bindery/ent/samlprovider"
+	"github.com/binderyhq/bindery/ent/samlrequest"
 	"github.com/binderyhq/bindery/ent/schema"
 	"github.com/binderyhq/bindery/ent/serverkey"
+	"github.com/binderyhq/bindery/ent/session"
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitesectiongroup"
@@ -1055,6 +1058,9 @@ func init() {
 			return next.Mutate(ctx, m)
 		})
 	}
+	organizationHooks := schema.Organization{}.Hooks()
+
+	organization.Hooks[1] = organizationHooks[0]
 	organizationMixinFields0 := organizationMixin[0].Fields()
 	_ = organizationMixinFields0
 	organizationMixinFields1 := organizationMixin[1].Fields()
@@ -1314,6 +1320,35 @@ func init() {
 			return nil
 		}
 	}()
+	samlassertion.Policy = privacy.NewPolicies(schema.SAMLAssertion{})
+	samlassertion.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := samlassertion.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	samlassertionFields := schema.SAMLAssertion{}.Fields()
+	_ = samlassertionFields
+	// samlassertionDescID is the schema descriptor for id field.
+	samlassertionDescID := samlassertionFields[0].Descriptor()
+	// samlassertion.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	samlassertion.IDValidator = func() func(string) error {
+		validators := samlassertionDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	samlproviderMixin := schema.SAMLProvider{}.Mixin()
 	samlprovider.Policy = privacy.NewPolicies(samlproviderMixin[0], schema.SAMLProvider{})
 	samlprovider.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -1396,6 +1431,39 @@ func init() {
 			return nil
 		}
 	}()
+	samlrequest.Policy = privacy.NewPolicies(schema.SAMLRequest{})
+	samlrequest.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := samlrequest.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	samlrequestFields := schema.SAMLRequest{}.Fields()
+	_ = samlrequestFields
+	// samlrequestDescProviderID is the schema descriptor for provider_id field.
+	samlrequestDescProviderID := samlrequestFields[1].Descriptor()
+	// samlrequest.ProviderIDValidator is a validator for the "provider_id" field. It is called by the builders before save.
+	samlrequest.ProviderIDValidator = samlrequestDescProviderID.Validators[0].(func(string) error)
+	// samlrequestDescID is the schema descriptor for id field.
+	samlrequestDescID := samlrequestFields[0].Descriptor()
+	// samlrequest.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	samlrequest.IDValidator = func() func(string) error {
+		validators := samlrequestDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	serverkeyMixin := schema.ServerKey{}.Mixin()
 	serverkey.Policy = privacy.NewPolicies(serverkeyMixin[0], schema.ServerKey{})
 	serverkey.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -1437,6 +1505,68 @@ func init() {
 	// serverkey.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	serverkey.IDValidator = func() func(string) error {
 		validators := serverkeyDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	sessionMixin := schema.Session{}.Mixin()
+	session.Policy = privacy.NewPolicies(sessionMixin[0], schema.Session{})
+	session.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := session.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	sessionMixinFields0 := sessionMixin[0].Fields()
+	_ = sessionMixinFields0
+	sessionMixinFields1 := sessionMixin[1].Fields()
+	_ = sessionMixinFields1
+	sessionFields := schema.Session{}.Fields()
+	_ = sessionFields
+	// sessionDescCreatedAt is the schema descriptor for created_at field.
+	sessionDescCreatedAt := sessionMixinFields1[0].Descriptor()
+	// session.DefaultCreatedAt holds the default value on creation for the created_at field.
+	session.DefaultCreatedAt = sessionDescCreatedAt.Default.(func() time.Time)
+	// sessionDescUpdatedAt is the schema descriptor for updated_at field.
+	sessionDescUpdatedAt := sessionMixinFields1[1].Descriptor()
+	// session.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	session.DefaultUpdatedAt = sessionDescUpdatedAt.Default.(func() time.Time)
+	// session.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	session.UpdateDefaultUpdatedAt = sessionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// sessionDescSecretHash is the schema descriptor for secret_hash field.
+	sessionDescSecretHash := sessionFields[0].Descriptor()
+	// session.SecretHashValidator is a validator for the "secret_hash" field. It is called by the builders before save.
+	session.SecretHashValidator = sessionDescSecretHash.Validators[0].(func([]byte) error)
+	// sessionDescUserID is the schema descriptor for user_id field.
+	sessionDescUserID := sessionFields[1].Descriptor()
+	// session.UserIDValidator is a validator for the "user_id" field. It is called by the builders before save.
+	session.UserIDValidator = sessionDescUserID.Validators[0].(func(string) error)
+	// sessionDescOrganizationID is the schema descriptor for organization_id field.
+	sessionDescOrganizationID := sessionFields[2].Descriptor()
+	// session.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	session.OrganizationIDValidator = sessionDescOrganizationID.Validators[0].(func(string) error)
+	// sessionDescProviderID is the schema descriptor for provider_id field.
+	sessionDescProviderID := sessionFields[3].Descriptor()
+	// session.ProviderIDValidator is a validator for the "provider_id" field. It is called by the builders before save.
+	session.ProviderIDValidator = sessionDescProviderID.Validators[0].(func(string) error)
+	// sessionDescID is the schema descriptor for id field.
+	sessionDescID := sessionMixinFields0[0].Descriptor()
+	// session.DefaultID holds the default value on creation for the id field.
+	session.DefaultID = sessionDescID.Default.(func() string)
+	// session.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	session.IDValidator = func() func(string) error {
+		validators := sessionDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),

@@ -35,8 +35,6 @@ const (
 	FieldDefaultTeamID = "default_team_id"
 	// FieldDefaultRole holds the string denoting the default_role field in the database.
 	FieldDefaultRole = "default_role"
-	// FieldStatus holds the string denoting the status field in the database.
-	FieldStatus = "status"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeDefaultTeam holds the string denoting the default_team edge name in mutations.
@@ -71,7 +69,6 @@ var Columns = []string{
 	FieldCertificate,
 	FieldDefaultTeamID,
 	FieldDefaultRole,
-	FieldStatus,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -121,32 +118,6 @@ func DefaultRoleValidator(dr viewer.Role) error {
 		return nil
 	default:
 		return fmt.Errorf("samlprovider: invalid enum value for default_role field: %q", dr)
-	}
-}
-
-// Status defines the type for the "status" enum field.
-type Status string
-
-// StatusActive is the default value of the Status enum.
-const DefaultStatus = StatusActive
-
-// Status values.
-const (
-	StatusActive   Status = "active"
-	StatusInactive Status = "inactive"
-)
-
-func (s Status) String() string {
-	return string(s)
-}
-
-// StatusValidator is a validator for the "status" field enum values. It is called by the builders before save.
-func StatusValidator(s Status) error {
-	switch s {
-	case StatusActive, StatusInactive:
-		return nil
-	default:
-		return fmt.Errorf("samlprovider: invalid enum value for status field: %q", s)
 	}
 }
 
@@ -201,11 +172,6 @@ func ByDefaultTeamID(opts ...sql.OrderTermOption) OrderOption {
 // ByDefaultRole orders the results by the default_role field.
 func ByDefaultRole(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldDefaultRole, opts...).ToFunc()
-}
-
-// ByStatus orders the results by the status field.
-func ByStatus(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldStatus, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

@@ -651,26 +651,6 @@ func DefaultRoleNotNil() predicate.SAMLProvider {
 	return predicate.SAMLProvider(sql.FieldNotNull(FieldDefaultRole))
 }
 
-// StatusEQ applies the EQ predicate on the "status" field.
-func StatusEQ(v Status) predicate.SAMLProvider {
-	return predicate.SAMLProvider(sql.FieldEQ(FieldStatus, v))
-}
-
-// StatusNEQ applies the NEQ predicate on the "status" field.
-func StatusNEQ(v Status) predicate.SAMLProvider {
-	return predicate.SAMLProvider(sql.FieldNEQ(FieldStatus, v))
-}
-
-// StatusIn applies the In predicate on the "status" field.
-func StatusIn(vs ...Status) predicate.SAMLProvider {
-	return predicate.SAMLProvider(sql.FieldIn(FieldStatus, vs...))
-}
-
-// StatusNotIn applies the NotIn predicate on the "status" field.
-func StatusNotIn(vs ...Status) predicate.SAMLProvider {
-	return predicate.SAMLProvider(sql.FieldNotIn(FieldStatus, vs...))
-}
-
 // HasOrganization applies the HasEdge predicate on the "organization" edge.
 func HasOrganization() predicate.SAMLProvider {
 	return predicate.SAMLProvider(func(s *sql.Selector) {

@@ -60,3 +60,7 @@ func (Organization) Policy() ent.Policy {
 		},
 	}
 }
+
+// Hooks of Organization: setting the sso flag moves its members' access versions, so every
+// process reads again which organizations enforce single sign-on for them.
+func (Organization) Hooks() []ent.Hook { return []ent.Hook{rule.SSOVersions()} }

@@ -22,6 +22,10 @@ type Viewer struct {
 	cache       map[string]any   // facts loaded once per request (Remember)
 	shareKeys   []string         // share-link keys presented in this request (PresentShareKey)
 	admitted    []string         // spaces a published site admitted a visitor to (Admit)
+
+	session    bool            // authenticated by a browser session cookie, not a bearer token
+	sessionOrg string          // the organization whose SAML provider began the session
+	ssoBlocked map[string]bool // organizations that enforce SSO this session did not come through
 }
 
 // NewUser returns the viewer for an authenticated user with their memberships
@@ -31,6 +35,53 @@ func NewUser(userID, email string, memberships map[string]*Role) *Viewer {
 		memberships = map[string]*Role{}
 	}
 	return &Viewer{UserID: userID, Email: email, memberships: memberships}
+}
+
+// NewSessionUser returns the viewer of a browser session that the SAML provider of sessionOrg
+// began. Its memberships of organizations in ssoEnforced other than sessionOrg are withheld: such
+// an organization accepts only sessions of its own providers (API tokens keep working), so the
+// session reads nothing of it (SSORequired tells why).
+func NewSessionUser(userID, email, sessionOrg string, memberships map[string]*Role, ssoEnforced map[string]bool) *Viewer {
+	v := NewUser(userID, email, memberships)
+	v.session, v.sessionOrg = true, sessionOrg
+	for orgID := range v.memberships {
+		if ssoEnforced[orgID] && orgID != sessionOrg {
+			if v.ssoBlocked == nil {
+				v.ssoBlocked = map[string]bool{}
+			}
+			v.ssoBlocked[orgID] = true
+			delete(v.memberships, orgID)
+		}
+	}
+	return v
+}
+
+// IsSession reports whether v was authenticated by a browser session cookie.
+func (v *Viewer) IsSession() bool { return v != nil && v.session }
+
+// SSORequired reports whether v is a member of the organization whose membership was withheld
+// because the organization enforces single sign-on through its own providers.
+func (v *Viewer) SSORequired(orgID string) bool {
+	if v == nil {
+		return false
+	}
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	return v.ssoBlocked[orgID]
+}
+
+// SSORequiredOrganizations lists the organizations whose memberships were withheld (SSORequired).
+func (v *Viewer) SSORequiredOrganizations() []string {
+	if v == nil {
+		return nil
+	}
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	ids := make([]string, 0, len(v.ssoBlocked))
+	for id := range v.ssoBlocked {
+		ids = append(ids, id)
+	}
+	return ids
 }
 
 // System is the explicit viewer of the CLI and background jobs: the privacy rules allow it everything.

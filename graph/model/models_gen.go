@@ -19,6 +19,17 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 )
 
+type APITokenConnection struct {
+	Edges      []*APITokenEdge `json:"edges"`
+	PageInfo   *PageInfo       `json:"pageInfo"`
+	TotalCount int             `json:"totalCount"`
+}
+
+type APITokenEdge struct {
+	Cursor string        `json:"cursor"`
+	Node   *ent.APIToken `json:"node"`
+}
+
 type APIInfo struct {
 	Version string `json:"version"`
 	// Date of the build in ISO 8601.
@@ -197,6 +208,11 @@ type ContentUpdate struct {
 	InsertedFiles []*InsertedFile      `json:"insertedFiles"`
 }
 
+type CreateAPITokenInput struct {
+	// At most 50 characters; defaults to empty.
+	Label *string `json:"label,omitempty"`
+}
+
 type CreateChangeRequestInput struct {
 	// At most 100 characters; default empty.
 	Subject *string `json:"subject,omitempty"`
@@ -237,6 +253,21 @@ type CreateOrganizationInput struct {
 	// 2..255 characters.
 	Title        string   `json:"title"`
 	EmailDomains []string `json:"emailDomains,omitempty"`
+}
+
+type CreateSAMLProviderInput struct {
+	// 1 to 30 characters.
+	Label string `json:"label"`
+	// At most 1024 characters.
+	EntityID *string `json:"entityID,omitempty"`
+	// A PEM X.509 certificate that is valid now, at most 10000 characters.
+	Certificate *string `json:"certificate,omitempty"`
+	// An absolute http(s) URL, at most 2048 characters.
+	SsoURL *string `json:"ssoURL,omitempty"`
+	// The id of a team of the organization.
+	DefaultTeam *string `json:"defaultTeam,omitempty"`
+	// Null (or absent) makes people who join through the provider guests.
+	DefaultRole *viewer.Role `json:"defaultRole,omitempty"`
 }
 
 type CreateSiteInput struct {
@@ -284,6 +315,12 @@ type CreateTeamInput struct {
 	Title string `json:"title"`
 	// User ids of organization members to add.
 	Members []string `json:"members,omitempty"`
+}
+
+// A token just created: `token` is shown here once and never again.
+type CreatedAPIToken struct {
+	Token    string        `json:"token"`
+	APIToken *ent.APIToken `json:"apiToken"`
 }
 
 type CustomFieldConnection struct {
@@ -557,6 +594,34 @@ type RevisionFileEdge struct {
 	Node   *RevisionFile `json:"node"`
 }
 
+type SAMLProviderConnection struct {
+	Edges      []*SAMLProviderEdge `json:"edges"`
+	PageInfo   *PageInfo           `json:"pageInfo"`
+	TotalCount int                 `json:"totalCount"`
+}
+
+type SAMLProviderEdge struct {
+	Cursor string            `json:"cursor"`
+	Node   *ent.SAMLProvider `json:"node"`
+}
+
+// The URLs of this server for one SAML provider.
+type SAMLService struct {
+	// Assertion consumer service: where the identity provider posts its answers.
+	AcsURL string `json:"acsURL"`
+	// Where a sign-in through the provider begins (GET; RelayState names where to return to).
+	StartURL string `json:"startURL"`
+	// The entity id of this service provider, which is also the URL of its SAML metadata.
+	EntityID string `json:"entityID"`
+}
+
+// How to sign in to an organization through one of its active SAML providers.
+type SSOLogin struct {
+	ID       string `json:"id"`
+	Label    string `json:"label"`
+	StartURL string `json:"startURL"`
+}
+
 // A page that a search matched, with its best matching sections (at most 5).
 type SearchPage struct {
 	ID    string `json:"id"`
@@ -751,6 +816,31 @@ type TeamPermissions struct {
 	View  bool `json:"view"`
 }
 
+type TranslationSettingsConnection struct {
+	Edges      []*TranslationSettingsEdge `json:"edges"`
+	PageInfo   *PageInfo                  `json:"pageInfo"`
+	TotalCount int                        `json:"totalCount"`
+}
+
+type TranslationSettingsEdge struct {
+	Cursor string                   `json:"cursor"`
+	Node   *ent.TranslationSettings `json:"node"`
+}
+
+type TranslationSettingsInput struct {
+	// 1 to 100 characters.
+	Title string `json:"title"`
+	// BCP 47 language tags (at most 100), canonicalized; duplicates are merged. Omitted: empty on
+	// creation, unchanged on update.
+	Languages []string `json:"languages,omitempty"`
+}
+
+// What the viewer may do with translation settings: view takes the read role, edit admin.
+type TranslationSettingsPermissions struct {
+	View bool `json:"view"`
+	Edit bool `json:"edit"`
+}
+
 type UpdateChangeRequestInput struct {
 	// At most 100 characters.
 	Subject *string `json:"subject,omitempty"`
@@ -823,6 +913,20 @@ type UpdateOrganizationInput struct {
 	Sso         *bool                      `json:"sso,omitempty"`
 	Ai          *bool                      `json:"ai,omitempty"`
 	InviteLinks *bool                      `json:"inviteLinks,omitempty"`
+}
+
+type UpdateSAMLProviderInput struct {
+	Label *string `json:"label,omitempty"`
+	// null removes it (the provider becomes PENDING).
+	EntityID graphql.Omittable[*string] `json:"entityID,omitempty"`
+	// null removes it (the provider becomes PENDING).
+	Certificate graphql.Omittable[*string] `json:"certificate,omitempty"`
+	// null removes it (the provider becomes PENDING).
+	SsoURL graphql.Omittable[*string] `json:"ssoURL,omitempty"`
+	// null removes it.
+	DefaultTeam graphql.Omittable[*string] `json:"defaultTeam,omitempty"`
+	// null makes people who join through the provider guests.
+	DefaultRole graphql.Omittable[*viewer.Role] `json:"defaultRole,omitempty"`
 }
 
 // Absent fields stay as they are; null removes the icon.
@@ -1225,6 +1329,63 @@ func (e *MemberSort) UnmarshalJSON(b []byte) error {
 }
 
 func (e MemberSort) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// ACTIVE: people can sign in through the provider. PENDING: its ssoURL, entityID or certificate is
+// not set yet.
+type SAMLProviderStatus string
+
+const (
+	SAMLProviderStatusActive  SAMLProviderStatus = "ACTIVE"
+	SAMLProviderStatusPending SAMLProviderStatus = "PENDING"
+)
+
+var AllSAMLProviderStatus = []SAMLProviderStatus{
+	SAMLProviderStatusActive,
+	SAMLProviderStatusPending,
+}
+
+func (e SAMLProviderStatus) IsValid() bool {
+	switch e {
+	case SAMLProviderStatusActive, SAMLProviderStatusPending:
+		return true
+	}
+	return false
+}
+
+func (e SAMLProviderStatus) String() string {
+	return string(e)
+}
+
+func (e *SAMLProviderStatus) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SAMLProviderStatus(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SAMLProviderStatus", str)
+	}
+	return nil
+}
+
+func (e SAMLProviderStatus) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SAMLProviderStatus) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SAMLProviderStatus) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

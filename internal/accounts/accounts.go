@@ -44,16 +44,23 @@ func hashToken(token string) []byte {
 
 // CreateToken issues a new token for a user and returns it; only its hash is stored.
 func CreateToken(ctx context.Context, c *ent.Client, userID, label string) (string, error) {
+	_, token, err := createToken(System(ctx), c.APIToken, userID, label)
+	return token, err
+}
+
+// IssueToken issues a new token for a user and returns its row (without the token) and the
+// token, which is not stored: only its hash is.
+func IssueToken(ctx context.Context, c *ent.Client, userID, label string) (*ent.APIToken, string, error) {
 	return createToken(System(ctx), c.APIToken, userID, label)
 }
 
-func createToken(sys context.Context, tokens *ent.APITokenClient, userID, label string) (string, error) {
+func createToken(sys context.Context, tokens *ent.APITokenClient, userID, label string) (*ent.APIToken, string, error) {
 	token := tokenPrefix + id.Random(40)
-	err := tokens.Create().SetUserID(userID).SetLabel(label).SetTokenHash(hashToken(token)).Exec(sys)
+	t, err := tokens.Create().SetUserID(userID).SetLabel(label).SetTokenHash(hashToken(token)).Save(sys)
 	if err != nil {
-		return "", fmt.Errorf("create token: %w", err)
+		return nil, "", fmt.Errorf("create token: %w", err)
 	}
-	return token, nil
+	return t, token, nil
 }
 
 // RevokeToken deletes a token. Returns ErrInvalidToken when it is unknown.
@@ -87,10 +94,13 @@ type Authenticator struct {
 	cached map[string]memberships // by user id
 }
 
-// memberships are a user's organization roles (nil for a guest) at one access version.
+// memberships are a user's organization roles (nil for a guest) at one access version, and the
+// organizations among them that enforce single sign-on (their sso flag moves the versions of their
+// members too: rule.SSOVersions).
 type memberships struct {
 	version int64
 	roles   map[string]*viewer.Role
+	sso     map[string]bool
 }
 
 // maxCachedUsers bounds the cache: past it, it starts again empty.
@@ -122,11 +132,11 @@ func (a *Authenticator) Authenticate(ctx context.Context, token string) (*viewer
 	if len(rows) != 1 || subtle.ConstantTimeCompare(rows[0].TokenHash, hash) != 1 {
 		return nil, ErrInvalidToken
 	}
-	roles, err := a.memberships(sys, rows[0].UserID, rows[0].AccessVersion)
+	m, err := a.memberships(sys, rows[0].UserID, rows[0].AccessVersion)
 	if err != nil {
 		return nil, err
 	}
-	return viewer.NewUser(rows[0].UserID, rows[0].Email, roles), nil
+	return viewer.NewUser(rows[0].UserID, rows[0].Email, m.roles), nil
 }
 
 // tokenRow is a token with what authentication reads of its user.
@@ -137,22 +147,33 @@ type tokenRow struct {
 	AccessVersion int64  `json:"access_version"`
 }
 
-// memberships returns a copy of the user's roles by organization at version: from the cache, or
-// read and kept. The version was read before the memberships, so a change in between leaves an
-// older version with newer roles in the cache, which the next request reads again.
-func (a *Authenticator) memberships(ctx context.Context, userID string, version int64) (map[string]*viewer.Role, error) {
+// memberships returns a copy of the user's memberships at version: from the cache, or read and
+// kept. The version was read before the memberships, so a change in between leaves an older
+// version with newer roles in the cache, which the next request reads again.
+func (a *Authenticator) memberships(ctx context.Context, userID string, version int64) (memberships, error) {
 	a.mu.Lock()
 	m, ok := a.cached[userID]
 	a.mu.Unlock()
 	if !ok || m.version != version {
-		rows, err := a.client.Member.Query().Where(member.UserID(userID), member.Disabled(false)).
-			Select(member.FieldOrganizationID, member.FieldRole).All(ctx)
+		var rows []membershipRow
+		err := a.client.Member.Query().Where(member.UserID(userID), member.Disabled(false)).Modify(func(s *sql.Selector) {
+			o := sql.Table(organization.Table)
+			s.Join(o).On(s.C(member.FieldOrganizationID), o.C(organization.FieldID))
+			s.Select(s.C(member.FieldOrganizationID), s.C(member.FieldRole), o.C(organization.FieldSSO))
+		}).Scan(ctx, &rows)
 		if err != nil {
-			return nil, err
+			return memberships{}, err
 		}
-		m = memberships{version: version, roles: make(map[string]*viewer.Role, len(rows))}
+		m = memberships{version: version, roles: make(map[string]*viewer.Role, len(rows)), sso: map[string]bool{}}
 		for _, r := range rows {
-			m.roles[r.OrganizationID] = r.Role
+			var role *viewer.Role
+			if r.Role.Valid {
+				role = new(viewer.Role(r.Role.String))
+			}
+			m.roles[r.OrganizationID] = role
+			if r.SSO {
+				m.sso[r.OrganizationID] = true
+			}
 		}
 		a.mu.Lock()
 		if len(a.cached) >= maxCachedUsers {
@@ -161,7 +182,15 @@ func (a *Authenticator) memberships(ctx context.Context, userID string, version 
 		a.cached[userID] = m
 		a.mu.Unlock()
 	}
-	return maps.Clone(m.roles), nil // the viewer records the memberships its request changes
+	m.roles = maps.Clone(m.roles) // the viewer records the memberships its request changes
+	return m, nil
+}
+
+// membershipRow is what authentication reads of a membership.
+type membershipRow struct {
+	OrganizationID string         `json:"organization_id"`
+	Role           sql.NullString `json:"role"`
+	SSO            bool           `json:"sso"`
 }
 
 // NewUser describes a user to create.
@@ -205,7 +234,7 @@ func createUser(sys context.Context, tx *ent.Tx, nu NewUser) (*ent.User, string,
 			return nil, "", err
 		}
 	}
-	token, err := createToken(sys, tx.APIToken, u.ID, "cli")
+	_, token, err := createToken(sys, tx.APIToken, u.ID, "cli")
 	return u, token, err
 }
 

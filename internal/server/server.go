@@ -53,31 +53,51 @@ func Defaults(baseURL string) Options {
 // (not started: `serve` runs it until it stops).
 func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 	runner := jobs.New(st.Client, o.Jobs)
+	a := authenticators(st, o.Clock)
 	r := &graph.Resolver{Client: st.Client, Clock: o.Clock, Version: Version, Build: Build, BaseURL: o.BaseURL,
 		Blobs: st.Blobs, Search: st.Search, Fetcher: fetch.New(o.FetchAllow), ImportLimits: o.ImportLimits,
 		Jobs: runner, OpenAPILimits: o.OpenAPILimits, OpenAPIRefresh: o.OpenAPIRefresh}
 	runner.Handle(graph.OpenAPIJob, r.ProcessOpenAPISpec)
 	sites := publish.New(r, o.BaseURL)
 	return sites.ByHost(rest.NewRouter(rest.Config{
-		Resolver:       r,
-		GraphQL:        graph.NewHandler(r, o.Limits),
-		Authenticate:   authenticator(st),
-		MaxBody:        o.MaxBody,
-		MaxUploadBody:  o.MaxUploadBody,
-		RequestTimeout: o.RequestTimeout,
-		BaseURL:        o.BaseURL,
-		CORSOrigins:    o.CORSOrigins,
-		Sites:          sites.Routes,
+		Resolver:            r,
+		GraphQL:             graph.NewHandler(r, o.Limits),
+		Authenticate:        a.token,
+		AuthenticateSession: a.session,
+		MaxBody:             o.MaxBody,
+		MaxUploadBody:       o.MaxUploadBody,
+		RequestTimeout:      o.RequestTimeout,
+		BaseURL:             o.BaseURL,
+		CORSOrigins:         o.CORSOrigins,
+		Sites:               sites.Routes,
 	})), runner
 }
 
-func authenticator(st *store.Store) rest.Authenticator {
-	a := accounts.NewAuthenticator(st.Client)
-	return func(ctx context.Context, token string) (*viewer.Viewer, error) {
-		v, err := a.Authenticate(ctx, token)
-		if errors.Is(err, accounts.ErrInvalidToken) {
-			return nil, apperr.Unauthenticatedf("the bearer token is invalid or was revoked")
-		}
-		return v, err
+// auth turns bearer tokens and session cookies into viewers, with one membership cache.
+type auth struct {
+	a     *accounts.Authenticator
+	clock func() time.Time
+}
+
+func authenticators(st *store.Store, clock func() time.Time) auth {
+	if clock == nil {
+		clock = time.Now
 	}
+	return auth{a: accounts.NewAuthenticator(st.Client), clock: clock}
+}
+
+func (a auth) token(ctx context.Context, token string) (*viewer.Viewer, error) {
+	v, err := a.a.Authenticate(ctx, token)
+	if errors.Is(err, accounts.ErrInvalidToken) {
+		return nil, apperr.Unauthenticatedf("the bearer token is invalid or was revoked")
+	}
+	return v, err
+}
+
+func (a auth) session(ctx context.Context, secret string) (*viewer.Viewer, error) {
+	v, err := a.a.AuthenticateSession(ctx, secret, a.clock())
+	if errors.Is(err, accounts.ErrInvalidSession) {
+		return nil, apperr.Unauthenticatedf("the session expired or ended: sign in again")
+	}
+	return v, err
 }

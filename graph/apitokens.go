@@ -1,0 +1,67 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/apitoken"
+	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/graph/page"
+	"github.com/binderyhq/bindery/internal/accounts"
+)
+
+// apiTokenLabelMax bounds a token's label (the reference client's APITokenLabel).
+const apiTokenLabelMax = 50
+
+func (r *Resolver) apiTokens(ctx context.Context, first *int, after *string) (*model.APITokenConnection, error) {
+	v, err := viewerOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	args, err := listArgs(ctx, first, after)
+	if err != nil {
+		return nil, err
+	}
+	cursor := func(t *ent.APIToken) page.Cursor { return page.Cursor{Key: t.CreatedAt, ID: t.ID} }
+	p, err := flat(ctx, r.Client.APIToken.Query().Where(apitoken.UserID(v.UserID)),
+		page.Order{Column: apitoken.FieldCreatedAt}, args, true, cursor)
+	if err != nil {
+		return nil, err
+	}
+	return &model.APITokenConnection{
+		Edges: edges(p.Items, cursor, func(c string, n *ent.APIToken) *model.APITokenEdge { return &model.APITokenEdge{Cursor: c, Node: n} }),
+		PageInfo: pageInfo(p), TotalCount: p.Count,
+	}, nil
+}
+
+// createAPIToken issues a personal API token to the viewer; the token is in this answer only.
+func (r *Resolver) createAPIToken(ctx context.Context, in model.CreateAPITokenInput) (*model.CreatedAPIToken, error) {
+	v, err := viewerOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	label, err := trimmedText("label", derefOr(in.Label, ""), 0, apiTokenLabelMax)
+	if err != nil {
+		return nil, err
+	}
+	t, token, err := accounts.IssueToken(ctx, r.Client, v.UserID, label)
+	if err != nil {
+		return nil, err
+	}
+	return &model.CreatedAPIToken{Token: token, APIToken: t}, nil
+}
+
+// revokeAPIToken deletes one of the viewer's tokens. Returns NOT_FOUND when the viewer has no
+// token with the id.
+func (r *Resolver) revokeAPIToken(ctx context.Context, id string) (bool, error) {
+	v, err := viewerOf(ctx)
+	if err != nil {
+		return false, err
+	}
+	n, err := r.Client.APIToken.Delete().Where(apitoken.ID(id), apitoken.UserID(v.UserID)).Exec(accounts.System(ctx))
+	if err == nil && n == 0 {
+		err = apperr.NotFoundf("you have no API token with the id %q", truncate(id, 80))
+	}
+	return err == nil, err
+}
