@@ -4807,22 +4807,6 @@ func (c *SiteClient) QueryOrganization(_m *Site) *OrganizationQuery {
 	return query
 }
 
-// QueryDefaultSiteSpace queries the default_site_space edge of a Site.
-func (c *SiteClient) QueryDefaultSiteSpace(_m *Site) *SiteSpaceQuery {
-	query := (&SiteSpaceClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(site.Table, site.FieldID, id),
-			sqlgraph.To(sitespace.Table, sitespace.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, site.DefaultSiteSpaceTable, site.DefaultSiteSpaceColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
-}
-
 // QueryDefaultSection queries the default_section edge of a Site.
 func (c *SiteClient) QueryDefaultSection(_m *Site) *SiteSectionQuery {
 	query := (&SiteSectionClient{config: c.config}).Query()

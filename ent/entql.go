@@ -563,13 +563,11 @@ var schemaGraph = func() *sqlgraph.Schema {
 			site.FieldHostname:                {Type: field.TypeString, Column: site.FieldHostname},
 			site.FieldBasename:                {Type: field.TypeString, Column: site.FieldBasename},
 			site.FieldProxyOrigin:             {Type: field.TypeString, Column: site.FieldProxyOrigin},
-			site.FieldProxyTarget:             {Type: field.TypeString, Column: site.FieldProxyTarget},
 			site.FieldVisibility:              {Type: field.TypeEnum, Column: site.FieldVisibility},
 			site.FieldPublished:               {Type: field.TypeBool, Column: site.FieldPublished},
 			site.FieldAdaptiveContentEnabled:  {Type: field.TypeBool, Column: site.FieldAdaptiveContentEnabled},
 			site.FieldAdaptiveSchema:          {Type: field.TypeJSON, Column: site.FieldAdaptiveSchema},
 			site.FieldAdaptiveSchemaUpdatedAt: {Type: field.TypeTime, Column: site.FieldAdaptiveSchemaUpdatedAt},
-			site.FieldDefaultSiteSpaceID:      {Type: field.TypeString, Column: site.FieldDefaultSiteSpaceID},
 			site.FieldDefaultSectionID:        {Type: field.TypeString, Column: site.FieldDefaultSectionID},
 			site.FieldShareKey:                {Type: field.TypeString, Column: site.FieldShareKey},
 			site.FieldSiteSpacesCount:         {Type: field.TypeInt, Column: site.FieldSiteSpacesCount},
@@ -1502,18 +1500,6 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"Site",
 		"Organization",
-	)
-	graph.MustAddE(
-		"default_site_space",
-		&sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.M2O,
-			Inverse: false,
-			Table:   site.DefaultSiteSpaceTable,
-			Columns: []string{site.DefaultSiteSpaceColumn},
-			Bidi:    false,
-		},
-		"Site",
-		"SiteSpace",
 	)
 	graph.MustAddE(
 		"default_section",
@@ -4741,11 +4727,6 @@ func (f *SiteFilter) WhereProxyOrigin(p entql.StringP) {
 	f.Where(p.Field(site.FieldProxyOrigin))
 }
 
-// WhereProxyTarget applies the entql string predicate on the proxy_target field.
-func (f *SiteFilter) WhereProxyTarget(p entql.StringP) {
-	f.Where(p.Field(site.FieldProxyTarget))
-}
-
 // WhereVisibility applies the entql string predicate on the visibility field.
 func (f *SiteFilter) WhereVisibility(p entql.StringP) {
 	f.Where(p.Field(site.FieldVisibility))
@@ -4771,11 +4752,6 @@ func (f *SiteFilter) WhereAdaptiveSchemaUpdatedAt(p entql.TimeP) {
 	f.Where(p.Field(site.FieldAdaptiveSchemaUpdatedAt))
 }
 
-// WhereDefaultSiteSpaceID applies the entql string predicate on the default_site_space_id field.
-func (f *SiteFilter) WhereDefaultSiteSpaceID(p entql.StringP) {
-	f.Where(p.Field(site.FieldDefaultSiteSpaceID))
-}
-
 // WhereDefaultSectionID applies the entql string predicate on the default_section_id field.
 func (f *SiteFilter) WhereDefaultSectionID(p entql.StringP) {
 	f.Where(p.Field(site.FieldDefaultSectionID))
@@ -4799,20 +4775,6 @@ func (f *SiteFilter) WhereHasOrganization() {
 // WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
 func (f *SiteFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
 	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
-		for _, p := range preds {
-			p(s)
-		}
-	})))
-}
-
-// WhereHasDefaultSiteSpace applies a predicate to check if query has an edge default_site_space.
-func (f *SiteFilter) WhereHasDefaultSiteSpace() {
-	f.Where(entql.HasEdge("default_site_space"))
-}
-
-// WhereHasDefaultSiteSpaceWith applies a predicate to check if query has an edge default_site_space with a given conditions (other predicates).
-func (f *SiteFilter) WhereHasDefaultSiteSpaceWith(preds ...predicate.SiteSpace) {
-	f.Where(entql.HasEdgeWith("default_site_space", sqlgraph.WrapFunc(func(s *sql.Selector) {
 		for _, p := range preds {
 			p(s)
 		}

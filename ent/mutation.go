@@ -21599,7 +21599,6 @@ type SiteMutation struct {
 	hostname                   *string
 	basename                   *string
 	proxy_origin               *string
-	proxy_target               *string
 	visibility                 *site.Visibility
 	published                  *bool
 	adaptive_content_enabled   *bool
@@ -21611,8 +21610,6 @@ type SiteMutation struct {
 	clearedFields              map[string]struct{}
 	organization               *string
 	clearedorganization        bool
-	default_site_space         *string
-	cleareddefault_site_space  bool
 	default_section            *string
 	cleareddefault_section     bool
 	site_spaces                map[string]struct{}
@@ -22109,55 +22106,6 @@ func (m *SiteMutation) ResetProxyOrigin() {
 	delete(m.clearedFields, site.FieldProxyOrigin)
 }
 
-// SetProxyTarget sets the "proxy_target" field.
-func (m *SiteMutation) SetProxyTarget(s string) {
-	m.proxy_target = &s
-}
-
-// ProxyTarget returns the value of the "proxy_target" field in the mutation.
-func (m *SiteMutation) ProxyTarget() (r string, exists bool) {
-	v := m.proxy_target
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldProxyTarget returns the old "proxy_target" field's value of the Site entity.
-// If the Site object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SiteMutation) OldProxyTarget(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldProxyTarget is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldProxyTarget requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldProxyTarget: %w", err)
-	}
-	return oldValue.ProxyTarget, nil
-}
-
-// ClearProxyTarget clears the value of the "proxy_target" field.
-func (m *SiteMutation) ClearProxyTarget() {
-	m.proxy_target = nil
-	m.clearedFields[site.FieldProxyTarget] = struct{}{}
-}
-
-// ProxyTargetCleared returns if the "proxy_target" field was cleared in this mutation.
-func (m *SiteMutation) ProxyTargetCleared() bool {
-	_, ok := m.clearedFields[site.FieldProxyTarget]
-	return ok
-}
-
-// ResetProxyTarget resets all changes to the "proxy_target" field.
-func (m *SiteMutation) ResetProxyTarget() {
-	m.proxy_target = nil
-	delete(m.clearedFields, site.FieldProxyTarget)
-}
-
 // SetVisibility sets the "visibility" field.
 func (m *SiteMutation) SetVisibility(s site.Visibility) {
 	m.visibility = &s
@@ -22364,55 +22312,6 @@ func (m *SiteMutation) ResetAdaptiveSchemaUpdatedAt() {
 	delete(m.clearedFields, site.FieldAdaptiveSchemaUpdatedAt)
 }
 
-// SetDefaultSiteSpaceID sets the "default_site_space_id" field.
-func (m *SiteMutation) SetDefaultSiteSpaceID(s string) {
-	m.default_site_space = &s
-}
-
-// DefaultSiteSpaceID returns the value of the "default_site_space_id" field in the mutation.
-func (m *SiteMutation) DefaultSiteSpaceID() (r string, exists bool) {
-	v := m.default_site_space
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldDefaultSiteSpaceID returns the old "default_site_space_id" field's value of the Site entity.
-// If the Site object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SiteMutation) OldDefaultSiteSpaceID(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDefaultSiteSpaceID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDefaultSiteSpaceID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDefaultSiteSpaceID: %w", err)
-	}
-	return oldValue.DefaultSiteSpaceID, nil
-}
-
-// ClearDefaultSiteSpaceID clears the value of the "default_site_space_id" field.
-func (m *SiteMutation) ClearDefaultSiteSpaceID() {
-	m.default_site_space = nil
-	m.clearedFields[site.FieldDefaultSiteSpaceID] = struct{}{}
-}
-
-// DefaultSiteSpaceIDCleared returns if the "default_site_space_id" field was cleared in this mutation.
-func (m *SiteMutation) DefaultSiteSpaceIDCleared() bool {
-	_, ok := m.clearedFields[site.FieldDefaultSiteSpaceID]
-	return ok
-}
-
-// ResetDefaultSiteSpaceID resets all changes to the "default_site_space_id" field.
-func (m *SiteMutation) ResetDefaultSiteSpaceID() {
-	m.default_site_space = nil
-	delete(m.clearedFields, site.FieldDefaultSiteSpaceID)
-}
-
 // SetDefaultSectionID sets the "default_section_id" field.
 func (m *SiteMutation) SetDefaultSectionID(s string) {
 	m.default_section = &s
@@ -22592,33 +22491,6 @@ func (m *SiteMutation) OrganizationIDs() (ids []string) {
 func (m *SiteMutation) ResetOrganization() {
 	m.organization = nil
 	m.clearedorganization = false
-}
-
-// ClearDefaultSiteSpace clears the "default_site_space" edge to the SiteSpace entity.
-func (m *SiteMutation) ClearDefaultSiteSpace() {
-	m.cleareddefault_site_space = true
-	m.clearedFields[site.FieldDefaultSiteSpaceID] = struct{}{}
-}
-
-// DefaultSiteSpaceCleared reports if the "default_site_space" edge to the SiteSpace entity was cleared.
-func (m *SiteMutation) DefaultSiteSpaceCleared() bool {
-	return m.DefaultSiteSpaceIDCleared() || m.cleareddefault_site_space
-}
-
-// DefaultSiteSpaceIDs returns the "default_site_space" edge IDs in the mutation.
-// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
-// DefaultSiteSpaceID instead. It exists only for internal usage by the builders.
-func (m *SiteMutation) DefaultSiteSpaceIDs() (ids []string) {
-	if id := m.default_site_space; id != nil {
-		ids = append(ids, *id)
-	}
-	return
-}
-
-// ResetDefaultSiteSpace resets all changes to the "default_site_space" edge.
-func (m *SiteMutation) ResetDefaultSiteSpace() {
-	m.default_site_space = nil
-	m.cleareddefault_site_space = false
 }
 
 // ClearDefaultSection clears the "default_section" edge to the SiteSection entity.
@@ -22844,7 +22716,7 @@ func (m *SiteMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SiteMutation) Fields() []string {
-	fields := make([]string, 0, 19)
+	fields := make([]string, 0, 17)
 	if m.created_at != nil {
 		fields = append(fields, site.FieldCreatedAt)
 	}
@@ -22872,9 +22744,6 @@ func (m *SiteMutation) Fields() []string {
 	if m.proxy_origin != nil {
 		fields = append(fields, site.FieldProxyOrigin)
 	}
-	if m.proxy_target != nil {
-		fields = append(fields, site.FieldProxyTarget)
-	}
 	if m.visibility != nil {
 		fields = append(fields, site.FieldVisibility)
 	}
@@ -22889,9 +22758,6 @@ func (m *SiteMutation) Fields() []string {
 	}
 	if m.adaptive_schema_updated_at != nil {
 		fields = append(fields, site.FieldAdaptiveSchemaUpdatedAt)
-	}
-	if m.default_site_space != nil {
-		fields = append(fields, site.FieldDefaultSiteSpaceID)
 	}
 	if m.default_section != nil {
 		fields = append(fields, site.FieldDefaultSectionID)
@@ -22928,8 +22794,6 @@ func (m *SiteMutation) Field(name string) (ent.Value, bool) {
 		return m.Basename()
 	case site.FieldProxyOrigin:
 		return m.ProxyOrigin()
-	case site.FieldProxyTarget:
-		return m.ProxyTarget()
 	case site.FieldVisibility:
 		return m.Visibility()
 	case site.FieldPublished:
@@ -22940,8 +22804,6 @@ func (m *SiteMutation) Field(name string) (ent.Value, bool) {
 		return m.AdaptiveSchema()
 	case site.FieldAdaptiveSchemaUpdatedAt:
 		return m.AdaptiveSchemaUpdatedAt()
-	case site.FieldDefaultSiteSpaceID:
-		return m.DefaultSiteSpaceID()
 	case site.FieldDefaultSectionID:
 		return m.DefaultSectionID()
 	case site.FieldShareKey:
@@ -22975,8 +22837,6 @@ func (m *SiteMutation) OldField(ctx context.Context, name string) (ent.Value, er
 		return m.OldBasename(ctx)
 	case site.FieldProxyOrigin:
 		return m.OldProxyOrigin(ctx)
-	case site.FieldProxyTarget:
-		return m.OldProxyTarget(ctx)
 	case site.FieldVisibility:
 		return m.OldVisibility(ctx)
 	case site.FieldPublished:
@@ -22987,8 +22847,6 @@ func (m *SiteMutation) OldField(ctx context.Context, name string) (ent.Value, er
 		return m.OldAdaptiveSchema(ctx)
 	case site.FieldAdaptiveSchemaUpdatedAt:
 		return m.OldAdaptiveSchemaUpdatedAt(ctx)
-	case site.FieldDefaultSiteSpaceID:
-		return m.OldDefaultSiteSpaceID(ctx)
 	case site.FieldDefaultSectionID:
 		return m.OldDefaultSectionID(ctx)
 	case site.FieldShareKey:
@@ -23067,13 +22925,6 @@ func (m *SiteMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetProxyOrigin(v)
 		return nil
-	case site.FieldProxyTarget:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetProxyTarget(v)
-		return nil
 	case site.FieldVisibility:
 		v, ok := value.(site.Visibility)
 		if !ok {
@@ -23108,13 +22959,6 @@ func (m *SiteMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetAdaptiveSchemaUpdatedAt(v)
-		return nil
-	case site.FieldDefaultSiteSpaceID:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetDefaultSiteSpaceID(v)
 		return nil
 	case site.FieldDefaultSectionID:
 		v, ok := value.(string)
@@ -23194,17 +23038,11 @@ func (m *SiteMutation) ClearedFields() []string {
 	if m.FieldCleared(site.FieldProxyOrigin) {
 		fields = append(fields, site.FieldProxyOrigin)
 	}
-	if m.FieldCleared(site.FieldProxyTarget) {
-		fields = append(fields, site.FieldProxyTarget)
-	}
 	if m.FieldCleared(site.FieldAdaptiveSchema) {
 		fields = append(fields, site.FieldAdaptiveSchema)
 	}
 	if m.FieldCleared(site.FieldAdaptiveSchemaUpdatedAt) {
 		fields = append(fields, site.FieldAdaptiveSchemaUpdatedAt)
-	}
-	if m.FieldCleared(site.FieldDefaultSiteSpaceID) {
-		fields = append(fields, site.FieldDefaultSiteSpaceID)
 	}
 	if m.FieldCleared(site.FieldDefaultSectionID) {
 		fields = append(fields, site.FieldDefaultSectionID)
@@ -23238,17 +23076,11 @@ func (m *SiteMutation) ClearField(name string) error {
 	case site.FieldProxyOrigin:
 		m.ClearProxyOrigin()
 		return nil
-	case site.FieldProxyTarget:
-		m.ClearProxyTarget()
-		return nil
 	case site.FieldAdaptiveSchema:
 		m.ClearAdaptiveSchema()
 		return nil
 	case site.FieldAdaptiveSchemaUpdatedAt:
 		m.ClearAdaptiveSchemaUpdatedAt()
-		return nil
-	case site.FieldDefaultSiteSpaceID:
-		m.ClearDefaultSiteSpaceID()
 		return nil
 	case site.FieldDefaultSectionID:
 		m.ClearDefaultSectionID()
@@ -23291,9 +23123,6 @@ func (m *SiteMutation) ResetField(name string) error {
 	case site.FieldProxyOrigin:
 		m.ResetProxyOrigin()
 		return nil
-	case site.FieldProxyTarget:
-		m.ResetProxyTarget()
-		return nil
 	case site.FieldVisibility:
 		m.ResetVisibility()
 		return nil
@@ -23308,9 +23137,6 @@ func (m *SiteMutation) ResetField(name string) error {
 		return nil
 	case site.FieldAdaptiveSchemaUpdatedAt:
 		m.ResetAdaptiveSchemaUpdatedAt()
-		return nil
-	case site.FieldDefaultSiteSpaceID:
-		m.ResetDefaultSiteSpaceID()
 		return nil
 	case site.FieldDefaultSectionID:
 		m.ResetDefaultSectionID()
@@ -23327,12 +23153,9 @@ func (m *SiteMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *SiteMutation) AddedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 5)
 	if m.organization != nil {
 		edges = append(edges, site.EdgeOrganization)
-	}
-	if m.default_site_space != nil {
-		edges = append(edges, site.EdgeDefaultSiteSpace)
 	}
 	if m.default_section != nil {
 		edges = append(edges, site.EdgeDefaultSection)
@@ -23355,10 +23178,6 @@ func (m *SiteMutation) AddedIDs(name string) []ent.Value {
 	switch name {
 	case site.EdgeOrganization:
 		if id := m.organization; id != nil {
-			return []ent.Value{*id}
-		}
-	case site.EdgeDefaultSiteSpace:
-		if id := m.default_site_space; id != nil {
 			return []ent.Value{*id}
 		}
 	case site.EdgeDefaultSection:
@@ -23389,7 +23208,7 @@ func (m *SiteMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *SiteMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 5)
 	if m.removedsite_spaces != nil {
 		edges = append(edges, site.EdgeSiteSpaces)
 	}
@@ -23430,12 +23249,9 @@ func (m *SiteMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *SiteMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 5)
 	if m.clearedorganization {
 		edges = append(edges, site.EdgeOrganization)
-	}
-	if m.cleareddefault_site_space {
-		edges = append(edges, site.EdgeDefaultSiteSpace)
 	}
 	if m.cleareddefault_section {
 		edges = append(edges, site.EdgeDefaultSection)
@@ -23458,8 +23274,6 @@ func (m *SiteMutation) EdgeCleared(name string) bool {
 	switch name {
 	case site.EdgeOrganization:
 		return m.clearedorganization
-	case site.EdgeDefaultSiteSpace:
-		return m.cleareddefault_site_space
 	case site.EdgeDefaultSection:
 		return m.cleareddefault_section
 	case site.EdgeSiteSpaces:
@@ -23479,9 +23293,6 @@ func (m *SiteMutation) ClearEdge(name string) error {
 	case site.EdgeOrganization:
 		m.ClearOrganization()
 		return nil
-	case site.EdgeDefaultSiteSpace:
-		m.ClearDefaultSiteSpace()
-		return nil
 	case site.EdgeDefaultSection:
 		m.ClearDefaultSection()
 		return nil
@@ -23495,9 +23306,6 @@ func (m *SiteMutation) ResetEdge(name string) error {
 	switch name {
 	case site.EdgeOrganization:
 		m.ResetOrganization()
-		return nil
-	case site.EdgeDefaultSiteSpace:
-		m.ResetDefaultSiteSpace()
 		return nil
 	case site.EdgeDefaultSection:
 		m.ResetDefaultSection()

@@ -13,7 +13,6 @@ import (
 	"github.com/binderyhq/bindery/ent/organization"
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/sitesection"
-	"github.com/binderyhq/bindery/ent/sitespace"
 )
 
 // Site is the model entity for the Site schema.
@@ -39,8 +38,6 @@ type Site struct {
 	Basename *string `json:"basename,omitempty"`
 	// ProxyOrigin holds the value of the "proxy_origin" field.
 	ProxyOrigin *string `json:"proxy_origin,omitempty"`
-	// ProxyTarget holds the value of the "proxy_target" field.
-	ProxyTarget *string `json:"proxy_target,omitempty"`
 	// Visibility holds the value of the "visibility" field.
 	Visibility site.Visibility `json:"visibility,omitempty"`
 	// Published holds the value of the "published" field.
@@ -51,8 +48,6 @@ type Site struct {
 	AdaptiveSchema map[string]interface{} `json:"adaptive_schema,omitempty"`
 	// AdaptiveSchemaUpdatedAt holds the value of the "adaptive_schema_updated_at" field.
 	AdaptiveSchemaUpdatedAt *time.Time `json:"adaptive_schema_updated_at,omitempty"`
-	// DefaultSiteSpaceID holds the value of the "default_site_space_id" field.
-	DefaultSiteSpaceID *string `json:"default_site_space_id,omitempty"`
 	// DefaultSectionID holds the value of the "default_section_id" field.
 	DefaultSectionID *string `json:"default_section_id,omitempty"`
 	// ShareKey holds the value of the "share_key" field.
@@ -69,8 +64,6 @@ type Site struct {
 type SiteEdges struct {
 	// Organization holds the value of the organization edge.
 	Organization *Organization `json:"organization,omitempty"`
-	// DefaultSiteSpace holds the value of the default_site_space edge.
-	DefaultSiteSpace *SiteSpace `json:"default_site_space,omitempty"`
 	// DefaultSection holds the value of the default_section edge.
 	DefaultSection *SiteSection `json:"default_section,omitempty"`
 	// SiteSpaces holds the value of the site_spaces edge.
@@ -81,7 +74,7 @@ type SiteEdges struct {
 	SectionGroups []*SiteSectionGroup `json:"section_groups,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [6]bool
+	loadedTypes [5]bool
 }
 
 // OrganizationOrErr returns the Organization value or an error if the edge
@@ -95,23 +88,12 @@ func (e SiteEdges) OrganizationOrErr() (*Organization, error) {
 	return nil, &NotLoadedError{edge: "organization"}
 }
 
-// DefaultSiteSpaceOrErr returns the DefaultSiteSpace value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e SiteEdges) DefaultSiteSpaceOrErr() (*SiteSpace, error) {
-	if e.DefaultSiteSpace != nil {
-		return e.DefaultSiteSpace, nil
-	} else if e.loadedTypes[1] {
-		return nil, &NotFoundError{label: sitespace.Label}
-	}
-	return nil, &NotLoadedError{edge: "default_site_space"}
-}
-
 // DefaultSectionOrErr returns the DefaultSection value or an error if the edge
 // was not loaded in eager-loading, or loaded but was not found.
 func (e SiteEdges) DefaultSectionOrErr() (*SiteSection, error) {
 	if e.DefaultSection != nil {
 		return e.DefaultSection, nil
-	} else if e.loadedTypes[2] {
+	} else if e.loadedTypes[1] {
 		return nil, &NotFoundError{label: sitesection.Label}
 	}
 	return nil, &NotLoadedError{edge: "default_section"}
@@ -120,7 +102,7 @@ func (e SiteEdges) DefaultSectionOrErr() (*SiteSection, error) {
 // SiteSpacesOrErr returns the SiteSpaces value or an error if the edge
 // was not loaded in eager-loading.
 func (e SiteEdges) SiteSpacesOrErr() ([]*SiteSpace, error) {
-	if e.loadedTypes[3] {
+	if e.loadedTypes[2] {
 		return e.SiteSpaces, nil
 	}
 	return nil, &NotLoadedError{edge: "site_spaces"}
@@ -129,7 +111,7 @@ func (e SiteEdges) SiteSpacesOrErr() ([]*SiteSpace, error) {
 // SectionsOrErr returns the Sections value or an error if the edge
 // was not loaded in eager-loading.
 func (e SiteEdges) SectionsOrErr() ([]*SiteSection, error) {
-	if e.loadedTypes[4] {
+	if e.loadedTypes[3] {
 		return e.Sections, nil
 	}
 	return nil, &NotLoadedError{edge: "sections"}
@@ -138,7 +120,7 @@ func (e SiteEdges) SectionsOrErr() ([]*SiteSection, error) {
 // SectionGroupsOrErr returns the SectionGroups value or an error if the edge
 // was not loaded in eager-loading.
 func (e SiteEdges) SectionGroupsOrErr() ([]*SiteSectionGroup, error) {
-	if e.loadedTypes[5] {
+	if e.loadedTypes[4] {
 		return e.SectionGroups, nil
 	}
 	return nil, &NotLoadedError{edge: "section_groups"}
@@ -155,7 +137,7 @@ func (*Site) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case site.FieldSiteSpacesCount:
 			values[i] = new(sql.NullInt64)
-		case site.FieldID, site.FieldOrganizationID, site.FieldType, site.FieldTitle, site.FieldHostname, site.FieldBasename, site.FieldProxyOrigin, site.FieldProxyTarget, site.FieldVisibility, site.FieldDefaultSiteSpaceID, site.FieldDefaultSectionID, site.FieldShareKey:
+		case site.FieldID, site.FieldOrganizationID, site.FieldType, site.FieldTitle, site.FieldHostname, site.FieldBasename, site.FieldProxyOrigin, site.FieldVisibility, site.FieldDefaultSectionID, site.FieldShareKey:
 			values[i] = new(sql.NullString)
 		case site.FieldCreatedAt, site.FieldUpdatedAt, site.FieldAdaptiveSchemaUpdatedAt:
 			values[i] = new(sql.NullTime)
@@ -239,13 +221,6 @@ func (_m *Site) assignValues(columns []string, values []any) error {
 				_m.ProxyOrigin = new(string)
 				*_m.ProxyOrigin = value.String
 			}
-		case site.FieldProxyTarget:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field proxy_target", values[i])
-			} else if value.Valid {
-				_m.ProxyTarget = new(string)
-				*_m.ProxyTarget = value.String
-			}
 		case site.FieldVisibility:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field visibility", values[i])
@@ -278,13 +253,6 @@ func (_m *Site) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.AdaptiveSchemaUpdatedAt = new(time.Time)
 				*_m.AdaptiveSchemaUpdatedAt = value.Time
-			}
-		case site.FieldDefaultSiteSpaceID:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field default_site_space_id", values[i])
-			} else if value.Valid {
-				_m.DefaultSiteSpaceID = new(string)
-				*_m.DefaultSiteSpaceID = value.String
 			}
 		case site.FieldDefaultSectionID:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -322,11 +290,6 @@ func (_m *Site) Value(name string) (ent.Value, error) {
 // QueryOrganization queries the "organization" edge of the Site entity.
 func (_m *Site) QueryOrganization() *OrganizationQuery {
 	return NewSiteClient(_m.config).QueryOrganization(_m)
-}
-
-// QueryDefaultSiteSpace queries the "default_site_space" edge of the Site entity.
-func (_m *Site) QueryDefaultSiteSpace() *SiteSpaceQuery {
-	return NewSiteClient(_m.config).QueryDefaultSiteSpace(_m)
 }
 
 // QueryDefaultSection queries the "default_section" edge of the Site entity.
@@ -405,11 +368,6 @@ func (_m *Site) String() string {
 		builder.WriteString(*v)
 	}
 	builder.WriteString(", ")
-	if v := _m.ProxyTarget; v != nil {
-		builder.WriteString("proxy_target=")
-		builder.WriteString(*v)
-	}
-	builder.WriteString(", ")
 	builder.WriteString("visibility=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Visibility))
 	builder.WriteString(", ")
@@ -425,11 +383,6 @@ func (_m *Site) String() string {
 	if v := _m.AdaptiveSchemaUpdatedAt; v != nil {
 		builder.WriteString("adaptive_schema_updated_at=")
 		builder.WriteString(v.Format(time.ANSIC))
-	}
-	builder.WriteString(", ")
-	if v := _m.DefaultSiteSpaceID; v != nil {
-		builder.WriteString("default_site_space_id=")
-		builder.WriteString(*v)
 	}
 	builder.WriteString(", ")
 	if v := _m.DefaultSectionID; v != nil {

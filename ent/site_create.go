@@ -129,20 +129,6 @@ func (_c *SiteCreate) SetNillableProxyOrigin(v *string) *SiteCreate {
 	return _c
 }
 
-// SetProxyTarget sets the "proxy_target" field.
-func (_c *SiteCreate) SetProxyTarget(v string) *SiteCreate {
-	_c.mutation.SetProxyTarget(v)
-	return _c
-}
-
-// SetNillableProxyTarget sets the "proxy_target" field if the given value is not nil.
-func (_c *SiteCreate) SetNillableProxyTarget(v *string) *SiteCreate {
-	if v != nil {
-		_c.SetProxyTarget(*v)
-	}
-	return _c
-}
-
 // SetVisibility sets the "visibility" field.
 func (_c *SiteCreate) SetVisibility(v site.Visibility) *SiteCreate {
 	_c.mutation.SetVisibility(v)
@@ -201,20 +187,6 @@ func (_c *SiteCreate) SetAdaptiveSchemaUpdatedAt(v time.Time) *SiteCreate {
 func (_c *SiteCreate) SetNillableAdaptiveSchemaUpdatedAt(v *time.Time) *SiteCreate {
 	if v != nil {
 		_c.SetAdaptiveSchemaUpdatedAt(*v)
-	}
-	return _c
-}
-
-// SetDefaultSiteSpaceID sets the "default_site_space_id" field.
-func (_c *SiteCreate) SetDefaultSiteSpaceID(v string) *SiteCreate {
-	_c.mutation.SetDefaultSiteSpaceID(v)
-	return _c
-}
-
-// SetNillableDefaultSiteSpaceID sets the "default_site_space_id" field if the given value is not nil.
-func (_c *SiteCreate) SetNillableDefaultSiteSpaceID(v *string) *SiteCreate {
-	if v != nil {
-		_c.SetDefaultSiteSpaceID(*v)
 	}
 	return _c
 }
@@ -278,11 +250,6 @@ func (_c *SiteCreate) SetNillableID(v *string) *SiteCreate {
 // SetOrganization sets the "organization" edge to the Organization entity.
 func (_c *SiteCreate) SetOrganization(v *Organization) *SiteCreate {
 	return _c.SetOrganizationID(v.ID)
-}
-
-// SetDefaultSiteSpace sets the "default_site_space" edge to the SiteSpace entity.
-func (_c *SiteCreate) SetDefaultSiteSpace(v *SiteSpace) *SiteCreate {
-	return _c.SetDefaultSiteSpaceID(v.ID)
 }
 
 // SetDefaultSection sets the "default_section" edge to the SiteSection entity.
@@ -463,11 +430,6 @@ func (_c *SiteCreate) check() error {
 			return &ValidationError{Name: "proxy_origin", err: fmt.Errorf(`ent: validator failed for field "Site.proxy_origin": %w`, err)}
 		}
 	}
-	if v, ok := _c.mutation.ProxyTarget(); ok {
-		if err := site.ProxyTargetValidator(v); err != nil {
-			return &ValidationError{Name: "proxy_target", err: fmt.Errorf(`ent: validator failed for field "Site.proxy_target": %w`, err)}
-		}
-	}
 	if _, ok := _c.mutation.Visibility(); !ok {
 		return &ValidationError{Name: "visibility", err: errors.New(`ent: missing required field "Site.visibility"`)}
 	}
@@ -566,10 +528,6 @@ func (_c *SiteCreate) createSpec() (*Site, *sqlgraph.CreateSpec) {
 		_spec.SetField(site.FieldProxyOrigin, field.TypeString, value)
 		_node.ProxyOrigin = &value
 	}
-	if value, ok := _c.mutation.ProxyTarget(); ok {
-		_spec.SetField(site.FieldProxyTarget, field.TypeString, value)
-		_node.ProxyTarget = &value
-	}
 	if value, ok := _c.mutation.Visibility(); ok {
 		_spec.SetField(site.FieldVisibility, field.TypeEnum, value)
 		_node.Visibility = value
@@ -613,23 +571,6 @@ func (_c *SiteCreate) createSpec() (*Site, *sqlgraph.CreateSpec) {
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.OrganizationID = nodes[0]
-		_spec.Edges = append(_spec.Edges, edge)
-	}
-	if nodes := _c.mutation.DefaultSiteSpaceIDs(); len(nodes) > 0 {
-		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.M2O,
-			Inverse: false,
-			Table:   site.DefaultSiteSpaceTable,
-			Columns: []string{site.DefaultSiteSpaceColumn},
-			Bidi:    false,
-			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(sitespace.FieldID, field.TypeString),
-			},
-		}
-		for _, k := range nodes {
-			edge.Target.Nodes = append(edge.Target.Nodes, k)
-		}
-		_node.DefaultSiteSpaceID = &nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	if nodes := _c.mutation.DefaultSectionIDs(); len(nodes) > 0 {
@@ -857,24 +798,6 @@ func (u *SiteUpsert) ClearProxyOrigin() *SiteUpsert {
 	return u
 }
 
-// SetProxyTarget sets the "proxy_target" field.
-func (u *SiteUpsert) SetProxyTarget(v string) *SiteUpsert {
-	u.Set(site.FieldProxyTarget, v)
-	return u
-}
-
-// UpdateProxyTarget sets the "proxy_target" field to the value that was provided on create.
-func (u *SiteUpsert) UpdateProxyTarget() *SiteUpsert {
-	u.SetExcluded(site.FieldProxyTarget)
-	return u
-}
-
-// ClearProxyTarget clears the value of the "proxy_target" field.
-func (u *SiteUpsert) ClearProxyTarget() *SiteUpsert {
-	u.SetNull(site.FieldProxyTarget)
-	return u
-}
-
 // SetVisibility sets the "visibility" field.
 func (u *SiteUpsert) SetVisibility(v site.Visibility) *SiteUpsert {
 	u.Set(site.FieldVisibility, v)
@@ -944,24 +867,6 @@ func (u *SiteUpsert) UpdateAdaptiveSchemaUpdatedAt() *SiteUpsert {
 // ClearAdaptiveSchemaUpdatedAt clears the value of the "adaptive_schema_updated_at" field.
 func (u *SiteUpsert) ClearAdaptiveSchemaUpdatedAt() *SiteUpsert {
 	u.SetNull(site.FieldAdaptiveSchemaUpdatedAt)
-	return u
-}
-
-// SetDefaultSiteSpaceID sets the "default_site_space_id" field.
-func (u *SiteUpsert) SetDefaultSiteSpaceID(v string) *SiteUpsert {
-	u.Set(site.FieldDefaultSiteSpaceID, v)
-	return u
-}
-
-// UpdateDefaultSiteSpaceID sets the "default_site_space_id" field to the value that was provided on create.
-func (u *SiteUpsert) UpdateDefaultSiteSpaceID() *SiteUpsert {
-	u.SetExcluded(site.FieldDefaultSiteSpaceID)
-	return u
-}
-
-// ClearDefaultSiteSpaceID clears the value of the "default_site_space_id" field.
-func (u *SiteUpsert) ClearDefaultSiteSpaceID() *SiteUpsert {
-	u.SetNull(site.FieldDefaultSiteSpaceID)
 	return u
 }
 
@@ -1199,27 +1104,6 @@ func (u *SiteUpsertOne) ClearProxyOrigin() *SiteUpsertOne {
 	})
 }
 
-// SetProxyTarget sets the "proxy_target" field.
-func (u *SiteUpsertOne) SetProxyTarget(v string) *SiteUpsertOne {
-	return u.Update(func(s *SiteUpsert) {
-		s.SetProxyTarget(v)
-	})
-}
-
-// UpdateProxyTarget sets the "proxy_target" field to the value that was provided on create.
-func (u *SiteUpsertOne) UpdateProxyTarget() *SiteUpsertOne {
-	return u.Update(func(s *SiteUpsert) {
-		s.UpdateProxyTarget()
-	})
-}
-
-// ClearProxyTarget clears the value of the "proxy_target" field.
-func (u *SiteUpsertOne) ClearProxyTarget() *SiteUpsertOne {
-	return u.Update(func(s *SiteUpsert) {
-		s.ClearProxyTarget()
-	})
-}
-
 // SetVisibility sets the "visibility" field.
 func (u *SiteUpsertOne) SetVisibility(v site.Visibility) *SiteUpsertOne {
 	return u.Update(func(s *SiteUpsert) {
@@ -1301,27 +1185,6 @@ func (u *SiteUpsertOne) UpdateAdaptiveSchemaUpdatedAt() *SiteUpsertOne {
 func (u *SiteUpsertOne) ClearAdaptiveSchemaUpdatedAt() *SiteUpsertOne {
 	return u.Update(func(s *SiteUpsert) {
 		s.ClearAdaptiveSchemaUpdatedAt()
-	})
-}
-
-// SetDefaultSiteSpaceID sets the "default_site_space_id" field.
-func (u *SiteUpsertOne) SetDefaultSiteSpaceID(v string) *SiteUpsertOne {
-	return u.Update(func(s *SiteUpsert) {
-		s.SetDefaultSiteSpaceID(v)
-	})
-}
-
-// UpdateDefaultSiteSpaceID sets the "default_site_space_id" field to the value that was provided on create.
-func (u *SiteUpsertOne) UpdateDefaultSiteSpaceID() *SiteUpsertOne {
-	return u.Update(func(s *SiteUpsert) {
-		s.UpdateDefaultSiteSpaceID()
-	})
-}
-
-// ClearDefaultSiteSpaceID clears the value of the "default_site_space_id" field.
-func (u *SiteUpsertOne) ClearDefaultSiteSpaceID() *SiteUpsertOne {
-	return u.Update(func(s *SiteUpsert) {
-		s.ClearDefaultSiteSpaceID()
 	})
 }
 
@@ -1735,27 +1598,6 @@ func (u *SiteUpsertBulk) ClearProxyOrigin() *SiteUpsertBulk {
 	})
 }
 
-// SetProxyTarget sets the "proxy_target" field.
-func (u *SiteUpsertBulk) SetProxyTarget(v string) *SiteUpsertBulk {
-	return u.Update(func(s *SiteUpsert) {
-		s.SetProxyTarget(v)
-	})
-}
-
-// UpdateProxyTarget sets the "proxy_target" field to the value that was provided on create.
-func (u *SiteUpsertBulk) UpdateProxyTarget() *SiteUpsertBulk {
-	return u.Update(func(s *SiteUpsert) {
-		s.UpdateProxyTarget()
-	})
-}
-
-// ClearProxyTarget clears the value of the "proxy_target" field.
-func (u *SiteUpsertBulk) ClearProxyTarget() *SiteUpsertBulk {
-	return u.Update(func(s *SiteUpsert) {
-		s.ClearProxyTarget()
-	})
-}
-
 // SetVisibility sets the "visibility" field.
 func (u *SiteUpsertBulk) SetVisibility(v site.Visibility) *SiteUpsertBulk {
 	return u.Update(func(s *SiteUpsert) {
@@ -1837,27 +1679,6 @@ func (u *SiteUpsertBulk) UpdateAdaptiveSchemaUpdatedAt() *SiteUpsertBulk {
 func (u *SiteUpsertBulk) ClearAdaptiveSchemaUpdatedAt() *SiteUpsertBulk {
 	return u.Update(func(s *SiteUpsert) {
 		s.ClearAdaptiveSchemaUpdatedAt()
-	})
-}
-
-// SetDefaultSiteSpaceID sets the "default_site_space_id" field.
-func (u *SiteUpsertBulk) SetDefaultSiteSpaceID(v string) *SiteUpsertBulk {
-	return u.Update(func(s *SiteUpsert) {
-		s.SetDefaultSiteSpaceID(v)
-	})
-}
-
-// UpdateDefaultSiteSpaceID sets the "default_site_space_id" field to the value that was provided on create.
-func (u *SiteUpsertBulk) UpdateDefaultSiteSpaceID() *SiteUpsertBulk {
-	return u.Update(func(s *SiteUpsert) {
-		s.UpdateDefaultSiteSpaceID()
-	})
-}
-
-// ClearDefaultSiteSpaceID clears the value of the "default_site_space_id" field.
-func (u *SiteUpsertBulk) ClearDefaultSiteSpaceID() *SiteUpsertBulk {
-	return u.Update(func(s *SiteUpsert) {
-		s.ClearDefaultSiteSpaceID()
 	})
 }
 

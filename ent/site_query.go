@@ -25,17 +25,16 @@ import (
 // SiteQuery is the builder for querying Site entities.
 type SiteQuery struct {
 	config
-	ctx                  *QueryContext
-	order                []site.OrderOption
-	inters               []Interceptor
-	predicates           []predicate.Site
-	withOrganization     *OrganizationQuery
-	withDefaultSiteSpace *SiteSpaceQuery
-	withDefaultSection   *SiteSectionQuery
-	withSiteSpaces       *SiteSpaceQuery
-	withSections         *SiteSectionQuery
-	withSectionGroups    *SiteSectionGroupQuery
-	modifiers            []func(*sql.Selector)
+	ctx                *QueryContext
+	order              []site.OrderOption
+	inters             []Interceptor
+	predicates         []predicate.Site
+	withOrganization   *OrganizationQuery
+	withDefaultSection *SiteSectionQuery
+	withSiteSpaces     *SiteSpaceQuery
+	withSections       *SiteSectionQuery
+	withSectionGroups  *SiteSectionGroupQuery
+	modifiers          []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -87,28 +86,6 @@ func (_q *SiteQuery) QueryOrganization() *OrganizationQuery {
 			sqlgraph.From(site.Table, site.FieldID, selector),
 			sqlgraph.To(organization.Table, organization.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, false, site.OrganizationTable, site.OrganizationColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
-}
-
-// QueryDefaultSiteSpace chains the current query on the "default_site_space" edge.
-func (_q *SiteQuery) QueryDefaultSiteSpace() *SiteSpaceQuery {
-	query := (&SiteSpaceClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(site.Table, site.FieldID, selector),
-			sqlgraph.To(sitespace.Table, sitespace.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, site.DefaultSiteSpaceTable, site.DefaultSiteSpaceColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -391,17 +368,16 @@ func (_q *SiteQuery) Clone() *SiteQuery {
 		return nil
 	}
 	return &SiteQuery{
-		config:               _q.config,
-		ctx:                  _q.ctx.Clone(),
-		order:                append([]site.OrderOption{}, _q.order...),
-		inters:               append([]Interceptor{}, _q.inters...),
-		predicates:           append([]predicate.Site{}, _q.predicates...),
-		withOrganization:     _q.withOrganization.Clone(),
-		withDefaultSiteSpace: _q.withDefaultSiteSpace.Clone(),
-		withDefaultSection:   _q.withDefaultSection.Clone(),
-		withSiteSpaces:       _q.withSiteSpaces.Clone(),
-		withSections:         _q.withSections.Clone(),
-		withSectionGroups:    _q.withSectionGroups.Clone(),
+		config:             _q.config,
+		ctx:                _q.ctx.Clone(),
+		order:              append([]site.OrderOption{}, _q.order...),
+		inters:             append([]Interceptor{}, _q.inters...),
+		predicates:         append([]predicate.Site{}, _q.predicates...),
+		withOrganization:   _q.withOrganization.Clone(),
+		withDefaultSection: _q.withDefaultSection.Clone(),
+		withSiteSpaces:     _q.withSiteSpaces.Clone(),
+		withSections:       _q.withSections.Clone(),
+		withSectionGroups:  _q.withSectionGroups.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -417,17 +393,6 @@ func (_q *SiteQuery) WithOrganization(opts ...func(*OrganizationQuery)) *SiteQue
 		opt(query)
 	}
 	_q.withOrganization = query
-	return _q
-}
-
-// WithDefaultSiteSpace tells the query-builder to eager-load the nodes that are connected to
-// the "default_site_space" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *SiteQuery) WithDefaultSiteSpace(opts ...func(*SiteSpaceQuery)) *SiteQuery {
-	query := (&SiteSpaceClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withDefaultSiteSpace = query
 	return _q
 }
 
@@ -559,9 +524,8 @@ func (_q *SiteQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Site, e
 	var (
 		nodes       = []*Site{}
 		_spec       = _q.querySpec()
-		loadedTypes = [6]bool{
+		loadedTypes = [5]bool{
 			_q.withOrganization != nil,
-			_q.withDefaultSiteSpace != nil,
 			_q.withDefaultSection != nil,
 			_q.withSiteSpaces != nil,
 			_q.withSections != nil,
@@ -592,12 +556,6 @@ func (_q *SiteQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Site, e
 	if query := _q.withOrganization; query != nil {
 		if err := _q.loadOrganization(ctx, query, nodes, nil,
 			func(n *Site, e *Organization) { n.Edges.Organization = e }); err != nil {
-			return nil, err
-		}
-	}
-	if query := _q.withDefaultSiteSpace; query != nil {
-		if err := _q.loadDefaultSiteSpace(ctx, query, nodes, nil,
-			func(n *Site, e *SiteSpace) { n.Edges.DefaultSiteSpace = e }); err != nil {
 			return nil, err
 		}
 	}
@@ -653,38 +611,6 @@ func (_q *SiteQuery) loadOrganization(ctx context.Context, query *OrganizationQu
 		nodes, ok := nodeids[n.ID]
 		if !ok {
 			return fmt.Errorf(`unexpected foreign-key "organization_id" returned %v`, n.ID)
-		}
-		for i := range nodes {
-			assign(nodes[i], n)
-		}
-	}
-	return nil
-}
-func (_q *SiteQuery) loadDefaultSiteSpace(ctx context.Context, query *SiteSpaceQuery, nodes []*Site, init func(*Site), assign func(*Site, *SiteSpace)) error {
-	ids := make([]string, 0, len(nodes))
-	nodeids := make(map[string][]*Site)
-	for i := range nodes {
-		if nodes[i].DefaultSiteSpaceID == nil {
-			continue
-		}
-		fk := *nodes[i].DefaultSiteSpaceID
-		if _, ok := nodeids[fk]; !ok {
-			ids = append(ids, fk)
-		}
-		nodeids[fk] = append(nodeids[fk], nodes[i])
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	query.Where(sitespace.IDIn(ids...))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		nodes, ok := nodeids[n.ID]
-		if !ok {
-			return fmt.Errorf(`unexpected foreign-key "default_site_space_id" returned %v`, n.ID)
 		}
 		for i := range nodes {
 			assign(nodes[i], n)
@@ -845,9 +771,6 @@ func (_q *SiteQuery) querySpec() *sqlgraph.QuerySpec {
 		}
 		if _q.withOrganization != nil {
 			_spec.Node.AddColumnOnce(site.FieldOrganizationID)
-		}
-		if _q.withDefaultSiteSpace != nil {
-			_spec.Node.AddColumnOnce(site.FieldDefaultSiteSpaceID)
 		}
 		if _q.withDefaultSection != nil {
 			_spec.Node.AddColumnOnce(site.FieldDefaultSectionID)

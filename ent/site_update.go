@@ -138,26 +138,6 @@ func (_u *SiteUpdate) ClearProxyOrigin() *SiteUpdate {
 	return _u
 }
 
-// SetProxyTarget sets the "proxy_target" field.
-func (_u *SiteUpdate) SetProxyTarget(v string) *SiteUpdate {
-	_u.mutation.SetProxyTarget(v)
-	return _u
-}
-
-// SetNillableProxyTarget sets the "proxy_target" field if the given value is not nil.
-func (_u *SiteUpdate) SetNillableProxyTarget(v *string) *SiteUpdate {
-	if v != nil {
-		_u.SetProxyTarget(*v)
-	}
-	return _u
-}
-
-// ClearProxyTarget clears the value of the "proxy_target" field.
-func (_u *SiteUpdate) ClearProxyTarget() *SiteUpdate {
-	_u.mutation.ClearProxyTarget()
-	return _u
-}
-
 // SetVisibility sets the "visibility" field.
 func (_u *SiteUpdate) SetVisibility(v site.Visibility) *SiteUpdate {
 	_u.mutation.SetVisibility(v)
@@ -232,26 +212,6 @@ func (_u *SiteUpdate) ClearAdaptiveSchemaUpdatedAt() *SiteUpdate {
 	return _u
 }
 
-// SetDefaultSiteSpaceID sets the "default_site_space_id" field.
-func (_u *SiteUpdate) SetDefaultSiteSpaceID(v string) *SiteUpdate {
-	_u.mutation.SetDefaultSiteSpaceID(v)
-	return _u
-}
-
-// SetNillableDefaultSiteSpaceID sets the "default_site_space_id" field if the given value is not nil.
-func (_u *SiteUpdate) SetNillableDefaultSiteSpaceID(v *string) *SiteUpdate {
-	if v != nil {
-		_u.SetDefaultSiteSpaceID(*v)
-	}
-	return _u
-}
-
-// ClearDefaultSiteSpaceID clears the value of the "default_site_space_id" field.
-func (_u *SiteUpdate) ClearDefaultSiteSpaceID() *SiteUpdate {
-	_u.mutation.ClearDefaultSiteSpaceID()
-	return _u
-}
-
 // SetDefaultSectionID sets the "default_section_id" field.
 func (_u *SiteUpdate) SetDefaultSectionID(v string) *SiteUpdate {
 	_u.mutation.SetDefaultSectionID(v)
@@ -313,11 +273,6 @@ func (_u *SiteUpdate) AddSiteSpacesCount(v int) *SiteUpdate {
 	return _u
 }
 
-// SetDefaultSiteSpace sets the "default_site_space" edge to the SiteSpace entity.
-func (_u *SiteUpdate) SetDefaultSiteSpace(v *SiteSpace) *SiteUpdate {
-	return _u.SetDefaultSiteSpaceID(v.ID)
-}
-
 // SetDefaultSection sets the "default_section" edge to the SiteSection entity.
 func (_u *SiteUpdate) SetDefaultSection(v *SiteSection) *SiteUpdate {
 	return _u.SetDefaultSectionID(v.ID)
@@ -371,12 +326,6 @@ func (_u *SiteUpdate) AddSectionGroups(v ...*SiteSectionGroup) *SiteUpdate {
 // Mutation returns the SiteMutation object of the builder.
 func (_u *SiteUpdate) Mutation() *SiteMutation {
 	return _u.mutation
-}
-
-// ClearDefaultSiteSpace clears the "default_site_space" edge to the SiteSpace entity.
-func (_u *SiteUpdate) ClearDefaultSiteSpace() *SiteUpdate {
-	_u.mutation.ClearDefaultSiteSpace()
-	return _u
 }
 
 // ClearDefaultSection clears the "default_section" edge to the SiteSection entity.
@@ -517,11 +466,6 @@ func (_u *SiteUpdate) check() error {
 			return &ValidationError{Name: "proxy_origin", err: fmt.Errorf(`ent: validator failed for field "Site.proxy_origin": %w`, err)}
 		}
 	}
-	if v, ok := _u.mutation.ProxyTarget(); ok {
-		if err := site.ProxyTargetValidator(v); err != nil {
-			return &ValidationError{Name: "proxy_target", err: fmt.Errorf(`ent: validator failed for field "Site.proxy_target": %w`, err)}
-		}
-	}
 	if v, ok := _u.mutation.Visibility(); ok {
 		if err := site.VisibilityValidator(v); err != nil {
 			return &ValidationError{Name: "visibility", err: fmt.Errorf(`ent: validator failed for field "Site.visibility": %w`, err)}
@@ -589,12 +533,6 @@ func (_u *SiteUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.ProxyOriginCleared() {
 		_spec.ClearField(site.FieldProxyOrigin, field.TypeString)
 	}
-	if value, ok := _u.mutation.ProxyTarget(); ok {
-		_spec.SetField(site.FieldProxyTarget, field.TypeString, value)
-	}
-	if _u.mutation.ProxyTargetCleared() {
-		_spec.ClearField(site.FieldProxyTarget, field.TypeString)
-	}
 	if value, ok := _u.mutation.Visibility(); ok {
 		_spec.SetField(site.FieldVisibility, field.TypeEnum, value)
 	}
@@ -627,35 +565,6 @@ func (_u *SiteUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.AddedSiteSpacesCount(); ok {
 		_spec.AddField(site.FieldSiteSpacesCount, field.TypeInt, value)
-	}
-	if _u.mutation.DefaultSiteSpaceCleared() {
-		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.M2O,
-			Inverse: false,
-			Table:   site.DefaultSiteSpaceTable,
-			Columns: []string{site.DefaultSiteSpaceColumn},
-			Bidi:    false,
-			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(sitespace.FieldID, field.TypeString),
-			},
-		}
-		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
-	}
-	if nodes := _u.mutation.DefaultSiteSpaceIDs(); len(nodes) > 0 {
-		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.M2O,
-			Inverse: false,
-			Table:   site.DefaultSiteSpaceTable,
-			Columns: []string{site.DefaultSiteSpaceColumn},
-			Bidi:    false,
-			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(sitespace.FieldID, field.TypeString),
-			},
-		}
-		for _, k := range nodes {
-			edge.Target.Nodes = append(edge.Target.Nodes, k)
-		}
-		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.DefaultSectionCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -949,26 +858,6 @@ func (_u *SiteUpdateOne) ClearProxyOrigin() *SiteUpdateOne {
 	return _u
 }
 
-// SetProxyTarget sets the "proxy_target" field.
-func (_u *SiteUpdateOne) SetProxyTarget(v string) *SiteUpdateOne {
-	_u.mutation.SetProxyTarget(v)
-	return _u
-}
-
-// SetNillableProxyTarget sets the "proxy_target" field if the given value is not nil.
-func (_u *SiteUpdateOne) SetNillableProxyTarget(v *string) *SiteUpdateOne {
-	if v != nil {
-		_u.SetProxyTarget(*v)
-	}
-	return _u
-}
-
-// ClearProxyTarget clears the value of the "proxy_target" field.
-func (_u *SiteUpdateOne) ClearProxyTarget() *SiteUpdateOne {
-	_u.mutation.ClearProxyTarget()
-	return _u
-}
-
 // SetVisibility sets the "visibility" field.
 func (_u *SiteUpdateOne) SetVisibility(v site.Visibility) *SiteUpdateOne {
 	_u.mutation.SetVisibility(v)
@@ -1043,26 +932,6 @@ func (_u *SiteUpdateOne) ClearAdaptiveSchemaUpdatedAt() *SiteUpdateOne {
 	return _u
 }
 
-// SetDefaultSiteSpaceID sets the "default_site_space_id" field.
-func (_u *SiteUpdateOne) SetDefaultSiteSpaceID(v string) *SiteUpdateOne {
-	_u.mutation.SetDefaultSiteSpaceID(v)
-	return _u
-}
-
-// SetNillableDefaultSiteSpaceID sets the "default_site_space_id" field if the given value is not nil.
-func (_u *SiteUpdateOne) SetNillableDefaultSiteSpaceID(v *string) *SiteUpdateOne {
-	if v != nil {
-		_u.SetDefaultSiteSpaceID(*v)
-	}
-	return _u
-}
-
-// ClearDefaultSiteSpaceID clears the value of the "default_site_space_id" field.
-func (_u *SiteUpdateOne) ClearDefaultSiteSpaceID() *SiteUpdateOne {
-	_u.mutation.ClearDefaultSiteSpaceID()
-	return _u
-}
-
 // SetDefaultSectionID sets the "default_section_id" field.
 func (_u *SiteUpdateOne) SetDefaultSectionID(v string) *SiteUpdateOne {
 	_u.mutation.SetDefaultSectionID(v)
@@ -1124,11 +993,6 @@ func (_u *SiteUpdateOne) AddSiteSpacesCount(v int) *SiteUpdateOne {
 	return _u
 }
 
-// SetDefaultSiteSpace sets the "default_site_space" edge to the SiteSpace entity.
-func (_u *SiteUpdateOne) SetDefaultSiteSpace(v *SiteSpace) *SiteUpdateOne {
-	return _u.SetDefaultSiteSpaceID(v.ID)
-}
-
 // SetDefaultSection sets the "default_section" edge to the SiteSection entity.
 func (_u *SiteUpdateOne) SetDefaultSection(v *SiteSection) *SiteUpdateOne {
 	return _u.SetDefaultSectionID(v.ID)
@@ -1182,12 +1046,6 @@ func (_u *SiteUpdateOne) AddSectionGroups(v ...*SiteSectionGroup) *SiteUpdateOne
 // Mutation returns the SiteMutation object of the builder.
 func (_u *SiteUpdateOne) Mutation() *SiteMutation {
 	return _u.mutation
-}
-
-// ClearDefaultSiteSpace clears the "default_site_space" edge to the SiteSpace entity.
-func (_u *SiteUpdateOne) ClearDefaultSiteSpace() *SiteUpdateOne {
-	_u.mutation.ClearDefaultSiteSpace()
-	return _u
 }
 
 // ClearDefaultSection clears the "default_section" edge to the SiteSection entity.
@@ -1341,11 +1199,6 @@ func (_u *SiteUpdateOne) check() error {
 			return &ValidationError{Name: "proxy_origin", err: fmt.Errorf(`ent: validator failed for field "Site.proxy_origin": %w`, err)}
 		}
 	}
-	if v, ok := _u.mutation.ProxyTarget(); ok {
-		if err := site.ProxyTargetValidator(v); err != nil {
-			return &ValidationError{Name: "proxy_target", err: fmt.Errorf(`ent: validator failed for field "Site.proxy_target": %w`, err)}
-		}
-	}
 	if v, ok := _u.mutation.Visibility(); ok {
 		if err := site.VisibilityValidator(v); err != nil {
 			return &ValidationError{Name: "visibility", err: fmt.Errorf(`ent: validator failed for field "Site.visibility": %w`, err)}
@@ -1430,12 +1283,6 @@ func (_u *SiteUpdateOne) sqlSave(ctx context.Context) (_node *Site, err error) {
 	if _u.mutation.ProxyOriginCleared() {
 		_spec.ClearField(site.FieldProxyOrigin, field.TypeString)
 	}
-	if value, ok := _u.mutation.ProxyTarget(); ok {
-		_spec.SetField(site.FieldProxyTarget, field.TypeString, value)
-	}
-	if _u.mutation.ProxyTargetCleared() {
-		_spec.ClearField(site.FieldProxyTarget, field.TypeString)
-	}
 	if value, ok := _u.mutation.Visibility(); ok {
 		_spec.SetField(site.FieldVisibility, field.TypeEnum, value)
 	}
@@ -1468,35 +1315,6 @@ func (_u *SiteUpdateOne) sqlSave(ctx context.Context) (_node *Site, err error) {
 	}
 	if value, ok := _u.mutation.AddedSiteSpacesCount(); ok {
 		_spec.AddField(site.FieldSiteSpacesCount, field.TypeInt, value)
-	}
-	if _u.mutation.DefaultSiteSpaceCleared() {
-		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.M2O,
-			Inverse: false,
-			Table:   site.DefaultSiteSpaceTable,
-			Columns: []string{site.DefaultSiteSpaceColumn},
-			Bidi:    false,
-			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(sitespace.FieldID, field.TypeString),
-			},
-		}
-		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
-	}
-	if nodes := _u.mutation.DefaultSiteSpaceIDs(); len(nodes) > 0 {
-		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.M2O,
-			Inverse: false,
-			Table:   site.DefaultSiteSpaceTable,
-			Columns: []string{site.DefaultSiteSpaceColumn},
-			Bidi:    false,
-			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(sitespace.FieldID, field.TypeString),
-			},
-		}
-		for _, k := range nodes {
-			edge.Target.Nodes = append(edge.Target.Nodes, k)
-		}
-		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.DefaultSectionCleared() {
 		edge := &sqlgraph.EdgeSpec{

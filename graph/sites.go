@@ -6,14 +6,10 @@ import (
 	"strings"
 
 	"github.com/binderyhq/bindery/ent"
-	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/ent/site"
-	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/apperr"
-	"github.com/binderyhq/bindery/graph/content/edit"
-	"github.com/binderyhq/bindery/graph/content/orderkey"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/graph/page"
@@ -89,11 +85,11 @@ func (r *Resolver) siteProxy(s *ent.Site) *model.SiteProxy {
 	if s.ProxyOrigin == nil {
 		return nil
 	}
-	return &model.SiteProxy{Origin: *s.ProxyOrigin, Target: derefOr(s.ProxyTarget, "")}
+	return &model.SiteProxy{Origin: *s.ProxyOrigin, Target: r.siteURL(s)}
 }
 
 // createSite creates a site whose site spaces are the given spaces, in order, the first one the
-// default.
+// default; or, with in.NewSpace, a new space titled like the site.
 func (r *Resolver) createSite(ctx context.Context, orgID string, in model.CreateSiteInput) (*ent.Site, error) {
 	o, err := r.requireOrgRole(ctx, orgID, viewer.RoleCreate, "create sites")
 	if err != nil {
@@ -102,6 +98,10 @@ func (r *Resolver) createSite(ctx context.Context, orgID string, in model.Create
 	title, err := siteTitle(in.Title, o.Title)
 	if err != nil {
 		return nil, err
+	}
+	newSpace := derefOr(in.NewSpace, false)
+	if newSpace && len(in.Spaces) > 0 {
+		return nil, apperr.Invalidf("spaces: name spaces or ask for a new space, not both")
 	}
 	spaces, err := r.spacesForSite(ctx, orgID, "spaces", in.Spaces)
 	if err != nil {
@@ -114,10 +114,20 @@ func (r *Resolver) createSite(ctx context.Context, orgID string, in model.Create
 		if s, err = create.Save(ctx); err != nil {
 			return err
 		}
-		s, err = appendSiteSpaces(ctx, tx, s, nil, spaces)
+		if newSpace {
+			sp, err := r.newSpaceFor(ctx, tx, orgID, title)
+			if err != nil {
+				return err
+			}
+			spaces = []*ent.Space{sp}
+		}
+		_, err = appendSiteSpaces(ctx, tx, s, nil, spaces)
 		return err
 	})
-	return s, err
+	if err != nil {
+		return nil, err
+	}
+	return r.site(ctx, orgID, s.ID)
 }
 
 // siteTitle is the title of a new site: the one given, checked, or the organization's.
@@ -125,11 +135,15 @@ func siteTitle(given *string, orgTitle string) (string, error) {
 	if given != nil {
 		return trimmedText("title", *given, siteTitleMin, siteTitleMax)
 	}
-	title := []rune(orgTitle)
-	if len(title) > siteTitleMax {
-		title = title[:siteTitleMax]
+	return cut(orgTitle, siteTitleMax), nil
+}
+
+// cut returns the first max characters of s, without surrounding spaces.
+func cut(s string, max int) string {
+	if runes := []rune(s); len(runes) > max {
+		s = string(runes[:max])
 	}
-	return string(title), nil
+	return strings.TrimSpace(s)
 }
 
 // spacesForSite returns the live spaces named by ids, in order: each a space of the organization
@@ -154,8 +168,8 @@ func (r *Resolver) spacesForSite(ctx context.Context, orgID, field string, ids [
 	return spaces, nil
 }
 
-// spaceForSite returns the live space named by id, a space of the organization the viewer can
-// read. Returns NOT_FOUND naming the field otherwise.
+// spaceForSite returns the live space id of the organization, if the viewer can read it.
+// Returns NOT_FOUND naming the field otherwise.
 func (r *Resolver) spaceForSite(ctx context.Context, orgID, field, id string) (*ent.Space, error) {
 	s, err := r.space(ctx, id)
 	if isNotFound(err) || err == nil && s.OrganizationID != orgID {
@@ -164,62 +178,10 @@ func (r *Resolver) spaceForSite(ctx context.Context, orgID, field, id string) (*
 	return s, err
 }
 
-// appendSiteSpaces adds spaces to a site after the site spaces already in section (nil: the root
-// level), each at a path made from its title that no sibling holds. When the level had no site
-// space the first one added becomes its default, and the site's default site space when the level
-// is the site's default (the root level of a site without sections, or its default section).
-// Returns the site with its counter updated.
-func appendSiteSpaces(ctx context.Context, tx *ent.Tx, s *ent.Site, section *string, spaces []*ent.Space) (*ent.Site, error) {
-	if len(spaces) == 0 {
-		return s, nil
-	}
-	siblings, err := tx.SiteSpace.Query().Where(sitespace.SiteID(s.ID), sectionIs(section)).
-		Order(ent.Desc(sitespace.FieldPosition)).All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	taken := make(map[string]bool, len(siblings))
-	last := ""
-	for i, ss := range siblings {
-		taken[ss.Path] = true
-		if i == 0 {
-			last = ss.Position
-		}
-	}
-	creates := make([]*ent.SiteSpaceCreate, len(spaces))
-	for i, sp := range spaces {
-		pos, ok := orderkey.Between(last, "")
-		if !ok {
-			return nil, apperr.Conflictf("the site spaces' order keys are full: move one and retry")
-		}
-		last = pos
-		creates[i] = tx.SiteSpace.Create().SetOrganizationID(s.OrganizationID).SetSiteID(s.ID).
-			SetSpaceID(sp.ID).SetNillableSectionID(section).SetPath(freePath(edit.Slugify(sp.Title), taken)).
-			SetPosition(pos).SetIsDefault(len(siblings) == 0 && i == 0)
-	}
-	added, err := tx.SiteSpace.CreateBulk(creates...).Save(ctx)
-	if err != nil {
-		return nil, err
-	}
-	upd := tx.Site.UpdateOne(s).AddSiteSpacesCount(len(added))
-	if len(siblings) == 0 && derefOr(section, "") == derefOr(s.DefaultSectionID, "") {
-		upd.SetDefaultSiteSpaceID(added[0].ID)
-	}
-	return upd.Save(ctx)
-}
-
-// sectionIs selects the site spaces of a section, or of the root level when section is nil.
-func sectionIs(section *string) predicate.SiteSpace {
-	if section == nil {
-		return sitespace.SectionIDIsNil()
-	}
-	return sitespace.SectionID(*section)
-}
-
 // freePath returns base, or base-2, base-3 … the first that is not taken, and takes it.
 func freePath(base string, taken map[string]bool) string {
 	if runes := []rune(base); len(runes) > sitePathMax-6 { // room for a "-N" suffix
-		base = string(runes[:sitePathMax-6])
+		base = strings.TrimRight(string(runes[:sitePathMax-6]), "-")
 	}
 	path := base
 	for n := 2; taken[path]; n++ {

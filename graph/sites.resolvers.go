@@ -18,6 +18,46 @@ func (r *mutationResolver) CreateSite(ctx context.Context, organizationID string
 	return r.createSite(ctx, organizationID, input)
 }
 
+// UpdateSite is the resolver for the updateSite field.
+func (r *mutationResolver) UpdateSite(ctx context.Context, organizationID string, siteID string, input model.UpdateSiteInput) (*ent.Site, error) {
+	return r.updateSite(ctx, organizationID, siteID, input)
+}
+
+// DeleteSite is the resolver for the deleteSite field.
+func (r *mutationResolver) DeleteSite(ctx context.Context, organizationID string, siteID string) (bool, error) {
+	return r.deleteSite(ctx, organizationID, siteID)
+}
+
+// PublishSite is the resolver for the publishSite field.
+func (r *mutationResolver) PublishSite(ctx context.Context, organizationID string, siteID string) (*ent.Site, error) {
+	return r.setPublished(ctx, organizationID, siteID, true)
+}
+
+// UnpublishSite is the resolver for the unpublishSite field.
+func (r *mutationResolver) UnpublishSite(ctx context.Context, organizationID string, siteID string) (*ent.Site, error) {
+	return r.setPublished(ctx, organizationID, siteID, false)
+}
+
+// AddSiteSpace is the resolver for the addSiteSpace field.
+func (r *mutationResolver) AddSiteSpace(ctx context.Context, organizationID string, siteID string, input model.AddSiteSpaceInput) (*ent.SiteSpace, error) {
+	return r.addSiteSpace(ctx, organizationID, siteID, input)
+}
+
+// UpdateSiteSpace is the resolver for the updateSiteSpace field.
+func (r *mutationResolver) UpdateSiteSpace(ctx context.Context, organizationID string, siteID string, siteSpaceID string, input model.UpdateSiteSpaceInput) (*ent.SiteSpace, error) {
+	return r.updateSiteSpace(ctx, organizationID, siteID, siteSpaceID, input)
+}
+
+// MoveSiteSpace is the resolver for the moveSiteSpace field.
+func (r *mutationResolver) MoveSiteSpace(ctx context.Context, organizationID string, siteID string, siteSpaceID string, input model.MoveSiteSpaceInput) (*ent.SiteSpace, error) {
+	return r.moveSiteSpace(ctx, organizationID, siteID, siteSpaceID, input)
+}
+
+// DeleteSiteSpace is the resolver for the deleteSiteSpace field.
+func (r *mutationResolver) DeleteSiteSpace(ctx context.Context, organizationID string, siteID string, siteSpaceID string) (bool, error) {
+	return r.deleteSiteSpace(ctx, organizationID, siteID, siteSpaceID)
+}
+
 // Sites is the resolver for the sites field.
 func (r *organizationResolver) Sites(ctx context.Context, obj *ent.Organization, first *int, after *string, space *string, title *string, published *bool) (*model.SiteConnection, error) {
 	return r.sites(ctx, obj, first, after, space, title, published)
@@ -33,6 +73,21 @@ func (r *siteResolver) Proxy(ctx context.Context, obj *ent.Site) (*model.SitePro
 	return r.siteProxy(obj), nil
 }
 
+// SiteSpaces is the resolver for the siteSpaces field.
+func (r *siteResolver) SiteSpaces(ctx context.Context, obj *ent.Site, first *int, after *string, defaultArg *bool) (*model.SiteSpaceConnection, error) {
+	return r.siteSpaces(ctx, obj, first, after, defaultArg)
+}
+
+// DefaultSiteSpace is the resolver for the defaultSiteSpace field.
+func (r *siteResolver) DefaultSiteSpace(ctx context.Context, obj *ent.Site) (*ent.SiteSpace, error) {
+	return r.siteDefaultSpace(ctx, obj)
+}
+
+// URL is the resolver for the url field.
+func (r *siteResolver) URL(ctx context.Context, obj *ent.Site) (string, error) {
+	return r.siteURL(obj), nil
+}
+
 // AdaptiveContent is the resolver for the adaptiveContent field.
 func (r *siteResolver) AdaptiveContent(ctx context.Context, obj *ent.Site) (*model.SiteAdaptiveContent, error) {
 	return &model.SiteAdaptiveContent{Enabled: obj.AdaptiveContentEnabled}, nil
@@ -43,7 +98,28 @@ func (r *siteResolver) Permissions(ctx context.Context, obj *ent.Site) (*model.S
 	return sitePermissions(ctx, obj), nil
 }
 
+// Title is the resolver for the title field.
+func (r *siteSpaceResolver) Title(ctx context.Context, obj *ent.SiteSpace) (string, error) {
+	return r.siteSpaceTitle(ctx, obj)
+}
+
+// Space is the resolver for the space field.
+func (r *siteSpaceResolver) Space(ctx context.Context, obj *ent.SiteSpace) (*ent.Space, error) {
+	return r.siteSpaceSpace(ctx, obj)
+}
+
+// URL is the resolver for the url field.
+func (r *siteSpaceResolver) URL(ctx context.Context, obj *ent.SiteSpace) (string, error) {
+	return r.siteSpaceURL(ctx, obj)
+}
+
 // Site returns generated.SiteResolver implementation.
 func (r *Resolver) Site() generated.SiteResolver { return &siteResolver{r} }
 
-type siteResolver struct{ *Resolver }
+// SiteSpace returns generated.SiteSpaceResolver implementation.
+func (r *Resolver) SiteSpace() generated.SiteSpaceResolver { return &siteSpaceResolver{r} }
+
+type (
+	siteResolver      struct{ *Resolver }
+	siteSpaceResolver struct{ *Resolver }
+)

@@ -3,8 +3,10 @@ package graph
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitesectiongroup"
 	"github.com/binderyhq/bindery/ent/sitespace"
@@ -13,7 +15,6 @@ import (
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/graph/page"
-	"github.com/binderyhq/bindery/internal/adaptive"
 )
 
 // Bounds of sections (spec/03 Limits).
@@ -22,7 +23,6 @@ const (
 	sectionNewTitleMax               = 64 // a title given on creation
 	sectionDescriptionMax            = 256
 	siteIconMax                      = 50
-	conditionMax                     = 1024
 )
 
 // siteSections lists a site's sections by position key, then id.
@@ -63,6 +63,25 @@ func siteOf[T comparable](ctx context.Context, r *Resolver, item T, key func(T) 
 	return s, err
 }
 
+// sectionURL is where site s serves its section sec (publish): the site's URL, then the
+// section's path unless it is the default section.
+func (r *Resolver) sectionURL(s *ent.Site, sec *ent.SiteSection) string {
+	u := r.siteURL(s) + "/"
+	if !sec.IsDefault {
+		u += sec.Path + "/"
+	}
+	return u
+}
+
+// siteSectionURL is SiteSection.url: sectionURL, its site looked up for the whole level at once.
+func (r *Resolver) siteSectionURL(ctx context.Context, sec *ent.SiteSection) (string, error) {
+	s, err := siteOf(ctx, r, sec, func(sec *ent.SiteSection) string { return sec.SiteID })
+	if err != nil {
+		return "", err
+	}
+	return r.sectionURL(s, sec), nil
+}
+
 // sectionGroupOf returns the group of a section, nil when it is in none.
 func (r *Resolver) sectionGroupOf(ctx context.Context, sec *ent.SiteSection) (*ent.SiteSectionGroup, error) {
 	if sec.SectionGroupID == nil {
@@ -95,7 +114,7 @@ func (r *Resolver) sectionDefaultSiteSpace(ctx context.Context, sec *ent.SiteSec
 func (r *Resolver) createSiteSection(ctx context.Context, orgID, siteID string, in model.CreateSiteSectionInput) (*ent.SiteSection, error) {
 	var sec *ent.SiteSection
 	err := r.writeStructure(ctx, orgID, siteID, "add sections", func(tx *ent.Tx, s *ent.Site) error {
-		sp, err := r.spaceForSite(ctx, orgID, "spaceId", in.SpaceID)
+		sp, err := r.sectionSpace(ctx, tx, s, in)
 		if err != nil {
 			return err
 		}
@@ -109,8 +128,9 @@ func (r *Resolver) createSiteSection(ctx context.Context, orgID, siteID string, 
 		if sec, err = addSection(ctx, tx, s, title, in); err != nil {
 			return err
 		}
-		if sec.IsDefault {
-			if s, err = takeSiteSpaces(ctx, tx, s, sec); err != nil {
+		shown := false
+		if sec.IsDefault { // the site's first section
+			if shown, err = takeSiteSpaces(ctx, tx, s, sec, sp.ID); err != nil || shown {
 				return err
 			}
 		}
@@ -144,6 +164,15 @@ func addSection(ctx context.Context, tx *ent.Tx, s *ent.Site, title string, in m
 		SetPosition(at.key).SetNillableIcon(in.Icon).SetNillableSectionGroupID(in.SectionGroupID).SetIsDefault(first).Save(ctx)
 }
 
+// sectionSpace returns the space of a new section: the one in.SpaceID names, or (nil) a new
+// space titled as the section is (else as the site). Returns NOT_FOUND naming spaceId.
+func (r *Resolver) sectionSpace(ctx context.Context, tx *ent.Tx, s *ent.Site, in model.CreateSiteSectionInput) (*ent.Space, error) {
+	if in.SpaceID != nil {
+		return r.spaceForSite(ctx, s.OrganizationID, "spaceId", *in.SpaceID)
+	}
+	return r.newSpaceFor(ctx, tx, s.OrganizationID, strings.TrimSpace(derefOr(in.Title, s.Title)))
+}
+
 // sectionTitle is the title of a new section: the one given, checked, or the space's ("Untitled"
 // when that is shorter than a section title may be).
 func sectionTitle(given *string, spaceTitle string) (string, error) {
@@ -161,14 +190,21 @@ func hasNoSections(ctx context.Context, tx *ent.Tx, siteID string) (bool, error)
 	return !some, err
 }
 
-// takeSiteSpaces makes sec, a site's first section, its default section, and moves the site's
-// site spaces into it (keeping their order, paths and default).
-func takeSiteSpaces(ctx context.Context, tx *ent.Tx, s *ent.Site, sec *ent.SiteSection) (*ent.Site, error) {
-	err := tx.SiteSpace.Update().Where(sitespace.SiteID(s.ID), sitespace.SectionIDIsNil()).SetSectionID(sec.ID).Exec(ctx)
+// takeSiteSpaces makes sec, a site's first section, its default section, and moves the site
+// spaces of the site's root level into it (keeping their order, paths and default). It reports
+// whether one of them shows the space spaceID. It reads and moves them as the system, as
+// levelSiteSpaces reads a level: those of spaces the viewer may not read go too.
+func takeSiteSpaces(ctx context.Context, tx *ent.Tx, s *ent.Site, sec *ent.SiteSection, spaceID string) (bool, error) {
+	root, err := levelSiteSpaces(ctx, tx, s.ID, nil)
 	if err != nil {
-		return nil, err
+		return false, err
 	}
-	return tx.Site.UpdateOne(s).SetDefaultSectionID(sec.ID).Save(ctx)
+	sys := privacy.DecisionContext(ctx, privacy.Allow)
+	if err := tx.SiteSpace.Update().Where(sitespace.SiteID(s.ID), sitespace.SectionIDIsNil()).SetSectionID(sec.ID).Exec(sys); err != nil {
+		return false, err
+	}
+	shown := slices.ContainsFunc(root, func(ss *ent.SiteSpace) bool { return ss.SpaceID == spaceID })
+	return shown, tx.Site.UpdateOne(s).SetDefaultSectionID(sec.ID).Exec(ctx)
 }
 
 // freeSectionPath returns a path made from title that no section of the site holds.
@@ -193,14 +229,14 @@ func (r *Resolver) updateSiteSection(ctx context.Context, orgID, siteID, id stri
 	var out *ent.SiteSection
 	err := r.writeSection(ctx, orgID, siteID, id, "change sections", func(tx *ent.Tx, s *ent.Site, sec *ent.SiteSection) error {
 		upd := tx.SiteSection.UpdateOne(sec)
-		if err := r.sectionChanges(ctx, s, upd, in); err != nil {
+		if err := r.sectionChanges(ctx, s, sec, upd, in); err != nil {
 			return err
 		}
 		if err := checkSectionPath(ctx, tx, sec, upd); err != nil {
 			return err
 		}
 		if in.DefaultSiteSpace != nil {
-			if err := setSectionDefault(ctx, tx, s, sec, *in.DefaultSiteSpace); err != nil {
+			if err := setSectionDefault(ctx, tx, sec, *in.DefaultSiteSpace); err != nil {
 				return err
 			}
 		}
@@ -218,17 +254,17 @@ func (r *Resolver) updateSiteSection(ctx context.Context, orgID, siteID, id stri
 
 // sectionChanges checks the plain fields of a section's change and sets them on upd. Returns
 // INVALID naming the field.
-func (r *Resolver) sectionChanges(ctx context.Context, s *ent.Site, upd *ent.SiteSectionUpdateOne, in model.UpdateSiteSectionInput) error {
+func (r *Resolver) sectionChanges(ctx context.Context, s *ent.Site, sec *ent.SiteSection, upd *ent.SiteSectionUpdateOne, in model.UpdateSiteSectionInput) error {
 	if err := setTrimmed("title", in.Title, sectionTitleMin, sectionTitleMax, upd.SetTitle); err != nil {
 		return err
 	}
-	if in.Path != nil {
-		if err := checkSitePath("path", *in.Path); err != nil {
+	if in.Path != nil && *in.Path != sec.Path {
+		if err := checkSegment("path", *in.Path, sitePathMax); err != nil {
 			return err
 		}
 		upd.SetPath(*in.Path)
 	}
-	if err := setOrClear(in.Condition, conditionCheck(s), upd.SetCondition, upd.ClearCondition); err != nil {
+	if err := setOrClear(in.Condition, func(c string) error { return checkSiteCondition(ctx, s, c) }, upd.SetCondition, upd.ClearCondition); err != nil {
 		return err
 	}
 	if err := setOrClear(in.Icon, textCheck("icon", 1, siteIconMax), upd.SetIcon, upd.ClearIcon); err != nil {
@@ -240,36 +276,6 @@ func (r *Resolver) sectionChanges(ctx context.Context, s *ent.Site, upd *ent.Sit
 // textCheck returns checkText of a field with bounds.
 func textCheck(field string, min, max int) func(string) error {
 	return func(s string) error { return checkText(field, s, min, max) }
-}
-
-// checkSitePath checks a path of a site's URLs (a section's or a site space's): 1 to 100
-// letters, digits, '-', '_' or '.', as a page slug. Returns INVALID naming the field.
-func checkSitePath(field, p string) error {
-	if err := checkText(field, p, 1, sitePathMax); err != nil {
-		return err
-	}
-	if !edit.IsSlug(p) {
-		return apperr.Invalidf("%s: %q may hold only letters, digits, '-', '_' and '.'", field, truncate(p, 80))
-	}
-	return nil
-}
-
-// conditionCheck returns the check of a condition written on the site: 1 to 1024 characters, an
-// expression over the claims of the site's adaptive-content schema (internal/adaptive). Returns
-// INVALID naming the column of the problem.
-func conditionCheck(s *ent.Site) func(string) error {
-	return func(expr string) error {
-		if err := checkText("condition", expr, 1, conditionMax); err != nil {
-			return err
-		}
-		// MERGE(sitespaces): checkSiteCondition(ctx, s, expr) of graph/siteconditions.go replaces
-		// the rest of this body when it lands.
-		schema := siteSchema(s)
-		if err := adaptive.CheckCondition(expr, schema); err != nil {
-			return apperr.Invalidf("%s", err.Error())
-		}
-		return nil
-	}
 }
 
 // checkSectionPath refuses a path that upd sets when another section of the site holds it.
@@ -286,10 +292,10 @@ func checkSectionPath(ctx context.Context, tx *ent.Tx, sec *ent.SiteSection, upd
 	return err
 }
 
-// setSectionDefault makes a site space of a section the one its readers land on, and the site's
-// default site space when the section is the site's default. Returns NOT_FOUND naming
-// defaultSiteSpace when the section has no such site space.
-func setSectionDefault(ctx context.Context, tx *ent.Tx, s *ent.Site, sec *ent.SiteSection, siteSpaceID string) error {
+// setSectionDefault makes a site space of a section the one its readers land on (the site's
+// default site space follows when the section is the default: it is derived). Returns NOT_FOUND
+// naming defaultSiteSpace when the section has no such site space.
+func setSectionDefault(ctx context.Context, tx *ent.Tx, sec *ent.SiteSection, siteSpaceID string) error {
 	ss, err := tx.SiteSpace.Query().Where(sitespace.ID(siteSpaceID), sitespace.SectionID(sec.ID)).Only(ctx)
 	if ent.IsNotFound(err) {
 		return apperr.NotFoundf("defaultSiteSpace: no site space of this section has the id %q", truncate(siteSpaceID, 80))
@@ -297,17 +303,12 @@ func setSectionDefault(ctx context.Context, tx *ent.Tx, s *ent.Site, sec *ent.Si
 	if err != nil {
 		return err
 	}
+	sys := privacy.DecisionContext(ctx, privacy.Allow) // the level's default may show a space the viewer does not read
 	if err := tx.SiteSpace.Update().Where(sitespace.SectionID(sec.ID), sitespace.IsDefault(true), sitespace.IDNEQ(ss.ID)).
-		SetIsDefault(false).Exec(ctx); err != nil {
+		SetIsDefault(false).Exec(sys); err != nil {
 		return err
 	}
-	if err := tx.SiteSpace.UpdateOne(ss).SetIsDefault(true).Exec(ctx); err != nil {
-		return err
-	}
-	if derefOr(s.DefaultSectionID, "") != sec.ID {
-		return nil
-	}
-	return tx.Site.UpdateOne(s).SetDefaultSiteSpaceID(ss.ID).Exec(ctx)
+	return tx.SiteSpace.UpdateOne(ss).SetIsDefault(true).Exec(ctx)
 }
 
 // moveSiteSection moves a section just before or after an item of the site's structure (to that
@@ -336,27 +337,26 @@ func (r *Resolver) deleteSiteSection(ctx context.Context, orgID, siteID, id stri
 		if err != nil {
 			return err
 		}
-		n, err := tx.SiteSpace.Delete().Where(sitespace.SectionID(sec.ID)).Exec(ctx)
-		if err != nil {
+		if _, err := leaveSites(ctx, tx, sitespace.SectionID(sec.ID)); err != nil {
 			return err
 		}
 		if err := tx.SiteSection.DeleteOne(sec).Exec(ctx); err != nil {
 			return err
 		}
-		upd := tx.Site.UpdateOne(s).AddSiteSpacesCount(-n)
+		upd := tx.Site.UpdateOneID(s.ID)
 		i := slices.IndexFunc(order, func(o *ent.SiteSection) bool { return o.ID == sec.ID })
 		switch {
 		case len(order) == 1:
 			if _, err := tx.SiteSectionGroup.Delete().Where(sitesectiongroup.SiteID(s.ID)).Exec(ctx); err != nil {
 				return err
 			}
-			upd.ClearDefaultSectionID().ClearDefaultSiteSpaceID()
+			upd.ClearDefaultSectionID()
 		case derefOr(s.DefaultSectionID, "") == sec.ID:
 			next := i + 1
 			if next == len(order) {
 				next = i - 1
 			}
-			if err := makeDefaultSection(ctx, tx, upd, order[next]); err != nil {
+			if err := makeDefaultSection(ctx, tx, upd, s.ID, order[next].ID, "defaultSiteSection"); err != nil {
 				return err
 			}
 		}
@@ -365,30 +365,18 @@ func (r *Resolver) deleteSiteSection(ctx context.Context, orgID, siteID, id stri
 	return err == nil, err
 }
 
-// makeDefaultSection makes sec its site's default section: upd, the site's update, takes it and
-// its default site space.
-func makeDefaultSection(ctx context.Context, tx *ent.Tx, upd *ent.SiteUpdateOne, sec *ent.SiteSection) error {
-	if err := tx.SiteSection.Update().Where(sitesection.SiteID(sec.SiteID), sitesection.IsDefault(true), sitesection.IDNEQ(sec.ID)).
+// makeDefaultSection makes section id of site siteID the site's default section: upd, the site's
+// update, takes it, and the section's default flag moves to it. Returns NOT_FOUND naming field
+// when the site has no such section.
+func makeDefaultSection(ctx context.Context, tx *ent.Tx, upd *ent.SiteUpdateOne, siteID, id, field string) error {
+	sec, err := sectionOfSite(ctx, tx, siteID, field, id)
+	if err != nil {
+		return err
+	}
+	if err := tx.SiteSection.Update().Where(sitesection.SiteID(siteID), sitesection.IsDefault(true), sitesection.IDNEQ(sec.ID)).
 		SetIsDefault(false).Exec(ctx); err != nil {
 		return err
 	}
-	if err := tx.SiteSection.UpdateOne(sec).SetIsDefault(true).Exec(ctx); err != nil {
-		return err
-	}
-	ss, err := tx.SiteSpace.Query().Where(sitespace.SectionID(sec.ID), sitespace.IsDefault(true)).First(ctx)
-	if err != nil && !ent.IsNotFound(err) {
-		return err
-	}
 	upd.SetDefaultSectionID(sec.ID)
-	if ss == nil {
-		upd.ClearDefaultSiteSpaceID()
-	} else {
-		upd.SetDefaultSiteSpaceID(ss.ID)
-	}
-	return nil
-}
-
-// siteSpaceSpace returns the space a site space shows, nil when the viewer may not read it.
-func (r *Resolver) siteSpaceSpace(ctx context.Context, ss *ent.SiteSpace) (*ent.Space, error) {
-	return loader.Get(ctx, r.Client, loader.Spaces, ss, func(ss *ent.SiteSpace) string { return ss.SpaceID })
+	return tx.SiteSection.UpdateOne(sec).SetIsDefault(true).Exec(ctx)
 }

@@ -103,6 +103,11 @@ func (r *siteSectionResolver) DefaultSiteSpace(ctx context.Context, obj *ent.Sit
 	return r.sectionDefaultSiteSpace(ctx, obj)
 }
 
+// URL is the resolver for the url field.
+func (r *siteSectionResolver) URL(ctx context.Context, obj *ent.SiteSection) (string, error) {
+	return r.siteSectionURL(ctx, obj)
+}
+
 // Site is the resolver for the site field.
 func (r *siteSectionGroupResolver) Site(ctx context.Context, obj *ent.SiteSectionGroup) (*ent.Site, error) {
 	return siteOf(ctx, r.Resolver, obj, func(g *ent.SiteSectionGroup) string { return g.SiteID })
@@ -113,11 +118,6 @@ func (r *siteSectionGroupResolver) Sections(ctx context.Context, obj *ent.SiteSe
 	return r.groupSections(ctx, obj)
 }
 
-// Space is the resolver for the space field.
-func (r *siteSpaceResolver) Space(ctx context.Context, obj *ent.SiteSpace) (*ent.Space, error) {
-	return r.siteSpaceSpace(ctx, obj)
-}
-
 // SiteSection returns generated.SiteSectionResolver implementation.
 func (r *Resolver) SiteSection() generated.SiteSectionResolver { return &siteSectionResolver{r} }
 
@@ -126,11 +126,7 @@ func (r *Resolver) SiteSectionGroup() generated.SiteSectionGroupResolver {
 	return &siteSectionGroupResolver{r}
 }
 
-// SiteSpace returns generated.SiteSpaceResolver implementation.
-func (r *Resolver) SiteSpace() generated.SiteSpaceResolver { return &siteSpaceResolver{r} }
-
 type (
 	siteSectionResolver      struct{ *Resolver }
 	siteSectionGroupResolver struct{ *Resolver }
-	siteSpaceResolver        struct{ *Resolver }
 )

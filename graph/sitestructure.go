@@ -7,7 +7,6 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/predicate"
-	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitesectiongroup"
 	"github.com/binderyhq/bindery/graph/apperr"
@@ -92,13 +91,6 @@ func (r *Resolver) writeGroup(ctx context.Context, orgID, siteID, id, action str
 		}
 		return fn(tx, s, g)
 	})
-}
-
-// lockSite reads a site again in tx and locks its row until the transaction ends (PostgreSQL;
-// SQLite's one writer serializes write transactions already).
-func lockSite(ctx context.Context, tx *ent.Tx, id string) (*ent.Site, error) {
-	s, err := tx.Site.Query().Where(site.ID(id)).Modify(forUpdate).Only(ctx)
-	return s, notFound(err, "site")
 }
 
 // structItem is a section or a section group at one level of a site's structure.

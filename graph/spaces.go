@@ -165,23 +165,32 @@ func (r *Resolver) insertSpace(ctx context.Context, orgID string, parent *string
 	root string, set func(*ent.SpaceCreate)) (string, error) {
 	var id string
 	err := txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
-		key, err := place(ctx, tx, orgID, parent, "", pos)
-		if err != nil {
-			return err
+		s, err := r.insertSpaceTx(ctx, tx, orgID, parent, pos, root, set)
+		if err == nil {
+			id = s.ID
 		}
-		c := tx.Space.Create().SetOrganizationID(orgID).SetNillableParentID(parent).SetPosition(key)
-		set(c)
-		s, err := c.Save(ctx)
-		if err != nil {
-			return err
-		}
-		id = s.ID
-		if err := startRevision(ctx, tx, s, root); err != nil {
-			return err
-		}
-		return r.reindexSearch(ctx, tx, s, tree.EmptyRoot, root) // a duplicate starts with content
+		return err
 	})
 	return id, err
+}
+
+// insertSpaceTx is insertSpace in the transaction tx, for writes that make a space among others.
+func (r *Resolver) insertSpaceTx(ctx context.Context, tx *ent.Tx, orgID string, parent *string, pos *model.ContentPositionInput,
+	root string, set func(*ent.SpaceCreate)) (*ent.Space, error) {
+	key, err := place(ctx, tx, orgID, parent, "", pos)
+	if err != nil {
+		return nil, err
+	}
+	c := tx.Space.Create().SetOrganizationID(orgID).SetNillableParentID(parent).SetPosition(key)
+	set(c)
+	s, err := c.Save(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := startRevision(ctx, tx, s, root); err != nil {
+		return nil, err
+	}
+	return s, r.reindexSearch(ctx, tx, s, tree.EmptyRoot, root) // a duplicate starts with content
 }
 
 // startRevision gives a space made in tx its first revision over the root tree (the empty tree is
@@ -274,13 +283,20 @@ func newShareKey(v space.Visibility) *string {
 }
 
 // deleteSpace deletes a space softly: it disappears from lists and reads, and organization
-// admins may restore it for SpaceRetention.
+// admins may restore it for SpaceRetention. It leaves the sites that showed it, in the same
+// transaction (a restore does not bring it back on them).
 func (r *Resolver) deleteSpace(ctx context.Context, id string) (bool, error) {
 	s, err := r.adminSpace(ctx, id, "delete it")
 	if err != nil {
 		return false, err
 	}
-	err = r.Client.Space.UpdateOne(s).SetDeletedAt(r.now()).Exec(ctx)
+	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
+		if err := tx.Space.UpdateOne(s).SetDeletedAt(r.now()).Exec(ctx); err != nil {
+			return err
+		}
+		_, err := leaveSites(ctx, tx, sitespace.SpaceID(s.ID))
+		return err
+	})
 	return err == nil, err
 }
 
@@ -450,8 +466,9 @@ func (r *Resolver) checkTransfer(ctx context.Context, kind, from, to string) err
 	return nil
 }
 
-// dropSpaceLinks removes the grants, custom field values and site links of spaces (their
-// policies let organization admins remove them, from deleted spaces too).
+// dropSpaceLinks removes the grants, custom field values and site spaces of spaces (their
+// policies let organization admins remove them, from deleted spaces too); the spaces leave their
+// sites as leaveSites says.
 func dropSpaceLinks(ctx context.Context, tx *ent.Tx, spaceIDs []string) error {
 	if _, err := tx.PermissionGrant.Delete().Where(permissiongrant.SpaceIDIn(spaceIDs...)).Exec(ctx); err != nil {
 		return err
@@ -459,7 +476,7 @@ func dropSpaceLinks(ctx context.Context, tx *ent.Tx, spaceIDs []string) error {
 	if _, err := tx.CustomFieldValue.Delete().Where(customfieldvalue.SpaceIDIn(spaceIDs...)).Exec(ctx); err != nil {
 		return err
 	}
-	_, err := tx.SiteSpace.Delete().Where(sitespace.SpaceIDIn(spaceIDs...)).Exec(ctx)
+	_, err := leaveSites(ctx, tx, sitespace.SpaceIDIn(spaceIDs...))
 	return err
 }
 

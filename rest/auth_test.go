@@ -46,6 +46,7 @@ type authFixture struct {
 	crComment, crReply          string // a comment on change request 1, and a reply to it
 	site                        string // a site showing space
 	section, sectionGroup       string // a section of site (holding space), and a group holding it
+	siteSpace                   string // the site space of space on site
 	spec                        string // the slug of an OpenAPI spec given as text
 	saml, translation           string // a SAML provider and translation settings of the organization
 }
@@ -68,6 +69,9 @@ func newAuthFixture(t *testing.T) *authFixture {
 	f.comment, f.reply = authDiscussion(t, e, f.admin, "/v1/spaces/"+f.space+"/comments")
 	f.crComment, f.crReply = authDiscussion(t, e, f.admin, "/v1/spaces/"+f.space+"/change-requests/1/comments")
 	f.site = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/sites", map[string]any{"title": "Docs site", "spaces": []string{f.space}}))
+	var siteSpaces struct{ Items []struct{ ID string } }
+	e.Do(f.admin, "GET", "/v1/orgs/"+f.org+"/sites/"+f.site+"/site-spaces", nil).JSON(t, &siteSpaces)
+	f.siteSpace = siteSpaces.Items[0].ID
 	site := "/v1/orgs/" + f.org + "/sites/" + f.site
 	f.section = authCreated(t, e.Do(f.admin, "POST", site+"/sections", map[string]any{"spaceId": f.space}))
 	f.sectionGroup = authCreated(t, e.Do(f.admin, "POST", site+"/section-groups", map[string]any{"title": "Group", "sections": []string{f.section}}))
@@ -103,6 +107,7 @@ func (f *authFixture) endpoints() []authEndpoint {
 	inv := o + "/link-invites/" + f.invite
 	st := o + "/sites/" + f.site
 	sec, grp := st+"/sections/"+f.section, st+"/section-groups/"+f.sectionGroup
+	sts := st + "/site-spaces/" + f.siteSpace
 	spec := o + "/openapi/" + f.spec
 	eps := []authEndpoint{
 		{"GET", "/v1/", "/v1/", nil, false},
@@ -155,6 +160,15 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"GET", "/v1/orgs/{organizationId}/sites", o + "/sites", nil, true},
 		{"POST", "/v1/orgs/{organizationId}/sites", o + "/sites", map[string]any{"title": "Evil", "spaces": []string{f.space}}, true},
 		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}", o + "/sites/" + f.site, nil, true},
+		{"PATCH", "/v1/orgs/{organizationId}/sites/{siteId}", st, map[string]any{"title": "Evil", "basename": "evil"}, true},
+		{"DELETE", "/v1/orgs/{organizationId}/sites/{siteId}", st, nil, true},
+		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/publish", st + "/publish", nil, true},
+		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/unpublish", st + "/unpublish", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces", st + "/site-spaces", nil, true},
+		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces", st + "/site-spaces", map[string]any{"spaceId": nil}, true},
+		{"PATCH", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}", sts, map[string]any{"path": "evil"}, true},
+		{"DELETE", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}", sts, nil, true},
+		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move", sts + "/move", map[string]any{}, true},
 		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}/structure", st + "/structure", nil, true},
 		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}/sections", st + "/sections", nil, true},
 		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/sections", st + "/sections", map[string]any{"spaceId": f.space, "title": "Evil"}, true},
@@ -369,6 +383,7 @@ func (f *authFixture) authSnapshot(t *testing.T) map[string]string {
 	for _, p := range []string{o, o + "/members", o + "/members/" + f.reader.UserID, o + "/members/" + f.reader.UserID + "/teams",
 		o + "/teams", o + "/teams/" + f.team, o + "/teams/" + f.team + "/members", o + "/link-invites",
 		o + "/link-invites/" + f.invite, o + "/custom-fields", o + "/custom-fields/cf", o + "/sites", o + "/sites/" + f.site,
+		o + "/sites/" + f.site + "/site-spaces",
 		o + "/sites/" + f.site + "/structure", o + "/sites/" + f.site + "/sections", o + "/sites/" + f.site + "/section-groups",
 		o + "/openapi", o + "/openapi/" + f.spec, o + "/openapi/" + f.spec + "/versions", o + "/openapi/" + f.spec + "/versions/latest/content",
 		o + "/saml", o + "/saml/" + f.saml, o + "/translations", o + "/translations/" + f.translation,

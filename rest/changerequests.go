@@ -167,12 +167,11 @@ func (a *api) updateChangeRequest(w http.ResponseWriter, r *http.Request) {
 	}
 	cr, err := a.r.Mutation().UpdateChangeRequest(r.Context(), chi.URLParam(r, "spaceId"),
 		chi.URLParam(r, "changeRequestId"), in)
-	if err == nil && prefersMinimal(r) {
-		w.Header().Set("Preference-Applied", "return=minimal")
-		respondEmpty(w, r, http.StatusNoContent, nil)
+	if err != nil {
+		writeError(w, r, err)
 		return
 	}
-	respondWith(w, r, http.StatusOK, cr, err, a.changeRequest)
+	respondOrMinimal(w, r, http.StatusOK, cr, a.changeRequest)
 }
 
 // prefersMinimal reports whether the client asked for no representation of what it changed

@@ -320,17 +320,7 @@ func TestChangeRequestUpdate(t *testing.T) {
 		})
 	}
 	t.Run("OKPreferMinimal", func(t *testing.T) {
-		req, _ := http.NewRequest("PATCH", f.e.Server.URL+f.path("/1"), strings.NewReader(`{"subject":"Quiet"}`))
-		req.Header.Set("Authorization", "Bearer "+f.admin.Token)
-		req.Header.Set("Prefer", "return=minimal")
-		res, err := f.e.Server.Client().Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res.Body.Close()
-		if res.StatusCode != http.StatusNoContent || res.Header.Get("Preference-Applied") != "return=minimal" {
-			t.Fatalf("%d %v", res.StatusCode, res.Header)
-		}
+		sendMinimal(t, f.e, f.admin, "PATCH", f.path("/1"), `{"subject":"Quiet"}`)
 		if got := f.e.Do(f.admin, "GET", f.path("/1"), nil).Map(t); got["subject"] != "Quiet" {
 			t.Fatalf("subject %v", got["subject"])
 		}

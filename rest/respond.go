@@ -73,6 +73,17 @@ func respondWith[T, W any](w http.ResponseWriter, r *http.Request, status int, v
 	respond(w, r, status, wv, err)
 }
 
+// respondOrMinimal writes a write's result converted to its wire shape, or, when the client asked
+// for no representation (prefersMinimal), 204 saying so.
+func respondOrMinimal[T, W any](w http.ResponseWriter, r *http.Request, status int, v T, conv func(context.Context, T) (W, error)) {
+	if prefersMinimal(r) {
+		w.Header().Set("Preference-Applied", "return=minimal")
+		respondEmpty(w, r, http.StatusNoContent, nil)
+		return
+	}
+	respondWith(w, r, status, v, nil, conv)
+}
+
 // serveList answers a List<W>: it reads `limit` and `page`, asks load for the connection, and
 // converts its nodes.
 func serveList[N, W any](w http.ResponseWriter, r *http.Request, conv func(context.Context, N) (W, error),

@@ -47,18 +47,23 @@ type siteURLs struct {
 // site converts a site to its wire shape. Sites follow the organization role (defaultLevel
 // inherit) and have no premium features.
 func (a *api) site(ctx context.Context, s *ent.Site) (Site, error) {
-	location := a.siteLocation(s)
+	sr := a.r.Site()
+	preview, err := sr.URL(ctx, s)
+	if err != nil {
+		return Site{}, err
+	}
 	w := Site{
 		Object: "site", ID: s.ID, Type: string(s.Type), AppliedType: string(s.Type), Title: s.Title,
 		Hostname: s.Hostname, Basename: s.Basename,
 		Visibility: string(s.Visibility), DefaultLevel: "inherit", Published: s.Published,
 		SiteSpaces: s.SiteSpacesCount, CreatedAt: s.CreatedAt,
 		AdaptiveContent: siteAdaptiveContent{Enabled: s.AdaptiveContentEnabled}, Features: []struct{}{},
-		URLs: siteURLs{Location: location, App: a.url("/o/" + s.OrganizationID + "/sites/" + s.ID),
-			Preview: a.url("/sites/" + s.ID), Published: a.sitePublished(s)},
+		URLs: siteURLs{Location: a.siteLocation(s), App: a.url("/o/" + s.OrganizationID + "/sites/" + s.ID),
+			Preview: preview},
 	}
-	sr := a.r.Site()
-	var err error
+	if s.Published {
+		w.URLs.Published = preview
+	}
 	if w.Proxy, err = sr.Proxy(ctx, s); err != nil {
 		return w, err
 	}
@@ -91,7 +96,7 @@ func (a *api) createSite(w http.ResponseWriter, r *http.Request) {
 		Type       notNull[siteType]       `json:"type"`
 		Title      notNull[string]         `json:"title"`
 		Visibility notNull[siteVisibility] `json:"visibility"`
-		Spaces     []string                `json:"spaces"`
+		Spaces     siteSpacesField         `json:"spaces"`
 	}
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
@@ -99,7 +104,7 @@ func (a *api) createSite(w http.ResponseWriter, r *http.Request) {
 	}
 	s, err := a.r.Mutation().CreateSite(r.Context(), chi.URLParam(r, "organizationId"), model.CreateSiteInput{
 		Type: (*site.Type)(body.Type.Value), Title: body.Title.Value,
-		Visibility: (*site.Visibility)(body.Visibility.Value), Spaces: body.Spaces,
+		Visibility: (*site.Visibility)(body.Visibility.Value), Spaces: body.Spaces.IDs, NewSpace: &body.Spaces.New,
 	})
 	if err == nil {
 		w.Header().Set("Location", a.siteLocation(s))

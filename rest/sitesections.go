@@ -7,7 +7,6 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/binderyhq/bindery/ent"
-	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/model"
 )
 
@@ -38,12 +37,8 @@ func (a *api) addSectionToSite(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, missing("spaceId"))
 		return
 	}
-	if body.SpaceID.Value == nil {
-		writeError(w, r, apperr.Invalidf("spaceId: must be the id of a space (a section does not create one)"))
-		return
-	}
 	sec, err := a.r.Mutation().CreateSiteSection(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"),
-		model.CreateSiteSectionInput{SpaceID: *body.SpaceID.Value, Title: body.Title.Value, Icon: body.Icon.Value,
+		model.CreateSiteSectionInput{SpaceID: body.SpaceID.Value, Title: body.Title.Value, Icon: body.Icon.Value,
 			SectionGroupID: body.SiteSectionGroupID.Value})
 	if err == nil {
 		w.Header().Set("Location", a.sitePartLocation(sec.OrganizationID, sec.SiteID, "sections", sec.ID))

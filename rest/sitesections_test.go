@@ -150,14 +150,28 @@ func (f *sectionsFixture) siteSpaces(t *testing.T) float64 {
 	return f.e.Do(f.admin, "GET", f.path(f.site), nil).Map(t)["siteSpaces"].(float64)
 }
 
-// defaults returns the site's default section and site space ids ("" for none), read below the API.
-func (f *sectionsFixture) defaults(t *testing.T) (section, siteSpace string) {
+// defaults returns the default section and site space ids of a site ("" for none), read through
+// GraphQL (Site.defaultSection, Site.defaultSiteSpace).
+func (f *sectionsFixture) defaults(t *testing.T, site ...string) (section, siteSpace string) {
 	t.Helper()
-	s, err := f.e.Store.Client.Site.Get(accounts.System(context.Background()), f.site)
-	if err != nil {
-		t.Fatal(err)
+	id := f.site
+	if len(site) > 0 {
+		id = site[0]
 	}
-	return deref(s.DefaultSectionID), deref(s.DefaultSiteSpaceID)
+	var g struct {
+		Organization struct {
+			Site struct{ DefaultSection, DefaultSiteSpace *struct{ ID string } }
+		}
+	}
+	gqlOK(t, f.e.GraphQL(f.admin, `query($o: ID!, $s: ID!) { organization(id: $o) { site(id: $s) {
+		defaultSection { id } defaultSiteSpace { id } } } }`, map[string]any{"o": f.org, "s": id}), &g)
+	if d := g.Organization.Site.DefaultSection; d != nil {
+		section = d.ID
+	}
+	if d := g.Organization.Site.DefaultSiteSpace; d != nil {
+		siteSpace = d.ID
+	}
+	return section, siteSpace
 }
 
 // postLocation POSTs a JSON body as a and returns the status and the Location header.
@@ -274,6 +288,30 @@ func TestSiteSectionCreate(t *testing.T) {
 			t.Fatalf("%d, Location %q", status, loc)
 		}
 	})
+	t.Run("OKFirstWithASpaceTheSiteShows", func(t *testing.T) {
+		id := f.createSite(t, map[string]any{"title": "Again", "spaces": []string{f.docs}})["id"].(string)
+		var s wireSection
+		f.e.Do(f.admin, "POST", f.path(id, "sections"), map[string]any{"spaceId": f.docs}).JSON(t, &s)
+		if got := s.spaceIDs(); !slices.Equal(got, []string{f.docs}) || !s.SiteSpaces[0].Default {
+			t.Fatalf("the space is shown once, as the default: %+v", s.SiteSpaces)
+		}
+		if n := f.e.Do(f.admin, "GET", f.path(id), nil).Map(t)["siteSpaces"]; n != float64(1) {
+			t.Fatalf("siteSpaces %v, want 1", n)
+		}
+	})
+	t.Run("OKNewSpace", func(t *testing.T) {
+		s := f.add(t, map[string]any{"spaceId": nil, "title": " Changelog "})
+		if s.Title != "Changelog" || len(s.SiteSpaces) != 1 || s.SiteSpaces[0].Space.ID == "" {
+			t.Fatalf("section %+v", s)
+		}
+		space := f.e.Do(f.admin, "GET", "/v1/spaces/"+s.SiteSpaces[0].Space.ID, nil).Map(t)
+		if space["title"] != "Changelog" || space["organization"] != f.org {
+			t.Fatalf("new space %v", space)
+		}
+		if s := f.add(t, map[string]any{"spaceId": nil}); s.Title != "Docs site" {
+			t.Fatalf("a new space and its section without a title take the site's: %+v", s)
+		}
+	})
 	t.Run("OKEmptySite", func(t *testing.T) {
 		empty := f.createSite(t, map[string]any{"title": "Empty"})["id"].(string)
 		var s wireSection
@@ -281,9 +319,8 @@ func TestSiteSectionCreate(t *testing.T) {
 		if s.Title != "Guide" || !s.Default || len(s.SiteSpaces) != 1 || !s.SiteSpaces[0].Default {
 			t.Fatalf("section %+v", s)
 		}
-		site, err := f.e.Store.Client.Site.Get(accounts.System(context.Background()), empty)
-		if err != nil || deref(site.DefaultSiteSpaceID) != s.SiteSpaces[0].ID || deref(site.DefaultSectionID) != s.ID {
-			t.Fatalf("site defaults %+v %v", site, err)
+		if section, siteSpace := f.defaults(t, empty); section != s.ID || siteSpace != s.SiteSpaces[0].ID {
+			t.Fatalf("site defaults %s %s", section, siteSpace)
 		}
 	})
 }
@@ -292,7 +329,6 @@ func TestSiteSectionCreateRefusesBadInput(t *testing.T) {
 	f := newSectionsFixture(t)
 	f.wantRefused(t, "POST", f.sec(), []refusal{
 		{"ErrSpaceMissing", map[string]any{"title": "Guides"}, 400, "spaceId"},
-		{"ErrSpaceNull", map[string]any{"spaceId": nil}, 400, "spaceId"},
 		{"ErrSpaceNotString", map[string]any{"spaceId": 42}, 400, "spaceId"},
 		{"ErrSpaceUnknown", map[string]any{"spaceId": "nope"}, 404, "spaceId"},
 		{"ErrSpaceOfAnotherOrg", map[string]any{"spaceId": f.alien}, 404, "spaceId"},
@@ -384,6 +420,8 @@ func TestSiteSectionUpdate(t *testing.T) {
 		{"ErrPathEmpty", map[string]any{"path": ""}, 400, "path"},
 		{"ErrPathLong", map[string]any{"path": strings.Repeat("p", 101)}, 400, "path"},
 		{"ErrPathSlash", map[string]any{"path": "a/b"}, 400, "path"},
+		{"ErrPathUpperCase", map[string]any{"path": "Ref"}, 400, "path"},
+		{"ErrPathDot", map[string]any{"path": ".."}, 400, "path"},
 		{"ErrPathNotString", map[string]any{"path": 7}, 400, "path"},
 		{"ErrPathTaken", map[string]any{"path": "guides"}, 409, "path"},
 		{"ErrConditionEmpty", map[string]any{"condition": ""}, 400, "condition"},
@@ -404,6 +442,60 @@ func TestSiteSectionUpdate(t *testing.T) {
 	t.Run("ErrUnknownSection", func(t *testing.T) {
 		testenv.CheckError(t, patch(t, "nope", map[string]any{"title": "Changed"}), 404)
 	})
+}
+
+// TestSiteSectionDefaultAndURLs: the site's defaultSiteSection moves the sections' default, and a
+// published site's sections answer where publish serves them.
+func TestSiteSectionDefaultAndURLs(t *testing.T) {
+	f := newSectionsFixture(t)
+	first := f.add(t, map[string]any{"spaceId": f.api})
+	second := f.add(t, map[string]any{"spaceId": f.guide, "title": "Guides"})
+	if resp := f.e.Do(f.admin, "PATCH", f.path(f.site), map[string]any{"defaultSiteSection": second.ID}); resp.Status != 200 {
+		t.Fatalf("%d %s", resp.Status, resp.Body)
+	}
+	list := f.list(t)
+	if list[0].ID != first.ID || list[0].Default || !list[1].Default {
+		t.Fatalf("sections %+v", list)
+	}
+	if section, siteSpace := f.defaults(t); section != second.ID || siteSpace != second.SiteSpaces[0].ID {
+		t.Fatalf("site defaults %s %s", section, siteSpace)
+	}
+	var urls struct {
+		Items []struct {
+			URLs       struct{ Published string }
+			SiteSpaces []struct{ URLs struct{ Published string } }
+		}
+	}
+	f.e.Do(f.admin, "GET", f.sec(), nil).JSON(t, &urls)
+	if urls.Items[0].URLs.Published != "" {
+		t.Fatalf("an unpublished site's section has a published URL: %+v", urls.Items[0])
+	}
+	f.e.Do(f.admin, "POST", f.path(f.site, "publish"), nil)
+	f.e.Do(f.admin, "GET", f.sec(), nil).JSON(t, &urls)
+	site := f.e.Server.URL + "/sites/" + f.site + "/"
+	if got := urls.Items[0].URLs.Published; got != site+"api-reference/" {
+		t.Fatalf("section URL %q", got)
+	}
+	if got := urls.Items[1].URLs.Published; got != site {
+		t.Fatalf("the default section's URL %q, want the site's", got)
+	}
+	if got := urls.Items[0].SiteSpaces[1].URLs.Published; got != site+"api-reference/api-reference/" {
+		t.Fatalf("site space URL %q", got)
+	}
+	var g struct {
+		Organization struct {
+			Site struct {
+				Sections struct {
+					Edges []struct{ Node struct{ URL string } }
+				}
+			}
+		}
+	}
+	gqlOK(t, f.e.GraphQL(f.admin, `query($o: ID!, $s: ID!) { organization(id: $o) { site(id: $s) { sections { edges { node { url } } } } } }`,
+		map[string]any{"o": f.org, "s": f.site}), &g)
+	if got := g.Organization.Site.Sections.Edges[0].Node.URL; got != site+"api-reference/" {
+		t.Fatalf("SiteSection.url %q", got)
+	}
 }
 
 // sectionPtr is a SiteSectionPointer.

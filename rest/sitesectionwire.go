@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"path"
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/graph/apperr"
@@ -48,36 +47,6 @@ type SiteStructure struct {
 	Structure []any  `json:"structure"`
 }
 
-// SiteSpace is the wire shape of a site space (the reference client's SiteSpace).
-// MERGE(sitespaces): the sitespaces branch owns this shape and its converter; this minimal form
-// serves sections until it lands.
-type SiteSpace struct {
-	Object    string        `json:"object"`
-	ID        string        `json:"id"`
-	Path      string        `json:"path"`
-	Section   *string       `json:"section,omitempty"`
-	Space     *Space        `json:"space,omitempty"`
-	Title     string        `json:"title"`
-	Default   bool          `json:"default"`
-	Condition *string       `json:"condition,omitempty"`
-	Draft     bool          `json:"draft"`
-	URLs      publishedURLs `json:"urls"`
-}
-
-// publishedURLs is the `urls` of a site's parts: where readers find them, once the site is published.
-type publishedURLs struct {
-	Published string `json:"published,omitempty"`
-}
-
-// sitePublished is the published URL of a site, followed by path segments; "" while the site is
-// not published.
-func (a *api) sitePublished(s *ent.Site, segments ...string) string {
-	if !s.Published {
-		return ""
-	}
-	return a.url(path.Join(append([]string{"/sites", s.ID}, segments...)...))
-}
-
 func (a *api) siteSection(ctx context.Context, sec *ent.SiteSection) (SiteSection, error) {
 	sr := a.r.SiteSection()
 	s, err := sr.Site(ctx, sec)
@@ -91,9 +60,13 @@ func (a *api) siteSection(ctx context.Context, sec *ent.SiteSection) (SiteSectio
 	w := SiteSection{
 		Object: "site-section", ID: sec.ID, Title: sec.Title, Description: sec.Description, Default: sec.IsDefault,
 		Path: sec.Path, Condition: sec.Condition, SectionGroup: sec.SectionGroupID, Icon: sec.Icon,
-		URLs: publishedURLs{Published: a.sitePublished(s, sec.Path)},
 	}
-	w.SiteSpaces, err = convertAll(ctx, spaces, a.siteSpaceUnder(s, sec.Path))
+	if s.Published {
+		if w.URLs.Published, err = sr.URL(ctx, sec); err != nil {
+			return w, err
+		}
+	}
+	w.SiteSpaces, err = convertAll(ctx, spaces, a.siteSpaceOf(s))
 	return w, err
 }
 
@@ -112,7 +85,7 @@ func (a *api) siteSectionGroup(ctx context.Context, g *ent.SiteSectionGroup) (Si
 func (a *api) siteStructure(s *ent.Site) func(context.Context, *model.SiteStructure) (SiteStructure, error) {
 	return func(ctx context.Context, st *model.SiteStructure) (SiteStructure, error) {
 		if st.Type() == model.SiteStructureTypeSiteSpaces {
-			spaces, err := convertAll(ctx, st.SiteSpaces, a.siteSpaceUnder(s))
+			spaces, err := convertAll(ctx, st.SiteSpaces, a.siteSpaceOf(s))
 			return SiteStructure{Type: "siteSpaces", Structure: anySlice(spaces)}, err
 		}
 		items, err := convertAll(ctx, st.Items, a.structureItem)
@@ -137,24 +110,6 @@ func anySlice[T any](items []T) []any {
 		out[i] = it
 	}
 	return out
-}
-
-// siteSpaceUnder returns the converter of site spaces of site s under the path segments given (a
-// section's path).
-func (a *api) siteSpaceUnder(s *ent.Site, segments ...string) func(context.Context, *ent.SiteSpace) (SiteSpace, error) {
-	return func(ctx context.Context, ss *ent.SiteSpace) (SiteSpace, error) {
-		w := SiteSpace{
-			Object: "site-space", ID: ss.ID, Path: ss.Path, Section: ss.SectionID, Default: ss.IsDefault,
-			Condition: ss.Condition, URLs: publishedURLs{Published: a.sitePublished(s, append(segments, ss.Path)...)},
-		}
-		sp, err := a.r.SiteSpace().Space(ctx, ss)
-		if err != nil || sp == nil {
-			return w, err
-		}
-		wsp, err := a.space(ctx, sp)
-		w.Space, w.Title = &wsp, sp.Title
-		return w, err
-	}
 }
 
 // sectionPointer is a SiteSectionPointer of a section's move: {type: site-section, siteSection: <id>}.

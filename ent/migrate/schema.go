@@ -1054,9 +1054,8 @@ var (
 		{Name: "title", Type: field.TypeString, Size: 128},
 		{Name: "icon", Type: field.TypeJSON, Nullable: true},
 		{Name: "hostname", Type: field.TypeString, Unique: true, Nullable: true, Size: 512},
-		{Name: "basename", Type: field.TypeString, Nullable: true, Size: 100},
+		{Name: "basename", Type: field.TypeString, Unique: true, Nullable: true, Size: 100},
 		{Name: "proxy_origin", Type: field.TypeString, Nullable: true, Size: 512},
-		{Name: "proxy_target", Type: field.TypeString, Nullable: true, Size: 512},
 		{Name: "visibility", Type: field.TypeEnum, Enums: []string{"public", "unlisted", "share-link", "visitor-auth"}, Default: "public"},
 		{Name: "published", Type: field.TypeBool, Default: false},
 		{Name: "adaptive_content_enabled", Type: field.TypeBool, Default: false},
@@ -1065,7 +1064,6 @@ var (
 		{Name: "share_key", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "site_spaces_count", Type: field.TypeInt, Default: 0},
 		{Name: "organization_id", Type: field.TypeString, Size: 64},
-		{Name: "default_site_space_id", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "default_section_id", Type: field.TypeString, Nullable: true, Size: 64},
 	}
 	// SitesTable holds the schema information for the "sites" table.
@@ -1076,19 +1074,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "sites_organizations_organization",
-				Columns:    []*schema.Column{SitesColumns[17]},
+				Columns:    []*schema.Column{SitesColumns[16]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
-				Symbol:     "sites_site_spaces_default_site_space",
-				Columns:    []*schema.Column{SitesColumns[18]},
-				RefColumns: []*schema.Column{SiteSpacesColumns[0]},
-				OnDelete:   schema.SetNull,
-			},
-			{
 				Symbol:     "sites_site_sections_default_section",
-				Columns:    []*schema.Column{SitesColumns[19]},
+				Columns:    []*schema.Column{SitesColumns[17]},
 				RefColumns: []*schema.Column{SiteSectionsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -1097,7 +1089,7 @@ var (
 			{
 				Name:    "site_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{SitesColumns[17]},
+				Columns: []*schema.Column{SitesColumns[16]},
 			},
 		},
 	}
@@ -1558,8 +1550,7 @@ func init() {
 	SamlProvidersTable.ForeignKeys[1].RefTable = TeamsTable
 	SessionsTable.ForeignKeys[0].RefTable = UsersTable
 	SitesTable.ForeignKeys[0].RefTable = OrganizationsTable
-	SitesTable.ForeignKeys[1].RefTable = SiteSpacesTable
-	SitesTable.ForeignKeys[2].RefTable = SiteSectionsTable
+	SitesTable.ForeignKeys[1].RefTable = SiteSectionsTable
 	SiteSectionsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	SiteSectionsTable.ForeignKeys[1].RefTable = SitesTable
 	SiteSectionsTable.ForeignKeys[2].RefTable = SiteSectionGroupsTable

@@ -1642,24 +1642,20 @@ func init() {
 	siteDescProxyOrigin := siteFields[5].Descriptor()
 	// site.ProxyOriginValidator is a validator for the "proxy_origin" field. It is called by the builders before save.
 	site.ProxyOriginValidator = siteDescProxyOrigin.Validators[0].(func(string) error)
-	// siteDescProxyTarget is the schema descriptor for proxy_target field.
-	siteDescProxyTarget := siteFields[6].Descriptor()
-	// site.ProxyTargetValidator is a validator for the "proxy_target" field. It is called by the builders before save.
-	site.ProxyTargetValidator = siteDescProxyTarget.Validators[0].(func(string) error)
 	// siteDescPublished is the schema descriptor for published field.
-	siteDescPublished := siteFields[8].Descriptor()
+	siteDescPublished := siteFields[7].Descriptor()
 	// site.DefaultPublished holds the default value on creation for the published field.
 	site.DefaultPublished = siteDescPublished.Default.(bool)
 	// siteDescAdaptiveContentEnabled is the schema descriptor for adaptive_content_enabled field.
-	siteDescAdaptiveContentEnabled := siteFields[9].Descriptor()
+	siteDescAdaptiveContentEnabled := siteFields[8].Descriptor()
 	// site.DefaultAdaptiveContentEnabled holds the default value on creation for the adaptive_content_enabled field.
 	site.DefaultAdaptiveContentEnabled = siteDescAdaptiveContentEnabled.Default.(bool)
 	// siteDescShareKey is the schema descriptor for share_key field.
-	siteDescShareKey := siteFields[14].Descriptor()
+	siteDescShareKey := siteFields[12].Descriptor()
 	// site.ShareKeyValidator is a validator for the "share_key" field. It is called by the builders before save.
 	site.ShareKeyValidator = siteDescShareKey.Validators[0].(func(string) error)
 	// siteDescSiteSpacesCount is the schema descriptor for site_spaces_count field.
-	siteDescSiteSpacesCount := siteFields[15].Descriptor()
+	siteDescSiteSpacesCount := siteFields[13].Descriptor()
 	// site.DefaultSiteSpacesCount holds the default value on creation for the site_spaces_count field.
 	site.DefaultSiteSpacesCount = siteDescSiteSpacesCount.Default.(int)
 	// siteDescID is the schema descriptor for id field.

@@ -26,16 +26,17 @@ func (Site) Fields() []ent.Field {
 		field.JSON("icon", map[string]any{}).Optional(),
 		// hostname is the custom hostname the site is served on; at most one site per hostname.
 		field.String("hostname").Optional().Nillable().MaxLen(512).Unique(),
-		field.String("basename").Optional().Nillable().MaxRuneLen(100),
+		// basename names the site in its URL: at most one site of the server per basename.
+		field.String("basename").Optional().Nillable().MaxRuneLen(100).Unique(),
+		// proxy_origin is where the site is proxied from (host and path); the proxy's target is
+		// the site's own URL, derived when read.
 		field.String("proxy_origin").Optional().Nillable().MaxLen(512),
-		field.String("proxy_target").Optional().Nillable().MaxLen(512),
 		field.Enum("visibility").Values("public", "unlisted", "share-link", "visitor-auth").Default("public"),
 		field.Bool("published").Default(false),
 		field.Bool("adaptive_content_enabled").Default(false),
 		// adaptive_schema is the JSON Schema of a visitor's attributes (SiteAdaptiveSchema.jsonSchema).
 		field.JSON("adaptive_schema", map[string]any{}).Optional(),
 		field.Time("adaptive_schema_updated_at").Optional().Nillable(),
-		field.String("default_site_space_id").Optional().Nillable(),
 		field.String("default_section_id").Optional().Nillable(),
 		// share_key is the secret of share-link visibility.
 		field.String("share_key").Optional().Nillable().Sensitive().MaxLen(64),
@@ -47,7 +48,6 @@ func (Site) Fields() []ent.Field {
 // Edges of Site.
 func (Site) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.To("default_site_space", SiteSpace.Type).Field("default_site_space_id").Unique(),
 		edge.To("default_section", SiteSection.Type).Field("default_section_id").Unique(),
 		edge.From("site_spaces", SiteSpace.Type).Ref("site"),
 		edge.From("sections", SiteSection.Type).Ref("site"),

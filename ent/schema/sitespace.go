@@ -28,6 +28,8 @@ func (SiteSpace) Fields() []ent.Field {
 		field.String("path").MinRuneLen(1).MaxRuneLen(100),
 		// condition is an expression over the visitor's attributes deciding whether it is shown.
 		field.String("condition").Optional().Nillable().MaxRuneLen(1024),
+		// is_default marks the default site space of its level (its section, or the root level):
+		// one in every level that has site spaces.
 		field.Bool("is_default").Default(false),
 		positionField(),
 	}
@@ -51,10 +53,11 @@ func (SiteSpace) Indexes() []ent.Index {
 	}
 }
 
-// Policy of SiteSpace: members with a role see site spaces; creators and admins manage them.
+// Policy of SiteSpace: members with a role see the site spaces of spaces they may read; creators
+// and admins manage them.
 func (SiteSpace) Policy() ent.Policy {
 	return privacy.Policy{
-		Query:    privacy.QueryPolicy{rule.FilterTenant(viewer.RoleRead)},
+		Query:    privacy.QueryPolicy{rule.FilterSiteSpaces(viewer.RoleRead)},
 		Mutation: privacy.MutationPolicy{rule.AllowOrgRole(viewer.RoleCreate), privacy.AlwaysDenyRule()},
 	}
 }

@@ -34,8 +34,6 @@ const (
 	FieldBasename = "basename"
 	// FieldProxyOrigin holds the string denoting the proxy_origin field in the database.
 	FieldProxyOrigin = "proxy_origin"
-	// FieldProxyTarget holds the string denoting the proxy_target field in the database.
-	FieldProxyTarget = "proxy_target"
 	// FieldVisibility holds the string denoting the visibility field in the database.
 	FieldVisibility = "visibility"
 	// FieldPublished holds the string denoting the published field in the database.
@@ -46,8 +44,6 @@ const (
 	FieldAdaptiveSchema = "adaptive_schema"
 	// FieldAdaptiveSchemaUpdatedAt holds the string denoting the adaptive_schema_updated_at field in the database.
 	FieldAdaptiveSchemaUpdatedAt = "adaptive_schema_updated_at"
-	// FieldDefaultSiteSpaceID holds the string denoting the default_site_space_id field in the database.
-	FieldDefaultSiteSpaceID = "default_site_space_id"
 	// FieldDefaultSectionID holds the string denoting the default_section_id field in the database.
 	FieldDefaultSectionID = "default_section_id"
 	// FieldShareKey holds the string denoting the share_key field in the database.
@@ -56,8 +52,6 @@ const (
 	FieldSiteSpacesCount = "site_spaces_count"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
-	// EdgeDefaultSiteSpace holds the string denoting the default_site_space edge name in mutations.
-	EdgeDefaultSiteSpace = "default_site_space"
 	// EdgeDefaultSection holds the string denoting the default_section edge name in mutations.
 	EdgeDefaultSection = "default_section"
 	// EdgeSiteSpaces holds the string denoting the site_spaces edge name in mutations.
@@ -75,13 +69,6 @@ const (
 	OrganizationInverseTable = "organizations"
 	// OrganizationColumn is the table column denoting the organization relation/edge.
 	OrganizationColumn = "organization_id"
-	// DefaultSiteSpaceTable is the table that holds the default_site_space relation/edge.
-	DefaultSiteSpaceTable = "sites"
-	// DefaultSiteSpaceInverseTable is the table name for the SiteSpace entity.
-	// It exists in this package in order to avoid circular dependency with the "sitespace" package.
-	DefaultSiteSpaceInverseTable = "site_spaces"
-	// DefaultSiteSpaceColumn is the table column denoting the default_site_space relation/edge.
-	DefaultSiteSpaceColumn = "default_site_space_id"
 	// DefaultSectionTable is the table that holds the default_section relation/edge.
 	DefaultSectionTable = "sites"
 	// DefaultSectionInverseTable is the table name for the SiteSection entity.
@@ -124,13 +111,11 @@ var Columns = []string{
 	FieldHostname,
 	FieldBasename,
 	FieldProxyOrigin,
-	FieldProxyTarget,
 	FieldVisibility,
 	FieldPublished,
 	FieldAdaptiveContentEnabled,
 	FieldAdaptiveSchema,
 	FieldAdaptiveSchemaUpdatedAt,
-	FieldDefaultSiteSpaceID,
 	FieldDefaultSectionID,
 	FieldShareKey,
 	FieldSiteSpacesCount,
@@ -170,8 +155,6 @@ var (
 	BasenameValidator func(string) error
 	// ProxyOriginValidator is a validator for the "proxy_origin" field. It is called by the builders before save.
 	ProxyOriginValidator func(string) error
-	// ProxyTargetValidator is a validator for the "proxy_target" field. It is called by the builders before save.
-	ProxyTargetValidator func(string) error
 	// DefaultPublished holds the default value on creation for the "published" field.
 	DefaultPublished bool
 	// DefaultAdaptiveContentEnabled holds the default value on creation for the "adaptive_content_enabled" field.
@@ -289,11 +272,6 @@ func ByProxyOrigin(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldProxyOrigin, opts...).ToFunc()
 }
 
-// ByProxyTarget orders the results by the proxy_target field.
-func ByProxyTarget(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldProxyTarget, opts...).ToFunc()
-}
-
 // ByVisibility orders the results by the visibility field.
 func ByVisibility(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldVisibility, opts...).ToFunc()
@@ -312,11 +290,6 @@ func ByAdaptiveContentEnabled(opts ...sql.OrderTermOption) OrderOption {
 // ByAdaptiveSchemaUpdatedAt orders the results by the adaptive_schema_updated_at field.
 func ByAdaptiveSchemaUpdatedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldAdaptiveSchemaUpdatedAt, opts...).ToFunc()
-}
-
-// ByDefaultSiteSpaceID orders the results by the default_site_space_id field.
-func ByDefaultSiteSpaceID(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldDefaultSiteSpaceID, opts...).ToFunc()
 }
 
 // ByDefaultSectionID orders the results by the default_section_id field.
@@ -338,13 +311,6 @@ func BySiteSpacesCountField(opts ...sql.OrderTermOption) OrderOption {
 func ByOrganizationField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newOrganizationStep(), sql.OrderByField(field, opts...))
-	}
-}
-
-// ByDefaultSiteSpaceField orders the results by default_site_space field.
-func ByDefaultSiteSpaceField(field string, opts ...sql.OrderTermOption) OrderOption {
-	return func(s *sql.Selector) {
-		sqlgraph.OrderByNeighborTerms(s, newDefaultSiteSpaceStep(), sql.OrderByField(field, opts...))
 	}
 }
 
@@ -401,13 +367,6 @@ func newOrganizationStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(OrganizationInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, false, OrganizationTable, OrganizationColumn),
-	)
-}
-func newDefaultSiteSpaceStep() *sqlgraph.Step {
-	return sqlgraph.NewStep(
-		sqlgraph.From(Table, FieldID),
-		sqlgraph.To(DefaultSiteSpaceInverseTable, FieldID),
-		sqlgraph.Edge(sqlgraph.M2O, false, DefaultSiteSpaceTable, DefaultSiteSpaceColumn),
 	)
 }
 func newDefaultSectionStep() *sqlgraph.Step {

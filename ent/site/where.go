@@ -100,11 +100,6 @@ func ProxyOrigin(v string) predicate.Site {
 	return predicate.Site(sql.FieldEQ(FieldProxyOrigin, v))
 }
 
-// ProxyTarget applies equality check predicate on the "proxy_target" field. It's identical to ProxyTargetEQ.
-func ProxyTarget(v string) predicate.Site {
-	return predicate.Site(sql.FieldEQ(FieldProxyTarget, v))
-}
-
 // Published applies equality check predicate on the "published" field. It's identical to PublishedEQ.
 func Published(v bool) predicate.Site {
 	return predicate.Site(sql.FieldEQ(FieldPublished, v))
@@ -118,11 +113,6 @@ func AdaptiveContentEnabled(v bool) predicate.Site {
 // AdaptiveSchemaUpdatedAt applies equality check predicate on the "adaptive_schema_updated_at" field. It's identical to AdaptiveSchemaUpdatedAtEQ.
 func AdaptiveSchemaUpdatedAt(v time.Time) predicate.Site {
 	return predicate.Site(sql.FieldEQ(FieldAdaptiveSchemaUpdatedAt, v))
-}
-
-// DefaultSiteSpaceID applies equality check predicate on the "default_site_space_id" field. It's identical to DefaultSiteSpaceIDEQ.
-func DefaultSiteSpaceID(v string) predicate.Site {
-	return predicate.Site(sql.FieldEQ(FieldDefaultSiteSpaceID, v))
 }
 
 // DefaultSectionID applies equality check predicate on the "default_section_id" field. It's identical to DefaultSectionIDEQ.
@@ -605,81 +595,6 @@ func ProxyOriginContainsFold(v string) predicate.Site {
 	return predicate.Site(sql.FieldContainsFold(FieldProxyOrigin, v))
 }
 
-// ProxyTargetEQ applies the EQ predicate on the "proxy_target" field.
-func ProxyTargetEQ(v string) predicate.Site {
-	return predicate.Site(sql.FieldEQ(FieldProxyTarget, v))
-}
-
-// ProxyTargetNEQ applies the NEQ predicate on the "proxy_target" field.
-func ProxyTargetNEQ(v string) predicate.Site {
-	return predicate.Site(sql.FieldNEQ(FieldProxyTarget, v))
-}
-
-// ProxyTargetIn applies the In predicate on the "proxy_target" field.
-func ProxyTargetIn(vs ...string) predicate.Site {
-	return predicate.Site(sql.FieldIn(FieldProxyTarget, vs...))
-}
-
-// ProxyTargetNotIn applies the NotIn predicate on the "proxy_target" field.
-func ProxyTargetNotIn(vs ...string) predicate.Site {
-	return predicate.Site(sql.FieldNotIn(FieldProxyTarget, vs...))
-}
-
-// ProxyTargetGT applies the GT predicate on the "proxy_target" field.
-func ProxyTargetGT(v string) predicate.Site {
-	return predicate.Site(sql.FieldGT(FieldProxyTarget, v))
-}
-
-// ProxyTargetGTE applies the GTE predicate on the "proxy_target" field.
-func ProxyTargetGTE(v string) predicate.Site {
-	return predicate.Site(sql.FieldGTE(FieldProxyTarget, v))
-}
-
-// ProxyTargetLT applies the LT predicate on the "proxy_target" field.
-func ProxyTargetLT(v string) predicate.Site {
-	return predicate.Site(sql.FieldLT(FieldProxyTarget, v))
-}
-
-// ProxyTargetLTE applies the LTE predicate on the "proxy_target" field.
-func ProxyTargetLTE(v string) predicate.Site {
-	return predicate.Site(sql.FieldLTE(FieldProxyTarget, v))
-}
-
-// ProxyTargetContains applies the Contains predicate on the "proxy_target" field.
-func ProxyTargetContains(v string) predicate.Site {
-	return predicate.Site(sql.FieldContains(FieldProxyTarget, v))
-}
-
-// ProxyTargetHasPrefix applies the HasPrefix predicate on the "proxy_target" field.
-func ProxyTargetHasPrefix(v string) predicate.Site {
-	return predicate.Site(sql.FieldHasPrefix(FieldProxyTarget, v))
-}
-
-// ProxyTargetHasSuffix applies the HasSuffix predicate on the "proxy_target" field.
-func ProxyTargetHasSuffix(v string) predicate.Site {
-	return predicate.Site(sql.FieldHasSuffix(FieldProxyTarget, v))
-}
-
-// ProxyTargetIsNil applies the IsNil predicate on the "proxy_target" field.
-func ProxyTargetIsNil() predicate.Site {
-	return predicate.Site(sql.FieldIsNull(FieldProxyTarget))
-}
-
-// ProxyTargetNotNil applies the NotNil predicate on the "proxy_target" field.
-func ProxyTargetNotNil() predicate.Site {
-	return predicate.Site(sql.FieldNotNull(FieldProxyTarget))
-}
-
-// ProxyTargetEqualFold applies the EqualFold predicate on the "proxy_target" field.
-func ProxyTargetEqualFold(v string) predicate.Site {
-	return predicate.Site(sql.FieldEqualFold(FieldProxyTarget, v))
-}
-
-// ProxyTargetContainsFold applies the ContainsFold predicate on the "proxy_target" field.
-func ProxyTargetContainsFold(v string) predicate.Site {
-	return predicate.Site(sql.FieldContainsFold(FieldProxyTarget, v))
-}
-
 // VisibilityEQ applies the EQ predicate on the "visibility" field.
 func VisibilityEQ(v Visibility) predicate.Site {
 	return predicate.Site(sql.FieldEQ(FieldVisibility, v))
@@ -778,81 +693,6 @@ func AdaptiveSchemaUpdatedAtIsNil() predicate.Site {
 // AdaptiveSchemaUpdatedAtNotNil applies the NotNil predicate on the "adaptive_schema_updated_at" field.
 func AdaptiveSchemaUpdatedAtNotNil() predicate.Site {
 	return predicate.Site(sql.FieldNotNull(FieldAdaptiveSchemaUpdatedAt))
-}
-
-// DefaultSiteSpaceIDEQ applies the EQ predicate on the "default_site_space_id" field.
-func DefaultSiteSpaceIDEQ(v string) predicate.Site {
-	return predicate.Site(sql.FieldEQ(FieldDefaultSiteSpaceID, v))
-}
-
-// DefaultSiteSpaceIDNEQ applies the NEQ predicate on the "default_site_space_id" field.
-func DefaultSiteSpaceIDNEQ(v string) predicate.Site {
-	return predicate.Site(sql.FieldNEQ(FieldDefaultSiteSpaceID, v))
-}
-
-// DefaultSiteSpaceIDIn applies the In predicate on the "default_site_space_id" field.
-func DefaultSiteSpaceIDIn(vs ...string) predicate.Site {
-	return predicate.Site(sql.FieldIn(FieldDefaultSiteSpaceID, vs...))
-}
-
-// DefaultSiteSpaceIDNotIn applies the NotIn predicate on the "default_site_space_id" field.
-func DefaultSiteSpaceIDNotIn(vs ...string) predicate.Site {
-	return predicate.Site(sql.FieldNotIn(FieldDefaultSiteSpaceID, vs...))
-}
-
-// DefaultSiteSpaceIDGT applies the GT predicate on the "default_site_space_id" field.
-func DefaultSiteSpaceIDGT(v string) predicate.Site {
-	return predicate.Site(sql.FieldGT(FieldDefaultSiteSpaceID, v))
-}
-
-// DefaultSiteSpaceIDGTE applies the GTE predicate on the "default_site_space_id" field.
-func DefaultSiteSpaceIDGTE(v string) predicate.Site {
-	return predicate.Site(sql.FieldGTE(FieldDefaultSiteSpaceID, v))
-}
-
-// DefaultSiteSpaceIDLT applies the LT predicate on the "default_site_space_id" field.
-func DefaultSiteSpaceIDLT(v string) predicate.Site {
-	return predicate.Site(sql.FieldLT(FieldDefaultSiteSpaceID, v))
-}
-
-// DefaultSiteSpaceIDLTE applies the LTE predicate on the "default_site_space_id" field.
-func DefaultSiteSpaceIDLTE(v string) predicate.Site {
-	return predicate.Site(sql.FieldLTE(FieldDefaultSiteSpaceID, v))
-}
-
-// DefaultSiteSpaceIDContains applies the Contains predicate on the "default_site_space_id" field.
-func DefaultSiteSpaceIDContains(v string) predicate.Site {
-	return predicate.Site(sql.FieldContains(FieldDefaultSiteSpaceID, v))
-}
-
-// DefaultSiteSpaceIDHasPrefix applies the HasPrefix predicate on the "default_site_space_id" field.
-func DefaultSiteSpaceIDHasPrefix(v string) predicate.Site {
-	return predicate.Site(sql.FieldHasPrefix(FieldDefaultSiteSpaceID, v))
-}
-
-// DefaultSiteSpaceIDHasSuffix applies the HasSuffix predicate on the "default_site_space_id" field.
-func DefaultSiteSpaceIDHasSuffix(v string) predicate.Site {
-	return predicate.Site(sql.FieldHasSuffix(FieldDefaultSiteSpaceID, v))
-}
-
-// DefaultSiteSpaceIDIsNil applies the IsNil predicate on the "default_site_space_id" field.
-func DefaultSiteSpaceIDIsNil() predicate.Site {
-	return predicate.Site(sql.FieldIsNull(FieldDefaultSiteSpaceID))
-}
-
-// DefaultSiteSpaceIDNotNil applies the NotNil predicate on the "default_site_space_id" field.
-func DefaultSiteSpaceIDNotNil() predicate.Site {
-	return predicate.Site(sql.FieldNotNull(FieldDefaultSiteSpaceID))
-}
-
-// DefaultSiteSpaceIDEqualFold applies the EqualFold predicate on the "default_site_space_id" field.
-func DefaultSiteSpaceIDEqualFold(v string) predicate.Site {
-	return predicate.Site(sql.FieldEqualFold(FieldDefaultSiteSpaceID, v))
-}
-
-// DefaultSiteSpaceIDContainsFold applies the ContainsFold predicate on the "default_site_space_id" field.
-func DefaultSiteSpaceIDContainsFold(v string) predicate.Site {
-	return predicate.Site(sql.FieldContainsFold(FieldDefaultSiteSpaceID, v))
 }
 
 // DefaultSectionIDEQ applies the EQ predicate on the "default_section_id" field.
@@ -1060,29 +900,6 @@ func HasOrganization() predicate.Site {
 func HasOrganizationWith(preds ...predicate.Organization) predicate.Site {
 	return predicate.Site(func(s *sql.Selector) {
 		step := newOrganizationStep()
-		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
-			for _, p := range preds {
-				p(s)
-			}
-		})
-	})
-}
-
-// HasDefaultSiteSpace applies the HasEdge predicate on the "default_site_space" edge.
-func HasDefaultSiteSpace() predicate.Site {
-	return predicate.Site(func(s *sql.Selector) {
-		step := sqlgraph.NewStep(
-			sqlgraph.From(Table, FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, DefaultSiteSpaceTable, DefaultSiteSpaceColumn),
-		)
-		sqlgraph.HasNeighbors(s, step)
-	})
-}
-
-// HasDefaultSiteSpaceWith applies the HasEdge predicate on the "default_site_space" edge with a given conditions (other predicates).
-func HasDefaultSiteSpaceWith(preds ...predicate.SiteSpace) predicate.Site {
-	return predicate.Site(func(s *sql.Selector) {
-		step := newDefaultSiteSpaceStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

@@ -471,6 +471,7 @@ type ComplexityRoot struct {
 
 	Mutation struct {
 		AddSiteSectionToGroup       func(childComplexity int, organizationID string, siteID string, groupID string, sectionID string) int
+		AddSiteSpace                func(childComplexity int, organizationID string, siteID string, input model.AddSiteSpaceInput) int
 		CreateAPIToken              func(childComplexity int, input model.CreateAPITokenInput) int
 		CreateChangeRequest         func(childComplexity int, spaceID string, input model.CreateChangeRequestInput) int
 		CreateCollection            func(childComplexity int, organizationID string, input model.CreateCollectionInput) int
@@ -492,8 +493,10 @@ type ComplexityRoot struct {
 		DeleteInviteLink            func(childComplexity int, organizationID string, inviteID string) int
 		DeleteOpenAPISpec           func(childComplexity int, organizationID string, slug string) int
 		DeleteSAMLProvider          func(childComplexity int, organizationID string, id string) int
+		DeleteSite                  func(childComplexity int, organizationID string, siteID string) int
 		DeleteSiteSection           func(childComplexity int, organizationID string, siteID string, id string) int
 		DeleteSiteSectionGroup      func(childComplexity int, organizationID string, siteID string, id string) int
+		DeleteSiteSpace             func(childComplexity int, organizationID string, siteID string, siteSpaceID string) int
 		DeleteSpace                 func(childComplexity int, id string) int
 		DeleteTeam                  func(childComplexity int, organizationID string, teamID string) int
 		DeleteTranslationSettings   func(childComplexity int, organizationID string, id string) int
@@ -508,10 +511,12 @@ type ComplexityRoot struct {
 		MoveCollection              func(childComplexity int, id string, input model.MoveCollectionInput) int
 		MoveSiteSection             func(childComplexity int, organizationID string, siteID string, id string, position *model.SiteStructurePositionInput) int
 		MoveSiteSectionGroup        func(childComplexity int, organizationID string, siteID string, id string, position *model.SiteStructurePositionInput) int
+		MoveSiteSpace               func(childComplexity int, organizationID string, siteID string, siteSpaceID string, input model.MoveSiteSpaceInput) int
 		MoveSpace                   func(childComplexity int, id string, input model.MoveSpaceInput) int
 		Ping                        func(childComplexity int, organizationID string) int
 		PostComment                 func(childComplexity int, spaceID string, changeRequest *string, input model.PostCommentInput) int
 		PostCommentReply            func(childComplexity int, spaceID string, changeRequest *string, commentID string, body string) int
+		PublishSite                 func(childComplexity int, organizationID string, siteID string) int
 		PutOpenAPISpec              func(childComplexity int, organizationID string, slug string, source model.OpenAPISpecSourceInput) int
 		RemoveMember                func(childComplexity int, organizationID string, userID string) int
 		RemoveSiteSectionFromGroup  func(childComplexity int, organizationID string, siteID string, groupID string, sectionID string) int
@@ -525,6 +530,7 @@ type ComplexityRoot struct {
 		SetTeamMember               func(childComplexity int, organizationID string, teamID string, userID string, role *viewer.TeamRole) int
 		TransferCollection          func(childComplexity int, id string, organization string) int
 		TransferSpace               func(childComplexity int, id string, organization string) int
+		UnpublishSite               func(childComplexity int, organizationID string, siteID string) int
 		UpdateChangeRequest         func(childComplexity int, spaceID string, id string, input model.UpdateChangeRequestInput) int
 		UpdateChangeRequestFromMain func(childComplexity int, spaceID string, changeRequest string) int
 		UpdateCollection            func(childComplexity int, id string, input model.UpdateCollectionInput) int
@@ -537,8 +543,10 @@ type ComplexityRoot struct {
 		UpdateOpenAPISpec           func(childComplexity int, organizationID string, slug string, input model.UpdateOpenAPISpecInput) int
 		UpdateOrganization          func(childComplexity int, id string, input model.UpdateOrganizationInput) int
 		UpdateSAMLProvider          func(childComplexity int, organizationID string, id string, input model.UpdateSAMLProviderInput) int
+		UpdateSite                  func(childComplexity int, organizationID string, siteID string, input model.UpdateSiteInput) int
 		UpdateSiteSection           func(childComplexity int, organizationID string, siteID string, id string, input model.UpdateSiteSectionInput) int
 		UpdateSiteSectionGroup      func(childComplexity int, organizationID string, siteID string, id string, input model.UpdateSiteSectionGroupInput) int
+		UpdateSiteSpace             func(childComplexity int, organizationID string, siteID string, siteSpaceID string, input model.UpdateSiteSpaceInput) int
 		UpdateSpace                 func(childComplexity int, id string, input model.UpdateSpaceInput) int
 		UpdateSpaceAccess           func(childComplexity int, spaceID string, subject model.GrantSubjectInput, role viewer.Role) int
 		UpdateTeam                  func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamInput) int
@@ -836,24 +844,27 @@ type ComplexityRoot struct {
 	}
 
 	Site struct {
-		AdaptiveContent func(childComplexity int) int
-		Basename        func(childComplexity int) int
-		CreatedAt       func(childComplexity int) int
-		DefaultSection  func(childComplexity int) int
-		Hostname        func(childComplexity int) int
-		ID              func(childComplexity int) int
-		OrganizationID  func(childComplexity int) int
-		Permissions     func(childComplexity int) int
-		Proxy           func(childComplexity int) int
-		Published       func(childComplexity int) int
-		SectionGroups   func(childComplexity int, first *int, after *string) int
-		Sections        func(childComplexity int, first *int, after *string) int
-		SiteSpacesCount func(childComplexity int) int
-		Structure       func(childComplexity int) int
-		Title           func(childComplexity int) int
-		Type            func(childComplexity int) int
-		UpdatedAt       func(childComplexity int) int
-		Visibility      func(childComplexity int) int
+		AdaptiveContent  func(childComplexity int) int
+		Basename         func(childComplexity int) int
+		CreatedAt        func(childComplexity int) int
+		DefaultSection   func(childComplexity int) int
+		DefaultSiteSpace func(childComplexity int) int
+		Hostname         func(childComplexity int) int
+		ID               func(childComplexity int) int
+		OrganizationID   func(childComplexity int) int
+		Permissions      func(childComplexity int) int
+		Proxy            func(childComplexity int) int
+		Published        func(childComplexity int) int
+		SectionGroups    func(childComplexity int, first *int, after *string) int
+		Sections         func(childComplexity int, first *int, after *string) int
+		SiteSpaces       func(childComplexity int, first *int, after *string, defaultArg *bool) int
+		SiteSpacesCount  func(childComplexity int) int
+		Structure        func(childComplexity int) int
+		Title            func(childComplexity int) int
+		Type             func(childComplexity int) int
+		URL              func(childComplexity int) int
+		UpdatedAt        func(childComplexity int) int
+		Visibility       func(childComplexity int) int
 	}
 
 	SiteAdaptiveContent struct {
@@ -902,6 +913,7 @@ type ComplexityRoot struct {
 		SiteID           func(childComplexity int) int
 		SiteSpaces       func(childComplexity int) int
 		Title            func(childComplexity int) int
+		URL              func(childComplexity int) int
 		UpdatedAt        func(childComplexity int) int
 	}
 
@@ -946,6 +958,19 @@ type ComplexityRoot struct {
 		SectionID func(childComplexity int) int
 		SiteID    func(childComplexity int) int
 		Space     func(childComplexity int) int
+		Title     func(childComplexity int) int
+		URL       func(childComplexity int) int
+	}
+
+	SiteSpaceConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SiteSpaceEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	SiteStructure struct {
@@ -1221,6 +1246,14 @@ type MutationResolver interface {
 	UpdateOpenAPISpec(ctx context.Context, organizationID string, slug string, input model.UpdateOpenAPISpecInput) (*ent.OpenAPISpec, error)
 	DeleteOpenAPISpec(ctx context.Context, organizationID string, slug string) (bool, error)
 	CreateSite(ctx context.Context, organizationID string, input model.CreateSiteInput) (*ent.Site, error)
+	UpdateSite(ctx context.Context, organizationID string, siteID string, input model.UpdateSiteInput) (*ent.Site, error)
+	DeleteSite(ctx context.Context, organizationID string, siteID string) (bool, error)
+	PublishSite(ctx context.Context, organizationID string, siteID string) (*ent.Site, error)
+	UnpublishSite(ctx context.Context, organizationID string, siteID string) (*ent.Site, error)
+	AddSiteSpace(ctx context.Context, organizationID string, siteID string, input model.AddSiteSpaceInput) (*ent.SiteSpace, error)
+	UpdateSiteSpace(ctx context.Context, organizationID string, siteID string, siteSpaceID string, input model.UpdateSiteSpaceInput) (*ent.SiteSpace, error)
+	MoveSiteSpace(ctx context.Context, organizationID string, siteID string, siteSpaceID string, input model.MoveSiteSpaceInput) (*ent.SiteSpace, error)
+	DeleteSiteSpace(ctx context.Context, organizationID string, siteID string, siteSpaceID string) (bool, error)
 	CreateSiteSection(ctx context.Context, organizationID string, siteID string, input model.CreateSiteSectionInput) (*ent.SiteSection, error)
 	UpdateSiteSection(ctx context.Context, organizationID string, siteID string, id string, input model.UpdateSiteSectionInput) (*ent.SiteSection, error)
 	MoveSiteSection(ctx context.Context, organizationID string, siteID string, id string, position *model.SiteStructurePositionInput) (*ent.SiteSection, error)
@@ -1326,6 +1359,9 @@ type SAMLProviderResolver interface {
 type SiteResolver interface {
 	Proxy(ctx context.Context, obj *ent.Site) (*model.SiteProxy, error)
 
+	SiteSpaces(ctx context.Context, obj *ent.Site, first *int, after *string, defaultArg *bool) (*model.SiteSpaceConnection, error)
+	DefaultSiteSpace(ctx context.Context, obj *ent.Site) (*ent.SiteSpace, error)
+	URL(ctx context.Context, obj *ent.Site) (string, error)
 	AdaptiveContent(ctx context.Context, obj *ent.Site) (*model.SiteAdaptiveContent, error)
 
 	Permissions(ctx context.Context, obj *ent.Site) (*model.SitePermissions, error)
@@ -1340,6 +1376,7 @@ type SiteSectionResolver interface {
 	SectionGroup(ctx context.Context, obj *ent.SiteSection) (*ent.SiteSectionGroup, error)
 	SiteSpaces(ctx context.Context, obj *ent.SiteSection) ([]*ent.SiteSpace, error)
 	DefaultSiteSpace(ctx context.Context, obj *ent.SiteSection) (*ent.SiteSpace, error)
+	URL(ctx context.Context, obj *ent.SiteSection) (string, error)
 }
 type SiteSectionGroupResolver interface {
 	Site(ctx context.Context, obj *ent.SiteSectionGroup) (*ent.Site, error)
@@ -1347,7 +1384,10 @@ type SiteSectionGroupResolver interface {
 	Sections(ctx context.Context, obj *ent.SiteSectionGroup) ([]*ent.SiteSection, error)
 }
 type SiteSpaceResolver interface {
+	Title(ctx context.Context, obj *ent.SiteSpace) (string, error)
+
 	Space(ctx context.Context, obj *ent.SiteSpace) (*ent.Space, error)
+	URL(ctx context.Context, obj *ent.SiteSpace) (string, error)
 }
 type SpaceResolver interface {
 	Revision(ctx context.Context, obj *ent.Space) (*ent.Revision, error)
@@ -2907,6 +2947,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AddSiteSectionToGroup(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["groupId"].(string), args["sectionId"].(string)), true
+	case "Mutation.addSiteSpace":
+		if e.ComplexityRoot.Mutation.AddSiteSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addSiteSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddSiteSpace(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.AddSiteSpaceInput)), true
 	case "Mutation.createAPIToken":
 		if e.ComplexityRoot.Mutation.CreateAPIToken == nil {
 			break
@@ -3138,6 +3189,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteSAMLProvider(childComplexity, args["organizationId"].(string), args["id"].(string)), true
+	case "Mutation.deleteSite":
+		if e.ComplexityRoot.Mutation.DeleteSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSite(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
 	case "Mutation.deleteSiteSection":
 		if e.ComplexityRoot.Mutation.DeleteSiteSection == nil {
 			break
@@ -3160,6 +3222,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteSiteSectionGroup(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["id"].(string)), true
+	case "Mutation.deleteSiteSpace":
+		if e.ComplexityRoot.Mutation.DeleteSiteSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSiteSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSiteSpace(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSpaceId"].(string)), true
 	case "Mutation.deleteSpace":
 		if e.ComplexityRoot.Mutation.DeleteSpace == nil {
 			break
@@ -3314,6 +3387,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.MoveSiteSectionGroup(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["id"].(string), args["position"].(*model.SiteStructurePositionInput)), true
+	case "Mutation.moveSiteSpace":
+		if e.ComplexityRoot.Mutation.MoveSiteSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_moveSiteSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MoveSiteSpace(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSpaceId"].(string), args["input"].(model.MoveSiteSpaceInput)), true
 	case "Mutation.moveSpace":
 		if e.ComplexityRoot.Mutation.MoveSpace == nil {
 			break
@@ -3358,6 +3442,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PostCommentReply(childComplexity, args["spaceId"].(string), args["changeRequest"].(*string), args["commentId"].(string), args["body"].(string)), true
+	case "Mutation.publishSite":
+		if e.ComplexityRoot.Mutation.PublishSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_publishSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PublishSite(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
 	case "Mutation.putOpenAPISpec":
 		if e.ComplexityRoot.Mutation.PutOpenAPISpec == nil {
 			break
@@ -3501,6 +3596,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.TransferSpace(childComplexity, args["id"].(string), args["organization"].(string)), true
+	case "Mutation.unpublishSite":
+		if e.ComplexityRoot.Mutation.UnpublishSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_unpublishSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UnpublishSite(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
 	case "Mutation.updateChangeRequest":
 		if e.ComplexityRoot.Mutation.UpdateChangeRequest == nil {
 			break
@@ -3633,6 +3739,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSAMLProvider(childComplexity, args["organizationId"].(string), args["id"].(string), args["input"].(model.UpdateSAMLProviderInput)), true
+	case "Mutation.updateSite":
+		if e.ComplexityRoot.Mutation.UpdateSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSite(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.UpdateSiteInput)), true
 	case "Mutation.updateSiteSection":
 		if e.ComplexityRoot.Mutation.UpdateSiteSection == nil {
 			break
@@ -3655,6 +3772,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSiteSectionGroup(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["id"].(string), args["input"].(model.UpdateSiteSectionGroupInput)), true
+	case "Mutation.updateSiteSpace":
+		if e.ComplexityRoot.Mutation.UpdateSiteSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteSpace(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSpaceId"].(string), args["input"].(model.UpdateSiteSpaceInput)), true
 	case "Mutation.updateSpace":
 		if e.ComplexityRoot.Mutation.UpdateSpace == nil {
 			break
@@ -5072,6 +5200,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.DefaultSection(childComplexity), true
+	case "Site.defaultSiteSpace":
+		if e.ComplexityRoot.Site.DefaultSiteSpace == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.DefaultSiteSpace(childComplexity), true
 	case "Site.hostname":
 		if e.ComplexityRoot.Site.Hostname == nil {
 			break
@@ -5130,6 +5264,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.Sections(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Site.siteSpaces":
+		if e.ComplexityRoot.Site.SiteSpaces == nil {
+			break
+		}
+
+		args, err := ec.field_Site_siteSpaces_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.SiteSpaces(childComplexity, args["first"].(*int), args["after"].(*string), args["default"].(*bool)), true
 	case "Site.siteSpaceCount":
 		if e.ComplexityRoot.Site.SiteSpacesCount == nil {
 			break
@@ -5154,6 +5299,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.Type(childComplexity), true
+	case "Site.url":
+		if e.ComplexityRoot.Site.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.URL(childComplexity), true
 	case "Site.updatedAt":
 		if e.ComplexityRoot.Site.UpdatedAt == nil {
 			break
@@ -5352,6 +5503,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteSection.Title(childComplexity), true
+	case "SiteSection.url":
+		if e.ComplexityRoot.SiteSection.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.URL(childComplexity), true
 	case "SiteSection.updatedAt":
 		if e.ComplexityRoot.SiteSection.UpdatedAt == nil {
 			break
@@ -5514,6 +5671,50 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteSpace.Space(childComplexity), true
+	case "SiteSpace.title":
+		if e.ComplexityRoot.SiteSpace.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.Title(childComplexity), true
+	case "SiteSpace.url":
+		if e.ComplexityRoot.SiteSpace.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.URL(childComplexity), true
+
+	case "SiteSpaceConnection.edges":
+		if e.ComplexityRoot.SiteSpaceConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpaceConnection.Edges(childComplexity), true
+	case "SiteSpaceConnection.pageInfo":
+		if e.ComplexityRoot.SiteSpaceConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpaceConnection.PageInfo(childComplexity), true
+	case "SiteSpaceConnection.totalCount":
+		if e.ComplexityRoot.SiteSpaceConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpaceConnection.TotalCount(childComplexity), true
+
+	case "SiteSpaceEdge.cursor":
+		if e.ComplexityRoot.SiteSpaceEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpaceEdge.Cursor(childComplexity), true
+	case "SiteSpaceEdge.node":
+		if e.ComplexityRoot.SiteSpaceEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpaceEdge.Node(childComplexity), true
 
 	case "SiteStructure.items":
 		if e.ComplexityRoot.SiteStructure.Items == nil {
@@ -6108,6 +6309,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
+		ec.unmarshalInputAddSiteSpaceInput,
 		ec.unmarshalInputContentChangeInput,
 		ec.unmarshalInputContentImportInput,
 		ec.unmarshalInputContentPointerInput,
@@ -6131,9 +6333,12 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputGrantSubjectInput,
 		ec.unmarshalInputImportFileInput,
 		ec.unmarshalInputMoveCollectionInput,
+		ec.unmarshalInputMoveSiteSpaceInput,
 		ec.unmarshalInputMoveSpaceInput,
 		ec.unmarshalInputOpenAPISpecSourceInput,
 		ec.unmarshalInputPostCommentInput,
+		ec.unmarshalInputSiteAdaptiveContentInput,
+		ec.unmarshalInputSiteSpacePositionInput,
 		ec.unmarshalInputSiteStructurePointerInput,
 		ec.unmarshalInputSiteStructurePositionInput,
 		ec.unmarshalInputTeamMembershipInput,
@@ -6148,8 +6353,10 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdateOpenAPISpecInput,
 		ec.unmarshalInputUpdateOrganizationInput,
 		ec.unmarshalInputUpdateSAMLProviderInput,
+		ec.unmarshalInputUpdateSiteInput,
 		ec.unmarshalInputUpdateSiteSectionGroupInput,
 		ec.unmarshalInputUpdateSiteSectionInput,
+		ec.unmarshalInputUpdateSiteSpaceInput,
 		ec.unmarshalInputUpdateSpaceInput,
 		ec.unmarshalInputUpdateTeamInput,
 		ec.unmarshalInputUpdateTeamMembersInput,
@@ -7799,6 +8006,28 @@ extend type Organization {
 extend type Mutation {
   "Creates a site; ` + "`" + `spaces` + "`" + ` become its site spaces, in order."
   createSite(organizationId: ID!, input: CreateSiteInput!): Site!
+  "Changes a site's settings: absent fields stay as they are."
+  updateSite(organizationId: ID!, siteId: ID!, input: UpdateSiteInput!): Site!
+  """
+  Deletes a site with its site spaces, sections and section groups (the spaces stay). An
+  organization whose default content was the site has none after.
+  """
+  deleteSite(organizationId: ID!, siteId: ID!): Boolean!
+  "Makes a site live for the audience its visibility names."
+  publishSite(organizationId: ID!, siteId: ID!): Site!
+  "Takes a site offline; its settings and site spaces are kept."
+  unpublishSite(organizationId: ID!, siteId: ID!): Site!
+  """
+  Shows a space on a site, after the site spaces of its level (the section, else the site's
+  default section, else the root level), at a path made from the space's title.
+  """
+  addSiteSpace(organizationId: ID!, siteId: ID!, input: AddSiteSpaceInput!): SiteSpace!
+  "Changes a site space's path or condition."
+  updateSiteSpace(organizationId: ID!, siteId: ID!, siteSpaceId: ID!, input: UpdateSiteSpaceInput!): SiteSpace!
+  "Moves a site space among the site spaces of its level: before or after one of them, or to the end."
+  moveSiteSpace(organizationId: ID!, siteId: ID!, siteSpaceId: ID!, input: MoveSiteSpaceInput!): SiteSpace!
+  "Removes a space from a site; when it was the default of its level, the next one there becomes it."
+  deleteSiteSpace(organizationId: ID!, siteId: ID!, siteSpaceId: ID!): Boolean!
 }
 
 "The plan of a site."
@@ -7827,6 +8056,18 @@ type Site {
   published: Boolean!
   "Number of site spaces."
   siteSpaceCount: Int!
+  """
+  The site spaces the viewer may see (those of spaces they can read), in their order within
+  their level; ` + "`" + `default` + "`" + ` true keeps the default site space of each level, false the others.
+  """
+  siteSpaces(first: Int, after: String, default: Boolean): SiteSpaceConnection!
+  """
+  The site's default site space: the default of its default section when it has sections, else of
+  its root level. Null when there is none or the viewer cannot read its space.
+  """
+  defaultSiteSpace: SiteSpace
+  "Where the site is served once published: under its basename, else its id."
+  url: String!
   adaptiveContent: SiteAdaptiveContent!
   createdAt: Time!
   updatedAt: Time!
@@ -7843,6 +8084,39 @@ type SiteProxy {
 
 type SiteAdaptiveContent {
   enabled: Boolean!
+}
+
+"A space shown on a site, at a path of its level: a section, or the site's root level."
+type SiteSpace {
+  id: ID!
+  siteId: ID!
+  "The section it belongs to; null at the site's root level."
+  sectionId: ID
+  "Its segment in the site's URLs: 1 to 100 lower-case letters, digits, '-', '_' or '.', unique in its level."
+  path: String!
+  "The title of its space."
+  title: String!
+  "Whether it is the default site space of its level."
+  default: Boolean!
+  "An expression over the visitor's claims: shown only to visitors for whom it is true."
+  condition: String
+  space: Space!
+  """
+  Where it is served once its site is published: the site's URL, then its section's path unless
+  that is the default section, then its own path unless it is the default of its level.
+  """
+  url: String!
+}
+
+type SiteSpaceConnection {
+  edges: [SiteSpaceEdge!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type SiteSpaceEdge {
+  cursor: String!
+  node: SiteSpace!
 }
 
 """
@@ -7881,6 +8155,52 @@ input CreateSiteInput {
   visibility: SiteVisibility
   "Ids of spaces of the organization to show on the site, in order."
   spaces: [ID!]
+  "True creates a space titled like the site, in the organization, as the site's first site space (not with ` + "`" + `spaces` + "`" + `)."
+  newSpace: Boolean
+}
+
+input UpdateSiteInput {
+  "2 to 128 characters."
+  title: String
+  visibility: SiteVisibility
+  "The site's segment in its URL: 1 to 100 lower-case letters, digits, '-', '_' or '.', unique on the server."
+  basename: String
+  adaptiveContent: SiteAdaptiveContentInput
+  "A site space of the site's default level (its default section, else the root level) to make the default there."
+  defaultSiteSpace: ID
+  "A section of the site to make its default section."
+  defaultSiteSection: ID
+  "Host and path the site is served under, e.g. example.com/docs (at most 512 characters); null removes it."
+  proxy: String @goField(omittable: true)
+}
+
+input SiteAdaptiveContentInput {
+  enabled: Boolean!
+}
+
+input AddSiteSpaceInput {
+  "A space of the site's organization; null creates a new space titled like the site."
+  spaceId: ID
+  "A section of the site; absent: its default section, or the root level when it has no sections."
+  sectionId: ID
+}
+
+input UpdateSiteSpaceInput {
+  "1 to 100 lower-case letters, digits, '-', '_' or '.', starting and ending with a letter or digit; unique in its level."
+  path: String
+  "1 to 1024 characters, checked against the site's visitor schema; null removes it."
+  condition: String @goField(omittable: true)
+}
+
+input MoveSiteSpaceInput {
+  "Where among the site spaces of its level; at the end when absent."
+  position: SiteSpacePositionInput
+}
+
+"A place among the site spaces of a level: just before one, just after one, or between the two."
+input SiteSpacePositionInput {
+  before: ID
+  after: ID
 }
 `, BuiltIn: false},
 	{Name: "../schema/sitesections.graphqls", Input: `# ---------------------------------------------------------------- Site sections and section groups
@@ -7906,8 +8226,8 @@ extend type Site {
 
 extend type Mutation {
   """
-  Adds a section at the end of the site's top level (or of a group), holding the space as its first
-  site space. The first section of a site becomes its default section, and takes the site spaces
+  Adds a section at the end of the site's top level (or of a group), holding the space (or a new
+  one) as its first site space. The first section of a site becomes its default section, and takes the site spaces
   the site had (they come first, in their order).
   """
   createSiteSection(organizationId: ID!, siteId: ID!, input: CreateSiteSectionInput!): SiteSection!
@@ -7953,10 +8273,12 @@ type SiteSection {
   sectionGroupId: ID
   "The group the section is in, if any."
   sectionGroup: SiteSectionGroup
-  "The section's site spaces, in order."
+  "The section's site spaces the viewer sees (those whose space they may read), in order."
   siteSpaces: [SiteSpace!]!
-  "The site space readers of the section land on."
+  "The site space readers of the section land on, when the viewer sees it."
   defaultSiteSpace: SiteSpace
+  "Where it is served once its site is published: the site's URL, then its path unless it is the default section."
+  url: String!
   createdAt: Time!
   updatedAt: Time!
 }
@@ -8013,8 +8335,8 @@ type SiteSectionGroupEdge {
 }
 
 input CreateSiteSectionInput {
-  "A space of the organization: it becomes the section's first site space."
-  spaceId: ID!
+  "A space of the organization, the section's first site space; null creates a new space titled as the section (else as the site)."
+  spaceId: ID
   "2 to 64 characters; defaults to the space's title."
   title: String
   "An icon name, at most 50 characters."
@@ -8068,22 +8390,6 @@ input UpdateSiteSectionGroupInput {
   title: String
   "At most 50 characters."
   icon: String @goField(omittable: true)
-}
-
-# SiteSpace is the sitespaces branch's (graph/schema/sites.graphqls); this is its minimal form
-# until that branch lands.
-"A space shown on a site, at a path, at the top level or in a section."
-type SiteSpace {
-  id: ID!
-  siteId: ID!
-  sectionId: ID
-  "The site space's segment of the site's URLs."
-  path: String!
-  "Whether readers of its level (the site, or its section) land on it."
-  default: Boolean!
-  condition: String
-  "The space, when the viewer may read it."
-  space: Space
 }
 `, BuiltIn: false},
 	{Name: "../schema/sso.graphqls", Input: `# ---------------------------------------------------------------- SAML single sign-on and API tokens
@@ -9666,6 +9972,12 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_published(ctx, field)
 	case "siteSpaceCount":
 		return ec.fieldContext_Site_siteSpaceCount(ctx, field)
+	case "siteSpaces":
+		return ec.fieldContext_Site_siteSpaces(ctx, field)
+	case "defaultSiteSpace":
+		return ec.fieldContext_Site_defaultSiteSpace(ctx, field)
+	case "url":
+		return ec.fieldContext_Site_url(ctx, field)
 	case "adaptiveContent":
 		return ec.fieldContext_Site_adaptiveContent(ctx, field)
 	case "createdAt":
@@ -9776,6 +10088,8 @@ func (ec *executionContext) childFields_SiteSection(ctx context.Context, field g
 		return ec.fieldContext_SiteSection_siteSpaces(ctx, field)
 	case "defaultSiteSpace":
 		return ec.fieldContext_SiteSection_defaultSiteSpace(ctx, field)
+	case "url":
+		return ec.fieldContext_SiteSection_url(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_SiteSection_createdAt(ctx, field)
 	case "updatedAt":
@@ -9860,14 +10174,40 @@ func (ec *executionContext) childFields_SiteSpace(ctx context.Context, field gra
 		return ec.fieldContext_SiteSpace_sectionId(ctx, field)
 	case "path":
 		return ec.fieldContext_SiteSpace_path(ctx, field)
+	case "title":
+		return ec.fieldContext_SiteSpace_title(ctx, field)
 	case "default":
 		return ec.fieldContext_SiteSpace_default(ctx, field)
 	case "condition":
 		return ec.fieldContext_SiteSpace_condition(ctx, field)
 	case "space":
 		return ec.fieldContext_SiteSpace_space(ctx, field)
+	case "url":
+		return ec.fieldContext_SiteSpace_url(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteSpace", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteSpaceConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SiteSpaceConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SiteSpaceConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SiteSpaceConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSpaceConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteSpaceEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_SiteSpaceEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_SiteSpaceEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSpaceEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_SiteStructure(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -10592,6 +10932,36 @@ func (ec *executionContext) field_Mutation_addSiteSectionToGroup_args(ctx contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_addSiteSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.AddSiteSpaceInput, error) {
+			return ec.unmarshalNAddSiteSpaceInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐAddSiteSpaceInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createAPIToken_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -11130,6 +11500,58 @@ func (ec *executionContext) field_Mutation_deleteSiteSection_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteSiteSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "siteSpaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteSpaceId"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -11470,6 +11892,44 @@ func (ec *executionContext) field_Mutation_moveSiteSection_args(ctx context.Cont
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_moveSiteSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "siteSpaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteSpaceId"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.MoveSiteSpaceInput, error) {
+			return ec.unmarshalNMoveSiteSpaceInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐMoveSiteSpaceInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_moveSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -11571,6 +12031,28 @@ func (ec *executionContext) field_Mutation_postComment_args(ctx context.Context,
 		return nil, err
 	}
 	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_publishSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
 	return args, nil
 }
 
@@ -11889,6 +12371,28 @@ func (ec *executionContext) field_Mutation_transferSpace_args(ctx context.Contex
 		return nil, err
 	}
 	args["organization"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_unpublishSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
 	return args, nil
 }
 
@@ -12325,6 +12829,74 @@ func (ec *executionContext) field_Mutation_updateSiteSection_args(ctx context.Co
 		return nil, err
 	}
 	args["input"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSiteSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "siteSpaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteSpaceId"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateSiteSpaceInput, error) {
+			return ec.unmarshalNUpdateSiteSpaceInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐUpdateSiteSpaceInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateSiteInput, error) {
+			return ec.unmarshalNUpdateSiteInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐUpdateSiteInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
 	return args, nil
 }
 
@@ -13309,6 +13881,36 @@ func (ec *executionContext) field_Site_sections_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_siteSpaces_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "default",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["default"] = arg2
 	return args, nil
 }
 
@@ -22294,6 +22896,358 @@ func (ec *executionContext) fieldContext_Mutation_createSite(ctx context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_updateSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSite(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["input"].(model.UpdateSiteInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteSite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteSite(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteSite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_publishSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_publishSite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PublishSite(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_publishSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_publishSite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_unpublishSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_unpublishSite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UnpublishSite(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_unpublishSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_unpublishSite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_addSiteSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_addSiteSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AddSiteSpace(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["input"].(model.AddSiteSpaceInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSpace) graphql.Marshaler {
+			return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSpace(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_addSiteSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSpace(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_addSiteSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSiteSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteSpace(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["siteSpaceId"].(string), fc.Args["input"].(model.UpdateSiteSpaceInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSpace) graphql.Marshaler {
+			return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSpace(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSpace(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_moveSiteSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_moveSiteSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().MoveSiteSpace(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["siteSpaceId"].(string), fc.Args["input"].(model.MoveSiteSpaceInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSpace) graphql.Marshaler {
+			return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSpace(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_moveSiteSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSpace(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_moveSiteSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteSiteSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteSiteSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteSiteSpace(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["siteSpaceId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteSiteSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteSiteSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createSiteSection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -28827,6 +29781,105 @@ func (ec *executionContext) fieldContext_Site_siteSpaceCount(_ context.Context, 
 	return graphql.NewScalarFieldContext("Site", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _Site_siteSpaces(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_siteSpaces(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().SiteSpaces(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["default"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteSpaceConnection) graphql.Marshaler {
+			return ec.marshalNSiteSpaceConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSpaceConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_siteSpaces(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSpaceConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_siteSpaces_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_defaultSiteSpace(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_defaultSiteSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().DefaultSiteSpace(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSpace) graphql.Marshaler {
+			return ec.marshalOSiteSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSpace(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Site_defaultSiteSpace(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSpace(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_url(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().URL(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _Site_adaptiveContent(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -29819,6 +30872,29 @@ func (ec *executionContext) fieldContext_SiteSection_defaultSiteSpace(_ context.
 	return fc, nil
 }
 
+func (ec *executionContext) _SiteSection_url(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSection_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteSection().URL(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSection_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSection", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _SiteSection_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -30443,6 +31519,29 @@ func (ec *executionContext) fieldContext_SiteSpace_path(_ context.Context, field
 	return graphql.NewScalarFieldContext("SiteSpace", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _SiteSpace_title(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpace_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteSpace().Title(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpace_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSpace", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _SiteSpace_default(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSpace) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -30502,10 +31601,10 @@ func (ec *executionContext) _SiteSpace_space(ctx context.Context, field graphql.
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
-			return ec.marshalOSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSpace(ctx, selections, v)
+			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSpace(ctx, selections, v)
 		},
 		true,
-		false,
+		true,
 	)
 }
 func (ec *executionContext) fieldContext_SiteSpace_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -30516,6 +31615,171 @@ func (ec *executionContext) fieldContext_SiteSpace_space(_ context.Context, fiel
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Space(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSpace_url(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpace_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteSpace().URL(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpace_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSpace", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSpaceConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SiteSpaceConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpaceConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteSpaceEdge) graphql.Marshaler {
+			return ec.marshalNSiteSpaceEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSpaceEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpaceConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSpaceConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSpaceEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSpaceConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SiteSpaceConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpaceConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpaceConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSpaceConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSpaceConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SiteSpaceConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpaceConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpaceConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSpaceConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSpaceEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SiteSpaceEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpaceEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpaceEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSpaceEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSpaceEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SiteSpaceEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpaceEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSpace) graphql.Marshaler {
+			return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSpace(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpaceEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSpaceEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSpace(ctx, field)
 		},
 	}
 	return fc, nil
@@ -33979,6 +35243,43 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
+func (ec *executionContext) unmarshalInputAddSiteSpaceInput(ctx context.Context, obj any) (model.AddSiteSpaceInput, error) {
+	var it model.AddSiteSpaceInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"spaceId", "sectionId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "spaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpaceID = data
+		case "sectionId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sectionId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SectionID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputContentChangeInput(ctx context.Context, obj any) (model.ContentChangeInput, error) {
 	var it model.ContentChangeInput
 	if obj == nil {
@@ -34567,7 +35868,7 @@ func (ec *executionContext) unmarshalInputCreateSiteInput(ctx context.Context, o
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"type", "title", "visibility", "spaces"}
+	fieldsInOrder := [...]string{"type", "title", "visibility", "spaces", "newSpace"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -34602,6 +35903,13 @@ func (ec *executionContext) unmarshalInputCreateSiteInput(ctx context.Context, o
 				return it, err
 			}
 			it.Spaces = data
+		case "newSpace":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("newSpace"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NewSpace = data
 		}
 	}
 	return it, nil
@@ -34671,7 +35979,7 @@ func (ec *executionContext) unmarshalInputCreateSiteSectionInput(ctx context.Con
 		switch k {
 		case "spaceId":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceId"))
-			data, err := ec.unmarshalNID2string(ctx, v)
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -35026,6 +36334,36 @@ func (ec *executionContext) unmarshalInputMoveCollectionInput(ctx context.Contex
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputMoveSiteSpaceInput(ctx context.Context, obj any) (model.MoveSiteSpaceInput, error) {
+	var it model.MoveSiteSpaceInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"position"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "position":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("position"))
+			data, err := ec.unmarshalOSiteSpacePositionInput2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSpacePositionInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Position = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputMoveSpaceInput(ctx context.Context, obj any) (model.MoveSpaceInput, error) {
 	var it model.MoveSpaceInput
 	if obj == nil {
@@ -35139,6 +36477,73 @@ func (ec *executionContext) unmarshalInputPostCommentInput(ctx context.Context, 
 				return it, err
 			}
 			it.Node = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSiteAdaptiveContentInput(ctx context.Context, obj any) (model.SiteAdaptiveContentInput, error) {
+	var it model.SiteAdaptiveContentInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"enabled"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "enabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("enabled"))
+			data, err := ec.unmarshalNBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Enabled = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSiteSpacePositionInput(ctx context.Context, obj any) (model.SiteSpacePositionInput, error) {
+	var it model.SiteSpacePositionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"before", "after"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "before":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("before"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Before = data
+		case "after":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("after"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.After = data
 		}
 	}
 	return it, nil
@@ -35760,6 +37165,78 @@ func (ec *executionContext) unmarshalInputUpdateSAMLProviderInput(ctx context.Co
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUpdateSiteInput(ctx context.Context, obj any) (model.UpdateSiteInput, error) {
+	var it model.UpdateSiteInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"title", "visibility", "basename", "adaptiveContent", "defaultSiteSpace", "defaultSiteSection", "proxy"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "visibility":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("visibility"))
+			data, err := ec.unmarshalOSiteVisibility2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚋsiteᚐVisibility(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Visibility = data
+		case "basename":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("basename"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Basename = data
+		case "adaptiveContent":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("adaptiveContent"))
+			data, err := ec.unmarshalOSiteAdaptiveContentInput2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteAdaptiveContentInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AdaptiveContent = data
+		case "defaultSiteSpace":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("defaultSiteSpace"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DefaultSiteSpace = data
+		case "defaultSiteSection":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("defaultSiteSection"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DefaultSiteSection = data
+		case "proxy":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("proxy"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Proxy = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUpdateSiteSectionGroupInput(ctx context.Context, obj any) (model.UpdateSiteSectionGroupInput, error) {
 	var it model.UpdateSiteSectionGroupInput
 	if obj == nil {
@@ -35864,6 +37341,43 @@ func (ec *executionContext) unmarshalInputUpdateSiteSectionInput(ctx context.Con
 				return it, err
 			}
 			it.SectionGroupID = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateSiteSpaceInput(ctx context.Context, obj any) (model.UpdateSiteSpaceInput, error) {
+	var it model.UpdateSiteSpaceInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"path", "condition"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "path":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("path"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Path = data
+		case "condition":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("condition"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Condition = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -40837,6 +42351,62 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "updateSite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSite(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteSite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteSite(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publishSite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_publishSite(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "unpublishSite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_unpublishSite(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addSiteSpace":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_addSiteSpace(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSiteSpace":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteSpace(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "moveSiteSpace":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_moveSiteSpace(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteSiteSpace":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteSiteSpace(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createSiteSection":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createSiteSection(ctx, field)
@@ -44978,6 +46548,120 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "siteSpaces":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_siteSpaces(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "defaultSiteSpace":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_defaultSiteSpace(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "url":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_url(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "adaptiveContent":
 			field := field
 
@@ -45691,6 +47375,44 @@ func (ec *executionContext) _SiteSection(ctx context.Context, sel ast.SelectionS
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "url":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SiteSection_url(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "createdAt":
 			out.Values[i] = ec._SiteSection_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -46075,17 +47797,7 @@ func (ec *executionContext) _SiteSpace(ctx context.Context, sel ast.SelectionSet
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
-		case "default":
-			out.Values[i] = ec._SiteSpace_default(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "condition":
-			out.Values[i] = ec._SiteSpace_condition(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "space":
+		case "title":
 			field := field
 
 			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
@@ -46094,8 +47806,8 @@ func (ec *executionContext) _SiteSpace(ctx context.Context, sel ast.SelectionSet
 						ec.Error(ctx, ec.Recover(ctx, r))
 					}
 				}()
-				res = ec._SiteSpace_space(ctx, field, obj)
-				if res == graphql.RequiredNull {
+				res = ec._SiteSpace_title(ctx, field, obj)
+				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -46123,6 +47835,183 @@ func (ec *executionContext) _SiteSpace(ctx context.Context, sel ast.SelectionSet
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "default":
+			out.Values[i] = ec._SiteSpace_default(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "condition":
+			out.Values[i] = ec._SiteSpace_condition(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "space":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SiteSpace_space(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "url":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SiteSpace_url(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteSpaceConnectionImplementors = []string{"SiteSpaceConnection"}
+
+func (ec *executionContext) _SiteSpaceConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSpaceConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteSpaceConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteSpaceConnection")
+		case "edges":
+			out.Values[i] = ec._SiteSpaceConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._SiteSpaceConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._SiteSpaceConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteSpaceEdgeImplementors = []string{"SiteSpaceEdge"}
+
+func (ec *executionContext) _SiteSpaceEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSpaceEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteSpaceEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteSpaceEdge")
+		case "cursor":
+			out.Values[i] = ec._SiteSpaceEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._SiteSpaceEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -48309,6 +50198,11 @@ func (ec *executionContext) marshalNAPITokenEdge2ᚖgithubᚗcomᚋbinderyhqᚋb
 	return ec._APITokenEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNAddSiteSpaceInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐAddSiteSpaceInput(ctx context.Context, v any) (model.AddSiteSpaceInput, error) {
+	res, err := ec.unmarshalInputAddSiteSpaceInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNApiInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐAPIInfo(ctx context.Context, sel ast.SelectionSet, v *model.APIInfo) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -49461,6 +51355,11 @@ func (ec *executionContext) unmarshalNMoveCollectionInput2githubᚗcomᚋbindery
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNMoveSiteSpaceInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐMoveSiteSpaceInput(ctx context.Context, v any) (model.MoveSiteSpaceInput, error) {
+	res, err := ec.unmarshalInputMoveSiteSpaceInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNMoveSpaceInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐMoveSpaceInput(ctx context.Context, v any) (model.MoveSpaceInput, error) {
 	res, err := ec.unmarshalInputMoveSpaceInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -50271,6 +52170,42 @@ func (ec *executionContext) marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyhqᚋbind
 	return ec._SiteSpace(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNSiteSpaceConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSpaceConnection(ctx context.Context, sel ast.SelectionSet, v *model.SiteSpaceConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteSpaceConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteSpaceEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSpaceEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteSpaceEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteSpaceEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSpaceEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteSpaceEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSpaceEdge(ctx context.Context, sel ast.SelectionSet, v *model.SiteSpaceEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteSpaceEdge(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNSiteStructure2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteStructure(ctx context.Context, sel ast.SelectionSet, v *model.SiteStructure) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -50726,6 +52661,11 @@ func (ec *executionContext) unmarshalNUpdateSAMLProviderInput2githubᚗcomᚋbin
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNUpdateSiteInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐUpdateSiteInput(ctx context.Context, v any) (model.UpdateSiteInput, error) {
+	res, err := ec.unmarshalInputUpdateSiteInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNUpdateSiteSectionGroupInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐUpdateSiteSectionGroupInput(ctx context.Context, v any) (model.UpdateSiteSectionGroupInput, error) {
 	res, err := ec.unmarshalInputUpdateSiteSectionGroupInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -50733,6 +52673,11 @@ func (ec *executionContext) unmarshalNUpdateSiteSectionGroupInput2githubᚗcom�
 
 func (ec *executionContext) unmarshalNUpdateSiteSectionInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐUpdateSiteSectionInput(ctx context.Context, v any) (model.UpdateSiteSectionInput, error) {
 	res, err := ec.unmarshalInputUpdateSiteSectionInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateSiteSpaceInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐUpdateSiteSpaceInput(ctx context.Context, v any) (model.UpdateSiteSpaceInput, error) {
+	res, err := ec.unmarshalInputUpdateSiteSpaceInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -51348,6 +53293,14 @@ func (ec *executionContext) marshalOSite2ᚖgithubᚗcomᚋbinderyhqᚋbindery�
 	return ec._Site(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalOSiteAdaptiveContentInput2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteAdaptiveContentInput(ctx context.Context, v any) (*model.SiteAdaptiveContentInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSiteAdaptiveContentInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalOSiteProxy2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteProxy(ctx context.Context, sel ast.SelectionSet, v *model.SiteProxy) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -51374,6 +53327,14 @@ func (ec *executionContext) marshalOSiteSpace2ᚖgithubᚗcomᚋbinderyhqᚋbind
 		return graphql.Null
 	}
 	return ec._SiteSpace(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOSiteSpacePositionInput2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSpacePositionInput(ctx context.Context, v any) (*model.SiteSpacePositionInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSiteSpacePositionInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOSiteStructurePointerInput2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteStructurePointerInput(ctx context.Context, v any) (*model.SiteStructurePointerInput, error) {

@@ -4,33 +4,16 @@ import (
 	"context"
 
 	"github.com/binderyhq/bindery/ent"
-	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitesectiongroup"
 	"github.com/binderyhq/bindery/ent/sitespace"
-	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/graph/page"
 )
-
-// Sites looks up sites by id: nil for one the viewer may not see.
-var Sites = byID("sites", func(ctx context.Context, c *ent.Client, ids []string) ([]*ent.Site, error) {
-	return c.Site.Query().Where(site.IDIn(ids...)).All(ctx)
-}, func(s *ent.Site) string { return s.ID })
-
-// SiteSections looks up sections by id: nil for one the viewer may not see.
-var SiteSections = byID("site sections", func(ctx context.Context, c *ent.Client, ids []string) ([]*ent.SiteSection, error) {
-	return c.SiteSection.Query().Where(sitesection.IDIn(ids...)).All(ctx)
-}, func(s *ent.SiteSection) string { return s.ID })
 
 // SiteSectionGroups looks up section groups by id: nil for one the viewer may not see.
 var SiteSectionGroups = byID("site section groups", func(ctx context.Context, c *ent.Client, ids []string) ([]*ent.SiteSectionGroup, error) {
 	return c.SiteSectionGroup.Query().Where(sitesectiongroup.IDIn(ids...)).All(ctx)
 }, func(g *ent.SiteSectionGroup) string { return g.ID })
-
-// Spaces looks up live spaces by id: nil for one the viewer may not read.
-var Spaces = byID("spaces", func(ctx context.Context, c *ent.Client, ids []string) ([]*ent.Space, error) {
-	return c.Space.Query().Where(space.IDIn(ids...), space.DeletedAtIsNil()).All(ctx)
-}, func(s *ent.Space) string { return s.ID })
 
 // SiteSectionPage returns one page of a site's sections, by position key then id: the keys of the
 // top level and of each group interleave (the site's structure gives the tree).

@@ -30,6 +30,13 @@ type APITokenEdge struct {
 	Node   *ent.APIToken `json:"node"`
 }
 
+type AddSiteSpaceInput struct {
+	// A space of the site's organization; null creates a new space titled like the site.
+	SpaceID *string `json:"spaceId,omitempty"`
+	// A section of the site; absent: its default section, or the root level when it has no sections.
+	SectionID *string `json:"sectionId,omitempty"`
+}
+
 type APIInfo struct {
 	Version string `json:"version"`
 	// Date of the build in ISO 8601.
@@ -279,6 +286,8 @@ type CreateSiteInput struct {
 	Visibility *site.Visibility `json:"visibility,omitempty"`
 	// Ids of spaces of the organization to show on the site, in order.
 	Spaces []string `json:"spaces,omitempty"`
+	// True creates a space titled like the site, in the organization, as the site's first site space (not with `spaces`).
+	NewSpace *bool `json:"newSpace,omitempty"`
 }
 
 type CreateSiteSectionGroupInput struct {
@@ -291,8 +300,8 @@ type CreateSiteSectionGroupInput struct {
 }
 
 type CreateSiteSectionInput struct {
-	// A space of the organization: it becomes the section's first site space.
-	SpaceID string `json:"spaceId"`
+	// A space of the organization, the section's first site space; null creates a new space titled as the section (else as the site).
+	SpaceID *string `json:"spaceId,omitempty"`
 	// 2 to 64 characters; defaults to the space's title.
 	Title *string `json:"title,omitempty"`
 	// An icon name, at most 50 characters.
@@ -484,6 +493,11 @@ type MoveCollectionInput struct {
 	Parent graphql.Omittable[*string] `json:"parent,omitempty"`
 	// Where among the new siblings; at the end when absent.
 	Position *ContentPositionInput `json:"position,omitempty"`
+}
+
+type MoveSiteSpaceInput struct {
+	// Where among the site spaces of its level; at the end when absent.
+	Position *SiteSpacePositionInput `json:"position,omitempty"`
 }
 
 type MoveSpaceInput struct {
@@ -690,6 +704,10 @@ type SiteAdaptiveContent struct {
 	Enabled bool `json:"enabled"`
 }
 
+type SiteAdaptiveContentInput struct {
+	Enabled bool `json:"enabled"`
+}
+
 type SiteConnection struct {
 	Edges      []*SiteEdge `json:"edges"`
 	PageInfo   *PageInfo   `json:"pageInfo"`
@@ -743,6 +761,23 @@ type SiteSectionGroupConnection struct {
 type SiteSectionGroupEdge struct {
 	Cursor string                `json:"cursor"`
 	Node   *ent.SiteSectionGroup `json:"node"`
+}
+
+type SiteSpaceConnection struct {
+	Edges      []*SiteSpaceEdge `json:"edges"`
+	PageInfo   *PageInfo        `json:"pageInfo"`
+	TotalCount int              `json:"totalCount"`
+}
+
+type SiteSpaceEdge struct {
+	Cursor string         `json:"cursor"`
+	Node   *ent.SiteSpace `json:"node"`
+}
+
+// A place among the site spaces of a level: just before one, just after one, or between the two.
+type SiteSpacePositionInput struct {
+	Before *string `json:"before,omitempty"`
+	After  *string `json:"after,omitempty"`
 }
 
 // A section or a section group of the site: exactly one of the two ids.
@@ -929,6 +964,21 @@ type UpdateSAMLProviderInput struct {
 	DefaultRole graphql.Omittable[*viewer.Role] `json:"defaultRole,omitempty"`
 }
 
+type UpdateSiteInput struct {
+	// 2 to 128 characters.
+	Title      *string          `json:"title,omitempty"`
+	Visibility *site.Visibility `json:"visibility,omitempty"`
+	// The site's segment in its URL: 1 to 100 lower-case letters, digits, '-', '_' or '.', unique on the server.
+	Basename        *string                   `json:"basename,omitempty"`
+	AdaptiveContent *SiteAdaptiveContentInput `json:"adaptiveContent,omitempty"`
+	// A site space of the site's default level (its default section, else the root level) to make the default there.
+	DefaultSiteSpace *string `json:"defaultSiteSpace,omitempty"`
+	// A section of the site to make its default section.
+	DefaultSiteSection *string `json:"defaultSiteSection,omitempty"`
+	// Host and path the site is served under, e.g. example.com/docs (at most 512 characters); null removes it.
+	Proxy graphql.Omittable[*string] `json:"proxy,omitempty"`
+}
+
 // Absent fields stay as they are; null removes the icon.
 type UpdateSiteSectionGroupInput struct {
 	// 1 to 100 characters.
@@ -953,6 +1003,13 @@ type UpdateSiteSectionInput struct {
 	Description graphql.Omittable[*string] `json:"description,omitempty"`
 	// A section group of the site to move the section into (at its end); null takes it out of its group (just after the group).
 	SectionGroupID graphql.Omittable[*string] `json:"sectionGroupId,omitempty"`
+}
+
+type UpdateSiteSpaceInput struct {
+	// 1 to 100 lower-case letters, digits, '-', '_' or '.', starting and ending with a letter or digit; unique in its level.
+	Path *string `json:"path,omitempty"`
+	// 1 to 1024 characters, checked against the site's visitor schema; null removes it.
+	Condition graphql.Omittable[*string] `json:"condition,omitempty"`
 }
 
 type UpdateSpaceInput struct {

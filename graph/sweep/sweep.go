@@ -1,6 +1,7 @@
 // Package sweep removes for good the spaces deleted longer ago than their retention
 // (graph.SpaceRetention), with everything that hangs off them (revisions, change requests,
-// comments, grants, custom field values: their foreign keys cascade).
+// comments, grants, custom field values: their foreign keys cascade; site spaces leave their
+// sites as graph.LeaveSites says, keeping the sites' counters and defaults).
 package sweep
 
 import (
@@ -45,6 +46,9 @@ func sweepBatch(ctx context.Context, client *ent.Client, cutoff time.Time) (int,
 		ids, err := tx.Space.Query().Where(space.DeletedAtLT(cutoff)).Order(space.ByID()).Limit(BatchSize).
 			Select(space.FieldID).Modify(skipLocked).Strings(ctx)
 		if err != nil || len(ids) == 0 {
+			return err
+		}
+		if err := graph.LeaveSites(ctx, tx, ids); err != nil {
 			return err
 		}
 		n, err = tx.Space.Delete().Where(space.IDIn(ids...)).Exec(ctx)

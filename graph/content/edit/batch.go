@@ -338,20 +338,12 @@ func checkSlug(slug string) error {
 	if n := utf8.RuneCountInString(slug); n == 0 || n > maxSlug {
 		return badf("slug: must be 1 to %d characters, got %d", maxSlug, n)
 	}
-	if !IsSlug(slug) {
-		return badf("slug: %q may hold only letters, digits, '-', '_' and '.'", slug)
-	}
-	return nil
-}
-
-// IsSlug reports whether s holds only the characters of a slug: letters, digits, '-', '_' and '.'.
-func IsSlug(s string) bool {
-	for _, r := range s {
+	for _, r := range slug {
 		if !isSlugRune(r) && r != '-' && r != '_' && r != '.' {
-			return false
+			return badf("slug: %q may hold only letters, digits, '-', '_' and '.'", slug)
 		}
 	}
-	return true
+	return nil
 }
 
 func isSlugRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
