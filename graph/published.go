@@ -10,7 +10,6 @@ import (
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/sitepublishingauth"
-	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
@@ -131,12 +130,11 @@ func (r *Resolver) VisitorFallbackURL(ctx context.Context, ref SiteRef) string {
 	return *a.FallbackURL
 }
 
-// visibleStructure loads a site's sections and site spaces in order, keeping those whose
-// condition the reader's claims satisfy (and live spaces only).
+// visibleStructure loads a site's sections (in the order of its structure) and site spaces in
+// order, keeping those whose condition the reader's claims satisfy (and live spaces only).
 func (r *Resolver) visibleStructure(ctx context.Context, s *ent.Site, claims map[string]any) (*SiteVisit, error) {
 	schema := siteSchema(s)
-	sections, err := r.Client.SiteSection.Query().Where(sitesection.SiteID(s.ID)).
-		Order(ent.Asc(sitesection.FieldPosition), ent.Asc(sitesection.FieldID)).All(ctx)
+	sections, err := sectionsInOrder(ctx, r.Client, s.ID)
 	if err != nil {
 		return nil, err
 	}

@@ -99,10 +99,7 @@ func (r *Resolver) siteURL(s *ent.Site) string {
 // section's path unless that is the site's default section, then its own path unless it is the
 // default of its level. Its site and section are looked up for the whole level at once.
 func (r *Resolver) siteSpaceURL(ctx context.Context, ss *ent.SiteSpace) (string, error) {
-	s, err := loader.Get(ctx, r.Client, loader.Sites, ss, func(ss *ent.SiteSpace) string { return ss.SiteID })
-	if err == nil && s == nil {
-		err = apperr.NotFoundf("site not found")
-	}
+	s, err := siteOf(ctx, r, ss, func(ss *ent.SiteSpace) string { return ss.SiteID })
 	if err != nil {
 		return "", err
 	}
@@ -112,8 +109,8 @@ func (r *Resolver) siteSpaceURL(ctx context.Context, ss *ent.SiteSpace) (string,
 		if err != nil {
 			return "", err
 		}
-		if sec != nil && !sec.IsDefault {
-			u += sec.Path + "/"
+		if sec != nil {
+			u = r.sectionURL(s, sec)
 		}
 	}
 	if !ss.IsDefault {

@@ -8,7 +8,6 @@ import (
 	"github.com/binderyhq/bindery/ent/organization"
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/site"
-	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/model"
@@ -93,14 +92,7 @@ func setSiteFields(ctx context.Context, tx *ent.Tx, upd *ent.SiteUpdateOne, s *e
 		}
 	}
 	if id := in.DefaultSiteSection; id != nil {
-		ok, err := tx.SiteSection.Query().Where(sitesection.ID(*id), sitesection.SiteID(s.ID)).Exist(ctx)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return apperr.NotFoundf("defaultSiteSection: no section of this site has the id %q", truncate(*id, 80))
-		}
-		upd.SetDefaultSectionID(*id)
+		return makeDefaultSection(ctx, tx, upd, s.ID, *id, "defaultSiteSection")
 	}
 	return nil
 }

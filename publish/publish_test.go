@@ -213,6 +213,28 @@ func checkHTML(t *testing.T, page string) {
 	}
 }
 
+// TestPublishedSectionTabsFollowTheStructure: section tabs come in the order of the site's
+// structure, a group's sections in the group's place.
+func TestPublishedSectionTabsFollowTheStructure(t *testing.T) {
+	f := newSiteFixture(t)
+	base := "/v1/orgs/" + f.org + "/sites/" + f.site
+	var ids []string
+	for _, title := range []string{"Alpha", "Beta", "Gamma"} {
+		ids = append(ids, f.created(t, f.e.Do(f.admin, "POST", base+"/sections", map[string]any{"spaceId": f.space, "title": title})))
+	}
+	group := f.created(t, f.e.Do(f.admin, "POST", base+"/section-groups", map[string]any{"title": "Group", "sections": []string{ids[2]}}))
+	if r := f.e.Do(f.admin, "POST", base+"/section-groups/"+group+"/move",
+		map[string]any{"position": map[string]any{"before": map[string]any{"type": "site-section", "id": ids[0]}}}); r.Status != 200 {
+		t.Fatalf("move: %d %s", r.Status, r.Body)
+	}
+	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(true) })
+	status, _, body := f.get(t, "/sites/"+f.site+"/")
+	gamma, alpha, beta := strings.Index(body, ">Gamma</a>"), strings.Index(body, ">Alpha</a>"), strings.Index(body, ">Beta</a>")
+	if status != 200 || gamma < 0 || !(gamma < alpha && alpha < beta) {
+		t.Fatalf("tabs out of the structure's order (Gamma, Alpha, Beta): %d %s", status, body)
+	}
+}
+
 func TestPublishedSiteSearch(t *testing.T) {
 	f := newSiteFixture(t)
 	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(true).SetBasename("acme") })

@@ -45,7 +45,8 @@ type authFixture struct {
 	comment, reply              string // a comment on the space's content, and a reply to it
 	crComment, crReply          string // a comment on change request 1, and a reply to it
 	site                        string // a site showing space
-	siteSpace, shareLink        string // the site's site space of space, and a share link of the site
+	section, sectionGroup       string // a section of site (holding space), and a group holding it
+	siteSpace, shareLink        string // the site space of space on site, and a share link of the site
 	spec                        string // the slug of an OpenAPI spec given as text
 	saml, translation           string // a SAML provider and translation settings of the organization
 }
@@ -74,6 +75,9 @@ func newAuthFixture(t *testing.T) *authFixture {
 	e.Do(f.admin, "PUT", "/v1/orgs/"+f.org+"/sites/"+f.site+"/adaptive-schema", map[string]any{"jsonSchema": map[string]any{
 		"type": "object", "properties": map[string]any{"beta": map[string]any{"type": "boolean", "description": "d"}}, "additionalProperties": false}})
 	f.shareLink = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/sites/"+f.site+"/share-links", map[string]any{"name": "Kept"}))
+	site := "/v1/orgs/" + f.org + "/sites/" + f.site
+	f.section = authCreated(t, e.Do(f.admin, "POST", site+"/sections", map[string]any{"spaceId": f.space}))
+	f.sectionGroup = authCreated(t, e.Do(f.admin, "POST", site+"/section-groups", map[string]any{"title": "Group", "sections": []string{f.section}}))
 	f.spec = "petstore"
 	authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/openapi", map[string]any{"slug": f.spec, "source": authSpecSource}))
 	e.RunDueJobs()
@@ -105,6 +109,7 @@ func (f *authFixture) endpoints() []authEndpoint {
 	tm := o + "/teams/" + f.team
 	inv := o + "/link-invites/" + f.invite
 	st := o + "/sites/" + f.site
+	sec, grp := st+"/sections/"+f.section, st+"/section-groups/"+f.sectionGroup
 	sts := st + "/site-spaces/" + f.siteSpace
 	spec := o + "/openapi/" + f.spec
 	eps := []authEndpoint{
@@ -185,6 +190,19 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"PATCH", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization", sts + "/customization",
 			map[string]any{"title": "Evil"}, true},
 		{"DELETE", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization", sts + "/customization", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}/structure", st + "/structure", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}/sections", st + "/sections", nil, true},
+		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/sections", st + "/sections", map[string]any{"spaceId": f.space, "title": "Evil"}, true},
+		{"PATCH", "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}", sec, map[string]any{"title": "Evil"}, true},
+		{"DELETE", "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}", sec, nil, true},
+		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move", sec + "/move", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}/section-groups", st + "/section-groups", nil, true},
+		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/section-groups", st + "/section-groups", map[string]any{"title": "Evil"}, true},
+		{"PATCH", "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}", grp, map[string]any{"title": "Evil"}, true},
+		{"DELETE", "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}", grp, nil, true},
+		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections", grp + "/sections", map[string]any{"sectionId": f.section}, true},
+		{"DELETE", "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}", grp + "/sections/" + f.section, nil, true},
+		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move", grp + "/move", nil, true},
 		{"GET", "/v1/orgs/{organizationId}/openapi", o + "/openapi", nil, true},
 		{"POST", "/v1/orgs/{organizationId}/openapi", o + "/openapi", map[string]any{"slug": "evil", "source": authSpecSource}, true},
 		{"GET", "/v1/orgs/{organizationId}/openapi/{specSlug}", spec, nil, true},
@@ -390,6 +408,7 @@ func (f *authFixture) authSnapshot(t *testing.T) map[string]string {
 		o + "/sites/" + f.site + "/share-links", o + "/sites/" + f.site + "/publishing/auth", o + "/sites/" + f.site + "/customization",
 		o + "/sites/" + f.site + "/adaptive-schema",
 		o + "/sites/" + f.site + "/site-spaces/" + f.siteSpace + "/customization",
+		o + "/sites/" + f.site + "/structure", o + "/sites/" + f.site + "/sections", o + "/sites/" + f.site + "/section-groups",
 		o + "/openapi", o + "/openapi/" + f.spec, o + "/openapi/" + f.spec + "/versions", o + "/openapi/" + f.spec + "/versions/latest/content",
 		o + "/saml", o + "/saml/" + f.saml, o + "/translations", o + "/translations/" + f.translation,
 		o + "/collections", "/v1/collections/" + f.collection,

@@ -23,10 +23,11 @@ type SiteSpace struct {
 	Default   bool          `json:"default"`
 	Condition *string       `json:"condition,omitempty"`
 	Draft     bool          `json:"draft"`
-	URLs      siteSpaceURLs `json:"urls"`
+	URLs      publishedURLs `json:"urls"`
 }
 
-type siteSpaceURLs struct {
+// publishedURLs is the `urls` of a site's parts: where readers find them, once the site is published.
+type publishedURLs struct {
 	Published string `json:"published,omitempty"`
 }
 

@@ -61,6 +61,8 @@ type ResolverRoot interface {
 	SAMLProvider() SAMLProviderResolver
 	Site() SiteResolver
 	SitePublishingAuth() SitePublishingAuthResolver
+	SiteSection() SiteSectionResolver
+	SiteSectionGroup() SiteSectionGroupResolver
 	SiteSpace() SiteSpaceResolver
 	Space() SpaceResolver
 	Team() TeamResolver
@@ -475,6 +477,7 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
+		AddSiteSectionToGroup          func(childComplexity int, organizationID string, siteID string, groupID string, sectionID string) int
 		AddSiteSpace                   func(childComplexity int, organizationID string, siteID string, input model.AddSiteSpaceInput) int
 		CreateAPIToken                 func(childComplexity int, input model.CreateAPITokenInput) int
 		CreateChangeRequest            func(childComplexity int, spaceID string, input model.CreateChangeRequestInput) int
@@ -485,6 +488,8 @@ type ComplexityRoot struct {
 		CreateOrganization             func(childComplexity int, input model.CreateOrganizationInput) int
 		CreateSAMLProvider             func(childComplexity int, organizationID string, input model.CreateSAMLProviderInput) int
 		CreateSite                     func(childComplexity int, organizationID string, input model.CreateSiteInput) int
+		CreateSiteSection              func(childComplexity int, organizationID string, siteID string, input model.CreateSiteSectionInput) int
+		CreateSiteSectionGroup         func(childComplexity int, organizationID string, siteID string, input model.CreateSiteSectionGroupInput) int
 		CreateSiteShareLink            func(childComplexity int, organizationID string, siteID string, input model.CreateSiteShareLinkInput) int
 		CreateSpace                    func(childComplexity int, organizationID string, input model.CreateSpaceInput) int
 		CreateTeam                     func(childComplexity int, organizationID string, input model.CreateTeamInput) int
@@ -497,6 +502,8 @@ type ComplexityRoot struct {
 		DeleteOpenAPISpec              func(childComplexity int, organizationID string, slug string) int
 		DeleteSAMLProvider             func(childComplexity int, organizationID string, id string) int
 		DeleteSite                     func(childComplexity int, organizationID string, siteID string) int
+		DeleteSiteSection              func(childComplexity int, organizationID string, siteID string, id string) int
+		DeleteSiteSectionGroup         func(childComplexity int, organizationID string, siteID string, id string) int
 		DeleteSiteShareLink            func(childComplexity int, organizationID string, siteID string, shareLinkID string) int
 		DeleteSiteSpace                func(childComplexity int, organizationID string, siteID string, siteSpaceID string) int
 		DeleteSiteSpaceCustomization   func(childComplexity int, organizationID string, siteID string, siteSpaceID string) int
@@ -512,6 +519,8 @@ type ComplexityRoot struct {
 		JoinOrganization               func(childComplexity int, organizationID string, inviteID string) int
 		MergeChangeRequest             func(childComplexity int, spaceID string, changeRequest string) int
 		MoveCollection                 func(childComplexity int, id string, input model.MoveCollectionInput) int
+		MoveSiteSection                func(childComplexity int, organizationID string, siteID string, id string, position *model.SiteStructurePositionInput) int
+		MoveSiteSectionGroup           func(childComplexity int, organizationID string, siteID string, id string, position *model.SiteStructurePositionInput) int
 		MoveSiteSpace                  func(childComplexity int, organizationID string, siteID string, siteSpaceID string, input model.MoveSiteSpaceInput) int
 		MoveSpace                      func(childComplexity int, id string, input model.MoveSpaceInput) int
 		OverrideSiteSpaceCustomization func(childComplexity int, organizationID string, siteID string, siteSpaceID string, override any) int
@@ -522,6 +531,7 @@ type ComplexityRoot struct {
 		PutOpenAPISpec                 func(childComplexity int, organizationID string, slug string, source model.OpenAPISpecSourceInput) int
 		RegenerateSitePublishingAuth   func(childComplexity int, organizationID string, siteID string) int
 		RemoveMember                   func(childComplexity int, organizationID string, userID string) int
+		RemoveSiteSectionFromGroup     func(childComplexity int, organizationID string, siteID string, groupID string, sectionID string) int
 		RemoveTeamMember               func(childComplexity int, organizationID string, teamID string, userID string) int
 		RestoreSpace                   func(childComplexity int, id string) int
 		RevokeAPIToken                 func(childComplexity int, id string) int
@@ -549,6 +559,8 @@ type ComplexityRoot struct {
 		UpdateSiteAdaptiveSchema       func(childComplexity int, organizationID string, siteID string, jsonSchema any) int
 		UpdateSiteCustomization        func(childComplexity int, organizationID string, siteID string, settings any) int
 		UpdateSitePublishingAuth       func(childComplexity int, organizationID string, siteID string, input model.UpdateSitePublishingAuthInput) int
+		UpdateSiteSection              func(childComplexity int, organizationID string, siteID string, id string, input model.UpdateSiteSectionInput) int
+		UpdateSiteSectionGroup         func(childComplexity int, organizationID string, siteID string, id string, input model.UpdateSiteSectionGroupInput) int
 		UpdateSiteShareLink            func(childComplexity int, organizationID string, siteID string, shareLinkID string, input model.UpdateSiteShareLinkInput) int
 		UpdateSiteSpace                func(childComplexity int, organizationID string, siteID string, siteSpaceID string, input model.UpdateSiteSpaceInput) int
 		UpdateSpace                    func(childComplexity int, id string, input model.UpdateSpaceInput) int
@@ -853,6 +865,7 @@ type ComplexityRoot struct {
 		Basename         func(childComplexity int) int
 		CreatedAt        func(childComplexity int) int
 		Customization    func(childComplexity int) int
+		DefaultSection   func(childComplexity int) int
 		DefaultSiteSpace func(childComplexity int) int
 		Hostname         func(childComplexity int) int
 		ID               func(childComplexity int) int
@@ -861,10 +874,13 @@ type ComplexityRoot struct {
 		Proxy            func(childComplexity int) int
 		Published        func(childComplexity int) int
 		PublishingAuth   func(childComplexity int) int
+		SectionGroups    func(childComplexity int, first *int, after *string) int
+		Sections         func(childComplexity int, first *int, after *string) int
 		ShareLinks       func(childComplexity int, first *int, after *string, search *string) int
 		SiteSpace        func(childComplexity int, id string) int
 		SiteSpaces       func(childComplexity int, first *int, after *string, defaultArg *bool) int
 		SiteSpacesCount  func(childComplexity int) int
+		Structure        func(childComplexity int) int
 		Title            func(childComplexity int) int
 		Type             func(childComplexity int) int
 		URL              func(childComplexity int) int
@@ -915,6 +931,58 @@ type ComplexityRoot struct {
 		UpdatedAt   func(childComplexity int) int
 	}
 
+	SiteSection struct {
+		Condition        func(childComplexity int) int
+		CreatedAt        func(childComplexity int) int
+		DefaultSiteSpace func(childComplexity int) int
+		Description      func(childComplexity int) int
+		ID               func(childComplexity int) int
+		Icon             func(childComplexity int) int
+		IsDefault        func(childComplexity int) int
+		Path             func(childComplexity int) int
+		SectionGroup     func(childComplexity int) int
+		SectionGroupID   func(childComplexity int) int
+		Site             func(childComplexity int) int
+		SiteID           func(childComplexity int) int
+		SiteSpaces       func(childComplexity int) int
+		Title            func(childComplexity int) int
+		URL              func(childComplexity int) int
+		UpdatedAt        func(childComplexity int) int
+	}
+
+	SiteSectionConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SiteSectionEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	SiteSectionGroup struct {
+		CreatedAt func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Icon      func(childComplexity int) int
+		Sections  func(childComplexity int) int
+		Site      func(childComplexity int) int
+		SiteID    func(childComplexity int) int
+		Title     func(childComplexity int) int
+		UpdatedAt func(childComplexity int) int
+	}
+
+	SiteSectionGroupConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SiteSectionGroupEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	SiteShareLink struct {
 		Active    func(childComplexity int) int
 		CreatedAt func(childComplexity int) int
@@ -955,6 +1023,12 @@ type ComplexityRoot struct {
 	SiteSpaceEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	SiteStructure struct {
+		Items      func(childComplexity int) int
+		SiteSpaces func(childComplexity int) int
+		Type       func(childComplexity int) int
 	}
 
 	Space struct {
@@ -1232,6 +1306,16 @@ type MutationResolver interface {
 	UpdateSiteSpace(ctx context.Context, organizationID string, siteID string, siteSpaceID string, input model.UpdateSiteSpaceInput) (*ent.SiteSpace, error)
 	MoveSiteSpace(ctx context.Context, organizationID string, siteID string, siteSpaceID string, input model.MoveSiteSpaceInput) (*ent.SiteSpace, error)
 	DeleteSiteSpace(ctx context.Context, organizationID string, siteID string, siteSpaceID string) (bool, error)
+	CreateSiteSection(ctx context.Context, organizationID string, siteID string, input model.CreateSiteSectionInput) (*ent.SiteSection, error)
+	UpdateSiteSection(ctx context.Context, organizationID string, siteID string, id string, input model.UpdateSiteSectionInput) (*ent.SiteSection, error)
+	MoveSiteSection(ctx context.Context, organizationID string, siteID string, id string, position *model.SiteStructurePositionInput) (*ent.SiteSection, error)
+	DeleteSiteSection(ctx context.Context, organizationID string, siteID string, id string) (bool, error)
+	CreateSiteSectionGroup(ctx context.Context, organizationID string, siteID string, input model.CreateSiteSectionGroupInput) (*ent.SiteSectionGroup, error)
+	UpdateSiteSectionGroup(ctx context.Context, organizationID string, siteID string, id string, input model.UpdateSiteSectionGroupInput) (*ent.SiteSectionGroup, error)
+	AddSiteSectionToGroup(ctx context.Context, organizationID string, siteID string, groupID string, sectionID string) (*ent.SiteSectionGroup, error)
+	RemoveSiteSectionFromGroup(ctx context.Context, organizationID string, siteID string, groupID string, sectionID string) (*ent.SiteSectionGroup, error)
+	MoveSiteSectionGroup(ctx context.Context, organizationID string, siteID string, id string, position *model.SiteStructurePositionInput) (*ent.SiteSectionGroup, error)
+	DeleteSiteSectionGroup(ctx context.Context, organizationID string, siteID string, id string) (bool, error)
 	CreateSiteShareLink(ctx context.Context, organizationID string, siteID string, input model.CreateSiteShareLinkInput) (*model.CreatedSiteShareLink, error)
 	UpdateSiteShareLink(ctx context.Context, organizationID string, siteID string, shareLinkID string, input model.UpdateSiteShareLinkInput) (*ent.SiteShareLink, error)
 	DeleteSiteShareLink(ctx context.Context, organizationID string, siteID string, shareLinkID string) (bool, error)
@@ -1342,6 +1426,10 @@ type SiteResolver interface {
 	AdaptiveContent(ctx context.Context, obj *ent.Site) (*model.SiteAdaptiveContent, error)
 
 	Permissions(ctx context.Context, obj *ent.Site) (*model.SitePermissions, error)
+	Sections(ctx context.Context, obj *ent.Site, first *int, after *string) (*model.SiteSectionConnection, error)
+	SectionGroups(ctx context.Context, obj *ent.Site, first *int, after *string) (*model.SiteSectionGroupConnection, error)
+	DefaultSection(ctx context.Context, obj *ent.Site) (*ent.SiteSection, error)
+	Structure(ctx context.Context, obj *ent.Site) (*model.SiteStructure, error)
 	ShareLinks(ctx context.Context, obj *ent.Site, first *int, after *string, search *string) (*model.SiteShareLinkConnection, error)
 	PublishingAuth(ctx context.Context, obj *ent.Site) (*ent.SitePublishingAuth, error)
 	Customization(ctx context.Context, obj *ent.Site) (any, error)
@@ -1350,6 +1438,19 @@ type SiteResolver interface {
 }
 type SitePublishingAuthResolver interface {
 	PrivateKey(ctx context.Context, obj *ent.SitePublishingAuth) (string, error)
+}
+type SiteSectionResolver interface {
+	Site(ctx context.Context, obj *ent.SiteSection) (*ent.Site, error)
+
+	SectionGroup(ctx context.Context, obj *ent.SiteSection) (*ent.SiteSectionGroup, error)
+	SiteSpaces(ctx context.Context, obj *ent.SiteSection) ([]*ent.SiteSpace, error)
+	DefaultSiteSpace(ctx context.Context, obj *ent.SiteSection) (*ent.SiteSpace, error)
+	URL(ctx context.Context, obj *ent.SiteSection) (string, error)
+}
+type SiteSectionGroupResolver interface {
+	Site(ctx context.Context, obj *ent.SiteSectionGroup) (*ent.Site, error)
+
+	Sections(ctx context.Context, obj *ent.SiteSectionGroup) ([]*ent.SiteSection, error)
 }
 type SiteSpaceResolver interface {
 	Title(ctx context.Context, obj *ent.SiteSpace) (string, error)
@@ -2924,6 +3025,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MergeResult.Revision(childComplexity), true
 
+	case "Mutation.addSiteSectionToGroup":
+		if e.ComplexityRoot.Mutation.AddSiteSectionToGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addSiteSectionToGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddSiteSectionToGroup(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["groupId"].(string), args["sectionId"].(string)), true
 	case "Mutation.addSiteSpace":
 		if e.ComplexityRoot.Mutation.AddSiteSpace == nil {
 			break
@@ -3034,6 +3146,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateSite(childComplexity, args["organizationId"].(string), args["input"].(model.CreateSiteInput)), true
+	case "Mutation.createSiteSection":
+		if e.ComplexityRoot.Mutation.CreateSiteSection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSiteSection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateSiteSection(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.CreateSiteSectionInput)), true
+	case "Mutation.createSiteSectionGroup":
+		if e.ComplexityRoot.Mutation.CreateSiteSectionGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSiteSectionGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateSiteSectionGroup(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.CreateSiteSectionGroupInput)), true
 	case "Mutation.createSiteShareLink":
 		if e.ComplexityRoot.Mutation.CreateSiteShareLink == nil {
 			break
@@ -3166,6 +3300,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteSite(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
+	case "Mutation.deleteSiteSection":
+		if e.ComplexityRoot.Mutation.DeleteSiteSection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSiteSection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSiteSection(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["id"].(string)), true
+	case "Mutation.deleteSiteSectionGroup":
+		if e.ComplexityRoot.Mutation.DeleteSiteSectionGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSiteSectionGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSiteSectionGroup(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["id"].(string)), true
 	case "Mutation.deleteSiteShareLink":
 		if e.ComplexityRoot.Mutation.DeleteSiteShareLink == nil {
 			break
@@ -3331,6 +3487,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.MoveCollection(childComplexity, args["id"].(string), args["input"].(model.MoveCollectionInput)), true
+	case "Mutation.moveSiteSection":
+		if e.ComplexityRoot.Mutation.MoveSiteSection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_moveSiteSection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MoveSiteSection(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["id"].(string), args["position"].(*model.SiteStructurePositionInput)), true
+	case "Mutation.moveSiteSectionGroup":
+		if e.ComplexityRoot.Mutation.MoveSiteSectionGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_moveSiteSectionGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MoveSiteSectionGroup(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["id"].(string), args["position"].(*model.SiteStructurePositionInput)), true
 	case "Mutation.moveSiteSpace":
 		if e.ComplexityRoot.Mutation.MoveSiteSpace == nil {
 			break
@@ -3441,6 +3619,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RemoveMember(childComplexity, args["organizationId"].(string), args["userId"].(string)), true
+	case "Mutation.removeSiteSectionFromGroup":
+		if e.ComplexityRoot.Mutation.RemoveSiteSectionFromGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeSiteSectionFromGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveSiteSectionFromGroup(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["groupId"].(string), args["sectionId"].(string)), true
 	case "Mutation.removeTeamMember":
 		if e.ComplexityRoot.Mutation.RemoveTeamMember == nil {
 			break
@@ -3738,6 +3927,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSitePublishingAuth(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.UpdateSitePublishingAuthInput)), true
+	case "Mutation.updateSiteSection":
+		if e.ComplexityRoot.Mutation.UpdateSiteSection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteSection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteSection(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["id"].(string), args["input"].(model.UpdateSiteSectionInput)), true
+	case "Mutation.updateSiteSectionGroup":
+		if e.ComplexityRoot.Mutation.UpdateSiteSectionGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteSectionGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteSectionGroup(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["id"].(string), args["input"].(model.UpdateSiteSectionGroupInput)), true
 	case "Mutation.updateSiteShareLink":
 		if e.ComplexityRoot.Mutation.UpdateSiteShareLink == nil {
 			break
@@ -5183,6 +5394,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.Customization(childComplexity), true
+	case "Site.defaultSection":
+		if e.ComplexityRoot.Site.DefaultSection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.DefaultSection(childComplexity), true
 	case "Site.defaultSiteSpace":
 		if e.ComplexityRoot.Site.DefaultSiteSpace == nil {
 			break
@@ -5231,6 +5448,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.PublishingAuth(childComplexity), true
+	case "Site.sectionGroups":
+		if e.ComplexityRoot.Site.SectionGroups == nil {
+			break
+		}
+
+		args, err := ec.field_Site_sectionGroups_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.SectionGroups(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Site.sections":
+		if e.ComplexityRoot.Site.Sections == nil {
+			break
+		}
+
+		args, err := ec.field_Site_sections_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.Sections(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Site.shareLinks":
 		if e.ComplexityRoot.Site.ShareLinks == nil {
 			break
@@ -5270,6 +5509,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.SiteSpacesCount(childComplexity), true
+	case "Site.structure":
+		if e.ComplexityRoot.Site.Structure == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Structure(childComplexity), true
 	case "Site.title":
 		if e.ComplexityRoot.Site.Title == nil {
 			break
@@ -5440,6 +5685,216 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SitePublishingAuth.UpdatedAt(childComplexity), true
 
+	case "SiteSection.condition":
+		if e.ComplexityRoot.SiteSection.Condition == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.Condition(childComplexity), true
+	case "SiteSection.createdAt":
+		if e.ComplexityRoot.SiteSection.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.CreatedAt(childComplexity), true
+	case "SiteSection.defaultSiteSpace":
+		if e.ComplexityRoot.SiteSection.DefaultSiteSpace == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.DefaultSiteSpace(childComplexity), true
+	case "SiteSection.description":
+		if e.ComplexityRoot.SiteSection.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.Description(childComplexity), true
+	case "SiteSection.id":
+		if e.ComplexityRoot.SiteSection.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.ID(childComplexity), true
+	case "SiteSection.icon":
+		if e.ComplexityRoot.SiteSection.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.Icon(childComplexity), true
+	case "SiteSection.default":
+		if e.ComplexityRoot.SiteSection.IsDefault == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.IsDefault(childComplexity), true
+	case "SiteSection.path":
+		if e.ComplexityRoot.SiteSection.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.Path(childComplexity), true
+	case "SiteSection.sectionGroup":
+		if e.ComplexityRoot.SiteSection.SectionGroup == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.SectionGroup(childComplexity), true
+	case "SiteSection.sectionGroupId":
+		if e.ComplexityRoot.SiteSection.SectionGroupID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.SectionGroupID(childComplexity), true
+	case "SiteSection.site":
+		if e.ComplexityRoot.SiteSection.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.Site(childComplexity), true
+	case "SiteSection.siteId":
+		if e.ComplexityRoot.SiteSection.SiteID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.SiteID(childComplexity), true
+	case "SiteSection.siteSpaces":
+		if e.ComplexityRoot.SiteSection.SiteSpaces == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.SiteSpaces(childComplexity), true
+	case "SiteSection.title":
+		if e.ComplexityRoot.SiteSection.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.Title(childComplexity), true
+	case "SiteSection.url":
+		if e.ComplexityRoot.SiteSection.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.URL(childComplexity), true
+	case "SiteSection.updatedAt":
+		if e.ComplexityRoot.SiteSection.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.UpdatedAt(childComplexity), true
+
+	case "SiteSectionConnection.edges":
+		if e.ComplexityRoot.SiteSectionConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionConnection.Edges(childComplexity), true
+	case "SiteSectionConnection.pageInfo":
+		if e.ComplexityRoot.SiteSectionConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionConnection.PageInfo(childComplexity), true
+	case "SiteSectionConnection.totalCount":
+		if e.ComplexityRoot.SiteSectionConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionConnection.TotalCount(childComplexity), true
+
+	case "SiteSectionEdge.cursor":
+		if e.ComplexityRoot.SiteSectionEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionEdge.Cursor(childComplexity), true
+	case "SiteSectionEdge.node":
+		if e.ComplexityRoot.SiteSectionEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionEdge.Node(childComplexity), true
+
+	case "SiteSectionGroup.createdAt":
+		if e.ComplexityRoot.SiteSectionGroup.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroup.CreatedAt(childComplexity), true
+	case "SiteSectionGroup.id":
+		if e.ComplexityRoot.SiteSectionGroup.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroup.ID(childComplexity), true
+	case "SiteSectionGroup.icon":
+		if e.ComplexityRoot.SiteSectionGroup.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroup.Icon(childComplexity), true
+	case "SiteSectionGroup.sections":
+		if e.ComplexityRoot.SiteSectionGroup.Sections == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroup.Sections(childComplexity), true
+	case "SiteSectionGroup.site":
+		if e.ComplexityRoot.SiteSectionGroup.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroup.Site(childComplexity), true
+	case "SiteSectionGroup.siteId":
+		if e.ComplexityRoot.SiteSectionGroup.SiteID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroup.SiteID(childComplexity), true
+	case "SiteSectionGroup.title":
+		if e.ComplexityRoot.SiteSectionGroup.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroup.Title(childComplexity), true
+	case "SiteSectionGroup.updatedAt":
+		if e.ComplexityRoot.SiteSectionGroup.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroup.UpdatedAt(childComplexity), true
+
+	case "SiteSectionGroupConnection.edges":
+		if e.ComplexityRoot.SiteSectionGroupConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroupConnection.Edges(childComplexity), true
+	case "SiteSectionGroupConnection.pageInfo":
+		if e.ComplexityRoot.SiteSectionGroupConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroupConnection.PageInfo(childComplexity), true
+	case "SiteSectionGroupConnection.totalCount":
+		if e.ComplexityRoot.SiteSectionGroupConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroupConnection.TotalCount(childComplexity), true
+
+	case "SiteSectionGroupEdge.cursor":
+		if e.ComplexityRoot.SiteSectionGroupEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroupEdge.Cursor(childComplexity), true
+	case "SiteSectionGroupEdge.node":
+		if e.ComplexityRoot.SiteSectionGroupEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroupEdge.Node(childComplexity), true
+
 	case "SiteShareLink.active":
 		if e.ComplexityRoot.SiteShareLink.Active == nil {
 			break
@@ -5589,6 +6044,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteSpaceEdge.Node(childComplexity), true
+
+	case "SiteStructure.items":
+		if e.ComplexityRoot.SiteStructure.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteStructure.Items(childComplexity), true
+	case "SiteStructure.siteSpaces":
+		if e.ComplexityRoot.SiteStructure.SiteSpaces == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteStructure.SiteSpaces(childComplexity), true
+	case "SiteStructure.type":
+		if e.ComplexityRoot.SiteStructure.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteStructure.Type(childComplexity), true
 
 	case "Space.access":
 		if e.ComplexityRoot.Space.Access == nil {
@@ -6178,6 +6652,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateOrganizationInput,
 		ec.unmarshalInputCreateSAMLProviderInput,
 		ec.unmarshalInputCreateSiteInput,
+		ec.unmarshalInputCreateSiteSectionGroupInput,
+		ec.unmarshalInputCreateSiteSectionInput,
 		ec.unmarshalInputCreateSiteShareLinkInput,
 		ec.unmarshalInputCreateSpaceInput,
 		ec.unmarshalInputCreateTeamInput,
@@ -6193,6 +6669,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputPostCommentInput,
 		ec.unmarshalInputSiteAdaptiveContentInput,
 		ec.unmarshalInputSiteSpacePositionInput,
+		ec.unmarshalInputSiteStructurePointerInput,
+		ec.unmarshalInputSiteStructurePositionInput,
 		ec.unmarshalInputTeamMembershipInput,
 		ec.unmarshalInputTranslationSettingsInput,
 		ec.unmarshalInputUpdateChangeRequestInput,
@@ -6207,6 +6685,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdateSAMLProviderInput,
 		ec.unmarshalInputUpdateSiteInput,
 		ec.unmarshalInputUpdateSitePublishingAuthInput,
+		ec.unmarshalInputUpdateSiteSectionGroupInput,
+		ec.unmarshalInputUpdateSiteSectionInput,
 		ec.unmarshalInputUpdateSiteShareLinkInput,
 		ec.unmarshalInputUpdateSiteSpaceInput,
 		ec.unmarshalInputUpdateSpaceInput,
@@ -8055,6 +8535,195 @@ input SiteSpacePositionInput {
   after: ID
 }
 `, BuiltIn: false},
+	{Name: "../schema/sitesections.graphqls", Input: `# ---------------------------------------------------------------- Site sections and section groups
+# spec/02 "Site sections" and "Site section groups", and the structure of a site (getSiteStructure).
+# A site with sections is arranged in two levels: its top level holds the sections outside any
+# group and the section groups, in one order; each group holds its sections in an order of its own.
+# Every site space of such a site is in a section. Members with a role read; creators and admins
+# change them.
+
+extend type Site {
+  """
+  The site's sections, by position key: the keys of the top level and of each group interleave, so
+  the order is the tree's only when the site has no groups (` + "`" + `structure` + "`" + ` gives the tree).
+  """
+  sections(first: Int, after: String): SiteSectionConnection!
+  "The site's section groups, in order."
+  sectionGroups(first: Int, after: String): SiteSectionGroupConnection!
+  "The section readers land in; null when the site has no sections."
+  defaultSection: SiteSection
+  "How the site is arranged: its sections and section groups, or its site spaces when it has no sections."
+  structure: SiteStructure!
+}
+
+extend type Mutation {
+  """
+  Adds a section at the end of the site's top level (or of a group), holding the space (or a new
+  one) as its first site space. The first section of a site becomes its default section, and takes the site spaces
+  the site had (they come first, in their order).
+  """
+  createSiteSection(organizationId: ID!, siteId: ID!, input: CreateSiteSectionInput!): SiteSection!
+  updateSiteSection(organizationId: ID!, siteId: ID!, id: ID!, input: UpdateSiteSectionInput!): SiteSection!
+  "Moves a section before or after an item of the site's structure (to that item's level), or to the end of its level."
+  moveSiteSection(organizationId: ID!, siteId: ID!, id: ID!, position: SiteStructurePositionInput): SiteSection!
+  """
+  Deletes a section with its site spaces. When it was the default section, the one after it in the
+  structure (or before it, when it was the last) becomes the default.
+  """
+  deleteSiteSection(organizationId: ID!, siteId: ID!, id: ID!): Boolean!
+
+  "Adds a section group at the end of the site's top level, holding ` + "`" + `sections` + "`" + ` in that order."
+  createSiteSectionGroup(organizationId: ID!, siteId: ID!, input: CreateSiteSectionGroupInput!): SiteSectionGroup!
+  updateSiteSectionGroup(organizationId: ID!, siteId: ID!, id: ID!, input: UpdateSiteSectionGroupInput!): SiteSectionGroup!
+  "Puts a section at the end of a group (from the top level or another group; in it already, nothing changes)."
+  addSiteSectionToGroup(organizationId: ID!, siteId: ID!, groupId: ID!, sectionId: ID!): SiteSectionGroup!
+  "Takes a section out of its group, to the top level just after the group."
+  removeSiteSectionFromGroup(organizationId: ID!, siteId: ID!, groupId: ID!, sectionId: ID!): SiteSectionGroup!
+  "Moves a section group before or after an item of the site's top level, or to its end."
+  moveSiteSectionGroup(organizationId: ID!, siteId: ID!, id: ID!, position: SiteStructurePositionInput): SiteSectionGroup!
+  "Deletes a section group; its sections stay, at the top level in the group's place, in their order."
+  deleteSiteSectionGroup(organizationId: ID!, siteId: ID!, id: ID!): Boolean!
+}
+
+"A section of a site: a set of site spaces (its variants) under one path."
+type SiteSection {
+  id: ID!
+  siteId: ID!
+  site: Site!
+  "2 to 128 characters."
+  title: String!
+  "At most 256 characters."
+  description: String
+  "Whether this is the site's default section, the one readers land in."
+  default: Boolean!
+  "The section's segment of the site's URLs, unique in the site: 1 to 100 letters, digits, '-', '_' or '.'."
+  path: String!
+  "An expression over a visitor's claims (adaptive content): only visitors for whom it holds see the section."
+  condition: String
+  "An icon name, at most 50 characters."
+  icon: String
+  sectionGroupId: ID
+  "The group the section is in, if any."
+  sectionGroup: SiteSectionGroup
+  "The section's site spaces the viewer sees (those whose space they may read), in order."
+  siteSpaces: [SiteSpace!]!
+  "The site space readers of the section land on, when the viewer sees it."
+  defaultSiteSpace: SiteSpace
+  "Where it is served once its site is published: the site's URL, then its path unless it is the default section."
+  url: String!
+  createdAt: Time!
+  updatedAt: Time!
+}
+
+"A group of sections of a site, under one title."
+type SiteSectionGroup {
+  id: ID!
+  siteId: ID!
+  site: Site!
+  "1 to 100 characters."
+  title: String!
+  "An icon name, at most 50 characters."
+  icon: String
+  "The group's sections, in order."
+  sections: [SiteSection!]!
+  createdAt: Time!
+  updatedAt: Time!
+}
+
+"SECTIONS for a site with sections, SITE_SPACES for one without."
+enum SiteStructureType { SECTIONS SITE_SPACES }
+
+"An item of a site's top level."
+union SiteStructureItem = SiteSection | SiteSectionGroup
+
+type SiteStructure {
+  type: SiteStructureType!
+  "With SECTIONS: the top level, sections outside any group and section groups, in order; empty otherwise."
+  items: [SiteStructureItem!]!
+  "With SITE_SPACES: the site's site spaces, in order; empty otherwise."
+  siteSpaces: [SiteSpace!]!
+}
+
+type SiteSectionConnection {
+  edges: [SiteSectionEdge!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type SiteSectionEdge {
+  cursor: String!
+  node: SiteSection!
+}
+
+type SiteSectionGroupConnection {
+  edges: [SiteSectionGroupEdge!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type SiteSectionGroupEdge {
+  cursor: String!
+  node: SiteSectionGroup!
+}
+
+input CreateSiteSectionInput {
+  "A space of the organization, the section's first site space; null creates a new space titled as the section (else as the site)."
+  spaceId: ID
+  "2 to 64 characters; defaults to the space's title."
+  title: String
+  "An icon name, at most 50 characters."
+  icon: String
+  "A section group of the site to create the section in, at its end; the top level when absent."
+  sectionGroupId: ID
+}
+
+"Absent fields stay as they are; null removes condition, icon and description."
+input UpdateSiteSectionInput {
+  "2 to 128 characters."
+  title: String
+  "1 to 100 letters, digits, '-', '_' or '.', unique among the site's sections."
+  path: String
+  "A site space of this section: the one its readers land on."
+  defaultSiteSpace: ID
+  "1 to 1024 characters, checked against the site's adaptive-content schema."
+  condition: String @goField(omittable: true)
+  "At most 50 characters."
+  icon: String @goField(omittable: true)
+  "At most 256 characters."
+  description: String @goField(omittable: true)
+  "A section group of the site to move the section into (at its end); null takes it out of its group (just after the group)."
+  sectionGroupId: ID @goField(omittable: true)
+}
+
+"Where an item goes among the items of a level: just before one, just after one (both: neighbours), or at the end when neither is given."
+input SiteStructurePositionInput {
+  before: SiteStructurePointerInput
+  after: SiteStructurePointerInput
+}
+
+"A section or a section group of the site: exactly one of the two ids."
+input SiteStructurePointerInput {
+  section: ID
+  group: ID
+}
+
+input CreateSiteSectionGroupInput {
+  "1 to 100 characters."
+  title: String!
+  "An icon name, at most 50 characters."
+  icon: String
+  "Sections of the site to put in the group, in order (each leaves the group it was in)."
+  sections: [ID!]
+}
+
+"Absent fields stay as they are; null removes the icon."
+input UpdateSiteSectionGroupInput {
+  "1 to 100 characters."
+  title: String
+  "At most 50 characters."
+  icon: String @goField(omittable: true)
+}
+`, BuiltIn: false},
 	{Name: "../schema/sitesharing.graphqls", Input: `# ---------------------------------------------------------------- Site sharing
 # Who reads a published site and how it looks to them: share links, visitor authentication
 # settings, customization. Members with a role read a site's customization; creators and admins
@@ -9797,6 +10466,14 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_updatedAt(ctx, field)
 	case "permissions":
 		return ec.fieldContext_Site_permissions(ctx, field)
+	case "sections":
+		return ec.fieldContext_Site_sections(ctx, field)
+	case "sectionGroups":
+		return ec.fieldContext_Site_sectionGroups(ctx, field)
+	case "defaultSection":
+		return ec.fieldContext_Site_defaultSection(ctx, field)
+	case "structure":
+		return ec.fieldContext_Site_structure(ctx, field)
 	case "shareLinks":
 		return ec.fieldContext_Site_shareLinks(ctx, field)
 	case "publishingAuth":
@@ -9897,6 +10574,110 @@ func (ec *executionContext) childFields_SitePublishingAuth(ctx context.Context, 
 	return nil, fmt.Errorf("no field named %q was found under type SitePublishingAuth", field.Name)
 }
 
+func (ec *executionContext) childFields_SiteSection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SiteSection_id(ctx, field)
+	case "siteId":
+		return ec.fieldContext_SiteSection_siteId(ctx, field)
+	case "site":
+		return ec.fieldContext_SiteSection_site(ctx, field)
+	case "title":
+		return ec.fieldContext_SiteSection_title(ctx, field)
+	case "description":
+		return ec.fieldContext_SiteSection_description(ctx, field)
+	case "default":
+		return ec.fieldContext_SiteSection_default(ctx, field)
+	case "path":
+		return ec.fieldContext_SiteSection_path(ctx, field)
+	case "condition":
+		return ec.fieldContext_SiteSection_condition(ctx, field)
+	case "icon":
+		return ec.fieldContext_SiteSection_icon(ctx, field)
+	case "sectionGroupId":
+		return ec.fieldContext_SiteSection_sectionGroupId(ctx, field)
+	case "sectionGroup":
+		return ec.fieldContext_SiteSection_sectionGroup(ctx, field)
+	case "siteSpaces":
+		return ec.fieldContext_SiteSection_siteSpaces(ctx, field)
+	case "defaultSiteSpace":
+		return ec.fieldContext_SiteSection_defaultSiteSpace(ctx, field)
+	case "url":
+		return ec.fieldContext_SiteSection_url(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_SiteSection_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_SiteSection_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSection", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteSectionConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SiteSectionConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SiteSectionConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SiteSectionConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSectionConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteSectionEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_SiteSectionEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_SiteSectionEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSectionEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteSectionGroup(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SiteSectionGroup_id(ctx, field)
+	case "siteId":
+		return ec.fieldContext_SiteSectionGroup_siteId(ctx, field)
+	case "site":
+		return ec.fieldContext_SiteSectionGroup_site(ctx, field)
+	case "title":
+		return ec.fieldContext_SiteSectionGroup_title(ctx, field)
+	case "icon":
+		return ec.fieldContext_SiteSectionGroup_icon(ctx, field)
+	case "sections":
+		return ec.fieldContext_SiteSectionGroup_sections(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_SiteSectionGroup_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_SiteSectionGroup_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSectionGroup", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteSectionGroupConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SiteSectionGroupConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SiteSectionGroupConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SiteSectionGroupConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSectionGroupConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteSectionGroupEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_SiteSectionGroupEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_SiteSectionGroupEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSectionGroupEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_SiteShareLink(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -9979,6 +10760,18 @@ func (ec *executionContext) childFields_SiteSpaceEdge(ctx context.Context, field
 		return ec.fieldContext_SiteSpaceEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteSpaceEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteStructure(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_SiteStructure_type(ctx, field)
+	case "items":
+		return ec.fieldContext_SiteStructure_items(ctx, field)
+	case "siteSpaces":
+		return ec.fieldContext_SiteStructure_siteSpaces(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteStructure", field.Name)
 }
 
 func (ec *executionContext) childFields_Space(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -10653,6 +11446,44 @@ func (ec *executionContext) field_Member_teams_args(ctx context.Context, rawArgs
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_addSiteSectionToGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "groupId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["groupId"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "sectionId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sectionId"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_addSiteSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -10840,6 +11671,66 @@ func (ec *executionContext) field_Mutation_createSAMLProvider_args(ctx context.C
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createSiteSectionGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateSiteSectionGroupInput, error) {
+			return ec.unmarshalNCreateSiteSectionGroupInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCreateSiteSectionGroupInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createSiteSection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateSiteSectionInput, error) {
+			return ec.unmarshalNCreateSiteSectionInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCreateSiteSectionInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
 	return args, nil
 }
 
@@ -11128,6 +12019,66 @@ func (ec *executionContext) field_Mutation_deleteSAMLProvider_args(ctx context.C
 		return nil, err
 	}
 	args["id"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteSiteSectionGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteSiteSection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg2
 	return args, nil
 }
 
@@ -11507,6 +12458,82 @@ func (ec *executionContext) field_Mutation_moveCollection_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_moveSiteSectionGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "position",
+		func(ctx context.Context, v any) (*model.SiteStructurePositionInput, error) {
+			return ec.unmarshalOSiteStructurePositionInput2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteStructurePositionInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["position"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_moveSiteSection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "position",
+		func(ctx context.Context, v any) (*model.SiteStructurePositionInput, error) {
+			return ec.unmarshalOSiteStructurePositionInput2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteStructurePositionInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["position"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_moveSiteSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -11780,6 +12807,44 @@ func (ec *executionContext) field_Mutation_removeMember_args(ctx context.Context
 		return nil, err
 	}
 	args["userId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_removeSiteSectionFromGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "groupId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["groupId"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "sectionId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sectionId"] = arg3
 	return args, nil
 }
 
@@ -12480,6 +13545,82 @@ func (ec *executionContext) field_Mutation_updateSitePublishingAuth_args(ctx con
 		return nil, err
 	}
 	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSiteSectionGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateSiteSectionGroupInput, error) {
+			return ec.unmarshalNUpdateSiteSectionGroupInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐUpdateSiteSectionGroupInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSiteSection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateSiteSectionInput, error) {
+			return ec.unmarshalNUpdateSiteSectionInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐUpdateSiteSectionInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg3
 	return args, nil
 }
 
@@ -13526,6 +14667,50 @@ func (ec *executionContext) field_Revision_page_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_sectionGroups_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_sections_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
 	return args, nil
 }
 
@@ -23015,6 +24200,446 @@ func (ec *executionContext) fieldContext_Mutation_deleteSiteSpace(ctx context.Co
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createSiteSection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createSiteSection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateSiteSection(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["input"].(model.CreateSiteSectionInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSection) graphql.Marshaler {
+			return ec.marshalNSiteSection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createSiteSection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createSiteSection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSiteSection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteSection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteSection(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["id"].(string), fc.Args["input"].(model.UpdateSiteSectionInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSection) graphql.Marshaler {
+			return ec.marshalNSiteSection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteSection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteSection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_moveSiteSection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_moveSiteSection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().MoveSiteSection(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["id"].(string), fc.Args["position"].(*model.SiteStructurePositionInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSection) graphql.Marshaler {
+			return ec.marshalNSiteSection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_moveSiteSection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_moveSiteSection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteSiteSection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteSiteSection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteSiteSection(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteSiteSection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteSiteSection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createSiteSectionGroup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createSiteSectionGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateSiteSectionGroup(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["input"].(model.CreateSiteSectionGroupInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSectionGroup) graphql.Marshaler {
+			return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSectionGroup(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createSiteSectionGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSectionGroup(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createSiteSectionGroup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSiteSectionGroup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteSectionGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteSectionGroup(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["id"].(string), fc.Args["input"].(model.UpdateSiteSectionGroupInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSectionGroup) graphql.Marshaler {
+			return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSectionGroup(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteSectionGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSectionGroup(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteSectionGroup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_addSiteSectionToGroup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_addSiteSectionToGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AddSiteSectionToGroup(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["groupId"].(string), fc.Args["sectionId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSectionGroup) graphql.Marshaler {
+			return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSectionGroup(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_addSiteSectionToGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSectionGroup(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_addSiteSectionToGroup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeSiteSectionFromGroup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeSiteSectionFromGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveSiteSectionFromGroup(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["groupId"].(string), fc.Args["sectionId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSectionGroup) graphql.Marshaler {
+			return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSectionGroup(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeSiteSectionFromGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSectionGroup(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeSiteSectionFromGroup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_moveSiteSectionGroup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_moveSiteSectionGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().MoveSiteSectionGroup(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["id"].(string), fc.Args["position"].(*model.SiteStructurePositionInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSectionGroup) graphql.Marshaler {
+			return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSectionGroup(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_moveSiteSectionGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSectionGroup(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_moveSiteSectionGroup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteSiteSectionGroup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteSiteSectionGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteSiteSectionGroup(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteSiteSectionGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteSiteSectionGroup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createSiteShareLink(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -29731,6 +31356,158 @@ func (ec *executionContext) fieldContext_Site_permissions(_ context.Context, fie
 	return fc, nil
 }
 
+func (ec *executionContext) _Site_sections(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_sections(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().Sections(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteSectionConnection) graphql.Marshaler {
+			return ec.marshalNSiteSectionConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSectionConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_sections(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSectionConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_sections_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_sectionGroups(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_sectionGroups(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().SectionGroups(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteSectionGroupConnection) graphql.Marshaler {
+			return ec.marshalNSiteSectionGroupConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSectionGroupConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_sectionGroups(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSectionGroupConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_sectionGroups_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_defaultSection(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_defaultSection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().DefaultSection(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSection) graphql.Marshaler {
+			return ec.marshalOSiteSection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Site_defaultSection(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSection(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_structure(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_structure(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().Structure(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteStructure) graphql.Marshaler {
+			return ec.marshalNSiteStructure2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteStructure(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_structure(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteStructure(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Site_shareLinks(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -30439,6 +32216,896 @@ func (ec *executionContext) fieldContext_SitePublishingAuth_updatedAt(_ context.
 	return graphql.NewScalarFieldContext("SitePublishingAuth", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _SiteSection_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSection_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSection_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSection", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSection_siteId(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSection_siteId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSection_siteId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSection", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSection_site(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSection_site(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteSection().Site(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSection_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSection_title(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSection_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSection_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSection", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSection_description(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSection_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSection_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSection", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSection_default(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSection_default(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IsDefault, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSection_default(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSection", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSection_path(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSection_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSection_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSection", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSection_condition(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSection_condition(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Condition, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSection_condition(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSection", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSection_icon(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSection_icon(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Icon, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSection_icon(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSection", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSection_sectionGroupId(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSection_sectionGroupId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SectionGroupID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSection_sectionGroupId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSection", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSection_sectionGroup(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSection_sectionGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteSection().SectionGroup(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSectionGroup) graphql.Marshaler {
+			return ec.marshalOSiteSectionGroup2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSectionGroup(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSection_sectionGroup(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSectionGroup(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSection_siteSpaces(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSection_siteSpaces(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteSection().SiteSpaces(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.SiteSpace) graphql.Marshaler {
+			return ec.marshalNSiteSpace2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSpaceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSection_siteSpaces(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSpace(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSection_defaultSiteSpace(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSection_defaultSiteSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteSection().DefaultSiteSpace(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSpace) graphql.Marshaler {
+			return ec.marshalOSiteSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSpace(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSection_defaultSiteSpace(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSpace(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSection_url(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSection_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteSection().URL(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSection_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSection", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSection_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSection_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSection_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSection", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSection_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSection_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSection_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSection", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSectionConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteSectionEdge) graphql.Marshaler {
+			return ec.marshalNSiteSectionEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSectionEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSectionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSectionEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSectionConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSectionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSectionConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSectionConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSectionEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSectionEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSectionEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSection) graphql.Marshaler {
+			return ec.marshalNSiteSection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSectionEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSection(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSectionGroup_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSectionGroup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroup_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroup_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSectionGroup", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSectionGroup_siteId(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSectionGroup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroup_siteId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroup_siteId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSectionGroup", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSectionGroup_site(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSectionGroup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroup_site(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteSectionGroup().Site(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroup_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSectionGroup",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSectionGroup_title(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSectionGroup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroup_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroup_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSectionGroup", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSectionGroup_icon(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSectionGroup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroup_icon(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Icon, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroup_icon(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSectionGroup", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSectionGroup_sections(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSectionGroup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroup_sections(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteSectionGroup().Sections(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.SiteSection) graphql.Marshaler {
+			return ec.marshalNSiteSection2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSectionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroup_sections(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSectionGroup",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSection(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSectionGroup_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSectionGroup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroup_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroup_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSectionGroup", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSectionGroup_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSectionGroup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroup_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroup_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSectionGroup", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSectionGroupConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionGroupConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroupConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteSectionGroupEdge) graphql.Marshaler {
+			return ec.marshalNSiteSectionGroupEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSectionGroupEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroupConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSectionGroupConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSectionGroupEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSectionGroupConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionGroupConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroupConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroupConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSectionGroupConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSectionGroupConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionGroupConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroupConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroupConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSectionGroupConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSectionGroupEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionGroupEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroupEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroupEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSectionGroupEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSectionGroupEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionGroupEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroupEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSectionGroup) graphql.Marshaler {
+			return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSectionGroup(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroupEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSectionGroupEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSectionGroup(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _SiteShareLink_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteShareLink) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -31044,6 +33711,84 @@ func (ec *executionContext) _SiteSpaceEdge_node(ctx context.Context, field graph
 func (ec *executionContext) fieldContext_SiteSpaceEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "SiteSpaceEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSpace(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteStructure_type(ctx context.Context, field graphql.CollectedField, obj *model.SiteStructure) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteStructure_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.SiteStructureType) graphql.Marshaler {
+			return ec.marshalNSiteStructureType2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteStructureType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteStructure_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteStructure", field, true, false, errors.New("field of type SiteStructureType does not have child fields"))
+}
+
+func (ec *executionContext) _SiteStructure_items(ctx context.Context, field graphql.CollectedField, obj *model.SiteStructure) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteStructure_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.SiteStructureItem) graphql.Marshaler {
+			return ec.marshalNSiteStructureItem2ᚕgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteStructureItemᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteStructure_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteStructure", field, false, false, errors.New("field of type SiteStructureItem does not have child fields"))
+}
+
+func (ec *executionContext) _SiteStructure_siteSpaces(ctx context.Context, field graphql.CollectedField, obj *model.SiteStructure) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteStructure_siteSpaces(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSpaces, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.SiteSpace) graphql.Marshaler {
+			return ec.marshalNSiteSpace2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSpaceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteStructure_siteSpaces(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteStructure",
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
@@ -35106,6 +37851,101 @@ func (ec *executionContext) unmarshalInputCreateSiteInput(ctx context.Context, o
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputCreateSiteSectionGroupInput(ctx context.Context, obj any) (model.CreateSiteSectionGroupInput, error) {
+	var it model.CreateSiteSectionGroupInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"title", "icon", "sections"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "icon":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("icon"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Icon = data
+		case "sections":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sections"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Sections = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCreateSiteSectionInput(ctx context.Context, obj any) (model.CreateSiteSectionInput, error) {
+	var it model.CreateSiteSectionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"spaceId", "title", "icon", "sectionGroupId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "spaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpaceID = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "icon":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("icon"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Icon = data
+		case "sectionGroupId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sectionGroupId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SectionGroupID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCreateSiteShareLinkInput(ctx context.Context, obj any) (model.CreateSiteShareLinkInput, error) {
 	var it model.CreateSiteShareLinkInput
 	if obj == nil {
@@ -35666,6 +38506,80 @@ func (ec *executionContext) unmarshalInputSiteSpacePositionInput(ctx context.Con
 		case "after":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("after"))
 			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.After = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSiteStructurePointerInput(ctx context.Context, obj any) (model.SiteStructurePointerInput, error) {
+	var it model.SiteStructurePointerInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"section", "group"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "section":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("section"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Section = data
+		case "group":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("group"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Group = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSiteStructurePositionInput(ctx context.Context, obj any) (model.SiteStructurePositionInput, error) {
+	var it model.SiteStructurePositionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"before", "after"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "before":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("before"))
+			data, err := ec.unmarshalOSiteStructurePointerInput2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteStructurePointerInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Before = data
+		case "after":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("after"))
+			data, err := ec.unmarshalOSiteStructurePointerInput2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteStructurePointerInput(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -36326,6 +39240,115 @@ func (ec *executionContext) unmarshalInputUpdateSitePublishingAuthInput(ctx cont
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUpdateSiteSectionGroupInput(ctx context.Context, obj any) (model.UpdateSiteSectionGroupInput, error) {
+	var it model.UpdateSiteSectionGroupInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"title", "icon"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "icon":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("icon"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Icon = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateSiteSectionInput(ctx context.Context, obj any) (model.UpdateSiteSectionInput, error) {
+	var it model.UpdateSiteSectionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"title", "path", "defaultSiteSpace", "condition", "icon", "description", "sectionGroupId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "path":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("path"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Path = data
+		case "defaultSiteSpace":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("defaultSiteSpace"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DefaultSiteSpace = data
+		case "condition":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("condition"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Condition = graphql.OmittableOf(data)
+		case "icon":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("icon"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Icon = graphql.OmittableOf(data)
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = graphql.OmittableOf(data)
+		case "sectionGroupId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sectionGroupId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SectionGroupID = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUpdateSiteShareLinkInput(ctx context.Context, obj any) (model.UpdateSiteShareLinkInput, error) {
 	var it model.UpdateSiteShareLinkInput
 	if obj == nil {
@@ -36535,6 +39558,33 @@ func (ec *executionContext) unmarshalInputUpdateTeamMembersInput(ctx context.Con
 // endregion **************************** input.gotpl *****************************
 
 // region    ************************** interface.gotpl ***************************
+
+func (ec *executionContext) _SiteStructureItem(ctx context.Context, sel ast.SelectionSet, obj model.SiteStructureItem) graphql.Marshaler {
+	switch obj := (obj).(type) {
+	case nil:
+		return graphql.Null
+	case ent.SiteSectionGroup:
+		return ec._SiteSectionGroup(ctx, sel, &obj)
+	case *ent.SiteSectionGroup:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._SiteSectionGroup(ctx, sel, obj)
+	case ent.SiteSection:
+		return ec._SiteSection(ctx, sel, &obj)
+	case *ent.SiteSection:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._SiteSection(ctx, sel, obj)
+	default:
+		if typedObj, ok := obj.(graphql.Marshaler); ok {
+			return typedObj
+		} else {
+			panic(fmt.Errorf("unexpected type %T; non-generated variants of SiteStructureItem must implement graphql.Marshaler", obj))
+		}
+	}
+}
 
 // endregion ************************** interface.gotpl ***************************
 
@@ -41445,6 +44495,76 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createSiteSection":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createSiteSection(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSiteSection":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteSection(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "moveSiteSection":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_moveSiteSection(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteSiteSection":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteSiteSection(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createSiteSectionGroup":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createSiteSectionGroup(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSiteSectionGroup":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteSectionGroup(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addSiteSectionToGroup":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_addSiteSectionToGroup(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removeSiteSectionFromGroup":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeSiteSectionFromGroup(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "moveSiteSectionGroup":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_moveSiteSectionGroup(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteSiteSectionGroup":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteSiteSectionGroup(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createSiteShareLink":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createSiteShareLink(ctx, field)
@@ -45779,6 +48899,158 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "sections":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_sections(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "sectionGroups":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_sectionGroups(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "defaultSection":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_defaultSection(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "structure":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_structure(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "shareLinks":
 			field := field
 
@@ -46364,6 +49636,605 @@ func (ec *executionContext) _SitePublishingAuth(ctx context.Context, sel ast.Sel
 	return out
 }
 
+var siteSectionImplementors = []string{"SiteSection", "SiteStructureItem"}
+
+func (ec *executionContext) _SiteSection(ctx context.Context, sel ast.SelectionSet, obj *ent.SiteSection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteSectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteSection")
+		case "id":
+			out.Values[i] = ec._SiteSection_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "siteId":
+			out.Values[i] = ec._SiteSection_siteId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "site":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SiteSection_site(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "title":
+			out.Values[i] = ec._SiteSection_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "description":
+			out.Values[i] = ec._SiteSection_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "default":
+			out.Values[i] = ec._SiteSection_default(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "path":
+			out.Values[i] = ec._SiteSection_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "condition":
+			out.Values[i] = ec._SiteSection_condition(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "icon":
+			out.Values[i] = ec._SiteSection_icon(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "sectionGroupId":
+			out.Values[i] = ec._SiteSection_sectionGroupId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "sectionGroup":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SiteSection_sectionGroup(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "siteSpaces":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SiteSection_siteSpaces(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "defaultSiteSpace":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SiteSection_defaultSiteSpace(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "url":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SiteSection_url(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "createdAt":
+			out.Values[i] = ec._SiteSection_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._SiteSection_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteSectionConnectionImplementors = []string{"SiteSectionConnection"}
+
+func (ec *executionContext) _SiteSectionConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSectionConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteSectionConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteSectionConnection")
+		case "edges":
+			out.Values[i] = ec._SiteSectionConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._SiteSectionConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._SiteSectionConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteSectionEdgeImplementors = []string{"SiteSectionEdge"}
+
+func (ec *executionContext) _SiteSectionEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSectionEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteSectionEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteSectionEdge")
+		case "cursor":
+			out.Values[i] = ec._SiteSectionEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._SiteSectionEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteSectionGroupImplementors = []string{"SiteSectionGroup", "SiteStructureItem"}
+
+func (ec *executionContext) _SiteSectionGroup(ctx context.Context, sel ast.SelectionSet, obj *ent.SiteSectionGroup) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteSectionGroupImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteSectionGroup")
+		case "id":
+			out.Values[i] = ec._SiteSectionGroup_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "siteId":
+			out.Values[i] = ec._SiteSectionGroup_siteId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "site":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SiteSectionGroup_site(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "title":
+			out.Values[i] = ec._SiteSectionGroup_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "icon":
+			out.Values[i] = ec._SiteSectionGroup_icon(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "sections":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SiteSectionGroup_sections(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "createdAt":
+			out.Values[i] = ec._SiteSectionGroup_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._SiteSectionGroup_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteSectionGroupConnectionImplementors = []string{"SiteSectionGroupConnection"}
+
+func (ec *executionContext) _SiteSectionGroupConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSectionGroupConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteSectionGroupConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteSectionGroupConnection")
+		case "edges":
+			out.Values[i] = ec._SiteSectionGroupConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._SiteSectionGroupConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._SiteSectionGroupConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteSectionGroupEdgeImplementors = []string{"SiteSectionGroupEdge"}
+
+func (ec *executionContext) _SiteSectionGroupEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSectionGroupEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteSectionGroupEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteSectionGroupEdge")
+		case "cursor":
+			out.Values[i] = ec._SiteSectionGroupEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._SiteSectionGroupEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var siteShareLinkImplementors = []string{"SiteShareLink"}
 
 func (ec *executionContext) _SiteShareLink(ctx context.Context, sel ast.SelectionSet, obj *ent.SiteShareLink) graphql.Marshaler {
@@ -46790,6 +50661,54 @@ func (ec *executionContext) _SiteSpaceEdge(ctx context.Context, sel ast.Selectio
 			}
 		case "node":
 			out.Values[i] = ec._SiteSpaceEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteStructureImplementors = []string{"SiteStructure"}
+
+func (ec *executionContext) _SiteStructure(ctx context.Context, sel ast.SelectionSet, obj *model.SiteStructure) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteStructureImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteStructure")
+		case "type":
+			out.Values[i] = ec._SiteStructure_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "items":
+			out.Values[i] = ec._SiteStructure_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteSpaces":
+			out.Values[i] = ec._SiteStructure_siteSpaces(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -49441,6 +53360,16 @@ func (ec *executionContext) unmarshalNCreateSiteInput2githubᚗcomᚋbinderyhq�
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNCreateSiteSectionGroupInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCreateSiteSectionGroupInput(ctx context.Context, v any) (model.CreateSiteSectionGroupInput, error) {
+	res, err := ec.unmarshalInputCreateSiteSectionGroupInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNCreateSiteSectionInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCreateSiteSectionInput(ctx context.Context, v any) (model.CreateSiteSectionInput, error) {
+	res, err := ec.unmarshalInputCreateSiteSectionInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreateSiteShareLinkInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCreateSiteShareLinkInput(ctx context.Context, v any) (model.CreateSiteShareLinkInput, error) {
 	res, err := ec.unmarshalInputCreateSiteShareLinkInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -50794,6 +54723,114 @@ func (ec *executionContext) marshalNSitePublishingAuth2ᚖgithubᚗcomᚋbindery
 	return ec._SitePublishingAuth(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNSiteSection2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SiteSection) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteSection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSection(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteSection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSection(ctx context.Context, sel ast.SelectionSet, v *ent.SiteSection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteSection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteSectionConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSectionConnection(ctx context.Context, sel ast.SelectionSet, v *model.SiteSectionConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteSectionConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteSectionEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSectionEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteSectionEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteSectionEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSectionEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteSectionEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSectionEdge(ctx context.Context, sel ast.SelectionSet, v *model.SiteSectionEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteSectionEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteSectionGroup2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSectionGroup(ctx context.Context, sel ast.SelectionSet, v *ent.SiteSectionGroup) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteSectionGroup(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteSectionGroupConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSectionGroupConnection(ctx context.Context, sel ast.SelectionSet, v *model.SiteSectionGroupConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteSectionGroupConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteSectionGroupEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSectionGroupEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteSectionGroupEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteSectionGroupEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSectionGroupEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteSectionGroupEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSectionGroupEdge(ctx context.Context, sel ast.SelectionSet, v *model.SiteSectionGroupEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteSectionGroupEdge(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNSiteShareLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteShareLink(ctx context.Context, sel ast.SelectionSet, v *ent.SiteShareLink) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -50840,6 +54877,22 @@ func (ec *executionContext) marshalNSiteShareLinkEdge2ᚖgithubᚗcomᚋbinderyh
 	return ec._SiteShareLinkEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNSiteSpace2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSpaceᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SiteSpace) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSpace(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSpace(ctx context.Context, sel ast.SelectionSet, v *ent.SiteSpace) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -50884,6 +54937,52 @@ func (ec *executionContext) marshalNSiteSpaceEdge2ᚖgithubᚗcomᚋbinderyhqᚋ
 		return graphql.Null
 	}
 	return ec._SiteSpaceEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteStructure2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteStructure(ctx context.Context, sel ast.SelectionSet, v *model.SiteStructure) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteStructure(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteStructureItem2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteStructureItem(ctx context.Context, sel ast.SelectionSet, v model.SiteStructureItem) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteStructureItem(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteStructureItem2ᚕgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteStructureItemᚄ(ctx context.Context, sel ast.SelectionSet, v []model.SiteStructureItem) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteStructureItem2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteStructureItem(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNSiteStructureType2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteStructureType(ctx context.Context, v any) (model.SiteStructureType, error) {
+	var res model.SiteStructureType
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSiteStructureType2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteStructureType(ctx context.Context, sel ast.SelectionSet, v model.SiteStructureType) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) unmarshalNSiteType2githubᚗcomᚋbinderyhqᚋbinderyᚋentᚋsiteᚐType(ctx context.Context, v any) (site.Type, error) {
@@ -51302,6 +55401,16 @@ func (ec *executionContext) unmarshalNUpdateSiteInput2githubᚗcomᚋbinderyhq�
 
 func (ec *executionContext) unmarshalNUpdateSitePublishingAuthInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐUpdateSitePublishingAuthInput(ctx context.Context, v any) (model.UpdateSitePublishingAuthInput, error) {
 	res, err := ec.unmarshalInputUpdateSitePublishingAuthInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateSiteSectionGroupInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐUpdateSiteSectionGroupInput(ctx context.Context, v any) (model.UpdateSiteSectionGroupInput, error) {
+	res, err := ec.unmarshalInputUpdateSiteSectionGroupInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateSiteSectionInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐUpdateSiteSectionInput(ctx context.Context, v any) (model.UpdateSiteSectionInput, error) {
+	res, err := ec.unmarshalInputUpdateSiteSectionInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -51949,6 +56058,20 @@ func (ec *executionContext) marshalOSiteProxy2ᚖgithubᚗcomᚋbinderyhqᚋbind
 	return ec._SiteProxy(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOSiteSection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSection(ctx context.Context, sel ast.SelectionSet, v *ent.SiteSection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SiteSection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSiteSectionGroup2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSectionGroup(ctx context.Context, sel ast.SelectionSet, v *ent.SiteSectionGroup) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SiteSectionGroup(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOSiteSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSpace(ctx context.Context, sel ast.SelectionSet, v *ent.SiteSpace) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -51961,6 +56084,22 @@ func (ec *executionContext) unmarshalOSiteSpacePositionInput2ᚖgithubᚗcomᚋb
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputSiteSpacePositionInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOSiteStructurePointerInput2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteStructurePointerInput(ctx context.Context, v any) (*model.SiteStructurePointerInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSiteStructurePointerInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOSiteStructurePositionInput2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteStructurePositionInput(ctx context.Context, v any) (*model.SiteStructurePositionInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSiteStructurePositionInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 

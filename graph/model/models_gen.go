@@ -290,6 +290,26 @@ type CreateSiteInput struct {
 	NewSpace *bool `json:"newSpace,omitempty"`
 }
 
+type CreateSiteSectionGroupInput struct {
+	// 1 to 100 characters.
+	Title string `json:"title"`
+	// An icon name, at most 50 characters.
+	Icon *string `json:"icon,omitempty"`
+	// Sections of the site to put in the group, in order (each leaves the group it was in).
+	Sections []string `json:"sections,omitempty"`
+}
+
+type CreateSiteSectionInput struct {
+	// A space of the organization, the section's first site space; null creates a new space titled as the section (else as the site).
+	SpaceID *string `json:"spaceId,omitempty"`
+	// 2 to 64 characters; defaults to the space's title.
+	Title *string `json:"title,omitempty"`
+	// An icon name, at most 50 characters.
+	Icon *string `json:"icon,omitempty"`
+	// A section group of the site to create the section in, at its end; the top level when absent.
+	SectionGroupID *string `json:"sectionGroupId,omitempty"`
+}
+
 type CreateSiteShareLinkInput struct {
 	// At most 50 characters; may be empty.
 	Name string `json:"name"`
@@ -740,6 +760,28 @@ type SiteProxy struct {
 	Target string `json:"target"`
 }
 
+type SiteSectionConnection struct {
+	Edges      []*SiteSectionEdge `json:"edges"`
+	PageInfo   *PageInfo          `json:"pageInfo"`
+	TotalCount int                `json:"totalCount"`
+}
+
+type SiteSectionEdge struct {
+	Cursor string           `json:"cursor"`
+	Node   *ent.SiteSection `json:"node"`
+}
+
+type SiteSectionGroupConnection struct {
+	Edges      []*SiteSectionGroupEdge `json:"edges"`
+	PageInfo   *PageInfo               `json:"pageInfo"`
+	TotalCount int                     `json:"totalCount"`
+}
+
+type SiteSectionGroupEdge struct {
+	Cursor string                `json:"cursor"`
+	Node   *ent.SiteSectionGroup `json:"node"`
+}
+
 type SiteShareLinkConnection struct {
 	Edges      []*SiteShareLinkEdge `json:"edges"`
 	PageInfo   *PageInfo            `json:"pageInfo"`
@@ -766,6 +808,18 @@ type SiteSpaceEdge struct {
 type SiteSpacePositionInput struct {
 	Before *string `json:"before,omitempty"`
 	After  *string `json:"after,omitempty"`
+}
+
+// A section or a section group of the site: exactly one of the two ids.
+type SiteStructurePointerInput struct {
+	Section *string `json:"section,omitempty"`
+	Group   *string `json:"group,omitempty"`
+}
+
+// Where an item goes among the items of a level: just before one, just after one (both: neighbours), or at the end when neither is given.
+type SiteStructurePositionInput struct {
+	Before *SiteStructurePointerInput `json:"before,omitempty"`
+	After  *SiteStructurePointerInput `json:"after,omitempty"`
 }
 
 type SpaceConnection struct {
@@ -960,6 +1014,32 @@ type UpdateSitePublishingAuthInput struct {
 	FallbackURL graphql.Omittable[*string] `json:"fallbackURL,omitempty"`
 	// An absolute http(s) URL of at most 2048 characters; null removes it, absent keeps it.
 	LogoutURL graphql.Omittable[*string] `json:"logoutURL,omitempty"`
+}
+
+// Absent fields stay as they are; null removes the icon.
+type UpdateSiteSectionGroupInput struct {
+	// 1 to 100 characters.
+	Title *string `json:"title,omitempty"`
+	// At most 50 characters.
+	Icon graphql.Omittable[*string] `json:"icon,omitempty"`
+}
+
+// Absent fields stay as they are; null removes condition, icon and description.
+type UpdateSiteSectionInput struct {
+	// 2 to 128 characters.
+	Title *string `json:"title,omitempty"`
+	// 1 to 100 letters, digits, '-', '_' or '.', unique among the site's sections.
+	Path *string `json:"path,omitempty"`
+	// A site space of this section: the one its readers land on.
+	DefaultSiteSpace *string `json:"defaultSiteSpace,omitempty"`
+	// 1 to 1024 characters, checked against the site's adaptive-content schema.
+	Condition graphql.Omittable[*string] `json:"condition,omitempty"`
+	// At most 50 characters.
+	Icon graphql.Omittable[*string] `json:"icon,omitempty"`
+	// At most 256 characters.
+	Description graphql.Omittable[*string] `json:"description,omitempty"`
+	// A section group of the site to move the section into (at its end); null takes it out of its group (just after the group).
+	SectionGroupID graphql.Omittable[*string] `json:"sectionGroupId,omitempty"`
 }
 
 type UpdateSiteShareLinkInput struct {
@@ -1406,6 +1486,62 @@ func (e *SAMLProviderStatus) UnmarshalJSON(b []byte) error {
 }
 
 func (e SAMLProviderStatus) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// SECTIONS for a site with sections, SITE_SPACES for one without.
+type SiteStructureType string
+
+const (
+	SiteStructureTypeSections   SiteStructureType = "SECTIONS"
+	SiteStructureTypeSiteSpaces SiteStructureType = "SITE_SPACES"
+)
+
+var AllSiteStructureType = []SiteStructureType{
+	SiteStructureTypeSections,
+	SiteStructureTypeSiteSpaces,
+}
+
+func (e SiteStructureType) IsValid() bool {
+	switch e {
+	case SiteStructureTypeSections, SiteStructureTypeSiteSpaces:
+		return true
+	}
+	return false
+}
+
+func (e SiteStructureType) String() string {
+	return string(e)
+}
+
+func (e *SiteStructureType) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SiteStructureType(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SiteStructureType", str)
+	}
+	return nil
+}
+
+func (e SiteStructureType) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SiteStructureType) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SiteStructureType) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil
