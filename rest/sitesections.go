@@ -10,14 +10,15 @@ import (
 	"github.com/binderyhq/bindery/graph/model"
 )
 
-// listSiteSections lists a site's sections. `shareKey` is accepted and not needed: the caller is
-// a member of the site's organization (share links open published sites to visitors).
+// listSiteSections lists a site's sections; with `shareKey`, their published URLs carry the key
+// (decision 161).
 func (a *api) listSiteSections(w http.ResponseWriter, r *http.Request) {
+	s, r, err := a.sharedSiteOf(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
 	serveList(w, r, a.siteSection, func(ctx context.Context, limit *int, page *string) (model.Connection[*ent.SiteSection], error) {
-		s, err := a.siteOf(ctx, r)
-		if err != nil {
-			return nil, err
-		}
 		return a.r.Site().Sections(ctx, s, limit, page)
 	})
 }
@@ -87,16 +88,15 @@ func (a *api) moveSiteSection(w http.ResponseWriter, r *http.Request) {
 	respondWith(w, r, http.StatusOK, sec, err, a.siteSection)
 }
 
-// getSiteStructure answers how a site is arranged. `shareKey` is accepted and not needed, as for
-// listSiteSections.
+// getSiteStructure answers how a site is arranged; with `shareKey`, its published URLs carry the
+// key, as listSiteSections' do.
 func (a *api) getSiteStructure(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	s, err := a.siteOf(ctx, r)
+	s, r, err := a.sharedSiteOf(r)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	st, err := a.r.Site().Structure(ctx, s)
+	st, err := a.r.Site().Structure(r.Context(), s)
 	respondWith(w, r, http.StatusOK, st, err, a.siteStructure(s))
 }
 

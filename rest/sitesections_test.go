@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -495,6 +496,42 @@ func TestSiteSectionDefaultAndURLs(t *testing.T) {
 		map[string]any{"o": f.org, "s": f.site}), &g)
 	if got := g.Organization.Site.Sections.Edges[0].Node.URL; got != site+"api-reference/" {
 		t.Fatalf("SiteSection.url %q", got)
+	}
+}
+
+// TestSiteSectionShareKey: `shareKey` on the sections and the structure makes their published URLs
+// carry it (decision 161); a key that opens nothing is 404.
+func TestSiteSectionShareKey(t *testing.T) {
+	f := newSectionsFixture(t)
+	f.add(t, map[string]any{"spaceId": f.api})
+	f.add(t, map[string]any{"spaceId": f.guide})
+	f.e.Do(f.admin, "POST", f.path(f.site, "publish"), nil)
+	var link wireShareLink
+	f.e.Do(f.admin, "POST", f.path(f.site, "share-links"), map[string]any{"name": "Reviewers"}).JSON(t, &link)
+	key := keyOf(t, link)
+	var l struct {
+		Items []struct {
+			URLs       struct{ Published string }
+			SiteSpaces []struct{ URLs struct{ Published string } }
+		}
+	}
+	f.e.Do(f.admin, "GET", f.sec()+"?shareKey="+url.QueryEscape(key), nil).JSON(t, &l)
+	for _, s := range l.Items {
+		if !strings.HasSuffix(s.URLs.Published, "/?shareKey="+key) || !strings.HasSuffix(s.SiteSpaces[0].URLs.Published, "?shareKey="+key) {
+			t.Fatalf("unkeyed URLs in %+v", s)
+		}
+	}
+	var st struct {
+		Structure []struct{ URLs struct{ Published string } }
+	}
+	f.e.Do(f.admin, "GET", f.path(f.site, "structure")+"?shareKey="+url.QueryEscape(key), nil).JSON(t, &st)
+	if len(st.Structure) != 2 || !strings.HasSuffix(st.Structure[1].URLs.Published, "?shareKey="+key) {
+		t.Fatalf("structure %+v", st)
+	}
+	for _, p := range []string{f.sec(), f.path(f.site, "structure")} {
+		if msg := testenv.CheckError(t, f.e.Do(f.admin, "GET", p+"?shareKey=nope", nil), 404); !strings.Contains(msg, "shareKey") {
+			t.Fatalf("message %q", msg)
+		}
 	}
 }
 

@@ -58,6 +58,16 @@ type shareKeyContext struct{}
 // withShareKey returns r carrying the share key of its `shareKey` parameter, resolved for site s
 // (NOT_FOUND when it is no active link's key of the site): published URLs written for the
 // request carry it (keyed).
+// sharedSiteOf loads the site named in the path, and returns r carrying its share key (withShareKey).
+func (a *api) sharedSiteOf(r *http.Request) (*ent.Site, *http.Request, error) {
+	s, err := a.siteOf(r.Context(), r)
+	if err != nil {
+		return nil, r, err
+	}
+	r, err = a.withShareKey(r, s)
+	return s, r, err
+}
+
 func (a *api) withShareKey(r *http.Request, s *ent.Site) (*http.Request, error) {
 	key, err := a.r.SiteShareKey(r.Context(), s, query{r}.str("shareKey"))
 	if err != nil || key == nil {

@@ -68,10 +68,7 @@ func (a *api) listSiteSpaces(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	s, err := a.siteOf(r.Context(), r)
-	if err == nil {
-		r, err = a.withShareKey(r, s)
-	}
+	s, r, err := a.sharedSiteOf(r)
 	if err != nil {
 		writeError(w, r, err)
 		return
