@@ -53,7 +53,9 @@ func (r *Resolver) samlProviders(ctx context.Context, o *ent.Organization, first
 	}
 	return &model.SAMLProviderConnection{
 		Edges: edges(p.Items, func(p *ent.SAMLProvider) page.Cursor { return page.Cursor{Key: p.Label, ID: p.ID} },
-			func(c string, n *ent.SAMLProvider) *model.SAMLProviderEdge { return &model.SAMLProviderEdge{Cursor: c, Node: n} }),
+			func(c string, n *ent.SAMLProvider) *model.SAMLProviderEdge {
+				return &model.SAMLProviderEdge{Cursor: c, Node: n}
+			}),
 		PageInfo: pageInfo(p), TotalCount: p.Count,
 	}, nil
 }

@@ -58,7 +58,9 @@ func TestSAMLProviders(t *testing.T) {
 		if l := e.Raw(admin, "GET", base, "", nil).Map(t); l["count"] != float64(2) {
 			t.Fatalf("list: %v", l)
 		}
-		var logins struct{ Items []struct{ ID, Label, StartURL string } }
+		var logins struct {
+			Items []struct{ ID, Label, StartURL string }
+		}
 		e.Do(testenv.Actor{}, "GET", "/v1/orgs/"+org+"/sso", nil).JSON(t, &logins)
 		if len(logins.Items) != 1 || logins.Items[0].ID != id || logins.Items[0].StartURL != e.Server.URL+"/sso/saml/"+id+"/start" {
 			t.Fatalf("sign-in entries (active providers only): %+v", logins)

@@ -349,7 +349,9 @@ func TestSSOSessions(t *testing.T) {
 		// Bea also belongs to a second organization that enforces SSO through its own provider.
 		other, otherOrg := f.e.Bootstrap("zed@zeta.io", "Zeta")
 		me := f.e.Do(testenv.Actor{Token: f.admin.Token}, "GET", "/v1/orgs/"+f.org+"/members?limit=100", nil)
-		var ms struct{ Items []struct{ User struct{ ID, Email string } } }
+		var ms struct {
+			Items []struct{ User struct{ ID, Email string } }
+		}
 		me.JSON(t, &ms)
 		var beaID string
 		for _, m := range ms.Items {

@@ -65,7 +65,9 @@ func Decode(samlResponse string) (doc []byte, inResponseTo string, err error) {
 type ReplayFunc func(assertionID string, expiresAt time.Time) error
 
 // Consume implements saml.AssertionReplayCache.
-func (f ReplayFunc) Consume(assertionID string, expiresAt time.Time) error { return f(assertionID, expiresAt) }
+func (f ReplayFunc) Consume(assertionID string, expiresAt time.Time) error {
+	return f(assertionID, expiresAt)
+}
 
 // Identity is the person an answer vouches for.
 type Identity struct {
