@@ -115,7 +115,11 @@ func orOpen(v *viewer.Viewer, min viewer.Role, col columns, c cond) cond {
 	if min != viewer.RoleRead {
 		return c
 	}
-	return or(c, openToAnyone(v.ShareKeys(), col), in(col("id"), v.Admitted()))
+	open := or(c, openToAnyone(v.ShareKeys(), col))
+	if admitted := v.Admitted(); len(admitted) > 0 { // members' statements stay as they were
+		return or(open, in(col("id"), admitted))
+	}
+	return open
 }
 
 // memberRole holds where v's role as a member who is no admin of the row's organization — by
