@@ -28,6 +28,7 @@ import (
 	"github.com/binderyhq/bindery/ent/invitelink"
 	"github.com/binderyhq/bindery/ent/job"
 	"github.com/binderyhq/bindery/ent/member"
+	"github.com/binderyhq/bindery/ent/movedpage"
 	"github.com/binderyhq/bindery/ent/openapispec"
 	"github.com/binderyhq/bindery/ent/openapispecversion"
 	"github.com/binderyhq/bindery/ent/organization"
@@ -41,6 +42,7 @@ import (
 	"github.com/binderyhq/bindery/ent/session"
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/sitepublishingauth"
+	"github.com/binderyhq/bindery/ent/siteredirect"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitesectiongroup"
 	"github.com/binderyhq/bindery/ent/sitesharelink"
@@ -85,6 +87,8 @@ type Client struct {
 	Job *JobClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
+	// MovedPage is the client for interacting with the MovedPage builders.
+	MovedPage *MovedPageClient
 	// OpenAPISpec is the client for interacting with the OpenAPISpec builders.
 	OpenAPISpec *OpenAPISpecClient
 	// OpenAPISpecVersion is the client for interacting with the OpenAPISpecVersion builders.
@@ -111,6 +115,8 @@ type Client struct {
 	Site *SiteClient
 	// SitePublishingAuth is the client for interacting with the SitePublishingAuth builders.
 	SitePublishingAuth *SitePublishingAuthClient
+	// SiteRedirect is the client for interacting with the SiteRedirect builders.
+	SiteRedirect *SiteRedirectClient
 	// SiteSection is the client for interacting with the SiteSection builders.
 	SiteSection *SiteSectionClient
 	// SiteSectionGroup is the client for interacting with the SiteSectionGroup builders.
@@ -153,6 +159,7 @@ func (c *Client) init() {
 	c.InviteLink = NewInviteLinkClient(c.config)
 	c.Job = NewJobClient(c.config)
 	c.Member = NewMemberClient(c.config)
+	c.MovedPage = NewMovedPageClient(c.config)
 	c.OpenAPISpec = NewOpenAPISpecClient(c.config)
 	c.OpenAPISpecVersion = NewOpenAPISpecVersionClient(c.config)
 	c.Organization = NewOrganizationClient(c.config)
@@ -166,6 +173,7 @@ func (c *Client) init() {
 	c.Session = NewSessionClient(c.config)
 	c.Site = NewSiteClient(c.config)
 	c.SitePublishingAuth = NewSitePublishingAuthClient(c.config)
+	c.SiteRedirect = NewSiteRedirectClient(c.config)
 	c.SiteSection = NewSiteSectionClient(c.config)
 	c.SiteSectionGroup = NewSiteSectionGroupClient(c.config)
 	c.SiteShareLink = NewSiteShareLinkClient(c.config)
@@ -280,6 +288,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		InviteLink:          NewInviteLinkClient(cfg),
 		Job:                 NewJobClient(cfg),
 		Member:              NewMemberClient(cfg),
+		MovedPage:           NewMovedPageClient(cfg),
 		OpenAPISpec:         NewOpenAPISpecClient(cfg),
 		OpenAPISpecVersion:  NewOpenAPISpecVersionClient(cfg),
 		Organization:        NewOrganizationClient(cfg),
@@ -293,6 +302,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Session:             NewSessionClient(cfg),
 		Site:                NewSiteClient(cfg),
 		SitePublishingAuth:  NewSitePublishingAuthClient(cfg),
+		SiteRedirect:        NewSiteRedirectClient(cfg),
 		SiteSection:         NewSiteSectionClient(cfg),
 		SiteSectionGroup:    NewSiteSectionGroupClient(cfg),
 		SiteShareLink:       NewSiteShareLinkClient(cfg),
@@ -334,6 +344,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		InviteLink:          NewInviteLinkClient(cfg),
 		Job:                 NewJobClient(cfg),
 		Member:              NewMemberClient(cfg),
+		MovedPage:           NewMovedPageClient(cfg),
 		OpenAPISpec:         NewOpenAPISpecClient(cfg),
 		OpenAPISpecVersion:  NewOpenAPISpecVersionClient(cfg),
 		Organization:        NewOrganizationClient(cfg),
@@ -347,6 +358,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Session:             NewSessionClient(cfg),
 		Site:                NewSiteClient(cfg),
 		SitePublishingAuth:  NewSitePublishingAuthClient(cfg),
+		SiteRedirect:        NewSiteRedirectClient(cfg),
 		SiteSection:         NewSiteSectionClient(cfg),
 		SiteSectionGroup:    NewSiteSectionGroupClient(cfg),
 		SiteShareLink:       NewSiteShareLinkClient(cfg),
@@ -387,11 +399,12 @@ func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIToken, c.BodyLink, c.ChangeRequest, c.Collection, c.Comment,
 		c.CommentReply, c.ContentObject, c.CustomField, c.CustomFieldValue, c.FileBlob,
-		c.InviteLink, c.Job, c.Member, c.OpenAPISpec, c.OpenAPISpecVersion,
-		c.Organization, c.PermissionGrant, c.Reaction, c.Revision, c.SAMLAssertion,
-		c.SAMLProvider, c.SAMLRequest, c.ServerKey, c.Session, c.Site,
-		c.SitePublishingAuth, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
-		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.TranslationSettings, c.User,
+		c.InviteLink, c.Job, c.Member, c.MovedPage, c.OpenAPISpec,
+		c.OpenAPISpecVersion, c.Organization, c.PermissionGrant, c.Reaction,
+		c.Revision, c.SAMLAssertion, c.SAMLProvider, c.SAMLRequest, c.ServerKey,
+		c.Session, c.Site, c.SitePublishingAuth, c.SiteRedirect, c.SiteSection,
+		c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space, c.Team,
+		c.TeamMember, c.TranslationSettings, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -403,11 +416,12 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIToken, c.BodyLink, c.ChangeRequest, c.Collection, c.Comment,
 		c.CommentReply, c.ContentObject, c.CustomField, c.CustomFieldValue, c.FileBlob,
-		c.InviteLink, c.Job, c.Member, c.OpenAPISpec, c.OpenAPISpecVersion,
-		c.Organization, c.PermissionGrant, c.Reaction, c.Revision, c.SAMLAssertion,
-		c.SAMLProvider, c.SAMLRequest, c.ServerKey, c.Session, c.Site,
-		c.SitePublishingAuth, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
-		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.TranslationSettings, c.User,
+		c.InviteLink, c.Job, c.Member, c.MovedPage, c.OpenAPISpec,
+		c.OpenAPISpecVersion, c.Organization, c.PermissionGrant, c.Reaction,
+		c.Revision, c.SAMLAssertion, c.SAMLProvider, c.SAMLRequest, c.ServerKey,
+		c.Session, c.Site, c.SitePublishingAuth, c.SiteRedirect, c.SiteSection,
+		c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space, c.Team,
+		c.TeamMember, c.TranslationSettings, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -442,6 +456,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Job.mutate(ctx, m)
 	case *MemberMutation:
 		return c.Member.mutate(ctx, m)
+	case *MovedPageMutation:
+		return c.MovedPage.mutate(ctx, m)
 	case *OpenAPISpecMutation:
 		return c.OpenAPISpec.mutate(ctx, m)
 	case *OpenAPISpecVersionMutation:
@@ -468,6 +484,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Site.mutate(ctx, m)
 	case *SitePublishingAuthMutation:
 		return c.SitePublishingAuth.mutate(ctx, m)
+	case *SiteRedirectMutation:
+		return c.SiteRedirect.mutate(ctx, m)
 	case *SiteSectionMutation:
 		return c.SiteSection.mutate(ctx, m)
 	case *SiteSectionGroupMutation:
@@ -2825,6 +2843,172 @@ func (c *MemberClient) mutate(ctx context.Context, m *MemberMutation) (Value, er
 	}
 }
 
+// MovedPageClient is a client for the MovedPage schema.
+type MovedPageClient struct {
+	config
+}
+
+// NewMovedPageClient returns a client for the MovedPage from the given config.
+func NewMovedPageClient(c config) *MovedPageClient {
+	return &MovedPageClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `movedpage.Hooks(f(g(h())))`.
+func (c *MovedPageClient) Use(hooks ...Hook) {
+	c.hooks.MovedPage = append(c.hooks.MovedPage, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `movedpage.Intercept(f(g(h())))`.
+func (c *MovedPageClient) Intercept(interceptors ...Interceptor) {
+	c.inters.MovedPage = append(c.inters.MovedPage, interceptors...)
+}
+
+// Create returns a builder for creating a MovedPage entity.
+func (c *MovedPageClient) Create() *MovedPageCreate {
+	mutation := newMovedPageMutation(c.config, OpCreate)
+	return &MovedPageCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of MovedPage entities.
+func (c *MovedPageClient) CreateBulk(builders ...*MovedPageCreate) *MovedPageCreateBulk {
+	return &MovedPageCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *MovedPageClient) MapCreateBulk(slice any, setFunc func(*MovedPageCreate, int)) *MovedPageCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &MovedPageCreateBulk{err: fmt.Errorf("calling to MovedPageClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*MovedPageCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &MovedPageCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for MovedPage.
+func (c *MovedPageClient) Update() *MovedPageUpdate {
+	mutation := newMovedPageMutation(c.config, OpUpdate)
+	return &MovedPageUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *MovedPageClient) UpdateOne(_m *MovedPage) *MovedPageUpdateOne {
+	mutation := newMovedPageMutation(c.config, OpUpdateOne, withMovedPage(_m))
+	return &MovedPageUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *MovedPageClient) UpdateOneID(id string) *MovedPageUpdateOne {
+	mutation := newMovedPageMutation(c.config, OpUpdateOne, withMovedPageID(id))
+	return &MovedPageUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for MovedPage.
+func (c *MovedPageClient) Delete() *MovedPageDelete {
+	mutation := newMovedPageMutation(c.config, OpDelete)
+	return &MovedPageDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *MovedPageClient) DeleteOne(_m *MovedPage) *MovedPageDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *MovedPageClient) DeleteOneID(id string) *MovedPageDeleteOne {
+	builder := c.Delete().Where(movedpage.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &MovedPageDeleteOne{builder}
+}
+
+// Query returns a query builder for MovedPage.
+func (c *MovedPageClient) Query() *MovedPageQuery {
+	return &MovedPageQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeMovedPage},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a MovedPage entity by its id.
+func (c *MovedPageClient) Get(ctx context.Context, id string) (*MovedPage, error) {
+	return c.Query().Where(movedpage.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *MovedPageClient) GetX(ctx context.Context, id string) *MovedPage {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a MovedPage.
+func (c *MovedPageClient) QueryOrganization(_m *MovedPage) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(movedpage.Table, movedpage.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, movedpage.OrganizationTable, movedpage.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySpace queries the space edge of a MovedPage.
+func (c *MovedPageClient) QuerySpace(_m *MovedPage) *SpaceQuery {
+	query := (&SpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(movedpage.Table, movedpage.FieldID, id),
+			sqlgraph.To(space.Table, space.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, movedpage.SpaceTable, movedpage.SpaceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *MovedPageClient) Hooks() []Hook {
+	hooks := c.hooks.MovedPage
+	return append(hooks[:len(hooks):len(hooks)], movedpage.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *MovedPageClient) Interceptors() []Interceptor {
+	return c.inters.MovedPage
+}
+
+func (c *MovedPageClient) mutate(ctx context.Context, m *MovedPageMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&MovedPageCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&MovedPageUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&MovedPageUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&MovedPageDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown MovedPage mutation op: %q", m.Op())
+	}
+}
+
 // OpenAPISpecClient is a client for the OpenAPISpec schema.
 type OpenAPISpecClient struct {
 	config
@@ -5079,6 +5263,204 @@ func (c *SitePublishingAuthClient) mutate(ctx context.Context, m *SitePublishing
 	}
 }
 
+// SiteRedirectClient is a client for the SiteRedirect schema.
+type SiteRedirectClient struct {
+	config
+}
+
+// NewSiteRedirectClient returns a client for the SiteRedirect from the given config.
+func NewSiteRedirectClient(c config) *SiteRedirectClient {
+	return &SiteRedirectClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `siteredirect.Hooks(f(g(h())))`.
+func (c *SiteRedirectClient) Use(hooks ...Hook) {
+	c.hooks.SiteRedirect = append(c.hooks.SiteRedirect, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `siteredirect.Intercept(f(g(h())))`.
+func (c *SiteRedirectClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SiteRedirect = append(c.inters.SiteRedirect, interceptors...)
+}
+
+// Create returns a builder for creating a SiteRedirect entity.
+func (c *SiteRedirectClient) Create() *SiteRedirectCreate {
+	mutation := newSiteRedirectMutation(c.config, OpCreate)
+	return &SiteRedirectCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SiteRedirect entities.
+func (c *SiteRedirectClient) CreateBulk(builders ...*SiteRedirectCreate) *SiteRedirectCreateBulk {
+	return &SiteRedirectCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SiteRedirectClient) MapCreateBulk(slice any, setFunc func(*SiteRedirectCreate, int)) *SiteRedirectCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SiteRedirectCreateBulk{err: fmt.Errorf("calling to SiteRedirectClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SiteRedirectCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SiteRedirectCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SiteRedirect.
+func (c *SiteRedirectClient) Update() *SiteRedirectUpdate {
+	mutation := newSiteRedirectMutation(c.config, OpUpdate)
+	return &SiteRedirectUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SiteRedirectClient) UpdateOne(_m *SiteRedirect) *SiteRedirectUpdateOne {
+	mutation := newSiteRedirectMutation(c.config, OpUpdateOne, withSiteRedirect(_m))
+	return &SiteRedirectUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SiteRedirectClient) UpdateOneID(id string) *SiteRedirectUpdateOne {
+	mutation := newSiteRedirectMutation(c.config, OpUpdateOne, withSiteRedirectID(id))
+	return &SiteRedirectUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SiteRedirect.
+func (c *SiteRedirectClient) Delete() *SiteRedirectDelete {
+	mutation := newSiteRedirectMutation(c.config, OpDelete)
+	return &SiteRedirectDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SiteRedirectClient) DeleteOne(_m *SiteRedirect) *SiteRedirectDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SiteRedirectClient) DeleteOneID(id string) *SiteRedirectDeleteOne {
+	builder := c.Delete().Where(siteredirect.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SiteRedirectDeleteOne{builder}
+}
+
+// Query returns a query builder for SiteRedirect.
+func (c *SiteRedirectClient) Query() *SiteRedirectQuery {
+	return &SiteRedirectQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSiteRedirect},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SiteRedirect entity by its id.
+func (c *SiteRedirectClient) Get(ctx context.Context, id string) (*SiteRedirect, error) {
+	return c.Query().Where(siteredirect.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SiteRedirectClient) GetX(ctx context.Context, id string) *SiteRedirect {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a SiteRedirect.
+func (c *SiteRedirectClient) QueryOrganization(_m *SiteRedirect) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(siteredirect.Table, siteredirect.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, siteredirect.OrganizationTable, siteredirect.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySite queries the site edge of a SiteRedirect.
+func (c *SiteRedirectClient) QuerySite(_m *SiteRedirect) *SiteQuery {
+	query := (&SiteClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(siteredirect.Table, siteredirect.FieldID, id),
+			sqlgraph.To(site.Table, site.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, siteredirect.SiteTable, siteredirect.SiteColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryDestinationSection queries the destination_section edge of a SiteRedirect.
+func (c *SiteRedirectClient) QueryDestinationSection(_m *SiteRedirect) *SiteSectionQuery {
+	query := (&SiteSectionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(siteredirect.Table, siteredirect.FieldID, id),
+			sqlgraph.To(sitesection.Table, sitesection.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, siteredirect.DestinationSectionTable, siteredirect.DestinationSectionColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryDestinationSiteSpace queries the destination_site_space edge of a SiteRedirect.
+func (c *SiteRedirectClient) QueryDestinationSiteSpace(_m *SiteRedirect) *SiteSpaceQuery {
+	query := (&SiteSpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(siteredirect.Table, siteredirect.FieldID, id),
+			sqlgraph.To(sitespace.Table, sitespace.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, siteredirect.DestinationSiteSpaceTable, siteredirect.DestinationSiteSpaceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SiteRedirectClient) Hooks() []Hook {
+	hooks := c.hooks.SiteRedirect
+	return append(hooks[:len(hooks):len(hooks)], siteredirect.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *SiteRedirectClient) Interceptors() []Interceptor {
+	return c.inters.SiteRedirect
+}
+
+func (c *SiteRedirectClient) mutate(ctx context.Context, m *SiteRedirectMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SiteRedirectCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SiteRedirectUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SiteRedirectUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SiteRedirectDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SiteRedirect mutation op: %q", m.Op())
+	}
+}
+
 // SiteSectionClient is a client for the SiteSection schema.
 type SiteSectionClient struct {
 	config
@@ -6770,20 +7152,20 @@ type (
 	hooks struct {
 		APIToken, BodyLink, ChangeRequest, Collection, Comment, CommentReply,
 		ContentObject, CustomField, CustomFieldValue, FileBlob, InviteLink, Job,
-		Member, OpenAPISpec, OpenAPISpecVersion, Organization, PermissionGrant,
-		Reaction, Revision, SAMLAssertion, SAMLProvider, SAMLRequest, ServerKey,
-		Session, Site, SitePublishingAuth, SiteSection, SiteSectionGroup,
-		SiteShareLink, SiteSpace, Space, Team, TeamMember, TranslationSettings,
-		User []ent.Hook
+		Member, MovedPage, OpenAPISpec, OpenAPISpecVersion, Organization,
+		PermissionGrant, Reaction, Revision, SAMLAssertion, SAMLProvider, SAMLRequest,
+		ServerKey, Session, Site, SitePublishingAuth, SiteRedirect, SiteSection,
+		SiteSectionGroup, SiteShareLink, SiteSpace, Space, Team, TeamMember,
+		TranslationSettings, User []ent.Hook
 	}
 	inters struct {
 		APIToken, BodyLink, ChangeRequest, Collection, Comment, CommentReply,
 		ContentObject, CustomField, CustomFieldValue, FileBlob, InviteLink, Job,
-		Member, OpenAPISpec, OpenAPISpecVersion, Organization, PermissionGrant,
-		Reaction, Revision, SAMLAssertion, SAMLProvider, SAMLRequest, ServerKey,
-		Session, Site, SitePublishingAuth, SiteSection, SiteSectionGroup,
-		SiteShareLink, SiteSpace, Space, Team, TeamMember, TranslationSettings,
-		User []ent.Interceptor
+		Member, MovedPage, OpenAPISpec, OpenAPISpecVersion, Organization,
+		PermissionGrant, Reaction, Revision, SAMLAssertion, SAMLProvider, SAMLRequest,
+		ServerKey, Session, Site, SitePublishingAuth, SiteRedirect, SiteSection,
+		SiteSectionGroup, SiteShareLink, SiteSpace, Space, Team, TeamMember,
+		TranslationSettings, User []ent.Interceptor
 	}
 )
 

@@ -25,6 +25,7 @@ import (
 	"github.com/binderyhq/bindery/ent/invitelink"
 	"github.com/binderyhq/bindery/ent/job"
 	"github.com/binderyhq/bindery/ent/member"
+	"github.com/binderyhq/bindery/ent/movedpage"
 	"github.com/binderyhq/bindery/ent/openapispec"
 	"github.com/binderyhq/bindery/ent/openapispecversion"
 	"github.com/binderyhq/bindery/ent/organization"
@@ -38,6 +39,7 @@ import (
 	"github.com/binderyhq/bindery/ent/session"
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/sitepublishingauth"
+	"github.com/binderyhq/bindery/ent/siteredirect"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitesectiongroup"
 	"github.com/binderyhq/bindery/ent/sitesharelink"
@@ -120,6 +122,7 @@ func checkColumn(t, c string) error {
 			invitelink.Table:          invitelink.ValidColumn,
 			job.Table:                 job.ValidColumn,
 			member.Table:              member.ValidColumn,
+			movedpage.Table:           movedpage.ValidColumn,
 			openapispec.Table:         openapispec.ValidColumn,
 			openapispecversion.Table:  openapispecversion.ValidColumn,
 			organization.Table:        organization.ValidColumn,
@@ -133,6 +136,7 @@ func checkColumn(t, c string) error {
 			session.Table:             session.ValidColumn,
 			site.Table:                site.ValidColumn,
 			sitepublishingauth.Table:  sitepublishingauth.ValidColumn,
+			siteredirect.Table:        siteredirect.ValidColumn,
 			sitesection.Table:         sitesection.ValidColumn,
 			sitesectiongroup.Table:    sitesectiongroup.ValidColumn,
 			sitesharelink.Table:       sitesharelink.ValidColumn,

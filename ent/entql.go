@@ -16,6 +16,7 @@ import (
 	"github.com/binderyhq/bindery/ent/invitelink"
 	"github.com/binderyhq/bindery/ent/job"
 	"github.com/binderyhq/bindery/ent/member"
+	"github.com/binderyhq/bindery/ent/movedpage"
 	"github.com/binderyhq/bindery/ent/openapispec"
 	"github.com/binderyhq/bindery/ent/openapispecversion"
 	"github.com/binderyhq/bindery/ent/organization"
@@ -30,6 +31,7 @@ import (
 	"github.com/binderyhq/bindery/ent/session"
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/sitepublishingauth"
+	"github.com/binderyhq/bindery/ent/siteredirect"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitesectiongroup"
 	"github.com/binderyhq/bindery/ent/sitesharelink"
@@ -48,7 +50,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 35)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 37)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apitoken.Table,
@@ -323,6 +325,25 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[13] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   movedpage.Table,
+			Columns: movedpage.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeString,
+				Column: movedpage.FieldID,
+			},
+		},
+		Type: "MovedPage",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			movedpage.FieldCreatedAt:      {Type: field.TypeTime, Column: movedpage.FieldCreatedAt},
+			movedpage.FieldUpdatedAt:      {Type: field.TypeTime, Column: movedpage.FieldUpdatedAt},
+			movedpage.FieldOrganizationID: {Type: field.TypeString, Column: movedpage.FieldOrganizationID},
+			movedpage.FieldSpaceID:        {Type: field.TypeString, Column: movedpage.FieldSpaceID},
+			movedpage.FieldPath:           {Type: field.TypeString, Column: movedpage.FieldPath},
+			movedpage.FieldPageID:         {Type: field.TypeString, Column: movedpage.FieldPageID},
+		},
+	}
+	graph.Nodes[14] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   openapispec.Table,
 			Columns: openapispec.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -346,7 +367,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			openapispec.FieldLastProcessError:     {Type: field.TypeString, Column: openapispec.FieldLastProcessError},
 		},
 	}
-	graph.Nodes[14] = &sqlgraph.Node{
+	graph.Nodes[15] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   openapispecversion.Table,
 			Columns: openapispecversion.Columns,
@@ -367,7 +388,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			openapispecversion.FieldCreatedAt:      {Type: field.TypeTime, Column: openapispecversion.FieldCreatedAt},
 		},
 	}
-	graph.Nodes[15] = &sqlgraph.Node{
+	graph.Nodes[16] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   organization.Table,
 			Columns: organization.Columns,
@@ -395,7 +416,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			organization.FieldPlan:               {Type: field.TypeEnum, Column: organization.FieldPlan},
 		},
 	}
-	graph.Nodes[16] = &sqlgraph.Node{
+	graph.Nodes[17] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   permissiongrant.Table,
 			Columns: permissiongrant.Columns,
@@ -416,7 +437,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			permissiongrant.FieldRole:           {Type: field.TypeEnum, Column: permissiongrant.FieldRole},
 		},
 	}
-	graph.Nodes[17] = &sqlgraph.Node{
+	graph.Nodes[18] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   reaction.Table,
 			Columns: reaction.Columns,
@@ -436,7 +457,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			reaction.FieldCreatedAt:       {Type: field.TypeTime, Column: reaction.FieldCreatedAt},
 		},
 	}
-	graph.Nodes[18] = &sqlgraph.Node{
+	graph.Nodes[19] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   revision.Table,
 			Columns: revision.Columns,
@@ -457,7 +478,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			revision.FieldCreatedAt:       {Type: field.TypeTime, Column: revision.FieldCreatedAt},
 		},
 	}
-	graph.Nodes[19] = &sqlgraph.Node{
+	graph.Nodes[20] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   samlassertion.Table,
 			Columns: samlassertion.Columns,
@@ -471,7 +492,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			samlassertion.FieldExpiresAt: {Type: field.TypeTime, Column: samlassertion.FieldExpiresAt},
 		},
 	}
-	graph.Nodes[20] = &sqlgraph.Node{
+	graph.Nodes[21] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   samlprovider.Table,
 			Columns: samlprovider.Columns,
@@ -493,7 +514,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			samlprovider.FieldDefaultRole:    {Type: field.TypeEnum, Column: samlprovider.FieldDefaultRole},
 		},
 	}
-	graph.Nodes[21] = &sqlgraph.Node{
+	graph.Nodes[22] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   samlrequest.Table,
 			Columns: samlrequest.Columns,
@@ -508,7 +529,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			samlrequest.FieldExpiresAt:  {Type: field.TypeTime, Column: samlrequest.FieldExpiresAt},
 		},
 	}
-	graph.Nodes[22] = &sqlgraph.Node{
+	graph.Nodes[23] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   serverkey.Table,
 			Columns: serverkey.Columns,
@@ -525,7 +546,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			serverkey.FieldSecret:    {Type: field.TypeBytes, Column: serverkey.FieldSecret},
 		},
 	}
-	graph.Nodes[23] = &sqlgraph.Node{
+	graph.Nodes[24] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   session.Table,
 			Columns: session.Columns,
@@ -545,7 +566,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			session.FieldExpiresAt:      {Type: field.TypeTime, Column: session.FieldExpiresAt},
 		},
 	}
-	graph.Nodes[24] = &sqlgraph.Node{
+	graph.Nodes[25] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   site.Table,
 			Columns: site.Columns,
@@ -576,7 +597,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			site.FieldCustomizationUpdatedAt:  {Type: field.TypeTime, Column: site.FieldCustomizationUpdatedAt},
 		},
 	}
-	graph.Nodes[25] = &sqlgraph.Node{
+	graph.Nodes[26] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitepublishingauth.Table,
 			Columns: sitepublishingauth.Columns,
@@ -596,7 +617,34 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitepublishingauth.FieldLogoutURL:      {Type: field.TypeString, Column: sitepublishingauth.FieldLogoutURL},
 		},
 	}
-	graph.Nodes[26] = &sqlgraph.Node{
+	graph.Nodes[27] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   siteredirect.Table,
+			Columns: siteredirect.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeString,
+				Column: siteredirect.FieldID,
+			},
+		},
+		Type: "SiteRedirect",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			siteredirect.FieldCreatedAt:              {Type: field.TypeTime, Column: siteredirect.FieldCreatedAt},
+			siteredirect.FieldUpdatedAt:              {Type: field.TypeTime, Column: siteredirect.FieldUpdatedAt},
+			siteredirect.FieldOrganizationID:         {Type: field.TypeString, Column: siteredirect.FieldOrganizationID},
+			siteredirect.FieldSiteID:                 {Type: field.TypeString, Column: siteredirect.FieldSiteID},
+			siteredirect.FieldSource:                 {Type: field.TypeString, Column: siteredirect.FieldSource},
+			siteredirect.FieldPrefix:                 {Type: field.TypeString, Column: siteredirect.FieldPrefix},
+			siteredirect.FieldDraft:                  {Type: field.TypeBool, Column: siteredirect.FieldDraft},
+			siteredirect.FieldCaptureWildcard:        {Type: field.TypeBool, Column: siteredirect.FieldCaptureWildcard},
+			siteredirect.FieldPermanent:              {Type: field.TypeBool, Column: siteredirect.FieldPermanent},
+			siteredirect.FieldDestinationKind:        {Type: field.TypeEnum, Column: siteredirect.FieldDestinationKind},
+			siteredirect.FieldDestinationSectionID:   {Type: field.TypeString, Column: siteredirect.FieldDestinationSectionID},
+			siteredirect.FieldDestinationSiteSpaceID: {Type: field.TypeString, Column: siteredirect.FieldDestinationSiteSpaceID},
+			siteredirect.FieldDestinationPageID:      {Type: field.TypeString, Column: siteredirect.FieldDestinationPageID},
+			siteredirect.FieldDestinationURL:         {Type: field.TypeString, Column: siteredirect.FieldDestinationURL},
+		},
+	}
+	graph.Nodes[28] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitesection.Table,
 			Columns: sitesection.Columns,
@@ -621,7 +669,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitesection.FieldPosition:       {Type: field.TypeString, Column: sitesection.FieldPosition},
 		},
 	}
-	graph.Nodes[27] = &sqlgraph.Node{
+	graph.Nodes[29] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitesectiongroup.Table,
 			Columns: sitesectiongroup.Columns,
@@ -641,7 +689,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitesectiongroup.FieldPosition:       {Type: field.TypeString, Column: sitesectiongroup.FieldPosition},
 		},
 	}
-	graph.Nodes[28] = &sqlgraph.Node{
+	graph.Nodes[30] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitesharelink.Table,
 			Columns: sitesharelink.Columns,
@@ -661,7 +709,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitesharelink.FieldKeyHash:        {Type: field.TypeBytes, Column: sitesharelink.FieldKeyHash},
 		},
 	}
-	graph.Nodes[29] = &sqlgraph.Node{
+	graph.Nodes[31] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitespace.Table,
 			Columns: sitespace.Columns,
@@ -686,7 +734,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitespace.FieldCustomizationUpdatedAt: {Type: field.TypeTime, Column: sitespace.FieldCustomizationUpdatedAt},
 		},
 	}
-	graph.Nodes[30] = &sqlgraph.Node{
+	graph.Nodes[32] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   space.Table,
 			Columns: space.Columns,
@@ -717,7 +765,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			space.FieldChangeRequestsDraftCount: {Type: field.TypeInt, Column: space.FieldChangeRequestsDraftCount},
 		},
 	}
-	graph.Nodes[31] = &sqlgraph.Node{
+	graph.Nodes[33] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   team.Table,
 			Columns: team.Columns,
@@ -734,7 +782,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			team.FieldTitle:          {Type: field.TypeString, Column: team.FieldTitle},
 		},
 	}
-	graph.Nodes[32] = &sqlgraph.Node{
+	graph.Nodes[34] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   teammember.Table,
 			Columns: teammember.Columns,
@@ -753,7 +801,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			teammember.FieldRole:           {Type: field.TypeEnum, Column: teammember.FieldRole},
 		},
 	}
-	graph.Nodes[33] = &sqlgraph.Node{
+	graph.Nodes[35] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   translationsettings.Table,
 			Columns: translationsettings.Columns,
@@ -771,7 +819,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			translationsettings.FieldLanguages:      {Type: field.TypeJSON, Column: translationsettings.FieldLanguages},
 		},
 	}
-	graph.Nodes[34] = &sqlgraph.Node{
+	graph.Nodes[36] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -1239,6 +1287,30 @@ var schemaGraph = func() *sqlgraph.Schema {
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
 			Inverse: false,
+			Table:   movedpage.OrganizationTable,
+			Columns: []string{movedpage.OrganizationColumn},
+			Bidi:    false,
+		},
+		"MovedPage",
+		"Organization",
+	)
+	graph.MustAddE(
+		"space",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   movedpage.SpaceTable,
+			Columns: []string{movedpage.SpaceColumn},
+			Bidi:    false,
+		},
+		"MovedPage",
+		"Space",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
 			Table:   openapispec.OrganizationTable,
 			Columns: []string{openapispec.OrganizationColumn},
 			Bidi:    false,
@@ -1617,6 +1689,54 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"SitePublishingAuth",
 		"Site",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   siteredirect.OrganizationTable,
+			Columns: []string{siteredirect.OrganizationColumn},
+			Bidi:    false,
+		},
+		"SiteRedirect",
+		"Organization",
+	)
+	graph.MustAddE(
+		"site",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   siteredirect.SiteTable,
+			Columns: []string{siteredirect.SiteColumn},
+			Bidi:    false,
+		},
+		"SiteRedirect",
+		"Site",
+	)
+	graph.MustAddE(
+		"destination_section",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   siteredirect.DestinationSectionTable,
+			Columns: []string{siteredirect.DestinationSectionColumn},
+			Bidi:    false,
+		},
+		"SiteRedirect",
+		"SiteSection",
+	)
+	graph.MustAddE(
+		"destination_site_space",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   siteredirect.DestinationSiteSpaceTable,
+			Columns: []string{siteredirect.DestinationSiteSpaceColumn},
+			Bidi:    false,
+		},
+		"SiteRedirect",
+		"SiteSpace",
 	)
 	graph.MustAddE(
 		"organization",
@@ -3541,6 +3661,104 @@ func (f *MemberFilter) WhereHasUserWith(preds ...predicate.User) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *MovedPageQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the MovedPageQuery builder.
+func (_q *MovedPageQuery) Filter() *MovedPageFilter {
+	return &MovedPageFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *MovedPageMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the MovedPageMutation builder.
+func (m *MovedPageMutation) Filter() *MovedPageFilter {
+	return &MovedPageFilter{config: m.config, predicateAdder: m}
+}
+
+// MovedPageFilter provides a generic filtering capability at runtime for MovedPageQuery.
+type MovedPageFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *MovedPageFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[13].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql string predicate on the id field.
+func (f *MovedPageFilter) WhereID(p entql.StringP) {
+	f.Where(p.Field(movedpage.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *MovedPageFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(movedpage.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *MovedPageFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(movedpage.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql string predicate on the organization_id field.
+func (f *MovedPageFilter) WhereOrganizationID(p entql.StringP) {
+	f.Where(p.Field(movedpage.FieldOrganizationID))
+}
+
+// WhereSpaceID applies the entql string predicate on the space_id field.
+func (f *MovedPageFilter) WhereSpaceID(p entql.StringP) {
+	f.Where(p.Field(movedpage.FieldSpaceID))
+}
+
+// WherePath applies the entql string predicate on the path field.
+func (f *MovedPageFilter) WherePath(p entql.StringP) {
+	f.Where(p.Field(movedpage.FieldPath))
+}
+
+// WherePageID applies the entql string predicate on the page_id field.
+func (f *MovedPageFilter) WherePageID(p entql.StringP) {
+	f.Where(p.Field(movedpage.FieldPageID))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *MovedPageFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *MovedPageFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasSpace applies a predicate to check if query has an edge space.
+func (f *MovedPageFilter) WhereHasSpace() {
+	f.Where(entql.HasEdge("space"))
+}
+
+// WhereHasSpaceWith applies a predicate to check if query has an edge space with a given conditions (other predicates).
+func (f *MovedPageFilter) WhereHasSpaceWith(preds ...predicate.Space) {
+	f.Where(entql.HasEdgeWith("space", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *OpenAPISpecQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -3569,7 +3787,7 @@ type OpenAPISpecFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OpenAPISpecFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[13].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[14].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3711,7 +3929,7 @@ type OpenAPISpecVersionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OpenAPISpecVersionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[14].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[15].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3819,7 +4037,7 @@ type OrganizationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OrganizationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[15].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[16].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3962,7 +4180,7 @@ type PermissionGrantFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PermissionGrantFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[16].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[17].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4112,7 +4330,7 @@ type ReactionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ReactionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[17].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[18].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4257,7 +4475,7 @@ type RevisionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RevisionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[18].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[19].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4407,7 +4625,7 @@ type SAMLAssertionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SAMLAssertionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[19].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[20].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4452,7 +4670,7 @@ type SAMLProviderFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SAMLProviderFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[20].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4565,7 +4783,7 @@ type SAMLRequestFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SAMLRequestFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4615,7 +4833,7 @@ type ServerKeyFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServerKeyFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4675,7 +4893,7 @@ type SessionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SessionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4764,7 +4982,7 @@ type SiteFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4964,7 +5182,7 @@ type SitePublishingAuthFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SitePublishingAuthFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5039,6 +5257,172 @@ func (f *SitePublishingAuthFilter) WhereHasSiteWith(preds ...predicate.Site) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *SiteRedirectQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the SiteRedirectQuery builder.
+func (_q *SiteRedirectQuery) Filter() *SiteRedirectFilter {
+	return &SiteRedirectFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *SiteRedirectMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the SiteRedirectMutation builder.
+func (m *SiteRedirectMutation) Filter() *SiteRedirectFilter {
+	return &SiteRedirectFilter{config: m.config, predicateAdder: m}
+}
+
+// SiteRedirectFilter provides a generic filtering capability at runtime for SiteRedirectQuery.
+type SiteRedirectFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *SiteRedirectFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql string predicate on the id field.
+func (f *SiteRedirectFilter) WhereID(p entql.StringP) {
+	f.Where(p.Field(siteredirect.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *SiteRedirectFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(siteredirect.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *SiteRedirectFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(siteredirect.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql string predicate on the organization_id field.
+func (f *SiteRedirectFilter) WhereOrganizationID(p entql.StringP) {
+	f.Where(p.Field(siteredirect.FieldOrganizationID))
+}
+
+// WhereSiteID applies the entql string predicate on the site_id field.
+func (f *SiteRedirectFilter) WhereSiteID(p entql.StringP) {
+	f.Where(p.Field(siteredirect.FieldSiteID))
+}
+
+// WhereSource applies the entql string predicate on the source field.
+func (f *SiteRedirectFilter) WhereSource(p entql.StringP) {
+	f.Where(p.Field(siteredirect.FieldSource))
+}
+
+// WherePrefix applies the entql string predicate on the prefix field.
+func (f *SiteRedirectFilter) WherePrefix(p entql.StringP) {
+	f.Where(p.Field(siteredirect.FieldPrefix))
+}
+
+// WhereDraft applies the entql bool predicate on the draft field.
+func (f *SiteRedirectFilter) WhereDraft(p entql.BoolP) {
+	f.Where(p.Field(siteredirect.FieldDraft))
+}
+
+// WhereCaptureWildcard applies the entql bool predicate on the capture_wildcard field.
+func (f *SiteRedirectFilter) WhereCaptureWildcard(p entql.BoolP) {
+	f.Where(p.Field(siteredirect.FieldCaptureWildcard))
+}
+
+// WherePermanent applies the entql bool predicate on the permanent field.
+func (f *SiteRedirectFilter) WherePermanent(p entql.BoolP) {
+	f.Where(p.Field(siteredirect.FieldPermanent))
+}
+
+// WhereDestinationKind applies the entql string predicate on the destination_kind field.
+func (f *SiteRedirectFilter) WhereDestinationKind(p entql.StringP) {
+	f.Where(p.Field(siteredirect.FieldDestinationKind))
+}
+
+// WhereDestinationSectionID applies the entql string predicate on the destination_section_id field.
+func (f *SiteRedirectFilter) WhereDestinationSectionID(p entql.StringP) {
+	f.Where(p.Field(siteredirect.FieldDestinationSectionID))
+}
+
+// WhereDestinationSiteSpaceID applies the entql string predicate on the destination_site_space_id field.
+func (f *SiteRedirectFilter) WhereDestinationSiteSpaceID(p entql.StringP) {
+	f.Where(p.Field(siteredirect.FieldDestinationSiteSpaceID))
+}
+
+// WhereDestinationPageID applies the entql string predicate on the destination_page_id field.
+func (f *SiteRedirectFilter) WhereDestinationPageID(p entql.StringP) {
+	f.Where(p.Field(siteredirect.FieldDestinationPageID))
+}
+
+// WhereDestinationURL applies the entql string predicate on the destination_url field.
+func (f *SiteRedirectFilter) WhereDestinationURL(p entql.StringP) {
+	f.Where(p.Field(siteredirect.FieldDestinationURL))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *SiteRedirectFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *SiteRedirectFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasSite applies a predicate to check if query has an edge site.
+func (f *SiteRedirectFilter) WhereHasSite() {
+	f.Where(entql.HasEdge("site"))
+}
+
+// WhereHasSiteWith applies a predicate to check if query has an edge site with a given conditions (other predicates).
+func (f *SiteRedirectFilter) WhereHasSiteWith(preds ...predicate.Site) {
+	f.Where(entql.HasEdgeWith("site", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasDestinationSection applies a predicate to check if query has an edge destination_section.
+func (f *SiteRedirectFilter) WhereHasDestinationSection() {
+	f.Where(entql.HasEdge("destination_section"))
+}
+
+// WhereHasDestinationSectionWith applies a predicate to check if query has an edge destination_section with a given conditions (other predicates).
+func (f *SiteRedirectFilter) WhereHasDestinationSectionWith(preds ...predicate.SiteSection) {
+	f.Where(entql.HasEdgeWith("destination_section", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasDestinationSiteSpace applies a predicate to check if query has an edge destination_site_space.
+func (f *SiteRedirectFilter) WhereHasDestinationSiteSpace() {
+	f.Where(entql.HasEdge("destination_site_space"))
+}
+
+// WhereHasDestinationSiteSpaceWith applies a predicate to check if query has an edge destination_site_space with a given conditions (other predicates).
+func (f *SiteRedirectFilter) WhereHasDestinationSiteSpaceWith(preds ...predicate.SiteSpace) {
+	f.Where(entql.HasEdgeWith("destination_site_space", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *SiteSectionQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -5067,7 +5451,7 @@ type SiteSectionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteSectionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5223,7 +5607,7 @@ type SiteSectionGroupFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteSectionGroupFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5340,7 +5724,7 @@ type SiteShareLinkFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteShareLinkFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5443,7 +5827,7 @@ type SiteSpaceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteSpaceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5599,7 +5983,7 @@ type SpaceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SpaceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5855,7 +6239,7 @@ type TeamFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TeamFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5943,7 +6327,7 @@ type TeamMemberFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TeamMemberFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6055,7 +6439,7 @@ type TranslationSettingsFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TranslationSettingsFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6134,7 +6518,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

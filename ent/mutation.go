@@ -25,6 +25,7 @@ import (
 	"github.com/binderyhq/bindery/ent/invitelink"
 	"github.com/binderyhq/bindery/ent/job"
 	"github.com/binderyhq/bindery/ent/member"
+	"github.com/binderyhq/bindery/ent/movedpage"
 	"github.com/binderyhq/bindery/ent/openapispec"
 	"github.com/binderyhq/bindery/ent/openapispecversion"
 	"github.com/binderyhq/bindery/ent/organization"
@@ -39,6 +40,7 @@ import (
 	"github.com/binderyhq/bindery/ent/session"
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/sitepublishingauth"
+	"github.com/binderyhq/bindery/ent/siteredirect"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitesectiongroup"
 	"github.com/binderyhq/bindery/ent/sitesharelink"
@@ -73,6 +75,7 @@ const (
 	TypeInviteLink          = "InviteLink"
 	TypeJob                 = "Job"
 	TypeMember              = "Member"
+	TypeMovedPage           = "MovedPage"
 	TypeOpenAPISpec         = "OpenAPISpec"
 	TypeOpenAPISpecVersion  = "OpenAPISpecVersion"
 	TypeOrganization        = "Organization"
@@ -86,6 +89,7 @@ const (
 	TypeSession             = "Session"
 	TypeSite                = "Site"
 	TypeSitePublishingAuth  = "SitePublishingAuth"
+	TypeSiteRedirect        = "SiteRedirect"
 	TypeSiteSection         = "SiteSection"
 	TypeSiteSectionGroup    = "SiteSectionGroup"
 	TypeSiteShareLink       = "SiteShareLink"
@@ -12251,6 +12255,708 @@ func (m *MemberMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Member edge %s", name)
 }
 
+// MovedPageMutation represents an operation that mutates the MovedPage nodes in the graph.
+type MovedPageMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *string
+	created_at          *time.Time
+	updated_at          *time.Time
+	_path               *string
+	page_id             *string
+	clearedFields       map[string]struct{}
+	organization        *string
+	clearedorganization bool
+	space               *string
+	clearedspace        bool
+	done                bool
+	oldValue            func(context.Context) (*MovedPage, error)
+	predicates          []predicate.MovedPage
+}
+
+var _ ent.Mutation = (*MovedPageMutation)(nil)
+
+// movedpageOption allows management of the mutation configuration using functional options.
+type movedpageOption func(*MovedPageMutation)
+
+// newMovedPageMutation creates new mutation for the MovedPage entity.
+func newMovedPageMutation(c config, op Op, opts ...movedpageOption) *MovedPageMutation {
+	m := &MovedPageMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeMovedPage,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withMovedPageID sets the ID field of the mutation.
+func withMovedPageID(id string) movedpageOption {
+	return func(m *MovedPageMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *MovedPage
+		)
+		m.oldValue = func(ctx context.Context) (*MovedPage, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().MovedPage.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withMovedPage sets the old MovedPage of the mutation.
+func withMovedPage(node *MovedPage) movedpageOption {
+	return func(m *MovedPageMutation) {
+		m.oldValue = func(context.Context) (*MovedPage, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m MovedPageMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m MovedPageMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of MovedPage entities.
+func (m *MovedPageMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *MovedPageMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *MovedPageMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().MovedPage.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *MovedPageMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *MovedPageMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the MovedPage entity.
+// If the MovedPage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MovedPageMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *MovedPageMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *MovedPageMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *MovedPageMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the MovedPage entity.
+// If the MovedPage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MovedPageMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *MovedPageMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *MovedPageMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *MovedPageMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the MovedPage entity.
+// If the MovedPage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MovedPageMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *MovedPageMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *MovedPageMutation) SetSpaceID(s string) {
+	m.space = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *MovedPageMutation) SpaceID() (r string, exists bool) {
+	v := m.space
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the MovedPage entity.
+// If the MovedPage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MovedPageMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *MovedPageMutation) ResetSpaceID() {
+	m.space = nil
+}
+
+// SetPath sets the "path" field.
+func (m *MovedPageMutation) SetPath(s string) {
+	m._path = &s
+}
+
+// Path returns the value of the "path" field in the mutation.
+func (m *MovedPageMutation) Path() (r string, exists bool) {
+	v := m._path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPath returns the old "path" field's value of the MovedPage entity.
+// If the MovedPage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MovedPageMutation) OldPath(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPath is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPath requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPath: %w", err)
+	}
+	return oldValue.Path, nil
+}
+
+// ResetPath resets all changes to the "path" field.
+func (m *MovedPageMutation) ResetPath() {
+	m._path = nil
+}
+
+// SetPageID sets the "page_id" field.
+func (m *MovedPageMutation) SetPageID(s string) {
+	m.page_id = &s
+}
+
+// PageID returns the value of the "page_id" field in the mutation.
+func (m *MovedPageMutation) PageID() (r string, exists bool) {
+	v := m.page_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPageID returns the old "page_id" field's value of the MovedPage entity.
+// If the MovedPage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MovedPageMutation) OldPageID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPageID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPageID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPageID: %w", err)
+	}
+	return oldValue.PageID, nil
+}
+
+// ResetPageID resets all changes to the "page_id" field.
+func (m *MovedPageMutation) ResetPageID() {
+	m.page_id = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *MovedPageMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[movedpage.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *MovedPageMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *MovedPageMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *MovedPageMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearSpace clears the "space" edge to the Space entity.
+func (m *MovedPageMutation) ClearSpace() {
+	m.clearedspace = true
+	m.clearedFields[movedpage.FieldSpaceID] = struct{}{}
+}
+
+// SpaceCleared reports if the "space" edge to the Space entity was cleared.
+func (m *MovedPageMutation) SpaceCleared() bool {
+	return m.clearedspace
+}
+
+// SpaceIDs returns the "space" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SpaceID instead. It exists only for internal usage by the builders.
+func (m *MovedPageMutation) SpaceIDs() (ids []string) {
+	if id := m.space; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSpace resets all changes to the "space" edge.
+func (m *MovedPageMutation) ResetSpace() {
+	m.space = nil
+	m.clearedspace = false
+}
+
+// Where appends a list predicates to the MovedPageMutation builder.
+func (m *MovedPageMutation) Where(ps ...predicate.MovedPage) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the MovedPageMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *MovedPageMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.MovedPage, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *MovedPageMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *MovedPageMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (MovedPage).
+func (m *MovedPageMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *MovedPageMutation) Fields() []string {
+	fields := make([]string, 0, 6)
+	if m.created_at != nil {
+		fields = append(fields, movedpage.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, movedpage.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, movedpage.FieldOrganizationID)
+	}
+	if m.space != nil {
+		fields = append(fields, movedpage.FieldSpaceID)
+	}
+	if m._path != nil {
+		fields = append(fields, movedpage.FieldPath)
+	}
+	if m.page_id != nil {
+		fields = append(fields, movedpage.FieldPageID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *MovedPageMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case movedpage.FieldCreatedAt:
+		return m.CreatedAt()
+	case movedpage.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case movedpage.FieldOrganizationID:
+		return m.OrganizationID()
+	case movedpage.FieldSpaceID:
+		return m.SpaceID()
+	case movedpage.FieldPath:
+		return m.Path()
+	case movedpage.FieldPageID:
+		return m.PageID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *MovedPageMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case movedpage.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case movedpage.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case movedpage.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case movedpage.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case movedpage.FieldPath:
+		return m.OldPath(ctx)
+	case movedpage.FieldPageID:
+		return m.OldPageID(ctx)
+	}
+	return nil, fmt.Errorf("unknown MovedPage field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MovedPageMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case movedpage.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case movedpage.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case movedpage.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case movedpage.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case movedpage.FieldPath:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPath(v)
+		return nil
+	case movedpage.FieldPageID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPageID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MovedPage field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *MovedPageMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *MovedPageMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MovedPageMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown MovedPage numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *MovedPageMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *MovedPageMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *MovedPageMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown MovedPage nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *MovedPageMutation) ResetField(name string) error {
+	switch name {
+	case movedpage.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case movedpage.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case movedpage.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case movedpage.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case movedpage.FieldPath:
+		m.ResetPath()
+		return nil
+	case movedpage.FieldPageID:
+		m.ResetPageID()
+		return nil
+	}
+	return fmt.Errorf("unknown MovedPage field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *MovedPageMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.organization != nil {
+		edges = append(edges, movedpage.EdgeOrganization)
+	}
+	if m.space != nil {
+		edges = append(edges, movedpage.EdgeSpace)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *MovedPageMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case movedpage.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case movedpage.EdgeSpace:
+		if id := m.space; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *MovedPageMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *MovedPageMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *MovedPageMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedorganization {
+		edges = append(edges, movedpage.EdgeOrganization)
+	}
+	if m.clearedspace {
+		edges = append(edges, movedpage.EdgeSpace)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *MovedPageMutation) EdgeCleared(name string) bool {
+	switch name {
+	case movedpage.EdgeOrganization:
+		return m.clearedorganization
+	case movedpage.EdgeSpace:
+		return m.clearedspace
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *MovedPageMutation) ClearEdge(name string) error {
+	switch name {
+	case movedpage.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case movedpage.EdgeSpace:
+		m.ClearSpace()
+		return nil
+	}
+	return fmt.Errorf("unknown MovedPage unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *MovedPageMutation) ResetEdge(name string) error {
+	switch name {
+	case movedpage.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case movedpage.EdgeSpace:
+		m.ResetSpace()
+		return nil
+	}
+	return fmt.Errorf("unknown MovedPage edge %s", name)
+}
+
 // OpenAPISpecMutation represents an operation that mutates the OpenAPISpec nodes in the graph.
 type OpenAPISpecMutation struct {
 	config
@@ -24195,6 +24901,1330 @@ func (m *SitePublishingAuthMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown SitePublishingAuth edge %s", name)
+}
+
+// SiteRedirectMutation represents an operation that mutates the SiteRedirect nodes in the graph.
+type SiteRedirectMutation struct {
+	config
+	op                            Op
+	typ                           string
+	id                            *string
+	created_at                    *time.Time
+	updated_at                    *time.Time
+	source                        *string
+	prefix                        *string
+	draft                         *bool
+	capture_wildcard              *bool
+	permanent                     *bool
+	destination_kind              *siteredirect.DestinationKind
+	destination_page_id           *string
+	destination_url               *string
+	clearedFields                 map[string]struct{}
+	organization                  *string
+	clearedorganization           bool
+	site                          *string
+	clearedsite                   bool
+	destination_section           *string
+	cleareddestination_section    bool
+	destination_site_space        *string
+	cleareddestination_site_space bool
+	done                          bool
+	oldValue                      func(context.Context) (*SiteRedirect, error)
+	predicates                    []predicate.SiteRedirect
+}
+
+var _ ent.Mutation = (*SiteRedirectMutation)(nil)
+
+// siteredirectOption allows management of the mutation configuration using functional options.
+type siteredirectOption func(*SiteRedirectMutation)
+
+// newSiteRedirectMutation creates new mutation for the SiteRedirect entity.
+func newSiteRedirectMutation(c config, op Op, opts ...siteredirectOption) *SiteRedirectMutation {
+	m := &SiteRedirectMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSiteRedirect,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSiteRedirectID sets the ID field of the mutation.
+func withSiteRedirectID(id string) siteredirectOption {
+	return func(m *SiteRedirectMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SiteRedirect
+		)
+		m.oldValue = func(ctx context.Context) (*SiteRedirect, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SiteRedirect.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSiteRedirect sets the old SiteRedirect of the mutation.
+func withSiteRedirect(node *SiteRedirect) siteredirectOption {
+	return func(m *SiteRedirectMutation) {
+		m.oldValue = func(context.Context) (*SiteRedirect, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SiteRedirectMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SiteRedirectMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of SiteRedirect entities.
+func (m *SiteRedirectMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SiteRedirectMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SiteRedirectMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SiteRedirect.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SiteRedirectMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SiteRedirectMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the SiteRedirect entity.
+// If the SiteRedirect object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteRedirectMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SiteRedirectMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *SiteRedirectMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *SiteRedirectMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the SiteRedirect entity.
+// If the SiteRedirect object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteRedirectMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *SiteRedirectMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *SiteRedirectMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *SiteRedirectMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the SiteRedirect entity.
+// If the SiteRedirect object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteRedirectMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *SiteRedirectMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetSiteID sets the "site_id" field.
+func (m *SiteRedirectMutation) SetSiteID(s string) {
+	m.site = &s
+}
+
+// SiteID returns the value of the "site_id" field in the mutation.
+func (m *SiteRedirectMutation) SiteID() (r string, exists bool) {
+	v := m.site
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSiteID returns the old "site_id" field's value of the SiteRedirect entity.
+// If the SiteRedirect object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteRedirectMutation) OldSiteID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSiteID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSiteID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSiteID: %w", err)
+	}
+	return oldValue.SiteID, nil
+}
+
+// ResetSiteID resets all changes to the "site_id" field.
+func (m *SiteRedirectMutation) ResetSiteID() {
+	m.site = nil
+}
+
+// SetSource sets the "source" field.
+func (m *SiteRedirectMutation) SetSource(s string) {
+	m.source = &s
+}
+
+// Source returns the value of the "source" field in the mutation.
+func (m *SiteRedirectMutation) Source() (r string, exists bool) {
+	v := m.source
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSource returns the old "source" field's value of the SiteRedirect entity.
+// If the SiteRedirect object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteRedirectMutation) OldSource(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSource is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSource requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSource: %w", err)
+	}
+	return oldValue.Source, nil
+}
+
+// ResetSource resets all changes to the "source" field.
+func (m *SiteRedirectMutation) ResetSource() {
+	m.source = nil
+}
+
+// SetPrefix sets the "prefix" field.
+func (m *SiteRedirectMutation) SetPrefix(s string) {
+	m.prefix = &s
+}
+
+// Prefix returns the value of the "prefix" field in the mutation.
+func (m *SiteRedirectMutation) Prefix() (r string, exists bool) {
+	v := m.prefix
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPrefix returns the old "prefix" field's value of the SiteRedirect entity.
+// If the SiteRedirect object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteRedirectMutation) OldPrefix(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPrefix is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPrefix requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPrefix: %w", err)
+	}
+	return oldValue.Prefix, nil
+}
+
+// ClearPrefix clears the value of the "prefix" field.
+func (m *SiteRedirectMutation) ClearPrefix() {
+	m.prefix = nil
+	m.clearedFields[siteredirect.FieldPrefix] = struct{}{}
+}
+
+// PrefixCleared returns if the "prefix" field was cleared in this mutation.
+func (m *SiteRedirectMutation) PrefixCleared() bool {
+	_, ok := m.clearedFields[siteredirect.FieldPrefix]
+	return ok
+}
+
+// ResetPrefix resets all changes to the "prefix" field.
+func (m *SiteRedirectMutation) ResetPrefix() {
+	m.prefix = nil
+	delete(m.clearedFields, siteredirect.FieldPrefix)
+}
+
+// SetDraft sets the "draft" field.
+func (m *SiteRedirectMutation) SetDraft(b bool) {
+	m.draft = &b
+}
+
+// Draft returns the value of the "draft" field in the mutation.
+func (m *SiteRedirectMutation) Draft() (r bool, exists bool) {
+	v := m.draft
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDraft returns the old "draft" field's value of the SiteRedirect entity.
+// If the SiteRedirect object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteRedirectMutation) OldDraft(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDraft is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDraft requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDraft: %w", err)
+	}
+	return oldValue.Draft, nil
+}
+
+// ResetDraft resets all changes to the "draft" field.
+func (m *SiteRedirectMutation) ResetDraft() {
+	m.draft = nil
+}
+
+// SetCaptureWildcard sets the "capture_wildcard" field.
+func (m *SiteRedirectMutation) SetCaptureWildcard(b bool) {
+	m.capture_wildcard = &b
+}
+
+// CaptureWildcard returns the value of the "capture_wildcard" field in the mutation.
+func (m *SiteRedirectMutation) CaptureWildcard() (r bool, exists bool) {
+	v := m.capture_wildcard
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCaptureWildcard returns the old "capture_wildcard" field's value of the SiteRedirect entity.
+// If the SiteRedirect object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteRedirectMutation) OldCaptureWildcard(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCaptureWildcard is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCaptureWildcard requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCaptureWildcard: %w", err)
+	}
+	return oldValue.CaptureWildcard, nil
+}
+
+// ResetCaptureWildcard resets all changes to the "capture_wildcard" field.
+func (m *SiteRedirectMutation) ResetCaptureWildcard() {
+	m.capture_wildcard = nil
+}
+
+// SetPermanent sets the "permanent" field.
+func (m *SiteRedirectMutation) SetPermanent(b bool) {
+	m.permanent = &b
+}
+
+// Permanent returns the value of the "permanent" field in the mutation.
+func (m *SiteRedirectMutation) Permanent() (r bool, exists bool) {
+	v := m.permanent
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPermanent returns the old "permanent" field's value of the SiteRedirect entity.
+// If the SiteRedirect object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteRedirectMutation) OldPermanent(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPermanent is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPermanent requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPermanent: %w", err)
+	}
+	return oldValue.Permanent, nil
+}
+
+// ResetPermanent resets all changes to the "permanent" field.
+func (m *SiteRedirectMutation) ResetPermanent() {
+	m.permanent = nil
+}
+
+// SetDestinationKind sets the "destination_kind" field.
+func (m *SiteRedirectMutation) SetDestinationKind(sk siteredirect.DestinationKind) {
+	m.destination_kind = &sk
+}
+
+// DestinationKind returns the value of the "destination_kind" field in the mutation.
+func (m *SiteRedirectMutation) DestinationKind() (r siteredirect.DestinationKind, exists bool) {
+	v := m.destination_kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDestinationKind returns the old "destination_kind" field's value of the SiteRedirect entity.
+// If the SiteRedirect object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteRedirectMutation) OldDestinationKind(ctx context.Context) (v siteredirect.DestinationKind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDestinationKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDestinationKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDestinationKind: %w", err)
+	}
+	return oldValue.DestinationKind, nil
+}
+
+// ResetDestinationKind resets all changes to the "destination_kind" field.
+func (m *SiteRedirectMutation) ResetDestinationKind() {
+	m.destination_kind = nil
+}
+
+// SetDestinationSectionID sets the "destination_section_id" field.
+func (m *SiteRedirectMutation) SetDestinationSectionID(s string) {
+	m.destination_section = &s
+}
+
+// DestinationSectionID returns the value of the "destination_section_id" field in the mutation.
+func (m *SiteRedirectMutation) DestinationSectionID() (r string, exists bool) {
+	v := m.destination_section
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDestinationSectionID returns the old "destination_section_id" field's value of the SiteRedirect entity.
+// If the SiteRedirect object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteRedirectMutation) OldDestinationSectionID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDestinationSectionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDestinationSectionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDestinationSectionID: %w", err)
+	}
+	return oldValue.DestinationSectionID, nil
+}
+
+// ClearDestinationSectionID clears the value of the "destination_section_id" field.
+func (m *SiteRedirectMutation) ClearDestinationSectionID() {
+	m.destination_section = nil
+	m.clearedFields[siteredirect.FieldDestinationSectionID] = struct{}{}
+}
+
+// DestinationSectionIDCleared returns if the "destination_section_id" field was cleared in this mutation.
+func (m *SiteRedirectMutation) DestinationSectionIDCleared() bool {
+	_, ok := m.clearedFields[siteredirect.FieldDestinationSectionID]
+	return ok
+}
+
+// ResetDestinationSectionID resets all changes to the "destination_section_id" field.
+func (m *SiteRedirectMutation) ResetDestinationSectionID() {
+	m.destination_section = nil
+	delete(m.clearedFields, siteredirect.FieldDestinationSectionID)
+}
+
+// SetDestinationSiteSpaceID sets the "destination_site_space_id" field.
+func (m *SiteRedirectMutation) SetDestinationSiteSpaceID(s string) {
+	m.destination_site_space = &s
+}
+
+// DestinationSiteSpaceID returns the value of the "destination_site_space_id" field in the mutation.
+func (m *SiteRedirectMutation) DestinationSiteSpaceID() (r string, exists bool) {
+	v := m.destination_site_space
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDestinationSiteSpaceID returns the old "destination_site_space_id" field's value of the SiteRedirect entity.
+// If the SiteRedirect object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteRedirectMutation) OldDestinationSiteSpaceID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDestinationSiteSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDestinationSiteSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDestinationSiteSpaceID: %w", err)
+	}
+	return oldValue.DestinationSiteSpaceID, nil
+}
+
+// ClearDestinationSiteSpaceID clears the value of the "destination_site_space_id" field.
+func (m *SiteRedirectMutation) ClearDestinationSiteSpaceID() {
+	m.destination_site_space = nil
+	m.clearedFields[siteredirect.FieldDestinationSiteSpaceID] = struct{}{}
+}
+
+// DestinationSiteSpaceIDCleared returns if the "destination_site_space_id" field was cleared in this mutation.
+func (m *SiteRedirectMutation) DestinationSiteSpaceIDCleared() bool {
+	_, ok := m.clearedFields[siteredirect.FieldDestinationSiteSpaceID]
+	return ok
+}
+
+// ResetDestinationSiteSpaceID resets all changes to the "destination_site_space_id" field.
+func (m *SiteRedirectMutation) ResetDestinationSiteSpaceID() {
+	m.destination_site_space = nil
+	delete(m.clearedFields, siteredirect.FieldDestinationSiteSpaceID)
+}
+
+// SetDestinationPageID sets the "destination_page_id" field.
+func (m *SiteRedirectMutation) SetDestinationPageID(s string) {
+	m.destination_page_id = &s
+}
+
+// DestinationPageID returns the value of the "destination_page_id" field in the mutation.
+func (m *SiteRedirectMutation) DestinationPageID() (r string, exists bool) {
+	v := m.destination_page_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDestinationPageID returns the old "destination_page_id" field's value of the SiteRedirect entity.
+// If the SiteRedirect object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteRedirectMutation) OldDestinationPageID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDestinationPageID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDestinationPageID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDestinationPageID: %w", err)
+	}
+	return oldValue.DestinationPageID, nil
+}
+
+// ClearDestinationPageID clears the value of the "destination_page_id" field.
+func (m *SiteRedirectMutation) ClearDestinationPageID() {
+	m.destination_page_id = nil
+	m.clearedFields[siteredirect.FieldDestinationPageID] = struct{}{}
+}
+
+// DestinationPageIDCleared returns if the "destination_page_id" field was cleared in this mutation.
+func (m *SiteRedirectMutation) DestinationPageIDCleared() bool {
+	_, ok := m.clearedFields[siteredirect.FieldDestinationPageID]
+	return ok
+}
+
+// ResetDestinationPageID resets all changes to the "destination_page_id" field.
+func (m *SiteRedirectMutation) ResetDestinationPageID() {
+	m.destination_page_id = nil
+	delete(m.clearedFields, siteredirect.FieldDestinationPageID)
+}
+
+// SetDestinationURL sets the "destination_url" field.
+func (m *SiteRedirectMutation) SetDestinationURL(s string) {
+	m.destination_url = &s
+}
+
+// DestinationURL returns the value of the "destination_url" field in the mutation.
+func (m *SiteRedirectMutation) DestinationURL() (r string, exists bool) {
+	v := m.destination_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDestinationURL returns the old "destination_url" field's value of the SiteRedirect entity.
+// If the SiteRedirect object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteRedirectMutation) OldDestinationURL(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDestinationURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDestinationURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDestinationURL: %w", err)
+	}
+	return oldValue.DestinationURL, nil
+}
+
+// ClearDestinationURL clears the value of the "destination_url" field.
+func (m *SiteRedirectMutation) ClearDestinationURL() {
+	m.destination_url = nil
+	m.clearedFields[siteredirect.FieldDestinationURL] = struct{}{}
+}
+
+// DestinationURLCleared returns if the "destination_url" field was cleared in this mutation.
+func (m *SiteRedirectMutation) DestinationURLCleared() bool {
+	_, ok := m.clearedFields[siteredirect.FieldDestinationURL]
+	return ok
+}
+
+// ResetDestinationURL resets all changes to the "destination_url" field.
+func (m *SiteRedirectMutation) ResetDestinationURL() {
+	m.destination_url = nil
+	delete(m.clearedFields, siteredirect.FieldDestinationURL)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *SiteRedirectMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[siteredirect.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *SiteRedirectMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *SiteRedirectMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *SiteRedirectMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearSite clears the "site" edge to the Site entity.
+func (m *SiteRedirectMutation) ClearSite() {
+	m.clearedsite = true
+	m.clearedFields[siteredirect.FieldSiteID] = struct{}{}
+}
+
+// SiteCleared reports if the "site" edge to the Site entity was cleared.
+func (m *SiteRedirectMutation) SiteCleared() bool {
+	return m.clearedsite
+}
+
+// SiteIDs returns the "site" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SiteID instead. It exists only for internal usage by the builders.
+func (m *SiteRedirectMutation) SiteIDs() (ids []string) {
+	if id := m.site; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSite resets all changes to the "site" edge.
+func (m *SiteRedirectMutation) ResetSite() {
+	m.site = nil
+	m.clearedsite = false
+}
+
+// ClearDestinationSection clears the "destination_section" edge to the SiteSection entity.
+func (m *SiteRedirectMutation) ClearDestinationSection() {
+	m.cleareddestination_section = true
+	m.clearedFields[siteredirect.FieldDestinationSectionID] = struct{}{}
+}
+
+// DestinationSectionCleared reports if the "destination_section" edge to the SiteSection entity was cleared.
+func (m *SiteRedirectMutation) DestinationSectionCleared() bool {
+	return m.DestinationSectionIDCleared() || m.cleareddestination_section
+}
+
+// DestinationSectionIDs returns the "destination_section" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DestinationSectionID instead. It exists only for internal usage by the builders.
+func (m *SiteRedirectMutation) DestinationSectionIDs() (ids []string) {
+	if id := m.destination_section; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDestinationSection resets all changes to the "destination_section" edge.
+func (m *SiteRedirectMutation) ResetDestinationSection() {
+	m.destination_section = nil
+	m.cleareddestination_section = false
+}
+
+// ClearDestinationSiteSpace clears the "destination_site_space" edge to the SiteSpace entity.
+func (m *SiteRedirectMutation) ClearDestinationSiteSpace() {
+	m.cleareddestination_site_space = true
+	m.clearedFields[siteredirect.FieldDestinationSiteSpaceID] = struct{}{}
+}
+
+// DestinationSiteSpaceCleared reports if the "destination_site_space" edge to the SiteSpace entity was cleared.
+func (m *SiteRedirectMutation) DestinationSiteSpaceCleared() bool {
+	return m.DestinationSiteSpaceIDCleared() || m.cleareddestination_site_space
+}
+
+// DestinationSiteSpaceIDs returns the "destination_site_space" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DestinationSiteSpaceID instead. It exists only for internal usage by the builders.
+func (m *SiteRedirectMutation) DestinationSiteSpaceIDs() (ids []string) {
+	if id := m.destination_site_space; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDestinationSiteSpace resets all changes to the "destination_site_space" edge.
+func (m *SiteRedirectMutation) ResetDestinationSiteSpace() {
+	m.destination_site_space = nil
+	m.cleareddestination_site_space = false
+}
+
+// Where appends a list predicates to the SiteRedirectMutation builder.
+func (m *SiteRedirectMutation) Where(ps ...predicate.SiteRedirect) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SiteRedirectMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SiteRedirectMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SiteRedirect, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SiteRedirectMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SiteRedirectMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SiteRedirect).
+func (m *SiteRedirectMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SiteRedirectMutation) Fields() []string {
+	fields := make([]string, 0, 14)
+	if m.created_at != nil {
+		fields = append(fields, siteredirect.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, siteredirect.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, siteredirect.FieldOrganizationID)
+	}
+	if m.site != nil {
+		fields = append(fields, siteredirect.FieldSiteID)
+	}
+	if m.source != nil {
+		fields = append(fields, siteredirect.FieldSource)
+	}
+	if m.prefix != nil {
+		fields = append(fields, siteredirect.FieldPrefix)
+	}
+	if m.draft != nil {
+		fields = append(fields, siteredirect.FieldDraft)
+	}
+	if m.capture_wildcard != nil {
+		fields = append(fields, siteredirect.FieldCaptureWildcard)
+	}
+	if m.permanent != nil {
+		fields = append(fields, siteredirect.FieldPermanent)
+	}
+	if m.destination_kind != nil {
+		fields = append(fields, siteredirect.FieldDestinationKind)
+	}
+	if m.destination_section != nil {
+		fields = append(fields, siteredirect.FieldDestinationSectionID)
+	}
+	if m.destination_site_space != nil {
+		fields = append(fields, siteredirect.FieldDestinationSiteSpaceID)
+	}
+	if m.destination_page_id != nil {
+		fields = append(fields, siteredirect.FieldDestinationPageID)
+	}
+	if m.destination_url != nil {
+		fields = append(fields, siteredirect.FieldDestinationURL)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SiteRedirectMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case siteredirect.FieldCreatedAt:
+		return m.CreatedAt()
+	case siteredirect.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case siteredirect.FieldOrganizationID:
+		return m.OrganizationID()
+	case siteredirect.FieldSiteID:
+		return m.SiteID()
+	case siteredirect.FieldSource:
+		return m.Source()
+	case siteredirect.FieldPrefix:
+		return m.Prefix()
+	case siteredirect.FieldDraft:
+		return m.Draft()
+	case siteredirect.FieldCaptureWildcard:
+		return m.CaptureWildcard()
+	case siteredirect.FieldPermanent:
+		return m.Permanent()
+	case siteredirect.FieldDestinationKind:
+		return m.DestinationKind()
+	case siteredirect.FieldDestinationSectionID:
+		return m.DestinationSectionID()
+	case siteredirect.FieldDestinationSiteSpaceID:
+		return m.DestinationSiteSpaceID()
+	case siteredirect.FieldDestinationPageID:
+		return m.DestinationPageID()
+	case siteredirect.FieldDestinationURL:
+		return m.DestinationURL()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SiteRedirectMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case siteredirect.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case siteredirect.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case siteredirect.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case siteredirect.FieldSiteID:
+		return m.OldSiteID(ctx)
+	case siteredirect.FieldSource:
+		return m.OldSource(ctx)
+	case siteredirect.FieldPrefix:
+		return m.OldPrefix(ctx)
+	case siteredirect.FieldDraft:
+		return m.OldDraft(ctx)
+	case siteredirect.FieldCaptureWildcard:
+		return m.OldCaptureWildcard(ctx)
+	case siteredirect.FieldPermanent:
+		return m.OldPermanent(ctx)
+	case siteredirect.FieldDestinationKind:
+		return m.OldDestinationKind(ctx)
+	case siteredirect.FieldDestinationSectionID:
+		return m.OldDestinationSectionID(ctx)
+	case siteredirect.FieldDestinationSiteSpaceID:
+		return m.OldDestinationSiteSpaceID(ctx)
+	case siteredirect.FieldDestinationPageID:
+		return m.OldDestinationPageID(ctx)
+	case siteredirect.FieldDestinationURL:
+		return m.OldDestinationURL(ctx)
+	}
+	return nil, fmt.Errorf("unknown SiteRedirect field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteRedirectMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case siteredirect.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case siteredirect.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case siteredirect.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case siteredirect.FieldSiteID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case siteredirect.FieldSource:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSource(v)
+		return nil
+	case siteredirect.FieldPrefix:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPrefix(v)
+		return nil
+	case siteredirect.FieldDraft:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDraft(v)
+		return nil
+	case siteredirect.FieldCaptureWildcard:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCaptureWildcard(v)
+		return nil
+	case siteredirect.FieldPermanent:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPermanent(v)
+		return nil
+	case siteredirect.FieldDestinationKind:
+		v, ok := value.(siteredirect.DestinationKind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDestinationKind(v)
+		return nil
+	case siteredirect.FieldDestinationSectionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDestinationSectionID(v)
+		return nil
+	case siteredirect.FieldDestinationSiteSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDestinationSiteSpaceID(v)
+		return nil
+	case siteredirect.FieldDestinationPageID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDestinationPageID(v)
+		return nil
+	case siteredirect.FieldDestinationURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDestinationURL(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SiteRedirect field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SiteRedirectMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SiteRedirectMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteRedirectMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown SiteRedirect numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SiteRedirectMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(siteredirect.FieldPrefix) {
+		fields = append(fields, siteredirect.FieldPrefix)
+	}
+	if m.FieldCleared(siteredirect.FieldDestinationSectionID) {
+		fields = append(fields, siteredirect.FieldDestinationSectionID)
+	}
+	if m.FieldCleared(siteredirect.FieldDestinationSiteSpaceID) {
+		fields = append(fields, siteredirect.FieldDestinationSiteSpaceID)
+	}
+	if m.FieldCleared(siteredirect.FieldDestinationPageID) {
+		fields = append(fields, siteredirect.FieldDestinationPageID)
+	}
+	if m.FieldCleared(siteredirect.FieldDestinationURL) {
+		fields = append(fields, siteredirect.FieldDestinationURL)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SiteRedirectMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SiteRedirectMutation) ClearField(name string) error {
+	switch name {
+	case siteredirect.FieldPrefix:
+		m.ClearPrefix()
+		return nil
+	case siteredirect.FieldDestinationSectionID:
+		m.ClearDestinationSectionID()
+		return nil
+	case siteredirect.FieldDestinationSiteSpaceID:
+		m.ClearDestinationSiteSpaceID()
+		return nil
+	case siteredirect.FieldDestinationPageID:
+		m.ClearDestinationPageID()
+		return nil
+	case siteredirect.FieldDestinationURL:
+		m.ClearDestinationURL()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteRedirect nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SiteRedirectMutation) ResetField(name string) error {
+	switch name {
+	case siteredirect.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case siteredirect.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case siteredirect.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case siteredirect.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case siteredirect.FieldSource:
+		m.ResetSource()
+		return nil
+	case siteredirect.FieldPrefix:
+		m.ResetPrefix()
+		return nil
+	case siteredirect.FieldDraft:
+		m.ResetDraft()
+		return nil
+	case siteredirect.FieldCaptureWildcard:
+		m.ResetCaptureWildcard()
+		return nil
+	case siteredirect.FieldPermanent:
+		m.ResetPermanent()
+		return nil
+	case siteredirect.FieldDestinationKind:
+		m.ResetDestinationKind()
+		return nil
+	case siteredirect.FieldDestinationSectionID:
+		m.ResetDestinationSectionID()
+		return nil
+	case siteredirect.FieldDestinationSiteSpaceID:
+		m.ResetDestinationSiteSpaceID()
+		return nil
+	case siteredirect.FieldDestinationPageID:
+		m.ResetDestinationPageID()
+		return nil
+	case siteredirect.FieldDestinationURL:
+		m.ResetDestinationURL()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteRedirect field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SiteRedirectMutation) AddedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.organization != nil {
+		edges = append(edges, siteredirect.EdgeOrganization)
+	}
+	if m.site != nil {
+		edges = append(edges, siteredirect.EdgeSite)
+	}
+	if m.destination_section != nil {
+		edges = append(edges, siteredirect.EdgeDestinationSection)
+	}
+	if m.destination_site_space != nil {
+		edges = append(edges, siteredirect.EdgeDestinationSiteSpace)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SiteRedirectMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case siteredirect.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case siteredirect.EdgeSite:
+		if id := m.site; id != nil {
+			return []ent.Value{*id}
+		}
+	case siteredirect.EdgeDestinationSection:
+		if id := m.destination_section; id != nil {
+			return []ent.Value{*id}
+		}
+	case siteredirect.EdgeDestinationSiteSpace:
+		if id := m.destination_site_space; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SiteRedirectMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 4)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SiteRedirectMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SiteRedirectMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.clearedorganization {
+		edges = append(edges, siteredirect.EdgeOrganization)
+	}
+	if m.clearedsite {
+		edges = append(edges, siteredirect.EdgeSite)
+	}
+	if m.cleareddestination_section {
+		edges = append(edges, siteredirect.EdgeDestinationSection)
+	}
+	if m.cleareddestination_site_space {
+		edges = append(edges, siteredirect.EdgeDestinationSiteSpace)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SiteRedirectMutation) EdgeCleared(name string) bool {
+	switch name {
+	case siteredirect.EdgeOrganization:
+		return m.clearedorganization
+	case siteredirect.EdgeSite:
+		return m.clearedsite
+	case siteredirect.EdgeDestinationSection:
+		return m.cleareddestination_section
+	case siteredirect.EdgeDestinationSiteSpace:
+		return m.cleareddestination_site_space
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SiteRedirectMutation) ClearEdge(name string) error {
+	switch name {
+	case siteredirect.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case siteredirect.EdgeSite:
+		m.ClearSite()
+		return nil
+	case siteredirect.EdgeDestinationSection:
+		m.ClearDestinationSection()
+		return nil
+	case siteredirect.EdgeDestinationSiteSpace:
+		m.ClearDestinationSiteSpace()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteRedirect unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SiteRedirectMutation) ResetEdge(name string) error {
+	switch name {
+	case siteredirect.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case siteredirect.EdgeSite:
+		m.ResetSite()
+		return nil
+	case siteredirect.EdgeDestinationSection:
+		m.ResetDestinationSection()
+		return nil
+	case siteredirect.EdgeDestinationSiteSpace:
+		m.ResetDestinationSiteSpace()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteRedirect edge %s", name)
 }
 
 // SiteSectionMutation represents an operation that mutates the SiteSection nodes in the graph.

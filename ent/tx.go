@@ -40,6 +40,8 @@ type Tx struct {
 	Job *JobClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
+	// MovedPage is the client for interacting with the MovedPage builders.
+	MovedPage *MovedPageClient
 	// OpenAPISpec is the client for interacting with the OpenAPISpec builders.
 	OpenAPISpec *OpenAPISpecClient
 	// OpenAPISpecVersion is the client for interacting with the OpenAPISpecVersion builders.
@@ -66,6 +68,8 @@ type Tx struct {
 	Site *SiteClient
 	// SitePublishingAuth is the client for interacting with the SitePublishingAuth builders.
 	SitePublishingAuth *SitePublishingAuthClient
+	// SiteRedirect is the client for interacting with the SiteRedirect builders.
+	SiteRedirect *SiteRedirectClient
 	// SiteSection is the client for interacting with the SiteSection builders.
 	SiteSection *SiteSectionClient
 	// SiteSectionGroup is the client for interacting with the SiteSectionGroup builders.
@@ -228,6 +232,7 @@ func (tx *Tx) init() {
 	tx.InviteLink = NewInviteLinkClient(tx.config)
 	tx.Job = NewJobClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)
+	tx.MovedPage = NewMovedPageClient(tx.config)
 	tx.OpenAPISpec = NewOpenAPISpecClient(tx.config)
 	tx.OpenAPISpecVersion = NewOpenAPISpecVersionClient(tx.config)
 	tx.Organization = NewOrganizationClient(tx.config)
@@ -241,6 +246,7 @@ func (tx *Tx) init() {
 	tx.Session = NewSessionClient(tx.config)
 	tx.Site = NewSiteClient(tx.config)
 	tx.SitePublishingAuth = NewSitePublishingAuthClient(tx.config)
+	tx.SiteRedirect = NewSiteRedirectClient(tx.config)
 	tx.SiteSection = NewSiteSectionClient(tx.config)
 	tx.SiteSectionGroup = NewSiteSectionGroupClient(tx.config)
 	tx.SiteShareLink = NewSiteShareLinkClient(tx.config)

@@ -90,7 +90,7 @@ func (r *Resolver) importIntoSpace(ctx context.Context, tx *ent.Tx, s *ent.Space
 	if err != nil {
 		return nil, err
 	}
-	return out, r.reindexSearch(ctx, tx, s, base.RootTree, out.Revision.RootTree)
+	return out, r.mainContentMoved(ctx, tx, s, base.RootTree, out.Revision.RootTree)
 }
 
 // importIntoChangeRequest writes an import after the change request's revision and moves the

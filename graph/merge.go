@@ -52,12 +52,13 @@ func (r *Resolver) mergeChangeRequest(ctx context.Context, spaceID, crRef string
 }
 
 // recordMerge points the space at the merged revision (from its active revision old) and marks
-// the change request merged, keeping the space's counters and its search index exact.
+// the change request merged, keeping the space's counters, its search index and its moved pages
+// exact.
 func (r *Resolver) recordMerge(ctx context.Context, tx *ent.Tx, s *ent.Space, cr *ent.ChangeRequest, old, rev *ent.Revision) error {
 	if err := tx.Space.UpdateOneID(s.ID).SetRevisionID(rev.ID).Exec(ctx); err != nil {
 		return err
 	}
-	if err := r.reindexSearch(ctx, tx, s, old.RootTree, rev.RootTree); err != nil {
+	if err := r.mainContentMoved(ctx, tx, s, old.RootTree, rev.RootTree); err != nil {
 		return err
 	}
 	upd := tx.ChangeRequest.UpdateOneID(cr.ID).SetStatus(changerequest.StatusMerged).

@@ -15,6 +15,7 @@ import (
 	"github.com/binderyhq/bindery/ent/contentobject"
 	"github.com/binderyhq/bindery/ent/customfieldvalue"
 	"github.com/binderyhq/bindery/ent/permissiongrant"
+	"github.com/binderyhq/bindery/ent/movedpage"
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/reaction"
 	"github.com/binderyhq/bindery/ent/revision"
@@ -503,6 +504,9 @@ func rehomeSpaceRows(ctx context.Context, tx *ent.Tx, orgID string, spaceIDs []s
 		},
 		func() error {
 			return tx.Reaction.Update().Where(reaction.SpaceIDIn(spaceIDs...)).Modify(set).Exec(allowed)
+		},
+		func() error {
+			return tx.MovedPage.Update().Where(movedpage.SpaceIDIn(spaceIDs...)).Modify(set).Exec(allowed)
 		},
 	}
 	for _, step := range steps {

@@ -165,6 +165,18 @@ func (f MemberFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, erro
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MemberMutation", m)
 }
 
+// The MovedPageFunc type is an adapter to allow the use of ordinary
+// function as MovedPage mutator.
+type MovedPageFunc func(context.Context, *ent.MovedPageMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f MovedPageFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.MovedPageMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MovedPageMutation", m)
+}
+
 // The OpenAPISpecFunc type is an adapter to allow the use of ordinary
 // function as OpenAPISpec mutator.
 type OpenAPISpecFunc func(context.Context, *ent.OpenAPISpecMutation) (ent.Value, error)
@@ -319,6 +331,18 @@ func (f SitePublishingAuthFunc) Mutate(ctx context.Context, m ent.Mutation) (ent
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SitePublishingAuthMutation", m)
+}
+
+// The SiteRedirectFunc type is an adapter to allow the use of ordinary
+// function as SiteRedirect mutator.
+type SiteRedirectFunc func(context.Context, *ent.SiteRedirectMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SiteRedirectFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SiteRedirectMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SiteRedirectMutation", m)
 }
 
 // The SiteSectionFunc type is an adapter to allow the use of ordinary

@@ -21,6 +21,7 @@ import (
 	"github.com/binderyhq/bindery/ent/invitelink"
 	"github.com/binderyhq/bindery/ent/job"
 	"github.com/binderyhq/bindery/ent/member"
+	"github.com/binderyhq/bindery/ent/movedpage"
 	"github.com/binderyhq/bindery/ent/openapispec"
 	"github.com/binderyhq/bindery/ent/openapispecversion"
 	"github.com/binderyhq/bindery/ent/organization"
@@ -35,6 +36,7 @@ import (
 	"github.com/binderyhq/bindery/ent/session"
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/sitepublishingauth"
+	"github.com/binderyhq/bindery/ent/siteredirect"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitesectiongroup"
 	"github.com/binderyhq/bindery/ent/sitesharelink"
@@ -453,6 +455,33 @@ func (f TraverseMember) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.MemberQuery", q)
 }
 
+// The MovedPageFunc type is an adapter to allow the use of ordinary function as a Querier.
+type MovedPageFunc func(context.Context, *ent.MovedPageQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f MovedPageFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.MovedPageQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.MovedPageQuery", q)
+}
+
+// The TraverseMovedPage type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseMovedPage func(context.Context, *ent.MovedPageQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseMovedPage) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseMovedPage) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.MovedPageQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.MovedPageQuery", q)
+}
+
 // The OpenAPISpecFunc type is an adapter to allow the use of ordinary function as a Querier.
 type OpenAPISpecFunc func(context.Context, *ent.OpenAPISpecQuery) (ent.Value, error)
 
@@ -804,6 +833,33 @@ func (f TraverseSitePublishingAuth) Traverse(ctx context.Context, q ent.Query) e
 	return fmt.Errorf("unexpected query type %T. expect *ent.SitePublishingAuthQuery", q)
 }
 
+// The SiteRedirectFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SiteRedirectFunc func(context.Context, *ent.SiteRedirectQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SiteRedirectFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SiteRedirectQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SiteRedirectQuery", q)
+}
+
+// The TraverseSiteRedirect type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSiteRedirect func(context.Context, *ent.SiteRedirectQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSiteRedirect) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSiteRedirect) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SiteRedirectQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SiteRedirectQuery", q)
+}
+
 // The SiteSectionFunc type is an adapter to allow the use of ordinary function as a Querier.
 type SiteSectionFunc func(context.Context, *ent.SiteSectionQuery) (ent.Value, error)
 
@@ -1076,6 +1132,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.JobQuery, predicate.Job, job.OrderOption]{typ: ent.TypeJob, tq: q}, nil
 	case *ent.MemberQuery:
 		return &query[*ent.MemberQuery, predicate.Member, member.OrderOption]{typ: ent.TypeMember, tq: q}, nil
+	case *ent.MovedPageQuery:
+		return &query[*ent.MovedPageQuery, predicate.MovedPage, movedpage.OrderOption]{typ: ent.TypeMovedPage, tq: q}, nil
 	case *ent.OpenAPISpecQuery:
 		return &query[*ent.OpenAPISpecQuery, predicate.OpenAPISpec, openapispec.OrderOption]{typ: ent.TypeOpenAPISpec, tq: q}, nil
 	case *ent.OpenAPISpecVersionQuery:
@@ -1102,6 +1160,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.SiteQuery, predicate.Site, site.OrderOption]{typ: ent.TypeSite, tq: q}, nil
 	case *ent.SitePublishingAuthQuery:
 		return &query[*ent.SitePublishingAuthQuery, predicate.SitePublishingAuth, sitepublishingauth.OrderOption]{typ: ent.TypeSitePublishingAuth, tq: q}, nil
+	case *ent.SiteRedirectQuery:
+		return &query[*ent.SiteRedirectQuery, predicate.SiteRedirect, siteredirect.OrderOption]{typ: ent.TypeSiteRedirect, tq: q}, nil
 	case *ent.SiteSectionQuery:
 		return &query[*ent.SiteSectionQuery, predicate.SiteSection, sitesection.OrderOption]{typ: ent.TypeSiteSection, tq: q}, nil
 	case *ent.SiteSectionGroupQuery:

@@ -580,6 +580,48 @@ var (
 			},
 		},
 	}
+	// MovedPagesColumns holds the columns for the "moved_pages" table.
+	MovedPagesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "path", Type: field.TypeString, Size: 2048},
+		{Name: "page_id", Type: field.TypeString, Size: 64},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+		{Name: "space_id", Type: field.TypeString, Size: 64},
+	}
+	// MovedPagesTable holds the schema information for the "moved_pages" table.
+	MovedPagesTable = &schema.Table{
+		Name:       "moved_pages",
+		Columns:    MovedPagesColumns,
+		PrimaryKey: []*schema.Column{MovedPagesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "moved_pages_organizations_organization",
+				Columns:    []*schema.Column{MovedPagesColumns[5]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "moved_pages_spaces_space",
+				Columns:    []*schema.Column{MovedPagesColumns[6]},
+				RefColumns: []*schema.Column{SpacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "movedpage_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{MovedPagesColumns[5]},
+			},
+			{
+				Name:    "movedpage_space_id_path",
+				Unique:  true,
+				Columns: []*schema.Column{MovedPagesColumns[6], MovedPagesColumns[3]},
+			},
+		},
+	}
 	// OpenAPISpecsColumns holds the columns for the "open_api_specs" table.
 	OpenAPISpecsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -1137,6 +1179,93 @@ var (
 			},
 		},
 	}
+	// SiteRedirectsColumns holds the columns for the "site_redirects" table.
+	SiteRedirectsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "source", Type: field.TypeString, Size: 512},
+		{Name: "prefix", Type: field.TypeString, Nullable: true, Size: 512},
+		{Name: "draft", Type: field.TypeBool, Default: false},
+		{Name: "capture_wildcard", Type: field.TypeBool, Default: false},
+		{Name: "permanent", Type: field.TypeBool, Default: false},
+		{Name: "destination_kind", Type: field.TypeEnum, Enums: []string{"site-section", "site-space", "site-page", "external"}},
+		{Name: "destination_page_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "destination_url", Type: field.TypeString, Nullable: true, Size: 2048},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+		{Name: "site_id", Type: field.TypeString, Size: 64},
+		{Name: "destination_section_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "destination_site_space_id", Type: field.TypeString, Nullable: true, Size: 64},
+	}
+	// SiteRedirectsTable holds the schema information for the "site_redirects" table.
+	SiteRedirectsTable = &schema.Table{
+		Name:       "site_redirects",
+		Columns:    SiteRedirectsColumns,
+		PrimaryKey: []*schema.Column{SiteRedirectsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "site_redirects_organizations_organization",
+				Columns:    []*schema.Column{SiteRedirectsColumns[11]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "site_redirects_sites_site",
+				Columns:    []*schema.Column{SiteRedirectsColumns[12]},
+				RefColumns: []*schema.Column{SitesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "site_redirects_site_sections_destination_section",
+				Columns:    []*schema.Column{SiteRedirectsColumns[13]},
+				RefColumns: []*schema.Column{SiteSectionsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "site_redirects_site_spaces_destination_site_space",
+				Columns:    []*schema.Column{SiteRedirectsColumns[14]},
+				RefColumns: []*schema.Column{SiteSpacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "siteredirect_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{SiteRedirectsColumns[11]},
+			},
+			{
+				Name:    "siteredirect_site_id_draft_source",
+				Unique:  true,
+				Columns: []*schema.Column{SiteRedirectsColumns[12], SiteRedirectsColumns[5], SiteRedirectsColumns[3]},
+			},
+			{
+				Name:    "siteredirect_site_id_draft_prefix",
+				Unique:  false,
+				Columns: []*schema.Column{SiteRedirectsColumns[12], SiteRedirectsColumns[5], SiteRedirectsColumns[4]},
+			},
+			{
+				Name:    "siteredirect_site_id_draft_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{SiteRedirectsColumns[12], SiteRedirectsColumns[5], SiteRedirectsColumns[1]},
+			},
+			{
+				Name:    "siteredirect_site_id_draft_updated_at",
+				Unique:  false,
+				Columns: []*schema.Column{SiteRedirectsColumns[12], SiteRedirectsColumns[5], SiteRedirectsColumns[2]},
+			},
+			{
+				Name:    "siteredirect_destination_section_id",
+				Unique:  false,
+				Columns: []*schema.Column{SiteRedirectsColumns[13]},
+			},
+			{
+				Name:    "siteredirect_destination_site_space_id",
+				Unique:  false,
+				Columns: []*schema.Column{SiteRedirectsColumns[14]},
+			},
+		},
+	}
 	// SiteSectionsColumns holds the columns for the "site_sections" table.
 	SiteSectionsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -1560,6 +1689,7 @@ var (
 		InviteLinksTable,
 		JobsTable,
 		MembersTable,
+		MovedPagesTable,
 		OpenAPISpecsTable,
 		OpenAPISpecVersionsTable,
 		OrganizationsTable,
@@ -1573,6 +1703,7 @@ var (
 		SessionsTable,
 		SitesTable,
 		SitePublishingAuthsTable,
+		SiteRedirectsTable,
 		SiteSectionsTable,
 		SiteSectionGroupsTable,
 		SiteShareLinksTable,
@@ -1614,6 +1745,8 @@ func init() {
 	InviteLinksTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[1].RefTable = UsersTable
+	MovedPagesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	MovedPagesTable.ForeignKeys[1].RefTable = SpacesTable
 	OpenAPISpecsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	OpenAPISpecsTable.ForeignKeys[1].RefTable = OpenAPISpecVersionsTable
 	OpenAPISpecVersionsTable.ForeignKeys[0].RefTable = OrganizationsTable
@@ -1649,6 +1782,10 @@ func init() {
 	SitesTable.ForeignKeys[1].RefTable = SiteSectionsTable
 	SitePublishingAuthsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	SitePublishingAuthsTable.ForeignKeys[1].RefTable = SitesTable
+	SiteRedirectsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	SiteRedirectsTable.ForeignKeys[1].RefTable = SitesTable
+	SiteRedirectsTable.ForeignKeys[2].RefTable = SiteSectionsTable
+	SiteRedirectsTable.ForeignKeys[3].RefTable = SiteSpacesTable
 	SiteSectionsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	SiteSectionsTable.ForeignKeys[1].RefTable = SitesTable
 	SiteSectionsTable.ForeignKeys[2].RefTable = SiteSectionGroupsTable

@@ -45,6 +45,9 @@ type Job func(*sql.Selector)
 // Member is the predicate function for member builders.
 type Member func(*sql.Selector)
 
+// MovedPage is the predicate function for movedpage builders.
+type MovedPage func(*sql.Selector)
+
 // OpenAPISpec is the predicate function for openapispec builders.
 type OpenAPISpec func(*sql.Selector)
 
@@ -83,6 +86,9 @@ type Site func(*sql.Selector)
 
 // SitePublishingAuth is the predicate function for sitepublishingauth builders.
 type SitePublishingAuth func(*sql.Selector)
+
+// SiteRedirect is the predicate function for siteredirect builders.
+type SiteRedirect func(*sql.Selector)
 
 // SiteSection is the predicate function for sitesection builders.
 type SiteSection func(*sql.Selector)

@@ -423,6 +423,30 @@ func (f MemberMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.MemberMutation", m)
 }
 
+// The MovedPageQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type MovedPageQueryRuleFunc func(context.Context, *ent.MovedPageQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f MovedPageQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.MovedPageQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.MovedPageQuery", q)
+}
+
+// The MovedPageMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type MovedPageMutationRuleFunc func(context.Context, *ent.MovedPageMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f MovedPageMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.MovedPageMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.MovedPageMutation", m)
+}
+
 // The OpenAPISpecQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type OpenAPISpecQueryRuleFunc func(context.Context, *ent.OpenAPISpecQuery) error
@@ -735,6 +759,30 @@ func (f SitePublishingAuthMutationRuleFunc) EvalMutation(ctx context.Context, m 
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SitePublishingAuthMutation", m)
 }
 
+// The SiteRedirectQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type SiteRedirectQueryRuleFunc func(context.Context, *ent.SiteRedirectQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f SiteRedirectQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SiteRedirectQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.SiteRedirectQuery", q)
+}
+
+// The SiteRedirectMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type SiteRedirectMutationRuleFunc func(context.Context, *ent.SiteRedirectMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f SiteRedirectMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.SiteRedirectMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SiteRedirectMutation", m)
+}
+
 // The SiteSectionQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type SiteSectionQueryRuleFunc func(context.Context, *ent.SiteSectionQuery) error
@@ -1012,6 +1060,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.MemberQuery:
 		return q.Filter(), nil
+	case *ent.MovedPageQuery:
+		return q.Filter(), nil
 	case *ent.OpenAPISpecQuery:
 		return q.Filter(), nil
 	case *ent.OpenAPISpecVersionQuery:
@@ -1037,6 +1087,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 	case *ent.SiteQuery:
 		return q.Filter(), nil
 	case *ent.SitePublishingAuthQuery:
+		return q.Filter(), nil
+	case *ent.SiteRedirectQuery:
 		return q.Filter(), nil
 	case *ent.SiteSectionQuery:
 		return q.Filter(), nil
@@ -1089,6 +1141,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 		return m.Filter(), nil
 	case *ent.MemberMutation:
 		return m.Filter(), nil
+	case *ent.MovedPageMutation:
+		return m.Filter(), nil
 	case *ent.OpenAPISpecMutation:
 		return m.Filter(), nil
 	case *ent.OpenAPISpecVersionMutation:
@@ -1114,6 +1168,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.SiteMutation:
 		return m.Filter(), nil
 	case *ent.SitePublishingAuthMutation:
+		return m.Filter(), nil
+	case *ent.SiteRedirectMutation:
 		return m.Filter(), nil
 	case *ent.SiteSectionMutation:
 		return m.Filter(), nil

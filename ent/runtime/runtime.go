@@ -19,6 +19,7 @@ import (
 	"github.com/binderyhq/bindery/ent/invitelink"
 	"github.com/binderyhq/bindery/ent/job"
 	"github.com/binderyhq/bindery/ent/member"
+	"github.com/binderyhq/bindery/ent/movedpage"
 	"github.com/binderyhq/bindery/ent/openapispec"
 	"github.com/binderyhq/bindery/ent/openapispecversion"
 	"github.com/binderyhq/bindery/ent/organization"
@@ -33,6 +34,7 @@ import (
 	"github.com/binderyhq/bindery/ent/session"
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/sitepublishingauth"
+	"github.com/binderyhq/bindery/ent/siteredirect"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitesectiongroup"
 	"github.com/binderyhq/bindery/ent/sitesharelink"
@@ -901,6 +903,98 @@ func init() {
 			return nil
 		}
 	}()
+	movedpageMixin := schema.MovedPage{}.Mixin()
+	movedpage.Policy = privacy.NewPolicies(movedpageMixin[0], schema.MovedPage{})
+	movedpage.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := movedpage.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	movedpageMixinFields0 := movedpageMixin[0].Fields()
+	_ = movedpageMixinFields0
+	movedpageMixinFields1 := movedpageMixin[1].Fields()
+	_ = movedpageMixinFields1
+	movedpageMixinFields2 := movedpageMixin[2].Fields()
+	_ = movedpageMixinFields2
+	movedpageFields := schema.MovedPage{}.Fields()
+	_ = movedpageFields
+	// movedpageDescCreatedAt is the schema descriptor for created_at field.
+	movedpageDescCreatedAt := movedpageMixinFields1[0].Descriptor()
+	// movedpage.DefaultCreatedAt holds the default value on creation for the created_at field.
+	movedpage.DefaultCreatedAt = movedpageDescCreatedAt.Default.(func() time.Time)
+	// movedpageDescUpdatedAt is the schema descriptor for updated_at field.
+	movedpageDescUpdatedAt := movedpageMixinFields1[1].Descriptor()
+	// movedpage.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	movedpage.DefaultUpdatedAt = movedpageDescUpdatedAt.Default.(func() time.Time)
+	// movedpage.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	movedpage.UpdateDefaultUpdatedAt = movedpageDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// movedpageDescOrganizationID is the schema descriptor for organization_id field.
+	movedpageDescOrganizationID := movedpageMixinFields2[0].Descriptor()
+	// movedpage.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	movedpage.OrganizationIDValidator = movedpageDescOrganizationID.Validators[0].(func(string) error)
+	// movedpageDescSpaceID is the schema descriptor for space_id field.
+	movedpageDescSpaceID := movedpageFields[0].Descriptor()
+	// movedpage.SpaceIDValidator is a validator for the "space_id" field. It is called by the builders before save.
+	movedpage.SpaceIDValidator = movedpageDescSpaceID.Validators[0].(func(string) error)
+	// movedpageDescPath is the schema descriptor for path field.
+	movedpageDescPath := movedpageFields[1].Descriptor()
+	// movedpage.PathValidator is a validator for the "path" field. It is called by the builders before save.
+	movedpage.PathValidator = func() func(string) error {
+		validators := movedpageDescPath.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(_path string) error {
+			for _, fn := range fns {
+				if err := fn(_path); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// movedpageDescPageID is the schema descriptor for page_id field.
+	movedpageDescPageID := movedpageFields[2].Descriptor()
+	// movedpage.PageIDValidator is a validator for the "page_id" field. It is called by the builders before save.
+	movedpage.PageIDValidator = func() func(string) error {
+		validators := movedpageDescPageID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(page_id string) error {
+			for _, fn := range fns {
+				if err := fn(page_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// movedpageDescID is the schema descriptor for id field.
+	movedpageDescID := movedpageMixinFields0[0].Descriptor()
+	// movedpage.DefaultID holds the default value on creation for the id field.
+	movedpage.DefaultID = movedpageDescID.Default.(func() string)
+	// movedpage.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	movedpage.IDValidator = func() func(string) error {
+		validators := movedpageDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	openapispecMixin := schema.OpenAPISpec{}.Mixin()
 	openapispec.Policy = privacy.NewPolicies(openapispecMixin[0], schema.OpenAPISpec{})
 	openapispec.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -1731,6 +1825,104 @@ func init() {
 	// sitepublishingauth.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	sitepublishingauth.IDValidator = func() func(string) error {
 		validators := sitepublishingauthDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	siteredirectMixin := schema.SiteRedirect{}.Mixin()
+	siteredirect.Policy = privacy.NewPolicies(siteredirectMixin[0], schema.SiteRedirect{})
+	siteredirect.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := siteredirect.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	siteredirectMixinFields0 := siteredirectMixin[0].Fields()
+	_ = siteredirectMixinFields0
+	siteredirectMixinFields1 := siteredirectMixin[1].Fields()
+	_ = siteredirectMixinFields1
+	siteredirectMixinFields2 := siteredirectMixin[2].Fields()
+	_ = siteredirectMixinFields2
+	siteredirectFields := schema.SiteRedirect{}.Fields()
+	_ = siteredirectFields
+	// siteredirectDescCreatedAt is the schema descriptor for created_at field.
+	siteredirectDescCreatedAt := siteredirectMixinFields1[0].Descriptor()
+	// siteredirect.DefaultCreatedAt holds the default value on creation for the created_at field.
+	siteredirect.DefaultCreatedAt = siteredirectDescCreatedAt.Default.(func() time.Time)
+	// siteredirectDescUpdatedAt is the schema descriptor for updated_at field.
+	siteredirectDescUpdatedAt := siteredirectMixinFields1[1].Descriptor()
+	// siteredirect.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	siteredirect.DefaultUpdatedAt = siteredirectDescUpdatedAt.Default.(func() time.Time)
+	// siteredirect.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	siteredirect.UpdateDefaultUpdatedAt = siteredirectDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// siteredirectDescOrganizationID is the schema descriptor for organization_id field.
+	siteredirectDescOrganizationID := siteredirectMixinFields2[0].Descriptor()
+	// siteredirect.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	siteredirect.OrganizationIDValidator = siteredirectDescOrganizationID.Validators[0].(func(string) error)
+	// siteredirectDescSiteID is the schema descriptor for site_id field.
+	siteredirectDescSiteID := siteredirectFields[0].Descriptor()
+	// siteredirect.SiteIDValidator is a validator for the "site_id" field. It is called by the builders before save.
+	siteredirect.SiteIDValidator = siteredirectDescSiteID.Validators[0].(func(string) error)
+	// siteredirectDescSource is the schema descriptor for source field.
+	siteredirectDescSource := siteredirectFields[1].Descriptor()
+	// siteredirect.SourceValidator is a validator for the "source" field. It is called by the builders before save.
+	siteredirect.SourceValidator = func() func(string) error {
+		validators := siteredirectDescSource.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(source string) error {
+			for _, fn := range fns {
+				if err := fn(source); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// siteredirectDescPrefix is the schema descriptor for prefix field.
+	siteredirectDescPrefix := siteredirectFields[2].Descriptor()
+	// siteredirect.PrefixValidator is a validator for the "prefix" field. It is called by the builders before save.
+	siteredirect.PrefixValidator = siteredirectDescPrefix.Validators[0].(func(string) error)
+	// siteredirectDescDraft is the schema descriptor for draft field.
+	siteredirectDescDraft := siteredirectFields[3].Descriptor()
+	// siteredirect.DefaultDraft holds the default value on creation for the draft field.
+	siteredirect.DefaultDraft = siteredirectDescDraft.Default.(bool)
+	// siteredirectDescCaptureWildcard is the schema descriptor for capture_wildcard field.
+	siteredirectDescCaptureWildcard := siteredirectFields[4].Descriptor()
+	// siteredirect.DefaultCaptureWildcard holds the default value on creation for the capture_wildcard field.
+	siteredirect.DefaultCaptureWildcard = siteredirectDescCaptureWildcard.Default.(bool)
+	// siteredirectDescPermanent is the schema descriptor for permanent field.
+	siteredirectDescPermanent := siteredirectFields[5].Descriptor()
+	// siteredirect.DefaultPermanent holds the default value on creation for the permanent field.
+	siteredirect.DefaultPermanent = siteredirectDescPermanent.Default.(bool)
+	// siteredirectDescDestinationPageID is the schema descriptor for destination_page_id field.
+	siteredirectDescDestinationPageID := siteredirectFields[9].Descriptor()
+	// siteredirect.DestinationPageIDValidator is a validator for the "destination_page_id" field. It is called by the builders before save.
+	siteredirect.DestinationPageIDValidator = siteredirectDescDestinationPageID.Validators[0].(func(string) error)
+	// siteredirectDescDestinationURL is the schema descriptor for destination_url field.
+	siteredirectDescDestinationURL := siteredirectFields[10].Descriptor()
+	// siteredirect.DestinationURLValidator is a validator for the "destination_url" field. It is called by the builders before save.
+	siteredirect.DestinationURLValidator = siteredirectDescDestinationURL.Validators[0].(func(string) error)
+	// siteredirectDescID is the schema descriptor for id field.
+	siteredirectDescID := siteredirectMixinFields0[0].Descriptor()
+	// siteredirect.DefaultID holds the default value on creation for the id field.
+	siteredirect.DefaultID = siteredirectDescID.Default.(func() string)
+	// siteredirect.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	siteredirect.IDValidator = func() func(string) error {
+		validators := siteredirectDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),

@@ -61,6 +61,7 @@ type ResolverRoot interface {
 	SAMLProvider() SAMLProviderResolver
 	Site() SiteResolver
 	SitePublishingAuth() SitePublishingAuthResolver
+	SiteRedirect() SiteRedirectResolver
 	SiteSection() SiteSectionResolver
 	SiteSectionGroup() SiteSectionGroupResolver
 	SiteSpace() SiteSpaceResolver
@@ -479,6 +480,7 @@ type ComplexityRoot struct {
 	Mutation struct {
 		AddSiteSectionToGroup          func(childComplexity int, organizationID string, siteID string, groupID string, sectionID string) int
 		AddSiteSpace                   func(childComplexity int, organizationID string, siteID string, input model.AddSiteSpaceInput) int
+		BulkUpsertSiteRedirects        func(childComplexity int, organizationID string, siteID string, redirects []*model.SiteRedirectUpsertInput) int
 		CreateAPIToken                 func(childComplexity int, input model.CreateAPITokenInput) int
 		CreateChangeRequest            func(childComplexity int, spaceID string, input model.CreateChangeRequestInput) int
 		CreateCollection               func(childComplexity int, organizationID string, input model.CreateCollectionInput) int
@@ -488,6 +490,7 @@ type ComplexityRoot struct {
 		CreateOrganization             func(childComplexity int, input model.CreateOrganizationInput) int
 		CreateSAMLProvider             func(childComplexity int, organizationID string, input model.CreateSAMLProviderInput) int
 		CreateSite                     func(childComplexity int, organizationID string, input model.CreateSiteInput) int
+		CreateSiteRedirect             func(childComplexity int, organizationID string, siteID string, input model.CreateSiteRedirectInput) int
 		CreateSiteSection              func(childComplexity int, organizationID string, siteID string, input model.CreateSiteSectionInput) int
 		CreateSiteSectionGroup         func(childComplexity int, organizationID string, siteID string, input model.CreateSiteSectionGroupInput) int
 		CreateSiteShareLink            func(childComplexity int, organizationID string, siteID string, input model.CreateSiteShareLinkInput) int
@@ -502,6 +505,7 @@ type ComplexityRoot struct {
 		DeleteOpenAPISpec              func(childComplexity int, organizationID string, slug string) int
 		DeleteSAMLProvider             func(childComplexity int, organizationID string, id string) int
 		DeleteSite                     func(childComplexity int, organizationID string, siteID string) int
+		DeleteSiteRedirect             func(childComplexity int, organizationID string, siteID string, id string) int
 		DeleteSiteSection              func(childComplexity int, organizationID string, siteID string, id string) int
 		DeleteSiteSectionGroup         func(childComplexity int, organizationID string, siteID string, id string) int
 		DeleteSiteShareLink            func(childComplexity int, organizationID string, siteID string, shareLinkID string) int
@@ -559,6 +563,7 @@ type ComplexityRoot struct {
 		UpdateSiteAdaptiveSchema       func(childComplexity int, organizationID string, siteID string, jsonSchema any) int
 		UpdateSiteCustomization        func(childComplexity int, organizationID string, siteID string, settings any) int
 		UpdateSitePublishingAuth       func(childComplexity int, organizationID string, siteID string, input model.UpdateSitePublishingAuthInput) int
+		UpdateSiteRedirect             func(childComplexity int, organizationID string, siteID string, id string, input model.UpdateSiteRedirectInput) int
 		UpdateSiteSection              func(childComplexity int, organizationID string, siteID string, id string, input model.UpdateSiteSectionInput) int
 		UpdateSiteSectionGroup         func(childComplexity int, organizationID string, siteID string, id string, input model.UpdateSiteSectionGroupInput) int
 		UpdateSiteShareLink            func(childComplexity int, organizationID string, siteID string, shareLinkID string, input model.UpdateSiteShareLinkInput) int
@@ -874,6 +879,8 @@ type ComplexityRoot struct {
 		Proxy            func(childComplexity int) int
 		Published        func(childComplexity int) int
 		PublishingAuth   func(childComplexity int) int
+		Redirect         func(childComplexity int, source string) int
+		Redirects        func(childComplexity int, first *int, after *string, search *string, draft *bool, orderBy *model.SiteRedirectOrder) int
 		SectionGroups    func(childComplexity int, first *int, after *string) int
 		Sections         func(childComplexity int, first *int, after *string) int
 		ShareLinks       func(childComplexity int, first *int, after *string, search *string) int
@@ -929,6 +936,50 @@ type ComplexityRoot struct {
 		LogoutURL   func(childComplexity int) int
 		PrivateKey  func(childComplexity int) int
 		UpdatedAt   func(childComplexity int) int
+	}
+
+	SiteRedirect struct {
+		CaptureWildcard func(childComplexity int) int
+		CreatedAt       func(childComplexity int) int
+		Destination     func(childComplexity int) int
+		Draft           func(childComplexity int) int
+		ID              func(childComplexity int) int
+		Permanent       func(childComplexity int) int
+		SiteID          func(childComplexity int) int
+		Source          func(childComplexity int) int
+		UpdatedAt       func(childComplexity int) int
+	}
+
+	SiteRedirectConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SiteRedirectDestination struct {
+		Kind          func(childComplexity int) int
+		PageID        func(childComplexity int) int
+		SiteSectionID func(childComplexity int) int
+		SiteSpaceID   func(childComplexity int) int
+		URL           func(childComplexity int) int
+	}
+
+	SiteRedirectEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	SiteRedirectTarget struct {
+		Redirect func(childComplexity int) int
+		Target   func(childComplexity int) int
+	}
+
+	SiteRedirectUpsertResult struct {
+		Draft  func(childComplexity int) int
+		Error  func(childComplexity int) int
+		ID     func(childComplexity int) int
+		Source func(childComplexity int) int
+		Status func(childComplexity int) int
 	}
 
 	SiteSection struct {
@@ -1297,6 +1348,10 @@ type MutationResolver interface {
 	PutOpenAPISpec(ctx context.Context, organizationID string, slug string, source model.OpenAPISpecSourceInput) (*ent.OpenAPISpec, error)
 	UpdateOpenAPISpec(ctx context.Context, organizationID string, slug string, input model.UpdateOpenAPISpecInput) (*ent.OpenAPISpec, error)
 	DeleteOpenAPISpec(ctx context.Context, organizationID string, slug string) (bool, error)
+	CreateSiteRedirect(ctx context.Context, organizationID string, siteID string, input model.CreateSiteRedirectInput) (*ent.SiteRedirect, error)
+	BulkUpsertSiteRedirects(ctx context.Context, organizationID string, siteID string, redirects []*model.SiteRedirectUpsertInput) ([]*model.SiteRedirectUpsertResult, error)
+	UpdateSiteRedirect(ctx context.Context, organizationID string, siteID string, id string, input model.UpdateSiteRedirectInput) (*ent.SiteRedirect, error)
+	DeleteSiteRedirect(ctx context.Context, organizationID string, siteID string, id string) (bool, error)
 	CreateSite(ctx context.Context, organizationID string, input model.CreateSiteInput) (*ent.Site, error)
 	UpdateSite(ctx context.Context, organizationID string, siteID string, input model.UpdateSiteInput) (*ent.Site, error)
 	DeleteSite(ctx context.Context, organizationID string, siteID string) (bool, error)
@@ -1426,6 +1481,8 @@ type SiteResolver interface {
 	AdaptiveContent(ctx context.Context, obj *ent.Site) (*model.SiteAdaptiveContent, error)
 
 	Permissions(ctx context.Context, obj *ent.Site) (*model.SitePermissions, error)
+	Redirects(ctx context.Context, obj *ent.Site, first *int, after *string, search *string, draft *bool, orderBy *model.SiteRedirectOrder) (*model.SiteRedirectConnection, error)
+	Redirect(ctx context.Context, obj *ent.Site, source string) (*model.SiteRedirectTarget, error)
 	Sections(ctx context.Context, obj *ent.Site, first *int, after *string) (*model.SiteSectionConnection, error)
 	SectionGroups(ctx context.Context, obj *ent.Site, first *int, after *string) (*model.SiteSectionGroupConnection, error)
 	DefaultSection(ctx context.Context, obj *ent.Site) (*ent.SiteSection, error)
@@ -1438,6 +1495,11 @@ type SiteResolver interface {
 }
 type SitePublishingAuthResolver interface {
 	PrivateKey(ctx context.Context, obj *ent.SitePublishingAuth) (string, error)
+}
+type SiteRedirectResolver interface {
+	Destination(ctx context.Context, obj *ent.SiteRedirect) (*model.SiteRedirectDestination, error)
+
+	UpdatedAt(ctx context.Context, obj *ent.SiteRedirect) (*time.Time, error)
 }
 type SiteSectionResolver interface {
 	Site(ctx context.Context, obj *ent.SiteSection) (*ent.Site, error)
@@ -3047,6 +3109,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AddSiteSpace(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.AddSiteSpaceInput)), true
+	case "Mutation.bulkUpsertSiteRedirects":
+		if e.ComplexityRoot.Mutation.BulkUpsertSiteRedirects == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_bulkUpsertSiteRedirects_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.BulkUpsertSiteRedirects(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["redirects"].([]*model.SiteRedirectUpsertInput)), true
 	case "Mutation.createAPIToken":
 		if e.ComplexityRoot.Mutation.CreateAPIToken == nil {
 			break
@@ -3146,6 +3219,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateSite(childComplexity, args["organizationId"].(string), args["input"].(model.CreateSiteInput)), true
+	case "Mutation.createSiteRedirect":
+		if e.ComplexityRoot.Mutation.CreateSiteRedirect == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSiteRedirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateSiteRedirect(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.CreateSiteRedirectInput)), true
 	case "Mutation.createSiteSection":
 		if e.ComplexityRoot.Mutation.CreateSiteSection == nil {
 			break
@@ -3300,6 +3384,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteSite(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
+	case "Mutation.deleteSiteRedirect":
+		if e.ComplexityRoot.Mutation.DeleteSiteRedirect == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSiteRedirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSiteRedirect(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["id"].(string)), true
 	case "Mutation.deleteSiteSection":
 		if e.ComplexityRoot.Mutation.DeleteSiteSection == nil {
 			break
@@ -3927,6 +4022,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSitePublishingAuth(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.UpdateSitePublishingAuthInput)), true
+	case "Mutation.updateSiteRedirect":
+		if e.ComplexityRoot.Mutation.UpdateSiteRedirect == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteRedirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteRedirect(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["id"].(string), args["input"].(model.UpdateSiteRedirectInput)), true
 	case "Mutation.updateSiteSection":
 		if e.ComplexityRoot.Mutation.UpdateSiteSection == nil {
 			break
@@ -5448,6 +5554,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.PublishingAuth(childComplexity), true
+	case "Site.redirect":
+		if e.ComplexityRoot.Site.Redirect == nil {
+			break
+		}
+
+		args, err := ec.field_Site_redirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.Redirect(childComplexity, args["source"].(string)), true
+	case "Site.redirects":
+		if e.ComplexityRoot.Site.Redirects == nil {
+			break
+		}
+
+		args, err := ec.field_Site_redirects_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.Redirects(childComplexity, args["first"].(*int), args["after"].(*string), args["search"].(*string), args["draft"].(*bool), args["orderBy"].(*model.SiteRedirectOrder)), true
 	case "Site.sectionGroups":
 		if e.ComplexityRoot.Site.SectionGroups == nil {
 			break
@@ -5684,6 +5812,168 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SitePublishingAuth.UpdatedAt(childComplexity), true
+
+	case "SiteRedirect.captureWildcard":
+		if e.ComplexityRoot.SiteRedirect.CaptureWildcard == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.CaptureWildcard(childComplexity), true
+	case "SiteRedirect.createdAt":
+		if e.ComplexityRoot.SiteRedirect.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.CreatedAt(childComplexity), true
+	case "SiteRedirect.destination":
+		if e.ComplexityRoot.SiteRedirect.Destination == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.Destination(childComplexity), true
+	case "SiteRedirect.draft":
+		if e.ComplexityRoot.SiteRedirect.Draft == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.Draft(childComplexity), true
+	case "SiteRedirect.id":
+		if e.ComplexityRoot.SiteRedirect.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.ID(childComplexity), true
+	case "SiteRedirect.permanent":
+		if e.ComplexityRoot.SiteRedirect.Permanent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.Permanent(childComplexity), true
+	case "SiteRedirect.siteId":
+		if e.ComplexityRoot.SiteRedirect.SiteID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.SiteID(childComplexity), true
+	case "SiteRedirect.source":
+		if e.ComplexityRoot.SiteRedirect.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.Source(childComplexity), true
+	case "SiteRedirect.updatedAt":
+		if e.ComplexityRoot.SiteRedirect.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.UpdatedAt(childComplexity), true
+
+	case "SiteRedirectConnection.edges":
+		if e.ComplexityRoot.SiteRedirectConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectConnection.Edges(childComplexity), true
+	case "SiteRedirectConnection.pageInfo":
+		if e.ComplexityRoot.SiteRedirectConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectConnection.PageInfo(childComplexity), true
+	case "SiteRedirectConnection.totalCount":
+		if e.ComplexityRoot.SiteRedirectConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectConnection.TotalCount(childComplexity), true
+
+	case "SiteRedirectDestination.kind":
+		if e.ComplexityRoot.SiteRedirectDestination.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.Kind(childComplexity), true
+	case "SiteRedirectDestination.pageId":
+		if e.ComplexityRoot.SiteRedirectDestination.PageID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.PageID(childComplexity), true
+	case "SiteRedirectDestination.siteSectionId":
+		if e.ComplexityRoot.SiteRedirectDestination.SiteSectionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.SiteSectionID(childComplexity), true
+	case "SiteRedirectDestination.siteSpaceId":
+		if e.ComplexityRoot.SiteRedirectDestination.SiteSpaceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.SiteSpaceID(childComplexity), true
+	case "SiteRedirectDestination.url":
+		if e.ComplexityRoot.SiteRedirectDestination.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.URL(childComplexity), true
+
+	case "SiteRedirectEdge.cursor":
+		if e.ComplexityRoot.SiteRedirectEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectEdge.Cursor(childComplexity), true
+	case "SiteRedirectEdge.node":
+		if e.ComplexityRoot.SiteRedirectEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectEdge.Node(childComplexity), true
+
+	case "SiteRedirectTarget.redirect":
+		if e.ComplexityRoot.SiteRedirectTarget.Redirect == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectTarget.Redirect(childComplexity), true
+	case "SiteRedirectTarget.target":
+		if e.ComplexityRoot.SiteRedirectTarget.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectTarget.Target(childComplexity), true
+
+	case "SiteRedirectUpsertResult.draft":
+		if e.ComplexityRoot.SiteRedirectUpsertResult.Draft == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectUpsertResult.Draft(childComplexity), true
+	case "SiteRedirectUpsertResult.error":
+		if e.ComplexityRoot.SiteRedirectUpsertResult.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectUpsertResult.Error(childComplexity), true
+	case "SiteRedirectUpsertResult.id":
+		if e.ComplexityRoot.SiteRedirectUpsertResult.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectUpsertResult.ID(childComplexity), true
+	case "SiteRedirectUpsertResult.source":
+		if e.ComplexityRoot.SiteRedirectUpsertResult.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectUpsertResult.Source(childComplexity), true
+	case "SiteRedirectUpsertResult.status":
+		if e.ComplexityRoot.SiteRedirectUpsertResult.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectUpsertResult.Status(childComplexity), true
 
 	case "SiteSection.condition":
 		if e.ComplexityRoot.SiteSection.Condition == nil {
@@ -6652,6 +6942,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateOrganizationInput,
 		ec.unmarshalInputCreateSAMLProviderInput,
 		ec.unmarshalInputCreateSiteInput,
+		ec.unmarshalInputCreateSiteRedirectInput,
 		ec.unmarshalInputCreateSiteSectionGroupInput,
 		ec.unmarshalInputCreateSiteSectionInput,
 		ec.unmarshalInputCreateSiteShareLinkInput,
@@ -6668,6 +6959,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputOpenAPISpecSourceInput,
 		ec.unmarshalInputPostCommentInput,
 		ec.unmarshalInputSiteAdaptiveContentInput,
+		ec.unmarshalInputSiteRedirectDestinationInput,
+		ec.unmarshalInputSiteRedirectUpsertInput,
 		ec.unmarshalInputSiteSpacePositionInput,
 		ec.unmarshalInputSiteStructurePointerInput,
 		ec.unmarshalInputSiteStructurePositionInput,
@@ -6685,6 +6978,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdateSAMLProviderInput,
 		ec.unmarshalInputUpdateSiteInput,
 		ec.unmarshalInputUpdateSitePublishingAuthInput,
+		ec.unmarshalInputUpdateSiteRedirectInput,
 		ec.unmarshalInputUpdateSiteSectionGroupInput,
 		ec.unmarshalInputUpdateSiteSectionInput,
 		ec.unmarshalInputUpdateSiteShareLinkInput,
@@ -8323,6 +8617,166 @@ input CreateOpenAPISpecInput {
 
 input UpdateOpenAPISpecInput {
   visibility: OpenAPISpecVisibility!
+}
+`, BuiltIn: false},
+	{Name: "../schema/siteredirects.graphqls", Input: `# ---------------------------------------------------------------- Site redirects
+# The reference client's site redirects: a path of a published site (its source, exact or ending
+# in a wildcard "*") sends readers to a section, a site space, a page of a site space, or a URL.
+# Readers follow live redirects only where no page answers. Members with a role read a site's
+# redirects; creators and admins change them.
+
+extend type Site {
+  """
+  The site's redirects: live ones, or drafts with ` + "`" + `draft: true` + "`" + `. ` + "`" + `search` + "`" + ` keeps those whose source
+  contains it (any case). Newest first by default.
+  """
+  redirects(first: Int, after: String, search: String, draft: Boolean, orderBy: SiteRedirectOrder): SiteRedirectConnection!
+  """
+  The redirect a reader of ` + "`" + `source` + "`" + ` follows (the live one; a draft when no live one matches), with
+  the URL it leads to; null when none matches.
+  """
+  redirect(source: String!): SiteRedirectTarget
+}
+
+extend type Mutation {
+  "Creates a redirect. CONFLICT when the site has one with that source (live or draft, as this one)."
+  createSiteRedirect(organizationId: ID!, siteId: ID!, input: CreateSiteRedirectInput!): SiteRedirect!
+  """
+  Creates, updates, deletes (destination null) or publishes (intent PUBLISH) up to 500 redirects by
+  source, in order, each on its own: one result per item, an item that cannot be done is an
+  ERROR result and the others still are.
+  """
+  bulkUpsertSiteRedirects(organizationId: ID!, siteId: ID!, redirects: [SiteRedirectUpsertInput!]!): [SiteRedirectUpsertResult!]!
+  "Changes the fields given. CONFLICT when another redirect of the site holds the source (live or draft, as this one)."
+  updateSiteRedirect(organizationId: ID!, siteId: ID!, id: ID!, input: UpdateSiteRedirectInput!): SiteRedirect!
+  "Deletes a redirect. False when the site has no such redirect."
+  deleteSiteRedirect(organizationId: ID!, siteId: ID!, id: ID!): Boolean!
+}
+
+"Sends the readers of a path of a published site elsewhere."
+type SiteRedirect {
+  id: ID!
+  siteId: ID!
+  """
+  The path inside the site, starting with "/" (at most 512 characters: letters, digits, "-._~+",
+  "/" and %-escapes), exact or ending in "*" (every path starting with what comes before it;
+  "/docs/*" also matches "/docs").
+  """
+  source: String!
+  "Whether it is a draft: kept apart from the live redirect of the same source, followed by nobody."
+  draft: Boolean!
+  "Whether the part of the path the wildcard matched is appended to the destination's URL."
+  captureWildcard: Boolean!
+  "Served as 308 to the readers of public and unlisted sites, 307 elsewhere; 307 everywhere when false."
+  permanent: Boolean!
+  destination: SiteRedirectDestination!
+  createdAt: Time!
+  "Absent until it is changed after its creation."
+  updatedAt: Time
+}
+
+enum SiteRedirectDestinationKind { SITE_SECTION SITE_SPACE SITE_PAGE EXTERNAL }
+
+"Where a redirect leads: the fields of its kind are set."
+type SiteRedirectDestination {
+  kind: SiteRedirectDestinationKind!
+  siteSectionId: ID
+  "The site space of a SITE_SPACE or SITE_PAGE destination."
+  siteSpaceId: ID
+  pageId: ID
+  "The absolute http(s) URL of an EXTERNAL destination."
+  url: String
+}
+
+"""
+Where a redirect leads. SITE_SECTION needs siteSectionId; SITE_SPACE siteSpaceId; SITE_PAGE
+siteSpaceId and pageId (a page of the site space's content); EXTERNAL url (an absolute http or
+https URL of at most 2048 characters); PATH spaceId and path (a page of a space shown on the site,
+by its path in the space's content: stored as the SITE_PAGE it names). Other fields are ignored.
+"""
+input SiteRedirectDestinationInput {
+  kind: SiteRedirectDestinationInputKind!
+  siteSectionId: ID
+  siteSpaceId: ID
+  pageId: ID
+  url: String
+  spaceId: ID
+  path: String
+}
+
+enum SiteRedirectDestinationInputKind { SITE_SECTION SITE_SPACE SITE_PAGE EXTERNAL PATH }
+
+input CreateSiteRedirectInput {
+  source: String!
+  destination: SiteRedirectDestinationInput!
+  "false by default."
+  captureWildcard: Boolean
+  "false by default."
+  draft: Boolean
+  "false by default."
+  permanent: Boolean
+}
+
+input UpdateSiteRedirectInput {
+  source: String
+  destination: SiteRedirectDestinationInput
+  captureWildcard: Boolean
+  draft: Boolean
+  permanent: Boolean
+}
+
+"""
+An item of a bulk upsert. LIVE (the default) and DRAFT create or update the live or draft
+redirect of the source, or delete it when destination is null; PUBLISH makes the source's draft
+live (replacing the live one) and takes no other field.
+"""
+input SiteRedirectUpsertInput {
+  source: String!
+  intent: SiteRedirectIntent
+  captureWildcard: Boolean
+  permanent: Boolean
+  destination: SiteRedirectDestinationInput @goField(omittable: true)
+}
+
+enum SiteRedirectIntent { LIVE DRAFT PUBLISH }
+
+enum SiteRedirectUpsertStatus { CREATED UPDATED DELETED PUBLISHED ERROR }
+
+type SiteRedirectUpsertResult {
+  status: SiteRedirectUpsertStatus!
+  source: String!
+  "Whether the redirect concerned is a draft (false for PUBLISHED)."
+  draft: Boolean!
+  "The redirect created, updated or published."
+  id: ID
+  "Why the item was not done (ERROR)."
+  error: String
+}
+
+type SiteRedirectTarget {
+  redirect: SiteRedirect!
+  "The URL the redirect leads to, for this path."
+  target: String!
+}
+
+enum SiteRedirectOrder {
+  "Newest first."
+  CREATED_AT
+  "Most recently changed first (created, for those never changed)."
+  UPDATED_AT
+  "By source, in byte order."
+  SOURCE
+}
+
+type SiteRedirectConnection {
+  edges: [SiteRedirectEdge!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type SiteRedirectEdge {
+  cursor: String!
+  node: SiteRedirect!
 }
 `, BuiltIn: false},
 	{Name: "../schema/sites.graphqls", Input: `# ---------------------------------------------------------------- Sites
@@ -10466,6 +10920,10 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_updatedAt(ctx, field)
 	case "permissions":
 		return ec.fieldContext_Site_permissions(ctx, field)
+	case "redirects":
+		return ec.fieldContext_Site_redirects(ctx, field)
+	case "redirect":
+		return ec.fieldContext_Site_redirect(ctx, field)
 	case "sections":
 		return ec.fieldContext_Site_sections(ctx, field)
 	case "sectionGroups":
@@ -10572,6 +11030,94 @@ func (ec *executionContext) childFields_SitePublishingAuth(ctx context.Context, 
 		return ec.fieldContext_SitePublishingAuth_updatedAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SitePublishingAuth", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirect(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SiteRedirect_id(ctx, field)
+	case "siteId":
+		return ec.fieldContext_SiteRedirect_siteId(ctx, field)
+	case "source":
+		return ec.fieldContext_SiteRedirect_source(ctx, field)
+	case "draft":
+		return ec.fieldContext_SiteRedirect_draft(ctx, field)
+	case "captureWildcard":
+		return ec.fieldContext_SiteRedirect_captureWildcard(ctx, field)
+	case "permanent":
+		return ec.fieldContext_SiteRedirect_permanent(ctx, field)
+	case "destination":
+		return ec.fieldContext_SiteRedirect_destination(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_SiteRedirect_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_SiteRedirect_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirect", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SiteRedirectConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SiteRedirectConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SiteRedirectConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectDestination(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_SiteRedirectDestination_kind(ctx, field)
+	case "siteSectionId":
+		return ec.fieldContext_SiteRedirectDestination_siteSectionId(ctx, field)
+	case "siteSpaceId":
+		return ec.fieldContext_SiteRedirectDestination_siteSpaceId(ctx, field)
+	case "pageId":
+		return ec.fieldContext_SiteRedirectDestination_pageId(ctx, field)
+	case "url":
+		return ec.fieldContext_SiteRedirectDestination_url(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectDestination", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_SiteRedirectEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_SiteRedirectEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectTarget(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "redirect":
+		return ec.fieldContext_SiteRedirectTarget_redirect(ctx, field)
+	case "target":
+		return ec.fieldContext_SiteRedirectTarget_target(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectTarget", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectUpsertResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "status":
+		return ec.fieldContext_SiteRedirectUpsertResult_status(ctx, field)
+	case "source":
+		return ec.fieldContext_SiteRedirectUpsertResult_source(ctx, field)
+	case "draft":
+		return ec.fieldContext_SiteRedirectUpsertResult_draft(ctx, field)
+	case "id":
+		return ec.fieldContext_SiteRedirectUpsertResult_id(ctx, field)
+	case "error":
+		return ec.fieldContext_SiteRedirectUpsertResult_error(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectUpsertResult", field.Name)
 }
 
 func (ec *executionContext) childFields_SiteSection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -11514,6 +12060,36 @@ func (ec *executionContext) field_Mutation_addSiteSpace_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_bulkUpsertSiteRedirects_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "redirects",
+		func(ctx context.Context, v any) ([]*model.SiteRedirectUpsertInput, error) {
+			return ec.unmarshalNSiteRedirectUpsertInput2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectUpsertInputᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["redirects"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createAPIToken_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -11671,6 +12247,36 @@ func (ec *executionContext) field_Mutation_createSAMLProvider_args(ctx context.C
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createSiteRedirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateSiteRedirectInput, error) {
+			return ec.unmarshalNCreateSiteRedirectInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCreateSiteRedirectInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
 	return args, nil
 }
 
@@ -12019,6 +12625,36 @@ func (ec *executionContext) field_Mutation_deleteSAMLProvider_args(ctx context.C
 		return nil, err
 	}
 	args["id"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteSiteRedirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg2
 	return args, nil
 }
 
@@ -13548,6 +14184,44 @@ func (ec *executionContext) field_Mutation_updateSitePublishingAuth_args(ctx con
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateSiteRedirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateSiteRedirectInput, error) {
+			return ec.unmarshalNUpdateSiteRedirectInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐUpdateSiteRedirectInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateSiteSectionGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -14667,6 +15341,66 @@ func (ec *executionContext) field_Revision_page_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_redirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "source",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["source"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_redirects_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "search",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["search"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "draft",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["draft"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*model.SiteRedirectOrder, error) {
+			return ec.unmarshalOSiteRedirectOrder2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
 	return args, nil
 }
 
@@ -23804,6 +24538,182 @@ func (ec *executionContext) fieldContext_Mutation_deleteOpenAPISpec(ctx context.
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createSiteRedirect(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createSiteRedirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateSiteRedirect(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["input"].(model.CreateSiteRedirectInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteRedirect) graphql.Marshaler {
+			return ec.marshalNSiteRedirect2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteRedirect(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createSiteRedirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirect(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createSiteRedirect_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_bulkUpsertSiteRedirects(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_bulkUpsertSiteRedirects(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().BulkUpsertSiteRedirects(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["redirects"].([]*model.SiteRedirectUpsertInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteRedirectUpsertResult) graphql.Marshaler {
+			return ec.marshalNSiteRedirectUpsertResult2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectUpsertResultᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_bulkUpsertSiteRedirects(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirectUpsertResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_bulkUpsertSiteRedirects_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSiteRedirect(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteRedirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteRedirect(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["id"].(string), fc.Args["input"].(model.UpdateSiteRedirectInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteRedirect) graphql.Marshaler {
+			return ec.marshalNSiteRedirect2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteRedirect(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteRedirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirect(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteRedirect_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteSiteRedirect(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteSiteRedirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteSiteRedirect(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteSiteRedirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteSiteRedirect_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -31356,6 +32266,94 @@ func (ec *executionContext) fieldContext_Site_permissions(_ context.Context, fie
 	return fc, nil
 }
 
+func (ec *executionContext) _Site_redirects(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_redirects(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().Redirects(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["search"].(*string), fc.Args["draft"].(*bool), fc.Args["orderBy"].(*model.SiteRedirectOrder))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteRedirectConnection) graphql.Marshaler {
+			return ec.marshalNSiteRedirectConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_redirects(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirectConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_redirects_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_redirect(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_redirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().Redirect(ctx, obj, fc.Args["source"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteRedirectTarget) graphql.Marshaler {
+			return ec.marshalOSiteRedirectTarget2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectTarget(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Site_redirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirectTarget(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_redirect_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Site_sections(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -32214,6 +33212,649 @@ func (ec *executionContext) _SitePublishingAuth_updatedAt(ctx context.Context, f
 }
 func (ec *executionContext) fieldContext_SitePublishingAuth_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SitePublishingAuth", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirect_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirect_siteId(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_siteId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_siteId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirect_source(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Source, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirect_draft(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_draft(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Draft, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_draft(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirect_captureWildcard(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_captureWildcard(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CaptureWildcard, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_captureWildcard(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirect_permanent(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_permanent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Permanent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_permanent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirect_destination(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_destination(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteRedirect().Destination(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteRedirectDestination) graphql.Marshaler {
+			return ec.marshalNSiteRedirectDestination2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectDestination(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_destination(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirect",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirectDestination(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirect_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirect_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteRedirect().UpdatedAt(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirect", field, true, true, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteRedirectEdge) graphql.Marshaler {
+			return ec.marshalNSiteRedirectEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirectConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirectEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirectConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirectConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirectConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectDestination_kind(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectDestination_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.SiteRedirectDestinationKind) graphql.Marshaler {
+			return ec.marshalNSiteRedirectDestinationKind2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectDestinationKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectDestination_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectDestination", field, false, false, errors.New("field of type SiteRedirectDestinationKind does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectDestination_siteSectionId(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectDestination_siteSectionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSectionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectDestination_siteSectionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectDestination", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectDestination_siteSpaceId(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectDestination_siteSpaceId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSpaceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectDestination_siteSpaceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectDestination", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectDestination_pageId(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectDestination_pageId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectDestination_pageId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectDestination", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectDestination_url(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectDestination_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectDestination_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectDestination", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteRedirect) graphql.Marshaler {
+			return ec.marshalNSiteRedirect2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteRedirect(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirectEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirect(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirectTarget_redirect(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectTarget_redirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Redirect, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteRedirect) graphql.Marshaler {
+			return ec.marshalNSiteRedirect2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteRedirect(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectTarget_redirect(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirectTarget",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirect(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirectTarget_target(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectTarget_target(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Target, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectTarget_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectTarget", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectUpsertResult_status(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectUpsertResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectUpsertResult_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.SiteRedirectUpsertStatus) graphql.Marshaler {
+			return ec.marshalNSiteRedirectUpsertStatus2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectUpsertStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectUpsertResult_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectUpsertResult", field, false, false, errors.New("field of type SiteRedirectUpsertStatus does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectUpsertResult_source(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectUpsertResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectUpsertResult_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Source, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectUpsertResult_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectUpsertResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectUpsertResult_draft(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectUpsertResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectUpsertResult_draft(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Draft, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectUpsertResult_draft(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectUpsertResult", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectUpsertResult_id(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectUpsertResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectUpsertResult_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectUpsertResult_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectUpsertResult", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectUpsertResult_error(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectUpsertResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectUpsertResult_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectUpsertResult_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectUpsertResult", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SiteSection_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
@@ -37851,6 +39492,64 @@ func (ec *executionContext) unmarshalInputCreateSiteInput(ctx context.Context, o
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputCreateSiteRedirectInput(ctx context.Context, obj any) (model.CreateSiteRedirectInput, error) {
+	var it model.CreateSiteRedirectInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"source", "destination", "captureWildcard", "draft", "permanent"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = data
+		case "destination":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("destination"))
+			data, err := ec.unmarshalNSiteRedirectDestinationInput2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectDestinationInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Destination = data
+		case "captureWildcard":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("captureWildcard"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CaptureWildcard = data
+		case "draft":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("draft"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Draft = data
+		case "permanent":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("permanent"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Permanent = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCreateSiteSectionGroupInput(ctx context.Context, obj any) (model.CreateSiteSectionGroupInput, error) {
 	var it model.CreateSiteSectionGroupInput
 	if obj == nil {
@@ -38473,6 +40172,136 @@ func (ec *executionContext) unmarshalInputSiteAdaptiveContentInput(ctx context.C
 				return it, err
 			}
 			it.Enabled = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSiteRedirectDestinationInput(ctx context.Context, obj any) (model.SiteRedirectDestinationInput, error) {
+	var it model.SiteRedirectDestinationInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"kind", "siteSectionId", "siteSpaceId", "pageId", "url", "spaceId", "path"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "kind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
+			data, err := ec.unmarshalNSiteRedirectDestinationInputKind2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectDestinationInputKind(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kind = data
+		case "siteSectionId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("siteSectionId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SiteSectionID = data
+		case "siteSpaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("siteSpaceId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SiteSpaceID = data
+		case "pageId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pageId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PageID = data
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		case "spaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpaceID = data
+		case "path":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("path"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Path = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSiteRedirectUpsertInput(ctx context.Context, obj any) (model.SiteRedirectUpsertInput, error) {
+	var it model.SiteRedirectUpsertInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"source", "intent", "captureWildcard", "permanent", "destination"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = data
+		case "intent":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("intent"))
+			data, err := ec.unmarshalOSiteRedirectIntent2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectIntent(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Intent = data
+		case "captureWildcard":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("captureWildcard"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CaptureWildcard = data
+		case "permanent":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("permanent"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Permanent = data
+		case "destination":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("destination"))
+			data, err := ec.unmarshalOSiteRedirectDestinationInput2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectDestinationInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Destination = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -39235,6 +41064,64 @@ func (ec *executionContext) unmarshalInputUpdateSitePublishingAuthInput(ctx cont
 				return it, err
 			}
 			it.LogoutURL = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateSiteRedirectInput(ctx context.Context, obj any) (model.UpdateSiteRedirectInput, error) {
+	var it model.UpdateSiteRedirectInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"source", "destination", "captureWildcard", "draft", "permanent"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = data
+		case "destination":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("destination"))
+			data, err := ec.unmarshalOSiteRedirectDestinationInput2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectDestinationInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Destination = data
+		case "captureWildcard":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("captureWildcard"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CaptureWildcard = data
+		case "draft":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("draft"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Draft = data
+		case "permanent":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("permanent"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Permanent = data
 		}
 	}
 	return it, nil
@@ -44432,6 +46319,34 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createSiteRedirect":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createSiteRedirect(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bulkUpsertSiteRedirects":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_bulkUpsertSiteRedirects(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSiteRedirect":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteRedirect(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteSiteRedirect":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteSiteRedirect(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createSite":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createSite(ctx, field)
@@ -48899,6 +50814,82 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "redirects":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_redirects(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "redirect":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_redirect(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "sections":
 			field := field
 
@@ -49614,6 +51605,400 @@ func (ec *executionContext) _SitePublishingAuth(ctx context.Context, sel ast.Sel
 			out.Values[i] = ec._SitePublishingAuth_updatedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteRedirectImplementors = []string{"SiteRedirect"}
+
+func (ec *executionContext) _SiteRedirect(ctx context.Context, sel ast.SelectionSet, obj *ent.SiteRedirect) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirect")
+		case "id":
+			out.Values[i] = ec._SiteRedirect_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "siteId":
+			out.Values[i] = ec._SiteRedirect_siteId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "source":
+			out.Values[i] = ec._SiteRedirect_source(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "draft":
+			out.Values[i] = ec._SiteRedirect_draft(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "captureWildcard":
+			out.Values[i] = ec._SiteRedirect_captureWildcard(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "permanent":
+			out.Values[i] = ec._SiteRedirect_permanent(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "destination":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SiteRedirect_destination(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "createdAt":
+			out.Values[i] = ec._SiteRedirect_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SiteRedirect_updatedAt(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteRedirectConnectionImplementors = []string{"SiteRedirectConnection"}
+
+func (ec *executionContext) _SiteRedirectConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirectConnection")
+		case "edges":
+			out.Values[i] = ec._SiteRedirectConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._SiteRedirectConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._SiteRedirectConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteRedirectDestinationImplementors = []string{"SiteRedirectDestination"}
+
+func (ec *executionContext) _SiteRedirectDestination(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectDestination) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectDestinationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirectDestination")
+		case "kind":
+			out.Values[i] = ec._SiteRedirectDestination_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteSectionId":
+			out.Values[i] = ec._SiteRedirectDestination_siteSectionId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "siteSpaceId":
+			out.Values[i] = ec._SiteRedirectDestination_siteSpaceId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageId":
+			out.Values[i] = ec._SiteRedirectDestination_pageId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._SiteRedirectDestination_url(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteRedirectEdgeImplementors = []string{"SiteRedirectEdge"}
+
+func (ec *executionContext) _SiteRedirectEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirectEdge")
+		case "cursor":
+			out.Values[i] = ec._SiteRedirectEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._SiteRedirectEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteRedirectTargetImplementors = []string{"SiteRedirectTarget"}
+
+func (ec *executionContext) _SiteRedirectTarget(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectTarget) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectTargetImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirectTarget")
+		case "redirect":
+			out.Values[i] = ec._SiteRedirectTarget_redirect(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "target":
+			out.Values[i] = ec._SiteRedirectTarget_target(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteRedirectUpsertResultImplementors = []string{"SiteRedirectUpsertResult"}
+
+func (ec *executionContext) _SiteRedirectUpsertResult(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectUpsertResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectUpsertResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirectUpsertResult")
+		case "status":
+			out.Values[i] = ec._SiteRedirectUpsertResult_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "source":
+			out.Values[i] = ec._SiteRedirectUpsertResult_source(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "draft":
+			out.Values[i] = ec._SiteRedirectUpsertResult_draft(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "id":
+			out.Values[i] = ec._SiteRedirectUpsertResult_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "error":
+			out.Values[i] = ec._SiteRedirectUpsertResult_error(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -53360,6 +55745,11 @@ func (ec *executionContext) unmarshalNCreateSiteInput2githubᚗcomᚋbinderyhq�
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNCreateSiteRedirectInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCreateSiteRedirectInput(ctx context.Context, v any) (model.CreateSiteRedirectInput, error) {
+	res, err := ec.unmarshalInputCreateSiteRedirectInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreateSiteSectionGroupInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCreateSiteSectionGroupInput(ctx context.Context, v any) (model.CreateSiteSectionGroupInput, error) {
 	res, err := ec.unmarshalInputCreateSiteSectionGroupInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -54723,6 +57113,142 @@ func (ec *executionContext) marshalNSitePublishingAuth2ᚖgithubᚗcomᚋbindery
 	return ec._SitePublishingAuth(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNSiteRedirect2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteRedirect(ctx context.Context, sel ast.SelectionSet, v *ent.SiteRedirect) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteRedirect(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteRedirectConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectConnection(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteRedirectConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteRedirectDestination2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectDestination(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectDestination) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteRedirectDestination(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSiteRedirectDestinationInput2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectDestinationInput(ctx context.Context, v any) (*model.SiteRedirectDestinationInput, error) {
+	res, err := ec.unmarshalInputSiteRedirectDestinationInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNSiteRedirectDestinationInputKind2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectDestinationInputKind(ctx context.Context, v any) (model.SiteRedirectDestinationInputKind, error) {
+	var res model.SiteRedirectDestinationInputKind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSiteRedirectDestinationInputKind2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectDestinationInputKind(ctx context.Context, sel ast.SelectionSet, v model.SiteRedirectDestinationInputKind) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNSiteRedirectDestinationKind2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectDestinationKind(ctx context.Context, v any) (model.SiteRedirectDestinationKind, error) {
+	var res model.SiteRedirectDestinationKind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSiteRedirectDestinationKind2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectDestinationKind(ctx context.Context, sel ast.SelectionSet, v model.SiteRedirectDestinationKind) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNSiteRedirectEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteRedirectEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteRedirectEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteRedirectEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectEdge(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteRedirectEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSiteRedirectUpsertInput2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectUpsertInputᚄ(ctx context.Context, v any) ([]*model.SiteRedirectUpsertInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.SiteRedirectUpsertInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNSiteRedirectUpsertInput2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectUpsertInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNSiteRedirectUpsertInput2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectUpsertInput(ctx context.Context, v any) (*model.SiteRedirectUpsertInput, error) {
+	res, err := ec.unmarshalInputSiteRedirectUpsertInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSiteRedirectUpsertResult2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectUpsertResultᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteRedirectUpsertResult) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteRedirectUpsertResult2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectUpsertResult(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteRedirectUpsertResult2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectUpsertResult(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectUpsertResult) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteRedirectUpsertResult(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSiteRedirectUpsertStatus2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectUpsertStatus(ctx context.Context, v any) (model.SiteRedirectUpsertStatus, error) {
+	var res model.SiteRedirectUpsertStatus
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSiteRedirectUpsertStatus2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectUpsertStatus(ctx context.Context, sel ast.SelectionSet, v model.SiteRedirectUpsertStatus) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) marshalNSiteSection2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SiteSection) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -55404,6 +57930,11 @@ func (ec *executionContext) unmarshalNUpdateSitePublishingAuthInput2githubᚗcom
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNUpdateSiteRedirectInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐUpdateSiteRedirectInput(ctx context.Context, v any) (model.UpdateSiteRedirectInput, error) {
+	res, err := ec.unmarshalInputUpdateSiteRedirectInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNUpdateSiteSectionGroupInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐUpdateSiteSectionGroupInput(ctx context.Context, v any) (model.UpdateSiteSectionGroupInput, error) {
 	res, err := ec.unmarshalInputUpdateSiteSectionGroupInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -56056,6 +58587,53 @@ func (ec *executionContext) marshalOSiteProxy2ᚖgithubᚗcomᚋbinderyhqᚋbind
 		return graphql.Null
 	}
 	return ec._SiteProxy(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOSiteRedirectDestinationInput2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectDestinationInput(ctx context.Context, v any) (*model.SiteRedirectDestinationInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSiteRedirectDestinationInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOSiteRedirectIntent2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectIntent(ctx context.Context, v any) (*model.SiteRedirectIntent, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.SiteRedirectIntent)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSiteRedirectIntent2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectIntent(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectIntent) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOSiteRedirectOrder2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectOrder(ctx context.Context, v any) (*model.SiteRedirectOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.SiteRedirectOrder)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSiteRedirectOrder2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectOrder(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectOrder) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalOSiteRedirectTarget2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectTarget(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectTarget) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SiteRedirectTarget(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOSiteSection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSection(ctx context.Context, sel ast.SelectionSet, v *ent.SiteSection) graphql.Marshaler {

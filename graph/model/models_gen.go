@@ -290,6 +290,17 @@ type CreateSiteInput struct {
 	NewSpace *bool `json:"newSpace,omitempty"`
 }
 
+type CreateSiteRedirectInput struct {
+	Source      string                        `json:"source"`
+	Destination *SiteRedirectDestinationInput `json:"destination"`
+	// false by default.
+	CaptureWildcard *bool `json:"captureWildcard,omitempty"`
+	// false by default.
+	Draft *bool `json:"draft,omitempty"`
+	// false by default.
+	Permanent *bool `json:"permanent,omitempty"`
+}
+
 type CreateSiteSectionGroupInput struct {
 	// 1 to 100 characters.
 	Title string `json:"title"`
@@ -760,6 +771,70 @@ type SiteProxy struct {
 	Target string `json:"target"`
 }
 
+type SiteRedirectConnection struct {
+	Edges      []*SiteRedirectEdge `json:"edges"`
+	PageInfo   *PageInfo           `json:"pageInfo"`
+	TotalCount int                 `json:"totalCount"`
+}
+
+// Where a redirect leads: the fields of its kind are set.
+type SiteRedirectDestination struct {
+	Kind          SiteRedirectDestinationKind `json:"kind"`
+	SiteSectionID *string                     `json:"siteSectionId,omitempty"`
+	// The site space of a SITE_SPACE or SITE_PAGE destination.
+	SiteSpaceID *string `json:"siteSpaceId,omitempty"`
+	PageID      *string `json:"pageId,omitempty"`
+	// The absolute http(s) URL of an EXTERNAL destination.
+	URL *string `json:"url,omitempty"`
+}
+
+// Where a redirect leads. SITE_SECTION needs siteSectionId; SITE_SPACE siteSpaceId; SITE_PAGE
+// siteSpaceId and pageId (a page of the site space's content); EXTERNAL url (an absolute http or
+// https URL of at most 2048 characters); PATH spaceId and path (a page of a space shown on the site,
+// by its path in the space's content: stored as the SITE_PAGE it names). Other fields are ignored.
+type SiteRedirectDestinationInput struct {
+	Kind          SiteRedirectDestinationInputKind `json:"kind"`
+	SiteSectionID *string                          `json:"siteSectionId,omitempty"`
+	SiteSpaceID   *string                          `json:"siteSpaceId,omitempty"`
+	PageID        *string                          `json:"pageId,omitempty"`
+	URL           *string                          `json:"url,omitempty"`
+	SpaceID       *string                          `json:"spaceId,omitempty"`
+	Path          *string                          `json:"path,omitempty"`
+}
+
+type SiteRedirectEdge struct {
+	Cursor string            `json:"cursor"`
+	Node   *ent.SiteRedirect `json:"node"`
+}
+
+type SiteRedirectTarget struct {
+	Redirect *ent.SiteRedirect `json:"redirect"`
+	// The URL the redirect leads to, for this path.
+	Target string `json:"target"`
+}
+
+// An item of a bulk upsert. LIVE (the default) and DRAFT create or update the live or draft
+// redirect of the source, or delete it when destination is null; PUBLISH makes the source's draft
+// live (replacing the live one) and takes no other field.
+type SiteRedirectUpsertInput struct {
+	Source          string                                           `json:"source"`
+	Intent          *SiteRedirectIntent                              `json:"intent,omitempty"`
+	CaptureWildcard *bool                                            `json:"captureWildcard,omitempty"`
+	Permanent       *bool                                            `json:"permanent,omitempty"`
+	Destination     graphql.Omittable[*SiteRedirectDestinationInput] `json:"destination,omitempty"`
+}
+
+type SiteRedirectUpsertResult struct {
+	Status SiteRedirectUpsertStatus `json:"status"`
+	Source string                   `json:"source"`
+	// Whether the redirect concerned is a draft (false for PUBLISHED).
+	Draft bool `json:"draft"`
+	// The redirect created, updated or published.
+	ID *string `json:"id,omitempty"`
+	// Why the item was not done (ERROR).
+	Error *string `json:"error,omitempty"`
+}
+
 type SiteSectionConnection struct {
 	Edges      []*SiteSectionEdge `json:"edges"`
 	PageInfo   *PageInfo          `json:"pageInfo"`
@@ -1014,6 +1089,14 @@ type UpdateSitePublishingAuthInput struct {
 	FallbackURL graphql.Omittable[*string] `json:"fallbackURL,omitempty"`
 	// An absolute http(s) URL of at most 2048 characters; null removes it, absent keeps it.
 	LogoutURL graphql.Omittable[*string] `json:"logoutURL,omitempty"`
+}
+
+type UpdateSiteRedirectInput struct {
+	Source          *string                       `json:"source,omitempty"`
+	Destination     *SiteRedirectDestinationInput `json:"destination,omitempty"`
+	CaptureWildcard *bool                         `json:"captureWildcard,omitempty"`
+	Draft           *bool                         `json:"draft,omitempty"`
+	Permanent       *bool                         `json:"permanent,omitempty"`
 }
 
 // Absent fields stay as they are; null removes the icon.
@@ -1486,6 +1569,304 @@ func (e *SAMLProviderStatus) UnmarshalJSON(b []byte) error {
 }
 
 func (e SAMLProviderStatus) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type SiteRedirectDestinationInputKind string
+
+const (
+	SiteRedirectDestinationInputKindSiteSection SiteRedirectDestinationInputKind = "SITE_SECTION"
+	SiteRedirectDestinationInputKindSiteSpace   SiteRedirectDestinationInputKind = "SITE_SPACE"
+	SiteRedirectDestinationInputKindSitePage    SiteRedirectDestinationInputKind = "SITE_PAGE"
+	SiteRedirectDestinationInputKindExternal    SiteRedirectDestinationInputKind = "EXTERNAL"
+	SiteRedirectDestinationInputKindPath        SiteRedirectDestinationInputKind = "PATH"
+)
+
+var AllSiteRedirectDestinationInputKind = []SiteRedirectDestinationInputKind{
+	SiteRedirectDestinationInputKindSiteSection,
+	SiteRedirectDestinationInputKindSiteSpace,
+	SiteRedirectDestinationInputKindSitePage,
+	SiteRedirectDestinationInputKindExternal,
+	SiteRedirectDestinationInputKindPath,
+}
+
+func (e SiteRedirectDestinationInputKind) IsValid() bool {
+	switch e {
+	case SiteRedirectDestinationInputKindSiteSection, SiteRedirectDestinationInputKindSiteSpace, SiteRedirectDestinationInputKindSitePage, SiteRedirectDestinationInputKindExternal, SiteRedirectDestinationInputKindPath:
+		return true
+	}
+	return false
+}
+
+func (e SiteRedirectDestinationInputKind) String() string {
+	return string(e)
+}
+
+func (e *SiteRedirectDestinationInputKind) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SiteRedirectDestinationInputKind(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SiteRedirectDestinationInputKind", str)
+	}
+	return nil
+}
+
+func (e SiteRedirectDestinationInputKind) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SiteRedirectDestinationInputKind) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SiteRedirectDestinationInputKind) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type SiteRedirectDestinationKind string
+
+const (
+	SiteRedirectDestinationKindSiteSection SiteRedirectDestinationKind = "SITE_SECTION"
+	SiteRedirectDestinationKindSiteSpace   SiteRedirectDestinationKind = "SITE_SPACE"
+	SiteRedirectDestinationKindSitePage    SiteRedirectDestinationKind = "SITE_PAGE"
+	SiteRedirectDestinationKindExternal    SiteRedirectDestinationKind = "EXTERNAL"
+)
+
+var AllSiteRedirectDestinationKind = []SiteRedirectDestinationKind{
+	SiteRedirectDestinationKindSiteSection,
+	SiteRedirectDestinationKindSiteSpace,
+	SiteRedirectDestinationKindSitePage,
+	SiteRedirectDestinationKindExternal,
+}
+
+func (e SiteRedirectDestinationKind) IsValid() bool {
+	switch e {
+	case SiteRedirectDestinationKindSiteSection, SiteRedirectDestinationKindSiteSpace, SiteRedirectDestinationKindSitePage, SiteRedirectDestinationKindExternal:
+		return true
+	}
+	return false
+}
+
+func (e SiteRedirectDestinationKind) String() string {
+	return string(e)
+}
+
+func (e *SiteRedirectDestinationKind) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SiteRedirectDestinationKind(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SiteRedirectDestinationKind", str)
+	}
+	return nil
+}
+
+func (e SiteRedirectDestinationKind) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SiteRedirectDestinationKind) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SiteRedirectDestinationKind) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type SiteRedirectIntent string
+
+const (
+	SiteRedirectIntentLive    SiteRedirectIntent = "LIVE"
+	SiteRedirectIntentDraft   SiteRedirectIntent = "DRAFT"
+	SiteRedirectIntentPublish SiteRedirectIntent = "PUBLISH"
+)
+
+var AllSiteRedirectIntent = []SiteRedirectIntent{
+	SiteRedirectIntentLive,
+	SiteRedirectIntentDraft,
+	SiteRedirectIntentPublish,
+}
+
+func (e SiteRedirectIntent) IsValid() bool {
+	switch e {
+	case SiteRedirectIntentLive, SiteRedirectIntentDraft, SiteRedirectIntentPublish:
+		return true
+	}
+	return false
+}
+
+func (e SiteRedirectIntent) String() string {
+	return string(e)
+}
+
+func (e *SiteRedirectIntent) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SiteRedirectIntent(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SiteRedirectIntent", str)
+	}
+	return nil
+}
+
+func (e SiteRedirectIntent) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SiteRedirectIntent) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SiteRedirectIntent) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type SiteRedirectOrder string
+
+const (
+	// Newest first.
+	SiteRedirectOrderCreatedAt SiteRedirectOrder = "CREATED_AT"
+	// Most recently changed first (created, for those never changed).
+	SiteRedirectOrderUpdatedAt SiteRedirectOrder = "UPDATED_AT"
+	// By source, in byte order.
+	SiteRedirectOrderSource SiteRedirectOrder = "SOURCE"
+)
+
+var AllSiteRedirectOrder = []SiteRedirectOrder{
+	SiteRedirectOrderCreatedAt,
+	SiteRedirectOrderUpdatedAt,
+	SiteRedirectOrderSource,
+}
+
+func (e SiteRedirectOrder) IsValid() bool {
+	switch e {
+	case SiteRedirectOrderCreatedAt, SiteRedirectOrderUpdatedAt, SiteRedirectOrderSource:
+		return true
+	}
+	return false
+}
+
+func (e SiteRedirectOrder) String() string {
+	return string(e)
+}
+
+func (e *SiteRedirectOrder) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SiteRedirectOrder(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SiteRedirectOrder", str)
+	}
+	return nil
+}
+
+func (e SiteRedirectOrder) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SiteRedirectOrder) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SiteRedirectOrder) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type SiteRedirectUpsertStatus string
+
+const (
+	SiteRedirectUpsertStatusCreated   SiteRedirectUpsertStatus = "CREATED"
+	SiteRedirectUpsertStatusUpdated   SiteRedirectUpsertStatus = "UPDATED"
+	SiteRedirectUpsertStatusDeleted   SiteRedirectUpsertStatus = "DELETED"
+	SiteRedirectUpsertStatusPublished SiteRedirectUpsertStatus = "PUBLISHED"
+	SiteRedirectUpsertStatusError     SiteRedirectUpsertStatus = "ERROR"
+)
+
+var AllSiteRedirectUpsertStatus = []SiteRedirectUpsertStatus{
+	SiteRedirectUpsertStatusCreated,
+	SiteRedirectUpsertStatusUpdated,
+	SiteRedirectUpsertStatusDeleted,
+	SiteRedirectUpsertStatusPublished,
+	SiteRedirectUpsertStatusError,
+}
+
+func (e SiteRedirectUpsertStatus) IsValid() bool {
+	switch e {
+	case SiteRedirectUpsertStatusCreated, SiteRedirectUpsertStatusUpdated, SiteRedirectUpsertStatusDeleted, SiteRedirectUpsertStatusPublished, SiteRedirectUpsertStatusError:
+		return true
+	}
+	return false
+}
+
+func (e SiteRedirectUpsertStatus) String() string {
+	return string(e)
+}
+
+func (e *SiteRedirectUpsertStatus) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SiteRedirectUpsertStatus(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SiteRedirectUpsertStatus", str)
+	}
+	return nil
+}
+
+func (e SiteRedirectUpsertStatus) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SiteRedirectUpsertStatus) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SiteRedirectUpsertStatus) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil
