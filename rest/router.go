@@ -140,6 +140,7 @@ func (a *api) routes(r chi.Router) {
 	r.Delete("/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}", a.deleteSiteSpace)
 	r.Post("/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move", a.moveSiteSpace)
 	a.siteSharingRoutes(r)
+	a.siteRedirectRoutes(r)
 	r.Get("/orgs/{organizationId}/sites/{siteId}/structure", a.getSiteStructure)
 	r.Get("/orgs/{organizationId}/sites/{siteId}/sections", a.listSiteSections)
 	r.Post("/orgs/{organizationId}/sites/{siteId}/sections", a.addSectionToSite)

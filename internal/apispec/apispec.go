@@ -80,6 +80,7 @@ func parse(data []byte) (*Spec, error) {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
+	c.UseRegexpEngine(compileECMA)
 	if err := c.AddResource(docURL, doc); err != nil {
 		return nil, err
 	}
