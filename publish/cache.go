@@ -50,11 +50,7 @@ func spaceTitle(sp *ent.Space) string {
 // reader already holds it.
 func (s *siteView) notModified(w http.ResponseWriter, req *http.Request, tag string) bool {
 	w.Header().Set("ETag", tag)
-	if s.visit.Site.Visibility == "public" || s.visit.Site.Visibility == "unlisted" {
-		w.Header().Set("Cache-Control", "public, max-age=60")
-	} else {
-		w.Header().Set("Cache-Control", "private, no-cache")
-	}
+	s.cacheFor(w)
 	for _, t := range strings.Split(req.Header.Get("If-None-Match"), ",") {
 		if strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(t), "W/")) == tag {
 			w.WriteHeader(http.StatusNotModified)
@@ -62,6 +58,16 @@ func (s *siteView) notModified(w http.ResponseWriter, req *http.Request, tag str
 		}
 	}
 	return false
+}
+
+// cacheFor sets how the site's answers may be cached: by anyone for a minute on public and
+// unlisted sites, only by the reader (revalidating) on the others.
+func (s *siteView) cacheFor(w http.ResponseWriter) {
+	if s.publicAudience() {
+		w.Header().Set("Cache-Control", "public, max-age=60")
+	} else {
+		w.Header().Set("Cache-Control", "private, no-cache")
+	}
 }
 
 // rendered returns the page cached under tag, or renders it with render and keeps it.

@@ -73,7 +73,7 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 	asMarkdown := strings.HasSuffix(path, ".md")
 	loc, ok := s.locate(strings.TrimSuffix(path, ".md"))
 	if !ok {
-		s.h.fail(w, errPageNotFound)
+		s.missingPage(w, req, path, nil)
 		return
 	}
 	if loc.pagePath == searchSegment {
@@ -87,7 +87,7 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 	}
 	p := findPage(content.Tree, loc.pagePath)
 	if p == nil {
-		s.h.fail(w, errPageNotFound)
+		s.missingPage(w, req, path, &pageAt{loc: loc, content: content})
 		return
 	}
 	tag := s.etag(content.Revision.ID, path)
@@ -147,7 +147,7 @@ func (s *siteView) pageView(loc location, content *graph.Content, p *tree.Page, 
 		Markdown: strings.TrimSuffix(url, "/") + ".md",
 	}
 	if loc.pagePath == "" || url == s.siteSpaceURL(loc.section, loc.siteSpace) {
-		v.Markdown = s.siteSpaceURL(loc.section, loc.siteSpace) + content.Tree.Path(p.ID) + ".md"
+		v.Markdown = s.markdownURL(loc, content.Tree, p)
 	}
 	s.frame(&v, loc, content.Tree, p.ID)
 	v.Prev, v.Next = s.neighbours(loc, content.Tree, p)
@@ -274,29 +274,27 @@ func (s *siteView) render(w io.Writer, v pageView) { _ = pages.ExecuteTemplate(w
 // its signed download URL.
 func (s *siteView) serveFile(w http.ResponseWriter, req *http.Request, path string) {
 	siteSpaceID, fileID, _ := strings.Cut(path, "/")
-	for _, ss := range s.visit.SiteSpaces {
-		if ss.ID != siteSpaceID {
-			continue
-		}
-		content, err := s.h.r.SpaceContent(s.ctx, ss.SpaceID, nil)
-		if err != nil {
-			s.h.fail(w, err)
-			return
-		}
-		f, err := content.File(fileID)
-		if err != nil {
-			s.h.fail(w, err)
-			return
-		}
-		url, err := s.h.r.FileDownloadURL(s.ctx, content.Revision.ID, f)
-		if err != nil {
-			s.h.fail(w, err)
-			return
-		}
-		http.Redirect(w, req, url, http.StatusFound)
+	ss := s.siteSpaceByID(siteSpaceID)
+	if ss == nil {
+		s.h.fail(w, errPageNotFound)
 		return
 	}
-	s.h.fail(w, errPageNotFound)
+	content, err := s.h.r.SpaceContent(s.ctx, ss.SpaceID, nil)
+	if err != nil {
+		s.h.fail(w, err)
+		return
+	}
+	f, err := content.File(fileID)
+	if err != nil {
+		s.h.fail(w, err)
+		return
+	}
+	url, err := s.h.r.FileDownloadURL(s.ctx, content.Revision.ID, f)
+	if err != nil {
+		s.h.fail(w, err)
+		return
+	}
+	http.Redirect(w, req, url, http.StatusFound)
 }
 
 // sitemapURL is one <url> of sitemap.xml.
@@ -352,8 +350,7 @@ func (s *siteView) serveLLMs(w http.ResponseWriter) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	fmt.Fprintf(w, "# %s\n\n", s.visit.Site.Title)
 	s.eachPage(func(loc location, t *tree.Tree, p *tree.Page) {
-		md := s.siteSpaceURL(loc.section, loc.siteSpace) + t.Path(p.ID) + ".md"
-		line := fmt.Sprintf("- [%s](%s%s)", p.Title, s.h.baseURL, md)
+		line := fmt.Sprintf("- [%s](%s%s)", p.Title, s.h.baseURL, s.markdownURL(loc, t, p))
 		if p.Description != "" {
 			line += ": " + p.Description
 		}
