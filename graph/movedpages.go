@@ -22,36 +22,27 @@ const (
 
 // mainContentMoved brings what follows a space's main content from the content at oldRoot to
 // the content at newRoot, in tx: the search index and the moved pages. Call it in the transaction
-// that moves the space's active revision (merge, import).
+// that moves the space's active revision (merge, import). Only the entries that differ are read.
 func (r *Resolver) mainContentMoved(ctx context.Context, tx *ent.Tx, s *ent.Space, oldRoot, newRoot string) error {
-	if err := r.reindexSearch(ctx, tx, s, oldRoot, newRoot); err != nil {
+	d, err := r.diffRoots(ctx, oldRoot, newRoot)
+	if err != nil || d == nil {
 		return err
 	}
-	return r.recordMoves(ctx, tx, s, oldRoot, newRoot)
+	if err := r.indexChanged(ctx, tx, s, d); err != nil {
+		return err
+	}
+	return r.recordMoves(ctx, tx, s, d)
 }
 
-// recordMoves keeps the paths that pages of space s left between the two roots and forgets the
-// paths pages hold now (a page there wins over a redirect). Only the entries that differ are read.
-// The rows follow from the content write the viewer was allowed to make, as the search index
-// does, so they are written with that decision taken.
-func (r *Resolver) recordMoves(ctx context.Context, tx *ent.Tx, s *ent.Space, oldRoot, newRoot string) error {
-	if oldRoot == newRoot {
-		return nil
-	}
-	trees := r.content().trees
-	changed, err := trees.Diff(ctx, oldRoot, newRoot)
-	if err != nil || len(changed) == 0 {
-		return err
-	}
-	old, err := trees.Load(ctx, oldRoot)
+// recordMoves keeps the paths that pages of space s left in a diff and forgets the paths pages
+// hold now (a page there wins over a redirect). The rows follow from the content write the viewer
+// was allowed to make, as the search index does, so they are written with that decision taken.
+func (r *Resolver) recordMoves(ctx context.Context, tx *ent.Tx, s *ent.Space, d *rootDiff) error {
+	old, err := r.content().trees.Load(ctx, d.oldRoot)
 	if err != nil {
 		return err
 	}
-	now, err := trees.Load(ctx, newRoot)
-	if err != nil {
-		return err
-	}
-	moves := tree.Moves(old, now, changed)
+	moves := tree.Moves(old, d.now, d.changed)
 	allowed := privacy.DecisionContext(ctx, privacy.Allow)
 	taken := map[string]bool{}
 	for _, m := range moves {

@@ -16,22 +16,45 @@ import (
 // import), so search answers with the new content as soon as the transaction commits. Only the
 // pages that differ between the two roots are read and re-indexed, so its cost follows the change.
 func (r *Resolver) reindexSearch(ctx context.Context, tx *ent.Tx, s *ent.Space, oldRoot, newRoot string) error {
+	d, err := r.diffRoots(ctx, oldRoot, newRoot)
+	if err != nil || d == nil {
+		return err
+	}
+	return r.indexChanged(ctx, tx, s, d)
+}
+
+// rootDiff is how the content at one root differs from the content at another: the keys of the
+// entries that differ (tree.Store.Diff) and the newer tree.
+type rootDiff struct {
+	oldRoot string
+	changed []string
+	now     *tree.Tree
+}
+
+// diffRoots compares the content at two roots, reading only the nodes that differ; nil when
+// nothing does.
+func (r *Resolver) diffRoots(ctx context.Context, oldRoot, newRoot string) (*rootDiff, error) {
 	if oldRoot == newRoot {
-		return nil
+		return nil, nil
 	}
 	trees := r.content().trees
 	changed, err := trees.Diff(ctx, oldRoot, newRoot)
 	if err != nil || len(changed) == 0 {
-		return err
+		return nil, err
 	}
-	t, err := trees.Load(ctx, newRoot)
+	now, err := trees.Load(ctx, newRoot)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	return &rootDiff{oldRoot: oldRoot, changed: changed, now: now}, nil
+}
+
+// indexChanged re-indexes the pages a diff changed.
+func (r *Resolver) indexChanged(ctx context.Context, tx *ent.Tx, s *ent.Space, d *rootDiff) error {
 	var pages []*tree.Page
 	var hashes []string
-	for _, key := range changed { // page and file ids: the files match no section
-		if p := t.Page(key); p != nil {
+	for _, key := range d.changed { // page and file ids: the files match no section
+		if p := d.now.Page(key); p != nil {
 			pages = append(pages, p)
 			hashes = append(hashes, p.Body)
 		}
@@ -44,7 +67,7 @@ func (r *Resolver) reindexSearch(ctx context.Context, tx *ent.Tx, s *ent.Space, 
 	for _, p := range pages {
 		sections = append(sections, pageSections(p, bodies[p.Body])...)
 	}
-	return r.Search.Replace(ctx, tx, s.ID, changed, sections)
+	return r.Search.Replace(ctx, tx, s.ID, d.changed, sections)
 }
 
 // pageSections are the documents of a page: its body split at its headings, each with the page's

@@ -11,6 +11,7 @@ import (
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/graph/content/tree"
 	"github.com/binderyhq/bindery/graph/model"
 	sourcepath "github.com/binderyhq/bindery/internal/siteredirect"
 )
@@ -142,13 +143,20 @@ func (d *destinations) sitePage(ctx context.Context, field string, in *model.Sit
 	if err != nil {
 		return redirectDestination{}, err
 	}
+	return d.pageOf(ctx, ss, func(t *tree.Tree) *tree.Page { return t.Page(pageID) },
+		apperr.NotFoundf("%s.pageId: the site space's content has no page %q", field, truncate(pageID, 80)))
+}
+
+// pageOf is the site-page destination of the page find finds in a site space's current content.
+// Returns missing when it finds none.
+func (d *destinations) pageOf(ctx context.Context, ss *ent.SiteSpace, find func(*tree.Tree) *tree.Page, missing error) (redirectDestination, error) {
 	content, err := d.r.SpaceContent(ctx, ss.SpaceID, nil)
 	if err != nil {
 		return redirectDestination{}, err
 	}
-	p := content.Tree.Page(pageID)
+	p := find(content.Tree)
 	if p == nil {
-		return redirectDestination{}, apperr.NotFoundf("%s.pageId: the site space's content has no page %q", field, truncate(pageID, 80))
+		return redirectDestination{}, missing
 	}
 	return redirectDestination{kind: siteredirect.DestinationKindSitePage, siteSpaceID: &ss.ID, pageID: &p.ID}, nil
 }
@@ -178,15 +186,8 @@ func (d *destinations) pagePath(ctx context.Context, field string, in *model.Sit
 	if ss == nil {
 		return redirectDestination{}, apperr.NotFoundf("%s.spaceId: no site space of the site shows the space %q", field, truncate(spaceID, 80))
 	}
-	content, err := d.r.SpaceContent(ctx, ss.SpaceID, nil)
-	if err != nil {
-		return redirectDestination{}, err
-	}
-	p := content.Tree.ByPath(path)
-	if p == nil {
-		return redirectDestination{}, apperr.NotFoundf("%s.path: the space's content has no page at %q", field, truncate(path, 80))
-	}
-	return redirectDestination{kind: siteredirect.DestinationKindSitePage, siteSpaceID: &ss.ID, pageID: &p.ID}, nil
+	return d.pageOf(ctx, ss, func(t *tree.Tree) *tree.Page { return t.ByPath(path) },
+		apperr.NotFoundf("%s.path: the space's content has no page at %q", field, truncate(path, 80)))
 }
 
 // externalURL checks a destination outside the site: an absolute http(s) URL without user
