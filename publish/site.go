@@ -117,14 +117,21 @@ func (s *siteView) landing(t *tree.Tree) *tree.Page {
 }
 
 // firstDocument is the first page with content in tree order: the space's landing page.
-func firstDocument(t *tree.Tree) *tree.Page {
-	var first *tree.Page
-	t.Walk(func(p *tree.Page, _ string) {
-		if first == nil && p.Type == "document" && !p.Hidden {
-			first = p
+func firstDocument(t *tree.Tree) *tree.Page { return firstDocumentUnder(t, "") }
+
+// firstDocumentUnder is the first page with content below parent in tree order (a page, then the
+// pages under it). It stops there: a redirect's URL is made per request, and walking a whole
+// 10,000-page tree to find the landing page cost five times the page itself.
+func firstDocumentUnder(t *tree.Tree, parent string) *tree.Page {
+	for _, p := range t.Children(parent) {
+		if p.Type == "document" && !p.Hidden {
+			return p
 		}
-	})
-	return first
+		if first := firstDocumentUnder(t, p.ID); first != nil {
+			return first
+		}
+	}
+	return nil
 }
 
 // serveRobots answers robots.txt: unlisted sites ask not to be indexed.
