@@ -274,8 +274,8 @@ func (r *Resolver) newBulk(ctx context.Context, tx *ent.Tx, s *ent.Site, sources
 	return b, nil
 }
 
-// apply does one item. An item that cannot be done is an ERROR result; the error returned is
-// one that fails the whole request.
+// apply does one item. An item that cannot be done (a bad or missing destination, nothing to
+// delete or publish) is an ERROR result; the error returned fails the whole request.
 func (b *bulk) apply(ctx context.Context, field string, src sourcepath.Source, it *model.SiteRedirectUpsertInput) (*model.SiteRedirectUpsertResult, error) {
 	intent := intentOf(it)
 	res := &model.SiteRedirectUpsertResult{Source: src.Path, Draft: intent == model.SiteRedirectIntentDraft}
@@ -288,7 +288,7 @@ func (b *bulk) apply(ctx context.Context, field string, src sourcepath.Source, i
 	default:
 		err = b.upsert(ctx, field, src, it, res)
 	}
-	if e := apperr.As(err); e != nil && e.Kind != apperr.Internal {
+	if e := apperr.As(err); e != nil && (e.Kind == apperr.Invalid || e.Kind == apperr.NotFound) {
 		res.Status, res.Error = model.SiteRedirectUpsertStatusError, &e.Message
 		return res, nil
 	}
@@ -369,10 +369,10 @@ func (r *Resolver) siteRedirectTarget(ctx context.Context, s *ent.Site, source s
 	}
 	for _, draft := range []bool{false, true} {
 		red, suffix, err := r.redirectFor(ctx, s.ID, draft, src)
-		if err != nil || red == nil {
-			if err != nil {
-				return nil, err
-			}
+		if err != nil {
+			return nil, err
+		}
+		if red == nil {
 			continue
 		}
 		target, err := RedirectURL(ctx, red, suffix, apiURLs{r: r, site: s})

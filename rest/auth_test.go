@@ -47,6 +47,7 @@ type authFixture struct {
 	site                        string // a site showing space
 	section, sectionGroup       string // a section of site (holding space), and a group holding it
 	siteSpace, shareLink        string // the site space of space on site, and a share link of the site
+	redirect                    string // a redirect of site, from /kept
 	spec                        string // the slug of an OpenAPI spec given as text
 	saml, translation           string // a SAML provider and translation settings of the organization
 }
@@ -77,6 +78,7 @@ func newAuthFixture(t *testing.T) *authFixture {
 	f.shareLink = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/sites/"+f.site+"/share-links", map[string]any{"name": "Kept"}))
 	site := "/v1/orgs/" + f.org + "/sites/" + f.site
 	f.section = authCreated(t, e.Do(f.admin, "POST", site+"/sections", map[string]any{"spaceId": f.space}))
+	f.redirect = authCreated(t, e.Do(f.admin, "POST", site+"/redirects", map[string]any{"source": "/kept", "destination": authRedirectTo}))
 	f.sectionGroup = authCreated(t, e.Do(f.admin, "POST", site+"/section-groups", map[string]any{"title": "Group", "sections": []string{f.section}}))
 	f.spec = "petstore"
 	authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/openapi", map[string]any{"slug": f.spec, "source": authSpecSource}))
@@ -177,6 +179,15 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"PATCH", "/v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}", st + "/share-links/" + f.shareLink,
 			map[string]any{"active": false}, true},
 		{"DELETE", "/v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}", st + "/share-links/" + f.shareLink, nil, true},
+		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}/redirects", st + "/redirects", nil, true},
+		{"POST", "/v1/orgs/{organizationId}/sites/{siteId}/redirects", st + "/redirects",
+			map[string]any{"source": "/evil", "destination": authRedirectTo}, true},
+		{"PUT", "/v1/orgs/{organizationId}/sites/{siteId}/redirects", st + "/redirects",
+			map[string]any{"redirects": []any{map[string]any{"source": "/kept", "destination": nil}}}, true},
+		{"PATCH", "/v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}", st + "/redirects/" + f.redirect,
+			map[string]any{"source": "/evil"}, true},
+		{"DELETE", "/v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}", st + "/redirects/" + f.redirect, nil, true},
+		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}/redirect", st + "/redirect?source=/kept", nil, true},
 		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth", st + "/publishing/auth", nil, true},
 		{"PATCH", "/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth", st + "/publishing/auth",
 			map[string]any{"fallbackURL": "https://evil.example.com"}, true},
@@ -324,6 +335,9 @@ func commentEndpoints(pattern, path, comment, reply string) []authEndpoint {
 	}
 }
 
+// authRedirectTo is a redirect's destination outside the site.
+var authRedirectTo = map[string]any{"kind": "external", "url": "https://evil.example.com"}
+
 // authSpecSource is an OpenAPI document given as text.
 var authSpecSource = map[string]any{"text": `{"openapi":"3.0.3","info":{"title":"T","version":"1"},"paths":{}}`}
 
@@ -406,6 +420,7 @@ func (f *authFixture) authSnapshot(t *testing.T) map[string]string {
 		o + "/link-invites/" + f.invite, o + "/custom-fields", o + "/custom-fields/cf", o + "/sites", o + "/sites/" + f.site,
 		o + "/sites/" + f.site + "/site-spaces",
 		o + "/sites/" + f.site + "/share-links", o + "/sites/" + f.site + "/publishing/auth", o + "/sites/" + f.site + "/customization",
+		o + "/sites/" + f.site + "/redirects", o + "/sites/" + f.site + "/redirects?draft=true",
 		o + "/sites/" + f.site + "/adaptive-schema",
 		o + "/sites/" + f.site + "/site-spaces/" + f.siteSpace + "/customization",
 		o + "/sites/" + f.site + "/structure", o + "/sites/" + f.site + "/sections", o + "/sites/" + f.site + "/section-groups",
