@@ -8764,7 +8764,7 @@ enum SiteRedirectOrder {
   CREATED_AT
   "Most recently changed first (created, for those never changed)."
   UPDATED_AT
-  "By source, in byte order."
+  "By source, alphabetically (in the database's collation)."
   SOURCE
 }
 

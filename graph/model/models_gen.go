@@ -1758,7 +1758,7 @@ const (
 	SiteRedirectOrderCreatedAt SiteRedirectOrder = "CREATED_AT"
 	// Most recently changed first (created, for those never changed).
 	SiteRedirectOrderUpdatedAt SiteRedirectOrder = "UPDATED_AT"
-	// By source, in byte order.
+	// By source, alphabetically (in the database's collation).
 	SiteRedirectOrderSource SiteRedirectOrder = "SOURCE"
 )
 
