@@ -142,9 +142,16 @@ func exercise(t *testing.T, client *ent.Client) {
 	group := client.SiteSectionGroup.Create().SetOrganizationID(org.ID).SetSiteID(site.ID).SetTitle("G").SaveX(sys)
 	section := client.SiteSection.Create().SetOrganizationID(org.ID).SetSiteID(site.ID).SetTitle("Guides").
 		SetPath("guides").SetSectionGroupID(group.ID).SaveX(sys)
-	client.SiteSpace.Create().SetOrganizationID(org.ID).SetSiteID(site.ID).SetSpaceID(sp.ID).
-		SetSectionID(section.ID).SetPath("handbook").SetIsDefault(true).ExecX(sys)
+	handbook := client.SiteSpace.Create().SetOrganizationID(org.ID).SetSiteID(site.ID).SetSpaceID(sp.ID).
+		SetSectionID(section.ID).SetPath("handbook").SetIsDefault(true).SaveX(sys)
 	site.Update().SetDefaultSectionID(section.ID).ExecX(sys)
+	client.SiteRedirect.Create().SetOrganizationID(org.ID).SetSiteID(site.ID).SetSource("/old").
+		SetDestinationKind("site-space").SetDestinationSiteSpaceID(handbook.ID).ExecX(sys)
+	if err := client.SiteRedirect.Create().SetOrganizationID(org.ID).SetSiteID(site.ID).SetSource("/old").
+		SetDestinationKind("external").SetDestinationURL("https://example.com").Exec(sys); !ent.IsConstraintError(err) {
+		t.Errorf("a second live redirect from the same source: got %v, want a constraint error", err)
+	}
+	client.MovedPage.Create().SetOrganizationID(org.ID).SetSpaceID(sp.ID).SetPath("guides/old").SetPageID("p1").ExecX(sys)
 
 	client.SAMLProvider.Create().SetOrganizationID(org.ID).SetLabel("Okta").SetDefaultTeamID(team.ID).
 		SetDefaultRole(viewer.RoleRead).ExecX(sys)
@@ -196,16 +203,19 @@ func exercise(t *testing.T, client *ent.Client) {
 
 	t.Run("Cascades", func(t *testing.T) {
 		// Permanent removal of a space takes its revisions, change requests, comments, replies,
-		// reactions, grants, custom field values and site spaces with it.
+		// reactions, grants, custom field values, moved pages and site spaces with it, and the
+		// redirects to those site spaces.
 		must(client.Space.DeleteOneID(sp.ID).Exec(sys))
 		for name, n := range map[string]int{
-			"revisions":       client.Revision.Query().CountX(sys),
-			"change requests": client.ChangeRequest.Query().CountX(sys),
-			"comments":        client.Comment.Query().CountX(sys),
-			"replies":         client.CommentReply.Query().CountX(sys),
-			"reactions":       client.Reaction.Query().CountX(sys),
-			"values":          client.CustomFieldValue.Query().CountX(sys),
-			"site spaces":     client.SiteSpace.Query().CountX(sys),
+			"revisions":         client.Revision.Query().CountX(sys),
+			"change requests":   client.ChangeRequest.Query().CountX(sys),
+			"comments":          client.Comment.Query().CountX(sys),
+			"replies":           client.CommentReply.Query().CountX(sys),
+			"reactions":         client.Reaction.Query().CountX(sys),
+			"values":            client.CustomFieldValue.Query().CountX(sys),
+			"site spaces":       client.SiteSpace.Query().CountX(sys),
+			"redirects to them": client.SiteRedirect.Query().CountX(sys),
+			"moved pages":       client.MovedPage.Query().CountX(sys),
 		} {
 			if n != 0 {
 				t.Errorf("%d %s outlived their space", n, name)
