@@ -185,9 +185,9 @@ func TestCustomizationCannotInject(t *testing.T) {
 				"logo":  map[string]any{"light": "javascript:alert(1)", "dark": "https://evil.example;script-src *"},
 				"links": []any{map[string]any{"title": script, "to": map[string]any{"kind": "url", "url": "javascript:alert(1)"}, "links": "no"}},
 			},
-			"favicon":      map[string]any{"emoji": `"><script>alert(1)</script>`},
-			"footer":       map[string]any{"copyright": script, "logo": "https://evil.example/"},
-			"announcement": map[string]any{"enabled": true, "message": `<img src=x onerror=alert(1)>`, "style": "info"},
+			"favicon":       map[string]any{"emoji": `"><script>alert(1)</script>`},
+			"footer":        map[string]any{"copyright": script, "logo": "https://evil.example/"},
+			"announcement":  map[string]any{"enabled": true, "message": `<img src=x onerror=alert(1)>`, "style": "info"},
 			"socialPreview": map[string]any{"url": `javascript:alert(1)`},
 		})
 	})
