@@ -314,3 +314,24 @@ func TestSearchAsYouTypeFollowsConditions(t *testing.T) {
 		t.Fatalf("with the claim: %d %v", status, answer)
 	}
 }
+
+// TestCustomizationCostsNoStatement: a customized page is read with the statements of a plain
+// one (the settings come with the site's and the site space's rows, header links resolve in the
+// tree read), and search as you type with those of the results page.
+func TestCustomizationCostsNoStatement(t *testing.T) {
+	f := newSiteFixture(t)
+	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(true).SetBasename("acme") })
+	statements := func(path string) int64 {
+		f.get(t, path) // the rendered page is cached: each read costs the same afterwards
+		return f.e.Statements(func() { f.get(t, path) })
+	}
+	plain := statements("/sites/acme/guides")
+	t.Logf("a page: %d statements", plain)
+	f.customize(t, f.customization(t))
+	if customized := statements("/sites/acme/guides"); customized != plain {
+		t.Errorf("a customized page costs %d statements, a plain one %d", customized, plain)
+	}
+	if results, suggestions := statements("/sites/acme/~search?q=guides"), statements("/sites/acme/~search.json?q=guides"); suggestions != results {
+		t.Errorf("search as you type costs %d statements, the results page %d", suggestions, results)
+	}
+}
