@@ -335,3 +335,18 @@ func TestCustomizationCostsNoStatement(t *testing.T) {
 		t.Errorf("search as you type costs %d statements, the results page %d", suggestions, results)
 	}
 }
+
+// TestSearchAsYouTypeOnAVisitorAuthSite: without a token, search as you type answers 401 as JSON,
+// even when the site has a fallback URL (a script cannot follow a sign-in redirect).
+func TestSearchAsYouTypeOnAVisitorAuthSite(t *testing.T) {
+	f := newSiteFixture(t)
+	f.setSite(t, func(u *ent.SiteUpdateOne) {
+		u.SetPublished(true).SetBasename("acme").SetVisibility("visitor-auth")
+	})
+	authURL := "/v1/orgs/" + f.org + "/sites/" + f.site + "/publishing/auth"
+	f.e.Do(f.admin, "PATCH", authURL, map[string]any{"fallbackURL": "https://auth.example.com/login"})
+	status, answer := f.suggest(t, f.reader(t), "/sites/acme/~search.json?q=guides")
+	if e, _ := answer["error"].(map[string]any); status != 401 || e["code"] != float64(401) {
+		t.Fatalf("without a token: %d %v", status, answer)
+	}
+}
