@@ -32,7 +32,6 @@ type look struct {
 	Logo         *themedImage
 	Favicons     []favicon
 	SocialImage  string
-	Home         map[string]any // where the site's title and logo lead (header.primaryLink), nil for its root
 	Announcement *announcement
 	Header       []headerItem
 	Footer       footer
@@ -41,8 +40,9 @@ type look struct {
 	Trademark    bool
 	ExternalTab  bool // links out of the site open in a new tab
 
-	imageOrigins []string // where logos and favicons are loaded from, for img-src
-	version      string   // what of the settings changes the page, for its ETag
+	home         map[string]any // where the site's title and logo lead (header.primaryLink), nil for its root
+	imageOrigins []string       // where logos and favicons are loaded from, for img-src
+	version      string         // what of the settings changes the page, for its ETag
 }
 
 // styling are the settings that choose among the style sheet's variants (data attributes).
@@ -117,7 +117,7 @@ func newLook(settings map[string]any, site *ent.Site, ss *ent.SiteSpace) *look {
 			Search:            oneOf(text(st, "search"), "prominent", "subtle"),
 		},
 		SocialImage: webURL(text(settings, "socialPreview", "url")),
-		Home:        object(settings, "header", "primaryLink"),
+		home:        object(settings, "header", "primaryLink"),
 		Pagination:  flag(settings, true, "pagination", "enabled"),
 		Trademark:   flag(settings, false, "trademark", "enabled"),
 		Markdown:    slices.Contains(list(settings, "pageActions", "items"), any("markdown")),
@@ -185,8 +185,8 @@ func colorsCSS(st map[string]any) (css template.CSS, tinted bool) {
 	return template.CSS(":root{" + b.String() + "}"), tinted
 }
 
-// StyleSource is the CSP source that admits the page's <style>: its hash.
-func (l *look) StyleSource() string {
+// styleSource is the CSP source that admits the page's <style>: its hash.
+func (l *look) styleSource() string {
 	sum := sha256.Sum256([]byte(l.CSS))
 	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 }
@@ -195,12 +195,9 @@ func (l *look) StyleSource() string {
 // script, the page's <style> by its hash, images from the server and from where the site's
 // logos and favicons are.
 func (l *look) contentSecurityPolicy() string {
-	if l == nil {
-		return contentSecurityPolicy
-	}
 	img := append([]string{"'self'", "data:"}, l.imageOrigins...)
 	return fmt.Sprintf("default-src 'none'; style-src 'self' %s; img-src %s; script-src 'self'; connect-src 'self'; "+
-		"base-uri 'none'; form-action 'self'; frame-ancestors 'none'", l.StyleSource(), strings.Join(img, " "))
+		"base-uri 'none'; form-action 'self'; frame-ancestors 'none'", l.styleSource(), strings.Join(img, " "))
 }
 
 // image reads a themed image (light and dark URLs); nil unless both are URLs a page may load.

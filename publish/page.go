@@ -171,7 +171,7 @@ func (s *siteView) frame(v *pageView, loc location, t *tree.Tree, current string
 	links := siteLinks{s: s, loc: loc, t: t}
 	v.Look.resolve(links)
 	v.SiteTitle, v.Home = v.Look.Title, s.base+"/"
-	if home, _ := links.ref(v.Look.Home); home != "" {
+	if home, _ := links.ref(v.Look.home); home != "" {
 		v.Home = home
 	}
 	for _, sec := range s.visit.Sections {
