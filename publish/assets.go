@@ -12,7 +12,7 @@ import (
 	"github.com/binderyhq/bindery/graph/content/htmlpage"
 )
 
-//go:embed templates/*.html templates/site.css templates/site.js
+//go:embed templates/*.html templates/*.css templates/*.js
 var files embed.FS
 
 // pages are the page templates.
@@ -36,10 +36,12 @@ type asset struct {
 }
 
 // assets are the shared files by name: the site style sheet (followed by the highlighted
-// code's) and the script that searches as the reader types.
+// code's), the script that searches as the reader types and adds the theme switch, and the one
+// that applies the reader's theme before the page shows.
 var assets = map[string]*asset{
 	"site.css": newAsset("site.css", "text/css; charset=utf-8", htmlpage.CodeCSS()),
 	"site.js":  newAsset("site.js", "text/javascript; charset=utf-8", ""),
+	"theme.js": newAsset("theme.js", "text/javascript; charset=utf-8", ""),
 }
 
 func newAsset(name, contentType, suffix string) *asset {

@@ -27,6 +27,7 @@ type look struct {
 	Title        string // the site's title as readers see it
 	Lang         string
 	Mode         string // the theme mode: light, dark, or system (the reader's preference)
+	Toggle       bool   // the reader may switch between light and dark
 	Styling      styling
 	CSS          template.CSS // the site's colors as custom properties, in a <style> the CSP hashes
 	Logo         *themedImage
@@ -120,6 +121,7 @@ func newLook(settings map[string]any, site *ent.Site, ss *ent.SiteSpace) *look {
 		home:        object(settings, "header", "primaryLink"),
 		Pagination:  flag(settings, true, "pagination", "enabled"),
 		Trademark:   flag(settings, false, "trademark", "enabled"),
+		Toggle:      flag(settings, true, "themes", "toggeable"),
 		Markdown:    slices.Contains(list(settings, "pageActions", "items"), any("markdown")),
 		ExternalTab: text(settings, "externalLinks", "target") == "blank",
 	}

@@ -24,7 +24,7 @@ func (f *siteFixture) customization(t *testing.T) map[string]any {
 			"tint":         map[string]any{"color": map[string]any{"light": "#123456", "dark": "#654321"}},
 			"corners":      "straight",
 		},
-		"themes":  map[string]any{"default": "dark", "toggeable": false},
+		"themes":  map[string]any{"default": "dark", "toggeable": true},
 		"favicon": map[string]any{"icon": map[string]any{"light": "https://img.example.org/f.png", "dark": "https://img.example.org/f.png"}},
 		"header": map[string]any{
 			"logo": map[string]any{"light": "https://cdn.example.com/light.png", "dark": "https://cdn.example.com/dark.png"},
@@ -80,8 +80,8 @@ func TestSiteCustomizationInPages(t *testing.T) {
 		t.Errorf("the colors are not in the page's style: %q", style)
 	}
 	for _, want := range []string{
-		`<title>Welcome · Acme Handbook</title>`, `data-mode="dark"`, `data-corners="straight"`, `data-tinted`,
-		`<meta name="color-scheme" content="dark">`, `<link rel="icon" href="https://img.example.org/f.png">`,
+		`<title>Welcome · Acme Handbook</title>`, `data-mode="dark"`, `data-corners="straight"`, `data-tinted`, `data-toggle>`, `<script src="/sites/~assets/theme.js?v=`,
+		`<link rel="icon" href="https://img.example.org/f.png">`,
 		`<img class="logo logo-light" src="https://cdn.example.com/light.png" alt="">`,
 		`<img class="logo logo-dark" src="https://cdn.example.com/dark.png" alt="">`,
 		`<a href="https://status.example.com">Status</a>`, `<a href="/sites/acme/guides/install">Setup</a>`,

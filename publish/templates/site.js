@@ -1,8 +1,32 @@
+// The theme switch, on sites whose readers may choose: a button that turns the page light or
+// dark and keeps the choice for the next pages (theme.js applies it before they show).
+'use strict';
+(() => {
+  const root = document.documentElement;
+  const header = document.querySelector('header.top');
+  if (!root.hasAttribute('data-toggle') || !header) return;
+  const dark = () => root.dataset.mode === 'dark' ||
+    (root.dataset.mode === 'system' && matchMedia('(prefers-color-scheme: dark)').matches);
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'theme-switch';
+  const label = () => {
+    button.textContent = dark() ? '☀' : '☾';
+    button.setAttribute('aria-label', dark() ? 'Switch to the light theme' : 'Switch to the dark theme');
+  };
+  button.addEventListener('click', () => {
+    root.dataset.mode = dark() ? 'light' : 'dark';
+    try { localStorage.setItem('bindery-theme', root.dataset.mode); } catch (e) { /* not kept */ }
+    label();
+  });
+  label();
+  header.append(button);
+})();
+
 // Search as you type. The search box of every page works without this script (it submits to the
 // results page); with it, results of the typed query show below the box as a listbox (the ARIA
 // combobox pattern): arrows move through them, Enter opens the one chosen, Escape closes them,
 // and a live region says how many there are. Results are inserted as text, never as markup.
-'use strict';
 (() => {
   const form = document.querySelector('form.search[data-suggest]');
   if (!form) return;

@@ -1,5 +1,5 @@
 // Reads a published site as a reader would: opens the landing page, follows the sidebar down to
-// a page, goes to the other section and switches its variant, reads the customization's colors and
+// a page, switches the theme, goes to the other section and switches its variant, reads the customization's colors and
 // favicon, searches as it types (choosing a result with the keyboard), then through the results
 // page, and takes a screenshot. Prints what it saw.
 const { chromium } = require('playwright-core');
@@ -19,9 +19,16 @@ const { chromium } = require('playwright-core');
   await page.goto(url);
   seen.push('landing: ' + await title());
   seen.push('link color: ' + await page.locator('article a').first().evaluate((a) => getComputedStyle(a).color));
-  seen.push('background: ' + await page.evaluate(() => getComputedStyle(document.body).backgroundColor));
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  seen.push('background: ' + await background());
   seen.push('favicon: ' + await page.locator('link[rel=icon]').getAttribute('href'));
+  const themeSwitch = page.locator('button.theme-switch');
+  await themeSwitch.click();
+  seen.push('switched: ' + await background() + ' ' + await themeSwitch.getAttribute('aria-label'));
   await page.locator('nav.sidebar').getByRole('link', { name: 'Guides' }).click();
+  await page.locator('article h1', { hasText: 'Guides' }).waitFor();
+  seen.push('kept: ' + await background());
+  await themeSwitch.click(); // back to dark, for the pages after
   await page.locator('nav.sidebar').getByRole('link', { name: 'Install' }).click();
   seen.push('sidebar: ' + await title());
   await page.locator('nav.sections').getByRole('link', { name: 'Reference' }).click();
