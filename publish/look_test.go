@@ -350,3 +350,24 @@ func TestSearchAsYouTypeOnAVisitorAuthSite(t *testing.T) {
 		t.Fatalf("without a token: %d %v", status, answer)
 	}
 }
+
+// TestHeaderLinksFollowConditions: a header link whose condition the reader's claims do not
+// satisfy is left out, and readers with and without the claim never share a cached page.
+func TestHeaderLinksFollowConditions(t *testing.T) {
+	f := newSiteFixture(t)
+	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(true).SetBasename("acme").SetAdaptiveSchema(betaSchema()) })
+	f.customize(t, map[string]any{"header": map[string]any{"links": []any{map[string]any{
+		"title": "Beta program", "condition": "visitor.claims.unsigned.beta",
+		"to": map[string]any{"kind": "url", "url": "https://beta.example.com"}, "links": []any{}}}}})
+	_, plainHeaders, plain := f.get(t, "/sites/acme/guides")
+	_, betaHeaders, beta := f.get(t, "/sites/acme/guides?visitor.beta=true")
+	if strings.Contains(plain, "Beta program") || !strings.Contains(beta, `<a href="https://beta.example.com">Beta program</a>`) {
+		t.Fatalf("the conditional link: without the claim %v, with it %v", strings.Contains(plain, "Beta program"), strings.Contains(beta, "Beta program"))
+	}
+	if plainHeaders.Get("ETag") == betaHeaders.Get("ETag") {
+		t.Error("readers with and without the claim share a tag")
+	}
+	if _, _, again := f.get(t, "/sites/acme/guides"); strings.Contains(again, "Beta program") {
+		t.Error("the cache answers a reader without the claim with the page of one who has it")
+	}
+}

@@ -361,10 +361,14 @@ func setBetaCondition(t *testing.T, f *siteFixture, spaceID string) {
 	t.Helper()
 	ctx := accounts.System(context.Background())
 	f.e.Store.Client.SiteSpace.Update().Where(sitespace.SpaceID(spaceID)).SetCondition("visitor.claims.unsigned.beta").ExecX(ctx)
-	schema := map[string]any{"type": "object", "additionalProperties": false, "properties": map[string]any{
+	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(true).SetBasename("acme").SetAdaptiveSchema(betaSchema()) })
+}
+
+// betaSchema is a visitor schema with one unsigned claim, beta (a boolean).
+func betaSchema() map[string]any {
+	return map[string]any{"type": "object", "additionalProperties": false, "properties": map[string]any{
 		"unsigned": map[string]any{"type": "object", "description": "Unsigned claims of the site visitor.", "additionalProperties": false,
 			"properties": map[string]any{"beta": map[string]any{"type": "boolean", "description": "Wants beta features."}}}}}
-	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(true).SetBasename("acme").SetAdaptiveSchema(schema) })
 }
 
 // reader is a browser with its cookies.
