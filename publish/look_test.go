@@ -27,7 +27,8 @@ func (f *siteFixture) customization(t *testing.T) map[string]any {
 		"themes":  map[string]any{"default": "dark", "toggeable": true},
 		"favicon": map[string]any{"icon": map[string]any{"light": "https://img.example.org/f.png", "dark": "https://img.example.org/f.png"}},
 		"header": map[string]any{
-			"logo": map[string]any{"light": "https://cdn.example.com/light.png", "dark": "https://cdn.example.com/dark.png"},
+			"logo":        map[string]any{"light": "https://cdn.example.com/light.png", "dark": "https://cdn.example.com/dark.png"},
+			"primaryLink": link("https://acme.example.com"),
 			"links": []any{
 				map[string]any{"title": "Status", "to": link("https://status.example.com"), "links": []any{}},
 				map[string]any{"title": "Setup", "to": map[string]any{"kind": "page", "page": install}, "links": []any{}},
@@ -84,7 +85,7 @@ func TestSiteCustomizationInPages(t *testing.T) {
 		`<link rel="icon" href="https://img.example.org/f.png">`,
 		`<img class="logo logo-light" src="https://cdn.example.com/light.png" alt="">`,
 		`<img class="logo logo-dark" src="https://cdn.example.com/dark.png" alt="">`,
-		`<a href="https://status.example.com">Status</a>`, `<a href="/sites/acme/guides/install">Setup</a>`,
+		`<a class="brand" href="https://acme.example.com">`, `<a href="https://status.example.com">Status</a>`, `<a href="/sites/acme/guides/install">Setup</a>`,
 		`<a href="https://blog.example.com">Blog</a>`, `© Acme Inc.`,
 		`data-style="warning"`, `Version 2 is out`, `<meta property="og:image" content="https://cdn.example.com/card.png">`,
 	} {

@@ -164,16 +164,10 @@ func (s *siteView) pageView(loc location, content *graph.Content, p *tree.Page, 
 	return v
 }
 
-// frame fills what every page of a site space shows around its content: section tabs, variants,
-// the sidebar (current: the page read, "" for none) and the search box.
+// frame fills what every page of a site space shows around its content: the site's look, section
+// tabs, variants, the sidebar (current: the page read, "" for none) and the search box.
 func (s *siteView) frame(v *pageView, loc location, t *tree.Tree, current string) {
-	v.Look = s.lookOf(loc.siteSpace)
-	links := siteLinks{s: s, loc: loc, t: t}
-	v.Look.resolve(links)
-	v.SiteTitle, v.Home = v.Look.Title, s.base+"/"
-	if home, _ := links.ref(v.Look.home); home != "" {
-		v.Home = home
-	}
+	s.frameLook(v, siteLinks{s: s, loc: loc, t: t})
 	for _, sec := range s.visit.Sections {
 		v.Sections = append(v.Sections, link{Title: sec.Title, URL: s.sectionURL(sec), Current: sec.ID == sectionID(loc.section)})
 	}
@@ -185,6 +179,17 @@ func (s *siteView) frame(v *pageView, loc location, t *tree.Tree, current string
 	v.Nav = s.nav(loc, t, "", current)
 	v.SearchURL = s.siteSpaceURL(loc.section, loc.siteSpace) + searchSegment
 	v.MaxQuery = search.MaxQueryLength
+}
+
+// frameLook sets the page's look with its links resolved in the site space read, the site's
+// title, and where the title leads.
+func (s *siteView) frameLook(v *pageView, links siteLinks) {
+	v.Look = s.lookOf(links.loc.siteSpace)
+	v.Look.resolve(links)
+	v.SiteTitle, v.Home = v.Look.Title, s.base+"/"
+	if home, _ := links.ref(v.Look.home); home != "" {
+		v.Home = home
+	}
 }
 
 func siteSpaceTitle(ss *ent.SiteSpace) string {
