@@ -97,7 +97,8 @@ func (r *Resolver) siteURL(s *ent.Site) string {
 
 // siteSpaceURL is SiteSpace.url: where its site serves it (publish): the site's URL, then its
 // section's path unless that is the site's default section, then its own path unless it is the
-// default of its level. Its site and section are looked up for the whole level at once.
+// default of its level; with the share key resolved for the site (keyedURL). Its site and section
+// are looked up for the whole level at once.
 func (r *Resolver) siteSpaceURL(ctx context.Context, ss *ent.SiteSpace) (string, error) {
 	s, err := siteOf(ctx, r, ss, func(ss *ent.SiteSpace) string { return ss.SiteID })
 	if err != nil {
@@ -116,7 +117,7 @@ func (r *Resolver) siteSpaceURL(ctx context.Context, ss *ent.SiteSpace) (string,
 	if !ss.IsDefault {
 		u += ss.Path + "/"
 	}
-	return u, nil
+	return keyedURL(ctx, s.ID, u), nil
 }
 
 // addSiteSpace shows a space on a site (in.SpaceID nil: a new space titled like the site), after

@@ -50,7 +50,6 @@ func (a *api) siteSpaceOf(s *ent.Site) func(context.Context, *ent.SiteSpace) (Si
 		}
 		if s.Published {
 			w.URLs.Published, err = sr.URL(ctx, ss)
-			w.URLs.Published = keyed(ctx, w.URLs.Published)
 		}
 		return w, err
 	}

@@ -610,6 +610,13 @@ type PostCommentInput struct {
 	Node *string `json:"node,omitempty"`
 }
 
+type PublishedSiteCustomizations struct {
+	// The site's settings (Site.customization).
+	Site any `json:"site"`
+	// Each site space's settings (SiteSpace.customization), for the site spaces the viewer sees, in their order within their level.
+	SiteSpaces []*SiteSpaceCustomization `json:"siteSpaces"`
+}
+
 type RevisionFileConnection struct {
 	Edges      []*RevisionFileEdge `json:"edges"`
 	PageInfo   *PageInfo           `json:"pageInfo"`
@@ -797,6 +804,12 @@ type SiteSpaceConnection struct {
 	Edges      []*SiteSpaceEdge `json:"edges"`
 	PageInfo   *PageInfo        `json:"pageInfo"`
 	TotalCount int              `json:"totalCount"`
+}
+
+type SiteSpaceCustomization struct {
+	SiteSpace *ent.SiteSpace `json:"siteSpace"`
+	// The site's settings with what the site space overrides over them.
+	Settings any `json:"settings"`
 }
 
 type SiteSpaceEdge struct {
