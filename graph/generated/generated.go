@@ -1017,8 +1017,10 @@ type ComplexityRoot struct {
 	SiteSpace struct {
 		Condition     func(childComplexity int) int
 		Customization func(childComplexity int) int
+		Hidden        func(childComplexity int) int
 		ID            func(childComplexity int) int
 		IsDefault     func(childComplexity int) int
+		PageID        func(childComplexity int) int
 		Path          func(childComplexity int) int
 		SectionID     func(childComplexity int) int
 		SiteID        func(childComplexity int) int
@@ -6030,6 +6032,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteSpace.Customization(childComplexity), true
+	case "SiteSpace.hidden":
+		if e.ComplexityRoot.SiteSpace.Hidden == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.Hidden(childComplexity), true
 	case "SiteSpace.id":
 		if e.ComplexityRoot.SiteSpace.ID == nil {
 			break
@@ -6042,6 +6050,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteSpace.IsDefault(childComplexity), true
+	case "SiteSpace.pageId":
+		if e.ComplexityRoot.SiteSpace.PageID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.PageID(childComplexity), true
 	case "SiteSpace.path":
 		if e.ComplexityRoot.SiteSpace.Path == nil {
 			break
@@ -8536,12 +8550,19 @@ type SiteSpace {
   sectionId: ID
   "Its segment in the site's URLs: 1 to 100 lower-case letters, digits, '-', '_' or '.', unique in its level."
   path: String!
-  "The title of its space."
+  "Its title on the site: the one given to it, else its space's."
   title: String!
   "Whether it is the default site space of its level."
   default: Boolean!
   "An expression over the visitor's claims: shown only to visitors for whom it is true."
   condition: String
+  "Whether it is left out of the site's navigation (it still answers at its URL)."
+  hidden: Boolean!
+  """
+  The custom home page: a page of its space shown at its root instead of the space's first page
+  (which readers land on again if a merge removes that page).
+  """
+  pageId: ID
   space: Space!
   """
   Where it is served once its site is published: the site's URL, then its section's path unless
@@ -8621,10 +8642,14 @@ input SiteAdaptiveContentInput {
 }
 
 input AddSiteSpaceInput {
-  "A space of the site's organization; null creates a new space titled like the site."
+  "A space of the site's organization; null creates a new space titled like the site (or ` + "`" + `title` + "`" + `)."
   spaceId: ID
   "A section of the site; absent: its default section, or the root level when it has no sections."
   sectionId: ID
+  "Its title on the site, 2 to 128 characters; absent: its space's."
+  title: String
+  "A document page of the space to show at the site space's root (not with a new space)."
+  pageId: ID
 }
 
 input UpdateSiteSpaceInput {
@@ -8632,6 +8657,13 @@ input UpdateSiteSpaceInput {
   path: String
   "1 to 1024 characters, checked against the site's visitor schema; null removes it."
   condition: String @goField(omittable: true)
+  "Another space of the organization to show there, not already in the level; its home page goes unless pageId is given."
+  spaceId: ID
+  "A document page of the space (the new one with spaceId) to show at the root; null removes it."
+  pageId: ID @goField(omittable: true)
+  hidden: Boolean
+  "2 to 128 characters; null removes it (the space's title shows again)."
+  title: String @goField(omittable: true)
 }
 
 input MoveSiteSpaceInput {
@@ -10864,6 +10896,10 @@ func (ec *executionContext) childFields_SiteSpace(ctx context.Context, field gra
 		return ec.fieldContext_SiteSpace_default(ctx, field)
 	case "condition":
 		return ec.fieldContext_SiteSpace_condition(ctx, field)
+	case "hidden":
+		return ec.fieldContext_SiteSpace_hidden(ctx, field)
+	case "pageId":
+		return ec.fieldContext_SiteSpace_pageId(ctx, field)
 	case "space":
 		return ec.fieldContext_SiteSpace_space(ctx, field)
 	case "url":
@@ -33854,6 +33890,52 @@ func (ec *executionContext) fieldContext_SiteSpace_condition(_ context.Context, 
 	return graphql.NewScalarFieldContext("SiteSpace", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _SiteSpace_hidden(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpace_hidden(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Hidden, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpace_hidden(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSpace", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSpace_pageId(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpace_pageId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpace_pageId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSpace", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
 func (ec *executionContext) _SiteSpace_space(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSpace) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -37598,7 +37680,7 @@ func (ec *executionContext) unmarshalInputAddSiteSpaceInput(ctx context.Context,
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"spaceId", "sectionId"}
+	fieldsInOrder := [...]string{"spaceId", "sectionId", "title", "pageId"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -37619,6 +37701,20 @@ func (ec *executionContext) unmarshalInputAddSiteSpaceInput(ctx context.Context,
 				return it, err
 			}
 			it.SectionID = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "pageId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pageId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PageID = data
 		}
 	}
 	return it, nil
@@ -39805,7 +39901,7 @@ func (ec *executionContext) unmarshalInputUpdateSiteSpaceInput(ctx context.Conte
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"path", "condition"}
+	fieldsInOrder := [...]string{"path", "condition", "spaceId", "pageId", "hidden", "title"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -39826,6 +39922,34 @@ func (ec *executionContext) unmarshalInputUpdateSiteSpaceInput(ctx context.Conte
 				return it, err
 			}
 			it.Condition = graphql.OmittableOf(data)
+		case "spaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpaceID = data
+		case "pageId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pageId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PageID = graphql.OmittableOf(data)
+		case "hidden":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hidden"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Hidden = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -51059,6 +51183,16 @@ func (ec *executionContext) _SiteSpace(ctx context.Context, sel ast.SelectionSet
 			}
 		case "condition":
 			out.Values[i] = ec._SiteSpace_condition(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "hidden":
+			out.Values[i] = ec._SiteSpace_hidden(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pageId":
+			out.Values[i] = ec._SiteSpace_pageId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
