@@ -680,6 +680,9 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitespace.FieldSectionID:              {Type: field.TypeString, Column: sitespace.FieldSectionID},
 			sitespace.FieldPath:                   {Type: field.TypeString, Column: sitespace.FieldPath},
 			sitespace.FieldCondition:              {Type: field.TypeString, Column: sitespace.FieldCondition},
+			sitespace.FieldTitle:                  {Type: field.TypeString, Column: sitespace.FieldTitle},
+			sitespace.FieldPageID:                 {Type: field.TypeString, Column: sitespace.FieldPageID},
+			sitespace.FieldHidden:                 {Type: field.TypeBool, Column: sitespace.FieldHidden},
 			sitespace.FieldIsDefault:              {Type: field.TypeBool, Column: sitespace.FieldIsDefault},
 			sitespace.FieldPosition:               {Type: field.TypeString, Column: sitespace.FieldPosition},
 			sitespace.FieldCustomization:          {Type: field.TypeJSON, Column: sitespace.FieldCustomization},
@@ -5492,6 +5495,21 @@ func (f *SiteSpaceFilter) WherePath(p entql.StringP) {
 // WhereCondition applies the entql string predicate on the condition field.
 func (f *SiteSpaceFilter) WhereCondition(p entql.StringP) {
 	f.Where(p.Field(sitespace.FieldCondition))
+}
+
+// WhereTitle applies the entql string predicate on the title field.
+func (f *SiteSpaceFilter) WhereTitle(p entql.StringP) {
+	f.Where(p.Field(sitespace.FieldTitle))
+}
+
+// WherePageID applies the entql string predicate on the page_id field.
+func (f *SiteSpaceFilter) WherePageID(p entql.StringP) {
+	f.Where(p.Field(sitespace.FieldPageID))
+}
+
+// WhereHidden applies the entql bool predicate on the hidden field.
+func (f *SiteSpaceFilter) WhereHidden(p entql.BoolP) {
+	f.Where(p.Field(sitespace.FieldHidden))
 }
 
 // WhereIsDefault applies the entql bool predicate on the is_default field.

@@ -27062,6 +27062,9 @@ type SiteSpaceMutation struct {
 	updated_at               *time.Time
 	_path                    *string
 	condition                *string
+	title                    *string
+	page_id                  *string
+	hidden                   *bool
 	is_default               *bool
 	position                 *string
 	customization            *map[string]interface{}
@@ -27498,6 +27501,140 @@ func (m *SiteSpaceMutation) ResetCondition() {
 	delete(m.clearedFields, sitespace.FieldCondition)
 }
 
+// SetTitle sets the "title" field.
+func (m *SiteSpaceMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *SiteSpaceMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldTitle(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ClearTitle clears the value of the "title" field.
+func (m *SiteSpaceMutation) ClearTitle() {
+	m.title = nil
+	m.clearedFields[sitespace.FieldTitle] = struct{}{}
+}
+
+// TitleCleared returns if the "title" field was cleared in this mutation.
+func (m *SiteSpaceMutation) TitleCleared() bool {
+	_, ok := m.clearedFields[sitespace.FieldTitle]
+	return ok
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *SiteSpaceMutation) ResetTitle() {
+	m.title = nil
+	delete(m.clearedFields, sitespace.FieldTitle)
+}
+
+// SetPageID sets the "page_id" field.
+func (m *SiteSpaceMutation) SetPageID(s string) {
+	m.page_id = &s
+}
+
+// PageID returns the value of the "page_id" field in the mutation.
+func (m *SiteSpaceMutation) PageID() (r string, exists bool) {
+	v := m.page_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPageID returns the old "page_id" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldPageID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPageID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPageID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPageID: %w", err)
+	}
+	return oldValue.PageID, nil
+}
+
+// ClearPageID clears the value of the "page_id" field.
+func (m *SiteSpaceMutation) ClearPageID() {
+	m.page_id = nil
+	m.clearedFields[sitespace.FieldPageID] = struct{}{}
+}
+
+// PageIDCleared returns if the "page_id" field was cleared in this mutation.
+func (m *SiteSpaceMutation) PageIDCleared() bool {
+	_, ok := m.clearedFields[sitespace.FieldPageID]
+	return ok
+}
+
+// ResetPageID resets all changes to the "page_id" field.
+func (m *SiteSpaceMutation) ResetPageID() {
+	m.page_id = nil
+	delete(m.clearedFields, sitespace.FieldPageID)
+}
+
+// SetHidden sets the "hidden" field.
+func (m *SiteSpaceMutation) SetHidden(b bool) {
+	m.hidden = &b
+}
+
+// Hidden returns the value of the "hidden" field in the mutation.
+func (m *SiteSpaceMutation) Hidden() (r bool, exists bool) {
+	v := m.hidden
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldHidden returns the old "hidden" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldHidden(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldHidden is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldHidden requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldHidden: %w", err)
+	}
+	return oldValue.Hidden, nil
+}
+
+// ResetHidden resets all changes to the "hidden" field.
+func (m *SiteSpaceMutation) ResetHidden() {
+	m.hidden = nil
+}
+
 // SetIsDefault sets the "is_default" field.
 func (m *SiteSpaceMutation) SetIsDefault(b bool) {
 	m.is_default = &b
@@ -27810,7 +27947,7 @@ func (m *SiteSpaceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SiteSpaceMutation) Fields() []string {
-	fields := make([]string, 0, 12)
+	fields := make([]string, 0, 15)
 	if m.created_at != nil {
 		fields = append(fields, sitespace.FieldCreatedAt)
 	}
@@ -27834,6 +27971,15 @@ func (m *SiteSpaceMutation) Fields() []string {
 	}
 	if m.condition != nil {
 		fields = append(fields, sitespace.FieldCondition)
+	}
+	if m.title != nil {
+		fields = append(fields, sitespace.FieldTitle)
+	}
+	if m.page_id != nil {
+		fields = append(fields, sitespace.FieldPageID)
+	}
+	if m.hidden != nil {
+		fields = append(fields, sitespace.FieldHidden)
 	}
 	if m.is_default != nil {
 		fields = append(fields, sitespace.FieldIsDefault)
@@ -27871,6 +28017,12 @@ func (m *SiteSpaceMutation) Field(name string) (ent.Value, bool) {
 		return m.Path()
 	case sitespace.FieldCondition:
 		return m.Condition()
+	case sitespace.FieldTitle:
+		return m.Title()
+	case sitespace.FieldPageID:
+		return m.PageID()
+	case sitespace.FieldHidden:
+		return m.Hidden()
 	case sitespace.FieldIsDefault:
 		return m.IsDefault()
 	case sitespace.FieldPosition:
@@ -27904,6 +28056,12 @@ func (m *SiteSpaceMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return m.OldPath(ctx)
 	case sitespace.FieldCondition:
 		return m.OldCondition(ctx)
+	case sitespace.FieldTitle:
+		return m.OldTitle(ctx)
+	case sitespace.FieldPageID:
+		return m.OldPageID(ctx)
+	case sitespace.FieldHidden:
+		return m.OldHidden(ctx)
 	case sitespace.FieldIsDefault:
 		return m.OldIsDefault(ctx)
 	case sitespace.FieldPosition:
@@ -27977,6 +28135,27 @@ func (m *SiteSpaceMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetCondition(v)
 		return nil
+	case sitespace.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case sitespace.FieldPageID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPageID(v)
+		return nil
+	case sitespace.FieldHidden:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHidden(v)
+		return nil
 	case sitespace.FieldIsDefault:
 		v, ok := value.(bool)
 		if !ok {
@@ -28041,6 +28220,12 @@ func (m *SiteSpaceMutation) ClearedFields() []string {
 	if m.FieldCleared(sitespace.FieldCondition) {
 		fields = append(fields, sitespace.FieldCondition)
 	}
+	if m.FieldCleared(sitespace.FieldTitle) {
+		fields = append(fields, sitespace.FieldTitle)
+	}
+	if m.FieldCleared(sitespace.FieldPageID) {
+		fields = append(fields, sitespace.FieldPageID)
+	}
 	if m.FieldCleared(sitespace.FieldCustomization) {
 		fields = append(fields, sitespace.FieldCustomization)
 	}
@@ -28066,6 +28251,12 @@ func (m *SiteSpaceMutation) ClearField(name string) error {
 		return nil
 	case sitespace.FieldCondition:
 		m.ClearCondition()
+		return nil
+	case sitespace.FieldTitle:
+		m.ClearTitle()
+		return nil
+	case sitespace.FieldPageID:
+		m.ClearPageID()
 		return nil
 	case sitespace.FieldCustomization:
 		m.ClearCustomization()
@@ -28104,6 +28295,15 @@ func (m *SiteSpaceMutation) ResetField(name string) error {
 		return nil
 	case sitespace.FieldCondition:
 		m.ResetCondition()
+		return nil
+	case sitespace.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case sitespace.FieldPageID:
+		m.ResetPageID()
+		return nil
+	case sitespace.FieldHidden:
+		m.ResetHidden()
 		return nil
 	case sitespace.FieldIsDefault:
 		m.ResetIsDefault()

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	neturl "net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -95,7 +96,7 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 		s.h.fail(w, req, err)
 		return
 	}
-	p := findPage(content.Tree, loc.pagePath)
+	p := s.findPage(loc, content.Tree)
 	if p == nil {
 		s.h.fail(w, req, errPageNotFound)
 		return
@@ -129,13 +130,13 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 	_, _ = w.Write(page)
 }
 
-// findPage returns the page at a path ("" for the landing page); a group leads to its first
-// document.
-func findPage(t *tree.Tree, path string) *tree.Page {
-	if path == "" {
-		return firstDocument(t)
+// findPage returns the page at the location's page path ("" for the site space's landing page);
+// a group leads to its first document.
+func (s *siteView) findPage(loc location, t *tree.Tree) *tree.Page {
+	if loc.pagePath == "" {
+		return s.landingOf(loc.siteSpace, t)
 	}
-	p := t.ByPath(path)
+	p := t.ByPath(loc.pagePath)
 	for p != nil && p.Type == "group" {
 		kids := t.Children(p.ID)
 		if len(kids) == 0 {
@@ -171,7 +172,7 @@ func (s *siteView) frame(v *pageView, loc location, t *tree.Tree, current string
 	for _, sec := range s.visit.Sections {
 		v.Sections = append(v.Sections, link{Title: sec.Title, URL: s.sectionURL(sec), Current: sec.ID == sectionID(loc.section)})
 	}
-	if variants := s.visit.SiteSpacesOf(sectionID(loc.section)); len(variants) > 1 {
+	if variants := listed(s.visit.SiteSpacesOf(sectionID(loc.section))); len(variants) > 1 {
 		for _, ss := range variants {
 			v.Variants = append(v.Variants, link{Title: siteSpaceTitle(ss), URL: s.siteSpaceURL(loc.section, ss), Current: ss.ID == loc.siteSpace.ID})
 		}
@@ -192,7 +193,16 @@ func (s *siteView) frameLook(v *pageView, links siteLinks) {
 	}
 }
 
+// listed keeps the site spaces the site's navigation shows: not hidden ones (decision 178).
+func listed(siteSpaces []*ent.SiteSpace) []*ent.SiteSpace {
+	return slices.DeleteFunc(slices.Clone(siteSpaces), func(ss *ent.SiteSpace) bool { return ss.Hidden })
+}
+
+// siteSpaceTitle is a site space's title on the site: the one it was given, else its space's.
 func siteSpaceTitle(ss *ent.SiteSpace) string {
+	if ss.Title != nil {
+		return *ss.Title
+	}
 	if sp := ss.Edges.Space; sp != nil && sp.Title != "" {
 		return sp.Title
 	}
@@ -354,9 +364,10 @@ type sitemapURL struct {
 	LastMod string `xml:"lastmod"`
 }
 
-// eachPage calls fn for every page readers can navigate to, site space by site space.
+// eachPage calls fn for every page readers can navigate to, site space by site space (hidden
+// site spaces, like hidden pages, are left out).
 func (s *siteView) eachPage(fn func(loc location, t *tree.Tree, p *tree.Page)) {
-	for _, ss := range s.visit.SiteSpaces {
+	for _, ss := range listed(s.visit.SiteSpaces) {
 		content, err := s.h.r.SpaceContent(s.ctx, ss.SpaceID, nil)
 		if err != nil {
 			continue // a space without content yet has no pages

@@ -141,6 +141,7 @@ func (a *api) routes(r chi.Router) {
 	r.Post("/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move", a.moveSiteSpace)
 	a.siteSharingRoutes(r)
 	r.Get("/orgs/{organizationId}/sites/{siteId}/structure", a.getSiteStructure)
+	r.Get("/orgs/{organizationId}/sites/{siteId}/published", a.getPublishedContentSite)
 	r.Get("/orgs/{organizationId}/sites/{siteId}/sections", a.listSiteSections)
 	r.Post("/orgs/{organizationId}/sites/{siteId}/sections", a.addSectionToSite)
 	r.Patch("/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}", a.updateSiteSection)

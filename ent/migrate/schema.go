@@ -1299,6 +1299,9 @@ var (
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "path", Type: field.TypeString, Size: 100},
 		{Name: "condition", Type: field.TypeString, Nullable: true, Size: 1024},
+		{Name: "title", Type: field.TypeString, Nullable: true, Size: 128},
+		{Name: "page_id", Type: field.TypeString, Nullable: true, Size: 100},
+		{Name: "hidden", Type: field.TypeBool, Default: false},
 		{Name: "is_default", Type: field.TypeBool, Default: false},
 		{Name: "position", Type: field.TypeString, Size: 128, Default: ""},
 		{Name: "customization", Type: field.TypeJSON, Nullable: true},
@@ -1316,25 +1319,25 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "site_spaces_organizations_organization",
-				Columns:    []*schema.Column{SiteSpacesColumns[9]},
+				Columns:    []*schema.Column{SiteSpacesColumns[12]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "site_spaces_sites_site",
-				Columns:    []*schema.Column{SiteSpacesColumns[10]},
+				Columns:    []*schema.Column{SiteSpacesColumns[13]},
 				RefColumns: []*schema.Column{SitesColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "site_spaces_spaces_space",
-				Columns:    []*schema.Column{SiteSpacesColumns[11]},
+				Columns:    []*schema.Column{SiteSpacesColumns[14]},
 				RefColumns: []*schema.Column{SpacesColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "site_spaces_site_sections_section",
-				Columns:    []*schema.Column{SiteSpacesColumns[12]},
+				Columns:    []*schema.Column{SiteSpacesColumns[15]},
 				RefColumns: []*schema.Column{SiteSectionsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -1343,17 +1346,17 @@ var (
 			{
 				Name:    "sitespace_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{SiteSpacesColumns[9]},
+				Columns: []*schema.Column{SiteSpacesColumns[12]},
 			},
 			{
 				Name:    "sitespace_site_id_section_id_position",
 				Unique:  false,
-				Columns: []*schema.Column{SiteSpacesColumns[10], SiteSpacesColumns[12], SiteSpacesColumns[6]},
+				Columns: []*schema.Column{SiteSpacesColumns[13], SiteSpacesColumns[15], SiteSpacesColumns[9]},
 			},
 			{
 				Name:    "sitespace_space_id",
 				Unique:  false,
-				Columns: []*schema.Column{SiteSpacesColumns[11]},
+				Columns: []*schema.Column{SiteSpacesColumns[14]},
 			},
 		},
 	}
