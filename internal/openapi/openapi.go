@@ -137,6 +137,8 @@ type processor struct {
 	limits  Limits
 	budget  int64
 	hold    *holding
+	entry   string            // the entry document's URL ("" for text), which a file may refer back to
+	raw     []byte            // the entry document
 	files   map[string][]byte // URL → bytes of each referenced file
 	fetchEr error             // the first failure to fetch a referenced file (an *Error, or the gate's)
 }
@@ -195,6 +197,10 @@ func (p *processor) process(raw []byte, base *url.URL) (doc *Document, err error
 	if err != nil {
 		return nil, err
 	}
+	p.raw = raw
+	if base != nil {
+		p.entry = base.String()
+	}
 	if err := p.load(root, version, base); err != nil {
 		return nil, err
 	}
@@ -222,7 +228,7 @@ func versionOf(doc json.RawMessage) (string, error) {
 	return "", failf(ParseError, "the document is not an OpenAPI document: it has neither an openapi nor a swagger field")
 }
 
-// load resolves the document's $refs (fetching the files they name) and validates it.
+// load decodes the document, resolves its $refs (fetching the files they name) and validates it.
 func (p *processor) load(root json.RawMessage, version string, base *url.URL) error {
 	loader := openapi3.NewLoader()
 	loader.Context = p.ctx
@@ -234,16 +240,23 @@ func (p *processor) load(root json.RawMessage, version string, base *url.URL) er
 	} else {
 		doc, err = fromOpenAPI3(loader, root, base)
 	}
-	if p.fetchEr != nil {
+	var shape *Error
+	switch {
+	case p.fetchEr != nil:
 		return p.fetchEr
-	}
-	if err != nil {
+	case errors.As(err, &shape):
+		return shape
+	case err != nil:
 		return failf(ParseError, "the document's references cannot be resolved: %v", err)
-	}
-	if p.ctx.Err() != nil {
+	case p.ctx.Err() != nil:
 		return failf(FetchTimeout, "processing the document took longer than %s", p.limits.Timeout)
 	}
 	return validate(p.ctx, doc, version)
+}
+
+// notShaped is the failure of a document whose fields do not have the types OpenAPI gives them.
+func notShaped(version string, err error) *Error {
+	return failf(ParseError, "the document is not OpenAPI %s: %v", version, err)
 }
 
 // fromOpenAPI3 decodes an OpenAPI 3 document in JSON and resolves its $refs. kin-openapi's loader
@@ -261,7 +274,7 @@ func fromOpenAPI3(loader *openapi3.Loader, root json.RawMessage, base *url.URL) 
 		}
 	}
 	if err := json.Unmarshal(root, doc); err != nil {
-		return nil, err
+		return nil, notShaped("3", err)
 	}
 	return doc, loader.ResolveRefsIn(doc, base)
 }
@@ -271,13 +284,10 @@ func fromOpenAPI3(loader *openapi3.Loader, root json.RawMessage, base *url.URL) 
 func fromSwagger(loader *openapi3.Loader, root json.RawMessage, base *url.URL) (*openapi3.T, error) {
 	var doc2 openapi2.T
 	if err := json.Unmarshal(root, &doc2); err != nil {
-		return nil, err
-	}
-	if doc2.Paths == nil { // paths: {} converts to none, which 3.0 requires
-		doc2.Paths = map[string]*openapi2.PathItem{}
+		return nil, notShaped("2.0", err)
 	}
 	doc, err := openapi2conv.ToV3WithLoader(&doc2, loader, base)
-	if err == nil && doc.Paths == nil {
+	if err == nil && doc.Paths == nil { // paths: {} converts to none, which 3.0 requires
 		doc.Paths = openapi3.NewPaths()
 	}
 	return doc, err
@@ -334,6 +344,9 @@ func flatten(err error) []error {
 // readRef is the loader's reader of referenced files: through the guarded client, within the
 // budgets of bytes and files. It records the first failure, which names the file.
 func (p *processor) readRef(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
+	if u.String() == p.entry { // the loader reads it before it finds the document it already has
+		return p.raw, nil
+	}
 	if b, ok := p.files[u.String()]; ok {
 		return b, nil
 	}
