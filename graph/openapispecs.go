@@ -35,14 +35,6 @@ var specSlugPattern = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
 // and the schema's policy name.
 const specManager = viewer.RoleReview
 
-// openAPILimits are the configured bounds of processing, or the defaults.
-func (r *Resolver) openAPILimits() openapi.Limits {
-	if r.OpenAPILimits == (openapi.Limits{}) {
-		return openapi.DefaultLimits
-	}
-	return r.OpenAPILimits
-}
-
 // openAPISpec returns the spec of an organization with this slug.
 // Returns NOT_FOUND if either does not exist or the viewer may not see it.
 func (r *Resolver) openAPISpec(ctx context.Context, orgID, slug string) (*ent.OpenAPISpec, error) {
@@ -106,8 +98,8 @@ func (r *Resolver) checkSpecSource(in *model.OpenAPISpecSourceInput) (specSource
 		return specSource{}, apperr.Invalidf("source: needs url or text")
 	case *in.Text == "":
 		return specSource{}, apperr.Invalidf("source.text: must not be empty")
-	case int64(len(*in.Text)) > r.openAPILimits().MaxBytes:
-		return specSource{}, apperr.TooLargef("source.text: must be at most %d bytes", r.openAPILimits().MaxBytes)
+	case int64(len(*in.Text)) > r.OpenAPILimits.MaxBytes:
+		return specSource{}, apperr.TooLargef("source.text: must be at most %d bytes", r.OpenAPILimits.MaxBytes)
 	}
 	return specSource{text: []byte(*in.Text)}, nil
 }
@@ -371,9 +363,9 @@ func (r *Resolver) processSource(ctx context.Context, s *ent.OpenAPISpec) (*open
 	var doc *openapi.Document
 	var err error
 	if s.SourceURL != nil {
-		doc, err = openapi.FromURL(ctx, r.Fetcher, *s.SourceURL, r.openAPILimits())
+		doc, err = openapi.FromURL(ctx, r.Fetcher, *s.SourceURL, r.OpenAPILimits)
 	} else {
-		doc, err = openapi.FromText(ctx, derefOr(s.SourceText, nil), r.openAPILimits())
+		doc, err = openapi.FromText(ctx, derefOr(s.SourceText, nil), r.OpenAPILimits)
 	}
 	if ctx.Err() != nil {
 		return nil, nil, ctx.Err()
@@ -405,9 +397,10 @@ func (r *Resolver) recordProcessing(ctx context.Context, tx *ent.Tx, s *ent.Open
 	upd := tx.OpenAPISpec.UpdateOne(s).SetProcessingState(openapispec.ProcessingStateComplete).SetLastProcessedAt(r.now())
 	if failure != nil {
 		return upd.SetLastProcessErrorCode(openapispec.LastProcessErrorCode(failure.Code)).
-			SetLastProcessError(truncate(failure.Message, 500)).Exec(ctx)
+			SetLastProcessError(truncate(failure.Message, 500)).SetLastProcessErrors(failure.Errors).
+			SetLastProcessErrorCount(failure.Count).Exec(ctx)
 	}
-	upd.ClearLastProcessErrorCode().ClearLastProcessError()
+	upd.ClearLastProcessErrorCode().ClearLastProcessError().ClearLastProcessErrors().SetLastProcessErrorCount(0)
 	if s.LastVersionID != nil {
 		last, err := tx.OpenAPISpecVersion.Query().Where(openapispecversion.ID(*s.LastVersionID)).
 			Select(openapispecversion.FieldDigest).String(ctx)

@@ -80,8 +80,10 @@ func (a *api) openAPISpec(ctx context.Context, s *ent.OpenAPISpec) (OpenAPISpec,
 	if s.LastProcessErrorCode != nil {
 		code := string(*s.LastProcessErrorCode)
 		w.LastProcessErrorCode = &code
-		w.LastProcessedErrors = []openAPIError{{Code: code, Message: derefString(s.LastProcessError)}}
-		w.LastProcessedErrorCount = 1
+		w.LastProcessedErrorCount = s.LastProcessErrorCount
+		for _, msg := range s.LastProcessErrors {
+			w.LastProcessedErrors = append(w.LastProcessedErrors, openAPIError{Code: code, Message: msg})
+		}
 	}
 	var err error
 	w.Permissions, err = a.r.OpenAPISpec().Permissions(ctx, s)

@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"encoding/json"
 	"net"
 	"net/http"
 	"strings"
@@ -269,10 +270,47 @@ func TestOpenAPISpecBadSources(t *testing.T) {
 		f.e.Do(f.admin, "PUT", f.path("bad-a"), map[string]any{"source": map[string]any{"url": f.base + "/api/openapi.yaml"}})
 		f.e.RunDueJobs()
 		s := f.e.Do(f.admin, "GET", f.path("bad-a"), nil).Map(t)
-		if s["lastProcessErrorCode"] != nil || s["lastProcessedErrors"] != nil || s["lastVersion"] == nil {
+		if s["lastProcessErrorCode"] != nil || s["lastProcessedErrors"] != nil || s["lastProcessedErrorCount"] != 0.0 || s["lastVersion"] == nil {
 			t.Fatalf("after a success: %v", s)
 		}
 	})
+}
+
+// TestOpenAPISpecEveryProblem checks that an invalid document's spec shows each of its problems,
+// on REST and GraphQL.
+func TestOpenAPISpecEveryProblem(t *testing.T) {
+	f := newSpecFixture(t)
+	f.docs.set("/invalid.yaml", "openapi: 3.0.3\ninfo: {title: T}\npaths:\n  /a/{id}: {get: {responses: {'200': {description: ok}}}}\n"+
+		"components: {schemas: {A: {type: nonsense}}}\n")
+	s := f.create(t, "invalid", map[string]any{"url": f.base + "/invalid.yaml"})
+	errs, _ := s["lastProcessedErrors"].([]any)
+	if s["lastProcessErrorCode"] != "PARSE_ERROR" || s["lastProcessedErrorCount"] != 3.0 || len(errs) != 3 {
+		t.Fatalf("want 3 problems, got %v", s)
+	}
+	for i, part := range []string{`schema "A"`, "info", "/a/{id}"} {
+		e := errs[i].(map[string]any)
+		if e["code"] != "PARSE_ERROR" || !strings.Contains(e["message"].(string), part) {
+			t.Fatalf("problem %d: %v", i, e)
+		}
+	}
+	g := f.e.GraphQL(f.reader, `query($org: ID!) { organization(id: $org) { openAPISpec(slug: "invalid") {
+		lastProcessError lastProcessErrors lastProcessErrorCount } } }`, map[string]any{"org": f.org})
+	var data struct {
+		Organization struct {
+			OpenAPISpec struct {
+				LastProcessError      string
+				LastProcessErrors     []string
+				LastProcessErrorCount int
+			}
+		}
+	}
+	if err := json.Unmarshal(g.Data, &data); err != nil || len(g.Errors) > 0 {
+		t.Fatalf("%s %v %v", g.Data, g.Errors, err)
+	}
+	if got := data.Organization.OpenAPISpec; got.LastProcessErrorCount != 3 || len(got.LastProcessErrors) != 3 ||
+		!strings.Contains(got.LastProcessError, "3 problems") {
+		t.Fatalf("GraphQL: %+v", got)
+	}
 }
 
 func TestOpenAPISpecRefusesBadInput(t *testing.T) {
