@@ -10,6 +10,7 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/openapispec"
 	"github.com/binderyhq/bindery/ent/openapispecversion"
+	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/apperr"
@@ -282,6 +283,23 @@ func (r *Resolver) SpecVersion(ctx context.Context, s *ent.OpenAPISpec, id strin
 	}
 	v, err := r.versionQuery(s, withContent).Where(openapispecversion.ID(id)).Only(ctx)
 	return v, notFound(err, "OpenAPI specification version")
+}
+
+// PublicSpecVersion returns a version of a public spec, with its content, for anyone: the spec's
+// visibility is the authority, so the system reads it. id may be "latest".
+// Returns NOT_FOUND when the organization has no public spec with this slug, or it has no such
+// version.
+func (r *Resolver) PublicSpecVersion(ctx context.Context, orgID, slug, id string) (*ent.OpenAPISpecVersion, error) {
+	sys := privacy.DecisionContext(viewer.NewContext(ctx, viewer.System()), privacy.Allow)
+	s, err := r.Client.OpenAPISpec.Query().Where(openapispec.OrganizationID(orgID), openapispec.Slug(slug),
+		openapispec.VisibilityEQ(openapispec.VisibilityPublic)).Only(sys)
+	if ent.IsNotFound(err) {
+		return nil, apperr.NotFoundf("no public OpenAPI specification has the slug %q", truncate(slug, 100))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return r.SpecVersion(sys, s, id, true)
 }
 
 // openAPISpecLastVersion is OpenAPISpec.lastVersion: nil until a processing succeeded.
