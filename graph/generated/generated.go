@@ -8247,7 +8247,7 @@ extend type Mutation {
 "Where processing stands: PENDING (asked for), PROGRESS (running), COMPLETE (done, or failed: see lastProcessErrorCode)."
 enum OpenAPISpecProcessingState { PENDING PROGRESS COMPLETE }
 
-"PRIVATE: members only. PUBLIC: anyone with a public link (not served yet)."
+"PRIVATE: members only. PUBLIC: anyone, at /openapi/{organizationId}/{slug}/versions/{id or latest} (no token)."
 enum OpenAPISpecVisibility { PRIVATE PUBLIC }
 
 """
