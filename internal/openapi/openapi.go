@@ -299,14 +299,13 @@ func validate(ctx context.Context, doc *openapi3.T, version string) error {
 	if len(errs) == 0 {
 		return nil
 	}
-	e := failf(ParseError, "the document is not valid OpenAPI %s: %v", version, errs[0])
-	e.Count = len(errs)
-	e.Errors = e.Errors[:0]
+	summary := fmt.Sprintf("the document is not valid OpenAPI %s: %v", version, errs[0])
+	if len(errs) > 1 {
+		summary = fmt.Sprintf("the document is not valid OpenAPI %s: %d problems, the first: %v", version, len(errs), errs[0])
+	}
+	e := &Error{Code: ParseError, Message: clip(summary), Count: len(errs)}
 	for _, err := range errs[:min(len(errs), MaxErrors)] {
 		e.Errors = append(e.Errors, clip(err.Error()))
-	}
-	if len(errs) > 1 {
-		e.Message = clip(fmt.Sprintf("the document is not valid OpenAPI %s: %d problems, the first: %v", version, len(errs), errs[0]))
 	}
 	return e
 }
