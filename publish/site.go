@@ -20,6 +20,7 @@ type siteView struct {
 	base  string // "/sites/{ref}", "" on the site's own hostname
 	// landings are the landing pages of the trees read, found once per tree (firstDocument).
 	landings map[*tree.Tree]*tree.Page
+	look     *look // the look of the site space read (lookOf)
 }
 
 // location is where a path leads: a section (nil for a site without sections), one of its site

@@ -156,6 +156,16 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{ChangeRequestsColumns[9], ChangeRequestsColumns[5], ChangeRequestsColumns[2]},
 			},
+			{
+				Name:    "changerequest_space_id_updated_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{ChangeRequestsColumns[9], ChangeRequestsColumns[2], ChangeRequestsColumns[0]},
+			},
+			{
+				Name:    "changerequest_space_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{ChangeRequestsColumns[9], ChangeRequestsColumns[1], ChangeRequestsColumns[0]},
+			},
 		},
 	}
 	// CollectionsColumns holds the columns for the "collections" table.
@@ -282,9 +292,9 @@ var (
 				Columns: []*schema.Column{CommentsColumns[11], CommentsColumns[12], CommentsColumns[1]},
 			},
 			{
-				Name:    "comment_change_request_id",
+				Name:    "comment_change_request_id_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{CommentsColumns[12]},
+				Columns: []*schema.Column{CommentsColumns[12], CommentsColumns[1], CommentsColumns[0]},
 			},
 		},
 	}
