@@ -332,18 +332,20 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		Type: "OpenAPISpec",
 		Fields: map[string]*sqlgraph.FieldSpec{
-			openapispec.FieldCreatedAt:            {Type: field.TypeTime, Column: openapispec.FieldCreatedAt},
-			openapispec.FieldUpdatedAt:            {Type: field.TypeTime, Column: openapispec.FieldUpdatedAt},
-			openapispec.FieldOrganizationID:       {Type: field.TypeString, Column: openapispec.FieldOrganizationID},
-			openapispec.FieldSlug:                 {Type: field.TypeString, Column: openapispec.FieldSlug},
-			openapispec.FieldSourceURL:            {Type: field.TypeString, Column: openapispec.FieldSourceURL},
-			openapispec.FieldSourceText:           {Type: field.TypeBytes, Column: openapispec.FieldSourceText},
-			openapispec.FieldVisibility:           {Type: field.TypeEnum, Column: openapispec.FieldVisibility},
-			openapispec.FieldProcessingState:      {Type: field.TypeEnum, Column: openapispec.FieldProcessingState},
-			openapispec.FieldLastVersionID:        {Type: field.TypeString, Column: openapispec.FieldLastVersionID},
-			openapispec.FieldLastProcessedAt:      {Type: field.TypeTime, Column: openapispec.FieldLastProcessedAt},
-			openapispec.FieldLastProcessErrorCode: {Type: field.TypeEnum, Column: openapispec.FieldLastProcessErrorCode},
-			openapispec.FieldLastProcessError:     {Type: field.TypeString, Column: openapispec.FieldLastProcessError},
+			openapispec.FieldCreatedAt:             {Type: field.TypeTime, Column: openapispec.FieldCreatedAt},
+			openapispec.FieldUpdatedAt:             {Type: field.TypeTime, Column: openapispec.FieldUpdatedAt},
+			openapispec.FieldOrganizationID:        {Type: field.TypeString, Column: openapispec.FieldOrganizationID},
+			openapispec.FieldSlug:                  {Type: field.TypeString, Column: openapispec.FieldSlug},
+			openapispec.FieldSourceURL:             {Type: field.TypeString, Column: openapispec.FieldSourceURL},
+			openapispec.FieldSourceText:            {Type: field.TypeBytes, Column: openapispec.FieldSourceText},
+			openapispec.FieldVisibility:            {Type: field.TypeEnum, Column: openapispec.FieldVisibility},
+			openapispec.FieldProcessingState:       {Type: field.TypeEnum, Column: openapispec.FieldProcessingState},
+			openapispec.FieldLastVersionID:         {Type: field.TypeString, Column: openapispec.FieldLastVersionID},
+			openapispec.FieldLastProcessedAt:       {Type: field.TypeTime, Column: openapispec.FieldLastProcessedAt},
+			openapispec.FieldLastProcessErrorCode:  {Type: field.TypeEnum, Column: openapispec.FieldLastProcessErrorCode},
+			openapispec.FieldLastProcessError:      {Type: field.TypeString, Column: openapispec.FieldLastProcessError},
+			openapispec.FieldLastProcessErrors:     {Type: field.TypeJSON, Column: openapispec.FieldLastProcessErrors},
+			openapispec.FieldLastProcessErrorCount: {Type: field.TypeInt, Column: openapispec.FieldLastProcessErrorCount},
 		},
 	}
 	graph.Nodes[14] = &sqlgraph.Node{
@@ -3641,6 +3643,16 @@ func (f *OpenAPISpecFilter) WhereLastProcessErrorCode(p entql.StringP) {
 // WhereLastProcessError applies the entql string predicate on the last_process_error field.
 func (f *OpenAPISpecFilter) WhereLastProcessError(p entql.StringP) {
 	f.Where(p.Field(openapispec.FieldLastProcessError))
+}
+
+// WhereLastProcessErrors applies the entql json.RawMessage predicate on the last_process_errors field.
+func (f *OpenAPISpecFilter) WhereLastProcessErrors(p entql.BytesP) {
+	f.Where(p.Field(openapispec.FieldLastProcessErrors))
+}
+
+// WhereLastProcessErrorCount applies the entql int predicate on the last_process_error_count field.
+func (f *OpenAPISpecFilter) WhereLastProcessErrorCount(p entql.IntP) {
+	f.Where(p.Field(openapispec.FieldLastProcessErrorCount))
 }
 
 // WhereHasOrganization applies a predicate to check if query has an edge organization.

@@ -12254,30 +12254,34 @@ func (m *MemberMutation) ResetEdge(name string) error {
 // OpenAPISpecMutation represents an operation that mutates the OpenAPISpec nodes in the graph.
 type OpenAPISpecMutation struct {
 	config
-	op                      Op
-	typ                     string
-	id                      *string
-	created_at              *time.Time
-	updated_at              *time.Time
-	slug                    *string
-	source_url              *string
-	source_text             *[]byte
-	visibility              *openapispec.Visibility
-	processing_state        *openapispec.ProcessingState
-	last_processed_at       *time.Time
-	last_process_error_code *openapispec.LastProcessErrorCode
-	last_process_error      *string
-	clearedFields           map[string]struct{}
-	organization            *string
-	clearedorganization     bool
-	last_version            *string
-	clearedlast_version     bool
-	versions                map[string]struct{}
-	removedversions         map[string]struct{}
-	clearedversions         bool
-	done                    bool
-	oldValue                func(context.Context) (*OpenAPISpec, error)
-	predicates              []predicate.OpenAPISpec
+	op                          Op
+	typ                         string
+	id                          *string
+	created_at                  *time.Time
+	updated_at                  *time.Time
+	slug                        *string
+	source_url                  *string
+	source_text                 *[]byte
+	visibility                  *openapispec.Visibility
+	processing_state            *openapispec.ProcessingState
+	last_processed_at           *time.Time
+	last_process_error_code     *openapispec.LastProcessErrorCode
+	last_process_error          *string
+	last_process_errors         *[]string
+	appendlast_process_errors   []string
+	last_process_error_count    *int
+	addlast_process_error_count *int
+	clearedFields               map[string]struct{}
+	organization                *string
+	clearedorganization         bool
+	last_version                *string
+	clearedlast_version         bool
+	versions                    map[string]struct{}
+	removedversions             map[string]struct{}
+	clearedversions             bool
+	done                        bool
+	oldValue                    func(context.Context) (*OpenAPISpec, error)
+	predicates                  []predicate.OpenAPISpec
 }
 
 var _ ent.Mutation = (*OpenAPISpecMutation)(nil)
@@ -12894,6 +12898,127 @@ func (m *OpenAPISpecMutation) ResetLastProcessError() {
 	delete(m.clearedFields, openapispec.FieldLastProcessError)
 }
 
+// SetLastProcessErrors sets the "last_process_errors" field.
+func (m *OpenAPISpecMutation) SetLastProcessErrors(s []string) {
+	m.last_process_errors = &s
+	m.appendlast_process_errors = nil
+}
+
+// LastProcessErrors returns the value of the "last_process_errors" field in the mutation.
+func (m *OpenAPISpecMutation) LastProcessErrors() (r []string, exists bool) {
+	v := m.last_process_errors
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastProcessErrors returns the old "last_process_errors" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldLastProcessErrors(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastProcessErrors is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastProcessErrors requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastProcessErrors: %w", err)
+	}
+	return oldValue.LastProcessErrors, nil
+}
+
+// AppendLastProcessErrors adds s to the "last_process_errors" field.
+func (m *OpenAPISpecMutation) AppendLastProcessErrors(s []string) {
+	m.appendlast_process_errors = append(m.appendlast_process_errors, s...)
+}
+
+// AppendedLastProcessErrors returns the list of values that were appended to the "last_process_errors" field in this mutation.
+func (m *OpenAPISpecMutation) AppendedLastProcessErrors() ([]string, bool) {
+	if len(m.appendlast_process_errors) == 0 {
+		return nil, false
+	}
+	return m.appendlast_process_errors, true
+}
+
+// ClearLastProcessErrors clears the value of the "last_process_errors" field.
+func (m *OpenAPISpecMutation) ClearLastProcessErrors() {
+	m.last_process_errors = nil
+	m.appendlast_process_errors = nil
+	m.clearedFields[openapispec.FieldLastProcessErrors] = struct{}{}
+}
+
+// LastProcessErrorsCleared returns if the "last_process_errors" field was cleared in this mutation.
+func (m *OpenAPISpecMutation) LastProcessErrorsCleared() bool {
+	_, ok := m.clearedFields[openapispec.FieldLastProcessErrors]
+	return ok
+}
+
+// ResetLastProcessErrors resets all changes to the "last_process_errors" field.
+func (m *OpenAPISpecMutation) ResetLastProcessErrors() {
+	m.last_process_errors = nil
+	m.appendlast_process_errors = nil
+	delete(m.clearedFields, openapispec.FieldLastProcessErrors)
+}
+
+// SetLastProcessErrorCount sets the "last_process_error_count" field.
+func (m *OpenAPISpecMutation) SetLastProcessErrorCount(i int) {
+	m.last_process_error_count = &i
+	m.addlast_process_error_count = nil
+}
+
+// LastProcessErrorCount returns the value of the "last_process_error_count" field in the mutation.
+func (m *OpenAPISpecMutation) LastProcessErrorCount() (r int, exists bool) {
+	v := m.last_process_error_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastProcessErrorCount returns the old "last_process_error_count" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldLastProcessErrorCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastProcessErrorCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastProcessErrorCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastProcessErrorCount: %w", err)
+	}
+	return oldValue.LastProcessErrorCount, nil
+}
+
+// AddLastProcessErrorCount adds i to the "last_process_error_count" field.
+func (m *OpenAPISpecMutation) AddLastProcessErrorCount(i int) {
+	if m.addlast_process_error_count != nil {
+		*m.addlast_process_error_count += i
+	} else {
+		m.addlast_process_error_count = &i
+	}
+}
+
+// AddedLastProcessErrorCount returns the value that was added to the "last_process_error_count" field in this mutation.
+func (m *OpenAPISpecMutation) AddedLastProcessErrorCount() (r int, exists bool) {
+	v := m.addlast_process_error_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLastProcessErrorCount resets all changes to the "last_process_error_count" field.
+func (m *OpenAPISpecMutation) ResetLastProcessErrorCount() {
+	m.last_process_error_count = nil
+	m.addlast_process_error_count = nil
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *OpenAPISpecMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -13036,7 +13161,7 @@ func (m *OpenAPISpecMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *OpenAPISpecMutation) Fields() []string {
-	fields := make([]string, 0, 12)
+	fields := make([]string, 0, 14)
 	if m.created_at != nil {
 		fields = append(fields, openapispec.FieldCreatedAt)
 	}
@@ -13073,6 +13198,12 @@ func (m *OpenAPISpecMutation) Fields() []string {
 	if m.last_process_error != nil {
 		fields = append(fields, openapispec.FieldLastProcessError)
 	}
+	if m.last_process_errors != nil {
+		fields = append(fields, openapispec.FieldLastProcessErrors)
+	}
+	if m.last_process_error_count != nil {
+		fields = append(fields, openapispec.FieldLastProcessErrorCount)
+	}
 	return fields
 }
 
@@ -13105,6 +13236,10 @@ func (m *OpenAPISpecMutation) Field(name string) (ent.Value, bool) {
 		return m.LastProcessErrorCode()
 	case openapispec.FieldLastProcessError:
 		return m.LastProcessError()
+	case openapispec.FieldLastProcessErrors:
+		return m.LastProcessErrors()
+	case openapispec.FieldLastProcessErrorCount:
+		return m.LastProcessErrorCount()
 	}
 	return nil, false
 }
@@ -13138,6 +13273,10 @@ func (m *OpenAPISpecMutation) OldField(ctx context.Context, name string) (ent.Va
 		return m.OldLastProcessErrorCode(ctx)
 	case openapispec.FieldLastProcessError:
 		return m.OldLastProcessError(ctx)
+	case openapispec.FieldLastProcessErrors:
+		return m.OldLastProcessErrors(ctx)
+	case openapispec.FieldLastProcessErrorCount:
+		return m.OldLastProcessErrorCount(ctx)
 	}
 	return nil, fmt.Errorf("unknown OpenAPISpec field %s", name)
 }
@@ -13231,6 +13370,20 @@ func (m *OpenAPISpecMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetLastProcessError(v)
 		return nil
+	case openapispec.FieldLastProcessErrors:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastProcessErrors(v)
+		return nil
+	case openapispec.FieldLastProcessErrorCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastProcessErrorCount(v)
+		return nil
 	}
 	return fmt.Errorf("unknown OpenAPISpec field %s", name)
 }
@@ -13238,13 +13391,21 @@ func (m *OpenAPISpecMutation) SetField(name string, value ent.Value) error {
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *OpenAPISpecMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	if m.addlast_process_error_count != nil {
+		fields = append(fields, openapispec.FieldLastProcessErrorCount)
+	}
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *OpenAPISpecMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case openapispec.FieldLastProcessErrorCount:
+		return m.AddedLastProcessErrorCount()
+	}
 	return nil, false
 }
 
@@ -13253,6 +13414,13 @@ func (m *OpenAPISpecMutation) AddedField(name string) (ent.Value, bool) {
 // type.
 func (m *OpenAPISpecMutation) AddField(name string, value ent.Value) error {
 	switch name {
+	case openapispec.FieldLastProcessErrorCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLastProcessErrorCount(v)
+		return nil
 	}
 	return fmt.Errorf("unknown OpenAPISpec numeric field %s", name)
 }
@@ -13278,6 +13446,9 @@ func (m *OpenAPISpecMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(openapispec.FieldLastProcessError) {
 		fields = append(fields, openapispec.FieldLastProcessError)
+	}
+	if m.FieldCleared(openapispec.FieldLastProcessErrors) {
+		fields = append(fields, openapispec.FieldLastProcessErrors)
 	}
 	return fields
 }
@@ -13310,6 +13481,9 @@ func (m *OpenAPISpecMutation) ClearField(name string) error {
 		return nil
 	case openapispec.FieldLastProcessError:
 		m.ClearLastProcessError()
+		return nil
+	case openapispec.FieldLastProcessErrors:
+		m.ClearLastProcessErrors()
 		return nil
 	}
 	return fmt.Errorf("unknown OpenAPISpec nullable field %s", name)
@@ -13354,6 +13528,12 @@ func (m *OpenAPISpecMutation) ResetField(name string) error {
 		return nil
 	case openapispec.FieldLastProcessError:
 		m.ResetLastProcessError()
+		return nil
+	case openapispec.FieldLastProcessErrors:
+		m.ResetLastProcessErrors()
+		return nil
+	case openapispec.FieldLastProcessErrorCount:
+		m.ResetLastProcessErrorCount()
 		return nil
 	}
 	return fmt.Errorf("unknown OpenAPISpec field %s", name)

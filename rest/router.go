@@ -60,6 +60,7 @@ func NewRouter(c Config) http.Handler {
 	r.Handle("/graphql/assets/*", playground.Assets("/graphql/assets/"))
 	r.Get("/files/{token}", a.downloadFile) // signed URLs: the token is the authority, not a bearer
 	r.Get("/pdf/{token}", a.servePDF)
+	r.Get("/openapi/{organizationId}/{specSlug}/versions/{versionId}", a.servePublicOpenAPISpec) // public specs: no token
 	if c.Sites != nil {
 		c.Sites(r)
 	}

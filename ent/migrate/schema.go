@@ -603,6 +603,8 @@ var (
 		{Name: "last_processed_at", Type: field.TypeTime, Nullable: true},
 		{Name: "last_process_error_code", Type: field.TypeEnum, Nullable: true, Enums: []string{"FETCH_TIMEOUT", "FETCH_ERROR", "PARSE_ERROR"}},
 		{Name: "last_process_error", Type: field.TypeString, Nullable: true, Size: 2048},
+		{Name: "last_process_errors", Type: field.TypeJSON, Nullable: true},
+		{Name: "last_process_error_count", Type: field.TypeInt, Default: 0},
 		{Name: "organization_id", Type: field.TypeString, Size: 64},
 		{Name: "last_version_id", Type: field.TypeString, Nullable: true, Size: 64},
 	}
@@ -614,13 +616,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "open_api_specs_organizations_organization",
-				Columns:    []*schema.Column{OpenAPISpecsColumns[11]},
+				Columns:    []*schema.Column{OpenAPISpecsColumns[13]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "open_api_specs_open_api_spec_versions_last_version",
-				Columns:    []*schema.Column{OpenAPISpecsColumns[12]},
+				Columns:    []*schema.Column{OpenAPISpecsColumns[14]},
 				RefColumns: []*schema.Column{OpenAPISpecVersionsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -629,12 +631,12 @@ var (
 			{
 				Name:    "openapispec_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{OpenAPISpecsColumns[11]},
+				Columns: []*schema.Column{OpenAPISpecsColumns[13]},
 			},
 			{
 				Name:    "openapispec_organization_id_slug",
 				Unique:  true,
-				Columns: []*schema.Column{OpenAPISpecsColumns[11], OpenAPISpecsColumns[3]},
+				Columns: []*schema.Column{OpenAPISpecsColumns[13], OpenAPISpecsColumns[3]},
 			},
 		},
 	}

@@ -960,6 +960,12 @@ func init() {
 	openapispecDescLastProcessError := openapispecFields[8].Descriptor()
 	// openapispec.LastProcessErrorValidator is a validator for the "last_process_error" field. It is called by the builders before save.
 	openapispec.LastProcessErrorValidator = openapispecDescLastProcessError.Validators[0].(func(string) error)
+	// openapispecDescLastProcessErrorCount is the schema descriptor for last_process_error_count field.
+	openapispecDescLastProcessErrorCount := openapispecFields[10].Descriptor()
+	// openapispec.DefaultLastProcessErrorCount holds the default value on creation for the last_process_error_count field.
+	openapispec.DefaultLastProcessErrorCount = openapispecDescLastProcessErrorCount.Default.(int)
+	// openapispec.LastProcessErrorCountValidator is a validator for the "last_process_error_count" field. It is called by the builders before save.
+	openapispec.LastProcessErrorCountValidator = openapispecDescLastProcessErrorCount.Validators[0].(func(int) error)
 	// openapispecDescID is the schema descriptor for id field.
 	openapispecDescID := openapispecMixinFields0[0].Descriptor()
 	// openapispec.DefaultID holds the default value on creation for the id field.

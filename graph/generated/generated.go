@@ -572,21 +572,23 @@ type ComplexityRoot struct {
 	}
 
 	OpenAPISpec struct {
-		CreatedAt            func(childComplexity int) int
-		ID                   func(childComplexity int) int
-		LastProcessError     func(childComplexity int) int
-		LastProcessErrorCode func(childComplexity int) int
-		LastProcessedAt      func(childComplexity int) int
-		LastVersion          func(childComplexity int) int
-		OrganizationID       func(childComplexity int) int
-		Permissions          func(childComplexity int) int
-		ProcessingState      func(childComplexity int) int
-		Slug                 func(childComplexity int) int
-		SourceURL            func(childComplexity int) int
-		UpdatedAt            func(childComplexity int) int
-		Version              func(childComplexity int, id string) int
-		Versions             func(childComplexity int, first *int, after *string) int
-		Visibility           func(childComplexity int) int
+		CreatedAt             func(childComplexity int) int
+		ID                    func(childComplexity int) int
+		LastProcessError      func(childComplexity int) int
+		LastProcessErrorCode  func(childComplexity int) int
+		LastProcessErrorCount func(childComplexity int) int
+		LastProcessErrors     func(childComplexity int) int
+		LastProcessedAt       func(childComplexity int) int
+		LastVersion           func(childComplexity int) int
+		OrganizationID        func(childComplexity int) int
+		Permissions           func(childComplexity int) int
+		ProcessingState       func(childComplexity int) int
+		Slug                  func(childComplexity int) int
+		SourceURL             func(childComplexity int) int
+		UpdatedAt             func(childComplexity int) int
+		Version               func(childComplexity int, id string) int
+		Versions              func(childComplexity int, first *int, after *string) int
+		Visibility            func(childComplexity int) int
 	}
 
 	OpenAPISpecConnection struct {
@@ -4076,6 +4078,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.OpenAPISpec.LastProcessErrorCode(childComplexity), true
+	case "OpenAPISpec.lastProcessErrorCount":
+		if e.ComplexityRoot.OpenAPISpec.LastProcessErrorCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.LastProcessErrorCount(childComplexity), true
+	case "OpenAPISpec.lastProcessErrors":
+		if e.ComplexityRoot.OpenAPISpec.LastProcessErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.LastProcessErrors(childComplexity), true
 	case "OpenAPISpec.lastProcessedAt":
 		if e.ComplexityRoot.OpenAPISpec.LastProcessedAt == nil {
 			break
@@ -8326,7 +8340,7 @@ extend type Mutation {
 "Where processing stands: PENDING (asked for), PROGRESS (running), COMPLETE (done, or failed: see lastProcessErrorCode)."
 enum OpenAPISpecProcessingState { PENDING PROGRESS COMPLETE }
 
-"PRIVATE: members only. PUBLIC: anyone with a public link (not served yet)."
+"PRIVATE: members only. PUBLIC: anyone, at /openapi/{organizationId}/{slug}/versions/{id or latest} (no token)."
 enum OpenAPISpecVisibility { PRIVATE PUBLIC }
 
 """
@@ -8353,6 +8367,10 @@ type OpenAPISpec {
   lastProcessErrorCode: OpenAPISpecErrorCode
   "What went wrong in the last processing; null when it succeeded."
   lastProcessError: String
+  "Each problem the last processing found (at most 50, each at most 500 characters); empty when it succeeded."
+  lastProcessErrors: [String!]!
+  "How many problems the last processing found, lastProcessErrors listing the first ones."
+  lastProcessErrorCount: Int!
   "The versions, newest first."
   versions(first: Int, after: String): OpenAPISpecVersionConnection!
   version(id: ID!): OpenAPISpecVersion
@@ -10042,6 +10060,10 @@ func (ec *executionContext) childFields_OpenAPISpec(ctx context.Context, field g
 		return ec.fieldContext_OpenAPISpec_lastProcessErrorCode(ctx, field)
 	case "lastProcessError":
 		return ec.fieldContext_OpenAPISpec_lastProcessError(ctx, field)
+	case "lastProcessErrors":
+		return ec.fieldContext_OpenAPISpec_lastProcessErrors(ctx, field)
+	case "lastProcessErrorCount":
+		return ec.fieldContext_OpenAPISpec_lastProcessErrorCount(ctx, field)
 	case "versions":
 		return ec.fieldContext_OpenAPISpec_versions(ctx, field)
 	case "version":
@@ -25837,6 +25859,52 @@ func (ec *executionContext) _OpenAPISpec_lastProcessError(ctx context.Context, f
 }
 func (ec *executionContext) fieldContext_OpenAPISpec_lastProcessError(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OpenAPISpec", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpec_lastProcessErrors(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_lastProcessErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastProcessErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_lastProcessErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpec", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpec_lastProcessErrorCount(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_lastProcessErrorCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastProcessErrorCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_lastProcessErrorCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpec", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _OpenAPISpec_versions(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
@@ -45330,6 +45398,16 @@ func (ec *executionContext) _OpenAPISpec(ctx context.Context, sel ast.SelectionS
 		case "lastProcessError":
 			out.Values[i] = ec._OpenAPISpec_lastProcessError(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lastProcessErrors":
+			out.Values[i] = ec._OpenAPISpec_lastProcessErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lastProcessErrorCount":
+			out.Values[i] = ec._OpenAPISpec_lastProcessErrorCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "versions":
