@@ -17,14 +17,14 @@ build:
 test: test-sqlite test-postgres
 
 test-sqlite:
-	go test -race -count=1 ./...
+	go test -race -count=1 -timeout 30m ./...
 
 test-postgres:
 	@if ! command -v pg_isready >/dev/null; then \
 		echo "== PostgreSQL pass SKIPPED: pg_isready is not installed (apt-get install postgresql-client)"; \
 	elif pg_isready -q -d "$(PG_TEST_DB)"; then \
 		echo "== PostgreSQL pass ($(PG_TEST_DB))"; \
-		BINDERY_TEST_DB="$(PG_TEST_DB)" go test -race -count=1 ./...; \
+		BINDERY_TEST_DB="$(PG_TEST_DB)" go test -race -count=1 -timeout 30m ./...; \
 	else \
 		echo "== PostgreSQL pass SKIPPED: no PostgreSQL answers at $(PG_TEST_DB) (set PG_TEST_DB to test against one)"; \
 	fi

@@ -353,18 +353,20 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		Type: "OpenAPISpec",
 		Fields: map[string]*sqlgraph.FieldSpec{
-			openapispec.FieldCreatedAt:            {Type: field.TypeTime, Column: openapispec.FieldCreatedAt},
-			openapispec.FieldUpdatedAt:            {Type: field.TypeTime, Column: openapispec.FieldUpdatedAt},
-			openapispec.FieldOrganizationID:       {Type: field.TypeString, Column: openapispec.FieldOrganizationID},
-			openapispec.FieldSlug:                 {Type: field.TypeString, Column: openapispec.FieldSlug},
-			openapispec.FieldSourceURL:            {Type: field.TypeString, Column: openapispec.FieldSourceURL},
-			openapispec.FieldSourceText:           {Type: field.TypeBytes, Column: openapispec.FieldSourceText},
-			openapispec.FieldVisibility:           {Type: field.TypeEnum, Column: openapispec.FieldVisibility},
-			openapispec.FieldProcessingState:      {Type: field.TypeEnum, Column: openapispec.FieldProcessingState},
-			openapispec.FieldLastVersionID:        {Type: field.TypeString, Column: openapispec.FieldLastVersionID},
-			openapispec.FieldLastProcessedAt:      {Type: field.TypeTime, Column: openapispec.FieldLastProcessedAt},
-			openapispec.FieldLastProcessErrorCode: {Type: field.TypeEnum, Column: openapispec.FieldLastProcessErrorCode},
-			openapispec.FieldLastProcessError:     {Type: field.TypeString, Column: openapispec.FieldLastProcessError},
+			openapispec.FieldCreatedAt:             {Type: field.TypeTime, Column: openapispec.FieldCreatedAt},
+			openapispec.FieldUpdatedAt:             {Type: field.TypeTime, Column: openapispec.FieldUpdatedAt},
+			openapispec.FieldOrganizationID:        {Type: field.TypeString, Column: openapispec.FieldOrganizationID},
+			openapispec.FieldSlug:                  {Type: field.TypeString, Column: openapispec.FieldSlug},
+			openapispec.FieldSourceURL:             {Type: field.TypeString, Column: openapispec.FieldSourceURL},
+			openapispec.FieldSourceText:            {Type: field.TypeBytes, Column: openapispec.FieldSourceText},
+			openapispec.FieldVisibility:            {Type: field.TypeEnum, Column: openapispec.FieldVisibility},
+			openapispec.FieldProcessingState:       {Type: field.TypeEnum, Column: openapispec.FieldProcessingState},
+			openapispec.FieldLastVersionID:         {Type: field.TypeString, Column: openapispec.FieldLastVersionID},
+			openapispec.FieldLastProcessedAt:       {Type: field.TypeTime, Column: openapispec.FieldLastProcessedAt},
+			openapispec.FieldLastProcessErrorCode:  {Type: field.TypeEnum, Column: openapispec.FieldLastProcessErrorCode},
+			openapispec.FieldLastProcessError:      {Type: field.TypeString, Column: openapispec.FieldLastProcessError},
+			openapispec.FieldLastProcessErrors:     {Type: field.TypeJSON, Column: openapispec.FieldLastProcessErrors},
+			openapispec.FieldLastProcessErrorCount: {Type: field.TypeInt, Column: openapispec.FieldLastProcessErrorCount},
 		},
 	}
 	graph.Nodes[15] = &sqlgraph.Node{
@@ -728,6 +730,9 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitespace.FieldSectionID:              {Type: field.TypeString, Column: sitespace.FieldSectionID},
 			sitespace.FieldPath:                   {Type: field.TypeString, Column: sitespace.FieldPath},
 			sitespace.FieldCondition:              {Type: field.TypeString, Column: sitespace.FieldCondition},
+			sitespace.FieldTitle:                  {Type: field.TypeString, Column: sitespace.FieldTitle},
+			sitespace.FieldPageID:                 {Type: field.TypeString, Column: sitespace.FieldPageID},
+			sitespace.FieldHidden:                 {Type: field.TypeBool, Column: sitespace.FieldHidden},
 			sitespace.FieldIsDefault:              {Type: field.TypeBool, Column: sitespace.FieldIsDefault},
 			sitespace.FieldPosition:               {Type: field.TypeString, Column: sitespace.FieldPosition},
 			sitespace.FieldCustomization:          {Type: field.TypeJSON, Column: sitespace.FieldCustomization},
@@ -3858,6 +3863,16 @@ func (f *OpenAPISpecFilter) WhereLastProcessError(p entql.StringP) {
 	f.Where(p.Field(openapispec.FieldLastProcessError))
 }
 
+// WhereLastProcessErrors applies the entql json.RawMessage predicate on the last_process_errors field.
+func (f *OpenAPISpecFilter) WhereLastProcessErrors(p entql.BytesP) {
+	f.Where(p.Field(openapispec.FieldLastProcessErrors))
+}
+
+// WhereLastProcessErrorCount applies the entql int predicate on the last_process_error_count field.
+func (f *OpenAPISpecFilter) WhereLastProcessErrorCount(p entql.IntP) {
+	f.Where(p.Field(openapispec.FieldLastProcessErrorCount))
+}
+
 // WhereHasOrganization applies a predicate to check if query has an edge organization.
 func (f *OpenAPISpecFilter) WhereHasOrganization() {
 	f.Where(entql.HasEdge("organization"))
@@ -5876,6 +5891,21 @@ func (f *SiteSpaceFilter) WherePath(p entql.StringP) {
 // WhereCondition applies the entql string predicate on the condition field.
 func (f *SiteSpaceFilter) WhereCondition(p entql.StringP) {
 	f.Where(p.Field(sitespace.FieldCondition))
+}
+
+// WhereTitle applies the entql string predicate on the title field.
+func (f *SiteSpaceFilter) WhereTitle(p entql.StringP) {
+	f.Where(p.Field(sitespace.FieldTitle))
+}
+
+// WherePageID applies the entql string predicate on the page_id field.
+func (f *SiteSpaceFilter) WherePageID(p entql.StringP) {
+	f.Where(p.Field(sitespace.FieldPageID))
+}
+
+// WhereHidden applies the entql bool predicate on the hidden field.
+func (f *SiteSpaceFilter) WhereHidden(p entql.BoolP) {
+	f.Where(p.Field(sitespace.FieldHidden))
 }
 
 // WhereIsDefault applies the entql bool predicate on the is_default field.

@@ -12960,30 +12960,34 @@ func (m *MovedPageMutation) ResetEdge(name string) error {
 // OpenAPISpecMutation represents an operation that mutates the OpenAPISpec nodes in the graph.
 type OpenAPISpecMutation struct {
 	config
-	op                      Op
-	typ                     string
-	id                      *string
-	created_at              *time.Time
-	updated_at              *time.Time
-	slug                    *string
-	source_url              *string
-	source_text             *[]byte
-	visibility              *openapispec.Visibility
-	processing_state        *openapispec.ProcessingState
-	last_processed_at       *time.Time
-	last_process_error_code *openapispec.LastProcessErrorCode
-	last_process_error      *string
-	clearedFields           map[string]struct{}
-	organization            *string
-	clearedorganization     bool
-	last_version            *string
-	clearedlast_version     bool
-	versions                map[string]struct{}
-	removedversions         map[string]struct{}
-	clearedversions         bool
-	done                    bool
-	oldValue                func(context.Context) (*OpenAPISpec, error)
-	predicates              []predicate.OpenAPISpec
+	op                          Op
+	typ                         string
+	id                          *string
+	created_at                  *time.Time
+	updated_at                  *time.Time
+	slug                        *string
+	source_url                  *string
+	source_text                 *[]byte
+	visibility                  *openapispec.Visibility
+	processing_state            *openapispec.ProcessingState
+	last_processed_at           *time.Time
+	last_process_error_code     *openapispec.LastProcessErrorCode
+	last_process_error          *string
+	last_process_errors         *[]string
+	appendlast_process_errors   []string
+	last_process_error_count    *int
+	addlast_process_error_count *int
+	clearedFields               map[string]struct{}
+	organization                *string
+	clearedorganization         bool
+	last_version                *string
+	clearedlast_version         bool
+	versions                    map[string]struct{}
+	removedversions             map[string]struct{}
+	clearedversions             bool
+	done                        bool
+	oldValue                    func(context.Context) (*OpenAPISpec, error)
+	predicates                  []predicate.OpenAPISpec
 }
 
 var _ ent.Mutation = (*OpenAPISpecMutation)(nil)
@@ -13600,6 +13604,127 @@ func (m *OpenAPISpecMutation) ResetLastProcessError() {
 	delete(m.clearedFields, openapispec.FieldLastProcessError)
 }
 
+// SetLastProcessErrors sets the "last_process_errors" field.
+func (m *OpenAPISpecMutation) SetLastProcessErrors(s []string) {
+	m.last_process_errors = &s
+	m.appendlast_process_errors = nil
+}
+
+// LastProcessErrors returns the value of the "last_process_errors" field in the mutation.
+func (m *OpenAPISpecMutation) LastProcessErrors() (r []string, exists bool) {
+	v := m.last_process_errors
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastProcessErrors returns the old "last_process_errors" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldLastProcessErrors(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastProcessErrors is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastProcessErrors requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastProcessErrors: %w", err)
+	}
+	return oldValue.LastProcessErrors, nil
+}
+
+// AppendLastProcessErrors adds s to the "last_process_errors" field.
+func (m *OpenAPISpecMutation) AppendLastProcessErrors(s []string) {
+	m.appendlast_process_errors = append(m.appendlast_process_errors, s...)
+}
+
+// AppendedLastProcessErrors returns the list of values that were appended to the "last_process_errors" field in this mutation.
+func (m *OpenAPISpecMutation) AppendedLastProcessErrors() ([]string, bool) {
+	if len(m.appendlast_process_errors) == 0 {
+		return nil, false
+	}
+	return m.appendlast_process_errors, true
+}
+
+// ClearLastProcessErrors clears the value of the "last_process_errors" field.
+func (m *OpenAPISpecMutation) ClearLastProcessErrors() {
+	m.last_process_errors = nil
+	m.appendlast_process_errors = nil
+	m.clearedFields[openapispec.FieldLastProcessErrors] = struct{}{}
+}
+
+// LastProcessErrorsCleared returns if the "last_process_errors" field was cleared in this mutation.
+func (m *OpenAPISpecMutation) LastProcessErrorsCleared() bool {
+	_, ok := m.clearedFields[openapispec.FieldLastProcessErrors]
+	return ok
+}
+
+// ResetLastProcessErrors resets all changes to the "last_process_errors" field.
+func (m *OpenAPISpecMutation) ResetLastProcessErrors() {
+	m.last_process_errors = nil
+	m.appendlast_process_errors = nil
+	delete(m.clearedFields, openapispec.FieldLastProcessErrors)
+}
+
+// SetLastProcessErrorCount sets the "last_process_error_count" field.
+func (m *OpenAPISpecMutation) SetLastProcessErrorCount(i int) {
+	m.last_process_error_count = &i
+	m.addlast_process_error_count = nil
+}
+
+// LastProcessErrorCount returns the value of the "last_process_error_count" field in the mutation.
+func (m *OpenAPISpecMutation) LastProcessErrorCount() (r int, exists bool) {
+	v := m.last_process_error_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastProcessErrorCount returns the old "last_process_error_count" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldLastProcessErrorCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastProcessErrorCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastProcessErrorCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastProcessErrorCount: %w", err)
+	}
+	return oldValue.LastProcessErrorCount, nil
+}
+
+// AddLastProcessErrorCount adds i to the "last_process_error_count" field.
+func (m *OpenAPISpecMutation) AddLastProcessErrorCount(i int) {
+	if m.addlast_process_error_count != nil {
+		*m.addlast_process_error_count += i
+	} else {
+		m.addlast_process_error_count = &i
+	}
+}
+
+// AddedLastProcessErrorCount returns the value that was added to the "last_process_error_count" field in this mutation.
+func (m *OpenAPISpecMutation) AddedLastProcessErrorCount() (r int, exists bool) {
+	v := m.addlast_process_error_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLastProcessErrorCount resets all changes to the "last_process_error_count" field.
+func (m *OpenAPISpecMutation) ResetLastProcessErrorCount() {
+	m.last_process_error_count = nil
+	m.addlast_process_error_count = nil
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *OpenAPISpecMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -13742,7 +13867,7 @@ func (m *OpenAPISpecMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *OpenAPISpecMutation) Fields() []string {
-	fields := make([]string, 0, 12)
+	fields := make([]string, 0, 14)
 	if m.created_at != nil {
 		fields = append(fields, openapispec.FieldCreatedAt)
 	}
@@ -13779,6 +13904,12 @@ func (m *OpenAPISpecMutation) Fields() []string {
 	if m.last_process_error != nil {
 		fields = append(fields, openapispec.FieldLastProcessError)
 	}
+	if m.last_process_errors != nil {
+		fields = append(fields, openapispec.FieldLastProcessErrors)
+	}
+	if m.last_process_error_count != nil {
+		fields = append(fields, openapispec.FieldLastProcessErrorCount)
+	}
 	return fields
 }
 
@@ -13811,6 +13942,10 @@ func (m *OpenAPISpecMutation) Field(name string) (ent.Value, bool) {
 		return m.LastProcessErrorCode()
 	case openapispec.FieldLastProcessError:
 		return m.LastProcessError()
+	case openapispec.FieldLastProcessErrors:
+		return m.LastProcessErrors()
+	case openapispec.FieldLastProcessErrorCount:
+		return m.LastProcessErrorCount()
 	}
 	return nil, false
 }
@@ -13844,6 +13979,10 @@ func (m *OpenAPISpecMutation) OldField(ctx context.Context, name string) (ent.Va
 		return m.OldLastProcessErrorCode(ctx)
 	case openapispec.FieldLastProcessError:
 		return m.OldLastProcessError(ctx)
+	case openapispec.FieldLastProcessErrors:
+		return m.OldLastProcessErrors(ctx)
+	case openapispec.FieldLastProcessErrorCount:
+		return m.OldLastProcessErrorCount(ctx)
 	}
 	return nil, fmt.Errorf("unknown OpenAPISpec field %s", name)
 }
@@ -13937,6 +14076,20 @@ func (m *OpenAPISpecMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetLastProcessError(v)
 		return nil
+	case openapispec.FieldLastProcessErrors:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastProcessErrors(v)
+		return nil
+	case openapispec.FieldLastProcessErrorCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastProcessErrorCount(v)
+		return nil
 	}
 	return fmt.Errorf("unknown OpenAPISpec field %s", name)
 }
@@ -13944,13 +14097,21 @@ func (m *OpenAPISpecMutation) SetField(name string, value ent.Value) error {
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *OpenAPISpecMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	if m.addlast_process_error_count != nil {
+		fields = append(fields, openapispec.FieldLastProcessErrorCount)
+	}
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *OpenAPISpecMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case openapispec.FieldLastProcessErrorCount:
+		return m.AddedLastProcessErrorCount()
+	}
 	return nil, false
 }
 
@@ -13959,6 +14120,13 @@ func (m *OpenAPISpecMutation) AddedField(name string) (ent.Value, bool) {
 // type.
 func (m *OpenAPISpecMutation) AddField(name string, value ent.Value) error {
 	switch name {
+	case openapispec.FieldLastProcessErrorCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLastProcessErrorCount(v)
+		return nil
 	}
 	return fmt.Errorf("unknown OpenAPISpec numeric field %s", name)
 }
@@ -13984,6 +14152,9 @@ func (m *OpenAPISpecMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(openapispec.FieldLastProcessError) {
 		fields = append(fields, openapispec.FieldLastProcessError)
+	}
+	if m.FieldCleared(openapispec.FieldLastProcessErrors) {
+		fields = append(fields, openapispec.FieldLastProcessErrors)
 	}
 	return fields
 }
@@ -14016,6 +14187,9 @@ func (m *OpenAPISpecMutation) ClearField(name string) error {
 		return nil
 	case openapispec.FieldLastProcessError:
 		m.ClearLastProcessError()
+		return nil
+	case openapispec.FieldLastProcessErrors:
+		m.ClearLastProcessErrors()
 		return nil
 	}
 	return fmt.Errorf("unknown OpenAPISpec nullable field %s", name)
@@ -14060,6 +14234,12 @@ func (m *OpenAPISpecMutation) ResetField(name string) error {
 		return nil
 	case openapispec.FieldLastProcessError:
 		m.ResetLastProcessError()
+		return nil
+	case openapispec.FieldLastProcessErrors:
+		m.ResetLastProcessErrors()
+		return nil
+	case openapispec.FieldLastProcessErrorCount:
+		m.ResetLastProcessErrorCount()
 		return nil
 	}
 	return fmt.Errorf("unknown OpenAPISpec field %s", name)
@@ -29092,6 +29272,9 @@ type SiteSpaceMutation struct {
 	updated_at               *time.Time
 	_path                    *string
 	condition                *string
+	title                    *string
+	page_id                  *string
+	hidden                   *bool
 	is_default               *bool
 	position                 *string
 	customization            *map[string]interface{}
@@ -29528,6 +29711,140 @@ func (m *SiteSpaceMutation) ResetCondition() {
 	delete(m.clearedFields, sitespace.FieldCondition)
 }
 
+// SetTitle sets the "title" field.
+func (m *SiteSpaceMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *SiteSpaceMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldTitle(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ClearTitle clears the value of the "title" field.
+func (m *SiteSpaceMutation) ClearTitle() {
+	m.title = nil
+	m.clearedFields[sitespace.FieldTitle] = struct{}{}
+}
+
+// TitleCleared returns if the "title" field was cleared in this mutation.
+func (m *SiteSpaceMutation) TitleCleared() bool {
+	_, ok := m.clearedFields[sitespace.FieldTitle]
+	return ok
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *SiteSpaceMutation) ResetTitle() {
+	m.title = nil
+	delete(m.clearedFields, sitespace.FieldTitle)
+}
+
+// SetPageID sets the "page_id" field.
+func (m *SiteSpaceMutation) SetPageID(s string) {
+	m.page_id = &s
+}
+
+// PageID returns the value of the "page_id" field in the mutation.
+func (m *SiteSpaceMutation) PageID() (r string, exists bool) {
+	v := m.page_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPageID returns the old "page_id" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldPageID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPageID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPageID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPageID: %w", err)
+	}
+	return oldValue.PageID, nil
+}
+
+// ClearPageID clears the value of the "page_id" field.
+func (m *SiteSpaceMutation) ClearPageID() {
+	m.page_id = nil
+	m.clearedFields[sitespace.FieldPageID] = struct{}{}
+}
+
+// PageIDCleared returns if the "page_id" field was cleared in this mutation.
+func (m *SiteSpaceMutation) PageIDCleared() bool {
+	_, ok := m.clearedFields[sitespace.FieldPageID]
+	return ok
+}
+
+// ResetPageID resets all changes to the "page_id" field.
+func (m *SiteSpaceMutation) ResetPageID() {
+	m.page_id = nil
+	delete(m.clearedFields, sitespace.FieldPageID)
+}
+
+// SetHidden sets the "hidden" field.
+func (m *SiteSpaceMutation) SetHidden(b bool) {
+	m.hidden = &b
+}
+
+// Hidden returns the value of the "hidden" field in the mutation.
+func (m *SiteSpaceMutation) Hidden() (r bool, exists bool) {
+	v := m.hidden
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldHidden returns the old "hidden" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldHidden(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldHidden is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldHidden requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldHidden: %w", err)
+	}
+	return oldValue.Hidden, nil
+}
+
+// ResetHidden resets all changes to the "hidden" field.
+func (m *SiteSpaceMutation) ResetHidden() {
+	m.hidden = nil
+}
+
 // SetIsDefault sets the "is_default" field.
 func (m *SiteSpaceMutation) SetIsDefault(b bool) {
 	m.is_default = &b
@@ -29840,7 +30157,7 @@ func (m *SiteSpaceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SiteSpaceMutation) Fields() []string {
-	fields := make([]string, 0, 12)
+	fields := make([]string, 0, 15)
 	if m.created_at != nil {
 		fields = append(fields, sitespace.FieldCreatedAt)
 	}
@@ -29864,6 +30181,15 @@ func (m *SiteSpaceMutation) Fields() []string {
 	}
 	if m.condition != nil {
 		fields = append(fields, sitespace.FieldCondition)
+	}
+	if m.title != nil {
+		fields = append(fields, sitespace.FieldTitle)
+	}
+	if m.page_id != nil {
+		fields = append(fields, sitespace.FieldPageID)
+	}
+	if m.hidden != nil {
+		fields = append(fields, sitespace.FieldHidden)
 	}
 	if m.is_default != nil {
 		fields = append(fields, sitespace.FieldIsDefault)
@@ -29901,6 +30227,12 @@ func (m *SiteSpaceMutation) Field(name string) (ent.Value, bool) {
 		return m.Path()
 	case sitespace.FieldCondition:
 		return m.Condition()
+	case sitespace.FieldTitle:
+		return m.Title()
+	case sitespace.FieldPageID:
+		return m.PageID()
+	case sitespace.FieldHidden:
+		return m.Hidden()
 	case sitespace.FieldIsDefault:
 		return m.IsDefault()
 	case sitespace.FieldPosition:
@@ -29934,6 +30266,12 @@ func (m *SiteSpaceMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return m.OldPath(ctx)
 	case sitespace.FieldCondition:
 		return m.OldCondition(ctx)
+	case sitespace.FieldTitle:
+		return m.OldTitle(ctx)
+	case sitespace.FieldPageID:
+		return m.OldPageID(ctx)
+	case sitespace.FieldHidden:
+		return m.OldHidden(ctx)
 	case sitespace.FieldIsDefault:
 		return m.OldIsDefault(ctx)
 	case sitespace.FieldPosition:
@@ -30007,6 +30345,27 @@ func (m *SiteSpaceMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetCondition(v)
 		return nil
+	case sitespace.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case sitespace.FieldPageID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPageID(v)
+		return nil
+	case sitespace.FieldHidden:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHidden(v)
+		return nil
 	case sitespace.FieldIsDefault:
 		v, ok := value.(bool)
 		if !ok {
@@ -30071,6 +30430,12 @@ func (m *SiteSpaceMutation) ClearedFields() []string {
 	if m.FieldCleared(sitespace.FieldCondition) {
 		fields = append(fields, sitespace.FieldCondition)
 	}
+	if m.FieldCleared(sitespace.FieldTitle) {
+		fields = append(fields, sitespace.FieldTitle)
+	}
+	if m.FieldCleared(sitespace.FieldPageID) {
+		fields = append(fields, sitespace.FieldPageID)
+	}
 	if m.FieldCleared(sitespace.FieldCustomization) {
 		fields = append(fields, sitespace.FieldCustomization)
 	}
@@ -30096,6 +30461,12 @@ func (m *SiteSpaceMutation) ClearField(name string) error {
 		return nil
 	case sitespace.FieldCondition:
 		m.ClearCondition()
+		return nil
+	case sitespace.FieldTitle:
+		m.ClearTitle()
+		return nil
+	case sitespace.FieldPageID:
+		m.ClearPageID()
 		return nil
 	case sitespace.FieldCustomization:
 		m.ClearCustomization()
@@ -30134,6 +30505,15 @@ func (m *SiteSpaceMutation) ResetField(name string) error {
 		return nil
 	case sitespace.FieldCondition:
 		m.ResetCondition()
+		return nil
+	case sitespace.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case sitespace.FieldPageID:
+		m.ResetPageID()
+		return nil
+	case sitespace.FieldHidden:
+		m.ResetHidden()
 		return nil
 	case sitespace.FieldIsDefault:
 		m.ResetIsDefault()

@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -43,6 +44,10 @@ type OpenAPISpec struct {
 	LastProcessErrorCode *openapispec.LastProcessErrorCode `json:"last_process_error_code,omitempty"`
 	// LastProcessError holds the value of the "last_process_error" field.
 	LastProcessError *string `json:"last_process_error,omitempty"`
+	// LastProcessErrors holds the value of the "last_process_errors" field.
+	LastProcessErrors []string `json:"last_process_errors,omitempty"`
+	// LastProcessErrorCount holds the value of the "last_process_error_count" field.
+	LastProcessErrorCount int `json:"last_process_error_count,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the OpenAPISpecQuery when eager-loading is set.
 	Edges        OpenAPISpecEdges `json:"edges"`
@@ -98,8 +103,10 @@ func (*OpenAPISpec) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case openapispec.FieldSourceText:
+		case openapispec.FieldSourceText, openapispec.FieldLastProcessErrors:
 			values[i] = new([]byte)
+		case openapispec.FieldLastProcessErrorCount:
+			values[i] = new(sql.NullInt64)
 		case openapispec.FieldID, openapispec.FieldOrganizationID, openapispec.FieldSlug, openapispec.FieldSourceURL, openapispec.FieldVisibility, openapispec.FieldProcessingState, openapispec.FieldLastVersionID, openapispec.FieldLastProcessErrorCode, openapispec.FieldLastProcessError:
 			values[i] = new(sql.NullString)
 		case openapispec.FieldCreatedAt, openapispec.FieldUpdatedAt, openapispec.FieldLastProcessedAt:
@@ -202,6 +209,20 @@ func (_m *OpenAPISpec) assignValues(columns []string, values []any) error {
 				_m.LastProcessError = new(string)
 				*_m.LastProcessError = value.String
 			}
+		case openapispec.FieldLastProcessErrors:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field last_process_errors", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.LastProcessErrors); err != nil {
+					return fmt.Errorf("unmarshal field last_process_errors: %w", err)
+				}
+			}
+		case openapispec.FieldLastProcessErrorCount:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field last_process_error_count", values[i])
+			} else if value.Valid {
+				_m.LastProcessErrorCount = int(value.Int64)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -300,6 +321,12 @@ func (_m *OpenAPISpec) String() string {
 		builder.WriteString("last_process_error=")
 		builder.WriteString(*v)
 	}
+	builder.WriteString(", ")
+	builder.WriteString("last_process_errors=")
+	builder.WriteString(fmt.Sprintf("%v", _m.LastProcessErrors))
+	builder.WriteString(", ")
+	builder.WriteString("last_process_error_count=")
+	builder.WriteString(fmt.Sprintf("%v", _m.LastProcessErrorCount))
 	builder.WriteByte(')')
 	return builder.String()
 }

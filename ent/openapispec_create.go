@@ -169,6 +169,26 @@ func (_c *OpenAPISpecCreate) SetNillableLastProcessError(v *string) *OpenAPISpec
 	return _c
 }
 
+// SetLastProcessErrors sets the "last_process_errors" field.
+func (_c *OpenAPISpecCreate) SetLastProcessErrors(v []string) *OpenAPISpecCreate {
+	_c.mutation.SetLastProcessErrors(v)
+	return _c
+}
+
+// SetLastProcessErrorCount sets the "last_process_error_count" field.
+func (_c *OpenAPISpecCreate) SetLastProcessErrorCount(v int) *OpenAPISpecCreate {
+	_c.mutation.SetLastProcessErrorCount(v)
+	return _c
+}
+
+// SetNillableLastProcessErrorCount sets the "last_process_error_count" field if the given value is not nil.
+func (_c *OpenAPISpecCreate) SetNillableLastProcessErrorCount(v *int) *OpenAPISpecCreate {
+	if v != nil {
+		_c.SetLastProcessErrorCount(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *OpenAPISpecCreate) SetID(v string) *OpenAPISpecCreate {
 	_c.mutation.SetID(v)
@@ -267,6 +287,10 @@ func (_c *OpenAPISpecCreate) defaults() error {
 		v := openapispec.DefaultProcessingState
 		_c.mutation.SetProcessingState(v)
 	}
+	if _, ok := _c.mutation.LastProcessErrorCount(); !ok {
+		v := openapispec.DefaultLastProcessErrorCount
+		_c.mutation.SetLastProcessErrorCount(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		if openapispec.DefaultID == nil {
 			return fmt.Errorf("ent: uninitialized openapispec.DefaultID (forgotten import ent/runtime?)")
@@ -330,6 +354,14 @@ func (_c *OpenAPISpecCreate) check() error {
 	if v, ok := _c.mutation.LastProcessError(); ok {
 		if err := openapispec.LastProcessErrorValidator(v); err != nil {
 			return &ValidationError{Name: "last_process_error", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.last_process_error": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.LastProcessErrorCount(); !ok {
+		return &ValidationError{Name: "last_process_error_count", err: errors.New(`ent: missing required field "OpenAPISpec.last_process_error_count"`)}
+	}
+	if v, ok := _c.mutation.LastProcessErrorCount(); ok {
+		if err := openapispec.LastProcessErrorCountValidator(v); err != nil {
+			return &ValidationError{Name: "last_process_error_count", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.last_process_error_count": %w`, err)}
 		}
 	}
 	if v, ok := _c.mutation.ID(); ok {
@@ -415,6 +447,14 @@ func (_c *OpenAPISpecCreate) createSpec() (*OpenAPISpec, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.LastProcessError(); ok {
 		_spec.SetField(openapispec.FieldLastProcessError, field.TypeString, value)
 		_node.LastProcessError = &value
+	}
+	if value, ok := _c.mutation.LastProcessErrors(); ok {
+		_spec.SetField(openapispec.FieldLastProcessErrors, field.TypeJSON, value)
+		_node.LastProcessErrors = value
+	}
+	if value, ok := _c.mutation.LastProcessErrorCount(); ok {
+		_spec.SetField(openapispec.FieldLastProcessErrorCount, field.TypeInt, value)
+		_node.LastProcessErrorCount = value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -674,6 +714,42 @@ func (u *OpenAPISpecUpsert) ClearLastProcessError() *OpenAPISpecUpsert {
 	return u
 }
 
+// SetLastProcessErrors sets the "last_process_errors" field.
+func (u *OpenAPISpecUpsert) SetLastProcessErrors(v []string) *OpenAPISpecUpsert {
+	u.Set(openapispec.FieldLastProcessErrors, v)
+	return u
+}
+
+// UpdateLastProcessErrors sets the "last_process_errors" field to the value that was provided on create.
+func (u *OpenAPISpecUpsert) UpdateLastProcessErrors() *OpenAPISpecUpsert {
+	u.SetExcluded(openapispec.FieldLastProcessErrors)
+	return u
+}
+
+// ClearLastProcessErrors clears the value of the "last_process_errors" field.
+func (u *OpenAPISpecUpsert) ClearLastProcessErrors() *OpenAPISpecUpsert {
+	u.SetNull(openapispec.FieldLastProcessErrors)
+	return u
+}
+
+// SetLastProcessErrorCount sets the "last_process_error_count" field.
+func (u *OpenAPISpecUpsert) SetLastProcessErrorCount(v int) *OpenAPISpecUpsert {
+	u.Set(openapispec.FieldLastProcessErrorCount, v)
+	return u
+}
+
+// UpdateLastProcessErrorCount sets the "last_process_error_count" field to the value that was provided on create.
+func (u *OpenAPISpecUpsert) UpdateLastProcessErrorCount() *OpenAPISpecUpsert {
+	u.SetExcluded(openapispec.FieldLastProcessErrorCount)
+	return u
+}
+
+// AddLastProcessErrorCount adds v to the "last_process_error_count" field.
+func (u *OpenAPISpecUpsert) AddLastProcessErrorCount(v int) *OpenAPISpecUpsert {
+	u.Add(openapispec.FieldLastProcessErrorCount, v)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -907,6 +983,48 @@ func (u *OpenAPISpecUpsertOne) UpdateLastProcessError() *OpenAPISpecUpsertOne {
 func (u *OpenAPISpecUpsertOne) ClearLastProcessError() *OpenAPISpecUpsertOne {
 	return u.Update(func(s *OpenAPISpecUpsert) {
 		s.ClearLastProcessError()
+	})
+}
+
+// SetLastProcessErrors sets the "last_process_errors" field.
+func (u *OpenAPISpecUpsertOne) SetLastProcessErrors(v []string) *OpenAPISpecUpsertOne {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.SetLastProcessErrors(v)
+	})
+}
+
+// UpdateLastProcessErrors sets the "last_process_errors" field to the value that was provided on create.
+func (u *OpenAPISpecUpsertOne) UpdateLastProcessErrors() *OpenAPISpecUpsertOne {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.UpdateLastProcessErrors()
+	})
+}
+
+// ClearLastProcessErrors clears the value of the "last_process_errors" field.
+func (u *OpenAPISpecUpsertOne) ClearLastProcessErrors() *OpenAPISpecUpsertOne {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.ClearLastProcessErrors()
+	})
+}
+
+// SetLastProcessErrorCount sets the "last_process_error_count" field.
+func (u *OpenAPISpecUpsertOne) SetLastProcessErrorCount(v int) *OpenAPISpecUpsertOne {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.SetLastProcessErrorCount(v)
+	})
+}
+
+// AddLastProcessErrorCount adds v to the "last_process_error_count" field.
+func (u *OpenAPISpecUpsertOne) AddLastProcessErrorCount(v int) *OpenAPISpecUpsertOne {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.AddLastProcessErrorCount(v)
+	})
+}
+
+// UpdateLastProcessErrorCount sets the "last_process_error_count" field to the value that was provided on create.
+func (u *OpenAPISpecUpsertOne) UpdateLastProcessErrorCount() *OpenAPISpecUpsertOne {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.UpdateLastProcessErrorCount()
 	})
 }
 
@@ -1310,6 +1428,48 @@ func (u *OpenAPISpecUpsertBulk) UpdateLastProcessError() *OpenAPISpecUpsertBulk 
 func (u *OpenAPISpecUpsertBulk) ClearLastProcessError() *OpenAPISpecUpsertBulk {
 	return u.Update(func(s *OpenAPISpecUpsert) {
 		s.ClearLastProcessError()
+	})
+}
+
+// SetLastProcessErrors sets the "last_process_errors" field.
+func (u *OpenAPISpecUpsertBulk) SetLastProcessErrors(v []string) *OpenAPISpecUpsertBulk {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.SetLastProcessErrors(v)
+	})
+}
+
+// UpdateLastProcessErrors sets the "last_process_errors" field to the value that was provided on create.
+func (u *OpenAPISpecUpsertBulk) UpdateLastProcessErrors() *OpenAPISpecUpsertBulk {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.UpdateLastProcessErrors()
+	})
+}
+
+// ClearLastProcessErrors clears the value of the "last_process_errors" field.
+func (u *OpenAPISpecUpsertBulk) ClearLastProcessErrors() *OpenAPISpecUpsertBulk {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.ClearLastProcessErrors()
+	})
+}
+
+// SetLastProcessErrorCount sets the "last_process_error_count" field.
+func (u *OpenAPISpecUpsertBulk) SetLastProcessErrorCount(v int) *OpenAPISpecUpsertBulk {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.SetLastProcessErrorCount(v)
+	})
+}
+
+// AddLastProcessErrorCount adds v to the "last_process_error_count" field.
+func (u *OpenAPISpecUpsertBulk) AddLastProcessErrorCount(v int) *OpenAPISpecUpsertBulk {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.AddLastProcessErrorCount(v)
+	})
+}
+
+// UpdateLastProcessErrorCount sets the "last_process_error_count" field to the value that was provided on create.
+func (u *OpenAPISpecUpsertBulk) UpdateLastProcessErrorCount() *OpenAPISpecUpsertBulk {
+	return u.Update(func(s *OpenAPISpecUpsert) {
+		s.UpdateLastProcessErrorCount()
 	})
 }
 

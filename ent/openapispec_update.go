@@ -10,6 +10,7 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
 	"github.com/binderyhq/bindery/ent/openapispec"
 	"github.com/binderyhq/bindery/ent/openapispecversion"
@@ -190,6 +191,45 @@ func (_u *OpenAPISpecUpdate) ClearLastProcessError() *OpenAPISpecUpdate {
 	return _u
 }
 
+// SetLastProcessErrors sets the "last_process_errors" field.
+func (_u *OpenAPISpecUpdate) SetLastProcessErrors(v []string) *OpenAPISpecUpdate {
+	_u.mutation.SetLastProcessErrors(v)
+	return _u
+}
+
+// AppendLastProcessErrors appends value to the "last_process_errors" field.
+func (_u *OpenAPISpecUpdate) AppendLastProcessErrors(v []string) *OpenAPISpecUpdate {
+	_u.mutation.AppendLastProcessErrors(v)
+	return _u
+}
+
+// ClearLastProcessErrors clears the value of the "last_process_errors" field.
+func (_u *OpenAPISpecUpdate) ClearLastProcessErrors() *OpenAPISpecUpdate {
+	_u.mutation.ClearLastProcessErrors()
+	return _u
+}
+
+// SetLastProcessErrorCount sets the "last_process_error_count" field.
+func (_u *OpenAPISpecUpdate) SetLastProcessErrorCount(v int) *OpenAPISpecUpdate {
+	_u.mutation.ResetLastProcessErrorCount()
+	_u.mutation.SetLastProcessErrorCount(v)
+	return _u
+}
+
+// SetNillableLastProcessErrorCount sets the "last_process_error_count" field if the given value is not nil.
+func (_u *OpenAPISpecUpdate) SetNillableLastProcessErrorCount(v *int) *OpenAPISpecUpdate {
+	if v != nil {
+		_u.SetLastProcessErrorCount(*v)
+	}
+	return _u
+}
+
+// AddLastProcessErrorCount adds value to the "last_process_error_count" field.
+func (_u *OpenAPISpecUpdate) AddLastProcessErrorCount(v int) *OpenAPISpecUpdate {
+	_u.mutation.AddLastProcessErrorCount(v)
+	return _u
+}
+
 // SetLastVersion sets the "last_version" edge to the OpenAPISpecVersion entity.
 func (_u *OpenAPISpecUpdate) SetLastVersion(v *OpenAPISpecVersion) *OpenAPISpecUpdate {
 	return _u.SetLastVersionID(v.ID)
@@ -316,6 +356,11 @@ func (_u *OpenAPISpecUpdate) check() error {
 			return &ValidationError{Name: "last_process_error", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.last_process_error": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.LastProcessErrorCount(); ok {
+		if err := openapispec.LastProcessErrorCountValidator(v); err != nil {
+			return &ValidationError{Name: "last_process_error_count", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.last_process_error_count": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "OpenAPISpec.organization"`)
 	}
@@ -381,6 +426,23 @@ func (_u *OpenAPISpecUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	}
 	if _u.mutation.LastProcessErrorCleared() {
 		_spec.ClearField(openapispec.FieldLastProcessError, field.TypeString)
+	}
+	if value, ok := _u.mutation.LastProcessErrors(); ok {
+		_spec.SetField(openapispec.FieldLastProcessErrors, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedLastProcessErrors(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, openapispec.FieldLastProcessErrors, value)
+		})
+	}
+	if _u.mutation.LastProcessErrorsCleared() {
+		_spec.ClearField(openapispec.FieldLastProcessErrors, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.LastProcessErrorCount(); ok {
+		_spec.SetField(openapispec.FieldLastProcessErrorCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedLastProcessErrorCount(); ok {
+		_spec.AddField(openapispec.FieldLastProcessErrorCount, field.TypeInt, value)
 	}
 	if _u.mutation.LastVersionCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -638,6 +700,45 @@ func (_u *OpenAPISpecUpdateOne) ClearLastProcessError() *OpenAPISpecUpdateOne {
 	return _u
 }
 
+// SetLastProcessErrors sets the "last_process_errors" field.
+func (_u *OpenAPISpecUpdateOne) SetLastProcessErrors(v []string) *OpenAPISpecUpdateOne {
+	_u.mutation.SetLastProcessErrors(v)
+	return _u
+}
+
+// AppendLastProcessErrors appends value to the "last_process_errors" field.
+func (_u *OpenAPISpecUpdateOne) AppendLastProcessErrors(v []string) *OpenAPISpecUpdateOne {
+	_u.mutation.AppendLastProcessErrors(v)
+	return _u
+}
+
+// ClearLastProcessErrors clears the value of the "last_process_errors" field.
+func (_u *OpenAPISpecUpdateOne) ClearLastProcessErrors() *OpenAPISpecUpdateOne {
+	_u.mutation.ClearLastProcessErrors()
+	return _u
+}
+
+// SetLastProcessErrorCount sets the "last_process_error_count" field.
+func (_u *OpenAPISpecUpdateOne) SetLastProcessErrorCount(v int) *OpenAPISpecUpdateOne {
+	_u.mutation.ResetLastProcessErrorCount()
+	_u.mutation.SetLastProcessErrorCount(v)
+	return _u
+}
+
+// SetNillableLastProcessErrorCount sets the "last_process_error_count" field if the given value is not nil.
+func (_u *OpenAPISpecUpdateOne) SetNillableLastProcessErrorCount(v *int) *OpenAPISpecUpdateOne {
+	if v != nil {
+		_u.SetLastProcessErrorCount(*v)
+	}
+	return _u
+}
+
+// AddLastProcessErrorCount adds value to the "last_process_error_count" field.
+func (_u *OpenAPISpecUpdateOne) AddLastProcessErrorCount(v int) *OpenAPISpecUpdateOne {
+	_u.mutation.AddLastProcessErrorCount(v)
+	return _u
+}
+
 // SetLastVersion sets the "last_version" edge to the OpenAPISpecVersion entity.
 func (_u *OpenAPISpecUpdateOne) SetLastVersion(v *OpenAPISpecVersion) *OpenAPISpecUpdateOne {
 	return _u.SetLastVersionID(v.ID)
@@ -777,6 +878,11 @@ func (_u *OpenAPISpecUpdateOne) check() error {
 			return &ValidationError{Name: "last_process_error", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.last_process_error": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.LastProcessErrorCount(); ok {
+		if err := openapispec.LastProcessErrorCountValidator(v); err != nil {
+			return &ValidationError{Name: "last_process_error_count", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpec.last_process_error_count": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "OpenAPISpec.organization"`)
 	}
@@ -859,6 +965,23 @@ func (_u *OpenAPISpecUpdateOne) sqlSave(ctx context.Context) (_node *OpenAPISpec
 	}
 	if _u.mutation.LastProcessErrorCleared() {
 		_spec.ClearField(openapispec.FieldLastProcessError, field.TypeString)
+	}
+	if value, ok := _u.mutation.LastProcessErrors(); ok {
+		_spec.SetField(openapispec.FieldLastProcessErrors, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedLastProcessErrors(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, openapispec.FieldLastProcessErrors, value)
+		})
+	}
+	if _u.mutation.LastProcessErrorsCleared() {
+		_spec.ClearField(openapispec.FieldLastProcessErrors, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.LastProcessErrorCount(); ok {
+		_spec.SetField(openapispec.FieldLastProcessErrorCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedLastProcessErrorCount(); ok {
+		_spec.AddField(openapispec.FieldLastProcessErrorCount, field.TypeInt, value)
 	}
 	if _u.mutation.LastVersionCleared() {
 		edge := &sqlgraph.EdgeSpec{

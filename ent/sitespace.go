@@ -38,6 +38,12 @@ type SiteSpace struct {
 	Path string `json:"path,omitempty"`
 	// Condition holds the value of the "condition" field.
 	Condition *string `json:"condition,omitempty"`
+	// Title holds the value of the "title" field.
+	Title *string `json:"title,omitempty"`
+	// PageID holds the value of the "page_id" field.
+	PageID *string `json:"page_id,omitempty"`
+	// Hidden holds the value of the "hidden" field.
+	Hidden bool `json:"hidden,omitempty"`
 	// IsDefault holds the value of the "is_default" field.
 	IsDefault bool `json:"is_default,omitempty"`
 	// Position holds the value of the "position" field.
@@ -118,9 +124,9 @@ func (*SiteSpace) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case sitespace.FieldCustomization:
 			values[i] = new([]byte)
-		case sitespace.FieldIsDefault:
+		case sitespace.FieldHidden, sitespace.FieldIsDefault:
 			values[i] = new(sql.NullBool)
-		case sitespace.FieldID, sitespace.FieldOrganizationID, sitespace.FieldSiteID, sitespace.FieldSpaceID, sitespace.FieldSectionID, sitespace.FieldPath, sitespace.FieldCondition, sitespace.FieldPosition:
+		case sitespace.FieldID, sitespace.FieldOrganizationID, sitespace.FieldSiteID, sitespace.FieldSpaceID, sitespace.FieldSectionID, sitespace.FieldPath, sitespace.FieldCondition, sitespace.FieldTitle, sitespace.FieldPageID, sitespace.FieldPosition:
 			values[i] = new(sql.NullString)
 		case sitespace.FieldCreatedAt, sitespace.FieldUpdatedAt, sitespace.FieldCustomizationUpdatedAt:
 			values[i] = new(sql.NullTime)
@@ -194,6 +200,26 @@ func (_m *SiteSpace) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Condition = new(string)
 				*_m.Condition = value.String
+			}
+		case sitespace.FieldTitle:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field title", values[i])
+			} else if value.Valid {
+				_m.Title = new(string)
+				*_m.Title = value.String
+			}
+		case sitespace.FieldPageID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field page_id", values[i])
+			} else if value.Valid {
+				_m.PageID = new(string)
+				*_m.PageID = value.String
+			}
+		case sitespace.FieldHidden:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field hidden", values[i])
+			} else if value.Valid {
+				_m.Hidden = value.Bool
 			}
 		case sitespace.FieldIsDefault:
 			if value, ok := values[i].(*sql.NullBool); !ok {
@@ -305,6 +331,19 @@ func (_m *SiteSpace) String() string {
 		builder.WriteString("condition=")
 		builder.WriteString(*v)
 	}
+	builder.WriteString(", ")
+	if v := _m.Title; v != nil {
+		builder.WriteString("title=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.PageID; v != nil {
+		builder.WriteString("page_id=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	builder.WriteString("hidden=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Hidden))
 	builder.WriteString(", ")
 	builder.WriteString("is_default=")
 	builder.WriteString(fmt.Sprintf("%v", _m.IsDefault))

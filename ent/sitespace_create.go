@@ -107,6 +107,48 @@ func (_c *SiteSpaceCreate) SetNillableCondition(v *string) *SiteSpaceCreate {
 	return _c
 }
 
+// SetTitle sets the "title" field.
+func (_c *SiteSpaceCreate) SetTitle(v string) *SiteSpaceCreate {
+	_c.mutation.SetTitle(v)
+	return _c
+}
+
+// SetNillableTitle sets the "title" field if the given value is not nil.
+func (_c *SiteSpaceCreate) SetNillableTitle(v *string) *SiteSpaceCreate {
+	if v != nil {
+		_c.SetTitle(*v)
+	}
+	return _c
+}
+
+// SetPageID sets the "page_id" field.
+func (_c *SiteSpaceCreate) SetPageID(v string) *SiteSpaceCreate {
+	_c.mutation.SetPageID(v)
+	return _c
+}
+
+// SetNillablePageID sets the "page_id" field if the given value is not nil.
+func (_c *SiteSpaceCreate) SetNillablePageID(v *string) *SiteSpaceCreate {
+	if v != nil {
+		_c.SetPageID(*v)
+	}
+	return _c
+}
+
+// SetHidden sets the "hidden" field.
+func (_c *SiteSpaceCreate) SetHidden(v bool) *SiteSpaceCreate {
+	_c.mutation.SetHidden(v)
+	return _c
+}
+
+// SetNillableHidden sets the "hidden" field if the given value is not nil.
+func (_c *SiteSpaceCreate) SetNillableHidden(v *bool) *SiteSpaceCreate {
+	if v != nil {
+		_c.SetHidden(*v)
+	}
+	return _c
+}
+
 // SetIsDefault sets the "is_default" field.
 func (_c *SiteSpaceCreate) SetIsDefault(v bool) *SiteSpaceCreate {
 	_c.mutation.SetIsDefault(v)
@@ -240,6 +282,10 @@ func (_c *SiteSpaceCreate) defaults() error {
 		v := sitespace.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
+	if _, ok := _c.mutation.Hidden(); !ok {
+		v := sitespace.DefaultHidden
+		_c.mutation.SetHidden(v)
+	}
 	if _, ok := _c.mutation.IsDefault(); !ok {
 		v := sitespace.DefaultIsDefault
 		_c.mutation.SetIsDefault(v)
@@ -302,6 +348,19 @@ func (_c *SiteSpaceCreate) check() error {
 		if err := sitespace.ConditionValidator(v); err != nil {
 			return &ValidationError{Name: "condition", err: fmt.Errorf(`ent: validator failed for field "SiteSpace.condition": %w`, err)}
 		}
+	}
+	if v, ok := _c.mutation.Title(); ok {
+		if err := sitespace.TitleValidator(v); err != nil {
+			return &ValidationError{Name: "title", err: fmt.Errorf(`ent: validator failed for field "SiteSpace.title": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.PageID(); ok {
+		if err := sitespace.PageIDValidator(v); err != nil {
+			return &ValidationError{Name: "page_id", err: fmt.Errorf(`ent: validator failed for field "SiteSpace.page_id": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.Hidden(); !ok {
+		return &ValidationError{Name: "hidden", err: errors.New(`ent: missing required field "SiteSpace.hidden"`)}
 	}
 	if _, ok := _c.mutation.IsDefault(); !ok {
 		return &ValidationError{Name: "is_default", err: errors.New(`ent: missing required field "SiteSpace.is_default"`)}
@@ -379,6 +438,18 @@ func (_c *SiteSpaceCreate) createSpec() (*SiteSpace, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Condition(); ok {
 		_spec.SetField(sitespace.FieldCondition, field.TypeString, value)
 		_node.Condition = &value
+	}
+	if value, ok := _c.mutation.Title(); ok {
+		_spec.SetField(sitespace.FieldTitle, field.TypeString, value)
+		_node.Title = &value
+	}
+	if value, ok := _c.mutation.PageID(); ok {
+		_spec.SetField(sitespace.FieldPageID, field.TypeString, value)
+		_node.PageID = &value
+	}
+	if value, ok := _c.mutation.Hidden(); ok {
+		_spec.SetField(sitespace.FieldHidden, field.TypeBool, value)
+		_node.Hidden = value
 	}
 	if value, ok := _c.mutation.IsDefault(); ok {
 		_spec.SetField(sitespace.FieldIsDefault, field.TypeBool, value)
@@ -528,6 +599,18 @@ func (u *SiteSpaceUpsert) UpdateUpdatedAt() *SiteSpaceUpsert {
 	return u
 }
 
+// SetSpaceID sets the "space_id" field.
+func (u *SiteSpaceUpsert) SetSpaceID(v string) *SiteSpaceUpsert {
+	u.Set(sitespace.FieldSpaceID, v)
+	return u
+}
+
+// UpdateSpaceID sets the "space_id" field to the value that was provided on create.
+func (u *SiteSpaceUpsert) UpdateSpaceID() *SiteSpaceUpsert {
+	u.SetExcluded(sitespace.FieldSpaceID)
+	return u
+}
+
 // SetSectionID sets the "section_id" field.
 func (u *SiteSpaceUpsert) SetSectionID(v string) *SiteSpaceUpsert {
 	u.Set(sitespace.FieldSectionID, v)
@@ -573,6 +656,54 @@ func (u *SiteSpaceUpsert) UpdateCondition() *SiteSpaceUpsert {
 // ClearCondition clears the value of the "condition" field.
 func (u *SiteSpaceUpsert) ClearCondition() *SiteSpaceUpsert {
 	u.SetNull(sitespace.FieldCondition)
+	return u
+}
+
+// SetTitle sets the "title" field.
+func (u *SiteSpaceUpsert) SetTitle(v string) *SiteSpaceUpsert {
+	u.Set(sitespace.FieldTitle, v)
+	return u
+}
+
+// UpdateTitle sets the "title" field to the value that was provided on create.
+func (u *SiteSpaceUpsert) UpdateTitle() *SiteSpaceUpsert {
+	u.SetExcluded(sitespace.FieldTitle)
+	return u
+}
+
+// ClearTitle clears the value of the "title" field.
+func (u *SiteSpaceUpsert) ClearTitle() *SiteSpaceUpsert {
+	u.SetNull(sitespace.FieldTitle)
+	return u
+}
+
+// SetPageID sets the "page_id" field.
+func (u *SiteSpaceUpsert) SetPageID(v string) *SiteSpaceUpsert {
+	u.Set(sitespace.FieldPageID, v)
+	return u
+}
+
+// UpdatePageID sets the "page_id" field to the value that was provided on create.
+func (u *SiteSpaceUpsert) UpdatePageID() *SiteSpaceUpsert {
+	u.SetExcluded(sitespace.FieldPageID)
+	return u
+}
+
+// ClearPageID clears the value of the "page_id" field.
+func (u *SiteSpaceUpsert) ClearPageID() *SiteSpaceUpsert {
+	u.SetNull(sitespace.FieldPageID)
+	return u
+}
+
+// SetHidden sets the "hidden" field.
+func (u *SiteSpaceUpsert) SetHidden(v bool) *SiteSpaceUpsert {
+	u.Set(sitespace.FieldHidden, v)
+	return u
+}
+
+// UpdateHidden sets the "hidden" field to the value that was provided on create.
+func (u *SiteSpaceUpsert) UpdateHidden() *SiteSpaceUpsert {
+	u.SetExcluded(sitespace.FieldHidden)
 	return u
 }
 
@@ -662,9 +793,6 @@ func (u *SiteSpaceUpsertOne) UpdateNewValues() *SiteSpaceUpsertOne {
 		if _, exists := u.create.mutation.SiteID(); exists {
 			s.SetIgnore(sitespace.FieldSiteID)
 		}
-		if _, exists := u.create.mutation.SpaceID(); exists {
-			s.SetIgnore(sitespace.FieldSpaceID)
-		}
 	}))
 	return u
 }
@@ -707,6 +835,20 @@ func (u *SiteSpaceUpsertOne) SetUpdatedAt(v time.Time) *SiteSpaceUpsertOne {
 func (u *SiteSpaceUpsertOne) UpdateUpdatedAt() *SiteSpaceUpsertOne {
 	return u.Update(func(s *SiteSpaceUpsert) {
 		s.UpdateUpdatedAt()
+	})
+}
+
+// SetSpaceID sets the "space_id" field.
+func (u *SiteSpaceUpsertOne) SetSpaceID(v string) *SiteSpaceUpsertOne {
+	return u.Update(func(s *SiteSpaceUpsert) {
+		s.SetSpaceID(v)
+	})
+}
+
+// UpdateSpaceID sets the "space_id" field to the value that was provided on create.
+func (u *SiteSpaceUpsertOne) UpdateSpaceID() *SiteSpaceUpsertOne {
+	return u.Update(func(s *SiteSpaceUpsert) {
+		s.UpdateSpaceID()
 	})
 }
 
@@ -763,6 +905,62 @@ func (u *SiteSpaceUpsertOne) UpdateCondition() *SiteSpaceUpsertOne {
 func (u *SiteSpaceUpsertOne) ClearCondition() *SiteSpaceUpsertOne {
 	return u.Update(func(s *SiteSpaceUpsert) {
 		s.ClearCondition()
+	})
+}
+
+// SetTitle sets the "title" field.
+func (u *SiteSpaceUpsertOne) SetTitle(v string) *SiteSpaceUpsertOne {
+	return u.Update(func(s *SiteSpaceUpsert) {
+		s.SetTitle(v)
+	})
+}
+
+// UpdateTitle sets the "title" field to the value that was provided on create.
+func (u *SiteSpaceUpsertOne) UpdateTitle() *SiteSpaceUpsertOne {
+	return u.Update(func(s *SiteSpaceUpsert) {
+		s.UpdateTitle()
+	})
+}
+
+// ClearTitle clears the value of the "title" field.
+func (u *SiteSpaceUpsertOne) ClearTitle() *SiteSpaceUpsertOne {
+	return u.Update(func(s *SiteSpaceUpsert) {
+		s.ClearTitle()
+	})
+}
+
+// SetPageID sets the "page_id" field.
+func (u *SiteSpaceUpsertOne) SetPageID(v string) *SiteSpaceUpsertOne {
+	return u.Update(func(s *SiteSpaceUpsert) {
+		s.SetPageID(v)
+	})
+}
+
+// UpdatePageID sets the "page_id" field to the value that was provided on create.
+func (u *SiteSpaceUpsertOne) UpdatePageID() *SiteSpaceUpsertOne {
+	return u.Update(func(s *SiteSpaceUpsert) {
+		s.UpdatePageID()
+	})
+}
+
+// ClearPageID clears the value of the "page_id" field.
+func (u *SiteSpaceUpsertOne) ClearPageID() *SiteSpaceUpsertOne {
+	return u.Update(func(s *SiteSpaceUpsert) {
+		s.ClearPageID()
+	})
+}
+
+// SetHidden sets the "hidden" field.
+func (u *SiteSpaceUpsertOne) SetHidden(v bool) *SiteSpaceUpsertOne {
+	return u.Update(func(s *SiteSpaceUpsert) {
+		s.SetHidden(v)
+	})
+}
+
+// UpdateHidden sets the "hidden" field to the value that was provided on create.
+func (u *SiteSpaceUpsertOne) UpdateHidden() *SiteSpaceUpsertOne {
+	return u.Update(func(s *SiteSpaceUpsert) {
+		s.UpdateHidden()
 	})
 }
 
@@ -1028,9 +1226,6 @@ func (u *SiteSpaceUpsertBulk) UpdateNewValues() *SiteSpaceUpsertBulk {
 			if _, exists := b.mutation.SiteID(); exists {
 				s.SetIgnore(sitespace.FieldSiteID)
 			}
-			if _, exists := b.mutation.SpaceID(); exists {
-				s.SetIgnore(sitespace.FieldSpaceID)
-			}
 		}
 	}))
 	return u
@@ -1074,6 +1269,20 @@ func (u *SiteSpaceUpsertBulk) SetUpdatedAt(v time.Time) *SiteSpaceUpsertBulk {
 func (u *SiteSpaceUpsertBulk) UpdateUpdatedAt() *SiteSpaceUpsertBulk {
 	return u.Update(func(s *SiteSpaceUpsert) {
 		s.UpdateUpdatedAt()
+	})
+}
+
+// SetSpaceID sets the "space_id" field.
+func (u *SiteSpaceUpsertBulk) SetSpaceID(v string) *SiteSpaceUpsertBulk {
+	return u.Update(func(s *SiteSpaceUpsert) {
+		s.SetSpaceID(v)
+	})
+}
+
+// UpdateSpaceID sets the "space_id" field to the value that was provided on create.
+func (u *SiteSpaceUpsertBulk) UpdateSpaceID() *SiteSpaceUpsertBulk {
+	return u.Update(func(s *SiteSpaceUpsert) {
+		s.UpdateSpaceID()
 	})
 }
 
@@ -1130,6 +1339,62 @@ func (u *SiteSpaceUpsertBulk) UpdateCondition() *SiteSpaceUpsertBulk {
 func (u *SiteSpaceUpsertBulk) ClearCondition() *SiteSpaceUpsertBulk {
 	return u.Update(func(s *SiteSpaceUpsert) {
 		s.ClearCondition()
+	})
+}
+
+// SetTitle sets the "title" field.
+func (u *SiteSpaceUpsertBulk) SetTitle(v string) *SiteSpaceUpsertBulk {
+	return u.Update(func(s *SiteSpaceUpsert) {
+		s.SetTitle(v)
+	})
+}
+
+// UpdateTitle sets the "title" field to the value that was provided on create.
+func (u *SiteSpaceUpsertBulk) UpdateTitle() *SiteSpaceUpsertBulk {
+	return u.Update(func(s *SiteSpaceUpsert) {
+		s.UpdateTitle()
+	})
+}
+
+// ClearTitle clears the value of the "title" field.
+func (u *SiteSpaceUpsertBulk) ClearTitle() *SiteSpaceUpsertBulk {
+	return u.Update(func(s *SiteSpaceUpsert) {
+		s.ClearTitle()
+	})
+}
+
+// SetPageID sets the "page_id" field.
+func (u *SiteSpaceUpsertBulk) SetPageID(v string) *SiteSpaceUpsertBulk {
+	return u.Update(func(s *SiteSpaceUpsert) {
+		s.SetPageID(v)
+	})
+}
+
+// UpdatePageID sets the "page_id" field to the value that was provided on create.
+func (u *SiteSpaceUpsertBulk) UpdatePageID() *SiteSpaceUpsertBulk {
+	return u.Update(func(s *SiteSpaceUpsert) {
+		s.UpdatePageID()
+	})
+}
+
+// ClearPageID clears the value of the "page_id" field.
+func (u *SiteSpaceUpsertBulk) ClearPageID() *SiteSpaceUpsertBulk {
+	return u.Update(func(s *SiteSpaceUpsert) {
+		s.ClearPageID()
+	})
+}
+
+// SetHidden sets the "hidden" field.
+func (u *SiteSpaceUpsertBulk) SetHidden(v bool) *SiteSpaceUpsertBulk {
+	return u.Update(func(s *SiteSpaceUpsert) {
+		s.SetHidden(v)
+	})
+}
+
+// UpdateHidden sets the "hidden" field to the value that was provided on create.
+func (u *SiteSpaceUpsertBulk) UpdateHidden() *SiteSpaceUpsertBulk {
+	return u.Update(func(s *SiteSpaceUpsert) {
+		s.UpdateHidden()
 	})
 }
 

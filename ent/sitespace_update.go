@@ -14,6 +14,7 @@ import (
 	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitespace"
+	"github.com/binderyhq/bindery/ent/space"
 )
 
 // SiteSpaceUpdate is the builder for updating SiteSpace entities.
@@ -33,6 +34,20 @@ func (_u *SiteSpaceUpdate) Where(ps ...predicate.SiteSpace) *SiteSpaceUpdate {
 // SetUpdatedAt sets the "updated_at" field.
 func (_u *SiteSpaceUpdate) SetUpdatedAt(v time.Time) *SiteSpaceUpdate {
 	_u.mutation.SetUpdatedAt(v)
+	return _u
+}
+
+// SetSpaceID sets the "space_id" field.
+func (_u *SiteSpaceUpdate) SetSpaceID(v string) *SiteSpaceUpdate {
+	_u.mutation.SetSpaceID(v)
+	return _u
+}
+
+// SetNillableSpaceID sets the "space_id" field if the given value is not nil.
+func (_u *SiteSpaceUpdate) SetNillableSpaceID(v *string) *SiteSpaceUpdate {
+	if v != nil {
+		_u.SetSpaceID(*v)
+	}
 	return _u
 }
 
@@ -87,6 +102,60 @@ func (_u *SiteSpaceUpdate) SetNillableCondition(v *string) *SiteSpaceUpdate {
 // ClearCondition clears the value of the "condition" field.
 func (_u *SiteSpaceUpdate) ClearCondition() *SiteSpaceUpdate {
 	_u.mutation.ClearCondition()
+	return _u
+}
+
+// SetTitle sets the "title" field.
+func (_u *SiteSpaceUpdate) SetTitle(v string) *SiteSpaceUpdate {
+	_u.mutation.SetTitle(v)
+	return _u
+}
+
+// SetNillableTitle sets the "title" field if the given value is not nil.
+func (_u *SiteSpaceUpdate) SetNillableTitle(v *string) *SiteSpaceUpdate {
+	if v != nil {
+		_u.SetTitle(*v)
+	}
+	return _u
+}
+
+// ClearTitle clears the value of the "title" field.
+func (_u *SiteSpaceUpdate) ClearTitle() *SiteSpaceUpdate {
+	_u.mutation.ClearTitle()
+	return _u
+}
+
+// SetPageID sets the "page_id" field.
+func (_u *SiteSpaceUpdate) SetPageID(v string) *SiteSpaceUpdate {
+	_u.mutation.SetPageID(v)
+	return _u
+}
+
+// SetNillablePageID sets the "page_id" field if the given value is not nil.
+func (_u *SiteSpaceUpdate) SetNillablePageID(v *string) *SiteSpaceUpdate {
+	if v != nil {
+		_u.SetPageID(*v)
+	}
+	return _u
+}
+
+// ClearPageID clears the value of the "page_id" field.
+func (_u *SiteSpaceUpdate) ClearPageID() *SiteSpaceUpdate {
+	_u.mutation.ClearPageID()
+	return _u
+}
+
+// SetHidden sets the "hidden" field.
+func (_u *SiteSpaceUpdate) SetHidden(v bool) *SiteSpaceUpdate {
+	_u.mutation.SetHidden(v)
+	return _u
+}
+
+// SetNillableHidden sets the "hidden" field if the given value is not nil.
+func (_u *SiteSpaceUpdate) SetNillableHidden(v *bool) *SiteSpaceUpdate {
+	if v != nil {
+		_u.SetHidden(*v)
+	}
 	return _u
 }
 
@@ -150,6 +219,11 @@ func (_u *SiteSpaceUpdate) ClearCustomizationUpdatedAt() *SiteSpaceUpdate {
 	return _u
 }
 
+// SetSpace sets the "space" edge to the Space entity.
+func (_u *SiteSpaceUpdate) SetSpace(v *Space) *SiteSpaceUpdate {
+	return _u.SetSpaceID(v.ID)
+}
+
 // SetSection sets the "section" edge to the SiteSection entity.
 func (_u *SiteSpaceUpdate) SetSection(v *SiteSection) *SiteSpaceUpdate {
 	return _u.SetSectionID(v.ID)
@@ -158,6 +232,12 @@ func (_u *SiteSpaceUpdate) SetSection(v *SiteSection) *SiteSpaceUpdate {
 // Mutation returns the SiteSpaceMutation object of the builder.
 func (_u *SiteSpaceUpdate) Mutation() *SiteSpaceMutation {
 	return _u.mutation
+}
+
+// ClearSpace clears the "space" edge to the Space entity.
+func (_u *SiteSpaceUpdate) ClearSpace() *SiteSpaceUpdate {
+	_u.mutation.ClearSpace()
+	return _u
 }
 
 // ClearSection clears the "section" edge to the SiteSection entity.
@@ -210,6 +290,11 @@ func (_u *SiteSpaceUpdate) defaults() error {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *SiteSpaceUpdate) check() error {
+	if v, ok := _u.mutation.SpaceID(); ok {
+		if err := sitespace.SpaceIDValidator(v); err != nil {
+			return &ValidationError{Name: "space_id", err: fmt.Errorf(`ent: validator failed for field "SiteSpace.space_id": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Path(); ok {
 		if err := sitespace.PathValidator(v); err != nil {
 			return &ValidationError{Name: "path", err: fmt.Errorf(`ent: validator failed for field "SiteSpace.path": %w`, err)}
@@ -218,6 +303,16 @@ func (_u *SiteSpaceUpdate) check() error {
 	if v, ok := _u.mutation.Condition(); ok {
 		if err := sitespace.ConditionValidator(v); err != nil {
 			return &ValidationError{Name: "condition", err: fmt.Errorf(`ent: validator failed for field "SiteSpace.condition": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Title(); ok {
+		if err := sitespace.TitleValidator(v); err != nil {
+			return &ValidationError{Name: "title", err: fmt.Errorf(`ent: validator failed for field "SiteSpace.title": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.PageID(); ok {
+		if err := sitespace.PageIDValidator(v); err != nil {
+			return &ValidationError{Name: "page_id", err: fmt.Errorf(`ent: validator failed for field "SiteSpace.page_id": %w`, err)}
 		}
 	}
 	if v, ok := _u.mutation.Position(); ok {
@@ -267,6 +362,21 @@ func (_u *SiteSpaceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.ConditionCleared() {
 		_spec.ClearField(sitespace.FieldCondition, field.TypeString)
 	}
+	if value, ok := _u.mutation.Title(); ok {
+		_spec.SetField(sitespace.FieldTitle, field.TypeString, value)
+	}
+	if _u.mutation.TitleCleared() {
+		_spec.ClearField(sitespace.FieldTitle, field.TypeString)
+	}
+	if value, ok := _u.mutation.PageID(); ok {
+		_spec.SetField(sitespace.FieldPageID, field.TypeString, value)
+	}
+	if _u.mutation.PageIDCleared() {
+		_spec.ClearField(sitespace.FieldPageID, field.TypeString)
+	}
+	if value, ok := _u.mutation.Hidden(); ok {
+		_spec.SetField(sitespace.FieldHidden, field.TypeBool, value)
+	}
 	if value, ok := _u.mutation.IsDefault(); ok {
 		_spec.SetField(sitespace.FieldIsDefault, field.TypeBool, value)
 	}
@@ -284,6 +394,35 @@ func (_u *SiteSpaceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.CustomizationUpdatedAtCleared() {
 		_spec.ClearField(sitespace.FieldCustomizationUpdatedAt, field.TypeTime)
+	}
+	if _u.mutation.SpaceCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   sitespace.SpaceTable,
+			Columns: []string{sitespace.SpaceColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(space.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.SpaceIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   sitespace.SpaceTable,
+			Columns: []string{sitespace.SpaceColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(space.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.SectionCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -342,6 +481,20 @@ func (_u *SiteSpaceUpdateOne) SetUpdatedAt(v time.Time) *SiteSpaceUpdateOne {
 	return _u
 }
 
+// SetSpaceID sets the "space_id" field.
+func (_u *SiteSpaceUpdateOne) SetSpaceID(v string) *SiteSpaceUpdateOne {
+	_u.mutation.SetSpaceID(v)
+	return _u
+}
+
+// SetNillableSpaceID sets the "space_id" field if the given value is not nil.
+func (_u *SiteSpaceUpdateOne) SetNillableSpaceID(v *string) *SiteSpaceUpdateOne {
+	if v != nil {
+		_u.SetSpaceID(*v)
+	}
+	return _u
+}
+
 // SetSectionID sets the "section_id" field.
 func (_u *SiteSpaceUpdateOne) SetSectionID(v string) *SiteSpaceUpdateOne {
 	_u.mutation.SetSectionID(v)
@@ -393,6 +546,60 @@ func (_u *SiteSpaceUpdateOne) SetNillableCondition(v *string) *SiteSpaceUpdateOn
 // ClearCondition clears the value of the "condition" field.
 func (_u *SiteSpaceUpdateOne) ClearCondition() *SiteSpaceUpdateOne {
 	_u.mutation.ClearCondition()
+	return _u
+}
+
+// SetTitle sets the "title" field.
+func (_u *SiteSpaceUpdateOne) SetTitle(v string) *SiteSpaceUpdateOne {
+	_u.mutation.SetTitle(v)
+	return _u
+}
+
+// SetNillableTitle sets the "title" field if the given value is not nil.
+func (_u *SiteSpaceUpdateOne) SetNillableTitle(v *string) *SiteSpaceUpdateOne {
+	if v != nil {
+		_u.SetTitle(*v)
+	}
+	return _u
+}
+
+// ClearTitle clears the value of the "title" field.
+func (_u *SiteSpaceUpdateOne) ClearTitle() *SiteSpaceUpdateOne {
+	_u.mutation.ClearTitle()
+	return _u
+}
+
+// SetPageID sets the "page_id" field.
+func (_u *SiteSpaceUpdateOne) SetPageID(v string) *SiteSpaceUpdateOne {
+	_u.mutation.SetPageID(v)
+	return _u
+}
+
+// SetNillablePageID sets the "page_id" field if the given value is not nil.
+func (_u *SiteSpaceUpdateOne) SetNillablePageID(v *string) *SiteSpaceUpdateOne {
+	if v != nil {
+		_u.SetPageID(*v)
+	}
+	return _u
+}
+
+// ClearPageID clears the value of the "page_id" field.
+func (_u *SiteSpaceUpdateOne) ClearPageID() *SiteSpaceUpdateOne {
+	_u.mutation.ClearPageID()
+	return _u
+}
+
+// SetHidden sets the "hidden" field.
+func (_u *SiteSpaceUpdateOne) SetHidden(v bool) *SiteSpaceUpdateOne {
+	_u.mutation.SetHidden(v)
+	return _u
+}
+
+// SetNillableHidden sets the "hidden" field if the given value is not nil.
+func (_u *SiteSpaceUpdateOne) SetNillableHidden(v *bool) *SiteSpaceUpdateOne {
+	if v != nil {
+		_u.SetHidden(*v)
+	}
 	return _u
 }
 
@@ -456,6 +663,11 @@ func (_u *SiteSpaceUpdateOne) ClearCustomizationUpdatedAt() *SiteSpaceUpdateOne 
 	return _u
 }
 
+// SetSpace sets the "space" edge to the Space entity.
+func (_u *SiteSpaceUpdateOne) SetSpace(v *Space) *SiteSpaceUpdateOne {
+	return _u.SetSpaceID(v.ID)
+}
+
 // SetSection sets the "section" edge to the SiteSection entity.
 func (_u *SiteSpaceUpdateOne) SetSection(v *SiteSection) *SiteSpaceUpdateOne {
 	return _u.SetSectionID(v.ID)
@@ -464,6 +676,12 @@ func (_u *SiteSpaceUpdateOne) SetSection(v *SiteSection) *SiteSpaceUpdateOne {
 // Mutation returns the SiteSpaceMutation object of the builder.
 func (_u *SiteSpaceUpdateOne) Mutation() *SiteSpaceMutation {
 	return _u.mutation
+}
+
+// ClearSpace clears the "space" edge to the Space entity.
+func (_u *SiteSpaceUpdateOne) ClearSpace() *SiteSpaceUpdateOne {
+	_u.mutation.ClearSpace()
+	return _u
 }
 
 // ClearSection clears the "section" edge to the SiteSection entity.
@@ -529,6 +747,11 @@ func (_u *SiteSpaceUpdateOne) defaults() error {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *SiteSpaceUpdateOne) check() error {
+	if v, ok := _u.mutation.SpaceID(); ok {
+		if err := sitespace.SpaceIDValidator(v); err != nil {
+			return &ValidationError{Name: "space_id", err: fmt.Errorf(`ent: validator failed for field "SiteSpace.space_id": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Path(); ok {
 		if err := sitespace.PathValidator(v); err != nil {
 			return &ValidationError{Name: "path", err: fmt.Errorf(`ent: validator failed for field "SiteSpace.path": %w`, err)}
@@ -537,6 +760,16 @@ func (_u *SiteSpaceUpdateOne) check() error {
 	if v, ok := _u.mutation.Condition(); ok {
 		if err := sitespace.ConditionValidator(v); err != nil {
 			return &ValidationError{Name: "condition", err: fmt.Errorf(`ent: validator failed for field "SiteSpace.condition": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Title(); ok {
+		if err := sitespace.TitleValidator(v); err != nil {
+			return &ValidationError{Name: "title", err: fmt.Errorf(`ent: validator failed for field "SiteSpace.title": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.PageID(); ok {
+		if err := sitespace.PageIDValidator(v); err != nil {
+			return &ValidationError{Name: "page_id", err: fmt.Errorf(`ent: validator failed for field "SiteSpace.page_id": %w`, err)}
 		}
 	}
 	if v, ok := _u.mutation.Position(); ok {
@@ -603,6 +836,21 @@ func (_u *SiteSpaceUpdateOne) sqlSave(ctx context.Context) (_node *SiteSpace, er
 	if _u.mutation.ConditionCleared() {
 		_spec.ClearField(sitespace.FieldCondition, field.TypeString)
 	}
+	if value, ok := _u.mutation.Title(); ok {
+		_spec.SetField(sitespace.FieldTitle, field.TypeString, value)
+	}
+	if _u.mutation.TitleCleared() {
+		_spec.ClearField(sitespace.FieldTitle, field.TypeString)
+	}
+	if value, ok := _u.mutation.PageID(); ok {
+		_spec.SetField(sitespace.FieldPageID, field.TypeString, value)
+	}
+	if _u.mutation.PageIDCleared() {
+		_spec.ClearField(sitespace.FieldPageID, field.TypeString)
+	}
+	if value, ok := _u.mutation.Hidden(); ok {
+		_spec.SetField(sitespace.FieldHidden, field.TypeBool, value)
+	}
 	if value, ok := _u.mutation.IsDefault(); ok {
 		_spec.SetField(sitespace.FieldIsDefault, field.TypeBool, value)
 	}
@@ -620,6 +868,35 @@ func (_u *SiteSpaceUpdateOne) sqlSave(ctx context.Context) (_node *SiteSpace, er
 	}
 	if _u.mutation.CustomizationUpdatedAtCleared() {
 		_spec.ClearField(sitespace.FieldCustomizationUpdatedAt, field.TypeTime)
+	}
+	if _u.mutation.SpaceCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   sitespace.SpaceTable,
+			Columns: []string{sitespace.SpaceColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(space.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.SpaceIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   sitespace.SpaceTable,
+			Columns: []string{sitespace.SpaceColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(space.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _u.mutation.SectionCleared() {
 		edge := &sqlgraph.EdgeSpec{

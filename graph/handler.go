@@ -8,7 +8,6 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
-	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -28,10 +27,19 @@ type Limits struct {
 	Aliases       int  // aliased fields in one operation
 	Tokens        int  // lexer tokens of the query text
 	Introspection bool // let clients (GraphiQL) read the schema
+	// Shape bounds a document's selections before it is validated (limits.Shape).
+	Shape limits.Shape
 }
 
 // DefaultLimits are the limits of a server started without flags.
-var DefaultLimits = Limits{Depth: 12, Complexity: 5000, Aliases: 30, Tokens: 15000, Introspection: true}
+var DefaultLimits = Limits{Depth: 12, Complexity: 5000, Aliases: 30, Tokens: 15000, Introspection: true,
+	Shape: limits.Shape{FieldsPerSet: 200, Fields: 2000, Directives: 50, Spreads: 500}}
+
+// The query cache keeps up to 1,000 validated documents within 8 MiB of query text.
+const (
+	cachedDocuments     = 1000
+	cachedDocumentBytes = 8 << 20
+)
 
 // NewHandler returns the GraphQL endpoint over the resolvers: POST only (no queries in URLs).
 func NewHandler(r *Resolver, l Limits) *handler.Server {
@@ -40,7 +48,9 @@ func NewHandler(r *Resolver, l Limits) *handler.Server {
 	srv := handler.New(generated.NewExecutableSchema(cfg))
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.POST{})
-	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	cache := limits.NewDocumentCache(cachedDocuments, cachedDocumentBytes)
+	srv.SetQueryCache(cache)
+	srv.Use(limits.ShapeLimit{Shape: l.Shape, Tokens: l.Tokens, Cache: cache})
 	if l.Introspection {
 		srv.Use(extension.Introspection{})
 	}

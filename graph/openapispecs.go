@@ -10,6 +10,7 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/openapispec"
 	"github.com/binderyhq/bindery/ent/openapispecversion"
+	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/apperr"
@@ -34,14 +35,6 @@ var specSlugPattern = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
 // specManager is the role that manages specs: the one rule.ForOrganization's createOpenAPISpec
 // and the schema's policy name.
 const specManager = viewer.RoleReview
-
-// openAPILimits are the configured bounds of processing, or the defaults.
-func (r *Resolver) openAPILimits() openapi.Limits {
-	if r.OpenAPILimits == (openapi.Limits{}) {
-		return openapi.DefaultLimits
-	}
-	return r.OpenAPILimits
-}
 
 // openAPISpec returns the spec of an organization with this slug.
 // Returns NOT_FOUND if either does not exist or the viewer may not see it.
@@ -106,8 +99,8 @@ func (r *Resolver) checkSpecSource(in *model.OpenAPISpecSourceInput) (specSource
 		return specSource{}, apperr.Invalidf("source: needs url or text")
 	case *in.Text == "":
 		return specSource{}, apperr.Invalidf("source.text: must not be empty")
-	case int64(len(*in.Text)) > r.openAPILimits().MaxBytes:
-		return specSource{}, apperr.TooLargef("source.text: must be at most %d bytes", r.openAPILimits().MaxBytes)
+	case int64(len(*in.Text)) > r.OpenAPILimits.MaxBytes:
+		return specSource{}, apperr.TooLargef("source.text: must be at most %d bytes", r.OpenAPILimits.MaxBytes)
 	}
 	return specSource{text: []byte(*in.Text)}, nil
 }
@@ -292,6 +285,23 @@ func (r *Resolver) SpecVersion(ctx context.Context, s *ent.OpenAPISpec, id strin
 	return v, notFound(err, "OpenAPI specification version")
 }
 
+// PublicSpecVersion returns a version of a public spec, with its content, for anyone: the spec's
+// visibility is the authority, so the system reads it. id may be "latest".
+// Returns NOT_FOUND when the organization has no public spec with this slug, or it has no such
+// version.
+func (r *Resolver) PublicSpecVersion(ctx context.Context, orgID, slug, id string) (*ent.OpenAPISpecVersion, error) {
+	sys := privacy.DecisionContext(viewer.NewContext(ctx, viewer.System()), privacy.Allow)
+	s, err := r.Client.OpenAPISpec.Query().Where(openapispec.OrganizationID(orgID), openapispec.Slug(slug),
+		openapispec.VisibilityEQ(openapispec.VisibilityPublic)).Only(sys)
+	if ent.IsNotFound(err) {
+		return nil, apperr.NotFoundf("no public OpenAPI specification has the slug %q", truncate(slug, 100))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return r.SpecVersion(sys, s, id, true)
+}
+
 // openAPISpecLastVersion is OpenAPISpec.lastVersion: nil until a processing succeeded.
 func (r *Resolver) openAPISpecLastVersion(ctx context.Context, s *ent.OpenAPISpec) (*ent.OpenAPISpecVersion, error) {
 	if s.LastVersionID == nil {
@@ -371,9 +381,9 @@ func (r *Resolver) processSource(ctx context.Context, s *ent.OpenAPISpec) (*open
 	var doc *openapi.Document
 	var err error
 	if s.SourceURL != nil {
-		doc, err = openapi.FromURL(ctx, r.Fetcher, *s.SourceURL, r.openAPILimits())
+		doc, err = openapi.FromURL(ctx, r.Fetcher, *s.SourceURL, r.OpenAPILimits)
 	} else {
-		doc, err = openapi.FromText(ctx, derefOr(s.SourceText, nil), r.openAPILimits())
+		doc, err = openapi.FromText(ctx, derefOr(s.SourceText, nil), r.OpenAPILimits)
 	}
 	if ctx.Err() != nil {
 		return nil, nil, ctx.Err()
@@ -405,9 +415,10 @@ func (r *Resolver) recordProcessing(ctx context.Context, tx *ent.Tx, s *ent.Open
 	upd := tx.OpenAPISpec.UpdateOne(s).SetProcessingState(openapispec.ProcessingStateComplete).SetLastProcessedAt(r.now())
 	if failure != nil {
 		return upd.SetLastProcessErrorCode(openapispec.LastProcessErrorCode(failure.Code)).
-			SetLastProcessError(truncate(failure.Message, 500)).Exec(ctx)
+			SetLastProcessError(truncate(failure.Message, 500)).SetLastProcessErrors(failure.Errors).
+			SetLastProcessErrorCount(failure.Count).Exec(ctx)
 	}
-	upd.ClearLastProcessErrorCode().ClearLastProcessError()
+	upd.ClearLastProcessErrorCode().ClearLastProcessError().ClearLastProcessErrors().SetLastProcessErrorCount(0)
 	if s.LastVersionID != nil {
 		last, err := tx.OpenAPISpecVersion.Query().Where(openapispecversion.ID(*s.LastVersionID)).
 			Select(openapispecversion.FieldDigest).String(ctx)

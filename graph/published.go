@@ -15,6 +15,7 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/internal/adaptive"
+	"github.com/binderyhq/bindery/internal/sitecustom"
 )
 
 // Published sites as their readers see them (the publish/ surface). A reader is a
@@ -47,6 +48,9 @@ type SiteVisit struct {
 	// SiteSpaces are the site spaces the reader sees, in order (each with its space loaded):
 	// those of the sections above, or the root level's for a site without sections.
 	SiteSpaces []*ent.SiteSpace
+
+	schema *adaptive.Schema // the site's visitor schema, nil for none
+	claims map[string]any   // the reader's claims, as conditions read them
 }
 
 // SiteSpacesOf returns the site spaces of a section ("" for the root level), in order.
@@ -58,6 +62,26 @@ func (v *SiteVisit) SiteSpacesOf(sectionID string) []*ent.SiteSpace {
 		}
 	}
 	return out
+}
+
+// Customization returns the settings a reader of a site space sees (the site's, with the site
+// space's override over them, as SiteSpace.customization answers a visitor), less the header
+// links whose condition the reader's claims do not satisfy.
+func (v *SiteVisit) Customization(ss *ent.SiteSpace) map[string]any {
+	settings := sitecustom.Public(sitecustom.Effective(v.Site.Customization, ss.Customization))
+	header, _ := settings["header"].(map[string]any)
+	links, _ := header["links"].([]any)
+	shown := []any{}
+	for _, l := range links {
+		item, _ := l.(map[string]any)
+		if condition, _ := item["condition"].(string); shows(&condition, v.schema, v.claims) {
+			shown = append(shown, l)
+		}
+	}
+	if header != nil {
+		header["links"] = shown
+	}
+	return settings
 }
 
 // VisitSite returns the published site ref names for a reader with the given audience, and
@@ -144,7 +168,7 @@ func (r *Resolver) visibleStructure(ctx context.Context, s *ent.Site, claims map
 	if err != nil {
 		return nil, err
 	}
-	visit := &SiteVisit{Site: s}
+	visit := &SiteVisit{Site: s, schema: schema, claims: claims}
 	shown := map[string]bool{"": len(sections) == 0} // section id ("" for the root level) → shown
 	for _, sec := range sections {
 		if shows(sec.Condition, schema, claims) {

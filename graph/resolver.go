@@ -33,7 +33,7 @@ type Resolver struct {
 	ImportLimits crawl.Limits
 	// Jobs is this process's job runner, woken when a write asks for background work (nil: the
 	// work waits for a runner's next look at the jobs table). OpenAPILimits bound the processing
-	// of OpenAPI documents (openapi.DefaultLimits when zero); OpenAPIRefresh is how often a spec
+	// of OpenAPI documents (server.New fills in the defaults and the gate); OpenAPIRefresh is how often a spec
 	// with a URL source is fetched again (0: only when asked).
 	Jobs           *jobs.Runner
 	OpenAPILimits  openapi.Limits

@@ -239,7 +239,8 @@ func RedirectURL(ctx context.Context, red *ent.SiteRedirect, suffix string, urls
 	return u, nil
 }
 
-// apiURLs are the published URLs of a site's destinations, for a member reading its redirects.
+// apiURLs are the published URLs of a site's destinations, for a member reading its redirects
+// (without a share key: siteRedirectTarget adds the request's).
 type apiURLs struct {
 	r    *Resolver
 	site *ent.Site
@@ -264,7 +265,7 @@ func (a apiURLs) SiteSpace(ctx context.Context, id string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return a.r.siteSpaceURL(ctx, ss)
+	return a.r.siteSpaceBaseURL(ctx, ss)
 }
 
 func (a apiURLs) Page(ctx context.Context, siteSpaceID, pageID string) (string, error) {
@@ -282,7 +283,7 @@ func (a apiURLs) Page(ctx context.Context, siteSpaceID, pageID string) (string, 
 	if err != nil {
 		return "", err
 	}
-	u, err := a.r.siteSpaceURL(ctx, ss)
+	u, err := a.r.siteSpaceBaseURL(ctx, ss)
 	return u + content.Tree.Path(pageID), err
 }
 

@@ -360,7 +360,8 @@ func (b *bulk) upsert(ctx context.Context, field string, src sourcepath.Source, 
 
 // siteRedirectTarget is Site.redirect and getSiteRedirectBySource: the redirect a reader of source
 // follows (the live one, else a draft), and the URL it leads to ("" when its destination is not
-// there any more, or not one the viewer sees). A wildcard source names the redirect of that very
+// there any more, or not one the viewer sees), with the request's share key when it is on the
+// site (keyedURL). A wildcard source names the redirect of that very
 // source. Returns INVALID for a source that is not one; nil when no redirect matches.
 func (r *Resolver) siteRedirectTarget(ctx context.Context, s *ent.Site, source string) (*model.SiteRedirectTarget, error) {
 	src, err := parseSource("source", source)
@@ -378,6 +379,9 @@ func (r *Resolver) siteRedirectTarget(ctx context.Context, s *ent.Site, source s
 		target, err := RedirectURL(ctx, red, suffix, apiURLs{r: r, site: s})
 		if err != nil {
 			return nil, err
+		}
+		if target != "" && red.DestinationKind != siteredirect.DestinationKindExternal {
+			target = keyedURL(ctx, s.ID, target) // never on an address outside the site
 		}
 		return &model.SiteRedirectTarget{Redirect: red, Target: target}, nil
 	}

@@ -21,6 +21,7 @@ const (
 	siteTitleMin, siteTitleMax = 2, 128
 	sitePathMax                = 100
 	siteSpacesMax              = 1000 // spaces named in one create
+	pageIDMax                  = 100  // a site space's home page id (ids are far shorter)
 )
 
 // site returns a site of an organization the viewer sees.

@@ -68,6 +68,16 @@ func (r *organizationResolver) Site(ctx context.Context, obj *ent.Organization, 
 	return r.site(ctx, obj.ID, id)
 }
 
+// Structure is the resolver for the structure field.
+func (r *publishedContentSiteResolver) Structure(ctx context.Context, obj *model.PublishedContentSite) (*model.SiteStructure, error) {
+	return r.siteStructure(ctx, obj.Site)
+}
+
+// Customizations is the resolver for the customizations field.
+func (r *publishedContentSiteResolver) Customizations(ctx context.Context, obj *model.PublishedContentSite) (*model.PublishedSiteCustomizations, error) {
+	return r.publishedCustomizations(ctx, obj)
+}
+
 // Proxy is the resolver for the proxy field.
 func (r *siteResolver) Proxy(ctx context.Context, obj *ent.Site) (*model.SiteProxy, error) {
 	return r.siteProxy(obj), nil
@@ -85,12 +95,17 @@ func (r *siteResolver) DefaultSiteSpace(ctx context.Context, obj *ent.Site) (*en
 
 // URL is the resolver for the url field.
 func (r *siteResolver) URL(ctx context.Context, obj *ent.Site) (string, error) {
-	return r.siteURL(obj), nil
+	return keyedURL(ctx, obj.ID, r.siteURL(obj)), nil
 }
 
 // AdaptiveContent is the resolver for the adaptiveContent field.
 func (r *siteResolver) AdaptiveContent(ctx context.Context, obj *ent.Site) (*model.SiteAdaptiveContent, error) {
 	return &model.SiteAdaptiveContent{Enabled: obj.AdaptiveContentEnabled}, nil
+}
+
+// PublishedContent is the resolver for the publishedContent field.
+func (r *siteResolver) PublishedContent(ctx context.Context, obj *ent.Site, shareKey *string) (*model.PublishedContentSite, error) {
+	return r.publishedContent(ctx, obj, shareKey)
 }
 
 // Permissions is the resolver for the permissions field.
@@ -113,6 +128,11 @@ func (r *siteSpaceResolver) URL(ctx context.Context, obj *ent.SiteSpace) (string
 	return r.siteSpaceURL(ctx, obj)
 }
 
+// PublishedContentSite returns generated.PublishedContentSiteResolver implementation.
+func (r *Resolver) PublishedContentSite() generated.PublishedContentSiteResolver {
+	return &publishedContentSiteResolver{r}
+}
+
 // Site returns generated.SiteResolver implementation.
 func (r *Resolver) Site() generated.SiteResolver { return &siteResolver{r} }
 
@@ -120,6 +140,7 @@ func (r *Resolver) Site() generated.SiteResolver { return &siteResolver{r} }
 func (r *Resolver) SiteSpace() generated.SiteSpaceResolver { return &siteSpaceResolver{r} }
 
 type (
-	siteResolver      struct{ *Resolver }
-	siteSpaceResolver struct{ *Resolver }
+	publishedContentSiteResolver struct{ *Resolver }
+	siteResolver                 struct{ *Resolver }
+	siteSpaceResolver            struct{ *Resolver }
 )

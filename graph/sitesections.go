@@ -73,13 +73,14 @@ func (r *Resolver) sectionURL(s *ent.Site, sec *ent.SiteSection) string {
 	return u
 }
 
-// siteSectionURL is SiteSection.url: sectionURL, its site looked up for the whole level at once.
+// siteSectionURL is SiteSection.url: sectionURL with the share key resolved for the site
+// (keyedURL), its site looked up for the whole level at once.
 func (r *Resolver) siteSectionURL(ctx context.Context, sec *ent.SiteSection) (string, error) {
 	s, err := siteOf(ctx, r, sec, func(sec *ent.SiteSection) string { return sec.SiteID })
 	if err != nil {
 		return "", err
 	}
-	return r.sectionURL(s, sec), nil
+	return keyedURL(ctx, s.ID, r.sectionURL(s, sec)), nil
 }
 
 // sectionGroupOf returns the group of a section, nil when it is in none.

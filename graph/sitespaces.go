@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/99designs/gqlgen/graphql"
+
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/privacy"
@@ -81,8 +83,11 @@ func (r *Resolver) siteSpaceSpace(ctx context.Context, ss *ent.SiteSpace) (*ent.
 	return sp, err
 }
 
-// siteSpaceTitle is SiteSpace.title: its space's.
+// siteSpaceTitle is SiteSpace.title: the one it was given, else its space's.
 func (r *Resolver) siteSpaceTitle(ctx context.Context, ss *ent.SiteSpace) (string, error) {
+	if ss.Title != nil {
+		return *ss.Title, nil
+	}
 	sp, err := r.siteSpaceSpace(ctx, ss)
 	if err != nil {
 		return "", err
@@ -95,10 +100,17 @@ func (r *Resolver) siteURL(s *ent.Site) string {
 	return strings.TrimRight(r.BaseURL, "/") + "/sites/" + derefOr(s.Basename, s.ID)
 }
 
-// siteSpaceURL is SiteSpace.url: where its site serves it (publish): the site's URL, then its
+// siteSpaceURL is SiteSpace.url: siteSpaceBaseURL with the share key resolved for the site
+// (keyedURL).
+func (r *Resolver) siteSpaceURL(ctx context.Context, ss *ent.SiteSpace) (string, error) {
+	u, err := r.siteSpaceBaseURL(ctx, ss)
+	return keyedURL(ctx, ss.SiteID, u), err
+}
+
+// siteSpaceBaseURL is where its site serves a site space (publish): the site's URL, then its
 // section's path unless that is the site's default section, then its own path unless it is the
 // default of its level. Its site and section are looked up for the whole level at once.
-func (r *Resolver) siteSpaceURL(ctx context.Context, ss *ent.SiteSpace) (string, error) {
+func (r *Resolver) siteSpaceBaseURL(ctx context.Context, ss *ent.SiteSpace) (string, error) {
 	s, err := siteOf(ctx, r, ss, func(ss *ent.SiteSpace) string { return ss.SiteID })
 	if err != nil {
 		return "", err
@@ -119,19 +131,23 @@ func (r *Resolver) siteSpaceURL(ctx context.Context, ss *ent.SiteSpace) (string,
 	return u, nil
 }
 
-// addSiteSpace shows a space on a site (in.SpaceID nil: a new space titled like the site), after
-// the site spaces of its level. It takes the create role in the site's organization.
-// Returns NOT_FOUND naming spaceId or sectionId, CONFLICT when the space is already in that level.
+// addSiteSpace shows a space on a site (in.SpaceID nil: a new space titled like the site, or as
+// in.Title), after the site spaces of its level, with the title and home page given (decision
+// 178). It takes the create role in the site's organization. Returns NOT_FOUND naming spaceId,
+// sectionId or pageId, INVALID naming title or pageId, CONFLICT when the space is already in that
+// level.
 func (r *Resolver) addSiteSpace(ctx context.Context, orgID, siteID string, in model.AddSiteSpaceInput) (*ent.SiteSpace, error) {
 	s, err := r.manageableSite(ctx, orgID, siteID, "add spaces to sites")
 	if err != nil {
 		return nil, err
 	}
-	var sp *ent.Space
-	if in.SpaceID != nil {
-		if sp, err = r.spaceForSite(ctx, orgID, "spaceId", *in.SpaceID); err != nil {
-			return nil, err
-		}
+	title, err := siteSpaceTitleInput(in.Title)
+	if err != nil {
+		return nil, err
+	}
+	sp, err := r.spaceWithHome(ctx, orgID, in.SpaceID, in.PageID)
+	if err != nil {
+		return nil, err
 	}
 	var added []*ent.SiteSpace
 	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
@@ -144,17 +160,68 @@ func (r *Resolver) addSiteSpace(ctx context.Context, orgID, siteID string, in mo
 			return err
 		}
 		if sp == nil {
-			if sp, err = r.newSpaceFor(ctx, tx, locked.OrganizationID, locked.Title); err != nil {
+			if sp, err = r.newSpaceFor(ctx, tx, locked.OrganizationID, derefOr(title, locked.Title)); err != nil {
 				return err
 			}
 		}
-		added, err = appendSiteSpaces(ctx, tx, locked, section, []*ent.Space{sp})
-		return err
+		if added, err = appendSiteSpaces(ctx, tx, locked, section, []*ent.Space{sp}); err != nil || title == nil && in.PageID == nil {
+			return err
+		}
+		return tx.SiteSpace.UpdateOne(added[0]).SetNillableTitle(title).SetNillablePageID(in.PageID).Exec(ctx)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return r.siteSpace(ctx, s, added[0].ID)
+}
+
+// siteSpaceTitleInput checks a site space's title given on its creation: nil when none is given,
+// else trimmed, 2 to 128 characters (the reference's SiteTitle). Returns INVALID naming title.
+func siteSpaceTitleInput(title *string) (*string, error) {
+	if title == nil {
+		return nil, nil
+	}
+	t, err := trimmedText("title", *title, siteTitleMin, siteTitleMax)
+	return &t, err
+}
+
+// spaceWithHome returns the space a new site space shows (nil for a new space), after checking
+// its home page. Returns NOT_FOUND naming spaceId or pageId, INVALID naming pageId.
+func (r *Resolver) spaceWithHome(ctx context.Context, orgID string, spaceID, pageID *string) (*ent.Space, error) {
+	if spaceID == nil {
+		if pageID != nil {
+			return nil, apperr.Invalidf("pageId: a new space has no pages yet (add the site space, then set its home page)")
+		}
+		return nil, nil
+	}
+	sp, err := r.spaceForSite(ctx, orgID, "spaceId", *spaceID)
+	if err == nil && pageID != nil {
+		err = r.checkHomePage(ctx, sp.ID, *pageID)
+	}
+	return sp, err
+}
+
+// checkHomePage checks that pageID names a document page of the space's current content: a
+// site space's custom home page. Returns NOT_FOUND or INVALID naming pageId.
+func (r *Resolver) checkHomePage(ctx context.Context, spaceID, pageID string) error {
+	if err := checkText("pageId", pageID, 1, pageIDMax); err != nil {
+		return err
+	}
+	content, err := r.SpaceContent(ctx, spaceID, nil)
+	if err != nil && !isNotFound(err) {
+		return err
+	}
+	var p *tree.Page
+	if content != nil {
+		p = content.Tree.Page(pageID)
+	}
+	switch {
+	case p == nil:
+		return apperr.NotFoundf("pageId: space %q has no page with the id %q", spaceID, truncate(pageID, 80))
+	case p.Type != "document":
+		return apperr.Invalidf("pageId: page %q is a %s; a home page must be a document", pageID, p.Type)
+	}
+	return nil
 }
 
 // levelFor returns the level a site space is added to: the section named (one of the site's),
@@ -199,8 +266,8 @@ func appendSiteSpaces(ctx context.Context, tx *ent.Tx, s *ent.Site, section *str
 		return nil, err
 	}
 	for _, sp := range spaces {
-		if slices.ContainsFunc(sibs, func(o *ent.SiteSpace) bool { return o.SpaceID == sp.ID }) {
-			return nil, apperr.Conflictf("spaceId: the space %q is already on this site at this level", sp.ID)
+		if err := spaceFree(sibs, "", sp.ID); err != nil {
+			return nil, err
 		}
 	}
 	keys, err := appendKeys(ctx, tx, sibs, len(spaces))
@@ -302,42 +369,117 @@ func lockSite(ctx context.Context, tx *ent.Tx, siteID string) (*ent.Site, error)
 	return s, notFound(err, "site")
 }
 
-// updateSiteSpace changes a site space's path (unique in its level) and condition (null removes
-// it). It takes the create role in the site's organization. Returns INVALID naming the field,
-// CONFLICT naming a path another site space or section of the level holds.
+// updateSiteSpace changes a site space: its path (unique in its level), condition, space (one
+// not yet in its level), home page, title (null removes those three) and hidden flag. It takes the
+// create role in the site's organization. Every field is checked before anything is written.
+// Returns INVALID naming the field, NOT_FOUND naming spaceId or pageId, CONFLICT naming a path or
+// space another site space (or section) of the level holds.
 func (r *Resolver) updateSiteSpace(ctx context.Context, orgID, siteID, id string, in model.UpdateSiteSpaceInput) (*ent.SiteSpace, error) {
 	s, ss, err := r.manageableSiteSpace(ctx, orgID, siteID, id, "change site spaces")
 	if err != nil {
 		return nil, err
 	}
-	if in.Path != nil && *in.Path != ss.Path {
-		if err := checkSegment("path", *in.Path, sitePathMax); err != nil {
-			return nil, err
-		}
-	}
-	if c := in.Condition.Value(); c != nil {
-		if err := checkSiteCondition(ctx, s, *c); err != nil {
-			return nil, err
-		}
+	c, err := r.checkSiteSpaceChange(ctx, s, ss, in)
+	if err != nil {
+		return nil, err
 	}
 	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
 		if _, err := lockSite(ctx, tx, s.ID); err != nil {
 			return err
 		}
-		upd := tx.SiteSpace.UpdateOneID(ss.ID)
-		if in.Path != nil && *in.Path != ss.Path {
-			if err := pathFree(ctx, tx, ss, *in.Path); err != nil {
-				return err
-			}
-			upd.SetPath(*in.Path)
+		upd, err := c.apply(ctx, tx, ss)
+		if err != nil {
+			return err
 		}
-		_ = setOrClear(in.Condition, nil, upd.SetCondition, upd.ClearCondition)
 		return notFound(upd.Exec(ctx), "site space")
 	})
 	if err != nil {
 		return nil, err
 	}
 	return r.siteSpace(ctx, s, ss.ID)
+}
+
+// siteSpaceChange is an update of a site space, checked.
+type siteSpaceChange struct {
+	in    model.UpdateSiteSpaceInput
+	space *ent.Space                 // the space it shows instead; nil when that stays
+	title graphql.Omittable[*string] // in.Title, trimmed
+}
+
+// checkSiteSpaceChange checks an update of ss of site s: a path that changes, the condition
+// against the site's visitor schema, a new space (one of the organization the viewer reads), the
+// home page (a document of the space it will show), the title.
+func (r *Resolver) checkSiteSpaceChange(ctx context.Context, s *ent.Site, ss *ent.SiteSpace, in model.UpdateSiteSpaceInput) (*siteSpaceChange, error) {
+	c := &siteSpaceChange{in: in, title: in.Title}
+	if in.Path != nil && *in.Path != ss.Path {
+		if err := checkSegment("path", *in.Path, sitePathMax); err != nil {
+			return nil, err
+		}
+	}
+	if cond := in.Condition.Value(); cond != nil {
+		if err := checkSiteCondition(ctx, s, *cond); err != nil {
+			return nil, err
+		}
+	}
+	spaceID := ss.SpaceID
+	if in.SpaceID != nil && *in.SpaceID != ss.SpaceID {
+		sp, err := r.spaceForSite(ctx, s.OrganizationID, "spaceId", *in.SpaceID)
+		if err != nil {
+			return nil, err
+		}
+		c.space, spaceID = sp, sp.ID
+	}
+	if p := in.PageID.Value(); p != nil {
+		if err := r.checkHomePage(ctx, spaceID, *p); err != nil {
+			return nil, err
+		}
+	}
+	if in.Title.Value() != nil {
+		t, err := siteSpaceTitleInput(in.Title.Value())
+		if err != nil {
+			return nil, err
+		}
+		c.title = graphql.OmittableOf(t)
+	}
+	return c, nil
+}
+
+// apply returns the update of ss in tx, the site's row locked: a new path and a new space must be
+// free in its level. A new space takes the home page given, else none (the old space's page is
+// none of the new one's).
+func (c *siteSpaceChange) apply(ctx context.Context, tx *ent.Tx, ss *ent.SiteSpace) (*ent.SiteSpaceUpdateOne, error) {
+	upd := tx.SiteSpace.UpdateOneID(ss.ID).SetNillableHidden(c.in.Hidden)
+	if p := c.in.Path; p != nil && *p != ss.Path {
+		if err := pathFree(ctx, tx, ss, *p); err != nil {
+			return nil, err
+		}
+		upd.SetPath(*p)
+	}
+	if c.space != nil {
+		sibs, err := levelSiteSpaces(ctx, tx, ss.SiteID, ss.SectionID)
+		if err == nil {
+			err = spaceFree(sibs, ss.ID, c.space.ID)
+		}
+		if err != nil {
+			return nil, err
+		}
+		upd.SetSpaceID(c.space.ID)
+		if !c.in.PageID.IsSet() {
+			upd.ClearPageID()
+		}
+	}
+	_ = setOrClear(c.in.Condition, nil, upd.SetCondition, upd.ClearCondition)
+	_ = setOrClear(c.in.PageID, nil, upd.SetPageID, upd.ClearPageID)
+	_ = setOrClear(c.title, nil, upd.SetTitle, upd.ClearTitle)
+	return upd, nil
+}
+
+// spaceFree returns CONFLICT when a site space of sibs other than self already shows the space.
+func spaceFree(sibs []*ent.SiteSpace, self, spaceID string) error {
+	if slices.ContainsFunc(sibs, func(o *ent.SiteSpace) bool { return o.ID != self && o.SpaceID == spaceID }) {
+		return apperr.Conflictf("spaceId: the space %q is already on this site at this level", spaceID)
+	}
+	return nil
 }
 
 // pathFree returns CONFLICT when path is held by another site space of ss's level, or, at the

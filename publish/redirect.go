@@ -8,7 +8,6 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/graph"
-	"github.com/binderyhq/bindery/graph/content/tree"
 )
 
 // Redirects. A path of a site that names no page (a page there always wins) is looked up, after
@@ -29,14 +28,14 @@ var credentialParams = map[string]bool{"shareKey": true, "share": true, "jwt_tok
 func (s *siteView) missingPage(w http.ResponseWriter, req *http.Request, path string, at *pageAt) {
 	target, permanent, err := s.redirectTarget(path, at)
 	if err != nil || target == "" || sameTarget(target, req) {
-		s.h.fail(w, firstErr(err, errPageNotFound))
+		s.h.fail(w, req, firstErr(err, errPageNotFound))
 		return
 	}
 	status := http.StatusTemporaryRedirect
 	if permanent && s.publicAudience() {
 		status = http.StatusPermanentRedirect
 	}
-	s.cacheFor(w)
+	s.setCacheControl(w)
 	w.Header().Set("Location", withQuery(target, req))
 	w.WriteHeader(status)
 }
@@ -72,11 +71,6 @@ func (s *siteView) redirectTarget(path string, at *pageAt) (string, bool, error)
 		return s.markdownURL(at.loc, at.content.Tree, p), true, nil
 	}
 	return s.pageURL(at.loc, at.content.Tree, p), true, nil
-}
-
-// markdownURL is where a page's Markdown is served.
-func (s *siteView) markdownURL(loc location, t *tree.Tree, p *tree.Page) string {
-	return s.siteSpaceURL(loc.section, loc.siteSpace) + t.Path(p.ID) + ".md"
 }
 
 func firstErr(err, otherwise error) error {

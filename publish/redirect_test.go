@@ -13,16 +13,6 @@ import (
 	"github.com/binderyhq/bindery/ent/site"
 )
 
-// pageID is the id of the page at a path of the space's content.
-func (f *siteFixture) pageID(t *testing.T, path string) string {
-	t.Helper()
-	r := f.e.Do(f.admin, "GET", "/v1/spaces/"+f.space+"/content/path/"+path, nil)
-	if r.Status != http.StatusOK {
-		t.Fatalf("page %s: %d %s", path, r.Status, r.Body)
-	}
-	return r.Map(t)["id"].(string)
-}
-
 // redirect creates a site redirect through the API.
 func (f *siteFixture) redirect(t *testing.T, body map[string]any) {
 	t.Helper()

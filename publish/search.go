@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 
@@ -12,14 +13,21 @@ import (
 // slug, so it names no page.
 const searchSegment = "~search"
 
-// searchResults is how many pages a results page lists.
-const searchResults = 20
+// searchResults is how many pages a results page lists, and suggestions how many search as
+// you type shows.
+const (
+	searchResults = 20
+	suggestions   = 8
+)
+
+// jsonSuffix ends the path of the search that answers JSON (~search.json), for search as you type.
+const jsonSuffix = ".json"
 
 // serveSearch answers a site space's search results page (?q=), a page that works without script.
 func (s *siteView) serveSearch(w http.ResponseWriter, req *http.Request, loc location) {
 	content, err := s.h.r.SpaceContent(s.ctx, loc.siteSpace.SpaceID, nil)
 	if err != nil {
-		s.h.fail(w, err)
+		s.h.fail(w, req, err)
 		return
 	}
 	q := strings.TrimSpace(req.URL.Query().Get("q"))
@@ -27,17 +35,40 @@ func (s *siteView) serveSearch(w http.ResponseWriter, req *http.Request, loc loc
 	s.frame(&v, loc, content.Tree, "")
 	v.Canonical = s.h.baseURL + v.SearchURL
 	if q != "" {
-		if err := s.search(v.Search, loc, content.Tree); err != nil {
-			s.h.fail(w, err)
+		if err := s.search(v.Search, loc, content.Tree, searchResults); err != nil {
+			s.h.fail(w, req, err)
 			return
 		}
 	}
 	s.writeHTML(w, v)
 }
 
-// search fills the results of a query over the site space's pages.
-func (s *siteView) search(v *searchView, loc location, t *tree.Tree) error {
-	limit := searchResults
+// serveSuggestions answers search as you type (…/~search.json?q=): the first results of the
+// query as JSON, {"query", "results": [{"title", "url", "ancestors", "sections": [{"title",
+// "url", "body"}]}]}, read as the results page reads them. A query search refuses is 400.
+func (s *siteView) serveSuggestions(w http.ResponseWriter, req *http.Request, loc location) {
+	content, err := s.h.r.SpaceContent(s.ctx, loc.siteSpace.SpaceID, nil)
+	if err != nil {
+		s.h.fail(w, req, err)
+		return
+	}
+	v := &searchView{Query: strings.TrimSpace(req.URL.Query().Get("q")), Results: []searchResult{}}
+	if v.Query != "" {
+		if err := s.search(v, loc, content.Tree, suggestions); err != nil {
+			s.h.fail(w, req, err)
+			return
+		}
+	}
+	if v.Problem != "" {
+		writeJSONError(w, http.StatusBadRequest, v.Problem)
+		return
+	}
+	s.setCacheControl(w)
+	writeJSON(w, http.StatusOK, map[string]any{"query": v.Query, "results": v.Results})
+}
+
+// search fills the first results of a query over the site space's pages.
+func (s *siteView) search(v *searchView, loc location, t *tree.Tree, limit int) error {
 	conn, err := s.h.r.Space().Search(s.ctx, loc.siteSpace.Edges.Space, v.Query, &limit, nil)
 	if e := apperr.As(err); e != nil && e.Kind == apperr.Invalid {
 		v.Problem = e.Message
@@ -64,4 +95,22 @@ func (s *siteView) search(v *searchView, loc location, t *tree.Tree) error {
 		v.Results = append(v.Results, r)
 	}
 	return nil
+}
+
+// wantsJSON reports whether a request is search as you type's, which answers errors as JSON too.
+func wantsJSON(req *http.Request) bool {
+	return strings.HasSuffix(req.URL.Path, searchSegment+jsonSuffix)
+}
+
+// writeJSON answers a value as JSON.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// writeJSONError answers an error as the API does: {"error":{"code","message"}}.
+func writeJSONError(w http.ResponseWriter, status int, message string) {
+	writeJSON(w, status, map[string]any{"error": map[string]any{"code": status, "message": message}})
 }

@@ -20,6 +20,7 @@ type siteView struct {
 	base  string // "/sites/{ref}", "" on the site's own hostname
 	// landings are the landing pages of the trees read, found once per tree (firstDocument).
 	landings map[*tree.Tree]*tree.Page
+	look     *look // the look of the site space read (lookOf)
 }
 
 // location is where a path leads: a section (nil for a site without sections), one of its site
@@ -96,12 +97,28 @@ func (s *siteView) siteSpaceURL(sec *ent.SiteSection, ss *ent.SiteSpace) string 
 	return s.sectionURL(sec) + ss.Path + "/"
 }
 
-// pageURL is the URL of a page of a site space; the first page of the space is its root.
+// pageURL is the URL of a page of a site space; its landing page is its root.
 func (s *siteView) pageURL(loc location, t *tree.Tree, p *tree.Page) string {
-	if first := s.landing(t); first != nil && first.ID == p.ID {
+	if first := s.landingOf(loc.siteSpace, t); first != nil && first.ID == p.ID {
 		return s.siteSpaceURL(loc.section, loc.siteSpace)
 	}
 	return s.siteSpaceURL(loc.section, loc.siteSpace) + t.Path(p.ID)
+}
+
+// markdownURL is where a page's Markdown is served.
+func (s *siteView) markdownURL(loc location, t *tree.Tree, p *tree.Page) string {
+	return s.siteSpaceURL(loc.section, loc.siteSpace) + t.Path(p.ID) + ".md"
+}
+
+// landingOf is the page readers land on in a site space showing t: its home page when that is a
+// document of t (decision 178), else the space's first document.
+func (s *siteView) landingOf(ss *ent.SiteSpace, t *tree.Tree) *tree.Page {
+	if ss.PageID != nil {
+		if p := t.Page(*ss.PageID); p != nil && p.Type == "document" {
+			return p
+		}
+	}
+	return s.landing(t)
 }
 
 // landing is firstDocument of t, found once per request.

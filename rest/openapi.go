@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -80,8 +81,10 @@ func (a *api) openAPISpec(ctx context.Context, s *ent.OpenAPISpec) (OpenAPISpec,
 	if s.LastProcessErrorCode != nil {
 		code := string(*s.LastProcessErrorCode)
 		w.LastProcessErrorCode = &code
-		w.LastProcessedErrors = []openAPIError{{Code: code, Message: derefString(s.LastProcessError)}}
-		w.LastProcessedErrorCount = 1
+		w.LastProcessedErrorCount = s.LastProcessErrorCount
+		for _, msg := range s.LastProcessErrors {
+			w.LastProcessedErrors = append(w.LastProcessedErrors, openAPIError{Code: code, Message: msg})
+		}
 	}
 	var err error
 	w.Permissions, err = a.r.OpenAPISpec().Permissions(ctx, s)
@@ -249,10 +252,38 @@ func (a *api) getOpenAPISpecContent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c := openAPIContent{Filesystem: v.Filesystem, URL: a.versionURL(s, v), URLs: openAPIContentURLs{Source: a.versionURL(s, v)}}
-	if s.Visibility == openapispec.VisibilityPublic && v.URL != "" {
-		c.URLs.Public = &v.URL
+	if s.Visibility == openapispec.VisibilityPublic {
+		public := v.URL // the source, for a document fetched from a URL (the reference's "external spec")
+		if public == "" {
+			public = a.publicSpecURL(s, v.ID)
+		}
+		c.URLs.Public = &public
 	}
 	respond(w, r, http.StatusOK, c, nil)
+}
+
+// publicSpecURL is where anyone reads a version of a public spec ("latest": the newest).
+func (a *api) publicSpecURL(s *ent.OpenAPISpec, versionID string) string {
+	return a.url("/openapi/" + s.OrganizationID + "/" + s.Slug + "/versions/" + versionID)
+}
+
+// servePublicOpenAPISpec serves the entry document of a version of a public spec as it was
+// fetched or given, without a token: the reference's public URL of a stored spec, which an API
+// reference's "Try it" loads from any page, so any origin may read it.
+func (a *api) servePublicOpenAPISpec(w http.ResponseWriter, r *http.Request) {
+	v, err := a.r.PublicSpecVersion(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "specSlug"), chi.URLParam(r, "versionId"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/"+string(v.Format))
+	h.Set("Access-Control-Allow-Origin", "*") // public content, read without credentials
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
+	h.Set("Cache-Control", "public, max-age=60") // a spec may be made private, or get a new version
+	h.Set("ETag", `"`+v.Digest+`"`)
+	http.ServeContent(w, r, "", v.CreatedAt, bytes.NewReader(v.Raw))
 }
 
 func (a *api) getOpenAPISpecRawContent(w http.ResponseWriter, r *http.Request) {

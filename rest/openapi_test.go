@@ -1,6 +1,8 @@
 package rest_test
 
 import (
+	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -214,6 +216,82 @@ func TestOpenAPISpecFromText(t *testing.T) {
 	}
 }
 
+// TestOpenAPISpecPublicURL checks that a public spec's content names a public URL that anyone
+// reads without a token (a stored spec's on this server, a fetched one's at its source), and
+// that a private spec has none.
+func TestOpenAPISpecPublicURL(t *testing.T) {
+	f := newSpecFixture(t)
+	text := `{"openapi":"3.1.0","info":{"title":"Stored","version":"1"},"paths":{}}`
+	f.create(t, "stored", map[string]any{"text": text})
+	f.create(t, "fetched", map[string]any{"url": f.base + "/api/openapi.yaml"})
+	publicOf := func(slug string) any {
+		var c struct{ URLs map[string]any }
+		f.e.Do(f.admin, "GET", f.path(slug, "versions", "latest", "content"), nil).JSON(t, &c)
+		return c.URLs["public"]
+	}
+	get := func(path string, header ...string) *http.Response {
+		req, _ := http.NewRequest("GET", f.e.Server.URL+path, nil)
+		for i := 0; i < len(header); i += 2 {
+			req.Header.Set(header[i], header[i+1])
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { res.Body.Close() })
+		return res
+	}
+	proxy := "/openapi/" + f.org + "/stored/versions/latest"
+	if publicOf("stored") != nil || get(proxy).StatusCode != 404 {
+		t.Fatal("a private spec has a public URL")
+	}
+	for _, slug := range []string{"stored", "fetched"} {
+		if r := f.e.Do(f.admin, "PATCH", f.path(slug), map[string]any{"visibility": "public"}); r.Status != 200 {
+			t.Fatalf("PATCH: %d %s", r.Status, r.Body)
+		}
+	}
+	t.Run("OKStored", func(t *testing.T) {
+		id := f.e.Do(f.admin, "GET", f.path("stored"), nil).Map(t)["lastVersion"].(string)
+		public, _ := publicOf("stored").(string)
+		path, ok := strings.CutPrefix(public, f.e.Server.URL)
+		if !ok || path != "/openapi/"+f.org+"/stored/versions/"+id {
+			t.Fatalf("public URL %q", public)
+		}
+		for _, p := range []string{path, proxy} {
+			res := get(p)
+			body, _ := io.ReadAll(res.Body)
+			if res.StatusCode != 200 || string(body) != text || res.Header.Get("Content-Type") != "application/json" ||
+				res.Header.Get("Access-Control-Allow-Origin") != "*" {
+				t.Fatalf("%s: %d %v %s", p, res.StatusCode, res.Header, body)
+			}
+			if again := get(p, "If-None-Match", res.Header.Get("ETag")); again.StatusCode != http.StatusNotModified {
+				t.Fatalf("%s again: %d", p, again.StatusCode)
+			}
+		}
+	})
+	t.Run("OKFetched", func(t *testing.T) {
+		if publicOf("fetched") != f.base+"/api/openapi.yaml" {
+			t.Fatalf("public URL %v", publicOf("fetched"))
+		}
+		res := get("/openapi/" + f.org + "/fetched/versions/latest")
+		if body, _ := io.ReadAll(res.Body); res.StatusCode != 200 || string(body) != petstoreYAML || res.Header.Get("Content-Type") != "application/yaml" {
+			t.Fatalf("%d %v %s", res.StatusCode, res.Header, body)
+		}
+	})
+	t.Run("ErrNotPublic", func(t *testing.T) {
+		for _, p := range []string{"/openapi/" + f.otherOrg + "/stored/versions/latest", "/openapi/" + f.org + "/nope/versions/latest",
+			"/openapi/" + f.org + "/stored/versions/nope"} {
+			if res := get(p); res.StatusCode != 404 {
+				t.Fatalf("%s: %d", p, res.StatusCode)
+			}
+		}
+		f.e.Do(f.admin, "PATCH", f.path("stored"), map[string]any{"visibility": "private"})
+		if publicOf("stored") != nil || get(proxy).StatusCode != 404 {
+			t.Fatal("a spec made private is still public")
+		}
+	})
+}
+
 // closedPort returns an address of 127.0.0.2 where nothing listens.
 func closedPort(t *testing.T) string {
 	ln, err := net.Listen("tcp", "127.0.0.2:0")
@@ -269,10 +347,47 @@ func TestOpenAPISpecBadSources(t *testing.T) {
 		f.e.Do(f.admin, "PUT", f.path("bad-a"), map[string]any{"source": map[string]any{"url": f.base + "/api/openapi.yaml"}})
 		f.e.RunDueJobs()
 		s := f.e.Do(f.admin, "GET", f.path("bad-a"), nil).Map(t)
-		if s["lastProcessErrorCode"] != nil || s["lastProcessedErrors"] != nil || s["lastVersion"] == nil {
+		if s["lastProcessErrorCode"] != nil || s["lastProcessedErrors"] != nil || s["lastProcessedErrorCount"] != 0.0 || s["lastVersion"] == nil {
 			t.Fatalf("after a success: %v", s)
 		}
 	})
+}
+
+// TestOpenAPISpecEveryProblem checks that an invalid document's spec shows each of its problems,
+// on REST and GraphQL.
+func TestOpenAPISpecEveryProblem(t *testing.T) {
+	f := newSpecFixture(t)
+	f.docs.set("/invalid.yaml", "openapi: 3.0.3\ninfo: {title: T}\npaths:\n  /a/{id}: {get: {responses: {'200': {description: ok}}}}\n"+
+		"components: {schemas: {A: {type: nonsense}}}\n")
+	s := f.create(t, "invalid", map[string]any{"url": f.base + "/invalid.yaml"})
+	errs, _ := s["lastProcessedErrors"].([]any)
+	if s["lastProcessErrorCode"] != "PARSE_ERROR" || s["lastProcessedErrorCount"] != 3.0 || len(errs) != 3 {
+		t.Fatalf("want 3 problems, got %v", s)
+	}
+	for i, part := range []string{`schema "A"`, "info", "/a/{id}"} {
+		e := errs[i].(map[string]any)
+		if e["code"] != "PARSE_ERROR" || !strings.Contains(e["message"].(string), part) {
+			t.Fatalf("problem %d: %v", i, e)
+		}
+	}
+	g := f.e.GraphQL(f.reader, `query($org: ID!) { organization(id: $org) { openAPISpec(slug: "invalid") {
+		lastProcessError lastProcessErrors lastProcessErrorCount } } }`, map[string]any{"org": f.org})
+	var data struct {
+		Organization struct {
+			OpenAPISpec struct {
+				LastProcessError      string
+				LastProcessErrors     []string
+				LastProcessErrorCount int
+			}
+		}
+	}
+	if err := json.Unmarshal(g.Data, &data); err != nil || len(g.Errors) > 0 {
+		t.Fatalf("%s %v %v", g.Data, g.Errors, err)
+	}
+	if got := data.Organization.OpenAPISpec; got.LastProcessErrorCount != 3 || len(got.LastProcessErrors) != 3 ||
+		!strings.Contains(got.LastProcessError, "3 problems") {
+		t.Fatalf("GraphQL: %+v", got)
+	}
 }
 
 func TestOpenAPISpecRefusesBadInput(t *testing.T) {

@@ -60,6 +60,7 @@ func NewRouter(c Config) http.Handler {
 	r.Handle("/graphql/assets/*", playground.Assets("/graphql/assets/"))
 	r.Get("/files/{token}", a.downloadFile) // signed URLs: the token is the authority, not a bearer
 	r.Get("/pdf/{token}", a.servePDF)
+	r.Get("/openapi/{organizationId}/{specSlug}/versions/{versionId}", a.servePublicOpenAPISpec) // public specs: no token
 	if c.Sites != nil {
 		c.Sites(r)
 	}
@@ -142,6 +143,7 @@ func (a *api) routes(r chi.Router) {
 	a.siteSharingRoutes(r)
 	a.siteRedirectRoutes(r)
 	r.Get("/orgs/{organizationId}/sites/{siteId}/structure", a.getSiteStructure)
+	r.Get("/orgs/{organizationId}/sites/{siteId}/published", a.getPublishedContentSite)
 	r.Get("/orgs/{organizationId}/sites/{siteId}/sections", a.listSiteSections)
 	r.Post("/orgs/{organizationId}/sites/{siteId}/sections", a.addSectionToSite)
 	r.Patch("/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}", a.updateSiteSection)

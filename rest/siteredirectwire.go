@@ -66,15 +66,10 @@ func (a *api) siteRedirect(ctx context.Context, red *ent.SiteRedirect) (SiteRedi
 	}, err
 }
 
-// redirectTarget is a found redirect and its target; a target on the site carries the request's
-// share key (keyed), an external one never does.
+// redirectTarget is a found redirect and its target.
 func (a *api) redirectTarget(ctx context.Context, t *model.SiteRedirectTarget) (RedirectTarget, error) {
 	red, err := a.siteRedirect(ctx, t.Redirect)
-	target := t.Target
-	if red.Destination.Kind != "external" {
-		target = keyed(ctx, target)
-	}
-	return RedirectTarget{Redirect: red, Target: target}, err
+	return RedirectTarget{Redirect: red, Target: t.Target}, err
 }
 
 func bulkResults(_ context.Context, results []*model.SiteRedirectUpsertResult) (map[string][]RedirectResult, error) {

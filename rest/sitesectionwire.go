@@ -65,7 +65,6 @@ func (a *api) siteSection(ctx context.Context, sec *ent.SiteSection) (SiteSectio
 		if w.URLs.Published, err = sr.URL(ctx, sec); err != nil {
 			return w, err
 		}
-		w.URLs.Published = keyed(ctx, w.URLs.Published)
 	}
 	w.SiteSpaces, err = convertAll(ctx, spaces, a.siteSpaceOf(s))
 	return w, err

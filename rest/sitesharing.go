@@ -52,13 +52,8 @@ func (a *api) shareLink(_ context.Context, l *ent.SiteShareLink) (ShareLink, err
 	return ShareLink{Object: "share-link", ID: l.ID, CreatedAt: l.CreatedAt, Name: l.Name, Active: l.Active}, nil
 }
 
-// shareKeyContext carries the share key a request presented (`shareKey`), once resolved.
-type shareKeyContext struct{}
-
-// withShareKey returns r carrying the share key of its `shareKey` parameter, resolved for site s
-// (NOT_FOUND when it is no active link's key of the site): published URLs written for the
-// request carry it (keyed).
-// sharedSiteOf loads the site named in the path, and returns r carrying its share key (withShareKey).
+// sharedSiteOf loads the site named in the path, and returns r carrying its share key
+// (withShareKey).
 func (a *api) sharedSiteOf(r *http.Request) (*ent.Site, *http.Request, error) {
 	s, err := a.siteOf(r.Context(), r)
 	if err != nil {
@@ -68,22 +63,15 @@ func (a *api) sharedSiteOf(r *http.Request) (*ent.Site, *http.Request, error) {
 	return s, r, err
 }
 
+// withShareKey returns r carrying the share key of its `shareKey` parameter, resolved for site s
+// (NOT_FOUND when it is no active link's key of the site): the published URLs the resolvers write
+// for the request carry it (graph.WithSiteShareKey).
 func (a *api) withShareKey(r *http.Request, s *ent.Site) (*http.Request, error) {
 	key, err := a.r.SiteShareKey(r.Context(), s, query{r}.str("shareKey"))
 	if err != nil || key == nil {
 		return r, err
 	}
-	return r.WithContext(context.WithValue(r.Context(), shareKeyContext{}, *key)), nil
-}
-
-// keyed is a published URL as the request's reader needs it: with the request's share key, when
-// it presented one.
-func keyed(ctx context.Context, published string) string {
-	key, _ := ctx.Value(shareKeyContext{}).(string)
-	if published == "" || key == "" {
-		return published
-	}
-	return graph.SharedURL(published, key)
+	return r.WithContext(graph.WithSiteShareKey(r.Context(), s.ID, *key)), nil
 }
 
 func (a *api) listSiteShareLinks(w http.ResponseWriter, r *http.Request) {

@@ -12,7 +12,7 @@ import (
 )
 
 // SiteSpace is the wire shape of a site space (the reference client's SiteSpace). Site spaces are
-// never drafts here.
+// never drafts here (decision 179).
 type SiteSpace struct {
 	Object    string        `json:"object"`
 	ID        string        `json:"id"`
@@ -22,7 +22,9 @@ type SiteSpace struct {
 	Title     string        `json:"title"`
 	Default   bool          `json:"default"`
 	Condition *string       `json:"condition,omitempty"`
+	PageID    *string       `json:"pageId,omitempty"`
 	Draft     bool          `json:"draft"`
+	Hidden    bool          `json:"hidden"`
 	URLs      publishedURLs `json:"urls"`
 }
 
@@ -36,7 +38,7 @@ type publishedURLs struct {
 func (a *api) siteSpaceOf(s *ent.Site) func(context.Context, *ent.SiteSpace) (SiteSpace, error) {
 	return func(ctx context.Context, ss *ent.SiteSpace) (SiteSpace, error) {
 		w := SiteSpace{Object: "site-space", ID: ss.ID, Path: ss.Path, Section: ss.SectionID, Default: ss.IsDefault,
-			Condition: ss.Condition}
+			Condition: ss.Condition, PageID: ss.PageID, Hidden: ss.Hidden}
 		sr := a.r.SiteSpace()
 		sp, err := sr.Space(ctx, ss)
 		if err != nil {
@@ -50,7 +52,6 @@ func (a *api) siteSpaceOf(s *ent.Site) func(context.Context, *ent.SiteSpace) (Si
 		}
 		if s.Published {
 			w.URLs.Published, err = sr.URL(ctx, ss)
-			w.URLs.Published = keyed(ctx, w.URLs.Published)
 		}
 		return w, err
 	}
@@ -78,12 +79,16 @@ func (a *api) listSiteSpaces(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// addSiteSpace answers POST …/site-spaces: `{spaceId, sectionId?}`; a null spaceId adds a new
-// space titled like the site. With `Prefer: return=minimal` it answers 204.
+// addSiteSpace answers POST …/site-spaces: `{spaceId, sectionId?, title?, pageId?, draft?}`; a
+// null spaceId adds a new space titled like the site (or as title). With `Prefer: return=minimal`
+// it answers 204.
 func (a *api) addSiteSpace(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		SpaceID   nullable[string] `json:"spaceId"`
 		SectionID notNull[string]  `json:"sectionId"`
+		Title     notNull[string]  `json:"title"`
+		PageID    nullable[string] `json:"pageId"`
+		Draft     liveOnly         `json:"draft"`
 	}
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
@@ -94,7 +99,8 @@ func (a *api) addSiteSpace(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ss, err := a.r.Mutation().AddSiteSpace(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"),
-		model.AddSiteSpaceInput{SpaceID: body.SpaceID.Value, SectionID: body.SectionID.Value})
+		model.AddSiteSpaceInput{SpaceID: body.SpaceID.Value, SectionID: body.SectionID.Value, Title: body.Title.Value,
+			PageID: body.PageID.Value})
 	a.respondSiteSpace(w, r, http.StatusCreated, ss, err)
 }
 
@@ -116,12 +122,17 @@ func (a *api) respondSiteSpace(w http.ResponseWriter, r *http.Request, status in
 	respondOrMinimal(w, r, status, ss, a.siteSpaceOf(s))
 }
 
-// updateSiteSpace answers PATCH …/site-spaces/{siteSpaceId}: `{path?, condition?}` (a null
-// condition removes it).
+// updateSiteSpace answers PATCH …/site-spaces/{siteSpaceId}: `{path?, condition?, spaceId?,
+// pageId?, hidden?, title?, draft?}` (null removes a condition, a home page or a title).
 func (a *api) updateSiteSpace(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Path      notNull[string]  `json:"path"`
 		Condition nullable[string] `json:"condition"`
+		SpaceID   notNull[string]  `json:"spaceId"`
+		PageID    nullable[string] `json:"pageId"`
+		Hidden    notNull[bool]    `json:"hidden"`
+		Title     nullable[string] `json:"title"`
+		Draft     liveOnly         `json:"draft"`
 	}
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
@@ -129,8 +140,20 @@ func (a *api) updateSiteSpace(w http.ResponseWriter, r *http.Request) {
 	}
 	ss, err := a.r.Mutation().UpdateSiteSpace(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"),
 		chi.URLParam(r, "siteSpaceId"), model.UpdateSiteSpaceInput{Path: body.Path.Value,
-			Condition: omittable(body.Condition, same[string])})
+			Condition: omittable(body.Condition, same[string]), SpaceID: body.SpaceID.Value,
+			PageID: omittable(body.PageID, same[string]), Hidden: body.Hidden.Value, Title: omittable(body.Title, same[string])})
 	a.respondSiteSpace(w, r, http.StatusOK, ss, err)
+}
+
+// liveOnly is a body's `draft`: only false is taken, since Bindery has no draft site spaces
+// (decision 179); true would publish what its sender meant to keep back.
+type liveOnly struct{}
+
+func (*liveOnly) UnmarshalJSON(b []byte) error {
+	if string(b) != "false" {
+		return invalidValue("must be false: Bindery has no draft site spaces, every site space is live")
+	}
+	return nil
 }
 
 // siteSpacePointer is a SiteSpacePointer of a move body's position: `{type: site-space, siteSpace}`.

@@ -24,6 +24,8 @@ type siteSpaceWire struct {
 	Default         bool
 	Draft           bool
 	Condition       *string
+	Hidden          bool
+	PageID          *string
 	Space           struct{ ID, Title string }
 	URLs            struct{ Published string }
 }

@@ -156,6 +156,16 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{ChangeRequestsColumns[9], ChangeRequestsColumns[5], ChangeRequestsColumns[2]},
 			},
+			{
+				Name:    "changerequest_space_id_updated_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{ChangeRequestsColumns[9], ChangeRequestsColumns[2], ChangeRequestsColumns[0]},
+			},
+			{
+				Name:    "changerequest_space_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{ChangeRequestsColumns[9], ChangeRequestsColumns[1], ChangeRequestsColumns[0]},
+			},
 		},
 	}
 	// CollectionsColumns holds the columns for the "collections" table.
@@ -282,9 +292,9 @@ var (
 				Columns: []*schema.Column{CommentsColumns[11], CommentsColumns[12], CommentsColumns[1]},
 			},
 			{
-				Name:    "comment_change_request_id",
+				Name:    "comment_change_request_id_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{CommentsColumns[12]},
+				Columns: []*schema.Column{CommentsColumns[12], CommentsColumns[1], CommentsColumns[0]},
 			},
 		},
 	}
@@ -635,6 +645,8 @@ var (
 		{Name: "last_processed_at", Type: field.TypeTime, Nullable: true},
 		{Name: "last_process_error_code", Type: field.TypeEnum, Nullable: true, Enums: []string{"FETCH_TIMEOUT", "FETCH_ERROR", "PARSE_ERROR"}},
 		{Name: "last_process_error", Type: field.TypeString, Nullable: true, Size: 2048},
+		{Name: "last_process_errors", Type: field.TypeJSON, Nullable: true},
+		{Name: "last_process_error_count", Type: field.TypeInt, Default: 0},
 		{Name: "organization_id", Type: field.TypeString, Size: 64},
 		{Name: "last_version_id", Type: field.TypeString, Nullable: true, Size: 64},
 	}
@@ -646,13 +658,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "open_api_specs_organizations_organization",
-				Columns:    []*schema.Column{OpenAPISpecsColumns[11]},
+				Columns:    []*schema.Column{OpenAPISpecsColumns[13]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "open_api_specs_open_api_spec_versions_last_version",
-				Columns:    []*schema.Column{OpenAPISpecsColumns[12]},
+				Columns:    []*schema.Column{OpenAPISpecsColumns[14]},
 				RefColumns: []*schema.Column{OpenAPISpecVersionsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -661,12 +673,12 @@ var (
 			{
 				Name:    "openapispec_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{OpenAPISpecsColumns[11]},
+				Columns: []*schema.Column{OpenAPISpecsColumns[13]},
 			},
 			{
 				Name:    "openapispec_organization_id_slug",
 				Unique:  true,
-				Columns: []*schema.Column{OpenAPISpecsColumns[11], OpenAPISpecsColumns[3]},
+				Columns: []*schema.Column{OpenAPISpecsColumns[13], OpenAPISpecsColumns[3]},
 			},
 		},
 	}
@@ -1418,6 +1430,9 @@ var (
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "path", Type: field.TypeString, Size: 100},
 		{Name: "condition", Type: field.TypeString, Nullable: true, Size: 1024},
+		{Name: "title", Type: field.TypeString, Nullable: true, Size: 128},
+		{Name: "page_id", Type: field.TypeString, Nullable: true, Size: 100},
+		{Name: "hidden", Type: field.TypeBool, Default: false},
 		{Name: "is_default", Type: field.TypeBool, Default: false},
 		{Name: "position", Type: field.TypeString, Size: 128, Default: ""},
 		{Name: "customization", Type: field.TypeJSON, Nullable: true},
@@ -1435,25 +1450,25 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "site_spaces_organizations_organization",
-				Columns:    []*schema.Column{SiteSpacesColumns[9]},
+				Columns:    []*schema.Column{SiteSpacesColumns[12]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "site_spaces_sites_site",
-				Columns:    []*schema.Column{SiteSpacesColumns[10]},
+				Columns:    []*schema.Column{SiteSpacesColumns[13]},
 				RefColumns: []*schema.Column{SitesColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "site_spaces_spaces_space",
-				Columns:    []*schema.Column{SiteSpacesColumns[11]},
+				Columns:    []*schema.Column{SiteSpacesColumns[14]},
 				RefColumns: []*schema.Column{SpacesColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "site_spaces_site_sections_section",
-				Columns:    []*schema.Column{SiteSpacesColumns[12]},
+				Columns:    []*schema.Column{SiteSpacesColumns[15]},
 				RefColumns: []*schema.Column{SiteSectionsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -1462,17 +1477,17 @@ var (
 			{
 				Name:    "sitespace_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{SiteSpacesColumns[9]},
+				Columns: []*schema.Column{SiteSpacesColumns[12]},
 			},
 			{
 				Name:    "sitespace_site_id_section_id_position",
 				Unique:  false,
-				Columns: []*schema.Column{SiteSpacesColumns[10], SiteSpacesColumns[12], SiteSpacesColumns[6]},
+				Columns: []*schema.Column{SiteSpacesColumns[13], SiteSpacesColumns[15], SiteSpacesColumns[9]},
 			},
 			{
 				Name:    "sitespace_space_id",
 				Unique:  false,
-				Columns: []*schema.Column{SiteSpacesColumns[11]},
+				Columns: []*schema.Column{SiteSpacesColumns[14]},
 			},
 		},
 	}

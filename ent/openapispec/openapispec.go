@@ -40,6 +40,10 @@ const (
 	FieldLastProcessErrorCode = "last_process_error_code"
 	// FieldLastProcessError holds the string denoting the last_process_error field in the database.
 	FieldLastProcessError = "last_process_error"
+	// FieldLastProcessErrors holds the string denoting the last_process_errors field in the database.
+	FieldLastProcessErrors = "last_process_errors"
+	// FieldLastProcessErrorCount holds the string denoting the last_process_error_count field in the database.
+	FieldLastProcessErrorCount = "last_process_error_count"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeLastVersion holds the string denoting the last_version edge name in mutations.
@@ -86,6 +90,8 @@ var Columns = []string{
 	FieldLastProcessedAt,
 	FieldLastProcessErrorCode,
 	FieldLastProcessError,
+	FieldLastProcessErrors,
+	FieldLastProcessErrorCount,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -120,6 +126,10 @@ var (
 	SourceURLValidator func(string) error
 	// LastProcessErrorValidator is a validator for the "last_process_error" field. It is called by the builders before save.
 	LastProcessErrorValidator func(string) error
+	// DefaultLastProcessErrorCount holds the default value on creation for the "last_process_error_count" field.
+	DefaultLastProcessErrorCount int
+	// LastProcessErrorCountValidator is a validator for the "last_process_error_count" field. It is called by the builders before save.
+	LastProcessErrorCountValidator func(int) error
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -264,6 +274,11 @@ func ByLastProcessErrorCode(opts ...sql.OrderTermOption) OrderOption {
 // ByLastProcessError orders the results by the last_process_error field.
 func ByLastProcessError(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldLastProcessError, opts...).ToFunc()
+}
+
+// ByLastProcessErrorCount orders the results by the last_process_error_count field.
+func ByLastProcessErrorCount(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldLastProcessErrorCount, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

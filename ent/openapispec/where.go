@@ -110,6 +110,11 @@ func LastProcessError(v string) predicate.OpenAPISpec {
 	return predicate.OpenAPISpec(sql.FieldEQ(FieldLastProcessError, v))
 }
 
+// LastProcessErrorCount applies equality check predicate on the "last_process_error_count" field. It's identical to LastProcessErrorCountEQ.
+func LastProcessErrorCount(v int) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldEQ(FieldLastProcessErrorCount, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.OpenAPISpec {
 	return predicate.OpenAPISpec(sql.FieldEQ(FieldCreatedAt, v))
@@ -713,6 +718,56 @@ func LastProcessErrorEqualFold(v string) predicate.OpenAPISpec {
 // LastProcessErrorContainsFold applies the ContainsFold predicate on the "last_process_error" field.
 func LastProcessErrorContainsFold(v string) predicate.OpenAPISpec {
 	return predicate.OpenAPISpec(sql.FieldContainsFold(FieldLastProcessError, v))
+}
+
+// LastProcessErrorsIsNil applies the IsNil predicate on the "last_process_errors" field.
+func LastProcessErrorsIsNil() predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldIsNull(FieldLastProcessErrors))
+}
+
+// LastProcessErrorsNotNil applies the NotNil predicate on the "last_process_errors" field.
+func LastProcessErrorsNotNil() predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldNotNull(FieldLastProcessErrors))
+}
+
+// LastProcessErrorCountEQ applies the EQ predicate on the "last_process_error_count" field.
+func LastProcessErrorCountEQ(v int) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldEQ(FieldLastProcessErrorCount, v))
+}
+
+// LastProcessErrorCountNEQ applies the NEQ predicate on the "last_process_error_count" field.
+func LastProcessErrorCountNEQ(v int) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldNEQ(FieldLastProcessErrorCount, v))
+}
+
+// LastProcessErrorCountIn applies the In predicate on the "last_process_error_count" field.
+func LastProcessErrorCountIn(vs ...int) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldIn(FieldLastProcessErrorCount, vs...))
+}
+
+// LastProcessErrorCountNotIn applies the NotIn predicate on the "last_process_error_count" field.
+func LastProcessErrorCountNotIn(vs ...int) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldNotIn(FieldLastProcessErrorCount, vs...))
+}
+
+// LastProcessErrorCountGT applies the GT predicate on the "last_process_error_count" field.
+func LastProcessErrorCountGT(v int) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldGT(FieldLastProcessErrorCount, v))
+}
+
+// LastProcessErrorCountGTE applies the GTE predicate on the "last_process_error_count" field.
+func LastProcessErrorCountGTE(v int) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldGTE(FieldLastProcessErrorCount, v))
+}
+
+// LastProcessErrorCountLT applies the LT predicate on the "last_process_error_count" field.
+func LastProcessErrorCountLT(v int) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldLT(FieldLastProcessErrorCount, v))
+}
+
+// LastProcessErrorCountLTE applies the LTE predicate on the "last_process_error_count" field.
+func LastProcessErrorCountLTE(v int) predicate.OpenAPISpec {
+	return predicate.OpenAPISpec(sql.FieldLTE(FieldLastProcessErrorCount, v))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

@@ -1054,6 +1054,12 @@ func init() {
 	openapispecDescLastProcessError := openapispecFields[8].Descriptor()
 	// openapispec.LastProcessErrorValidator is a validator for the "last_process_error" field. It is called by the builders before save.
 	openapispec.LastProcessErrorValidator = openapispecDescLastProcessError.Validators[0].(func(string) error)
+	// openapispecDescLastProcessErrorCount is the schema descriptor for last_process_error_count field.
+	openapispecDescLastProcessErrorCount := openapispecFields[10].Descriptor()
+	// openapispec.DefaultLastProcessErrorCount holds the default value on creation for the last_process_error_count field.
+	openapispec.DefaultLastProcessErrorCount = openapispecDescLastProcessErrorCount.Default.(int)
+	// openapispec.LastProcessErrorCountValidator is a validator for the "last_process_error_count" field. It is called by the builders before save.
+	openapispec.LastProcessErrorCountValidator = openapispecDescLastProcessErrorCount.Validators[0].(func(int) error)
 	// openapispecDescID is the schema descriptor for id field.
 	openapispecDescID := openapispecMixinFields0[0].Descriptor()
 	// openapispec.DefaultID holds the default value on creation for the id field.
@@ -2266,12 +2272,24 @@ func init() {
 	sitespaceDescCondition := sitespaceFields[4].Descriptor()
 	// sitespace.ConditionValidator is a validator for the "condition" field. It is called by the builders before save.
 	sitespace.ConditionValidator = sitespaceDescCondition.Validators[0].(func(string) error)
+	// sitespaceDescTitle is the schema descriptor for title field.
+	sitespaceDescTitle := sitespaceFields[5].Descriptor()
+	// sitespace.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	sitespace.TitleValidator = sitespaceDescTitle.Validators[0].(func(string) error)
+	// sitespaceDescPageID is the schema descriptor for page_id field.
+	sitespaceDescPageID := sitespaceFields[6].Descriptor()
+	// sitespace.PageIDValidator is a validator for the "page_id" field. It is called by the builders before save.
+	sitespace.PageIDValidator = sitespaceDescPageID.Validators[0].(func(string) error)
+	// sitespaceDescHidden is the schema descriptor for hidden field.
+	sitespaceDescHidden := sitespaceFields[7].Descriptor()
+	// sitespace.DefaultHidden holds the default value on creation for the hidden field.
+	sitespace.DefaultHidden = sitespaceDescHidden.Default.(bool)
 	// sitespaceDescIsDefault is the schema descriptor for is_default field.
-	sitespaceDescIsDefault := sitespaceFields[5].Descriptor()
+	sitespaceDescIsDefault := sitespaceFields[8].Descriptor()
 	// sitespace.DefaultIsDefault holds the default value on creation for the is_default field.
 	sitespace.DefaultIsDefault = sitespaceDescIsDefault.Default.(bool)
 	// sitespaceDescPosition is the schema descriptor for position field.
-	sitespaceDescPosition := sitespaceFields[6].Descriptor()
+	sitespaceDescPosition := sitespaceFields[9].Descriptor()
 	// sitespace.DefaultPosition holds the default value on creation for the position field.
 	sitespace.DefaultPosition = sitespaceDescPosition.Default.(string)
 	// sitespace.PositionValidator is a validator for the "position" field. It is called by the builders before save.

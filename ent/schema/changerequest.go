@@ -64,6 +64,9 @@ func (ChangeRequest) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("space_id", "number").Unique(),
 		index.Fields("space_id", "status", "updated_at"),
+		// A page of each space's change requests walks one of these in its order (page.TopPerParent).
+		index.Fields("space_id", "updated_at", "id"),
+		index.Fields("space_id", "created_at", "id"),
 	}
 }
 

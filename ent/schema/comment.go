@@ -57,7 +57,7 @@ func (Comment) Edges() []ent.Edge {
 func (Comment) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("space_id", "change_request_id", "created_at"),
-		index.Fields("change_request_id"),
+		index.Fields("change_request_id", "created_at", "id"), // a change request's comments in order
 	}
 }
 

@@ -33,9 +33,12 @@ func (OpenAPISpec) Fields() []ent.Field {
 		field.String("last_version_id").Optional().Nillable(),
 		field.Time("last_processed_at").Optional().Nillable(),
 		// last_process_error_code and last_process_error say why the last processing failed;
-		// both are nil after a success.
+		// last_process_errors lists each problem found (at most openapi.MaxErrors), of
+		// last_process_error_count. All are empty after a success.
 		field.Enum("last_process_error_code").Values("FETCH_TIMEOUT", "FETCH_ERROR", "PARSE_ERROR").Optional().Nillable(),
 		field.String("last_process_error").Optional().Nillable().MaxLen(2048),
+		field.Strings("last_process_errors").Optional(),
+		field.Int("last_process_error_count").Default(0).NonNegative(),
 	}
 }
 

@@ -31,6 +31,12 @@ const (
 	FieldPath = "path"
 	// FieldCondition holds the string denoting the condition field in the database.
 	FieldCondition = "condition"
+	// FieldTitle holds the string denoting the title field in the database.
+	FieldTitle = "title"
+	// FieldPageID holds the string denoting the page_id field in the database.
+	FieldPageID = "page_id"
+	// FieldHidden holds the string denoting the hidden field in the database.
+	FieldHidden = "hidden"
 	// FieldIsDefault holds the string denoting the is_default field in the database.
 	FieldIsDefault = "is_default"
 	// FieldPosition holds the string denoting the position field in the database.
@@ -90,6 +96,9 @@ var Columns = []string{
 	FieldSectionID,
 	FieldPath,
 	FieldCondition,
+	FieldTitle,
+	FieldPageID,
+	FieldHidden,
 	FieldIsDefault,
 	FieldPosition,
 	FieldCustomization,
@@ -130,6 +139,12 @@ var (
 	PathValidator func(string) error
 	// ConditionValidator is a validator for the "condition" field. It is called by the builders before save.
 	ConditionValidator func(string) error
+	// TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	TitleValidator func(string) error
+	// PageIDValidator is a validator for the "page_id" field. It is called by the builders before save.
+	PageIDValidator func(string) error
+	// DefaultHidden holds the default value on creation for the "hidden" field.
+	DefaultHidden bool
 	// DefaultIsDefault holds the default value on creation for the "is_default" field.
 	DefaultIsDefault bool
 	// DefaultPosition holds the default value on creation for the "position" field.
@@ -188,6 +203,21 @@ func ByPath(opts ...sql.OrderTermOption) OrderOption {
 // ByCondition orders the results by the condition field.
 func ByCondition(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCondition, opts...).ToFunc()
+}
+
+// ByTitle orders the results by the title field.
+func ByTitle(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldTitle, opts...).ToFunc()
+}
+
+// ByPageID orders the results by the page_id field.
+func ByPageID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPageID, opts...).ToFunc()
+}
+
+// ByHidden orders the results by the hidden field.
+func ByHidden(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldHidden, opts...).ToFunc()
 }
 
 // ByIsDefault orders the results by the is_default field.

@@ -105,6 +105,21 @@ func Condition(v string) predicate.SiteSpace {
 	return predicate.SiteSpace(sql.FieldEQ(FieldCondition, v))
 }
 
+// Title applies equality check predicate on the "title" field. It's identical to TitleEQ.
+func Title(v string) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldEQ(FieldTitle, v))
+}
+
+// PageID applies equality check predicate on the "page_id" field. It's identical to PageIDEQ.
+func PageID(v string) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldEQ(FieldPageID, v))
+}
+
+// Hidden applies equality check predicate on the "hidden" field. It's identical to HiddenEQ.
+func Hidden(v bool) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldEQ(FieldHidden, v))
+}
+
 // IsDefault applies equality check predicate on the "is_default" field. It's identical to IsDefaultEQ.
 func IsDefault(v bool) predicate.SiteSpace {
 	return predicate.SiteSpace(sql.FieldEQ(FieldIsDefault, v))
@@ -608,6 +623,166 @@ func ConditionEqualFold(v string) predicate.SiteSpace {
 // ConditionContainsFold applies the ContainsFold predicate on the "condition" field.
 func ConditionContainsFold(v string) predicate.SiteSpace {
 	return predicate.SiteSpace(sql.FieldContainsFold(FieldCondition, v))
+}
+
+// TitleEQ applies the EQ predicate on the "title" field.
+func TitleEQ(v string) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldEQ(FieldTitle, v))
+}
+
+// TitleNEQ applies the NEQ predicate on the "title" field.
+func TitleNEQ(v string) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldNEQ(FieldTitle, v))
+}
+
+// TitleIn applies the In predicate on the "title" field.
+func TitleIn(vs ...string) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldIn(FieldTitle, vs...))
+}
+
+// TitleNotIn applies the NotIn predicate on the "title" field.
+func TitleNotIn(vs ...string) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldNotIn(FieldTitle, vs...))
+}
+
+// TitleGT applies the GT predicate on the "title" field.
+func TitleGT(v string) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldGT(FieldTitle, v))
+}
+
+// TitleGTE applies the GTE predicate on the "title" field.
+func TitleGTE(v string) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldGTE(FieldTitle, v))
+}
+
+// TitleLT applies the LT predicate on the "title" field.
+func TitleLT(v string) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldLT(FieldTitle, v))
+}
+
+// TitleLTE applies the LTE predicate on the "title" field.
+func TitleLTE(v string) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldLTE(FieldTitle, v))
+}
+
+// TitleContains applies the Contains predicate on the "title" field.
+func TitleContains(v string) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldContains(FieldTitle, v))
+}
+
+// TitleHasPrefix applies the HasPrefix predicate on the "title" field.
+func TitleHasPrefix(v string) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldHasPrefix(FieldTitle, v))
+}
+
+// TitleHasSuffix applies the HasSuffix predicate on the "title" field.
+func TitleHasSuffix(v string) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldHasSuffix(FieldTitle, v))
+}
+
+// TitleIsNil applies the IsNil predicate on the "title" field.
+func TitleIsNil() predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldIsNull(FieldTitle))
+}
+
+// TitleNotNil applies the NotNil predicate on the "title" field.
+func TitleNotNil() predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldNotNull(FieldTitle))
+}
+
+// TitleEqualFold applies the EqualFold predicate on the "title" field.
+func TitleEqualFold(v string) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldEqualFold(FieldTitle, v))
+}
+
+// TitleContainsFold applies the ContainsFold predicate on the "title" field.
+func TitleContainsFold(v string) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldContainsFold(FieldTitle, v))
+}
+
+// PageIDEQ applies the EQ predicate on the "page_id" field.
+func PageIDEQ(v string) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldEQ(FieldPageID, v))
+}
+
+// PageIDNEQ applies the NEQ predicate on the "page_id" field.
+func PageIDNEQ(v string) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldNEQ(FieldPageID, v))
+}
+
+// PageIDIn applies the In predicate on the "page_id" field.
+func PageIDIn(vs ...string) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldIn(FieldPageID, vs...))
+}
+
+// PageIDNotIn applies the NotIn predicate on the "page_id" field.
+func PageIDNotIn(vs ...string) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldNotIn(FieldPageID, vs...))
+}
+
+// PageIDGT applies the GT predicate on the "page_id" field.
+func PageIDGT(v string) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldGT(FieldPageID, v))
+}
+
+// PageIDGTE applies the GTE predicate on the "page_id" field.
+func PageIDGTE(v string) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldGTE(FieldPageID, v))
+}
+
+// PageIDLT applies the LT predicate on the "page_id" field.
+func PageIDLT(v string) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldLT(FieldPageID, v))
+}
+
+// PageIDLTE applies the LTE predicate on the "page_id" field.
+func PageIDLTE(v string) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldLTE(FieldPageID, v))
+}
+
+// PageIDContains applies the Contains predicate on the "page_id" field.
+func PageIDContains(v string) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldContains(FieldPageID, v))
+}
+
+// PageIDHasPrefix applies the HasPrefix predicate on the "page_id" field.
+func PageIDHasPrefix(v string) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldHasPrefix(FieldPageID, v))
+}
+
+// PageIDHasSuffix applies the HasSuffix predicate on the "page_id" field.
+func PageIDHasSuffix(v string) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldHasSuffix(FieldPageID, v))
+}
+
+// PageIDIsNil applies the IsNil predicate on the "page_id" field.
+func PageIDIsNil() predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldIsNull(FieldPageID))
+}
+
+// PageIDNotNil applies the NotNil predicate on the "page_id" field.
+func PageIDNotNil() predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldNotNull(FieldPageID))
+}
+
+// PageIDEqualFold applies the EqualFold predicate on the "page_id" field.
+func PageIDEqualFold(v string) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldEqualFold(FieldPageID, v))
+}
+
+// PageIDContainsFold applies the ContainsFold predicate on the "page_id" field.
+func PageIDContainsFold(v string) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldContainsFold(FieldPageID, v))
+}
+
+// HiddenEQ applies the EQ predicate on the "hidden" field.
+func HiddenEQ(v bool) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldEQ(FieldHidden, v))
+}
+
+// HiddenNEQ applies the NEQ predicate on the "hidden" field.
+func HiddenNEQ(v bool) predicate.SiteSpace {
+	return predicate.SiteSpace(sql.FieldNEQ(FieldHidden, v))
 }
 
 // IsDefaultEQ applies the EQ predicate on the "is_default" field.

@@ -54,6 +54,7 @@ type ResolverRoot interface {
 	OpenAPISpecVersion() OpenAPISpecVersionResolver
 	Organization() OrganizationResolver
 	PermissionGrant() PermissionGrantResolver
+	PublishedContentSite() PublishedContentSiteResolver
 	Query() QueryResolver
 	ReactionUser() ReactionUserResolver
 	Revision() RevisionResolver
@@ -576,21 +577,23 @@ type ComplexityRoot struct {
 	}
 
 	OpenAPISpec struct {
-		CreatedAt            func(childComplexity int) int
-		ID                   func(childComplexity int) int
-		LastProcessError     func(childComplexity int) int
-		LastProcessErrorCode func(childComplexity int) int
-		LastProcessedAt      func(childComplexity int) int
-		LastVersion          func(childComplexity int) int
-		OrganizationID       func(childComplexity int) int
-		Permissions          func(childComplexity int) int
-		ProcessingState      func(childComplexity int) int
-		Slug                 func(childComplexity int) int
-		SourceURL            func(childComplexity int) int
-		UpdatedAt            func(childComplexity int) int
-		Version              func(childComplexity int, id string) int
-		Versions             func(childComplexity int, first *int, after *string) int
-		Visibility           func(childComplexity int) int
+		CreatedAt             func(childComplexity int) int
+		ID                    func(childComplexity int) int
+		LastProcessError      func(childComplexity int) int
+		LastProcessErrorCode  func(childComplexity int) int
+		LastProcessErrorCount func(childComplexity int) int
+		LastProcessErrors     func(childComplexity int) int
+		LastProcessedAt       func(childComplexity int) int
+		LastVersion           func(childComplexity int) int
+		OrganizationID        func(childComplexity int) int
+		Permissions           func(childComplexity int) int
+		ProcessingState       func(childComplexity int) int
+		Slug                  func(childComplexity int) int
+		SourceURL             func(childComplexity int) int
+		UpdatedAt             func(childComplexity int) int
+		Version               func(childComplexity int, id string) int
+		Versions              func(childComplexity int, first *int, after *string) int
+		Visibility            func(childComplexity int) int
 	}
 
 	OpenAPISpecConnection struct {
@@ -721,6 +724,17 @@ type ComplexityRoot struct {
 
 	PingResult struct {
 		ServiceVisitorClaims func(childComplexity int) int
+	}
+
+	PublishedContentSite struct {
+		Customizations func(childComplexity int) int
+		Site           func(childComplexity int) int
+		Structure      func(childComplexity int) int
+	}
+
+	PublishedSiteCustomizations struct {
+		Site       func(childComplexity int) int
+		SiteSpaces func(childComplexity int) int
 	}
 
 	Query struct {
@@ -878,6 +892,7 @@ type ComplexityRoot struct {
 		Permissions      func(childComplexity int) int
 		Proxy            func(childComplexity int) int
 		Published        func(childComplexity int) int
+		PublishedContent func(childComplexity int, shareKey *string) int
 		PublishingAuth   func(childComplexity int) int
 		Redirect         func(childComplexity int, source string) int
 		Redirects        func(childComplexity int, first *int, after *string, search *string, draft *bool, orderBy *model.SiteRedirectOrder) int
@@ -1055,8 +1070,10 @@ type ComplexityRoot struct {
 	SiteSpace struct {
 		Condition     func(childComplexity int) int
 		Customization func(childComplexity int) int
+		Hidden        func(childComplexity int) int
 		ID            func(childComplexity int) int
 		IsDefault     func(childComplexity int) int
+		PageID        func(childComplexity int) int
 		Path          func(childComplexity int) int
 		SectionID     func(childComplexity int) int
 		SiteID        func(childComplexity int) int
@@ -1069,6 +1086,11 @@ type ComplexityRoot struct {
 		Edges      func(childComplexity int) int
 		PageInfo   func(childComplexity int) int
 		TotalCount func(childComplexity int) int
+	}
+
+	SiteSpaceCustomization struct {
+		Settings  func(childComplexity int) int
+		SiteSpace func(childComplexity int) int
 	}
 
 	SiteSpaceEdge struct {
@@ -1435,6 +1457,10 @@ type PermissionGrantResolver interface {
 	User(ctx context.Context, obj *ent.PermissionGrant) (*ent.User, error)
 	Team(ctx context.Context, obj *ent.PermissionGrant) (*ent.Team, error)
 }
+type PublishedContentSiteResolver interface {
+	Structure(ctx context.Context, obj *model.PublishedContentSite) (*model.SiteStructure, error)
+	Customizations(ctx context.Context, obj *model.PublishedContentSite) (*model.PublishedSiteCustomizations, error)
+}
 type QueryResolver interface {
 	Viewer(ctx context.Context) (*ent.User, error)
 	User(ctx context.Context, id string) (*ent.User, error)
@@ -1479,6 +1505,7 @@ type SiteResolver interface {
 	DefaultSiteSpace(ctx context.Context, obj *ent.Site) (*ent.SiteSpace, error)
 	URL(ctx context.Context, obj *ent.Site) (string, error)
 	AdaptiveContent(ctx context.Context, obj *ent.Site) (*model.SiteAdaptiveContent, error)
+	PublishedContent(ctx context.Context, obj *ent.Site, shareKey *string) (*model.PublishedContentSite, error)
 
 	Permissions(ctx context.Context, obj *ent.Site) (*model.SitePermissions, error)
 	Redirects(ctx context.Context, obj *ent.Site, first *int, after *string, search *string, draft *bool, orderBy *model.SiteRedirectOrder) (*model.SiteRedirectConnection, error)
@@ -4157,6 +4184,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.OpenAPISpec.LastProcessErrorCode(childComplexity), true
+	case "OpenAPISpec.lastProcessErrorCount":
+		if e.ComplexityRoot.OpenAPISpec.LastProcessErrorCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.LastProcessErrorCount(childComplexity), true
+	case "OpenAPISpec.lastProcessErrors":
+		if e.ComplexityRoot.OpenAPISpec.LastProcessErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.LastProcessErrors(childComplexity), true
 	case "OpenAPISpec.lastProcessedAt":
 		if e.ComplexityRoot.OpenAPISpec.LastProcessedAt == nil {
 			break
@@ -4854,6 +4893,38 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PingResult.ServiceVisitorClaims(childComplexity), true
 
+	case "PublishedContentSite.customizations":
+		if e.ComplexityRoot.PublishedContentSite.Customizations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentSite.Customizations(childComplexity), true
+	case "PublishedContentSite.site":
+		if e.ComplexityRoot.PublishedContentSite.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentSite.Site(childComplexity), true
+	case "PublishedContentSite.structure":
+		if e.ComplexityRoot.PublishedContentSite.Structure == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentSite.Structure(childComplexity), true
+
+	case "PublishedSiteCustomizations.site":
+		if e.ComplexityRoot.PublishedSiteCustomizations.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteCustomizations.Site(childComplexity), true
+	case "PublishedSiteCustomizations.siteSpaces":
+		if e.ComplexityRoot.PublishedSiteCustomizations.SiteSpaces == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteCustomizations.SiteSpaces(childComplexity), true
+
 	case "Query.apiInfo":
 		if e.ComplexityRoot.Query.APIInfo == nil {
 			break
@@ -5548,6 +5619,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.Published(childComplexity), true
+	case "Site.publishedContent":
+		if e.ComplexityRoot.Site.PublishedContent == nil {
+			break
+		}
+
+		args, err := ec.field_Site_publishedContent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.PublishedContent(childComplexity, args["shareKey"].(*string)), true
 	case "Site.publishingAuth":
 		if e.ComplexityRoot.Site.PublishingAuth == nil {
 			break
@@ -6254,6 +6336,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteSpace.Customization(childComplexity), true
+	case "SiteSpace.hidden":
+		if e.ComplexityRoot.SiteSpace.Hidden == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.Hidden(childComplexity), true
 	case "SiteSpace.id":
 		if e.ComplexityRoot.SiteSpace.ID == nil {
 			break
@@ -6266,6 +6354,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteSpace.IsDefault(childComplexity), true
+	case "SiteSpace.pageId":
+		if e.ComplexityRoot.SiteSpace.PageID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.PageID(childComplexity), true
 	case "SiteSpace.path":
 		if e.ComplexityRoot.SiteSpace.Path == nil {
 			break
@@ -6321,6 +6415,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteSpaceConnection.TotalCount(childComplexity), true
+
+	case "SiteSpaceCustomization.settings":
+		if e.ComplexityRoot.SiteSpaceCustomization.Settings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpaceCustomization.Settings(childComplexity), true
+	case "SiteSpaceCustomization.siteSpace":
+		if e.ComplexityRoot.SiteSpaceCustomization.SiteSpace == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpaceCustomization.SiteSpace(childComplexity), true
 
 	case "SiteSpaceEdge.cursor":
 		if e.ComplexityRoot.SiteSpaceEdge.Cursor == nil {
@@ -8527,7 +8634,7 @@ extend type Mutation {
 "Where processing stands: PENDING (asked for), PROGRESS (running), COMPLETE (done, or failed: see lastProcessErrorCode)."
 enum OpenAPISpecProcessingState { PENDING PROGRESS COMPLETE }
 
-"PRIVATE: members only. PUBLIC: anyone with a public link (not served yet)."
+"PRIVATE: members only. PUBLIC: anyone, at /openapi/{organizationId}/{slug}/versions/{id or latest} (no token)."
 enum OpenAPISpecVisibility { PRIVATE PUBLIC }
 
 """
@@ -8554,6 +8661,10 @@ type OpenAPISpec {
   lastProcessErrorCode: OpenAPISpecErrorCode
   "What went wrong in the last processing; null when it succeeded."
   lastProcessError: String
+  "Each problem the last processing found (at most 50, each at most 500 characters); empty when it succeeded."
+  lastProcessErrors: [String!]!
+  "How many problems the last processing found, lastProcessErrors listing the first ones."
+  lastProcessErrorCount: Int!
   "The versions, newest first."
   versions(first: Int, after: String): OpenAPISpecVersionConnection!
   version(id: ID!): OpenAPISpecVersion
@@ -8852,12 +8963,43 @@ type Site {
   its root level. Null when there is none or the viewer cannot read its space.
   """
   defaultSiteSpace: SiteSpace
-  "Where the site is served once published: under its basename, else its id."
+  """
+  Where the site is served once published: under its basename, else its id (with the share key
+  under ` + "`" + `publishedContent(shareKey:)` + "`" + `).
+  """
   url: String!
   adaptiveContent: SiteAdaptiveContent!
+  """
+  What a renderer needs to show the site (the reference's getPublishedContentSite): the site, its
+  structure and its customization settings, also while it is unpublished (a preview). ` + "`" + `shareKey` + "`" + `,
+  the key of an active share link of the site, makes every URL under this field carry it
+  (` + "`" + `?shareKey=` + "`" + `); a key that opens nothing is NOT_FOUND.
+  """
+  publishedContent(shareKey: String): PublishedContentSite!
   createdAt: Time!
   updatedAt: Time!
   permissions: SitePermissions!
+}
+
+"A site as its renderer needs it: Site.publishedContent."
+type PublishedContentSite {
+  site: Site!
+  "How the site is arranged (Site.structure)."
+  structure: SiteStructure!
+  customizations: PublishedSiteCustomizations!
+}
+
+type PublishedSiteCustomizations {
+  "The site's settings (Site.customization)."
+  site: JSON!
+  "Each site space's settings (SiteSpace.customization), for the site spaces the viewer sees, in their order within their level."
+  siteSpaces: [SiteSpaceCustomization!]!
+}
+
+type SiteSpaceCustomization {
+  siteSpace: SiteSpace!
+  "The site's settings with what the site space overrides over them."
+  settings: JSON!
 }
 
 "A site served under another origin: requests to ` + "`" + `origin` + "`" + ` are proxied to ` + "`" + `target` + "`" + `."
@@ -8880,12 +9022,19 @@ type SiteSpace {
   sectionId: ID
   "Its segment in the site's URLs: 1 to 100 lower-case letters, digits, '-', '_' or '.', unique in its level."
   path: String!
-  "The title of its space."
+  "Its title on the site: the one given to it, else its space's."
   title: String!
   "Whether it is the default site space of its level."
   default: Boolean!
   "An expression over the visitor's claims: shown only to visitors for whom it is true."
   condition: String
+  "Whether it is left out of the site's navigation (it still answers at its URL)."
+  hidden: Boolean!
+  """
+  The custom home page: a page of its space shown at its root instead of the space's first page
+  (which readers land on again if a merge removes that page).
+  """
+  pageId: ID
   space: Space!
   """
   Where it is served once its site is published: the site's URL, then its section's path unless
@@ -8965,10 +9114,14 @@ input SiteAdaptiveContentInput {
 }
 
 input AddSiteSpaceInput {
-  "A space of the site's organization; null creates a new space titled like the site."
+  "A space of the site's organization; null creates a new space titled like the site (or ` + "`" + `title` + "`" + `)."
   spaceId: ID
   "A section of the site; absent: its default section, or the root level when it has no sections."
   sectionId: ID
+  "Its title on the site, 2 to 128 characters; absent: its space's."
+  title: String
+  "A document page of the space to show at the site space's root (not with a new space)."
+  pageId: ID
 }
 
 input UpdateSiteSpaceInput {
@@ -8976,6 +9129,13 @@ input UpdateSiteSpaceInput {
   path: String
   "1 to 1024 characters, checked against the site's visitor schema; null removes it."
   condition: String @goField(omittable: true)
+  "Another space of the organization to show there, not already in the level; its home page goes unless pageId is given."
+  spaceId: ID
+  "A document page of the space (the new one with spaceId) to show at the root; null removes it."
+  pageId: ID @goField(omittable: true)
+  hidden: Boolean
+  "2 to 128 characters; null removes it (the space's title shows again)."
+  title: String @goField(omittable: true)
 }
 
 input MoveSiteSpaceInput {
@@ -10354,6 +10514,10 @@ func (ec *executionContext) childFields_OpenAPISpec(ctx context.Context, field g
 		return ec.fieldContext_OpenAPISpec_lastProcessErrorCode(ctx, field)
 	case "lastProcessError":
 		return ec.fieldContext_OpenAPISpec_lastProcessError(ctx, field)
+	case "lastProcessErrors":
+		return ec.fieldContext_OpenAPISpec_lastProcessErrors(ctx, field)
+	case "lastProcessErrorCount":
+		return ec.fieldContext_OpenAPISpec_lastProcessErrorCount(ctx, field)
 	case "versions":
 		return ec.fieldContext_OpenAPISpec_versions(ctx, field)
 	case "version":
@@ -10626,6 +10790,28 @@ func (ec *executionContext) childFields_PingResult(ctx context.Context, field gr
 		return ec.fieldContext_PingResult_serviceVisitorClaims(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PingResult", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedContentSite(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "site":
+		return ec.fieldContext_PublishedContentSite_site(ctx, field)
+	case "structure":
+		return ec.fieldContext_PublishedContentSite_structure(ctx, field)
+	case "customizations":
+		return ec.fieldContext_PublishedContentSite_customizations(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedContentSite", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedSiteCustomizations(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "site":
+		return ec.fieldContext_PublishedSiteCustomizations_site(ctx, field)
+	case "siteSpaces":
+		return ec.fieldContext_PublishedSiteCustomizations_siteSpaces(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedSiteCustomizations", field.Name)
 }
 
 func (ec *executionContext) childFields_ReactionUser(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -10914,6 +11100,8 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_url(ctx, field)
 	case "adaptiveContent":
 		return ec.fieldContext_Site_adaptiveContent(ctx, field)
+	case "publishedContent":
+		return ec.fieldContext_Site_publishedContent(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Site_createdAt(ctx, field)
 	case "updatedAt":
@@ -11276,6 +11464,10 @@ func (ec *executionContext) childFields_SiteSpace(ctx context.Context, field gra
 		return ec.fieldContext_SiteSpace_default(ctx, field)
 	case "condition":
 		return ec.fieldContext_SiteSpace_condition(ctx, field)
+	case "hidden":
+		return ec.fieldContext_SiteSpace_hidden(ctx, field)
+	case "pageId":
+		return ec.fieldContext_SiteSpace_pageId(ctx, field)
 	case "space":
 		return ec.fieldContext_SiteSpace_space(ctx, field)
 	case "url":
@@ -11296,6 +11488,16 @@ func (ec *executionContext) childFields_SiteSpaceConnection(ctx context.Context,
 		return ec.fieldContext_SiteSpaceConnection_totalCount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteSpaceConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteSpaceCustomization(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "siteSpace":
+		return ec.fieldContext_SiteSpaceCustomization_siteSpace(ctx, field)
+	case "settings":
+		return ec.fieldContext_SiteSpaceCustomization_settings(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSpaceCustomization", field.Name)
 }
 
 func (ec *executionContext) childFields_SiteSpaceEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -15341,6 +15543,20 @@ func (ec *executionContext) field_Revision_page_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_publishedContent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "shareKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["shareKey"] = arg0
 	return args, nil
 }
 
@@ -26555,6 +26771,52 @@ func (ec *executionContext) fieldContext_OpenAPISpec_lastProcessError(_ context.
 	return graphql.NewScalarFieldContext("OpenAPISpec", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _OpenAPISpec_lastProcessErrors(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_lastProcessErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastProcessErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_lastProcessErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpec", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpec_lastProcessErrorCount(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_lastProcessErrorCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastProcessErrorCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_lastProcessErrorCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpec", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _OpenAPISpec_versions(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -29226,6 +29488,157 @@ func (ec *executionContext) _PingResult_serviceVisitorClaims(ctx context.Context
 }
 func (ec *executionContext) fieldContext_PingResult_serviceVisitorClaims(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PingResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedContentSite_site(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentSite_site(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Site, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentSite_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedContentSite",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedContentSite_structure(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentSite_structure(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PublishedContentSite().Structure(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteStructure) graphql.Marshaler {
+			return ec.marshalNSiteStructure2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteStructure(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentSite_structure(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedContentSite",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteStructure(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedContentSite_customizations(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentSite_customizations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PublishedContentSite().Customizations(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishedSiteCustomizations) graphql.Marshaler {
+			return ec.marshalNPublishedSiteCustomizations2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPublishedSiteCustomizations(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentSite_customizations(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedContentSite",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedSiteCustomizations(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedSiteCustomizations_site(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteCustomizations) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteCustomizations_site(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Site, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteCustomizations_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteCustomizations", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteCustomizations_siteSpaces(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteCustomizations) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteCustomizations_siteSpaces(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSpaces, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteSpaceCustomization) graphql.Marshaler {
+			return ec.marshalNSiteSpaceCustomization2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSpaceCustomizationᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteCustomizations_siteSpaces(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedSiteCustomizations",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSpaceCustomization(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Query_viewer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -32188,6 +32601,50 @@ func (ec *executionContext) fieldContext_Site_adaptiveContent(_ context.Context,
 	return fc, nil
 }
 
+func (ec *executionContext) _Site_publishedContent(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_publishedContent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().PublishedContent(ctx, obj, fc.Args["shareKey"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishedContentSite) graphql.Marshaler {
+			return ec.marshalNPublishedContentSite2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPublishedContentSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_publishedContent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedContentSite(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_publishedContent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Site_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -35142,6 +35599,52 @@ func (ec *executionContext) fieldContext_SiteSpace_condition(_ context.Context, 
 	return graphql.NewScalarFieldContext("SiteSpace", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _SiteSpace_hidden(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpace_hidden(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Hidden, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpace_hidden(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSpace", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSpace_pageId(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpace_pageId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpace_pageId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSpace", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
 func (ec *executionContext) _SiteSpace_space(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSpace) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -35305,6 +35808,61 @@ func (ec *executionContext) _SiteSpaceConnection_totalCount(ctx context.Context,
 }
 func (ec *executionContext) fieldContext_SiteSpaceConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteSpaceConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSpaceCustomization_siteSpace(ctx context.Context, field graphql.CollectedField, obj *model.SiteSpaceCustomization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpaceCustomization_siteSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSpace, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSpace) graphql.Marshaler {
+			return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSpace(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpaceCustomization_siteSpace(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSpaceCustomization",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSpace(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSpaceCustomization_settings(ctx context.Context, field graphql.CollectedField, obj *model.SiteSpaceCustomization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpaceCustomization_settings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Settings, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpaceCustomization_settings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSpaceCustomization", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
 func (ec *executionContext) _SiteSpaceEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SiteSpaceEdge) (ret graphql.Marshaler) {
@@ -38831,7 +39389,7 @@ func (ec *executionContext) unmarshalInputAddSiteSpaceInput(ctx context.Context,
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"spaceId", "sectionId"}
+	fieldsInOrder := [...]string{"spaceId", "sectionId", "title", "pageId"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -38852,6 +39410,20 @@ func (ec *executionContext) unmarshalInputAddSiteSpaceInput(ctx context.Context,
 				return it, err
 			}
 			it.SectionID = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "pageId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pageId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PageID = data
 		}
 	}
 	return it, nil
@@ -41284,7 +41856,7 @@ func (ec *executionContext) unmarshalInputUpdateSiteSpaceInput(ctx context.Conte
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"path", "condition"}
+	fieldsInOrder := [...]string{"path", "condition", "spaceId", "pageId", "hidden", "title"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -41305,6 +41877,34 @@ func (ec *executionContext) unmarshalInputUpdateSiteSpaceInput(ctx context.Conte
 				return it, err
 			}
 			it.Condition = graphql.OmittableOf(data)
+		case "spaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpaceID = data
+		case "pageId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pageId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PageID = graphql.OmittableOf(data)
+		case "hidden":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hidden"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Hidden = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -46715,6 +47315,16 @@ func (ec *executionContext) _OpenAPISpec(ctx context.Context, sel ast.SelectionS
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "lastProcessErrors":
+			out.Values[i] = ec._OpenAPISpec_lastProcessErrors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lastProcessErrorCount":
+			out.Values[i] = ec._OpenAPISpec_lastProcessErrorCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "versions":
 			field := field
 
@@ -48803,6 +49413,163 @@ func (ec *executionContext) _PingResult(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var publishedContentSiteImplementors = []string{"PublishedContentSite"}
+
+func (ec *executionContext) _PublishedContentSite(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedContentSite) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedContentSiteImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedContentSite")
+		case "site":
+			out.Values[i] = ec._PublishedContentSite_site(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "structure":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PublishedContentSite_structure(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "customizations":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PublishedContentSite_customizations(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var publishedSiteCustomizationsImplementors = []string{"PublishedSiteCustomizations"}
+
+func (ec *executionContext) _PublishedSiteCustomizations(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedSiteCustomizations) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedSiteCustomizationsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedSiteCustomizations")
+		case "site":
+			out.Values[i] = ec._PublishedSiteCustomizations_site(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteSpaces":
+			out.Values[i] = ec._PublishedSiteCustomizations_siteSpaces(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var queryImplementors = []string{"Query"}
 
 func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -50738,6 +51505,44 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 					}
 				}()
 				res = ec._Site_adaptiveContent(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "publishedContent":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_publishedContent(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -52844,6 +53649,16 @@ func (ec *executionContext) _SiteSpace(ctx context.Context, sel ast.SelectionSet
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "hidden":
+			out.Values[i] = ec._SiteSpace_hidden(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pageId":
+			out.Values[i] = ec._SiteSpace_pageId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "space":
 			field := field
 
@@ -53003,6 +53818,49 @@ func (ec *executionContext) _SiteSpaceConnection(ctx context.Context, sel ast.Se
 			}
 		case "totalCount":
 			out.Values[i] = ec._SiteSpaceConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteSpaceCustomizationImplementors = []string{"SiteSpaceCustomization"}
+
+func (ec *executionContext) _SiteSpaceCustomization(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSpaceCustomization) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteSpaceCustomizationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteSpaceCustomization")
+		case "siteSpace":
+			out.Values[i] = ec._SiteSpaceCustomization_siteSpace(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "settings":
+			out.Values[i] = ec._SiteSpaceCustomization_settings(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -56709,6 +57567,26 @@ func (ec *executionContext) unmarshalNPostCommentInput2githubᚗcomᚋbinderyhq�
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNPublishedContentSite2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPublishedContentSite(ctx context.Context, sel ast.SelectionSet, v *model.PublishedContentSite) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PublishedContentSite(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPublishedSiteCustomizations2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPublishedSiteCustomizations(ctx context.Context, sel ast.SelectionSet, v *model.PublishedSiteCustomizations) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PublishedSiteCustomizations(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNReactionUser2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐReactionUserᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ReactionUser) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -57437,6 +58315,32 @@ func (ec *executionContext) marshalNSiteSpaceConnection2ᚖgithubᚗcomᚋbinder
 		return graphql.Null
 	}
 	return ec._SiteSpaceConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteSpaceCustomization2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSpaceCustomizationᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteSpaceCustomization) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteSpaceCustomization2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSpaceCustomization(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteSpaceCustomization2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSpaceCustomization(ctx context.Context, sel ast.SelectionSet, v *model.SiteSpaceCustomization) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteSpaceCustomization(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSiteSpaceEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSpaceEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteSpaceEdge) graphql.Marshaler {

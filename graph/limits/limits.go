@@ -1,12 +1,13 @@
-// Package limits provides gqlgen handler extensions that reject operations
-// which are too deep or use too many aliases, plus a helper for connection
-// complexity. They complement gqlgen's own extension.FixedComplexityLimit and
-// handler.Server.SetParserTokenLimit.
+// Package limits provides gqlgen handler extensions that bound what one GraphQL operation may
+// cost, plus a helper for connection complexity. They complement gqlgen's own
+// extension.FixedComplexityLimit and handler.Server.SetParserTokenLimit.
 //
-// Both extensions run in MutateOperationContext, after the document has been
-// parsed and validated and before anything is executed. A rejected operation
-// gets a response with a single error (extensions.code DEPTH_LIMIT_EXCEEDED or
-// ALIAS_LIMIT_EXCEEDED) and no data.
+// ShapeLimit runs first, before gqlgen parses and validates a new document: it counts selections,
+// expanded fields, directives and spreads (SHAPE_LIMIT_EXCEEDED), since validation itself is
+// quadratic in the fields of a selection set. Depth and alias limits run in
+// MutateOperationContext, after validation and before anything is executed
+// (DEPTH_LIMIT_EXCEEDED, ALIAS_LIMIT_EXCEEDED). A rejected operation gets a response with a single
+// error and no data. DocumentCache bounds the validated documents kept, in count and bytes.
 //
 // The walks are static: @skip and @include are not evaluated, so a field that
 // would be skipped still counts. Fragment results are memoised, so documents

@@ -130,7 +130,11 @@ func loadGroup[F comparable, T any](ctx context.Context, c *ent.Client, src page
 		}
 		modifiers = append(modifiers, func(s *sql.Selector) { order.After(s, key, cur.ID) })
 	}
-	modifiers = append(modifiers, order.LimitPerParent(g.Limit+1, src.partition...))
+	if len(src.partition) == 1 {
+		modifiers = append(modifiers, order.TopPerParent(g.Limit+1, src.partition[0], parents))
+	} else {
+		modifiers = append(modifiers, order.LimitPerParent(g.Limit+1, src.partition...))
+	}
 	rows, err := src.rows(ctx, c, parents, g.Filter, modifiers...)
 	if err != nil {
 		return nil, err

@@ -41,6 +41,19 @@ func (f SiteSpaceFilter) predicates(sites []string) []predicate.SiteSpace {
 	return where
 }
 
+// AllSiteSpaces returns every site space of a site the viewer sees, by position key (the order
+// within each level) then id.
+func (l *Loaders) AllSiteSpaces(ctx context.Context, s *ent.Site) ([]*ent.SiteSpace, error) {
+	return Get(ctx, l.client, allSiteSpaces, s, func(s *ent.Site) string { return s.ID })
+}
+
+var allSiteSpaces = NewBatch("all site spaces", func(ctx context.Context, c *ent.Client, ids []string) (map[string][]*ent.SiteSpace, error) {
+	rows, err := c.SiteSpace.Query().Where(sitespace.SiteIDIn(ids...)).
+		Order(ent.Asc(sitespace.FieldPosition), ent.Asc(sitespace.FieldID)).All(ctx)
+	Level(ctx, rows)
+	return groupBy(rows, func(ss *ent.SiteSpace) string { return ss.SiteID }), err
+})
+
 // Spaces looks up live spaces by id: nil for one the viewer may not read.
 var Spaces = byID("spaces", func(ctx context.Context, c *ent.Client, ids []string) ([]*ent.Space, error) {
 	return c.Space.Query().Where(space.IDIn(ids...), space.DeletedAtIsNil()).All(ctx)

@@ -31,10 +31,14 @@ type APITokenEdge struct {
 }
 
 type AddSiteSpaceInput struct {
-	// A space of the site's organization; null creates a new space titled like the site.
+	// A space of the site's organization; null creates a new space titled like the site (or `title`).
 	SpaceID *string `json:"spaceId,omitempty"`
 	// A section of the site; absent: its default section, or the root level when it has no sections.
 	SectionID *string `json:"sectionId,omitempty"`
+	// Its title on the site, 2 to 128 characters; absent: its space's.
+	Title *string `json:"title,omitempty"`
+	// A document page of the space to show at the site space's root (not with a new space).
+	PageID *string `json:"pageId,omitempty"`
 }
 
 type APIInfo struct {
@@ -621,6 +625,13 @@ type PostCommentInput struct {
 	Node *string `json:"node,omitempty"`
 }
 
+type PublishedSiteCustomizations struct {
+	// The site's settings (Site.customization).
+	Site any `json:"site"`
+	// Each site space's settings (SiteSpace.customization), for the site spaces the viewer sees, in their order within their level.
+	SiteSpaces []*SiteSpaceCustomization `json:"siteSpaces"`
+}
+
 type RevisionFileConnection struct {
 	Edges      []*RevisionFileEdge `json:"edges"`
 	PageInfo   *PageInfo           `json:"pageInfo"`
@@ -872,6 +883,12 @@ type SiteSpaceConnection struct {
 	Edges      []*SiteSpaceEdge `json:"edges"`
 	PageInfo   *PageInfo        `json:"pageInfo"`
 	TotalCount int              `json:"totalCount"`
+}
+
+type SiteSpaceCustomization struct {
+	SiteSpace *ent.SiteSpace `json:"siteSpace"`
+	// The site's settings with what the site space overrides over them.
+	Settings any `json:"settings"`
 }
 
 type SiteSpaceEdge struct {
@@ -1136,6 +1153,13 @@ type UpdateSiteSpaceInput struct {
 	Path *string `json:"path,omitempty"`
 	// 1 to 1024 characters, checked against the site's visitor schema; null removes it.
 	Condition graphql.Omittable[*string] `json:"condition,omitempty"`
+	// Another space of the organization to show there, not already in the level; its home page goes unless pageId is given.
+	SpaceID *string `json:"spaceId,omitempty"`
+	// A document page of the space (the new one with spaceId) to show at the root; null removes it.
+	PageID graphql.Omittable[*string] `json:"pageId,omitempty"`
+	Hidden *bool                      `json:"hidden,omitempty"`
+	// 2 to 128 characters; null removes it (the space's title shows again).
+	Title graphql.Omittable[*string] `json:"title,omitempty"`
 }
 
 type UpdateSpaceInput struct {

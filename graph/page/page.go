@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 
 	"github.com/binderyhq/bindery/graph/apperr"
@@ -187,6 +188,48 @@ func (o Order) LimitPerParent(limit int, parentCols ...string) func(*sql.Selecto
 			OrderExpr(sql.Expr(fmt.Sprintf(`%s, %q.%q %s, %q.%q %s`,
 				strings.Join(grouped, ", "), s.TableName(), o.Column, dir, s.TableName(), "id", dir))).
 			Prefix(with)
+	}
+}
+
+// TopPerParent rewrites a query over the children of the parents named (by the values of one
+// column) so it returns, for each parent, only its first limit rows in the order: one statement
+// for any number of parents, which reads limit rows per parent from an index on (parent column,
+// order column, id), where LimitPerParent's numbering reads every child of every parent. The
+// parents are a VALUES list; each one's rows are the filtered query (privacy filters included)
+// narrowed to it, in the order, cut at limit: a LATERAL subquery on PostgreSQL, and on SQLite,
+// which has no LATERAL, a correlated `id IN (…)` subquery run once per parent. The rows come back
+// grouped by parent, each group in the order.
+//
+// The query's predicates name their columns through the selector when the statement is built,
+// so the rewritten selector still reads the table under its own name.
+func (o Order) TopPerParent(limit int, parentCol string, parents []string) func(*sql.Selector) {
+	return func(s *sql.Selector) {
+		d := sql.Dialect(s.Dialect())
+		table, dir := s.TableName(), o.direction()
+		t := d.Table(table)
+		top := s.Clone().Select(s.C("id")).
+			Where(sql.ExprP(fmt.Sprintf(`%s = "p"."column1"`, s.C(parentCol)))).
+			OrderExpr(sql.Expr(fmt.Sprintf("%s %s, %s %s", s.C(o.Column), dir, s.C("id"), dir))).
+			Limit(limit)
+		lateral := s.Dialect() == dialect.Postgres
+		firstRows := sql.P(func(b *sql.Builder) {
+			b.WriteString(t.C("id")).WriteString(` IN (SELECT "top"."id" FROM (VALUES `)
+			for i, p := range parents {
+				if i > 0 {
+					b.Comma()
+				}
+				b.Wrap(func(b *sql.Builder) { b.Arg(p) })
+			}
+			b.WriteString(`) AS "p" `)
+			if lateral {
+				b.WriteString("CROSS JOIN LATERAL ").Wrap(func(b *sql.Builder) { b.Join(top) }).WriteString(` AS "top")`)
+				return
+			}
+			b.WriteString("JOIN ").Ident(table).WriteString(` AS "top" ON "top"."id" IN `).
+				Wrap(func(b *sql.Builder) { b.Join(top) }).WriteString(")")
+		})
+		*s = *d.Select(s.UnqualifiedColumns()...).From(t).Where(firstRows).
+			OrderExpr(sql.Expr(fmt.Sprintf("%s, %s %s, %s %s", t.C(parentCol), t.C(o.Column), dir, t.C("id"), dir)))
 	}
 }
 

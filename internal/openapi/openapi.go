@@ -45,17 +45,30 @@ const (
 // Error is why a document could not be processed.
 type Error struct {
 	Code    Code
-	Message string
+	Message string   // what went wrong, naming the first problem (at most 500 characters)
+	Errors  []string // each problem found, at most MaxErrors of them, each at most 500 characters
+	Count   int      // how many problems were found, Errors holding the first ones
 }
 
 func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }
 
+// MaxErrors is how many problems of an invalid document an Error lists.
+const MaxErrors = 50
+
+// maxMessage is the length, in characters, of a message past which it is cut.
+const maxMessage = 500
+
 func failf(code Code, format string, args ...any) *Error {
-	msg := fmt.Sprintf(format, args...)
-	if r := []rune(msg); len(r) > 500 {
-		msg = string(r[:500]) + "…"
+	msg := clip(fmt.Sprintf(format, args...))
+	return &Error{Code: code, Message: msg, Errors: []string{msg}, Count: 1}
+}
+
+// clip cuts a message longer than maxMessage characters.
+func clip(msg string) string {
+	if r := []rune(msg); len(r) > maxMessage {
+		return string(r[:maxMessage]) + "…"
 	}
-	return &Error{Code: code, Message: msg}
+	return msg
 }
 
 // Getter fetches a URL, reading at most max bytes (fetch.Client).
@@ -68,6 +81,7 @@ type Limits struct {
 	MaxBytes int64         // the entry document and its referenced files together
 	MaxFiles int           // referenced files besides the entry document
 	Timeout  time.Duration // the whole processing: fetches, parsing and validation
+	Gate     *Gate         // shared by the processings it bounds in bytes held at once; nil: none
 }
 
 // DefaultLimits are the bounds when none are configured.
@@ -91,7 +105,8 @@ func FromURL(ctx context.Context, g Getter, rawURL string, l Limits) (*Document,
 	if err != nil {
 		return nil, failf(FetchError, "the source URL cannot be parsed: %v", err)
 	}
-	p := &processor{ctx: ctx, g: g, limits: l, budget: l.MaxBytes, files: map[string][]byte{}}
+	p := newProcessor(ctx, g, l)
+	defer p.hold.release()
 	raw, final, err := p.get(u)
 	if err != nil {
 		return nil, err
@@ -106,21 +121,35 @@ func FromText(ctx context.Context, text []byte, l Limits) (*Document, error) {
 	if int64(len(text)) > l.MaxBytes {
 		return nil, failf(FetchError, "the document is %d bytes, more than %d", len(text), l.MaxBytes)
 	}
-	p := &processor{ctx: ctx, limits: l, files: map[string][]byte{}}
+	p := newProcessor(ctx, nil, l)
+	defer p.hold.release()
+	if err := p.hold.take(ctx, int64(len(text))); err != nil {
+		return nil, err
+	}
 	return p.process(text, nil)
 }
 
-// processor holds the state of one processing: the files fetched so far and the bytes left.
+// processor holds the state of one processing: the files fetched so far, the bytes left and
+// those it holds in the gate.
 type processor struct {
 	ctx     context.Context
-	g       Getter
+	g       Getter // nil for text
 	limits  Limits
 	budget  int64
+	hold    *holding
+	entry   string            // the entry document's URL ("" for text), which a file may refer back to
+	raw     []byte            // the entry document
 	files   map[string][]byte // URL → bytes of each referenced file
-	fetchEr *Error            // the first failure to fetch a referenced file
+	fetchEr error             // the first failure to fetch a referenced file (an *Error, or the gate's)
 }
 
-// get fetches u within the byte budget. Returns the body and where it was found.
+func newProcessor(ctx context.Context, g Getter, l Limits) *processor {
+	return &processor{ctx: ctx, g: g, limits: l, budget: l.MaxBytes, hold: l.Gate.holding(l.MaxBytes),
+		files: map[string][]byte{}}
+}
+
+// get fetches u within the byte budget and takes its bytes in the gate before they are parsed.
+// Returns the body and where it was found.
 func (p *processor) get(u *url.URL) ([]byte, *url.URL, error) {
 	if p.budget <= 0 {
 		return nil, nil, failf(FetchError, "the document and its files are more than %d bytes", p.limits.MaxBytes)
@@ -133,6 +162,9 @@ func (p *processor) get(u *url.URL) ([]byte, *url.URL, error) {
 		return nil, nil, failf(FetchError, "%s answered HTTP %d", u.Redacted(), res.Status)
 	}
 	p.budget -= int64(len(res.Body))
+	if err := p.hold.take(p.ctx, int64(len(res.Body))); err != nil {
+		return nil, nil, err
+	}
 	return res.Body, res.URL, nil
 }
 
@@ -165,6 +197,10 @@ func (p *processor) process(raw []byte, base *url.URL) (doc *Document, err error
 	if err != nil {
 		return nil, err
 	}
+	p.raw = raw
+	if base != nil {
+		p.entry = base.String()
+	}
 	if err := p.load(root, version, base); err != nil {
 		return nil, err
 	}
@@ -192,7 +228,7 @@ func versionOf(doc json.RawMessage) (string, error) {
 	return "", failf(ParseError, "the document is not an OpenAPI document: it has neither an openapi nor a swagger field")
 }
 
-// load resolves the document's $refs (fetching the files they name) and validates it.
+// load decodes the document, resolves its $refs (fetching the files they name) and validates it.
 func (p *processor) load(root json.RawMessage, version string, base *url.URL) error {
 	loader := openapi3.NewLoader()
 	loader.Context = p.ctx
@@ -200,49 +236,116 @@ func (p *processor) load(root json.RawMessage, version string, base *url.URL) er
 	var doc *openapi3.T
 	var err error
 	if version == "2.0" {
-		doc, err = p.fromSwagger(loader, root, base)
-	} else if base != nil {
-		doc, err = loader.LoadFromDataWithPath(root, base)
+		doc, err = fromSwagger(loader, root, base)
 	} else {
-		doc, err = loader.LoadFromData(root)
+		doc, err = fromOpenAPI3(loader, root, base)
 	}
-	if p.fetchEr != nil {
+	var shape *Error
+	switch {
+	case p.fetchEr != nil:
 		return p.fetchEr
-	}
-	if err != nil {
+	case errors.As(err, &shape):
+		return shape
+	case err != nil:
 		return failf(ParseError, "the document's references cannot be resolved: %v", err)
-	}
-	if p.ctx.Err() != nil {
+	case p.ctx.Err() != nil:
 		return failf(FetchTimeout, "processing the document took longer than %s", p.limits.Timeout)
 	}
-	err = doc.Validate(p.ctx, openapi3.DisableExamplesValidation(), openapi3.DisableSchemaDefaultsValidation(),
-		openapi3.DisableSchemaPatternValidation())
-	if err != nil {
-		return failf(ParseError, "the document is not valid OpenAPI %s: %v", version, err)
-	}
-	return nil
+	return validate(p.ctx, doc, version)
 }
 
-// fromSwagger reads a Swagger 2.0 document as OpenAPI 3.0 (kin-openapi's conversion) and resolves
-// its $refs.
-func (p *processor) fromSwagger(loader *openapi3.Loader, root json.RawMessage, base *url.URL) (*openapi3.T, error) {
-	var doc2 openapi2.T
-	if err := json.Unmarshal(root, &doc2); err != nil {
-		return nil, err
+// notShaped is the failure of a document whose fields do not have the types OpenAPI gives them.
+func notShaped(version string, err error) *Error {
+	return failf(ParseError, "the document is not OpenAPI %s: %v", version, err)
+}
+
+// fromOpenAPI3 decodes an OpenAPI 3 document in JSON and resolves its $refs. kin-openapi's loader
+// reads every document with its YAML parser, JSON included, which takes seconds on megabytes (and
+// far longer on a large flow collection, which a JSON document is); its types decode JSON with
+// encoding/json, many times faster. The loader must still know the document as the one at base,
+// so that a file referring back to it finds it rather than fetching and parsing it again: an empty
+// document is loaded at base and the decoded one written over it.
+func fromOpenAPI3(loader *openapi3.Loader, root json.RawMessage, base *url.URL) (*openapi3.T, error) {
+	doc := &openapi3.T{}
+	if base != nil {
+		var err error
+		if doc, err = loader.LoadFromDataWithPath([]byte("{}"), base); err != nil {
+			return nil, err
+		}
 	}
-	doc, err := openapi2conv.ToV3(&doc2)
-	if err != nil {
-		return nil, err
-	}
-	if doc.Paths == nil { // paths: {} converts to none, which 3.0 requires
-		doc.Paths = openapi3.NewPaths()
+	if err := json.Unmarshal(root, doc); err != nil {
+		return nil, notShaped("3", err)
 	}
 	return doc, loader.ResolveRefsIn(doc, base)
+}
+
+// fromSwagger reads a Swagger 2.0 document as OpenAPI 3.0 (kin-openapi's conversion), resolving
+// its $refs, those to other files too, with loader.
+func fromSwagger(loader *openapi3.Loader, root json.RawMessage, base *url.URL) (*openapi3.T, error) {
+	var doc2 openapi2.T
+	if err := json.Unmarshal(root, &doc2); err != nil {
+		return nil, notShaped("2.0", err)
+	}
+	doc, err := openapi2conv.ToV3WithLoader(&doc2, loader, base)
+	if err == nil && doc.Paths == nil { // paths: {} converts to none, which 3.0 requires
+		doc.Paths = openapi3.NewPaths()
+	}
+	return doc, err
+}
+
+// validate checks the document, reporting every problem found (up to MaxErrors).
+func validate(ctx context.Context, doc *openapi3.T, version string) error {
+	errs := validationErrors(ctx, doc)
+	if len(errs) == 0 {
+		return nil
+	}
+	summary := fmt.Sprintf("the document is not valid OpenAPI %s: %v", version, errs[0])
+	if len(errs) > 1 {
+		summary = fmt.Sprintf("the document is not valid OpenAPI %s: %d problems, the first: %v", version, len(errs), errs[0])
+	}
+	e := &Error{Code: ParseError, Message: clip(summary), Count: len(errs)}
+	for _, err := range errs[:min(len(errs), MaxErrors)] {
+		e.Errors = append(e.Errors, clip(err.Error()))
+	}
+	return e
+}
+
+// validationErrors validates the document and returns each problem found. kin-openapi's
+// multi-error mode goes on past a problem, and warns that some validators can then dereference
+// nil: when it panics, the fail-fast mode's single problem is what is known.
+func validationErrors(ctx context.Context, doc *openapi3.T) (errs []error) {
+	opts := []openapi3.ValidationOption{openapi3.DisableExamplesValidation(),
+		openapi3.DisableSchemaDefaultsValidation(), openapi3.DisableSchemaPatternValidation()}
+	defer func() {
+		if recover() != nil {
+			errs = flatten(doc.Validate(ctx, opts...))
+		}
+	}()
+	return flatten(doc.Validate(ctx, append(opts, openapi3.EnableMultiError())...))
+}
+
+// flatten lists the errors inside nested multi-errors.
+func flatten(err error) []error {
+	var multi openapi3.MultiError
+	if !errors.As(err, &multi) {
+		if err == nil {
+			return nil
+		}
+		return []error{err}
+	}
+	var all []error
+	for _, e := range multi {
+		all = append(all, flatten(e)...)
+	}
+	return all
 }
 
 // readRef is the loader's reader of referenced files: through the guarded client, within the
 // budgets of bytes and files. It records the first failure, which names the file.
 func (p *processor) readRef(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
+	if u.String() == p.entry { // the loader reads it before it finds the document it already has
+		return p.raw, nil
+	}
 	if b, ok := p.files[u.String()]; ok {
 		return b, nil
 	}
@@ -255,7 +358,7 @@ func (p *processor) readRef(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
 	body, _, err := p.get(u)
 	if err != nil {
 		if p.fetchEr == nil {
-			p.fetchEr = err.(*Error)
+			p.fetchEr = err
 		}
 		return nil, err
 	}
@@ -335,13 +438,14 @@ func formatOf(raw []byte) string {
 }
 
 // toJSON parses a JSON or YAML file into JSON. YAML mapping keys that are not strings (response
-// codes such as 200) become their text.
+// codes such as 200) become their text; of keys repeated in a mapping the last counts, as in
+// JSON (yaml's check of unique keys compares every pair: seconds on a mapping of thousands).
 func toJSON(raw []byte) (json.RawMessage, error) {
 	if formatOf(raw) == "json" {
 		return bytes.Clone(raw), nil
 	}
 	var v any
-	if err := yaml.Unmarshal(raw, &v); err != nil {
+	if err := yaml.Load(raw, &v, yaml.WithV3Defaults(), yaml.WithUniqueKeys(false)); err != nil {
 		return nil, err
 	}
 	if v == nil {

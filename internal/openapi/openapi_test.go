@@ -4,10 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/binderyhq/bindery/internal/fetch"
 	"github.com/binderyhq/bindery/internal/fetchtest"
@@ -104,6 +107,158 @@ func TestFromText(t *testing.T) {
 	})
 	t.Run("ErrExternalRef", func(t *testing.T) {
 		wantCode(t, openapi.ParseError, "self-contained")(openapi.FromText(context.Background(), []byte(petstore), quick))
+	})
+}
+
+// swagger is a Swagger 2.0 document whose definitions live in a file next to it.
+const swagger = `swagger: "2.0"
+info: {title: Zoo, version: "2"}
+basePath: /v2
+paths:
+  /animals/pets: {get: {responses: {
+    '200': {description: The pets, schema: {$ref: "#/definitions/Pets"}},
+    default: {description: An error, schema: {$ref: "defs/errors.yaml#/Error"}}}}}
+definitions:
+  Pets:
+    type: array
+    items: {$ref: "defs/pet.yaml#/Pet"}
+`
+
+func TestSwaggerExternalRefs(t *testing.T) {
+	base, client := docServer(t, map[string]string{
+		"/api/swagger.yaml":     swagger,
+		"/api/defs/pet.yaml":    "Pet:\n  type: object\n  properties:\n    name: {type: string}\n    owner: {$ref: '../../people.json#/Person'}\n",
+		"/api/defs/errors.yaml": "Error: {type: object, properties: {message: {type: string}}}\n",
+		"/people.json":          people,
+		"/api/private.yaml":     strings.Replace(swagger, "defs/errors.yaml", "http://127.0.0.1:1/errors.yaml", 1),
+		"/api/file.yaml":        strings.Replace(swagger, "defs/errors.yaml", "file:///etc/passwd", 1),
+		"/missing.yaml":         swagger,
+	}, nil)
+	t.Run("OK", func(t *testing.T) {
+		d, err := openapi.FromURL(context.Background(), client, base+"/api/swagger.yaml", quick)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Version != "2.0" || len(d.Filesystem) != 4 || d.Filesystem["defs/pet.yaml"] == nil ||
+			d.Filesystem["defs/errors.yaml"] == nil || d.Filesystem[base+"/people.json"] == nil {
+			t.Fatalf("filesystem %v", keys(d.Filesystem))
+		}
+	})
+	t.Run("ErrRefToPrivate", func(t *testing.T) {
+		wantCode(t, openapi.FetchError, "not fetched")(openapi.FromURL(context.Background(), client, base+"/api/private.yaml", quick))
+	})
+	t.Run("ErrRefToFile", func(t *testing.T) {
+		wantCode(t, openapi.FetchError, "not fetched")(openapi.FromURL(context.Background(), client, base+"/api/file.yaml", quick))
+	})
+	t.Run("ErrRefMissing", func(t *testing.T) {
+		wantCode(t, openapi.FetchError, "HTTP 404")(openapi.FromURL(context.Background(), client, base+"/missing.yaml", quick))
+	})
+	t.Run("ErrText", func(t *testing.T) {
+		wantCode(t, openapi.ParseError, "self-contained")(openapi.FromText(context.Background(), []byte(swagger), quick))
+	})
+}
+
+func keys[V any](m map[string]V) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	return ks
+}
+
+// TestRefBackToEntry checks that a file referring back to the entry document finds it rather
+// than fetching it again.
+func TestRefBackToEntry(t *testing.T) {
+	doc := strings.Replace(petstore, "schemas/pets.yaml#/Pets", "schemas/back.yaml#/Pets", 1) +
+		"components:\n  schemas:\n    Pet: {type: object, properties: {name: {type: string}}}\n"
+	var entryFetches atomic.Int32
+	base, client := docServer(t, map[string]string{
+		"/api/schemas/back.yaml": "Pets: {type: array, items: {$ref: '../openapi.yaml#/components/schemas/Pet'}}\n",
+	}, map[string]http.HandlerFunc{"/api/openapi.yaml": func(w http.ResponseWriter, r *http.Request) {
+		entryFetches.Add(1)
+		w.Write([]byte(doc))
+	}})
+	d, err := openapi.FromURL(context.Background(), client, base+"/api/openapi.yaml", quick)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := entryFetches.Load(); n != 1 || len(d.Filesystem) != 2 {
+		t.Fatalf("the entry document was fetched %d times; filesystem %v", n, keys(d.Filesystem))
+	}
+}
+
+// TestEveryValidationError checks that an invalid document reports each of its problems.
+func TestEveryValidationError(t *testing.T) {
+	const invalid = `openapi: 3.0.3
+info: {title: T}
+paths:
+  /a/{id}:
+    get:
+      responses: {'200': {description: ok}}
+  /b:
+    get:
+      parameters: [{name: q, in: nowhere}]
+      responses: {'200': {description: ok}}
+components:
+  schemas:
+    A: {type: nonsense}
+`
+	_, err := openapi.FromText(context.Background(), []byte(invalid), quick)
+	var e *openapi.Error
+	if !errors.As(err, &e) || e.Code != openapi.ParseError || e.Count != 4 || len(e.Errors) != 4 {
+		t.Fatalf("want 4 problems, got %v", err)
+	}
+	for i, part := range []string{`schema "A"`, "info", "/a/{id}", "/b"} {
+		if !strings.Contains(e.Errors[i], part) {
+			t.Fatalf("problem %d %q does not name %s", i, e.Errors[i], part)
+		}
+	}
+	if !strings.Contains(e.Message, "4 problems") {
+		t.Fatalf("message %q", e.Message)
+	}
+	t.Run("Bounded", func(t *testing.T) {
+		var b strings.Builder
+		b.WriteString("openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n")
+		long := strings.Repeat("x", 2000)
+		for i := range 80 {
+			fmt.Fprintf(&b, "    S%02d%s: {type: nonsense}\n", i, long)
+		}
+		_, err := openapi.FromText(context.Background(), []byte(b.String()), quick)
+		if !errors.As(err, &e) || e.Count != 80 || len(e.Errors) != openapi.MaxErrors {
+			t.Fatalf("want %d of 80 problems, got %v", openapi.MaxErrors, err)
+		}
+		for _, m := range e.Errors {
+			if n := utf8.RuneCountInString(m); n > 501 {
+				t.Fatalf("a problem of %d characters", n)
+			}
+		}
+	})
+}
+
+// TestGateBoundsProcessings runs processings that share a gate with room for one document and
+// its files: they take turns, and a document larger than the gate fails.
+func TestGateBoundsProcessings(t *testing.T) {
+	base, client := docServer(t, map[string]string{
+		"/api/openapi.yaml": petstore, "/api/schemas/pets.yaml": petsSchemas, "/people.json": people,
+	}, nil)
+	l := quick
+	l.Gate = openapi.NewGate(int64(len(petstore) + len(petsSchemas) + len(people)))
+	errs := make(chan error, 4)
+	for range cap(errs) {
+		go func() {
+			_, err := openapi.FromURL(context.Background(), client, base+"/api/openapi.yaml", l)
+			errs <- err
+		}()
+	}
+	for range cap(errs) {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Run("ErrLargerThanGate", func(t *testing.T) {
+		l.Gate = openapi.NewGate(100)
+		wantCode(t, openapi.FetchError, "more than 100 bytes")(openapi.FromURL(context.Background(), client, base+"/api/openapi.yaml", l))
+		wantCode(t, openapi.FetchError, "more than 100 bytes")(openapi.FromText(context.Background(), []byte(petstore), l))
 	})
 }
 

@@ -56,7 +56,7 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 	a := authenticators(st, o.Clock)
 	r := &graph.Resolver{Client: st.Client, Clock: o.Clock, Version: Version, Build: Build, BaseURL: o.BaseURL,
 		Blobs: st.Blobs, Search: st.Search, Fetcher: fetch.New(o.FetchAllow), ImportLimits: o.ImportLimits,
-		Jobs: runner, OpenAPILimits: o.OpenAPILimits, OpenAPIRefresh: o.OpenAPIRefresh}
+		Jobs: runner, OpenAPILimits: openAPILimits(o.OpenAPILimits), OpenAPIRefresh: o.OpenAPIRefresh}
 	runner.Handle(graph.OpenAPIJob, r.ProcessOpenAPISpec)
 	sites := publish.New(r, o.BaseURL)
 	return sites.ByHost(rest.NewRouter(rest.Config{
@@ -71,6 +71,20 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 		CORSOrigins:         o.CORSOrigins,
 		Sites:               sites.Routes,
 	})), runner
+}
+
+// openAPILimits are the bounds of processing OpenAPI documents: l, or the defaults when zero, with
+// a gate shared by the server's processings when l has none. The gate holds twice the bytes one
+// document and its files may have: two of the largest documents at once, or many small ones,
+// however many workers run (decision 190).
+func openAPILimits(l openapi.Limits) openapi.Limits {
+	if l == (openapi.Limits{}) {
+		l = openapi.DefaultLimits
+	}
+	if l.Gate == nil {
+		l.Gate = openapi.NewGate(2 * l.MaxBytes)
+	}
+	return l
 }
 
 // auth turns bearer tokens and session cookies into viewers, with one membership cache.
