@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -9,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/testenv"
 )
 
@@ -20,12 +18,8 @@ import (
 // its time over that of reading the page itself (cached by its ETag); rename-merge-ms is the merge
 // that renamed the section.
 func BenchmarkPublishedRedirect10k(b *testing.B) {
-	e := testenv.New(b)
-	admin, org := e.Bootstrap("admin@example.com", "Bench")
-	space := e.Do(admin, "POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": "Big"}).Map(b)["id"].(string)
-	e.WriteRevision(space, "", wideTree(100, 100))
-	site := e.Do(admin, "POST", "/v1/orgs/"+org+"/sites", map[string]any{"title": "Big docs", "spaces": []string{space}}).Map(b)["id"].(string)
-	e.Store.Client.Site.UpdateOneID(site).SetPublished(true).SetBasename("big").ExecX(accounts.System(context.Background()))
+	big := bigSite(b)
+	e, admin, org, space, site := big.Env, big.admin, big.org, big.space, big.site
 	var items []string
 	for i := range 500 {
 		source := fmt.Sprintf("/old-%d", i)
