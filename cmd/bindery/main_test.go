@@ -398,7 +398,9 @@ func startServe(t *testing.T, d dataDir) (base string, errOut *testenv.LockedBuf
 	go func() { done <- run(ctx, append([]string{"--addr", addr}, d.flags()...)) }()
 
 	base = "http://" + addr
-	deadline := time.Now().Add(30 * time.Second)
+	// A generous bound: a start migrates the schema, which under -race on PostgreSQL on a machine
+	// shared with other test runs took over 30 s once; the test goes on as soon as it answers.
+	deadline := time.Now().Add(2 * time.Minute)
 	for get(t, base+"/v1/", "") != http.StatusUnauthorized {
 		select {
 		case err := <-done:
@@ -406,7 +408,7 @@ func startServe(t *testing.T, d dataDir) (base string, errOut *testenv.LockedBuf
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("the server did not answer within 30 s")
+			t.Fatal("the server did not answer within 2 minutes")
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
