@@ -24,8 +24,23 @@ type Condition struct {
 // Compile parses a condition and checks it against the claims of s (visitor.claims.<name>,
 // visitor.claims.unsigned.<name>): only the operators and names the package documentation lists,
 // only claims s has, and a boolean result. A nil s is a site without a schema: no claim is known.
-// It returns an *Error naming the column of the problem.
+// It returns an *Error naming the column of the problem. A condition compiled before against a
+// schema of the same text is not compiled again.
 func Compile(condition string, s *Schema) (*Condition, error) {
+	if len(condition) > utf8.UTFMax*maxConditionLen {
+		return compile(condition, s) // refused by its length: not worth a place in the cache
+	}
+	key := conditionKey{schema: keyOf(s), condition: condition}
+	if c, ok := conditions.Get(key); ok {
+		return c.condition, c.err
+	}
+	c, err := compile(condition, s)
+	conditions.Add(key, compiledCondition{condition: c, err: err})
+	return c, err
+}
+
+// compile parses, type-checks and compiles a condition against the claims of s.
+func compile(condition string, s *Schema) (*Condition, error) {
 	if n := utf8.RuneCountInString(condition); n < 1 || n > maxConditionLen {
 		return nil, conditionError(0, "must be 1..%d characters, not %d", maxConditionLen, n)
 	}

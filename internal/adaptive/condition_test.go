@@ -229,3 +229,33 @@ func TestConditionBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestCompiledOncePerRevision: a condition is compiled once per text of the schema it is
+// compiled against (a revision of the site's setting), and a new schema text compiles it anew.
+func TestCompiledOncePerRevision(t *testing.T) {
+	first := mustSchema(t, siteSchema)
+	again := mustSchema(t, siteSchema)
+	if first != again {
+		t.Fatal("the same schema text was parsed twice")
+	}
+	const condition = "visitor.claims.isBetaUser"
+	c1, err1 := Compile(condition, first)
+	c2, err2 := Compile(condition, again)
+	if err1 != nil || err2 != nil || c1 != c2 {
+		t.Fatalf("compiled twice for one revision: %p %v, %p %v", c1, err1, c2, err2)
+	}
+	revised := mustSchema(t, withClaims(`"isBetaUser":`+boolClaim))
+	c3, err := Compile(condition, revised)
+	if err != nil || c3 == c1 {
+		t.Fatalf("a revised schema reused the old compilation: %p %v", c3, err)
+	}
+	if ok, _ := c3.Eval(map[string]any{"isBetaUser": true}); !ok {
+		t.Fatal("the recompiled condition does not run")
+	}
+	// A failure is kept too, and answers the same error.
+	_, bad1 := Compile("visitor.claims.nope", revised)
+	_, bad2 := Compile("visitor.claims.nope", revised)
+	if bad1 == nil || bad1 != bad2 {
+		t.Fatalf("failures: %v, %v", bad1, bad2)
+	}
+}

@@ -2,6 +2,7 @@ package adaptive
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"sync"
@@ -36,14 +37,15 @@ const defaultJSON = `{"type":"object","properties":{"unsigned":{"type":"object",
 
 // Schema is a site's validated visitor schema. It is immutable and safe for concurrent use.
 type Schema struct {
-	raw  []byte // the schema as given, marshalled once
-	root *claim // visitor.claims: an object claim
+	raw  []byte    // the schema as given, marshalled once
+	key  schemaKey // the SHA-256 of raw: where it and conditions compiled against it are cached
+	root *claim    // visitor.claims: an object claim
 }
 
 // ParseSchema validates raw (the jsonSchema value as decoded JSON) as a JSON Schema draft-07
 // document and against the adaptive-content rules. It returns an *Error naming the JSON path of
 // the first problem, e.g. `jsonSchema.properties.plan.type: must be "boolean", "string",
-// "number", "array" or "object"`.
+// "number", "array" or "object"`. A schema of the same JSON text parsed before is not parsed again.
 func ParseSchema(raw map[string]any) (*Schema, error) {
 	if raw == nil {
 		return nil, schemaError("jsonSchema", "must be an object")
@@ -55,6 +57,18 @@ func ParseSchema(raw map[string]any) (*Schema, error) {
 	if len(data) > maxSchemaBytes {
 		return nil, schemaError("jsonSchema", "at most %d bytes of JSON", maxSchemaBytes)
 	}
+	key := schemaKey(sha256.Sum256(data))
+	if parsed, ok := schemas.Get(key); ok {
+		return parsed.schema, parsed.err
+	}
+	s, err := parseSchema(raw, data, key)
+	schemas.Add(key, parsedSchema{schema: s, err: err})
+	return s, err
+}
+
+// parseSchema checks raw, whose JSON text is data, against the adaptive-content rules and as a
+// draft-07 document.
+func parseSchema(raw map[string]any, data []byte, key schemaKey) (*Schema, error) {
 	root, err := new(schemaParser).root(raw)
 	if err != nil {
 		return nil, err
@@ -62,7 +76,7 @@ func ParseSchema(raw map[string]any) (*Schema, error) {
 	if err := compileDraft07(raw); err != nil {
 		return nil, err
 	}
-	return &Schema{raw: data, root: root}, nil
+	return &Schema{raw: data, key: key, root: root}, nil
 }
 
 // ParseSchemaJSON is ParseSchema on the JSON text of a schema (as stored).
