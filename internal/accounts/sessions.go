@@ -3,12 +3,11 @@ package accounts
 import (
 	"context"
 	"crypto/subtle"
+	stdsql "database/sql"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
-
-	"entgo.io/ent/dialect/sql"
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/session"
@@ -60,13 +59,9 @@ func (a *Authenticator) AuthenticateSession(ctx context.Context, secret string, 
 	}
 	sys := System(ctx)
 	hash := HashSecret(secret)
-	var rows []sessionRow
-	err := a.client.Session.Query().Where(session.SecretHash(hash)).Modify(func(s *sql.Selector) {
-		u := sql.Table(user.Table)
-		s.Join(u).On(s.C(session.FieldUserID), u.C(user.FieldID))
-		s.Select(s.C(session.FieldSecretHash), s.C(session.FieldUserID), s.C(session.FieldOrganizationID),
-			s.C(session.FieldExpiresAt), u.C(user.FieldEmail), u.C(user.FieldAccessVersion))
-	}).Scan(sys, &rows)
+	rows, err := queryRows(sys, a.client, sessionLookup, hash, func(rows *stdsql.Rows, r *sessionRow) error {
+		return rows.Scan(&r.SecretHash, &r.UserID, &r.OrganizationID, &r.ExpiresAt, &r.Email, &r.AccessVersion)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -83,10 +78,18 @@ func (a *Authenticator) AuthenticateSession(ctx context.Context, secret string, 
 
 // sessionRow is a session with what authentication reads of its user.
 type sessionRow struct {
-	SecretHash     []byte    `json:"secret_hash"`
-	UserID         string    `json:"user_id"`
-	OrganizationID string    `json:"organization_id"`
-	ExpiresAt      time.Time `json:"expires_at"`
-	Email          string    `json:"email"`
-	AccessVersion  int64     `json:"access_version"`
+	SecretHash     []byte
+	UserID         string
+	OrganizationID string
+	ExpiresAt      time.Time
+	Email          string
+	AccessVersion  int64
 }
+
+// sessionLookup reads a session by hash with what authentication needs of its user, written
+// once as tokenLookup is.
+var sessionLookup = "SELECT s." + session.FieldSecretHash + ", s." + session.FieldUserID +
+	", s." + session.FieldOrganizationID + ", s." + session.FieldExpiresAt +
+	", u." + user.FieldEmail + ", u." + user.FieldAccessVersion +
+	" FROM " + session.Table + " AS s JOIN " + user.Table + " AS u ON u." + user.FieldID + " = s." + session.FieldUserID +
+	" WHERE s." + session.FieldSecretHash + " = $1"
