@@ -401,13 +401,20 @@ func firstStartToken(t *testing.T, errOut *testenv.LockedBuffer) string {
 func startServe(t *testing.T, d dataDir) (base string, errOut *testenv.LockedBuffer, stop func() error) {
 	t.Helper()
 	addr := freeAddr(t)
+	return startCommand(t, addr, append([]string{"--addr", addr}, d.flags()...))
+}
+
+// startCommand runs the command line args, a server's that listens on addr, until the test calls
+// stop, and returns the server's URL once it answers, and what it wrote to standard error.
+func startCommand(t *testing.T, addr string, args []string) (base string, errOut *testenv.LockedBuffer, stop func() error) {
+	t.Helper()
 	errOut = &testenv.LockedBuffer{}
 	stderr = errOut
 	t.Cleanup(func() { stderr = os.Stderr })
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, append([]string{"--addr", addr}, d.flags()...)) }()
+	go func() { done <- run(ctx, args) }()
 
 	base = "http://" + addr
 	// A generous bound: a start migrates the schema, which under -race on PostgreSQL on a machine
