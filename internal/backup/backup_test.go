@@ -7,14 +7,18 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/binderyhq/bindery/graph/blob"
+	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/backup"
+	"github.com/binderyhq/bindery/internal/store"
 )
 
 // entry is a file of a hand-made archive.
@@ -175,5 +179,68 @@ func TestRestoreRefusesMissingBlob(t *testing.T) {
 	_, err := backup.Restore(context.Background(), &buf, t.TempDir())
 	if err == nil || !strings.Contains(err.Error(), "incomplete") {
 		t.Fatalf("err = %v, want incomplete", err)
+	}
+}
+
+// TestSnapshotWhileWriting backs up a SQLite data directory while blobs are written as the
+// server writes them (bytes first, then the row that records them), and restores it: every blob
+// the restored database records is there, and no other.
+func TestSnapshotWhileWriting(t *testing.T) {
+	ctx := accounts.System(context.Background())
+	dir := t.TempDir()
+	st, err := store.Open(ctx, store.Options{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	stop := make(chan struct{})
+	written := make(chan error, 1)
+	go func() {
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				written <- nil
+				return
+			default:
+			}
+			data := []byte(fmt.Sprint("blob ", i))
+			hash := "sha256:" + sum(data)
+			if err := st.Blobs.Put(ctx, hash, data); err != nil {
+				written <- err
+				return
+			}
+			if err := st.Client.FileBlob.Create().SetID(hash).SetSize(int64(len(data))).Exec(ctx); err != nil {
+				written <- err
+				return
+			}
+		}
+	}()
+	time.Sleep(50 * time.Millisecond)
+	var buf bytes.Buffer
+	m, err := backup.Write(ctx, &buf, backup.Options{DataDir: dir})
+	close(stop)
+	if werr := <-written; werr != nil || err != nil {
+		t.Fatalf("write: %v; the writer: %v", err, werr)
+	}
+	restored := t.TempDir()
+	if _, err := backup.Restore(ctx, &buf, restored); err != nil {
+		t.Fatal(err)
+	}
+	st2, err := store.Open(ctx, store.Options{DataDir: restored})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st2.Close()
+	recorded := st2.Client.FileBlob.Query().AllX(ctx)
+	files, _ := filepath.Glob(filepath.Join(restored, backup.BlobsDir, "*", "*"))
+	if len(recorded) != m.Blobs || len(files) != m.Blobs || m.Blobs == 0 {
+		t.Fatalf("%d blobs recorded, %d restored, manifest %d", len(recorded), len(files), m.Blobs)
+	}
+	for _, b := range recorded {
+		f, err := st2.Blobs.Open(ctx, b.ID)
+		if err != nil {
+			t.Fatalf("recorded blob %s: %v", b.ID, err)
+		}
+		f.Close()
 	}
 }
