@@ -17,27 +17,9 @@ import (
 	"github.com/binderyhq/bindery/internal/testenv"
 )
 
-// clock is a settable time shared by the servers of a test.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 // twoServers starts a server and builds a second one on the same database, as two `bindery
 // serve` processes on one PostgreSQL (or one SQLite file), both on clk.
-func twoServers(t *testing.T, clk *clock) (e *testenv.Env, second *store.Store, secondJobs *jobs.Runner) {
+func twoServers(t *testing.T, clk *testenv.Clock) (e *testenv.Env, second *store.Store, secondJobs *jobs.Runner) {
 	t.Helper()
 	at := func(o *server.Options) { o.Clock, o.Jobs.Clock = clk.Now, clk.Now }
 	e = testenv.New(t, at)
@@ -90,7 +72,7 @@ func runBoth(t *testing.T, a, b *jobs.Runner) int {
 }
 
 func TestPurgeJobAcrossProcesses(t *testing.T) {
-	clk := &clock{now: time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)}
+	clk := testenv.NewClock(time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC))
 	e, secondStore, second := twoServers(t, clk)
 	admin, org := e.Bootstrap("ada@example.com", "Acme")
 	ctx := context.Background()
