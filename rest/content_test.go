@@ -22,7 +22,7 @@ import (
 // content endpoint and merged: pages guides/{getting-started, café} and api, and two files.
 type contentFixture struct {
 	e                               *testenv.Env
-	clock                           *testClock
+	clock                           *testenv.Clock
 	admin, reader, guest, outsider  testenv.Actor
 	org, space, initial, crRevision string
 	pages                           map[string]string // path → id
@@ -44,7 +44,7 @@ var (
 
 func newContentFixture(t *testing.T, opts ...func(*server.Options)) *contentFixture {
 	t.Helper()
-	clock := &testClock{now: time.Now().UTC()}
+	clock := testenv.NewClock(time.Now().UTC())
 	e := testenv.New(t, append([]func(*server.Options){func(o *server.Options) { o.Clock = clock.Now }}, opts...)...)
 	f := &contentFixture{e: e, clock: clock, pages: map[string]string{}, files: map[string]string{}}
 	f.admin, f.org = e.Bootstrap("ada@example.com", "Acme")

@@ -169,7 +169,7 @@ func TestSearchFollowsMerges(t *testing.T) {
 }
 
 func TestSearchDeletedSpace(t *testing.T) {
-	clock := &testClock{now: time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)}
+	clock := testenv.NewClock(time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC))
 	f := newCRFixture(t, func(o *server.Options) { o.Clock = clock.Now })
 	f.publish(t, insert("Gone", "Ephemeral words."))
 	orgHits := func() int { return searchOrg(t, f.e, f.admin, f.org, "ephemeral", "").Count }

@@ -22,24 +22,6 @@ const spaceFields = `id title emoji visibility editMode createdAt updatedAt dele
 	revision { id } defaultLevel openCommentCount changeRequestCount openChangeRequestCount draftChangeRequestCount
 	permissions { view access admin viewInviteLinks edit triggerGitSync comment merge review installIntegration }`
 
-// testClock is a settable clock for the server.
-type testClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *testClock) Set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = t
-}
-
 func createSpace(t *testing.T, e *testenv.Env, a testenv.Actor, orgID string, body any) map[string]any {
 	t.Helper()
 	resp := e.Do(a, "POST", "/v1/orgs/"+orgID+"/spaces", body)
@@ -309,7 +291,7 @@ func TestSpaceUpdate(t *testing.T) {
 }
 
 func TestSpaceDeleteRestoreSweep(t *testing.T) {
-	clock := &testClock{now: time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)}
+	clock := testenv.NewClock(time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC))
 	e := testenv.New(t, func(o *server.Options) { o.Clock = clock.Now })
 	admin, org := e.Bootstrap("ada@example.com", "Acme")
 	reader := e.User("rita@example.com", org, testenv.Role(viewer.RoleRead))

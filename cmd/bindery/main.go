@@ -6,8 +6,11 @@
 //	bindery token create --email E [--data DIR] [--db DSN]
 //	bindery token revoke (--token T | --email E) [--data DIR] [--db DSN]
 //	bindery migrate [--data DIR] [--db DSN]
+//	bindery backup --out FILE [--data DIR] [--db DSN]
+//	bindery restore --from FILE [--data DIR]
+//	bindery healthcheck [--addr HOST:PORT]
 //
-// Every command works while a server runs on the same data directory or database.
+// Every command but restore works while a server runs on the same data directory or database.
 package main
 
 import (
@@ -29,6 +32,9 @@ func main() {
 		if !errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(os.Stderr, "bindery:", err)
 		}
+		if errors.As(err, new(unhealthyError)) {
+			os.Exit(1)
+		}
 		os.Exit(2)
 	}
 }
@@ -45,13 +51,19 @@ func run(ctx context.Context, args []string) error {
 		return bootstrap(ctx, rest)
 	case "migrate":
 		return migrate(ctx, rest)
+	case "backup":
+		return backupCmd(ctx, rest)
+	case "restore":
+		return restoreCmd(ctx, rest)
+	case "healthcheck":
+		return healthcheck(ctx, rest)
 	case "user", "token":
 		if len(rest) == 0 {
 			return fmt.Errorf("%s: name a subcommand (%s)", cmd, subcommands[cmd])
 		}
 		return sub(ctx, cmd, rest[0], rest[1:])
 	}
-	return fmt.Errorf("unknown command %q (serve, bootstrap, user create, token create, token revoke, migrate)", cmd)
+	return fmt.Errorf("unknown command %q (serve, bootstrap, user create, token create, token revoke, migrate, backup, restore, healthcheck)", cmd)
 }
 
 var subcommands = map[string]string{"user": "create", "token": "create or revoke"}
@@ -72,9 +84,10 @@ func sub(ctx context.Context, cmd, name string, args []string) error {
 var stdout, stderr io.Writer = os.Stdout, os.Stderr
 
 // printJSON writes one JSON line to standard output.
-func printJSON(v any) error {
-	return json.NewEncoder(stdout).Encode(v)
-}
+func printJSON(v any) error { return encodeLine(stdout, v) }
+
+// encodeLine writes one JSON line to w.
+func encodeLine(w io.Writer, v any) error { return json.NewEncoder(w).Encode(v) }
 
 // envOr returns the environment variable, or def when it is unset.
 func envOr(name, def string) string {

@@ -384,18 +384,37 @@ func get(t *testing.T, url, token string) int {
 	return res.StatusCode
 }
 
+// firstStartToken is the token a first start printed.
+func firstStartToken(t *testing.T, errOut *testenv.LockedBuffer) string {
+	t.Helper()
+	msg := errOut.String()
+	_, after, _ := strings.Cut(msg, "(shown once):")
+	fields := strings.Fields(after)
+	if len(fields) == 0 || !strings.HasPrefix(fields[0], "bdy_") {
+		t.Fatalf("no token in the first start message %q", msg)
+	}
+	return fields[0]
+}
+
 // startServe runs `bindery` (no command: serve) on a free port until the test calls stop, and
 // returns the server's URL once it answers, and what it wrote to standard error.
 func startServe(t *testing.T, d dataDir) (base string, errOut *testenv.LockedBuffer, stop func() error) {
 	t.Helper()
 	addr := freeAddr(t)
+	return startCommand(t, addr, append([]string{"--addr", addr}, d.flags()...))
+}
+
+// startCommand runs the command line args, a server's that listens on addr, until the test calls
+// stop, and returns the server's URL once it answers, and what it wrote to standard error.
+func startCommand(t *testing.T, addr string, args []string) (base string, errOut *testenv.LockedBuffer, stop func() error) {
+	t.Helper()
 	errOut = &testenv.LockedBuffer{}
 	stderr = errOut
 	t.Cleanup(func() { stderr = os.Stderr })
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, append([]string{"--addr", addr}, d.flags()...)) }()
+	go func() { done <- run(ctx, args) }()
 
 	base = "http://" + addr
 	// A generous bound: a start migrates the schema, which under -race on PostgreSQL on a machine
@@ -430,12 +449,7 @@ func TestServe(t *testing.T) {
 
 	t.Run("OKFirstStartToken", func(t *testing.T) {
 		msg := errOut.String()
-		_, after, _ := strings.Cut(msg, "(shown once):")
-		fields := strings.Fields(after)
-		if len(fields) == 0 || !strings.HasPrefix(fields[0], "bdy_") {
-			t.Fatalf("no token in the first start message %q", msg)
-		}
-		if status := get(t, base+"/v1/orgs", fields[0]); status != http.StatusOK {
+		if status := get(t, base+"/v1/orgs", firstStartToken(t, errOut)); status != http.StatusOK {
 			t.Errorf("first start token: GET /v1/orgs = %d", status)
 		}
 		if !strings.Contains(msg, "curl") || !strings.Contains(msg, base) {

@@ -68,13 +68,13 @@ func serve(ctx context.Context, args []string) error {
 	if err := firstStart(ctx, st, opts.BaseURL); err != nil {
 		return err
 	}
-	// The sweeper removes spaces deleted more than 7 days ago, hourly, until the server stops.
-	sweepCtx, stopSweep := context.WithCancel(ctx)
-	swept := make(chan struct{})
-	go func() { defer close(swept); sweep.Every(sweepCtx, st.Client, time.Hour, time.Now) }()
-	defer func() { stopSweep(); <-swept }()
+	// The purge of spaces deleted more than 7 days ago is a job that recurs hourly (graph/sweep).
+	if err := sweep.Schedule(ctx, st.Client, time.Now()); err != nil {
+		return err
+	}
 	handler, runner := server.New(st, opts)
-	// The job runner processes OpenAPI specs in the background; it stops before the database closes.
+	// The job runner processes OpenAPI specs and purges deleted spaces in the background; it
+	// stops before the database closes.
 	jobsCtx, stopJobs := context.WithCancel(ctx)
 	ran := make(chan struct{})
 	go func() { defer close(ran); runner.Run(jobsCtx) }()

@@ -18,6 +18,7 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/graph/txn"
+	"github.com/binderyhq/bindery/internal/jobs"
 )
 
 // BatchSize is how many spaces one transaction removes.
@@ -64,23 +65,31 @@ func skipLocked(s *sql.Selector) {
 	}
 }
 
-// Every runs Sweep at once and then every interval until ctx ends, logging what it removed and
-// its failures. clock gives the time of each sweep.
-func Every(ctx context.Context, client *ent.Client, interval time.Duration, clock func() time.Time) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		n, err := Sweep(ctx, client, clock())
-		switch {
-		case err != nil && ctx.Err() == nil:
-			slog.ErrorContext(ctx, "sweeping deleted spaces", "err", err)
-		case n > 0:
+// Job is the kind of the purge job. There is one such job (key JobKey): every `bindery serve`
+// ensures it exists when it starts, and the runner that claims it sweeps and makes it due again an
+// Interval later, so with several processes on one database the purge runs once an interval, and
+// a purge whose process died is taken over when its lease expires.
+const (
+	Job      = "purge-deleted-spaces"
+	JobKey   = "all"
+	Interval = time.Hour
+)
+
+// Schedule ensures the purge job exists, due at now when it is new.
+func Schedule(ctx context.Context, client *ent.Client, now time.Time) error {
+	return jobs.Ensure(ctx, client, Job, JobKey, now)
+}
+
+// Handler is the purge job's handler: it sweeps at clock's time and makes the job due again an
+// Interval later. Sweeping needs no Job.Hold: each batch removes rows that are gone for good
+// whoever removes them, so a process that lost its lease and sweeps on does no harm.
+func Handler(client *ent.Client, clock func() time.Time) jobs.Handler {
+	return func(ctx context.Context, _ *jobs.Job) (time.Time, error) {
+		now := clock()
+		n, err := Sweep(ctx, client, now)
+		if n > 0 {
 			slog.InfoContext(ctx, "swept deleted spaces", "removed", n)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+		return now.Add(Interval), err
 	}
 }

@@ -50,6 +50,15 @@ func Enqueue(ctx context.Context, client *ent.Client, kind, key string, at time.
 		Exec(ctx)
 }
 
+// Ensure makes the job (kind, key) exist, due at at when it is new; an existing job keeps its
+// time and seq. Recurring work that every process asks for when it starts (the purge of deleted
+// spaces) uses it, so a restart neither runs it early nor delays it.
+func Ensure(ctx context.Context, client *ent.Client, kind, key string, at time.Time) error {
+	ctx = privacy.DecisionContext(ctx, privacy.Allow)
+	return client.Job.Create().SetKind(kind).SetKey(key).SetRunAt(at.UTC().Truncate(time.Microsecond)).
+		OnConflictColumns(job.FieldKind, job.FieldKey).Ignore().Exec(ctx)
+}
+
 // Cancel removes the job (kind, key) if it is not running; a running job finishes its run.
 func Cancel(ctx context.Context, client *ent.Client, kind, key string) error {
 	ctx = privacy.DecisionContext(ctx, privacy.Allow)

@@ -38,24 +38,6 @@ func system() context.Context {
 	return privacy.DecisionContext(viewer.NewContext(context.Background(), viewer.System()), privacy.Allow)
 }
 
-// clock is a settable time shared by the runners of a test.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 // counter counts the runs of each key.
 type counter struct {
 	mu   sync.Mutex
@@ -115,7 +97,7 @@ func TestTwoRunnersRunEachJobOnce(t *testing.T) {
 
 func TestExpiredLeaseIsTakenOver(t *testing.T) {
 	a, b := twoProcesses(t)
-	clk := &clock{now: time.Now()}
+	clk := testenv.NewClock(time.Now())
 	c := &counter{runs: map[string]int{}}
 	dead := jobs.New(a, jobs.Options{Lease: time.Minute, Clock: clk.Now, Owner: "dead"})
 	dead.Handle("count", c.handler(0))
@@ -215,7 +197,7 @@ func TestAskedForWhileRunningRunsAgain(t *testing.T) {
 
 func TestFailedJobIsRetriedLater(t *testing.T) {
 	a, _ := twoProcesses(t)
-	clk := &clock{now: time.Now()}
+	clk := testenv.NewClock(time.Now())
 	fails := true
 	r := jobs.New(a, jobs.Options{Clock: clk.Now})
 	r.Handle("flaky", func(ctx context.Context, j *jobs.Job) (time.Time, error) {
@@ -246,7 +228,7 @@ func TestFailedJobIsRetriedLater(t *testing.T) {
 
 func TestRescheduled(t *testing.T) {
 	a, _ := twoProcesses(t)
-	clk := &clock{now: time.Now()}
+	clk := testenv.NewClock(time.Now())
 	r := jobs.New(a, jobs.Options{Clock: clk.Now})
 	r.Handle("refresh", func(ctx context.Context, j *jobs.Job) (time.Time, error) { return clk.Now().Add(time.Hour), nil })
 	if err := jobs.Enqueue(context.Background(), a, "refresh", "k", clk.Now()); err != nil {

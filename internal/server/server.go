@@ -11,6 +11,7 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/graph/sweep"
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/crawl"
 	"github.com/binderyhq/bindery/internal/fetch"
@@ -58,6 +59,7 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 		Blobs: st.Blobs, Search: st.Search, Fetcher: fetch.New(o.FetchAllow), ImportLimits: o.ImportLimits,
 		Jobs: runner, OpenAPILimits: openAPILimits(o.OpenAPILimits), OpenAPIRefresh: o.OpenAPIRefresh}
 	runner.Handle(graph.OpenAPIJob, r.ProcessOpenAPISpec)
+	runner.Handle(sweep.Job, sweep.Handler(st.Client, orNow(o.Clock)))
 	sites := publish.New(r, o.BaseURL)
 	return sites.ByHost(rest.NewRouter(rest.Config{
 		Resolver:            r,
@@ -94,10 +96,15 @@ type auth struct {
 }
 
 func authenticators(st *store.Store, clock func() time.Time) auth {
+	return auth{a: accounts.NewAuthenticator(st.Client), clock: orNow(clock)}
+}
+
+// orNow is clock, or time.Now when it is nil.
+func orNow(clock func() time.Time) func() time.Time {
 	if clock == nil {
-		clock = time.Now
+		return time.Now
 	}
-	return auth{a: accounts.NewAuthenticator(st.Client), clock: clock}
+	return clock
 }
 
 func (a auth) token(ctx context.Context, token string) (*viewer.Viewer, error) {

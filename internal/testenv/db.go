@@ -55,16 +55,25 @@ func PostgresDSN(tb testing.TB) string {
 // OpenStore opens a fresh, migrated database for one test, its statements counted by counter.
 func OpenStore(tb testing.TB, counter *atomic.Int64) *store.Store {
 	tb.Helper()
-	return openStore(tb, &sentStatements{n: counter})
+	st, _ := openStore(tb, &sentStatements{n: counter})
+	return st
 }
 
-func openStore(tb testing.TB, sent *sentStatements) *store.Store {
+// openStore opens a fresh database and returns it with the options that open it again.
+func openStore(tb testing.TB, sent *sentStatements) (*store.Store, store.Options) {
 	tb.Helper()
-	st, err := store.Open(context.Background(), store.Options{
+	o := store.Options{
 		DataDir: tb.TempDir(),
 		DSN:     PostgresDSN(tb),
 		Wrap:    func(d dialect.Driver) dialect.Driver { return &countingDriver{Driver: d, s: sent} },
-	})
+	}
+	return mustOpen(tb, o), o
+}
+
+// mustOpen opens a store, closed when the test ends.
+func mustOpen(tb testing.TB, o store.Options) *store.Store {
+	tb.Helper()
+	st, err := store.Open(context.Background(), o)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -28,6 +28,8 @@ type Env struct {
 	Jobs       *jobs.Runner // the server's background job runner: not running unless RunJobs starts it
 	statements atomic.Int64
 	sent       *sentStatements
+	// storeOptions open the database again (OpenAgain)
+	storeOptions store.Options
 }
 
 // Actor is someone calling the API: a user with a token (an empty token calls anonymously).
@@ -42,7 +44,7 @@ func New(tb testing.TB, opts ...func(*server.Options)) *Env {
 	tb.Helper()
 	e := &Env{tb: tb, Spec: apispec.Load(tb)}
 	e.sent = &sentStatements{n: &e.statements}
-	e.Store = openStore(tb, e.sent)
+	e.Store, e.storeOptions = openStore(tb, e.sent)
 	o := server.Defaults("")
 	for _, f := range opts {
 		f(&o)
@@ -53,6 +55,15 @@ func New(tb testing.TB, opts ...func(*server.Options)) *Env {
 	e.Server.Start()
 	tb.Cleanup(e.Server.Close)
 	return e
+}
+
+// OpenAgain opens the server's database once more, as another server process on the same
+// SQLite file or PostgreSQL schema would; its statements are not counted.
+func (e *Env) OpenAgain() *store.Store {
+	e.tb.Helper()
+	o := e.storeOptions
+	o.Wrap = nil
+	return mustOpen(e.tb, o)
 }
 
 // RunJobs runs the server's job runner in the background until the test ends, as `serve` does.
