@@ -13,6 +13,7 @@ import (
 
 	"github.com/binderyhq/bindery/graph/sweep"
 	"github.com/binderyhq/bindery/internal/accounts"
+	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/fetch"
 	"github.com/binderyhq/bindery/internal/server"
 	"github.com/binderyhq/bindery/internal/store"
@@ -71,6 +72,9 @@ func serve(ctx context.Context, args []string) error {
 	go func() { defer close(swept); sweep.Every(sweepCtx, st.Client, time.Hour, time.Now) }()
 	defer func() { stopSweep(); <-swept }()
 	handler, runner := server.New(st, opts)
+	if err := blobs.Schedule(ctx, st.Client, time.Now()); err != nil {
+		return err
+	}
 	// The job runner processes OpenAPI specs in the background; it stops before the database closes.
 	jobsCtx, stopJobs := context.WithCancel(ctx)
 	ran := make(chan struct{})
