@@ -55,16 +55,13 @@ func PostgresDSN(tb testing.TB) string {
 // OpenStore opens a fresh, migrated database for one test, its statements counted by counter.
 func OpenStore(tb testing.TB, counter *atomic.Int64) *store.Store {
 	tb.Helper()
-	return openStore(tb, &sentStatements{n: counter})
+	return openStore(tb, store.Options{DataDir: tb.TempDir(), DSN: PostgresDSN(tb)}, &sentStatements{n: counter})
 }
 
-func openStore(tb testing.TB, sent *sentStatements) *store.Store {
+func openStore(tb testing.TB, o store.Options, sent *sentStatements) *store.Store {
 	tb.Helper()
-	st, err := store.Open(context.Background(), store.Options{
-		DataDir: tb.TempDir(),
-		DSN:     PostgresDSN(tb),
-		Wrap:    func(d dialect.Driver) dialect.Driver { return &countingDriver{Driver: d, s: sent} },
-	})
+	o.Wrap = func(d dialect.Driver) dialect.Driver { return &countingDriver{Driver: d, s: sent} }
+	st, err := store.Open(context.Background(), o)
 	if err != nil {
 		tb.Fatal(err)
 	}
