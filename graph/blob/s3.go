@@ -92,6 +92,11 @@ func (s *S3) key(hash string) (string, error) {
 	return s.prefix + "sha256/" + hex, err
 }
 
+// singlePut is the largest blob uploaded in one PUT rather than in parts: more than any file may
+// have, so every upload is one request (fewer round trips; and the test server, gofakes3, stores a
+// part's signed chunks undecoded).
+const singlePut = 64 << 20
+
 // Put uploads the bytes under their hash. A blob already stored is uploaded again, which an
 // object store makes atomic and which marks it written now.
 func (s *S3) Put(ctx context.Context, hash string, data []byte) error {
@@ -100,7 +105,7 @@ func (s *S3) Put(ctx context.Context, hash string, data []byte) error {
 		return err
 	}
 	_, err = s.c.PutObject(ctx, s.bucket, key, bytes.NewReader(data), int64(len(data)),
-		minio.PutObjectOptions{ContentType: "application/octet-stream"})
+		minio.PutObjectOptions{ContentType: "application/octet-stream", PartSize: singlePut})
 	return err
 }
 
