@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -22,9 +23,9 @@ const (
 // destination of `bindery blobs migrate`. An object store's settings are the store's Options.S3.
 func (s *Store) OpenBlobs(ctx context.Context, where string) (blob.Store, error) {
 	if where == "" {
-		where = BlobsDir
-		if s.raw.Dialect() == dialect.Postgres {
-			where = BlobsDB
+		var err error
+		if where, err = s.defaultBlobs(); err != nil {
+			return nil, err
 		}
 	}
 	switch {
@@ -40,6 +41,21 @@ func (s *Store) OpenBlobs(ctx context.Context, where string) (blob.Store, error)
 		return blob.NewDir(where)
 	}
 	return nil, fmt.Errorf("--blobs: %q is not db, dir, an absolute directory or s3://bucket/prefix", where)
+}
+
+// defaultBlobs is where file bytes live when --blobs is not given: the directory on SQLite, the
+// database on PostgreSQL. A PostgreSQL server whose data directory still holds blobs of an
+// earlier version (which kept them there) refuses to start rather than lose sight of them.
+func (s *Store) defaultBlobs() (string, error) {
+	if s.raw.Dialect() != dialect.Postgres {
+		return BlobsDir, nil
+	}
+	dir := filepath.Join(s.o.DataDir, "blobs")
+	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
+		return "", fmt.Errorf("file bytes are in %s, where earlier versions kept them: keep them there with --blobs dir, "+
+			"or copy them to the database with `bindery blobs migrate --blobs dir --to db` and remove the directory", dir)
+	}
+	return BlobsDB, nil
 }
 
 // dbBlobs is the blob store in this database: writes on the writer connection, reads on the
