@@ -145,3 +145,23 @@ func get(t *testing.T, u, rng string) answer {
 	}
 	return answer{res.StatusCode, body}
 }
+
+// TestPresignedDownloads: with --s3-presign a file's downloadURL is the store's own, which serves
+// the bytes without the server.
+func TestPresignedDownloads(t *testing.T) {
+	o := testenv.S3(t, "signed")
+	o.Presign = true
+	e := testenv.NewOn(t, store.Options{DataDir: t.TempDir(), DSN: testenv.PostgresDSN(t), Blobs: o.URL, S3: o})
+	admin, org := e.Bootstrap("ada@example.com", "Acme")
+	space := created(t, e.Do(admin, "POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": "Docs"}))
+	file := []byte("a report, downloaded from the store")
+	_, answer := edit(t, e, admin, space, map[string]any{"operation": "insert_files", "files": []any{map[string]any{
+		"name": "report.txt", "contentType": "text/plain", "base64": base64.StdEncoding.EncodeToString(file)}}})
+	u := answer["insertedFiles"].([]any)[0].(map[string]any)["downloadURL"].(string)
+	if !strings.HasPrefix(u, o.Endpoint+"/bindery/signed/sha256/") || !strings.Contains(u, "X-Amz-Signature=") {
+		t.Fatalf("downloadURL %s is not a presigned URL of the store at %s", u, o.Endpoint)
+	}
+	if res := get(t, u, ""); res.status != 200 || !bytes.Equal(res.body, file) {
+		t.Errorf("the presigned download: %d %q", res.status, res.body)
+	}
+}
