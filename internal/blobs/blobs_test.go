@@ -129,7 +129,9 @@ func TestCollect(t *testing.T) {
 
 // TestCollectJob runs the collection as a server does: a job of its runner, a day's grace.
 func TestCollectJob(t *testing.T) {
-	later := func(o *server.Options) { o.Clock = func() time.Time { return time.Now().Add(blobs.DefaultGrace + time.Minute) } }
+	later := func(o *server.Options) {
+		o.Clock = func() time.Time { return time.Now().Add(blobs.DefaultGrace + time.Minute) }
+	}
 	e := testenv.New(t, later)
 	orphan := []byte("bytes of a transaction that failed")
 	put(t, e.Store.Blobs, orphan)
