@@ -68,7 +68,7 @@ func pageChanges(pages []edit.Affected) []*model.ContentPageChange {
 func insertedFiles(files []*tree.File) []*model.InsertedFile {
 	out := make([]*model.InsertedFile, len(files))
 	for i, f := range files {
-		out[i] = &model.InsertedFile{ID: f.ID, Name: f.Name, ContentType: f.ContentType, Size: int(f.Size)}
+		out[i] = &model.InsertedFile{ID: f.ID, Name: f.Name, ContentType: f.ContentType, Size: int(f.Size), Blob: f.Blob}
 	}
 	return out
 }

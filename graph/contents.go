@@ -13,6 +13,7 @@ import (
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/graph/blob"
 	"github.com/binderyhq/bindery/graph/content/edit"
 	"github.com/binderyhq/bindery/graph/content/markdown"
 	"github.com/binderyhq/bindery/graph/content/tree"
@@ -133,8 +134,9 @@ type newRevision struct {
 }
 
 // writeRevision stores a new revision in tx: its tree nodes, bodies and file bytes first, then
-// the revision row. File bytes go to the blob store before the transaction commits; a failed
-// transaction leaves them unreferenced, which content addressing makes harmless.
+// the revision row. File bytes go to a database blob store in tx, to another store before the
+// transaction commits: a failed transaction leaves them unreferenced, which content addressing
+// makes harmless and the collection job (internal/blobs) removes.
 func (r *Resolver) writeRevision(ctx context.Context, tx *ent.Tx, nr newRevision) (*ent.Revision, error) {
 	root, nodes, err := r.content().trees.Save(ctx, nr.baseRoot, nr.tree, nr.changed)
 	if err != nil {
@@ -194,7 +196,7 @@ func (r *Resolver) storeBlobs(ctx context.Context, tx *ent.Tx, blobs []edit.Blob
 	}
 	rows := make([]*ent.FileBlobCreate, 0, len(blobs))
 	for _, b := range blobs {
-		if err := r.Blobs.Put(ctx, b.Hash, b.Data); err != nil {
+		if err := r.putBlob(ctx, tx, b); err != nil {
 			return fmt.Errorf("store file bytes: %w", err)
 		}
 		rows = append(rows, tx.FileBlob.Create().SetID(b.Hash).SetSize(int64(len(b.Data))))
@@ -206,6 +208,14 @@ func (r *Resolver) storeBlobs(ctx context.Context, tx *ent.Tx, blobs []edit.Blob
 		}
 	}
 	return nil
+}
+
+// putBlob writes file bytes in tx when the blob store lives in the database, else beside it.
+func (r *Resolver) putBlob(ctx context.Context, tx *ent.Tx, b edit.Blob) error {
+	if in, ok := r.Blobs.(blob.TxStore); ok {
+		return in.PutIn(ctx, tx, b.Hash, b.Data)
+	}
+	return r.Blobs.Put(ctx, b.Hash, b.Data)
 }
 
 // contentState is what the Resolver keeps for contents(): built on first use.

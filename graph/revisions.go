@@ -178,9 +178,15 @@ func filesAfter(files []*tree.File, after *page.Cursor) (int, error) {
 	}), nil
 }
 
-// FileDownloadURL returns the signed URL that serves a file's bytes for downloadTTL. Callers pass
-// a file of a revision the viewer read.
+// FileDownloadURL returns a URL that serves a file's bytes for downloadTTL: the blob store's own
+// (presigned) URL when it gives one, else one this server signed. Callers pass a file of a
+// revision the viewer read.
 func (r *Resolver) FileDownloadURL(ctx context.Context, revisionID string, f *tree.File) (string, error) {
+	if l, ok := r.Blobs.(blob.Linker); ok {
+		if u, err := l.Link(ctx, f.Blob, f.Name, f.ContentType, downloadTTL); u != "" || err != nil {
+			return u, err
+		}
+	}
 	return r.signURL(ctx, fileDownload, revisionID+"/"+f.ID, downloadTTL)
 }
 

@@ -205,7 +205,7 @@ func (a *api) contentUpdateWire(ctx context.Context, u *model.ContentUpdate, com
 		out.Changes = append(out.Changes, change)
 	}
 	for _, f := range u.InsertedFiles {
-		file := &tree.File{ID: f.ID, Name: f.Name, ContentType: f.ContentType, Size: int64(f.Size)}
+		file := &tree.File{ID: f.ID, Name: f.Name, ContentType: f.ContentType, Size: int64(f.Size), Blob: f.Blob}
 		wire, err := a.revisionFile(ctx, u.Revision.ID, file)
 		if err != nil {
 			return nil, err

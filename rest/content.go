@@ -2,7 +2,6 @@ package rest
 
 import (
 	"context"
-	"mime"
 	"net/http"
 	"net/url"
 
@@ -10,6 +9,7 @@ import (
 
 	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/graph/blob"
 	"github.com/binderyhq/bindery/graph/content/tree"
 	"github.com/binderyhq/bindery/graph/model"
 )
@@ -184,19 +184,10 @@ func (a *api) downloadFile(w http.ResponseWriter, r *http.Request) {
 	defer d.Body.Close()
 	h := w.Header()
 	h.Set("Content-Type", d.ContentType)
-	h.Set("Content-Disposition", attachment(d.Name))
+	h.Set("Content-Disposition", blob.Attachment(d.Name))
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
 	h.Set("Cache-Control", "private, max-age=3600") // the bytes behind a token never change
 	// ServeContent sets Content-Length and answers Range requests.
 	http.ServeContent(w, r, "", d.ModTime, d.Body)
-}
-
-// attachment is a Content-Disposition naming the file: quoted, or RFC 2231-encoded for names
-// outside plain ASCII; "attachment" alone when the name cannot be carried (control characters).
-func attachment(name string) string {
-	if v := mime.FormatMediaType("attachment", map[string]string{"filename": name}); v != "" {
-		return v
-	}
-	return "attachment"
 }

@@ -15,6 +15,7 @@ import (
 type storeFlags struct {
 	data, db string
 	fullSync bool
+	blobs    blobFlags
 }
 
 func (s *storeFlags) register(fs *flag.FlagSet) {
@@ -22,10 +23,11 @@ func (s *storeFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.db, "db", envOr("BINDERY_DB", ""), "postgres://… DSN; empty for the embedded SQLite database (env BINDERY_DB)")
 	fs.BoolVar(&s.fullSync, "sync-full", envOr("BINDERY_SYNC_FULL", "") == "1",
 		"SQLite: fsync every commit, durable against power loss (env BINDERY_SYNC_FULL=1)")
+	s.blobs.register(fs)
 }
 
 func (s *storeFlags) open(ctx context.Context) (*store.Store, error) {
-	return store.Open(ctx, store.Options{DataDir: s.data, DSN: s.db, FullSync: s.fullSync})
+	return store.Open(ctx, s.storeOptions())
 }
 
 func parse(fs *flag.FlagSet, args []string, required ...string) error {

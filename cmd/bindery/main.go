@@ -9,6 +9,7 @@
 //	bindery backup --out FILE [--data DIR] [--db DSN]
 //	bindery restore --from FILE [--data DIR]
 //	bindery healthcheck [--addr HOST:PORT]
+//	bindery blobs migrate --to (db|dir|DIR|s3://bucket/prefix) [--data DIR] [--db DSN] [--blobs …]
 //
 // Every command but restore works while a server runs on the same data directory or database.
 package main
@@ -57,16 +58,16 @@ func run(ctx context.Context, args []string) error {
 		return restoreCmd(ctx, rest)
 	case "healthcheck":
 		return healthcheck(ctx, rest)
-	case "user", "token":
+	case "user", "token", "blobs":
 		if len(rest) == 0 {
 			return fmt.Errorf("%s: name a subcommand (%s)", cmd, subcommands[cmd])
 		}
 		return sub(ctx, cmd, rest[0], rest[1:])
 	}
-	return fmt.Errorf("unknown command %q (serve, bootstrap, user create, token create, token revoke, migrate, backup, restore, healthcheck)", cmd)
+	return fmt.Errorf("unknown command %q (serve, bootstrap, user create, token create, token revoke, migrate, blobs migrate, backup, restore, healthcheck)", cmd)
 }
 
-var subcommands = map[string]string{"user": "create", "token": "create or revoke"}
+var subcommands = map[string]string{"user": "create", "token": "create or revoke", "blobs": "migrate"}
 
 func sub(ctx context.Context, cmd, name string, args []string) error {
 	switch cmd + " " + name {
@@ -76,6 +77,8 @@ func sub(ctx context.Context, cmd, name string, args []string) error {
 		return tokenCreate(ctx, args)
 	case "token revoke":
 		return tokenRevoke(ctx, args)
+	case "blobs migrate":
+		return blobsMigrate(ctx, args)
 	}
 	return fmt.Errorf("%s: unknown subcommand %q (%s)", cmd, name, subcommands[cmd])
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/binderyhq/bindery/graph/sweep"
 	"github.com/binderyhq/bindery/internal/accounts"
+	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/fetch"
 	"github.com/binderyhq/bindery/internal/server"
 	"github.com/binderyhq/bindery/internal/store"
@@ -73,8 +74,11 @@ func serve(ctx context.Context, args []string) error {
 		return err
 	}
 	handler, runner := server.New(st, opts)
-	// The job runner processes OpenAPI specs and purges deleted spaces in the background; it
-	// stops before the database closes.
+	if err := blobs.Schedule(ctx, st.Client, time.Now()); err != nil {
+		return err
+	}
+	// The job runner processes OpenAPI specs, purges deleted spaces and collects unreferenced
+	// blobs in the background; it stops before the database closes.
 	jobsCtx, stopJobs := context.WithCancel(ctx)
 	ran := make(chan struct{})
 	go func() { defer close(ran); runner.Run(jobsCtx) }()

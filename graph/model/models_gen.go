@@ -416,6 +416,8 @@ type InsertedFile struct {
 	Name        string `json:"name"`
 	ContentType string `json:"contentType"`
 	Size        int    `json:"size"`
+	// the hash of the file's bytes, for a download URL of the blob store
+	Blob string `json:"-"`
 }
 
 type InviteLinkConnection struct {

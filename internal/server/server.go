@@ -13,6 +13,7 @@ import (
 	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/sweep"
 	"github.com/binderyhq/bindery/internal/accounts"
+	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/crawl"
 	"github.com/binderyhq/bindery/internal/fetch"
 	"github.com/binderyhq/bindery/internal/jobs"
@@ -60,6 +61,7 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 		Jobs: runner, OpenAPILimits: openAPILimits(o.OpenAPILimits), OpenAPIRefresh: o.OpenAPIRefresh}
 	runner.Handle(graph.OpenAPIJob, r.ProcessOpenAPISpec)
 	runner.Handle(sweep.Job, sweep.Handler(st.Client, orNow(o.Clock)))
+	runner.Handle(blobs.CollectJob, blobCollector(st, o.Clock).Run)
 	sites := publish.New(r, o.BaseURL)
 	return sites.ByHost(rest.NewRouter(rest.Config{
 		Resolver:            r,
@@ -73,6 +75,14 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 		CORSOrigins:         o.CORSOrigins,
 		Sites:               sites.Routes,
 	})), runner
+}
+
+// blobCollector removes the blobs of the store that no file references, a day after their last write.
+func blobCollector(st *store.Store, clock func() time.Time) *blobs.Collector {
+	if clock == nil {
+		clock = time.Now
+	}
+	return &blobs.Collector{Client: st.Client, Store: st.Blobs, Grace: blobs.DefaultGrace, Interval: blobs.DefaultInterval, Clock: clock}
 }
 
 // openAPILimits are the bounds of processing OpenAPI documents: l, or the defaults when zero, with

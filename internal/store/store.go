@@ -37,17 +37,23 @@ type Options struct {
 	FullSync bool
 	Readers  int                                 // SQLite read-only connections; 0 means 3
 	Wrap     func(dialect.Driver) dialect.Driver // optional driver wrapper (statement counting in tests)
+	// Blobs says where file bytes live (BlobsDB, BlobsDir, an absolute directory or
+	// s3://bucket/prefix); empty for the default: the database on PostgreSQL, <DataDir>/blobs on
+	// SQLite.
+	Blobs string
+	S3    blob.S3Options // how to reach the object store when Blobs is s3://… (its URL is Blobs)
 }
 
 // Store is an open database, the ent client and the driver behind it, the blob store of file
 // bytes and the full-text index of content (tables in the same database). Several servers sharing
-// one PostgreSQL database must share the data directory's blobs/ too (a shared volume), until an
-// object store backs blob.Store.
+// one PostgreSQL database share its blobs too, unless they were told to keep them in a directory.
 type Store struct {
 	Client *ent.Client
 	Driver dialect.Driver
 	Blobs  blob.Store
 	Search search.Index
+	o      Options
+	raw    dialect.Driver // the driver before Options.Wrap, for the DB blob store's pools
 }
 
 // Open opens (creating if needed) and migrates the database.
@@ -65,15 +71,16 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 		drv.Close()
 		return nil, err
 	}
+	st := &Store{Driver: drv, Search: index, o: o, raw: drv}
 	if o.Wrap != nil {
-		drv = o.Wrap(drv)
+		st.Driver = o.Wrap(drv)
 	}
-	blobs, err := blob.NewDir(filepath.Join(o.DataDir, "blobs"))
-	if err != nil {
+	st.Client = ent.NewClient(ent.Driver(st.Driver))
+	if st.Blobs, err = st.OpenBlobs(ctx, o.Blobs); err != nil {
 		drv.Close()
 		return nil, err
 	}
-	return &Store{Client: ent.NewClient(ent.Driver(drv)), Driver: drv, Blobs: blobs, Search: index}, nil
+	return st, nil
 }
 
 // Close closes the database.
@@ -220,6 +227,9 @@ func migrateAll(ctx context.Context, writer dialect.Driver, index search.Index, 
 	}
 	if err := index.Migrate(ctx, db); err != nil {
 		return fmt.Errorf("migrate the search index: %w", err)
+	}
+	if err := blob.MigrateDB(ctx, db, writer.Dialect() == dialect.Postgres); err != nil {
+		return err
 	}
 	sys := privacy.DecisionContext(viewer.NewContext(ctx, viewer.System()), privacy.Allow)
 	if _, err := rule.ResolveAllLevels(sys, ent.NewClient(ent.Driver(writer))); err != nil {

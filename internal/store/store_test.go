@@ -2,8 +2,11 @@ package store_test
 
 import (
 	"context"
+	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/binderyhq/bindery/graph/blob"
 	"github.com/binderyhq/bindery/internal/store"
 	"github.com/binderyhq/bindery/internal/testenv"
 )
@@ -57,4 +60,44 @@ func TestPostgresPlannerSettings(t *testing.T) {
 			t.Errorf("%s: plan_cache_mode %s, random_page_cost %s; want %s, %s", c.dsn, planCache, pageCost, c.planCache, c.pageCost)
 		}
 	}
+}
+
+// TestBlobStores: the default follows the database, and a PostgreSQL server does not start over
+// a data directory whose blobs an earlier version wrote.
+func TestBlobStores(t *testing.T) {
+	ctx := context.Background()
+	o := store.Options{DataDir: t.TempDir(), DSN: testenv.PostgresDSN(t)}
+	st, err := store.Open(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	_, isDB := st.Blobs.(*blob.DB)
+	if isDB != (o.DSN != "") {
+		t.Errorf("default blob store %T with DSN %q", st.Blobs, o.DSN)
+	}
+	for _, bad := range []string{"relative/dir", "s3:/bucket", "disk"} {
+		if _, err := st.OpenBlobs(ctx, bad); err == nil {
+			t.Errorf("OpenBlobs(%q) succeeded", bad)
+		}
+	}
+	if o.DSN == "" {
+		return
+	}
+	old, err := blob.NewDir(filepath.Join(o.DataDir, "blobs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := old.Put(ctx, blob.Hash([]byte("x")), []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Open(ctx, o); err == nil || !strings.Contains(err.Error(), "bindery blobs migrate --blobs dir --to db") {
+		t.Errorf("opened over an earlier version's blobs: %v", err)
+	}
+	o.Blobs = store.BlobsDir
+	st2, err := store.Open(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st2.Close()
 }

@@ -55,18 +55,15 @@ func PostgresDSN(tb testing.TB) string {
 // OpenStore opens a fresh, migrated database for one test, its statements counted by counter.
 func OpenStore(tb testing.TB, counter *atomic.Int64) *store.Store {
 	tb.Helper()
-	st, _ := openStore(tb, &sentStatements{n: counter})
+	st, _ := openStore(tb, store.Options{DataDir: tb.TempDir(), DSN: PostgresDSN(tb)}, &sentStatements{n: counter})
 	return st
 }
 
-// openStore opens a fresh database and returns it with the options that open it again.
-func openStore(tb testing.TB, sent *sentStatements) (*store.Store, store.Options) {
+// openStore opens the database o names, its statements counted by sent, and returns it with the
+// options that open it again.
+func openStore(tb testing.TB, o store.Options, sent *sentStatements) (*store.Store, store.Options) {
 	tb.Helper()
-	o := store.Options{
-		DataDir: tb.TempDir(),
-		DSN:     PostgresDSN(tb),
-		Wrap:    func(d dialect.Driver) dialect.Driver { return &countingDriver{Driver: d, s: sent} },
-	}
+	o.Wrap = func(d dialect.Driver) dialect.Driver { return &countingDriver{Driver: d, s: sent} }
 	return mustOpen(tb, o), o
 }
 

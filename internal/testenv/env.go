@@ -39,12 +39,19 @@ type Actor struct {
 	Token  string
 }
 
-// New starts a server with the default options, adjusted by opts.
+// New starts a server with the default options, adjusted by opts, over a fresh database.
 func New(tb testing.TB, opts ...func(*server.Options)) *Env {
+	tb.Helper()
+	return NewOn(tb, store.Options{DataDir: tb.TempDir(), DSN: PostgresDSN(tb)}, opts...)
+}
+
+// NewOn starts a server over the store so names: several may share one PostgreSQL database, as
+// several processes do.
+func NewOn(tb testing.TB, so store.Options, opts ...func(*server.Options)) *Env {
 	tb.Helper()
 	e := &Env{tb: tb, Spec: apispec.Load(tb)}
 	e.sent = &sentStatements{n: &e.statements}
-	e.Store, e.storeOptions = openStore(tb, e.sent)
+	e.Store, e.storeOptions = openStore(tb, so, e.sent)
 	o := server.Defaults("")
 	for _, f := range opts {
 		f(&o)

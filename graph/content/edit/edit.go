@@ -22,11 +22,12 @@ const (
 )
 
 // MaxChanges is the most changes one batch may hold; MaxFiles the most files one insert_files change
-// may upload and MaxFileSize the largest file.
+// may upload and MaxFileSize the largest file: 20 MiB, whose base64 fits a batch's 32 MiB body
+// (decision 252).
 const (
 	MaxChanges  = 50
 	MaxFiles    = 20
-	MaxFileSize = 1 << 20
+	MaxFileSize = 20 << 20
 	maxTitle    = 256
 	maxSlug     = 100
 	maxEmoji    = 50

@@ -3,6 +3,7 @@ package importer
 import (
 	"archive/zip"
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -96,7 +97,7 @@ func TestFromUploadsRefuses(t *testing.T) {
 		{"absolute path", []Upload{{Path: "/etc/a.md"}}, "must stay inside"},
 		{"empty path", []Upload{{Path: ""}}, "a path is 1 to"},
 		{"not UTF-8", []Upload{{Path: "a.md", Data: []byte{0xff, 0xfe}}}, "a.md: is not UTF-8"},
-		{"large file", []Upload{{Path: "big.bin", Data: make([]byte, edit.MaxFileSize+1)}}, "big.bin: is 1048577 bytes"},
+		{"large file", []Upload{{Path: "big.bin", Data: make([]byte, edit.MaxFileSize+1)}}, fmt.Sprintf("big.bin: is %d bytes", edit.MaxFileSize+1)},
 		{"too many", make([]Upload, MaxUploadFiles+1), "at most 1000 files"},
 	}
 	for _, tt := range tests {
