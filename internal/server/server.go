@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/go-chi/chi/v5"
+
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/graph/apperr"
@@ -15,6 +17,7 @@ import (
 	"github.com/binderyhq/bindery/internal/crawl"
 	"github.com/binderyhq/bindery/internal/fetch"
 	"github.com/binderyhq/bindery/internal/jobs"
+	"github.com/binderyhq/bindery/internal/observe"
 	"github.com/binderyhq/bindery/internal/openapi"
 	"github.com/binderyhq/bindery/internal/store"
 	"github.com/binderyhq/bindery/publish"
@@ -41,6 +44,11 @@ type Options struct {
 	OpenAPILimits  openapi.Limits
 	OpenAPIRefresh time.Duration // how often specs with a URL source are fetched again; 0: never
 	Jobs           jobs.Options  // the background job runner
+	// Observer counts, times and logs requests, GraphQL operations, jobs and the store's pools;
+	// nil observes nothing (the benchmarks' baseline). ServeMetrics serves its metrics at
+	// /metrics of the handler (else `serve` puts them on their own listener).
+	Observer     *observe.Observer
+	ServeMetrics bool
 }
 
 // Defaults are the options of a server started without flags.
@@ -52,6 +60,9 @@ func Defaults(baseURL string) Options {
 // New returns the server's HTTP handler over an open store, and the runner of its background jobs
 // (not started: `serve` runs it until it stops).
 func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
+	if o.Observer != nil {
+		o.Jobs.Done = o.Observer.Job
+	}
 	runner := jobs.New(st.Client, o.Jobs)
 	a := authenticators(st, o.Clock)
 	r := &graph.Resolver{Client: st.Client, Clock: o.Clock, Version: Version, Build: Build, BaseURL: o.BaseURL,
@@ -59,9 +70,10 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 		Jobs: runner, OpenAPILimits: openAPILimits(o.OpenAPILimits), OpenAPIRefresh: o.OpenAPIRefresh}
 	runner.Handle(graph.OpenAPIJob, r.ProcessOpenAPISpec)
 	sites := publish.New(r, o.BaseURL)
-	return sites.ByHost(rest.NewRouter(rest.Config{
+	gql := graph.NewHandler(r, o.Limits)
+	router := rest.NewRouter(rest.Config{
 		Resolver:            r,
-		GraphQL:             graph.NewHandler(r, o.Limits),
+		GraphQL:             gql,
 		Authenticate:        a.token,
 		AuthenticateSession: a.session,
 		MaxBody:             o.MaxBody,
@@ -70,7 +82,26 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 		BaseURL:             o.BaseURL,
 		CORSOrigins:         o.CORSOrigins,
 		Sites:               sites.Routes,
-	})), runner
+		Ready:               st.Ready,
+		Metrics:             metricsHandler(o),
+	})
+	h := sites.ByHost(router)
+	if o.Observer != nil {
+		gql.Use(o.Observer.GraphQL())
+		for _, p := range st.Pools() {
+			o.Observer.WatchPool(p.Name, p.DB)
+		}
+		h = o.Observer.Middleware(h, router.(chi.Routes))
+	}
+	return h, runner
+}
+
+// metricsHandler is the handler of /metrics on the main listener, or nil when it is not there.
+func metricsHandler(o Options) http.Handler {
+	if o.Observer == nil || !o.ServeMetrics {
+		return nil
+	}
+	return o.Observer.Handler()
 }
 
 // openAPILimits are the bounds of processing OpenAPI documents: l, or the defaults when zero, with

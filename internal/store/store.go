@@ -35,8 +35,8 @@ type Options struct {
 	// FullSync makes SQLite fsync every commit (synchronous=FULL), durable against power loss;
 	// the default (NORMAL) is durable against a crashed process.
 	FullSync bool
-	Readers  int                                 // SQLite read-only connections; 0 means 3
-	Wrap     func(dialect.Driver) dialect.Driver // optional driver wrapper (statement counting in tests)
+	Readers  int   // SQLite read-only connections; 0 means 3
+	Hooks    Hooks // watch the statements sent (metrics time them, tests count and hold them)
 }
 
 // Store is an open database, the ent client and the driver behind it, the blob store of file
@@ -48,6 +48,7 @@ type Store struct {
 	Driver dialect.Driver
 	Blobs  blob.Store
 	Search search.Index
+	pools  []Pool
 }
 
 // Open opens (creating if needed) and migrates the database.
@@ -65,15 +66,16 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 		drv.Close()
 		return nil, err
 	}
-	if o.Wrap != nil {
-		drv = o.Wrap(drv)
+	pools := poolsOf(drv)
+	if !o.Hooks.empty() {
+		drv = &hookedDriver{Driver: drv, h: o.Hooks}
 	}
 	blobs, err := blob.NewDir(filepath.Join(o.DataDir, "blobs"))
 	if err != nil {
 		drv.Close()
 		return nil, err
 	}
-	return &Store{Client: ent.NewClient(ent.Driver(drv)), Driver: drv, Blobs: blobs, Search: index}, nil
+	return &Store{Client: ent.NewClient(ent.Driver(drv)), Driver: drv, Blobs: blobs, Search: index, pools: pools}, nil
 }
 
 // Close closes the database.

@@ -15,6 +15,7 @@ import (
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/apispec"
 	"github.com/binderyhq/bindery/internal/jobs"
+	"github.com/binderyhq/bindery/internal/observe"
 	"github.com/binderyhq/bindery/internal/server"
 	"github.com/binderyhq/bindery/internal/store"
 )
@@ -25,7 +26,8 @@ type Env struct {
 	Store      *store.Store
 	Server     *httptest.Server
 	Spec       *apispec.Spec
-	Jobs       *jobs.Runner // the server's background job runner: not running unless RunJobs starts it
+	Jobs       *jobs.Runner      // the server's background job runner: not running unless RunJobs starts it
+	Observer   *observe.Observer // the server's metrics, served at /metrics
 	statements atomic.Int64
 	sent       *sentStatements
 }
@@ -40,10 +42,11 @@ type Actor struct {
 // New starts a server with the default options, adjusted by opts.
 func New(tb testing.TB, opts ...func(*server.Options)) *Env {
 	tb.Helper()
-	e := &Env{tb: tb, Spec: apispec.Load(tb)}
+	e := &Env{tb: tb, Spec: apispec.Load(tb), Observer: observe.New(server.Version)}
 	e.sent = &sentStatements{n: &e.statements}
-	e.Store = openStore(tb, e.sent)
+	e.Store = openStore(tb, store.Hooks{Before: e.sent.send, After: e.Observer.Statement})
 	o := server.Defaults("")
+	o.Observer, o.ServeMetrics = e.Observer, true
 	for _, f := range opts {
 		f(&o)
 	}
