@@ -15,6 +15,7 @@ import (
 type storeFlags struct {
 	data, db string
 	fullSync bool
+	hooks    store.Hooks // set by serve: its metrics time the statements
 }
 
 func (s *storeFlags) register(fs *flag.FlagSet) {
@@ -25,7 +26,7 @@ func (s *storeFlags) register(fs *flag.FlagSet) {
 }
 
 func (s *storeFlags) open(ctx context.Context) (*store.Store, error) {
-	return store.Open(ctx, store.Options{DataDir: s.data, DSN: s.db, FullSync: s.fullSync})
+	return store.Open(ctx, store.Options{DataDir: s.data, DSN: s.db, FullSync: s.fullSync, Hooks: s.hooks})
 }
 
 func parse(fs *flag.FlagSet, args []string, required ...string) error {
