@@ -111,7 +111,7 @@ func listen(ctx context.Context, addr string, h http.Handler, o ops) error {
 		return err
 	case <-ctx.Done():
 	}
-	slog.Info("shutting down: no new connections; requests in flight may finish", "within", o.shutdown)
+	slog.Info("shutting down: no new connections; requests in flight may finish", "within", o.shutdown.String())
 	stopCtx, cancel := context.WithTimeout(context.Background(), o.shutdown)
 	defer cancel()
 	var errs []error
