@@ -23,10 +23,20 @@ type Hooks struct {
 
 func (h Hooks) empty() bool { return h.Before == nil && h.After == nil }
 
-// hookedDriver runs the hooks around every statement.
+// hookedConn runs the hooks around the statements of a driver or a transaction.
+type hookedConn struct {
+	conn dialect.ExecQuerier
+	h    Hooks
+}
+
+// hookedDriver runs the hooks around every statement, in transactions too.
 type hookedDriver struct {
-	dialect.Driver
-	h Hooks
+	hookedConn
+	drv dialect.Driver
+}
+
+func newHookedDriver(drv dialect.Driver, h Hooks) *hookedDriver {
+	return &hookedDriver{hookedConn{drv, h}, drv}
 }
 
 // start calls Before and returns the statement's start time.
@@ -82,58 +92,45 @@ func (r *timedRows) Close() error {
 	return err
 }
 
-func (d *hookedDriver) Exec(ctx context.Context, query string, args, v any) error {
-	_, err := exec(d.h, ctx, query, func() (any, error) { return nil, d.Driver.Exec(ctx, query, args, v) })
+func (c hookedConn) Exec(ctx context.Context, query string, args, v any) error {
+	_, err := exec(c.h, ctx, query, func() (any, error) { return nil, c.conn.Exec(ctx, query, args, v) })
 	return err
 }
 
-func (d *hookedDriver) Query(ctx context.Context, query string, args, v any) error {
-	return d.h.query(ctx, query, v, func() error { return d.Driver.Query(ctx, query, args, v) })
+func (c hookedConn) Query(ctx context.Context, query string, args, v any) error {
+	return c.h.query(ctx, query, v, func() error { return c.conn.Query(ctx, query, args, v) })
 }
 
-func (d *hookedDriver) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	return exec(d.h, ctx, query, func() (sql.Result, error) {
-		return d.Driver.(entsql.ExecQuerier).ExecContext(ctx, query, args...)
+// ExecContext and QueryContext run raw statements (ent's sql/execquery, the search index's).
+
+func (c hookedConn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return exec(c.h, ctx, query, func() (sql.Result, error) {
+		return c.conn.(entsql.ExecQuerier).ExecContext(ctx, query, args...)
 	})
 }
 
-func (d *hookedDriver) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return exec(d.h, ctx, query, func() (*sql.Rows, error) {
-		return d.Driver.(entsql.ExecQuerier).QueryContext(ctx, query, args...)
+func (c hookedConn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return exec(c.h, ctx, query, func() (*sql.Rows, error) {
+		return c.conn.(entsql.ExecQuerier).QueryContext(ctx, query, args...)
 	})
 }
 
 func (d *hookedDriver) Tx(ctx context.Context) (dialect.Tx, error) {
-	tx, err := d.Driver.Tx(ctx)
+	tx, err := d.drv.Tx(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &hookedTx{Tx: tx, h: d.h}, nil
+	return &hookedTx{hookedConn{tx, d.h}, tx}, nil
 }
+
+func (d *hookedDriver) Close() error    { return d.drv.Close() }
+func (d *hookedDriver) Dialect() string { return d.drv.Dialect() }
 
 // hookedTx runs the hooks around the statements of a transaction.
 type hookedTx struct {
-	dialect.Tx
-	h Hooks
+	hookedConn
+	tx dialect.Tx
 }
 
-func (t *hookedTx) Exec(ctx context.Context, query string, args, v any) error {
-	_, err := exec(t.h, ctx, query, func() (any, error) { return nil, t.Tx.Exec(ctx, query, args, v) })
-	return err
-}
-
-func (t *hookedTx) Query(ctx context.Context, query string, args, v any) error {
-	return t.h.query(ctx, query, v, func() error { return t.Tx.Query(ctx, query, args, v) })
-}
-
-func (t *hookedTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	return exec(t.h, ctx, query, func() (sql.Result, error) {
-		return t.Tx.(entsql.ExecQuerier).ExecContext(ctx, query, args...)
-	})
-}
-
-func (t *hookedTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return exec(t.h, ctx, query, func() (*sql.Rows, error) {
-		return t.Tx.(entsql.ExecQuerier).QueryContext(ctx, query, args...)
-	})
-}
+func (t *hookedTx) Commit() error   { return t.tx.Commit() }
+func (t *hookedTx) Rollback() error { return t.tx.Rollback() }

@@ -68,7 +68,7 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 	}
 	pools := poolsOf(drv)
 	if !o.Hooks.empty() {
-		drv = &hookedDriver{Driver: drv, h: o.Hooks}
+		drv = newHookedDriver(drv, o.Hooks)
 	}
 	blobs, err := blob.NewDir(filepath.Join(o.DataDir, "blobs"))
 	if err != nil {
