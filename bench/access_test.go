@@ -65,20 +65,24 @@ func newScaled(b *testing.B, orgs, spaces int) scaled {
 
 // versus runs the same request on a small and a large server alternately, in rounds, so both
 // see the same machine load, and reports each one's mean time and their ratio.
-func versus(b *testing.B, small, large func()) {
-	small()
-	large()
+func versus(b *testing.B, small, large func()) { versusNamed(b, "small", small, "large", large) }
+
+// versusNamed runs base and other alternately, in rounds, and reports each one's mean time and
+// other's time as a ratio of base's ("x-<base>").
+func versusNamed(b *testing.B, baseName string, base func(), otherName string, other func()) {
+	base()
+	other()
 	b.ResetTimer()
 	var s, l time.Duration
 	for done := 0; done < b.N; done += 50 {
-		s += perRequest(50, small)
-		l += perRequest(50, large)
+		s += perRequest(50, base)
+		l += perRequest(50, other)
 	}
 	b.StopTimer()
 	rounds := time.Duration((b.N + 49) / 50)
-	b.ReportMetric(float64(s/rounds)/1e6, "small-ms/req")
-	b.ReportMetric(float64(l/rounds)/1e6, "large-ms/req")
-	b.ReportMetric(float64(l)/float64(s), "x-small")
+	b.ReportMetric(float64(s/rounds)/1e6, baseName+"-ms/req")
+	b.ReportMetric(float64(l/rounds)/1e6, otherName+"-ms/req")
+	b.ReportMetric(float64(l)/float64(s), "x-"+baseName)
 }
 
 // BenchmarkPointReadScale reads one space (REST and GraphQL) as an admin and as a reader of 20

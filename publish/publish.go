@@ -21,6 +21,7 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/internal/observe"
 )
 
 // Handler serves published sites under /sites/.
@@ -69,6 +70,7 @@ func (h *Handler) ByHost(next http.Handler) http.Handler {
 			next.ServeHTTP(w, req)
 			return
 		}
+		observe.SetRoute(ctx, observe.RouteSiteHost)
 		h.serveVisit(ctx, w, req, ref, visit, err, "", req.URL.Path)
 	})
 }

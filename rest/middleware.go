@@ -13,28 +13,18 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/go-chi/chi/v5"
+
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/loader"
-	"github.com/binderyhq/bindery/internal/id"
+	"github.com/binderyhq/bindery/internal/observe"
 )
 
 // Authenticator turns a bearer token into a viewer. It returns an UNAUTHENTICATED apperr for a
 // token it does not hold.
 type Authenticator func(ctx context.Context, token string) (*viewer.Viewer, error)
-
-type requestIDKey struct{}
-
-// requestID tags each request with an id, echoed in X-Request-Id and in the log.
-func requestID(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rid := id.Random(16)
-		w.Header().Set("X-Request-Id", rid)
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestIDKey{}, rid)))
-	})
-}
 
 // recoverPanics turns a panic into a logged 500 with the error body.
 func recoverPanics(next http.Handler) http.Handler {
@@ -44,7 +34,7 @@ func recoverPanics(next http.Handler) http.Handler {
 				if p == http.ErrAbortHandler {
 					panic(p)
 				}
-				slog.ErrorContext(r.Context(), "panic", "panic", p, "path", r.URL.Path, "stack", string(debug.Stack()))
+				slog.ErrorContext(r.Context(), "panic", "panic", p, "method", r.Method, "route", routePattern(r), "stack", string(debug.Stack()))
 				writeError(w, r, apperr.Internalw(fmt.Errorf("panic: %v", p)))
 			}
 		}()
@@ -52,57 +42,9 @@ func recoverPanics(next http.Handler) http.Handler {
 	})
 }
 
-// statusClientClosedRequest is nginx's status for a request whose client went away before the
-// answer began; it is only logged, never sent.
-const statusClientClosedRequest = 499
-
-// statusRecorder keeps the status of the answer for the access log, and drops an answer that
-// begins after its client went away (GraphQL writes one whatever its fields did): nobody reads it.
-type statusRecorder struct {
-	http.ResponseWriter
-	ctx     context.Context // the request's, without the deadline
-	status  int
-	started bool
-}
-
-func (s *statusRecorder) WriteHeader(code int) {
-	if s.started {
-		s.ResponseWriter.WriteHeader(code) // net/http warns of the superfluous call
-		return
-	}
-	s.started, s.status = true, code
-	if graph.ClientGone(s.ctx) {
-		s.status = statusClientClosedRequest
-		return
-	}
-	s.ResponseWriter.WriteHeader(code)
-}
-
-func (s *statusRecorder) Write(b []byte) (int, error) {
-	if !s.started {
-		s.WriteHeader(http.StatusOK)
-	}
-	if s.status == statusClientClosedRequest {
-		return len(b), nil
-	}
-	return s.ResponseWriter.Write(b)
-}
-
-// accessLog logs one line per request; never the Authorization header. A request whose client
-// went away before its answer began logs 499.
-func accessLog(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
-		rec := &statusRecorder{ResponseWriter: w, ctx: r.Context(), status: http.StatusOK}
-		next.ServeHTTP(rec, r)
-		if !rec.started && graph.ClientGone(r.Context()) {
-			rec.status = statusClientClosedRequest // writeError wrote nothing
-		}
-		rid, _ := r.Context().Value(requestIDKey{}).(string)
-		slog.Debug("request", "id", rid, "method", r.Method, "path", r.URL.Path, "status", rec.status,
-			"duration", time.Since(start))
-	})
-}
+// routePattern is the route pattern of the request being served, for log lines: its path may
+// hold a signed token (/files/{token}).
+func routePattern(r *http.Request) string { return chi.RouteContext(r.Context()).RoutePattern() }
 
 // limitBody refuses bodies over max bytes (uploadMax for content uploads) with 413, and any NUL
 // character in the path, the query or the body (400): text columns cannot hold it, and no field of
@@ -177,7 +119,7 @@ func deadline(d time.Duration) func(http.Handler) http.Handler {
 			defer cancel()
 			next.ServeHTTP(w, r.WithContext(ctx))
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				slog.WarnContext(ctx, "request deadline exceeded", "method", r.Method, "path", r.URL.Path, "deadline", d)
+				slog.WarnContext(ctx, "request deadline exceeded", "method", r.Method, "route", routePattern(r), "deadline", d)
 			}
 		})
 	}
@@ -206,6 +148,7 @@ func authenticate(auth, session Authenticator, client *ent.Client, origins trust
 				writeError(w, r, err)
 				return
 			}
+			observe.SetUser(r.Context(), v.UserID)
 			// The client rides in the context too: content privacy rules read through it.
 			ctx := loader.NewContext(ent.NewContext(viewer.NewContext(r.Context(), v), client), client)
 			next.ServeHTTP(w, r.WithContext(ctx))

@@ -28,12 +28,17 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	e := graph.AsAppError(r.Context(), err)
 	if e.Kind == apperr.Internal {
-		slog.ErrorContext(r.Context(), "internal error", "method", r.Method, "path", r.URL.Path, "err", err)
+		slog.ErrorContext(r.Context(), "internal error", "method", r.Method, "route", routePattern(r), "err", err)
 	}
+	writeErrorBody(w, e.Kind.Status(), e.Message)
+}
+
+// writeErrorBody answers status with the error body.
+func writeErrorBody(w http.ResponseWriter, status int, message string) {
 	var body errorBody
-	body.Error.Code = e.Kind.Status()
-	body.Error.Message = e.Message
-	writeJSON(w, body.Error.Code, body)
+	body.Error.Code = status
+	body.Error.Message = message
+	writeJSON(w, status, body)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

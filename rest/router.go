@@ -4,6 +4,7 @@
 package rest
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/internal/observe"
 	"github.com/binderyhq/bindery/rest/playground"
 )
 
@@ -30,6 +32,10 @@ type Config struct {
 	// Sites adds the routes of the published sites (package publish), served beside the API
 	// with the same middleware and no authentication; nil serves none.
 	Sites func(chi.Router)
+	// Ready reports whether the server can serve (GET /readyz); nil: always.
+	Ready func(context.Context) error
+	// Metrics serves GET /metrics; nil serves none (they are on their own listener, or off).
+	Metrics http.Handler
 }
 
 type api struct {
@@ -46,16 +52,19 @@ func NewRouter(c Config) http.Handler {
 	a := &api{r: c.Resolver, baseURL: strings.TrimRight(c.BaseURL, "/"), pageTrees: newPageTreeCache(),
 		origins: newTrustedOrigins(c.BaseURL, c.CORSOrigins)}
 	r := chi.NewRouter()
-	r.Use(requestID, recoverPanics, accessLog, allowOrigins(c.CORSOrigins), limitBody(c.MaxBody, max(c.MaxBody, c.MaxUploadBody)), deadline(c.RequestTimeout))
+	r.Use(recoverPanics, allowOrigins(c.CORSOrigins), limitBody(c.MaxBody, max(c.MaxBody, c.MaxUploadBody)), deadline(c.RequestTimeout))
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		observe.SetRoute(r.Context(), observe.RouteUnmatched)
 		writeError(w, r, apperr.NotFoundf("no endpoint at %s %s", r.Method, truncate(r.URL.Path, 200)))
 	})
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		observe.SetRoute(r.Context(), observe.RouteUnmatched)
 		var body errorBody
 		body.Error.Code = http.StatusMethodNotAllowed
 		body.Error.Message = r.Method + " is not allowed on " + truncate(r.URL.Path, 200)
 		writeJSON(w, body.Error.Code, body)
 	})
+	healthRoutes(r, c.Ready, c.Metrics)
 	r.Get("/graphql", playground.Page)
 	r.Handle("/graphql/assets/*", playground.Assets("/graphql/assets/"))
 	r.Get("/files/{token}", a.downloadFile) // signed URLs: the token is the authority, not a bearer

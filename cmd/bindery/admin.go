@@ -16,6 +16,7 @@ type storeFlags struct {
 	data, db string
 	fullSync bool
 	blobs    blobFlags
+	hooks    store.Hooks // set by serve: its metrics time the statements
 }
 
 func (s *storeFlags) register(fs *flag.FlagSet) {

@@ -60,5 +60,5 @@ func blobsMigrate(ctx context.Context, args []string) error {
 
 // storeOptions are the store.Options of the store flags.
 func (s *storeFlags) storeOptions() store.Options {
-	return store.Options{DataDir: s.data, DSN: s.db, FullSync: s.fullSync, Blobs: s.blobs.where, S3: s.blobs.s3}
+	return store.Options{DataDir: s.data, DSN: s.db, FullSync: s.fullSync, Hooks: s.hooks, Blobs: s.blobs.where, S3: s.blobs.s3}
 }

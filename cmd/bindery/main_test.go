@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -69,7 +70,8 @@ func runCLI(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	var out testenv.LockedBuffer
 	stdout = &out
-	t.Cleanup(func() { stdout = os.Stdout })
+	prevLog := slog.Default() // serve sets the process's logger
+	t.Cleanup(func() { stdout = os.Stdout; slog.SetDefault(prevLog) })
 	err := run(context.Background(), args)
 	return out.String(), err
 }
@@ -410,7 +412,8 @@ func startCommand(t *testing.T, addr string, args []string) (base string, errOut
 	t.Helper()
 	errOut = &testenv.LockedBuffer{}
 	stderr = errOut
-	t.Cleanup(func() { stderr = os.Stderr })
+	prevLog := slog.Default() // serve sets the process's logger
+	t.Cleanup(func() { stderr = os.Stderr; slog.SetDefault(prevLog) })
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	done := make(chan error, 1)

@@ -2,12 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
-	"log/slog"
-	"net"
-	"net/http"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -39,9 +35,15 @@ func serve(ctx context.Context, args []string) error {
 	fs.Int64Var(&opts.MaxBody, "max-body", opts.MaxBody, "maximum request body in bytes")
 	fetchAllow := fs.String("fetch-allow", envOr("BINDERY_FETCH_ALLOW", ""),
 		"comma-separated hosts, addresses or CIDR networks imports may fetch from besides public addresses (env BINDERY_FETCH_ALLOW)")
+	var of opsFlags
+	of.register(fs)
 	refresh := fs.String("openapi-refresh", envOr("BINDERY_OPENAPI_REFRESH", "0"),
 		"how often OpenAPI specs with a URL source are fetched again, e.g. 6h; 0 turns it off (env BINDERY_OPENAPI_REFRESH)")
 	err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	o, err := of.apply(&opts, &sf)
 	if err != nil {
 		return err
 	}
@@ -65,7 +67,7 @@ func serve(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer closeStore(st)
 	if err := firstStart(ctx, st, opts.BaseURL); err != nil {
 		return err
 	}
@@ -83,7 +85,7 @@ func serve(ctx context.Context, args []string) error {
 	ran := make(chan struct{})
 	go func() { defer close(ran); runner.Run(jobsCtx) }()
 	defer func() { stopJobs(); <-ran }()
-	return listen(ctx, *addr, handler)
+	return listen(ctx, *addr, handler, o)
 }
 
 // firstStart creates an admin, an organization and a token in an empty database, and prints the
@@ -109,34 +111,5 @@ func firstStart(ctx context.Context, st *store.Store, baseURL string) error {
 	}
 	fmt.Fprintf(stderr, "First start: created the user admin@bindery.local, the organization %s and this API token (shown once):\n\n    %s\n\n"+
 		"Use it as a bearer token, e.g.:\n    curl -H 'Authorization: Bearer %s' %s/v1/orgs\n\n", org.ID, token, token, baseURL)
-	return nil
-}
-
-// listen serves until ctx ends (SIGINT, SIGTERM), then drains requests for up to 15 seconds.
-func listen(ctx context.Context, addr string, h http.Handler) error {
-	srv := &http.Server{
-		Addr: addr, Handler: h,
-		ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 30 * time.Second,
-		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second,
-		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return err
-	}
-	slog.Info("listening", "addr", ln.Addr().String())
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	slog.Info("shutting down")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
 	return nil
 }

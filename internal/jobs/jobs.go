@@ -73,6 +73,9 @@ type Options struct {
 	Workers int              // jobs run at once by this process (default 2)
 	Clock   func() time.Time // default time.Now
 	Owner   string           // this process's name in lease_owner (default host:pid)
+	// Done, when set, is told of the end of each run: the job's kind, how long it ran, and its
+	// error (nil when it succeeded, ErrLeaseLost when another process took the job over).
+	Done func(kind string, took time.Duration, err error)
 }
 
 // Runner claims and runs due jobs of the kinds it has handlers for.
@@ -239,12 +242,20 @@ func (j *Job) Hold(ctx context.Context, tx *ent.Tx) error {
 
 // run runs a claimed job under a renewed lease, then records how it ended.
 func (r *Runner) run(ctx context.Context, j *Job) {
+	start := time.Now()
 	runCtx, cancel := context.WithCancel(ctx)
 	renewed := make(chan struct{})
-	go func() { defer close(renewed); r.renew(runCtx, cancel, j) }()
+	lost := false
+	go func() { defer close(renewed); lost = r.renew(runCtx, cancel, j) }()
 	next, err := r.call(runCtx, j)
 	cancel()
 	<-renewed
+	if lost {
+		err = ErrLeaseLost
+	}
+	if r.o.Done != nil {
+		r.o.Done(j.Kind, time.Since(start), err)
+	}
 	end := context.WithoutCancel(ctx)
 	if ferr := r.finish(end, j, next, err); ferr != nil {
 		slog.ErrorContext(end, "jobs: recording the end of a job", "kind", j.Kind, "key", j.Key, "err", ferr)
@@ -262,14 +273,14 @@ func (r *Runner) call(ctx context.Context, j *Job) (next time.Time, err error) {
 }
 
 // renew extends the lease every third of its length until ctx ends; when the lease was lost it
-// cancels the run.
-func (r *Runner) renew(ctx context.Context, cancel context.CancelFunc, j *Job) {
+// cancels the run and reports it.
+func (r *Runner) renew(ctx context.Context, cancel context.CancelFunc, j *Job) (lost bool) {
 	t := time.NewTicker(r.o.Lease / 3)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
-			return
+			return false
 		case <-t.C:
 		}
 		n, err := r.client.Job.Update().Where(job.ID(j.ID), job.LeaseOwner(j.token)).
@@ -277,7 +288,7 @@ func (r *Runner) renew(ctx context.Context, cancel context.CancelFunc, j *Job) {
 		if err == nil && n == 0 {
 			slog.WarnContext(ctx, "jobs: lease lost, stopping the run", "kind", j.Kind, "key", j.Key)
 			cancel()
-			return
+			return true
 		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/go-chi/chi/v5"
+
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/graph/apperr"
@@ -17,6 +19,7 @@ import (
 	"github.com/binderyhq/bindery/internal/crawl"
 	"github.com/binderyhq/bindery/internal/fetch"
 	"github.com/binderyhq/bindery/internal/jobs"
+	"github.com/binderyhq/bindery/internal/observe"
 	"github.com/binderyhq/bindery/internal/openapi"
 	"github.com/binderyhq/bindery/internal/store"
 	"github.com/binderyhq/bindery/publish"
@@ -43,6 +46,11 @@ type Options struct {
 	OpenAPILimits  openapi.Limits
 	OpenAPIRefresh time.Duration // how often specs with a URL source are fetched again; 0: never
 	Jobs           jobs.Options  // the background job runner
+	// Observer counts, times and logs requests, GraphQL operations, jobs and the store's pools;
+	// nil observes nothing (the benchmarks' baseline). ServeMetrics serves its metrics at
+	// /metrics of the handler (else `serve` puts them on their own listener).
+	Observer     *observe.Observer
+	ServeMetrics bool
 }
 
 // Defaults are the options of a server started without flags.
@@ -54,6 +62,9 @@ func Defaults(baseURL string) Options {
 // New returns the server's HTTP handler over an open store, and the runner of its background jobs
 // (not started: `serve` runs it until it stops).
 func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
+	if o.Observer != nil {
+		o.Jobs.Done = o.Observer.Job
+	}
 	runner := jobs.New(st.Client, o.Jobs)
 	a := authenticators(st, o.Clock)
 	r := &graph.Resolver{Client: st.Client, Clock: o.Clock, Version: Version, Build: Build, BaseURL: o.BaseURL,
@@ -63,9 +74,10 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 	runner.Handle(sweep.Job, sweep.Handler(st.Client, orNow(o.Clock)))
 	runner.Handle(blobs.CollectJob, blobCollector(st, o.Clock).Run)
 	sites := publish.New(r, o.BaseURL)
-	return sites.ByHost(rest.NewRouter(rest.Config{
+	gql := graph.NewHandler(r, o.Limits)
+	router := rest.NewRouter(rest.Config{
 		Resolver:            r,
-		GraphQL:             graph.NewHandler(r, o.Limits),
+		GraphQL:             gql,
 		Authenticate:        a.token,
 		AuthenticateSession: a.session,
 		MaxBody:             o.MaxBody,
@@ -74,7 +86,26 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 		BaseURL:             o.BaseURL,
 		CORSOrigins:         o.CORSOrigins,
 		Sites:               sites.Routes,
-	})), runner
+		Ready:               st.Ready,
+		Metrics:             metricsHandler(o),
+	})
+	h := sites.ByHost(router)
+	if o.Observer != nil {
+		gql.Use(o.Observer.GraphQL())
+		for _, p := range st.Pools() {
+			o.Observer.WatchPool(p.Name, p.DB)
+		}
+		h = o.Observer.Middleware(h, router.(chi.Routes))
+	}
+	return h, runner
+}
+
+// metricsHandler is the handler of /metrics on the main listener, or nil when it is not there.
+func metricsHandler(o Options) http.Handler {
+	if o.Observer == nil || !o.ServeMetrics {
+		return nil
+	}
+	return o.Observer.Handler()
 }
 
 // blobCollector removes the blobs of the store that no file references, a day after their last write.

@@ -35,8 +35,8 @@ type Options struct {
 	// FullSync makes SQLite fsync every commit (synchronous=FULL), durable against power loss;
 	// the default (NORMAL) is durable against a crashed process.
 	FullSync bool
-	Readers  int                                 // SQLite read-only connections; 0 means 3
-	Wrap     func(dialect.Driver) dialect.Driver // optional driver wrapper (statement counting in tests)
+	Readers  int   // SQLite read-only connections; 0 means 3
+	Hooks    Hooks // watch the statements sent (metrics time them, tests count and hold them)
 	// Blobs says where file bytes live (BlobsDB, BlobsDir, an absolute directory or
 	// s3://bucket/prefix); empty for the default: the database on PostgreSQL, <DataDir>/blobs on
 	// SQLite.
@@ -53,7 +53,8 @@ type Store struct {
 	Blobs  blob.Store
 	Search search.Index
 	o      Options
-	raw    dialect.Driver // the driver before Options.Wrap, for the DB blob store's pools
+	raw    dialect.Driver // the driver before Options.Hooks, for the DB blob store's pools
+	pools  []Pool
 }
 
 // Open opens (creating if needed) and migrates the database.
@@ -71,9 +72,9 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 		drv.Close()
 		return nil, err
 	}
-	st := &Store{Driver: drv, Search: index, o: o, raw: drv}
-	if o.Wrap != nil {
-		st.Driver = o.Wrap(drv)
+	st := &Store{Driver: drv, Search: index, o: o, raw: drv, pools: poolsOf(drv)}
+	if !o.Hooks.empty() {
+		st.Driver = newHookedDriver(drv, o.Hooks)
 	}
 	st.Client = ent.NewClient(ent.Driver(st.Driver))
 	if st.Blobs, err = st.OpenBlobs(ctx, o.Blobs); err != nil {

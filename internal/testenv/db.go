@@ -13,9 +13,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"entgo.io/ent/dialect"
-	entsql "entgo.io/ent/dialect/sql"
-
 	"github.com/binderyhq/bindery/internal/id"
 	"github.com/binderyhq/bindery/internal/store"
 )
@@ -55,16 +52,17 @@ func PostgresDSN(tb testing.TB) string {
 // OpenStore opens a fresh, migrated database for one test, its statements counted by counter.
 func OpenStore(tb testing.TB, counter *atomic.Int64) *store.Store {
 	tb.Helper()
-	st, _ := openStore(tb, store.Options{DataDir: tb.TempDir(), DSN: PostgresDSN(tb)}, &sentStatements{n: counter})
+	st, _ := openStore(tb, store.Options{DataDir: tb.TempDir(), DSN: PostgresDSN(tb)}, store.Hooks{Before: (&sentStatements{n: counter}).send})
 	return st
 }
 
-// openStore opens the database o names, its statements counted by sent, and returns it with the
-// options that open it again.
-func openStore(tb testing.TB, o store.Options, sent *sentStatements) (*store.Store, store.Options) {
+// openStore opens the database o names with hooks on its statements, and returns it with the
+// options that open it again (without the hooks).
+func openStore(tb testing.TB, o store.Options, hooks store.Hooks) (*store.Store, store.Options) {
 	tb.Helper()
-	o.Wrap = func(d dialect.Driver) dialect.Driver { return &countingDriver{Driver: d, s: sent} }
-	return mustOpen(tb, o), o
+	again := o
+	o.Hooks = hooks
+	return mustOpen(tb, o), again
 }
 
 // mustOpen opens a store, closed when the test ends.
@@ -78,8 +76,8 @@ func mustOpen(tb testing.TB, o store.Options) *store.Store {
 	return st
 }
 
-// sentStatements counts the statements sent to the database, and holds one when asked
-// (Env.HoldStatement).
+// sentStatements counts the statements sent to the database, inside transactions too, and holds
+// one when asked (Env.HoldStatement).
 type sentStatements struct {
 	n    *atomic.Int64
 	hold atomic.Pointer[heldStatement]
@@ -101,65 +99,4 @@ func (s *sentStatements) send(ctx context.Context, query string) {
 	}
 	close(h.held)
 	<-ctx.Done()
-}
-
-// countingDriver counts the statements sent to the database, inside transactions too.
-type countingDriver struct {
-	dialect.Driver
-	s *sentStatements
-}
-
-func (d *countingDriver) Exec(ctx context.Context, query string, args, v any) error {
-	d.s.send(ctx, query)
-	return d.Driver.Exec(ctx, query, args, v)
-}
-
-func (d *countingDriver) Query(ctx context.Context, query string, args, v any) error {
-	d.s.send(ctx, query)
-	return d.Driver.Query(ctx, query, args, v)
-}
-
-func (d *countingDriver) Tx(ctx context.Context) (dialect.Tx, error) {
-	tx, err := d.Driver.Tx(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &countingTx{Tx: tx, s: d.s}, nil
-}
-
-type countingTx struct {
-	dialect.Tx
-	s *sentStatements
-}
-
-func (t *countingTx) Exec(ctx context.Context, query string, args, v any) error {
-	t.s.send(ctx, query)
-	return t.Tx.Exec(ctx, query, args, v)
-}
-
-func (t *countingTx) Query(ctx context.Context, query string, args, v any) error {
-	t.s.send(ctx, query)
-	return t.Tx.Query(ctx, query, args, v)
-}
-
-// Raw statements (ent's sql/execquery, the search index's) are counted too.
-
-func (d *countingDriver) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	d.s.send(ctx, query)
-	return d.Driver.(entsql.ExecQuerier).ExecContext(ctx, query, args...)
-}
-
-func (d *countingDriver) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	d.s.send(ctx, query)
-	return d.Driver.(entsql.ExecQuerier).QueryContext(ctx, query, args...)
-}
-
-func (t *countingTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	t.s.send(ctx, query)
-	return t.Tx.(entsql.ExecQuerier).ExecContext(ctx, query, args...)
-}
-
-func (t *countingTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	t.s.send(ctx, query)
-	return t.Tx.(entsql.ExecQuerier).QueryContext(ctx, query, args...)
 }

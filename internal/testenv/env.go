@@ -15,6 +15,7 @@ import (
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/apispec"
 	"github.com/binderyhq/bindery/internal/jobs"
+	"github.com/binderyhq/bindery/internal/observe"
 	"github.com/binderyhq/bindery/internal/server"
 	"github.com/binderyhq/bindery/internal/store"
 )
@@ -25,7 +26,8 @@ type Env struct {
 	Store      *store.Store
 	Server     *httptest.Server
 	Spec       *apispec.Spec
-	Jobs       *jobs.Runner // the server's background job runner: not running unless RunJobs starts it
+	Jobs       *jobs.Runner      // the server's background job runner: not running unless RunJobs starts it
+	Observer   *observe.Observer // the server's metrics, served at /metrics
 	statements atomic.Int64
 	sent       *sentStatements
 	// storeOptions open the database again (OpenAgain)
@@ -49,10 +51,11 @@ func New(tb testing.TB, opts ...func(*server.Options)) *Env {
 // several processes do.
 func NewOn(tb testing.TB, so store.Options, opts ...func(*server.Options)) *Env {
 	tb.Helper()
-	e := &Env{tb: tb, Spec: apispec.Load(tb)}
+	e := &Env{tb: tb, Spec: apispec.Load(tb), Observer: observe.New(server.Version)}
 	e.sent = &sentStatements{n: &e.statements}
-	e.Store, e.storeOptions = openStore(tb, so, e.sent)
+	e.Store, e.storeOptions = openStore(tb, so, store.Hooks{Before: e.sent.send, After: e.Observer.Statement})
 	o := server.Defaults("")
+	o.Observer, o.ServeMetrics = e.Observer, true
 	for _, f := range opts {
 		f(&o)
 	}
@@ -68,9 +71,7 @@ func NewOn(tb testing.TB, so store.Options, opts ...func(*server.Options)) *Env 
 // SQLite file or PostgreSQL schema would; its statements are not counted.
 func (e *Env) OpenAgain() *store.Store {
 	e.tb.Helper()
-	o := e.storeOptions
-	o.Wrap = nil
-	return mustOpen(e.tb, o)
+	return mustOpen(e.tb, e.storeOptions)
 }
 
 // RunJobs runs the server's job runner in the background until the test ends, as `serve` does.

@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"sync"
 	"testing"
+
+	"github.com/binderyhq/bindery/internal/observe"
 )
 
 // LockedBuffer is a buffer written by a server's or a command's goroutines and read by the test.
@@ -32,7 +34,7 @@ func CaptureLog(t *testing.T) *LockedBuffer {
 	t.Helper()
 	buf := &LockedBuffer{}
 	prev := slog.Default()
-	slog.SetDefault(slog.New(slog.NewTextHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	slog.SetDefault(slog.New(observe.WithRequestIDs(slog.NewTextHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	t.Cleanup(func() { slog.SetDefault(prev) })
 	return buf
 }
