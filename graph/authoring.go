@@ -199,7 +199,7 @@ func changesFromInput(in []*model.ContentChangeInput) ([]edit.Change, error) {
 		ch := edit.Change{Op: string(c.Operation), Page: derefOr(c.Page, ""), Ref: derefOr(c.Ref, ""), At: c.At,
 			IntoSet: c.Into.IsSet(), Version: derefOr(c.Revision, ""),
 			Fields: edit.Fields{Title: c.Title, Slug: c.Slug, Emoji: c.Emoji, Description: c.Description,
-				Hidden: c.Hidden, NoIndex: c.NoIndex, Markdown: c.Markdown}}
+				Hidden: c.Hidden, NoIndex: c.NoIndex, Condition: c.Condition, Markdown: c.Markdown}}
 		if v := c.Into.Value(); v != nil {
 			ch.Into = *v
 		}

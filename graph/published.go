@@ -51,6 +51,22 @@ type SiteVisit struct {
 
 	schema *adaptive.Schema // the site's visitor schema, nil for none
 	claims map[string]any   // the reader's claims, as conditions read them
+	shown  map[string]bool  // condition → whether it shows its object to the reader, as decided
+}
+
+// Shows reports whether an object with this condition ("" for none), such as a page, is shown to
+// the reader. A condition that does not compile against the site's schema (one written where the
+// schema was not known, a page's) hides its object: failing closed. Each distinct condition is
+// run once per visit; compiling is cached across visits (adaptive.Compile).
+func (v *SiteVisit) Shows(condition string) bool {
+	if ok, decided := v.shown[condition]; decided {
+		return ok
+	}
+	if v.shown == nil {
+		v.shown = map[string]bool{}
+	}
+	v.shown[condition] = shows(&condition, v.schema, v.claims)
+	return v.shown[condition]
 }
 
 // SiteSpacesOf returns the site spaces of a section ("" for the root level), in order.

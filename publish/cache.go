@@ -23,7 +23,8 @@ func newPageCache() *lru.Cache[string, []byte] {
 }
 
 // etag names what a response shows: the site and the structure the reader sees (rows change their
-// updated time when they change), the revision read, the customization's version and the path.
+// updated time when they change), the revision read and the pages the reader's claims hide in
+// it, the customization's version and the path.
 // A merge makes a new revision and a customization change a new version, so the next request
 // gets a new tag.
 func (s *siteView) etag(revisionID, path string, l *look) string {
@@ -36,7 +37,7 @@ func (s *siteView) etag(revisionID, path string, l *look) string {
 	for _, ss := range s.visit.SiteSpaces {
 		fmt.Fprintf(h, "%s %d %s\n", ss.ID, ss.UpdatedAt.UnixMicro(), spaceTitle(ss.Edges.Space))
 	}
-	fmt.Fprintf(h, "%s %s %s", revisionID, l.version, path)
+	fmt.Fprintf(h, "%s %s %s %s", revisionID, s.hidden[revisionID], l.version, path)
 	return `"` + base64.RawURLEncoding.EncodeToString(h.Sum(nil)[:18]) + `"`
 }
 

@@ -91,7 +91,7 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 		s.serveSuggestions(w, req, loc)
 		return
 	}
-	content, err := s.h.r.SpaceContent(s.ctx, loc.siteSpace.SpaceID, nil)
+	content, err := s.content(s.ctx, loc.siteSpace.SpaceID)
 	if err != nil {
 		s.h.fail(w, req, err)
 		return
@@ -366,7 +366,7 @@ type sitemapURL struct {
 // site spaces, like hidden pages, are left out).
 func (s *siteView) eachPage(fn func(loc location, t *tree.Tree, p *tree.Page)) {
 	for _, ss := range listed(s.visit.SiteSpaces) {
-		content, err := s.h.r.SpaceContent(s.ctx, ss.SpaceID, nil)
+		content, err := s.content(s.ctx, ss.SpaceID)
 		if err != nil {
 			continue // a space without content yet has no pages
 		}

@@ -29,11 +29,12 @@ type Handler struct {
 	r       *graph.Resolver
 	baseURL string                     // absolute URL of this server, for canonical links and sitemaps
 	pages   *lru.Cache[string, []byte] // rendered pages by ETag
+	visible visibility                 // the pages readers see (visible.go)
 }
 
 // New returns the published-site surface; mount it with Routes.
 func New(r *graph.Resolver, baseURL string) *Handler {
-	return &Handler{r: r, baseURL: strings.TrimRight(baseURL, "/"), pages: newPageCache()}
+	return &Handler{r: r, baseURL: strings.TrimRight(baseURL, "/"), pages: newPageCache(), visible: newVisibility()}
 }
 
 // Routes adds the site routes to a router.

@@ -2,7 +2,6 @@ package publish_test
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -72,15 +71,7 @@ func (f *siteFixture) write(t *testing.T, changes ...map[string]any) {
 // writeTo adds pages to a space through a change request and merges it.
 func (f *siteFixture) writeTo(t *testing.T, spaceID string, changes ...map[string]any) {
 	t.Helper()
-	base := "/v1/spaces/" + spaceID + "/change-requests"
-	n := f.e.Do(f.admin, "POST", base, map[string]any{"subject": "Pages"}).Map(t)["number"].(float64)
-	cr := fmt.Sprintf("%s/%d", base, int(n))
-	if r := f.e.Do(f.admin, "POST", cr+"/content?compat=false", map[string]any{"changes": changes}); r.Status != 200 {
-		t.Fatalf("content: %d %s", r.Status, r.Body)
-	}
-	if r := f.e.Do(f.admin, "POST", cr+"/merge", nil); r.Status != 200 {
-		t.Fatalf("merge: %d %s", r.Status, r.Body)
-	}
+	f.merge(t, f.changeRequest(t, spaceID, changes...))
 }
 
 // setSite changes the site below the API (publishing has its own endpoints).

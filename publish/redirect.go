@@ -147,7 +147,7 @@ func (u visitURLs) Page(ctx context.Context, siteSpaceID, pageID string) (string
 	if ss == nil {
 		return "", nil
 	}
-	content, err := u.s.h.r.SpaceContent(ctx, ss.SpaceID, nil)
+	content, err := u.s.content(ctx, ss.SpaceID)
 	if err != nil {
 		return "", err
 	}

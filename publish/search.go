@@ -25,7 +25,7 @@ const jsonSuffix = ".json"
 
 // serveSearch answers a site space's search results page (?q=), a page that works without script.
 func (s *siteView) serveSearch(w http.ResponseWriter, req *http.Request, loc location) {
-	content, err := s.h.r.SpaceContent(s.ctx, loc.siteSpace.SpaceID, nil)
+	content, err := s.content(s.ctx, loc.siteSpace.SpaceID)
 	if err != nil {
 		s.h.fail(w, req, err)
 		return
@@ -47,7 +47,7 @@ func (s *siteView) serveSearch(w http.ResponseWriter, req *http.Request, loc loc
 // query as JSON, {"query", "results": [{"title", "url", "ancestors", "sections": [{"title",
 // "url", "body"}]}]}, read as the results page reads them. A query search refuses is 400.
 func (s *siteView) serveSuggestions(w http.ResponseWriter, req *http.Request, loc location) {
-	content, err := s.h.r.SpaceContent(s.ctx, loc.siteSpace.SpaceID, nil)
+	content, err := s.content(s.ctx, loc.siteSpace.SpaceID)
 	if err != nil {
 		s.h.fail(w, req, err)
 		return

@@ -35,6 +35,7 @@ type contentChange struct {
 	Description *string          `json:"description"`
 	Hidden      *bool            `json:"hidden"`
 	NoIndex     *bool            `json:"noIndex"`
+	Condition   *string          `json:"condition"`
 	Document    *document        `json:"document"`
 	Files       []fileUpload     `json:"files"`
 	Revision    string           `json:"revision"`
@@ -72,7 +73,7 @@ func (b contentBatchBody) inputs() ([]*model.ContentChangeInput, error) {
 func (c contentChange) input() (*model.ContentChangeInput, error) {
 	in := &model.ContentChangeInput{Operation: model.ContentOperation(c.Operation), Page: &c.Page, Ref: &c.Ref,
 		At: c.At, Title: c.Title, Slug: c.Slug, Emoji: c.Emoji, Description: c.Description, Hidden: c.Hidden,
-		NoIndex: c.NoIndex, Revision: &c.Revision}
+		NoIndex: c.NoIndex, Condition: c.Condition, Revision: &c.Revision}
 	if c.Into.Set {
 		in.Into = graphql.OmittableOf(c.Into.Value)
 	}

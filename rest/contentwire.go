@@ -55,6 +55,7 @@ type RevisionPage struct {
 	Description string         `json:"description,omitempty"`
 	Hidden      bool           `json:"hidden"`
 	NoIndex     bool           `json:"noIndex"`
+	Condition   string         `json:"condition,omitempty"`
 	Layout      *pageLayout    `json:"layout,omitempty"`
 	Tags        *[]struct{}    `json:"tags,omitempty"`
 	DocumentID  string         `json:"documentId,omitempty"`
@@ -208,7 +209,7 @@ func (v contentView) pageAlone(p *tree.Page, path string) RevisionPage {
 	w := RevisionPage{
 		ID: p.ID, Title: p.Title, Emoji: p.Emoji, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt,
 		Kind: "group", Type: graph.PageTypeGroup, Slug: p.Slug, Path: path, Hidden: p.Hidden, NoIndex: p.NoIndex,
-		Pages: []RevisionPage{},
+		Condition: p.Condition, Pages: []RevisionPage{},
 	}
 	if p.Type != graph.PageTypeGroup {
 		w.Kind, w.Type = "sheet", "document"

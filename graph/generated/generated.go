@@ -270,19 +270,20 @@ type ComplexityRoot struct {
 	}
 
 	ContentPage struct {
-		Children    func(childComplexity int) int
-		CreatedAt   func(childComplexity int) int
-		Description func(childComplexity int) int
-		Emoji       func(childComplexity int) int
-		Hidden      func(childComplexity int) int
-		ID          func(childComplexity int) int
-		Markdown    func(childComplexity int) int
-		NoIndex     func(childComplexity int) int
-		Path        func(childComplexity int) int
-		Slug        func(childComplexity int) int
-		Title       func(childComplexity int) int
-		Type        func(childComplexity int) int
-		UpdatedAt   func(childComplexity int) int
+		Children        func(childComplexity int) int
+		ConditionOrNull func(childComplexity int) int
+		CreatedAt       func(childComplexity int) int
+		Description     func(childComplexity int) int
+		Emoji           func(childComplexity int) int
+		Hidden          func(childComplexity int) int
+		ID              func(childComplexity int) int
+		Markdown        func(childComplexity int) int
+		NoIndex         func(childComplexity int) int
+		Path            func(childComplexity int) int
+		Slug            func(childComplexity int) int
+		Title           func(childComplexity int) int
+		Type            func(childComplexity int) int
+		UpdatedAt       func(childComplexity int) int
 	}
 
 	ContentPageChange struct {
@@ -2383,6 +2384,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ContentPage.Children(childComplexity), true
+	case "ContentPage.condition":
+		if e.ComplexityRoot.ContentPage.ConditionOrNull == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentPage.ConditionOrNull(childComplexity), true
 	case "ContentPage.createdAt":
 		if e.ComplexityRoot.ContentPage.CreatedAt == nil {
 			break
@@ -8044,6 +8051,8 @@ input ContentChangeInput {
   description: String
   hidden: Boolean
   noIndex: Boolean
+  "The page's adaptive-content condition (expr, 1..1024 characters): readers of a published site whose claims do not satisfy it do not see the page or its subpages. Empty removes it."
+  condition: String
   markdown: String
   files: [FileUploadInput!]
   revision: ID
@@ -8207,6 +8216,8 @@ type ContentPage {
   hidden: Boolean!
   "Not indexed for search."
   noIndex: Boolean!
+  "The adaptive-content condition that shows the page (and its subpages) to a published site's reader; null for none."
+  condition: String
   createdAt: Time!
   updatedAt: Time!
   """
@@ -10094,6 +10105,8 @@ func (ec *executionContext) childFields_ContentPage(ctx context.Context, field g
 		return ec.fieldContext_ContentPage_hidden(ctx, field)
 	case "noIndex":
 		return ec.fieldContext_ContentPage_noIndex(ctx, field)
+	case "condition":
+		return ec.fieldContext_ContentPage_condition(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_ContentPage_createdAt(ctx, field)
 	case "updatedAt":
@@ -19523,6 +19536,29 @@ func (ec *executionContext) _ContentPage_noIndex(ctx context.Context, field grap
 }
 func (ec *executionContext) fieldContext_ContentPage_noIndex(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ContentPage", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _ContentPage_condition(ctx context.Context, field graphql.CollectedField, obj *model.ContentPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentPage_condition(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ConditionOrNull(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ContentPage_condition(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentPage", field, true, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ContentPage_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.ContentPage) (ret graphql.Marshaler) {
@@ -39440,7 +39476,7 @@ func (ec *executionContext) unmarshalInputContentChangeInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"operation", "page", "ref", "into", "at", "title", "slug", "emoji", "description", "hidden", "noIndex", "markdown", "files", "revision"}
+	fieldsInOrder := [...]string{"operation", "page", "ref", "into", "at", "title", "slug", "emoji", "description", "hidden", "noIndex", "condition", "markdown", "files", "revision"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -39524,6 +39560,13 @@ func (ec *executionContext) unmarshalInputContentChangeInput(ctx context.Context
 				return it, err
 			}
 			it.NoIndex = data
+		case "condition":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("condition"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Condition = data
 		case "markdown":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("markdown"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -44628,6 +44671,11 @@ func (ec *executionContext) _ContentPage(ctx context.Context, sel ast.SelectionS
 		case "noIndex":
 			out.Values[i] = ec._ContentPage_noIndex(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "condition":
+			out.Values[i] = ec._ContentPage_condition(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "createdAt":

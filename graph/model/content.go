@@ -13,6 +13,14 @@ type ContentPage struct {
 	Children []*ContentPage
 }
 
+// ConditionOrNull is the page's condition, nil for none.
+func (p *ContentPage) ConditionOrNull() *string {
+	if p.Condition == "" {
+		return nil
+	}
+	return &p.Condition
+}
+
 // RevisionFile is a file of a revision, with the revision it was read from (its download URL
 // names both).
 type RevisionFile struct {

@@ -162,9 +162,11 @@ type ContentChangeInput struct {
 	Description *string                    `json:"description,omitempty"`
 	Hidden      *bool                      `json:"hidden,omitempty"`
 	NoIndex     *bool                      `json:"noIndex,omitempty"`
-	Markdown    *string                    `json:"markdown,omitempty"`
-	Files       []*FileUploadInput         `json:"files,omitempty"`
-	Revision    *string                    `json:"revision,omitempty"`
+	// The page's adaptive-content condition (expr, 1..1024 characters): readers of a published site whose claims do not satisfy it do not see the page or its subpages. Empty removes it.
+	Condition *string            `json:"condition,omitempty"`
+	Markdown  *string            `json:"markdown,omitempty"`
+	Files     []*FileUploadInput `json:"files,omitempty"`
+	Revision  *string            `json:"revision,omitempty"`
 }
 
 // The result of an import.

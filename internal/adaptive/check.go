@@ -147,6 +147,9 @@ func resolve(m *ast.MemberNode, claims *claim) (*claim, *Error) {
 	c, path := claims, "visitor.claims"
 	for _, name := range names[1:] {
 		path += "." + name.Value
+		if c == anyClaims {
+			continue
+		}
 		if c = c.props[name.Value]; c == nil {
 			return nil, at(name, "unknown claim %s", path)
 		}

@@ -9,6 +9,10 @@ import (
 // noClaims is visitor.claims of a site without a schema.
 var noClaims = &claim{kind: kindObject}
 
+// anyClaims is visitor.claims when no schema is known (CheckSyntax): every claim name is
+// accepted, and reads anyClaims again.
+var anyClaims = &claim{kind: kindObject}
+
 // exprType returns the type the expression checker gives the claim: a boolean is a bool, a string
 // a string, a number a float64, an array an array of its items, an object a map of its claims.
 func (c *claim) exprType() types.Type {

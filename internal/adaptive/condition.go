@@ -41,12 +41,9 @@ func Compile(condition string, s *Schema) (*Condition, error) {
 
 // compile parses, type-checks and compiles a condition against the claims of s.
 func compile(condition string, s *Schema) (*Condition, error) {
-	if n := utf8.RuneCountInString(condition); n < 1 || n > maxConditionLen {
-		return nil, conditionError(0, "must be 1..%d characters, not %d", maxConditionLen, n)
-	}
-	tree, err := parser.Parse(condition)
+	tree, err := parse(condition)
 	if err != nil {
-		return nil, fromExpr(err, "syntax error: ")
+		return nil, err
 	}
 	claims := noClaims
 	if s != nil {
@@ -71,6 +68,34 @@ func compile(condition string, s *Schema) (*Condition, error) {
 func CheckCondition(condition string, s *Schema) error {
 	_, err := Compile(condition, s)
 	return err
+}
+
+// CheckSyntax checks what can be checked of a condition without a schema, for a condition
+// written where no one schema applies (a page, whose space may be in several sites): its length,
+// its syntax, and that it holds only the operators and names the package documentation lists,
+// reading any claim. Types, enum values and string joins are checked when it is compiled against
+// a site's schema. It returns an *Error naming the column of the problem, or nil.
+func CheckSyntax(condition string) error {
+	tree, err := parse(condition)
+	if err != nil {
+		return err
+	}
+	if err := checkNode(tree.Node, anyClaims); err != nil {
+		return err
+	}
+	return nil
+}
+
+// parse checks a condition's length and parses it.
+func parse(condition string) (*parser.Tree, error) {
+	if n := utf8.RuneCountInString(condition); n < 1 || n > maxConditionLen {
+		return nil, conditionError(0, "must be 1..%d characters, not %d", maxConditionLen, n)
+	}
+	tree, err := parser.Parse(condition)
+	if err != nil {
+		return nil, fromExpr(err, "syntax error: ")
+	}
+	return tree, nil
 }
 
 // Evaluate compiles a condition against s and runs it for a visitor's claims, as Compile and

@@ -259,3 +259,28 @@ func TestCompiledOncePerRevision(t *testing.T) {
 		t.Fatalf("failures: %v, %v", bad1, bad2)
 	}
 }
+
+func TestCheckSyntax(t *testing.T) {
+	for _, ok := range []string{
+		"visitor.claims.plan == \"pro\"",
+		"visitor.claims.unsigned.beta && !visitor.claims.anything.nested",
+		"\"admin\" in visitor.claims.roles",
+	} {
+		if err := CheckSyntax(ok); err != nil {
+			t.Errorf("CheckSyntax(%q) = %v, want nil", ok, err)
+		}
+	}
+	for bad, want := range map[string]string{
+		"":                                 "condition: must be 1..1024 characters, not 0",
+		"visitor.claims.a &&":              "condition: column 19: syntax error",
+		"len(visitor.claims.roles) > 1":    "condition: column 1: function len is not allowed",
+		"user.isAdmin":                     "condition: column 1: unknown name user",
+		strings.Repeat("a", 1025):          "condition: must be 1..1024 characters, not 1025",
+		"visitor.claims.roles[0] == \"a\"": "condition: column 22: only claims can be read",
+	} {
+		err := CheckSyntax(bad)
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("CheckSyntax(%.40q) = %v, want %q…", bad, err, want)
+		}
+	}
+}

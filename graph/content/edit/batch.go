@@ -9,6 +9,7 @@ import (
 	"github.com/binderyhq/bindery/graph/content/markdown"
 	"github.com/binderyhq/bindery/graph/content/orderkey"
 	"github.com/binderyhq/bindery/graph/content/tree"
+	"github.com/binderyhq/bindery/internal/adaptive"
 )
 
 // batch is the state of a batch being applied.
@@ -298,6 +299,7 @@ func (b *batch) setFields(p *tree.Page, f Fields) error {
 	set(&p.Description, f.Description)
 	set(&p.Hidden, f.Hidden)
 	set(&p.NoIndex, f.NoIndex)
+	set(&p.Condition, f.Condition)
 	if f.Slug != nil {
 		if taken := tree.UniqueSlug(b.t, p.Parent, *f.Slug, p.ID); taken != *f.Slug {
 			return badf("slug: %q is already the slug of another page there", *f.Slug)
@@ -330,6 +332,11 @@ func checkFields(f Fields) (Fields, error) {
 	}
 	if f.Emoji != nil && utf8.RuneCountInString(*f.Emoji) > maxEmoji {
 		return f, badf("emoji: at most %d characters", maxEmoji)
+	}
+	if f.Condition != nil && *f.Condition != "" {
+		if err := adaptive.CheckSyntax(*f.Condition); err != nil {
+			return f, err // "condition: column N: …"
+		}
 	}
 	return f, nil
 }

@@ -53,6 +53,8 @@ type Change struct {
 type Fields struct {
 	Title, Slug, Emoji, Description *string
 	Hidden, NoIndex                 *bool
+	// Condition is the page's adaptive-content condition; "" removes it.
+	Condition *string
 	// Markdown is the page's document. Its front matter and leading heading take precedence over
 	// Title and Description, as in the reference client.
 	Markdown *string

@@ -196,3 +196,27 @@ func TestSlugify(t *testing.T) {
 		}
 	}
 }
+
+func TestCondition(t *testing.T) {
+	o := apply(t,
+		Change{Op: OpUpdatePage, Page: "api", Fields: Fields{Condition: ptr("visitor.claims.plan == \"pro\"")}},
+		Change{Op: OpInsertPage, Fields: Fields{Title: ptr("Beta"), Condition: ptr("visitor.claims.unsigned.beta")}},
+	)
+	want := map[string]string{"api": `visitor.claims.plan == "pro"`, "n1": "visitor.claims.unsigned.beta", "intro": ""}
+	for id, condition := range want {
+		if got := o.Tree.Page(id).Condition; got != condition {
+			t.Errorf("page %s: condition %q, want %q", id, got, condition)
+		}
+	}
+	removed, err := Apply(o.Tree, []Change{{Op: OpUpdatePage, Page: "api", Fields: Fields{Condition: ptr("")}}}, env(o.Tree))
+	if err != nil || removed.Tree.Page("api").Condition != "" {
+		t.Errorf("an empty condition should remove it: %v, %q", err, removed.Tree.Page("api").Condition)
+	}
+	t.Run("ErrSyntax", func(t *testing.T) {
+		base := start()
+		_, err := Apply(base, []Change{{Op: OpUpdatePage, Page: "api", Fields: Fields{Condition: ptr("visitor.claims.a &&")}}}, env(base))
+		if err == nil || !strings.HasPrefix(err.Error(), "changes[0].condition: column 19: syntax error") {
+			t.Errorf("error = %v", err)
+		}
+	})
+}

@@ -109,6 +109,7 @@ func (m Merge) mergePage(r *Result, b, o, t *Page) error {
 	merged.Type = pick("type", b.Type, o.Type, t.Type).(string)
 	merged.Hidden = pick("hidden", b.Hidden, o.Hidden, t.Hidden).(bool)
 	merged.NoIndex = pick("noIndex", b.NoIndex, o.NoIndex, t.NoIndex).(bool)
+	merged.Condition = pick("condition", b.Condition, o.Condition, t.Condition).(string)
 	if pick("position", place{b.Parent, b.Order}, place{o.Parent, o.Order}, place{t.Parent, t.Order}) == (place{t.Parent, t.Order}) {
 		merged.Parent, merged.Order = t.Parent, t.Order
 	}

@@ -118,6 +118,16 @@ func TestMerge(t *testing.T) {
 					t.Error("the merged tree has a cycle")
 				}
 			}},
+		{name: "ConditionAndTitle", ours: edit(base, "start", retitle("Begin")),
+			theirs: edit(base, "start", func(p *Page) { p.Condition = "visitor.claims.beta" }),
+			check: func(t *testing.T, r Result) {
+				want(t, r.Tree.Page("start").Title, "Begin")
+				want(t, r.Tree.Page("start").Condition, "visitor.claims.beta")
+			}},
+		{name: "ConditionClash", ours: edit(base, "start", func(p *Page) { p.Condition = "visitor.claims.a" }),
+			theirs:   edit(base, "start", func(p *Page) { p.Condition = "visitor.claims.b" }),
+			conflict: "both sides changed the condition",
+			check:    func(t *testing.T, r Result) { want(t, r.Tree.Page("start").Condition, "visitor.claims.a") }},
 		{name: "SlugTakenBySibling",
 			ours:   add(base, &Page{ID: "x1", Order: "y", Slug: "faq", Title: "FAQ"}),
 			theirs: add(base, &Page{ID: "x2", Order: "z", Slug: "faq", Title: "FAQ"}),

@@ -12,19 +12,22 @@ import (
 // Page is one page of a revision. Its body is stored apart, by hash, so equal bodies are stored
 // once and a tree entry stays small.
 type Page struct {
-	ID          string    `json:"id"`
-	Parent      string    `json:"parent,omitempty"` // "" for a root page
-	Order       string    `json:"order"`            // orderkey among its siblings
-	Type        string    `json:"type"`             // document, group or link
-	Title       string    `json:"title"`
-	Slug        string    `json:"slug"`
-	Emoji       string    `json:"emoji,omitempty"`
-	Description string    `json:"description,omitempty"`
-	Hidden      bool      `json:"hidden,omitempty"`
-	NoIndex     bool      `json:"noIndex,omitempty"`
-	Body        string    `json:"body,omitempty"` // hash of the Markdown body; "" for no body
-	CreatedAt   time.Time `json:"createdAt"`
-	UpdatedAt   time.Time `json:"updatedAt"`
+	ID          string `json:"id"`
+	Parent      string `json:"parent,omitempty"` // "" for a root page
+	Order       string `json:"order"`            // orderkey among its siblings
+	Type        string `json:"type"`             // document, group or link
+	Title       string `json:"title"`
+	Slug        string `json:"slug"`
+	Emoji       string `json:"emoji,omitempty"`
+	Description string `json:"description,omitempty"`
+	Hidden      bool   `json:"hidden,omitempty"`
+	NoIndex     bool   `json:"noIndex,omitempty"`
+	// Condition is the adaptive-content condition that shows the page to a site's reader ("" for
+	// none). Omitted when empty, so the entries of pages without one encode as before it existed.
+	Condition string    `json:"condition,omitempty"`
+	Body      string    `json:"body,omitempty"` // hash of the Markdown body; "" for no body
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
 }
 
 // File is one file of a revision. Its bytes live in the blob store under Blob (their hash).
@@ -182,6 +185,19 @@ func (t *Tree) DeletePage(id string) []string {
 		delete(t.kids, d)
 	}
 	return gone
+}
+
+// Without returns a copy of t without the given pages and their descendants, or t itself when
+// ids is empty.
+func (t *Tree) Without(ids []string) *Tree {
+	if len(ids) == 0 {
+		return t
+	}
+	c := t.Clone()
+	for _, id := range ids {
+		c.DeletePage(id)
+	}
+	return c
 }
 
 // RemovePage removes one page and leaves its children where they are, pointing at a parent that

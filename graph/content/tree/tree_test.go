@@ -2,6 +2,7 @@ package tree
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -73,5 +74,31 @@ func TestRekey(t *testing.T) {
 	}
 	if copied.Page("deep") != nil || copied.Page(ids["deep"]).Parent != ids["adv"] {
 		t.Error("ids or parents were not renamed")
+	}
+}
+
+// A page without a condition encodes as before pages had one, so stored trees keep their hashes.
+func TestNoConditionKeepsEncoding(t *testing.T) {
+	p := &Page{ID: "a", Order: "a", Type: "document", Title: "A", Slug: "a"}
+	if got := encode(Entry{Page: p}); strings.Contains(got, "condition") {
+		t.Errorf("a page without a condition encodes as %s", got)
+	}
+	p.Condition = "visitor.claims.beta"
+	if got := encode(Entry{Page: p}); !strings.Contains(got, `"condition":"visitor.claims.beta"`) {
+		t.Errorf("a page with a condition encodes as %s", got)
+	}
+}
+
+func TestWithout(t *testing.T) {
+	tr := guide()
+	pruned := tr.Without([]string{"adv", "api"})
+	if got, want := order(pruned), []string{"guides", "guides/start"}; !slices.Equal(got, want) {
+		t.Errorf("Without = %v, want %v", got, want)
+	}
+	if pruned.Page("deep") != nil || tr.Page("deep") == nil {
+		t.Error("Without keeps a descendant of a page left out, or changes the original")
+	}
+	if tr.Without(nil) != tr {
+		t.Error("Without nothing should be the tree itself")
 	}
 }

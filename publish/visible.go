@@ -1,0 +1,88 @@
+package publish
+
+import (
+	"context"
+	"strings"
+
+	lru "github.com/hashicorp/golang-lru/v2"
+
+	"github.com/binderyhq/bindery/graph"
+	"github.com/binderyhq/bindery/graph/content/tree"
+)
+
+// Pages with a condition. A reader sees a site space's content less the pages whose condition
+// their claims do not satisfy, with those pages' descendants: every part of the site (sidebar,
+// previous/next, page and .md answers, search, llms.txt, sitemap.xml, links between pages, moved
+// pages' redirects) reads that visible tree, so a hidden page is nowhere, and its URL answers
+// 404 as an unknown path does.
+//
+// Both steps are cached, so a revision without conditions costs one map lookup and one with them
+// a few condition runs per request: the pages with a condition, per revision; and the visible
+// trees, per revision and set of hidden pages (readers of one audience share them).
+const (
+	cachedConditioned = 256
+	cachedVisible     = 64
+)
+
+type visibility struct {
+	conditioned *lru.Cache[string, []*tree.Page] // root tree hash → its pages with a condition
+	trees       *lru.Cache[string, *tree.Tree]   // root tree hash and hidden page ids → visible tree
+}
+
+func newVisibility() visibility {
+	conditioned, _ := lru.New[string, []*tree.Page](cachedConditioned)
+	trees, _ := lru.New[string, *tree.Tree](cachedVisible)
+	return visibility{conditioned: conditioned, trees: trees}
+}
+
+// content returns the active content of a space of the site as the reader sees it (pages their
+// claims hide left out), and records which pages it hid for the ETag. Returns NOT_FOUND as
+// graph.SpaceContent does.
+func (s *siteView) content(ctx context.Context, spaceID string) (*graph.Content, error) {
+	c, err := s.h.r.SpaceContent(ctx, spaceID, nil)
+	if err != nil {
+		return nil, err
+	}
+	var hidden []string
+	for _, p := range s.h.visible.conditionedPages(c) {
+		if !s.visit.Shows(p.Condition) {
+			hidden = append(hidden, p.ID)
+		}
+	}
+	if len(hidden) == 0 {
+		return c, nil
+	}
+	key := c.Revision.RootTree + " " + strings.Join(hidden, " ")
+	if s.hidden == nil {
+		s.hidden = map[string]string{}
+	}
+	s.hidden[c.Revision.ID] = key
+	visible := *c
+	visible.Tree = s.h.visible.visibleTree(key, c.Tree, hidden)
+	return &visible, nil
+}
+
+// conditionedPages returns the pages of the content that have a condition, in tree order.
+func (v visibility) conditionedPages(c *graph.Content) []*tree.Page {
+	if pages, ok := v.conditioned.Get(c.Revision.RootTree); ok {
+		return pages
+	}
+	var pages []*tree.Page
+	c.Tree.Walk(func(p *tree.Page, _ string) {
+		if p.Condition != "" {
+			pages = append(pages, p)
+		}
+	})
+	v.conditioned.Add(c.Revision.RootTree, pages)
+	return pages
+}
+
+// visibleTree returns t without the hidden pages, kept under key.
+func (v visibility) visibleTree(key string, t *tree.Tree, hidden []string) *tree.Tree {
+	if visible, ok := v.trees.Get(key); ok {
+		return visible
+	}
+	visible := t.Without(hidden)
+	v.trees.Add(key, visible)
+	return visible
+}
