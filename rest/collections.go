@@ -160,11 +160,14 @@ func decodeMove(r *http.Request) (moveBody, error) {
 	return body, nil
 }
 
+// transferBody is the body of a transfer of a space or collection.
+type transferBody struct {
+	Organization *string `json:"organization"`
+}
+
 // decodeTransfer reads a transfer body and returns the target organization's id.
 func decodeTransfer(r *http.Request) (string, error) {
-	var body struct {
-		Organization *string `json:"organization"`
-	}
+	var body transferBody
 	if err := decodeBody(r, &body); err != nil {
 		return "", err
 	}

@@ -63,12 +63,15 @@ func (a *api) deleteSiteSectionGroup(w http.ResponseWriter, r *http.Request) {
 	respondEmpty(w, r, http.StatusResetContent, err)
 }
 
+// addSectionToGroupBody is the body of addSectionToGroup.
+type addSectionToGroupBody struct {
+	SectionID *string `json:"sectionId"`
+}
+
 // addSectionToGroup puts a section of the site at the end of a group (spec/02; the reference
 // client moves sections with updateSiteSectionById's siteSectionGroupId, which works too).
 func (a *api) addSectionToGroup(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		SectionID *string `json:"sectionId"`
-	}
+	var body addSectionToGroupBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return
