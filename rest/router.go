@@ -66,7 +66,7 @@ func NewRouter(c Config) http.Handler {
 	}
 	r.Route("/sso", a.ssoRoutes)
 	r.Get("/v1/orgs/{organizationId}/sso", a.listSSOLogins) // no token: a sign-in page reads it
-	docs := newAPIDocs(r, a)                                // no token: the description of the API and its page
+	docs := newAPIDocs(r, a) // no token: the description of the API, and its page
 	r.Get("/v1/openapi.json", docs.serveDocument)
 	r.Get("/v1/docs", docs.servePage)
 	r.Group(func(r chi.Router) {
