@@ -77,8 +77,7 @@ func (s *Spec) validateContent(tb testing.TB, what string, resp map[string]any, 
 		return
 	}
 	if _, ok := content["application/json"]; !ok {
-		tb.Errorf("apispec: %s: response declares no application/json content (declared: %s)", what, strings.Join(sortedKeys(content), ", "))
-		return
+		return // an answer that is not JSON (a page, a file): its body is not checked
 	}
 	s.validate(tb, what, slices.Concat(tokens, []string{"content", "application/json", "schema"}), body)
 }
