@@ -19,10 +19,10 @@ import (
 // (rest/apidoc/reference.json, made by go generate). TestAPIDocumentDescribesEveryRoute fails
 // when a route is described by neither.
 var ownOperations = map[string]apidoc.Operation{
-	"GET /openapi.json": {ID: "getOpenAPIDocument", Tag: "api", Public: true, Status: http.StatusOK,
+	"GET /openapi.json": {ID: "getOpenAPIDocument", Tag: "api", Status: http.StatusOK,
 		Summary:  "This document: the OpenAPI 3.1 description of the /v1 API of this server",
 		Response: apidoc.Schema{"type": "object", "required": []any{"openapi", "info", "paths"}}},
-	"GET /docs": {ID: "getAPIDocs", Tag: "api", Public: true, Status: http.StatusOK, Content: "text/html",
+	"GET /docs": {ID: "getAPIDocs", Tag: "api", Status: http.StatusOK, Content: "text/html",
 		Summary: "This document as a web page"},
 
 	"GET /user/tokens":              listOf[APIToken]("listAPITokens", "user-tokens", "List the viewer's personal API tokens"),
@@ -58,6 +58,10 @@ var ownOperations = map[string]apidoc.Operation{
 	"GET /spaces/{spaceId}/content/files/{fileId}/backlinks":                                   listOf[PageLocation]("listFileBacklinks", "space-content", "List the pages linking to a file"),
 	"GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks": listOf[PageLocation]("listChangeRequestFileBacklinks", "change-request-content", "List the pages of a change request linking to a file"),
 }
+
+// publicOperations are the routes of /v1 answered without a token (registered outside the
+// authenticated group of NewRouter).
+var publicOperations = map[string]bool{"GET /orgs/{organizationId}/sso": true, "GET /openapi.json": true, "GET /docs": true}
 
 // listParams are the query parameters of a list.
 var listParams = []apidoc.Param{
@@ -128,7 +132,7 @@ func newAPIDocs(r chi.Routes, a *api) *apiDocs {
 	if version == "" {
 		version = "dev"
 	}
-	return &apiDocs{router: r, info: apidoc.Info{Version: version, ServerURL: a.url("/v1")}}
+	return &apiDocs{router: r, info: apidoc.Info{Version: version, ServerURL: a.url("/v1"), Public: publicOperations}}
 }
 
 func (d *apiDocs) build() error {

@@ -45,10 +45,21 @@ func TestAPIDocument(t *testing.T) {
 		t.Errorf("servers %+v, want %s/v1", doc.Servers, e.Server.URL)
 	}
 	t.Run("EveryRoute", func(t *testing.T) { checkEveryRoute(t, doc) })
+	t.Run("PublicRoutes", func(t *testing.T) {
+		for path, item := range doc.Paths {
+			for method, op := range item {
+				security, ok := op["security"].([]any)
+				key := strings.ToUpper(method) + " /v1" + path
+				if public := ok && len(security) == 0; public != publicRoutes[key] {
+					t.Errorf("%s: without a token in the document %v, answered without one %v", key, public, publicRoutes[key])
+				}
+			}
+		}
+	})
 	t.Run("ReferenceOperationIDs", func(t *testing.T) {
 		for path, want := range map[string]string{
-			"/orgs/{organizationId}/members": "listMembersInOrganizationById",
-			"/spaces/{spaceId}":              "getSpaceById",
+			"/orgs/{organizationId}/members":                              "listMembersInOrganizationById",
+			"/spaces/{spaceId}":                                           "getSpaceById",
 			"/orgs/{organizationId}/translations/{translationSettingsId}": "getTranslationSettings", // Bindery's own (decision 148)
 		} {
 			if got := doc.Paths[path]["get"]["operationId"]; got != want {

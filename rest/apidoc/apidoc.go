@@ -37,7 +37,6 @@ type Operation struct {
 	Tag         string
 	Summary     string
 	Description string
-	Public      bool    // answered without a token
 	Query       []Param // query parameters; path parameters come from the pattern
 	Request     Schema  // the JSON body; nil: none
 	Status      int     // of a success
@@ -55,7 +54,8 @@ type Param struct {
 // Info is what the document says of the server.
 type Info struct {
 	Version   string
-	ServerURL string // where /v1 is served: the base URL + "/v1"
+	ServerURL string          // where /v1 is served: the base URL + "/v1"
+	Public    map[string]bool // the routes answered without a token, by Route.Key
 }
 
 // Build returns the document, as JSON, of routes: each described by own (by Route.Key) or, when
@@ -75,6 +75,9 @@ func Build(routes []Route, own map[string]Operation, info Info) ([]byte, error) 
 		if err != nil {
 			errs = append(errs, err)
 			continue
+		}
+		if info.Public[r.Key()] {
+			op["security"] = []any{}
 		}
 		if paths[path] == nil {
 			paths[path] = map[string]any{}
@@ -204,9 +207,6 @@ func (o Operation) render(pattern string) map[string]any {
 		op["requestBody"] = map[string]any{"required": true,
 			"content": map[string]any{"application/json": map[string]any{"schema": o.Request}}}
 	}
-	if o.Public {
-		op["security"] = []any{}
-	}
 	return op
 }
 
@@ -235,7 +235,11 @@ func fromReference(ref map[string]any) map[string]any {
 	if _, ok := op["tags"]; !ok {
 		op["tags"] = []any{}
 	}
-	responses := maps.Clone(ref["responses"].(map[string]any))
+	responses, _ := ref["responses"].(map[string]any)
+	responses = maps.Clone(responses)
+	if responses == nil {
+		responses = map[string]any{}
+	}
 	if _, ok := responses["default"]; !ok {
 		responses["default"] = failureRef
 	}
