@@ -20,12 +20,14 @@ func (a *api) listSiteSectionGroups(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+type addSectionGroupToSiteBody struct {
+	Title    *string          `json:"title"`
+	Icon     nullable[string] `json:"icon"`
+	Sections []string         `json:"sections"`
+}
+
 func (a *api) addSectionGroupToSite(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Title    *string          `json:"title"`
-		Icon     nullable[string] `json:"icon"`
-		Sections []string         `json:"sections"`
-	}
+	var body addSectionGroupToSiteBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return
@@ -42,11 +44,13 @@ func (a *api) addSectionGroupToSite(w http.ResponseWriter, r *http.Request) {
 	respondWith(w, r, http.StatusCreated, g, err, a.siteSectionGroup)
 }
 
+type updateSiteSectionGroupBody struct {
+	Title notNull[string]  `json:"title"`
+	Icon  nullable[string] `json:"icon"`
+}
+
 func (a *api) updateSiteSectionGroup(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Title notNull[string]  `json:"title"`
-		Icon  nullable[string] `json:"icon"`
-	}
+	var body updateSiteSectionGroupBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return

@@ -1,26 +1,21 @@
-// Package apidoc builds the OpenAPI 3.1 document of the /v1 REST surface from its route table.
-// Every route is described: where the reference client (@gitbook/api) has the operation, by the
-// reference's own operation (its operationId, parameters, bodies and schemas, kept in
-// reference.json, which `go generate` extracts from the reference document for the routes the
-// server has); elsewhere by an Operation the server declares, whose bodies are reflected from
-// its Go wire types. A route described by neither is an error, so a route cannot be added
-// without its description.
+// Package apidoc builds the OpenAPI 3.1 document of the /v1 REST surface from its route table:
+// every route is described by an Operation the server declares (its operationId, tag, summary,
+// success status and the Go types of its request and answer bodies), whose schemas are reflected
+// from those wire types. A route without an Operation, or an Operation naming no route, is an
+// error, so a route cannot be added without its description.
 package apidoc
 
 import (
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
+	"net/http"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 )
-
-//go:generate go run ./gen
-
-//go:embed reference.json
-var referenceJSON []byte
 
 // Route is one endpoint of the router: its method and chi pattern below /v1 ("/orgs/{organizationId}").
 type Route struct {
@@ -31,17 +26,20 @@ type Route struct {
 // Key is how the route is named in a table of Operations: "GET /orgs/{organizationId}".
 func (r Route) Key() string { return r.Method + " " + r.Pattern }
 
-// Operation describes an endpoint the reference does not have (or has as another resource).
+// Operation describes an endpoint.
 type Operation struct {
-	ID          string // operationId, unique in the document
-	Tag         string
-	Summary     string
-	Description string
-	Query       []Param // query parameters; path parameters come from the pattern
-	Request     Schema  // the JSON body; nil: none
-	Status      int     // of a success
-	Response    Schema  // the JSON answer of a success; nil: an empty body, or Content
-	Content     string  // the media type of a success answer that is not JSON ("text/html")
+	Route    string // the Route.Key of the route described: "GET /spaces/{spaceId}"
+	ID       string // operationId, unique in the document
+	Tag      string
+	Summary  string
+	Query    []Param      // query parameters; path parameters come from the pattern
+	Request  reflect.Type // the JSON body decoded; nil: none
+	Required []string     // the fields of Request the handler requires
+	Status   int          // of a success
+	Response reflect.Type // the JSON answer of a success; nil: an empty body, or Content
+	Also     reflect.Type // another shape of the success answer (chosen by a query parameter)
+	Content  string       // the media type of a success answer that is not JSON ("text/html")
+	Bodiless []int        // other success statuses, without a body (204 of Prefer: return=minimal)
 }
 
 // Param is a query parameter.
@@ -58,37 +56,34 @@ type Info struct {
 	Public    map[string]bool // the routes answered without a token, by Route.Key
 }
 
-// Build returns the document, as JSON, of routes: each described by own (by Route.Key) or, when
-// own has no entry, by the reference's operation. Returns an error naming every route described
-// by neither, and every entry of own that names no route.
-func Build(routes []Route, own map[string]Operation, info Info) ([]byte, error) {
-	ref, err := loadReference(referenceJSON)
-	if err != nil {
-		return nil, err
-	}
+// Build returns the document, as JSON, of routes, each described by the Operation of its
+// Route.Key. Returns an error naming every route no Operation describes, every Operation that
+// names no route, and every route described twice.
+func Build(routes []Route, operations []Operation, info Info) ([]byte, error) {
+	ops, errs := byRoute(operations)
 	paths := map[string]map[string]any{}
 	used := map[string]bool{}
 	tags := map[string]bool{}
-	var errs []error
+	schemas := newComponents()
 	for _, r := range routes {
-		path, op, err := describe(r, own, ref)
-		if err != nil {
-			errs = append(errs, err)
+		op, ok := ops[r.Key()]
+		if !ok {
+			errs = append(errs, fmt.Errorf("%s has no description: declare it in rest/apidoc.go", r.Key()))
 			continue
 		}
+		rendered := op.render(r.Pattern, schemas)
 		if info.Public[r.Key()] {
-			op["security"] = []any{}
+			rendered["security"] = []any{}
 		}
+		path := openAPIPath(r.Pattern)
 		if paths[path] == nil {
 			paths[path] = map[string]any{}
 		}
-		paths[path][strings.ToLower(r.Method)] = op
+		paths[path][strings.ToLower(r.Method)] = rendered
 		used[r.Key()] = true
-		for _, t := range op["tags"].([]any) {
-			tags[t.(string)] = true
-		}
+		tags[op.Tag] = true
 	}
-	for _, key := range slices.Sorted(maps.Keys(own)) {
+	for _, key := range slices.Sorted(maps.Keys(ops)) {
 		if !used[key] {
 			errs = append(errs, fmt.Errorf("%s is described but the router has no such route", key))
 		}
@@ -96,45 +91,45 @@ func Build(routes []Route, own map[string]Operation, info Info) ([]byte, error) 
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	return json.Marshal(document(paths, ref, tags, info))
+	return json.Marshal(document(paths, schemas.schemas, tags, info))
 }
 
-// describe finds the description of r, and the path template it is listed under.
-func describe(r Route, own map[string]Operation, ref *reference) (string, map[string]any, error) {
-	if op, ok := own[r.Key()]; ok {
-		return openAPIPath(r.Pattern), op.render(r.Pattern), nil
+func byRoute(operations []Operation) (map[string]Operation, []error) {
+	ops := map[string]Operation{}
+	var errs []error
+	for _, op := range operations {
+		if _, dup := ops[op.Route]; dup {
+			errs = append(errs, fmt.Errorf("%s is described twice", op.Route))
+		}
+		ops[op.Route] = op
 	}
-	if tmpl, op, ok := ref.operation(r); ok {
-		return tmpl, fromReference(op), nil
-	}
-	return "", nil, fmt.Errorf("%s has no description: declare it in rest/apidoc.go, "+
-		"or run go generate ./rest/apidoc if the reference client has it", r.Key())
+	return ops, errs
 }
 
 // document assembles the whole document.
-func document(paths map[string]map[string]any, ref *reference, tags map[string]bool, info Info) map[string]any {
-	components := maps.Clone(ref.Components)
-	responses := maps.Clone(components["responses"])
-	if responses == nil {
-		responses = map[string]any{}
+func document(paths map[string]map[string]any, schemas map[string]Schema, tags map[string]bool, info Info) map[string]any {
+	var tagList []any
+	for _, t := range slices.Sorted(maps.Keys(tags)) {
+		tagList = append(tagList, map[string]any{"name": t})
 	}
-	responses[failureName] = failure
-	components["responses"] = responses
-	components["securitySchemes"] = securitySchemes
 	return map[string]any{
 		"openapi": "3.1.0",
 		"info": map[string]any{
 			"title":   "Bindery REST API",
 			"version": info.Version,
 			"description": "The /v1 REST API of this Bindery server, wire-compatible with the reference client " +
-				"@gitbook/api where it has the same operation. Every failure answers " +
+				"@gitbook/api where it has the same operation (the same operationId). Every failure answers " +
 				`{"error":{"code":<status>,"message":"…"}}, its message naming what was wrong.`,
 		},
-		"servers":    []any{map[string]any{"url": info.ServerURL}},
-		"security":   []any{map[string]any{"token": []any{}}, map[string]any{"session": []any{}}},
-		"tags":       ref.tagList(tags),
-		"paths":      paths,
-		"components": components,
+		"servers":  []any{map[string]any{"url": info.ServerURL}},
+		"security": []any{map[string]any{"token": []any{}}, map[string]any{"session": []any{}}},
+		"tags":     tagList,
+		"paths":    paths,
+		"components": map[string]any{
+			"schemas":         schemas,
+			"responses":       map[string]any{failureName: failure},
+			"securitySchemes": securitySchemes,
+		},
 	}
 }
 
@@ -173,19 +168,16 @@ func openAPIPath(pattern string) string {
 func pathParams(tmpl string) []string {
 	var names []string
 	for _, seg := range strings.Split(tmpl, "/") {
-		if isParam(seg) {
+		if len(seg) > 2 && seg[0] == '{' && seg[len(seg)-1] == '}' {
 			names = append(names, seg[1:len(seg)-1])
 		}
 	}
 	return names
 }
 
-func isParam(seg string) bool {
-	return seg == "*" || len(seg) > 2 && seg[0] == '{' && seg[len(seg)-1] == '}'
-}
-
-// render is o as an OpenAPI operation of the route with pattern.
-func (o Operation) render(pattern string) map[string]any {
+// render is o as an OpenAPI operation of the route with pattern, the named structs of its
+// answers in schemas.
+func (o Operation) render(pattern string, schemas *components) map[string]any {
 	var params []any
 	for _, name := range pathParams(openAPIPath(pattern)) {
 		params = append(params, map[string]any{"name": name, "in": "path", "required": true, "schema": Schema{"type": "string"}})
@@ -193,56 +185,35 @@ func (o Operation) render(pattern string) map[string]any {
 	for _, q := range o.Query {
 		params = append(params, map[string]any{"name": q.Name, "in": "query", "description": q.Description, "schema": q.Schema})
 	}
-	op := map[string]any{
-		"operationId": o.ID, "tags": []any{o.Tag}, "summary": o.Summary,
-		"responses": map[string]any{fmt.Sprint(o.Status): o.success(), "default": failureRef},
+	responses := map[string]any{strconv.Itoa(o.Status): o.success(schemas), "default": failureRef}
+	for _, status := range o.Bodiless {
+		responses[strconv.Itoa(status)] = map[string]any{"description": http.StatusText(status)}
 	}
-	if o.Description != "" {
-		op["description"] = o.Description
-	}
+	op := map[string]any{"operationId": o.ID, "tags": []any{o.Tag}, "summary": o.Summary, "responses": responses}
 	if params != nil {
 		op["parameters"] = params
 	}
 	if o.Request != nil {
-		op["requestBody"] = map[string]any{"required": true,
-			"content": map[string]any{"application/json": map[string]any{"schema": o.Request}}}
+		op["requestBody"] = map[string]any{"required": true, "content": map[string]any{
+			"application/json": map[string]any{"schema": RequestSchemaOf(o.Request, o.Required...)}}}
 	}
 	return op
 }
 
 // success is the response object of a success.
-func (o Operation) success() map[string]any {
-	resp := map[string]any{"description": "OK"}
+func (o Operation) success(schemas *components) map[string]any {
+	resp := map[string]any{"description": http.StatusText(o.Status)}
 	switch {
+	case o.Response != nil && o.Also != nil:
+		resp["content"] = jsonContent(Schema{"anyOf": []any{schemas.responseSchema(o.Response), schemas.responseSchema(o.Also)}})
 	case o.Response != nil:
-		resp["content"] = map[string]any{"application/json": map[string]any{"schema": o.Response}}
+		resp["content"] = jsonContent(schemas.responseSchema(o.Response))
 	case o.Content != "":
 		resp["content"] = map[string]any{o.Content: map[string]any{}}
 	}
 	return resp
 }
 
-// fromReference is an operation of the reference as this server has it: what it is (id, summary,
-// parameters, bodies, answers), and the failure body on every status it does not list, without
-// the reference's security (this server's tokens are the document's) and extensions.
-func fromReference(ref map[string]any) map[string]any {
-	op := map[string]any{}
-	for _, key := range []string{"operationId", "summary", "description", "tags", "parameters", "requestBody", "deprecated"} {
-		if v, ok := ref[key]; ok {
-			op[key] = v
-		}
-	}
-	if _, ok := op["tags"]; !ok {
-		op["tags"] = []any{}
-	}
-	responses, _ := ref["responses"].(map[string]any)
-	responses = maps.Clone(responses)
-	if responses == nil {
-		responses = map[string]any{}
-	}
-	if _, ok := responses["default"]; !ok {
-		responses["default"] = failureRef
-	}
-	op["responses"] = responses
-	return op
+func jsonContent(s Schema) map[string]any {
+	return map[string]any{"application/json": map[string]any{"schema": s}}
 }

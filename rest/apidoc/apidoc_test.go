@@ -8,29 +8,43 @@ import (
 	"time"
 )
 
+type answer struct {
+	ID    string  `json:"id"`
+	Child *answer `json:"child,omitempty"`
+}
+
+type body struct {
+	Name *string `json:"name"`
+}
+
 func TestBuild(t *testing.T) {
-	own := map[string]Operation{"GET /mine": {ID: "getMine", Tag: "mine", Summary: "Mine", Status: 200, Response: SchemaFor[int]()}}
+	ops := []Operation{
+		{Route: "GET /mine", ID: "getMine", Tag: "mine", Summary: "Mine", Status: 200, Response: reflect.TypeFor[List[answer]]()},
+		{Route: "POST /mine", ID: "postMine", Tag: "mine", Summary: "Make", Status: 201, Request: reflect.TypeFor[body](),
+			Required: []string{"name"}, Response: reflect.TypeFor[answer](), Bodiless: []int{204}},
+	}
 	t.Run("OK", func(t *testing.T) {
-		out, err := Build([]Route{{"GET", "/mine"}, {"GET", "/orgs/{organizationId}/members"}}, own, Info{Version: "1", ServerURL: "http://h/v1"})
+		out, err := Build([]Route{{"GET", "/mine"}, {"POST", "/mine"}}, ops, Info{Version: "1", ServerURL: "http://h/v1"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		var doc struct {
-			Paths map[string]map[string]struct {
-				OperationID string         `json:"operationId"`
-				Responses   map[string]any `json:"responses"`
-				Security    []any          `json:"security"`
-			}
+			Paths      map[string]map[string]map[string]any
+			Components struct{ Schemas map[string]any }
 		}
 		if err := json.Unmarshal(out, &doc); err != nil {
 			t.Fatal(err)
 		}
-		members := doc.Paths["/orgs/{organizationId}/members"]["get"]
-		if members.OperationID != "listMembersInOrganizationById" || members.Responses["default"] == nil || members.Security != nil {
-			t.Errorf("the reference's operation as served: %+v", members)
+		got, _ := json.Marshal(doc.Paths["/mine"]["post"])
+		for _, want := range []string{`"operationId":"postMine"`, `"201":{"content":{"application/json":{"schema":{"$ref":"#/components/schemas/answer"}}}`,
+			`"204":{"description":"No Content"}`, `"required":["name"]`, `"default":{"$ref":"#/components/responses/Failure"}`} {
+			if !strings.Contains(string(got), want) {
+				t.Errorf("POST /mine has no %s: %s", want, got)
+			}
 		}
-		if doc.Paths["/mine"]["get"].OperationID != "getMine" {
-			t.Errorf("own operation: %+v", doc.Paths["/mine"])
+		schema, _ := json.Marshal(doc.Components.Schemas["answer"])
+		if !strings.Contains(string(schema), `"child":{"$ref":"#/components/schemas/answer"}`) {
+			t.Errorf("a type within itself is its $ref: %s", schema)
 		}
 	})
 	t.Run("ErrUndescribedRoute", func(t *testing.T) {
@@ -40,11 +54,22 @@ func TestBuild(t *testing.T) {
 		}
 	})
 	t.Run("ErrStaleEntry", func(t *testing.T) {
-		_, err := Build(nil, own, Info{})
+		_, err := Build(nil, ops, Info{})
 		if err == nil || !strings.Contains(err.Error(), "GET /mine is described but the router has no such route") {
 			t.Errorf("err = %v", err)
 		}
 	})
+	t.Run("ErrDescribedTwice", func(t *testing.T) {
+		_, err := Build([]Route{{"GET", "/mine"}}, []Operation{ops[0], ops[0]}, Info{})
+		if err == nil || !strings.Contains(err.Error(), "GET /mine is described twice") {
+			t.Errorf("err = %v", err)
+		}
+	})
+}
+
+// List is a generic wire type: described in place, its name holding package paths.
+type List[T any] struct {
+	Items []T `json:"items"`
 }
 
 type inner struct {
@@ -91,16 +116,16 @@ func TestSchemaOf(t *testing.T) {
 		a, _ := json.Marshal(got)
 		t.Errorf("SchemaFor[wire] = %s", a)
 	}
-	req := RequestSchemaFor[wire]("id")
+	req := RequestSchemaOf(reflect.TypeFor[wire](), "id")
 	if !reflect.DeepEqual(req["required"], []any{"id"}) || !reflect.DeepEqual(req["properties"].(Schema)["optional"], Schema{"type": []any{"string", "null"}}) {
 		a, _ := json.Marshal(req)
-		t.Errorf("RequestSchemaFor[wire] = %s", a)
+		t.Errorf("RequestSchemaOf(wire) = %s", a)
 	}
 }
 
 func TestPageEscapes(t *testing.T) {
-	own := map[string]Operation{"GET /x": {ID: "x", Tag: "<b>t</b>", Summary: "<script>alert(1)</script>", Status: 204}}
-	doc, err := Build([]Route{{"GET", "/x"}}, own, Info{Version: "1"})
+	ops := []Operation{{Route: "GET /x", ID: "x", Tag: "<b>t</b>", Summary: "<script>alert(1)</script>", Status: 204}}
+	doc, err := Build([]Route{{"GET", "/x"}}, ops, Info{Version: "1"})
 	if err != nil {
 		t.Fatal(err)
 	}

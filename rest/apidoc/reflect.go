@@ -3,6 +3,7 @@ package apidoc
 import (
 	"encoding"
 	"encoding/json"
+	"path"
 	"reflect"
 	"strings"
 	"time"
@@ -45,17 +46,56 @@ func RequestSchemaOf(t reflect.Type, required ...string) Schema {
 	return s
 }
 
-// RequestSchemaFor is RequestSchemaOf the type parameter.
-func RequestSchemaFor[T any](required ...string) Schema {
-	return RequestSchemaOf(reflect.TypeFor[T](), required...)
-}
-
 // SchemaFor is SchemaOf the type parameter.
 func SchemaFor[T any]() Schema { return SchemaOf(reflect.TypeFor[T]()) }
 
 type reflector struct {
 	seen    map[reflect.Type]bool
-	request bool // no field is required, a pointer may be null even when omitempty
+	request bool        // no field is required, a pointer may be null even when omitempty
+	named   *components // where named structs go, referred to by $ref; nil: inline
+}
+
+// components are the schemas of the named struct types of answers, shared by the operations.
+type components struct {
+	schemas map[string]Schema
+	names   map[reflect.Type]string
+}
+
+func newComponents() *components {
+	return &components{schemas: map[string]Schema{}, names: map[reflect.Type]string{}}
+}
+
+// responseSchema is the schema of an answer of type t, its named structs in c.
+func (c *components) responseSchema(t reflect.Type) Schema {
+	return reflector{seen: map[reflect.Type]bool{}, named: c}.schema(t)
+}
+
+// ref is the $ref of the component of t, reflected the first time.
+func (c *components) ref(r reflector, t reflect.Type) Schema {
+	name, ok := c.names[t]
+	if !ok {
+		name = c.nameOf(t)
+		c.names[t] = name
+		c.schemas[name] = r.object(t)
+	}
+	return Schema{"$ref": "#/components/schemas/" + name}
+}
+
+// nameOf is the component name of t: its Go name, or package.Name when another type has it.
+func (c *components) nameOf(t reflect.Type) string {
+	name := t.Name()
+	for _, taken := range c.names {
+		if taken == name {
+			return path.Base(t.PkgPath()) + "." + name
+		}
+	}
+	return name
+}
+
+// componentType reports whether t is described once in the components: a named struct that is
+// not generic (a generic instance's name holds its type arguments' package paths).
+func componentType(t reflect.Type) bool {
+	return t.Kind() == reflect.Struct && t.Name() != "" && !strings.Contains(t.Name(), "[")
 }
 
 func (r reflector) schema(t reflect.Type) Schema {
@@ -79,6 +119,9 @@ func (r reflector) schema(t reflect.Type) Schema {
 	case reflect.Map:
 		return Schema{"type": "object", "additionalProperties": r.schema(t.Elem())}
 	case reflect.Struct:
+		if r.named != nil && componentType(t) {
+			return r.named.ref(r, t)
+		}
 		return r.object(t)
 	}
 	return Schema{} // interfaces: any JSON value
