@@ -43,7 +43,7 @@ var operations = []apidoc.Operation{
 	{Route: "PATCH /orgs/{organizationId}", ID: "updateOrganizationById", Tag: "organizations", Summary: "Update organization", Status: 200, Request: typeOf[updateOrganizationBody](), Response: typeOf[Organization]()},
 	{Route: "GET /orgs/{organizationId}", ID: "getOrganizationById", Tag: "organizations", Summary: "Get organization", Status: 200, Response: typeOf[Organization]()},
 	{Route: "POST /orgs/{organizationId}/collections", ID: "createCollection", Tag: "collections", Summary: "Create collection", Status: 201, Request: typeOf[createCollectionBody](), Response: typeOf[Collection]()},
-	{Route: "GET /orgs/{organizationId}/collections", ID: "listCollectionsInOrganizationById", Tag: "collections", Summary: "List collections in organization", Status: 200, Response: typeOf[List[Collection]](), Query: listQuery(flag("nested", "false: only the top-level collections"))},
+	{Route: "GET /orgs/{organizationId}/collections", ID: "listCollectionsInOrganizationById", Tag: "collections", Summary: "List collections in organization", Status: 200, Response: typeOf[List[Collection]](), Query: listQuery(flagParam("nested", "false: only the top-level collections"))},
 	{Route: "GET /orgs/{organizationId}/custom-fields", ID: "listCustomFields", Tag: "custom-fields", Summary: "List the organization's custom fields", Status: 200, Response: typeOf[List[CustomField]](), Query: listParams},
 	{Route: "POST /orgs/{organizationId}/custom-fields", ID: "createCustomField", Tag: "custom-fields", Summary: "Create a custom field", Status: 201, Request: typeOf[createCustomFieldBody](), Required: []string{"name", "type"}, Response: typeOf[CustomField]()},
 	{Route: "GET /orgs/{organizationId}/custom-fields/{fieldName}", ID: "getCustomField", Tag: "custom-fields", Summary: "Get a custom field", Status: 200, Response: typeOf[CustomField]()},
@@ -59,9 +59,9 @@ var operations = []apidoc.Operation{
 	{Route: "DELETE /orgs/{organizationId}/members/{userId}", ID: "removeMemberFromOrganizationById", Tag: "organization-members", Summary: "Remove member from organization", Status: 204},
 	{Route: "GET /orgs/{organizationId}/members/{userId}", ID: "getMemberInOrganizationById", Tag: "organization-members", Summary: "Get member in organization", Status: 200, Response: typeOf[Member]()},
 	{Route: "PATCH /orgs/{organizationId}/members/{userId}", ID: "updateMemberInOrganizationById", Tag: "organization-members", Summary: "Update member in organization", Status: 200, Request: typeOf[updateMemberBody](), Response: typeOf[Member]()},
-	{Route: "GET /orgs/{organizationId}/members/{userId}/spaces", ID: "listSpacesForOrganizationMember", Tag: "organization-members", Summary: "List spaces for organization member", Status: 200, Response: typeOf[List[MemberSpace]](), Query: listQuery(choice("order", "asc or desc", "asc", "desc"))},
+	{Route: "GET /orgs/{organizationId}/members/{userId}/spaces", ID: "listSpacesForOrganizationMember", Tag: "organization-members", Summary: "List spaces for organization member", Status: 200, Response: typeOf[List[MemberSpace]](), Query: listQuery(choiceParam("order", "asc or desc", "asc", "desc"))},
 	{Route: "POST /orgs/{organizationId}/members/{userId}/sso", ID: "setUserAsSSOMemberForOrganization", Tag: "organization-members", Summary: "Make a member sign in with single sign-on", Status: 200, Response: typeOf[Member]()},
-	{Route: "GET /orgs/{organizationId}/members/{userId}/teams", ID: "listTeamsForOrganizationMember", Tag: "organization-members", Summary: "List teams for organization member", Status: 200, Response: typeOf[List[MemberTeamItem]](), Query: listQuery(text("title", "Only teams whose title contains this"))},
+	{Route: "GET /orgs/{organizationId}/members/{userId}/teams", ID: "listTeamsForOrganizationMember", Tag: "organization-members", Summary: "List teams for organization member", Status: 200, Response: typeOf[List[MemberTeamItem]](), Query: listQuery(textParam("title", "Only teams whose title contains this"))},
 	{Route: "GET /orgs/{organizationId}/openapi", ID: "listOpenAPISpecs", Tag: "openapi", Summary: "List OpenAPI specs", Status: 200, Response: typeOf[List[OpenAPISpec]](), Query: listParams},
 	{Route: "POST /orgs/{organizationId}/openapi", ID: "createOpenAPISpec", Tag: "openapi", Summary: "Create OpenAPI spec", Status: 201, Request: typeOf[createOpenAPISpecBody](), Response: typeOf[OpenAPISpec]()},
 	{Route: "DELETE /orgs/{organizationId}/openapi/{specSlug}", ID: "deleteOpenAPISpecBySlug", Tag: "openapi", Summary: "Delete OpenAPI spec by slug", Status: 205, Bodiless: []int{204}},
@@ -78,9 +78,9 @@ var operations = []apidoc.Operation{
 	{Route: "GET /orgs/{organizationId}/saml/{samlProviderId}", ID: "getOrganizationSAMLProviderById", Tag: "sso", Summary: "Get organization SAML provider", Status: 200, Response: typeOf[SAMLProvider]()},
 	{Route: "PATCH /orgs/{organizationId}/saml/{samlProviderId}", ID: "updateOrganizationSAMLProvider", Tag: "sso", Summary: "Update organization SAML provider", Status: 200, Request: typeOf[samlProviderBody](), Response: typeOf[SAMLProvider]()},
 	{Route: "DELETE /orgs/{organizationId}/saml/{samlProviderId}", ID: "deleteOrganizationSAMLProvider", Tag: "sso", Summary: "Delete organization SAML provider", Status: 204},
-	{Route: "GET /orgs/{organizationId}/search", ID: "searchOrganizationContent", Tag: "organizations", Summary: "Search the content of an organization's spaces", Status: 200, Response: typeOf[List[SearchSpaceResult]](), Query: listQuery(text("query", "The words searched for"))},
+	{Route: "GET /orgs/{organizationId}/search", ID: "searchOrganizationContent", Tag: "organizations", Summary: "Search the content of an organization's spaces", Status: 200, Response: typeOf[List[SearchSpaceResult]](), Query: listQuery(textParam("query", "The words searched for"))},
 	{Route: "POST /orgs/{organizationId}/sites", ID: "createSite", Tag: "sites", Summary: "Create site", Status: 201, Request: typeOf[createSiteBody](), Response: typeOf[Site]()},
-	{Route: "GET /orgs/{organizationId}/sites", ID: "listSites", Tag: "sites", Summary: "List sites", Status: 200, Response: typeOf[List[Site]](), Query: listQuery(flag("published", "Only published (true) or unpublished (false) sites"), text("space", "Only sites showing this space"), text("title", "Only sites whose title contains this"))},
+	{Route: "GET /orgs/{organizationId}/sites", ID: "listSites", Tag: "sites", Summary: "List sites", Status: 200, Response: typeOf[List[Site]](), Query: listQuery(flagParam("published", "Only published (true) or unpublished (false) sites"), textParam("space", "Only sites showing this space"), textParam("title", "Only sites whose title contains this"))},
 	{Route: "PATCH /orgs/{organizationId}/sites/{siteId}", ID: "updateSiteById", Tag: "sites", Summary: "Update site", Status: 200, Request: typeOf[updateSiteBody](), Response: typeOf[Site]()},
 	{Route: "DELETE /orgs/{organizationId}/sites/{siteId}", ID: "deleteSiteById", Tag: "sites", Summary: "Delete site", Status: 205},
 	{Route: "GET /orgs/{organizationId}/sites/{siteId}", ID: "getSiteById", Tag: "sites", Summary: "Get site", Status: 200, Response: typeOf[Site]()},
@@ -93,7 +93,7 @@ var operations = []apidoc.Operation{
 	{Route: "GET /orgs/{organizationId}/sites/{siteId}/publishing/auth", ID: "getSitePublishingAuthById", Tag: "site-publishing-auth", Summary: "Get site publishing auth", Status: 200, Response: typeOf[PublishingAuth]()},
 	{Route: "PATCH /orgs/{organizationId}/sites/{siteId}/publishing/auth", ID: "updateSitePublishingAuthById", Tag: "site-publishing-auth", Summary: "Update site publishing auth", Status: 200, Request: typeOf[updateSitePublishingAuthBody](), Response: typeOf[PublishingAuth]()},
 	{Route: "POST /orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate", ID: "regenerateSitePublishingAuthById", Tag: "site-publishing-auth", Summary: "Regenerate site publishing auth", Status: 200, Response: typeOf[PublishingAuth]()},
-	{Route: "GET /orgs/{organizationId}/sites/{siteId}/redirect", ID: "getSiteRedirectBySource", Tag: "site-redirects", Summary: "Find the redirect of a source path", Status: 200, Response: typeOf[RedirectTarget](), Query: []apidoc.Param{text("source", "The source path")}},
+	{Route: "GET /orgs/{organizationId}/sites/{siteId}/redirect", ID: "getSiteRedirectBySource", Tag: "site-redirects", Summary: "Find the redirect of a source path", Status: 200, Response: typeOf[RedirectTarget](), Query: []apidoc.Param{textParam("source", "The source path")}},
 	{Route: "POST /orgs/{organizationId}/sites/{siteId}/redirects", ID: "createSiteRedirect", Tag: "site-redirects", Summary: "Create site redirect", Status: 201, Request: typeOf[createSiteRedirectBody](), Response: typeOf[SiteRedirect]()},
 	{Route: "PUT /orgs/{organizationId}/sites/{siteId}/redirects", ID: "bulkUpsertSiteRedirects", Tag: "site-redirects", Summary: "Create or update many site redirects at once", Status: 200, Request: typeOf[bulkUpsertSiteRedirectsBody](), Response: typeOf[map[string][]RedirectResult]()},
 	{Route: "GET /orgs/{organizationId}/sites/{siteId}/redirects", ID: "listSiteRedirects", Tag: "site-redirects", Summary: "List site redirects", Status: 200, Response: typeOf[List[SiteRedirect]](), Query: redirectListParams},
@@ -111,11 +111,11 @@ var operations = []apidoc.Operation{
 	{Route: "DELETE /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}", ID: "deleteSiteSectionById", Tag: "site-sections", Summary: "Delete site section", Status: 205},
 	{Route: "PATCH /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}", ID: "updateSiteSectionById", Tag: "site-sections", Summary: "Update site section", Status: 200, Request: typeOf[updateSiteSectionBody](), Response: typeOf[SiteSection]()},
 	{Route: "POST /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move", ID: "moveSiteSection", Tag: "site-sections", Summary: "Move site section", Status: 200, Request: typeOf[structMoveBody[sectionPointer]](), Response: typeOf[SiteSection]()},
-	{Route: "GET /orgs/{organizationId}/sites/{siteId}/share-links", ID: "listSiteShareLinks", Tag: "site-share-links", Summary: "List site share links", Status: 200, Response: typeOf[List[ShareLink]](), Query: listQuery(text("search", "Only share links whose name contains this"))},
+	{Route: "GET /orgs/{organizationId}/sites/{siteId}/share-links", ID: "listSiteShareLinks", Tag: "site-share-links", Summary: "List site share links", Status: 200, Response: typeOf[List[ShareLink]](), Query: listQuery(textParam("search", "Only share links whose name contains this"))},
 	{Route: "POST /orgs/{organizationId}/sites/{siteId}/share-links", ID: "createSiteShareLink", Tag: "site-share-links", Summary: "Create site share link", Status: 201, Request: typeOf[createSiteShareLinkBody](), Response: typeOf[ShareLink]()},
 	{Route: "DELETE /orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}", ID: "deleteSiteShareLinkById", Tag: "site-share-links", Summary: "Delete site share link", Status: 205, Bodiless: []int{204}},
 	{Route: "PATCH /orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}", ID: "updateSiteShareLinkById", Tag: "site-share-links", Summary: "Update site share link", Status: 200, Request: typeOf[updateSiteShareLinkBody](), Response: typeOf[ShareLink]()},
-	{Route: "GET /orgs/{organizationId}/sites/{siteId}/site-spaces", ID: "listSiteSpaces", Tag: "site-spaces", Summary: "List site spaces", Status: 200, Response: typeOf[List[SiteSpace]](), Query: listQuery(flag("default", "Only the default site space of each section (true), or the others (false)"))},
+	{Route: "GET /orgs/{organizationId}/sites/{siteId}/site-spaces", ID: "listSiteSpaces", Tag: "site-spaces", Summary: "List site spaces", Status: 200, Response: typeOf[List[SiteSpace]](), Query: listQuery(flagParam("default", "Only the default site space of each section (true), or the others (false)"))},
 	{Route: "POST /orgs/{organizationId}/sites/{siteId}/site-spaces", ID: "addSpaceToSite", Tag: "site-spaces", Summary: "Add space to site", Status: 201, Request: typeOf[addSiteSpaceBody](), Response: typeOf[SiteSpace](), Bodiless: []int{204}},
 	{Route: "PATCH /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}", ID: "updateSiteSpaceById", Tag: "site-spaces", Summary: "Update site space", Status: 200, Request: typeOf[updateSiteSpaceBody](), Response: typeOf[SiteSpace](), Bodiless: []int{204}},
 	{Route: "DELETE /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}", ID: "deleteSiteSpaceById", Tag: "site-spaces", Summary: "Delete site space", Status: 205},
@@ -127,7 +127,7 @@ var operations = []apidoc.Operation{
 	{Route: "POST /orgs/{organizationId}/sites/{siteId}/unpublish", ID: "unpublishSite", Tag: "sites", Summary: "Unpublish site", Status: 200, Response: typeOf[Site]()},
 	{Route: "GET /orgs/{organizationId}/spaces", ID: "listSpacesInOrganizationById", Tag: "spaces", Summary: "List spaces in organization", Status: 200, Response: typeOf[List[Space]](), Query: listParams},
 	{Route: "POST /orgs/{organizationId}/spaces", ID: "createSpace", Tag: "spaces", Summary: "Create space", Status: 201, Request: typeOf[createSpaceBody](), Response: typeOf[Space]()},
-	{Route: "GET /orgs/{organizationId}/teams", ID: "listTeamsInOrganizationById", Tag: "teams", Summary: "List teams in organization", Status: 200, Response: typeOf[List[Team]](), Query: listQuery(text("title", "Only teams whose title contains this"), text("owner", "Only teams this user owns"))},
+	{Route: "GET /orgs/{organizationId}/teams", ID: "listTeamsInOrganizationById", Tag: "teams", Summary: "List teams in organization", Status: 200, Response: typeOf[List[Team]](), Query: listQuery(textParam("title", "Only teams whose title contains this"), textParam("owner", "Only teams this user owns"))},
 	{Route: "PUT /orgs/{organizationId}/teams", ID: "createOrganizationTeam", Tag: "teams", Summary: "Create organization team", Status: 201, Request: typeOf[createTeamBody](), Response: typeOf[Team]()},
 	{Route: "DELETE /orgs/{organizationId}/teams/{teamId}", ID: "removeTeamFromOrganizationById", Tag: "teams", Summary: "Remove team from organization", Status: 204},
 	{Route: "GET /orgs/{organizationId}/teams/{teamId}", ID: "getTeamInOrganizationById", Tag: "teams", Summary: "Get team in organization", Status: 200, Response: typeOf[Team]()},
@@ -158,7 +158,7 @@ var operations = []apidoc.Operation{
 	{Route: "GET /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}", ID: "getCommentReplyInChangeRequest", Tag: "change-request-comments", Summary: "Get comment reply in change request", Status: 200, Response: typeOf[CommentReply]()},
 	{Route: "PUT /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}", ID: "updateCommentReplyInChangeRequest", Tag: "change-request-comments", Summary: "Update comment reply in change request", Status: 200, Request: typeOf[commentEdit](), Response: typeOf[CommentReply]()},
 	{Route: "DELETE /spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}", ID: "deleteCommentReplyInChangeRequest", Tag: "change-request-comments", Summary: "Delete comment reply in change request", Status: 205, Bodiless: []int{204}},
-	{Route: "POST /spaces/{spaceId}/change-requests/{changeRequestId}/content", ID: "updateChangeRequestContent", Tag: "change-request-content", Summary: "Edit the pages and files of a change request in one batch", Status: 200, Request: typeOf[contentBatchBody](), Response: typeOf[ChangeRequest](), Also: typeOf[contentUpdate](), Query: []apidoc.Param{flag("compat", "true (the default): answer the change request alone; false: with the pages changed and the files inserted")}},
+	{Route: "POST /spaces/{spaceId}/change-requests/{changeRequestId}/content", ID: "updateChangeRequestContent", Tag: "change-request-content", Summary: "Edit the pages and files of a change request in one batch", Status: 200, Request: typeOf[contentBatchBody](), Response: typeOf[ChangeRequest](), Also: typeOf[contentUpdate](), Query: []apidoc.Param{flagParam("compat", "true (the default): answer the change request alone; false: with the pages changed and the files inserted")}},
 	{Route: "GET /spaces/{spaceId}/change-requests/{changeRequestId}/content", ID: "getRevisionOfChangeRequestById", Tag: "change-request-content", Summary: "Get revision of change request", Status: 200, Response: typeOf[Revision]()},
 	{Route: "GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files", ID: "listFilesInChangeRequestById", Tag: "change-request-content", Summary: "List files in change request", Status: 200, Response: typeOf[List[RevisionFile]](), Query: listParams},
 	{Route: "GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}", ID: "getFileInChangeRequestById", Tag: "change-request-content", Summary: "Get file in change request", Status: 200, Response: typeOf[RevisionFile]()},
@@ -169,7 +169,7 @@ var operations = []apidoc.Operation{
 	{Route: "GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/pages", ID: "listPagesInChangeRequest", Tag: "change-request-content", Summary: "List pages in change request", Status: 200, Response: typeOf[pageTree]()},
 	{Route: "GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/path/*", ID: "getPageInChangeRequestByPath", Tag: "change-request-content", Summary: "Get page in change request by path", Status: 200, Response: typeOf[RevisionPage](), Query: pageParams},
 	{Route: "POST /spaces/{spaceId}/change-requests/{changeRequestId}/merge", ID: "mergeChangeRequest", Tag: "change-requests", Summary: "Merge change request", Status: 200, Response: typeOf[mergeResult]()},
-	{Route: "GET /spaces/{spaceId}/change-requests/{changeRequestId}/pdf", ID: "getChangeRequestPDF", Tag: "change-requests", Summary: "Get a signed URL of the change request as a PDF", Status: 200, Response: typeOf[map[string]string](), Query: []apidoc.Param{text("page", "Only this page (with its subpages unless only)"), flag("only", "Without the subpages of page")}},
+	{Route: "GET /spaces/{spaceId}/change-requests/{changeRequestId}/pdf", ID: "getChangeRequestPDF", Tag: "change-requests", Summary: "Get a signed URL of the change request as a PDF", Status: 200, Response: typeOf[map[string]string](), Query: []apidoc.Param{textParam("page", "Only this page (with its subpages unless only)"), flagParam("only", "Without the subpages of page")}},
 	{Route: "POST /spaces/{spaceId}/change-requests/{changeRequestId}/update", ID: "updateChangeRequest", Tag: "change-requests", Summary: "Bring a change request up to date with the main content", Status: 200, Response: typeOf[mergeResult]()},
 	{Route: "POST /spaces/{spaceId}/comments", ID: "postCommentInSpace", Tag: "space-comments", Summary: "Post comment in space", Status: 200, Request: typeOf[posted](), Response: typeOf[Comment]()},
 	{Route: "GET /spaces/{spaceId}/comments", ID: "listCommentsInSpace", Tag: "space-comments", Summary: "List comments in space", Status: 200, Response: typeOf[List[Comment]](), Query: commentListParams},
@@ -210,7 +210,7 @@ var operations = []apidoc.Operation{
 	{Route: "GET /spaces/{spaceId}/revisions/{revisionId}/page/{pageId}", ID: "getPageInRevisionById", Tag: "space-content", Summary: "Get page in revision", Status: 200, Response: typeOf[RevisionPage](), Query: pageParams},
 	{Route: "GET /spaces/{spaceId}/revisions/{revisionId}/pages", ID: "listPagesInRevisionById", Tag: "space-content", Summary: "List pages in revision", Status: 200, Response: typeOf[pageTree]()},
 	{Route: "GET /spaces/{spaceId}/revisions/{revisionId}/path/*", ID: "getPageInRevisionByPath", Tag: "space-content", Summary: "Get page in revision by path", Status: 200, Response: typeOf[RevisionPage](), Query: pageParams},
-	{Route: "GET /spaces/{spaceId}/search", ID: "searchSpaceContent", Tag: "space-content", Summary: "Search the content of a space", Status: 200, Response: typeOf[List[SearchPageResult]](), Query: listQuery(text("query", "The words searched for"))},
+	{Route: "GET /spaces/{spaceId}/search", ID: "searchSpaceContent", Tag: "space-content", Summary: "Search the content of a space", Status: 200, Response: typeOf[List[SearchPageResult]](), Query: listQuery(textParam("query", "The words searched for"))},
 	{Route: "POST /spaces/{spaceId}/transfer", ID: "transferSpace", Tag: "spaces", Summary: "Transfer a space to another organization", Status: 200, Request: typeOf[transferBody](), Required: []string{"organization"}, Response: typeOf[Space]()},
 	{Route: "GET /user", ID: "getAuthenticatedUser", Tag: "users", Summary: "Get the viewer", Status: 200, Response: typeOf[User]()},
 	{Route: "POST /user/tokens", ID: "createAPIToken", Tag: "user-tokens", Summary: "Create a personal API token (its secret is answered once)", Status: 201, Request: typeOf[createAPITokenBody](), Response: typeOf[APIToken]()},
@@ -229,34 +229,34 @@ var listParams = []apidoc.Param{
 	{Name: "page", Description: "The next.page of the previous page", Schema: apidoc.Schema{"type": "string"}},
 }
 
-var linkParams = listQuery(choice("status", "Only links of this status", "ok", "broken", "in-app"))
-
+// The query parameters of the operations that have more than a list's.
 var (
-	commentListParams = listQuery(choice("order", "By creation", "asc", "desc"), choice("status", "Which comments", "all", "open", "resolved"),
-		text("targetPage", "Only the comments of this page"))
-	pageParams       = []apidoc.Param{choice("format", "markdown adds the page's whole Markdown", "document", "markdown")}
-	accessListParams = listQuery(choice("role", "Only people with this role", "admin", "create", "edit", "review", "comment", "read"))
-	memberListParams = listQuery(text("search", "Only members whose name or email contains this"), choice("order", "asc or desc", "asc", "desc"),
-		choice("sort", "What members are ordered by", "joinedAt", "lastSeenAt"), choice("role", "Only members with this role", "admin", "create", "edit", "review", "comment", "read", "guest"))
-	changeRequestListParams = listQuery(choice("status", "Only change requests in this status", "draft", "open", "archived", "merged"),
-		choice("orderBy", "What change requests are ordered by", "updatedAt", "createdAt"),
-		text("creator", "Only change requests this user created"), text("contributor", "Only change requests this user contributed to"))
-	redirectListParams = listQuery(flag("draft", "Only the redirects of the draft (true) or the live site (false)"),
-		choice("orderBy", "What redirects are ordered by", "createdAt", "updatedAt", "source"), text("search", "Only redirects whose source contains this"))
+	linkParams        = listQuery(choiceParam("status", "Only links of this status", "ok", "broken", "in-app"))
+	commentListParams = listQuery(choiceParam("order", "By creation", "asc", "desc"), choiceParam("status", "Which comments", "all", "open", "resolved"),
+		textParam("targetPage", "Only the comments of this page"))
+	pageParams       = []apidoc.Param{choiceParam("format", "markdown adds the page's whole Markdown", "document", "markdown")}
+	accessListParams = listQuery(choiceParam("role", "Only people with this role", "admin", "create", "edit", "review", "comment", "read"))
+	memberListParams = listQuery(textParam("search", "Only members whose name or email contains this"), choiceParam("order", "asc or desc", "asc", "desc"),
+		choiceParam("sort", "What members are ordered by", "joinedAt", "lastSeenAt"), choiceParam("role", "Only members with this role", "admin", "create", "edit", "review", "comment", "read", "guest"))
+	changeRequestListParams = listQuery(choiceParam("status", "Only change requests in this status", "draft", "open", "archived", "merged"),
+		choiceParam("orderBy", "What change requests are ordered by", "updatedAt", "createdAt"),
+		textParam("creator", "Only change requests this user created"), textParam("contributor", "Only change requests this user contributed to"))
+	redirectListParams = listQuery(flagParam("draft", "Only the redirects of the draft (true) or the live site (false)"),
+		choiceParam("orderBy", "What redirects are ordered by", "createdAt", "updatedAt", "source"), textParam("search", "Only redirects whose source contains this"))
 )
 
 // listQuery is the query parameters of a list with params.
 func listQuery(params ...apidoc.Param) []apidoc.Param { return append(params, listParams...) }
 
-func text(name, description string) apidoc.Param {
+func textParam(name, description string) apidoc.Param {
 	return apidoc.Param{Name: name, Description: description, Schema: apidoc.Schema{"type": "string"}}
 }
 
-func flag(name, description string) apidoc.Param {
+func flagParam(name, description string) apidoc.Param {
 	return apidoc.Param{Name: name, Description: description, Schema: apidoc.Schema{"type": "boolean"}}
 }
 
-func choice(name, description string, values ...string) apidoc.Param {
+func choiceParam(name, description string, values ...string) apidoc.Param {
 	enum := make([]any, len(values))
 	for i, v := range values {
 		enum[i] = v
