@@ -30,10 +30,13 @@ func (a *api) listAPITokens(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+// createAPITokenBody is the body of createAPIToken.
+type createAPITokenBody struct {
+	Label notNull[string] `json:"label"`
+}
+
 func (a *api) createAPIToken(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Label notNull[string] `json:"label"`
-	}
+	var body createAPITokenBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return

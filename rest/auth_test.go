@@ -157,6 +157,8 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"PATCH", "/v1/orgs/{organizationId}/saml/{samlProviderId}", o + "/saml/" + f.saml, map[string]any{"label": "Evil"}, true},
 		{"DELETE", "/v1/orgs/{organizationId}/saml/{samlProviderId}", o + "/saml/" + f.saml, nil, true},
 		{"GET", "/v1/orgs/{organizationId}/sso", o + "/sso", nil, false},
+		{"GET", "/v1/openapi.json", "/v1/openapi.json", nil, false},
+		{"GET", "/v1/docs", "/v1/docs", nil, false},
 		{"GET", "/v1/orgs/{organizationId}/translations", o + "/translations", nil, true},
 		{"POST", "/v1/orgs/{organizationId}/translations", o + "/translations", map[string]any{"title": "Evil"}, true},
 		{"GET", "/v1/orgs/{organizationId}/translations/{translationSettingsId}", o + "/translations/" + f.translation, nil, true},
@@ -397,8 +399,9 @@ func TestAuthRequired(t *testing.T) {
 	})
 }
 
-// publicRoutes answer without a token: a sign-in page reads the sign-in entries (decision 146).
-var publicRoutes = map[string]bool{"GET /v1/orgs/{organizationId}/sso": true}
+// publicRoutes answer without a token: a sign-in page reads the sign-in entries (decision 146);
+// the API's document and its page describe the software (decision 240).
+var publicRoutes = map[string]bool{"GET /v1/orgs/{organizationId}/sso": true, "GET /v1/openapi.json": true, "GET /v1/docs": true}
 
 func TestAuthPublicRoutes(t *testing.T) {
 	f := newAuthFixture(t)

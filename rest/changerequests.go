@@ -111,14 +111,16 @@ func changeRequestListArgs(q query) (graph.ChangeRequestListArgs, error) {
 	return args, nil
 }
 
+type createChangeRequestBody struct {
+	Subject  notNull[string] `json:"subject"`
+	Template json.RawMessage `json:"template"`
+}
+
 // createChangeRequest answers POST /v1/spaces/{spaceId}/change-requests with the new change
 // request and its address in Location. A template is refused: Bindery has no space templates,
 // and opening the change request without the asked-for content would be wrong silently.
 func (a *api) createChangeRequest(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Subject  notNull[string] `json:"subject"`
-		Template json.RawMessage `json:"template"`
-	}
+	var body createChangeRequestBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return
@@ -149,13 +151,15 @@ func (s *changeRequestStatus) UnmarshalJSON(b []byte) error {
 	return decodeEnum(b, (*changerequest.Status)(s), changerequest.StatusValidator, "one of draft, open, archived")
 }
 
+type updateChangeRequestBody struct {
+	Subject notNull[string]              `json:"subject"`
+	Status  notNull[changeRequestStatus] `json:"status"`
+}
+
 // updateChangeRequest answers PATCH …/change-requests/{changeRequestId}: `{subject?, status?}`;
 // with `Prefer: return=minimal` it answers 204 without the change request.
 func (a *api) updateChangeRequest(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Subject notNull[string]              `json:"subject"`
-		Status  notNull[changeRequestStatus] `json:"status"`
-	}
+	var body updateChangeRequestBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return

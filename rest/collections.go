@@ -47,12 +47,14 @@ func (a *api) getCollection(w http.ResponseWriter, r *http.Request) {
 	respondWith(w, r, http.StatusOK, c, err, a.collection)
 }
 
+type updateCollectionBody struct {
+	Title        notNull[string]  `json:"title"`
+	Description  nullable[string] `json:"description"`
+	DefaultLevel nullable[string] `json:"defaultLevel"`
+}
+
 func (a *api) updateCollection(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Title        notNull[string]  `json:"title"`
-		Description  nullable[string] `json:"description"`
-		DefaultLevel nullable[string] `json:"defaultLevel"`
-	}
+	var body updateCollectionBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return
@@ -93,11 +95,13 @@ func (a *api) listCollectionSpaces(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+type createCollectionBody struct {
+	Title  notNull[string] `json:"title"`
+	Parent notNull[string] `json:"parent"`
+}
+
 func (a *api) createCollection(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Title  notNull[string] `json:"title"`
-		Parent notNull[string] `json:"parent"`
-	}
+	var body createCollectionBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return
@@ -160,11 +164,14 @@ func decodeMove(r *http.Request) (moveBody, error) {
 	return body, nil
 }
 
+// transferBody is the body of a transfer of a space or collection.
+type transferBody struct {
+	Organization *string `json:"organization"`
+}
+
 // decodeTransfer reads a transfer body and returns the target organization's id.
 func decodeTransfer(r *http.Request) (string, error) {
-	var body struct {
-		Organization *string `json:"organization"`
-	}
+	var body transferBody
 	if err := decodeBody(r, &body); err != nil {
 		return "", err
 	}

@@ -34,15 +34,18 @@ func (a *api) listCustomFields(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+// createCustomFieldBody is the body of createCustomField.
+type createCustomFieldBody struct {
+	Name        *string    `json:"name"`
+	Type        *fieldType `json:"type"`
+	Title       *string    `json:"title"`
+	Description *string    `json:"description"`
+	Placeholder *string    `json:"placeholder"`
+	Options     []string   `json:"options"`
+}
+
 func (a *api) createCustomField(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Name        *string    `json:"name"`
-		Type        *fieldType `json:"type"`
-		Title       *string    `json:"title"`
-		Description *string    `json:"description"`
-		Placeholder *string    `json:"placeholder"`
-		Options     []string   `json:"options"`
-	}
+	var body createCustomFieldBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return
@@ -73,13 +76,16 @@ func (a *api) getCustomField(w http.ResponseWriter, r *http.Request) {
 	respondWith(w, r, http.StatusOK, f, err, a.customField)
 }
 
+// updateCustomFieldBody is the body of updateCustomField.
+type updateCustomFieldBody struct {
+	Title       nullable[string]  `json:"title"`
+	Description nullable[string]  `json:"description"`
+	Placeholder nullable[string]  `json:"placeholder"`
+	Options     notNull[[]string] `json:"options"`
+}
+
 func (a *api) updateCustomField(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Title       nullable[string]  `json:"title"`
-		Description nullable[string]  `json:"description"`
-		Placeholder nullable[string]  `json:"placeholder"`
-		Options     notNull[[]string] `json:"options"`
-	}
+	var body updateCustomFieldBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return

@@ -38,12 +38,15 @@ func (a *api) listSpaceCustomFields(w http.ResponseWriter, r *http.Request) {
 	respond(w, r, http.StatusOK, out, err)
 }
 
+// spaceCustomFieldsBody is the body of updateSpaceCustomFields: values by field name.
+type spaceCustomFieldsBody struct {
+	Values map[string]struct {
+		Value json.RawMessage `json:"value"`
+	} `json:"values"`
+}
+
 func (a *api) updateSpaceCustomFields(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Values map[string]struct {
-			Value json.RawMessage `json:"value"`
-		} `json:"values"`
-	}
+	var body spaceCustomFieldsBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return

@@ -100,13 +100,15 @@ func (a *api) collectionGrants() grantKind {
 	}
 }
 
+type grantInviteBody struct {
+	Role  nullable[role]    `json:"role"`
+	Users notNull[[]string] `json:"users"`
+	Teams notNull[[]string] `json:"teams"`
+}
+
 // invite grants a role to users and teams: {role, users?, teams?} (204).
 func (k grantKind) invite(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Role  nullable[role]    `json:"role"`
-		Users notNull[[]string] `json:"users"`
-		Teams notNull[[]string] `json:"teams"`
-	}
+	var body grantInviteBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return
@@ -120,12 +122,14 @@ func (k grantKind) invite(w http.ResponseWriter, r *http.Request) {
 	respondEmpty(w, r, http.StatusNoContent, err)
 }
 
+type grantRoleBody struct {
+	Role nullable[role] `json:"role"`
+}
+
 // update changes a user's or a team's role (204); a null role removes their grant.
 func (k grantKind) updateSubject(subject func(*http.Request) model.GrantSubjectInput) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		var body struct {
-			Role nullable[role] `json:"role"`
-		}
+		var body grantRoleBody
 		if err := decodeBody(r, &body); err != nil {
 			writeError(w, r, err)
 			return

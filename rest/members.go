@@ -66,10 +66,12 @@ func (a *api) getMember(w http.ResponseWriter, r *http.Request) {
 	respondWith(w, r, http.StatusOK, m, err, a.member)
 }
 
+type updateMemberBody struct {
+	Role nullable[role] `json:"role"`
+}
+
 func (a *api) updateMember(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Role nullable[role] `json:"role"`
-	}
+	var body updateMemberBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return

@@ -135,11 +135,13 @@ func (a *api) listOpenAPISpecs(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+type createOpenAPISpecBody struct {
+	Slug   *string     `json:"slug"`
+	Source *specSource `json:"source"`
+}
+
 func (a *api) createOpenAPISpec(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Slug   *string     `json:"slug"`
-		Source *specSource `json:"source"`
-	}
+	var body createOpenAPISpecBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return
@@ -170,10 +172,12 @@ func (a *api) specOf(ctx context.Context, r *http.Request) (*ent.OpenAPISpec, er
 	return a.r.Organization().OpenAPISpec(ctx, o, chi.URLParam(r, "specSlug"))
 }
 
+type putOpenAPISpecBody struct {
+	Source *specSource `json:"source"`
+}
+
 func (a *api) putOpenAPISpec(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Source *specSource `json:"source"`
-	}
+	var body putOpenAPISpecBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return
@@ -186,10 +190,12 @@ func (a *api) putOpenAPISpec(w http.ResponseWriter, r *http.Request) {
 	respondWith(w, r, status, s, err, a.openAPISpec)
 }
 
+type updateOpenAPISpecBody struct {
+	Visibility *specVisibility `json:"visibility"`
+}
+
 func (a *api) updateOpenAPISpec(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Visibility *specVisibility `json:"visibility"`
-	}
+	var body updateOpenAPISpecBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return

@@ -33,11 +33,13 @@ func (a *api) listOrganizations(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+type createOrganizationBody struct {
+	Title        *string  `json:"title"`
+	EmailDomains []string `json:"emailDomains"`
+}
+
 func (a *api) createOrganization(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Title        *string  `json:"title"`
-		EmailDomains []string `json:"emailDomains"`
-	}
+	var body createOrganizationBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return
@@ -55,18 +57,20 @@ func (a *api) getOrganization(w http.ResponseWriter, r *http.Request) {
 	respondWith(w, r, http.StatusOK, o, err, a.organization)
 }
 
+type updateOrganizationBody struct {
+	Title          notNull[string]          `json:"title"`
+	EmailDomains   notNull[[]string]        `json:"emailDomains"`
+	Hostname       nullable[string]         `json:"hostname"`
+	DefaultRole    nullable[role]           `json:"defaultRole"`
+	DefaultContent nullable[defaultContent] `json:"defaultContent"`
+	Logo           nullable[string]         `json:"logo"`
+	SSO            notNull[bool]            `json:"sso"`
+	AI             notNull[bool]            `json:"ai"`
+	InviteLinks    notNull[bool]            `json:"inviteLinks"`
+}
+
 func (a *api) updateOrganization(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Title          notNull[string]          `json:"title"`
-		EmailDomains   notNull[[]string]        `json:"emailDomains"`
-		Hostname       nullable[string]         `json:"hostname"`
-		DefaultRole    nullable[role]           `json:"defaultRole"`
-		DefaultContent nullable[defaultContent] `json:"defaultContent"`
-		Logo           nullable[string]         `json:"logo"`
-		SSO            notNull[bool]            `json:"sso"`
-		AI             notNull[bool]            `json:"ai"`
-		InviteLinks    notNull[bool]            `json:"inviteLinks"`
-	}
+	var body updateOrganizationBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return
@@ -89,9 +93,12 @@ func (a *api) organizationsForEmailDomain(w http.ResponseWriter, r *http.Request
 		return
 	}
 	items, err := convertAll(ctx, orgs, a.organization)
-	respond(w, r, http.StatusOK, struct {
-		Organizations []Organization `json:"organizations"`
-	}{items}, err)
+	respond(w, r, http.StatusOK, organizationsOfDomain{items}, err)
+}
+
+// organizationsOfDomain answers GET /email-domains/{emailDomain}/orgs.
+type organizationsOfDomain struct {
+	Organizations []Organization `json:"organizations"`
 }
 
 func (a *api) ping(w http.ResponseWriter, r *http.Request) {
@@ -100,9 +107,12 @@ func (a *api) ping(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, struct {
-		ServiceVisitorClaims *string `json:"serviceVisitorClaims,omitempty"`
-	}{res.ServiceVisitorClaims})
+	writeJSON(w, http.StatusOK, pingResult{res.ServiceVisitorClaims})
+}
+
+// pingResult answers POST /orgs/{organizationId}/ping.
+type pingResult struct {
+	ServiceVisitorClaims *string `json:"serviceVisitorClaims,omitempty"`
 }
 
 // orgOf loads the organization named in the path.

@@ -75,6 +75,9 @@ func NewRouter(c Config) http.Handler {
 	}
 	r.Route("/sso", a.ssoRoutes)
 	r.Get("/v1/orgs/{organizationId}/sso", a.listSSOLogins) // no token: a sign-in page reads it
+	docs := newAPIDocs(r, a)
+	r.Get("/v1/openapi.json", docs.serveDocument) // no token: the description of the API, and its page
+	r.Get("/v1/docs", docs.servePage)
 	r.Group(func(r chi.Router) {
 		r.Use(authenticate(c.Authenticate, c.AuthenticateSession, c.Resolver.Client, a.origins))
 		r.Post("/graphql", c.GraphQL.ServeHTTP)

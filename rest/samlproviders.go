@@ -141,7 +141,10 @@ func (a *api) listSSOLogins(w http.ResponseWriter, r *http.Request) {
 	for i, l := range logins {
 		items[i] = SSOLogin{ID: l.ID, Label: l.Label, StartURL: l.StartURL}
 	}
-	writeJSON(w, http.StatusOK, struct {
-		Items []SSOLogin `json:"items"`
-	}{items})
+	writeJSON(w, http.StatusOK, ssoLogins{items})
+}
+
+// ssoLogins answers GET /orgs/{organizationId}/sso: every item, without pages.
+type ssoLogins struct {
+	Items []SSOLogin `json:"items"`
 }

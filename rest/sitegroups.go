@@ -20,12 +20,14 @@ func (a *api) listSiteSectionGroups(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+type addSectionGroupToSiteBody struct {
+	Title    *string          `json:"title"`
+	Icon     nullable[string] `json:"icon"`
+	Sections []string         `json:"sections"`
+}
+
 func (a *api) addSectionGroupToSite(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Title    *string          `json:"title"`
-		Icon     nullable[string] `json:"icon"`
-		Sections []string         `json:"sections"`
-	}
+	var body addSectionGroupToSiteBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return
@@ -42,11 +44,13 @@ func (a *api) addSectionGroupToSite(w http.ResponseWriter, r *http.Request) {
 	respondWith(w, r, http.StatusCreated, g, err, a.siteSectionGroup)
 }
 
+type updateSiteSectionGroupBody struct {
+	Title notNull[string]  `json:"title"`
+	Icon  nullable[string] `json:"icon"`
+}
+
 func (a *api) updateSiteSectionGroup(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Title notNull[string]  `json:"title"`
-		Icon  nullable[string] `json:"icon"`
-	}
+	var body updateSiteSectionGroupBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return
@@ -63,12 +67,15 @@ func (a *api) deleteSiteSectionGroup(w http.ResponseWriter, r *http.Request) {
 	respondEmpty(w, r, http.StatusResetContent, err)
 }
 
+// addSectionToGroupBody is the body of addSectionToGroup.
+type addSectionToGroupBody struct {
+	SectionID *string `json:"sectionId"`
+}
+
 // addSectionToGroup puts a section of the site at the end of a group (spec/02; the reference
 // client moves sections with updateSiteSectionById's siteSectionGroupId, which works too).
 func (a *api) addSectionToGroup(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		SectionID *string `json:"sectionId"`
-	}
+	var body addSectionToGroupBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return

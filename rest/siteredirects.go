@@ -54,14 +54,16 @@ var redirectOrders = map[string]*model.SiteRedirectOrder{
 
 func ptr[T any](v T) *T { return &v }
 
+type createSiteRedirectBody struct {
+	Source          *string          `json:"source"`
+	Destination     *destinationBody `json:"destination"`
+	CaptureWildcard notNull[bool]    `json:"captureWildcard"`
+	Draft           notNull[bool]    `json:"draft"`
+	Permanent       notNull[bool]    `json:"permanent"`
+}
+
 func (a *api) createSiteRedirect(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Source          *string          `json:"source"`
-		Destination     *destinationBody `json:"destination"`
-		CaptureWildcard notNull[bool]    `json:"captureWildcard"`
-		Draft           notNull[bool]    `json:"draft"`
-		Permanent       notNull[bool]    `json:"permanent"`
-	}
+	var body createSiteRedirectBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return
@@ -83,14 +85,16 @@ func (a *api) createSiteRedirect(w http.ResponseWriter, r *http.Request) {
 	respondWith(w, r, http.StatusCreated, red, err, a.siteRedirect)
 }
 
+type updateSiteRedirectBody struct {
+	Source          notNull[string]          `json:"source"`
+	Destination     notNull[destinationBody] `json:"destination"`
+	CaptureWildcard notNull[bool]            `json:"captureWildcard"`
+	Draft           notNull[bool]            `json:"draft"`
+	Permanent       notNull[bool]            `json:"permanent"`
+}
+
 func (a *api) updateSiteRedirect(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Source          notNull[string]          `json:"source"`
-		Destination     notNull[destinationBody] `json:"destination"`
-		CaptureWildcard notNull[bool]            `json:"captureWildcard"`
-		Draft           notNull[bool]            `json:"draft"`
-		Permanent       notNull[bool]            `json:"permanent"`
-	}
+	var body updateSiteRedirectBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return
@@ -118,10 +122,12 @@ func (a *api) deleteSiteRedirect(w http.ResponseWriter, r *http.Request) {
 	respondEmpty(w, r, resetOrNoContent(deleted), err)
 }
 
+type bulkUpsertSiteRedirectsBody struct {
+	Redirects *[]upsertItem `json:"redirects"`
+}
+
 func (a *api) bulkUpsertSiteRedirects(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Redirects *[]upsertItem `json:"redirects"`
-	}
+	var body bulkUpsertSiteRedirectsBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return

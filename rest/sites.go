@@ -91,13 +91,15 @@ func (a *api) listSites(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+type createSiteBody struct {
+	Type       notNull[siteType]       `json:"type"`
+	Title      notNull[string]         `json:"title"`
+	Visibility notNull[siteVisibility] `json:"visibility"`
+	Spaces     siteSpacesField         `json:"spaces"`
+}
+
 func (a *api) createSite(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Type       notNull[siteType]       `json:"type"`
-		Title      notNull[string]         `json:"title"`
-		Visibility notNull[siteVisibility] `json:"visibility"`
-		Spaces     siteSpacesField         `json:"spaces"`
-	}
+	var body createSiteBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return

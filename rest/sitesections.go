@@ -23,13 +23,15 @@ func (a *api) listSiteSections(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+type addSectionToSiteBody struct {
+	SpaceID            nullable[string] `json:"spaceId"`
+	Title              nullable[string] `json:"title"`
+	Icon               nullable[string] `json:"icon"`
+	SiteSectionGroupID notNull[string]  `json:"siteSectionGroupId"`
+}
+
 func (a *api) addSectionToSite(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		SpaceID            nullable[string] `json:"spaceId"`
-		Title              nullable[string] `json:"title"`
-		Icon               nullable[string] `json:"icon"`
-		SiteSectionGroupID notNull[string]  `json:"siteSectionGroupId"`
-	}
+	var body addSectionToSiteBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return
@@ -47,16 +49,18 @@ func (a *api) addSectionToSite(w http.ResponseWriter, r *http.Request) {
 	respondWith(w, r, http.StatusCreated, sec, err, a.siteSection)
 }
 
+type updateSiteSectionBody struct {
+	Title              notNull[string]  `json:"title"`
+	Path               notNull[string]  `json:"path"`
+	DefaultSiteSpace   notNull[string]  `json:"defaultSiteSpace"`
+	Condition          nullable[string] `json:"condition"`
+	Icon               nullable[string] `json:"icon"`
+	Description        nullable[string] `json:"description"`
+	SiteSectionGroupID nullable[string] `json:"siteSectionGroupId"`
+}
+
 func (a *api) updateSiteSection(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Title              notNull[string]  `json:"title"`
-		Path               notNull[string]  `json:"path"`
-		DefaultSiteSpace   notNull[string]  `json:"defaultSiteSpace"`
-		Condition          nullable[string] `json:"condition"`
-		Icon               nullable[string] `json:"icon"`
-		Description        nullable[string] `json:"description"`
-		SiteSectionGroupID nullable[string] `json:"siteSectionGroupId"`
-	}
+	var body updateSiteSectionBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return

@@ -149,15 +149,18 @@ func (p *groupPointer) UnmarshalJSON(b []byte) error {
 	return invalidValue(`must be {"type": "site-section" or "site-section-group", "id": <id>}`)
 }
 
+// structMoveBody is the body of a section's or a section group's move, with pointers of type P.
+type structMoveBody[P sectionPointer | groupPointer] struct {
+	Position *struct {
+		Before *P `json:"before"`
+		After  *P `json:"after"`
+	} `json:"position"`
+}
+
 // decodeStructMove reads the body of a section's or a section group's move, {position?: {before?,
 // after?}} with pointers of type P, and returns its position (nil: to the end).
 func decodeStructMove[P sectionPointer | groupPointer](r *http.Request) (*model.SiteStructurePositionInput, error) {
-	var body struct {
-		Position *struct {
-			Before *P `json:"before"`
-			After  *P `json:"after"`
-		} `json:"position"`
-	}
+	var body structMoveBody[P]
 	if err := decodeBody(r, &body); err != nil || body.Position == nil {
 		return nil, err
 	}

@@ -84,10 +84,12 @@ func (a *api) listSiteShareLinks(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+type createSiteShareLinkBody struct {
+	Name *string `json:"name"`
+}
+
 func (a *api) createSiteShareLink(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Name *string `json:"name"`
-	}
+	var body createSiteShareLinkBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return
@@ -109,11 +111,13 @@ func (a *api) createSiteShareLink(w http.ResponseWriter, r *http.Request) {
 	respond(w, r, http.StatusCreated, wire, nil)
 }
 
+type updateSiteShareLinkBody struct {
+	Name   notNull[string] `json:"name"`
+	Active notNull[bool]   `json:"active"`
+}
+
 func (a *api) updateSiteShareLink(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Name   notNull[string] `json:"name"`
-		Active notNull[bool]   `json:"active"`
-	}
+	var body updateSiteShareLinkBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return
@@ -177,12 +181,14 @@ func (b *authBackend) UnmarshalJSON(raw []byte) error {
 	return nil
 }
 
+type updateSitePublishingAuthBody struct {
+	Backend     authBackend      `json:"backend"`
+	FallbackURL nullable[string] `json:"fallbackURL"`
+	LogoutURL   nullable[string] `json:"logoutURL"`
+}
+
 func (a *api) updateSitePublishingAuth(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Backend     authBackend      `json:"backend"`
-		FallbackURL nullable[string] `json:"fallbackURL"`
-		LogoutURL   nullable[string] `json:"logoutURL"`
-	}
+	var body updateSitePublishingAuthBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return
@@ -280,10 +286,12 @@ func (a *api) getSiteAdaptiveSchema(w http.ResponseWriter, r *http.Request) {
 	respondWith(w, r, http.StatusOK, m, err, a.adaptiveSchema)
 }
 
+type updateSiteAdaptiveSchemaBody struct {
+	JSONSchema notNull[map[string]any] `json:"jsonSchema"`
+}
+
 func (a *api) updateSiteAdaptiveSchema(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		JSONSchema notNull[map[string]any] `json:"jsonSchema"`
-	}
+	var body updateSiteAdaptiveSchemaBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return

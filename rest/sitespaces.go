@@ -79,17 +79,19 @@ func (a *api) listSiteSpaces(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+type addSiteSpaceBody struct {
+	SpaceID   nullable[string] `json:"spaceId"`
+	SectionID notNull[string]  `json:"sectionId"`
+	Title     notNull[string]  `json:"title"`
+	PageID    nullable[string] `json:"pageId"`
+	Draft     liveOnly         `json:"draft"`
+}
+
 // addSiteSpace answers POST …/site-spaces: `{spaceId, sectionId?, title?, pageId?, draft?}`; a
 // null spaceId adds a new space titled like the site (or as title). With `Prefer: return=minimal`
 // it answers 204.
 func (a *api) addSiteSpace(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		SpaceID   nullable[string] `json:"spaceId"`
-		SectionID notNull[string]  `json:"sectionId"`
-		Title     notNull[string]  `json:"title"`
-		PageID    nullable[string] `json:"pageId"`
-		Draft     liveOnly         `json:"draft"`
-	}
+	var body addSiteSpaceBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return
@@ -122,18 +124,20 @@ func (a *api) respondSiteSpace(w http.ResponseWriter, r *http.Request, status in
 	respondOrMinimal(w, r, status, ss, a.siteSpaceOf(s))
 }
 
+type updateSiteSpaceBody struct {
+	Path      notNull[string]  `json:"path"`
+	Condition nullable[string] `json:"condition"`
+	SpaceID   notNull[string]  `json:"spaceId"`
+	PageID    nullable[string] `json:"pageId"`
+	Hidden    notNull[bool]    `json:"hidden"`
+	Title     nullable[string] `json:"title"`
+	Draft     liveOnly         `json:"draft"`
+}
+
 // updateSiteSpace answers PATCH …/site-spaces/{siteSpaceId}: `{path?, condition?, spaceId?,
 // pageId?, hidden?, title?, draft?}` (null removes a condition, a home page or a title).
 func (a *api) updateSiteSpace(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Path      notNull[string]  `json:"path"`
-		Condition nullable[string] `json:"condition"`
-		SpaceID   notNull[string]  `json:"spaceId"`
-		PageID    nullable[string] `json:"pageId"`
-		Hidden    notNull[bool]    `json:"hidden"`
-		Title     nullable[string] `json:"title"`
-		Draft     liveOnly         `json:"draft"`
-	}
+	var body updateSiteSpaceBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return
@@ -171,15 +175,17 @@ func (p *siteSpacePointer) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+type moveSiteSpaceBody struct {
+	Position notNull[struct {
+		Before *siteSpacePointer `json:"before"`
+		After  *siteSpacePointer `json:"after"`
+	}] `json:"position"`
+}
+
 // moveSiteSpace answers POST …/site-spaces/{siteSpaceId}/move: `{position?: {before?, after?}}`;
 // without a position the site space goes to the end of its level.
 func (a *api) moveSiteSpace(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Position notNull[struct {
-			Before *siteSpacePointer `json:"before"`
-			After  *siteSpacePointer `json:"after"`
-		}] `json:"position"`
-	}
+	var body moveSiteSpaceBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return

@@ -9,20 +9,22 @@ import (
 	"github.com/binderyhq/bindery/graph/model"
 )
 
+type updateSiteBody struct {
+	Title           notNull[string]         `json:"title"`
+	Visibility      notNull[siteVisibility] `json:"visibility"`
+	Basename        notNull[string]         `json:"basename"`
+	AdaptiveContent notNull[struct {
+		Enabled *bool `json:"enabled"`
+	}] `json:"adaptiveContent"`
+	DefaultSiteSpace   notNull[string]  `json:"defaultSiteSpace"`
+	DefaultSiteSection notNull[string]  `json:"defaultSiteSection"`
+	Proxy              nullable[string] `json:"proxy"`
+}
+
 // updateSite answers PATCH …/sites/{siteId}: title, visibility, basename, adaptiveContent,
 // defaultSiteSpace, defaultSiteSection (none of them null) and proxy (null removes it).
 func (a *api) updateSite(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Title           notNull[string]         `json:"title"`
-		Visibility      notNull[siteVisibility] `json:"visibility"`
-		Basename        notNull[string]         `json:"basename"`
-		AdaptiveContent notNull[struct {
-			Enabled *bool `json:"enabled"`
-		}] `json:"adaptiveContent"`
-		DefaultSiteSpace   notNull[string]  `json:"defaultSiteSpace"`
-		DefaultSiteSection notNull[string]  `json:"defaultSiteSection"`
-		Proxy              nullable[string] `json:"proxy"`
-	}
+	var body updateSiteBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return

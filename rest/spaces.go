@@ -85,12 +85,14 @@ func (a *api) listSpaces(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+type createSpaceBody struct {
+	Title  notNull[string] `json:"title"`
+	Emoji  notNull[string] `json:"emoji"`
+	Parent notNull[string] `json:"parent"`
+}
+
 func (a *api) createSpace(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Title  notNull[string] `json:"title"`
-		Emoji  notNull[string] `json:"emoji"`
-		Parent notNull[string] `json:"parent"`
-	}
+	var body createSpaceBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return
@@ -121,14 +123,16 @@ func (m *editMode) UnmarshalJSON(b []byte) error {
 	return decodeEnum(b, (*space.EditMode)(m), space.EditModeValidator, "live or locked")
 }
 
+type updateSpaceBody struct {
+	Title        notNull[string]     `json:"title"`
+	Emoji        notNull[string]     `json:"emoji"`
+	Visibility   notNull[visibility] `json:"visibility"`
+	EditMode     notNull[editMode]   `json:"editMode"`
+	DefaultLevel nullable[string]    `json:"defaultLevel"`
+}
+
 func (a *api) updateSpace(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Title        notNull[string]     `json:"title"`
-		Emoji        notNull[string]     `json:"emoji"`
-		Visibility   notNull[visibility] `json:"visibility"`
-		EditMode     notNull[editMode]   `json:"editMode"`
-		DefaultLevel nullable[string]    `json:"defaultLevel"`
-	}
+	var body updateSpaceBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return

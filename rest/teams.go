@@ -22,11 +22,13 @@ func (a *api) listTeams(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+type createTeamBody struct {
+	Title   *string  `json:"title"`
+	Members []string `json:"members"`
+}
+
 func (a *api) createTeam(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Title   *string  `json:"title"`
-		Members []string `json:"members"`
-	}
+	var body createTeamBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return
@@ -54,10 +56,12 @@ func (a *api) teamOf(ctx context.Context, r *http.Request) (*ent.Team, error) {
 	return a.r.Organization().Team(ctx, o, chi.URLParam(r, "teamId"))
 }
 
+type updateTeamBody struct {
+	Title *string `json:"title"`
+}
+
 func (a *api) updateTeam(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Title *string `json:"title"`
-	}
+	var body updateTeamBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return
@@ -86,14 +90,16 @@ func (a *api) listTeamMembers(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+type updateTeamMembersBody struct {
+	Add         []string `json:"add"`
+	Remove      []string `json:"remove"`
+	Memberships map[string]struct {
+		Role teamRole `json:"role"`
+	} `json:"memberships"`
+}
+
 func (a *api) updateTeamMembers(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Add         []string `json:"add"`
-		Remove      []string `json:"remove"`
-		Memberships map[string]struct {
-			Role teamRole `json:"role"`
-		} `json:"memberships"`
-	}
+	var body updateTeamMembersBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return
@@ -110,10 +116,12 @@ func (a *api) updateTeamMembers(w http.ResponseWriter, r *http.Request) {
 	respondEmpty(w, r, http.StatusNoContent, err)
 }
 
+type setTeamMemberBody struct {
+	Role *teamRole `json:"role"`
+}
+
 func (a *api) setTeamMember(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Role *teamRole `json:"role"`
-	}
+	var body setTeamMemberBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
 		return

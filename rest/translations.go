@@ -41,13 +41,16 @@ func (a *api) listTranslationSettings(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+// translationSettingsBody is the body of createTranslationSettings and updateTranslationSettings.
+type translationSettingsBody struct {
+	Title     notNull[string]   `json:"title"`
+	Languages notNull[[]string] `json:"languages"`
+}
+
 // translationSettingsInput decodes the body of a create or a put: title required, languages
 // optional (not null).
 func translationSettingsInput(r *http.Request) (model.TranslationSettingsInput, error) {
-	var body struct {
-		Title     notNull[string]   `json:"title"`
-		Languages notNull[[]string] `json:"languages"`
-	}
+	var body translationSettingsBody
 	if err := decodeBody(r, &body); err != nil {
 		return model.TranslationSettingsInput{}, err
 	}

@@ -7,6 +7,7 @@ package apispec
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"sync"
@@ -25,8 +26,9 @@ const docURL = "https://spec.bindery.test/openapi.json"
 // Spec is a parsed reference OpenAPI document with lazily compiled schemas.
 // It is safe for concurrent use.
 type Spec struct {
-	doc    any
-	routes []route
+	doc        any
+	routes     []route
+	superseded map[string]bool // templates whose operations the spec does not describe as served
 
 	mu       sync.Mutex
 	compiler *jsonschema.Compiler
@@ -53,6 +55,19 @@ func Load(tb testing.TB) *Spec {
 
 // load locates (or fetches) openapi.json and parses it.
 func load() (*Spec, error) {
+	doc, err := correctedDocument()
+	if err != nil {
+		return nil, err
+	}
+	s, err := compile(doc)
+	if err == nil {
+		s.superseded = Superseded
+	}
+	return s, err
+}
+
+// correctedDocument reads the reference document (fetching it on first use), its errata corrected.
+func correctedDocument() (any, error) {
 	file, err := ensureSpecFile()
 	if err != nil {
 		return nil, err
@@ -61,22 +76,39 @@ func load() (*Spec, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := parse(data)
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err == nil {
+		err = applyErrata(doc)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", file, err)
 	}
-	return s, nil
+	return doc, nil
 }
 
-// parse builds a Spec from the bytes of an OpenAPI 3.1 JSON document.
-func parse(data []byte) (*Spec, error) {
+// Parse builds a Spec from the bytes of an OpenAPI 3.1 JSON document other than the reference,
+// such as the one the server serves of itself, to validate responses against it.
+func Parse(data []byte) (*Spec, error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 	if err != nil {
 		return nil, err
 	}
-	if err := applyErrata(doc); err != nil {
+	return compile(doc)
+}
+
+// Document returns the reference document with its errata corrected, as JSON: where the server's
+// own document takes the reference's operations from (rest/apidoc). It fetches the document into
+// the cache on first use.
+func Document() ([]byte, error) {
+	doc, err := correctedDocument()
+	if err != nil {
 		return nil, err
 	}
+	return json.Marshal(doc)
+}
+
+// compile makes a Spec of a parsed document.
+func compile(doc any) (*Spec, error) {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()

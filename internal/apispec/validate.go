@@ -28,10 +28,10 @@ func (s *Spec) ValidateSchema(tb testing.TB, name string, body []byte) {
 }
 
 // HasOperation reports whether the spec declares method on a template
-// matching the concrete path (with or without the /v1 prefix), and the
-// reference's answer there is the one we give (not Superseded).
+// matching the concrete path (with or without the /v1 prefix), and, in the
+// reference, its answer there is the one we give (not Superseded).
 func (s *Spec) HasOperation(method, path string) bool {
-	if tmpl, ok := s.Match(path); ok && Superseded[tmpl] {
+	if tmpl, ok := s.Match(path); ok && s.superseded[tmpl] {
 		return false
 	}
 	_, _, err := s.operation(method, path)
@@ -77,8 +77,7 @@ func (s *Spec) validateContent(tb testing.TB, what string, resp map[string]any, 
 		return
 	}
 	if _, ok := content["application/json"]; !ok {
-		tb.Errorf("apispec: %s: response declares no application/json content (declared: %s)", what, strings.Join(sortedKeys(content), ", "))
-		return
+		return // an answer that is not JSON (a page, a file): its body is not checked
 	}
 	s.validate(tb, what, slices.Concat(tokens, []string{"content", "application/json", "schema"}), body)
 }

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -25,7 +27,8 @@ type Env struct {
 	tb         testing.TB
 	Store      *store.Store
 	Server     *httptest.Server
-	Spec       *apispec.Spec
+	Spec       *apispec.Spec     // the reference client's document
+	Doc        *apispec.Spec     // the document the server serves of itself (GET /v1/openapi.json)
 	Jobs       *jobs.Runner      // the server's background job runner: not running unless RunJobs starts it
 	Observer   *observe.Observer // the server's metrics, served at /metrics
 	statements atomic.Int64
@@ -64,6 +67,7 @@ func NewOn(tb testing.TB, so store.Options, opts ...func(*server.Options)) *Env 
 	e.Server.Config.Handler, e.Jobs = server.New(e.Store, o)
 	e.Server.Start()
 	tb.Cleanup(e.Server.Close)
+	e.Doc = e.loadDoc()
 	return e
 }
 
@@ -72,6 +76,30 @@ func NewOn(tb testing.TB, so store.Options, opts ...func(*server.Options)) *Env 
 func (e *Env) OpenAgain() *store.Store {
 	e.tb.Helper()
 	return mustOpen(e.tb, e.storeOptions)
+}
+
+var (
+	docOnce sync.Once
+	doc     *apispec.Spec
+	docErr  error
+)
+
+// loadDoc returns the server's document of itself, read from the first server started, once per
+// process: every server serves the same one.
+func (e *Env) loadDoc() *apispec.Spec {
+	e.tb.Helper()
+	docOnce.Do(func() {
+		resp := e.Raw(Actor{}, http.MethodGet, "/v1/openapi.json", "", nil)
+		if resp.Status != http.StatusOK {
+			docErr = fmt.Errorf("GET /v1/openapi.json answered %d %s", resp.Status, resp.Body)
+			return
+		}
+		doc, docErr = apispec.Parse(resp.Body)
+	})
+	if docErr != nil {
+		e.tb.Fatalf("the server's API document: %v", docErr)
+	}
+	return doc
 }
 
 // RunJobs runs the server's job runner in the background until the test ends, as `serve` does.
@@ -138,13 +166,17 @@ func (r Response) Map(tb testing.TB) map[string]any {
 	return m
 }
 
-// Do sends a request as the actor. A successful answer is validated against the reference
-// client's schema of the operation; a failure must have the error body with its status.
+// Do sends a request as the actor. Every answer is validated against the server's own document
+// of the operation; a successful one also against the reference client's schema; a failure must
+// have the error body with its status.
 func (e *Env) Do(a Actor, method, path string, body any) Response {
 	e.tb.Helper()
 	resp := e.Raw(a, method, path, "application/json", encode(e.tb, body))
 	if resp.Status < 300 && e.Spec.HasOperation(method, path) {
 		e.Spec.ValidateResponse(e.tb, method, path, resp.Status, resp.Body)
+	}
+	if e.Doc.HasOperation(method, path) {
+		e.Doc.ValidateResponse(e.tb, method, path, resp.Status, resp.Body)
 	}
 	if resp.Status >= 400 {
 		CheckError(e.tb, resp, resp.Status)
