@@ -30,6 +30,10 @@ type Config struct {
 	// Sites adds the routes of the published sites (package publish), served beside the API
 	// with the same middleware and no authentication; nil serves none.
 	Sites func(chi.Router)
+	// SitesByHost serves published sites at the root of their own hostnames, after the
+	// middleware and before routing; nil serves none.
+	SitesByHost func(http.Handler) http.Handler
+	RateLimit   RateLimit
 }
 
 type api struct {
@@ -46,7 +50,11 @@ func NewRouter(c Config) http.Handler {
 	a := &api{r: c.Resolver, baseURL: strings.TrimRight(c.BaseURL, "/"), pageTrees: newPageTreeCache(),
 		origins: newTrustedOrigins(c.BaseURL, c.CORSOrigins)}
 	r := chi.NewRouter()
-	r.Use(requestID, recoverPanics, accessLog, allowOrigins(c.CORSOrigins), limitBody(c.MaxBody, max(c.MaxBody, c.MaxUploadBody)), deadline(c.RequestTimeout))
+	r.Use(requestID, recoverPanics, accessLog, allowOrigins(c.CORSOrigins), meter(c.RateLimit),
+		limitBody(c.MaxBody, max(c.MaxBody, c.MaxUploadBody)), deadline(c.RequestTimeout))
+	if c.SitesByHost != nil {
+		r.Use(c.SitesByHost)
+	}
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, apperr.NotFoundf("no endpoint at %s %s", r.Method, truncate(r.URL.Path, 200)))
 	})
@@ -65,10 +73,10 @@ func NewRouter(c Config) http.Handler {
 		c.Sites(r)
 	}
 	r.Route("/sso", a.ssoRoutes)
-	r.Get("/v1/orgs/{organizationId}/sso", a.listSSOLogins) // no token: a sign-in page reads it
+	r.With(chargeAddress).Get("/v1/orgs/{organizationId}/sso", a.listSSOLogins) // no token: a sign-in page reads it
 	r.Group(func(r chi.Router) {
 		r.Use(authenticate(c.Authenticate, c.AuthenticateSession, c.Resolver.Client, a.origins))
-		r.Post("/graphql", c.GraphQL.ServeHTTP)
+		r.With(refuseOverBudget).Post("/graphql", c.GraphQL.ServeHTTP)
 		r.Route("/v1", a.routes)
 	})
 	return r

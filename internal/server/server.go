@@ -16,6 +16,7 @@ import (
 	"github.com/binderyhq/bindery/internal/fetch"
 	"github.com/binderyhq/bindery/internal/jobs"
 	"github.com/binderyhq/bindery/internal/openapi"
+	"github.com/binderyhq/bindery/internal/ratelimit"
 	"github.com/binderyhq/bindery/internal/store"
 	"github.com/binderyhq/bindery/publish"
 	"github.com/binderyhq/bindery/rest"
@@ -41,12 +42,14 @@ type Options struct {
 	OpenAPILimits  openapi.Limits
 	OpenAPIRefresh time.Duration // how often specs with a URL source are fetched again; 0: never
 	Jobs           jobs.Options  // the background job runner
+	RateLimits     ratelimit.Limits
+	TrustedProxies ratelimit.Proxies // reverse proxies whose X-Forwarded-For names the client
 }
 
 // Defaults are the options of a server started without flags.
 func Defaults(baseURL string) Options {
 	return Options{BaseURL: baseURL, Limits: graph.DefaultLimits, MaxBody: 1 << 20, MaxUploadBody: 32 << 20, RequestTimeout: 30 * time.Second,
-		ImportLimits: crawl.DefaultLimits}
+		ImportLimits: crawl.DefaultLimits, RateLimits: ratelimit.DefaultLimits}
 }
 
 // New returns the server's HTTP handler over an open store, and the runner of its background jobs
@@ -59,7 +62,7 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 		Jobs: runner, OpenAPILimits: openAPILimits(o.OpenAPILimits), OpenAPIRefresh: o.OpenAPIRefresh}
 	runner.Handle(graph.OpenAPIJob, r.ProcessOpenAPISpec)
 	sites := publish.New(r, o.BaseURL)
-	return sites.ByHost(rest.NewRouter(rest.Config{
+	return rest.NewRouter(rest.Config{
 		Resolver:            r,
 		GraphQL:             graph.NewHandler(r, o.Limits),
 		Authenticate:        a.token,
@@ -70,7 +73,13 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 		BaseURL:             o.BaseURL,
 		CORSOrigins:         o.CORSOrigins,
 		Sites:               sites.Routes,
-	})), runner
+		SitesByHost:         sites.ByHost,
+		RateLimit: rest.RateLimit{
+			Limiter:  ratelimit.New(o.RateLimits, st.RateCounters, o.Clock),
+			Proxies:  o.TrustedProxies,
+			SiteHost: sites.IsSiteHost,
+		},
+	}), runner
 }
 
 // openAPILimits are the bounds of processing OpenAPI documents: l, or the defaults when zero, with

@@ -15,6 +15,7 @@ import (
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/apispec"
 	"github.com/binderyhq/bindery/internal/jobs"
+	"github.com/binderyhq/bindery/internal/ratelimit"
 	"github.com/binderyhq/bindery/internal/server"
 	"github.com/binderyhq/bindery/internal/store"
 )
@@ -37,13 +38,14 @@ type Actor struct {
 	Token  string
 }
 
-// New starts a server with the default options, adjusted by opts.
+// New starts a server with the default options but rate limits off, adjusted by opts.
 func New(tb testing.TB, opts ...func(*server.Options)) *Env {
 	tb.Helper()
 	e := &Env{tb: tb, Spec: apispec.Load(tb)}
 	e.sent = &sentStatements{n: &e.statements}
 	e.Store = openStore(tb, e.sent)
 	o := server.Defaults("")
+	o.RateLimits = ratelimit.Off // tests that limit turn it on with an option
 	for _, f := range opts {
 		f(&o)
 	}
