@@ -37,8 +37,13 @@ func serve(ctx context.Context, args []string) error {
 		"comma-separated hosts, addresses or CIDR networks imports may fetch from besides public addresses (env BINDERY_FETCH_ALLOW)")
 	refresh := fs.String("openapi-refresh", envOr("BINDERY_OPENAPI_REFRESH", "0"),
 		"how often OpenAPI specs with a URL source are fetched again, e.g. 6h; 0 turns it off (env BINDERY_OPENAPI_REFRESH)")
+	var rf rateFlags
+	rf.register(fs)
 	err := parse(fs, args)
 	if err != nil {
+		return err
+	}
+	if err := rf.apply(&opts); err != nil {
 		return err
 	}
 	if opts.OpenAPIRefresh, err = time.ParseDuration(*refresh); err != nil || opts.OpenAPIRefresh < 0 {
@@ -70,6 +75,7 @@ func serve(ctx context.Context, args []string) error {
 	swept := make(chan struct{})
 	go func() { defer close(swept); sweep.Every(sweepCtx, st.Client, time.Hour, time.Now) }()
 	defer func() { stopSweep(); <-swept }()
+	defer sweepRateCounters(ctx, st, opts.RateLimits)()
 	handler, runner := server.New(st, opts)
 	// The job runner processes OpenAPI specs in the background; it stops before the database closes.
 	jobsCtx, stopJobs := context.WithCancel(ctx)

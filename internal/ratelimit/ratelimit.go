@@ -163,7 +163,7 @@ func (l *Limiter) Take(ctx context.Context, s Subject, r Resource, cost int) Dec
 		return d
 	}
 	key := s.key(r)
-	w, _, _ := l.windows.PeekOrAdd(key, &window{})
+	w := l.window(key)
 	now := l.clock().UTC().Truncate(time.Microsecond) // the database's precision
 	w.mu.Lock()
 	if !now.Before(w.start.Add(l.limits.Window)) {
@@ -182,6 +182,18 @@ func (l *Limiter) Take(ctx context.Context, s Subject, r Resource, cost int) Dec
 	d.Used, d.Reset = w.used(), w.start.Add(l.limits.Window)
 	w.mu.Unlock()
 	return d
+}
+
+// window is the process's window of key, made when it has none.
+func (l *Limiter) window(key [sha256.Size]byte) *window {
+	if w, found := l.windows.Get(key); found { // Get, not Peek: a busy key stays recent
+		return w
+	}
+	w := &window{}
+	if other, found, _ := l.windows.PeekOrAdd(key, w); found {
+		return other // added by a concurrent request
+	}
+	return w
 }
 
 // write adds w's pending points to the database, without holding w's lock during the statement,

@@ -102,6 +102,7 @@ func Role(r viewer.Role) *viewer.Role { return &r }
 // Response is an HTTP answer.
 type Response struct {
 	Status int
+	Header http.Header
 	Body   []byte
 }
 
@@ -157,7 +158,7 @@ func (e *Env) Raw(a Actor, method, path, contentType string, body io.Reader) Res
 	if err != nil {
 		e.tb.Fatal(err)
 	}
-	return Response{Status: res.StatusCode, Body: b}
+	return Response{Status: res.StatusCode, Header: res.Header, Body: b}
 }
 
 func encode(tb testing.TB, body any) io.Reader {
