@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -140,4 +141,157 @@ func TestRateLimitToken(t *testing.T) {
 			t.Fatalf("after the window: %d %+v", r.Status, b)
 		}
 	})
+}
+
+func TestRateLimitAnonymous(t *testing.T) {
+	e, clock := limited(t, ratelimit.Limits{Token: 100, Anonymous: 30, Sites: 2, Window: time.Hour})
+	admin, _ := e.Bootstrap("ada@example.com", "Acme")
+	base := e.Server.URL
+	t.Run("OKPerAddress", func(t *testing.T) {
+		for i := range 30 {
+			r := call(t, base, "", "198.51.100.1", "GET", "/v1/user", "")
+			if b := budgetOf(t, r); r.Status != 401 || b.used != i+1 || b.limit != 30 {
+				t.Fatalf("request %d without a token: %d %+v", i+1, r.Status, b)
+			}
+		}
+		expectRefused(t, call(t, base, "", "198.51.100.1", "GET", "/v1/user", ""), clock, "client address", "30 points per hour")
+		if r := call(t, base, "", "198.51.100.2", "GET", "/v1/user", ""); r.Status != 401 || budgetOf(t, r).used != 1 {
+			t.Fatalf("another address shares the budget: %d %s", r.Status, r.Body)
+		}
+		if r := call(t, base, "", "2001:db8:1:2::7", "GET", "/v1/", ""); budgetOf(t, r).used != 1 {
+			t.Fatal("first request of an IPv6 client")
+		}
+		if r := call(t, base, "", "2001:db8:1:2::8", "GET", "/v1/", ""); budgetOf(t, r).used != 2 {
+			t.Fatal("an IPv6 /64 is one client")
+		}
+	})
+	t.Run("ErrFailedAuthCostsMore", func(t *testing.T) {
+		for i := range 3 {
+			r := call(t, base, "bdy_wrong", "198.51.100.3", "GET", "/v1/user", "")
+			if b := budgetOf(t, r); r.Status != 401 || b.used != 10*(i+1) {
+				t.Fatalf("wrong token %d: %d %+v, want 401 costing 10", i+1, r.Status, b)
+			}
+		}
+		expectRefused(t, call(t, base, "bdy_wrong", "198.51.100.3", "GET", "/v1/user", ""), clock, "client address")
+		if r := call(t, base, "bdy_other", "198.51.100.3", "POST", "/graphql", `{"query":"{ viewer { id } }"}`); budgetOf(t, r).used != 10 {
+			t.Fatalf("GraphQL, a budget of its own: %d %+v", r.Status, budgetOf(t, r))
+		}
+		r := call(t, base, admin.Token, "198.51.100.3", "GET", "/v1/user", "")
+		if b := budgetOf(t, r); r.Status != 200 || b.limit != 100 {
+			t.Fatalf("a valid token from that address: %d %+v, want its own budget", r.Status, b)
+		}
+	})
+	t.Run("OKSitesAndUnmetered", func(t *testing.T) {
+		r := call(t, base, "", "198.51.100.4", "GET", "/sites/nothing/", "")
+		if b := budgetOf(t, r); r.Status != 404 || b.resource != "sites" || b.limit != 2 {
+			t.Fatalf("a site: %d %+v", r.Status, b)
+		}
+		call(t, base, "", "198.51.100.4", "GET", "/sites/nothing/", "")
+		expectRefused(t, call(t, base, "", "198.51.100.4", "GET", "/sites/nothing/", ""), clock, "sites")
+		if r := call(t, base, "", "198.51.100.4", "GET", "/v1/", ""); budgetOf(t, r).resource != "core" {
+			t.Fatal("sites and the API share a budget")
+		}
+		if r := call(t, base, "", "198.51.100.4", "GET", "/sites/~assets/site.css", ""); r.Header.Get("X-RateLimit-Limit") != "" {
+			t.Fatalf("a static asset is metered: %d %v", r.Status, r.Header)
+		}
+	})
+	t.Run("OKUnknownPathWithToken", func(t *testing.T) {
+		r := call(t, base, admin.Token, "198.51.100.5", "GET", "/v1/nothing/here", "")
+		if b := budgetOf(t, r); r.Status != 404 || b.limit != 100 {
+			t.Fatalf("%d %+v, want 404 charged to the token", r.Status, b)
+		}
+	})
+}
+
+func TestRateLimitGraphQLCost(t *testing.T) {
+	e, clock := limited(t, ratelimit.Limits{Token: 200, Anonymous: 100, Window: time.Hour})
+	admin, _ := e.Bootstrap("ada@example.com", "Acme")
+	base := e.Server.URL
+	used := func(t *testing.T, query string) int {
+		t.Helper()
+		r := call(t, base, admin.Token, "", "POST", "/graphql", `{"query":`+strconv.Quote(query)+`}`)
+		if r.Status != 200 || strings.Contains(string(r.Body), `"errors"`) {
+			t.Fatalf("%d %s", r.Status, r.Body)
+		}
+		b := budgetOf(t, r)
+		if b.resource != "graphql" {
+			t.Fatalf("resource %q", b.resource)
+		}
+		return b.used
+	}
+	const big = `{ organizations(first: 1000) { edges { node { id title } } } }`
+	if u := used(t, `{ viewer { id } }`); u != 1 {
+		t.Fatalf("a small query costs %d, want 1", u)
+	}
+	before := used(t, `{ viewer { id } }`)
+	cost := used(t, big) - before
+	if cost <= 1 {
+		t.Fatalf("a connection of 1,000 costs %d", cost)
+	}
+	if again := used(t, big); again-before != 2*cost {
+		t.Fatalf("the same query cost %d then %d", cost, again-before-cost)
+	}
+	m := used(t, `mutation { createOrganization(input: {title: "Beta"}) { id } }`)
+	if m-(before+2*cost) != ratelimit.WriteCost {
+		t.Fatalf("a mutation costs %d, want %d", m-(before+2*cost), ratelimit.WriteCost)
+	}
+	t.Run("ErrCostOverWhatIsLeft", func(t *testing.T) {
+		for 200-m >= cost {
+			m = used(t, big)
+		}
+		r := call(t, base, admin.Token, "", "POST", "/graphql", `{"query":`+strconv.Quote(big)+`}`)
+		expectRefused(t, r, clock, "graphql", "this request costs")
+		if b := budgetOf(t, r); b.used != m+1 {
+			t.Errorf("a refused query was charged %d, want only its point on arrival", b.used-m)
+		}
+		if u := used(t, `{ viewer { id } }`); u != m+2 {
+			t.Errorf("a small query still fits: used %d, want %d", u, m+2)
+		}
+	})
+	t.Run("OKRESTBudgetApart", func(t *testing.T) {
+		if r := call(t, base, admin.Token, "", "GET", "/v1/user", ""); r.Status != 200 || budgetOf(t, r).used != 1 {
+			t.Fatalf("REST after GraphQL: %d %s", r.Status, r.Body)
+		}
+	})
+}
+
+// TestRateLimitSharedByTwoServers: two servers on one database (two processes' worth of
+// limiters) spend one budget.
+func TestRateLimitSharedByTwoServers(t *testing.T) {
+	l := ratelimit.Limits{Token: 10, Anonymous: 100, Window: time.Hour}
+	e, clock := limited(t, l)
+	admin, _ := e.Bootstrap("ada@example.com", "Acme")
+	o := server.Defaults("")
+	o.RateLimits, o.Clock = l, clock.Now
+	h, _ := server.New(e.Store, o)
+	second := httptest.NewServer(h)
+	defer second.Close()
+	for i := range 10 {
+		base := []string{e.Server.URL, second.URL}[i%2]
+		if r := call(t, base, admin.Token, "", "GET", "/v1/user", ""); r.Status != 200 {
+			t.Fatalf("request %d: %d %s", i+1, r.Status, r.Body)
+		}
+	}
+	for _, base := range []string{e.Server.URL, second.URL} {
+		expectRefused(t, call(t, base, admin.Token, "", "GET", "/v1/user", ""), clock, "10 points per hour")
+	}
+}
+
+// TestRateLimitStatements: a token's points reach the database once a hundredth of its budget
+// is spent, so 100 reads under a budget of 5,000 cost 2 statements more than without limits.
+func TestRateLimitStatements(t *testing.T) {
+	count := func(l ratelimit.Limits) int64 {
+		e, _ := limited(t, l)
+		admin, _ := e.Bootstrap("ada@example.com", "Acme")
+		call(t, e.Server.URL, admin.Token, "", "GET", "/v1/user", "") // the first reads memberships
+		return e.Statements(func() {
+			for range 100 {
+				call(t, e.Server.URL, admin.Token, "", "GET", "/v1/user", "")
+			}
+		})
+	}
+	off, on := count(ratelimit.Off), count(ratelimit.DefaultLimits)
+	if on-off != 2 {
+		t.Fatalf("100 reads cost %d statements with limits, %d without: want 2 more", on, off)
+	}
 }

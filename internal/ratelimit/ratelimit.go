@@ -9,6 +9,7 @@ package ratelimit
 import (
 	"context"
 	"crypto/sha256"
+	"errors"
 	"log/slog"
 	"sync"
 	"time"
@@ -87,9 +88,13 @@ func (s Subject) key(r Resource) [sha256.Size]byte {
 // Counter adds points to the counters shared by every server of a database (Table).
 type Counter interface {
 	// Add adds points to key's window, starting a new window at now when the stored one began
-	// window or longer ago, and returns the window's start and its points.
-	Add(ctx context.Context, key []byte, now time.Time, window time.Duration, points int) (start time.Time, used int, err error)
+	// window or longer ago, and returns the window's start and its points. With a ceiling above
+	// 0 it adds nothing and returns ErrOverCeiling when the window would then hold more.
+	Add(ctx context.Context, key []byte, now time.Time, window time.Duration, points, ceiling int) (start time.Time, used int, err error)
 }
+
+// ErrOverCeiling is returned by Counter.Add when the points would exceed the ceiling.
+var ErrOverCeiling = errors.New("rate limit: the window has no room for these points")
 
 // maxKeys bounds the windows a process keeps in memory; one evicted loses its unwritten points
 // (less than a batch).
@@ -176,13 +181,20 @@ func (l *Limiter) Take(ctx context.Context, s Subject, r Resource, cost int) Dec
 		return d
 	}
 	w.pending += cost
-	if w.pending >= max(d.Limit/100, 1) {
-		l.write(ctx, key, w, now)
+	// In the last batch of the budget every request is decided by the database, which adds its
+	// points only if they fit: the servers of one database then end the budget together.
+	lastBatch := d.Limit-w.used() < batchOf(d.Limit)
+	if (w.pending >= batchOf(d.Limit) || lastBatch) && !l.write(ctx, key, w, now, lastBatch, d.Limit) {
+		w.known = max(w.known, d.Limit-cost+1)
+		d.Allowed = false
 	}
-	d.Used, d.Reset = w.used(), w.start.Add(l.limits.Window)
+	d.Used, d.Reset = min(w.used(), d.Limit), w.start.Add(l.limits.Window)
 	w.mu.Unlock()
 	return d
 }
+
+// batchOf is how many points a process spends before writing them: a hundredth of the limit.
+func batchOf(limit int) int { return max(limit/100, 1) }
 
 // window is the process's window of key, made when it has none.
 func (l *Limiter) window(key [sha256.Size]byte) *window {
@@ -197,25 +209,33 @@ func (l *Limiter) window(key [sha256.Size]byte) *window {
 }
 
 // write adds w's pending points to the database, without holding w's lock during the statement,
-// and takes the database's window and total as its own. Called and returns with w.mu held.
-func (l *Limiter) write(ctx context.Context, key [sha256.Size]byte, w *window, now time.Time) {
+// and takes the database's window and total as its own; when fit, only if the window can hold
+// them within limit. It reports false when they did not fit (and were not added). Called and
+// returns with w.mu held.
+func (l *Limiter) write(ctx context.Context, key [sha256.Size]byte, w *window, now time.Time, fit bool, limit int) bool {
 	points, generation := w.pending, w.generation
 	w.pending, w.inflight = 0, w.inflight+points
+	ceiling := 0
+	if fit {
+		ceiling = limit
+	}
 	w.mu.Unlock()
-	start, used, err := l.counter.Add(context.WithoutCancel(ctx), key[:], now, l.limits.Window, points)
+	start, used, err := l.counter.Add(context.WithoutCancel(ctx), key[:], now, l.limits.Window, points, ceiling)
 	w.mu.Lock()
 	if generation != w.generation {
-		return // the window ended while the points were written
+		return true // the window ended while the points were written
 	}
 	w.inflight -= points
-	if err != nil {
+	switch {
+	case errors.Is(err, ErrOverCeiling):
+		return false
+	case err != nil:
 		// Counting must not take the API down with it: the points are lost, the request goes on.
 		slog.WarnContext(ctx, "rate limit: counting failed", "err", err)
-		return
-	}
-	if start.Equal(w.start) {
+	case start.Equal(w.start):
 		w.known = max(w.known, used)
-	} else {
+	default:
 		w.start, w.known = start, used // the database's window (begun by another server, or anew)
 	}
+	return true
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"log/slog"
+	"math"
 	"strings"
 	"time"
 )
@@ -33,12 +34,14 @@ func NewTable(db DB, postgres bool) *Table {
 	return &Table{db: db, add: inDialect(addPoints), sweep: inDialect(sweepWindows)}
 }
 
-// The window restarts when the stored one began a window or longer ago ($4); SET reads the row
-// as it was before the statement on both databases.
+// The window restarts when the stored one began a window or longer ago ($4); the points are
+// added only if the window then holds at most $5 (else no row is returned). SET and WHERE read
+// the row as it was before the statement on both databases.
 const addPoints = `INSERT INTO rate_limits (key, window_start, used) VALUES ($1, $2, $3)
 ON CONFLICT (key) DO UPDATE SET
 	window_start = CASE WHEN rate_limits.window_start <= $4 THEN excluded.window_start ELSE rate_limits.window_start END,
 	used = CASE WHEN rate_limits.window_start <= $4 THEN excluded.used ELSE rate_limits.used + excluded.used END
+WHERE rate_limits.window_start <= $4 OR rate_limits.used + excluded.used <= $5
 RETURNING window_start, used`
 
 const sweepWindows = `DELETE FROM rate_limits WHERE window_start <= $1`
@@ -54,8 +57,12 @@ func Migrate(ctx context.Context, db DB, postgres bool) error {
 }
 
 // Add implements Counter.
-func (t *Table) Add(ctx context.Context, key []byte, now time.Time, window time.Duration, points int) (time.Time, int, error) {
-	rows, err := t.db.QueryContext(ctx, t.add, key, now.UnixMicro(), points, now.Add(-window).UnixMicro())
+func (t *Table) Add(ctx context.Context, key []byte, now time.Time, window time.Duration, points, ceiling int) (time.Time, int, error) {
+	limit := int64(math.MaxInt64)
+	if ceiling > 0 {
+		limit = int64(ceiling)
+	}
+	rows, err := t.db.QueryContext(ctx, t.add, key, now.UnixMicro(), points, now.Add(-window).UnixMicro(), limit)
 	if err != nil {
 		return time.Time{}, 0, err
 	}
@@ -66,7 +73,7 @@ func (t *Table) Add(ctx context.Context, key []byte, now time.Time, window time.
 		if err := rows.Err(); err != nil {
 			return time.Time{}, 0, err
 		}
-		return time.Time{}, 0, sql.ErrNoRows
+		return time.Time{}, 0, ErrOverCeiling
 	}
 	if err := rows.Scan(&start, &used); err != nil {
 		return time.Time{}, 0, err
