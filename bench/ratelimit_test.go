@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/ratelimit"
@@ -22,16 +21,18 @@ func BenchmarkRateLimitedRead(b *testing.B) {
 	on := testenv.New(b, func(o *server.Options) { o.RateLimits = ratelimit.DefaultLimits })
 	onAdmin, onOrg := on.Bootstrap("admin@example.com", "Bench")
 	tokens := rotatingTokens(b, on, onAdmin, 4000)
-	graphQL := func(org string) string { return fmt.Sprintf(`{"query":"{ organization(id: \"%s\") { id title } }"}`, org) }
+	graphQL := func(org string) string {
+		return fmt.Sprintf(`{"query":"{ organization(id: \"%s\") { id title } }"}`, org)
+	}
 	b.Run("REST", func(b *testing.B) {
 		unlimited := get(b, off, offAdmin, "/v1/orgs/"+offOrg)
 		limited := func() { get(b, on, tokens(), "/v1/orgs/"+onOrg)() }
-		alternate(b, unlimited, limited)
+		alternate(b, "unlimited", unlimited, "limited", limited)
 	})
 	b.Run("GraphQL", func(b *testing.B) {
 		unlimited := post(b, off, offAdmin, "/graphql", graphQL(offOrg))
 		limited := func() { post(b, on, tokens(), "/graphql", graphQL(onOrg))() }
-		alternate(b, unlimited, limited)
+		alternate(b, "unlimited", unlimited, "limited", limited)
 	})
 }
 
@@ -49,22 +50,4 @@ func rotatingTokens(b *testing.B, e *testenv.Env, a testenv.Actor, n int) func()
 		calls++
 		return a
 	}
-}
-
-// alternate runs two requests in alternating rounds of 50 and reports each one's mean time and
-// the ratio of the second to the first.
-func alternate(b *testing.B, unlimited, limited func()) {
-	unlimited()
-	limited()
-	b.ResetTimer()
-	var u, l time.Duration
-	for done := 0; done < b.N; done += 50 {
-		u += perRequest(50, unlimited)
-		l += perRequest(50, limited)
-	}
-	b.StopTimer()
-	rounds := time.Duration((b.N + 49) / 50)
-	b.ReportMetric(float64(u/rounds)/1e6, "unlimited-ms/req")
-	b.ReportMetric(float64(l/rounds)/1e6, "limited-ms/req")
-	b.ReportMetric(float64(l)/float64(u), "x-unlimited")
 }

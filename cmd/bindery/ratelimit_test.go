@@ -12,14 +12,7 @@ import (
 // across both, and both then refuse it with 429 and Retry-After.
 func TestServeRateLimitSharedByTwoServers(t *testing.T) {
 	t.Setenv("BINDERY_RATE_LIMIT", "6")
-	d := newDataDir(t)
-	one, _, _ := startServe(t, d)
-	two, _, _ := startServe(t, d)
-	var ada struct {
-		userOut
-		Organization struct{ ID string } `json:"organization"`
-	}
-	d.mustCLI(t, &ada, "bootstrap", "--email", "ada@example.com", "--name", "Ada", "--org", "Acme")
+	_, one, two, ada := twoServers(t)
 	for i := range 6 {
 		if status, body := call(t, []string{one, two}[i%2], ada.Token, "GET", "/v1/user", ""); status != http.StatusOK {
 			t.Fatalf("request %d: %d %s", i+1, status, body)

@@ -2,18 +2,16 @@ package ratelimit
 
 import (
 	"context"
-	"database/sql"
 	"log/slog"
 	"math"
 	"strings"
 	"time"
+
+	entsql "entgo.io/ent/dialect/sql"
 )
 
 // DB runs raw statements (the store's driver, or a *sql.DB).
-type DB interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-}
+type DB = entsql.ExecQuerier
 
 // Table is the Counter of a database: one row per key, its window's start (Unix microseconds)
 // and points, updated by one upsert. On PostgreSQL the table is UNLOGGED: counters need no

@@ -149,6 +149,13 @@ func (e *Env) Raw(a Actor, method, path, contentType string, body io.Reader) Res
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
 	}
+	return e.Send(req)
+}
+
+// Send sends a prepared request (to this server or another) and reads the answer, checking
+// nothing.
+func (e *Env) Send(req *http.Request) Response {
+	e.tb.Helper()
 	res, err := e.Server.Client().Do(req)
 	if err != nil {
 		e.tb.Fatal(err)
