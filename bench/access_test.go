@@ -65,24 +65,24 @@ func newScaled(b *testing.B, orgs, spaces int) scaled {
 
 // versus runs the same request on a small and a large server alternately, in rounds, so both
 // see the same machine load, and reports each one's mean time and their ratio.
-func versus(b *testing.B, small, large func()) { versusNamed(b, "small", small, "large", large) }
+func versus(b *testing.B, small, large func()) { alternate(b, "small", small, "large", large) }
 
-// versusNamed runs base and other alternately, in rounds, and reports each one's mean time and
-// other's time as a ratio of base's ("x-<base>").
-func versusNamed(b *testing.B, baseName string, base func(), otherName string, other func()) {
-	base()
-	other()
+// alternate runs two requests alternately in rounds of 50, so both see the same machine load,
+// and reports each one's mean time and the ratio of the second to the first ("x-" + first).
+func alternate(b *testing.B, first string, firstFn func(), second string, secondFn func()) {
+	firstFn()
+	secondFn()
 	b.ResetTimer()
-	var s, l time.Duration
+	var f, s time.Duration
 	for done := 0; done < b.N; done += 50 {
-		s += perRequest(50, base)
-		l += perRequest(50, other)
+		f += perRequest(50, firstFn)
+		s += perRequest(50, secondFn)
 	}
 	b.StopTimer()
 	rounds := time.Duration((b.N + 49) / 50)
-	b.ReportMetric(float64(s/rounds)/1e6, baseName+"-ms/req")
-	b.ReportMetric(float64(l/rounds)/1e6, otherName+"-ms/req")
-	b.ReportMetric(float64(l)/float64(s), "x-"+baseName)
+	b.ReportMetric(float64(f/rounds)/1e6, first+"-ms/req")
+	b.ReportMetric(float64(s/rounds)/1e6, second+"-ms/req")
+	b.ReportMetric(float64(s)/float64(f), "x-"+first)
 }
 
 // BenchmarkPointReadScale reads one space (REST and GraphQL) as an admin and as a reader of 20

@@ -38,7 +38,7 @@ func BenchmarkObservedPointRead(b *testing.B) {
 	}
 	admin := testenv.Actor{UserID: u.ID, Token: token}
 	path := "/v1/spaces/" + seedSpaces(b, observed.Store.Client, org.ID, 1)[0]
-	versusNamed(b, "unobserved", get(b, plain, admin, path), "observed", get(b, observed, admin, path))
+	alternate(b, "unobserved", get(b, plain, admin, path), "observed", get(b, observed, admin, path))
 }
 
 // serveStore opens a store and serves it over loopback HTTP, observed by obs when it is not nil.

@@ -28,13 +28,14 @@ import (
 type Handler struct {
 	r       *graph.Resolver
 	baseURL string                     // absolute URL of this server, for canonical links and sitemaps
+	ownHost string                     // the host of baseURL
 	pages   *lru.Cache[string, []byte] // rendered pages by ETag
 	visible visibility                 // the pages readers see (visible.go)
 }
 
 // New returns the published-site surface; mount it with Routes.
 func New(r *graph.Resolver, baseURL string) *Handler {
-	return &Handler{r: r, baseURL: strings.TrimRight(baseURL, "/"), pages: newPageCache(), visible: newVisibility()}
+	return &Handler{r: r, baseURL: strings.TrimRight(baseURL, "/"), ownHost: hostOf(baseURL), pages: newPageCache(), visible: newVisibility()}
 }
 
 // Routes adds the site routes to a router.
@@ -57,15 +58,13 @@ func (h *Handler) serve(w http.ResponseWriter, req *http.Request) {
 // host, and passes every other request to next: those to the server's own host, to an address,
 // and to a host no published site has.
 func (h *Handler) ByHost(next http.Handler) http.Handler {
-	own := hostOf(h.baseURL)
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		host := hostOf("//" + req.Host)
-		if host == "" || host == own || host == "localhost" || net.ParseIP(host) != nil || strings.HasPrefix(req.URL.Path, assetsPrefix) {
+		if !h.IsSiteHost(req) {
 			next.ServeHTTP(w, req)
 			return
 		}
 		ctx := viewer.NewContext(req.Context(), viewer.Visitor())
-		ref := graph.SiteRef{Hostname: host}
+		ref := graph.SiteRef{Hostname: hostOf("//" + req.Host)}
 		visit, err := h.r.VisitSite(ctx, ref, readerAudience(w, req, ""))
 		if e := apperr.As(err); e != nil && e.Kind == apperr.NotFound {
 			next.ServeHTTP(w, req)
@@ -74,6 +73,15 @@ func (h *Handler) ByHost(next http.Handler) http.Handler {
 		observe.SetRoute(ctx, observe.RouteSiteHost)
 		h.serveVisit(ctx, w, req, ref, visit, err, "", req.URL.Path)
 	})
+}
+
+// IsSiteHost reports whether a request may be to a published site's own hostname (ByHost serves
+// it when one has it): not to the server's own host, an address or localhost, nor for the sites'
+// shared assets.
+func (h *Handler) IsSiteHost(req *http.Request) bool {
+	host := hostOf("//" + req.Host)
+	return host != "" && host != h.ownHost && host != "localhost" && net.ParseIP(host) == nil &&
+		!strings.HasPrefix(req.URL.Path, assetsPrefix)
 }
 
 // hostOf is the lower-cased host name of a URL, without its port.

@@ -20,6 +20,7 @@ import (
 	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/internal/observe"
+	"github.com/binderyhq/bindery/internal/ratelimit"
 )
 
 // Authenticator turns a bearer token into a viewer. It returns an UNAUTHENTICATED apperr for a
@@ -127,22 +128,31 @@ func deadline(d time.Duration) func(http.Handler) http.Handler {
 
 // authenticate puts the viewer in the context, with fresh loaders: the viewer of the bearer token,
 // else of the session cookie (a write with the cookie must come from a trusted origin: CSRF). A
-// missing or unknown token or session answers 401.
+// missing or unknown token or session answers 401. The request is charged to the token or
+// session, or when they fail to the client address (429 once its budget is spent).
 func authenticate(auth, session Authenticator, client *ent.Client, origins trustedOrigins) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			var v *viewer.Viewer
+			var who ratelimit.Subject
 			var err error
 			if token, ok := bearer(r.Header.Get("Authorization")); ok {
+				who = ratelimit.Token(token)
 				v, err = auth(r.Context(), token)
 			} else if c, cerr := r.Cookie(SessionCookie); cerr == nil && c.Value != "" && session != nil {
 				if !isRead(r.Method) && !origins.allows(r) {
-					writeError(w, r, errCrossOrigin)
+					writeError(w, r, chargeRefused(r, errCrossOrigin))
 					return
 				}
+				who = ratelimit.Session(c.Value)
 				v, err = session(r.Context(), c.Value)
 			} else {
 				err = apperr.Unauthenticatedf("authentication required: send the header Authorization: Bearer <token>, or sign in")
+			}
+			if err == nil {
+				err = chargeCredentials(r, who)
+			} else {
+				err = chargeRefused(r, err)
 			}
 			if err != nil {
 				writeError(w, r, err)

@@ -36,6 +36,10 @@ type Config struct {
 	Ready func(context.Context) error
 	// Metrics serves GET /metrics; nil serves none (they are on their own listener, or off).
 	Metrics http.Handler
+	// SitesByHost serves published sites at the root of their own hostnames, after the
+	// middleware and before routing; nil serves none.
+	SitesByHost func(http.Handler) http.Handler
+	RateLimit   RateLimit
 }
 
 type api struct {
@@ -52,7 +56,11 @@ func NewRouter(c Config) http.Handler {
 	a := &api{r: c.Resolver, baseURL: strings.TrimRight(c.BaseURL, "/"), pageTrees: newPageTreeCache(),
 		origins: newTrustedOrigins(c.BaseURL, c.CORSOrigins)}
 	r := chi.NewRouter()
-	r.Use(recoverPanics, allowOrigins(c.CORSOrigins), limitBody(c.MaxBody, max(c.MaxBody, c.MaxUploadBody)), deadline(c.RequestTimeout))
+	r.Use(recoverPanics, allowOrigins(c.CORSOrigins), meter(c.RateLimit),
+		limitBody(c.MaxBody, max(c.MaxBody, c.MaxUploadBody)), deadline(c.RequestTimeout))
+	if c.SitesByHost != nil {
+		r.Use(c.SitesByHost)
+	}
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		observe.SetRoute(r.Context(), observe.RouteUnmatched)
 		writeError(w, r, apperr.NotFoundf("no endpoint at %s %s", r.Method, truncate(r.URL.Path, 200)))
@@ -74,13 +82,13 @@ func NewRouter(c Config) http.Handler {
 		c.Sites(r)
 	}
 	r.Route("/sso", a.ssoRoutes)
-	r.Get("/v1/orgs/{organizationId}/sso", a.listSSOLogins) // no token: a sign-in page reads it
+	r.With(chargeAddress).Get("/v1/orgs/{organizationId}/sso", a.listSSOLogins) // no token: a sign-in page reads it
 	docs := newAPIDocs(r, a)
 	r.Get("/v1/openapi.json", docs.serveDocument) // no token: the description of the API, and its page
 	r.Get("/v1/docs", docs.servePage)
 	r.Group(func(r chi.Router) {
 		r.Use(authenticate(c.Authenticate, c.AuthenticateSession, c.Resolver.Client, a.origins))
-		r.Post("/graphql", c.GraphQL.ServeHTTP)
+		r.With(refuseOverBudget).Post("/graphql", c.GraphQL.ServeHTTP)
 		r.Route("/v1", a.routes)
 	})
 	return r

@@ -8,19 +8,22 @@ import (
 	"testing"
 )
 
+// twoServers starts two servers on one new database, and bootstraps Ada's organization in it.
+func twoServers(t *testing.T) (d dataDir, one, two string, ada bootstrapOut) {
+	t.Helper()
+	d = newDataDir(t)
+	one, _, _ = startServe(t, d)
+	two, _, _ = startServe(t, d)
+	d.mustCLI(t, &ada, "bootstrap", "--email", "ada@example.com", "--name", "Ada", "--org", "Acme")
+	return d, one, two, ada
+}
+
 // TestTwoServersAgreeOnAccess runs two servers on one database (PostgreSQL when BINDERY_TEST_DB
 // names one, else one SQLite file): a grant, a move, a team change and a membership change made
 // through the first are obeyed by the second at its next request, since access is decided in
 // the database on every request and no process caches it.
 func TestTwoServersAgreeOnAccess(t *testing.T) {
-	d := newDataDir(t)
-	one, _, _ := startServe(t, d)
-	two, _, _ := startServe(t, d)
-	var ada struct {
-		userOut
-		Organization struct{ ID string } `json:"organization"`
-	}
-	d.mustCLI(t, &ada, "bootstrap", "--email", "ada@example.com", "--name", "Ada", "--org", "Acme")
+	d, one, two, ada := twoServers(t)
 	var bob userOut
 	d.mustCLI(t, &bob, "user", "create", "--email", "bob@example.com", "--name", "Bob", "--org", ada.Organization.ID, "--role", "read")
 	org := ada.Organization.ID

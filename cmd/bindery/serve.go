@@ -39,12 +39,17 @@ func serve(ctx context.Context, args []string) error {
 	of.register(fs)
 	refresh := fs.String("openapi-refresh", envOr("BINDERY_OPENAPI_REFRESH", "0"),
 		"how often OpenAPI specs with a URL source are fetched again, e.g. 6h; 0 turns it off (env BINDERY_OPENAPI_REFRESH)")
+	var rf rateFlags
+	rf.register(fs)
 	err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	o, err := of.apply(&opts, &sf)
 	if err != nil {
+		return err
+	}
+	if err := rf.apply(&opts); err != nil {
 		return err
 	}
 	if opts.OpenAPIRefresh, err = time.ParseDuration(*refresh); err != nil || opts.OpenAPIRefresh < 0 {
@@ -75,6 +80,7 @@ func serve(ctx context.Context, args []string) error {
 	if err := sweep.Schedule(ctx, st.Client, time.Now()); err != nil {
 		return err
 	}
+	defer sweepRateCounters(ctx, st, opts.RateLimits)()
 	handler, runner := server.New(st, opts)
 	if err := blobs.Schedule(ctx, st.Client, time.Now()); err != nil {
 		return err

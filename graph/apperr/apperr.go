@@ -87,6 +87,9 @@ func Conflictf(format string, args ...any) *Error { return newf(Conflict, format
 // TooLargef returns an error for a request body over the limit.
 func TooLargef(format string, args ...any) *Error { return newf(TooLarge, format, args) }
 
+// RateLimitedf returns an error for a client that spent its budget of requests.
+func RateLimitedf(format string, args ...any) *Error { return newf(RateLimited, format, args) }
+
 // Internalw wraps an unexpected error; the caller sees only "Internal error.".
 func Internalw(err error) *Error { return &Error{Kind: Internal, Message: "Internal error.", Err: err} }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/binderyhq/bindery/internal/jobs"
 	"github.com/binderyhq/bindery/internal/observe"
 	"github.com/binderyhq/bindery/internal/openapi"
+	"github.com/binderyhq/bindery/internal/ratelimit"
 	"github.com/binderyhq/bindery/internal/store"
 	"github.com/binderyhq/bindery/publish"
 	"github.com/binderyhq/bindery/rest"
@@ -49,14 +50,16 @@ type Options struct {
 	// Observer counts, times and logs requests, GraphQL operations, jobs and the store's pools;
 	// nil observes nothing (the benchmarks' baseline). ServeMetrics serves its metrics at
 	// /metrics of the handler (else `serve` puts them on their own listener).
-	Observer     *observe.Observer
-	ServeMetrics bool
+	Observer       *observe.Observer
+	ServeMetrics   bool
+	RateLimits     ratelimit.Limits
+	TrustedProxies ratelimit.Proxies // reverse proxies whose X-Forwarded-For names the client
 }
 
 // Defaults are the options of a server started without flags.
 func Defaults(baseURL string) Options {
 	return Options{BaseURL: baseURL, Limits: graph.DefaultLimits, MaxBody: 1 << 20, MaxUploadBody: 32 << 20, RequestTimeout: 30 * time.Second,
-		ImportLimits: crawl.DefaultLimits}
+		ImportLimits: crawl.DefaultLimits, RateLimits: ratelimit.DefaultLimits}
 }
 
 // New returns the server's HTTP handler over an open store, and the runner of its background jobs
@@ -88,8 +91,14 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 		Sites:               sites.Routes,
 		Ready:               st.Ready,
 		Metrics:             metricsHandler(o),
+		SitesByHost:         sites.ByHost,
+		RateLimit: rest.RateLimit{
+			Limiter:  ratelimit.New(o.RateLimits, st.RateCounters, o.Clock),
+			Proxies:  o.TrustedProxies,
+			SiteHost: sites.IsSiteHost,
+		},
 	})
-	h := sites.ByHost(router)
+	h := http.Handler(router)
 	if o.Observer != nil {
 		gql.Use(o.Observer.GraphQL())
 		for _, p := range st.Pools() {

@@ -26,6 +26,7 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/blob"
 	"github.com/binderyhq/bindery/graph/search"
+	"github.com/binderyhq/bindery/internal/ratelimit"
 )
 
 // Options say where the data lives and how durable SQLite writes are.
@@ -55,6 +56,8 @@ type Store struct {
 	o      Options
 	raw    dialect.Driver // the driver before Options.Hooks, for the DB blob store's pools
 	pools  []Pool
+	// RateCounters are the rate limits' counters, shared by every server of the database.
+	RateCounters *ratelimit.Table
 }
 
 // Open opens (creating if needed) and migrates the database.
@@ -81,6 +84,12 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 		drv.Close()
 		return nil, err
 	}
+	raw, ok := st.Driver.(ratelimit.DB)
+	if !ok {
+		drv.Close()
+		return nil, fmt.Errorf("open: the driver %T runs no raw statements", st.Driver)
+	}
+	st.RateCounters = ratelimit.NewTable(raw, drv.Dialect() == dialect.Postgres)
 	return st, nil
 }
 
@@ -220,8 +229,9 @@ func migrateSchema(ctx context.Context, drv dialect.Driver, index search.Index) 
 	return migrateAll(ctx, writer, index, conn)
 }
 
-// migrateAll runs ent's migration, then the search index's through db, then resolves the levels
-// of content written before resolved levels were stored (rule.ResolveAllLevels).
+// migrateAll runs ent's migration, then the search index's and the rate limit counters' through
+// db, then resolves the levels of content written before resolved levels were stored
+// (rule.ResolveAllLevels).
 func migrateAll(ctx context.Context, writer dialect.Driver, index search.Index, db search.DB) error {
 	if err := migrate.NewSchema(writer).Create(ctx); err != nil {
 		return fmt.Errorf("migrate the database schema: %w", err)
@@ -231,6 +241,9 @@ func migrateAll(ctx context.Context, writer dialect.Driver, index search.Index, 
 	}
 	if err := blob.MigrateDB(ctx, db, writer.Dialect() == dialect.Postgres); err != nil {
 		return err
+	}
+	if err := ratelimit.Migrate(ctx, db, writer.Dialect() == dialect.Postgres); err != nil {
+		return fmt.Errorf("migrate the rate limit counters: %w", err)
 	}
 	sys := privacy.DecisionContext(viewer.NewContext(ctx, viewer.System()), privacy.Allow)
 	if _, err := rule.ResolveAllLevels(sys, ent.NewClient(ent.Driver(writer))); err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/binderyhq/bindery/internal/apispec"
 	"github.com/binderyhq/bindery/internal/jobs"
 	"github.com/binderyhq/bindery/internal/observe"
+	"github.com/binderyhq/bindery/internal/ratelimit"
 	"github.com/binderyhq/bindery/internal/server"
 	"github.com/binderyhq/bindery/internal/store"
 )
@@ -44,7 +45,8 @@ type Actor struct {
 	Token  string
 }
 
-// New starts a server with the default options, adjusted by opts, over a fresh database.
+// New starts a server with the default options but rate limits off, adjusted by opts, over a
+// fresh database.
 func New(tb testing.TB, opts ...func(*server.Options)) *Env {
 	tb.Helper()
 	return NewOn(tb, store.Options{DataDir: tb.TempDir(), DSN: PostgresDSN(tb)}, opts...)
@@ -59,6 +61,7 @@ func NewOn(tb testing.TB, so store.Options, opts ...func(*server.Options)) *Env 
 	e.Store, e.storeOptions = openStore(tb, so, store.Hooks{Before: e.sent.send, After: e.Observer.Statement})
 	o := server.Defaults("")
 	o.Observer, o.ServeMetrics = e.Observer, true
+	o.RateLimits = ratelimit.Off // tests that limit turn it on with an option
 	for _, f := range opts {
 		f(&o)
 	}
@@ -147,6 +150,7 @@ func Role(r viewer.Role) *viewer.Role { return &r }
 // Response is an HTTP answer.
 type Response struct {
 	Status int
+	Header http.Header
 	Body   []byte
 }
 
@@ -197,6 +201,13 @@ func (e *Env) Raw(a Actor, method, path, contentType string, body io.Reader) Res
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
 	}
+	return e.Send(req)
+}
+
+// Send sends a prepared request (to this server or another) and reads the answer, checking
+// nothing.
+func (e *Env) Send(req *http.Request) Response {
+	e.tb.Helper()
 	res, err := e.Server.Client().Do(req)
 	if err != nil {
 		e.tb.Fatal(err)
@@ -206,7 +217,7 @@ func (e *Env) Raw(a Actor, method, path, contentType string, body io.Reader) Res
 	if err != nil {
 		e.tb.Fatal(err)
 	}
-	return Response{Status: res.StatusCode, Body: b}
+	return Response{Status: res.StatusCode, Header: res.Header, Body: b}
 }
 
 func encode(tb testing.TB, body any) io.Reader {
