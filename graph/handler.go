@@ -57,6 +57,7 @@ func NewHandler(r *Resolver, l Limits) *handler.Server {
 	srv.Use(extension.FixedComplexityLimit(l.Complexity))
 	srv.Use(limits.Depth(l.Depth))
 	srv.Use(limits.Aliases(l.Aliases))
+	srv.Use(textLiterals{})
 	srv.SetParserTokenLimit(l.Tokens)
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(func(ctx context.Context, p any) error {

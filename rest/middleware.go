@@ -19,6 +19,7 @@ import (
 	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/internal/id"
+	"github.com/binderyhq/bindery/internal/text"
 )
 
 // Authenticator turns a bearer token into a viewer. It returns an UNAUTHENTICATED apperr for a
@@ -105,8 +106,8 @@ func accessLog(next http.Handler) http.Handler {
 }
 
 // limitBody refuses bodies over max bytes (uploadMax for content uploads) with 413, and any NUL
-// character in the path, the query or the body (400): text columns cannot hold it, and no field of
-// the API needs it.
+// character or invalid UTF-8 in the path, the query or the body's strings (400, naming the field:
+// text.CheckJSON): text columns cannot hold them, and no field of the API needs them.
 func limitBody(normalMax, uploadMax int64) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -131,8 +132,8 @@ func limitBody(normalMax, uploadMax int64) func(http.Handler) http.Handler {
 				writeError(w, r, apperr.TooLargef("request body: must be at most %d bytes", max))
 				return
 			}
-			if bytes.IndexByte(body, 0) >= 0 || bytes.Contains(body, []byte(`\u0000`)) {
-				writeError(w, r, apperr.Invalidf("request body: must not contain NUL characters"))
+			if err := text.CheckJSON(body); err != nil {
+				writeError(w, r, err)
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
