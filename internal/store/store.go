@@ -73,7 +73,9 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 		drv.Close()
 		return nil, err
 	}
-	return &Store{Client: ent.NewClient(ent.Driver(drv)), Driver: drv, Blobs: blobs, Search: index}, nil
+	client := ent.NewClient(ent.Driver(drv))
+	client.Use(storableText)
+	return &Store{Client: client, Driver: drv, Blobs: blobs, Search: index}, nil
 }
 
 // Close closes the database.
