@@ -403,3 +403,41 @@ func TestHostileContentType(t *testing.T) {
 			http.StatusBadRequest, "request body")
 	})
 }
+
+// TestHostileTextNamesTheField: a string of a body that is not text — invalid UTF-8, an escaped
+// NUL — is refused naming its field, in REST bodies, GraphQL variables and GraphQL literals
+// (whose own escapes, "\u0000" and "\u{0}", make a NUL the JSON around them does not show).
+func TestHostileTextNamesTheField(t *testing.T) {
+	f := newHostileFixture(t)
+	org := "/v1/orgs/" + f.org
+	t.Run("ErrRESTInvalidUTF8", func(t *testing.T) {
+		f.refuse(t, "PATCH", org, "application/json", []byte("{\"title\":\"Ac\xffme\"}"), http.StatusBadRequest,
+			"title: must be valid UTF-8 (an invalid byte at 2)")
+	})
+	t.Run("ErrRESTNestedNUL", func(t *testing.T) {
+		f.refuse(t, "PATCH", org, "application/json", []byte(`{"emailDomains":["a.com","b\u0000.com"]}`), http.StatusBadRequest,
+			"emailDomains[1]: must not contain NUL characters")
+	})
+	gql := func(t *testing.T, body, want string) {
+		t.Helper()
+		before := f.state(t)
+		r := f.e.Raw(f.admin, "POST", "/graphql", "application/json", strings.NewReader(body))
+		if !strings.Contains(string(r.Body), want) || !strings.Contains(string(r.Body), `"code":"BAD_REQUEST"`) && r.Status != http.StatusBadRequest {
+			t.Fatalf("%d %s: want %q", r.Status, r.Body, want)
+		}
+		if f.state(t) != before {
+			t.Fatal("a refused mutation changed the state")
+		}
+	}
+	mutation := `mutation($id: ID!, $in: UpdateOrganizationInput!) { updateOrganization(id: $id, input: $in) { title } }`
+	t.Run("ErrGraphQLVariable", func(t *testing.T) {
+		gql(t, `{"query":"`+mutation+`","variables":{"id":"`+f.org+`","in":{"title":"Ac\u0000me"}}}`,
+			"variables.in.title: must not contain NUL characters")
+	})
+	for name, literal := range map[string]string{"ErrGraphQLLiteral": `\\u0000`, "ErrGraphQLBracedLiteral": `\\u{0}`} {
+		t.Run(name, func(t *testing.T) {
+			gql(t, `{"query":"mutation { updateOrganization(id: \"`+f.org+`\", input: {title: \"Ac`+literal+`me\"}) { title } }"}`,
+				"updateOrganization.input.title: must not contain NUL characters (one at byte 2)")
+		})
+	}
+}
