@@ -1,8 +1,11 @@
 package rest_test
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"io"
+	"net"
 	"net/http"
 	"regexp"
 	"strings"
@@ -438,6 +441,59 @@ func TestHostileTextNamesTheField(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			gql(t, `{"query":"mutation { updateOrganization(id: \"`+f.org+`\", input: {title: \"Ac`+literal+`me\"}) { title } }"}`,
 				"updateOrganization.input.title: must not contain NUL characters (one at byte 2)")
+		})
+	}
+}
+
+// TestHostileRawRequests: what net/http refuses before any handler runs — headers over the limit,
+// a request without Host — answers the API's error body, over a real connection, also after an
+// earlier request on the same connection.
+func TestHostileRawRequests(t *testing.T) {
+	f := newHostileFixture(t)
+	bearer := "Authorization: Bearer " + f.admin.Token + "\r\n"
+	ok := "GET /v1/orgs/" + f.org + " HTTP/1.1\r\nHost: bindery\r\n" + bearer + "\r\n"
+	cases := []struct {
+		name     string
+		requests []string // sent on one connection; the last one's answer is checked
+		status   int
+		words    string
+	}{
+		{"OKUnderTheLimit", []string{"GET /v1/orgs/" + f.org + " HTTP/1.1\r\nHost: bindery\r\nX-Pad: " + strings.Repeat("a", 60<<10) + "\r\n" + bearer + "\r\n"}, http.StatusOK, ""},
+		{"ErrHeadersTooLarge", []string{"GET /v1/orgs HTTP/1.1\r\nHost: bindery\r\nX-Pad: " + strings.Repeat("a", 100<<10) + "\r\n\r\n"}, http.StatusRequestHeaderFieldsTooLarge, "request headers: must be at most 65536 bytes"},
+		{"ErrHeadersTooLargeAfterARequest", []string{ok, "GET /v1/orgs HTTP/1.1\r\nHost: bindery\r\nX-Pad: " + strings.Repeat("a", 100<<10) + "\r\n\r\n"}, http.StatusRequestHeaderFieldsTooLarge, "request headers"},
+		{"ErrNoHost", []string{"GET /v1/orgs HTTP/1.1\r\n\r\n"}, http.StatusBadRequest, "missing required Host header"},
+		{"ErrMalformedHeader", []string{"GET /v1/orgs HTTP/1.1\r\nHost: bindery\r\nno colon here\r\n\r\n"}, http.StatusBadRequest, "malformed"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			conn, err := net.Dial("tcp", f.e.Server.Listener.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			br := bufio.NewReader(conn)
+			var res *http.Response
+			for _, req := range c.requests {
+				go conn.Write([]byte(req)) // the server may answer before it read everything
+				if res, err = http.ReadResponse(br, nil); err != nil {
+					t.Fatal(err)
+				}
+				body, _ := io.ReadAll(res.Body)
+				res.Body.Close()
+				res.Body = io.NopCloser(bytes.NewReader(body))
+			}
+			r := testenv.Response{Status: res.StatusCode}
+			r.Body, _ = io.ReadAll(res.Body)
+			if c.status == http.StatusOK {
+				hostileStatus(t, r, http.StatusOK)
+				return
+			}
+			if msg := testenv.CheckError(t, r, c.status); !strings.Contains(msg, c.words) {
+				t.Fatalf("message %q does not say %q", msg, c.words)
+			}
+			if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+				t.Fatalf("Content-Type %q", ct)
+			}
 		})
 	}
 }

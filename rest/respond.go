@@ -36,6 +36,15 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	writeJSON(w, body.Error.Code, body)
 }
 
+// ErrorJSON is the error body of a failure with status and message, for answers written outside a
+// handler (net/http's own, rewritten by server.JSONErrors).
+func ErrorJSON(status int, message string) []byte {
+	var body errorBody
+	body.Error.Code, body.Error.Message = status, message
+	b, _ := json.Marshal(body)
+	return b
+}
+
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)

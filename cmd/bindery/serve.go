@@ -100,13 +100,14 @@ func listen(ctx context.Context, addr string, h http.Handler) error {
 	srv := &http.Server{
 		Addr: addr, Handler: h,
 		ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 30 * time.Second,
-		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second,
+		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: server.MaxHeaderBytes,
 		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
+	ln = server.JSONErrors(ln) // net/http's own answers (431, 400) in the API's error shape
 	slog.Info("listening", "addr", ln.Addr().String())
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
