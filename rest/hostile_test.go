@@ -13,6 +13,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/rest"
 )
 
 // hostileFixture is an organization with an admin, a reader and a team, and the paths of every
@@ -495,5 +496,74 @@ func TestHostileRawRequests(t *testing.T) {
 				t.Fatalf("Content-Type %q", ct)
 			}
 		})
+	}
+}
+
+// TestHostileRequestsLeaveNoSecretsInTheLog: bodies, tokens and cookies of refused requests never
+// reach a log line (every level captured), and a body that does not decode is logged at info
+// level, saying what was wrong.
+func TestHostileRequestsLeaveNoSecretsInTheLog(t *testing.T) {
+	f := newHostileFixture(t)
+	logged := testenv.CaptureLog(t)
+	const secret = "s3cr3tPayl0adX"
+	org := "/v1/orgs/" + f.org
+	raw := func(a testenv.Actor, method, path, body string, header ...string) testenv.Response {
+		t.Helper()
+		req, err := http.NewRequest(method, f.e.Server.URL+path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		if a.Token != "" {
+			req.Header.Set("Authorization", "Bearer "+a.Token)
+		}
+		for i := 0; i+1 < len(header); i += 2 {
+			req.Header.Set(header[i], header[i+1])
+		}
+		res, err := f.e.Server.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return testenv.Response{Status: res.StatusCode, Body: b}
+	}
+	for _, c := range []struct {
+		name   string
+		send   func() testenv.Response
+		status int
+	}{
+		{"MalformedJSON", func() testenv.Response { return raw(f.admin, "PATCH", org, `{"title":"`+secret) }, 400},
+		{"WrongType", func() testenv.Response { return raw(f.admin, "PATCH", org, `{"title":5,"x":"`+secret+`"}`) }, 400},
+		{"NUL", func() testenv.Response { return raw(f.admin, "PATCH", org, `{"title":"`+secret+`\u0000"}`) }, 400},
+		{"NotUTF8", func() testenv.Response { return raw(f.admin, "PATCH", org, "{\"title\":\""+secret+"\xff\"}") }, 400},
+		{"TooLarge", func() testenv.Response {
+			return raw(f.admin, "PATCH", org, `{"title":"`+secret+strings.Repeat("x", 2<<20)+`"}`)
+		}, 413},
+		{"GraphQLMalformed", func() testenv.Response { return raw(f.admin, "POST", "/graphql", `{"query":"{ viewer { id } }`+secret) }, 400},
+		{"GraphQLWrongType", func() testenv.Response {
+			return raw(f.admin, "POST", "/graphql", `{"query":["`+secret+`"]}`)
+		}, 400},
+		{"WrongToken", func() testenv.Response {
+			return raw(testenv.Actor{Token: "bdy_" + secret}, "GET", org+"?jwt_token="+secret, "")
+		}, 401},
+		{"WrongCookie", func() testenv.Response { return raw(testenv.Actor{}, "GET", org, "", "Cookie", rest.SessionCookie+"="+secret) }, 401},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := c.send()
+			testenv.CheckError(t, r, c.status)
+			if strings.Contains(string(r.Body), secret) {
+				t.Errorf("the answer copies the request: %s", r.Body)
+			}
+		})
+	}
+	out := logged.String()
+	for _, leak := range []string{secret, f.admin.Token} {
+		if strings.Contains(out, leak) {
+			t.Errorf("the log holds %q:\n%s", leak, out)
+		}
+	}
+	if n := strings.Count(out, `level=INFO msg="request body refused"`); n != 7 {
+		t.Errorf("%d refused bodies logged at info level, want 7:\n%s", n, out)
 	}
 }

@@ -123,16 +123,12 @@ func limitBody(normalMax, uploadMax int64) func(http.Handler) http.Handler {
 				writeError(w, r, apperr.Invalidf("the URL must be valid UTF-8 once decoded"))
 				return
 			}
-			if r.ContentLength > max {
-				writeError(w, r, apperr.TooLargef("request body: must be at most %d bytes", max))
-				return
+			body, err := readBounded(w, r, max)
+			if err == nil {
+				err = text.CheckJSON(body)
 			}
-			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
 			if err != nil {
-				writeError(w, r, apperr.TooLargef("request body: must be at most %d bytes", max))
-				return
-			}
-			if err := text.CheckJSON(body); err != nil {
+				logRefusedBody(r, err)
 				writeError(w, r, err)
 				return
 			}
@@ -140,6 +136,19 @@ func limitBody(normalMax, uploadMax int64) func(http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+// readBounded reads a request's body, TOO_LARGE when it is over max bytes (declared or sent).
+func readBounded(w http.ResponseWriter, r *http.Request, max int64) ([]byte, error) {
+	tooLarge := apperr.TooLargef("request body: must be at most %d bytes", max)
+	if r.ContentLength > max {
+		return nil, tooLarge
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
+	if err != nil {
+		return nil, tooLarge
+	}
+	return body, nil
 }
 
 // isUpload reports whether a request may carry file bytes: a content batch of a change request

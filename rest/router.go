@@ -68,7 +68,7 @@ func NewRouter(c Config) http.Handler {
 	r.Get("/v1/orgs/{organizationId}/sso", a.listSSOLogins) // no token: a sign-in page reads it
 	r.Group(func(r chi.Router) {
 		r.Use(authenticate(c.Authenticate, c.AuthenticateSession, c.Resolver.Client, a.origins))
-		r.Post("/graphql", c.GraphQL.ServeHTTP)
+		r.Post("/graphql", decodeGraphQL(c.GraphQL).ServeHTTP)
 		r.Route("/v1", a.routes)
 	})
 	return r
