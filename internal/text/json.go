@@ -3,7 +3,6 @@ package text
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -13,69 +12,91 @@ import (
 
 // CheckJSON checks every string of a JSON document, keys included, and returns an INVALID error
 // naming the first one that cannot be stored as text by its path ("files[2].path",
-// "variables.input.title"), or the whole "request body" when the body is not UTF-8 but not JSON
-// either. encoding/json would decode such strings quietly (invalid bytes become U+FFFD, "\u0000"
-// a NUL), so the check reads the raw bytes of each string as well as its value. A body that is not
-// JSON is left to its decoder, which says where it breaks. Bodies with nothing suspicious — valid
-// UTF-8 without a "\u0000" escape — pass without being walked.
+// "variables.input.title"), or the whole "request body" when what is wrong lies outside strings
+// (a body that is not JSON, such as a form). encoding/json would decode such strings quietly
+// (invalid bytes become U+FFFD, "\u0000" a NUL), so the check reads each string's raw bytes.
+// Bodies with nothing suspicious — valid UTF-8 without a NUL byte or a "\u0000" escape — pass
+// without being walked; the walk is one pass over the bytes (no decoding but of a string found
+// bad), so a refusal costs about what reading the body once does.
 func CheckJSON(body []byte) error {
 	if utf8.Valid(body) && !bytes.Contains(body, []byte(`\u0000`)) && bytes.IndexByte(body, 0) < 0 {
 		return nil
 	}
-	if err := walkJSON(body); err != errNotJSON {
+	if err := walkJSON(body); err != nil {
 		return err
 	}
 	return Check("request body", string(body))
 }
 
-// errNotJSON ends a walk over a body that does not parse.
-var errNotJSON = apperr.Invalidf("request body: not JSON")
-
-// walkJSON checks the strings of body in order, tracking where each one is.
+// walkJSON checks the strings of body in order, tracking where each one is. It follows only the
+// structure (brackets, commas, strings); the body's decoder checks the grammar.
 func walkJSON(body []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(body))
 	var at jsonPath
-	for {
-		start := dec.InputOffset()
-		tok, err := dec.Token()
-		if err != nil {
-			if len(at) == 0 && err == io.EOF {
-				return nil
+	for i := 0; i < len(body); i++ {
+		switch c := body[i]; c {
+		case '{', '[':
+			at = append(at, pathStep{object: c == '{'})
+		case '}', ']':
+			if len(at) > 0 {
+				at = at[:len(at)-1]
 			}
-			return errNotJSON
-		}
-		raw := string(body[start:dec.InputOffset()])
-		switch tok := tok.(type) {
-		case json.Delim:
-			if tok == '{' || tok == '[' {
-				at = append(at, pathStep{object: tok == '{'})
-				continue
+		case ',':
+			at.next()
+		case '"':
+			end, nul := scanString(body, i)
+			raw := body[i:end]
+			if nul || !utf8.Valid(raw) || bytes.IndexByte(raw, 0) >= 0 {
+				return stringError(at, raw)
 			}
-			at = at[:len(at)-1]
-		case string:
 			if at.expectsKey() {
-				if p := stringProblem(raw, tok); p != "" {
-					return apperr.Invalidf("%s: a field name %s", at.name(), p)
-				}
-				at[len(at)-1].key, at[len(at)-1].hasKey = tok, true
-				continue
+				at[len(at)-1].key, at[len(at)-1].hasKey = raw, true
 			}
-			if p := stringProblem(raw, tok); p != "" {
-				return apperr.Invalidf("%s: %s", at.name(), p)
-			}
+			i = end - 1
 		}
-		at.next()
 	}
+	return nil
+}
+
+// scanString returns the end (just past the closing quote, or len(body)) of the string whose
+// opening quote is at body[start], and whether it holds a "\u0000" escape.
+func scanString(body []byte, start int) (end int, nul bool) {
+	for i := start + 1; i < len(body); {
+		quote := bytes.IndexByte(body[i:], '"')
+		if quote < 0 {
+			break
+		}
+		escape := bytes.IndexByte(body[i:i+quote], '\\')
+		if escape < 0 {
+			return i + quote + 1, nul
+		}
+		i += escape + 1 // the escaped character, skipped below
+		nul = nul || bytes.HasPrefix(body[i:], []byte("u0000"))
+		i++
+	}
+	return len(body), nul
+}
+
+// stringError names the string raw (with its quotes) found at at, and says what is wrong with it.
+func stringError(at jsonPath, raw []byte) error {
+	var value string
+	if json.Unmarshal(raw, &value) != nil { // a raw control character, or no closing quote
+		value = strings.TrimSuffix(string(raw[1:]), `"`)
+	}
+	p := stringProblem(string(raw), value)
+	if at.expectsKey() {
+		return apperr.Invalidf("%s: a field name %s", at.name(), p)
+	}
+	return apperr.Invalidf("%s: %s", at.name(), p)
 }
 
 // stringProblem says why a JSON string cannot be stored as text: its value holds a NUL (an
-// escaped "\u0000"), or its raw text, from the opening quote on, is not UTF-8 (which its decoded
-// value hides behind U+FFFD). raw may begin with the separators before the string.
+// escaped "\u0000"), or its raw text after the opening quote is not UTF-8 (which its decoded
+// value hides behind U+FFFD).
 func stringProblem(raw, value string) string {
 	if p := Problem(value); p != "" {
 		return p
 	}
-	return Problem(raw[strings.IndexByte(raw, '"')+1:])
+	return Problem(raw[1:])
 }
 
 // jsonPath is where the walk is: one step per object or array it is inside.
@@ -83,7 +104,7 @@ type jsonPath []pathStep
 
 type pathStep struct {
 	object bool
-	key    string // the current member's name (objects)
+	key    []byte // the current member's name as written, quoted (objects)
 	index  int    // the current element (arrays)
 	hasKey bool   // the current member's name has been read (objects)
 }
@@ -93,7 +114,7 @@ func (p jsonPath) expectsKey() bool {
 	return len(p) > 0 && p[len(p)-1].object && !p[len(p)-1].hasKey
 }
 
-// next moves past a value: an object waits for its next member's name, an array for its next element.
+// next moves past a comma: an object waits for its next member's name, an array for its next element.
 func (p jsonPath) next() {
 	if len(p) == 0 {
 		return
@@ -113,9 +134,9 @@ func (p jsonPath) name() string {
 		switch {
 		case s.object && !s.hasKey: // between members: the object itself is meant
 		case s.object && b.Len() > 0:
-			b.WriteString("." + Clean(s.key))
+			b.WriteString("." + keyName(s.key))
 		case s.object:
-			b.WriteString(Clean(s.key))
+			b.WriteString(keyName(s.key))
 		default:
 			b.WriteString("[" + strconv.Itoa(s.index) + "]")
 		}
@@ -127,4 +148,13 @@ func (p jsonPath) name() string {
 		return "request body"
 	}
 	return b.String()
+}
+
+// keyName is a member's name as a path shows it: decoded, cleaned.
+func keyName(raw []byte) string {
+	var key string
+	if json.Unmarshal(raw, &key) != nil {
+		key = string(raw)
+	}
+	return Clean(key)
 }
