@@ -76,11 +76,11 @@ func jsonAnswer(b []byte) ([]byte, bool) {
 		return nil, false
 	}
 	statusLine, text, ok := bytes.Cut(b, []byte(plainErrorHeaders))
-	if !ok || bytes.Contains(statusLine, []byte("\r\n")) || len(statusLine) < len("HTTP/1.1 400") {
+	if !ok || bytes.Contains(statusLine, []byte("\r\n")) || len(statusLine) < len("HTTP/1.1 400 ") || statusLine[12] != ' ' {
 		return nil, false
 	}
 	code, err := strconv.Atoi(string(statusLine[len("HTTP/1.1 ") : len("HTTP/1.1 ")+3]))
-	if err != nil {
+	if err != nil || code < 400 || code > 599 {
 		return nil, false
 	}
 	message := strings.TrimPrefix(string(text), strconv.Itoa(code)+" ")
