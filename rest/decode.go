@@ -55,6 +55,12 @@ func logRefusedBody(r *http.Request, err error) {
 		"error", graph.AsAppError(r.Context(), err).Message)
 }
 
+// refuseBody answers a request refused for its body, and logs it.
+func refuseBody(w http.ResponseWriter, r *http.Request, err error) {
+	logRefusedBody(r, err)
+	writeError(w, r, err)
+}
+
 // graphQLParams is the body of a GraphQL request, as gqlgen reads it.
 type graphQLParams struct {
 	Query         string         `json:"query"`
@@ -72,8 +78,7 @@ func decodeGraphQL(next http.Handler) http.Handler {
 			err = decodeJSON(body, &graphQLParams{})
 		}
 		if err != nil {
-			logRefusedBody(r, err)
-			writeError(w, r, err)
+			refuseBody(w, r, err)
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))

@@ -128,8 +128,7 @@ func limitBody(normalMax, uploadMax int64) func(http.Handler) http.Handler {
 				err = text.CheckJSON(body)
 			}
 			if err != nil {
-				logRefusedBody(r, err)
-				writeError(w, r, err)
+				refuseBody(w, r, err)
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
