@@ -28,6 +28,9 @@ func CheckJSON(body []byte) error {
 	return Check("request body", string(body))
 }
 
+// maxDepth is encoding/json's bound on nesting, which keeps a walk's path small.
+const maxDepth = 10000
+
 // walkJSON checks the strings of body in order, tracking where each one is. It follows only the
 // structure (brackets, commas, strings); the body's decoder checks the grammar.
 func walkJSON(body []byte) error {
@@ -35,6 +38,9 @@ func walkJSON(body []byte) error {
 	for i := 0; i < len(body); i++ {
 		switch c := body[i]; c {
 		case '{', '[':
+			if len(at) == maxDepth {
+				return nil // the decoder refuses such a body whatever its strings hold
+			}
 			at = append(at, pathStep{object: c == '{'})
 		case '}', ']':
 			if len(at) > 0 {

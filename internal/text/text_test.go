@@ -69,6 +69,7 @@ func TestCheckJSON(t *testing.T) {
 		{"ErrEscapedNULAfterEscapes", `{"a":"\\\"\\","b":"x\\\u0000"}`, "b: must not contain NUL characters (one at byte 2)"},
 		{"OKEscapedBackslashBeforeU", `{"a":"\\u0000\\\\u0000"}`, ""},
 		{"ErrUnclosedString", "{\"title\":\"ab\xff", "title: must be valid UTF-8 (an invalid byte at 2)"},
+		{"OKTooDeepForTheDecoder", strings.Repeat("[", 20000) + `"\u0000"`, ""}, // the decoder refuses it
 		{"ErrNotJSONNotUTF8", "title=\xff", "request body: must be valid UTF-8 (an invalid byte at 6)"},
 	}
 	for _, tt := range tests {
