@@ -58,6 +58,7 @@ func NewHandler(r *Resolver, l Limits) *handler.Server {
 	srv.Use(limits.Depth(l.Depth))
 	srv.Use(limits.Aliases(l.Aliases))
 	srv.Use(limits.ChargeCost{}) // after the complexity limit, which computes the cost
+	srv.Use(textLiterals{})
 	srv.SetParserTokenLimit(l.Tokens)
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(func(ctx context.Context, p any) error {

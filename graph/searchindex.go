@@ -6,9 +6,11 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/contentobject"
+	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/content/markdown"
 	"github.com/binderyhq/bindery/graph/content/tree"
 	"github.com/binderyhq/bindery/graph/search"
+	"github.com/binderyhq/bindery/internal/text"
 )
 
 // reindexSearch brings the search index of space s from the content at root oldRoot to the content
@@ -65,9 +67,26 @@ func (r *Resolver) indexChanged(ctx context.Context, tx *ent.Tx, s *ent.Space, d
 	}
 	var sections []search.Section
 	for _, p := range pages {
+		if err := storableText(p, bodies[p.Body]); err != nil {
+			return err
+		}
 		sections = append(sections, pageSections(p, bodies[p.Body])...)
 	}
 	return r.Search.Replace(ctx, tx, s.ID, d.changed, sections)
+}
+
+// storableText returns CONFLICT naming the page when its title, description or body is text a
+// database cannot hold (text.Problem). Writes refuse such text, but a body stored by an earlier
+// version (SQLite kept NULs) may still reach the main content through a merge: it is refused
+// there, naming the page to fix, rather than failing in PostgreSQL's index with a 500.
+func storableText(p *tree.Page, body string) error {
+	for _, f := range []struct{ name, value string }{{"title", p.Title}, {"description", p.Description}, {"Markdown", body}} {
+		if problem := text.Problem(f.value); problem != "" {
+			return apperr.Conflictf("page %q (%s): its %s %s; edit the page in a change request first",
+				text.Clean(p.Title), p.ID, f.name, problem)
+		}
+	}
+	return nil
 }
 
 // pageSections are the documents of a page: its body split at its headings, each with the page's

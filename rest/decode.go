@@ -1,10 +1,12 @@
 package rest
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"reflect"
 	"strconv"
@@ -13,6 +15,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/graph/apperr"
 )
 
@@ -20,6 +23,14 @@ import (
 // does not know are ignored (integrations may send fields of the reference API we do not keep).
 // Returns INVALID naming the field for a wrong type or value, TOO_LARGE over the body limit.
 func decodeBody(r *http.Request, v any) error {
+	err := readBody(r, v)
+	if err != nil {
+		logRefusedBody(r, err)
+	}
+	return err
+}
+
+func readBody(r *http.Request, v any) error {
 	body, err := io.ReadAll(r.Body)
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {
@@ -35,6 +46,44 @@ func decodeBody(r *http.Request, v any) error {
 		return apperr.Invalidf("request body: must be a JSON object (got null)")
 	}
 	return decodeJSON(body, v)
+}
+
+// logRefusedBody records at info level a request refused for its body: what was wrong (the
+// message the client gets), never the body, which may hold secrets.
+func logRefusedBody(r *http.Request, err error) {
+	slog.InfoContext(r.Context(), "request body refused", "method", r.Method, "path", r.URL.Path,
+		"error", graph.AsAppError(r.Context(), err).Message)
+}
+
+// refuseBody answers a request refused for its body, and logs it.
+func refuseBody(w http.ResponseWriter, r *http.Request, err error) {
+	logRefusedBody(r, err)
+	writeError(w, r, err)
+}
+
+// graphQLParams is the body of a GraphQL request, as gqlgen reads it.
+type graphQLParams struct {
+	Query         string         `json:"query"`
+	OperationName string         `json:"operationName"`
+	Variables     map[string]any `json:"variables"`
+	Extensions    map[string]any `json:"extensions"`
+}
+
+// decodeGraphQL answers a GraphQL request whose body does not decode with the API's error body,
+// naming what is wrong: gqlgen would answer with the whole body copied into its message.
+func decodeGraphQL(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body) // limitBody has read and bounded it already
+		if err == nil && len(bytes.TrimSpace(body)) > 0 {
+			err = decodeJSON(body, &graphQLParams{})
+		}
+		if err != nil {
+			refuseBody(w, r, err)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		next.ServeHTTP(w, r)
+	})
 }
 
 func decodeJSON(body []byte, v any) error {

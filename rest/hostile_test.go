@@ -1,8 +1,11 @@
 package rest_test
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"io"
+	"net"
 	"net/http"
 	"regexp"
 	"strings"
@@ -10,6 +13,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/rest"
 )
 
 // hostileFixture is an organization with an admin, a reader and a team, and the paths of every
@@ -402,4 +406,164 @@ func TestHostileContentType(t *testing.T) {
 		f.refuse(t, "PATCH", "/v1/orgs/"+f.org, "application/x-www-form-urlencoded", []byte("title=Other"),
 			http.StatusBadRequest, "request body")
 	})
+}
+
+// TestHostileTextNamesTheField: a string of a body that is not text — invalid UTF-8, an escaped
+// NUL — is refused naming its field, in REST bodies, GraphQL variables and GraphQL literals
+// (whose own escapes, "\u0000" and "\u{0}", make a NUL the JSON around them does not show).
+func TestHostileTextNamesTheField(t *testing.T) {
+	f := newHostileFixture(t)
+	org := "/v1/orgs/" + f.org
+	t.Run("ErrRESTInvalidUTF8", func(t *testing.T) {
+		f.refuse(t, "PATCH", org, "application/json", []byte("{\"title\":\"Ac\xffme\"}"), http.StatusBadRequest,
+			"title: must be valid UTF-8 (an invalid byte at 2)")
+	})
+	t.Run("ErrRESTNestedNUL", func(t *testing.T) {
+		f.refuse(t, "PATCH", org, "application/json", []byte(`{"emailDomains":["a.com","b\u0000.com"]}`), http.StatusBadRequest,
+			"emailDomains[1]: must not contain NUL characters")
+	})
+	gql := func(t *testing.T, body, want string) {
+		t.Helper()
+		before := f.state(t)
+		r := f.e.Raw(f.admin, "POST", "/graphql", "application/json", strings.NewReader(body))
+		if !strings.Contains(string(r.Body), want) || !strings.Contains(string(r.Body), `"code":"BAD_REQUEST"`) && r.Status != http.StatusBadRequest {
+			t.Fatalf("%d %s: want %q", r.Status, r.Body, want)
+		}
+		if f.state(t) != before {
+			t.Fatal("a refused mutation changed the state")
+		}
+	}
+	mutation := `mutation($id: ID!, $in: UpdateOrganizationInput!) { updateOrganization(id: $id, input: $in) { title } }`
+	t.Run("ErrGraphQLVariable", func(t *testing.T) {
+		gql(t, `{"query":"`+mutation+`","variables":{"id":"`+f.org+`","in":{"title":"Ac\u0000me"}}}`,
+			"variables.in.title: must not contain NUL characters")
+	})
+	for name, literal := range map[string]string{"ErrGraphQLLiteral": `\\u0000`, "ErrGraphQLBracedLiteral": `\\u{0}`} {
+		t.Run(name, func(t *testing.T) {
+			gql(t, `{"query":"mutation { updateOrganization(id: \"`+f.org+`\", input: {title: \"Ac`+literal+`me\"}) { title } }"}`,
+				"updateOrganization.input.title: must not contain NUL characters (one at byte 2)")
+		})
+	}
+}
+
+// TestHostileRawRequests: what net/http refuses before any handler runs — headers over the limit,
+// a request without Host — answers the API's error body, over a real connection, also after an
+// earlier request on the same connection.
+func TestHostileRawRequests(t *testing.T) {
+	f := newHostileFixture(t)
+	bearer := "Authorization: Bearer " + f.admin.Token + "\r\n"
+	ok := "GET /v1/orgs/" + f.org + " HTTP/1.1\r\nHost: bindery\r\n" + bearer + "\r\n"
+	cases := []struct {
+		name     string
+		requests []string // sent on one connection; the last one's answer is checked
+		status   int
+		words    string
+	}{
+		{"OKUnderTheLimit", []string{"GET /v1/orgs/" + f.org + " HTTP/1.1\r\nHost: bindery\r\nX-Pad: " + strings.Repeat("a", 60<<10) + "\r\n" + bearer + "\r\n"}, http.StatusOK, ""},
+		{"ErrHeadersTooLarge", []string{"GET /v1/orgs HTTP/1.1\r\nHost: bindery\r\nX-Pad: " + strings.Repeat("a", 100<<10) + "\r\n\r\n"}, http.StatusRequestHeaderFieldsTooLarge, "request headers: must be at most 65536 bytes"},
+		{"ErrHeadersTooLargeAfterARequest", []string{ok, "GET /v1/orgs HTTP/1.1\r\nHost: bindery\r\nX-Pad: " + strings.Repeat("a", 100<<10) + "\r\n\r\n"}, http.StatusRequestHeaderFieldsTooLarge, "request headers"},
+		{"ErrNoHost", []string{"GET /v1/orgs HTTP/1.1\r\n\r\n"}, http.StatusBadRequest, "missing required Host header"},
+		{"ErrMalformedHeader", []string{"GET /v1/orgs HTTP/1.1\r\nHost: bindery\r\nno colon here\r\n\r\n"}, http.StatusBadRequest, "malformed"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			conn, err := net.Dial("tcp", f.e.Server.Listener.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			br := bufio.NewReader(conn)
+			var res *http.Response
+			for _, req := range c.requests {
+				go conn.Write([]byte(req)) // the server may answer before it read everything
+				if res, err = http.ReadResponse(br, nil); err != nil {
+					t.Fatal(err)
+				}
+				body, _ := io.ReadAll(res.Body)
+				res.Body.Close()
+				res.Body = io.NopCloser(bytes.NewReader(body))
+			}
+			r := testenv.Response{Status: res.StatusCode}
+			r.Body, _ = io.ReadAll(res.Body)
+			if c.status == http.StatusOK {
+				hostileStatus(t, r, http.StatusOK)
+				return
+			}
+			if msg := testenv.CheckError(t, r, c.status); !strings.Contains(msg, c.words) {
+				t.Fatalf("message %q does not say %q", msg, c.words)
+			}
+			if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+				t.Fatalf("Content-Type %q", ct)
+			}
+		})
+	}
+}
+
+// TestHostileRequestsLeaveNoSecretsInTheLog: bodies, tokens and cookies of refused requests never
+// reach a log line (every level captured), and a body that does not decode is logged at info
+// level, saying what was wrong.
+func TestHostileRequestsLeaveNoSecretsInTheLog(t *testing.T) {
+	f := newHostileFixture(t)
+	logged := testenv.CaptureLog(t)
+	const secret = "s3cr3tPayl0adX"
+	org := "/v1/orgs/" + f.org
+	raw := func(a testenv.Actor, method, path, body string, header ...string) testenv.Response {
+		t.Helper()
+		req, err := http.NewRequest(method, f.e.Server.URL+path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		if a.Token != "" {
+			req.Header.Set("Authorization", "Bearer "+a.Token)
+		}
+		for i := 0; i+1 < len(header); i += 2 {
+			req.Header.Set(header[i], header[i+1])
+		}
+		res, err := f.e.Server.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return testenv.Response{Status: res.StatusCode, Body: b}
+	}
+	for _, c := range []struct {
+		name   string
+		send   func() testenv.Response
+		status int
+	}{
+		{"MalformedJSON", func() testenv.Response { return raw(f.admin, "PATCH", org, `{"title":"`+secret) }, 400},
+		{"WrongType", func() testenv.Response { return raw(f.admin, "PATCH", org, `{"title":5,"x":"`+secret+`"}`) }, 400},
+		{"NUL", func() testenv.Response { return raw(f.admin, "PATCH", org, `{"title":"`+secret+`\u0000"}`) }, 400},
+		{"NotUTF8", func() testenv.Response { return raw(f.admin, "PATCH", org, "{\"title\":\""+secret+"\xff\"}") }, 400},
+		{"TooLarge", func() testenv.Response {
+			return raw(f.admin, "PATCH", org, `{"title":"`+secret+strings.Repeat("x", 2<<20)+`"}`)
+		}, 413},
+		{"GraphQLMalformed", func() testenv.Response { return raw(f.admin, "POST", "/graphql", `{"query":"{ viewer { id } }`+secret) }, 400},
+		{"GraphQLWrongType", func() testenv.Response {
+			return raw(f.admin, "POST", "/graphql", `{"query":["`+secret+`"]}`)
+		}, 400},
+		{"WrongToken", func() testenv.Response {
+			return raw(testenv.Actor{Token: "bdy_" + secret}, "GET", org+"?jwt_token="+secret, "")
+		}, 401},
+		{"WrongCookie", func() testenv.Response { return raw(testenv.Actor{}, "GET", org, "", "Cookie", rest.SessionCookie+"="+secret) }, 401},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := c.send()
+			testenv.CheckError(t, r, c.status)
+			if strings.Contains(string(r.Body), secret) {
+				t.Errorf("the answer copies the request: %s", r.Body)
+			}
+		})
+	}
+	out := logged.String()
+	for _, leak := range []string{secret, f.admin.Token} {
+		if strings.Contains(out, leak) {
+			t.Errorf("the log holds %q:\n%s", leak, out)
+		}
+	}
+	if n := strings.Count(out, `level=INFO msg="request body refused"`); n != 7 {
+		t.Errorf("%d refused bodies logged at info level, want 7:\n%s", n, out)
+	}
 }

@@ -433,3 +433,16 @@ func TestImportGraphQL(t *testing.T) {
 		})
 	}
 }
+
+// TestImportUnreachableSaysOnlyThat: an import from a closed port or a name that does not resolve
+// answers "could not connect to HOST", nothing of ports, addresses or DNS servers.
+func TestImportUnreachableSaysOnlyThat(t *testing.T) {
+	closed := closedPort(t)
+	f := newImportFixture(t, allowFetch(t, "127.0.0.2,no-such-host.invalid"))
+	for _, host := range []string{closed, "no-such-host.invalid"} {
+		r := f.e.Do(f.admin, "POST", f.path("/content/import"), map[string]any{"source": "website", "url": "http://" + host + "/"})
+		if msg := testenv.CheckError(t, r, http.StatusBadRequest); msg != "url: could not be imported: could not connect to "+host {
+			t.Errorf("message %q", msg)
+		}
+	}
+}

@@ -21,6 +21,7 @@ import (
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/internal/observe"
 	"github.com/binderyhq/bindery/internal/ratelimit"
+	"github.com/binderyhq/bindery/internal/text"
 )
 
 // Authenticator turns a bearer token into a viewer. It returns an UNAUTHENTICATED apperr for a
@@ -48,8 +49,8 @@ func recoverPanics(next http.Handler) http.Handler {
 func routePattern(r *http.Request) string { return chi.RouteContext(r.Context()).RoutePattern() }
 
 // limitBody refuses bodies over max bytes (uploadMax for content uploads) with 413, and any NUL
-// character in the path, the query or the body (400): text columns cannot hold it, and no field of
-// the API needs it.
+// character or invalid UTF-8 in the path, the query or the body's strings (400, naming the field:
+// text.CheckJSON): text columns cannot hold them, and no field of the API needs them.
 func limitBody(normalMax, uploadMax int64) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -65,23 +66,31 @@ func limitBody(normalMax, uploadMax int64) func(http.Handler) http.Handler {
 				writeError(w, r, apperr.Invalidf("the URL must be valid UTF-8 once decoded"))
 				return
 			}
-			if r.ContentLength > max {
-				writeError(w, r, apperr.TooLargef("request body: must be at most %d bytes", max))
-				return
+			body, err := readBounded(w, r, max)
+			if err == nil {
+				err = text.CheckJSON(body)
 			}
-			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
 			if err != nil {
-				writeError(w, r, apperr.TooLargef("request body: must be at most %d bytes", max))
-				return
-			}
-			if bytes.IndexByte(body, 0) >= 0 || bytes.Contains(body, []byte(`\u0000`)) {
-				writeError(w, r, apperr.Invalidf("request body: must not contain NUL characters"))
+				refuseBody(w, r, err)
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+// readBounded reads a request's body, TOO_LARGE when it is over max bytes (declared or sent).
+func readBounded(w http.ResponseWriter, r *http.Request, max int64) ([]byte, error) {
+	tooLarge := apperr.TooLargef("request body: must be at most %d bytes", max)
+	if r.ContentLength > max {
+		return nil, tooLarge
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
+	if err != nil {
+		return nil, tooLarge
+	}
+	return body, nil
 }
 
 // isUpload reports whether a request may carry file bytes: a content batch of a change request

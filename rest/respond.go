@@ -41,6 +41,15 @@ func writeErrorBody(w http.ResponseWriter, status int, message string) {
 	writeJSON(w, status, body)
 }
 
+// ErrorJSON is the error body of a failure with status and message, for answers written outside a
+// handler (net/http's own, rewritten by server.JSONErrors).
+func ErrorJSON(status int, message string) []byte {
+	var body errorBody
+	body.Error.Code, body.Error.Message = status, message
+	b, _ := json.Marshal(body)
+	return b
+}
+
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)

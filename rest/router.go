@@ -88,7 +88,7 @@ func NewRouter(c Config) http.Handler {
 	r.Get("/v1/docs", docs.servePage)
 	r.Group(func(r chi.Router) {
 		r.Use(authenticate(c.Authenticate, c.AuthenticateSession, c.Resolver.Client, a.origins))
-		r.With(refuseOverBudget).Post("/graphql", c.GraphQL.ServeHTTP)
+		r.With(refuseOverBudget).Post("/graphql", decodeGraphQL(c.GraphQL).ServeHTTP)
 		r.Route("/v1", a.routes)
 	})
 	return r

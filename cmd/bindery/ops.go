@@ -83,10 +83,11 @@ func newListener(ctx context.Context, serves, addr string, h http.Handler) (list
 	if err != nil {
 		return listener{}, err
 	}
+	ln = server.JSONErrors(ln) // net/http's own answers (431, 400) in the API's error shape
 	return listener{serves: serves, ln: ln, srv: &http.Server{
 		Addr: addr, Handler: h,
 		ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 30 * time.Second,
-		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second,
+		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: server.MaxHeaderBytes,
 		// Requests in flight finish when the process is asked to stop: their context is not the
 		// signal's.
 		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },

@@ -20,6 +20,7 @@ import (
 	"github.com/binderyhq/bindery/graph/content/edit"
 	"github.com/binderyhq/bindery/graph/content/importer"
 	"github.com/binderyhq/bindery/internal/fetch"
+	"github.com/binderyhq/bindery/internal/text"
 )
 
 // Limits bound one website import.
@@ -95,7 +96,9 @@ func (c *crawler) page(ctx context.Context, u *url.URL) (*fetched, error) {
 	if res.ContentType != "text/html" && res.ContentType != "application/xhtml+xml" {
 		return nil, fmt.Errorf("%s is not an HTML page (%s)", res.URL.Redacted(), res.ContentType)
 	}
-	converted, err := importer.ConvertHTML(res.URL, res.Body)
+	// A page is not the caller's text: stray NULs and bytes of another encoding are cleaned, not
+	// refused, so that one odd page does not fail the import (decision 210).
+	converted, err := importer.ConvertHTML(res.URL, []byte(text.Clean(string(res.Body))))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", res.URL.Redacted(), err)
 	}
@@ -262,5 +265,5 @@ func fileName(u *url.URL) string {
 	if len(name) > 200 {
 		name = name[len(name)-200:]
 	}
-	return strings.ToValidUTF8(name, "")
+	return text.Clean(name)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/binderyhq/bindery/internal/fetch"
 	"github.com/binderyhq/bindery/internal/fetchtest"
+	"github.com/binderyhq/bindery/internal/text"
 )
 
 // site serves a small documentation site: / links to /a and /b (and elsewhere); /a to /a/deep;
@@ -113,7 +114,7 @@ func TestCrawlStartPage(t *testing.T) {
 		{"/missing", nil, "answered 404"},
 		{"/data.txt", nil, "not an HTML page (text/plain)"},
 		{"/", func(l *Limits) { l.MaxPageBytes = 10 }, "response too large"},
-		{"/slow", func(l *Limits) { l.Timeout = 100 * time.Millisecond }, "deadline exceeded"},
+		{"/slow", func(l *Limits) { l.Timeout = 100 * time.Millisecond }, "could not connect to 127.0.0.2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.start, func(t *testing.T) {
@@ -205,5 +206,34 @@ func TestFileName(t *testing.T) {
 		if got := fileName(&url.URL{Path: in}); got != want {
 			t.Errorf("fileName(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestCrawlCleansText: a page's NULs and bytes of another encoding (Latin-1 here), and an image
+// name decoded from its URL, are cleaned into text every database stores (decision 210).
+func TestCrawlCleansText(t *testing.T) {
+	s := fetchtest.Serve(t, "127.0.0.2", fetchtest.Site{Pages: map[string]string{
+		"/": "<title>Caf\xe9\x00</title><main><h1>Men\xfc</h1><p>a\x00b &#0; <img src=\"/img/x%00y%ff.png\"></p></main>",
+	}, Files: map[string]fetchtest.File{"/img/x\x00y\xff.png": {ContentType: "image/png", Data: []byte("PNG")}}})
+	allow, err := fetch.ParseAllow("127.0.0.2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _ := url.Parse(s.URL + "/")
+	r, err := Crawl(context.Background(), fetch.New(allow), u, DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Site.Pages) != 1 || len(r.Site.Files) != 1 {
+		t.Fatalf("pages %d, files %d", len(r.Site.Pages), len(r.Site.Files))
+	}
+	p, f := r.Site.Pages[0], r.Site.Files[0]
+	for _, s := range []string{p.Title, p.Markdown, f.Name} {
+		if text.Problem(s) != "" {
+			t.Fatalf("not clean: %q", s)
+		}
+	}
+	if p.Title != "Caf\uFFFD" || !strings.Contains(p.Markdown, "Men\uFFFD") || !strings.Contains(p.Markdown, "ab") {
+		t.Fatalf("title %q, markdown %q", p.Title, p.Markdown)
 	}
 }

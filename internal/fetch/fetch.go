@@ -195,7 +195,7 @@ func (c *Client) Get(ctx context.Context, u *url.URL, max int64) (*Response, err
 	req.Header.Set("User-Agent", userAgent)
 	res, err := c.http.Do(req)
 	if err != nil {
-		return nil, err
+		return nil, requestError(u, err)
 	}
 	defer res.Body.Close()
 	if res.ContentLength > max {
@@ -209,6 +209,51 @@ func (c *Client) Get(ctx context.Context, u *url.URL, max int64) (*Response, err
 		return nil, fmt.Errorf("%w: %s is more than %d bytes", ErrTooLarge, res.Request.URL.Redacted(), max)
 	}
 	return &Response{URL: res.Request.URL, Status: res.StatusCode, ContentType: mediaType(res.Header.Get("Content-Type")), Body: body}, nil
+}
+
+// requestError is what a caller learns of a request that got no answer. A refused destination says
+// why (with no address: which address a name resolves to is the server's network's business); any
+// other failure — DNS, a closed or filtered port, TLS, an answer that is not HTTP — is "could not
+// connect to HOST", so that nobody learns through an import which ports of a host are open or
+// which DNS server this server asks. Only the request's own deadline stays visible to errors.Is.
+func requestError(u *url.URL, err error) error {
+	host := u.Host
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		if at, perr := url.Parse(ue.URL); perr == nil {
+			host = at.Host // a redirect's destination
+		}
+	}
+	var op *net.OpError
+	switch {
+	case errors.Is(err, ErrRefused) && errors.As(err, &op):
+		return fmt.Errorf("%w: %s is not a public address", ErrRefused, host)
+	case errors.Is(err, ErrRefused) && ue != nil:
+		return ue.Err // the redirect check's own words
+	}
+	return &unreachableError{host: host, deadline: errors.Is(err, context.DeadlineExceeded)}
+}
+
+// unreachableError is a request that got no answer from host.
+type unreachableError struct {
+	host     string
+	// deadline: the request's deadline passed (the caller's own bound; the dialer's and the
+	// header timeouts, shorter, are not it).
+	deadline bool
+}
+
+func (e *unreachableError) Error() string {
+	if e.deadline {
+		return "could not connect to " + e.host + " in the time allowed"
+	}
+	return "could not connect to " + e.host
+}
+
+func (e *unreachableError) Unwrap() error {
+	if e.deadline {
+		return context.DeadlineExceeded
+	}
+	return nil
 }
 
 // mediaType is the lower-case media type of a Content-Type header ("text/html").

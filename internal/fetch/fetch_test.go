@@ -163,3 +163,45 @@ func TestGetGuards(t *testing.T) {
 		})
 	}
 }
+
+// TestGetHidesWhyItCouldNotConnect: a closed port, a port answering something else than HTTP and
+// a name that does not resolve all read "could not connect to HOST", and a refused name says so
+// without its address: a caller learns neither which ports are open nor where the DNS answers.
+func TestGetHidesWhyItCouldNotConnect(t *testing.T) {
+	closed, err := net.Listen("tcp", "127.0.0.2:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closedAddr := closed.Addr().String()
+	closed.Close()
+	notHTTP, err := net.Listen("tcp", "127.0.0.2:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer notHTTP.Close()
+	go func() {
+		for {
+			c, err := notHTTP.Accept()
+			if err != nil {
+				return
+			}
+			c.Write([]byte("SSH-2.0-OpenSSH_9.6\r\n"))
+			c.Close()
+		}
+	}()
+	allow, err := ParseAllow("127.0.0.2,no-such-host.invalid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ url, want string }{
+		{"http://" + closedAddr + "/", "could not connect to " + closedAddr},
+		{"http://" + notHTTP.Addr().String() + "/", "could not connect to " + notHTTP.Addr().String()},
+		{"http://no-such-host.invalid/", "could not connect to no-such-host.invalid"},
+		{"http://localhost:1/", "refused: localhost:1 is not a public address"},
+	} {
+		_, err := New(allow).Get(context.Background(), mustURL(t, c.url), 1024)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s: err %v, want %q", c.url, err, c.want)
+		}
+	}
+}

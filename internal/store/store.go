@@ -80,6 +80,7 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 		st.Driver = newHookedDriver(drv, o.Hooks)
 	}
 	st.Client = ent.NewClient(ent.Driver(st.Driver))
+	st.Client.Use(storableText)
 	if st.Blobs, err = st.OpenBlobs(ctx, o.Blobs); err != nil {
 		drv.Close()
 		return nil, err

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/binderyhq/bindery/graph/blob"
+	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/store"
 	"github.com/binderyhq/bindery/internal/testenv"
 )
@@ -100,4 +102,28 @@ func TestBlobStores(t *testing.T) {
 		t.Fatal(err)
 	}
 	st2.Close()
+}
+
+// TestStorableText: whatever path writes through the client (here the command line's bootstrap),
+// a string that is not text is refused naming the field, before either database sees it, and
+// nothing of the transaction stays.
+func TestStorableText(t *testing.T) {
+	st, err := store.Open(context.Background(), store.Options{DataDir: t.TempDir(), DSN: testenv.PostgresDSN(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for _, c := range []struct{ name, org, want string }{
+		{"Ada\x00", "Acme", "display_name: must not contain NUL characters (one at byte 3)"},
+		{"Ada", "Ac\xffme", "title: must be valid UTF-8 (an invalid byte at 2)"},
+	} {
+		_, _, _, err := accounts.Bootstrap(context.Background(), st.Client, "ada@example.com", c.name, c.org)
+		if e := apperr.As(err); e == nil || e.Kind != apperr.Invalid || e.Message != c.want {
+			t.Errorf("%q, %q: got %v, want %q", c.name, c.org, err, c.want)
+		}
+	}
+	sys := accounts.System(context.Background())
+	if n := st.Client.Organization.Query().CountX(sys); n != 0 {
+		t.Fatalf("%d organizations stored", n)
+	}
 }

@@ -66,6 +66,8 @@ func NewOn(tb testing.TB, so store.Options, opts ...func(*server.Options)) *Env 
 		f(&o)
 	}
 	e.Server = httptest.NewUnstartedServer(nil)
+	e.Server.Listener = server.JSONErrors(e.Server.Listener) // as `bindery serve` listens
+	e.Server.Config.MaxHeaderBytes = server.MaxHeaderBytes
 	o.BaseURL = "http://" + e.Server.Listener.Addr().String()
 	e.Server.Config.Handler, e.Jobs = server.New(e.Store, o)
 	e.Server.Start()

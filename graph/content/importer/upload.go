@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/binderyhq/bindery/graph/content/edit"
+	"github.com/binderyhq/bindery/internal/text"
 )
 
 // Bounds of an upload.
@@ -52,10 +53,11 @@ func FromUploads(files []Upload) (Site, error) {
 		}
 		loc := &url.URL{Scheme: "file", Path: "/" + p}
 		if isMarkdown(p) {
-			if !utf8.Valid(f.Data) {
-				return s, fmt.Errorf("%s: is not UTF-8 text", p)
+			md := string(f.Data)
+			if problem := text.Problem(md); problem != "" {
+				return s, fmt.Errorf("%s: %s", p, problem)
 			}
-			s.Pages = append(s.Pages, Page{Location: loc, Title: titleFromPath(p), Markdown: string(f.Data)})
+			s.Pages = append(s.Pages, Page{Location: loc, Title: titleFromPath(p), Markdown: md})
 			continue
 		}
 		if len(f.Data) > edit.MaxFileSize {
@@ -74,8 +76,10 @@ func FromUploads(files []Upload) (Site, error) {
 func cleanPath(p string) (string, error) {
 	clean := path.Clean(strings.ReplaceAll(p, `\`, "/"))
 	switch {
-	case p == "" || len(p) > maxPathLength || !utf8.ValidString(p) || strings.ContainsRune(p, 0):
-		return "", fmt.Errorf("%q: a path is 1 to %d bytes of UTF-8", truncate(p), maxPathLength)
+	case p == "" || len(p) > maxPathLength:
+		return "", fmt.Errorf("%q: a path is 1 to %d bytes", truncate(p), maxPathLength)
+	case text.Problem(p) != "":
+		return "", fmt.Errorf("%q: a path %s", truncate(p), text.Problem(p))
 	case strings.HasPrefix(clean, "/") || clean == ".." || strings.HasPrefix(clean, "../") || clean == ".":
 		return "", fmt.Errorf("%q: a path must stay inside the upload (no leading / or ..)", truncate(p))
 	}

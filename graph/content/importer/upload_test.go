@@ -96,7 +96,10 @@ func TestFromUploadsRefuses(t *testing.T) {
 		{"parent path", []Upload{{Path: "../a.md"}}, "must stay inside"},
 		{"absolute path", []Upload{{Path: "/etc/a.md"}}, "must stay inside"},
 		{"empty path", []Upload{{Path: ""}}, "a path is 1 to"},
-		{"not UTF-8", []Upload{{Path: "a.md", Data: []byte{0xff, 0xfe}}}, "a.md: is not UTF-8"},
+		{"not UTF-8", []Upload{{Path: "a.md", Data: []byte{0xff, 0xfe}}}, "a.md: must be valid UTF-8 (an invalid byte at 0)"},
+		{"NUL", []Upload{{Path: "a.md", Data: []byte("# nul\x00title")}}, "a.md: must not contain NUL characters (one at byte 5)"},
+		{"NUL in a path", []Upload{{Path: "a\x00.md"}}, `"a\x00.md": a path must not contain NUL`},
+		{"path not UTF-8", []Upload{{Path: "a\xff.md"}}, `"a\xff.md": a path must be valid UTF-8`},
 		{"large file", []Upload{{Path: "big.bin", Data: make([]byte, edit.MaxFileSize+1)}}, fmt.Sprintf("big.bin: is %d bytes", edit.MaxFileSize+1)},
 		{"too many", make([]Upload, MaxUploadFiles+1), "at most 1000 files"},
 	}
