@@ -547,7 +547,9 @@ func TestHostileRequestsLeaveNoSecretsInTheLog(t *testing.T) {
 		{"WrongToken", func() testenv.Response {
 			return raw(testenv.Actor{Token: "bdy_" + secret}, "GET", org+"?jwt_token="+secret, "")
 		}, 401},
-		{"WrongCookie", func() testenv.Response { return raw(testenv.Actor{}, "GET", org, "", "Cookie", rest.SessionCookie+"="+secret) }, 401},
+		{"WrongCookie", func() testenv.Response {
+			return raw(testenv.Actor{}, "GET", org, "", "Cookie", rest.SessionCookie+"="+secret)
+		}, 401},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := c.send()

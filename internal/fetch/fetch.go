@@ -236,7 +236,7 @@ func requestError(u *url.URL, err error) error {
 
 // unreachableError is a request that got no answer from host.
 type unreachableError struct {
-	host     string
+	host string
 	// deadline: the request's deadline passed (the caller's own bound; the dialer's and the
 	// header timeouts, shorter, are not it).
 	deadline bool

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/binderyhq/bindery/graph/blob"
 	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/graph/blob"
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/store"
 	"github.com/binderyhq/bindery/internal/testenv"
