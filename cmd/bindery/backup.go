@@ -34,7 +34,9 @@ func backupCmd(ctx context.Context, args []string) error {
 	if sf.db != "" && !store.IsPostgres(sf.db) {
 		return fmt.Errorf("--db: %q is not a postgres:// URL (leave it empty for the embedded SQLite database)", sf.db)
 	}
-	o := backup.Options{DataDir: sf.data, Postgres: sf.db != "", TempDir: filepath.Dir(*out), Version: server.Version}
+	where := blobsOf(sf)
+	o := backup.Options{DataDir: sf.data, Postgres: sf.db != "", NoBlobs: where != store.BlobsDir,
+		TempDir: filepath.Dir(*out), Version: server.Version}
 	report := stdout
 	var m backup.Manifest
 	var err error
@@ -49,6 +51,10 @@ func backupCmd(ctx context.Context, args []string) error {
 	}
 	if o.Postgres {
 		fmt.Fprintln(stderr, pgDumpAdvice)
+	}
+	if o.NoBlobs {
+		fmt.Fprintf(stderr, "File bytes are not in the data directory (--blobs %s): the archive holds none; "+
+			"they are in the database's backup, or back up the object store apart.\n", where)
 	}
 	return encodeLine(report, map[string]any{"backup": *out, "manifest": m})
 }
@@ -98,4 +104,17 @@ func restoreCmd(ctx context.Context, args []string) error {
 		fmt.Fprintln(stderr, pgDumpAdvice)
 	}
 	return printJSON(map[string]any{"restored": *data, "manifest": m})
+}
+
+// blobsOf is where the server keeps file bytes, as `serve` with the same flags decides it
+// (store.DefaultBlobs); blobs an earlier version left in the data directory are archived.
+func blobsOf(sf storeFlags) string {
+	if sf.blobs.where != "" {
+		return sf.blobs.where
+	}
+	where, err := store.DefaultBlobs(sf.data, sf.db != "")
+	if err != nil {
+		return store.BlobsDir
+	}
+	return where
 }

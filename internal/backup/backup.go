@@ -65,10 +65,13 @@ type Manifest struct {
 // Options say what to back up.
 type Options struct {
 	DataDir  string
-	Postgres bool   // the database is PostgreSQL: the archive holds the blobs only
-	TempDir  string // where the SQLite snapshot waits before it is archived (default DataDir)
-	Version  string // of this server, recorded in the manifest
-	Now      func() time.Time
+	Postgres bool // the database is PostgreSQL: the archive holds the blobs only
+	// NoBlobs: file bytes are not in the data directory (they are in the database, which the
+	// snapshot or pg_dump holds, or in an object store backed up apart): the archive holds none.
+	NoBlobs bool
+	TempDir string // where the SQLite snapshot waits before it is archived (default DataDir)
+	Version string // of this server, recorded in the manifest
+	Now     func() time.Time
 }
 
 // blob is a file of the blob store.
@@ -100,6 +103,9 @@ func Write(ctx context.Context, w io.Writer, o Options) (Manifest, error) {
 	}
 	if err != nil {
 		return m, err
+	}
+	if o.NoBlobs {
+		blobs = nil
 	}
 	for _, b := range blobs {
 		m.Blobs++

@@ -43,14 +43,20 @@ func (s *Store) OpenBlobs(ctx context.Context, where string) (blob.Store, error)
 	return nil, fmt.Errorf("--blobs: %q is not db, dir, an absolute directory or s3://bucket/prefix", where)
 }
 
-// defaultBlobs is where file bytes live when --blobs is not given: the directory on SQLite, the
-// database on PostgreSQL. A PostgreSQL server whose data directory still holds blobs of an
-// earlier version (which kept them there) refuses to start rather than lose sight of them.
+// defaultBlobs is where file bytes live when --blobs is not given (DefaultBlobs).
 func (s *Store) defaultBlobs() (string, error) {
-	if s.raw.Dialect() != dialect.Postgres {
+	return DefaultBlobs(s.o.DataDir, s.raw.Dialect() == dialect.Postgres)
+}
+
+// DefaultBlobs is where file bytes live when --blobs is not given: the directory on SQLite, the
+// database on PostgreSQL. A PostgreSQL server whose data directory still holds blobs of an
+// earlier version (which kept them there) refuses to start rather than lose sight of them: the
+// error says so.
+func DefaultBlobs(dataDir string, postgres bool) (string, error) {
+	if !postgres {
 		return BlobsDir, nil
 	}
-	dir := filepath.Join(s.o.DataDir, "blobs")
+	dir := filepath.Join(dataDir, "blobs")
 	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
 		return "", fmt.Errorf("file bytes are in %s, where earlier versions kept them: keep them there with --blobs dir, "+
 			"or copy them to the database with `bindery blobs migrate --blobs dir --to db` and remove the directory", dir)
