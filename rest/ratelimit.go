@@ -18,7 +18,7 @@ type RateLimit struct {
 
 // unmetered are the paths of static assets and health checks: serving them costs less than
 // counting them, and a probe must never be refused.
-var unmetered = []string{"/graphql/assets/", "/sites/~assets/", "/healthz", "/readyz", "/livez", "/metrics"}
+var unmetered = []string{"/graphql/assets/", "/sites/~assets/", "/healthz", "/readyz", "/metrics"}
 
 // meter charges every request but the unmetered ones to a budget, and sets the X-RateLimit-*
 // headers: a request without API credentials to its client address, here; an API request with
