@@ -94,7 +94,7 @@ func TestAuthoringBatch(t *testing.T) {
 		map[string]any{"operation": "insert_files", "files": []any{map[string]any{"ref": "diagram", "name": "d.png",
 			"contentType": "image/png", "base64": base64.StdEncoding.EncodeToString(png)}}},
 	)
-	if got := f.pages(t, "1"); strings.Join(got, ",") != "guides,guides/introduction" {
+	if got := f.pages(t, "1"); strings.Join(got, ",") != "guides,guides/intro" {
 		t.Errorf("change request pages = %v", got)
 	}
 	if got := f.pages(t, ""); len(got) != 0 {
@@ -336,6 +336,42 @@ func TestAuthoringGraphQL(t *testing.T) {
 		map[string]any{"s": f.space})
 	if r.Code() != "BAD_REQUEST" {
 		t.Errorf("merging twice: code %q", r.Code())
+	}
+}
+
+// TestAuthoringTitleAndHeading: the title a change gives names the page over a leading heading of
+// its Markdown, through REST and GraphQL alike; without one the heading names it (decision 290).
+func TestAuthoringTitleAndHeading(t *testing.T) {
+	f := newCRFixture(t)
+	f.create(t, f.admin, "")
+	answer := f.edit(t, f.admin, "1",
+		insert("Install", "# Installation guide\n\nRun it.\n"),
+		map[string]any{"operation": "insert_page", "document": map[string]any{"markdown": "# Usage\n\nUse it.\n"}})
+	r := f.e.GraphQL(f.admin, `mutation($s: ID!) {
+		editChangeRequestContent(spaceId: $s, changeRequest: "1", changes: [
+			{operation: insert_page, title: "FAQ", markdown: "# Questions\n\nAsk."}]) { changes { pageId } }
+	}`, map[string]any{"s": f.space})
+	if len(r.Errors) > 0 {
+		t.Fatalf("errors: %v", r.Errors)
+	}
+	var gql struct {
+		Edit struct{ Changes []struct{ PageID string } } `json:"editChangeRequestContent"`
+	}
+	if err := json.Unmarshal(r.Data, &gql); err != nil || len(gql.Edit.Changes) != 1 {
+		t.Fatalf("answer %s: %v", r.Data, err)
+	}
+	if got := f.pages(t, "1"); strings.Join(got, ",") != "install,usage,faq" {
+		t.Errorf("pages %v: slugs follow the titles", got)
+	}
+	want := map[string]string{
+		createdID(t, answer, 0):    "# Install\n\n# Installation guide\n\nRun it.\n",
+		createdID(t, answer, 1):    "# Usage\n\nUse it.\n",
+		gql.Edit.Changes[0].PageID: "# FAQ\n\n# Questions\n\nAsk.",
+	}
+	for page, md := range want {
+		if got := f.markdown(t, "1", page); got != md {
+			t.Errorf("page %s as Markdown = %q, want %q", page, got, md)
+		}
 	}
 }
 

@@ -145,28 +145,35 @@ type ContentAccessEdge struct {
 	Node   *ContentAccess `json:"node"`
 }
 
-// One change of a content batch. insert_page: title, markdown (its front matter and leading heading win
-// over title and description), into (parent page id or ref; top level when absent), at (index among
-// siblings; end when absent), ref (a name links in the same batch may use: ./<ref>.md). update_page: page
-// and the fields to change; into moves it (null: to the top level), at places it. delete_page: page (with
-// its subpages). revert_page: page, revision (default: the change request's base). insert_files: files.
+// One change of a content batch. insert_page: title, markdown, into (parent page id or ref; top level
+// when absent), at (index among siblings; end when absent), ref (a name links in the same batch may use:
+// ./<ref>.md). update_page: page and the fields to change; into moves it (null: to the top level), at
+// places it. delete_page: page (with its subpages). revert_page: page, revision (default: the change
+// request's base). insert_files: files.
 type ContentChangeInput struct {
-	Operation   ContentOperation           `json:"operation"`
-	Page        *string                    `json:"page,omitempty"`
-	Ref         *string                    `json:"ref,omitempty"`
-	Into        graphql.Omittable[*string] `json:"into,omitempty"`
-	At          *int                       `json:"at,omitempty"`
-	Title       *string                    `json:"title,omitempty"`
-	Slug        *string                    `json:"slug,omitempty"`
-	Emoji       *string                    `json:"emoji,omitempty"`
-	Description *string                    `json:"description,omitempty"`
-	Hidden      *bool                      `json:"hidden,omitempty"`
-	NoIndex     *bool                      `json:"noIndex,omitempty"`
+	Operation ContentOperation           `json:"operation"`
+	Page      *string                    `json:"page,omitempty"`
+	Ref       *string                    `json:"ref,omitempty"`
+	Into      graphql.Omittable[*string] `json:"into,omitempty"`
+	At        *int                       `json:"at,omitempty"`
+	// The page's title (1..256 characters, trimmed). It wins over a leading heading of markdown: a
+	// heading that repeats it (letter case aside) is dropped from the body, any other stays in the body.
+	// A title in markdown's front matter wins over it. An inserted page without any is "Untitled".
+	Title *string `json:"title,omitempty"`
+	Slug  *string `json:"slug,omitempty"`
+	Emoji *string `json:"emoji,omitempty"`
+	// The page's description; a description in markdown's front matter wins over it.
+	Description *string `json:"description,omitempty"`
+	Hidden      *bool   `json:"hidden,omitempty"`
+	NoIndex     *bool   `json:"noIndex,omitempty"`
 	// The page's adaptive-content condition (expr, 1..1024 characters): readers of a published site whose claims do not satisfy it do not see the page or its subpages. Empty removes it.
-	Condition *string            `json:"condition,omitempty"`
-	Markdown  *string            `json:"markdown,omitempty"`
-	Files     []*FileUploadInput `json:"files,omitempty"`
-	Revision  *string            `json:"revision,omitempty"`
+	Condition *string `json:"condition,omitempty"`
+	// The page's Markdown. Its front matter (title, description) sets those fields; without a title
+	// (neither the change's nor the front matter's) a leading level-1 heading is the title and leaves
+	// the body.
+	Markdown *string            `json:"markdown,omitempty"`
+	Files    []*FileUploadInput `json:"files,omitempty"`
+	Revision *string            `json:"revision,omitempty"`
 }
 
 // The result of an import.
@@ -1253,7 +1260,9 @@ type ContentImportSource string
 const (
 	// A website: the page at url and the same-site pages it links to, with their images.
 	ContentImportSourceWebsite ContentImportSource = "website"
-	// Uploaded Markdown files (files or zip), laid out as Git Sync lays out a space.
+	// Uploaded Markdown files (files or zip), laid out as Git Sync lays out a space. A page's title is
+	// its front matter's title, else its leading level-1 heading (which leaves the body), else its
+	// file name (its folder's for a README.md).
 	ContentImportSourceMarkdown ContentImportSource = "markdown"
 )
 

@@ -277,11 +277,12 @@ func boolInt(v bool) int {
 	return 0
 }
 
-// setFields applies a change's fields to p. The Markdown document's own title and description
-// win over the fields', as in the reference client.
+// setFields applies a change's fields to p. The Markdown's front matter wins over the fields, as
+// in the reference client; its leading heading names the page only when the change gives no
+// title (decision 290).
 func (b *batch) setFields(p *tree.Page, f Fields) error {
 	if f.Markdown != nil {
-		doc := markdown.Parse(*f.Markdown)
+		doc := parseDocument(*f.Markdown, f.Title)
 		if doc.Title != "" {
 			f.Title = &doc.Title
 		}
@@ -307,6 +308,14 @@ func (b *batch) setFields(p *tree.Page, f Fields) error {
 		p.Slug = *f.Slug
 	}
 	return nil
+}
+
+// parseDocument splits a change's Markdown, with the change's title when it has one.
+func parseDocument(md string, title *string) markdown.Parsed {
+	if title != nil {
+		return markdown.ParseWithTitle(md, *title)
+	}
+	return markdown.Parse(md)
 }
 
 func set[T any](dst *T, v *T) {

@@ -55,8 +55,9 @@ type Fields struct {
 	Hidden, NoIndex                 *bool
 	// Condition is the page's adaptive-content condition; "" removes it.
 	Condition *string
-	// Markdown is the page's document. Its front matter and leading heading take precedence over
-	// Title and Description, as in the reference client.
+	// Markdown is the page's document. Its front matter takes precedence over Title and
+	// Description, as in the reference client; its leading heading is the title only when Title
+	// is nil (decision 290).
 	Markdown *string
 }
 

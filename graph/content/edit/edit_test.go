@@ -95,6 +95,35 @@ func TestInsertPages(t *testing.T) {
 	}
 }
 
+// TestTitleAndHeading: a change's title names the page whatever heading its Markdown starts with
+// (the heading stays in the body unless it repeats the title); without a title the heading names
+// it; front matter wins over both (decision 290).
+func TestTitleAndHeading(t *testing.T) {
+	o := apply(t,
+		Change{Op: OpInsertPage, Fields: Fields{Title: ptr("Install"), Markdown: ptr("# Installation guide\n\nRun it.\n")}},
+		Change{Op: OpInsertPage, Fields: Fields{Title: ptr("Usage"), Markdown: ptr("# Usage\n\nUse it.\n")}},
+		Change{Op: OpInsertPage, Fields: Fields{Markdown: ptr("# FAQ\n\nAsk.\n")}},
+		Change{Op: OpInsertPage, Fields: Fields{Title: ptr("Field"), Markdown: ptr("---\ntitle: Front matter\n---\nText\n")}},
+		Change{Op: OpUpdatePage, Page: "api", Fields: Fields{Title: ptr("API"), Markdown: ptr("# Endpoints\n\nGET /\n")}},
+	)
+	want := map[string][2]string{ // id → title, body
+		"n1":  {"Install", "# Installation guide\n\nRun it.\n"},
+		"n2":  {"Usage", "Use it.\n"},
+		"n3":  {"FAQ", "Ask.\n"},
+		"n4":  {"Front matter", "Text\n"},
+		"api": {"API", "# Endpoints\n\nGET /\n"},
+	}
+	for id, w := range want {
+		p := o.Tree.Page(id)
+		if got := [2]string{p.Title, o.Bodies[p.Body]}; got != w {
+			t.Errorf("page %s: title, body = %q, want %q", id, got, w)
+		}
+	}
+	if got := o.Tree.Page("n1").Slug; got != "install" {
+		t.Errorf("slug %q: it follows the title given", got)
+	}
+}
+
 func TestUpdateMoveDelete(t *testing.T) {
 	o := apply(t,
 		Change{Op: OpUpdatePage, Page: "api", IntoSet: true, Into: "guides", At: ptr(0), Fields: Fields{Title: ptr("  Reference ")}},

@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -24,6 +25,24 @@ func FuzzParse(f *testing.F) {
 		p := Parse(md)
 		if back := Parse(Render(p)); back != p {
 			t.Fatalf("Parse(%q) = %+v\nRender: %q\nParse again: %+v", md, p, Render(p), back)
+		}
+	})
+}
+
+// FuzzParseWithTitle: a page split with the title of its change renders to Markdown that reads
+// back the same, whatever heading the body starts with.
+func FuzzParseWithTitle(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s, "Title")
+		f.Add(s, "H")
+	}
+	f.Fuzz(func(t *testing.T, md, title string) {
+		if title != strings.TrimSpace(title) || title == "" {
+			return // the batch trims a title and refuses an empty one
+		}
+		p := ParseWithTitle(md, title)
+		if back := Parse(Render(p)); back != p {
+			t.Fatalf("ParseWithTitle(%q, %q) = %+v\nRender: %q\nParse again: %+v", md, title, p, Render(p), back)
 		}
 	})
 }

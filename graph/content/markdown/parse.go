@@ -23,6 +23,20 @@ type Parsed struct {
 // dropped, escapes decoded) is the title. Blank lines left at the top of the body by what was
 // removed are dropped too.
 func Parse(markdown string) Parsed {
+	return split(markdown, nil)
+}
+
+// ParseWithTitle is Parse for a document sent with a title of its own (a content change's
+// `title`), which a leading H1 does not replace (decision 290): the H1 stays in the body as
+// content, unless it reads as title (letter case aside) and would only repeat it. Title is the
+// front matter's title when it has one (front matter is the document's metadata and wins, as Parse
+// has it), else title.
+func ParseWithTitle(markdown, title string) Parsed {
+	return split(markdown, &title)
+}
+
+// split is Parse, or ParseWithTitle when given names the title.
+func split(markdown string, given *string) Parsed {
 	fields, body, removed := splitFrontMatter(markdown)
 	p := Parsed{Title: fields["title"], Description: fields["description"]}
 	if isEmoji(fields["icon"]) {
@@ -31,8 +45,11 @@ func Parse(markdown string) Parsed {
 		p.Icon = fields["icon"]
 	}
 	if p.Title == "" {
-		if title, rest, ok := leadingTitle(body); ok {
+		if title, rest, ok := leadingTitle(body); ok && (given == nil || repeats(title, *given)) {
 			p.Title, body, removed = title, rest, true
+		}
+		if given != nil {
+			p.Title, removed = *given, true // Render puts the title above the body, as a heading
 		}
 	}
 	if removed {
@@ -40,6 +57,12 @@ func Parse(markdown string) Parsed {
 	}
 	p.Body = body
 	return p
+}
+
+// repeats reports whether a heading's text is the given title, but for letter case and the
+// spaces around it.
+func repeats(heading, title string) bool {
+	return strings.EqualFold(heading, strings.TrimSpace(title))
 }
 
 // Render is the inverse used for `format=markdown` output: "# {title}\n\n{body}", after a front

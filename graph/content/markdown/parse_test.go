@@ -48,6 +48,32 @@ func TestParse(t *testing.T) {
 	}
 }
 
+// TestParseWithTitle: a title sent with the document is kept; a leading H1 is content then,
+// unless it only repeats the title; the front matter's title still wins.
+func TestParseWithTitle(t *testing.T) {
+	tests := []struct {
+		name, md, title string
+		want            Parsed
+	}{
+		{"HeadingStaysContent", "# Installation guide\n\nRun it.\n", "Install",
+			Parsed{Title: "Install", Body: "# Installation guide\n\nRun it.\n"}},
+		{"HeadingRepeatsTitle", "# Install\n\nRun it.\n", "Install", Parsed{Title: "Install", Body: "Run it.\n"}},
+		{"RepeatsButForCase", "# getting Started\n\nText", " Getting started ", Parsed{Title: " Getting started ", Body: "Text"}},
+		{"NoHeading", "Just text.", "Notes", Parsed{Title: "Notes", Body: "Just text."}},
+		{"FrontMatterTitleWins", "---\ntitle: From YAML\ndescription: d\n---\n# Install\n", "Install",
+			Parsed{Title: "From YAML", Description: "d", Body: "# Install\n"}},
+		{"FrontMatterWithoutTitle", "---\ndescription: d\n---\n\n# Other\n\nText", "Mine",
+			Parsed{Title: "Mine", Description: "d", Body: "# Other\n\nText"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := ParseWithTitle(tt.md, tt.title); got != tt.want {
+				t.Errorf("ParseWithTitle(%q, %q)\n got %+v\nwant %+v", tt.md, tt.title, got, tt.want)
+			}
+		})
+	}
+}
+
 func TestRender(t *testing.T) {
 	tests := []struct {
 		name string
