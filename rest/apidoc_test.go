@@ -44,6 +44,7 @@ func TestAPIDocument(t *testing.T) {
 		t.Errorf("servers %+v, want %s/v1", doc.Servers, e.Server.URL)
 	}
 	t.Run("EveryRoute", func(t *testing.T) { checkEveryRoute(t, doc) })
+	t.Run("TitleRule", func(t *testing.T) { checkTitleRuleDescribed(t, doc) })
 	t.Run("PublicRoutes", func(t *testing.T) {
 		for path, item := range doc.Paths {
 			for method, op := range item {
@@ -55,6 +56,35 @@ func TestAPIDocument(t *testing.T) {
 			}
 		}
 	})
+}
+
+// checkTitleRuleDescribed: the content batch's fields say which title wins (decision 290).
+func checkTitleRuleDescribed(t *testing.T, doc servedDocument) {
+	var body struct {
+		RequestBody struct {
+			Content map[string]struct {
+				Schema struct {
+					Properties struct {
+						Changes struct {
+							Items struct {
+								Properties map[string]struct{ Description string }
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	op, _ := json.Marshal(doc.Paths["/spaces/{spaceId}/change-requests/{changeRequestId}/content"]["post"])
+	if err := json.Unmarshal(op, &body); err != nil {
+		t.Fatal(err)
+	}
+	change := body.RequestBody.Content["application/json"].Schema.Properties.Changes.Items.Properties
+	for field, want := range map[string]string{"title": "wins over a leading heading", "document": "a leading level-1 heading is the title"} {
+		if got := change[field].Description; !strings.Contains(got, want) {
+			t.Errorf("changes[].%s is described %q, without %q", field, got, want)
+		}
+	}
 }
 
 // checkEveryRoute holds the document to the router: each route of /v1 is one operation, under

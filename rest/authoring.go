@@ -29,14 +29,14 @@ type contentChange struct {
 	Ref         string           `json:"ref"`
 	Into        nullable[string] `json:"into"`
 	At          *int             `json:"at"`
-	Title       *string          `json:"title"`
+	Title       *string          `json:"title" doc:"The page's title (1..256 characters, trimmed). It wins over a leading heading of document.markdown: a heading that repeats it (letter case aside) is dropped from the body, any other stays in the body. A title in the Markdown's front matter wins over it. An inserted page without any is Untitled."`
 	Slug        *string          `json:"slug"`
 	Emoji       *string          `json:"emoji"`
-	Description *string          `json:"description"`
+	Description *string          `json:"description" doc:"The page's description; a description in the Markdown's front matter wins over it."`
 	Hidden      *bool            `json:"hidden"`
 	NoIndex     *bool            `json:"noIndex"`
 	Condition   *string          `json:"condition"`
-	Document    *document        `json:"document"`
+	Document    *document        `json:"document" doc:"The page as document.markdown. Its front matter (title, description) sets those fields; without a title (neither the change's nor the front matter's) a leading level-1 heading is the title and leaves the body."`
 	Files       []fileUpload     `json:"files"`
 	Revision    string           `json:"revision"`
 	Block       []string         `json:"block"`

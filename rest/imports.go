@@ -12,7 +12,7 @@ import (
 // importBody is the body of importContent and importContentInChangeRequest: spec/02's
 // {url, source}, and for uploaded Markdown (source "markdown") files or a zip in base64.
 type importBody struct {
-	Source *string `json:"source"`
+	Source *string `json:"source" doc:"website (with url) or markdown (with files or zip). An imported Markdown page's title is its front matter's title, else its leading level-1 heading (which leaves the body), else its file name (its folder's for a README.md)."`
 	URL    *string `json:"url"`
 	Files  []struct {
 		Path   string `json:"path"`

@@ -89,6 +89,7 @@ type wire struct {
 	Hidden   string            `json:"-"`
 	Custom   custom            `json:"custom"`
 	Items    []map[string]bool `json:"items"`
+	Doc      string            `json:"doc,omitempty" doc:"What it is."`
 }
 
 type custom struct{}
@@ -111,6 +112,7 @@ func TestSchemaOf(t *testing.T) {
 			"self":     Schema{"type": "object"},
 			"custom":   Schema{"type": "string", "enum": []any{"a"}},
 			"items":    Schema{"type": "array", "items": Schema{"type": "object", "additionalProperties": Schema{"type": "boolean"}}},
+			"doc":      Schema{"type": "string", "description": "What it is."},
 		}}
 	if !reflect.DeepEqual(got, want) {
 		a, _ := json.Marshal(got)

@@ -3,6 +3,7 @@ package apidoc
 import (
 	"encoding"
 	"encoding/json"
+	"maps"
 	"path"
 	"reflect"
 	"strings"
@@ -27,7 +28,8 @@ var (
 )
 
 // SchemaOf is the JSON Schema of what encoding/json writes for a value of t: a struct's fields
-// by their json names, required unless omitempty; a pointer without omitempty may be null.
+// by their json names, required unless omitempty; a pointer without omitempty may be null. A
+// field's `doc` tag is its description.
 func SchemaOf(t reflect.Type) Schema {
 	return reflector{seen: map[reflect.Type]bool{}}.schema(t)
 }
@@ -181,6 +183,10 @@ func (r reflector) fields(t reflect.Type, props Schema, required *[]any) {
 		s := r.schema(f.Type)
 		if f.Type.Kind() == reflect.Pointer && omit && !r.request {
 			s = r.schema(f.Type.Elem()) // absent rather than null
+		}
+		if doc := f.Tag.Get("doc"); doc != "" {
+			s = maps.Clone(s) // a Schemer may answer a shared map
+			s["description"] = doc
 		}
 		props[name] = s
 		if !omit && !r.request {
