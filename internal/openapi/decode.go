@@ -143,6 +143,9 @@ func (b *nodeBuilder) mapping(m map[string]any, depth int) (*yaml.Node, error) {
 // pair is compared, and the bytes of the pairs of keys as long as each other.
 func keyChecks(keys []string) int64 {
 	n := int64(len(keys))
+	if n < 2 {
+		return 0
+	}
 	checks := n * (n - 1) / 2
 	sameLength := map[int]int64{}
 	for _, k := range keys {
