@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -93,8 +94,7 @@ type nodeBuilder struct {
 }
 
 // nodeOf writes v, found depth levels deep in the document, as a node tree. It refuses v when it
-// nests too deep or when the key checks of the trees written so far pass maxKeyChecks. It
-// consumes v: each part is dropped once written, so that value and tree are not both held whole.
+// nests too deep or when the key checks of the trees written so far pass maxKeyChecks.
 func (b *nodeBuilder) nodeOf(v any, depth int) (*yaml.Node, error) {
 	n, err := b.node(v, depth)
 	if err == nil && b.keyChecks > maxKeyChecks {
@@ -117,7 +117,6 @@ func (b *nodeBuilder) node(v any, depth int) (*yaml.Node, error) {
 			if n.Content[i], err = b.node(e, depth+1); err != nil {
 				return nil, err
 			}
-			t[i] = nil
 		}
 		return n, nil
 	}
@@ -133,7 +132,6 @@ func (b *nodeBuilder) mapping(m map[string]any, depth int) (*yaml.Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		delete(m, k)
 		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k}, value)
 	}
 	return n, nil
@@ -240,7 +238,24 @@ func (b *nodeBuilder) decode(v any, depth int, out any) error {
 	if err != nil {
 		return err
 	}
-	return n.Decode(out)
+	if err := n.Decode(out); err != nil {
+		return shapeError(v, out, err)
+	}
+	return nil
+}
+
+// shapeError is why v does not decode into out. The node decoder's errors name neither the field
+// nor a position (our trees have none); kin-openapi's JSON decoding of the same value names the
+// field, so on a failure, and only then, v is decoded that way too.
+func shapeError(v any, out any, nodeErr error) error {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nodeErr
+	}
+	if err := json.Unmarshal(raw, reflect.New(reflect.TypeOf(out).Elem()).Interface()); err != nil {
+		return err
+	}
+	return nodeErr
 }
 
 // decodePaths decodes the paths entry by entry: its extensions (x- keys) as kin-openapi does,
@@ -257,7 +272,10 @@ func (b *nodeBuilder) decodePaths(m map[string]any, doc *openapi3.T) error {
 	if err := b.decode(m, 2, doc.Paths); err != nil {
 		return fmt.Errorf("paths: %w", err)
 	}
-	return entries(b, items, 3, doc.Paths.Set)
+	if err := entries(b, items, 3, doc.Paths.Set); err != nil {
+		return fmt.Errorf("paths.%w", err)
+	}
+	return nil
 }
 
 // componentSections decodes each section of the components, entry by entry.

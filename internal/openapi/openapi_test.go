@@ -350,6 +350,18 @@ func FuzzFromText(f *testing.F) {
 	})
 }
 
+// TestNotShaped: a field of the wrong type stops decoding, and the problem names where it is.
+func TestNotShaped(t *testing.T) {
+	head := "openapi: 3.0.0\ninfo: {title: T, version: '1'}\n"
+	for doc, part := range map[string]string{
+		head + "paths: {}\ncomponents: {schemas: {A: {type: string, minLength: -1}}}\n": `components.schemas."A": json: cannot unmarshal number -1 into field Schema.minLength`,
+		head + "paths: {/a: {get: {responses: 5}}}\n":                                   `paths."/a": json: cannot unmarshal number into field Operation.responses`,
+		"openapi: 3.0.0\ninfo: {title: [1], version: '1'}\npaths: {}\n":                 "json: cannot unmarshal array into field Info.title",
+	} {
+		wantCode(t, openapi.ParseError, "the document is not OpenAPI 3: "+part)(openapi.FromText(context.Background(), []byte(doc), quick))
+	}
+}
+
 // TestHostileShapes: documents whose shape would cost the decode far more than their bytes are
 // refused by the checks made before it (decision 281), each with a message naming the cause.
 func TestHostileShapes(t *testing.T) {
