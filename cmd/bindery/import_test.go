@@ -13,22 +13,6 @@ import (
 	"github.com/binderyhq/bindery/internal/testenv"
 )
 
-// writeFolder writes files (path → content) under a new directory and returns it.
-func writeFolder(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		path := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
 // runImport runs `bindery import` against the site and returns its standard output and error.
 func (s site) runImport(t *testing.T, args ...string) (out, progress string, err error) {
 	t.Helper()
@@ -76,7 +60,7 @@ func TestImportFolder(t *testing.T) {
 	logo := "\x89PNG not really"
 
 	t.Run("OKFolder", func(t *testing.T) {
-		dir := writeFolder(t, map[string]string{
+		dir := testenv.WriteTree(t, map[string]string{
 			"README.md":        "# Welcome\n\nRead [the install](guide/install.md).\n\n![logo](images/logo.png)\n",
 			"guide/README.md":  "# Guide\n",
 			"guide/install.md": "Steps.\n",
@@ -111,7 +95,7 @@ func TestImportFolder(t *testing.T) {
 	})
 	t.Run("ErrBadFilesImportNothing", func(t *testing.T) {
 		before := s.must(t, http.StatusOK, "GET", "/v1/spaces/"+space+"/content", nil)["id"]
-		dir := writeFolder(t, map[string]string{
+		dir := testenv.WriteTree(t, map[string]string{
 			"good.md":     "# Good\n",
 			"latin1.md":   "caf\xe9\n",
 			"nul.md":      "a\x00b\n",
@@ -133,7 +117,7 @@ func TestImportFolder(t *testing.T) {
 		}
 	})
 	t.Run("ErrServerRefusesSaysWhy", func(t *testing.T) {
-		dir := writeFolder(t, map[string]string{"a.md": "A\n"})
+		dir := testenv.WriteTree(t, map[string]string{"a.md": "A\n"})
 		_, _, err := s.runImport(t, "--space", "nosuchspace", dir)
 		wantErr(t, err, "404", "nothing was imported")
 		bad := s
@@ -146,7 +130,7 @@ func TestImportFolder(t *testing.T) {
 		wantErr(t, err, "no answer from the server at "+down.base, "--server")
 	})
 	t.Run("ErrArguments", func(t *testing.T) {
-		dir := writeFolder(t, map[string]string{"a.md": "A\n"})
+		dir := testenv.WriteTree(t, map[string]string{"a.md": "A\n"})
 		_, _, err := s.runImport(t, dir)
 		wantErr(t, err, "--space is required")
 		_, _, err = s.runImport(t, "--space", space)
@@ -155,12 +139,12 @@ func TestImportFolder(t *testing.T) {
 		wantErr(t, err, "is not a folder")
 		_, _, err = s.runImport(t, "--space", space, dir, "--change-request", "nosuchcr", "extra")
 		wantErr(t, err, `unexpected argument "extra"`)
-		_, _, err = s.runImport(t, "--space", space, writeFolder(t, map[string]string{".hidden.md": "x"}))
+		_, _, err = s.runImport(t, "--space", space, testenv.WriteTree(t, map[string]string{".hidden.md": "x"}))
 		wantErr(t, err, "holds no file to import")
 	})
 	t.Run("OKFlagsAfterFolderIntoChangeRequest", func(t *testing.T) {
 		cr := s.must(t, http.StatusCreated, "POST", "/v1/spaces/"+space+"/change-requests", map[string]any{"subject": "Import"})["id"].(string)
-		dir := writeFolder(t, map[string]string{"later.md": "# Later\n"})
+		dir := testenv.WriteTree(t, map[string]string{"later.md": "# Later\n"})
 		out, progress, err := s.runImport(t, dir, "--space", space, "--change-request", cr)
 		if err != nil {
 			t.Fatalf("import: %v\n%s", err, progress)
@@ -180,7 +164,7 @@ func TestImportFolder(t *testing.T) {
 // TestImportExitStatus runs `bindery import` as a process: a refused file makes it exit non-zero
 // after a line per file and the summary.
 func TestImportExitStatus(t *testing.T) {
-	dir := writeFolder(t, map[string]string{"ok.md": "fine\n", "bad.md": "\xff\n"})
+	dir := testenv.WriteTree(t, map[string]string{"ok.md": "fine\n", "bad.md": "\xff\n"})
 	cmd := exec.Command(os.Args[0], "import", "--space", "S", "--token", "T", "--server", "http://"+freeAddr(t), dir)
 	cmd.Env = append(os.Environ(), runMainEnv+"=1")
 	out, err := cmd.CombinedOutput()

@@ -112,3 +112,14 @@ func TestBuiltWithoutFTS5(t *testing.T) {
 	line := failedStart(t, binary, "serve", "--addr", freeAddr(t), "--data", t.TempDir())
 	wantWords(t, line, "built without SQLite's full-text search (FTS5)", "make build", "-tags sqlite_fts5")
 }
+
+// TestMakeRunPassesArgs asks make what `make run ARGS=…` runs: serve with the flags given.
+func TestMakeRunPassesArgs(t *testing.T) {
+	out, err := exec.Command("make", "-C", "../..", "--no-print-directory", "-n", "run", `ARGS=--addr 127.0.0.1:9090 --data ./other`).CombinedOutput()
+	if err != nil {
+		t.Fatalf("make -n run: %v\n%s", err, out)
+	}
+	if got, want := strings.TrimSpace(string(out)), "go run ./cmd/bindery serve --addr 127.0.0.1:9090 --data ./other"; got != want {
+		t.Errorf("make run runs %q, want %q", got, want)
+	}
+}
