@@ -11,6 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -202,14 +203,14 @@ type importAnswer struct {
 // post sends the import and decodes the answer, or returns the server's error message.
 func (fl importFlags) post(ctx context.Context, body []byte) (importAnswer, error) {
 	var answer importAnswer
-	path := "/v1/spaces/" + fl.space
+	path := "/v1/spaces/" + url.PathEscape(fl.space)
 	if fl.changeRequest != "" {
-		path += "/change-requests/" + fl.changeRequest
+		path += "/change-requests/" + url.PathEscape(fl.changeRequest)
 	}
-	url := strings.TrimRight(fl.server, "/") + path + "/content/import"
+	endpoint := strings.TrimRight(fl.server, "/") + path + "/content/import"
 	ctx, cancel := context.WithTimeout(ctx, fl.timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
 	if err != nil {
 		return answer, fmt.Errorf("import: --server: %w", err)
 	}

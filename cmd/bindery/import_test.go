@@ -120,6 +120,8 @@ func TestImportFolder(t *testing.T) {
 		dir := testenv.WriteTree(t, map[string]string{"a.md": "A\n"})
 		_, _, err := s.runImport(t, "--space", "nosuchspace", dir)
 		wantErr(t, err, "404", "nothing was imported")
+		_, _, err = s.runImport(t, "--space", space+"/change-requests/x", dir)
+		wantErr(t, err, "404", "nothing was imported") // an id is one path segment
 		bad := s
 		bad.token = "bdy_wrong"
 		_, _, err = bad.runImport(t, "--space", space, dir)
