@@ -18,6 +18,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -156,19 +157,24 @@ func (r *report) flush(key string) {
 	delete(r.running, key)
 }
 
-// skipReason is what a skipped test logged (where it skipped and why), on one line.
+// testLog is a line the testing package logged for a test (t.Log, t.Skip): indented, after the
+// file and line. Other lines of a test's output are what the code under test printed (a server's
+// log lines), which say nothing of why it skipped.
+var testLog = regexp.MustCompile(`^    \S+\.go:\d+: ?`)
+
+// skipReason is the last line a skipped test logged, the message of its t.Skip: where it skipped
+// and why.
 func skipReason(output []string) string {
-	var reason []string
+	reason := "(no reason given)"
 	for _, line := range output {
-		if !strings.HasPrefix(line, "=== ") && !strings.HasPrefix(strings.TrimSpace(line), "--- SKIP") {
-			reason = append(reason, strings.TrimSpace(line))
+		if testLog.MatchString(line) {
+			reason = strings.TrimSpace(line)
 		}
 	}
-	text := strings.Join(reason, " ")
-	if !strings.Contains(text, " ") { // nothing, or only where t.Skip() was called
-		return strings.TrimSpace(text + " (no reason given)")
+	if !strings.Contains(reason, " ") { // only where a bare t.Skip() was called
+		reason += " (no reason given)"
 	}
-	return text
+	return reason
 }
 
 // short is a package's path without the module's.

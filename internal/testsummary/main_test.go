@@ -18,10 +18,17 @@ func module(t *testing.T) string {
 		"go.mod": "module example.test/m\n\ngo 1.26\n",
 		"a/a_test.go": `package a
 
-import "testing"
+import (
+	"log"
+	"testing"
+)
 
 func TestPass(t *testing.T) { t.Log("quiet when passing") }
-func TestBrowser(t *testing.T) { t.Skip("chromium is not installed: the browser test is skipped") }
+func TestBrowser(t *testing.T) {
+	log.Print("a server's log line")
+	t.Log("a note before")
+	t.Skip("chromium is not installed: the browser test is skipped")
+}
 func TestFail(t *testing.T) {
 	t.Run("sub", func(t *testing.T) { t.Error("boom") })
 }
@@ -44,14 +51,14 @@ func TestSummary(t *testing.T) {
 	for _, want := range []string{
 		"undefined: undefined", // the build's output
 		"FAIL\texample.test/m/b [build failed]",
-		"a_test.go:8: boom", "--- FAIL: TestFail/sub", "--- FAIL: TestFail (",
+		"a_test.go:15: boom", "--- FAIL: TestFail/sub", "--- FAIL: TestFail (",
 		"panic: oops",
 		"ok  \texample.test/m/d",
 		"== Demo pass: FAILED in 3 packages (example.test/m/a, example.test/m/b, example.test/m/c): 4 packages, 2 tests passed, 3 failed, 2 skipped\n" +
 			"   FAIL example.test/m/a TestFail\n" +
 			"   FAIL example.test/m/a TestFail/sub\n" +
 			"   FAIL example.test/m/c TestCrash\n" +
-			"   SKIP example.test/m/a TestBrowser: a_test.go:6: chromium is not installed: the browser test is skipped\n" +
+			"   SKIP example.test/m/a TestBrowser: a_test.go:12: chromium is not installed: the browser test is skipped\n" +
 			"   SKIP example.test/m/d TestOK/x: d_test.go:5: (no reason given)\n",
 	} {
 		if !strings.Contains(got, want) {
