@@ -5,6 +5,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -162,6 +163,10 @@ func openSQLite(o Options) (dialect.Driver, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := requireFTS5(writer); err != nil {
+		writer.Close()
+		return nil, err
+	}
 	readers := o.Readers
 	if readers <= 0 {
 		readers = 3
@@ -197,6 +202,23 @@ func openSQLiteDB(path string, params url.Values, key, value string, conns int) 
 		return nil, fmt.Errorf("open SQLite database %s: %w", path, err)
 	}
 	return db, nil
+}
+
+// ErrNoFTS5 is the error of a binary whose SQLite has no FTS5, which the search index needs: go
+// build without the sqlite_fts5 tag makes one, and it would fail later with "no such module: fts5".
+var ErrNoFTS5 = errors.New("this binary was built without SQLite's full-text search (FTS5), which the search index needs: " +
+	"build it with `make build`, or give -tags sqlite_fts5 to go build, go run and go test (GOFLAGS=-tags=sqlite_fts5)")
+
+// requireFTS5 returns ErrNoFTS5 when the SQLite linked in was compiled without FTS5.
+func requireFTS5(db *sql.DB) error {
+	var used bool
+	if err := db.QueryRow("SELECT sqlite_compileoption_used('ENABLE_FTS5')").Scan(&used); err != nil {
+		return fmt.Errorf("open SQLite: %w", err)
+	}
+	if !used {
+		return ErrNoFTS5
+	}
+	return nil
 }
 
 func pingWithin(db *sql.DB, d time.Duration) error {
