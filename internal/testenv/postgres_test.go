@@ -1,4 +1,4 @@
-package testenv_test
+package testenv
 
 import (
 	"context"
@@ -9,12 +9,11 @@ import (
 	"testing"
 
 	"github.com/binderyhq/bindery/internal/store"
-	"github.com/binderyhq/bindery/internal/testenv"
 )
 
 // TestPostgresSchemas: a migrated schema is this test's alone, holds no rows but its fingerprint
 // and restarted sequences whatever the test before it wrote, and goes when a test changed its
-// tables; an empty schema has no tables and goes after its test.
+// tables; its lock goes with its test; an empty schema has no tables and goes after its test.
 func TestPostgresSchemas(t *testing.T) {
 	if os.Getenv("BINDERY_TEST_DB") == "" {
 		t.Skip("PostgreSQL only (BINDERY_TEST_DB)")
@@ -22,7 +21,7 @@ func TestPostgresSchemas(t *testing.T) {
 	admin := openDB(t, os.Getenv("BINDERY_TEST_DB"))
 	for i := range 3 {
 		t.Run(fmt.Sprint("write ", i), func(t *testing.T) {
-			e := testenv.New(t)
+			e := New(t)
 			checkClean(t, e.Store)
 			e.Bootstrap("ada@example.com", "Acme")
 			_, err := e.Store.Client.ExecContext(context.Background(), "SELECT nextval(pg_get_serial_sequence('search_spaces', 'key'))")
@@ -31,9 +30,17 @@ func TestPostgresSchemas(t *testing.T) {
 			}
 		})
 	}
+	var released string
+	t.Run("release", func(t *testing.T) { released = schemaOf(t, MigratedPostgresDSN(t)) })
+	var held int
+	if err := admin.QueryRow(`SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+		WHERE l.locktype = 'advisory' AND l.classid = $1 AND l.objid = hashtext($2)::oid AND a.application_name = $3`,
+		lockSpace, released, adminName()).Scan(&held); err != nil || held != 0 {
+		t.Errorf("the schema %s went back to the pool locked %d times (%v)", released, held, err)
+	}
 	var altered string
 	t.Run("alter", func(t *testing.T) {
-		dsn := testenv.MigratedPostgresDSN(t)
+		dsn := MigratedPostgresDSN(t)
 		altered = schemaOf(t, dsn)
 		if _, err := openDB(t, dsn).Exec("ALTER TABLE users ADD COLUMN extra integer"); err != nil {
 			t.Fatal(err)
@@ -44,11 +51,11 @@ func TestPostgresSchemas(t *testing.T) {
 	}
 	var empty string
 	t.Run("empty", func(t *testing.T) {
-		one, two := testenv.MigratedPostgresDSN(t), testenv.MigratedPostgresDSN(t)
+		one, two := MigratedPostgresDSN(t), MigratedPostgresDSN(t)
 		if one == two {
 			t.Fatalf("one test was given the schema %s twice", schemaOf(t, one))
 		}
-		dsn := testenv.PostgresDSN(t)
+		dsn := PostgresDSN(t)
 		empty = schemaOf(t, dsn)
 		var tables int
 		if err := openDB(t, dsn).QueryRow("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()").Scan(&tables); err != nil || tables != 0 {
