@@ -2,6 +2,7 @@ package rest_test
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -299,4 +300,59 @@ func TestRateLimitStatements(t *testing.T) {
 	if on-off != 2 {
 		t.Fatalf("100 reads cost %d statements with limits, %d without: want 2 more", on, off)
 	}
+}
+
+// TestRateLimitRefusedBeforeBody: a client whose budget is spent is refused before its body is
+// read. Each request declares a body of a megabyte and sends its first bytes only: a server that
+// read it before refusing would wait for the rest until the client gives up.
+func TestRateLimitRefusedBeforeBody(t *testing.T) {
+	e, clock := limited(t, ratelimit.Limits{Token: 2, Anonymous: 100, Window: time.Hour})
+	admin, org := e.Bootstrap("ada@example.com", "Acme")
+	for _, path := range []string{"/v1/user", "/graphql"} { // each resource's two points
+		for range 2 {
+			call(t, e, e.Server.URL, admin.Token, "", "POST", path, `{"query":"{ viewer { id } }"}`)
+		}
+	}
+	for _, c := range []struct{ name, path, resource string }{
+		{"ErrREST", "/v1/orgs/" + org + "/spaces", "core"},
+		{"ErrGraphQL", "/graphql", "graphql"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			release := make(chan struct{})
+			defer close(release)
+			req, err := http.NewRequest("POST", e.Server.URL+c.path, &stalledBody{release: release})
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.ContentLength = 1 << 20
+			req.Header.Set("Authorization", "Bearer "+admin.Token)
+			req.Header.Set("Content-Type", "application/json")
+			res, err := e.Server.Client().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			body, _ := io.ReadAll(res.Body)
+			expectRefused(t, testenv.Response{Status: res.StatusCode, Header: res.Header, Body: body}, clock, c.resource)
+		})
+	}
+}
+
+// stalledBody sends the first bytes of a JSON body, then nothing until release is closed, or for
+// 10 seconds before it fails.
+type stalledBody struct {
+	sent    bool
+	release <-chan struct{}
+}
+
+func (b *stalledBody) Read(p []byte) (int, error) {
+	if !b.sent {
+		b.sent = true
+		return copy(p, `{"query":"`), nil
+	}
+	select {
+	case <-b.release:
+	case <-time.After(10 * time.Second):
+	}
+	return 0, io.ErrUnexpectedEOF
 }
