@@ -15,6 +15,7 @@ import (
 	"github.com/binderyhq/bindery/internal/ratelimit"
 	"github.com/binderyhq/bindery/internal/server"
 	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/rest"
 )
 
 // limited starts a server with rate limits l, a clock the test moves, and 127.0.0.1 trusted as a
@@ -355,4 +356,66 @@ func (b *stalledBody) Read(p []byte) (int, error) {
 	case <-time.After(10 * time.Second):
 	}
 	return 0, io.ErrUnexpectedEOF
+}
+
+// TestRateLimitSession: a browser signed in by single sign-on spends its session's own budget,
+// over real HTTP with the session cookie the sign-in set: reads 1 point, writes 5, GraphQL apart,
+// then 429 naming the session; another session and the address keep theirs, and a session
+// cookie that is refused costs the client address a failed authentication.
+func TestRateLimitSession(t *testing.T) {
+	clock := testenv.NewClock(time.Now().UTC().Truncate(time.Second)) // SAML assertions are checked against it
+	f := newSSOFixture(t, func(o *server.Options) {
+		o.RateLimits, o.Clock = ratelimit.Limits{Token: 12, Anonymous: 100, Window: time.Hour}, clock.Now
+	})
+	start := f.provider["service"].(map[string]any)["startURL"].(string)
+	signedIn := func(email string) *browser {
+		f.idp.SignIn(email, email)
+		b := f.browser(t)
+		b.signIn(start, "", f.e.Server.URL+"/")
+		return b
+	}
+	bea := signedIn("bea@example.com")
+	send := func(b *browser, method, path, body string) testenv.Response {
+		t.Helper()
+		status, out, h := b.do(method, path, f.e.Server.URL, "application/json", strings.NewReader(body))
+		return testenv.Response{Status: status, Body: out, Header: h}
+	}
+	spent := func(t *testing.T, r testenv.Response, want budget) {
+		t.Helper()
+		if got := budgetOf(t, r); r.Status/100 != 2 || got.limit != want.limit || got.used != want.used || got.resource != want.resource {
+			t.Fatalf("%d %s: budget %+v, want %+v", r.Status, r.Body, got, want)
+		}
+	}
+	spent(t, send(bea, "GET", "/v1/user", ""), budget{limit: 12, used: 1, resource: "core"})
+	spent(t, send(bea, "POST", "/v1/orgs/"+f.org+"/ping", ""), budget{limit: 12, used: 6, resource: "core"})
+	spent(t, send(bea, "POST", "/graphql", `{"query":"{ viewer { id } }"}`), budget{limit: 12, used: 1, resource: "graphql"})
+	for used := 7; used <= 12; used++ {
+		spent(t, send(bea, "GET", "/v1/user", ""), budget{limit: 12, used: used, resource: "core"})
+	}
+	t.Run("ErrOverBudget", func(t *testing.T) {
+		expectRefused(t, send(bea, "GET", "/v1/user", ""), clock, "this session", "12 points per hour", "core")
+	})
+	t.Run("OKOtherSessionOwnBudget", func(t *testing.T) {
+		spent(t, send(signedIn("cal@example.com"), "GET", "/v1/user", ""), budget{limit: 12, used: 1, resource: "core"})
+	})
+	t.Run("OKTokenOwnBudget", func(t *testing.T) {
+		dan := f.e.User("dan@example.com", f.org, nil)
+		spent(t, call(t, f.e, f.e.Server.URL, dan.Token, "", "GET", "/v1/user", ""), budget{limit: 12, used: 1, resource: "core"})
+	})
+	t.Run("ErrRefusedSessionChargesAddress", func(t *testing.T) {
+		refused := func() budget {
+			req, err := http.NewRequest("GET", f.e.Server.URL+"/v1/user", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.AddCookie(&http.Cookie{Name: rest.SessionCookie, Value: "not-a-session"})
+			r := f.e.Send(req)
+			testenv.CheckError(t, r, http.StatusUnauthorized)
+			return budgetOf(t, r)
+		}
+		before, after := refused(), refused() // the address also paid for the sign-ins' requests
+		if after.limit != 100 || after.used-before.used != ratelimit.FailedAuthCost {
+			t.Fatalf("a refused session cost the address %d of %d, want %d", after.used-before.used, after.limit, ratelimit.FailedAuthCost)
+		}
+	})
 }
