@@ -231,7 +231,7 @@ func indexAirships(b *testing.B, e *testenv.Env, spaceID string) {
 // them, as its admin and as a reader, against the same search in an organization of 100 spaces.
 // The bound: x-small ≤ 1.5.
 func BenchmarkSearchOrganizationScale(b *testing.B) {
-	small, large := newSearchScaled(b, 100), newSearchScaled(b, 10_000)
+	small, large := newSearchScaled(b, 100), newSearchScaled(b, 100_000)
 	for _, who := range []string{"admin", "reader"} {
 		b.Run(who, func(b *testing.B) {
 			search := func(s scaled) func() {
