@@ -1,7 +1,6 @@
 package search
 
 import (
-	"math"
 	"strconv"
 	"strings"
 
@@ -12,23 +11,19 @@ import (
 // of an organization whose indexed content holds a match of t. It reads the index's matches once
 // and the spaces they fall in, so an organization's search asks ent which of the spaces that hold
 // matches the viewer may read (its privacy filter applied), at the cost of the matches rather
-// than of the spaces the organization holds. The organization is checked on each matching
-// space's row, so a space moved to another organization is found there at once. Written so that
-// SQLite, which keeps no statistics, reads the matching spaces by their keys and never the
-// organization's spaces by its index: the query holds no condition on the organization of its
-// own rows, and CROSS JOIN keeps the index's spaces the outer loop (PostgreSQL plans it as a join).
+// than of the spaces the organization holds. The organization is read from each matching space's
+// row, so a space moved to another organization is found there at once. It is read by a scalar
+// subquery, which neither database turns into a join, and the spaces holding matches are read
+// before the query's own rows (inQuery): planned as joins, SQLite (which keeps no statistics) and
+// PostgreSQL (before its statistics are gathered) read every space of the organization through
+// an index and looked each up among the matches.
 func (x *sqlIndex) Holding(orgID string, t Terms) func(*entsql.Selector) {
-	matches := x.d.matches(false, anyTier) // with the widest bounds: every section
-	stmt := `SELECT hs.space_id FROM search_spaces hs CROSS JOIN spaces hsp
-	WHERE hsp.id = hs.space_id AND hsp.organization_id = ? AND hs.key IN (SELECT m.id >> ` + strconv.Itoa(spaceShift) +
-		" FROM (" + matches + ") m)"
-	args := []any{orgID, x.d.match(t, anyTier), int64(0), int64(math.MaxInt64)}
+	holders := "SELECT hs.space_id FROM search_spaces hs WHERE " +
+		x.d.inQuery("hs.key", "SELECT DISTINCT m.id >> "+strconv.Itoa(spaceShift)+" FROM ("+x.d.matches(false, anyTier)+") m") +
+		" AND (SELECT hsp.organization_id FROM spaces hsp WHERE hsp.id = hs.space_id) = ?"
+	args := []any{x.d.match(t, anyTier), orgID}
 	return func(s *entsql.Selector) {
-		s.Where(entsql.P(func(b *entsql.Builder) {
-			b.WriteString(s.C("id") + " IN (")
-			writeArgs(b, stmt, args)
-			b.WriteByte(')')
-		}))
+		s.Where(entsql.P(func(b *entsql.Builder) { writeArgs(b, x.d.inQuery(s.C("id"), holders), args) }))
 	}
 }
 
