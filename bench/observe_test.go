@@ -20,14 +20,7 @@ import (
 // with no observer over a second store on the same database, alternately. The access lines
 // are formatted as in production and written to io.Discard.
 func BenchmarkObservedPointRead(b *testing.B) {
-	log, err := observe.NewLogger(io.Discard, observe.FormatJSON, slog.LevelInfo)
-	if err != nil {
-		b.Fatal(err)
-	}
-	prev := slog.Default()
-	slog.SetDefault(log)
-	b.Cleanup(func() { slog.SetDefault(prev) })
-
+	logToDiscard(b)
 	dir, dsn := b.TempDir(), testenv.PostgresDSN(b)
 	obs := observe.New(server.Version)
 	observed := serveStore(b, store.Options{DataDir: dir, DSN: dsn, Hooks: store.Hooks{After: obs.Statement}}, obs)
@@ -39,6 +32,18 @@ func BenchmarkObservedPointRead(b *testing.B) {
 	admin := testenv.Actor{UserID: u.ID, Token: token}
 	path := "/v1/spaces/" + seedSpaces(b, observed.Store.Client, org.ID, 1)[0]
 	alternate(b, "unobserved", get(b, plain, admin, path), "observed", get(b, observed, admin, path))
+}
+
+// logToDiscard formats the log lines as in production and writes them to io.Discard until the
+// benchmark ends.
+func logToDiscard(b *testing.B) {
+	log, err := observe.NewLogger(io.Discard, observe.FormatJSON, slog.LevelInfo)
+	if err != nil {
+		b.Fatal(err)
+	}
+	prev := slog.Default()
+	slog.SetDefault(log)
+	b.Cleanup(func() { slog.SetDefault(prev) })
 }
 
 // serveStore opens a store and serves it over loopback HTTP, observed by obs when it is not nil.

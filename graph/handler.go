@@ -34,7 +34,7 @@ type Limits struct {
 
 // DefaultLimits are the limits of a server started without flags.
 var DefaultLimits = Limits{Depth: 12, Complexity: 5000, Aliases: 30, Tokens: 15000, Introspection: true,
-	Shape: limits.Shape{FieldsPerSet: 200, Fields: 2000, Directives: 50, Spreads: 500}}
+	Shape: limits.Shape{FieldsPerSet: 200, Fields: 2000, Directives: 50, Spreads: 500, Variables: 500, Values: 2000, NameLength: 256}}
 
 // The query cache keeps up to 1,000 validated documents within 8 MiB of query text.
 const (
@@ -42,13 +42,14 @@ const (
 	cachedDocumentBytes = 8 << 20
 )
 
-// NewHandler returns the GraphQL endpoint over the resolvers: POST only (no queries in URLs).
+// NewHandler returns the GraphQL endpoint over the resolvers: POST only (no queries in URLs), its
+// parameters decoded by package rest (WithParams).
 func NewHandler(r *Resolver, l Limits) *handler.Server {
 	cfg := generated.Config{Resolvers: r}
 	connectionComplexity(&cfg.Complexity)
 	srv := handler.New(generated.NewExecutableSchema(cfg))
 	srv.AddTransport(transport.Options{})
-	srv.AddTransport(transport.POST{})
+	srv.AddTransport(decodedPOST{}) // rest decodes the body
 	cache := limits.NewDocumentCache(cachedDocuments, cachedDocumentBytes)
 	srv.SetQueryCache(cache)
 	Use(srv, limits.ShapeLimit{Shape: l.Shape, Tokens: l.Tokens, Cache: cache})

@@ -61,29 +61,59 @@ func refuseBody(w http.ResponseWriter, r *http.Request, err error) {
 	writeError(w, r, err)
 }
 
-// graphQLParams is the body of a GraphQL request, as gqlgen reads it.
-type graphQLParams struct {
-	Query         string         `json:"query"`
-	OperationName string         `json:"operationName"`
-	Variables     map[string]any `json:"variables"`
-	Extensions    map[string]any `json:"extensions"`
+// graphQLBody is the body of a GraphQL request. Variables and extensions are decoded apart, with
+// their numbers as json.Number, as gqlgen decodes them.
+type graphQLBody struct {
+	Query         string          `json:"query"`
+	OperationName string          `json:"operationName"`
+	Variables     json.RawMessage `json:"variables"`
+	Extensions    json.RawMessage `json:"extensions"`
 }
 
-// decodeGraphQL answers a GraphQL request whose body does not decode with the API's error body,
-// naming what is wrong: gqlgen would answer with the whole body copied into its message.
+// decodeGraphQL decodes a GraphQL request's body once, for gqlgen (graph.WithParams), and answers
+// one that does not decode with the API's error body, naming what is wrong: gqlgen would answer
+// with the whole body copied into its message.
 func decodeGraphQL(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(r.Body) // limitBody has read and bounded it already
-		if err == nil && len(bytes.TrimSpace(body)) > 0 {
-			err = decodeJSON(body, &graphQLParams{})
-		}
+		params, err := graphQLParams(requestBody(r))
 		if err != nil {
 			refuseBody(w, r, err)
 			return
 		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		next.ServeHTTP(w, r)
+		next.ServeHTTP(w, r.WithContext(graph.WithParams(r.Context(), params)))
 	})
+}
+
+func graphQLParams(body []byte) (*graphql.RawParams, error) {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil, apperr.Invalidf(`request body: empty; send {"query": "…"}`)
+	}
+	var b graphQLBody
+	if err := decodeJSON(body, &b); err != nil {
+		return nil, err
+	}
+	p := &graphql.RawParams{Query: b.Query, OperationName: b.OperationName}
+	var err error
+	if p.Variables, err = decodeObject("variables", b.Variables); err != nil {
+		return nil, err
+	}
+	p.Extensions, err = decodeObject("extensions", b.Extensions)
+	return p, err
+}
+
+// decodeObject decodes raw, a valid JSON value, as an object with json.Number numbers; null or
+// nothing is nil.
+func decodeObject(name string, raw json.RawMessage) (map[string]any, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return nil, apperr.Invalidf("%s: must be an object", name)
+	}
+	return m, nil
 }
 
 func decodeJSON(body []byte, v any) error {

@@ -48,16 +48,15 @@ func recoverPanics(next http.Handler) http.Handler {
 // hold a signed token (/files/{token}).
 func routePattern(r *http.Request) string { return chi.RouteContext(r.Context()).RoutePattern() }
 
-// limitBody refuses bodies over max bytes (uploadMax for content uploads) with 413, and any NUL
-// character or invalid UTF-8 in the path, the query or the body's strings (400, naming the field:
-// text.CheckJSON): text columns cannot hold them, and no field of the API needs them.
+// limitBody refuses any NUL character or invalid UTF-8 in the path or the query (400), and reads
+// the body (bodyReader) of every request but those authenticate charges: it charges an API request
+// with credentials to them before its body is read, so that a client whose budget is spent is
+// refused without its body costing anything.
 func limitBody(normalMax, uploadMax int64) func(http.Handler) http.Handler {
+	read := bodyReader(normalMax, uploadMax)
 	return func(next http.Handler) http.Handler {
+		readFirst := read(next)
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			max := normalMax
-			if isUpload(r) {
-				max = uploadMax
-			}
 			if strings.Contains(r.URL.RawPath+r.URL.Path+r.URL.RawQuery, "%00") || strings.ContainsRune(r.URL.Path, 0) {
 				writeError(w, r, apperr.Invalidf("the URL must not contain NUL characters"))
 				return
@@ -65,6 +64,26 @@ func limitBody(normalMax, uploadMax int64) func(http.Handler) http.Handler {
 			if !validURLText(r) {
 				writeError(w, r, apperr.Invalidf("the URL must be valid UTF-8 once decoded"))
 				return
+			}
+			if chargedByCredentials(r) {
+				next.ServeHTTP(w, r) // authenticate charges it, then bodyReader reads its body
+				return
+			}
+			readFirst.ServeHTTP(w, r)
+		})
+	}
+}
+
+// bodyReader refuses bodies over max bytes (uploadMax for content uploads) with 413, and any NUL
+// character or invalid UTF-8 in the body's strings (400, naming the field: text.CheckJSON): text
+// columns cannot hold them, and no field of the API needs them. The body read is then r.Body's,
+// and requestBody's.
+func bodyReader(normalMax, uploadMax int64) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			max := normalMax
+			if isUpload(r) {
+				max = uploadMax
 			}
 			body, err := readBounded(w, r, max)
 			if err == nil {
@@ -74,10 +93,19 @@ func limitBody(normalMax, uploadMax int64) func(http.Handler) http.Handler {
 				refuseBody(w, r, err)
 				return
 			}
+			r = r.WithContext(context.WithValue(r.Context(), bodyKey{}, body))
 			r.Body = io.NopCloser(bytes.NewReader(body))
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+type bodyKey struct{}
+
+// requestBody is the body bodyReader read, without copying it.
+func requestBody(r *http.Request) []byte {
+	body, _ := r.Context().Value(bodyKey{}).([]byte)
+	return body
 }
 
 // readBounded reads a request's body, TOO_LARGE when it is over max bytes (declared or sent).
@@ -85,6 +113,13 @@ func readBounded(w http.ResponseWriter, r *http.Request, max int64) ([]byte, err
 	tooLarge := apperr.TooLargef("request body: must be at most %d bytes", max)
 	if r.ContentLength > max {
 		return nil, tooLarge
+	}
+	if r.ContentLength >= 0 { // net/http ends the body there: read it into a buffer of its size
+		body := make([]byte, r.ContentLength)
+		if _, err := io.ReadFull(r.Body, body); err != nil {
+			return nil, apperr.Invalidf("request body: shorter than its Content-Length")
+		}
+		return body, nil
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
 	if err != nil {

@@ -37,7 +37,7 @@ func meter(c RateLimit) func(http.Handler) http.Handler {
 			}
 			m := c.Limiter.Meter(w.Header(), ratelimit.Address(c.Proxies.ClientAddress(r)), resourceOf(r, c.SiteHost))
 			r = r.WithContext(ratelimit.NewContext(r.Context(), m))
-			if !isAPI(r) || !hasCredentials(r) {
+			if !chargedByCredentials(r) {
 				if err := m.Charge(r.Context(), requestCost(r)); err != nil {
 					writeError(w, r, err)
 					return
@@ -146,6 +146,10 @@ func isGraphQL(r *http.Request) bool { return r.Method == http.MethodPost && r.U
 func isAPI(r *http.Request) bool {
 	return isGraphQL(r) || r.URL.Path == "/v1" || strings.HasPrefix(r.URL.Path, "/v1/")
 }
+
+// chargedByCredentials reports whether a request is charged by authenticate (to its credentials,
+// or to its address when they are refused) rather than by meter: an API request with credentials.
+func chargedByCredentials(r *http.Request) bool { return isAPI(r) && hasCredentials(r) }
 
 // hasCredentials reports whether a request carries what authenticate checks: a bearer token or
 // a session cookie.

@@ -2,6 +2,7 @@ package rest_test
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -14,6 +15,7 @@ import (
 	"github.com/binderyhq/bindery/internal/ratelimit"
 	"github.com/binderyhq/bindery/internal/server"
 	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/rest"
 )
 
 // limited starts a server with rate limits l, a clock the test moves, and 127.0.0.1 trusted as a
@@ -299,4 +301,121 @@ func TestRateLimitStatements(t *testing.T) {
 	if on-off != 2 {
 		t.Fatalf("100 reads cost %d statements with limits, %d without: want 2 more", on, off)
 	}
+}
+
+// TestRateLimitRefusedBeforeBody: a client whose budget is spent is refused before its body is
+// read. Each request declares a body of a megabyte and sends its first bytes only: a server that
+// read it before refusing would wait for the rest until the client gives up.
+func TestRateLimitRefusedBeforeBody(t *testing.T) {
+	e, clock := limited(t, ratelimit.Limits{Token: 2, Anonymous: 100, Window: time.Hour})
+	admin, org := e.Bootstrap("ada@example.com", "Acme")
+	for _, path := range []string{"/v1/user", "/graphql"} { // each resource's two points
+		for range 2 {
+			call(t, e, e.Server.URL, admin.Token, "", "POST", path, `{"query":"{ viewer { id } }"}`)
+		}
+	}
+	for _, c := range []struct{ name, path, resource string }{
+		{"ErrREST", "/v1/orgs/" + org + "/spaces", "core"},
+		{"ErrGraphQL", "/graphql", "graphql"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			release := make(chan struct{})
+			defer close(release)
+			req, err := http.NewRequest("POST", e.Server.URL+c.path, &stalledBody{release: release})
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.ContentLength = 1 << 20
+			req.Header.Set("Authorization", "Bearer "+admin.Token)
+			req.Header.Set("Content-Type", "application/json")
+			res, err := e.Server.Client().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			body, _ := io.ReadAll(res.Body)
+			expectRefused(t, testenv.Response{Status: res.StatusCode, Header: res.Header, Body: body}, clock, c.resource)
+		})
+	}
+}
+
+// stalledBody sends the first bytes of a JSON body, then nothing until release is closed, or for
+// 10 seconds before it fails.
+type stalledBody struct {
+	sent    bool
+	release <-chan struct{}
+}
+
+func (b *stalledBody) Read(p []byte) (int, error) {
+	if !b.sent {
+		b.sent = true
+		return copy(p, `{"query":"`), nil
+	}
+	select {
+	case <-b.release:
+	case <-time.After(10 * time.Second):
+	}
+	return 0, io.ErrUnexpectedEOF
+}
+
+// TestRateLimitSession: a browser signed in by single sign-on spends its session's own budget,
+// over real HTTP with the session cookie the sign-in set: reads 1 point, writes 5, GraphQL apart,
+// then 429 naming the session; another session and the address keep theirs, and a session
+// cookie that is refused costs the client address a failed authentication.
+func TestRateLimitSession(t *testing.T) {
+	clock := testenv.NewClock(time.Now().UTC().Truncate(time.Second)) // SAML assertions are checked against it
+	f := newSSOFixture(t, func(o *server.Options) {
+		o.RateLimits, o.Clock = ratelimit.Limits{Token: 12, Anonymous: 100, Window: time.Hour}, clock.Now
+	})
+	start := f.provider["service"].(map[string]any)["startURL"].(string)
+	signedIn := func(email string) *browser {
+		f.idp.SignIn(email, email)
+		b := f.browser(t)
+		b.signIn(start, "", f.e.Server.URL+"/")
+		return b
+	}
+	bea := signedIn("bea@example.com")
+	send := func(b *browser, method, path, body string) testenv.Response {
+		t.Helper()
+		status, out, h := b.do(method, path, f.e.Server.URL, "application/json", strings.NewReader(body))
+		return testenv.Response{Status: status, Body: out, Header: h}
+	}
+	spent := func(t *testing.T, r testenv.Response, want budget) {
+		t.Helper()
+		if got := budgetOf(t, r); r.Status/100 != 2 || got.limit != want.limit || got.used != want.used || got.resource != want.resource {
+			t.Fatalf("%d %s: budget %+v, want %+v", r.Status, r.Body, got, want)
+		}
+	}
+	spent(t, send(bea, "GET", "/v1/user", ""), budget{limit: 12, used: 1, resource: "core"})
+	spent(t, send(bea, "POST", "/v1/orgs/"+f.org+"/ping", ""), budget{limit: 12, used: 6, resource: "core"})
+	spent(t, send(bea, "POST", "/graphql", `{"query":"{ viewer { id } }"}`), budget{limit: 12, used: 1, resource: "graphql"})
+	for used := 7; used <= 12; used++ {
+		spent(t, send(bea, "GET", "/v1/user", ""), budget{limit: 12, used: used, resource: "core"})
+	}
+	t.Run("ErrOverBudget", func(t *testing.T) {
+		expectRefused(t, send(bea, "GET", "/v1/user", ""), clock, "this session", "12 points per hour", "core")
+	})
+	t.Run("OKOtherSessionOwnBudget", func(t *testing.T) {
+		spent(t, send(signedIn("cal@example.com"), "GET", "/v1/user", ""), budget{limit: 12, used: 1, resource: "core"})
+	})
+	t.Run("OKTokenOwnBudget", func(t *testing.T) {
+		dan := f.e.User("dan@example.com", f.org, nil)
+		spent(t, call(t, f.e, f.e.Server.URL, dan.Token, "", "GET", "/v1/user", ""), budget{limit: 12, used: 1, resource: "core"})
+	})
+	t.Run("ErrRefusedSessionChargesAddress", func(t *testing.T) {
+		refused := func() budget {
+			req, err := http.NewRequest("GET", f.e.Server.URL+"/v1/user", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.AddCookie(&http.Cookie{Name: rest.SessionCookie, Value: "not-a-session"})
+			r := f.e.Send(req)
+			testenv.CheckError(t, r, http.StatusUnauthorized)
+			return budgetOf(t, r)
+		}
+		before, after := refused(), refused() // the address also paid for the sign-ins' requests
+		if after.limit != 100 || after.used-before.used != ratelimit.FailedAuthCost {
+			t.Fatalf("a refused session cost the address %d of %d, want %d", after.used-before.used, after.limit, ratelimit.FailedAuthCost)
+		}
+	})
 }

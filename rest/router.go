@@ -87,7 +87,8 @@ func NewRouter(c Config) http.Handler {
 	r.Get("/v1/openapi.json", docs.serveDocument) // no token: the description of the API, and its page
 	r.Get("/v1/docs", docs.servePage)
 	r.Group(func(r chi.Router) {
-		r.Use(authenticate(c.Authenticate, c.AuthenticateSession, c.Resolver.Client, a.origins))
+		r.Use(authenticate(c.Authenticate, c.AuthenticateSession, c.Resolver.Client, a.origins),
+			bodyReader(c.MaxBody, max(c.MaxBody, c.MaxUploadBody))) // limitBody left it to be read once charged
 		r.With(refuseOverBudget).Post("/graphql", decodeGraphQL(c.GraphQL).ServeHTTP)
 		r.Route("/v1", a.routes)
 	})

@@ -13,6 +13,7 @@ import (
 	"github.com/crewjam/saml"
 
 	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/internal/server"
 	"github.com/binderyhq/bindery/internal/ssotest"
 	"github.com/binderyhq/bindery/internal/testenv"
 )
@@ -28,9 +29,9 @@ type ssoFixture struct {
 	providerID string
 }
 
-func newSSOFixture(t *testing.T) *ssoFixture {
+func newSSOFixture(t *testing.T, opts ...func(*server.Options)) *ssoFixture {
 	t.Helper()
-	e := testenv.New(t)
+	e := testenv.New(t, opts...)
 	f := &ssoFixture{e: e, idp: ssotest.New(t)}
 	f.admin, f.org = e.Bootstrap("ada@example.com", "Acme")
 	f.team = authCreated(t, e.Do(f.admin, "PUT", "/v1/orgs/"+f.org+"/teams", map[string]any{"title": "Newcomers"}))

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"strconv"
@@ -9,7 +8,6 @@ import (
 
 	"github.com/binderyhq/bindery/internal/ratelimit"
 	"github.com/binderyhq/bindery/internal/server"
-	"github.com/binderyhq/bindery/internal/store"
 )
 
 // rateFlags are serve's rate limit flags, each with its environment variable (decision 203).
@@ -59,15 +57,4 @@ func (f *rateFlags) apply(o *server.Options) error {
 		return fmt.Errorf("--rate-limit-window: %q is not a duration of 1s or more (e.g. 1h)", *f.window)
 	}
 	return nil
-}
-
-// sweepRateCounters deletes ended windows every 10 minutes until the returned stop is called.
-func sweepRateCounters(ctx context.Context, st *store.Store, l ratelimit.Limits) (stop func()) {
-	if !l.On() {
-		return func() {}
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() { defer close(done); st.RateCounters.SweepEvery(ctx, 10*time.Minute, l.Window, time.Now) }()
-	return func() { cancel(); <-done }
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/fetch"
+	"github.com/binderyhq/bindery/internal/ratelimit"
 	"github.com/binderyhq/bindery/internal/server"
 	"github.com/binderyhq/bindery/internal/store"
 )
@@ -85,13 +86,18 @@ func serve(ctx context.Context, args []string) error {
 	if err := sweep.Schedule(ctx, st.Client, time.Now()); err != nil {
 		return err
 	}
-	defer sweepRateCounters(ctx, st, opts.RateLimits)()
+	// Ended rate limit windows are swept by a job that recurs every 10 minutes (decision 303).
+	if opts.RateLimits.On() {
+		if err := ratelimit.ScheduleSweep(ctx, st.Client, time.Now()); err != nil {
+			return err
+		}
+	}
 	handler, runner := server.New(st, opts)
 	if err := blobs.Schedule(ctx, st.Client, time.Now()); err != nil {
 		return err
 	}
-	// The job runner processes OpenAPI specs, purges deleted spaces and collects unreferenced
-	// blobs in the background; it stops before the database closes.
+	// The job runner processes OpenAPI specs, purges deleted spaces, collects unreferenced blobs
+	// and sweeps rate limit windows in the background; it stops before the database closes.
 	jobsCtx, stopJobs := context.WithCancel(ctx)
 	ran := make(chan struct{})
 	go func() { defer close(ran); runner.Run(jobsCtx) }()

@@ -2,9 +2,10 @@
 // cost, plus a helper for connection complexity. They complement gqlgen's own
 // extension.FixedComplexityLimit and handler.Server.SetParserTokenLimit.
 //
-// ShapeLimit runs first, before gqlgen parses and validates a new document: it counts selections,
-// expanded fields, directives and spreads (SHAPE_LIMIT_EXCEEDED), since validation itself is
-// quadratic in the fields of a selection set. Depth and alias limits run in
+// ShapeLimit runs first, before gqlgen parses and validates a new document: it counts, from the
+// document's tokens, selections, expanded fields, directives, spreads, variables, argument tokens
+// and name lengths (SHAPE_LIMIT_EXCEEDED), and tokens, since parsing costs memory per token and
+// validation is quadratic in the fields of a selection set. Depth and alias limits run in
 // MutateOperationContext, after validation and before anything is executed
 // (DEPTH_LIMIT_EXCEEDED, ALIAS_LIMIT_EXCEEDED). A rejected operation gets a response with a single
 // error and no data. DocumentCache bounds the validated documents kept, in count and bytes.

@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/binderyhq/bindery/internal/jobs"
 	"github.com/binderyhq/bindery/internal/ratelimit"
+	"github.com/binderyhq/bindery/internal/server"
 	"github.com/binderyhq/bindery/internal/testenv"
 )
 
@@ -138,4 +140,56 @@ func TestTable(t *testing.T) {
 	}
 	s, u, err = add("a", 61*time.Minute, 1, 0)
 	expect(s, u, err, time.Hour, 3)
+}
+
+// TestSweepJob: ended windows are swept by a job of the servers' runners (decision 303). It
+// leaves a window that has not ended, deletes one that has and comes back an interval later;
+// while one process holds its lease another runs nothing, and takes it over once it expires.
+func TestSweepJob(t *testing.T) {
+	clock := testenv.NewClock(time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC))
+	e := testenv.New(t, func(o *server.Options) {
+		o.RateLimits = ratelimit.Limits{Token: 100, Anonymous: 100, Window: time.Hour} // a batch of 1: every point is written
+		o.Clock, o.Jobs.Clock = clock.Now, clock.Now
+	})
+	admin, _ := e.Bootstrap("ada@example.com", "Acme")
+	if r := e.Do(admin, "GET", "/v1/user", nil); r.Status != http.StatusOK {
+		t.Fatalf("%d %s", r.Status, r.Body)
+	}
+	windows := func() (n int) {
+		t.Helper()
+		if err := e.Store.Pools()[0].DB.QueryRow(`SELECT count(*) FROM rate_limits`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	open := windows() // the token's, and the address's when this process read the server's API document
+	ctx := context.Background()
+	if err := ratelimit.ScheduleSweep(ctx, e.Store.Client, clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if ran := e.RunDueJobs(); ran != 1 || open == 0 || windows() != open {
+		t.Fatalf("ran %d jobs, left %d windows of %d: want the sweep, and the windows that have not ended", ran, windows(), open)
+	}
+	other := e.OpenAgain() // a second process on the same database
+	otherJobs := jobs.New(other.Client, jobs.Options{Clock: clock.Now})
+	otherJobs.Handle(ratelimit.SweepJob, other.RateCounters.SweepHandler(time.Hour, clock.Now))
+
+	clock.Add(time.Hour + ratelimit.SweepInterval) // the window ended, the sweep is due
+	if j, err := e.Jobs.Claim(ctx); err != nil || j == nil || j.Kind != ratelimit.SweepJob {
+		t.Fatalf("claim: %+v %v", j, err) // and its process stops before it sweeps
+	}
+	if ran, err := otherJobs.RunDue(ctx); err != nil || ran != 0 {
+		t.Fatalf("the other process ran %d jobs (%v) while the lease held", ran, err)
+	}
+	clock.Add(2 * time.Minute) // the lease expired
+	if ran, err := otherJobs.RunDue(ctx); err != nil || ran != 1 || windows() != 0 {
+		t.Fatalf("the other process ran %d jobs (%v), left %d windows", ran, err, windows())
+	}
+	if ran, _ := otherJobs.RunDue(ctx); ran != 0 {
+		t.Fatal("the sweep ran again at once")
+	}
+	clock.Add(ratelimit.SweepInterval)
+	if ran, _ := otherJobs.RunDue(ctx); ran != 1 {
+		t.Fatal("the sweep did not come back an interval later")
+	}
 }

@@ -2,7 +2,6 @@ package ratelimit
 
 import (
 	"context"
-	"log/slog"
 	"math"
 	"strings"
 	"time"
@@ -80,7 +79,7 @@ func (t *Table) Add(ctx context.Context, key []byte, now time.Time, window time.
 }
 
 // Sweep deletes the windows that ended before now: a scan of one row per client active in the
-// last window, so run every few minutes it costs little (the table has no index to keep but its
+// last window, so run every few minutes (SweepHandler) it costs little (the table has no index to keep but its
 // key, so counting updates stay cheap).
 func (t *Table) Sweep(ctx context.Context, now time.Time, window time.Duration) (int64, error) {
 	res, err := t.db.ExecContext(ctx, t.sweep, now.Add(-window).UnixMicro())
@@ -88,20 +87,4 @@ func (t *Table) Sweep(ctx context.Context, now time.Time, window time.Duration) 
 		return 0, err
 	}
 	return res.RowsAffected()
-}
-
-// SweepEvery sweeps the table every interval until ctx ends.
-func (t *Table) SweepEvery(ctx context.Context, interval, window time.Duration, clock func() time.Time) {
-	tick := time.NewTicker(interval)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-			if _, err := t.Sweep(ctx, clock(), window); err != nil && ctx.Err() == nil {
-				slog.WarnContext(ctx, "rate limit: sweeping ended windows failed", "err", err)
-			}
-		}
-	}
 }

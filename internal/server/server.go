@@ -76,6 +76,9 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 	runner.Handle(graph.OpenAPIJob, r.ProcessOpenAPISpec)
 	runner.Handle(sweep.Job, sweep.Handler(st.Client, orNow(o.Clock)))
 	runner.Handle(blobs.CollectJob, blobCollector(st, o.Clock).Run)
+	if o.RateLimits.On() { // a process without limits must not sweep the windows of those with them
+		runner.Handle(ratelimit.SweepJob, st.RateCounters.SweepHandler(o.RateLimits.Window, orNow(o.Clock)))
+	}
 	sites := publish.New(r, o.BaseURL)
 	gql := graph.NewHandler(r, o.Limits)
 	router := rest.NewRouter(rest.Config{
