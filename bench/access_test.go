@@ -3,12 +3,16 @@ package bench
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/graph/content/tree"
+	"github.com/binderyhq/bindery/graph/search"
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/testenv"
 )
@@ -149,4 +153,99 @@ func BenchmarkWritesScale(b *testing.B) {
 		}
 		versus(b, grant(small), grant(large))
 	})
+}
+
+// searchWord is the word BenchmarkSearchOrganizationScale searches for: it is in searchWordSpaces
+// spaces of the organization, every other space holds a page of filler.
+const (
+	searchWord       = "zeppelin"
+	searchWordSpaces = 10
+)
+
+// newSearchScaled is newScaled with one organization of n spaces, each with a page in the search
+// index: searchWordSpaces of them, spread among the others, hold searchWord in 3 of their 5 pages.
+func newSearchScaled(b *testing.B, n int) scaled {
+	s := newScaled(b, 1, 1)
+	client := s.e.Store.Client
+	ids := client.Space.Query().IDsX(accounts.System(context.Background()))
+	for range searchWordSpaces {
+		ids = append(ids, seedSpaces(b, client, s.org, n/searchWordSpaces-1)...)
+		id := call(b, s.e, s.admin, "POST", "/v1/orgs/"+s.org+"/spaces", `{"title":"Airships"}`)["id"].(string)
+		indexAirships(b, s.e, id)
+	}
+	for chunk := range slices.Chunk(ids, 1000) {
+		inIndex(b, s.e, func(ctx context.Context, tx *ent.Tx) error {
+			for _, id := range chunk {
+				filler := search.Section{PageID: "filler", Title: "Filler", Body: "Nothing to see in " + id}
+				if err := s.e.Store.Search.Replace(ctx, tx, id, []string{"filler"}, []search.Section{filler}); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	return s
+}
+
+// inIndex runs writes to the search index in one transaction, as the system.
+func inIndex(b *testing.B, e *testenv.Env, write func(ctx context.Context, tx *ent.Tx) error) {
+	ctx := accounts.System(context.Background())
+	tx, err := e.Store.Client.Tx(ctx)
+	if err == nil {
+		err = write(ctx, tx)
+	}
+	if err == nil {
+		err = tx.Commit()
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+}
+
+// indexAirships writes a space's content of 5 pages, 3 of them about searchWord, and indexes it.
+func indexAirships(b *testing.B, e *testenv.Env, spaceID string) {
+	at := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
+	body := "Some text about flying."
+	hash := tree.Hash([]byte(body))
+	var entries []tree.Entry
+	var pageIDs []string
+	var sections []search.Section
+	for i := range 5 {
+		p := &tree.Page{ID: fmt.Sprintf("p%d", i), Order: fmt.Sprintf("a%d", i), Type: "document",
+			Title: fmt.Sprintf("Page %d", i), Slug: fmt.Sprintf("page-%d", i), Body: hash, CreatedAt: at, UpdatedAt: at}
+		entries = append(entries, tree.Entry{Page: p})
+		pageIDs = append(pageIDs, p.ID)
+		text := body
+		if i < 3 {
+			text = strings.Repeat("filler ", i) + "The " + searchWord + " flies."
+		}
+		sections = append(sections, search.Section{PageID: p.ID, Title: p.Title, Body: text})
+	}
+	e.WriteRevision(spaceID, "", testenv.Content{Tree: tree.New(entries), Bodies: map[string]string{hash: body}})
+	inIndex(b, e, func(ctx context.Context, tx *ent.Tx) error {
+		return e.Store.Search.Replace(ctx, tx, spaceID, pageIDs, sections)
+	})
+}
+
+// BenchmarkSearchOrganizationScale searches an organization of 100,000 spaces, a word of 10 of
+// them, as its admin and as a reader, against the same search in an organization of 100 spaces.
+// The issue's bound: x-small ≤ 1.5.
+func BenchmarkSearchOrganizationScale(b *testing.B) {
+	small, large := newSearchScaled(b, 100), newSearchScaled(b, 100_000)
+	for _, who := range []string{"admin", "reader"} {
+		b.Run(who, func(b *testing.B) {
+			search := func(s scaled) func() {
+				a := s.admin
+				if who == "reader" {
+					a = s.reader
+				}
+				path := "/v1/orgs/" + s.org + "/search?query=" + searchWord
+				if n := call(b, s.e, a, "GET", path, "")["count"]; n != float64(searchWordSpaces) {
+					b.Fatalf("%s finds %v spaces, want %d", who, n, searchWordSpaces)
+				}
+				return get(b, s.e, a, path)
+			}
+			versus(b, search(small), search(large))
+		})
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/graph/apperr"
@@ -65,7 +66,7 @@ func (r *Resolver) searchOrganization(ctx context.Context, o *ent.Organization, 
 	if err != nil {
 		return nil, err
 	}
-	if q.Spaces, err = r.readableSpaces(ctx, o.ID); err != nil {
+	if q.Spaces, err = r.readableSpacesHolding(ctx, o.ID, q.Terms); err != nil {
 		return nil, err
 	}
 	hits, total, err := r.Search.Spaces(ctx, r.Client, q)
@@ -168,10 +169,11 @@ func rankedPage[T, E any](rows []ranked[T], limit, total int, edge func(cursor s
 	return edges(p.Items, rankedCursor, func(c string, r ranked[T]) E { return edge(c, r.node) }), pageInfo(p), p.Count
 }
 
-// readableSpaces lists the live spaces of an organization the viewer may read (the Space policy
-// filters them): the scope of a search of the whole organization.
-func (r *Resolver) readableSpaces(ctx context.Context, orgID string) ([]string, error) {
-	return r.Client.Space.Query().Where(space.OrganizationID(orgID), space.DeletedAtIsNil()).IDs(ctx)
+// readableSpacesHolding lists the live spaces of an organization that the viewer may read (the
+// Space policy filters them) and whose content holds a match of terms: the scope of a search of
+// the whole organization, as long as the matches, however many spaces the organization holds.
+func (r *Resolver) readableSpacesHolding(ctx context.Context, orgID string, terms search.Terms) ([]string, error) {
+	return r.Client.Space.Query().Where(space.DeletedAtIsNil(), predicate.Space(r.Search.Holding(orgID, terms))).IDs(ctx)
 }
 
 // activeTrees returns the current content tree of each space, by space id: the active revisions

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -255,6 +256,77 @@ func TestSearchAccess(t *testing.T) {
 	})
 }
 
+// TestSearchOrganizationScope: an organization's search finds, among the spaces that hold the
+// word, only the live ones of that organization the viewer may read (by default level or by a
+// grant), although a space of another organization that the same viewers read holds it too; a
+// space moved to the other organization is found there at once, and no longer in its first.
+func TestSearchOrganizationScope(t *testing.T) {
+	f := newCRFixture(t)
+	reader := f.e.User("rita@example.com", f.org, testenv.Role(viewer.RoleRead))
+	zetaAdmin, zeta := f.e.Bootstrap("zed@example.com", "Zeta")
+	for a, role := range map[testenv.Actor]viewer.Role{f.admin: viewer.RoleAdmin, reader: viewer.RoleRead} {
+		f.e.Store.Client.Member.Create().SetOrganizationID(zeta).SetUserID(a.UserID).SetRole(role).ExecX(system())
+	}
+	withWord := func(org, title string, patch map[string]any) string {
+		id := createSpace(t, f.e, f.admin, org, map[string]any{"title": title})["id"].(string)
+		(&crFixture{e: f.e, admin: f.admin, org: org, space: id}).publish(t, insert(title, "Marmalade for "+title+"."))
+		if r := f.e.Do(f.admin, "PATCH", "/v1/spaces/"+id, patch); patch != nil && r.Status != http.StatusOK {
+			t.Fatalf("patch %s: %d %s", title, r.Status, r.Body)
+		}
+		return id
+	}
+	open := withWord(f.org, "Open", nil)
+	hidden := withWord(f.org, "Hidden", map[string]any{"defaultLevel": nil})
+	granted := withWord(f.org, "Granted", map[string]any{"defaultLevel": nil})
+	r := f.e.Do(f.admin, "POST", "/v1/spaces/"+granted+"/permissions", map[string]any{"role": "read", "users": []string{reader.UserID}})
+	if r.Status/100 != 2 {
+		t.Fatalf("grant: %d %s", r.Status, r.Body)
+	}
+	foreign := withWord(zeta, "Foreign", nil)
+	f.publish(t, insert("Plain", "Nothing sweet.")) // a space that holds other words only
+
+	found := func(a testenv.Actor, org string) string {
+		l := searchOrg(t, f.e, a, org, "marmalade", "")
+		var ids []string
+		for _, s := range l.Items {
+			ids = append(ids, s.ID)
+		}
+		slices.Sort(ids)
+		return fmt.Sprintf("%d %v", l.Count, ids)
+	}
+	want := func(ids ...string) string {
+		slices.Sort(ids)
+		return fmt.Sprintf("%d %v", len(ids), ids)
+	}
+	cases := []struct {
+		name string
+		a    testenv.Actor
+		org  string
+		want string
+	}{
+		{"AdminFindsEveryOwnSpace", f.admin, f.org, want(open, hidden, granted)},
+		{"ReaderFindsReadableOnly", reader, f.org, want(open, granted)},
+		{"OtherOrganization", reader, zeta, want(foreign)},
+		{"OtherAdminFindsOwnOnly", zetaAdmin, zeta, want(foreign)},
+	}
+	for _, c := range cases {
+		if got := found(c.a, c.org); got != c.want {
+			t.Errorf("%s: found %s, want %s", c.name, got, c.want)
+		}
+	}
+	t.Run("Transfer", func(t *testing.T) {
+		if r := f.e.Do(f.admin, "POST", "/v1/spaces/"+open+"/transfer", map[string]any{"organization": zeta}); r.Status != http.StatusOK {
+			t.Fatalf("transfer: %d %s", r.Status, r.Body)
+		}
+		if got := found(reader, f.org); got != want(granted) {
+			t.Errorf("the first organization after the transfer: %s", got)
+		}
+		if got := found(zetaAdmin, zeta); got != want(open, foreign) {
+			t.Errorf("the other organization after the transfer: %s", got)
+		}
+	})
+}
+
 func TestSearchOrganizationGroupsBySpace(t *testing.T) {
 	f := newCRFixture(t)
 	f.publish(t, insert("Other", "Widget mentioned once."))
@@ -476,4 +548,50 @@ func TestSearchStatements(t *testing.T) {
 		t.Errorf("statements for 27 and 3 results: REST %d and %d, GraphQL %d and %d", fewREST, someREST, fewGQL, someGQL)
 	}
 	t.Logf("REST %d, GraphQL %d statements", fewREST, fewGQL)
+}
+
+// TestSearchOrganizationStatements: an organization's search costs the same statements for an
+// admin and for a reader (whose role comes from grants too), whether 2 or 12 spaces hold the word
+// and whether the organization holds 4 spaces or 34, on both surfaces.
+func TestSearchOrganizationStatements(t *testing.T) {
+	f := newCRFixture(t)
+	reader := f.e.User("rita@example.com", f.org, testenv.Role(viewer.RoleRead))
+	addSpaces := func(n int, body string) {
+		for i := range n {
+			id := createSpace(t, f.e, f.admin, f.org, map[string]any{"title": fmt.Sprintf("S%d", i)})["id"].(string)
+			if body != "" {
+				(&crFixture{e: f.e, admin: f.admin, org: f.org, space: id}).publish(t, insert("Page", body))
+			}
+		}
+	}
+	count := func(a testenv.Actor) [2]int64 {
+		searchOrg(t, f.e, a, f.org, "jam", "") // warm the tree cache
+		rest := f.e.Statements(func() { searchOrg(t, f.e, a, f.org, "jam", "&limit=50") })
+		var out any
+		graphql := f.e.Statements(func() {
+			gqlOK(t, f.e.GraphQL(a, `query($id: ID!) { organization(id: $id) { search(query: "jam", first: 50) {
+				totalCount edges { node { space { id title } pages { title sections { body } } } } } } }`,
+				map[string]any{"id": f.org}), &out)
+		})
+		return [2]int64{rest, graphql}
+	}
+	addSpaces(2, "Jam and bread.")
+	addSpaces(1, "")
+	r := f.e.Do(f.admin, "POST", "/v1/spaces/"+f.space+"/permissions", map[string]any{"role": "edit", "users": []string{reader.UserID}})
+	if r.Status/100 != 2 {
+		t.Fatalf("grant: %d %s", r.Status, r.Body)
+	}
+	few := map[string][2]int64{"admin": count(f.admin), "reader": count(reader)}
+	addSpaces(10, "More jam.")
+	addSpaces(20, "")
+	many := map[string][2]int64{"admin": count(f.admin), "reader": count(reader)}
+	for who := range few {
+		if few[who] != many[who] {
+			t.Errorf("%s: statements (REST, GraphQL) %v with 2 spaces holding the word of 4, %v with 12 of 34", who, few[who], many[who])
+		}
+	}
+	if few["admin"] != few["reader"] {
+		t.Errorf("statements (REST, GraphQL): admin %v, reader %v", few["admin"], few["reader"])
+	}
+	t.Logf("REST %d, GraphQL %d statements", few["admin"][0], few["admin"][1])
 }

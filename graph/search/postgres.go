@@ -77,7 +77,7 @@ func (postgres) matches(scored bool, in tier) string {
 		match += " AND NOT " + heads("s.words") + " @@ q.query"
 	}
 	return "SELECT s.id" + score + ` FROM search_sections s, to_tsquery('simple', ?) AS q (query)
-	WHERE ` + match + " AND s.id BETWEEN ? AND ?"
+	WHERE ` + match
 }
 
 func (postgres) idColumn() string { return "s.id" }
@@ -96,6 +96,11 @@ func (postgres) pageHits() string {
 func (postgres) match(t Terms, _ tier) string { return t.TSQuery() } // the tier is in the statement
 
 func (postgres) in(expr string) string { return expr + " = ANY (?)" }
+
+// inQuery reads the query into an array first (an init plan, run once), so that the expression
+// is looked up by its index: as a semi-join, the planner may instead walk the outer table and run
+// the query for each of its rows when it misjudges their number (statistics not yet gathered).
+func (postgres) inQuery(expr, query string) string { return expr + " = ANY (ARRAY(" + query + "))" }
 
 // list passes a list as one array argument: no parameter limit.
 func (postgres) list(values any) any { return values }

@@ -80,7 +80,8 @@ func (x *sqlIndex) scope(ctx context.Context, db DB, spaceIDs []string) (*scope,
 // sections in the range of the searched spaces and, when that range also holds spaces not
 // searched, of the searched spaces only (a check on every match, which one space never needs).
 func (x *sqlIndex) hits(q Query, s *scope, t tier, scored bool) (string, []any) {
-	stmt, args := x.d.matches(scored, t), []any{x.d.match(q.Terms, t), s.lo, s.hi}
+	stmt := x.d.matches(scored, t) + " AND " + x.d.idColumn() + " BETWEEN ? AND ?"
+	args := []any{x.d.match(q.Terms, t), s.lo, s.hi}
 	if int64(len(s.list)) != s.list[len(s.list)-1]-s.list[0]+1 {
 		stmt += " AND " + x.d.in("("+x.d.idColumn()+" >> "+strconv.Itoa(spaceShift)+")")
 		args = append(args, x.d.list(s.list))

@@ -13,6 +13,7 @@ import (
 	"fmt"
 
 	"entgo.io/ent/dialect"
+	entsql "entgo.io/ent/dialect/sql"
 )
 
 // DB runs statements: an *ent.Client or *ent.Tx (ent's sql/execquery feature), an *sql.DB or an
@@ -93,6 +94,9 @@ type Index interface {
 	// Spaces ranks the spaces by their best matching page and returns those after q.Offset, at
 	// most q.Limit, with their best pages, and how many spaces match in all. db must be a pool.
 	Spaces(ctx context.Context, db DB, q Query) ([]Space, int, error)
+	// Holding is a condition on a query of spaces (an ent predicate.Space): the spaces of the
+	// organization orgID whose indexed content holds a match of t.
+	Holding(orgID string, t Terms) func(*entsql.Selector)
 }
 
 // New returns the index for an ent dialect (dialect.SQLite or dialect.Postgres).

@@ -17,8 +17,8 @@ type sqlDialect interface {
 	valuesRow() string
 	rowArgs(id, spaceKey int64, s Section) []any
 	// matches selects the id (and, when scored, the score: higher is better) of the matching
-	// sections of a tier whose id lies between two bounds. Its arguments are match(terms, tier),
-	// then the bounds; conditions on idColumn may follow it (AND …).
+	// sections of a tier. Its argument is match(terms, tier); conditions on idColumn may follow
+	// it (AND …).
 	matches(scored bool, in tier) string
 	idColumn() string
 	// pageHits selects the id of the matching sections of some pages; its arguments are
@@ -27,6 +27,9 @@ type sqlDialect interface {
 	match(t Terms, in tier) string
 	// in is a condition "expression is one of a list", whose one argument is list(values).
 	in(expr string) string
+	// inQuery is a condition "expression is one of the rows of a query", which the database reads
+	// once before it looks the expression up among them.
+	inQuery(expr, query string) string
 	list(values any) any
 	rebind(query string) string
 }

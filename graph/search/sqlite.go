@@ -72,7 +72,7 @@ func (sqlite) matches(scored bool, _ tier) string { // the tier is in the match 
 	if scored {
 		score = ", " + bm25 + " AS score"
 	}
-	return "SELECT rowid AS id" + score + " FROM search_words WHERE search_words MATCH ? AND rowid BETWEEN ? AND ?"
+	return "SELECT rowid AS id" + score + " FROM search_words WHERE search_words MATCH ?"
 }
 
 func (sqlite) idColumn() string { return "rowid" }
@@ -101,6 +101,9 @@ func (sqlite) match(t Terms, in tier) string {
 }
 
 func (sqlite) in(expr string) string { return expr + " IN (SELECT value FROM json_each(?))" }
+
+// inQuery: SQLite reads an uncorrelated IN subquery once, into a table it looks rows up in.
+func (sqlite) inQuery(expr, query string) string { return expr + " IN (" + query + ")" }
 
 // list passes a list as one JSON array argument, which json_each reads: no parameter limit.
 func (sqlite) list(values any) any {
