@@ -3,6 +3,7 @@ package publish_test
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -141,6 +142,52 @@ func TestPageConditionsFromSignedClaims(t *testing.T) {
 		if status, _ := f.reader(t)("/sites/acme/pro-guide?jwt_token=" + tok); status != want {
 			t.Errorf("a reader on the %s plan: %d, want %d", plan, status, want)
 		}
+	}
+}
+
+// TestFilesOfHiddenPages: a file that only pages hidden from the reader link to (the page with
+// the condition or a page under it) answers 404 at its ~files/ URL; a file a visible page links to
+// as well, and one no page links to, stay fetchable; a reader with the claim fetches them all. The
+// files hidden are found once per visible tree: later requests cost what a reader's who hides
+// nothing do.
+func TestFilesOfHiddenPages(t *testing.T) {
+	f := newSiteFixture(t)
+	file := func(ref string) map[string]any {
+		return map[string]any{"ref": ref, "name": ref + ".png", "contentType": "image/png", "base64": "cG5n"}
+	}
+	f.write(t,
+		page("Beta guide", "![a](./betaonly) ![b](./shared) [c](./loose)", "ref", "beta", "condition", betaCondition),
+		page("Beta child", "![d](./childonly)", "into", "beta"),
+		page("Open", "![b](./shared)"),
+		map[string]any{"operation": "insert_files", "files": []any{file("betaonly"), file("childonly"), file("shared"), file("loose"), file("orphan")}},
+	)
+	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(true).SetBasename("acme").SetAdaptiveSchema(betaSchema()) })
+	var content struct{ Files []struct{ ID, Name string } }
+	f.e.Do(f.admin, "GET", "/v1/spaces/"+f.space+"/content", nil).JSON(t, &content)
+	_, _, open := f.get(t, "/sites/acme/open")
+	shared := regexp.MustCompile(`src="(/sites/acme/~files/[^/"]+/)`).FindStringSubmatch(open)
+	if len(shared) < 2 || len(content.Files) != 5 {
+		t.Fatalf("the visible page links no file, or the space has %d files: %s", len(content.Files), open)
+	}
+	urls := map[string]string{}
+	for _, file := range content.Files {
+		urls[strings.TrimSuffix(file.Name, ".png")] = shared[1] + file.ID
+	}
+	beta := f.reader(t)
+	beta("/sites/acme/?visitor.beta=true")
+	for name, want := range map[string]int{"betaonly": 404, "childonly": 404, "loose": 404, "shared": 302, "orphan": 302} {
+		if status, _, _ := f.get(t, urls[name]); status != want {
+			t.Errorf("a reader without the claim fetches %s: %d, want %d", name, status, want)
+		}
+		if status, _ := beta(urls[name]); status != 302 {
+			t.Errorf("a reader with the claim fetches %s: %d", name, status)
+		}
+	}
+	statements := func(read func()) int64 { read(); return f.e.Statements(read) }
+	hiding := statements(func() { f.get(t, urls["betaonly"]) })
+	seeing := statements(func() { beta(urls["betaonly"]) })
+	if hiding != seeing {
+		t.Errorf("a hidden file costs %d statements, a shown one %d", hiding, seeing)
 	}
 }
 
