@@ -191,6 +191,45 @@ func TestFilesOfHiddenPages(t *testing.T) {
 	}
 }
 
+// TestSearchFullWithoutHiddenPages: the best matches of a query are pages hidden from the reader,
+// yet a page of results (search as you type's 8, the results page's 20) holds as many visible
+// pages as match; the reader with the claim finds the hidden ones first.
+func TestSearchFullWithoutHiddenPages(t *testing.T) {
+	f := newSiteFixture(t)
+	var changes []map[string]any
+	for i := range 10 {
+		changes = append(changes, page(fmt.Sprintf("Zanzibar beta %d", i), "Beta.", "condition", betaCondition),
+			page(fmt.Sprintf("Open %d", i), "Zanzibar in the text."))
+	}
+	changes = append(changes, page("Zanzibar unlisted", "Hidden from navigation.", "hidden", true))
+	f.write(t, changes...)
+	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(true).SetBasename("acme").SetAdaptiveSchema(betaSchema()) })
+	var found struct{ Results []struct{ Title string } }
+	_, _, body := f.get(t, "/sites/acme/~search.json?q=zanzibar")
+	if err := json.Unmarshal([]byte(body), &found); err != nil || len(found.Results) != 8 {
+		t.Fatalf("search as you type shows %d results, want 8: %v %s", len(found.Results), err, body)
+	}
+	for _, r := range found.Results {
+		if !strings.HasPrefix(r.Title, "Open ") {
+			t.Errorf("a reader without the claim finds %q", r.Title)
+		}
+	}
+	_, _, results := f.get(t, "/sites/acme/~search?q=zanzibar")
+	_, listing, _ := strings.Cut(results, `class="results"`)
+	for i := range 10 {
+		if !strings.Contains(listing, fmt.Sprintf(`href="/sites/acme/open-%d"`, i)) {
+			t.Errorf("the results page lacks Open %d", i)
+		}
+	}
+	if strings.Contains(listing, "zanzibar-") {
+		t.Error("the results page lists a hidden page")
+	}
+	_, body = f.reader(t)("/sites/acme/~search.json?q=zanzibar&visitor.beta=true")
+	if err := json.Unmarshal([]byte(body), &found); err != nil || len(found.Results) != 8 || !strings.HasPrefix(found.Results[0].Title, "Zanzibar beta") {
+		t.Errorf("a reader with the claim: %v %s", err, body)
+	}
+}
+
 // memberPages returns the top-level pages of the space's content as a member reads them (REST).
 func (f *siteFixture) memberPages(t *testing.T) []map[string]any {
 	t.Helper()
