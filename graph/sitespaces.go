@@ -13,6 +13,7 @@ import (
 	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/ent/siteredirect"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/space"
@@ -391,6 +392,9 @@ func (r *Resolver) updateSiteSpace(ctx context.Context, orgID, siteID, id string
 		if err != nil {
 			return err
 		}
+		if err := r.keepSiteSpaceURLs(ctx, tx, s, ss, c.in.Path); err != nil {
+			return err
+		}
 		return notFound(upd.Exec(ctx), "site space")
 	})
 	if err != nil {
@@ -472,6 +476,26 @@ func (c *siteSpaceChange) apply(ctx context.Context, tx *ent.Tx, ss *ent.SiteSpa
 	_ = setOrClear(c.in.PageID, nil, upd.SetPageID, upd.ClearPageID)
 	_ = setOrClear(c.title, nil, upd.SetTitle, upd.ClearTitle)
 	return upd, nil
+}
+
+// keepSiteSpaceURLs keeps the URLs of a site space whose path changes to path (keepOldURLs):
+// they start with its section's path, unless that is the default section; the default site
+// space of a level has its path in no URL.
+func (r *Resolver) keepSiteSpaceURLs(ctx context.Context, tx *ent.Tx, s *ent.Site, ss *ent.SiteSpace, path *string) error {
+	if path == nil || *path == ss.Path || ss.IsDefault {
+		return nil
+	}
+	section := ""
+	if ss.SectionID != nil {
+		sec, err := tx.SiteSection.Get(ctx, *ss.SectionID)
+		if err != nil {
+			return err
+		}
+		if !sec.IsDefault {
+			section = sec.Path + "/"
+		}
+	}
+	return r.keepOldURLs(ctx, tx, s, section+ss.Path, section+*path, redirectDestination{kind: siteredirect.DestinationKindSiteSpace, siteSpaceID: &ss.ID})
 }
 
 // spaceFree returns CONFLICT when a site space of sibs other than self already shows the space.
