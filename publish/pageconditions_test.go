@@ -12,6 +12,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/internal/testenv"
 )
 
 // betaCondition shows a page to readers with the unsigned claim beta=true (betaSchema).
@@ -227,6 +228,46 @@ func TestSearchFullWithoutHiddenPages(t *testing.T) {
 	_, body = f.reader(t)("/sites/acme/~search.json?q=zanzibar&visitor.beta=true")
 	if err := json.Unmarshal([]byte(body), &found); err != nil || len(found.Results) != 8 || !strings.HasPrefix(found.Results[0].Title, "Zanzibar beta") {
 		t.Errorf("a reader with the claim: %v %s", err, body)
+	}
+}
+
+// TestSchemaChangeKeepsPageConditions: a visitor schema under which a page's condition no longer
+// compiles (it would hide the page from every reader) is refused with 409 naming the page, and
+// the site keeps its schema; a condition that did not compile before does not stop a change,
+// and neither does a change the conditions still compile against.
+func TestSchemaChangeKeepsPageConditions(t *testing.T) {
+	f := newSiteFixture(t)
+	f.write(t,
+		page("Guides beta", "Beta only.", "ref", "top", "condition", "true"),
+		page("Beta guide", "Beta only.", "into", "top", "condition", betaCondition),
+		page("Broken", "Never shown.", "condition", "visitor.claims.unknown"),
+	)
+	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(true).SetBasename("acme") })
+	schemaURL := "/v1/orgs/" + f.org + "/sites/" + f.site + "/adaptive-schema"
+	if r := f.e.Do(f.admin, "PUT", schemaURL, map[string]any{"jsonSchema": betaSchema()}); r.Status != 200 {
+		t.Fatalf("a first schema, which hides no page more: %d %s", r.Status, r.Body)
+	}
+	withPlan := betaSchema()
+	withPlan["properties"].(map[string]any)["plan"] = map[string]any{"type": "string", "description": "The reader's plan."}
+	if r := f.e.Do(f.admin, "PUT", schemaURL, map[string]any{"jsonSchema": withPlan}); r.Status != 200 {
+		t.Fatalf("a schema the conditions still compile against: %d %s", r.Status, r.Body)
+	}
+	withoutBeta := betaSchema()
+	withoutBeta["properties"].(map[string]any)["unsigned"].(map[string]any)["properties"] = map[string]any{
+		"alpha": map[string]any{"type": "boolean", "description": "Wants alpha features."}}
+	r := f.e.Do(f.admin, "PUT", schemaURL, map[string]any{"jsonSchema": withoutBeta})
+	msg := testenv.CheckError(t, r, 409)
+	id := f.memberPageIDs(t)["Guides beta"]
+	for _, want := range []string{"jsonSchema: 1 page(s) have a condition", "(guides-beta/beta-guide in space " + f.space + ") condition: column"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the refusal %q lacks %q", msg, want)
+		}
+	}
+	if strings.Contains(msg, id) || strings.Contains(msg, "broken") {
+		t.Errorf("the refusal names a page whose condition still compiles, or never did: %s", msg)
+	}
+	if status, _ := f.reader(t)("/sites/acme/guides-beta/beta-guide?visitor.beta=true"); status != 200 {
+		t.Errorf("after the refusal the page is hidden from a reader with the claim: %d", status)
 	}
 }
 
