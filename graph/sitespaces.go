@@ -366,7 +366,7 @@ func renumberLevel(ctx context.Context, tx *ent.Tx, sibs []*ent.SiteSpace, at, n
 // lockSite reads a site again in tx, locking its row on PostgreSQL (SQLite's one writer already
 // serializes), so that the writes to one site's site spaces queue and each sees the others'.
 func lockSite(ctx context.Context, tx *ent.Tx, siteID string) (*ent.Site, error) {
-	s, err := tx.Site.Query().Where(site.ID(siteID)).Modify(forUpdate).Only(ctx)
+	s, err := tx.Site.Query().Where(site.ID(siteID)).Modify(ForUpdate).Only(ctx)
 	return s, notFound(err, "site")
 }
 
@@ -655,7 +655,7 @@ func leaveSites(ctx context.Context, tx *ent.Tx, where predicate.SiteSpace) (int
 	if err != nil || len(siteIDs) == 0 {
 		return 0, err
 	}
-	if _, err := tx.Site.Query().Where(site.IDIn(siteIDs...)).Order(site.ByID()).Modify(forUpdate).IDs(sys); err != nil {
+	if _, err := tx.Site.Query().Where(site.IDIn(siteIDs...)).Order(site.ByID()).Modify(ForUpdate).IDs(sys); err != nil {
 		return 0, err
 	}
 	gone, err := tx.SiteSpace.Query().Where(where).All(sys) // again, under the sites' locks
