@@ -6,27 +6,40 @@ PG_TEST_DB ?= postgres://postgres@127.0.0.1:5432/test?sslmode=disable
 
 .PHONY: run test test-sqlite test-postgres generate generate-check bench bench-peer build fuzz
 
-## run: start the server on the embedded SQLite database (./bindery-data)
+## run: start the server on the embedded SQLite database (./bindery-data); flags of serve in ARGS,
+## e.g. make run ARGS="--addr 127.0.0.1:9090"
 run:
-	go run ./cmd/bindery serve
+	go run ./cmd/bindery serve $(ARGS)
 
 build:
 	go build -o bindery ./cmd/bindery
 
-## test: the whole suite with the race detector, on SQLite, then on PostgreSQL when one answers
-test: test-sqlite test-postgres
+## test: the whole suite with the race detector, on SQLite, then on PostgreSQL when one answers;
+## each pass prints what plain go test prints, and the end of the run sums both passes up: what
+## failed, every skipped test with its reason, and a PostgreSQL pass that did not run (decision 297)
+GO_TEST := go test -json -race -count=1 -timeout 30m ./...
+TEST_SUMMARY ?=
+# note prints a line and appends it to the run's summary, when there is one.
+note = echo "$(1)"; if [ -n "$(TEST_SUMMARY)" ]; then echo "$(1)" >> "$(TEST_SUMMARY)"; fi
+
+test:
+	@summary=$$(mktemp); status=0; \
+	$(MAKE) --no-print-directory test-sqlite test-postgres TEST_SUMMARY=$$summary || status=$$?; \
+	grep -q '^== PostgreSQL pass' $$summary || echo "== PostgreSQL pass: not run (the SQLite pass failed)" >> $$summary; \
+	echo; echo "== make test summary"; cat $$summary; rm -f $$summary; exit $$status
 
 test-sqlite:
-	go test -race -count=1 -timeout 30m ./...
+	@echo "== SQLite pass"
+	@go run ./internal/testsummary -pass SQLite -summary "$(TEST_SUMMARY)" -- $(GO_TEST)
 
 test-postgres:
 	@if ! command -v pg_isready >/dev/null; then \
-		echo "== PostgreSQL pass SKIPPED: pg_isready is not installed (apt-get install postgresql-client)"; \
+		$(call note,== PostgreSQL pass SKIPPED: pg_isready is not installed (apt-get install postgresql-client)); \
 	elif pg_isready -q -d "$(PG_TEST_DB)"; then \
 		echo "== PostgreSQL pass ($(PG_TEST_DB))"; \
-		BINDERY_TEST_DB="$(PG_TEST_DB)" go test -race -count=1 -timeout 30m ./...; \
+		BINDERY_TEST_DB="$(PG_TEST_DB)" go run ./internal/testsummary -pass PostgreSQL -summary "$(TEST_SUMMARY)" -- $(GO_TEST); \
 	else \
-		echo "== PostgreSQL pass SKIPPED: no PostgreSQL answers at $(PG_TEST_DB) (set PG_TEST_DB to test against one)"; \
+		$(call note,== PostgreSQL pass SKIPPED: no PostgreSQL answers at $(PG_TEST_DB) (set PG_TEST_DB to test against one)); \
 	fi
 
 ## generate: rebuild ent and gqlgen code

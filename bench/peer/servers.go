@@ -72,13 +72,17 @@ func (ps *processes) startPostGraphile(ctx context.Context, cli, dsn, work strin
 	return ps.serve(ctx, "postgraphile", work, cmd, "http://127.0.0.1:"+port, "/graphql")
 }
 
-// startBindery runs `bindery serve` on a free loopback port with the store flags given.
+// startBindery runs `bindery serve` on a free loopback port with the store flags given. Like the
+// peer (--disable-query-log) it logs no line per request; its rate limits are metered (that cost
+// is part of every request) but with a budget the benchmark cannot spend, which would otherwise
+// measure 429s.
 func (ps *processes) startBindery(ctx context.Context, bin, name, work string, store ...string) (string, error) {
 	port, err := freePort()
 	if err != nil {
 		return "", err
 	}
-	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:" + port}, store...)...)
+	args := []string{"serve", "--addr", "127.0.0.1:" + port, "--log-level", "warn", "--rate-limit", "1000000000"}
+	cmd := exec.Command(bin, append(args, store...)...)
 	return ps.serve(ctx, name, work, cmd, "http://127.0.0.1:"+port, "/v1/")
 }
 

@@ -27,8 +27,20 @@ func (s *storeFlags) register(fs *flag.FlagSet) {
 	s.blobs.register(fs)
 }
 
+// open opens the store. The failures an operator fixes before starting again — a data directory
+// that cannot be written, a PostgreSQL that does not answer or refuses — say in one line what to
+// do (decision 296).
 func (s *storeFlags) open(ctx context.Context) (*store.Store, error) {
-	return store.Open(ctx, s.storeOptions())
+	if s.db == "" || s.blobs.where == store.BlobsDir {
+		if err := checkWritable(s.data); err != nil {
+			return nil, err
+		}
+	}
+	st, err := store.Open(ctx, s.storeOptions())
+	if err != nil {
+		return nil, explainPostgres(s.db, err)
+	}
+	return st, nil
 }
 
 func parse(fs *flag.FlagSet, args []string, required ...string) error {

@@ -9,9 +9,11 @@
 //	bindery backup --out FILE [--data DIR] [--db DSN]
 //	bindery restore --from FILE [--data DIR]
 //	bindery healthcheck [--addr HOST:PORT]
+//	bindery import --space ID [--change-request ID] [--token T] [--server URL] FOLDER
 //	bindery blobs migrate --to (db|dir|DIR|s3://bucket/prefix) [--data DIR] [--db DSN] [--blobs …]
 //
-// Every command but restore works while a server runs on the same data directory or database.
+// Every command but restore works while a server runs on the same data directory or database;
+// import is a client of a running server's API.
 package main
 
 import (
@@ -58,13 +60,15 @@ func run(ctx context.Context, args []string) error {
 		return restoreCmd(ctx, rest)
 	case "healthcheck":
 		return healthcheck(ctx, rest)
+	case "import":
+		return importCmd(ctx, rest)
 	case "user", "token", "blobs":
 		if len(rest) == 0 {
 			return fmt.Errorf("%s: name a subcommand (%s)", cmd, subcommands[cmd])
 		}
 		return sub(ctx, cmd, rest[0], rest[1:])
 	}
-	return fmt.Errorf("unknown command %q (serve, bootstrap, user create, token create, token revoke, migrate, blobs migrate, backup, restore, healthcheck)", cmd)
+	return fmt.Errorf("unknown command %q (serve, bootstrap, user create, token create, token revoke, migrate, blobs migrate, backup, restore, healthcheck, import)", cmd)
 }
 
 var subcommands = map[string]string{"user": "create", "token": "create or revoke", "blobs": "migrate"}

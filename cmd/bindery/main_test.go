@@ -18,15 +18,15 @@ import (
 	"github.com/binderyhq/bindery/internal/testenv"
 )
 
-// dataDir is where one test's data lives: a data directory, and a fresh PostgreSQL schema when
-// BINDERY_TEST_DB is set.
+// dataDir is where one test's data lives: a data directory, and a PostgreSQL schema of its own
+// (migrated, without rows) when BINDERY_TEST_DB is set.
 type dataDir struct {
 	dir, dsn string
 }
 
 func newDataDir(t *testing.T) dataDir {
 	t.Helper()
-	return dataDir{dir: t.TempDir(), dsn: testenv.PostgresDSN(t)}
+	return dataDir{dir: t.TempDir(), dsn: testenv.MigratedPostgresDSN(t)}
 }
 
 // flags are the store flags of a command on this data.
@@ -296,8 +296,9 @@ func TestToken(t *testing.T) {
 }
 
 func TestMigrate(t *testing.T) {
-	d := newDataDir(t)
-	for range 2 { // a second run finds the schema current
+	// An empty schema: the first run migrates it, a second finds it current.
+	d := dataDir{dir: t.TempDir(), dsn: testenv.PostgresDSN(t)}
+	for range 2 {
 		var out struct{ Migrated string }
 		d.mustCLI(t, &out, "migrate")
 		if out.Migrated != "ok" {

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"syscall"
 	"time"
 
 	"github.com/binderyhq/bindery/internal/observe"
@@ -78,29 +79,60 @@ type listener struct {
 	ln     net.Listener
 }
 
-func newListener(ctx context.Context, serves, addr string, h http.Handler) (listener, error) {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return listener{}, err
+// bindListeners listens on addr, and on the metrics address when there is one, before anything
+// else is opened: an address in use fails the start before the database is touched. An error
+// says in one line what to do.
+func bindListeners(addr string, o ops) ([]listener, error) {
+	main, err := bind("api", addr, "--addr or BINDERY_ADDR")
+	if err != nil || o.metricsAddr == "" {
+		return []listener{main}, err
 	}
-	ln = server.JSONErrors(ln) // net/http's own answers (431, 400) in the API's error shape
-	return listener{serves: serves, ln: ln, srv: &http.Server{
-		Addr: addr, Handler: h,
+	metrics, err := bind("metrics", o.metricsAddr, "--metrics-addr or BINDERY_METRICS_ADDR")
+	if err != nil {
+		main.ln.Close()
+		return nil, err
+	}
+	return []listener{main, metrics}, nil
+}
+
+// bind listens on addr; flags names the settings that choose it, for the error.
+func bind(serves, addr, flags string) (listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE):
+		return listener{}, fmt.Errorf("%s is in use by another process (another bindery?): stop it, or listen on another address with %s", addr, flags)
+	case err != nil:
+		return listener{}, fmt.Errorf("cannot listen on %s (%v): choose another address with %s", addr, err, flags)
+	}
+	return listener{serves: serves, ln: server.JSONErrors(ln)}, nil // net/http's own answers (431, 400) in the API's error shape
+}
+
+// serveOn makes the HTTP server of a bound listener.
+func (l *listener) serveOn(ctx context.Context, h http.Handler) {
+	l.srv = &http.Server{
+		Addr: l.ln.Addr().String(), Handler: h,
 		ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: server.MaxHeaderBytes,
 		// Requests in flight finish when the process is asked to stop: their context is not the
 		// signal's.
 		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
-	}}, nil
+	}
 }
 
-// listen serves h on addr (and the metrics on o.metricsAddr) until ctx ends (SIGINT, SIGTERM):
-// then it stops accepting connections, lets the requests in flight finish for up to o.shutdown,
-// and cuts those still running. It returns an error when it had to cut some.
-func listen(ctx context.Context, addr string, h http.Handler, o ops) error {
-	listeners, err := openListeners(ctx, addr, h, o)
-	if err != nil {
-		return err
+// closeListeners closes the listening sockets.
+func closeListeners(listeners []listener) {
+	for _, l := range listeners {
+		l.ln.Close()
+	}
+}
+
+// listen serves h on the API listener (and the metrics on the metrics one) until ctx ends
+// (SIGINT, SIGTERM): then it stops accepting connections, lets the requests in flight finish for
+// up to o.shutdown, and cuts those still running. It returns an error when it had to cut some.
+func listen(ctx context.Context, listeners []listener, h http.Handler, o ops) error {
+	listeners[0].serveOn(ctx, h)
+	if len(listeners) > 1 {
+		listeners[1].serveOn(ctx, metricsOnly(o.observer.Handler()))
 	}
 	errc := make(chan error, len(listeners))
 	for _, l := range listeners {
@@ -123,20 +155,6 @@ func listen(ctx context.Context, addr string, h http.Handler, o ops) error {
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// openListeners listens on addr, and on the metrics address when there is one.
-func openListeners(ctx context.Context, addr string, h http.Handler, o ops) ([]listener, error) {
-	main, err := newListener(ctx, "api", addr, h)
-	if err != nil || o.metricsAddr == "" {
-		return []listener{main}, err
-	}
-	metrics, err := newListener(ctx, "metrics", o.metricsAddr, metricsOnly(o.observer.Handler()))
-	if err != nil {
-		main.ln.Close()
-		return nil, fmt.Errorf("--metrics-addr: %w", err)
-	}
-	return []listener{main, metrics}, nil
 }
 
 // metricsOnly serves GET /metrics and answers anything else with the error body.

@@ -68,6 +68,11 @@ func serve(ctx context.Context, args []string) error {
 	if opts.BaseURL == "" {
 		opts.BaseURL = "http://" + *addr
 	}
+	listeners, err := bindListeners(*addr, o)
+	if err != nil {
+		return err
+	}
+	defer closeListeners(listeners) // when the start fails; after a shutdown, a no-op
 	st, err := sf.open(ctx)
 	if err != nil {
 		return err
@@ -91,11 +96,9 @@ func serve(ctx context.Context, args []string) error {
 	ran := make(chan struct{})
 	go func() { defer close(ran); runner.Run(jobsCtx) }()
 	defer func() { stopJobs(); <-ran }()
-	return listen(ctx, *addr, handler, o)
+	return listen(ctx, listeners, handler, o)
 }
 
-// firstStart creates an admin, an organization and a token in an empty database, and prints the
-// token once.
 // collectGarbageLessOften doubles the Go collector's default heap growth (GOGC 200 instead of
 // 100) unless the operator set GOGC: a request allocates several times the server's live heap
 // (a nested GraphQL query ~5 MB against ~15 MB live), so the default collected every few
@@ -106,6 +109,8 @@ func collectGarbageLessOften() {
 	}
 }
 
+// firstStart creates an admin, an organization and a token in an empty database, and prints the
+// token once.
 func firstStart(ctx context.Context, st *store.Store, baseURL string) error {
 	empty, err := accounts.IsEmpty(ctx, st.Client)
 	if err != nil || !empty {

@@ -2,6 +2,7 @@ package page
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -96,10 +97,16 @@ func TestCursorRoundTrip(t *testing.T) {
 		{"OKNoKey", Cursor{ID: "abc"}, Cursor{ID: "abc"}},
 		{"OKNumber", Cursor{Key: 42, ID: "abc"}, Cursor{Key: float64(42), ID: "abc"}},
 		{"OKTime", Cursor{Key: when, ID: "abc"}, Cursor{Key: when.Format(time.RFC3339Nano), ID: "abc"}},
+		{"OKTimeElsewhere", Cursor{Key: when.In(time.FixedZone("", -9000)), ID: "abc"},
+			Cursor{Key: "2026-11-21T03:06:15.123456789-02:30", ID: "abc"}},
 		{"OKOddID", Cursor{Key: "k", ID: "a\"b\\c\u2028é"}, Cursor{Key: "k", ID: "a\"b\\c\u2028é"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := c.in.Encode()
+			// The same bytes as json.Marshal: cursors handed out before stay the same.
+			if want, _ := json.Marshal(c.in); s != base64.RawURLEncoding.EncodeToString(want) {
+				t.Errorf("cursor %q is not the base64 of %s", s, want)
+			}
 			if strings.ContainsAny(s, "+/=") {
 				t.Errorf("cursor %q is not URL-safe", s)
 			}

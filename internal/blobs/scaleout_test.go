@@ -18,14 +18,14 @@ import (
 // data directory of its own, as two machines would: what one writes, the other serves. File bytes
 // live in the database, then in an S3-compatible store.
 func TestTwoServersShareOnlyTheDatabase(t *testing.T) {
-	dsn := testenv.PostgresDSN(t)
+	dsn := testenv.MigratedPostgresDSN(t)
 	if dsn == "" {
 		t.Skip("needs PostgreSQL, which several servers share: set BINDERY_TEST_DB")
 	}
 	t.Run("BlobsInTheDatabase", func(t *testing.T) { testTwoServers(t, store.Options{DSN: dsn}) })
 	t.Run("BlobsInS3", func(t *testing.T) {
 		o := testenv.S3(t, "shared")
-		testTwoServers(t, store.Options{DSN: testenv.PostgresDSN(t), Blobs: o.URL, S3: o})
+		testTwoServers(t, store.Options{DSN: testenv.MigratedPostgresDSN(t), Blobs: o.URL, S3: o})
 	})
 }
 
@@ -151,7 +151,7 @@ func get(t *testing.T, u, rng string) answer {
 func TestPresignedDownloads(t *testing.T) {
 	o := testenv.S3(t, "signed")
 	o.Presign = true
-	e := testenv.NewOn(t, store.Options{DataDir: t.TempDir(), DSN: testenv.PostgresDSN(t), Blobs: o.URL, S3: o})
+	e := testenv.NewOn(t, store.Options{DataDir: t.TempDir(), DSN: testenv.MigratedPostgresDSN(t), Blobs: o.URL, S3: o})
 	admin, org := e.Bootstrap("ada@example.com", "Acme")
 	space := created(t, e.Do(admin, "POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": "Docs"}))
 	file := []byte("a report, downloaded from the store")

@@ -1,6 +1,6 @@
-// Command gqlgentune rewrites two patterns of gqlgen's generated executor that cost every
-// request time without serving Bindery (decision 197). It runs from generate.go right after
-// gqlgen, so `go generate ./...` still reproduces the committed file exactly.
+// Command gqlgentune rewrites three patterns of gqlgen's generated executor that cost every
+// request time without serving Bindery (decisions 197 and 271). It runs from generate.go right
+// after gqlgen, so `go generate ./...` still reproduces the committed file exactly.
 //
 //   - Lists are marshalled element by element on the request's goroutine (marshalSliceInOrder in
 //     graph/generated/inorder.go) instead of one goroutine per element: Bindery's resolvers batch
@@ -8,6 +8,14 @@
 //     is gained by running siblings concurrently, and ~1,000 goroutines per nested query are lost.
 //   - The @defer bookkeeping of every object (its response path built, a deferred group
 //     registered) runs only when the object has deferred fields.
+//   - A field that reads a plain struct field of type string, int or bool, shown as a String,
+//     ID, Int or Boolean (an ent entity's title, id, number…), is marshalled directly from the
+//     struct field (plainFields). gqlgen resolves it like any field: a field context allocated
+//     and put in the context, the value boxed into an interface, the field middleware chain run,
+//     a panic guard; none of it can change the answer of such a field, whose value cannot fail,
+//     be null or panic, and whose marshaller never reads the context. It was ~20% of a nested
+//     query's CPU. What it skips is the field middleware chain, so Bindery's GraphQL handler
+//     takes no field interceptor (graph.Use refuses one).
 //
 // Each rewrite names the exact text gqlgen writes; a gqlgen upgrade that changes it makes
 // generation fail here instead of silently dropping the rewrite.
@@ -16,6 +24,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 )
 
@@ -67,6 +76,36 @@ func main() {
 	}
 }
 
+// plainField is the whole function gqlgen writes for a field read from a struct field of type
+// string, int or bool with one of the built-in marshallers, none of which reads its context or
+// returns null for such a value.
+var plainField = regexp.MustCompile(`(?m)^(func \(ec \*executionContext\) _\w+\(ctx context\.Context, field graphql\.CollectedField, obj \*[\w.]+\) \(ret graphql\.Marshaler\) \{)
+	return graphql\.ResolveField\(
+		ctx,
+		ec\.OperationContext,
+		field,
+		func\(ctx context\.Context, field graphql\.CollectedField\) \(\*graphql\.FieldContext, error\) \{
+			return ec\.fieldContext_\w+\(ctx, field\)
+		\},
+		func\(ctx context\.Context\) \(any, error\) \{
+			return (obj\.\w+), nil
+		\},
+		nil,
+		func\(ctx context\.Context, selections ast\.SelectionSet, v (?:string|int|bool)\) graphql\.Marshaler \{
+			return ec\.(marshalN(?:String2string|ID2string|Int2int|Boolean2bool))\(ctx, selections, v\)
+		\},
+		true,
+		true,
+	\)
+\}$`)
+
+// plainFieldDirect is what plainField becomes: the struct field marshalled at once.
+const plainFieldDirect = "$1\n\treturn ec.$3(ctx, field.Selections, $2)\n}"
+
+// minPlainFields is fewer plain fields than the schema has: finding fewer means gqlgen changed
+// the text plainField expects.
+const minPlainFields = 100
+
 func tune(path string) error {
 	src, err := os.ReadFile(path)
 	if err != nil {
@@ -79,6 +118,10 @@ func tune(path string) error {
 		}
 		text = strings.ReplaceAll(text, r.old, r.new)
 	}
+	if n := len(plainField.FindAllStringIndex(text, -1)); n < minPlainFields {
+		return fmt.Errorf("plain fields: found %d, expected at least %d; gqlgen no longer writes the text plainField expects; update internal/gqlgentune", n, minPlainFields)
+	}
+	text = plainField.ReplaceAllString(text, plainFieldDirect)
 	return os.WriteFile(path, []byte(text), 0o644)
 }
 

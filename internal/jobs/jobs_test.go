@@ -22,7 +22,7 @@ import (
 // the same PostgreSQL schema when BINDERY_TEST_DB names a server.
 func twoProcesses(t *testing.T) (a, b *ent.Client) {
 	t.Helper()
-	o := store.Options{DataDir: t.TempDir(), DSN: testenv.PostgresDSN(t)}
+	o := store.Options{DataDir: t.TempDir(), DSN: testenv.MigratedPostgresDSN(t)}
 	open := func() *ent.Client {
 		st, err := store.Open(context.Background(), o)
 		if err != nil {

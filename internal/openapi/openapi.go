@@ -132,20 +132,28 @@ func FromText(ctx context.Context, text []byte, l Limits) (*Document, error) {
 // processor holds the state of one processing: the files fetched so far, the bytes left and
 // those it holds in the gate.
 type processor struct {
-	ctx     context.Context
-	g       Getter // nil for text
-	limits  Limits
-	budget  int64
-	hold    *holding
-	entry   string            // the entry document's URL ("" for text), which a file may refer back to
-	raw     []byte            // the entry document
-	files   map[string][]byte // URL → bytes of each referenced file
-	fetchEr error             // the first failure to fetch a referenced file (an *Error, or the gate's)
+	ctx    context.Context
+	g      Getter // nil for text
+	limits Limits
+	budget int64
+	hold   *holding
+	entry  string           // the entry document's URL ("" for text), which a file may refer back to
+	raw    []byte           // the entry document
+	files  map[string]*file // URL → each referenced file
+	nodes  nodeBuilder      // counts the key checks of every file the processing decodes
+	refErr error            // the first failure to fetch or read a referenced file (an *Error, or the gate's)
+}
+
+// file is a referenced file.
+type file struct {
+	raw    []byte          // as fetched
+	asJSON json.RawMessage // in the filesystem
+	text   []byte          // what kin-openapi's loader reads (see readRef)
 }
 
 func newProcessor(ctx context.Context, g Getter, l Limits) *processor {
 	return &processor{ctx: ctx, g: g, limits: l, budget: l.MaxBytes, hold: l.Gate.holding(l.MaxBytes),
-		files: map[string][]byte{}}
+		files: map[string]*file{}}
 }
 
 // get fetches u within the byte budget and takes its bytes in the gate before they are parsed.
@@ -189,47 +197,49 @@ func (p *processor) process(raw []byte, base *url.URL) (doc *Document, err error
 			doc, err = nil, failf(ParseError, "the document could not be processed: %v", r)
 		}
 	}()
-	root, err := toJSON(raw)
+	value, format, err := decodeValue(raw)
 	if err != nil {
 		return nil, failf(ParseError, "the document is neither JSON nor YAML: %v", err)
 	}
-	version, err := versionOf(root)
+	version, err := versionOf(value)
 	if err != nil {
 		return nil, err
+	}
+	root, err := jsonOf(raw, format, value)
+	if err != nil {
+		return nil, failf(ParseError, "the document is neither JSON nor YAML: %v", err)
 	}
 	p.raw = raw
 	if base != nil {
 		p.entry = base.String()
 	}
-	if err := p.load(root, version, base); err != nil {
+	if err := p.load(root, value, version, base); err != nil {
 		return nil, err
 	}
-	return p.document(raw, root, version, base)
+	return p.document(raw, root, format, version, base), nil
 }
 
-// versionOf reads the openapi or swagger field of a document in JSON.
-func versionOf(doc json.RawMessage) (string, error) {
-	var head struct {
-		OpenAPI any `json:"openapi"`
-		Swagger any `json:"swagger"`
-	}
-	if json.Unmarshal(doc, &head) != nil {
+// versionOf reads the openapi or swagger field of a decoded document.
+func versionOf(doc any) (string, error) {
+	head, ok := doc.(map[string]any)
+	if !ok {
 		return "", failf(ParseError, "the document is not an OpenAPI document: it is not an object")
 	}
-	if v, ok := head.OpenAPI.(string); ok && strings.HasPrefix(v, "3.") {
+	if v, ok := head["openapi"].(string); ok && strings.HasPrefix(v, "3.") {
 		return v, nil
 	}
-	if v, ok := head.Swagger.(string); ok && v == "2.0" {
+	if v, ok := head["swagger"].(string); ok && v == "2.0" {
 		return v, nil
 	}
-	if head.OpenAPI != nil || head.Swagger != nil {
+	if head["openapi"] != nil || head["swagger"] != nil {
 		return "", failf(ParseError, "the document's version is not supported: openapi 3.x and swagger 2.0 are")
 	}
 	return "", failf(ParseError, "the document is not an OpenAPI document: it has neither an openapi nor a swagger field")
 }
 
 // load decodes the document, resolves its $refs (fetching the files they name) and validates it.
-func (p *processor) load(root json.RawMessage, version string, base *url.URL) error {
+// A Swagger 2.0 document is decoded from its JSON, an OpenAPI 3 one from its value.
+func (p *processor) load(root json.RawMessage, value any, version string, base *url.URL) error {
 	loader := openapi3.NewLoader()
 	loader.Context = p.ctx
 	loader.ReadFromURIFunc = p.readRef
@@ -238,12 +248,12 @@ func (p *processor) load(root json.RawMessage, version string, base *url.URL) er
 	if version == "2.0" {
 		doc, err = fromSwagger(loader, root, base)
 	} else {
-		doc, err = fromOpenAPI3(loader, root, base)
+		doc, err = fromOpenAPI3(loader, &p.nodes, value.(map[string]any), base)
 	}
 	var shape *Error
 	switch {
-	case p.fetchEr != nil:
-		return p.fetchEr
+	case p.refErr != nil:
+		return p.refErr
 	case errors.As(err, &shape):
 		return shape
 	case err != nil:
@@ -259,13 +269,11 @@ func notShaped(version string, err error) *Error {
 	return failf(ParseError, "the document is not OpenAPI %s: %v", version, err)
 }
 
-// fromOpenAPI3 decodes an OpenAPI 3 document in JSON and resolves its $refs. kin-openapi's loader
-// reads every document with its YAML parser, JSON included, which takes seconds on megabytes (and
-// far longer on a large flow collection, which a JSON document is); its types decode JSON with
-// encoding/json, many times faster. The loader must still know the document as the one at base,
-// so that a file referring back to it finds it rather than fetching and parsing it again: an empty
-// document is loaded at base and the decoded one written over it.
-func fromOpenAPI3(loader *openapi3.Loader, root json.RawMessage, base *url.URL) (*openapi3.T, error) {
+// fromOpenAPI3 decodes a decoded OpenAPI 3 document into kin-openapi's model (decodeModel)
+// and resolves its $refs. The loader must know the document as the one at base, so that a file
+// referring back to it finds it rather than fetching and parsing it again: an empty document is
+// loaded at base and the decoded one written over it.
+func fromOpenAPI3(loader *openapi3.Loader, nodes *nodeBuilder, value map[string]any, base *url.URL) (*openapi3.T, error) {
 	doc := &openapi3.T{}
 	if base != nil {
 		var err error
@@ -273,7 +281,7 @@ func fromOpenAPI3(loader *openapi3.Loader, root json.RawMessage, base *url.URL) 
 			return nil, err
 		}
 	}
-	if err := json.Unmarshal(root, doc); err != nil {
+	if err := nodes.decodeModel(value, doc); err != nil {
 		return nil, notShaped("3", err)
 	}
 	return doc, loader.ResolveRefsIn(doc, base)
@@ -341,29 +349,55 @@ func flatten(err error) []error {
 }
 
 // readRef is the loader's reader of referenced files: through the guarded client, within the
-// budgets of bytes and files. It records the first failure, which names the file.
+// budgets of bytes and files. It records the first failure, which names the file. The loader parses
+// what it reads with yaml/v4, slow on JSON (decision 190) and on mappings of many keys; so a file
+// is read by us and handed to it as block YAML written from its checked tree (decision 282).
 func (p *processor) readRef(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
 	if u.String() == p.entry { // the loader reads it before it finds the document it already has
 		return p.raw, nil
 	}
-	if b, ok := p.files[u.String()]; ok {
-		return b, nil
+	if f, ok := p.files[u.String()]; ok {
+		return f.text, nil
 	}
 	if err := p.refAllowed(u); err != nil {
-		if p.fetchEr == nil && err.Code != ParseError {
-			p.fetchEr = err
+		if p.refErr == nil && err.Code != ParseError {
+			p.refErr = err
 		}
 		return nil, err
 	}
 	body, _, err := p.get(u)
-	if err != nil {
-		if p.fetchEr == nil {
-			p.fetchEr = err
+	if err == nil {
+		var f *file
+		if f, err = p.read(u, body); err == nil {
+			p.files[u.String()] = f
+			return f.text, nil
 		}
-		return nil, err
 	}
-	p.files[u.String()] = body
-	return body, nil
+	if p.refErr == nil {
+		p.refErr = err
+	}
+	return nil, err
+}
+
+// read parses a referenced file fetched from u.
+func (p *processor) read(u *url.URL, raw []byte) (*file, error) {
+	value, format, err := decodeValue(raw)
+	if err != nil {
+		return nil, failf(ParseError, "%s is neither JSON nor YAML: %v", u.Redacted(), err)
+	}
+	asJSON, err := jsonOf(raw, format, value)
+	if err != nil {
+		return nil, failf(ParseError, "%s is neither JSON nor YAML: %v", u.Redacted(), err)
+	}
+	node, err := p.nodes.nodeOf(value, 1)
+	if err != nil {
+		return nil, failf(ParseError, "%s is refused: %v", u.Redacted(), err)
+	}
+	text, err := yaml.Dump(node)
+	if err != nil {
+		return nil, failf(ParseError, "%s cannot be read: %v", u.Redacted(), err)
+	}
+	return &file{raw: raw, asJSON: asJSON, text: text}, nil
 }
 
 // refAllowed refuses a referenced file the source cannot reach: any for text, one past the
@@ -381,8 +415,8 @@ func (p *processor) refAllowed(u *url.URL) *Error {
 }
 
 // document assembles the processed document: the filesystem keyed by path and the digest.
-func (p *processor) document(raw []byte, root json.RawMessage, version string, base *url.URL) (*Document, error) {
-	d := &Document{Raw: raw, Format: formatOf(raw), Version: version, Filesystem: map[string]json.RawMessage{}}
+func (p *processor) document(raw []byte, root json.RawMessage, format, version string, base *url.URL) *Document {
+	d := &Document{Raw: raw, Format: format, Version: version, Filesystem: map[string]json.RawMessage{}}
 	h := sha256.New()
 	h.Write(raw)
 	rootName := "openapi." + d.Format
@@ -399,16 +433,12 @@ func (p *processor) document(raw []byte, root json.RawMessage, version string, b
 	}
 	sort.Strings(urls)
 	for _, u := range urls {
-		parsed, err := toJSON(p.files[u])
-		if err != nil {
-			return nil, failf(ParseError, "%s is neither JSON nor YAML: %v", u, err)
-		}
-		d.Filesystem[fileKey(base, u)] = parsed
+		d.Filesystem[fileKey(base, u)] = p.files[u].asJSON
 		fmt.Fprintf(h, "\x00%s\x00", u)
-		h.Write(p.files[u])
+		h.Write(p.files[u].raw)
 	}
 	d.Digest = hex.EncodeToString(h.Sum(nil))
-	return d, nil
+	return d
 }
 
 // fileKey is a referenced file's path in the filesystem: relative to the entry document's
@@ -428,50 +458,17 @@ func fileKey(base *url.URL, raw string) string {
 	return raw
 }
 
-// formatOf says whether a document is JSON or YAML.
-func formatOf(raw []byte) string {
+// looksJSON says whether a document starts as JSON does.
+func looksJSON(raw []byte) bool {
 	trimmed := bytes.TrimLeft(raw, " \t\r\n\ufeff")
-	if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') && json.Valid(raw) {
-		return "json"
-	}
-	return "yaml"
+	return len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[')
 }
 
-// toJSON parses a JSON or YAML file into JSON. YAML mapping keys that are not strings (response
-// codes such as 200) become their text; of keys repeated in a mapping the last counts, as in
-// JSON (yaml's check of unique keys compares every pair: seconds on a mapping of thousands).
-func toJSON(raw []byte) (json.RawMessage, error) {
-	if formatOf(raw) == "json" {
+// jsonOf is a file as JSON: as it came if it is JSON, else its decoded value written as JSON.
+// YAML mapping keys that are not strings (response codes such as 200) are their text.
+func jsonOf(raw []byte, format string, value any) (json.RawMessage, error) {
+	if format == "json" {
 		return bytes.Clone(raw), nil
 	}
-	var v any
-	if err := yaml.Load(raw, &v, yaml.WithV3Defaults(), yaml.WithUniqueKeys(false)); err != nil {
-		return nil, err
-	}
-	if v == nil {
-		return nil, errors.New("the file is empty")
-	}
-	return json.Marshal(stringKeys(v))
-}
-
-// stringKeys converts the maps of a decoded YAML value to maps with string keys, as JSON has.
-func stringKeys(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		for k, e := range t {
-			t[k] = stringKeys(e)
-		}
-		return t
-	case map[any]any:
-		m := make(map[string]any, len(t))
-		for k, e := range t {
-			m[fmt.Sprint(k)] = stringKeys(e)
-		}
-		return m
-	case []any:
-		for i, e := range t {
-			t[i] = stringKeys(e)
-		}
-	}
-	return v
+	return json.Marshal(value)
 }

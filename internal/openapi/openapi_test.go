@@ -336,6 +336,8 @@ func FuzzFromText(f *testing.F) {
 	f.Add([]byte("openapi: 3.1.0\ninfo: {title: T, version: '1'}\ncomponents: {schemas: {A: {$ref: '#/components/schemas/A'}}}\n"))
 	f.Add([]byte("a: &a [*a, *a]\n"))
 	f.Add([]byte("openapi: 3.0.0\n200: x\n"))
+	f.Add([]byte(`{"openapi":"3.0.0","info":{"title":"T","version":"1"},"paths":{},"components":{"schemas":{"A":{"properties":{"a":{"maxLength":18446744073709551615}}}}}}`))
+	f.Add([]byte("openapi: 3.1.0\ninfo: {title: T, version: '1'}\npaths: {}\nx-t: 2001-12-14\nx-b: !!binary aGk=\nx-n: .inf\n"))
 	f.Fuzz(func(t *testing.T, text []byte) {
 		d, err := openapi.FromText(context.Background(), text, quick)
 		var e *openapi.Error
@@ -345,5 +347,76 @@ func FuzzFromText(f *testing.F) {
 		if err == nil && (d.Filesystem["openapi."+d.Format] == nil || d.Digest == "") {
 			t.Fatalf("a document without its file: %+v", d)
 		}
+	})
+}
+
+// TestNotShaped: a field of the wrong type stops decoding, and the problem names where it is.
+func TestNotShaped(t *testing.T) {
+	head := "openapi: 3.0.0\ninfo: {title: T, version: '1'}\n"
+	for doc, part := range map[string]string{
+		head + "paths: {}\ncomponents: {schemas: {A: {type: string, minLength: -1}}}\n": `components.schemas."A": json: cannot unmarshal number -1 into field Schema.minLength`,
+		head + "paths: {/a: {get: {responses: 5}}}\n":                                   `paths."/a": json: cannot unmarshal number into field Operation.responses`,
+		"openapi: 3.0.0\ninfo: {title: [1], version: '1'}\npaths: {}\n":                 "json: cannot unmarshal array into field Info.title",
+	} {
+		wantCode(t, openapi.ParseError, "the document is not OpenAPI 3: "+part)(openapi.FromText(context.Background(), []byte(doc), quick))
+	}
+}
+
+// TestHostileShapes: documents whose shape would cost the decode far more than their bytes are
+// refused by the checks made before it (decision 281), each with a message naming the cause.
+func TestHostileShapes(t *testing.T) {
+	head := "openapi: 3.0.0\ninfo: {title: T, version: '1'}\npaths: {}\n"
+	laughs := head + "x-a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+	for i, prev := 0, "a"; i < 9; i++ {
+		name := string(rune('b' + i))
+		laughs += "x-" + name + ": &" + name + " [" + strings.Repeat("*"+prev+", ", 8) + "*" + prev + "]\n"
+		prev = name
+	}
+	// nested is a schema whose properties nest levels deep, in JSON (flow) syntax.
+	nested := func(levels int) string {
+		return strings.Repeat(`{"properties": {"a": `, levels) + "{}" + strings.Repeat("}}", levels)
+	}
+	var manyKeys, manySchemas strings.Builder
+	manyKeys.WriteString(head + "components:\n  schemas:\n    Wide:\n      properties:\n")
+	for i := range 10000 {
+		fmt.Fprintf(&manyKeys, "        p%07d: {}\n", i)
+	}
+	manySchemas.WriteString(head + "components:\n  schemas:\n")
+	for i := range 12000 {
+		fmt.Fprintf(&manySchemas, "    S%07d: {type: string}\n", i)
+	}
+	cases := []struct {
+		name, doc string
+		part      string // "" for a document that is accepted
+	}{
+		{"ErrBillionLaughs", laughs, "excessive aliasing"},
+		{"ErrDeepJSON", `{"openapi": "3.0.0", "info": {"title": "T", "version": "1"}, "paths": {},
+			"components": {"schemas": {"A": ` + nested(2000) + `}}}`, "nests more than 100 levels"},
+		{"ErrDeepYAML", head + "components: {schemas: {A: " + nested(2000) + "}}\n", "nests more than 100 levels"},
+		{"ErrDeepArrays", head + "x-a: " + strings.Repeat("[", 60000) + strings.Repeat("]", 60000) + "\n", "depth"},
+		{"ErrManyKeys", manyKeys.String(), "too many keys to check"},
+		{"ErrLargeInvalidJSON", `{"openapi": "3.0.0", "x-a": "` + strings.Repeat("a", 300<<10) + `"`, "neither JSON nor YAML: unexpected EOF"},
+		{"OKNestedDeep", head + "components: {schemas: {A: " + nested(45) + "}}\n", ""},
+		{"OKManySchemas", manySchemas.String(), ""}, // the sections of the components are not key-checked
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d, err := openapi.FromText(context.Background(), []byte(c.doc), openapi.DefaultLimits)
+			if c.part == "" {
+				if err != nil || d.Filesystem["openapi."+d.Format] == nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			wantCode(t, openapi.ParseError, c.part)(d, err)
+		})
+	}
+	t.Run("ErrDeepReferencedFile", func(t *testing.T) {
+		base, client := docServer(t, map[string]string{
+			"/openapi.yaml": head + "components: {schemas: {A: {$ref: 'deep.json#/A'}}}\n",
+			"/deep.json":    `{"A": ` + nested(200) + `}`,
+		}, nil)
+		wantCode(t, openapi.ParseError, "deep.json is refused: it nests more than 100 levels")(
+			openapi.FromURL(context.Background(), client, base+"/openapi.yaml", quick))
 	})
 }

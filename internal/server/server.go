@@ -100,7 +100,7 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 	})
 	h := http.Handler(router)
 	if o.Observer != nil {
-		gql.Use(o.Observer.GraphQL())
+		graph.Use(gql, o.Observer.GraphQL())
 		for _, p := range st.Pools() {
 			o.Observer.WatchPool(p.Name, p.DB)
 		}

@@ -5,6 +5,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -19,11 +20,7 @@ import (
 	_ "github.com/mattn/go-sqlite3" // the "sqlite3" database/sql driver
 
 	"github.com/binderyhq/bindery/ent"
-	"github.com/binderyhq/bindery/ent/migrate"
-	"github.com/binderyhq/bindery/ent/privacy"
-	"github.com/binderyhq/bindery/ent/rule"
 	_ "github.com/binderyhq/bindery/ent/runtime" // privacy policies and defaults
-	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/blob"
 	"github.com/binderyhq/bindery/graph/search"
 	"github.com/binderyhq/bindery/internal/ratelimit"
@@ -162,6 +159,10 @@ func openSQLite(o Options) (dialect.Driver, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := requireFTS5(writer); err != nil {
+		writer.Close()
+		return nil, err
+	}
 	readers := o.Readers
 	if readers <= 0 {
 		readers = 3
@@ -199,56 +200,25 @@ func openSQLiteDB(path string, params url.Values, key, value string, conns int) 
 	return db, nil
 }
 
+// ErrNoFTS5 is the error of a binary whose SQLite has no FTS5, which the search index needs: go
+// build without the sqlite_fts5 tag makes one, and it would fail later with "no such module: fts5".
+var ErrNoFTS5 = errors.New("this binary was built without SQLite's full-text search (FTS5), which the search index needs: " +
+	"build it with `make build`, or give -tags sqlite_fts5 to go build, go run and go test (GOFLAGS=-tags=sqlite_fts5)")
+
+// requireFTS5 returns ErrNoFTS5 when the SQLite linked in was compiled without FTS5.
+func requireFTS5(db *sql.DB) error {
+	var used bool
+	if err := db.QueryRow("SELECT sqlite_compileoption_used('ENABLE_FTS5')").Scan(&used); err != nil {
+		return fmt.Errorf("open SQLite: %w", err)
+	}
+	if !used {
+		return ErrNoFTS5
+	}
+	return nil
+}
+
 func pingWithin(db *sql.DB, d time.Duration) error {
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	return db.PingContext(ctx)
-}
-
-// migrateSchema creates or alters tables to match the ent schema, then creates the search index's
-// tables (raw SQL, idempotent). On PostgreSQL an advisory lock keeps several server processes
-// starting at once from migrating concurrently.
-func migrateSchema(ctx context.Context, drv dialect.Driver, index search.Index) error {
-	writer := writerOf(drv)
-	sqlDriver, ok := writer.(*entsql.Driver)
-	if !ok {
-		return fmt.Errorf("migrate: unexpected driver %T", writer)
-	}
-	if drv.Dialect() != dialect.Postgres {
-		return migrateAll(ctx, writer, index, sqlDriver.DB())
-	}
-	conn, err := sqlDriver.DB().Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	const lockKey = 0x62696e64 // "bind"
-	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", lockKey); err != nil {
-		return fmt.Errorf("lock for migration: %w", err)
-	}
-	defer conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", lockKey)
-	return migrateAll(ctx, writer, index, conn)
-}
-
-// migrateAll runs ent's migration, then the search index's and the rate limit counters' through
-// db, then resolves the levels of content written before resolved levels were stored
-// (rule.ResolveAllLevels).
-func migrateAll(ctx context.Context, writer dialect.Driver, index search.Index, db search.DB) error {
-	if err := migrate.NewSchema(writer).Create(ctx); err != nil {
-		return fmt.Errorf("migrate the database schema: %w", err)
-	}
-	if err := index.Migrate(ctx, db); err != nil {
-		return fmt.Errorf("migrate the search index: %w", err)
-	}
-	if err := blob.MigrateDB(ctx, db, writer.Dialect() == dialect.Postgres); err != nil {
-		return err
-	}
-	if err := ratelimit.Migrate(ctx, db, writer.Dialect() == dialect.Postgres); err != nil {
-		return fmt.Errorf("migrate the rate limit counters: %w", err)
-	}
-	sys := privacy.DecisionContext(viewer.NewContext(ctx, viewer.System()), privacy.Allow)
-	if _, err := rule.ResolveAllLevels(sys, ent.NewClient(ent.Driver(writer))); err != nil {
-		return fmt.Errorf("resolve the default levels of content: %w", err)
-	}
-	return nil
 }

@@ -13,21 +13,92 @@ import (
 	"github.com/binderyhq/bindery/internal/testenv"
 )
 
-// TestReopen opens one database twice: the second migration, ent's and the search index's raw
-// tables (an FTS5 table among them on SQLite), finds everything in place.
+// TestReopen opens one database again and again: a database whose fingerprint is this version's
+// is not migrated; one without a fingerprint (migrated before they were stored) or with another
+// is, and the migration, ent's and the search index's raw tables (an FTS5 table among them on
+// SQLite), finds everything else in place.
 func TestReopen(t *testing.T) {
+	ctx := context.Background()
 	o := store.Options{DataDir: t.TempDir(), DSN: testenv.PostgresDSN(t)}
-	for range 2 {
-		st, err := store.Open(context.Background(), o)
+	reopen := func(statements ...string) *store.Store {
+		t.Helper()
+		st, err := store.Open(ctx, o)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rows, err := st.Client.QueryContext(context.Background(), "SELECT count(*) FROM search_sections")
-		if err != nil {
-			t.Fatalf("the search index's table: %v", err)
+		t.Cleanup(func() { st.Close() })
+		for _, stmt := range statements {
+			if _, err := st.Client.ExecContext(ctx, stmt); err != nil {
+				t.Fatal(err)
+			}
 		}
-		rows.Close()
-		st.Close()
+		return st
+	}
+	st := reopen("DROP TABLE rate_limits")
+	want, err := store.Fingerprint(st.Driver.Dialect())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFingerprint(t, st, want)
+	st = reopen()
+	if tableExists(st, "rate_limits") {
+		t.Fatal("a database of this version's fingerprint was migrated again")
+	}
+	for _, older := range []string{"UPDATE bindery_schema SET fingerprint = 'older'", "DROP TABLE bindery_schema"} {
+		st = reopen(older)
+		st = reopen()
+		if !tableExists(st, "rate_limits") || !tableExists(st, "search_sections") {
+			t.Fatalf("after %q, the database was not migrated", older)
+		}
+		checkFingerprint(t, st, want)
+		reopen("DROP TABLE rate_limits")
+	}
+}
+
+// checkFingerprint fails unless the database stores fingerprint want.
+func checkFingerprint(t *testing.T, st *store.Store, want string) {
+	t.Helper()
+	rows, err := st.Client.QueryContext(context.Background(), "SELECT fingerprint FROM bindery_schema")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var got []string
+	for rows.Next() {
+		var fp string
+		if err := rows.Scan(&fp); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, fp)
+	}
+	if len(got) != 1 || got[0] != want {
+		t.Fatalf("stored fingerprints %q, want %q", got, want)
+	}
+}
+
+func tableExists(st *store.Store, table string) bool {
+	rows, err := st.Client.QueryContext(context.Background(), "SELECT count(*) FROM "+table)
+	if err != nil {
+		return false
+	}
+	rows.Close()
+	return true
+}
+
+// TestFingerprint: each database's fingerprint is a SHA-256, the same every time, and the two
+// databases' differ (their raw tables do).
+func TestFingerprint(t *testing.T) {
+	pg, err := store.Fingerprint("postgres")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sqlite, err := store.Fingerprint("sqlite3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := store.Fingerprint("postgres")
+	if len(pg) != 64 || pg == sqlite || again != pg {
+		t.Fatalf("fingerprints %s (PostgreSQL, then %s) and %s (SQLite)", pg, again, sqlite)
 	}
 }
 

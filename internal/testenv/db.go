@@ -6,53 +6,16 @@ package testenv
 
 import (
 	"context"
-	"database/sql"
-	"net/url"
-	"os"
-	"strings"
 	"sync/atomic"
 	"testing"
 
-	"github.com/binderyhq/bindery/internal/id"
 	"github.com/binderyhq/bindery/internal/store"
 )
-
-// PostgresDSN returns the DSN of a fresh PostgreSQL schema, dropped when the test ends, or ""
-// when BINDERY_TEST_DB is unset (the tests then run on SQLite).
-func PostgresDSN(tb testing.TB) string {
-	tb.Helper()
-	dsn := os.Getenv("BINDERY_TEST_DB")
-	if dsn == "" {
-		return ""
-	}
-	admin, err := sql.Open("pgx", dsn)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { admin.Close() })
-	name := "t_" + strings.ToLower(id.Random(12))
-	if _, err := admin.Exec(`CREATE SCHEMA ` + name); err != nil {
-		tb.Fatalf("BINDERY_TEST_DB: create a test schema: %v", err)
-	}
-	tb.Cleanup(func() {
-		if _, err := admin.Exec(`DROP SCHEMA ` + name + ` CASCADE`); err != nil {
-			tb.Error(err)
-		}
-	})
-	u, err := url.Parse(dsn)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", name)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
 
 // OpenStore opens a fresh, migrated database for one test, its statements counted by counter.
 func OpenStore(tb testing.TB, counter *atomic.Int64) *store.Store {
 	tb.Helper()
-	st, _ := openStore(tb, store.Options{DataDir: tb.TempDir(), DSN: PostgresDSN(tb)}, store.Hooks{Before: (&sentStatements{n: counter}).send})
+	st, _ := openStore(tb, store.Options{DataDir: tb.TempDir(), DSN: MigratedPostgresDSN(tb)}, store.Hooks{Before: (&sentStatements{n: counter}).send})
 	return st
 }
 

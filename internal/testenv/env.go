@@ -49,7 +49,7 @@ type Actor struct {
 // fresh database.
 func New(tb testing.TB, opts ...func(*server.Options)) *Env {
 	tb.Helper()
-	return NewOn(tb, store.Options{DataDir: tb.TempDir(), DSN: PostgresDSN(tb)}, opts...)
+	return NewOn(tb, store.Options{DataDir: tb.TempDir(), DSN: MigratedPostgresDSN(tb)}, opts...)
 }
 
 // NewOn starts a server over the store so names: several may share one PostgreSQL database, as

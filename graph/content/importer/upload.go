@@ -48,20 +48,16 @@ func FromUploads(files []Upload) (Site, error) {
 		if total += len(f.Data); total > MaxUploadBytes {
 			return s, fmt.Errorf("the files are more than %d bytes together", MaxUploadBytes)
 		}
-		if skipped(p) {
+		if Skipped(p) {
 			continue
+		}
+		if err := checkContent(p, f.Data); err != nil {
+			return s, err
 		}
 		loc := &url.URL{Scheme: "file", Path: "/" + p}
-		if isMarkdown(p) {
-			md := string(f.Data)
-			if problem := text.Problem(md); problem != "" {
-				return s, fmt.Errorf("%s: %s", p, problem)
-			}
-			s.Pages = append(s.Pages, Page{Location: loc, Title: titleFromPath(p), Markdown: md})
+		if IsMarkdown(p) {
+			s.Pages = append(s.Pages, Page{Location: loc, Title: titleFromPath(p), Markdown: string(f.Data)})
 			continue
-		}
-		if len(f.Data) > edit.MaxFileSize {
-			return s, fmt.Errorf("%s: is %d bytes, more than the %d a file may have", p, len(f.Data), edit.MaxFileSize)
 		}
 		s.Files = append(s.Files, File{Location: loc, Name: path.Base(p), ContentType: contentType(p), Data: f.Data})
 	}
@@ -70,6 +66,30 @@ func FromUploads(files []Upload) (Site, error) {
 		return slices.Compare(segments(PageKey(a.Location)), segments(PageKey(b.Location)))
 	})
 	return s, nil
+}
+
+// CheckFile says why FromUploads would refuse one file that is not skipped, naming it: its path,
+// Markdown that is not text, another file over edit.MaxFileSize. Nil when it may be imported.
+func CheckFile(f Upload) error {
+	p, err := cleanPath(f.Path)
+	if err != nil {
+		return err
+	}
+	return checkContent(p, f.Data)
+}
+
+// checkContent checks the bytes of the file at the cleaned path p.
+func checkContent(p string, data []byte) error {
+	if IsMarkdown(p) {
+		if problem := text.Problem(string(data)); problem != "" {
+			return fmt.Errorf("%s: %s", p, problem)
+		}
+		return nil
+	}
+	if len(data) > edit.MaxFileSize {
+		return fmt.Errorf("%s: is %d bytes, more than the %d a file may have", p, len(data), edit.MaxFileSize)
+	}
+	return nil
 }
 
 // cleanPath checks an uploaded path and returns it cleaned, relative, with "/" separators.
@@ -93,8 +113,9 @@ func truncate(s string) string {
 	return s
 }
 
-// skipped reports whether an uploaded path is left out: hidden, archive litter, the summary.
-func skipped(p string) bool {
+// Skipped reports whether an uploaded path (cleaned, "/" separators) is left out: hidden, archive
+// litter, the summary.
+func Skipped(p string) bool {
 	for _, seg := range strings.Split(p, "/") {
 		if strings.HasPrefix(seg, ".") || seg == "__MACOSX" {
 			return true
@@ -103,7 +124,8 @@ func skipped(p string) bool {
 	return strings.EqualFold(p, "SUMMARY.md")
 }
 
-func isMarkdown(p string) bool {
+// IsMarkdown reports whether an uploaded path is a page's Markdown (.md, .markdown).
+func IsMarkdown(p string) bool {
 	ext := strings.ToLower(path.Ext(p))
 	return ext == ".md" || ext == ".markdown"
 }
