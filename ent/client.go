@@ -48,6 +48,7 @@ import (
 	"github.com/binderyhq/bindery/ent/sitesharelink"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/space"
+	"github.com/binderyhq/bindery/ent/spaceblob"
 	"github.com/binderyhq/bindery/ent/team"
 	"github.com/binderyhq/bindery/ent/teammember"
 	"github.com/binderyhq/bindery/ent/translationsettings"
@@ -127,6 +128,8 @@ type Client struct {
 	SiteSpace *SiteSpaceClient
 	// Space is the client for interacting with the Space builders.
 	Space *SpaceClient
+	// SpaceBlob is the client for interacting with the SpaceBlob builders.
+	SpaceBlob *SpaceBlobClient
 	// Team is the client for interacting with the Team builders.
 	Team *TeamClient
 	// TeamMember is the client for interacting with the TeamMember builders.
@@ -179,6 +182,7 @@ func (c *Client) init() {
 	c.SiteShareLink = NewSiteShareLinkClient(c.config)
 	c.SiteSpace = NewSiteSpaceClient(c.config)
 	c.Space = NewSpaceClient(c.config)
+	c.SpaceBlob = NewSpaceBlobClient(c.config)
 	c.Team = NewTeamClient(c.config)
 	c.TeamMember = NewTeamMemberClient(c.config)
 	c.TranslationSettings = NewTranslationSettingsClient(c.config)
@@ -308,6 +312,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		SiteShareLink:       NewSiteShareLinkClient(cfg),
 		SiteSpace:           NewSiteSpaceClient(cfg),
 		Space:               NewSpaceClient(cfg),
+		SpaceBlob:           NewSpaceBlobClient(cfg),
 		Team:                NewTeamClient(cfg),
 		TeamMember:          NewTeamMemberClient(cfg),
 		TranslationSettings: NewTranslationSettingsClient(cfg),
@@ -364,6 +369,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		SiteShareLink:       NewSiteShareLinkClient(cfg),
 		SiteSpace:           NewSiteSpaceClient(cfg),
 		Space:               NewSpaceClient(cfg),
+		SpaceBlob:           NewSpaceBlobClient(cfg),
 		Team:                NewTeamClient(cfg),
 		TeamMember:          NewTeamMemberClient(cfg),
 		TranslationSettings: NewTranslationSettingsClient(cfg),
@@ -403,7 +409,7 @@ func (c *Client) Use(hooks ...Hook) {
 		c.OpenAPISpecVersion, c.Organization, c.PermissionGrant, c.Reaction,
 		c.Revision, c.SAMLAssertion, c.SAMLProvider, c.SAMLRequest, c.ServerKey,
 		c.Session, c.Site, c.SitePublishingAuth, c.SiteRedirect, c.SiteSection,
-		c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space, c.Team,
+		c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space, c.SpaceBlob, c.Team,
 		c.TeamMember, c.TranslationSettings, c.User,
 	} {
 		n.Use(hooks...)
@@ -420,7 +426,7 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.OpenAPISpecVersion, c.Organization, c.PermissionGrant, c.Reaction,
 		c.Revision, c.SAMLAssertion, c.SAMLProvider, c.SAMLRequest, c.ServerKey,
 		c.Session, c.Site, c.SitePublishingAuth, c.SiteRedirect, c.SiteSection,
-		c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space, c.Team,
+		c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space, c.SpaceBlob, c.Team,
 		c.TeamMember, c.TranslationSettings, c.User,
 	} {
 		n.Intercept(interceptors...)
@@ -496,6 +502,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.SiteSpace.mutate(ctx, m)
 	case *SpaceMutation:
 		return c.Space.mutate(ctx, m)
+	case *SpaceBlobMutation:
+		return c.SpaceBlob.mutate(ctx, m)
 	case *TeamMutation:
 		return c.Team.mutate(ctx, m)
 	case *TeamMemberMutation:
@@ -6483,6 +6491,156 @@ func (c *SpaceClient) mutate(ctx context.Context, m *SpaceMutation) (Value, erro
 	}
 }
 
+// SpaceBlobClient is a client for the SpaceBlob schema.
+type SpaceBlobClient struct {
+	config
+}
+
+// NewSpaceBlobClient returns a client for the SpaceBlob from the given config.
+func NewSpaceBlobClient(c config) *SpaceBlobClient {
+	return &SpaceBlobClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `spaceblob.Hooks(f(g(h())))`.
+func (c *SpaceBlobClient) Use(hooks ...Hook) {
+	c.hooks.SpaceBlob = append(c.hooks.SpaceBlob, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `spaceblob.Intercept(f(g(h())))`.
+func (c *SpaceBlobClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SpaceBlob = append(c.inters.SpaceBlob, interceptors...)
+}
+
+// Create returns a builder for creating a SpaceBlob entity.
+func (c *SpaceBlobClient) Create() *SpaceBlobCreate {
+	mutation := newSpaceBlobMutation(c.config, OpCreate)
+	return &SpaceBlobCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SpaceBlob entities.
+func (c *SpaceBlobClient) CreateBulk(builders ...*SpaceBlobCreate) *SpaceBlobCreateBulk {
+	return &SpaceBlobCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SpaceBlobClient) MapCreateBulk(slice any, setFunc func(*SpaceBlobCreate, int)) *SpaceBlobCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SpaceBlobCreateBulk{err: fmt.Errorf("calling to SpaceBlobClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SpaceBlobCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SpaceBlobCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SpaceBlob.
+func (c *SpaceBlobClient) Update() *SpaceBlobUpdate {
+	mutation := newSpaceBlobMutation(c.config, OpUpdate)
+	return &SpaceBlobUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SpaceBlobClient) UpdateOne(_m *SpaceBlob) *SpaceBlobUpdateOne {
+	mutation := newSpaceBlobMutation(c.config, OpUpdateOne, withSpaceBlob(_m))
+	return &SpaceBlobUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SpaceBlobClient) UpdateOneID(id string) *SpaceBlobUpdateOne {
+	mutation := newSpaceBlobMutation(c.config, OpUpdateOne, withSpaceBlobID(id))
+	return &SpaceBlobUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SpaceBlob.
+func (c *SpaceBlobClient) Delete() *SpaceBlobDelete {
+	mutation := newSpaceBlobMutation(c.config, OpDelete)
+	return &SpaceBlobDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SpaceBlobClient) DeleteOne(_m *SpaceBlob) *SpaceBlobDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SpaceBlobClient) DeleteOneID(id string) *SpaceBlobDeleteOne {
+	builder := c.Delete().Where(spaceblob.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SpaceBlobDeleteOne{builder}
+}
+
+// Query returns a query builder for SpaceBlob.
+func (c *SpaceBlobClient) Query() *SpaceBlobQuery {
+	return &SpaceBlobQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSpaceBlob},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SpaceBlob entity by its id.
+func (c *SpaceBlobClient) Get(ctx context.Context, id string) (*SpaceBlob, error) {
+	return c.Query().Where(spaceblob.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SpaceBlobClient) GetX(ctx context.Context, id string) *SpaceBlob {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QuerySpace queries the space edge of a SpaceBlob.
+func (c *SpaceBlobClient) QuerySpace(_m *SpaceBlob) *SpaceQuery {
+	query := (&SpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(spaceblob.Table, spaceblob.FieldID, id),
+			sqlgraph.To(space.Table, space.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, spaceblob.SpaceTable, spaceblob.SpaceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SpaceBlobClient) Hooks() []Hook {
+	hooks := c.hooks.SpaceBlob
+	return append(hooks[:len(hooks):len(hooks)], spaceblob.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *SpaceBlobClient) Interceptors() []Interceptor {
+	return c.inters.SpaceBlob
+}
+
+func (c *SpaceBlobClient) mutate(ctx context.Context, m *SpaceBlobMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SpaceBlobCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SpaceBlobUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SpaceBlobUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SpaceBlobDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SpaceBlob mutation op: %q", m.Op())
+	}
+}
+
 // TeamClient is a client for the Team schema.
 type TeamClient struct {
 	config
@@ -7155,7 +7313,7 @@ type (
 		Member, MovedPage, OpenAPISpec, OpenAPISpecVersion, Organization,
 		PermissionGrant, Reaction, Revision, SAMLAssertion, SAMLProvider, SAMLRequest,
 		ServerKey, Session, Site, SitePublishingAuth, SiteRedirect, SiteSection,
-		SiteSectionGroup, SiteShareLink, SiteSpace, Space, Team, TeamMember,
+		SiteSectionGroup, SiteShareLink, SiteSpace, Space, SpaceBlob, Team, TeamMember,
 		TranslationSettings, User []ent.Hook
 	}
 	inters struct {
@@ -7164,7 +7322,7 @@ type (
 		Member, MovedPage, OpenAPISpec, OpenAPISpecVersion, Organization,
 		PermissionGrant, Reaction, Revision, SAMLAssertion, SAMLProvider, SAMLRequest,
 		ServerKey, Session, Site, SitePublishingAuth, SiteRedirect, SiteSection,
-		SiteSectionGroup, SiteShareLink, SiteSpace, Space, Team, TeamMember,
+		SiteSectionGroup, SiteShareLink, SiteSpace, Space, SpaceBlob, Team, TeamMember,
 		TranslationSettings, User []ent.Interceptor
 	}
 )

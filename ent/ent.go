@@ -45,6 +45,7 @@ import (
 	"github.com/binderyhq/bindery/ent/sitesharelink"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/space"
+	"github.com/binderyhq/bindery/ent/spaceblob"
 	"github.com/binderyhq/bindery/ent/team"
 	"github.com/binderyhq/bindery/ent/teammember"
 	"github.com/binderyhq/bindery/ent/translationsettings"
@@ -142,6 +143,7 @@ func checkColumn(t, c string) error {
 			sitesharelink.Table:       sitesharelink.ValidColumn,
 			sitespace.Table:           sitespace.ValidColumn,
 			space.Table:               space.ValidColumn,
+			spaceblob.Table:           spaceblob.ValidColumn,
 			team.Table:                team.ValidColumn,
 			teammember.Table:          teammember.ValidColumn,
 			translationsettings.Table: translationsettings.ValidColumn,

@@ -37,6 +37,7 @@ import (
 	"github.com/binderyhq/bindery/ent/sitesharelink"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/space"
+	"github.com/binderyhq/bindery/ent/spaceblob"
 	"github.com/binderyhq/bindery/ent/team"
 	"github.com/binderyhq/bindery/ent/teammember"
 	"github.com/binderyhq/bindery/ent/translationsettings"
@@ -50,7 +51,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 37)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 38)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apitoken.Table,
@@ -258,6 +259,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			fileblob.FieldSize:        {Type: field.TypeInt64, Column: fileblob.FieldSize},
 			fileblob.FieldContentType: {Type: field.TypeString, Column: fileblob.FieldContentType},
 			fileblob.FieldCreatedAt:   {Type: field.TypeTime, Column: fileblob.FieldCreatedAt},
+			fileblob.FieldTracked:     {Type: field.TypeBool, Column: fileblob.FieldTracked},
 		},
 	}
 	graph.Nodes[10] = &sqlgraph.Node{
@@ -772,6 +774,21 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[33] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   spaceblob.Table,
+			Columns: spaceblob.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeString,
+				Column: spaceblob.FieldID,
+			},
+		},
+		Type: "SpaceBlob",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			spaceblob.FieldSpaceID: {Type: field.TypeString, Column: spaceblob.FieldSpaceID},
+			spaceblob.FieldBlobID:  {Type: field.TypeString, Column: spaceblob.FieldBlobID},
+		},
+	}
+	graph.Nodes[34] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   team.Table,
 			Columns: team.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -787,7 +804,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			team.FieldTitle:          {Type: field.TypeString, Column: team.FieldTitle},
 		},
 	}
-	graph.Nodes[34] = &sqlgraph.Node{
+	graph.Nodes[35] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   teammember.Table,
 			Columns: teammember.Columns,
@@ -806,7 +823,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			teammember.FieldRole:           {Type: field.TypeEnum, Column: teammember.FieldRole},
 		},
 	}
-	graph.Nodes[35] = &sqlgraph.Node{
+	graph.Nodes[36] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   translationsettings.Table,
 			Columns: translationsettings.Columns,
@@ -824,7 +841,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			translationsettings.FieldLanguages:      {Type: field.TypeJSON, Column: translationsettings.FieldLanguages},
 		},
 	}
-	graph.Nodes[36] = &sqlgraph.Node{
+	graph.Nodes[37] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -2006,6 +2023,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"Space",
 		"SiteSpace",
+	)
+	graph.MustAddE(
+		"space",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   spaceblob.SpaceTable,
+			Columns: []string{spaceblob.SpaceColumn},
+			Bidi:    false,
+		},
+		"SpaceBlob",
+		"Space",
 	)
 	graph.MustAddE(
 		"organization",
@@ -3381,6 +3410,11 @@ func (f *FileBlobFilter) WhereContentType(p entql.StringP) {
 // WhereCreatedAt applies the entql time.Time predicate on the created_at field.
 func (f *FileBlobFilter) WhereCreatedAt(p entql.TimeP) {
 	f.Where(p.Field(fileblob.FieldCreatedAt))
+}
+
+// WhereTracked applies the entql bool predicate on the tracked field.
+func (f *FileBlobFilter) WhereTracked(p entql.BoolP) {
+	f.Where(p.Field(fileblob.FieldTracked))
 }
 
 // addPredicate implements the predicateAdder interface.
@@ -6241,6 +6275,70 @@ func (f *SpaceFilter) WhereHasSiteSpacesWith(preds ...predicate.SiteSpace) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *SpaceBlobQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the SpaceBlobQuery builder.
+func (_q *SpaceBlobQuery) Filter() *SpaceBlobFilter {
+	return &SpaceBlobFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *SpaceBlobMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the SpaceBlobMutation builder.
+func (m *SpaceBlobMutation) Filter() *SpaceBlobFilter {
+	return &SpaceBlobFilter{config: m.config, predicateAdder: m}
+}
+
+// SpaceBlobFilter provides a generic filtering capability at runtime for SpaceBlobQuery.
+type SpaceBlobFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *SpaceBlobFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql string predicate on the id field.
+func (f *SpaceBlobFilter) WhereID(p entql.StringP) {
+	f.Where(p.Field(spaceblob.FieldID))
+}
+
+// WhereSpaceID applies the entql string predicate on the space_id field.
+func (f *SpaceBlobFilter) WhereSpaceID(p entql.StringP) {
+	f.Where(p.Field(spaceblob.FieldSpaceID))
+}
+
+// WhereBlobID applies the entql string predicate on the blob_id field.
+func (f *SpaceBlobFilter) WhereBlobID(p entql.StringP) {
+	f.Where(p.Field(spaceblob.FieldBlobID))
+}
+
+// WhereHasSpace applies a predicate to check if query has an edge space.
+func (f *SpaceBlobFilter) WhereHasSpace() {
+	f.Where(entql.HasEdge("space"))
+}
+
+// WhereHasSpaceWith applies a predicate to check if query has an edge space with a given conditions (other predicates).
+func (f *SpaceBlobFilter) WhereHasSpaceWith(preds ...predicate.Space) {
+	f.Where(entql.HasEdgeWith("space", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *TeamQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -6269,7 +6367,7 @@ type TeamFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TeamFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6357,7 +6455,7 @@ type TeamMemberFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TeamMemberFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6469,7 +6567,7 @@ type TranslationSettingsFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TranslationSettingsFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6548,7 +6646,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

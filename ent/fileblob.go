@@ -22,7 +22,9 @@ type FileBlob struct {
 	// ContentType holds the value of the "content_type" field.
 	ContentType string `json:"content_type,omitempty"`
 	// CreatedAt holds the value of the "created_at" field.
-	CreatedAt    time.Time `json:"created_at,omitempty"`
+	CreatedAt time.Time `json:"created_at,omitempty"`
+	// Tracked holds the value of the "tracked" field.
+	Tracked      bool `json:"tracked,omitempty"`
 	selectValues sql.SelectValues
 }
 
@@ -31,6 +33,8 @@ func (*FileBlob) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
+		case fileblob.FieldTracked:
+			values[i] = new(sql.NullBool)
 		case fileblob.FieldSize:
 			values[i] = new(sql.NullInt64)
 		case fileblob.FieldID, fileblob.FieldContentType:
@@ -76,6 +80,12 @@ func (_m *FileBlob) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.CreatedAt = value.Time
 			}
+		case fileblob.FieldTracked:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field tracked", values[i])
+			} else if value.Valid {
+				_m.Tracked = value.Bool
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -120,6 +130,9 @@ func (_m *FileBlob) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("created_at=")
 	builder.WriteString(_m.CreatedAt.Format(time.ANSIC))
+	builder.WriteString(", ")
+	builder.WriteString("tracked=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Tracked))
 	builder.WriteByte(')')
 	return builder.String()
 }

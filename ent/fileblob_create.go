@@ -57,6 +57,20 @@ func (_c *FileBlobCreate) SetNillableCreatedAt(v *time.Time) *FileBlobCreate {
 	return _c
 }
 
+// SetTracked sets the "tracked" field.
+func (_c *FileBlobCreate) SetTracked(v bool) *FileBlobCreate {
+	_c.mutation.SetTracked(v)
+	return _c
+}
+
+// SetNillableTracked sets the "tracked" field if the given value is not nil.
+func (_c *FileBlobCreate) SetNillableTracked(v *bool) *FileBlobCreate {
+	if v != nil {
+		_c.SetTracked(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *FileBlobCreate) SetID(v string) *FileBlobCreate {
 	_c.mutation.SetID(v)
@@ -111,6 +125,10 @@ func (_c *FileBlobCreate) defaults() error {
 		v := fileblob.DefaultCreatedAt()
 		_c.mutation.SetCreatedAt(v)
 	}
+	if _, ok := _c.mutation.Tracked(); !ok {
+		v := fileblob.DefaultTracked
+		_c.mutation.SetTracked(v)
+	}
 	return nil
 }
 
@@ -134,6 +152,9 @@ func (_c *FileBlobCreate) check() error {
 	}
 	if _, ok := _c.mutation.CreatedAt(); !ok {
 		return &ValidationError{Name: "created_at", err: errors.New(`ent: missing required field "FileBlob.created_at"`)}
+	}
+	if _, ok := _c.mutation.Tracked(); !ok {
+		return &ValidationError{Name: "tracked", err: errors.New(`ent: missing required field "FileBlob.tracked"`)}
 	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := fileblob.IDValidator(v); err != nil {
@@ -187,6 +208,10 @@ func (_c *FileBlobCreate) createSpec() (*FileBlob, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.CreatedAt(); ok {
 		_spec.SetField(fileblob.FieldCreatedAt, field.TypeTime, value)
 		_node.CreatedAt = value
+	}
+	if value, ok := _c.mutation.Tracked(); ok {
+		_spec.SetField(fileblob.FieldTracked, field.TypeBool, value)
+		_node.Tracked = value
 	}
 	return _node, _spec
 }
@@ -265,6 +290,9 @@ func (u *FileBlobUpsertOne) UpdateNewValues() *FileBlobUpsertOne {
 		}
 		if _, exists := u.create.mutation.CreatedAt(); exists {
 			s.SetIgnore(fileblob.FieldCreatedAt)
+		}
+		if _, exists := u.create.mutation.Tracked(); exists {
+			s.SetIgnore(fileblob.FieldTracked)
 		}
 	}))
 	return u
@@ -488,6 +516,9 @@ func (u *FileBlobUpsertBulk) UpdateNewValues() *FileBlobUpsertBulk {
 			}
 			if _, exists := b.mutation.CreatedAt(); exists {
 				s.SetIgnore(fileblob.FieldCreatedAt)
+			}
+			if _, exists := b.mutation.Tracked(); exists {
+				s.SetIgnore(fileblob.FieldTracked)
 			}
 		}
 	}))

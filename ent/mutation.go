@@ -46,6 +46,7 @@ import (
 	"github.com/binderyhq/bindery/ent/sitesharelink"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/space"
+	"github.com/binderyhq/bindery/ent/spaceblob"
 	"github.com/binderyhq/bindery/ent/team"
 	"github.com/binderyhq/bindery/ent/teammember"
 	"github.com/binderyhq/bindery/ent/translationsettings"
@@ -95,6 +96,7 @@ const (
 	TypeSiteShareLink       = "SiteShareLink"
 	TypeSiteSpace           = "SiteSpace"
 	TypeSpace               = "Space"
+	TypeSpaceBlob           = "SpaceBlob"
 	TypeTeam                = "Team"
 	TypeTeamMember          = "TeamMember"
 	TypeTranslationSettings = "TranslationSettings"
@@ -9275,6 +9277,7 @@ type FileBlobMutation struct {
 	addsize       *int64
 	content_type  *string
 	created_at    *time.Time
+	tracked       *bool
 	clearedFields map[string]struct{}
 	done          bool
 	oldValue      func(context.Context) (*FileBlob, error)
@@ -9513,6 +9516,42 @@ func (m *FileBlobMutation) ResetCreatedAt() {
 	m.created_at = nil
 }
 
+// SetTracked sets the "tracked" field.
+func (m *FileBlobMutation) SetTracked(b bool) {
+	m.tracked = &b
+}
+
+// Tracked returns the value of the "tracked" field in the mutation.
+func (m *FileBlobMutation) Tracked() (r bool, exists bool) {
+	v := m.tracked
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTracked returns the old "tracked" field's value of the FileBlob entity.
+// If the FileBlob object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FileBlobMutation) OldTracked(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTracked is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTracked requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTracked: %w", err)
+	}
+	return oldValue.Tracked, nil
+}
+
+// ResetTracked resets all changes to the "tracked" field.
+func (m *FileBlobMutation) ResetTracked() {
+	m.tracked = nil
+}
+
 // Where appends a list predicates to the FileBlobMutation builder.
 func (m *FileBlobMutation) Where(ps ...predicate.FileBlob) {
 	m.predicates = append(m.predicates, ps...)
@@ -9547,7 +9586,7 @@ func (m *FileBlobMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *FileBlobMutation) Fields() []string {
-	fields := make([]string, 0, 3)
+	fields := make([]string, 0, 4)
 	if m.size != nil {
 		fields = append(fields, fileblob.FieldSize)
 	}
@@ -9556,6 +9595,9 @@ func (m *FileBlobMutation) Fields() []string {
 	}
 	if m.created_at != nil {
 		fields = append(fields, fileblob.FieldCreatedAt)
+	}
+	if m.tracked != nil {
+		fields = append(fields, fileblob.FieldTracked)
 	}
 	return fields
 }
@@ -9571,6 +9613,8 @@ func (m *FileBlobMutation) Field(name string) (ent.Value, bool) {
 		return m.ContentType()
 	case fileblob.FieldCreatedAt:
 		return m.CreatedAt()
+	case fileblob.FieldTracked:
+		return m.Tracked()
 	}
 	return nil, false
 }
@@ -9586,6 +9630,8 @@ func (m *FileBlobMutation) OldField(ctx context.Context, name string) (ent.Value
 		return m.OldContentType(ctx)
 	case fileblob.FieldCreatedAt:
 		return m.OldCreatedAt(ctx)
+	case fileblob.FieldTracked:
+		return m.OldTracked(ctx)
 	}
 	return nil, fmt.Errorf("unknown FileBlob field %s", name)
 }
@@ -9615,6 +9661,13 @@ func (m *FileBlobMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetCreatedAt(v)
+		return nil
+	case fileblob.FieldTracked:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTracked(v)
 		return nil
 	}
 	return fmt.Errorf("unknown FileBlob field %s", name)
@@ -9688,6 +9741,9 @@ func (m *FileBlobMutation) ResetField(name string) error {
 		return nil
 	case fileblob.FieldCreatedAt:
 		m.ResetCreatedAt()
+		return nil
+	case fileblob.FieldTracked:
+		m.ResetTracked()
 		return nil
 	}
 	return fmt.Errorf("unknown FileBlob field %s", name)
@@ -32786,6 +32842,446 @@ func (m *SpaceMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Space edge %s", name)
+}
+
+// SpaceBlobMutation represents an operation that mutates the SpaceBlob nodes in the graph.
+type SpaceBlobMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	blob_id       *string
+	clearedFields map[string]struct{}
+	space         *string
+	clearedspace  bool
+	done          bool
+	oldValue      func(context.Context) (*SpaceBlob, error)
+	predicates    []predicate.SpaceBlob
+}
+
+var _ ent.Mutation = (*SpaceBlobMutation)(nil)
+
+// spaceblobOption allows management of the mutation configuration using functional options.
+type spaceblobOption func(*SpaceBlobMutation)
+
+// newSpaceBlobMutation creates new mutation for the SpaceBlob entity.
+func newSpaceBlobMutation(c config, op Op, opts ...spaceblobOption) *SpaceBlobMutation {
+	m := &SpaceBlobMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSpaceBlob,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSpaceBlobID sets the ID field of the mutation.
+func withSpaceBlobID(id string) spaceblobOption {
+	return func(m *SpaceBlobMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SpaceBlob
+		)
+		m.oldValue = func(ctx context.Context) (*SpaceBlob, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SpaceBlob.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSpaceBlob sets the old SpaceBlob of the mutation.
+func withSpaceBlob(node *SpaceBlob) spaceblobOption {
+	return func(m *SpaceBlobMutation) {
+		m.oldValue = func(context.Context) (*SpaceBlob, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SpaceBlobMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SpaceBlobMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of SpaceBlob entities.
+func (m *SpaceBlobMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SpaceBlobMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SpaceBlobMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SpaceBlob.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *SpaceBlobMutation) SetSpaceID(s string) {
+	m.space = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *SpaceBlobMutation) SpaceID() (r string, exists bool) {
+	v := m.space
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the SpaceBlob entity.
+// If the SpaceBlob object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceBlobMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *SpaceBlobMutation) ResetSpaceID() {
+	m.space = nil
+}
+
+// SetBlobID sets the "blob_id" field.
+func (m *SpaceBlobMutation) SetBlobID(s string) {
+	m.blob_id = &s
+}
+
+// BlobID returns the value of the "blob_id" field in the mutation.
+func (m *SpaceBlobMutation) BlobID() (r string, exists bool) {
+	v := m.blob_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBlobID returns the old "blob_id" field's value of the SpaceBlob entity.
+// If the SpaceBlob object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceBlobMutation) OldBlobID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBlobID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBlobID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBlobID: %w", err)
+	}
+	return oldValue.BlobID, nil
+}
+
+// ResetBlobID resets all changes to the "blob_id" field.
+func (m *SpaceBlobMutation) ResetBlobID() {
+	m.blob_id = nil
+}
+
+// ClearSpace clears the "space" edge to the Space entity.
+func (m *SpaceBlobMutation) ClearSpace() {
+	m.clearedspace = true
+	m.clearedFields[spaceblob.FieldSpaceID] = struct{}{}
+}
+
+// SpaceCleared reports if the "space" edge to the Space entity was cleared.
+func (m *SpaceBlobMutation) SpaceCleared() bool {
+	return m.clearedspace
+}
+
+// SpaceIDs returns the "space" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SpaceID instead. It exists only for internal usage by the builders.
+func (m *SpaceBlobMutation) SpaceIDs() (ids []string) {
+	if id := m.space; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSpace resets all changes to the "space" edge.
+func (m *SpaceBlobMutation) ResetSpace() {
+	m.space = nil
+	m.clearedspace = false
+}
+
+// Where appends a list predicates to the SpaceBlobMutation builder.
+func (m *SpaceBlobMutation) Where(ps ...predicate.SpaceBlob) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SpaceBlobMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SpaceBlobMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SpaceBlob, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SpaceBlobMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SpaceBlobMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SpaceBlob).
+func (m *SpaceBlobMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SpaceBlobMutation) Fields() []string {
+	fields := make([]string, 0, 2)
+	if m.space != nil {
+		fields = append(fields, spaceblob.FieldSpaceID)
+	}
+	if m.blob_id != nil {
+		fields = append(fields, spaceblob.FieldBlobID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SpaceBlobMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case spaceblob.FieldSpaceID:
+		return m.SpaceID()
+	case spaceblob.FieldBlobID:
+		return m.BlobID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SpaceBlobMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case spaceblob.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case spaceblob.FieldBlobID:
+		return m.OldBlobID(ctx)
+	}
+	return nil, fmt.Errorf("unknown SpaceBlob field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SpaceBlobMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case spaceblob.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case spaceblob.FieldBlobID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBlobID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SpaceBlob field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SpaceBlobMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SpaceBlobMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SpaceBlobMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown SpaceBlob numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SpaceBlobMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SpaceBlobMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SpaceBlobMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown SpaceBlob nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SpaceBlobMutation) ResetField(name string) error {
+	switch name {
+	case spaceblob.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case spaceblob.FieldBlobID:
+		m.ResetBlobID()
+		return nil
+	}
+	return fmt.Errorf("unknown SpaceBlob field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SpaceBlobMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.space != nil {
+		edges = append(edges, spaceblob.EdgeSpace)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SpaceBlobMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case spaceblob.EdgeSpace:
+		if id := m.space; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SpaceBlobMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SpaceBlobMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SpaceBlobMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedspace {
+		edges = append(edges, spaceblob.EdgeSpace)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SpaceBlobMutation) EdgeCleared(name string) bool {
+	switch name {
+	case spaceblob.EdgeSpace:
+		return m.clearedspace
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SpaceBlobMutation) ClearEdge(name string) error {
+	switch name {
+	case spaceblob.EdgeSpace:
+		m.ClearSpace()
+		return nil
+	}
+	return fmt.Errorf("unknown SpaceBlob unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SpaceBlobMutation) ResetEdge(name string) error {
+	switch name {
+	case spaceblob.EdgeSpace:
+		m.ResetSpace()
+		return nil
+	}
+	return fmt.Errorf("unknown SpaceBlob edge %s", name)
 }
 
 // TeamMutation represents an operation that mutates the Team nodes in the graph.

@@ -80,6 +80,8 @@ type Tx struct {
 	SiteSpace *SiteSpaceClient
 	// Space is the client for interacting with the Space builders.
 	Space *SpaceClient
+	// SpaceBlob is the client for interacting with the SpaceBlob builders.
+	SpaceBlob *SpaceBlobClient
 	// Team is the client for interacting with the Team builders.
 	Team *TeamClient
 	// TeamMember is the client for interacting with the TeamMember builders.
@@ -252,6 +254,7 @@ func (tx *Tx) init() {
 	tx.SiteShareLink = NewSiteShareLinkClient(tx.config)
 	tx.SiteSpace = NewSiteSpaceClient(tx.config)
 	tx.Space = NewSpaceClient(tx.config)
+	tx.SpaceBlob = NewSpaceBlobClient(tx.config)
 	tx.Team = NewTeamClient(tx.config)
 	tx.TeamMember = NewTeamMemberClient(tx.config)
 	tx.TranslationSettings = NewTranslationSettingsClient(tx.config)

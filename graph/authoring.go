@@ -165,7 +165,7 @@ func lockContent(ctx context.Context, tx *ent.Tx, spaceID, crID string) (*ent.Sp
 	if err != nil {
 		return nil, nil, err
 	}
-	cr, err := tx.ChangeRequest.Query().Where(changerequest.ID(crID)).Modify(forUpdate).Only(ctx)
+	cr, err := tx.ChangeRequest.Query().Where(changerequest.ID(crID)).Modify(ForUpdate).Only(ctx)
 	if err != nil {
 		return nil, nil, notFound(err, "change request")
 	}
@@ -184,9 +184,9 @@ func contentEditable(s *ent.Space, cr *ent.ChangeRequest) error {
 	return nil
 }
 
-// forUpdate locks the selected rows until the transaction ends, on PostgreSQL; SQLite has no row
+// ForUpdate locks the selected rows until the transaction ends, on PostgreSQL; SQLite has no row
 // locks and needs none (its one writer serializes write transactions).
-func forUpdate(s *sql.Selector) {
+func ForUpdate(s *sql.Selector) {
 	if s.Dialect() == dialect.Postgres {
 		s.ForUpdate()
 	}

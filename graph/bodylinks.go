@@ -4,12 +4,15 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"maps"
+	"slices"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/bodylink"
 	"github.com/binderyhq/bindery/graph/content/links"
+	"github.com/binderyhq/bindery/graph/content/tree"
 )
 
 // Stored links of page bodies: a body is content-addressed, so its links are a pure function of
@@ -104,4 +107,51 @@ func (r *Resolver) bodiesLinkingTo(ctx context.Context, fileID string) (map[stri
 		out[h] = true
 	}
 	return out, err
+}
+
+// FilesLinkedOnlyFrom returns the files of visible that the bodies of the pages hidden link to
+// and the body of no page of visible does: those a reader who does not see the hidden pages may
+// not fetch (a published site's pages with a condition). Files nobody links to are not in it.
+// It reads the hidden bodies' links (cached), then the bodies linking to those files only.
+func (r *Resolver) FilesLinkedOnlyFrom(ctx context.Context, hidden []*tree.Page, visible *tree.Tree) (map[string]bool, error) {
+	hashes := make([]string, 0, len(hidden))
+	for _, p := range hidden {
+		if p.Body != "" {
+			hashes = append(hashes, p.Body)
+		}
+	}
+	targets, err := r.bodyTargets(ctx, hashes)
+	if err != nil {
+		return nil, err
+	}
+	only := map[string]bool{}
+	for _, list := range targets {
+		for _, t := range list {
+			if t.Kind == links.File && visible.File(t.Ref) != nil {
+				only[t.Ref] = true
+			}
+		}
+	}
+	if len(only) == 0 {
+		return only, nil
+	}
+	shown := map[string]bool{}
+	for _, e := range visible.Entries() {
+		if e.Page != nil && e.Page.Body != "" {
+			shown[e.Page.Body] = true
+		}
+	}
+	for chunk := range chunks(slices.Collect(maps.Keys(only)), objectBatch) {
+		rows, err := r.Client.BodyLink.Query().Where(bodylink.KindEQ(bodylink.KindFile), bodylink.RefIn(chunk...)).
+			Select(bodylink.FieldBodyHash, bodylink.FieldRef).All(objectsContext(ctx))
+		if err != nil {
+			return nil, err
+		}
+		for _, row := range rows {
+			if shown[row.BodyHash] {
+				delete(only, row.Ref)
+			}
+		}
+	}
+	return only, nil
 }

@@ -176,7 +176,7 @@ func (r *Resolver) createChangeRequest(ctx context.Context, spaceID string, in m
 // writer serializes write transactions already). Writes that lock a change request too lock
 // its space first, like lockContent, so they cannot deadlock.
 func lockSpace(ctx context.Context, tx *ent.Tx, id string) (*ent.Space, error) {
-	s, err := tx.Space.Query().Where(space.ID(id), space.DeletedAtIsNil()).Modify(forUpdate).Only(ctx)
+	s, err := tx.Space.Query().Where(space.ID(id), space.DeletedAtIsNil()).Modify(ForUpdate).Only(ctx)
 	return s, notFound(err, "space")
 }
 
@@ -247,7 +247,7 @@ func (r *Resolver) updateChangeRequest(ctx context.Context, spaceID, ref string,
 		if _, err := lockSpace(ctx, tx, s.ID); err != nil {
 			return err
 		}
-		current, err := tx.ChangeRequest.Query().Where(changerequest.ID(cr.ID)).Modify(forUpdate).Only(ctx)
+		current, err := tx.ChangeRequest.Query().Where(changerequest.ID(cr.ID)).Modify(ForUpdate).Only(ctx)
 		if err != nil {
 			return notFound(err, "change request")
 		}

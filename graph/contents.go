@@ -151,6 +151,9 @@ func (r *Resolver) writeRevision(ctx context.Context, tx *ent.Tx, nr newRevision
 	if err := r.storeBlobs(ctx, tx, nr.blobs); err != nil {
 		return nil, err
 	}
+	if err := recordSpaceBlobs(ctx, tx, nr.space.ID, nr.tree, nr.changed); err != nil {
+		return nil, err
+	}
 	c := tx.Revision.Create().SetSpaceID(nr.space.ID).SetOrganizationID(nr.space.OrganizationID).
 		SetType(nr.kind).SetParents(nr.parents).SetRootTree(root).SetNillableChangeRequestID(nr.changeRequest)
 	if v := viewer.FromContext(ctx); v != nil && v.UserID != "" {
@@ -199,10 +202,12 @@ func (r *Resolver) storeBlobs(ctx context.Context, tx *ent.Tx, blobs []edit.Blob
 		if err := r.putBlob(ctx, tx, b); err != nil {
 			return fmt.Errorf("store file bytes: %w", err)
 		}
-		rows = append(rows, tx.FileBlob.Create().SetID(b.Hash).SetSize(int64(len(b.Data))))
+		rows = append(rows, tx.FileBlob.Create().SetID(b.Hash).SetSize(int64(len(b.Data))).SetTracked(true))
 	}
 	for chunk := range chunks(rows, objectBatch/5) {
-		err := tx.FileBlob.CreateBulk(chunk...).OnConflictColumns(fileblob.FieldID).DoNothing().Exec(ctx)
+		// Ignore, not DoNothing: a row stored before is locked to the end of the transaction, so
+		// a purge removing it waits and then sees this revision's SpaceBlob row (graph/sweep).
+		err := tx.FileBlob.CreateBulk(chunk...).OnConflictColumns(fileblob.FieldID).Ignore().Exec(ctx)
 		if err != nil && !isNoRows(err) {
 			return err
 		}

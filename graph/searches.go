@@ -28,10 +28,18 @@ const (
 // searchSpace returns the pages of a space's current content that match query, best first.
 // A deleted space has none. Returns INVALID for a bad query, page size or page token.
 func (r *Resolver) searchSpace(ctx context.Context, s *ent.Space, query string, first *int, after *string) (*model.SearchPageConnection, error) {
+	return r.SearchSpaceWithout(ctx, s, query, first, after, nil)
+}
+
+// SearchSpaceWithout is searchSpace leaving the pages without out of the results and their count
+// (the pages a published site's reader does not see), so a page of results is as full as the
+// matches allow. Returns INVALID for a bad query, page size or page token.
+func (r *Resolver) SearchSpaceWithout(ctx context.Context, s *ent.Space, query string, first *int, after *string, without *search.PageSet) (*model.SearchPageConnection, error) {
 	q, limit, err := searchQuery(query, first, after)
 	if err != nil {
 		return nil, err
 	}
+	q.Without = without
 	if s.DeletedAt != nil {
 		return &model.SearchPageConnection{PageInfo: &model.PageInfo{}}, nil
 	}

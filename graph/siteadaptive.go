@@ -23,7 +23,8 @@ func siteAdaptiveSchema(s *ent.Site) *model.SiteAdaptiveSchema {
 }
 
 // updateSiteAdaptiveSchema replaces the site's visitor schema (internal/adaptive), unless a
-// condition of the site does not compile against it (decision 165). The site's row is locked
+// condition of the site does not compile against it (decision 165), or one of its pages' that
+// compiles against the current schema (decision 319). The site's row is locked
 // first, so a condition written at the same time is checked against one schema or the other.
 // Returns NOT_FOUND, FORBIDDEN, INVALID naming the JSON path, or CONFLICT naming the condition.
 func (r *Resolver) updateSiteAdaptiveSchema(ctx context.Context, orgID, siteID string, raw any) (*model.SiteAdaptiveSchema, error) {
@@ -45,6 +46,9 @@ func (r *Resolver) updateSiteAdaptiveSchema(ctx context.Context, orgID, siteID s
 			return err
 		}
 		if err := conditionsAllow(ctx, tx, current, schema); err != nil {
+			return err
+		}
+		if err := r.pageConditionsAllow(ctx, tx, current, schema); err != nil {
 			return err
 		}
 		s, err = tx.Site.UpdateOne(current).SetAdaptiveSchema(m).SetAdaptiveSchemaUpdatedAt(r.now()).Save(ctx)

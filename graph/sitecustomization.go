@@ -121,7 +121,7 @@ func (r *Resolver) overrideSiteSpaceCustomization(ctx context.Context, orgID, si
 			return err
 		}
 		current, err := tx.SiteSpace.Query().Where(sitespace.ID(siteSpaceID), sitespace.SiteID(s.ID)).
-			Modify(forUpdate).Only(ctx)
+			Modify(ForUpdate).Only(ctx)
 		if err != nil {
 			return notFound(err, "site space")
 		}

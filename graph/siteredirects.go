@@ -87,7 +87,7 @@ func (r *Resolver) writeRedirects(ctx context.Context, orgID, siteID string, fn 
 
 // createSiteRedirect creates a redirect. Returns NOT_FOUND, FORBIDDEN, INVALID naming the field,
 // NOT_FOUND naming a destination the site does not have, CONFLICT when the site has a redirect of
-// the same source (live or draft, as this one).
+// the same source (live or draft, as this one) or holds the most redirects a site may.
 func (r *Resolver) createSiteRedirect(ctx context.Context, orgID, siteID string, in model.CreateSiteRedirectInput) (*ent.SiteRedirect, error) {
 	var out *ent.SiteRedirect
 	err := r.writeRedirects(ctx, orgID, siteID, func(tx *ent.Tx, s *ent.Site) error {
@@ -101,6 +101,9 @@ func (r *Resolver) createSiteRedirect(ctx context.Context, orgID, siteID string,
 		}
 		draft := derefOr(in.Draft, false)
 		if err := sourceFree(ctx, tx, s.ID, draft, src.Path, ""); err != nil {
+			return err
+		}
+		if err := redirectRoom(ctx, tx, s.ID, "redirects"); err != nil {
 			return err
 		}
 		out, err = r.newRedirect(tx, s, src, draft, dest).
@@ -207,8 +210,8 @@ type redirectKey struct {
 }
 
 // bulkUpsertSiteRedirects applies up to 500 items in order, each on its own: an item that cannot
-// be done answers an ERROR result saying why, and the others are still done, all in one
-// transaction. Returns INVALID naming the field for a list of the wrong size, a source that is
+// be done (one more redirect than a site may hold too) answers an ERROR result saying why, and
+// the others are still done, all in one transaction. Returns INVALID naming the field for a list of the wrong size, a source that is
 // not one, or a LIVE or DRAFT item without a destination (null deletes); NOT_FOUND, FORBIDDEN.
 func (r *Resolver) bulkUpsertSiteRedirects(ctx context.Context, orgID, siteID string, items []*model.SiteRedirectUpsertInput) ([]*model.SiteRedirectUpsertResult, error) {
 	if len(items) == 0 || len(items) > redirectBulkMax {
@@ -254,6 +257,7 @@ type bulk struct {
 	site     *ent.Site
 	dests    *destinations
 	existing map[redirectKey]*ent.SiteRedirect
+	count    int // the site's redirects
 }
 
 func (r *Resolver) newBulk(ctx context.Context, tx *ent.Tx, s *ent.Site, sources []sourcepath.Source) (*bulk, error) {
@@ -271,7 +275,9 @@ func (r *Resolver) newBulk(ctx context.Context, tx *ent.Tx, s *ent.Site, sources
 			b.existing[redirectKey{red.Draft, red.Source}] = red
 		}
 	}
-	return b, nil
+	var err error
+	b.count, err = tx.SiteRedirect.Query().Where(siteredirect.SiteID(s.ID)).Count(ctx)
+	return b, err
 }
 
 // apply does one item. An item that cannot be done (a bad or missing destination, nothing to
@@ -288,7 +294,7 @@ func (b *bulk) apply(ctx context.Context, field string, src sourcepath.Source, i
 	default:
 		err = b.upsert(ctx, field, src, it, res)
 	}
-	if e := apperr.As(err); e != nil && (e.Kind == apperr.Invalid || e.Kind == apperr.NotFound) {
+	if e := apperr.As(err); e != nil && (e.Kind == apperr.Invalid || e.Kind == apperr.NotFound || e.Kind == apperr.Conflict) {
 		res.Status, res.Error = model.SiteRedirectUpsertStatusError, &e.Message
 		return res, nil
 	}
@@ -305,6 +311,7 @@ func (b *bulk) publish(ctx context.Context, src sourcepath.Source, res *model.Si
 		if err := b.tx.SiteRedirect.DeleteOne(live).Exec(ctx); err != nil {
 			return err
 		}
+		b.count--
 	}
 	published, err := b.tx.SiteRedirect.UpdateOne(draft).SetDraft(false).Save(ctx)
 	if err != nil {
@@ -326,6 +333,7 @@ func (b *bulk) delete(ctx context.Context, src sourcepath.Source, res *model.Sit
 	if err := b.tx.SiteRedirect.DeleteOne(red).Exec(ctx); err != nil {
 		return err
 	}
+	b.count--
 	delete(b.existing, key)
 	res.Status = model.SiteRedirectUpsertStatusDeleted
 	return nil
@@ -346,9 +354,13 @@ func (b *bulk) upsert(ctx context.Context, field string, src sourcepath.Source, 
 		red, err = upd.Save(ctx)
 		res.Status = model.SiteRedirectUpsertStatusUpdated
 	} else {
+		if err := roomFor(field, b.count); err != nil {
+			return err
+		}
 		red, err = b.r.newRedirect(b.tx, b.site, src, res.Draft, dest).
 			SetCaptureWildcard(derefOr(it.CaptureWildcard, false)).SetPermanent(derefOr(it.Permanent, false)).Save(ctx)
 		res.Status = model.SiteRedirectUpsertStatusCreated
+		b.count++
 	}
 	if err != nil {
 		return apperr.Internalw(err) // checked before: a failure here fails the whole request

@@ -7,6 +7,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/privacy"
+	"github.com/binderyhq/bindery/ent/siteredirect"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitesectiongroup"
 	"github.com/binderyhq/bindery/ent/sitespace"
@@ -236,6 +237,9 @@ func (r *Resolver) updateSiteSection(ctx context.Context, orgID, siteID, id stri
 		if err := checkSectionPath(ctx, tx, sec, upd); err != nil {
 			return err
 		}
+		if err := r.keepSectionURLs(ctx, tx, s, sec, upd); err != nil {
+			return err
+		}
 		if in.DefaultSiteSpace != nil {
 			if err := setSectionDefault(ctx, tx, sec, *in.DefaultSiteSpace); err != nil {
 				return err
@@ -291,6 +295,16 @@ func checkSectionPath(ctx context.Context, tx *ent.Tx, sec *ent.SiteSection, upd
 		return apperr.Conflictf("path: another section of this site has the path %q", p)
 	}
 	return err
+}
+
+// keepSectionURLs keeps the URLs of a section whose path upd changes (keepOldURLs); the default
+// section's path is in no URL.
+func (r *Resolver) keepSectionURLs(ctx context.Context, tx *ent.Tx, s *ent.Site, sec *ent.SiteSection, upd *ent.SiteSectionUpdateOne) error {
+	p, ok := upd.Mutation().Path()
+	if !ok || p == sec.Path || sec.IsDefault {
+		return nil
+	}
+	return r.keepOldURLs(ctx, tx, s, sec.Path, p, redirectDestination{kind: siteredirect.DestinationKindSiteSection, sectionID: &sec.ID})
 }
 
 // setSectionDefault makes a site space of a section the one its readers land on (the site's

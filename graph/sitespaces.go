@@ -13,6 +13,7 @@ import (
 	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/ent/siteredirect"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/space"
@@ -365,7 +366,7 @@ func renumberLevel(ctx context.Context, tx *ent.Tx, sibs []*ent.SiteSpace, at, n
 // lockSite reads a site again in tx, locking its row on PostgreSQL (SQLite's one writer already
 // serializes), so that the writes to one site's site spaces queue and each sees the others'.
 func lockSite(ctx context.Context, tx *ent.Tx, siteID string) (*ent.Site, error) {
-	s, err := tx.Site.Query().Where(site.ID(siteID)).Modify(forUpdate).Only(ctx)
+	s, err := tx.Site.Query().Where(site.ID(siteID)).Modify(ForUpdate).Only(ctx)
 	return s, notFound(err, "site")
 }
 
@@ -389,6 +390,9 @@ func (r *Resolver) updateSiteSpace(ctx context.Context, orgID, siteID, id string
 		}
 		upd, err := c.apply(ctx, tx, ss)
 		if err != nil {
+			return err
+		}
+		if err := r.keepSiteSpaceURLs(ctx, tx, s, ss, c.in.Path); err != nil {
 			return err
 		}
 		return notFound(upd.Exec(ctx), "site space")
@@ -472,6 +476,26 @@ func (c *siteSpaceChange) apply(ctx context.Context, tx *ent.Tx, ss *ent.SiteSpa
 	_ = setOrClear(c.in.PageID, nil, upd.SetPageID, upd.ClearPageID)
 	_ = setOrClear(c.title, nil, upd.SetTitle, upd.ClearTitle)
 	return upd, nil
+}
+
+// keepSiteSpaceURLs keeps the URLs of a site space whose path changes to path (keepOldURLs):
+// they start with its section's path, unless that is the default section; the default site
+// space of a level has its path in no URL.
+func (r *Resolver) keepSiteSpaceURLs(ctx context.Context, tx *ent.Tx, s *ent.Site, ss *ent.SiteSpace, path *string) error {
+	if path == nil || *path == ss.Path || ss.IsDefault {
+		return nil
+	}
+	section := ""
+	if ss.SectionID != nil {
+		sec, err := tx.SiteSection.Get(ctx, *ss.SectionID)
+		if err != nil {
+			return err
+		}
+		if !sec.IsDefault {
+			section = sec.Path + "/"
+		}
+	}
+	return r.keepOldURLs(ctx, tx, s, section+ss.Path, section+*path, redirectDestination{kind: siteredirect.DestinationKindSiteSpace, siteSpaceID: &ss.ID})
 }
 
 // spaceFree returns CONFLICT when a site space of sibs other than self already shows the space.
@@ -631,7 +655,7 @@ func leaveSites(ctx context.Context, tx *ent.Tx, where predicate.SiteSpace) (int
 	if err != nil || len(siteIDs) == 0 {
 		return 0, err
 	}
-	if _, err := tx.Site.Query().Where(site.IDIn(siteIDs...)).Order(site.ByID()).Modify(forUpdate).IDs(sys); err != nil {
+	if _, err := tx.Site.Query().Where(site.IDIn(siteIDs...)).Order(site.ByID()).Modify(ForUpdate).IDs(sys); err != nil {
 		return 0, err
 	}
 	gone, err := tx.SiteSpace.Query().Where(where).All(sys) // again, under the sites' locks

@@ -191,7 +191,16 @@ func (r *Resolver) insertSpaceTx(ctx context.Context, tx *ent.Tx, orgID string, 
 	if err := startRevision(ctx, tx, s, root); err != nil {
 		return nil, err
 	}
-	return s, r.reindexSearch(ctx, tx, s, tree.EmptyRoot, root) // a duplicate starts with content
+	if root != tree.EmptyRoot { // a duplicate starts with content, and its files
+		t, err := r.content().trees.Load(ctx, root)
+		if err == nil {
+			err = recordSpaceBlobs(privacy.DecisionContext(ctx, privacy.Allow), tx, s.ID, t, nil)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return s, r.reindexSearch(ctx, tx, s, tree.EmptyRoot, root)
 }
 
 // startRevision gives a space made in tx its first revision over the root tree (the empty tree is

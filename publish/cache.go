@@ -37,7 +37,7 @@ func (s *siteView) etag(revisionID, path string, l *look) string {
 	for _, ss := range s.visit.SiteSpaces {
 		fmt.Fprintf(h, "%s %d %s\n", ss.ID, ss.UpdatedAt.UnixMicro(), spaceTitle(ss.Edges.Space))
 	}
-	fmt.Fprintf(h, "%s %s %s %s", revisionID, s.hidden[revisionID], l.version, path)
+	fmt.Fprintf(h, "%s %s %s %s", revisionID, s.hidden[revisionID].key, l.version, path)
 	return `"` + base64.RawURLEncoding.EncodeToString(h.Sum(nil)[:18]) + `"`
 }
 

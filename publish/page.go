@@ -330,7 +330,7 @@ func (s *siteView) writeHeaders(w http.ResponseWriter, l *look, noIndex bool) {
 func (s *siteView) render(w io.Writer, v pageView) { _ = pages.ExecuteTemplate(w, "page.html", v) }
 
 // serveFile answers a file of a site space (…/~files/{siteSpaceId}/{fileId}) with a redirect to
-// its signed download URL.
+// its signed download URL; a file that only pages hidden from the reader link to is 404.
 func (s *siteView) serveFile(w http.ResponseWriter, req *http.Request, path string) {
 	siteSpaceID, fileID, _ := strings.Cut(path, "/")
 	ss := s.siteSpaceByID(siteSpaceID)
@@ -338,7 +338,7 @@ func (s *siteView) serveFile(w http.ResponseWriter, req *http.Request, path stri
 		s.h.fail(w, req, errPageNotFound)
 		return
 	}
-	content, err := s.h.r.SpaceContent(s.ctx, ss.SpaceID, nil)
+	content, err := s.content(s.ctx, ss.SpaceID)
 	if err != nil {
 		s.h.fail(w, req, err)
 		return
@@ -346,6 +346,10 @@ func (s *siteView) serveFile(w http.ResponseWriter, req *http.Request, path stri
 	f, err := content.File(fileID)
 	if err != nil {
 		s.h.fail(w, req, err)
+		return
+	}
+	if hidden, err := s.hiddenFiles(content); err != nil || hidden[fileID] {
+		s.h.fail(w, req, firstErr(err, errPageNotFound))
 		return
 	}
 	url, err := s.h.r.FileDownloadURL(s.ctx, content.Revision.ID, f)

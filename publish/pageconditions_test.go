@@ -3,6 +3,7 @@ package publish_test
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/internal/testenv"
 )
 
 // betaCondition shows a page to readers with the unsigned claim beta=true (betaSchema).
@@ -141,6 +143,131 @@ func TestPageConditionsFromSignedClaims(t *testing.T) {
 		if status, _ := f.reader(t)("/sites/acme/pro-guide?jwt_token=" + tok); status != want {
 			t.Errorf("a reader on the %s plan: %d, want %d", plan, status, want)
 		}
+	}
+}
+
+// TestFilesOfHiddenPages: a file that only pages hidden from the reader link to (the page with
+// the condition or a page under it) answers 404 at its ~files/ URL; a file a visible page links to
+// as well, and one no page links to, stay fetchable; a reader with the claim fetches them all. The
+// files hidden are found once per visible tree: later requests cost what a reader's who hides
+// nothing do.
+func TestFilesOfHiddenPages(t *testing.T) {
+	f := newSiteFixture(t)
+	file := func(ref string) map[string]any {
+		return map[string]any{"ref": ref, "name": ref + ".png", "contentType": "image/png", "base64": "cG5n"}
+	}
+	f.write(t,
+		page("Beta guide", "![a](./betaonly) ![b](./shared) [c](./loose)", "ref", "beta", "condition", betaCondition),
+		page("Beta child", "![d](./childonly)", "into", "beta"),
+		page("Open", "![b](./shared)"),
+		map[string]any{"operation": "insert_files", "files": []any{file("betaonly"), file("childonly"), file("shared"), file("loose"), file("orphan")}},
+	)
+	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(true).SetBasename("acme").SetAdaptiveSchema(betaSchema()) })
+	var content struct{ Files []struct{ ID, Name string } }
+	f.e.Do(f.admin, "GET", "/v1/spaces/"+f.space+"/content", nil).JSON(t, &content)
+	_, _, open := f.get(t, "/sites/acme/open")
+	shared := regexp.MustCompile(`src="(/sites/acme/~files/[^/"]+/)`).FindStringSubmatch(open)
+	if len(shared) < 2 || len(content.Files) != 5 {
+		t.Fatalf("the visible page links no file, or the space has %d files: %s", len(content.Files), open)
+	}
+	urls := map[string]string{}
+	for _, file := range content.Files {
+		urls[strings.TrimSuffix(file.Name, ".png")] = shared[1] + file.ID
+	}
+	beta := f.reader(t)
+	beta("/sites/acme/?visitor.beta=true")
+	for name, want := range map[string]int{"betaonly": 404, "childonly": 404, "loose": 404, "shared": 302, "orphan": 302} {
+		if status, _, _ := f.get(t, urls[name]); status != want {
+			t.Errorf("a reader without the claim fetches %s: %d, want %d", name, status, want)
+		}
+		if status, _ := beta(urls[name]); status != 302 {
+			t.Errorf("a reader with the claim fetches %s: %d", name, status)
+		}
+	}
+	statements := func(read func()) int64 { read(); return f.e.Statements(read) }
+	hiding := statements(func() { f.get(t, urls["betaonly"]) })
+	seeing := statements(func() { beta(urls["betaonly"]) })
+	if hiding != seeing {
+		t.Errorf("a hidden file costs %d statements, a shown one %d", hiding, seeing)
+	}
+}
+
+// TestSearchFullWithoutHiddenPages: the best matches of a query are pages hidden from the reader,
+// yet a page of results (search as you type's 8, the results page's 20) holds as many visible
+// pages as match; the reader with the claim finds the hidden ones first.
+func TestSearchFullWithoutHiddenPages(t *testing.T) {
+	f := newSiteFixture(t)
+	var changes []map[string]any
+	for i := range 10 {
+		changes = append(changes, page(fmt.Sprintf("Zanzibar beta %d", i), "Beta.", "condition", betaCondition),
+			page(fmt.Sprintf("Open %d", i), "Zanzibar in the text."))
+	}
+	changes = append(changes, page("Zanzibar unlisted", "Hidden from navigation.", "hidden", true))
+	f.write(t, changes...)
+	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(true).SetBasename("acme").SetAdaptiveSchema(betaSchema()) })
+	var found struct{ Results []struct{ Title string } }
+	_, _, body := f.get(t, "/sites/acme/~search.json?q=zanzibar")
+	if err := json.Unmarshal([]byte(body), &found); err != nil || len(found.Results) != 8 {
+		t.Fatalf("search as you type shows %d results, want 8: %v %s", len(found.Results), err, body)
+	}
+	for _, r := range found.Results {
+		if !strings.HasPrefix(r.Title, "Open ") {
+			t.Errorf("a reader without the claim finds %q", r.Title)
+		}
+	}
+	_, _, results := f.get(t, "/sites/acme/~search?q=zanzibar")
+	_, listing, _ := strings.Cut(results, `class="results"`)
+	for i := range 10 {
+		if !strings.Contains(listing, fmt.Sprintf(`href="/sites/acme/open-%d"`, i)) {
+			t.Errorf("the results page lacks Open %d", i)
+		}
+	}
+	if strings.Contains(listing, "zanzibar-") {
+		t.Error("the results page lists a hidden page")
+	}
+	_, body = f.reader(t)("/sites/acme/~search.json?q=zanzibar&visitor.beta=true")
+	if err := json.Unmarshal([]byte(body), &found); err != nil || len(found.Results) != 8 || !strings.HasPrefix(found.Results[0].Title, "Zanzibar beta") {
+		t.Errorf("a reader with the claim: %v %s", err, body)
+	}
+}
+
+// TestSchemaChangeKeepsPageConditions: a visitor schema under which a page's condition no longer
+// compiles (it would hide the page from every reader) is refused with 409 naming the page, and
+// the site keeps its schema; a condition that did not compile before does not stop a change,
+// and neither does a change the conditions still compile against.
+func TestSchemaChangeKeepsPageConditions(t *testing.T) {
+	f := newSiteFixture(t)
+	f.write(t,
+		page("Guides beta", "Beta only.", "ref", "top", "condition", "true"),
+		page("Beta guide", "Beta only.", "into", "top", "condition", betaCondition),
+		page("Broken", "Never shown.", "condition", "visitor.claims.unknown"),
+	)
+	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(true).SetBasename("acme") })
+	schemaURL := "/v1/orgs/" + f.org + "/sites/" + f.site + "/adaptive-schema"
+	if r := f.e.Do(f.admin, "PUT", schemaURL, map[string]any{"jsonSchema": betaSchema()}); r.Status != 200 {
+		t.Fatalf("a first schema, which hides no page more: %d %s", r.Status, r.Body)
+	}
+	withPlan := betaSchema()
+	withPlan["properties"].(map[string]any)["plan"] = map[string]any{"type": "string", "description": "The reader's plan."}
+	if r := f.e.Do(f.admin, "PUT", schemaURL, map[string]any{"jsonSchema": withPlan}); r.Status != 200 {
+		t.Fatalf("a schema the conditions still compile against: %d %s", r.Status, r.Body)
+	}
+	withoutBeta := betaSchema()
+	withoutBeta["properties"].(map[string]any)["unsigned"].(map[string]any)["properties"] = map[string]any{
+		"alpha": map[string]any{"type": "boolean", "description": "Wants alpha features."}}
+	r := f.e.Do(f.admin, "PUT", schemaURL, map[string]any{"jsonSchema": withoutBeta})
+	msg := testenv.CheckError(t, r, 409)
+	id := f.memberPageIDs(t)["Guides beta"]
+	for _, want := range []string{"jsonSchema: 1 page(s) have a condition", "(guides-beta/beta-guide in space " + f.space + ") condition: column"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the refusal %q lacks %q", msg, want)
+		}
+	}
+	if strings.Contains(msg, id) || strings.Contains(msg, "broken") {
+		t.Errorf("the refusal names a page whose condition still compiles, or never did: %s", msg)
+	}
+	if status, _ := f.reader(t)("/sites/acme/guides-beta/beta-guide?visitor.beta=true"); status != 200 {
+		t.Errorf("after the refusal the page is hidden from a reader with the claim: %d", status)
 	}
 }
 

@@ -197,3 +197,53 @@ func TestRedirectLookupStatements(t *testing.T) {
 		t.Fatal("statements grow with the redirects or the moved pages")
 	}
 }
+
+// TestRenamesKeepURLs: renaming a section or a site space keeps every URL under its old path,
+// with a permanent redirect recorded with the rename (listed with the site's redirects); a path
+// taken back drops the redirect that led from it; the default section's path is in no URL.
+func TestRenamesKeepURLs(t *testing.T) {
+	f := newSiteFixture(t)
+	base := "/v1/orgs/" + f.org + "/sites/" + f.site
+	api := f.created(t, f.e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/spaces", map[string]any{"title": "API"}))
+	f.writeTo(t, api, page("Endpoints", "All of them.", "ref", "endpoints"), page("Auth", "Tokens.", "into", "endpoints"))
+	f.created(t, f.e.Do(f.admin, "POST", base+"/sections", map[string]any{"spaceId": f.space, "title": "Docs"}))
+	section := f.created(t, f.e.Do(f.admin, "POST", base+"/sections", map[string]any{"spaceId": api, "title": "Beta"}))
+	extra := f.created(t, f.e.Do(f.admin, "POST", base+"/site-spaces", map[string]any{"spaceId": f.space, "sectionId": section}))
+	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(true).SetBasename("acme") })
+	patch := func(path string, body map[string]any) {
+		t.Helper()
+		if r := f.e.Do(f.admin, "PATCH", base+path, body); r.Status != 200 {
+			t.Fatalf("PATCH %s: %d %s", path, r.Status, r.Body)
+		}
+	}
+	patch("/site-spaces/"+extra, map[string]any{"path": "guide"})
+	status, _, _ := f.get(t, "/sites/acme/beta/guide/guides/install")
+	if status != 200 {
+		t.Fatalf("the renamed site space's page: %d", status)
+	}
+	patch("/sections/"+section, map[string]any{"path": "gamma"})
+	patch("/site-spaces/"+extra, map[string]any{"path": "manual"})
+
+	f.wantRedirect(t, "/sites/acme/beta", http.StatusPermanentRedirect, "/sites/acme/gamma/")
+	f.wantRedirect(t, "/sites/acme/beta/endpoints/auth?x=1", http.StatusPermanentRedirect, "/sites/acme/gamma/endpoints/auth?x=1")
+	f.wantRedirect(t, "/sites/acme/gamma/guide/guides/install", http.StatusPermanentRedirect, "/sites/acme/gamma/manual/guides/install")
+	var listed struct {
+		Items []struct {
+			Source                     string
+			Permanent, CaptureWildcard bool
+		}
+	}
+	f.e.Do(f.admin, "GET", base+"/redirects?orderBy=source", nil).JSON(t, &listed)
+	if fmt.Sprint(listed.Items) != "[{/beta/* true true} {/beta/docs/* true true} {/gamma/guide/* true true}]" {
+		t.Errorf("recorded redirects: %v", listed.Items)
+	}
+
+	patch("/sections/"+section, map[string]any{"path": "beta"})
+	f.e.Do(f.admin, "GET", base+"/redirects?orderBy=source", nil).JSON(t, &listed)
+	if fmt.Sprint(listed.Items) != "[{/beta/docs/* true true} {/gamma/* true true} {/gamma/guide/* true true}]" {
+		t.Errorf("after taking the old path back: %v", listed.Items)
+	}
+	if status, _, body := f.get(t, "/sites/acme/beta/endpoints/auth"); status != 200 || !strings.Contains(body, "<h1>Auth</h1>") {
+		t.Errorf("the path taken back: %d", status)
+	}
+}

@@ -5,8 +5,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/graph/apperr"
-	"github.com/binderyhq/bindery/graph/content/tree"
 )
 
 // searchSegment is the path, inside a site space, of its search results page. "~" is in no page
@@ -35,7 +35,7 @@ func (s *siteView) serveSearch(w http.ResponseWriter, req *http.Request, loc loc
 	s.frame(&v, loc, content.Tree, "")
 	v.Canonical = s.h.baseURL + v.SearchURL
 	if q != "" {
-		if err := s.search(v.Search, loc, content.Tree, searchResults); err != nil {
+		if err := s.search(v.Search, loc, content, searchResults); err != nil {
 			s.h.fail(w, req, err)
 			return
 		}
@@ -54,7 +54,7 @@ func (s *siteView) serveSuggestions(w http.ResponseWriter, req *http.Request, lo
 	}
 	v := &searchView{Query: strings.TrimSpace(req.URL.Query().Get("q")), Results: []searchResult{}}
 	if v.Query != "" {
-		if err := s.search(v, loc, content.Tree, suggestions); err != nil {
+		if err := s.search(v, loc, content, suggestions); err != nil {
 			s.h.fail(w, req, err)
 			return
 		}
@@ -67,9 +67,12 @@ func (s *siteView) serveSuggestions(w http.ResponseWriter, req *http.Request, lo
 	writeJSON(w, http.StatusOK, map[string]any{"query": v.Query, "results": v.Results})
 }
 
-// search fills the first results of a query over the site space's pages.
-func (s *siteView) search(v *searchView, loc location, t *tree.Tree, limit int) error {
-	conn, err := s.h.r.Space().Search(s.ctx, loc.siteSpace.Edges.Space, v.Query, &limit, nil)
+// search fills the first results of a query over the site space's pages (content as the reader
+// sees it); the pages they do not see are left out by the search itself, so it finds as many
+// results as the matches allow.
+func (s *siteView) search(v *searchView, loc location, content *graph.Content, limit int) error {
+	t := content.Tree
+	conn, err := s.h.r.SearchSpaceWithout(s.ctx, loc.siteSpace.Edges.Space, v.Query, &limit, nil, s.unsearched(content))
 	if e := apperr.As(err); e != nil && e.Kind == apperr.Invalid {
 		v.Problem = e.Message
 		return nil

@@ -21,9 +21,9 @@ type siteView struct {
 	// landings are the landing pages of the trees read, found once per tree (firstDocument).
 	landings map[*tree.Tree]*tree.Page
 	look     *look // the look of the site space read (lookOf)
-	// hidden names, by revision id, the pages the reader's claims hide in the contents read
-	// (content): the ETag's part of what the reader sees.
-	hidden map[string]string
+	// hidden is, by revision id, what the reader's claims hide in the contents read (content):
+	// the ETag's part of what the reader sees.
+	hidden map[string]hiding
 }
 
 // location is where a path leads: a section (nil for a site without sections), one of its site

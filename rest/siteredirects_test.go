@@ -1,12 +1,18 @@
 package rest_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/siteredirect"
+	"github.com/binderyhq/bindery/graph"
+	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/testenv"
 )
 
@@ -480,5 +486,43 @@ func TestSiteRedirectStatements(t *testing.T) {
 	t.Logf("statements: %d for 2 sites, %d for 8", few, many)
 	if few != many {
 		t.Fatalf("statements grow with the sites: %d for 2, %d for 8", few, many)
+	}
+}
+
+// TestSiteRedirectCap: a site holds at most graph.SiteRedirectsMax redirects. At the cap, a
+// creation is 409 naming redirects, a bulk upsert's creation is an error item while its
+// deletions and updates apply (making room for a later item), and a rename, which would record a
+// redirect, is 409 and changes nothing.
+func TestSiteRedirectCap(t *testing.T) {
+	f := newRedirectFixture(t)
+	ctx := accounts.System(context.Background())
+	var rows []*ent.SiteRedirectCreate
+	for i := range graph.SiteRedirectsMax {
+		rows = append(rows, f.e.Store.Client.SiteRedirect.Create().SetOrganizationID(f.org).SetSiteID(f.site).
+			SetSource(fmt.Sprintf("/r%d", i)).SetDestinationKind(siteredirect.DestinationKindExternal).SetDestinationURL("https://example.com/"))
+	}
+	for chunk := range slices.Chunk(rows, 500) {
+		f.e.Store.Client.SiteRedirect.CreateBulk(chunk...).ExecX(ctx)
+	}
+	wantError(t, f.e.Do(f.admin, "POST", f.at("redirects"), map[string]any{"source": "/new", "destination": external("https://example.com/")}),
+		http.StatusConflict, "redirects: the site has 10000 redirects, the most a site may have")
+	results := f.bulk(t,
+		map[string]any{"source": "/new", "destination": external("https://example.com/")},
+		map[string]any{"source": "/r1", "destination": external("https://example.com/changed")},
+		map[string]any{"source": "/r0", "destination": nil},
+		map[string]any{"source": "/new", "destination": external("https://example.com/")},
+	)
+	if got := statuses(results); got != "/new:error:false,/r1:updated:false,/r0:deleted:false,/new:created:false" ||
+		!strings.Contains(results[0].Error, "redirects[0]: the site has 10000 redirects") {
+		t.Fatalf("bulk at the cap: %s %+v", got, results[0])
+	}
+	wantError(t, f.e.Do(f.admin, "PATCH", f.at("site-spaces", f.siteSpaces[1]), map[string]any{"path": "renamed"}),
+		http.StatusConflict, "path: the site has 10000 redirects")
+	var l struct{ Items []struct{ Path string } }
+	f.e.Do(f.admin, "GET", f.at("site-spaces"), nil).JSON(t, &l)
+	for _, ss := range l.Items {
+		if ss.Path == "renamed" {
+			t.Fatal("a rename refused at the cap changed the path")
+		}
 	}
 }

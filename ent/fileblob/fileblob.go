@@ -20,6 +20,8 @@ const (
 	FieldContentType = "content_type"
 	// FieldCreatedAt holds the string denoting the created_at field in the database.
 	FieldCreatedAt = "created_at"
+	// FieldTracked holds the string denoting the tracked field in the database.
+	FieldTracked = "tracked"
 	// Table holds the table name of the fileblob in the database.
 	Table = "file_blobs"
 )
@@ -30,6 +32,7 @@ var Columns = []string{
 	FieldSize,
 	FieldContentType,
 	FieldCreatedAt,
+	FieldTracked,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -58,6 +61,8 @@ var (
 	ContentTypeValidator func(string) error
 	// DefaultCreatedAt holds the default value on creation for the "created_at" field.
 	DefaultCreatedAt func() time.Time
+	// DefaultTracked holds the default value on creation for the "tracked" field.
+	DefaultTracked bool
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
 	IDValidator func(string) error
 )
@@ -83,4 +88,9 @@ func ByContentType(opts ...sql.OrderTermOption) OrderOption {
 // ByCreatedAt orders the results by the created_at field.
 func ByCreatedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCreatedAt, opts...).ToFunc()
+}
+
+// ByTracked orders the results by the tracked field.
+func ByTracked(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldTracked, opts...).ToFunc()
 }

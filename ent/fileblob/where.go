@@ -79,6 +79,11 @@ func CreatedAt(v time.Time) predicate.FileBlob {
 	return predicate.FileBlob(sql.FieldEQ(FieldCreatedAt, v))
 }
 
+// Tracked applies equality check predicate on the "tracked" field. It's identical to TrackedEQ.
+func Tracked(v bool) predicate.FileBlob {
+	return predicate.FileBlob(sql.FieldEQ(FieldTracked, v))
+}
+
 // SizeEQ applies the EQ predicate on the "size" field.
 func SizeEQ(v int64) predicate.FileBlob {
 	return predicate.FileBlob(sql.FieldEQ(FieldSize, v))
@@ -222,6 +227,16 @@ func CreatedAtLT(v time.Time) predicate.FileBlob {
 // CreatedAtLTE applies the LTE predicate on the "created_at" field.
 func CreatedAtLTE(v time.Time) predicate.FileBlob {
 	return predicate.FileBlob(sql.FieldLTE(FieldCreatedAt, v))
+}
+
+// TrackedEQ applies the EQ predicate on the "tracked" field.
+func TrackedEQ(v bool) predicate.FileBlob {
+	return predicate.FileBlob(sql.FieldEQ(FieldTracked, v))
+}
+
+// TrackedNEQ applies the NEQ predicate on the "tracked" field.
+func TrackedNEQ(v bool) predicate.FileBlob {
+	return predicate.FileBlob(sql.FieldNEQ(FieldTracked, v))
 }
 
 // And groups predicates with the AND operator between them.

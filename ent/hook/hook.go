@@ -405,6 +405,18 @@ func (f SpaceFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SpaceMutation", m)
 }
 
+// The SpaceBlobFunc type is an adapter to allow the use of ordinary
+// function as SpaceBlob mutator.
+type SpaceBlobFunc func(context.Context, *ent.SpaceBlobMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SpaceBlobFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SpaceBlobMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SpaceBlobMutation", m)
+}
+
 // The TeamFunc type is an adapter to allow the use of ordinary
 // function as Team mutator.
 type TeamFunc func(context.Context, *ent.TeamMutation) (ent.Value, error)

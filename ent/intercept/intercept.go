@@ -42,6 +42,7 @@ import (
 	"github.com/binderyhq/bindery/ent/sitesharelink"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/space"
+	"github.com/binderyhq/bindery/ent/spaceblob"
 	"github.com/binderyhq/bindery/ent/team"
 	"github.com/binderyhq/bindery/ent/teammember"
 	"github.com/binderyhq/bindery/ent/translationsettings"
@@ -995,6 +996,33 @@ func (f TraverseSpace) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.SpaceQuery", q)
 }
 
+// The SpaceBlobFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SpaceBlobFunc func(context.Context, *ent.SpaceBlobQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SpaceBlobFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SpaceBlobQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SpaceBlobQuery", q)
+}
+
+// The TraverseSpaceBlob type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSpaceBlob func(context.Context, *ent.SpaceBlobQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSpaceBlob) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSpaceBlob) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SpaceBlobQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SpaceBlobQuery", q)
+}
+
 // The TeamFunc type is an adapter to allow the use of ordinary function as a Querier.
 type TeamFunc func(context.Context, *ent.TeamQuery) (ent.Value, error)
 
@@ -1172,6 +1200,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.SiteSpaceQuery, predicate.SiteSpace, sitespace.OrderOption]{typ: ent.TypeSiteSpace, tq: q}, nil
 	case *ent.SpaceQuery:
 		return &query[*ent.SpaceQuery, predicate.Space, space.OrderOption]{typ: ent.TypeSpace, tq: q}, nil
+	case *ent.SpaceBlobQuery:
+		return &query[*ent.SpaceBlobQuery, predicate.SpaceBlob, spaceblob.OrderOption]{typ: ent.TypeSpaceBlob, tq: q}, nil
 	case *ent.TeamQuery:
 		return &query[*ent.TeamQuery, predicate.Team, team.OrderOption]{typ: ent.TypeTeam, tq: q}, nil
 	case *ent.TeamMemberQuery:

@@ -466,6 +466,7 @@ var (
 		{Name: "size", Type: field.TypeInt64},
 		{Name: "content_type", Type: field.TypeString, Size: 255, Default: "application/octet-stream"},
 		{Name: "created_at", Type: field.TypeTime},
+		{Name: "tracked", Type: field.TypeBool, Default: false},
 	}
 	// FileBlobsTable holds the schema information for the "file_blobs" table.
 	FileBlobsTable = &schema.Table{
@@ -1561,6 +1562,38 @@ var (
 			},
 		},
 	}
+	// SpaceBlobsColumns holds the columns for the "space_blobs" table.
+	SpaceBlobsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "blob_id", Type: field.TypeString, Size: 100},
+		{Name: "space_id", Type: field.TypeString, Size: 64},
+	}
+	// SpaceBlobsTable holds the schema information for the "space_blobs" table.
+	SpaceBlobsTable = &schema.Table{
+		Name:       "space_blobs",
+		Columns:    SpaceBlobsColumns,
+		PrimaryKey: []*schema.Column{SpaceBlobsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "space_blobs_spaces_space",
+				Columns:    []*schema.Column{SpaceBlobsColumns[2]},
+				RefColumns: []*schema.Column{SpacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "spaceblob_space_id_blob_id",
+				Unique:  true,
+				Columns: []*schema.Column{SpaceBlobsColumns[2], SpaceBlobsColumns[1]},
+			},
+			{
+				Name:    "spaceblob_blob_id",
+				Unique:  false,
+				Columns: []*schema.Column{SpaceBlobsColumns[1]},
+			},
+		},
+	}
 	// TeamsColumns holds the columns for the "teams" table.
 	TeamsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -1724,6 +1757,7 @@ var (
 		SiteShareLinksTable,
 		SiteSpacesTable,
 		SpacesTable,
+		SpaceBlobsTable,
 		TeamsTable,
 		TeamMembersTable,
 		TranslationSettingsTable,
@@ -1815,6 +1849,7 @@ func init() {
 	SpacesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	SpacesTable.ForeignKeys[1].RefTable = CollectionsTable
 	SpacesTable.ForeignKeys[2].RefTable = RevisionsTable
+	SpaceBlobsTable.ForeignKeys[0].RefTable = SpacesTable
 	TeamsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	TeamMembersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	TeamMembersTable.ForeignKeys[1].RefTable = TeamsTable

@@ -105,6 +105,9 @@ type SiteSpace func(*sql.Selector)
 // Space is the predicate function for space builders.
 type Space func(*sql.Selector)
 
+// SpaceBlob is the predicate function for spaceblob builders.
+type SpaceBlob func(*sql.Selector)
+
 // Team is the predicate function for team builders.
 type Team func(*sql.Selector)
 

@@ -903,6 +903,30 @@ func (f SpaceMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation)
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SpaceMutation", m)
 }
 
+// The SpaceBlobQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type SpaceBlobQueryRuleFunc func(context.Context, *ent.SpaceBlobQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f SpaceBlobQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SpaceBlobQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.SpaceBlobQuery", q)
+}
+
+// The SpaceBlobMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type SpaceBlobMutationRuleFunc func(context.Context, *ent.SpaceBlobMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f SpaceBlobMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.SpaceBlobMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SpaceBlobMutation", m)
+}
+
 // The TeamQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type TeamQueryRuleFunc func(context.Context, *ent.TeamQuery) error
@@ -1100,6 +1124,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.SpaceQuery:
 		return q.Filter(), nil
+	case *ent.SpaceBlobQuery:
+		return q.Filter(), nil
 	case *ent.TeamQuery:
 		return q.Filter(), nil
 	case *ent.TeamMemberQuery:
@@ -1180,6 +1206,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.SiteSpaceMutation:
 		return m.Filter(), nil
 	case *ent.SpaceMutation:
+		return m.Filter(), nil
+	case *ent.SpaceBlobMutation:
 		return m.Filter(), nil
 	case *ent.TeamMutation:
 		return m.Filter(), nil

@@ -40,6 +40,7 @@ import (
 	"github.com/binderyhq/bindery/ent/sitesharelink"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/space"
+	"github.com/binderyhq/bindery/ent/spaceblob"
 	"github.com/binderyhq/bindery/ent/team"
 	"github.com/binderyhq/bindery/ent/teammember"
 	"github.com/binderyhq/bindery/ent/translationsettings"
@@ -672,6 +673,10 @@ func init() {
 	fileblobDescCreatedAt := fileblobFields[3].Descriptor()
 	// fileblob.DefaultCreatedAt holds the default value on creation for the created_at field.
 	fileblob.DefaultCreatedAt = fileblobDescCreatedAt.Default.(func() time.Time)
+	// fileblobDescTracked is the schema descriptor for tracked field.
+	fileblobDescTracked := fileblobFields[4].Descriptor()
+	// fileblob.DefaultTracked holds the default value on creation for the tracked field.
+	fileblob.DefaultTracked = fileblobDescTracked.Default.(bool)
 	// fileblobDescID is the schema descriptor for id field.
 	fileblobDescID := fileblobFields[0].Descriptor()
 	// fileblob.IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -2394,6 +2399,62 @@ func init() {
 	// space.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	space.IDValidator = func() func(string) error {
 		validators := spaceDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	spaceblobMixin := schema.SpaceBlob{}.Mixin()
+	spaceblob.Policy = privacy.NewPolicies(spaceblobMixin[0], schema.SpaceBlob{})
+	spaceblob.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := spaceblob.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	spaceblobMixinFields0 := spaceblobMixin[0].Fields()
+	_ = spaceblobMixinFields0
+	spaceblobFields := schema.SpaceBlob{}.Fields()
+	_ = spaceblobFields
+	// spaceblobDescSpaceID is the schema descriptor for space_id field.
+	spaceblobDescSpaceID := spaceblobFields[0].Descriptor()
+	// spaceblob.SpaceIDValidator is a validator for the "space_id" field. It is called by the builders before save.
+	spaceblob.SpaceIDValidator = spaceblobDescSpaceID.Validators[0].(func(string) error)
+	// spaceblobDescBlobID is the schema descriptor for blob_id field.
+	spaceblobDescBlobID := spaceblobFields[1].Descriptor()
+	// spaceblob.BlobIDValidator is a validator for the "blob_id" field. It is called by the builders before save.
+	spaceblob.BlobIDValidator = func() func(string) error {
+		validators := spaceblobDescBlobID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(blob_id string) error {
+			for _, fn := range fns {
+				if err := fn(blob_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// spaceblobDescID is the schema descriptor for id field.
+	spaceblobDescID := spaceblobMixinFields0[0].Descriptor()
+	// spaceblob.DefaultID holds the default value on creation for the id field.
+	spaceblob.DefaultID = spaceblobDescID.Default.(func() string)
+	// spaceblob.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	spaceblob.IDValidator = func() func(string) error {
+		validators := spaceblobDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),

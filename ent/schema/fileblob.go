@@ -18,6 +18,10 @@ func (FileBlob) Fields() []ent.Field {
 		field.Int64("size").NonNegative().Immutable(),
 		field.String("content_type").Default("application/octet-stream").MaxLen(255).Immutable(),
 		field.Time("created_at").Default(now).Immutable(),
+		// tracked is set on rows created since the spaces holding each blob are recorded
+		// (SpaceBlob): only such a row may be removed when the last space holding it is purged.
+		// Rows of earlier versions stay false: spaces may name them without a SpaceBlob row.
+		field.Bool("tracked").Default(false).Immutable(),
 	}
 }
 

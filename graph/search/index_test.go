@@ -427,3 +427,31 @@ func TestMigrateRebuildsTheFirstIndex(t *testing.T) {
 		t.Errorf("after an insert: %v, want both pages", ids(got))
 	}
 }
+
+// TestWithout: the pages a query leaves out are neither results nor counted, on pages and on
+// spaces, so a page of results holds as many as the other matches allow; a page left out that
+// the index never held changes nothing.
+func TestWithout(t *testing.T) {
+	f := openIndex(t)
+	f.index("s1",
+		page{"a", "Kubernetes a", [][2]string{{"", "One."}}},
+		page{"b", "Kubernetes b", [][2]string{{"", "Two."}}},
+		page{"c", "Other", [][2]string{{"", "Kubernetes in the text."}}},
+		page{"d", "Other d", [][2]string{{"", "Kubernetes too."}}},
+	)
+	f.index("s2", page{"e", "Kubernetes e", [][2]string{{"", "Three."}}})
+	terms, err := search.ParseQuery("kubernetes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := search.Query{Terms: terms, Spaces: []string{"s1"}, Limit: 2, Without: search.NewPageSet([]string{"a", "b", "never-indexed"})}
+	got, total, err := f.idx.Pages(context.Background(), f.db, q)
+	if err != nil || len(got) != 2 || total != 2 || got[0].PageID == "a" || got[1].PageID == "b" {
+		t.Fatalf("without a and b: %v (%d) %v, want c and d (2)", ids(got), total, err)
+	}
+	q.Spaces, q.Without, q.Limit = []string{"s1", "s2"}, search.NewPageSet([]string{"a", "b", "c", "d"}), 10
+	spaces, total, err := f.idx.Spaces(context.Background(), f.db, q)
+	if err != nil || len(spaces) != 1 || spaces[0].SpaceID != "s2" || total != 1 {
+		t.Fatalf("spaces without every page of s1: %+v (%d) %v", spaces, total, err)
+	}
+}

@@ -123,3 +123,30 @@ func (x *sqlIndex) insertPages(ctx context.Context, db DB, space int64, pageIDs 
 	}
 	return nil
 }
+
+// pageKeys returns the keys of the set's pages in the spaces of scope (as pageKey reads them
+// from a section id), for those that have one: read once per set and scope, none for no set.
+func (x *sqlIndex) pageKeys(ctx context.Context, db DB, s *scope, set *PageSet) (map[int64]bool, error) {
+	if set == nil {
+		return nil, nil
+	}
+	set.mu.Lock()
+	defer set.mu.Unlock()
+	scopeKey := fmt.Sprint(s.list)
+	if set.keys != nil && set.scope == scopeKey {
+		return set.keys, nil
+	}
+	keys := map[int64]bool{}
+	stmt := x.d.rebind("SELECT space_key, number FROM search_pages WHERE " + x.d.in("space_key") + " AND " + x.d.in("page_id"))
+	err := query(ctx, db, stmt, []any{x.d.list(s.list), x.d.list(set.ids)}, func(scan func(...any) error) error {
+		var space, number int64
+		err := scan(&space, &number)
+		keys[space<<pageBits|number] = true
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	set.scope, set.keys = scopeKey, keys
+	return keys, nil
+}

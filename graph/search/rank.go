@@ -18,7 +18,8 @@ import (
 // sections of the chosen pages are read with their text. Meanwhile another connection counts the
 // matching pages or spaces (unless the ranking was read whole, the count is the total). A search
 // is four to six statements: the spaces' keys, the count, a window of each tier read, the rest
-// of a tier past its window (rarely) and the shown sections.
+// of a tier past its window (rarely) and the shown sections; one more, the pages' keys, when the
+// query leaves pages out (Query.Without), which the ranking then skips as it reads.
 
 // scoreWindow is how many sections of a tier are scored at most (1 to 4 ms of work).
 const scoreWindow = 1000
@@ -53,6 +54,7 @@ type ranking struct {
 	spaces     []int64           // space keys, best first
 	spacePages map[int64][]int64 // a space's pages, best first, at most PagesPerSpace
 	complete   bool              // every matching section was read
+	skip       map[int64]bool    // page keys of q.Without: never ranked
 }
 
 // scope is the searched spaces: their keys, and the range of section ids that holds them.
@@ -91,8 +93,8 @@ func (x *sqlIndex) hits(q Query, s *scope, t tier, scored bool) (string, []any) 
 
 // rank reads the matching sections best first, tier by tier, until enough says the ranking
 // answers.
-func (x *sqlIndex) rank(ctx context.Context, db DB, q Query, s *scope, enough func(*ranking) bool) (*ranking, error) {
-	r := &ranking{score: map[int64]float64{}, spacePages: map[int64][]int64{}}
+func (x *sqlIndex) rank(ctx context.Context, db DB, q Query, s *scope, skip map[int64]bool, enough func(*ranking) bool) (*ranking, error) {
+	r := &ranking{score: map[int64]float64{}, spacePages: map[int64][]int64{}, skip: skip}
 	for _, t := range rankedTiers {
 		if enough(r) {
 			return r, nil
@@ -161,7 +163,7 @@ func (x *sqlIndex) rankRest(ctx context.Context, db DB, q Query, s *scope, t tie
 // add records a section read in rank order.
 func (r *ranking) add(id int64, score float64) {
 	page, space := pageKey(id), spaceKeyOf(id)
-	if _, seen := r.score[page]; seen {
+	if _, seen := r.score[page]; seen || r.skip[page] {
 		return
 	}
 	r.score[page] = score
@@ -185,15 +187,36 @@ type counting struct {
 	err  error
 }
 
-func (x *sqlIndex) startCount(ctx context.Context, db DB, q Query, s *scope, shift int) *counting {
+func (x *sqlIndex) startCount(ctx context.Context, db DB, q Query, s *scope, shift int, skip map[int64]bool) *counting {
 	c := &counting{done: make(chan struct{})}
 	go func() {
 		defer close(c.done)
 		hits, args := x.hits(q, s, anyTier, false)
-		stmt := x.d.rebind("SELECT count(DISTINCT id >> " + strconv.Itoa(shift) + ") FROM (" + hits + ") hits")
-		c.err = query(ctx, db, stmt, args, func(scan func(...any) error) error { return scan(&c.n) })
+		if len(skip) == 0 {
+			stmt := x.d.rebind("SELECT count(DISTINCT id >> " + strconv.Itoa(shift) + ") FROM (" + hits + ") hits")
+			c.err = query(ctx, db, stmt, args, func(scan func(...any) error) error { return scan(&c.n) })
+			return
+		}
+		c.n, c.err = x.countWithout(ctx, db, hits, args, shift, skip)
 	}()
 	return c
+}
+
+// countWithout counts the matching pages (shift ordinalBits) or spaces (shift spaceShift) of
+// pages outside skip: the matching pages are read and counted here, since a list of thousands of
+// pages to leave out costs PostgreSQL a comparison per match and per page (= ANY is linear).
+func (x *sqlIndex) countWithout(ctx context.Context, db DB, hits string, args []any, shift int, skip map[int64]bool) (int, error) {
+	counted := map[int64]bool{}
+	stmt := x.d.rebind("SELECT DISTINCT id >> " + strconv.Itoa(ordinalBits) + " FROM (" + hits + ") hits")
+	err := query(ctx, db, stmt, args, func(scan func(...any) error) error {
+		var page int64
+		err := scan(&page)
+		if !skip[page] {
+			counted[page>>(shift-ordinalBits)] = true
+		}
+		return err
+	})
+	return len(counted), err
 }
 
 // total waits for the count and returns it, or the number the ranking saw when it read every
@@ -234,8 +257,12 @@ func (x *sqlIndex) search(ctx context.Context, db DB, q Query, shift int, enough
 	if err != nil || s == nil {
 		return nil, 0, err
 	}
-	count := x.startCount(ctx, db, q, s, shift)
-	r, err := x.rank(ctx, db, q, s, enough)
+	skip, err := x.pageKeys(ctx, db, s, q.Without)
+	if err != nil {
+		return nil, 0, err
+	}
+	count := x.startCount(ctx, db, q, s, shift, skip)
+	r, err := x.rank(ctx, db, q, s, skip, enough)
 	chosen, seen := choose(r)
 	var pages []Page
 	if err == nil {

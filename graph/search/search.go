@@ -11,6 +11,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"sync"
 
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
@@ -43,6 +44,28 @@ type Query struct {
 	Spaces []string // the spaces to search (those the viewer may read)
 	Offset int      // how many results earlier pages held
 	Limit  int      // how many results to return at most
+	// Without holds pages of the searched spaces that are neither results nor counted (those a
+	// published site's reader does not see), however many: they are skipped while ranking.
+	Without *PageSet
+}
+
+// PageSet is a set of pages, by id, for Query.Without. Their keys in the index are read the first
+// time a search uses the set and kept in it (a page's key never changes), so a set made once and
+// kept by the caller (a published site keeps one per revision and hidden pages) costs one
+// statement the first time and a map lookup per ranked page after.
+type PageSet struct {
+	ids   []string
+	mu    sync.Mutex
+	scope string         // the spaces the keys were read for
+	keys  map[int64]bool // nil until read
+}
+
+// NewPageSet returns the set of the pages ids; nil, which leaves nothing out, when there are none.
+func NewPageSet(ids []string) *PageSet {
+	if len(ids) == 0 {
+		return nil
+	}
+	return &PageSet{ids: ids}
 }
 
 // Page is a page that matched, with its rank among all matching pages (1 first) and its best

@@ -1,20 +1,24 @@
 // Package sweep removes for good the spaces deleted longer ago than their retention
 // (graph.SpaceRetention), with everything that hangs off them (revisions, change requests,
 // comments, grants, custom field values: their foreign keys cascade; site spaces leave their
-// sites as graph.LeaveSites says, keeping the sites' counters and defaults).
+// sites as graph.LeaveSites says, keeping the sites' counters and defaults), and the records of
+// the file bytes only they held, which the blob collector then frees (decision 320).
 package sweep
 
 import (
 	"context"
 	"log/slog"
+	"slices"
 	"time"
 
 	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 
 	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/fileblob"
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/space"
+	"github.com/binderyhq/bindery/ent/spaceblob"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/graph/txn"
@@ -52,10 +56,42 @@ func sweepBatch(ctx context.Context, client *ent.Client, cutoff time.Time) (int,
 		if err := graph.LeaveSites(ctx, tx, ids); err != nil {
 			return err
 		}
-		n, err = tx.Space.Delete().Where(space.IDIn(ids...)).Exec(ctx)
-		return err
+		held, err := tx.SpaceBlob.Query().Where(spaceblob.SpaceIDIn(ids...)).Unique(true).Select(spaceblob.FieldBlobID).Strings(ctx)
+		if err != nil {
+			return err
+		}
+		if n, err = tx.Space.Delete().Where(space.IDIn(ids...)).Exec(ctx); err != nil {
+			return err
+		}
+		return dropUnheldBlobs(ctx, tx, held)
 	})
 	return n, err
+}
+
+// dropUnheldBlobs removes the FileBlob rows of the blobs among hashes that no space holds any
+// more (the purged spaces' SpaceBlob rows went with them), so the blob collector frees their bytes
+// once its grace period has passed. Rows of earlier versions (not tracked) are kept: spaces may
+// name them without a SpaceBlob row. The rows are locked first (PostgreSQL): a revision storing
+// the same bytes meanwhile locks its row too, so its SpaceBlob row is seen, or it stores the row
+// again after this transaction.
+func dropUnheldBlobs(ctx context.Context, tx *ent.Tx, hashes []string) error {
+	for chunk := range slices.Chunk(hashes, BatchSize) {
+		locked, err := tx.FileBlob.Query().Where(fileblob.IDIn(chunk...), fileblob.Tracked(true)).
+			Modify(graph.ForUpdate).IDs(ctx)
+		if err != nil || len(locked) == 0 {
+			return err
+		}
+		stillHeld, err := tx.SpaceBlob.Query().Where(spaceblob.BlobIDIn(locked...)).Unique(true).
+			Select(spaceblob.FieldBlobID).Strings(ctx)
+		if err != nil {
+			return err
+		}
+		unheld := slices.DeleteFunc(locked, func(h string) bool { return slices.Contains(stillHeld, h) })
+		if _, err := tx.FileBlob.Delete().Where(fileblob.IDIn(unheld...)).Exec(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // skipLocked locks the selected rows on PostgreSQL, skipping rows another sweeper holds.
