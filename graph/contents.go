@@ -198,7 +198,12 @@ func (r *Resolver) storeBlobs(ctx context.Context, tx *ent.Tx, blobs []edit.Blob
 		return fmt.Errorf("no blob store is configured")
 	}
 	rows := make([]*ent.FileBlobCreate, 0, len(blobs))
+	stored := make(map[string]bool, len(blobs))
 	for _, b := range blobs {
+		if stored[b.Hash] { // equal files of one batch: PostgreSQL's upsert takes a row once
+			continue
+		}
+		stored[b.Hash] = true
 		if err := r.putBlob(ctx, tx, b); err != nil {
 			return fmt.Errorf("store file bytes: %w", err)
 		}
