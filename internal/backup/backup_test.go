@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/binderyhq/bindery/graph/blob"
 	"github.com/binderyhq/bindery/internal/accounts"
@@ -195,7 +194,15 @@ func TestSnapshotWhileWriting(t *testing.T) {
 	defer st.Close()
 	stop := make(chan struct{})
 	written := make(chan error, 1)
+	first := make(chan struct{}) // closed once one blob is recorded: the backup starts mid-stream
 	go func() {
+		defer func() {
+			select {
+			case <-first:
+			default:
+				close(first) // the writer failed before recording one: let the test see why
+			}
+		}()
 		for i := 0; ; i++ {
 			select {
 			case <-stop:
@@ -213,9 +220,12 @@ func TestSnapshotWhileWriting(t *testing.T) {
 				written <- err
 				return
 			}
+			if i == 0 {
+				close(first)
+			}
 		}
 	}()
-	time.Sleep(50 * time.Millisecond)
+	<-first
 	var buf bytes.Buffer
 	m, err := backup.Write(ctx, &buf, backup.Options{DataDir: dir})
 	close(stop)
