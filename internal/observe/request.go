@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -169,6 +170,7 @@ func (o *Observer) Middleware(next http.Handler, routes chi.Routes) http.Handler
 			q.rec.status = statusClientClosedRequest // the handler wrote nothing to a client that left
 		}
 		took := time.Since(start)
+		q.nameMountedRoute(r, routes)
 		s := o.http.seriesOf(q.seriesKey(r), func() string { return q.routeLabel(r, routes) })
 		routeContexts.Put(q.route)
 		s.count.Inc()
@@ -202,16 +204,34 @@ func (q *request) routeLabel(r *http.Request, routes chi.Routes) string {
 	if len(q.route.RoutePatterns) > 0 {
 		return q.route.RoutePattern()
 	}
-	path := r.URL.RawPath
-	if path == "" {
-		path = r.URL.Path
-	}
 	if routes != nil {
-		if p := routes.Find(chi.NewRouteContext(), r.Method, path); p != "" {
+		if p := routes.Find(chi.NewRouteContext(), r.Method, requestPath(r)); p != "" {
 			return p
 		}
 	}
 	return RouteUnmatched
+}
+
+// nameMountedRoute gives a request refused by the middleware of a mounted router (its
+// authentication, a spent budget, the body limit: before the mounted router chose a route) the
+// route it was meant for, instead of the mount's pattern ("/v1/*"). A route of its own that ends
+// in "/*" is found as itself.
+func (q *request) nameMountedRoute(r *http.Request, routes chi.Routes) {
+	p := q.route.RoutePatterns
+	if q.fixedRoute != "" || routes == nil || len(p) == 0 || !strings.HasSuffix(p[len(p)-1], "/*") {
+		return
+	}
+	if found := routes.Find(chi.NewRouteContext(), r.Method, requestPath(r)); found != "" {
+		q.fixedRoute = found
+	}
+}
+
+// requestPath is the path a router matches: the escaped one when the URL has it.
+func requestPath(r *http.Request) string {
+	if r.URL.RawPath != "" {
+		return r.URL.RawPath
+	}
+	return r.URL.Path
 }
 
 // quietRoutes are polled by machines: their access lines are logged at debug level only.
