@@ -31,6 +31,9 @@ func decodeBody(r *http.Request, v any) error {
 }
 
 func readBody(r *http.Request, v any) error {
+	if body := requestBody(r); body != nil { // read and checked by bodyReader already: no second copy
+		return decodeBodyObject(body, v)
+	}
 	body, err := io.ReadAll(r.Body)
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {
@@ -39,6 +42,11 @@ func readBody(r *http.Request, v any) error {
 	if err != nil {
 		return apperr.Invalidf("request body: could not be read")
 	}
+	return decodeBodyObject(body, v)
+}
+
+// decodeBodyObject decodes a body that must be a JSON object; an empty one is an empty object.
+func decodeBodyObject(body []byte, v any) error {
 	switch strings.TrimSpace(string(body)) {
 	case "":
 		body = []byte("{}")
