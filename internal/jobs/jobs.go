@@ -206,8 +206,10 @@ func (r *Runner) Claim(ctx context.Context) (*Job, error) {
 	}
 	for _, row := range due {
 		token := r.o.Owner + "/" + id.Random(12)
+		// The row read above may be stale: another process may have run the job and released
+		// it, due later, since. Due-ness is checked again in the update, with the lease.
 		n, err := r.client.Job.Update().
-			Where(job.ID(row.ID), job.Seq(row.Seq), job.Or(job.LeaseUntilIsNil(), job.LeaseUntilLT(now))).
+			Where(job.ID(row.ID), job.Seq(row.Seq), job.RunAtLTE(now), job.Or(job.LeaseUntilIsNil(), job.LeaseUntilLT(now))).
 			SetLeaseOwner(token).SetLeaseUntil(now.Add(r.o.Lease)).Save(sys)
 		if err != nil {
 			return nil, err
