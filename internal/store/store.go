@@ -153,7 +153,7 @@ func openSQLite(o Options) (dialect.Driver, error) {
 		sync = "FULL"
 	}
 	params := url.Values{
-		"_journal_mode": {"WAL"}, "_foreign_keys": {"on"}, "_busy_timeout": {"10000"}, "_synchronous": {sync},
+		"_journal_mode": {"WAL"}, "_foreign_keys": {"on"}, "_busy_timeout": {"10000"}, "_synchronous": {sync}, "_stmt_cache_size": {"64"},
 	}
 	writer, err := openSQLiteDB(path, params, "_txlock", "immediate", 1)
 	if err != nil {
