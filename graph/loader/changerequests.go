@@ -37,8 +37,8 @@ var changeRequestPages = pages("change request pages", fromQuery(pageSource[Chan
 		return cr.UpdatedAt
 	},
 	timeKeyed: true,
-}, func(c *ent.Client, spaces []string, f ChangeRequestFilter) *ent.ChangeRequestQuery {
-	return c.ChangeRequest.Query().Where(f.predicates(spaces)...)
+}, func(c *ent.Client, f ChangeRequestFilter) *ent.ChangeRequestQuery {
+	return c.ChangeRequest.Query().Where(f.predicates()...)
 }))
 
 func (f ChangeRequestFilter) column() string {
@@ -48,8 +48,8 @@ func (f ChangeRequestFilter) column() string {
 	return changerequest.FieldUpdatedAt
 }
 
-func (f ChangeRequestFilter) predicates(spaces []string) []predicate.ChangeRequest {
-	p := []predicate.ChangeRequest{changerequest.SpaceIDIn(spaces...)}
+func (f ChangeRequestFilter) predicates() []predicate.ChangeRequest {
+	var p []predicate.ChangeRequest
 	if f.Status != "" {
 		p = append(p, changerequest.StatusEQ(f.Status))
 	}

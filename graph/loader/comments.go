@@ -37,17 +37,15 @@ func (l *Loaders) ChangeRequestCommentPage(ctx context.Context, cr *ent.ChangeRe
 }
 
 var spaceComments = pages("space comment pages", commentSource(comment.FieldSpaceID, func(c *ent.Comment) string { return c.SpaceID },
-	func(spaces []string) predicate.Comment {
-		return comment.And(comment.SpaceIDIn(spaces...), comment.ChangeRequestIDIsNil())
-	}))
+	comment.ChangeRequestIDIsNil()))
 
 var changeRequestComments = pages("change request comment pages", commentSource(comment.FieldChangeRequestID,
-	func(c *ent.Comment) string { return *c.ChangeRequestID },
-	func(crs []string) predicate.Comment { return comment.ChangeRequestIDIn(crs...) }))
+	func(c *ent.Comment) string { return *c.ChangeRequestID }))
 
-// commentSource pages comments by the parent column (space or change request), by posting time.
+// commentSource pages comments by the parent column (space or change request), by posting time;
+// only comments matching where are listed.
 func commentSource(parentColumn string, parentOf func(*ent.Comment) string,
-	ofParents func([]string) predicate.Comment) pageSource[CommentFilter, *ent.Comment] {
+	where ...predicate.Comment) pageSource[CommentFilter, *ent.Comment] {
 	return fromQuery(pageSource[CommentFilter, *ent.Comment]{
 		partition: []string{parentColumn},
 		order:     func(f CommentFilter) page.Order { return page.Order{Column: comment.FieldCreatedAt, Desc: !f.Asc} },
@@ -55,8 +53,8 @@ func commentSource(parentColumn string, parentOf func(*ent.Comment) string,
 		idOf:      func(c *ent.Comment) string { return c.ID },
 		cursorKey: func(c *ent.Comment, _ CommentFilter) any { return c.CreatedAt },
 		timeKeyed: true,
-	}, func(c *ent.Client, parents []string, f CommentFilter) *ent.CommentQuery {
-		return c.Comment.Query().Where(append(f.predicates(), ofParents(parents))...)
+	}, func(c *ent.Client, f CommentFilter) *ent.CommentQuery {
+		return c.Comment.Query().Where(append(f.predicates(), where...)...)
 	})
 }
 
@@ -86,8 +84,8 @@ var replyPages = pages("reply pages", fromQuery(pageSource[struct{}, *ent.Commen
 	idOf:      func(r *ent.CommentReply) string { return r.ID },
 	cursorKey: func(r *ent.CommentReply, _ struct{}) any { return r.CreatedAt },
 	timeKeyed: true,
-}, func(c *ent.Client, comments []string, _ struct{}) *ent.CommentReplyQuery {
-	return c.CommentReply.Query().Where(commentreply.CommentIDIn(comments...))
+}, func(c *ent.Client, _ struct{}) *ent.CommentReplyQuery {
+	return c.CommentReply.Query()
 }))
 
 // ReactionTarget names a comment (Reply false) or a reply (Reply true) that reactions are given to.

@@ -69,8 +69,8 @@ var childCollections = pages("child collection pages", fromQuery(pageSource[stru
 	parentOf:  func(c *ent.Collection) string { return derefString(c.ParentID) },
 	idOf:      func(c *ent.Collection) string { return c.ID },
 	cursorKey: func(c *ent.Collection, _ struct{}) any { return c.Position },
-}, func(c *ent.Client, parents []string, _ struct{}) *ent.CollectionQuery {
-	return c.Collection.Query().Where(collection.ParentIDIn(parents...))
+}, func(c *ent.Client, _ struct{}) *ent.CollectionQuery {
+	return c.Collection.Query()
 }))
 
 var collectionSpaces = pages("collection space pages", fromQuery(pageSource[struct{}, *ent.Space]{
@@ -79,8 +79,8 @@ var collectionSpaces = pages("collection space pages", fromQuery(pageSource[stru
 	parentOf:  func(s *ent.Space) string { return derefString(s.ParentID) },
 	idOf:      func(s *ent.Space) string { return s.ID },
 	cursorKey: func(s *ent.Space, _ struct{}) any { return s.Position },
-}, func(c *ent.Client, parents []string, _ struct{}) *ent.SpaceQuery {
-	return c.Space.Query().Where(space.ParentIDIn(parents...), space.DeletedAtIsNil())
+}, func(c *ent.Client, _ struct{}) *ent.SpaceQuery {
+	return c.Space.Query().Where(space.DeletedAtIsNil())
 }))
 
 func derefString(s *string) string {

@@ -49,9 +49,10 @@ type pageSource[F comparable, T any] struct {
 	idOf      func(T) string
 	cursorKey func(T, F) any
 	timeKeyed bool // whether the sort column is a timestamp (else text)
-	// rows returns the matching children of the parents, each parent's first rows in the order
-	// when modify is applied; count counts all the matching rows per parent. fromQuery makes both.
-	rows  func(ctx context.Context, c *ent.Client, parents []string, f F, modify ...func(*sql.Selector)) ([]T, error)
+	// rows returns the matching children of any parent, narrowed by modify to the parents, each
+	// parent's first rows in the order; count counts all the matching rows of each of the
+	// parents. fromQuery makes both.
+	rows  func(ctx context.Context, c *ent.Client, f F, modify ...func(*sql.Selector)) ([]T, error)
 	count func(ctx context.Context, c *ent.Client, parents []string, f F) (map[string]int, error)
 }
 
@@ -62,19 +63,23 @@ type childQuery[T, S any] interface {
 }
 
 // fromQuery returns src reading its children from query, a fresh ent query of the matching
-// children of the parents: the rows with the page's modifiers, and the counts grouped by the
-// partition (a composite parent named by its two columns' values joined by a space).
-func fromQuery[F comparable, T any, Q childQuery[T, S], S scanner](src pageSource[F, T], query func(*ent.Client, []string, F) Q) pageSource[F, T] {
-	src.rows = func(ctx context.Context, c *ent.Client, parents []string, f F, modify ...func(*sql.Selector)) ([]T, error) {
-		q := query(c, parents, f)
+// children of any parent (the page's modifiers narrow it to the parents asked for): the rows with
+// the page's modifiers, and the counts grouped by the partition (a composite parent named by its
+// two columns' values joined by a space).
+func fromQuery[F comparable, T any, Q childQuery[T, S], S scanner](src pageSource[F, T], query func(*ent.Client, F) Q) pageSource[F, T] {
+	src.rows = func(ctx context.Context, c *ent.Client, f F, modify ...func(*sql.Selector)) ([]T, error) {
+		q := query(c, f)
 		q.Modify(modify...)
 		return q.All(ctx)
 	}
 	src.count = func(ctx context.Context, c *ent.Client, parents []string, f F) (map[string]int, error) {
-		if len(src.partition) == 1 {
-			return countBy(ctx, src.partition[0], query(c, parents, f).Modify)
+		ofParents := func(modify ...func(*sql.Selector)) S {
+			return query(c, f).Modify(append([]func(*sql.Selector){childrenOf(src.partition, parents)}, modify...)...)
 		}
-		pairs, err := countByPair(ctx, src.partition, query(c, parents, f).Modify)
+		if len(src.partition) == 1 {
+			return countBy(ctx, src.partition[0], ofParents)
+		}
+		pairs, err := countByPair(ctx, src.partition, ofParents)
 		counts := make(map[string]int, len(pairs))
 		for k, n := range pairs {
 			counts[k[0]+" "+k[1]] = n
@@ -111,6 +116,24 @@ func pages[F comparable, T comparable](name string, src pageSource[F, T]) *Batch
 	})
 }
 
+// childrenOf narrows a query to the children of the parents, named by the values of the
+// partition's columns: one column, or two for a composite parent ("a b"), where it keeps every
+// first value × every second one, and rows of pairs nobody asked for are dropped by parent.
+func childrenOf(partition, parents []string) func(*sql.Selector) {
+	values := make([][]any, len(partition))
+	for _, p := range parents {
+		parts := strings.SplitN(p, " ", len(partition))
+		for i := range values {
+			values[i] = append(values[i], parts[i])
+		}
+	}
+	return func(s *sql.Selector) {
+		for i, col := range partition {
+			s.Where(sql.In(s.C(col), values[i]...))
+		}
+	}
+}
+
 // pageOf returns the page key of a parent's children.
 func pageOf[F comparable](parent string, f F, a page.Args) pageKey[F] {
 	return pageKey[F]{parent, f, a.Limit, encode(a.After), a.Count}
@@ -133,9 +156,9 @@ func loadGroup[F comparable, T any](ctx context.Context, c *ent.Client, src page
 	if len(src.partition) == 1 {
 		modifiers = append(modifiers, order.TopPerParent(g.Limit+1, src.partition[0], parents))
 	} else {
-		modifiers = append(modifiers, order.LimitPerParent(g.Limit+1, src.partition...))
+		modifiers = append(modifiers, childrenOf(src.partition, parents), order.LimitPerParent(g.Limit+1, src.partition...))
 	}
-	rows, err := src.rows(ctx, c, parents, g.Filter, modifiers...)
+	rows, err := src.rows(ctx, c, g.Filter, modifiers...)
 	if err != nil {
 		return nil, err
 	}
@@ -189,12 +212,12 @@ var memberPages = pages("member pages", fromQuery(pageSource[MemberFilter, *ent.
 		return m.JoinedAt
 	},
 	timeKeyed: true,
-}, func(c *ent.Client, orgs []string, f MemberFilter) *ent.MemberQuery {
-	return c.Member.Query().Where(f.predicates(orgs)...).WithUser() // the user is an edge: eager-loaded
+}, func(c *ent.Client, f MemberFilter) *ent.MemberQuery {
+	return c.Member.Query().Where(f.predicates()...).WithUser() // the user is an edge: eager-loaded
 }))
 
-func (f MemberFilter) predicates(orgs []string) []predicate.Member {
-	p := []predicate.Member{member.OrganizationIDIn(orgs...)}
+func (f MemberFilter) predicates() []predicate.Member {
+	var p []predicate.Member
 	switch {
 	case f.Guests:
 		p = append(p, member.RoleIsNil())
@@ -282,12 +305,12 @@ var teamPages = pages("team pages", fromQuery(pageSource[TeamFilter, *ent.Team]{
 	parentOf:  func(t *ent.Team) string { return t.OrganizationID },
 	idOf:      func(t *ent.Team) string { return t.ID },
 	cursorKey: func(t *ent.Team, _ TeamFilter) any { return t.Title },
-}, func(c *ent.Client, orgs []string, f TeamFilter) *ent.TeamQuery {
-	return c.Team.Query().Where(f.predicates(orgs)...)
+}, func(c *ent.Client, f TeamFilter) *ent.TeamQuery {
+	return c.Team.Query().Where(f.predicates()...)
 }))
 
-func (f TeamFilter) predicates(orgs []string) []predicate.Team {
-	where := []predicate.Team{team.OrganizationIDIn(orgs...)}
+func (f TeamFilter) predicates() []predicate.Team {
+	var where []predicate.Team
 	if f.Title != "" {
 		where = append(where, team.TitleContainsFold(f.Title))
 	}
@@ -304,9 +327,7 @@ func (l *Loaders) RosterPage(ctx context.Context, t *ent.Team, a page.Args) (Pag
 
 var rosterPages = pages("roster pages", teamMemberSource([]string{teammember.FieldTeamID},
 	func(tm *ent.TeamMember) string { return tm.TeamID },
-	func(teams []string, _ struct{}) []predicate.TeamMember {
-		return []predicate.TeamMember{teammember.TeamIDIn(teams...)}
-	}))
+	func(struct{}) []predicate.TeamMember { return nil }))
 
 // UserTeamFilter narrows a member's teams to a title.
 type UserTeamFilter struct {
@@ -328,22 +349,16 @@ func membershipParent(orgID, userID string) string { return orgID + " " + userID
 
 var userTeamPages = pages("user team pages", teamMemberSource([]string{teammember.FieldOrganizationID, teammember.FieldUserID},
 	func(tm *ent.TeamMember) string { return membershipParent(tm.OrganizationID, tm.UserID) },
-	func(parents []string, f UserTeamFilter) []predicate.TeamMember {
-		// Every organization × every user: rows of pairs nobody asked for are dropped by parent.
-		orgs, users := make([]string, len(parents)), make([]string, len(parents))
-		for i, p := range parents {
-			orgs[i], users[i], _ = strings.Cut(p, " ")
+	func(f UserTeamFilter) []predicate.TeamMember {
+		if f.Title == "" {
+			return nil
 		}
-		where := []predicate.TeamMember{teammember.OrganizationIDIn(orgs...), teammember.UserIDIn(users...)}
-		if f.Title != "" {
-			where = append(where, teammember.HasTeamWith(team.TitleContainsFold(f.Title)))
-		}
-		return where
+		return []predicate.TeamMember{teammember.HasTeamWith(team.TitleContainsFold(f.Title))}
 	}))
 
 // teamMemberSource lists team memberships by parent (a team, or a membership), oldest first.
 func teamMemberSource[F comparable](parentCols []string, parentOf func(*ent.TeamMember) string,
-	where func([]string, F) []predicate.TeamMember) pageSource[F, *ent.TeamMember] {
+	where func(F) []predicate.TeamMember) pageSource[F, *ent.TeamMember] {
 	return fromQuery(pageSource[F, *ent.TeamMember]{
 		partition: parentCols,
 		order:     func(F) page.Order { return page.Order{Column: teammember.FieldCreatedAt} },
@@ -351,8 +366,8 @@ func teamMemberSource[F comparable](parentCols []string, parentOf func(*ent.Team
 		idOf:      func(tm *ent.TeamMember) string { return tm.ID },
 		cursorKey: func(tm *ent.TeamMember, _ F) any { return tm.CreatedAt },
 		timeKeyed: true,
-	}, func(c *ent.Client, parents []string, f F) *ent.TeamMemberQuery {
-		return c.TeamMember.Query().Where(where(parents, f)...)
+	}, func(c *ent.Client, f F) *ent.TeamMemberQuery {
+		return c.TeamMember.Query().Where(where(f)...)
 	})
 }
 
@@ -368,8 +383,8 @@ var invitePages = pages("invite pages", fromQuery(pageSource[struct{}, *ent.Invi
 	idOf:      func(i *ent.InviteLink) string { return i.ID },
 	cursorKey: func(i *ent.InviteLink, _ struct{}) any { return i.CreatedAt },
 	timeKeyed: true,
-}, func(c *ent.Client, orgs []string, _ struct{}) *ent.InviteLinkQuery {
-	return c.InviteLink.Query().Where(invitelink.OrganizationIDIn(orgs...))
+}, func(c *ent.Client, _ struct{}) *ent.InviteLinkQuery {
+	return c.InviteLink.Query()
 }))
 
 // CustomFieldPage returns one page of an organization's custom fields, by name.
@@ -383,8 +398,8 @@ var fieldPages = pages("custom field pages", fromQuery(pageSource[struct{}, *ent
 	parentOf:  func(f *ent.CustomField) string { return f.OrganizationID },
 	idOf:      func(f *ent.CustomField) string { return f.ID },
 	cursorKey: func(f *ent.CustomField, _ struct{}) any { return f.Name },
-}, func(c *ent.Client, orgs []string, _ struct{}) *ent.CustomFieldQuery {
-	return c.CustomField.Query().Where(customfield.OrganizationIDIn(orgs...))
+}, func(c *ent.Client, _ struct{}) *ent.CustomFieldQuery {
+	return c.CustomField.Query()
 }))
 
 // SiteFilter narrows an organization's sites.
@@ -405,12 +420,12 @@ var sitePages = pages("site pages", fromQuery(pageSource[SiteFilter, *ent.Site]{
 	parentOf:  func(s *ent.Site) string { return s.OrganizationID },
 	idOf:      func(s *ent.Site) string { return s.ID },
 	cursorKey: func(s *ent.Site, _ SiteFilter) any { return s.Title },
-}, func(c *ent.Client, orgs []string, f SiteFilter) *ent.SiteQuery {
-	return c.Site.Query().Where(f.predicates(orgs)...)
+}, func(c *ent.Client, f SiteFilter) *ent.SiteQuery {
+	return c.Site.Query().Where(f.predicates()...)
 }))
 
-func (f SiteFilter) predicates(orgs []string) []predicate.Site {
-	where := []predicate.Site{site.OrganizationIDIn(orgs...)}
+func (f SiteFilter) predicates() []predicate.Site {
+	var where []predicate.Site
 	if f.Space != "" {
 		where = append(where, site.HasSiteSpacesWith(sitespace.SpaceID(f.Space)))
 	}

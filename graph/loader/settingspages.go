@@ -20,8 +20,8 @@ var samlProviderPages = pages("SAML provider pages", fromQuery(pageSource[struct
 	parentOf:  func(p *ent.SAMLProvider) string { return p.OrganizationID },
 	idOf:      func(p *ent.SAMLProvider) string { return p.ID },
 	cursorKey: func(p *ent.SAMLProvider, _ struct{}) any { return p.Label },
-}, func(c *ent.Client, orgs []string, _ struct{}) *ent.SAMLProviderQuery {
-	return c.SAMLProvider.Query().Where(samlprovider.OrganizationIDIn(orgs...))
+}, func(c *ent.Client, _ struct{}) *ent.SAMLProviderQuery {
+	return c.SAMLProvider.Query()
 }))
 
 // TranslationSettingsPage returns one page of an organization's translation settings, by title.
@@ -35,6 +35,6 @@ var translationSettingsPages = pages("translation settings pages", fromQuery(pag
 	parentOf:  func(t *ent.TranslationSettings) string { return t.OrganizationID },
 	idOf:      func(t *ent.TranslationSettings) string { return t.ID },
 	cursorKey: func(t *ent.TranslationSettings, _ struct{}) any { return t.Title },
-}, func(c *ent.Client, orgs []string, _ struct{}) *ent.TranslationSettingsQuery {
-	return c.TranslationSettings.Query().Where(translationsettings.OrganizationIDIn(orgs...))
+}, func(c *ent.Client, _ struct{}) *ent.TranslationSettingsQuery {
+	return c.TranslationSettings.Query()
 }))

@@ -43,8 +43,8 @@ func redirectPages(name string, timeKeyed bool) *Batch[pageKey[RedirectFilter], 
 		idOf:      func(r *ent.SiteRedirect) string { return r.ID },
 		cursorKey: func(r *ent.SiteRedirect, f RedirectFilter) any { return RedirectSortKey(r, f.Order) },
 		timeKeyed: timeKeyed,
-	}, func(c *ent.Client, sites []string, f RedirectFilter) *ent.SiteRedirectQuery {
-		return c.SiteRedirect.Query().Where(f.predicates(sites)...)
+	}, func(c *ent.Client, f RedirectFilter) *ent.SiteRedirectQuery {
+		return c.SiteRedirect.Query().Where(f.predicates()...)
 	}))
 }
 
@@ -59,8 +59,8 @@ func RedirectSortKey(r *ent.SiteRedirect, order string) any {
 	return r.CreatedAt
 }
 
-func (f RedirectFilter) predicates(sites []string) []predicate.SiteRedirect {
-	where := []predicate.SiteRedirect{siteredirect.SiteIDIn(sites...), siteredirect.Draft(f.Draft)}
+func (f RedirectFilter) predicates() []predicate.SiteRedirect {
+	where := []predicate.SiteRedirect{siteredirect.Draft(f.Draft)}
 	if f.Search != "" {
 		where = append(where, siteredirect.SourceContainsFold(f.Search))
 	}

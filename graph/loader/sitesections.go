@@ -27,8 +27,8 @@ var sectionPages = pages("site section pages", fromQuery(pageSource[struct{}, *e
 	parentOf:  func(s *ent.SiteSection) string { return s.SiteID },
 	idOf:      func(s *ent.SiteSection) string { return s.ID },
 	cursorKey: func(s *ent.SiteSection, _ struct{}) any { return s.Position },
-}, func(c *ent.Client, sites []string, _ struct{}) *ent.SiteSectionQuery {
-	return c.SiteSection.Query().Where(sitesection.SiteIDIn(sites...))
+}, func(c *ent.Client, _ struct{}) *ent.SiteSectionQuery {
+	return c.SiteSection.Query()
 }))
 
 // SiteSectionGroupPage returns one page of a site's section groups, in their order.
@@ -42,8 +42,8 @@ var sectionGroupPages = pages("site section group pages", fromQuery(pageSource[s
 	parentOf:  func(g *ent.SiteSectionGroup) string { return g.SiteID },
 	idOf:      func(g *ent.SiteSectionGroup) string { return g.ID },
 	cursorKey: func(g *ent.SiteSectionGroup, _ struct{}) any { return g.Position },
-}, func(c *ent.Client, sites []string, _ struct{}) *ent.SiteSectionGroupQuery {
-	return c.SiteSectionGroup.Query().Where(sitesectiongroup.SiteIDIn(sites...))
+}, func(c *ent.Client, _ struct{}) *ent.SiteSectionGroupQuery {
+	return c.SiteSectionGroup.Query()
 }))
 
 // SectionSiteSpaces returns the site spaces of a section, in order.

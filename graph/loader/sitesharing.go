@@ -29,12 +29,12 @@ var shareLinkPages = pages("share link pages", fromQuery(pageSource[ShareLinkFil
 	idOf:      func(l *ent.SiteShareLink) string { return l.ID },
 	cursorKey: func(l *ent.SiteShareLink, _ ShareLinkFilter) any { return l.CreatedAt },
 	timeKeyed: true,
-}, func(c *ent.Client, sites []string, f ShareLinkFilter) *ent.SiteShareLinkQuery {
-	return c.SiteShareLink.Query().Where(f.predicates(sites)...)
+}, func(c *ent.Client, f ShareLinkFilter) *ent.SiteShareLinkQuery {
+	return c.SiteShareLink.Query().Where(f.predicates()...)
 }))
 
-func (f ShareLinkFilter) predicates(sites []string) []predicate.SiteShareLink {
-	where := []predicate.SiteShareLink{sitesharelink.SiteIDIn(sites...)}
+func (f ShareLinkFilter) predicates() []predicate.SiteShareLink {
+	var where []predicate.SiteShareLink
 	if f.Search != "" {
 		where = append(where, sitesharelink.Or(sitesharelink.NameContainsFold(f.Search),
 			sitesharelink.KeyHash([]byte(f.KeyHash))))

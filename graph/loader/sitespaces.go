@@ -29,12 +29,12 @@ var siteSpacePages = pages("site space pages", fromQuery(pageSource[SiteSpaceFil
 	parentOf:  func(ss *ent.SiteSpace) string { return ss.SiteID },
 	idOf:      func(ss *ent.SiteSpace) string { return ss.ID },
 	cursorKey: func(ss *ent.SiteSpace, _ SiteSpaceFilter) any { return ss.Position },
-}, func(c *ent.Client, sites []string, f SiteSpaceFilter) *ent.SiteSpaceQuery {
-	return c.SiteSpace.Query().Where(f.predicates(sites)...)
+}, func(c *ent.Client, f SiteSpaceFilter) *ent.SiteSpaceQuery {
+	return c.SiteSpace.Query().Where(f.predicates()...)
 }))
 
-func (f SiteSpaceFilter) predicates(sites []string) []predicate.SiteSpace {
-	where := []predicate.SiteSpace{sitespace.SiteIDIn(sites...)}
+func (f SiteSpaceFilter) predicates() []predicate.SiteSpace {
+	var where []predicate.SiteSpace
 	if f.Default != "" {
 		where = append(where, sitespace.IsDefault(f.Default == "true"))
 	}

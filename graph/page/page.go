@@ -208,14 +208,15 @@ func (o Order) LimitPerParent(limit int, parentCols ...string) func(*sql.Selecto
 	}
 }
 
-// TopPerParent rewrites a query over the children of the parents named (by the values of one
-// column) so it returns, for each parent, only its first limit rows in the order: one statement
-// for any number of parents, which reads limit rows per parent from an index on (parent column,
-// order column, id), where LimitPerParent's numbering reads every child of every parent. The
-// parents are a VALUES list; each one's rows are the filtered query (privacy filters included)
-// narrowed to it, in the order, cut at limit: a LATERAL subquery on PostgreSQL, and on SQLite,
-// which has no LATERAL, a correlated `id IN (…)` subquery run once per parent. The rows come back
-// grouped by parent, each group in the order.
+// TopPerParent rewrites a query over the children of any parent so it returns, for each of the
+// parents named (by the values of one column), only its first limit rows in the order: one
+// statement for any number of parents, which reads limit rows per parent from an index on
+// (parent column, order column, id), where LimitPerParent's numbering reads every child of every
+// parent. The parents are a VALUES list; each one's rows are the filtered query (privacy filters
+// included) narrowed to it, in the order, cut at limit: a LATERAL subquery on PostgreSQL, and on
+// SQLite, which has no LATERAL, a correlated `id IN (…)` subquery run once per parent. The rows
+// come back grouped by parent, each group in the order. The query must not name the parents
+// itself: a list of them inside the subquery is built again for each parent (decision 330).
 //
 // The query's predicates name their columns through the selector when the statement is built,
 // so the rewritten selector still reads the table under its own name.
