@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"entgo.io/ent/dialect"
-
 	"github.com/binderyhq/bindery/graph/content/tree"
 	"github.com/binderyhq/bindery/graph/search"
 	"github.com/binderyhq/bindery/internal/accounts"
@@ -84,11 +82,7 @@ func seedSearch(b testing.TB, e *testenv.Env, spaceID string, content testenv.Co
 			b.Fatal(err)
 		}
 	}
-	if e.Store.Driver.Dialect() == dialect.Postgres { // as autovacuum does soon after a bulk load
-		if _, err := e.Store.Client.ExecContext(ctx, "ANALYZE"); err != nil {
-			b.Fatal(err)
-		}
-	}
+	analyzeAfterBulkLoad(b, e)
 	return words
 }
 

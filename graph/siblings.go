@@ -127,11 +127,16 @@ func (at siblingsOf) nearest(ctx context.Context, client *ent.Client, from *sibl
 		}
 		s.Where(sql.Or(op(s.C("position"), from.Key), sql.And(sql.EQ(s.C("position"), from.Key), op(s.C("id"), from.ID))))
 	}
+	// Every sibling has the same parent, so ordering by it first changes nothing; but PostgreSQL
+	// only reads the order off the (organization, parent, position, id) index when the query's
+	// order starts with the parent: it does not take "parent_id IS NULL" to fix the column as it
+	// takes "=" (without it, a top-level append sorted every space of the organization: 65 ms
+	// at 100,000).
 	order := func(s *sql.Selector) {
 		if next {
-			s.OrderBy(s.C("position"), s.C("id"))
+			s.OrderBy(s.C("parent_id"), s.C("position"), s.C("id"))
 		} else {
-			s.OrderBy(sql.Desc(s.C("position")), sql.Desc(s.C("id")))
+			s.OrderBy(sql.Desc(s.C("parent_id")), sql.Desc(s.C("position")), sql.Desc(s.C("id")))
 		}
 	}
 	c, err := client.Collection.Query().Where(at.where, beyond).Order(order).
