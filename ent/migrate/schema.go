@@ -1551,9 +1551,12 @@ var (
 				Columns: []*schema.Column{SpacesColumns[16], SpacesColumns[17], SpacesColumns[9], SpacesColumns[0]},
 			},
 			{
-				Name:    "space_organization_id_deleted_at_position_id",
+				Name:    "space_organization_id_position_id",
 				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[16], SpacesColumns[10], SpacesColumns[9], SpacesColumns[0]},
+				Columns: []*schema.Column{SpacesColumns[16], SpacesColumns[9], SpacesColumns[0]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "deleted_at IS NULL",
+				},
 			},
 			{
 				Name:    "space_parent_id",

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
@@ -68,8 +69,11 @@ func (Space) Indexes() []ent.Index {
 		// of a place in a small collection rather than the next one, which meets the same order
 		// only after reading the organization's other spaces.
 		index.Fields("organization_id", "parent_id", "position", "id"),
-		// An organization's live spaces in list order: a page reads its rows and stops.
-		index.Fields("organization_id", "deleted_at", "position", "id"),
+		// An organization's live spaces in list order: a page reads its rows and stops. Partial,
+		// not (organization, deleted_at, position, id): PostgreSQL does not take "deleted_at IS
+		// NULL" to fix the column as it takes "=", so it read that index's order as no help and
+		// sorted every live space of the organization for each page (decision 333).
+		index.Fields("organization_id", "position", "id").Annotations(entsql.IndexWhere("deleted_at IS NULL")),
 		index.Fields("parent_id"),
 	}
 }

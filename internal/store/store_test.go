@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"entgo.io/ent/dialect"
+
 	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/blob"
 	"github.com/binderyhq/bindery/internal/accounts"
@@ -53,6 +55,60 @@ func TestReopen(t *testing.T) {
 		checkFingerprint(t, st, want)
 		reopen("DROP TABLE rate_limits")
 	}
+}
+
+// TestMigrationDropsOldIndexes: migrating a database drops the indexes of ent's tables that the
+// schema no longer declares (the (organization, deleted_at, position, id) index on spaces before
+// decision 333), and keeps those of the raw tables.
+func TestMigrationDropsOldIndexes(t *testing.T) {
+	ctx := context.Background()
+	o := store.Options{DataDir: t.TempDir(), DSN: testenv.PostgresDSN(t)}
+	st, err := store.Open(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, stmt := range []string{
+		`CREATE INDEX space_organization_id_deleted_at_position_id ON spaces (organization_id, deleted_at, position, id)`,
+		`UPDATE bindery_schema SET fingerprint = 'older'`,
+	} {
+		if _, err := st.Client.ExecContext(ctx, stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	if st, err = store.Open(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for index, want := range map[string]bool{
+		"space_organization_id_deleted_at_position_id": false,
+		"space_organization_id_position_id":            true,
+		"search_sections_page":                         true,
+	} {
+		if got := indexExists(t, st, index); got != want {
+			t.Errorf("index %s exists: %v, want %v", index, got, want)
+		}
+	}
+}
+
+func indexExists(t *testing.T, st *store.Store, name string) bool {
+	t.Helper()
+	query := `SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ?`
+	if st.Driver.Dialect() == dialect.Postgres {
+		query = `SELECT count(*) FROM pg_indexes WHERE schemaname = current_schema() AND indexname = $1`
+	}
+	rows, err := st.Client.QueryContext(context.Background(), query, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var n int
+	for rows.Next() {
+		if err := rows.Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return n > 0
 }
 
 // checkFingerprint fails unless the database stores fingerprint want.
