@@ -30,6 +30,7 @@ import (
 	"github.com/binderyhq/bindery/graph/page"
 	"github.com/binderyhq/bindery/graph/txn"
 	"github.com/binderyhq/bindery/internal/id"
+	"github.com/binderyhq/bindery/internal/sqlplan"
 )
 
 // SpaceRetention is how long a deleted space may be restored before the sweeper removes it.
@@ -42,12 +43,13 @@ const (
 )
 
 // space returns a live space the viewer can read. Returns NOT_FOUND otherwise (deleted spaces
-// included: only restore reaches them).
+// included: only restore reaches them). The read, with the access rules' statements it runs, is
+// by key (sqlplan): the space's id, the viewer's.
 func (r *Resolver) space(ctx context.Context, id string) (*ent.Space, error) {
 	if _, err := viewerOf(ctx); err != nil {
 		return nil, err
 	}
-	s, err := r.Client.Space.Query().Where(space.ID(id), space.DeletedAtIsNil()).Only(ctx)
+	s, err := r.Client.Space.Query().Where(space.ID(id), space.DeletedAtIsNil()).Only(sqlplan.ByKey(ctx))
 	return s, r.ssoHidden(ctx, notFound(err, "space"), func(sys context.Context) (string, error) {
 		return r.Client.Space.Query().Where(space.ID(id)).Select(space.FieldOrganizationID).String(sys)
 	})

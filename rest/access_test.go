@@ -87,9 +87,12 @@ func TestPointReadStatements(t *testing.T) {
 				count := func(w pointReadWorld) int64 {
 					read(w, actor(w)) // the first request of a user reads their memberships too
 					var r testenv.Response
-					n := w.e.Statements(func() { r = read(w, actor(w)) })
+					n, byKey := w.e.StatementsByKey(func() { r = read(w, actor(w)) })
 					if r.Status != http.StatusOK {
 						t.Fatalf("read: %d %s", r.Status, r.Body)
+					}
+					if byKey < 2 { // the token and the space (decision 334)
+						t.Errorf("%d of the point read's %d statements were marked as reads by key, want at least 2", byKey, n)
 					}
 					return n
 				}

@@ -25,6 +25,7 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/txn"
 	"github.com/binderyhq/bindery/internal/id"
+	"github.com/binderyhq/bindery/internal/sqlplan"
 )
 
 // tokenPrefix marks Bindery tokens, so leaked ones are easy to recognise in logs and scanners.
@@ -157,7 +158,7 @@ var tokenLookup = "SELECT t." + apitoken.FieldTokenHash + ", t." + apitoken.Fiel
 
 // lookUpToken returns the rows of tokenLookup for hash (none or one: token hashes are unique).
 func (a *Authenticator) lookUpToken(ctx context.Context, hash []byte) ([]tokenRow, error) {
-	return queryRows(ctx, a.client, tokenLookup, hash, func(rows *stdsql.Rows, r *tokenRow) error {
+	return queryRows(sqlplan.ByKey(ctx), a.client, tokenLookup, hash, func(rows *stdsql.Rows, r *tokenRow) error {
 		return rows.Scan(&r.TokenHash, &r.UserID, &r.Email, &r.AccessVersion)
 	})
 }

@@ -5,11 +5,10 @@ import (
 	"database/sql"
 
 	"entgo.io/ent/dialect"
-	entsql "entgo.io/ent/dialect/sql"
 )
 
 // Pool is one of the store's connection pools, named for metrics: SQLite's "writer" and
-// "reader", PostgreSQL's "postgres".
+// "reader", PostgreSQL's "postgres" and "postgres-by-key" (decision 334).
 type Pool struct {
 	Name string
 	DB   *sql.DB
@@ -22,8 +21,8 @@ func poolsOf(drv dialect.Driver) []Pool {
 	switch d := drv.(type) {
 	case *splitDriver:
 		return []Pool{{"writer", d.Driver.DB()}, {"reader", d.readerStmts.db}}
-	case *entsql.Driver:
-		return []Pool{{"postgres", d.DB()}}
+	case *postgresDriver:
+		return []Pool{{"postgres", d.DB()}, {"postgres-by-key", d.byKey.DB()}}
 	}
 	return nil
 }

@@ -50,8 +50,11 @@ func isSelect(query string) bool {
 
 // writerOf returns the driver that may change the schema.
 func writerOf(drv dialect.Driver) dialect.Driver {
-	if s, ok := drv.(*splitDriver); ok {
-		return s.Driver
+	switch d := drv.(type) {
+	case *splitDriver:
+		return d.Driver
+	case *postgresDriver:
+		return d.Driver
 	}
 	return drv
 }

@@ -15,8 +15,6 @@ import (
 
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/stdlib"
 	_ "github.com/mattn/go-sqlite3" // the "sqlite3" database/sql driver
 
 	"github.com/binderyhq/bindery/ent"
@@ -107,37 +105,6 @@ func openDriver(o Options) (dialect.Driver, error) {
 		return nil, fmt.Errorf("--db: %q is not a postgres:// URL (leave it empty for the embedded SQLite database)", o.DSN)
 	}
 	return openSQLite(o)
-}
-
-// openPostgres connects with two planner settings, unless the DSN names its own:
-//   - plan_cache_mode=force_custom_plan: pgx prepares and caches statements, and after five runs
-//     PostgreSQL may plan one for any parameters, which for a text search is a plan for no
-//     particular query (a scan of the whole space where the GIN index answers in a millisecond).
-//     Planning each run costs well under a millisecond.
-//   - random_page_cost=1.1, PostgreSQL's advice for solid-state or cached storage: with the
-//     default 4, counting the matches of a word in a fifth of a space's sections scanned the whole
-//     table (55–65 ms) rather than the rows the GIN index names (20–25 ms).
-func openPostgres(dsn string) (dialect.Driver, error) {
-	cfg, err := pgx.ParseConfig(dsn)
-	if err != nil {
-		return nil, fmt.Errorf("open PostgreSQL: %w", err)
-	}
-	for name, value := range map[string]string{"plan_cache_mode": "force_custom_plan", "random_page_cost": "1.1"} {
-		if _, set := cfg.RuntimeParams[name]; !set {
-			cfg.RuntimeParams[name] = value
-		}
-	}
-	db := stdlib.OpenDB(*cfg)
-	db.SetMaxOpenConns(16)
-	// As many idle as open: database/sql keeps 2 by default, and under load every request past
-	// them opened a new PostgreSQL connection (a backend process) and closed it again.
-	db.SetMaxIdleConns(16)
-	db.SetConnMaxIdleTime(5 * time.Minute)
-	if err := pingWithin(db, 5*time.Second); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
-	}
-	return entsql.OpenDB(dialect.Postgres, db), nil
 }
 
 // openSQLite opens one writer connection (immediate transactions, so writers queue on the lock

@@ -8,9 +8,11 @@ import (
 
 	"entgo.io/ent/dialect"
 
+	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/blob"
 	"github.com/binderyhq/bindery/internal/accounts"
+	"github.com/binderyhq/bindery/internal/sqlplan"
 	"github.com/binderyhq/bindery/internal/store"
 	"github.com/binderyhq/bindery/internal/testenv"
 )
@@ -158,37 +160,51 @@ func TestFingerprint(t *testing.T) {
 	}
 }
 
-// TestPostgresPlannerSettings: connections plan every statement for its parameters and price
-// random reads as cached storage does, unless the DSN says otherwise.
+// TestPostgresPlannerSettings: statements are planned for their parameters on every run, but
+// those by key (sqlplan.ByKey), which keep PostgreSQL's default; every connection prices random
+// reads as cached storage does; a DSN's own settings rule both (decisions 332, 334).
 func TestPostgresPlannerSettings(t *testing.T) {
 	dsn := testenv.PostgresDSN(t)
 	if dsn == "" {
 		t.Skip("PostgreSQL only (BINDERY_TEST_DB)")
 	}
-	for _, c := range []struct{ dsn, planCache, pageCost string }{
-		{dsn, "force_custom_plan", "1.1"},
-		{dsn + "&random_page_cost=3&plan_cache_mode=auto", "auto", "3"},
+	byKey := sqlplan.ByKey(context.Background())
+	for _, c := range []struct {
+		dsn                                 string
+		planCache, byKeyPlanCache, pageCost string
+	}{
+		{dsn, "force_custom_plan", "auto", "1.1"},
+		{dsn + "&random_page_cost=3&plan_cache_mode=force_generic_plan", "force_generic_plan", "force_generic_plan", "3"},
 	} {
 		st, err := store.Open(context.Background(), store.Options{DataDir: t.TempDir(), DSN: c.dsn})
 		if err != nil {
 			t.Fatal(err)
 		}
-		var planCache, pageCost string
-		rows, err := st.Client.QueryContext(context.Background(), "SELECT current_setting('plan_cache_mode'), current_setting('random_page_cost')")
-		if err != nil {
-			t.Fatal(err)
-		}
-		for rows.Next() {
-			if err := rows.Scan(&planCache, &pageCost); err != nil {
-				t.Fatal(err)
-			}
-		}
-		rows.Close()
+		planCache, pageCost := plannerSettings(t, st.Client, context.Background())
+		byKeyPlanCache, byKeyPageCost := plannerSettings(t, st.Client, byKey)
 		st.Close()
-		if planCache != c.planCache || pageCost != c.pageCost {
-			t.Errorf("%s: plan_cache_mode %s, random_page_cost %s; want %s, %s", c.dsn, planCache, pageCost, c.planCache, c.pageCost)
+		if planCache != c.planCache || byKeyPlanCache != c.byKeyPlanCache || pageCost != c.pageCost || byKeyPageCost != c.pageCost {
+			t.Errorf("%s: plan_cache_mode %s (by key %s), random_page_cost %s (by key %s); want %s (%s), %s",
+				c.dsn, planCache, byKeyPlanCache, pageCost, byKeyPageCost, c.planCache, c.byKeyPlanCache, c.pageCost)
 		}
 	}
+}
+
+// plannerSettings returns the plan_cache_mode and random_page_cost of the connection a statement
+// run under ctx gets.
+func plannerSettings(t *testing.T, client *ent.Client, ctx context.Context) (planCache, pageCost string) {
+	t.Helper()
+	rows, err := client.QueryContext(ctx, "SELECT current_setting('plan_cache_mode'), current_setting('random_page_cost')")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := rows.Scan(&planCache, &pageCost); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return planCache, pageCost
 }
 
 // TestBlobStores: the default follows the database, and a PostgreSQL server does not start over

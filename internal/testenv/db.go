@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/binderyhq/bindery/internal/sqlplan"
 	"github.com/binderyhq/bindery/internal/store"
 )
 
@@ -42,8 +43,9 @@ func mustOpen(tb testing.TB, o store.Options) *store.Store {
 // sentStatements counts the statements sent to the database, inside transactions too, and holds
 // one when asked (Env.HoldStatement).
 type sentStatements struct {
-	n    *atomic.Int64
-	hold atomic.Pointer[heldStatement]
+	n     *atomic.Int64
+	byKey atomic.Int64 // those marked sqlplan.ByKey
+	hold  atomic.Pointer[heldStatement]
 }
 
 // heldStatement is a statement to hold: the first whose SQL match accepts.
@@ -56,6 +58,9 @@ type heldStatement struct {
 // then runs, failing as a statement cut short by its request does.
 func (s *sentStatements) send(ctx context.Context, query string) {
 	s.n.Add(1)
+	if sqlplan.IsByKey(ctx) {
+		s.byKey.Add(1)
+	}
 	h := s.hold.Load()
 	if h == nil || !h.match(query) || !s.hold.CompareAndSwap(h, nil) {
 		return

@@ -300,7 +300,14 @@ func (e *Env) HoldStatement(match func(query string) bool) <-chan struct{} {
 
 // Statements runs fn and returns how many SQL statements it sent.
 func (e *Env) Statements(fn func()) int64 {
-	before := e.statements.Load()
+	all, _ := e.StatementsByKey(fn)
+	return all
+}
+
+// StatementsByKey runs fn and returns how many SQL statements it sent, and how many of them
+// were marked as reads by a unique key (sqlplan.ByKey).
+func (e *Env) StatementsByKey(fn func()) (all, byKey int64) {
+	before, beforeByKey := e.statements.Load(), e.sent.byKey.Load()
 	fn()
-	return e.statements.Load() - before
+	return e.statements.Load() - before, e.sent.byKey.Load() - beforeByKey
 }
