@@ -17,6 +17,7 @@ import (
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/graph/page"
 	"github.com/binderyhq/bindery/graph/txn"
+	"github.com/binderyhq/bindery/internal/sqlplan"
 )
 
 const (
@@ -31,7 +32,7 @@ const (
 // changeRequest returns a change request of the space by its id or by its number in the space
 // (spec/02 convention 1). Returns NOT_FOUND when there is none the viewer can read.
 func (r *Resolver) changeRequest(ctx context.Context, spaceID, ref string) (*ent.ChangeRequest, error) {
-	cr, err := r.Client.ChangeRequest.Query().Where(changerequest.SpaceID(spaceID), changeRequestRef(ref)).Only(ctx)
+	cr, err := r.Client.ChangeRequest.Query().Where(changerequest.SpaceID(spaceID), changeRequestRef(ref)).Only(sqlplan.ByKey(ctx))
 	return cr, notFound(err, "change request")
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/graph/page"
 	"github.com/binderyhq/bindery/graph/txn"
+	"github.com/binderyhq/bindery/internal/sqlplan"
 )
 
 // Collections: nestable groupings of spaces. Reads go through the Collection policy (a collection
@@ -38,7 +39,7 @@ func (r *Resolver) collection(ctx context.Context, id string) (*ent.Collection, 
 	if _, err := viewerOf(ctx); err != nil {
 		return nil, err
 	}
-	c, err := r.Client.Collection.Get(ctx, id)
+	c, err := r.Client.Collection.Get(sqlplan.ByKey(ctx), id)
 	return c, r.ssoHidden(ctx, notFound(err, "collection"), func(sys context.Context) (string, error) {
 		return r.Client.Collection.Query().Where(collection.ID(id)).Select(collection.FieldOrganizationID).String(sys)
 	})

@@ -18,6 +18,7 @@ import (
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/graph/page"
 	"github.com/binderyhq/bindery/graph/txn"
+	"github.com/binderyhq/bindery/internal/sqlplan"
 )
 
 // organization returns an organization the viewer belongs to.
@@ -32,7 +33,7 @@ func (r *Resolver) organization(ctx context.Context, id string) (*ent.Organizati
 	if v.SSORequired(id) {
 		return nil, r.ssoRequired(ctx, id)
 	}
-	o, err := r.Client.Organization.Get(ctx, id)
+	o, err := r.Client.Organization.Get(sqlplan.ByKey(ctx), id)
 	return o, notFound(err, "organization")
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/graph/page"
 	"github.com/binderyhq/bindery/graph/txn"
+	"github.com/binderyhq/bindery/internal/sqlplan"
 )
 
 // Bounds of sites and site spaces (spec/03 Limits).
@@ -30,7 +31,7 @@ func (r *Resolver) site(ctx context.Context, orgID, siteID string) (*ent.Site, e
 	if _, err := r.organization(ctx, orgID); err != nil {
 		return nil, err
 	}
-	s, err := r.Client.Site.Query().Where(site.ID(siteID), site.OrganizationID(orgID)).Only(ctx)
+	s, err := r.Client.Site.Query().Where(site.ID(siteID), site.OrganizationID(orgID)).Only(sqlplan.ByKey(ctx))
 	return s, notFound(err, "site")
 }
 
