@@ -72,9 +72,10 @@ func migrateSchema(ctx context.Context, drv dialect.Driver, index search.Index) 
 	return migrateAll(ctx, writer, index, conn, want)
 }
 
-// migrateAll runs ent's migration (dropping indexes of its tables it no longer declares), then the search index's and the rate limit counters' through
-// db, then resolves the levels of content written before resolved levels were stored
-// (rule.ResolveAllLevels), and last stores the fingerprint: a migration cut short runs again.
+// migrateAll runs ent's migration (dropping indexes of its tables it no longer declares), then
+// the search index's and the rate limit counters' through db, then resolves the levels of content
+// written before resolved levels were stored (rule.ResolveAllLevels), and last stores the
+// fingerprint: a migration cut short runs again.
 func migrateAll(ctx context.Context, writer dialect.Driver, index search.Index, db search.DB, fingerprint string) error {
 	// Indexes the schema no longer declares are dropped (decision 333 replaced one): left in place
 	// they would cost every write and could still be chosen by the planner.
