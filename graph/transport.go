@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
+	"github.com/vektah/gqlparser/v2/ast"
 )
 
 // decodedPOST is the transport of POST /graphql: package rest decodes the request's body (a body
@@ -53,10 +55,47 @@ func (decodedPOST) Do(w http.ResponseWriter, r *http.Request, exec graphql.Graph
 	writeResponse(w, responses(ctx))
 }
 
+// writeResponse writes resp in the shape of gqlgen's transports. The data, which the executor
+// wrote as compact JSON, is copied as it is: encoding/json would validate and compact it again,
+// which cost 0.8 ms of a nested query's 80 KB answer (decision 336). Strings in it are not
+// HTML-escaped, hence nosniff.
 func writeResponse(w http.ResponseWriter, resp *graphql.Response) {
-	b, err := json.Marshal(resp)
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	var b bytes.Buffer
+	b.WriteByte('{')
+	if len(resp.Errors) > 0 {
+		b.WriteString(`"errors":`)
+		b.Write(mustMarshal(resp.Errors))
+		b.WriteByte(',')
+	}
+	b.WriteString(`"data":`)
+	if len(resp.Data) == 0 {
+		b.WriteString("null")
+	} else {
+		b.Write(resp.Data)
+	}
+	rest := mustMarshal(responseTail{Label: resp.Label, Path: resp.Path, HasNext: resp.HasNext, Extensions: resp.Extensions})
+	if len(rest) > len("{}") {
+		b.WriteByte(',')
+		b.Write(rest[1:])
+	} else {
+		b.WriteByte('}')
+	}
+	_, _ = w.Write(b.Bytes())
+}
+
+// responseTail is what follows the data in graphql.Response, with the same JSON names.
+type responseTail struct {
+	Label      string         `json:"label,omitempty"`
+	Path       ast.Path       `json:"path,omitempty"`
+	HasNext    *bool          `json:"hasNext,omitempty"`
+	Extensions map[string]any `json:"extensions,omitempty"`
+}
+
+func mustMarshal(v any) []byte {
+	b, err := json.Marshal(v)
 	if err != nil {
 		panic(fmt.Errorf("graphql: the response does not encode: %w", err)) // as gqlgen's transports do
 	}
-	_, _ = w.Write(b)
+	return b
 }
