@@ -131,6 +131,7 @@ func run(ctx context.Context, c config) (err error) {
 	step("done")
 	fmt.Println()
 	printTable(os.Stdout, targets, time.Now())
+	procs.printPeakMemory(os.Stdout)
 	return nil
 }
 

@@ -60,6 +60,27 @@ func (ps processes) stopAll() {
 	}
 }
 
+// printPeakMemory prints each running server's peak resident memory (VmHWM, Linux only): what
+// the runs cost in memory, beside what they gave in req/s.
+func (ps processes) printPeakMemory(w io.Writer) {
+	var peaks []string
+	for _, p := range ps {
+		status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(status), "\n") {
+			var kB int
+			if _, err := fmt.Sscanf(line, "VmHWM: %d kB", &kB); err == nil {
+				peaks = append(peaks, fmt.Sprintf("%s %d MB", p.name, kB>>10))
+			}
+		}
+	}
+	if len(peaks) > 0 {
+		fmt.Fprintf(w, "peak resident memory: %s\n", strings.Join(peaks, ", "))
+	}
+}
+
 // startPostGraphile runs the peer as its README does, on a free loopback port.
 func (ps *processes) startPostGraphile(ctx context.Context, cli, dsn, work string) (string, error) {
 	port, err := freePort()
