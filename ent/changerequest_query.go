@@ -21,6 +21,7 @@ import (
 	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/user"
+	"github.com/binderyhq/bindery/internal/sqlcols"
 )
 
 // ChangeRequestQuery is the builder for querying ChangeRequest entities.
@@ -725,6 +726,9 @@ func (_q *ChangeRequestQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(changerequest.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), changerequest.Table, changerequest.Columns)
+	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -1111,6 +1115,9 @@ func (_q *ChangeRequestQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
+	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(changerequest.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), changerequest.Table, changerequest.Columns)
 	}
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {

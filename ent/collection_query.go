@@ -19,6 +19,7 @@ import (
 	"github.com/binderyhq/bindery/ent/permissiongrant"
 	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/space"
+	"github.com/binderyhq/bindery/internal/sqlcols"
 )
 
 // CollectionQuery is the builder for querying Collection entities.
@@ -543,6 +544,9 @@ func (_q *CollectionQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*C
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(collection.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), collection.Table, collection.Columns)
+	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -755,6 +759,9 @@ func (_q *CollectionQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
+	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(collection.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), collection.Table, collection.Columns)
 	}
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {

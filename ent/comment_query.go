@@ -23,6 +23,7 @@ import (
 	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/user"
+	"github.com/binderyhq/bindery/internal/sqlcols"
 )
 
 // CommentQuery is the builder for querying Comment entities.
@@ -655,6 +656,9 @@ func (_q *CommentQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Comm
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(comment.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), comment.Table, comment.Columns)
+	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -968,6 +972,9 @@ func (_q *CommentQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
+	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(comment.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), comment.Table, comment.Columns)
 	}
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {

@@ -21,6 +21,7 @@ import (
 	"github.com/binderyhq/bindery/ent/reaction"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/user"
+	"github.com/binderyhq/bindery/internal/sqlcols"
 )
 
 // CommentReplyQuery is the builder for querying CommentReply entities.
@@ -545,6 +546,9 @@ func (_q *CommentReplyQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(commentreply.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), commentreply.Table, commentreply.Columns)
+	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -742,6 +746,9 @@ func (_q *CommentReplyQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
+	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(commentreply.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), commentreply.Table, commentreply.Columns)
 	}
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {

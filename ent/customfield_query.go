@@ -18,6 +18,7 @@ import (
 	"github.com/binderyhq/bindery/ent/customfieldvalue"
 	"github.com/binderyhq/bindery/ent/organization"
 	"github.com/binderyhq/bindery/ent/predicate"
+	"github.com/binderyhq/bindery/internal/sqlcols"
 )
 
 // CustomFieldQuery is the builder for querying CustomField entities.
@@ -434,6 +435,9 @@ func (_q *CustomFieldQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(customfield.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), customfield.Table, customfield.Columns)
+	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -523,6 +527,9 @@ func (_q *CustomFieldQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
+	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(customfield.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), customfield.Table, customfield.Columns)
 	}
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {

@@ -16,6 +16,7 @@ import (
 	"github.com/binderyhq/bindery/ent/invitelink"
 	"github.com/binderyhq/bindery/ent/organization"
 	"github.com/binderyhq/bindery/ent/predicate"
+	"github.com/binderyhq/bindery/internal/sqlcols"
 )
 
 // InviteLinkQuery is the builder for querying InviteLink entities.
@@ -396,6 +397,9 @@ func (_q *InviteLinkQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*I
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(invitelink.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), invitelink.Table, invitelink.Columns)
+	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -448,6 +452,9 @@ func (_q *InviteLinkQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
+	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(invitelink.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), invitelink.Table, invitelink.Columns)
 	}
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {

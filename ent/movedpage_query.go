@@ -17,6 +17,7 @@ import (
 	"github.com/binderyhq/bindery/ent/organization"
 	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/space"
+	"github.com/binderyhq/bindery/internal/sqlcols"
 )
 
 // MovedPageQuery is the builder for querying MovedPage entities.
@@ -433,6 +434,9 @@ func (_q *MovedPageQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Mo
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(movedpage.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), movedpage.Table, movedpage.Columns)
+	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -520,6 +524,9 @@ func (_q *MovedPageQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
+	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(movedpage.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), movedpage.Table, movedpage.Columns)
 	}
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {

@@ -18,6 +18,7 @@ import (
 	"github.com/binderyhq/bindery/ent/openapispecversion"
 	"github.com/binderyhq/bindery/ent/organization"
 	"github.com/binderyhq/bindery/ent/predicate"
+	"github.com/binderyhq/bindery/internal/sqlcols"
 )
 
 // OpenAPISpecQuery is the builder for querying OpenAPISpec entities.
@@ -470,6 +471,9 @@ func (_q *OpenAPISpecQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(openapispec.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), openapispec.Table, openapispec.Columns)
+	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -597,6 +601,9 @@ func (_q *OpenAPISpecQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
+	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(openapispec.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), openapispec.Table, openapispec.Columns)
 	}
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {

@@ -17,6 +17,7 @@ import (
 	"github.com/binderyhq/bindery/ent/openapispecversion"
 	"github.com/binderyhq/bindery/ent/organization"
 	"github.com/binderyhq/bindery/ent/predicate"
+	"github.com/binderyhq/bindery/internal/sqlcols"
 )
 
 // OpenAPISpecVersionQuery is the builder for querying OpenAPISpecVersion entities.
@@ -433,6 +434,9 @@ func (_q *OpenAPISpecVersionQuery) sqlAll(ctx context.Context, hooks ...queryHoo
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(openapispecversion.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), openapispecversion.Table, openapispecversion.Columns)
+	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -520,6 +524,9 @@ func (_q *OpenAPISpecVersionQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
+	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(openapispecversion.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), openapispecversion.Table, openapispecversion.Columns)
 	}
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {

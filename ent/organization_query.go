@@ -18,6 +18,7 @@ import (
 	"github.com/binderyhq/bindery/ent/organization"
 	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/team"
+	"github.com/binderyhq/bindery/internal/sqlcols"
 )
 
 // OrganizationQuery is the builder for querying Organization entities.
@@ -434,6 +435,9 @@ func (_q *OrganizationQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(organization.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), organization.Table, organization.Columns)
+	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -525,6 +529,9 @@ func (_q *OrganizationQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
+	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(organization.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), organization.Table, organization.Columns)
 	}
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {

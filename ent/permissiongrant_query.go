@@ -20,6 +20,7 @@ import (
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/team"
 	"github.com/binderyhq/bindery/ent/user"
+	"github.com/binderyhq/bindery/internal/sqlcols"
 )
 
 // PermissionGrantQuery is the builder for querying PermissionGrant entities.
@@ -544,6 +545,9 @@ func (_q *PermissionGrantQuery) sqlAll(ctx context.Context, hooks ...queryHook) 
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(permissiongrant.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), permissiongrant.Table, permissiongrant.Columns)
+	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -748,6 +752,9 @@ func (_q *PermissionGrantQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
+	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(permissiongrant.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), permissiongrant.Table, permissiongrant.Columns)
 	}
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {

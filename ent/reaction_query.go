@@ -20,6 +20,7 @@ import (
 	"github.com/binderyhq/bindery/ent/reaction"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/user"
+	"github.com/binderyhq/bindery/internal/sqlcols"
 )
 
 // ReactionQuery is the builder for querying Reaction entities.
@@ -544,6 +545,9 @@ func (_q *ReactionQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Rea
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(reaction.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), reaction.Table, reaction.Columns)
+	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -742,6 +746,9 @@ func (_q *ReactionQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
+	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(reaction.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), reaction.Table, reaction.Columns)
 	}
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {

@@ -20,6 +20,7 @@ import (
 	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/user"
+	"github.com/binderyhq/bindery/internal/sqlcols"
 )
 
 // RevisionQuery is the builder for querying Revision entities.
@@ -544,6 +545,9 @@ func (_q *RevisionQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Rev
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(revision.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), revision.Table, revision.Columns)
+	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -742,6 +746,9 @@ func (_q *RevisionQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
+	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(revision.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), revision.Table, revision.Columns)
 	}
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {

@@ -15,6 +15,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/samlassertion"
+	"github.com/binderyhq/bindery/internal/sqlcols"
 )
 
 // SAMLAssertionQuery is the builder for querying SAMLAssertion entities.
@@ -356,6 +357,9 @@ func (_q *SAMLAssertionQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(samlassertion.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), samlassertion.Table, samlassertion.Columns)
+	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -372,6 +376,9 @@ func (_q *SAMLAssertionQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
+	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(samlassertion.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), samlassertion.Table, samlassertion.Columns)
 	}
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {

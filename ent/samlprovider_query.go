@@ -17,6 +17,7 @@ import (
 	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/samlprovider"
 	"github.com/binderyhq/bindery/ent/team"
+	"github.com/binderyhq/bindery/internal/sqlcols"
 )
 
 // SAMLProviderQuery is the builder for querying SAMLProvider entities.
@@ -433,6 +434,9 @@ func (_q *SAMLProviderQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(samlprovider.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), samlprovider.Table, samlprovider.Columns)
+	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -523,6 +527,9 @@ func (_q *SAMLProviderQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
+	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(samlprovider.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), samlprovider.Table, samlprovider.Columns)
 	}
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {

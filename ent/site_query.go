@@ -20,6 +20,7 @@ import (
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitesectiongroup"
 	"github.com/binderyhq/bindery/ent/sitespace"
+	"github.com/binderyhq/bindery/internal/sqlcols"
 )
 
 // SiteQuery is the builder for querying Site entities.
@@ -544,6 +545,9 @@ func (_q *SiteQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Site, e
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(site.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), site.Table, site.Columns)
+	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -745,6 +749,9 @@ func (_q *SiteQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
+	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(site.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), site.Table, site.Columns)
 	}
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {

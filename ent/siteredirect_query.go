@@ -19,6 +19,7 @@ import (
 	"github.com/binderyhq/bindery/ent/siteredirect"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitespace"
+	"github.com/binderyhq/bindery/internal/sqlcols"
 )
 
 // SiteRedirectQuery is the builder for querying SiteRedirect entities.
@@ -507,6 +508,9 @@ func (_q *SiteRedirectQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(siteredirect.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), siteredirect.Table, siteredirect.Columns)
+	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -670,6 +674,9 @@ func (_q *SiteRedirectQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
+	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(siteredirect.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), siteredirect.Table, siteredirect.Columns)
 	}
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {

@@ -20,6 +20,7 @@ import (
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitesectiongroup"
 	"github.com/binderyhq/bindery/ent/sitespace"
+	"github.com/binderyhq/bindery/internal/sqlcols"
 )
 
 // SiteSectionQuery is the builder for querying SiteSection entities.
@@ -508,6 +509,9 @@ func (_q *SiteSectionQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(sitesection.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), sitesection.Table, sitesection.Columns)
+	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -673,6 +677,9 @@ func (_q *SiteSectionQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
+	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(sitesection.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), sitesection.Table, sitesection.Columns)
 	}
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {

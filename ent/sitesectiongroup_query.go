@@ -19,6 +19,7 @@ import (
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitesectiongroup"
+	"github.com/binderyhq/bindery/internal/sqlcols"
 )
 
 // SiteSectionGroupQuery is the builder for querying SiteSectionGroup entities.
@@ -471,6 +472,9 @@ func (_q *SiteSectionGroupQuery) sqlAll(ctx context.Context, hooks ...queryHook)
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(sitesectiongroup.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), sitesectiongroup.Table, sitesectiongroup.Columns)
+	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -598,6 +602,9 @@ func (_q *SiteSectionGroupQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
+	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(sitesectiongroup.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), sitesectiongroup.Table, sitesectiongroup.Columns)
 	}
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {

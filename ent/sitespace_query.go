@@ -19,6 +19,7 @@ import (
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/space"
+	"github.com/binderyhq/bindery/internal/sqlcols"
 )
 
 // SiteSpaceQuery is the builder for querying SiteSpace entities.
@@ -507,6 +508,9 @@ func (_q *SiteSpaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Si
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(sitespace.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), sitespace.Table, sitespace.Columns)
+	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -667,6 +671,9 @@ func (_q *SiteSpaceQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
+	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(sitespace.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), sitespace.Table, sitespace.Columns)
 	}
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {

@@ -24,6 +24,7 @@ import (
 	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/space"
+	"github.com/binderyhq/bindery/internal/sqlcols"
 )
 
 // SpaceQuery is the builder for querying Space entities.
@@ -692,6 +693,9 @@ func (_q *SpaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Space,
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(space.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), space.Table, space.Columns)
+	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -1045,6 +1049,9 @@ func (_q *SpaceQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
+	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(space.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), space.Table, space.Columns)
 	}
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {

@@ -18,6 +18,7 @@ import (
 	"github.com/binderyhq/bindery/ent/team"
 	"github.com/binderyhq/bindery/ent/teammember"
 	"github.com/binderyhq/bindery/ent/user"
+	"github.com/binderyhq/bindery/internal/sqlcols"
 )
 
 // TeamMemberQuery is the builder for querying TeamMember entities.
@@ -470,6 +471,9 @@ func (_q *TeamMemberQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*T
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(teammember.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), teammember.Table, teammember.Columns)
+	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -592,6 +596,9 @@ func (_q *TeamMemberQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
+	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(teammember.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), teammember.Table, teammember.Columns)
 	}
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {

@@ -16,6 +16,7 @@ import (
 	"github.com/binderyhq/bindery/ent/organization"
 	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/translationsettings"
+	"github.com/binderyhq/bindery/internal/sqlcols"
 )
 
 // TranslationSettingsQuery is the builder for querying TranslationSettings entities.
@@ -396,6 +397,9 @@ func (_q *TranslationSettingsQuery) sqlAll(ctx context.Context, hooks ...queryHo
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(translationsettings.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), translationsettings.Table, translationsettings.Columns)
+	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -448,6 +452,9 @@ func (_q *TranslationSettingsQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
+	}
+	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(translationsettings.Columns) {
+		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), translationsettings.Table, translationsettings.Columns)
 	}
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {
