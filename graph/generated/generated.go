@@ -7041,66 +7041,6 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
-	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
-		ec.unmarshalInputAddSiteSpaceInput,
-		ec.unmarshalInputContentChangeInput,
-		ec.unmarshalInputContentImportInput,
-		ec.unmarshalInputContentPointerInput,
-		ec.unmarshalInputContentPositionInput,
-		ec.unmarshalInputCreateAPITokenInput,
-		ec.unmarshalInputCreateChangeRequestInput,
-		ec.unmarshalInputCreateCollectionInput,
-		ec.unmarshalInputCreateCustomFieldInput,
-		ec.unmarshalInputCreateInviteLinkInput,
-		ec.unmarshalInputCreateOpenAPISpecInput,
-		ec.unmarshalInputCreateOrganizationInput,
-		ec.unmarshalInputCreateSAMLProviderInput,
-		ec.unmarshalInputCreateSiteInput,
-		ec.unmarshalInputCreateSiteRedirectInput,
-		ec.unmarshalInputCreateSiteSectionGroupInput,
-		ec.unmarshalInputCreateSiteSectionInput,
-		ec.unmarshalInputCreateSiteShareLinkInput,
-		ec.unmarshalInputCreateSpaceInput,
-		ec.unmarshalInputCreateTeamInput,
-		ec.unmarshalInputCustomFieldValueInput,
-		ec.unmarshalInputFileUploadInput,
-		ec.unmarshalInputGrantAccessInput,
-		ec.unmarshalInputGrantSubjectInput,
-		ec.unmarshalInputImportFileInput,
-		ec.unmarshalInputMoveCollectionInput,
-		ec.unmarshalInputMoveSiteSpaceInput,
-		ec.unmarshalInputMoveSpaceInput,
-		ec.unmarshalInputOpenAPISpecSourceInput,
-		ec.unmarshalInputPostCommentInput,
-		ec.unmarshalInputSiteAdaptiveContentInput,
-		ec.unmarshalInputSiteRedirectDestinationInput,
-		ec.unmarshalInputSiteRedirectUpsertInput,
-		ec.unmarshalInputSiteSpacePositionInput,
-		ec.unmarshalInputSiteStructurePointerInput,
-		ec.unmarshalInputSiteStructurePositionInput,
-		ec.unmarshalInputTeamMembershipInput,
-		ec.unmarshalInputTranslationSettingsInput,
-		ec.unmarshalInputUpdateChangeRequestInput,
-		ec.unmarshalInputUpdateCollectionInput,
-		ec.unmarshalInputUpdateCommentInput,
-		ec.unmarshalInputUpdateCommentReplyInput,
-		ec.unmarshalInputUpdateCustomFieldInput,
-		ec.unmarshalInputUpdateInviteLinkInput,
-		ec.unmarshalInputUpdateMemberInput,
-		ec.unmarshalInputUpdateOpenAPISpecInput,
-		ec.unmarshalInputUpdateOrganizationInput,
-		ec.unmarshalInputUpdateSAMLProviderInput,
-		ec.unmarshalInputUpdateSiteInput,
-		ec.unmarshalInputUpdateSitePublishingAuthInput,
-		ec.unmarshalInputUpdateSiteRedirectInput,
-		ec.unmarshalInputUpdateSiteSectionGroupInput,
-		ec.unmarshalInputUpdateSiteSectionInput,
-		ec.unmarshalInputUpdateSiteShareLinkInput,
-		ec.unmarshalInputUpdateSiteSpaceInput,
-		ec.unmarshalInputUpdateSpaceInput,
-		ec.unmarshalInputUpdateTeamInput,
-		ec.unmarshalInputUpdateTeamMembersInput,
-	)
 	first := true
 
 	switch opCtx.Operation.Operation {
@@ -7110,7 +7050,6 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			var data graphql.Marshaler
 			if first {
 				first = false
-				ctx = graphql.WithUnmarshalerMap(ctx, inputUnmarshalMap)
 				data = ec._Query(ctx, opCtx.Operation.SelectionSet)
 			} else {
 				if atomic.LoadInt32(&ec.PendingDeferred) > 0 {
@@ -7140,7 +7079,6 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 				return nil
 			}
 			first = false
-			ctx = graphql.WithUnmarshalerMap(ctx, inputUnmarshalMap)
 			data := ec._Mutation(ctx, opCtx.Operation.SelectionSet)
 			var buf bytes.Buffer
 			data.MarshalGQL(&buf)

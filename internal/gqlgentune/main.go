@@ -1,5 +1,5 @@
-// Command gqlgentune rewrites three patterns of gqlgen's generated executor that cost every
-// request time without serving Bindery (decisions 197 and 271). It runs from generate.go right
+// Command gqlgentune rewrites four patterns of gqlgen's generated executor that cost every
+// request time without serving Bindery (decisions 197, 271 and 339). It runs from generate.go right
 // after gqlgen, so `go generate ./...` still reproduces the committed file exactly.
 //
 //   - Lists are marshalled element by element on the request's goroutine (marshalSliceInOrder in
@@ -16,6 +16,11 @@
 //     be null or panic, and whose marshaller never reads the context. It was ~20% of a nested
 //     query's CPU. What it skips is the field middleware chain, so Bindery's GraphQL handler
 //     takes no field interceptor (graph.Use refuses one).
+//   - The map of every input type's unmarshaller, which gqlgen builds by reflection for every
+//     operation (~60 input types) and puts in the operation's context for
+//     graphql.UnmarshalInputFromContext, is not built: nothing in Bindery calls that function
+//     (TestNothingUnmarshalsInputFromContext), and the map was 5% of a GraphQL point read's CPU
+//     (decision 339).
 //
 // Each rewrite names the exact text gqlgen writes; a gqlgen upgrade that changes it makes
 // generation fail here instead of silently dropping the rewrite.
@@ -102,6 +107,13 @@ var plainField = regexp.MustCompile(`(?m)^(func \(ec \*executionContext\) _\w+\(
 // plainFieldDirect is what plainField becomes: the struct field marshalled at once.
 const plainFieldDirect = "$1\n\treturn ec.$3(ctx, field.Selections, $2)\n}"
 
+// unmarshalerMap is the statement building the map of input unmarshallers, and
+// unmarshalerMapInContext each line putting it in an operation's context.
+var (
+	unmarshalerMap          = regexp.MustCompile(`\tinputUnmarshalMap := graphql\.BuildUnmarshalerMap\(\n(?:\t\tec\.unmarshalInput\w+,\n)+\t\)\n`)
+	unmarshalerMapInContext = regexp.MustCompile(`(?m)^\t+ctx = graphql\.WithUnmarshalerMap\(ctx, inputUnmarshalMap\)\n`)
+)
+
 // minPlainFields is fewer plain fields than the schema has: finding fewer means gqlgen changed
 // the text plainField expects.
 const minPlainFields = 100
@@ -122,6 +134,11 @@ func tune(path string) error {
 		return fmt.Errorf("plain fields: found %d, expected at least %d; gqlgen no longer writes the text plainField expects; update internal/gqlgentune", n, minPlainFields)
 	}
 	text = plainField.ReplaceAllString(text, plainFieldDirect)
+	if !unmarshalerMap.MatchString(text) || !unmarshalerMapInContext.MatchString(text) {
+		return fmt.Errorf("input unmarshaller map: gqlgen no longer writes the text unmarshalerMap expects; update internal/gqlgentune")
+	}
+	text = unmarshalerMap.ReplaceAllString(text, "")
+	text = unmarshalerMapInContext.ReplaceAllString(text, "")
 	return os.WriteFile(path, []byte(text), 0o644)
 }
 

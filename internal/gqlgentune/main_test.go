@@ -1,7 +1,9 @@
 package main
 
 import (
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -82,4 +84,29 @@ func write(t *testing.T, path, text string) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// TestNothingUnmarshalsInputFromContext guards the rewrite that drops the map of input
+// unmarshallers: graphql.UnmarshalInputFromContext would find no map in the context.
+func TestNothingUnmarshalsInputFromContext(t *testing.T) {
+	root := "../.."
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && path != root {
+			return filepath.SkipDir // .git, .cache
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err == nil && strings.Contains(string(src), "UnmarshalInputFromContext(") {
+			t.Errorf("%s calls graphql.UnmarshalInputFromContext, which needs the map gqlgentune drops (decision 339)", path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
