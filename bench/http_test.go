@@ -54,31 +54,45 @@ func compare(b *testing.B, measured func()) {
 
 // drain reads a response, failing the benchmark on anything but a 2xx without GraphQL errors.
 func drain(b *testing.B, do func() (*http.Response, error)) {
+	if err := readResponse(do); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// readResponse reads a response and returns an error for anything but a 2xx without GraphQL errors; it
+// may run on any goroutine.
+func readResponse(do func() (*http.Response, error)) error {
 	res, err := do()
 	if err != nil {
-		b.Fatal(err)
+		return err
 	}
 	body, err := io.ReadAll(res.Body)
 	res.Body.Close()
 	if err != nil || res.StatusCode/100 != 2 || strings.HasPrefix(string(body), `{"errors"`) {
-		b.Fatalf("status %d: %.300s", res.StatusCode, body)
+		return fmt.Errorf("status %d: %.300s", res.StatusCode, body)
 	}
+	return nil
 }
 
 func get(b *testing.B, e *testenv.Env, a testenv.Actor, path string) func() {
-	return func() {
-		req, _ := http.NewRequest(http.MethodGet, e.Server.URL+path, nil)
-		req.Header.Set("Authorization", "Bearer "+a.Token)
-		drain(b, func() (*http.Response, error) { return e.Server.Client().Do(req) })
-	}
+	send := request(e, a, http.MethodGet, path, "")
+	return func() { drain(b, send) }
 }
 
 func post(b *testing.B, e *testenv.Env, a testenv.Actor, path, body string) func() {
-	return func() {
-		req, _ := http.NewRequest(http.MethodPost, e.Server.URL+path, strings.NewReader(body))
+	send := request(e, a, http.MethodPost, path, body)
+	return func() { drain(b, send) }
+}
+
+// request returns a function sending one request to e as a (JSON when it has a body).
+func request(e *testenv.Env, a testenv.Actor, method, path, body string) func() (*http.Response, error) {
+	return func() (*http.Response, error) {
+		req, _ := http.NewRequest(method, e.Server.URL+path, strings.NewReader(body))
 		req.Header.Set("Authorization", "Bearer "+a.Token)
-		req.Header.Set("Content-Type", "application/json")
-		drain(b, func() (*http.Response, error) { return e.Server.Client().Do(req) })
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		return e.Server.Client().Do(req)
 	}
 }
 
