@@ -91,6 +91,9 @@ func run(ctx context.Context, c config) (err error) {
 	if err != nil {
 		return err
 	}
+	if err := analyze(ctx, pgDSN); err != nil {
+		return err
+	}
 
 	step("starting PostGraphile, two bindery serve and the static baseline")
 	peerURL, err := procs.startPostGraphile(ctx, c.postgraphile, withDatabase(c.pg, "peer"), work)

@@ -61,7 +61,22 @@ func loadPeer(ctx context.Context, adminDSN, name, schemaFile string) error {
 		return err
 	}
 	defer conn.Close(ctx)
-	_, err = conn.PgConn().Exec(ctx, string(schema)).ReadAll() // the simple protocol runs every statement
+	if _, err = conn.PgConn().Exec(ctx, string(schema)).ReadAll(); err != nil { // the simple protocol runs every statement
+		return err
+	}
+	return analyze(ctx, dsn)
+}
+
+// analyze gathers the planner's statistics of the database at dsn after a bulk load, as
+// autovacuum would soon do where it runs (it is off on some machines): both sides are planned
+// with statistics.
+func analyze(ctx context.Context, dsn string) error {
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	_, err = conn.Exec(ctx, "ANALYZE")
 	return err
 }
 
