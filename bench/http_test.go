@@ -59,8 +59,8 @@ func drain(b *testing.B, do func() (*http.Response, error)) {
 	}
 }
 
-// readResponse reads a response and returns an error for anything but a 2xx without GraphQL errors; it
-// may run on any goroutine.
+// readResponse reads a response and returns an error for anything but a 2xx without GraphQL
+// errors; it may run on any goroutine.
 func readResponse(do func() (*http.Response, error)) error {
 	res, err := do()
 	if err != nil {

@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -56,32 +55,31 @@ func (decodedPOST) Do(w http.ResponseWriter, r *http.Request, exec graphql.Graph
 }
 
 // writeResponse writes resp in the shape of gqlgen's transports. The data, which the executor
-// wrote as compact JSON, is copied as it is: encoding/json would validate and compact it again,
+// wrote as compact JSON, is written as it is: encoding/json would validate and compact it again,
 // which cost 0.8 ms of a nested query's 80 KB answer (decision 336). Strings in it are not
-// HTML-escaped, hence nosniff.
+// HTML-escaped, hence nosniff. What surrounds the data is encoded first, so a value that does not
+// encode fails before anything is written.
 func writeResponse(w http.ResponseWriter, resp *graphql.Response) {
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	var b bytes.Buffer
-	b.WriteByte('{')
+	head := []byte(`{"data":`)
 	if len(resp.Errors) > 0 {
-		b.WriteString(`"errors":`)
-		b.Write(mustMarshal(resp.Errors))
-		b.WriteByte(',')
+		head = append(append([]byte(`{"errors":`), mustMarshal(resp.Errors)...), `,"data":`...)
 	}
-	b.WriteString(`"data":`)
-	if len(resp.Data) == 0 {
-		b.WriteString("null")
+	data := resp.Data
+	if len(data) == 0 {
+		data = []byte("null")
+	}
+	tail := mustMarshal(responseTail{Label: resp.Label, Path: resp.Path, HasNext: resp.HasNext, Extensions: resp.Extensions})
+	if len(tail) > len("{}") {
+		tail[0] = ','
 	} else {
-		b.Write(resp.Data)
+		tail = tail[1:]
 	}
-	rest := mustMarshal(responseTail{Label: resp.Label, Path: resp.Path, HasNext: resp.HasNext, Extensions: resp.Extensions})
-	if len(rest) > len("{}") {
-		b.WriteByte(',')
-		b.Write(rest[1:])
-	} else {
-		b.WriteByte('}')
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	for _, part := range [][]byte{head, data, tail} {
+		if _, err := w.Write(part); err != nil {
+			return // the client went away
+		}
 	}
-	_, _ = w.Write(b.Bytes())
 }
 
 // responseTail is what follows the data in graphql.Response, with the same JSON names.
