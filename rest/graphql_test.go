@@ -2,13 +2,16 @@ package rest_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/server"
 	"github.com/binderyhq/bindery/internal/testenv"
 )
@@ -408,4 +411,56 @@ func TestGraphQLErrorCodes(t *testing.T) {
 			testenv.CheckError(t, r, http.StatusUnauthorized)
 		}
 	})
+}
+
+// TestNestedPagesHoldTheirParentsRows: each organization's page of members holds that
+// organization's newest members, whatever else the viewer reads. Who may read a membership is an
+// OR (a member of the organization, or the member themself), which the page's condition on each
+// parent must not split: read as "a OR (b AND parent)", the second organization's members, who
+// joined last, filled the first organization's page too (decision 340).
+func TestNestedPagesHoldTheirParentsRows(t *testing.T) {
+	e := testenv.New(t)
+	admin, first := e.Bootstrap("admin@example.com", "First")
+	sys := accounts.System(context.Background())
+	second := e.Store.Client.Organization.Create().SetTitle("Second").SaveX(sys).ID
+	e.Store.Client.Member.Create().SetOrganizationID(second).SetUserID(admin.UserID).SetRole(viewer.RoleAdmin).ExecX(sys)
+	for _, org := range []struct{ id, prefix string }{{first, "first"}, {second, "second"}} {
+		for i := range 3 {
+			e.User(fmt.Sprintf("%s%d@example.com", org.prefix, i), org.id, testenv.Role(viewer.RoleRead))
+		}
+	}
+	const q = `{ organizations(first: 10) { edges { node { title
+	  members(first: 2) { edges { node { user { email } } } } } } } }`
+	var data struct {
+		Organizations struct {
+			Edges []struct {
+				Node struct {
+					Title   string
+					Members struct {
+						Edges []struct {
+							Node struct{ User struct{ Email string } }
+						}
+					}
+				}
+			}
+		}
+	}
+	gqlOK(t, e.GraphQL(admin, q, nil), &data)
+	want := map[string][]string{
+		"First":  {"first2@example.com", "first1@example.com"},
+		"Second": {"second2@example.com", "second1@example.com"},
+	}
+	for _, o := range data.Organizations.Edges {
+		var got []string
+		for _, m := range o.Node.Members.Edges {
+			got = append(got, m.Node.User.Email)
+		}
+		if !slices.Equal(got, want[o.Node.Title]) {
+			t.Errorf("%s's first page of members: %v, want %v", o.Node.Title, got, want[o.Node.Title])
+		}
+		delete(want, o.Node.Title)
+	}
+	if len(want) > 0 {
+		t.Errorf("organizations missing: %v", want)
+	}
 }

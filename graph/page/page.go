@@ -213,42 +213,89 @@ func (o Order) LimitPerParent(limit int, parentCols ...string) func(*sql.Selecto
 // statement for any number of parents, which reads limit rows per parent from an index on
 // (parent column, order column, id), where LimitPerParent's numbering reads every child of every
 // parent. The parents are a VALUES list; each one's rows are the filtered query (privacy filters
-// included) narrowed to it, in the order, cut at limit: a LATERAL subquery on PostgreSQL, and on
-// SQLite, which has no LATERAL, a correlated `id IN (…)` subquery run once per parent. The rows
-// come back grouped by parent, each group in the order. The query must not name the parents
-// itself: a list of them inside the subquery is built again for each parent (decision 330).
+// included) narrowed to it, in the order, cut at limit. The rows come back grouped by parent, each
+// group in the order. The query must not name the parents itself: a list of them inside the
+// subquery is built again for each parent (decision 330).
 //
 // The query's predicates name their columns through the selector when the statement is built,
 // so the rewritten selector still reads the table under its own name.
 func (o Order) TopPerParent(limit int, parentCol string, parents []string) func(*sql.Selector) {
 	return func(s *sql.Selector) {
-		d := sql.Dialect(s.Dialect())
-		table, dir := s.TableName(), o.direction()
-		t := d.Table(table)
-		top := s.Clone().Select(s.C("id")).
-			Where(sql.ExprP(fmt.Sprintf(`%s = "p"."column1"`, s.C(parentCol)))).
-			OrderExpr(sql.Expr(fmt.Sprintf("%s %s, %s %s", s.C(o.Column), dir, s.C("id"), dir))).
+		ofParent := sql.ExprP(fmt.Sprintf(`%s = "p"."column1"`, s.C(parentCol)))
+		top := s.Clone().SetP(andWrapped(s.P(), ofParent)).
+			OrderExpr(sql.Expr(fmt.Sprintf("%s %s, %s %s", s.C(o.Column), o.direction(), s.C("id"), o.direction()))).
 			Limit(limit)
-		lateral := s.Dialect() == dialect.Postgres
-		firstRows := sql.P(func(b *sql.Builder) {
-			b.WriteString(t.C("id")).WriteString(` IN (SELECT "top"."id" FROM (VALUES `)
-			for i, p := range parents {
-				if i > 0 {
-					b.Comma()
-				}
-				b.Wrap(func(b *sql.Builder) { b.Arg(p) })
-			}
-			b.WriteString(`) AS "p" `)
-			if lateral {
-				b.WriteString("CROSS JOIN LATERAL ").Wrap(func(b *sql.Builder) { b.Join(top) }).WriteString(` AS "top")`)
-				return
-			}
-			b.WriteString("JOIN ").Ident(table).WriteString(` AS "top" ON "top"."id" IN `).
-				Wrap(func(b *sql.Builder) { b.Join(top) }).WriteString(")")
-		})
-		*s = *d.Select(s.UnqualifiedColumns()...).From(t).Where(firstRows).
-			OrderExpr(sql.Expr(fmt.Sprintf("%s, %s %s, %s %s", t.C(parentCol), t.C(o.Column), dir, t.C("id"), dir)))
+		if s.Dialect() == dialect.Postgres {
+			*s = *o.lateralRows(s, top, parentCol, parents)
+			return
+		}
+		*s = *o.correlatedIDs(s, top.Select(s.C("id")), parentCol, parents)
 	}
+}
+
+// andWrapped is "(where) AND p", or p alone when where is nil. Adding p with Where to a clone of
+// the selector would not do: ent's clone of a predicate loses what makes a top-level OR write its
+// parentheses once another condition joins it, and "a OR b AND p" reads "a OR (b AND p)" (which
+// let a member page take rows of every organization the viewer reads, decision 340).
+func andWrapped(where, p *sql.Predicate) *sql.Predicate {
+	if where == nil {
+		return p
+	}
+	return sql.And(sql.P(func(b *sql.Builder) { b.Wrap(func(b *sql.Builder) { b.Join(where) }) }), p)
+}
+
+// lateralRows is TopPerParent on PostgreSQL: each parent's rows, whole, from a LATERAL subquery
+// (each one an index walk, then the rows' heap reads). Reading only their ids there and the rows
+// by id afterwards took twice as long, a semi-join and a second lookup of every row (decision 341).
+// The rows are read under the table's name (as LimitPerParent's are), so the query's predicates,
+// which name their columns through s, still name them within the subquery that reads the table.
+func (o Order) lateralRows(s, top *sql.Selector, parentCol string, parents []string) *sql.Selector {
+	d := sql.Dialect(dialect.Postgres)
+	lateral := sql.P(func(b *sql.Builder) {
+		parentValues(b, parents)
+		b.WriteString(" CROSS JOIN LATERAL ").Wrap(func(b *sql.Builder) { b.Join(top) }).WriteString(` AS "top"`)
+	})
+	columns := s.UnqualifiedColumns()
+	topColumns := make([]string, len(columns))
+	for i, c := range columns {
+		topColumns[i] = d.Table("top").C(c)
+	}
+	with := d.With("top_rows").As(d.Select(topColumns...).FromExpr(lateral))
+	t := d.Table("top_rows").As(s.TableName())
+	return d.Select(columns...).From(t).OrderExpr(sql.Expr(o.groupedOrder(t, parentCol))).Prefix(with)
+}
+
+// correlatedIDs is TopPerParent on SQLite, which has no LATERAL: the rows whose id is among each
+// parent's first ids, a correlated `id IN (…)` subquery run once per parent.
+func (o Order) correlatedIDs(s, topIDs *sql.Selector, parentCol string, parents []string) *sql.Selector {
+	d := sql.Dialect(s.Dialect())
+	table := s.TableName()
+	t := d.Table(table)
+	firstRows := sql.P(func(b *sql.Builder) {
+		b.WriteString(t.C("id")).WriteString(` IN (SELECT "top"."id" FROM `)
+		parentValues(b, parents)
+		b.WriteString(" JOIN ").Ident(table).WriteString(` AS "top" ON "top"."id" IN `).
+			Wrap(func(b *sql.Builder) { b.Join(topIDs) }).WriteString(")")
+	})
+	return d.Select(s.UnqualifiedColumns()...).From(t).Where(firstRows).OrderExpr(sql.Expr(o.groupedOrder(t, parentCol)))
+}
+
+// parentValues writes the parents as the one-column VALUES list "p".
+func parentValues(b *sql.Builder, parents []string) {
+	b.WriteString("(VALUES ")
+	for i, p := range parents {
+		if i > 0 {
+			b.Comma()
+		}
+		b.Wrap(func(b *sql.Builder) { b.Arg(p) })
+	}
+	b.WriteString(`) AS "p"`)
+}
+
+// groupedOrder orders the rows of t by parent, then each parent's in the order.
+func (o Order) groupedOrder(t *sql.SelectTable, parentCol string) string {
+	dir := o.direction()
+	return fmt.Sprintf("%s, %s %s, %s %s", t.C(parentCol), t.C(o.Column), dir, t.C("id"), dir)
 }
 
 func (o Order) direction() string {
