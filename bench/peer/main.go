@@ -117,11 +117,11 @@ func run(ctx context.Context, c config) (err error) {
 	if err != nil {
 		return err
 	}
-	step("checking every answer, then the latency of one request alone (median of 21)")
+	step("checking every answer, then the latency of one request alone (%s)", aloneMethod)
 	if err := checkAll(ctx, targets); err != nil {
 		return err
 	}
-	if err := measureAlone(ctx, targets, 21); err != nil {
+	if err := measureAlone(ctx, targets, aloneRounds, aloneRun); err != nil {
 		return err
 	}
 	step("wrk -t2 -c16: %d rounds of %s after a %s warm-up per target", c.rounds, c.duration, c.warmup)

@@ -16,8 +16,8 @@ var targetRatio = map[string]float64{"SQLite": 5, "PostgreSQL": 2}
 // p99 under load, the latency alone, and the ratios to the peer and to the static baseline.
 func printTable(w io.Writer, targets []*target, now time.Time) {
 	rounds := len(targets[0].runs)
-	fmt.Fprintf(w, "Side by side with PostGraphile 4.14.1, %s: wrk -t2 -c16, %d rounds; alone = median of 21 sequential requests\n\n",
-		now.Format("2006-01-02"), rounds)
+	fmt.Fprintf(w, "Side by side with PostGraphile 4.14.1, %s: wrk -t2 -c16, %d rounds; alone = %s\n\n",
+		now.Format("2006-01-02"), rounds, aloneMethod)
 	static := targets[len(targets)-1]
 	peers := map[string]*target{}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
