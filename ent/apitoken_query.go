@@ -17,6 +17,7 @@ import (
 	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/user"
 	"github.com/binderyhq/bindery/internal/sqlcols"
+	"github.com/binderyhq/bindery/internal/sqlscan"
 )
 
 // APITokenQuery is the builder for querying APIToken entities.
@@ -400,6 +401,7 @@ func (_q *APITokenQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*API
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(apitoken.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), apitoken.Table, apitoken.Columns)
 	}
+	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -456,6 +458,7 @@ func (_q *APITokenQuery) sqlCount(ctx context.Context) (int, error) {
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(apitoken.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), apitoken.Table, apitoken.Columns)
 	}
+	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {
 		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique

@@ -22,6 +22,7 @@ import (
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/user"
 	"github.com/binderyhq/bindery/internal/sqlcols"
+	"github.com/binderyhq/bindery/internal/sqlscan"
 )
 
 // ChangeRequestQuery is the builder for querying ChangeRequest entities.
@@ -729,6 +730,7 @@ func (_q *ChangeRequestQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(changerequest.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), changerequest.Table, changerequest.Columns)
 	}
+	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -1119,6 +1121,7 @@ func (_q *ChangeRequestQuery) sqlCount(ctx context.Context) (int, error) {
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(changerequest.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), changerequest.Table, changerequest.Columns)
 	}
+	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {
 		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique

@@ -22,6 +22,7 @@ import (
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/user"
 	"github.com/binderyhq/bindery/internal/sqlcols"
+	"github.com/binderyhq/bindery/internal/sqlscan"
 )
 
 // CommentReplyQuery is the builder for querying CommentReply entities.
@@ -549,6 +550,7 @@ func (_q *CommentReplyQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(commentreply.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), commentreply.Table, commentreply.Columns)
 	}
+	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -750,6 +752,7 @@ func (_q *CommentReplyQuery) sqlCount(ctx context.Context) (int, error) {
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(commentreply.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), commentreply.Table, commentreply.Columns)
 	}
+	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {
 		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique

@@ -19,6 +19,7 @@ import (
 	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/internal/sqlcols"
+	"github.com/binderyhq/bindery/internal/sqlscan"
 )
 
 // CustomFieldValueQuery is the builder for querying CustomFieldValue entities.
@@ -474,6 +475,7 @@ func (_q *CustomFieldValueQuery) sqlAll(ctx context.Context, hooks ...queryHook)
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(customfieldvalue.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), customfieldvalue.Table, customfieldvalue.Columns)
 	}
+	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -600,6 +602,7 @@ func (_q *CustomFieldValueQuery) sqlCount(ctx context.Context) (int, error) {
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(customfieldvalue.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), customfieldvalue.Table, customfieldvalue.Columns)
 	}
+	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {
 		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique

@@ -18,6 +18,7 @@ import (
 	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/internal/sqlcols"
+	"github.com/binderyhq/bindery/internal/sqlscan"
 )
 
 // MovedPageQuery is the builder for querying MovedPage entities.
@@ -437,6 +438,7 @@ func (_q *MovedPageQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Mo
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(movedpage.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), movedpage.Table, movedpage.Columns)
 	}
+	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -528,6 +530,7 @@ func (_q *MovedPageQuery) sqlCount(ctx context.Context) (int, error) {
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(movedpage.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), movedpage.Table, movedpage.Columns)
 	}
+	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {
 		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique

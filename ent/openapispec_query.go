@@ -19,6 +19,7 @@ import (
 	"github.com/binderyhq/bindery/ent/organization"
 	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/internal/sqlcols"
+	"github.com/binderyhq/bindery/internal/sqlscan"
 )
 
 // OpenAPISpecQuery is the builder for querying OpenAPISpec entities.
@@ -474,6 +475,7 @@ func (_q *OpenAPISpecQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(openapispec.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), openapispec.Table, openapispec.Columns)
 	}
+	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -605,6 +607,7 @@ func (_q *OpenAPISpecQuery) sqlCount(ctx context.Context) (int, error) {
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(openapispec.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), openapispec.Table, openapispec.Columns)
 	}
+	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {
 		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique

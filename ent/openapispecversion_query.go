@@ -18,6 +18,7 @@ import (
 	"github.com/binderyhq/bindery/ent/organization"
 	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/internal/sqlcols"
+	"github.com/binderyhq/bindery/internal/sqlscan"
 )
 
 // OpenAPISpecVersionQuery is the builder for querying OpenAPISpecVersion entities.
@@ -437,6 +438,7 @@ func (_q *OpenAPISpecVersionQuery) sqlAll(ctx context.Context, hooks ...queryHoo
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(openapispecversion.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), openapispecversion.Table, openapispecversion.Columns)
 	}
+	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -528,6 +530,7 @@ func (_q *OpenAPISpecVersionQuery) sqlCount(ctx context.Context) (int, error) {
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(openapispecversion.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), openapispecversion.Table, openapispecversion.Columns)
 	}
+	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {
 		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique

@@ -21,6 +21,7 @@ import (
 	"github.com/binderyhq/bindery/ent/team"
 	"github.com/binderyhq/bindery/ent/user"
 	"github.com/binderyhq/bindery/internal/sqlcols"
+	"github.com/binderyhq/bindery/internal/sqlscan"
 )
 
 // PermissionGrantQuery is the builder for querying PermissionGrant entities.
@@ -548,6 +549,7 @@ func (_q *PermissionGrantQuery) sqlAll(ctx context.Context, hooks ...queryHook) 
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(permissiongrant.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), permissiongrant.Table, permissiongrant.Columns)
 	}
+	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -756,6 +758,7 @@ func (_q *PermissionGrantQuery) sqlCount(ctx context.Context) (int, error) {
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(permissiongrant.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), permissiongrant.Table, permissiongrant.Columns)
 	}
+	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {
 		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique

@@ -21,6 +21,7 @@ import (
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/user"
 	"github.com/binderyhq/bindery/internal/sqlcols"
+	"github.com/binderyhq/bindery/internal/sqlscan"
 )
 
 // ReactionQuery is the builder for querying Reaction entities.
@@ -548,6 +549,7 @@ func (_q *ReactionQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Rea
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(reaction.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), reaction.Table, reaction.Columns)
 	}
+	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -750,6 +752,7 @@ func (_q *ReactionQuery) sqlCount(ctx context.Context) (int, error) {
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(reaction.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), reaction.Table, reaction.Columns)
 	}
+	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {
 		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique

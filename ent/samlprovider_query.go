@@ -18,6 +18,7 @@ import (
 	"github.com/binderyhq/bindery/ent/samlprovider"
 	"github.com/binderyhq/bindery/ent/team"
 	"github.com/binderyhq/bindery/internal/sqlcols"
+	"github.com/binderyhq/bindery/internal/sqlscan"
 )
 
 // SAMLProviderQuery is the builder for querying SAMLProvider entities.
@@ -437,6 +438,7 @@ func (_q *SAMLProviderQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(samlprovider.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), samlprovider.Table, samlprovider.Columns)
 	}
+	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -531,6 +533,7 @@ func (_q *SAMLProviderQuery) sqlCount(ctx context.Context) (int, error) {
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(samlprovider.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), samlprovider.Table, samlprovider.Columns)
 	}
+	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {
 		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique

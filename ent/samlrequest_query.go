@@ -16,6 +16,7 @@ import (
 	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/samlrequest"
 	"github.com/binderyhq/bindery/internal/sqlcols"
+	"github.com/binderyhq/bindery/internal/sqlscan"
 )
 
 // SAMLRequestQuery is the builder for querying SAMLRequest entities.
@@ -360,6 +361,7 @@ func (_q *SAMLRequestQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(samlrequest.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), samlrequest.Table, samlrequest.Columns)
 	}
+	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -380,6 +382,7 @@ func (_q *SAMLRequestQuery) sqlCount(ctx context.Context) (int, error) {
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(samlrequest.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), samlrequest.Table, samlrequest.Columns)
 	}
+	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {
 		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique

@@ -20,6 +20,7 @@ import (
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/internal/sqlcols"
+	"github.com/binderyhq/bindery/internal/sqlscan"
 )
 
 // SiteRedirectQuery is the builder for querying SiteRedirect entities.
@@ -511,6 +512,7 @@ func (_q *SiteRedirectQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(siteredirect.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), siteredirect.Table, siteredirect.Columns)
 	}
+	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -678,6 +680,7 @@ func (_q *SiteRedirectQuery) sqlCount(ctx context.Context) (int, error) {
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(siteredirect.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), siteredirect.Table, siteredirect.Columns)
 	}
+	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {
 		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique

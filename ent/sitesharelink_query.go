@@ -18,6 +18,7 @@ import (
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/sitesharelink"
 	"github.com/binderyhq/bindery/internal/sqlcols"
+	"github.com/binderyhq/bindery/internal/sqlscan"
 )
 
 // SiteShareLinkQuery is the builder for querying SiteShareLink entities.
@@ -437,6 +438,7 @@ func (_q *SiteShareLinkQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(sitesharelink.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), sitesharelink.Table, sitesharelink.Columns)
 	}
+	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -528,6 +530,7 @@ func (_q *SiteShareLinkQuery) sqlCount(ctx context.Context) (int, error) {
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(sitesharelink.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), sitesharelink.Table, sitesharelink.Columns)
 	}
+	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {
 		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique

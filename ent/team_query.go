@@ -19,6 +19,7 @@ import (
 	"github.com/binderyhq/bindery/ent/team"
 	"github.com/binderyhq/bindery/ent/teammember"
 	"github.com/binderyhq/bindery/internal/sqlcols"
+	"github.com/binderyhq/bindery/internal/sqlscan"
 )
 
 // TeamQuery is the builder for querying Team entities.
@@ -438,6 +439,7 @@ func (_q *TeamQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Team, e
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(team.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), team.Table, team.Columns)
 	}
+	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -531,6 +533,7 @@ func (_q *TeamQuery) sqlCount(ctx context.Context) (int, error) {
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(team.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), team.Table, team.Columns)
 	}
+	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {
 		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique

@@ -19,6 +19,7 @@ import (
 	"github.com/binderyhq/bindery/ent/teammember"
 	"github.com/binderyhq/bindery/ent/user"
 	"github.com/binderyhq/bindery/internal/sqlcols"
+	"github.com/binderyhq/bindery/internal/sqlscan"
 )
 
 // TeamMemberQuery is the builder for querying TeamMember entities.
@@ -474,6 +475,7 @@ func (_q *TeamMemberQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*T
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(teammember.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), teammember.Table, teammember.Columns)
 	}
+	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -600,6 +602,7 @@ func (_q *TeamMemberQuery) sqlCount(ctx context.Context) (int, error) {
 	if _spec.From == nil && len(_q.ctx.Fields) == 0 && len(_spec.Node.Columns) == len(teammember.Columns) {
 		_spec.Node.Columns = sqlcols.Qualified(_q.driver.Dialect(), teammember.Table, teammember.Columns)
 	}
+	_spec.ScanValues = sqlscan.Reused(_spec.ScanValues)
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {
 		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique
