@@ -110,9 +110,9 @@ func requestBody(r *http.Request) []byte {
 
 // readBounded reads a request's body, TOO_LARGE when it is over max bytes (declared or sent).
 func readBounded(w http.ResponseWriter, r *http.Request, max int64) ([]byte, error) {
-	tooLarge := apperr.TooLargef("request body: must be at most %d bytes", max)
+	tooLarge := func() error { return apperr.TooLargef("request body: must be at most %d bytes", max) }
 	if r.ContentLength > max {
-		return nil, tooLarge
+		return nil, tooLarge()
 	}
 	if r.ContentLength >= 0 { // net/http ends the body there: read it into a buffer of its size
 		body := make([]byte, r.ContentLength)
@@ -123,7 +123,7 @@ func readBounded(w http.ResponseWriter, r *http.Request, max int64) ([]byte, err
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
 	if err != nil {
-		return nil, tooLarge
+		return nil, tooLarge()
 	}
 	return body, nil
 }
