@@ -30,7 +30,7 @@ func (r *Resolver) apiTokens(ctx context.Context, first *int, after *string) (*m
 		return nil, err
 	}
 	return &model.APITokenConnection{
-		Edges:    edges(p.Items, cursor, func(c string, n *ent.APIToken) *model.APITokenEdge { return &model.APITokenEdge{Cursor: c, Node: n} }),
+		Edges:    edges(ctx, p.Items, cursor, func(c string, n *ent.APIToken) *model.APITokenEdge { return &model.APITokenEdge{Cursor: c, Node: n} }),
 		PageInfo: pageInfo(p), TotalCount: p.Count,
 	}, nil
 }

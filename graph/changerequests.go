@@ -95,7 +95,7 @@ func (r *Resolver) changeRequests(ctx context.Context, s *ent.Space, a ChangeReq
 	for _, cr := range p.Items {
 		cr.Edges.Space = s // every item's outdated flag compares with this space's revision
 	}
-	return changeRequestConnection(p, f), nil
+	return changeRequestConnection(ctx, p, f), nil
 }
 
 // userRef checks a user id given as a filter; "" (or absent) is no filter.
@@ -104,7 +104,7 @@ func userRef(field string, id *string) (string, error) {
 	return ref, checkText(field, ref, 0, maxUserRef)
 }
 
-func changeRequestConnection(p loader.Page[*ent.ChangeRequest], f loader.ChangeRequestFilter) *model.ChangeRequestConnection {
+func changeRequestConnection(ctx context.Context, p loader.Page[*ent.ChangeRequest], f loader.ChangeRequestFilter) *model.ChangeRequestConnection {
 	cursorOf := func(cr *ent.ChangeRequest) page.Cursor {
 		if f.ByCreation {
 			return page.Cursor{Key: cr.CreatedAt, ID: cr.ID}
@@ -112,7 +112,7 @@ func changeRequestConnection(p loader.Page[*ent.ChangeRequest], f loader.ChangeR
 		return page.Cursor{Key: cr.UpdatedAt, ID: cr.ID}
 	}
 	return &model.ChangeRequestConnection{
-		Edges: edges(p.Items, cursorOf, func(c string, n *ent.ChangeRequest) *model.ChangeRequestEdge {
+		Edges: edges(ctx, p.Items, cursorOf, func(c string, n *ent.ChangeRequest) *model.ChangeRequestEdge {
 			return &model.ChangeRequestEdge{Cursor: c, Node: n}
 		}),
 		PageInfo: pageInfo(p), TotalCount: p.Count,

@@ -111,7 +111,7 @@ func (r *Resolver) childCollections(ctx context.Context, c *ent.Collection, firs
 	if err != nil {
 		return nil, err
 	}
-	return collectionConnection(p), nil
+	return collectionConnection(ctx, p), nil
 }
 
 // collectionSpaces lists the live spaces in a collection the viewer can read, in sibling order
@@ -125,7 +125,7 @@ func (r *Resolver) collectionSpaces(ctx context.Context, c *ent.Collection, firs
 	if err != nil {
 		return nil, err
 	}
-	return spaceConnection(p), nil
+	return spaceConnection(ctx, p), nil
 }
 
 var collectionOrder = page.Order{Column: collection.FieldPosition}
@@ -141,7 +141,7 @@ func (r *Resolver) collectionPage(ctx context.Context, first *int, after *string
 	if err != nil {
 		return nil, err
 	}
-	return collectionConnection(p), nil
+	return collectionConnection(ctx, p), nil
 }
 
 // createCollection creates a collection at the end of its parent's children (or of the top

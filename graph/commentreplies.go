@@ -52,7 +52,7 @@ func (r *Resolver) commentReplies(ctx context.Context, c *ent.Comment, first *in
 		reply.Edges.Comment = c
 	}
 	return &model.CommentReplyConnection{
-		Edges: edges(p.Items, replyCursor, func(cursor string, n *ent.CommentReply) *model.CommentReplyEdge {
+		Edges: edges(ctx, p.Items, replyCursor, func(cursor string, n *ent.CommentReply) *model.CommentReplyEdge {
 			return &model.CommentReplyEdge{Cursor: cursor, Node: n}
 		}),
 		PageInfo: pageInfo(p), TotalCount: p.Count,

@@ -148,7 +148,7 @@ func (r *Resolver) comments(ctx context.Context, sc commentScope, a CommentListA
 	}
 	sc.attach(p.Items...)
 	return &model.CommentConnection{
-		Edges: edges(p.Items, commentCursor, func(c string, n *ent.Comment) *model.CommentEdge {
+		Edges: edges(ctx, p.Items, commentCursor, func(c string, n *ent.Comment) *model.CommentEdge {
 			return &model.CommentEdge{Cursor: c, Node: n}
 		}),
 		PageInfo: pageInfo(p), TotalCount: p.Count,

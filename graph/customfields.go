@@ -54,7 +54,7 @@ func (r *Resolver) customFields(ctx context.Context, o *ent.Organization, first 
 	if err != nil {
 		return nil, err
 	}
-	return customFieldConnection(p), nil
+	return customFieldConnection(ctx, p), nil
 }
 
 func (r *Resolver) customFieldPermissions(ctx context.Context, f *ent.CustomField) *model.CustomFieldPermissions {

@@ -244,7 +244,7 @@ func (r *Resolver) grants(ctx context.Context, t grantTarget, first *int, after 
 		return nil, err
 	}
 	return &model.PermissionGrantConnection{
-		Edges: edges(p.Items, cursorOf, func(c string, n *ent.PermissionGrant) *model.PermissionGrantEdge {
+		Edges: edges(ctx, p.Items, cursorOf, func(c string, n *ent.PermissionGrant) *model.PermissionGrantEdge {
 			return &model.PermissionGrantEdge{Cursor: c, Node: n}
 		}),
 		PageInfo: pageInfo(p), TotalCount: p.Count,
@@ -301,7 +301,7 @@ func (r *Resolver) access(ctx context.Context, t grantTarget, first *int, after 
 	cursorOf := func(a *model.ContentAccess) page.Cursor { return page.Cursor{ID: a.User.ID} }
 	p := page.Trim(rows, args.Limit, count, cursorOf)
 	return &model.ContentAccessConnection{
-		Edges: edges(p.Items, cursorOf, func(c string, n *model.ContentAccess) *model.ContentAccessEdge {
+		Edges: edges(ctx, p.Items, cursorOf, func(c string, n *model.ContentAccess) *model.ContentAccessEdge {
 			return &model.ContentAccessEdge{Cursor: c, Node: n}
 		}),
 		PageInfo: pageInfo(p), TotalCount: p.Count,

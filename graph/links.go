@@ -69,7 +69,7 @@ func (r *Resolver) linkList(ctx context.Context, rev *ent.Revision, t *tree.Tree
 		return compareTargets(l.Target, links.Target{Kind: links.Kind(kind), Ref: after.ID}) > 0
 	})
 	return &model.LinkConnection{
-		Edges: edges(p.Items, linkCursor, func(c string, l *model.Link) *model.LinkEdge {
+		Edges: edges(ctx, p.Items, linkCursor, func(c string, l *model.Link) *model.LinkEdge {
 			return &model.LinkEdge{Cursor: c, Node: l}
 		}),
 		PageInfo: pageInfo(p), TotalCount: p.Count, Stats: stats,
@@ -253,7 +253,7 @@ func (r *Resolver) FileBacklinks(ctx context.Context, t *tree.Tree, fileID strin
 		return s.Path > path || (s.Path == path && s.ID > after.ID)
 	})
 	return &model.LinkSourceConnection{
-		Edges: edges(p.Items, sourceCursor, func(c string, s *model.LinkSource) *model.LinkSourceEdge {
+		Edges: edges(ctx, p.Items, sourceCursor, func(c string, s *model.LinkSource) *model.LinkSourceEdge {
 			return &model.LinkSourceEdge{Cursor: c, Node: s}
 		}),
 		PageInfo: pageInfo(p), TotalCount: p.Count,

@@ -73,7 +73,7 @@ func (r *Resolver) teams(ctx context.Context, o *ent.Organization, first *int, a
 	if err != nil {
 		return nil, err
 	}
-	return teamConnection(p), nil
+	return teamConnection(ctx, p), nil
 }
 
 func (r *Resolver) teamRoster(ctx context.Context, t *ent.Team, first *int, after *string) (*model.TeamMemberConnection, error) {
@@ -85,7 +85,7 @@ func (r *Resolver) teamRoster(ctx context.Context, t *ent.Team, first *int, afte
 	if err != nil {
 		return nil, err
 	}
-	return teamMemberConnection(p), nil
+	return teamMemberConnection(ctx, p), nil
 }
 
 func (r *Resolver) memberTeams(ctx context.Context, m *ent.Member, first *int, after, title *string) (*model.TeamMemberConnection, error) {
@@ -101,7 +101,7 @@ func (r *Resolver) memberTeams(ctx context.Context, m *ent.Member, first *int, a
 	if err != nil {
 		return nil, err
 	}
-	return teamMemberConnection(p), nil
+	return teamMemberConnection(ctx, p), nil
 }
 
 func (r *Resolver) teamOf(ctx context.Context, tm *ent.TeamMember) (*ent.Team, error) {
@@ -124,7 +124,7 @@ func (r *Resolver) invites(ctx context.Context, o *ent.Organization, first *int,
 	if err != nil {
 		return nil, err
 	}
-	return inviteConnection(p), nil
+	return inviteConnection(ctx, p), nil
 }
 
 // enumString returns an optional enum's text.

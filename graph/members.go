@@ -72,7 +72,7 @@ func (r *Resolver) members(ctx context.Context, o *ent.Organization, a MemberLis
 	if err != nil {
 		return nil, err
 	}
-	return memberConnection(p, func(m *ent.Member) page.Cursor {
+	return memberConnection(ctx, p, func(m *ent.Member) page.Cursor {
 		if f.LastSeen && m.LastSeenAt != nil {
 			return page.Cursor{Key: *m.LastSeenAt, ID: m.ID}
 		}

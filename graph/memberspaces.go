@@ -49,7 +49,7 @@ func (r *Resolver) memberSpaces(ctx context.Context, m *ent.Member, first *int, 
 		p.Items[i] = &model.MemberSpace{Role: roles[s.ID], Space: s}
 	}
 	return &model.MemberSpaceConnection{
-		Edges: edges(p.Items, cursorOf, func(cur string, n *model.MemberSpace) *model.MemberSpaceEdge {
+		Edges: edges(ctx, p.Items, cursorOf, func(cur string, n *model.MemberSpace) *model.MemberSpaceEdge {
 			return &model.MemberSpaceEdge{Cursor: cur, Node: n}
 		}),
 		PageInfo: pageInfo(p), TotalCount: p.Count,

@@ -64,7 +64,7 @@ func (r *Resolver) openAPISpecs(ctx context.Context, o *ent.Organization, first 
 		return nil, err
 	}
 	return &model.OpenAPISpecConnection{
-		Edges: edges(p.Items, cursorOf, func(c string, n *ent.OpenAPISpec) *model.OpenAPISpecEdge {
+		Edges: edges(ctx, p.Items, cursorOf, func(c string, n *ent.OpenAPISpec) *model.OpenAPISpecEdge {
 			return &model.OpenAPISpecEdge{Cursor: c, Node: n}
 		}),
 		PageInfo: pageInfo(p), TotalCount: p.Count,
@@ -264,7 +264,7 @@ func (r *Resolver) openAPISpecVersions(ctx context.Context, s *ent.OpenAPISpec, 
 	}
 	p.Count = count
 	return &model.OpenAPISpecVersionConnection{
-		Edges: edges(p.Items, versionCursor, func(c string, n *ent.OpenAPISpecVersion) *model.OpenAPISpecVersionEdge {
+		Edges: edges(ctx, p.Items, versionCursor, func(c string, n *ent.OpenAPISpecVersion) *model.OpenAPISpecVersionEdge {
 			return &model.OpenAPISpecVersionEdge{Cursor: c, Node: n}
 		}),
 		PageInfo: pageInfo(p), TotalCount: p.Count,

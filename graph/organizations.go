@@ -62,7 +62,7 @@ func (r *Resolver) organizations(ctx context.Context, first *int, after *string)
 	if err != nil {
 		return nil, err
 	}
-	return organizationConnection(p), nil
+	return organizationConnection(ctx, p), nil
 }
 
 func (r *Resolver) createOrganization(ctx context.Context, in model.CreateOrganizationInput) (*ent.Organization, error) {

@@ -154,7 +154,7 @@ func (r *Resolver) RevisionFiles(ctx context.Context, rev *ent.Revision, first *
 	rows := files[start:min(len(files), start+args.Limit+1)]
 	p := page.Trim(rows, args.Limit, len(files), fileCursor)
 	return &model.RevisionFileConnection{
-		Edges: edges(p.Items, fileCursor, func(c string, f *tree.File) *model.RevisionFileEdge {
+		Edges: edges(ctx, p.Items, fileCursor, func(c string, f *tree.File) *model.RevisionFileEdge {
 			return &model.RevisionFileEdge{Cursor: c, Node: &model.RevisionFile{File: f, RevisionID: rev.ID}}
 		}),
 		PageInfo: pageInfo(p), TotalCount: p.Count,

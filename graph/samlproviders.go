@@ -52,7 +52,7 @@ func (r *Resolver) samlProviders(ctx context.Context, o *ent.Organization, first
 		return nil, err
 	}
 	return &model.SAMLProviderConnection{
-		Edges: edges(p.Items, func(p *ent.SAMLProvider) page.Cursor { return page.Cursor{Key: p.Label, ID: p.ID} },
+		Edges: edges(ctx, p.Items, func(p *ent.SAMLProvider) page.Cursor { return page.Cursor{Key: p.Label, ID: p.ID} },
 			func(c string, n *ent.SAMLProvider) *model.SAMLProviderEdge {
 				return &model.SAMLProviderEdge{Cursor: c, Node: n}
 			}),

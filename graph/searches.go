@@ -59,7 +59,7 @@ func (r *Resolver) SearchSpaceWithout(ctx context.Context, s *ent.Space, query s
 		}
 	}
 	conn := &model.SearchPageConnection{}
-	conn.Edges, conn.PageInfo, conn.TotalCount = rankedPage(rows, limit, total,
+	conn.Edges, conn.PageInfo, conn.TotalCount = rankedPage(ctx, rows, limit, total,
 		func(c string, n *model.SearchPage) *model.SearchPageEdge {
 			return &model.SearchPageEdge{Cursor: c, Node: n}
 		})
@@ -86,7 +86,7 @@ func (r *Resolver) searchOrganization(ctx context.Context, o *ent.Organization, 
 		return nil, err
 	}
 	conn := &model.SearchSpaceConnection{}
-	conn.Edges, conn.PageInfo, conn.TotalCount = rankedPage(rows, limit, total,
+	conn.Edges, conn.PageInfo, conn.TotalCount = rankedPage(ctx, rows, limit, total,
 		func(c string, n *model.SearchSpace) *model.SearchSpaceEdge {
 			return &model.SearchSpaceEdge{Cursor: c, Node: n}
 		})
@@ -172,9 +172,9 @@ func rankedCursor[T any](r ranked[T]) page.Cursor { return page.Cursor{Key: r.po
 
 // rankedPage cuts results read with one extra down to a page of a connection: its edges, where
 // it ends and the total count.
-func rankedPage[T, E any](rows []ranked[T], limit, total int, edge func(cursor string, node T) E) ([]E, *model.PageInfo, int) {
+func rankedPage[T, E any](ctx context.Context, rows []ranked[T], limit, total int, edge func(cursor string, node T) E) ([]E, *model.PageInfo, int) {
 	p := page.Trim(rows, limit, total, rankedCursor)
-	return edges(p.Items, rankedCursor, func(c string, r ranked[T]) E { return edge(c, r.node) }), pageInfo(p), p.Count
+	return edges(ctx, p.Items, rankedCursor, func(c string, r ranked[T]) E { return edge(c, r.node) }), pageInfo(p), p.Count
 }
 
 // readableSpacesHolding lists the live spaces of an organization that the viewer may read (the

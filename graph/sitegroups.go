@@ -30,7 +30,7 @@ func (r *Resolver) siteSectionGroups(ctx context.Context, s *ent.Site, first *in
 		return nil, err
 	}
 	return &model.SiteSectionGroupConnection{
-		Edges: edges(p.Items, groupCursor, func(c string, n *ent.SiteSectionGroup) *model.SiteSectionGroupEdge {
+		Edges: edges(ctx, p.Items, groupCursor, func(c string, n *ent.SiteSectionGroup) *model.SiteSectionGroupEdge {
 			return &model.SiteSectionGroupEdge{Cursor: c, Node: n}
 		}),
 		PageInfo: pageInfo(p), TotalCount: p.Count,

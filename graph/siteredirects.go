@@ -54,7 +54,7 @@ func (r *Resolver) siteRedirects(ctx context.Context, s *ent.Site, first *int, a
 		return page.Cursor{Key: loader.RedirectSortKey(red, f.Order), ID: red.ID}
 	}
 	return &model.SiteRedirectConnection{
-		Edges: edges(p.Items, cursorOf, func(c string, n *ent.SiteRedirect) *model.SiteRedirectEdge {
+		Edges: edges(ctx, p.Items, cursorOf, func(c string, n *ent.SiteRedirect) *model.SiteRedirectEdge {
 			return &model.SiteRedirectEdge{Cursor: c, Node: n}
 		}),
 		PageInfo: pageInfo(p), TotalCount: p.Count,

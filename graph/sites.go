@@ -64,7 +64,7 @@ func (r *Resolver) sites(ctx context.Context, o *ent.Organization, first *int, a
 		return nil, err
 	}
 	return &model.SiteConnection{
-		Edges: edges(p.Items, siteCursor, func(c string, n *ent.Site) *model.SiteEdge {
+		Edges: edges(ctx, p.Items, siteCursor, func(c string, n *ent.Site) *model.SiteEdge {
 			return &model.SiteEdge{Cursor: c, Node: n}
 		}),
 		PageInfo: pageInfo(p), TotalCount: p.Count,

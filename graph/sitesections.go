@@ -37,7 +37,7 @@ func (r *Resolver) siteSections(ctx context.Context, s *ent.Site, first *int, af
 		return nil, err
 	}
 	return &model.SiteSectionConnection{
-		Edges: edges(p.Items, sectionCursor, func(c string, n *ent.SiteSection) *model.SiteSectionEdge {
+		Edges: edges(ctx, p.Items, sectionCursor, func(c string, n *ent.SiteSection) *model.SiteSectionEdge {
 			return &model.SiteSectionEdge{Cursor: c, Node: n}
 		}),
 		PageInfo: pageInfo(p), TotalCount: p.Count,

@@ -58,7 +58,7 @@ func (r *Resolver) siteShareLinks(ctx context.Context, s *ent.Site, first *int, 
 		return nil, err
 	}
 	return &model.SiteShareLinkConnection{
-		Edges: edges(p.Items, shareLinkCursor, func(c string, n *ent.SiteShareLink) *model.SiteShareLinkEdge {
+		Edges: edges(ctx, p.Items, shareLinkCursor, func(c string, n *ent.SiteShareLink) *model.SiteShareLinkEdge {
 			return &model.SiteShareLinkEdge{Cursor: c, Node: n}
 		}),
 		PageInfo: pageInfo(p), TotalCount: p.Count,

@@ -66,7 +66,7 @@ func (r *Resolver) siteSpaces(ctx context.Context, s *ent.Site, first *int, afte
 		return nil, err
 	}
 	return &model.SiteSpaceConnection{
-		Edges: edges(p.Items, siteSpaceCursor, func(c string, n *ent.SiteSpace) *model.SiteSpaceEdge {
+		Edges: edges(ctx, p.Items, siteSpaceCursor, func(c string, n *ent.SiteSpace) *model.SiteSpaceEdge {
 			return &model.SiteSpaceEdge{Cursor: c, Node: n}
 		}),
 		PageInfo: pageInfo(p), TotalCount: p.Count,

@@ -130,7 +130,7 @@ func (r *Resolver) spaces(ctx context.Context, o *ent.Organization, first *int, 
 	if err != nil {
 		return nil, err
 	}
-	return spaceConnection(p), nil
+	return spaceConnection(ctx, p), nil
 }
 
 func spaceCursor(s *ent.Space) page.Cursor { return page.Cursor{Key: s.Position, ID: s.ID} }

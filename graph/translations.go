@@ -47,7 +47,7 @@ func (r *Resolver) translationSettingsList(ctx context.Context, o *ent.Organizat
 		return nil, err
 	}
 	return &model.TranslationSettingsConnection{
-		Edges: edges(p.Items, func(t *ent.TranslationSettings) page.Cursor { return page.Cursor{Key: t.Title, ID: t.ID} },
+		Edges: edges(ctx, p.Items, func(t *ent.TranslationSettings) page.Cursor { return page.Cursor{Key: t.Title, ID: t.ID} },
 			func(c string, n *ent.TranslationSettings) *model.TranslationSettingsEdge {
 				return &model.TranslationSettingsEdge{Cursor: c, Node: n}
 			}),

@@ -464,3 +464,45 @@ func TestNestedPagesHoldTheirParentsRows(t *testing.T) {
 		t.Errorf("organizations missing: %v", want)
 	}
 }
+
+// TestEdgeCursorsThroughFragments: an edge's cursor is written when a query selects it, also
+// through a named or an inline fragment (edges are built without cursors when none is asked,
+// decision 344), and it reads the next page.
+func TestEdgeCursorsThroughFragments(t *testing.T) {
+	e := testenv.New(t)
+	admin, org := e.Bootstrap("admin@example.com", "Cursors")
+	e.User("reader@example.com", org, testenv.Role(viewer.RoleRead))
+	const q = `query($after: String) { organizations(first: 1) { edges { ...OrgEdge } } }
+	fragment OrgEdge on OrganizationEdge { cursor node { members(first: 1, after: $after) {
+	  ... on MemberConnection { edges { cursor node { user { email } } } } } } }`
+	type members struct {
+		Edges []struct {
+			Cursor string
+			Node   struct{ User struct{ Email string } }
+		}
+	}
+	read := func(after any) members {
+		var data struct {
+			Organizations struct {
+				Edges []struct {
+					Cursor string
+					Node   struct{ Members members }
+				}
+			}
+		}
+		gqlOK(t, e.GraphQL(admin, q, map[string]any{"after": after}), &data)
+		if len(data.Organizations.Edges) != 1 || data.Organizations.Edges[0].Cursor == "" {
+			t.Fatalf("organization edge without its cursor: %+v", data)
+		}
+		m := data.Organizations.Edges[0].Node.Members
+		if len(m.Edges) != 1 || m.Edges[0].Cursor == "" {
+			t.Fatalf("member edge without its cursor: %+v", m)
+		}
+		return m
+	}
+	first := read(nil)
+	second := read(first.Edges[0].Cursor)
+	if first.Edges[0].Node.User.Email == second.Edges[0].Node.User.Email {
+		t.Errorf("the page after %s starts with it again", first.Edges[0].Node.User.Email)
+	}
+}
