@@ -417,17 +417,30 @@ func TestGraphQLErrorCodes(t *testing.T) {
 // organization's newest members, whatever else the viewer reads. Who may read a membership is an
 // OR (a member of the organization, or the member themself), which the page's condition on each
 // parent must not split: read as "a OR (b AND parent)", the second organization's members, who
-// joined last, filled the first organization's page too (decision 340).
+// joined last, filled the first organization's page too, on GraphQL and REST (decision 340).
 func TestNestedPagesHoldTheirParentsRows(t *testing.T) {
 	e := testenv.New(t)
 	admin, first := e.Bootstrap("admin@example.com", "First")
 	sys := accounts.System(context.Background())
 	second := e.Store.Client.Organization.Create().SetTitle("Second").SaveX(sys).ID
 	e.Store.Client.Member.Create().SetOrganizationID(second).SetUserID(admin.UserID).SetRole(viewer.RoleAdmin).ExecX(sys)
+	var firstMembers []string // user ids, newest first
 	for _, org := range []struct{ id, prefix string }{{first, "first"}, {second, "second"}} {
 		for i := range 3 {
-			e.User(fmt.Sprintf("%s%d@example.com", org.prefix, i), org.id, testenv.Role(viewer.RoleRead))
+			u := e.User(fmt.Sprintf("%s%d@example.com", org.prefix, i), org.id, testenv.Role(viewer.RoleRead))
+			if org.id == first {
+				firstMembers = append([]string{u.UserID}, firstMembers...)
+			}
 		}
+	}
+	var rest memList // REST reads its page through the same statement, with one parent
+	if r := e.Do(admin, "GET", "/v1/orgs/"+first+"/members?limit=2", nil); r.Status != http.StatusOK {
+		t.Fatalf("REST members: %d %s", r.Status, r.Body)
+	} else {
+		r.JSON(t, &rest)
+	}
+	if got := memIDs(rest.Items); !slices.Equal(got, firstMembers[:2]) {
+		t.Errorf("REST: First's first page of members: %v, want %v", got, firstMembers[:2])
 	}
 	const q = `{ organizations(first: 10) { edges { node { title
 	  members(first: 2) { edges { node { user { email } } } } } } } }`
