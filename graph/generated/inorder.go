@@ -16,9 +16,13 @@ func marshalSliceInOrder(ctx context.Context, length int, _ int64, _ bool,
 	marshalElement func(ctx context.Context, i int) graphql.Marshaler,
 ) graphql.Array {
 	ret := make(graphql.Array, length)
+	// The elements' field contexts and indexes in two allocations, not two per element.
+	indexes := make([]int, length)
+	fieldContexts := make([]graphql.FieldContext, length)
 	for i := range length {
-		index := i
-		elementCtx := graphql.WithFieldContext(ctx, &graphql.FieldContext{Index: &index})
+		indexes[i] = i
+		fieldContexts[i].Index = &indexes[i]
+		elementCtx := graphql.WithFieldContext(ctx, &fieldContexts[i])
 		if !marshalRecovering(elementCtx, ret, i, marshalElement) {
 			return nil
 		}
