@@ -16188,23 +16188,7 @@ func (ec *executionContext) fieldContext_ChangeRequest_number(_ context.Context,
 }
 
 func (ec *executionContext) _ChangeRequest_status(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ChangeRequest_status(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Status, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v changerequest.Status) graphql.Marshaler {
-			return ec.marshalNChangeRequestStatus2githubᚗcomᚋbinderyhqᚋbinderyᚋentᚋchangerequestᚐStatus(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNChangeRequestStatus2githubᚗcomᚋbinderyhqᚋbinderyᚋentᚋchangerequestᚐStatus(ctx, field.Selections, obj.Status)
 }
 func (ec *executionContext) fieldContext_ChangeRequest_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ChangeRequest", field, false, false, errors.New("field of type ChangeRequestStatus does not have child fields"))
@@ -17297,23 +17281,7 @@ func (ec *executionContext) fieldContext_Comment_id(_ context.Context, field gra
 }
 
 func (ec *executionContext) _Comment_status(ctx context.Context, field graphql.CollectedField, obj *ent.Comment) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Comment_status(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Status, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v comment.Status) graphql.Marshaler {
-			return ec.marshalNCommentStatus2githubᚗcomᚋbinderyhqᚋbinderyᚋentᚋcommentᚐStatus(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNCommentStatus2githubᚗcomᚋbinderyhqᚋbinderyᚋentᚋcommentᚐStatus(ctx, field.Selections, obj.Status)
 }
 func (ec *executionContext) fieldContext_Comment_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Comment", field, false, false, errors.New("field of type CommentStatus does not have child fields"))
@@ -19625,23 +19593,7 @@ func (ec *executionContext) fieldContext_InviteLinkEdge_node(_ context.Context, 
 }
 
 func (ec *executionContext) _Link_status(ctx context.Context, field graphql.CollectedField, obj *model.Link) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Link_status(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Status, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v links.Status) graphql.Marshaler {
-			return ec.marshalNLinkStatus2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋcontentᚋlinksᚐStatus(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNLinkStatus2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋcontentᚋlinksᚐStatus(ctx, field.Selections, obj.Status)
 }
 func (ec *executionContext) fieldContext_Link_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Link", field, false, false, errors.New("field of type LinkStatus does not have child fields"))
@@ -25046,46 +24998,14 @@ func (ec *executionContext) fieldContext_OpenAPISpec_sourceURL(_ context.Context
 }
 
 func (ec *executionContext) _OpenAPISpec_visibility(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OpenAPISpec_visibility(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Visibility, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v openapispec.Visibility) graphql.Marshaler {
-			return ec.marshalNOpenAPISpecVisibility2githubᚗcomᚋbinderyhqᚋbinderyᚋentᚋopenapispecᚐVisibility(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNOpenAPISpecVisibility2githubᚗcomᚋbinderyhqᚋbinderyᚋentᚋopenapispecᚐVisibility(ctx, field.Selections, obj.Visibility)
 }
 func (ec *executionContext) fieldContext_OpenAPISpec_visibility(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OpenAPISpec", field, false, false, errors.New("field of type OpenAPISpecVisibility does not have child fields"))
 }
 
 func (ec *executionContext) _OpenAPISpec_processingState(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OpenAPISpec_processingState(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ProcessingState, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v openapispec.ProcessingState) graphql.Marshaler {
-			return ec.marshalNOpenAPISpecProcessingState2githubᚗcomᚋbinderyhqᚋbinderyᚋentᚋopenapispecᚐProcessingState(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNOpenAPISpecProcessingState2githubᚗcomᚋbinderyhqᚋbinderyᚋentᚋopenapispecᚐProcessingState(ctx, field.Selections, obj.ProcessingState)
 }
 func (ec *executionContext) fieldContext_OpenAPISpec_processingState(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OpenAPISpec", field, false, false, errors.New("field of type OpenAPISpecProcessingState does not have child fields"))
@@ -29643,23 +29563,7 @@ func (ec *executionContext) fieldContext_Site_organizationId(_ context.Context, 
 }
 
 func (ec *executionContext) _Site_type(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Site_type(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Type, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v site.Type) graphql.Marshaler {
-			return ec.marshalNSiteType2githubᚗcomᚋbinderyhqᚋbinderyᚋentᚋsiteᚐType(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNSiteType2githubᚗcomᚋbinderyhqᚋbinderyᚋentᚋsiteᚐType(ctx, field.Selections, obj.Type)
 }
 func (ec *executionContext) fieldContext_Site_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Site", field, false, false, errors.New("field of type SiteType does not have child fields"))
@@ -29751,23 +29655,7 @@ func (ec *executionContext) fieldContext_Site_proxy(_ context.Context, field gra
 }
 
 func (ec *executionContext) _Site_visibility(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Site_visibility(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Visibility, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v site.Visibility) graphql.Marshaler {
-			return ec.marshalNSiteVisibility2githubᚗcomᚋbinderyhqᚋbinderyᚋentᚋsiteᚐVisibility(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNSiteVisibility2githubᚗcomᚋbinderyhqᚋbinderyᚋentᚋsiteᚐVisibility(ctx, field.Selections, obj.Visibility)
 }
 func (ec *executionContext) fieldContext_Site_visibility(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Site", field, false, false, errors.New("field of type SiteVisibility does not have child fields"))
@@ -32569,46 +32457,14 @@ func (ec *executionContext) fieldContext_Space_emoji(_ context.Context, field gr
 }
 
 func (ec *executionContext) _Space_visibility(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Space_visibility(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Visibility, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v space.Visibility) graphql.Marshaler {
-			return ec.marshalNSpaceVisibility2githubᚗcomᚋbinderyhqᚋbinderyᚋentᚋspaceᚐVisibility(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNSpaceVisibility2githubᚗcomᚋbinderyhqᚋbinderyᚋentᚋspaceᚐVisibility(ctx, field.Selections, obj.Visibility)
 }
 func (ec *executionContext) fieldContext_Space_visibility(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Space", field, false, false, errors.New("field of type SpaceVisibility does not have child fields"))
 }
 
 func (ec *executionContext) _Space_editMode(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Space_editMode(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.EditMode, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v space.EditMode) graphql.Marshaler {
-			return ec.marshalNSpaceEditMode2githubᚗcomᚋbinderyhqᚋbinderyᚋentᚋspaceᚐEditMode(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	return ec.marshalNSpaceEditMode2githubᚗcomᚋbinderyhqᚋbinderyᚋentᚋspaceᚐEditMode(ctx, field.Selections, obj.EditMode)
 }
 func (ec *executionContext) fieldContext_Space_editMode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Space", field, false, false, errors.New("field of type SpaceEditMode does not have child fields"))

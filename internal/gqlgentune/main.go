@@ -1,6 +1,6 @@
-// Command gqlgentune rewrites four patterns of gqlgen's generated executor that cost every
-// request time without serving Bindery (decisions 197, 271 and 339). It runs from generate.go right
-// after gqlgen, so `go generate ./...` still reproduces the committed file exactly.
+// Command gqlgentune rewrites five patterns of gqlgen's generated executor that cost every
+// request time without serving Bindery (decisions 197, 271, 339 and 347). It runs from generate.go
+// right after gqlgen, so `go generate ./...` still reproduces the committed file exactly.
 //
 //   - Lists are marshalled element by element on the request's goroutine (marshalSliceInOrder in
 //     graph/generated/inorder.go) instead of one goroutine per element: Bindery's resolvers batch
@@ -16,6 +16,10 @@
 //     be null or panic, and whose marshaller never reads the context. It was ~20% of a nested
 //     query's CPU. What it skips is the field middleware chain, so Bindery's GraphQL handler
 //     takes no field interceptor (graph.Use refuses one).
+//   - Likewise a field that reads a plain struct field shown as one of Bindery's enums whose
+//     graph/model marshaller writes it through marshalEnum (a change request's status, a space's
+//     visibility…): that marshaller never answers null, so the generated marshaller never reads
+//     the context either (enumFields; decision 347).
 //   - The map of every input type's unmarshaller, which gqlgen builds by reflection for every
 //     operation (~60 input types) and puts in the operation's context for
 //     graphql.UnmarshalInputFromContext, is not built: nothing in Bindery calls that function
@@ -29,6 +33,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 )
@@ -71,20 +76,26 @@ var rewrites = []rewrite{
 }
 
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: gqlgentune FILE")
+	if len(os.Args) != 3 {
+		fmt.Fprintln(os.Stderr, "usage: gqlgentune GENERATED_FILE MODEL_DIR")
 		os.Exit(2)
 	}
-	if err := tune(os.Args[1]); err != nil {
+	enums, err := enumMarshallers(os.Args[2])
+	if err == nil {
+		err = tune(os.Args[1], enums)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "gqlgentune:", err)
 		os.Exit(1)
 	}
 }
 
-// plainField is the whole function gqlgen writes for a field read from a struct field of type
-// string, int or bool with one of the built-in marshallers, none of which reads its context or
-// returns null for such a value.
-var plainField = regexp.MustCompile(`(?m)^(func \(ec \*executionContext\) _\w+\(ctx context\.Context, field graphql\.CollectedField, obj \*[\w.]+\) \(ret graphql\.Marshaler\) \{)
+// resolvedField matches the whole function gqlgen writes for a field that graphql.ResolveField
+// resolves from a struct field of obj (not a method nor a resolver), whose value has the Go type
+// goType and is marshalled by a function matching marshaller. Its groups: the function's first
+// line, the struct field read, the marshaller's name, and marshaller's own groups.
+func resolvedField(goType, marshaller string) *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^(func \(ec \*executionContext\) _\w+\(ctx context\.Context, field graphql\.CollectedField, obj \*[\w.]+\) \(ret graphql\.Marshaler\) \{)
 	return graphql\.ResolveField\(
 		ctx,
 		ec\.OperationContext,
@@ -96,16 +107,79 @@ var plainField = regexp.MustCompile(`(?m)^(func \(ec \*executionContext\) _\w+\(
 			return (obj\.\w+), nil
 		\},
 		nil,
-		func\(ctx context\.Context, selections ast\.SelectionSet, v (?:string|int|bool)\) graphql\.Marshaler \{
-			return ec\.(marshalN(?:String2string|ID2string|Int2int|Boolean2bool))\(ctx, selections, v\)
+		func\(ctx context\.Context, selections ast\.SelectionSet, v ` + goType + `\) graphql\.Marshaler \{
+			return ec\.(` + marshaller + `)\(ctx, selections, v\)
 		\},
 		true,
 		true,
 	\)
 \}$`)
+}
+
+// plainField is a field read from a struct field of type string, int or bool with one of the
+// built-in marshallers, none of which reads its context or returns null for such a value.
+var plainField = resolvedField(`(?:string|int|bool)`, `marshalN(?:String2string|ID2string|Int2int|Boolean2bool)`)
 
 // plainFieldDirect is what plainField becomes: the struct field marshalled at once.
 const plainFieldDirect = "$1\n\treturn ec.$3(ctx, field.Selections, $2)\n}"
+
+// enumField is a field read from a struct field of a GraphQL enum bound to a Go type, marshalled
+// by a non-null marshaller named after the enum (its name is the fourth group).
+var enumField = resolvedField(`[\w.]+`, `marshalN(\w+?)2[^(\s]+`)
+
+// minEnumFields is fewer enum fields marshalled through marshalEnum than the schema has.
+const minEnumFields = 5
+
+// enumMarshaller matches a graph/model marshaller that writes its enum through marshalEnum.
+var enumMarshaller = regexp.MustCompile(`func Marshal(\w+)\(\w+ [\w.]+\) graphql\.Marshaler \{\s*return marshalEnum\(`)
+
+// enumMarshallers returns the names of the enums whose marshaller in the Go files of dir
+// (graph/model) writes them through marshalEnum, which never answers null.
+func enumMarshallers(dir string) (map[string]bool, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return nil, err
+	}
+	enums := map[string]bool{}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range enumMarshaller.FindAllStringSubmatch(string(src), -1) {
+			enums[m[1]] = true
+		}
+	}
+	return enums, nil
+}
+
+// directEnumFields rewrites the enum fields of text whose enum is one of enums and whose
+// generated marshaller calls that enum's model marshaller, and returns how many it rewrote.
+func directEnumFields(text string, enums map[string]bool) (string, int) {
+	n := 0
+	out := enumField.ReplaceAllStringFunc(text, func(fn string) string {
+		m := enumField.FindStringSubmatch(fn)
+		header, read, marshaller, enum := m[1], m[2], m[3], m[4]
+		if !enums[enum] || !marshalsThrough(text, marshaller, "model.Marshal"+enum) {
+			return fn
+		}
+		n++
+		return header + "\n\treturn ec." + marshaller + "(ctx, field.Selections, " + read + ")\n}"
+	})
+	return out, n
+}
+
+// marshalsThrough reports whether the generated marshaller named marshaller answers what model
+// answers for its value, as gqlgen writes a non-null enum's.
+func marshalsThrough(text, marshaller, model string) bool {
+	start := strings.Index(text, "func (ec *executionContext) "+marshaller+"(ctx context.Context, sel ast.SelectionSet, v ")
+	if start < 0 {
+		return false
+	}
+	fn, _, _ := strings.Cut(text[start:], "\n}\n")
+	return strings.Contains(fn, ") graphql.Marshaler {\n\t_ = sel\n\tres := "+model+"(v)\n\tif res == graphql.Null {") &&
+		strings.HasSuffix(fn, "\n\treturn res")
+}
 
 // unmarshalerMap is the statement building the map of input unmarshallers, and
 // unmarshalerMapInContext each line putting it in an operation's context.
@@ -118,7 +192,7 @@ var (
 // the text plainField expects.
 const minPlainFields = 100
 
-func tune(path string) error {
+func tune(path string, enums map[string]bool) error {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return err
@@ -134,6 +208,10 @@ func tune(path string) error {
 		return fmt.Errorf("plain fields: found %d, expected at least %d; gqlgen no longer writes the text plainField expects; update internal/gqlgentune", n, minPlainFields)
 	}
 	text = plainField.ReplaceAllString(text, plainFieldDirect)
+	text, n := directEnumFields(text, enums)
+	if n < minEnumFields {
+		return fmt.Errorf("enum fields: rewrote %d, expected at least %d; gqlgen no longer writes the text enumField expects; update internal/gqlgentune", n, minEnumFields)
+	}
 	if !unmarshalerMap.MatchString(text) || !unmarshalerMapInContext.MatchString(text) {
 		return fmt.Errorf("input unmarshaller map: gqlgen no longer writes the text unmarshalerMap expects; update internal/gqlgentune")
 	}

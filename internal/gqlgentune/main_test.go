@@ -43,7 +43,8 @@ func TestPlainFields(t *testing.T) {
 				"\treturn ec.marshalNInt2int(ctx, field.Selections, obj.Number)\n}"},
 		// A marshaller that may answer null for its value reads the field context: kept.
 		{"KeptTime", generatedField("User", "createdAt", "obj.CreatedAt", "time.Time", "marshalNDateTime2timeᚐTime"), ""},
-		// An enum's marshaller is the model's, which may answer null: kept.
+		// An enum's marshaller is the model's, which may answer null: kept here (directEnumFields
+		// takes those written through marshalEnum).
 		{"KeptEnum", generatedField("ChangeRequest", "status", "obj.Status", "string", "marshalNChangeRequestStatus2string"), ""},
 		// A method or a resolver can fail or panic: kept.
 		{"KeptMethod", generatedField("User", "email", "obj.Email()", "string", "marshalNString2string"), ""},
@@ -62,18 +63,81 @@ func TestPlainFields(t *testing.T) {
 	}
 }
 
+// enumMarshallerText is a non-null enum's marshaller as gqlgen v0.17.95 writes it.
+func enumMarshallerText(enum, goType string) string {
+	return `func (ec *executionContext) marshalN` + enum + `2githubᚗcomᚋx(ctx context.Context, sel ast.SelectionSet, v ` + goType + `) graphql.Marshaler {
+	_ = sel
+	res := model.Marshal` + enum + `(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+`
+}
+
+func TestEnumFields(t *testing.T) {
+	field := generatedField("ChangeRequest", "status", "obj.Status", "changerequest.Status", "marshalNChangeRequestStatus2githubᚗcomᚋx")
+	direct := "func (ec *executionContext) _ChangeRequest_status(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {\n" +
+		"\treturn ec.marshalNChangeRequestStatus2githubᚗcomᚋx(ctx, field.Selections, obj.Status)\n}"
+	marshaller := enumMarshallerText("ChangeRequestStatus", "changerequest.Status")
+	for _, c := range []struct {
+		name, text string
+		enums      map[string]bool
+		rewritten  bool
+	}{
+		{"OK", field + "\n" + marshaller, map[string]bool{"ChangeRequestStatus": true}, true},
+		// A model marshaller that does not go through marshalEnum may answer null: kept.
+		{"KeptOtherMarshaller", field + "\n" + marshaller, map[string]bool{"SpaceVisibility": true}, false},
+		// A generated marshaller of another shape: kept.
+		{"KeptOtherShape", field + "\n" + strings.Replace(marshaller, "\treturn res", "\treturn graphql.Null", 1),
+			map[string]bool{"ChangeRequestStatus": true}, false},
+		{"KeptNoMarshaller", field, map[string]bool{"ChangeRequestStatus": true}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, n := directEnumFields(c.text, c.enums)
+			want := c.text
+			if c.rewritten {
+				want = strings.Replace(c.text, field, direct, 1)
+			}
+			if got != want || (n == 1) != c.rewritten {
+				t.Errorf("rewrote %d:\n%s\nwant:\n%s", n, got, want)
+			}
+		})
+	}
+}
+
+// TestEnumMarshallersOfTheModel: the enums found in graph/model include the ones the nested
+// queries write most, and no marshaller of another kind.
+func TestEnumMarshallersOfTheModel(t *testing.T) {
+	enums, err := enumMarshallers("../../graph/model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []string{"ChangeRequestStatus", "SpaceVisibility", "SiteType"} {
+		if !enums[e] {
+			t.Errorf("%s is not among the enums written through marshalEnum: %v", e, enums)
+		}
+	}
+	if enums["DateTime"] || enums["Role"] {
+		t.Errorf("a marshaller of another kind is taken for an enum's: %v", enums)
+	}
+}
+
 // TestTuneFailsOnUnknownText: a gqlgen whose output no longer has the texts the rewrites expect
 // fails generation instead of leaving the executor untuned.
 func TestTuneFailsOnUnknownText(t *testing.T) {
 	path := t.TempDir() + "/generated.go"
-	if err := tune(write(t, path, "package generated\n")); err == nil || !strings.Contains(err.Error(), rewrites[0].name) {
+	if err := tune(write(t, path, "package generated\n"), nil); err == nil || !strings.Contains(err.Error(), rewrites[0].name) {
 		t.Fatalf("tune of a file without %q: err = %v", rewrites[0].name, err)
 	}
 	var all strings.Builder
 	for _, r := range rewrites {
 		all.WriteString(r.old)
 	}
-	if err := tune(write(t, path, all.String())); err == nil || !strings.Contains(err.Error(), "plain fields: found 0") {
+	if err := tune(write(t, path, all.String()), nil); err == nil || !strings.Contains(err.Error(), "plain fields: found 0") {
 		t.Fatalf("tune of a file without plain fields: err = %v", err)
 	}
 }
