@@ -19,7 +19,7 @@
 //   - Likewise a field that reads a plain struct field shown as one of Bindery's enums whose
 //     graph/model marshaller writes it through marshalEnum (a change request's status, a space's
 //     visibility…): that marshaller never answers null, so the generated marshaller never reads
-//     the context either (enumFields; decision 347).
+//     the context either (enumField, directEnumFields; decision 347).
 //   - The map of every input type's unmarshaller, which gqlgen builds by reflection for every
 //     operation (~60 input types) and puts in the operation's context for
 //     graphql.UnmarshalInputFromContext, is not built: nothing in Bindery calls that function
