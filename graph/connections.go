@@ -25,15 +25,21 @@ func listArgs(ctx context.Context, first *int, after *string) (page.Args, error)
 // (through fragments, @skip and @include too). Outside a GraphQL operation — a REST handler
 // calling a resolver — every field is wanted.
 func selects(ctx context.Context, name string) bool {
+	fields, ok := selectedFields(ctx)
+	return !ok || slices.ContainsFunc(fields, named(name))
+}
+
+// selectedFields returns the fields the GraphQL field being resolved selects of its result, as
+// gqlgen collects them; ok is false outside a GraphQL operation.
+func selectedFields(ctx context.Context) (fields []graphql.CollectedField, ok bool) {
 	if !graphql.HasOperationContext(ctx) || graphql.GetFieldContext(ctx) == nil {
-		return true
+		return nil, false
 	}
-	for _, f := range graphql.CollectFieldsCtx(ctx, nil) {
-		if f.Name == name {
-			return true
-		}
-	}
-	return false
+	return graphql.CollectFieldsCtx(ctx, nil), true
+}
+
+func named(name string) func(graphql.CollectedField) bool {
+	return func(f graphql.CollectedField) bool { return f.Name == name }
 }
 
 // flat reads one page of a list that is not nested under parents (page.Flat) and records its
@@ -76,19 +82,15 @@ func edges[T, E any](ctx context.Context, items []T, cursorOf func(T) page.Curso
 // a field of another type (whose connection lies deeper), it answers yes. Encoding a cursor for
 // each of the nested query's 550 edges, which it does not select, was 2.4% of its CPU (decision 344).
 func edgeCursorsAsked(ctx context.Context) bool {
-	fc := graphql.GetFieldContext(ctx)
-	if !graphql.HasOperationContext(ctx) || fc == nil || fc.Field.Definition == nil ||
+	fields, ok := selectedFields(ctx)
+	if fc := graphql.GetFieldContext(ctx); !ok || fc.Field.Definition == nil ||
 		!strings.HasSuffix(fc.Field.Definition.Type.Name(), "Connection") {
 		return true
 	}
 	op := graphql.GetOperationContext(ctx)
-	for _, f := range graphql.CollectFieldsCtx(ctx, nil) {
-		if f.Name == "edges" && slices.ContainsFunc(graphql.CollectFields(op, f.Selections, nil),
-			func(c graphql.CollectedField) bool { return c.Name == "cursor" }) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(fields, func(f graphql.CollectedField) bool {
+		return f.Name == "edges" && slices.ContainsFunc(graphql.CollectFields(op, f.Selections, nil), named("cursor"))
+	})
 }
 
 func memberConnection(ctx context.Context, p loader.Page[*ent.Member], cursorOf func(*ent.Member) page.Cursor) *model.MemberConnection {
