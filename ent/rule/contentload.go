@@ -169,33 +169,45 @@ type objectNode struct {
 	node    ContentNode
 }
 
-// rolesOf computes the viewer's role on each object.
+// rolesOf computes the viewer's role on each object. An admin of the object's organization holds
+// every role there (ContentRole's first rule), which needs none of the request's facts.
 func rolesOf(ctx context.Context, objects []objectNode) (map[string]viewer.Role, error) {
 	client, v, err := clientOf(ctx)
 	if err != nil {
 		return nil, err
 	}
+	roles := make(map[string]viewer.Role, len(objects))
+	var others []objectNode
+	for _, o := range objects {
+		if role, member := v.Membership(o.org); member && role == viewer.RoleAdmin {
+			roles[o.id] = viewer.RoleAdmin
+		} else {
+			others = append(others, o)
+		}
+	}
+	if len(others) == 0 {
+		return roles, nil
+	}
 	f := factsOf(v)
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if err := f.learn(ctx, client, v, objects); err != nil {
+	if err := f.learn(ctx, client, v, others); err != nil {
 		return nil, err
 	}
-	roles := make(map[string]viewer.Role, len(objects))
-	for _, o := range objects {
+	for _, o := range others {
 		roles[o.id] = ContentRole(f.content(v, o), o.id)
 	}
 	return roles, nil
 }
 
-// learn loads what the roles on objects need and the request has not seen yet, only in the
-// organizations where the viewer is a member without being admin (the only ones where it counts):
-// the collections above the objects and the viewer's grants in the objects' organizations.
+// learn loads what the roles on objects (none in an organization the viewer administers) need
+// and the request has not seen yet, only in the organizations where the viewer is a member (the
+// only ones where it counts): the collections above the objects and the viewer's grants in the
+// objects' organizations.
 func (f *facts) learn(ctx context.Context, client *ent.Client, v *viewer.Viewer, objects []objectNode) error {
 	var parents, orgs []string
 	for _, o := range objects {
-		role, member := v.Membership(o.org)
-		if !member || role == viewer.RoleAdmin {
+		if _, member := v.Membership(o.org); !member {
 			continue
 		}
 		if p := o.node.Parent; p != "" && f.collections[p] == nil {
