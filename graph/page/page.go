@@ -216,9 +216,6 @@ func (o Order) LimitPerParent(limit int, parentCols ...string) func(*sql.Selecto
 // included) narrowed to it, in the order, cut at limit. The rows come back grouped by parent, each
 // group in the order. The query must not name the parents itself: a list of them inside the
 // subquery is built again for each parent (decision 330).
-//
-// The query's predicates name their columns through the selector when the statement is built,
-// so the rewritten selector still reads the table under its own name.
 func (o Order) TopPerParent(limit int, parentCol string, parents []string) func(*sql.Selector) {
 	return func(s *sql.Selector) {
 		ofParent := sql.ExprP(fmt.Sprintf(`%s = "p"."column1"`, s.C(parentCol)))
@@ -226,10 +223,10 @@ func (o Order) TopPerParent(limit int, parentCol string, parents []string) func(
 			OrderExpr(sql.Expr(fmt.Sprintf("%s %s, %s %s", s.C(o.Column), o.direction(), s.C("id"), o.direction()))).
 			Limit(limit)
 		if s.Dialect() == dialect.Postgres {
-			*s = *o.lateralRows(s, top, parentCol, parents)
+			*s = *o.topRows(s, lateralJoin(top, parents), parentCol)
 			return
 		}
-		*s = *o.correlatedIDs(s, top.Select(s.C("id")), parentCol, parents)
+		*s = *o.topRows(s, idJoin(s.TableName(), top.Select(s.C("id")), parents), parentCol)
 	}
 }
 
@@ -244,40 +241,44 @@ func andWrapped(where, p *sql.Predicate) *sql.Predicate {
 	return sql.And(sql.P(func(b *sql.Builder) { b.Wrap(func(b *sql.Builder) { b.Join(where) }) }), p)
 }
 
-// lateralRows is TopPerParent on PostgreSQL: each parent's rows, whole, from a LATERAL subquery
-// (each one an index walk, then the rows' heap reads). Reading only their ids there and the rows
-// by id afterwards took twice as long, a semi-join and a second lookup of every row (decision 341).
-// The rows are read under the table's name (as LimitPerParent's are), so the query's predicates,
-// which name their columns through s, still name them within the subquery that reads the table.
-func (o Order) lateralRows(s, top *sql.Selector, parentCol string, parents []string) *sql.Selector {
-	d := sql.Dialect(dialect.Postgres)
-	lateral := sql.P(func(b *sql.Builder) {
+// lateralJoin is the parents joined to their rows on PostgreSQL: each parent's rows, whole, from a
+// LATERAL subquery (each one an index walk, then the rows' heap reads). Reading only their ids
+// there and the rows by id afterwards took twice as long, a semi-join and a second lookup of every
+// row (decision 341).
+func lateralJoin(top *sql.Selector, parents []string) sql.Querier {
+	return sql.P(func(b *sql.Builder) {
 		parentValues(b, parents)
 		b.WriteString(" CROSS JOIN LATERAL ").Wrap(func(b *sql.Builder) { b.Join(top) }).WriteString(` AS "top"`)
 	})
+}
+
+// idJoin is the parents joined to their rows on SQLite, which has no LATERAL: the rows of table
+// whose id is among each parent's first ids (a correlated `id IN (…)` subquery run once per
+// parent), read whole by the join. Reading them by id again outside the join, through a list of
+// every parent's ids, cost a fifth more (decision 349).
+func idJoin(table string, topIDs *sql.Selector, parents []string) sql.Querier {
+	return sql.P(func(b *sql.Builder) {
+		parentValues(b, parents)
+		b.WriteString(" JOIN ").Ident(table).WriteString(` AS "top" ON "top"."id" IN `).
+			Wrap(func(b *sql.Builder) { b.Join(topIDs) })
+	})
+}
+
+// topRows selects the rows of join (the parents joined to their rows, named "top") grouped by
+// parent. They are read under the table's name, as LimitPerParent's are: the query's predicates
+// name their columns through s when the statement is written, so they still name them within the
+// subquery that reads the table.
+func (o Order) topRows(s *sql.Selector, join sql.Querier, parentCol string) *sql.Selector {
+	d := sql.Dialect(s.Dialect())
 	columns := s.UnqualifiedColumns()
 	topColumns := make([]string, len(columns))
 	for i, c := range columns {
 		topColumns[i] = d.Table("top").C(c)
 	}
-	with := d.With("top_rows").As(d.Select(topColumns...).FromExpr(lateral))
+	with := sql.With("top_rows", columns...).As(d.Select(topColumns...).FromExpr(join))
+	with.SetDialect(s.Dialect())
 	t := d.Table("top_rows").As(s.TableName())
 	return d.Select(columns...).From(t).OrderExpr(sql.Expr(o.groupedOrder(t, parentCol))).Prefix(with)
-}
-
-// correlatedIDs is TopPerParent on SQLite, which has no LATERAL: the rows whose id is among each
-// parent's first ids, a correlated `id IN (…)` subquery run once per parent.
-func (o Order) correlatedIDs(s, topIDs *sql.Selector, parentCol string, parents []string) *sql.Selector {
-	d := sql.Dialect(s.Dialect())
-	table := s.TableName()
-	t := d.Table(table)
-	firstRows := sql.P(func(b *sql.Builder) {
-		b.WriteString(t.C("id")).WriteString(` IN (SELECT "top"."id" FROM `)
-		parentValues(b, parents)
-		b.WriteString(" JOIN ").Ident(table).WriteString(` AS "top" ON "top"."id" IN `).
-			Wrap(func(b *sql.Builder) { b.Join(topIDs) }).WriteString(")")
-	})
-	return d.Select(s.UnqualifiedColumns()...).From(t).Where(firstRows).OrderExpr(sql.Expr(o.groupedOrder(t, parentCol)))
 }
 
 // parentValues writes the parents as the one-column VALUES list "p".
