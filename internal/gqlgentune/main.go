@@ -1,6 +1,7 @@
-// Command gqlgentune rewrites five patterns of gqlgen's generated executor that cost every
-// request time without serving Bindery (decisions 197, 271, 339 and 347). It runs from generate.go
-// right after gqlgen, so `go generate ./...` still reproduces the committed file exactly.
+// Command gqlgentune rewrites six patterns of gqlgen's generated executor that cost every
+// request time without serving Bindery (decisions 197, 271, 339, 347 and 350). It runs from
+// generate.go right after gqlgen, so `go generate ./...` still reproduces the committed file
+// exactly.
 //
 //   - Lists are marshalled element by element on the request's goroutine (marshalSliceInOrder in
 //     graph/generated/inorder.go) instead of one goroutine per element: Bindery's resolvers batch
@@ -20,6 +21,9 @@
 //     graph/model marshaller writes it through marshalEnum (a change request's status, a space's
 //     visibility…): that marshaller never answers null, so the generated marshaller never reads
 //     the context either (enumField, directEnumFields; decision 347).
+//   - An object's field set and map of @defer labels are made at its first deferred field, not
+//     for every object (decision 350): two allocations per object of every answer. The closures
+//     of deferred fields capture a copy of the set, so the variable itself stays off the heap.
 //   - The map of every input type's unmarshaller, which gqlgen builds by reflection for every
 //     operation (~60 input types) and puts in the operation's context for
 //     graphql.UnmarshalInputFromContext, is not built: nothing in Bindery calls that function
@@ -44,6 +48,32 @@ type rewrite struct {
 }
 
 var rewrites = []rewrite{
+	{
+		name: "deferred field set made at the first deferred field",
+		old: `
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+`,
+		new: `
+	var deferredFieldSet *graphql.FieldSet
+	var deferLabelToView map[string]*graphql.FieldSetView
+`,
+	},
+	{
+		name: "deferred field set made at the first deferred field (its fields)",
+		old: `
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+`,
+		new: `
+			if field.IsDeferred() {
+				if deferredFieldSet == nil {
+					deferredFieldSet, deferLabelToView = graphql.NewFieldSet(nil), map[string]*graphql.FieldSetView{}
+				}
+				deferredFieldSet := deferredFieldSet // the closure below captures this copy, not the variable
+				deferredFieldSet.AddField(field)
+`,
+	},
 	{
 		name: "lists marshalled in order",
 		old:  "graphql.MarshalSliceConcurrently(",
@@ -203,6 +233,9 @@ func tune(path string, enums map[string]bool) error {
 			return fmt.Errorf("%s: gqlgen no longer writes the text this rewrite expects (%q); update internal/gqlgentune", r.name, firstLine(r.old))
 		}
 		text = strings.ReplaceAll(text, r.old, r.new)
+	}
+	if made, used := strings.Count(text, "deferredFieldSet := deferredFieldSet"), strings.Count(text, "deferredFieldSet.AddField("); made != used {
+		return fmt.Errorf("deferred field sets: %d deferred fields add to a set, %d make it first; update internal/gqlgentune", used, made)
 	}
 	if n := len(plainField.FindAllStringIndex(text, -1)); n < minPlainFields {
 		return fmt.Errorf("plain fields: found %d, expected at least %d; gqlgen no longer writes the text plainField expects; update internal/gqlgentune", n, minPlainFields)

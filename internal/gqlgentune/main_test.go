@@ -142,6 +142,20 @@ func TestTuneFailsOnUnknownText(t *testing.T) {
 	}
 }
 
+// TestTuneFailsOnADeferredFieldItCannotMakeTheSetFor: a deferred field written otherwise than the
+// rewrite expects would add to a set never made (a nil pointer at its first @defer).
+func TestTuneFailsOnADeferredFieldItCannotMakeTheSetFor(t *testing.T) {
+	var all strings.Builder
+	for _, r := range rewrites {
+		all.WriteString(r.old)
+	}
+	all.WriteString("\n\t\tif field.IsDeferred() {\n\t\t\tdeferredFieldSet.AddField(field)\n")
+	err := tune(write(t, t.TempDir()+"/generated.go", all.String()), nil)
+	if err == nil || !strings.Contains(err.Error(), "deferred field sets: 2 deferred fields add to a set, 1 make it first") {
+		t.Fatalf("tune of a deferred field written otherwise: err = %v", err)
+	}
+}
+
 func write(t *testing.T, path, text string) string {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
