@@ -37831,7 +37831,7 @@ func (ec *executionContext) _APIToken(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var aPITokenConnectionImplementors = []string{"APITokenConnection"}
@@ -37880,7 +37880,7 @@ func (ec *executionContext) _APITokenConnection(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var aPITokenEdgeImplementors = []string{"APITokenEdge"}
@@ -37924,7 +37924,7 @@ func (ec *executionContext) _APITokenEdge(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var apiInfoImplementors = []string{"ApiInfo"}
@@ -37968,7 +37968,7 @@ func (ec *executionContext) _ApiInfo(ctx context.Context, sel ast.SelectionSet, 
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var changeRequestImplementors = []string{"ChangeRequest"}
@@ -38509,7 +38509,7 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var changeRequestConnectionImplementors = []string{"ChangeRequestConnection"}
@@ -38558,7 +38558,7 @@ func (ec *executionContext) _ChangeRequestConnection(ctx context.Context, sel as
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var changeRequestEdgeImplementors = []string{"ChangeRequestEdge"}
@@ -38602,7 +38602,7 @@ func (ec *executionContext) _ChangeRequestEdge(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var collectionImplementors = []string{"Collection"}
@@ -38997,7 +38997,7 @@ func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var collectionConnectionImplementors = []string{"CollectionConnection"}
@@ -39046,7 +39046,7 @@ func (ec *executionContext) _CollectionConnection(ctx context.Context, sel ast.S
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var collectionEdgeImplementors = []string{"CollectionEdge"}
@@ -39090,7 +39090,7 @@ func (ec *executionContext) _CollectionEdge(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var collectionPermissionsImplementors = []string{"CollectionPermissions"}
@@ -39144,7 +39144,7 @@ func (ec *executionContext) _CollectionPermissions(ctx context.Context, sel ast.
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var commentImplementors = []string{"Comment"}
@@ -39549,7 +39549,7 @@ func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, 
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var commentConnectionImplementors = []string{"CommentConnection"}
@@ -39598,7 +39598,7 @@ func (ec *executionContext) _CommentConnection(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var commentEdgeImplementors = []string{"CommentEdge"}
@@ -39642,7 +39642,7 @@ func (ec *executionContext) _CommentEdge(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var commentPermissionsImplementors = []string{"CommentPermissions"}
@@ -39696,7 +39696,7 @@ func (ec *executionContext) _CommentPermissions(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var commentReplierImplementors = []string{"CommentReplier"}
@@ -39782,7 +39782,7 @@ func (ec *executionContext) _CommentReplier(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var commentReplyImplementors = []string{"CommentReply"}
@@ -39962,7 +39962,7 @@ func (ec *executionContext) _CommentReply(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var commentReplyConnectionImplementors = []string{"CommentReplyConnection"}
@@ -40011,7 +40011,7 @@ func (ec *executionContext) _CommentReplyConnection(ctx context.Context, sel ast
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var commentReplyEdgeImplementors = []string{"CommentReplyEdge"}
@@ -40055,7 +40055,7 @@ func (ec *executionContext) _CommentReplyEdge(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var commentTargetImplementors = []string{"CommentTarget"}
@@ -40151,7 +40151,7 @@ func (ec *executionContext) _CommentTarget(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var commentTargetPageImplementors = []string{"CommentTargetPage"}
@@ -40220,7 +40220,7 @@ func (ec *executionContext) _CommentTargetPage(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var contentAccessImplementors = []string{"ContentAccess"}
@@ -40264,7 +40264,7 @@ func (ec *executionContext) _ContentAccess(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var contentAccessConnectionImplementors = []string{"ContentAccessConnection"}
@@ -40313,7 +40313,7 @@ func (ec *executionContext) _ContentAccessConnection(ctx context.Context, sel as
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var contentAccessEdgeImplementors = []string{"ContentAccessEdge"}
@@ -40357,7 +40357,7 @@ func (ec *executionContext) _ContentAccessEdge(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var contentImportImplementors = []string{"ContentImport"}
@@ -40406,7 +40406,7 @@ func (ec *executionContext) _ContentImport(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var contentPageImplementors = []string{"ContentPage"}
@@ -40547,7 +40547,7 @@ func (ec *executionContext) _ContentPage(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var contentPageChangeImplementors = []string{"ContentPageChange"}
@@ -40596,7 +40596,7 @@ func (ec *executionContext) _ContentPageChange(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var contentUpdateImplementors = []string{"ContentUpdate"}
@@ -40650,7 +40650,7 @@ func (ec *executionContext) _ContentUpdate(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var createdAPITokenImplementors = []string{"CreatedAPIToken"}
@@ -40694,7 +40694,7 @@ func (ec *executionContext) _CreatedAPIToken(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var createdSiteShareLinkImplementors = []string{"CreatedSiteShareLink"}
@@ -40743,7 +40743,7 @@ func (ec *executionContext) _CreatedSiteShareLink(ctx context.Context, sel ast.S
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var customFieldImplementors = []string{"CustomField"}
@@ -40864,7 +40864,7 @@ func (ec *executionContext) _CustomField(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var customFieldConnectionImplementors = []string{"CustomFieldConnection"}
@@ -40913,7 +40913,7 @@ func (ec *executionContext) _CustomFieldConnection(ctx context.Context, sel ast.
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var customFieldEdgeImplementors = []string{"CustomFieldEdge"}
@@ -40957,7 +40957,7 @@ func (ec *executionContext) _CustomFieldEdge(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var customFieldPermissionsImplementors = []string{"CustomFieldPermissions"}
@@ -41001,7 +41001,7 @@ func (ec *executionContext) _CustomFieldPermissions(ctx context.Context, sel ast
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var customFieldValueImplementors = []string{"CustomFieldValue"}
@@ -41045,7 +41045,7 @@ func (ec *executionContext) _CustomFieldValue(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var emojiReactionImplementors = []string{"EmojiReaction"}
@@ -41094,7 +41094,7 @@ func (ec *executionContext) _EmojiReaction(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var insertedFileImplementors = []string{"InsertedFile"}
@@ -41148,7 +41148,7 @@ func (ec *executionContext) _InsertedFile(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var inviteLinkImplementors = []string{"InviteLink"}
@@ -41234,7 +41234,7 @@ func (ec *executionContext) _InviteLink(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var inviteLinkConnectionImplementors = []string{"InviteLinkConnection"}
@@ -41283,7 +41283,7 @@ func (ec *executionContext) _InviteLinkConnection(ctx context.Context, sel ast.S
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var inviteLinkEdgeImplementors = []string{"InviteLinkEdge"}
@@ -41327,7 +41327,7 @@ func (ec *executionContext) _InviteLinkEdge(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var linkImplementors = []string{"Link"}
@@ -41413,7 +41413,7 @@ func (ec *executionContext) _Link(ctx context.Context, sel ast.SelectionSet, obj
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var linkConnectionImplementors = []string{"LinkConnection"}
@@ -41467,7 +41467,7 @@ func (ec *executionContext) _LinkConnection(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var linkEdgeImplementors = []string{"LinkEdge"}
@@ -41511,7 +41511,7 @@ func (ec *executionContext) _LinkEdge(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var linkSourceImplementors = []string{"LinkSource"}
@@ -41560,7 +41560,7 @@ func (ec *executionContext) _LinkSource(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var linkSourceConnectionImplementors = []string{"LinkSourceConnection"}
@@ -41609,7 +41609,7 @@ func (ec *executionContext) _LinkSourceConnection(ctx context.Context, sel ast.S
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var linkSourceEdgeImplementors = []string{"LinkSourceEdge"}
@@ -41653,7 +41653,7 @@ func (ec *executionContext) _LinkSourceEdge(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var linkStatsImplementors = []string{"LinkStats"}
@@ -41702,7 +41702,7 @@ func (ec *executionContext) _LinkStats(ctx context.Context, sel ast.SelectionSet
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var linkTargetImplementors = []string{"LinkTarget"}
@@ -41766,7 +41766,7 @@ func (ec *executionContext) _LinkTarget(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var memberImplementors = []string{"Member"}
@@ -42119,7 +42119,7 @@ func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, o
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var memberConnectionImplementors = []string{"MemberConnection"}
@@ -42168,7 +42168,7 @@ func (ec *executionContext) _MemberConnection(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var memberEdgeImplementors = []string{"MemberEdge"}
@@ -42212,7 +42212,7 @@ func (ec *executionContext) _MemberEdge(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var memberSpaceImplementors = []string{"MemberSpace"}
@@ -42256,7 +42256,7 @@ func (ec *executionContext) _MemberSpace(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var memberSpaceConnectionImplementors = []string{"MemberSpaceConnection"}
@@ -42305,7 +42305,7 @@ func (ec *executionContext) _MemberSpaceConnection(ctx context.Context, sel ast.
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var memberSpaceEdgeImplementors = []string{"MemberSpaceEdge"}
@@ -42349,7 +42349,7 @@ func (ec *executionContext) _MemberSpaceEdge(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var mergeConflictImplementors = []string{"MergeConflict"}
@@ -42403,7 +42403,7 @@ func (ec *executionContext) _MergeConflict(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var mergeResultImplementors = []string{"MergeResult"}
@@ -42452,7 +42452,7 @@ func (ec *executionContext) _MergeResult(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var mutationImplementors = []string{"Mutation"}
@@ -43159,7 +43159,7 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var openAPISpecImplementors = []string{"OpenAPISpec"}
@@ -43426,7 +43426,7 @@ func (ec *executionContext) _OpenAPISpec(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var openAPISpecConnectionImplementors = []string{"OpenAPISpecConnection"}
@@ -43475,7 +43475,7 @@ func (ec *executionContext) _OpenAPISpecConnection(ctx context.Context, sel ast.
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var openAPISpecEdgeImplementors = []string{"OpenAPISpecEdge"}
@@ -43519,7 +43519,7 @@ func (ec *executionContext) _OpenAPISpecEdge(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var openAPISpecPermissionsImplementors = []string{"OpenAPISpecPermissions"}
@@ -43563,7 +43563,7 @@ func (ec *executionContext) _OpenAPISpecPermissions(ctx context.Context, sel ast
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var openAPISpecVersionImplementors = []string{"OpenAPISpecVersion"}
@@ -43738,7 +43738,7 @@ func (ec *executionContext) _OpenAPISpecVersion(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var openAPISpecVersionConnectionImplementors = []string{"OpenAPISpecVersionConnection"}
@@ -43787,7 +43787,7 @@ func (ec *executionContext) _OpenAPISpecVersionConnection(ctx context.Context, s
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var openAPISpecVersionEdgeImplementors = []string{"OpenAPISpecVersionEdge"}
@@ -43831,7 +43831,7 @@ func (ec *executionContext) _OpenAPISpecVersionEdge(ctx context.Context, sel ast
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var organizationImplementors = []string{"Organization"}
@@ -45012,7 +45012,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var organizationConnectionImplementors = []string{"OrganizationConnection"}
@@ -45061,7 +45061,7 @@ func (ec *executionContext) _OrganizationConnection(ctx context.Context, sel ast
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var organizationEdgeImplementors = []string{"OrganizationEdge"}
@@ -45105,7 +45105,7 @@ func (ec *executionContext) _OrganizationEdge(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var organizationPermissionsImplementors = []string{"OrganizationPermissions"}
@@ -45199,7 +45199,7 @@ func (ec *executionContext) _OrganizationPermissions(ctx context.Context, sel as
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var pageInfoImplementors = []string{"PageInfo"}
@@ -45243,7 +45243,7 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var permissionGrantImplementors = []string{"PermissionGrant"}
@@ -45376,7 +45376,7 @@ func (ec *executionContext) _PermissionGrant(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var permissionGrantConnectionImplementors = []string{"PermissionGrantConnection"}
@@ -45425,7 +45425,7 @@ func (ec *executionContext) _PermissionGrantConnection(ctx context.Context, sel 
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var permissionGrantEdgeImplementors = []string{"PermissionGrantEdge"}
@@ -45469,7 +45469,7 @@ func (ec *executionContext) _PermissionGrantEdge(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var pingResultImplementors = []string{"PingResult"}
@@ -45508,7 +45508,7 @@ func (ec *executionContext) _PingResult(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var publishedContentSiteImplementors = []string{"PublishedContentSite"}
@@ -45631,7 +45631,7 @@ func (ec *executionContext) _PublishedContentSite(ctx context.Context, sel ast.S
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var publishedSiteCustomizationsImplementors = []string{"PublishedSiteCustomizations"}
@@ -45675,7 +45675,7 @@ func (ec *executionContext) _PublishedSiteCustomizations(ctx context.Context, se
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var queryImplementors = []string{"Query"}
@@ -45951,7 +45951,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var reactionUserImplementors = []string{"ReactionUser"}
@@ -46032,7 +46032,7 @@ func (ec *executionContext) _ReactionUser(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var revisionImplementors = []string{"Revision"}
@@ -46501,7 +46501,7 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var revisionFileImplementors = []string{"RevisionFile"}
@@ -46602,7 +46602,7 @@ func (ec *executionContext) _RevisionFile(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var revisionFileConnectionImplementors = []string{"RevisionFileConnection"}
@@ -46651,7 +46651,7 @@ func (ec *executionContext) _RevisionFileConnection(ctx context.Context, sel ast
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var revisionFileEdgeImplementors = []string{"RevisionFileEdge"}
@@ -46695,7 +46695,7 @@ func (ec *executionContext) _RevisionFileEdge(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var sAMLProviderImplementors = []string{"SAMLProvider"}
@@ -46900,7 +46900,7 @@ func (ec *executionContext) _SAMLProvider(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var sAMLProviderConnectionImplementors = []string{"SAMLProviderConnection"}
@@ -46949,7 +46949,7 @@ func (ec *executionContext) _SAMLProviderConnection(ctx context.Context, sel ast
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var sAMLProviderEdgeImplementors = []string{"SAMLProviderEdge"}
@@ -46993,7 +46993,7 @@ func (ec *executionContext) _SAMLProviderEdge(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var sAMLServiceImplementors = []string{"SAMLService"}
@@ -47042,7 +47042,7 @@ func (ec *executionContext) _SAMLService(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var sSOLoginImplementors = []string{"SSOLogin"}
@@ -47091,7 +47091,7 @@ func (ec *executionContext) _SSOLogin(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var searchPageImplementors = []string{"SearchPage"}
@@ -47170,7 +47170,7 @@ func (ec *executionContext) _SearchPage(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var searchPageConnectionImplementors = []string{"SearchPageConnection"}
@@ -47219,7 +47219,7 @@ func (ec *executionContext) _SearchPageConnection(ctx context.Context, sel ast.S
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var searchPageEdgeImplementors = []string{"SearchPageEdge"}
@@ -47263,7 +47263,7 @@ func (ec *executionContext) _SearchPageEdge(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var searchSectionImplementors = []string{"SearchSection"}
@@ -47327,7 +47327,7 @@ func (ec *executionContext) _SearchSection(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var searchSpaceImplementors = []string{"SearchSpace"}
@@ -47376,7 +47376,7 @@ func (ec *executionContext) _SearchSpace(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var searchSpaceConnectionImplementors = []string{"SearchSpaceConnection"}
@@ -47425,7 +47425,7 @@ func (ec *executionContext) _SearchSpaceConnection(ctx context.Context, sel ast.
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var searchSpaceEdgeImplementors = []string{"SearchSpaceEdge"}
@@ -47469,7 +47469,7 @@ func (ec *executionContext) _SearchSpaceEdge(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var siteImplementors = []string{"Site"}
@@ -48314,7 +48314,7 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var siteAdaptiveContentImplementors = []string{"SiteAdaptiveContent"}
@@ -48353,7 +48353,7 @@ func (ec *executionContext) _SiteAdaptiveContent(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var siteAdaptiveSchemaImplementors = []string{"SiteAdaptiveSchema"}
@@ -48397,7 +48397,7 @@ func (ec *executionContext) _SiteAdaptiveSchema(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var siteConnectionImplementors = []string{"SiteConnection"}
@@ -48446,7 +48446,7 @@ func (ec *executionContext) _SiteConnection(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var siteEdgeImplementors = []string{"SiteEdge"}
@@ -48490,7 +48490,7 @@ func (ec *executionContext) _SiteEdge(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var sitePermissionsImplementors = []string{"SitePermissions"}
@@ -48564,7 +48564,7 @@ func (ec *executionContext) _SitePermissions(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var siteProxyImplementors = []string{"SiteProxy"}
@@ -48608,7 +48608,7 @@ func (ec *executionContext) _SiteProxy(ctx context.Context, sel ast.SelectionSet
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var sitePublishingAuthImplementors = []string{"SitePublishingAuth"}
@@ -48699,7 +48699,7 @@ func (ec *executionContext) _SitePublishingAuth(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var siteRedirectImplementors = []string{"SiteRedirect"}
@@ -48852,7 +48852,7 @@ func (ec *executionContext) _SiteRedirect(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var siteRedirectConnectionImplementors = []string{"SiteRedirectConnection"}
@@ -48901,7 +48901,7 @@ func (ec *executionContext) _SiteRedirectConnection(ctx context.Context, sel ast
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var siteRedirectDestinationImplementors = []string{"SiteRedirectDestination"}
@@ -48960,7 +48960,7 @@ func (ec *executionContext) _SiteRedirectDestination(ctx context.Context, sel as
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var siteRedirectEdgeImplementors = []string{"SiteRedirectEdge"}
@@ -49004,7 +49004,7 @@ func (ec *executionContext) _SiteRedirectEdge(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var siteRedirectTargetImplementors = []string{"SiteRedirectTarget"}
@@ -49048,7 +49048,7 @@ func (ec *executionContext) _SiteRedirectTarget(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var siteRedirectUpsertResultImplementors = []string{"SiteRedirectUpsertResult"}
@@ -49107,7 +49107,7 @@ func (ec *executionContext) _SiteRedirectUpsertResult(ctx context.Context, sel a
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var siteSectionImplementors = []string{"SiteSection", "SiteStructureItem"}
@@ -49406,7 +49406,7 @@ func (ec *executionContext) _SiteSection(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var siteSectionConnectionImplementors = []string{"SiteSectionConnection"}
@@ -49455,7 +49455,7 @@ func (ec *executionContext) _SiteSectionConnection(ctx context.Context, sel ast.
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var siteSectionEdgeImplementors = []string{"SiteSectionEdge"}
@@ -49499,7 +49499,7 @@ func (ec *executionContext) _SiteSectionEdge(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var siteSectionGroupImplementors = []string{"SiteSectionGroup", "SiteStructureItem"}
@@ -49647,7 +49647,7 @@ func (ec *executionContext) _SiteSectionGroup(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var siteSectionGroupConnectionImplementors = []string{"SiteSectionGroupConnection"}
@@ -49696,7 +49696,7 @@ func (ec *executionContext) _SiteSectionGroupConnection(ctx context.Context, sel
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var siteSectionGroupEdgeImplementors = []string{"SiteSectionGroupEdge"}
@@ -49740,7 +49740,7 @@ func (ec *executionContext) _SiteSectionGroupEdge(ctx context.Context, sel ast.S
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var siteShareLinkImplementors = []string{"SiteShareLink"}
@@ -49794,7 +49794,7 @@ func (ec *executionContext) _SiteShareLink(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var siteShareLinkConnectionImplementors = []string{"SiteShareLinkConnection"}
@@ -49843,7 +49843,7 @@ func (ec *executionContext) _SiteShareLinkConnection(ctx context.Context, sel as
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var siteShareLinkEdgeImplementors = []string{"SiteShareLinkEdge"}
@@ -49887,7 +49887,7 @@ func (ec *executionContext) _SiteShareLinkEdge(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var siteSpaceImplementors = []string{"SiteSpace"}
@@ -50129,7 +50129,7 @@ func (ec *executionContext) _SiteSpace(ctx context.Context, sel ast.SelectionSet
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var siteSpaceConnectionImplementors = []string{"SiteSpaceConnection"}
@@ -50178,7 +50178,7 @@ func (ec *executionContext) _SiteSpaceConnection(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var siteSpaceCustomizationImplementors = []string{"SiteSpaceCustomization"}
@@ -50222,7 +50222,7 @@ func (ec *executionContext) _SiteSpaceCustomization(ctx context.Context, sel ast
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var siteSpaceEdgeImplementors = []string{"SiteSpaceEdge"}
@@ -50266,7 +50266,7 @@ func (ec *executionContext) _SiteSpaceEdge(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var siteStructureImplementors = []string{"SiteStructure"}
@@ -50315,7 +50315,7 @@ func (ec *executionContext) _SiteStructure(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var spaceImplementors = []string{"Space"}
@@ -51007,7 +51007,7 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var spaceConnectionImplementors = []string{"SpaceConnection"}
@@ -51056,7 +51056,7 @@ func (ec *executionContext) _SpaceConnection(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var spaceEdgeImplementors = []string{"SpaceEdge"}
@@ -51100,7 +51100,7 @@ func (ec *executionContext) _SpaceEdge(ctx context.Context, sel ast.SelectionSet
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var spacePermissionsImplementors = []string{"SpacePermissions"}
@@ -51184,7 +51184,7 @@ func (ec *executionContext) _SpacePermissions(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var teamImplementors = []string{"Team"}
@@ -51401,7 +51401,7 @@ func (ec *executionContext) _Team(ctx context.Context, sel ast.SelectionSet, obj
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var teamConnectionImplementors = []string{"TeamConnection"}
@@ -51450,7 +51450,7 @@ func (ec *executionContext) _TeamConnection(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var teamEdgeImplementors = []string{"TeamEdge"}
@@ -51494,7 +51494,7 @@ func (ec *executionContext) _TeamEdge(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var teamMemberImplementors = []string{"TeamMember"}
@@ -51664,7 +51664,7 @@ func (ec *executionContext) _TeamMember(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var teamMemberConnectionImplementors = []string{"TeamMemberConnection"}
@@ -51713,7 +51713,7 @@ func (ec *executionContext) _TeamMemberConnection(ctx context.Context, sel ast.S
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var teamMemberEdgeImplementors = []string{"TeamMemberEdge"}
@@ -51757,7 +51757,7 @@ func (ec *executionContext) _TeamMemberEdge(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var teamPermissionsImplementors = []string{"TeamPermissions"}
@@ -51801,7 +51801,7 @@ func (ec *executionContext) _TeamPermissions(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var translationSettingsImplementors = []string{"TranslationSettings"}
@@ -51907,7 +51907,7 @@ func (ec *executionContext) _TranslationSettings(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var translationSettingsConnectionImplementors = []string{"TranslationSettingsConnection"}
@@ -51956,7 +51956,7 @@ func (ec *executionContext) _TranslationSettingsConnection(ctx context.Context, 
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var translationSettingsEdgeImplementors = []string{"TranslationSettingsEdge"}
@@ -52000,7 +52000,7 @@ func (ec *executionContext) _TranslationSettingsEdge(ctx context.Context, sel as
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var translationSettingsPermissionsImplementors = []string{"TranslationSettingsPermissions"}
@@ -52044,7 +52044,7 @@ func (ec *executionContext) _TranslationSettingsPermissions(ctx context.Context,
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var userImplementors = []string{"User"}
@@ -52098,7 +52098,7 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var __DirectiveImplementors = []string{"__Directive"}
@@ -52157,7 +52157,7 @@ func (ec *executionContext) ___Directive(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var __EnumValueImplementors = []string{"__EnumValue"}
@@ -52211,7 +52211,7 @@ func (ec *executionContext) ___EnumValue(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var __FieldImplementors = []string{"__Field"}
@@ -52275,7 +52275,7 @@ func (ec *executionContext) ___Field(ctx context.Context, sel ast.SelectionSet, 
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var __InputValueImplementors = []string{"__InputValue"}
@@ -52339,7 +52339,7 @@ func (ec *executionContext) ___InputValue(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var __SchemaImplementors = []string{"__Schema"}
@@ -52403,7 +52403,7 @@ func (ec *executionContext) ___Schema(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 var __TypeImplementors = []string{"__Type"}
@@ -52492,7 +52492,7 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 		})
 	}
 
-	return out
+	return objectFields{out, fields}
 }
 
 // endregion **************************** object.gotpl ****************************

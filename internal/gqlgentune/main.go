@@ -1,7 +1,7 @@
-// Command gqlgentune rewrites six patterns of gqlgen's generated executor that cost every
-// request time without serving Bindery (decisions 197, 271, 339, 347 and 350). It runs from
-// generate.go right after gqlgen, so `go generate ./...` still reproduces the committed file
-// exactly.
+// Command gqlgentune rewrites seven patterns of gqlgen's generated executor that cost every
+// request time without serving Bindery (decisions 197, 271, 339, 347, 350 and 351). It runs
+// from generate.go right after gqlgen, so `go generate ./...` still reproduces the committed
+// file exactly.
 //
 //   - Lists are marshalled element by element on the request's goroutine (marshalSliceInOrder in
 //     graph/generated/inorder.go) instead of one goroutine per element: Bindery's resolvers batch
@@ -24,6 +24,9 @@
 //   - An object's field set and map of @defer labels are made at its first deferred field, not
 //     for every object (decision 350): two allocations per object of every answer. The closures
 //     of deferred fields capture a copy of the set, so the variable itself stays off the heap.
+//   - An object is written by objectFields (graph/generated/objectfields.go) rather than by its
+//     field set's MarshalGQL, which copies each field it writes to the heap and keeps a map of
+//     the aliases written, for every object of an answer (decision 351).
 //   - The map of every input type's unmarshaller, which gqlgen builds by reflection for every
 //     operation (~60 input types) and puts in the operation's context for
 //     graphql.UnmarshalInputFromContext, is not built: nothing in Bindery calls that function
@@ -73,6 +76,11 @@ var rewrites = []rewrite{
 				deferredFieldSet := deferredFieldSet // the closure below captures this copy, not the variable
 				deferredFieldSet.AddField(field)
 `,
+	},
+	{
+		name: "objects written without a copy of each field",
+		old:  "\n\treturn out\n}\n",
+		new:  "\n\treturn objectFields{out, fields}\n}\n",
 	},
 	{
 		name: "lists marshalled in order",
