@@ -7095,6 +7095,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 
 type executionContext struct {
 	*graphql.ExecutionContextState[ResolverRoot, DirectiveRoot, ComplexityRoot]
+	collected collectedFields
 }
 
 func newExecutionContext(
@@ -37788,7 +37789,7 @@ func (ec *executionContext) _SiteStructureItem(ctx context.Context, sel ast.Sele
 var aPITokenImplementors = []string{"APIToken"}
 
 func (ec *executionContext) _APIToken(ctx context.Context, sel ast.SelectionSet, obj *ent.APIToken) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, aPITokenImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, aPITokenImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -37837,7 +37838,7 @@ func (ec *executionContext) _APIToken(ctx context.Context, sel ast.SelectionSet,
 var aPITokenConnectionImplementors = []string{"APITokenConnection"}
 
 func (ec *executionContext) _APITokenConnection(ctx context.Context, sel ast.SelectionSet, obj *model.APITokenConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, aPITokenConnectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, aPITokenConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -37886,7 +37887,7 @@ func (ec *executionContext) _APITokenConnection(ctx context.Context, sel ast.Sel
 var aPITokenEdgeImplementors = []string{"APITokenEdge"}
 
 func (ec *executionContext) _APITokenEdge(ctx context.Context, sel ast.SelectionSet, obj *model.APITokenEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, aPITokenEdgeImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, aPITokenEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -37930,7 +37931,7 @@ func (ec *executionContext) _APITokenEdge(ctx context.Context, sel ast.Selection
 var apiInfoImplementors = []string{"ApiInfo"}
 
 func (ec *executionContext) _ApiInfo(ctx context.Context, sel ast.SelectionSet, obj *model.APIInfo) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, apiInfoImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, apiInfoImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -37974,7 +37975,7 @@ func (ec *executionContext) _ApiInfo(ctx context.Context, sel ast.SelectionSet, 
 var changeRequestImplementors = []string{"ChangeRequest"}
 
 func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.SelectionSet, obj *ent.ChangeRequest) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, changeRequestImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -38515,7 +38516,7 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 var changeRequestConnectionImplementors = []string{"ChangeRequestConnection"}
 
 func (ec *executionContext) _ChangeRequestConnection(ctx context.Context, sel ast.SelectionSet, obj *model.ChangeRequestConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestConnectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, changeRequestConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -38564,7 +38565,7 @@ func (ec *executionContext) _ChangeRequestConnection(ctx context.Context, sel as
 var changeRequestEdgeImplementors = []string{"ChangeRequestEdge"}
 
 func (ec *executionContext) _ChangeRequestEdge(ctx context.Context, sel ast.SelectionSet, obj *model.ChangeRequestEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestEdgeImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, changeRequestEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -38608,7 +38609,7 @@ func (ec *executionContext) _ChangeRequestEdge(ctx context.Context, sel ast.Sele
 var collectionImplementors = []string{"Collection"}
 
 func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSet, obj *ent.Collection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, collectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, collectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -39003,7 +39004,7 @@ func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSe
 var collectionConnectionImplementors = []string{"CollectionConnection"}
 
 func (ec *executionContext) _CollectionConnection(ctx context.Context, sel ast.SelectionSet, obj *model.CollectionConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, collectionConnectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, collectionConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -39052,7 +39053,7 @@ func (ec *executionContext) _CollectionConnection(ctx context.Context, sel ast.S
 var collectionEdgeImplementors = []string{"CollectionEdge"}
 
 func (ec *executionContext) _CollectionEdge(ctx context.Context, sel ast.SelectionSet, obj *model.CollectionEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, collectionEdgeImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, collectionEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -39096,7 +39097,7 @@ func (ec *executionContext) _CollectionEdge(ctx context.Context, sel ast.Selecti
 var collectionPermissionsImplementors = []string{"CollectionPermissions"}
 
 func (ec *executionContext) _CollectionPermissions(ctx context.Context, sel ast.SelectionSet, obj *model.CollectionPermissions) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, collectionPermissionsImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, collectionPermissionsImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -39150,7 +39151,7 @@ func (ec *executionContext) _CollectionPermissions(ctx context.Context, sel ast.
 var commentImplementors = []string{"Comment"}
 
 func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, obj *ent.Comment) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, commentImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, commentImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -39555,7 +39556,7 @@ func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, 
 var commentConnectionImplementors = []string{"CommentConnection"}
 
 func (ec *executionContext) _CommentConnection(ctx context.Context, sel ast.SelectionSet, obj *model.CommentConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, commentConnectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, commentConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -39604,7 +39605,7 @@ func (ec *executionContext) _CommentConnection(ctx context.Context, sel ast.Sele
 var commentEdgeImplementors = []string{"CommentEdge"}
 
 func (ec *executionContext) _CommentEdge(ctx context.Context, sel ast.SelectionSet, obj *model.CommentEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, commentEdgeImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, commentEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -39648,7 +39649,7 @@ func (ec *executionContext) _CommentEdge(ctx context.Context, sel ast.SelectionS
 var commentPermissionsImplementors = []string{"CommentPermissions"}
 
 func (ec *executionContext) _CommentPermissions(ctx context.Context, sel ast.SelectionSet, obj *model.CommentPermissions) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, commentPermissionsImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, commentPermissionsImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -39702,7 +39703,7 @@ func (ec *executionContext) _CommentPermissions(ctx context.Context, sel ast.Sel
 var commentReplierImplementors = []string{"CommentReplier"}
 
 func (ec *executionContext) _CommentReplier(ctx context.Context, sel ast.SelectionSet, obj *model.CommentReplier) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, commentReplierImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, commentReplierImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -39788,7 +39789,7 @@ func (ec *executionContext) _CommentReplier(ctx context.Context, sel ast.Selecti
 var commentReplyImplementors = []string{"CommentReply"}
 
 func (ec *executionContext) _CommentReply(ctx context.Context, sel ast.SelectionSet, obj *ent.CommentReply) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, commentReplyImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, commentReplyImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -39968,7 +39969,7 @@ func (ec *executionContext) _CommentReply(ctx context.Context, sel ast.Selection
 var commentReplyConnectionImplementors = []string{"CommentReplyConnection"}
 
 func (ec *executionContext) _CommentReplyConnection(ctx context.Context, sel ast.SelectionSet, obj *model.CommentReplyConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, commentReplyConnectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, commentReplyConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -40017,7 +40018,7 @@ func (ec *executionContext) _CommentReplyConnection(ctx context.Context, sel ast
 var commentReplyEdgeImplementors = []string{"CommentReplyEdge"}
 
 func (ec *executionContext) _CommentReplyEdge(ctx context.Context, sel ast.SelectionSet, obj *model.CommentReplyEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, commentReplyEdgeImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, commentReplyEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -40061,7 +40062,7 @@ func (ec *executionContext) _CommentReplyEdge(ctx context.Context, sel ast.Selec
 var commentTargetImplementors = []string{"CommentTarget"}
 
 func (ec *executionContext) _CommentTarget(ctx context.Context, sel ast.SelectionSet, obj *model.CommentTarget) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, commentTargetImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, commentTargetImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -40157,7 +40158,7 @@ func (ec *executionContext) _CommentTarget(ctx context.Context, sel ast.Selectio
 var commentTargetPageImplementors = []string{"CommentTargetPage"}
 
 func (ec *executionContext) _CommentTargetPage(ctx context.Context, sel ast.SelectionSet, obj *model.CommentTargetPage) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, commentTargetPageImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, commentTargetPageImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -40226,7 +40227,7 @@ func (ec *executionContext) _CommentTargetPage(ctx context.Context, sel ast.Sele
 var contentAccessImplementors = []string{"ContentAccess"}
 
 func (ec *executionContext) _ContentAccess(ctx context.Context, sel ast.SelectionSet, obj *model.ContentAccess) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, contentAccessImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, contentAccessImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -40270,7 +40271,7 @@ func (ec *executionContext) _ContentAccess(ctx context.Context, sel ast.Selectio
 var contentAccessConnectionImplementors = []string{"ContentAccessConnection"}
 
 func (ec *executionContext) _ContentAccessConnection(ctx context.Context, sel ast.SelectionSet, obj *model.ContentAccessConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, contentAccessConnectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, contentAccessConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -40319,7 +40320,7 @@ func (ec *executionContext) _ContentAccessConnection(ctx context.Context, sel as
 var contentAccessEdgeImplementors = []string{"ContentAccessEdge"}
 
 func (ec *executionContext) _ContentAccessEdge(ctx context.Context, sel ast.SelectionSet, obj *model.ContentAccessEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, contentAccessEdgeImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, contentAccessEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -40363,7 +40364,7 @@ func (ec *executionContext) _ContentAccessEdge(ctx context.Context, sel ast.Sele
 var contentImportImplementors = []string{"ContentImport"}
 
 func (ec *executionContext) _ContentImport(ctx context.Context, sel ast.SelectionSet, obj *model.ContentImport) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, contentImportImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, contentImportImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -40412,7 +40413,7 @@ func (ec *executionContext) _ContentImport(ctx context.Context, sel ast.Selectio
 var contentPageImplementors = []string{"ContentPage"}
 
 func (ec *executionContext) _ContentPage(ctx context.Context, sel ast.SelectionSet, obj *model.ContentPage) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, contentPageImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, contentPageImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -40553,7 +40554,7 @@ func (ec *executionContext) _ContentPage(ctx context.Context, sel ast.SelectionS
 var contentPageChangeImplementors = []string{"ContentPageChange"}
 
 func (ec *executionContext) _ContentPageChange(ctx context.Context, sel ast.SelectionSet, obj *model.ContentPageChange) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, contentPageChangeImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, contentPageChangeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -40602,7 +40603,7 @@ func (ec *executionContext) _ContentPageChange(ctx context.Context, sel ast.Sele
 var contentUpdateImplementors = []string{"ContentUpdate"}
 
 func (ec *executionContext) _ContentUpdate(ctx context.Context, sel ast.SelectionSet, obj *model.ContentUpdate) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, contentUpdateImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, contentUpdateImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -40656,7 +40657,7 @@ func (ec *executionContext) _ContentUpdate(ctx context.Context, sel ast.Selectio
 var createdAPITokenImplementors = []string{"CreatedAPIToken"}
 
 func (ec *executionContext) _CreatedAPIToken(ctx context.Context, sel ast.SelectionSet, obj *model.CreatedAPIToken) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, createdAPITokenImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, createdAPITokenImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -40700,7 +40701,7 @@ func (ec *executionContext) _CreatedAPIToken(ctx context.Context, sel ast.Select
 var createdSiteShareLinkImplementors = []string{"CreatedSiteShareLink"}
 
 func (ec *executionContext) _CreatedSiteShareLink(ctx context.Context, sel ast.SelectionSet, obj *model.CreatedSiteShareLink) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, createdSiteShareLinkImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, createdSiteShareLinkImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -40749,7 +40750,7 @@ func (ec *executionContext) _CreatedSiteShareLink(ctx context.Context, sel ast.S
 var customFieldImplementors = []string{"CustomField"}
 
 func (ec *executionContext) _CustomField(ctx context.Context, sel ast.SelectionSet, obj *ent.CustomField) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, customFieldImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, customFieldImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -40870,7 +40871,7 @@ func (ec *executionContext) _CustomField(ctx context.Context, sel ast.SelectionS
 var customFieldConnectionImplementors = []string{"CustomFieldConnection"}
 
 func (ec *executionContext) _CustomFieldConnection(ctx context.Context, sel ast.SelectionSet, obj *model.CustomFieldConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, customFieldConnectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, customFieldConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -40919,7 +40920,7 @@ func (ec *executionContext) _CustomFieldConnection(ctx context.Context, sel ast.
 var customFieldEdgeImplementors = []string{"CustomFieldEdge"}
 
 func (ec *executionContext) _CustomFieldEdge(ctx context.Context, sel ast.SelectionSet, obj *model.CustomFieldEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, customFieldEdgeImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, customFieldEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -40963,7 +40964,7 @@ func (ec *executionContext) _CustomFieldEdge(ctx context.Context, sel ast.Select
 var customFieldPermissionsImplementors = []string{"CustomFieldPermissions"}
 
 func (ec *executionContext) _CustomFieldPermissions(ctx context.Context, sel ast.SelectionSet, obj *model.CustomFieldPermissions) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, customFieldPermissionsImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, customFieldPermissionsImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -41007,7 +41008,7 @@ func (ec *executionContext) _CustomFieldPermissions(ctx context.Context, sel ast
 var customFieldValueImplementors = []string{"CustomFieldValue"}
 
 func (ec *executionContext) _CustomFieldValue(ctx context.Context, sel ast.SelectionSet, obj *model.CustomFieldValue) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, customFieldValueImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, customFieldValueImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -41051,7 +41052,7 @@ func (ec *executionContext) _CustomFieldValue(ctx context.Context, sel ast.Selec
 var emojiReactionImplementors = []string{"EmojiReaction"}
 
 func (ec *executionContext) _EmojiReaction(ctx context.Context, sel ast.SelectionSet, obj *model.EmojiReaction) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, emojiReactionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, emojiReactionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -41100,7 +41101,7 @@ func (ec *executionContext) _EmojiReaction(ctx context.Context, sel ast.Selectio
 var insertedFileImplementors = []string{"InsertedFile"}
 
 func (ec *executionContext) _InsertedFile(ctx context.Context, sel ast.SelectionSet, obj *model.InsertedFile) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, insertedFileImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, insertedFileImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -41154,7 +41155,7 @@ func (ec *executionContext) _InsertedFile(ctx context.Context, sel ast.Selection
 var inviteLinkImplementors = []string{"InviteLink"}
 
 func (ec *executionContext) _InviteLink(ctx context.Context, sel ast.SelectionSet, obj *ent.InviteLink) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, inviteLinkImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, inviteLinkImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -41240,7 +41241,7 @@ func (ec *executionContext) _InviteLink(ctx context.Context, sel ast.SelectionSe
 var inviteLinkConnectionImplementors = []string{"InviteLinkConnection"}
 
 func (ec *executionContext) _InviteLinkConnection(ctx context.Context, sel ast.SelectionSet, obj *model.InviteLinkConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, inviteLinkConnectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, inviteLinkConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -41289,7 +41290,7 @@ func (ec *executionContext) _InviteLinkConnection(ctx context.Context, sel ast.S
 var inviteLinkEdgeImplementors = []string{"InviteLinkEdge"}
 
 func (ec *executionContext) _InviteLinkEdge(ctx context.Context, sel ast.SelectionSet, obj *model.InviteLinkEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, inviteLinkEdgeImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, inviteLinkEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -41333,7 +41334,7 @@ func (ec *executionContext) _InviteLinkEdge(ctx context.Context, sel ast.Selecti
 var linkImplementors = []string{"Link"}
 
 func (ec *executionContext) _Link(ctx context.Context, sel ast.SelectionSet, obj *model.Link) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, linkImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, linkImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -41419,7 +41420,7 @@ func (ec *executionContext) _Link(ctx context.Context, sel ast.SelectionSet, obj
 var linkConnectionImplementors = []string{"LinkConnection"}
 
 func (ec *executionContext) _LinkConnection(ctx context.Context, sel ast.SelectionSet, obj *model.LinkConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, linkConnectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, linkConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -41473,7 +41474,7 @@ func (ec *executionContext) _LinkConnection(ctx context.Context, sel ast.Selecti
 var linkEdgeImplementors = []string{"LinkEdge"}
 
 func (ec *executionContext) _LinkEdge(ctx context.Context, sel ast.SelectionSet, obj *model.LinkEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, linkEdgeImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, linkEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -41517,7 +41518,7 @@ func (ec *executionContext) _LinkEdge(ctx context.Context, sel ast.SelectionSet,
 var linkSourceImplementors = []string{"LinkSource"}
 
 func (ec *executionContext) _LinkSource(ctx context.Context, sel ast.SelectionSet, obj *model.LinkSource) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, linkSourceImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, linkSourceImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -41566,7 +41567,7 @@ func (ec *executionContext) _LinkSource(ctx context.Context, sel ast.SelectionSe
 var linkSourceConnectionImplementors = []string{"LinkSourceConnection"}
 
 func (ec *executionContext) _LinkSourceConnection(ctx context.Context, sel ast.SelectionSet, obj *model.LinkSourceConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, linkSourceConnectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, linkSourceConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -41615,7 +41616,7 @@ func (ec *executionContext) _LinkSourceConnection(ctx context.Context, sel ast.S
 var linkSourceEdgeImplementors = []string{"LinkSourceEdge"}
 
 func (ec *executionContext) _LinkSourceEdge(ctx context.Context, sel ast.SelectionSet, obj *model.LinkSourceEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, linkSourceEdgeImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, linkSourceEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -41659,7 +41660,7 @@ func (ec *executionContext) _LinkSourceEdge(ctx context.Context, sel ast.Selecti
 var linkStatsImplementors = []string{"LinkStats"}
 
 func (ec *executionContext) _LinkStats(ctx context.Context, sel ast.SelectionSet, obj *model.LinkStats) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, linkStatsImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, linkStatsImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -41708,7 +41709,7 @@ func (ec *executionContext) _LinkStats(ctx context.Context, sel ast.SelectionSet
 var linkTargetImplementors = []string{"LinkTarget"}
 
 func (ec *executionContext) _LinkTarget(ctx context.Context, sel ast.SelectionSet, obj *model.LinkTarget) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, linkTargetImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, linkTargetImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -41772,7 +41773,7 @@ func (ec *executionContext) _LinkTarget(ctx context.Context, sel ast.SelectionSe
 var memberImplementors = []string{"Member"}
 
 func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, obj *ent.Member) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, memberImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, memberImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -42125,7 +42126,7 @@ func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, o
 var memberConnectionImplementors = []string{"MemberConnection"}
 
 func (ec *executionContext) _MemberConnection(ctx context.Context, sel ast.SelectionSet, obj *model.MemberConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, memberConnectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, memberConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -42174,7 +42175,7 @@ func (ec *executionContext) _MemberConnection(ctx context.Context, sel ast.Selec
 var memberEdgeImplementors = []string{"MemberEdge"}
 
 func (ec *executionContext) _MemberEdge(ctx context.Context, sel ast.SelectionSet, obj *model.MemberEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, memberEdgeImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, memberEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -42218,7 +42219,7 @@ func (ec *executionContext) _MemberEdge(ctx context.Context, sel ast.SelectionSe
 var memberSpaceImplementors = []string{"MemberSpace"}
 
 func (ec *executionContext) _MemberSpace(ctx context.Context, sel ast.SelectionSet, obj *model.MemberSpace) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, memberSpaceImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, memberSpaceImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -42262,7 +42263,7 @@ func (ec *executionContext) _MemberSpace(ctx context.Context, sel ast.SelectionS
 var memberSpaceConnectionImplementors = []string{"MemberSpaceConnection"}
 
 func (ec *executionContext) _MemberSpaceConnection(ctx context.Context, sel ast.SelectionSet, obj *model.MemberSpaceConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, memberSpaceConnectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, memberSpaceConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -42311,7 +42312,7 @@ func (ec *executionContext) _MemberSpaceConnection(ctx context.Context, sel ast.
 var memberSpaceEdgeImplementors = []string{"MemberSpaceEdge"}
 
 func (ec *executionContext) _MemberSpaceEdge(ctx context.Context, sel ast.SelectionSet, obj *model.MemberSpaceEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, memberSpaceEdgeImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, memberSpaceEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -42355,7 +42356,7 @@ func (ec *executionContext) _MemberSpaceEdge(ctx context.Context, sel ast.Select
 var mergeConflictImplementors = []string{"MergeConflict"}
 
 func (ec *executionContext) _MergeConflict(ctx context.Context, sel ast.SelectionSet, obj *model.MergeConflict) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, mergeConflictImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, mergeConflictImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -42409,7 +42410,7 @@ func (ec *executionContext) _MergeConflict(ctx context.Context, sel ast.Selectio
 var mergeResultImplementors = []string{"MergeResult"}
 
 func (ec *executionContext) _MergeResult(ctx context.Context, sel ast.SelectionSet, obj *model.MergeResult) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, mergeResultImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, mergeResultImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -42458,7 +42459,7 @@ func (ec *executionContext) _MergeResult(ctx context.Context, sel ast.SelectionS
 var mutationImplementors = []string{"Mutation"}
 
 func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, mutationImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, mutationImplementors)
 	ctx = graphql.WithFieldContext(ctx, &graphql.FieldContext{
 		Object: "Mutation",
 	})
@@ -43165,7 +43166,7 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 var openAPISpecImplementors = []string{"OpenAPISpec"}
 
 func (ec *executionContext) _OpenAPISpec(ctx context.Context, sel ast.SelectionSet, obj *ent.OpenAPISpec) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, openAPISpecImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -43432,7 +43433,7 @@ func (ec *executionContext) _OpenAPISpec(ctx context.Context, sel ast.SelectionS
 var openAPISpecConnectionImplementors = []string{"OpenAPISpecConnection"}
 
 func (ec *executionContext) _OpenAPISpecConnection(ctx context.Context, sel ast.SelectionSet, obj *model.OpenAPISpecConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecConnectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, openAPISpecConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -43481,7 +43482,7 @@ func (ec *executionContext) _OpenAPISpecConnection(ctx context.Context, sel ast.
 var openAPISpecEdgeImplementors = []string{"OpenAPISpecEdge"}
 
 func (ec *executionContext) _OpenAPISpecEdge(ctx context.Context, sel ast.SelectionSet, obj *model.OpenAPISpecEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecEdgeImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, openAPISpecEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -43525,7 +43526,7 @@ func (ec *executionContext) _OpenAPISpecEdge(ctx context.Context, sel ast.Select
 var openAPISpecPermissionsImplementors = []string{"OpenAPISpecPermissions"}
 
 func (ec *executionContext) _OpenAPISpecPermissions(ctx context.Context, sel ast.SelectionSet, obj *model.OpenAPISpecPermissions) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecPermissionsImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, openAPISpecPermissionsImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -43569,7 +43570,7 @@ func (ec *executionContext) _OpenAPISpecPermissions(ctx context.Context, sel ast
 var openAPISpecVersionImplementors = []string{"OpenAPISpecVersion"}
 
 func (ec *executionContext) _OpenAPISpecVersion(ctx context.Context, sel ast.SelectionSet, obj *ent.OpenAPISpecVersion) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecVersionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, openAPISpecVersionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -43744,7 +43745,7 @@ func (ec *executionContext) _OpenAPISpecVersion(ctx context.Context, sel ast.Sel
 var openAPISpecVersionConnectionImplementors = []string{"OpenAPISpecVersionConnection"}
 
 func (ec *executionContext) _OpenAPISpecVersionConnection(ctx context.Context, sel ast.SelectionSet, obj *model.OpenAPISpecVersionConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecVersionConnectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, openAPISpecVersionConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -43793,7 +43794,7 @@ func (ec *executionContext) _OpenAPISpecVersionConnection(ctx context.Context, s
 var openAPISpecVersionEdgeImplementors = []string{"OpenAPISpecVersionEdge"}
 
 func (ec *executionContext) _OpenAPISpecVersionEdge(ctx context.Context, sel ast.SelectionSet, obj *model.OpenAPISpecVersionEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecVersionEdgeImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, openAPISpecVersionEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -43837,7 +43838,7 @@ func (ec *executionContext) _OpenAPISpecVersionEdge(ctx context.Context, sel ast
 var organizationImplementors = []string{"Organization"}
 
 func (ec *executionContext) _Organization(ctx context.Context, sel ast.SelectionSet, obj *ent.Organization) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, organizationImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, organizationImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -45018,7 +45019,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 var organizationConnectionImplementors = []string{"OrganizationConnection"}
 
 func (ec *executionContext) _OrganizationConnection(ctx context.Context, sel ast.SelectionSet, obj *model.OrganizationConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, organizationConnectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, organizationConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -45067,7 +45068,7 @@ func (ec *executionContext) _OrganizationConnection(ctx context.Context, sel ast
 var organizationEdgeImplementors = []string{"OrganizationEdge"}
 
 func (ec *executionContext) _OrganizationEdge(ctx context.Context, sel ast.SelectionSet, obj *model.OrganizationEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, organizationEdgeImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, organizationEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -45111,7 +45112,7 @@ func (ec *executionContext) _OrganizationEdge(ctx context.Context, sel ast.Selec
 var organizationPermissionsImplementors = []string{"OrganizationPermissions"}
 
 func (ec *executionContext) _OrganizationPermissions(ctx context.Context, sel ast.SelectionSet, obj *model.OrganizationPermissions) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, organizationPermissionsImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, organizationPermissionsImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -45205,7 +45206,7 @@ func (ec *executionContext) _OrganizationPermissions(ctx context.Context, sel as
 var pageInfoImplementors = []string{"PageInfo"}
 
 func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet, obj *model.PageInfo) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, pageInfoImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, pageInfoImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -45249,7 +45250,7 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 var permissionGrantImplementors = []string{"PermissionGrant"}
 
 func (ec *executionContext) _PermissionGrant(ctx context.Context, sel ast.SelectionSet, obj *ent.PermissionGrant) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, permissionGrantImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, permissionGrantImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -45382,7 +45383,7 @@ func (ec *executionContext) _PermissionGrant(ctx context.Context, sel ast.Select
 var permissionGrantConnectionImplementors = []string{"PermissionGrantConnection"}
 
 func (ec *executionContext) _PermissionGrantConnection(ctx context.Context, sel ast.SelectionSet, obj *model.PermissionGrantConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, permissionGrantConnectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, permissionGrantConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -45431,7 +45432,7 @@ func (ec *executionContext) _PermissionGrantConnection(ctx context.Context, sel 
 var permissionGrantEdgeImplementors = []string{"PermissionGrantEdge"}
 
 func (ec *executionContext) _PermissionGrantEdge(ctx context.Context, sel ast.SelectionSet, obj *model.PermissionGrantEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, permissionGrantEdgeImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, permissionGrantEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -45475,7 +45476,7 @@ func (ec *executionContext) _PermissionGrantEdge(ctx context.Context, sel ast.Se
 var pingResultImplementors = []string{"PingResult"}
 
 func (ec *executionContext) _PingResult(ctx context.Context, sel ast.SelectionSet, obj *model.PingResult) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, pingResultImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, pingResultImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -45514,7 +45515,7 @@ func (ec *executionContext) _PingResult(ctx context.Context, sel ast.SelectionSe
 var publishedContentSiteImplementors = []string{"PublishedContentSite"}
 
 func (ec *executionContext) _PublishedContentSite(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedContentSite) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, publishedContentSiteImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, publishedContentSiteImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -45637,7 +45638,7 @@ func (ec *executionContext) _PublishedContentSite(ctx context.Context, sel ast.S
 var publishedSiteCustomizationsImplementors = []string{"PublishedSiteCustomizations"}
 
 func (ec *executionContext) _PublishedSiteCustomizations(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedSiteCustomizations) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, publishedSiteCustomizationsImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, publishedSiteCustomizationsImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -45681,7 +45682,7 @@ func (ec *executionContext) _PublishedSiteCustomizations(ctx context.Context, se
 var queryImplementors = []string{"Query"}
 
 func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, queryImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, queryImplementors)
 	ctx = graphql.WithFieldContext(ctx, &graphql.FieldContext{
 		Object: "Query",
 	})
@@ -45957,7 +45958,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 var reactionUserImplementors = []string{"ReactionUser"}
 
 func (ec *executionContext) _ReactionUser(ctx context.Context, sel ast.SelectionSet, obj *model.ReactionUser) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, reactionUserImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, reactionUserImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -46038,7 +46039,7 @@ func (ec *executionContext) _ReactionUser(ctx context.Context, sel ast.Selection
 var revisionImplementors = []string{"Revision"}
 
 func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet, obj *ent.Revision) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, revisionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, revisionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -46507,7 +46508,7 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 var revisionFileImplementors = []string{"RevisionFile"}
 
 func (ec *executionContext) _RevisionFile(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionFile) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, revisionFileImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, revisionFileImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -46608,7 +46609,7 @@ func (ec *executionContext) _RevisionFile(ctx context.Context, sel ast.Selection
 var revisionFileConnectionImplementors = []string{"RevisionFileConnection"}
 
 func (ec *executionContext) _RevisionFileConnection(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionFileConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, revisionFileConnectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, revisionFileConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -46657,7 +46658,7 @@ func (ec *executionContext) _RevisionFileConnection(ctx context.Context, sel ast
 var revisionFileEdgeImplementors = []string{"RevisionFileEdge"}
 
 func (ec *executionContext) _RevisionFileEdge(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionFileEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, revisionFileEdgeImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, revisionFileEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -46701,7 +46702,7 @@ func (ec *executionContext) _RevisionFileEdge(ctx context.Context, sel ast.Selec
 var sAMLProviderImplementors = []string{"SAMLProvider"}
 
 func (ec *executionContext) _SAMLProvider(ctx context.Context, sel ast.SelectionSet, obj *ent.SAMLProvider) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, sAMLProviderImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, sAMLProviderImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -46906,7 +46907,7 @@ func (ec *executionContext) _SAMLProvider(ctx context.Context, sel ast.Selection
 var sAMLProviderConnectionImplementors = []string{"SAMLProviderConnection"}
 
 func (ec *executionContext) _SAMLProviderConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SAMLProviderConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, sAMLProviderConnectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, sAMLProviderConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -46955,7 +46956,7 @@ func (ec *executionContext) _SAMLProviderConnection(ctx context.Context, sel ast
 var sAMLProviderEdgeImplementors = []string{"SAMLProviderEdge"}
 
 func (ec *executionContext) _SAMLProviderEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SAMLProviderEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, sAMLProviderEdgeImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, sAMLProviderEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -46999,7 +47000,7 @@ func (ec *executionContext) _SAMLProviderEdge(ctx context.Context, sel ast.Selec
 var sAMLServiceImplementors = []string{"SAMLService"}
 
 func (ec *executionContext) _SAMLService(ctx context.Context, sel ast.SelectionSet, obj *model.SAMLService) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, sAMLServiceImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, sAMLServiceImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -47048,7 +47049,7 @@ func (ec *executionContext) _SAMLService(ctx context.Context, sel ast.SelectionS
 var sSOLoginImplementors = []string{"SSOLogin"}
 
 func (ec *executionContext) _SSOLogin(ctx context.Context, sel ast.SelectionSet, obj *model.SSOLogin) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, sSOLoginImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, sSOLoginImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -47097,7 +47098,7 @@ func (ec *executionContext) _SSOLogin(ctx context.Context, sel ast.SelectionSet,
 var searchPageImplementors = []string{"SearchPage"}
 
 func (ec *executionContext) _SearchPage(ctx context.Context, sel ast.SelectionSet, obj *model.SearchPage) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, searchPageImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, searchPageImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -47176,7 +47177,7 @@ func (ec *executionContext) _SearchPage(ctx context.Context, sel ast.SelectionSe
 var searchPageConnectionImplementors = []string{"SearchPageConnection"}
 
 func (ec *executionContext) _SearchPageConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SearchPageConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, searchPageConnectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, searchPageConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -47225,7 +47226,7 @@ func (ec *executionContext) _SearchPageConnection(ctx context.Context, sel ast.S
 var searchPageEdgeImplementors = []string{"SearchPageEdge"}
 
 func (ec *executionContext) _SearchPageEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SearchPageEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, searchPageEdgeImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, searchPageEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -47269,7 +47270,7 @@ func (ec *executionContext) _SearchPageEdge(ctx context.Context, sel ast.Selecti
 var searchSectionImplementors = []string{"SearchSection"}
 
 func (ec *executionContext) _SearchSection(ctx context.Context, sel ast.SelectionSet, obj *model.SearchSection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, searchSectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, searchSectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -47333,7 +47334,7 @@ func (ec *executionContext) _SearchSection(ctx context.Context, sel ast.Selectio
 var searchSpaceImplementors = []string{"SearchSpace"}
 
 func (ec *executionContext) _SearchSpace(ctx context.Context, sel ast.SelectionSet, obj *model.SearchSpace) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, searchSpaceImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, searchSpaceImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -47382,7 +47383,7 @@ func (ec *executionContext) _SearchSpace(ctx context.Context, sel ast.SelectionS
 var searchSpaceConnectionImplementors = []string{"SearchSpaceConnection"}
 
 func (ec *executionContext) _SearchSpaceConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SearchSpaceConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, searchSpaceConnectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, searchSpaceConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -47431,7 +47432,7 @@ func (ec *executionContext) _SearchSpaceConnection(ctx context.Context, sel ast.
 var searchSpaceEdgeImplementors = []string{"SearchSpaceEdge"}
 
 func (ec *executionContext) _SearchSpaceEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SearchSpaceEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, searchSpaceEdgeImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, searchSpaceEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -47475,7 +47476,7 @@ func (ec *executionContext) _SearchSpaceEdge(ctx context.Context, sel ast.Select
 var siteImplementors = []string{"Site"}
 
 func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj *ent.Site) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, siteImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -48320,7 +48321,7 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 var siteAdaptiveContentImplementors = []string{"SiteAdaptiveContent"}
 
 func (ec *executionContext) _SiteAdaptiveContent(ctx context.Context, sel ast.SelectionSet, obj *model.SiteAdaptiveContent) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteAdaptiveContentImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, siteAdaptiveContentImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -48359,7 +48360,7 @@ func (ec *executionContext) _SiteAdaptiveContent(ctx context.Context, sel ast.Se
 var siteAdaptiveSchemaImplementors = []string{"SiteAdaptiveSchema"}
 
 func (ec *executionContext) _SiteAdaptiveSchema(ctx context.Context, sel ast.SelectionSet, obj *model.SiteAdaptiveSchema) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteAdaptiveSchemaImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, siteAdaptiveSchemaImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -48403,7 +48404,7 @@ func (ec *executionContext) _SiteAdaptiveSchema(ctx context.Context, sel ast.Sel
 var siteConnectionImplementors = []string{"SiteConnection"}
 
 func (ec *executionContext) _SiteConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SiteConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteConnectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, siteConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -48452,7 +48453,7 @@ func (ec *executionContext) _SiteConnection(ctx context.Context, sel ast.Selecti
 var siteEdgeImplementors = []string{"SiteEdge"}
 
 func (ec *executionContext) _SiteEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SiteEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteEdgeImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, siteEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -48496,7 +48497,7 @@ func (ec *executionContext) _SiteEdge(ctx context.Context, sel ast.SelectionSet,
 var sitePermissionsImplementors = []string{"SitePermissions"}
 
 func (ec *executionContext) _SitePermissions(ctx context.Context, sel ast.SelectionSet, obj *model.SitePermissions) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, sitePermissionsImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, sitePermissionsImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -48570,7 +48571,7 @@ func (ec *executionContext) _SitePermissions(ctx context.Context, sel ast.Select
 var siteProxyImplementors = []string{"SiteProxy"}
 
 func (ec *executionContext) _SiteProxy(ctx context.Context, sel ast.SelectionSet, obj *model.SiteProxy) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteProxyImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, siteProxyImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -48614,7 +48615,7 @@ func (ec *executionContext) _SiteProxy(ctx context.Context, sel ast.SelectionSet
 var sitePublishingAuthImplementors = []string{"SitePublishingAuth"}
 
 func (ec *executionContext) _SitePublishingAuth(ctx context.Context, sel ast.SelectionSet, obj *ent.SitePublishingAuth) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, sitePublishingAuthImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, sitePublishingAuthImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -48705,7 +48706,7 @@ func (ec *executionContext) _SitePublishingAuth(ctx context.Context, sel ast.Sel
 var siteRedirectImplementors = []string{"SiteRedirect"}
 
 func (ec *executionContext) _SiteRedirect(ctx context.Context, sel ast.SelectionSet, obj *ent.SiteRedirect) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, siteRedirectImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -48858,7 +48859,7 @@ func (ec *executionContext) _SiteRedirect(ctx context.Context, sel ast.Selection
 var siteRedirectConnectionImplementors = []string{"SiteRedirectConnection"}
 
 func (ec *executionContext) _SiteRedirectConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectConnectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, siteRedirectConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -48907,7 +48908,7 @@ func (ec *executionContext) _SiteRedirectConnection(ctx context.Context, sel ast
 var siteRedirectDestinationImplementors = []string{"SiteRedirectDestination"}
 
 func (ec *executionContext) _SiteRedirectDestination(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectDestination) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectDestinationImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, siteRedirectDestinationImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -48966,7 +48967,7 @@ func (ec *executionContext) _SiteRedirectDestination(ctx context.Context, sel as
 var siteRedirectEdgeImplementors = []string{"SiteRedirectEdge"}
 
 func (ec *executionContext) _SiteRedirectEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectEdgeImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, siteRedirectEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -49010,7 +49011,7 @@ func (ec *executionContext) _SiteRedirectEdge(ctx context.Context, sel ast.Selec
 var siteRedirectTargetImplementors = []string{"SiteRedirectTarget"}
 
 func (ec *executionContext) _SiteRedirectTarget(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectTarget) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectTargetImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, siteRedirectTargetImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -49054,7 +49055,7 @@ func (ec *executionContext) _SiteRedirectTarget(ctx context.Context, sel ast.Sel
 var siteRedirectUpsertResultImplementors = []string{"SiteRedirectUpsertResult"}
 
 func (ec *executionContext) _SiteRedirectUpsertResult(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectUpsertResult) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectUpsertResultImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, siteRedirectUpsertResultImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -49113,7 +49114,7 @@ func (ec *executionContext) _SiteRedirectUpsertResult(ctx context.Context, sel a
 var siteSectionImplementors = []string{"SiteSection", "SiteStructureItem"}
 
 func (ec *executionContext) _SiteSection(ctx context.Context, sel ast.SelectionSet, obj *ent.SiteSection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteSectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, siteSectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -49412,7 +49413,7 @@ func (ec *executionContext) _SiteSection(ctx context.Context, sel ast.SelectionS
 var siteSectionConnectionImplementors = []string{"SiteSectionConnection"}
 
 func (ec *executionContext) _SiteSectionConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSectionConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteSectionConnectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, siteSectionConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -49461,7 +49462,7 @@ func (ec *executionContext) _SiteSectionConnection(ctx context.Context, sel ast.
 var siteSectionEdgeImplementors = []string{"SiteSectionEdge"}
 
 func (ec *executionContext) _SiteSectionEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSectionEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteSectionEdgeImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, siteSectionEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -49505,7 +49506,7 @@ func (ec *executionContext) _SiteSectionEdge(ctx context.Context, sel ast.Select
 var siteSectionGroupImplementors = []string{"SiteSectionGroup", "SiteStructureItem"}
 
 func (ec *executionContext) _SiteSectionGroup(ctx context.Context, sel ast.SelectionSet, obj *ent.SiteSectionGroup) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteSectionGroupImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, siteSectionGroupImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -49653,7 +49654,7 @@ func (ec *executionContext) _SiteSectionGroup(ctx context.Context, sel ast.Selec
 var siteSectionGroupConnectionImplementors = []string{"SiteSectionGroupConnection"}
 
 func (ec *executionContext) _SiteSectionGroupConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSectionGroupConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteSectionGroupConnectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, siteSectionGroupConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -49702,7 +49703,7 @@ func (ec *executionContext) _SiteSectionGroupConnection(ctx context.Context, sel
 var siteSectionGroupEdgeImplementors = []string{"SiteSectionGroupEdge"}
 
 func (ec *executionContext) _SiteSectionGroupEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSectionGroupEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteSectionGroupEdgeImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, siteSectionGroupEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -49746,7 +49747,7 @@ func (ec *executionContext) _SiteSectionGroupEdge(ctx context.Context, sel ast.S
 var siteShareLinkImplementors = []string{"SiteShareLink"}
 
 func (ec *executionContext) _SiteShareLink(ctx context.Context, sel ast.SelectionSet, obj *ent.SiteShareLink) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteShareLinkImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, siteShareLinkImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -49800,7 +49801,7 @@ func (ec *executionContext) _SiteShareLink(ctx context.Context, sel ast.Selectio
 var siteShareLinkConnectionImplementors = []string{"SiteShareLinkConnection"}
 
 func (ec *executionContext) _SiteShareLinkConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SiteShareLinkConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteShareLinkConnectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, siteShareLinkConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -49849,7 +49850,7 @@ func (ec *executionContext) _SiteShareLinkConnection(ctx context.Context, sel as
 var siteShareLinkEdgeImplementors = []string{"SiteShareLinkEdge"}
 
 func (ec *executionContext) _SiteShareLinkEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SiteShareLinkEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteShareLinkEdgeImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, siteShareLinkEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -49893,7 +49894,7 @@ func (ec *executionContext) _SiteShareLinkEdge(ctx context.Context, sel ast.Sele
 var siteSpaceImplementors = []string{"SiteSpace"}
 
 func (ec *executionContext) _SiteSpace(ctx context.Context, sel ast.SelectionSet, obj *ent.SiteSpace) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteSpaceImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, siteSpaceImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -50135,7 +50136,7 @@ func (ec *executionContext) _SiteSpace(ctx context.Context, sel ast.SelectionSet
 var siteSpaceConnectionImplementors = []string{"SiteSpaceConnection"}
 
 func (ec *executionContext) _SiteSpaceConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSpaceConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteSpaceConnectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, siteSpaceConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -50184,7 +50185,7 @@ func (ec *executionContext) _SiteSpaceConnection(ctx context.Context, sel ast.Se
 var siteSpaceCustomizationImplementors = []string{"SiteSpaceCustomization"}
 
 func (ec *executionContext) _SiteSpaceCustomization(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSpaceCustomization) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteSpaceCustomizationImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, siteSpaceCustomizationImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -50228,7 +50229,7 @@ func (ec *executionContext) _SiteSpaceCustomization(ctx context.Context, sel ast
 var siteSpaceEdgeImplementors = []string{"SiteSpaceEdge"}
 
 func (ec *executionContext) _SiteSpaceEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSpaceEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteSpaceEdgeImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, siteSpaceEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -50272,7 +50273,7 @@ func (ec *executionContext) _SiteSpaceEdge(ctx context.Context, sel ast.Selectio
 var siteStructureImplementors = []string{"SiteStructure"}
 
 func (ec *executionContext) _SiteStructure(ctx context.Context, sel ast.SelectionSet, obj *model.SiteStructure) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, siteStructureImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, siteStructureImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -50321,7 +50322,7 @@ func (ec *executionContext) _SiteStructure(ctx context.Context, sel ast.Selectio
 var spaceImplementors = []string{"Space"}
 
 func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, obj *ent.Space) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, spaceImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, spaceImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -51013,7 +51014,7 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 var spaceConnectionImplementors = []string{"SpaceConnection"}
 
 func (ec *executionContext) _SpaceConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SpaceConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, spaceConnectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, spaceConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -51062,7 +51063,7 @@ func (ec *executionContext) _SpaceConnection(ctx context.Context, sel ast.Select
 var spaceEdgeImplementors = []string{"SpaceEdge"}
 
 func (ec *executionContext) _SpaceEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SpaceEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, spaceEdgeImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, spaceEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -51106,7 +51107,7 @@ func (ec *executionContext) _SpaceEdge(ctx context.Context, sel ast.SelectionSet
 var spacePermissionsImplementors = []string{"SpacePermissions"}
 
 func (ec *executionContext) _SpacePermissions(ctx context.Context, sel ast.SelectionSet, obj *model.SpacePermissions) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, spacePermissionsImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, spacePermissionsImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -51190,7 +51191,7 @@ func (ec *executionContext) _SpacePermissions(ctx context.Context, sel ast.Selec
 var teamImplementors = []string{"Team"}
 
 func (ec *executionContext) _Team(ctx context.Context, sel ast.SelectionSet, obj *ent.Team) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, teamImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, teamImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -51407,7 +51408,7 @@ func (ec *executionContext) _Team(ctx context.Context, sel ast.SelectionSet, obj
 var teamConnectionImplementors = []string{"TeamConnection"}
 
 func (ec *executionContext) _TeamConnection(ctx context.Context, sel ast.SelectionSet, obj *model.TeamConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, teamConnectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, teamConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -51456,7 +51457,7 @@ func (ec *executionContext) _TeamConnection(ctx context.Context, sel ast.Selecti
 var teamEdgeImplementors = []string{"TeamEdge"}
 
 func (ec *executionContext) _TeamEdge(ctx context.Context, sel ast.SelectionSet, obj *model.TeamEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, teamEdgeImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, teamEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -51500,7 +51501,7 @@ func (ec *executionContext) _TeamEdge(ctx context.Context, sel ast.SelectionSet,
 var teamMemberImplementors = []string{"TeamMember"}
 
 func (ec *executionContext) _TeamMember(ctx context.Context, sel ast.SelectionSet, obj *ent.TeamMember) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, teamMemberImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, teamMemberImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -51670,7 +51671,7 @@ func (ec *executionContext) _TeamMember(ctx context.Context, sel ast.SelectionSe
 var teamMemberConnectionImplementors = []string{"TeamMemberConnection"}
 
 func (ec *executionContext) _TeamMemberConnection(ctx context.Context, sel ast.SelectionSet, obj *model.TeamMemberConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, teamMemberConnectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, teamMemberConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -51719,7 +51720,7 @@ func (ec *executionContext) _TeamMemberConnection(ctx context.Context, sel ast.S
 var teamMemberEdgeImplementors = []string{"TeamMemberEdge"}
 
 func (ec *executionContext) _TeamMemberEdge(ctx context.Context, sel ast.SelectionSet, obj *model.TeamMemberEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, teamMemberEdgeImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, teamMemberEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -51763,7 +51764,7 @@ func (ec *executionContext) _TeamMemberEdge(ctx context.Context, sel ast.Selecti
 var teamPermissionsImplementors = []string{"TeamPermissions"}
 
 func (ec *executionContext) _TeamPermissions(ctx context.Context, sel ast.SelectionSet, obj *model.TeamPermissions) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, teamPermissionsImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, teamPermissionsImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -51807,7 +51808,7 @@ func (ec *executionContext) _TeamPermissions(ctx context.Context, sel ast.Select
 var translationSettingsImplementors = []string{"TranslationSettings"}
 
 func (ec *executionContext) _TranslationSettings(ctx context.Context, sel ast.SelectionSet, obj *ent.TranslationSettings) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, translationSettingsImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, translationSettingsImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -51913,7 +51914,7 @@ func (ec *executionContext) _TranslationSettings(ctx context.Context, sel ast.Se
 var translationSettingsConnectionImplementors = []string{"TranslationSettingsConnection"}
 
 func (ec *executionContext) _TranslationSettingsConnection(ctx context.Context, sel ast.SelectionSet, obj *model.TranslationSettingsConnection) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, translationSettingsConnectionImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, translationSettingsConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -51962,7 +51963,7 @@ func (ec *executionContext) _TranslationSettingsConnection(ctx context.Context, 
 var translationSettingsEdgeImplementors = []string{"TranslationSettingsEdge"}
 
 func (ec *executionContext) _TranslationSettingsEdge(ctx context.Context, sel ast.SelectionSet, obj *model.TranslationSettingsEdge) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, translationSettingsEdgeImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, translationSettingsEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -52006,7 +52007,7 @@ func (ec *executionContext) _TranslationSettingsEdge(ctx context.Context, sel as
 var translationSettingsPermissionsImplementors = []string{"TranslationSettingsPermissions"}
 
 func (ec *executionContext) _TranslationSettingsPermissions(ctx context.Context, sel ast.SelectionSet, obj *model.TranslationSettingsPermissions) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, translationSettingsPermissionsImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, translationSettingsPermissionsImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -52050,7 +52051,7 @@ func (ec *executionContext) _TranslationSettingsPermissions(ctx context.Context,
 var userImplementors = []string{"User"}
 
 func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj *ent.User) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, userImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, userImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -52104,7 +52105,7 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 var __DirectiveImplementors = []string{"__Directive"}
 
 func (ec *executionContext) ___Directive(ctx context.Context, sel ast.SelectionSet, obj *introspection.Directive) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, __DirectiveImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, __DirectiveImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -52163,7 +52164,7 @@ func (ec *executionContext) ___Directive(ctx context.Context, sel ast.SelectionS
 var __EnumValueImplementors = []string{"__EnumValue"}
 
 func (ec *executionContext) ___EnumValue(ctx context.Context, sel ast.SelectionSet, obj *introspection.EnumValue) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, __EnumValueImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, __EnumValueImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -52217,7 +52218,7 @@ func (ec *executionContext) ___EnumValue(ctx context.Context, sel ast.SelectionS
 var __FieldImplementors = []string{"__Field"}
 
 func (ec *executionContext) ___Field(ctx context.Context, sel ast.SelectionSet, obj *introspection.Field) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, __FieldImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, __FieldImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -52281,7 +52282,7 @@ func (ec *executionContext) ___Field(ctx context.Context, sel ast.SelectionSet, 
 var __InputValueImplementors = []string{"__InputValue"}
 
 func (ec *executionContext) ___InputValue(ctx context.Context, sel ast.SelectionSet, obj *introspection.InputValue) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, __InputValueImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, __InputValueImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -52345,7 +52346,7 @@ func (ec *executionContext) ___InputValue(ctx context.Context, sel ast.Selection
 var __SchemaImplementors = []string{"__Schema"}
 
 func (ec *executionContext) ___Schema(ctx context.Context, sel ast.SelectionSet, obj *introspection.Schema) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, __SchemaImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, __SchemaImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet
@@ -52409,7 +52410,7 @@ func (ec *executionContext) ___Schema(ctx context.Context, sel ast.SelectionSet,
 var __TypeImplementors = []string{"__Type"}
 
 func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, obj *introspection.Type) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, __TypeImplementors)
+	fields := ec.collected.of(ec.OperationContext, sel, __TypeImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	var deferredFieldSet *graphql.FieldSet

@@ -1,5 +1,5 @@
-// Command gqlgentune rewrites seven patterns of gqlgen's generated executor that cost every
-// request time without serving Bindery (decisions 197, 271, 339, 347, 350 and 351). It runs
+// Command gqlgentune rewrites eight patterns of gqlgen's generated executor that cost every
+// request time without serving Bindery (decisions 197, 271, 339, 347, 350–352). It runs
 // from generate.go right after gqlgen, so `go generate ./...` still reproduces the committed
 // file exactly.
 //
@@ -27,6 +27,9 @@
 //   - An object is written by objectFields (graph/generated/objectfields.go) rather than by its
 //     field set's MarshalGQL, which copies each field it writes to the heap and keeps a map of
 //     the aliases written, for every object of an answer (decision 351).
+//   - The fields of each object are collected through the operation's collectedFields
+//     (graph/generated/collected.go), which finds them again without hashing the object type's
+//     names for every object as graphql.CollectFields does (decision 352).
 //   - The map of every input type's unmarshaller, which gqlgen builds by reflection for every
 //     operation (~60 input types) and puts in the operation's context for
 //     graphql.UnmarshalInputFromContext, is not built: nothing in Bindery calls that function
@@ -81,6 +84,21 @@ var rewrites = []rewrite{
 		name: "objects written without a copy of each field",
 		old:  "\n\treturn out\n}\n",
 		new:  "\n\treturn objectFields{out, fields}\n}\n",
+	},
+	{
+		name: "fields collected once per operation (the context)",
+		old: `type executionContext struct {
+	*graphql.ExecutionContextState[ResolverRoot, DirectiveRoot, ComplexityRoot]
+}`,
+		new: `type executionContext struct {
+	*graphql.ExecutionContextState[ResolverRoot, DirectiveRoot, ComplexityRoot]
+	collected collectedFields
+}`,
+	},
+	{
+		name: "fields collected once per operation (the calls)",
+		old:  "graphql.CollectFields(ec.OperationContext, sel, ",
+		new:  "ec.collected.of(ec.OperationContext, sel, ",
 	},
 	{
 		name: "lists marshalled in order",
