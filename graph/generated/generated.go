@@ -16014,14 +16014,14 @@ func (ec *executionContext) field___Type_fields_args(ctx context.Context, rawArg
 // region    **************************** field.gotpl *****************************
 
 func (ec *executionContext) _APIToken_id(ctx context.Context, field graphql.CollectedField, obj *ent.APIToken) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	return (*directString)(&obj.ID)
 }
 func (ec *executionContext) fieldContext_APIToken_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APIToken", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _APIToken_label(ctx context.Context, field graphql.CollectedField, obj *ent.APIToken) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Label)
+	return (*directString)(&obj.Label)
 }
 func (ec *executionContext) fieldContext_APIToken_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APIToken", field, false, false, errors.New("field of type String does not have child fields"))
@@ -16115,14 +16115,14 @@ func (ec *executionContext) fieldContext_APITokenConnection_pageInfo(_ context.C
 }
 
 func (ec *executionContext) _APITokenConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.APITokenConnection) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
+	return (*directInt)(&obj.TotalCount)
 }
 func (ec *executionContext) fieldContext_APITokenConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APITokenConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _APITokenEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.APITokenEdge) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Cursor)
+	return (*directString)(&obj.Cursor)
 }
 func (ec *executionContext) fieldContext_APITokenEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APITokenEdge", field, false, false, errors.New("field of type String does not have child fields"))
@@ -16161,28 +16161,28 @@ func (ec *executionContext) fieldContext_APITokenEdge_node(_ context.Context, fi
 }
 
 func (ec *executionContext) _ApiInfo_version(ctx context.Context, field graphql.CollectedField, obj *model.APIInfo) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Version)
+	return (*directString)(&obj.Version)
 }
 func (ec *executionContext) fieldContext_ApiInfo_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ApiInfo", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ApiInfo_build(ctx context.Context, field graphql.CollectedField, obj *model.APIInfo) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Build)
+	return (*directString)(&obj.Build)
 }
 func (ec *executionContext) fieldContext_ApiInfo_build(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ApiInfo", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ChangeRequest_id(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	return (*directString)(&obj.ID)
 }
 func (ec *executionContext) fieldContext_ChangeRequest_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ChangeRequest", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _ChangeRequest_number(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.Number)
+	return (*directInt)(&obj.Number)
 }
 func (ec *executionContext) fieldContext_ChangeRequest_number(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ChangeRequest", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -16196,7 +16196,7 @@ func (ec *executionContext) fieldContext_ChangeRequest_status(_ context.Context,
 }
 
 func (ec *executionContext) _ChangeRequest_subject(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Subject)
+	return (*directString)(&obj.Subject)
 }
 func (ec *executionContext) fieldContext_ChangeRequest_subject(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ChangeRequest", field, false, false, errors.New("field of type String does not have child fields"))
@@ -16272,7 +16272,7 @@ func (ec *executionContext) fieldContext_ChangeRequest_mergedAt(_ context.Contex
 }
 
 func (ec *executionContext) _ChangeRequest_spaceId(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.SpaceID)
+	return (*directString)(&obj.SpaceID)
 }
 func (ec *executionContext) fieldContext_ChangeRequest_spaceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ChangeRequest", field, false, false, errors.New("field of type ID does not have child fields"))
@@ -16570,7 +16570,7 @@ func (ec *executionContext) fieldContext_ChangeRequest_pdf(ctx context.Context, 
 }
 
 func (ec *executionContext) _ChangeRequest_openCommentCount(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.CommentsCount)
+	return (*directInt)(&obj.CommentsCount)
 }
 func (ec *executionContext) fieldContext_ChangeRequest_openCommentCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ChangeRequest", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -16729,14 +16729,14 @@ func (ec *executionContext) fieldContext_ChangeRequestConnection_pageInfo(_ cont
 }
 
 func (ec *executionContext) _ChangeRequestConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestConnection) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
+	return (*directInt)(&obj.TotalCount)
 }
 func (ec *executionContext) fieldContext_ChangeRequestConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ChangeRequestConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ChangeRequestEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestEdge) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Cursor)
+	return (*directString)(&obj.Cursor)
 }
 func (ec *executionContext) fieldContext_ChangeRequestEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ChangeRequestEdge", field, false, false, errors.New("field of type String does not have child fields"))
@@ -16775,14 +16775,14 @@ func (ec *executionContext) fieldContext_ChangeRequestEdge_node(_ context.Contex
 }
 
 func (ec *executionContext) _Collection_id(ctx context.Context, field graphql.CollectedField, obj *ent.Collection) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	return (*directString)(&obj.ID)
 }
 func (ec *executionContext) fieldContext_Collection_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Collection", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _Collection_title(ctx context.Context, field graphql.CollectedField, obj *ent.Collection) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+	return (*directString)(&obj.Title)
 }
 func (ec *executionContext) fieldContext_Collection_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Collection", field, false, false, errors.New("field of type String does not have child fields"))
@@ -16812,7 +16812,7 @@ func (ec *executionContext) fieldContext_Collection_description(_ context.Contex
 }
 
 func (ec *executionContext) _Collection_organizationId(ctx context.Context, field graphql.CollectedField, obj *ent.Collection) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.OrganizationID)
+	return (*directString)(&obj.OrganizationID)
 }
 func (ec *executionContext) fieldContext_Collection_organizationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Collection", field, false, false, errors.New("field of type ID does not have child fields"))
@@ -17201,14 +17201,14 @@ func (ec *executionContext) fieldContext_CollectionConnection_pageInfo(_ context
 }
 
 func (ec *executionContext) _CollectionConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.CollectionConnection) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
+	return (*directInt)(&obj.TotalCount)
 }
 func (ec *executionContext) fieldContext_CollectionConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.CollectionEdge) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Cursor)
+	return (*directString)(&obj.Cursor)
 }
 func (ec *executionContext) fieldContext_CollectionEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionEdge", field, false, false, errors.New("field of type String does not have child fields"))
@@ -17247,35 +17247,35 @@ func (ec *executionContext) fieldContext_CollectionEdge_node(_ context.Context, 
 }
 
 func (ec *executionContext) _CollectionPermissions_view(ctx context.Context, field graphql.CollectedField, obj *model.CollectionPermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.View)
+	return (*directBool)(&obj.View)
 }
 func (ec *executionContext) fieldContext_CollectionPermissions_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionPermissions_admin(ctx context.Context, field graphql.CollectedField, obj *model.CollectionPermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Admin)
+	return (*directBool)(&obj.Admin)
 }
 func (ec *executionContext) fieldContext_CollectionPermissions_admin(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionPermissions_viewInviteLinks(ctx context.Context, field graphql.CollectedField, obj *model.CollectionPermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.ViewInviteLinks)
+	return (*directBool)(&obj.ViewInviteLinks)
 }
 func (ec *executionContext) fieldContext_CollectionPermissions_viewInviteLinks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _CollectionPermissions_create(ctx context.Context, field graphql.CollectedField, obj *model.CollectionPermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Create)
+	return (*directBool)(&obj.Create)
 }
 func (ec *executionContext) fieldContext_CollectionPermissions_create(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Comment_id(ctx context.Context, field graphql.CollectedField, obj *ent.Comment) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	return (*directString)(&obj.ID)
 }
 func (ec *executionContext) fieldContext_Comment_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Comment", field, false, false, errors.New("field of type ID does not have child fields"))
@@ -17289,7 +17289,7 @@ func (ec *executionContext) fieldContext_Comment_status(_ context.Context, field
 }
 
 func (ec *executionContext) _Comment_body(ctx context.Context, field graphql.CollectedField, obj *ent.Comment) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.BodyMarkdown)
+	return (*directString)(&obj.BodyMarkdown)
 }
 func (ec *executionContext) fieldContext_Comment_body(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Comment", field, false, false, errors.New("field of type String does not have child fields"))
@@ -17493,7 +17493,7 @@ func (ec *executionContext) fieldContext_Comment_reactions(_ context.Context, fi
 }
 
 func (ec *executionContext) _Comment_replyCount(ctx context.Context, field graphql.CollectedField, obj *ent.Comment) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.RepliesCount)
+	return (*directInt)(&obj.RepliesCount)
 }
 func (ec *executionContext) fieldContext_Comment_replyCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Comment", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -17716,14 +17716,14 @@ func (ec *executionContext) fieldContext_CommentConnection_pageInfo(_ context.Co
 }
 
 func (ec *executionContext) _CommentConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.CommentConnection) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
+	return (*directInt)(&obj.TotalCount)
 }
 func (ec *executionContext) fieldContext_CommentConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CommentConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _CommentEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.CommentEdge) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Cursor)
+	return (*directString)(&obj.Cursor)
 }
 func (ec *executionContext) fieldContext_CommentEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CommentEdge", field, false, false, errors.New("field of type String does not have child fields"))
@@ -17762,28 +17762,28 @@ func (ec *executionContext) fieldContext_CommentEdge_node(_ context.Context, fie
 }
 
 func (ec *executionContext) _CommentPermissions_view(ctx context.Context, field graphql.CollectedField, obj *model.CommentPermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.View)
+	return (*directBool)(&obj.View)
 }
 func (ec *executionContext) fieldContext_CommentPermissions_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CommentPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _CommentPermissions_edit(ctx context.Context, field graphql.CollectedField, obj *model.CommentPermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Edit)
+	return (*directBool)(&obj.Edit)
 }
 func (ec *executionContext) fieldContext_CommentPermissions_edit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CommentPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _CommentPermissions_reply(ctx context.Context, field graphql.CollectedField, obj *model.CommentPermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Reply)
+	return (*directBool)(&obj.Reply)
 }
 func (ec *executionContext) fieldContext_CommentPermissions_reply(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CommentPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _CommentPermissions_delete(ctx context.Context, field graphql.CollectedField, obj *model.CommentPermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Delete)
+	return (*directBool)(&obj.Delete)
 }
 func (ec *executionContext) fieldContext_CommentPermissions_delete(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CommentPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
@@ -17822,7 +17822,7 @@ func (ec *executionContext) fieldContext_CommentReplier_user(_ context.Context, 
 }
 
 func (ec *executionContext) _CommentReplier_count(ctx context.Context, field graphql.CollectedField, obj *model.CommentReplier) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.Count)
+	return (*directInt)(&obj.Count)
 }
 func (ec *executionContext) fieldContext_CommentReplier_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CommentReplier", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -17852,14 +17852,14 @@ func (ec *executionContext) fieldContext_CommentReplier_updatedAt(_ context.Cont
 }
 
 func (ec *executionContext) _CommentReply_id(ctx context.Context, field graphql.CollectedField, obj *ent.CommentReply) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	return (*directString)(&obj.ID)
 }
 func (ec *executionContext) fieldContext_CommentReply_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CommentReply", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _CommentReply_body(ctx context.Context, field graphql.CollectedField, obj *ent.CommentReply) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.BodyMarkdown)
+	return (*directString)(&obj.BodyMarkdown)
 }
 func (ec *executionContext) fieldContext_CommentReply_body(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CommentReply", field, false, false, errors.New("field of type String does not have child fields"))
@@ -18072,14 +18072,14 @@ func (ec *executionContext) fieldContext_CommentReplyConnection_pageInfo(_ conte
 }
 
 func (ec *executionContext) _CommentReplyConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.CommentReplyConnection) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
+	return (*directInt)(&obj.TotalCount)
 }
 func (ec *executionContext) fieldContext_CommentReplyConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CommentReplyConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _CommentReplyEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.CommentReplyEdge) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Cursor)
+	return (*directString)(&obj.Cursor)
 }
 func (ec *executionContext) fieldContext_CommentReplyEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CommentReplyEdge", field, false, false, errors.New("field of type String does not have child fields"))
@@ -18242,28 +18242,28 @@ func (ec *executionContext) fieldContext_CommentTarget_nodeId(_ context.Context,
 }
 
 func (ec *executionContext) _CommentTargetPage_id(ctx context.Context, field graphql.CollectedField, obj *model.CommentTargetPage) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	return (*directString)(&obj.ID)
 }
 func (ec *executionContext) fieldContext_CommentTargetPage_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CommentTargetPage", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _CommentTargetPage_title(ctx context.Context, field graphql.CollectedField, obj *model.CommentTargetPage) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+	return (*directString)(&obj.Title)
 }
 func (ec *executionContext) fieldContext_CommentTargetPage_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CommentTargetPage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CommentTargetPage_emoji(ctx context.Context, field graphql.CollectedField, obj *model.CommentTargetPage) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Emoji)
+	return (*directString)(&obj.Emoji)
 }
 func (ec *executionContext) fieldContext_CommentTargetPage_emoji(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CommentTargetPage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CommentTargetPage_path(ctx context.Context, field graphql.CollectedField, obj *model.CommentTargetPage) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Path)
+	return (*directString)(&obj.Path)
 }
 func (ec *executionContext) fieldContext_CommentTargetPage_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CommentTargetPage", field, false, false, errors.New("field of type String does not have child fields"))
@@ -18316,7 +18316,7 @@ func (ec *executionContext) fieldContext_CommentTargetPage_updatedAt(_ context.C
 }
 
 func (ec *executionContext) _CommentTargetPage_outdated(ctx context.Context, field graphql.CollectedField, obj *model.CommentTargetPage) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Outdated)
+	return (*directBool)(&obj.Outdated)
 }
 func (ec *executionContext) fieldContext_CommentTargetPage_outdated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CommentTargetPage", field, false, false, errors.New("field of type Boolean does not have child fields"))
@@ -18442,14 +18442,14 @@ func (ec *executionContext) fieldContext_ContentAccessConnection_pageInfo(_ cont
 }
 
 func (ec *executionContext) _ContentAccessConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.ContentAccessConnection) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
+	return (*directInt)(&obj.TotalCount)
 }
 func (ec *executionContext) fieldContext_ContentAccessConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ContentAccessConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ContentAccessEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.ContentAccessEdge) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Cursor)
+	return (*directString)(&obj.Cursor)
 }
 func (ec *executionContext) fieldContext_ContentAccessEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ContentAccessEdge", field, false, false, errors.New("field of type String does not have child fields"))
@@ -18520,77 +18520,77 @@ func (ec *executionContext) fieldContext_ContentImport_revision(_ context.Contex
 }
 
 func (ec *executionContext) _ContentImport_importedResources(ctx context.Context, field graphql.CollectedField, obj *model.ContentImport) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.ImportedResources)
+	return (*directInt)(&obj.ImportedResources)
 }
 func (ec *executionContext) fieldContext_ContentImport_importedResources(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ContentImport", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ContentImport_totalResources(ctx context.Context, field graphql.CollectedField, obj *model.ContentImport) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalResources)
+	return (*directInt)(&obj.TotalResources)
 }
 func (ec *executionContext) fieldContext_ContentImport_totalResources(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ContentImport", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ContentPage_id(ctx context.Context, field graphql.CollectedField, obj *model.ContentPage) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	return (*directString)(&obj.ID)
 }
 func (ec *executionContext) fieldContext_ContentPage_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ContentPage", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _ContentPage_type(ctx context.Context, field graphql.CollectedField, obj *model.ContentPage) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Type)
+	return (*directString)(&obj.Type)
 }
 func (ec *executionContext) fieldContext_ContentPage_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ContentPage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ContentPage_title(ctx context.Context, field graphql.CollectedField, obj *model.ContentPage) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+	return (*directString)(&obj.Title)
 }
 func (ec *executionContext) fieldContext_ContentPage_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ContentPage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ContentPage_slug(ctx context.Context, field graphql.CollectedField, obj *model.ContentPage) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Slug)
+	return (*directString)(&obj.Slug)
 }
 func (ec *executionContext) fieldContext_ContentPage_slug(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ContentPage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ContentPage_path(ctx context.Context, field graphql.CollectedField, obj *model.ContentPage) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Path)
+	return (*directString)(&obj.Path)
 }
 func (ec *executionContext) fieldContext_ContentPage_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ContentPage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ContentPage_emoji(ctx context.Context, field graphql.CollectedField, obj *model.ContentPage) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Emoji)
+	return (*directString)(&obj.Emoji)
 }
 func (ec *executionContext) fieldContext_ContentPage_emoji(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ContentPage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ContentPage_description(ctx context.Context, field graphql.CollectedField, obj *model.ContentPage) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Description)
+	return (*directString)(&obj.Description)
 }
 func (ec *executionContext) fieldContext_ContentPage_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ContentPage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ContentPage_hidden(ctx context.Context, field graphql.CollectedField, obj *model.ContentPage) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Hidden)
+	return (*directBool)(&obj.Hidden)
 }
 func (ec *executionContext) fieldContext_ContentPage_hidden(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ContentPage", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _ContentPage_noIndex(ctx context.Context, field graphql.CollectedField, obj *model.ContentPage) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.NoIndex)
+	return (*directBool)(&obj.NoIndex)
 }
 func (ec *executionContext) fieldContext_ContentPage_noIndex(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ContentPage", field, false, false, errors.New("field of type Boolean does not have child fields"))
@@ -18721,14 +18721,14 @@ func (ec *executionContext) fieldContext_ContentPage_children(_ context.Context,
 }
 
 func (ec *executionContext) _ContentPageChange_kind(ctx context.Context, field graphql.CollectedField, obj *model.ContentPageChange) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Kind)
+	return (*directString)(&obj.Kind)
 }
 func (ec *executionContext) fieldContext_ContentPageChange_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ContentPageChange", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ContentPageChange_pageId(ctx context.Context, field graphql.CollectedField, obj *model.ContentPageChange) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.PageID)
+	return (*directString)(&obj.PageID)
 }
 func (ec *executionContext) fieldContext_ContentPageChange_pageId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ContentPageChange", field, false, false, errors.New("field of type ID does not have child fields"))
@@ -18886,7 +18886,7 @@ func (ec *executionContext) fieldContext_ContentUpdate_insertedFiles(_ context.C
 }
 
 func (ec *executionContext) _CreatedAPIToken_token(ctx context.Context, field graphql.CollectedField, obj *model.CreatedAPIToken) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Token)
+	return (*directString)(&obj.Token)
 }
 func (ec *executionContext) fieldContext_CreatedAPIToken_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CreatedAPIToken", field, false, false, errors.New("field of type String does not have child fields"))
@@ -18957,28 +18957,28 @@ func (ec *executionContext) fieldContext_CreatedSiteShareLink_shareLink(_ contex
 }
 
 func (ec *executionContext) _CreatedSiteShareLink_key(ctx context.Context, field graphql.CollectedField, obj *model.CreatedSiteShareLink) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Key)
+	return (*directString)(&obj.Key)
 }
 func (ec *executionContext) fieldContext_CreatedSiteShareLink_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CreatedSiteShareLink", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CreatedSiteShareLink_url(ctx context.Context, field graphql.CollectedField, obj *model.CreatedSiteShareLink) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.URL)
+	return (*directString)(&obj.URL)
 }
 func (ec *executionContext) fieldContext_CreatedSiteShareLink_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CreatedSiteShareLink", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CustomField_id(ctx context.Context, field graphql.CollectedField, obj *ent.CustomField) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	return (*directString)(&obj.ID)
 }
 func (ec *executionContext) fieldContext_CustomField_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CustomField", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _CustomField_name(ctx context.Context, field graphql.CollectedField, obj *ent.CustomField) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+	return (*directString)(&obj.Name)
 }
 func (ec *executionContext) fieldContext_CustomField_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CustomField", field, false, false, errors.New("field of type String does not have child fields"))
@@ -19242,14 +19242,14 @@ func (ec *executionContext) fieldContext_CustomFieldConnection_pageInfo(_ contex
 }
 
 func (ec *executionContext) _CustomFieldConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.CustomFieldConnection) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
+	return (*directInt)(&obj.TotalCount)
 }
 func (ec *executionContext) fieldContext_CustomFieldConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CustomFieldConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _CustomFieldEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.CustomFieldEdge) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Cursor)
+	return (*directString)(&obj.Cursor)
 }
 func (ec *executionContext) fieldContext_CustomFieldEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CustomFieldEdge", field, false, false, errors.New("field of type String does not have child fields"))
@@ -19288,14 +19288,14 @@ func (ec *executionContext) fieldContext_CustomFieldEdge_node(_ context.Context,
 }
 
 func (ec *executionContext) _CustomFieldPermissions_view(ctx context.Context, field graphql.CollectedField, obj *model.CustomFieldPermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.View)
+	return (*directBool)(&obj.View)
 }
 func (ec *executionContext) fieldContext_CustomFieldPermissions_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CustomFieldPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _CustomFieldPermissions_edit(ctx context.Context, field graphql.CollectedField, obj *model.CustomFieldPermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Edit)
+	return (*directBool)(&obj.Edit)
 }
 func (ec *executionContext) fieldContext_CustomFieldPermissions_edit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CustomFieldPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
@@ -19357,14 +19357,14 @@ func (ec *executionContext) fieldContext_CustomFieldValue_value(_ context.Contex
 }
 
 func (ec *executionContext) _EmojiReaction_emoji(ctx context.Context, field graphql.CollectedField, obj *model.EmojiReaction) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Emoji)
+	return (*directString)(&obj.Emoji)
 }
 func (ec *executionContext) fieldContext_EmojiReaction_emoji(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("EmojiReaction", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _EmojiReaction_count(ctx context.Context, field graphql.CollectedField, obj *model.EmojiReaction) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.Count)
+	return (*directInt)(&obj.Count)
 }
 func (ec *executionContext) fieldContext_EmojiReaction_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("EmojiReaction", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -19403,35 +19403,35 @@ func (ec *executionContext) fieldContext_EmojiReaction_users(_ context.Context, 
 }
 
 func (ec *executionContext) _InsertedFile_id(ctx context.Context, field graphql.CollectedField, obj *model.InsertedFile) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	return (*directString)(&obj.ID)
 }
 func (ec *executionContext) fieldContext_InsertedFile_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("InsertedFile", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _InsertedFile_name(ctx context.Context, field graphql.CollectedField, obj *model.InsertedFile) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+	return (*directString)(&obj.Name)
 }
 func (ec *executionContext) fieldContext_InsertedFile_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("InsertedFile", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _InsertedFile_contentType(ctx context.Context, field graphql.CollectedField, obj *model.InsertedFile) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.ContentType)
+	return (*directString)(&obj.ContentType)
 }
 func (ec *executionContext) fieldContext_InsertedFile_contentType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("InsertedFile", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _InsertedFile_size(ctx context.Context, field graphql.CollectedField, obj *model.InsertedFile) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.Size)
+	return (*directInt)(&obj.Size)
 }
 func (ec *executionContext) fieldContext_InsertedFile_size(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("InsertedFile", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _InviteLink_id(ctx context.Context, field graphql.CollectedField, obj *ent.InviteLink) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	return (*directString)(&obj.ID)
 }
 func (ec *executionContext) fieldContext_InviteLink_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("InviteLink", field, false, false, errors.New("field of type ID does not have child fields"))
@@ -19548,14 +19548,14 @@ func (ec *executionContext) fieldContext_InviteLinkConnection_pageInfo(_ context
 }
 
 func (ec *executionContext) _InviteLinkConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.InviteLinkConnection) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
+	return (*directInt)(&obj.TotalCount)
 }
 func (ec *executionContext) fieldContext_InviteLinkConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("InviteLinkConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _InviteLinkEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.InviteLinkEdge) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Cursor)
+	return (*directString)(&obj.Cursor)
 }
 func (ec *executionContext) fieldContext_InviteLinkEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("InviteLinkEdge", field, false, false, errors.New("field of type String does not have child fields"))
@@ -19729,7 +19729,7 @@ func (ec *executionContext) fieldContext_LinkConnection_pageInfo(_ context.Conte
 }
 
 func (ec *executionContext) _LinkConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.LinkConnection) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
+	return (*directInt)(&obj.TotalCount)
 }
 func (ec *executionContext) fieldContext_LinkConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("LinkConnection", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -19768,7 +19768,7 @@ func (ec *executionContext) fieldContext_LinkConnection_stats(_ context.Context,
 }
 
 func (ec *executionContext) _LinkEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.LinkEdge) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Cursor)
+	return (*directString)(&obj.Cursor)
 }
 func (ec *executionContext) fieldContext_LinkEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("LinkEdge", field, false, false, errors.New("field of type String does not have child fields"))
@@ -19807,21 +19807,21 @@ func (ec *executionContext) fieldContext_LinkEdge_node(_ context.Context, field 
 }
 
 func (ec *executionContext) _LinkSource_id(ctx context.Context, field graphql.CollectedField, obj *model.LinkSource) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	return (*directString)(&obj.ID)
 }
 func (ec *executionContext) fieldContext_LinkSource_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("LinkSource", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _LinkSource_title(ctx context.Context, field graphql.CollectedField, obj *model.LinkSource) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+	return (*directString)(&obj.Title)
 }
 func (ec *executionContext) fieldContext_LinkSource_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("LinkSource", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _LinkSource_path(ctx context.Context, field graphql.CollectedField, obj *model.LinkSource) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Path)
+	return (*directString)(&obj.Path)
 }
 func (ec *executionContext) fieldContext_LinkSource_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("LinkSource", field, false, false, errors.New("field of type String does not have child fields"))
@@ -19892,14 +19892,14 @@ func (ec *executionContext) fieldContext_LinkSourceConnection_pageInfo(_ context
 }
 
 func (ec *executionContext) _LinkSourceConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.LinkSourceConnection) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
+	return (*directInt)(&obj.TotalCount)
 }
 func (ec *executionContext) fieldContext_LinkSourceConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("LinkSourceConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _LinkSourceEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.LinkSourceEdge) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Cursor)
+	return (*directString)(&obj.Cursor)
 }
 func (ec *executionContext) fieldContext_LinkSourceEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("LinkSourceEdge", field, false, false, errors.New("field of type String does not have child fields"))
@@ -19938,28 +19938,28 @@ func (ec *executionContext) fieldContext_LinkSourceEdge_node(_ context.Context, 
 }
 
 func (ec *executionContext) _LinkStats_total(ctx context.Context, field graphql.CollectedField, obj *model.LinkStats) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.Total)
+	return (*directInt)(&obj.Total)
 }
 func (ec *executionContext) fieldContext_LinkStats_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("LinkStats", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _LinkStats_broken(ctx context.Context, field graphql.CollectedField, obj *model.LinkStats) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.Broken)
+	return (*directInt)(&obj.Broken)
 }
 func (ec *executionContext) fieldContext_LinkStats_broken(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("LinkStats", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _LinkStats_brokenInChangeRequest(ctx context.Context, field graphql.CollectedField, obj *model.LinkStats) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.BrokenInChangeRequest)
+	return (*directInt)(&obj.BrokenInChangeRequest)
 }
 func (ec *executionContext) fieldContext_LinkStats_brokenInChangeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("LinkStats", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _LinkTarget_kind(ctx context.Context, field graphql.CollectedField, obj *model.LinkTarget) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Kind)
+	return (*directString)(&obj.Kind)
 }
 func (ec *executionContext) fieldContext_LinkTarget_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("LinkTarget", field, false, false, errors.New("field of type String does not have child fields"))
@@ -20159,7 +20159,7 @@ func (ec *executionContext) fieldContext_Member_user(_ context.Context, field gr
 }
 
 func (ec *executionContext) _Member_disabled(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Disabled)
+	return (*directBool)(&obj.Disabled)
 }
 func (ec *executionContext) fieldContext_Member_disabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Member", field, false, false, errors.New("field of type Boolean does not have child fields"))
@@ -20212,7 +20212,7 @@ func (ec *executionContext) fieldContext_Member_lastSeenAt(_ context.Context, fi
 }
 
 func (ec *executionContext) _Member_sso(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.SSO)
+	return (*directBool)(&obj.SSO)
 }
 func (ec *executionContext) fieldContext_Member_sso(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Member", field, false, false, errors.New("field of type Boolean does not have child fields"))
@@ -20440,14 +20440,14 @@ func (ec *executionContext) fieldContext_MemberConnection_pageInfo(_ context.Con
 }
 
 func (ec *executionContext) _MemberConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.MemberConnection) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
+	return (*directInt)(&obj.TotalCount)
 }
 func (ec *executionContext) fieldContext_MemberConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MemberConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _MemberEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.MemberEdge) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Cursor)
+	return (*directString)(&obj.Cursor)
 }
 func (ec *executionContext) fieldContext_MemberEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MemberEdge", field, false, false, errors.New("field of type String does not have child fields"))
@@ -20605,14 +20605,14 @@ func (ec *executionContext) fieldContext_MemberSpaceConnection_pageInfo(_ contex
 }
 
 func (ec *executionContext) _MemberSpaceConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.MemberSpaceConnection) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
+	return (*directInt)(&obj.TotalCount)
 }
 func (ec *executionContext) fieldContext_MemberSpaceConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MemberSpaceConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _MemberSpaceEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.MemberSpaceEdge) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Cursor)
+	return (*directString)(&obj.Cursor)
 }
 func (ec *executionContext) fieldContext_MemberSpaceEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MemberSpaceEdge", field, false, false, errors.New("field of type String does not have child fields"))
@@ -20697,28 +20697,28 @@ func (ec *executionContext) fieldContext_MergeConflict_file(_ context.Context, f
 }
 
 func (ec *executionContext) _MergeConflict_title(ctx context.Context, field graphql.CollectedField, obj *model.MergeConflict) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+	return (*directString)(&obj.Title)
 }
 func (ec *executionContext) fieldContext_MergeConflict_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MergeConflict", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MergeConflict_reason(ctx context.Context, field graphql.CollectedField, obj *model.MergeConflict) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Reason)
+	return (*directString)(&obj.Reason)
 }
 func (ec *executionContext) fieldContext_MergeConflict_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MergeConflict", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _MergeResult_revision(ctx context.Context, field graphql.CollectedField, obj *model.MergeResult) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.Revision)
+	return (*directString)(&obj.Revision)
 }
 func (ec *executionContext) fieldContext_MergeResult_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MergeResult", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _MergeResult_result(ctx context.Context, field graphql.CollectedField, obj *model.MergeResult) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Result)
+	return (*directString)(&obj.Result)
 }
 func (ec *executionContext) fieldContext_MergeResult_result(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MergeResult", field, false, false, errors.New("field of type String does not have child fields"))
@@ -24955,21 +24955,21 @@ func (ec *executionContext) fieldContext_Mutation_deleteTranslationSettings(ctx 
 }
 
 func (ec *executionContext) _OpenAPISpec_id(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	return (*directString)(&obj.ID)
 }
 func (ec *executionContext) fieldContext_OpenAPISpec_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OpenAPISpec", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _OpenAPISpec_organizationId(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.OrganizationID)
+	return (*directString)(&obj.OrganizationID)
 }
 func (ec *executionContext) fieldContext_OpenAPISpec_organizationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OpenAPISpec", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _OpenAPISpec_slug(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Slug)
+	return (*directString)(&obj.Slug)
 }
 func (ec *executionContext) fieldContext_OpenAPISpec_slug(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OpenAPISpec", field, false, false, errors.New("field of type String does not have child fields"))
@@ -25137,7 +25137,7 @@ func (ec *executionContext) fieldContext_OpenAPISpec_lastProcessErrors(_ context
 }
 
 func (ec *executionContext) _OpenAPISpec_lastProcessErrorCount(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.LastProcessErrorCount)
+	return (*directInt)(&obj.LastProcessErrorCount)
 }
 func (ec *executionContext) fieldContext_OpenAPISpec_lastProcessErrorCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OpenAPISpec", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -25374,14 +25374,14 @@ func (ec *executionContext) fieldContext_OpenAPISpecConnection_pageInfo(_ contex
 }
 
 func (ec *executionContext) _OpenAPISpecConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecConnection) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
+	return (*directInt)(&obj.TotalCount)
 }
 func (ec *executionContext) fieldContext_OpenAPISpecConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OpenAPISpecConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _OpenAPISpecEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecEdge) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Cursor)
+	return (*directString)(&obj.Cursor)
 }
 func (ec *executionContext) fieldContext_OpenAPISpecEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OpenAPISpecEdge", field, false, false, errors.New("field of type String does not have child fields"))
@@ -25420,28 +25420,28 @@ func (ec *executionContext) fieldContext_OpenAPISpecEdge_node(_ context.Context,
 }
 
 func (ec *executionContext) _OpenAPISpecPermissions_view(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecPermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.View)
+	return (*directBool)(&obj.View)
 }
 func (ec *executionContext) fieldContext_OpenAPISpecPermissions_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OpenAPISpecPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _OpenAPISpecPermissions_edit(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecPermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Edit)
+	return (*directBool)(&obj.Edit)
 }
 func (ec *executionContext) fieldContext_OpenAPISpecPermissions_edit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OpenAPISpecPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _OpenAPISpecVersion_id(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpecVersion) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	return (*directString)(&obj.ID)
 }
 func (ec *executionContext) fieldContext_OpenAPISpecVersion_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OpenAPISpecVersion", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _OpenAPISpecVersion_url(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpecVersion) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.URL)
+	return (*directString)(&obj.URL)
 }
 func (ec *executionContext) fieldContext_OpenAPISpecVersion_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OpenAPISpecVersion", field, false, false, errors.New("field of type String does not have child fields"))
@@ -25604,14 +25604,14 @@ func (ec *executionContext) fieldContext_OpenAPISpecVersionConnection_pageInfo(_
 }
 
 func (ec *executionContext) _OpenAPISpecVersionConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecVersionConnection) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
+	return (*directInt)(&obj.TotalCount)
 }
 func (ec *executionContext) fieldContext_OpenAPISpecVersionConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OpenAPISpecVersionConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _OpenAPISpecVersionEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecVersionEdge) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Cursor)
+	return (*directString)(&obj.Cursor)
 }
 func (ec *executionContext) fieldContext_OpenAPISpecVersionEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OpenAPISpecVersionEdge", field, false, false, errors.New("field of type String does not have child fields"))
@@ -25650,14 +25650,14 @@ func (ec *executionContext) fieldContext_OpenAPISpecVersionEdge_node(_ context.C
 }
 
 func (ec *executionContext) _Organization_id(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	return (*directString)(&obj.ID)
 }
 func (ec *executionContext) fieldContext_Organization_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Organization", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _Organization_title(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+	return (*directString)(&obj.Title)
 }
 func (ec *executionContext) fieldContext_Organization_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Organization", field, false, false, errors.New("field of type String does not have child fields"))
@@ -25871,21 +25871,21 @@ func (ec *executionContext) fieldContext_Organization_logo(_ context.Context, fi
 }
 
 func (ec *executionContext) _Organization_sso(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.SSO)
+	return (*directBool)(&obj.SSO)
 }
 func (ec *executionContext) fieldContext_Organization_sso(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Organization", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Organization_ai(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Ai)
+	return (*directBool)(&obj.Ai)
 }
 func (ec *executionContext) fieldContext_Organization_ai(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Organization", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Organization_inviteLinks(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.InviteLinks)
+	return (*directBool)(&obj.InviteLinks)
 }
 func (ec *executionContext) fieldContext_Organization_inviteLinks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Organization", field, false, false, errors.New("field of type Boolean does not have child fields"))
@@ -26911,14 +26911,14 @@ func (ec *executionContext) fieldContext_OrganizationConnection_pageInfo(_ conte
 }
 
 func (ec *executionContext) _OrganizationConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.OrganizationConnection) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
+	return (*directInt)(&obj.TotalCount)
 }
 func (ec *executionContext) fieldContext_OrganizationConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrganizationConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _OrganizationEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.OrganizationEdge) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Cursor)
+	return (*directString)(&obj.Cursor)
 }
 func (ec *executionContext) fieldContext_OrganizationEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrganizationEdge", field, false, false, errors.New("field of type String does not have child fields"))
@@ -26957,91 +26957,91 @@ func (ec *executionContext) fieldContext_OrganizationEdge_node(_ context.Context
 }
 
 func (ec *executionContext) _OrganizationPermissions_view(ctx context.Context, field graphql.CollectedField, obj *model.OrganizationPermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.View)
+	return (*directBool)(&obj.View)
 }
 func (ec *executionContext) fieldContext_OrganizationPermissions_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrganizationPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _OrganizationPermissions_access(ctx context.Context, field graphql.CollectedField, obj *model.OrganizationPermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Access)
+	return (*directBool)(&obj.Access)
 }
 func (ec *executionContext) fieldContext_OrganizationPermissions_access(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrganizationPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _OrganizationPermissions_admin(ctx context.Context, field graphql.CollectedField, obj *model.OrganizationPermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Admin)
+	return (*directBool)(&obj.Admin)
 }
 func (ec *executionContext) fieldContext_OrganizationPermissions_admin(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrganizationPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _OrganizationPermissions_ownTeam(ctx context.Context, field graphql.CollectedField, obj *model.OrganizationPermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.OwnTeam)
+	return (*directBool)(&obj.OwnTeam)
 }
 func (ec *executionContext) fieldContext_OrganizationPermissions_ownTeam(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrganizationPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _OrganizationPermissions_createContent(ctx context.Context, field graphql.CollectedField, obj *model.OrganizationPermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.CreateContent)
+	return (*directBool)(&obj.CreateContent)
 }
 func (ec *executionContext) fieldContext_OrganizationPermissions_createContent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrganizationPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _OrganizationPermissions_createOpenAPISpec(ctx context.Context, field graphql.CollectedField, obj *model.OrganizationPermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.CreateOpenAPISpec)
+	return (*directBool)(&obj.CreateOpenAPISpec)
 }
 func (ec *executionContext) fieldContext_OrganizationPermissions_createOpenAPISpec(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrganizationPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _OrganizationPermissions_viewBilling(ctx context.Context, field graphql.CollectedField, obj *model.OrganizationPermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.ViewBilling)
+	return (*directBool)(&obj.ViewBilling)
 }
 func (ec *executionContext) fieldContext_OrganizationPermissions_viewBilling(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrganizationPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _OrganizationPermissions_listMembers(ctx context.Context, field graphql.CollectedField, obj *model.OrganizationPermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.ListMembers)
+	return (*directBool)(&obj.ListMembers)
 }
 func (ec *executionContext) fieldContext_OrganizationPermissions_listMembers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrganizationPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _OrganizationPermissions_listTeams(ctx context.Context, field graphql.CollectedField, obj *model.OrganizationPermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.ListTeams)
+	return (*directBool)(&obj.ListTeams)
 }
 func (ec *executionContext) fieldContext_OrganizationPermissions_listTeams(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrganizationPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _OrganizationPermissions_listIntegrations(ctx context.Context, field graphql.CollectedField, obj *model.OrganizationPermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.ListIntegrations)
+	return (*directBool)(&obj.ListIntegrations)
 }
 func (ec *executionContext) fieldContext_OrganizationPermissions_listIntegrations(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrganizationPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _OrganizationPermissions_listInstallations(ctx context.Context, field graphql.CollectedField, obj *model.OrganizationPermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.ListInstallations)
+	return (*directBool)(&obj.ListInstallations)
 }
 func (ec *executionContext) fieldContext_OrganizationPermissions_listInstallations(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrganizationPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _OrganizationPermissions_installIntegration(ctx context.Context, field graphql.CollectedField, obj *model.OrganizationPermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.InstallIntegration)
+	return (*directBool)(&obj.InstallIntegration)
 }
 func (ec *executionContext) fieldContext_OrganizationPermissions_installIntegration(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrganizationPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.HasNextPage)
+	return (*directBool)(&obj.HasNextPage)
 }
 func (ec *executionContext) fieldContext_PageInfo_hasNextPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type Boolean does not have child fields"))
@@ -27071,7 +27071,7 @@ func (ec *executionContext) fieldContext_PageInfo_endCursor(_ context.Context, f
 }
 
 func (ec *executionContext) _PermissionGrant_id(ctx context.Context, field graphql.CollectedField, obj *ent.PermissionGrant) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	return (*directString)(&obj.ID)
 }
 func (ec *executionContext) fieldContext_PermissionGrant_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PermissionGrant", field, false, false, errors.New("field of type ID does not have child fields"))
@@ -27252,14 +27252,14 @@ func (ec *executionContext) fieldContext_PermissionGrantConnection_pageInfo(_ co
 }
 
 func (ec *executionContext) _PermissionGrantConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.PermissionGrantConnection) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
+	return (*directInt)(&obj.TotalCount)
 }
 func (ec *executionContext) fieldContext_PermissionGrantConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PermissionGrantConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _PermissionGrantEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.PermissionGrantEdge) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Cursor)
+	return (*directString)(&obj.Cursor)
 }
 func (ec *executionContext) fieldContext_PermissionGrantEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PermissionGrantEdge", field, false, false, errors.New("field of type String does not have child fields"))
@@ -28019,7 +28019,7 @@ func (ec *executionContext) fieldContext_ReactionUser_reactedAt(_ context.Contex
 }
 
 func (ec *executionContext) _Revision_id(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	return (*directString)(&obj.ID)
 }
 func (ec *executionContext) fieldContext_Revision_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Revision", field, false, false, errors.New("field of type ID does not have child fields"))
@@ -28467,21 +28467,21 @@ func (ec *executionContext) fieldContext_Revision_fileBacklinks(ctx context.Cont
 }
 
 func (ec *executionContext) _RevisionFile_id(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFile) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	return (*directString)(&obj.ID)
 }
 func (ec *executionContext) fieldContext_RevisionFile_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RevisionFile", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _RevisionFile_name(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFile) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+	return (*directString)(&obj.Name)
 }
 func (ec *executionContext) fieldContext_RevisionFile_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RevisionFile", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _RevisionFile_contentType(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFile) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.ContentType)
+	return (*directString)(&obj.ContentType)
 }
 func (ec *executionContext) fieldContext_RevisionFile_contentType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RevisionFile", field, false, false, errors.New("field of type String does not have child fields"))
@@ -28621,14 +28621,14 @@ func (ec *executionContext) fieldContext_RevisionFileConnection_pageInfo(_ conte
 }
 
 func (ec *executionContext) _RevisionFileConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFileConnection) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
+	return (*directInt)(&obj.TotalCount)
 }
 func (ec *executionContext) fieldContext_RevisionFileConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RevisionFileConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _RevisionFileEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFileEdge) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Cursor)
+	return (*directString)(&obj.Cursor)
 }
 func (ec *executionContext) fieldContext_RevisionFileEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RevisionFileEdge", field, false, false, errors.New("field of type String does not have child fields"))
@@ -28667,21 +28667,21 @@ func (ec *executionContext) fieldContext_RevisionFileEdge_node(_ context.Context
 }
 
 func (ec *executionContext) _SAMLProvider_id(ctx context.Context, field graphql.CollectedField, obj *ent.SAMLProvider) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	return (*directString)(&obj.ID)
 }
 func (ec *executionContext) fieldContext_SAMLProvider_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SAMLProvider", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _SAMLProvider_organizationId(ctx context.Context, field graphql.CollectedField, obj *ent.SAMLProvider) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.OrganizationID)
+	return (*directString)(&obj.OrganizationID)
 }
 func (ec *executionContext) fieldContext_SAMLProvider_organizationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SAMLProvider", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _SAMLProvider_label(ctx context.Context, field graphql.CollectedField, obj *ent.SAMLProvider) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Label)
+	return (*directString)(&obj.Label)
 }
 func (ec *executionContext) fieldContext_SAMLProvider_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SAMLProvider", field, false, false, errors.New("field of type String does not have child fields"))
@@ -28977,14 +28977,14 @@ func (ec *executionContext) fieldContext_SAMLProviderConnection_pageInfo(_ conte
 }
 
 func (ec *executionContext) _SAMLProviderConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SAMLProviderConnection) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
+	return (*directInt)(&obj.TotalCount)
 }
 func (ec *executionContext) fieldContext_SAMLProviderConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SAMLProviderConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _SAMLProviderEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SAMLProviderEdge) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Cursor)
+	return (*directString)(&obj.Cursor)
 }
 func (ec *executionContext) fieldContext_SAMLProviderEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SAMLProviderEdge", field, false, false, errors.New("field of type String does not have child fields"))
@@ -29023,70 +29023,70 @@ func (ec *executionContext) fieldContext_SAMLProviderEdge_node(_ context.Context
 }
 
 func (ec *executionContext) _SAMLService_acsURL(ctx context.Context, field graphql.CollectedField, obj *model.SAMLService) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.AcsURL)
+	return (*directString)(&obj.AcsURL)
 }
 func (ec *executionContext) fieldContext_SAMLService_acsURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SAMLService", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SAMLService_startURL(ctx context.Context, field graphql.CollectedField, obj *model.SAMLService) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.StartURL)
+	return (*directString)(&obj.StartURL)
 }
 func (ec *executionContext) fieldContext_SAMLService_startURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SAMLService", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SAMLService_entityID(ctx context.Context, field graphql.CollectedField, obj *model.SAMLService) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.EntityID)
+	return (*directString)(&obj.EntityID)
 }
 func (ec *executionContext) fieldContext_SAMLService_entityID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SAMLService", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SSOLogin_id(ctx context.Context, field graphql.CollectedField, obj *model.SSOLogin) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	return (*directString)(&obj.ID)
 }
 func (ec *executionContext) fieldContext_SSOLogin_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SSOLogin", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _SSOLogin_label(ctx context.Context, field graphql.CollectedField, obj *model.SSOLogin) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Label)
+	return (*directString)(&obj.Label)
 }
 func (ec *executionContext) fieldContext_SSOLogin_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SSOLogin", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SSOLogin_startURL(ctx context.Context, field graphql.CollectedField, obj *model.SSOLogin) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.StartURL)
+	return (*directString)(&obj.StartURL)
 }
 func (ec *executionContext) fieldContext_SSOLogin_startURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SSOLogin", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SearchPage_id(ctx context.Context, field graphql.CollectedField, obj *model.SearchPage) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	return (*directString)(&obj.ID)
 }
 func (ec *executionContext) fieldContext_SearchPage_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SearchPage", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _SearchPage_title(ctx context.Context, field graphql.CollectedField, obj *model.SearchPage) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+	return (*directString)(&obj.Title)
 }
 func (ec *executionContext) fieldContext_SearchPage_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SearchPage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SearchPage_description(ctx context.Context, field graphql.CollectedField, obj *model.SearchPage) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Description)
+	return (*directString)(&obj.Description)
 }
 func (ec *executionContext) fieldContext_SearchPage_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SearchPage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SearchPage_path(ctx context.Context, field graphql.CollectedField, obj *model.SearchPage) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Path)
+	return (*directString)(&obj.Path)
 }
 func (ec *executionContext) fieldContext_SearchPage_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SearchPage", field, false, false, errors.New("field of type String does not have child fields"))
@@ -29116,14 +29116,14 @@ func (ec *executionContext) fieldContext_SearchPage_score(_ context.Context, fie
 }
 
 func (ec *executionContext) _SearchPage_rank(ctx context.Context, field graphql.CollectedField, obj *model.SearchPage) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.Rank)
+	return (*directInt)(&obj.Rank)
 }
 func (ec *executionContext) fieldContext_SearchPage_rank(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SearchPage", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _SearchPage_resultType(ctx context.Context, field graphql.CollectedField, obj *model.SearchPage) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.ResultType)
+	return (*directString)(&obj.ResultType)
 }
 func (ec *executionContext) fieldContext_SearchPage_resultType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SearchPage", field, false, false, errors.New("field of type String does not have child fields"))
@@ -29249,14 +29249,14 @@ func (ec *executionContext) fieldContext_SearchPageConnection_pageInfo(_ context
 }
 
 func (ec *executionContext) _SearchPageConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SearchPageConnection) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
+	return (*directInt)(&obj.TotalCount)
 }
 func (ec *executionContext) fieldContext_SearchPageConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SearchPageConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _SearchPageEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SearchPageEdge) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Cursor)
+	return (*directString)(&obj.Cursor)
 }
 func (ec *executionContext) fieldContext_SearchPageEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SearchPageEdge", field, false, false, errors.New("field of type String does not have child fields"))
@@ -29295,28 +29295,28 @@ func (ec *executionContext) fieldContext_SearchPageEdge_node(_ context.Context, 
 }
 
 func (ec *executionContext) _SearchSection_id(ctx context.Context, field graphql.CollectedField, obj *model.SearchSection) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	return (*directString)(&obj.ID)
 }
 func (ec *executionContext) fieldContext_SearchSection_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SearchSection", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _SearchSection_title(ctx context.Context, field graphql.CollectedField, obj *model.SearchSection) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+	return (*directString)(&obj.Title)
 }
 func (ec *executionContext) fieldContext_SearchSection_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SearchSection", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SearchSection_path(ctx context.Context, field graphql.CollectedField, obj *model.SearchSection) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Path)
+	return (*directString)(&obj.Path)
 }
 func (ec *executionContext) fieldContext_SearchSection_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SearchSection", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SearchSection_body(ctx context.Context, field graphql.CollectedField, obj *model.SearchSection) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Body)
+	return (*directString)(&obj.Body)
 }
 func (ec *executionContext) fieldContext_SearchSection_body(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SearchSection", field, false, false, errors.New("field of type String does not have child fields"))
@@ -29346,7 +29346,7 @@ func (ec *executionContext) fieldContext_SearchSection_score(_ context.Context, 
 }
 
 func (ec *executionContext) _SearchSection_resultType(ctx context.Context, field graphql.CollectedField, obj *model.SearchSection) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.ResultType)
+	return (*directString)(&obj.ResultType)
 }
 func (ec *executionContext) fieldContext_SearchSection_resultType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SearchSection", field, false, false, errors.New("field of type String does not have child fields"))
@@ -29504,14 +29504,14 @@ func (ec *executionContext) fieldContext_SearchSpaceConnection_pageInfo(_ contex
 }
 
 func (ec *executionContext) _SearchSpaceConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SearchSpaceConnection) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
+	return (*directInt)(&obj.TotalCount)
 }
 func (ec *executionContext) fieldContext_SearchSpaceConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SearchSpaceConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _SearchSpaceEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SearchSpaceEdge) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Cursor)
+	return (*directString)(&obj.Cursor)
 }
 func (ec *executionContext) fieldContext_SearchSpaceEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SearchSpaceEdge", field, false, false, errors.New("field of type String does not have child fields"))
@@ -29550,14 +29550,14 @@ func (ec *executionContext) fieldContext_SearchSpaceEdge_node(_ context.Context,
 }
 
 func (ec *executionContext) _Site_id(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	return (*directString)(&obj.ID)
 }
 func (ec *executionContext) fieldContext_Site_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Site", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _Site_organizationId(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.OrganizationID)
+	return (*directString)(&obj.OrganizationID)
 }
 func (ec *executionContext) fieldContext_Site_organizationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Site", field, false, false, errors.New("field of type ID does not have child fields"))
@@ -29571,7 +29571,7 @@ func (ec *executionContext) fieldContext_Site_type(_ context.Context, field grap
 }
 
 func (ec *executionContext) _Site_title(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+	return (*directString)(&obj.Title)
 }
 func (ec *executionContext) fieldContext_Site_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Site", field, false, false, errors.New("field of type String does not have child fields"))
@@ -29663,14 +29663,14 @@ func (ec *executionContext) fieldContext_Site_visibility(_ context.Context, fiel
 }
 
 func (ec *executionContext) _Site_published(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Published)
+	return (*directBool)(&obj.Published)
 }
 func (ec *executionContext) fieldContext_Site_published(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Site", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Site_siteSpaceCount(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.SiteSpacesCount)
+	return (*directInt)(&obj.SiteSpacesCount)
 }
 func (ec *executionContext) fieldContext_Site_siteSpaceCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Site", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -30345,7 +30345,7 @@ func (ec *executionContext) fieldContext_Site_adaptiveSchema(_ context.Context, 
 }
 
 func (ec *executionContext) _SiteAdaptiveContent_enabled(ctx context.Context, field graphql.CollectedField, obj *model.SiteAdaptiveContent) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Enabled)
+	return (*directBool)(&obj.Enabled)
 }
 func (ec *executionContext) fieldContext_SiteAdaptiveContent_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteAdaptiveContent", field, false, false, errors.New("field of type Boolean does not have child fields"))
@@ -30462,14 +30462,14 @@ func (ec *executionContext) fieldContext_SiteConnection_pageInfo(_ context.Conte
 }
 
 func (ec *executionContext) _SiteConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SiteConnection) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
+	return (*directInt)(&obj.TotalCount)
 }
 func (ec *executionContext) fieldContext_SiteConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _SiteEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SiteEdge) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Cursor)
+	return (*directString)(&obj.Cursor)
 }
 func (ec *executionContext) fieldContext_SiteEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteEdge", field, false, false, errors.New("field of type String does not have child fields"))
@@ -30508,70 +30508,70 @@ func (ec *executionContext) fieldContext_SiteEdge_node(_ context.Context, field 
 }
 
 func (ec *executionContext) _SitePermissions_view(ctx context.Context, field graphql.CollectedField, obj *model.SitePermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.View)
+	return (*directBool)(&obj.View)
 }
 func (ec *executionContext) fieldContext_SitePermissions_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SitePermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _SitePermissions_access(ctx context.Context, field graphql.CollectedField, obj *model.SitePermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Access)
+	return (*directBool)(&obj.Access)
 }
 func (ec *executionContext) fieldContext_SitePermissions_access(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SitePermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _SitePermissions_edit(ctx context.Context, field graphql.CollectedField, obj *model.SitePermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Edit)
+	return (*directBool)(&obj.Edit)
 }
 func (ec *executionContext) fieldContext_SitePermissions_edit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SitePermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _SitePermissions_create(ctx context.Context, field graphql.CollectedField, obj *model.SitePermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Create)
+	return (*directBool)(&obj.Create)
 }
 func (ec *executionContext) fieldContext_SitePermissions_create(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SitePermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _SitePermissions_admin(ctx context.Context, field graphql.CollectedField, obj *model.SitePermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Admin)
+	return (*directBool)(&obj.Admin)
 }
 func (ec *executionContext) fieldContext_SitePermissions_admin(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SitePermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _SitePermissions_installIntegration(ctx context.Context, field graphql.CollectedField, obj *model.SitePermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.InstallIntegration)
+	return (*directBool)(&obj.InstallIntegration)
 }
 func (ec *executionContext) fieldContext_SitePermissions_installIntegration(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SitePermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _SitePermissions_viewAdaptiveSchema(ctx context.Context, field graphql.CollectedField, obj *model.SitePermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.ViewAdaptiveSchema)
+	return (*directBool)(&obj.ViewAdaptiveSchema)
 }
 func (ec *executionContext) fieldContext_SitePermissions_viewAdaptiveSchema(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SitePermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _SitePermissions_editAdaptiveSchema(ctx context.Context, field graphql.CollectedField, obj *model.SitePermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.EditAdaptiveSchema)
+	return (*directBool)(&obj.EditAdaptiveSchema)
 }
 func (ec *executionContext) fieldContext_SitePermissions_editAdaptiveSchema(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SitePermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _SiteProxy_origin(ctx context.Context, field graphql.CollectedField, obj *model.SiteProxy) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Origin)
+	return (*directString)(&obj.Origin)
 }
 func (ec *executionContext) fieldContext_SiteProxy_origin(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteProxy", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SiteProxy_target(ctx context.Context, field graphql.CollectedField, obj *model.SiteProxy) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Target)
+	return (*directString)(&obj.Target)
 }
 func (ec *executionContext) fieldContext_SiteProxy_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteProxy", field, false, false, errors.New("field of type String does not have child fields"))
@@ -30670,42 +30670,42 @@ func (ec *executionContext) fieldContext_SitePublishingAuth_updatedAt(_ context.
 }
 
 func (ec *executionContext) _SiteRedirect_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	return (*directString)(&obj.ID)
 }
 func (ec *executionContext) fieldContext_SiteRedirect_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _SiteRedirect_siteId(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.SiteID)
+	return (*directString)(&obj.SiteID)
 }
 func (ec *executionContext) fieldContext_SiteRedirect_siteId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _SiteRedirect_source(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Source)
+	return (*directString)(&obj.Source)
 }
 func (ec *executionContext) fieldContext_SiteRedirect_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SiteRedirect_draft(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Draft)
+	return (*directBool)(&obj.Draft)
 }
 func (ec *executionContext) fieldContext_SiteRedirect_draft(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _SiteRedirect_captureWildcard(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.CaptureWildcard)
+	return (*directBool)(&obj.CaptureWildcard)
 }
 func (ec *executionContext) fieldContext_SiteRedirect_captureWildcard(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _SiteRedirect_permanent(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Permanent)
+	return (*directBool)(&obj.Permanent)
 }
 func (ec *executionContext) fieldContext_SiteRedirect_permanent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, errors.New("field of type Boolean does not have child fields"))
@@ -30854,7 +30854,7 @@ func (ec *executionContext) fieldContext_SiteRedirectConnection_pageInfo(_ conte
 }
 
 func (ec *executionContext) _SiteRedirectConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectConnection) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
+	return (*directInt)(&obj.TotalCount)
 }
 func (ec *executionContext) fieldContext_SiteRedirectConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteRedirectConnection", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -30976,7 +30976,7 @@ func (ec *executionContext) fieldContext_SiteRedirectDestination_url(_ context.C
 }
 
 func (ec *executionContext) _SiteRedirectEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectEdge) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Cursor)
+	return (*directString)(&obj.Cursor)
 }
 func (ec *executionContext) fieldContext_SiteRedirectEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteRedirectEdge", field, false, false, errors.New("field of type String does not have child fields"))
@@ -31047,7 +31047,7 @@ func (ec *executionContext) fieldContext_SiteRedirectTarget_redirect(_ context.C
 }
 
 func (ec *executionContext) _SiteRedirectTarget_target(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectTarget) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Target)
+	return (*directString)(&obj.Target)
 }
 func (ec *executionContext) fieldContext_SiteRedirectTarget_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteRedirectTarget", field, false, false, errors.New("field of type String does not have child fields"))
@@ -31077,14 +31077,14 @@ func (ec *executionContext) fieldContext_SiteRedirectUpsertResult_status(_ conte
 }
 
 func (ec *executionContext) _SiteRedirectUpsertResult_source(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectUpsertResult) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Source)
+	return (*directString)(&obj.Source)
 }
 func (ec *executionContext) fieldContext_SiteRedirectUpsertResult_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteRedirectUpsertResult", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SiteRedirectUpsertResult_draft(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectUpsertResult) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Draft)
+	return (*directBool)(&obj.Draft)
 }
 func (ec *executionContext) fieldContext_SiteRedirectUpsertResult_draft(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteRedirectUpsertResult", field, false, false, errors.New("field of type Boolean does not have child fields"))
@@ -31137,14 +31137,14 @@ func (ec *executionContext) fieldContext_SiteRedirectUpsertResult_error(_ contex
 }
 
 func (ec *executionContext) _SiteSection_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	return (*directString)(&obj.ID)
 }
 func (ec *executionContext) fieldContext_SiteSection_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteSection", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _SiteSection_siteId(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.SiteID)
+	return (*directString)(&obj.SiteID)
 }
 func (ec *executionContext) fieldContext_SiteSection_siteId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteSection", field, false, false, errors.New("field of type ID does not have child fields"))
@@ -31183,7 +31183,7 @@ func (ec *executionContext) fieldContext_SiteSection_site(_ context.Context, fie
 }
 
 func (ec *executionContext) _SiteSection_title(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+	return (*directString)(&obj.Title)
 }
 func (ec *executionContext) fieldContext_SiteSection_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteSection", field, false, false, errors.New("field of type String does not have child fields"))
@@ -31213,14 +31213,14 @@ func (ec *executionContext) fieldContext_SiteSection_description(_ context.Conte
 }
 
 func (ec *executionContext) _SiteSection_default(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.IsDefault)
+	return (*directBool)(&obj.IsDefault)
 }
 func (ec *executionContext) fieldContext_SiteSection_default(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteSection", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _SiteSection_path(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Path)
+	return (*directString)(&obj.Path)
 }
 func (ec *executionContext) fieldContext_SiteSection_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteSection", field, false, false, errors.New("field of type String does not have child fields"))
@@ -31525,14 +31525,14 @@ func (ec *executionContext) fieldContext_SiteSectionConnection_pageInfo(_ contex
 }
 
 func (ec *executionContext) _SiteSectionConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionConnection) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
+	return (*directInt)(&obj.TotalCount)
 }
 func (ec *executionContext) fieldContext_SiteSectionConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteSectionConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _SiteSectionEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionEdge) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Cursor)
+	return (*directString)(&obj.Cursor)
 }
 func (ec *executionContext) fieldContext_SiteSectionEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteSectionEdge", field, false, false, errors.New("field of type String does not have child fields"))
@@ -31571,14 +31571,14 @@ func (ec *executionContext) fieldContext_SiteSectionEdge_node(_ context.Context,
 }
 
 func (ec *executionContext) _SiteSectionGroup_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSectionGroup) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	return (*directString)(&obj.ID)
 }
 func (ec *executionContext) fieldContext_SiteSectionGroup_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteSectionGroup", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _SiteSectionGroup_siteId(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSectionGroup) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.SiteID)
+	return (*directString)(&obj.SiteID)
 }
 func (ec *executionContext) fieldContext_SiteSectionGroup_siteId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteSectionGroup", field, false, false, errors.New("field of type ID does not have child fields"))
@@ -31617,7 +31617,7 @@ func (ec *executionContext) fieldContext_SiteSectionGroup_site(_ context.Context
 }
 
 func (ec *executionContext) _SiteSectionGroup_title(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSectionGroup) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+	return (*directString)(&obj.Title)
 }
 func (ec *executionContext) fieldContext_SiteSectionGroup_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteSectionGroup", field, false, false, errors.New("field of type String does not have child fields"))
@@ -31789,14 +31789,14 @@ func (ec *executionContext) fieldContext_SiteSectionGroupConnection_pageInfo(_ c
 }
 
 func (ec *executionContext) _SiteSectionGroupConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionGroupConnection) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
+	return (*directInt)(&obj.TotalCount)
 }
 func (ec *executionContext) fieldContext_SiteSectionGroupConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteSectionGroupConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _SiteSectionGroupEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionGroupEdge) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Cursor)
+	return (*directString)(&obj.Cursor)
 }
 func (ec *executionContext) fieldContext_SiteSectionGroupEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteSectionGroupEdge", field, false, false, errors.New("field of type String does not have child fields"))
@@ -31835,21 +31835,21 @@ func (ec *executionContext) fieldContext_SiteSectionGroupEdge_node(_ context.Con
 }
 
 func (ec *executionContext) _SiteShareLink_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteShareLink) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	return (*directString)(&obj.ID)
 }
 func (ec *executionContext) fieldContext_SiteShareLink_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteShareLink", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _SiteShareLink_name(ctx context.Context, field graphql.CollectedField, obj *ent.SiteShareLink) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+	return (*directString)(&obj.Name)
 }
 func (ec *executionContext) fieldContext_SiteShareLink_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteShareLink", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SiteShareLink_active(ctx context.Context, field graphql.CollectedField, obj *ent.SiteShareLink) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Active)
+	return (*directBool)(&obj.Active)
 }
 func (ec *executionContext) fieldContext_SiteShareLink_active(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteShareLink", field, false, false, errors.New("field of type Boolean does not have child fields"))
@@ -31943,14 +31943,14 @@ func (ec *executionContext) fieldContext_SiteShareLinkConnection_pageInfo(_ cont
 }
 
 func (ec *executionContext) _SiteShareLinkConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SiteShareLinkConnection) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
+	return (*directInt)(&obj.TotalCount)
 }
 func (ec *executionContext) fieldContext_SiteShareLinkConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteShareLinkConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _SiteShareLinkEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SiteShareLinkEdge) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Cursor)
+	return (*directString)(&obj.Cursor)
 }
 func (ec *executionContext) fieldContext_SiteShareLinkEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteShareLinkEdge", field, false, false, errors.New("field of type String does not have child fields"))
@@ -31989,14 +31989,14 @@ func (ec *executionContext) fieldContext_SiteShareLinkEdge_node(_ context.Contex
 }
 
 func (ec *executionContext) _SiteSpace_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSpace) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	return (*directString)(&obj.ID)
 }
 func (ec *executionContext) fieldContext_SiteSpace_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteSpace", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _SiteSpace_siteId(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSpace) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.SiteID)
+	return (*directString)(&obj.SiteID)
 }
 func (ec *executionContext) fieldContext_SiteSpace_siteId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteSpace", field, false, false, errors.New("field of type ID does not have child fields"))
@@ -32026,7 +32026,7 @@ func (ec *executionContext) fieldContext_SiteSpace_sectionId(_ context.Context, 
 }
 
 func (ec *executionContext) _SiteSpace_path(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSpace) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Path)
+	return (*directString)(&obj.Path)
 }
 func (ec *executionContext) fieldContext_SiteSpace_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteSpace", field, false, false, errors.New("field of type String does not have child fields"))
@@ -32056,7 +32056,7 @@ func (ec *executionContext) fieldContext_SiteSpace_title(_ context.Context, fiel
 }
 
 func (ec *executionContext) _SiteSpace_default(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSpace) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.IsDefault)
+	return (*directBool)(&obj.IsDefault)
 }
 func (ec *executionContext) fieldContext_SiteSpace_default(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteSpace", field, false, false, errors.New("field of type Boolean does not have child fields"))
@@ -32086,7 +32086,7 @@ func (ec *executionContext) fieldContext_SiteSpace_condition(_ context.Context, 
 }
 
 func (ec *executionContext) _SiteSpace_hidden(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSpace) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Hidden)
+	return (*directBool)(&obj.Hidden)
 }
 func (ec *executionContext) fieldContext_SiteSpace_hidden(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteSpace", field, false, false, errors.New("field of type Boolean does not have child fields"))
@@ -32258,7 +32258,7 @@ func (ec *executionContext) fieldContext_SiteSpaceConnection_pageInfo(_ context.
 }
 
 func (ec *executionContext) _SiteSpaceConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SiteSpaceConnection) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
+	return (*directInt)(&obj.TotalCount)
 }
 func (ec *executionContext) fieldContext_SiteSpaceConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteSpaceConnection", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -32320,7 +32320,7 @@ func (ec *executionContext) fieldContext_SiteSpaceCustomization_settings(_ conte
 }
 
 func (ec *executionContext) _SiteSpaceEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SiteSpaceEdge) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Cursor)
+	return (*directString)(&obj.Cursor)
 }
 func (ec *executionContext) fieldContext_SiteSpaceEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteSpaceEdge", field, false, false, errors.New("field of type String does not have child fields"))
@@ -32437,21 +32437,21 @@ func (ec *executionContext) fieldContext_SiteStructure_siteSpaces(_ context.Cont
 }
 
 func (ec *executionContext) _Space_id(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	return (*directString)(&obj.ID)
 }
 func (ec *executionContext) fieldContext_Space_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Space", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _Space_title(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+	return (*directString)(&obj.Title)
 }
 func (ec *executionContext) fieldContext_Space_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Space", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Space_emoji(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Emoji)
+	return (*directString)(&obj.Emoji)
 }
 func (ec *executionContext) fieldContext_Space_emoji(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Space", field, false, false, errors.New("field of type String does not have child fields"))
@@ -32541,7 +32541,7 @@ func (ec *executionContext) fieldContext_Space_deletedAt(_ context.Context, fiel
 }
 
 func (ec *executionContext) _Space_organizationId(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.OrganizationID)
+	return (*directString)(&obj.OrganizationID)
 }
 func (ec *executionContext) fieldContext_Space_organizationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Space", field, false, false, errors.New("field of type ID does not have child fields"))
@@ -32626,21 +32626,21 @@ func (ec *executionContext) fieldContext_Space_defaultLevel(_ context.Context, f
 }
 
 func (ec *executionContext) _Space_changeRequestCount(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.ChangeRequestsCount)
+	return (*directInt)(&obj.ChangeRequestsCount)
 }
 func (ec *executionContext) fieldContext_Space_changeRequestCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Space", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Space_openChangeRequestCount(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.ChangeRequestsOpenCount)
+	return (*directInt)(&obj.ChangeRequestsOpenCount)
 }
 func (ec *executionContext) fieldContext_Space_openChangeRequestCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Space", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _Space_draftChangeRequestCount(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.ChangeRequestsDraftCount)
+	return (*directInt)(&obj.ChangeRequestsDraftCount)
 }
 func (ec *executionContext) fieldContext_Space_draftChangeRequestCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Space", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -33018,7 +33018,7 @@ func (ec *executionContext) fieldContext_Space_search(ctx context.Context, field
 }
 
 func (ec *executionContext) _Space_openCommentCount(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.CommentsCount)
+	return (*directInt)(&obj.CommentsCount)
 }
 func (ec *executionContext) fieldContext_Space_openCommentCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Space", field, false, false, errors.New("field of type Int does not have child fields"))
@@ -33177,14 +33177,14 @@ func (ec *executionContext) fieldContext_SpaceConnection_pageInfo(_ context.Cont
 }
 
 func (ec *executionContext) _SpaceConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SpaceConnection) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
+	return (*directInt)(&obj.TotalCount)
 }
 func (ec *executionContext) fieldContext_SpaceConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SpaceConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _SpaceEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SpaceEdge) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Cursor)
+	return (*directString)(&obj.Cursor)
 }
 func (ec *executionContext) fieldContext_SpaceEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SpaceEdge", field, false, false, errors.New("field of type String does not have child fields"))
@@ -33223,84 +33223,84 @@ func (ec *executionContext) fieldContext_SpaceEdge_node(_ context.Context, field
 }
 
 func (ec *executionContext) _SpacePermissions_view(ctx context.Context, field graphql.CollectedField, obj *model.SpacePermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.View)
+	return (*directBool)(&obj.View)
 }
 func (ec *executionContext) fieldContext_SpacePermissions_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SpacePermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _SpacePermissions_access(ctx context.Context, field graphql.CollectedField, obj *model.SpacePermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Access)
+	return (*directBool)(&obj.Access)
 }
 func (ec *executionContext) fieldContext_SpacePermissions_access(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SpacePermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _SpacePermissions_admin(ctx context.Context, field graphql.CollectedField, obj *model.SpacePermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Admin)
+	return (*directBool)(&obj.Admin)
 }
 func (ec *executionContext) fieldContext_SpacePermissions_admin(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SpacePermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _SpacePermissions_viewInviteLinks(ctx context.Context, field graphql.CollectedField, obj *model.SpacePermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.ViewInviteLinks)
+	return (*directBool)(&obj.ViewInviteLinks)
 }
 func (ec *executionContext) fieldContext_SpacePermissions_viewInviteLinks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SpacePermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _SpacePermissions_edit(ctx context.Context, field graphql.CollectedField, obj *model.SpacePermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Edit)
+	return (*directBool)(&obj.Edit)
 }
 func (ec *executionContext) fieldContext_SpacePermissions_edit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SpacePermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _SpacePermissions_triggerGitSync(ctx context.Context, field graphql.CollectedField, obj *model.SpacePermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.TriggerGitSync)
+	return (*directBool)(&obj.TriggerGitSync)
 }
 func (ec *executionContext) fieldContext_SpacePermissions_triggerGitSync(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SpacePermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _SpacePermissions_comment(ctx context.Context, field graphql.CollectedField, obj *model.SpacePermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Comment)
+	return (*directBool)(&obj.Comment)
 }
 func (ec *executionContext) fieldContext_SpacePermissions_comment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SpacePermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _SpacePermissions_merge(ctx context.Context, field graphql.CollectedField, obj *model.SpacePermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Merge)
+	return (*directBool)(&obj.Merge)
 }
 func (ec *executionContext) fieldContext_SpacePermissions_merge(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SpacePermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _SpacePermissions_review(ctx context.Context, field graphql.CollectedField, obj *model.SpacePermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Review)
+	return (*directBool)(&obj.Review)
 }
 func (ec *executionContext) fieldContext_SpacePermissions_review(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SpacePermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _SpacePermissions_installIntegration(ctx context.Context, field graphql.CollectedField, obj *model.SpacePermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.InstallIntegration)
+	return (*directBool)(&obj.InstallIntegration)
 }
 func (ec *executionContext) fieldContext_SpacePermissions_installIntegration(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SpacePermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Team_id(ctx context.Context, field graphql.CollectedField, obj *ent.Team) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	return (*directString)(&obj.ID)
 }
 func (ec *executionContext) fieldContext_Team_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Team", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _Team_title(ctx context.Context, field graphql.CollectedField, obj *ent.Team) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+	return (*directString)(&obj.Title)
 }
 func (ec *executionContext) fieldContext_Team_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Team", field, false, false, errors.New("field of type String does not have child fields"))
@@ -33516,14 +33516,14 @@ func (ec *executionContext) fieldContext_TeamConnection_pageInfo(_ context.Conte
 }
 
 func (ec *executionContext) _TeamConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.TeamConnection) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
+	return (*directInt)(&obj.TotalCount)
 }
 func (ec *executionContext) fieldContext_TeamConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TeamConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _TeamEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.TeamEdge) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Cursor)
+	return (*directString)(&obj.Cursor)
 }
 func (ec *executionContext) fieldContext_TeamEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TeamEdge", field, false, false, errors.New("field of type String does not have child fields"))
@@ -33562,7 +33562,7 @@ func (ec *executionContext) fieldContext_TeamEdge_node(_ context.Context, field 
 }
 
 func (ec *executionContext) _TeamMember_id(ctx context.Context, field graphql.CollectedField, obj *ent.TeamMember) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	return (*directString)(&obj.ID)
 }
 func (ec *executionContext) fieldContext_TeamMember_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TeamMember", field, false, false, errors.New("field of type ID does not have child fields"))
@@ -33752,14 +33752,14 @@ func (ec *executionContext) fieldContext_TeamMemberConnection_pageInfo(_ context
 }
 
 func (ec *executionContext) _TeamMemberConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.TeamMemberConnection) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
+	return (*directInt)(&obj.TotalCount)
 }
 func (ec *executionContext) fieldContext_TeamMemberConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TeamMemberConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _TeamMemberEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.TeamMemberEdge) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Cursor)
+	return (*directString)(&obj.Cursor)
 }
 func (ec *executionContext) fieldContext_TeamMemberEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TeamMemberEdge", field, false, false, errors.New("field of type String does not have child fields"))
@@ -33798,35 +33798,35 @@ func (ec *executionContext) fieldContext_TeamMemberEdge_node(_ context.Context, 
 }
 
 func (ec *executionContext) _TeamPermissions_admin(ctx context.Context, field graphql.CollectedField, obj *model.TeamPermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Admin)
+	return (*directBool)(&obj.Admin)
 }
 func (ec *executionContext) fieldContext_TeamPermissions_admin(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TeamPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _TeamPermissions_view(ctx context.Context, field graphql.CollectedField, obj *model.TeamPermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.View)
+	return (*directBool)(&obj.View)
 }
 func (ec *executionContext) fieldContext_TeamPermissions_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TeamPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _TranslationSettings_id(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	return (*directString)(&obj.ID)
 }
 func (ec *executionContext) fieldContext_TranslationSettings_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TranslationSettings", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _TranslationSettings_organizationId(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.OrganizationID)
+	return (*directString)(&obj.OrganizationID)
 }
 func (ec *executionContext) fieldContext_TranslationSettings_organizationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TranslationSettings", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _TranslationSettings_title(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+	return (*directString)(&obj.Title)
 }
 func (ec *executionContext) fieldContext_TranslationSettings_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TranslationSettings", field, false, false, errors.New("field of type String does not have child fields"))
@@ -33998,14 +33998,14 @@ func (ec *executionContext) fieldContext_TranslationSettingsConnection_pageInfo(
 }
 
 func (ec *executionContext) _TranslationSettingsConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.TranslationSettingsConnection) (ret graphql.Marshaler) {
-	return ec.marshalNInt2int(ctx, field.Selections, obj.TotalCount)
+	return (*directInt)(&obj.TotalCount)
 }
 func (ec *executionContext) fieldContext_TranslationSettingsConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TranslationSettingsConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _TranslationSettingsEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.TranslationSettingsEdge) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Cursor)
+	return (*directString)(&obj.Cursor)
 }
 func (ec *executionContext) fieldContext_TranslationSettingsEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TranslationSettingsEdge", field, false, false, errors.New("field of type String does not have child fields"))
@@ -34044,35 +34044,35 @@ func (ec *executionContext) fieldContext_TranslationSettingsEdge_node(_ context.
 }
 
 func (ec *executionContext) _TranslationSettingsPermissions_view(ctx context.Context, field graphql.CollectedField, obj *model.TranslationSettingsPermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.View)
+	return (*directBool)(&obj.View)
 }
 func (ec *executionContext) fieldContext_TranslationSettingsPermissions_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TranslationSettingsPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _TranslationSettingsPermissions_edit(ctx context.Context, field graphql.CollectedField, obj *model.TranslationSettingsPermissions) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Edit)
+	return (*directBool)(&obj.Edit)
 }
 func (ec *executionContext) fieldContext_TranslationSettingsPermissions_edit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TranslationSettingsPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _User_id(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
-	return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+	return (*directString)(&obj.ID)
 }
 func (ec *executionContext) fieldContext_User_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("User", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _User_displayName(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.DisplayName)
+	return (*directString)(&obj.DisplayName)
 }
 func (ec *executionContext) fieldContext_User_displayName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("User", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _User_email(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Email)
+	return (*directString)(&obj.Email)
 }
 func (ec *executionContext) fieldContext_User_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("User", field, false, false, errors.New("field of type String does not have child fields"))
@@ -34102,7 +34102,7 @@ func (ec *executionContext) fieldContext_User_photoURL(_ context.Context, field 
 }
 
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+	return (*directString)(&obj.Name)
 }
 func (ec *executionContext) fieldContext___Directive_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("__Directive", field, false, false, errors.New("field of type String does not have child fields"))
@@ -34132,7 +34132,7 @@ func (ec *executionContext) fieldContext___Directive_description(_ context.Conte
 }
 
 func (ec *executionContext) ___Directive_isRepeatable(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
-	return ec.marshalNBoolean2bool(ctx, field.Selections, obj.IsRepeatable)
+	return (*directBool)(&obj.IsRepeatable)
 }
 func (ec *executionContext) fieldContext___Directive_isRepeatable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("__Directive", field, false, false, errors.New("field of type Boolean does not have child fields"))
@@ -34205,7 +34205,7 @@ func (ec *executionContext) fieldContext___Directive_args(ctx context.Context, f
 }
 
 func (ec *executionContext) ___EnumValue_name(ctx context.Context, field graphql.CollectedField, obj *introspection.EnumValue) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+	return (*directString)(&obj.Name)
 }
 func (ec *executionContext) fieldContext___EnumValue_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("__EnumValue", field, false, false, errors.New("field of type String does not have child fields"))
@@ -34281,7 +34281,7 @@ func (ec *executionContext) fieldContext___EnumValue_deprecationReason(_ context
 }
 
 func (ec *executionContext) ___Field_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Field) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+	return (*directString)(&obj.Name)
 }
 func (ec *executionContext) fieldContext___Field_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("__Field", field, false, false, errors.New("field of type String does not have child fields"))
@@ -34432,7 +34432,7 @@ func (ec *executionContext) fieldContext___Field_deprecationReason(_ context.Con
 }
 
 func (ec *executionContext) ___InputValue_name(ctx context.Context, field graphql.CollectedField, obj *introspection.InputValue) (ret graphql.Marshaler) {
-	return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+	return (*directString)(&obj.Name)
 }
 func (ec *executionContext) fieldContext___InputValue_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("__InputValue", field, false, false, errors.New("field of type String does not have child fields"))

@@ -1,5 +1,5 @@
 // Command gqlgentune rewrites eight patterns of gqlgen's generated executor that cost every
-// request time without serving Bindery (decisions 197, 271, 339, 347, 350–352). It runs
+// request time without serving Bindery (decisions 197, 271, 339, 347, 350–353). It runs
 // from generate.go right after gqlgen, so `go generate ./...` still reproduces the committed
 // file exactly.
 //
@@ -11,12 +11,15 @@
 //     registered) runs only when the object has deferred fields.
 //   - A field that reads a plain struct field of type string, int or bool, shown as a String,
 //     ID, Int or Boolean (an ent entity's title, id, number…), is marshalled directly from the
-//     struct field (plainFields). gqlgen resolves it like any field: a field context allocated
+//     struct field (plainField, directPlainFields). gqlgen resolves it like any field: a field context allocated
 //     and put in the context, the value boxed into an interface, the field middleware chain run,
 //     a panic guard; none of it can change the answer of such a field, whose value cannot fail,
 //     be null or panic, and whose marshaller never reads the context. It was ~20% of a nested
 //     query's CPU. What it skips is the field middleware chain, so Bindery's GraphQL handler
-//     takes no field interceptor (graph.Use refuses one).
+//     takes no field interceptor (graph.Use refuses one). The answer is the struct field's
+//     address as a type of graph/generated/direct.go, written as gqlgen's marshaller writes the
+//     value, with no closure allocated to hold a copy (decision 353): resolvers answer objects
+//     that nothing changes before the answer is written.
 //   - Likewise a field that reads a plain struct field shown as one of Bindery's enums whose
 //     graph/model marshaller writes it through marshalEnum (a change request's status, a space's
 //     visibility…): that marshaller never answers null, so the generated marshaller never reads
@@ -176,8 +179,23 @@ func resolvedField(goType, marshaller string) *regexp.Regexp {
 // built-in marshallers, none of which reads its context or returns null for such a value.
 var plainField = resolvedField(`(?:string|int|bool)`, `marshalN(?:String2string|ID2string|Int2int|Boolean2bool)`)
 
-// plainFieldDirect is what plainField becomes: the struct field marshalled at once.
-const plainFieldDirect = "$1\n\treturn ec.$3(ctx, field.Selections, $2)\n}"
+// directTypes names, by the built-in marshaller of a plain field, the type of
+// graph/generated/direct.go that writes the field from its address as that marshaller does.
+var directTypes = map[string]string{
+	"marshalNString2string": "directString",
+	"marshalNID2string":     "directString",
+	"marshalNInt2int":       "directInt",
+	"marshalNBoolean2bool":  "directBool",
+}
+
+// directPlainFields rewrites each plainField of text to answer the struct field's address as
+// its direct type.
+func directPlainFields(text string) string {
+	return plainField.ReplaceAllStringFunc(text, func(fn string) string {
+		m := plainField.FindStringSubmatch(fn)
+		return m[1] + "\n\treturn (*" + directTypes[m[3]] + ")(&" + m[2] + ")\n}"
+	})
+}
 
 // enumField is a field read from a struct field of a GraphQL enum bound to a Go type, marshalled
 // by a non-null marshaller named after the enum (its name is the fourth group).
@@ -266,7 +284,7 @@ func tune(path string, enums map[string]bool) error {
 	if n := len(plainField.FindAllStringIndex(text, -1)); n < minPlainFields {
 		return fmt.Errorf("plain fields: found %d, expected at least %d; gqlgen no longer writes the text plainField expects; update internal/gqlgentune", n, minPlainFields)
 	}
-	text = plainField.ReplaceAllString(text, plainFieldDirect)
+	text = directPlainFields(text)
 	text, n := directEnumFields(text, enums)
 	if n < minEnumFields {
 		return fmt.Errorf("enum fields: rewrote %d, expected at least %d; gqlgen no longer writes the text enumField expects; update internal/gqlgentune", n, minEnumFields)

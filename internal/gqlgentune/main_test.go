@@ -37,10 +37,16 @@ func TestPlainFields(t *testing.T) {
 	}{
 		{"OKString", generatedField("User", "displayName", "obj.DisplayName", "string", "marshalNString2string"),
 			"func (ec *executionContext) _User_displayName(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {\n" +
-				"\treturn ec.marshalNString2string(ctx, field.Selections, obj.DisplayName)\n}"},
+				"\treturn (*directString)(&obj.DisplayName)\n}"},
 		{"OKInt", generatedField("ChangeRequest", "number", "obj.Number", "int", "marshalNInt2int"),
 			"func (ec *executionContext) _ChangeRequest_number(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {\n" +
-				"\treturn ec.marshalNInt2int(ctx, field.Selections, obj.Number)\n}"},
+				"\treturn (*directInt)(&obj.Number)\n}"},
+		{"OKID", generatedField("Space", "id", "obj.ID", "string", "marshalNID2string"),
+			"func (ec *executionContext) _Space_id(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {\n" +
+				"\treturn (*directString)(&obj.ID)\n}"},
+		{"OKBool", generatedField("Space", "outdated", "obj.Outdated", "bool", "marshalNBoolean2bool"),
+			"func (ec *executionContext) _Space_outdated(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {\n" +
+				"\treturn (*directBool)(&obj.Outdated)\n}"},
 		// A marshaller that may answer null for its value reads the field context: kept.
 		{"KeptTime", generatedField("User", "createdAt", "obj.CreatedAt", "time.Time", "marshalNDateTime2timeᚐTime"), ""},
 		// An enum's marshaller is the model's, which may answer null: kept here (directEnumFields
@@ -51,7 +57,7 @@ func TestPlainFields(t *testing.T) {
 		{"KeptResolver", generatedField("User", "title", "ec.resolvers.User().Title(ctx, obj)", "string", "marshalNString2string"), ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got := plainField.ReplaceAllString(c.text, plainFieldDirect)
+			got := directPlainFields(c.text)
 			want := c.want
 			if want == "" {
 				want = c.text
