@@ -16083,23 +16083,19 @@ func (ec *executionContext) fieldContext_APITokenConnection_edges(_ context.Cont
 }
 
 func (ec *executionContext) _APITokenConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.APITokenConnection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_APITokenConnection_pageInfo(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_APITokenConnection_pageInfo(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.PageInfo
+	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_APITokenConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -16129,23 +16125,19 @@ func (ec *executionContext) fieldContext_APITokenEdge_cursor(_ context.Context, 
 }
 
 func (ec *executionContext) _APITokenEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.APITokenEdge) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_APITokenEdge_node(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Node, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.APIToken) graphql.Marshaler {
-			return ec.marshalNAPIToken2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐAPIToken(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_APITokenEdge_node(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Node
+	return ec.marshalNAPIToken2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐAPIToken(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_APITokenEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -16697,23 +16689,19 @@ func (ec *executionContext) fieldContext_ChangeRequestConnection_edges(_ context
 }
 
 func (ec *executionContext) _ChangeRequestConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestConnection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ChangeRequestConnection_pageInfo(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_ChangeRequestConnection_pageInfo(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.PageInfo
+	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_ChangeRequestConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -16743,23 +16731,19 @@ func (ec *executionContext) fieldContext_ChangeRequestEdge_cursor(_ context.Cont
 }
 
 func (ec *executionContext) _ChangeRequestEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestEdge) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ChangeRequestEdge_node(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Node, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
-			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐChangeRequest(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_ChangeRequestEdge_node(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Node
+	return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐChangeRequest(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_ChangeRequestEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -17169,23 +17153,19 @@ func (ec *executionContext) fieldContext_CollectionConnection_edges(_ context.Co
 }
 
 func (ec *executionContext) _CollectionConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.CollectionConnection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CollectionConnection_pageInfo(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_CollectionConnection_pageInfo(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.PageInfo
+	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_CollectionConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -17215,23 +17195,19 @@ func (ec *executionContext) fieldContext_CollectionEdge_cursor(_ context.Context
 }
 
 func (ec *executionContext) _CollectionEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.CollectionEdge) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CollectionEdge_node(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Node, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Collection) graphql.Marshaler {
-			return ec.marshalNCollection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐCollection(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_CollectionEdge_node(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Node
+	return ec.marshalNCollection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐCollection(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_CollectionEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -17684,23 +17660,19 @@ func (ec *executionContext) fieldContext_CommentConnection_edges(_ context.Conte
 }
 
 func (ec *executionContext) _CommentConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.CommentConnection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CommentConnection_pageInfo(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_CommentConnection_pageInfo(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.PageInfo
+	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_CommentConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -17730,23 +17702,19 @@ func (ec *executionContext) fieldContext_CommentEdge_cursor(_ context.Context, f
 }
 
 func (ec *executionContext) _CommentEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.CommentEdge) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CommentEdge_node(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Node, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Comment) graphql.Marshaler {
-			return ec.marshalNComment2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐComment(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_CommentEdge_node(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Node
+	return ec.marshalNComment2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐComment(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_CommentEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -18040,23 +18008,19 @@ func (ec *executionContext) fieldContext_CommentReplyConnection_edges(_ context.
 }
 
 func (ec *executionContext) _CommentReplyConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.CommentReplyConnection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CommentReplyConnection_pageInfo(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_CommentReplyConnection_pageInfo(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.PageInfo
+	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_CommentReplyConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -18086,23 +18050,19 @@ func (ec *executionContext) fieldContext_CommentReplyEdge_cursor(_ context.Conte
 }
 
 func (ec *executionContext) _CommentReplyEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.CommentReplyEdge) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CommentReplyEdge_node(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Node, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.CommentReply) graphql.Marshaler {
-			return ec.marshalNCommentReply2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐCommentReply(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_CommentReplyEdge_node(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Node
+	return ec.marshalNCommentReply2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐCommentReply(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_CommentReplyEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -18323,23 +18283,19 @@ func (ec *executionContext) fieldContext_CommentTargetPage_outdated(_ context.Co
 }
 
 func (ec *executionContext) _ContentAccess_user(ctx context.Context, field graphql.CollectedField, obj *model.ContentAccess) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ContentAccess_user(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.User, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
-			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_ContentAccess_user(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.User
+	return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, field.Selections, obj.User)
 }
 func (ec *executionContext) fieldContext_ContentAccess_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -18410,23 +18366,19 @@ func (ec *executionContext) fieldContext_ContentAccessConnection_edges(_ context
 }
 
 func (ec *executionContext) _ContentAccessConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.ContentAccessConnection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ContentAccessConnection_pageInfo(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_ContentAccessConnection_pageInfo(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.PageInfo
+	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_ContentAccessConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -18456,23 +18408,19 @@ func (ec *executionContext) fieldContext_ContentAccessEdge_cursor(_ context.Cont
 }
 
 func (ec *executionContext) _ContentAccessEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.ContentAccessEdge) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ContentAccessEdge_node(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Node, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.ContentAccess) graphql.Marshaler {
-			return ec.marshalNContentAccess2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentAccess(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_ContentAccessEdge_node(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Node
+	return ec.marshalNContentAccess2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentAccess(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_ContentAccessEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -18488,23 +18436,19 @@ func (ec *executionContext) fieldContext_ContentAccessEdge_node(_ context.Contex
 }
 
 func (ec *executionContext) _ContentImport_revision(ctx context.Context, field graphql.CollectedField, obj *model.ContentImport) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ContentImport_revision(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Revision, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
-			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐRevision(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_ContentImport_revision(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Revision
+	return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐRevision(ctx, field.Selections, obj.Revision)
 }
 func (ec *executionContext) fieldContext_ContentImport_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -18758,23 +18702,19 @@ func (ec *executionContext) fieldContext_ContentPageChange_ref(_ context.Context
 }
 
 func (ec *executionContext) _ContentUpdate_changeRequest(ctx context.Context, field graphql.CollectedField, obj *model.ContentUpdate) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ContentUpdate_changeRequest(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ChangeRequest, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
-			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐChangeRequest(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_ContentUpdate_changeRequest(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.ChangeRequest
+	return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐChangeRequest(ctx, field.Selections, obj.ChangeRequest)
 }
 func (ec *executionContext) fieldContext_ContentUpdate_changeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -18790,23 +18730,19 @@ func (ec *executionContext) fieldContext_ContentUpdate_changeRequest(_ context.C
 }
 
 func (ec *executionContext) _ContentUpdate_revision(ctx context.Context, field graphql.CollectedField, obj *model.ContentUpdate) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ContentUpdate_revision(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Revision, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
-			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐRevision(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_ContentUpdate_revision(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Revision
+	return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐRevision(ctx, field.Selections, obj.Revision)
 }
 func (ec *executionContext) fieldContext_ContentUpdate_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -18893,23 +18829,19 @@ func (ec *executionContext) fieldContext_CreatedAPIToken_token(_ context.Context
 }
 
 func (ec *executionContext) _CreatedAPIToken_apiToken(ctx context.Context, field graphql.CollectedField, obj *model.CreatedAPIToken) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CreatedAPIToken_apiToken(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.APIToken, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.APIToken) graphql.Marshaler {
-			return ec.marshalNAPIToken2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐAPIToken(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_CreatedAPIToken_apiToken(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.APIToken
+	return ec.marshalNAPIToken2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐAPIToken(ctx, field.Selections, obj.APIToken)
 }
 func (ec *executionContext) fieldContext_CreatedAPIToken_apiToken(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -18925,23 +18857,19 @@ func (ec *executionContext) fieldContext_CreatedAPIToken_apiToken(_ context.Cont
 }
 
 func (ec *executionContext) _CreatedSiteShareLink_shareLink(ctx context.Context, field graphql.CollectedField, obj *model.CreatedSiteShareLink) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CreatedSiteShareLink_shareLink(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.ShareLink, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteShareLink) graphql.Marshaler {
-			return ec.marshalNSiteShareLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteShareLink(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_CreatedSiteShareLink_shareLink(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.ShareLink
+	return ec.marshalNSiteShareLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteShareLink(ctx, field.Selections, obj.ShareLink)
 }
 func (ec *executionContext) fieldContext_CreatedSiteShareLink_shareLink(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -19210,23 +19138,19 @@ func (ec *executionContext) fieldContext_CustomFieldConnection_edges(_ context.C
 }
 
 func (ec *executionContext) _CustomFieldConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.CustomFieldConnection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CustomFieldConnection_pageInfo(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_CustomFieldConnection_pageInfo(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.PageInfo
+	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_CustomFieldConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -19256,23 +19180,19 @@ func (ec *executionContext) fieldContext_CustomFieldEdge_cursor(_ context.Contex
 }
 
 func (ec *executionContext) _CustomFieldEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.CustomFieldEdge) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CustomFieldEdge_node(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Node, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.CustomField) graphql.Marshaler {
-			return ec.marshalNCustomField2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐCustomField(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_CustomFieldEdge_node(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Node
+	return ec.marshalNCustomField2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐCustomField(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_CustomFieldEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -19302,23 +19222,19 @@ func (ec *executionContext) fieldContext_CustomFieldPermissions_edit(_ context.C
 }
 
 func (ec *executionContext) _CustomFieldValue_customField(ctx context.Context, field graphql.CollectedField, obj *model.CustomFieldValue) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CustomFieldValue_customField(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.CustomField, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.CustomField) graphql.Marshaler {
-			return ec.marshalNCustomField2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐCustomField(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_CustomFieldValue_customField(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.CustomField
+	return ec.marshalNCustomField2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐCustomField(ctx, field.Selections, obj.CustomField)
 }
 func (ec *executionContext) fieldContext_CustomFieldValue_customField(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -19516,23 +19432,19 @@ func (ec *executionContext) fieldContext_InviteLinkConnection_edges(_ context.Co
 }
 
 func (ec *executionContext) _InviteLinkConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.InviteLinkConnection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_InviteLinkConnection_pageInfo(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_InviteLinkConnection_pageInfo(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.PageInfo
+	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_InviteLinkConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -19562,23 +19474,19 @@ func (ec *executionContext) fieldContext_InviteLinkEdge_cursor(_ context.Context
 }
 
 func (ec *executionContext) _InviteLinkEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.InviteLinkEdge) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_InviteLinkEdge_node(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Node, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.InviteLink) graphql.Marshaler {
-			return ec.marshalNInviteLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐInviteLink(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_InviteLinkEdge_node(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Node
+	return ec.marshalNInviteLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐInviteLink(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_InviteLinkEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -19697,23 +19605,19 @@ func (ec *executionContext) fieldContext_LinkConnection_edges(_ context.Context,
 }
 
 func (ec *executionContext) _LinkConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.LinkConnection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_LinkConnection_pageInfo(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_LinkConnection_pageInfo(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.PageInfo
+	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_LinkConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -19736,23 +19640,19 @@ func (ec *executionContext) fieldContext_LinkConnection_totalCount(_ context.Con
 }
 
 func (ec *executionContext) _LinkConnection_stats(ctx context.Context, field graphql.CollectedField, obj *model.LinkConnection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_LinkConnection_stats(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Stats, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.LinkStats) graphql.Marshaler {
-			return ec.marshalNLinkStats2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkStats(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_LinkConnection_stats(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Stats
+	return ec.marshalNLinkStats2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkStats(ctx, field.Selections, obj.Stats)
 }
 func (ec *executionContext) fieldContext_LinkConnection_stats(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -19775,23 +19675,19 @@ func (ec *executionContext) fieldContext_LinkEdge_cursor(_ context.Context, fiel
 }
 
 func (ec *executionContext) _LinkEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.LinkEdge) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_LinkEdge_node(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Node, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Link) graphql.Marshaler {
-			return ec.marshalNLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLink(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_LinkEdge_node(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Node
+	return ec.marshalNLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLink(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_LinkEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -19860,23 +19756,19 @@ func (ec *executionContext) fieldContext_LinkSourceConnection_edges(_ context.Co
 }
 
 func (ec *executionContext) _LinkSourceConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.LinkSourceConnection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_LinkSourceConnection_pageInfo(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_LinkSourceConnection_pageInfo(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.PageInfo
+	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_LinkSourceConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -19906,23 +19798,19 @@ func (ec *executionContext) fieldContext_LinkSourceEdge_cursor(_ context.Context
 }
 
 func (ec *executionContext) _LinkSourceEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.LinkSourceEdge) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_LinkSourceEdge_node(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Node, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.LinkSource) graphql.Marshaler {
-			return ec.marshalNLinkSource2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkSource(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_LinkSourceEdge_node(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Node
+	return ec.marshalNLinkSource2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkSource(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_LinkSourceEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -20408,23 +20296,19 @@ func (ec *executionContext) fieldContext_MemberConnection_edges(_ context.Contex
 }
 
 func (ec *executionContext) _MemberConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.MemberConnection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MemberConnection_pageInfo(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_MemberConnection_pageInfo(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.PageInfo
+	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_MemberConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -20454,23 +20338,19 @@ func (ec *executionContext) fieldContext_MemberEdge_cursor(_ context.Context, fi
 }
 
 func (ec *executionContext) _MemberEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.MemberEdge) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MemberEdge_node(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Node, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Member) graphql.Marshaler {
-			return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐMember(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_MemberEdge_node(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Node
+	return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐMember(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_MemberEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -20509,23 +20389,19 @@ func (ec *executionContext) fieldContext_MemberSpace_role(_ context.Context, fie
 }
 
 func (ec *executionContext) _MemberSpace_space(ctx context.Context, field graphql.CollectedField, obj *model.MemberSpace) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MemberSpace_space(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Space, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
-			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSpace(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_MemberSpace_space(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Space
+	return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSpace(ctx, field.Selections, obj.Space)
 }
 func (ec *executionContext) fieldContext_MemberSpace_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -20573,23 +20449,19 @@ func (ec *executionContext) fieldContext_MemberSpaceConnection_edges(_ context.C
 }
 
 func (ec *executionContext) _MemberSpaceConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.MemberSpaceConnection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MemberSpaceConnection_pageInfo(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_MemberSpaceConnection_pageInfo(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.PageInfo
+	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_MemberSpaceConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -20619,23 +20491,19 @@ func (ec *executionContext) fieldContext_MemberSpaceEdge_cursor(_ context.Contex
 }
 
 func (ec *executionContext) _MemberSpaceEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.MemberSpaceEdge) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_MemberSpaceEdge_node(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Node, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.MemberSpace) graphql.Marshaler {
-			return ec.marshalNMemberSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐMemberSpace(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_MemberSpaceEdge_node(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Node
+	return ec.marshalNMemberSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐMemberSpace(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_MemberSpaceEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -25342,23 +25210,19 @@ func (ec *executionContext) fieldContext_OpenAPISpecConnection_edges(_ context.C
 }
 
 func (ec *executionContext) _OpenAPISpecConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecConnection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OpenAPISpecConnection_pageInfo(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_OpenAPISpecConnection_pageInfo(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.PageInfo
+	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_OpenAPISpecConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -25388,23 +25252,19 @@ func (ec *executionContext) fieldContext_OpenAPISpecEdge_cursor(_ context.Contex
 }
 
 func (ec *executionContext) _OpenAPISpecEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecEdge) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OpenAPISpecEdge_node(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Node, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.OpenAPISpec) graphql.Marshaler {
-			return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOpenAPISpec(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_OpenAPISpecEdge_node(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Node
+	return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOpenAPISpec(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_OpenAPISpecEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -25572,23 +25432,19 @@ func (ec *executionContext) fieldContext_OpenAPISpecVersionConnection_edges(_ co
 }
 
 func (ec *executionContext) _OpenAPISpecVersionConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecVersionConnection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OpenAPISpecVersionConnection_pageInfo(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_OpenAPISpecVersionConnection_pageInfo(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.PageInfo
+	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_OpenAPISpecVersionConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -25618,23 +25474,19 @@ func (ec *executionContext) fieldContext_OpenAPISpecVersionEdge_cursor(_ context
 }
 
 func (ec *executionContext) _OpenAPISpecVersionEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecVersionEdge) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OpenAPISpecVersionEdge_node(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Node, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.OpenAPISpecVersion) graphql.Marshaler {
-			return ec.marshalNOpenAPISpecVersion2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOpenAPISpecVersion(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_OpenAPISpecVersionEdge_node(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Node
+	return ec.marshalNOpenAPISpecVersion2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOpenAPISpecVersion(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_OpenAPISpecVersionEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -26879,23 +26731,19 @@ func (ec *executionContext) fieldContext_OrganizationConnection_edges(_ context.
 }
 
 func (ec *executionContext) _OrganizationConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.OrganizationConnection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrganizationConnection_pageInfo(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_OrganizationConnection_pageInfo(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.PageInfo
+	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_OrganizationConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -26925,23 +26773,19 @@ func (ec *executionContext) fieldContext_OrganizationEdge_cursor(_ context.Conte
 }
 
 func (ec *executionContext) _OrganizationEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.OrganizationEdge) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OrganizationEdge_node(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Node, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Organization) graphql.Marshaler {
-			return ec.marshalNOrganization2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOrganization(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_OrganizationEdge_node(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Node
+	return ec.marshalNOrganization2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOrganization(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_OrganizationEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -27220,23 +27064,19 @@ func (ec *executionContext) fieldContext_PermissionGrantConnection_edges(_ conte
 }
 
 func (ec *executionContext) _PermissionGrantConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.PermissionGrantConnection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PermissionGrantConnection_pageInfo(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_PermissionGrantConnection_pageInfo(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.PageInfo
+	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_PermissionGrantConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -27266,23 +27106,19 @@ func (ec *executionContext) fieldContext_PermissionGrantEdge_cursor(_ context.Co
 }
 
 func (ec *executionContext) _PermissionGrantEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.PermissionGrantEdge) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PermissionGrantEdge_node(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Node, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.PermissionGrant) graphql.Marshaler {
-			return ec.marshalNPermissionGrant2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐPermissionGrant(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_PermissionGrantEdge_node(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Node
+	return ec.marshalNPermissionGrant2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐPermissionGrant(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_PermissionGrantEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -27321,23 +27157,19 @@ func (ec *executionContext) fieldContext_PingResult_serviceVisitorClaims(_ conte
 }
 
 func (ec *executionContext) _PublishedContentSite_site(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentSite) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PublishedContentSite_site(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Site, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
-			return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSite(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_PublishedContentSite_site(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Site
+	return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSite(ctx, field.Selections, obj.Site)
 }
 func (ec *executionContext) fieldContext_PublishedContentSite_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -28589,23 +28421,19 @@ func (ec *executionContext) fieldContext_RevisionFileConnection_edges(_ context.
 }
 
 func (ec *executionContext) _RevisionFileConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFileConnection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionFileConnection_pageInfo(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_RevisionFileConnection_pageInfo(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.PageInfo
+	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_RevisionFileConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -28635,23 +28463,19 @@ func (ec *executionContext) fieldContext_RevisionFileEdge_cursor(_ context.Conte
 }
 
 func (ec *executionContext) _RevisionFileEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFileEdge) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_RevisionFileEdge_node(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Node, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionFile) graphql.Marshaler {
-			return ec.marshalNRevisionFile2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐRevisionFile(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_RevisionFileEdge_node(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Node
+	return ec.marshalNRevisionFile2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐRevisionFile(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_RevisionFileEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -28945,23 +28769,19 @@ func (ec *executionContext) fieldContext_SAMLProviderConnection_edges(_ context.
 }
 
 func (ec *executionContext) _SAMLProviderConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SAMLProviderConnection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SAMLProviderConnection_pageInfo(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_SAMLProviderConnection_pageInfo(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.PageInfo
+	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_SAMLProviderConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -28991,23 +28811,19 @@ func (ec *executionContext) fieldContext_SAMLProviderEdge_cursor(_ context.Conte
 }
 
 func (ec *executionContext) _SAMLProviderEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SAMLProviderEdge) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SAMLProviderEdge_node(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Node, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.SAMLProvider) graphql.Marshaler {
-			return ec.marshalNSAMLProvider2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSAMLProvider(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_SAMLProviderEdge_node(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Node
+	return ec.marshalNSAMLProvider2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSAMLProvider(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_SAMLProviderEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -29217,23 +29033,19 @@ func (ec *executionContext) fieldContext_SearchPageConnection_edges(_ context.Co
 }
 
 func (ec *executionContext) _SearchPageConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SearchPageConnection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SearchPageConnection_pageInfo(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_SearchPageConnection_pageInfo(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.PageInfo
+	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_SearchPageConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -29263,23 +29075,19 @@ func (ec *executionContext) fieldContext_SearchPageEdge_cursor(_ context.Context
 }
 
 func (ec *executionContext) _SearchPageEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SearchPageEdge) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SearchPageEdge_node(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Node, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.SearchPage) graphql.Marshaler {
-			return ec.marshalNSearchPage2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSearchPage(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_SearchPageEdge_node(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Node
+	return ec.marshalNSearchPage2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSearchPage(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_SearchPageEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -29353,23 +29161,19 @@ func (ec *executionContext) fieldContext_SearchSection_resultType(_ context.Cont
 }
 
 func (ec *executionContext) _SearchSpace_space(ctx context.Context, field graphql.CollectedField, obj *model.SearchSpace) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SearchSpace_space(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Space, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
-			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSpace(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_SearchSpace_space(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Space
+	return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSpace(ctx, field.Selections, obj.Space)
 }
 func (ec *executionContext) fieldContext_SearchSpace_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -29472,23 +29276,19 @@ func (ec *executionContext) fieldContext_SearchSpaceConnection_edges(_ context.C
 }
 
 func (ec *executionContext) _SearchSpaceConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SearchSpaceConnection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SearchSpaceConnection_pageInfo(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_SearchSpaceConnection_pageInfo(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.PageInfo
+	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_SearchSpaceConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -29518,23 +29318,19 @@ func (ec *executionContext) fieldContext_SearchSpaceEdge_cursor(_ context.Contex
 }
 
 func (ec *executionContext) _SearchSpaceEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SearchSpaceEdge) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SearchSpaceEdge_node(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Node, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.SearchSpace) graphql.Marshaler {
-			return ec.marshalNSearchSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSearchSpace(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_SearchSpaceEdge_node(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Node
+	return ec.marshalNSearchSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSearchSpace(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_SearchSpaceEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -30430,23 +30226,19 @@ func (ec *executionContext) fieldContext_SiteConnection_edges(_ context.Context,
 }
 
 func (ec *executionContext) _SiteConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SiteConnection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SiteConnection_pageInfo(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_SiteConnection_pageInfo(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.PageInfo
+	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_SiteConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -30476,23 +30268,19 @@ func (ec *executionContext) fieldContext_SiteEdge_cursor(_ context.Context, fiel
 }
 
 func (ec *executionContext) _SiteEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SiteEdge) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SiteEdge_node(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Node, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
-			return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSite(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_SiteEdge_node(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Node
+	return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSite(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_SiteEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -30822,23 +30610,19 @@ func (ec *executionContext) fieldContext_SiteRedirectConnection_edges(_ context.
 }
 
 func (ec *executionContext) _SiteRedirectConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectConnection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SiteRedirectConnection_pageInfo(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_SiteRedirectConnection_pageInfo(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.PageInfo
+	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_SiteRedirectConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -30983,23 +30767,19 @@ func (ec *executionContext) fieldContext_SiteRedirectEdge_cursor(_ context.Conte
 }
 
 func (ec *executionContext) _SiteRedirectEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectEdge) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SiteRedirectEdge_node(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Node, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteRedirect) graphql.Marshaler {
-			return ec.marshalNSiteRedirect2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteRedirect(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_SiteRedirectEdge_node(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Node
+	return ec.marshalNSiteRedirect2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteRedirect(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_SiteRedirectEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -31015,23 +30795,19 @@ func (ec *executionContext) fieldContext_SiteRedirectEdge_node(_ context.Context
 }
 
 func (ec *executionContext) _SiteRedirectTarget_redirect(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectTarget) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SiteRedirectTarget_redirect(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Redirect, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteRedirect) graphql.Marshaler {
-			return ec.marshalNSiteRedirect2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteRedirect(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_SiteRedirectTarget_redirect(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Redirect
+	return ec.marshalNSiteRedirect2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteRedirect(ctx, field.Selections, obj.Redirect)
 }
 func (ec *executionContext) fieldContext_SiteRedirectTarget_redirect(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -31493,23 +31269,19 @@ func (ec *executionContext) fieldContext_SiteSectionConnection_edges(_ context.C
 }
 
 func (ec *executionContext) _SiteSectionConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionConnection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SiteSectionConnection_pageInfo(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_SiteSectionConnection_pageInfo(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.PageInfo
+	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_SiteSectionConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -31539,23 +31311,19 @@ func (ec *executionContext) fieldContext_SiteSectionEdge_cursor(_ context.Contex
 }
 
 func (ec *executionContext) _SiteSectionEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionEdge) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SiteSectionEdge_node(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Node, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSection) graphql.Marshaler {
-			return ec.marshalNSiteSection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSection(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_SiteSectionEdge_node(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Node
+	return ec.marshalNSiteSection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSection(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_SiteSectionEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -31757,23 +31525,19 @@ func (ec *executionContext) fieldContext_SiteSectionGroupConnection_edges(_ cont
 }
 
 func (ec *executionContext) _SiteSectionGroupConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionGroupConnection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SiteSectionGroupConnection_pageInfo(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_SiteSectionGroupConnection_pageInfo(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.PageInfo
+	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_SiteSectionGroupConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -31803,23 +31567,19 @@ func (ec *executionContext) fieldContext_SiteSectionGroupEdge_cursor(_ context.C
 }
 
 func (ec *executionContext) _SiteSectionGroupEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionGroupEdge) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SiteSectionGroupEdge_node(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Node, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSectionGroup) graphql.Marshaler {
-			return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSectionGroup(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_SiteSectionGroupEdge_node(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Node
+	return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSectionGroup(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_SiteSectionGroupEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -31911,23 +31671,19 @@ func (ec *executionContext) fieldContext_SiteShareLinkConnection_edges(_ context
 }
 
 func (ec *executionContext) _SiteShareLinkConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SiteShareLinkConnection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SiteShareLinkConnection_pageInfo(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_SiteShareLinkConnection_pageInfo(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.PageInfo
+	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_SiteShareLinkConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -31957,23 +31713,19 @@ func (ec *executionContext) fieldContext_SiteShareLinkEdge_cursor(_ context.Cont
 }
 
 func (ec *executionContext) _SiteShareLinkEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SiteShareLinkEdge) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SiteShareLinkEdge_node(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Node, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteShareLink) graphql.Marshaler {
-			return ec.marshalNSiteShareLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteShareLink(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_SiteShareLinkEdge_node(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Node
+	return ec.marshalNSiteShareLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteShareLink(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_SiteShareLinkEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -32226,23 +31978,19 @@ func (ec *executionContext) fieldContext_SiteSpaceConnection_edges(_ context.Con
 }
 
 func (ec *executionContext) _SiteSpaceConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SiteSpaceConnection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SiteSpaceConnection_pageInfo(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_SiteSpaceConnection_pageInfo(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.PageInfo
+	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_SiteSpaceConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -32265,23 +32013,19 @@ func (ec *executionContext) fieldContext_SiteSpaceConnection_totalCount(_ contex
 }
 
 func (ec *executionContext) _SiteSpaceCustomization_siteSpace(ctx context.Context, field graphql.CollectedField, obj *model.SiteSpaceCustomization) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SiteSpaceCustomization_siteSpace(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.SiteSpace, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSpace) graphql.Marshaler {
-			return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSpace(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_SiteSpaceCustomization_siteSpace(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.SiteSpace
+	return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSpace(ctx, field.Selections, obj.SiteSpace)
 }
 func (ec *executionContext) fieldContext_SiteSpaceCustomization_siteSpace(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -32327,23 +32071,19 @@ func (ec *executionContext) fieldContext_SiteSpaceEdge_cursor(_ context.Context,
 }
 
 func (ec *executionContext) _SiteSpaceEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SiteSpaceEdge) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SiteSpaceEdge_node(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Node, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSpace) graphql.Marshaler {
-			return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSpace(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_SiteSpaceEdge_node(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Node
+	return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSpace(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_SiteSpaceEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -33145,23 +32885,19 @@ func (ec *executionContext) fieldContext_SpaceConnection_edges(_ context.Context
 }
 
 func (ec *executionContext) _SpaceConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SpaceConnection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SpaceConnection_pageInfo(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_SpaceConnection_pageInfo(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.PageInfo
+	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_SpaceConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -33191,23 +32927,19 @@ func (ec *executionContext) fieldContext_SpaceEdge_cursor(_ context.Context, fie
 }
 
 func (ec *executionContext) _SpaceEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SpaceEdge) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SpaceEdge_node(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Node, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
-			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSpace(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_SpaceEdge_node(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Node
+	return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSpace(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_SpaceEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -33484,23 +33216,19 @@ func (ec *executionContext) fieldContext_TeamConnection_edges(_ context.Context,
 }
 
 func (ec *executionContext) _TeamConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.TeamConnection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TeamConnection_pageInfo(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_TeamConnection_pageInfo(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.PageInfo
+	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_TeamConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -33530,23 +33258,19 @@ func (ec *executionContext) fieldContext_TeamEdge_cursor(_ context.Context, fiel
 }
 
 func (ec *executionContext) _TeamEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.TeamEdge) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TeamEdge_node(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Node, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Team) graphql.Marshaler {
-			return ec.marshalNTeam2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐTeam(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_TeamEdge_node(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Node
+	return ec.marshalNTeam2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐTeam(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_TeamEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -33720,23 +33444,19 @@ func (ec *executionContext) fieldContext_TeamMemberConnection_edges(_ context.Co
 }
 
 func (ec *executionContext) _TeamMemberConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.TeamMemberConnection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TeamMemberConnection_pageInfo(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_TeamMemberConnection_pageInfo(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.PageInfo
+	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_TeamMemberConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -33766,23 +33486,19 @@ func (ec *executionContext) fieldContext_TeamMemberEdge_cursor(_ context.Context
 }
 
 func (ec *executionContext) _TeamMemberEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.TeamMemberEdge) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TeamMemberEdge_node(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Node, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.TeamMember) graphql.Marshaler {
-			return ec.marshalNTeamMember2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐTeamMember(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_TeamMemberEdge_node(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Node
+	return ec.marshalNTeamMember2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐTeamMember(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_TeamMemberEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -33966,23 +33682,19 @@ func (ec *executionContext) fieldContext_TranslationSettingsConnection_edges(_ c
 }
 
 func (ec *executionContext) _TranslationSettingsConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.TranslationSettingsConnection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TranslationSettingsConnection_pageInfo(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.PageInfo, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_TranslationSettingsConnection_pageInfo(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.PageInfo
+	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_TranslationSettingsConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -34012,23 +33724,19 @@ func (ec *executionContext) fieldContext_TranslationSettingsEdge_cursor(_ contex
 }
 
 func (ec *executionContext) _TranslationSettingsEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.TranslationSettingsEdge) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TranslationSettingsEdge_node(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Node, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.TranslationSettings) graphql.Marshaler {
-			return ec.marshalNTranslationSettings2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐTranslationSettings(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_TranslationSettingsEdge_node(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Node
+	return ec.marshalNTranslationSettings2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐTranslationSettings(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_TranslationSettingsEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -34354,23 +34062,19 @@ func (ec *executionContext) fieldContext___Field_args(ctx context.Context, field
 }
 
 func (ec *executionContext) ___Field_type(ctx context.Context, field graphql.CollectedField, obj *introspection.Field) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___Field_type(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Type, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *introspection.Type) graphql.Marshaler {
-			return ec.marshalN__Type2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext___Field_type(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Type
+	return ec.marshalN__Type2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType(ctx, field.Selections, obj.Type)
 }
 func (ec *executionContext) fieldContext___Field_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -34462,23 +34166,19 @@ func (ec *executionContext) fieldContext___InputValue_description(_ context.Cont
 }
 
 func (ec *executionContext) ___InputValue_type(ctx context.Context, field graphql.CollectedField, obj *introspection.InputValue) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext___InputValue_type(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Type, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *introspection.Type) graphql.Marshaler {
-			return ec.marshalN__Type2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext___InputValue_type(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Type
+	return ec.marshalN__Type2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType(ctx, field.Selections, obj.Type)
 }
 func (ec *executionContext) fieldContext___InputValue_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{

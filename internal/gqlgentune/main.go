@@ -1,5 +1,5 @@
-// Command gqlgentune rewrites eight patterns of gqlgen's generated executor that cost every
-// request time without serving Bindery (decisions 197, 271, 339, 347, 350–353). It runs
+// Command gqlgentune rewrites nine patterns of gqlgen's generated executor that cost every
+// request time without serving Bindery (decisions 197, 271, 339, 347, 350–354). It runs
 // from generate.go right after gqlgen, so `go generate ./...` still reproduces the committed
 // file exactly.
 //
@@ -24,6 +24,9 @@
 //     graph/model marshaller writes it through marshalEnum (a change request's status, a space's
 //     visibility…): that marshaller never answers null, so the generated marshaller never reads
 //     the context either (enumField, directEnumFields; decision 347).
+//   - Likewise a field that reads a struct field pointing to an object (an edge's node) keeps
+//     its field context, which the object's fields below need, and its panic guard, but skips
+//     the rest of gqlgen's resolution (objectField, directObjectFields; decision 354).
 //   - An object's field set and map of @defer labels are made at its first deferred field, not
 //     for every object (decision 350): two allocations per object of every answer. The closures
 //     of deferred fields capture a copy of the set, so the variable itself stays off the heap.
@@ -204,6 +207,46 @@ var enumField = resolvedField(`[\w.]+`, `marshalN(\w+?)2[^(\s]+`)
 // minEnumFields is fewer enum fields marshalled through marshalEnum than the schema has.
 const minEnumFields = 5
 
+// objectField is a field read from a struct field that points to an object (an edge's node, a
+// connection's page info), with its generated marshaller.
+var objectField = resolvedField(`\*[\w.]+`, `marshal[NO][^(\s]+`)
+
+// minObjectFields is fewer object fields read from struct fields than the schema has.
+const minObjectFields = 20
+
+// objectFieldDirect is what an objectField becomes: its field context made and put in the
+// context (its children's paths and errors, and Result, which shareKeyFor reads, need it), a
+// panic below answered as gqlgen answers it, and the object marshalled, without gqlgen's
+// generic resolution around it (the resolver closures, the middleware call, the boxed result).
+const objectFieldDirect = `%s
+	fc, err := ec.fieldContext%s(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = %s
+	return ec.%s(ctx, field.Selections, %s)
+}`
+
+// directObjectFields rewrites the objectFields of text (decision 354) and returns how many.
+func directObjectFields(text string) (string, int) {
+	n := 0
+	out := objectField.ReplaceAllStringFunc(text, func(fn string) string {
+		m := objectField.FindStringSubmatch(fn)
+		header, read, marshaller := m[1], m[2], m[3]
+		name := header[strings.Index(header, ") _")+2 : strings.Index(header, "(ctx")]
+		n++
+		return fmt.Sprintf(objectFieldDirect, header, name, read, marshaller, read)
+	})
+	return out, n
+}
+
 // enumMarshaller matches a graph/model marshaller that writes its enum through marshalEnum.
 var enumMarshaller = regexp.MustCompile(`func Marshal(\w+)\(\w+ [\w.]+\) graphql\.Marshaler \{\s*return marshalEnum\(`)
 
@@ -288,6 +331,10 @@ func tune(path string, enums map[string]bool) error {
 	text, n := directEnumFields(text, enums)
 	if n < minEnumFields {
 		return fmt.Errorf("enum fields: rewrote %d, expected at least %d; gqlgen no longer writes the text enumField expects; update internal/gqlgentune", n, minEnumFields)
+	}
+	text, n = directObjectFields(text)
+	if n < minObjectFields {
+		return fmt.Errorf("object fields: rewrote %d, expected at least %d; gqlgen no longer writes the text objectField expects; update internal/gqlgentune", n, minObjectFields)
 	}
 	if !unmarshalerMap.MatchString(text) || !unmarshalerMapInContext.MatchString(text) {
 		return fmt.Errorf("input unmarshaller map: gqlgen no longer writes the text unmarshalerMap expects; update internal/gqlgentune")

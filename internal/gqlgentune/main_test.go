@@ -69,6 +69,44 @@ func TestPlainFields(t *testing.T) {
 	}
 }
 
+// TestObjectFields: a field reading a struct field that points to an object keeps its field
+// context (with the result) and panic guard; a method, a resolver or a value that is not a
+// pointer is left to gqlgen.
+func TestObjectFields(t *testing.T) {
+	field := generatedField("ChangeRequestEdge", "node", "obj.Node", "*ent.ChangeRequest", "marshalNChangeRequest2ᚖxᚐChangeRequest")
+	direct := `func (ec *executionContext) _ChangeRequestEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequestEdge) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_ChangeRequestEdge_node(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	fc.Result = obj.Node
+	return ec.marshalNChangeRequest2ᚖxᚐChangeRequest(ctx, field.Selections, obj.Node)
+}`
+	for _, c := range []struct{ name, text, want string }{
+		{"OK", field, direct},
+		{"KeptMethod", generatedField("ChangeRequestEdge", "node", "obj.Node()", "*ent.ChangeRequest", "marshalNChangeRequest2ᚖxᚐChangeRequest"), ""},
+		{"KeptResolver", generatedField("Space", "organization", "ec.resolvers.Space().Organization(ctx, obj)", "*ent.Organization", "marshalNOrganization2ᚖxᚐOrganization"), ""},
+		{"KeptNotPointer", generatedField("Space", "tags", "obj.Tags", "[]string", "marshalNString2ᚕstringᚄ"), ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			want, rewrites := c.want, 1
+			if want == "" {
+				want, rewrites = c.text, 0
+			}
+			if got, n := directObjectFields(c.text); got != want || n != rewrites {
+				t.Errorf("rewritten %d:\n%s\nwant:\n%s", n, got, want)
+			}
+		})
+	}
+}
+
 // enumMarshallerText is a non-null enum's marshaller as gqlgen v0.17.95 writes it.
 func enumMarshallerText(enum, goType string) string {
 	return `func (ec *executionContext) marshalN` + enum + `2githubᚗcomᚋx(ctx context.Context, sel ast.SelectionSet, v ` + goType + `) graphql.Marshaler {
