@@ -1,6 +1,7 @@
 package generated
 
 import (
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -25,7 +26,8 @@ type collectedKey struct {
 	satisfiesSize int
 }
 
-// of returns graphql.CollectFields(oc, sel, satisfies), collecting them once per operation.
+// of returns graphql.CollectFields(oc, sel, satisfies), collecting them once per operation, with
+// every field resolved at once (notDeferred).
 func (c *collectedFields) of(oc *graphql.OperationContext, sel ast.SelectionSet, satisfies []string) []graphql.CollectedField {
 	key := collectedKey{unsafe.SliceData(sel), len(sel), unsafe.SliceData(satisfies), len(satisfies)}
 	c.mu.RLock()
@@ -34,12 +36,27 @@ func (c *collectedFields) of(oc *graphql.OperationContext, sel ast.SelectionSet,
 	if ok {
 		return fields
 	}
-	fields = graphql.CollectFields(oc, sel, satisfies)
+	fields = notDeferred(graphql.CollectFields(oc, sel, satisfies))
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.by == nil {
 		c.by = map[collectedKey][]graphql.CollectedField{}
 	}
 	c.by[key] = fields
+	return fields
+}
+
+// notDeferred returns fields with none deferred: a copy when @defer asked for some (gqlgen's
+// cache keeps the original). @defer is a hint a server may leave aside, and Bindery's transports
+// answer one JSON body: gqlgen would resolve the deferred fields in goroutines that outlive the
+// request, for payloads nobody sends, and its v0.17.95 races on a set of several (decision 355).
+func notDeferred(fields []graphql.CollectedField) []graphql.CollectedField {
+	if !slices.ContainsFunc(fields, graphql.CollectedField.IsDeferred) {
+		return fields
+	}
+	fields = slices.Clone(fields)
+	for i := range fields {
+		fields[i].IsNonDeferrable = true
+	}
 	return fields
 }
