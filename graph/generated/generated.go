@@ -16271,23 +16271,24 @@ func (ec *executionContext) fieldContext_ChangeRequest_spaceId(_ context.Context
 }
 
 func (ec *executionContext) _ChangeRequest_space(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ChangeRequest_space(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.ChangeRequest().Space(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
-			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSpace(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_ChangeRequest_space(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.ChangeRequest().Space(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSpace(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_ChangeRequest_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -16326,23 +16327,27 @@ func (ec *executionContext) fieldContext_ChangeRequest_outdated(_ context.Contex
 }
 
 func (ec *executionContext) _ChangeRequest_createdBy(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ChangeRequest_createdBy(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.ChangeRequest().CreatedBy(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
-			return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_ChangeRequest_createdBy(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.ChangeRequest().CreatedBy(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		if fc.NonNull {
+			return graphql.RequiredNull
+		}
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_ChangeRequest_createdBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -16358,23 +16363,27 @@ func (ec *executionContext) fieldContext_ChangeRequest_createdBy(_ context.Conte
 }
 
 func (ec *executionContext) _ChangeRequest_mergedBy(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ChangeRequest_mergedBy(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.ChangeRequest().MergedBy(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
-			return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_ChangeRequest_mergedBy(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.ChangeRequest().MergedBy(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		if fc.NonNull {
+			return graphql.RequiredNull
+		}
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_ChangeRequest_mergedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -16390,23 +16399,24 @@ func (ec *executionContext) fieldContext_ChangeRequest_mergedBy(_ context.Contex
 }
 
 func (ec *executionContext) _ChangeRequest_revision(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ChangeRequest_revision(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.ChangeRequest().Revision(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
-			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐRevision(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_ChangeRequest_revision(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.ChangeRequest().Revision(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐRevision(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_ChangeRequest_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -16422,23 +16432,24 @@ func (ec *executionContext) fieldContext_ChangeRequest_revision(_ context.Contex
 }
 
 func (ec *executionContext) _ChangeRequest_revisionInitial(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ChangeRequest_revisionInitial(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.ChangeRequest().RevisionInitial(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
-			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐRevision(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_ChangeRequest_revisionInitial(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.ChangeRequest().RevisionInitial(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐRevision(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_ChangeRequest_revisionInitial(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -16454,23 +16465,27 @@ func (ec *executionContext) fieldContext_ChangeRequest_revisionInitial(_ context
 }
 
 func (ec *executionContext) _ChangeRequest_revisionMergedAncestor(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ChangeRequest_revisionMergedAncestor(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.ChangeRequest().RevisionMergedAncestor(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
-			return ec.marshalORevision2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐRevision(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_ChangeRequest_revisionMergedAncestor(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.ChangeRequest().RevisionMergedAncestor(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		if fc.NonNull {
+			return graphql.RequiredNull
+		}
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalORevision2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐRevision(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_ChangeRequest_revisionMergedAncestor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -16486,23 +16501,27 @@ func (ec *executionContext) fieldContext_ChangeRequest_revisionMergedAncestor(_ 
 }
 
 func (ec *executionContext) _ChangeRequest_revisionMerged(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ChangeRequest_revisionMerged(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.ChangeRequest().RevisionMerged(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
-			return ec.marshalORevision2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐRevision(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_ChangeRequest_revisionMerged(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.ChangeRequest().RevisionMerged(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		if fc.NonNull {
+			return graphql.RequiredNull
+		}
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalORevision2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐRevision(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_ChangeRequest_revisionMerged(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -16803,23 +16822,24 @@ func (ec *executionContext) fieldContext_Collection_organizationId(_ context.Con
 }
 
 func (ec *executionContext) _Collection_organization(ctx context.Context, field graphql.CollectedField, obj *ent.Collection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Collection_organization(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Collection().Organization(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Organization) graphql.Marshaler {
-			return ec.marshalNOrganization2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOrganization(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_Collection_organization(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.Collection().Organization(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalNOrganization2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOrganization(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Collection_organization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -16858,23 +16878,27 @@ func (ec *executionContext) fieldContext_Collection_parentId(_ context.Context, 
 }
 
 func (ec *executionContext) _Collection_parent(ctx context.Context, field graphql.CollectedField, obj *ent.Collection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Collection_parent(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Collection().Parent(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Collection) graphql.Marshaler {
-			return ec.marshalOCollection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐCollection(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_Collection_parent(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.Collection().Parent(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		if fc.NonNull {
+			return graphql.RequiredNull
+		}
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalOCollection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐCollection(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Collection_parent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -16890,46 +16914,51 @@ func (ec *executionContext) fieldContext_Collection_parent(_ context.Context, fi
 }
 
 func (ec *executionContext) _Collection_defaultLevel(ctx context.Context, field graphql.CollectedField, obj *ent.Collection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Collection_defaultLevel(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Collection().DefaultLevel(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_Collection_defaultLevel(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.Collection().DefaultLevel(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		if fc.NonNull {
+			return graphql.RequiredNull
+		}
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Collection_defaultLevel(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Collection", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Collection_permissions(ctx context.Context, field graphql.CollectedField, obj *ent.Collection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Collection_permissions(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Collection().Permissions(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.CollectionPermissions) graphql.Marshaler {
-			return ec.marshalNCollectionPermissions2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCollectionPermissions(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_Collection_permissions(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.Collection().Permissions(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalNCollectionPermissions2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCollectionPermissions(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Collection_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -17295,23 +17324,27 @@ func (ec *executionContext) fieldContext_Comment_postedAt(_ context.Context, fie
 }
 
 func (ec *executionContext) _Comment_postedBy(ctx context.Context, field graphql.CollectedField, obj *ent.Comment) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Comment_postedBy(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Comment().PostedBy(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
-			return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_Comment_postedBy(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.Comment().PostedBy(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		if fc.NonNull {
+			return graphql.RequiredNull
+		}
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Comment_postedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -17373,23 +17406,27 @@ func (ec *executionContext) fieldContext_Comment_resolvedAt(_ context.Context, f
 }
 
 func (ec *executionContext) _Comment_resolvedBy(ctx context.Context, field graphql.CollectedField, obj *ent.Comment) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Comment_resolvedBy(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Comment().ResolvedBy(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
-			return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_Comment_resolvedBy(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.Comment().ResolvedBy(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		if fc.NonNull {
+			return graphql.RequiredNull
+		}
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Comment_resolvedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -17405,23 +17442,24 @@ func (ec *executionContext) fieldContext_Comment_resolvedBy(_ context.Context, f
 }
 
 func (ec *executionContext) _Comment_target(ctx context.Context, field graphql.CollectedField, obj *ent.Comment) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Comment_target(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Comment().Target(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.CommentTarget) graphql.Marshaler {
-			return ec.marshalNCommentTarget2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCommentTarget(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_Comment_target(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.Comment().Target(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalNCommentTarget2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCommentTarget(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Comment_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -17596,23 +17634,24 @@ func (ec *executionContext) fieldContext_Comment_reply(ctx context.Context, fiel
 }
 
 func (ec *executionContext) _Comment_permissions(ctx context.Context, field graphql.CollectedField, obj *ent.Comment) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Comment_permissions(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Comment().Permissions(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.CommentPermissions) graphql.Marshaler {
-			return ec.marshalNCommentPermissions2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCommentPermissions(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_Comment_permissions(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.Comment().Permissions(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalNCommentPermissions2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCommentPermissions(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Comment_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -17758,23 +17797,27 @@ func (ec *executionContext) fieldContext_CommentPermissions_delete(_ context.Con
 }
 
 func (ec *executionContext) _CommentReplier_user(ctx context.Context, field graphql.CollectedField, obj *model.CommentReplier) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CommentReplier_user(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.CommentReplier().User(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
-			return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_CommentReplier_user(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.CommentReplier().User(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		if fc.NonNull {
+			return graphql.RequiredNull
+		}
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_CommentReplier_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -17857,23 +17900,27 @@ func (ec *executionContext) fieldContext_CommentReply_postedAt(_ context.Context
 }
 
 func (ec *executionContext) _CommentReply_postedBy(ctx context.Context, field graphql.CollectedField, obj *ent.CommentReply) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CommentReply_postedBy(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.CommentReply().PostedBy(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
-			return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_CommentReply_postedBy(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.CommentReply().PostedBy(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		if fc.NonNull {
+			return graphql.RequiredNull
+		}
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_CommentReply_postedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -17944,23 +17991,24 @@ func (ec *executionContext) fieldContext_CommentReply_reactions(_ context.Contex
 }
 
 func (ec *executionContext) _CommentReply_permissions(ctx context.Context, field graphql.CollectedField, obj *ent.CommentReply) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CommentReply_permissions(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.CommentReply().Permissions(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.CommentPermissions) graphql.Marshaler {
-			return ec.marshalNCommentPermissions2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCommentPermissions(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_CommentReply_permissions(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.CommentReply().Permissions(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalNCommentPermissions2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCommentPermissions(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_CommentReply_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -18147,23 +18195,27 @@ func (ec *executionContext) fieldContext_CommentTarget_revisionId(_ context.Cont
 }
 
 func (ec *executionContext) _CommentTarget_page(ctx context.Context, field graphql.CollectedField, obj *model.CommentTarget) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CommentTarget_page(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.CommentTarget().Page(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.CommentTargetPage) graphql.Marshaler {
-			return ec.marshalOCommentTargetPage2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCommentTargetPage(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_CommentTarget_page(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.CommentTarget().Page(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		if fc.NonNull {
+			return graphql.RequiredNull
+		}
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalOCommentTargetPage2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCommentTargetPage(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_CommentTarget_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -18610,23 +18662,27 @@ func (ec *executionContext) fieldContext_ContentPage_updatedAt(_ context.Context
 }
 
 func (ec *executionContext) _ContentPage_markdown(ctx context.Context, field graphql.CollectedField, obj *model.ContentPage) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ContentPage_markdown(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.ContentPage().Markdown(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_ContentPage_markdown(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.ContentPage().Markdown(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		if fc.NonNull {
+			return graphql.RequiredNull
+		}
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_ContentPage_markdown(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ContentPage", field, true, true, errors.New("field of type String does not have child fields"))
@@ -19074,23 +19130,24 @@ func (ec *executionContext) fieldContext_CustomField_updatedAt(_ context.Context
 }
 
 func (ec *executionContext) _CustomField_permissions(ctx context.Context, field graphql.CollectedField, obj *ent.CustomField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_CustomField_permissions(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.CustomField().Permissions(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomFieldPermissions) graphql.Marshaler {
-			return ec.marshalNCustomFieldPermissions2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCustomFieldPermissions(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_CustomField_permissions(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.CustomField().Permissions(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalNCustomFieldPermissions2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCustomFieldPermissions(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_CustomField_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -19509,23 +19566,24 @@ func (ec *executionContext) fieldContext_Link_status(_ context.Context, field gr
 }
 
 func (ec *executionContext) _Link_target(ctx context.Context, field graphql.CollectedField, obj *model.Link) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Link_target(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Link().Target(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.LinkTarget) graphql.Marshaler {
-			return ec.marshalNLinkTarget2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkTarget(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_Link_target(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.Link().Target(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalNLinkTarget2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkTarget(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Link_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -20015,23 +20073,24 @@ func (ec *executionContext) fieldContext_Member_role(_ context.Context, field gr
 }
 
 func (ec *executionContext) _Member_user(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Member_user(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Member().User(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
-			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_Member_user(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.Member().User(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Member_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -24881,23 +24940,27 @@ func (ec *executionContext) fieldContext_OpenAPISpec_processingState(_ context.C
 }
 
 func (ec *executionContext) _OpenAPISpec_lastVersion(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OpenAPISpec_lastVersion(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.OpenAPISpec().LastVersion(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.OpenAPISpecVersion) graphql.Marshaler {
-			return ec.marshalOOpenAPISpecVersion2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOpenAPISpecVersion(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_OpenAPISpec_lastVersion(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.OpenAPISpec().LastVersion(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		if fc.NonNull {
+			return graphql.RequiredNull
+		}
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalOOpenAPISpecVersion2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOpenAPISpecVersion(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_OpenAPISpec_lastVersion(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -25146,23 +25209,24 @@ func (ec *executionContext) fieldContext_OpenAPISpec_updatedAt(_ context.Context
 }
 
 func (ec *executionContext) _OpenAPISpec_permissions(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_OpenAPISpec_permissions(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.OpenAPISpec().Permissions(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.OpenAPISpecPermissions) graphql.Marshaler {
-			return ec.marshalNOpenAPISpecPermissions2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecPermissions(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_OpenAPISpec_permissions(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.OpenAPISpec().Permissions(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalNOpenAPISpecPermissions2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecPermissions(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_OpenAPISpec_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -25608,46 +25672,54 @@ func (ec *executionContext) fieldContext_Organization_type(_ context.Context, fi
 }
 
 func (ec *executionContext) _Organization_useCase(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Organization_useCase(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Organization().UseCase(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_Organization_useCase(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.Organization().UseCase(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		if fc.NonNull {
+			return graphql.RequiredNull
+		}
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Organization_useCase(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Organization", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Organization_communityType(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Organization_communityType(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Organization().CommunityType(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_Organization_communityType(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.Organization().CommunityType(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		if fc.NonNull {
+			return graphql.RequiredNull
+		}
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Organization_communityType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Organization", field, true, true, errors.New("field of type String does not have child fields"))
@@ -25767,23 +25839,24 @@ func (ec *executionContext) fieldContext_Organization_plan(_ context.Context, fi
 }
 
 func (ec *executionContext) _Organization_permissions(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Organization_permissions(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Organization().Permissions(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.OrganizationPermissions) graphql.Marshaler {
-			return ec.marshalNOrganizationPermissions2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐOrganizationPermissions(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_Organization_permissions(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.Organization().Permissions(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalNOrganizationPermissions2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐOrganizationPermissions(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Organization_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -25799,23 +25872,27 @@ func (ec *executionContext) fieldContext_Organization_permissions(_ context.Cont
 }
 
 func (ec *executionContext) _Organization_viewerMembership(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Organization_viewerMembership(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Organization().ViewerMembership(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Member) graphql.Marshaler {
-			return ec.marshalOMember2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐMember(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_Organization_viewerMembership(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.Organization().ViewerMembership(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		if fc.NonNull {
+			return graphql.RequiredNull
+		}
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalOMember2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐMember(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Organization_viewerMembership(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -26968,23 +27045,27 @@ func (ec *executionContext) fieldContext_PermissionGrant_createdAt(_ context.Con
 }
 
 func (ec *executionContext) _PermissionGrant_user(ctx context.Context, field graphql.CollectedField, obj *ent.PermissionGrant) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PermissionGrant_user(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.PermissionGrant().User(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
-			return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_PermissionGrant_user(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.PermissionGrant().User(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		if fc.NonNull {
+			return graphql.RequiredNull
+		}
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_PermissionGrant_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -27000,23 +27081,27 @@ func (ec *executionContext) fieldContext_PermissionGrant_user(_ context.Context,
 }
 
 func (ec *executionContext) _PermissionGrant_team(ctx context.Context, field graphql.CollectedField, obj *ent.PermissionGrant) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PermissionGrant_team(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.PermissionGrant().Team(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Team) graphql.Marshaler {
-			return ec.marshalOTeam2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐTeam(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_PermissionGrant_team(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.PermissionGrant().Team(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		if fc.NonNull {
+			return graphql.RequiredNull
+		}
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalOTeam2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐTeam(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_PermissionGrant_team(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -27185,23 +27270,24 @@ func (ec *executionContext) fieldContext_PublishedContentSite_site(_ context.Con
 }
 
 func (ec *executionContext) _PublishedContentSite_structure(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentSite) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PublishedContentSite_structure(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.PublishedContentSite().Structure(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteStructure) graphql.Marshaler {
-			return ec.marshalNSiteStructure2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteStructure(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_PublishedContentSite_structure(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.PublishedContentSite().Structure(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalNSiteStructure2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteStructure(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_PublishedContentSite_structure(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -27217,23 +27303,24 @@ func (ec *executionContext) fieldContext_PublishedContentSite_structure(_ contex
 }
 
 func (ec *executionContext) _PublishedContentSite_customizations(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentSite) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_PublishedContentSite_customizations(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.PublishedContentSite().Customizations(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishedSiteCustomizations) graphql.Marshaler {
-			return ec.marshalNPublishedSiteCustomizations2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPublishedSiteCustomizations(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_PublishedContentSite_customizations(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.PublishedContentSite().Customizations(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalNPublishedSiteCustomizations2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPublishedSiteCustomizations(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_PublishedContentSite_customizations(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -27796,23 +27883,27 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 }
 
 func (ec *executionContext) _ReactionUser_user(ctx context.Context, field graphql.CollectedField, obj *model.ReactionUser) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ReactionUser_user(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.ReactionUser().User(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
-			return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_ReactionUser_user(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.ReactionUser().User(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		if fc.NonNull {
+			return graphql.RequiredNull
+		}
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_ReactionUser_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -27927,23 +28018,27 @@ func (ec *executionContext) fieldContext_Revision_createdAt(_ context.Context, f
 }
 
 func (ec *executionContext) _Revision_createdBy(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Revision_createdBy(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Revision().CreatedBy(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
-			return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_Revision_createdBy(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.Revision().CreatedBy(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		if fc.NonNull {
+			return graphql.RequiredNull
+		}
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Revision_createdBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -28581,23 +28676,27 @@ func (ec *executionContext) fieldContext_SAMLProvider_certificate(_ context.Cont
 }
 
 func (ec *executionContext) _SAMLProvider_defaultTeam(ctx context.Context, field graphql.CollectedField, obj *ent.SAMLProvider) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SAMLProvider_defaultTeam(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.SAMLProvider().DefaultTeam(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Team) graphql.Marshaler {
-			return ec.marshalOTeam2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐTeam(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_SAMLProvider_defaultTeam(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.SAMLProvider().DefaultTeam(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		if fc.NonNull {
+			return graphql.RequiredNull
+		}
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalOTeam2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐTeam(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_SAMLProvider_defaultTeam(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -28659,23 +28758,24 @@ func (ec *executionContext) fieldContext_SAMLProvider_status(_ context.Context, 
 }
 
 func (ec *executionContext) _SAMLProvider_service(ctx context.Context, field graphql.CollectedField, obj *ent.SAMLProvider) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SAMLProvider_service(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.SAMLProvider().Service(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.SAMLService) graphql.Marshaler {
-			return ec.marshalNSAMLService2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSAMLService(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_SAMLProvider_service(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.SAMLProvider().Service(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalNSAMLService2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSAMLService(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_SAMLProvider_service(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -29420,23 +29520,27 @@ func (ec *executionContext) fieldContext_Site_basename(_ context.Context, field 
 }
 
 func (ec *executionContext) _Site_proxy(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Site_proxy(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Site().Proxy(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteProxy) graphql.Marshaler {
-			return ec.marshalOSiteProxy2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteProxy(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_Site_proxy(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.Site().Proxy(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		if fc.NonNull {
+			return graphql.RequiredNull
+		}
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalOSiteProxy2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteProxy(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Site_proxy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -29517,23 +29621,27 @@ func (ec *executionContext) fieldContext_Site_siteSpaces(ctx context.Context, fi
 }
 
 func (ec *executionContext) _Site_defaultSiteSpace(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Site_defaultSiteSpace(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Site().DefaultSiteSpace(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSpace) graphql.Marshaler {
-			return ec.marshalOSiteSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSpace(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_Site_defaultSiteSpace(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.Site().DefaultSiteSpace(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		if fc.NonNull {
+			return graphql.RequiredNull
+		}
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalOSiteSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSpace(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Site_defaultSiteSpace(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -29572,23 +29680,24 @@ func (ec *executionContext) fieldContext_Site_url(_ context.Context, field graph
 }
 
 func (ec *executionContext) _Site_adaptiveContent(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Site_adaptiveContent(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Site().AdaptiveContent(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteAdaptiveContent) graphql.Marshaler {
-			return ec.marshalNSiteAdaptiveContent2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteAdaptiveContent(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_Site_adaptiveContent(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.Site().AdaptiveContent(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalNSiteAdaptiveContent2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteAdaptiveContent(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Site_adaptiveContent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -29694,23 +29803,24 @@ func (ec *executionContext) fieldContext_Site_updatedAt(_ context.Context, field
 }
 
 func (ec *executionContext) _Site_permissions(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Site_permissions(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Site().Permissions(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.SitePermissions) graphql.Marshaler {
-			return ec.marshalNSitePermissions2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSitePermissions(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_Site_permissions(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.Site().Permissions(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalNSitePermissions2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSitePermissions(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Site_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -29902,23 +30012,27 @@ func (ec *executionContext) fieldContext_Site_sectionGroups(ctx context.Context,
 }
 
 func (ec *executionContext) _Site_defaultSection(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Site_defaultSection(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Site().DefaultSection(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSection) graphql.Marshaler {
-			return ec.marshalOSiteSection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSection(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_Site_defaultSection(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.Site().DefaultSection(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		if fc.NonNull {
+			return graphql.RequiredNull
+		}
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalOSiteSection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSection(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Site_defaultSection(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -29934,23 +30048,24 @@ func (ec *executionContext) fieldContext_Site_defaultSection(_ context.Context, 
 }
 
 func (ec *executionContext) _Site_structure(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Site_structure(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Site().Structure(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteStructure) graphql.Marshaler {
-			return ec.marshalNSiteStructure2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteStructure(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_Site_structure(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.Site().Structure(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalNSiteStructure2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteStructure(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Site_structure(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -30010,23 +30125,24 @@ func (ec *executionContext) fieldContext_Site_shareLinks(ctx context.Context, fi
 }
 
 func (ec *executionContext) _Site_publishingAuth(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Site_publishingAuth(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Site().PublishingAuth(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.SitePublishingAuth) graphql.Marshaler {
-			return ec.marshalNSitePublishingAuth2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSitePublishingAuth(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_Site_publishingAuth(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.Site().PublishingAuth(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalNSitePublishingAuth2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSitePublishingAuth(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Site_publishingAuth(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -30109,23 +30225,27 @@ func (ec *executionContext) fieldContext_Site_siteSpace(ctx context.Context, fie
 }
 
 func (ec *executionContext) _Site_adaptiveSchema(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Site_adaptiveSchema(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Site().AdaptiveSchema(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteAdaptiveSchema) graphql.Marshaler {
-			return ec.marshalOSiteAdaptiveSchema2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteAdaptiveSchema(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_Site_adaptiveSchema(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.Site().AdaptiveSchema(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		if fc.NonNull {
+			return graphql.RequiredNull
+		}
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalOSiteAdaptiveSchema2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteAdaptiveSchema(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Site_adaptiveSchema(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -30500,23 +30620,24 @@ func (ec *executionContext) fieldContext_SiteRedirect_permanent(_ context.Contex
 }
 
 func (ec *executionContext) _SiteRedirect_destination(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SiteRedirect_destination(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.SiteRedirect().Destination(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteRedirectDestination) graphql.Marshaler {
-			return ec.marshalNSiteRedirectDestination2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectDestination(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_SiteRedirect_destination(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.SiteRedirect().Destination(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalNSiteRedirectDestination2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectDestination(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_SiteRedirect_destination(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -30555,23 +30676,27 @@ func (ec *executionContext) fieldContext_SiteRedirect_createdAt(_ context.Contex
 }
 
 func (ec *executionContext) _SiteRedirect_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SiteRedirect_updatedAt(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.SiteRedirect().UpdatedAt(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
-			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_SiteRedirect_updatedAt(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.SiteRedirect().UpdatedAt(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		if fc.NonNull {
+			return graphql.RequiredNull
+		}
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalOTime2ᚖtimeᚐTime(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_SiteRedirect_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteRedirect", field, true, true, errors.New("field of type Time does not have child fields"))
@@ -30927,23 +31052,24 @@ func (ec *executionContext) fieldContext_SiteSection_siteId(_ context.Context, f
 }
 
 func (ec *executionContext) _SiteSection_site(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SiteSection_site(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.SiteSection().Site(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
-			return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSite(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_SiteSection_site(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.SiteSection().Site(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSite(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_SiteSection_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -31072,23 +31198,27 @@ func (ec *executionContext) fieldContext_SiteSection_sectionGroupId(_ context.Co
 }
 
 func (ec *executionContext) _SiteSection_sectionGroup(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SiteSection_sectionGroup(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.SiteSection().SectionGroup(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSectionGroup) graphql.Marshaler {
-			return ec.marshalOSiteSectionGroup2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSectionGroup(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_SiteSection_sectionGroup(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.SiteSection().SectionGroup(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		if fc.NonNull {
+			return graphql.RequiredNull
+		}
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalOSiteSectionGroup2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSectionGroup(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_SiteSection_sectionGroup(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -31136,23 +31266,27 @@ func (ec *executionContext) fieldContext_SiteSection_siteSpaces(_ context.Contex
 }
 
 func (ec *executionContext) _SiteSection_defaultSiteSpace(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SiteSection_defaultSiteSpace(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.SiteSection().DefaultSiteSpace(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSpace) graphql.Marshaler {
-			return ec.marshalOSiteSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSpace(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_SiteSection_defaultSiteSpace(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.SiteSection().DefaultSiteSpace(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		if fc.NonNull {
+			return graphql.RequiredNull
+		}
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalOSiteSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSpace(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_SiteSection_defaultSiteSpace(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -31353,23 +31487,24 @@ func (ec *executionContext) fieldContext_SiteSectionGroup_siteId(_ context.Conte
 }
 
 func (ec *executionContext) _SiteSectionGroup_site(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSectionGroup) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SiteSectionGroup_site(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.SiteSectionGroup().Site(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
-			return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSite(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_SiteSectionGroup_site(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.SiteSectionGroup().Site(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSite(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_SiteSectionGroup_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -31868,23 +32003,24 @@ func (ec *executionContext) fieldContext_SiteSpace_pageId(_ context.Context, fie
 }
 
 func (ec *executionContext) _SiteSpace_space(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSpace) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SiteSpace_space(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.SiteSpace().Space(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
-			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSpace(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_SiteSpace_space(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.SiteSpace().Space(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSpace(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_SiteSpace_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -32311,23 +32447,27 @@ func (ec *executionContext) fieldContext_Space_parentId(_ context.Context, field
 }
 
 func (ec *executionContext) _Space_revision(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Space_revision(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Space().Revision(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
-			return ec.marshalORevision2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐRevision(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_Space_revision(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.Space().Revision(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		if fc.NonNull {
+			return graphql.RequiredNull
+		}
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalORevision2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐRevision(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Space_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -32343,23 +32483,27 @@ func (ec *executionContext) fieldContext_Space_revision(_ context.Context, field
 }
 
 func (ec *executionContext) _Space_defaultLevel(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Space_defaultLevel(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Space().DefaultLevel(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_Space_defaultLevel(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.Space().DefaultLevel(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		if fc.NonNull {
+			return graphql.RequiredNull
+		}
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Space_defaultLevel(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Space", field, true, true, errors.New("field of type String does not have child fields"))
@@ -32387,23 +32531,24 @@ func (ec *executionContext) fieldContext_Space_draftChangeRequestCount(_ context
 }
 
 func (ec *executionContext) _Space_permissions(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Space_permissions(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Space().Permissions(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.SpacePermissions) graphql.Marshaler {
-			return ec.marshalNSpacePermissions2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSpacePermissions(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_Space_permissions(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.Space().Permissions(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalNSpacePermissions2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSpacePermissions(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Space_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -32419,23 +32564,27 @@ func (ec *executionContext) fieldContext_Space_permissions(_ context.Context, fi
 }
 
 func (ec *executionContext) _Space_shareKey(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Space_shareKey(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Space().ShareKey(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_Space_shareKey(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.Space().ShareKey(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		if fc.NonNull {
+			return graphql.RequiredNull
+		}
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalOString2ᚖstring(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Space_shareKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Space", field, true, true, errors.New("field of type String does not have child fields"))
@@ -32530,23 +32679,24 @@ func (ec *executionContext) fieldContext_Space_access(ctx context.Context, field
 }
 
 func (ec *executionContext) _Space_organization(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Space_organization(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Space().Organization(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Organization) graphql.Marshaler {
-			return ec.marshalNOrganization2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOrganization(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_Space_organization(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.Space().Organization(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalNOrganization2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOrganization(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Space_organization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -32562,23 +32712,27 @@ func (ec *executionContext) fieldContext_Space_organization(_ context.Context, f
 }
 
 func (ec *executionContext) _Space_parent(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Space_parent(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Space().Parent(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Collection) graphql.Marshaler {
-			return ec.marshalOCollection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐCollection(ctx, selections, v)
-		},
-		true,
-		false,
-	)
+	fc, err := ec.fieldContext_Space_parent(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.Space().Parent(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		if fc.NonNull {
+			return graphql.RequiredNull
+		}
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalOCollection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐCollection(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Space_parent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -33108,23 +33262,24 @@ func (ec *executionContext) fieldContext_Team_spaceCount(_ context.Context, fiel
 }
 
 func (ec *executionContext) _Team_permissions(ctx context.Context, field graphql.CollectedField, obj *ent.Team) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Team_permissions(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Team().Permissions(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.TeamPermissions) graphql.Marshaler {
-			return ec.marshalNTeamPermissions2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐTeamPermissions(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_Team_permissions(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.Team().Permissions(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalNTeamPermissions2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐTeamPermissions(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Team_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -33316,23 +33471,24 @@ func (ec *executionContext) fieldContext_TeamMember_role(_ context.Context, fiel
 }
 
 func (ec *executionContext) _TeamMember_team(ctx context.Context, field graphql.CollectedField, obj *ent.TeamMember) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TeamMember_team(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.TeamMember().Team(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Team) graphql.Marshaler {
-			return ec.marshalNTeam2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐTeam(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_TeamMember_team(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.TeamMember().Team(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalNTeam2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐTeam(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_TeamMember_team(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -33348,23 +33504,24 @@ func (ec *executionContext) fieldContext_TeamMember_team(_ context.Context, fiel
 }
 
 func (ec *executionContext) _TeamMember_member(ctx context.Context, field graphql.CollectedField, obj *ent.TeamMember) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TeamMember_member(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.TeamMember().Member(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Member) graphql.Marshaler {
-			return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐMember(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_TeamMember_member(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.TeamMember().Member(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐMember(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_TeamMember_member(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -33380,23 +33537,24 @@ func (ec *executionContext) fieldContext_TeamMember_member(_ context.Context, fi
 }
 
 func (ec *executionContext) _TeamMember_user(ctx context.Context, field graphql.CollectedField, obj *ent.TeamMember) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TeamMember_user(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.TeamMember().User(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
-			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_TeamMember_user(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.TeamMember().User(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_TeamMember_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
@@ -33618,23 +33776,24 @@ func (ec *executionContext) fieldContext_TranslationSettings_updatedAt(_ context
 }
 
 func (ec *executionContext) _TranslationSettings_permissions(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_TranslationSettings_permissions(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.TranslationSettings().Permissions(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.TranslationSettingsPermissions) graphql.Marshaler {
-			return ec.marshalNTranslationSettingsPermissions2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐTranslationSettingsPermissions(ctx, selections, v)
-		},
-		true,
-		true,
-	)
+	fc, err := ec.fieldContext_TranslationSettings_permissions(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	res, err := ec.Resolvers.TranslationSettings().Permissions(ctx, obj)
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+		return graphql.Null
+	}
+	fc.Result = res
+	return ec.marshalNTranslationSettingsPermissions2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐTranslationSettingsPermissions(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_TranslationSettings_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{

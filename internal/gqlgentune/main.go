@@ -1,5 +1,5 @@
 // Command gqlgentune rewrites nine patterns of gqlgen's generated executor that cost every
-// request time without serving Bindery (decisions 197, 271, 339, 347, 350–354). It runs
+// request time without serving Bindery (decisions 197, 271, 339, 347, 350–354, 356). It runs
 // from generate.go right after gqlgen, so `go generate ./...` still reproduces the committed
 // file exactly.
 //
@@ -26,7 +26,9 @@
 //     the context either (enumField, directEnumFields; decision 347).
 //   - Likewise a field that reads a struct field pointing to an object (an edge's node) keeps
 //     its field context, which the object's fields below need, and its panic guard, but skips
-//     the rest of gqlgen's resolution (objectField, directObjectFields; decision 354).
+//     the rest of gqlgen's resolution (objectField, directObjectFields; decision 354), and so
+//     does a field answered by a resolver without arguments of a pointer type (a change
+//     request's author), its error answered as gqlgen answers it (resolverField; decision 356).
 //   - An object's field set and map of @defer labels are made at its first deferred field, not
 //     for every object (decision 350): two allocations per object of every answer. The closures
 //     of deferred fields capture a copy of the set, so the variable itself stays off the heap.
@@ -157,6 +159,14 @@ func main() {
 // goType and is marshalled by a function matching marshaller. Its groups: the function's first
 // line, the struct field read, the marshaller's name, and marshaller's own groups.
 func resolvedField(goType, marshaller string) *regexp.Regexp {
+	return resolution(`(obj\.\w+), nil`, goType, marshaller, `true`)
+}
+
+// resolution matches the whole function gqlgen writes for a field that graphql.ResolveField
+// resolves by the statement read, whose value has the Go type goType and is marshalled by a
+// function matching marshaller, with the nonNull argument matching nonNull. Its groups: the
+// function's first line, read's, the marshaller's name, marshaller's own, nonNull's.
+func resolution(read, goType, marshaller, nonNull string) *regexp.Regexp {
 	return regexp.MustCompile(`(?m)^(func \(ec \*executionContext\) _\w+\(ctx context\.Context, field graphql\.CollectedField, obj \*[\w.]+\) \(ret graphql\.Marshaler\) \{)
 	return graphql\.ResolveField\(
 		ctx,
@@ -166,14 +176,14 @@ func resolvedField(goType, marshaller string) *regexp.Regexp {
 			return ec\.fieldContext_\w+\(ctx, field\)
 		\},
 		func\(ctx context\.Context\) \(any, error\) \{
-			return (obj\.\w+), nil
+			return ` + read + `
 		\},
 		nil,
 		func\(ctx context\.Context, selections ast\.SelectionSet, v ` + goType + `\) graphql\.Marshaler \{
 			return ec\.(` + marshaller + `)\(ctx, selections, v\)
 		\},
 		true,
-		true,
+		` + nonNull + `,
 	\)
 \}$`)
 }
@@ -214,11 +224,10 @@ var objectField = resolvedField(`\*[\w.]+`, `marshal[NO][^(\s]+`)
 // minObjectFields is fewer object fields read from struct fields than the schema has.
 const minObjectFields = 20
 
-// objectFieldDirect is what an objectField becomes: its field context made and put in the
-// context (its children's paths and errors, and Result, which shareKeyFor reads, need it), a
-// panic below answered as gqlgen answers it, and the object marshalled, without gqlgen's
-// generic resolution around it (the resolver closures, the middleware call, the boxed result).
-const objectFieldDirect = `%s
+// fieldPrologue begins a field resolved without gqlgen's generic resolution: its field context
+// made and put in the context (the fields below name their paths and errors through it, and
+// shareKeyFor reads its Result), and a panic below answered as gqlgen answers it.
+const fieldPrologue = `%s
 	fc, err := ec.fieldContext%s(ctx, field)
 	if err != nil {
 		return graphql.Null
@@ -230,9 +239,56 @@ const objectFieldDirect = `%s
 			ret = graphql.Null
 		}
 	}()
-	fc.Result = %s
+`
+
+// objectFieldDirect is what an objectField becomes after its prologue: the object marshalled at
+// once, without the resolver closures, the middleware call and the boxed result.
+const objectFieldDirect = `	fc.Result = %s
 	return ec.%s(ctx, field.Selections, %s)
 }`
+
+// prologue is fieldPrologue for the field function whose first line is header.
+func prologue(header string) string {
+	name := header[strings.Index(header, ") _")+2 : strings.Index(header, "(ctx")]
+	return fmt.Sprintf(fieldPrologue, header, name)
+}
+
+// resolverField is a field answered by a resolver without arguments, of a pointer type (never
+// the untyped nil gqlgen checks for apart), with its marshaller and gqlgen's nonNull argument.
+var resolverField = resolution(`(ec\.Resolvers\.\w+\(\)\.\w+\(ctx, obj\))`, `\*[\w.]+`, `marshal[NO][^(\s]+`, `(true|false)`)
+
+// minResolverFields is fewer resolver fields without arguments than the schema has.
+const minResolverFields = 20
+
+// resolverFieldDirect is what a resolverField becomes after its prologue: the resolver called
+// (Bindery's GraphQL server takes no field middleware, graph.Use) and its error or answer
+// handled as graphql.ResolveField handles them (the error's return is resolverError's).
+const resolverFieldDirect = `	res, err := %s
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+%s	}
+	fc.Result = res
+	return ec.%s(ctx, field.Selections, res)
+}`
+
+// resolverError is what a failed resolver's field answers, by gqlgen's nonNull argument: with
+// false, a field the field context calls non-null answers RequiredNull.
+var resolverError = map[string]string{
+	"true":  "\t\treturn graphql.Null\n",
+	"false": "\t\tif fc.NonNull {\n\t\t\treturn graphql.RequiredNull\n\t\t}\n\t\treturn graphql.Null\n",
+}
+
+// directResolverFields rewrites the resolverFields of text (decision 356) and returns how many.
+func directResolverFields(text string) (string, int) {
+	n := 0
+	out := resolverField.ReplaceAllStringFunc(text, func(fn string) string {
+		m := resolverField.FindStringSubmatch(fn)
+		header, call, marshaller, nonNull := m[1], m[2], m[3], m[4]
+		n++
+		return prologue(header) + fmt.Sprintf(resolverFieldDirect, call, resolverError[nonNull], marshaller)
+	})
+	return out, n
+}
 
 // directObjectFields rewrites the objectFields of text (decision 354) and returns how many.
 func directObjectFields(text string) (string, int) {
@@ -240,9 +296,8 @@ func directObjectFields(text string) (string, int) {
 	out := objectField.ReplaceAllStringFunc(text, func(fn string) string {
 		m := objectField.FindStringSubmatch(fn)
 		header, read, marshaller := m[1], m[2], m[3]
-		name := header[strings.Index(header, ") _")+2 : strings.Index(header, "(ctx")]
 		n++
-		return fmt.Sprintf(objectFieldDirect, header, name, read, marshaller, read)
+		return prologue(header) + fmt.Sprintf(objectFieldDirect, read, marshaller, read)
 	})
 	return out, n
 }
@@ -335,6 +390,10 @@ func tune(path string, enums map[string]bool) error {
 	text, n = directObjectFields(text)
 	if n < minObjectFields {
 		return fmt.Errorf("object fields: rewrote %d, expected at least %d; gqlgen no longer writes the text objectField expects; update internal/gqlgentune", n, minObjectFields)
+	}
+	text, n = directResolverFields(text)
+	if n < minResolverFields {
+		return fmt.Errorf("resolver fields: rewrote %d, expected at least %d; gqlgen no longer writes the text resolverField expects; update internal/gqlgentune", n, minResolverFields)
 	}
 	if !unmarshalerMap.MatchString(text) || !unmarshalerMapInContext.MatchString(text) {
 		return fmt.Errorf("input unmarshaller map: gqlgen no longer writes the text unmarshalerMap expects; update internal/gqlgentune")

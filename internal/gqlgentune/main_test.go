@@ -69,13 +69,24 @@ func TestPlainFields(t *testing.T) {
 	}
 }
 
-// TestObjectFields: a field reading a struct field that points to an object keeps its field
-// context (with the result) and panic guard; a method, a resolver or a value that is not a
-// pointer is left to gqlgen.
-func TestObjectFields(t *testing.T) {
-	field := generatedField("ChangeRequestEdge", "node", "obj.Node", "*ent.ChangeRequest", "marshalNChangeRequest2ᚖxᚐChangeRequest")
-	direct := `func (ec *executionContext) _ChangeRequestEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequestEdge) (ret graphql.Marshaler) {
-	fc, err := ec.fieldContext_ChangeRequestEdge_node(ctx, field)
+// checkRewrite checks that rewrite turns text into want, once; with want empty, that it leaves
+// text as it is.
+func checkRewrite(t *testing.T, rewrite func(string) (string, int), text, want string) {
+	t.Helper()
+	rewrites := 1
+	if want == "" {
+		want, rewrites = text, 0
+	}
+	if got, n := rewrite(text); got != want || n != rewrites {
+		t.Errorf("rewritten %d:\n%s\nwant:\n%s", n, got, want)
+	}
+}
+
+// rewrittenPrologue is how a field of object rewritten by directObjectFields or
+// directResolverFields begins.
+func rewrittenPrologue(object, field string) string {
+	return `func (ec *executionContext) _` + object + `_` + field + `(ctx context.Context, field graphql.CollectedField, obj *ent.` + object + `) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_` + object + `_` + field + `(ctx, field)
 	if err != nil {
 		return graphql.Null
 	}
@@ -86,7 +97,15 @@ func TestObjectFields(t *testing.T) {
 			ret = graphql.Null
 		}
 	}()
-	fc.Result = obj.Node
+`
+}
+
+// TestObjectFields: a field reading a struct field that points to an object keeps its field
+// context (with the result) and panic guard; a method, a resolver or a value that is not a
+// pointer is left to gqlgen.
+func TestObjectFields(t *testing.T) {
+	field := generatedField("ChangeRequestEdge", "node", "obj.Node", "*ent.ChangeRequest", "marshalNChangeRequest2ᚖxᚐChangeRequest")
+	direct := rewrittenPrologue("ChangeRequestEdge", "node") + `	fc.Result = obj.Node
 	return ec.marshalNChangeRequest2ᚖxᚐChangeRequest(ctx, field.Selections, obj.Node)
 }`
 	for _, c := range []struct{ name, text, want string }{
@@ -95,15 +114,40 @@ func TestObjectFields(t *testing.T) {
 		{"KeptResolver", generatedField("Space", "organization", "ec.resolvers.Space().Organization(ctx, obj)", "*ent.Organization", "marshalNOrganization2ᚖxᚐOrganization"), ""},
 		{"KeptNotPointer", generatedField("Space", "tags", "obj.Tags", "[]string", "marshalNString2ᚕstringᚄ"), ""},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			want, rewrites := c.want, 1
-			if want == "" {
-				want, rewrites = c.text, 0
-			}
-			if got, n := directObjectFields(c.text); got != want || n != rewrites {
-				t.Errorf("rewritten %d:\n%s\nwant:\n%s", n, got, want)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { checkRewrite(t, directObjectFields, c.text, c.want) })
+	}
+}
+
+// generatedResolverField is a field answered by a resolver as gqlgen v0.17.95 writes it.
+func generatedResolverField(call, goType, marshaller, nonNull string) string {
+	field := generatedField("ChangeRequest", "createdBy", "X", goType, marshaller)
+	field = strings.Replace(field, "return X, nil", "return "+call, 1)
+	return strings.Replace(field, "\t\ttrue,\n\t\ttrue,\n", "\t\ttrue,\n\t\t"+nonNull+",\n", 1)
+}
+
+// TestResolverFields: a field answered by a resolver without arguments, of a pointer type, is
+// resolved without gqlgen's generic resolution, its error answered as gqlgen answers it for its
+// nonNull argument; a resolver with arguments or of another type is left to gqlgen.
+func TestResolverFields(t *testing.T) {
+	const call = "ec.Resolvers.ChangeRequest().CreatedBy(ctx, obj)"
+	const marshaller = "marshalOUser2ᚖxᚐUser"
+	direct := func(onError string) string {
+		return rewrittenPrologue("ChangeRequest", "createdBy") + `	res, err := ` + call + `
+	if err != nil {
+		ec.Error(ctx, graphql.AddFieldLocationToError(ctx, err))
+` + onError + `	}
+	fc.Result = res
+	return ec.` + marshaller + `(ctx, field.Selections, res)
+}`
+	}
+	for _, c := range []struct{ name, text, want string }{
+		{"OKNullable", generatedResolverField(call, "*ent.User", marshaller, "false"),
+			direct("\t\tif fc.NonNull {\n\t\t\treturn graphql.RequiredNull\n\t\t}\n\t\treturn graphql.Null\n")},
+		{"OKNonNull", generatedResolverField(call, "*ent.User", marshaller, "true"), direct("\t\treturn graphql.Null\n")},
+		{"KeptArguments", generatedResolverField(`ec.Resolvers.ChangeRequest().CreatedBy(ctx, obj, fc.Args["x"].(*int))`, "*ent.User", marshaller, "false"), ""},
+		{"KeptNotPointer", generatedResolverField(call, "[]*ent.User", "marshalOUser2ᚕᚖxᚐUserᚄ", "false"), ""},
+	} {
+		t.Run(c.name, func(t *testing.T) { checkRewrite(t, directResolverFields, c.text, c.want) })
 	}
 }
 
