@@ -25,11 +25,12 @@ var (
 )
 
 func (o objectFields) MarshalGQL(w io.Writer) {
+	written := aliasesWritten{fields: o.fields}
 	w.Write(openBrace)
 	first := true
 	for i := range o.fields {
 		alias := o.fields[i].Alias
-		if writtenBefore(o.fields[:i], alias) {
+		if written.before(i, alias) {
 			continue
 		}
 		if !first {
@@ -43,14 +44,35 @@ func (o objectFields) MarshalGQL(w io.Writer) {
 	w.Write(closeBrace)
 }
 
-// writtenBefore reports whether one of fields has the alias. An object has a few fields, and
-// collected fields have distinct aliases, so a scan is cheaper than a map.
-func writtenBefore(fields []graphql.CollectedField, alias string) bool {
-	for i := range fields {
-		if fields[i].Alias == alias {
-			return true
+// manyFields is more fields than an object usually has: past it, aliasesWritten keeps a map.
+const manyFields = 32
+
+// aliasesWritten tells whether a field's alias was written before it. Collected fields have
+// distinct aliases anyway, and an object has a few, so scanning the fields before is cheaper
+// than a map; an object of many (operators may raise the alias and complexity limits) gets a
+// map, so its cost stays linear.
+type aliasesWritten struct {
+	fields []graphql.CollectedField
+	seen   map[string]bool
+}
+
+// before reports whether alias, field i's, was written before it, and records that it is now.
+func (a *aliasesWritten) before(i int, alias string) bool {
+	if len(a.fields) <= manyFields {
+		for j := range i {
+			if a.fields[j].Alias == alias {
+				return true
+			}
 		}
+		return false
 	}
+	if a.seen == nil {
+		a.seen = make(map[string]bool, len(a.fields))
+	}
+	if a.seen[alias] {
+		return true
+	}
+	a.seen[alias] = true
 	return false
 }
 

@@ -2,6 +2,7 @@ package generated
 
 import (
 	"bytes"
+	"strconv"
 	"testing"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -21,6 +22,7 @@ func TestObjectFieldsWriteAsTheFieldSet(t *testing.T) {
 		{"Several", []string{"__typename", "id", "title", "createdBy"}},
 		{"AliasAgain", []string{"id", "title", "id", "x_1", "title"}},
 		{"NotAName", []string{"id", "a\"b\\c\n", "é", "<&>\u2028\x01"}},
+		{"Many", manyAliases(3 * manyFields)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			fields := make([]graphql.CollectedField, len(c.aliases))
@@ -42,4 +44,16 @@ func TestObjectFieldsWriteAsTheFieldSet(t *testing.T) {
 			}
 		})
 	}
+}
+
+// manyAliases is n aliases, then every tenth of them again.
+func manyAliases(n int) []string {
+	aliases := make([]string, 0, n+n/10)
+	for i := range n {
+		aliases = append(aliases, "f"+strconv.Itoa(i))
+	}
+	for i := range n / 10 {
+		aliases = append(aliases, "f"+strconv.Itoa(i*10))
+	}
+	return aliases
 }
