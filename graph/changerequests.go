@@ -88,6 +88,7 @@ func (r *Resolver) changeRequests(ctx context.Context, s *ent.Space, a ChangeReq
 	if f.Contributor, err = userRef("contributor", a.Contributor); err != nil {
 		return nil, err
 	}
+	args.Columns = nodeColumns(ctx, changeRequestColumns)
 	p, err := loader.For(ctx, r.Client).ChangeRequestPage(ctx, s, f, args)
 	if err != nil {
 		return nil, err
@@ -96,6 +97,27 @@ func (r *Resolver) changeRequests(ctx context.Context, s *ent.Space, a ChangeReq
 		cr.Edges.Space = s // every item's outdated flag compares with this space's revision
 	}
 	return changeRequestConnection(ctx, p, f), nil
+}
+
+// changeRequestColumns are the columns each field of ChangeRequest reads of its row, for lists
+// that read only those asked (nodeColumns). A field not named here (outdated, which compares
+// several revisions, and those added later) reads every column.
+var changeRequestColumns = map[string][]string{
+	"id":                     nil,
+	"number":                 {changerequest.FieldNumber},
+	"status":                 {changerequest.FieldStatus},
+	"subject":                {changerequest.FieldSubject},
+	"createdAt":              {changerequest.FieldCreatedAt},
+	"updatedAt":              {changerequest.FieldUpdatedAt},
+	"mergedAt":               {changerequest.FieldMergedAt},
+	"spaceId":                {changerequest.FieldSpaceID},
+	"space":                  {changerequest.FieldSpaceID},
+	"createdBy":              {changerequest.FieldCreatedBy},
+	"mergedBy":               {changerequest.FieldMergedBy},
+	"revision":               {changerequest.FieldRevisionID},
+	"revisionInitial":        {changerequest.FieldRevisionInitialID},
+	"revisionMergedAncestor": {changerequest.FieldRevisionMergedAncestorID},
+	"revisionMerged":         {changerequest.FieldRevisionMergedID},
 }
 
 // userRef checks a user id given as a filter; "" (or absent) is no filter.

@@ -93,6 +93,44 @@ func edgeCursorsAsked(ctx context.Context) bool {
 	})
 }
 
+// nodeColumns returns the columns (comma-separated, page.Args.Columns) the nodes of the
+// connection being resolved need for the fields asked of them under edges { node }, each field's
+// columns as need names them, and the id; "" — every column — when a field asked is not in need,
+// when no node is asked, or outside a GraphQL operation. Fragments count whatever their type
+// condition, which can only ask for more. The nested query's 550 change requests read 7 of 16
+// columns this way (decision 357).
+func nodeColumns(ctx context.Context, need map[string][]string) string {
+	fields, ok := selectedFields(ctx)
+	if !ok {
+		return ""
+	}
+	op := graphql.GetOperationContext(ctx)
+	columns := []string{"id"} // the fields asked may need no column of their own; "" would read all
+	asked := false
+	for _, edges := range fields {
+		if edges.Name != "edges" {
+			continue
+		}
+		for _, node := range graphql.CollectFields(op, edges.Selections, nil) {
+			if node.Name != "node" {
+				continue
+			}
+			asked = true
+			for _, f := range graphql.CollectFields(op, node.Selections, nil) {
+				cols, known := need[f.Name]
+				if !known && !strings.HasPrefix(f.Name, "__") {
+					return ""
+				}
+				columns = append(columns, cols...)
+			}
+		}
+	}
+	if !asked {
+		return ""
+	}
+	return strings.Join(slices.Compact(slices.Sorted(slices.Values(columns))), ",")
+}
+
 func memberConnection(ctx context.Context, p loader.Page[*ent.Member], cursorOf func(*ent.Member) page.Cursor) *model.MemberConnection {
 	return &model.MemberConnection{
 		Edges: edges(ctx, p.Items, cursorOf, func(c string, n *ent.Member) *model.MemberEdge {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -726,5 +727,84 @@ func (f *crFixture) fillChangeRequest(t *testing.T, cr map[string]any, contribut
 	}
 	if err := upd.Exec(system()); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestChangeRequestListReadsAskedColumns: a list of change requests reads, of each row, the
+// columns of the fields its nodes ask (decision 357), and each field answers as it does when every
+// column is read: each field asked alone gives the values a query asking for one that needs them
+// all (outdated) gives.
+func TestChangeRequestListReadsAskedColumns(t *testing.T) {
+	f := newCRFixture(t)
+	eve := f.e.User("eve@example.com", f.org, testenv.Role(viewer.RoleEdit))
+	for i := range 4 {
+		f.fillChangeRequest(t, f.create(t, f.admin, fmt.Sprint("Change ", i)), eve, i)
+	}
+	merged := f.create(t, eve, "Merged")["id"].(string)
+	err := f.e.Store.Client.ChangeRequest.UpdateOneID(merged).SetStatus(changerequest.StatusMerged).SetMergedAt(time0()).
+		SetMergedBy(f.admin.UserID).SetRevisionMergedID(f.spaceRevBase).Exec(system())
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := func(selection string) []map[string]any {
+		t.Helper()
+		var d struct {
+			Space struct {
+				ChangeRequests struct {
+					Edges []struct{ Node map[string]any }
+				}
+			}
+		}
+		gqlOK(t, f.e.GraphQL(f.admin, `query($s: ID!) { space(id: $s) { changeRequests(status: null) {
+			edges { node { `+selection+` } } } } }`, map[string]any{"s": f.space}), &d)
+		nodes := make([]map[string]any, len(d.Space.ChangeRequests.Edges))
+		for i, e := range d.Space.ChangeRequests.Edges {
+			nodes[i] = e.Node
+		}
+		return nodes
+	}
+	fields := []string{"id", "number", "status", "subject", "createdAt", "updatedAt", "mergedAt", "spaceId", "space { id }",
+		"createdBy { id }", "mergedBy { id }", "revision { id }", "revisionInitial { id }", "revisionMergedAncestor { id }",
+		"revisionMerged { id }", "__typename"}
+	every := list(strings.Join(fields, " ") + " outdated")
+	if len(every) != 5 || every[0]["mergedBy"] == nil || every[0]["revisionMerged"] == nil || every[1]["revisionMergedAncestor"] == nil {
+		t.Fatalf("every column: %v", every)
+	}
+	for _, field := range fields {
+		name := strings.Fields(field)[0]
+		for i, node := range list(field) {
+			if !reflect.DeepEqual(node[name], every[i][name]) {
+				t.Errorf("%s of change request %d: %v asked alone, %v with every column", name, i, node[name], every[i][name])
+			}
+		}
+	}
+	for i, node := range list("... on ChangeRequest { number mergedBy { id } }") { // fragments count
+		if node["number"] != every[i]["number"] || !reflect.DeepEqual(node["mergedBy"], every[i]["mergedBy"]) {
+			t.Errorf("change request %d through a fragment: %v, with every column %v", i, node, every[i])
+		}
+	}
+
+	pageStatement := func(selection string) string {
+		for _, q := range f.e.StatementsSent(func() { list(selection) }) {
+			if strings.Contains(q, "top_rows") {
+				return q
+			}
+		}
+		t.Fatalf("no statement read the page of %q", selection)
+		return ""
+	}
+	narrow := pageStatement("id subject createdBy { id }")
+	for _, c := range []string{"subject", "created_by", "space_id", "updated_at"} {
+		if !strings.Contains(narrow, c) {
+			t.Errorf("the page of id, subject and createdBy does not read %s: %s", c, narrow)
+		}
+	}
+	for _, c := range []string{"revision_initial_id", "merged_at", "number", "comments_count"} {
+		if strings.Contains(narrow, c) {
+			t.Errorf("the page of id, subject and createdBy reads %s: %s", c, narrow)
+		}
+	}
+	if wide := pageStatement("id outdated"); !strings.Contains(wide, "revision_initial_id") || !strings.Contains(wide, "comments_count") {
+		t.Errorf("the page of outdated does not read every column: %s", wide)
 	}
 }

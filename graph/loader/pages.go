@@ -2,6 +2,7 @@ package loader
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"entgo.io/ent/dialect/sql"
@@ -31,13 +32,16 @@ type pageKey[F comparable] struct {
 	Limit  int
 	After  string // encoded cursor, "" for the first page
 	Count  bool   // whether to count all the parent's matching children
+	// Columns are the columns to read of each child (page.Args.Columns), "" for all
+	Columns string
 }
 
 type pageGroup[F comparable] struct {
-	Filter F
-	Limit  int
-	After  string
-	Count  bool
+	Filter  F
+	Limit   int
+	After   string
+	Count   bool
+	Columns string
 }
 
 // pageSource says how to load the children of many parents: the filtering predicates, the order,
@@ -96,7 +100,7 @@ func pages[F comparable, T comparable](name string, src pageSource[F, T]) *Batch
 	return NewBatch(name, func(ctx context.Context, c *ent.Client, keys []pageKey[F]) (map[pageKey[F]]Page[T], error) {
 		groups := map[pageGroup[F]][]string{}
 		for _, k := range keys {
-			g := pageGroup[F]{k.Filter, k.Limit, k.After, k.Count}
+			g := pageGroup[F]{k.Filter, k.Limit, k.After, k.Count, k.Columns}
 			groups[g] = append(groups[g], k.Parent)
 		}
 		found := map[pageKey[F]]Page[T]{}
@@ -107,7 +111,7 @@ func pages[F comparable, T comparable](name string, src pageSource[F, T]) *Batch
 				return nil, err
 			}
 			for parent, p := range pages {
-				found[pageKey[F]{parent, g.Filter, g.Limit, g.After, g.Count}] = p
+				found[pageKey[F]{parent, g.Filter, g.Limit, g.After, g.Count, g.Columns}] = p
 				level = append(level, p.Items...)
 			}
 		}
@@ -136,7 +140,7 @@ func childrenOf(partition, parents []string) func(*sql.Selector) {
 
 // pageOf returns the page key of a parent's children.
 func pageOf[F comparable](parent string, f F, a page.Args) pageKey[F] {
-	return pageKey[F]{parent, f, a.Limit, encode(a.After), a.Count}
+	return pageKey[F]{parent, f, a.Limit, encode(a.After), a.Count, a.Columns}
 }
 
 func loadGroup[F comparable, T any](ctx context.Context, c *ent.Client, src pageSource[F, T], g pageGroup[F], parents []string) (map[string]Page[T], error) {
@@ -152,6 +156,9 @@ func loadGroup[F comparable, T any](ctx context.Context, c *ent.Client, src page
 			return nil, err
 		}
 		modifiers = append(modifiers, func(s *sql.Selector) { order.After(s, key, cur.ID) })
+	}
+	if read := page.ReadColumns(g.Columns, slices.Concat([]string{"id", order.Column}, src.partition)...); read != nil {
+		modifiers = append(modifiers, read)
 	}
 	if len(src.partition) == 1 {
 		modifiers = append(modifiers, order.TopPerParent(g.Limit+1, src.partition[0], parents))

@@ -10,6 +10,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -32,6 +33,28 @@ type Args struct {
 	// Count says whether to count all the matching rows (Page.Count, a connection's totalCount):
 	// true unless the caller knows nobody reads the count.
 	Count bool
+	// Columns are the columns to read of each row, comma-separated, when the caller knows nobody
+	// reads the others (a GraphQL selection asking few fields of many rows); the page reads the
+	// columns it needs itself anyway (ReadColumns). Empty: every column.
+	Columns string
+}
+
+// ReadColumns narrows a query to the columns named (comma-separated, Args.Columns) and keep, the
+// columns the page itself reads (the id, the order's, a parent's); nil when columns is empty:
+// every column. It must run before TopPerParent or LimitPerParent, which read what the query
+// selects.
+func ReadColumns(columns string, keep ...string) func(*sql.Selector) {
+	if columns == "" {
+		return nil
+	}
+	names := slices.Compact(slices.Sorted(slices.Values(slices.Concat(keep, strings.Split(columns, ",")))))
+	return func(s *sql.Selector) {
+		qualified := make([]string, len(names))
+		for i, c := range names {
+			qualified[i] = s.C(c)
+		}
+		s.Select(qualified...)
+	}
 }
 
 // Cursor is the position after which a page starts: the sort key of the last row seen and its id.

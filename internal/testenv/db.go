@@ -6,6 +6,7 @@ package testenv
 
 import (
 	"context"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -43,9 +44,16 @@ func mustOpen(tb testing.TB, o store.Options) *store.Store {
 // sentStatements counts the statements sent to the database, inside transactions too, and holds
 // one when asked (Env.HoldStatement).
 type sentStatements struct {
-	n     *atomic.Int64
-	byKey atomic.Int64 // those marked sqlplan.ByKey
-	hold  atomic.Pointer[heldStatement]
+	n      *atomic.Int64
+	byKey  atomic.Int64 // those marked sqlplan.ByKey
+	hold   atomic.Pointer[heldStatement]
+	record atomic.Pointer[recordedStatements]
+}
+
+// recordedStatements is the SQL of the statements sent while a test records them.
+type recordedStatements struct {
+	mu  sync.Mutex
+	sql []string
 }
 
 // heldStatement is a statement to hold: the first whose SQL match accepts.
@@ -60,6 +68,11 @@ func (s *sentStatements) send(ctx context.Context, query string) {
 	s.n.Add(1)
 	if sqlplan.IsByKey(ctx) {
 		s.byKey.Add(1)
+	}
+	if r := s.record.Load(); r != nil {
+		r.mu.Lock()
+		r.sql = append(r.sql, query)
+		r.mu.Unlock()
 	}
 	h := s.hold.Load()
 	if h == nil || !h.match(query) || !s.hold.CompareAndSwap(h, nil) {

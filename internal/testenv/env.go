@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -296,6 +297,17 @@ func (e *Env) HoldStatement(match func(query string) bool) <-chan struct{} {
 	h := &heldStatement{match: match, held: make(chan struct{})}
 	e.sent.hold.Store(h)
 	return h.held
+}
+
+// StatementsSent runs fn and returns the SQL of the statements it sent, in the order sent.
+func (e *Env) StatementsSent(fn func()) []string {
+	r := &recordedStatements{}
+	e.sent.record.Store(r)
+	defer e.sent.record.Store(nil)
+	fn()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.sql)
 }
 
 // Statements runs fn and returns how many SQL statements it sent.
