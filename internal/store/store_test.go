@@ -270,3 +270,32 @@ func TestStorableText(t *testing.T) {
 		t.Fatalf("%d organizations stored", n)
 	}
 }
+
+// TestSQLitePageCache: every SQLite connection, the readers' and the writer's, keeps a page cache
+// of 32 MiB, not SQLite's 2 MiB (decision 358).
+func TestSQLitePageCache(t *testing.T) {
+	if testenv.PostgresDSN(t) != "" {
+		t.Skip("SQLite only")
+	}
+	st, err := store.Open(context.Background(), store.Options{DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for _, q := range []string{"SELECT cache_size FROM pragma_cache_size()", "PRAGMA cache_size"} { // a reader, the writer
+		rows, err := st.Client.QueryContext(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var kib int
+		for rows.Next() {
+			if err := rows.Scan(&kib); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rows.Close()
+		if kib != -32<<10 {
+			t.Errorf("%s: %d, want %d (32 MiB)", q, kib, -32<<10)
+		}
+	}
+}
