@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/99designs/gqlgen/graphql"
 
@@ -15,9 +16,34 @@ import (
 // share-link); any case is read back, as gqlparser matches enum values of variables
 // case-insensitively (like Role).
 
+// marshalEnum returns the marshaller writing the enum value s. Each value's is made once and
+// kept: the values are ent's enum values, a few dozen in all, and a nested query writes hundreds
+// (a closure and a buffer each before). Past enumsKeptMax distinct values, which only values that
+// are no enum's would reach, the marshaller is made for the call.
 func marshalEnum(s string) graphql.Marshaler {
-	return graphql.WriterFunc(func(w io.Writer) { _, _ = w.Write(appendEnum(make([]byte, 0, len(s)+2), s)) })
+	enums.mu.RLock()
+	m, ok := enums.kept[s]
+	enums.mu.RUnlock()
+	if ok {
+		return m
+	}
+	quoted := appendEnum(make([]byte, 0, len(s)+2), s)
+	m = graphql.WriterFunc(func(w io.Writer) { _, _ = w.Write(quoted) })
+	enums.mu.Lock()
+	if len(enums.kept) < enumsKeptMax {
+		enums.kept[s] = m
+	}
+	enums.mu.Unlock()
+	return m
 }
+
+// enums are the marshallers marshalEnum made, by enum value.
+var enums = struct {
+	mu   sync.RWMutex
+	kept map[string]graphql.Marshaler
+}{kept: map[string]graphql.Marshaler{}}
+
+const enumsKeptMax = 1000
 
 // appendEnum appends the GraphQL name of the enum value s, quoted: byte by byte for the lower-case
 // ASCII letters, digits and '-' of ent's enum values (a nested query writes hundreds of them;

@@ -16,3 +16,18 @@ func TestAppendEnumAsStrconv(t *testing.T) {
 		}
 	}
 }
+
+// TestMarshalEnumKept: the marshaller of an enum value writes it as appendEnum does, and is made
+// once: writing the value again allocates nothing.
+func TestMarshalEnumKept(t *testing.T) {
+	for _, s := range []string{"open", "share-link", "été"} {
+		var b strings.Builder
+		marshalEnum(s).MarshalGQL(&b)
+		if want := string(appendEnum(nil, s)); b.String() != want {
+			t.Errorf("%q: wrote %s, want %s", s, b.String(), want)
+		}
+		if n := testing.AllocsPerRun(100, func() { _ = marshalEnum(s) }); n != 0 {
+			t.Errorf("%q: %v allocations per marshaller, want 0", s, n)
+		}
+	}
+}
