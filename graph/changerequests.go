@@ -88,7 +88,7 @@ func (r *Resolver) changeRequests(ctx context.Context, s *ent.Space, a ChangeReq
 	if f.Contributor, err = userRef("contributor", a.Contributor); err != nil {
 		return nil, err
 	}
-	args.Columns = nodeColumns(ctx, changeRequestColumns)
+	args.Columns = nodeColumns(ctx, r.Client, changeRequestColumns)
 	p, err := loader.For(ctx, r.Client).ChangeRequestPage(ctx, s, f, args)
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/graph/loader"
@@ -99,12 +100,33 @@ func edgeCursorsAsked(ctx context.Context) bool {
 // when no node is asked, or outside a GraphQL operation. Fragments count whatever their type
 // condition, which can only ask for more. The nested query's 550 change requests read 7 of 16
 // columns this way (decision 357).
-func nodeColumns(ctx context.Context, need map[string][]string) string {
-	fields, ok := selectedFields(ctx)
-	if !ok {
+func nodeColumns(ctx context.Context, client *ent.Client, need map[string][]string) string {
+	if !graphql.HasOperationContext(ctx) || graphql.GetFieldContext(ctx) == nil {
 		return ""
 	}
-	op := graphql.GetOperationContext(ctx)
+	// Each parent of a nested list asks: one answer per field of the operation and selection (a
+	// field in two fragments of one object has their selections merged, not so in another).
+	f := graphql.GetFieldContext(ctx).Field
+	key := selectionKey{field: f.Field, n: len(f.Selections)}
+	if len(f.Selections) > 0 {
+		key.first = &f.Selections[0]
+	}
+	return loader.For(ctx, client).Derived(key, func() string {
+		fields, _ := selectedFields(ctx)
+		return columnsOf(graphql.GetOperationContext(ctx), fields, need)
+	})
+}
+
+// selectionKey tells a field's selection in an operation: its field, and the slice of the
+// selections collected for it (the document's own, or one gqlgen merged).
+type selectionKey struct {
+	field *ast.Field
+	n     int
+	first *ast.Selection
+}
+
+// columnsOf is nodeColumns' answer for the fields selected of a connection.
+func columnsOf(op *graphql.OperationContext, fields []graphql.CollectedField, need map[string][]string) string {
 	columns := []string{"id"} // the fields asked may need no column of their own; "" would read all
 	asked := false
 	for _, edges := range fields {

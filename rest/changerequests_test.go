@@ -783,6 +783,21 @@ func TestChangeRequestListReadsAskedColumns(t *testing.T) {
 			t.Errorf("change request %d through a fragment: %v, with every column %v", i, node, every[i])
 		}
 	}
+	// One field in two fragments of an object has their selections merged there, not in another
+	// object that spreads only one: each reads what its own selection asks, in either order.
+	for _, objects := range []string{"a: space(id: $s) { ...A ...B } b: space(id: $s) { ...A }", "b: space(id: $s) { ...A } a: space(id: $s) { ...A ...B }"} {
+		var d map[string]struct {
+			ChangeRequests struct{ Edges []struct{ Node map[string]any } }
+		}
+		gqlOK(t, f.e.GraphQL(f.admin, `query($s: ID!) { `+objects+` }
+			fragment A on Space { changeRequests(status: null) { edges { node { id } } } }
+			fragment B on Space { changeRequests(status: null) { edges { node { subject } } } }`, map[string]any{"s": f.space}), &d)
+		for i, e := range d["a"].ChangeRequests.Edges {
+			if e.Node["subject"] != every[i]["subject"] || e.Node["id"] != every[i]["id"] {
+				t.Errorf("%s: change request %d read through two fragments: %v, want %v", objects, i, e.Node, every[i])
+			}
+		}
+	}
 
 	pageStatement := func(selection string) string {
 		for _, q := range f.e.StatementsSent(func() { list(selection) }) {

@@ -30,6 +30,7 @@ type Loaders struct {
 	// request keeps the answers of batches kept for the whole request (organizations).
 	request    level
 	ownedTeams memo[ownedTeams]
+	byField    map[any]string // what Derived made, by field of the operation
 }
 
 // New returns fresh loaders over the client.
@@ -224,6 +225,26 @@ func load[K comparable, V any](ctx context.Context, client *ent.Client, b *Batch
 
 // memo computes a value at most once per request: for lookups with a single key (the viewer's
 // own facts).
+// Derived returns what derive makes of a field of the request's GraphQL operation, made once per
+// field (a comparable key naming it and its selection): every object of a list resolves its
+// fields with the same selection — the variables, @skip and @include settled.
+func (l *Loaders) Derived(field any, derive func() string) string {
+	l.mu.Lock()
+	v, ok := l.byField[field]
+	l.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = derive()
+	l.mu.Lock()
+	if l.byField == nil {
+		l.byField = map[any]string{}
+	}
+	l.byField[field] = v
+	l.mu.Unlock()
+	return v
+}
+
 type memo[V any] struct {
 	once sync.Once
 	v    V
