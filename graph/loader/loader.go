@@ -223,8 +223,6 @@ func load[K comparable, V any](ctx context.Context, client *ent.Client, b *Batch
 	}
 }
 
-// memo computes a value at most once per request: for lookups with a single key (the viewer's
-// own facts).
 // Derived returns what derive makes of a field of the request's GraphQL operation, made once per
 // field (a comparable key naming it and its selection): every object of a list resolves its
 // fields with the same selection — the variables, @skip and @include settled.
@@ -245,6 +243,8 @@ func (l *Loaders) Derived(field any, derive func() string) string {
 	return v
 }
 
+// memo computes a value at most once per request: for lookups with a single key (the viewer's
+// own facts).
 type memo[V any] struct {
 	once sync.Once
 	v    V
