@@ -150,7 +150,8 @@ func columnsOf(op *graphql.OperationContext, fields []graphql.CollectedField, ne
 	if !asked {
 		return ""
 	}
-	return strings.Join(slices.Compact(slices.Sorted(slices.Values(columns))), ",")
+	slices.Sort(columns)
+	return strings.Join(slices.Compact(columns), ",")
 }
 
 func memberConnection(ctx context.Context, p loader.Page[*ent.Member], cursorOf func(*ent.Member) page.Cursor) *model.MemberConnection {

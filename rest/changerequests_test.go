@@ -787,7 +787,9 @@ func TestChangeRequestListReadsAskedColumns(t *testing.T) {
 	// object that spreads only one: each reads what its own selection asks, in either order.
 	for _, objects := range []string{"a: space(id: $s) { ...A ...B } b: space(id: $s) { ...A }", "b: space(id: $s) { ...A } a: space(id: $s) { ...A ...B }"} {
 		var d map[string]struct {
-			ChangeRequests struct{ Edges []struct{ Node map[string]any } }
+			ChangeRequests struct {
+				Edges []struct{ Node map[string]any }
+			}
 		}
 		gqlOK(t, f.e.GraphQL(f.admin, `query($s: ID!) { `+objects+` }
 			fragment A on Space { changeRequests(status: null) { edges { node { id } } } }

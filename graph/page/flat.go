@@ -35,9 +35,6 @@ func Flat[T any, Q Query[T, Q, S], S any](ctx context.Context, q Q, o Order, a A
 		}
 		q.Modify(func(s *sql.Selector) { o.After(s, key, a.After.ID) })
 	}
-	if read := ReadColumns(a.Columns, "id", o.Column); read != nil {
-		q.Modify(read)
-	}
 	q.Modify(o.Apply)
 	rows, err := q.Limit(a.Limit + 1).All(ctx)
 	if err != nil {

@@ -33,9 +33,10 @@ type Args struct {
 	// Count says whether to count all the matching rows (Page.Count, a connection's totalCount):
 	// true unless the caller knows nobody reads the count.
 	Count bool
-	// Columns are the columns to read of each row, comma-separated, when the caller knows nobody
-	// reads the others (a GraphQL selection asking few fields of many rows); the page reads the
-	// columns it needs itself anyway (ReadColumns). Empty: every column.
+	// Columns are the columns to read of each row of a nested list's page (the loader's), comma-
+	// separated, when the caller knows nobody reads the others (a GraphQL selection asking few
+	// fields of many rows); the page reads the columns it needs itself anyway (ReadColumns).
+	// Empty: every column.
 	Columns string
 }
 
@@ -47,7 +48,9 @@ func ReadColumns(columns string, keep ...string) func(*sql.Selector) {
 	if columns == "" {
 		return nil
 	}
-	names := slices.Compact(slices.Sorted(slices.Values(slices.Concat(keep, strings.Split(columns, ",")))))
+	names := slices.Concat(keep, strings.Split(columns, ","))
+	slices.Sort(names)
+	names = slices.Compact(names)
 	return func(s *sql.Selector) {
 		qualified := make([]string, len(names))
 		for i, c := range names {
