@@ -25,7 +25,7 @@ func (n narrowing) EvalQuery(ctx context.Context, q entgo.Query) error {
 	if err != nil {
 		return privacy.Denyf("rule: %v", err)
 	}
-	wq.WhereP(n.selector(viewer.FromContext(ctx)))
+	wq.WhereP(n.selector(viewer.FromContext(ctx), parentScopeOf(ctx)))
 	return privacy.Allow
 }
 
@@ -35,12 +35,18 @@ func (n narrowing) EvalMutation(ctx context.Context, m entgo.Mutation) error {
 	if !ok {
 		return privacy.Denyf("rule: %T cannot be narrowed", m)
 	}
-	wm.WhereP(n.selector(viewer.FromContext(ctx)))
+	wm.WhereP(n.selector(viewer.FromContext(ctx), nil))
 	return privacy.Allow
 }
 
-func (n narrowing) selector(v *viewer.Viewer) func(*sql.Selector) {
-	return func(s *sql.Selector) { s.Where(n(v, selectorColumns(s)).predicate()) }
+// selector narrows a selector to the rows the condition holds for, or leaves the condition to
+// the statement of a per-parent read when it is the parent's (ParentScope).
+func (n narrowing) selector(v *viewer.Viewer, scope *ParentScope) func(*sql.Selector) {
+	return func(s *sql.Selector) {
+		if !scope.hoist(s, func(col columns) cond { return n(v, col) }) {
+			s.Where(n(v, selectorColumns(s)).predicate())
+		}
+	}
 }
 
 // orOrgAdmin holds where c holds and on every row of the organizations where v is admin: the

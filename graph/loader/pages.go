@@ -9,9 +9,11 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/customfield"
+	"github.com/binderyhq/bindery/ent/intercept"
 	"github.com/binderyhq/bindery/ent/invitelink"
 	"github.com/binderyhq/bindery/ent/member"
 	"github.com/binderyhq/bindery/ent/predicate"
+	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/team"
@@ -55,8 +57,8 @@ type pageSource[F comparable, T any] struct {
 	timeKeyed bool // whether the sort column is a timestamp (else text)
 	// rows returns the matching children of any parent, narrowed by modify to the parents, each
 	// parent's first rows in the order; count counts all the matching rows of each of the
-	// parents. fromQuery makes both.
-	rows  func(ctx context.Context, c *ent.Client, f F, modify ...func(*sql.Selector)) ([]T, error)
+	// parents. fromQuery makes both; rows binds scope (nil for none) to its query.
+	rows  func(ctx context.Context, c *ent.Client, f F, scope *rule.ParentScope, modify ...func(*sql.Selector)) ([]T, error)
 	count func(ctx context.Context, c *ent.Client, parents []string, f F) (map[string]int, error)
 }
 
@@ -71,10 +73,25 @@ type childQuery[T, S any] interface {
 // the page's modifiers, and the counts grouped by the partition (a composite parent named by its
 // two columns' values joined by a space).
 func fromQuery[F comparable, T any, Q childQuery[T, S], S scanner](src pageSource[F, T], query func(*ent.Client, F) Q) pageSource[F, T] {
-	src.rows = func(ctx context.Context, c *ent.Client, f F, modify ...func(*sql.Selector)) ([]T, error) {
+	src.rows = func(ctx context.Context, c *ent.Client, f F, scope *rule.ParentScope, modify ...func(*sql.Selector)) ([]T, error) {
 		q := query(c, f)
+		if scope != nil {
+			wq, err := intercept.NewQuery(q)
+			if err != nil {
+				return nil, err
+			}
+			wq.WhereP(scope.Bind) // before the privacy filters, which All adds
+			ctx = scope.Context(ctx)
+		}
 		q.Modify(modify...)
-		return q.All(ctx)
+		rows, err := q.All(ctx)
+		if err == nil && scope != nil {
+			err = scope.Left()
+		}
+		if err != nil {
+			return nil, err
+		}
+		return rows, nil
 	}
 	src.count = func(ctx context.Context, c *ent.Client, parents []string, f F) (map[string]int, error) {
 		ofParents := func(modify ...func(*sql.Selector)) S {
@@ -160,12 +177,14 @@ func loadGroup[F comparable, T any](ctx context.Context, c *ent.Client, src page
 	if read := page.ReadColumns(g.Columns, slices.Concat([]string{"id", order.Column}, src.partition)...); read != nil {
 		modifiers = append(modifiers, read)
 	}
+	var scope *rule.ParentScope
 	if len(src.partition) == 1 {
-		modifiers = append(modifiers, order.TopPerParent(g.Limit+1, src.partition[0], parents))
+		scope = rule.NewParentScope(src.partition[0], page.ParentRef)
+		modifiers = append(modifiers, order.TopPerParent(g.Limit+1, src.partition[0], parents, scope.Take))
 	} else {
 		modifiers = append(modifiers, childrenOf(src.partition, parents), order.LimitPerParent(g.Limit+1, src.partition...))
 	}
-	rows, err := src.rows(ctx, c, g.Filter, modifiers...)
+	rows, err := src.rows(ctx, c, g.Filter, scope, modifiers...)
 	if err != nil {
 		return nil, err
 	}

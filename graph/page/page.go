@@ -241,20 +241,26 @@ func (o Order) LimitPerParent(limit int, parentCols ...string) func(*sql.Selecto
 // parent. The parents are a VALUES list; each one's rows are the filtered query (privacy filters
 // included) narrowed to it, in the order, cut at limit. The rows come back grouped by parent, each
 // group in the order. The query must not name the parents itself: a list of them inside the
-// subquery is built again for each parent (decision 330).
-func (o Order) TopPerParent(limit int, parentCol string, parents []string) func(*sql.Selector) {
+// subquery is built again for each parent (decision 330). onParent returns the conditions a
+// parent must meet for its rows to be read, stated on ParentRef (rule.ParentScope): the join
+// checks them once per parent rather than once per row.
+func (o Order) TopPerParent(limit int, parentCol string, parents []string, onParent func() []*sql.Predicate) func(*sql.Selector) {
 	return func(s *sql.Selector) {
-		ofParent := sql.ExprP(fmt.Sprintf(`%s = "p"."column1"`, s.C(parentCol)))
+		ofParent := sql.ExprP(fmt.Sprintf(`%s = %s`, s.C(parentCol), ParentRef))
 		top := s.Clone().SetP(andWrapped(s.P(), ofParent)).
 			OrderExpr(sql.Expr(fmt.Sprintf("%s %s, %s %s", s.C(o.Column), o.direction(), s.C("id"), o.direction()))).
 			Limit(limit)
+		parentConds := onParent()
 		if s.Dialect() == dialect.Postgres {
-			*s = *o.topRows(s, lateralJoin(top, parents), parentCol)
+			*s = *o.topRows(s, lateralJoin(top, parents, parentConds), parentCol)
 			return
 		}
-		*s = *o.topRows(s, rowidJoin(s.TableName(), top.Select(s.C("rowid")), parents), parentCol)
+		*s = *o.topRows(s, rowidJoin(s.TableName(), top.Select(s.C("rowid")), parents, parentConds), parentCol)
 	}
 }
+
+// ParentRef names, in TopPerParent's statement, the parent whose rows are being read.
+const ParentRef = `"p"."column1"`
 
 // andWrapped is "(where) AND p", or p alone when where is nil. Adding p with Where to a clone of
 // the selector would not do: ent's clone of a predicate loses what makes a top-level OR write its
@@ -271,10 +277,12 @@ func andWrapped(where, p *sql.Predicate) *sql.Predicate {
 // LATERAL subquery (each one an index walk, then the rows' heap reads). Reading only their ids
 // there and the rows by id afterwards took twice as long, a semi-join and a second lookup of every
 // row (decision 341).
-func lateralJoin(top *sql.Selector, parents []string) sql.Querier {
+func lateralJoin(top *sql.Selector, parents []string, parentConds []*sql.Predicate) sql.Querier {
 	return sql.P(func(b *sql.Builder) {
 		parentValues(b, parents)
-		b.WriteString(" CROSS JOIN LATERAL ").Wrap(func(b *sql.Builder) { b.Join(top) }).WriteString(` AS "top"`)
+		b.WriteString(" JOIN LATERAL ").Wrap(func(b *sql.Builder) { b.Join(top) }).WriteString(` AS "top" ON `)
+		joinConds(b, parentConds)
+		b.WriteString("TRUE")
 	})
 }
 
@@ -285,12 +293,22 @@ func lateralJoin(top *sql.Selector, parents []string) sql.Querier {
 // id's index before each row's, 8–30 % more than by rowid, which the index walked for the
 // order holds (decision 359). Every table of Bindery's schema has a rowid (ent makes none WITHOUT
 // ROWID).
-func rowidJoin(table string, topRowids *sql.Selector, parents []string) sql.Querier {
+func rowidJoin(table string, topRowids *sql.Selector, parents []string, parentConds []*sql.Predicate) sql.Querier {
 	return sql.P(func(b *sql.Builder) {
 		parentValues(b, parents)
-		b.WriteString(" JOIN ").Ident(table).WriteString(` AS "top" ON "top"."rowid" IN `).
-			Wrap(func(b *sql.Builder) { b.Join(topRowids) })
+		b.WriteString(" JOIN ").Ident(table).WriteString(` AS "top" ON `)
+		joinConds(b, parentConds)
+		b.WriteString(`"top"."rowid" IN `).Wrap(func(b *sql.Builder) { b.Join(topRowids) })
 	})
+}
+
+// joinConds writes each condition, in parentheses, followed by AND. In a join's ON clause,
+// conditions on the parent alone are checked as each parent is read: SQLite checked one inside
+// the subquery of a parent's rows once for every row it walked.
+func joinConds(b *sql.Builder, conds []*sql.Predicate) {
+	for _, c := range conds {
+		b.Wrap(func(b *sql.Builder) { b.Join(c) }).WriteString(" AND ")
+	}
 }
 
 // topRows selects the rows of join (the parents joined to their rows, named "top") grouped by
