@@ -7096,6 +7096,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 type executionContext struct {
 	*graphql.ExecutionContextState[ResolverRoot, DirectiveRoot, ComplexityRoot]
 	collected collectedFields
+	objects   objectArena
 }
 
 func newExecutionContext(
@@ -37650,7 +37651,8 @@ var aPITokenImplementors = []string{"APIToken"}
 func (ec *executionContext) _APIToken(ctx context.Context, sel ast.SelectionSet, obj *ent.APIToken) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, aPITokenImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -37691,7 +37693,7 @@ func (ec *executionContext) _APIToken(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var aPITokenConnectionImplementors = []string{"APITokenConnection"}
@@ -37699,7 +37701,8 @@ var aPITokenConnectionImplementors = []string{"APITokenConnection"}
 func (ec *executionContext) _APITokenConnection(ctx context.Context, sel ast.SelectionSet, obj *model.APITokenConnection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, aPITokenConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -37740,7 +37743,7 @@ func (ec *executionContext) _APITokenConnection(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var aPITokenEdgeImplementors = []string{"APITokenEdge"}
@@ -37748,7 +37751,8 @@ var aPITokenEdgeImplementors = []string{"APITokenEdge"}
 func (ec *executionContext) _APITokenEdge(ctx context.Context, sel ast.SelectionSet, obj *model.APITokenEdge) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, aPITokenEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -37784,7 +37788,7 @@ func (ec *executionContext) _APITokenEdge(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var apiInfoImplementors = []string{"ApiInfo"}
@@ -37792,7 +37796,8 @@ var apiInfoImplementors = []string{"ApiInfo"}
 func (ec *executionContext) _ApiInfo(ctx context.Context, sel ast.SelectionSet, obj *model.APIInfo) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, apiInfoImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -37828,7 +37833,7 @@ func (ec *executionContext) _ApiInfo(ctx context.Context, sel ast.SelectionSet, 
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var changeRequestImplementors = []string{"ChangeRequest"}
@@ -37836,7 +37841,8 @@ var changeRequestImplementors = []string{"ChangeRequest"}
 func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.SelectionSet, obj *ent.ChangeRequest) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, changeRequestImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -38369,7 +38375,7 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var changeRequestConnectionImplementors = []string{"ChangeRequestConnection"}
@@ -38377,7 +38383,8 @@ var changeRequestConnectionImplementors = []string{"ChangeRequestConnection"}
 func (ec *executionContext) _ChangeRequestConnection(ctx context.Context, sel ast.SelectionSet, obj *model.ChangeRequestConnection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, changeRequestConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -38418,7 +38425,7 @@ func (ec *executionContext) _ChangeRequestConnection(ctx context.Context, sel as
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var changeRequestEdgeImplementors = []string{"ChangeRequestEdge"}
@@ -38426,7 +38433,8 @@ var changeRequestEdgeImplementors = []string{"ChangeRequestEdge"}
 func (ec *executionContext) _ChangeRequestEdge(ctx context.Context, sel ast.SelectionSet, obj *model.ChangeRequestEdge) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, changeRequestEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -38462,7 +38470,7 @@ func (ec *executionContext) _ChangeRequestEdge(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var collectionImplementors = []string{"Collection"}
@@ -38470,7 +38478,8 @@ var collectionImplementors = []string{"Collection"}
 func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSet, obj *ent.Collection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, collectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -38857,7 +38866,7 @@ func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var collectionConnectionImplementors = []string{"CollectionConnection"}
@@ -38865,7 +38874,8 @@ var collectionConnectionImplementors = []string{"CollectionConnection"}
 func (ec *executionContext) _CollectionConnection(ctx context.Context, sel ast.SelectionSet, obj *model.CollectionConnection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, collectionConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -38906,7 +38916,7 @@ func (ec *executionContext) _CollectionConnection(ctx context.Context, sel ast.S
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var collectionEdgeImplementors = []string{"CollectionEdge"}
@@ -38914,7 +38924,8 @@ var collectionEdgeImplementors = []string{"CollectionEdge"}
 func (ec *executionContext) _CollectionEdge(ctx context.Context, sel ast.SelectionSet, obj *model.CollectionEdge) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, collectionEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -38950,7 +38961,7 @@ func (ec *executionContext) _CollectionEdge(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var collectionPermissionsImplementors = []string{"CollectionPermissions"}
@@ -38958,7 +38969,8 @@ var collectionPermissionsImplementors = []string{"CollectionPermissions"}
 func (ec *executionContext) _CollectionPermissions(ctx context.Context, sel ast.SelectionSet, obj *model.CollectionPermissions) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, collectionPermissionsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -39004,7 +39016,7 @@ func (ec *executionContext) _CollectionPermissions(ctx context.Context, sel ast.
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var commentImplementors = []string{"Comment"}
@@ -39012,7 +39024,8 @@ var commentImplementors = []string{"Comment"}
 func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, obj *ent.Comment) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, commentImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -39409,7 +39422,7 @@ func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, 
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var commentConnectionImplementors = []string{"CommentConnection"}
@@ -39417,7 +39430,8 @@ var commentConnectionImplementors = []string{"CommentConnection"}
 func (ec *executionContext) _CommentConnection(ctx context.Context, sel ast.SelectionSet, obj *model.CommentConnection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, commentConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -39458,7 +39472,7 @@ func (ec *executionContext) _CommentConnection(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var commentEdgeImplementors = []string{"CommentEdge"}
@@ -39466,7 +39480,8 @@ var commentEdgeImplementors = []string{"CommentEdge"}
 func (ec *executionContext) _CommentEdge(ctx context.Context, sel ast.SelectionSet, obj *model.CommentEdge) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, commentEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -39502,7 +39517,7 @@ func (ec *executionContext) _CommentEdge(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var commentPermissionsImplementors = []string{"CommentPermissions"}
@@ -39510,7 +39525,8 @@ var commentPermissionsImplementors = []string{"CommentPermissions"}
 func (ec *executionContext) _CommentPermissions(ctx context.Context, sel ast.SelectionSet, obj *model.CommentPermissions) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, commentPermissionsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -39556,7 +39572,7 @@ func (ec *executionContext) _CommentPermissions(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var commentReplierImplementors = []string{"CommentReplier"}
@@ -39564,7 +39580,8 @@ var commentReplierImplementors = []string{"CommentReplier"}
 func (ec *executionContext) _CommentReplier(ctx context.Context, sel ast.SelectionSet, obj *model.CommentReplier) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, commentReplierImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -39642,7 +39659,7 @@ func (ec *executionContext) _CommentReplier(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var commentReplyImplementors = []string{"CommentReply"}
@@ -39650,7 +39667,8 @@ var commentReplyImplementors = []string{"CommentReply"}
 func (ec *executionContext) _CommentReply(ctx context.Context, sel ast.SelectionSet, obj *ent.CommentReply) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, commentReplyImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -39822,7 +39840,7 @@ func (ec *executionContext) _CommentReply(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var commentReplyConnectionImplementors = []string{"CommentReplyConnection"}
@@ -39830,7 +39848,8 @@ var commentReplyConnectionImplementors = []string{"CommentReplyConnection"}
 func (ec *executionContext) _CommentReplyConnection(ctx context.Context, sel ast.SelectionSet, obj *model.CommentReplyConnection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, commentReplyConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -39871,7 +39890,7 @@ func (ec *executionContext) _CommentReplyConnection(ctx context.Context, sel ast
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var commentReplyEdgeImplementors = []string{"CommentReplyEdge"}
@@ -39879,7 +39898,8 @@ var commentReplyEdgeImplementors = []string{"CommentReplyEdge"}
 func (ec *executionContext) _CommentReplyEdge(ctx context.Context, sel ast.SelectionSet, obj *model.CommentReplyEdge) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, commentReplyEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -39915,7 +39935,7 @@ func (ec *executionContext) _CommentReplyEdge(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var commentTargetImplementors = []string{"CommentTarget"}
@@ -39923,7 +39943,8 @@ var commentTargetImplementors = []string{"CommentTarget"}
 func (ec *executionContext) _CommentTarget(ctx context.Context, sel ast.SelectionSet, obj *model.CommentTarget) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, commentTargetImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -40011,7 +40032,7 @@ func (ec *executionContext) _CommentTarget(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var commentTargetPageImplementors = []string{"CommentTargetPage"}
@@ -40019,7 +40040,8 @@ var commentTargetPageImplementors = []string{"CommentTargetPage"}
 func (ec *executionContext) _CommentTargetPage(ctx context.Context, sel ast.SelectionSet, obj *model.CommentTargetPage) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, commentTargetPageImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -40080,7 +40102,7 @@ func (ec *executionContext) _CommentTargetPage(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var contentAccessImplementors = []string{"ContentAccess"}
@@ -40088,7 +40110,8 @@ var contentAccessImplementors = []string{"ContentAccess"}
 func (ec *executionContext) _ContentAccess(ctx context.Context, sel ast.SelectionSet, obj *model.ContentAccess) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, contentAccessImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -40124,7 +40147,7 @@ func (ec *executionContext) _ContentAccess(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var contentAccessConnectionImplementors = []string{"ContentAccessConnection"}
@@ -40132,7 +40155,8 @@ var contentAccessConnectionImplementors = []string{"ContentAccessConnection"}
 func (ec *executionContext) _ContentAccessConnection(ctx context.Context, sel ast.SelectionSet, obj *model.ContentAccessConnection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, contentAccessConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -40173,7 +40197,7 @@ func (ec *executionContext) _ContentAccessConnection(ctx context.Context, sel as
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var contentAccessEdgeImplementors = []string{"ContentAccessEdge"}
@@ -40181,7 +40205,8 @@ var contentAccessEdgeImplementors = []string{"ContentAccessEdge"}
 func (ec *executionContext) _ContentAccessEdge(ctx context.Context, sel ast.SelectionSet, obj *model.ContentAccessEdge) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, contentAccessEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -40217,7 +40242,7 @@ func (ec *executionContext) _ContentAccessEdge(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var contentImportImplementors = []string{"ContentImport"}
@@ -40225,7 +40250,8 @@ var contentImportImplementors = []string{"ContentImport"}
 func (ec *executionContext) _ContentImport(ctx context.Context, sel ast.SelectionSet, obj *model.ContentImport) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, contentImportImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -40266,7 +40292,7 @@ func (ec *executionContext) _ContentImport(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var contentPageImplementors = []string{"ContentPage"}
@@ -40274,7 +40300,8 @@ var contentPageImplementors = []string{"ContentPage"}
 func (ec *executionContext) _ContentPage(ctx context.Context, sel ast.SelectionSet, obj *model.ContentPage) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, contentPageImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -40407,7 +40434,7 @@ func (ec *executionContext) _ContentPage(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var contentPageChangeImplementors = []string{"ContentPageChange"}
@@ -40415,7 +40442,8 @@ var contentPageChangeImplementors = []string{"ContentPageChange"}
 func (ec *executionContext) _ContentPageChange(ctx context.Context, sel ast.SelectionSet, obj *model.ContentPageChange) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, contentPageChangeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -40456,7 +40484,7 @@ func (ec *executionContext) _ContentPageChange(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var contentUpdateImplementors = []string{"ContentUpdate"}
@@ -40464,7 +40492,8 @@ var contentUpdateImplementors = []string{"ContentUpdate"}
 func (ec *executionContext) _ContentUpdate(ctx context.Context, sel ast.SelectionSet, obj *model.ContentUpdate) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, contentUpdateImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -40510,7 +40539,7 @@ func (ec *executionContext) _ContentUpdate(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var createdAPITokenImplementors = []string{"CreatedAPIToken"}
@@ -40518,7 +40547,8 @@ var createdAPITokenImplementors = []string{"CreatedAPIToken"}
 func (ec *executionContext) _CreatedAPIToken(ctx context.Context, sel ast.SelectionSet, obj *model.CreatedAPIToken) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, createdAPITokenImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -40554,7 +40584,7 @@ func (ec *executionContext) _CreatedAPIToken(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var createdSiteShareLinkImplementors = []string{"CreatedSiteShareLink"}
@@ -40562,7 +40592,8 @@ var createdSiteShareLinkImplementors = []string{"CreatedSiteShareLink"}
 func (ec *executionContext) _CreatedSiteShareLink(ctx context.Context, sel ast.SelectionSet, obj *model.CreatedSiteShareLink) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, createdSiteShareLinkImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -40603,7 +40634,7 @@ func (ec *executionContext) _CreatedSiteShareLink(ctx context.Context, sel ast.S
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var customFieldImplementors = []string{"CustomField"}
@@ -40611,7 +40642,8 @@ var customFieldImplementors = []string{"CustomField"}
 func (ec *executionContext) _CustomField(ctx context.Context, sel ast.SelectionSet, obj *ent.CustomField) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, customFieldImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -40724,7 +40756,7 @@ func (ec *executionContext) _CustomField(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var customFieldConnectionImplementors = []string{"CustomFieldConnection"}
@@ -40732,7 +40764,8 @@ var customFieldConnectionImplementors = []string{"CustomFieldConnection"}
 func (ec *executionContext) _CustomFieldConnection(ctx context.Context, sel ast.SelectionSet, obj *model.CustomFieldConnection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, customFieldConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -40773,7 +40806,7 @@ func (ec *executionContext) _CustomFieldConnection(ctx context.Context, sel ast.
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var customFieldEdgeImplementors = []string{"CustomFieldEdge"}
@@ -40781,7 +40814,8 @@ var customFieldEdgeImplementors = []string{"CustomFieldEdge"}
 func (ec *executionContext) _CustomFieldEdge(ctx context.Context, sel ast.SelectionSet, obj *model.CustomFieldEdge) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, customFieldEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -40817,7 +40851,7 @@ func (ec *executionContext) _CustomFieldEdge(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var customFieldPermissionsImplementors = []string{"CustomFieldPermissions"}
@@ -40825,7 +40859,8 @@ var customFieldPermissionsImplementors = []string{"CustomFieldPermissions"}
 func (ec *executionContext) _CustomFieldPermissions(ctx context.Context, sel ast.SelectionSet, obj *model.CustomFieldPermissions) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, customFieldPermissionsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -40861,7 +40896,7 @@ func (ec *executionContext) _CustomFieldPermissions(ctx context.Context, sel ast
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var customFieldValueImplementors = []string{"CustomFieldValue"}
@@ -40869,7 +40904,8 @@ var customFieldValueImplementors = []string{"CustomFieldValue"}
 func (ec *executionContext) _CustomFieldValue(ctx context.Context, sel ast.SelectionSet, obj *model.CustomFieldValue) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, customFieldValueImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -40905,7 +40941,7 @@ func (ec *executionContext) _CustomFieldValue(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var emojiReactionImplementors = []string{"EmojiReaction"}
@@ -40913,7 +40949,8 @@ var emojiReactionImplementors = []string{"EmojiReaction"}
 func (ec *executionContext) _EmojiReaction(ctx context.Context, sel ast.SelectionSet, obj *model.EmojiReaction) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, emojiReactionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -40954,7 +40991,7 @@ func (ec *executionContext) _EmojiReaction(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var insertedFileImplementors = []string{"InsertedFile"}
@@ -40962,7 +40999,8 @@ var insertedFileImplementors = []string{"InsertedFile"}
 func (ec *executionContext) _InsertedFile(ctx context.Context, sel ast.SelectionSet, obj *model.InsertedFile) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, insertedFileImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -41008,7 +41046,7 @@ func (ec *executionContext) _InsertedFile(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var inviteLinkImplementors = []string{"InviteLink"}
@@ -41016,7 +41054,8 @@ var inviteLinkImplementors = []string{"InviteLink"}
 func (ec *executionContext) _InviteLink(ctx context.Context, sel ast.SelectionSet, obj *ent.InviteLink) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, inviteLinkImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -41094,7 +41133,7 @@ func (ec *executionContext) _InviteLink(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var inviteLinkConnectionImplementors = []string{"InviteLinkConnection"}
@@ -41102,7 +41141,8 @@ var inviteLinkConnectionImplementors = []string{"InviteLinkConnection"}
 func (ec *executionContext) _InviteLinkConnection(ctx context.Context, sel ast.SelectionSet, obj *model.InviteLinkConnection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, inviteLinkConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -41143,7 +41183,7 @@ func (ec *executionContext) _InviteLinkConnection(ctx context.Context, sel ast.S
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var inviteLinkEdgeImplementors = []string{"InviteLinkEdge"}
@@ -41151,7 +41191,8 @@ var inviteLinkEdgeImplementors = []string{"InviteLinkEdge"}
 func (ec *executionContext) _InviteLinkEdge(ctx context.Context, sel ast.SelectionSet, obj *model.InviteLinkEdge) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, inviteLinkEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -41187,7 +41228,7 @@ func (ec *executionContext) _InviteLinkEdge(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var linkImplementors = []string{"Link"}
@@ -41195,7 +41236,8 @@ var linkImplementors = []string{"Link"}
 func (ec *executionContext) _Link(ctx context.Context, sel ast.SelectionSet, obj *model.Link) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, linkImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -41273,7 +41315,7 @@ func (ec *executionContext) _Link(ctx context.Context, sel ast.SelectionSet, obj
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var linkConnectionImplementors = []string{"LinkConnection"}
@@ -41281,7 +41323,8 @@ var linkConnectionImplementors = []string{"LinkConnection"}
 func (ec *executionContext) _LinkConnection(ctx context.Context, sel ast.SelectionSet, obj *model.LinkConnection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, linkConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -41327,7 +41370,7 @@ func (ec *executionContext) _LinkConnection(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var linkEdgeImplementors = []string{"LinkEdge"}
@@ -41335,7 +41378,8 @@ var linkEdgeImplementors = []string{"LinkEdge"}
 func (ec *executionContext) _LinkEdge(ctx context.Context, sel ast.SelectionSet, obj *model.LinkEdge) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, linkEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -41371,7 +41415,7 @@ func (ec *executionContext) _LinkEdge(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var linkSourceImplementors = []string{"LinkSource"}
@@ -41379,7 +41423,8 @@ var linkSourceImplementors = []string{"LinkSource"}
 func (ec *executionContext) _LinkSource(ctx context.Context, sel ast.SelectionSet, obj *model.LinkSource) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, linkSourceImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -41420,7 +41465,7 @@ func (ec *executionContext) _LinkSource(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var linkSourceConnectionImplementors = []string{"LinkSourceConnection"}
@@ -41428,7 +41473,8 @@ var linkSourceConnectionImplementors = []string{"LinkSourceConnection"}
 func (ec *executionContext) _LinkSourceConnection(ctx context.Context, sel ast.SelectionSet, obj *model.LinkSourceConnection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, linkSourceConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -41469,7 +41515,7 @@ func (ec *executionContext) _LinkSourceConnection(ctx context.Context, sel ast.S
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var linkSourceEdgeImplementors = []string{"LinkSourceEdge"}
@@ -41477,7 +41523,8 @@ var linkSourceEdgeImplementors = []string{"LinkSourceEdge"}
 func (ec *executionContext) _LinkSourceEdge(ctx context.Context, sel ast.SelectionSet, obj *model.LinkSourceEdge) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, linkSourceEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -41513,7 +41560,7 @@ func (ec *executionContext) _LinkSourceEdge(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var linkStatsImplementors = []string{"LinkStats"}
@@ -41521,7 +41568,8 @@ var linkStatsImplementors = []string{"LinkStats"}
 func (ec *executionContext) _LinkStats(ctx context.Context, sel ast.SelectionSet, obj *model.LinkStats) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, linkStatsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -41562,7 +41610,7 @@ func (ec *executionContext) _LinkStats(ctx context.Context, sel ast.SelectionSet
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var linkTargetImplementors = []string{"LinkTarget"}
@@ -41570,7 +41618,8 @@ var linkTargetImplementors = []string{"LinkTarget"}
 func (ec *executionContext) _LinkTarget(ctx context.Context, sel ast.SelectionSet, obj *model.LinkTarget) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, linkTargetImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -41626,7 +41675,7 @@ func (ec *executionContext) _LinkTarget(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var memberImplementors = []string{"Member"}
@@ -41634,7 +41683,8 @@ var memberImplementors = []string{"Member"}
 func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, obj *ent.Member) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, memberImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -41979,7 +42029,7 @@ func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, o
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var memberConnectionImplementors = []string{"MemberConnection"}
@@ -41987,7 +42037,8 @@ var memberConnectionImplementors = []string{"MemberConnection"}
 func (ec *executionContext) _MemberConnection(ctx context.Context, sel ast.SelectionSet, obj *model.MemberConnection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, memberConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -42028,7 +42079,7 @@ func (ec *executionContext) _MemberConnection(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var memberEdgeImplementors = []string{"MemberEdge"}
@@ -42036,7 +42087,8 @@ var memberEdgeImplementors = []string{"MemberEdge"}
 func (ec *executionContext) _MemberEdge(ctx context.Context, sel ast.SelectionSet, obj *model.MemberEdge) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, memberEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -42072,7 +42124,7 @@ func (ec *executionContext) _MemberEdge(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var memberSpaceImplementors = []string{"MemberSpace"}
@@ -42080,7 +42132,8 @@ var memberSpaceImplementors = []string{"MemberSpace"}
 func (ec *executionContext) _MemberSpace(ctx context.Context, sel ast.SelectionSet, obj *model.MemberSpace) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, memberSpaceImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -42116,7 +42169,7 @@ func (ec *executionContext) _MemberSpace(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var memberSpaceConnectionImplementors = []string{"MemberSpaceConnection"}
@@ -42124,7 +42177,8 @@ var memberSpaceConnectionImplementors = []string{"MemberSpaceConnection"}
 func (ec *executionContext) _MemberSpaceConnection(ctx context.Context, sel ast.SelectionSet, obj *model.MemberSpaceConnection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, memberSpaceConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -42165,7 +42219,7 @@ func (ec *executionContext) _MemberSpaceConnection(ctx context.Context, sel ast.
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var memberSpaceEdgeImplementors = []string{"MemberSpaceEdge"}
@@ -42173,7 +42227,8 @@ var memberSpaceEdgeImplementors = []string{"MemberSpaceEdge"}
 func (ec *executionContext) _MemberSpaceEdge(ctx context.Context, sel ast.SelectionSet, obj *model.MemberSpaceEdge) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, memberSpaceEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -42209,7 +42264,7 @@ func (ec *executionContext) _MemberSpaceEdge(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var mergeConflictImplementors = []string{"MergeConflict"}
@@ -42217,7 +42272,8 @@ var mergeConflictImplementors = []string{"MergeConflict"}
 func (ec *executionContext) _MergeConflict(ctx context.Context, sel ast.SelectionSet, obj *model.MergeConflict) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, mergeConflictImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -42263,7 +42319,7 @@ func (ec *executionContext) _MergeConflict(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var mergeResultImplementors = []string{"MergeResult"}
@@ -42271,7 +42327,8 @@ var mergeResultImplementors = []string{"MergeResult"}
 func (ec *executionContext) _MergeResult(ctx context.Context, sel ast.SelectionSet, obj *model.MergeResult) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, mergeResultImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -42312,7 +42369,7 @@ func (ec *executionContext) _MergeResult(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var mutationImplementors = []string{"Mutation"}
@@ -42323,7 +42380,8 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		Object: "Mutation",
 	})
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -43019,7 +43077,7 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var openAPISpecImplementors = []string{"OpenAPISpec"}
@@ -43027,7 +43085,8 @@ var openAPISpecImplementors = []string{"OpenAPISpec"}
 func (ec *executionContext) _OpenAPISpec(ctx context.Context, sel ast.SelectionSet, obj *ent.OpenAPISpec) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, openAPISpecImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -43286,7 +43345,7 @@ func (ec *executionContext) _OpenAPISpec(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var openAPISpecConnectionImplementors = []string{"OpenAPISpecConnection"}
@@ -43294,7 +43353,8 @@ var openAPISpecConnectionImplementors = []string{"OpenAPISpecConnection"}
 func (ec *executionContext) _OpenAPISpecConnection(ctx context.Context, sel ast.SelectionSet, obj *model.OpenAPISpecConnection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, openAPISpecConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -43335,7 +43395,7 @@ func (ec *executionContext) _OpenAPISpecConnection(ctx context.Context, sel ast.
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var openAPISpecEdgeImplementors = []string{"OpenAPISpecEdge"}
@@ -43343,7 +43403,8 @@ var openAPISpecEdgeImplementors = []string{"OpenAPISpecEdge"}
 func (ec *executionContext) _OpenAPISpecEdge(ctx context.Context, sel ast.SelectionSet, obj *model.OpenAPISpecEdge) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, openAPISpecEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -43379,7 +43440,7 @@ func (ec *executionContext) _OpenAPISpecEdge(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var openAPISpecPermissionsImplementors = []string{"OpenAPISpecPermissions"}
@@ -43387,7 +43448,8 @@ var openAPISpecPermissionsImplementors = []string{"OpenAPISpecPermissions"}
 func (ec *executionContext) _OpenAPISpecPermissions(ctx context.Context, sel ast.SelectionSet, obj *model.OpenAPISpecPermissions) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, openAPISpecPermissionsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -43423,7 +43485,7 @@ func (ec *executionContext) _OpenAPISpecPermissions(ctx context.Context, sel ast
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var openAPISpecVersionImplementors = []string{"OpenAPISpecVersion"}
@@ -43431,7 +43493,8 @@ var openAPISpecVersionImplementors = []string{"OpenAPISpecVersion"}
 func (ec *executionContext) _OpenAPISpecVersion(ctx context.Context, sel ast.SelectionSet, obj *ent.OpenAPISpecVersion) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, openAPISpecVersionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -43598,7 +43661,7 @@ func (ec *executionContext) _OpenAPISpecVersion(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var openAPISpecVersionConnectionImplementors = []string{"OpenAPISpecVersionConnection"}
@@ -43606,7 +43669,8 @@ var openAPISpecVersionConnectionImplementors = []string{"OpenAPISpecVersionConne
 func (ec *executionContext) _OpenAPISpecVersionConnection(ctx context.Context, sel ast.SelectionSet, obj *model.OpenAPISpecVersionConnection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, openAPISpecVersionConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -43647,7 +43711,7 @@ func (ec *executionContext) _OpenAPISpecVersionConnection(ctx context.Context, s
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var openAPISpecVersionEdgeImplementors = []string{"OpenAPISpecVersionEdge"}
@@ -43655,7 +43719,8 @@ var openAPISpecVersionEdgeImplementors = []string{"OpenAPISpecVersionEdge"}
 func (ec *executionContext) _OpenAPISpecVersionEdge(ctx context.Context, sel ast.SelectionSet, obj *model.OpenAPISpecVersionEdge) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, openAPISpecVersionEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -43691,7 +43756,7 @@ func (ec *executionContext) _OpenAPISpecVersionEdge(ctx context.Context, sel ast
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var organizationImplementors = []string{"Organization"}
@@ -43699,7 +43764,8 @@ var organizationImplementors = []string{"Organization"}
 func (ec *executionContext) _Organization(ctx context.Context, sel ast.SelectionSet, obj *ent.Organization) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, organizationImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -44872,7 +44938,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var organizationConnectionImplementors = []string{"OrganizationConnection"}
@@ -44880,7 +44946,8 @@ var organizationConnectionImplementors = []string{"OrganizationConnection"}
 func (ec *executionContext) _OrganizationConnection(ctx context.Context, sel ast.SelectionSet, obj *model.OrganizationConnection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, organizationConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -44921,7 +44988,7 @@ func (ec *executionContext) _OrganizationConnection(ctx context.Context, sel ast
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var organizationEdgeImplementors = []string{"OrganizationEdge"}
@@ -44929,7 +44996,8 @@ var organizationEdgeImplementors = []string{"OrganizationEdge"}
 func (ec *executionContext) _OrganizationEdge(ctx context.Context, sel ast.SelectionSet, obj *model.OrganizationEdge) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, organizationEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -44965,7 +45033,7 @@ func (ec *executionContext) _OrganizationEdge(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var organizationPermissionsImplementors = []string{"OrganizationPermissions"}
@@ -44973,7 +45041,8 @@ var organizationPermissionsImplementors = []string{"OrganizationPermissions"}
 func (ec *executionContext) _OrganizationPermissions(ctx context.Context, sel ast.SelectionSet, obj *model.OrganizationPermissions) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, organizationPermissionsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -45059,7 +45128,7 @@ func (ec *executionContext) _OrganizationPermissions(ctx context.Context, sel as
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var pageInfoImplementors = []string{"PageInfo"}
@@ -45067,7 +45136,8 @@ var pageInfoImplementors = []string{"PageInfo"}
 func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet, obj *model.PageInfo) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, pageInfoImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -45103,7 +45173,7 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var permissionGrantImplementors = []string{"PermissionGrant"}
@@ -45111,7 +45181,8 @@ var permissionGrantImplementors = []string{"PermissionGrant"}
 func (ec *executionContext) _PermissionGrant(ctx context.Context, sel ast.SelectionSet, obj *ent.PermissionGrant) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, permissionGrantImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -45236,7 +45307,7 @@ func (ec *executionContext) _PermissionGrant(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var permissionGrantConnectionImplementors = []string{"PermissionGrantConnection"}
@@ -45244,7 +45315,8 @@ var permissionGrantConnectionImplementors = []string{"PermissionGrantConnection"
 func (ec *executionContext) _PermissionGrantConnection(ctx context.Context, sel ast.SelectionSet, obj *model.PermissionGrantConnection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, permissionGrantConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -45285,7 +45357,7 @@ func (ec *executionContext) _PermissionGrantConnection(ctx context.Context, sel 
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var permissionGrantEdgeImplementors = []string{"PermissionGrantEdge"}
@@ -45293,7 +45365,8 @@ var permissionGrantEdgeImplementors = []string{"PermissionGrantEdge"}
 func (ec *executionContext) _PermissionGrantEdge(ctx context.Context, sel ast.SelectionSet, obj *model.PermissionGrantEdge) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, permissionGrantEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -45329,7 +45402,7 @@ func (ec *executionContext) _PermissionGrantEdge(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var pingResultImplementors = []string{"PingResult"}
@@ -45337,7 +45410,8 @@ var pingResultImplementors = []string{"PingResult"}
 func (ec *executionContext) _PingResult(ctx context.Context, sel ast.SelectionSet, obj *model.PingResult) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, pingResultImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -45368,7 +45442,7 @@ func (ec *executionContext) _PingResult(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var publishedContentSiteImplementors = []string{"PublishedContentSite"}
@@ -45376,7 +45450,8 @@ var publishedContentSiteImplementors = []string{"PublishedContentSite"}
 func (ec *executionContext) _PublishedContentSite(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedContentSite) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, publishedContentSiteImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -45491,7 +45566,7 @@ func (ec *executionContext) _PublishedContentSite(ctx context.Context, sel ast.S
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var publishedSiteCustomizationsImplementors = []string{"PublishedSiteCustomizations"}
@@ -45499,7 +45574,8 @@ var publishedSiteCustomizationsImplementors = []string{"PublishedSiteCustomizati
 func (ec *executionContext) _PublishedSiteCustomizations(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedSiteCustomizations) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, publishedSiteCustomizationsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -45535,7 +45611,7 @@ func (ec *executionContext) _PublishedSiteCustomizations(ctx context.Context, se
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var queryImplementors = []string{"Query"}
@@ -45546,7 +45622,8 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 		Object: "Query",
 	})
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -45811,7 +45888,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var reactionUserImplementors = []string{"ReactionUser"}
@@ -45819,7 +45896,8 @@ var reactionUserImplementors = []string{"ReactionUser"}
 func (ec *executionContext) _ReactionUser(ctx context.Context, sel ast.SelectionSet, obj *model.ReactionUser) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, reactionUserImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -45892,7 +45970,7 @@ func (ec *executionContext) _ReactionUser(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var revisionImplementors = []string{"Revision"}
@@ -45900,7 +45978,8 @@ var revisionImplementors = []string{"Revision"}
 func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet, obj *ent.Revision) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, revisionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -46361,7 +46440,7 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var revisionFileImplementors = []string{"RevisionFile"}
@@ -46369,7 +46448,8 @@ var revisionFileImplementors = []string{"RevisionFile"}
 func (ec *executionContext) _RevisionFile(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionFile) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, revisionFileImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -46462,7 +46542,7 @@ func (ec *executionContext) _RevisionFile(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var revisionFileConnectionImplementors = []string{"RevisionFileConnection"}
@@ -46470,7 +46550,8 @@ var revisionFileConnectionImplementors = []string{"RevisionFileConnection"}
 func (ec *executionContext) _RevisionFileConnection(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionFileConnection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, revisionFileConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -46511,7 +46592,7 @@ func (ec *executionContext) _RevisionFileConnection(ctx context.Context, sel ast
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var revisionFileEdgeImplementors = []string{"RevisionFileEdge"}
@@ -46519,7 +46600,8 @@ var revisionFileEdgeImplementors = []string{"RevisionFileEdge"}
 func (ec *executionContext) _RevisionFileEdge(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionFileEdge) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, revisionFileEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -46555,7 +46637,7 @@ func (ec *executionContext) _RevisionFileEdge(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var sAMLProviderImplementors = []string{"SAMLProvider"}
@@ -46563,7 +46645,8 @@ var sAMLProviderImplementors = []string{"SAMLProvider"}
 func (ec *executionContext) _SAMLProvider(ctx context.Context, sel ast.SelectionSet, obj *ent.SAMLProvider) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, sAMLProviderImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -46760,7 +46843,7 @@ func (ec *executionContext) _SAMLProvider(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var sAMLProviderConnectionImplementors = []string{"SAMLProviderConnection"}
@@ -46768,7 +46851,8 @@ var sAMLProviderConnectionImplementors = []string{"SAMLProviderConnection"}
 func (ec *executionContext) _SAMLProviderConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SAMLProviderConnection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, sAMLProviderConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -46809,7 +46893,7 @@ func (ec *executionContext) _SAMLProviderConnection(ctx context.Context, sel ast
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var sAMLProviderEdgeImplementors = []string{"SAMLProviderEdge"}
@@ -46817,7 +46901,8 @@ var sAMLProviderEdgeImplementors = []string{"SAMLProviderEdge"}
 func (ec *executionContext) _SAMLProviderEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SAMLProviderEdge) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, sAMLProviderEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -46853,7 +46938,7 @@ func (ec *executionContext) _SAMLProviderEdge(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var sAMLServiceImplementors = []string{"SAMLService"}
@@ -46861,7 +46946,8 @@ var sAMLServiceImplementors = []string{"SAMLService"}
 func (ec *executionContext) _SAMLService(ctx context.Context, sel ast.SelectionSet, obj *model.SAMLService) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, sAMLServiceImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -46902,7 +46988,7 @@ func (ec *executionContext) _SAMLService(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var sSOLoginImplementors = []string{"SSOLogin"}
@@ -46910,7 +46996,8 @@ var sSOLoginImplementors = []string{"SSOLogin"}
 func (ec *executionContext) _SSOLogin(ctx context.Context, sel ast.SelectionSet, obj *model.SSOLogin) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, sSOLoginImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -46951,7 +47038,7 @@ func (ec *executionContext) _SSOLogin(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var searchPageImplementors = []string{"SearchPage"}
@@ -46959,7 +47046,8 @@ var searchPageImplementors = []string{"SearchPage"}
 func (ec *executionContext) _SearchPage(ctx context.Context, sel ast.SelectionSet, obj *model.SearchPage) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, searchPageImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -47030,7 +47118,7 @@ func (ec *executionContext) _SearchPage(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var searchPageConnectionImplementors = []string{"SearchPageConnection"}
@@ -47038,7 +47126,8 @@ var searchPageConnectionImplementors = []string{"SearchPageConnection"}
 func (ec *executionContext) _SearchPageConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SearchPageConnection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, searchPageConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -47079,7 +47168,7 @@ func (ec *executionContext) _SearchPageConnection(ctx context.Context, sel ast.S
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var searchPageEdgeImplementors = []string{"SearchPageEdge"}
@@ -47087,7 +47176,8 @@ var searchPageEdgeImplementors = []string{"SearchPageEdge"}
 func (ec *executionContext) _SearchPageEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SearchPageEdge) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, searchPageEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -47123,7 +47213,7 @@ func (ec *executionContext) _SearchPageEdge(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var searchSectionImplementors = []string{"SearchSection"}
@@ -47131,7 +47221,8 @@ var searchSectionImplementors = []string{"SearchSection"}
 func (ec *executionContext) _SearchSection(ctx context.Context, sel ast.SelectionSet, obj *model.SearchSection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, searchSectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -47187,7 +47278,7 @@ func (ec *executionContext) _SearchSection(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var searchSpaceImplementors = []string{"SearchSpace"}
@@ -47195,7 +47286,8 @@ var searchSpaceImplementors = []string{"SearchSpace"}
 func (ec *executionContext) _SearchSpace(ctx context.Context, sel ast.SelectionSet, obj *model.SearchSpace) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, searchSpaceImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -47236,7 +47328,7 @@ func (ec *executionContext) _SearchSpace(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var searchSpaceConnectionImplementors = []string{"SearchSpaceConnection"}
@@ -47244,7 +47336,8 @@ var searchSpaceConnectionImplementors = []string{"SearchSpaceConnection"}
 func (ec *executionContext) _SearchSpaceConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SearchSpaceConnection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, searchSpaceConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -47285,7 +47378,7 @@ func (ec *executionContext) _SearchSpaceConnection(ctx context.Context, sel ast.
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var searchSpaceEdgeImplementors = []string{"SearchSpaceEdge"}
@@ -47293,7 +47386,8 @@ var searchSpaceEdgeImplementors = []string{"SearchSpaceEdge"}
 func (ec *executionContext) _SearchSpaceEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SearchSpaceEdge) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, searchSpaceEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -47329,7 +47423,7 @@ func (ec *executionContext) _SearchSpaceEdge(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var siteImplementors = []string{"Site"}
@@ -47337,7 +47431,8 @@ var siteImplementors = []string{"Site"}
 func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj *ent.Site) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, siteImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -48174,7 +48269,7 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var siteAdaptiveContentImplementors = []string{"SiteAdaptiveContent"}
@@ -48182,7 +48277,8 @@ var siteAdaptiveContentImplementors = []string{"SiteAdaptiveContent"}
 func (ec *executionContext) _SiteAdaptiveContent(ctx context.Context, sel ast.SelectionSet, obj *model.SiteAdaptiveContent) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, siteAdaptiveContentImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -48213,7 +48309,7 @@ func (ec *executionContext) _SiteAdaptiveContent(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var siteAdaptiveSchemaImplementors = []string{"SiteAdaptiveSchema"}
@@ -48221,7 +48317,8 @@ var siteAdaptiveSchemaImplementors = []string{"SiteAdaptiveSchema"}
 func (ec *executionContext) _SiteAdaptiveSchema(ctx context.Context, sel ast.SelectionSet, obj *model.SiteAdaptiveSchema) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, siteAdaptiveSchemaImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -48257,7 +48354,7 @@ func (ec *executionContext) _SiteAdaptiveSchema(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var siteConnectionImplementors = []string{"SiteConnection"}
@@ -48265,7 +48362,8 @@ var siteConnectionImplementors = []string{"SiteConnection"}
 func (ec *executionContext) _SiteConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SiteConnection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, siteConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -48306,7 +48404,7 @@ func (ec *executionContext) _SiteConnection(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var siteEdgeImplementors = []string{"SiteEdge"}
@@ -48314,7 +48412,8 @@ var siteEdgeImplementors = []string{"SiteEdge"}
 func (ec *executionContext) _SiteEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SiteEdge) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, siteEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -48350,7 +48449,7 @@ func (ec *executionContext) _SiteEdge(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var sitePermissionsImplementors = []string{"SitePermissions"}
@@ -48358,7 +48457,8 @@ var sitePermissionsImplementors = []string{"SitePermissions"}
 func (ec *executionContext) _SitePermissions(ctx context.Context, sel ast.SelectionSet, obj *model.SitePermissions) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, sitePermissionsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -48424,7 +48524,7 @@ func (ec *executionContext) _SitePermissions(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var siteProxyImplementors = []string{"SiteProxy"}
@@ -48432,7 +48532,8 @@ var siteProxyImplementors = []string{"SiteProxy"}
 func (ec *executionContext) _SiteProxy(ctx context.Context, sel ast.SelectionSet, obj *model.SiteProxy) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, siteProxyImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -48468,7 +48569,7 @@ func (ec *executionContext) _SiteProxy(ctx context.Context, sel ast.SelectionSet
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var sitePublishingAuthImplementors = []string{"SitePublishingAuth"}
@@ -48476,7 +48577,8 @@ var sitePublishingAuthImplementors = []string{"SitePublishingAuth"}
 func (ec *executionContext) _SitePublishingAuth(ctx context.Context, sel ast.SelectionSet, obj *ent.SitePublishingAuth) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, sitePublishingAuthImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -48559,7 +48661,7 @@ func (ec *executionContext) _SitePublishingAuth(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var siteRedirectImplementors = []string{"SiteRedirect"}
@@ -48567,7 +48669,8 @@ var siteRedirectImplementors = []string{"SiteRedirect"}
 func (ec *executionContext) _SiteRedirect(ctx context.Context, sel ast.SelectionSet, obj *ent.SiteRedirect) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, siteRedirectImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -48712,7 +48815,7 @@ func (ec *executionContext) _SiteRedirect(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var siteRedirectConnectionImplementors = []string{"SiteRedirectConnection"}
@@ -48720,7 +48823,8 @@ var siteRedirectConnectionImplementors = []string{"SiteRedirectConnection"}
 func (ec *executionContext) _SiteRedirectConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectConnection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, siteRedirectConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -48761,7 +48865,7 @@ func (ec *executionContext) _SiteRedirectConnection(ctx context.Context, sel ast
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var siteRedirectDestinationImplementors = []string{"SiteRedirectDestination"}
@@ -48769,7 +48873,8 @@ var siteRedirectDestinationImplementors = []string{"SiteRedirectDestination"}
 func (ec *executionContext) _SiteRedirectDestination(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectDestination) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, siteRedirectDestinationImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -48820,7 +48925,7 @@ func (ec *executionContext) _SiteRedirectDestination(ctx context.Context, sel as
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var siteRedirectEdgeImplementors = []string{"SiteRedirectEdge"}
@@ -48828,7 +48933,8 @@ var siteRedirectEdgeImplementors = []string{"SiteRedirectEdge"}
 func (ec *executionContext) _SiteRedirectEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectEdge) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, siteRedirectEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -48864,7 +48970,7 @@ func (ec *executionContext) _SiteRedirectEdge(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var siteRedirectTargetImplementors = []string{"SiteRedirectTarget"}
@@ -48872,7 +48978,8 @@ var siteRedirectTargetImplementors = []string{"SiteRedirectTarget"}
 func (ec *executionContext) _SiteRedirectTarget(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectTarget) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, siteRedirectTargetImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -48908,7 +49015,7 @@ func (ec *executionContext) _SiteRedirectTarget(ctx context.Context, sel ast.Sel
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var siteRedirectUpsertResultImplementors = []string{"SiteRedirectUpsertResult"}
@@ -48916,7 +49023,8 @@ var siteRedirectUpsertResultImplementors = []string{"SiteRedirectUpsertResult"}
 func (ec *executionContext) _SiteRedirectUpsertResult(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectUpsertResult) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, siteRedirectUpsertResultImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -48967,7 +49075,7 @@ func (ec *executionContext) _SiteRedirectUpsertResult(ctx context.Context, sel a
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var siteSectionImplementors = []string{"SiteSection", "SiteStructureItem"}
@@ -48975,7 +49083,8 @@ var siteSectionImplementors = []string{"SiteSection", "SiteStructureItem"}
 func (ec *executionContext) _SiteSection(ctx context.Context, sel ast.SelectionSet, obj *ent.SiteSection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, siteSectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -49266,7 +49375,7 @@ func (ec *executionContext) _SiteSection(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var siteSectionConnectionImplementors = []string{"SiteSectionConnection"}
@@ -49274,7 +49383,8 @@ var siteSectionConnectionImplementors = []string{"SiteSectionConnection"}
 func (ec *executionContext) _SiteSectionConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSectionConnection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, siteSectionConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -49315,7 +49425,7 @@ func (ec *executionContext) _SiteSectionConnection(ctx context.Context, sel ast.
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var siteSectionEdgeImplementors = []string{"SiteSectionEdge"}
@@ -49323,7 +49433,8 @@ var siteSectionEdgeImplementors = []string{"SiteSectionEdge"}
 func (ec *executionContext) _SiteSectionEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSectionEdge) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, siteSectionEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -49359,7 +49470,7 @@ func (ec *executionContext) _SiteSectionEdge(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var siteSectionGroupImplementors = []string{"SiteSectionGroup", "SiteStructureItem"}
@@ -49367,7 +49478,8 @@ var siteSectionGroupImplementors = []string{"SiteSectionGroup", "SiteStructureIt
 func (ec *executionContext) _SiteSectionGroup(ctx context.Context, sel ast.SelectionSet, obj *ent.SiteSectionGroup) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, siteSectionGroupImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -49507,7 +49619,7 @@ func (ec *executionContext) _SiteSectionGroup(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var siteSectionGroupConnectionImplementors = []string{"SiteSectionGroupConnection"}
@@ -49515,7 +49627,8 @@ var siteSectionGroupConnectionImplementors = []string{"SiteSectionGroupConnectio
 func (ec *executionContext) _SiteSectionGroupConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSectionGroupConnection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, siteSectionGroupConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -49556,7 +49669,7 @@ func (ec *executionContext) _SiteSectionGroupConnection(ctx context.Context, sel
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var siteSectionGroupEdgeImplementors = []string{"SiteSectionGroupEdge"}
@@ -49564,7 +49677,8 @@ var siteSectionGroupEdgeImplementors = []string{"SiteSectionGroupEdge"}
 func (ec *executionContext) _SiteSectionGroupEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSectionGroupEdge) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, siteSectionGroupEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -49600,7 +49714,7 @@ func (ec *executionContext) _SiteSectionGroupEdge(ctx context.Context, sel ast.S
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var siteShareLinkImplementors = []string{"SiteShareLink"}
@@ -49608,7 +49722,8 @@ var siteShareLinkImplementors = []string{"SiteShareLink"}
 func (ec *executionContext) _SiteShareLink(ctx context.Context, sel ast.SelectionSet, obj *ent.SiteShareLink) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, siteShareLinkImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -49654,7 +49769,7 @@ func (ec *executionContext) _SiteShareLink(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var siteShareLinkConnectionImplementors = []string{"SiteShareLinkConnection"}
@@ -49662,7 +49777,8 @@ var siteShareLinkConnectionImplementors = []string{"SiteShareLinkConnection"}
 func (ec *executionContext) _SiteShareLinkConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SiteShareLinkConnection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, siteShareLinkConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -49703,7 +49819,7 @@ func (ec *executionContext) _SiteShareLinkConnection(ctx context.Context, sel as
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var siteShareLinkEdgeImplementors = []string{"SiteShareLinkEdge"}
@@ -49711,7 +49827,8 @@ var siteShareLinkEdgeImplementors = []string{"SiteShareLinkEdge"}
 func (ec *executionContext) _SiteShareLinkEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SiteShareLinkEdge) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, siteShareLinkEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -49747,7 +49864,7 @@ func (ec *executionContext) _SiteShareLinkEdge(ctx context.Context, sel ast.Sele
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var siteSpaceImplementors = []string{"SiteSpace"}
@@ -49755,7 +49872,8 @@ var siteSpaceImplementors = []string{"SiteSpace"}
 func (ec *executionContext) _SiteSpace(ctx context.Context, sel ast.SelectionSet, obj *ent.SiteSpace) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, siteSpaceImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -49989,7 +50107,7 @@ func (ec *executionContext) _SiteSpace(ctx context.Context, sel ast.SelectionSet
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var siteSpaceConnectionImplementors = []string{"SiteSpaceConnection"}
@@ -49997,7 +50115,8 @@ var siteSpaceConnectionImplementors = []string{"SiteSpaceConnection"}
 func (ec *executionContext) _SiteSpaceConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSpaceConnection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, siteSpaceConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -50038,7 +50157,7 @@ func (ec *executionContext) _SiteSpaceConnection(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var siteSpaceCustomizationImplementors = []string{"SiteSpaceCustomization"}
@@ -50046,7 +50165,8 @@ var siteSpaceCustomizationImplementors = []string{"SiteSpaceCustomization"}
 func (ec *executionContext) _SiteSpaceCustomization(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSpaceCustomization) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, siteSpaceCustomizationImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -50082,7 +50202,7 @@ func (ec *executionContext) _SiteSpaceCustomization(ctx context.Context, sel ast
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var siteSpaceEdgeImplementors = []string{"SiteSpaceEdge"}
@@ -50090,7 +50210,8 @@ var siteSpaceEdgeImplementors = []string{"SiteSpaceEdge"}
 func (ec *executionContext) _SiteSpaceEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSpaceEdge) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, siteSpaceEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -50126,7 +50247,7 @@ func (ec *executionContext) _SiteSpaceEdge(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var siteStructureImplementors = []string{"SiteStructure"}
@@ -50134,7 +50255,8 @@ var siteStructureImplementors = []string{"SiteStructure"}
 func (ec *executionContext) _SiteStructure(ctx context.Context, sel ast.SelectionSet, obj *model.SiteStructure) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, siteStructureImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -50175,7 +50297,7 @@ func (ec *executionContext) _SiteStructure(ctx context.Context, sel ast.Selectio
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var spaceImplementors = []string{"Space"}
@@ -50183,7 +50305,8 @@ var spaceImplementors = []string{"Space"}
 func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, obj *ent.Space) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, spaceImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -50867,7 +50990,7 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var spaceConnectionImplementors = []string{"SpaceConnection"}
@@ -50875,7 +50998,8 @@ var spaceConnectionImplementors = []string{"SpaceConnection"}
 func (ec *executionContext) _SpaceConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SpaceConnection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, spaceConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -50916,7 +51040,7 @@ func (ec *executionContext) _SpaceConnection(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var spaceEdgeImplementors = []string{"SpaceEdge"}
@@ -50924,7 +51048,8 @@ var spaceEdgeImplementors = []string{"SpaceEdge"}
 func (ec *executionContext) _SpaceEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SpaceEdge) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, spaceEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -50960,7 +51085,7 @@ func (ec *executionContext) _SpaceEdge(ctx context.Context, sel ast.SelectionSet
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var spacePermissionsImplementors = []string{"SpacePermissions"}
@@ -50968,7 +51093,8 @@ var spacePermissionsImplementors = []string{"SpacePermissions"}
 func (ec *executionContext) _SpacePermissions(ctx context.Context, sel ast.SelectionSet, obj *model.SpacePermissions) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, spacePermissionsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -51044,7 +51170,7 @@ func (ec *executionContext) _SpacePermissions(ctx context.Context, sel ast.Selec
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var teamImplementors = []string{"Team"}
@@ -51052,7 +51178,8 @@ var teamImplementors = []string{"Team"}
 func (ec *executionContext) _Team(ctx context.Context, sel ast.SelectionSet, obj *ent.Team) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, teamImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -51261,7 +51388,7 @@ func (ec *executionContext) _Team(ctx context.Context, sel ast.SelectionSet, obj
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var teamConnectionImplementors = []string{"TeamConnection"}
@@ -51269,7 +51396,8 @@ var teamConnectionImplementors = []string{"TeamConnection"}
 func (ec *executionContext) _TeamConnection(ctx context.Context, sel ast.SelectionSet, obj *model.TeamConnection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, teamConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -51310,7 +51438,7 @@ func (ec *executionContext) _TeamConnection(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var teamEdgeImplementors = []string{"TeamEdge"}
@@ -51318,7 +51446,8 @@ var teamEdgeImplementors = []string{"TeamEdge"}
 func (ec *executionContext) _TeamEdge(ctx context.Context, sel ast.SelectionSet, obj *model.TeamEdge) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, teamEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -51354,7 +51483,7 @@ func (ec *executionContext) _TeamEdge(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var teamMemberImplementors = []string{"TeamMember"}
@@ -51362,7 +51491,8 @@ var teamMemberImplementors = []string{"TeamMember"}
 func (ec *executionContext) _TeamMember(ctx context.Context, sel ast.SelectionSet, obj *ent.TeamMember) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, teamMemberImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -51524,7 +51654,7 @@ func (ec *executionContext) _TeamMember(ctx context.Context, sel ast.SelectionSe
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var teamMemberConnectionImplementors = []string{"TeamMemberConnection"}
@@ -51532,7 +51662,8 @@ var teamMemberConnectionImplementors = []string{"TeamMemberConnection"}
 func (ec *executionContext) _TeamMemberConnection(ctx context.Context, sel ast.SelectionSet, obj *model.TeamMemberConnection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, teamMemberConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -51573,7 +51704,7 @@ func (ec *executionContext) _TeamMemberConnection(ctx context.Context, sel ast.S
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var teamMemberEdgeImplementors = []string{"TeamMemberEdge"}
@@ -51581,7 +51712,8 @@ var teamMemberEdgeImplementors = []string{"TeamMemberEdge"}
 func (ec *executionContext) _TeamMemberEdge(ctx context.Context, sel ast.SelectionSet, obj *model.TeamMemberEdge) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, teamMemberEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -51617,7 +51749,7 @@ func (ec *executionContext) _TeamMemberEdge(ctx context.Context, sel ast.Selecti
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var teamPermissionsImplementors = []string{"TeamPermissions"}
@@ -51625,7 +51757,8 @@ var teamPermissionsImplementors = []string{"TeamPermissions"}
 func (ec *executionContext) _TeamPermissions(ctx context.Context, sel ast.SelectionSet, obj *model.TeamPermissions) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, teamPermissionsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -51661,7 +51794,7 @@ func (ec *executionContext) _TeamPermissions(ctx context.Context, sel ast.Select
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var translationSettingsImplementors = []string{"TranslationSettings"}
@@ -51669,7 +51802,8 @@ var translationSettingsImplementors = []string{"TranslationSettings"}
 func (ec *executionContext) _TranslationSettings(ctx context.Context, sel ast.SelectionSet, obj *ent.TranslationSettings) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, translationSettingsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -51767,7 +51901,7 @@ func (ec *executionContext) _TranslationSettings(ctx context.Context, sel ast.Se
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var translationSettingsConnectionImplementors = []string{"TranslationSettingsConnection"}
@@ -51775,7 +51909,8 @@ var translationSettingsConnectionImplementors = []string{"TranslationSettingsCon
 func (ec *executionContext) _TranslationSettingsConnection(ctx context.Context, sel ast.SelectionSet, obj *model.TranslationSettingsConnection) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, translationSettingsConnectionImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -51816,7 +51951,7 @@ func (ec *executionContext) _TranslationSettingsConnection(ctx context.Context, 
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var translationSettingsEdgeImplementors = []string{"TranslationSettingsEdge"}
@@ -51824,7 +51959,8 @@ var translationSettingsEdgeImplementors = []string{"TranslationSettingsEdge"}
 func (ec *executionContext) _TranslationSettingsEdge(ctx context.Context, sel ast.SelectionSet, obj *model.TranslationSettingsEdge) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, translationSettingsEdgeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -51860,7 +51996,7 @@ func (ec *executionContext) _TranslationSettingsEdge(ctx context.Context, sel as
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var translationSettingsPermissionsImplementors = []string{"TranslationSettingsPermissions"}
@@ -51868,7 +52004,8 @@ var translationSettingsPermissionsImplementors = []string{"TranslationSettingsPe
 func (ec *executionContext) _TranslationSettingsPermissions(ctx context.Context, sel ast.SelectionSet, obj *model.TranslationSettingsPermissions) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, translationSettingsPermissionsImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -51904,7 +52041,7 @@ func (ec *executionContext) _TranslationSettingsPermissions(ctx context.Context,
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var userImplementors = []string{"User"}
@@ -51912,7 +52049,8 @@ var userImplementors = []string{"User"}
 func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj *ent.User) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, userImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -51958,7 +52096,7 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var __DirectiveImplementors = []string{"__Directive"}
@@ -51966,7 +52104,8 @@ var __DirectiveImplementors = []string{"__Directive"}
 func (ec *executionContext) ___Directive(ctx context.Context, sel ast.SelectionSet, obj *introspection.Directive) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, __DirectiveImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -52017,7 +52156,7 @@ func (ec *executionContext) ___Directive(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var __EnumValueImplementors = []string{"__EnumValue"}
@@ -52025,7 +52164,8 @@ var __EnumValueImplementors = []string{"__EnumValue"}
 func (ec *executionContext) ___EnumValue(ctx context.Context, sel ast.SelectionSet, obj *introspection.EnumValue) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, __EnumValueImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -52071,7 +52211,7 @@ func (ec *executionContext) ___EnumValue(ctx context.Context, sel ast.SelectionS
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var __FieldImplementors = []string{"__Field"}
@@ -52079,7 +52219,8 @@ var __FieldImplementors = []string{"__Field"}
 func (ec *executionContext) ___Field(ctx context.Context, sel ast.SelectionSet, obj *introspection.Field) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, __FieldImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -52135,7 +52276,7 @@ func (ec *executionContext) ___Field(ctx context.Context, sel ast.SelectionSet, 
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var __InputValueImplementors = []string{"__InputValue"}
@@ -52143,7 +52284,8 @@ var __InputValueImplementors = []string{"__InputValue"}
 func (ec *executionContext) ___InputValue(ctx context.Context, sel ast.SelectionSet, obj *introspection.InputValue) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, __InputValueImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -52199,7 +52341,7 @@ func (ec *executionContext) ___InputValue(ctx context.Context, sel ast.Selection
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var __SchemaImplementors = []string{"__Schema"}
@@ -52207,7 +52349,8 @@ var __SchemaImplementors = []string{"__Schema"}
 func (ec *executionContext) ___Schema(ctx context.Context, sel ast.SelectionSet, obj *introspection.Schema) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, __SchemaImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -52263,7 +52406,7 @@ func (ec *executionContext) ___Schema(ctx context.Context, sel ast.SelectionSet,
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 var __TypeImplementors = []string{"__Type"}
@@ -52271,7 +52414,8 @@ var __TypeImplementors = []string{"__Type"}
 func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, obj *introspection.Type) graphql.Marshaler {
 	fields := ec.collected.of(ec.OperationContext, sel, __TypeImplementors)
 
-	out := graphql.NewFieldSet(fields)
+	object := ec.objects.next(fields)
+	out := &object.set
 	var deferredFieldSet *graphql.FieldSet
 	var deferLabelToView map[string]*graphql.FieldSetView
 	for i, field := range fields {
@@ -52352,7 +52496,7 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 		})
 	}
 
-	return objectFields{out, fields}
+	return object
 }
 
 // endregion **************************** object.gotpl ****************************

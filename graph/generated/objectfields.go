@@ -2,6 +2,7 @@ package generated
 
 import (
 	"io"
+	"sync"
 
 	"github.com/99designs/gqlgen/graphql"
 )
@@ -10,10 +11,47 @@ import (
 // (internal/gqlgentune, decision 351). It writes the object as the field set's MarshalGQL does —
 // each alias once, in the order collected, with the value resolved for it — without what that
 // costs for every object of an answer: a copy of each field taken by address (one allocation
-// per field) and a map of the aliases written.
+// per field) and a map of the aliases written. Each comes from its operation's objectArena,
+// which also holds its field set (decision 363).
 type objectFields struct {
-	set    *graphql.FieldSet
-	fields []graphql.CollectedField // the fields set was made of
+	set    graphql.FieldSet         // its Values and Invalids, and its resolvers' dispatch; no fields
+	fields []graphql.CollectedField // what set's values are of
+}
+
+// objectArena hands out the objectFields of an operation's answer, and their values' slots, from
+// blocks that grow to objectsPerBlock objects and valuesPerBlock slots: one allocation per block
+// where each object made three (its field set, the set's values, the objectFields boxed into the
+// answer), for the ~1,000 objects of a nested list. The objects of an answer all live until it is
+// written, so keeping them together holds nothing longer. An object's resolvers may run in
+// goroutines (FieldSet.Dispatch), which make objects too: next takes a lock.
+type objectArena struct {
+	mu      sync.Mutex
+	objects []objectFields
+	values  []graphql.Marshaler
+	grown   int // the size of the last block of objects
+}
+
+const (
+	objectsPerBlock = 64
+	valuesPerBlock  = 256
+)
+
+// next returns a fresh object of fields, its set's Values one slot per field.
+func (a *objectArena) next(fields []graphql.CollectedField) *objectFields {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if len(a.objects) == 0 {
+		a.grown = min(max(2*a.grown, 4), objectsPerBlock) // a point read makes two objects
+		a.objects = make([]objectFields, a.grown)
+	}
+	o := &a.objects[0]
+	a.objects = a.objects[1:]
+	n := len(fields)
+	if len(a.values) < n {
+		a.values = make([]graphql.Marshaler, max(n, min(4*a.grown, valuesPerBlock)))
+	}
+	o.fields, o.set.Values, a.values = fields, a.values[:n:n], a.values[n:]
+	return o
 }
 
 var (
@@ -24,7 +62,7 @@ var (
 	quote      = []byte{'"'}
 )
 
-func (o objectFields) MarshalGQL(w io.Writer) {
+func (o *objectFields) MarshalGQL(w io.Writer) {
 	written := aliasesWritten{fields: o.fields}
 	w.Write(openBrace)
 	first := true

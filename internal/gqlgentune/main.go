@@ -1,5 +1,5 @@
-// Command gqlgentune rewrites nine patterns of gqlgen's generated executor that cost every
-// request time without serving Bindery (decisions 197, 271, 339, 347, 350–354, 356). It runs
+// Command gqlgentune rewrites ten patterns of gqlgen's generated executor that cost every
+// request time without serving Bindery (decisions 197, 271, 339, 347, 350–354, 356, 363). It runs
 // from generate.go right after gqlgen, so `go generate ./...` still reproduces the committed
 // file exactly.
 //
@@ -34,7 +34,9 @@
 //     of deferred fields capture a copy of the set, so the variable itself stays off the heap.
 //   - An object is written by objectFields (graph/generated/objectfields.go) rather than by its
 //     field set's MarshalGQL, which copies each field it writes to the heap and keeps a map of
-//     the aliases written, for every object of an answer (decision 351).
+//     the aliases written, for every object of an answer (decision 351). The objectFields, with
+//     the field set inside it and the set's values, come from the operation's objectArena, in
+//     blocks, where each object allocated all three (decision 363).
 //   - The fields of each object are collected through the operation's collectedFields
 //     (graph/generated/collected.go), which finds them again without hashing the object type's
 //     names for every object as graphql.CollectFields does (decision 352).
@@ -91,7 +93,12 @@ var rewrites = []rewrite{
 	{
 		name: "objects written without a copy of each field",
 		old:  "\n\treturn out\n}\n",
-		new:  "\n\treturn objectFields{out, fields}\n}\n",
+		new:  "\n\treturn object\n}\n",
+	},
+	{
+		name: "objects and their field sets made from the operation's arena",
+		old:  "\n\tout := graphql.NewFieldSet(fields)\n",
+		new:  "\n\tobject := ec.objects.next(fields)\n\tout := &object.set\n",
 	},
 	{
 		name: "fields collected once per operation (the context)",
@@ -101,6 +108,7 @@ var rewrites = []rewrite{
 		new: `type executionContext struct {
 	*graphql.ExecutionContextState[ResolverRoot, DirectiveRoot, ComplexityRoot]
 	collected collectedFields
+	objects   objectArena
 }`,
 	},
 	{
@@ -375,6 +383,9 @@ func tune(path string, enums map[string]bool) error {
 			return fmt.Errorf("%s: gqlgen no longer writes the text this rewrite expects (%q); update internal/gqlgentune", r.name, firstLine(r.old))
 		}
 		text = strings.ReplaceAll(text, r.old, r.new)
+	}
+	if made, returned := strings.Count(text, "object := ec.objects.next(fields)"), strings.Count(text, "\n\treturn object\n}\n"); made != returned {
+		return fmt.Errorf("objects: %d made from the arena, %d returned; update internal/gqlgentune", made, returned)
 	}
 	if made, used := strings.Count(text, "deferredFieldSet := deferredFieldSet"), strings.Count(text, "deferredFieldSet.AddField("); made != used {
 		return fmt.Errorf("deferred field sets: %d deferred fields add to a set, %d make it first; update internal/gqlgentune", used, made)
