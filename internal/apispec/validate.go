@@ -3,6 +3,7 @@ package apispec
 import (
 	"bytes"
 	"fmt"
+	"net/url"
 	"slices"
 	"sort"
 	"strconv"
@@ -163,4 +164,41 @@ func sortedKeys(m map[string]any) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// QueryParamsUndeclared returns the names of path's query parameters that the operation
+// method+path does not declare (on the operation or its path item), sorted; nil when it declares
+// them all, or when the spec has no such operation.
+func (s *Spec) QueryParamsUndeclared(method, path string) []string {
+	p, rawQuery, ok := strings.Cut(path, "?")
+	if !ok || rawQuery == "" {
+		return nil
+	}
+	op, tokens, err := s.operation(method, p)
+	if err != nil {
+		return nil
+	}
+	declared := map[string]bool{}
+	item, _ := lookup(s.doc, tokens[:len(tokens)-1]...)
+	for _, params := range []any{item["parameters"], op["parameters"]} {
+		list, _ := params.([]any)
+		for _, v := range list {
+			param, _ := v.(map[string]any)
+			if param, _, err = s.deref(param, nil); err == nil && param["in"] == "query" {
+				declared[fmt.Sprint(param["name"])] = true
+			}
+		}
+	}
+	values, err := url.ParseQuery(rawQuery)
+	if err != nil {
+		return []string{rawQuery}
+	}
+	var undeclared []string
+	for name := range values {
+		if !declared[name] {
+			undeclared = append(undeclared, name)
+		}
+	}
+	sort.Strings(undeclared)
+	return undeclared
 }

@@ -174,8 +174,8 @@ func (r Response) Map(tb testing.TB) map[string]any {
 }
 
 // Do sends a request as the actor. Every answer is validated against the server's own document
-// of the operation; a successful one also against the reference client's schema; a failure must
-// have the error body with its status.
+// of the operation, whose query parameters must be the document's; a successful one also against
+// the reference client's schema; a failure must have the error body with its status.
 func (e *Env) Do(a Actor, method, path string, body any) Response {
 	e.tb.Helper()
 	resp := e.Raw(a, method, path, "application/json", encode(e.tb, body))
@@ -184,6 +184,9 @@ func (e *Env) Do(a Actor, method, path string, body any) Response {
 	}
 	if e.Doc.HasOperation(method, path) {
 		e.Doc.ValidateResponse(e.tb, method, path, resp.Status, resp.Body)
+		if undeclared := e.Doc.QueryParamsUndeclared(method, path); len(undeclared) > 0 {
+			e.tb.Errorf("%s %s: query parameters the served document does not declare: %v", method, path, undeclared)
+		}
 	}
 	if resp.Status >= 400 {
 		CheckError(e.tb, resp, resp.Status)
