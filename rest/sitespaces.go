@@ -9,6 +9,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/rest/apidoc"
 )
 
 // SiteSpace is the wire shape of a site space (the reference client's SiteSpace). Site spaces are
@@ -162,6 +163,12 @@ func (*liveOnly) UnmarshalJSON(b []byte) error {
 
 // siteSpacePointer is a SiteSpacePointer of a move body's position: `{type: site-space, siteSpace}`.
 type siteSpacePointer string
+
+// JSONSchema says what a site space pointer accepts: {"type": "site-space", "siteSpace": <id>}.
+func (siteSpacePointer) JSONSchema() apidoc.Schema {
+	return apidoc.Schema{"type": "object", "required": []any{"type", "siteSpace"}, "properties": apidoc.Schema{
+		"type": apidoc.Schema{"type": "string", "enum": []any{"site-space"}}, "siteSpace": apidoc.Schema{"type": "string"}}}
+}
 
 func (p *siteSpacePointer) UnmarshalJSON(b []byte) error {
 	var ref struct {

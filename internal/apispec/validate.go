@@ -202,3 +202,27 @@ func (s *Spec) QueryParamsUndeclared(method, path string) []string {
 	sort.Strings(undeclared)
 	return undeclared
 }
+
+// ValidateRequest fails the test when body, sent to the operation method+path, is not valid
+// against the operation's JSON request body; an operation without one checks nothing.
+func (s *Spec) ValidateRequest(tb testing.TB, method, path string, body []byte) {
+	tb.Helper()
+	what := fmt.Sprintf("request of %s %s", strings.ToUpper(method), path)
+	op, tokens, err := s.operation(method, path)
+	if err != nil {
+		tb.Errorf("apispec: %s: %v", what, err)
+		return
+	}
+	requestBody, ok := op["requestBody"].(map[string]any)
+	if !ok {
+		return
+	}
+	requestBody, tokens, err = s.deref(requestBody, slices.Concat(tokens, []string{"requestBody"}))
+	if err != nil {
+		tb.Errorf("apispec: %s: %v", what, err)
+		return
+	}
+	if content, _ := requestBody["content"].(map[string]any); content["application/json"] != nil {
+		s.validate(tb, what, slices.Concat(tokens, []string{"content", "application/json", "schema"}), body)
+	}
+}

@@ -178,7 +178,12 @@ func (r Response) Map(tb testing.TB) map[string]any {
 // the reference client's schema; a failure must have the error body with its status.
 func (e *Env) Do(a Actor, method, path string, body any) Response {
 	e.tb.Helper()
-	resp := e.Raw(a, method, path, "application/json", encode(e.tb, body))
+	raw := encode(e.tb, body)
+	var reader io.Reader
+	if raw != nil {
+		reader = bytes.NewReader(raw)
+	}
+	resp := e.Raw(a, method, path, "application/json", reader)
 	if resp.Status < 300 && e.Spec.HasOperation(method, path) {
 		e.Spec.ValidateResponse(e.tb, method, path, resp.Status, resp.Body)
 	}
@@ -186,6 +191,9 @@ func (e *Env) Do(a Actor, method, path string, body any) Response {
 		e.Doc.ValidateResponse(e.tb, method, path, resp.Status, resp.Body)
 		if undeclared := e.Doc.QueryParamsUndeclared(method, path); len(undeclared) > 0 {
 			e.tb.Errorf("%s %s: query parameters the served document does not declare: %v", method, path, undeclared)
+		}
+		if resp.Status < 300 && raw != nil { // what the server accepted, the document must allow
+			e.Doc.ValidateRequest(e.tb, method, path, raw)
 		}
 	}
 	if resp.Status >= 400 {
@@ -226,20 +234,20 @@ func (e *Env) Send(req *http.Request) Response {
 	return Response{Status: res.StatusCode, Header: res.Header, Body: b}
 }
 
-func encode(tb testing.TB, body any) io.Reader {
+func encode(tb testing.TB, body any) []byte {
 	switch b := body.(type) {
 	case nil:
 		return nil
 	case string:
-		return strings.NewReader(b)
+		return []byte(b)
 	case []byte:
-		return bytes.NewReader(b)
+		return b
 	}
 	raw, err := json.Marshal(body)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return bytes.NewReader(raw)
+	return raw
 }
 
 // CheckError asserts that resp is a failure with the given status and the error body
@@ -283,7 +291,7 @@ func (g GQLResponse) Code() string {
 func (e *Env) GraphQL(a Actor, query string, vars map[string]any) GQLResponse {
 	e.tb.Helper()
 	resp := e.Raw(a, http.MethodPost, "/graphql", "application/json",
-		encode(e.tb, map[string]any{"query": query, "variables": vars}))
+		bytes.NewReader(encode(e.tb, map[string]any{"query": query, "variables": vars})))
 	var g GQLResponse
 	if err := json.Unmarshal(resp.Body, &g); err != nil {
 		e.tb.Fatalf("GraphQL answered %d %s", resp.Status, resp.Body)

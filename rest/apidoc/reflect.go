@@ -117,9 +117,9 @@ func (r reflector) schema(t reflect.Type) Schema {
 	case reflect.Float32, reflect.Float64:
 		return Schema{"type": "number"}
 	case reflect.Slice, reflect.Array:
-		return Schema{"type": "array", "items": r.schema(t.Elem())}
+		return r.nullableInRequest(t, Schema{"type": "array", "items": r.schema(t.Elem())})
 	case reflect.Map:
-		return Schema{"type": "object", "additionalProperties": r.schema(t.Elem())}
+		return r.nullableInRequest(t, Schema{"type": "object", "additionalProperties": r.schema(t.Elem())})
 	case reflect.Struct:
 		if r.named != nil && componentType(t) {
 			return r.named.ref(r, t)
@@ -129,9 +129,20 @@ func (r reflector) schema(t reflect.Type) Schema {
 	return Schema{} // interfaces: any JSON value
 }
 
+// nullableInRequest is s, or null too for a slice or map decoded from a request: encoding/json
+// decodes null into one as none, which handlers take as the field left out.
+func (r reflector) nullableInRequest(t reflect.Type, s Schema) Schema {
+	if r.request && t.Kind() != reflect.Array {
+		s["type"] = []any{s["type"], "null"} // items or additionalProperties stay where readers look
+	}
+	return s
+}
+
 // known answers the types whose JSON reflection cannot read from their fields.
 func known(t reflect.Type) (Schema, bool) {
 	switch {
+	case t.Kind() == reflect.Pointer: // described by its element, or null
+		return nil, false
 	case t.Implements(schemerType):
 		return reflect.Zero(t).Interface().(Schemer).JSONSchema(), true
 	case reflect.PointerTo(t).Implements(schemerType):
