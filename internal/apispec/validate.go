@@ -2,7 +2,9 @@ package apispec
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"sort"
@@ -166,41 +168,83 @@ func sortedKeys(m map[string]any) []string {
 	return keys
 }
 
-// QueryParamsUndeclared returns the names of path's query parameters that the operation
-// method+path does not declare (on the operation or its path item), sorted; nil when it declares
-// them all, or when the spec has no such operation.
-func (s *Spec) QueryParamsUndeclared(method, path string) []string {
+// ValidateQuery fails the test when path's query names a parameter the operation method+path
+// does not declare (on the operation or its path item), and, for a request the server accepted,
+// when a value does not match its parameter's schema (a boolean or a number read from its text).
+// An operation the spec lacks checks nothing.
+func (s *Spec) ValidateQuery(tb testing.TB, method, path string, accepted bool) {
+	tb.Helper()
 	p, rawQuery, ok := strings.Cut(path, "?")
 	if !ok || rawQuery == "" {
-		return nil
+		return
 	}
-	op, tokens, err := s.operation(method, p)
+	declared, err := s.queryParams(method, p)
 	if err != nil {
-		return nil
-	}
-	declared := map[string]bool{}
-	item, _ := lookup(s.doc, tokens[:len(tokens)-1]...)
-	for _, params := range []any{item["parameters"], op["parameters"]} {
-		list, _ := params.([]any)
-		for _, v := range list {
-			param, _ := v.(map[string]any)
-			if param, _, err = s.deref(param, nil); err == nil && param["in"] == "query" {
-				declared[fmt.Sprint(param["name"])] = true
-			}
-		}
+		return
 	}
 	values, err := url.ParseQuery(rawQuery)
 	if err != nil {
-		return []string{rawQuery}
+		tb.Errorf("apispec: %s %s: query: %v", method, path, err)
+		return
 	}
-	var undeclared []string
-	for name := range values {
-		if !declared[name] {
-			undeclared = append(undeclared, name)
+	for _, name := range slices.Sorted(maps.Keys(values)) {
+		param, ok := declared[name]
+		if !ok {
+			tb.Errorf("apispec: %s %s: query parameter %q is not declared", method, path, name)
+			continue
+		}
+		for _, v := range values[name] {
+			if accepted {
+				s.validate(tb, fmt.Sprintf("%s %s: query parameter %q", method, path, name), param.tokens, param.json(v))
+			}
 		}
 	}
-	sort.Strings(undeclared)
-	return undeclared
+}
+
+// queryParam is a declared query parameter: its schema, and the tokens leading to it.
+type queryParam struct {
+	schema map[string]any
+	tokens []string
+}
+
+// queryParams maps the query parameters the operation method+path declares by name.
+func (s *Spec) queryParams(method, path string) (map[string]queryParam, error) {
+	op, tokens, err := s.operation(method, path)
+	if err != nil {
+		return nil, err
+	}
+	declared := map[string]queryParam{}
+	itemTokens := tokens[:len(tokens)-1]
+	item, _ := lookup(s.doc, itemTokens...)
+	for _, at := range []struct {
+		params any
+		tokens []string
+	}{{item["parameters"], itemTokens}, {op["parameters"], tokens}} {
+		list, _ := at.params.([]any)
+		for i, v := range list {
+			param, _ := v.(map[string]any)
+			param, paramTokens, err := s.deref(param, slices.Concat(at.tokens, []string{"parameters", strconv.Itoa(i)}))
+			if err == nil && param["in"] == "query" {
+				schema, _ := param["schema"].(map[string]any)
+				declared[fmt.Sprint(param["name"])] = queryParam{schema, slices.Concat(paramTokens, []string{"schema"})}
+			}
+		}
+	}
+	return declared, nil
+}
+
+// json is a value of the parameter as the JSON its schema describes: a boolean or a number when
+// the schema's type is one and the text reads as one, else a string.
+func (p queryParam) json(v string) []byte {
+	types := fmt.Sprint(p.schema["type"])
+	if b, err := strconv.ParseBool(v); err == nil && strings.Contains(types, "boolean") {
+		return []byte(strconv.FormatBool(b))
+	}
+	if _, err := strconv.ParseFloat(v, 64); err == nil && (strings.Contains(types, "integer") || strings.Contains(types, "number")) {
+		return []byte(v)
+	}
+	quoted, _ := json.Marshal(v)
+	return quoted
 }
 
 // ValidateRequest fails the test when body, sent to the operation method+path, is not valid

@@ -189,9 +189,7 @@ func (e *Env) Do(a Actor, method, path string, body any) Response {
 	}
 	if e.Doc.HasOperation(method, path) {
 		e.Doc.ValidateResponse(e.tb, method, path, resp.Status, resp.Body)
-		if undeclared := e.Doc.QueryParamsUndeclared(method, path); len(undeclared) > 0 {
-			e.tb.Errorf("%s %s: query parameters the served document does not declare: %v", method, path, undeclared)
-		}
+		e.Doc.ValidateQuery(e.tb, method, path, resp.Status < 300)
 		if resp.Status < 300 && raw != nil { // what the server accepted, the document must allow
 			e.Doc.ValidateRequest(e.tb, method, path, raw)
 		}
