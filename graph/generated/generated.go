@@ -16071,7 +16071,8 @@ func (ec *executionContext) _APITokenConnection_edges(ctx context.Context, field
 	)
 }
 func (ec *executionContext) fieldContext_APITokenConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "APITokenConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -16099,7 +16100,8 @@ func (ec *executionContext) _APITokenConnection_pageInfo(ctx context.Context, fi
 	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_APITokenConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "APITokenConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -16141,7 +16143,8 @@ func (ec *executionContext) _APITokenEdge_node(ctx context.Context, field graphq
 	return ec.marshalNAPIToken2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐAPIToken(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_APITokenEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "APITokenEdge",
 		Field:      field,
 		IsMethod:   false,
@@ -16292,7 +16295,8 @@ func (ec *executionContext) _ChangeRequest_space(ctx context.Context, field grap
 	return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSpace(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_ChangeRequest_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "ChangeRequest",
 		Field:      field,
 		IsMethod:   true,
@@ -16351,7 +16355,8 @@ func (ec *executionContext) _ChangeRequest_createdBy(ctx context.Context, field 
 	return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_ChangeRequest_createdBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "ChangeRequest",
 		Field:      field,
 		IsMethod:   true,
@@ -16387,7 +16392,8 @@ func (ec *executionContext) _ChangeRequest_mergedBy(ctx context.Context, field g
 	return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_ChangeRequest_mergedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "ChangeRequest",
 		Field:      field,
 		IsMethod:   true,
@@ -16420,7 +16426,8 @@ func (ec *executionContext) _ChangeRequest_revision(ctx context.Context, field g
 	return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐRevision(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_ChangeRequest_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "ChangeRequest",
 		Field:      field,
 		IsMethod:   true,
@@ -16453,7 +16460,8 @@ func (ec *executionContext) _ChangeRequest_revisionInitial(ctx context.Context, 
 	return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐRevision(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_ChangeRequest_revisionInitial(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "ChangeRequest",
 		Field:      field,
 		IsMethod:   true,
@@ -16489,7 +16497,8 @@ func (ec *executionContext) _ChangeRequest_revisionMergedAncestor(ctx context.Co
 	return ec.marshalORevision2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐRevision(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_ChangeRequest_revisionMergedAncestor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "ChangeRequest",
 		Field:      field,
 		IsMethod:   true,
@@ -16525,7 +16534,8 @@ func (ec *executionContext) _ChangeRequest_revisionMerged(ctx context.Context, f
 	return ec.marshalORevision2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐRevision(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_ChangeRequest_revisionMerged(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "ChangeRequest",
 		Field:      field,
 		IsMethod:   true,
@@ -16558,7 +16568,8 @@ func (ec *executionContext) _ChangeRequest_pdf(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_ChangeRequest_pdf(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "ChangeRequest",
 		Field:      field,
 		IsMethod:   true,
@@ -16609,7 +16620,8 @@ func (ec *executionContext) _ChangeRequest_comments(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_ChangeRequest_comments(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "ChangeRequest",
 		Field:      field,
 		IsMethod:   true,
@@ -16653,7 +16665,8 @@ func (ec *executionContext) _ChangeRequest_comment(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_ChangeRequest_comment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "ChangeRequest",
 		Field:      field,
 		IsMethod:   true,
@@ -16696,7 +16709,8 @@ func (ec *executionContext) _ChangeRequestConnection_edges(ctx context.Context, 
 	)
 }
 func (ec *executionContext) fieldContext_ChangeRequestConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "ChangeRequestConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -16724,7 +16738,8 @@ func (ec *executionContext) _ChangeRequestConnection_pageInfo(ctx context.Contex
 	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_ChangeRequestConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "ChangeRequestConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -16766,7 +16781,8 @@ func (ec *executionContext) _ChangeRequestEdge_node(ctx context.Context, field g
 	return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐChangeRequest(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_ChangeRequestEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "ChangeRequestEdge",
 		Field:      field,
 		IsMethod:   false,
@@ -16843,7 +16859,8 @@ func (ec *executionContext) _Collection_organization(ctx context.Context, field 
 	return ec.marshalNOrganization2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOrganization(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Collection_organization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Collection",
 		Field:      field,
 		IsMethod:   true,
@@ -16902,7 +16919,8 @@ func (ec *executionContext) _Collection_parent(ctx context.Context, field graphq
 	return ec.marshalOCollection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐCollection(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Collection_parent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Collection",
 		Field:      field,
 		IsMethod:   true,
@@ -16962,7 +16980,8 @@ func (ec *executionContext) _Collection_permissions(ctx context.Context, field g
 	return ec.marshalNCollectionPermissions2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCollectionPermissions(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Collection_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Collection",
 		Field:      field,
 		IsMethod:   true,
@@ -16995,7 +17014,8 @@ func (ec *executionContext) _Collection_collections(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_Collection_collections(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Collection",
 		Field:      field,
 		IsMethod:   true,
@@ -17039,7 +17059,8 @@ func (ec *executionContext) _Collection_spaces(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_Collection_spaces(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Collection",
 		Field:      field,
 		IsMethod:   true,
@@ -17083,7 +17104,8 @@ func (ec *executionContext) _Collection_grants(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_Collection_grants(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Collection",
 		Field:      field,
 		IsMethod:   true,
@@ -17127,7 +17149,8 @@ func (ec *executionContext) _Collection_access(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_Collection_access(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Collection",
 		Field:      field,
 		IsMethod:   true,
@@ -17170,7 +17193,8 @@ func (ec *executionContext) _CollectionConnection_edges(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_CollectionConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "CollectionConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -17198,7 +17222,8 @@ func (ec *executionContext) _CollectionConnection_pageInfo(ctx context.Context, 
 	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_CollectionConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "CollectionConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -17240,7 +17265,8 @@ func (ec *executionContext) _CollectionEdge_node(ctx context.Context, field grap
 	return ec.marshalNCollection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐCollection(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_CollectionEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "CollectionEdge",
 		Field:      field,
 		IsMethod:   false,
@@ -17348,7 +17374,8 @@ func (ec *executionContext) _Comment_postedBy(ctx context.Context, field graphql
 	return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Comment_postedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Comment",
 		Field:      field,
 		IsMethod:   true,
@@ -17430,7 +17457,8 @@ func (ec *executionContext) _Comment_resolvedBy(ctx context.Context, field graph
 	return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Comment_resolvedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Comment",
 		Field:      field,
 		IsMethod:   true,
@@ -17463,7 +17491,8 @@ func (ec *executionContext) _Comment_target(ctx context.Context, field graphql.C
 	return ec.marshalNCommentTarget2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCommentTarget(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Comment_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Comment",
 		Field:      field,
 		IsMethod:   true,
@@ -17495,7 +17524,8 @@ func (ec *executionContext) _Comment_reactions(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_Comment_reactions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Comment",
 		Field:      field,
 		IsMethod:   true,
@@ -17534,7 +17564,8 @@ func (ec *executionContext) _Comment_repliers(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_Comment_repliers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Comment",
 		Field:      field,
 		IsMethod:   true,
@@ -17567,7 +17598,8 @@ func (ec *executionContext) _Comment_replies(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_Comment_replies(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Comment",
 		Field:      field,
 		IsMethod:   true,
@@ -17611,7 +17643,8 @@ func (ec *executionContext) _Comment_reply(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_Comment_reply(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Comment",
 		Field:      field,
 		IsMethod:   true,
@@ -17655,7 +17688,8 @@ func (ec *executionContext) _Comment_permissions(ctx context.Context, field grap
 	return ec.marshalNCommentPermissions2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCommentPermissions(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Comment_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Comment",
 		Field:      field,
 		IsMethod:   true,
@@ -17687,7 +17721,8 @@ func (ec *executionContext) _CommentConnection_edges(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_CommentConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "CommentConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -17715,7 +17750,8 @@ func (ec *executionContext) _CommentConnection_pageInfo(ctx context.Context, fie
 	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_CommentConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "CommentConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -17757,7 +17793,8 @@ func (ec *executionContext) _CommentEdge_node(ctx context.Context, field graphql
 	return ec.marshalNComment2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐComment(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_CommentEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "CommentEdge",
 		Field:      field,
 		IsMethod:   false,
@@ -17821,7 +17858,8 @@ func (ec *executionContext) _CommentReplier_user(ctx context.Context, field grap
 	return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_CommentReplier_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "CommentReplier",
 		Field:      field,
 		IsMethod:   true,
@@ -17924,7 +17962,8 @@ func (ec *executionContext) _CommentReply_postedBy(ctx context.Context, field gr
 	return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_CommentReply_postedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "CommentReply",
 		Field:      field,
 		IsMethod:   true,
@@ -17979,7 +18018,8 @@ func (ec *executionContext) _CommentReply_reactions(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_CommentReply_reactions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "CommentReply",
 		Field:      field,
 		IsMethod:   true,
@@ -18012,7 +18052,8 @@ func (ec *executionContext) _CommentReply_permissions(ctx context.Context, field
 	return ec.marshalNCommentPermissions2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCommentPermissions(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_CommentReply_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "CommentReply",
 		Field:      field,
 		IsMethod:   true,
@@ -18044,7 +18085,8 @@ func (ec *executionContext) _CommentReplyConnection_edges(ctx context.Context, f
 	)
 }
 func (ec *executionContext) fieldContext_CommentReplyConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "CommentReplyConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -18072,7 +18114,8 @@ func (ec *executionContext) _CommentReplyConnection_pageInfo(ctx context.Context
 	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_CommentReplyConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "CommentReplyConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -18114,7 +18157,8 @@ func (ec *executionContext) _CommentReplyEdge_node(ctx context.Context, field gr
 	return ec.marshalNCommentReply2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐCommentReply(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_CommentReplyEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "CommentReplyEdge",
 		Field:      field,
 		IsMethod:   false,
@@ -18219,7 +18263,8 @@ func (ec *executionContext) _CommentTarget_page(ctx context.Context, field graph
 	return ec.marshalOCommentTargetPage2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCommentTargetPage(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_CommentTarget_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "CommentTarget",
 		Field:      field,
 		IsMethod:   true,
@@ -18351,7 +18396,8 @@ func (ec *executionContext) _ContentAccess_user(ctx context.Context, field graph
 	return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, field.Selections, obj.User)
 }
 func (ec *executionContext) fieldContext_ContentAccess_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "ContentAccess",
 		Field:      field,
 		IsMethod:   false,
@@ -18406,7 +18452,8 @@ func (ec *executionContext) _ContentAccessConnection_edges(ctx context.Context, 
 	)
 }
 func (ec *executionContext) fieldContext_ContentAccessConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "ContentAccessConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -18434,7 +18481,8 @@ func (ec *executionContext) _ContentAccessConnection_pageInfo(ctx context.Contex
 	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_ContentAccessConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "ContentAccessConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -18476,7 +18524,8 @@ func (ec *executionContext) _ContentAccessEdge_node(ctx context.Context, field g
 	return ec.marshalNContentAccess2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentAccess(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_ContentAccessEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "ContentAccessEdge",
 		Field:      field,
 		IsMethod:   false,
@@ -18504,7 +18553,8 @@ func (ec *executionContext) _ContentImport_revision(ctx context.Context, field g
 	return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐRevision(ctx, field.Selections, obj.Revision)
 }
 func (ec *executionContext) fieldContext_ContentImport_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "ContentImport",
 		Field:      field,
 		IsMethod:   false,
@@ -18709,7 +18759,8 @@ func (ec *executionContext) _ContentPage_children(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_ContentPage_children(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "ContentPage",
 		Field:      field,
 		IsMethod:   false,
@@ -18774,7 +18825,8 @@ func (ec *executionContext) _ContentUpdate_changeRequest(ctx context.Context, fi
 	return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐChangeRequest(ctx, field.Selections, obj.ChangeRequest)
 }
 func (ec *executionContext) fieldContext_ContentUpdate_changeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "ContentUpdate",
 		Field:      field,
 		IsMethod:   false,
@@ -18802,7 +18854,8 @@ func (ec *executionContext) _ContentUpdate_revision(ctx context.Context, field g
 	return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐRevision(ctx, field.Selections, obj.Revision)
 }
 func (ec *executionContext) fieldContext_ContentUpdate_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "ContentUpdate",
 		Field:      field,
 		IsMethod:   false,
@@ -18834,7 +18887,8 @@ func (ec *executionContext) _ContentUpdate_changes(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_ContentUpdate_changes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "ContentUpdate",
 		Field:      field,
 		IsMethod:   false,
@@ -18866,7 +18920,8 @@ func (ec *executionContext) _ContentUpdate_insertedFiles(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_ContentUpdate_insertedFiles(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "ContentUpdate",
 		Field:      field,
 		IsMethod:   false,
@@ -18901,7 +18956,8 @@ func (ec *executionContext) _CreatedAPIToken_apiToken(ctx context.Context, field
 	return ec.marshalNAPIToken2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐAPIToken(ctx, field.Selections, obj.APIToken)
 }
 func (ec *executionContext) fieldContext_CreatedAPIToken_apiToken(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "CreatedAPIToken",
 		Field:      field,
 		IsMethod:   false,
@@ -18929,7 +18985,8 @@ func (ec *executionContext) _CreatedSiteShareLink_shareLink(ctx context.Context,
 	return ec.marshalNSiteShareLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteShareLink(ctx, field.Selections, obj.ShareLink)
 }
 func (ec *executionContext) fieldContext_CreatedSiteShareLink_shareLink(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "CreatedSiteShareLink",
 		Field:      field,
 		IsMethod:   false,
@@ -19151,7 +19208,8 @@ func (ec *executionContext) _CustomField_permissions(ctx context.Context, field 
 	return ec.marshalNCustomFieldPermissions2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCustomFieldPermissions(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_CustomField_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "CustomField",
 		Field:      field,
 		IsMethod:   true,
@@ -19183,7 +19241,8 @@ func (ec *executionContext) _CustomFieldConnection_edges(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_CustomFieldConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "CustomFieldConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -19211,7 +19270,8 @@ func (ec *executionContext) _CustomFieldConnection_pageInfo(ctx context.Context,
 	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_CustomFieldConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "CustomFieldConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -19253,7 +19313,8 @@ func (ec *executionContext) _CustomFieldEdge_node(ctx context.Context, field gra
 	return ec.marshalNCustomField2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐCustomField(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_CustomFieldEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "CustomFieldEdge",
 		Field:      field,
 		IsMethod:   false,
@@ -19295,7 +19356,8 @@ func (ec *executionContext) _CustomFieldValue_customField(ctx context.Context, f
 	return ec.marshalNCustomField2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐCustomField(ctx, field.Selections, obj.CustomField)
 }
 func (ec *executionContext) fieldContext_CustomFieldValue_customField(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "CustomFieldValue",
 		Field:      field,
 		IsMethod:   false,
@@ -19364,7 +19426,8 @@ func (ec *executionContext) _EmojiReaction_users(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_EmojiReaction_users(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "EmojiReaction",
 		Field:      field,
 		IsMethod:   false,
@@ -19477,7 +19540,8 @@ func (ec *executionContext) _InviteLinkConnection_edges(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_InviteLinkConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "InviteLinkConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -19505,7 +19569,8 @@ func (ec *executionContext) _InviteLinkConnection_pageInfo(ctx context.Context, 
 	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_InviteLinkConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "InviteLinkConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -19547,7 +19612,8 @@ func (ec *executionContext) _InviteLinkEdge_node(ctx context.Context, field grap
 	return ec.marshalNInviteLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐInviteLink(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_InviteLinkEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "InviteLinkEdge",
 		Field:      field,
 		IsMethod:   false,
@@ -19587,7 +19653,8 @@ func (ec *executionContext) _Link_target(ctx context.Context, field graphql.Coll
 	return ec.marshalNLinkTarget2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkTarget(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Link_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Link",
 		Field:      field,
 		IsMethod:   true,
@@ -19619,7 +19686,8 @@ func (ec *executionContext) _Link_sources(ctx context.Context, field graphql.Col
 	)
 }
 func (ec *executionContext) fieldContext_Link_sources(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Link",
 		Field:      field,
 		IsMethod:   false,
@@ -19651,7 +19719,8 @@ func (ec *executionContext) _LinkConnection_edges(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_LinkConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "LinkConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -19679,7 +19748,8 @@ func (ec *executionContext) _LinkConnection_pageInfo(ctx context.Context, field 
 	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_LinkConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "LinkConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -19714,7 +19784,8 @@ func (ec *executionContext) _LinkConnection_stats(ctx context.Context, field gra
 	return ec.marshalNLinkStats2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkStats(ctx, field.Selections, obj.Stats)
 }
 func (ec *executionContext) fieldContext_LinkConnection_stats(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "LinkConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -19749,7 +19820,8 @@ func (ec *executionContext) _LinkEdge_node(ctx context.Context, field graphql.Co
 	return ec.marshalNLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLink(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_LinkEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "LinkEdge",
 		Field:      field,
 		IsMethod:   false,
@@ -19802,7 +19874,8 @@ func (ec *executionContext) _LinkSourceConnection_edges(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_LinkSourceConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "LinkSourceConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -19830,7 +19903,8 @@ func (ec *executionContext) _LinkSourceConnection_pageInfo(ctx context.Context, 
 	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_LinkSourceConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "LinkSourceConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -19872,7 +19946,8 @@ func (ec *executionContext) _LinkSourceEdge_node(ctx context.Context, field grap
 	return ec.marshalNLinkSource2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkSource(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_LinkSourceEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "LinkSourceEdge",
 		Field:      field,
 		IsMethod:   false,
@@ -20094,7 +20169,8 @@ func (ec *executionContext) _Member_user(ctx context.Context, field graphql.Coll
 	return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Member_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Member",
 		Field:      field,
 		IsMethod:   true,
@@ -20256,7 +20332,8 @@ func (ec *executionContext) _Member_teams(ctx context.Context, field graphql.Col
 	)
 }
 func (ec *executionContext) fieldContext_Member_teams(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Member",
 		Field:      field,
 		IsMethod:   true,
@@ -20300,7 +20377,8 @@ func (ec *executionContext) _Member_spaces(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_Member_spaces(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Member",
 		Field:      field,
 		IsMethod:   true,
@@ -20343,7 +20421,8 @@ func (ec *executionContext) _MemberConnection_edges(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_MemberConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "MemberConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -20371,7 +20450,8 @@ func (ec *executionContext) _MemberConnection_pageInfo(ctx context.Context, fiel
 	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_MemberConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "MemberConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -20413,7 +20493,8 @@ func (ec *executionContext) _MemberEdge_node(ctx context.Context, field graphql.
 	return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐMember(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_MemberEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "MemberEdge",
 		Field:      field,
 		IsMethod:   false,
@@ -20464,7 +20545,8 @@ func (ec *executionContext) _MemberSpace_space(ctx context.Context, field graphq
 	return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSpace(ctx, field.Selections, obj.Space)
 }
 func (ec *executionContext) fieldContext_MemberSpace_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "MemberSpace",
 		Field:      field,
 		IsMethod:   false,
@@ -20496,7 +20578,8 @@ func (ec *executionContext) _MemberSpaceConnection_edges(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_MemberSpaceConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "MemberSpaceConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -20524,7 +20607,8 @@ func (ec *executionContext) _MemberSpaceConnection_pageInfo(ctx context.Context,
 	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_MemberSpaceConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "MemberSpaceConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -20566,7 +20650,8 @@ func (ec *executionContext) _MemberSpaceEdge_node(ctx context.Context, field gra
 	return ec.marshalNMemberSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐMemberSpace(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_MemberSpaceEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "MemberSpaceEdge",
 		Field:      field,
 		IsMethod:   false,
@@ -20672,7 +20757,8 @@ func (ec *executionContext) _MergeResult_conflicts(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_MergeResult_conflicts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "MergeResult",
 		Field:      field,
 		IsMethod:   false,
@@ -20705,7 +20791,8 @@ func (ec *executionContext) _Mutation_createOrganization(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createOrganization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -20749,7 +20836,8 @@ func (ec *executionContext) _Mutation_updateOrganization(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateOrganization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -20793,7 +20881,8 @@ func (ec *executionContext) _Mutation_ping(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_ping(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -20837,7 +20926,8 @@ func (ec *executionContext) _Mutation_updateMember(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -20881,7 +20971,8 @@ func (ec *executionContext) _Mutation_removeMember(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_removeMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -20925,7 +21016,8 @@ func (ec *executionContext) _Mutation_setMemberSSO(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_setMemberSSO(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -20969,7 +21061,8 @@ func (ec *executionContext) _Mutation_createTeam(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createTeam(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -21013,7 +21106,8 @@ func (ec *executionContext) _Mutation_updateTeam(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateTeam(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -21057,7 +21151,8 @@ func (ec *executionContext) _Mutation_deleteTeam(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteTeam(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -21101,7 +21196,8 @@ func (ec *executionContext) _Mutation_updateTeamMembers(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateTeamMembers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -21145,7 +21241,8 @@ func (ec *executionContext) _Mutation_setTeamMember(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_setTeamMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -21189,7 +21286,8 @@ func (ec *executionContext) _Mutation_removeTeamMember(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_removeTeamMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -21233,7 +21331,8 @@ func (ec *executionContext) _Mutation_createInviteLink(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createInviteLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -21277,7 +21376,8 @@ func (ec *executionContext) _Mutation_updateInviteLink(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateInviteLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -21321,7 +21421,8 @@ func (ec *executionContext) _Mutation_deleteInviteLink(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteInviteLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -21365,7 +21466,8 @@ func (ec *executionContext) _Mutation_joinOrganization(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_joinOrganization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -21409,7 +21511,8 @@ func (ec *executionContext) _Mutation_createCustomField(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createCustomField(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -21453,7 +21556,8 @@ func (ec *executionContext) _Mutation_updateCustomField(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateCustomField(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -21497,7 +21601,8 @@ func (ec *executionContext) _Mutation_deleteCustomField(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteCustomField(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -21541,7 +21646,8 @@ func (ec *executionContext) _Mutation_createCollection(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createCollection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -21585,7 +21691,8 @@ func (ec *executionContext) _Mutation_updateCollection(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateCollection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -21629,7 +21736,8 @@ func (ec *executionContext) _Mutation_deleteCollection(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteCollection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -21673,7 +21781,8 @@ func (ec *executionContext) _Mutation_moveCollection(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_moveCollection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -21717,7 +21826,8 @@ func (ec *executionContext) _Mutation_transferCollection(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_transferCollection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -21761,7 +21871,8 @@ func (ec *executionContext) _Mutation_createSpace(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -21805,7 +21916,8 @@ func (ec *executionContext) _Mutation_updateSpace(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -21849,7 +21961,8 @@ func (ec *executionContext) _Mutation_deleteSpace(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -21893,7 +22006,8 @@ func (ec *executionContext) _Mutation_restoreSpace(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_restoreSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -21937,7 +22051,8 @@ func (ec *executionContext) _Mutation_moveSpace(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_moveSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -21981,7 +22096,8 @@ func (ec *executionContext) _Mutation_duplicateSpace(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_duplicateSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -22025,7 +22141,8 @@ func (ec *executionContext) _Mutation_transferSpace(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_transferSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -22069,7 +22186,8 @@ func (ec *executionContext) _Mutation_grantSpaceAccess(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_grantSpaceAccess(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -22113,7 +22231,8 @@ func (ec *executionContext) _Mutation_updateSpaceAccess(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateSpaceAccess(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -22157,7 +22276,8 @@ func (ec *executionContext) _Mutation_revokeSpaceAccess(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_revokeSpaceAccess(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -22201,7 +22321,8 @@ func (ec *executionContext) _Mutation_grantCollectionAccess(ctx context.Context,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_grantCollectionAccess(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -22245,7 +22366,8 @@ func (ec *executionContext) _Mutation_updateCollectionAccess(ctx context.Context
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateCollectionAccess(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -22289,7 +22411,8 @@ func (ec *executionContext) _Mutation_revokeCollectionAccess(ctx context.Context
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_revokeCollectionAccess(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -22333,7 +22456,8 @@ func (ec *executionContext) _Mutation_setSpaceCustomFields(ctx context.Context, 
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_setSpaceCustomFields(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -22377,7 +22501,8 @@ func (ec *executionContext) _Mutation_createChangeRequest(ctx context.Context, f
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -22421,7 +22546,8 @@ func (ec *executionContext) _Mutation_updateChangeRequest(ctx context.Context, f
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -22465,7 +22591,8 @@ func (ec *executionContext) _Mutation_editChangeRequestContent(ctx context.Conte
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_editChangeRequestContent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -22509,7 +22636,8 @@ func (ec *executionContext) _Mutation_mergeChangeRequest(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_mergeChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -22553,7 +22681,8 @@ func (ec *executionContext) _Mutation_updateChangeRequestFromMain(ctx context.Co
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateChangeRequestFromMain(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -22597,7 +22726,8 @@ func (ec *executionContext) _Mutation_importContent(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_importContent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -22641,7 +22771,8 @@ func (ec *executionContext) _Mutation_importChangeRequestContent(ctx context.Con
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_importChangeRequestContent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -22685,7 +22816,8 @@ func (ec *executionContext) _Mutation_postComment(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_postComment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -22729,7 +22861,8 @@ func (ec *executionContext) _Mutation_updateComment(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateComment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -22773,7 +22906,8 @@ func (ec *executionContext) _Mutation_deleteComment(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteComment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -22817,7 +22951,8 @@ func (ec *executionContext) _Mutation_postCommentReply(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_postCommentReply(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -22861,7 +22996,8 @@ func (ec *executionContext) _Mutation_updateCommentReply(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateCommentReply(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -22905,7 +23041,8 @@ func (ec *executionContext) _Mutation_deleteCommentReply(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteCommentReply(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -22949,7 +23086,8 @@ func (ec *executionContext) _Mutation_createOpenAPISpec(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createOpenAPISpec(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -22993,7 +23131,8 @@ func (ec *executionContext) _Mutation_putOpenAPISpec(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_putOpenAPISpec(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -23037,7 +23176,8 @@ func (ec *executionContext) _Mutation_updateOpenAPISpec(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateOpenAPISpec(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -23081,7 +23221,8 @@ func (ec *executionContext) _Mutation_deleteOpenAPISpec(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteOpenAPISpec(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -23125,7 +23266,8 @@ func (ec *executionContext) _Mutation_createSiteRedirect(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createSiteRedirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -23169,7 +23311,8 @@ func (ec *executionContext) _Mutation_bulkUpsertSiteRedirects(ctx context.Contex
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_bulkUpsertSiteRedirects(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -23213,7 +23356,8 @@ func (ec *executionContext) _Mutation_updateSiteRedirect(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateSiteRedirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -23257,7 +23401,8 @@ func (ec *executionContext) _Mutation_deleteSiteRedirect(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteSiteRedirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -23301,7 +23446,8 @@ func (ec *executionContext) _Mutation_createSite(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -23345,7 +23491,8 @@ func (ec *executionContext) _Mutation_updateSite(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -23389,7 +23536,8 @@ func (ec *executionContext) _Mutation_deleteSite(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -23433,7 +23581,8 @@ func (ec *executionContext) _Mutation_publishSite(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_publishSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -23477,7 +23626,8 @@ func (ec *executionContext) _Mutation_unpublishSite(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_unpublishSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -23521,7 +23671,8 @@ func (ec *executionContext) _Mutation_addSiteSpace(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_addSiteSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -23565,7 +23716,8 @@ func (ec *executionContext) _Mutation_updateSiteSpace(ctx context.Context, field
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateSiteSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -23609,7 +23761,8 @@ func (ec *executionContext) _Mutation_moveSiteSpace(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_moveSiteSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -23653,7 +23806,8 @@ func (ec *executionContext) _Mutation_deleteSiteSpace(ctx context.Context, field
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteSiteSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -23697,7 +23851,8 @@ func (ec *executionContext) _Mutation_createSiteSection(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createSiteSection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -23741,7 +23896,8 @@ func (ec *executionContext) _Mutation_updateSiteSection(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateSiteSection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -23785,7 +23941,8 @@ func (ec *executionContext) _Mutation_moveSiteSection(ctx context.Context, field
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_moveSiteSection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -23829,7 +23986,8 @@ func (ec *executionContext) _Mutation_deleteSiteSection(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteSiteSection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -23873,7 +24031,8 @@ func (ec *executionContext) _Mutation_createSiteSectionGroup(ctx context.Context
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createSiteSectionGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -23917,7 +24076,8 @@ func (ec *executionContext) _Mutation_updateSiteSectionGroup(ctx context.Context
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateSiteSectionGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -23961,7 +24121,8 @@ func (ec *executionContext) _Mutation_addSiteSectionToGroup(ctx context.Context,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_addSiteSectionToGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -24005,7 +24166,8 @@ func (ec *executionContext) _Mutation_removeSiteSectionFromGroup(ctx context.Con
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_removeSiteSectionFromGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -24049,7 +24211,8 @@ func (ec *executionContext) _Mutation_moveSiteSectionGroup(ctx context.Context, 
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_moveSiteSectionGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -24093,7 +24256,8 @@ func (ec *executionContext) _Mutation_deleteSiteSectionGroup(ctx context.Context
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteSiteSectionGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -24137,7 +24301,8 @@ func (ec *executionContext) _Mutation_createSiteShareLink(ctx context.Context, f
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createSiteShareLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -24181,7 +24346,8 @@ func (ec *executionContext) _Mutation_updateSiteShareLink(ctx context.Context, f
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateSiteShareLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -24225,7 +24391,8 @@ func (ec *executionContext) _Mutation_deleteSiteShareLink(ctx context.Context, f
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteSiteShareLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -24269,7 +24436,8 @@ func (ec *executionContext) _Mutation_updateSitePublishingAuth(ctx context.Conte
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateSitePublishingAuth(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -24313,7 +24481,8 @@ func (ec *executionContext) _Mutation_regenerateSitePublishingAuth(ctx context.C
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_regenerateSitePublishingAuth(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -24363,7 +24532,8 @@ func (ec *executionContext) _Mutation_updateSiteCustomization(ctx context.Contex
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateSiteCustomization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -24413,7 +24583,8 @@ func (ec *executionContext) _Mutation_overrideSiteSpaceCustomization(ctx context
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_overrideSiteSpaceCustomization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -24457,7 +24628,8 @@ func (ec *executionContext) _Mutation_deleteSiteSpaceCustomization(ctx context.C
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteSiteSpaceCustomization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -24507,7 +24679,8 @@ func (ec *executionContext) _Mutation_updateSiteAdaptiveSchema(ctx context.Conte
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateSiteAdaptiveSchema(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -24551,7 +24724,8 @@ func (ec *executionContext) _Mutation_createSAMLProvider(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createSAMLProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -24595,7 +24769,8 @@ func (ec *executionContext) _Mutation_updateSAMLProvider(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateSAMLProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -24639,7 +24814,8 @@ func (ec *executionContext) _Mutation_deleteSAMLProvider(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteSAMLProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -24683,7 +24859,8 @@ func (ec *executionContext) _Mutation_createAPIToken(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createAPIToken(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -24727,7 +24904,8 @@ func (ec *executionContext) _Mutation_revokeAPIToken(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_revokeAPIToken(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -24771,7 +24949,8 @@ func (ec *executionContext) _Mutation_createTranslationSettings(ctx context.Cont
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createTranslationSettings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -24815,7 +24994,8 @@ func (ec *executionContext) _Mutation_updateTranslationSettings(ctx context.Cont
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateTranslationSettings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -24859,7 +25039,8 @@ func (ec *executionContext) _Mutation_deleteTranslationSettings(ctx context.Cont
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteTranslationSettings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
@@ -24964,7 +25145,8 @@ func (ec *executionContext) _OpenAPISpec_lastVersion(ctx context.Context, field 
 	return ec.marshalOOpenAPISpecVersion2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOpenAPISpecVersion(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_OpenAPISpec_lastVersion(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "OpenAPISpec",
 		Field:      field,
 		IsMethod:   true,
@@ -25096,7 +25278,8 @@ func (ec *executionContext) _OpenAPISpec_versions(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_OpenAPISpec_versions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "OpenAPISpec",
 		Field:      field,
 		IsMethod:   true,
@@ -25140,7 +25323,8 @@ func (ec *executionContext) _OpenAPISpec_version(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_OpenAPISpec_version(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "OpenAPISpec",
 		Field:      field,
 		IsMethod:   true,
@@ -25230,7 +25414,8 @@ func (ec *executionContext) _OpenAPISpec_permissions(ctx context.Context, field 
 	return ec.marshalNOpenAPISpecPermissions2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecPermissions(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_OpenAPISpec_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "OpenAPISpec",
 		Field:      field,
 		IsMethod:   true,
@@ -25262,7 +25447,8 @@ func (ec *executionContext) _OpenAPISpecConnection_edges(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_OpenAPISpecConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "OpenAPISpecConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -25290,7 +25476,8 @@ func (ec *executionContext) _OpenAPISpecConnection_pageInfo(ctx context.Context,
 	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_OpenAPISpecConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "OpenAPISpecConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -25332,7 +25519,8 @@ func (ec *executionContext) _OpenAPISpecEdge_node(ctx context.Context, field gra
 	return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOpenAPISpec(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_OpenAPISpecEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "OpenAPISpecEdge",
 		Field:      field,
 		IsMethod:   false,
@@ -25484,7 +25672,8 @@ func (ec *executionContext) _OpenAPISpecVersionConnection_edges(ctx context.Cont
 	)
 }
 func (ec *executionContext) fieldContext_OpenAPISpecVersionConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "OpenAPISpecVersionConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -25512,7 +25701,8 @@ func (ec *executionContext) _OpenAPISpecVersionConnection_pageInfo(ctx context.C
 	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_OpenAPISpecVersionConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "OpenAPISpecVersionConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -25554,7 +25744,8 @@ func (ec *executionContext) _OpenAPISpecVersionEdge_node(ctx context.Context, fi
 	return ec.marshalNOpenAPISpecVersion2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOpenAPISpecVersion(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_OpenAPISpecVersionEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "OpenAPISpecVersionEdge",
 		Field:      field,
 		IsMethod:   false,
@@ -25860,7 +26051,8 @@ func (ec *executionContext) _Organization_permissions(ctx context.Context, field
 	return ec.marshalNOrganizationPermissions2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐOrganizationPermissions(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Organization_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Organization",
 		Field:      field,
 		IsMethod:   true,
@@ -25896,7 +26088,8 @@ func (ec *executionContext) _Organization_viewerMembership(ctx context.Context, 
 	return ec.marshalOMember2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐMember(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Organization_viewerMembership(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Organization",
 		Field:      field,
 		IsMethod:   true,
@@ -25929,7 +26122,8 @@ func (ec *executionContext) _Organization_members(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_Organization_members(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Organization",
 		Field:      field,
 		IsMethod:   true,
@@ -25973,7 +26167,8 @@ func (ec *executionContext) _Organization_member(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_Organization_member(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Organization",
 		Field:      field,
 		IsMethod:   true,
@@ -26017,7 +26212,8 @@ func (ec *executionContext) _Organization_teams(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_Organization_teams(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Organization",
 		Field:      field,
 		IsMethod:   true,
@@ -26061,7 +26257,8 @@ func (ec *executionContext) _Organization_team(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_Organization_team(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Organization",
 		Field:      field,
 		IsMethod:   true,
@@ -26105,7 +26302,8 @@ func (ec *executionContext) _Organization_invites(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_Organization_invites(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Organization",
 		Field:      field,
 		IsMethod:   true,
@@ -26149,7 +26347,8 @@ func (ec *executionContext) _Organization_invite(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_Organization_invite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Organization",
 		Field:      field,
 		IsMethod:   true,
@@ -26193,7 +26392,8 @@ func (ec *executionContext) _Organization_customFields(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_Organization_customFields(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Organization",
 		Field:      field,
 		IsMethod:   true,
@@ -26237,7 +26437,8 @@ func (ec *executionContext) _Organization_customField(ctx context.Context, field
 	)
 }
 func (ec *executionContext) fieldContext_Organization_customField(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Organization",
 		Field:      field,
 		IsMethod:   true,
@@ -26281,7 +26482,8 @@ func (ec *executionContext) _Organization_collections(ctx context.Context, field
 	)
 }
 func (ec *executionContext) fieldContext_Organization_collections(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Organization",
 		Field:      field,
 		IsMethod:   true,
@@ -26325,7 +26527,8 @@ func (ec *executionContext) _Organization_spaces(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_Organization_spaces(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Organization",
 		Field:      field,
 		IsMethod:   true,
@@ -26369,7 +26572,8 @@ func (ec *executionContext) _Organization_search(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_Organization_search(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Organization",
 		Field:      field,
 		IsMethod:   true,
@@ -26413,7 +26617,8 @@ func (ec *executionContext) _Organization_openAPISpecs(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_Organization_openAPISpecs(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Organization",
 		Field:      field,
 		IsMethod:   true,
@@ -26457,7 +26662,8 @@ func (ec *executionContext) _Organization_openAPISpec(ctx context.Context, field
 	)
 }
 func (ec *executionContext) fieldContext_Organization_openAPISpec(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Organization",
 		Field:      field,
 		IsMethod:   true,
@@ -26501,7 +26707,8 @@ func (ec *executionContext) _Organization_sites(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_Organization_sites(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Organization",
 		Field:      field,
 		IsMethod:   true,
@@ -26545,7 +26752,8 @@ func (ec *executionContext) _Organization_site(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_Organization_site(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Organization",
 		Field:      field,
 		IsMethod:   true,
@@ -26589,7 +26797,8 @@ func (ec *executionContext) _Organization_samlProviders(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_Organization_samlProviders(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Organization",
 		Field:      field,
 		IsMethod:   true,
@@ -26633,7 +26842,8 @@ func (ec *executionContext) _Organization_samlProvider(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_Organization_samlProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Organization",
 		Field:      field,
 		IsMethod:   true,
@@ -26676,7 +26886,8 @@ func (ec *executionContext) _Organization_ssoLogins(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_Organization_ssoLogins(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Organization",
 		Field:      field,
 		IsMethod:   true,
@@ -26709,7 +26920,8 @@ func (ec *executionContext) _Organization_translationSettings(ctx context.Contex
 	)
 }
 func (ec *executionContext) fieldContext_Organization_translationSettings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Organization",
 		Field:      field,
 		IsMethod:   true,
@@ -26753,7 +26965,8 @@ func (ec *executionContext) _Organization_translationSetting(ctx context.Context
 	)
 }
 func (ec *executionContext) fieldContext_Organization_translationSetting(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Organization",
 		Field:      field,
 		IsMethod:   true,
@@ -26796,7 +27009,8 @@ func (ec *executionContext) _OrganizationConnection_edges(ctx context.Context, f
 	)
 }
 func (ec *executionContext) fieldContext_OrganizationConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "OrganizationConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -26824,7 +27038,8 @@ func (ec *executionContext) _OrganizationConnection_pageInfo(ctx context.Context
 	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_OrganizationConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "OrganizationConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -26866,7 +27081,8 @@ func (ec *executionContext) _OrganizationEdge_node(ctx context.Context, field gr
 	return ec.marshalNOrganization2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOrganization(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_OrganizationEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "OrganizationEdge",
 		Field:      field,
 		IsMethod:   false,
@@ -27069,7 +27285,8 @@ func (ec *executionContext) _PermissionGrant_user(ctx context.Context, field gra
 	return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_PermissionGrant_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "PermissionGrant",
 		Field:      field,
 		IsMethod:   true,
@@ -27105,7 +27322,8 @@ func (ec *executionContext) _PermissionGrant_team(ctx context.Context, field gra
 	return ec.marshalOTeam2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐTeam(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_PermissionGrant_team(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "PermissionGrant",
 		Field:      field,
 		IsMethod:   true,
@@ -27137,7 +27355,8 @@ func (ec *executionContext) _PermissionGrantConnection_edges(ctx context.Context
 	)
 }
 func (ec *executionContext) fieldContext_PermissionGrantConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "PermissionGrantConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -27165,7 +27384,8 @@ func (ec *executionContext) _PermissionGrantConnection_pageInfo(ctx context.Cont
 	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_PermissionGrantConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "PermissionGrantConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -27207,7 +27427,8 @@ func (ec *executionContext) _PermissionGrantEdge_node(ctx context.Context, field
 	return ec.marshalNPermissionGrant2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐPermissionGrant(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_PermissionGrantEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "PermissionGrantEdge",
 		Field:      field,
 		IsMethod:   false,
@@ -27258,7 +27479,8 @@ func (ec *executionContext) _PublishedContentSite_site(ctx context.Context, fiel
 	return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSite(ctx, field.Selections, obj.Site)
 }
 func (ec *executionContext) fieldContext_PublishedContentSite_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "PublishedContentSite",
 		Field:      field,
 		IsMethod:   false,
@@ -27291,7 +27513,8 @@ func (ec *executionContext) _PublishedContentSite_structure(ctx context.Context,
 	return ec.marshalNSiteStructure2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteStructure(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_PublishedContentSite_structure(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "PublishedContentSite",
 		Field:      field,
 		IsMethod:   true,
@@ -27324,7 +27547,8 @@ func (ec *executionContext) _PublishedContentSite_customizations(ctx context.Con
 	return ec.marshalNPublishedSiteCustomizations2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPublishedSiteCustomizations(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_PublishedContentSite_customizations(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "PublishedContentSite",
 		Field:      field,
 		IsMethod:   true,
@@ -27379,7 +27603,8 @@ func (ec *executionContext) _PublishedSiteCustomizations_siteSpaces(ctx context.
 	)
 }
 func (ec *executionContext) fieldContext_PublishedSiteCustomizations_siteSpaces(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "PublishedSiteCustomizations",
 		Field:      field,
 		IsMethod:   false,
@@ -27411,7 +27636,8 @@ func (ec *executionContext) _Query_viewer(ctx context.Context, field graphql.Col
 	)
 }
 func (ec *executionContext) fieldContext_Query_viewer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Query",
 		Field:      field,
 		IsMethod:   true,
@@ -27444,7 +27670,8 @@ func (ec *executionContext) _Query_user(ctx context.Context, field graphql.Colle
 	)
 }
 func (ec *executionContext) fieldContext_Query_user(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Query",
 		Field:      field,
 		IsMethod:   true,
@@ -27488,7 +27715,8 @@ func (ec *executionContext) _Query_organizations(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_Query_organizations(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Query",
 		Field:      field,
 		IsMethod:   true,
@@ -27532,7 +27760,8 @@ func (ec *executionContext) _Query_organization(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_Query_organization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Query",
 		Field:      field,
 		IsMethod:   true,
@@ -27576,7 +27805,8 @@ func (ec *executionContext) _Query_organizationsForEmailDomain(ctx context.Conte
 	)
 }
 func (ec *executionContext) fieldContext_Query_organizationsForEmailDomain(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Query",
 		Field:      field,
 		IsMethod:   true,
@@ -27619,7 +27849,8 @@ func (ec *executionContext) _Query_apiInfo(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_Query_apiInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Query",
 		Field:      field,
 		IsMethod:   true,
@@ -27652,7 +27883,8 @@ func (ec *executionContext) _Query_collection(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_Query_collection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Query",
 		Field:      field,
 		IsMethod:   true,
@@ -27696,7 +27928,8 @@ func (ec *executionContext) _Query_space(ctx context.Context, field graphql.Coll
 	)
 }
 func (ec *executionContext) fieldContext_Query_space(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Query",
 		Field:      field,
 		IsMethod:   true,
@@ -27740,7 +27973,8 @@ func (ec *executionContext) _Query_changeRequest(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_Query_changeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Query",
 		Field:      field,
 		IsMethod:   true,
@@ -27784,7 +28018,8 @@ func (ec *executionContext) _Query_apiTokens(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_Query_apiTokens(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Query",
 		Field:      field,
 		IsMethod:   true,
@@ -27828,7 +28063,8 @@ func (ec *executionContext) _Query___type(ctx context.Context, field graphql.Col
 	)
 }
 func (ec *executionContext) fieldContext_Query___type(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Query",
 		Field:      field,
 		IsMethod:   true,
@@ -27871,7 +28107,8 @@ func (ec *executionContext) _Query___schema(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Query",
 		Field:      field,
 		IsMethod:   true,
@@ -27907,7 +28144,8 @@ func (ec *executionContext) _ReactionUser_user(ctx context.Context, field graphq
 	return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_ReactionUser_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "ReactionUser",
 		Field:      field,
 		IsMethod:   true,
@@ -28042,7 +28280,8 @@ func (ec *executionContext) _Revision_createdBy(ctx context.Context, field graph
 	return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Revision_createdBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Revision",
 		Field:      field,
 		IsMethod:   true,
@@ -28074,7 +28313,8 @@ func (ec *executionContext) _Revision_pages(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_Revision_pages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Revision",
 		Field:      field,
 		IsMethod:   true,
@@ -28107,7 +28347,8 @@ func (ec *executionContext) _Revision_page(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_Revision_page(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Revision",
 		Field:      field,
 		IsMethod:   true,
@@ -28151,7 +28392,8 @@ func (ec *executionContext) _Revision_pageByPath(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_Revision_pageByPath(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Revision",
 		Field:      field,
 		IsMethod:   true,
@@ -28195,7 +28437,8 @@ func (ec *executionContext) _Revision_files(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_Revision_files(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Revision",
 		Field:      field,
 		IsMethod:   true,
@@ -28239,7 +28482,8 @@ func (ec *executionContext) _Revision_file(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_Revision_file(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Revision",
 		Field:      field,
 		IsMethod:   true,
@@ -28283,7 +28527,8 @@ func (ec *executionContext) _Revision_links(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_Revision_links(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Revision",
 		Field:      field,
 		IsMethod:   true,
@@ -28327,7 +28572,8 @@ func (ec *executionContext) _Revision_pageLinks(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_Revision_pageLinks(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Revision",
 		Field:      field,
 		IsMethod:   true,
@@ -28371,7 +28617,8 @@ func (ec *executionContext) _Revision_fileBacklinks(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_Revision_fileBacklinks(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Revision",
 		Field:      field,
 		IsMethod:   true,
@@ -28504,7 +28751,8 @@ func (ec *executionContext) _RevisionFileConnection_edges(ctx context.Context, f
 	)
 }
 func (ec *executionContext) fieldContext_RevisionFileConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "RevisionFileConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -28532,7 +28780,8 @@ func (ec *executionContext) _RevisionFileConnection_pageInfo(ctx context.Context
 	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_RevisionFileConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "RevisionFileConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -28574,7 +28823,8 @@ func (ec *executionContext) _RevisionFileEdge_node(ctx context.Context, field gr
 	return ec.marshalNRevisionFile2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐRevisionFile(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_RevisionFileEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "RevisionFileEdge",
 		Field:      field,
 		IsMethod:   false,
@@ -28700,7 +28950,8 @@ func (ec *executionContext) _SAMLProvider_defaultTeam(ctx context.Context, field
 	return ec.marshalOTeam2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐTeam(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_SAMLProvider_defaultTeam(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SAMLProvider",
 		Field:      field,
 		IsMethod:   true,
@@ -28779,7 +29030,8 @@ func (ec *executionContext) _SAMLProvider_service(ctx context.Context, field gra
 	return ec.marshalNSAMLService2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSAMLService(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_SAMLProvider_service(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SAMLProvider",
 		Field:      field,
 		IsMethod:   true,
@@ -28857,7 +29109,8 @@ func (ec *executionContext) _SAMLProviderConnection_edges(ctx context.Context, f
 	)
 }
 func (ec *executionContext) fieldContext_SAMLProviderConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SAMLProviderConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -28885,7 +29138,8 @@ func (ec *executionContext) _SAMLProviderConnection_pageInfo(ctx context.Context
 	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_SAMLProviderConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SAMLProviderConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -28927,7 +29181,8 @@ func (ec *executionContext) _SAMLProviderEdge_node(ctx context.Context, field gr
 	return ec.marshalNSAMLProvider2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSAMLProvider(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_SAMLProviderEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SAMLProviderEdge",
 		Field:      field,
 		IsMethod:   false,
@@ -29066,7 +29321,8 @@ func (ec *executionContext) _SearchPage_sections(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_SearchPage_sections(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SearchPage",
 		Field:      field,
 		IsMethod:   false,
@@ -29121,7 +29377,8 @@ func (ec *executionContext) _SearchPageConnection_edges(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_SearchPageConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SearchPageConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -29149,7 +29406,8 @@ func (ec *executionContext) _SearchPageConnection_pageInfo(ctx context.Context, 
 	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_SearchPageConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SearchPageConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -29191,7 +29449,8 @@ func (ec *executionContext) _SearchPageEdge_node(ctx context.Context, field grap
 	return ec.marshalNSearchPage2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSearchPage(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_SearchPageEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SearchPageEdge",
 		Field:      field,
 		IsMethod:   false,
@@ -29277,7 +29536,8 @@ func (ec *executionContext) _SearchSpace_space(ctx context.Context, field graphq
 	return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSpace(ctx, field.Selections, obj.Space)
 }
 func (ec *executionContext) fieldContext_SearchSpace_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SearchSpace",
 		Field:      field,
 		IsMethod:   false,
@@ -29332,7 +29592,8 @@ func (ec *executionContext) _SearchSpace_pages(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_SearchSpace_pages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SearchSpace",
 		Field:      field,
 		IsMethod:   false,
@@ -29364,7 +29625,8 @@ func (ec *executionContext) _SearchSpaceConnection_edges(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_SearchSpaceConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SearchSpaceConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -29392,7 +29654,8 @@ func (ec *executionContext) _SearchSpaceConnection_pageInfo(ctx context.Context,
 	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_SearchSpaceConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SearchSpaceConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -29434,7 +29697,8 @@ func (ec *executionContext) _SearchSpaceEdge_node(ctx context.Context, field gra
 	return ec.marshalNSearchSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSearchSpace(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_SearchSpaceEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SearchSpaceEdge",
 		Field:      field,
 		IsMethod:   false,
@@ -29544,7 +29808,8 @@ func (ec *executionContext) _Site_proxy(ctx context.Context, field graphql.Colle
 	return ec.marshalOSiteProxy2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteProxy(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Site_proxy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Site",
 		Field:      field,
 		IsMethod:   true,
@@ -29598,7 +29863,8 @@ func (ec *executionContext) _Site_siteSpaces(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_Site_siteSpaces(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Site",
 		Field:      field,
 		IsMethod:   true,
@@ -29645,7 +29911,8 @@ func (ec *executionContext) _Site_defaultSiteSpace(ctx context.Context, field gr
 	return ec.marshalOSiteSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSpace(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Site_defaultSiteSpace(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Site",
 		Field:      field,
 		IsMethod:   true,
@@ -29701,7 +29968,8 @@ func (ec *executionContext) _Site_adaptiveContent(ctx context.Context, field gra
 	return ec.marshalNSiteAdaptiveContent2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteAdaptiveContent(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Site_adaptiveContent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Site",
 		Field:      field,
 		IsMethod:   true,
@@ -29734,7 +30002,8 @@ func (ec *executionContext) _Site_publishedContent(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_Site_publishedContent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Site",
 		Field:      field,
 		IsMethod:   true,
@@ -29824,7 +30093,8 @@ func (ec *executionContext) _Site_permissions(ctx context.Context, field graphql
 	return ec.marshalNSitePermissions2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSitePermissions(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Site_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Site",
 		Field:      field,
 		IsMethod:   true,
@@ -29857,7 +30127,8 @@ func (ec *executionContext) _Site_redirects(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_Site_redirects(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Site",
 		Field:      field,
 		IsMethod:   true,
@@ -29901,7 +30172,8 @@ func (ec *executionContext) _Site_redirect(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_Site_redirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Site",
 		Field:      field,
 		IsMethod:   true,
@@ -29945,7 +30217,8 @@ func (ec *executionContext) _Site_sections(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_Site_sections(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Site",
 		Field:      field,
 		IsMethod:   true,
@@ -29989,7 +30262,8 @@ func (ec *executionContext) _Site_sectionGroups(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_Site_sectionGroups(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Site",
 		Field:      field,
 		IsMethod:   true,
@@ -30036,7 +30310,8 @@ func (ec *executionContext) _Site_defaultSection(ctx context.Context, field grap
 	return ec.marshalOSiteSection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSection(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Site_defaultSection(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Site",
 		Field:      field,
 		IsMethod:   true,
@@ -30069,7 +30344,8 @@ func (ec *executionContext) _Site_structure(ctx context.Context, field graphql.C
 	return ec.marshalNSiteStructure2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteStructure(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Site_structure(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Site",
 		Field:      field,
 		IsMethod:   true,
@@ -30102,7 +30378,8 @@ func (ec *executionContext) _Site_shareLinks(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_Site_shareLinks(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Site",
 		Field:      field,
 		IsMethod:   true,
@@ -30146,7 +30423,8 @@ func (ec *executionContext) _Site_publishingAuth(ctx context.Context, field grap
 	return ec.marshalNSitePublishingAuth2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSitePublishingAuth(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Site_publishingAuth(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Site",
 		Field:      field,
 		IsMethod:   true,
@@ -30202,7 +30480,8 @@ func (ec *executionContext) _Site_siteSpace(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_Site_siteSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Site",
 		Field:      field,
 		IsMethod:   true,
@@ -30249,7 +30528,8 @@ func (ec *executionContext) _Site_adaptiveSchema(ctx context.Context, field grap
 	return ec.marshalOSiteAdaptiveSchema2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteAdaptiveSchema(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Site_adaptiveSchema(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Site",
 		Field:      field,
 		IsMethod:   true,
@@ -30334,7 +30614,8 @@ func (ec *executionContext) _SiteConnection_edges(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_SiteConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SiteConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -30362,7 +30643,8 @@ func (ec *executionContext) _SiteConnection_pageInfo(ctx context.Context, field 
 	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_SiteConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SiteConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -30404,7 +30686,8 @@ func (ec *executionContext) _SiteEdge_node(ctx context.Context, field graphql.Co
 	return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSite(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_SiteEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SiteEdge",
 		Field:      field,
 		IsMethod:   false,
@@ -30641,7 +30924,8 @@ func (ec *executionContext) _SiteRedirect_destination(ctx context.Context, field
 	return ec.marshalNSiteRedirectDestination2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectDestination(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_SiteRedirect_destination(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SiteRedirect",
 		Field:      field,
 		IsMethod:   true,
@@ -30723,7 +31007,8 @@ func (ec *executionContext) _SiteRedirectConnection_edges(ctx context.Context, f
 	)
 }
 func (ec *executionContext) fieldContext_SiteRedirectConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SiteRedirectConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -30751,7 +31036,8 @@ func (ec *executionContext) _SiteRedirectConnection_pageInfo(ctx context.Context
 	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_SiteRedirectConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SiteRedirectConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -30908,7 +31194,8 @@ func (ec *executionContext) _SiteRedirectEdge_node(ctx context.Context, field gr
 	return ec.marshalNSiteRedirect2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteRedirect(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_SiteRedirectEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SiteRedirectEdge",
 		Field:      field,
 		IsMethod:   false,
@@ -30936,7 +31223,8 @@ func (ec *executionContext) _SiteRedirectTarget_redirect(ctx context.Context, fi
 	return ec.marshalNSiteRedirect2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteRedirect(ctx, field.Selections, obj.Redirect)
 }
 func (ec *executionContext) fieldContext_SiteRedirectTarget_redirect(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SiteRedirectTarget",
 		Field:      field,
 		IsMethod:   false,
@@ -31073,7 +31361,8 @@ func (ec *executionContext) _SiteSection_site(ctx context.Context, field graphql
 	return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSite(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_SiteSection_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SiteSection",
 		Field:      field,
 		IsMethod:   true,
@@ -31222,7 +31511,8 @@ func (ec *executionContext) _SiteSection_sectionGroup(ctx context.Context, field
 	return ec.marshalOSiteSectionGroup2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSectionGroup(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_SiteSection_sectionGroup(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SiteSection",
 		Field:      field,
 		IsMethod:   true,
@@ -31254,7 +31544,8 @@ func (ec *executionContext) _SiteSection_siteSpaces(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_SiteSection_siteSpaces(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SiteSection",
 		Field:      field,
 		IsMethod:   true,
@@ -31290,7 +31581,8 @@ func (ec *executionContext) _SiteSection_defaultSiteSpace(ctx context.Context, f
 	return ec.marshalOSiteSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSpace(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_SiteSection_defaultSiteSpace(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SiteSection",
 		Field:      field,
 		IsMethod:   true,
@@ -31391,7 +31683,8 @@ func (ec *executionContext) _SiteSectionConnection_edges(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_SiteSectionConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SiteSectionConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -31419,7 +31712,8 @@ func (ec *executionContext) _SiteSectionConnection_pageInfo(ctx context.Context,
 	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_SiteSectionConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SiteSectionConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -31461,7 +31755,8 @@ func (ec *executionContext) _SiteSectionEdge_node(ctx context.Context, field gra
 	return ec.marshalNSiteSection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSection(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_SiteSectionEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SiteSectionEdge",
 		Field:      field,
 		IsMethod:   false,
@@ -31508,7 +31803,8 @@ func (ec *executionContext) _SiteSectionGroup_site(ctx context.Context, field gr
 	return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSite(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_SiteSectionGroup_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SiteSectionGroup",
 		Field:      field,
 		IsMethod:   true,
@@ -31570,7 +31866,8 @@ func (ec *executionContext) _SiteSectionGroup_sections(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_SiteSectionGroup_sections(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SiteSectionGroup",
 		Field:      field,
 		IsMethod:   true,
@@ -31648,7 +31945,8 @@ func (ec *executionContext) _SiteSectionGroupConnection_edges(ctx context.Contex
 	)
 }
 func (ec *executionContext) fieldContext_SiteSectionGroupConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SiteSectionGroupConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -31676,7 +31974,8 @@ func (ec *executionContext) _SiteSectionGroupConnection_pageInfo(ctx context.Con
 	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_SiteSectionGroupConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SiteSectionGroupConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -31718,7 +32017,8 @@ func (ec *executionContext) _SiteSectionGroupEdge_node(ctx context.Context, fiel
 	return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSectionGroup(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_SiteSectionGroupEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SiteSectionGroupEdge",
 		Field:      field,
 		IsMethod:   false,
@@ -31794,7 +32094,8 @@ func (ec *executionContext) _SiteShareLinkConnection_edges(ctx context.Context, 
 	)
 }
 func (ec *executionContext) fieldContext_SiteShareLinkConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SiteShareLinkConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -31822,7 +32123,8 @@ func (ec *executionContext) _SiteShareLinkConnection_pageInfo(ctx context.Contex
 	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_SiteShareLinkConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SiteShareLinkConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -31864,7 +32166,8 @@ func (ec *executionContext) _SiteShareLinkEdge_node(ctx context.Context, field g
 	return ec.marshalNSiteShareLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteShareLink(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_SiteShareLinkEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SiteShareLinkEdge",
 		Field:      field,
 		IsMethod:   false,
@@ -32024,7 +32327,8 @@ func (ec *executionContext) _SiteSpace_space(ctx context.Context, field graphql.
 	return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSpace(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_SiteSpace_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SiteSpace",
 		Field:      field,
 		IsMethod:   true,
@@ -32102,7 +32406,8 @@ func (ec *executionContext) _SiteSpaceConnection_edges(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext_SiteSpaceConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SiteSpaceConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -32130,7 +32435,8 @@ func (ec *executionContext) _SiteSpaceConnection_pageInfo(ctx context.Context, f
 	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_SiteSpaceConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SiteSpaceConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -32165,7 +32471,8 @@ func (ec *executionContext) _SiteSpaceCustomization_siteSpace(ctx context.Contex
 	return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSpace(ctx, field.Selections, obj.SiteSpace)
 }
 func (ec *executionContext) fieldContext_SiteSpaceCustomization_siteSpace(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SiteSpaceCustomization",
 		Field:      field,
 		IsMethod:   false,
@@ -32223,7 +32530,8 @@ func (ec *executionContext) _SiteSpaceEdge_node(ctx context.Context, field graph
 	return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSpace(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_SiteSpaceEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SiteSpaceEdge",
 		Field:      field,
 		IsMethod:   false,
@@ -32301,7 +32609,8 @@ func (ec *executionContext) _SiteStructure_siteSpaces(ctx context.Context, field
 	)
 }
 func (ec *executionContext) fieldContext_SiteStructure_siteSpaces(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SiteStructure",
 		Field:      field,
 		IsMethod:   false,
@@ -32471,7 +32780,8 @@ func (ec *executionContext) _Space_revision(ctx context.Context, field graphql.C
 	return ec.marshalORevision2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐRevision(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Space_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Space",
 		Field:      field,
 		IsMethod:   true,
@@ -32552,7 +32862,8 @@ func (ec *executionContext) _Space_permissions(ctx context.Context, field graphq
 	return ec.marshalNSpacePermissions2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSpacePermissions(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Space_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Space",
 		Field:      field,
 		IsMethod:   true,
@@ -32612,7 +32923,8 @@ func (ec *executionContext) _Space_grants(ctx context.Context, field graphql.Col
 	)
 }
 func (ec *executionContext) fieldContext_Space_grants(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Space",
 		Field:      field,
 		IsMethod:   true,
@@ -32656,7 +32968,8 @@ func (ec *executionContext) _Space_access(ctx context.Context, field graphql.Col
 	)
 }
 func (ec *executionContext) fieldContext_Space_access(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Space",
 		Field:      field,
 		IsMethod:   true,
@@ -32700,7 +33013,8 @@ func (ec *executionContext) _Space_organization(ctx context.Context, field graph
 	return ec.marshalNOrganization2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOrganization(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Space_organization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Space",
 		Field:      field,
 		IsMethod:   true,
@@ -32736,7 +33050,8 @@ func (ec *executionContext) _Space_parent(ctx context.Context, field graphql.Col
 	return ec.marshalOCollection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐCollection(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Space_parent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Space",
 		Field:      field,
 		IsMethod:   true,
@@ -32768,7 +33083,8 @@ func (ec *executionContext) _Space_customFields(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_Space_customFields(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Space",
 		Field:      field,
 		IsMethod:   true,
@@ -32801,7 +33117,8 @@ func (ec *executionContext) _Space_changeRequests(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_Space_changeRequests(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Space",
 		Field:      field,
 		IsMethod:   true,
@@ -32845,7 +33162,8 @@ func (ec *executionContext) _Space_revisionById(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_Space_revisionById(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Space",
 		Field:      field,
 		IsMethod:   true,
@@ -32889,7 +33207,8 @@ func (ec *executionContext) _Space_search(ctx context.Context, field graphql.Col
 	)
 }
 func (ec *executionContext) fieldContext_Space_search(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Space",
 		Field:      field,
 		IsMethod:   true,
@@ -32940,7 +33259,8 @@ func (ec *executionContext) _Space_comments(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext_Space_comments(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Space",
 		Field:      field,
 		IsMethod:   true,
@@ -32984,7 +33304,8 @@ func (ec *executionContext) _Space_comment(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext_Space_comment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Space",
 		Field:      field,
 		IsMethod:   true,
@@ -33027,7 +33348,8 @@ func (ec *executionContext) _SpaceConnection_edges(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_SpaceConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SpaceConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -33055,7 +33377,8 @@ func (ec *executionContext) _SpaceConnection_pageInfo(ctx context.Context, field
 	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_SpaceConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SpaceConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -33097,7 +33420,8 @@ func (ec *executionContext) _SpaceEdge_node(ctx context.Context, field graphql.C
 	return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSpace(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_SpaceEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "SpaceEdge",
 		Field:      field,
 		IsMethod:   false,
@@ -33283,7 +33607,8 @@ func (ec *executionContext) _Team_permissions(ctx context.Context, field graphql
 	return ec.marshalNTeamPermissions2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐTeamPermissions(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_Team_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Team",
 		Field:      field,
 		IsMethod:   true,
@@ -33316,7 +33641,8 @@ func (ec *executionContext) _Team_members(ctx context.Context, field graphql.Col
 	)
 }
 func (ec *executionContext) fieldContext_Team_members(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "Team",
 		Field:      field,
 		IsMethod:   true,
@@ -33359,7 +33685,8 @@ func (ec *executionContext) _TeamConnection_edges(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_TeamConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "TeamConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -33387,7 +33714,8 @@ func (ec *executionContext) _TeamConnection_pageInfo(ctx context.Context, field 
 	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_TeamConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "TeamConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -33429,7 +33757,8 @@ func (ec *executionContext) _TeamEdge_node(ctx context.Context, field graphql.Co
 	return ec.marshalNTeam2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐTeam(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_TeamEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "TeamEdge",
 		Field:      field,
 		IsMethod:   false,
@@ -33492,7 +33821,8 @@ func (ec *executionContext) _TeamMember_team(ctx context.Context, field graphql.
 	return ec.marshalNTeam2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐTeam(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_TeamMember_team(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "TeamMember",
 		Field:      field,
 		IsMethod:   true,
@@ -33525,7 +33855,8 @@ func (ec *executionContext) _TeamMember_member(ctx context.Context, field graphq
 	return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐMember(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_TeamMember_member(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "TeamMember",
 		Field:      field,
 		IsMethod:   true,
@@ -33558,7 +33889,8 @@ func (ec *executionContext) _TeamMember_user(ctx context.Context, field graphql.
 	return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_TeamMember_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "TeamMember",
 		Field:      field,
 		IsMethod:   true,
@@ -33590,7 +33922,8 @@ func (ec *executionContext) _TeamMemberConnection_edges(ctx context.Context, fie
 	)
 }
 func (ec *executionContext) fieldContext_TeamMemberConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "TeamMemberConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -33618,7 +33951,8 @@ func (ec *executionContext) _TeamMemberConnection_pageInfo(ctx context.Context, 
 	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_TeamMemberConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "TeamMemberConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -33660,7 +33994,8 @@ func (ec *executionContext) _TeamMemberEdge_node(ctx context.Context, field grap
 	return ec.marshalNTeamMember2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐTeamMember(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_TeamMemberEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "TeamMemberEdge",
 		Field:      field,
 		IsMethod:   false,
@@ -33797,7 +34132,8 @@ func (ec *executionContext) _TranslationSettings_permissions(ctx context.Context
 	return ec.marshalNTranslationSettingsPermissions2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐTranslationSettingsPermissions(ctx, field.Selections, res)
 }
 func (ec *executionContext) fieldContext_TranslationSettings_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "TranslationSettings",
 		Field:      field,
 		IsMethod:   true,
@@ -33829,7 +34165,8 @@ func (ec *executionContext) _TranslationSettingsConnection_edges(ctx context.Con
 	)
 }
 func (ec *executionContext) fieldContext_TranslationSettingsConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "TranslationSettingsConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -33857,7 +34194,8 @@ func (ec *executionContext) _TranslationSettingsConnection_pageInfo(ctx context.
 	return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, field.Selections, obj.PageInfo)
 }
 func (ec *executionContext) fieldContext_TranslationSettingsConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "TranslationSettingsConnection",
 		Field:      field,
 		IsMethod:   false,
@@ -33899,7 +34237,8 @@ func (ec *executionContext) _TranslationSettingsEdge_node(ctx context.Context, f
 	return ec.marshalNTranslationSettings2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐTranslationSettings(ctx, field.Selections, obj.Node)
 }
 func (ec *executionContext) fieldContext_TranslationSettingsEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "TranslationSettingsEdge",
 		Field:      field,
 		IsMethod:   false,
@@ -34049,7 +34388,8 @@ func (ec *executionContext) ___Directive_args(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext___Directive_args(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "__Directive",
 		Field:      field,
 		IsMethod:   false,
@@ -34198,7 +34538,8 @@ func (ec *executionContext) ___Field_args(ctx context.Context, field graphql.Col
 	)
 }
 func (ec *executionContext) fieldContext___Field_args(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "__Field",
 		Field:      field,
 		IsMethod:   false,
@@ -34237,7 +34578,8 @@ func (ec *executionContext) ___Field_type(ctx context.Context, field graphql.Col
 	return ec.marshalN__Type2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType(ctx, field.Selections, obj.Type)
 }
 func (ec *executionContext) fieldContext___Field_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "__Field",
 		Field:      field,
 		IsMethod:   false,
@@ -34341,7 +34683,8 @@ func (ec *executionContext) ___InputValue_type(ctx context.Context, field graphq
 	return ec.marshalN__Type2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType(ctx, field.Selections, obj.Type)
 }
 func (ec *executionContext) fieldContext___InputValue_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "__InputValue",
 		Field:      field,
 		IsMethod:   false,
@@ -34465,7 +34808,8 @@ func (ec *executionContext) ___Schema_types(ctx context.Context, field graphql.C
 	)
 }
 func (ec *executionContext) fieldContext___Schema_types(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "__Schema",
 		Field:      field,
 		IsMethod:   true,
@@ -34497,7 +34841,8 @@ func (ec *executionContext) ___Schema_queryType(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext___Schema_queryType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "__Schema",
 		Field:      field,
 		IsMethod:   true,
@@ -34529,7 +34874,8 @@ func (ec *executionContext) ___Schema_mutationType(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext___Schema_mutationType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "__Schema",
 		Field:      field,
 		IsMethod:   true,
@@ -34561,7 +34907,8 @@ func (ec *executionContext) ___Schema_subscriptionType(ctx context.Context, fiel
 	)
 }
 func (ec *executionContext) fieldContext___Schema_subscriptionType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "__Schema",
 		Field:      field,
 		IsMethod:   true,
@@ -34593,7 +34940,8 @@ func (ec *executionContext) ___Schema_directives(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext___Schema_directives(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "__Schema",
 		Field:      field,
 		IsMethod:   true,
@@ -34718,7 +35066,8 @@ func (ec *executionContext) ___Type_fields(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext___Type_fields(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "__Type",
 		Field:      field,
 		IsMethod:   true,
@@ -34761,7 +35110,8 @@ func (ec *executionContext) ___Type_interfaces(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext___Type_interfaces(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "__Type",
 		Field:      field,
 		IsMethod:   true,
@@ -34793,7 +35143,8 @@ func (ec *executionContext) ___Type_possibleTypes(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext___Type_possibleTypes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "__Type",
 		Field:      field,
 		IsMethod:   true,
@@ -34826,7 +35177,8 @@ func (ec *executionContext) ___Type_enumValues(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext___Type_enumValues(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "__Type",
 		Field:      field,
 		IsMethod:   true,
@@ -34869,7 +35221,8 @@ func (ec *executionContext) ___Type_inputFields(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext___Type_inputFields(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "__Type",
 		Field:      field,
 		IsMethod:   true,
@@ -34901,7 +35254,8 @@ func (ec *executionContext) ___Type_ofType(ctx context.Context, field graphql.Co
 	)
 }
 func (ec *executionContext) fieldContext___Type_ofType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
+	fc = ec.objects.fieldContext()
+	*fc = graphql.FieldContext{
 		Object:     "__Type",
 		Field:      field,
 		IsMethod:   true,

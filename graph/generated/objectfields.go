@@ -29,12 +29,30 @@ type objectArena struct {
 	objects []objectFields
 	values  []graphql.Marshaler
 	grown   int // the size of the last block of objects
+
+	// The field contexts of the answer's fields (one per field resolved through one), which also
+	// live until the answer is written.
+	contexts      []graphql.FieldContext
+	contextsGrown int
 }
 
 const (
 	objectsPerBlock = 64
 	valuesPerBlock  = 256
 )
+
+// fieldContext returns a zeroed field context.
+func (a *objectArena) fieldContext() *graphql.FieldContext {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if len(a.contexts) == 0 {
+		a.contextsGrown = min(max(2*a.contextsGrown, 4), objectsPerBlock)
+		a.contexts = make([]graphql.FieldContext, a.contextsGrown)
+	}
+	fc := &a.contexts[0]
+	a.contexts = a.contexts[1:]
+	return fc
+}
 
 // next returns a fresh object of fields, its set's Values one slot per field.
 func (a *objectArena) next(fields []graphql.CollectedField) *objectFields {

@@ -36,7 +36,7 @@
 //     field set's MarshalGQL, which copies each field it writes to the heap and keeps a map of
 //     the aliases written, for every object of an answer (decision 351). The objectFields, with
 //     the field set inside it and the set's values, come from the operation's objectArena, in
-//     blocks, where each object allocated all three (decision 363).
+//     blocks, where each object allocated all three, and so do field contexts (decision 363).
 //   - The fields of each object are collected through the operation's collectedFields
 //     (graph/generated/collected.go), which finds them again without hashing the object type's
 //     names for every object as graphql.CollectFields does (decision 352).
@@ -94,6 +94,11 @@ var rewrites = []rewrite{
 		name: "objects written without a copy of each field",
 		old:  "\n\treturn out\n}\n",
 		new:  "\n\treturn object\n}\n",
+	},
+	{
+		name: "field contexts made from the operation's arena",
+		old:  "\n\tfc = &graphql.FieldContext{\n",
+		new:  "\n\tfc = ec.objects.fieldContext()\n\t*fc = graphql.FieldContext{\n",
 	},
 	{
 		name: "objects and their field sets made from the operation's arena",
