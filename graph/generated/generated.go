@@ -9650,2224 +9650,6 @@ input TranslationSettingsInput {
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
-// childFields_* functions provide shared child field context lookups.
-// Each function is generated once per unique object type, deduplicating the
-// switch statements that were previously inlined in every fieldContext_* function.
-
-func (ec *executionContext) childFields_APIToken(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_APIToken_id(ctx, field)
-	case "label":
-		return ec.fieldContext_APIToken_label(ctx, field)
-	case "createdAt":
-		return ec.fieldContext_APIToken_createdAt(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type APIToken", field.Name)
-}
-
-func (ec *executionContext) childFields_APITokenConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "edges":
-		return ec.fieldContext_APITokenConnection_edges(ctx, field)
-	case "pageInfo":
-		return ec.fieldContext_APITokenConnection_pageInfo(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_APITokenConnection_totalCount(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type APITokenConnection", field.Name)
-}
-
-func (ec *executionContext) childFields_APITokenEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "cursor":
-		return ec.fieldContext_APITokenEdge_cursor(ctx, field)
-	case "node":
-		return ec.fieldContext_APITokenEdge_node(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type APITokenEdge", field.Name)
-}
-
-func (ec *executionContext) childFields_ApiInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "version":
-		return ec.fieldContext_ApiInfo_version(ctx, field)
-	case "build":
-		return ec.fieldContext_ApiInfo_build(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type ApiInfo", field.Name)
-}
-
-func (ec *executionContext) childFields_ChangeRequest(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_ChangeRequest_id(ctx, field)
-	case "number":
-		return ec.fieldContext_ChangeRequest_number(ctx, field)
-	case "status":
-		return ec.fieldContext_ChangeRequest_status(ctx, field)
-	case "subject":
-		return ec.fieldContext_ChangeRequest_subject(ctx, field)
-	case "createdAt":
-		return ec.fieldContext_ChangeRequest_createdAt(ctx, field)
-	case "updatedAt":
-		return ec.fieldContext_ChangeRequest_updatedAt(ctx, field)
-	case "mergedAt":
-		return ec.fieldContext_ChangeRequest_mergedAt(ctx, field)
-	case "spaceId":
-		return ec.fieldContext_ChangeRequest_spaceId(ctx, field)
-	case "space":
-		return ec.fieldContext_ChangeRequest_space(ctx, field)
-	case "outdated":
-		return ec.fieldContext_ChangeRequest_outdated(ctx, field)
-	case "createdBy":
-		return ec.fieldContext_ChangeRequest_createdBy(ctx, field)
-	case "mergedBy":
-		return ec.fieldContext_ChangeRequest_mergedBy(ctx, field)
-	case "revision":
-		return ec.fieldContext_ChangeRequest_revision(ctx, field)
-	case "revisionInitial":
-		return ec.fieldContext_ChangeRequest_revisionInitial(ctx, field)
-	case "revisionMergedAncestor":
-		return ec.fieldContext_ChangeRequest_revisionMergedAncestor(ctx, field)
-	case "revisionMerged":
-		return ec.fieldContext_ChangeRequest_revisionMerged(ctx, field)
-	case "pdf":
-		return ec.fieldContext_ChangeRequest_pdf(ctx, field)
-	case "openCommentCount":
-		return ec.fieldContext_ChangeRequest_openCommentCount(ctx, field)
-	case "comments":
-		return ec.fieldContext_ChangeRequest_comments(ctx, field)
-	case "comment":
-		return ec.fieldContext_ChangeRequest_comment(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type ChangeRequest", field.Name)
-}
-
-func (ec *executionContext) childFields_ChangeRequestConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "edges":
-		return ec.fieldContext_ChangeRequestConnection_edges(ctx, field)
-	case "pageInfo":
-		return ec.fieldContext_ChangeRequestConnection_pageInfo(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_ChangeRequestConnection_totalCount(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestConnection", field.Name)
-}
-
-func (ec *executionContext) childFields_ChangeRequestEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "cursor":
-		return ec.fieldContext_ChangeRequestEdge_cursor(ctx, field)
-	case "node":
-		return ec.fieldContext_ChangeRequestEdge_node(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestEdge", field.Name)
-}
-
-func (ec *executionContext) childFields_Collection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_Collection_id(ctx, field)
-	case "title":
-		return ec.fieldContext_Collection_title(ctx, field)
-	case "description":
-		return ec.fieldContext_Collection_description(ctx, field)
-	case "organizationId":
-		return ec.fieldContext_Collection_organizationId(ctx, field)
-	case "organization":
-		return ec.fieldContext_Collection_organization(ctx, field)
-	case "parentId":
-		return ec.fieldContext_Collection_parentId(ctx, field)
-	case "parent":
-		return ec.fieldContext_Collection_parent(ctx, field)
-	case "defaultLevel":
-		return ec.fieldContext_Collection_defaultLevel(ctx, field)
-	case "permissions":
-		return ec.fieldContext_Collection_permissions(ctx, field)
-	case "collections":
-		return ec.fieldContext_Collection_collections(ctx, field)
-	case "spaces":
-		return ec.fieldContext_Collection_spaces(ctx, field)
-	case "grants":
-		return ec.fieldContext_Collection_grants(ctx, field)
-	case "access":
-		return ec.fieldContext_Collection_access(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type Collection", field.Name)
-}
-
-func (ec *executionContext) childFields_CollectionConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "edges":
-		return ec.fieldContext_CollectionConnection_edges(ctx, field)
-	case "pageInfo":
-		return ec.fieldContext_CollectionConnection_pageInfo(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_CollectionConnection_totalCount(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type CollectionConnection", field.Name)
-}
-
-func (ec *executionContext) childFields_CollectionEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "cursor":
-		return ec.fieldContext_CollectionEdge_cursor(ctx, field)
-	case "node":
-		return ec.fieldContext_CollectionEdge_node(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type CollectionEdge", field.Name)
-}
-
-func (ec *executionContext) childFields_CollectionPermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "view":
-		return ec.fieldContext_CollectionPermissions_view(ctx, field)
-	case "admin":
-		return ec.fieldContext_CollectionPermissions_admin(ctx, field)
-	case "viewInviteLinks":
-		return ec.fieldContext_CollectionPermissions_viewInviteLinks(ctx, field)
-	case "create":
-		return ec.fieldContext_CollectionPermissions_create(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type CollectionPermissions", field.Name)
-}
-
-func (ec *executionContext) childFields_Comment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_Comment_id(ctx, field)
-	case "status":
-		return ec.fieldContext_Comment_status(ctx, field)
-	case "body":
-		return ec.fieldContext_Comment_body(ctx, field)
-	case "postedAt":
-		return ec.fieldContext_Comment_postedAt(ctx, field)
-	case "postedBy":
-		return ec.fieldContext_Comment_postedBy(ctx, field)
-	case "editedAt":
-		return ec.fieldContext_Comment_editedAt(ctx, field)
-	case "resolvedAt":
-		return ec.fieldContext_Comment_resolvedAt(ctx, field)
-	case "resolvedBy":
-		return ec.fieldContext_Comment_resolvedBy(ctx, field)
-	case "target":
-		return ec.fieldContext_Comment_target(ctx, field)
-	case "reactions":
-		return ec.fieldContext_Comment_reactions(ctx, field)
-	case "replyCount":
-		return ec.fieldContext_Comment_replyCount(ctx, field)
-	case "repliers":
-		return ec.fieldContext_Comment_repliers(ctx, field)
-	case "replies":
-		return ec.fieldContext_Comment_replies(ctx, field)
-	case "reply":
-		return ec.fieldContext_Comment_reply(ctx, field)
-	case "permissions":
-		return ec.fieldContext_Comment_permissions(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type Comment", field.Name)
-}
-
-func (ec *executionContext) childFields_CommentConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "edges":
-		return ec.fieldContext_CommentConnection_edges(ctx, field)
-	case "pageInfo":
-		return ec.fieldContext_CommentConnection_pageInfo(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_CommentConnection_totalCount(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type CommentConnection", field.Name)
-}
-
-func (ec *executionContext) childFields_CommentEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "cursor":
-		return ec.fieldContext_CommentEdge_cursor(ctx, field)
-	case "node":
-		return ec.fieldContext_CommentEdge_node(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type CommentEdge", field.Name)
-}
-
-func (ec *executionContext) childFields_CommentPermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "view":
-		return ec.fieldContext_CommentPermissions_view(ctx, field)
-	case "edit":
-		return ec.fieldContext_CommentPermissions_edit(ctx, field)
-	case "reply":
-		return ec.fieldContext_CommentPermissions_reply(ctx, field)
-	case "delete":
-		return ec.fieldContext_CommentPermissions_delete(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type CommentPermissions", field.Name)
-}
-
-func (ec *executionContext) childFields_CommentReplier(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "user":
-		return ec.fieldContext_CommentReplier_user(ctx, field)
-	case "count":
-		return ec.fieldContext_CommentReplier_count(ctx, field)
-	case "updatedAt":
-		return ec.fieldContext_CommentReplier_updatedAt(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type CommentReplier", field.Name)
-}
-
-func (ec *executionContext) childFields_CommentReply(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_CommentReply_id(ctx, field)
-	case "body":
-		return ec.fieldContext_CommentReply_body(ctx, field)
-	case "postedAt":
-		return ec.fieldContext_CommentReply_postedAt(ctx, field)
-	case "postedBy":
-		return ec.fieldContext_CommentReply_postedBy(ctx, field)
-	case "editedAt":
-		return ec.fieldContext_CommentReply_editedAt(ctx, field)
-	case "reactions":
-		return ec.fieldContext_CommentReply_reactions(ctx, field)
-	case "permissions":
-		return ec.fieldContext_CommentReply_permissions(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type CommentReply", field.Name)
-}
-
-func (ec *executionContext) childFields_CommentReplyConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "edges":
-		return ec.fieldContext_CommentReplyConnection_edges(ctx, field)
-	case "pageInfo":
-		return ec.fieldContext_CommentReplyConnection_pageInfo(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_CommentReplyConnection_totalCount(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type CommentReplyConnection", field.Name)
-}
-
-func (ec *executionContext) childFields_CommentReplyEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "cursor":
-		return ec.fieldContext_CommentReplyEdge_cursor(ctx, field)
-	case "node":
-		return ec.fieldContext_CommentReplyEdge_node(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type CommentReplyEdge", field.Name)
-}
-
-func (ec *executionContext) childFields_CommentTarget(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "spaceId":
-		return ec.fieldContext_CommentTarget_spaceId(ctx, field)
-	case "changeRequestId":
-		return ec.fieldContext_CommentTarget_changeRequestId(ctx, field)
-	case "revisionId":
-		return ec.fieldContext_CommentTarget_revisionId(ctx, field)
-	case "page":
-		return ec.fieldContext_CommentTarget_page(ctx, field)
-	case "nodeId":
-		return ec.fieldContext_CommentTarget_nodeId(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type CommentTarget", field.Name)
-}
-
-func (ec *executionContext) childFields_CommentTargetPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_CommentTargetPage_id(ctx, field)
-	case "title":
-		return ec.fieldContext_CommentTargetPage_title(ctx, field)
-	case "emoji":
-		return ec.fieldContext_CommentTargetPage_emoji(ctx, field)
-	case "path":
-		return ec.fieldContext_CommentTargetPage_path(ctx, field)
-	case "createdAt":
-		return ec.fieldContext_CommentTargetPage_createdAt(ctx, field)
-	case "updatedAt":
-		return ec.fieldContext_CommentTargetPage_updatedAt(ctx, field)
-	case "outdated":
-		return ec.fieldContext_CommentTargetPage_outdated(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type CommentTargetPage", field.Name)
-}
-
-func (ec *executionContext) childFields_ContentAccess(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "user":
-		return ec.fieldContext_ContentAccess_user(ctx, field)
-	case "role":
-		return ec.fieldContext_ContentAccess_role(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type ContentAccess", field.Name)
-}
-
-func (ec *executionContext) childFields_ContentAccessConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "edges":
-		return ec.fieldContext_ContentAccessConnection_edges(ctx, field)
-	case "pageInfo":
-		return ec.fieldContext_ContentAccessConnection_pageInfo(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_ContentAccessConnection_totalCount(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type ContentAccessConnection", field.Name)
-}
-
-func (ec *executionContext) childFields_ContentAccessEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "cursor":
-		return ec.fieldContext_ContentAccessEdge_cursor(ctx, field)
-	case "node":
-		return ec.fieldContext_ContentAccessEdge_node(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type ContentAccessEdge", field.Name)
-}
-
-func (ec *executionContext) childFields_ContentImport(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "revision":
-		return ec.fieldContext_ContentImport_revision(ctx, field)
-	case "importedResources":
-		return ec.fieldContext_ContentImport_importedResources(ctx, field)
-	case "totalResources":
-		return ec.fieldContext_ContentImport_totalResources(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type ContentImport", field.Name)
-}
-
-func (ec *executionContext) childFields_ContentPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_ContentPage_id(ctx, field)
-	case "type":
-		return ec.fieldContext_ContentPage_type(ctx, field)
-	case "title":
-		return ec.fieldContext_ContentPage_title(ctx, field)
-	case "slug":
-		return ec.fieldContext_ContentPage_slug(ctx, field)
-	case "path":
-		return ec.fieldContext_ContentPage_path(ctx, field)
-	case "emoji":
-		return ec.fieldContext_ContentPage_emoji(ctx, field)
-	case "description":
-		return ec.fieldContext_ContentPage_description(ctx, field)
-	case "hidden":
-		return ec.fieldContext_ContentPage_hidden(ctx, field)
-	case "noIndex":
-		return ec.fieldContext_ContentPage_noIndex(ctx, field)
-	case "condition":
-		return ec.fieldContext_ContentPage_condition(ctx, field)
-	case "createdAt":
-		return ec.fieldContext_ContentPage_createdAt(ctx, field)
-	case "updatedAt":
-		return ec.fieldContext_ContentPage_updatedAt(ctx, field)
-	case "markdown":
-		return ec.fieldContext_ContentPage_markdown(ctx, field)
-	case "children":
-		return ec.fieldContext_ContentPage_children(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type ContentPage", field.Name)
-}
-
-func (ec *executionContext) childFields_ContentPageChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "kind":
-		return ec.fieldContext_ContentPageChange_kind(ctx, field)
-	case "pageId":
-		return ec.fieldContext_ContentPageChange_pageId(ctx, field)
-	case "ref":
-		return ec.fieldContext_ContentPageChange_ref(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type ContentPageChange", field.Name)
-}
-
-func (ec *executionContext) childFields_ContentUpdate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "changeRequest":
-		return ec.fieldContext_ContentUpdate_changeRequest(ctx, field)
-	case "revision":
-		return ec.fieldContext_ContentUpdate_revision(ctx, field)
-	case "changes":
-		return ec.fieldContext_ContentUpdate_changes(ctx, field)
-	case "insertedFiles":
-		return ec.fieldContext_ContentUpdate_insertedFiles(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type ContentUpdate", field.Name)
-}
-
-func (ec *executionContext) childFields_CreatedAPIToken(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "token":
-		return ec.fieldContext_CreatedAPIToken_token(ctx, field)
-	case "apiToken":
-		return ec.fieldContext_CreatedAPIToken_apiToken(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type CreatedAPIToken", field.Name)
-}
-
-func (ec *executionContext) childFields_CreatedSiteShareLink(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "shareLink":
-		return ec.fieldContext_CreatedSiteShareLink_shareLink(ctx, field)
-	case "key":
-		return ec.fieldContext_CreatedSiteShareLink_key(ctx, field)
-	case "url":
-		return ec.fieldContext_CreatedSiteShareLink_url(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type CreatedSiteShareLink", field.Name)
-}
-
-func (ec *executionContext) childFields_CustomField(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_CustomField_id(ctx, field)
-	case "name":
-		return ec.fieldContext_CustomField_name(ctx, field)
-	case "type":
-		return ec.fieldContext_CustomField_type(ctx, field)
-	case "title":
-		return ec.fieldContext_CustomField_title(ctx, field)
-	case "description":
-		return ec.fieldContext_CustomField_description(ctx, field)
-	case "placeholder":
-		return ec.fieldContext_CustomField_placeholder(ctx, field)
-	case "options":
-		return ec.fieldContext_CustomField_options(ctx, field)
-	case "createdAt":
-		return ec.fieldContext_CustomField_createdAt(ctx, field)
-	case "updatedAt":
-		return ec.fieldContext_CustomField_updatedAt(ctx, field)
-	case "permissions":
-		return ec.fieldContext_CustomField_permissions(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type CustomField", field.Name)
-}
-
-func (ec *executionContext) childFields_CustomFieldConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "edges":
-		return ec.fieldContext_CustomFieldConnection_edges(ctx, field)
-	case "pageInfo":
-		return ec.fieldContext_CustomFieldConnection_pageInfo(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_CustomFieldConnection_totalCount(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type CustomFieldConnection", field.Name)
-}
-
-func (ec *executionContext) childFields_CustomFieldEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "cursor":
-		return ec.fieldContext_CustomFieldEdge_cursor(ctx, field)
-	case "node":
-		return ec.fieldContext_CustomFieldEdge_node(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type CustomFieldEdge", field.Name)
-}
-
-func (ec *executionContext) childFields_CustomFieldPermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "view":
-		return ec.fieldContext_CustomFieldPermissions_view(ctx, field)
-	case "edit":
-		return ec.fieldContext_CustomFieldPermissions_edit(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type CustomFieldPermissions", field.Name)
-}
-
-func (ec *executionContext) childFields_CustomFieldValue(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "customField":
-		return ec.fieldContext_CustomFieldValue_customField(ctx, field)
-	case "value":
-		return ec.fieldContext_CustomFieldValue_value(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type CustomFieldValue", field.Name)
-}
-
-func (ec *executionContext) childFields_EmojiReaction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "emoji":
-		return ec.fieldContext_EmojiReaction_emoji(ctx, field)
-	case "count":
-		return ec.fieldContext_EmojiReaction_count(ctx, field)
-	case "users":
-		return ec.fieldContext_EmojiReaction_users(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type EmojiReaction", field.Name)
-}
-
-func (ec *executionContext) childFields_InsertedFile(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_InsertedFile_id(ctx, field)
-	case "name":
-		return ec.fieldContext_InsertedFile_name(ctx, field)
-	case "contentType":
-		return ec.fieldContext_InsertedFile_contentType(ctx, field)
-	case "size":
-		return ec.fieldContext_InsertedFile_size(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type InsertedFile", field.Name)
-}
-
-func (ec *executionContext) childFields_InviteLink(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_InviteLink_id(ctx, field)
-	case "role":
-		return ec.fieldContext_InviteLink_role(ctx, field)
-	case "redundant":
-		return ec.fieldContext_InviteLink_redundant(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type InviteLink", field.Name)
-}
-
-func (ec *executionContext) childFields_InviteLinkConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "edges":
-		return ec.fieldContext_InviteLinkConnection_edges(ctx, field)
-	case "pageInfo":
-		return ec.fieldContext_InviteLinkConnection_pageInfo(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_InviteLinkConnection_totalCount(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type InviteLinkConnection", field.Name)
-}
-
-func (ec *executionContext) childFields_InviteLinkEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "cursor":
-		return ec.fieldContext_InviteLinkEdge_cursor(ctx, field)
-	case "node":
-		return ec.fieldContext_InviteLinkEdge_node(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type InviteLinkEdge", field.Name)
-}
-
-func (ec *executionContext) childFields_Link(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "status":
-		return ec.fieldContext_Link_status(ctx, field)
-	case "target":
-		return ec.fieldContext_Link_target(ctx, field)
-	case "sources":
-		return ec.fieldContext_Link_sources(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type Link", field.Name)
-}
-
-func (ec *executionContext) childFields_LinkConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "edges":
-		return ec.fieldContext_LinkConnection_edges(ctx, field)
-	case "pageInfo":
-		return ec.fieldContext_LinkConnection_pageInfo(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_LinkConnection_totalCount(ctx, field)
-	case "stats":
-		return ec.fieldContext_LinkConnection_stats(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type LinkConnection", field.Name)
-}
-
-func (ec *executionContext) childFields_LinkEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "cursor":
-		return ec.fieldContext_LinkEdge_cursor(ctx, field)
-	case "node":
-		return ec.fieldContext_LinkEdge_node(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type LinkEdge", field.Name)
-}
-
-func (ec *executionContext) childFields_LinkSource(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_LinkSource_id(ctx, field)
-	case "title":
-		return ec.fieldContext_LinkSource_title(ctx, field)
-	case "path":
-		return ec.fieldContext_LinkSource_path(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type LinkSource", field.Name)
-}
-
-func (ec *executionContext) childFields_LinkSourceConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "edges":
-		return ec.fieldContext_LinkSourceConnection_edges(ctx, field)
-	case "pageInfo":
-		return ec.fieldContext_LinkSourceConnection_pageInfo(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_LinkSourceConnection_totalCount(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type LinkSourceConnection", field.Name)
-}
-
-func (ec *executionContext) childFields_LinkSourceEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "cursor":
-		return ec.fieldContext_LinkSourceEdge_cursor(ctx, field)
-	case "node":
-		return ec.fieldContext_LinkSourceEdge_node(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type LinkSourceEdge", field.Name)
-}
-
-func (ec *executionContext) childFields_LinkStats(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "total":
-		return ec.fieldContext_LinkStats_total(ctx, field)
-	case "broken":
-		return ec.fieldContext_LinkStats_broken(ctx, field)
-	case "brokenInChangeRequest":
-		return ec.fieldContext_LinkStats_brokenInChangeRequest(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type LinkStats", field.Name)
-}
-
-func (ec *executionContext) childFields_LinkTarget(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "kind":
-		return ec.fieldContext_LinkTarget_kind(ctx, field)
-	case "page":
-		return ec.fieldContext_LinkTarget_page(ctx, field)
-	case "anchor":
-		return ec.fieldContext_LinkTarget_anchor(ctx, field)
-	case "file":
-		return ec.fieldContext_LinkTarget_file(ctx, field)
-	case "space":
-		return ec.fieldContext_LinkTarget_space(ctx, field)
-	case "url":
-		return ec.fieldContext_LinkTarget_url(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type LinkTarget", field.Name)
-}
-
-func (ec *executionContext) childFields_Member(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_Member_id(ctx, field)
-	case "role":
-		return ec.fieldContext_Member_role(ctx, field)
-	case "user":
-		return ec.fieldContext_Member_user(ctx, field)
-	case "disabled":
-		return ec.fieldContext_Member_disabled(ctx, field)
-	case "joinedAt":
-		return ec.fieldContext_Member_joinedAt(ctx, field)
-	case "lastSeenAt":
-		return ec.fieldContext_Member_lastSeenAt(ctx, field)
-	case "sso":
-		return ec.fieldContext_Member_sso(ctx, field)
-	case "spaceCount":
-		return ec.fieldContext_Member_spaceCount(ctx, field)
-	case "teamCount":
-		return ec.fieldContext_Member_teamCount(ctx, field)
-	case "siteCount":
-		return ec.fieldContext_Member_siteCount(ctx, field)
-	case "teams":
-		return ec.fieldContext_Member_teams(ctx, field)
-	case "spaces":
-		return ec.fieldContext_Member_spaces(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type Member", field.Name)
-}
-
-func (ec *executionContext) childFields_MemberConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "edges":
-		return ec.fieldContext_MemberConnection_edges(ctx, field)
-	case "pageInfo":
-		return ec.fieldContext_MemberConnection_pageInfo(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_MemberConnection_totalCount(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type MemberConnection", field.Name)
-}
-
-func (ec *executionContext) childFields_MemberEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "cursor":
-		return ec.fieldContext_MemberEdge_cursor(ctx, field)
-	case "node":
-		return ec.fieldContext_MemberEdge_node(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type MemberEdge", field.Name)
-}
-
-func (ec *executionContext) childFields_MemberSpace(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "role":
-		return ec.fieldContext_MemberSpace_role(ctx, field)
-	case "space":
-		return ec.fieldContext_MemberSpace_space(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type MemberSpace", field.Name)
-}
-
-func (ec *executionContext) childFields_MemberSpaceConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "edges":
-		return ec.fieldContext_MemberSpaceConnection_edges(ctx, field)
-	case "pageInfo":
-		return ec.fieldContext_MemberSpaceConnection_pageInfo(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_MemberSpaceConnection_totalCount(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type MemberSpaceConnection", field.Name)
-}
-
-func (ec *executionContext) childFields_MemberSpaceEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "cursor":
-		return ec.fieldContext_MemberSpaceEdge_cursor(ctx, field)
-	case "node":
-		return ec.fieldContext_MemberSpaceEdge_node(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type MemberSpaceEdge", field.Name)
-}
-
-func (ec *executionContext) childFields_MergeConflict(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "page":
-		return ec.fieldContext_MergeConflict_page(ctx, field)
-	case "file":
-		return ec.fieldContext_MergeConflict_file(ctx, field)
-	case "title":
-		return ec.fieldContext_MergeConflict_title(ctx, field)
-	case "reason":
-		return ec.fieldContext_MergeConflict_reason(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type MergeConflict", field.Name)
-}
-
-func (ec *executionContext) childFields_MergeResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "revision":
-		return ec.fieldContext_MergeResult_revision(ctx, field)
-	case "result":
-		return ec.fieldContext_MergeResult_result(ctx, field)
-	case "conflicts":
-		return ec.fieldContext_MergeResult_conflicts(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type MergeResult", field.Name)
-}
-
-func (ec *executionContext) childFields_OpenAPISpec(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_OpenAPISpec_id(ctx, field)
-	case "organizationId":
-		return ec.fieldContext_OpenAPISpec_organizationId(ctx, field)
-	case "slug":
-		return ec.fieldContext_OpenAPISpec_slug(ctx, field)
-	case "sourceURL":
-		return ec.fieldContext_OpenAPISpec_sourceURL(ctx, field)
-	case "visibility":
-		return ec.fieldContext_OpenAPISpec_visibility(ctx, field)
-	case "processingState":
-		return ec.fieldContext_OpenAPISpec_processingState(ctx, field)
-	case "lastVersion":
-		return ec.fieldContext_OpenAPISpec_lastVersion(ctx, field)
-	case "lastProcessedAt":
-		return ec.fieldContext_OpenAPISpec_lastProcessedAt(ctx, field)
-	case "lastProcessErrorCode":
-		return ec.fieldContext_OpenAPISpec_lastProcessErrorCode(ctx, field)
-	case "lastProcessError":
-		return ec.fieldContext_OpenAPISpec_lastProcessError(ctx, field)
-	case "lastProcessErrors":
-		return ec.fieldContext_OpenAPISpec_lastProcessErrors(ctx, field)
-	case "lastProcessErrorCount":
-		return ec.fieldContext_OpenAPISpec_lastProcessErrorCount(ctx, field)
-	case "versions":
-		return ec.fieldContext_OpenAPISpec_versions(ctx, field)
-	case "version":
-		return ec.fieldContext_OpenAPISpec_version(ctx, field)
-	case "createdAt":
-		return ec.fieldContext_OpenAPISpec_createdAt(ctx, field)
-	case "updatedAt":
-		return ec.fieldContext_OpenAPISpec_updatedAt(ctx, field)
-	case "permissions":
-		return ec.fieldContext_OpenAPISpec_permissions(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpec", field.Name)
-}
-
-func (ec *executionContext) childFields_OpenAPISpecConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "edges":
-		return ec.fieldContext_OpenAPISpecConnection_edges(ctx, field)
-	case "pageInfo":
-		return ec.fieldContext_OpenAPISpecConnection_pageInfo(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_OpenAPISpecConnection_totalCount(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecConnection", field.Name)
-}
-
-func (ec *executionContext) childFields_OpenAPISpecEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "cursor":
-		return ec.fieldContext_OpenAPISpecEdge_cursor(ctx, field)
-	case "node":
-		return ec.fieldContext_OpenAPISpecEdge_node(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecEdge", field.Name)
-}
-
-func (ec *executionContext) childFields_OpenAPISpecPermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "view":
-		return ec.fieldContext_OpenAPISpecPermissions_view(ctx, field)
-	case "edit":
-		return ec.fieldContext_OpenAPISpecPermissions_edit(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecPermissions", field.Name)
-}
-
-func (ec *executionContext) childFields_OpenAPISpecVersion(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_OpenAPISpecVersion_id(ctx, field)
-	case "url":
-		return ec.fieldContext_OpenAPISpecVersion_url(ctx, field)
-	case "createdAt":
-		return ec.fieldContext_OpenAPISpecVersion_createdAt(ctx, field)
-	case "format":
-		return ec.fieldContext_OpenAPISpecVersion_format(ctx, field)
-	case "raw":
-		return ec.fieldContext_OpenAPISpecVersion_raw(ctx, field)
-	case "filesystem":
-		return ec.fieldContext_OpenAPISpecVersion_filesystem(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecVersion", field.Name)
-}
-
-func (ec *executionContext) childFields_OpenAPISpecVersionConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "edges":
-		return ec.fieldContext_OpenAPISpecVersionConnection_edges(ctx, field)
-	case "pageInfo":
-		return ec.fieldContext_OpenAPISpecVersionConnection_pageInfo(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_OpenAPISpecVersionConnection_totalCount(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecVersionConnection", field.Name)
-}
-
-func (ec *executionContext) childFields_OpenAPISpecVersionEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "cursor":
-		return ec.fieldContext_OpenAPISpecVersionEdge_cursor(ctx, field)
-	case "node":
-		return ec.fieldContext_OpenAPISpecVersionEdge_node(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecVersionEdge", field.Name)
-}
-
-func (ec *executionContext) childFields_Organization(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_Organization_id(ctx, field)
-	case "title":
-		return ec.fieldContext_Organization_title(ctx, field)
-	case "createdAt":
-		return ec.fieldContext_Organization_createdAt(ctx, field)
-	case "emailDomains":
-		return ec.fieldContext_Organization_emailDomains(ctx, field)
-	case "hostname":
-		return ec.fieldContext_Organization_hostname(ctx, field)
-	case "type":
-		return ec.fieldContext_Organization_type(ctx, field)
-	case "useCase":
-		return ec.fieldContext_Organization_useCase(ctx, field)
-	case "communityType":
-		return ec.fieldContext_Organization_communityType(ctx, field)
-	case "defaultRole":
-		return ec.fieldContext_Organization_defaultRole(ctx, field)
-	case "defaultContentSite":
-		return ec.fieldContext_Organization_defaultContentSite(ctx, field)
-	case "logo":
-		return ec.fieldContext_Organization_logo(ctx, field)
-	case "sso":
-		return ec.fieldContext_Organization_sso(ctx, field)
-	case "ai":
-		return ec.fieldContext_Organization_ai(ctx, field)
-	case "inviteLinks":
-		return ec.fieldContext_Organization_inviteLinks(ctx, field)
-	case "plan":
-		return ec.fieldContext_Organization_plan(ctx, field)
-	case "permissions":
-		return ec.fieldContext_Organization_permissions(ctx, field)
-	case "viewerMembership":
-		return ec.fieldContext_Organization_viewerMembership(ctx, field)
-	case "members":
-		return ec.fieldContext_Organization_members(ctx, field)
-	case "member":
-		return ec.fieldContext_Organization_member(ctx, field)
-	case "teams":
-		return ec.fieldContext_Organization_teams(ctx, field)
-	case "team":
-		return ec.fieldContext_Organization_team(ctx, field)
-	case "invites":
-		return ec.fieldContext_Organization_invites(ctx, field)
-	case "invite":
-		return ec.fieldContext_Organization_invite(ctx, field)
-	case "customFields":
-		return ec.fieldContext_Organization_customFields(ctx, field)
-	case "customField":
-		return ec.fieldContext_Organization_customField(ctx, field)
-	case "collections":
-		return ec.fieldContext_Organization_collections(ctx, field)
-	case "spaces":
-		return ec.fieldContext_Organization_spaces(ctx, field)
-	case "search":
-		return ec.fieldContext_Organization_search(ctx, field)
-	case "openAPISpecs":
-		return ec.fieldContext_Organization_openAPISpecs(ctx, field)
-	case "openAPISpec":
-		return ec.fieldContext_Organization_openAPISpec(ctx, field)
-	case "sites":
-		return ec.fieldContext_Organization_sites(ctx, field)
-	case "site":
-		return ec.fieldContext_Organization_site(ctx, field)
-	case "samlProviders":
-		return ec.fieldContext_Organization_samlProviders(ctx, field)
-	case "samlProvider":
-		return ec.fieldContext_Organization_samlProvider(ctx, field)
-	case "ssoLogins":
-		return ec.fieldContext_Organization_ssoLogins(ctx, field)
-	case "translationSettings":
-		return ec.fieldContext_Organization_translationSettings(ctx, field)
-	case "translationSetting":
-		return ec.fieldContext_Organization_translationSetting(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type Organization", field.Name)
-}
-
-func (ec *executionContext) childFields_OrganizationConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "edges":
-		return ec.fieldContext_OrganizationConnection_edges(ctx, field)
-	case "pageInfo":
-		return ec.fieldContext_OrganizationConnection_pageInfo(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_OrganizationConnection_totalCount(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type OrganizationConnection", field.Name)
-}
-
-func (ec *executionContext) childFields_OrganizationEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "cursor":
-		return ec.fieldContext_OrganizationEdge_cursor(ctx, field)
-	case "node":
-		return ec.fieldContext_OrganizationEdge_node(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type OrganizationEdge", field.Name)
-}
-
-func (ec *executionContext) childFields_OrganizationPermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "view":
-		return ec.fieldContext_OrganizationPermissions_view(ctx, field)
-	case "access":
-		return ec.fieldContext_OrganizationPermissions_access(ctx, field)
-	case "admin":
-		return ec.fieldContext_OrganizationPermissions_admin(ctx, field)
-	case "ownTeam":
-		return ec.fieldContext_OrganizationPermissions_ownTeam(ctx, field)
-	case "createContent":
-		return ec.fieldContext_OrganizationPermissions_createContent(ctx, field)
-	case "createOpenAPISpec":
-		return ec.fieldContext_OrganizationPermissions_createOpenAPISpec(ctx, field)
-	case "viewBilling":
-		return ec.fieldContext_OrganizationPermissions_viewBilling(ctx, field)
-	case "listMembers":
-		return ec.fieldContext_OrganizationPermissions_listMembers(ctx, field)
-	case "listTeams":
-		return ec.fieldContext_OrganizationPermissions_listTeams(ctx, field)
-	case "listIntegrations":
-		return ec.fieldContext_OrganizationPermissions_listIntegrations(ctx, field)
-	case "listInstallations":
-		return ec.fieldContext_OrganizationPermissions_listInstallations(ctx, field)
-	case "installIntegration":
-		return ec.fieldContext_OrganizationPermissions_installIntegration(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type OrganizationPermissions", field.Name)
-}
-
-func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "hasNextPage":
-		return ec.fieldContext_PageInfo_hasNextPage(ctx, field)
-	case "endCursor":
-		return ec.fieldContext_PageInfo_endCursor(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
-}
-
-func (ec *executionContext) childFields_PermissionGrant(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_PermissionGrant_id(ctx, field)
-	case "role":
-		return ec.fieldContext_PermissionGrant_role(ctx, field)
-	case "createdAt":
-		return ec.fieldContext_PermissionGrant_createdAt(ctx, field)
-	case "user":
-		return ec.fieldContext_PermissionGrant_user(ctx, field)
-	case "team":
-		return ec.fieldContext_PermissionGrant_team(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type PermissionGrant", field.Name)
-}
-
-func (ec *executionContext) childFields_PermissionGrantConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "edges":
-		return ec.fieldContext_PermissionGrantConnection_edges(ctx, field)
-	case "pageInfo":
-		return ec.fieldContext_PermissionGrantConnection_pageInfo(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_PermissionGrantConnection_totalCount(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type PermissionGrantConnection", field.Name)
-}
-
-func (ec *executionContext) childFields_PermissionGrantEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "cursor":
-		return ec.fieldContext_PermissionGrantEdge_cursor(ctx, field)
-	case "node":
-		return ec.fieldContext_PermissionGrantEdge_node(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type PermissionGrantEdge", field.Name)
-}
-
-func (ec *executionContext) childFields_PingResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "serviceVisitorClaims":
-		return ec.fieldContext_PingResult_serviceVisitorClaims(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type PingResult", field.Name)
-}
-
-func (ec *executionContext) childFields_PublishedContentSite(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "site":
-		return ec.fieldContext_PublishedContentSite_site(ctx, field)
-	case "structure":
-		return ec.fieldContext_PublishedContentSite_structure(ctx, field)
-	case "customizations":
-		return ec.fieldContext_PublishedContentSite_customizations(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type PublishedContentSite", field.Name)
-}
-
-func (ec *executionContext) childFields_PublishedSiteCustomizations(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "site":
-		return ec.fieldContext_PublishedSiteCustomizations_site(ctx, field)
-	case "siteSpaces":
-		return ec.fieldContext_PublishedSiteCustomizations_siteSpaces(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type PublishedSiteCustomizations", field.Name)
-}
-
-func (ec *executionContext) childFields_ReactionUser(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "user":
-		return ec.fieldContext_ReactionUser_user(ctx, field)
-	case "reactedAt":
-		return ec.fieldContext_ReactionUser_reactedAt(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type ReactionUser", field.Name)
-}
-
-func (ec *executionContext) childFields_Revision(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_Revision_id(ctx, field)
-	case "parents":
-		return ec.fieldContext_Revision_parents(ctx, field)
-	case "type":
-		return ec.fieldContext_Revision_type(ctx, field)
-	case "createdAt":
-		return ec.fieldContext_Revision_createdAt(ctx, field)
-	case "createdBy":
-		return ec.fieldContext_Revision_createdBy(ctx, field)
-	case "pages":
-		return ec.fieldContext_Revision_pages(ctx, field)
-	case "page":
-		return ec.fieldContext_Revision_page(ctx, field)
-	case "pageByPath":
-		return ec.fieldContext_Revision_pageByPath(ctx, field)
-	case "files":
-		return ec.fieldContext_Revision_files(ctx, field)
-	case "file":
-		return ec.fieldContext_Revision_file(ctx, field)
-	case "links":
-		return ec.fieldContext_Revision_links(ctx, field)
-	case "pageLinks":
-		return ec.fieldContext_Revision_pageLinks(ctx, field)
-	case "fileBacklinks":
-		return ec.fieldContext_Revision_fileBacklinks(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type Revision", field.Name)
-}
-
-func (ec *executionContext) childFields_RevisionFile(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_RevisionFile_id(ctx, field)
-	case "name":
-		return ec.fieldContext_RevisionFile_name(ctx, field)
-	case "contentType":
-		return ec.fieldContext_RevisionFile_contentType(ctx, field)
-	case "size":
-		return ec.fieldContext_RevisionFile_size(ctx, field)
-	case "createdAt":
-		return ec.fieldContext_RevisionFile_createdAt(ctx, field)
-	case "downloadURL":
-		return ec.fieldContext_RevisionFile_downloadURL(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type RevisionFile", field.Name)
-}
-
-func (ec *executionContext) childFields_RevisionFileConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "edges":
-		return ec.fieldContext_RevisionFileConnection_edges(ctx, field)
-	case "pageInfo":
-		return ec.fieldContext_RevisionFileConnection_pageInfo(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_RevisionFileConnection_totalCount(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type RevisionFileConnection", field.Name)
-}
-
-func (ec *executionContext) childFields_RevisionFileEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "cursor":
-		return ec.fieldContext_RevisionFileEdge_cursor(ctx, field)
-	case "node":
-		return ec.fieldContext_RevisionFileEdge_node(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type RevisionFileEdge", field.Name)
-}
-
-func (ec *executionContext) childFields_SAMLProvider(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_SAMLProvider_id(ctx, field)
-	case "organizationId":
-		return ec.fieldContext_SAMLProvider_organizationId(ctx, field)
-	case "label":
-		return ec.fieldContext_SAMLProvider_label(ctx, field)
-	case "ssoURL":
-		return ec.fieldContext_SAMLProvider_ssoURL(ctx, field)
-	case "entityID":
-		return ec.fieldContext_SAMLProvider_entityID(ctx, field)
-	case "certificate":
-		return ec.fieldContext_SAMLProvider_certificate(ctx, field)
-	case "defaultTeam":
-		return ec.fieldContext_SAMLProvider_defaultTeam(ctx, field)
-	case "defaultRole":
-		return ec.fieldContext_SAMLProvider_defaultRole(ctx, field)
-	case "status":
-		return ec.fieldContext_SAMLProvider_status(ctx, field)
-	case "service":
-		return ec.fieldContext_SAMLProvider_service(ctx, field)
-	case "createdAt":
-		return ec.fieldContext_SAMLProvider_createdAt(ctx, field)
-	case "updatedAt":
-		return ec.fieldContext_SAMLProvider_updatedAt(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SAMLProvider", field.Name)
-}
-
-func (ec *executionContext) childFields_SAMLProviderConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "edges":
-		return ec.fieldContext_SAMLProviderConnection_edges(ctx, field)
-	case "pageInfo":
-		return ec.fieldContext_SAMLProviderConnection_pageInfo(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_SAMLProviderConnection_totalCount(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SAMLProviderConnection", field.Name)
-}
-
-func (ec *executionContext) childFields_SAMLProviderEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "cursor":
-		return ec.fieldContext_SAMLProviderEdge_cursor(ctx, field)
-	case "node":
-		return ec.fieldContext_SAMLProviderEdge_node(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SAMLProviderEdge", field.Name)
-}
-
-func (ec *executionContext) childFields_SAMLService(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "acsURL":
-		return ec.fieldContext_SAMLService_acsURL(ctx, field)
-	case "startURL":
-		return ec.fieldContext_SAMLService_startURL(ctx, field)
-	case "entityID":
-		return ec.fieldContext_SAMLService_entityID(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SAMLService", field.Name)
-}
-
-func (ec *executionContext) childFields_SSOLogin(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_SSOLogin_id(ctx, field)
-	case "label":
-		return ec.fieldContext_SSOLogin_label(ctx, field)
-	case "startURL":
-		return ec.fieldContext_SSOLogin_startURL(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SSOLogin", field.Name)
-}
-
-func (ec *executionContext) childFields_SearchPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_SearchPage_id(ctx, field)
-	case "title":
-		return ec.fieldContext_SearchPage_title(ctx, field)
-	case "description":
-		return ec.fieldContext_SearchPage_description(ctx, field)
-	case "path":
-		return ec.fieldContext_SearchPage_path(ctx, field)
-	case "score":
-		return ec.fieldContext_SearchPage_score(ctx, field)
-	case "rank":
-		return ec.fieldContext_SearchPage_rank(ctx, field)
-	case "resultType":
-		return ec.fieldContext_SearchPage_resultType(ctx, field)
-	case "sections":
-		return ec.fieldContext_SearchPage_sections(ctx, field)
-	case "ancestors":
-		return ec.fieldContext_SearchPage_ancestors(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SearchPage", field.Name)
-}
-
-func (ec *executionContext) childFields_SearchPageConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "edges":
-		return ec.fieldContext_SearchPageConnection_edges(ctx, field)
-	case "pageInfo":
-		return ec.fieldContext_SearchPageConnection_pageInfo(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_SearchPageConnection_totalCount(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SearchPageConnection", field.Name)
-}
-
-func (ec *executionContext) childFields_SearchPageEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "cursor":
-		return ec.fieldContext_SearchPageEdge_cursor(ctx, field)
-	case "node":
-		return ec.fieldContext_SearchPageEdge_node(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SearchPageEdge", field.Name)
-}
-
-func (ec *executionContext) childFields_SearchSection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_SearchSection_id(ctx, field)
-	case "title":
-		return ec.fieldContext_SearchSection_title(ctx, field)
-	case "path":
-		return ec.fieldContext_SearchSection_path(ctx, field)
-	case "body":
-		return ec.fieldContext_SearchSection_body(ctx, field)
-	case "score":
-		return ec.fieldContext_SearchSection_score(ctx, field)
-	case "resultType":
-		return ec.fieldContext_SearchSection_resultType(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SearchSection", field.Name)
-}
-
-func (ec *executionContext) childFields_SearchSpace(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "space":
-		return ec.fieldContext_SearchSpace_space(ctx, field)
-	case "score":
-		return ec.fieldContext_SearchSpace_score(ctx, field)
-	case "pages":
-		return ec.fieldContext_SearchSpace_pages(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SearchSpace", field.Name)
-}
-
-func (ec *executionContext) childFields_SearchSpaceConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "edges":
-		return ec.fieldContext_SearchSpaceConnection_edges(ctx, field)
-	case "pageInfo":
-		return ec.fieldContext_SearchSpaceConnection_pageInfo(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_SearchSpaceConnection_totalCount(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SearchSpaceConnection", field.Name)
-}
-
-func (ec *executionContext) childFields_SearchSpaceEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "cursor":
-		return ec.fieldContext_SearchSpaceEdge_cursor(ctx, field)
-	case "node":
-		return ec.fieldContext_SearchSpaceEdge_node(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SearchSpaceEdge", field.Name)
-}
-
-func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_Site_id(ctx, field)
-	case "organizationId":
-		return ec.fieldContext_Site_organizationId(ctx, field)
-	case "type":
-		return ec.fieldContext_Site_type(ctx, field)
-	case "title":
-		return ec.fieldContext_Site_title(ctx, field)
-	case "hostname":
-		return ec.fieldContext_Site_hostname(ctx, field)
-	case "basename":
-		return ec.fieldContext_Site_basename(ctx, field)
-	case "proxy":
-		return ec.fieldContext_Site_proxy(ctx, field)
-	case "visibility":
-		return ec.fieldContext_Site_visibility(ctx, field)
-	case "published":
-		return ec.fieldContext_Site_published(ctx, field)
-	case "siteSpaceCount":
-		return ec.fieldContext_Site_siteSpaceCount(ctx, field)
-	case "siteSpaces":
-		return ec.fieldContext_Site_siteSpaces(ctx, field)
-	case "defaultSiteSpace":
-		return ec.fieldContext_Site_defaultSiteSpace(ctx, field)
-	case "url":
-		return ec.fieldContext_Site_url(ctx, field)
-	case "adaptiveContent":
-		return ec.fieldContext_Site_adaptiveContent(ctx, field)
-	case "publishedContent":
-		return ec.fieldContext_Site_publishedContent(ctx, field)
-	case "createdAt":
-		return ec.fieldContext_Site_createdAt(ctx, field)
-	case "updatedAt":
-		return ec.fieldContext_Site_updatedAt(ctx, field)
-	case "permissions":
-		return ec.fieldContext_Site_permissions(ctx, field)
-	case "redirects":
-		return ec.fieldContext_Site_redirects(ctx, field)
-	case "redirect":
-		return ec.fieldContext_Site_redirect(ctx, field)
-	case "sections":
-		return ec.fieldContext_Site_sections(ctx, field)
-	case "sectionGroups":
-		return ec.fieldContext_Site_sectionGroups(ctx, field)
-	case "defaultSection":
-		return ec.fieldContext_Site_defaultSection(ctx, field)
-	case "structure":
-		return ec.fieldContext_Site_structure(ctx, field)
-	case "shareLinks":
-		return ec.fieldContext_Site_shareLinks(ctx, field)
-	case "publishingAuth":
-		return ec.fieldContext_Site_publishingAuth(ctx, field)
-	case "customization":
-		return ec.fieldContext_Site_customization(ctx, field)
-	case "siteSpace":
-		return ec.fieldContext_Site_siteSpace(ctx, field)
-	case "adaptiveSchema":
-		return ec.fieldContext_Site_adaptiveSchema(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type Site", field.Name)
-}
-
-func (ec *executionContext) childFields_SiteAdaptiveContent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "enabled":
-		return ec.fieldContext_SiteAdaptiveContent_enabled(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SiteAdaptiveContent", field.Name)
-}
-
-func (ec *executionContext) childFields_SiteAdaptiveSchema(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "jsonSchema":
-		return ec.fieldContext_SiteAdaptiveSchema_jsonSchema(ctx, field)
-	case "updatedAt":
-		return ec.fieldContext_SiteAdaptiveSchema_updatedAt(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SiteAdaptiveSchema", field.Name)
-}
-
-func (ec *executionContext) childFields_SiteConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "edges":
-		return ec.fieldContext_SiteConnection_edges(ctx, field)
-	case "pageInfo":
-		return ec.fieldContext_SiteConnection_pageInfo(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_SiteConnection_totalCount(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SiteConnection", field.Name)
-}
-
-func (ec *executionContext) childFields_SiteEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "cursor":
-		return ec.fieldContext_SiteEdge_cursor(ctx, field)
-	case "node":
-		return ec.fieldContext_SiteEdge_node(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SiteEdge", field.Name)
-}
-
-func (ec *executionContext) childFields_SitePermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "view":
-		return ec.fieldContext_SitePermissions_view(ctx, field)
-	case "access":
-		return ec.fieldContext_SitePermissions_access(ctx, field)
-	case "edit":
-		return ec.fieldContext_SitePermissions_edit(ctx, field)
-	case "create":
-		return ec.fieldContext_SitePermissions_create(ctx, field)
-	case "admin":
-		return ec.fieldContext_SitePermissions_admin(ctx, field)
-	case "installIntegration":
-		return ec.fieldContext_SitePermissions_installIntegration(ctx, field)
-	case "viewAdaptiveSchema":
-		return ec.fieldContext_SitePermissions_viewAdaptiveSchema(ctx, field)
-	case "editAdaptiveSchema":
-		return ec.fieldContext_SitePermissions_editAdaptiveSchema(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SitePermissions", field.Name)
-}
-
-func (ec *executionContext) childFields_SiteProxy(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "origin":
-		return ec.fieldContext_SiteProxy_origin(ctx, field)
-	case "target":
-		return ec.fieldContext_SiteProxy_target(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SiteProxy", field.Name)
-}
-
-func (ec *executionContext) childFields_SitePublishingAuth(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "privateKey":
-		return ec.fieldContext_SitePublishingAuth_privateKey(ctx, field)
-	case "fallbackURL":
-		return ec.fieldContext_SitePublishingAuth_fallbackURL(ctx, field)
-	case "logoutURL":
-		return ec.fieldContext_SitePublishingAuth_logoutURL(ctx, field)
-	case "updatedAt":
-		return ec.fieldContext_SitePublishingAuth_updatedAt(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SitePublishingAuth", field.Name)
-}
-
-func (ec *executionContext) childFields_SiteRedirect(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_SiteRedirect_id(ctx, field)
-	case "siteId":
-		return ec.fieldContext_SiteRedirect_siteId(ctx, field)
-	case "source":
-		return ec.fieldContext_SiteRedirect_source(ctx, field)
-	case "draft":
-		return ec.fieldContext_SiteRedirect_draft(ctx, field)
-	case "captureWildcard":
-		return ec.fieldContext_SiteRedirect_captureWildcard(ctx, field)
-	case "permanent":
-		return ec.fieldContext_SiteRedirect_permanent(ctx, field)
-	case "destination":
-		return ec.fieldContext_SiteRedirect_destination(ctx, field)
-	case "createdAt":
-		return ec.fieldContext_SiteRedirect_createdAt(ctx, field)
-	case "updatedAt":
-		return ec.fieldContext_SiteRedirect_updatedAt(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SiteRedirect", field.Name)
-}
-
-func (ec *executionContext) childFields_SiteRedirectConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "edges":
-		return ec.fieldContext_SiteRedirectConnection_edges(ctx, field)
-	case "pageInfo":
-		return ec.fieldContext_SiteRedirectConnection_pageInfo(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_SiteRedirectConnection_totalCount(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectConnection", field.Name)
-}
-
-func (ec *executionContext) childFields_SiteRedirectDestination(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "kind":
-		return ec.fieldContext_SiteRedirectDestination_kind(ctx, field)
-	case "siteSectionId":
-		return ec.fieldContext_SiteRedirectDestination_siteSectionId(ctx, field)
-	case "siteSpaceId":
-		return ec.fieldContext_SiteRedirectDestination_siteSpaceId(ctx, field)
-	case "pageId":
-		return ec.fieldContext_SiteRedirectDestination_pageId(ctx, field)
-	case "url":
-		return ec.fieldContext_SiteRedirectDestination_url(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectDestination", field.Name)
-}
-
-func (ec *executionContext) childFields_SiteRedirectEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "cursor":
-		return ec.fieldContext_SiteRedirectEdge_cursor(ctx, field)
-	case "node":
-		return ec.fieldContext_SiteRedirectEdge_node(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectEdge", field.Name)
-}
-
-func (ec *executionContext) childFields_SiteRedirectTarget(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "redirect":
-		return ec.fieldContext_SiteRedirectTarget_redirect(ctx, field)
-	case "target":
-		return ec.fieldContext_SiteRedirectTarget_target(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectTarget", field.Name)
-}
-
-func (ec *executionContext) childFields_SiteRedirectUpsertResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "status":
-		return ec.fieldContext_SiteRedirectUpsertResult_status(ctx, field)
-	case "source":
-		return ec.fieldContext_SiteRedirectUpsertResult_source(ctx, field)
-	case "draft":
-		return ec.fieldContext_SiteRedirectUpsertResult_draft(ctx, field)
-	case "id":
-		return ec.fieldContext_SiteRedirectUpsertResult_id(ctx, field)
-	case "error":
-		return ec.fieldContext_SiteRedirectUpsertResult_error(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectUpsertResult", field.Name)
-}
-
-func (ec *executionContext) childFields_SiteSection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_SiteSection_id(ctx, field)
-	case "siteId":
-		return ec.fieldContext_SiteSection_siteId(ctx, field)
-	case "site":
-		return ec.fieldContext_SiteSection_site(ctx, field)
-	case "title":
-		return ec.fieldContext_SiteSection_title(ctx, field)
-	case "description":
-		return ec.fieldContext_SiteSection_description(ctx, field)
-	case "default":
-		return ec.fieldContext_SiteSection_default(ctx, field)
-	case "path":
-		return ec.fieldContext_SiteSection_path(ctx, field)
-	case "condition":
-		return ec.fieldContext_SiteSection_condition(ctx, field)
-	case "icon":
-		return ec.fieldContext_SiteSection_icon(ctx, field)
-	case "sectionGroupId":
-		return ec.fieldContext_SiteSection_sectionGroupId(ctx, field)
-	case "sectionGroup":
-		return ec.fieldContext_SiteSection_sectionGroup(ctx, field)
-	case "siteSpaces":
-		return ec.fieldContext_SiteSection_siteSpaces(ctx, field)
-	case "defaultSiteSpace":
-		return ec.fieldContext_SiteSection_defaultSiteSpace(ctx, field)
-	case "url":
-		return ec.fieldContext_SiteSection_url(ctx, field)
-	case "createdAt":
-		return ec.fieldContext_SiteSection_createdAt(ctx, field)
-	case "updatedAt":
-		return ec.fieldContext_SiteSection_updatedAt(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SiteSection", field.Name)
-}
-
-func (ec *executionContext) childFields_SiteSectionConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "edges":
-		return ec.fieldContext_SiteSectionConnection_edges(ctx, field)
-	case "pageInfo":
-		return ec.fieldContext_SiteSectionConnection_pageInfo(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_SiteSectionConnection_totalCount(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SiteSectionConnection", field.Name)
-}
-
-func (ec *executionContext) childFields_SiteSectionEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "cursor":
-		return ec.fieldContext_SiteSectionEdge_cursor(ctx, field)
-	case "node":
-		return ec.fieldContext_SiteSectionEdge_node(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SiteSectionEdge", field.Name)
-}
-
-func (ec *executionContext) childFields_SiteSectionGroup(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_SiteSectionGroup_id(ctx, field)
-	case "siteId":
-		return ec.fieldContext_SiteSectionGroup_siteId(ctx, field)
-	case "site":
-		return ec.fieldContext_SiteSectionGroup_site(ctx, field)
-	case "title":
-		return ec.fieldContext_SiteSectionGroup_title(ctx, field)
-	case "icon":
-		return ec.fieldContext_SiteSectionGroup_icon(ctx, field)
-	case "sections":
-		return ec.fieldContext_SiteSectionGroup_sections(ctx, field)
-	case "createdAt":
-		return ec.fieldContext_SiteSectionGroup_createdAt(ctx, field)
-	case "updatedAt":
-		return ec.fieldContext_SiteSectionGroup_updatedAt(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SiteSectionGroup", field.Name)
-}
-
-func (ec *executionContext) childFields_SiteSectionGroupConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "edges":
-		return ec.fieldContext_SiteSectionGroupConnection_edges(ctx, field)
-	case "pageInfo":
-		return ec.fieldContext_SiteSectionGroupConnection_pageInfo(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_SiteSectionGroupConnection_totalCount(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SiteSectionGroupConnection", field.Name)
-}
-
-func (ec *executionContext) childFields_SiteSectionGroupEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "cursor":
-		return ec.fieldContext_SiteSectionGroupEdge_cursor(ctx, field)
-	case "node":
-		return ec.fieldContext_SiteSectionGroupEdge_node(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SiteSectionGroupEdge", field.Name)
-}
-
-func (ec *executionContext) childFields_SiteShareLink(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_SiteShareLink_id(ctx, field)
-	case "name":
-		return ec.fieldContext_SiteShareLink_name(ctx, field)
-	case "active":
-		return ec.fieldContext_SiteShareLink_active(ctx, field)
-	case "createdAt":
-		return ec.fieldContext_SiteShareLink_createdAt(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SiteShareLink", field.Name)
-}
-
-func (ec *executionContext) childFields_SiteShareLinkConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "edges":
-		return ec.fieldContext_SiteShareLinkConnection_edges(ctx, field)
-	case "pageInfo":
-		return ec.fieldContext_SiteShareLinkConnection_pageInfo(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_SiteShareLinkConnection_totalCount(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SiteShareLinkConnection", field.Name)
-}
-
-func (ec *executionContext) childFields_SiteShareLinkEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "cursor":
-		return ec.fieldContext_SiteShareLinkEdge_cursor(ctx, field)
-	case "node":
-		return ec.fieldContext_SiteShareLinkEdge_node(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SiteShareLinkEdge", field.Name)
-}
-
-func (ec *executionContext) childFields_SiteSpace(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_SiteSpace_id(ctx, field)
-	case "siteId":
-		return ec.fieldContext_SiteSpace_siteId(ctx, field)
-	case "sectionId":
-		return ec.fieldContext_SiteSpace_sectionId(ctx, field)
-	case "path":
-		return ec.fieldContext_SiteSpace_path(ctx, field)
-	case "title":
-		return ec.fieldContext_SiteSpace_title(ctx, field)
-	case "default":
-		return ec.fieldContext_SiteSpace_default(ctx, field)
-	case "condition":
-		return ec.fieldContext_SiteSpace_condition(ctx, field)
-	case "hidden":
-		return ec.fieldContext_SiteSpace_hidden(ctx, field)
-	case "pageId":
-		return ec.fieldContext_SiteSpace_pageId(ctx, field)
-	case "space":
-		return ec.fieldContext_SiteSpace_space(ctx, field)
-	case "url":
-		return ec.fieldContext_SiteSpace_url(ctx, field)
-	case "customization":
-		return ec.fieldContext_SiteSpace_customization(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SiteSpace", field.Name)
-}
-
-func (ec *executionContext) childFields_SiteSpaceConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "edges":
-		return ec.fieldContext_SiteSpaceConnection_edges(ctx, field)
-	case "pageInfo":
-		return ec.fieldContext_SiteSpaceConnection_pageInfo(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_SiteSpaceConnection_totalCount(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SiteSpaceConnection", field.Name)
-}
-
-func (ec *executionContext) childFields_SiteSpaceCustomization(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "siteSpace":
-		return ec.fieldContext_SiteSpaceCustomization_siteSpace(ctx, field)
-	case "settings":
-		return ec.fieldContext_SiteSpaceCustomization_settings(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SiteSpaceCustomization", field.Name)
-}
-
-func (ec *executionContext) childFields_SiteSpaceEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "cursor":
-		return ec.fieldContext_SiteSpaceEdge_cursor(ctx, field)
-	case "node":
-		return ec.fieldContext_SiteSpaceEdge_node(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SiteSpaceEdge", field.Name)
-}
-
-func (ec *executionContext) childFields_SiteStructure(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "type":
-		return ec.fieldContext_SiteStructure_type(ctx, field)
-	case "items":
-		return ec.fieldContext_SiteStructure_items(ctx, field)
-	case "siteSpaces":
-		return ec.fieldContext_SiteStructure_siteSpaces(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SiteStructure", field.Name)
-}
-
-func (ec *executionContext) childFields_Space(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_Space_id(ctx, field)
-	case "title":
-		return ec.fieldContext_Space_title(ctx, field)
-	case "emoji":
-		return ec.fieldContext_Space_emoji(ctx, field)
-	case "visibility":
-		return ec.fieldContext_Space_visibility(ctx, field)
-	case "editMode":
-		return ec.fieldContext_Space_editMode(ctx, field)
-	case "createdAt":
-		return ec.fieldContext_Space_createdAt(ctx, field)
-	case "updatedAt":
-		return ec.fieldContext_Space_updatedAt(ctx, field)
-	case "deletedAt":
-		return ec.fieldContext_Space_deletedAt(ctx, field)
-	case "organizationId":
-		return ec.fieldContext_Space_organizationId(ctx, field)
-	case "parentId":
-		return ec.fieldContext_Space_parentId(ctx, field)
-	case "revision":
-		return ec.fieldContext_Space_revision(ctx, field)
-	case "defaultLevel":
-		return ec.fieldContext_Space_defaultLevel(ctx, field)
-	case "changeRequestCount":
-		return ec.fieldContext_Space_changeRequestCount(ctx, field)
-	case "openChangeRequestCount":
-		return ec.fieldContext_Space_openChangeRequestCount(ctx, field)
-	case "draftChangeRequestCount":
-		return ec.fieldContext_Space_draftChangeRequestCount(ctx, field)
-	case "permissions":
-		return ec.fieldContext_Space_permissions(ctx, field)
-	case "shareKey":
-		return ec.fieldContext_Space_shareKey(ctx, field)
-	case "grants":
-		return ec.fieldContext_Space_grants(ctx, field)
-	case "access":
-		return ec.fieldContext_Space_access(ctx, field)
-	case "organization":
-		return ec.fieldContext_Space_organization(ctx, field)
-	case "parent":
-		return ec.fieldContext_Space_parent(ctx, field)
-	case "customFields":
-		return ec.fieldContext_Space_customFields(ctx, field)
-	case "changeRequests":
-		return ec.fieldContext_Space_changeRequests(ctx, field)
-	case "revisionById":
-		return ec.fieldContext_Space_revisionById(ctx, field)
-	case "search":
-		return ec.fieldContext_Space_search(ctx, field)
-	case "openCommentCount":
-		return ec.fieldContext_Space_openCommentCount(ctx, field)
-	case "comments":
-		return ec.fieldContext_Space_comments(ctx, field)
-	case "comment":
-		return ec.fieldContext_Space_comment(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type Space", field.Name)
-}
-
-func (ec *executionContext) childFields_SpaceConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "edges":
-		return ec.fieldContext_SpaceConnection_edges(ctx, field)
-	case "pageInfo":
-		return ec.fieldContext_SpaceConnection_pageInfo(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_SpaceConnection_totalCount(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SpaceConnection", field.Name)
-}
-
-func (ec *executionContext) childFields_SpaceEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "cursor":
-		return ec.fieldContext_SpaceEdge_cursor(ctx, field)
-	case "node":
-		return ec.fieldContext_SpaceEdge_node(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SpaceEdge", field.Name)
-}
-
-func (ec *executionContext) childFields_SpacePermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "view":
-		return ec.fieldContext_SpacePermissions_view(ctx, field)
-	case "access":
-		return ec.fieldContext_SpacePermissions_access(ctx, field)
-	case "admin":
-		return ec.fieldContext_SpacePermissions_admin(ctx, field)
-	case "viewInviteLinks":
-		return ec.fieldContext_SpacePermissions_viewInviteLinks(ctx, field)
-	case "edit":
-		return ec.fieldContext_SpacePermissions_edit(ctx, field)
-	case "triggerGitSync":
-		return ec.fieldContext_SpacePermissions_triggerGitSync(ctx, field)
-	case "comment":
-		return ec.fieldContext_SpacePermissions_comment(ctx, field)
-	case "merge":
-		return ec.fieldContext_SpacePermissions_merge(ctx, field)
-	case "review":
-		return ec.fieldContext_SpacePermissions_review(ctx, field)
-	case "installIntegration":
-		return ec.fieldContext_SpacePermissions_installIntegration(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type SpacePermissions", field.Name)
-}
-
-func (ec *executionContext) childFields_Team(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_Team_id(ctx, field)
-	case "title":
-		return ec.fieldContext_Team_title(ctx, field)
-	case "createdAt":
-		return ec.fieldContext_Team_createdAt(ctx, field)
-	case "memberCount":
-		return ec.fieldContext_Team_memberCount(ctx, field)
-	case "spaceCount":
-		return ec.fieldContext_Team_spaceCount(ctx, field)
-	case "permissions":
-		return ec.fieldContext_Team_permissions(ctx, field)
-	case "members":
-		return ec.fieldContext_Team_members(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type Team", field.Name)
-}
-
-func (ec *executionContext) childFields_TeamConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "edges":
-		return ec.fieldContext_TeamConnection_edges(ctx, field)
-	case "pageInfo":
-		return ec.fieldContext_TeamConnection_pageInfo(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_TeamConnection_totalCount(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type TeamConnection", field.Name)
-}
-
-func (ec *executionContext) childFields_TeamEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "cursor":
-		return ec.fieldContext_TeamEdge_cursor(ctx, field)
-	case "node":
-		return ec.fieldContext_TeamEdge_node(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type TeamEdge", field.Name)
-}
-
-func (ec *executionContext) childFields_TeamMember(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_TeamMember_id(ctx, field)
-	case "role":
-		return ec.fieldContext_TeamMember_role(ctx, field)
-	case "team":
-		return ec.fieldContext_TeamMember_team(ctx, field)
-	case "member":
-		return ec.fieldContext_TeamMember_member(ctx, field)
-	case "user":
-		return ec.fieldContext_TeamMember_user(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type TeamMember", field.Name)
-}
-
-func (ec *executionContext) childFields_TeamMemberConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "edges":
-		return ec.fieldContext_TeamMemberConnection_edges(ctx, field)
-	case "pageInfo":
-		return ec.fieldContext_TeamMemberConnection_pageInfo(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_TeamMemberConnection_totalCount(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type TeamMemberConnection", field.Name)
-}
-
-func (ec *executionContext) childFields_TeamMemberEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "cursor":
-		return ec.fieldContext_TeamMemberEdge_cursor(ctx, field)
-	case "node":
-		return ec.fieldContext_TeamMemberEdge_node(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type TeamMemberEdge", field.Name)
-}
-
-func (ec *executionContext) childFields_TeamPermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "admin":
-		return ec.fieldContext_TeamPermissions_admin(ctx, field)
-	case "view":
-		return ec.fieldContext_TeamPermissions_view(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type TeamPermissions", field.Name)
-}
-
-func (ec *executionContext) childFields_TranslationSettings(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_TranslationSettings_id(ctx, field)
-	case "organizationId":
-		return ec.fieldContext_TranslationSettings_organizationId(ctx, field)
-	case "title":
-		return ec.fieldContext_TranslationSettings_title(ctx, field)
-	case "languages":
-		return ec.fieldContext_TranslationSettings_languages(ctx, field)
-	case "createdAt":
-		return ec.fieldContext_TranslationSettings_createdAt(ctx, field)
-	case "updatedAt":
-		return ec.fieldContext_TranslationSettings_updatedAt(ctx, field)
-	case "permissions":
-		return ec.fieldContext_TranslationSettings_permissions(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type TranslationSettings", field.Name)
-}
-
-func (ec *executionContext) childFields_TranslationSettingsConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "edges":
-		return ec.fieldContext_TranslationSettingsConnection_edges(ctx, field)
-	case "pageInfo":
-		return ec.fieldContext_TranslationSettingsConnection_pageInfo(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_TranslationSettingsConnection_totalCount(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type TranslationSettingsConnection", field.Name)
-}
-
-func (ec *executionContext) childFields_TranslationSettingsEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "cursor":
-		return ec.fieldContext_TranslationSettingsEdge_cursor(ctx, field)
-	case "node":
-		return ec.fieldContext_TranslationSettingsEdge_node(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type TranslationSettingsEdge", field.Name)
-}
-
-func (ec *executionContext) childFields_TranslationSettingsPermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "view":
-		return ec.fieldContext_TranslationSettingsPermissions_view(ctx, field)
-	case "edit":
-		return ec.fieldContext_TranslationSettingsPermissions_edit(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type TranslationSettingsPermissions", field.Name)
-}
-
-func (ec *executionContext) childFields_User(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "id":
-		return ec.fieldContext_User_id(ctx, field)
-	case "displayName":
-		return ec.fieldContext_User_displayName(ctx, field)
-	case "email":
-		return ec.fieldContext_User_email(ctx, field)
-	case "photoURL":
-		return ec.fieldContext_User_photoURL(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type User", field.Name)
-}
-
-func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "name":
-		return ec.fieldContext___Directive_name(ctx, field)
-	case "description":
-		return ec.fieldContext___Directive_description(ctx, field)
-	case "isRepeatable":
-		return ec.fieldContext___Directive_isRepeatable(ctx, field)
-	case "locations":
-		return ec.fieldContext___Directive_locations(ctx, field)
-	case "args":
-		return ec.fieldContext___Directive_args(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type __Directive", field.Name)
-}
-
-func (ec *executionContext) childFields___EnumValue(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "name":
-		return ec.fieldContext___EnumValue_name(ctx, field)
-	case "description":
-		return ec.fieldContext___EnumValue_description(ctx, field)
-	case "isDeprecated":
-		return ec.fieldContext___EnumValue_isDeprecated(ctx, field)
-	case "deprecationReason":
-		return ec.fieldContext___EnumValue_deprecationReason(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type __EnumValue", field.Name)
-}
-
-func (ec *executionContext) childFields___Field(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "name":
-		return ec.fieldContext___Field_name(ctx, field)
-	case "description":
-		return ec.fieldContext___Field_description(ctx, field)
-	case "args":
-		return ec.fieldContext___Field_args(ctx, field)
-	case "type":
-		return ec.fieldContext___Field_type(ctx, field)
-	case "isDeprecated":
-		return ec.fieldContext___Field_isDeprecated(ctx, field)
-	case "deprecationReason":
-		return ec.fieldContext___Field_deprecationReason(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type __Field", field.Name)
-}
-
-func (ec *executionContext) childFields___InputValue(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "name":
-		return ec.fieldContext___InputValue_name(ctx, field)
-	case "description":
-		return ec.fieldContext___InputValue_description(ctx, field)
-	case "type":
-		return ec.fieldContext___InputValue_type(ctx, field)
-	case "defaultValue":
-		return ec.fieldContext___InputValue_defaultValue(ctx, field)
-	case "isDeprecated":
-		return ec.fieldContext___InputValue_isDeprecated(ctx, field)
-	case "deprecationReason":
-		return ec.fieldContext___InputValue_deprecationReason(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type __InputValue", field.Name)
-}
-
-func (ec *executionContext) childFields___Schema(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "description":
-		return ec.fieldContext___Schema_description(ctx, field)
-	case "types":
-		return ec.fieldContext___Schema_types(ctx, field)
-	case "queryType":
-		return ec.fieldContext___Schema_queryType(ctx, field)
-	case "mutationType":
-		return ec.fieldContext___Schema_mutationType(ctx, field)
-	case "subscriptionType":
-		return ec.fieldContext___Schema_subscriptionType(ctx, field)
-	case "directives":
-		return ec.fieldContext___Schema_directives(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type __Schema", field.Name)
-}
-
-func (ec *executionContext) childFields___Type(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "kind":
-		return ec.fieldContext___Type_kind(ctx, field)
-	case "name":
-		return ec.fieldContext___Type_name(ctx, field)
-	case "description":
-		return ec.fieldContext___Type_description(ctx, field)
-	case "specifiedByURL":
-		return ec.fieldContext___Type_specifiedByURL(ctx, field)
-	case "fields":
-		return ec.fieldContext___Type_fields(ctx, field)
-	case "interfaces":
-		return ec.fieldContext___Type_interfaces(ctx, field)
-	case "possibleTypes":
-		return ec.fieldContext___Type_possibleTypes(ctx, field)
-	case "enumValues":
-		return ec.fieldContext___Type_enumValues(ctx, field)
-	case "inputFields":
-		return ec.fieldContext___Type_inputFields(ctx, field)
-	case "ofType":
-		return ec.fieldContext___Type_ofType(ctx, field)
-	case "isOneOf":
-		return ec.fieldContext___Type_isOneOf(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type __Type", field.Name)
-}
-
 // endregion ************************** internal!.gotpl ***************************
 
 // region    ***************************** args.gotpl *****************************
@@ -16077,9 +13859,6 @@ func (ec *executionContext) fieldContext_APITokenConnection_edges(_ context.Cont
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_APITokenEdge(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -16106,9 +13885,6 @@ func (ec *executionContext) fieldContext_APITokenConnection_pageInfo(_ context.C
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageInfo(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -16149,9 +13925,6 @@ func (ec *executionContext) fieldContext_APITokenEdge_node(_ context.Context, fi
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_APIToken(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -16301,9 +14074,6 @@ func (ec *executionContext) fieldContext_ChangeRequest_space(_ context.Context, 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Space(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -16361,9 +14131,6 @@ func (ec *executionContext) fieldContext_ChangeRequest_createdBy(_ context.Conte
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_User(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -16398,9 +14165,6 @@ func (ec *executionContext) fieldContext_ChangeRequest_mergedBy(_ context.Contex
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_User(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -16432,9 +14196,6 @@ func (ec *executionContext) fieldContext_ChangeRequest_revision(_ context.Contex
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Revision(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -16466,9 +14227,6 @@ func (ec *executionContext) fieldContext_ChangeRequest_revisionInitial(_ context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Revision(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -16503,9 +14261,6 @@ func (ec *executionContext) fieldContext_ChangeRequest_revisionMergedAncestor(_ 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Revision(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -16540,9 +14295,6 @@ func (ec *executionContext) fieldContext_ChangeRequest_revisionMerged(_ context.
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Revision(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -16626,9 +14378,6 @@ func (ec *executionContext) fieldContext_ChangeRequest_comments(ctx context.Cont
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CommentConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -16671,9 +14420,6 @@ func (ec *executionContext) fieldContext_ChangeRequest_comment(ctx context.Conte
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Comment(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -16715,9 +14461,6 @@ func (ec *executionContext) fieldContext_ChangeRequestConnection_edges(_ context
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ChangeRequestEdge(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -16744,9 +14487,6 @@ func (ec *executionContext) fieldContext_ChangeRequestConnection_pageInfo(_ cont
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageInfo(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -16787,9 +14527,6 @@ func (ec *executionContext) fieldContext_ChangeRequestEdge_node(_ context.Contex
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ChangeRequest(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -16865,9 +14602,6 @@ func (ec *executionContext) fieldContext_Collection_organization(_ context.Conte
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Organization(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -16925,9 +14659,6 @@ func (ec *executionContext) fieldContext_Collection_parent(_ context.Context, fi
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Collection(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -16986,9 +14717,6 @@ func (ec *executionContext) fieldContext_Collection_permissions(_ context.Contex
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CollectionPermissions(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -17020,9 +14748,6 @@ func (ec *executionContext) fieldContext_Collection_collections(ctx context.Cont
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CollectionConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -17065,9 +14790,6 @@ func (ec *executionContext) fieldContext_Collection_spaces(ctx context.Context, 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SpaceConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -17110,9 +14832,6 @@ func (ec *executionContext) fieldContext_Collection_grants(ctx context.Context, 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PermissionGrantConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -17155,9 +14874,6 @@ func (ec *executionContext) fieldContext_Collection_access(ctx context.Context, 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ContentAccessConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -17199,9 +14915,6 @@ func (ec *executionContext) fieldContext_CollectionConnection_edges(_ context.Co
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CollectionEdge(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -17228,9 +14941,6 @@ func (ec *executionContext) fieldContext_CollectionConnection_pageInfo(_ context
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageInfo(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -17271,9 +14981,6 @@ func (ec *executionContext) fieldContext_CollectionEdge_node(_ context.Context, 
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Collection(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -17380,9 +15087,6 @@ func (ec *executionContext) fieldContext_Comment_postedBy(_ context.Context, fie
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_User(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -17463,9 +15167,6 @@ func (ec *executionContext) fieldContext_Comment_resolvedBy(_ context.Context, f
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_User(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -17497,9 +15198,6 @@ func (ec *executionContext) fieldContext_Comment_target(_ context.Context, field
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CommentTarget(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -17530,9 +15228,6 @@ func (ec *executionContext) fieldContext_Comment_reactions(_ context.Context, fi
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_EmojiReaction(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -17570,9 +15265,6 @@ func (ec *executionContext) fieldContext_Comment_repliers(_ context.Context, fie
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CommentReplier(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -17604,9 +15296,6 @@ func (ec *executionContext) fieldContext_Comment_replies(ctx context.Context, fi
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CommentReplyConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -17649,9 +15338,6 @@ func (ec *executionContext) fieldContext_Comment_reply(ctx context.Context, fiel
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CommentReply(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -17694,9 +15380,6 @@ func (ec *executionContext) fieldContext_Comment_permissions(_ context.Context, 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CommentPermissions(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -17727,9 +15410,6 @@ func (ec *executionContext) fieldContext_CommentConnection_edges(_ context.Conte
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CommentEdge(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -17756,9 +15436,6 @@ func (ec *executionContext) fieldContext_CommentConnection_pageInfo(_ context.Co
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageInfo(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -17799,9 +15476,6 @@ func (ec *executionContext) fieldContext_CommentEdge_node(_ context.Context, fie
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Comment(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -17864,9 +15538,6 @@ func (ec *executionContext) fieldContext_CommentReplier_user(_ context.Context, 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_User(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -17968,9 +15639,6 @@ func (ec *executionContext) fieldContext_CommentReply_postedBy(_ context.Context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_User(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -18024,9 +15692,6 @@ func (ec *executionContext) fieldContext_CommentReply_reactions(_ context.Contex
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_EmojiReaction(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -18058,9 +15723,6 @@ func (ec *executionContext) fieldContext_CommentReply_permissions(_ context.Cont
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CommentPermissions(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -18091,9 +15753,6 @@ func (ec *executionContext) fieldContext_CommentReplyConnection_edges(_ context.
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CommentReplyEdge(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -18120,9 +15779,6 @@ func (ec *executionContext) fieldContext_CommentReplyConnection_pageInfo(_ conte
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageInfo(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -18163,9 +15819,6 @@ func (ec *executionContext) fieldContext_CommentReplyEdge_node(_ context.Context
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CommentReply(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -18269,9 +15922,6 @@ func (ec *executionContext) fieldContext_CommentTarget_page(_ context.Context, f
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CommentTargetPage(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -18402,9 +16052,6 @@ func (ec *executionContext) fieldContext_ContentAccess_user(_ context.Context, f
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_User(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -18458,9 +16105,6 @@ func (ec *executionContext) fieldContext_ContentAccessConnection_edges(_ context
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ContentAccessEdge(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -18487,9 +16131,6 @@ func (ec *executionContext) fieldContext_ContentAccessConnection_pageInfo(_ cont
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageInfo(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -18530,9 +16171,6 @@ func (ec *executionContext) fieldContext_ContentAccessEdge_node(_ context.Contex
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ContentAccess(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -18559,9 +16197,6 @@ func (ec *executionContext) fieldContext_ContentImport_revision(_ context.Contex
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Revision(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -18765,9 +16400,6 @@ func (ec *executionContext) fieldContext_ContentPage_children(_ context.Context,
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ContentPage(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -18831,9 +16463,6 @@ func (ec *executionContext) fieldContext_ContentUpdate_changeRequest(_ context.C
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ChangeRequest(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -18860,9 +16489,6 @@ func (ec *executionContext) fieldContext_ContentUpdate_revision(_ context.Contex
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Revision(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -18893,9 +16519,6 @@ func (ec *executionContext) fieldContext_ContentUpdate_changes(_ context.Context
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ContentPageChange(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -18926,9 +16549,6 @@ func (ec *executionContext) fieldContext_ContentUpdate_insertedFiles(_ context.C
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_InsertedFile(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -18962,9 +16582,6 @@ func (ec *executionContext) fieldContext_CreatedAPIToken_apiToken(_ context.Cont
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_APIToken(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -18991,9 +16608,6 @@ func (ec *executionContext) fieldContext_CreatedSiteShareLink_shareLink(_ contex
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteShareLink(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -19214,9 +16828,6 @@ func (ec *executionContext) fieldContext_CustomField_permissions(_ context.Conte
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CustomFieldPermissions(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -19247,9 +16858,6 @@ func (ec *executionContext) fieldContext_CustomFieldConnection_edges(_ context.C
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CustomFieldEdge(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -19276,9 +16884,6 @@ func (ec *executionContext) fieldContext_CustomFieldConnection_pageInfo(_ contex
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageInfo(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -19319,9 +16924,6 @@ func (ec *executionContext) fieldContext_CustomFieldEdge_node(_ context.Context,
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CustomField(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -19362,9 +16964,6 @@ func (ec *executionContext) fieldContext_CustomFieldValue_customField(_ context.
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CustomField(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -19432,9 +17031,6 @@ func (ec *executionContext) fieldContext_EmojiReaction_users(_ context.Context, 
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ReactionUser(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -19546,9 +17142,6 @@ func (ec *executionContext) fieldContext_InviteLinkConnection_edges(_ context.Co
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_InviteLinkEdge(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -19575,9 +17168,6 @@ func (ec *executionContext) fieldContext_InviteLinkConnection_pageInfo(_ context
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageInfo(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -19618,9 +17208,6 @@ func (ec *executionContext) fieldContext_InviteLinkEdge_node(_ context.Context, 
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_InviteLink(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -19659,9 +17246,6 @@ func (ec *executionContext) fieldContext_Link_target(_ context.Context, field gr
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_LinkTarget(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -19692,9 +17276,6 @@ func (ec *executionContext) fieldContext_Link_sources(_ context.Context, field g
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_LinkSource(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -19725,9 +17306,6 @@ func (ec *executionContext) fieldContext_LinkConnection_edges(_ context.Context,
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_LinkEdge(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -19754,9 +17332,6 @@ func (ec *executionContext) fieldContext_LinkConnection_pageInfo(_ context.Conte
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageInfo(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -19790,9 +17365,6 @@ func (ec *executionContext) fieldContext_LinkConnection_stats(_ context.Context,
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_LinkStats(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -19826,9 +17398,6 @@ func (ec *executionContext) fieldContext_LinkEdge_node(_ context.Context, field 
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Link(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -19880,9 +17449,6 @@ func (ec *executionContext) fieldContext_LinkSourceConnection_edges(_ context.Co
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_LinkSourceEdge(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -19909,9 +17475,6 @@ func (ec *executionContext) fieldContext_LinkSourceConnection_pageInfo(_ context
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageInfo(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -19952,9 +17515,6 @@ func (ec *executionContext) fieldContext_LinkSourceEdge_node(_ context.Context, 
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_LinkSource(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -20175,9 +17735,6 @@ func (ec *executionContext) fieldContext_Member_user(_ context.Context, field gr
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_User(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -20338,9 +17895,6 @@ func (ec *executionContext) fieldContext_Member_teams(ctx context.Context, field
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_TeamMemberConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -20383,9 +17937,6 @@ func (ec *executionContext) fieldContext_Member_spaces(ctx context.Context, fiel
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_MemberSpaceConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -20427,9 +17978,6 @@ func (ec *executionContext) fieldContext_MemberConnection_edges(_ context.Contex
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_MemberEdge(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -20456,9 +18004,6 @@ func (ec *executionContext) fieldContext_MemberConnection_pageInfo(_ context.Con
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageInfo(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -20499,9 +18044,6 @@ func (ec *executionContext) fieldContext_MemberEdge_node(_ context.Context, fiel
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Member(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -20551,9 +18093,6 @@ func (ec *executionContext) fieldContext_MemberSpace_space(_ context.Context, fi
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Space(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -20584,9 +18123,6 @@ func (ec *executionContext) fieldContext_MemberSpaceConnection_edges(_ context.C
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_MemberSpaceEdge(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -20613,9 +18149,6 @@ func (ec *executionContext) fieldContext_MemberSpaceConnection_pageInfo(_ contex
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageInfo(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -20656,9 +18189,6 @@ func (ec *executionContext) fieldContext_MemberSpaceEdge_node(_ context.Context,
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_MemberSpace(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -20763,9 +18293,6 @@ func (ec *executionContext) fieldContext_MergeResult_conflicts(_ context.Context
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_MergeConflict(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -20797,9 +18324,6 @@ func (ec *executionContext) fieldContext_Mutation_createOrganization(ctx context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Organization(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -20842,9 +18366,6 @@ func (ec *executionContext) fieldContext_Mutation_updateOrganization(ctx context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Organization(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -20887,9 +18408,6 @@ func (ec *executionContext) fieldContext_Mutation_ping(ctx context.Context, fiel
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PingResult(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -20932,9 +18450,6 @@ func (ec *executionContext) fieldContext_Mutation_updateMember(ctx context.Conte
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Member(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21022,9 +18537,6 @@ func (ec *executionContext) fieldContext_Mutation_setMemberSSO(ctx context.Conte
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Member(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21067,9 +18579,6 @@ func (ec *executionContext) fieldContext_Mutation_createTeam(ctx context.Context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Team(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21112,9 +18621,6 @@ func (ec *executionContext) fieldContext_Mutation_updateTeam(ctx context.Context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Team(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21202,9 +18708,6 @@ func (ec *executionContext) fieldContext_Mutation_updateTeamMembers(ctx context.
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Team(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21247,9 +18750,6 @@ func (ec *executionContext) fieldContext_Mutation_setTeamMember(ctx context.Cont
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_TeamMember(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21337,9 +18837,6 @@ func (ec *executionContext) fieldContext_Mutation_createInviteLink(ctx context.C
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_InviteLink(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21382,9 +18879,6 @@ func (ec *executionContext) fieldContext_Mutation_updateInviteLink(ctx context.C
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_InviteLink(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21472,9 +18966,6 @@ func (ec *executionContext) fieldContext_Mutation_joinOrganization(ctx context.C
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Member(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21517,9 +19008,6 @@ func (ec *executionContext) fieldContext_Mutation_createCustomField(ctx context.
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CustomField(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21562,9 +19050,6 @@ func (ec *executionContext) fieldContext_Mutation_updateCustomField(ctx context.
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CustomField(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21652,9 +19137,6 @@ func (ec *executionContext) fieldContext_Mutation_createCollection(ctx context.C
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Collection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21697,9 +19179,6 @@ func (ec *executionContext) fieldContext_Mutation_updateCollection(ctx context.C
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Collection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21787,9 +19266,6 @@ func (ec *executionContext) fieldContext_Mutation_moveCollection(ctx context.Con
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Collection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21832,9 +19308,6 @@ func (ec *executionContext) fieldContext_Mutation_transferCollection(ctx context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Collection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21877,9 +19350,6 @@ func (ec *executionContext) fieldContext_Mutation_createSpace(ctx context.Contex
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Space(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21922,9 +19392,6 @@ func (ec *executionContext) fieldContext_Mutation_updateSpace(ctx context.Contex
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Space(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -22012,9 +19479,6 @@ func (ec *executionContext) fieldContext_Mutation_restoreSpace(ctx context.Conte
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Space(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -22057,9 +19521,6 @@ func (ec *executionContext) fieldContext_Mutation_moveSpace(ctx context.Context,
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Space(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -22102,9 +19563,6 @@ func (ec *executionContext) fieldContext_Mutation_duplicateSpace(ctx context.Con
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Space(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -22147,9 +19605,6 @@ func (ec *executionContext) fieldContext_Mutation_transferSpace(ctx context.Cont
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Space(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -22192,9 +19647,6 @@ func (ec *executionContext) fieldContext_Mutation_grantSpaceAccess(ctx context.C
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Space(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -22237,9 +19689,6 @@ func (ec *executionContext) fieldContext_Mutation_updateSpaceAccess(ctx context.
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PermissionGrant(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -22327,9 +19776,6 @@ func (ec *executionContext) fieldContext_Mutation_grantCollectionAccess(ctx cont
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Collection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -22372,9 +19818,6 @@ func (ec *executionContext) fieldContext_Mutation_updateCollectionAccess(ctx con
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PermissionGrant(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -22462,9 +19905,6 @@ func (ec *executionContext) fieldContext_Mutation_setSpaceCustomFields(ctx conte
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Space(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -22507,9 +19947,6 @@ func (ec *executionContext) fieldContext_Mutation_createChangeRequest(ctx contex
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ChangeRequest(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -22552,9 +19989,6 @@ func (ec *executionContext) fieldContext_Mutation_updateChangeRequest(ctx contex
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ChangeRequest(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -22597,9 +20031,6 @@ func (ec *executionContext) fieldContext_Mutation_editChangeRequestContent(ctx c
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ContentUpdate(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -22642,9 +20073,6 @@ func (ec *executionContext) fieldContext_Mutation_mergeChangeRequest(ctx context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_MergeResult(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -22687,9 +20115,6 @@ func (ec *executionContext) fieldContext_Mutation_updateChangeRequestFromMain(ct
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_MergeResult(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -22732,9 +20157,6 @@ func (ec *executionContext) fieldContext_Mutation_importContent(ctx context.Cont
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ContentImport(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -22777,9 +20199,6 @@ func (ec *executionContext) fieldContext_Mutation_importChangeRequestContent(ctx
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ContentImport(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -22822,9 +20241,6 @@ func (ec *executionContext) fieldContext_Mutation_postComment(ctx context.Contex
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Comment(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -22867,9 +20283,6 @@ func (ec *executionContext) fieldContext_Mutation_updateComment(ctx context.Cont
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Comment(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -22957,9 +20370,6 @@ func (ec *executionContext) fieldContext_Mutation_postCommentReply(ctx context.C
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CommentReply(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -23002,9 +20412,6 @@ func (ec *executionContext) fieldContext_Mutation_updateCommentReply(ctx context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CommentReply(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -23092,9 +20499,6 @@ func (ec *executionContext) fieldContext_Mutation_createOpenAPISpec(ctx context.
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_OpenAPISpec(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -23137,9 +20541,6 @@ func (ec *executionContext) fieldContext_Mutation_putOpenAPISpec(ctx context.Con
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_OpenAPISpec(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -23182,9 +20583,6 @@ func (ec *executionContext) fieldContext_Mutation_updateOpenAPISpec(ctx context.
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_OpenAPISpec(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -23272,9 +20670,6 @@ func (ec *executionContext) fieldContext_Mutation_createSiteRedirect(ctx context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteRedirect(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -23317,9 +20712,6 @@ func (ec *executionContext) fieldContext_Mutation_bulkUpsertSiteRedirects(ctx co
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteRedirectUpsertResult(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -23362,9 +20754,6 @@ func (ec *executionContext) fieldContext_Mutation_updateSiteRedirect(ctx context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteRedirect(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -23452,9 +20841,6 @@ func (ec *executionContext) fieldContext_Mutation_createSite(ctx context.Context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Site(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -23497,9 +20883,6 @@ func (ec *executionContext) fieldContext_Mutation_updateSite(ctx context.Context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Site(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -23587,9 +20970,6 @@ func (ec *executionContext) fieldContext_Mutation_publishSite(ctx context.Contex
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Site(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -23632,9 +21012,6 @@ func (ec *executionContext) fieldContext_Mutation_unpublishSite(ctx context.Cont
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Site(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -23677,9 +21054,6 @@ func (ec *executionContext) fieldContext_Mutation_addSiteSpace(ctx context.Conte
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSpace(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -23722,9 +21096,6 @@ func (ec *executionContext) fieldContext_Mutation_updateSiteSpace(ctx context.Co
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSpace(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -23767,9 +21138,6 @@ func (ec *executionContext) fieldContext_Mutation_moveSiteSpace(ctx context.Cont
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSpace(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -23857,9 +21225,6 @@ func (ec *executionContext) fieldContext_Mutation_createSiteSection(ctx context.
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -23902,9 +21267,6 @@ func (ec *executionContext) fieldContext_Mutation_updateSiteSection(ctx context.
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -23947,9 +21309,6 @@ func (ec *executionContext) fieldContext_Mutation_moveSiteSection(ctx context.Co
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -24037,9 +21396,6 @@ func (ec *executionContext) fieldContext_Mutation_createSiteSectionGroup(ctx con
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSectionGroup(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -24082,9 +21438,6 @@ func (ec *executionContext) fieldContext_Mutation_updateSiteSectionGroup(ctx con
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSectionGroup(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -24127,9 +21480,6 @@ func (ec *executionContext) fieldContext_Mutation_addSiteSectionToGroup(ctx cont
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSectionGroup(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -24172,9 +21522,6 @@ func (ec *executionContext) fieldContext_Mutation_removeSiteSectionFromGroup(ctx
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSectionGroup(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -24217,9 +21564,6 @@ func (ec *executionContext) fieldContext_Mutation_moveSiteSectionGroup(ctx conte
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSectionGroup(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -24307,9 +21651,6 @@ func (ec *executionContext) fieldContext_Mutation_createSiteShareLink(ctx contex
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CreatedSiteShareLink(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -24352,9 +21693,6 @@ func (ec *executionContext) fieldContext_Mutation_updateSiteShareLink(ctx contex
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteShareLink(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -24442,9 +21780,6 @@ func (ec *executionContext) fieldContext_Mutation_updateSitePublishingAuth(ctx c
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SitePublishingAuth(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -24487,9 +21822,6 @@ func (ec *executionContext) fieldContext_Mutation_regenerateSitePublishingAuth(c
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SitePublishingAuth(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -24685,9 +22017,6 @@ func (ec *executionContext) fieldContext_Mutation_updateSiteAdaptiveSchema(ctx c
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteAdaptiveSchema(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -24730,9 +22059,6 @@ func (ec *executionContext) fieldContext_Mutation_createSAMLProvider(ctx context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SAMLProvider(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -24775,9 +22101,6 @@ func (ec *executionContext) fieldContext_Mutation_updateSAMLProvider(ctx context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SAMLProvider(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -24865,9 +22188,6 @@ func (ec *executionContext) fieldContext_Mutation_createAPIToken(ctx context.Con
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CreatedAPIToken(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -24955,9 +22275,6 @@ func (ec *executionContext) fieldContext_Mutation_createTranslationSettings(ctx 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_TranslationSettings(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -25000,9 +22317,6 @@ func (ec *executionContext) fieldContext_Mutation_updateTranslationSettings(ctx 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_TranslationSettings(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -25151,9 +22465,6 @@ func (ec *executionContext) fieldContext_OpenAPISpec_lastVersion(_ context.Conte
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_OpenAPISpecVersion(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -25284,9 +22595,6 @@ func (ec *executionContext) fieldContext_OpenAPISpec_versions(ctx context.Contex
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_OpenAPISpecVersionConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -25329,9 +22637,6 @@ func (ec *executionContext) fieldContext_OpenAPISpec_version(ctx context.Context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_OpenAPISpecVersion(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -25420,9 +22725,6 @@ func (ec *executionContext) fieldContext_OpenAPISpec_permissions(_ context.Conte
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_OpenAPISpecPermissions(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -25453,9 +22755,6 @@ func (ec *executionContext) fieldContext_OpenAPISpecConnection_edges(_ context.C
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_OpenAPISpecEdge(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -25482,9 +22781,6 @@ func (ec *executionContext) fieldContext_OpenAPISpecConnection_pageInfo(_ contex
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageInfo(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -25525,9 +22821,6 @@ func (ec *executionContext) fieldContext_OpenAPISpecEdge_node(_ context.Context,
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_OpenAPISpec(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -25678,9 +22971,6 @@ func (ec *executionContext) fieldContext_OpenAPISpecVersionConnection_edges(_ co
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_OpenAPISpecVersionEdge(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -25707,9 +22997,6 @@ func (ec *executionContext) fieldContext_OpenAPISpecVersionConnection_pageInfo(_
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageInfo(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -25750,9 +23037,6 @@ func (ec *executionContext) fieldContext_OpenAPISpecVersionEdge_node(_ context.C
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_OpenAPISpecVersion(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -26057,9 +23341,6 @@ func (ec *executionContext) fieldContext_Organization_permissions(_ context.Cont
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_OrganizationPermissions(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -26094,9 +23375,6 @@ func (ec *executionContext) fieldContext_Organization_viewerMembership(_ context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Member(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -26128,9 +23406,6 @@ func (ec *executionContext) fieldContext_Organization_members(ctx context.Contex
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_MemberConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -26173,9 +23448,6 @@ func (ec *executionContext) fieldContext_Organization_member(ctx context.Context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Member(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -26218,9 +23490,6 @@ func (ec *executionContext) fieldContext_Organization_teams(ctx context.Context,
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_TeamConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -26263,9 +23532,6 @@ func (ec *executionContext) fieldContext_Organization_team(ctx context.Context, 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Team(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -26308,9 +23574,6 @@ func (ec *executionContext) fieldContext_Organization_invites(ctx context.Contex
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_InviteLinkConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -26353,9 +23616,6 @@ func (ec *executionContext) fieldContext_Organization_invite(ctx context.Context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_InviteLink(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -26398,9 +23658,6 @@ func (ec *executionContext) fieldContext_Organization_customFields(ctx context.C
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CustomFieldConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -26443,9 +23700,6 @@ func (ec *executionContext) fieldContext_Organization_customField(ctx context.Co
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CustomField(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -26488,9 +23742,6 @@ func (ec *executionContext) fieldContext_Organization_collections(ctx context.Co
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CollectionConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -26533,9 +23784,6 @@ func (ec *executionContext) fieldContext_Organization_spaces(ctx context.Context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SpaceConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -26578,9 +23826,6 @@ func (ec *executionContext) fieldContext_Organization_search(ctx context.Context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SearchSpaceConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -26623,9 +23868,6 @@ func (ec *executionContext) fieldContext_Organization_openAPISpecs(ctx context.C
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_OpenAPISpecConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -26668,9 +23910,6 @@ func (ec *executionContext) fieldContext_Organization_openAPISpec(ctx context.Co
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_OpenAPISpec(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -26713,9 +23952,6 @@ func (ec *executionContext) fieldContext_Organization_sites(ctx context.Context,
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -26758,9 +23994,6 @@ func (ec *executionContext) fieldContext_Organization_site(ctx context.Context, 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Site(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -26803,9 +24036,6 @@ func (ec *executionContext) fieldContext_Organization_samlProviders(ctx context.
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SAMLProviderConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -26848,9 +24078,6 @@ func (ec *executionContext) fieldContext_Organization_samlProvider(ctx context.C
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SAMLProvider(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -26892,9 +24119,6 @@ func (ec *executionContext) fieldContext_Organization_ssoLogins(_ context.Contex
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SSOLogin(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -26926,9 +24150,6 @@ func (ec *executionContext) fieldContext_Organization_translationSettings(ctx co
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_TranslationSettingsConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -26971,9 +24192,6 @@ func (ec *executionContext) fieldContext_Organization_translationSetting(ctx con
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_TranslationSettings(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -27015,9 +24233,6 @@ func (ec *executionContext) fieldContext_OrganizationConnection_edges(_ context.
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_OrganizationEdge(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -27044,9 +24259,6 @@ func (ec *executionContext) fieldContext_OrganizationConnection_pageInfo(_ conte
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageInfo(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -27087,9 +24299,6 @@ func (ec *executionContext) fieldContext_OrganizationEdge_node(_ context.Context
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Organization(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -27291,9 +24500,6 @@ func (ec *executionContext) fieldContext_PermissionGrant_user(_ context.Context,
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_User(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -27328,9 +24534,6 @@ func (ec *executionContext) fieldContext_PermissionGrant_team(_ context.Context,
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Team(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -27361,9 +24564,6 @@ func (ec *executionContext) fieldContext_PermissionGrantConnection_edges(_ conte
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PermissionGrantEdge(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -27390,9 +24590,6 @@ func (ec *executionContext) fieldContext_PermissionGrantConnection_pageInfo(_ co
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageInfo(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -27433,9 +24630,6 @@ func (ec *executionContext) fieldContext_PermissionGrantEdge_node(_ context.Cont
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PermissionGrant(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -27485,9 +24679,6 @@ func (ec *executionContext) fieldContext_PublishedContentSite_site(_ context.Con
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Site(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -27519,9 +24710,6 @@ func (ec *executionContext) fieldContext_PublishedContentSite_structure(_ contex
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteStructure(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -27553,9 +24741,6 @@ func (ec *executionContext) fieldContext_PublishedContentSite_customizations(_ c
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PublishedSiteCustomizations(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -27609,9 +24794,6 @@ func (ec *executionContext) fieldContext_PublishedSiteCustomizations_siteSpaces(
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSpaceCustomization(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -27642,9 +24824,6 @@ func (ec *executionContext) fieldContext_Query_viewer(_ context.Context, field g
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_User(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -27676,9 +24855,6 @@ func (ec *executionContext) fieldContext_Query_user(ctx context.Context, field g
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_User(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -27721,9 +24897,6 @@ func (ec *executionContext) fieldContext_Query_organizations(ctx context.Context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_OrganizationConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -27766,9 +24939,6 @@ func (ec *executionContext) fieldContext_Query_organization(ctx context.Context,
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Organization(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -27811,9 +24981,6 @@ func (ec *executionContext) fieldContext_Query_organizationsForEmailDomain(ctx c
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Organization(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -27855,9 +25022,6 @@ func (ec *executionContext) fieldContext_Query_apiInfo(_ context.Context, field 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ApiInfo(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -27889,9 +25053,6 @@ func (ec *executionContext) fieldContext_Query_collection(ctx context.Context, f
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Collection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -27934,9 +25095,6 @@ func (ec *executionContext) fieldContext_Query_space(ctx context.Context, field 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Space(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -27979,9 +25137,6 @@ func (ec *executionContext) fieldContext_Query_changeRequest(ctx context.Context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ChangeRequest(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -28024,9 +25179,6 @@ func (ec *executionContext) fieldContext_Query_apiTokens(ctx context.Context, fi
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_APITokenConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -28069,9 +25221,6 @@ func (ec *executionContext) fieldContext_Query___type(ctx context.Context, field
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___Type(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -28113,9 +25262,6 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___Schema(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -28150,9 +25296,6 @@ func (ec *executionContext) fieldContext_ReactionUser_user(_ context.Context, fi
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_User(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -28286,9 +25429,6 @@ func (ec *executionContext) fieldContext_Revision_createdBy(_ context.Context, f
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_User(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -28319,9 +25459,6 @@ func (ec *executionContext) fieldContext_Revision_pages(_ context.Context, field
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ContentPage(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -28353,9 +25490,6 @@ func (ec *executionContext) fieldContext_Revision_page(ctx context.Context, fiel
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ContentPage(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -28398,9 +25532,6 @@ func (ec *executionContext) fieldContext_Revision_pageByPath(ctx context.Context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ContentPage(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -28443,9 +25574,6 @@ func (ec *executionContext) fieldContext_Revision_files(ctx context.Context, fie
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_RevisionFileConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -28488,9 +25616,6 @@ func (ec *executionContext) fieldContext_Revision_file(ctx context.Context, fiel
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_RevisionFile(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -28533,9 +25658,6 @@ func (ec *executionContext) fieldContext_Revision_links(ctx context.Context, fie
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_LinkConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -28578,9 +25700,6 @@ func (ec *executionContext) fieldContext_Revision_pageLinks(ctx context.Context,
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_LinkConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -28623,9 +25742,6 @@ func (ec *executionContext) fieldContext_Revision_fileBacklinks(ctx context.Cont
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_LinkSourceConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -28757,9 +25873,6 @@ func (ec *executionContext) fieldContext_RevisionFileConnection_edges(_ context.
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_RevisionFileEdge(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -28786,9 +25899,6 @@ func (ec *executionContext) fieldContext_RevisionFileConnection_pageInfo(_ conte
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageInfo(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -28829,9 +25939,6 @@ func (ec *executionContext) fieldContext_RevisionFileEdge_node(_ context.Context
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_RevisionFile(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -28956,9 +26063,6 @@ func (ec *executionContext) fieldContext_SAMLProvider_defaultTeam(_ context.Cont
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Team(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -29036,9 +26140,6 @@ func (ec *executionContext) fieldContext_SAMLProvider_service(_ context.Context,
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SAMLService(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -29115,9 +26216,6 @@ func (ec *executionContext) fieldContext_SAMLProviderConnection_edges(_ context.
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SAMLProviderEdge(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -29144,9 +26242,6 @@ func (ec *executionContext) fieldContext_SAMLProviderConnection_pageInfo(_ conte
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageInfo(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -29187,9 +26282,6 @@ func (ec *executionContext) fieldContext_SAMLProviderEdge_node(_ context.Context
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SAMLProvider(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -29327,9 +26419,6 @@ func (ec *executionContext) fieldContext_SearchPage_sections(_ context.Context, 
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SearchSection(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -29383,9 +26472,6 @@ func (ec *executionContext) fieldContext_SearchPageConnection_edges(_ context.Co
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SearchPageEdge(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -29412,9 +26498,6 @@ func (ec *executionContext) fieldContext_SearchPageConnection_pageInfo(_ context
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageInfo(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -29455,9 +26538,6 @@ func (ec *executionContext) fieldContext_SearchPageEdge_node(_ context.Context, 
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SearchPage(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -29542,9 +26622,6 @@ func (ec *executionContext) fieldContext_SearchSpace_space(_ context.Context, fi
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Space(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -29598,9 +26675,6 @@ func (ec *executionContext) fieldContext_SearchSpace_pages(_ context.Context, fi
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SearchPage(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -29631,9 +26705,6 @@ func (ec *executionContext) fieldContext_SearchSpaceConnection_edges(_ context.C
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SearchSpaceEdge(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -29660,9 +26731,6 @@ func (ec *executionContext) fieldContext_SearchSpaceConnection_pageInfo(_ contex
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageInfo(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -29703,9 +26771,6 @@ func (ec *executionContext) fieldContext_SearchSpaceEdge_node(_ context.Context,
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SearchSpace(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -29814,9 +26879,6 @@ func (ec *executionContext) fieldContext_Site_proxy(_ context.Context, field gra
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteProxy(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -29869,9 +26931,6 @@ func (ec *executionContext) fieldContext_Site_siteSpaces(ctx context.Context, fi
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSpaceConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -29917,9 +26976,6 @@ func (ec *executionContext) fieldContext_Site_defaultSiteSpace(_ context.Context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSpace(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -29974,9 +27030,6 @@ func (ec *executionContext) fieldContext_Site_adaptiveContent(_ context.Context,
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteAdaptiveContent(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -30008,9 +27061,6 @@ func (ec *executionContext) fieldContext_Site_publishedContent(ctx context.Conte
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PublishedContentSite(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -30099,9 +27149,6 @@ func (ec *executionContext) fieldContext_Site_permissions(_ context.Context, fie
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SitePermissions(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -30133,9 +27180,6 @@ func (ec *executionContext) fieldContext_Site_redirects(ctx context.Context, fie
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteRedirectConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -30178,9 +27222,6 @@ func (ec *executionContext) fieldContext_Site_redirect(ctx context.Context, fiel
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteRedirectTarget(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -30223,9 +27264,6 @@ func (ec *executionContext) fieldContext_Site_sections(ctx context.Context, fiel
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSectionConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -30268,9 +27306,6 @@ func (ec *executionContext) fieldContext_Site_sectionGroups(ctx context.Context,
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSectionGroupConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -30316,9 +27351,6 @@ func (ec *executionContext) fieldContext_Site_defaultSection(_ context.Context, 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSection(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -30350,9 +27382,6 @@ func (ec *executionContext) fieldContext_Site_structure(_ context.Context, field
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteStructure(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -30384,9 +27413,6 @@ func (ec *executionContext) fieldContext_Site_shareLinks(ctx context.Context, fi
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteShareLinkConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -30429,9 +27455,6 @@ func (ec *executionContext) fieldContext_Site_publishingAuth(_ context.Context, 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SitePublishingAuth(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -30486,9 +27509,6 @@ func (ec *executionContext) fieldContext_Site_siteSpace(ctx context.Context, fie
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSpace(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -30534,9 +27554,6 @@ func (ec *executionContext) fieldContext_Site_adaptiveSchema(_ context.Context, 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteAdaptiveSchema(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -30620,9 +27637,6 @@ func (ec *executionContext) fieldContext_SiteConnection_edges(_ context.Context,
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteEdge(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -30649,9 +27663,6 @@ func (ec *executionContext) fieldContext_SiteConnection_pageInfo(_ context.Conte
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageInfo(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -30692,9 +27703,6 @@ func (ec *executionContext) fieldContext_SiteEdge_node(_ context.Context, field 
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Site(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -30930,9 +27938,6 @@ func (ec *executionContext) fieldContext_SiteRedirect_destination(_ context.Cont
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteRedirectDestination(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -31013,9 +28018,6 @@ func (ec *executionContext) fieldContext_SiteRedirectConnection_edges(_ context.
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteRedirectEdge(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -31042,9 +28044,6 @@ func (ec *executionContext) fieldContext_SiteRedirectConnection_pageInfo(_ conte
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageInfo(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -31200,9 +28199,6 @@ func (ec *executionContext) fieldContext_SiteRedirectEdge_node(_ context.Context
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteRedirect(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -31229,9 +28225,6 @@ func (ec *executionContext) fieldContext_SiteRedirectTarget_redirect(_ context.C
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteRedirect(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -31367,9 +28360,6 @@ func (ec *executionContext) fieldContext_SiteSection_site(_ context.Context, fie
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Site(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -31517,9 +28507,6 @@ func (ec *executionContext) fieldContext_SiteSection_sectionGroup(_ context.Cont
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSectionGroup(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -31550,9 +28537,6 @@ func (ec *executionContext) fieldContext_SiteSection_siteSpaces(_ context.Contex
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSpace(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -31587,9 +28571,6 @@ func (ec *executionContext) fieldContext_SiteSection_defaultSiteSpace(_ context.
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSpace(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -31689,9 +28670,6 @@ func (ec *executionContext) fieldContext_SiteSectionConnection_edges(_ context.C
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSectionEdge(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -31718,9 +28696,6 @@ func (ec *executionContext) fieldContext_SiteSectionConnection_pageInfo(_ contex
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageInfo(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -31761,9 +28736,6 @@ func (ec *executionContext) fieldContext_SiteSectionEdge_node(_ context.Context,
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSection(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -31809,9 +28781,6 @@ func (ec *executionContext) fieldContext_SiteSectionGroup_site(_ context.Context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Site(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -31872,9 +28841,6 @@ func (ec *executionContext) fieldContext_SiteSectionGroup_sections(_ context.Con
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSection(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -31951,9 +28917,6 @@ func (ec *executionContext) fieldContext_SiteSectionGroupConnection_edges(_ cont
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSectionGroupEdge(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -31980,9 +28943,6 @@ func (ec *executionContext) fieldContext_SiteSectionGroupConnection_pageInfo(_ c
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageInfo(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -32023,9 +28983,6 @@ func (ec *executionContext) fieldContext_SiteSectionGroupEdge_node(_ context.Con
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSectionGroup(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -32100,9 +29057,6 @@ func (ec *executionContext) fieldContext_SiteShareLinkConnection_edges(_ context
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteShareLinkEdge(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -32129,9 +29083,6 @@ func (ec *executionContext) fieldContext_SiteShareLinkConnection_pageInfo(_ cont
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageInfo(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -32172,9 +29123,6 @@ func (ec *executionContext) fieldContext_SiteShareLinkEdge_node(_ context.Contex
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteShareLink(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -32333,9 +29281,6 @@ func (ec *executionContext) fieldContext_SiteSpace_space(_ context.Context, fiel
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Space(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -32412,9 +29357,6 @@ func (ec *executionContext) fieldContext_SiteSpaceConnection_edges(_ context.Con
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSpaceEdge(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -32441,9 +29383,6 @@ func (ec *executionContext) fieldContext_SiteSpaceConnection_pageInfo(_ context.
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageInfo(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -32477,9 +29416,6 @@ func (ec *executionContext) fieldContext_SiteSpaceCustomization_siteSpace(_ cont
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSpace(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -32536,9 +29472,6 @@ func (ec *executionContext) fieldContext_SiteSpaceEdge_node(_ context.Context, f
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSpace(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -32615,9 +29548,6 @@ func (ec *executionContext) fieldContext_SiteStructure_siteSpaces(_ context.Cont
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSpace(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -32786,9 +29716,6 @@ func (ec *executionContext) fieldContext_Space_revision(_ context.Context, field
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Revision(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -32868,9 +29795,6 @@ func (ec *executionContext) fieldContext_Space_permissions(_ context.Context, fi
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SpacePermissions(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -32929,9 +29853,6 @@ func (ec *executionContext) fieldContext_Space_grants(ctx context.Context, field
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PermissionGrantConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -32974,9 +29895,6 @@ func (ec *executionContext) fieldContext_Space_access(ctx context.Context, field
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ContentAccessConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -33019,9 +29937,6 @@ func (ec *executionContext) fieldContext_Space_organization(_ context.Context, f
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Organization(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -33056,9 +29971,6 @@ func (ec *executionContext) fieldContext_Space_parent(_ context.Context, field g
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Collection(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -33089,9 +30001,6 @@ func (ec *executionContext) fieldContext_Space_customFields(_ context.Context, f
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CustomFieldValue(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -33123,9 +30032,6 @@ func (ec *executionContext) fieldContext_Space_changeRequests(ctx context.Contex
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ChangeRequestConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -33168,9 +30074,6 @@ func (ec *executionContext) fieldContext_Space_revisionById(ctx context.Context,
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Revision(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -33213,9 +30116,6 @@ func (ec *executionContext) fieldContext_Space_search(ctx context.Context, field
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SearchPageConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -33265,9 +30165,6 @@ func (ec *executionContext) fieldContext_Space_comments(ctx context.Context, fie
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CommentConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -33310,9 +30207,6 @@ func (ec *executionContext) fieldContext_Space_comment(ctx context.Context, fiel
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Comment(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -33354,9 +30248,6 @@ func (ec *executionContext) fieldContext_SpaceConnection_edges(_ context.Context
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SpaceEdge(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -33383,9 +30274,6 @@ func (ec *executionContext) fieldContext_SpaceConnection_pageInfo(_ context.Cont
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageInfo(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -33426,9 +30314,6 @@ func (ec *executionContext) fieldContext_SpaceEdge_node(_ context.Context, field
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Space(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -33613,9 +30498,6 @@ func (ec *executionContext) fieldContext_Team_permissions(_ context.Context, fie
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_TeamPermissions(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -33647,9 +30529,6 @@ func (ec *executionContext) fieldContext_Team_members(ctx context.Context, field
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_TeamMemberConnection(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -33691,9 +30570,6 @@ func (ec *executionContext) fieldContext_TeamConnection_edges(_ context.Context,
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_TeamEdge(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -33720,9 +30596,6 @@ func (ec *executionContext) fieldContext_TeamConnection_pageInfo(_ context.Conte
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageInfo(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -33763,9 +30636,6 @@ func (ec *executionContext) fieldContext_TeamEdge_node(_ context.Context, field 
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Team(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -33827,9 +30697,6 @@ func (ec *executionContext) fieldContext_TeamMember_team(_ context.Context, fiel
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Team(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -33861,9 +30728,6 @@ func (ec *executionContext) fieldContext_TeamMember_member(_ context.Context, fi
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Member(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -33895,9 +30759,6 @@ func (ec *executionContext) fieldContext_TeamMember_user(_ context.Context, fiel
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_User(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -33928,9 +30789,6 @@ func (ec *executionContext) fieldContext_TeamMemberConnection_edges(_ context.Co
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_TeamMemberEdge(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -33957,9 +30815,6 @@ func (ec *executionContext) fieldContext_TeamMemberConnection_pageInfo(_ context
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageInfo(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -34000,9 +30855,6 @@ func (ec *executionContext) fieldContext_TeamMemberEdge_node(_ context.Context, 
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_TeamMember(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -34138,9 +30990,6 @@ func (ec *executionContext) fieldContext_TranslationSettings_permissions(_ conte
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_TranslationSettingsPermissions(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -34171,9 +31020,6 @@ func (ec *executionContext) fieldContext_TranslationSettingsConnection_edges(_ c
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_TranslationSettingsEdge(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -34200,9 +31046,6 @@ func (ec *executionContext) fieldContext_TranslationSettingsConnection_pageInfo(
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageInfo(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -34243,9 +31086,6 @@ func (ec *executionContext) fieldContext_TranslationSettingsEdge_node(_ context.
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_TranslationSettings(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -34394,9 +31234,6 @@ func (ec *executionContext) fieldContext___Directive_args(ctx context.Context, f
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___InputValue(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -34544,9 +31381,6 @@ func (ec *executionContext) fieldContext___Field_args(ctx context.Context, field
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___InputValue(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -34584,9 +31418,6 @@ func (ec *executionContext) fieldContext___Field_type(_ context.Context, field g
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___Type(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -34689,9 +31520,6 @@ func (ec *executionContext) fieldContext___InputValue_type(_ context.Context, fi
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___Type(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -34814,9 +31642,6 @@ func (ec *executionContext) fieldContext___Schema_types(_ context.Context, field
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___Type(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -34847,9 +31672,6 @@ func (ec *executionContext) fieldContext___Schema_queryType(_ context.Context, f
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___Type(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -34880,9 +31702,6 @@ func (ec *executionContext) fieldContext___Schema_mutationType(_ context.Context
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___Type(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -34913,9 +31732,6 @@ func (ec *executionContext) fieldContext___Schema_subscriptionType(_ context.Con
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___Type(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -34946,9 +31762,6 @@ func (ec *executionContext) fieldContext___Schema_directives(_ context.Context, 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___Directive(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -35072,9 +31885,6 @@ func (ec *executionContext) fieldContext___Type_fields(ctx context.Context, fiel
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___Field(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -35116,9 +31926,6 @@ func (ec *executionContext) fieldContext___Type_interfaces(_ context.Context, fi
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___Type(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -35149,9 +31956,6 @@ func (ec *executionContext) fieldContext___Type_possibleTypes(_ context.Context,
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___Type(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -35183,9 +31987,6 @@ func (ec *executionContext) fieldContext___Type_enumValues(ctx context.Context, 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___EnumValue(ctx, field)
-		},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -35227,9 +32028,6 @@ func (ec *executionContext) fieldContext___Type_inputFields(_ context.Context, f
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___InputValue(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -35260,9 +32058,6 @@ func (ec *executionContext) fieldContext___Type_ofType(_ context.Context, field 
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields___Type(ctx, field)
-		},
 	}
 	return fc, nil
 }

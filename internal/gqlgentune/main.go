@@ -1,4 +1,4 @@
-// Command gqlgentune rewrites ten patterns of gqlgen's generated executor that cost every
+// Command gqlgentune rewrites eleven patterns of gqlgen's generated executor that cost every
 // request time without serving Bindery (decisions 197, 271, 339, 347, 350–354, 356, 363). It runs
 // from generate.go right after gqlgen, so `go generate ./...` still reproduces the committed
 // file exactly.
@@ -40,6 +40,10 @@
 //   - The fields of each object are collected through the operation's collectedFields
 //     (graph/generated/collected.go), which finds them again without hashing the object type's
 //     names for every object as graphql.CollectFields does (decision 352).
+//   - A field context gets no Child function (a closure over the execution context for every
+//     field with child fields): nothing in Bindery calls it (TestNothingCallsFieldContextChild),
+//     and Bindery's GraphQL server takes no field middleware, its only documented reader
+//     (decision 363).
 //   - The map of every input type's unmarshaller, which gqlgen builds by reflection for every
 //     operation (~60 input types) and puts in the operation's context for
 //     graphql.UnmarshalInputFromContext, is not built: nothing in Bindery calls that function
@@ -366,6 +370,20 @@ func marshalsThrough(text, marshaller, model string) bool {
 		strings.HasSuffix(fn, "\n\treturn res")
 }
 
+// childOfFieldContext is the Child function gqlgen gives a field context whose field has child
+// fields: a closure over the execution context, made for every such field of an answer. Nothing
+// calls it (TestNothingCallsFieldContextChild): Bindery's GraphQL server takes no field
+// middleware (graph.Use), the only reader gqlgen documents for it.
+var childOfFieldContext = regexp.MustCompile(`\n\t\tChild: func\(ctx context\.Context, field graphql\.CollectedField\) \(\*graphql\.FieldContext, error\) \{\n\t\t\treturn ec\.childFields_\w+\(ctx, field\)\n\t\t\},`)
+
+// minChildFunctions is fewer field contexts with a Child function than the schema has.
+const minChildFunctions = 100
+
+// childFieldsFunctions are the functions the Child functions called, one per object type, which
+// nothing calls once those are gone: from their heading comment to the end of gqlgen's internal
+// section.
+var childFieldsFunctions = regexp.MustCompile(`(?s)\n// childFields_\* functions provide shared child field context lookups\.\n(?:// [^\n]*\n)*\n(?:func \(ec \*executionContext\) childFields_\w+\(ctx context\.Context, field graphql\.CollectedField\) \(\*graphql\.FieldContext, error\) \{\n.*?\n\}\n\n)+(// endregion \*+ internal!\.gotpl)`)
+
 // unmarshalerMap is the statement building the map of input unmarshallers, and
 // unmarshalerMapInContext each line putting it in an operation's context.
 var (
@@ -410,6 +428,17 @@ func tune(path string, enums map[string]bool) error {
 	text, n = directResolverFields(text)
 	if n < minResolverFields {
 		return fmt.Errorf("resolver fields: rewrote %d, expected at least %d; gqlgen no longer writes the text resolverField expects; update internal/gqlgentune", n, minResolverFields)
+	}
+	if n := len(childOfFieldContext.FindAllStringIndex(text, -1)); n < minChildFunctions {
+		return fmt.Errorf("field context Child functions: found %d, expected at least %d; gqlgen no longer writes the text childOfFieldContext expects; update internal/gqlgentune", n, minChildFunctions)
+	}
+	text = childOfFieldContext.ReplaceAllString(text, "")
+	if !childFieldsFunctions.MatchString(text) {
+		return fmt.Errorf("childFields functions: gqlgen no longer writes the text childFieldsFunctions expects; update internal/gqlgentune")
+	}
+	text = childFieldsFunctions.ReplaceAllString(text, "\n$1")
+	if strings.Contains(text, "childFields_") {
+		return fmt.Errorf("childFields functions: some are left, or still called; update internal/gqlgentune")
 	}
 	if !unmarshalerMap.MatchString(text) || !unmarshalerMapInContext.MatchString(text) {
 		return fmt.Errorf("input unmarshaller map: gqlgen no longer writes the text unmarshalerMap expects; update internal/gqlgentune")

@@ -255,6 +255,26 @@ func write(t *testing.T, path, text string) string {
 // TestNothingUnmarshalsInputFromContext guards the rewrite that drops the map of input
 // unmarshallers: graphql.UnmarshalInputFromContext would find no map in the context.
 func TestNothingUnmarshalsInputFromContext(t *testing.T) {
+	forEachGoFile(t, func(path, src string) {
+		if strings.Contains(src, "UnmarshalInputFromContext(") {
+			t.Errorf("%s calls graphql.UnmarshalInputFromContext, which needs the map gqlgentune drops (decision 339)", path)
+		}
+	})
+}
+
+// TestNothingCallsFieldContextChild: gqlgentune gives field contexts no Child function
+// (decision 363), so no code of Bindery's may call one.
+func TestNothingCallsFieldContextChild(t *testing.T) {
+	forEachGoFile(t, func(path, src string) {
+		if strings.Contains(src, ".Child(") {
+			t.Errorf("%s calls a field context's Child, which gqlgentune leaves nil (decision 363)", path)
+		}
+	})
+}
+
+// forEachGoFile calls check with the path and text of each Go file of the module but its tests
+// (and the hidden directories: .git, .cache).
+func forEachGoFile(t *testing.T, check func(path, src string)) {
 	root := "../.."
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -267,8 +287,8 @@ func TestNothingUnmarshalsInputFromContext(t *testing.T) {
 			return nil
 		}
 		src, err := os.ReadFile(path)
-		if err == nil && strings.Contains(string(src), "UnmarshalInputFromContext(") {
-			t.Errorf("%s calls graphql.UnmarshalInputFromContext, which needs the map gqlgentune drops (decision 339)", path)
+		if err == nil {
+			check(path, string(src))
 		}
 		return err
 	})
