@@ -253,13 +253,13 @@ func TestAPIDocumentMatchesAnswers(t *testing.T) {
 	e.Do(admin, http.MethodDelete, "/v1/user/tokens/"+token.ID, nil)
 }
 
-// requiredByReferenceNotByUs are the fields the reference's request bodies require that a
-// Bindery route may go without, each with why.
-var requiredByReferenceNotByUs = map[string]string{
+// requiredByReferenceNotByUs are the routes whose body may go without fields the reference's
+// requires, each with why.
+var requiredByReferenceNotByUs = map[string]bool{
 	// A field of a site's customization not given takes its default, as the reference's own
 	// description says, so none is required though its schema requires all seventeen groups
 	// (decision 164).
-	"PUT /orgs/{organizationId}/sites/{siteId}/customization": "*",
+	"PUT /orgs/{organizationId}/sites/{siteId}/customization": true,
 }
 
 // TestAPIDocumentRequiredFields holds the request bodies' required fields of the table to what
@@ -267,100 +267,30 @@ var requiredByReferenceNotByUs = map[string]string{
 // the reference: a field the reference's body requires is required in the served document too,
 // and every field named required is one of the body's.
 func TestAPIDocumentRequiredFields(t *testing.T) {
-	data, err := apispec.Document()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ref map[string]any
-	if err := json.Unmarshal(data, &ref); err != nil {
-		t.Fatal(err)
-	}
+	ref := apispec.Load(t)
 	served, err := rest.BuildAPIDocument(mustRoutes(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc map[string]any
-	if err := json.Unmarshal(served, &doc); err != nil {
+	doc, err := apispec.Parse(served)
+	if err != nil {
 		t.Fatal(err)
 	}
-	refPaths, _ := ref["paths"].(map[string]any)
 	for _, r := range mustRoutes(t) {
-		method := strings.ToLower(r.Method)
-		ours := requestSchema(doc, at(doc, "paths", openAPIPath(r.Pattern), method))
-		required := names(ours["required"])
+		required, properties := doc.RequestFields(r.Method, r.Pattern)
 		for _, name := range required {
-			if _, ok := at(ours, "properties", name).(map[string]any); !ok {
+			if !slices.Contains(properties, name) {
 				t.Errorf("%s: requires %q, which its body does not have", r.Key(), name)
 			}
 		}
-		if requiredByReferenceNotByUs[r.Key()] == "*" {
+		if requiredByReferenceNotByUs[r.Key()] || !ref.HasOperation(r.Method, r.Pattern) {
 			continue
 		}
-		for tmpl, item := range refPaths {
-			op, _ := at(item, method).(map[string]any)
-			if op == nil || !sameShape(r.Pattern, tmpl) || apispec.Superseded[tmpl] {
-				continue
-			}
-			for _, name := range referenceRequired(ref, op) {
-				if !slices.Contains(required, name) {
-					t.Errorf("%s: the reference requires %q, the served document does not", r.Key(), name)
-				}
+		refRequired, _ := ref.RequestFields(r.Method, r.Pattern)
+		for _, name := range refRequired {
+			if !slices.Contains(required, name) {
+				t.Errorf("%s: the reference requires %q, the served document does not", r.Key(), name)
 			}
 		}
 	}
-}
-
-// referenceRequired lists the fields a reference operation's JSON body requires, its allOf
-// parts' included (the alternatives of a oneOf or anyOf are no field's requirement).
-func referenceRequired(ref map[string]any, op map[string]any) []string {
-	s := requestSchema(ref, op)
-	out := names(s["required"])
-	for _, part := range asList(s["allOf"]) {
-		out = append(out, names(resolveRef(ref, part)["required"])...)
-	}
-	return out
-}
-
-// requestSchema is the JSON schema of an operation's request body, its $refs followed; nil for
-// none.
-func requestSchema(doc map[string]any, op any) map[string]any {
-	body := resolveRef(doc, at(op, "requestBody"))
-	return resolveRef(doc, at(body, "content", "application/json", "schema"))
-}
-
-// resolveRef follows v's $ref (a JSON pointer into doc) until a schema without one.
-func resolveRef(doc map[string]any, v any) map[string]any {
-	m, _ := v.(map[string]any)
-	for m != nil {
-		ptr, ok := m["$ref"].(string)
-		if !ok {
-			return m
-		}
-		m, _ = at(doc, strings.Split(strings.TrimPrefix(ptr, "#/"), "/")...).(map[string]any)
-	}
-	return m
-}
-
-// at is the value at path in a decoded JSON object; nil when absent.
-func at(v any, path ...string) any {
-	for _, k := range path {
-		m, _ := v.(map[string]any)
-		v = m[k]
-	}
-	return v
-}
-
-func asList(v any) []any {
-	l, _ := v.([]any)
-	return l
-}
-
-func names(v any) []string {
-	var out []string
-	for _, n := range asList(v) {
-		if s, ok := n.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
 }

@@ -26,14 +26,11 @@ type objectFields struct {
 // goroutines (FieldSet.Dispatch), which make objects too: next takes a lock.
 type objectArena struct {
 	mu      sync.Mutex
-	objects []objectFields
+	objects blocks[objectFields]
 	values  []graphql.Marshaler
-	grown   int // the size of the last block of objects
-
 	// The field contexts of the answer's fields (one per field resolved through one), which also
 	// live until the answer is written.
-	contexts      []graphql.FieldContext
-	contextsGrown int
+	contexts blocks[graphql.FieldContext]
 }
 
 const (
@@ -41,32 +38,38 @@ const (
 	valuesPerBlock  = 256
 )
 
+// blocks hands out zeroed values of T from blocks that double from 4 (a point read makes two
+// objects) up to objectsPerBlock.
+type blocks[T any] struct {
+	free  []T
+	grown int // the size of the last block
+}
+
+func (b *blocks[T]) take() *T {
+	if len(b.free) == 0 {
+		b.grown = min(max(2*b.grown, 4), objectsPerBlock)
+		b.free = make([]T, b.grown)
+	}
+	t := &b.free[0]
+	b.free = b.free[1:]
+	return t
+}
+
 // fieldContext returns a zeroed field context.
 func (a *objectArena) fieldContext() *graphql.FieldContext {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if len(a.contexts) == 0 {
-		a.contextsGrown = min(max(2*a.contextsGrown, 4), objectsPerBlock)
-		a.contexts = make([]graphql.FieldContext, a.contextsGrown)
-	}
-	fc := &a.contexts[0]
-	a.contexts = a.contexts[1:]
-	return fc
+	return a.contexts.take()
 }
 
 // next returns a fresh object of fields, its set's Values one slot per field.
 func (a *objectArena) next(fields []graphql.CollectedField) *objectFields {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if len(a.objects) == 0 {
-		a.grown = min(max(2*a.grown, 4), objectsPerBlock) // a point read makes two objects
-		a.objects = make([]objectFields, a.grown)
-	}
-	o := &a.objects[0]
-	a.objects = a.objects[1:]
+	o := a.objects.take()
 	n := len(fields)
 	if len(a.values) < n {
-		a.values = make([]graphql.Marshaler, max(n, min(4*a.grown, valuesPerBlock)))
+		a.values = make([]graphql.Marshaler, max(n, min(4*a.objects.grown, valuesPerBlock)))
 	}
 	o.fields, o.set.Values, a.values = fields, a.values[:n:n], a.values[n:]
 	return o

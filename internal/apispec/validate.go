@@ -193,10 +193,11 @@ func (s *Spec) ValidateQuery(tb testing.TB, method, path string, accepted bool) 
 			tb.Errorf("apispec: %s %s: query parameter %q is not declared", method, path, name)
 			continue
 		}
+		if !accepted {
+			continue
+		}
 		for _, v := range values[name] {
-			if accepted {
-				s.validate(tb, fmt.Sprintf("%s %s: query parameter %q", method, path, name), param.tokens, param.json(v))
-			}
+			s.validate(tb, fmt.Sprintf("%s %s: query parameter %q", method, path, name), param.tokens, param.json(v))
 		}
 	}
 }
@@ -252,21 +253,62 @@ func (p queryParam) json(v string) []byte {
 func (s *Spec) ValidateRequest(tb testing.TB, method, path string, body []byte) {
 	tb.Helper()
 	what := fmt.Sprintf("request of %s %s", strings.ToUpper(method), path)
+	_, tokens, err := s.requestSchema(method, path)
+	switch {
+	case err != nil:
+		tb.Errorf("apispec: %s: %v", what, err)
+	case tokens != nil:
+		s.validate(tb, what, tokens, body)
+	}
+}
+
+// RequestFields returns the fields the JSON request body of the operation method+path requires
+// (its allOf parts' included: the alternatives of a oneOf or anyOf are no field's requirement)
+// and the fields it has; none when the spec has no such operation or it takes no JSON body.
+func (s *Spec) RequestFields(method, path string) (required, properties []string) {
+	schema, _, err := s.requestSchema(method, path)
+	if err != nil || schema == nil {
+		return nil, nil
+	}
+	parts := []map[string]any{schema}
+	all, _ := schema["allOf"].([]any)
+	for _, part := range all {
+		if p, ok := part.(map[string]any); ok {
+			if p, _, err = s.deref(p, nil); err == nil {
+				parts = append(parts, p)
+			}
+		}
+	}
+	for _, part := range parts {
+		names, _ := part["required"].([]any)
+		for _, n := range names {
+			required = append(required, fmt.Sprint(n))
+		}
+		props, _ := part["properties"].(map[string]any)
+		properties = append(properties, sortedKeys(props)...)
+	}
+	return required, properties
+}
+
+// requestSchema returns the schema of the JSON request body of the operation method+path, its
+// $refs followed, and the tokens leading to it; nil ones when it takes no JSON body.
+func (s *Spec) requestSchema(method, path string) (map[string]any, []string, error) {
 	op, tokens, err := s.operation(method, path)
 	if err != nil {
-		tb.Errorf("apispec: %s: %v", what, err)
-		return
+		return nil, nil, err
 	}
 	requestBody, ok := op["requestBody"].(map[string]any)
 	if !ok {
-		return
+		return nil, nil, nil
 	}
-	requestBody, tokens, err = s.deref(requestBody, slices.Concat(tokens, []string{"requestBody"}))
-	if err != nil {
-		tb.Errorf("apispec: %s: %v", what, err)
-		return
+	if requestBody, tokens, err = s.deref(requestBody, slices.Concat(tokens, []string{"requestBody"})); err != nil {
+		return nil, nil, err
 	}
-	if content, _ := requestBody["content"].(map[string]any); content["application/json"] != nil {
-		s.validate(tb, what, slices.Concat(tokens, []string{"content", "application/json", "schema"}), body)
+	content, _ := requestBody["content"].(map[string]any)
+	media, _ := content["application/json"].(map[string]any)
+	schema, ok := media["schema"].(map[string]any)
+	if !ok {
+		return nil, nil, nil
 	}
+	return s.deref(schema, slices.Concat(tokens, []string{"content", "application/json", "schema"}))
 }
