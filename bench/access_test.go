@@ -54,7 +54,7 @@ type scaled struct {
 }
 
 func newScaled(b *testing.B, orgs, spaces int) scaled {
-	e := testenv.New(b)
+	e := testenv.New(b, testenv.WithoutReadCache)
 	admin, org := e.Bootstrap("admin@example.com", "Org 0")
 	reader := e.User("reader@example.com", org, testenv.Role(viewer.RoleRead))
 	sys := accounts.System(context.Background())

@@ -25,7 +25,7 @@ type fileServer struct {
 
 func newFileServer(b *testing.B, name string, so store.Options) fileServer {
 	so.DataDir = b.TempDir()
-	e := testenv.NewOn(b, so)
+	e := testenv.NewOn(b, so, testenv.WithoutReadCache)
 	user, org := e.Bootstrap("admin@example.com", "Bench")
 	r := e.Do(user, "POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": "Files"})
 	space := r.Map(b)["id"].(string)

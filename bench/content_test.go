@@ -84,7 +84,7 @@ const benchPages = 10000
 // two revisions: the change request's and the merge's), and the ratio of a whole round (create,
 // edit, merge) to the fixed-bytes baseline.
 func BenchmarkEditAndMerge10k(b *testing.B) {
-	e := testenv.New(b)
+	e := testenv.New(b, testenv.WithoutReadCache)
 	admin, org := e.Bootstrap("admin@example.com", "Bench")
 	space, pages := bigSpace(b, e, admin, org, benchPages)
 	crs := "/v1/spaces/" + space + "/change-requests"

@@ -19,7 +19,7 @@ import (
 // behind after 100 refusals (after a GC). Log lines are formatted and discarded.
 func BenchmarkHostileGraphQL(b *testing.B) {
 	logToDiscard(b)
-	e := testenv.New(b)
+	e := testenv.New(b, testenv.WithoutReadCache)
 	admin, _ := e.Bootstrap("admin@example.com", "Bench")
 	baseline := served(b, e, admin, "{ viewer { id } }", "")
 	for _, doc := range testenv.HostileGraphQL() {

@@ -98,7 +98,7 @@ func request(e *testenv.Env, a testenv.Actor, method, path, body string) func() 
 
 // orgWithMembers returns a server whose organization has n members.
 func orgWithMembers(b *testing.B, n int) (*testenv.Env, testenv.Actor, string) {
-	e := testenv.New(b)
+	e := testenv.New(b, testenv.WithoutReadCache)
 	admin, org := e.Bootstrap("admin@example.com", "Bench")
 	for i := range n - 1 {
 		e.User(fmt.Sprintf("m%d@example.com", i), org, testenv.Role(viewer.RoleEdit))

@@ -76,7 +76,7 @@ func BenchmarkImportWebsite200(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	e := testenv.New(b, func(o *server.Options) { o.FetchAllow = allow })
+	e := testenv.New(b, testenv.WithoutReadCache, func(o *server.Options) { o.FetchAllow = allow })
 	admin, org := e.Bootstrap("admin@example.com", "Bench")
 	var total time.Duration
 	b.ResetTimer()

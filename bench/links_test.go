@@ -36,7 +36,7 @@ func linkedPages(n int) testenv.Content {
 // leaves the targets of the bodies it stored in memory, so first-ms, the first read, finds them
 // there too.
 func BenchmarkSpaceLinks10k(b *testing.B) {
-	e := testenv.New(b)
+	e := testenv.New(b, testenv.WithoutReadCache)
 	admin, org := e.Bootstrap("admin@example.com", "Bench")
 	space := e.Do(admin, "POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": "Linked"}).Map(b)["id"].(string)
 	e.WriteRevision(space, "", linkedPages(10000))

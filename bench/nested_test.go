@@ -41,7 +41,7 @@ const nestedQuery = `{"query":"query { organization(id: \"ORG_ID\") { id title s
 // organizations of 50 spaces of 20 change requests. It reports the median of 21 sequential
 // requests, and the statements of one.
 func BenchmarkNestedQuery(b *testing.B) {
-	e := testenv.New(b)
+	e := testenv.New(b, testenv.WithoutReadCache)
 	admin, org := nestedOrgs(b, e, 20, 50, 20)
 	request := post(b, e, admin, "/graphql", strings.Replace(nestedQuery, "ORG_ID", org, 1))
 	request() // warm up caches and connections

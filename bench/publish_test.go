@@ -75,7 +75,7 @@ func bigSite(b *testing.B) publishedSite { return publishedSiteOf(b, wideTree(10
 
 // publishedSiteOf publishes a site ("big") over a space of the given content.
 func publishedSiteOf(b *testing.B, content testenv.Content) publishedSite {
-	e := publishedSite{Env: testenv.New(b)}
+	e := publishedSite{Env: testenv.New(b, testenv.WithoutReadCache)}
 	e.admin, e.org = e.Bootstrap("admin@example.com", "Bench")
 	e.space = e.Do(e.admin, "POST", "/v1/orgs/"+e.org+"/spaces", map[string]any{"title": "Big"}).Map(b)["id"].(string)
 	e.WriteRevision(e.space, "", content)

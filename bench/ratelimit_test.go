@@ -18,7 +18,7 @@ import (
 // and the writes come as often as for any client.
 func BenchmarkRateLimitedRead(b *testing.B) {
 	off, offAdmin, offOrg := orgWithMembers(b, 1)
-	on := testenv.New(b, func(o *server.Options) { o.RateLimits = ratelimit.DefaultLimits })
+	on := testenv.New(b, testenv.WithoutReadCache, func(o *server.Options) { o.RateLimits = ratelimit.DefaultLimits })
 	onAdmin, onOrg := on.Bootstrap("admin@example.com", "Bench")
 	tokens := rotatingTokens(b, on, onAdmin, 4000)
 	graphQL := func(org string) string {

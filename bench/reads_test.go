@@ -38,7 +38,7 @@ func wideTree(sections, perSection int) testenv.Content {
 // the whole tree with each page's computed path. first-ms is the first read, which loads the tree
 // from the database and encodes it; the measured reads find both cached by the root hash.
 func BenchmarkContentPages10k(b *testing.B) {
-	e := testenv.New(b)
+	e := testenv.New(b, testenv.WithoutReadCache)
 	admin, org := e.Bootstrap("admin@example.com", "Bench")
 	space := e.Do(admin, "POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": "Big"}).Map(b)["id"].(string)
 	e.WriteRevision(space, "", wideTree(100, 100))

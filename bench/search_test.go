@@ -91,7 +91,7 @@ func seedSearch(b testing.TB, e *testenv.Env, spaceID string, content testenv.Co
 // a prefix. It reports the median and the 99th percentile of the request times (the bounds
 // are 20 and 50 ms) and the mean as a ratio to the fixed-bytes baseline.
 func BenchmarkSearchSpace100k(b *testing.B) {
-	e := testenv.New(b)
+	e := testenv.New(b, testenv.WithoutReadCache)
 	admin, org := e.Bootstrap("admin@example.com", "Bench")
 	space := e.Do(admin, "POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": "Big"}).Map(b)["id"].(string)
 	content := wideTree(searchSections, searchPerSection)

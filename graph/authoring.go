@@ -86,7 +86,7 @@ func batchError(err error) error {
 // space's revisions for revert_page (by default the change request's base).
 func (r *Resolver) editEnv(ctx context.Context, s *ent.Space, cr *ent.ChangeRequest) edit.Env {
 	return edit.Env{
-		Now:   r.now(),
+		Now:   r.now(ctx),
 		NewID: id.New,
 		Version: func(revisionID string) (*tree.Tree, error) {
 			if revisionID == "" {

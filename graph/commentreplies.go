@@ -211,7 +211,7 @@ func (r *Resolver) checkDiscussionEdit(ctx context.Context, s *ent.Space, perms 
 			return discussionEdit{}, err
 		}
 	}
-	e := discussionEdit{space: s, by: viewer.FromContext(ctx).UserID, at: r.now()}
+	e := discussionEdit{space: s, by: viewer.FromContext(ctx).UserID, at: r.now(ctx)}
 	var err error
 	if e.added, err = checkReactions("addedReactions", added); err != nil {
 		return e, err

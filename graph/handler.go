@@ -18,6 +18,7 @@ import (
 	"github.com/binderyhq/bindery/graph/generated"
 	"github.com/binderyhq/bindery/graph/limits"
 	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/internal/readcache"
 )
 
 // Limits bound what one GraphQL operation may cost; each over-limit operation answers a GraphQL
@@ -61,6 +62,7 @@ func NewHandler(r *Resolver, l Limits) *handler.Server {
 	Use(srv, limits.Aliases(l.Aliases))
 	Use(srv, limits.ChargeCost{}) // after the complexity limit, which computes the cost
 	Use(srv, textLiterals{})
+	Use(srv, keepQueriesOnly{})
 	srv.SetParserTokenLimit(l.Tokens)
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(func(ctx context.Context, p any) error {
@@ -86,6 +88,7 @@ func Use(srv *handler.Server, ext graphql.HandlerExtension) {
 func presentError(ctx context.Context, err error) *gqlerror.Error {
 	gerr := graphql.DefaultErrorPresenter(ctx, err)
 	if ClientGone(ctx) {
+		readcache.DoNotKeep(ctx)
 		return gerr
 	}
 	var already *gqlerror.Error
@@ -101,11 +104,31 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 	}
 	e := AsAppError(ctx, err)
 	if e.Kind == apperr.Internal {
+		readcache.DoNotKeep(ctx) // the next request may well succeed
 		slog.ErrorContext(ctx, "internal error", "err", err)
 	}
 	gerr.Message = e.Message
 	gerr.Extensions = map[string]any{"code": e.Kind.Code()}
 	return gerr
+}
+
+// keepQueriesOnly lets the read cache keep the answer of a query alone: a mutation's answer tells
+// what it did, and doing it again must do it again.
+type keepQueriesOnly struct{}
+
+var _ interface {
+	graphql.OperationContextMutator
+	graphql.HandlerExtension
+} = keepQueriesOnly{}
+
+func (keepQueriesOnly) ExtensionName() string                   { return "keepQueriesOnly" }
+func (keepQueriesOnly) Validate(graphql.ExecutableSchema) error { return nil }
+
+func (keepQueriesOnly) MutateOperationContext(ctx context.Context, opCtx *graphql.OperationContext) *gqlerror.Error {
+	if opCtx.Operation == nil || opCtx.Operation.Operation != ast.Query {
+		readcache.DoNotKeep(ctx)
+	}
+	return nil
 }
 
 // isIntrospection reports whether an error's path is a top-level introspection field.

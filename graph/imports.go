@@ -120,7 +120,7 @@ func (r *Resolver) writeImport(ctx context.Context, tx *ent.Tx, s *ent.Space, ch
 	if err != nil {
 		return nil, nil, err
 	}
-	o, err := importer.Build(t, src.site, edit.Env{Now: r.now(), NewID: id.New, Version: noVersions})
+	o, err := importer.Build(t, src.site, edit.Env{Now: r.now(ctx), NewID: id.New, Version: noVersions})
 	if err != nil {
 		return nil, nil, batchError(err)
 	}

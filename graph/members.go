@@ -199,7 +199,7 @@ func (r *Resolver) ping(ctx context.Context, orgID string) (*model.PingResult, e
 	if err != nil {
 		return nil, err
 	}
-	now := r.now()
+	now := r.now(ctx)
 	if err := r.Client.Member.UpdateOne(m).SetLastSeenAt(now).Exec(ctx); err != nil {
 		return nil, err
 	}

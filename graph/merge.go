@@ -62,7 +62,7 @@ func (r *Resolver) recordMerge(ctx context.Context, tx *ent.Tx, s *ent.Space, cr
 		return err
 	}
 	upd := tx.ChangeRequest.UpdateOneID(cr.ID).SetStatus(changerequest.StatusMerged).
-		SetRevisionMergedID(rev.ID).SetMergedAt(r.now())
+		SetRevisionMergedID(rev.ID).SetMergedAt(r.now(ctx))
 	if v := viewer.FromContext(ctx); v.UserID != "" {
 		upd.SetMergedBy(v.UserID)
 	}

@@ -146,7 +146,7 @@ func (r *Resolver) writeSpec(ctx context.Context, write func(tx *ent.Tx) (*ent.O
 		if s, err = write(tx); err != nil {
 			return err
 		}
-		return jobs.Enqueue(ctx, tx.Client(), OpenAPIJob, s.ID, r.now())
+		return jobs.Enqueue(ctx, tx.Client(), OpenAPIJob, s.ID, r.now(ctx))
 	})
 	if ent.IsConstraintError(err) {
 		return nil, apperr.Conflictf("slug: the organization already has an OpenAPI specification with this slug")
@@ -372,7 +372,7 @@ func (r *Resolver) ProcessOpenAPISpec(ctx context.Context, j *jobs.Job) (time.Ti
 	if err != nil || s.SourceURL == nil || r.OpenAPIRefresh <= 0 {
 		return time.Time{}, err
 	}
-	return r.now().Add(r.OpenAPIRefresh), nil
+	return r.now(ctx).Add(r.OpenAPIRefresh), nil
 }
 
 // processSource fetches and processes a spec's source. A document that cannot be processed is a
@@ -412,7 +412,7 @@ func sameSource(a, b *ent.OpenAPISpec) bool {
 // recordProcessing records a processing's outcome on the spec: the failure, or success with a
 // new version when the content differs from the latest version's.
 func (r *Resolver) recordProcessing(ctx context.Context, tx *ent.Tx, s *ent.OpenAPISpec, doc *openapi.Document, failure *openapi.Error) error {
-	upd := tx.OpenAPISpec.UpdateOne(s).SetProcessingState(openapispec.ProcessingStateComplete).SetLastProcessedAt(r.now())
+	upd := tx.OpenAPISpec.UpdateOne(s).SetProcessingState(openapispec.ProcessingStateComplete).SetLastProcessedAt(r.now(ctx))
 	if failure != nil {
 		return upd.SetLastProcessErrorCode(openapispec.LastProcessErrorCode(failure.Code)).
 			SetLastProcessError(truncate(failure.Message, 500)).SetLastProcessErrors(failure.Errors).
@@ -435,7 +435,7 @@ func (r *Resolver) recordProcessing(ctx context.Context, tx *ent.Tx, s *ent.Open
 	}
 	v, err := tx.OpenAPISpecVersion.Create().SetOrganizationID(s.OrganizationID).SetSpecID(s.ID).
 		SetURL(versionURL(doc, s)).SetRaw(doc.Raw).SetFormat(openapispecversion.Format(doc.Format)).
-		SetFilesystem(filesystem).SetDigest(doc.Digest).SetCreatedAt(r.now()).Save(ctx)
+		SetFilesystem(filesystem).SetDigest(doc.Digest).SetCreatedAt(r.now(ctx)).Save(ctx)
 	if err != nil {
 		return err
 	}

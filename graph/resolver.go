@@ -4,6 +4,7 @@
 package graph
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"sync"
@@ -16,6 +17,7 @@ import (
 	"github.com/binderyhq/bindery/internal/fetch"
 	"github.com/binderyhq/bindery/internal/jobs"
 	"github.com/binderyhq/bindery/internal/openapi"
+	"github.com/binderyhq/bindery/internal/readcache"
 )
 
 // Resolver carries the dependencies of every resolver.
@@ -43,8 +45,10 @@ type Resolver struct {
 	contentState
 }
 
-// now returns the current time from the injectable clock, as stored (UTC, microseconds).
-func (r *Resolver) now() time.Time {
+// now returns the current time from the injectable clock, as stored (UTC, microseconds). A
+// request that reads it has an answer of its moment, which the read cache does not keep.
+func (r *Resolver) now(ctx context.Context) time.Time {
+	readcache.DependsOnTime(ctx)
 	clock := r.Clock
 	if clock == nil {
 		clock = time.Now

@@ -20,6 +20,7 @@ import (
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/graph/page"
+	"github.com/binderyhq/bindery/internal/readcache"
 )
 
 // Content reads: a space's current content, a change request's, or any revision of a space by
@@ -183,6 +184,7 @@ func filesAfter(files []*tree.File, after *page.Cursor) (int, error) {
 // revision the viewer read.
 func (r *Resolver) FileDownloadURL(ctx context.Context, revisionID string, f *tree.File) (string, error) {
 	if l, ok := r.Blobs.(blob.Linker); ok {
+		readcache.DependsOnTime(ctx) // the store's clock signs the link
 		if u, err := l.Link(ctx, f.Blob, f.Name, f.ContentType, downloadTTL); u != "" || err != nil {
 			return u, err
 		}

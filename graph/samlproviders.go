@@ -126,7 +126,7 @@ func (r *Resolver) samlChecks(ctx context.Context, orgID string) [4]func(string)
 			if err := checkText("certificate", s, 1, samlCertificateMax); err != nil {
 				return err
 			}
-			if _, err := sso.ParseCertificate(s, r.now()); err != nil {
+			if _, err := sso.ParseCertificate(s, r.now(ctx)); err != nil {
 				return apperr.Invalidf("certificate: %v", err)
 			}
 			return nil

@@ -30,7 +30,7 @@ func (r *Resolver) signURL(ctx context.Context, p signedPurpose, subject string,
 	if err != nil {
 		return "", err
 	}
-	payload := strconv.FormatInt(r.now().Add(ttl).Unix(), 10) + ":" + subject
+	payload := strconv.FormatInt(r.now(ctx).Add(ttl).Unix(), 10) + ":" + subject
 	token := encodeToken([]byte(payload)) + "." + encodeToken(mac(key, payload))
 	return strings.TrimRight(r.BaseURL, "/") + p.path + token, nil
 }
@@ -58,7 +58,7 @@ func (r *Resolver) verifySigned(ctx context.Context, p signedPurpose, token stri
 	if !ok || err != nil {
 		return "", invalid
 	}
-	if r.now().Unix() >= expires {
+	if r.now(ctx).Unix() >= expires {
 		return "", apperr.Forbiddenf("the link expired at %s: read the object again for a fresh one",
 			time.Unix(expires, 0).UTC().Format(time.RFC3339))
 	}

@@ -51,7 +51,7 @@ func (r *Resolver) updateSiteAdaptiveSchema(ctx context.Context, orgID, siteID s
 		if err := r.pageConditionsAllow(ctx, tx, current, schema); err != nil {
 			return err
 		}
-		s, err = tx.Site.UpdateOne(current).SetAdaptiveSchema(m).SetAdaptiveSchemaUpdatedAt(r.now()).Save(ctx)
+		s, err = tx.Site.UpdateOne(current).SetAdaptiveSchema(m).SetAdaptiveSchemaUpdatedAt(r.now(ctx)).Save(ctx)
 		return err
 	})
 	if err != nil {

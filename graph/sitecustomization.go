@@ -66,7 +66,7 @@ func (r *Resolver) updateSiteCustomization(ctx context.Context, orgID, siteID st
 		if err := checkCustomizationConditions(current, settings); err != nil {
 			return err
 		}
-		s, err = tx.Site.UpdateOne(current).SetCustomization(settings).SetCustomizationUpdatedAt(r.now()).Save(ctx)
+		s, err = tx.Site.UpdateOne(current).SetCustomization(settings).SetCustomizationUpdatedAt(r.now(ctx)).Save(ctx)
 		return err
 	})
 	if err != nil {
@@ -129,7 +129,7 @@ func (r *Resolver) overrideSiteSpaceCustomization(ctx context.Context, orgID, si
 		if err := checkCustomizationConditions(s, override); err != nil {
 			return err
 		}
-		ss, err = tx.SiteSpace.UpdateOne(current).SetCustomization(override).SetCustomizationUpdatedAt(r.now()).Save(ctx)
+		ss, err = tx.SiteSpace.UpdateOne(current).SetCustomization(override).SetCustomizationUpdatedAt(r.now(ctx)).Save(ctx)
 		return err
 	})
 	if err != nil {

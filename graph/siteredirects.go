@@ -106,7 +106,7 @@ func (r *Resolver) createSiteRedirect(ctx context.Context, orgID, siteID string,
 		if err := redirectRoom(ctx, tx, s.ID, "redirects"); err != nil {
 			return err
 		}
-		out, err = r.newRedirect(tx, s, src, draft, dest).
+		out, err = r.newRedirect(ctx, tx, s, src, draft, dest).
 			SetCaptureWildcard(derefOr(in.CaptureWildcard, false)).SetPermanent(derefOr(in.Permanent, false)).Save(ctx)
 		return err
 	})
@@ -114,8 +114,8 @@ func (r *Resolver) createSiteRedirect(ctx context.Context, orgID, siteID string,
 }
 
 // newRedirect is the creation of a redirect, its two times equal (SiteRedirect.updatedAt).
-func (r *Resolver) newRedirect(tx *ent.Tx, s *ent.Site, src sourcepath.Source, draft bool, dest redirectDestination) *ent.SiteRedirectCreate {
-	now := r.now()
+func (r *Resolver) newRedirect(ctx context.Context, tx *ent.Tx, s *ent.Site, src sourcepath.Source, draft bool, dest redirectDestination) *ent.SiteRedirectCreate {
+	now := r.now(ctx)
 	c := tx.SiteRedirect.Create().SetOrganizationID(s.OrganizationID).SetSiteID(s.ID).SetDraft(draft).
 		SetCreatedAt(now).SetUpdatedAt(now)
 	setSource(c.Mutation(), src)
@@ -357,7 +357,7 @@ func (b *bulk) upsert(ctx context.Context, field string, src sourcepath.Source, 
 		if err := roomFor(field, b.count); err != nil {
 			return err
 		}
-		red, err = b.r.newRedirect(b.tx, b.site, src, res.Draft, dest).
+		red, err = b.r.newRedirect(ctx, b.tx, b.site, src, res.Draft, dest).
 			SetCaptureWildcard(derefOr(it.CaptureWildcard, false)).SetPermanent(derefOr(it.Permanent, false)).Save(ctx)
 		res.Status = model.SiteRedirectUpsertStatusCreated
 		b.count++

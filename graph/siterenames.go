@@ -65,7 +65,7 @@ func (r *Resolver) keepOldURLs(ctx context.Context, tx *ent.Tx, s *ent.Site, old
 	if err := redirectRoom(ctx, tx, s.ID, "path"); err != nil {
 		return err
 	}
-	return r.newRedirect(tx, s, src, false, dest).SetCaptureWildcard(true).SetPermanent(true).Exec(ctx)
+	return r.newRedirect(ctx, tx, s, src, false, dest).SetCaptureWildcard(true).SetPermanent(true).Exec(ctx)
 }
 
 // prefixSource is the wildcard source of every URL under a path of the site; false when the path

@@ -303,7 +303,7 @@ func (r *Resolver) deleteSpace(ctx context.Context, id string) (bool, error) {
 		return false, err
 	}
 	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
-		if err := tx.Space.UpdateOne(s).SetDeletedAt(r.now()).Exec(ctx); err != nil {
+		if err := tx.Space.UpdateOne(s).SetDeletedAt(r.now(ctx)).Exec(ctx); err != nil {
 			return err
 		}
 		_, err := leaveSites(ctx, tx, sitespace.SpaceID(s.ID))
@@ -330,7 +330,7 @@ func (r *Resolver) restoreSpace(ctx context.Context, id string) (*ent.Space, err
 	if !rule.HasOrgRole(v, s.OrganizationID, viewer.RoleAdmin) {
 		return nil, apperr.NotFoundf("space not found")
 	}
-	if r.now().Sub(*s.DeletedAt) > SpaceRetention {
+	if r.now(ctx).Sub(*s.DeletedAt) > SpaceRetention {
 		return nil, apperr.NotFoundf("space not found: it was deleted more than 7 days ago")
 	}
 	if err := r.Client.Space.UpdateOne(s).ClearDeletedAt().Exec(ctx); err != nil {

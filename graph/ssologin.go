@@ -51,7 +51,7 @@ func (r *Resolver) StartSignIn(ctx context.Context, providerID, relayState strin
 	if err != nil {
 		return "", err
 	}
-	now := r.now()
+	now := r.now(ctx)
 	u, requestID, err := sso.Start(p, sso.ServiceOf(r.BaseURL, p.ID), relayState, now)
 	if err != nil {
 		return "", apperr.Invalidf("provider %s: %v", p.ID, err)
@@ -79,7 +79,7 @@ func (r *Resolver) FinishSignIn(ctx context.Context, providerID, samlResponse st
 	if err != nil {
 		return nil, apperr.Invalidf("%v", err)
 	}
-	now := r.now()
+	now := r.now(ctx)
 	requestID, err := r.pendingRequest(sys, p.ID, inResponseTo, now)
 	if err != nil {
 		return nil, err
@@ -180,7 +180,7 @@ func joinThroughProvider(sys context.Context, tx *ent.Tx, p *ent.SAMLProvider, u
 // EndSession ends the browser session of a secret (and sweeps expired ones). Ending an unknown
 // session is no error.
 func (r *Resolver) EndSession(ctx context.Context, secret string) error {
-	return accounts.EndSession(ctx, r.Client, secret, r.now())
+	return accounts.EndSession(ctx, r.Client, secret, r.now(ctx))
 }
 
 // SAMLMetadata returns the SAML metadata of this server as the service provider of a provider
@@ -191,5 +191,5 @@ func (r *Resolver) SAMLMetadata(ctx context.Context, providerID string) ([]byte,
 	if err != nil {
 		return nil, notFound(err, "SAML provider")
 	}
-	return sso.Metadata(sso.Provider{ID: p.ID}, sso.ServiceOf(r.BaseURL, p.ID), r.now())
+	return sso.Metadata(sso.Provider{ID: p.ID}, sso.ServiceOf(r.BaseURL, p.ID), r.now(ctx))
 }

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/golang-jwt/jwt/v5"
 
@@ -40,7 +41,7 @@ func (r *Resolver) verifyVisitorToken(ctx context.Context, s *ent.Site, token st
 	}
 	claims := jwt.MapClaims{}
 	_, err = jwt.ParseWithClaims(token, claims, func(*jwt.Token) (any, error) { return []byte(key), nil },
-		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}), jwt.WithExpirationRequired(), jwt.WithTimeFunc(r.now))
+		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}), jwt.WithExpirationRequired(), jwt.WithTimeFunc(func() time.Time { return r.now(ctx) }))
 	switch {
 	case errors.Is(err, jwt.ErrTokenExpired):
 		return nil, apperr.Unauthenticatedf("the visitor token has expired")

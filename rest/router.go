@@ -15,6 +15,7 @@ import (
 	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/internal/observe"
+	"github.com/binderyhq/bindery/internal/readcache"
 	"github.com/binderyhq/bindery/rest/playground"
 )
 
@@ -40,6 +41,8 @@ type Config struct {
 	// middleware and before routing; nil serves none.
 	SitesByHost func(http.Handler) http.Handler
 	RateLimit   RateLimit
+	// ReadCache keeps the answers of API reads while the database is unchanged; nil keeps none.
+	ReadCache *readcache.Cache
 }
 
 type api struct {
@@ -87,8 +90,9 @@ func NewRouter(c Config) http.Handler {
 	r.Get("/v1/openapi.json", docs.serveDocument) // no token: the description of the API, and its page
 	r.Get("/v1/docs", docs.servePage)
 	r.Group(func(r chi.Router) {
-		r.Use(authenticate(c.Authenticate, c.AuthenticateSession, c.Resolver.Client, a.origins),
-			bodyReader(c.MaxBody, max(c.MaxBody, c.MaxUploadBody))) // limitBody left it to be read once charged
+		r.Use(trackReads(c.ReadCache), authenticate(c.Authenticate, c.AuthenticateSession, c.Resolver.Client, a.origins),
+			bodyReader(c.MaxBody, max(c.MaxBody, c.MaxUploadBody)), // limitBody left it to be read once charged
+			keptReads(c.ReadCache))
 		r.With(refuseOverBudget).Post("/graphql", decodeGraphQL(c.GraphQL).ServeHTTP)
 		r.Route("/v1", a.routes)
 	})

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/fetch"
 	"github.com/binderyhq/bindery/internal/ratelimit"
+	"github.com/binderyhq/bindery/internal/readcache"
 	"github.com/binderyhq/bindery/internal/server"
 	"github.com/binderyhq/bindery/internal/store"
 )
@@ -42,6 +44,8 @@ func serve(ctx context.Context, args []string) error {
 		"how often OpenAPI specs with a URL source are fetched again, e.g. 6h; 0 turns it off (env BINDERY_OPENAPI_REFRESH)")
 	var rf rateFlags
 	rf.register(fs)
+	readCache := fs.String("read-cache-mb", envOr("BINDERY_READ_CACHE_MB", "64"),
+		"MiB of API answers kept while the database is unchanged, taken again by repeated reads; 0 turns it off (env BINDERY_READ_CACHE_MB)")
 	err := parse(fs, args)
 	if err != nil {
 		return err
@@ -52,6 +56,10 @@ func serve(ctx context.Context, args []string) error {
 	}
 	if err := rf.apply(&opts); err != nil {
 		return err
+	}
+	readCacheMB, err := strconv.Atoi(*readCache)
+	if err != nil || readCacheMB < 0 {
+		return fmt.Errorf("--read-cache-mb: %q is not a number of MiB, 0 or more", *readCache)
 	}
 	if opts.OpenAPIRefresh, err = time.ParseDuration(*refresh); err != nil || opts.OpenAPIRefresh < 0 {
 		return fmt.Errorf("--openapi-refresh: %q is not a duration of 0 or more (e.g. 6h)", *refresh)
@@ -91,6 +99,9 @@ func serve(ctx context.Context, args []string) error {
 		if err := ratelimit.ScheduleSweep(ctx, st.Client, time.Now()); err != nil {
 			return err
 		}
+	}
+	if readCacheMB > 0 {
+		opts.ReadCache = readcache.New(st.DataVersion, int64(readCacheMB)<<20)
 	}
 	handler, runner := server.New(st, opts)
 	if err := blobs.Schedule(ctx, st.Client, time.Now()); err != nil {

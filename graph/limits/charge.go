@@ -10,6 +10,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/binderyhq/bindery/internal/ratelimit"
+	"github.com/binderyhq/bindery/internal/readcache"
 )
 
 // CodeRateLimited is set in extensions.code when an operation's cost exceeds what its client's
@@ -49,5 +50,6 @@ func (ChargeCost) MutateOperationContext(ctx context.Context, opCtx *graphql.Ope
 		errcode.Set(gerr, CodeRateLimited)
 		return gerr
 	}
+	readcache.Charged(ctx, cost) // taking its answer again costs the same
 	return nil
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/txn"
 	"github.com/binderyhq/bindery/internal/id"
+	"github.com/binderyhq/bindery/internal/readcache"
 	"github.com/binderyhq/bindery/internal/sqlplan"
 )
 
@@ -97,6 +98,10 @@ type Authenticator struct {
 	client *ent.Client
 	mu     sync.Mutex
 	cached map[string]memberships // by user id
+	// Tokens and sessions read by requests that track a read cache, by hash, kept while the
+	// database is unchanged (internal/readcache): a repeated request reads no row.
+	tokens   *readcache.Table[string, tokenRow]
+	sessions *readcache.Table[string, sessionRow]
 }
 
 // memberships are a user's organization roles (nil for a guest) at one access version, and the
@@ -113,7 +118,8 @@ const maxCachedUsers = 10000
 
 // NewAuthenticator returns an authenticator over the client.
 func NewAuthenticator(c *ent.Client) *Authenticator {
-	return &Authenticator{client: c, cached: map[string]memberships{}}
+	return &Authenticator{client: c, cached: map[string]memberships{},
+		tokens: readcache.NewTable[string, tokenRow](maxCachedUsers), sessions: readcache.NewTable[string, sessionRow](maxCachedUsers)}
 }
 
 // Authenticate returns the viewer a bearer token stands for, with their memberships.
@@ -162,11 +168,27 @@ func tokenColumn(column string) string {
 	return "SELECT " + column + " FROM " + apitoken.Table + " WHERE " + apitoken.FieldTokenHash + " = $1"
 }
 
-// lookUpToken returns the rows of tokenLookup for hash (none or one: token hashes are unique).
+// lookUpToken returns the rows of tokenLookup for hash (none or one: token hashes are unique):
+// the row kept at the database's version, or those read.
 func (a *Authenticator) lookUpToken(ctx context.Context, hash []byte) ([]tokenRow, error) {
-	return queryRows(sqlplan.ByKey(ctx), a.client, tokenLookup, hash, func(rows *stdsql.Rows, r *tokenRow) error {
-		return rows.Scan(&r.TokenHash, &r.UserID, &r.Email, &r.AccessVersion)
+	return lookUp(ctx, a.tokens, hash, func() ([]tokenRow, error) {
+		return queryRows(sqlplan.ByKey(ctx), a.client, tokenLookup, hash, func(rows *stdsql.Rows, r *tokenRow) error {
+			return rows.Scan(&r.TokenHash, &r.UserID, &r.Email, &r.AccessVersion)
+		})
 	})
+}
+
+// lookUp returns the row kept in t for a secret's hash at the database's version, or those read
+// (none or one), keeping the one found.
+func lookUp[T any](ctx context.Context, t *readcache.Table[string, T], hash []byte, read func() ([]T, error)) ([]T, error) {
+	if row, ok := t.Get(ctx, string(hash)); ok {
+		return []T{row}, nil
+	}
+	rows, err := read()
+	if err == nil && len(rows) == 1 {
+		t.Put(ctx, string(hash), rows[0])
+	}
+	return rows, err
 }
 
 // queryRows runs a statement of one argument and scans each row it answers into a T.

@@ -59,8 +59,10 @@ func (a *Authenticator) AuthenticateSession(ctx context.Context, secret string, 
 	}
 	sys := System(ctx)
 	hash := HashSecret(secret)
-	rows, err := queryRows(sys, a.client, sessionLookup, hash, func(rows *stdsql.Rows, r *sessionRow) error {
-		return rows.Scan(&r.SecretHash, &r.UserID, &r.OrganizationID, &r.ExpiresAt, &r.Email, &r.AccessVersion)
+	rows, err := lookUp(sys, a.sessions, hash, func() ([]sessionRow, error) {
+		return queryRows(sys, a.client, sessionLookup, hash, func(rows *stdsql.Rows, r *sessionRow) error {
+			return rows.Scan(&r.SecretHash, &r.UserID, &r.OrganizationID, &r.ExpiresAt, &r.Email, &r.AccessVersion)
+		})
 	})
 	if err != nil {
 		return nil, err

@@ -22,6 +22,7 @@ import (
 	"github.com/binderyhq/bindery/internal/observe"
 	"github.com/binderyhq/bindery/internal/openapi"
 	"github.com/binderyhq/bindery/internal/ratelimit"
+	"github.com/binderyhq/bindery/internal/readcache"
 	"github.com/binderyhq/bindery/internal/store"
 	"github.com/binderyhq/bindery/publish"
 	"github.com/binderyhq/bindery/rest"
@@ -54,6 +55,9 @@ type Options struct {
 	ServeMetrics   bool
 	RateLimits     ratelimit.Limits
 	TrustedProxies ratelimit.Proxies // reverse proxies whose X-Forwarded-For names the client
+	// ReadCache keeps the answers of API reads while the database is unchanged (decision 366);
+	// nil keeps none.
+	ReadCache *readcache.Cache
 }
 
 // Defaults are the options of a server started without flags.
@@ -95,6 +99,7 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 		Ready:               st.Ready,
 		Metrics:             metricsHandler(o),
 		SitesByHost:         sites.ByHost,
+		ReadCache:           o.ReadCache,
 		RateLimit: rest.RateLimit{
 			Limiter:  ratelimit.New(o.RateLimits, st.RateCounters, o.Clock),
 			Proxies:  o.TrustedProxies,

@@ -15,7 +15,8 @@ import (
 type splitDriver struct {
 	*entsql.Driver // the writer
 	reader         *entsql.Driver
-	readerStmts    *stmtCache // the reader's pool
+	readerStmts    *stmtCache    // the reader's pool
+	watch          *versionWatch // DataVersion's connection
 }
 
 // Query runs a plain SELECT on a reader; any other statement (INSERT … RETURNING) on the writer.
@@ -34,13 +35,16 @@ func (d *splitDriver) QueryContext(ctx context.Context, query string, args ...an
 	return d.Driver.QueryContext(ctx, query, args...)
 }
 
-// Close closes both pools.
+// Close closes both pools and the version's connection.
 func (d *splitDriver) Close() error {
-	rerr := d.readerStmts.Close()
+	rerr, werr := d.readerStmts.Close(), d.watch.Close()
 	if err := d.Driver.Close(); err != nil {
 		return err
 	}
-	return rerr
+	if rerr != nil {
+		return rerr
+	}
+	return werr
 }
 
 func isSelect(query string) bool {

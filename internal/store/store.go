@@ -148,11 +148,18 @@ func openSQLite(o Options) (dialect.Driver, error) {
 		writer.Close()
 		return nil, err
 	}
+	watch, err := openVersionWatch(path, params)
+	if err != nil {
+		writer.Close()
+		reader.Close()
+		return nil, err
+	}
 	stmts := newStmtCache(reader)
 	return &splitDriver{
 		Driver:      entsql.OpenDB(dialect.SQLite, writer),
 		reader:      entsql.NewDriver(dialect.SQLite, entsql.Conn{ExecQuerier: stmts}),
 		readerStmts: stmts,
+		watch:       watch,
 	}, nil
 }
 

@@ -20,19 +20,23 @@ import (
 	"github.com/binderyhq/bindery/internal/jobs"
 	"github.com/binderyhq/bindery/internal/observe"
 	"github.com/binderyhq/bindery/internal/ratelimit"
+	"github.com/binderyhq/bindery/internal/readcache"
 	"github.com/binderyhq/bindery/internal/server"
 	"github.com/binderyhq/bindery/internal/store"
 )
 
 // Env is a running server over a fresh database.
 type Env struct {
-	tb         testing.TB
-	Store      *store.Store
-	Server     *httptest.Server
-	Spec       *apispec.Spec     // the reference client's document
-	Doc        *apispec.Spec     // the document the server serves of itself (GET /v1/openapi.json)
-	Jobs       *jobs.Runner      // the server's background job runner: not running unless RunJobs starts it
-	Observer   *observe.Observer // the server's metrics, served at /metrics
+	tb       testing.TB
+	Store    *store.Store
+	Server   *httptest.Server
+	Spec     *apispec.Spec     // the reference client's document
+	Doc      *apispec.Spec     // the document the server serves of itself (GET /v1/openapi.json)
+	Jobs     *jobs.Runner      // the server's background job runner: not running unless RunJobs starts it
+	Observer *observe.Observer // the server's metrics, served at /metrics
+	// ReadCache keeps the answers of the server's API reads, as `bindery serve` does by default
+	// (nil when an option took it away); counting statements pauses it (Statements).
+	ReadCache  *readcache.Cache
 	statements atomic.Int64
 	sent       *sentStatements
 	// storeOptions open the database again (OpenAgain)
@@ -46,8 +50,8 @@ type Actor struct {
 	Token  string
 }
 
-// New starts a server with the default options but rate limits off, adjusted by opts, over a
-// fresh database.
+// New starts a server with the default options but rate limits off, and with a read cache of
+// 16 MiB, adjusted by opts, over a fresh database.
 func New(tb testing.TB, opts ...func(*server.Options)) *Env {
 	tb.Helper()
 	return NewOn(tb, store.Options{DataDir: tb.TempDir(), DSN: MigratedPostgresDSN(tb)}, opts...)
@@ -63,9 +67,11 @@ func NewOn(tb testing.TB, so store.Options, opts ...func(*server.Options)) *Env 
 	o := server.Defaults("")
 	o.Observer, o.ServeMetrics = e.Observer, true
 	o.RateLimits = ratelimit.Off // tests that limit turn it on with an option
+	o.ReadCache = readcache.New(e.Store.DataVersion, 16<<20)
 	for _, f := range opts {
 		f(&o)
 	}
+	e.ReadCache = o.ReadCache
 	e.Server = httptest.NewUnstartedServer(nil)
 	e.Server.Listener = server.JSONErrors(e.Server.Listener) // as `bindery serve` listens
 	e.Server.Config.MaxHeaderBytes = server.MaxHeaderBytes
@@ -310,6 +316,7 @@ func (e *Env) HoldStatement(match func(query string) bool) <-chan struct{} {
 
 // StatementsSent runs fn and returns the SQL of the statements it sent, in the order sent.
 func (e *Env) StatementsSent(fn func()) []string {
+	defer e.computeAnswers()()
 	r := &recordedStatements{}
 	e.sent.record.Store(r)
 	defer e.sent.record.Store(nil)
@@ -317,6 +324,29 @@ func (e *Env) StatementsSent(fn func()) []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return slices.Clone(r.sql)
+}
+
+// computeAnswers pauses the read cache, so that requests compute their answers, until the
+// function it returns is called: the statements counted are those of the computation, the same
+// on every run. Tests of the cache count with it running (StatementsKeeping).
+func (e *Env) computeAnswers() (resume func()) {
+	if e.ReadCache == nil {
+		return func() {}
+	}
+	e.ReadCache.Pause(true)
+	return func() { e.ReadCache.Pause(false) }
+}
+
+// WithoutReadCache is an option of New: the server keeps no answers (benchmarks of a
+// computation).
+func WithoutReadCache(o *server.Options) { o.ReadCache = nil }
+
+// StatementsKeeping runs fn with the read cache running, and returns how many SQL statements it
+// sent.
+func (e *Env) StatementsKeeping(fn func()) int64 {
+	before := e.statements.Load()
+	fn()
+	return e.statements.Load() - before
 }
 
 // Statements runs fn and returns how many SQL statements it sent.
@@ -328,6 +358,7 @@ func (e *Env) Statements(fn func()) int64 {
 // StatementsByKey runs fn and returns how many SQL statements it sent, and how many of them
 // were marked as reads by a unique key (sqlplan.ByKey).
 func (e *Env) StatementsByKey(fn func()) (all, byKey int64) {
+	defer e.computeAnswers()()
 	before, beforeByKey := e.statements.Load(), e.sent.byKey.Load()
 	fn()
 	return e.statements.Load() - before, e.sent.byKey.Load() - beforeByKey
