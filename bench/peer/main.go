@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -95,25 +96,37 @@ func run(ctx context.Context, c config) (err error) {
 		return err
 	}
 
-	step("starting PostGraphile, two bindery serve and the static baseline")
+	step("starting PostGraphile, four bindery serve (two computing every answer) and the static baseline")
 	peerURL, err := procs.startPostGraphile(ctx, c.postgraphile, withDatabase(c.pg, "peer"), work)
 	if err != nil {
 		return err
 	}
-	liteURL, err := procs.startBindery(ctx, c.bindery, "bindery-sqlite", work, "--data", sqliteDir)
-	if err != nil {
-		return err
-	}
-	pgURL, err := procs.startBindery(ctx, c.bindery, "bindery-pg", work, "--data", work+"/pg", "--db", pgDSN)
-	if err != nil {
-		return err
+	// Each store is served twice: as `bindery serve` runs by default, and with its read cache off
+	// (--read-cache-mb 0), computing every answer as it did before decision 366.
+	var sides []side
+	for _, s := range []side{{store: "SQLite", f: lite}, {store: "PostgreSQL", f: pg}} {
+		flags := []string{"--data", sqliteDir}
+		if s.store == "PostgreSQL" {
+			flags = []string{"--data", work + "/pg", "--db", pgDSN}
+		}
+		for _, computed := range []bool{false, true} {
+			name, extra := "bindery-"+strings.ToLower(s.store), []string(nil)
+			if computed {
+				name, extra = name+"-computed", []string{"--read-cache-mb", "0"}
+			}
+			s.computed = computed
+			if s.url, err = procs.startBindery(ctx, c.bindery, name, work, append(flags, extra...)...); err != nil {
+				return err
+			}
+			sides = append(sides, s)
+		}
 	}
 	staticURL, err := startStatic()
 	if err != nil {
 		return err
 	}
 
-	targets, err := buildTargets(c.peerDir, peerURL, staticURL, side{"SQLite", liteURL, lite}, side{"PostgreSQL", pgURL, pg})
+	targets, err := buildTargets(c.peerDir, peerURL, staticURL, sides...)
 	if err != nil {
 		return err
 	}

@@ -45,7 +45,9 @@ func printTable(w io.Writer, targets []*target, now time.Time) {
 	fmt.Fprintln(w, "\nerrors: answers other than 2xx, or slower than 30 s, of all answers under load (a run fails above 5 %);")
 	fmt.Fprintln(w, "×peer req/s: Bindery's req/s over the peer's under the same load (the targets: SQLite ≥ 5×, PostgreSQL ≥ 2×);")
 	fmt.Fprintln(w, "×peer alone: the peer's time for one request alone over Bindery's (above 1: Bindery is faster);")
-	fmt.Fprintln(w, "÷static req/s: req/s as a fraction of the fixed-bytes handler's; ×static alone: one request's time as a multiple of its.")
+	fmt.Fprintln(w, "÷static req/s: req/s as a fraction of the fixed-bytes handler's; ×static alone: one request's time as a multiple of its;")
+	fmt.Fprintln(w, "computed: a server started with --read-cache-mb 0, which computes every answer (the others, as `bindery serve` runs by")
+	fmt.Fprintln(w, "default, answer a read sent again to an unchanged database with what they kept: decision 366).")
 }
 
 // mean returns the mean req/s, p50 and p99 over the rounds.

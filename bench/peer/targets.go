@@ -15,14 +15,16 @@ import (
 
 // target is one question asked of one server.
 type target struct {
-	query  string // nested, point read, or static
-	name   string // e.g. "Bindery GraphQL, SQLite"
-	store  string // "SQLite" or "PostgreSQL" for Bindery; "" for the peer and the baseline
-	method string
-	url    string
-	body   string
-	token  string
-	check  func(doc any) error // of the decoded answer; nil: any 200 will do
+	query string // nested, point read, or static
+	name  string // e.g. "Bindery GraphQL, SQLite"
+	store string // "SQLite" or "PostgreSQL" for Bindery; "" for the peer and the baseline
+	// computed: a Bindery server without its read cache, which computes every answer
+	method   string
+	url      string
+	body     string
+	token    string
+	computed bool
+	check    func(doc any) error // of the decoded answer; nil: any 200 will do
 
 	alone time.Duration // median of single requests
 	runs  []wrkRun      // one per round
@@ -30,9 +32,10 @@ type target struct {
 
 // side is one Bindery server with the ids of its rows.
 type side struct {
-	store string
-	url   string
-	f     fixture
+	store    string
+	computed bool // started with its read cache off
+	url      string
+	f        fixture
 }
 
 // buildTargets lists the questions in the order they are measured in each round: the peer,
@@ -50,33 +53,40 @@ func buildTargets(peerDir, peerURL, staticURL string, sides ...side) ([]*target,
 	post := func(query, name, store, url, body, token string, check func(any) error) *target {
 		return &target{query: query, name: name, store: store, method: http.MethodPost, url: url, body: body, token: token, check: check}
 	}
+	of := func(s side, t *target) *target {
+		t.computed = s.computed
+		return t
+	}
 	targets := []*target{post("nested", "PostGraphile", "", peerURL+"/graphql", peerNested, "", checkNested(
 		[]string{"data", "organizationById", "spacesByOrganizationIdList"},
 		[]string{"changeRequestsBySpaceIdList"}, []string{"userByCreatedById", "id"}))}
 	for _, s := range sides {
-		targets = append(targets, post("nested", "Bindery GraphQL", s.store, s.url+"/graphql",
+		targets = append(targets, of(s, post("nested", "Bindery GraphQL", s.store, s.url+"/graphql",
 			strings.ReplaceAll(binderyNested, "ORG_ID", s.f.orgID), s.f.token, checkNested(
 				[]string{"data", "organization", "spaces", "edges", "node"},
-				[]string{"changeRequests", "edges", "node"}, []string{"createdBy", "id"})))
+				[]string{"changeRequests", "edges", "node"}, []string{"createdBy", "id"}))))
 	}
 	targets = append(targets, post("point read", "PostGraphile", "", peerURL+"/graphql", peerPoint, "",
 		checkSpace([]string{"data", "spaceById"}, "s1")))
 	for _, s := range sides {
 		id := s.f.spaceID
 		targets = append(targets,
-			post("point read", "Bindery GraphQL", s.store, s.url+"/graphql",
+			of(s, post("point read", "Bindery GraphQL", s.store, s.url+"/graphql",
 				fmt.Sprintf(`{"query":"{ space(id: \"%s\") { id title } }"}`, id), s.f.token,
-				checkSpace([]string{"data", "space"}, id)),
-			&target{query: "point read", name: "Bindery REST", store: s.store, method: http.MethodGet,
-				url: s.url + "/v1/spaces/" + id, token: s.f.token, check: checkSpace(nil, id)})
+				checkSpace([]string{"data", "space"}, id))),
+			of(s, &target{query: "point read", name: "Bindery REST", store: s.store, method: http.MethodGet,
+				url: s.url + "/v1/spaces/" + id, token: s.f.token, check: checkSpace(nil, id)}))
 	}
 	return append(targets, &target{query: "static", name: "735 fixed bytes", method: http.MethodGet, url: staticURL}), nil
 }
 
 // label names the target in the table.
 func (t *target) label() string {
-	if t.store == "" {
+	switch {
+	case t.store == "":
 		return t.name
+	case t.computed:
+		return t.name + ", " + t.store + ", computed"
 	}
 	return t.name + ", " + t.store
 }

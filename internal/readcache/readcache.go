@@ -28,15 +28,15 @@ type Versioner func(ctx context.Context) (string, error)
 // Cache keeps the answers of one server's reads (Answer, Recorder) and hands out the version of
 // the database each request reads at.
 type Cache struct {
-	version Versioner
-	answers *answers
-	paused  atomic.Bool
+	versions versions
+	answers  *answers
+	paused   atomic.Bool
 }
 
 // New returns a cache of answers of at most maxBytes in all, over the database that version
 // reads the version of.
 func New(version Versioner, maxBytes int64) *Cache {
-	return &Cache{version: version, answers: newAnswers(maxBytes)}
+	return &Cache{versions: versions{read: version}, answers: newAnswers(maxBytes)}
 }
 
 // Pause stops (true) or resumes (false) keeping and taking anything: requests meanwhile read
@@ -73,7 +73,7 @@ func requestOf(ctx context.Context) *request {
 // currentVersion is the version the request reads at: read from the database at its first use.
 func (q *request) currentVersion(ctx context.Context) string {
 	q.once.Do(func() {
-		if v, err := q.c.version(ctx); err == nil {
+		if v, err := q.c.versions.get(ctx); err == nil {
 			q.version = v
 		}
 		q.read.Store(true)

@@ -59,3 +59,17 @@ func open(t *testing.T, o store.Options) *store.Store {
 	t.Cleanup(func() { st.Close() })
 	return st
 }
+
+// BenchmarkDataVersion is the cost of one read of the version, one at a time.
+func BenchmarkDataVersion(b *testing.B) {
+	st, err := store.Open(context.Background(), store.Options{DataDir: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	for b.Loop() {
+		if _, err := st.DataVersion(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
