@@ -103,8 +103,10 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 		return gerr
 	}
 	e := AsAppError(ctx, err)
-	if e.Kind == apperr.Internal {
+	if e.Kind == apperr.Internal || e.Kind == apperr.TimedOut {
 		readcache.DoNotKeep(ctx) // the next request may well succeed
+	}
+	if e.Kind == apperr.Internal {
 		slog.ErrorContext(ctx, "internal error", "err", err)
 	}
 	gerr.Message = e.Message

@@ -126,6 +126,25 @@ func TestKeptReadsRepeatNoWrite(t *testing.T) {
 	}
 }
 
+// TestKeptReadsOfTheClockAreComputed: an answer that read the clock (a signed link that expires)
+// is computed again at every request, so its expiry moves with the time.
+func TestKeptReadsOfTheClockAreComputed(t *testing.T) {
+	clock := testenv.NewClock(time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC))
+	e := testenv.New(t, func(o *server.Options) { o.Clock = clock.Now })
+	ada, org := e.Bootstrap("ada@example.com", "Acme")
+	space := createSpace(t, e, ada, org, map[string]any{"title": "Plans"})["id"].(string)
+	cr := e.Do(ada, "POST", "/v1/spaces/"+space+"/change-requests", nil).Map(t)["id"].(string)
+	path := "/v1/spaces/" + space + "/change-requests/" + cr + "/pdf"
+	first := e.Do(ada, "GET", path, nil).Map(t)["url"]
+	if n := e.StatementsKeeping(func() { e.Do(ada, "GET", path, nil) }); n < 2 {
+		t.Fatalf("a signed link read again sent %d statements: it was kept", n)
+	}
+	clock.Add(time.Hour)
+	if again := e.Do(ada, "GET", path, nil).Map(t)["url"]; again == first {
+		t.Fatalf("an hour later, the same signed link: %v", again)
+	}
+}
+
 // TestKeptReadsChargeTheirCost: with rate limits on, a kept answer costs what computing it cost
 // (a GraphQL query's complexity beyond its first point), and its X-RateLimit headers are the
 // budget's of the moment, not those of the request that computed it.

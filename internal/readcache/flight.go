@@ -29,9 +29,11 @@ type flight struct {
 	err     error
 }
 
-// get returns a version read after the call began.
-func (vs *versions) get(ctx context.Context) (string, error) {
-	ticket := vs.arrivals.Add(1)
+// arrive hands a request its ticket: any read of the version that begins later serves it.
+func (vs *versions) arrive() uint64 { return vs.arrivals.Add(1) }
+
+// get returns a version read after the request holding ticket arrived.
+func (vs *versions) get(ctx context.Context, ticket uint64) (string, error) {
 	for {
 		vs.mu.Lock()
 		if f := vs.last; f != nil && f.covers >= ticket {

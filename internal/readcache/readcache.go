@@ -47,6 +47,7 @@ func (c *Cache) Pause(paused bool) { c.paused.Store(paused) }
 // forbids keeping its answer.
 type request struct {
 	c       *Cache
+	ticket  uint64 // its arrival among the requests that read the version
 	once    sync.Once
 	read    atomic.Bool // the version was read (known or not)
 	version string      // "" when it could not be read: nothing is kept or taken
@@ -62,7 +63,7 @@ func (c *Cache) Track(ctx context.Context) context.Context {
 	if c == nil || c.paused.Load() {
 		return ctx
 	}
-	return context.WithValue(ctx, requestKey{}, &request{c: c})
+	return context.WithValue(ctx, requestKey{}, &request{c: c, ticket: c.versions.arrive()})
 }
 
 func requestOf(ctx context.Context) *request {
@@ -70,10 +71,11 @@ func requestOf(ctx context.Context) *request {
 	return q
 }
 
-// currentVersion is the version the request reads at: read from the database at its first use.
+// currentVersion is the version the request reads at: read from the database at its first use,
+// or taken from a read that began after the request arrived (Track).
 func (q *request) currentVersion(ctx context.Context) string {
 	q.once.Do(func() {
-		if v, err := q.c.versions.get(ctx); err == nil {
+		if v, err := q.c.versions.get(ctx, q.ticket); err == nil {
 			q.version = v
 		}
 		q.read.Store(true)

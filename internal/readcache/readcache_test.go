@@ -38,7 +38,7 @@ func TestVersionsSeeEveryEarlierWrite(t *testing.T) {
 					db.version.Add(1) // a write
 				}
 				before := db.version.Load()
-				v, err := vs.get(context.Background())
+				v, err := vs.get(context.Background(), vs.arrive())
 				got, _ := strconv.ParseInt(v, 10, 64)
 				if err != nil || got < before {
 					t.Errorf("asked after the version was %d, got %q (%v)", before, v, err)
@@ -61,13 +61,13 @@ func TestVersionsWaitersLeaveWhenCancelled(t *testing.T) {
 	release := make(chan struct{})
 	vs := &versions{read: func(context.Context) (string, error) { <-release; return "1", nil }}
 	first := make(chan string)
-	go func() { v, _ := vs.get(context.Background()); first <- v }()
+	go func() { v, _ := vs.get(context.Background(), vs.arrive()); first <- v }()
 	for vs.readingNow() == nil {
 		time.Sleep(time.Millisecond)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := vs.get(ctx); err != context.Canceled {
+	if _, err := vs.get(ctx, vs.arrive()); err != context.Canceled {
 		t.Fatalf("a cancelled waiter got %v", err)
 	}
 	close(release)
