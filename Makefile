@@ -55,7 +55,7 @@ generate-check: generate
 bench:
 	go test -run '^$$' -bench . -benchtime 2s ./bench/
 
-## bench-peer: Bindery side by side with PostGraphile 4.14.1 on the same rows (../shared/peer), about 3 minutes after the builds;
+## bench-peer: Bindery side by side with PostGraphile 4.14.1 on the same rows (../shared/peer), about 4 minutes after the builds;
 ## installs wrk (Debian) and PostGraphile (npm, into .cache/peer) when missing; not part of test or CI
 PEER_CACHE := .cache/peer
 PEER_PG ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
