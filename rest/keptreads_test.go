@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"regexp"
 	"strconv"
 	"testing"
 	"time"
@@ -62,6 +63,14 @@ func TestKeptReadsAnswerWhileUnchanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	title("By another process")
+
+	metrics := string(e.Raw(testenv.Actor{}, "GET", "/metrics", "", nil).Body)
+	for _, family := range []string{`bindery_read_cache_reads_total{result="taken"}`, `bindery_read_cache_reads_total{result="computed"}`,
+		"bindery_read_cache_kept_total", "bindery_read_cache_bytes"} {
+		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(family) + ` [1-9]`).MatchString(metrics) {
+			t.Errorf("/metrics has no positive %s", family)
+		}
+	}
 }
 
 // takeKept sends a read that was sent before until it is answered from what was kept, at the cost

@@ -20,6 +20,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/binderyhq/bindery/internal/jobs"
+	"github.com/binderyhq/bindery/internal/readcache"
 )
 
 // Observer holds a server's metrics.
@@ -92,6 +93,25 @@ func (o *Observer) WatchPool(name string, db *sql.DB) {
 	if are := (prometheus.AlreadyRegisteredError{}); err != nil && !errors.As(err, &are) {
 		panic(err) // the collector's descriptors are fixed: only a bug here gets this far
 	}
+}
+
+// WatchReadCache adds what the read cache did (decision 366): reads answered with a kept answer
+// or computed, answers kept, and the bytes they hold.
+func (o *Observer) WatchReadCache(c *readcache.Cache) {
+	answers := func(result string, n func(readcache.Stats) uint64) prometheus.Collector {
+		return prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "bindery_read_cache_reads_total", Help: "API reads by whether a kept answer was taken or the answer computed.",
+			ConstLabels: prometheus.Labels{"result": result},
+		}, func() float64 { return float64(n(c.Stats())) })
+	}
+	o.registry.MustRegister(
+		answers("taken", func(s readcache.Stats) uint64 { return s.Taken }),
+		answers("computed", func(s readcache.Stats) uint64 { return s.Computed }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "bindery_read_cache_kept_total", Help: "Answers the read cache kept."},
+			func() float64 { return float64(c.Stats().Kept) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "bindery_read_cache_bytes", Help: "Bytes the read cache's answers hold."},
+			func() float64 { return float64(c.Stats().Bytes) }),
+	)
 }
 
 // Statement records the time of one SQL statement (store.Hooks.After).

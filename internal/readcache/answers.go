@@ -105,6 +105,17 @@ func (c *Cache) Answer(ctx context.Context, k Key) (*Answer, bool) {
 	if version == "" {
 		return nil, false
 	}
+	a, ok := c.answerAt(k, version)
+	if ok {
+		c.stats.taken.Add(1)
+	} else {
+		c.stats.computed.Add(1)
+	}
+	return a, ok
+}
+
+// answerAt returns the answer kept for k at version.
+func (c *Cache) answerAt(k Key, version string) (*Answer, bool) {
 	c.answers.mu.Lock()
 	defer c.answers.mu.Unlock()
 	a, ok := c.answers.kept.Get(k)
@@ -129,6 +140,7 @@ func (c *Cache) keep(k Key, a *Answer) {
 	c.answers.kept.Remove(k)
 	c.answers.kept.Add(k, a)
 	c.answers.bytes += size
+	c.stats.kept.Add(1)
 	for c.answers.bytes > c.answers.maxBytes {
 		c.answers.kept.RemoveOldest()
 	}

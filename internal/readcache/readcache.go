@@ -31,6 +31,23 @@ type Cache struct {
 	versions versions
 	answers  *answers
 	paused   atomic.Bool
+	stats    struct{ taken, computed, kept atomic.Uint64 }
+}
+
+// Stats are what a cache did since it started, for metrics.
+type Stats struct {
+	Taken    uint64 // reads answered with a kept answer
+	Computed uint64 // reads that found none at their version and ran their handler
+	Kept     uint64 // answers kept
+	Bytes    int64  // what the kept answers hold now
+}
+
+// Stats returns what the cache did so far.
+func (c *Cache) Stats() Stats {
+	c.answers.mu.Lock()
+	bytes := c.answers.bytes
+	c.answers.mu.Unlock()
+	return Stats{Taken: c.stats.taken.Load(), Computed: c.stats.computed.Load(), Kept: c.stats.kept.Load(), Bytes: bytes}
 }
 
 // New returns a cache of answers of at most maxBytes in all, over the database that version

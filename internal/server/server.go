@@ -112,6 +112,9 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 		for _, p := range st.Pools() {
 			o.Observer.WatchPool(p.Name, p.DB)
 		}
+		if o.ReadCache != nil {
+			o.Observer.WatchReadCache(o.ReadCache)
+		}
 		h = o.Observer.Middleware(h, router.(chi.Routes))
 	}
 	return h, runner
