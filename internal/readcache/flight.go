@@ -60,7 +60,9 @@ func (vs *versions) readFor(ctx context.Context) (string, error) {
 	f := &flight{covers: vs.arrivals.Load(), done: make(chan struct{})}
 	vs.reading = f
 	vs.mu.Unlock()
-	f.version, f.err = vs.read(context.WithoutCancel(ctx)) // others wait on it: one's cancel is not theirs
+	// Under the reader's own context: should it end, those who shared the read compute their
+	// answers without the cache rather than wait on a read nobody bounds.
+	f.version, f.err = vs.read(ctx)
 	vs.mu.Lock()
 	vs.reading, vs.last = nil, f
 	vs.mu.Unlock()
