@@ -62,12 +62,17 @@ func (vs *versions) readFor(ctx context.Context) (string, error) {
 	vs.mu.Unlock()
 	// Under the reader's own context: should it end, those who shared the read compute their
 	// answers without the cache rather than wait on a read nobody bounds.
+	defer vs.finish(f) // a panic too leaves the others a read ("": no version, nothing kept)
 	f.version, f.err = vs.read(ctx)
+	return f.version, f.err
+}
+
+// finish makes f the last read done and lets those waiting on it go.
+func (vs *versions) finish(f *flight) {
 	vs.mu.Lock()
 	vs.reading, vs.last = nil, f
 	vs.mu.Unlock()
 	close(f.done)
-	return f.version, f.err
 }
 
 func (f *flight) wait(ctx context.Context) (string, error) {
