@@ -42,7 +42,7 @@ func keptReads(c *readcache.Cache) func(http.Handler) http.Handler {
 			return next
 		}
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if !mayKeep(r) {
+			if !readcache.Tracked(r.Context()) { // not a read, or the cache is paused
 				next.ServeHTTP(w, r)
 				return
 			}

@@ -83,6 +83,10 @@ func (c *Cache) Track(ctx context.Context) context.Context {
 	return context.WithValue(ctx, requestKey{}, &request{c: c, ticket: c.versions.arrive()})
 }
 
+// Tracked reports whether ctx is a request's that Track let take and keep (none when the cache is
+// paused).
+func Tracked(ctx context.Context) bool { return requestOf(ctx) != nil }
+
 func requestOf(ctx context.Context) *request {
 	q, _ := ctx.Value(requestKey{}).(*request)
 	return q
