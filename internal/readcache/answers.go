@@ -150,7 +150,7 @@ func (c *Cache) keep(k Key, a *Answer) {
 func (a *Answer) Replay(w http.ResponseWriter) {
 	h := w.Header()
 	for k, vs := range a.Header {
-		h[k] = vs
+		h[k] = slices.Clip(vs) // an Add to the header afterwards copies instead of writing into the kept answer
 	}
 	w.WriteHeader(a.Status)
 	w.Write(a.Body)
