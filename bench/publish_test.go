@@ -15,6 +15,12 @@ import (
 // also loads the tree and renders the page.
 func BenchmarkPublishedPage10k(b *testing.B) { readDeepPage(b, bigSite(b)) }
 
+// BenchmarkPublishedPage10kKept is BenchmarkPublishedPage10k with the read cache, as `bindery
+// serve` runs: the page read again from an unchanged database is the answer kept (decision 367).
+func BenchmarkPublishedPage10kKept(b *testing.B) {
+	readDeepPage(b, publishedSiteOn(b, testenv.New(b), wideTree(100, 100)))
+}
+
 // BenchmarkPublishedPage10kConditions is BenchmarkPublishedPage10k where each of the 100
 // sections' top page has a condition of its own that only section 57's satisfies for a reader
 // without claims: the reader sees 100 of the 10,000 pages. Each request runs the 100 conditions
@@ -73,9 +79,15 @@ type publishedSite struct {
 // bigSite publishes a site over a space of 10,000 pages (100 sections of 100).
 func bigSite(b *testing.B) publishedSite { return publishedSiteOf(b, wideTree(100, 100)) }
 
-// publishedSiteOf publishes a site ("big") over a space of the given content.
+// publishedSiteOf publishes a site ("big") over a space of the given content, on a server that
+// computes every answer.
 func publishedSiteOf(b *testing.B, content testenv.Content) publishedSite {
-	e := publishedSite{Env: testenv.New(b, testenv.WithoutReadCache)}
+	return publishedSiteOn(b, testenv.New(b, testenv.WithoutReadCache), content)
+}
+
+// publishedSiteOn publishes a site ("big") over a space of the given content on env's server.
+func publishedSiteOn(b *testing.B, env *testenv.Env, content testenv.Content) publishedSite {
+	e := publishedSite{Env: env}
 	e.admin, e.org = e.Bootstrap("admin@example.com", "Bench")
 	e.space = e.Do(e.admin, "POST", "/v1/orgs/"+e.org+"/spaces", map[string]any{"title": "Big"}).Map(b)["id"].(string)
 	e.WriteRevision(e.space, "", content)

@@ -308,6 +308,30 @@ func TestPublishedPagesRevalidate(t *testing.T) {
 	}
 }
 
+// TestPublishedPagesKept: a reader's page read again from an unchanged database is the page the
+// first read rendered, at the cost of one statement (the database's version); unpublishing the
+// site is obeyed at the next request (decision 367).
+func TestPublishedPagesKept(t *testing.T) {
+	f := newSiteFixture(t)
+	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(true).SetBasename("acme") })
+	_, _, first := f.get(t, "/sites/acme/guides")
+	var again string
+	kept := false
+	for range 50 { // on PostgreSQL other test processes' commits move the version too
+		if f.e.StatementsKeeping(func() { _, _, again = f.get(t, "/sites/acme/guides") }) == 1 {
+			kept = true
+			break
+		}
+	}
+	if !kept || again != first {
+		t.Fatalf("the page read again: kept %v, same %v", kept, again == first)
+	}
+	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(false) })
+	if status, _, _ := f.get(t, "/sites/acme/guides"); status != http.StatusNotFound {
+		t.Fatalf("after unpublishing, the page answers %d", status)
+	}
+}
+
 // TestAdaptiveContentFromUnsignedClaims: a site space whose condition reads an unsigned claim is
 // shown to readers who set it in the URL, and stays shown through the cookie; a claim the schema
 // does not declare, or one set at the top level, changes nothing.

@@ -82,7 +82,10 @@ func NewRouter(c Config) http.Handler {
 	r.Get("/pdf/{token}", a.servePDF)
 	r.Get("/openapi/{organizationId}/{specSlug}/versions/{versionId}", a.servePublicOpenAPISpec) // public specs: no token
 	if c.Sites != nil {
-		c.Sites(r)
+		r.Group(func(r chi.Router) { // readers' pages are reads like the API's (decision 367)
+			r.Use(trackReads(c.ReadCache), keptReads(c.ReadCache))
+			c.Sites(r)
+		})
 	}
 	r.Route("/sso", a.ssoRoutes)
 	r.With(chargeAddress).Get("/v1/orgs/{organizationId}/sso", a.listSSOLogins) // no token: a sign-in page reads it
