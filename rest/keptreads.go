@@ -10,9 +10,10 @@ import (
 	"github.com/binderyhq/bindery/internal/readcache"
 )
 
-// trackReads lets an API read (a GET, or a GraphQL request: its operation says whether it reads)
-// take what the read cache kept at the database's version, and keep what it reads: the token
-// authenticate looks up, the answer keptReads records. Nothing else is cached.
+// trackReads lets a read (a GET of the API or of a published site, or a GraphQL request: its
+// operation says whether it reads) take what the read cache kept at the database's version, and
+// keep what it reads: the token authenticate looks up, the answer keptReads records. Nothing else
+// is cached.
 func trackReads(c *readcache.Cache) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		if c == nil {
@@ -27,7 +28,7 @@ func trackReads(c *readcache.Cache) func(http.Handler) http.Handler {
 	}
 }
 
-// mayKeep reports whether a request may be answered from what was kept: a REST read or a GraphQL
+// mayKeep reports whether a request may be answered from what was kept: a GET or a GraphQL
 // request (graph marks operations other than queries, DoNotKeep).
 func mayKeep(r *http.Request) bool { return r.Method == http.MethodGet || isGraphQL(r) }
 

@@ -30,7 +30,7 @@ func KeyOf(r *http.Request, body []byte) Key {
 		binary.BigEndian.PutUint64(b[:], uint64(n))
 		h.Write(b[:])
 	}
-	field := func(s string) { // its length first, so no two lists of fields write the same bytes
+	field := func(s string) { // its length first
 		length(len(s))
 		h.Write([]byte(s))
 	}
@@ -44,6 +44,7 @@ func KeyOf(r *http.Request, body []byte) Key {
 		}
 	}
 	slices.Sort(names)
+	length(len(names)) // counts too, so the bytes read back in one way only
 	for _, name := range names {
 		field(name)
 		values := r.Header[name]
