@@ -22,20 +22,24 @@ import (
 	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/internal/observe"
+	"github.com/binderyhq/bindery/internal/readcache"
 )
 
 // Handler serves published sites under /sites/.
 type Handler struct {
 	r       *graph.Resolver
+	reads   *readcache.Cache           // keeps the pages of sites at their own hostnames; nil: none
 	baseURL string                     // absolute URL of this server, for canonical links and sitemaps
 	ownHost string                     // the host of baseURL
 	pages   *lru.Cache[string, []byte] // rendered pages by ETag
 	visible visibility                 // the pages readers see (visible.go)
 }
 
-// New returns the published-site surface; mount it with Routes.
-func New(r *graph.Resolver, baseURL string) *Handler {
-	return &Handler{r: r, baseURL: strings.TrimRight(baseURL, "/"), ownHost: hostOf(baseURL), pages: newPageCache(), visible: newVisibility()}
+// New returns the published-site surface; mount it with Routes, and ByHost before the router.
+// reads keeps the pages ByHost serves (the router keeps those under /sites/); nil keeps none.
+func New(r *graph.Resolver, baseURL string, reads *readcache.Cache) *Handler {
+	return &Handler{r: r, reads: reads, baseURL: strings.TrimRight(baseURL, "/"), ownHost: hostOf(baseURL), pages: newPageCache(),
+		visible: newVisibility()}
 }
 
 // Routes adds the site routes to a router.
@@ -63,16 +67,40 @@ func (h *Handler) ByHost(next http.Handler) http.Handler {
 			next.ServeHTTP(w, req)
 			return
 		}
-		ctx := viewer.NewContext(req.Context(), viewer.Visitor())
-		ref := graph.SiteRef{Hostname: hostOf("//" + req.Host)}
-		visit, err := h.r.VisitSite(ctx, ref, readerAudience(w, req, ""))
-		if e := apperr.As(err); e != nil && e.Kind == apperr.NotFound {
-			next.ServeHTTP(w, req)
+		tracked := req
+		if req.Method == http.MethodGet {
+			tracked = req.WithContext(h.reads.Track(req.Context()))
+		}
+		if !readcache.Tracked(tracked.Context()) {
+			h.serveHost(w, req, next, req)
 			return
 		}
-		observe.SetRoute(ctx, observe.RouteSiteHost)
-		h.serveVisit(ctx, w, req, ref, visit, err, "", req.URL.Path)
+		// A page read again from an unchanged database is the one kept (decision 367).
+		h.reads.Serve(w, tracked, readcache.KeyOf(readcache.SiteHost, tracked, nil),
+			func(a *readcache.Answer) {
+				observe.SetRoute(tracked.Context(), observe.RouteSiteHost)
+				a.Replay(w)
+			},
+			func(w http.ResponseWriter) string {
+				h.serveHost(w, tracked, next, req)
+				return observe.RouteSiteHost
+			})
 	})
+}
+
+// serveHost answers req at the root of its site's hostname, or passes the request as it came
+// (untracked) to next when no site has the hostname: the answer is then the router's to keep.
+func (h *Handler) serveHost(w http.ResponseWriter, req *http.Request, next http.Handler, came *http.Request) {
+	ctx := viewer.NewContext(req.Context(), viewer.Visitor())
+	ref := graph.SiteRef{Hostname: hostOf("//" + req.Host)}
+	visit, err := h.r.VisitSite(ctx, ref, readerAudience(w, req, ""))
+	if e := apperr.As(err); e != nil && e.Kind == apperr.NotFound {
+		readcache.DoNotKeep(req.Context())
+		next.ServeHTTP(w, came)
+		return
+	}
+	observe.SetRoute(ctx, observe.RouteSiteHost)
+	h.serveVisit(ctx, w, req, ref, visit, err, "", req.URL.Path)
 }
 
 // IsSiteHost reports whether a request may be to a published site's own hostname (ByHost serves

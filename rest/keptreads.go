@@ -47,14 +47,11 @@ func keptReads(c *readcache.Cache) func(http.Handler) http.Handler {
 				next.ServeHTTP(w, r)
 				return
 			}
-			key := readcache.KeyOf(r, requestBody(r))
-			if a, ok := c.Answer(r.Context(), key); ok {
-				answerKept(w, r, a)
-				return
-			}
-			rec := readcache.Record(w)
-			next.ServeHTTP(rec, r)
-			c.Keep(r.Context(), key, rec, chi.RouteContext(r.Context()).RoutePattern())
+			c.Serve(w, r, readcache.KeyOf(readcache.Router, r, requestBody(r)), func(a *readcache.Answer) { answerKept(w, r, a) },
+				func(w http.ResponseWriter) string {
+					next.ServeHTTP(w, r)
+					return chi.RouteContext(r.Context()).RoutePattern()
+				})
 		})
 	}
 }

@@ -20,10 +20,11 @@ const MaxAnswer = 1 << 20
 type Key [sha256.Size]byte
 
 // KeyOf is the key of a request with the body it sent: its method, host, URL, every header (the
-// credentials among them) but X-Request-Id, which only names the request in logs, and the body.
-// Two requests of one key are the same request: sent again to an unchanged database, it gets the
-// same answer.
-func KeyOf(r *http.Request, body []byte) Key {
+// credentials among them) but X-Request-Id, which only names the request in logs, and the body;
+// and the scope of the handler that keeps its answers, so that two layers never take each
+// other's (Router, SiteHost). Two requests of one key are the same request to the same handler:
+// sent again to an unchanged database, it gets the same answer.
+func KeyOf(scope Scope, r *http.Request, body []byte) Key {
 	h := sha256.New()
 	length := func(n int) {
 		var b [8]byte
@@ -34,6 +35,7 @@ func KeyOf(r *http.Request, body []byte) Key {
 		length(len(s))
 		h.Write([]byte(s))
 	}
+	field(string(scope))
 	field(r.Method)
 	field(r.Host)
 	field(r.URL.RequestURI())
@@ -57,6 +59,29 @@ func KeyOf(r *http.Request, body []byte) Key {
 	var k Key
 	h.Sum(k[:0])
 	return k
+}
+
+// Scope names a handler that keeps answers.
+type Scope string
+
+// The scopes: the router's reads (the API's and those of /sites/), and publish.ByHost's pages of
+// sites at their own hostnames, which it answers before the router.
+const (
+	Router   Scope = "router"
+	SiteHost Scope = "site-host"
+)
+
+// Serve answers a tracked request with the answer kept for key at its version, which take writes,
+// or else runs compute, which writes the answer and returns the route that served it, and keeps
+// that answer when the request allows (Keep).
+func (c *Cache) Serve(w http.ResponseWriter, r *http.Request, key Key, take func(*Answer), compute func(http.ResponseWriter) (route string)) {
+	if a, ok := c.Answer(r.Context(), key); ok {
+		take(a)
+		return
+	}
+	rec := Record(w)
+	route := compute(rec)
+	c.Keep(r.Context(), key, rec, route)
 }
 
 // Answer is a kept answer: what the handler wrote, and what taking it again must repeat.

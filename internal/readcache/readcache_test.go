@@ -116,11 +116,14 @@ func TestKeyOfNamesTheWholeRequest(t *testing.T) {
 		r.Header.Set("Accept", "application/json")
 		return r
 	}
-	k := KeyOf(base(), nil)
+	k := KeyOf(Router, base(), nil)
 	same := base()
 	same.Header.Set("X-Request-Id", "anything")
-	if KeyOf(same, nil) != k {
+	if KeyOf(Router, same, nil) != k {
 		t.Fatal("X-Request-Id changed the key")
+	}
+	if KeyOf(SiteHost, base(), nil) == k {
+		t.Fatal("two scopes share a key")
 	}
 	for name, change := range map[string]func(r *http.Request) []byte{
 		"token":          func(r *http.Request) []byte { r.Header.Set("Authorization", "Bearer two"); return nil },
@@ -138,7 +141,7 @@ func TestKeyOfNamesTheWholeRequest(t *testing.T) {
 		},
 	} {
 		r := base()
-		if body := change(r); KeyOf(r, body) == k {
+		if body := change(r); KeyOf(Router, r, body) == k {
 			t.Errorf("%s: same key", name)
 		}
 	}

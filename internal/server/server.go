@@ -83,7 +83,7 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 	if o.RateLimits.On() { // a process without limits must not sweep the windows of those with them
 		runner.Handle(ratelimit.SweepJob, st.RateCounters.SweepHandler(o.RateLimits.Window, orNow(o.Clock)))
 	}
-	sites := publish.New(r, o.BaseURL)
+	sites := publish.New(r, o.BaseURL, o.ReadCache)
 	gql := graph.NewHandler(r, o.Limits)
 	router := rest.NewRouter(rest.Config{
 		Resolver:            r,
