@@ -67,14 +67,15 @@ func (h *Handler) ByHost(next http.Handler) http.Handler {
 			next.ServeHTTP(w, req)
 			return
 		}
-		tracked := req
+		ctx := req.Context()
 		if req.Method == http.MethodGet {
-			tracked = req.WithContext(h.reads.Track(req.Context()))
+			ctx = h.reads.Track(ctx)
 		}
-		if !readcache.Tracked(tracked.Context()) {
+		if !readcache.Tracked(ctx) {
 			h.serveHost(w, req, next, req)
 			return
 		}
+		tracked := req.WithContext(ctx)
 		// A page read again from an unchanged database is the one kept (decision 367).
 		h.reads.Serve(w, tracked, readcache.KeyOf(readcache.SiteHost, tracked, nil),
 			func(a *readcache.Answer) {

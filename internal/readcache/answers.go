@@ -75,19 +75,19 @@ const (
 // or else runs compute, which writes the answer and returns the route that served it, and keeps
 // that answer when the request allows (Keep).
 func (c *Cache) Serve(w http.ResponseWriter, r *http.Request, key Key, take func(*Answer), compute func(http.ResponseWriter) (route string)) {
-	if a, ok := c.Answer(r.Context(), key); ok {
+	if a, ok := c.answer(r.Context(), key); ok {
 		take(a)
 		return
 	}
-	rec := Record(w)
+	rec := record(w)
 	route := compute(rec)
-	c.Keep(r.Context(), key, rec, route)
+	c.keepRecorded(r.Context(), key, rec, route)
 }
 
-// Answer is a kept answer: what the handler wrote, and what taking it again must repeat.
+// Answer is a kept answer (always a 200): what the handler wrote, and what taking it again must
+// repeat.
 type Answer struct {
 	version string
-	Status  int
 	Header  http.Header // the headers the handler set (not those set before it ran)
 	Body    []byte
 	Route   string // the route pattern that served it, for metrics
@@ -121,8 +121,8 @@ func newAnswers(maxBytes int64) *answers {
 	return a
 }
 
-// Answer returns the answer kept for k at the version the request reads at.
-func (c *Cache) Answer(ctx context.Context, k Key) (*Answer, bool) {
+// answer returns the answer kept for k at the version the request reads at.
+func (c *Cache) answer(ctx context.Context, k Key) (*Answer, bool) {
 	q := requestOf(ctx)
 	if q == nil {
 		return nil, false
@@ -178,13 +178,13 @@ func (a *Answer) Replay(w http.ResponseWriter) {
 	for k, vs := range a.Header {
 		h[k] = slices.Clip(vs) // an Add to the header afterwards copies instead of writing into the kept answer
 	}
-	w.WriteHeader(a.Status)
+	w.WriteHeader(http.StatusOK)
 	w.Write(a.Body)
 }
 
-// Recorder passes a handler's answer through to the client and records it, to keep it when the
-// request allows (Keep).
-type Recorder struct {
+// recorder passes a handler's answer through to the client and records it, to keep it when the
+// request allows (keepRecorded).
+type recorder struct {
 	http.ResponseWriter
 	before   http.Header // the headers set before the handler ran
 	status   int
@@ -193,16 +193,16 @@ type Recorder struct {
 	overflow bool
 }
 
-// Record returns a recorder of what the handler writes to w.
-func Record(w http.ResponseWriter) *Recorder {
-	return &Recorder{ResponseWriter: w, before: w.Header().Clone()}
+// record returns a recorder of what the handler writes to w.
+func record(w http.ResponseWriter) *recorder {
+	return &recorder{ResponseWriter: w, before: w.Header().Clone()}
 }
 
 // Unwrap lets http.ResponseController reach the writer beneath.
-func (rec *Recorder) Unwrap() http.ResponseWriter { return rec.ResponseWriter }
+func (rec *recorder) Unwrap() http.ResponseWriter { return rec.ResponseWriter }
 
 // WriteHeader records the status and the headers the handler set.
-func (rec *Recorder) WriteHeader(status int) {
+func (rec *recorder) WriteHeader(status int) {
 	if rec.status == 0 {
 		rec.status = status
 		rec.header = setSince(rec.before, rec.ResponseWriter.Header())
@@ -210,7 +210,7 @@ func (rec *Recorder) WriteHeader(status int) {
 	rec.ResponseWriter.WriteHeader(status)
 }
 
-func (rec *Recorder) Write(b []byte) (int, error) {
+func (rec *recorder) Write(b []byte) (int, error) {
 	if rec.status == 0 {
 		rec.WriteHeader(http.StatusOK)
 	}
@@ -236,10 +236,10 @@ func setSince(before, now http.Header) http.Header {
 	return set
 }
 
-// Keep keeps the recorded answer for k, served by route, unless the request forbids it: only a
-// whole 200 answer that sets no cookie, of a request that read the version before anything else
-// and was not marked (DoNotKeep, DependsOnTime).
-func (c *Cache) Keep(ctx context.Context, k Key, rec *Recorder, route string) {
+// keepRecorded keeps the recorded answer for k, served by route, unless the request forbids it:
+// only a whole 200 answer that sets no cookie, of a request that read the version before anything
+// else and was not marked (DoNotKeep, DependsOnTime).
+func (c *Cache) keepRecorded(ctx context.Context, k Key, rec *recorder, route string) {
 	q := requestOf(ctx)
 	if q == nil || q.unkept.Load() || rec.status != http.StatusOK || rec.overflow || rec.header.Get("Set-Cookie") != "" {
 		return
@@ -248,6 +248,5 @@ func (c *Cache) Keep(ctx context.Context, k Key, rec *Recorder, route string) {
 	if version == "" || ctx.Err() != nil {
 		return
 	}
-	c.keep(k, &Answer{version: version, Status: rec.status, Header: rec.header, Body: bytes.Clone(rec.body.Bytes()),
-		Route: route, Cost: int(q.cost.Load())})
+	c.keep(k, &Answer{version: version, Header: rec.header, Body: bytes.Clone(rec.body.Bytes()), Route: route, Cost: int(q.cost.Load())})
 }

@@ -25,8 +25,8 @@ import (
 // Versioner reads the version of the database.
 type Versioner func(ctx context.Context) (string, error)
 
-// Cache keeps the answers of one server's reads (Answer, Recorder) and hands out the version of
-// the database each request reads at.
+// Cache keeps the answers of one server's reads (Serve) and hands out the version of the database
+// each request reads at.
 type Cache struct {
 	versions versions
 	answers  *answers

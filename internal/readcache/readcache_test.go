@@ -152,10 +152,10 @@ func TestKeyOfNamesTheWholeRequest(t *testing.T) {
 func TestKeepOnlyWholeAnswers(t *testing.T) {
 	db := &database{}
 	c := New(db.read, 4096)
-	serve := func(status int, body string, mark func(context.Context)) (context.Context, Key, *Recorder) {
+	serve := func(status int, body string, mark func(context.Context)) (context.Context, Key, *recorder) {
 		ctx := c.Track(context.Background())
-		c.Answer(ctx, Key{}) // reads the version first, as keptReads does
-		rec := Record(httptest.NewRecorder())
+		c.answer(ctx, Key{}) // reads the version first, as Serve does
+		rec := record(httptest.NewRecorder())
 		rec.Header().Set("Content-Type", "application/json")
 		if mark != nil {
 			mark(ctx)
@@ -165,7 +165,7 @@ func TestKeepOnlyWholeAnswers(t *testing.T) {
 		return ctx, Key{byte(len(body)), byte(status)}, rec
 	}
 	taken := func(k Key) bool {
-		_, ok := c.Answer(c.Track(context.Background()), k)
+		_, ok := c.answer(c.Track(context.Background()), k)
 		return ok
 	}
 	for name, tc := range map[string]struct {
@@ -181,13 +181,13 @@ func TestKeepOnlyWholeAnswers(t *testing.T) {
 		"over the max": {200, string(make([]byte, 5000)), nil, false},
 	} {
 		ctx, k, rec := serve(tc.status, tc.body, tc.mark)
-		c.Keep(ctx, k, rec, "/route")
+		c.keepRecorded(ctx, k, rec, "/route")
 		if taken(k) != tc.kept {
 			t.Errorf("%s: kept %v, want %v", name, !tc.kept, tc.kept)
 		}
 	}
 	ctx, k, rec := serve(200, `{"a":1}`, nil)
-	c.Keep(ctx, k, rec, "/route")
+	c.keepRecorded(ctx, k, rec, "/route")
 	db.version.Add(1)
 	if taken(k) {
 		t.Fatal("an answer was taken at a newer version")

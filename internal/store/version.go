@@ -88,11 +88,17 @@ func (w *versionWatch) Close() error {
 // DataVersion reads the version of the database: a readcache.Versioner. A statement like any
 // other for the hooks.
 func (s *Store) DataVersion(ctx context.Context) (string, error) {
-	start := s.o.Hooks.start(ctx, s.versionQuery())
-	defer s.o.Hooks.done(s.versionQuery(), start)
+	query, read := postgresVersion, s.readSnapshot
 	if d, ok := s.raw.(*splitDriver); ok {
-		return d.watch.version(ctx)
+		query, read = sqliteVersion, d.watch.version
 	}
+	start := s.o.Hooks.start(ctx, query)
+	defer s.o.Hooks.done(query, start)
+	return read(ctx)
+}
+
+// readSnapshot reads PostgreSQL's current snapshot.
+func (s *Store) readSnapshot(ctx context.Context) (string, error) {
 	rows, err := s.raw.(*postgresDriver).QueryContext(ctx, postgresVersion)
 	if err != nil {
 		return "", err
@@ -104,11 +110,4 @@ func (s *Store) DataVersion(ctx context.Context) (string, error) {
 	}
 	err = rows.Scan(&v)
 	return v, err
-}
-
-func (s *Store) versionQuery() string {
-	if _, ok := s.raw.(*splitDriver); ok {
-		return sqliteVersion
-	}
-	return postgresVersion
 }

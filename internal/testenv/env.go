@@ -344,9 +344,8 @@ func WithoutReadCache(o *server.Options) { o.ReadCache = nil }
 // StatementsKeeping runs fn with the read cache running, and returns how many SQL statements it
 // sent.
 func (e *Env) StatementsKeeping(fn func()) int64 {
-	before := e.statements.Load()
-	fn()
-	return e.statements.Load() - before
+	all, _ := e.countStatements(fn)
+	return all
 }
 
 // Statements runs fn and returns how many SQL statements it sent.
@@ -359,6 +358,12 @@ func (e *Env) Statements(fn func()) int64 {
 // were marked as reads by a unique key (sqlplan.ByKey).
 func (e *Env) StatementsByKey(fn func()) (all, byKey int64) {
 	defer e.computeAnswers()()
+	return e.countStatements(fn)
+}
+
+// countStatements runs fn and returns how many SQL statements it sent, and how many by a unique
+// key, whatever the read cache does.
+func (e *Env) countStatements(fn func()) (all, byKey int64) {
 	before, beforeByKey := e.statements.Load(), e.sent.byKey.Load()
 	fn()
 	return e.statements.Load() - before, e.sent.byKey.Load() - beforeByKey
