@@ -2,6 +2,8 @@ package store_test
 
 import (
 	"context"
+	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/binderyhq/bindery/internal/store"
@@ -40,13 +42,38 @@ func TestDataVersion(t *testing.T) {
 	if !store.IsPostgres(o.DSN) && (version(one) != before1 || version(two) != before2) {
 		t.Fatal("a read changed the version")
 	}
-	for _, writer := range []*store.Store{one, two} {
+	for i, writer := range []*store.Store{one, two, one, two} {
+		if i == 2 && !store.IsPostgres(o.DSN) {
+			// The log emptied and restarted from its first frame, as after a quiet moment.
+			exec(writer, "PRAGMA wal_checkpoint(TRUNCATE)")
+			before1, before2 = version(one), version(two)
+		}
 		exec(writer, "INSERT INTO version_probe (n) VALUES (1)")
 		after1, after2 := version(one), version(two)
 		if after1 == before1 || after2 == before2 {
-			t.Fatalf("after a commit, the versions stayed: %q → %q, %q → %q", before1, after1, before2, after2)
+			t.Fatalf("after commit %d, the versions stayed: %q → %q, %q → %q", i+1, before1, after1, before2, after2)
 		}
 		before1, before2 = after1, after2
+	}
+}
+
+// TestSQLiteVersionIsNoStatement: SQLite's version is read from its wal-index, in shared memory,
+// so reading it sends no statement (decision 368); it still changes with each commit
+// (TestDataVersion).
+func TestSQLiteVersionIsNoStatement(t *testing.T) {
+	if testenv.MigratedPostgresDSN(t) != "" {
+		t.Skip("SQLite's version")
+	}
+	var sent atomic.Int64
+	st := open(t, store.Options{DataDir: t.TempDir(), Hooks: store.Hooks{
+		Before: func(context.Context, string) { sent.Add(1) }}})
+	for range 3 {
+		if v, err := st.DataVersion(context.Background()); err != nil || !strings.HasPrefix(v, "w") {
+			t.Fatalf("DataVersion: %q, %v: not the wal-index's header", v, err)
+		}
+	}
+	if n := sent.Load(); n != 0 {
+		t.Fatalf("reading the version three times sent %d statements", n)
 	}
 }
 
