@@ -81,6 +81,10 @@ func limitBody(normalMax, uploadMax int64) func(http.Handler) http.Handler {
 func bodyReader(normalMax, uploadMax int64) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.ContentLength == 0 { // nothing to read or check (a GET): requestBody is empty
+				next.ServeHTTP(w, r)
+				return
+			}
 			max := normalMax
 			if isUpload(r) {
 				max = uploadMax

@@ -5,6 +5,7 @@ package viewer
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"sync"
 )
@@ -19,6 +20,7 @@ type Viewer struct {
 
 	mu          sync.RWMutex
 	memberships map[string]*Role // organization id → role; a nil role is a guest
+	ownsThem    bool             // memberships is v's own, not the map it was given (change copies it)
 	cache       map[string]any   // facts loaded once per request (Remember)
 	shareKeys   []string         // share-link keys presented in this request (PresentShareKey)
 	admitted    []string         // spaces a published site admitted a visitor to (Admit)
@@ -29,12 +31,20 @@ type Viewer struct {
 }
 
 // NewUser returns the viewer for an authenticated user with their memberships
-// (organization id → role, nil for a guest).
+// (organization id → role, nil for a guest). The viewer never changes the map it is given (it
+// copies it before recording a change), so one map may serve the viewers of many requests.
 func NewUser(userID, email string, memberships map[string]*Role) *Viewer {
-	if memberships == nil {
-		memberships = map[string]*Role{}
-	}
 	return &Viewer{UserID: userID, Email: email, memberships: memberships}
+}
+
+// ownMemberships makes v's memberships its own to change: a copy of those it was given, at the
+// first change. v.mu is held for writing.
+func (v *Viewer) ownMemberships() {
+	if !v.ownsThem {
+		own := make(map[string]*Role, len(v.memberships)+1)
+		maps.Copy(own, v.memberships)
+		v.memberships, v.ownsThem = own, true
+	}
 }
 
 // NewSessionUser returns the viewer of a browser session that the SAML provider of sessionOrg
@@ -50,6 +60,7 @@ func NewSessionUser(userID, email, sessionOrg string, memberships map[string]*Ro
 				v.ssoBlocked = map[string]bool{}
 			}
 			v.ssoBlocked[orgID] = true
+			v.ownMemberships()
 			delete(v.memberships, orgID)
 		}
 	}
@@ -85,11 +96,11 @@ func (v *Viewer) SSORequiredOrganizations() []string {
 }
 
 // System is the explicit viewer of the CLI and background jobs: the privacy rules allow it everything.
-func System() *Viewer { return &Viewer{system: true, memberships: map[string]*Role{}} }
+func System() *Viewer { return &Viewer{system: true} }
 
 // Visitor is the viewer of a reader of a published site: no user, no membership. It reads only
 // what the site it visits admits it to (Admit), and what is open to anyone.
-func Visitor() *Viewer { return &Viewer{visitor: true, memberships: map[string]*Role{}} }
+func Visitor() *Viewer { return &Viewer{visitor: true} }
 
 // IsVisitor reports whether v is a published site's visitor.
 func (v *Viewer) IsVisitor() bool { return v != nil && v.visitor }
@@ -159,6 +170,7 @@ func (v *Viewer) OrganizationIDs(min Role) []string {
 func (v *Viewer) SetMembership(orgID string, role *Role) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	v.ownMemberships()
 	v.memberships[orgID] = role
 }
 
@@ -166,6 +178,7 @@ func (v *Viewer) SetMembership(orgID string, role *Role) {
 func (v *Viewer) DropMembership(orgID string) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	v.ownMemberships()
 	delete(v.memberships, orgID)
 }
 

@@ -10,7 +10,6 @@ import (
 	stdsql "database/sql"
 	"errors"
 	"fmt"
-	"maps"
 	"strings"
 	"sync"
 
@@ -209,7 +208,7 @@ func queryRows[T any](ctx context.Context, c *ent.Client, query string, arg any,
 	return found, rows.Err()
 }
 
-// memberships returns a copy of the user's memberships at version: from the cache, or read and
+// memberships returns the user's memberships at version: from the cache, or read and
 // kept. The version was read before the memberships, so a change in between leaves an older
 // version with newer roles in the cache, which the next request reads again.
 func (a *Authenticator) memberships(ctx context.Context, userID string, version int64) (memberships, error) {
@@ -244,8 +243,7 @@ func (a *Authenticator) memberships(ctx context.Context, userID string, version 
 		a.cached[userID] = m
 		a.mu.Unlock()
 	}
-	m.roles = maps.Clone(m.roles) // the viewer records the memberships its request changes
-	return m, nil
+	return m, nil // shared: viewers copy their memberships before changing them
 }
 
 // membershipRow is what authentication reads of a membership.

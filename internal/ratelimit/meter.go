@@ -85,12 +85,22 @@ func (m *Meter) Charge(ctx context.Context, cost int) error {
 
 // setHeaders writes the state of a budget as GitHub does: X-RateLimit-Reset in Unix seconds.
 func setHeaders(h http.Header, d Decision, now time.Time) {
-	h.Set("X-RateLimit-Limit", strconv.Itoa(d.Limit))
-	h.Set("X-RateLimit-Remaining", strconv.Itoa(d.Remaining()))
-	h.Set("X-RateLimit-Used", strconv.Itoa(min(d.Used, d.Limit)))
-	h.Set("X-RateLimit-Reset", strconv.FormatInt(int64(math.Ceil(float64(d.Reset.UnixNano())/1e9)), 10))
-	h.Set("X-RateLimit-Resource", string(d.Resource))
+	h[headerLimit] = []string{strconv.Itoa(d.Limit)}
+	h[headerRemaining] = []string{strconv.Itoa(d.Remaining())}
+	h[headerUsed] = []string{strconv.Itoa(min(d.Used, d.Limit))}
+	h[headerReset] = []string{strconv.FormatInt(int64(math.Ceil(float64(d.Reset.UnixNano())/1e9)), 10)}
+	h[headerResource] = []string{string(d.Resource)}
 }
+
+// The X-RateLimit-* headers' names as net/http writes them, set directly: Header.Set would
+// canonicalize (allocate) each name again at every request.
+var (
+	headerLimit     = http.CanonicalHeaderKey("X-RateLimit-Limit")
+	headerRemaining = http.CanonicalHeaderKey("X-RateLimit-Remaining")
+	headerUsed      = http.CanonicalHeaderKey("X-RateLimit-Used")
+	headerReset     = http.CanonicalHeaderKey("X-RateLimit-Reset")
+	headerResource  = http.CanonicalHeaderKey("X-RateLimit-Resource")
+)
 
 // retryAfter is the whole seconds from now until reset, at least 1: a client that waits them
 // finds a new window.
