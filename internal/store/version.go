@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"sync"
 )
 
 // The versions of the database, which name its state: two reads of the same version see the same
@@ -33,7 +34,8 @@ type versionWatch struct {
 	conn  *sql.Conn
 	stmt  driver.StmtQueryContext
 	row   []driver.Value
-	index []byte       // the wal-index's headers, mapped; nil when they could not be
+	mu    sync.RWMutex // held for reading while index is read: Close unmaps it under the lock
+	index []byte       // the wal-index's headers, mapped; nil when they could not be, or closed
 	unmap func() error // of index
 }
 
@@ -71,15 +73,23 @@ func openVersionWatch(path string, params url.Values) (*versionWatch, error) {
 // version returns "w" and the wal-index's header, or "d" and data_version (a statement the hooks
 // see) while a writer rewrites the header; the prefixes keep the two kinds apart.
 func (w *versionWatch) version(ctx context.Context, h Hooks) (string, error) {
-	if w.index != nil {
-		if header, ok := walIndexHeader(w.index); ok {
-			return "w" + string(header[:]), nil
-		}
+	if header, ok := w.header(); ok {
+		return "w" + string(header[:]), nil
 	}
 	start := h.start(ctx, sqliteVersion)
 	defer h.done(sqliteVersion, start)
 	v, err := w.dataVersion(ctx)
 	return "d" + v, err
+}
+
+// header reads the wal-index's header, if it is mapped and whole.
+func (w *versionWatch) header() (header [walIndexHeaderSize]byte, ok bool) {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	if w.index == nil {
+		return header, false
+	}
+	return walIndexHeader(w.index)
 }
 
 // dataVersion reads data_version; calls are serialized by the connection.
@@ -104,9 +114,12 @@ func (w *versionWatch) dataVersion(ctx context.Context) (v string, err error) {
 }
 
 func (w *versionWatch) Close() error {
+	w.mu.Lock() // a request still running reads data_version from now on, and fails
 	if w.unmap != nil {
 		w.unmap() // before the connection that holds the file open closes
+		w.index, w.unmap = nil, nil
 	}
+	w.mu.Unlock()
 	w.conn.Raw(func(any) error { return w.stmt.(driver.Stmt).Close() })
 	w.conn.Close()
 	return w.db.Close()

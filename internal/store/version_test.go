@@ -77,6 +77,19 @@ func TestSQLiteVersionIsNoStatement(t *testing.T) {
 	}
 }
 
+// TestVersionAfterClose: a request still running when the store closes gets an error, not a read
+// of unmapped memory.
+func TestVersionAfterClose(t *testing.T) {
+	st, err := store.Open(context.Background(), store.Options{DataDir: t.TempDir(), DSN: testenv.MigratedPostgresDSN(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	if v, err := st.DataVersion(context.Background()); err == nil {
+		t.Fatalf("DataVersion after Close: %q, no error", v)
+	}
+}
+
 func open(t *testing.T, o store.Options) *store.Store {
 	t.Helper()
 	st, err := store.Open(context.Background(), o)
