@@ -70,12 +70,11 @@ func (m *Meter) Charge(ctx context.Context, cost int) error {
 	if d.Limit <= 0 {
 		return nil
 	}
-	now := m.l.clock()
-	setHeaders(m.header, d, now)
+	setHeaders(m.header, d)
 	if d.Allowed {
 		return nil
 	}
-	wait := retryAfter(d.Reset, now)
+	wait := retryAfter(d.Reset, m.l.clock())
 	m.header.Set("Retry-After", strconv.Itoa(wait))
 	m.refusal = apperr.RateLimitedf("rate limit exceeded: %s has spent %d of its %d points per %s for %s requests, and this request costs %d; "+
 		"the budget starts again in %d s, at %s", who(d.Subject), d.Used, d.Limit, per(m.l.limits.Window), d.Resource, d.Cost,
@@ -84,7 +83,7 @@ func (m *Meter) Charge(ctx context.Context, cost int) error {
 }
 
 // setHeaders writes the state of a budget as GitHub does: X-RateLimit-Reset in Unix seconds.
-func setHeaders(h http.Header, d Decision, now time.Time) {
+func setHeaders(h http.Header, d Decision) {
 	h[headerLimit] = []string{strconv.Itoa(d.Limit)}
 	h[headerRemaining] = []string{strconv.Itoa(d.Remaining())}
 	h[headerUsed] = []string{strconv.Itoa(min(d.Used, d.Limit))}
