@@ -27,6 +27,9 @@ func TestMain(m *testing.M) {
 		main()
 		os.Exit(0)
 	}
+	if path := os.Getenv(readOnlyEnv); path != "" {
+		os.Exit(readOnly(path))
+	}
 	os.Exit(m.Run())
 }
 

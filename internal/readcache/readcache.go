@@ -2,9 +2,9 @@
 // changed: everything is kept with the version of the database it was read at, and a request
 // that finds the same version takes it without reading (decision 366).
 //
-// The version is the database's own: SQLite's wal-index header (every commit of any connection
-// of any process rewrites it; decision 368), PostgreSQL's current snapshot (it
-// changes when any transaction that wrote ends). So whichever process wrote, the next request of
+// The version is the database's own: SQLite's data_version on a connection that never writes
+// (it changes with every commit of any other connection, in any process), PostgreSQL's current
+// snapshot (it changes when any transaction that wrote ends). So whichever process wrote, the next request of
 // every process reads a new version and reads the data again: no message between processes, no
 // timer, no lifetime to choose.
 //

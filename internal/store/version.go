@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
-	"sync"
 )
 
 // The versions of the database, which name its state: two reads of the same version see the same
@@ -22,21 +21,15 @@ const (
 	postgresVersion = "SELECT pg_current_snapshot()::text"
 )
 
-// versionWatch reads the version of a SQLite database: the header of its wal-index, which every
-// commit of every process rewrites, read from shared memory without a statement (decision 368);
-// or, while a writer is rewriting it or where it cannot be mapped, SQLite's data_version, asked
-// on a read-only connection of its own that never writes (its value changes only with other
-// connections' commits). The connection also holds the wal-index open while it is mapped. The
-// statement is run on the driver's connection itself: database/sql's rows, locks and conversions
-// cost more than SQLite's answer (decision 366).
+// versionWatch asks SQLite's data_version on a read-only connection of its own, which never
+// writes: the value of a connection changes only with other connections' commits. The statement
+// is run on the driver's connection itself: database/sql's rows, locks and conversions cost more
+// than SQLite's answer (decision 366).
 type versionWatch struct {
-	db    *sql.DB
-	conn  *sql.Conn
-	stmt  driver.StmtQueryContext
-	row   []driver.Value
-	mu    sync.RWMutex // held for reading while index is read: Close unmaps it under the lock
-	index []byte       // the wal-index's headers, mapped; nil when they could not be, or closed
-	unmap func() error // of index
+	db   *sql.DB
+	conn *sql.Conn
+	stmt driver.StmtQueryContext
+	row  []driver.Value
 }
 
 func openVersionWatch(path string, params url.Values) (*versionWatch, error) {
@@ -58,42 +51,15 @@ func openVersionWatch(path string, params url.Values) (*versionWatch, error) {
 			return nil
 		})
 	}
-	if err == nil {
-		_, err = w.dataVersion(context.Background()) // opens the wal-index, if no connection had
-	}
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open SQLite: %w", err)
 	}
-	// Where it cannot be mapped, data_version serves alone: slower, as right.
-	w.index, w.unmap, _ = mapWALIndex(path)
 	return w, nil
 }
 
-// version returns "w" and the wal-index's header, or "d" and data_version (a statement the hooks
-// see) while a writer rewrites the header; the prefixes keep the two kinds apart.
-func (w *versionWatch) version(ctx context.Context, h Hooks) (string, error) {
-	if header, ok := w.header(); ok {
-		return "w" + string(header[:]), nil
-	}
-	start := h.start(ctx, sqliteVersion)
-	defer h.done(sqliteVersion, start)
-	v, err := w.dataVersion(ctx)
-	return "d" + v, err
-}
-
-// header reads the wal-index's header, if it is mapped and whole.
-func (w *versionWatch) header() (header [walIndexHeaderSize]byte, ok bool) {
-	w.mu.RLock()
-	defer w.mu.RUnlock()
-	if w.index == nil {
-		return header, false
-	}
-	return walIndexHeader(w.index)
-}
-
-// dataVersion reads data_version; calls are serialized by the connection.
-func (w *versionWatch) dataVersion(ctx context.Context) (v string, err error) {
+// version reads data_version; calls are serialized by the connection.
+func (w *versionWatch) version(ctx context.Context) (v string, err error) {
 	err = w.conn.Raw(func(any) error {
 		rows, err := w.stmt.QueryContext(ctx, nil)
 		if err != nil {
@@ -114,26 +80,21 @@ func (w *versionWatch) dataVersion(ctx context.Context) (v string, err error) {
 }
 
 func (w *versionWatch) Close() error {
-	w.mu.Lock() // a request still running reads data_version from now on, and fails
-	if w.unmap != nil {
-		w.unmap() // before the connection that holds the file open closes
-		w.index, w.unmap = nil, nil
-	}
-	w.mu.Unlock()
 	w.conn.Raw(func(any) error { return w.stmt.(driver.Stmt).Close() })
 	w.conn.Close()
 	return w.db.Close()
 }
 
-// DataVersion reads the version of the database: a readcache.Versioner. On PostgreSQL it is a
-// statement like any other for the hooks; on SQLite, only when it is one.
+// DataVersion reads the version of the database: a readcache.Versioner. A statement like any
+// other for the hooks.
 func (s *Store) DataVersion(ctx context.Context) (string, error) {
+	query, read := postgresVersion, s.readSnapshot
 	if d, ok := s.raw.(*splitDriver); ok {
-		return d.watch.version(ctx, s.o.Hooks)
+		query, read = sqliteVersion, d.watch.version
 	}
-	start := s.o.Hooks.start(ctx, postgresVersion)
-	defer s.o.Hooks.done(postgresVersion, start)
-	return s.readSnapshot(ctx)
+	start := s.o.Hooks.start(ctx, query)
+	defer s.o.Hooks.done(query, start)
+	return read(ctx)
 }
 
 // readSnapshot reads PostgreSQL's current snapshot.

@@ -2,8 +2,6 @@ package store_test
 
 import (
 	"context"
-	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/binderyhq/bindery/internal/store"
@@ -57,28 +55,7 @@ func TestDataVersion(t *testing.T) {
 	}
 }
 
-// TestSQLiteVersionIsNoStatement: SQLite's version is read from its wal-index, in shared memory,
-// so reading it sends no statement (decision 368); it still changes with each commit
-// (TestDataVersion).
-func TestSQLiteVersionIsNoStatement(t *testing.T) {
-	if testenv.MigratedPostgresDSN(t) != "" {
-		t.Skip("SQLite's version")
-	}
-	var sent atomic.Int64
-	st := open(t, store.Options{DataDir: t.TempDir(), Hooks: store.Hooks{
-		Before: func(context.Context, string) { sent.Add(1) }}})
-	for range 3 {
-		if v, err := st.DataVersion(context.Background()); err != nil || !strings.HasPrefix(v, "w") {
-			t.Fatalf("DataVersion: %q, %v: not the wal-index's header", v, err)
-		}
-	}
-	if n := sent.Load(); n != 0 {
-		t.Fatalf("reading the version three times sent %d statements", n)
-	}
-}
-
-// TestVersionAfterClose: a request still running when the store closes gets an error, not a read
-// of unmapped memory.
+// TestVersionAfterClose: a request still running when the store closes gets an error.
 func TestVersionAfterClose(t *testing.T) {
 	st, err := store.Open(context.Background(), store.Options{DataDir: t.TempDir(), DSN: testenv.MigratedPostgresDSN(t)})
 	if err != nil {

@@ -349,14 +349,8 @@ func (e *Env) StatementsKeeping(fn func()) int64 {
 }
 
 // VersionStatements is what a read of the database's version sends, and so all that a read the
-// read cache answers sends: one statement on PostgreSQL; none on SQLite, whose version is read
-// from shared memory (decision 368).
-func (e *Env) VersionStatements() int64 {
-	if store.IsPostgres(e.storeOptions.DSN) {
-		return 1
-	}
-	return 0
-}
+// read cache answers sends: one statement (data_version on SQLite, the snapshot on PostgreSQL).
+func (e *Env) VersionStatements() int64 { return 1 }
 
 // Statements runs fn and returns how many SQL statements it sent.
 func (e *Env) Statements(fn func()) int64 {
