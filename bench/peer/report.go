@@ -79,7 +79,8 @@ func printTable(w io.Writer, run record.Run) {
 	fmt.Fprintln(w, "\nerrors: answers other than 2xx, or slower than 30 s, of all answers under load (a run fails above 5 %);")
 	fmt.Fprintln(w, "×peer req/s: Bindery's req/s over the peer's under the same load (the targets: SQLite ≥ 5×, PostgreSQL ≥ 2×);")
 	fmt.Fprintln(w, "÷static req/s: req/s as a fraction of the fixed-bytes handler's;")
-	fmt.Fprintln(w, "random point read: each request reads one of the 1,000 spaces at random while writes/s titles change beside;")
+	fmt.Fprintln(w, "random point read: each request under load reads one of the 1,000 spaces at random while writes/s titles change")
+	fmt.Fprintln(w, "beside (alone: Space 1, without writes);")
 	fmt.Fprintln(w, "computed: a server started with --read-cache-mb 0, which computes every answer (the others, as `bindery serve` runs by")
 	fmt.Fprintln(w, "default, answer a read sent again to an unchanged database with what they kept: decision 366).")
 	if len(run.PeakMemoryMB) > 0 {
