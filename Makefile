@@ -55,8 +55,9 @@ generate-check: generate
 bench:
 	go test -run '^$$' -bench . -benchtime 2s ./bench/
 
-## bench-peer: Bindery side by side with PostGraphile 4.14.1 on the same rows (../shared/peer), about 4 minutes after the builds;
-## installs wrk (Debian) and PostGraphile (npm, into .cache/peer) when missing; not part of test or CI
+## bench-peer: Bindery side by side with PostGraphile 4.14.1 on the same rows (../shared/peer), about 6 minutes after the builds;
+## installs wrk (Debian) and PostGraphile (npm, into .cache/peer) when missing; not part of test or CI. Each run is appended
+## to .cache/peer/runs.jsonl; `go run ./bench/peer/history` adds the last one to docs/performance-history.md
 PEER_CACHE := .cache/peer
 PEER_PG ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -68,7 +69,7 @@ bench-peer:
 	go build -o $(PEER_CACHE)/bindery ./cmd/bindery
 	go build -o $(PEER_CACHE)/bench-peer ./bench/peer
 	$(PEER_CACHE)/bench-peer -bindery $(PEER_CACHE)/bindery -postgraphile $(PEER_CACHE)/node_modules/postgraphile/cli.js \
-		-peer ../shared/peer -pg '$(PEER_PG)'
+		-peer ../shared/peer -pg '$(PEER_PG)' -runs $(PEER_CACHE)/runs.jsonl
 
 ## fuzz: run each fuzz target for a short while
 fuzz:

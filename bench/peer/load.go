@@ -19,7 +19,12 @@ type wrkRun struct {
 	rps              float64
 	p50, p99         time.Duration
 	requests, errors int
+	writes           int // sent beside the reads
 }
+
+// writesPerSecond is the pace of the writes beside a target's reads: a site being edited while
+// it is read.
+const writesPerSecond = 10
 
 // The latency alone is measured over aloneRounds turns of aloneRun requests per target.
 const aloneRounds, aloneRun = 5, 21
@@ -75,14 +80,15 @@ func measureLoad(ctx context.Context, targets []*target, c config, work string) 
 				return err
 			}
 			t.runs = append(t.runs, r)
-			fmt.Printf("         round %d  %-10s  %-30s %9.1f req/s  p50 %-8s p99 %-8s errors %d\n",
-				round, t.query, t.label(), r.rps, ms(r.p50), ms(r.p99), r.errors)
+			fmt.Printf("         round %d  %-10s  %-30s %9.1f req/s  p50 %-8s p99 %-8s errors %d  writes %d\n",
+				round, t.query, t.label(), r.rps, ms(r.p50), ms(r.p99), r.errors, r.writes)
 		}
 	}
 	return nil
 }
 
-// lua is wrk's script of the target's request.
+// lua is wrk's script of the target's request; with variants, each request is one of them at
+// random, each wrk thread seeded with its number, so every server gets the same sequence.
 func (t *target) lua() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "wrk.method = %q\n", t.method)
@@ -92,7 +98,43 @@ func (t *target) lua() string {
 	if t.token != "" {
 		fmt.Fprintf(&b, "wrk.headers[\"Authorization\"] = \"Bearer %s\"\n", t.token)
 	}
+	if len(t.variants) == 0 {
+		return b.String()
+	}
+	b.WriteString("local variants = {\n")
+	for _, v := range t.variants {
+		fmt.Fprintf(&b, "  [==[%s]==],\n", v)
+	}
+	b.WriteString("}\nlocal threads = 0\n")
+	b.WriteString("function setup(thread) threads = threads + 1; thread:set(\"seed\", threads) end\n")
+	b.WriteString("function init(args) math.randomseed(seed) end\n")
+	if t.method == http.MethodGet {
+		b.WriteString("function request() return wrk.format(nil, variants[math.random(#variants)]) end\n")
+	} else {
+		b.WriteString("function request() return wrk.format(nil, nil, nil, variants[math.random(#variants)]) end\n")
+	}
 	return b.String()
+}
+
+// writeBeside sends t's writes at writesPerSecond until stop is closed and returns how many it
+// sent; the first that fails ends them and is returned.
+func (t *target) writeBeside(ctx context.Context, stop <-chan struct{}) (int, error) {
+	tick := time.NewTicker(time.Second / writesPerSecond)
+	defer tick.Stop()
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1}}
+	for n := 0; ; {
+		select {
+		case <-stop:
+			return n, nil
+		case <-ctx.Done():
+			return n, ctx.Err()
+		case <-tick.C:
+			if err := t.write(ctx, client); err != nil {
+				return n, fmt.Errorf("%s: %w", t.label(), err)
+			}
+			n++
+		}
+	}
 }
 
 var (
@@ -106,9 +148,30 @@ var (
 // fails a run: a benchmark of errors is worthless. Fewer are counted and shown in the table.
 const maxErrorShare = 0.05
 
-// runWrk runs wrk -t2 -c16 for d and reads its req/s, p50, p99 and errors. Its timeout is 30 s,
-// not the default 2 s, which would drop slow answers from the figures.
+// runWrk runs wrk against t for d, with t's writes beside it when it has them.
 func runWrk(ctx context.Context, t *target, script string, d time.Duration) (wrkRun, error) {
+	if t.write == nil {
+		return runWrkAlone(ctx, t, script, d)
+	}
+	stop, written := make(chan struct{}), make(chan error, 1)
+	var writes int
+	go func() {
+		var err error
+		writes, err = t.writeBeside(ctx, stop)
+		written <- err
+	}()
+	r, err := runWrkAlone(ctx, t, script, d)
+	close(stop)
+	if werr := <-written; err == nil {
+		err = werr
+	}
+	r.writes = writes
+	return r, err
+}
+
+// runWrkAlone runs wrk -t2 -c16 for d and reads its req/s, p50, p99 and errors. Its timeout is
+// 30 s, not the default 2 s, which would drop slow answers from the figures.
+func runWrkAlone(ctx context.Context, t *target, script string, d time.Duration) (wrkRun, error) {
 	out, err := exec.CommandContext(ctx, "wrk", "-t2", "-c16", "-d"+d.String(), "--timeout", "30s", "--latency",
 		"-s", script, t.url).CombinedOutput()
 	if err != nil {

@@ -2,10 +2,12 @@
 // rows: it loads the peer's schema.sql into PostgreSQL, puts the same rows into Bindery (embedded
 // SQLite and PostgreSQL), starts PostGraphile, two `bindery serve` and a fixed-bytes baseline on
 // loopback ports, checks every answer, then runs wrk against each in turn, A B A B, and prints
-// req/s, p50 and p99 with the ratios Bindery/peer and to the baseline. `make bench-peer` installs
+// req/s, p50 and p99 with the ratios Bindery/peer and to the baseline. Besides one request
+// repeated, it reads spaces at random with writes beside (the random point read). With -runs it
+// appends the run as a JSON line, which bench/peer/history adds to docs/performance-history.md. `make bench-peer` installs
 // wrk and PostGraphile, builds the binaries and runs it.
 //
-//	peer -bindery BIN -postgraphile CLI.js [-peer DIR] [-pg DSN] [-duration 6s] [-warmup 2s] [-rounds 2]
+//	peer -bindery BIN -postgraphile CLI.js [-peer DIR] [-pg DSN] [-duration 6s] [-warmup 2s] [-rounds 2] [-runs FILE]
 package main
 
 import (
@@ -18,12 +20,15 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/binderyhq/bindery/bench/peer/record"
 )
 
 type config struct {
 	bindery, postgraphile, peerDir, pg string
 	duration, warmup                   time.Duration
 	rounds                             int
+	runs                               string // the JSON lines file each run is appended to
 }
 
 func main() {
@@ -36,6 +41,7 @@ func main() {
 	flag.DurationVar(&c.duration, "duration", 6*time.Second, "wrk's measured run per target and round")
 	flag.DurationVar(&c.warmup, "warmup", 2*time.Second, "wrk's unmeasured run before each measured one")
 	flag.IntVar(&c.rounds, "rounds", 2, "rounds over all targets (A B A B)")
+	flag.StringVar(&c.runs, "runs", "", "append the run as a JSON line to this file (go run ./bench/peer/history adds it to docs/performance-history.md)")
 	flag.Parse()
 	if c.bindery == "" || c.postgraphile == "" {
 		fmt.Fprintln(os.Stderr, "peer: -bindery and -postgraphile are required (make bench-peer sets them)")
@@ -69,7 +75,7 @@ func run(ctx context.Context, c config) (err error) {
 		os.RemoveAll(work)
 	}()
 
-	start := time.Now()
+	start, loadBefore := time.Now(), loadAverage()
 	step := func(format string, args ...any) {
 		fmt.Printf("[%5.1fs] %s\n", time.Since(start).Seconds(), fmt.Sprintf(format, args...))
 	}
@@ -145,9 +151,30 @@ func run(ctx context.Context, c config) (err error) {
 		return err
 	}
 	step("done")
+	result := summarize(targets, c, fmt.Sprintf("%s, load average %s before, %s after", cpus(), loadBefore, loadAverage()), time.Now())
+	result.PeakMemoryMB = procs.peakMemory()
 	fmt.Println()
-	printTable(os.Stdout, targets, time.Now())
-	procs.printPeakMemory(os.Stdout)
+	printTable(os.Stdout, result)
+	if c.runs == "" {
+		return nil
+	}
+	return appendRun(c.runs, result)
+}
+
+// appendRun appends the run as a JSON line to the file runs.
+func appendRun(runs string, result record.Run) error {
+	f, err := os.OpenFile(runs, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if err := record.Append(f, result); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	fmt.Printf("appended to %s; go run ./bench/peer/history adds it to docs/performance-history.md\n", runs)
 	return nil
 }
 

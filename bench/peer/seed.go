@@ -81,8 +81,12 @@ func analyze(ctx context.Context, dsn string) error {
 }
 
 // fixture is what the queries need of a seeded Bindery: the viewer's token, the organization of
-// the nested query (Org 1) and the space of the point read (Space 1).
-type fixture struct{ token, orgID, spaceID string }
+// the nested query (Org 1), the space of the point read (Space 1) and every space in the peer's
+// order (spaceIDs[k-1] is s_k), for the random point reads.
+type fixture struct {
+	token, orgID, spaceID string
+	spaceIDs              []string
+}
 
 // seedBindery opens a fresh Bindery store (SQLite in dataDir, or PostgreSQL at dsn), puts the
 // peer's rows into it through the ent client as the system viewer, and adds the viewer: an admin
@@ -190,7 +194,11 @@ func seedRows(ctx context.Context, tx *ent.Tx) (f fixture, viewerID string, err 
 	if err := tx.Member.CreateBulk(members...).Exec(ctx); err != nil {
 		return f, "", err
 	}
-	return fixture{orgID: orgs[0].ID, spaceID: spaces[0].ID}, viewerUser.ID, nil
+	f = fixture{orgID: orgs[0].ID, spaceID: spaces[0].ID}
+	for _, s := range spaces {
+		f.spaceIDs = append(f.spaceIDs, s.ID)
+	}
+	return f, viewerUser.ID, nil
 }
 
 // numbered returns build(1), …, build(n).

@@ -60,10 +60,10 @@ func (ps processes) stopAll() {
 	}
 }
 
-// printPeakMemory prints each running server's peak resident memory (VmHWM, Linux only): what
-// the runs cost in memory, beside what they gave in req/s.
-func (ps processes) printPeakMemory(w io.Writer) {
-	var peaks []string
+// peakMemory returns each running server's peak resident memory in MB (VmHWM, Linux only):
+// what the runs cost in memory, beside what they gave in req/s.
+func (ps processes) peakMemory() map[string]int {
+	peaks := map[string]int{}
 	for _, p := range ps {
 		status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
 		if err != nil {
@@ -72,13 +72,11 @@ func (ps processes) printPeakMemory(w io.Writer) {
 		for _, line := range strings.Split(string(status), "\n") {
 			var kB int
 			if _, err := fmt.Sscanf(line, "VmHWM: %d kB", &kB); err == nil {
-				peaks = append(peaks, fmt.Sprintf("%s %d MB", p.name, kB>>10))
+				peaks[p.name] = kB >> 10
 			}
 		}
 	}
-	if len(peaks) > 0 {
-		fmt.Fprintf(w, "peak resident memory: %s\n", strings.Join(peaks, ", "))
-	}
+	return peaks
 }
 
 // startPostGraphile runs the peer as its README does, on a free loopback port.

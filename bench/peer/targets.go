@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -25,6 +26,11 @@ type target struct {
 	token    string
 	computed bool
 	check    func(doc any) error // of the decoded answer; nil: any 200 will do
+	// variants, when set, are what wrk picks from at random for each request: URL paths of a GET,
+	// bodies of a POST (the request above is the first, which the checks send).
+	variants []string
+	// write, when set, is sent about writesPerSecond times a second beside wrk's reads.
+	write func(ctx context.Context, client *http.Client) error
 
 	alone time.Duration // median of single requests
 	runs  []wrkRun      // one per round
@@ -72,12 +78,89 @@ func buildTargets(peerDir, peerURL, staticURL string, sides ...side) ([]*target,
 		id := s.f.spaceID
 		targets = append(targets,
 			of(s, post("point read", "Bindery GraphQL", s.store, s.url+"/graphql",
-				fmt.Sprintf(`{"query":"{ space(id: \"%s\") { id title } }"}`, id), s.f.token,
+				binderySpaceQuery(id), s.f.token,
 				checkSpace([]string{"data", "space"}, id))),
 			of(s, &target{query: "point read", name: "Bindery REST", store: s.store, method: http.MethodGet,
 				url: s.url + "/v1/spaces/" + id, token: s.f.token, check: checkSpace(nil, id)}))
 	}
+	targets = append(targets, randomTargets(peerURL, sides)...)
 	return append(targets, &target{query: "static", name: "735 fixed bytes", method: http.MethodGet, url: staticURL}), nil
+}
+
+// binderySpaceQuery is the GraphQL body of a point read of the space id.
+func binderySpaceQuery(id string) string {
+	return fmt.Sprintf(`{"query":"{ space(id: \"%s\") { id title } }"}`, id)
+}
+
+// randomQuery reads one of the 1,000 spaces at random per request while titles of spaces change
+// beside it: what users send, where the point read repeats one request to an unchanged database.
+const randomQuery = "random point read"
+
+// randomTargets are the random point reads of the peer and of every Bindery side, each with its
+// writes beside. Space 1 is never written, so the checks of the point read keep holding.
+func randomTargets(peerURL string, sides []side) []*target {
+	peerBody := func(id string) string {
+		return fmt.Sprintf(`{"query":"query { spaceById(id: \"%s\") { id title } }"}`, id)
+	}
+	peer := &target{query: randomQuery, name: "PostGraphile", method: http.MethodPost, url: peerURL + "/graphql",
+		check: checkAnySpace([]string{"data", "spaceById"})}
+	for k := 1; k <= nSpaces; k++ {
+		peer.variants = append(peer.variants, peerBody(fmt.Sprintf("s%d", k)))
+	}
+	peer.body = peer.variants[0]
+	peer.write = func(ctx context.Context, client *http.Client) error {
+		k, title := nextTitle()
+		body := fmt.Sprintf(`{"query":"mutation { updateSpaceById(input: {id: \"s%d\", spacePatch: {title: \"%s\"}}) { space { id } } }"}`, k, title)
+		return sendWrite(ctx, client, http.MethodPost, peer.url, body, "")
+	}
+	targets := []*target{peer}
+	for _, s := range sides {
+		write := func(ctx context.Context, client *http.Client) error {
+			k, title := nextTitle()
+			return sendWrite(ctx, client, http.MethodPatch, s.url+"/v1/spaces/"+s.f.spaceIDs[k-1],
+				fmt.Sprintf(`{"title":%q}`, title), s.f.token)
+		}
+		gql := &target{query: randomQuery, name: "Bindery GraphQL", store: s.store, computed: s.computed, method: http.MethodPost,
+			url: s.url + "/graphql", token: s.f.token, check: checkAnySpace([]string{"data", "space"}), write: write}
+		rest := &target{query: randomQuery, name: "Bindery REST", store: s.store, computed: s.computed, method: http.MethodGet,
+			url: s.url + "/v1/spaces/" + s.f.spaceIDs[0], token: s.f.token, check: checkAnySpace(nil), write: write}
+		for _, id := range s.f.spaceIDs {
+			gql.variants = append(gql.variants, binderySpaceQuery(id))
+			rest.variants = append(rest.variants, "/v1/spaces/"+id)
+		}
+		gql.body = gql.variants[0]
+		targets = append(targets, gql, rest)
+	}
+	return targets
+}
+
+// writes counts the titles written beside the random reads, so that every write changes one.
+var writes atomic.Int64
+
+// nextTitle picks the space (2…1000) of the next write and its new title.
+func nextTitle() (k int, title string) {
+	n := writes.Add(1)
+	k = 2 + int(n)%(nSpaces-1)
+	return k, fmt.Sprintf("Space %d, write %d", k, n)
+}
+
+// sendWrite sends a write and wants a 200 without GraphQL errors.
+func sendWrite(ctx context.Context, client *http.Client, method, url, body, token string) error {
+	status, answer, err := exchange(ctx, client, method, url, body, token)
+	if err != nil {
+		return err
+	}
+	if status != http.StatusOK || len(at(decoded(answer), "errors")) > 0 {
+		return fmt.Errorf("write %s %s: status %d: %.300s", method, url, status, answer)
+	}
+	return nil
+}
+
+// decoded is the JSON document b, or nil when it is not one.
+func decoded(b []byte) any {
+	var doc any
+	json.Unmarshal(b, &doc)
+	return doc
 }
 
 // label names the target in the table.
@@ -94,27 +177,12 @@ func (t *target) label() string {
 // do sends the target's request once and checks the answer: a 200, no GraphQL errors, and what
 // t.check wants of it.
 func (t *target) do(ctx context.Context, client *http.Client) error {
-	req, err := http.NewRequestWithContext(ctx, t.method, t.url, strings.NewReader(t.body))
+	status, body, err := exchange(ctx, client, t.method, t.url, t.body, t.token)
 	if err != nil {
 		return err
 	}
-	if t.body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if t.token != "" {
-		req.Header.Set("Authorization", "Bearer "+t.token)
-	}
-	res, err := client.Do(req)
-	if err != nil {
-		return err
-	}
-	body, err := io.ReadAll(res.Body)
-	res.Body.Close()
-	if err != nil {
-		return err
-	}
-	if res.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s: status %d: %.300s", t.label(), res.StatusCode, body)
+	if status != http.StatusOK {
+		return fmt.Errorf("%s: status %d: %.300s", t.label(), status, body)
 	}
 	if t.check == nil {
 		return nil
@@ -130,6 +198,28 @@ func (t *target) do(ctx context.Context, client *http.Client) error {
 		return fmt.Errorf("%s (%s): %w", t.label(), t.query, err)
 	}
 	return nil
+}
+
+// exchange sends one request, JSON when it has a body, with the bearer token when there is one,
+// and returns the answer's status and body.
+func exchange(ctx context.Context, client *http.Client, method, url, body, token string) (int, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, method, url, strings.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := client.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer res.Body.Close()
+	answer, err := io.ReadAll(res.Body)
+	return res.StatusCode, answer, err
 }
 
 // checkAll asks every target once and checks each answer.
@@ -160,6 +250,16 @@ func checkNested(spaces, crs, author []string) func(any) error {
 					return errors.New("a change request without its author")
 				}
 			}
+		}
+		return nil
+	}
+}
+
+// checkAnySpace wants one space with an id and a title at path.
+func checkAnySpace(path []string) func(any) error {
+	return func(doc any) error {
+		if ids, titles := at(doc, slices.Concat(path, []string{"id"})...), at(doc, slices.Concat(path, []string{"title"})...); len(ids) != 1 || len(titles) != 1 {
+			return fmt.Errorf("want one space with its title, got ids %v titles %v", ids, titles)
 		}
 		return nil
 	}
