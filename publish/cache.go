@@ -22,7 +22,7 @@ func newPageCache() *lru.Cache[string, []byte] {
 	return c
 }
 
-// etag names what a response shows: the site and the structure the reader sees (rows change their
+// etag names what a response shows: the site (and where its URLs start) and the structure the reader sees (rows change their
 // updated time when they change), the revision read and the pages the reader's claims hide in
 // it, the customization's version and the path.
 // A merge makes a new revision and a customization change a new version, so the next request
@@ -30,7 +30,7 @@ func newPageCache() *lru.Cache[string, []byte] {
 func (s *siteView) etag(revisionID, path string, l *look) string {
 	h := sha256.New()
 	site := s.visit.Site
-	fmt.Fprintf(h, "%s %d %s\n", site.ID, site.UpdatedAt.UnixMicro(), s.base)
+	fmt.Fprintf(h, "%s %d %s %s\n", site.ID, site.UpdatedAt.UnixMicro(), s.origin, s.base)
 	for _, sec := range s.visit.Sections {
 		fmt.Fprintf(h, "%s %d\n", sec.ID, sec.UpdatedAt.UnixMicro())
 	}
