@@ -22,9 +22,9 @@ func newPageCache() *lru.Cache[string, []byte] {
 	return c
 }
 
-// etag names what a response shows: the site (and where its URLs start) and the structure the reader sees (rows change their
-// updated time when they change), the revision read and the pages the reader's claims hide in
-// it, the customization's version and the path.
+// etag names what a response shows: the site and where its URLs start, the structure the reader
+// sees (rows change their updated time when they change), the revision read and the pages the
+// reader's claims hide in it, the customization's version and the path.
 // A merge makes a new revision and a customization change a new version, so the next request
 // gets a new tag.
 func (s *siteView) etag(revisionID, path string, l *look) string {
