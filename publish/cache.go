@@ -22,15 +22,15 @@ func newPageCache() *lru.Cache[string, []byte] {
 	return c
 }
 
-// etag names what a response shows: the site and the structure the reader sees (rows change their
-// updated time when they change), the revision read and the pages the reader's claims hide in
-// it, the customization's version and the path.
+// etag names what a response shows: the site and where its URLs start, the structure the reader
+// sees (rows change their updated time when they change), the revision read and the pages the
+// reader's claims hide in it, the customization's version and the path.
 // A merge makes a new revision and a customization change a new version, so the next request
 // gets a new tag.
 func (s *siteView) etag(revisionID, path string, l *look) string {
 	h := sha256.New()
 	site := s.visit.Site
-	fmt.Fprintf(h, "%s %d %s\n", site.ID, site.UpdatedAt.UnixMicro(), s.base)
+	fmt.Fprintf(h, "%s %d %s %s\n", site.ID, site.UpdatedAt.UnixMicro(), s.origin, s.base)
 	for _, sec := range s.visit.Sections {
 		fmt.Fprintf(h, "%s %d\n", sec.ID, sec.UpdatedAt.UnixMicro())
 	}

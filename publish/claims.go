@@ -44,6 +44,14 @@ func readerAudience(w http.ResponseWriter, req *http.Request, base string) graph
 	}
 }
 
+// readerQuery is the part of the request's query that says who the reader is, as written and in
+// order: credentials and unsigned claims.
+func readerQuery(req *http.Request) string {
+	return strings.Join(paramsNamed(strings.Split(req.URL.RawQuery, "&"), func(name string) bool {
+		return credentialParams[name] || strings.HasPrefix(name, "visitor.")
+	}), "&")
+}
+
 // kept returns the first of the URL parameters given, keeping it in the cookie, or else the
 // cookie's value.
 func kept(w http.ResponseWriter, req *http.Request, base, cookie string, params ...string) string {

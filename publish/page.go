@@ -15,6 +15,7 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/graph/content/htmlpage"
+	"github.com/binderyhq/bindery/graph/content/markdown"
 	"github.com/binderyhq/bindery/graph/content/tree"
 	"github.com/binderyhq/bindery/graph/search"
 )
@@ -101,18 +102,16 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 		s.missingPage(w, req, path, &pageAt{loc: loc, content: content})
 		return
 	}
-	tag := s.etag(content.Revision.ID, path, s.lookOf(loc.siteSpace))
+	shows := path
+	if asMarkdown {
+		shows += "?" + s.readerQuery // the Markdown's links carry it
+	}
+	tag := s.etag(content.Revision.ID, shows, s.lookOf(loc.siteSpace))
 	if s.notModified(w, req, tag) {
 		return
 	}
 	if asMarkdown {
-		body, err := s.h.r.PageBody(s.ctx, p)
-		if err != nil {
-			s.h.fail(w, req, err)
-			return
-		}
-		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
-		fmt.Fprintf(w, "# %s\n\n%s", p.Title, body)
+		s.serveMarkdown(w, req, loc, content.Tree, p)
 		return
 	}
 	page, err := s.h.rendered(tag, func(b *bytes.Buffer) error {
@@ -147,12 +146,24 @@ func (s *siteView) findPage(loc location, t *tree.Tree) *tree.Page {
 	return p
 }
 
+// serveMarkdown answers a page's Markdown: its title as a heading, then its body with the links
+// readers follow (markdownLinks).
+func (s *siteView) serveMarkdown(w http.ResponseWriter, req *http.Request, loc location, t *tree.Tree, p *tree.Page) {
+	body, err := s.h.r.PageBody(s.ctx, p)
+	if err != nil {
+		s.h.fail(w, req, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+	fmt.Fprintf(w, "# %s\n\n%s", p.Title, htmlpage.Markdown(body, s.markdownLinks(loc, t)))
+}
+
 func (s *siteView) pageView(loc location, content *graph.Content, p *tree.Page, body string) pageView {
 	links := siteLinks{s: s, loc: loc, t: content.Tree}
 	rendered := htmlpage.Render(body, links)
 	url := s.pageURL(loc, content.Tree, p)
 	v := pageView{
-		Title: p.Title, Description: p.Description, Canonical: s.h.baseURL + url,
+		Title: p.Title, Description: p.Description, Canonical: s.origin + url,
 		NoIndex: s.visit.Site.Visibility != "public" || p.NoIndex,
 		Body:    rendered.Body, Outline: outline(rendered.Headings), Updated: p.UpdatedAt,
 		Markdown: strings.TrimSuffix(url, "/") + ".md",
@@ -265,12 +276,23 @@ type siteLinks struct {
 	s   *siteView
 	loc location
 	t   *tree.Tree
+	// markdown gives, for the Markdown readers receive, the pages' Markdown and the files at
+	// readerURLs: an agent reads Markdown on, and may keep no cookies.
+	markdown bool
+}
+
+// markdownLinks are the links of the Markdown of a page of the site space at loc showing t.
+func (s *siteView) markdownLinks(loc location, t *tree.Tree) siteLinks {
+	return siteLinks{s: s, loc: loc, t: t, markdown: true}
 }
 
 func (l siteLinks) Page(id string) string {
 	p := l.t.Page(id)
-	if p == nil {
+	switch {
+	case p == nil:
 		return ""
+	case l.markdown:
+		return l.s.readerURL(l.s.markdownURL(l.loc, l.t, p))
 	}
 	return l.s.pageURL(l.loc, l.t, p)
 }
@@ -306,7 +328,11 @@ func (l siteLinks) File(id string) string {
 	if l.t.File(id) == nil {
 		return ""
 	}
-	return l.s.base + "/~files/" + l.loc.siteSpace.ID + "/" + id
+	path := l.s.base + "/~files/" + l.loc.siteSpace.ID + "/" + id
+	if l.markdown {
+		return l.s.readerURL(path)
+	}
+	return path
 }
 
 // writeHTML writes a page with the headers every page carries.
@@ -397,7 +423,7 @@ func (s *siteView) serveSitemap(w http.ResponseWriter) {
 	var urls []sitemapURL
 	s.eachPage(func(loc location, t *tree.Tree, p *tree.Page) {
 		if !p.NoIndex {
-			urls = append(urls, sitemapURL{Loc: s.h.baseURL + s.pageURL(loc, t, p), LastMod: p.UpdatedAt.UTC().Format(time.RFC3339)})
+			urls = append(urls, sitemapURL{Loc: s.origin + s.pageURL(loc, t, p), LastMod: p.UpdatedAt.UTC().Format(time.RFC3339)})
 		}
 	})
 	w.Header().Set("Content-Type", "application/xml; charset=utf-8")
@@ -409,12 +435,12 @@ func (s *siteView) serveSitemap(w http.ResponseWriter) {
 }
 
 // serveLLMs answers llms.txt (llmstxt.org): the site's title, then its pages with links to their
-// Markdown.
+// Markdown, at readerURLs as the pages' Markdown links them.
 func (s *siteView) serveLLMs(w http.ResponseWriter) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	fmt.Fprintf(w, "# %s\n\n", s.visit.Site.Title)
 	s.eachPage(func(loc location, t *tree.Tree, p *tree.Page) {
-		line := fmt.Sprintf("- [%s](%s%s)", p.Title, s.h.baseURL, s.markdownURL(loc, t, p))
+		line := fmt.Sprintf("- [%s](%s)", markdown.EscapeLinkText(p.Title), s.markdownLinks(loc, t).Page(p.ID))
 		if p.Description != "" {
 			line += ": " + p.Description
 		}

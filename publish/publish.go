@@ -113,6 +113,19 @@ func (h *Handler) IsSiteHost(req *http.Request) bool {
 		!strings.HasPrefix(req.URL.Path, assetsPrefix)
 }
 
+// originOf is the scheme and host of a site whose URLs start at base: this server's for a site
+// under /sites/, the request's host (at this server's scheme) for a site at its own hostname.
+func (h *Handler) originOf(req *http.Request, base string) string {
+	if base != "" {
+		return h.baseURL
+	}
+	scheme := "https"
+	if u, err := url.Parse(h.baseURL); err == nil && u.Scheme != "" {
+		scheme = u.Scheme
+	}
+	return scheme + "://" + req.Host
+}
+
 // hostOf is the lower-cased host name of a URL, without its port.
 func hostOf(rawURL string) string {
 	u, err := url.Parse(rawURL)
@@ -133,7 +146,7 @@ func (h *Handler) serveVisit(ctx context.Context, w http.ResponseWriter, req *ht
 		h.fail(w, req, err)
 		return
 	}
-	s := &siteView{h: h, ctx: ctx, visit: visit, base: base}
+	s := &siteView{h: h, ctx: ctx, visit: visit, base: base, origin: h.originOf(req, base), readerQuery: readerQuery(req)}
 	rest = strings.Trim(rest, "/")
 	switch rest {
 	case "robots.txt":

@@ -269,6 +269,12 @@ func TestSiteOnItsHostname(t *testing.T) {
 	if status, body := get("DOCS.acme.test:8080", "/"); status != 200 || !strings.Contains(body, "<h1>Welcome</h1>") {
 		t.Fatalf("landing page on the custom hostname: %d", status)
 	}
+	if status, body := get("docs.acme.test", "/welcome.md"); status != 200 || !strings.Contains(body, "[Install](http://docs.acme.test/guides/install.md)") {
+		t.Fatalf("Markdown on the custom hostname: %d %s", status, body)
+	}
+	if _, body := get("docs.acme.test", "/llms.txt"); !strings.Contains(body, "(http://docs.acme.test/guides/install.md)") {
+		t.Fatalf("llms.txt on the custom hostname: %s", body)
+	}
 	if status, body := get("other.acme.test", "/v1/"); status != 401 || !strings.Contains(body, `"code":401`) {
 		t.Fatalf("a host no site has reaches the API: %d %s", status, body)
 	}

@@ -112,10 +112,16 @@ func withQuery(target string, req *http.Request) string {
 }
 
 func withoutCredentials(params []string) []string {
+	return paramsNamed(params, func(name string) bool { return !credentialParams[name] })
+}
+
+// paramsNamed keeps the query parameters (as written, "name=value") whose decoded name keep
+// accepts, in their order.
+func paramsNamed(params []string, keep func(name string) bool) []string {
 	var kept []string
 	for _, p := range params {
 		name, _, _ := strings.Cut(p, "=")
-		if name, err := url.QueryUnescape(name); err == nil && !credentialParams[name] && p != "" {
+		if name, err := url.QueryUnescape(name); err == nil && p != "" && keep(name) {
 			kept = append(kept, p)
 		}
 	}

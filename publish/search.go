@@ -33,7 +33,7 @@ func (s *siteView) serveSearch(w http.ResponseWriter, req *http.Request, loc loc
 	q := strings.TrimSpace(req.URL.Query().Get("q"))
 	v := pageView{Title: "Search", NoIndex: true, Search: &searchView{Query: q}}
 	s.frame(&v, loc, content.Tree, "")
-	v.Canonical = s.h.baseURL + v.SearchURL
+	v.Canonical = s.origin + v.SearchURL
 	if q != "" {
 		if err := s.search(v.Search, loc, content, searchResults); err != nil {
 			s.h.fail(w, req, err)

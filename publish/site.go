@@ -18,6 +18,11 @@ type siteView struct {
 	ctx   context.Context
 	visit *graph.SiteVisit
 	base  string // "/sites/{ref}", "" on the site's own hostname
+	// origin is the scheme and host of the site's URLs, for the absolute ones (originOf).
+	origin string
+	// readerQuery is the part of the request's query that says who the reader is (readerQuery):
+	// the links of the Markdown answered carry it.
+	readerQuery string
 	// landings are the landing pages of the trees read, found once per tree (firstDocument).
 	landings map[*tree.Tree]*tree.Page
 	look     *look // the look of the site space read (lookOf)
@@ -113,6 +118,16 @@ func (s *siteView) markdownURL(loc location, t *tree.Tree, p *tree.Page) string 
 	return s.siteSpaceURL(loc.section, loc.siteSpace) + t.Path(p.ID) + ".md"
 }
 
+// readerURL is the absolute URL of a path of the site for a reader who may keep no cookies (an
+// agent reading the site's Markdown): with the parameters of the request's URL that said who the
+// reader is, so that following it reads the site as the reader who was given the URL.
+func (s *siteView) readerURL(path string) string {
+	if s.readerQuery == "" {
+		return s.origin + path
+	}
+	return s.origin + path + "?" + s.readerQuery
+}
+
 // landingOf is the page readers land on in a site space showing t: its home page when that is a
 // document of t (decision 178), else the space's first document.
 func (s *siteView) landingOf(ss *ent.SiteSpace, t *tree.Tree) *tree.Page {
@@ -161,5 +176,5 @@ func (s *siteView) serveRobots(w http.ResponseWriter) {
 		fmt.Fprint(w, "User-agent: *\nDisallow: /\n")
 		return
 	}
-	fmt.Fprintf(w, "User-agent: *\nAllow: /\nSitemap: %s%s/sitemap.xml\n", s.h.baseURL, s.base)
+	fmt.Fprintf(w, "User-agent: *\nAllow: /\nSitemap: %s%s/sitemap.xml\n", s.origin, s.base)
 }

@@ -1,7 +1,8 @@
 // Package htmlpage renders a page's stored Markdown as the HTML of a published site: CommonMark
 // with GitHub's extensions (tables, task lists, strikethrough, autolinks), footnotes, heading
 // anchors and highlighted code, with the links to pages and files (stored as "/pages/<id>" and
-// "/files/<id>", see graph/content/markdown) rewritten to the site's URLs.
+// "/files/<id>", see graph/content/markdown) rewritten to the site's URLs; Markdown rewrites them
+// the same way in the Markdown readers receive.
 //
 // A page cannot inject script: goldmark drops raw HTML and dangerous link schemes, and what it
 // writes then passes a sanitizer (bluemonday) that keeps only the elements and attributes Markdown
@@ -107,26 +108,38 @@ func (siteLinks) Transform(doc *ast.Document, reader text.Reader, pc parser.Cont
 	pc.Set(headingsKey, headings)
 }
 
-// rewrite returns the site URL of a stored destination: "/pages/<id>[#anchor]" and "/files/<id>"
-// through links, anything else as it is. nil means a page or file the reader cannot reach.
+// rewrite returns the site URL of a stored destination (siteURL); nil means a page or file the
+// reader cannot reach.
 func rewrite(links Links, dest []byte) []byte {
-	d := string(dest)
-	var url string
-	switch {
-	case strings.HasPrefix(d, "/pages/"):
-		id, anchor, hasAnchor := strings.Cut(strings.TrimPrefix(d, "/pages/"), "#")
-		if url = links.Page(id); url != "" && hasAnchor {
-			url += "#" + anchor
-		}
-	case strings.HasPrefix(d, "/files/"):
-		url = links.File(strings.TrimPrefix(d, "/files/"))
-	default:
-		return dest
-	}
-	if url == "" {
+	url, ok := siteURL(links, string(dest))
+	if !ok {
 		return nil
 	}
 	return []byte(url)
+}
+
+// Markdown returns a page's stored Markdown as its readers receive it: its links to pages and
+// files rewritten to the URLs links gives, as Render rewrites them, and a link to a page or file
+// the reader cannot reach replaced by its text (an image by its alt text). Every other byte stays.
+func Markdown(src string, links Links) string {
+	return markdown.ForReader(src, func(dest string) (string, bool) { return siteURL(links, dest) })
+}
+
+// siteURL returns the site URL of a stored destination: "/pages/<id>[#anchor]" and "/files/<id>"
+// through links, anything else as it is; ok is false for a page or file the reader cannot reach.
+func siteURL(links Links, dest string) (url string, ok bool) {
+	switch {
+	case strings.HasPrefix(dest, "/pages/"):
+		id, anchor, hasAnchor := strings.Cut(strings.TrimPrefix(dest, "/pages/"), "#")
+		if url = links.Page(id); url != "" && hasAnchor {
+			url += "#" + anchor
+		}
+	case strings.HasPrefix(dest, "/files/"):
+		url = links.File(strings.TrimPrefix(dest, "/files/"))
+	default:
+		return dest, true
+	}
+	return url, url != ""
 }
 
 // unwrap replaces a link by its text, an image by its alt text.

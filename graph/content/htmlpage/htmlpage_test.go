@@ -53,6 +53,28 @@ func TestRenderMarkdown(t *testing.T) {
 	}
 }
 
+// TestMarkdownLinks: the Markdown readers receive links pages and files where the HTML does,
+// with every other byte as stored.
+func TestMarkdownLinks(t *testing.T) {
+	cases := []struct{ name, src, want string }{
+		{"PageLink", "Read [Intro](/pages/p1).", "Read [Intro](/sites/docs/intro)."},
+		{"PageLinkAnchor", "[Setup](/pages/p2#linux)", "[Setup](/sites/docs/guides/setup#linux)"},
+		{"UnreachablePage", "See [hidden *page*](/pages/p9) now", "See hidden *page* now"},
+		{"File", "![A diagram](/files/f1 \"Title\")", "![A diagram](/sites/docs/~files/f1/diagram.png \"Title\")"},
+		{"UnknownFile", "![A diagram](/files/f9)", "A diagram"},
+		{"Reference", "[Intro][i] and [Gone][g]\n\n[i]: /pages/p1\n[g]: /pages/p9\n", "[Intro][i] and Gone\n\n[i]: /sites/docs/intro\n[g]: #\n"},
+		{"External", "[Go](https://go.dev) [Below](#below)", "[Go](https://go.dev) [Below](#below)"},
+		{"InCode", "`[Intro](/pages/p1)`", "`[Intro](/pages/p1)`"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := Markdown(c.src, siteURLs{}); got != c.want {
+				t.Errorf("got  %q\nwant %q", got, c.want)
+			}
+		})
+	}
+}
+
 func TestRenderRefusesScript(t *testing.T) {
 	hostile := []string{
 		"<script>alert(1)</script>",

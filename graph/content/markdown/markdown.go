@@ -1,7 +1,8 @@
 // Package markdown holds the Markdown helpers of page authoring: splitting a page's Markdown into
 // the fields Bindery stores apart (front matter, title, body; Parse and Render), finding the links
 // of a document with their byte offsets (Links), and rewriting link destinations to page and file
-// ids the way the reference API's updateChangeRequestContent does (Resolver).
+// ids the way the reference API's updateChangeRequestContent does (Resolver), and from those ids to
+// the URLs a published page's readers follow (ForReader).
 //
 // Markdown is parsed with goldmark as CommonMark, without GFM extensions: the links in a GFM table
 // parse the same (its rows are paragraph lines to CommonMark), and GFM's bare URLs are external

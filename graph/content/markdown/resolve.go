@@ -54,7 +54,15 @@ type Resolver struct {
 // Reference links follow their definition: a definition that resolves is rewritten once; when it
 // does not, every link using it is replaced by its text and the (now unused) definition is left.
 func (r Resolver) Resolve(markdown string) string {
-	return applyEdits(markdown, r.edits(Links(markdown)))
+	return applyEdits(markdown, linkEdits(Links(markdown), r.target, false))
+}
+
+// ForReader rewrites every link/image destination of markdown through target, for the reader of
+// a published page: as Resolve does, except that a definition that resolves to nothing has its
+// destination replaced by "#", so the Markdown does not show where it pointed. target returns
+// what a destination (as written) becomes, ok false for one the reader cannot reach.
+func ForReader(markdown string, target func(dest string) (string, bool)) string {
+	return applyEdits(markdown, linkEdits(Links(markdown), target, true))
 }
 
 // edit replaces markdown[Start:End] by With.
@@ -63,21 +71,25 @@ type edit struct {
 	With string
 }
 
-// edits returns the rewrites of links, in source order.
-func (r Resolver) edits(links []Link) []edit {
+// linkEdits returns the rewrites of links through target, in source order; hideUnresolved
+// replaces the destination of a definition that resolves to nothing by "#".
+func linkEdits(links []Link, target func(string) (string, bool), hideUnresolved bool) []edit {
 	var out []edit
 	unresolved := map[int]bool{} // Dest offset of a definition that resolves to nothing
 	for _, l := range links {
 		if l.Kind == Definition {
-			dest, ok := r.target(l.Dest)
+			dest, ok := target(l.Dest)
 			unresolved[l.Start] = !ok
+			if !ok && hideUnresolved {
+				dest, ok = "#", true
+			}
 			out = append(out, destEdit(l, dest, ok)...)
 		}
 	}
 	for _, l := range links {
 		switch l.Kind {
 		case Inline:
-			dest, ok := r.target(l.Dest)
+			dest, ok := target(l.Dest)
 			out = append(out, destEdit(l, dest, ok)...)
 			if !ok {
 				out = append(out, unwrap(l)...)
@@ -301,3 +313,10 @@ func RenameIDs(markdown string, ids map[string]string) string {
 	}
 	return applyEdits(markdown, edits)
 }
+
+// EscapeLinkText backslash-escapes what in text would end a link's text or start other syntax
+// inside it ("\", "[", "]", "`", "*", "_", "<"), so "[" + EscapeLinkText(title) + "](url)" is a
+// link whose text reads title.
+func EscapeLinkText(text string) string { return linkTextEscaper.Replace(text) }
+
+var linkTextEscaper = strings.NewReplacer(`\`, `\\`, `[`, `\[`, `]`, `\]`, "`", "\\`", `*`, `\*`, `_`, `\_`, `<`, `\<`)

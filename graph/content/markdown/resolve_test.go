@@ -164,3 +164,11 @@ func TestRenameIDs(t *testing.T) {
 		t.Errorf("RenameIDs:\n got %q\nwant %q", got, want)
 	}
 }
+
+func TestEscapeLinkText(t *testing.T) {
+	title := "Guide [beta] *new* `x` a_b <c> \\"
+	links := Links("[" + EscapeLinkText(title) + "](/x)")
+	if len(links) != 1 || links[0].Text != title || links[0].Dest != "/x" {
+		t.Fatalf("links %+v", links)
+	}
+}
