@@ -13,13 +13,13 @@ import (
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/blob"
 	"github.com/binderyhq/bindery/graph/content/markdown"
 	"github.com/binderyhq/bindery/graph/content/tree"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/graph/page"
+	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/readcache"
 )
 

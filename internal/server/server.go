@@ -12,9 +12,9 @@ import (
 
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph"
-	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/sweep"
 	"github.com/binderyhq/bindery/internal/accounts"
+	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/crawl"
 	"github.com/binderyhq/bindery/internal/fetch"

@@ -9,9 +9,9 @@ import (
 	"entgo.io/ent/dialect"
 
 	"github.com/binderyhq/bindery/ent"
-	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/blob"
 	"github.com/binderyhq/bindery/internal/accounts"
+	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/sqlplan"
 	"github.com/binderyhq/bindery/internal/store"
 	"github.com/binderyhq/bindery/internal/testenv"
