@@ -21,8 +21,8 @@ import (
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/graph/blob"
 	"github.com/binderyhq/bindery/graph/search"
+	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/ratelimit"
 )
 
@@ -98,7 +98,7 @@ func migrateRaw(ctx context.Context, db search.DB, index search.Index, postgres 
 	if err := index.Migrate(ctx, db); err != nil {
 		return fmt.Errorf("migrate the search index: %w", err)
 	}
-	if err := blob.MigrateDB(ctx, db, postgres); err != nil {
+	if err := blobs.CreateDBTables(ctx, db, postgres); err != nil {
 		return err
 	}
 	if err := ratelimit.Migrate(ctx, db, postgres); err != nil {

@@ -20,8 +20,8 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	_ "github.com/binderyhq/bindery/ent/runtime" // privacy policies and defaults
-	"github.com/binderyhq/bindery/graph/blob"
 	"github.com/binderyhq/bindery/graph/search"
+	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/ratelimit"
 )
 
@@ -38,7 +38,7 @@ type Options struct {
 	// s3://bucket/prefix); empty for the default: the database on PostgreSQL, <DataDir>/blobs on
 	// SQLite.
 	Blobs string
-	S3    blob.S3Options // how to reach the object store when Blobs is s3://… (its URL is Blobs)
+	S3    blobs.S3Options // how to reach the object store when Blobs is s3://… (its URL is Blobs)
 }
 
 // Store is an open database, the ent client and the driver behind it, the blob store of file
@@ -47,7 +47,7 @@ type Options struct {
 type Store struct {
 	Client *ent.Client
 	Driver dialect.Driver
-	Blobs  blob.Store
+	Blobs  blobs.Store
 	Search search.Index
 	o      Options
 	raw    dialect.Driver // the driver before Options.Hooks, for the DB blob store's pools
