@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
 
 	"github.com/binderyhq/bindery/internal/blobs"
@@ -45,7 +44,7 @@ func (s *Store) OpenBlobs(ctx context.Context, where string) (blobs.Store, error
 
 // defaultBlobs is where file bytes live when --blobs is not given (DefaultBlobs).
 func (s *Store) defaultBlobs() (string, error) {
-	return DefaultBlobs(s.o.DataDir, s.raw.Dialect() == dialect.Postgres)
+	return DefaultBlobs(s.o.DataDir, s.Postgres())
 }
 
 // DefaultBlobs is where file bytes live when --blobs is not given: the directory on SQLite, the
