@@ -201,7 +201,7 @@ func newSearchScaled(b *testing.B, n int) scaled {
 		inIndex(b, s.e, func(ctx context.Context, tx *ent.Tx) error {
 			for _, id := range chunk {
 				filler := search.Section{PageID: "filler", Title: "Filler", Body: "Nothing to see in " + id}
-				if err := s.e.Store.Search.Replace(ctx, tx, id, []string{"filler"}, []search.Section{filler}); err != nil {
+				if err := search.New(s.e.Store.Postgres()).Replace(ctx, tx, id, []string{"filler"}, []search.Section{filler}); err != nil {
 					return err
 				}
 			}
@@ -248,7 +248,7 @@ func indexAirships(b *testing.B, e *testenv.Env, spaceID string) {
 	}
 	e.WriteRevision(spaceID, "", testenv.Content{Tree: tree.New(entries), Bodies: map[string]string{hash: body}})
 	inIndex(b, e, func(ctx context.Context, tx *ent.Tx) error {
-		return e.Store.Search.Replace(ctx, tx, spaceID, pageIDs, sections)
+		return search.New(e.Store.Postgres()).Replace(ctx, tx, spaceID, pageIDs, sections)
 	})
 }
 

@@ -75,7 +75,7 @@ func seedSearch(b testing.TB, e *testenv.Env, spaceID string, content testenv.Co
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := e.Store.Search.Replace(ctx, tx, spaceID, ids, sections); err != nil {
+		if err := search.New(e.Store.Postgres()).Replace(ctx, tx, spaceID, ids, sections); err != nil {
 			b.Fatal(err)
 		}
 		if err := tx.Commit(); err != nil {
@@ -126,7 +126,7 @@ func matchingPages(b *testing.B, e *testenv.Env, spaceID, query string) int {
 	if err != nil {
 		b.Fatal(err)
 	}
-	_, n, err := e.Store.Search.Pages(context.Background(), e.Store.Client, search.Query{Terms: terms, Spaces: []string{spaceID}})
+	_, n, err := search.New(e.Store.Postgres()).Pages(context.Background(), e.Store.Client, search.Query{Terms: terms, Spaces: []string{spaceID}})
 	if err != nil {
 		b.Fatal(err)
 	}

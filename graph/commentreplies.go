@@ -12,11 +12,11 @@ import (
 	"github.com/binderyhq/bindery/ent/commentreply"
 	"github.com/binderyhq/bindery/ent/reaction"
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/graph/page"
 	"github.com/binderyhq/bindery/graph/txn"
+	"github.com/binderyhq/bindery/internal/apperr"
 )
 
 // Replies to comments, and the edits comments and replies share: body edits and reactions.

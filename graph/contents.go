@@ -13,11 +13,11 @@ import (
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/graph/blob"
 	"github.com/binderyhq/bindery/graph/content/edit"
 	"github.com/binderyhq/bindery/graph/content/markdown"
 	"github.com/binderyhq/bindery/graph/content/tree"
 	"github.com/binderyhq/bindery/graph/txn"
+	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/id"
 )
 
@@ -222,7 +222,7 @@ func (r *Resolver) storeBlobs(ctx context.Context, tx *ent.Tx, blobs []edit.Blob
 
 // putBlob writes file bytes in tx when the blob store lives in the database, else beside it.
 func (r *Resolver) putBlob(ctx context.Context, tx *ent.Tx, b edit.Blob) error {
-	if in, ok := r.Blobs.(blob.TxStore); ok {
+	if in, ok := r.Blobs.(blobs.TxStore); ok {
 		return in.PutIn(ctx, tx, b.Hash, b.Data)
 	}
 	return r.Blobs.Put(ctx, b.Hash, b.Data)

@@ -10,7 +10,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/mattn/go-sqlite3"
 
-	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/internal/apperr"
 )
 
 // interrupted is what SQLite answers for a statement whose context ended while it ran.

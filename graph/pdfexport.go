@@ -11,9 +11,9 @@ import (
 	"github.com/binderyhq/bindery/ent/changerequest"
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/content/pdf"
 	"github.com/binderyhq/bindery/graph/content/tree"
+	"github.com/binderyhq/bindery/internal/apperr"
 )
 
 // pdfExport is the purpose of a change request's PDF link, valid an hour as the reference says.

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/binderyhq/bindery/ent"
-	"github.com/binderyhq/bindery/graph/blob"
 	"github.com/binderyhq/bindery/graph/search"
+	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/crawl"
 	"github.com/binderyhq/bindery/internal/fetch"
 	"github.com/binderyhq/bindery/internal/jobs"
@@ -27,7 +27,7 @@ type Resolver struct {
 	Version string // release of this server
 	Build   string // build date, ISO 8601
 	BaseURL string // absolute URL of this server, for urls.location
-	Blobs   blob.Store
+	Blobs   blobs.Store
 	Search  search.Index // the full-text index of the spaces' main content
 	// Fetcher makes the outbound requests of website imports (SSRF-guarded); ImportLimits bound
 	// them (crawl.DefaultLimits when zero).

@@ -13,13 +13,13 @@ import (
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/graph/apperr"
-	"github.com/binderyhq/bindery/graph/blob"
 	"github.com/binderyhq/bindery/graph/content/markdown"
 	"github.com/binderyhq/bindery/graph/content/tree"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/graph/page"
+	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/readcache"
 )
 
@@ -183,7 +183,7 @@ func filesAfter(files []*tree.File, after *page.Cursor) (int, error) {
 // (presigned) URL when it gives one, else one this server signed. Callers pass a file of a
 // revision the viewer read.
 func (r *Resolver) FileDownloadURL(ctx context.Context, revisionID string, f *tree.File) (string, error) {
-	if l, ok := r.Blobs.(blob.Linker); ok {
+	if l, ok := r.Blobs.(blobs.Linker); ok {
 		readcache.DependsOnTime(ctx) // the store's clock signs the link
 		if u, err := l.Link(ctx, f.Blob, f.Name, f.ContentType, downloadTTL); u != "" || err != nil {
 			return u, err
@@ -224,7 +224,7 @@ func (r *Resolver) OpenDownload(ctx context.Context, token string) (*Download, e
 		return nil, err
 	}
 	body, err := r.Blobs.Open(ctx, f.Blob)
-	if errors.Is(err, blob.ErrNotFound) {
+	if errors.Is(err, blobs.ErrNotFound) {
 		return nil, apperr.Internalw(errors.New("the bytes of file " + f.ID + " (" + f.Blob + ") are missing from the blob store"))
 	}
 	if err != nil {

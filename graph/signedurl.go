@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/internal/apperr"
 )
 
 // signedPurpose is what a kind of signed URL opens: its name keys the HMAC secret (a token made

@@ -10,7 +10,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent/enttest"
 	_ "github.com/binderyhq/bindery/ent/runtime" // privacy policies and defaults
-	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/internal/apperr"
 )
 
 // newSigner is a resolver over a fresh in-memory database (server keys live there) with a clock

@@ -5,8 +5,8 @@ import (
 	"errors"
 
 	"github.com/binderyhq/bindery/ent"
-	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/internal/adaptive"
+	"github.com/binderyhq/bindery/internal/apperr"
 )
 
 // conditionMax is the most characters of a site space's or section's condition (spec/03 Limits).

@@ -4,8 +4,8 @@ import (
 	"context"
 
 	"github.com/binderyhq/bindery/ent"
-	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/loader"
+	"github.com/binderyhq/bindery/internal/apperr"
 )
 
 // spaceOrganization returns the organization of a space, read with those of its level.

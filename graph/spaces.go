@@ -23,12 +23,12 @@ import (
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/content/tree"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/graph/page"
 	"github.com/binderyhq/bindery/graph/txn"
+	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/id"
 	"github.com/binderyhq/bindery/internal/sqlplan"
 )

@@ -11,10 +11,10 @@ import (
 	"github.com/binderyhq/bindery/ent/teammember"
 	"github.com/binderyhq/bindery/ent/user"
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/graph/txn"
+	"github.com/binderyhq/bindery/internal/apperr"
 )
 
 // team returns a team of an organization the viewer sees.

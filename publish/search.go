@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/binderyhq/bindery/graph"
-	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/internal/apperr"
 )
 
 // searchSegment is the path, inside a site space, of its search results page. "~" is in no page

@@ -8,10 +8,10 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/binderyhq/bindery/graph"
-	"github.com/binderyhq/bindery/graph/apperr"
-	"github.com/binderyhq/bindery/graph/blob"
 	"github.com/binderyhq/bindery/graph/content/tree"
 	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/blobs"
 )
 
 // contentOf reads the revision a content route names: a space's content, a change request's, or a
@@ -184,7 +184,7 @@ func (a *api) downloadFile(w http.ResponseWriter, r *http.Request) {
 	defer d.Body.Close()
 	h := w.Header()
 	h.Set("Content-Type", d.ContentType)
-	h.Set("Content-Disposition", blob.Attachment(d.Name))
+	h.Set("Content-Disposition", blobs.Attachment(d.Name))
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
 	h.Set("Cache-Control", "private, max-age=3600") // the bytes behind a token never change

@@ -16,7 +16,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph"
-	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/internal/apperr"
 )
 
 // decodeBody reads a JSON object body into v. An empty body is an empty object; fields the server

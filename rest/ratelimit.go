@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/ratelimit"
 )
 

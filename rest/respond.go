@@ -7,8 +7,8 @@ import (
 	"net/http"
 
 	"github.com/binderyhq/bindery/graph"
-	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/internal/apperr"
 )
 
 // errorBody is the body of every failure: {"error":{"code":<status>,"message":"…"}}.

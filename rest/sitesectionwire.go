@@ -7,8 +7,8 @@ import (
 	"net/http"
 
 	"github.com/binderyhq/bindery/ent"
-	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/internal/apperr"
 )
 
 // SiteSection is the wire shape of a section (the reference client's SiteSection). Sections are

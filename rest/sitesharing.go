@@ -9,8 +9,8 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/graph"
-	"github.com/binderyhq/bindery/graph/apperr"
 	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/internal/apperr"
 )
 
 // siteSharingRoutes are the routes of who reads a site and how it looks to them: share links,

@@ -8,7 +8,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/internal/apperr"
 )
 
 // SessionCookie is the name of the browser session cookie: HttpOnly, SameSite=Lax, Secure when

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/binderyhq/bindery/graph/blob"
 	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/store"
 )
@@ -13,7 +12,7 @@ import (
 // blobFlags say where file bytes live; every command that opens the store takes them.
 type blobFlags struct {
 	where string
-	s3    blob.S3Options
+	s3    blobs.S3Options
 }
 
 func (b *blobFlags) register(fs *flag.FlagSet) {

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/binderyhq/bindery/graph/blob"
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/blobs"
 )
@@ -14,10 +13,10 @@ func TestBlobsMigrate(t *testing.T) {
 	d := newDataDir(t)
 	st := d.open(t)
 	data := []byte("bytes of an uploaded file")
-	if err := st.Blobs.Put(context.Background(), blob.Hash(data), data); err != nil {
+	if err := st.Blobs.Put(context.Background(), blobs.Hash(data), data); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Client.FileBlob.Create().SetID(blob.Hash(data)).SetSize(int64(len(data))).Exec(accounts.System(context.Background())); err != nil {
+	if err := st.Client.FileBlob.Create().SetID(blobs.Hash(data)).SetSize(int64(len(data))).Exec(accounts.System(context.Background())); err != nil {
 		t.Fatal(err)
 	}
 	to := t.TempDir()
@@ -30,11 +29,11 @@ func TestBlobsMigrate(t *testing.T) {
 	if res.Copied != 0 || res.Present != 1 {
 		t.Errorf("second run: %+v, want 1 present", res)
 	}
-	dst, err := blob.NewDir(to)
+	dst, err := blobs.NewDir(to)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := blob.Read(context.Background(), dst, blob.Hash(data)); err != nil || string(got) != string(data) {
+	if got, err := blobs.Read(context.Background(), dst, blobs.Hash(data)); err != nil || string(got) != string(data) {
 		t.Errorf("the copy: %q, %v", got, err)
 	}
 	for _, c := range []struct {

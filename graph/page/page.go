@@ -17,7 +17,7 @@ import (
 	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 
-	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/internal/apperr"
 )
 
 // DefaultLimit is the page size when the caller names none; MaxLimit is the largest allowed (spec/03).

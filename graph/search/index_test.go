@@ -7,11 +7,11 @@ import (
 	"path/filepath"
 	"testing"
 
-	"entgo.io/ent/dialect"
 	_ "github.com/jackc/pgx/v5/stdlib"
 	_ "github.com/mattn/go-sqlite3"
 
 	"github.com/binderyhq/bindery/graph/search"
+	"github.com/binderyhq/bindery/internal/store"
 	"github.com/binderyhq/bindery/internal/testenv"
 )
 
@@ -28,9 +28,9 @@ type fixture struct {
 func openIndex(t testing.TB) *fixture {
 	t.Helper()
 	f := &fixture{t: t}
-	name, driver, dsn := dialect.SQLite, "sqlite3", "file:"+filepath.Join(t.TempDir(), "search.db")+"?_foreign_keys=on"
+	driver, dsn := "sqlite3", "file:"+filepath.Join(t.TempDir(), "search.db")+"?_foreign_keys=on"
 	if pg := testenv.PostgresDSN(t); pg != "" {
-		name, driver, dsn, f.pg = dialect.Postgres, "pgx", pg, true
+		driver, dsn, f.pg = "pgx", pg, true
 	}
 	db, err := sql.Open(driver, dsn)
 	if err != nil {
@@ -40,11 +40,9 @@ func openIndex(t testing.TB) *fixture {
 	f.db = db
 	f.exec(`CREATE TABLE spaces (id VARCHAR(64) PRIMARY KEY)`)
 	f.exec(`INSERT INTO spaces (id) VALUES ('s1'), ('s2'), ('s3')`)
-	if f.idx, err = search.New(name); err != nil {
-		t.Fatal(err)
-	}
+	f.idx = search.New(f.pg)
 	for range 2 { // idempotent
-		if err := f.idx.Migrate(context.Background(), db); err != nil {
+		if err := store.CreateSearchTables(context.Background(), db, f.pg); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -381,8 +379,9 @@ func FuzzSearch(f *testing.F) {
 }
 
 // TestMigrateRebuildsTheFirstIndex: a SQLite database indexed before the prefix index existed (an
-// FTS5 table search_fts and its triggers) is rebuilt into search_words by Migrate, once: what it
-// held is found, the old table and triggers are gone, and new sections are indexed.
+// FTS5 table search_fts and its triggers) is rebuilt into search_words by
+// store.CreateSearchTables, once: what it held is found, the old table and triggers are gone, and
+// new sections are indexed.
 func TestMigrateRebuildsTheFirstIndex(t *testing.T) {
 	if testenv.PostgresDSN(t) != "" {
 		t.Skip("SQLite only")
@@ -407,11 +406,9 @@ func TestMigrateRebuildsTheFirstIndex(t *testing.T) {
 	f.exec(`INSERT INTO search_spaces (key, space_id, next_page) VALUES (1, 's1', 1)`)
 	f.exec(`INSERT INTO search_pages VALUES (1, 'old', 0)`)
 	f.exec(`INSERT INTO search_sections VALUES (1099511627776, 1, 'old', '', 'Archive', '', 'kept words')`)
-	if f.idx, err = search.New(dialect.SQLite); err != nil {
-		t.Fatal(err)
-	}
+	f.idx = search.New(false)
 	for range 2 {
-		if err := f.idx.Migrate(context.Background(), db); err != nil {
+		if err := store.CreateSearchTables(context.Background(), db, false); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,7 +1,8 @@
 // Package search is the full-text index of the spaces' main content: SQLite FTS5 on the embedded
 // database, PostgreSQL full-text search (a weighted tsvector with a GIN index) on PostgreSQL,
 // behind one interface. Its documents are the sections of pages (markdown.Sections: the text under
-// one heading), each with its page's title; its tables are plain SQL beside ent's (Migrate).
+// one heading), each with its page's title; its tables are plain SQL beside ent's, which
+// internal/store creates with them (CreateSearchTables).
 //
 // The package only stores and ranks: which spaces a viewer may search, and keeping a space's
 // sections in step with its content, are the resolvers' (graph/searchindex.go).
@@ -10,10 +11,8 @@ package search
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"sync"
 
-	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
 )
 
@@ -105,9 +104,6 @@ const (
 // cover density (ts_rank_cd) on PostgreSQL, where a word of a page's title weighs more than one
 // of a heading, which weighs more than one of the text (rank.go tells how far scoring goes).
 type Index interface {
-	// Migrate creates the index's tables (idempotent). Call it after ent's migration: the
-	// sections reference spaces and go when their space is removed.
-	Migrate(ctx context.Context, db DB) error
 	// Replace removes every section of the pages pageIDs of a space, then adds sections (pages
 	// among pageIDs). Pass the database transaction that changes the space's content.
 	Replace(ctx context.Context, db DB, spaceID string, pageIDs []string, sections []Section) error
@@ -122,13 +118,10 @@ type Index interface {
 	Holding(orgID string, t Terms) func(*entsql.Selector)
 }
 
-// New returns the index for an ent dialect (dialect.SQLite or dialect.Postgres).
-func New(name string) (Index, error) {
-	switch name {
-	case dialect.SQLite:
-		return &sqlIndex{d: sqlite{}}, nil
-	case dialect.Postgres:
-		return &sqlIndex{d: postgres{}}, nil
+// New returns the index of a PostgreSQL database, or else of the embedded SQLite one.
+func New(isPostgres bool) Index {
+	if isPostgres {
+		return &sqlIndex{d: postgres{}}
 	}
-	return nil, fmt.Errorf("search: no index for the %s dialect", name)
+	return &sqlIndex{d: sqlite{}}
 }

@@ -10,7 +10,6 @@ import (
 // (PostgreSQL computes its tsvector on insert), and how matching sections are found and scored.
 // Statements are written with ? placeholders; rebind turns them into the database's.
 type sqlDialect interface {
-	schema() []string
 	// insertColumns names the columns a section insert writes, valuesRow is one row's VALUES
 	// tuple and rowArgs its arguments.
 	insertColumns() string
@@ -43,15 +42,6 @@ const (
 	insertBatch = 400
 	pageBatch   = 1000
 )
-
-func (x *sqlIndex) Migrate(ctx context.Context, db DB) error {
-	for _, stmt := range x.d.schema() {
-		if _, err := db.ExecContext(ctx, stmt); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 func (x *sqlIndex) Replace(ctx context.Context, db DB, spaceID string, pageIDs []string, sections []Section) error {
 	if len(pageIDs) == 0 && len(sections) == 0 {

@@ -6,52 +6,11 @@ import (
 	"strings"
 )
 
-// sqlite keeps sections in a table and indexes them with an FTS5 table over it (external content:
-// the text is stored once), which triggers keep in step. unicode61 cuts words at anything not a
-// letter or digit, lower-cases them and drops Latin diacritics; there is no stemming, so both
-// databases find the same words. Ranking is BM25 with the title weighing 10, a heading 4 and the
-// text 1. A prefix index of 3 characters keeps the first letters typed fast: without it, FTS5
-// merges the posting lists of every word a prefix begins, anew in each statement (a 3-letter
-// prefix of a word in most sections: 9 ms to count, 3 with it), at the cost of a larger index
-// (100,000 sections: 35 → 55 MB).
+// sqlite reads sections from a table and matches them in an FTS5 table over it (external content:
+// the text is stored once), which triggers keep in step; internal/store creates them
+// (search.go there says how words are cut and why prefixes are indexed). Ranking is BM25 with the
+// title weighing 10, a heading 4 and the text 1.
 type sqlite struct{}
-
-func (sqlite) schema() []string {
-	return []string{
-		`CREATE TABLE IF NOT EXISTS search_spaces (
-	key INTEGER PRIMARY KEY,
-	space_id TEXT NOT NULL UNIQUE REFERENCES spaces (id) ON DELETE CASCADE,
-	next_page INTEGER NOT NULL DEFAULT 0)`,
-		`CREATE TABLE IF NOT EXISTS search_pages (
-	space_key INTEGER NOT NULL REFERENCES search_spaces (key) ON DELETE CASCADE,
-	page_id TEXT NOT NULL,
-	number INTEGER NOT NULL,
-	PRIMARY KEY (space_key, page_id))`,
-		`CREATE TABLE IF NOT EXISTS search_sections (
-	id INTEGER PRIMARY KEY,
-	space_key INTEGER NOT NULL REFERENCES search_spaces (key) ON DELETE CASCADE,
-	page_id TEXT NOT NULL,
-	anchor TEXT NOT NULL,
-	title TEXT NOT NULL,
-	heading TEXT NOT NULL,
-	body TEXT NOT NULL)`,
-		`CREATE INDEX IF NOT EXISTS search_sections_page ON search_sections (space_key, page_id)`,
-		`CREATE VIRTUAL TABLE IF NOT EXISTS search_words USING fts5 (title, heading, body,
-	content = 'search_sections', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2', prefix = '3')`,
-		// An index made before search_words (search_fts, without the prefix index) is rebuilt
-		// into it once, then dropped with its triggers.
-		`INSERT INTO search_words (search_words) SELECT 'rebuild' WHERE EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'search_fts')`,
-		`DROP TRIGGER IF EXISTS search_sections_insert`,
-		`DROP TRIGGER IF EXISTS search_sections_delete`,
-		`DROP TABLE IF EXISTS search_fts`,
-		`CREATE TRIGGER IF NOT EXISTS search_words_insert AFTER INSERT ON search_sections BEGIN
-	INSERT INTO search_words (rowid, title, heading, body) VALUES (new.id, new.title, new.heading, new.body);
-END`,
-		`CREATE TRIGGER IF NOT EXISTS search_words_delete AFTER DELETE ON search_sections BEGIN
-	INSERT INTO search_words (search_words, rowid, title, heading, body) VALUES ('delete', old.id, old.title, old.heading, old.body);
-END`,
-	}
-}
 
 func (sqlite) insertColumns() string {
 	return "id, space_key, page_id, anchor, title, heading, body"

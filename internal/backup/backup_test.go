@@ -14,9 +14,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/binderyhq/bindery/graph/blob"
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/backup"
+	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/store"
 )
 
@@ -64,15 +64,15 @@ func archive(t *testing.T, entries ...entry) []byte {
 	return buf.Bytes()
 }
 
-// dataDirWithBlobs is a data directory whose blob store holds each of blobs.
-func dataDirWithBlobs(t *testing.T, blobs ...[]byte) string {
+// dataDirWithBlobs is a data directory whose blob store holds each of contents.
+func dataDirWithBlobs(t *testing.T, contents ...[]byte) string {
 	t.Helper()
 	dir := t.TempDir()
-	store, err := blob.NewDir(filepath.Join(dir, backup.BlobsDir))
+	store, err := blobs.NewDir(filepath.Join(dir, backup.BlobsDir))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, b := range blobs {
+	for _, b := range contents {
 		if err := store.Put(context.Background(), "sha256:"+sum(b), b); err != nil {
 			t.Fatal(err)
 		}
@@ -81,9 +81,9 @@ func dataDirWithBlobs(t *testing.T, blobs ...[]byte) string {
 }
 
 func TestBlobsOnlyRoundTrip(t *testing.T) {
-	blobs := [][]byte{[]byte("one"), []byte("two"), {}}
+	contents := [][]byte{[]byte("one"), []byte("two"), {}}
 	var buf bytes.Buffer
-	m, err := backup.Write(context.Background(), &buf, backup.Options{DataDir: dataDirWithBlobs(t, blobs...), Postgres: true})
+	m, err := backup.Write(context.Background(), &buf, backup.Options{DataDir: dataDirWithBlobs(t, contents...), Postgres: true})
 	if err != nil || m.Blobs != 3 || m.BlobBytes != 6 || m.Database != backup.PostgreSQL {
 		t.Fatalf("write: %+v %v", m, err)
 	}
@@ -92,8 +92,8 @@ func TestBlobsOnlyRoundTrip(t *testing.T) {
 	if err != nil || got != m {
 		t.Fatalf("restore: %+v %v, want %+v", got, err, m)
 	}
-	store, _ := blob.NewDir(filepath.Join(dir, backup.BlobsDir))
-	for _, b := range blobs {
+	store, _ := blobs.NewDir(filepath.Join(dir, backup.BlobsDir))
+	for _, b := range contents {
 		f, err := store.Open(context.Background(), "sha256:"+sum(b))
 		if err != nil {
 			t.Fatalf("blob %q: %v", b, err)

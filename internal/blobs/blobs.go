@@ -1,5 +1,9 @@
-// Package blobs looks after the blob store as a whole: moving every referenced blob to another
-// store (Migrate) and removing the blobs nothing references (Collect, a background job).
+// Package blobs owns file bytes, stored by content hash. It holds the stores (Store): a directory
+// (Dir), the database beside the rows that name the bytes (DB, whose tables CreateDBTables makes),
+// and an S3-compatible object store (S3, which may hand out presigned links); and what looks after
+// a store as a whole: moving every referenced blob to another store (Migrate, `bindery blobs
+// migrate`) and removing the blobs nothing references (Collect, the blob-collect job), which is
+// how the bytes of purged spaces are freed on every server sharing the store.
 //
 // A blob is referenced when a FileBlob row names it: the row is written in the transaction of the
 // revision that references the bytes, which a blob store outside the database stores just before.
@@ -18,7 +22,6 @@ import (
 	"github.com/binderyhq/bindery/ent/fileblob"
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/graph/blob"
 	"github.com/binderyhq/bindery/internal/jobs"
 )
 
@@ -41,7 +44,7 @@ type Result struct {
 // hash when read from src and again when read back from dst; a blob dst already holds intact is
 // skipped, so a migration that stopped resumes where it was. Blobs absent or corrupt in src are
 // listed in Missing, and the others are copied all the same.
-func Migrate(ctx context.Context, client *ent.Client, src, dst blob.Store) (Result, error) {
+func Migrate(ctx context.Context, client *ent.Client, src, dst Store) (Result, error) {
 	res := Result{Missing: []string{}}
 	for after := ""; ; {
 		hashes, err := client.FileBlob.Query().Where(fileblob.IDGT(after)).Order(fileblob.ByID()).Limit(batch).IDs(system(ctx))
@@ -57,13 +60,13 @@ func Migrate(ctx context.Context, client *ent.Client, src, dst blob.Store) (Resu
 	}
 }
 
-func migrateOne(ctx context.Context, src, dst blob.Store, hash string, res *Result) error {
-	if _, err := blob.Read(ctx, dst, hash); err == nil {
+func migrateOne(ctx context.Context, src, dst Store, hash string, res *Result) error {
+	if _, err := Read(ctx, dst, hash); err == nil {
 		res.Present++
 		return nil
 	}
-	data, err := blob.Read(ctx, src, hash)
-	if errors.Is(err, blob.ErrNotFound) || errors.Is(err, blob.ErrCorrupt) {
+	data, err := Read(ctx, src, hash)
+	if errors.Is(err, ErrNotFound) || errors.Is(err, ErrCorrupt) {
 		res.Missing = append(res.Missing, hash+": "+err.Error())
 		return nil
 	}
@@ -73,7 +76,7 @@ func migrateOne(ctx context.Context, src, dst blob.Store, hash string, res *Resu
 	if err := dst.Put(ctx, hash, data); err != nil {
 		return fmt.Errorf("write %s to the destination: %w", hash, err)
 	}
-	if _, err := blob.Read(ctx, dst, hash); err != nil {
+	if _, err := Read(ctx, dst, hash); err != nil {
 		return fmt.Errorf("read %s back from the destination: %w", hash, err)
 	}
 	res.Copied++
@@ -83,7 +86,7 @@ func migrateOne(ctx context.Context, src, dst blob.Store, hash string, res *Resu
 // Collect removes the blobs of s last written before before that no FileBlob row names, and
 // returns how many it removed. A blob written again since (a new upload of the same bytes, whose
 // row is about to be written) is kept: Delete checks the time again.
-func Collect(ctx context.Context, client *ent.Client, s blob.Store, before time.Time) (int, error) {
+func Collect(ctx context.Context, client *ent.Client, s Store, before time.Time) (int, error) {
 	removed := 0
 	var pending []string
 	flush := func() error {
@@ -126,7 +129,7 @@ const CollectJob = "blob-collect"
 // Interval. Under the job's lease one process of those sharing the store collects at a time.
 type Collector struct {
 	Client *ent.Client
-	Store  blob.Store
+	Store  Store
 	// Grace is how long a blob without a row is kept: far longer than any transaction between
 	// storing bytes and writing their row, and than the clocks of the processes, the disk and the
 	// object store may disagree.

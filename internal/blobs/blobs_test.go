@@ -13,7 +13,6 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/graph/blob"
 	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/server"
 	"github.com/binderyhq/bindery/internal/store"
@@ -28,16 +27,16 @@ func system() context.Context {
 func reference(t *testing.T, client *ent.Client, data ...[]byte) {
 	t.Helper()
 	for _, d := range data {
-		if err := client.FileBlob.Create().SetID(blob.Hash(d)).SetSize(int64(len(d))).Exec(system()); err != nil {
+		if err := client.FileBlob.Create().SetID(blobs.Hash(d)).SetSize(int64(len(d))).Exec(system()); err != nil {
 			t.Fatal(err)
 		}
 	}
 }
 
-func put(t *testing.T, s blob.Store, data ...[]byte) {
+func put(t *testing.T, s blobs.Store, data ...[]byte) {
 	t.Helper()
 	for _, d := range data {
-		if err := s.Put(context.Background(), blob.Hash(d), d); err != nil {
+		if err := s.Put(context.Background(), blobs.Hash(d), d); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -47,7 +46,7 @@ func TestMigrate(t *testing.T) {
 	ctx := context.Background()
 	st := testenv.OpenStore(t, new(atomic.Int64))
 	srcDir := t.TempDir()
-	src, err := blob.NewDir(srcDir)
+	src, err := blobs.NewDir(srcDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,14 +54,14 @@ func TestMigrate(t *testing.T) {
 	lost, corrupt, orphan := []byte("never stored"), []byte("stored wrong"), []byte("no row names me")
 	reference(t, st.Client, a, b, c, lost, corrupt)
 	put(t, src, a, b, c, orphan)
-	corruptHex := strings.TrimPrefix(blob.Hash(corrupt), "sha256:")
+	corruptHex := strings.TrimPrefix(blobs.Hash(corrupt), "sha256:")
 	if err := os.MkdirAll(filepath.Join(srcDir, corruptHex[:2]), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(srcDir, corruptHex[:2], corruptHex), []byte("other bytes"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	for name, dst := range map[string]blob.Store{"DB": dbStore(t, st), "S3": testenv.OpenS3(t, "moved")} {
+	for name, dst := range map[string]blobs.Store{"DB": dbStore(t, st), "S3": testenv.OpenS3(t, "moved")} {
 		t.Run(name, func(t *testing.T) {
 			put(t, dst, a) // as if a first run had stopped after one blob
 			res, err := blobs.Migrate(ctx, st.Client, src, dst)
@@ -73,11 +72,11 @@ func TestMigrate(t *testing.T) {
 				t.Errorf("first run: %+v, want 2 copied, 1 present, 2 missing", res)
 			}
 			for _, d := range [][]byte{a, b, c} {
-				if _, err := blob.Read(ctx, dst, blob.Hash(d)); err != nil {
-					t.Errorf("%s in the destination: %v", blob.Hash(d), err)
+				if _, err := blobs.Read(ctx, dst, blobs.Hash(d)); err != nil {
+					t.Errorf("%s in the destination: %v", blobs.Hash(d), err)
 				}
 			}
-			if _, err := dst.Open(ctx, blob.Hash(orphan)); !errors.Is(err, blob.ErrNotFound) {
+			if _, err := dst.Open(ctx, blobs.Hash(orphan)); !errors.Is(err, blobs.ErrNotFound) {
 				t.Errorf("an unreferenced blob was copied: %v", err)
 			}
 			res, err = blobs.Migrate(ctx, st.Client, src, dst)
@@ -88,7 +87,7 @@ func TestMigrate(t *testing.T) {
 	}
 }
 
-func dbStore(t *testing.T, st *store.Store) blob.Store {
+func dbStore(t *testing.T, st *store.Store) blobs.Store {
 	t.Helper()
 	s, err := st.OpenBlobs(context.Background(), "db")
 	if err != nil {
@@ -100,11 +99,11 @@ func dbStore(t *testing.T, st *store.Store) blob.Store {
 func TestCollect(t *testing.T) {
 	ctx := context.Background()
 	st := testenv.OpenStore(t, new(atomic.Int64))
-	dir, err := blob.NewDir(t.TempDir())
+	dir, err := blobs.NewDir(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, s := range map[string]blob.Store{"DB": dbStore(t, st), "Dir": dir, "S3": testenv.OpenS3(t, "")} {
+	for name, s := range map[string]blobs.Store{"DB": dbStore(t, st), "Dir": dir, "S3": testenv.OpenS3(t, "")} {
 		t.Run(name, func(t *testing.T) {
 			kept, orphan := []byte("kept "+name), []byte("orphan "+name)
 			reference(t, st.Client, kept)
@@ -117,10 +116,10 @@ func TestCollect(t *testing.T) {
 			if n != 1 || err != nil {
 				t.Errorf("collected %d blobs (%v), want the 1 orphan", n, err)
 			}
-			if _, err := s.Open(ctx, blob.Hash(orphan)); !errors.Is(err, blob.ErrNotFound) {
+			if _, err := s.Open(ctx, blobs.Hash(orphan)); !errors.Is(err, blobs.ErrNotFound) {
 				t.Errorf("the orphan is still there: %v", err)
 			}
-			if _, err := blob.Read(ctx, s, blob.Hash(kept)); err != nil {
+			if _, err := blobs.Read(ctx, s, blobs.Hash(kept)); err != nil {
 				t.Errorf("a referenced blob went: %v", err)
 			}
 		})
@@ -141,7 +140,7 @@ func TestCollectJob(t *testing.T) {
 	if n := e.RunDueJobs(); n != 1 {
 		t.Fatalf("ran %d jobs, want the collection", n)
 	}
-	if _, err := e.Store.Blobs.Open(context.Background(), blob.Hash(orphan)); !errors.Is(err, blob.ErrNotFound) {
+	if _, err := e.Store.Blobs.Open(context.Background(), blobs.Hash(orphan)); !errors.Is(err, blobs.ErrNotFound) {
 		t.Errorf("the orphan outlived its grace period: %v", err)
 	}
 	if n := e.RunDueJobs(); n != 0 {

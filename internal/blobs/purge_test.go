@@ -11,7 +11,6 @@ import (
 
 	"github.com/binderyhq/bindery/ent/fileblob"
 	"github.com/binderyhq/bindery/graph"
-	"github.com/binderyhq/bindery/graph/blob"
 	"github.com/binderyhq/bindery/graph/sweep"
 	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/store"
@@ -53,15 +52,15 @@ func TestPurgeFreesBytes(t *testing.T) {
 			if n != 1 || err != nil {
 				t.Errorf("collected %d blobs (%v), want the 1 only the purged space held", n, err)
 			}
-			if _, err := e.Store.Blobs.Open(context.Background(), blob.Hash(only)); !errors.Is(err, blob.ErrNotFound) {
+			if _, err := e.Store.Blobs.Open(context.Background(), blobs.Hash(only)); !errors.Is(err, blobs.ErrNotFound) {
 				t.Errorf("the purged space's bytes are still stored: %v", err)
 			}
 			for _, kept := range [][]byte{shared, copied, legacy} {
-				if _, err := blob.Read(context.Background(), e.Store.Blobs, blob.Hash(kept)); err != nil {
+				if _, err := blobs.Read(context.Background(), e.Store.Blobs, blobs.Hash(kept)); err != nil {
 					t.Errorf("bytes another space holds went: %q %v", kept, err)
 				}
 			}
-			if left, _ := e.Store.Client.FileBlob.Query().Where(fileblob.ID(blob.Hash(only))).Exist(system()); left {
+			if left, _ := e.Store.Client.FileBlob.Query().Where(fileblob.ID(blobs.Hash(only))).Exist(system()); left {
 				t.Error("the purged space's file record is left")
 			}
 		})

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/binderyhq/bindery/graph/blob"
+	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/store"
 	"github.com/binderyhq/bindery/internal/testenv"
 )
@@ -85,7 +85,7 @@ func testTwoServers(t *testing.T, so store.Options) {
 	})
 	t.Run("NeitherServerWroteBlobsToItsDataDirectory", func(t *testing.T) {
 		for _, e := range servers {
-			if _, ok := e.Store.Blobs.(*blob.Dir); ok {
+			if _, ok := e.Store.Blobs.(*blobs.Dir); ok {
 				t.Errorf("a server keeps blobs in a directory: %T", e.Store.Blobs)
 			}
 		}

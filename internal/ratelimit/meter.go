@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/internal/apperr"
 )
 
 // Meter charges one request's points: to its client address until Identify names its valid

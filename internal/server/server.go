@@ -12,9 +12,10 @@ import (
 
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph"
-	"github.com/binderyhq/bindery/graph/apperr"
+	"github.com/binderyhq/bindery/graph/search"
 	"github.com/binderyhq/bindery/graph/sweep"
 	"github.com/binderyhq/bindery/internal/accounts"
+	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/crawl"
 	"github.com/binderyhq/bindery/internal/fetch"
@@ -75,7 +76,7 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 	runner := jobs.New(st.Client, o.Jobs)
 	a := authenticators(st, o.Clock)
 	r := &graph.Resolver{Client: st.Client, Clock: o.Clock, Version: Version, Build: Build, BaseURL: o.BaseURL,
-		Blobs: st.Blobs, Search: st.Search, Fetcher: fetch.New(o.FetchAllow), ImportLimits: o.ImportLimits,
+		Blobs: st.Blobs, Search: search.New(st.Postgres()), Fetcher: fetch.New(o.FetchAllow), ImportLimits: o.ImportLimits,
 		Jobs: runner, OpenAPILimits: openAPILimits(o.OpenAPILimits), OpenAPIRefresh: o.OpenAPIRefresh}
 	runner.Handle(graph.OpenAPIJob, r.ProcessOpenAPISpec)
 	runner.Handle(sweep.Job, sweep.Handler(st.Client, orNow(o.Clock)))

@@ -7,10 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
 
-	"github.com/binderyhq/bindery/graph/blob"
+	"github.com/binderyhq/bindery/internal/blobs"
 )
 
 // Where file bytes may live (Options.Blobs), besides an absolute directory and s3://bucket/prefix.
@@ -21,7 +20,7 @@ const (
 
 // OpenBlobs opens the blob store where names (Options.Blobs): the store of a server, or the
 // destination of `bindery blobs migrate`. An object store's settings are the store's Options.S3.
-func (s *Store) OpenBlobs(ctx context.Context, where string) (blob.Store, error) {
+func (s *Store) OpenBlobs(ctx context.Context, where string) (blobs.Store, error) {
 	if where == "" {
 		var err error
 		if where, err = s.defaultBlobs(); err != nil {
@@ -32,20 +31,20 @@ func (s *Store) OpenBlobs(ctx context.Context, where string) (blob.Store, error)
 	case where == BlobsDB:
 		return s.dbBlobs(), nil
 	case where == BlobsDir:
-		return blob.NewDir(filepath.Join(s.o.DataDir, "blobs"))
+		return blobs.NewDir(filepath.Join(s.o.DataDir, "blobs"))
 	case strings.HasPrefix(where, "s3://"):
 		o := s.o.S3
 		o.URL = where
-		return blob.NewS3(ctx, o)
+		return blobs.NewS3(ctx, o)
 	case filepath.IsAbs(where):
-		return blob.NewDir(where)
+		return blobs.NewDir(where)
 	}
 	return nil, fmt.Errorf("--blobs: %q is not db, dir, an absolute directory or s3://bucket/prefix", where)
 }
 
 // defaultBlobs is where file bytes live when --blobs is not given (DefaultBlobs).
 func (s *Store) defaultBlobs() (string, error) {
-	return DefaultBlobs(s.o.DataDir, s.raw.Dialect() == dialect.Postgres)
+	return DefaultBlobs(s.o.DataDir, s.Postgres())
 }
 
 // DefaultBlobs is where file bytes live when --blobs is not given: the directory on SQLite, the
@@ -66,11 +65,11 @@ func DefaultBlobs(dataDir string, postgres bool) (string, error) {
 
 // dbBlobs is the blob store in this database: writes on the writer connection, reads on the
 // readers (SQLite), or both on the one pool (PostgreSQL).
-func (s *Store) dbBlobs() *blob.DB {
+func (s *Store) dbBlobs() *blobs.DB {
 	writer := writerOf(s.raw).(*entsql.Driver).DB()
 	reader := writer
 	if split, ok := s.raw.(*splitDriver); ok {
 		reader = split.readerStmts.db
 	}
-	return blob.NewDB(writer, reader)
+	return blobs.NewDB(writer, reader)
 }

@@ -21,8 +21,7 @@ import (
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/graph/blob"
-	"github.com/binderyhq/bindery/graph/search"
+	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/ratelimit"
 )
 
@@ -40,7 +39,7 @@ const dataMigrations = 1
 // query instead of Atlas's inspection of every table. On PostgreSQL an advisory lock keeps several
 // server processes starting at once from migrating concurrently; the fingerprint is read again
 // under it, so the processes that waited do not migrate again.
-func migrateSchema(ctx context.Context, drv dialect.Driver, index search.Index) error {
+func migrateSchema(ctx context.Context, drv dialect.Driver) error {
 	writer := writerOf(drv)
 	sqlDriver, ok := writer.(*entsql.Driver)
 	if !ok {
@@ -54,7 +53,7 @@ func migrateSchema(ctx context.Context, drv dialect.Driver, index search.Index) 
 		return nil
 	}
 	if drv.Dialect() != dialect.Postgres {
-		return migrateAll(ctx, writer, index, sqlDriver.DB(), want)
+		return migrateAll(ctx, writer, sqlDriver.DB(), want)
 	}
 	conn, err := sqlDriver.DB().Conn(ctx)
 	if err != nil {
@@ -69,20 +68,20 @@ func migrateSchema(ctx context.Context, drv dialect.Driver, index search.Index) 
 	if storedFingerprint(ctx, conn) == want {
 		return nil
 	}
-	return migrateAll(ctx, writer, index, conn, want)
+	return migrateAll(ctx, writer, conn, want)
 }
 
 // migrateAll runs ent's migration (dropping indexes of its tables it no longer declares), then
 // the search index's and the rate limit counters' through db, then resolves the levels of content
 // written before resolved levels were stored (rule.ResolveAllLevels), and last stores the
 // fingerprint: a migration cut short runs again.
-func migrateAll(ctx context.Context, writer dialect.Driver, index search.Index, db search.DB, fingerprint string) error {
+func migrateAll(ctx context.Context, writer dialect.Driver, db entsql.ExecQuerier, fingerprint string) error {
 	// Indexes the schema no longer declares are dropped (decision 333 replaced one): left in place
 	// they would cost every write and could still be chosen by the planner.
 	if err := migrate.NewSchema(writer).Create(ctx, schema.WithDropIndex(true)); err != nil {
 		return fmt.Errorf("migrate the database schema: %w", err)
 	}
-	if err := migrateRaw(ctx, db, index, writer.Dialect() == dialect.Postgres); err != nil {
+	if err := migrateRaw(ctx, db, writer.Dialect() == dialect.Postgres); err != nil {
 		return err
 	}
 	sys := privacy.DecisionContext(viewer.NewContext(ctx, viewer.System()), privacy.Allow)
@@ -94,11 +93,11 @@ func migrateAll(ctx context.Context, writer dialect.Driver, index search.Index, 
 
 // migrateRaw creates the tables ent does not know: the search index's, the blobs' and the rate
 // limit counters' (idempotent statements).
-func migrateRaw(ctx context.Context, db search.DB, index search.Index, postgres bool) error {
-	if err := index.Migrate(ctx, db); err != nil {
-		return fmt.Errorf("migrate the search index: %w", err)
+func migrateRaw(ctx context.Context, db entsql.ExecQuerier, postgres bool) error {
+	if err := CreateSearchTables(ctx, db, postgres); err != nil {
+		return err
 	}
-	if err := blob.MigrateDB(ctx, db, postgres); err != nil {
+	if err := blobs.CreateDBTables(ctx, db, postgres); err != nil {
 		return err
 	}
 	if err := ratelimit.Migrate(ctx, db, postgres); err != nil {
@@ -110,7 +109,7 @@ func migrateRaw(ctx context.Context, db search.DB, index search.Index, postgres 
 // storedFingerprint returns the fingerprint the database was last migrated to, or "" when it has
 // none (a new database, or one migrated before fingerprints were stored) or cannot be read (the
 // migration then reports what is wrong).
-func storedFingerprint(ctx context.Context, db search.DB) string {
+func storedFingerprint(ctx context.Context, db entsql.ExecQuerier) string {
 	rows, err := db.QueryContext(ctx, `SELECT fingerprint FROM `+SchemaTable+` WHERE id = 1`)
 	if err != nil {
 		return ""
@@ -124,7 +123,7 @@ func storedFingerprint(ctx context.Context, db search.DB) string {
 }
 
 // storeFingerprint records that the database is migrated to fingerprint.
-func storeFingerprint(ctx context.Context, db search.DB, dialectName, fingerprint string) error {
+func storeFingerprint(ctx context.Context, db entsql.ExecQuerier, dialectName, fingerprint string) error {
 	create := `CREATE TABLE IF NOT EXISTS ` + SchemaTable + ` (id INTEGER PRIMARY KEY, fingerprint TEXT NOT NULL)`
 	upsert := `INSERT INTO ` + SchemaTable + ` (id, fingerprint) VALUES (1, $1)
 		ON CONFLICT (id) DO UPDATE SET fingerprint = excluded.fingerprint`
@@ -150,12 +149,8 @@ func Fingerprint(dialectName string) (string, error) {
 	if fp, ok := fingerprints.Load(dialectName); ok {
 		return fp.(string), nil
 	}
-	index, err := search.New(dialectName)
-	if err != nil {
-		return "", err
-	}
 	raw := &statementRecorder{}
-	if err := migrateRaw(context.Background(), raw, index, dialectName == dialect.Postgres); err != nil {
+	if err := migrateRaw(context.Background(), raw, dialectName == dialect.Postgres); err != nil {
 		return "", fmt.Errorf("fingerprint the schema: %w", err)
 	}
 	described, err := json.Marshal(struct {

@@ -20,8 +20,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	_ "github.com/binderyhq/bindery/ent/runtime" // privacy policies and defaults
-	"github.com/binderyhq/bindery/graph/blob"
-	"github.com/binderyhq/bindery/graph/search"
+	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/ratelimit"
 )
 
@@ -38,17 +37,16 @@ type Options struct {
 	// s3://bucket/prefix); empty for the default: the database on PostgreSQL, <DataDir>/blobs on
 	// SQLite.
 	Blobs string
-	S3    blob.S3Options // how to reach the object store when Blobs is s3://… (its URL is Blobs)
+	S3    blobs.S3Options // how to reach the object store when Blobs is s3://… (its URL is Blobs)
 }
 
-// Store is an open database, the ent client and the driver behind it, the blob store of file
-// bytes and the full-text index of content (tables in the same database). Several servers sharing
-// one PostgreSQL database share its blobs too, unless they were told to keep them in a directory.
+// Store is an open database, the ent client and the driver behind it, and the blob store of file
+// bytes. Several servers sharing one PostgreSQL database share its blobs too, unless they were
+// told to keep them in a directory.
 type Store struct {
 	Client *ent.Client
 	Driver dialect.Driver
-	Blobs  blob.Store
-	Search search.Index
+	Blobs  blobs.Store
 	o      Options
 	raw    dialect.Driver // the driver before Options.Hooks, for the DB blob store's pools
 	pools  []Pool
@@ -62,16 +60,11 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	index, err := search.New(drv.Dialect())
-	if err != nil {
+	if err := migrateSchema(ctx, drv); err != nil {
 		drv.Close()
 		return nil, err
 	}
-	if err := migrateSchema(ctx, drv, index); err != nil {
-		drv.Close()
-		return nil, err
-	}
-	st := &Store{Driver: drv, Search: index, o: o, raw: drv, pools: poolsOf(drv)}
+	st := &Store{Driver: drv, o: o, raw: drv, pools: poolsOf(drv)}
 	if !o.Hooks.empty() {
 		st.Driver = newHookedDriver(drv, o.Hooks)
 	}
@@ -92,6 +85,9 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 
 // Close closes the database.
 func (s *Store) Close() error { return s.Client.Close() }
+
+// Postgres reports whether the database is PostgreSQL (else it is the embedded SQLite one).
+func (s *Store) Postgres() bool { return s.raw.Dialect() == dialect.Postgres }
 
 // IsPostgres reports whether a DSN names a PostgreSQL database.
 func IsPostgres(dsn string) bool {

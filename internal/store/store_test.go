@@ -9,9 +9,9 @@ import (
 	"entgo.io/ent/dialect"
 
 	"github.com/binderyhq/bindery/ent"
-	"github.com/binderyhq/bindery/graph/apperr"
-	"github.com/binderyhq/bindery/graph/blob"
 	"github.com/binderyhq/bindery/internal/accounts"
+	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/sqlplan"
 	"github.com/binderyhq/bindery/internal/store"
 	"github.com/binderyhq/bindery/internal/testenv"
@@ -217,7 +217,7 @@ func TestBlobStores(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	_, isDB := st.Blobs.(*blob.DB)
+	_, isDB := st.Blobs.(*blobs.DB)
 	if isDB != (o.DSN != "") {
 		t.Errorf("default blob store %T with DSN %q", st.Blobs, o.DSN)
 	}
@@ -229,11 +229,11 @@ func TestBlobStores(t *testing.T) {
 	if o.DSN == "" {
 		return
 	}
-	old, err := blob.NewDir(filepath.Join(o.DataDir, "blobs"))
+	old, err := blobs.NewDir(filepath.Join(o.DataDir, "blobs"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := old.Put(ctx, blob.Hash([]byte("x")), []byte("x")); err != nil {
+	if err := old.Put(ctx, blobs.Hash([]byte("x")), []byte("x")); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := store.Open(ctx, o); err == nil || !strings.Contains(err.Error(), "bindery blobs migrate --blobs dir --to db") {

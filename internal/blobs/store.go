@@ -1,6 +1,4 @@
-// Package blob stores file bytes by content hash: in a directory (Dir), in the database beside the
-// rows that name them (DB), or in an S3-compatible object store (S3).
-package blob
+package blobs
 
 import (
 	"bytes"

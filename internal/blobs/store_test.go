@@ -1,4 +1,4 @@
-package blob_test
+package blobs_test
 
 import (
 	"bytes"
@@ -12,22 +12,22 @@ import (
 	"testing"
 	"time"
 
-	"github.com/binderyhq/bindery/graph/blob"
+	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/testenv"
 )
 
 // stores are the blob stores under test: a directory, the test database (SQLite, or PostgreSQL
 // when BINDERY_TEST_DB is set) and an S3-compatible server on loopback.
-func stores(t *testing.T) map[string]func(t *testing.T) blob.Store {
-	return map[string]func(t *testing.T) blob.Store{
-		"Dir": func(t *testing.T) blob.Store {
-			d, err := blob.NewDir(t.TempDir())
+func stores(t *testing.T) map[string]func(t *testing.T) blobs.Store {
+	return map[string]func(t *testing.T) blobs.Store{
+		"Dir": func(t *testing.T) blobs.Store {
+			d, err := blobs.NewDir(t.TempDir())
 			if err != nil {
 				t.Fatal(err)
 			}
 			return d
 		},
-		"DB": func(t *testing.T) blob.Store {
+		"DB": func(t *testing.T) blobs.Store {
 			st := testenv.OpenStore(t, new(atomic.Int64))
 			s, err := st.OpenBlobs(context.Background(), "db")
 			if err != nil {
@@ -35,7 +35,7 @@ func stores(t *testing.T) map[string]func(t *testing.T) blob.Store {
 			}
 			return s
 		},
-		"S3": func(t *testing.T) blob.Store { return testenv.OpenS3(t, "some/prefix") },
+		"S3": func(t *testing.T) blobs.Store { return testenv.OpenS3(t, "some/prefix") },
 	}
 }
 
@@ -57,29 +57,29 @@ func randomBytes(n int) []byte {
 
 // testStore checks a store's contract. withEmpty includes an empty blob: the S3 test server
 // (gofakes3) refuses an empty PUT, whose zero Content-Length Go's HTTP server drops before it looks.
-func testStore(t *testing.T, s blob.Store, withEmpty bool) {
+func testStore(t *testing.T, s blobs.Store, withEmpty bool) {
 	ctx := context.Background()
-	big := randomBytes(2*blob.ChunkSize + 12345)
+	big := randomBytes(2*blobs.ChunkSize + 12345)
 	small := []byte("\x00\x01 bytes \xff")
 	empty := []byte("empty stand-in")
 	if withEmpty {
 		empty = []byte{}
 	}
 	for _, data := range [][]byte{big, small, empty, small} { // a second put of the same bytes is harmless
-		if err := s.Put(ctx, blob.Hash(data), data); err != nil {
+		if err := s.Put(ctx, blobs.Hash(data), data); err != nil {
 			t.Fatal(err)
 		}
 	}
 	t.Run("ReadWhole", func(t *testing.T) {
 		for _, data := range [][]byte{big, small, empty} {
-			got, err := blob.Read(ctx, s, blob.Hash(data))
+			got, err := blobs.Read(ctx, s, blobs.Hash(data))
 			if err != nil || !bytes.Equal(got, data) {
 				t.Errorf("read %d bytes (%v), want %d", len(got), err, len(data))
 			}
 		}
 	})
 	t.Run("ReadRanges", func(t *testing.T) {
-		f, err := s.Open(ctx, blob.Hash(big))
+		f, err := s.Open(ctx, blobs.Hash(big))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +87,7 @@ func testStore(t *testing.T, s blob.Store, withEmpty bool) {
 		if end, err := f.Seek(0, io.SeekEnd); err != nil || end != int64(len(big)) {
 			t.Fatalf("Seek to the end: %d, %v; want %d", end, err, len(big))
 		}
-		for _, r := range [][2]int{{blob.ChunkSize - 10, 20}, {5, 100}, {len(big) - 7, 7}, {2 * blob.ChunkSize, 3000}} {
+		for _, r := range [][2]int{{blobs.ChunkSize - 10, 20}, {5, 100}, {len(big) - 7, 7}, {2 * blobs.ChunkSize, 3000}} {
 			if _, err := f.Seek(int64(r[0]), io.SeekStart); err != nil {
 				t.Fatal(err)
 			}
@@ -98,7 +98,7 @@ func testStore(t *testing.T, s blob.Store, withEmpty bool) {
 		}
 	})
 	t.Run("ErrNotFound", func(t *testing.T) {
-		if _, err := s.Open(ctx, blob.Hash([]byte("other"))); !errors.Is(err, blob.ErrNotFound) {
+		if _, err := s.Open(ctx, blobs.Hash([]byte("other"))); !errors.Is(err, blobs.ErrNotFound) {
 			t.Errorf("Open of a missing blob: %v, want ErrNotFound", err)
 		}
 	})
@@ -107,7 +107,7 @@ func testStore(t *testing.T, s blob.Store, withEmpty bool) {
 			if err := s.Put(ctx, bad, small); err == nil {
 				t.Errorf("Put(%q) succeeded", bad)
 			}
-			if _, err := s.Open(ctx, bad); err == nil || errors.Is(err, blob.ErrNotFound) {
+			if _, err := s.Open(ctx, bad); err == nil || errors.Is(err, blobs.ErrNotFound) {
 				t.Errorf("Open(%q): %v, want an error about the hash", bad, err)
 			}
 		}
@@ -117,23 +117,23 @@ func testStore(t *testing.T, s blob.Store, withEmpty bool) {
 		if got := list(t, s, past); len(got) != 0 {
 			t.Errorf("blobs written before an hour ago: %v", got)
 		}
-		want := []string{blob.Hash(big), blob.Hash(small), blob.Hash(empty)}
+		want := []string{blobs.Hash(big), blobs.Hash(small), blobs.Hash(empty)}
 		slices.Sort(want)
 		if got := list(t, s, future); !slices.Equal(got, want) {
 			t.Errorf("blobs written before an hour from now: %v, want %v", got, want)
 		}
-		if err := s.Delete(ctx, blob.Hash(small), past); err != nil {
+		if err := s.Delete(ctx, blobs.Hash(small), past); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := blob.Read(ctx, s, blob.Hash(small)); err != nil {
+		if _, err := blobs.Read(ctx, s, blobs.Hash(small)); err != nil {
 			t.Errorf("a blob written after the cutoff was deleted: %v", err)
 		}
 		for range 2 { // deleting a missing blob is no error
-			if err := s.Delete(ctx, blob.Hash(small), future); err != nil {
+			if err := s.Delete(ctx, blobs.Hash(small), future); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if _, err := s.Open(ctx, blob.Hash(small)); !errors.Is(err, blob.ErrNotFound) {
+		if _, err := s.Open(ctx, blobs.Hash(small)); !errors.Is(err, blobs.ErrNotFound) {
 			t.Errorf("Open after Delete: %v, want ErrNotFound", err)
 		}
 		if got := list(t, s, future); len(got) != 2 {
@@ -142,7 +142,7 @@ func testStore(t *testing.T, s blob.Store, withEmpty bool) {
 	})
 }
 
-func list(t *testing.T, s blob.Store, before time.Time) []string {
+func list(t *testing.T, s blobs.Store, before time.Time) []string {
 	t.Helper()
 	var got []string
 	if err := s.List(context.Background(), before, func(h string) error { got = append(got, h); return nil }); err != nil {
@@ -155,23 +155,23 @@ func list(t *testing.T, s blob.Store, before time.Time) []string {
 func TestS3Link(t *testing.T) {
 	ctx := context.Background()
 	o := testenv.S3(t, "")
-	plain, err := blob.NewS3(ctx, o)
+	plain, err := blobs.NewS3(ctx, o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	data := []byte("report body")
-	if err := plain.Put(ctx, blob.Hash(data), data); err != nil {
+	if err := plain.Put(ctx, blobs.Hash(data), data); err != nil {
 		t.Fatal(err)
 	}
-	if u, err := plain.Link(ctx, blob.Hash(data), "r.txt", "text/plain", time.Hour); u != "" || err != nil {
+	if u, err := plain.Link(ctx, blobs.Hash(data), "r.txt", "text/plain", time.Hour); u != "" || err != nil {
 		t.Errorf("a store not told to presign linked %q, %v", u, err)
 	}
 	o.Presign = true
-	presigning, err := blob.NewS3(ctx, o)
+	presigning, err := blobs.NewS3(ctx, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	u, err := presigning.Link(ctx, blob.Hash(data), "r.txt", "text/plain", time.Hour)
+	u, err := presigning.Link(ctx, blobs.Hash(data), "r.txt", "text/plain", time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,13 +188,13 @@ func TestS3Link(t *testing.T) {
 
 func TestNewS3Refuses(t *testing.T) {
 	o := testenv.S3(t, "")
-	for _, bad := range []blob.S3Options{
+	for _, bad := range []blobs.S3Options{
 		{URL: "s3://", Endpoint: o.Endpoint, Creds: o.Creds},
 		{URL: "http://bucket/x", Endpoint: o.Endpoint, Creds: o.Creds},
 		{URL: "s3://bindery", Endpoint: "ftp://host", Creds: o.Creds},
 		{URL: "s3://no-such-bucket", Endpoint: o.Endpoint, Creds: o.Creds},
 	} {
-		if _, err := blob.NewS3(context.Background(), bad); err == nil {
+		if _, err := blobs.NewS3(context.Background(), bad); err == nil {
 			t.Errorf("NewS3(%+v) succeeded", bad)
 		}
 	}

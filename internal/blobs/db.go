@@ -1,4 +1,4 @@
-package blob
+package blobs
 
 import (
 	"context"
@@ -28,11 +28,11 @@ type DB struct {
 	writer, reader *sql.DB
 }
 
-// NewDB returns the store over a database whose tables Migrate created.
+// NewDB returns the store over a database whose tables CreateDBTables created.
 func NewDB(writer, reader *sql.DB) *DB { return &DB{writer: writer, reader: reader} }
 
-// MigrateDB creates the DB store's tables (idempotent). postgres chooses bytea over SQLite's blob.
-func MigrateDB(ctx context.Context, db Execer, postgres bool) error {
+// CreateDBTables creates the DB store's tables (idempotent). postgres chooses bytea over SQLite's blob.
+func CreateDBTables(ctx context.Context, db Execer, postgres bool) error {
 	bytesType := "BLOB"
 	if postgres {
 		bytesType = "BYTEA"

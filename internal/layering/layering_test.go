@@ -1,0 +1,74 @@
+// Package layering_test holds the rule of Bindery's package layers: platform packages, which any
+// part of the server may use, import no domain or adapter package.
+package layering_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/binderyhq/bindery/"
+
+// platform are the packages below every domain: each knows nothing of spaces, content, sites or
+// accounts, nor of HTTP or GraphQL, so any domain package and any adapter (graph, rest, publish,
+// cmd) may use it, and it may use only the others of this list and the data model (ent).
+var platform = []string{
+	"internal/store",     // opens and migrates the database: ent's tables and the raw ones beside them
+	"internal/blobs",     // file bytes by hash (directory, database, S3), their migration and collection
+	"internal/jobs",      // background work shared by the servers of one database
+	"internal/observe",   // metrics, request logs and traces of a running server
+	"internal/ratelimit", // budgets of points per window, counted in the database
+	"internal/readcache", // answers of reads kept while the database has not changed
+	"internal/text",      // the one check of text that enters
+	"internal/fetch",     // outbound HTTP safe from server-side request forgery
+	"internal/apperr",    // the one error type, which every layer returns and each adapter maps
+	"internal/id",        // identifiers of stored objects
+	"internal/sqlplan",   // how a statement may be planned (PostgreSQL settings per statement)
+	"internal/sqlcols",   // the SELECT list of each table's full row (ent's templates use it)
+	"internal/sqlscan",   // shared scan targets of one ent query's rows (ent's templates use it)
+}
+
+// dataModel is the prefix of the packages ent generates from ent/schema, with the schema, its
+// privacy rules and the viewer: the tables every layer reads, which platform packages may use.
+const dataModel = module + "ent"
+
+// TestPlatformImportsNoDomainOrAdapter fails when a platform package depends, directly or through
+// another package, on a package of the module that is neither platform nor the data model.
+func TestPlatformImportsNoDomainOrAdapter(t *testing.T) {
+	allowed := map[string]bool{}
+	var paths []string
+	for _, p := range platform {
+		allowed[module+p] = true
+		paths = append(paths, module+p)
+	}
+	out, err := exec.Command("go", append([]string{"list", "-f", `{{.ImportPath}} {{join .Deps " "}}`}, paths...)...).Output()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, stderrOf(err))
+	}
+	for line := range strings.Lines(strings.TrimSpace(string(out))) {
+		fields := strings.Fields(line)
+		for _, dep := range fields[1:] {
+			if upward(dep, allowed) {
+				t.Errorf("%s (platform) depends on %s, a domain or adapter package", strings.TrimPrefix(fields[0], module),
+					strings.TrimPrefix(dep, module))
+			}
+		}
+	}
+}
+
+// upward reports whether a platform package may not depend on dep: a package of the module
+// outside the platform and the data model.
+func upward(dep string, allowed map[string]bool) bool {
+	if !strings.HasPrefix(dep, module) || allowed[dep] {
+		return false
+	}
+	return dep != dataModel && !strings.HasPrefix(dep, dataModel+"/")
+}
+
+func stderrOf(err error) string {
+	if exit, ok := err.(*exec.ExitError); ok {
+		return string(exit.Stderr)
+	}
+	return ""
+}
