@@ -106,11 +106,12 @@ func serveList[N, W any](w http.ResponseWriter, r *http.Request, conv func(conte
 }
 
 // serveUncounted is serveList for a list that may grow past what a request can count at the cost
-// of a page (an organization's spaces): the list is not counted, and its count is given only
-// where the page shows it, when the first page holds the whole list. A count is never estimated.
+// of a page (an organization's spaces): the list is counted only when `limit` is 0, which asks for
+// the count alone; otherwise its count is given only where the page shows it, when the first page
+// holds the whole list. A count is never estimated.
 func serveUncounted[N, W any](w http.ResponseWriter, r *http.Request, conv func(context.Context, N) (W, error),
 	load func(ctx context.Context, limit *int, page *string) (model.Connection[N], error)) {
-	serveCounted(w, r.WithContext(graph.WithoutTotalCount(r.Context())), conv, load, false)
+	serveCounted(w, r, conv, load, false)
 }
 
 // serveCounted is serveList (counted) or serveUncounted.
@@ -121,6 +122,10 @@ func serveCounted[N, W any](w http.ResponseWriter, r *http.Request, conv func(co
 	if err != nil {
 		writeError(w, r, err)
 		return
+	}
+	counted = counted || (limit != nil && *limit == 0)
+	if !counted {
+		ctx = graph.WithoutTotalCount(ctx)
 	}
 	page := query{r}.str("page")
 	conn, err := load(ctx, limit, page)

@@ -608,4 +608,10 @@ func TestSpaceGraphQLList(t *testing.T) {
 			t.Fatalf("whole list: %v", resp)
 		}
 	})
+	t.Run("RESTCountAlone", func(t *testing.T) {
+		resp := e.Do(admin, "GET", "/v1/orgs/"+org+"/spaces?limit=0", nil).Map(t)
+		if resp["count"] != float64(3) || len(resp["items"].([]any)) != 0 {
+			t.Fatalf("limit=0: %v", resp)
+		}
+	})
 }
