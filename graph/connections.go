@@ -15,11 +15,19 @@ import (
 )
 
 // listArgs validates a list's page arguments. The list is counted only when its totalCount is
-// asked for: always outside GraphQL (REST lists show their count).
+// asked for: outside GraphQL, unless the caller shows no count (WithoutTotalCount).
 func listArgs(ctx context.Context, first *int, after *string) (page.Args, error) {
 	a, err := page.NewArgs(first, after)
-	a.Count = selects(ctx, "totalCount")
+	a.Count = selects(ctx, "totalCount") && ctx.Value(withoutTotalCount{}) == nil
 	return a, err
+}
+
+type withoutTotalCount struct{}
+
+// WithoutTotalCount returns ctx for a caller outside GraphQL that shows no total count of the
+// lists it reads, as an operation that selects no totalCount: they are not counted.
+func WithoutTotalCount(ctx context.Context) context.Context {
+	return context.WithValue(ctx, withoutTotalCount{}, true)
 }
 
 // selects reports whether the GraphQL field being resolved selects the named field of its result

@@ -144,8 +144,8 @@ func convertAll[T, W any](ctx context.Context, items []T, conv func(context.Cont
 	return out, nil
 }
 
-// list converts a connection's nodes into List<W>.
-func list[N, W any](ctx context.Context, nodes []N, info *model.PageInfo, count int, conv func(context.Context, N) (W, error)) (List[W], error) {
+// list converts a connection's nodes into List<W>; count is nil when the total is not known.
+func list[N, W any](ctx context.Context, nodes []N, info *model.PageInfo, count *int, conv func(context.Context, N) (W, error)) (List[W], error) {
 	items, err := convertAll(ctx, nodes, conv)
 	l := List[W]{Count: count, Items: items}
 	if info.HasNextPage && info.EndCursor != nil {

@@ -69,7 +69,7 @@ func (a *api) serveLinks(w http.ResponseWriter, r *http.Request, of contentOf,
 		return
 	}
 	info, count := conn.Info()
-	l, err := list(ctx, conn.Nodes(), info, count, loc.link)
+	l, err := list(ctx, conn.Nodes(), info, &count, loc.link)
 	respond(w, r, http.StatusOK, LinkList{List: l, Stats: wireLinkStats(conn.Stats)}, err)
 }
 

@@ -98,22 +98,51 @@ func respondOrMinimal[T, W any](w http.ResponseWriter, r *http.Request, status i
 	respondWith(w, r, status, v, nil, conv)
 }
 
-// serveList answers a List<W>: it reads `limit` and `page`, asks load for the connection, and
-// converts its nodes.
+// serveList answers a List<W> with its count: it reads `limit` and `page`, asks load for the
+// connection, and converts its nodes.
 func serveList[N, W any](w http.ResponseWriter, r *http.Request, conv func(context.Context, N) (W, error),
 	load func(ctx context.Context, limit *int, page *string) (model.Connection[N], error)) {
+	serveCounted(w, r, conv, load, true)
+}
+
+// serveUncounted is serveList for a list that may grow past what a request can count at the cost
+// of a page (an organization's spaces): the list is counted only when `limit` is 0, which asks for
+// the count alone; otherwise its count is given only where the page shows it, when the first page
+// holds the whole list. A count is never estimated.
+func serveUncounted[N, W any](w http.ResponseWriter, r *http.Request, conv func(context.Context, N) (W, error),
+	load func(ctx context.Context, limit *int, page *string) (model.Connection[N], error)) {
+	serveCounted(w, r, conv, load, false)
+}
+
+// serveCounted is serveList (counted) or serveUncounted.
+func serveCounted[N, W any](w http.ResponseWriter, r *http.Request, conv func(context.Context, N) (W, error),
+	load func(ctx context.Context, limit *int, page *string) (model.Connection[N], error), counted bool) {
 	ctx := r.Context()
 	limit, err := query{r}.limit()
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	conn, err := load(ctx, limit, query{r}.str("page"))
+	counted = counted || (limit != nil && *limit == 0)
+	if !counted {
+		ctx = graph.WithoutTotalCount(ctx)
+	}
+	page := query{r}.str("page")
+	conn, err := load(ctx, limit, page)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
 	info, count := conn.Info()
-	l, err := list(ctx, conn.Nodes(), info, count, conv)
+	nodes := conn.Nodes()
+	var total *int
+	switch {
+	case counted:
+		total = &count
+	case page == nil && !info.HasNextPage:
+		n := len(nodes)
+		total = &n
+	}
+	l, err := list(ctx, nodes, info, total, conv)
 	respond(w, r, http.StatusOK, l, err)
 }

@@ -75,8 +75,10 @@ func (a *api) shareURL(spaceID string, shareKey *string) string {
 	return a.url("/v1/spaces/" + spaceID + "?shareKey=" + url.QueryEscape(*shareKey))
 }
 
+// listSpaces answers an organization's spaces, uncounted unless asked with limit=0: counting every
+// space the viewer may see costs as much as the organization holds.
 func (a *api) listSpaces(w http.ResponseWriter, r *http.Request) {
-	serveList(w, r, a.space, func(ctx context.Context, limit *int, page *string) (model.Connection[*ent.Space], error) {
+	serveUncounted(w, r, a.space, func(ctx context.Context, limit *int, page *string) (model.Connection[*ent.Space], error) {
 		o, err := a.orgOf(ctx, r)
 		if err != nil {
 			return nil, err

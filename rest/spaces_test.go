@@ -593,8 +593,25 @@ func TestSpaceGraphQLList(t *testing.T) {
 	t.Run("RESTPages", func(t *testing.T) {
 		resp := e.Do(admin, "GET", "/v1/orgs/"+org+"/spaces?limit=2", nil).Map(t)
 		next, _ := resp["next"].(map[string]any)
-		if resp["count"] != float64(3) || next == nil {
-			t.Fatalf("page: %v", resp)
+		if _, counted := resp["count"]; counted || next == nil {
+			t.Fatalf("first of two pages: %v", resp)
+		}
+		resp = e.Do(admin, "GET", "/v1/orgs/"+org+"/spaces?limit=2&page="+next["page"].(string), nil).Map(t)
+		if _, counted := resp["count"]; counted || resp["next"] != nil || len(resp["items"].([]any)) != 1 {
+			t.Fatalf("last page: %v", resp)
+		}
+	})
+	// The count is given where the page shows it, and exact: the first page holds the whole list.
+	t.Run("RESTWholeList", func(t *testing.T) {
+		resp := e.Do(admin, "GET", "/v1/orgs/"+org+"/spaces?limit=3", nil).Map(t)
+		if resp["count"] != float64(3) || resp["next"] != nil || len(resp["items"].([]any)) != 3 {
+			t.Fatalf("whole list: %v", resp)
+		}
+	})
+	t.Run("RESTCountAlone", func(t *testing.T) {
+		resp := e.Do(admin, "GET", "/v1/orgs/"+org+"/spaces?limit=0", nil).Map(t)
+		if resp["count"] != float64(3) || len(resp["items"].([]any)) != 0 {
+			t.Fatalf("limit=0: %v", resp)
 		}
 	})
 }

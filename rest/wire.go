@@ -10,10 +10,11 @@ import (
 
 // Wire shapes of spec/01, field for field (the reference client's schemas where spec/01 is silent).
 
-// List is List<T>: next is omitted on the last page.
+// List is List<T>: next is omitted on the last page. count, the total of the list, is optional in
+// the reference client; it is omitted where counting would cost more than the page (serveUncounted).
 type List[T any] struct {
 	Next  *Next `json:"next,omitempty"`
-	Count int   `json:"count"`
+	Count *int  `json:"count,omitempty"`
 	Items []T   `json:"items"`
 }
 

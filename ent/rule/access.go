@@ -163,38 +163,50 @@ func memberDefault(v *viewer.Viewer, min viewer.Role, col columns) cond {
 }
 
 // granted holds where a grant of at least min to the user or one of their teams covers the
-// object: on it, or on a collection above it. Grants count in the user's organizations only.
+// object: on it, or on a collection above it. Each is looked up for the object through the
+// grants' target indexes, so an object costs the same whatever the user holds elsewhere. Grants
+// count in the user's organizations only.
 func granted(userID string, orgs []string, min viewer.Role, spaces bool, col columns) cond {
 	roles := rolesAtLeast(min)
 	if !spaces {
-		return and(in(col("organization_id"), orgs), inQuery(col("id"), grantedCollections(userID, roles)))
+		return and(in(col("organization_id"), orgs), grantedAbove(col("id"), userID, roles))
 	}
-	return and(in(col("organization_id"), orgs), or(inQuery(col("id"), grantedTargets("space_id", userID, roles)),
-		inQuery(col("parent_id"), grantedCollections(userID, roles))))
+	return and(in(col("organization_id"), orgs), or(grantedOnSpace(col("id"), userID, roles),
+		grantedAbove(col("parent_id"), userID, roles)))
 }
 
-// grantedTargets selects the targets (column space_id or collection_id) of the grants of one of
-// roles to the user or to a team they belong to.
-func grantedTargets(target, userID string, roles []string) cond {
+// grantedOnSpace holds when a grant of one of roles to the user or to a team they belong to is on
+// the space in column.
+func grantedOnSpace(column, userID string, roles []string) cond {
 	return func(b *sql.Builder) {
-		b.WriteString("SELECT g." + target + " FROM permission_grants g WHERE g." + target + " IS NOT NULL AND ")
-		in("g.role", roles)(b)
-		b.WriteString(" AND (g.user_id = ")
+		b.WriteString("EXISTS (SELECT 1 FROM permission_grants gs WHERE gs.space_id = " + column + " AND ")
+		grantOf("gs", userID, roles)(b)
+		b.WriteByte(')')
+	}
+}
+
+// grantedAbove holds when such a grant is on the collection in column or on one above it: a
+// recursive walk up from it through the collections' primary key.
+func grantedAbove(column, userID string, roles []string) cond {
+	return func(b *sql.Builder) {
+		b.WriteString("EXISTS (WITH RECURSIVE above(id) AS (SELECT " + column +
+			" UNION SELECT ca.parent_id FROM collections ca JOIN above ON ca.id = above.id WHERE ca.parent_id IS NOT NULL)" +
+			" SELECT 1 FROM above JOIN permission_grants gc ON gc.collection_id = above.id WHERE ")
+		grantOf("gc", userID, roles)(b)
+		b.WriteByte(')')
+	}
+}
+
+// grantOf holds for the grants (of alias g) of one of roles made to the user or to a team they
+// belong to.
+func grantOf(g, userID string, roles []string) cond {
+	return func(b *sql.Builder) {
+		in(g+".role", roles)(b)
+		b.WriteString(" AND (" + g + ".user_id = ")
 		b.Arg(userID)
-		b.WriteString(" OR g.team_id IN (SELECT tm.team_id FROM team_members tm WHERE tm.user_id = ")
+		b.WriteString(" OR " + g + ".team_id IN (SELECT tm.team_id FROM team_members tm WHERE tm.user_id = ")
 		b.Arg(userID)
 		b.WriteString("))")
-	}
-}
-
-// grantedCollections selects the collections granted to the user (or their teams) with one of
-// roles, and every collection below them: a recursive walk down the tree through the parent
-// index, as long as the grants reach.
-func grantedCollections(userID string, roles []string) cond {
-	return func(b *sql.Builder) {
-		b.WriteString("WITH RECURSIVE granted(id) AS (")
-		grantedTargets("collection_id", userID, roles)(b)
-		b.WriteString(" UNION SELECT c.id FROM collections c JOIN granted ON c.parent_id = granted.id) SELECT id FROM granted")
 	}
 }
 

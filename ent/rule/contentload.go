@@ -3,7 +3,6 @@ package rule
 import (
 	"context"
 	"errors"
-	"slices"
 	"sync"
 
 	entgo "entgo.io/ent"
@@ -23,26 +22,26 @@ import (
 
 // Point checks — the role shown in permissions, or checked early by a resolver for a clear
 // message — compute ContentRole over the facts of the objects asked about: the objects, the
-// collections above them (one recursive statement) and the viewer's own grants in the objects'
-// organizations (one statement). None of it grows with what the organization holds, nor with the
-// viewer's other organizations.
+// collections above them (one recursive statement) and the viewer's own grants on those (one
+// statement, by the grants' target indexes). None of it grows with what the organization holds,
+// nor with the viewer's other grants or organizations.
 
 // factsKey caches the request's facts on the viewer (viewer.Remember).
 const factsKey = "rule.facts"
 
 // facts are what point checks of one request learned: the collections seen, and the viewer's
-// grants (object id → best role), loaded on first need. Writes that change access drop them
-// (ForgetContent).
+// grants on the objects looked up (object id → best role), loaded on first need. Writes that
+// change access drop them (ForgetContent).
 type facts struct {
 	mu          sync.Mutex
 	collections map[string]*ent.Collection
 	grants      map[string]viewer.Role // object id → best role granted to the viewer or their teams
-	grantsIn    map[string]bool        // the organizations whose grants are in grants
+	looked      map[string]bool        // the objects whose grants are in grants
 }
 
 func factsOf(v *viewer.Viewer) *facts {
 	val, _ := v.Remember(factsKey, func() (any, error) { // the load cannot fail
-		return &facts{collections: map[string]*ent.Collection{}, grants: map[string]viewer.Role{}, grantsIn: map[string]bool{}}, nil
+		return &facts{collections: map[string]*ent.Collection{}, grants: map[string]viewer.Role{}, looked: map[string]bool{}}, nil
 	})
 	return val.(*facts)
 }
@@ -202,37 +201,49 @@ func rolesOf(ctx context.Context, objects []objectNode) (map[string]viewer.Role,
 
 // learn loads what the roles on objects (none in an organization the viewer administers) need
 // and the request has not seen yet, only in the organizations where the viewer is a member (the
-// only ones where it counts): the collections above the objects and the viewer's grants in the
-// objects' organizations.
+// only ones where it counts): the collections above the objects, then the viewer's grants on the
+// objects and those collections.
 func (f *facts) learn(ctx context.Context, client *ent.Client, v *viewer.Viewer, objects []objectNode) error {
-	var parents, orgs []string
+	var members []objectNode
+	var parents []string
 	for _, o := range objects {
 		if _, member := v.Membership(o.org); !member {
 			continue
 		}
+		members = append(members, o)
 		if p := o.node.Parent; p != "" && f.collections[p] == nil {
 			parents = append(parents, p)
 		}
-		if !f.grantsIn[o.org] && !slices.Contains(orgs, o.org) {
-			orgs = append(orgs, o.org)
-		}
 	}
-	if len(orgs) > 0 {
-		if err := grantsOf(ctx, client, v.UserID, orgs, f.grants); err != nil {
+	if len(parents) > 0 {
+		above, err := collectionsAbove(ctx, client, parents)
+		if err != nil {
 			return err
 		}
-		for _, org := range orgs {
-			f.grantsIn[org] = true
+		for _, c := range above {
+			f.collections[c.ID] = c
 		}
 	}
-	if len(parents) == 0 {
-		return nil
+	return f.learnGrants(ctx, client, v, members)
+}
+
+// learnGrants loads the viewer's grants on the objects and the collections above them, those
+// not looked up yet in the request.
+func (f *facts) learnGrants(ctx context.Context, client *ent.Client, v *viewer.Viewer, objects []objectNode) error {
+	var spaces, cols []string
+	for _, o := range objects {
+		for i, id := range f.content(v, o).Ancestry(o.id) {
+			switch {
+			case f.looked[id]:
+			case i == 0 && o.node.Space:
+				spaces = append(spaces, id)
+			default:
+				cols = append(cols, id)
+			}
+			f.looked[id] = true
+		}
 	}
-	above, err := collectionsAbove(ctx, client, parents)
-	for _, c := range above {
-		f.collections[c.ID] = c
-	}
-	return err
+	return grantsOn(ctx, client, v.UserID, spaces, cols, f.grants)
 }
 
 // content is the Content deciding the viewer's role on o: o, the collections above it, the
@@ -266,20 +277,31 @@ func collectionsAbove(ctx context.Context, client *ent.Client, ids []string) ([]
 	return client.Collection.Query().Where(above).All(privacy.DecisionContext(ctx, privacy.Allow))
 }
 
-// grantsOf adds to into the grants made to the user or to one of their teams in the
-// organizations, as object id → best role.
-func grantsOf(ctx context.Context, client *ent.Client, userID string, orgs []string, into map[string]viewer.Role) error {
-	grants, err := client.PermissionGrant.Query().Where(
-		permissiongrant.OrganizationIDIn(orgs...),
-		permissiongrant.Or(
+// grantsOn adds to into the grants made to the user or to one of their teams on the spaces and
+// collections, as object id → best role, read through the grants' target indexes. (A grant is in
+// its target's organization: a transfer deletes the space's.)
+func grantsOn(ctx context.Context, client *ent.Client, userID string, spaces, cols []string, into map[string]viewer.Role) error {
+	var targets []predicate.PermissionGrant
+	for _, ids := range chunks(spaces) {
+		targets = append(targets, permissiongrant.SpaceIDIn(ids...))
+	}
+	for _, ids := range chunks(cols) {
+		targets = append(targets, permissiongrant.CollectionIDIn(ids...))
+	}
+	for _, target := range targets {
+		grants, err := client.PermissionGrant.Query().Where(target, permissiongrant.Or(
 			permissiongrant.UserID(userID),
 			permissiongrant.HasTeamWith(team.HasMembershipsWith(teammember.UserID(userID))),
 		)).All(privacy.DecisionContext(ctx, privacy.Allow))
-	for _, g := range grants {
-		target := deref(g.SpaceID) + deref(g.CollectionID) // exactly one is set
-		into[target] = higher(into[target], g.Role)
+		if err != nil {
+			return err
+		}
+		for _, g := range grants {
+			id := deref(g.SpaceID) + deref(g.CollectionID) // exactly one is set
+			into[id] = higher(into[id], g.Role)
+		}
 	}
-	return err
+	return nil
 }
 
 // SpaceNode is a space's place in the content tree.
