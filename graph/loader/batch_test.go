@@ -337,3 +337,25 @@ func TestAMemoIsLoadedOnceWhoeverAsks(t *testing.T) {
 		t.Errorf("%d loads, want 1", loads.Load())
 	}
 }
+
+// TestAnItemNamingNothingIsAnsweredWithoutAFetch: an item whose key is zero (a space at the top
+// level, asked for its parent) names no value, so it is answered the zero value and no statement
+// is sent for the zero key, as none is for its siblings'.
+func TestAnItemNamingNothingIsAnsweredWithoutAFetch(t *testing.T) {
+	ctx := NewContext(context.Background(), nil)
+	var log fetchLog
+	b := fakeBatch(&log, "t", valuesOf)
+	its := items(4, func(i int) string {
+		if i == 0 {
+			return ""
+		}
+		return strconv.Itoa(i)
+	})
+	Level(ctx, its)
+	if v, err := Get(ctx, nil, b, its[0], itemKey); v != "" || err != nil {
+		t.Errorf("got %q, %v; want the zero value", v, err)
+	}
+	if got := log.fetches("t"); len(got) != 0 {
+		t.Errorf("fetches %q, want none", got)
+	}
+}

@@ -82,8 +82,14 @@ func NewBatch[K comparable, V any](name string, fetch func(context.Context, *ent
 // runs for the keys of every item of the level (zero keys left out), in statements of at most
 // batchCapacity keys; an item whose key is being loaded by a sibling waits for that statement.
 // with names other keys of the items that the same batch looks up (a change request's creator
-// and merger), loaded in the same statement.
+// and merger), loaded in the same statement. An item whose key is zero names no value: it is
+// answered V's zero value, and no statement asks for the zero key.
 func Get[T, K comparable, V any](ctx context.Context, client *ent.Client, b *Batch[K, V], item T, key func(T) K, with ...func(T) K) (V, error) {
+	var zeroKey K
+	if key(item) == zeroKey {
+		var none V
+		return none, nil
+	}
 	ctx, l := withLoaders(ctx, client)
 	lv := l.levelOf(item)
 	store := lv
