@@ -5,6 +5,11 @@
 // in one statement, and the other items find its answer: none waits for a timer or for its
 // siblings to ask. A lookup for an item of no level is made for that item alone.
 //
+// Lookups batch by level, not in a time window (graph-gophers/dataloader): a window makes each
+// nested level wait for its timer and, under load, splits a level into several statements, so one
+// query sends a different number from run to run; gqlgen's batch resolvers group per list, and a
+// connection is a list per parent (decision 127).
+//
 // Loaders live one request long (NewContext), so lookups run with that request's viewer and
 // privacy decisions. Answers are kept with their level, so a list read again after a write reads
 // afresh; only organizations are kept for the whole request.
