@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"runtime"
 	"slices"
 	"strconv"
 	"sync"
@@ -357,5 +358,31 @@ func TestAnItemNamingNothingIsAnsweredWithoutAFetch(t *testing.T) {
 	}
 	if got := log.fetches("t"); len(got) != 0 {
 		t.Errorf("fetches %q, want none", got)
+	}
+}
+
+// TestDerivedIsMadeOnceWhenSiblingsAskAtOnce: the items of a list resolve their fields at once,
+// each asking for the same field's derivation; one makes it and the others wait for it.
+func TestDerivedIsMadeOnceWhenSiblingsAskAtOnce(t *testing.T) {
+	l := New(nil)
+	var made atomic.Int64
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Go(func() {
+			v := l.Derived("a", func() string {
+				made.Add(1)
+				for range 100 {
+					runtime.Gosched() // let the siblings ask meanwhile
+				}
+				return "columns of a"
+			})
+			if v != "columns of a" {
+				t.Errorf("got %q", v)
+			}
+		})
+	}
+	wg.Wait()
+	if made.Load() != 1 {
+		t.Errorf("made %d times, want once", made.Load())
 	}
 }

@@ -35,12 +35,12 @@ type Loaders struct {
 	// request keeps the answers of batches kept for the whole request (organizations).
 	request    level
 	ownedTeams memo[ownedTeams]
-	byField    map[any]string // what Derived made, by field of the operation
+	byField    map[any]*memo[string] // what Derived made, by field of the operation
 }
 
 // New returns fresh loaders over the client.
 func New(client *ent.Client) *Loaders {
-	return &Loaders{client: client, levels: map[any]*level{}}
+	return &Loaders{client: client, levels: map[any]*level{}, byField: map[any]*memo[string]{}}
 }
 
 type ctxKey struct{}
@@ -236,26 +236,22 @@ func load[K comparable, V any](ctx context.Context, client *ent.Client, b *Batch
 
 // Derived returns what derive makes of a field of the request's GraphQL operation, made once per
 // field (a comparable key naming it and its selection): every object of a list resolves its
-// fields with the same selection — the variables, @skip and @include settled.
+// fields with the same selection — the variables, @skip and @include settled. Siblings asking
+// at once wait for the one making it.
 func (l *Loaders) Derived(field any, derive func() string) string {
 	l.mu.Lock()
-	v, ok := l.byField[field]
-	l.mu.Unlock()
-	if ok {
-		return v
+	m := l.byField[field]
+	if m == nil {
+		m = &memo[string]{}
+		l.byField[field] = m
 	}
-	v = derive()
-	l.mu.Lock()
-	if l.byField == nil {
-		l.byField = map[any]string{}
-	}
-	l.byField[field] = v
 	l.mu.Unlock()
+	v, _ := m.get(func() (string, error) { return derive(), nil })
 	return v
 }
 
-// memo computes a value at most once per request: for lookups with a single key (the viewer's
-// own facts).
+// memo computes a value at most once per request, whoever asks: for lookups with a single key
+// (the viewer's own facts) and for what Derived makes of a field.
 type memo[V any] struct {
 	once sync.Once
 	v    V
