@@ -5,6 +5,11 @@
 // in one statement, and the other items find its answer: none waits for a timer or for its
 // siblings to ask. A lookup for an item of no level is made for that item alone.
 //
+// Lookups batch by level, not in a time window (graph-gophers/dataloader): a window makes each
+// nested level wait for its timer and, under load, splits a level into several statements, so one
+// query sends a different number from run to run; gqlgen's batch resolvers group per list, and a
+// connection is a list per parent (decision 127).
+//
 // Loaders live one request long (NewContext), so lookups run with that request's viewer and
 // privacy decisions. Answers are kept with their level, so a list read again after a write reads
 // afresh; only organizations are kept for the whole request.
@@ -30,12 +35,12 @@ type Loaders struct {
 	// request keeps the answers of batches kept for the whole request (organizations).
 	request    level
 	ownedTeams memo[ownedTeams]
-	byField    map[any]string // what Derived made, by field of the operation
+	byField    map[any]*memo[string] // what Derived made, by field of the operation
 }
 
 // New returns fresh loaders over the client.
 func New(client *ent.Client) *Loaders {
-	return &Loaders{client: client, levels: map[any]*level{}}
+	return &Loaders{client: client, levels: map[any]*level{}, byField: map[any]*memo[string]{}}
 }
 
 type ctxKey struct{}
@@ -82,8 +87,14 @@ func NewBatch[K comparable, V any](name string, fetch func(context.Context, *ent
 // runs for the keys of every item of the level (zero keys left out), in statements of at most
 // batchCapacity keys; an item whose key is being loaded by a sibling waits for that statement.
 // with names other keys of the items that the same batch looks up (a change request's creator
-// and merger), loaded in the same statement.
+// and merger), loaded in the same statement. An item whose key is zero names no value: it is
+// answered V's zero value, and no statement asks for the zero key.
 func Get[T, K comparable, V any](ctx context.Context, client *ent.Client, b *Batch[K, V], item T, key func(T) K, with ...func(T) K) (V, error) {
+	var zeroKey K
+	if key(item) == zeroKey {
+		var none V
+		return none, nil
+	}
 	ctx, l := withLoaders(ctx, client)
 	lv := l.levelOf(item)
 	store := lv
@@ -225,26 +236,22 @@ func load[K comparable, V any](ctx context.Context, client *ent.Client, b *Batch
 
 // Derived returns what derive makes of a field of the request's GraphQL operation, made once per
 // field (a comparable key naming it and its selection): every object of a list resolves its
-// fields with the same selection — the variables, @skip and @include settled.
+// fields with the same selection — the variables, @skip and @include settled. Siblings asking
+// at once wait for the one making it.
 func (l *Loaders) Derived(field any, derive func() string) string {
 	l.mu.Lock()
-	v, ok := l.byField[field]
-	l.mu.Unlock()
-	if ok {
-		return v
+	m := l.byField[field]
+	if m == nil {
+		m = &memo[string]{}
+		l.byField[field] = m
 	}
-	v = derive()
-	l.mu.Lock()
-	if l.byField == nil {
-		l.byField = map[any]string{}
-	}
-	l.byField[field] = v
 	l.mu.Unlock()
+	v, _ := m.get(func() (string, error) { return derive(), nil })
 	return v
 }
 
-// memo computes a value at most once per request: for lookups with a single key (the viewer's
-// own facts).
+// memo computes a value at most once per request, whoever asks: for lookups with a single key
+// (the viewer's own facts) and for what Derived makes of a field.
 type memo[V any] struct {
 	once sync.Once
 	v    V

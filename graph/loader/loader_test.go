@@ -42,23 +42,27 @@ func items(n int, key func(int) string) []*item {
 	return out
 }
 
-// getAll asks for every item's value concurrently, as sibling resolvers do.
-func getAll(t *testing.T, ctx context.Context, b *Batch[string, string], its []*item) {
-	t.Helper()
+// getEach asks for every item's value concurrently, as sibling resolvers do, and returns the
+// answers in the items' order.
+func getEach[V any](ctx context.Context, b *Batch[string, V], its []*item) ([]V, []error) {
+	vs, errs := make([]V, len(its)), make([]error, len(its))
 	var wg sync.WaitGroup
-	errs := make([]error, len(its))
 	for i, it := range its {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			v, err := Get(ctx, nil, b, it, itemKey)
-			if err == nil && v != "v:"+it.key {
-				err = fmt.Errorf("item %s: got %q", it.key, v)
-			}
-			errs[i] = err
-		}()
+		wg.Go(func() { vs[i], errs[i] = Get(ctx, nil, b, it, itemKey) })
 	}
 	wg.Wait()
+	return vs, errs
+}
+
+// getAll asks for every item's value concurrently and fails unless each is "v:" and its key.
+func getAll(t *testing.T, ctx context.Context, b *Batch[string, string], its []*item) {
+	t.Helper()
+	vs, errs := getEach(ctx, b, its)
+	for i, it := range its {
+		if errs[i] == nil && vs[i] != "v:"+it.key {
+			errs[i] = fmt.Errorf("item %s: got %q", it.key, vs[i])
+		}
+	}
 	if err := errors.Join(errs...); err != nil {
 		t.Fatal(err)
 	}

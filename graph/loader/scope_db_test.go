@@ -1,15 +1,12 @@
 package loader_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
 	"github.com/binderyhq/bindery/ent"
-	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/page"
-	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/testenv"
 )
 
@@ -21,18 +18,15 @@ func TestPagesCheckEachParentOnce(t *testing.T) {
 	e := testenv.New(t)
 	ada, adaOrg := e.Bootstrap("ada@example.com", "Ada's")
 	bob, bobOrg := e.Bootstrap("bob@example.com", "Bob's")
-	sys := accounts.System(context.Background())
 	space := func(a testenv.Actor, org, title string) *ent.Space {
-		id := e.Do(a, "POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": title}).Map(t)["id"].(string)
-		e.ChangeRequests(id, []string{a.UserID}, 3)
-		return e.Store.Client.Space.GetX(sys, id)
+		s := newSpace(t, e, a, org, title)
+		e.ChangeRequests(s.ID, []string{a.UserID}, 3)
+		return s
 	}
 	mine, theirs, alsoMine := space(ada, adaOrg, "Mine"), space(bob, bobOrg, "Theirs"), space(ada, adaOrg, "Also mine")
-	admin := viewer.RoleAdmin
-	asAda := viewer.NewContext(context.Background(), viewer.NewUser(ada.UserID, "ada@example.com", map[string]*viewer.Role{adaOrg: &admin}))
 
 	read := func() map[string]int {
-		ctx := loader.NewContext(asAda, e.Store.Client)
+		ctx := request(e, adminOf(ada, adaOrg))
 		spaces := []*ent.Space{mine, theirs, alsoMine}
 		loader.Level(ctx, spaces)
 		found := map[string]int{}
