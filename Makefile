@@ -76,4 +76,3 @@ fuzz:
 	go test -run '^$$' -fuzz FuzzDecodeCursor -fuzztime 20s ./graph/page/
 	go test -run '^$$' -fuzz FuzzParse -fuzztime 20s ./internal/sitecustom/
 	go test -run '^$$' -fuzz FuzzBetween -fuzztime 20s ./graph/content/orderkey/
-	go test -run '^$$' -fuzz FuzzDirectStringAsGqlgen -fuzztime 20s ./graph/generated/

@@ -4,4 +4,3 @@ package bindery
 
 //go:generate go tool ent generate --feature privacy,entql,sql/modifier,sql/upsert,sql/lock,sql/execquery,intercept --template ./ent/template ./ent/schema
 //go:generate go tool gqlgen generate
-//go:generate go run ./internal/gqlgentune graph/generated/generated.go graph/model

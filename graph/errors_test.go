@@ -2,12 +2,9 @@ package graph
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/99designs/gqlgen/graphql"
 	"github.com/mattn/go-sqlite3"
 
 	"github.com/binderyhq/bindery/internal/apperr"
@@ -52,25 +49,4 @@ func TestClientGone(t *testing.T) {
 			t.Errorf("%s: ClientGone = %v, want %v", c.name, got, c.want)
 		}
 	}
-}
-
-// fieldInterceptor is an extension that wraps every field's resolution.
-type fieldInterceptor struct{}
-
-func (fieldInterceptor) ExtensionName() string                   { return "fields" }
-func (fieldInterceptor) Validate(graphql.ExecutableSchema) error { return nil }
-func (fieldInterceptor) InterceptField(ctx context.Context, next graphql.Resolver) (any, error) {
-	return next(ctx)
-}
-
-// TestUseRefusesFieldInterceptors: plain scalar fields skip the field middleware chain
-// (decision 271), so the handler takes no extension that would expect to see every field.
-func TestUseRefusesFieldInterceptors(t *testing.T) {
-	srv := NewHandler(&Resolver{}, DefaultLimits)
-	defer func() {
-		if p := recover(); p == nil || !strings.Contains(fmt.Sprint(p), "field interceptor") {
-			t.Fatalf("Use(field interceptor) recovered %v, want a panic naming the field interceptor", p)
-		}
-	}()
-	Use(srv, fieldInterceptor{})
 }

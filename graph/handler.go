@@ -3,7 +3,6 @@ package graph
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -50,19 +49,22 @@ func NewHandler(r *Resolver, l Limits) *handler.Server {
 	connectionComplexity(&cfg.Complexity)
 	srv := handler.New(generated.NewExecutableSchema(cfg))
 	srv.AddTransport(transport.Options{})
+	// A client that accepts multipart/mixed gets the fields it asked with @defer in later parts of
+	// the answer (gqlgen's incremental delivery); one JSON body carries the first part only.
+	srv.AddTransport(incremental{})
 	srv.AddTransport(decodedPOST{}) // rest decodes the body
 	cache := limits.NewDocumentCache(cachedDocuments, cachedDocumentBytes)
 	srv.SetQueryCache(cache)
-	Use(srv, limits.ShapeLimit{Shape: l.Shape, Tokens: l.Tokens, Cache: cache})
+	srv.Use(limits.ShapeLimit{Shape: l.Shape, Tokens: l.Tokens, Cache: cache})
 	if l.Introspection {
-		Use(srv, extension.Introspection{})
+		srv.Use(extension.Introspection{})
 	}
-	Use(srv, extension.FixedComplexityLimit(l.Complexity))
-	Use(srv, limits.Depth(l.Depth))
-	Use(srv, limits.Aliases(l.Aliases))
-	Use(srv, limits.ChargeCost{}) // after the complexity limit, which computes the cost
-	Use(srv, textLiterals{})
-	Use(srv, keepQueriesOnly{})
+	srv.Use(extension.FixedComplexityLimit(l.Complexity))
+	srv.Use(limits.Depth(l.Depth))
+	srv.Use(limits.Aliases(l.Aliases))
+	srv.Use(limits.ChargeCost{}) // after the complexity limit, which computes the cost
+	srv.Use(textLiterals{})
+	srv.Use(keepQueriesOnly{})
 	srv.SetParserTokenLimit(l.Tokens)
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(func(ctx context.Context, p any) error {
@@ -70,16 +72,6 @@ func NewHandler(r *Resolver, l Limits) *handler.Server {
 		return apperr.Internalw(errors.New("panic in a resolver"))
 	})
 	return srv
-}
-
-// Use adds an extension to the GraphQL handler. It panics on a field interceptor: the generated
-// executor marshals plain scalar fields without running the field middleware chain
-// (internal/gqlgentune, decision 271), so such an interceptor would see only some fields.
-func Use(srv *handler.Server, ext graphql.HandlerExtension) {
-	if _, ok := ext.(graphql.FieldInterceptor); ok {
-		panic(fmt.Sprintf("graph.Use: %T is a field interceptor, which the tuned executor does not run for every field (decision 271)", ext))
-	}
-	srv.Use(ext)
 }
 
 // presentError gives every resolver error its extensions.code and a message for people;

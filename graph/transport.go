@@ -9,6 +9,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
@@ -97,3 +98,18 @@ func mustMarshal(v any) []byte {
 	}
 	return b
 }
+
+// incremental is gqlgen's multipart/mixed transport, over a writer it can flush: the writers
+// Bindery's middleware wrap an answer in reach the connection's through Unwrap, which
+// http.ResponseController follows and gqlgen's type assertion to http.Flusher does not.
+type incremental struct{ transport.MultipartMixed }
+
+// Do implements graphql.Transport.
+func (t incremental) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
+	t.MultipartMixed.Do(flushable{w}, r, exec)
+}
+
+// flushable flushes through http.ResponseController.
+type flushable struct{ http.ResponseWriter }
+
+func (f flushable) Flush() { http.NewResponseController(f.ResponseWriter).Flush() }

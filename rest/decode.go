@@ -83,12 +83,15 @@ type graphQLBody struct {
 // with the whole body copied into its message.
 func decodeGraphQL(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		params, err := graphQLParams(requestBody(r))
+		body := requestBody(r)
+		params, err := graphQLParams(body)
 		if err != nil {
 			refuseBody(w, r, err)
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(graph.WithParams(r.Context(), params)))
+		r = r.WithContext(graph.WithParams(r.Context(), params))
+		r.Body = io.NopCloser(bytes.NewReader(body)) // gqlgen's multipart/mixed transport reads it itself
+		next.ServeHTTP(w, r)
 	})
 }
 

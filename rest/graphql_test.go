@@ -5,11 +5,18 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"maps"
+	"mime"
+	"mime/multipart"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/accounts"
@@ -521,33 +528,154 @@ func TestEdgeCursorsThroughFragments(t *testing.T) {
 	}
 }
 
-// TestDeferredFieldsOverPOST: Bindery's transports answer one JSON body, so @defer, a hint a
-// server may leave aside, is answered at once: the deferred fields resolved in the one answer,
-// no `hasNext`, on an object and on the objects of a list, several deferred fields in one set
-// too (gqlgen resolved those in goroutines that outlived the request and raced; decision 355).
-func TestDeferredFieldsOverPOST(t *testing.T) {
+// deferredQueries ask @defer on an object (two deferred fragments, one labelled) and on the
+// objects of a list; each with its first part (where gqlgen answers null for a deferred field
+// it resolves apart, and already writes one it reads from the object, a title) and the answer
+// once every deferred part is in.
+func deferredQueries(org, space string) []struct{ name, query, initial, whole string } {
+	return []struct{ name, query, initial, whole string }{
+		{"Object", `{ space(id: "` + space + `") { id ... @defer(label: "a") { organization { id } } ... @defer { changeRequests(first: 1) { totalCount } } } }`,
+			`{"space":{"id":"` + space + `","organization":null,"changeRequests":null}}`,
+			`{"space":{"changeRequests":{"totalCount":0},"id":"` + space + `","organization":{"id":"` + org + `"}}}`},
+		{"InAList", `{ organization(id: "` + org + `") { spaces(first: 2) { edges { node { id ... @defer { title organization { id } } } } } } }`,
+			`{"organization":{"spaces":{"edges":[{"node":{"id":"` + space + `","title":"First","organization":null}}]}}}`,
+			`{"organization":{"spaces":{"edges":[{"node":{"id":"` + space + `","organization":{"id":"` + org + `"},"title":"First"}}]}}}`},
+	}
+}
+
+// TestDeferredFields: @defer is answered as gqlgen answers it. A client that accepts
+// multipart/mixed gets the deferred fields in the later parts of the answer; one JSON body carries
+// the first part only, as gqlgen's POST transport answers, with hasNext. Run under -race too.
+func TestDeferredFields(t *testing.T) {
 	e := testenv.New(t)
 	admin, org := e.Bootstrap("admin@example.com", "Deferred")
 	space := e.Do(admin, http.MethodPost, "/v1/orgs/"+org+"/spaces", map[string]any{"title": "First"}).Map(t)["id"].(string)
-	for _, c := range []struct{ name, query, want string }{
-		{"Object", `{ space(id: "` + space + `") { id ... @defer(label: "a") { organization { id } } ... @defer { changeRequests(first: 1) { totalCount } } } }`,
-			`{"space":{"id":"` + space + `","organization":{"id":"` + org + `"},"changeRequests":{"totalCount":0}}}`},
-		{"InAList", `{ organization(id: "` + org + `") { spaces(first: 2) { edges { node { id ... @defer { title organization { id } } } } } } }`,
-			`{"organization":{"spaces":{"edges":[{"node":{"id":"` + space + `","title":"First","organization":{"id":"` + org + `"}}}]}}}`},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			res := e.Raw(admin, http.MethodPost, "/graphql", "application/json", strings.NewReader(`{"query":`+strconv.Quote(c.query)+`}`))
-			var body struct {
-				Data    json.RawMessage `json:"data"`
-				Errors  []any           `json:"errors"`
-				HasNext *bool           `json:"hasNext"`
+	for _, c := range deferredQueries(org, space) {
+		body := `{"query":` + strconv.Quote(c.query) + `}`
+		t.Run("Multipart/"+c.name, func(t *testing.T) {
+			req, err := http.NewRequest(http.MethodPost, e.Server.URL+"/graphql", strings.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
 			}
-			if err := json.Unmarshal(res.Body, &body); err != nil || res.Status != http.StatusOK || len(body.Errors) > 0 {
-				t.Fatalf("%d %s", res.Status, res.Body)
-			}
-			if string(body.Data) != c.want || body.HasNext != nil {
-				t.Errorf("got %s (hasNext %v), want %s and no hasNext", res.Body, body.HasNext, c.want)
+			req.Header.Set("Authorization", "Bearer "+admin.Token)
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "multipart/mixed; deferSpec=20220824, application/json")
+			if got := assembleParts(t, e.Send(req)); got != c.whole {
+				t.Errorf("assembled %s, want %s", got, c.whole)
 			}
 		})
+		t.Run("JSON/"+c.name, func(t *testing.T) {
+			res := e.Raw(admin, http.MethodPost, "/graphql", "application/json", strings.NewReader(body))
+			want := `{"data":` + c.initial + `,"hasNext":true}`
+			if res.Status != http.StatusOK || string(res.Body) != want {
+				t.Errorf("got %d %s, want %s", res.Status, res.Body, want)
+			}
+		})
+	}
+}
+
+// assembleParts reads a multipart/mixed GraphQL answer and returns its data with every
+// incremental part put in place, as a client does (re-encoded, so object keys come sorted).
+func assembleParts(t *testing.T, res testenv.Response) string {
+	t.Helper()
+	mediaType, params, err := mime.ParseMediaType(res.Header.Get("Content-Type"))
+	if res.Status != http.StatusOK || err != nil || mediaType != "multipart/mixed" {
+		t.Fatalf("%d %s: %s", res.Status, res.Header.Get("Content-Type"), res.Body)
+	}
+	parts := multipart.NewReader(bytes.NewReader(res.Body), params["boundary"])
+	var data map[string]any
+	for {
+		part, err := parts.NextPart()
+		if err == io.EOF {
+			break
+		}
+		var payload struct {
+			Data        map[string]any `json:"data"`
+			Errors      []any          `json:"errors"`
+			Incremental []struct {
+				Data   map[string]any `json:"data"`
+				Path   []any          `json:"path"`
+				Errors []any          `json:"errors"`
+			} `json:"incremental"`
+		}
+		if err != nil || json.NewDecoder(part).Decode(&payload) != nil || len(payload.Errors) > 0 {
+			t.Fatalf("part of %s: %v", res.Body, err)
+		}
+		if data == nil {
+			data = payload.Data
+		}
+		for _, inc := range payload.Incremental {
+			if len(inc.Errors) > 0 {
+				t.Fatalf("deferred part with errors: %s", res.Body)
+			}
+			maps.Copy(objectAt(t, data, inc.Path), inc.Data)
+		}
+	}
+	whole, err := json.Marshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(whole)
+}
+
+// objectAt returns the object at path (names and indexes) in data.
+func objectAt(t *testing.T, data any, path []any) map[string]any {
+	t.Helper()
+	for _, step := range path {
+		switch s := step.(type) {
+		case string:
+			data = data.(map[string]any)[s]
+		case float64:
+			data = data.([]any)[int(s)]
+		}
+	}
+	object, ok := data.(map[string]any)
+	if !ok {
+		t.Fatalf("no object at %v", path)
+	}
+	return object
+}
+
+// fieldRecorder is a field middleware: it notes the path of every field it sees resolved.
+type fieldRecorder struct {
+	mu    sync.Mutex
+	paths []string
+}
+
+func (*fieldRecorder) ExtensionName() string                   { return "fieldRecorder" }
+func (*fieldRecorder) Validate(graphql.ExecutableSchema) error { return nil }
+func (f *fieldRecorder) InterceptField(ctx context.Context, next graphql.Resolver) (any, error) {
+	f.mu.Lock()
+	f.paths = append(f.paths, graphql.GetFieldContext(ctx).Path().String())
+	f.mu.Unlock()
+	return next(ctx)
+}
+
+// TestFieldMiddlewareSeesEveryField: a field middleware installed through the server's options
+// runs for every field of an answer, scalars of ent entities, edges and lists included.
+func TestFieldMiddlewareSeesEveryField(t *testing.T) {
+	recorder := &fieldRecorder{}
+	e := testenv.New(t, testenv.WithoutReadCache, func(o *server.Options) {
+		o.GraphQLExtensions = append(o.GraphQLExtensions, recorder)
+	})
+	admin, org := e.Bootstrap("admin@example.com", "Fields")
+	for _, title := range []string{"First", "Second"} {
+		e.Do(admin, http.MethodPost, "/v1/orgs/"+org+"/spaces", map[string]any{"title": title})
+	}
+	recorder.paths = nil
+	g := e.GraphQL(admin, `{ organization(id: "`+org+`") { id title spaces(first: 2) { totalCount edges { cursor node { id title visibility organization { id } } } } } }`, nil)
+	if len(g.Errors) > 0 {
+		t.Fatalf("%+v", g.Errors)
+	}
+	want := []string{"organization", "organization.id", "organization.title", "organization.spaces", "organization.spaces.totalCount", "organization.spaces.edges"}
+	for i := range 2 {
+		edge := fmt.Sprintf("organization.spaces.edges[%d]", i)
+		want = append(want, edge+".cursor", edge+".node", edge+".node.id", edge+".node.title", edge+".node.visibility",
+			edge+".node.organization", edge+".node.organization.id")
+	}
+	slices.Sort(want)
+	slices.Sort(recorder.paths)
+	if !slices.Equal(recorder.paths, want) {
+		t.Errorf("the middleware saw\n%s\nwant\n%s", strings.Join(recorder.paths, " "), strings.Join(want, " "))
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/99designs/gqlgen/graphql"
 	"github.com/go-chi/chi/v5"
 
 	"github.com/binderyhq/bindery/ent/viewer"
@@ -59,6 +60,9 @@ type Options struct {
 	// ReadCache keeps the answers of API reads while the database is unchanged (decision 366);
 	// nil keeps none.
 	ReadCache *readcache.Cache
+	// GraphQLExtensions are added to the GraphQL handler after Bindery's own: per-field tracing,
+	// for one, as a field interceptor (graphql.FieldInterceptor) sees every field resolved.
+	GraphQLExtensions []graphql.HandlerExtension
 }
 
 // Defaults are the options of a server started without flags.
@@ -86,6 +90,9 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 	}
 	sites := publish.New(r, o.BaseURL, o.ReadCache)
 	gql := graph.NewHandler(r, o.Limits)
+	for _, ext := range o.GraphQLExtensions {
+		gql.Use(ext)
+	}
 	router := rest.NewRouter(rest.Config{
 		Resolver:            r,
 		GraphQL:             gql,
@@ -109,7 +116,7 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 	})
 	h := http.Handler(router)
 	if o.Observer != nil {
-		graph.Use(gql, o.Observer.GraphQL())
+		gql.Use(o.Observer.GraphQL())
 		for _, p := range st.Pools() {
 			o.Observer.WatchPool(p.Name, p.DB)
 		}
