@@ -33,7 +33,7 @@ func (r *Resolver) sitePublishingAuth(ctx context.Context, s *ent.Site) (*ent.Si
 
 // newSigningKey makes a random signing key for a site and returns it sealed.
 func (r *Resolver) newSigningKey(ctx context.Context, siteID string) ([]byte, error) {
-	return r.seal(ctx, signingKeyLabel(siteID), []byte(id.Random(signingKeyLength)))
+	return r.keys.Seal(ctx, r.Client, signingKeyLabel(siteID), []byte(id.Random(signingKeyLength)))
 }
 
 // signingKeyLabel binds a sealed signing key to its site.
@@ -41,7 +41,7 @@ func signingKeyLabel(siteID string) string { return "site-publishing-auth:" + si
 
 // publishingAuthKey is SitePublishingAuth.privateKey: the signing key, unsealed.
 func (r *Resolver) publishingAuthKey(ctx context.Context, a *ent.SitePublishingAuth) (string, error) {
-	key, err := r.unseal(ctx, signingKeyLabel(a.SiteID), a.SealedKey)
+	key, err := r.keys.Unseal(ctx, r.Client, signingKeyLabel(a.SiteID), a.SealedKey)
 	return string(key), err
 }
 
