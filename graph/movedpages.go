@@ -9,8 +9,9 @@ import (
 )
 
 // mainContentMoved brings what follows a space's main content from the content at oldRoot to
-// the content at newRoot, in tx: the search index and the moved pages (redirects.RecordMoves). Call it in the transaction
-// that moves the space's active revision (merge, import). Only the entries that differ are read.
+// the content at newRoot, in tx: the search index and the moved pages (redirects.RecordMoves).
+// Call it in the transaction that moves the space's active revision (merge, import). Only the
+// entries that differ are read.
 func (r *Resolver) mainContentMoved(ctx context.Context, tx *ent.Tx, s *ent.Space, oldRoot, newRoot string) error {
 	d, err := r.diffRoots(ctx, oldRoot, newRoot)
 	if err != nil || d == nil {
