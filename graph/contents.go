@@ -13,6 +13,7 @@ import (
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/graph/content/bodylinks"
 	"github.com/binderyhq/bindery/graph/content/edit"
 	"github.com/binderyhq/bindery/graph/content/markdown"
 	"github.com/binderyhq/bindery/graph/content/tree"
@@ -145,7 +146,7 @@ func (r *Resolver) writeRevision(ctx context.Context, tx *ent.Tx, nr newRevision
 	if err := insertObjects(ctx, tx, objectCreates(tx, nodes, nr.bodies)); err != nil {
 		return nil, err
 	}
-	if err := storeBodyLinks(ctx, tx, nr.bodies); err != nil {
+	if err := bodylinks.Store(ctx, tx, nr.bodies); err != nil {
 		return nil, err
 	}
 	if err := r.storeBlobs(ctx, tx, nr.blobs); err != nil {
@@ -263,7 +264,7 @@ func (r *Resolver) copyContent(ctx context.Context, s *ent.Space) (string, error
 		if err := insertObjects(ctx, tx, objectCreates(tx, nodes, bodies)); err != nil {
 			return err
 		}
-		return storeBodyLinks(ctx, tx, bodies)
+		return bodylinks.Store(ctx, tx, bodies)
 	})
 }
 

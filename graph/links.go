@@ -9,6 +9,7 @@ import (
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/graph/content/bodylinks"
 	"github.com/binderyhq/bindery/graph/content/links"
 	"github.com/binderyhq/bindery/graph/content/tree"
 	"github.com/binderyhq/bindery/graph/model"
@@ -16,7 +17,7 @@ import (
 )
 
 // Links and backlinks of a revision's pages. A whole revision's links and a file's backlinks come
-// from the links stored per body (bodylinks.go); one page's links from its body, read at once.
+// from the links stored per body (graph/content/bodylinks); one page's links from its body, read at once.
 // Statuses are decided at read time against the revision's tree (and, for spaces, what the viewer
 // may read), so a page deleted later breaks the links to it in the revisions that lack it.
 
@@ -163,7 +164,7 @@ func (r *Resolver) treeLinks(ctx context.Context, t *tree.Tree) ([]*model.Link, 
 		}
 	})
 	slices.Sort(hashes)
-	targets, err := r.bodyTargets(ctx, slices.Compact(hashes))
+	targets, err := bodylinks.Targets(ctx, r.Client, slices.Compact(hashes))
 	if err != nil {
 		return nil, err
 	}
@@ -235,7 +236,7 @@ func (r *Resolver) FileBacklinks(ctx context.Context, t *tree.Tree, fileID strin
 	if err != nil {
 		return nil, err
 	}
-	bodies, err := r.bodiesLinkingTo(ctx, fileID)
+	bodies, err := bodylinks.LinkingTo(ctx, r.Client, fileID)
 	if err != nil {
 		return nil, err
 	}

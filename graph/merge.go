@@ -2,24 +2,14 @@ package graph
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/changerequest"
 	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/graph/content/diff3"
+	"github.com/binderyhq/bindery/graph/content/merge"
 	"github.com/binderyhq/bindery/graph/content/tree"
 	"github.com/binderyhq/bindery/graph/model"
-	"github.com/binderyhq/bindery/internal/apperr"
-)
-
-// Results of merge and update, as the reference client names them.
-const (
-	ResultMerge     = "merge"
-	ResultUpdate    = "update"
-	ResultConflicts = "conflicts"
 )
 
 // mergeChangeRequest merges a change request into its space's content: a three-way merge of the
@@ -35,14 +25,13 @@ func (r *Resolver) mergeChangeRequest(ctx context.Context, spaceID, crRef string
 			return err
 		}
 		if len(m.result.Conflicts) > 0 {
-			return apperr.Conflictf("change request #%d conflicts with the space's content: %s; update it from the main content, resolve the conflicts and merge again",
-				cr.Number, describe(m.result.Conflicts))
+			return merge.ConflictError(cr.Number, m.result.Conflicts)
 		}
 		rev, err := r.writeRevision(ctx, tx, m.revision(s, nil, revision.TypeMerge))
 		if err != nil {
 			return err
 		}
-		out = model.MergeResult{Revision: rev.ID, Result: ResultMerge}
+		out = model.MergeResult{Revision: rev.ID, Result: merge.ResultMerge}
 		return r.recordMerge(ctx, tx, s, cr, m.ours, rev)
 	})
 	if err != nil {
@@ -80,7 +69,7 @@ func (r *Resolver) updateChangeRequestFromMain(ctx context.Context, spaceID, crR
 	var out model.MergeResult
 	_, err := r.inLockedContent(ctx, spaceID, crRef, viewer.RoleEdit, "update change requests", func(tx *ent.Tx, s *ent.Space, cr *ent.ChangeRequest) error {
 		if changeRequestBase(cr) == *s.RevisionID {
-			out = model.MergeResult{Revision: cr.RevisionID, Result: ResultUpdate} // up to date already
+			out = model.MergeResult{Revision: cr.RevisionID, Result: merge.ResultUpdate} // up to date already
 			return nil
 		}
 		m, err := r.threeWay(ctx, changeRequestBase(cr), cr.RevisionID, *s.RevisionID, "change request", "main content")
@@ -91,9 +80,9 @@ func (r *Resolver) updateChangeRequestFromMain(ctx context.Context, spaceID, crR
 		if err != nil {
 			return err
 		}
-		out = model.MergeResult{Revision: rev.ID, Result: ResultUpdate, Conflicts: conflictsOf(m.result.Conflicts)}
+		out = model.MergeResult{Revision: rev.ID, Result: merge.ResultUpdate, Conflicts: conflictsOf(m.result.Conflicts)}
 		if len(out.Conflicts) > 0 {
-			out.Result = ResultConflicts
+			out.Result = merge.ResultConflicts
 		}
 		return tx.ChangeRequest.UpdateOneID(cr.ID).SetRevisionID(rev.ID).SetRevisionMergedAncestorID(*s.RevisionID).Exec(ctx)
 	})
@@ -106,12 +95,11 @@ func (r *Resolver) updateChangeRequestFromMain(ctx context.Context, spaceID, crR
 // merged is a three-way merge of two revisions, ready to be written as a revision.
 type merged struct {
 	ours, theirs *ent.Revision
-	result       tree.Result
-	bodies       map[string]string // bodies the merge made by merging lines
+	result       merge.Result
 }
 
-// threeWay merges the tree of revision theirs into the tree of revision ours, from base. Only the
-// entries either side changed are looked at, so the cost follows the size of the changes.
+// threeWay merges the tree of revision theirs into the tree of revision ours, from base
+// (merge.ThreeWay).
 func (r *Resolver) threeWay(ctx context.Context, baseID, oursID, theirsID, oursLabel, theirsLabel string) (*merged, error) {
 	base, baseTree, err := r.revisionAndTree(ctx, baseID)
 	if err != nil {
@@ -125,52 +113,30 @@ func (r *Resolver) threeWay(ctx context.Context, baseID, oursID, theirsID, oursL
 	if err != nil {
 		return nil, err
 	}
-	changed, err := r.changedKeys(ctx, base.RootTree, ours.RootTree, theirs.RootTree)
+	res, err := merge.ThreeWay(ctx, mergeContent{r}, merge.Side{Root: base.RootTree, Tree: baseTree},
+		merge.Side{Root: ours.RootTree, Tree: oursTree, Label: oursLabel}, merge.Side{Root: theirs.RootTree, Tree: theirsTree, Label: theirsLabel})
 	if err != nil {
 		return nil, err
 	}
-	m := &merged{ours: ours, theirs: theirs, bodies: map[string]string{}}
-	m.result, err = tree.Merge{Base: baseTree, Ours: oursTree, Theirs: theirsTree, Changed: changed,
-		Bodies: r.bodyMerger(ctx, m.bodies, diff3.Labels{Ours: oursLabel, Theirs: theirsLabel})}.Run()
-	if err != nil {
-		return nil, err
-	}
-	return m, nil
+	return &merged{ours: ours, theirs: theirs, result: res}, nil
 }
 
-// changedKeys lists the entries that differ between base and either side.
-func (r *Resolver) changedKeys(ctx context.Context, base, ours, theirs string) ([]string, error) {
-	trees := r.content().trees
-	a, err := trees.Diff(ctx, base, ours)
-	if err != nil {
-		return nil, err
-	}
-	b, err := trees.Diff(ctx, base, theirs)
-	return append(a, b...), err
+// mergeContent is the content store as a merge reads it.
+type mergeContent struct{ r *Resolver }
+
+func (c mergeContent) Diff(ctx context.Context, a, b string) ([]string, error) {
+	return c.r.content().trees.Diff(ctx, a, b)
 }
 
-// bodyMerger merges page bodies line by line, keeping each merged body in made.
-func (r *Resolver) bodyMerger(ctx context.Context, made map[string]string, labels diff3.Labels) func(b, o, t string) (string, bool, error) {
-	return func(b, o, t string) (string, bool, error) {
-		texts, err := r.pageBodies(ctx, []string{b, o, t})
-		if err != nil {
-			return "", false, err
-		}
-		res := diff3.Merge(texts[b], texts[o], texts[t], labels)
-		if res.Text == "" {
-			return "", res.Conflicts > 0, nil
-		}
-		hash := tree.Hash([]byte(res.Text))
-		made[hash] = res.Text
-		return hash, res.Conflicts > 0, nil
-	}
+func (c mergeContent) Bodies(ctx context.Context, hashes []string) (map[string]string, error) {
+	return c.r.pageBodies(ctx, hashes)
 }
 
 // revision is the new revision the merge makes: over ours, after theirs.
 func (m *merged) revision(s *ent.Space, changeRequest *string, kind revision.Type) newRevision {
 	return newRevision{space: s, changeRequest: changeRequest, kind: kind,
 		parents: []string{m.ours.ID, m.theirs.ID}, baseRoot: m.ours.RootTree, tree: m.result.Tree,
-		changed: m.result.Changed, bodies: m.bodies}
+		changed: m.result.Changed, bodies: m.result.Bodies}
 }
 
 func conflictsOf(conflicts []tree.Conflict) []*model.MergeConflict {
@@ -185,18 +151,4 @@ func conflictsOf(conflicts []tree.Conflict) []*model.MergeConflict {
 		}
 	}
 	return out
-}
-
-// describe lists conflicts for a message, the first few in full.
-func describe(conflicts []tree.Conflict) string {
-	const shown = 5
-	var parts []string
-	for i, c := range conflicts {
-		if i == shown {
-			parts = append(parts, fmt.Sprintf("and %d more", len(conflicts)-shown))
-			break
-		}
-		parts = append(parts, c.String())
-	}
-	return strings.Join(parts, "; ")
 }

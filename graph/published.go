@@ -146,7 +146,7 @@ func (r *Resolver) admitsAudience(ctx context.Context, s *ent.Site, a Audience) 
 			return nil, apperr.NotFoundf("site not found")
 		}
 	case site.VisibilityVisitorAuth:
-		signed, err := r.verifyVisitorToken(ctx, s, a.Token)
+		signed, err := r.visitorAuth().Verify(ctx, s, a.Token)
 		if err != nil {
 			return nil, err
 		}

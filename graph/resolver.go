@@ -7,7 +7,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"sync"
 	"time"
 
 	"github.com/binderyhq/bindery/ent"
@@ -18,6 +17,7 @@ import (
 	"github.com/binderyhq/bindery/internal/jobs"
 	"github.com/binderyhq/bindery/internal/openapi"
 	"github.com/binderyhq/bindery/internal/readcache"
+	"github.com/binderyhq/bindery/internal/serverkey"
 )
 
 // Resolver carries the dependencies of every resolver.
@@ -41,7 +41,7 @@ type Resolver struct {
 	OpenAPILimits  openapi.Limits
 	OpenAPIRefresh time.Duration
 
-	keys sync.Map // purpose → secret, see serverKey
+	keys serverkey.Keys
 	contentState
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/readcache"
+	"github.com/binderyhq/bindery/internal/signedurl"
 )
 
 // Content reads: a space's current content, a change request's, or any revision of a space by
@@ -189,7 +190,7 @@ func (r *Resolver) FileDownloadURL(ctx context.Context, revisionID string, f *tr
 			return u, err
 		}
 	}
-	return r.signURL(ctx, fileDownload, revisionID+"/"+f.ID, downloadTTL)
+	return r.signer().Sign(ctx, signedurl.FileDownload, revisionID+"/"+f.ID, downloadTTL)
 }
 
 // Download is a file's bytes to serve, with what a response says of them.
@@ -204,7 +205,7 @@ type Download struct {
 // is the authority, and it is issued only to readers of the revision. Returns NOT_FOUND for a
 // token this server did not sign (or a file gone with its space), FORBIDDEN for an expired one.
 func (r *Resolver) OpenDownload(ctx context.Context, token string) (*Download, error) {
-	subject, err := r.verifySigned(ctx, fileDownload, token)
+	subject, err := r.signer().Verify(ctx, signedurl.FileDownload, token)
 	if err != nil {
 		return nil, err
 	}

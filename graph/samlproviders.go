@@ -157,10 +157,15 @@ func (r *Resolver) deleteSAMLProvider(ctx context.Context, orgID, id string) (bo
 	return err == nil, notFound(err, "SAML provider")
 }
 
-// samlProviderStatus is ACTIVE when people can sign in through p, PENDING until its sign-in URL,
-// entity id and certificate are all set.
+// SSO is single sign-on through the organizations' SAML providers, on this server's clock.
+func (r *Resolver) SSO() accounts.SSO {
+	return accounts.SSO{Client: r.Client, BaseURL: r.BaseURL, Now: r.now}
+}
+
+// samlProviderStatus is ACTIVE when people can sign in through p (accounts.ProviderActive),
+// PENDING until then.
 func samlProviderStatus(p *ent.SAMLProvider) model.SAMLProviderStatus {
-	if p.SSOURL == nil || p.EntityID == nil || p.Certificate == nil {
+	if !accounts.ProviderActive(p) {
 		return model.SAMLProviderStatusPending
 	}
 	return model.SAMLProviderStatusActive
@@ -181,19 +186,15 @@ func (r *Resolver) samlDefaultTeam(ctx context.Context, p *ent.SAMLProvider) (*e
 	return loader.Get(ctx, r.Client, loader.Teams, p, func(p *ent.SAMLProvider) string { return derefOr(p.DefaultTeamID, "") })
 }
 
-// SSOLogins lists the sign-in entries of an organization's active providers, by label (at most
-// 100). Anyone may read them, as a sign-in page must (decision in docs): they are read as the
-// system viewer, and an unknown organization has none.
-func (r *Resolver) SSOLogins(ctx context.Context, orgID string) ([]*model.SSOLogin, error) {
-	providers, err := r.Client.SAMLProvider.Query().
-		Where(samlprovider.OrganizationID(orgID), samlprovider.SSOURLNotNil(), samlprovider.EntityIDNotNil(), samlprovider.CertificateNotNil()).
-		Order(ent.Asc(samlprovider.FieldLabel), ent.Asc(samlprovider.FieldID)).Limit(100).All(accounts.System(ctx))
+// ssoLogins is Organization.ssoLogins (accounts.SSO.Logins).
+func (r *Resolver) ssoLogins(ctx context.Context, orgID string) ([]*model.SSOLogin, error) {
+	logins, err := r.SSO().Logins(ctx, orgID)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*model.SSOLogin, len(providers))
-	for i, p := range providers {
-		out[i] = &model.SSOLogin{ID: p.ID, Label: p.Label, StartURL: sso.ServiceOf(r.BaseURL, p.ID).StartURL}
+	out := make([]*model.SSOLogin, len(logins))
+	for i, l := range logins {
+		out[i] = &model.SSOLogin{ID: l.ID, Label: l.Label, StartURL: l.StartURL}
 	}
 	return out, nil
 }
@@ -201,7 +202,7 @@ func (r *Resolver) SSOLogins(ctx context.Context, orgID string) ([]*model.SSOLog
 // ssoRequired is the error of a session viewer on an organization that enforces single sign-on
 // through its own providers, naming where to sign in.
 func (r *Resolver) ssoRequired(ctx context.Context, orgID string) error {
-	logins, err := r.SSOLogins(ctx, orgID)
+	logins, err := r.SSO().Logins(ctx, orgID)
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ import (
 
 // CreateSiteRedirect is the resolver for the createSiteRedirect field.
 func (r *mutationResolver) CreateSiteRedirect(ctx context.Context, organizationID string, siteID string, input model.CreateSiteRedirectInput) (*ent.SiteRedirect, error) {
-	return r.createSiteRedirect(ctx, organizationID, siteID, input)
+	return r.redirects().Create(ctx, organizationID, siteID, createRedirectInput(input))
 }
 
 // BulkUpsertSiteRedirects is the resolver for the bulkUpsertSiteRedirects field.
@@ -26,12 +26,12 @@ func (r *mutationResolver) BulkUpsertSiteRedirects(ctx context.Context, organiza
 
 // UpdateSiteRedirect is the resolver for the updateSiteRedirect field.
 func (r *mutationResolver) UpdateSiteRedirect(ctx context.Context, organizationID string, siteID string, id string, input model.UpdateSiteRedirectInput) (*ent.SiteRedirect, error) {
-	return r.updateSiteRedirect(ctx, organizationID, siteID, id, input)
+	return r.redirects().Update(ctx, organizationID, siteID, id, updateRedirectInput(input))
 }
 
 // DeleteSiteRedirect is the resolver for the deleteSiteRedirect field.
 func (r *mutationResolver) DeleteSiteRedirect(ctx context.Context, organizationID string, siteID string, id string) (bool, error) {
-	return r.deleteSiteRedirect(ctx, organizationID, siteID, id)
+	return r.redirects().Delete(ctx, organizationID, siteID, id)
 }
 
 // Redirects is the resolver for the redirects field.

@@ -7,7 +7,6 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/privacy"
-	"github.com/binderyhq/bindery/ent/siteredirect"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitesectiongroup"
 	"github.com/binderyhq/bindery/ent/sitespace"
@@ -16,6 +15,7 @@ import (
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/graph/page"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/redirects"
 )
 
 // Bounds of sections (spec/03 Limits).
@@ -297,14 +297,14 @@ func checkSectionPath(ctx context.Context, tx *ent.Tx, sec *ent.SiteSection, upd
 	return err
 }
 
-// keepSectionURLs keeps the URLs of a section whose path upd changes (keepOldURLs); the default
+// keepSectionURLs keeps the URLs of a section whose path upd changes (redirects.Service.KeepOldURLs); the default
 // section's path is in no URL.
 func (r *Resolver) keepSectionURLs(ctx context.Context, tx *ent.Tx, s *ent.Site, sec *ent.SiteSection, upd *ent.SiteSectionUpdateOne) error {
 	p, ok := upd.Mutation().Path()
 	if !ok || p == sec.Path || sec.IsDefault {
 		return nil
 	}
-	return r.keepOldURLs(ctx, tx, s, sec.Path, p, redirectDestination{kind: siteredirect.DestinationKindSiteSection, sectionID: &sec.ID})
+	return r.redirects().KeepOldURLs(ctx, tx, s, sec.Path, p, redirects.ToSection(sec.ID))
 }
 
 // setSectionDefault makes a site space of a section the one its readers land on (the site's

@@ -13,7 +13,6 @@ import (
 	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/site"
-	"github.com/binderyhq/bindery/ent/siteredirect"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/space"
@@ -25,6 +24,7 @@ import (
 	"github.com/binderyhq/bindery/graph/page"
 	"github.com/binderyhq/bindery/graph/txn"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/redirects"
 )
 
 // A site space shows a space on a site, in a level: one of the site's sections, or its root level
@@ -478,7 +478,7 @@ func (c *siteSpaceChange) apply(ctx context.Context, tx *ent.Tx, ss *ent.SiteSpa
 	return upd, nil
 }
 
-// keepSiteSpaceURLs keeps the URLs of a site space whose path changes to path (keepOldURLs):
+// keepSiteSpaceURLs keeps the URLs of a site space whose path changes to path (redirects.Service.KeepOldURLs):
 // they start with its section's path, unless that is the default section; the default site
 // space of a level has its path in no URL.
 func (r *Resolver) keepSiteSpaceURLs(ctx context.Context, tx *ent.Tx, s *ent.Site, ss *ent.SiteSpace, path *string) error {
@@ -495,7 +495,7 @@ func (r *Resolver) keepSiteSpaceURLs(ctx context.Context, tx *ent.Tx, s *ent.Sit
 			section = sec.Path + "/"
 		}
 	}
-	return r.keepOldURLs(ctx, tx, s, section+ss.Path, section+*path, redirectDestination{kind: siteredirect.DestinationKindSiteSpace, siteSpaceID: &ss.ID})
+	return r.redirects().KeepOldURLs(ctx, tx, s, section+ss.Path, section+*path, redirects.ToSiteSpace(ss.ID))
 }
 
 // spaceFree returns CONFLICT when a site space of sibs other than self already shows the space.

@@ -50,7 +50,7 @@ func (r *organizationResolver) SamlProvider(ctx context.Context, obj *ent.Organi
 
 // SsoLogins is the resolver for the ssoLogins field.
 func (r *organizationResolver) SsoLogins(ctx context.Context, obj *ent.Organization) ([]*model.SSOLogin, error) {
-	return r.SSOLogins(ctx, obj.ID)
+	return r.ssoLogins(ctx, obj.ID)
 }
 
 // APITokens is the resolver for the apiTokens field.

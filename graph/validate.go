@@ -1,31 +1,15 @@
 package graph
 
 import (
-	"net/url"
 	"regexp"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/check"
 )
 
-// checkText validates a text input: valid UTF-8 without NUL characters, min..max characters
-// (Unicode code points, as JSON Schema counts them). Returns INVALID naming the field and bound.
-func checkText(field, s string, min, max int) error {
-	if !utf8.ValidString(s) || strings.ContainsRune(s, 0) {
-		return apperr.Invalidf("%s: must be valid UTF-8 text without NUL characters", field)
-	}
-	n := utf8.RuneCountInString(s)
-	switch {
-	case n < min && min == 1:
-		return apperr.Invalidf("%s: must not be empty", field)
-	case n < min:
-		return apperr.Invalidf("%s: must be at least %d characters (got %d)", field, min, n)
-	case n > max:
-		return apperr.Invalidf("%s: must be at most %d characters (got %d)", field, max, n)
-	}
-	return nil
-}
+// checkText validates a text input (check.Text).
+func checkText(field, s string, min, max int) error { return check.Text(field, s, min, max) }
 
 // trimmedText is s without surrounding spaces, checked by checkText. Returns INVALID naming the
 // field and bound.
@@ -47,17 +31,8 @@ func setTrimmed[T any](field string, v *string, min, max int, set func(string) T
 	return err
 }
 
-// checkURL validates an absolute http(s) URL of at most max characters.
-func checkURL(field, s string, max int) error {
-	if err := checkText(field, s, 1, max); err != nil {
-		return err
-	}
-	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return apperr.Invalidf("%s: must be an absolute http or https URL", field)
-	}
-	return nil
-}
+// checkURL validates an absolute http(s) URL of at most max characters (check.URL).
+func checkURL(field, s string, max int) error { return check.URL(field, s, max) }
 
 var domainPattern = regexp.MustCompile(`^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$`)
 
@@ -81,9 +56,4 @@ func normalizeDomains(field string, domains []string) ([]string, error) {
 	return out, nil
 }
 
-func truncate(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n]) + "…"
-}
+func truncate(s string, n int) string { return check.Truncate(s, n) }

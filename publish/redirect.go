@@ -8,6 +8,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/graph"
+	"github.com/binderyhq/bindery/internal/redirects"
 )
 
 // Redirects. A path of a site that names no page (a page there always wins) is looked up, after
@@ -49,12 +50,12 @@ type pageAt struct {
 // redirectTarget is where a missing path leads, and whether for good: the site's redirect that
 // matches it, else the page that left it; "" when neither.
 func (s *siteView) redirectTarget(path string, at *pageAt) (string, bool, error) {
-	red, suffix, err := s.h.r.SiteRedirectFor(s.ctx, s.visit, path)
+	red, suffix, err := redirects.Follow(s.ctx, s.h.r.Client, s.visit.Site.ID, path)
 	if err != nil {
 		return "", false, err
 	}
 	if red != nil {
-		target, err := graph.RedirectURL(s.ctx, red, suffix, visitURLs{s})
+		target, err := redirects.URL(s.ctx, red, suffix, visitURLs{s})
 		if target != "" || err != nil {
 			return target, red.Permanent, err
 		}
@@ -62,7 +63,7 @@ func (s *siteView) redirectTarget(path string, at *pageAt) (string, bool, error)
 	if at == nil {
 		return "", false, nil
 	}
-	pageID, err := s.h.r.MovedPageAt(s.ctx, at.loc.siteSpace.SpaceID, at.loc.pagePath)
+	pageID, err := redirects.MovedPageAt(s.ctx, s.h.r.Client, at.loc.siteSpace.SpaceID, at.loc.pagePath)
 	p := at.content.Tree.Page(pageID)
 	if err != nil || p == nil {
 		return "", false, err

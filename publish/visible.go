@@ -8,6 +8,7 @@ import (
 	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/binderyhq/bindery/graph"
+	"github.com/binderyhq/bindery/graph/content/bodylinks"
 	"github.com/binderyhq/bindery/graph/content/tree"
 	"github.com/binderyhq/bindery/graph/search"
 )
@@ -107,7 +108,7 @@ func (s *siteView) hiddenFiles(content *graph.Content) (map[string]bool, error) 
 	if files, ok := s.h.visible.files.Get(h.key); ok {
 		return files, nil
 	}
-	files, err := s.h.r.FilesLinkedOnlyFrom(s.ctx, h.pages(), content.Tree)
+	files, err := bodylinks.FilesLinkedOnlyFrom(s.ctx, s.h.r.Client, h.pages(), content.Tree)
 	if err != nil {
 		return nil, err
 	}

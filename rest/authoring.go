@@ -232,7 +232,7 @@ func (a *api) changeRequestPDF(w http.ResponseWriter, r *http.Request) {
 // JSON error rather than half a document.
 func (a *api) servePDF(w http.ResponseWriter, r *http.Request) {
 	var buf bytes.Buffer
-	if err := a.r.WritePDF(r.Context(), chi.URLParam(r, "token"), &buf); err != nil {
+	if err := a.r.PDFExport().Write(r.Context(), chi.URLParam(r, "token"), &buf); err != nil {
 		writeError(w, r, err)
 		return
 	}

@@ -132,7 +132,7 @@ func (a *api) deleteSAMLProvider(w http.ResponseWriter, r *http.Request) {
 // listSSOLogins answers the sign-in entries of an organization's active providers. It needs no
 // token: a sign-in page reads it before anyone is signed in (decision 146).
 func (a *api) listSSOLogins(w http.ResponseWriter, r *http.Request) {
-	logins, err := a.r.SSOLogins(r.Context(), chi.URLParam(r, "organizationId"))
+	logins, err := a.r.SSO().Logins(r.Context(), chi.URLParam(r, "organizationId"))
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -11,8 +11,8 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/siteredirect"
-	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/internal/accounts"
+	"github.com/binderyhq/bindery/internal/redirects"
 	"github.com/binderyhq/bindery/internal/testenv"
 )
 
@@ -489,7 +489,7 @@ func TestSiteRedirectStatements(t *testing.T) {
 	}
 }
 
-// TestSiteRedirectCap: a site holds at most graph.SiteRedirectsMax redirects. At the cap, a
+// TestSiteRedirectCap: a site holds at most redirects.SiteMax redirects. At the cap, a
 // creation is 409 naming redirects, a bulk upsert's creation is an error item while its
 // deletions and updates apply (making room for a later item), and a rename, which would record a
 // redirect, is 409 and changes nothing.
@@ -497,7 +497,7 @@ func TestSiteRedirectCap(t *testing.T) {
 	f := newRedirectFixture(t)
 	ctx := accounts.System(context.Background())
 	var rows []*ent.SiteRedirectCreate
-	for i := range graph.SiteRedirectsMax {
+	for i := range redirects.SiteMax {
 		rows = append(rows, f.e.Store.Client.SiteRedirect.Create().SetOrganizationID(f.org).SetSiteID(f.site).
 			SetSource(fmt.Sprintf("/r%d", i)).SetDestinationKind(siteredirect.DestinationKindExternal).SetDestinationURL("https://example.com/"))
 	}

@@ -76,7 +76,7 @@ func (a *api) startSSO(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	to, err := a.r.StartSignIn(r.Context(), chi.URLParam(r, "providerId"), target)
+	to, err := a.r.SSO().Start(r.Context(), chi.URLParam(r, "providerId"), target)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -101,7 +101,7 @@ func (a *api) consumeSSO(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	in, err := a.r.FinishSignIn(r.Context(), chi.URLParam(r, "providerId"), r.PostForm.Get("SAMLResponse"))
+	in, err := a.r.SSO().Finish(r.Context(), chi.URLParam(r, "providerId"), r.PostForm.Get("SAMLResponse"))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -112,7 +112,7 @@ func (a *api) consumeSSO(w http.ResponseWriter, r *http.Request) {
 
 // ssoMetadata serves this server's SAML metadata for a provider.
 func (a *api) ssoMetadata(w http.ResponseWriter, r *http.Request) {
-	doc, err := a.r.SAMLMetadata(r.Context(), chi.URLParam(r, "providerId"))
+	doc, err := a.r.SSO().Metadata(r.Context(), chi.URLParam(r, "providerId"))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -133,7 +133,7 @@ func (a *api) logout(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, errCrossOrigin)
 		return
 	}
-	if err := a.r.EndSession(r.Context(), c.Value); err != nil {
+	if err := a.r.SSO().EndSession(r.Context(), c.Value); err != nil {
 		writeError(w, r, err)
 		return
 	}

@@ -24,7 +24,7 @@ func (SiteRedirect) Mixin() []ent.Mixin { return []ent.Mixin{IDMixin{}, TimeMixi
 func (SiteRedirect) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("site_id").Immutable().NotEmpty(),
-		// source is the path inside the site, in canonical form (internal/siteredirect).
+		// source is the path inside the site, in canonical form (internal/redirects).
 		field.String("source").NotEmpty().MaxLen(512),
 		// prefix is what a wildcard source matches the start of (the source without its "*"); nil
 		// for an exact source. Readers' paths are matched by it through an index.

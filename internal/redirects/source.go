@@ -1,10 +1,10 @@
-// Package siteredirect reads the source paths of site redirects and matches readers' paths to
-// them: data in, data out. A source is a path of the site as the reference client's
-// SiteRedirectSourcePath allows it: "/" then segments of letters, digits, "-._~+" and
-// percent-escapes, optionally ending in a wildcard ("/docs/*" or "/docs*"). Sources and
-// readers' paths are compared in one canonical form: unreserved characters as themselves, every
-// other byte as an upper-case escape.
-package siteredirect
+package redirects
+
+// Source paths: a source is a path of the site as the reference client's SiteRedirectSourcePath
+// allows it: "/" then segments of letters, digits, "-._~+" and percent-escapes, optionally ending
+// in a wildcard ("/docs/*" or "/docs*"). Sources and readers' paths are compared in one canonical
+// form: unreserved characters as themselves, every other byte as an upper-case escape. Data in,
+// data out.
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package graph
+package redirects
 
 import (
 	"context"
@@ -7,20 +7,19 @@ import (
 	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/siteredirect"
 	"github.com/binderyhq/bindery/internal/apperr"
-	sourcepath "github.com/binderyhq/bindery/internal/siteredirect"
 )
 
 // Renamed sections and site spaces keep their old URLs: a section's or site space's new path is
 // written with a live, permanent redirect from every URL under the old one ("/old/*", capturing
 // the rest) to the section or site space by id, as moved pages keep theirs (decision 317). A site
-// holds at most SiteRedirectsMax redirects, those recorded so counted: a write past it is refused.
+// holds at most SiteMax redirects, those recorded so counted: a write past it is refused.
 
-// SiteRedirectsMax is the most redirects (live and drafts) a site holds (decision 318).
-const SiteRedirectsMax = 10_000
+// SiteMax is the most redirects (live and drafts) a site holds (decision 318).
+const SiteMax = 10_000
 
-// redirectRoom returns CONFLICT naming field when the site holds SiteRedirectsMax redirects: one
-// more may not be created. Run it in the transaction holding the site's row.
-func redirectRoom(ctx context.Context, tx *ent.Tx, siteID, field string) error {
+// room returns CONFLICT naming field when the site holds SiteMax redirects: one more may not be
+// created. Run it in the transaction holding the site's row.
+func room(ctx context.Context, tx *ent.Tx, siteID, field string) error {
 	n, err := tx.SiteRedirect.Query().Where(siteredirect.SiteID(siteID)).Count(ctx)
 	if err != nil {
 		return err
@@ -30,18 +29,18 @@ func redirectRoom(ctx context.Context, tx *ent.Tx, siteID, field string) error {
 
 // roomFor returns CONFLICT naming field when a site holding n redirects may not have one more.
 func roomFor(field string, n int) error {
-	if n >= SiteRedirectsMax {
+	if n >= SiteMax {
 		return apperr.Conflictf("%s: the site has %d redirects, the most a site may have: delete some first", field, n)
 	}
 	return nil
 }
 
-// keepOldURLs records, in tx (holding the site's row), that the URLs under oldPrefix (a path of
+// KeepOldURLs records, in tx (holding the site's row), that the URLs under oldPrefix (a path of
 // the site, without its slashes) lead now to dest under newPrefix: a live redirect from
 // "/oldPrefix/*", created or, when the site has one of that source, made to lead there. An
 // earlier rename's redirect from "/newPrefix/*" to dest is dropped: the path is dest's again.
 // Returns CONFLICT naming path when the site holds the most redirects it may.
-func (r *Resolver) keepOldURLs(ctx context.Context, tx *ent.Tx, s *ent.Site, oldPrefix, newPrefix string, dest redirectDestination) error {
+func (svc *Service) KeepOldURLs(ctx context.Context, tx *ent.Tx, s *ent.Site, oldPrefix, newPrefix string, dest Destination) error {
 	if again, ok := prefixSource(newPrefix); ok {
 		_, err := tx.SiteRedirect.Delete().Where(siteredirect.SiteID(s.ID), siteredirect.Draft(false), siteredirect.Source(again.Path),
 			siteredirect.DestinationKindEQ(dest.kind), sameDestination(dest)).Exec(ctx)
@@ -62,23 +61,23 @@ func (r *Resolver) keepOldURLs(ctx context.Context, tx *ent.Tx, s *ent.Site, old
 	case !ent.IsNotFound(err):
 		return err
 	}
-	if err := redirectRoom(ctx, tx, s.ID, "path"); err != nil {
+	if err := room(ctx, tx, s.ID, "path"); err != nil {
 		return err
 	}
-	return r.newRedirect(ctx, tx, s, src, false, dest).SetCaptureWildcard(true).SetPermanent(true).Exec(ctx)
+	return svc.newRedirect(ctx, tx, s, src, false, dest).SetCaptureWildcard(true).SetPermanent(true).Exec(ctx)
 }
 
 // prefixSource is the wildcard source of every URL under a path of the site; false when the path
 // is too long for a source once escaped.
-func prefixSource(prefix string) (sourcepath.Source, bool) {
-	src, err := sourcepath.Parse(sourcepath.Canonical("/"+prefix) + "/*")
+func prefixSource(prefix string) (Source, bool) {
+	src, err := Parse(Canonical("/"+prefix) + "/*")
 	return src, err == nil
 }
 
 // sameDestination selects the redirects leading to a section or site space destination.
-func sameDestination(dest redirectDestination) predicate.SiteRedirect {
+func sameDestination(dest Destination) predicate.SiteRedirect {
 	if dest.sectionID != nil {
 		return siteredirect.DestinationSectionID(*dest.sectionID)
 	}
-	return siteredirect.DestinationSiteSpaceID(derefOr(dest.siteSpaceID, ""))
+	return siteredirect.DestinationSiteSpaceID(str(dest.siteSpaceID))
 }

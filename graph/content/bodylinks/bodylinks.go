@@ -1,9 +1,15 @@
-package graph
+// Package bodylinks keeps the links of page bodies: a body is content-addressed, so its links are
+// a pure function of its hash. They are extracted once (graph/content/links), when a revision
+// stores a new body, into BodyLink rows, which answer a whole revision's links and a file's
+// backlinks without reading the bodies.
+package bodylinks
 
 import (
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
+	"errors"
 	"maps"
 	"slices"
 
@@ -11,17 +17,27 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/bodylink"
+	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/graph/content/links"
 	"github.com/binderyhq/bindery/graph/content/tree"
 )
 
-// Stored links of page bodies: a body is content-addressed, so its links are a pure function of
-// its hash. They are extracted once, when a revision stores a new body, into BodyLink rows, which
-// answer a whole revision's links and a file's backlinks without reading the bodies.
+// Bounds of one statement: the rows written (6 values each) and the hashes or ids read.
+const (
+	rowBatch  = 100
+	readBatch = 500
+)
 
-// storeBodyLinks records, in tx, the link targets of the page bodies a write stores (by hash).
+// allowed reads body links for anyone: like the bodies, they are content-addressed and reached
+// only through a revision whose space the viewer was allowed to read, so the policy decision on
+// the revision already covers them.
+func allowed(ctx context.Context) context.Context {
+	return privacy.DecisionContext(ctx, privacy.Allow)
+}
+
+// Store records, in tx, the link targets of the page bodies a write stores (by hash).
 // A body stored before keeps its rows: each row's id is the hash of its body and target.
-func storeBodyLinks(ctx context.Context, tx *ent.Tx, bodies map[string]string) error {
+func Store(ctx context.Context, tx *ent.Tx, bodies map[string]string) error {
 	var rows []*ent.BodyLinkCreate
 	for hash, body := range bodies {
 		targets := links.Extract(body)
@@ -31,9 +47,9 @@ func storeBodyLinks(ctx context.Context, tx *ent.Tx, bodies map[string]string) e
 				SetKind(bodylink.Kind(t.Kind)).SetRef(refOf(t)).SetAnchor(t.Anchor).SetURL(urlOf(t)))
 		}
 	}
-	for chunk := range chunks(rows, objectBatch/5) {
+	for chunk := range slices.Chunk(rows, rowBatch) {
 		err := tx.BodyLink.CreateBulk(chunk...).OnConflictColumns(bodylink.FieldID).DoNothing().Exec(ctx)
-		if err != nil && !isNoRows(err) {
+		if err != nil && !errors.Is(err, sql.ErrNoRows) { // PostgreSQL's ON CONFLICT DO NOTHING returns no row
 			return err
 		}
 	}
@@ -68,8 +84,8 @@ const targetCacheSize = 1 << 16
 // its hash names, so the cache is right for every database and never goes stale.
 var targetCache, _ = lru.New[string, []links.Target](targetCacheSize)
 
-// bodyTargets returns the stored link targets of page bodies, by body hash.
-func (r *Resolver) bodyTargets(ctx context.Context, hashes []string) (map[string][]links.Target, error) {
+// Targets returns the stored link targets of page bodies, by body hash.
+func Targets(ctx context.Context, c *ent.Client, hashes []string) (map[string][]links.Target, error) {
 	out := make(map[string][]links.Target, len(hashes))
 	var missing []string
 	for _, h := range hashes {
@@ -79,10 +95,10 @@ func (r *Resolver) bodyTargets(ctx context.Context, hashes []string) (map[string
 			missing = append(missing, h)
 		}
 	}
-	for chunk := range chunks(missing, objectBatch) {
-		rows, err := r.Client.BodyLink.Query().Where(bodylink.BodyHashIn(chunk...)).
+	for chunk := range slices.Chunk(missing, readBatch) {
+		rows, err := c.BodyLink.Query().Where(bodylink.BodyHashIn(chunk...)).
 			Select(bodylink.FieldBodyHash, bodylink.FieldKind, bodylink.FieldRef, bodylink.FieldAnchor, bodylink.FieldURL).
-			All(objectsContext(ctx))
+			All(allowed(ctx))
 		if err != nil {
 			return nil, err
 		}
@@ -97,11 +113,11 @@ func (r *Resolver) bodyTargets(ctx context.Context, hashes []string) (map[string
 	return out, nil
 }
 
-// bodiesLinkingTo returns the hashes of the stored bodies that link to a file.
-func (r *Resolver) bodiesLinkingTo(ctx context.Context, fileID string) (map[string]bool, error) {
-	hashes, err := r.Client.BodyLink.Query().
+// LinkingTo returns the hashes of the stored bodies that link to a file.
+func LinkingTo(ctx context.Context, c *ent.Client, fileID string) (map[string]bool, error) {
+	hashes, err := c.BodyLink.Query().
 		Where(bodylink.KindEQ(bodylink.KindFile), bodylink.Ref(fileID)).
-		Select(bodylink.FieldBodyHash).Strings(objectsContext(ctx))
+		Select(bodylink.FieldBodyHash).Strings(allowed(ctx))
 	out := make(map[string]bool, len(hashes))
 	for _, h := range hashes {
 		out[h] = true
@@ -113,14 +129,14 @@ func (r *Resolver) bodiesLinkingTo(ctx context.Context, fileID string) (map[stri
 // and the body of no page of visible does: those a reader who does not see the hidden pages may
 // not fetch (a published site's pages with a condition). Files nobody links to are not in it.
 // It reads the hidden bodies' links (cached), then the bodies linking to those files only.
-func (r *Resolver) FilesLinkedOnlyFrom(ctx context.Context, hidden []*tree.Page, visible *tree.Tree) (map[string]bool, error) {
+func FilesLinkedOnlyFrom(ctx context.Context, c *ent.Client, hidden []*tree.Page, visible *tree.Tree) (map[string]bool, error) {
 	hashes := make([]string, 0, len(hidden))
 	for _, p := range hidden {
 		if p.Body != "" {
 			hashes = append(hashes, p.Body)
 		}
 	}
-	targets, err := r.bodyTargets(ctx, hashes)
+	targets, err := Targets(ctx, c, hashes)
 	if err != nil {
 		return nil, err
 	}
@@ -141,9 +157,9 @@ func (r *Resolver) FilesLinkedOnlyFrom(ctx context.Context, hidden []*tree.Page,
 			shown[e.Page.Body] = true
 		}
 	}
-	for chunk := range chunks(slices.Collect(maps.Keys(only)), objectBatch) {
-		rows, err := r.Client.BodyLink.Query().Where(bodylink.KindEQ(bodylink.KindFile), bodylink.RefIn(chunk...)).
-			Select(bodylink.FieldBodyHash, bodylink.FieldRef).All(objectsContext(ctx))
+	for chunk := range slices.Chunk(slices.Collect(maps.Keys(only)), readBatch) {
+		rows, err := c.BodyLink.Query().Where(bodylink.KindEQ(bodylink.KindFile), bodylink.RefIn(chunk...)).
+			Select(bodylink.FieldBodyHash, bodylink.FieldRef).All(allowed(ctx))
 		if err != nil {
 			return nil, err
 		}

@@ -1,4 +1,4 @@
-package graph
+package serverkey
 
 import (
 	"context"
@@ -6,17 +6,19 @@ import (
 	"crypto/cipher"
 	"crypto/rand"
 	"errors"
+
+	"github.com/binderyhq/bindery/ent"
 )
 
 // sealPurpose names the server key (server_keys) that seals the secrets the server must show
 // again, such as a site's JWT signing key (decision 163).
 const sealPurpose = "sealed-secrets"
 
-// seal encrypts a secret the server must be able to show again, with AES-256-GCM under a server
+// Seal encrypts a secret the server must be able to show again, with AES-256-GCM under a server
 // key, bound to label: a sealed value copied under another label (another site's row) does not
 // open. The result is the random nonce followed by the ciphertext and its tag.
-func (r *Resolver) seal(ctx context.Context, label string, secret []byte) ([]byte, error) {
-	aead, err := r.sealer(ctx)
+func (k *Keys) Seal(ctx context.Context, c *ent.Client, label string, secret []byte) ([]byte, error) {
+	aead, err := k.sealer(ctx, c)
 	if err != nil {
 		return nil, err
 	}
@@ -27,10 +29,10 @@ func (r *Resolver) seal(ctx context.Context, label string, secret []byte) ([]byt
 	return aead.Seal(nonce, nonce, secret, []byte(label)), nil
 }
 
-// unseal opens what seal sealed under label. Fails when the value was changed, truncated, or
+// Unseal opens what Seal sealed under label. Fails when the value was changed, truncated, or
 // sealed under another label or key.
-func (r *Resolver) unseal(ctx context.Context, label string, sealed []byte) ([]byte, error) {
-	aead, err := r.sealer(ctx)
+func (k *Keys) Unseal(ctx context.Context, c *ent.Client, label string, sealed []byte) ([]byte, error) {
+	aead, err := k.sealer(ctx, c)
 	if err != nil {
 		return nil, err
 	}
@@ -41,8 +43,8 @@ func (r *Resolver) unseal(ctx context.Context, label string, sealed []byte) ([]b
 	return aead.Open(nil, sealed[:n], sealed[n:], []byte(label))
 }
 
-func (r *Resolver) sealer(ctx context.Context) (cipher.AEAD, error) {
-	key, err := r.serverKey(ctx, sealPurpose)
+func (k *Keys) sealer(ctx context.Context, c *ent.Client) (cipher.AEAD, error) {
+	key, err := k.Get(ctx, c, sealPurpose)
 	if err != nil {
 		return nil, err
 	}

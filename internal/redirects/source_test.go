@@ -1,4 +1,4 @@
-package siteredirect
+package redirects
 
 import (
 	"slices"

@@ -1,0 +1,238 @@
+package accounts
+
+import (
+	"context"
+	"crypto/sha256"
+	stdsql "database/sql"
+	"encoding/hex"
+	"errors"
+	"time"
+
+	"github.com/crewjam/saml"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/member"
+	"github.com/binderyhq/bindery/ent/samlassertion"
+	"github.com/binderyhq/bindery/ent/samlprovider"
+	"github.com/binderyhq/bindery/ent/samlrequest"
+	"github.com/binderyhq/bindery/ent/teammember"
+	"github.com/binderyhq/bindery/ent/user"
+	"github.com/binderyhq/bindery/graph/txn"
+	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/check"
+	"github.com/binderyhq/bindery/internal/sso"
+)
+
+// SSO is single sign-on through organizations' SAML providers (internal/sso speaks the
+// protocol): starting and finishing a sign-in, which signs the person in as a user and member of
+// the provider's organization with a browser session, and what anyone may read before signing
+// in. Sign-in comes before any viewer, so it reads and writes as the system viewer.
+type SSO struct {
+	Client  *ent.Client
+	BaseURL string // absolute URL of this server
+	// Now is the current time, as stored.
+	Now func(context.Context) time.Time
+}
+
+// SignIn is a browser session begun by a single sign-on: the secret for the cookie, and when it
+// ends.
+type SignIn struct {
+	Secret    string
+	ExpiresAt time.Time
+}
+
+// Login is the sign-in entry of an active provider: where a sign-in page sends the browser.
+type Login struct {
+	ID, Label, StartURL string
+}
+
+// ProviderActive reports whether people can sign in through p: its sign-in URL, entity id and
+// certificate are all set (it is pending until then).
+func ProviderActive(p *ent.SAMLProvider) bool {
+	return p.SSOURL != nil && p.EntityID != nil && p.Certificate != nil
+}
+
+// activeProvider returns the provider with the id, read as the system viewer. Returns NOT_FOUND
+// when there is none or it is pending.
+func (s SSO) activeProvider(sys context.Context, id string) (*ent.SAMLProvider, sso.Provider, error) {
+	p, err := s.Client.SAMLProvider.Get(sys, id)
+	if ent.IsNotFound(err) || (err == nil && !ProviderActive(p)) {
+		return nil, sso.Provider{}, apperr.NotFoundf("no active SAML provider has the id %q", check.Truncate(id, 80))
+	}
+	if err != nil {
+		return nil, sso.Provider{}, err
+	}
+	return p, sso.Provider{ID: p.ID, EntityID: *p.EntityID, SSOURL: *p.SSOURL, Certificate: *p.Certificate}, nil
+}
+
+// Start begins a sign-in through a provider: it remembers the request (for 10 minutes, in the
+// database, so any server process may take the answer) and returns the provider's URL to send
+// the browser to, carrying relayState. Returns NOT_FOUND for an unknown or pending provider.
+func (s SSO) Start(ctx context.Context, providerID, relayState string) (string, error) {
+	sys := System(ctx)
+	_, p, err := s.activeProvider(sys, providerID)
+	if err != nil {
+		return "", err
+	}
+	now := s.Now(ctx)
+	u, requestID, err := sso.Start(p, sso.ServiceOf(s.BaseURL, p.ID), relayState, now)
+	if err != nil {
+		return "", apperr.Invalidf("provider %s: %v", p.ID, err)
+	}
+	if _, err := s.Client.SAMLRequest.Delete().Where(samlrequest.ExpiresAtLT(now)).Exec(sys); err != nil {
+		return "", err
+	}
+	err = s.Client.SAMLRequest.Create().SetID(requestID).SetProviderID(p.ID).SetExpiresAt(now.Add(sso.RequestLifetime)).Exec(sys)
+	return u.String(), err
+}
+
+// Finish verifies an identity provider's answer posted to the provider's ACS and signs the
+// person in, in one transaction: the user is found by email or created, joins the organization
+// with the provider's default role and team if new, is marked as an SSO member seen now, and gets
+// a browser session. Returns NOT_FOUND for an unknown or pending provider, INVALID for an answer
+// that is not a SAML response, UNAUTHENTICATED saying why a response was refused, FORBIDDEN for a
+// disabled member.
+func (s SSO) Finish(ctx context.Context, providerID, samlResponse string) (*SignIn, error) {
+	sys := System(ctx)
+	row, p, err := s.activeProvider(sys, providerID)
+	if err != nil {
+		return nil, err
+	}
+	doc, inResponseTo, err := sso.Decode(samlResponse)
+	if err != nil {
+		return nil, apperr.Invalidf("%v", err)
+	}
+	now := s.Now(ctx)
+	requestID, err := s.pendingRequest(sys, p.ID, inResponseTo, now)
+	if err != nil {
+		return nil, err
+	}
+	id, err := sso.Verify(p, sso.ServiceOf(s.BaseURL, p.ID), doc, requestID, s.replayCache(sys, p.ID, now), now)
+	var refused *sso.Error
+	if errors.As(err, &refused) {
+		return nil, apperr.Unauthenticatedf("SAML sign-in refused: %s", refused.Reason)
+	}
+	if err != nil {
+		return nil, err
+	}
+	in := &SignIn{ExpiresAt: now.Add(SessionLifetime)}
+	err = txn.Run(sys, s.Client, func(tx *ent.Tx) error {
+		u, err := signInUser(sys, tx, id)
+		if err != nil {
+			return err
+		}
+		if err := joinThroughProvider(sys, tx, row, u.ID, now); err != nil {
+			return err
+		}
+		in.Secret, err = CreateSession(sys, tx.Session, NewSession{
+			UserID: u.ID, OrganizationID: row.OrganizationID, ProviderID: row.ID, ExpiresAt: in.ExpiresAt})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// pendingRequest returns id when it names a sign-in request to the provider that still waits, ""
+// otherwise (verification then refuses the answer, saying it answers no request).
+func (s SSO) pendingRequest(sys context.Context, providerID, id string, now time.Time) (string, error) {
+	if id == "" || len(id) > 128 {
+		return "", nil
+	}
+	ok, err := s.Client.SAMLRequest.Query().
+		Where(samlrequest.ID(id), samlrequest.ProviderID(providerID), samlrequest.ExpiresAtGT(now)).Exist(sys)
+	if err != nil || !ok {
+		return "", err
+	}
+	return id, nil
+}
+
+// replayCache remembers the provider's assertions in the database until they expire: a second
+// use, through any server process, is refused.
+func (s SSO) replayCache(sys context.Context, providerID string, now time.Time) sso.ReplayFunc {
+	return func(assertionID string, expiresAt time.Time) error {
+		if _, err := s.Client.SAMLAssertion.Delete().Where(samlassertion.ExpiresAtLT(now)).Exec(sys); err != nil {
+			return err
+		}
+		key := sha256.Sum256([]byte(assertionID)) // the id is the IdP's, of any length
+		err := s.Client.SAMLAssertion.Create().SetID(providerID + " " + hex.EncodeToString(key[:])).SetExpiresAt(expiresAt.UTC()).Exec(sys)
+		if ent.IsConstraintError(err) {
+			return saml.ErrAssertionReplayed
+		}
+		return err
+	}
+}
+
+// signInUser returns the user with the identity's email, created with its display name when
+// there is none.
+func signInUser(sys context.Context, tx *ent.Tx, id sso.Identity) (*ent.User, error) {
+	u, err := tx.User.Query().Where(user.Email(id.Email)).Only(sys)
+	if ent.IsNotFound(err) {
+		return tx.User.Create().SetEmail(id.Email).SetDisplayName(id.Name).Save(sys)
+	}
+	return u, err
+}
+
+// joinThroughProvider makes the user a member of the provider's organization (with its default
+// role and team) if they are not, and marks the membership as SSO and seen at now. Returns
+// FORBIDDEN when the membership is disabled.
+func joinThroughProvider(sys context.Context, tx *ent.Tx, p *ent.SAMLProvider, userID string, now time.Time) error {
+	m, err := tx.Member.Query().Where(member.OrganizationID(p.OrganizationID), member.UserID(userID)).Only(sys)
+	switch {
+	case err == nil && m.Disabled:
+		return apperr.Forbiddenf("your membership of organization %s is disabled: ask one of its admins", p.OrganizationID)
+	case err == nil:
+		return tx.Member.UpdateOne(m).SetSSO(true).SetLastSeenAt(now).Exec(sys)
+	case !ent.IsNotFound(err):
+		return err
+	}
+	err = tx.Member.Create().SetOrganizationID(p.OrganizationID).SetUserID(userID).SetNillableRole(p.DefaultRole).
+		SetSSO(true).SetLastSeenAt(now).Exec(sys)
+	if err != nil || p.DefaultTeamID == nil {
+		return err
+	}
+	err = tx.TeamMember.Create().SetOrganizationID(p.OrganizationID).SetTeamID(*p.DefaultTeamID).SetUserID(userID).
+		OnConflictColumns(teammember.FieldTeamID, teammember.FieldUserID).DoNothing().Exec(sys)
+	if errors.Is(err, stdsql.ErrNoRows) { // PostgreSQL's ON CONFLICT DO NOTHING returns no row
+		return nil
+	}
+	return err
+}
+
+// EndSession ends the browser session of a secret (and sweeps expired ones). Ending an unknown
+// session is no error.
+func (s SSO) EndSession(ctx context.Context, secret string) error {
+	return EndSession(ctx, s.Client, secret, s.Now(ctx))
+}
+
+// Metadata returns the SAML metadata of this server as the service provider of a provider
+// (pending ones too: an identity provider is configured from it). Anyone may read it. Returns
+// NOT_FOUND for an unknown provider.
+func (s SSO) Metadata(ctx context.Context, providerID string) ([]byte, error) {
+	p, err := s.Client.SAMLProvider.Get(System(ctx), providerID)
+	if ent.IsNotFound(err) {
+		return nil, apperr.NotFoundf("SAML provider not found")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return sso.Metadata(sso.Provider{ID: p.ID}, sso.ServiceOf(s.BaseURL, p.ID), s.Now(ctx))
+}
+
+// Logins lists the sign-in entries of an organization's active providers, by label (at most
+// 100). Anyone may read them, as a sign-in page must: they are read as the system viewer, and an
+// unknown organization has none.
+func (s SSO) Logins(ctx context.Context, orgID string) ([]Login, error) {
+	providers, err := s.Client.SAMLProvider.Query().
+		Where(samlprovider.OrganizationID(orgID), samlprovider.SSOURLNotNil(), samlprovider.EntityIDNotNil(), samlprovider.CertificateNotNil()).
+		Order(ent.Asc(samlprovider.FieldLabel), ent.Asc(samlprovider.FieldID)).Limit(100).All(System(ctx))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Login, len(providers))
+	for i, p := range providers {
+		out[i] = Login{ID: p.ID, Label: p.Label, StartURL: sso.ServiceOf(s.BaseURL, p.ID).StartURL}
+	}
+	return out, nil
+}
