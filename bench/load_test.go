@@ -50,14 +50,23 @@ func BenchmarkPointReadUnderLoad(b *testing.B) {
 		space := call(b, e, admin, "POST", "/v1/orgs/"+org+"/spaces", `{"title":"Read"}`)["id"].(string)
 		rest := request(e, admin, http.MethodGet, "/v1/spaces/"+space, "")
 		graphQL := request(e, admin, http.MethodPost, "/graphql", fmt.Sprintf(`{"query":"{ space(id: \"%s\") { id title } }"}`, space))
-		b.Run("REST"+suffix, func(b *testing.B) { underLoad(b, rest, baseline) })
-		b.Run("GraphQL"+suffix, func(b *testing.B) { underLoad(b, graphQL, baseline) })
+		b.Run("REST"+suffix, func(b *testing.B) { countedUnderLoad(b, e, rest, baseline) })
+		b.Run("GraphQL"+suffix, func(b *testing.B) { countedUnderLoad(b, e, graphQL, baseline) })
 	}
 }
 
+// countedUnderLoad is underLoad, reporting also the statements the measured requests sent each:
+// under load, concurrent requests share reads of the database's version.
+func countedUnderLoad(b *testing.B, e *testenv.Env, measured, baseline func() (*http.Response, error)) {
+	var requests int
+	statements := e.StatementsKeeping(func() { requests = underLoad(b, measured, baseline) })
+	b.ReportMetric(float64(statements)/float64(requests), "statements/req")
+}
+
 // underLoad alternates rounds of measured and baseline requests under loadClients clients and
-// reports the CPU time per request of each and their ratio.
-func underLoad(b *testing.B, measured, baseline func() (*http.Response, error)) {
+// reports the CPU time per request of each and their ratio; it returns how many measured
+// requests it sent, warm-up included.
+func underLoad(b *testing.B, measured, baseline func() (*http.Response, error)) (sent int) {
 	const round = 400
 	for _, warm := range []func() (*http.Response, error){measured, baseline} {
 		if _, err := cpuOfRequests(loadClients, warm); err != nil {
@@ -82,6 +91,7 @@ func underLoad(b *testing.B, measured, baseline func() (*http.Response, error)) 
 	b.ReportMetric(float64(m.Microseconds())/float64(requests), "cpu-us/req")
 	b.ReportMetric(float64(s.Microseconds())/float64(requests), "static-cpu-us/req")
 	b.ReportMetric(float64(m)/float64(s), "x-static")
+	return loadClients + requests
 }
 
 // cpuOfRequests sends n requests from loadClients goroutines and returns the CPU time the
