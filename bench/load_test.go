@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/binderyhq/bindery/internal/server"
 	"github.com/binderyhq/bindery/internal/testenv"
 )
 
@@ -23,40 +24,49 @@ const loadClients = 4
 // clients read a space (REST, then GraphQL) and, alternately in rounds of 400, a handler that
 // writes 735 fixed bytes; it reports the process's CPU time per request of each (the clients'
 // share included) and their ratio; access lines are formatted as in production and discarded.
-// REST and GraphQL compute every answer (the read cache paused); REST-kept and GraphQL-kept
-// take the answer the read cache kept, as `bindery serve` does for a read sent again to an
-// unchanged database (decision 366).
+// REST and GraphQL compute every answer, on a server that keeps no answers (`bindery serve
+// --read-cache-mb 0`: tokens' rows are still kept under the database's version); REST-kept and
+// GraphQL-kept take the answer the read cache kept, as `bindery serve` does for a read sent again
+// to an unchanged database (decision 366).
 // When the requests keep the machine busy, req/s goes as the inverse of CPU per request, so
 // 1/x-static moves with bench-peer's "÷ static req/s" (issue 10's target ≥ 0.40) without wrk;
 // it reads higher than bench-peer's (here the clients are Go's, there wrk and more kernel time),
 // so it tracks what a change saves rather than the target.
 func BenchmarkPointReadUnderLoad(b *testing.B) {
 	logToDiscard(b)
-	e := testenv.New(b)
-	admin, org := e.Bootstrap("admin@example.com", "Load")
-	space := call(b, e, admin, "POST", "/v1/orgs/"+org+"/spaces", `{"title":"Read"}`)["id"].(string)
 	static := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"data":{"padding":"`+strings.Repeat("x", 735-23)+`"}}`)
 	}))
 	defer static.Close()
 	baseline := func() (*http.Response, error) { return static.Client().Get(static.URL) }
-	rest := request(e, admin, http.MethodGet, "/v1/spaces/"+space, "")
-	graphQL := request(e, admin, http.MethodPost, "/graphql", fmt.Sprintf(`{"query":"{ space(id: \"%s\") { id title } }"}`, space))
 	for _, kept := range []bool{false, true} {
-		suffix := ""
+		suffix, keeping := "", testenv.KeepingNoAnswers
 		if kept {
-			suffix = "-kept"
+			suffix, keeping = "-kept", func(*server.Options) {}
 		}
-		e.ReadCache.Pause(!kept)
-		b.Run("REST"+suffix, func(b *testing.B) { underLoad(b, rest, baseline) })
-		b.Run("GraphQL"+suffix, func(b *testing.B) { underLoad(b, graphQL, baseline) })
+		e := testenv.New(b, keeping)
+		admin, org := e.Bootstrap("admin@example.com", "Load")
+		space := call(b, e, admin, "POST", "/v1/orgs/"+org+"/spaces", `{"title":"Read"}`)["id"].(string)
+		rest := request(e, admin, http.MethodGet, "/v1/spaces/"+space, "")
+		graphQL := request(e, admin, http.MethodPost, "/graphql", fmt.Sprintf(`{"query":"{ space(id: \"%s\") { id title } }"}`, space))
+		b.Run("REST"+suffix, func(b *testing.B) { countedUnderLoad(b, e, rest, baseline) })
+		b.Run("GraphQL"+suffix, func(b *testing.B) { countedUnderLoad(b, e, graphQL, baseline) })
 	}
 }
 
+// countedUnderLoad is underLoad, reporting also the statements the measured requests sent each:
+// under load, concurrent requests share reads of the database's version.
+func countedUnderLoad(b *testing.B, e *testenv.Env, measured, baseline func() (*http.Response, error)) {
+	var requests int
+	statements := e.StatementsKeeping(func() { requests = underLoad(b, measured, baseline) })
+	b.ReportMetric(float64(statements)/float64(requests), "statements/req")
+}
+
 // underLoad alternates rounds of measured and baseline requests under loadClients clients and
-// reports the CPU time per request of each and their ratio.
-func underLoad(b *testing.B, measured, baseline func() (*http.Response, error)) {
+// reports the CPU time per request of each and their ratio; it returns how many measured
+// requests it sent, warm-up included.
+func underLoad(b *testing.B, measured, baseline func() (*http.Response, error)) (sent int) {
 	const round = 400
 	for _, warm := range []func() (*http.Response, error){measured, baseline} {
 		if _, err := cpuOfRequests(loadClients, warm); err != nil {
@@ -81,6 +91,7 @@ func underLoad(b *testing.B, measured, baseline func() (*http.Response, error)) 
 	b.ReportMetric(float64(m.Microseconds())/float64(requests), "cpu-us/req")
 	b.ReportMetric(float64(s.Microseconds())/float64(requests), "static-cpu-us/req")
 	b.ReportMetric(float64(m)/float64(s), "x-static")
+	return loadClients + requests
 }
 
 // cpuOfRequests sends n requests from loadClients goroutines and returns the CPU time the

@@ -68,7 +68,7 @@ func (h *Handler) ByHost(next http.Handler) http.Handler {
 			return
 		}
 		ctx := req.Context()
-		if req.Method == http.MethodGet {
+		if req.Method == http.MethodGet && h.reads.KeepsAnswers() {
 			ctx = h.reads.Track(ctx)
 		}
 		if !readcache.Tracked(ctx) {

@@ -39,7 +39,7 @@ func mayKeep(r *http.Request) bool { return r.Method == http.MethodGet || isGrap
 // route metrics name.
 func keptReads(c *readcache.Cache) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
-		if c == nil {
+		if !c.KeepsAnswers() {
 			return next
 		}
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -212,3 +212,33 @@ func TestKeptReadsOfASession(t *testing.T) {
 	clock.Add(time.Hour)
 	testenv.CheckError(t, read(), http.StatusUnauthorized)
 }
+
+// TestTokensKeptWithoutAnswers: a server that keeps no answers (--read-cache-mb 0) computes every
+// read, but reads a token's row again only when the database changed since it last did: a read
+// sent again costs the version and the space. A token revoked by another process is refused at
+// its next request.
+func TestTokensKeptWithoutAnswers(t *testing.T) {
+	e := testenv.New(t, testenv.KeepingNoAnswers)
+	ada, org := e.Bootstrap("ada@example.com", "Acme")
+	path := "/v1/spaces/" + createSpace(t, e, ada, org, map[string]any{"title": "Plans"})["id"].(string)
+	e.Do(ada, "GET", path, nil)
+	var sent []int64
+	for range 50 { // on PostgreSQL the version moves with other test processes' commits
+		n := e.StatementsKeeping(func() {
+			if r := e.Do(ada, "GET", path, nil); r.Status != http.StatusOK {
+				t.Fatalf("read: %d %s", r.Status, r.Body)
+			}
+		})
+		if n == e.VersionStatements()+1 {
+			break
+		}
+		sent = append(sent, n)
+	}
+	if len(sent) == 50 {
+		t.Fatalf("a read sent again never took its token's row kept: statements sent %v", sent)
+	}
+	if err := accounts.RevokeToken(context.Background(), e.OpenAgain().Client, ada.Token); err != nil {
+		t.Fatal(err)
+	}
+	testenv.CheckError(t, e.Do(ada, "GET", path, nil), http.StatusUnauthorized)
+}

@@ -107,8 +107,8 @@ func run(ctx context.Context, c config) (err error) {
 	if err != nil {
 		return err
 	}
-	// Each store is served twice: as `bindery serve` runs by default, and with its read cache off
-	// (--read-cache-mb 0), computing every answer as it did before decision 366.
+	// Each store is served twice: as `bindery serve` runs by default, and keeping no answers
+	// (--read-cache-mb 0), computing every answer (tokens' rows are still kept under the version).
 	var sides []side
 	for _, s := range []side{{store: "SQLite", f: lite}, {store: "PostgreSQL", f: pg}} {
 		flags := []string{"--data", sqliteDir}

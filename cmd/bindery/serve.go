@@ -45,7 +45,7 @@ func serve(ctx context.Context, args []string) error {
 	var rf rateFlags
 	rf.register(fs)
 	readCache := fs.String("read-cache-mb", envOr("BINDERY_READ_CACHE_MB", "64"),
-		"MiB of API answers kept while the database is unchanged, taken again by repeated reads; 0 turns it off (env BINDERY_READ_CACHE_MB)")
+		"MiB of API answers kept while the database is unchanged, taken again by repeated reads; 0 keeps none (env BINDERY_READ_CACHE_MB)")
 	err := parse(fs, args)
 	if err != nil {
 		return err
@@ -100,9 +100,8 @@ func serve(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	if readCacheMB > 0 {
-		opts.ReadCache = readcache.New(st.DataVersion, int64(readCacheMB)<<20)
-	}
+	// With no MiB for answers, the rows authentication reads are still kept under the version.
+	opts.ReadCache = readcache.New(st.DataVersion, int64(readCacheMB)<<20)
 	handler, runner := server.New(st, opts)
 	if err := blobs.Schedule(ctx, st.Client, time.Now()); err != nil {
 		return err

@@ -51,10 +51,17 @@ func (c *Cache) Stats() Stats {
 }
 
 // New returns a cache of answers of at most maxBytes in all, over the database that version
-// reads the version of.
+// reads the version of. With maxBytes 0 it keeps no answers, only the rows of its Tables.
 func New(version Versioner, maxBytes int64) *Cache {
 	return &Cache{versions: versions{read: version}, answers: newAnswers(maxBytes)}
 }
+
+// KeepsAnswers reports whether the cache keeps answers (Serve); a nil cache keeps none. One that
+// keeps none still hands out versions, under which Tables keep rows.
+func (c *Cache) KeepsAnswers() bool { return c != nil && c.answers.maxBytes > 0 }
+
+// Versioner is what reads the version of the cache's database.
+func (c *Cache) Versioner() Versioner { return c.versions.read }
 
 // Pause stops (true) or resumes (false) keeping and taking anything: requests meanwhile read
 // everything, as with no cache. Tests that count what the computation of an answer sends pause it.

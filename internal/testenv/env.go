@@ -341,6 +341,11 @@ func (e *Env) computeAnswers() (resume func()) {
 // computation).
 func WithoutReadCache(o *server.Options) { o.ReadCache = nil }
 
+// KeepingNoAnswers is an option of New: the server keeps no answers, only the rows authentication
+// reads under the database's version, as `bindery serve --read-cache-mb 0` does (benchmarks of a
+// computation as served).
+func KeepingNoAnswers(o *server.Options) { o.ReadCache = readcache.New(o.ReadCache.Versioner(), 0) }
+
 // StatementsKeeping runs fn with the read cache running, and returns how many SQL statements it
 // sent.
 func (e *Env) StatementsKeeping(fn func()) int64 {
