@@ -35,12 +35,7 @@ func BenchmarkPointReadUnderLoad(b *testing.B) {
 	e := testenv.New(b)
 	admin, org := e.Bootstrap("admin@example.com", "Load")
 	space := call(b, e, admin, "POST", "/v1/orgs/"+org+"/spaces", `{"title":"Read"}`)["id"].(string)
-	static := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"data":{"padding":"`+strings.Repeat("x", 735-23)+`"}}`)
-	}))
-	defer static.Close()
-	baseline := func() (*http.Response, error) { return static.Client().Get(static.URL) }
+	baseline := staticBaseline(b)
 	rest := request(e, admin, http.MethodGet, "/v1/spaces/"+space, "")
 	graphQL := request(e, admin, http.MethodPost, "/graphql", fmt.Sprintf(`{"query":"{ space(id: \"%s\") { id title } }"}`, space))
 	for _, kept := range []bool{false, true} {
@@ -52,6 +47,17 @@ func BenchmarkPointReadUnderLoad(b *testing.B) {
 		b.Run("REST"+suffix, func(b *testing.B) { underLoad(b, rest, baseline) })
 		b.Run("GraphQL"+suffix, func(b *testing.B) { underLoad(b, graphQL, baseline) })
 	}
+}
+
+// staticBaseline returns a function reading a handler that writes 735 fixed bytes, served until
+// b ends: the baseline of underLoad.
+func staticBaseline(b *testing.B) func() (*http.Response, error) {
+	static := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"data":{"padding":"`+strings.Repeat("x", 735-23)+`"}}`)
+	}))
+	b.Cleanup(static.Close)
+	return func() (*http.Response, error) { return static.Client().Get(static.URL) }
 }
 
 // underLoad alternates rounds of measured and baseline requests under loadClients clients and
