@@ -41,9 +41,10 @@ const nestedQuery = `{"query":"query { organization(id: \"ORG_ID\") { id title s
 // BenchmarkNestedQuery is the peer's nested GraphQL read (/work/shared/peer/bindery-nested.json):
 // an organization, 50 spaces, 10 change requests of each and their authors, over 20
 // organizations of 50 spaces of 20 change requests. Sequential reports the median of 21
-// sequential requests, and the statements and goroutines (the executor's, mostly) of one; UnderLoad the process's CPU time per request
-// under loadClients clients, as a ratio to a handler writing fixed bytes (underLoad), the figure
-// make bench-peer's req/s goes with when the machine is busy.
+// sequential requests, and the statements and goroutines (nearly all the executor's, one per
+// element of an object list) of one; UnderLoad the process's CPU time per request under
+// loadClients clients, as a ratio to a handler writing fixed bytes (underLoad): the figure make
+// bench-peer's req/s goes with when the machine is busy.
 func BenchmarkNestedQuery(b *testing.B) {
 	logToDiscard(b)
 	e := testenv.New(b, testenv.WithoutReadCache)
