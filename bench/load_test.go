@@ -34,12 +34,7 @@ const loadClients = 4
 // so it tracks what a change saves rather than the target.
 func BenchmarkPointReadUnderLoad(b *testing.B) {
 	logToDiscard(b)
-	static := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"data":{"padding":"`+strings.Repeat("x", 735-23)+`"}}`)
-	}))
-	defer static.Close()
-	baseline := func() (*http.Response, error) { return static.Client().Get(static.URL) }
+	baseline := staticBaseline(b)
 	for _, kept := range []bool{false, true} {
 		suffix, keeping := "", testenv.KeepingNoAnswers
 		if kept {
@@ -61,6 +56,17 @@ func countedUnderLoad(b *testing.B, e *testenv.Env, measured, baseline func() (*
 	var requests int
 	statements := e.StatementsKeeping(func() { requests = underLoad(b, measured, baseline) })
 	b.ReportMetric(float64(statements)/float64(requests), "statements/req")
+}
+
+// staticBaseline returns a function reading a handler that writes 735 fixed bytes, served until
+// b ends: the baseline of underLoad.
+func staticBaseline(b *testing.B) func() (*http.Response, error) {
+	static := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"data":{"padding":"`+strings.Repeat("x", 735-23)+`"}}`)
+	}))
+	b.Cleanup(static.Close)
+	return func() (*http.Response, error) { return static.Client().Get(static.URL) }
 }
 
 // underLoad alternates rounds of measured and baseline requests under loadClients clients and

@@ -2,6 +2,8 @@ package bench
 
 import (
 	"fmt"
+	"net/http"
+	"runtime/metrics"
 	"slices"
 	"strings"
 	"testing"
@@ -38,21 +40,43 @@ const nestedQuery = `{"query":"query { organization(id: \"ORG_ID\") { id title s
 
 // BenchmarkNestedQuery is the peer's nested GraphQL read (/work/shared/peer/bindery-nested.json):
 // an organization, 50 spaces, 10 change requests of each and their authors, over 20
-// organizations of 50 spaces of 20 change requests. It reports the median of 21 sequential
-// requests, and the statements of one.
+// organizations of 50 spaces of 20 change requests. Sequential reports the median of 21
+// sequential requests, and the statements and goroutines (nearly all the executor's, one per
+// element of an object list) of one; UnderLoad the process's CPU time per request under
+// loadClients clients, as a ratio to a handler writing fixed bytes (underLoad): the figure make
+// bench-peer's req/s goes with when the machine is busy.
 func BenchmarkNestedQuery(b *testing.B) {
+	logToDiscard(b)
 	e := testenv.New(b, testenv.WithoutReadCache)
 	admin, org := nestedOrgs(b, e, 20, 50, 20)
-	request := post(b, e, admin, "/graphql", strings.Replace(nestedQuery, "ORG_ID", org, 1))
-	request() // warm up caches and connections
-	statements := e.Statements(request)
-	b.ResetTimer()
-	times := make([]time.Duration, 21)
-	for i := range times {
-		times[i] = timed(request)
-	}
-	b.StopTimer()
-	slices.Sort(times)
-	b.ReportMetric(ms(times[len(times)/2]), "median-ms")
-	b.ReportMetric(float64(statements), "statements")
+	body := strings.Replace(nestedQuery, "ORG_ID", org, 1)
+	b.Run("Sequential", func(b *testing.B) {
+		request := post(b, e, admin, "/graphql", body)
+		request() // warm up caches and connections
+		statements := e.Statements(request)
+		goroutines := goroutinesStarted(request)
+		b.ResetTimer()
+		times := make([]time.Duration, 21)
+		for i := range times {
+			times[i] = timed(request)
+		}
+		b.StopTimer()
+		slices.Sort(times)
+		b.ReportMetric(ms(times[len(times)/2]), "median-ms")
+		b.ReportMetric(float64(statements), "statements")
+		b.ReportMetric(float64(goroutines), "goroutines")
+	})
+	b.Run("UnderLoad", func(b *testing.B) {
+		underLoad(b, request(e, admin, http.MethodPost, "/graphql", body), staticBaseline(b))
+	})
+}
+
+// goroutinesStarted returns how many goroutines the process started while do ran.
+func goroutinesStarted(do func()) uint64 {
+	sample := []metrics.Sample{{Name: "/sched/goroutines-created:goroutines"}}
+	metrics.Read(sample)
+	before := sample[0].Value.Uint64()
+	do()
+	metrics.Read(sample)
+	return sample[0].Value.Uint64() - before
 }

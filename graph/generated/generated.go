@@ -51210,7 +51210,7 @@ func (ec *executionContext) marshalNAPITokenConnection2ᚖgithubᚗcomᚋbindery
 }
 
 func (ec *executionContext) marshalNAPITokenEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐAPITokenEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.APITokenEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNAPITokenEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐAPITokenEdge(ctx, sel, v[i])
@@ -51277,7 +51277,7 @@ func (ec *executionContext) marshalNChangeRequestConnection2ᚖgithubᚗcomᚋbi
 }
 
 func (ec *executionContext) marshalNChangeRequestEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐChangeRequestEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ChangeRequestEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNChangeRequestEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐChangeRequestEdge(ctx, sel, v[i])
@@ -51331,7 +51331,7 @@ func (ec *executionContext) marshalNCollectionConnection2ᚖgithubᚗcomᚋbinde
 }
 
 func (ec *executionContext) marshalNCollectionEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCollectionEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CollectionEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNCollectionEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCollectionEdge(ctx, sel, v[i])
@@ -51379,7 +51379,7 @@ func (ec *executionContext) marshalNCommentConnection2ᚖgithubᚗcomᚋbinderyh
 }
 
 func (ec *executionContext) marshalNCommentEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCommentEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CommentEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNCommentEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCommentEdge(ctx, sel, v[i])
@@ -51411,7 +51411,7 @@ func (ec *executionContext) marshalNCommentPermissions2ᚖgithubᚗcomᚋbindery
 }
 
 func (ec *executionContext) marshalNCommentReplier2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCommentReplierᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CommentReplier) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNCommentReplier2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCommentReplier(ctx, sel, v[i])
@@ -51451,7 +51451,7 @@ func (ec *executionContext) marshalNCommentReplyConnection2ᚖgithubᚗcomᚋbin
 }
 
 func (ec *executionContext) marshalNCommentReplyEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCommentReplyEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CommentReplyEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNCommentReplyEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCommentReplyEdge(ctx, sel, v[i])
@@ -51513,7 +51513,7 @@ func (ec *executionContext) marshalNContentAccessConnection2ᚖgithubᚗcomᚋbi
 }
 
 func (ec *executionContext) marshalNContentAccessEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentAccessEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ContentAccessEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNContentAccessEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentAccessEdge(ctx, sel, v[i])
@@ -51589,7 +51589,7 @@ func (ec *executionContext) marshalNContentOperation2githubᚗcomᚋbinderyhqᚋ
 }
 
 func (ec *executionContext) marshalNContentPage2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentPageᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ContentPage) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNContentPage2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentPage(ctx, sel, v[i])
@@ -51613,7 +51613,7 @@ func (ec *executionContext) marshalNContentPage2ᚖgithubᚗcomᚋbinderyhqᚋbi
 }
 
 func (ec *executionContext) marshalNContentPageChange2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentPageChangeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ContentPageChange) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNContentPageChange2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentPageChange(ctx, sel, v[i])
@@ -51752,7 +51752,7 @@ func (ec *executionContext) marshalNCustomFieldConnection2ᚖgithubᚗcomᚋbind
 }
 
 func (ec *executionContext) marshalNCustomFieldEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCustomFieldEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CustomFieldEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNCustomFieldEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCustomFieldEdge(ctx, sel, v[i])
@@ -51798,7 +51798,7 @@ func (ec *executionContext) marshalNCustomFieldType2githubᚗcomᚋbinderyhqᚋb
 }
 
 func (ec *executionContext) marshalNCustomFieldValue2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCustomFieldValueᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CustomFieldValue) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNCustomFieldValue2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCustomFieldValue(ctx, sel, v[i])
@@ -51841,7 +51841,7 @@ func (ec *executionContext) unmarshalNCustomFieldValueInput2ᚖgithubᚗcomᚋbi
 }
 
 func (ec *executionContext) marshalNEmojiReaction2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐEmojiReactionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.EmojiReaction) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNEmojiReaction2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐEmojiReaction(ctx, sel, v[i])
@@ -51942,7 +51942,7 @@ func (ec *executionContext) unmarshalNImportFileInput2ᚖgithubᚗcomᚋbinderyh
 }
 
 func (ec *executionContext) marshalNInsertedFile2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐInsertedFileᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.InsertedFile) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNInsertedFile2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐInsertedFile(ctx, sel, v[i])
@@ -52010,7 +52010,7 @@ func (ec *executionContext) marshalNInviteLinkConnection2ᚖgithubᚗcomᚋbinde
 }
 
 func (ec *executionContext) marshalNInviteLinkEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐInviteLinkEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.InviteLinkEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNInviteLinkEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐInviteLinkEdge(ctx, sel, v[i])
@@ -52068,7 +52068,7 @@ func (ec *executionContext) marshalNLinkConnection2ᚖgithubᚗcomᚋbinderyhq�
 }
 
 func (ec *executionContext) marshalNLinkEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.LinkEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNLinkEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkEdge(ctx, sel, v[i])
@@ -52092,7 +52092,7 @@ func (ec *executionContext) marshalNLinkEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinde
 }
 
 func (ec *executionContext) marshalNLinkSource2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkSourceᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.LinkSource) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNLinkSource2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkSource(ctx, sel, v[i])
@@ -52116,7 +52116,7 @@ func (ec *executionContext) marshalNLinkSource2ᚖgithubᚗcomᚋbinderyhqᚋbin
 }
 
 func (ec *executionContext) marshalNLinkSourceEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkSourceEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.LinkSourceEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNLinkSourceEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkSourceEdge(ctx, sel, v[i])
@@ -52186,7 +52186,7 @@ func (ec *executionContext) marshalNMemberConnection2ᚖgithubᚗcomᚋbinderyhq
 }
 
 func (ec *executionContext) marshalNMemberEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐMemberEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.MemberEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNMemberEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐMemberEdge(ctx, sel, v[i])
@@ -52226,7 +52226,7 @@ func (ec *executionContext) marshalNMemberSpaceConnection2ᚖgithubᚗcomᚋbind
 }
 
 func (ec *executionContext) marshalNMemberSpaceEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐMemberSpaceEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.MemberSpaceEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNMemberSpaceEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐMemberSpaceEdge(ctx, sel, v[i])
@@ -52250,7 +52250,7 @@ func (ec *executionContext) marshalNMemberSpaceEdge2ᚖgithubᚗcomᚋbinderyhq�
 }
 
 func (ec *executionContext) marshalNMergeConflict2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐMergeConflictᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.MergeConflict) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNMergeConflict2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐMergeConflict(ctx, sel, v[i])
@@ -52313,7 +52313,7 @@ func (ec *executionContext) marshalNOpenAPISpecConnection2ᚖgithubᚗcomᚋbind
 }
 
 func (ec *executionContext) marshalNOpenAPISpecEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.OpenAPISpecEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNOpenAPISpecEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecEdge(ctx, sel, v[i])
@@ -52385,7 +52385,7 @@ func (ec *executionContext) marshalNOpenAPISpecVersionConnection2ᚖgithubᚗcom
 }
 
 func (ec *executionContext) marshalNOpenAPISpecVersionEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecVersionEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.OpenAPISpecVersionEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNOpenAPISpecVersionEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecVersionEdge(ctx, sel, v[i])
@@ -52423,7 +52423,7 @@ func (ec *executionContext) marshalNOpenAPISpecVisibility2githubᚗcomᚋbindery
 }
 
 func (ec *executionContext) marshalNOrganization2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOrganizationᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Organization) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNOrganization2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOrganization(ctx, sel, v[i])
@@ -52455,7 +52455,7 @@ func (ec *executionContext) marshalNOrganizationConnection2ᚖgithubᚗcomᚋbin
 }
 
 func (ec *executionContext) marshalNOrganizationEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐOrganizationEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.OrganizationEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNOrganizationEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐOrganizationEdge(ctx, sel, v[i])
@@ -52511,7 +52511,7 @@ func (ec *executionContext) marshalNPermissionGrantConnection2ᚖgithubᚗcomᚋ
 }
 
 func (ec *executionContext) marshalNPermissionGrantEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPermissionGrantEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PermissionGrantEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNPermissionGrantEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPermissionGrantEdge(ctx, sel, v[i])
@@ -52564,7 +52564,7 @@ func (ec *executionContext) marshalNPublishedSiteCustomizations2ᚖgithubᚗcom�
 }
 
 func (ec *executionContext) marshalNReactionUser2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐReactionUserᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ReactionUser) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNReactionUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐReactionUser(ctx, sel, v[i])
@@ -52612,7 +52612,7 @@ func (ec *executionContext) marshalNRevisionFileConnection2ᚖgithubᚗcomᚋbin
 }
 
 func (ec *executionContext) marshalNRevisionFileEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐRevisionFileEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.RevisionFileEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNRevisionFileEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐRevisionFileEdge(ctx, sel, v[i])
@@ -52662,7 +52662,7 @@ func (ec *executionContext) marshalNSAMLProviderConnection2ᚖgithubᚗcomᚋbin
 }
 
 func (ec *executionContext) marshalNSAMLProviderEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSAMLProviderEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SAMLProviderEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSAMLProviderEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSAMLProviderEdge(ctx, sel, v[i])
@@ -52704,7 +52704,7 @@ func (ec *executionContext) marshalNSAMLService2ᚖgithubᚗcomᚋbinderyhqᚋbi
 }
 
 func (ec *executionContext) marshalNSSOLogin2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSSOLoginᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SSOLogin) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSSOLogin2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSSOLogin(ctx, sel, v[i])
@@ -52728,7 +52728,7 @@ func (ec *executionContext) marshalNSSOLogin2ᚖgithubᚗcomᚋbinderyhqᚋbinde
 }
 
 func (ec *executionContext) marshalNSearchPage2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSearchPageᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SearchPage) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSearchPage2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSearchPage(ctx, sel, v[i])
@@ -52760,7 +52760,7 @@ func (ec *executionContext) marshalNSearchPageConnection2ᚖgithubᚗcomᚋbinde
 }
 
 func (ec *executionContext) marshalNSearchPageEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSearchPageEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SearchPageEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSearchPageEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSearchPageEdge(ctx, sel, v[i])
@@ -52784,7 +52784,7 @@ func (ec *executionContext) marshalNSearchPageEdge2ᚖgithubᚗcomᚋbinderyhq�
 }
 
 func (ec *executionContext) marshalNSearchSection2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSearchSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SearchSection) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSearchSection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSearchSection(ctx, sel, v[i])
@@ -52824,7 +52824,7 @@ func (ec *executionContext) marshalNSearchSpaceConnection2ᚖgithubᚗcomᚋbind
 }
 
 func (ec *executionContext) marshalNSearchSpaceEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSearchSpaceEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SearchSpaceEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSearchSpaceEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSearchSpaceEdge(ctx, sel, v[i])
@@ -52880,7 +52880,7 @@ func (ec *executionContext) marshalNSiteConnection2ᚖgithubᚗcomᚋbinderyhq�
 }
 
 func (ec *executionContext) marshalNSiteEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSiteEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteEdge(ctx, sel, v[i])
@@ -52969,7 +52969,7 @@ func (ec *executionContext) marshalNSiteRedirectDestinationKind2githubᚗcomᚋb
 }
 
 func (ec *executionContext) marshalNSiteRedirectEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteRedirectEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSiteRedirectEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectEdge(ctx, sel, v[i])
@@ -53012,7 +53012,7 @@ func (ec *executionContext) unmarshalNSiteRedirectUpsertInput2ᚖgithubᚗcomᚋ
 }
 
 func (ec *executionContext) marshalNSiteRedirectUpsertResult2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectUpsertResultᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteRedirectUpsertResult) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSiteRedirectUpsertResult2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteRedirectUpsertResult(ctx, sel, v[i])
@@ -53046,7 +53046,7 @@ func (ec *executionContext) marshalNSiteRedirectUpsertStatus2githubᚗcomᚋbind
 }
 
 func (ec *executionContext) marshalNSiteSection2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SiteSection) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSiteSection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSection(ctx, sel, v[i])
@@ -53078,7 +53078,7 @@ func (ec *executionContext) marshalNSiteSectionConnection2ᚖgithubᚗcomᚋbind
 }
 
 func (ec *executionContext) marshalNSiteSectionEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSectionEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteSectionEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSiteSectionEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSectionEdge(ctx, sel, v[i])
@@ -53118,7 +53118,7 @@ func (ec *executionContext) marshalNSiteSectionGroupConnection2ᚖgithubᚗcom�
 }
 
 func (ec *executionContext) marshalNSiteSectionGroupEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSectionGroupEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteSectionGroupEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSiteSectionGroupEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSectionGroupEdge(ctx, sel, v[i])
@@ -53158,7 +53158,7 @@ func (ec *executionContext) marshalNSiteShareLinkConnection2ᚖgithubᚗcomᚋbi
 }
 
 func (ec *executionContext) marshalNSiteShareLinkEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteShareLinkEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteShareLinkEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSiteShareLinkEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteShareLinkEdge(ctx, sel, v[i])
@@ -53182,7 +53182,7 @@ func (ec *executionContext) marshalNSiteShareLinkEdge2ᚖgithubᚗcomᚋbinderyh
 }
 
 func (ec *executionContext) marshalNSiteSpace2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSpaceᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SiteSpace) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSiteSpace(ctx, sel, v[i])
@@ -53214,7 +53214,7 @@ func (ec *executionContext) marshalNSiteSpaceConnection2ᚖgithubᚗcomᚋbinder
 }
 
 func (ec *executionContext) marshalNSiteSpaceCustomization2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSpaceCustomizationᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteSpaceCustomization) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSiteSpaceCustomization2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSpaceCustomization(ctx, sel, v[i])
@@ -53238,7 +53238,7 @@ func (ec *executionContext) marshalNSiteSpaceCustomization2ᚖgithubᚗcomᚋbin
 }
 
 func (ec *executionContext) marshalNSiteSpaceEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSpaceEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteSpaceEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSiteSpaceEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteSpaceEdge(ctx, sel, v[i])
@@ -53278,7 +53278,7 @@ func (ec *executionContext) marshalNSiteStructureItem2githubᚗcomᚋbinderyhq�
 }
 
 func (ec *executionContext) marshalNSiteStructureItem2ᚕgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteStructureItemᚄ(ctx context.Context, sel ast.SelectionSet, v []model.SiteStructureItem) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSiteStructureItem2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteStructureItem(ctx, sel, v[i])
@@ -53348,7 +53348,7 @@ func (ec *executionContext) marshalNSpaceConnection2ᚖgithubᚗcomᚋbinderyhq�
 }
 
 func (ec *executionContext) marshalNSpaceEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSpaceEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SpaceEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSpaceEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSpaceEdge(ctx, sel, v[i])
@@ -53467,7 +53467,7 @@ func (ec *executionContext) marshalNTeamConnection2ᚖgithubᚗcomᚋbinderyhq�
 }
 
 func (ec *executionContext) marshalNTeamEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐTeamEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TeamEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNTeamEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐTeamEdge(ctx, sel, v[i])
@@ -53507,7 +53507,7 @@ func (ec *executionContext) marshalNTeamMemberConnection2ᚖgithubᚗcomᚋbinde
 }
 
 func (ec *executionContext) marshalNTeamMemberEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐTeamMemberEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TeamMemberEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNTeamMemberEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐTeamMemberEdge(ctx, sel, v[i])
@@ -53584,7 +53584,7 @@ func (ec *executionContext) marshalNTranslationSettingsConnection2ᚖgithubᚗco
 }
 
 func (ec *executionContext) marshalNTranslationSettingsEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐTranslationSettingsEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TranslationSettingsEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNTranslationSettingsEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐTranslationSettingsEdge(ctx, sel, v[i])
@@ -53733,7 +53733,7 @@ func (ec *executionContext) marshalN__Directive2githubᚗcomᚋ99designsᚋgqlge
 }
 
 func (ec *executionContext) marshalN__Directive2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirectiveᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.Directive) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalN__Directive2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirective(ctx, sel, v[i])
@@ -53777,7 +53777,7 @@ func (ec *executionContext) unmarshalN__DirectiveLocation2ᚕstringᚄ(ctx conte
 }
 
 func (ec *executionContext) marshalN__DirectiveLocation2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalN__DirectiveLocation2string(ctx, sel, v[i])
@@ -53805,7 +53805,7 @@ func (ec *executionContext) marshalN__InputValue2githubᚗcomᚋ99designsᚋgqlg
 }
 
 func (ec *executionContext) marshalN__InputValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.InputValue) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalN__InputValue2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValue(ctx, sel, v[i])
@@ -53833,7 +53833,7 @@ func (ec *executionContext) marshalN__Type2githubᚗcomᚋ99designsᚋgqlgenᚋg
 }
 
 func (ec *executionContext) marshalN__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐTypeᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.Type) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalN__Type2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType(ctx, sel, v[i])
@@ -54667,7 +54667,7 @@ func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgq
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalN__EnumValue2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValue(ctx, sel, v[i])
@@ -54686,7 +54686,7 @@ func (ec *executionContext) marshalO__Field2ᚕgithubᚗcomᚋ99designsᚋgqlgen
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalN__Field2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐField(ctx, sel, v[i])
@@ -54705,7 +54705,7 @@ func (ec *executionContext) marshalO__InputValue2ᚕgithubᚗcomᚋ99designsᚋg
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalN__InputValue2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValue(ctx, sel, v[i])
@@ -54724,7 +54724,7 @@ func (ec *executionContext) marshalO__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgen�
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalN__Type2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType(ctx, sel, v[i])
