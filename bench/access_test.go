@@ -16,7 +16,7 @@ import (
 	"github.com/binderyhq/bindery/graph/content/tree"
 	"github.com/binderyhq/bindery/graph/search"
 	"github.com/binderyhq/bindery/internal/accounts"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // Access at scale (issue 10): what a request costs must follow the object it reads or writes,

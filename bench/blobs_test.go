@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/binderyhq/bindery/internal/store"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // fileServer is a server keeping file bytes in one kind of blob store, with a change request to

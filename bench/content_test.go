@@ -15,7 +15,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent/contentobject"
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // bigSpace is a space whose content has n pages of about 1 KB each, made through change requests

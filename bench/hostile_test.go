@@ -8,7 +8,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // BenchmarkHostileGraphQL measures the server's side of refusing each hostile document of

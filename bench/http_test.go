@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // perRequest measures the mean time of n calls of fn.

@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/binderyhq/bindery/internal/fetch"
-	"github.com/binderyhq/bindery/internal/fetchtest"
 	"github.com/binderyhq/bindery/internal/server"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/fetchtest"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // Shape of the benchmark site: a home page, sections, and pages in each section.

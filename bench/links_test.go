@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/binderyhq/bindery/graph/content/tree"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // linkedPages is a flat space of n pages, each linking to the next one, to a missing page and to

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/binderyhq/bindery/internal/server"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // loadClients is how many clients send requests at once in BenchmarkPointReadUnderLoad: enough

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // nestedOrgs makes orgs organizations of spaces spaces with crs change requests each (three

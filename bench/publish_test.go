@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/binderyhq/bindery/internal/accounts"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // BenchmarkPublishedPage10k is an anonymous reader's GET of a page deep in a published site over

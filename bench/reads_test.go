@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/binderyhq/bindery/graph/content/tree"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // wideTree is a documentation tree of sections × perSection pages: each section page holds

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // BenchmarkPublishedRedirect10k is an anonymous reader's GET of an old path of a published site

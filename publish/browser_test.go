@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/binderyhq/bindery/ent"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // TestSiteInBrowser reads a published site with sections in headless Chromium: the sidebar leads

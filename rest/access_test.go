@@ -9,7 +9,7 @@ import (
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/accounts"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // Point reads cost what the object costs (issue 10): the statements of reading one space do not

@@ -11,7 +11,7 @@ import (
 
 	"github.com/binderyhq/bindery/internal/apispec"
 	"github.com/binderyhq/bindery/internal/openapi"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 	"github.com/binderyhq/bindery/rest"
 	"github.com/binderyhq/bindery/rest/apidoc"
 )

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 func TestAPITokensGraphQL(t *testing.T) {

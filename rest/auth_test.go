@@ -17,8 +17,8 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/internal/accounts"
-	"github.com/binderyhq/bindery/internal/ssotest"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/ssotest"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 	"github.com/binderyhq/bindery/rest"
 )
 

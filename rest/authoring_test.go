@@ -14,7 +14,7 @@ import (
 	"github.com/ledongthuc/pdf"
 
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // insert is an insert_page change.

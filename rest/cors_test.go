@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/binderyhq/bindery/internal/server"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 func TestCORS(t *testing.T) {

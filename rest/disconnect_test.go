@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/binderyhq/bindery/internal/server"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // logLines returns the lines logged into buf.

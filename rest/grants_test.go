@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // grFixture is an organization with its admin, a private space (defaultLevel null: explicit

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // TestGraphQLShapeLimits sends the hostile documents of issue 15 and others like them: each is

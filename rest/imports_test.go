@@ -15,9 +15,9 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/crawl"
 	"github.com/binderyhq/bindery/internal/fetch"
-	"github.com/binderyhq/bindery/internal/fetchtest"
 	"github.com/binderyhq/bindery/internal/server"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/fetchtest"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // logoPNG is the bytes the test site serves as its logo.

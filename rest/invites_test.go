@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // Invite links reuse memFixture (members_test.go): an organization with a member of every role,

@@ -10,7 +10,7 @@ import (
 	"entgo.io/ent/dialect"
 
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // TestKeptAnswersAgreeWithComputed: through random changes of access (default levels, grants,

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // nestedQuery is the peer's nested read (/work/shared/peer/bindery-nested.json): an organization,

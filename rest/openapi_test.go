@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/internal/fetchtest"
 	"github.com/binderyhq/bindery/internal/openapi"
 	"github.com/binderyhq/bindery/internal/server"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/fetchtest"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 const petstoreYAML = `openapi: 3.0.3

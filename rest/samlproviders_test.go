@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/internal/ssotest"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/ssotest"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 func TestSAMLProviders(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // shareSpace makes a space share-link as admin and returns its key, read from urls.published.

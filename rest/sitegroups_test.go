@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // groupsFixture is a site with four sections, AA to DD, in that order.

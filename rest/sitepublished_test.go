@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // wirePublished is the part of a PublishedContentSite the tests read. Its items are those of a

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // sitesFixture is an organization with its admin and two spaces, and an outsider of another

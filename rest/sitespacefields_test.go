@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // writePages inserts pages into a space through a merged change request, as a, and returns their

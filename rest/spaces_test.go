@@ -15,7 +15,7 @@ import (
 	"github.com/binderyhq/bindery/graph/sweep"
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/server"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 const spaceFields = `id title emoji visibility editMode createdAt updatedAt deletedAt organizationId parentId

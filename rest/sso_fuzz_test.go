@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/binderyhq/bindery/internal/ssotest"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/ssotest"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // FuzzSSOAnswers posts forged and garbage answers to a provider's ACS, as an attacker's browser

@@ -14,8 +14,8 @@ import (
 
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/server"
-	"github.com/binderyhq/bindery/internal/ssotest"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/ssotest"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // ssoFixture is an organization with an admin, a team, an in-process identity provider and an

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // teamsFixture is an organization with its admin, and an outsider of another organization.

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/binderyhq/bindery/graph/content/tree"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // zipOf is a zip archive of the files (path → text), in base64.

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/binderyhq/bindery/graph/content/edit"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // runImport runs `bindery import` against the site and returns its standard output and error.

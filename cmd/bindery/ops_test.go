@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // runMainEnv makes the test binary run main instead of the tests: a test starts the real

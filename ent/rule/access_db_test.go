@@ -19,7 +19,7 @@ import (
 	"github.com/binderyhq/bindery/ent/teammember"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/accounts"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // TestAccessAgreesWithContentRole checks the two formulations of access against each other on

@@ -11,7 +11,7 @@ import (
 	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/accounts"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // TestContentPolicies checks the Collection, Space and PermissionGrant policies on a real

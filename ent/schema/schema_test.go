@@ -20,7 +20,7 @@ import (
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/id"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // TestSchema migrates the whole data model on SQLite and, when BINDERY_TEST_DB names a

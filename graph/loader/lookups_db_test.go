@@ -12,7 +12,7 @@ import (
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/page"
 	"github.com/binderyhq/bindery/internal/accounts"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // request returns the context of one request of v, as the server's middleware makes it.

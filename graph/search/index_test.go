@@ -12,7 +12,7 @@ import (
 
 	"github.com/binderyhq/bindery/graph/search"
 	"github.com/binderyhq/bindery/internal/store"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // fixture is an index over a fresh database holding a spaces table (the sections reference it).

@@ -11,7 +11,7 @@ import (
 
 	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/store"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // TestTwoServersShareOnlyTheDatabase runs two servers on one PostgreSQL database, each with a

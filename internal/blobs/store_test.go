@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/binderyhq/bindery/internal/blobs"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // stores are the blob stores under test: a directory, the test database (SQLite, or PostgreSQL

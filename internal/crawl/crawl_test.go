@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/binderyhq/bindery/internal/fetch"
-	"github.com/binderyhq/bindery/internal/fetchtest"
+	"github.com/binderyhq/bindery/internal/testkit/fetchtest"
 	"github.com/binderyhq/bindery/internal/text"
 )
 

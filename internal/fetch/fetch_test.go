@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/binderyhq/bindery/internal/fetchtest"
+	"github.com/binderyhq/bindery/internal/testkit/fetchtest"
 )
 
 func TestParseAllow(t *testing.T) {

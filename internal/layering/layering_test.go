@@ -1,5 +1,5 @@
-// Package layering_test holds the rule of Bindery's package layers: platform packages, which any
-// part of the server may use, import no domain or adapter package.
+// Package layering_test holds the rules of Bindery's package layers: platform packages, which any
+// part of the server may use, import no domain or adapter package; only tests use internal/testkit.
 package layering_test
 
 import (
@@ -71,4 +71,27 @@ func stderrOf(err error) string {
 		return string(exit.Stderr)
 	}
 	return ""
+}
+
+// testkit holds what tests share (harness, test sites, an identity provider); no package's own
+// code may depend on it, so nothing of it ships in the server.
+const testkit = module + "internal/testkit"
+
+// TestOnlyTestsImportTestkit fails when a package's non-test code depends on internal/testkit.
+func TestOnlyTestsImportTestkit(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Deps " "}}`, module+"...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, stderrOf(err))
+	}
+	for line := range strings.Lines(strings.TrimSpace(string(out))) {
+		fields := strings.Fields(line)
+		if strings.HasPrefix(fields[0], testkit) {
+			continue
+		}
+		for _, dep := range fields[1:] {
+			if strings.HasPrefix(dep, testkit) {
+				t.Errorf("%s depends on %s outside its tests", strings.TrimPrefix(fields[0], module), strings.TrimPrefix(dep, module))
+			}
+		}
+	}
 }

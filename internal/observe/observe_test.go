@@ -11,7 +11,7 @@ import (
 
 	"github.com/binderyhq/bindery/internal/observe"
 	"github.com/binderyhq/bindery/internal/server"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // get sends GET path with headers (a bearer token when token is not empty) and returns the

@@ -13,8 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/binderyhq/bindery/internal/fetch"
-	"github.com/binderyhq/bindery/internal/fetchtest"
 	"github.com/binderyhq/bindery/internal/openapi"
+	"github.com/binderyhq/bindery/internal/testkit/fetchtest"
 )
 
 // petstore is an OpenAPI 3.1 document whose schemas live in files next to it.

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/binderyhq/bindery/internal/sso"
-	"github.com/binderyhq/bindery/internal/ssotest"
+	"github.com/binderyhq/bindery/internal/testkit/ssotest"
 )
 
 func TestParseCertificate(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/binderyhq/bindery/internal/store"
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // TestDataVersion: the version of the database changes with every commit, of this store or of

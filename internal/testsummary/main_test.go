@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/binderyhq/bindery/internal/testenv"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
 // module writes a Go module of test packages under a new directory and returns it: a passing
