@@ -73,6 +73,6 @@ bench-peer:
 
 ## fuzz: run each fuzz target for a short while
 fuzz:
-	go test -run '^$$' -fuzz FuzzDecodeCursor -fuzztime 20s ./graph/page/
+	go test -run '^$$' -fuzz FuzzDecodeCursor -fuzztime 20s ./internal/page/
 	go test -run '^$$' -fuzz FuzzParse -fuzztime 20s ./internal/sitecustom/
-	go test -run '^$$' -fuzz FuzzBetween -fuzztime 20s ./graph/content/orderkey/
+	go test -run '^$$' -fuzz FuzzBetween -fuzztime 20s ./internal/content/orderkey/

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/binderyhq/bindery/graph/content/tree"
+	"github.com/binderyhq/bindery/internal/content/tree"
 	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/binderyhq/bindery/graph/content/tree"
-	"github.com/binderyhq/bindery/graph/search"
 	"github.com/binderyhq/bindery/internal/accounts"
+	"github.com/binderyhq/bindery/internal/content/tree"
+	"github.com/binderyhq/bindery/internal/search"
 	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 

@@ -5,20 +5,17 @@ import (
 	"encoding/base64"
 	"errors"
 
-	"entgo.io/ent/dialect"
-	"entgo.io/ent/dialect/sql"
-
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/changerequest"
 	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/graph/content/edit"
-	"github.com/binderyhq/bindery/graph/content/tree"
 	"github.com/binderyhq/bindery/graph/model"
-	"github.com/binderyhq/bindery/graph/txn"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/content/edit"
+	"github.com/binderyhq/bindery/internal/content/tree"
 	"github.com/binderyhq/bindery/internal/id"
+	"github.com/binderyhq/bindery/internal/txn"
 )
 
 // editChangeRequestContent applies a batch of content changes to a change request as one new
@@ -165,7 +162,7 @@ func lockContent(ctx context.Context, tx *ent.Tx, spaceID, crID string) (*ent.Sp
 	if err != nil {
 		return nil, nil, err
 	}
-	cr, err := tx.ChangeRequest.Query().Where(changerequest.ID(crID)).Modify(ForUpdate).Only(ctx)
+	cr, err := tx.ChangeRequest.Query().Where(changerequest.ID(crID)).Modify(txn.ForUpdate).Only(ctx)
 	if err != nil {
 		return nil, nil, notFound(err, "change request")
 	}
@@ -182,14 +179,6 @@ func contentEditable(s *ent.Space, cr *ent.ChangeRequest) error {
 		return apperr.Invalidf("change request #%d is %s: its content can no longer change", cr.Number, cr.Status)
 	}
 	return nil
-}
-
-// ForUpdate locks the selected rows until the transaction ends, on PostgreSQL; SQLite has no row
-// locks and needs none (its one writer serializes write transactions).
-func ForUpdate(s *sql.Selector) {
-	if s.Dialect() == dialect.Postgres {
-		s.ForUpdate()
-	}
 }
 
 // changesFromInput converts the input form of a content batch. File bytes come as base64.

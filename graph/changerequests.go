@@ -14,10 +14,10 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
-	"github.com/binderyhq/bindery/graph/page"
-	"github.com/binderyhq/bindery/graph/txn"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/page"
 	"github.com/binderyhq/bindery/internal/sqlplan"
+	"github.com/binderyhq/bindery/internal/txn"
 )
 
 const (
@@ -199,7 +199,7 @@ func (r *Resolver) createChangeRequest(ctx context.Context, spaceID string, in m
 // writer serializes write transactions already). Writes that lock a change request too lock
 // its space first, like lockContent, so they cannot deadlock.
 func lockSpace(ctx context.Context, tx *ent.Tx, id string) (*ent.Space, error) {
-	s, err := tx.Space.Query().Where(space.ID(id), space.DeletedAtIsNil()).Modify(ForUpdate).Only(ctx)
+	s, err := tx.Space.Query().Where(space.ID(id), space.DeletedAtIsNil()).Modify(txn.ForUpdate).Only(ctx)
 	return s, notFound(err, "space")
 }
 
@@ -270,7 +270,7 @@ func (r *Resolver) updateChangeRequest(ctx context.Context, spaceID, ref string,
 		if _, err := lockSpace(ctx, tx, s.ID); err != nil {
 			return err
 		}
-		current, err := tx.ChangeRequest.Query().Where(changerequest.ID(cr.ID)).Modify(ForUpdate).Only(ctx)
+		current, err := tx.ChangeRequest.Query().Where(changerequest.ID(cr.ID)).Modify(txn.ForUpdate).Only(ctx)
 		if err != nil {
 			return notFound(err, "change request")
 		}

@@ -4,9 +4,9 @@ import (
 	"context"
 
 	"github.com/binderyhq/bindery/ent"
-	"github.com/binderyhq/bindery/graph/content/tree"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/internal/content/tree"
 )
 
 // Fields of comments and replies that are looked up: authors, reactions, repliers, the target page

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/binderyhq/bindery/ent"
-	"github.com/binderyhq/bindery/graph/content/tree"
+	"github.com/binderyhq/bindery/internal/content/tree"
 )
 
 func TestTargetPage(t *testing.T) {

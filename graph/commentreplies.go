@@ -14,9 +14,9 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
-	"github.com/binderyhq/bindery/graph/page"
-	"github.com/binderyhq/bindery/graph/txn"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/page"
+	"github.com/binderyhq/bindery/internal/txn"
 )
 
 // Replies to comments, and the edits comments and replies share: body edits and reactions.

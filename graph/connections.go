@@ -11,7 +11,7 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
-	"github.com/binderyhq/bindery/graph/page"
+	"github.com/binderyhq/bindery/internal/page"
 )
 
 // listArgs validates a list's page arguments. The list is counted only when its totalCount is

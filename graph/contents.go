@@ -13,13 +13,13 @@ import (
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/graph/content/bodylinks"
-	"github.com/binderyhq/bindery/graph/content/edit"
-	"github.com/binderyhq/bindery/graph/content/markdown"
-	"github.com/binderyhq/bindery/graph/content/tree"
-	"github.com/binderyhq/bindery/graph/txn"
 	"github.com/binderyhq/bindery/internal/blobs"
+	"github.com/binderyhq/bindery/internal/content/bodylinks"
+	"github.com/binderyhq/bindery/internal/content/edit"
+	"github.com/binderyhq/bindery/internal/content/markdown"
+	"github.com/binderyhq/bindery/internal/content/tree"
 	"github.com/binderyhq/bindery/internal/id"
+	"github.com/binderyhq/bindery/internal/txn"
 )
 
 // contents is the resolver's access to stored content: revision trees and page bodies, both
@@ -212,7 +212,7 @@ func (r *Resolver) storeBlobs(ctx context.Context, tx *ent.Tx, blobs []edit.Blob
 	}
 	for chunk := range chunks(rows, objectBatch/5) {
 		// Ignore, not DoNothing: a row stored before is locked to the end of the transaction, so
-		// a purge removing it waits and then sees this revision's SpaceBlob row (graph/sweep).
+		// a purge removing it waits and then sees this revision's SpaceBlob row (internal/sweep).
 		err := tx.FileBlob.CreateBulk(chunk...).OnConflictColumns(fileblob.FieldID).Ignore().Exec(ctx)
 		if err != nil && !isNoRows(err) {
 			return err

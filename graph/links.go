@@ -9,15 +9,15 @@ import (
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/graph/content/bodylinks"
-	"github.com/binderyhq/bindery/graph/content/links"
-	"github.com/binderyhq/bindery/graph/content/tree"
 	"github.com/binderyhq/bindery/graph/model"
-	"github.com/binderyhq/bindery/graph/page"
+	"github.com/binderyhq/bindery/internal/content/bodylinks"
+	"github.com/binderyhq/bindery/internal/content/links"
+	"github.com/binderyhq/bindery/internal/content/tree"
+	"github.com/binderyhq/bindery/internal/page"
 )
 
 // Links and backlinks of a revision's pages. A whole revision's links and a file's backlinks come
-// from the links stored per body (graph/content/bodylinks); one page's links from its body, read at once.
+// from the links stored per body (internal/content/bodylinks); one page's links from its body, read at once.
 // Statuses are decided at read time against the revision's tree (and, for spaces, what the viewer
 // may read), so a page deleted later breaks the links to it in the revisions that lack it.
 

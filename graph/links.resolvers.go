@@ -9,9 +9,9 @@ import (
 	"context"
 
 	"github.com/binderyhq/bindery/ent"
-	"github.com/binderyhq/bindery/graph/content/links"
 	"github.com/binderyhq/bindery/graph/generated"
 	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/internal/content/links"
 )
 
 // Target is the resolver for the target field.

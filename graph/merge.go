@@ -7,9 +7,9 @@ import (
 	"github.com/binderyhq/bindery/ent/changerequest"
 	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/graph/content/merge"
-	"github.com/binderyhq/bindery/graph/content/tree"
 	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/internal/content/merge"
+	"github.com/binderyhq/bindery/internal/content/tree"
 )
 
 // mergeChangeRequest merges a change request into its space's content: a three-way merge of the

@@ -14,11 +14,11 @@ import (
 	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/model"
-	"github.com/binderyhq/bindery/graph/page"
-	"github.com/binderyhq/bindery/graph/txn"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/jobs"
 	"github.com/binderyhq/bindery/internal/openapi"
+	"github.com/binderyhq/bindery/internal/page"
+	"github.com/binderyhq/bindery/internal/txn"
 )
 
 // OpenAPIJob is the kind of the background job that processes a spec (its key is the spec's id).

@@ -10,13 +10,13 @@ import (
 	"time"
 
 	"github.com/binderyhq/bindery/ent"
-	"github.com/binderyhq/bindery/graph/search"
 	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/crawl"
 	"github.com/binderyhq/bindery/internal/fetch"
 	"github.com/binderyhq/bindery/internal/jobs"
 	"github.com/binderyhq/bindery/internal/openapi"
 	"github.com/binderyhq/bindery/internal/readcache"
+	"github.com/binderyhq/bindery/internal/search"
 	"github.com/binderyhq/bindery/internal/serverkey"
 )
 

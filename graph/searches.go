@@ -8,14 +8,14 @@ import (
 	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/ent/space"
-	"github.com/binderyhq/bindery/graph/content/tree"
 	"github.com/binderyhq/bindery/graph/model"
-	"github.com/binderyhq/bindery/graph/page"
-	"github.com/binderyhq/bindery/graph/search"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/content/tree"
+	"github.com/binderyhq/bindery/internal/page"
+	"github.com/binderyhq/bindery/internal/search"
 )
 
-// Search reads the full-text index (graph/search) of the spaces' current content: one space's
+// Search reads the full-text index (internal/search) of the spaces' current content: one space's
 // pages, or an organization's spaces with their best pages, only ever among live spaces the
 // viewer may read. Results are ranked; a page token holds how many results earlier pages showed.
 

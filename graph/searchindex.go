@@ -6,10 +6,10 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/contentobject"
-	"github.com/binderyhq/bindery/graph/content/markdown"
-	"github.com/binderyhq/bindery/graph/content/tree"
-	"github.com/binderyhq/bindery/graph/search"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/content/markdown"
+	"github.com/binderyhq/bindery/internal/content/tree"
+	"github.com/binderyhq/bindery/internal/search"
 	"github.com/binderyhq/bindery/internal/text"
 )
 

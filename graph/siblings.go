@@ -13,13 +13,13 @@ import (
 	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/graph/content/orderkey"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/content/orderkey"
 )
 
 // Collections and spaces that share a parent (or the top level of an organization) are siblings
-// in one order: by position key (graph/content/orderkey), then id. These helpers place an item
+// in one order: by position key (internal/content/orderkey), then id. These helpers place an item
 // among them.
 
 // sibling is a collection or a live space under one parent.

@@ -8,10 +8,10 @@ import (
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/graph/model"
-	"github.com/binderyhq/bindery/graph/txn"
 	"github.com/binderyhq/bindery/internal/adaptive"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/sitecustom"
+	"github.com/binderyhq/bindery/internal/txn"
 )
 
 // siteAdaptiveSchema is Site.adaptiveSchema: the site's visitor schema, nil until one is set.

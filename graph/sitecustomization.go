@@ -9,9 +9,9 @@ import (
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/loader"
-	"github.com/binderyhq/bindery/graph/txn"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/sitecustom"
+	"github.com/binderyhq/bindery/internal/txn"
 )
 
 // siteCustomization is Site.customization: the site's effective settings (decision 164).
@@ -121,7 +121,7 @@ func (r *Resolver) overrideSiteSpaceCustomization(ctx context.Context, orgID, si
 			return err
 		}
 		current, err := tx.SiteSpace.Query().Where(sitespace.ID(siteSpaceID), sitespace.SiteID(s.ID)).
-			Modify(ForUpdate).Only(ctx)
+			Modify(txn.ForUpdate).Only(ctx)
 		if err != nil {
 			return notFound(err, "site space")
 		}

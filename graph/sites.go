@@ -11,10 +11,10 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
-	"github.com/binderyhq/bindery/graph/page"
-	"github.com/binderyhq/bindery/graph/txn"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/page"
 	"github.com/binderyhq/bindery/internal/sqlplan"
+	"github.com/binderyhq/bindery/internal/txn"
 )
 
 // Bounds of sites and site spaces (spec/03 Limits).

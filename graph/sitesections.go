@@ -10,12 +10,13 @@ import (
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitesectiongroup"
 	"github.com/binderyhq/bindery/ent/sitespace"
-	"github.com/binderyhq/bindery/graph/content/edit"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
-	"github.com/binderyhq/bindery/graph/page"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/content/edit"
+	"github.com/binderyhq/bindery/internal/page"
 	"github.com/binderyhq/bindery/internal/redirects"
+	"github.com/binderyhq/bindery/internal/sites"
 )
 
 // Bounds of sections (spec/03 Limits).
@@ -352,7 +353,7 @@ func (r *Resolver) deleteSiteSection(ctx context.Context, orgID, siteID, id stri
 		if err != nil {
 			return err
 		}
-		if _, err := leaveSites(ctx, tx, sitespace.SectionID(sec.ID)); err != nil {
+		if _, err := sites.Leave(ctx, tx, sitespace.SectionID(sec.ID)); err != nil {
 			return err
 		}
 		if err := tx.SiteSection.DeleteOne(sec).Exec(ctx); err != nil {

@@ -10,21 +10,21 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/binderyhq/bindery/ent"
-	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/space"
-	"github.com/binderyhq/bindery/graph/content/edit"
-	"github.com/binderyhq/bindery/graph/content/orderkey"
-	"github.com/binderyhq/bindery/graph/content/tree"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
-	"github.com/binderyhq/bindery/graph/page"
-	"github.com/binderyhq/bindery/graph/txn"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/content/edit"
+	"github.com/binderyhq/bindery/internal/content/orderkey"
+	"github.com/binderyhq/bindery/internal/content/tree"
+	"github.com/binderyhq/bindery/internal/page"
 	"github.com/binderyhq/bindery/internal/redirects"
+	"github.com/binderyhq/bindery/internal/sites"
+	"github.com/binderyhq/bindery/internal/txn"
 )
 
 // A site space shows a space on a site, in a level: one of the site's sections, or its root level
@@ -294,16 +294,8 @@ func appendSiteSpaces(ctx context.Context, tx *ent.Tx, s *ent.Site, section *str
 // these are used, none is returned to the viewer.
 func levelSiteSpaces(ctx context.Context, tx *ent.Tx, siteID string, section *string) ([]*ent.SiteSpace, error) {
 	sys := privacy.DecisionContext(ctx, privacy.Allow)
-	return tx.SiteSpace.Query().Where(sitespace.SiteID(siteID), sectionIs(section)).
+	return tx.SiteSpace.Query().Where(sitespace.SiteID(siteID), sites.AtLevel(section)).
 		Order(ent.Asc(sitespace.FieldPosition), ent.Asc(sitespace.FieldID)).All(sys)
-}
-
-// sectionIs selects the site spaces of a section, or of the root level when section is nil.
-func sectionIs(section *string) predicate.SiteSpace {
-	if section == nil {
-		return sitespace.SectionIDIsNil()
-	}
-	return sitespace.SectionID(*section)
 }
 
 // takenPaths returns the paths visitors reach in a level: its site spaces' (sibs), and at the
@@ -366,7 +358,7 @@ func renumberLevel(ctx context.Context, tx *ent.Tx, sibs []*ent.SiteSpace, at, n
 // lockSite reads a site again in tx, locking its row on PostgreSQL (SQLite's one writer already
 // serializes), so that the writes to one site's site spaces queue and each sees the others'.
 func lockSite(ctx context.Context, tx *ent.Tx, siteID string) (*ent.Site, error) {
-	s, err := tx.Site.Query().Where(site.ID(siteID)).Modify(ForUpdate).Only(ctx)
+	s, err := tx.Site.Query().Where(site.ID(siteID)).Modify(txn.ForUpdate).Only(ctx)
 	return s, notFound(err, "site")
 }
 
@@ -625,7 +617,7 @@ func insertionIndex(sibs []*ent.SiteSpace, pos *model.SiteSpacePositionInput) (i
 	return before, err
 }
 
-// deleteSiteSpace removes a site space from its site (leaveSites). It takes the create role in
+// deleteSiteSpace removes a site space from its site (sites.Leave). It takes the create role in
 // the site's organization.
 func (r *Resolver) deleteSiteSpace(ctx context.Context, orgID, siteID, id string) (bool, error) {
 	_, ss, err := r.manageableSiteSpace(ctx, orgID, siteID, id, "remove site spaces")
@@ -633,78 +625,13 @@ func (r *Resolver) deleteSiteSpace(ctx context.Context, orgID, siteID, id string
 		return false, err
 	}
 	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
-		n, err := leaveSites(ctx, tx, sitespace.ID(ss.ID))
+		n, err := sites.Leave(ctx, tx, sitespace.ID(ss.ID))
 		if err == nil && n == 0 {
 			err = apperr.NotFoundf("site space not found")
 		}
 		return err
 	})
 	return err == nil, err
-}
-
-// leaveSites removes, in tx, the site spaces matching where, and returns how many it removed:
-// their sites are locked first (in id order, so writers of several sites cannot deadlock), each
-// site's counter goes down by its site spaces removed, and each level whose default left gets
-// its first remaining site space as default. It writes as the system: the removal was decided
-// by the caller (a site manager removing a site space, or a space leaving the sites of its
-// organization on its deletion or transfer, which the space's policy decided), and the counters
-// and defaults only follow it, whoever may otherwise write those sites.
-func leaveSites(ctx context.Context, tx *ent.Tx, where predicate.SiteSpace) (int, error) {
-	sys := privacy.DecisionContext(ctx, privacy.Allow)
-	siteIDs, err := tx.SiteSpace.Query().Where(where).Unique(true).Select(sitespace.FieldSiteID).Strings(sys)
-	if err != nil || len(siteIDs) == 0 {
-		return 0, err
-	}
-	if _, err := tx.Site.Query().Where(site.IDIn(siteIDs...)).Order(site.ByID()).Modify(ForUpdate).IDs(sys); err != nil {
-		return 0, err
-	}
-	gone, err := tx.SiteSpace.Query().Where(where).All(sys) // again, under the sites' locks
-	if err != nil {
-		return 0, err
-	}
-	ids, perSite := make([]string, len(gone)), map[string]int{}
-	for i, ss := range gone {
-		ids[i] = ss.ID
-		perSite[ss.SiteID]++
-	}
-	if _, err := tx.SiteSpace.Delete().Where(sitespace.IDIn(ids...)).Exec(sys); err != nil {
-		return 0, err
-	}
-	for siteID, n := range perSite {
-		if err := tx.Site.UpdateOneID(siteID).AddSiteSpacesCount(-n).Exec(sys); err != nil {
-			return 0, err
-		}
-	}
-	for _, ss := range gone {
-		if !ss.IsDefault {
-			continue
-		}
-		if err := electDefault(sys, tx, ss.SiteID, ss.SectionID); err != nil {
-			return 0, err
-		}
-	}
-	return len(gone), nil
-}
-
-// electDefault makes the first site space of a level its default (a level without site spaces
-// has none).
-func electDefault(ctx context.Context, tx *ent.Tx, siteID string, section *string) error {
-	first, err := tx.SiteSpace.Query().Where(sitespace.SiteID(siteID), sectionIs(section)).
-		Order(ent.Asc(sitespace.FieldPosition), ent.Asc(sitespace.FieldID)).First(ctx)
-	if ent.IsNotFound(err) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	return tx.SiteSpace.UpdateOne(first).SetIsDefault(true).Exec(ctx)
-}
-
-// LeaveSites removes the site spaces of spaces, in tx, as leaveSites does: for the sweeper, which
-// purges deleted spaces (spaces deleted before they left their sites on deletion still show).
-func LeaveSites(ctx context.Context, tx *ent.Tx, spaceIDs []string) error {
-	_, err := leaveSites(ctx, tx, sitespace.SpaceIDIn(spaceIDs...))
-	return err
 }
 
 // siteDefaultSpace is Site.defaultSiteSpace.

@@ -9,16 +9,16 @@ import (
 	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitesectiongroup"
-	"github.com/binderyhq/bindery/graph/content/orderkey"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
-	"github.com/binderyhq/bindery/graph/txn"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/content/orderkey"
+	"github.com/binderyhq/bindery/internal/txn"
 )
 
 // A site with sections is arranged in two levels: the top level holds the sections outside any
 // group and the section groups, in one order; each group holds its sections in an order of its
-// own. Order is by position key (graph/content/orderkey), then id, as for collections and spaces.
+// own. Order is by position key (internal/content/orderkey), then id, as for collections and spaces.
 // A site's levels are short (its sections and groups), so placing an item reads its whole level.
 // Every write of a site's structure first locks the site's row (lockSite), so those writes take
 // turns and never place two items from the same stale neighbours.

@@ -10,8 +10,9 @@ import (
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/graph/model"
-	"github.com/binderyhq/bindery/graph/txn"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/sites"
+	"github.com/binderyhq/bindery/internal/txn"
 )
 
 // Bounds of a site's settings (spec/03 Limits).
@@ -148,7 +149,7 @@ func setDefaultSiteSpace(ctx context.Context, tx *ent.Tx, s *ent.Site, id string
 	// The flag moves within the level, over site spaces the viewer may not read too (as
 	// levelSiteSpaces reads them): only which one is the default changes.
 	sys := privacy.DecisionContext(ctx, privacy.Allow)
-	err = tx.SiteSpace.Update().Where(sitespace.SiteID(s.ID), sectionIs(section), sitespace.IsDefault(true)).
+	err = tx.SiteSpace.Update().Where(sitespace.SiteID(s.ID), sites.AtLevel(section), sitespace.IsDefault(true)).
 		SetIsDefault(false).Exec(sys)
 	if err != nil {
 		return err

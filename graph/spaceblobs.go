@@ -5,13 +5,13 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/spaceblob"
-	"github.com/binderyhq/bindery/graph/content/tree"
+	"github.com/binderyhq/bindery/internal/content/tree"
 )
 
 // The spaces holding each file's bytes (SpaceBlob rows): recorded in the transaction of every
 // revision that adds files to a space, and of a space's copy, so the purge of a space removes the
 // FileBlob rows of the bytes no other space holds and the blob collector frees them (decision
-// 320, internal/blobs, graph/sweep).
+// 320, internal/blobs, internal/sweep).
 
 // recordSpaceBlobs records, in tx, that the space's revisions name the bytes of the files of t
 // among keys (all of t's files for nil keys). Rows recorded before are kept.

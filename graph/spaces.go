@@ -3,7 +3,6 @@ package graph
 import (
 	"context"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"entgo.io/ent/dialect/sql"
@@ -23,18 +22,17 @@ import (
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/graph/content/tree"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
-	"github.com/binderyhq/bindery/graph/page"
-	"github.com/binderyhq/bindery/graph/txn"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/content/tree"
 	"github.com/binderyhq/bindery/internal/id"
+	"github.com/binderyhq/bindery/internal/page"
+	"github.com/binderyhq/bindery/internal/sites"
 	"github.com/binderyhq/bindery/internal/sqlplan"
+	"github.com/binderyhq/bindery/internal/sweep"
+	"github.com/binderyhq/bindery/internal/txn"
 )
-
-// SpaceRetention is how long a deleted space may be restored before the sweeper removes it.
-const SpaceRetention = 7 * 24 * time.Hour
 
 const (
 	maxSpaceTitle = 50
@@ -295,7 +293,7 @@ func newShareKey(v space.Visibility) *string {
 }
 
 // deleteSpace deletes a space softly: it disappears from lists and reads, and organization
-// admins may restore it for SpaceRetention. It leaves the sites that showed it, in the same
+// admins may restore it for sweep.Retention. It leaves the sites that showed it, in the same
 // transaction (a restore does not bring it back on them).
 func (r *Resolver) deleteSpace(ctx context.Context, id string) (bool, error) {
 	s, err := r.adminSpace(ctx, id, "delete it")
@@ -306,13 +304,13 @@ func (r *Resolver) deleteSpace(ctx context.Context, id string) (bool, error) {
 		if err := tx.Space.UpdateOne(s).SetDeletedAt(r.now(ctx)).Exec(ctx); err != nil {
 			return err
 		}
-		_, err := leaveSites(ctx, tx, sitespace.SpaceID(s.ID))
+		_, err := sites.Leave(ctx, tx, sitespace.SpaceID(s.ID))
 		return err
 	})
 	return err == nil, err
 }
 
-// restoreSpace brings back a space deleted less than SpaceRetention ago. Only organization admins
+// restoreSpace brings back a space deleted less than sweep.Retention ago. Only organization admins
 // see deleted spaces, so only they restore them; for everyone else, and after the retention, the
 // space is NOT_FOUND. A live space is INVALID (nothing to restore).
 func (r *Resolver) restoreSpace(ctx context.Context, id string) (*ent.Space, error) {
@@ -330,7 +328,7 @@ func (r *Resolver) restoreSpace(ctx context.Context, id string) (*ent.Space, err
 	if !rule.HasOrgRole(v, s.OrganizationID, viewer.RoleAdmin) {
 		return nil, apperr.NotFoundf("space not found")
 	}
-	if r.now(ctx).Sub(*s.DeletedAt) > SpaceRetention {
+	if r.now(ctx).Sub(*s.DeletedAt) > sweep.Retention {
 		return nil, apperr.NotFoundf("space not found: it was deleted more than 7 days ago")
 	}
 	if err := r.Client.Space.UpdateOne(s).ClearDeletedAt().Exec(ctx); err != nil {
@@ -480,7 +478,7 @@ func (r *Resolver) checkTransfer(ctx context.Context, kind, from, to string) err
 
 // dropSpaceLinks removes the grants, custom field values and site spaces of spaces (their
 // policies let organization admins remove them, from deleted spaces too); the spaces leave their
-// sites as leaveSites says.
+// sites as sites.Leave says.
 func dropSpaceLinks(ctx context.Context, tx *ent.Tx, spaceIDs []string) error {
 	if _, err := tx.PermissionGrant.Delete().Where(permissiongrant.SpaceIDIn(spaceIDs...)).Exec(ctx); err != nil {
 		return err
@@ -488,7 +486,7 @@ func dropSpaceLinks(ctx context.Context, tx *ent.Tx, spaceIDs []string) error {
 	if _, err := tx.CustomFieldValue.Delete().Where(customfieldvalue.SpaceIDIn(spaceIDs...)).Exec(ctx); err != nil {
 		return err
 	}
-	_, err := leaveSites(ctx, tx, sitespace.SpaceIDIn(spaceIDs...))
+	_, err := sites.Leave(ctx, tx, sitespace.SpaceIDIn(spaceIDs...))
 	return err
 }
 

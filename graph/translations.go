@@ -12,8 +12,8 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
-	"github.com/binderyhq/bindery/graph/page"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/page"
 )
 
 // Bounds of translation settings: the title (spec/03), and the languages (ours).

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/binderyhq/bindery/graph/content/htmlpage"
+	"github.com/binderyhq/bindery/internal/content/htmlpage"
 )
 
 //go:embed templates/*.html templates/*.css templates/*.js

@@ -10,7 +10,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/site"
-	"github.com/binderyhq/bindery/graph/content/markdown"
+	"github.com/binderyhq/bindery/internal/content/markdown"
 )
 
 // linuxDocs are a docs folder whose pages link each other by relative path, one heading and an

@@ -14,10 +14,10 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/graph"
-	"github.com/binderyhq/bindery/graph/content/htmlpage"
-	"github.com/binderyhq/bindery/graph/content/markdown"
-	"github.com/binderyhq/bindery/graph/content/tree"
-	"github.com/binderyhq/bindery/graph/search"
+	"github.com/binderyhq/bindery/internal/content/htmlpage"
+	"github.com/binderyhq/bindery/internal/content/markdown"
+	"github.com/binderyhq/bindery/internal/content/tree"
+	"github.com/binderyhq/bindery/internal/search"
 )
 
 // pageView is what the page template shows.

@@ -1,7 +1,7 @@
 // Package publish serves published docs sites to their readers as HTML: the third surface beside
 // rest/ and GraphQL. A request becomes a viewer.Visitor; graph.VisitSite checks the site's
 // audience and admits the visitor to the site's spaces; pages are read through the resolvers and
-// rendered by graph/content/htmlpage. Nothing here queries the database or decides access.
+// rendered by internal/content/htmlpage. Nothing here queries the database or decides access.
 //
 // URLs: /sites/{basename or id}/{section path}/{site space path}/{page path}, where the default
 // section and the default site space leave their segment out; "<page URL>.md" is the page's

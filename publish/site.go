@@ -8,7 +8,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/graph"
-	"github.com/binderyhq/bindery/graph/content/tree"
+	"github.com/binderyhq/bindery/internal/content/tree"
 )
 
 // siteView is one request's view of a site: the structure the reader may see and where its URLs

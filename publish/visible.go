@@ -8,9 +8,9 @@ import (
 	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/binderyhq/bindery/graph"
-	"github.com/binderyhq/bindery/graph/content/bodylinks"
-	"github.com/binderyhq/bindery/graph/content/tree"
-	"github.com/binderyhq/bindery/graph/search"
+	"github.com/binderyhq/bindery/internal/content/bodylinks"
+	"github.com/binderyhq/bindery/internal/content/tree"
+	"github.com/binderyhq/bindery/internal/search"
 )
 
 // Pages with a condition. A reader sees a site space's content less the pages whose condition

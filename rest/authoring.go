@@ -11,10 +11,10 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/go-chi/chi/v5"
 
-	"github.com/binderyhq/bindery/graph/content/edit"
-	"github.com/binderyhq/bindery/graph/content/tree"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/content/edit"
+	"github.com/binderyhq/bindery/internal/content/tree"
 )
 
 // contentBatchBody is the body of updateChangeRequestContent.

@@ -12,7 +12,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/graph"
-	"github.com/binderyhq/bindery/graph/content/tree"
+	"github.com/binderyhq/bindery/internal/content/tree"
 )
 
 // Wire shapes of content reads: the reference client's Revision, RevisionPage (documents and

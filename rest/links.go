@@ -7,8 +7,8 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/binderyhq/bindery/graph"
-	"github.com/binderyhq/bindery/graph/content/links"
 	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/internal/content/links"
 )
 
 // linkRoutes adds the link reads of one kind of content under prefix: a page's links and the

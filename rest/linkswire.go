@@ -4,8 +4,8 @@ import (
 	"context"
 
 	"github.com/binderyhq/bindery/graph"
-	"github.com/binderyhq/bindery/graph/content/links"
 	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/internal/content/links"
 )
 
 // Wire shapes of links (spec/01 "Link and backlink items"): a link item names its target with the

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/graph/sweep"
 	"github.com/binderyhq/bindery/internal/server"
+	"github.com/binderyhq/bindery/internal/sweep"
 	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 

@@ -13,7 +13,7 @@ import (
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/graph/sweep"
+	"github.com/binderyhq/bindery/internal/sweep"
 	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 

@@ -11,10 +11,10 @@ import (
 	"github.com/binderyhq/bindery/ent/permissiongrant"
 	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/graph/content/tree"
-	"github.com/binderyhq/bindery/graph/sweep"
 	"github.com/binderyhq/bindery/internal/accounts"
+	"github.com/binderyhq/bindery/internal/content/tree"
 	"github.com/binderyhq/bindery/internal/server"
+	"github.com/binderyhq/bindery/internal/sweep"
 	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 

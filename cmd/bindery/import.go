@@ -17,7 +17,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/binderyhq/bindery/graph/content/importer"
+	"github.com/binderyhq/bindery/internal/content/importer"
 	"github.com/binderyhq/bindery/internal/server"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/binderyhq/bindery/graph/content/edit"
+	"github.com/binderyhq/bindery/internal/content/edit"
 	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 

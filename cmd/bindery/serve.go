@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/binderyhq/bindery/graph/sweep"
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/fetch"
@@ -18,6 +17,7 @@ import (
 	"github.com/binderyhq/bindery/internal/readcache"
 	"github.com/binderyhq/bindery/internal/server"
 	"github.com/binderyhq/bindery/internal/store"
+	"github.com/binderyhq/bindery/internal/sweep"
 )
 
 func serve(ctx context.Context, args []string) error {
@@ -90,7 +90,7 @@ func serve(ctx context.Context, args []string) error {
 	if err := firstStart(ctx, st, opts.BaseURL); err != nil {
 		return err
 	}
-	// The purge of spaces deleted more than 7 days ago is a job that recurs hourly (graph/sweep).
+	// The purge of spaces deleted more than 7 days ago is a job that recurs hourly (internal/sweep).
 	if err := sweep.Schedule(ctx, st.Client, time.Now()); err != nil {
 		return err
 	}

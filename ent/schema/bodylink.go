@@ -6,7 +6,7 @@ import (
 	"entgo.io/ent/schema/index"
 )
 
-// BodyLink is one link target of a stored page body (graph/content/links): a page, a file or a
+// BodyLink is one link target of a stored page body (internal/content/links): a page, a file or a
 // space by id, or a URL. Bodies are content-addressed, so their links are a pure function of their
 // hash: they are extracted once, when a revision stores a new body, and serve every revision that
 // holds the body (a file's backlinks are the pages whose body links to it). Its id is the hash of

@@ -22,8 +22,8 @@ import (
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/graph/content/links"
 	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/internal/content/links"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -15512,7 +15512,7 @@ func (ec *executionContext) field_Revision_links_args(ctx context.Context, rawAr
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "status",
 		func(ctx context.Context, v any) (*links.Status, error) {
-			return ec.unmarshalOLinkStatus2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋcontentᚋlinksᚐStatus(ctx, v)
+			return ec.unmarshalOLinkStatus2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋcontentᚋlinksᚐStatus(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -15564,7 +15564,7 @@ func (ec *executionContext) field_Revision_pageLinks_args(ctx context.Context, r
 	args["page"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "status",
 		func(ctx context.Context, v any) (*links.Status, error) {
-			return ec.unmarshalOLinkStatus2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋcontentᚋlinksᚐStatus(ctx, v)
+			return ec.unmarshalOLinkStatus2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋcontentᚋlinksᚐStatus(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -20926,7 +20926,7 @@ func (ec *executionContext) _Link_status(ctx context.Context, field graphql.Coll
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v links.Status) graphql.Marshaler {
-			return ec.marshalNLinkStatus2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋcontentᚋlinksᚐStatus(ctx, selections, v)
+			return ec.marshalNLinkStatus2githubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋcontentᚋlinksᚐStatus(ctx, selections, v)
 		},
 		true,
 		true,
@@ -52174,12 +52174,12 @@ func (ec *executionContext) marshalNLinkStats2ᚖgithubᚗcomᚋbinderyhqᚋbind
 	return ec._LinkStats(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNLinkStatus2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋcontentᚋlinksᚐStatus(ctx context.Context, v any) (links.Status, error) {
+func (ec *executionContext) unmarshalNLinkStatus2githubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋcontentᚋlinksᚐStatus(ctx context.Context, v any) (links.Status, error) {
 	res, err := model.UnmarshalLinkStatus(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNLinkStatus2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋcontentᚋlinksᚐStatus(ctx context.Context, sel ast.SelectionSet, v links.Status) graphql.Marshaler {
+func (ec *executionContext) marshalNLinkStatus2githubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋcontentᚋlinksᚐStatus(ctx context.Context, sel ast.SelectionSet, v links.Status) graphql.Marshaler {
 	_ = sel
 	res := model.MarshalLinkStatus(v)
 	if res == graphql.Null {
@@ -54204,7 +54204,7 @@ func (ec *executionContext) marshalOLinkSourceConnection2ᚖgithubᚗcomᚋbinde
 	return ec._LinkSourceConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalOLinkStatus2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋcontentᚋlinksᚐStatus(ctx context.Context, v any) (*links.Status, error) {
+func (ec *executionContext) unmarshalOLinkStatus2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋcontentᚋlinksᚐStatus(ctx context.Context, v any) (*links.Status, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -54212,7 +54212,7 @@ func (ec *executionContext) unmarshalOLinkStatus2ᚖgithubᚗcomᚋbinderyhqᚋb
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOLinkStatus2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋcontentᚋlinksᚐStatus(ctx context.Context, sel ast.SelectionSet, v *links.Status) graphql.Marshaler {
+func (ec *executionContext) marshalOLinkStatus2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋcontentᚋlinksᚐStatus(ctx context.Context, sel ast.SelectionSet, v *links.Status) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}

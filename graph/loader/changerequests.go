@@ -9,7 +9,7 @@ import (
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/ent/user"
-	"github.com/binderyhq/bindery/graph/page"
+	"github.com/binderyhq/bindery/internal/page"
 )
 
 // ChangeRequestFilter narrows and sorts a space's change requests.

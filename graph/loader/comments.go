@@ -11,7 +11,7 @@ import (
 	"github.com/binderyhq/bindery/ent/commentreply"
 	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/reaction"
-	"github.com/binderyhq/bindery/graph/page"
+	"github.com/binderyhq/bindery/internal/page"
 )
 
 // CommentFilter narrows and sorts the comments of a space's own content or of a change request.

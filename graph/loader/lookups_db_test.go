@@ -10,8 +10,8 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/loader"
-	"github.com/binderyhq/bindery/graph/page"
 	"github.com/binderyhq/bindery/internal/accounts"
+	"github.com/binderyhq/bindery/internal/page"
 	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 

@@ -6,7 +6,7 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/samlprovider"
 	"github.com/binderyhq/bindery/ent/translationsettings"
-	"github.com/binderyhq/bindery/graph/page"
+	"github.com/binderyhq/bindery/internal/page"
 )
 
 // SAMLProviderPage returns one page of an organization's SAML providers, by label.

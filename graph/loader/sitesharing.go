@@ -6,7 +6,7 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/sitesharelink"
-	"github.com/binderyhq/bindery/graph/page"
+	"github.com/binderyhq/bindery/internal/page"
 )
 
 // ShareLinkFilter narrows a site's share links.

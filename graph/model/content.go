@@ -1,7 +1,7 @@
 package model
 
 import (
-	"github.com/binderyhq/bindery/graph/content/tree"
+	"github.com/binderyhq/bindery/internal/content/tree"
 )
 
 // ContentPage is a page of a revision as GraphQL serves it: the stored page with its computed

@@ -5,8 +5,8 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 
-	"github.com/binderyhq/bindery/graph/content/links"
-	"github.com/binderyhq/bindery/graph/content/tree"
+	"github.com/binderyhq/bindery/internal/content/links"
+	"github.com/binderyhq/bindery/internal/content/tree"
 )
 
 // Link is a link target of a revision's pages, with its status and the pages linking there.

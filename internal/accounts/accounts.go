@@ -22,10 +22,10 @@ import (
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/user"
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/graph/txn"
 	"github.com/binderyhq/bindery/internal/id"
 	"github.com/binderyhq/bindery/internal/readcache"
 	"github.com/binderyhq/bindery/internal/sqlplan"
+	"github.com/binderyhq/bindery/internal/txn"
 )
 
 // tokenPrefix marks Bindery tokens, so leaked ones are easy to recognise in logs and scanners.

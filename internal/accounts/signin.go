@@ -17,10 +17,10 @@ import (
 	"github.com/binderyhq/bindery/ent/samlrequest"
 	"github.com/binderyhq/bindery/ent/teammember"
 	"github.com/binderyhq/bindery/ent/user"
-	"github.com/binderyhq/bindery/graph/txn"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/check"
 	"github.com/binderyhq/bindery/internal/sso"
+	"github.com/binderyhq/bindery/internal/txn"
 )
 
 // SSO is single sign-on through organizations' SAML providers (internal/sso speaks the

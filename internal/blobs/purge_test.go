@@ -10,10 +10,9 @@ import (
 	"time"
 
 	"github.com/binderyhq/bindery/ent/fileblob"
-	"github.com/binderyhq/bindery/graph"
-	"github.com/binderyhq/bindery/graph/sweep"
 	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/store"
+	"github.com/binderyhq/bindery/internal/sweep"
 	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
@@ -44,7 +43,7 @@ func TestPurgeFreesBytes(t *testing.T) {
 					t.Fatalf("delete: %d %s", r.Status, r.Body)
 				}
 			}
-			later := time.Now().Add(graph.SpaceRetention + time.Hour)
+			later := time.Now().Add(sweep.Retention + time.Hour)
 			if n, err := sweep.Sweep(context.Background(), e.Store.Client, later); n != 2 || err != nil {
 				t.Fatalf("purged %d spaces (%v)", n, err)
 			}

@@ -17,8 +17,8 @@ import (
 
 	"github.com/temoto/robotstxt"
 
-	"github.com/binderyhq/bindery/graph/content/edit"
-	"github.com/binderyhq/bindery/graph/content/importer"
+	"github.com/binderyhq/bindery/internal/content/edit"
+	"github.com/binderyhq/bindery/internal/content/importer"
 	"github.com/binderyhq/bindery/internal/fetch"
 	"github.com/binderyhq/bindery/internal/text"
 )

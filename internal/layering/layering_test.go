@@ -27,6 +27,8 @@ var platform = []string{
 	"internal/sqlplan",   // how a statement may be planned (PostgreSQL settings per statement)
 	"internal/sqlcols",   // the SELECT list of each table's full row (ent's templates use it)
 	"internal/sqlscan",   // shared scan targets of one ent query's rows (ent's templates use it)
+	"internal/txn",       // one ent transaction per write, and row locks where the database has them
+	"internal/page",      // keyset pages and their cursors, shared by REST lists and GraphQL connections
 }
 
 // dataModel is the prefix of the packages ent generates from ent/schema, with the schema, its
@@ -94,4 +96,39 @@ func TestOnlyTestsImportTestkit(t *testing.T) {
 			}
 		}
 	}
+}
+
+// adapters translate a surface (GraphQL, REST /v1, readers' pages, the command line) into calls
+// of the domain packages; internal/server wires them into one HTTP handler.
+var adapters = []string{"graph", "rest", "publish", "cmd", "internal/server"}
+
+// TestDomainImportsNoAdapter fails when a package under internal/ (a domain or platform package)
+// depends on an adapter: domain code knows nothing of HTTP routes or GraphQL.
+func TestDomainImportsNoAdapter(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Deps " "}}`, module+"internal/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, stderrOf(err))
+	}
+	for line := range strings.Lines(strings.TrimSpace(string(out))) {
+		fields := strings.Fields(line)
+		pkg := strings.TrimPrefix(fields[0], module)
+		if isAdapter(pkg) || strings.HasPrefix(fields[0], testkit) {
+			continue
+		}
+		for _, dep := range fields[1:] {
+			if strings.HasPrefix(dep, module) && isAdapter(strings.TrimPrefix(dep, module)) {
+				t.Errorf("%s depends on %s, an adapter", pkg, strings.TrimPrefix(dep, module))
+			}
+		}
+	}
+}
+
+// isAdapter reports whether the package at path (relative to the module) is an adapter or inside one.
+func isAdapter(path string) bool {
+	for _, a := range adapters {
+		if path == a || strings.HasPrefix(path, a+"/") {
+			return true
+		}
+	}
+	return false
 }

@@ -1,7 +1,7 @@
 // Package pdfexport exports a change request's pages as one PDF through a signed link: a reader
 // of the change request gets a link (Link) that works without a bearer token for an hour, as the
 // reference says, and whoever holds it gets the PDF of the pages as they were when the link was
-// made (Write), rendered by graph/content/pdf.
+// made (Write), rendered by internal/content/pdf.
 package pdfexport
 
 import (
@@ -15,9 +15,9 @@ import (
 	"github.com/binderyhq/bindery/ent/changerequest"
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/graph/content/pdf"
-	"github.com/binderyhq/bindery/graph/content/tree"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/content/pdf"
+	"github.com/binderyhq/bindery/internal/content/tree"
 	"github.com/binderyhq/bindery/internal/signedurl"
 )
 

@@ -12,9 +12,9 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/siteredirect"
-	"github.com/binderyhq/bindery/graph/content/tree"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/check"
+	"github.com/binderyhq/bindery/internal/content/tree"
 )
 
 // Bounds of site redirects: the items of a bulk upsert (the reference's maxItems), and the rows

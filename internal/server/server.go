@@ -13,8 +13,6 @@ import (
 
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph"
-	"github.com/binderyhq/bindery/graph/search"
-	"github.com/binderyhq/bindery/graph/sweep"
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/blobs"
@@ -25,7 +23,9 @@ import (
 	"github.com/binderyhq/bindery/internal/openapi"
 	"github.com/binderyhq/bindery/internal/ratelimit"
 	"github.com/binderyhq/bindery/internal/readcache"
+	"github.com/binderyhq/bindery/internal/search"
 	"github.com/binderyhq/bindery/internal/store"
+	"github.com/binderyhq/bindery/internal/sweep"
 	"github.com/binderyhq/bindery/publish"
 	"github.com/binderyhq/bindery/rest"
 )

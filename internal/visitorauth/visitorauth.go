@@ -15,11 +15,11 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/sitepublishingauth"
-	"github.com/binderyhq/bindery/graph/txn"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/check"
 	"github.com/binderyhq/bindery/internal/id"
 	"github.com/binderyhq/bindery/internal/serverkey"
+	"github.com/binderyhq/bindery/internal/txn"
 )
 
 // Bounds of visitor authentication: the signing key made by the server, the URLs of the settings

@@ -11,8 +11,8 @@ import (
 	"github.com/binderyhq/bindery/ent/contentobject"
 	"github.com/binderyhq/bindery/ent/fileblob"
 	"github.com/binderyhq/bindery/ent/revision"
-	"github.com/binderyhq/bindery/graph/content/tree"
 	"github.com/binderyhq/bindery/internal/accounts"
+	"github.com/binderyhq/bindery/internal/content/tree"
 )
 
 // Content is a revision's content to write below the API: its tree, the Markdown bodies its pages

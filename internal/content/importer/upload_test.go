@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/binderyhq/bindery/graph/content/edit"
-	"github.com/binderyhq/bindery/graph/content/tree"
+	"github.com/binderyhq/bindery/internal/content/edit"
+	"github.com/binderyhq/bindery/internal/content/tree"
 )
 
 // zipOf packs files into a zip archive.

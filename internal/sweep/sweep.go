@@ -1,7 +1,7 @@
 // Package sweep removes for good the spaces deleted longer ago than their retention
-// (graph.SpaceRetention), with everything that hangs off them (revisions, change requests,
+// (Retention), with everything that hangs off them (revisions, change requests,
 // comments, grants, custom field values: their foreign keys cascade; site spaces leave their
-// sites as graph.LeaveSites says, keeping the sites' counters and defaults), and the records of
+// sites as sites.Leave says, keeping the sites' counters and defaults), and the records of
 // the file bytes only they held, which the blob collector then frees (decision 320).
 package sweep
 
@@ -17,24 +17,28 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/fileblob"
 	"github.com/binderyhq/bindery/ent/privacy"
+	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/spaceblob"
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/graph"
-	"github.com/binderyhq/bindery/graph/txn"
 	"github.com/binderyhq/bindery/internal/jobs"
+	"github.com/binderyhq/bindery/internal/sites"
+	"github.com/binderyhq/bindery/internal/txn"
 )
+
+// Retention is how long a deleted space may be restored before the sweeper removes it.
+const Retention = 7 * 24 * time.Hour
 
 // BatchSize is how many spaces one transaction removes.
 const BatchSize = 100
 
-// Sweep removes the spaces deleted more than graph.SpaceRetention before now, in batches of
+// Sweep removes the spaces deleted more than Retention before now, in batches of
 // BatchSize, as the system viewer, and returns how many it removed. Several processes may sweep
 // one PostgreSQL database at once: each batch locks its rows with FOR UPDATE SKIP LOCKED, so a
 // row is removed by one of them and the others pass over it. (SQLite has one writer.)
 func Sweep(ctx context.Context, client *ent.Client, now time.Time) (int, error) {
 	sys := privacy.DecisionContext(viewer.NewContext(ctx, viewer.System()), privacy.Allow)
-	cutoff := now.UTC().Add(-graph.SpaceRetention)
+	cutoff := now.UTC().Add(-Retention)
 	total := 0
 	for {
 		n, err := sweepBatch(sys, client, cutoff)
@@ -53,7 +57,7 @@ func sweepBatch(ctx context.Context, client *ent.Client, cutoff time.Time) (int,
 		if err != nil || len(ids) == 0 {
 			return err
 		}
-		if err := graph.LeaveSites(ctx, tx, ids); err != nil {
+		if _, err := sites.Leave(ctx, tx, sitespace.SpaceIDIn(ids...)); err != nil {
 			return err
 		}
 		held, err := tx.SpaceBlob.Query().Where(spaceblob.SpaceIDIn(ids...)).Unique(true).Select(spaceblob.FieldBlobID).Strings(ctx)
@@ -77,7 +81,7 @@ func sweepBatch(ctx context.Context, client *ent.Client, cutoff time.Time) (int,
 func dropUnheldBlobs(ctx context.Context, tx *ent.Tx, hashes []string) error {
 	for chunk := range slices.Chunk(hashes, BatchSize) {
 		locked, err := tx.FileBlob.Query().Where(fileblob.IDIn(chunk...), fileblob.Tracked(true)).
-			Modify(graph.ForUpdate).IDs(ctx)
+			Modify(txn.ForUpdate).IDs(ctx)
 		if err != nil || len(locked) == 0 {
 			return err
 		}

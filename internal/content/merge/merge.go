@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/binderyhq/bindery/graph/content/diff3"
-	"github.com/binderyhq/bindery/graph/content/tree"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/content/diff3"
+	"github.com/binderyhq/bindery/internal/content/tree"
 )
 
 // Results of merge and update, as the reference client names them.

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/binderyhq/bindery/graph/content/edit"
+	"github.com/binderyhq/bindery/internal/content/edit"
 	"github.com/binderyhq/bindery/internal/text"
 )
 

@@ -10,7 +10,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
 
-	"github.com/binderyhq/bindery/graph/content/markdown"
+	"github.com/binderyhq/bindery/internal/content/markdown"
 )
 
 // inlines returns the runs of n's inline children drawn in style st.

@@ -13,7 +13,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/binderyhq/bindery/graph/content/markdown"
+	"github.com/binderyhq/bindery/internal/content/markdown"
 )
 
 // Kind is what a link points to.

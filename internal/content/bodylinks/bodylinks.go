@@ -1,5 +1,5 @@
 // Package bodylinks keeps the links of page bodies: a body is content-addressed, so its links are
-// a pure function of its hash. They are extracted once (graph/content/links), when a revision
+// a pure function of its hash. They are extracted once (internal/content/links), when a revision
 // stores a new body, into BodyLink rows, which answer a whole revision's links and a file's
 // backlinks without reading the bodies.
 package bodylinks
@@ -18,8 +18,8 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/bodylink"
 	"github.com/binderyhq/bindery/ent/privacy"
-	"github.com/binderyhq/bindery/graph/content/links"
-	"github.com/binderyhq/bindery/graph/content/tree"
+	"github.com/binderyhq/bindery/internal/content/links"
+	"github.com/binderyhq/bindery/internal/content/tree"
 )
 
 // Bounds of one statement: the rows written (6 values each) and the hashes or ids read.

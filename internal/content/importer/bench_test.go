@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/binderyhq/bindery/graph/content/tree"
+	"github.com/binderyhq/bindery/internal/content/tree"
 )
 
 // BenchmarkBuild200 lays out and applies a 200-page site with 20 images: the part of a website

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/binderyhq/bindery/graph/content/edit"
-	"github.com/binderyhq/bindery/graph/content/orderkey"
-	"github.com/binderyhq/bindery/graph/content/tree"
+	"github.com/binderyhq/bindery/internal/content/edit"
+	"github.com/binderyhq/bindery/internal/content/orderkey"
+	"github.com/binderyhq/bindery/internal/content/tree"
 )
 
 func testEnv() edit.Env {

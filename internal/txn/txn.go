@@ -4,6 +4,9 @@ package txn
 import (
 	"context"
 
+	"entgo.io/ent/dialect"
+	"entgo.io/ent/dialect/sql"
+
 	"github.com/binderyhq/bindery/ent"
 )
 
@@ -20,4 +23,12 @@ func Run(ctx context.Context, client *ent.Client, fn func(tx *ent.Tx) error) err
 		return err
 	}
 	return tx.Commit()
+}
+
+// ForUpdate locks the selected rows until the transaction ends, on PostgreSQL; SQLite has no row
+// locks and needs none (its one writer serializes write transactions).
+func ForUpdate(s *sql.Selector) {
+	if s.Dialect() == dialect.Postgres {
+		s.ForUpdate()
+	}
 }

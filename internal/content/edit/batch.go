@@ -6,10 +6,10 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/binderyhq/bindery/graph/content/markdown"
-	"github.com/binderyhq/bindery/graph/content/orderkey"
-	"github.com/binderyhq/bindery/graph/content/tree"
 	"github.com/binderyhq/bindery/internal/adaptive"
+	"github.com/binderyhq/bindery/internal/content/markdown"
+	"github.com/binderyhq/bindery/internal/content/orderkey"
+	"github.com/binderyhq/bindery/internal/content/tree"
 )
 
 // batch is the state of a batch being applied.

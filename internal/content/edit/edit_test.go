@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/binderyhq/bindery/graph/content/tree"
+	"github.com/binderyhq/bindery/internal/content/tree"
 )
 
 func ptr[T any](v T) *T { return &v }

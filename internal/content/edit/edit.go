@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/binderyhq/bindery/graph/content/tree"
+	"github.com/binderyhq/bindery/internal/content/tree"
 )
 
 // Operations of a change.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/binderyhq/bindery/graph/content/tree"
+	"github.com/binderyhq/bindery/internal/content/tree"
 )
 
 // store is content held in memory: every side changed the one page "p".

@@ -1,7 +1,7 @@
 // Package htmlpage renders a page's stored Markdown as the HTML of a published site: CommonMark
 // with GitHub's extensions (tables, task lists, strikethrough, autolinks), footnotes, heading
 // anchors and highlighted code, with the links to pages and files (stored as "/pages/<id>" and
-// "/files/<id>", see graph/content/markdown) rewritten to the site's URLs; Markdown rewrites them
+// "/files/<id>", see internal/content/markdown) rewritten to the site's URLs; Markdown rewrites them
 // the same way in the Markdown readers receive.
 //
 // A page cannot inject script: goldmark drops raw HTML and dangerous link schemes, and what it
@@ -22,7 +22,7 @@ import (
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 
-	"github.com/binderyhq/bindery/graph/content/markdown"
+	"github.com/binderyhq/bindery/internal/content/markdown"
 )
 
 // Links maps the pages and files a page links to onto the site's URLs.

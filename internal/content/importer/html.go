@@ -13,7 +13,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
-	"github.com/binderyhq/bindery/graph/content/markdown"
+	"github.com/binderyhq/bindery/internal/content/markdown"
 )
 
 // HTMLPage is a web page converted to Markdown.
