@@ -8,6 +8,7 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/changerequest"
 	"github.com/binderyhq/bindery/ent/revision"
+	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/model"
@@ -132,7 +133,7 @@ func (r *Resolver) contentTarget(ctx context.Context, spaceID, crRef string, min
 	if err != nil {
 		return nil, nil, err
 	}
-	return s, cr, requireSpaceRole(ctx, s, min, what)
+	return s, cr, rule.RequireSpaceRole(ctx, s, min, what)
 }
 
 // inLockedContent runs fn in a transaction on a change request the viewer may work on with role

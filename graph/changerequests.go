@@ -15,6 +15,7 @@ import (
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/check"
 	"github.com/binderyhq/bindery/internal/page"
 	"github.com/binderyhq/bindery/internal/sqlplan"
 	"github.com/binderyhq/bindery/internal/txn"
@@ -25,8 +26,6 @@ const (
 	// maxNumberDigits bounds what reads as a change request's number rather than its id: ids are
 	// 20 characters, and a space will not hold a billion change requests.
 	maxNumberDigits = 9
-	// maxUserRef bounds a user id given as a list filter.
-	maxUserRef = 64
 )
 
 // changeRequest returns a change request of the space by its id or by its number in the space
@@ -121,10 +120,7 @@ var changeRequestColumns = map[string][]string{
 }
 
 // userRef checks a user id given as a filter; "" (or absent) is no filter.
-func userRef(field string, id *string) (string, error) {
-	ref := strings.TrimSpace(derefOr(id, ""))
-	return ref, checkText(field, ref, 0, maxUserRef)
-}
+func userRef(field string, id *string) (string, error) { return check.UserRef(field, derefOr(id, "")) }
 
 func changeRequestConnection(ctx context.Context, p loader.Page[*ent.ChangeRequest], f loader.ChangeRequestFilter) *model.ChangeRequestConnection {
 	cursorOf := func(cr *ent.ChangeRequest) page.Cursor {
@@ -157,7 +153,7 @@ func (r *Resolver) createChangeRequest(ctx context.Context, spaceID string, in m
 	if err != nil {
 		return nil, err
 	}
-	if err := requireSpaceRole(ctx, s, viewer.RoleEdit, "create change requests"); err != nil {
+	if err := rule.RequireSpaceRole(ctx, s, viewer.RoleEdit, "create change requests"); err != nil {
 		return nil, err
 	}
 	subject := strings.TrimSpace(derefOr(in.Subject, ""))
@@ -296,19 +292,6 @@ func (r *Resolver) updateChangeRequest(ctx context.Context, spaceID, ref string,
 func (r *Resolver) readChangeRequest(ctx context.Context, id string) (*ent.ChangeRequest, error) {
 	cr, err := r.Client.ChangeRequest.Get(ctx, id)
 	return cr, notFound(err, "change request")
-}
-
-// requireSpaceRole answers FORBIDDEN, saying what for, unless the viewer's role on the space is
-// at least min.
-func requireSpaceRole(ctx context.Context, s *ent.Space, min viewer.Role, what string) error {
-	role, err := rule.SpaceRole(ctx, s)
-	if err != nil {
-		return err
-	}
-	if !role.AtLeast(min) {
-		return apperr.Forbiddenf("it takes the %s role on the space to %s", min, what)
-	}
-	return nil
 }
 
 // changeRequestSpace is ChangeRequest.space: the space it was listed or read with, else read now.

@@ -15,6 +15,7 @@ import (
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/check"
 	"github.com/binderyhq/bindery/internal/content/markdown"
 	"github.com/binderyhq/bindery/internal/content/tree"
 	"github.com/binderyhq/bindery/internal/page"
@@ -192,7 +193,7 @@ func authorIDs(ids []string) ([]string, error) {
 			return nil, err
 		}
 		if strings.Contains(ref, loader.AuthorSeparator) {
-			return nil, apperr.Invalidf("%s: %q is not a user id", field, truncate(ref, maxUserRef))
+			return nil, apperr.Invalidf("%s: %q is not a user id", field, truncate(ref, check.MaxUserRef))
 		}
 		if ref != "" {
 			out = append(out, ref)
@@ -245,7 +246,7 @@ func (r *Resolver) PostComment(ctx context.Context, spaceID string, crRef *strin
 	if err != nil {
 		return nil, err
 	}
-	if err := requireSpaceRole(ctx, sc.space, viewer.RoleComment, "comment"); err != nil {
+	if err := rule.RequireSpaceRole(ctx, sc.space, viewer.RoleComment, "comment"); err != nil {
 		return nil, err
 	}
 	if err := checkCommentBody("body", in.Body); err != nil {
@@ -364,7 +365,7 @@ func (r *Resolver) commenterScope(ctx context.Context, spaceID string, crRef *st
 	if err != nil {
 		return sc, err
 	}
-	return sc, requireSpaceRole(ctx, sc.space, viewer.RoleComment, "comment")
+	return sc, rule.RequireSpaceRole(ctx, sc.space, viewer.RoleComment, "comment")
 }
 
 // writableComment reads a comment to change, with the viewer's permissions on it: as

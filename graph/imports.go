@@ -9,6 +9,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/revision"
+	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/apperr"
@@ -35,7 +36,7 @@ func (r *Resolver) importContent(ctx context.Context, spaceID string, in model.C
 	if err != nil {
 		return nil, err
 	}
-	if err := requireSpaceRole(ctx, s, viewer.RoleReview, "import into the space's main content"); err != nil {
+	if err := rule.RequireSpaceRole(ctx, s, viewer.RoleReview, "import into the space's main content"); err != nil {
 		return nil, err
 	}
 	return r.runImport(ctx, s, nil, in, r.importIntoSpace)

@@ -11,11 +11,9 @@ import (
 // checkText validates a text input (check.Text).
 func checkText(field, s string, min, max int) error { return check.Text(field, s, min, max) }
 
-// trimmedText is s without surrounding spaces, checked by checkText. Returns INVALID naming the
-// field and bound.
+// trimmedText is s without surrounding spaces, checked (check.Trimmed).
 func trimmedText(field, s string, min, max int) (string, error) {
-	s = strings.TrimSpace(s)
-	return s, checkText(field, s, min, max)
+	return check.Trimmed(field, s, min, max)
 }
 
 // setTrimmed checks an optional text input and, when it is given, sets it trimmed. Returns

@@ -18,6 +18,7 @@ import (
 	"github.com/binderyhq/bindery/ent/team"
 	"github.com/binderyhq/bindery/ent/teammember"
 	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/internal/apperr"
 )
 
 // Point checks — the role shown in permissions, or checked early by a resolver for a clear
@@ -60,6 +61,19 @@ func clientOf(ctx context.Context) (*ent.Client, *viewer.Viewer, error) {
 func SpaceRole(ctx context.Context, s *ent.Space) (viewer.Role, error) {
 	roles, err := SpaceRoles(ctx, []*ent.Space{s})
 	return roles[s.ID], err
+}
+
+// RequireSpaceRole answers FORBIDDEN, saying what for, unless the viewer's role on the space is
+// at least min.
+func RequireSpaceRole(ctx context.Context, s *ent.Space, min viewer.Role, what string) error {
+	role, err := SpaceRole(ctx, s)
+	if err != nil {
+		return err
+	}
+	if !role.AtLeast(min) {
+		return apperr.Forbiddenf("it takes the %s role on the space to %s", min, what)
+	}
+	return nil
 }
 
 // SpaceRoles is SpaceRole for several spaces at once: at most two statements whatever their

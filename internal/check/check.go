@@ -28,6 +28,20 @@ func Text(field, s string, min, max int) error {
 	return nil
 }
 
+// Trimmed is s without surrounding spaces, checked by Text. Returns INVALID naming the field and
+// bound.
+func Trimmed(field, s string, min, max int) (string, error) {
+	s = strings.TrimSpace(s)
+	return s, Text(field, s, min, max)
+}
+
+// MaxUserRef bounds a user id given as a list filter.
+const MaxUserRef = 64
+
+// UserRef checks a user id given as a filter, trimmed; "" is no filter. Returns INVALID naming
+// the field.
+func UserRef(field, id string) (string, error) { return Trimmed(field, id, 0, MaxUserRef) }
+
 // URL validates an absolute http(s) URL of at most max characters. Returns INVALID naming the
 // field.
 func URL(field, s string, max int) error {
