@@ -6,11 +6,13 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/internal/comments"
 	"github.com/binderyhq/bindery/internal/content/tree"
 )
 
 // Fields of comments and replies that are looked up: authors, reactions, repliers, the target page
-// and permissions. Each goes through the request's loaders, so a list's items look up together.
+// and permissions. Each goes through the request's loaders, so a list's items look up together;
+// internal/comments decides what the values mean (permissions, reaction summaries, target pages).
 
 // commentUsers are the users a comment names (its poster, who resolved it): a field looks up one,
 // and the others for the whole level in the same statement.
@@ -19,43 +21,27 @@ var commentUsers = []func(*ent.Comment) string{commentPoster, commentResolverUse
 func commentPoster(c *ent.Comment) string       { return c.PostedBy }
 func commentResolverUser(c *ent.Comment) string { return derefOr(c.ResolvedBy, "") }
 
-// commentSpace is the space of a comment: the one it was read in, else read now.
-func (r *Resolver) commentSpace(ctx context.Context, c *ent.Comment) (*ent.Space, error) {
-	if c.Edges.Space != nil {
-		return c.Edges.Space, nil
-	}
-	return r.space(ctx, c.SpaceID)
-}
-
 // ReplyComment is the comment of a reply: the one it was read with, else read now.
 func (r *Resolver) ReplyComment(ctx context.Context, reply *ent.CommentReply) (*ent.Comment, error) {
-	if reply.Edges.Comment != nil {
-		return reply.Edges.Comment, nil
-	}
-	c, err := r.Client.Comment.Get(ctx, reply.CommentID)
-	return c, notFound(err, "comment")
+	return r.commentService().CommentOf(ctx, reply)
 }
 
 // commentPermissions is Comment.permissions.
 func (r *Resolver) commentPermissions(ctx context.Context, c *ent.Comment) (*model.CommentPermissions, error) {
-	s, err := r.commentSpace(ctx, c)
-	if err != nil {
-		return nil, err
-	}
-	return r.discussionPermissions(ctx, s, c.PostedBy)
+	return permissionsModel(r.commentService().CommentPermissions(ctx, c))
 }
 
 // replyPermissions is CommentReply.permissions.
 func (r *Resolver) replyPermissions(ctx context.Context, reply *ent.CommentReply) (*model.CommentPermissions, error) {
-	c, err := r.ReplyComment(ctx, reply)
+	return permissionsModel(r.commentService().ReplyPermissions(ctx, reply))
+}
+
+func permissionsModel(p comments.Permissions, err error) (*model.CommentPermissions, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := r.commentSpace(ctx, c)
-	if err != nil {
-		return nil, err
-	}
-	return r.discussionPermissions(ctx, s, reply.PostedBy)
+	m := model.CommentPermissions(p)
+	return &m, nil
 }
 
 // commentReactions is Comment.reactions.
@@ -88,7 +74,7 @@ var reactionSummaries = loader.NewBatch("reaction summaries",
 		out := make(map[loader.ReactionTarget][]*model.EmojiReaction, len(rows))
 		var users []*model.ReactionUser
 		for t, rs := range rows {
-			out[t] = summarizeReactions(rs)
+			out[t] = emojiReactions(comments.SummarizeReactions(rs))
 			for _, e := range out[t] {
 				users = append(users, e.Users...)
 			}
@@ -97,20 +83,15 @@ var reactionSummaries = loader.NewBatch("reaction summaries",
 		return out, err
 	})
 
-// summarizeReactions groups reactions (oldest first) by emoji, in the order each emoji was first
-// given, each with its users in the order they reacted.
-func summarizeReactions(rows []*ent.Reaction) []*model.EmojiReaction {
-	out := []*model.EmojiReaction{}
-	byEmoji := map[string]*model.EmojiReaction{}
-	for _, row := range rows {
-		e := byEmoji[row.Emoji]
-		if e == nil {
-			e = &model.EmojiReaction{Emoji: row.Emoji}
-			byEmoji[row.Emoji] = e
-			out = append(out, e)
+// emojiReactions are the GraphQL values of a summary of reactions.
+func emojiReactions(summary []comments.Reaction) []*model.EmojiReaction {
+	out := make([]*model.EmojiReaction, len(summary))
+	for i, e := range summary {
+		users := make([]*model.ReactionUser, len(e.Users))
+		for j, u := range e.Users {
+			users[j] = &model.ReactionUser{UserID: u.UserID, ReactedAt: u.ReactedAt}
 		}
-		e.Count++
-		e.Users = append(e.Users, &model.ReactionUser{UserID: row.UserID, ReactedAt: row.CreatedAt})
+		out[i] = &model.EmojiReaction{Emoji: e.Emoji, Count: e.Count, Users: users}
 	}
 	return out
 }
@@ -156,7 +137,8 @@ func (r *Resolver) commentTargetPage(ctx context.Context, t *model.CommentTarget
 	if err != nil {
 		return nil, err
 	}
-	return targetPage(*c.PageID, then, now), nil
+	p := model.CommentTargetPage(comments.TargetPageOf(*c.PageID, then, now))
+	return &p, nil
 }
 
 // commentContentTree is the tree of the content a comment is about now: read with those of its
@@ -191,7 +173,7 @@ func attachedContentRevision(c *ent.Comment) string {
 // request's, or its space's.
 func (r *Resolver) commentContentRevision(ctx context.Context, c *ent.Comment) (*string, error) {
 	if c.ChangeRequestID == nil {
-		s, err := r.commentSpace(ctx, c)
+		s, err := r.commentService().SpaceOf(ctx, c)
 		if err != nil {
 			return nil, err
 		}
@@ -205,30 +187,6 @@ func (r *Resolver) commentContentRevision(ctx context.Context, c *ent.Comment) (
 		}
 	}
 	return &cr.RevisionID, nil
-}
-
-// targetPage describes the page id from the tree a comment was posted on (then) and the current
-// one (now): as it is now, or as it was if it is gone. It is outdated when its body changed
-// between the two, or it is gone.
-func targetPage(id string, then, now *tree.Tree) *model.CommentTargetPage {
-	was, is := targetTreePage(then, id), targetTreePage(now, id)
-	out := &model.CommentTargetPage{ID: id, Outdated: was == nil || is == nil || was.Body != is.Body}
-	p, in := is, now
-	if p == nil {
-		p, in = was, then
-	}
-	if p != nil {
-		out.Title, out.Emoji, out.Path = p.Title, p.Emoji, in.Path(id)
-		out.CreatedAt, out.UpdatedAt = &p.CreatedAt, &p.UpdatedAt
-	}
-	return out
-}
-
-func targetTreePage(t *tree.Tree, id string) *tree.Page {
-	if t == nil {
-		return nil
-	}
-	return t.Page(id)
 }
 
 // treeOf returns the tree of the revision key names on item: nil for none, or for one the viewer

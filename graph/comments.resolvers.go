@@ -12,6 +12,7 @@ import (
 	"github.com/binderyhq/bindery/ent/comment"
 	"github.com/binderyhq/bindery/graph/generated"
 	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/internal/comments"
 )
 
 // Comments is the resolver for the comments field.
@@ -126,12 +127,12 @@ func (r *reactionUserResolver) User(ctx context.Context, obj *model.ReactionUser
 
 // Comments is the resolver for the comments field.
 func (r *spaceResolver) Comments(ctx context.Context, obj *ent.Space, first *int, after *string, order *model.SortOrder, status *comment.Status, targetPage *string, authors []string) (*model.CommentConnection, error) {
-	return r.comments(ctx, commentScope{space: obj}, CommentListArgs{Order: order, Status: status, TargetPage: targetPage, Authors: authors, First: first, After: after})
+	return r.comments(ctx, comments.Scope{Space: obj}, CommentListArgs{Order: order, Status: status, TargetPage: targetPage, Authors: authors, First: first, After: after})
 }
 
 // Comment is the resolver for the comment field.
 func (r *spaceResolver) Comment(ctx context.Context, obj *ent.Space, id string) (*ent.Comment, error) {
-	return r.scopedComment(ctx, commentScope{space: obj}, id)
+	return r.scopedComment(ctx, comments.Scope{Space: obj}, id)
 }
 
 // Comment returns generated.CommentResolver implementation.

@@ -1,4 +1,4 @@
-package graph
+package comments
 
 import (
 	"fmt"
@@ -40,7 +40,7 @@ func TestTargetPage(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			got := targetPage("p", tc.then, tc.now)
+			got := TargetPageOf("p", tc.then, tc.now)
 			if got.ID != "p" || got.Title != tc.title || got.Path != tc.path || got.Outdated != tc.outdated ||
 				(got.CreatedAt != nil) != tc.hasTimes || (got.UpdatedAt != nil) != tc.hasTimes {
 				t.Fatalf("got %+v", got)
@@ -56,7 +56,7 @@ func TestSummarizeReactions(t *testing.T) {
 		rows = append(rows, &ent.Reaction{UserID: r.user, Emoji: r.emoji, CreatedAt: at.Add(time.Duration(i) * time.Second)})
 	}
 	var out []string
-	for _, e := range summarizeReactions(rows) {
+	for _, e := range SummarizeReactions(rows) {
 		var users []string
 		for _, u := range e.Users {
 			users = append(users, fmt.Sprintf("%s@%d", u.UserID, u.ReactedAt.Second()))
@@ -66,7 +66,7 @@ func TestSummarizeReactions(t *testing.T) {
 	if got, want := strings.Join(out, " "), "👍:3(ann@5,bob@7,cid@8) 🎉:1(bob@6)"; got != want {
 		t.Fatalf("summary %s, want %s", got, want)
 	}
-	if got := summarizeReactions(nil); got == nil || len(got) != 0 {
+	if got := SummarizeReactions(nil); got == nil || len(got) != 0 {
 		t.Fatalf("no reactions: %#v, want an empty list", got)
 	}
 }
