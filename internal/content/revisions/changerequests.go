@@ -43,10 +43,7 @@ func (svc *Service) inLockedContent(ctx context.Context, spaceID, crRef string, 
 // its space first, like lockContent, so they cannot deadlock. Returns NOT_FOUND.
 func LockSpace(ctx context.Context, tx *ent.Tx, id string) (*ent.Space, error) {
 	s, err := tx.Space.Query().Where(space.ID(id), space.DeletedAtIsNil()).Modify(txn.ForUpdate).Only(ctx)
-	if ent.IsNotFound(err) {
-		return s, apperr.NotFoundf("space not found")
-	}
-	return s, err
+	return s, notFound(err, "space")
 }
 
 // lockContent re-reads a space and one of its change requests in tx, locking both rows on
@@ -59,11 +56,8 @@ func lockContent(ctx context.Context, tx *ent.Tx, spaceID, crID string) (*ent.Sp
 		return nil, nil, err
 	}
 	cr, err := tx.ChangeRequest.Query().Where(changerequest.ID(crID)).Modify(txn.ForUpdate).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, nil, apperr.NotFoundf("change request not found")
-	}
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, notFound(err, "change request")
 	}
 	return s, cr, editable(s, cr)
 }

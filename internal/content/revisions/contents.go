@@ -66,9 +66,6 @@ func readObjects(ctx context.Context, objects *ent.ContentObjectClient, hashes [
 	return out, nil
 }
 
-// Trees is the store of revision trees.
-func (c *Contents) Trees() *tree.Store { return c.trees }
-
 // Diff lists the keys of the entries that differ between the trees at two roots (tree.Store.Diff).
 func (c *Contents) Diff(ctx context.Context, a, b string) ([]string, error) {
 	return c.trees.Diff(ctx, a, b)
@@ -83,11 +80,8 @@ func (c *Contents) Tree(ctx context.Context, rev *ent.Revision) (*tree.Tree, err
 // the revision.
 func (c *Contents) RevisionAndTree(ctx context.Context, revisionID string) (*ent.Revision, *tree.Tree, error) {
 	rev, err := c.client.Revision.Get(ctx, revisionID)
-	if ent.IsNotFound(err) {
-		return nil, nil, apperr.NotFoundf("revision not found")
-	}
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, notFound(err, "revision")
 	}
 	t, err := c.Tree(ctx, rev)
 	return rev, t, err
@@ -142,4 +136,13 @@ func (c *Contents) bodiesThrough(ctx context.Context, hashes []string,
 		out[h] = string(b)
 	}
 	return out, nil
+}
+
+// notFound turns ent's not-found (which privacy filters also produce for rows the viewer may not
+// see) into a NOT_FOUND naming the object; other errors pass through.
+func notFound(err error, what string) error {
+	if ent.IsNotFound(err) {
+		return apperr.NotFoundf("%s not found", what)
+	}
+	return err
 }
