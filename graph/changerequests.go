@@ -16,6 +16,7 @@ import (
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/check"
+	"github.com/binderyhq/bindery/internal/content/revisions"
 	"github.com/binderyhq/bindery/internal/page"
 	"github.com/binderyhq/bindery/internal/sqlplan"
 	"github.com/binderyhq/bindery/internal/txn"
@@ -162,7 +163,7 @@ func (r *Resolver) createChangeRequest(ctx context.Context, spaceID string, in m
 	}
 	var id string
 	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
-		s, err := lockSpace(ctx, tx, s.ID)
+		s, err := revisions.LockSpace(ctx, tx, s.ID)
 		if err != nil {
 			return err
 		}
@@ -183,20 +184,12 @@ func (r *Resolver) createChangeRequest(ctx context.Context, spaceID string, in m
 			return err
 		}
 		id = cr.ID
-		return adjustChangeRequestCounts(ctx, tx, s.ID, "", cr.Status)
+		return revisions.AdjustChangeRequestCounts(ctx, tx, s.ID, "", cr.Status)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return r.readChangeRequest(ctx, id)
-}
-
-// lockSpace reads a live space in tx, its row locked until tx ends on PostgreSQL (SQLite's one
-// writer serializes write transactions already). Writes that lock a change request too lock
-// its space first, like lockContent, so they cannot deadlock.
-func lockSpace(ctx context.Context, tx *ent.Tx, id string) (*ent.Space, error) {
-	s, err := tx.Space.Query().Where(space.ID(id), space.DeletedAtIsNil()).Modify(txn.ForUpdate).Only(ctx)
-	return s, notFound(err, "space")
 }
 
 // nextChangeRequestNumber is the number of the next change request of a space, read in the
@@ -208,39 +201,6 @@ func nextChangeRequestNumber(ctx context.Context, tx *ent.Tx, spaceID string) (i
 		return 1, err
 	}
 	return last[0] + 1, nil
-}
-
-// adjustChangeRequestCounts keeps a space's change request counters exact when one of its
-// change requests moves from one status to another in tx; from is "" for a new change request.
-// The counters are incremented by the database, so concurrent writes add up.
-func adjustChangeRequestCounts(ctx context.Context, tx *ent.Tx, spaceID string, from, to changerequest.Status) error {
-	upd := tx.Space.UpdateOneID(spaceID)
-	if from == "" {
-		upd.AddChangeRequestsCount(1)
-	}
-	if d := statusDelta(from, to, changerequest.StatusOpen); d != 0 {
-		upd.AddChangeRequestsOpenCount(d)
-	}
-	if d := statusDelta(from, to, changerequest.StatusDraft); d != 0 {
-		upd.AddChangeRequestsDraftCount(d)
-	}
-	if len(upd.Mutation().AddedFields()) == 0 {
-		return nil // e.g. archived to merged: no counter follows either
-	}
-	return upd.Exec(ctx)
-}
-
-// statusDelta is how the count of change requests in status counted changes when one moves
-// from one status to another.
-func statusDelta(from, to, counted changerequest.Status) int {
-	d := 0
-	if from == counted {
-		d--
-	}
-	if to == counted {
-		d++
-	}
-	return d
 }
 
 // updateChangeRequest changes the subject and/or status of a change request (by id or number).
@@ -263,7 +223,7 @@ func (r *Resolver) updateChangeRequest(ctx context.Context, spaceID, ref string,
 		return nil, apperr.Invalidf("status: merged is set by merging the change request, not by an update (use draft, open or archived)")
 	}
 	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
-		if _, err := lockSpace(ctx, tx, s.ID); err != nil {
+		if _, err := revisions.LockSpace(ctx, tx, s.ID); err != nil {
 			return err
 		}
 		current, err := tx.ChangeRequest.Query().Where(changerequest.ID(cr.ID)).Modify(txn.ForUpdate).Only(ctx)
@@ -276,7 +236,7 @@ func (r *Resolver) updateChangeRequest(ctx context.Context, spaceID, ref string,
 				return apperr.Invalidf("status: change request #%d is merged; a merged change request cannot change status", current.Number)
 			}
 			upd.SetStatus(*in.Status)
-			if err := adjustChangeRequestCounts(ctx, tx, s.ID, current.Status, *in.Status); err != nil {
+			if err := revisions.AdjustChangeRequestCounts(ctx, tx, s.ID, current.Status, *in.Status); err != nil {
 				return err
 			}
 		}
@@ -313,7 +273,7 @@ func (r *Resolver) changeRequestOutdated(ctx context.Context, cr *ent.ChangeRequ
 	if err != nil {
 		return false, err
 	}
-	return s.RevisionID != nil && *s.RevisionID != changeRequestBase(cr), nil
+	return s.RevisionID != nil && *s.RevisionID != revisions.ChangeRequestBase(cr), nil
 }
 
 // The users and the revisions a change request names: a field looks up one of them, and the

@@ -12,6 +12,7 @@ import (
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/content/bodylinks"
 	"github.com/binderyhq/bindery/internal/content/links"
+	"github.com/binderyhq/bindery/internal/content/revisions"
 	"github.com/binderyhq/bindery/internal/content/tree"
 	"github.com/binderyhq/bindery/internal/page"
 )
@@ -151,7 +152,7 @@ func (r *Resolver) changeBaseTree(ctx context.Context, rev *ent.Revision) (*tree
 	if err != nil {
 		return nil, notFound(err, "change request")
 	}
-	_, t, err := r.revisionAndTree(ctx, changeRequestBase(cr))
+	_, t, err := r.content().RevisionAndTree(ctx, revisions.ChangeRequestBase(cr))
 	return t, err
 }
 
@@ -208,7 +209,7 @@ func (r *Resolver) linkChecker(ctx context.Context, t *tree.Tree, targets []link
 		}
 	}
 	readable := map[string]bool{}
-	for chunk := range chunks(spaceIDs, objectBatch) {
+	for chunk := range slices.Chunk(spaceIDs, revisions.ObjectBatch) {
 		ids, err := r.Client.Space.Query().Where(space.IDIn(chunk...), space.DeletedAtIsNil()).IDs(ctx)
 		if err != nil {
 			return links.Checker{}, err

@@ -340,6 +340,6 @@ func (r *Resolver) revisionFile(ctx context.Context, rev *ent.Revision, id strin
 // bodyBatch reads page bodies by hash, those cached costing nothing.
 func (r *Resolver) bodyBatch() *loader.Batch[string, string] {
 	return loader.NewBatch("page bodies", func(ctx context.Context, _ *ent.Client, hashes []string) (map[string]string, error) {
-		return r.pageBodies(ctx, hashes)
+		return r.content().Bodies(ctx, hashes)
 	})
 }

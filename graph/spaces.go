@@ -11,7 +11,6 @@ import (
 	"github.com/binderyhq/bindery/ent/changerequest"
 	"github.com/binderyhq/bindery/ent/comment"
 	"github.com/binderyhq/bindery/ent/commentreply"
-	"github.com/binderyhq/bindery/ent/contentobject"
 	"github.com/binderyhq/bindery/ent/customfieldvalue"
 	"github.com/binderyhq/bindery/ent/movedpage"
 	"github.com/binderyhq/bindery/ent/permissiongrant"
@@ -188,44 +187,7 @@ func (r *Resolver) insertSpaceTx(ctx context.Context, tx *ent.Tx, orgID string, 
 	if err != nil {
 		return nil, err
 	}
-	if err := startRevision(ctx, tx, s, root); err != nil {
-		return nil, err
-	}
-	if root != tree.EmptyRoot { // a duplicate starts with content, and its files
-		t, err := r.content().trees.Load(ctx, root)
-		if err == nil {
-			err = recordSpaceBlobs(privacy.DecisionContext(ctx, privacy.Allow), tx, s.ID, t, nil)
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	return s, r.reindexSearch(ctx, tx, s, tree.EmptyRoot, root)
-}
-
-// startRevision gives a space made in tx its first revision over the root tree (the empty tree is
-// stored if missing). The space's creator was allowed to make it; the revision and the pointer
-// to it follow from that, so they are written with the policy's decision made (the rules read
-// committed rows through the request's client, and the new space is not committed yet).
-func startRevision(ctx context.Context, tx *ent.Tx, s *ent.Space, root string) error {
-	allowed := privacy.DecisionContext(ctx, privacy.Allow)
-	if root == tree.EmptyRoot {
-		err := tx.ContentObject.Create().SetID(root).SetKind(contentobject.KindTree).SetData(tree.EmptyRootData).
-			SetSize(len(tree.EmptyRootData)).OnConflictColumns(contentobject.FieldID).DoNothing().Exec(allowed)
-		if err != nil && !isNoRows(err) {
-			return err
-		}
-	}
-	c := tx.Revision.Create().SetSpaceID(s.ID).SetOrganizationID(s.OrganizationID).
-		SetType(revision.TypeInitial).SetRootTree(root)
-	if v := viewer.FromContext(ctx); v != nil && v.UserID != "" {
-		c.SetCreatedBy(v.UserID)
-	}
-	rev, err := c.Save(allowed)
-	if err != nil {
-		return err
-	}
-	return tx.Space.UpdateOneID(s.ID).SetRevisionID(rev.ID).Exec(allowed)
+	return s, r.revisions().StartContent(ctx, tx, s, root)
 }
 
 // updateSpace changes a space's title, emoji, visibility, edit mode and default level. It takes
@@ -352,7 +314,7 @@ func (r *Resolver) duplicateSpace(ctx context.Context, id string) (*ent.Space, e
 	if err := r.checkCreateIn(ctx, s.OrganizationID, s.ParentID); err != nil {
 		return nil, err
 	}
-	root, err := r.copyContent(ctx, s)
+	root, err := r.revisions().CopyContent(ctx, s)
 	if err != nil {
 		return nil, err
 	}

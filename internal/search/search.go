@@ -4,8 +4,9 @@
 // one heading), each with its page's title; its tables are plain SQL beside ent's, which
 // internal/store creates with them (CreateSearchTables).
 //
-// The package only stores and ranks: which spaces a viewer may search, and keeping a space's
-// sections in step with its content, are the resolvers' (graph/searchindex.go).
+// The package only stores and ranks: which spaces a viewer may search is the resolvers'
+// (graph/searches.go), keeping a space's sections in step with its content is
+// internal/content/revisions'.
 package search
 
 import (

@@ -1,28 +1,48 @@
-package graph
+package revisions
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/binderyhq/bindery/ent"
-	"github.com/binderyhq/bindery/ent/contentobject"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/content/markdown"
 	"github.com/binderyhq/bindery/internal/content/tree"
+	"github.com/binderyhq/bindery/internal/redirects"
 	"github.com/binderyhq/bindery/internal/search"
 	"github.com/binderyhq/bindery/internal/text"
 )
 
-// reindexSearch brings the search index of space s from the content at root oldRoot to the content
-// at root newRoot, in tx: call it in the transaction that moves the space's active revision (merge,
-// import), so search answers with the new content as soon as the transaction commits. Only the
-// pages that differ between the two roots are read and re-indexed, so its cost follows the change.
-func (r *Resolver) reindexSearch(ctx context.Context, tx *ent.Tx, s *ent.Space, oldRoot, newRoot string) error {
-	d, err := r.diffRoots(ctx, oldRoot, newRoot)
+// What follows a space's main content: its search index and the paths its moved pages left
+// (redirects.RecordMoves), kept in step in the transaction that moves the space's active
+// revision, so both answer with the new content as soon as it commits. Only the entries that
+// differ between the old content and the new are read, so the cost follows the change.
+
+// mainContentMoved brings what follows a space's main content from the content at oldRoot to
+// the content at newRoot, in tx: the search index and the moved pages. Call it in the
+// transaction that moves the space's active revision (merge, import).
+func (svc *Service) mainContentMoved(ctx context.Context, tx *ent.Tx, s *ent.Space, oldRoot, newRoot string) error {
+	d, err := svc.diffRoots(ctx, oldRoot, newRoot)
 	if err != nil || d == nil {
 		return err
 	}
-	return r.indexChanged(ctx, tx, s, d)
+	if err := svc.indexChanged(ctx, tx, s, d); err != nil {
+		return err
+	}
+	old, err := svc.Contents.trees.Load(ctx, d.oldRoot)
+	if err != nil {
+		return err
+	}
+	return redirects.RecordMoves(ctx, tx, s, tree.Moves(old, d.now, d.changed))
+}
+
+// reindexSearch brings the search index of space s from the content at root oldRoot to the
+// content at root newRoot, in tx.
+func (svc *Service) reindexSearch(ctx context.Context, tx *ent.Tx, s *ent.Space, oldRoot, newRoot string) error {
+	d, err := svc.diffRoots(ctx, oldRoot, newRoot)
+	if err != nil || d == nil {
+		return err
+	}
+	return svc.indexChanged(ctx, tx, s, d)
 }
 
 // rootDiff is how the content at one root differs from the content at another: the keys of the
@@ -35,11 +55,11 @@ type rootDiff struct {
 
 // diffRoots compares the content at two roots, reading only the nodes that differ; nil when
 // nothing does.
-func (r *Resolver) diffRoots(ctx context.Context, oldRoot, newRoot string) (*rootDiff, error) {
+func (svc *Service) diffRoots(ctx context.Context, oldRoot, newRoot string) (*rootDiff, error) {
 	if oldRoot == newRoot {
 		return nil, nil
 	}
-	trees := r.content().trees
+	trees := svc.Contents.trees
 	changed, err := trees.Diff(ctx, oldRoot, newRoot)
 	if err != nil || len(changed) == 0 {
 		return nil, err
@@ -52,7 +72,7 @@ func (r *Resolver) diffRoots(ctx context.Context, oldRoot, newRoot string) (*roo
 }
 
 // indexChanged re-indexes the pages a diff changed.
-func (r *Resolver) indexChanged(ctx context.Context, tx *ent.Tx, s *ent.Space, d *rootDiff) error {
+func (svc *Service) indexChanged(ctx context.Context, tx *ent.Tx, s *ent.Space, d *rootDiff) error {
 	var pages []*tree.Page
 	var hashes []string
 	for _, key := range d.changed { // page and file ids: the files match no section
@@ -61,7 +81,7 @@ func (r *Resolver) indexChanged(ctx context.Context, tx *ent.Tx, s *ent.Space, d
 			hashes = append(hashes, p.Body)
 		}
 	}
-	bodies, err := r.bodiesIn(ctx, tx, hashes)
+	bodies, err := svc.Contents.bodiesIn(ctx, tx, hashes)
 	if err != nil {
 		return err
 	}
@@ -72,7 +92,7 @@ func (r *Resolver) indexChanged(ctx context.Context, tx *ent.Tx, s *ent.Space, d
 		}
 		sections = append(sections, pageSections(p, bodies[p.Body])...)
 	}
-	return r.Search.Replace(ctx, tx, s.ID, d.changed, sections)
+	return svc.Search.Replace(ctx, tx, s.ID, d.changed, sections)
 }
 
 // storableText returns CONFLICT naming the page when its title, description or body is text a
@@ -102,37 +122,4 @@ func pageSections(p *tree.Page, body string) []search.Section {
 			Heading: part.Heading, Body: part.Text}
 	}
 	return out
-}
-
-// bodiesIn returns page bodies by hash like pageBodies, reading what the cache lacks through tx:
-// the revision being written in tx (a merge's merged lines, an import's pages) has bodies that
-// are not committed yet, which the resolver's client would not see.
-func (r *Resolver) bodiesIn(ctx context.Context, tx *ent.Tx, hashes []string) (map[string]string, error) {
-	cache := r.content().bodies
-	out := make(map[string]string, len(hashes))
-	var missing []string
-	for _, h := range hashes {
-		if body, ok := cache.Get(h); ok || h == "" {
-			out[h] = body
-		} else {
-			missing = append(missing, h)
-		}
-	}
-	for chunk := range chunks(missing, objectBatch) {
-		objs, err := tx.ContentObject.Query().Where(contentobject.IDIn(chunk...)).
-			Select(contentobject.FieldID, contentobject.FieldData).All(objectsContext(ctx))
-		if err != nil {
-			return nil, err
-		}
-		for _, o := range objs {
-			out[o.ID] = string(o.Data)
-			cache.Add(o.ID, string(o.Data))
-		}
-	}
-	for _, h := range missing {
-		if _, ok := out[h]; !ok {
-			return nil, fmt.Errorf("page body %s is missing from the content store", h)
-		}
-	}
-	return out, nil
 }

@@ -1,0 +1,137 @@
+package revisions
+
+import (
+	"context"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/changerequest"
+	"github.com/binderyhq/bindery/ent/revision"
+	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/internal/content/merge"
+	"github.com/binderyhq/bindery/internal/content/tree"
+)
+
+// MergeResult is what a merge or an update made: the revision, merge.ResultMerge,
+// merge.ResultUpdate or merge.ResultConflicts, and the conflicts an update wrote into pages.
+type MergeResult struct {
+	Revision  string
+	Result    string
+	Conflicts []tree.Conflict
+}
+
+// Merge merges a change request into its space's content: a three-way merge of the change
+// request's revision onto the space's active revision, from the change request's base. It takes
+// the review role. When both sides changed the same thing differently it answers 409 naming the
+// conflicts and changes nothing. Merges on one space serialize (inLockedContent), so a second
+// merge merges atop the first.
+func (svc *Service) Merge(ctx context.Context, spaceID, crRef string) (*MergeResult, error) {
+	var out MergeResult
+	_, err := svc.inLockedContent(ctx, spaceID, crRef, viewer.RoleReview, "merge change requests", func(tx *ent.Tx, s *ent.Space, cr *ent.ChangeRequest) error {
+		m, err := svc.threeWay(ctx, ChangeRequestBase(cr), *s.RevisionID, cr.RevisionID, "main content", "change request")
+		if err != nil {
+			return err
+		}
+		if len(m.result.Conflicts) > 0 {
+			return merge.ConflictError(cr.Number, m.result.Conflicts)
+		}
+		rev, err := svc.writeRevision(ctx, tx, m.revision(s, nil, revision.TypeMerge))
+		if err != nil {
+			return err
+		}
+		out = MergeResult{Revision: rev.ID, Result: merge.ResultMerge}
+		return svc.recordMerge(ctx, tx, s, cr, m.ours, rev)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// recordMerge points the space at the merged revision (from its active revision old) and marks
+// the change request merged, keeping the space's counters, its search index and its moved pages
+// exact.
+func (svc *Service) recordMerge(ctx context.Context, tx *ent.Tx, s *ent.Space, cr *ent.ChangeRequest, old, rev *ent.Revision) error {
+	if err := tx.Space.UpdateOneID(s.ID).SetRevisionID(rev.ID).Exec(ctx); err != nil {
+		return err
+	}
+	if err := svc.mainContentMoved(ctx, tx, s, old.RootTree, rev.RootTree); err != nil {
+		return err
+	}
+	upd := tx.ChangeRequest.UpdateOneID(cr.ID).SetStatus(changerequest.StatusMerged).
+		SetRevisionMergedID(rev.ID).SetMergedAt(svc.Now(ctx))
+	if v := viewer.FromContext(ctx); v.UserID != "" {
+		upd.SetMergedBy(v.UserID)
+	}
+	if err := upd.Exec(ctx); err != nil {
+		return err
+	}
+	return AdjustChangeRequestCounts(ctx, tx, s.ID, cr.Status, changerequest.StatusMerged)
+}
+
+// UpdateFromMain brings the space's current content into a change request by a three-way merge
+// from the change request's base. Conflicting lines are written into the pages between conflict
+// markers (the change request's version first) and the result is merge.ResultConflicts, listing
+// them, so a person can resolve them with a content batch. It takes the edit role.
+func (svc *Service) UpdateFromMain(ctx context.Context, spaceID, crRef string) (*MergeResult, error) {
+	var out MergeResult
+	_, err := svc.inLockedContent(ctx, spaceID, crRef, viewer.RoleEdit, "update change requests", func(tx *ent.Tx, s *ent.Space, cr *ent.ChangeRequest) error {
+		if ChangeRequestBase(cr) == *s.RevisionID {
+			out = MergeResult{Revision: cr.RevisionID, Result: merge.ResultUpdate} // up to date already
+			return nil
+		}
+		m, err := svc.threeWay(ctx, ChangeRequestBase(cr), cr.RevisionID, *s.RevisionID, "change request", "main content")
+		if err != nil {
+			return err
+		}
+		rev, err := svc.writeRevision(ctx, tx, m.revision(s, &cr.ID, revision.TypeUpdate))
+		if err != nil {
+			return err
+		}
+		out = MergeResult{Revision: rev.ID, Result: merge.ResultUpdate, Conflicts: m.result.Conflicts}
+		if len(out.Conflicts) > 0 {
+			out.Result = merge.ResultConflicts
+		}
+		return tx.ChangeRequest.UpdateOneID(cr.ID).SetRevisionID(rev.ID).SetRevisionMergedAncestorID(*s.RevisionID).Exec(ctx)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// merged is a three-way merge of two revisions, ready to be written as a revision.
+type merged struct {
+	ours, theirs *ent.Revision
+	result       merge.Result
+}
+
+// threeWay merges the tree of revision theirs into the tree of revision ours, from base
+// (merge.ThreeWay).
+func (svc *Service) threeWay(ctx context.Context, baseID, oursID, theirsID, oursLabel, theirsLabel string) (*merged, error) {
+	c := svc.Contents
+	base, baseTree, err := c.RevisionAndTree(ctx, baseID)
+	if err != nil {
+		return nil, err
+	}
+	ours, oursTree, err := c.RevisionAndTree(ctx, oursID)
+	if err != nil {
+		return nil, err
+	}
+	theirs, theirsTree, err := c.RevisionAndTree(ctx, theirsID)
+	if err != nil {
+		return nil, err
+	}
+	res, err := merge.ThreeWay(ctx, c, merge.Side{Root: base.RootTree, Tree: baseTree},
+		merge.Side{Root: ours.RootTree, Tree: oursTree, Label: oursLabel}, merge.Side{Root: theirs.RootTree, Tree: theirsTree, Label: theirsLabel})
+	if err != nil {
+		return nil, err
+	}
+	return &merged{ours: ours, theirs: theirs, result: res}, nil
+}
+
+// revision is the new revision the merge makes: over ours, after theirs.
+func (m *merged) revision(s *ent.Space, changeRequest *string, kind revision.Type) newRevision {
+	return newRevision{space: s, changeRequest: changeRequest, kind: kind,
+		parents: []string{m.ours.ID, m.theirs.ID}, baseRoot: m.ours.RootTree, tree: m.result.Tree,
+		changed: m.result.Changed, bodies: m.result.Bodies}
+}
