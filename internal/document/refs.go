@@ -46,7 +46,8 @@ func refDest(data map[string]any) (dest string, ok bool) {
 	kind := str(ref, "kind")
 	switch kind {
 	case "url":
-		return str(ref, "url"), str(ref, "url") != ""
+		_, ok := ref["url"].(string)
+		return str(ref, "url"), ok
 	case "anchor":
 		dest = "#" + str(ref, "anchor")
 		if page := str(ref, "page"); page != "" {

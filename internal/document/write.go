@@ -22,12 +22,39 @@ func Markdown(doc *Document) string {
 // blocksMarkdown writes blocks apart by a blank line.
 func blocksMarkdown(blocks []*Node) string {
 	var parts []string
-	for _, b := range blocks {
-		if s := blockMarkdown(b); s != "" {
+	alt := false
+	for i := range blocks {
+		var s string
+		s, alt = listAware(blocks, i, alt)
+		if s != "" {
 			parts = append(parts, s)
 		}
 	}
 	return strings.Join(parts, "\n\n")
+}
+
+// listAware writes blocks[i], with the other markers when it is a list right after a list
+// written with the same ones (prevAlt says whether the block before used the other markers).
+func listAware(blocks []*Node, i int, prevAlt bool) (string, bool) {
+	if i > 0 && adjacentLists(blocks[i-1], blocks[i]) && !prevAlt {
+		return listMarkdownAlt(blocks[i]), true
+	}
+	return blockMarkdown(blocks[i]), false
+}
+
+// adjacentLists says whether b is a list right after a list Markdown would join it to: two lists
+// of bullets, or two ordered lists. Such a list is written with the other marker ("-" or ")").
+func adjacentLists(prev, b *Node) bool {
+	kind := func(n *Node) string {
+		switch n.Type {
+		case "list-unordered", "list-tasks":
+			return "bullets"
+		case "list-ordered":
+			return "numbers"
+		}
+		return ""
+	}
+	return kind(b) != "" && kind(prev) == kind(b)
 }
 
 // blockMarkdown writes one block, without a final line ending.
@@ -64,7 +91,7 @@ func blockMarkdown(b *Node) string {
 	case "content-ref":
 		dest, _ := refDest(b.Data)
 		return fmt.Sprintf("{%% content-ref url=\"%s\" %%}\n[%s](%s)\n{%% endcontent-ref %%}", escapeAttr(dest),
-			escapeText(dest, inBlock), escapeDest(dest))
+			escapeText(dest, inBlock, false), escapeDest(dest))
 	case "embed":
 		return fmt.Sprintf(`{%% embed url="%s" %%}`, escapeAttr(str(b.Data, "url")))
 	case "file":
@@ -175,21 +202,26 @@ func prefixLines(s, prefix, blank string) string {
 	return strings.Join(lines, "\n")
 }
 
-func listMarkdown(b *Node) string {
+func listMarkdown(b *Node) string { return listWithMarkers(b, "*", ".") }
+
+// listMarkdownAlt writes a list with the markers GitBook does not use, which start another list.
+func listMarkdownAlt(b *Node) string { return listWithMarkers(b, "-", ")") }
+
+func listWithMarkers(b *Node, bullet, delim string) string {
 	start := 1
 	if f, ok := number(b.Data["start"]); ok {
 		start = f
 	}
 	var items []string
 	for i, item := range b.Nodes {
-		marker := "*"
+		marker := bullet
 		switch b.Type {
 		case "list-ordered":
-			marker = fmt.Sprintf("%d.", start+i)
+			marker = fmt.Sprintf("%d%s", start+i, delim)
 		case "list-tasks":
-			marker = "* [ ]"
+			marker = bullet + " [ ]"
 			if on, _ := item.Data["checked"].(bool); on {
-				marker = "* [x]"
+				marker = bullet + " [x]"
 			}
 		}
 		items = append(items, listItemMarkdown(marker, item.Nodes))
@@ -212,8 +244,10 @@ func number(v any) (int, bool) {
 // paragraph followed by a list tight, as GitBook writes nested lists.
 func listItemMarkdown(marker string, blocks []*Node) string {
 	var s string
+	alt := false
 	for i, b := range blocks {
-		part := blockMarkdown(b)
+		var part string
+		part, alt = listAware(blocks, i, alt)
 		if part == "" {
 			continue
 		}
@@ -227,7 +261,7 @@ func listItemMarkdown(marker string, blocks []*Node) string {
 		s += part
 	}
 	indent := strings.Repeat(" ", utf8.RuneCountInString(marker)+1)
-	if strings.HasPrefix(marker, "* [") {
+	if strings.HasSuffix(marker, "]") {
 		indent = "  "
 	}
 	if s == "" {
@@ -302,7 +336,7 @@ func tableMarkdown(b *Node) string {
 	aligns := make([]string, len(columns))
 	for i, col := range columns {
 		def, _ := definition[fmt.Sprint(col)].(map[string]any)
-		header[i] = escapeText(str(def, "title"), inTable)
+		header[i] = escapeText(str(def, "title"), inTable, false)
 		aligns[i] = str(def, "textAlignment")
 	}
 	rows := [][]string{header}

@@ -1,6 +1,7 @@
 package document
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -52,27 +53,37 @@ func hasMark(l *Leaf, typ string) bool {
 }
 
 // inlineMarkdown writes inline content: marks as delimiters opened and closed where the leaves'
-// marks change (closed around an inline, which carries its own), whitespace at the edge of a
-// delimited run as a character reference, for a delimiter next to whitespace delimits nothing.
+// marks change (closed around an inline, which carries its own). A delimiter next to whitespace
+// or to its own character delimits nothing (or too much), so such a character at the edge of a
+// delimited run is written as a character reference.
 func inlineMarkdown(nodes []*Node, ctx inlineContext) string {
 	var b strings.Builder
 	var open []string
 	ps := pieces(nodes)
+	delimited := false // a delimiter was written last
 	for i, p := range ps {
 		if p.inline != nil {
 			closeMarks(&b, &open, 0)
 			b.WriteString(inlineNodeMarkdown(p.inline, ctx))
+			delimited = false
 			continue
 		}
 		keep := commonPrefix(open, p.marks)
+		delimited = delimited || keep < len(open) || keep < len(p.marks)
 		closeMarks(&b, &open, keep)
-		opened := len(p.marks) > keep
 		for _, m := range p.marks[keep:] {
 			b.WriteString(delimiters[m])
 			open = append(open, m)
 		}
-		closing := len(open) > 0 && (i+1 == len(ps) || ps[i+1].inline != nil || commonPrefix(open, ps[i+1].marks) < len(open))
-		b.WriteString(leafMarkdown(p.leaf, ctx, opened && len(open) > 0, closing))
+		next := i + 1
+		closing := len(open) > 0 && (next == len(ps) || ps[next].inline != nil || commonPrefix(open, ps[next].marks) < len(open))
+		opening := next < len(ps) && ps[next].leaf != nil && commonPrefix(open, ps[next].marks) < len(ps[next].marks)
+		edges := edges{
+			start: delimited, end: closing || opening,
+			spaceStart: len(p.marks) > keep, spaceEnd: closing, lineStart: b.Len() == 0,
+		}
+		b.WriteString(leafMarkdown(p.leaf, ctx, edges))
+		delimited = false
 	}
 	closeMarks(&b, &open, 0)
 	return b.String()
@@ -94,35 +105,32 @@ func closeMarks(b *strings.Builder, open *[]string, keep int) {
 	*open = (*open)[:keep]
 }
 
-// leafMarkdown writes a leaf's text: escaped, or as a code span. atOpen and atClose say a
-// delimiter was just opened before it or closes after it.
-func leafMarkdown(l *Leaf, ctx inlineContext, atOpen, atClose bool) string {
-	if hasMark(l, "code") && l.Text != "" {
-		return codeSpan(l.Text)
+// edges says which edges of a leaf touch a delimiter (start, end), and which touch a delimiter of
+// the leaf's own marks (spaceStart, spaceEnd), where whitespace would undo it.
+type edges struct{ start, end, spaceStart, spaceEnd, lineStart bool }
+
+// delimiterChars are the characters of delimiters; whitespace is the other kind of character a
+// delimiter must not touch.
+const delimiterChars, whitespace = "*~", " \t"
+
+// leafMarkdown writes a leaf's text: escaped, or as a code span.
+func leafMarkdown(l *Leaf, ctx inlineContext, e edges) string {
+	s := l.Text
+	if hasMark(l, "code") && s != "" {
+		return codeSpan(s)
 	}
-	s := escapeText(l.Text, ctx)
-	if atOpen {
-		s = edgeSpace(s, true)
+	var head, tail string
+	if s != "" && (e.start && strings.IndexByte(delimiterChars, s[0]) >= 0 || e.spaceStart && strings.IndexByte(whitespace, s[0]) >= 0) {
+		head, s = charRef(s[0]), s[1:]
 	}
-	if atClose {
-		s = edgeSpace(s, false)
+	if last := len(s) - 1; last >= 0 && (e.end && strings.IndexByte(delimiterChars, s[last]) >= 0 ||
+		e.spaceEnd && strings.IndexByte(whitespace, s[last]) >= 0) {
+		tail, s = charRef(s[last]), s[:last]
 	}
-	return s
+	return head + escapeText(s, ctx, e.lineStart && head == "") + tail
 }
 
-// edgeSpace writes a space or tab at the start (or end) of s as a character reference.
-func edgeSpace(s string, start bool) string {
-	ref := map[byte]string{' ': "&#32;", '\t': "&#9;"}
-	switch {
-	case s == "":
-		return s
-	case start && ref[s[0]] != "":
-		return ref[s[0]] + s[1:]
-	case !start && ref[s[len(s)-1]] != "":
-		return s[:len(s)-1] + ref[s[len(s)-1]]
-	}
-	return s
-}
+func charRef(c byte) string { return fmt.Sprintf("&#%d;", c) }
 
 // codeSpan writes text as a code span: a fence longer than any run of backticks in it, padded
 // with a space where CommonMark would strip one or merge a backtick into the fence.
@@ -143,7 +151,7 @@ func inlineNodeMarkdown(n *Node, ctx inlineContext) string {
 		return "[" + inlineMarkdown(n.Nodes, ctx) + "](" + escapeDest(dest) + ")"
 	case "inline-image":
 		dest, _ := refDest(n.Data)
-		return "![" + escapeText(str(n.Data, "alt"), ctx) + "](" + escapeDest(dest) + ")"
+		return "![" + escapeText(str(n.Data, "alt"), ctx, false) + "](" + escapeDest(dest) + ")"
 	case "inline-math":
 		return "$$" + str(n.Data, "formula") + "$$"
 	}
@@ -155,9 +163,8 @@ var entityLike = regexp.MustCompile(`^&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-
 
 // escapeText escapes what Markdown would read as markup in text: the punctuation of inline
 // markup anywhere, that of block markup at the start of a line, "{%" (a GitBook tag) and "$" (math).
-func escapeText(s string, ctx inlineContext) string {
+func escapeText(s string, ctx inlineContext, lineStart bool) string {
 	var b strings.Builder
-	lineStart := true
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
