@@ -78,7 +78,7 @@ func TestNormalized(t *testing.T) {
 		{"loose list", "* a\n\n* b\n", "* a\n* b\n"},
 		{"table alignment", "|a|b|\n|:-|-:|\n|1|2|\n", "| a   | b   |\n| --- | --: |\n| 1   | 2   |\n"},
 		{"code title quote", "{% code title=\"a &quot;b&quot;\" %}\n```\nx\n```\n{% endcode %}\n",
-			"{% code title=\"a &#34;b&#34;\" %}\n```\nx\n```\n{% endcode %}\n"},
+			"{% code title=\"a &#x22;b&#x22;\" %}\n```\nx\n```\n{% endcode %}\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got := Markdown(FromMarkdown(c.in))

@@ -1,13 +1,13 @@
 package document
 
 import (
+	"html"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
-	"github.com/yuin/goldmark/util"
 )
 
 // markOrder is the order of a leaf's marks, and of their delimiters from the outside in: code is
@@ -94,11 +94,11 @@ func (c converter) walkInlines(n ast.Node, marks []string, inLink bool, b *inlin
 			}
 			var inner inlineBuilder
 			c.walkInlines(k, marks, true, &inner)
-			b.inline(Inline("link", map[string]any{"ref": refFromDest(string(k.Destination))}, inner.nodes...))
+			b.inline(Inline("link", map[string]any{"ref": refFromDest(decode(k.Destination))}, inner.nodes...))
 		case *ast.AutoLink:
 			c.autoLink(k, marks, inLink, b)
 		case *ast.Image:
-			data := map[string]any{"ref": imageRef(string(k.Destination))}
+			data := map[string]any{"ref": imageRef(decode(k.Destination))}
 			if alt := string(c.plain(k)); alt != "" {
 				data["alt"] = alt
 			}
@@ -116,8 +116,12 @@ func (c converter) walkInlines(n ast.Node, marks []string, inLink bool, b *inlin
 			}
 			b.leaf(raw, marks)
 		case *east.TaskCheckBox:
-			if k.Parent().Parent().Parent().(*ast.List).IsOrdered() {
-				b.leaf(map[bool]string{true: "[x] ", false: "[ ] "}[k.IsChecked], marks)
+			if list, ok := k.Parent().Parent().Parent().(*ast.List); ok && !isTaskList(list) { // a check box only as text
+				box := map[bool]string{true: "[x]", false: "[ ]"}[k.IsChecked]
+				if k.NextSibling() != nil {
+					box += " "
+				}
+				b.leaf(box, marks)
 			}
 		default:
 			c.walkInlines(k, marks, inLink, b)
@@ -150,7 +154,7 @@ func (c converter) autoLink(k *ast.AutoLink, marks []string, inLink bool, b *inl
 // a soft one as a space (Markdown's line wrapping is not content).
 func (c converter) text(t *ast.Text, marks []string, b *inlineBuilder) {
 	v := t.Segment.Value(c.src)
-	s := string(util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(v))))
+	s := decode(v)
 	if t.IsRaw() {
 		s = string(v)
 	}
@@ -161,6 +165,33 @@ func (c converter) text(t *ast.Text, marks []string, b *inlineBuilder) {
 		s = strings.TrimRight(s, " \t") + " "
 	}
 	b.leaf(s, marks)
+}
+
+// decode decodes backslash escapes and character references in one pass, as CommonMark does in
+// text and link destinations: an escaped "&" starts no reference.
+func decode(v []byte) string {
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		switch {
+		case v[i] == '\\' && i+1 < len(v) && isASCIIPunct(v[i+1]):
+			i++
+			b.WriteByte(v[i])
+		case v[i] == '&':
+			if ref := entityLike.Find(v[i:]); ref != nil {
+				b.WriteString(html.UnescapeString(string(ref)))
+				i += len(ref) - 1
+				continue
+			}
+			b.WriteByte('&')
+		default:
+			b.WriteByte(v[i])
+		}
+	}
+	return b.String()
+}
+
+func isASCIIPunct(c byte) bool {
+	return c < 128 && strings.IndexByte("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", c) >= 0
 }
 
 // codeSpan is a code span's text as CommonMark reads it: line endings as spaces.

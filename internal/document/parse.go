@@ -37,9 +37,17 @@ func (c converter) blocks(n ast.Node) []*Node {
 				continue
 			}
 		}
-		out = append(out, c.block(k)...)
+		for _, b := range c.block(k) {
+			if !isEmptyParagraph(b) { // what a paragraph turned table or nothing left
+				out = append(out, b)
+			}
+		}
 	}
 	return out
+}
+
+func isEmptyParagraph(b *Node) bool {
+	return b.Type == "paragraph" && len(b.Nodes) == 1 && b.Nodes[0].Object == ObjectText && plainText(b.Nodes) == ""
 }
 
 var (
@@ -131,7 +139,19 @@ func (c converter) block(n ast.Node) []*Node {
 	case *tagBlock:
 		return c.tag(n)
 	}
-	return []*Node{paragraph(textNodes(c.lines(n)))}
+	return []*Node{literal(c.lines(n))}
+}
+
+// literal is a paragraph of s as text, in the form a paragraph's text takes: lines trimmed,
+// blank ones dropped.
+func literal(s string) *Node {
+	var lines []string
+	for l := range strings.SplitSeq(s, "\n") {
+		if l = strings.Trim(l, " \t"); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return paragraph(textNodes(strings.Join(lines, "\n")))
 }
 
 // headingType maps Markdown heading levels to the reference's three: GitBook writes a page's
@@ -200,7 +220,7 @@ func (c converter) list(n *ast.List) *Node {
 		if n.Start != 1 {
 			data = map[string]any{"start": n.Start}
 		}
-	} else if hasTask(n) {
+	} else if isTaskList(n) {
 		typ = "list-tasks"
 	}
 	var items []*Node
@@ -223,13 +243,22 @@ func taskBox(item ast.Node) *east.TaskCheckBox {
 	return nil
 }
 
-func hasTask(list ast.Node) bool {
+// isTaskList says whether a list is a list of tasks: bulleted, some item with a check box, and
+// every item starting with text (where a check box goes).
+func isTaskList(list *ast.List) bool {
+	task := false
 	for k := list.FirstChild(); k != nil; k = k.NextSibling() {
-		if taskBox(k) != nil {
-			return true
+		first := k.FirstChild()
+		if first == nil || first.Kind() != ast.KindParagraph && first.Kind() != ast.KindTextBlock {
+			return false
 		}
+		box := taskBox(k)
+		if box != nil && box.NextSibling() == nil { // a check box and nothing else: no task
+			return false
+		}
+		task = task || box != nil
 	}
-	return false
+	return task && !list.IsOrdered()
 }
 
 func checked(item ast.Node) bool {
@@ -248,7 +277,7 @@ func (c converter) htmlBlock(n *ast.HTMLBlock) *Node {
 			return Block("images", nil, image(ref, html.UnescapeString(m[2]), html.UnescapeString(m[3])))
 		}
 	}
-	return paragraph(textNodes(strings.TrimRight(s, "\n")))
+	return literal(s)
 }
 
 // lines is the source text of a block's lines (an HTML block's closing line included).
@@ -362,7 +391,7 @@ func (c converter) tag(n *tagBlock) []*Node {
 		}
 	}
 	if voidTags[n.name] { // a tag Markdown cannot hold: its text
-		return []*Node{paragraph(textNodes(n.line))}
+		return []*Node{literal(n.line)}
 	}
 	return c.blocks(n) // a tab, step or column outside its group: its blocks
 }
@@ -423,7 +452,7 @@ func (c converter) fit(blocks []*Node, allowed []string) []*Node {
 		case len(b.Nodes) > 0 && b.Type != "code":
 			out = append(out, c.fit(b.Nodes, allowed)...)
 		default:
-			out = append(out, c.fit([]*Node{paragraph(textNodes(blockMarkdown(b)))}, allowed)...)
+			out = append(out, literal(blockMarkdown(b)))
 		}
 	}
 	return out

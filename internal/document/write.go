@@ -2,7 +2,6 @@ package document
 
 import (
 	"fmt"
-	"html"
 	"slices"
 	"sort"
 	"strings"
@@ -116,10 +115,17 @@ func tag(name string, blocks []*Node, attrs ...attr) string {
 	return open + "{% end" + name + " %}"
 }
 
+// htmlEscapes are the characters GitBook writes as character references in HTML text and
+// attribute values.
+var htmlEscapes = strings.NewReplacer("&", "&#x26;", "<", "&#x3C;", `"`, "&#x22;")
+
+// escapeHTML escapes s for HTML text or a double-quoted attribute value, as GitBook does.
+func escapeHTML(s string) string { return htmlEscapes.Replace(s) }
+
 // escapeAttr writes a tag attribute's value: HTML-escaped, which the parser undoes, so that no
 // quote ends it and no "%}" ends the tag.
 func escapeAttr(s string) string {
-	return strings.ReplaceAll(html.EscapeString(s), "%}", "&#37;}")
+	return strings.ReplaceAll(escapeHTML(s), "%}", "&#37;}")
 }
 
 // itemsMarkdown writes tabs, a stepper or columns: each item a tag, a blank line between them.
@@ -290,10 +296,10 @@ func imagesMarkdown(b *Node) string {
 			}
 		}
 		if caption != "" {
-			caption = "<p>" + html.EscapeString(caption) + "</p>"
+			caption = "<p>" + escapeHTML(caption) + "</p>"
 		}
 		figures = append(figures, fmt.Sprintf(`<figure><img src="%s" alt="%s"><figcaption>%s</figcaption></figure>`,
-			html.EscapeString(dest), html.EscapeString(str(img.Data, "alt")), caption))
+			escapeHTML(dest), escapeHTML(str(img.Data, "alt")), caption))
 	}
 	return strings.Join(figures, "\n\n")
 }
@@ -311,7 +317,7 @@ func expandableMarkdown(b *Node) string {
 			body = f.Nodes
 		}
 	}
-	s := "<details>\n\n<summary>" + html.EscapeString(title) + "</summary>\n\n"
+	s := "<details>\n\n<summary>" + escapeHTML(title) + "</summary>\n\n"
 	if inner := blocksMarkdown(body); inner != "" {
 		s += inner + "\n\n"
 	}

@@ -68,16 +68,18 @@ func inlineMarkdown(nodes []*Node, ctx inlineContext) string {
 			delimited = false
 			continue
 		}
-		keep := commonPrefix(open, p.marks)
+		keep := keepOf(open, p.marks)
 		delimited = delimited || keep < len(open) || keep < len(p.marks)
 		closeMarks(&b, &open, keep)
-		for _, m := range p.marks[keep:] {
-			b.WriteString(delimiters[m])
-			open = append(open, m)
+		for _, m := range p.marks {
+			if !slices.Contains(open, m) {
+				b.WriteString(delimiters[m])
+				open = append(open, m)
+			}
 		}
 		next := i + 1
-		closing := len(open) > 0 && (next == len(ps) || ps[next].inline != nil || commonPrefix(open, ps[next].marks) < len(open))
-		opening := next < len(ps) && ps[next].leaf != nil && commonPrefix(open, ps[next].marks) < len(ps[next].marks)
+		closing := len(open) > 0 && (next == len(ps) || ps[next].inline != nil || keepOf(open, ps[next].marks) < len(open))
+		opening := next < len(ps) && ps[next].leaf != nil && keepOf(open, ps[next].marks) < len(ps[next].marks)
 		edges := edges{
 			start: delimited, end: closing || opening,
 			spaceStart: len(p.marks) > keep, spaceEnd: closing, lineStart: b.Len() == 0,
@@ -89,9 +91,11 @@ func inlineMarkdown(nodes []*Node, ctx inlineContext) string {
 	return b.String()
 }
 
-func commonPrefix(a, b []string) int {
+// keepOf is how many of the open marks, from the outside, stay open for a leaf of the marks: a
+// mark opened inside one that closes closes too.
+func keepOf(open, marks []string) int {
 	n := 0
-	for n < len(a) && n < len(b) && a[n] == b[n] {
+	for n < len(open) && slices.Contains(marks, open[n]) {
 		n++
 	}
 	return n
@@ -168,6 +172,9 @@ func escapeText(s string, ctx inlineContext, lineStart bool) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
+		case c == '\\' && i+1 < len(s) && s[i+1] == '\n':
+			b.WriteString("&#92;") // goldmark reads an escaped backslash before "\" and a line ending as no line break
+			continue
 		case c == '\n':
 			b.WriteString(map[inlineContext]string{inBlock: "\\\n", inHeading: "<br>", inTable: "<br>"}[ctx])
 			lineStart = true
