@@ -73,6 +73,8 @@ func TestNormalized(t *testing.T) {
 		{"escapes", "a \\* b \\_ c\n", "a \\* b \\_ c\n"},
 		{"math in a hint is text", "{% hint style=\"info\" %}\n$$\nx\n$$\n{% endhint %}\n",
 			"{% hint style=\"info\" %}\n\\$\\$\\\nx\\\n\\$\\$\n{% endhint %}\n"},
+		{"end tag in code", "{% tabs %}\n{% tab title=\"a\" %}\n```\n{% endtab %}\n```\n{% endtab %}\n{% endtabs %}\n",
+			"{% tabs %}\n{% tab title=\"a\" %}\n```\n{% endtab %}\n```\n{% endtab %}\n{% endtabs %}\n"},
 		{"bad hint style", "{% hint style=\"tip\" %}\nx\n{% endhint %}\n", "{% hint style=\"info\" %}\nx\n{% endhint %}\n"},
 		{"ordered start", "3. a\n4. b\n", "3. a\n4. b\n"},
 		{"loose list", "* a\n\n* b\n", "* a\n* b\n"},

@@ -18,7 +18,8 @@ import (
 var gitbookMarkdown = goldmark.New(
 	goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList),
 	goldmark.WithParserOptions(
-		parser.WithBlockParsers(util.Prioritized(tagParser{}, 50), util.Prioritized(mathParser{}, 650)),
+		parser.WithBlockParsers(util.Prioritized(tagParser{}, 50), util.Prioritized(mathParser{}, 650),
+			util.Prioritized(rawTracker{parser.NewFencedCodeBlockParser()}, 699)),
 		parser.WithInlineParsers(util.Prioritized(inlineMathParser{}, 150)),
 	),
 ).Parser()
@@ -77,7 +78,7 @@ func (tagParser) Continue(node ast.Node, reader text.Reader, _ parser.Context) p
 		return parser.Close
 	}
 	line, _ := reader.PeekLine()
-	if m := tagLine.FindSubmatch(line); m != nil && len(m[1]) > 0 && string(m[2]) == n.name {
+	if m := tagLine.FindSubmatch(line); m != nil && len(m[1]) > 0 && string(m[2]) == n.name && !inRaw(n) {
 		reader.AdvanceToEOL()
 		return parser.Close
 	}
@@ -87,6 +88,36 @@ func (tagParser) Continue(node ast.Node, reader text.Reader, _ parser.Context) p
 func (tagParser) Close(ast.Node, text.Reader, parser.Context) {}
 func (tagParser) CanInterruptParagraph() bool                 { return true }
 func (tagParser) CanAcceptIndentedLine() bool                 { return false }
+
+// openRaw marks a code or math block not yet closed: its lines are text, an end tag among them
+// ends no tag block.
+var openRaw = []byte("bindery-open")
+
+// inRaw says whether the innermost open block under n is a code or math block not yet closed.
+func inRaw(n ast.Node) bool {
+	for k := n.LastChild(); k != nil; k = k.LastChild() {
+		if _, ok := k.Attribute(openRaw); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// rawTracker is goldmark's fenced code parser marking its blocks open until they close.
+type rawTracker struct{ parser.BlockParser }
+
+func (p rawTracker) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
+	n, state := p.BlockParser.Open(parent, reader, pc)
+	if n != nil {
+		n.SetAttribute(openRaw, true)
+	}
+	return n, state
+}
+
+func (p rawTracker) Close(node ast.Node, reader text.Reader, pc parser.Context) {
+	p.BlockParser.Close(node, reader, pc)
+	node.RemoveAttributes()
+}
 
 var kindMath = ast.NewNodeKind("MathBlock")
 
@@ -109,7 +140,9 @@ func (mathParser) Open(_ ast.Node, reader text.Reader, _ parser.Context) (ast.No
 		return nil, parser.NoChildren
 	}
 	reader.AdvanceToEOL()
-	return &mathBlock{}, parser.NoChildren
+	n := &mathBlock{}
+	n.SetAttribute(openRaw, true)
+	return n, parser.NoChildren
 }
 
 func (mathParser) Continue(node ast.Node, reader text.Reader, _ parser.Context) parser.State {
@@ -125,9 +158,9 @@ func (mathParser) Continue(node ast.Node, reader text.Reader, _ parser.Context) 
 	return parser.Continue | parser.NoChildren
 }
 
-func (mathParser) Close(ast.Node, text.Reader, parser.Context) {}
-func (mathParser) CanInterruptParagraph() bool                 { return true }
-func (mathParser) CanAcceptIndentedLine() bool                 { return false }
+func (mathParser) Close(n ast.Node, _ text.Reader, _ parser.Context) { n.RemoveAttributes() }
+func (mathParser) CanInterruptParagraph() bool                       { return true }
+func (mathParser) CanAcceptIndentedLine() bool                       { return false }
 
 var kindInlineMath = ast.NewNodeKind("InlineMath")
 
