@@ -23,6 +23,11 @@ func (r *contentPageResolver) Markdown(ctx context.Context, obj *model.ContentPa
 	return r.contentPageMarkdown(ctx, obj)
 }
 
+// Document is the resolver for the document field.
+func (r *contentPageResolver) Document(ctx context.Context, obj *model.ContentPage) (any, error) {
+	return r.contentPageDocument(ctx, obj)
+}
+
 // EditChangeRequestContent is the resolver for the editChangeRequestContent field.
 func (r *mutationResolver) EditChangeRequestContent(ctx context.Context, spaceID string, changeRequest string, changes []*model.ContentChangeInput) (*model.ContentUpdate, error) {
 	return r.editChangeRequestContent(ctx, spaceID, changeRequest, changes)

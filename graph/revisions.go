@@ -19,6 +19,7 @@ import (
 	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/content/markdown"
 	"github.com/binderyhq/bindery/internal/content/tree"
+	"github.com/binderyhq/bindery/internal/document"
 	"github.com/binderyhq/bindery/internal/page"
 	"github.com/binderyhq/bindery/internal/readcache"
 	"github.com/binderyhq/bindery/internal/signedurl"
@@ -314,15 +315,31 @@ func subtreePages(pages []*model.ContentPage) []*model.ContentPage {
 
 // contentPageMarkdown is ContentPage.markdown: nil for a group, which has no document.
 func (r *Resolver) contentPageMarkdown(ctx context.Context, p *model.ContentPage) (*string, error) {
+	body, err := r.contentPageBody(ctx, p)
+	if body == nil || err != nil {
+		return nil, err
+	}
+	md := renderPage(p.Page, *body)
+	return &md, nil
+}
+
+// contentPageDocument is ContentPage.document: the body as a JSON document, nil for a group.
+func (r *Resolver) contentPageDocument(ctx context.Context, p *model.ContentPage) (any, error) {
+	body, err := r.contentPageBody(ctx, p)
+	if body == nil || err != nil {
+		return nil, err
+	}
+	return document.FromMarkdown(*body), nil
+}
+
+// contentPageBody is a page's stored body, read in a batch with the other pages of the read; nil
+// for a group.
+func (r *Resolver) contentPageBody(ctx context.Context, p *model.ContentPage) (*string, error) {
 	if p.Type == PageTypeGroup {
 		return nil, nil
 	}
 	body, err := loader.Get(ctx, r.Client, r.bodyBatch(), p, func(p *model.ContentPage) string { return p.Body })
-	if err != nil {
-		return nil, err
-	}
-	md := renderPage(p.Page, body)
-	return &md, nil
+	return &body, err
 }
 
 // PageTypeGroup is the type of a page that only groups others: it has no body.

@@ -239,7 +239,7 @@ var (
 		choiceParam("status", "Which comments", "all", "open", "resolved"), textParam("targetPage", "Only the comments of this page"),
 		textParam("authors", "Only the comments of these users: ids, comma-separated or the parameter repeated")})...)
 	replyListParams = slices.Concat(commentParams, listParams)
-	pageParams      = []apidoc.Param{choiceParam("format", "markdown adds the page's whole Markdown", "document", "markdown")}
+	pageParams      = []apidoc.Param{choiceParam("format", "markdown adds the page's whole Markdown, document its body as a JSON document", "document", "markdown")}
 	// Every read of content takes a share key, and the reference's two flags, which change
 	// nothing: Bindery keeps no git metadata and computes no content.
 	contentParams = []apidoc.Param{shareKeyParam, flagParam("metadata", "Accepted; Bindery keeps no git metadata to add"),

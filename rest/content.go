@@ -92,9 +92,9 @@ func writePageTree(w http.ResponseWriter, pages []byte) {
 	}
 }
 
-// getPage answers one page with its subpages; format=markdown adds its whole Markdown. Without a
-// format, or with format=document, the body is not read: Bindery stores Markdown and has no JSON
-// document to give, and documentId says whether there is a body.
+// getPage answers one page with its subpages; format=markdown adds its whole Markdown,
+// format=document its body as the reference's JSON document, converted from the stored Markdown.
+// Without a format the body is not read, and documentId says whether there is one.
 func (a *api) getPage(of contentOf, find func(*graph.Content, *http.Request) (*tree.Page, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		format, err := query{r}.oneOf("format", "document", "markdown")
@@ -108,8 +108,11 @@ func (a *api) getPage(of contentOf, find func(*graph.Content, *http.Request) (*t
 		}
 		respondWith(w, r, http.StatusOK, p, err, func(ctx context.Context, p *tree.Page) (RevisionPage, error) {
 			v := a.contentView(c)
-			if format == "markdown" {
+			switch format {
+			case "markdown":
 				return v.pageWithMarkdown(ctx, p)
+			case "document":
+				return v.pageWithDocument(ctx, p)
 			}
 			return v.page(p, c.Tree.Path(p.ID)), nil
 		})

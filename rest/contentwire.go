@@ -13,6 +13,7 @@ import (
 	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/internal/content/tree"
+	jsondoc "github.com/binderyhq/bindery/internal/document"
 )
 
 // Wire shapes of content reads: the reference client's Revision, RevisionPage (documents and
@@ -42,25 +43,26 @@ type appURL struct {
 // RevisionPage is the wire shape of a page: a document (kind "sheet", with urls, layout, tags and
 // its body's documentId) or a group (without them). markdown is present when asked for.
 type RevisionPage struct {
-	ID          string         `json:"id"`
-	Title       string         `json:"title"`
-	Emoji       string         `json:"emoji,omitempty"`
-	CreatedAt   time.Time      `json:"createdAt"`
-	UpdatedAt   time.Time      `json:"updatedAt"`
-	Kind        string         `json:"kind"`
-	Type        string         `json:"type"`
-	URLs        *appURL        `json:"urls,omitempty"`
-	Slug        string         `json:"slug"`
-	Path        string         `json:"path"`
-	Description string         `json:"description,omitempty"`
-	Hidden      bool           `json:"hidden"`
-	NoIndex     bool           `json:"noIndex"`
-	Condition   string         `json:"condition,omitempty"`
-	Layout      *pageLayout    `json:"layout,omitempty"`
-	Tags        *[]struct{}    `json:"tags,omitempty"`
-	DocumentID  string         `json:"documentId,omitempty"`
-	Markdown    *string        `json:"markdown,omitempty"`
-	Pages       []RevisionPage `json:"pages"`
+	ID          string            `json:"id"`
+	Title       string            `json:"title"`
+	Emoji       string            `json:"emoji,omitempty"`
+	CreatedAt   time.Time         `json:"createdAt"`
+	UpdatedAt   time.Time         `json:"updatedAt"`
+	Kind        string            `json:"kind"`
+	Type        string            `json:"type"`
+	URLs        *appURL           `json:"urls,omitempty"`
+	Slug        string            `json:"slug"`
+	Path        string            `json:"path"`
+	Description string            `json:"description,omitempty"`
+	Hidden      bool              `json:"hidden"`
+	NoIndex     bool              `json:"noIndex"`
+	Condition   string            `json:"condition,omitempty"`
+	Layout      *pageLayout       `json:"layout,omitempty"`
+	Tags        *[]struct{}       `json:"tags,omitempty"`
+	DocumentID  string            `json:"documentId,omitempty"`
+	Markdown    *string           `json:"markdown,omitempty"`
+	Document    *jsondoc.Document `json:"document,omitempty"`
+	Pages       []RevisionPage    `json:"pages"`
 }
 
 // pageLayout is the layout of every document: Bindery stores none, so pages show everything.
@@ -232,6 +234,17 @@ func (v contentView) pageWithMarkdown(ctx context.Context, p *tree.Page) (Revisi
 	}
 	md, err := v.a.r.PageMarkdown(ctx, p)
 	w.Markdown = &md
+	return w, err
+}
+
+// pageWithDocument is page with its body as the reference's JSON document (documents only).
+func (v contentView) pageWithDocument(ctx context.Context, p *tree.Page) (RevisionPage, error) {
+	w := v.page(p, v.c.Tree.Path(p.ID))
+	if w.Type == graph.PageTypeGroup {
+		return w, nil
+	}
+	body, err := v.a.r.PageBody(ctx, p)
+	w.Document = jsondoc.FromMarkdown(body)
 	return w, err
 }
 

@@ -274,6 +274,7 @@ type ComplexityRoot struct {
 		ConditionOrNull func(childComplexity int) int
 		CreatedAt       func(childComplexity int) int
 		Description     func(childComplexity int) int
+		Document        func(childComplexity int) int
 		Emoji           func(childComplexity int) int
 		Hidden          func(childComplexity int) int
 		ID              func(childComplexity int) int
@@ -1294,6 +1295,7 @@ type CommentTargetResolver interface {
 }
 type ContentPageResolver interface {
 	Markdown(ctx context.Context, obj *model.ContentPage) (*string, error)
+	Document(ctx context.Context, obj *model.ContentPage) (any, error)
 }
 type CustomFieldResolver interface {
 	Permissions(ctx context.Context, obj *ent.CustomField) (*model.CustomFieldPermissions, error)
@@ -2402,6 +2404,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ContentPage.Description(childComplexity), true
+	case "ContentPage.document":
+		if e.ComplexityRoot.ContentPage.Document == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentPage.Document(childComplexity), true
 	case "ContentPage.emoji":
 		if e.ComplexityRoot.ContentPage.Emoji == nil {
 			break
@@ -7848,6 +7856,11 @@ type ContentPage {
   group. Read only when asked for; the pages of one read load their bodies in batches.
   """
   markdown: String
+  """
+  The page's body as the reference's JSON document (JSONDocument), as REST's format=document gives
+  it: converted from the stored Markdown. Null for a group. Read only when asked for.
+  """
+  document: JSON
   "The subpages, in order."
   children: [ContentPage!]!
 }
@@ -10157,6 +10170,8 @@ func (ec *executionContext) childFields_ContentPage(ctx context.Context, field g
 		return ec.fieldContext_ContentPage_updatedAt(ctx, field)
 	case "markdown":
 		return ec.fieldContext_ContentPage_markdown(ctx, field)
+	case "document":
+		return ec.fieldContext_ContentPage_document(ctx, field)
 	case "children":
 		return ec.fieldContext_ContentPage_children(ctx, field)
 	}
@@ -19686,6 +19701,29 @@ func (ec *executionContext) _ContentPage_markdown(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_ContentPage_markdown(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ContentPage", field, true, true, "String")
+}
+
+func (ec *executionContext) _ContentPage_document(ctx context.Context, field graphql.CollectedField, obj *model.ContentPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentPage_document(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ContentPage().Document(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOJSON2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ContentPage_document(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentPage", field, true, true, "JSON")
 }
 
 func (ec *executionContext) _ContentPage_children(ctx context.Context, field graphql.CollectedField, obj *model.ContentPage) (ret graphql.Marshaler) {
@@ -44286,6 +44324,12 @@ func (ec *executionContext) _ContentPage(ctx context.Context, sel ast.SelectionS
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._ContentPage_markdown(ctx, field, obj)
+				})
+		case "document":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ContentPage_document(ctx, field, obj)
 				})
 		case "children":
 			out.Values[i] = ec._ContentPage_children(ctx, field, obj)

@@ -1,0 +1,225 @@
+package document
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/binderyhq/bindery/internal/apispec"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden documents of testdata")
+
+// TestCorpus reads every GitBook-format file of testdata: each converts to a document that is
+// valid (Validate and the reference's JSONDocument schema) and equal to its golden JSON, and
+// converts back to the same bytes, as GitBook writes them; the document read back is the same.
+func TestCorpus(t *testing.T) {
+	spec := apispec.Load(t)
+	files, _ := filepath.Glob("testdata/*.md")
+	if len(files) == 0 {
+		t.Fatal("no corpus")
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			md := read(t, file)
+			doc := FromMarkdown(md)
+			if err := Validate(doc); err != nil {
+				t.Fatalf("Validate: %v", err)
+			}
+			got := marshal(t, doc)
+			spec.ValidateSchema(t, "JSONDocument", got)
+			golden := strings.TrimSuffix(file, ".md") + ".json"
+			if *update {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if want := read(t, golden); string(got) != want {
+				t.Errorf("document differs from %s (go test -update rewrites it):\n%s", golden, got)
+			}
+			back := Markdown(doc)
+			if back != md {
+				t.Errorf("Markdown of the document differs from the file:\n%s", back)
+			}
+			if again := marshal(t, FromMarkdown(back)); !bytes.Equal(again, got) {
+				t.Errorf("document → Markdown → document differs:\n%s", again)
+			}
+		})
+	}
+}
+
+// TestNormalized holds Markdown that GitBook would write otherwise: one pass writes it as GitBook
+// does, and the next changes nothing.
+func TestNormalized(t *testing.T) {
+	for _, c := range []struct{ name, in, want string }{
+		{"dash bullets", "- a\n- b\n", "* a\n* b\n"},
+		{"underscore emphasis", "_a_ __b__\n", "*a* **b**\n"},
+		{"dash divider", "a\n\n---\n", "a\n\n***\n"},
+		{"setext heading", "Title\n=====\n", "## Title\n"},
+		{"body h1 and deep levels", "# A\n\n##### B\n", "## A\n\n#### B\n"},
+		{"soft breaks", "one\ntwo\n", "one two\n"},
+		{"hard break", "one  \ntwo\n", "one\\\ntwo\n"},
+		{"br", "one<br>two\n", "one\\\ntwo\n"},
+		{"indented code", "    code\n", "```\ncode\n```\n"},
+		{"image alone", "![alt](/files/x)\n", `<figure><img src="/files/x" alt="alt"><figcaption></figcaption></figure>` + "\n"},
+		{"inline image", "see ![a](https://e.com/i.png)\n", "see ![a](https://e.com/i.png)\n"},
+		{"autolink", "<https://e.com>\n", "[https://e.com](https://e.com)\n"},
+		{"raw html kept as text", "<div>x</div>\n", "\\<div>x\\</div>\n"},
+		{"unknown tag kept as text", "{% swagger src=\"x\" %}\n", "\\{% swagger src=\"x\" %}\n"},
+		{"escapes", "a \\* b \\_ c\n", "a \\* b \\_ c\n"},
+		{"math in a hint is text", "{% hint style=\"info\" %}\n$$\nx\n$$\n{% endhint %}\n",
+			"{% hint style=\"info\" %}\n\\$\\$\\\nx\\\n\\$\\$\n{% endhint %}\n"},
+		{"end tag in code", "{% tabs %}\n{% tab title=\"a\" %}\n```\n{% endtab %}\n```\n{% endtab %}\n{% endtabs %}\n",
+			"{% tabs %}\n{% tab title=\"a\" %}\n```\n{% endtab %}\n```\n{% endtab %}\n{% endtabs %}\n"},
+		{"bad hint style", "{% hint style=\"tip\" %}\nx\n{% endhint %}\n", "{% hint style=\"info\" %}\nx\n{% endhint %}\n"},
+		{"ordered start", "3. a\n4. b\n", "3. a\n4. b\n"},
+		{"loose list", "* a\n\n* b\n", "* a\n* b\n"},
+		{"table alignment", "|a|b|\n|:-|-:|\n|1|2|\n", "| a   | b   |\n| --- | --: |\n| 1   | 2   |\n"},
+		{"code title quote", "{% code title=\"a &quot;b&quot;\" %}\n```\nx\n```\n{% endcode %}\n",
+			"{% code title=\"a &#x22;b&#x22;\" %}\n```\nx\n```\n{% endcode %}\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := Markdown(FromMarkdown(c.in))
+			if got != c.want {
+				t.Errorf("Markdown(FromMarkdown(%q)) = %q, want %q", c.in, got, c.want)
+			}
+			if again := Markdown(FromMarkdown(got)); again != got {
+				t.Errorf("second pass changed %q to %q", got, again)
+			}
+		})
+	}
+}
+
+func TestValidate(t *testing.T) {
+	para := func(nodes ...*Node) *Node { return Block("paragraph", nil, nodes...) }
+	for _, c := range []struct {
+		name string
+		doc  *Document
+		want string
+	}{
+		{"ok", New(para(Text(NewLeaf("a", "bold")))), ""},
+		{"unsupported block", New(para(), Block("drawing", nil)), `nodes[1]: block type "drawing" is not supported`},
+		{"unknown block", New(Block("sheet", nil)), `nodes[0]: unknown block type "sheet"`},
+		{"unsupported inline", New(para(Text(NewLeaf("a")), Inline("emoji", map[string]any{"code": "1f600"}))),
+			`nodes[0].nodes[1]: inline type "emoji" is not supported`},
+		{"unsupported mark", New(para(Text(NewLeaf("a"), NewLeaf("b", "keyboard")))),
+			`nodes[0].nodes[0].leaves[1].marks[0]: mark type "keyboard" is not supported`},
+		{"misplaced block", New(Block("list-unordered", nil, Block("paragraph", nil))),
+			`nodes[0].nodes[0]: block type "paragraph" is not allowed here`},
+		{"text at top level", New(Text(NewLeaf("a"))), `nodes[0]: text is not allowed here`},
+		{"nested", New(Block("tabs", nil, Block("tabs-item", nil, Block("openapi-operation", nil)))),
+			`nodes[0].nodes[0].nodes[0]: block type "openapi-operation" is not supported`},
+		{"in a fragment", New(expandableOf(Block("updates", nil))),
+			`nodes[0].fragments[1].nodes[0]: block type "updates" is not supported`},
+		{"hint style", New(Block("hint", map[string]any{"style": "tip"})), `nodes[0]: data.style of a hint must be one of [info success warning danger]`},
+		{"link ref", New(para(Inline("link", map[string]any{"ref": map[string]any{"kind": "user", "user": "u"}}))),
+			`nodes[0].nodes[0]: data.ref of a link must be a url, page, anchor, file or space reference`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := Validate(c.doc)
+			if got := errString(err); got != c.want {
+				t.Errorf("Validate = %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+// TestSupportTableCoversTheSchema fails when the reference's schema has a block, inline or mark
+// type the support table does not list (supported or refused), or the table one it has not.
+func TestSupportTableCoversTheSchema(t *testing.T) {
+	raw, err := apispec.Document()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Components struct {
+			Schemas map[string]struct {
+				Properties struct {
+					Object struct{ Enum []string } `json:"object"`
+					Type   struct{ Enum []string } `json:"type"`
+				} `json:"properties"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for name, s := range doc.Components.Schemas {
+		if !strings.HasPrefix(name, "Document") || len(s.Properties.Object.Enum) != 1 {
+			continue
+		}
+		object := s.Properties.Object.Enum[0]
+		for _, typ := range s.Properties.Type.Enum {
+			seen[object+" "+typ] = true
+			if !listed(object, typ) {
+				t.Errorf("%s: %s type %q is not in the support table", name, object, typ)
+			}
+		}
+	}
+	for typ := range blockRules {
+		if !seen["block "+typ] {
+			t.Errorf("block type %q is not in the reference's schema", typ)
+		}
+	}
+	for typ := range inlineRules {
+		if !seen["inline "+typ] {
+			t.Errorf("inline type %q is not in the reference's schema", typ)
+		}
+	}
+	for typ := range markRules {
+		if !seen["mark "+typ] {
+			t.Errorf("mark type %q is not in the reference's schema", typ)
+		}
+	}
+}
+
+func listed(object, typ string) bool {
+	switch object {
+	case ObjectBlock:
+		_, ok := blockRules[typ]
+		return ok
+	case ObjectInline:
+		_, ok := inlineRules[typ]
+		return ok
+	case objectMark:
+		_, ok := markRules[typ]
+		return ok
+	}
+	return true // fragments name their type freely
+}
+
+func expandableOf(body ...*Node) *Node {
+	e := Block("expandable", nil)
+	e.Fragments = []*Node{Fragment("expandable-title", Block("paragraph", nil)), Fragment("expandable-body", body...)}
+	return e
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+func read(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func marshal(t *testing.T, doc *Document) []byte {
+	t.Helper()
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(b, '\n')
+}

@@ -1,0 +1,202 @@
+package document
+
+import (
+	"regexp"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// gitbookMarkdown parses GitBook-flavoured Markdown: CommonMark with GFM tables, strikethrough and
+// task lists, GitBook's `{% tag %}` blocks (tagParser), `$$` math blocks (mathParser) and `$$…$$`
+// inline math (inlineMathParser). `<details>` and `<figure>` are HTML blocks to goldmark, read
+// afterwards (blocks, htmlBlock). No linkify: GitBook leaves bare URLs as text.
+var gitbookMarkdown = goldmark.New(
+	goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList),
+	goldmark.WithParserOptions(
+		parser.WithBlockParsers(util.Prioritized(tagParser{}, 50), util.Prioritized(mathParser{}, 650),
+			util.Prioritized(rawTracker{parser.NewFencedCodeBlockParser()}, 699)),
+		parser.WithInlineParsers(util.Prioritized(inlineMathParser{}, 150)),
+	),
+).Parser()
+
+// tagLine is a line that is one GitBook tag: `{% name attr="value" … %}` or `{% endname %}`.
+var (
+	tagLine = regexp.MustCompile(`^\{%\s*(end)?([a-z][a-z-]*)((?:\s+[a-zA-Z]+="[^"]*")*)\s*%\}\s*$`)
+	tagAttr = regexp.MustCompile(`([a-zA-Z]+)="([^"]*)"`)
+)
+
+// containerTags hold blocks up to their end tag; voidTags are one line.
+var (
+	containerTags = map[string]bool{"hint": true, "tabs": true, "tab": true, "code": true, "stepper": true,
+		"step": true, "columns": true, "column": true, "content-ref": true}
+	voidTags = map[string]bool{"embed": true, "file": true}
+)
+
+var kindTag = ast.NewNodeKind("GitBookTag")
+
+// tagBlock is a GitBook tag block: its name, its attributes and, for a container, its blocks.
+type tagBlock struct {
+	ast.BaseBlock
+	name  string
+	attrs map[string]string
+	line  string // the opening line as written
+}
+
+func (n *tagBlock) Kind() ast.NodeKind { return kindTag }
+
+func (n *tagBlock) Dump(src []byte, level int) { ast.DumpHelper(n, src, level, nil, nil) }
+
+type tagParser struct{}
+
+func (tagParser) Trigger() []byte { return []byte{'{'} }
+
+func (tagParser) Open(_ ast.Node, reader text.Reader, _ parser.Context) (ast.Node, parser.State) {
+	line, _ := reader.PeekLine()
+	m := tagLine.FindSubmatch(line)
+	if m == nil || len(m[1]) > 0 || !containerTags[string(m[2])] && !voidTags[string(m[2])] {
+		return nil, parser.NoChildren
+	}
+	n := &tagBlock{name: string(m[2]), attrs: map[string]string{}, line: string(util.TrimRightSpace(line))}
+	for _, a := range tagAttr.FindAllSubmatch(m[3], -1) {
+		n.attrs[string(a[1])] = unescapeAttr(string(a[2]))
+	}
+	reader.AdvanceToEOL()
+	if voidTags[n.name] {
+		return n, parser.NoChildren
+	}
+	return n, parser.HasChildren
+}
+
+func (tagParser) Continue(node ast.Node, reader text.Reader, _ parser.Context) parser.State {
+	n := node.(*tagBlock)
+	if voidTags[n.name] {
+		return parser.Close
+	}
+	line, _ := reader.PeekLine()
+	if m := tagLine.FindSubmatch(line); m != nil && len(m[1]) > 0 && string(m[2]) == n.name && !inRaw(n) {
+		reader.AdvanceToEOL()
+		return parser.Close
+	}
+	return parser.Continue | parser.HasChildren
+}
+
+func (tagParser) Close(ast.Node, text.Reader, parser.Context) {}
+func (tagParser) CanInterruptParagraph() bool                 { return true }
+func (tagParser) CanAcceptIndentedLine() bool                 { return false }
+
+// openRaw marks a code or math block not yet closed: its lines are text, an end tag among them
+// ends no tag block.
+var openRaw = []byte("bindery-open")
+
+// inRaw says whether the innermost open block under n is a code or math block not yet closed.
+func inRaw(n ast.Node) bool {
+	for k := n.LastChild(); k != nil; k = k.LastChild() {
+		if _, ok := k.Attribute(openRaw); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// rawTracker is goldmark's fenced code parser marking its blocks open until they close.
+type rawTracker struct{ parser.BlockParser }
+
+func (p rawTracker) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
+	n, state := p.BlockParser.Open(parent, reader, pc)
+	if n != nil {
+		n.SetAttribute(openRaw, true)
+	}
+	return n, state
+}
+
+func (p rawTracker) Close(node ast.Node, reader text.Reader, pc parser.Context) {
+	p.BlockParser.Close(node, reader, pc)
+	node.RemoveAttributes()
+}
+
+var kindMath = ast.NewNodeKind("MathBlock")
+
+// mathBlock is a `$$` line, the formula's lines, and a `$$` line.
+type mathBlock struct{ ast.BaseBlock }
+
+func (n *mathBlock) Kind() ast.NodeKind { return kindMath }
+
+func (n *mathBlock) Dump(src []byte, level int) { ast.DumpHelper(n, src, level, nil, nil) }
+
+func (n *mathBlock) IsRaw() bool { return true }
+
+type mathParser struct{}
+
+func (mathParser) Trigger() []byte { return []byte{'$'} }
+
+func (mathParser) Open(_ ast.Node, reader text.Reader, _ parser.Context) (ast.Node, parser.State) {
+	line, _ := reader.PeekLine()
+	if string(util.TrimRightSpace(line)) != "$$" {
+		return nil, parser.NoChildren
+	}
+	reader.AdvanceToEOL()
+	n := &mathBlock{}
+	n.SetAttribute(openRaw, true)
+	return n, parser.NoChildren
+}
+
+func (mathParser) Continue(node ast.Node, reader text.Reader, _ parser.Context) parser.State {
+	line, seg := reader.PeekLine()
+	if line == nil {
+		return parser.Close
+	}
+	reader.AdvanceToEOL()
+	if string(util.TrimLeftSpace(util.TrimRightSpace(line))) == "$$" {
+		return parser.Close
+	}
+	node.Lines().Append(seg)
+	return parser.Continue | parser.NoChildren
+}
+
+func (mathParser) Close(n ast.Node, _ text.Reader, _ parser.Context) { n.RemoveAttributes() }
+func (mathParser) CanInterruptParagraph() bool                       { return true }
+func (mathParser) CanAcceptIndentedLine() bool                       { return false }
+
+var kindInlineMath = ast.NewNodeKind("InlineMath")
+
+// inlineMath is `$$formula$$` in a line of text.
+type inlineMath struct {
+	ast.BaseInline
+	formula string
+}
+
+func (n *inlineMath) Kind() ast.NodeKind { return kindInlineMath }
+
+func (n *inlineMath) Dump(src []byte, level int) { ast.DumpHelper(n, src, level, nil, nil) }
+
+type inlineMathParser struct{}
+
+func (inlineMathParser) Trigger() []byte { return []byte{'$'} }
+
+func (inlineMathParser) Parse(_ ast.Node, block text.Reader, _ parser.Context) ast.Node {
+	line, _ := block.PeekLine()
+	if len(line) < 5 || line[1] != '$' {
+		return nil
+	}
+	end := indexFrom(line, "$$", 3)
+	if end < 0 {
+		return nil
+	}
+	block.Advance(end + 2)
+	return &inlineMath{formula: string(line[2:end])}
+}
+
+// indexFrom is the index of sep in b at or after from, -1 when none.
+func indexFrom(b []byte, sep string, from int) int {
+	for i := from; i+len(sep) <= len(b); i++ {
+		if string(b[i:i+len(sep)]) == sep {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,208 @@
+package document
+
+import (
+	"html"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
+)
+
+// markOrder is the order of a leaf's marks, and of their delimiters from the outside in: code is
+// innermost, a code span holding no other formatting.
+var markOrder = []string{"bold", "italic", "strikethrough", "code"}
+
+// inlines converts the inline content of block n: texts of leaves, and inlines.
+func (c converter) inlines(n ast.Node) []*Node {
+	var b inlineBuilder
+	c.walkInlines(n, nil, false, &b)
+	return b.nodes
+}
+
+// inlineBuilder gathers leaves into texts: consecutive leaves into one text, consecutive leaves
+// of the same marks into one leaf.
+type inlineBuilder struct{ nodes []*Node }
+
+func (b *inlineBuilder) leaf(s string, marks []string) {
+	if s == "" {
+		return
+	}
+	l := NewLeaf(s, sortMarks(marks)...)
+	last := b.last()
+	if last == nil || last.Object != ObjectText {
+		b.nodes = append(b.nodes, Text(l))
+		return
+	}
+	prev := &last.Leaves[len(last.Leaves)-1]
+	if sameMarks(prev.Marks, l.Marks) {
+		prev.Text += s
+		return
+	}
+	last.Leaves = append(last.Leaves, l)
+}
+
+func (b *inlineBuilder) inline(n *Node) { b.nodes = append(b.nodes, n) }
+
+func (b *inlineBuilder) last() *Node {
+	if len(b.nodes) == 0 {
+		return nil
+	}
+	return b.nodes[len(b.nodes)-1]
+}
+
+func sortMarks(marks []string) []string {
+	var out []string
+	for _, m := range markOrder {
+		if slices.Contains(marks, m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func sameMarks(a, b []Mark) bool {
+	return slices.EqualFunc(a, b, func(x, y Mark) bool { return x.Type == y.Type })
+}
+
+var lineBreakTag = regexp.MustCompile(`^<br\s*/?>$`)
+
+// walkInlines converts n's inline children under the marks; inLink says they are a link's text,
+// which holds texts and images only.
+func (c converter) walkInlines(n ast.Node, marks []string, inLink bool, b *inlineBuilder) {
+	for k := n.FirstChild(); k != nil; k = k.NextSibling() {
+		switch k := k.(type) {
+		case *ast.Text:
+			c.text(k, marks, b)
+		case *ast.String:
+			b.leaf(string(k.Value), marks)
+		case *ast.CodeSpan:
+			b.leaf(c.codeSpan(k), append(slices.Clone(marks), "code"))
+		case *ast.Emphasis:
+			mark := "italic"
+			if k.Level == 2 {
+				mark = "bold"
+			}
+			c.walkInlines(k, append(slices.Clone(marks), mark), inLink, b)
+		case *east.Strikethrough:
+			c.walkInlines(k, append(slices.Clone(marks), "strikethrough"), inLink, b)
+		case *ast.Link:
+			if inLink {
+				c.walkInlines(k, marks, inLink, b)
+				continue
+			}
+			var inner inlineBuilder
+			c.walkInlines(k, marks, true, &inner)
+			b.inline(Inline("link", map[string]any{"ref": refFromDest(decode(k.Destination))}, inner.nodes...))
+		case *ast.AutoLink:
+			c.autoLink(k, marks, inLink, b)
+		case *ast.Image:
+			data := map[string]any{"ref": imageRef(decode(k.Destination))}
+			if alt := string(c.plain(k)); alt != "" {
+				data["alt"] = alt
+			}
+			b.inline(Inline("inline-image", data))
+		case *inlineMath:
+			if inLink {
+				b.leaf("$$"+k.formula+"$$", marks)
+				continue
+			}
+			b.inline(Inline("inline-math", map[string]any{"formula": k.formula}))
+		case *ast.RawHTML:
+			raw := string(k.Segments.Value(c.src))
+			if lineBreakTag.MatchString(raw) {
+				raw = "\n"
+			}
+			b.leaf(raw, marks)
+		case *east.TaskCheckBox:
+			if list, ok := k.Parent().Parent().Parent().(*ast.List); ok && !isTaskList(list) { // a check box only as text
+				box := map[bool]string{true: "[x]", false: "[ ]"}[k.IsChecked]
+				if k.NextSibling() != nil {
+					box += " "
+				}
+				b.leaf(box, marks)
+			}
+		default:
+			c.walkInlines(k, marks, inLink, b)
+		}
+	}
+}
+
+// imageRef is the reference of an image's source: a file or a URL.
+func imageRef(dest string) map[string]any {
+	ref := refFromDest(dest)
+	if kind := str(ref, "kind"); kind != "file" {
+		return map[string]any{"kind": "url", "url": dest}
+	}
+	return ref
+}
+
+func (c converter) autoLink(k *ast.AutoLink, marks []string, inLink bool, b *inlineBuilder) {
+	label := string(k.Label(c.src))
+	if inLink {
+		b.leaf(label, marks)
+		return
+	}
+	dest := string(k.URL(c.src))
+	var inner inlineBuilder
+	inner.leaf(label, marks)
+	b.inline(Inline("link", map[string]any{"ref": map[string]any{"kind": "url", "url": dest}}, inner.nodes...))
+}
+
+// text adds a text segment: escapes and character references decoded, a hard line break as "\n",
+// a soft one as a space (Markdown's line wrapping is not content).
+func (c converter) text(t *ast.Text, marks []string, b *inlineBuilder) {
+	v := t.Segment.Value(c.src)
+	s := decode(v)
+	if t.IsRaw() {
+		s = string(v)
+	}
+	switch {
+	case t.HardLineBreak():
+		s = strings.TrimRight(s, " \t") + "\n"
+	case t.SoftLineBreak():
+		s = strings.TrimRight(s, " \t") + " "
+	}
+	b.leaf(s, marks)
+}
+
+// decode decodes backslash escapes and character references in one pass, as CommonMark does in
+// text and link destinations: an escaped "&" starts no reference.
+func decode(v []byte) string {
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		switch {
+		case v[i] == '\\' && i+1 < len(v) && isASCIIPunct(v[i+1]):
+			i++
+			b.WriteByte(v[i])
+		case v[i] == '&':
+			if ref := entityLike.Find(v[i:]); ref != nil {
+				b.WriteString(html.UnescapeString(string(ref)))
+				i += len(ref) - 1
+				continue
+			}
+			b.WriteByte('&')
+		default:
+			b.WriteByte(v[i])
+		}
+	}
+	return b.String()
+}
+
+func isASCIIPunct(c byte) bool {
+	return c < 128 && strings.IndexByte("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", c) >= 0
+}
+
+// codeSpan is a code span's text as CommonMark reads it: line endings as spaces.
+func (c converter) codeSpan(k *ast.CodeSpan) string {
+	var sb strings.Builder
+	for t := k.FirstChild(); t != nil; t = t.NextSibling() {
+		if s, ok := t.(*ast.Text); ok {
+			sb.Write(s.Segment.Value(c.src))
+		} else if s, ok := t.(*ast.String); ok {
+			sb.Write(s.Value)
+		}
+	}
+	return strings.ReplaceAll(sb.String(), "\n", " ")
+}

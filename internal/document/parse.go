@@ -1,0 +1,461 @@
+package document
+
+import (
+	"fmt"
+	"html"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// FromMarkdown converts a page body in GitBook-flavoured Markdown to a document. Every byte of it
+// lands somewhere: what has no block of its own (HTML other than GitBook's, a tag Bindery does not
+// support) is kept as the text of a paragraph. Invalid UTF-8 is read as U+FFFD, as JSON has it.
+func FromMarkdown(markdown string) *Document {
+	src := []byte(strings.ToValidUTF8(markdown, "\uFFFD"))
+	root := gitbookMarkdown.Parse(text.NewReader(src))
+	c := converter{src: src}
+	return New(c.fit(c.blocks(root), topLevel)...)
+}
+
+type converter struct{ src []byte }
+
+// blocks converts the blocks under n, an expandable being the HTML blocks from `<details>` to
+// `</details>` with what they hold.
+func (c converter) blocks(n ast.Node) []*Node {
+	var out []*Node
+	for k := n.FirstChild(); k != nil; k = k.NextSibling() {
+		if title, ok := c.detailsOpen(k); ok {
+			if end := c.detailsClose(k); end != nil {
+				out = append(out, c.expandable(title, k, end))
+				k = end
+				continue
+			}
+		}
+		for _, b := range c.block(k) {
+			if !isEmptyParagraph(b) { // what a paragraph turned table or nothing left
+				out = append(out, b)
+			}
+		}
+	}
+	return out
+}
+
+func isEmptyParagraph(b *Node) bool {
+	return b.Type == "paragraph" && len(b.Nodes) == 1 && b.Nodes[0].Object == ObjectText && plainText(b.Nodes) == ""
+}
+
+var (
+	detailsOpen  = regexp.MustCompile(`^<details>\s*(?:<summary>(.*)</summary>)?\s*$`)
+	detailsClose = regexp.MustCompile(`^</details>\s*$`)
+	summaryLine  = regexp.MustCompile(`^<summary>(.*)</summary>\s*$`)
+)
+
+// detailsOpen says whether n opens an expandable, and its title when the same block holds it.
+func (c converter) detailsOpen(n ast.Node) (*string, bool) {
+	if n.Kind() != ast.KindHTMLBlock {
+		return nil, false
+	}
+	m := detailsOpen.FindStringSubmatch(c.lines(n))
+	if m == nil {
+		return nil, false
+	}
+	if strings.Contains(c.lines(n), "<summary>") {
+		return &m[1], true
+	}
+	return nil, true
+}
+
+// detailsClose is the sibling block that closes the expandable open opens, nil for none.
+func (c converter) detailsClose(open ast.Node) ast.Node {
+	depth := 0
+	for k := open.NextSibling(); k != nil; k = k.NextSibling() {
+		if _, ok := c.detailsOpen(k); ok {
+			depth++
+		} else if k.Kind() == ast.KindHTMLBlock && detailsClose.MatchString(c.lines(k)) {
+			if depth == 0 {
+				return k
+			}
+			depth--
+		}
+	}
+	return nil
+}
+
+func (c converter) expandable(title *string, open, end ast.Node) *Node {
+	k := open.NextSibling()
+	if title == nil && k != end && k.Kind() == ast.KindHTMLBlock {
+		if m := summaryLine.FindStringSubmatch(c.lines(k)); m != nil {
+			title, k = &m[1], k.NextSibling()
+		}
+	}
+	holder := ast.NewDocument()
+	for k != end {
+		next := k.NextSibling()
+		holder.AppendChild(holder, k)
+		k = next
+	}
+	t := ""
+	if title != nil {
+		t = html.UnescapeString(*title)
+	}
+	body := c.fit(c.blocks(holder), expandKids)
+	if len(body) == 0 {
+		body = []*Node{paragraph(nil)}
+	}
+	e := Block("expandable", nil)
+	e.Fragments = []*Node{Fragment("expandable-title", paragraph(textNodes(t))), Fragment("expandable-body", body...)}
+	return e
+}
+
+// block converts one block; what has no block of its own is a paragraph of its text.
+func (c converter) block(n ast.Node) []*Node {
+	switch n := n.(type) {
+	case *ast.Paragraph, *ast.TextBlock:
+		return []*Node{c.paragraph(n)}
+	case *ast.Heading:
+		return []*Node{Block(headingType(n.Level), nil, c.inlines(n)...)}
+	case *ast.ThematicBreak:
+		return []*Node{Block("divider", nil)}
+	case *ast.FencedCodeBlock:
+		return []*Node{codeBlock(c.raw(n), string(n.Language(c.src)))}
+	case *ast.CodeBlock:
+		return []*Node{codeBlock(c.raw(n), "")}
+	case *ast.Blockquote:
+		return []*Node{Block("blockquote", nil, c.fit(c.blocks(n), blockRules["blockquote"].children)...)}
+	case *ast.List:
+		return []*Node{c.list(n)}
+	case *ast.HTMLBlock:
+		return []*Node{c.htmlBlock(n)}
+	case *east.Table:
+		return []*Node{c.table(n)}
+	case *mathBlock:
+		return []*Node{Block("math", map[string]any{"formula": strings.TrimSuffix(c.raw(n), "\n")})}
+	case *tagBlock:
+		return c.tag(n)
+	}
+	return []*Node{literal(c.lines(n))}
+}
+
+// literal is a paragraph of s as text, in the form a paragraph's text takes: lines trimmed,
+// blank ones dropped.
+func literal(s string) *Node {
+	var lines []string
+	for l := range strings.SplitSeq(s, "\n") {
+		if l = strings.Trim(l, " \t"); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return paragraph(textNodes(strings.Join(lines, "\n")))
+}
+
+// headingType maps Markdown heading levels to the reference's three: GitBook writes a page's
+// title as "#" and heading-1 to heading-3 as "##" to "####"; a body's "#" (its title is stored
+// apart) is heading-1, and levels below "####" are heading-3.
+func headingType(level int) string {
+	return fmt.Sprintf("heading-%d", min(max(level-1, 1), 3))
+}
+
+func (c converter) paragraph(n ast.Node) *Node {
+	nodes := c.inlines(n)
+	if len(nodes) == 1 && nodes[0].Type == "inline-image" {
+		img := nodes[0].Data
+		return Block("images", nil, image(img["ref"].(map[string]any), str(img, "alt"), ""))
+	}
+	return paragraph(nodes)
+}
+
+// paragraph is a paragraph of the inline nodes; an empty one holds an empty text, as the
+// reference's editor has it.
+func paragraph(nodes []*Node) *Node {
+	if len(nodes) == 0 {
+		nodes = []*Node{Text(NewLeaf(""))}
+	}
+	return Block("paragraph", nil, nodes...)
+}
+
+// textNodes is s as plain text.
+func textNodes(s string) []*Node {
+	if s == "" {
+		return nil
+	}
+	return []*Node{Text(NewLeaf(s))}
+}
+
+func image(ref map[string]any, alt, caption string) *Node {
+	data := map[string]any{"ref": ref}
+	if alt != "" {
+		data["alt"] = alt
+	}
+	img := Block("image", data)
+	if caption != "" {
+		img.Fragments = []*Node{Fragment("caption", paragraph(textNodes(caption)))}
+	}
+	return img
+}
+
+func codeBlock(code, syntax string) *Node {
+	data := map[string]any{}
+	if syntax != "" {
+		data["syntax"] = syntax
+	}
+	var lines []*Node
+	if code != "" {
+		for l := range strings.SplitSeq(strings.TrimSuffix(code, "\n"), "\n") {
+			lines = append(lines, Block("code-line", nil, Text(NewLeaf(l))))
+		}
+	}
+	return Block("code", data, lines...)
+}
+
+func (c converter) list(n *ast.List) *Node {
+	typ, data := "list-unordered", map[string]any(nil)
+	if n.IsOrdered() {
+		typ = "list-ordered"
+		if n.Start != 1 {
+			data = map[string]any{"start": n.Start}
+		}
+	} else if isTaskList(n) {
+		typ = "list-tasks"
+	}
+	var items []*Node
+	for k := n.FirstChild(); k != nil; k = k.NextSibling() {
+		item := Block("list-item", nil, c.fit(c.blocks(k), listItemKids)...)
+		if typ == "list-tasks" {
+			item.Data = map[string]any{"checked": checked(k)}
+		}
+		items = append(items, item)
+	}
+	return Block(typ, data, items...)
+}
+
+// taskBox is the task check box of a list item, nil for none.
+func taskBox(item ast.Node) *east.TaskCheckBox {
+	if first := item.FirstChild(); first != nil {
+		box, _ := first.FirstChild().(*east.TaskCheckBox)
+		return box
+	}
+	return nil
+}
+
+// isTaskList says whether a list is a list of tasks: bulleted, some item with a check box, and
+// every item starting with text (where a check box goes).
+func isTaskList(list *ast.List) bool {
+	task := false
+	for k := list.FirstChild(); k != nil; k = k.NextSibling() {
+		first := k.FirstChild()
+		if first == nil || first.Kind() != ast.KindParagraph && first.Kind() != ast.KindTextBlock {
+			return false
+		}
+		box := taskBox(k)
+		if box != nil && box.NextSibling() == nil { // a check box and nothing else: no task
+			return false
+		}
+		task = task || box != nil
+	}
+	return task && !list.IsOrdered()
+}
+
+func checked(item ast.Node) bool {
+	box := taskBox(item)
+	return box != nil && box.IsChecked
+}
+
+// figure is GitBook's image with a caption.
+var figure = regexp.MustCompile(`^<figure><img src="([^"]*)" alt="([^"]*)"><figcaption>(?:<p>(.*)</p>)?</figcaption></figure>\s*$`)
+
+func (c converter) htmlBlock(n *ast.HTMLBlock) *Node {
+	s := c.lines(n)
+	if m := figure.FindStringSubmatch(s); m != nil {
+		ref := refFromDest(html.UnescapeString(m[1]))
+		if kind := str(ref, "kind"); kind == "url" || kind == "file" {
+			return Block("images", nil, image(ref, html.UnescapeString(m[2]), html.UnescapeString(m[3])))
+		}
+	}
+	return literal(s)
+}
+
+// lines is the source text of a block's lines (an HTML block's closing line included).
+func (c converter) lines(n ast.Node) string {
+	var b strings.Builder
+	for i := 0; i < n.Lines().Len(); i++ {
+		seg := n.Lines().At(i)
+		b.Write(seg.Value(c.src))
+	}
+	if h, ok := n.(*ast.HTMLBlock); ok && h.HasClosure() {
+		b.Write(h.ClosureLine.Value(c.src))
+	}
+	return b.String()
+}
+
+// raw is the text of a code or math block's lines, tabs expanded as goldmark's padding says.
+func (c converter) raw(n ast.Node) string {
+	var b strings.Builder
+	for i := 0; i < n.Lines().Len(); i++ {
+		seg := n.Lines().At(i)
+		b.WriteString(strings.Repeat(" ", seg.Padding))
+		b.Write(seg.Value(c.src))
+	}
+	return b.String()
+}
+
+func (c converter) table(t *east.Table) *Node {
+	var columns []any
+	definition, records := map[string]any{}, map[string]any{}
+	table := Block("table", nil)
+	row := 0
+	for r := t.FirstChild(); r != nil; r = r.NextSibling() {
+		values := map[string]any{}
+		col := 0
+		for cell := r.FirstChild(); cell != nil; cell, col = cell.NextSibling(), col+1 {
+			id := fmt.Sprintf("c%d", col)
+			if r.Kind() == east.KindTableHeader {
+				columns = append(columns, id)
+				definition[id] = map[string]any{"id": id, "title": util.BytesToReadOnlyString(c.plain(cell)),
+					"type": "text", "textAlignment": alignment(t.Alignments[col])}
+				continue
+			}
+			if inl := c.inlines(cell); len(inl) > 0 {
+				frag := fmt.Sprintf("r%dc%d", row, col)
+				values[id] = frag
+				table.Fragments = append(table.Fragments, &Node{Object: ObjectFragment, Fragment: frag, Nodes: []*Node{paragraph(inl)}})
+			}
+		}
+		if r.Kind() != east.KindTableHeader {
+			records[fmt.Sprintf("r%d", row)] = map[string]any{"orderIndex": fmt.Sprintf("a%06d", row), "values": values}
+			row++
+		}
+	}
+	table.Data = map[string]any{"view": map[string]any{"type": "grid", "columns": columns, "hideHeader": false},
+		"records": records, "definition": definition}
+	return table
+}
+
+func alignment(a east.Alignment) string {
+	switch a {
+	case east.AlignCenter:
+		return "center"
+	case east.AlignRight:
+		return "right"
+	}
+	return "left"
+}
+
+// plain is the text of n's inlines without their formatting.
+func (c converter) plain(n ast.Node) []byte {
+	var b []byte
+	for _, t := range c.inlines(n) {
+		for _, l := range t.Leaves {
+			b = append(b, l.Text...)
+		}
+		for _, k := range t.Nodes {
+			for _, l := range k.Leaves {
+				b = append(b, l.Text...)
+			}
+		}
+	}
+	return b
+}
+
+// tag converts a GitBook tag block.
+func (c converter) tag(n *tagBlock) []*Node {
+	switch n.name {
+	case "hint":
+		style := n.attrs["style"]
+		if !slices.Contains(hintStyles, style) {
+			style = "info"
+		}
+		return []*Node{Block("hint", map[string]any{"style": style}, c.fit(c.blocks(n), blockRules["hint"].children)...)}
+	case "tabs":
+		return []*Node{c.items(n, "tabs", "tab", "tabs-item", tabKids)}
+	case "stepper":
+		return []*Node{c.items(n, "stepper", "step", "stepper-step", blockRules["stepper-step"].children)}
+	case "columns":
+		return []*Node{c.items(n, "columns", "column", "column", columnKids)}
+	case "code":
+		return c.titledCode(n)
+	case "content-ref":
+		return []*Node{Block("content-ref", map[string]any{"ref": refFromDest(n.attrs["url"])})}
+	case "embed":
+		if url := n.attrs["url"]; url != "" {
+			return []*Node{Block("embed", map[string]any{"url": url})}
+		}
+	case "file":
+		if ref := refFromDest(n.attrs["src"]); str(ref, "kind") == "file" {
+			return []*Node{Block("file", map[string]any{"ref": ref})}
+		}
+	}
+	if voidTags[n.name] { // a tag Markdown cannot hold: its text
+		return []*Node{literal(n.line)}
+	}
+	return c.blocks(n) // a tab, step or column outside its group: its blocks
+}
+
+// items converts a group of tabs, steps or columns. Blocks between the items join the item
+// before them (or a first, untitled one).
+func (c converter) items(n *tagBlock, group, itemTag, itemType string, kids []string) *Node {
+	g := Block(group, nil)
+	if group == "columns" {
+		g.Data = map[string]any{}
+	}
+	for k := n.FirstChild(); k != nil; k = k.NextSibling() {
+		if t, ok := k.(*tagBlock); ok && t.name == itemTag {
+			data := map[string]any{}
+			if title, ok := t.attrs["title"]; ok && group == "tabs" {
+				data["title"] = title
+			}
+			g.Nodes = append(g.Nodes, Block(itemType, data, c.fit(c.blocks(t), kids)...))
+			continue
+		}
+		if len(g.Nodes) == 0 {
+			g.Nodes = append(g.Nodes, Block(itemType, map[string]any{}))
+		}
+		last := g.Nodes[len(g.Nodes)-1]
+		last.Nodes = append(last.Nodes, c.fit(c.block(k), kids)...)
+	}
+	return g
+}
+
+// titledCode converts `{% code %}` around one code block; around anything else, the tag is
+// dropped and its blocks kept.
+func (c converter) titledCode(n *tagBlock) []*Node {
+	blocks := c.blocks(n)
+	if len(blocks) != 1 || blocks[0].Type != "code" {
+		return blocks
+	}
+	code := blocks[0]
+	if title := n.attrs["title"]; title != "" {
+		code.Data["title"] = title
+	}
+	if n.attrs["lineNumbers"] == "true" {
+		code.Data["lineNumbers"] = true
+	}
+	if n.attrs["overflow"] == "wrap" {
+		code.Data["overflow"] = "wrap"
+	}
+	return blocks
+}
+
+// fit keeps the blocks a container may hold; one it may not is replaced by the blocks it holds,
+// or, for a void one, by a paragraph of its Markdown, so that nothing is dropped.
+func (c converter) fit(blocks []*Node, allowed []string) []*Node {
+	var out []*Node
+	for _, b := range blocks {
+		switch {
+		case slices.Contains(allowed, b.Type):
+			out = append(out, b)
+		case len(b.Nodes) > 0 && b.Type != "code":
+			out = append(out, c.fit(b.Nodes, allowed)...)
+		default:
+			out = append(out, literal(blockMarkdown(b)))
+		}
+	}
+	return out
+}
+
+func unescapeAttr(s string) string { return html.UnescapeString(s) }

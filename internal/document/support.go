@@ -1,0 +1,244 @@
+package document
+
+import (
+	"fmt"
+	"slices"
+)
+
+// rule is what the support table says of one node type.
+type rule struct {
+	supported bool
+	void      bool     // the reference's isVoid: no nodes of its own
+	fragments bool     // its content lives in fragments (image captions, expandables, table cells)
+	children  []string // the node types it may hold (text as "text"), when supported and not void
+}
+
+// The groups of children the reference's schemas repeat, restricted to the supported types.
+var (
+	inlineContent = []string{ObjectText, "link", "inline-math", "inline-image"}
+	essentials    = []string{"paragraph", "heading-1", "heading-2", "heading-3", "list-ordered", "list-unordered", "list-tasks", "divider"}
+	listItemKids  = with(essentials, "code", "hint", "blockquote", "math", "table")
+	tabKids       = with(essentials, "content-ref", "code", "embed", "file", "images", "hint", "blockquote", "math")
+	expandKids    = with(essentials, "file", "images", "code", "table", "hint", "blockquote")
+	columnKids    = with(essentials, "images", "code", "hint", "content-ref", "embed", "file", "math", "blockquote", "table", "expandable", "stepper")
+	topLevel      = with(essentials, "blockquote", "hint", "images", "file", "embed", "code", "math", "expandable", "tabs", "table", "content-ref", "stepper", "columns")
+)
+
+func with(base []string, more ...string) []string { return slices.Concat(base, more) }
+
+// blockRules is every block type of the reference's schema (DocumentBlock): the supported ones with
+// their rules, the others refused by Validate.
+var blockRules = map[string]rule{
+	"paragraph":      {supported: true, children: inlineContent},
+	"heading-1":      {supported: true, children: inlineContent},
+	"heading-2":      {supported: true, children: inlineContent},
+	"heading-3":      {supported: true, children: inlineContent},
+	"list-ordered":   {supported: true, children: []string{"list-item"}},
+	"list-unordered": {supported: true, children: []string{"list-item"}},
+	"list-tasks":     {supported: true, children: []string{"list-item"}},
+	"list-item":      {supported: true, children: listItemKids},
+	"divider":        {supported: true, void: true},
+	"blockquote":     {supported: true, children: with(essentials, "blockquote")},
+	"hint":           {supported: true, children: with(essentials, "embed", "table")},
+	"images":         {supported: true, children: []string{"image"}},
+	"image":          {supported: true, void: true, fragments: true},
+	"file":           {supported: true, void: true},
+	"embed":          {supported: true, void: true},
+	"code":           {supported: true, children: []string{"code-line"}},
+	"code-line":      {supported: true, children: []string{ObjectText}},
+	"math":           {supported: true, void: true},
+	"expandable":     {supported: true, void: true, fragments: true},
+	"tabs":           {supported: true, children: []string{"tabs-item"}},
+	"tabs-item":      {supported: true, children: tabKids},
+	"table":          {supported: true, void: true, fragments: true},
+	"content-ref":    {supported: true, void: true},
+	"stepper":        {supported: true, children: []string{"stepper-step"}},
+	"stepper-step":   {supported: true, children: with(tabKids, "expandable")},
+	"columns":        {supported: true, children: []string{"column"}},
+	"column":         {supported: true, children: columnKids},
+
+	"prompt":            {void: false},
+	"if":                {},
+	"drawing":           {void: true},
+	"swagger":           {void: true},
+	"openapi-operation": {void: true},
+	"openapi-schemas":   {void: true},
+	"openapi-webhook":   {void: true},
+	"integration":       {void: true},
+	"reusable-content":  {void: true},
+	"updates":           {},
+	"update":            {},
+}
+
+// inlineRules is every inline type of the reference's schema (DocumentInline).
+var inlineRules = map[string]rule{
+	"link":         {supported: true, children: []string{ObjectText, "inline-image"}},
+	"inline-math":  {supported: true, void: true},
+	"inline-image": {supported: true, void: true},
+
+	"emoji":      {void: true},
+	"icon":       {void: true},
+	"expression": {void: true},
+	"annotation": {},
+	"mention":    {void: true},
+	"button":     {void: true},
+}
+
+// markRules is every mark type of the reference's schema (DocumentTextMark): true when supported.
+var markRules = map[string]bool{
+	"bold": true, "italic": true, "strikethrough": true, "code": true,
+	"keyboard": false, "color": false, "superscript": false, "subscript": false,
+}
+
+// fragmentKids are the blocks each named fragment may hold; a table's cells are fragments named by
+// their id, which hold paragraphs.
+var fragmentKids = map[string][]string{
+	"caption":          {"paragraph"},
+	"expandable-title": {"paragraph"},
+	"expandable-body":  expandKids,
+}
+
+// Validate returns an error naming the first node of doc that Bindery does not support, or that
+// sits where the reference's schema does not allow it, with its JSON path in the document
+// ("nodes[3].nodes[0]: block type \"drawing\" is not supported").
+func Validate(doc *Document) error {
+	if doc == nil || doc.Object != ObjectDocument {
+		return fmt.Errorf(`object: want "document"`)
+	}
+	return validateNodes("nodes", doc.Nodes, topLevel)
+}
+
+func validateNodes(path string, nodes []*Node, allowed []string) error {
+	for i, n := range nodes {
+		p := fmt.Sprintf("%s[%d]", path, i)
+		if n == nil {
+			return fmt.Errorf("%s: null node", p)
+		}
+		if err := validateNode(p, n, allowed); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func validateNode(path string, n *Node, allowed []string) error {
+	var r rule
+	switch n.Object {
+	case ObjectText:
+		if !slices.Contains(allowed, ObjectText) {
+			return fmt.Errorf("%s: text is not allowed here", path)
+		}
+		return validateLeaves(path, n.Leaves)
+	case ObjectBlock:
+		r = blockRules[n.Type]
+	case ObjectInline:
+		r = inlineRules[n.Type]
+	default:
+		return fmt.Errorf("%s: object %q is not a block, an inline or a text", path, n.Object)
+	}
+	if err := typeSupported(path, n, r, allowed); err != nil {
+		return err
+	}
+	if err := checkData(path, n); err != nil {
+		return err
+	}
+	if !r.void {
+		if err := validateNodes(path+".nodes", n.Nodes, r.children); err != nil {
+			return err
+		}
+	}
+	return validateFragments(path, n)
+}
+
+// typeSupported says whether the node's type is known, supported and allowed where it is.
+func typeSupported(path string, n *Node, r rule, allowed []string) error {
+	known := blockRules
+	if n.Object == ObjectInline {
+		known = inlineRules
+	}
+	if _, ok := known[n.Type]; !ok {
+		return fmt.Errorf("%s: unknown %s type %q", path, n.Object, n.Type)
+	}
+	if !r.supported {
+		return fmt.Errorf("%s: %s type %q is not supported", path, n.Object, n.Type)
+	}
+	if !slices.Contains(allowed, n.Type) {
+		return fmt.Errorf("%s: %s type %q is not allowed here", path, n.Object, n.Type)
+	}
+	if n.IsVoid != r.void {
+		return fmt.Errorf("%s: isVoid of %s must be %t", path, n.Type, r.void)
+	}
+	return nil
+}
+
+func validateLeaves(path string, leaves []Leaf) error {
+	for i, l := range leaves {
+		for j, m := range l.Marks {
+			supported, known := markRules[m.Type]
+			p := fmt.Sprintf("%s.leaves[%d].marks[%d]", path, i, j)
+			switch {
+			case !known:
+				return fmt.Errorf("%s: unknown mark type %q", p, m.Type)
+			case !supported:
+				return fmt.Errorf("%s: mark type %q is not supported", p, m.Type)
+			}
+		}
+	}
+	return nil
+}
+
+func validateFragments(path string, n *Node) error {
+	for i, f := range n.Fragments {
+		p := fmt.Sprintf("%s.fragments[%d]", path, i)
+		kids, ok := fragmentKids[f.Fragment]
+		if n.Type == "table" {
+			kids, ok = fragmentKids["caption"], f.Fragment != ""
+		}
+		if f.Object != ObjectFragment || !ok {
+			return fmt.Errorf("%s: fragment %q is not one of a %s", p, f.Fragment, n.Type)
+		}
+		if err := validateNodes(p+".nodes", f.Nodes, kids); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkData checks the data the Markdown encoding needs of a node.
+func checkData(path string, n *Node) error {
+	switch n.Type {
+	case "link", "content-ref":
+		if _, ok := refDest(n.Data); !ok {
+			return fmt.Errorf("%s: data.ref of a %s must be a url, page, anchor, file or space reference", path, n.Type)
+		}
+	case "image", "inline-image":
+		if kind := refKind(n.Data); kind != "url" && kind != "file" {
+			return fmt.Errorf("%s: data.ref of an %s must be a url or file reference", path, n.Type)
+		}
+	case "file":
+		if refKind(n.Data) != "file" {
+			return fmt.Errorf("%s: data.ref of a file must be a file reference", path)
+		}
+	case "hint":
+		if !slices.Contains(hintStyles, str(n.Data, "style")) {
+			return fmt.Errorf("%s: data.style of a hint must be one of %v", path, hintStyles)
+		}
+	case "embed":
+		if str(n.Data, "url") == "" {
+			return fmt.Errorf("%s: data.url of an embed is required", path)
+		}
+	case "math", "inline-math":
+		if _, ok := n.Data["formula"].(string); !ok {
+			return fmt.Errorf("%s: data.formula of a %s is required", path, n.Type)
+		}
+	}
+	return nil
+}
+
+var hintStyles = []string{"info", "success", "warning", "danger"}
+
+// str is data's string at key, "" when it has none.
+func str(data map[string]any, key string) string {
+	s, _ := data[key].(string)
+	return s
+}

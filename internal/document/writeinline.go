@@ -1,0 +1,224 @@
+package document
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Where inline content is written: text escapes and line breaks differ.
+type inlineContext int
+
+const (
+	inBlock   inlineContext = iota // a paragraph or a link's text: a line break is "\" and a new line
+	inHeading                      // one line, where "#" would close the heading
+	inTable                        // one line, where "|" ends a cell; a line break is <br>
+)
+
+// delimiters are the Markdown delimiters of the marks other than code: "*" for italic, which
+// (unlike "_") also works inside a word.
+var delimiters = map[string]string{"bold": "**", "italic": "*", "strikethrough": "~~"}
+
+// piece is one leaf or one inline of a run of inline content.
+type piece struct {
+	leaf   *Leaf
+	inline *Node
+	marks  []string // the leaf's delimited marks in markOrder (code aside)
+}
+
+func pieces(nodes []*Node) []piece {
+	var out []piece
+	for _, n := range nodes {
+		if n.Object != ObjectText {
+			out = append(out, piece{inline: n})
+			continue
+		}
+		for i := range n.Leaves {
+			l := &n.Leaves[i]
+			var marks []string
+			for _, m := range markOrder {
+				if m != "code" && hasMark(l, m) {
+					marks = append(marks, m)
+				}
+			}
+			out = append(out, piece{leaf: l, marks: marks})
+		}
+	}
+	return out
+}
+
+func hasMark(l *Leaf, typ string) bool {
+	return slices.ContainsFunc(l.Marks, func(m Mark) bool { return m.Type == typ })
+}
+
+// inlineMarkdown writes inline content: marks as delimiters opened and closed where the leaves'
+// marks change (closed around an inline, which carries its own). A delimiter next to whitespace
+// or to its own character delimits nothing (or too much), so such a character at the edge of a
+// delimited run is written as a character reference.
+func inlineMarkdown(nodes []*Node, ctx inlineContext) string {
+	var b strings.Builder
+	var open []string
+	ps := pieces(nodes)
+	delimited := false // a delimiter was written last
+	for i, p := range ps {
+		if p.inline != nil {
+			closeMarks(&b, &open, 0)
+			b.WriteString(inlineNodeMarkdown(p.inline, ctx))
+			delimited = false
+			continue
+		}
+		keep := keepOf(open, p.marks)
+		delimited = delimited || keep < len(open) || keep < len(p.marks)
+		closeMarks(&b, &open, keep)
+		for _, m := range p.marks {
+			if !slices.Contains(open, m) {
+				b.WriteString(delimiters[m])
+				open = append(open, m)
+			}
+		}
+		next := i + 1
+		closing := len(open) > 0 && (next == len(ps) || ps[next].inline != nil || keepOf(open, ps[next].marks) < len(open))
+		opening := next < len(ps) && ps[next].leaf != nil && keepOf(open, ps[next].marks) < len(ps[next].marks)
+		edges := edges{
+			start: delimited, end: closing || opening,
+			spaceStart: len(p.marks) > keep, spaceEnd: closing, lineStart: b.Len() == 0,
+		}
+		b.WriteString(leafMarkdown(p.leaf, ctx, edges))
+		delimited = false
+	}
+	closeMarks(&b, &open, 0)
+	return b.String()
+}
+
+// keepOf is how many of the open marks, from the outside, stay open for a leaf of the marks: a
+// mark opened inside one that closes closes too.
+func keepOf(open, marks []string) int {
+	n := 0
+	for n < len(open) && slices.Contains(marks, open[n]) {
+		n++
+	}
+	return n
+}
+
+// closeMarks writes the closing delimiters of the open marks after the first keep.
+func closeMarks(b *strings.Builder, open *[]string, keep int) {
+	for i := len(*open) - 1; i >= keep; i-- {
+		b.WriteString(delimiters[(*open)[i]])
+	}
+	*open = (*open)[:keep]
+}
+
+// edges says which edges of a leaf touch a delimiter (start, end), and which touch a delimiter of
+// the leaf's own marks (spaceStart, spaceEnd), where whitespace would undo it.
+type edges struct{ start, end, spaceStart, spaceEnd, lineStart bool }
+
+// delimiterChars are the characters of delimiters; whitespace is the other kind of character a
+// delimiter must not touch.
+const delimiterChars, whitespace = "*~", " \t"
+
+// leafMarkdown writes a leaf's text: escaped, or as a code span.
+func leafMarkdown(l *Leaf, ctx inlineContext, e edges) string {
+	s := l.Text
+	if hasMark(l, "code") && s != "" {
+		return codeSpan(s)
+	}
+	var head, tail string
+	if s != "" && (e.start && strings.IndexByte(delimiterChars, s[0]) >= 0 || e.spaceStart && strings.IndexByte(whitespace, s[0]) >= 0) {
+		head, s = charRef(s[0]), s[1:]
+	}
+	if last := len(s) - 1; last >= 0 && (e.end && strings.IndexByte(delimiterChars, s[last]) >= 0 ||
+		e.spaceEnd && strings.IndexByte(whitespace, s[last]) >= 0) {
+		tail, s = charRef(s[last]), s[:last]
+	}
+	return head + escapeText(s, ctx, e.lineStart && head == "") + tail
+}
+
+func charRef(c byte) string { return fmt.Sprintf("&#%d;", c) }
+
+// codeSpan writes text as a code span: a fence longer than any run of backticks in it, padded
+// with a space where CommonMark would strip one or merge a backtick into the fence.
+func codeSpan(text string) string {
+	fence := strings.Repeat("`", longestRun(text, '`')+1)
+	pad := text[0] == '`' || text[len(text)-1] == '`' ||
+		text[0] == ' ' && text[len(text)-1] == ' ' && strings.Trim(text, " ") != ""
+	if pad {
+		text = " " + text + " "
+	}
+	return fence + text + fence
+}
+
+func inlineNodeMarkdown(n *Node, ctx inlineContext) string {
+	switch n.Type {
+	case "link":
+		dest, _ := refDest(n.Data)
+		return "[" + inlineMarkdown(n.Nodes, ctx) + "](" + escapeDest(dest) + ")"
+	case "inline-image":
+		dest, _ := refDest(n.Data)
+		return "![" + escapeText(str(n.Data, "alt"), ctx, false) + "](" + escapeDest(dest) + ")"
+	case "inline-math":
+		return "$$" + str(n.Data, "formula") + "$$"
+	}
+	return ""
+}
+
+// entityLike is what CommonMark reads as a character reference, whose "&" a text escapes.
+var entityLike = regexp.MustCompile(`^&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]*);`)
+
+// escapeText escapes what Markdown would read as markup in text: the punctuation of inline
+// markup anywhere, that of block markup at the start of a line, "{%" (a GitBook tag) and "$" (math).
+func escapeText(s string, ctx inlineContext, lineStart bool) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\\' && i+1 < len(s) && s[i+1] == '\n':
+			b.WriteString("&#92;") // goldmark reads an escaped backslash before "\" and a line ending as no line break
+			continue
+		case c == '\n':
+			b.WriteString(map[inlineContext]string{inBlock: "\\\n", inHeading: "<br>", inTable: "<br>"}[ctx])
+			lineStart = true
+			continue
+		case strings.IndexByte("\\`*_[]<~$|", c) >= 0,
+			c == '{' && i+1 < len(s) && s[i+1] == '%',
+			c == '&' && entityLike.MatchString(s[i:]),
+			c == '#' && (lineStart || ctx == inHeading),
+			lineStart && strings.IndexByte(">-+=", c) >= 0:
+			b.WriteByte('\\')
+		case lineStart && c >= '0' && c <= '9':
+			j := i
+			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+				j++
+			}
+			b.WriteString(s[i:j])
+			if j < len(s) && (s[j] == '.' || s[j] == ')') {
+				b.WriteByte('\\')
+			}
+			i = j - 1
+			lineStart = false
+			continue
+		}
+		b.WriteByte(c)
+		lineStart = false
+	}
+	return b.String()
+}
+
+// escapeDest writes a link destination: in angle brackets when it is empty or holds spaces or
+// brackets, backslashes, parentheses and character references escaped.
+func escapeDest(dest string) string {
+	var b strings.Builder
+	angle := dest == "" || strings.ContainsAny(dest, " \t\n<>")
+	for i := 0; i < len(dest); i++ {
+		c := dest[i]
+		if c == '\\' || c == '(' || c == ')' || angle && (c == '<' || c == '>') ||
+			c == '&' && entityLike.MatchString(dest[i:]) {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(c)
+	}
+	if angle {
+		return "<" + b.String() + ">"
+	}
+	return b.String()
+}

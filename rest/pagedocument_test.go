@@ -1,0 +1,129 @@
+package rest_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/binderyhq/bindery/internal/content/tree"
+	"github.com/binderyhq/bindery/internal/document"
+	"github.com/binderyhq/bindery/internal/testkit/testenv"
+)
+
+// TestContentPageDocument reads pages with format=document: the body as the reference's JSON
+// document (the harness validates every answer against the reference's schema), on every route
+// that reads one page, and no Markdown.
+func TestContentPageDocument(t *testing.T) {
+	f := newContentFixture(t)
+	start := f.pages["guides/getting-started"]
+	const want = `{"object":"document","data":{},"nodes":[{"object":"block","type":"paragraph","data":{},` +
+		`"isVoid":false,"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Install, then ","marks":[]},` +
+		`{"object":"leaf","text":"run","marks":[{"object":"mark","type":"bold"}]},{"object":"leaf","text":".","marks":[]}]}]}]}`
+	for _, path := range []string{
+		"/content/page/" + start + "?format=document",
+		"/content/path/guides/getting-started?format=document",
+		"/change-requests/1/content/page/" + start + "?format=document",
+		"/change-requests/1/content/path/guides%2Fgetting-started?format=document",
+		"/revisions/" + f.crRevision + "/page/" + start + "?format=document",
+		"/revisions/" + f.crRevision + "/path/guides/getting-started?format=document",
+	} {
+		t.Run(path, func(t *testing.T) {
+			var p struct {
+				Markdown *string
+				Document json.RawMessage
+			}
+			f.get(t, f.reader, path).JSON(t, &p)
+			if p.Markdown != nil {
+				t.Errorf("markdown %q with format=document", *p.Markdown)
+			}
+			if got := compact(t, p.Document); got != compact(t, []byte(want)) {
+				t.Errorf("document %s\nwant %s", got, want)
+			}
+		})
+	}
+	t.Run("OKWithoutFormat", func(t *testing.T) {
+		if doc, ok := f.get(t, f.reader, "/content/page/"+start).Map(t)["document"]; ok {
+			t.Fatalf("document %v without format=document", doc)
+		}
+	})
+	t.Run("OKBlocksAndLinks", func(t *testing.T) {
+		body := "See [the API](/pages/" + f.pages["api"] + "#auth) and [the logo](/files/" + f.files["logo.png"] + ").\n\n" +
+			"{% hint style=\"warning\" %}\nBack up first.\n{% endhint %}\n\n" +
+			"{% tabs %}\n{% tab title=\"Linux\" %}\n```bash\nbindery serve\n```\n{% endtab %}\n{% endtabs %}\n\n" +
+			"<details>\n\n<summary>More</summary>\n\n| a   | b   |\n| --- | --: |\n| 1   | 2   |\n\n</details>\n\n" +
+			"$$\nx^2\n$$\n"
+		crWant(t, f.e.Do(f.admin, "POST", f.spacePath("/change-requests"), map[string]any{"subject": "Blocks"}), http.StatusCreated)
+		crWant(t, f.e.Do(f.admin, "POST", f.spacePath("/change-requests/2/content"), map[string]any{"changes": []any{
+			map[string]any{"operation": "insert_page", "title": "Blocks", "document": map[string]any{"markdown": body}},
+		}}), http.StatusOK)
+		var p struct{ Document json.RawMessage }
+		f.get(t, f.reader, "/change-requests/2/content/path/blocks?format=document").JSON(t, &p)
+		want, _ := json.Marshal(document.FromMarkdown(body))
+		if compact(t, p.Document) != compact(t, want) {
+			t.Errorf("document %s\nwant %s", p.Document, want)
+		}
+		if !strings.Contains(string(want), `{"anchor":"auth","kind":"anchor","page":"`+f.pages["api"]+`"}`) {
+			t.Errorf("no anchor reference in %s", want)
+		}
+	})
+}
+
+func compact(t *testing.T, raw []byte) string {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatalf("%v: %s", err, raw)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// TestContentGroupsDocument reads a group, which has no document, and the document of a page on
+// GraphQL's ContentPage.document.
+func TestContentGroupsDocument(t *testing.T) {
+	f := newContentFixture(t)
+	at := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	body := tree.Hash([]byte("Hello *you*.\n"))
+	f.e.WriteRevision(f.space, "", testenv.Content{
+		Tree: treeOf(&tree.Page{ID: "a", Order: "a", Type: "group", Title: "Part", Slug: "part", CreatedAt: at, UpdatedAt: at},
+			&tree.Page{ID: "b", Parent: "a", Order: "b", Type: "document", Title: "Intro", Slug: "intro", Body: body, CreatedAt: at, UpdatedAt: at}),
+		Bodies: map[string]string{body: "Hello *you*.\n"},
+	})
+	want := compact(t, must(json.Marshal(document.FromMarkdown("Hello *you*.\n"))))
+	t.Run("OKGroupWithFormatDocument", func(t *testing.T) {
+		if doc, ok := f.get(t, f.reader, "/content/page/a?format=document").Map(t)["document"]; ok {
+			t.Fatalf("group with document %v", doc)
+		}
+	})
+	t.Run("OKGraphQL", func(t *testing.T) {
+		var d struct {
+			Space struct {
+				Revision struct {
+					Pages []struct {
+						Type     string
+						Document json.RawMessage
+						Children []struct{ Document json.RawMessage }
+					}
+				}
+			}
+		}
+		gqlOK(t, f.e.GraphQL(f.reader, `query($s: ID!) { space(id: $s) { revision { pages { type document children { document } } } } }`,
+			map[string]any{"s": f.space}), &d)
+		pages := d.Space.Revision.Pages
+		if len(pages) != 1 || string(pages[0].Document) != "null" || len(pages[0].Children) != 1 {
+			t.Fatalf("pages %+v", pages)
+		}
+		if got := compact(t, pages[0].Children[0].Document); got != want {
+			t.Fatalf("document %s, want %s", got, want)
+		}
+	})
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
