@@ -140,10 +140,10 @@ func (r *Resolver) admitsAudience(ctx context.Context, s *ent.Site, a Audience) 
 	switch s.Visibility {
 	case site.VisibilityPublic, site.VisibilityUnlisted:
 	case site.VisibilityShareLink:
-		if a.ShareKey == "" || len(a.ShareKey) > shareKeyMax {
+		if a.ShareKey == "" || len(a.ShareKey) > sites.ShareKeyMax {
 			return nil, apperr.NotFoundf("site not found")
 		}
-		if _, err := r.siteShareLink(ctx, s, a.ShareKey); err != nil {
+		if _, err := r.sitesService().ShareLink(ctx, s, a.ShareKey); err != nil {
 			return nil, apperr.NotFoundf("site not found")
 		}
 	case site.VisibilityVisitorAuth:

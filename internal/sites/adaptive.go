@@ -23,9 +23,9 @@ func (svc *Service) UpdateAdaptiveSchema(ctx context.Context, orgID, siteID stri
 	if err != nil {
 		return nil, err
 	}
-	m, ok := raw.(map[string]any)
-	if !ok {
-		return nil, apperr.Invalidf("jsonSchema: must be a JSON object")
+	m, err := jsonObject("jsonSchema", raw)
+	if err != nil {
+		return nil, err
 	}
 	schema, err := adaptive.ParseSchema(m)
 	if err != nil {

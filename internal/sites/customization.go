@@ -33,7 +33,7 @@ func customizationAnswer(ctx context.Context, s *ent.Site, updatedAt *time.Time,
 }
 
 // customizationObject is a JSON object of settings given to a write. Returns INVALID otherwise.
-func customizationObject(field string, raw any) (map[string]any, error) {
+func jsonObject(field string, raw any) (map[string]any, error) {
 	m, ok := raw.(map[string]any)
 	if !ok {
 		return nil, apperr.Invalidf("%s: must be a JSON object", field)
@@ -49,7 +49,7 @@ func (svc *Service) UpdateCustomization(ctx context.Context, orgID, siteID strin
 	if err != nil {
 		return nil, err
 	}
-	m, err := customizationObject("settings", raw)
+	m, err := jsonObject("settings", raw)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +93,7 @@ func (svc *Service) OverrideSiteSpaceCustomization(ctx context.Context, orgID, s
 	if err != nil {
 		return nil, err
 	}
-	m, err := customizationObject("override", raw)
+	m, err := jsonObject("override", raw)
 	if err != nil {
 		return nil, err
 	}

@@ -1,9 +1,12 @@
-// Package sites holds the rules of an organization's sites: the site spaces that show its spaces
-// in levels (the root level, or a section) with their orders, paths, defaults and the site's
-// counter; the sections and section groups of its structure. Members with a role read a site;
-// creators and admins of its organization change it, one write at a time per site (its row is
-// locked). The privacy rules of ent/rule decide who reads and writes each row. It knows nothing
-// of the surfaces: graph and rest translate, and graph keeps the reads it batches.
+// Package sites holds the rules of an organization's sites: creating, changing, publishing and
+// deleting them; the site spaces that show its spaces in levels (the root level, or a section)
+// with their orders, paths, defaults and the site's counter; the sections and section groups of
+// its structure; share links and the keys that open a site; customization (the site's, a site
+// space's override) and the answers readers get of it; the visitor schema and the conditions
+// checked against it. Members with a role read a site; creators and admins of its organization
+// change it, one write at a time per site (its row is locked). The privacy rules of ent/rule
+// decide who reads and writes each row. It knows nothing of the surfaces: graph and rest
+// translate, and graph keeps the reads it batches.
 package sites
 
 import (
