@@ -1,23 +1,17 @@
 package graph
 
-import "github.com/99designs/gqlgen/graphql"
+import (
+	"github.com/99designs/gqlgen/graphql"
 
-// setOrClear applies an optional, nullable input field to an update: absent leaves the field as it
-// is, null clears it, a value is checked (when check is set) and stored.
-func setOrClear[T any, U any](in graphql.Omittable[*T], check func(T) error, set func(T) U, clear func() U) error {
-	if !in.IsSet() {
-		return nil
-	}
-	v := in.Value()
-	if v == nil {
-		clear()
-		return nil
-	}
-	if check != nil {
-		if err := check(*v); err != nil {
-			return err
-		}
-	}
-	set(*v)
-	return nil
+	"github.com/binderyhq/bindery/internal/check"
+)
+
+// nullable is an optional, nullable GraphQL input field as the domain packages take it.
+func nullable[T any](in graphql.Omittable[*T]) check.Nullable[T] {
+	return check.Nullable[T]{Set: in.IsSet(), Value: in.Value()}
+}
+
+// setOrClear applies an optional, nullable input field to an update (check.SetOrClear).
+func setOrClear[T any, U any](in graphql.Omittable[*T], valid func(T) error, set func(T) U, clear func() U) error {
+	return check.SetOrClear(nullable(in), valid, set, clear)
 }

@@ -44,8 +44,8 @@ func (r *Resolver) requireOrgRole(ctx context.Context, orgID string, min viewer.
 	if err != nil {
 		return nil, err
 	}
-	if !rule.HasOrgRole(viewer.FromContext(ctx), orgID, min) {
-		return nil, apperr.Forbiddenf("only members with the %s role may %s", min, action)
+	if err := rule.RequireOrgRole(ctx, orgID, min, action); err != nil {
+		return nil, err
 	}
 	return o, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/content/revisions"
 	"github.com/binderyhq/bindery/internal/content/tree"
+	"github.com/binderyhq/bindery/internal/sites"
 )
 
 // pagesNamedMax is how many pages a refused visitor schema names (then how many more there are).
@@ -41,7 +42,7 @@ func (r *Resolver) pageConditionsAllow(ctx context.Context, tx *ent.Tx, s *ent.S
 	if err != nil {
 		return err
 	}
-	broken := conditionBreaks(siteSchema(s), schema)
+	broken := conditionBreaks(sites.Schema(s), schema)
 	var named []string
 	count := 0
 	for _, sp := range spaces {

@@ -16,6 +16,7 @@ import (
 	"github.com/binderyhq/bindery/internal/adaptive"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/sitecustom"
+	"github.com/binderyhq/bindery/internal/sites"
 )
 
 // Published sites as their readers see them (the publish/ surface). A reader is a
@@ -139,10 +140,10 @@ func (r *Resolver) admitsAudience(ctx context.Context, s *ent.Site, a Audience) 
 	switch s.Visibility {
 	case site.VisibilityPublic, site.VisibilityUnlisted:
 	case site.VisibilityShareLink:
-		if a.ShareKey == "" || len(a.ShareKey) > shareKeyMax {
+		if a.ShareKey == "" || len(a.ShareKey) > sites.ShareKeyMax {
 			return nil, apperr.NotFoundf("site not found")
 		}
-		if _, err := r.siteShareLink(ctx, s, a.ShareKey); err != nil {
+		if _, err := r.sitesService().ShareLink(ctx, s, a.ShareKey); err != nil {
 			return nil, apperr.NotFoundf("site not found")
 		}
 	case site.VisibilityVisitorAuth:
@@ -173,8 +174,8 @@ func (r *Resolver) VisitorFallbackURL(ctx context.Context, ref SiteRef) string {
 // visibleStructure loads a site's sections (in the order of its structure) and site spaces in
 // order, keeping those whose condition the reader's claims satisfy (and live spaces only).
 func (r *Resolver) visibleStructure(ctx context.Context, s *ent.Site, claims map[string]any) (*SiteVisit, error) {
-	schema := siteSchema(s)
-	sections, err := sectionsInOrder(ctx, r.Client, s.ID)
+	schema := sites.Schema(s)
+	sections, err := sites.SectionsInOrder(ctx, r.Client, s.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -206,20 +207,6 @@ func siteNamed(ref SiteRef) predicate.Site {
 		return site.Hostname(strings.ToLower(ref.Hostname))
 	}
 	return site.Or(site.Basename(ref.Name), site.ID(ref.Name))
-}
-
-// siteSchema is the site's adaptive-content schema, nil when it has none. A stored schema is
-// checked when it is written; one that no longer parses is taken as none, which hides every
-// object whose condition names a claim (failing closed).
-func siteSchema(s *ent.Site) *adaptive.Schema {
-	if s.AdaptiveSchema == nil {
-		return nil
-	}
-	schema, err := adaptive.ParseSchema(s.AdaptiveSchema)
-	if err != nil {
-		return nil
-	}
-	return schema
 }
 
 // shows reports whether an object with this condition is shown to a reader with these claims.

@@ -2,16 +2,9 @@ package graph
 
 import (
 	"context"
-	"errors"
 
 	"github.com/binderyhq/bindery/ent"
-	"github.com/binderyhq/bindery/ent/sitesection"
-	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/graph/model"
-	"github.com/binderyhq/bindery/internal/adaptive"
-	"github.com/binderyhq/bindery/internal/apperr"
-	"github.com/binderyhq/bindery/internal/sitecustom"
-	"github.com/binderyhq/bindery/internal/txn"
 )
 
 // siteAdaptiveSchema is Site.adaptiveSchema: the site's visitor schema, nil until one is set.
@@ -22,116 +15,12 @@ func siteAdaptiveSchema(s *ent.Site) *model.SiteAdaptiveSchema {
 	return &model.SiteAdaptiveSchema{JSONSchema: s.AdaptiveSchema, UpdatedAt: *s.AdaptiveSchemaUpdatedAt}
 }
 
-// updateSiteAdaptiveSchema replaces the site's visitor schema (internal/adaptive), unless a
-// condition of the site does not compile against it (decision 165), or one of its pages' that
-// compiles against the current schema (decision 319). The site's row is locked
-// first, so a condition written at the same time is checked against one schema or the other.
-// Returns NOT_FOUND, FORBIDDEN, INVALID naming the JSON path, or CONFLICT naming the condition.
+// updateSiteAdaptiveSchema is Mutation.updateSiteAdaptiveSchema
+// (sites.Service.UpdateAdaptiveSchema).
 func (r *Resolver) updateSiteAdaptiveSchema(ctx context.Context, orgID, siteID string, raw any) (*model.SiteAdaptiveSchema, error) {
-	s, err := r.manageableSite(ctx, orgID, siteID, "change a site's visitor schema")
-	if err != nil {
-		return nil, err
-	}
-	m, ok := raw.(map[string]any)
-	if !ok {
-		return nil, apperr.Invalidf("jsonSchema: must be a JSON object")
-	}
-	schema, err := adaptive.ParseSchema(m)
-	if err != nil {
-		return nil, apperr.Invalidf("%s", err)
-	}
-	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
-		current, err := lockSite(ctx, tx, s.ID)
-		if err != nil {
-			return err
-		}
-		if err := conditionsAllow(ctx, tx, current, schema); err != nil {
-			return err
-		}
-		if err := r.pageConditionsAllow(ctx, tx, current, schema); err != nil {
-			return err
-		}
-		s, err = tx.Site.UpdateOne(current).SetAdaptiveSchema(m).SetAdaptiveSchemaUpdatedAt(r.now(ctx)).Save(ctx)
-		return err
-	})
+	s, err := r.sitesService().UpdateAdaptiveSchema(ctx, orgID, siteID, raw)
 	if err != nil {
 		return nil, err
 	}
 	return siteAdaptiveSchema(s), nil
-}
-
-// conditionsAllow checks every condition of the site against schema: its site spaces', its
-// sections', and the header links' of its customization and of its site spaces' overrides.
-// Returns CONFLICT naming the first that does not compile.
-func conditionsAllow(ctx context.Context, tx *ent.Tx, s *ent.Site, schema *adaptive.Schema) error {
-	refuse := func(what string, conds []sitecustom.Condition) error {
-		err := firstBadCondition(conds, schema)
-		var bad *adaptive.Error
-		if errors.As(err, &bad) {
-			return apperr.Conflictf("jsonSchema: %s has a condition this schema does not allow (%s): change or remove it first", what, bad)
-		}
-		return err
-	}
-	if err := refuse("the site's customization", sitecustom.Conditions(s.Customization)); err != nil {
-		return err
-	}
-	spaces, err := tx.SiteSpace.Query().Where(sitespace.SiteID(s.ID),
-		sitespace.Or(sitespace.ConditionNotNil(), sitespace.CustomizationNotNil())).All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, ss := range spaces {
-		conds := prefixed("customization.", sitecustom.Conditions(ss.Customization))
-		if ss.Condition != nil {
-			conds = append(conds, sitecustom.Condition{Path: "condition", Expr: *ss.Condition})
-		}
-		if err := refuse("site space "+ss.ID+" (path "+ss.Path+")", conds); err != nil {
-			return err
-		}
-	}
-	sections, err := tx.SiteSection.Query().Where(sitesection.SiteID(s.ID), sitesection.ConditionNotNil()).All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, sec := range sections {
-		conds := []sitecustom.Condition{{Path: "condition", Expr: *sec.Condition}}
-		if err := refuse("section "+sec.ID+" (path "+sec.Path+")", conds); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func prefixed(prefix string, conds []sitecustom.Condition) []sitecustom.Condition {
-	for i := range conds {
-		conds[i].Path = prefix + conds[i].Path
-	}
-	return conds
-}
-
-// firstBadCondition checks conditions against schema (nil: no claims) and returns the first
-// failure: an *adaptive.Error whose path is the condition's.
-func firstBadCondition(conds []sitecustom.Condition, schema *adaptive.Schema) error {
-	for _, c := range conds {
-		err := adaptive.CheckCondition(c.Expr, schema)
-		var bad *adaptive.Error
-		if errors.As(err, &bad) {
-			e := *bad
-			e.Path = c.Path
-			return &e
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// checkCustomizationConditions checks the conditions written in settings (header links) against
-// the site's visitor schema. Returns INVALID naming the JSON path and column.
-func checkCustomizationConditions(s *ent.Site, settings map[string]any) error {
-	if err := firstBadCondition(sitecustom.Conditions(settings), siteSchema(s)); err != nil {
-		return apperr.Invalidf("%s", err)
-	}
-	return nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/internal/sites"
 	"github.com/binderyhq/bindery/internal/visitorauth"
 )
 
@@ -17,7 +18,7 @@ func (r *Resolver) visitorAuth() visitorauth.Service {
 // with a fresh signing key on first read. Returns FORBIDDEN for members who may not manage the
 // site.
 func (r *Resolver) sitePublishingAuth(ctx context.Context, s *ent.Site) (*ent.SitePublishingAuth, error) {
-	if err := requireSiteManager(ctx, s, "see a site's visitor authentication settings"); err != nil {
+	if err := sites.RequireManager(ctx, s, "see a site's visitor authentication settings"); err != nil {
 		return nil, err
 	}
 	return r.visitorAuth().Settings(ctx, s)

@@ -2,81 +2,15 @@ package graph
 
 import (
 	"context"
-	"time"
 
 	"github.com/binderyhq/bindery/ent"
-	"github.com/binderyhq/bindery/ent/rule"
-	"github.com/binderyhq/bindery/ent/sitespace"
-	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/internal/apperr"
-	"github.com/binderyhq/bindery/internal/sitecustom"
-	"github.com/binderyhq/bindery/internal/txn"
+	"github.com/binderyhq/bindery/internal/sites"
 )
 
-// siteCustomization is Site.customization: the site's effective settings (decision 164).
-func (r *Resolver) siteCustomization(ctx context.Context, s *ent.Site) (map[string]any, error) {
-	return customizationAnswer(ctx, s, s.CustomizationUpdatedAt, s.Customization), nil
-}
-
-// customizationAnswer is what a reader is answered: the effective settings of the layers (the
-// site's, a site space's override), with updatedAt once one was set, and without what only the
-// site's managers may read for other readers.
-func customizationAnswer(ctx context.Context, s *ent.Site, updatedAt *time.Time, layers ...map[string]any) map[string]any {
-	settings := sitecustom.Effective(layers...)
-	if !rule.ForSite(viewer.FromContext(ctx), s.OrganizationID).Admin {
-		settings = sitecustom.Public(settings)
-	}
-	if updatedAt != nil {
-		settings["updatedAt"] = *updatedAt
-	}
-	return settings
-}
-
-// customizationObject is a JSON object of settings given to a write. Returns INVALID otherwise.
-func customizationObject(field string, raw any) (map[string]any, error) {
-	m, ok := raw.(map[string]any)
-	if !ok {
-		return nil, apperr.Invalidf("%s: must be a JSON object", field)
-	}
-	return m, nil
-}
-
-// updateSiteCustomization replaces the site's settings: fields not given take their defaults.
-// The site's row is locked while its header links' conditions are checked against its visitor
-// schema. Returns NOT_FOUND, FORBIDDEN, or INVALID naming the JSON path.
-func (r *Resolver) updateSiteCustomization(ctx context.Context, orgID, siteID string, raw any) (map[string]any, error) {
-	s, err := r.manageableSite(ctx, orgID, siteID, "customize sites")
-	if err != nil {
-		return nil, err
-	}
-	m, err := customizationObject("settings", raw)
-	if err != nil {
-		return nil, err
-	}
-	settings, err := sitecustom.Parse(m)
-	if err != nil {
-		return nil, apperr.Invalidf("%s", err)
-	}
-	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
-		current, err := lockSite(ctx, tx, s.ID)
-		if err != nil {
-			return err
-		}
-		if err := checkCustomizationConditions(current, settings); err != nil {
-			return err
-		}
-		s, err = tx.Site.UpdateOne(current).SetCustomization(settings).SetCustomizationUpdatedAt(r.now(ctx)).Save(ctx)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return r.siteCustomization(ctx, s)
-}
-
-// siteSpaceCustomization is SiteSpace.customization: the site space's effective settings, the
-// site's with the site space's override over them. Its site is looked up for the whole level.
+// siteSpaceCustomization is SiteSpace.customization (sites.SiteSpaceCustomization). Its site is
+// looked up for the whole level.
 func (r *Resolver) siteSpaceCustomization(ctx context.Context, ss *ent.SiteSpace) (map[string]any, error) {
 	s, err := loader.Get(ctx, r.Client, loader.Sites, ss, func(ss *ent.SiteSpace) string { return ss.SiteID })
 	if err == nil && s == nil {
@@ -85,66 +19,22 @@ func (r *Resolver) siteSpaceCustomization(ctx context.Context, ss *ent.SiteSpace
 	if err != nil {
 		return nil, err
 	}
-	return customizationOf(ctx, s, ss), nil
+	return sites.SiteSpaceCustomization(ctx, s, ss), nil
 }
 
-// customizationOf is the answer for a site space: updatedAt is the latest change of either
-// layer.
-func customizationOf(ctx context.Context, s *ent.Site, ss *ent.SiteSpace) map[string]any {
-	updated := s.CustomizationUpdatedAt
-	if t := ss.CustomizationUpdatedAt; t != nil && (updated == nil || t.After(*updated)) {
-		updated = t
-	}
-	return customizationAnswer(ctx, s, updated, s.Customization, ss.Customization)
+// updateSiteCustomization is Mutation.updateSiteCustomization (sites.Service.UpdateCustomization).
+func (r *Resolver) updateSiteCustomization(ctx context.Context, orgID, siteID string, raw any) (map[string]any, error) {
+	return r.sitesService().UpdateCustomization(ctx, orgID, siteID, raw)
 }
 
-// overrideSiteSpaceCustomization sets or clears (null) single fields of a site space's override,
-// and answers its effective settings. The site's and the site space's rows are locked while the
-// override is rewritten and its conditions checked, so concurrent patches all apply. Returns NOT_FOUND, FORBIDDEN, or INVALID naming the
-// JSON path.
+// overrideSiteSpaceCustomization is Mutation.overrideSiteSpaceCustomization
+// (sites.Service.OverrideSiteSpaceCustomization).
 func (r *Resolver) overrideSiteSpaceCustomization(ctx context.Context, orgID, siteID, siteSpaceID string, raw any) (map[string]any, error) {
-	s, err := r.manageableSite(ctx, orgID, siteID, "customize sites")
-	if err != nil {
-		return nil, err
-	}
-	m, err := customizationObject("override", raw)
-	if err != nil {
-		return nil, err
-	}
-	patch, err := sitecustom.ParseOverride(m)
-	if err != nil {
-		return nil, apperr.Invalidf("%s", err)
-	}
-	var ss *ent.SiteSpace
-	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
-		if s, err = lockSite(ctx, tx, s.ID); err != nil {
-			return err
-		}
-		current, err := tx.SiteSpace.Query().Where(sitespace.ID(siteSpaceID), sitespace.SiteID(s.ID)).
-			Modify(txn.ForUpdate).Only(ctx)
-		if err != nil {
-			return notFound(err, "site space")
-		}
-		override := sitecustom.ApplyOverride(current.Customization, patch)
-		if err := checkCustomizationConditions(s, override); err != nil {
-			return err
-		}
-		ss, err = tx.SiteSpace.UpdateOne(current).SetCustomization(override).SetCustomizationUpdatedAt(r.now(ctx)).Save(ctx)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return customizationOf(ctx, s, ss), nil
+	return r.sitesService().OverrideSiteSpaceCustomization(ctx, orgID, siteID, siteSpaceID, raw)
 }
 
-// deleteSiteSpaceCustomization removes a site space's whole override: the site's settings apply
-// to it again. Reports false when it had none. Returns NOT_FOUND or FORBIDDEN.
+// deleteSiteSpaceCustomization is Mutation.deleteSiteSpaceCustomization
+// (sites.Service.DeleteSiteSpaceCustomization).
 func (r *Resolver) deleteSiteSpaceCustomization(ctx context.Context, orgID, siteID, siteSpaceID string) (bool, error) {
-	_, ss, err := r.manageableSiteSpace(ctx, orgID, siteID, siteSpaceID, "customize sites")
-	if err != nil || ss.CustomizationUpdatedAt == nil {
-		return false, err
-	}
-	err = r.Client.SiteSpace.UpdateOne(ss).ClearCustomization().ClearCustomizationUpdatedAt().Exec(ctx)
-	return err == nil, err
+	return r.sitesService().DeleteSiteSpaceCustomization(ctx, orgID, siteID, siteSpaceID)
 }

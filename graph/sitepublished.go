@@ -8,6 +8,7 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/internal/sites"
 )
 
 // publishedContent is Site.publishedContent (getPublishedContentSite): the site as its renderer
@@ -31,13 +32,9 @@ func (r *Resolver) publishedCustomizations(ctx context.Context, pc *model.Publis
 	if err != nil {
 		return nil, err
 	}
-	site, err := r.siteCustomization(ctx, s)
-	if err != nil {
-		return nil, err
-	}
-	out := &model.PublishedSiteCustomizations{Site: site, SiteSpaces: make([]*model.SiteSpaceCustomization, len(all))}
+	out := &model.PublishedSiteCustomizations{Site: sites.Customization(ctx, s), SiteSpaces: make([]*model.SiteSpaceCustomization, len(all))}
 	for i, ss := range all {
-		out.SiteSpaces[i] = &model.SiteSpaceCustomization{SiteSpace: ss, Settings: customizationOf(ctx, s, ss)}
+		out.SiteSpaces[i] = &model.SiteSpaceCustomization{SiteSpace: ss, Settings: sites.SiteSpaceCustomization(ctx, s, ss)}
 	}
 	return out, nil
 }

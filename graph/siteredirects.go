@@ -17,16 +17,22 @@ import (
 
 // Site redirects translate between GraphQL and internal/redirects, which holds their rules.
 
-// redirects is the site redirects as this resolver's viewer writes them.
+// redirects is the site redirects as this resolver's viewer writes them, one site at a time
+// (sites.Service.WriteStructure).
 func (r *Resolver) redirects() *redirects.Service {
-	return &redirects.Service{Client: r.Client, Now: r.now, WriteSite: r.writeStructure,
-		SpaceTree: func(ctx context.Context, spaceID string) (*tree.Tree, error) {
-			content, err := r.SpaceContent(ctx, spaceID, nil)
-			if err != nil {
-				return nil, err
-			}
-			return content.Tree, nil
-		}}
+	writeSite := func(ctx context.Context, orgID, siteID, action string, fn func(tx *ent.Tx, s *ent.Site) error) error {
+		return r.sitesService().WriteStructure(ctx, orgID, siteID, action, fn)
+	}
+	return &redirects.Service{Client: r.Client, Now: r.now, WriteSite: writeSite, SpaceTree: r.spaceTree}
+}
+
+// spaceTree is the tree of a space's current content, as the viewer reads it.
+func (r *Resolver) spaceTree(ctx context.Context, spaceID string) (*tree.Tree, error) {
+	content, err := r.SpaceContent(ctx, spaceID, nil)
+	if err != nil {
+		return nil, err
+	}
+	return content.Tree, nil
 }
 
 // redirectOrders maps the list's orders to their columns.

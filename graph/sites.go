@@ -7,41 +7,46 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/rule"
-	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/check"
+	"github.com/binderyhq/bindery/internal/content/tree"
 	"github.com/binderyhq/bindery/internal/page"
-	"github.com/binderyhq/bindery/internal/sqlplan"
-	"github.com/binderyhq/bindery/internal/txn"
+	"github.com/binderyhq/bindery/internal/sites"
 )
 
-// Bounds of sites and site spaces (spec/03 Limits).
-const (
-	siteTitleMin, siteTitleMax = 2, 128
-	sitePathMax                = 100
-	siteSpacesMax              = 1000 // spaces named in one create
-	pageIDMax                  = 100  // a site space's home page id (ids are far shorter)
-)
+// Sites translate between GraphQL and internal/sites, which holds their rules; graph keeps the
+// lists and fields it reads through its loaders, batched for a whole level of a query.
 
-// site returns a site of an organization the viewer sees.
-// Returns NOT_FOUND if either does not exist or the viewer may not see it.
-func (r *Resolver) site(ctx context.Context, orgID, siteID string) (*ent.Site, error) {
-	if _, err := r.organization(ctx, orgID); err != nil {
-		return nil, err
-	}
-	s, err := r.Client.Site.Query().Where(site.ID(siteID), site.OrganizationID(orgID)).Only(sqlplan.ByKey(ctx))
-	return s, notFound(err, "site")
+// sitesService is the sites as this resolver's viewer reads and writes them.
+func (r *Resolver) sitesService() *sites.Service {
+	return &sites.Service{Client: r.Client, Now: r.now, Organization: r.organization, Space: r.space,
+		SpaceTree: r.spaceTree, NewSpace: r.newSpaceFor, Redirects: r.redirects(),
+		PageConditionsAllow: r.pageConditionsAllow}
 }
 
-// manageableSite returns a site the viewer may change (creators and admins of its organization).
-// Returns NOT_FOUND or FORBIDDEN.
+// site returns a site of an organization the viewer sees (sites.Service.Site).
+func (r *Resolver) site(ctx context.Context, orgID, siteID string) (*ent.Site, error) {
+	return r.sitesService().Site(ctx, orgID, siteID)
+}
+
+// manageableSite returns a site the viewer may change (sites.Service.ManageableSite).
 func (r *Resolver) manageableSite(ctx context.Context, orgID, siteID, action string) (*ent.Site, error) {
-	if _, err := r.requireOrgRole(ctx, orgID, viewer.RoleCreate, action); err != nil {
+	return r.sitesService().ManageableSite(ctx, orgID, siteID, action)
+}
+
+// newSpaceFor makes, in tx, a space of the organization for a site: titled title (cut to the
+// space title bound), at the end of the organization's top level, empty.
+func (r *Resolver) newSpaceFor(ctx context.Context, tx *ent.Tx, orgID, title string) (*ent.Space, error) {
+	if err := r.checkCreateIn(ctx, orgID, nil); err != nil {
 		return nil, err
 	}
-	return r.site(ctx, orgID, siteID)
+	return r.insertSpaceTx(ctx, tx, orgID, nil, nil, tree.EmptyRoot, func(c *ent.SpaceCreate) {
+		c.SetTitle(check.Cut(title, maxSpaceTitle)).SetDefaultLevel(space.DefaultLevelInherit)
+	})
 }
 
 func (r *Resolver) sites(ctx context.Context, o *ent.Organization, first *int, after, spaceID, title *string, published *bool) (*model.SiteConnection, error) {
@@ -53,7 +58,7 @@ func (r *Resolver) sites(ctx context.Context, o *ent.Organization, first *int, a
 		return nil, apperr.Forbiddenf("guests may not list the organization's sites")
 	}
 	f := loader.SiteFilter{Space: derefOr(spaceID, ""), Title: strings.TrimSpace(derefOr(title, ""))}
-	if err := checkText("title", f.Title, 0, siteTitleMax); err != nil {
+	if err := checkText("title", f.Title, 0, sites.TitleMax); err != nil {
 		return nil, err
 	}
 	if published != nil {
@@ -90,105 +95,8 @@ func (r *Resolver) siteProxy(s *ent.Site) *model.SiteProxy {
 	return &model.SiteProxy{Origin: *s.ProxyOrigin, Target: r.siteURL(s)}
 }
 
-// createSite creates a site whose site spaces are the given spaces, in order, the first one the
-// default; or, with in.NewSpace, a new space titled like the site.
+// createSite is Mutation.createSite (sites.Service.Create).
 func (r *Resolver) createSite(ctx context.Context, orgID string, in model.CreateSiteInput) (*ent.Site, error) {
-	o, err := r.requireOrgRole(ctx, orgID, viewer.RoleCreate, "create sites")
-	if err != nil {
-		return nil, err
-	}
-	title, err := siteTitle(in.Title, o.Title)
-	if err != nil {
-		return nil, err
-	}
-	newSpace := derefOr(in.NewSpace, false)
-	if newSpace && len(in.Spaces) > 0 {
-		return nil, apperr.Invalidf("spaces: name spaces or ask for a new space, not both")
-	}
-	spaces, err := r.spacesForSite(ctx, orgID, "spaces", in.Spaces)
-	if err != nil {
-		return nil, err
-	}
-	var s *ent.Site
-	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
-		create := tx.Site.Create().SetOrganizationID(orgID).SetTitle(title).
-			SetNillableType(in.Type).SetNillableVisibility(in.Visibility)
-		if s, err = create.Save(ctx); err != nil {
-			return err
-		}
-		if newSpace {
-			sp, err := r.newSpaceFor(ctx, tx, orgID, title)
-			if err != nil {
-				return err
-			}
-			spaces = []*ent.Space{sp}
-		}
-		_, err = appendSiteSpaces(ctx, tx, s, nil, spaces)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return r.site(ctx, orgID, s.ID)
-}
-
-// siteTitle is the title of a new site: the one given, checked, or the organization's.
-func siteTitle(given *string, orgTitle string) (string, error) {
-	if given != nil {
-		return trimmedText("title", *given, siteTitleMin, siteTitleMax)
-	}
-	return cut(orgTitle, siteTitleMax), nil
-}
-
-// cut returns the first max characters of s, without surrounding spaces.
-func cut(s string, max int) string {
-	if runes := []rune(s); len(runes) > max {
-		s = string(runes[:max])
-	}
-	return strings.TrimSpace(s)
-}
-
-// spacesForSite returns the live spaces named by ids, in order: each a space of the organization
-// the viewer can read. Returns NOT_FOUND naming the first that is not, INVALID for a repeat.
-func (r *Resolver) spacesForSite(ctx context.Context, orgID, field string, ids []string) ([]*ent.Space, error) {
-	if len(ids) > siteSpacesMax {
-		return nil, apperr.Invalidf("%s: at most %d spaces (got %d)", field, siteSpacesMax, len(ids))
-	}
-	seen := make(map[string]bool, len(ids))
-	spaces := make([]*ent.Space, len(ids))
-	for i, id := range ids {
-		if seen[id] {
-			return nil, apperr.Invalidf("%s[%d]: space %q is named twice", field, i, truncate(id, 80))
-		}
-		seen[id] = true
-		s, err := r.spaceForSite(ctx, orgID, fmt.Sprintf("%s[%d]", field, i), id)
-		if err != nil {
-			return nil, err
-		}
-		spaces[i] = s
-	}
-	return spaces, nil
-}
-
-// spaceForSite returns the live space id of the organization, if the viewer can read it.
-// Returns NOT_FOUND naming the field otherwise.
-func (r *Resolver) spaceForSite(ctx context.Context, orgID, field, id string) (*ent.Space, error) {
-	s, err := r.space(ctx, id)
-	if isNotFound(err) || err == nil && s.OrganizationID != orgID {
-		return nil, apperr.NotFoundf("%s: no space of this organization has the id %q", field, truncate(id, 80))
-	}
-	return s, err
-}
-
-// freePath returns base, or base-2, base-3 … the first that is not taken, and takes it.
-func freePath(base string, taken map[string]bool) string {
-	if runes := []rune(base); len(runes) > sitePathMax-6 { // room for a "-N" suffix
-		base = strings.TrimRight(string(runes[:sitePathMax-6]), "-")
-	}
-	path := base
-	for n := 2; taken[path]; n++ {
-		path = fmt.Sprintf("%s-%d", base, n)
-	}
-	taken[path] = true
-	return path
+	return r.sitesService().Create(ctx, orgID, sites.NewSite{Type: in.Type, Visibility: in.Visibility, Title: in.Title,
+		Spaces: in.Spaces, NewSpace: derefOr(in.NewSpace, false)})
 }

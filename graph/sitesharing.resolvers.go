@@ -11,6 +11,7 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/graph/generated"
 	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/internal/sites"
 )
 
 // CreateSiteShareLink is the resolver for the createSiteShareLink field.
@@ -70,7 +71,7 @@ func (r *siteResolver) PublishingAuth(ctx context.Context, obj *ent.Site) (*ent.
 
 // Customization is the resolver for the customization field.
 func (r *siteResolver) Customization(ctx context.Context, obj *ent.Site) (any, error) {
-	return r.siteCustomization(ctx, obj)
+	return sites.Customization(ctx, obj), nil
 }
 
 // SiteSpace is the resolver for the siteSpace field.

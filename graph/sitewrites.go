@@ -2,193 +2,29 @@ package graph
 
 import (
 	"context"
-	"regexp"
 
 	"github.com/binderyhq/bindery/ent"
-	"github.com/binderyhq/bindery/ent/organization"
-	"github.com/binderyhq/bindery/ent/privacy"
-	"github.com/binderyhq/bindery/ent/site"
-	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/graph/model"
-	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/sites"
-	"github.com/binderyhq/bindery/internal/txn"
 )
 
-// Bounds of a site's settings (spec/03 Limits).
-const (
-	siteBasenameMax = 100
-	siteProxyMax    = 512
-)
-
-// proxyPattern is the reference's SiteProxyOrigin: a host name and a path, e.g. example.com/docs.
-var proxyPattern = regexp.MustCompile(`^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(/[\w-]+)+$`)
-
-// updateSite changes a site's settings; absent fields stay as they are. It takes the create role
-// in the site's organization; one bad field changes nothing. Returns INVALID naming
-// the field, NOT_FOUND naming a default that is not the site's, CONFLICT naming a basename
-// another site holds.
+// updateSite is Mutation.updateSite (sites.Service.Update).
 func (r *Resolver) updateSite(ctx context.Context, orgID, siteID string, in model.UpdateSiteInput) (*ent.Site, error) {
-	s, err := r.manageableSite(ctx, orgID, siteID, "change sites")
-	if err != nil {
-		return nil, err
-	}
-	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
-		locked, err := lockSite(ctx, tx, s.ID)
-		if err != nil {
-			return err
-		}
-		upd := tx.Site.UpdateOne(locked)
-		if err := setSiteFields(ctx, tx, upd, locked, in); err != nil {
-			return err
-		}
-		if err := upd.Exec(ctx); err != nil {
-			return err
-		}
-		if in.DefaultSiteSpace == nil {
-			return nil
-		}
-		return setDefaultSiteSpace(ctx, tx, locked, *in.DefaultSiteSpace, in.DefaultSiteSection)
-	})
-	if ent.IsConstraintError(err) && in.Basename != nil {
-		err = basenameTaken(*in.Basename)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return r.site(ctx, orgID, siteID)
-}
-
-// checkProxy validates a proxy origin: the reference's SiteProxyOrigin pattern, at most
-// siteProxyMax characters. Returns INVALID naming the field.
-func checkProxy(p string) error {
-	if err := checkText("proxy", p, 1, siteProxyMax); err != nil {
-		return err
-	}
-	if !proxyPattern.MatchString(p) {
-		return apperr.Invalidf("proxy: must be a host name and a path, like example.com/docs (got %q)", truncate(p, 80))
-	}
-	return nil
-}
-
-// setSiteFields checks the changes of in to site s and puts them on upd. Returns INVALID naming
-// the field, CONFLICT for a basename another site holds, NOT_FOUND for a default section that is
-// not the site's.
-func setSiteFields(ctx context.Context, tx *ent.Tx, upd *ent.SiteUpdateOne, s *ent.Site, in model.UpdateSiteInput) error {
-	if err := setTrimmed("title", in.Title, siteTitleMin, siteTitleMax, upd.SetTitle); err != nil {
-		return err
-	}
-	if in.Visibility != nil {
-		upd.SetVisibility(*in.Visibility)
-	}
+	settings := sites.Settings{Title: in.Title, Basename: in.Basename, Visibility: in.Visibility,
+		DefaultSiteSpace: in.DefaultSiteSpace, DefaultSiteSection: in.DefaultSiteSection, Proxy: nullable(in.Proxy)}
 	if in.AdaptiveContent != nil {
-		upd.SetAdaptiveContentEnabled(in.AdaptiveContent.Enabled)
+		settings.AdaptiveContent = &in.AdaptiveContent.Enabled
 	}
-	if err := setOrClear(in.Proxy, checkProxy, upd.SetProxyOrigin, upd.ClearProxyOrigin); err != nil {
-		return err
-	}
-	if b := in.Basename; b != nil {
-		if err := setBasename(ctx, tx, upd, s, *b); err != nil {
-			return err
-		}
-	}
-	if id := in.DefaultSiteSection; id != nil {
-		return makeDefaultSection(ctx, tx, upd, s.ID, *id, "defaultSiteSection")
-	}
-	return nil
+	return r.sitesService().Update(ctx, orgID, siteID, settings)
 }
 
-// setBasename checks basename b and gives it to site s, unless another site holds it as its
-// basename or its id (sites are served under either). Basenames are unique on the server: whether
-// one is taken is read across organizations, and only that is told. Returns INVALID or CONFLICT
-// naming basename.
-func setBasename(ctx context.Context, tx *ent.Tx, upd *ent.SiteUpdateOne, s *ent.Site, b string) error {
-	if err := checkSegment("basename", b, siteBasenameMax); err != nil || derefOr(s.Basename, "") == b {
-		return err
-	}
-	taken, err := tx.Site.Query().Where(site.Or(site.Basename(b), site.ID(b))).Exist(privacy.DecisionContext(ctx, privacy.Allow))
-	if err != nil {
-		return err
-	}
-	if taken {
-		return basenameTaken(b)
-	}
-	upd.SetBasename(b)
-	return nil
-}
-
-func basenameTaken(b string) error {
-	return apperr.Conflictf("basename: %q is taken by another site", b)
-}
-
-// setDefaultSiteSpace makes site space id the default of the site's default level: its default
-// section (section, when the update names one, else the site's), or its root level when it has
-// none. The caller holds the site's lock. Returns NOT_FOUND naming defaultSiteSpace when the site
-// has no such site space the viewer sees, INVALID when it is in another level.
-func setDefaultSiteSpace(ctx context.Context, tx *ent.Tx, s *ent.Site, id string, section *string) error {
-	ss, err := tx.SiteSpace.Query().Where(sitespace.ID(id), sitespace.SiteID(s.ID)).Only(ctx)
-	if ent.IsNotFound(err) {
-		return apperr.NotFoundf("defaultSiteSpace: no site space of this site has the id %q", truncate(id, 80))
-	}
-	if err != nil {
-		return err
-	}
-	if section == nil {
-		section = s.DefaultSectionID
-	}
-	if derefOr(ss.SectionID, "") != derefOr(section, "") {
-		where := "the site's root level"
-		if section != nil {
-			where = "the site's default section"
-		}
-		return apperr.Invalidf("defaultSiteSpace: site space %q is not in %s", ss.ID, where)
-	}
-	if ss.IsDefault {
-		return nil
-	}
-	// The flag moves within the level, over site spaces the viewer may not read too (as
-	// levelSiteSpaces reads them): only which one is the default changes.
-	sys := privacy.DecisionContext(ctx, privacy.Allow)
-	err = tx.SiteSpace.Update().Where(sitespace.SiteID(s.ID), sites.AtLevel(section), sitespace.IsDefault(true)).
-		SetIsDefault(false).Exec(sys)
-	if err != nil {
-		return err
-	}
-	return tx.SiteSpace.UpdateOne(ss).SetIsDefault(true).Exec(ctx)
-}
-
-// deleteSite deletes a site; its site spaces, sections and section groups go with it (their
-// foreign keys cascade), and an organization whose default content it was has none after. It
-// takes the create role in the site's organization.
+// deleteSite is Mutation.deleteSite (sites.Service.Delete).
 func (r *Resolver) deleteSite(ctx context.Context, orgID, siteID string) (bool, error) {
-	s, err := r.manageableSite(ctx, orgID, siteID, "delete sites")
-	if err != nil {
-		return false, err
-	}
-	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
-		// The organization's default content follows the site it names, whoever may change the
-		// organization's settings: the site's deletion was decided above.
-		sys := privacy.DecisionContext(ctx, privacy.Allow)
-		err := tx.Organization.Update().Where(organization.ID(s.OrganizationID), organization.DefaultContentSite(s.ID)).
-			ClearDefaultContentSite().Exec(sys)
-		if err != nil {
-			return err
-		}
-		return notFound(tx.Site.DeleteOne(s).Exec(ctx), "site")
-	})
+	err := r.sitesService().Delete(ctx, orgID, siteID)
 	return err == nil, err
 }
 
-// setPublished publishes or unpublishes a site. It takes the create role in the site's
-// organization.
+// setPublished is Mutation.publishSite and Mutation.unpublishSite (sites.Service.SetPublished).
 func (r *Resolver) setPublished(ctx context.Context, orgID, siteID string, published bool) (*ent.Site, error) {
-	action := "publish sites"
-	if !published {
-		action = "unpublish sites"
-	}
-	s, err := r.manageableSite(ctx, orgID, siteID, action)
-	if err != nil {
-		return nil, err
-	}
-	return r.Client.Site.UpdateOne(s).SetPublished(published).Save(ctx)
+	return r.sitesService().SetPublished(ctx, orgID, siteID, published)
 }

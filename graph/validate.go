@@ -16,17 +16,9 @@ func trimmedText(field, s string, min, max int) (string, error) {
 	return check.Trimmed(field, s, min, max)
 }
 
-// setTrimmed checks an optional text input and, when it is given, sets it trimmed. Returns
-// INVALID naming the field and bound.
+// setTrimmed checks an optional text input and sets it trimmed (check.SetTrimmed).
 func setTrimmed[T any](field string, v *string, min, max int, set func(string) T) error {
-	if v == nil {
-		return nil
-	}
-	s, err := trimmedText(field, *v, min, max)
-	if err == nil {
-		set(s)
-	}
-	return err
+	return check.SetTrimmed(field, v, min, max, set)
 }
 
 // checkURL validates an absolute http(s) URL of at most max characters (check.URL).

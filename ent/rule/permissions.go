@@ -1,9 +1,11 @@
 package rule
 
 import (
+	"context"
 	"strings"
 
 	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/internal/apperr"
 )
 
 // OrganizationPermissions are the flags of Organization.permissions (spec/01): what the viewer may
@@ -47,6 +49,15 @@ func ForTeam(v *viewer.Viewer, orgID string, ownsTeam bool) TeamPermissions {
 func HasOrgRole(v *viewer.Viewer, orgID string, min viewer.Role) bool {
 	role, _ := v.Membership(orgID)
 	return role.AtLeast(min)
+}
+
+// RequireOrgRole answers FORBIDDEN, saying what for, unless the viewer's role in the
+// organization is at least min.
+func RequireOrgRole(ctx context.Context, orgID string, min viewer.Role, action string) error {
+	if !HasOrgRole(viewer.FromContext(ctx), orgID, min) {
+		return apperr.Forbiddenf("only members with the %s role may %s", min, action)
+	}
+	return nil
 }
 
 // EmailDomain returns the lower-cased domain of an email address, or "" when it has none.

@@ -62,3 +62,51 @@ func Truncate(s string, n int) string {
 	}
 	return string([]rune(s)[:n]) + "…"
 }
+
+// Cut is the first max characters of s, without surrounding spaces: a value made from another
+// (a title taken from another's) that must fit a bound.
+func Cut(s string, max int) string {
+	if runes := []rune(s); len(runes) > max {
+		s = string(runes[:max])
+	}
+	return strings.TrimSpace(s)
+}
+
+// SetTrimmed checks an optional text input and, when it is given, sets it trimmed. Returns
+// INVALID naming the field and bound.
+func SetTrimmed[T any](field string, v *string, min, max int, set func(string) T) error {
+	if v == nil {
+		return nil
+	}
+	s, err := Trimmed(field, *v, min, max)
+	if err == nil {
+		set(s)
+	}
+	return err
+}
+
+// Nullable is an optional input field that may also be null: absent (Set false) leaves what it
+// sets as it is, null (Value nil) clears it.
+type Nullable[T any] struct {
+	Set   bool
+	Value *T
+}
+
+// SetOrClear applies a Nullable to an update: absent does nothing, null clears, a value is
+// checked (when valid is set) and stored.
+func SetOrClear[T any, U any](in Nullable[T], valid func(T) error, set func(T) U, clear func() U) error {
+	if !in.Set {
+		return nil
+	}
+	if in.Value == nil {
+		clear()
+		return nil
+	}
+	if valid != nil {
+		if err := valid(*in.Value); err != nil {
+			return err
+		}
+	}
+	set(*in.Value)
+	return nil
+}

@@ -1,22 +1,22 @@
-package graph
+package sites
 
 import (
-	"context"
 	"errors"
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/internal/adaptive"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/check"
 )
 
 // conditionMax is the most characters of a site space's or section's condition (spec/03 Limits).
 const conditionMax = 1024
 
-// checkSiteCondition checks a condition written on site s (a site space's, a section's): 1 to
+// CheckCondition checks a condition written on site s (a site space's, a section's): 1 to
 // conditionMax characters, compiled and type-checked against the site's visitor schema (none
 // set: no claims). Returns INVALID "condition: column N: …" naming where it fails.
-func checkSiteCondition(_ context.Context, s *ent.Site, condition string) error {
-	if err := checkText("condition", condition, 1, conditionMax); err != nil {
+func CheckCondition(s *ent.Site, condition string) error {
+	if err := check.Text("condition", condition, 1, conditionMax); err != nil {
 		return err
 	}
 	var schema *adaptive.Schema
