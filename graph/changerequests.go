@@ -33,7 +33,7 @@ const (
 // (spec/02 convention 1). Returns NOT_FOUND when there is none the viewer can read.
 func (r *Resolver) changeRequest(ctx context.Context, spaceID, ref string) (*ent.ChangeRequest, error) {
 	cr, err := r.Client.ChangeRequest.Query().Where(changerequest.SpaceID(spaceID), changeRequestRef(ref)).Only(sqlplan.ByKey(ctx))
-	return cr, notFound(err, "change request")
+	return cr, rule.NotFound(err, "change request")
 }
 
 // changeRequestRef matches a change request by number when ref is a short run of digits, else by id.
@@ -228,7 +228,7 @@ func (r *Resolver) updateChangeRequest(ctx context.Context, spaceID, ref string,
 		}
 		current, err := tx.ChangeRequest.Query().Where(changerequest.ID(cr.ID)).Modify(txn.ForUpdate).Only(ctx)
 		if err != nil {
-			return notFound(err, "change request")
+			return rule.NotFound(err, "change request")
 		}
 		upd := tx.ChangeRequest.UpdateOne(current).SetNillableSubject(in.Subject)
 		if in.Status != nil {
@@ -251,7 +251,7 @@ func (r *Resolver) updateChangeRequest(ctx context.Context, spaceID, ref string,
 // readChangeRequest reads a change request back after a write committed.
 func (r *Resolver) readChangeRequest(ctx context.Context, id string) (*ent.ChangeRequest, error) {
 	cr, err := r.Client.ChangeRequest.Get(ctx, id)
-	return cr, notFound(err, "change request")
+	return cr, rule.NotFound(err, "change request")
 }
 
 // changeRequestSpace is ChangeRequest.space: the space it was listed or read with, else read now.

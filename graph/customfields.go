@@ -39,7 +39,7 @@ func (r *Resolver) customField(ctx context.Context, orgID, name string) (*ent.Cu
 		return nil, apperr.NotFoundf("custom field not found") // no field can have this name: not looked up
 	}
 	f, err := r.Client.CustomField.Query().Where(customfield.OrganizationID(orgID), customfield.Name(name)).Only(ctx)
-	return f, notFound(err, "custom field")
+	return f, rule.NotFound(err, "custom field")
 }
 
 func (r *Resolver) customFields(ctx context.Context, o *ent.Organization, first *int, after *string) (*model.CustomFieldConnection, error) {
@@ -136,7 +136,7 @@ func (r *Resolver) updateCustomField(ctx context.Context, orgID, name string, in
 		upd.SetOptions(options)
 	}
 	f, err = upd.Save(ctx)
-	return f, notFound(err, "custom field")
+	return f, rule.NotFound(err, "custom field")
 }
 
 // deleteCustomField deletes a field; its values on spaces go with it (custom_field_values
@@ -150,7 +150,7 @@ func (r *Resolver) deleteCustomField(ctx context.Context, orgID, name string) (b
 		return false, err
 	}
 	err = r.Client.CustomField.DeleteOne(f).Exec(ctx)
-	return err == nil, notFound(err, "custom field")
+	return err == nil, rule.NotFound(err, "custom field")
 }
 
 // checkFieldName validates a new field's name: 1..50 characters of a-z, 0-9, _ and -.

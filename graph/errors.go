@@ -39,15 +39,6 @@ func AsAppError(ctx context.Context, err error) *apperr.Error {
 // it — a driver error is "context canceled" or "interrupted" — and nobody reads the answer.
 func ClientGone(ctx context.Context) bool { return errors.Is(ctx.Err(), context.Canceled) }
 
-// notFound turns ent's not-found (which privacy filters also produce for objects the viewer may
-// not see) into a NOT_FOUND naming the object; other errors pass through.
-func notFound(err error, what string) error {
-	if ent.IsNotFound(err) {
-		return apperr.NotFoundf("%s not found", what)
-	}
-	return err
-}
-
 // viewerOf returns the viewer of the request: a user, the system, or a published site's visitor.
 // Returns UNAUTHENTICATED when there is none.
 func viewerOf(ctx context.Context) (*viewer.Viewer, error) {

@@ -19,7 +19,7 @@ func (r *Resolver) invite(ctx context.Context, orgID, inviteID string) (*ent.Inv
 		return nil, err
 	}
 	i, err := r.Client.InviteLink.Query().Where(invitelink.ID(inviteID), invitelink.OrganizationID(orgID)).Only(ctx)
-	return i, notFound(err, "invite")
+	return i, rule.NotFound(err, "invite")
 }
 
 func (r *Resolver) createInvite(ctx context.Context, orgID string, role *viewer.Role) (*ent.InviteLink, error) {
@@ -95,7 +95,7 @@ func (r *Resolver) lookupInvite(ctx context.Context, orgID, inviteID string) (*e
 	inv, err := r.Client.InviteLink.Query().
 		Where(invitelink.ID(inviteID), invitelink.OrganizationID(orgID)).WithOrganization().Only(sys)
 	if err != nil {
-		return nil, nil, notFound(err, "invite")
+		return nil, nil, rule.NotFound(err, "invite")
 	}
 	return inv, inv.Edges.Organization, nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/privacy"
+	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/model"
@@ -150,7 +151,7 @@ func (r *Resolver) changeBaseTree(ctx context.Context, rev *ent.Revision) (*tree
 	}
 	cr, err := r.Client.ChangeRequest.Get(ctx, *rev.ChangeRequestID)
 	if err != nil {
-		return nil, notFound(err, "change request")
+		return nil, rule.NotFound(err, "change request")
 	}
 	_, t, err := r.content().RevisionAndTree(ctx, revisions.ChangeRequestBase(cr))
 	return t, err

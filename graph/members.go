@@ -27,7 +27,7 @@ func (r *Resolver) member(ctx context.Context, orgID, userID string) (*ent.Membe
 		return nil, err
 	}
 	m, err := r.Client.Member.Query().Where(member.OrganizationID(orgID), member.UserID(userID)).Only(ctx)
-	return m, notFound(err, "member")
+	return m, rule.NotFound(err, "member")
 }
 
 // MemberListArgs are the REST and GraphQL arguments of a member list.
@@ -128,7 +128,7 @@ func keepAnAdmin(ctx context.Context, tx *ent.Tx, m *ent.Member, action string) 
 	}
 	current, err := tx.Member.Get(ctx, m.ID)
 	if err != nil {
-		return notFound(err, "member")
+		return rule.NotFound(err, "member")
 	}
 	if current.Role == nil || *current.Role != viewer.RoleAdmin {
 		return nil

@@ -282,7 +282,7 @@ func (r *Resolver) SpecVersion(ctx context.Context, s *ent.OpenAPISpec, id strin
 		id = *s.LastVersionID
 	}
 	v, err := r.versionQuery(s, withContent).Where(openapispecversion.ID(id)).Only(ctx)
-	return v, notFound(err, "OpenAPI specification version")
+	return v, rule.NotFound(err, "OpenAPI specification version")
 }
 
 // PublicSpecVersion returns a version of a public spec, with its content, for anyone: the spec's
@@ -316,7 +316,7 @@ func (r *Resolver) withContent(ctx context.Context, v *ent.OpenAPISpecVersion) (
 		return v, nil
 	}
 	full, err := r.Client.OpenAPISpecVersion.Get(ctx, v.ID)
-	return full, notFound(err, "OpenAPI specification version")
+	return full, rule.NotFound(err, "OpenAPI specification version")
 }
 
 // openAPIVersionRaw is OpenAPISpecVersion.raw: the entry document as fetched.

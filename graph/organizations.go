@@ -34,7 +34,7 @@ func (r *Resolver) organization(ctx context.Context, id string) (*ent.Organizati
 		return nil, r.ssoRequired(ctx, id)
 	}
 	o, err := r.Client.Organization.Get(sqlplan.ByKey(ctx), id)
-	return o, notFound(err, "organization")
+	return o, rule.NotFound(err, "organization")
 }
 
 // requireOrgRole returns the organization when the viewer's role there is at least min.
@@ -109,7 +109,7 @@ func (r *Resolver) updateOrganization(ctx context.Context, id string, in model.U
 	if ent.IsConstraintError(err) {
 		return nil, apperr.Conflictf("hostname: %q is already taken", derefOr(in.Hostname.Value(), ""))
 	}
-	return o, notFound(err, "organization")
+	return o, rule.NotFound(err, "organization")
 }
 
 func applyOrganizationUpdate(upd *ent.OrganizationUpdateOne, in model.UpdateOrganizationInput) error {

@@ -8,6 +8,7 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/privacy"
+	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/sitepublishingauth"
 	"github.com/binderyhq/bindery/ent/sitespace"
@@ -115,7 +116,7 @@ func (r *Resolver) VisitSite(ctx context.Context, ref SiteRef, a Audience) (*Sit
 	structure := privacy.DecisionContext(ctx, privacy.Allow)
 	s, err := r.Client.Site.Query().Where(siteNamed(ref), site.Published(true)).Order(ent.Asc(site.FieldCreatedAt)).First(structure)
 	if err != nil {
-		return nil, notFound(err, "site")
+		return nil, rule.NotFound(err, "site")
 	}
 	claims, err := r.admitsAudience(structure, s, a)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/binderyhq/bindery/ent/changerequest"
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/revision"
+	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
@@ -88,7 +89,7 @@ func (r *Resolver) contentIn(ctx context.Context, spaceID string, shareKey *stri
 	}
 	rev, err := r.Client.Revision.Query().Where(revision.ID(revisionID), revision.SpaceID(s.ID)).Only(ctx)
 	if err != nil {
-		return nil, notFound(err, "revision")
+		return nil, rule.NotFound(err, "revision")
 	}
 	t, err := r.revisionTree(ctx, rev)
 	if err != nil {
@@ -215,7 +216,7 @@ func (r *Resolver) OpenDownload(ctx context.Context, token string) (*Download, e
 	sys := privacy.DecisionContext(viewer.NewContext(ctx, viewer.System()), privacy.Allow)
 	rev, err := r.Client.Revision.Get(sys, revisionID)
 	if err != nil {
-		return nil, notFound(err, "file")
+		return nil, rule.NotFound(err, "file")
 	}
 	t, err := r.revisionTree(sys, rev)
 	if err != nil {

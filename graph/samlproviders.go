@@ -36,7 +36,7 @@ func (r *Resolver) samlProvider(ctx context.Context, orgID, id string) (*ent.SAM
 		return nil, err
 	}
 	p, err := r.Client.SAMLProvider.Query().Where(samlprovider.ID(id), samlprovider.OrganizationID(orgID)).Only(ctx)
-	return p, notFound(err, "SAML provider")
+	return p, rule.NotFound(err, "SAML provider")
 }
 
 func (r *Resolver) samlProviders(ctx context.Context, o *ent.Organization, first *int, after *string) (*model.SAMLProviderConnection, error) {
@@ -99,7 +99,7 @@ func (r *Resolver) updateSAMLProvider(ctx context.Context, orgID, id string, in 
 		return nil, err
 	}
 	p, err = u.Save(ctx)
-	return p, notFound(err, "SAML provider")
+	return p, rule.NotFound(err, "SAML provider")
 }
 
 // samlSettings are the optional settings of a provider in a create or an update, in the order
@@ -154,7 +154,7 @@ func (r *Resolver) deleteSAMLProvider(ctx context.Context, orgID, id string) (bo
 		}
 		return tx.SAMLProvider.DeleteOne(p).Exec(ctx)
 	})
-	return err == nil, notFound(err, "SAML provider")
+	return err == nil, rule.NotFound(err, "SAML provider")
 }
 
 // SSO is single sign-on through the organizations' SAML providers, on this server's clock.

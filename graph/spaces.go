@@ -47,7 +47,7 @@ func (r *Resolver) space(ctx context.Context, id string) (*ent.Space, error) {
 		return nil, err
 	}
 	s, err := r.Client.Space.Query().Where(space.ID(id), space.DeletedAtIsNil()).Only(sqlplan.ByKey(ctx))
-	return s, r.ssoHidden(ctx, notFound(err, "space"), func(sys context.Context) (string, error) {
+	return s, r.ssoHidden(ctx, rule.NotFound(err, "space"), func(sys context.Context) (string, error) {
 		return r.Client.Space.Query().Where(space.ID(id)).Select(space.FieldOrganizationID).String(sys)
 	})
 }
@@ -282,7 +282,7 @@ func (r *Resolver) restoreSpace(ctx context.Context, id string) (*ent.Space, err
 	}
 	s, err := r.Client.Space.Query().Where(space.ID(id)).Only(ctx)
 	if err != nil {
-		return nil, notFound(err, "space")
+		return nil, rule.NotFound(err, "space")
 	}
 	if s.DeletedAt == nil {
 		return nil, apperr.Invalidf("the space is not deleted")

@@ -24,7 +24,7 @@ func (r *Resolver) team(ctx context.Context, orgID, teamID string) (*ent.Team, e
 		return nil, err
 	}
 	t, err := r.Client.Team.Query().Where(team.ID(teamID), team.OrganizationID(orgID)).Only(ctx)
-	return t, notFound(err, "team")
+	return t, rule.NotFound(err, "team")
 }
 
 // manageableTeam returns a team the viewer may manage (an admin, or one of its owners).

@@ -31,7 +31,7 @@ func (r *Resolver) translationSettings(ctx context.Context, orgID, id string) (*
 	}
 	t, err := r.Client.TranslationSettings.Query().
 		Where(translationsettings.ID(id), translationsettings.OrganizationID(orgID)).Only(ctx)
-	return t, notFound(err, "translation settings")
+	return t, rule.NotFound(err, "translation settings")
 }
 
 func (r *Resolver) translationSettingsList(ctx context.Context, o *ent.Organization, first *int, after *string) (*model.TranslationSettingsConnection, error) {
@@ -92,7 +92,7 @@ func (r *Resolver) updateTranslationSettings(ctx context.Context, orgID, id stri
 		u.SetLanguages(languages)
 	}
 	t, err = u.Save(ctx)
-	return t, notFound(err, "translation settings")
+	return t, rule.NotFound(err, "translation settings")
 }
 
 func (r *Resolver) deleteTranslationSettings(ctx context.Context, orgID, id string) (bool, error) {
@@ -104,7 +104,7 @@ func (r *Resolver) deleteTranslationSettings(ctx context.Context, orgID, id stri
 		return false, err
 	}
 	err = r.Client.TranslationSettings.DeleteOne(t).Exec(ctx)
-	return err == nil, notFound(err, "translation settings")
+	return err == nil, rule.NotFound(err, "translation settings")
 }
 
 func translationSettingsPermissions(ctx context.Context, t *ent.TranslationSettings) *model.TranslationSettingsPermissions {

@@ -169,6 +169,16 @@ func object(ctx context.Context, client *ent.Client, orgID, id string, isSpace b
 	return o, err == nil, notFoundIsNil(err)
 }
 
+// NotFound turns ent's not-found (which the privacy filters also produce for rows the viewer may
+// not see, so another organization's objects answer as missing ones do) into a NOT_FOUND naming
+// the object; other errors pass through.
+func NotFound(err error, what string) error {
+	if ent.IsNotFound(err) {
+		return apperr.NotFoundf("%s not found", what)
+	}
+	return err
+}
+
 func notFoundIsNil(err error) error {
 	if ent.IsNotFound(err) {
 		return nil

@@ -109,7 +109,7 @@ func (svc *Service) OverrideSiteSpaceCustomization(ctx context.Context, orgID, s
 		current, err := tx.SiteSpace.Query().Where(sitespace.ID(siteSpaceID), sitespace.SiteID(s.ID)).
 			Modify(txn.ForUpdate).Only(ctx)
 		if err != nil {
-			return notFound(err, "site space")
+			return rule.NotFound(err, "site space")
 		}
 		override := sitecustom.ApplyOverride(current.Customization, patch)
 		if err := checkCustomizationConditions(s, override); err != nil {

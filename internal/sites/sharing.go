@@ -68,7 +68,7 @@ func (svc *Service) manageableShareLink(ctx context.Context, orgID, siteID, link
 		return nil, err
 	}
 	l, err := svc.Client.SiteShareLink.Query().Where(sitesharelink.ID(linkID), sitesharelink.SiteID(s.ID)).Only(ctx)
-	return l, notFound(err, "share link")
+	return l, rule.NotFound(err, "share link")
 }
 
 // UpdateShareLink renames a share link, or turns it off or on; absent fields are kept.

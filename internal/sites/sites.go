@@ -69,7 +69,7 @@ func (svc *Service) Site(ctx context.Context, orgID, siteID string) (*ent.Site, 
 		return nil, err
 	}
 	s, err := svc.Client.Site.Query().Where(site.ID(siteID), site.OrganizationID(orgID)).Only(sqlplan.ByKey(ctx))
-	return s, notFound(err, "site")
+	return s, rule.NotFound(err, "site")
 }
 
 // ManageableSite returns a site the viewer may change (creators and admins of its
@@ -88,7 +88,7 @@ func (svc *Service) ManageableSite(ctx context.Context, orgID, siteID, action st
 // serializes), so that the writes to one site's site spaces queue and each sees the others'.
 func lockSite(ctx context.Context, tx *ent.Tx, siteID string) (*ent.Site, error) {
 	s, err := tx.Site.Query().Where(site.ID(siteID)).Modify(txn.ForUpdate).Only(ctx)
-	return s, notFound(err, "site")
+	return s, rule.NotFound(err, "site")
 }
 
 // spacesFor returns the live spaces named by ids, in order: each a space of the organization
@@ -158,15 +158,6 @@ func CheckSegment(field, s string, max int) error {
 // textCheck returns check.Text of a field with bounds.
 func textCheck(field string, min, max int) func(string) error {
 	return func(s string) error { return check.Text(field, s, min, max) }
-}
-
-// notFound turns ent's not-found (which privacy filters also produce for objects the viewer may
-// not see) into a NOT_FOUND naming the object; other errors pass through.
-func notFound(err error, what string) error {
-	if ent.IsNotFound(err) {
-		return apperr.NotFoundf("%s not found", what)
-	}
-	return err
 }
 
 // isNotFound reports whether err is a NOT_FOUND answer.

@@ -7,6 +7,7 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/privacy"
+	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitespace"
@@ -94,7 +95,7 @@ func electDefault(ctx context.Context, tx *ent.Tx, siteID string, section *strin
 // SiteSpace returns a site space of site s that the viewer sees. Returns NOT_FOUND otherwise.
 func (svc *Service) SiteSpace(ctx context.Context, s *ent.Site, id string) (*ent.SiteSpace, error) {
 	ss, err := svc.Client.SiteSpace.Query().Where(sitespace.ID(id), sitespace.SiteID(s.ID)).Only(ctx)
-	return ss, notFound(err, "site space")
+	return ss, rule.NotFound(err, "site space")
 }
 
 // ManageableSiteSpace returns a site the viewer may change and one of its site spaces.
@@ -363,7 +364,7 @@ func (svc *Service) UpdateSiteSpace(ctx context.Context, orgID, siteID, id strin
 		if err := svc.keepSiteSpaceURLs(ctx, tx, s, ss, c.in.Path); err != nil {
 			return err
 		}
-		return notFound(upd.Exec(ctx), "site space")
+		return rule.NotFound(upd.Exec(ctx), "site space")
 	})
 	if err != nil {
 		return nil, err
@@ -511,7 +512,7 @@ func (svc *Service) MoveSiteSpace(ctx context.Context, orgID, siteID, id string,
 		if err != nil {
 			return err
 		}
-		return notFound(tx.SiteSpace.UpdateOneID(ss.ID).SetPosition(key).Exec(ctx), "site space")
+		return rule.NotFound(tx.SiteSpace.UpdateOneID(ss.ID).SetPosition(key).Exec(ctx), "site space")
 	})
 	if err != nil {
 		return nil, err

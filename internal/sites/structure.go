@@ -7,6 +7,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/predicate"
+	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/ent/sitesectiongroup"
 	"github.com/binderyhq/bindery/internal/apperr"
@@ -45,7 +46,7 @@ func (svc *Service) writeSection(ctx context.Context, orgID, siteID, id, action 
 	return svc.WriteStructure(ctx, orgID, siteID, action, func(tx *ent.Tx, s *ent.Site) error {
 		sec, err := tx.SiteSection.Query().Where(sitesection.ID(id), sitesection.SiteID(s.ID)).Only(ctx)
 		if err != nil {
-			return notFound(err, "site section")
+			return rule.NotFound(err, "site section")
 		}
 		return fn(tx, s, sec)
 	})
@@ -57,7 +58,7 @@ func (svc *Service) writeGroup(ctx context.Context, orgID, siteID, id, action st
 	return svc.WriteStructure(ctx, orgID, siteID, action, func(tx *ent.Tx, s *ent.Site) error {
 		g, err := tx.SiteSectionGroup.Query().Where(sitesectiongroup.ID(id), sitesectiongroup.SiteID(s.ID)).Only(ctx)
 		if err != nil {
-			return notFound(err, "site section group")
+			return rule.NotFound(err, "site section group")
 		}
 		return fn(tx, s, g)
 	})

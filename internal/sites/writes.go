@@ -246,7 +246,7 @@ func (svc *Service) Delete(ctx context.Context, orgID, siteID string) error {
 		if err != nil {
 			return err
 		}
-		return notFound(tx.Site.DeleteOne(s).Exec(ctx), "site")
+		return rule.NotFound(tx.Site.DeleteOne(s).Exec(ctx), "site")
 	})
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/changerequest"
+	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/apperr"
@@ -43,7 +44,7 @@ func (svc *Service) inLockedContent(ctx context.Context, spaceID, crRef string, 
 // its space first, like lockContent, so they cannot deadlock. Returns NOT_FOUND.
 func LockSpace(ctx context.Context, tx *ent.Tx, id string) (*ent.Space, error) {
 	s, err := tx.Space.Query().Where(space.ID(id), space.DeletedAtIsNil()).Modify(txn.ForUpdate).Only(ctx)
-	return s, notFound(err, "space")
+	return s, rule.NotFound(err, "space")
 }
 
 // lockContent re-reads a space and one of its change requests in tx, locking both rows on
@@ -57,7 +58,7 @@ func lockContent(ctx context.Context, tx *ent.Tx, spaceID, crID string) (*ent.Sp
 	}
 	cr, err := tx.ChangeRequest.Query().Where(changerequest.ID(crID)).Modify(txn.ForUpdate).Only(ctx)
 	if err != nil {
-		return nil, nil, notFound(err, "change request")
+		return nil, nil, rule.NotFound(err, "change request")
 	}
 	return s, cr, editable(s, cr)
 }

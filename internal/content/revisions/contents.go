@@ -10,7 +10,7 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/contentobject"
 	"github.com/binderyhq/bindery/ent/privacy"
-	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/internal/content/tree"
 )
 
@@ -81,7 +81,7 @@ func (c *Contents) Tree(ctx context.Context, rev *ent.Revision) (*tree.Tree, err
 func (c *Contents) RevisionAndTree(ctx context.Context, revisionID string) (*ent.Revision, *tree.Tree, error) {
 	rev, err := c.client.Revision.Get(ctx, revisionID)
 	if err != nil {
-		return nil, nil, notFound(err, "revision")
+		return nil, nil, rule.NotFound(err, "revision")
 	}
 	t, err := c.Tree(ctx, rev)
 	return rev, t, err
@@ -136,13 +136,4 @@ func (c *Contents) bodiesThrough(ctx context.Context, hashes []string,
 		out[h] = string(b)
 	}
 	return out, nil
-}
-
-// notFound turns ent's not-found (which privacy filters also produce for rows the viewer may not
-// see) into a NOT_FOUND naming the object; other errors pass through.
-func notFound(err error, what string) error {
-	if ent.IsNotFound(err) {
-		return apperr.NotFoundf("%s not found", what)
-	}
-	return err
 }
