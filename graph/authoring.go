@@ -12,6 +12,7 @@ import (
 	"github.com/binderyhq/bindery/internal/content/edit"
 	"github.com/binderyhq/bindery/internal/content/revisions"
 	"github.com/binderyhq/bindery/internal/content/tree"
+	"github.com/binderyhq/bindery/internal/document"
 )
 
 // editChangeRequestContent applies a batch of content changes to a change request as one new
@@ -114,6 +115,13 @@ func changesFromInput(in []*model.ContentChangeInput) ([]edit.Change, error) {
 				Hidden: c.Hidden, NoIndex: c.NoIndex, Condition: c.Condition, Markdown: c.Markdown}}
 		if v := c.Into.Value(); v != nil {
 			ch.Into = *v
+		}
+		if c.Document != nil {
+			body, err := document.MarkdownOf(c.Document)
+			if err != nil {
+				return nil, apperr.Invalidf("changes[%d].document: %v", i, err)
+			}
+			ch.Fields.Body = &body
 		}
 		for j, f := range c.Files {
 			data, err := base64.StdEncoding.DecodeString(f.Base64)

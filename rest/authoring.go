@@ -36,13 +36,13 @@ type contentChange struct {
 	Hidden      *bool            `json:"hidden"`
 	NoIndex     *bool            `json:"noIndex"`
 	Condition   *string          `json:"condition"`
-	Document    *document        `json:"document" doc:"The page as document.markdown. Its front matter (title, description) sets those fields; without a title (neither the change's nor the front matter's) a leading level-1 heading is the title and leaves the body."`
+	Document    *document        `json:"document" doc:"The page as document.markdown or as document.document (the reference's JSON document). Markdown's front matter (title, description) sets those fields; without a title (neither the change's nor the front matter's) a leading level-1 heading is the title and leaves the body. A JSON document is the body alone; one holding a node Bindery does not support, or that its Markdown would not keep, is refused naming the node's path."`
 	Files       []fileUpload     `json:"files"`
 	Revision    string           `json:"revision"`
 	Block       []string         `json:"block"`
 }
 
-// document is a page Document: only its Markdown form is stored; the JSON document form is refused.
+// document is a page Document: Markdown, or the reference's JSON document.
 type document struct {
 	Markdown *string         `json:"markdown"`
 	Document json.RawMessage `json:"document"`
@@ -80,11 +80,9 @@ func (c contentChange) input() (*model.ContentChangeInput, error) {
 	if len(c.Block) > 0 {
 		return nil, fmt.Errorf("block: reverting single blocks is not supported; revert the whole page")
 	}
-	markdown, err := c.Document.markdown(c.Operation)
-	if err != nil {
+	if err := c.Document.into(in, c.Operation); err != nil {
 		return nil, err
 	}
-	in.Markdown = markdown
 	for i, f := range c.Files {
 		if f.URL != nil {
 			return nil, fmt.Errorf("files[%d].url: fetching files by URL is not supported; send the bytes as base64", i)
@@ -97,21 +95,25 @@ func (c contentChange) input() (*model.ContentChangeInput, error) {
 	return in, nil
 }
 
-// markdown is the page body a Document carries: nil for no document (required to insert a
-// page), "" for the empty document.
-func (d *document) markdown(op string) (*string, error) {
+// into sets the page body a Document carries: its Markdown, or its JSON document, which graph
+// encodes (nil for no document, required to insert a page; "" for the empty document).
+func (d *document) into(in *model.ContentChangeInput, op string) error {
 	switch {
 	case d == nil && op == edit.OpInsertPage:
-		return nil, fmt.Errorf("document: is required to insert a page")
+		return fmt.Errorf("document: is required to insert a page")
 	case d == nil:
-		return nil, nil
+		return nil
+	case len(d.Document) > 0 && d.Markdown != nil:
+		return fmt.Errorf("document: give markdown or document, not both")
 	case len(d.Document) > 0:
-		return nil, fmt.Errorf("document.document: JSON documents are not supported; send the page as document.markdown")
+		in.Document = d.Document
 	case d.Markdown == nil:
 		empty := ""
-		return &empty, nil
+		in.Markdown = &empty
+	default:
+		in.Markdown = d.Markdown
 	}
-	return d.Markdown, nil
+	return nil
 }
 
 // postChangeRequestContent is updateChangeRequestContent: with compat=false (the reference's

@@ -135,7 +135,11 @@ func TestAuthoringInvalidBatchWritesNothing(t *testing.T) {
 		{"NoDocument", []any{map[string]any{"operation": "insert_page", "title": "A"}}, []string{"changes[0].document"}},
 		{"BadBase64", []any{map[string]any{"operation": "insert_files", "files": []any{map[string]any{"name": "a", "contentType": "x/y", "base64": "!!"}}}}, []string{"changes[0].files[0].base64"}},
 		{"URLFile", []any{map[string]any{"operation": "insert_files", "files": []any{map[string]any{"name": "a", "url": "http://10.0.0.1/x"}}}}, []string{"files[0].url"}},
-		{"JSONDocument", []any{map[string]any{"operation": "insert_page", "document": map[string]any{"document": map[string]any{}}}}, []string{"document.document"}},
+		{"UnsupportedJSONDocument", []any{insert("A", "a"), map[string]any{"operation": "insert_page", "document": map[string]any{"document": map[string]any{
+			"object": "document", "nodes": []any{map[string]any{"object": "block", "type": "drawing", "isVoid": true}}}}}},
+			[]string{"changes[1].document", "nodes[0]", `"drawing" is not supported`}},
+		{"MarkdownAndJSONDocument", []any{map[string]any{"operation": "insert_page", "document": map[string]any{"markdown": "a",
+			"document": map[string]any{"object": "document", "nodes": []any{}}}}}, []string{"changes[0].document", "not both"}},
 		{"BadOperation", []any{map[string]any{"operation": "explode"}}, []string{"changes[0].operation", "explode"}},
 		{"TooMany", func() []any {
 			var out []any

@@ -127,3 +127,65 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+// TestContentPageDocumentWrite writes pages as JSON documents, on both surfaces: the document read
+// back is the one written (without its keys), and a document Bindery would not keep is refused
+// with its path, writing nothing.
+func TestContentPageDocumentWrite(t *testing.T) {
+	f := newContentFixture(t)
+	body := "Read **this** first.\n\n{% hint style=\"info\" %}\nA hint.\n{% endhint %}\n\n## Steps\n\n1. One\n2. Two\n"
+	sent := must(json.Marshal(document.FromMarkdown(body)))
+	var withKeys map[string]any
+	if err := json.Unmarshal(sent, &withKeys); err != nil {
+		t.Fatal(err)
+	}
+	withKeys["nodes"].([]any)[0].(map[string]any)["key"] = "editor-key"
+	crWant(t, f.e.Do(f.admin, "POST", f.spacePath("/change-requests"), map[string]any{"subject": "Documents"}), http.StatusCreated)
+	read := func(t *testing.T, path string) string {
+		var p struct{ Document json.RawMessage }
+		f.get(t, f.reader, "/change-requests/2/content/path/"+path+"?format=document").JSON(t, &p)
+		return compact(t, p.Document)
+	}
+	t.Run("OKInsertREST", func(t *testing.T) {
+		crWant(t, f.e.Do(f.admin, "POST", f.spacePath("/change-requests/2/content"), map[string]any{"changes": []any{
+			map[string]any{"operation": "insert_page", "title": "Doc", "document": map[string]any{"document": withKeys}},
+		}}), http.StatusOK)
+		if got := read(t, "doc"); got != compact(t, sent) {
+			t.Errorf("document read back %s\nwant %s", got, sent)
+		}
+		md := f.get(t, f.reader, "/change-requests/2/content/path/doc?format=markdown").Map(t)["markdown"]
+		if md, _ := md.(string); !strings.HasSuffix(md, "\n"+body) {
+			t.Errorf("markdown %q", md)
+		}
+	})
+	t.Run("OKUpdateGraphQL", func(t *testing.T) {
+		page := f.get(t, f.reader, "/change-requests/2/content/path/doc").Map(t)["id"]
+		short := document.New(document.Block("paragraph", nil, document.Text(document.NewLeaf("Short now."))))
+		var d any
+		gqlOK(t, f.e.GraphQL(f.admin, `mutation($s: ID!, $c: [ContentChangeInput!]!) {
+			editChangeRequestContent(spaceId: $s, changeRequest: "2", changes: $c) { changes { kind } } }`,
+			map[string]any{"s": f.space, "c": []any{map[string]any{"operation": "update_page", "page": page, "document": short}}}), &d)
+		if got := read(t, "doc"); got != compact(t, must(json.Marshal(short))) {
+			t.Errorf("document read back %s", got)
+		}
+	})
+	t.Run("ErrDataMarkdownCannotKeep", func(t *testing.T) {
+		doc := document.New(document.Block("paragraph", map[string]any{"align": "center"}, document.Text(document.NewLeaf("x"))))
+		r := f.e.Do(f.admin, "POST", f.spacePath("/change-requests/2/content"), map[string]any{"changes": []any{
+			map[string]any{"operation": "insert_page", "title": "Centered", "document": map[string]any{"document": doc}},
+		}})
+		crWantError(t, r, http.StatusBadRequest, "changes[0].document", "nodes[0].data.align")
+		if r := f.e.Do(f.reader, "GET", f.spacePath("/change-requests/2/content/path/centered"), nil); r.Status != http.StatusNotFound {
+			t.Errorf("refused page readable: %d %s", r.Status, r.Body)
+		}
+	})
+	t.Run("ErrGraphQLUnknownField", func(t *testing.T) {
+		r := f.e.GraphQL(f.admin, `mutation($s: ID!, $c: [ContentChangeInput!]!) {
+			editChangeRequestContent(spaceId: $s, changeRequest: "2", changes: $c) { changes { kind } } }`,
+			map[string]any{"s": f.space, "c": []any{map[string]any{"operation": "insert_page", "title": "X",
+				"document": map[string]any{"object": "document", "nodes": []any{}, "selection": 1}}}})
+		if len(r.Errors) != 1 || !strings.Contains(r.Errors[0].Message, `changes[0].document: is not a JSON document: json: unknown field "selection"`) {
+			t.Fatalf("errors %v", r.Errors)
+		}
+	})
+}

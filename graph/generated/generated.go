@@ -7680,6 +7680,12 @@ input ContentChangeInput {
   the body.
   """
   markdown: String
+  """
+  The page's body as the reference's JSON document (JSONDocument), instead of markdown: every node
+  of it Bindery supports and its Markdown keeps, or the change is refused naming the first that is
+  not (keys excepted: they are not kept). It carries no title or description.
+  """
+  document: JSON
   files: [FileUploadInput!]
   revision: ID
 }
@@ -39598,7 +39604,7 @@ func (ec *executionContext) unmarshalInputContentChangeInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"operation", "page", "ref", "into", "at", "title", "slug", "emoji", "description", "hidden", "noIndex", "condition", "markdown", "files", "revision"}
+	fieldsInOrder := [...]string{"operation", "page", "ref", "into", "at", "title", "slug", "emoji", "description", "hidden", "noIndex", "condition", "markdown", "document", "files", "revision"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -39696,6 +39702,13 @@ func (ec *executionContext) unmarshalInputContentChangeInput(ctx context.Context
 				return it, err
 			}
 			it.Markdown = data
+		case "document":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("document"))
+			data, err := ec.unmarshalOJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Document = data
 		case "files":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("files"))
 			data, err := ec.unmarshalOFileUploadInput2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐFileUploadInputᚄ(ctx, v)

@@ -171,7 +171,11 @@ type ContentChangeInput struct {
 	// The page's Markdown. Its front matter (title, description) sets those fields; without a title
 	// (neither the change's nor the front matter's) a leading level-1 heading is the title and leaves
 	// the body.
-	Markdown *string            `json:"markdown,omitempty"`
+	Markdown *string `json:"markdown,omitempty"`
+	// The page's body as the reference's JSON document (JSONDocument), instead of markdown: every node
+	// of it Bindery supports and its Markdown keeps, or the change is refused naming the first that is
+	// not (keys excepted: they are not kept). It carries no title or description.
+	Document any                `json:"document,omitempty"`
 	Files    []*FileUploadInput `json:"files,omitempty"`
 	Revision *string            `json:"revision,omitempty"`
 }

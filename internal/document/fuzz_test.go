@@ -47,3 +47,31 @@ func FuzzMarkdown(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecode reads any JSON as a sent document: no panic, and a document Encode accepts is stored
+// as Markdown that encodes again to itself (what a client wrote is what it reads).
+func FuzzDecode(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*.json")
+	for _, file := range files {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(`{"object":"document","nodes":[{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"*a*","marks":[{"object":"mark","type":"code"}]}]}]}]}`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		doc, err := Decode(raw)
+		if err != nil {
+			return
+		}
+		md, err := Encode(doc)
+		if err != nil {
+			return
+		}
+		again, err := Encode(FromMarkdown(md))
+		if err != nil || again != md {
+			t.Fatalf("stored Markdown %q encodes again to %q (%v)", md, again, err)
+		}
+	})
+}

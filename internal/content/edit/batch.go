@@ -281,7 +281,12 @@ func boolInt(v bool) int {
 // in the reference client; its leading heading names the page only when the change gives no
 // title (decision 290).
 func (b *batch) setFields(p *tree.Page, f Fields) error {
-	if f.Markdown != nil {
+	switch {
+	case f.Markdown != nil && f.Body != nil:
+		return badf("document: give the page as markdown or as a JSON document, not both")
+	case f.Body != nil:
+		b.docs[p.ID] = *f.Body
+	case f.Markdown != nil:
 		doc := parseDocument(*f.Markdown, f.Title)
 		if doc.Title != "" {
 			f.Title = &doc.Title

@@ -59,6 +59,9 @@ type Fields struct {
 	// Description, as in the reference client; its leading heading is the title only when Title
 	// is nil (decision 290).
 	Markdown *string
+	// Body is the page's document as sent in the JSON form, encoded as the Markdown stored: the
+	// body as it is, without front matter or a leading title. At most one of Markdown and Body.
+	Body *string
 }
 
 // Upload is a file to insert, its bytes already decoded.
