@@ -6,6 +6,7 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/comments"
 	"github.com/binderyhq/bindery/internal/page"
 )
@@ -60,14 +61,25 @@ func (r *Resolver) commentReply(ctx context.Context, c *ent.Comment, id string) 
 }
 
 // PostCommentReply is Mutation.postCommentReply (comments.Service.PostReply).
-func (r *Resolver) PostCommentReply(ctx context.Context, spaceID string, crRef *string, commentID, body string) (*ent.CommentReply, error) {
-	return r.commentService().PostReply(ctx, spaceID, crRef, commentID, body)
+func (r *Resolver) PostCommentReply(ctx context.Context, spaceID string, crRef *string, commentID string, body *string, doc any) (*ent.CommentReply, error) {
+	md, err := commentMarkdown(body, doc)
+	if err != nil {
+		return nil, err
+	}
+	if md == nil {
+		return nil, apperr.Invalidf("body: is required (or document)")
+	}
+	return r.commentService().PostReply(ctx, spaceID, crRef, commentID, *md)
 }
 
 // UpdateCommentReply is Mutation.updateCommentReply (comments.Service.UpdateReply).
 func (r *Resolver) UpdateCommentReply(ctx context.Context, spaceID string, crRef *string, commentID, id string, in model.UpdateCommentReplyInput) (*ent.CommentReply, error) {
+	body, err := commentMarkdown(in.Body, in.Document)
+	if err != nil {
+		return nil, err
+	}
 	return r.commentService().UpdateReply(ctx, spaceID, crRef, commentID, id,
-		comments.Edit{Body: in.Body, AddedReactions: in.AddedReactions, RemovedReactions: in.RemovedReactions})
+		comments.Edit{Body: body, AddedReactions: in.AddedReactions, RemovedReactions: in.RemovedReactions})
 }
 
 // DeleteCommentReply is Mutation.deleteCommentReply (comments.Service.DeleteReply).

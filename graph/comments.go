@@ -11,6 +11,7 @@ import (
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/comments"
 	"github.com/binderyhq/bindery/internal/content/tree"
+	"github.com/binderyhq/bindery/internal/document"
 	"github.com/binderyhq/bindery/internal/page"
 )
 
@@ -138,13 +139,40 @@ func (r *Resolver) scopedComment(ctx context.Context, sc comments.Scope, id stri
 
 // PostComment is Mutation.postComment (comments.Service.Post).
 func (r *Resolver) PostComment(ctx context.Context, spaceID string, crRef *string, in model.PostCommentInput) (*ent.Comment, error) {
-	return r.commentService().Post(ctx, spaceID, crRef, comments.PostInput{Body: in.Body, Page: in.Page, Node: in.Node})
+	body, err := commentMarkdown(in.Body, in.Document)
+	if err != nil {
+		return nil, err
+	}
+	if body == nil {
+		return nil, apperr.Invalidf("body: is required (or document)")
+	}
+	return r.commentService().Post(ctx, spaceID, crRef, comments.PostInput{Body: *body, Page: in.Page, Node: in.Node})
 }
 
 // UpdateComment is Mutation.updateComment (comments.Service.Update).
 func (r *Resolver) UpdateComment(ctx context.Context, spaceID string, crRef *string, id string, in model.UpdateCommentInput) (*ent.Comment, error) {
+	body, err := commentMarkdown(in.Body, in.Document)
+	if err != nil {
+		return nil, err
+	}
 	return r.commentService().Update(ctx, spaceID, crRef, id, in.Resolved,
-		comments.Edit{Body: in.Body, AddedReactions: in.AddedReactions, RemovedReactions: in.RemovedReactions})
+		comments.Edit{Body: body, AddedReactions: in.AddedReactions, RemovedReactions: in.RemovedReactions})
+}
+
+// commentMarkdown is the Markdown a comment's or a reply's body is stored as: body, or the JSON
+// document encoded (document.MarkdownOf); nil for neither, INVALID for both.
+func commentMarkdown(body *string, doc any) (*string, error) {
+	switch {
+	case doc == nil:
+		return body, nil
+	case body != nil:
+		return nil, apperr.Invalidf("body: give the body as markdown or as a JSON document, not both")
+	}
+	md, err := document.MarkdownOf(doc)
+	if err != nil {
+		return nil, apperr.Invalidf("body.document: %v", err)
+	}
+	return &md, nil
 }
 
 // DeleteComment is Mutation.deleteComment (comments.Service.Delete).

@@ -13,6 +13,7 @@ import (
 	"github.com/binderyhq/bindery/graph/generated"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/comments"
+	"github.com/binderyhq/bindery/internal/document"
 )
 
 // Comments is the resolver for the comments field.
@@ -23,6 +24,11 @@ func (r *changeRequestResolver) Comments(ctx context.Context, obj *ent.ChangeReq
 // Comment is the resolver for the comment field.
 func (r *changeRequestResolver) Comment(ctx context.Context, obj *ent.ChangeRequest, id string) (*ent.Comment, error) {
 	return r.changeRequestComment(ctx, obj, id)
+}
+
+// Document is the resolver for the document field.
+func (r *commentResolver) Document(ctx context.Context, obj *ent.Comment) (any, error) {
+	return document.FromMarkdown(obj.BodyMarkdown), nil
 }
 
 // PostedBy is the resolver for the postedBy field.
@@ -70,6 +76,11 @@ func (r *commentReplierResolver) User(ctx context.Context, obj *model.CommentRep
 	return author(ctx, r.Resolver, obj, func(c *model.CommentReplier) string { return c.UserID })
 }
 
+// Document is the resolver for the document field.
+func (r *commentReplyResolver) Document(ctx context.Context, obj *ent.CommentReply) (any, error) {
+	return document.FromMarkdown(obj.BodyMarkdown), nil
+}
+
 // PostedBy is the resolver for the postedBy field.
 func (r *commentReplyResolver) PostedBy(ctx context.Context, obj *ent.CommentReply) (*ent.User, error) {
 	return author(ctx, r.Resolver, obj, func(c *ent.CommentReply) string { return c.PostedBy })
@@ -106,8 +117,8 @@ func (r *mutationResolver) DeleteComment(ctx context.Context, spaceID string, ch
 }
 
 // PostCommentReply is the resolver for the postCommentReply field.
-func (r *mutationResolver) PostCommentReply(ctx context.Context, spaceID string, changeRequest *string, commentID string, body string) (*ent.CommentReply, error) {
-	return r.Resolver.PostCommentReply(ctx, spaceID, changeRequest, commentID, body)
+func (r *mutationResolver) PostCommentReply(ctx context.Context, spaceID string, changeRequest *string, commentID string, body *string, document any) (*ent.CommentReply, error) {
+	return r.Resolver.PostCommentReply(ctx, spaceID, changeRequest, commentID, body, document)
 }
 
 // UpdateCommentReply is the resolver for the updateCommentReply field.

@@ -31,27 +31,29 @@ func (a *api) commentRoutes(r chi.Router, base string) {
 }
 
 // commentPath names what a comment route is about: the space, the change request when the path
-// has one, the comment and the reply when it names them.
+// has one, the comment and the reply when it names them; and the format of the bodies answered.
 type commentPath struct {
 	space          string
 	changeRequest  *string
 	comment, reply string
+	format         string
 }
 
 // commentHandler is a handler of a comment route, given what its path names.
 type commentHandler func(w http.ResponseWriter, r *http.Request, p commentPath)
 
-// comments adapts a comment route's handler: it checks `format`, which the comment routes take
-// (document or markdown; bodies are Markdown either way: that is what Bindery stores, and the
-// reference's Document allows it), and reads the path.
+// comments adapts a comment route's handler: it reads `format`, which the comment routes take
+// (document answers bodies as JSON documents; markdown, the default, as the Markdown Bindery
+// stores), and the path.
 func comments(h commentHandler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if _, err := (query{r}).oneOf("format", "document", "markdown"); err != nil {
+		format, err := (query{r}).oneOf("format", "document", "markdown")
+		if err != nil {
 			writeError(w, r, err)
 			return
 		}
 		p := commentPath{space: chi.URLParam(r, "spaceId"), comment: chi.URLParam(r, "commentId"),
-			reply: chi.URLParam(r, "commentReplyId")}
+			reply: chi.URLParam(r, "commentReplyId"), format: format}
 		if cr := chi.URLParam(r, "changeRequestId"); cr != "" {
 			p.changeRequest = &cr
 		}
@@ -63,7 +65,7 @@ func comments(h commentHandler) http.HandlerFunc {
 // `status` (all, open or resolved; all by default), `targetPage`, `authors` (user ids, repeated
 // or comma-separated).
 func (a *api) listComments(w http.ResponseWriter, r *http.Request, p commentPath) {
-	serveList(w, r, a.comment, func(ctx context.Context, limit *int, page *string) (model.Connection[*ent.Comment], error) {
+	serveList(w, r, a.comment(p.format), func(ctx context.Context, limit *int, page *string) (model.Connection[*ent.Comment], error) {
 		args, err := commentListArgs(query{r})
 		if err != nil {
 			return nil, err
@@ -99,7 +101,7 @@ func commentListArgs(q query) (graph.CommentListArgs, error) {
 	return args, nil
 }
 
-// posted is the body of a new comment or reply: `{body: {markdown}, page?, node?}` (a reply has
+// posted is the body of a new comment or reply: `{body: {markdown} or {document}, page?, node?}` (a reply has
 // no page or node: they are ignored there, like any unknown field).
 type posted struct {
 	Body notNull[commentBody] `json:"body"`
@@ -125,15 +127,16 @@ func (a *api) postComment(w http.ResponseWriter, r *http.Request, p commentPath)
 	var c *ent.Comment
 	if err == nil {
 		c, err = a.r.Mutation().PostComment(r.Context(), p.space, p.changeRequest,
-			model.PostCommentInput{Body: body.Body.Value.Markdown, Page: body.Page.Value, Node: body.Node.Value})
+			model.PostCommentInput{Body: body.Body.Value.Markdown, Document: body.Body.Value.document(),
+				Page: body.Page.Value, Node: body.Node.Value})
 	}
-	respondWith(w, r, http.StatusOK, c, err, a.comment)
+	respondWith(w, r, http.StatusOK, c, err, a.comment(p.format))
 }
 
 // getComment answers GET …/comments/{commentId}.
 func (a *api) getComment(w http.ResponseWriter, r *http.Request, p commentPath) {
 	c, err := a.r.ReadComment(r.Context(), p.space, p.changeRequest, p.comment)
-	respondWith(w, r, http.StatusOK, c, err, a.comment)
+	respondWith(w, r, http.StatusOK, c, err, a.comment(p.format))
 }
 
 // commentEdit is the body of PUT on a comment or a reply.
@@ -148,7 +151,7 @@ func (e commentEdit) markdown() *string {
 	if e.Body.Value == nil {
 		return nil
 	}
-	return &e.Body.Value.Markdown
+	return e.Body.Value.Markdown
 }
 
 // updateComment answers PUT …/comments/{commentId}: `{resolved?, body?, addedReactions?,
@@ -159,11 +162,11 @@ func (a *api) updateComment(w http.ResponseWriter, r *http.Request, p commentPat
 	var c *ent.Comment
 	if err == nil {
 		c, err = a.r.Mutation().UpdateComment(r.Context(), p.space, p.changeRequest, p.comment, model.UpdateCommentInput{
-			Resolved: body.Resolved.Value, Body: body.markdown(),
+			Resolved: body.Resolved.Value, Body: body.markdown(), Document: body.Body.Value.document(),
 			AddedReactions: body.AddedReactions.Or(nil), RemovedReactions: body.RemovedReactions.Or(nil),
 		})
 	}
-	respondWith(w, r, http.StatusOK, c, err, a.comment)
+	respondWith(w, r, http.StatusOK, c, err, a.comment(p.format))
 }
 
 // deleteComment answers DELETE …/comments/{commentId}: 205, or 204 when there was no such
@@ -182,7 +185,7 @@ func deletionStatus(deleted bool) int {
 
 // listCommentReplies answers GET …/comments/{commentId}/replies, oldest first.
 func (a *api) listCommentReplies(w http.ResponseWriter, r *http.Request, p commentPath) {
-	serveList(w, r, a.commentReply, func(ctx context.Context, limit *int, page *string) (model.Connection[*ent.CommentReply], error) {
+	serveList(w, r, a.commentReply(p.format), func(ctx context.Context, limit *int, page *string) (model.Connection[*ent.CommentReply], error) {
 		return a.r.ListCommentReplies(ctx, p.space, p.changeRequest, p.comment, limit, page)
 	})
 }
@@ -192,15 +195,16 @@ func (a *api) postCommentReply(w http.ResponseWriter, r *http.Request, p comment
 	body, err := decodePosted(r)
 	var reply *ent.CommentReply
 	if err == nil {
-		reply, err = a.r.Mutation().PostCommentReply(r.Context(), p.space, p.changeRequest, p.comment, body.Body.Value.Markdown)
+		reply, err = a.r.Mutation().PostCommentReply(r.Context(), p.space, p.changeRequest, p.comment,
+			body.Body.Value.Markdown, body.Body.Value.document())
 	}
-	respondWith(w, r, http.StatusOK, reply, err, a.commentReply)
+	respondWith(w, r, http.StatusOK, reply, err, a.commentReply(p.format))
 }
 
 // getCommentReply answers GET …/replies/{commentReplyId}.
 func (a *api) getCommentReply(w http.ResponseWriter, r *http.Request, p commentPath) {
 	reply, err := a.r.ReadCommentReply(r.Context(), p.space, p.changeRequest, p.comment, p.reply)
-	respondWith(w, r, http.StatusOK, reply, err, a.commentReply)
+	respondWith(w, r, http.StatusOK, reply, err, a.commentReply(p.format))
 }
 
 // updateCommentReply answers PUT …/replies/{commentReplyId}: `{body?, addedReactions?,
@@ -212,10 +216,10 @@ func (a *api) updateCommentReply(w http.ResponseWriter, r *http.Request, p comme
 	if err == nil {
 		reply, err = a.r.Mutation().UpdateCommentReply(r.Context(), p.space, p.changeRequest, p.comment, p.reply,
 			model.UpdateCommentReplyInput{
-				Body: body.markdown(), AddedReactions: body.AddedReactions.Or(nil), RemovedReactions: body.RemovedReactions.Or(nil),
+				Body: body.markdown(), Document: body.Body.Value.document(), AddedReactions: body.AddedReactions.Or(nil), RemovedReactions: body.RemovedReactions.Or(nil),
 			})
 	}
-	respondWith(w, r, http.StatusOK, reply, err, a.commentReply)
+	respondWith(w, r, http.StatusOK, reply, err, a.commentReply(p.format))
 }
 
 // deleteCommentReply answers DELETE …/replies/{commentReplyId}: 205, or 204 when the comment has

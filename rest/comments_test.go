@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -13,6 +14,7 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/comment"
 	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/internal/document"
 	"github.com/binderyhq/bindery/internal/server"
 	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
@@ -329,9 +331,13 @@ func TestCommentInvalid(t *testing.T) {
 		body         any
 		words        []string
 	}{
-		"ErrNoBody":           {"POST", base, map[string]any{"page": f.page}, []string{"body", "required"}},
-		"ErrBlankBody":        {"POST", base, map[string]any{"body": md(" \n ")}, []string{"body", "empty"}},
-		"ErrDocumentBody":     {"POST", base, map[string]any{"body": map[string]any{"document": map[string]any{"nodes": []any{}}}}, []string{"body", "markdown"}},
+		"ErrNoBody":         {"POST", base, map[string]any{"page": f.page}, []string{"body", "required"}},
+		"ErrBlankBody":      {"POST", base, map[string]any{"body": md(" \n ")}, []string{"body", "empty"}},
+		"ErrDocumentNotOne": {"POST", base, map[string]any{"body": map[string]any{"document": map[string]any{"nodes": []any{}}}}, []string{"body.document", "object"}},
+		"ErrDocumentBlock": {"POST", base, map[string]any{"body": map[string]any{"document": map[string]any{"object": "document",
+			"nodes": []any{map[string]any{"object": "block", "type": "drawing", "isVoid": true}}}}}, []string{"body.document", "nodes[0]", "drawing"}},
+		"ErrMarkdownAndDocument": {"PUT", path, map[string]any{"body": map[string]any{"markdown": "x", "document": map[string]any{"object": "document",
+			"nodes": []any{}}}}, []string{"body", "not both"}},
 		"ErrBodyNotObject":    {"POST", base, map[string]any{"body": "text"}, []string{"body"}},
 		"ErrBodyTooLong":      {"POST", base, map[string]any{"body": md(strings.Repeat("é", 20001))}, []string{"body", "20000"}},
 		"ErrUnknownPage":      {"POST", base, map[string]any{"body": md("x"), "page": "nope"}, []string{"page", "nope"}},
@@ -708,5 +714,74 @@ func FuzzCommentBodies(f *testing.F) {
 		ft.send(t, w.method, w.path, body)
 		q, _ := url.ParseQuery(query) // what a client could send: an encoded query
 		ft.send(t, "GET", base+"?"+q.Encode(), nil)
+	})
+}
+
+// TestCommentDocuments posts and edits comments and replies as JSON documents and reads them
+// back with format=document (REST) and as Comment.document (GraphQL): the document written is
+// the document read; without format the body is its Markdown.
+func TestCommentDocuments(t *testing.T) {
+	f := newCommentFixture(t)
+	base := f.tables()[0].base
+	doc := func(md string) map[string]any {
+		var v map[string]any
+		if err := json.Unmarshal(must(json.Marshal(document.FromMarkdown(md))), &v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	asDocument := func(t *testing.T, body any) string {
+		t.Helper()
+		return compact(t, must(json.Marshal(body.(map[string]any)["document"])))
+	}
+	question := doc("Is **this** right?\n\n* one\n* two\n")
+	c := f.send(t, f.admin, "POST", base+"?format=document", map[string]any{"body": map[string]any{"document": question}}, http.StatusOK)
+	path := base + "/" + c["id"].(string)
+	if got := asDocument(t, c["body"]); got != compact(t, must(json.Marshal(question))) {
+		t.Fatalf("posted body %s", got)
+	}
+	if md := f.send(t, f.admin, "GET", path, nil, http.StatusOK)["body"].(map[string]any)["markdown"]; md != "Is **this** right?\n\n* one\n* two\n" {
+		t.Fatalf("markdown %q", md)
+	}
+	edited := doc("Now `code`.\n")
+	f.send(t, f.admin, "PUT", path, map[string]any{"body": map[string]any{"document": edited}}, http.StatusOK)
+	if got := asDocument(t, f.send(t, f.admin, "GET", path+"?format=document", nil, http.StatusOK)["body"]); got != compact(t, must(json.Marshal(edited))) {
+		t.Fatalf("edited body %s", got)
+	}
+	reply := f.send(t, f.commenter, "POST", path+"/replies?format=document", map[string]any{"body": map[string]any{"document": doc("Yes.\n")}}, http.StatusOK)
+	replyPath := path + "/replies/" + reply["id"].(string)
+	f.send(t, f.commenter, "PUT", replyPath, map[string]any{"body": map[string]any{"document": doc("*Yes*.\n")}}, http.StatusOK)
+	list := f.send(t, f.admin, "GET", path+"/replies?format=document", nil, http.StatusOK)["items"].([]any)
+	if got := asDocument(t, list[0].(map[string]any)["body"]); got != compact(t, must(json.Marshal(doc("*Yes*.\n")))) {
+		t.Fatalf("reply body %s", got)
+	}
+	t.Run("OKGraphQL", func(t *testing.T) {
+		var d struct {
+			PostCommentReply struct{ Body string }
+		}
+		gqlOK(t, f.e.GraphQL(f.admin, `mutation($s: ID!, $c: ID!, $d: JSON) { postCommentReply(spaceId: $s, commentId: $c, document: $d) { body } }`,
+			map[string]any{"s": f.space, "c": c["id"], "d": doc("From **GraphQL**.\n")}), &d)
+		if d.PostCommentReply.Body != "From **GraphQL**.\n" {
+			t.Fatalf("body %q", d.PostCommentReply.Body)
+		}
+		var q struct {
+			Space struct {
+				Comment struct {
+					Document json.RawMessage
+					Replies  struct {
+						Edges []struct {
+							Node struct{ Document json.RawMessage }
+						}
+					}
+				}
+			}
+		}
+		gqlOK(t, f.e.GraphQL(f.admin, `query($s: ID!, $c: ID!) { space(id: $s) { comment(id: $c) { document replies { edges { node { document } } } } } }`,
+			map[string]any{"s": f.space, "c": c["id"]}), &q)
+		got := q.Space.Comment
+		if compact(t, got.Document) != compact(t, must(json.Marshal(edited))) || len(got.Replies.Edges) != 2 ||
+			compact(t, got.Replies.Edges[1].Node.Document) != compact(t, must(json.Marshal(doc("From **GraphQL**.\n")))) {
+			t.Fatalf("comment %s, replies %+v", got.Document, got.Replies.Edges)
+		}
 	})
 }

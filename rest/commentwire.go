@@ -42,29 +42,46 @@ type CommentReply struct {
 	Permissions *model.CommentPermissions `json:"permissions"`
 }
 
-// commentBody is the body of a comment or a reply: Markdown, the one form Bindery stores.
+// commentBody is the body of a comment or a reply (reference Document): Markdown, the form
+// Bindery stores, or the reference's JSON document, read and written through graph's conversion.
 type commentBody struct {
-	Markdown string `json:"markdown"`
+	Markdown *string         `json:"markdown,omitempty"`
+	Document json.RawMessage `json:"document,omitempty"`
 }
 
-// UnmarshalJSON reads {markdown}. The reference's other form, a JSON document, is refused:
-// Bindery keeps Markdown and would have to drop what it could not convert.
+// UnmarshalJSON reads {markdown} or {document}.
 func (b *commentBody) UnmarshalJSON(data []byte) error {
 	var v struct {
 		Markdown *string         `json:"markdown"`
 		Document json.RawMessage `json:"document"`
 	}
-	if json.Unmarshal(data, &v) != nil {
-		return invalidValue("must be an object {markdown: string}")
+	if json.Unmarshal(data, &v) != nil || (v.Markdown == nil && v.Document == nil) {
+		return invalidValue("must be an object {markdown: string} or {document: JSON document}")
 	}
-	if v.Markdown == nil {
-		if v.Document != nil {
-			return invalidValue("JSON documents are not supported: send {markdown: string}")
-		}
-		return invalidValue("must be an object {markdown: string}")
-	}
-	b.Markdown = *v.Markdown
+	b.Markdown, b.Document = v.Markdown, v.Document
 	return nil
+}
+
+// document is the body as GraphQL's JSON input takes it: nil without one.
+func (b *commentBody) document() any {
+	if b == nil || b.Document == nil {
+		return nil
+	}
+	return b.Document
+}
+
+// bodyAs is a stored Markdown body in the format a comment route was asked for: the JSON
+// document with format=document, else the Markdown.
+func bodyAs(format, markdown string, asDocument func() (any, error)) (commentBody, error) {
+	if format != "document" {
+		return commentBody{Markdown: &markdown}, nil
+	}
+	doc, err := asDocument()
+	if err != nil {
+		return commentBody{}, err
+	}
+	raw, err := json.Marshal(doc)
+	return commentBody{Document: raw}, err
 }
 
 // CommentTarget says what a comment is attached to (reference Comment.target).
@@ -119,18 +136,27 @@ func (a *api) commentLocation(c *ent.Comment) string {
 	return a.url(base + "/comments/" + c.ID)
 }
 
-func (a *api) comment(ctx context.Context, c *ent.Comment) (Comment, error) {
+// comment converts comments with their bodies in format (commentPath.format).
+func (a *api) comment(format string) func(context.Context, *ent.Comment) (Comment, error) {
+	return func(ctx context.Context, c *ent.Comment) (Comment, error) { return a.commentIn(ctx, c, format) }
+}
+
+func (a *api) commentIn(ctx context.Context, c *ent.Comment, format string) (Comment, error) {
 	fields := a.r.Comment()
+	body, err := bodyAs(format, c.BodyMarkdown, func() (any, error) { return fields.Document(ctx, c) })
+	if err != nil {
+		return Comment{}, err
+	}
 	w := Comment{
 		Object: "comment", ID: c.ID, Status: string(c.Status), PostedAt: c.CreatedAt, EditedAt: c.EditedAt,
-		ResolvedAt: c.ResolvedAt, Replies: c.RepliesCount, Body: commentBody{Markdown: c.BodyMarkdown},
+		ResolvedAt: c.ResolvedAt, Replies: c.RepliesCount, Body: body,
 		Target: CommentTarget{Space: c.SpaceID, Revision: derefString(c.RevisionID), ChangeRequest: c.ChangeRequestID},
 		URLs:   urls{Location: a.commentLocation(c)},
 	}
 	if c.NodeID != nil {
 		w.Target.Node = &commentNode{ID: *c.NodeID}
 	}
-	err := parallel(
+	err = parallel(
 		func() (err error) { w.PostedBy, err = a.optUser(fields.PostedBy(ctx, c)); return err },
 		func() (err error) { w.ResolvedBy, err = a.optUser(fields.ResolvedBy(ctx, c)); return err },
 		func() (err error) { w.Permissions, err = fields.Permissions(ctx, c); return err },
@@ -141,13 +167,23 @@ func (a *api) comment(ctx context.Context, c *ent.Comment) (Comment, error) {
 	return w, err
 }
 
-func (a *api) commentReply(ctx context.Context, reply *ent.CommentReply) (CommentReply, error) {
-	fields := a.r.CommentReply()
-	w := CommentReply{
-		Object: "comment-reply", ID: reply.ID, PostedAt: reply.CreatedAt, EditedAt: reply.EditedAt,
-		Body: commentBody{Markdown: reply.BodyMarkdown},
+// commentReply converts replies with their bodies in format (commentPath.format).
+func (a *api) commentReply(format string) func(context.Context, *ent.CommentReply) (CommentReply, error) {
+	return func(ctx context.Context, reply *ent.CommentReply) (CommentReply, error) {
+		return a.commentReplyIn(ctx, reply, format)
 	}
-	err := parallel(
+}
+
+func (a *api) commentReplyIn(ctx context.Context, reply *ent.CommentReply, format string) (CommentReply, error) {
+	fields := a.r.CommentReply()
+	body, err := bodyAs(format, reply.BodyMarkdown, func() (any, error) { return fields.Document(ctx, reply) })
+	if err != nil {
+		return CommentReply{}, err
+	}
+	w := CommentReply{
+		Object: "comment-reply", ID: reply.ID, PostedAt: reply.CreatedAt, EditedAt: reply.EditedAt, Body: body,
+	}
+	err = parallel(
 		func() (err error) { w.PostedBy, err = a.optUser(fields.PostedBy(ctx, reply)); return err },
 		func() (err error) { w.Permissions, err = fields.Permissions(ctx, reply); return err },
 		func() (err error) { w.Reactions, err = a.emojiReactions(ctx)(fields.Reactions(ctx, reply)); return err },

@@ -169,6 +169,7 @@ type ComplexityRoot struct {
 	Comment struct {
 		BodyMarkdown func(childComplexity int) int
 		CreatedAt    func(childComplexity int) int
+		Document     func(childComplexity int) int
 		EditedAt     func(childComplexity int) int
 		ID           func(childComplexity int) int
 		Permissions  func(childComplexity int) int
@@ -211,6 +212,7 @@ type ComplexityRoot struct {
 	CommentReply struct {
 		BodyMarkdown func(childComplexity int) int
 		CreatedAt    func(childComplexity int) int
+		Document     func(childComplexity int) int
 		EditedAt     func(childComplexity int) int
 		ID           func(childComplexity int) int
 		Permissions  func(childComplexity int) int
@@ -533,7 +535,7 @@ type ComplexityRoot struct {
 		OverrideSiteSpaceCustomization func(childComplexity int, organizationID string, siteID string, siteSpaceID string, override any) int
 		Ping                           func(childComplexity int, organizationID string) int
 		PostComment                    func(childComplexity int, spaceID string, changeRequest *string, input model.PostCommentInput) int
-		PostCommentReply               func(childComplexity int, spaceID string, changeRequest *string, commentID string, body string) int
+		PostCommentReply               func(childComplexity int, spaceID string, changeRequest *string, commentID string, body *string, document any) int
 		PublishSite                    func(childComplexity int, organizationID string, siteID string) int
 		PutOpenAPISpec                 func(childComplexity int, organizationID string, slug string, source model.OpenAPISpecSourceInput) int
 		RegenerateSitePublishingAuth   func(childComplexity int, organizationID string, siteID string) int
@@ -1270,6 +1272,8 @@ type CollectionResolver interface {
 	Access(ctx context.Context, obj *ent.Collection, first *int, after *string, role *viewer.Role) (*model.ContentAccessConnection, error)
 }
 type CommentResolver interface {
+	Document(ctx context.Context, obj *ent.Comment) (any, error)
+
 	PostedBy(ctx context.Context, obj *ent.Comment) (*ent.User, error)
 
 	ResolvedBy(ctx context.Context, obj *ent.Comment) (*ent.User, error)
@@ -1285,6 +1289,8 @@ type CommentReplierResolver interface {
 	User(ctx context.Context, obj *model.CommentReplier) (*ent.User, error)
 }
 type CommentReplyResolver interface {
+	Document(ctx context.Context, obj *ent.CommentReply) (any, error)
+
 	PostedBy(ctx context.Context, obj *ent.CommentReply) (*ent.User, error)
 
 	Reactions(ctx context.Context, obj *ent.CommentReply) ([]*model.EmojiReaction, error)
@@ -1326,7 +1332,7 @@ type MutationResolver interface {
 	PostComment(ctx context.Context, spaceID string, changeRequest *string, input model.PostCommentInput) (*ent.Comment, error)
 	UpdateComment(ctx context.Context, spaceID string, changeRequest *string, id string, input model.UpdateCommentInput) (*ent.Comment, error)
 	DeleteComment(ctx context.Context, spaceID string, changeRequest *string, id string) (bool, error)
-	PostCommentReply(ctx context.Context, spaceID string, changeRequest *string, commentID string, body string) (*ent.CommentReply, error)
+	PostCommentReply(ctx context.Context, spaceID string, changeRequest *string, commentID string, body *string, document any) (*ent.CommentReply, error)
 	UpdateCommentReply(ctx context.Context, spaceID string, changeRequest *string, commentID string, id string, input model.UpdateCommentReplyInput) (*ent.CommentReply, error)
 	DeleteCommentReply(ctx context.Context, spaceID string, changeRequest *string, commentID string, id string) (bool, error)
 	EditChangeRequestContent(ctx context.Context, spaceID string, changeRequest string, changes []*model.ContentChangeInput) (*model.ContentUpdate, error)
@@ -2002,6 +2008,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Comment.CreatedAt(childComplexity), true
+	case "Comment.document":
+		if e.ComplexityRoot.Comment.Document == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.Document(childComplexity), true
 	case "Comment.editedAt":
 		if e.ComplexityRoot.Comment.EditedAt == nil {
 			break
@@ -2179,6 +2191,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CommentReply.CreatedAt(childComplexity), true
+	case "CommentReply.document":
+		if e.ComplexityRoot.CommentReply.Document == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReply.Document(childComplexity), true
 	case "CommentReply.editedAt":
 		if e.ComplexityRoot.CommentReply.EditedAt == nil {
 			break
@@ -3711,7 +3729,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.PostCommentReply(childComplexity, args["spaceId"].(string), args["changeRequest"].(*string), args["commentId"].(string), args["body"].(string)), true
+		return e.ComplexityRoot.Mutation.PostCommentReply(childComplexity, args["spaceId"].(string), args["changeRequest"].(*string), args["commentId"].(string), args["body"].(*string), args["document"].(any)), true
 	case "Mutation.publishSite":
 		if e.ComplexityRoot.Mutation.PublishSite == nil {
 			break
@@ -7481,6 +7499,8 @@ type Comment {
   status: CommentStatus!
   "The comment's Markdown."
   body: String!
+  "The comment's body as the reference's JSON document (JSONDocument), converted from its Markdown."
+  document: JSON
   postedAt: Time!
   "The author (without email for a reader who shares no organization with them)."
   postedBy: User
@@ -7535,6 +7555,8 @@ type CommentReply {
   id: ID!
   "The reply's Markdown."
   body: String!
+  "The reply's body as the reference's JSON document (JSONDocument), converted from its Markdown."
+  document: JSON
   postedAt: Time!
   postedBy: User
   editedAt: Time
@@ -7597,7 +7619,13 @@ type CommentReplyEdge {
 
 "A new comment: its Markdown, and optionally the page (and a node of it) it is about."
 input PostCommentInput {
-  body: String!
+  "The comment's Markdown; or give document instead."
+  body: String
+  """
+  The comment as the reference's JSON document, instead of body: every node Bindery supports and
+  its Markdown keeps, or the comment is refused naming the first that is not.
+  """
+  document: JSON
   page: ID
   "A section of the page, by its heading's anchor (levels 1 to 3, as search results link to them)."
   node: ID
@@ -7611,6 +7639,8 @@ given does nothing).
 input UpdateCommentInput {
   resolved: Boolean
   body: String
+  "The new body as a JSON document, instead of body."
+  document: JSON
   addedReactions: [String!]
   removedReactions: [String!]
 }
@@ -7618,6 +7648,8 @@ input UpdateCommentInput {
 "A change to a reply: its Markdown (the author only), the viewer's reactions."
 input UpdateCommentReplyInput {
   body: String
+  "The new body as a JSON document, instead of body."
+  document: JSON
   addedReactions: [String!]
   removedReactions: [String!]
 }
@@ -7633,7 +7665,7 @@ extend type Mutation {
   "Deletes a comment with its replies (its author, or an admin of the space); false when there was none."
   deleteComment(spaceId: ID!, changeRequest: ID, id: ID!): Boolean!
   "Replies to a comment. Takes the comment role on the space."
-  postCommentReply(spaceId: ID!, changeRequest: ID, commentId: ID!, body: String!): CommentReply!
+  postCommentReply(spaceId: ID!, changeRequest: ID, commentId: ID!, body: String, document: JSON): CommentReply!
   "Edits or reacts to a reply."
   updateCommentReply(spaceId: ID!, changeRequest: ID, commentId: ID!, id: ID!, input: UpdateCommentReplyInput!): CommentReply!
   "Deletes a reply (its author, or an admin of the space); false when there was none."
@@ -9950,6 +9982,8 @@ func (ec *executionContext) childFields_Comment(ctx context.Context, field graph
 		return ec.fieldContext_Comment_status(ctx, field)
 	case "body":
 		return ec.fieldContext_Comment_body(ctx, field)
+	case "document":
+		return ec.fieldContext_Comment_document(ctx, field)
 	case "postedAt":
 		return ec.fieldContext_Comment_postedAt(ctx, field)
 	case "postedBy":
@@ -10032,6 +10066,8 @@ func (ec *executionContext) childFields_CommentReply(ctx context.Context, field 
 		return ec.fieldContext_CommentReply_id(ctx, field)
 	case "body":
 		return ec.fieldContext_CommentReply_body(ctx, field)
+	case "document":
+		return ec.fieldContext_CommentReply_document(ctx, field)
 	case "postedAt":
 		return ec.fieldContext_CommentReply_postedAt(ctx, field)
 	case "postedBy":
@@ -13590,13 +13626,21 @@ func (ec *executionContext) field_Mutation_postCommentReply_args(ctx context.Con
 	}
 	args["commentId"] = arg2
 	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "body",
-		func(ctx context.Context, v any) (string, error) {
-			return ec.unmarshalNString2string(ctx, v)
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
 	args["body"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "document",
+		func(ctx context.Context, v any) (any, error) {
+			return ec.unmarshalOJSON2interface(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["document"] = arg4
 	return args, nil
 }
 
@@ -17836,6 +17880,29 @@ func (ec *executionContext) fieldContext_Comment_body(_ context.Context, field g
 	return graphql.NewScalarFieldContext("Comment", field, false, false, "String")
 }
 
+func (ec *executionContext) _Comment_document(ctx context.Context, field graphql.CollectedField, obj *ent.Comment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Comment_document(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Comment().Document(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOJSON2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Comment_document(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Comment", field, true, true, "JSON")
+}
+
 func (ec *executionContext) _Comment_postedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Comment) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -18564,6 +18631,29 @@ func (ec *executionContext) _CommentReply_body(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_CommentReply_body(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CommentReply", field, false, false, "String")
+}
+
+func (ec *executionContext) _CommentReply_document(ctx context.Context, field graphql.CollectedField, obj *ent.CommentReply) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentReply_document(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CommentReply().Document(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOJSON2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CommentReply_document(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommentReply", field, true, true, "JSON")
 }
 
 func (ec *executionContext) _CommentReply_postedAt(ctx context.Context, field graphql.CollectedField, obj *ent.CommentReply) (ret graphql.Marshaler) {
@@ -22834,7 +22924,13 @@ func (ec *executionContext) _Mutation_postCommentReply(ctx context.Context, fiel
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().PostCommentReply(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequest"].(*string), fc.Args["commentId"].(string), fc.Args["body"].(string))
+			return ec.Resolvers.Mutation().PostCommentReply(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequest"].(*string), fc.Args["commentId"].(string), fc.Args["body"].(*string),
+				func() any {
+					if fc.Args["document"] == nil {
+						return nil
+					}
+					return fc.Args["document"].(any)
+				}())
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.CommentReply) graphql.Marshaler {
@@ -41200,7 +41296,7 @@ func (ec *executionContext) unmarshalInputPostCommentInput(ctx context.Context, 
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"body", "page", "node"}
+	fieldsInOrder := [...]string{"body", "document", "page", "node"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -41209,11 +41305,18 @@ func (ec *executionContext) unmarshalInputPostCommentInput(ctx context.Context, 
 		switch k {
 		case "body":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("body"))
-			data, err := ec.unmarshalNString2string(ctx, v)
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.Body = data
+		case "document":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("document"))
+			data, err := ec.unmarshalOJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Document = data
 		case "page":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("page"))
 			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
@@ -41802,7 +41905,7 @@ func (ec *executionContext) unmarshalInputUpdateCommentInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"resolved", "body", "addedReactions", "removedReactions"}
+	fieldsInOrder := [...]string{"resolved", "body", "document", "addedReactions", "removedReactions"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -41823,6 +41926,13 @@ func (ec *executionContext) unmarshalInputUpdateCommentInput(ctx context.Context
 				return it, err
 			}
 			it.Body = data
+		case "document":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("document"))
+			data, err := ec.unmarshalOJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Document = data
 		case "addedReactions":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("addedReactions"))
 			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
@@ -41865,7 +41975,7 @@ func (ec *executionContext) unmarshalInputUpdateCommentReplyInput(ctx context.Co
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"body", "addedReactions", "removedReactions"}
+	fieldsInOrder := [...]string{"body", "document", "addedReactions", "removedReactions"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -41879,6 +41989,13 @@ func (ec *executionContext) unmarshalInputUpdateCommentReplyInput(ctx context.Co
 				return it, err
 			}
 			it.Body = data
+		case "document":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("document"))
+			data, err := ec.unmarshalOJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Document = data
 		case "addedReactions":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("addedReactions"))
 			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
@@ -43577,6 +43694,12 @@ func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, 
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "document":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Comment_document(ctx, field, obj)
+				})
 		case "postedAt":
 			out.Values[i] = ec._Comment_postedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -43856,6 +43979,12 @@ func (ec *executionContext) _CommentReply(ctx context.Context, sel ast.Selection
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "document":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._CommentReply_document(ctx, field, obj)
+				})
 		case "postedAt":
 			out.Values[i] = ec._CommentReply_postedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {

@@ -634,8 +634,12 @@ type PingResult struct {
 
 // A new comment: its Markdown, and optionally the page (and a node of it) it is about.
 type PostCommentInput struct {
-	Body string  `json:"body"`
-	Page *string `json:"page,omitempty"`
+	// The comment's Markdown; or give document instead.
+	Body *string `json:"body,omitempty"`
+	// The comment as the reference's JSON document, instead of body: every node Bindery supports and
+	// its Markdown keeps, or the comment is refused naming the first that is not.
+	Document any     `json:"document,omitempty"`
+	Page     *string `json:"page,omitempty"`
 	// A section of the page, by its heading's anchor (levels 1 to 3, as search results link to them).
 	Node *string `json:"node,omitempty"`
 }
@@ -1033,15 +1037,19 @@ type UpdateCollectionInput struct {
 // only); reactions are the viewer's own, added or removed (adding one twice or removing one not
 // given does nothing).
 type UpdateCommentInput struct {
-	Resolved         *bool    `json:"resolved,omitempty"`
-	Body             *string  `json:"body,omitempty"`
+	Resolved *bool   `json:"resolved,omitempty"`
+	Body     *string `json:"body,omitempty"`
+	// The new body as a JSON document, instead of body.
+	Document         any      `json:"document,omitempty"`
 	AddedReactions   []string `json:"addedReactions,omitempty"`
 	RemovedReactions []string `json:"removedReactions,omitempty"`
 }
 
 // A change to a reply: its Markdown (the author only), the viewer's reactions.
 type UpdateCommentReplyInput struct {
-	Body             *string  `json:"body,omitempty"`
+	Body *string `json:"body,omitempty"`
+	// The new body as a JSON document, instead of body.
+	Document         any      `json:"document,omitempty"`
 	AddedReactions   []string `json:"addedReactions,omitempty"`
 	RemovedReactions []string `json:"removedReactions,omitempty"`
 }
