@@ -1,10 +1,10 @@
 // Package changerequests holds the rules of a space's change requests themselves: finding one by
 // its id or its number in the space, opening one on the space's active revision numbered next in
 // the space, changing its subject and status, and whether it is outdated. Readers of the space
-// read its change requests; the edit role opens and changes them, never in a locked space. Their
-// content (edits, merge, update from the space) is internal/content/revisions', their comments
-// internal/comments'. It knows nothing of the surfaces: graph and rest translate, and graph keeps
-// the lists and fields it batches.
+// read its change requests; the edit role opens them (none while the space is locked) and changes
+// them. Their content (edits, merge, update from the space) is internal/content/revisions', their
+// comments internal/comments'. It knows nothing of the surfaces: graph and rest translate, and
+// graph keeps the lists and fields it batches.
 package changerequests
 
 import (

@@ -1,9 +1,10 @@
-// Package customfields holds the rules of an organization's custom fields: their definitions
-// (a name unique in the organization, a type, texts, the options of select fields), which its
-// admins create, change and delete, and the values spaces take for them, which editors of a space
-// set, each checked against its field's type. Members of the organization read the definitions,
-// readers of a space its values (the privacy rules of ent/rule decide in the statements). It
-// knows nothing of the surfaces: graph and rest translate, and graph keeps the reads it batches.
+// Package customfields holds the rules of an organization's custom fields: their definitions (a
+// name unique in the organization, a type, texts, the options of select fields), which its admins
+// create, change and delete, and the values spaces take for them, which editors of a space set,
+// each checked against its field's type. Members of the organization with a role (not guests) read
+// the definitions, readers of a space its values (the privacy rules of ent/rule decide in the
+// statements). It knows nothing of the surfaces: graph and rest translate, and graph keeps the
+// reads it batches.
 package customfields
 
 import (
