@@ -81,20 +81,6 @@ func insertedFiles(files []*tree.File) []*model.InsertedFile {
 	return out
 }
 
-// contentTarget finds a change request to change the content of: the space must be readable
-// (else 404) and the viewer's role on it at least min (else 403, saying what for).
-func (r *Resolver) contentTarget(ctx context.Context, spaceID, crRef string, min viewer.Role, what string) (*ent.Space, *ent.ChangeRequest, error) {
-	s, err := r.space(ctx, spaceID)
-	if err != nil {
-		return nil, nil, err
-	}
-	cr, err := r.changeRequest(ctx, s.ID, crRef)
-	if err != nil {
-		return nil, nil, err
-	}
-	return s, cr, rule.RequireSpaceRole(ctx, s, min, what)
-}
-
 // spaceTarget finds a space to change the content of: it must be readable (else 404) and the
 // viewer's role on it at least min (else 403, saying what for).
 func (r *Resolver) spaceTarget(ctx context.Context, spaceID string, min viewer.Role, what string) (*ent.Space, error) {

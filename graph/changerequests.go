@@ -2,63 +2,35 @@ package graph
 
 import (
 	"context"
-	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/changerequest"
-	"github.com/binderyhq/bindery/ent/predicate"
-	"github.com/binderyhq/bindery/ent/rule"
-	"github.com/binderyhq/bindery/ent/space"
-	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/changerequests"
 	"github.com/binderyhq/bindery/internal/check"
-	"github.com/binderyhq/bindery/internal/content/revisions"
 	"github.com/binderyhq/bindery/internal/page"
-	"github.com/binderyhq/bindery/internal/sqlplan"
-	"github.com/binderyhq/bindery/internal/txn"
 )
 
-const (
-	maxChangeRequestSubject = 100
-	// maxNumberDigits bounds what reads as a change request's number rather than its id: ids are
-	// 20 characters, and a space will not hold a billion change requests.
-	maxNumberDigits = 9
-)
+// Change requests translate between GraphQL (and REST, which calls these resolvers) and
+// internal/changerequests, which holds their rules; graph keeps the lists and the fields it reads
+// through its loaders, batched for a whole level of a query.
 
-// changeRequest returns a change request of the space by its id or by its number in the space
-// (spec/02 convention 1). Returns NOT_FOUND when there is none the viewer can read.
+// changeRequestService is the change requests as this resolver's viewer reads and writes them.
+func (r *Resolver) changeRequestService() *changerequests.Service {
+	return &changerequests.Service{Client: r.Client, Space: r.space}
+}
+
+// changeRequest returns a change request of the space by its id or number
+// (changerequests.Service.Get).
 func (r *Resolver) changeRequest(ctx context.Context, spaceID, ref string) (*ent.ChangeRequest, error) {
-	cr, err := r.Client.ChangeRequest.Query().Where(changerequest.SpaceID(spaceID), changeRequestRef(ref)).Only(sqlplan.ByKey(ctx))
-	return cr, rule.NotFound(err, "change request")
+	return r.changeRequestService().Get(ctx, spaceID, ref)
 }
 
-// changeRequestRef matches a change request by number when ref is a short run of digits, else by id.
-func changeRequestRef(ref string) predicate.ChangeRequest {
-	if len(ref) <= maxNumberDigits && strings.Trim(ref, "0123456789") == "" {
-		if n, err := strconv.Atoi(ref); err == nil {
-			return changerequest.Number(n)
-		}
-	}
-	return changerequest.ID(ref)
-}
-
-// spaceChangeRequest is Query.changeRequest: a change request of a space the viewer can read.
-// Returns NOT_FOUND when either is not there for the viewer.
+// spaceChangeRequest is Query.changeRequest (changerequests.Service.InSpace).
 func (r *Resolver) spaceChangeRequest(ctx context.Context, spaceID, ref string) (*ent.ChangeRequest, error) {
-	s, err := r.space(ctx, spaceID)
-	if err != nil {
-		return nil, err
-	}
-	cr, err := r.changeRequest(ctx, s.ID, ref)
-	if err != nil {
-		return nil, err
-	}
-	cr.Edges.Space = s
-	return cr, nil
+	return r.changeRequestService().InSpace(ctx, spaceID, ref)
 }
 
 // ChangeRequestListArgs are the REST and GraphQL arguments of a space's change request list.
@@ -138,142 +110,24 @@ func changeRequestConnection(ctx context.Context, p loader.Page[*ent.ChangeReque
 	}
 }
 
-// createChangeRequest opens a change request on the space's active revision, numbered next in
-// the space. It takes the edit role on the space (NOT_FOUND when the viewer cannot read it,
-// FORBIDDEN below edit or while the space is locked); INVALID for a subject over 100 characters.
-//
-// Numbers have no gaps or duplicates, also when several servers share one PostgreSQL database:
-// the space's row is locked for the transaction, so creations in one space queue, and each
-// takes the largest number + 1 (the unique (space_id, number) index backs it).
+// createChangeRequest is Mutation.createChangeRequest (changerequests.Service.Create).
 func (r *Resolver) createChangeRequest(ctx context.Context, spaceID string, in model.CreateChangeRequestInput) (*ent.ChangeRequest, error) {
-	v, err := viewerOf(ctx)
-	if err != nil {
-		return nil, err
-	}
-	s, err := r.space(ctx, spaceID)
-	if err != nil {
-		return nil, err
-	}
-	if err := rule.RequireSpaceRole(ctx, s, viewer.RoleEdit, "create change requests"); err != nil {
-		return nil, err
-	}
-	subject := strings.TrimSpace(derefOr(in.Subject, ""))
-	if err := checkText("subject", subject, 0, maxChangeRequestSubject); err != nil {
-		return nil, err
-	}
-	var id string
-	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
-		s, err := revisions.LockSpace(ctx, tx, s.ID)
-		if err != nil {
-			return err
-		}
-		if s.EditMode == space.EditModeLocked {
-			return apperr.Forbiddenf("the space is locked: no change request can be opened until an admin sets editMode to live")
-		}
-		if s.RevisionID == nil {
-			return fmt.Errorf("space %s has no active revision", s.ID)
-		}
-		number, err := nextChangeRequestNumber(ctx, tx, s.ID)
-		if err != nil {
-			return err
-		}
-		cr, err := tx.ChangeRequest.Create().SetSpaceID(s.ID).SetOrganizationID(s.OrganizationID).
-			SetNumber(number).SetSubject(subject).SetCreatedBy(v.UserID).
-			SetRevisionID(*s.RevisionID).SetRevisionInitialID(*s.RevisionID).Save(ctx)
-		if err != nil {
-			return err
-		}
-		id = cr.ID
-		return revisions.AdjustChangeRequestCounts(ctx, tx, s.ID, "", cr.Status)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return r.readChangeRequest(ctx, id)
+	return r.changeRequestService().Create(ctx, spaceID, derefOr(in.Subject, ""))
 }
 
-// nextChangeRequestNumber is the number of the next change request of a space, read in the
-// transaction that holds the space's lock.
-func nextChangeRequestNumber(ctx context.Context, tx *ent.Tx, spaceID string) (int, error) {
-	last, err := tx.ChangeRequest.Query().Where(changerequest.SpaceID(spaceID)).
-		Order(ent.Desc(changerequest.FieldNumber)).Limit(1).Select(changerequest.FieldNumber).Ints(ctx)
-	if err != nil || len(last) == 0 {
-		return 1, err
-	}
-	return last[0] + 1, nil
-}
-
-// updateChangeRequest changes the subject and/or status of a change request (by id or number).
-// It takes the edit role on the space. Returns INVALID for a subject over 100 characters, for
-// the status merged (only merging sets it) and for any status change of a merged change
-// request; updatedAt changes with every update.
+// updateChangeRequest is Mutation.updateChangeRequest (changerequests.Service.Update).
 func (r *Resolver) updateChangeRequest(ctx context.Context, spaceID, ref string, in model.UpdateChangeRequestInput) (*ent.ChangeRequest, error) {
-	s, cr, err := r.contentTarget(ctx, spaceID, ref, viewer.RoleEdit, "change its change requests")
-	if err != nil {
-		return nil, err
-	}
-	if in.Subject != nil {
-		subject := strings.TrimSpace(*in.Subject)
-		if err := checkText("subject", subject, 0, maxChangeRequestSubject); err != nil {
-			return nil, err
-		}
-		in.Subject = &subject
-	}
-	if in.Status != nil && *in.Status == changerequest.StatusMerged {
-		return nil, apperr.Invalidf("status: merged is set by merging the change request, not by an update (use draft, open or archived)")
-	}
-	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
-		if _, err := revisions.LockSpace(ctx, tx, s.ID); err != nil {
-			return err
-		}
-		current, err := tx.ChangeRequest.Query().Where(changerequest.ID(cr.ID)).Modify(txn.ForUpdate).Only(ctx)
-		if err != nil {
-			return rule.NotFound(err, "change request")
-		}
-		upd := tx.ChangeRequest.UpdateOne(current).SetNillableSubject(in.Subject)
-		if in.Status != nil {
-			if current.Status == changerequest.StatusMerged {
-				return apperr.Invalidf("status: change request #%d is merged; a merged change request cannot change status", current.Number)
-			}
-			upd.SetStatus(*in.Status)
-			if err := revisions.AdjustChangeRequestCounts(ctx, tx, s.ID, current.Status, *in.Status); err != nil {
-				return err
-			}
-		}
-		return upd.Exec(ctx)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return r.readChangeRequest(ctx, cr.ID)
+	return r.changeRequestService().Update(ctx, spaceID, ref, changerequests.Change{Subject: in.Subject, Status: in.Status})
 }
 
-// readChangeRequest reads a change request back after a write committed.
-func (r *Resolver) readChangeRequest(ctx context.Context, id string) (*ent.ChangeRequest, error) {
-	cr, err := r.Client.ChangeRequest.Get(ctx, id)
-	return cr, rule.NotFound(err, "change request")
-}
-
-// changeRequestSpace is ChangeRequest.space: the space it was listed or read with, else read now.
+// changeRequestSpace is ChangeRequest.space (changerequests.Service.SpaceOf).
 func (r *Resolver) changeRequestSpace(ctx context.Context, cr *ent.ChangeRequest) (*ent.Space, error) {
-	if s := cr.Edges.Space; s != nil {
-		return s, nil
-	}
-	return r.space(ctx, cr.SpaceID)
+	return r.changeRequestService().SpaceOf(ctx, cr)
 }
 
-// changeRequestOutdated is ChangeRequest.outdated: whether the space's active revision moved
-// since the change request's base (the revision it was created from or last updated from). A
-// merged change request is never outdated: there is nothing left to bring into it.
+// changeRequestOutdated is ChangeRequest.outdated (changerequests.Service.Outdated).
 func (r *Resolver) changeRequestOutdated(ctx context.Context, cr *ent.ChangeRequest) (bool, error) {
-	if cr.Status == changerequest.StatusMerged {
-		return false, nil
-	}
-	s, err := r.changeRequestSpace(ctx, cr)
-	if err != nil {
-		return false, err
-	}
-	return s.RevisionID != nil && *s.RevisionID != revisions.ChangeRequestBase(cr), nil
+	return r.changeRequestService().Outdated(ctx, cr)
 }
 
 // The users and the revisions a change request names: a field looks up one of them, and the

@@ -182,7 +182,7 @@ func (r *Resolver) commentContentRevision(ctx context.Context, c *ent.Comment) (
 	cr := c.Edges.ChangeRequest
 	if cr == nil {
 		var err error
-		if cr, err = r.readChangeRequest(ctx, *c.ChangeRequestID); err != nil {
+		if cr, err = r.changeRequestService().Read(ctx, *c.ChangeRequestID); err != nil {
 			return nil, err
 		}
 	}

@@ -15,3 +15,11 @@ func nullable[T any](in graphql.Omittable[*T]) check.Nullable[T] {
 func setOrClear[T any, U any](in graphql.Omittable[*T], valid func(T) error, set func(T) U, clear func() U) error {
 	return check.SetOrClear(nullable(in), valid, set, clear)
 }
+
+// trimmedOrNull trims a nullable update value; a blank text becomes null (check.TrimmedOrNull).
+func trimmedOrNull(in graphql.Omittable[*string]) graphql.Omittable[*string] {
+	if t := check.TrimmedOrNull(nullable(in)); t.Set {
+		return graphql.OmittableOf(t.Value)
+	}
+	return in
+}

@@ -110,3 +110,16 @@ func SetOrClear[T any, U any](in Nullable[T], valid func(T) error, set func(T) U
 	set(*in.Value)
 	return nil
 }
+
+// TrimmedOrNull is a Nullable text without surrounding spaces, a blank text null: given blank, it
+// clears what it sets.
+func TrimmedOrNull(in Nullable[string]) Nullable[string] {
+	if in.Value == nil {
+		return in
+	}
+	s := strings.TrimSpace(*in.Value)
+	if s == "" {
+		return Nullable[string]{Set: true}
+	}
+	return Nullable[string]{Set: true, Value: &s}
+}

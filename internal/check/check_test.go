@@ -53,3 +53,27 @@ func TestTruncate(t *testing.T) {
 		t.Fatalf("Truncate = %q", got)
 	}
 }
+
+func TestTrimmedOrNull(t *testing.T) {
+	text := func(s string) *string { return &s }
+	tests := map[string]struct {
+		in   Nullable[string]
+		want Nullable[string]
+	}{
+		"Absent":    {Nullable[string]{}, Nullable[string]{}},
+		"Null":      {Nullable[string]{Set: true}, Nullable[string]{Set: true}},
+		"Blank":     {Nullable[string]{Set: true, Value: text(" \t ")}, Nullable[string]{Set: true}},
+		"Empty":     {Nullable[string]{Set: true, Value: text("")}, Nullable[string]{Set: true}},
+		"Trimmed":   {Nullable[string]{Set: true, Value: text("  Owner ")}, Nullable[string]{Set: true, Value: text("Owner")}},
+		"AsItComes": {Nullable[string]{Set: true, Value: text("Owner")}, Nullable[string]{Set: true, Value: text("Owner")}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			got := TrimmedOrNull(tc.in)
+			if got.Set != tc.want.Set || (got.Value == nil) != (tc.want.Value == nil) ||
+				got.Value != nil && *got.Value != *tc.want.Value {
+				t.Fatalf("TrimmedOrNull = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
