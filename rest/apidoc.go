@@ -12,6 +12,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/binderyhq/bindery/graph"
+	jsondoc "github.com/binderyhq/bindery/internal/document"
 	"github.com/binderyhq/bindery/rest/apidoc"
 )
 
@@ -208,6 +209,8 @@ var operations = []apidoc.Operation{
 	{Route: "GET /spaces/{spaceId}/revisions/{revisionId}", ID: "getRevisionById", Tag: "space-content", Summary: "Get revision", Status: 200, Response: typeOf[Revision](), Query: contentParams},
 	{Route: "GET /spaces/{spaceId}/revisions/{revisionId}/files", ID: "listFilesInRevisionById", Tag: "space-content", Summary: "List files in revision", Status: 200, Response: typeOf[List[RevisionFile]](), Query: contentListParams},
 	{Route: "GET /spaces/{spaceId}/revisions/{revisionId}/files/{fileId}", ID: "getFileInRevisionById", Tag: "space-content", Summary: "Get file in revision", Status: 200, Response: typeOf[RevisionFile](), Query: contentParams},
+	{Route: "GET /spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document", ID: "getPageDocumentInRevisionById", Tag: "space-content", Summary: "Get the document of a page in a revision", Status: 200, Response: typeOf[jsondoc.Document](), Query: pageDocumentParams},
+	{Route: "GET /spaces/{spaceId}/documents/{documentId}", ID: "getDocumentById", Tag: "space-content", Summary: "Get a document of a space by its id (a page's documentId)", Status: 200, Response: typeOf[jsondoc.Document](), Query: documentParams},
 	{Route: "GET /spaces/{spaceId}/revisions/{revisionId}/page/{pageId}", ID: "getPageInRevisionById", Tag: "space-content", Summary: "Get page in revision", Status: 200, Response: typeOf[RevisionPage](), Query: contentPageParams},
 	{Route: "GET /spaces/{spaceId}/revisions/{revisionId}/pages", ID: "listPagesInRevisionById", Tag: "space-content", Summary: "List pages in revision", Status: 200, Response: typeOf[pageTree](), Query: contentParams},
 	{Route: "GET /spaces/{spaceId}/revisions/{revisionId}/path/*", ID: "getPageInRevisionByPath", Tag: "space-content", Summary: "Get page in revision by path", Status: 200, Response: typeOf[RevisionPage](), Query: contentPageParams},
@@ -244,12 +247,16 @@ var (
 	// nothing: Bindery keeps no git metadata and computes no content.
 	contentParams = []apidoc.Param{shareKeyParam, flagParam("metadata", "Accepted; Bindery keeps no git metadata to add"),
 		flagParam("computed", "Accepted; Bindery has no computed content to evaluate")}
-	contentListParams = slices.Concat(contentParams, listParams)
-	contentPageParams = slices.Concat(pageParams, contentParams)
-	contentLinkParams = slices.Concat(linkParams, contentParams)
-	shareKeyParam     = textParam("shareKey", "The key of a share link: opens a share-link space, or a site shared by link, to whoever presents it")
-	accessListParams  = listQuery(choiceParam("role", "Only people with this role", "admin", "create", "edit", "review", "comment", "read"))
-	memberListParams  = listQuery(textParam("search", "Only members whose name or email contains this"), choiceParam("order", "asc or desc", "asc", "desc"),
+	contentListParams  = slices.Concat(contentParams, listParams)
+	contentPageParams  = slices.Concat(pageParams, contentParams)
+	contentLinkParams  = slices.Concat(linkParams, contentParams)
+	documentParams     = []apidoc.Param{shareKeyParam, choiceParam("schema", "Accepted; Bindery answers one version of the document model", "current", "next")}
+	pageDocumentParams = []apidoc.Param{shareKeyParam,
+		choiceParam("evaluated", "Accepted; the documents Bindery stores hold no expressions or conditional blocks to evaluate", "true", "false", "deterministic-only"),
+		choiceParam("dereferenced", "Accepted; the documents Bindery stores hold no reusable content to place", "true", "false", "reusable-contents")}
+	shareKeyParam    = textParam("shareKey", "The key of a share link: opens a share-link space, or a site shared by link, to whoever presents it")
+	accessListParams = listQuery(choiceParam("role", "Only people with this role", "admin", "create", "edit", "review", "comment", "read"))
+	memberListParams = listQuery(textParam("search", "Only members whose name or email contains this"), choiceParam("order", "asc or desc", "asc", "desc"),
 		choiceParam("sort", "What members are ordered by", "joinedAt", "lastSeenAt"), choiceParam("role", "Only members with this role", "admin", "create", "edit", "review", "comment", "read", "guest"))
 	changeRequestListParams = listQuery(choiceParam("status", "Only change requests in this status", "draft", "open", "archived", "merged"),
 		choiceParam("orderBy", "What change requests are ordered by", "updatedAt", "createdAt"),

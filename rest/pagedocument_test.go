@@ -189,3 +189,63 @@ func TestContentPageDocumentWrite(t *testing.T) {
 		}
 	})
 }
+
+// TestDocumentReads reads documents by themselves: a page's in a revision
+// (getPageDocumentInRevisionById) and a document by its id (getDocumentById), in the main content
+// and in an open change request; groups have none, and other spaces' documents are not found.
+func TestDocumentReads(t *testing.T) {
+	f := newContentFixture(t)
+	start := f.pages["guides/getting-started"]
+	want := compact(t, must(json.Marshal(document.FromMarkdown("Install, then **run**.\n"))))
+	t.Run("OKPageInRevision", func(t *testing.T) {
+		for _, q := range []string{"", "?evaluated=true&dereferenced=reusable-contents", "?evaluated=deterministic-only&dereferenced=false"} {
+			if got := compact(t, f.get(t, f.reader, "/revisions/"+f.crRevision+"/page/"+start+"/document"+q).Body); got != want {
+				t.Errorf("%s: document %s", q, got)
+			}
+		}
+	})
+	documentID := f.get(t, f.reader, "/content/page/"+start).Map(t)["documentId"].(string)
+	t.Run("OKByID", func(t *testing.T) {
+		if got := compact(t, f.get(t, f.reader, "/documents/"+documentID+"?schema=next").Body); got != want {
+			t.Errorf("document %s", got)
+		}
+	})
+	t.Run("OKByIDInChangeRequest", func(t *testing.T) {
+		crWant(t, f.e.Do(f.admin, "POST", f.spacePath("/change-requests"), map[string]any{"subject": "Draft"}), http.StatusCreated)
+		crWant(t, f.e.Do(f.admin, "POST", f.spacePath("/change-requests/2/content"), map[string]any{"changes": []any{
+			map[string]any{"operation": "insert_page", "title": "New", "document": map[string]any{"markdown": "Only *here*.\n"}},
+		}}), http.StatusOK)
+		id := f.get(t, f.reader, "/change-requests/2/content/path/new").Map(t)["documentId"].(string)
+		got := compact(t, f.get(t, f.reader, "/documents/"+id).Body)
+		if got != compact(t, must(json.Marshal(document.FromMarkdown("Only *here*.\n")))) {
+			t.Errorf("document %s", got)
+		}
+	})
+	for name, c := range map[string]struct {
+		actor  testenv.Actor
+		path   string
+		status int
+		words  []string
+	}{
+		"ErrEvaluated":      {f.reader, "/revisions/" + f.crRevision + "/page/" + start + "/document?evaluated=yes", http.StatusBadRequest, []string{"evaluated"}},
+		"ErrSchema":         {f.reader, "/documents/" + documentID + "?schema=old", http.StatusBadRequest, []string{"schema"}},
+		"ErrUnknownID":      {f.reader, "/documents/sha256:nope", http.StatusNotFound, []string{"sha256:nope"}},
+		"ErrOutsiderByID":   {f.outsider, "/documents/" + documentID, http.StatusNotFound, nil},
+		"ErrOutsiderOfPage": {f.outsider, "/revisions/" + f.crRevision + "/page/" + start + "/document", http.StatusNotFound, nil},
+	} {
+		t.Run(name, func(t *testing.T) {
+			crWantError(t, f.e.Do(c.actor, "GET", f.spacePath(c.path), nil), c.status, c.words...)
+		})
+	}
+	t.Run("ErrGroup", func(t *testing.T) {
+		at := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+		rev := f.e.WriteRevision(f.space, "", testenv.Content{
+			Tree: treeOf(&tree.Page{ID: "g", Order: "a", Type: "group", Title: "Part", Slug: "part", CreatedAt: at, UpdatedAt: at}),
+		})
+		crWantError(t, f.e.Do(f.reader, "GET", f.spacePath("/revisions/"+rev+"/page/g/document"), nil), http.StatusNotFound, "group")
+	})
+	t.Run("ErrOtherSpacesDocument", func(t *testing.T) {
+		other := createSpace(t, f.e, f.admin, f.org, map[string]any{"title": "Other"})["id"].(string)
+		crWantError(t, f.e.Do(f.admin, "GET", "/v1/spaces/"+other+"/documents/"+documentID, nil), http.StatusNotFound)
+	})
+}

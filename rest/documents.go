@@ -1,0 +1,49 @@
+package rest
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	jsondoc "github.com/binderyhq/bindery/internal/document"
+)
+
+// getDocument answers getDocumentById: the JSON document whose id is a page's documentId in the
+// space (graph.Resolver.SpaceDocument). schema (current or next) is accepted: Bindery answers
+// one version of the document model.
+func (a *api) getDocument(w http.ResponseWriter, r *http.Request) {
+	var doc *jsondoc.Document
+	_, err := query{r}.oneOf("schema", "current", "next")
+	if err == nil {
+		doc, err = a.r.SpaceDocument(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "documentId"), query{r}.str("shareKey"))
+	}
+	respond(w, r, http.StatusOK, doc, err)
+}
+
+// getPageDocument answers getPageDocumentInRevisionById: the page's body in the revision as a
+// JSON document. evaluated and dereferenced are checked and change nothing: the documents Bindery
+// stores hold no expressions, conditional blocks or reusable content (they are refused on write),
+// so evaluating or placing them gives the same document.
+func (a *api) getPageDocument(w http.ResponseWriter, r *http.Request) {
+	doc, err := a.pageDocument(r)
+	respond(w, r, http.StatusOK, doc, err)
+}
+
+func (a *api) pageDocument(r *http.Request) (*jsondoc.Document, error) {
+	q := query{r}
+	if _, err := q.oneOf("evaluated", "true", "false", "deterministic-only"); err != nil {
+		return nil, err
+	}
+	if _, err := q.oneOf("dereferenced", "true", "false", "reusable-contents"); err != nil {
+		return nil, err
+	}
+	c, err := a.revisionContent(r)
+	if err != nil {
+		return nil, err
+	}
+	p, err := pageByID(c, r)
+	if err != nil {
+		return nil, err
+	}
+	return a.r.PageDocument(r.Context(), p)
+}
