@@ -7,12 +7,8 @@ import (
 	"github.com/binderyhq/bindery/ent/apitoken"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/accounts"
-	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/page"
 )
-
-// apiTokenLabelMax bounds a token's label (the reference client's APITokenLabel).
-const apiTokenLabelMax = 50
 
 func (r *Resolver) apiTokens(ctx context.Context, first *int, after *string) (*model.APITokenConnection, error) {
 	v, err := viewerOf(ctx)
@@ -35,33 +31,26 @@ func (r *Resolver) apiTokens(ctx context.Context, first *int, after *string) (*m
 	}, nil
 }
 
-// createAPIToken issues a personal API token to the viewer; the token is in this answer only.
+// createAPIToken issues a personal API token to the viewer (accounts.IssueToken); the token is
+// in this answer only.
 func (r *Resolver) createAPIToken(ctx context.Context, in model.CreateAPITokenInput) (*model.CreatedAPIToken, error) {
 	v, err := viewerOf(ctx)
 	if err != nil {
 		return nil, err
 	}
-	label, err := trimmedText("label", derefOr(in.Label, ""), 0, apiTokenLabelMax)
-	if err != nil {
-		return nil, err
-	}
-	t, token, err := accounts.IssueToken(ctx, r.Client, v.UserID, label)
+	t, token, err := accounts.IssueToken(ctx, r.Client, v.UserID, derefOr(in.Label, ""))
 	if err != nil {
 		return nil, err
 	}
 	return &model.CreatedAPIToken{Token: token, APIToken: t}, nil
 }
 
-// revokeAPIToken deletes one of the viewer's tokens. Returns NOT_FOUND when the viewer has no
-// token with the id.
+// revokeAPIToken deletes one of the viewer's tokens (accounts.RevokeUserToken).
 func (r *Resolver) revokeAPIToken(ctx context.Context, id string) (bool, error) {
 	v, err := viewerOf(ctx)
 	if err != nil {
 		return false, err
 	}
-	n, err := r.Client.APIToken.Delete().Where(apitoken.ID(id), apitoken.UserID(v.UserID)).Exec(accounts.System(ctx))
-	if err == nil && n == 0 {
-		err = apperr.NotFoundf("you have no API token with the id %q", truncate(id, 80))
-	}
+	err = accounts.RevokeUserToken(ctx, r.Client, v.UserID, id)
 	return err == nil, err
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/privacy"
+	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/apperr"
 )
@@ -39,12 +40,6 @@ func AsAppError(ctx context.Context, err error) *apperr.Error {
 // it — a driver error is "context canceled" or "interrupted" — and nobody reads the answer.
 func ClientGone(ctx context.Context) bool { return errors.Is(ctx.Err(), context.Canceled) }
 
-// viewerOf returns the viewer of the request: a user, the system, or a published site's visitor.
-// Returns UNAUTHENTICATED when there is none.
-func viewerOf(ctx context.Context) (*viewer.Viewer, error) {
-	v := viewer.FromContext(ctx)
-	if v == nil || (v.UserID == "" && !v.IsSystem() && !v.IsVisitor()) {
-		return nil, apperr.Unauthenticatedf("authentication required: send Authorization: Bearer <token>")
-	}
-	return v, nil
-}
+// viewerOf returns the viewer of the request (rule.RequireViewer). Returns UNAUTHENTICATED when
+// there is none.
+func viewerOf(ctx context.Context) (*viewer.Viewer, error) { return rule.RequireViewer(ctx) }

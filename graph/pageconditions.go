@@ -11,6 +11,7 @@ import (
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/internal/adaptive"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/check"
 	"github.com/binderyhq/bindery/internal/content/revisions"
 	"github.com/binderyhq/bindery/internal/content/tree"
 	"github.com/binderyhq/bindery/internal/sites"
@@ -33,7 +34,7 @@ func (r *Resolver) pageConditionsAllow(ctx context.Context, tx *ent.Tx, s *ent.S
 	// The site's manager may not read every space the site shows; its readers do, and the
 	// answer names only pages of the site.
 	read := revisions.ObjectsContext(ctx)
-	spaces, err := r.Client.Space.Query().Where(space.IDIn(dedupe(spaceIDs)...), space.DeletedAtIsNil()).
+	spaces, err := r.Client.Space.Query().Where(space.IDIn(check.Distinct(spaceIDs)...), space.DeletedAtIsNil()).
 		Order(ent.Asc(space.FieldID)).All(read)
 	if err != nil {
 		return err

@@ -5,8 +5,6 @@ package graph
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"time"
 
 	"github.com/binderyhq/bindery/ent"
@@ -55,7 +53,3 @@ func (r *Resolver) now(ctx context.Context) time.Time {
 	}
 	return clock().UTC().Truncate(time.Microsecond)
 }
-
-// isNoRows reports whether an upsert that did nothing answered "no rows" (PostgreSQL's
-// ON CONFLICT DO NOTHING returns none).
-func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }

@@ -22,6 +22,8 @@ import (
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/user"
 	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/check"
 	"github.com/binderyhq/bindery/internal/id"
 	"github.com/binderyhq/bindery/internal/readcache"
 	"github.com/binderyhq/bindery/internal/sqlplan"
@@ -53,9 +55,18 @@ func CreateToken(ctx context.Context, c *ent.Client, userID, label string) (stri
 	return token, err
 }
 
-// IssueToken issues a new token for a user and returns its row (without the token) and the
-// token, which is not stored: only its hash is.
+// TokenLabelMax bounds the label of a token a user issues through the API (the reference
+// client's APITokenLabel).
+const TokenLabelMax = 50
+
+// IssueToken issues a new token for a user who asks for one through the API, labelled label
+// (trimmed, at most TokenLabelMax characters), and returns its row (without the token) and the
+// token, which is not stored: only its hash is. Returns INVALID naming the label.
 func IssueToken(ctx context.Context, c *ent.Client, userID, label string) (*ent.APIToken, string, error) {
+	label, err := check.Trimmed("label", label, 0, TokenLabelMax)
+	if err != nil {
+		return nil, "", err
+	}
 	return createToken(System(ctx), c.APIToken, userID, label)
 }
 
@@ -73,6 +84,16 @@ func RevokeToken(ctx context.Context, c *ent.Client, token string) error {
 	n, err := c.APIToken.Delete().Where(apitoken.TokenHash(HashSecret(token))).Exec(System(ctx))
 	if err == nil && n == 0 {
 		return ErrInvalidToken
+	}
+	return err
+}
+
+// RevokeUserToken deletes a user's token by its id. Returns NOT_FOUND when the user has no
+// token with the id.
+func RevokeUserToken(ctx context.Context, c *ent.Client, userID, tokenID string) error {
+	n, err := c.APIToken.Delete().Where(apitoken.ID(tokenID), apitoken.UserID(userID)).Exec(System(ctx))
+	if err == nil && n == 0 {
+		return apperr.NotFoundf("you have no API token with the id %q", check.Truncate(tokenID, 80))
 	}
 	return err
 }

@@ -28,6 +28,11 @@ func Text(field, s string, min, max int) error {
 	return nil
 }
 
+// TextFunc is Text of a field with bounds, as a function of the value (what SetOrClear takes).
+func TextFunc(field string, min, max int) func(string) error {
+	return func(s string) error { return Text(field, s, min, max) }
+}
+
 // Trimmed is s without surrounding spaces, checked by Text. Returns INVALID naming the field and
 // bound.
 func Trimmed(field, s string, min, max int) (string, error) {
@@ -122,4 +127,18 @@ func TrimmedOrNull(in Nullable[string]) Nullable[string] {
 		return Nullable[string]{Set: true}
 	}
 	return Nullable[string]{Set: true, Value: &s}
+}
+
+// Distinct is ids without repeats, in the order each first appears: a list that names an id
+// twice counts it once.
+func Distinct(ids []string) []string {
+	seen := make(map[string]bool, len(ids))
+	out := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
 }

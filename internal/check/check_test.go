@@ -77,3 +77,23 @@ func TestTrimmedOrNull(t *testing.T) {
 		})
 	}
 }
+
+func TestTextFunc(t *testing.T) {
+	valid := TextFunc("icon", 1, 3)
+	if err := valid("ab"); err != nil {
+		t.Fatal(err)
+	}
+	if e := apperr.As(valid("abcd")); e == nil || e.Message != "icon: must be at most 3 characters (got 4)" {
+		t.Fatalf("TextFunc = %v, want the check of Text", e)
+	}
+}
+
+func TestDistinct(t *testing.T) {
+	got := Distinct([]string{"b", "a", "b", "c", "a"})
+	if strings.Join(got, ",") != "b,a,c" {
+		t.Fatalf("Distinct = %q, want [b a c]", got)
+	}
+	if got := Distinct(nil); got == nil || len(got) != 0 {
+		t.Fatalf("Distinct(nil) = %#v, want an empty list", got)
+	}
+}

@@ -178,7 +178,7 @@ func (svc *Service) UpdateGroup(ctx context.Context, orgID, siteID, id string, i
 		if err := check.SetTrimmed("title", in.Title, groupTitleMin, groupTitleMax, upd.SetTitle); err != nil {
 			return err
 		}
-		if err := check.SetOrClear(in.Icon, textCheck("icon", 1, iconMax), upd.SetIcon, upd.ClearIcon); err != nil {
+		if err := check.SetOrClear(in.Icon, check.TextFunc("icon", 1, iconMax), upd.SetIcon, upd.ClearIcon); err != nil {
 			return err
 		}
 		var err error

@@ -206,10 +206,10 @@ func (svc *Service) sectionChanges(ctx context.Context, s *ent.Site, sec *ent.Si
 	if err := check.SetOrClear(in.Condition, func(c string) error { return CheckCondition(s, c) }, upd.SetCondition, upd.ClearCondition); err != nil {
 		return err
 	}
-	if err := check.SetOrClear(in.Icon, textCheck("icon", 1, iconMax), upd.SetIcon, upd.ClearIcon); err != nil {
+	if err := check.SetOrClear(in.Icon, check.TextFunc("icon", 1, iconMax), upd.SetIcon, upd.ClearIcon); err != nil {
 		return err
 	}
-	return check.SetOrClear(in.Description, textCheck("description", 0, sectionDescriptionMax), upd.SetDescription, upd.ClearDescription)
+	return check.SetOrClear(in.Description, check.TextFunc("description", 0, sectionDescriptionMax), upd.SetDescription, upd.ClearDescription)
 }
 
 // checkSectionPath refuses a path that upd sets when another section of the site holds it.

@@ -155,11 +155,6 @@ func CheckSegment(field, s string, max int) error {
 	return nil
 }
 
-// textCheck returns check.Text of a field with bounds.
-func textCheck(field string, min, max int) func(string) error {
-	return func(s string) error { return check.Text(field, s, min, max) }
-}
-
 // isNotFound reports whether err is a NOT_FOUND answer.
 func isNotFound(err error) bool {
 	e := apperr.As(err)

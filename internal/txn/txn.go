@@ -3,6 +3,8 @@ package txn
 
 import (
 	"context"
+	stdsql "database/sql"
+	"errors"
 
 	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
@@ -32,3 +34,7 @@ func ForUpdate(s *sql.Selector) {
 		s.ForUpdate()
 	}
 }
+
+// SkippedUpsert reports whether err is the "no rows" an upsert that wrote nothing answers
+// (PostgreSQL's ON CONFLICT DO NOTHING returns no row): nothing failed.
+func SkippedUpsert(err error) bool { return errors.Is(err, stdsql.ErrNoRows) }

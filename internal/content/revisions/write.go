@@ -2,8 +2,6 @@ package revisions
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"slices"
 
@@ -89,16 +87,12 @@ func newObject(tx *ent.Tx, hash string, kind contentobject.Kind, data []byte) *e
 func insertObjects(ctx context.Context, tx *ent.Tx, objects []*ent.ContentObjectCreate) error {
 	for chunk := range slices.Chunk(objects, rowBatch) {
 		err := tx.ContentObject.CreateBulk(chunk...).OnConflictColumns(contentobject.FieldID).DoNothing().Exec(ctx)
-		if err != nil && !isNoRows(err) {
+		if err != nil && !txn.SkippedUpsert(err) {
 			return err
 		}
 	}
 	return nil
 }
-
-// isNoRows reports whether an upsert that did nothing answered "no rows" (PostgreSQL's
-// ON CONFLICT DO NOTHING returns none).
-func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
 
 // storeBlobs writes file bytes to the blob store and records them.
 func (svc *Service) storeBlobs(ctx context.Context, tx *ent.Tx, files []edit.Blob) error {
@@ -124,7 +118,7 @@ func (svc *Service) storeBlobs(ctx context.Context, tx *ent.Tx, files []edit.Blo
 		// Ignore, not DoNothing: a row stored before is locked to the end of the transaction, so
 		// a purge removing it waits and then sees this revision's SpaceBlob row (internal/sweep).
 		err := tx.FileBlob.CreateBulk(chunk...).OnConflictColumns(fileblob.FieldID).Ignore().Exec(ctx)
-		if err != nil && !isNoRows(err) {
+		if err != nil && !txn.SkippedUpsert(err) {
 			return err
 		}
 	}
@@ -162,7 +156,7 @@ func recordSpaceBlobs(ctx context.Context, tx *ent.Tx, spaceID string, t *tree.T
 	}
 	for chunk := range slices.Chunk(rows, rowBatch) {
 		err := tx.SpaceBlob.CreateBulk(chunk...).OnConflictColumns(spaceblob.FieldSpaceID, spaceblob.FieldBlobID).DoNothing().Exec(ctx)
-		if err != nil && !isNoRows(err) {
+		if err != nil && !txn.SkippedUpsert(err) {
 			return err
 		}
 	}
@@ -198,7 +192,7 @@ func startRevision(ctx context.Context, tx *ent.Tx, s *ent.Space, root string) e
 	if root == tree.EmptyRoot {
 		err := tx.ContentObject.Create().SetID(root).SetKind(contentobject.KindTree).SetData(tree.EmptyRootData).
 			SetSize(len(tree.EmptyRootData)).OnConflictColumns(contentobject.FieldID).DoNothing().Exec(allowed)
-		if err != nil && !isNoRows(err) {
+		if err != nil && !txn.SkippedUpsert(err) {
 			return err
 		}
 	}

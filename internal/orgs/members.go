@@ -1,0 +1,183 @@
+package orgs
+
+import (
+	"context"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/member"
+	"github.com/binderyhq/bindery/ent/organization"
+	"github.com/binderyhq/bindery/ent/rule"
+	"github.com/binderyhq/bindery/ent/teammember"
+	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/check"
+	"github.com/binderyhq/bindery/internal/txn"
+)
+
+// visitorClaimsTTL is how long signed visitor claims stay valid.
+const visitorClaimsTTL = time.Hour
+
+// Member returns a user's membership of an organization the viewer sees.
+// Returns NOT_FOUND if either does not exist or the viewer may not see it.
+func (svc *Service) Member(ctx context.Context, orgID, userID string) (*ent.Member, error) {
+	if _, err := svc.Organization(ctx, orgID); err != nil {
+		return nil, err
+	}
+	m, err := svc.Client.Member.Query().Where(member.OrganizationID(orgID), member.UserID(userID)).Only(ctx)
+	return m, rule.NotFound(err, "member")
+}
+
+// UpdateMember sets a member's role (null makes them a guest; absent changes nothing), for the
+// organization's admins. Returns NOT_FOUND, FORBIDDEN, or INVALID when it would leave the
+// organization without an admin.
+func (svc *Service) UpdateMember(ctx context.Context, orgID, userID string, role check.Nullable[viewer.Role]) (*ent.Member, error) {
+	if _, err := svc.RequireOrgRole(ctx, orgID, viewer.RoleAdmin, "change members' roles"); err != nil {
+		return nil, err
+	}
+	m, err := svc.Member(ctx, orgID, userID)
+	if err != nil || !role.Set {
+		return m, err
+	}
+	err = txn.Run(ctx, svc.Client, func(tx *ent.Tx) error {
+		if role.Value == nil || *role.Value != viewer.RoleAdmin {
+			if err := keepAnAdmin(ctx, tx, m, "change the role of"); err != nil {
+				return err
+			}
+		}
+		upd := tx.Member.UpdateOne(m)
+		if role.Value == nil {
+			upd.ClearRole()
+		} else {
+			upd.SetRole(*role.Value)
+		}
+		m, err = upd.Save(ctx)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if v := viewer.FromContext(ctx); v.UserID == userID {
+		v.SetMembership(orgID, role.Value)
+	}
+	return m, nil
+}
+
+// keepAnAdmin refuses a change that would leave the organization without an admin. It first locks
+// the organization's row, so two admins demoting or removing each other at once cannot both pass
+// the count (write skew under PostgreSQL's READ COMMITTED; SQLite has one writer already).
+func keepAnAdmin(ctx context.Context, tx *ent.Tx, m *ent.Member, action string) error {
+	// Lock the organization, then read the member again: two admins demoting each other at once
+	// must not both see another admin left.
+	if _, err := tx.Organization.Query().Where(organization.ID(m.OrganizationID)).Modify(txn.ForUpdate).IDs(ctx); err != nil {
+		return err
+	}
+	current, err := tx.Member.Get(ctx, m.ID)
+	if err != nil {
+		return rule.NotFound(err, "member")
+	}
+	if current.Role == nil || *current.Role != viewer.RoleAdmin {
+		return nil
+	}
+	admins, err := tx.Member.Query().
+		Where(member.OrganizationID(m.OrganizationID), member.RoleEQ(viewer.RoleAdmin), member.Disabled(false)).
+		Count(ctx)
+	if err != nil {
+		return err
+	}
+	if admins <= 1 {
+		return apperr.Invalidf("cannot %s the last admin: the organization must keep at least one admin", action)
+	}
+	return nil
+}
+
+// RemoveMember removes a user from an organization, and from its teams: the admins remove
+// anyone, a member themself. Returns NOT_FOUND, FORBIDDEN, or INVALID for the last admin.
+func (svc *Service) RemoveMember(ctx context.Context, orgID, userID string) error {
+	v, err := rule.RequireViewer(ctx)
+	if err != nil {
+		return err
+	}
+	if userID != v.UserID {
+		if _, err := svc.RequireOrgRole(ctx, orgID, viewer.RoleAdmin, "remove members"); err != nil {
+			return err
+		}
+	}
+	m, err := svc.Member(ctx, orgID, userID)
+	if err != nil {
+		return err
+	}
+	err = txn.Run(ctx, svc.Client, func(tx *ent.Tx) error {
+		if err := keepAnAdmin(ctx, tx, m, "remove"); err != nil {
+			return err
+		}
+		if _, err := tx.TeamMember.Delete().
+			Where(teammember.OrganizationID(orgID), teammember.UserID(userID)).Exec(ctx); err != nil {
+			return err
+		}
+		return tx.Member.DeleteOne(m).Exec(ctx)
+	})
+	if err != nil {
+		return err
+	}
+	if userID == v.UserID {
+		v.DropMembership(orgID)
+	}
+	return nil
+}
+
+// SetMemberSSO marks a member as one who signs in through the organization's single sign-on,
+// for its admins. Returns NOT_FOUND or FORBIDDEN.
+func (svc *Service) SetMemberSSO(ctx context.Context, orgID, userID string) (*ent.Member, error) {
+	if _, err := svc.RequireOrgRole(ctx, orgID, viewer.RoleAdmin, "set SSO members"); err != nil {
+		return nil, err
+	}
+	m, err := svc.Member(ctx, orgID, userID)
+	if err != nil {
+		return nil, err
+	}
+	return svc.Client.Member.UpdateOne(m).SetSSO(true).Save(ctx)
+}
+
+// Ping records that the viewer was seen in the organization and returns their visitor claims
+// there, signed. Returns NOT_FOUND for an organization the viewer is no member of.
+func (svc *Service) Ping(ctx context.Context, orgID string) (string, error) {
+	v, err := rule.RequireViewer(ctx)
+	if err != nil {
+		return "", err
+	}
+	m, err := svc.Member(ctx, orgID, v.UserID)
+	if err != nil {
+		return "", err
+	}
+	now := svc.Now(ctx)
+	if err := svc.Client.Member.UpdateOne(m).SetLastSeenAt(now).Exec(ctx); err != nil {
+		return "", err
+	}
+	return svc.visitorClaims(ctx, v, m, now)
+}
+
+// visitorClaims signs (HS256) what a site may learn of a member: who they are and their role.
+func (svc *Service) visitorClaims(ctx context.Context, v *viewer.Viewer, m *ent.Member, now time.Time) (string, error) {
+	key, err := svc.Key(ctx, "visitor-claims")
+	if err != nil {
+		return "", err
+	}
+	return jwt.NewWithClaims(jwt.SigningMethodHS256, memberClaims(svc.Issuer, v, m, now)).SignedString(key)
+}
+
+// memberClaims are the visitor claims of a member seen at now: the issuer, the user and their
+// email, the organization and the member's role there ("guest" without one), for an hour.
+func memberClaims(issuer string, v *viewer.Viewer, m *ent.Member, now time.Time) jwt.MapClaims {
+	role := "guest"
+	if m.Role != nil {
+		role = string(*m.Role)
+	}
+	return jwt.MapClaims{
+		"iss": issuer, "sub": v.UserID, "email": v.Email,
+		"organization": m.OrganizationID, "role": role,
+		"iat": now.Unix(), "exp": now.Add(visitorClaimsTTL).Unix(),
+	}
+}
