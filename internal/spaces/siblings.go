@@ -3,7 +3,6 @@ package spaces
 import (
 	"context"
 	"slices"
-	"strings"
 
 	"entgo.io/ent/dialect/sql"
 
@@ -40,12 +39,7 @@ type sibling struct {
 }
 
 // compareSiblings orders siblings: by key, then id.
-func compareSiblings(a, b sibling) int {
-	if c := strings.Compare(a.Key, b.Key); c != 0 {
-		return c
-	}
-	return strings.Compare(a.ID, b.ID)
-}
+func compareSiblings(a, b sibling) int { return orderkey.Compare(a.Key, a.ID, b.Key, b.ID) }
 
 // place returns the position key of an item (self; "" for a new one) among the siblings under
 // parent (nil: the top level of organization orgID): where pos says, or at the end. It reads the

@@ -146,15 +146,3 @@ func TestClosest(t *testing.T) {
 		t.Errorf("closest of none = %v, want nil", got)
 	}
 }
-
-func TestCompareSiblings(t *testing.T) {
-	got := []sibling{{ID: "b", Key: "i2"}, {ID: "z", Key: "i1"}, {ID: "a", Key: "i2"}, {ID: "y", Key: ""}}
-	slices.SortFunc(got, compareSiblings)
-	var ids []string
-	for _, s := range got {
-		ids = append(ids, s.ID)
-	}
-	if want := []string{"y", "z", "a", "b"}; !slices.Equal(ids, want) {
-		t.Errorf("sibling order %v, want %v (by key, then id)", ids, want)
-	}
-}
