@@ -117,7 +117,7 @@ func (svc *Service) spacesFor(ctx context.Context, orgID, field string, ids []st
 // Returns NOT_FOUND naming the field otherwise.
 func (svc *Service) spaceFor(ctx context.Context, orgID, field, id string) (*ent.Space, error) {
 	s, err := svc.Space(ctx, id)
-	if isNotFound(err) || err == nil && s.OrganizationID != orgID {
+	if apperr.IsNotFound(err) || err == nil && s.OrganizationID != orgID {
 		return nil, apperr.NotFoundf("%s: no space of this organization has the id %q", field, check.Truncate(id, 80))
 	}
 	return s, err
@@ -158,12 +158,6 @@ func CheckSegment(field, s string, max int) error {
 // textCheck returns check.Text of a field with bounds.
 func textCheck(field string, min, max int) func(string) error {
 	return func(s string) error { return check.Text(field, s, min, max) }
-}
-
-// isNotFound reports whether err is a NOT_FOUND answer.
-func isNotFound(err error) bool {
-	e := apperr.As(err)
-	return e != nil && e.Kind == apperr.NotFound
 }
 
 // idOr is the id p points to, "" for none.
