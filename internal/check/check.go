@@ -92,6 +92,19 @@ type Nullable[T any] struct {
 	Value *T
 }
 
+// TrimmedOrNull is in with its value trimmed of surrounding spaces, a blank value made null: an
+// optional text that a blank removes.
+func TrimmedOrNull(in Nullable[string]) Nullable[string] {
+	if in.Value == nil {
+		return in
+	}
+	s := strings.TrimSpace(*in.Value)
+	if s == "" {
+		return Nullable[string]{Set: true}
+	}
+	return Nullable[string]{Set: true, Value: &s}
+}
+
 // SetOrClear applies a Nullable to an update: absent does nothing, null clears, a value is
 // checked (when valid is set) and stored.
 func SetOrClear[T any, U any](in Nullable[T], valid func(T) error, set func(T) U, clear func() U) error {

@@ -53,3 +53,23 @@ func TestTruncate(t *testing.T) {
 		t.Fatalf("Truncate = %q", got)
 	}
 }
+
+func TestTrimmedOrNull(t *testing.T) {
+	str := func(s string) *string { return &s }
+	tests := []struct {
+		name string
+		in   Nullable[string]
+		want Nullable[string]
+	}{
+		{"Absent", Nullable[string]{}, Nullable[string]{}},
+		{"Null", Nullable[string]{Set: true}, Nullable[string]{Set: true}},
+		{"Blank", Nullable[string]{Set: true, Value: str(" \t ")}, Nullable[string]{Set: true}},
+		{"Trimmed", Nullable[string]{Set: true, Value: str("  a b ")}, Nullable[string]{Set: true, Value: str("a b")}},
+	}
+	for _, tc := range tests {
+		got := TrimmedOrNull(tc.in)
+		if got.Set != tc.want.Set || (got.Value == nil) != (tc.want.Value == nil) || got.Value != nil && *got.Value != *tc.want.Value {
+			t.Errorf("%s: TrimmedOrNull = %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+}
