@@ -24,6 +24,7 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/content/links"
+	"github.com/binderyhq/bindery/internal/linkstatus"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -1310,7 +1311,7 @@ type InviteLinkResolver interface {
 	Redundant(ctx context.Context, obj *ent.InviteLink) (bool, error)
 }
 type LinkResolver interface {
-	Target(ctx context.Context, obj *model.Link) (*model.LinkTarget, error)
+	Target(ctx context.Context, obj *linkstatus.Link) (*model.LinkTarget, error)
 }
 type MemberResolver interface {
 	ID(ctx context.Context, obj *ent.Member) (string, error)
@@ -21047,7 +21048,7 @@ func (ec *executionContext) fieldContext_InviteLinkEdge_node(_ context.Context, 
 	return fc, nil
 }
 
-func (ec *executionContext) _Link_status(ctx context.Context, field graphql.CollectedField, obj *model.Link) (ret graphql.Marshaler) {
+func (ec *executionContext) _Link_status(ctx context.Context, field graphql.CollectedField, obj *linkstatus.Link) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21070,7 +21071,7 @@ func (ec *executionContext) fieldContext_Link_status(_ context.Context, field gr
 	return graphql.NewScalarFieldContext("Link", field, false, false, "LinkStatus")
 }
 
-func (ec *executionContext) _Link_target(ctx context.Context, field graphql.CollectedField, obj *model.Link) (ret graphql.Marshaler) {
+func (ec *executionContext) _Link_target(ctx context.Context, field graphql.CollectedField, obj *linkstatus.Link) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21102,7 +21103,7 @@ func (ec *executionContext) fieldContext_Link_target(_ context.Context, field gr
 	return fc, nil
 }
 
-func (ec *executionContext) _Link_sources(ctx context.Context, field graphql.CollectedField, obj *model.Link) (ret graphql.Marshaler) {
+func (ec *executionContext) _Link_sources(ctx context.Context, field graphql.CollectedField, obj *linkstatus.Link) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21114,8 +21115,8 @@ func (ec *executionContext) _Link_sources(ctx context.Context, field graphql.Col
 			return obj.Sources, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.LinkSource) graphql.Marshaler {
-			return ec.marshalNLinkSource2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkSourceᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []*linkstatus.Source) graphql.Marshaler {
+			return ec.marshalNLinkSource2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋlinkstatusᚐSourceᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -21288,8 +21289,8 @@ func (ec *executionContext) _LinkEdge_node(ctx context.Context, field graphql.Co
 			return obj.Node, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Link) graphql.Marshaler {
-			return ec.marshalNLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLink(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *linkstatus.Link) graphql.Marshaler {
+			return ec.marshalNLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋlinkstatusᚐLink(ctx, selections, v)
 		},
 		true,
 		true,
@@ -21308,7 +21309,7 @@ func (ec *executionContext) fieldContext_LinkEdge_node(_ context.Context, field 
 	return fc, nil
 }
 
-func (ec *executionContext) _LinkSource_id(ctx context.Context, field graphql.CollectedField, obj *model.LinkSource) (ret graphql.Marshaler) {
+func (ec *executionContext) _LinkSource_id(ctx context.Context, field graphql.CollectedField, obj *linkstatus.Source) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21331,7 +21332,7 @@ func (ec *executionContext) fieldContext_LinkSource_id(_ context.Context, field 
 	return graphql.NewScalarFieldContext("LinkSource", field, false, false, "ID")
 }
 
-func (ec *executionContext) _LinkSource_title(ctx context.Context, field graphql.CollectedField, obj *model.LinkSource) (ret graphql.Marshaler) {
+func (ec *executionContext) _LinkSource_title(ctx context.Context, field graphql.CollectedField, obj *linkstatus.Source) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21354,7 +21355,7 @@ func (ec *executionContext) fieldContext_LinkSource_title(_ context.Context, fie
 	return graphql.NewScalarFieldContext("LinkSource", field, false, false, "String")
 }
 
-func (ec *executionContext) _LinkSource_path(ctx context.Context, field graphql.CollectedField, obj *model.LinkSource) (ret graphql.Marshaler) {
+func (ec *executionContext) _LinkSource_path(ctx context.Context, field graphql.CollectedField, obj *linkstatus.Source) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21499,8 +21500,8 @@ func (ec *executionContext) _LinkSourceEdge_node(ctx context.Context, field grap
 			return obj.Node, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.LinkSource) graphql.Marshaler {
-			return ec.marshalNLinkSource2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkSource(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *linkstatus.Source) graphql.Marshaler {
+			return ec.marshalNLinkSource2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋlinkstatusᚐSource(ctx, selections, v)
 		},
 		true,
 		true,
@@ -45121,7 +45122,7 @@ func (ec *executionContext) _InviteLinkEdge(ctx context.Context, sel ast.Selecti
 
 var linkImplementors = []string{"Link"}
 
-func (ec *executionContext) _Link(ctx context.Context, sel ast.SelectionSet, obj *model.Link) graphql.Marshaler {
+func (ec *executionContext) _Link(ctx context.Context, sel ast.SelectionSet, obj *linkstatus.Link) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, linkImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -45251,7 +45252,7 @@ func (ec *executionContext) _LinkEdge(ctx context.Context, sel ast.SelectionSet,
 
 var linkSourceImplementors = []string{"LinkSource"}
 
-func (ec *executionContext) _LinkSource(ctx context.Context, sel ast.SelectionSet, obj *model.LinkSource) graphql.Marshaler {
+func (ec *executionContext) _LinkSource(ctx context.Context, sel ast.SelectionSet, obj *linkstatus.Source) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, linkSourceImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -52264,7 +52265,7 @@ func (ec *executionContext) marshalNJSON2interface(ctx context.Context, sel ast.
 	return res
 }
 
-func (ec *executionContext) marshalNLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLink(ctx context.Context, sel ast.SelectionSet, v *model.Link) graphql.Marshaler {
+func (ec *executionContext) marshalNLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋlinkstatusᚐLink(ctx context.Context, sel ast.SelectionSet, v *linkstatus.Link) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "Link!")
 		return graphql.Null
@@ -52304,11 +52305,11 @@ func (ec *executionContext) marshalNLinkEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinde
 	return ec._LinkEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNLinkSource2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkSourceᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.LinkSource) graphql.Marshaler {
+func (ec *executionContext) marshalNLinkSource2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋlinkstatusᚐSourceᚄ(ctx context.Context, sel ast.SelectionSet, v []*linkstatus.Source) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNLinkSource2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkSource(ctx, sel, v[i])
+		return ec.marshalNLinkSource2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋlinkstatusᚐSource(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -52320,7 +52321,7 @@ func (ec *executionContext) marshalNLinkSource2ᚕᚖgithubᚗcomᚋbinderyhqᚋ
 	return ret
 }
 
-func (ec *executionContext) marshalNLinkSource2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkSource(ctx context.Context, sel ast.SelectionSet, v *model.LinkSource) graphql.Marshaler {
+func (ec *executionContext) marshalNLinkSource2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋlinkstatusᚐSource(ctx context.Context, sel ast.SelectionSet, v *linkstatus.Source) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "LinkSource!")
 		return graphql.Null

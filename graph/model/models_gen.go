@@ -17,6 +17,7 @@ import (
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/internal/linkstatus"
 )
 
 type APITokenConnection struct {
@@ -452,8 +453,8 @@ type LinkConnection struct {
 }
 
 type LinkEdge struct {
-	Cursor string `json:"cursor"`
-	Node   *Link  `json:"node"`
+	Cursor string           `json:"cursor"`
+	Node   *linkstatus.Link `json:"node"`
 }
 
 type LinkSourceConnection struct {
@@ -463,8 +464,8 @@ type LinkSourceConnection struct {
 }
 
 type LinkSourceEdge struct {
-	Cursor string      `json:"cursor"`
-	Node   *LinkSource `json:"node"`
+	Cursor string             `json:"cursor"`
+	Node   *linkstatus.Source `json:"node"`
 }
 
 // How many links a list has, whatever its status filter: all, broken, and broken ones the change
