@@ -618,12 +618,14 @@ type ComplexityRoot struct {
 	}
 
 	OpenAPISpecVersion struct {
-		CreatedAt  func(childComplexity int) int
-		Filesystem func(childComplexity int) int
-		Format     func(childComplexity int) int
-		ID         func(childComplexity int) int
-		Raw        func(childComplexity int) int
-		URL        func(childComplexity int) int
+		CreatedAt    func(childComplexity int) int
+		Filesystem   func(childComplexity int) int
+		Format       func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Raw          func(childComplexity int) int
+		URL          func(childComplexity int) int
+		WarningCount func(childComplexity int) int
+		Warnings     func(childComplexity int) int
 	}
 
 	OpenAPISpecVersionConnection struct {
@@ -4388,6 +4390,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.OpenAPISpecVersion.URL(childComplexity), true
+	case "OpenAPISpecVersion.warningCount":
+		if e.ComplexityRoot.OpenAPISpecVersion.WarningCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.WarningCount(childComplexity), true
+	case "OpenAPISpecVersion.warnings":
+		if e.ComplexityRoot.OpenAPISpecVersion.Warnings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.Warnings(childComplexity), true
 
 	case "OpenAPISpecVersionConnection.edges":
 		if e.ComplexityRoot.OpenAPISpecVersionConnection.Edges == nil {
@@ -8374,6 +8388,13 @@ type OpenAPISpecVersion {
   raw: String!
   "File path → the file parsed: the entry document and every file its references reach."
   filesystem: JSON!
+  """
+  The problems validation found in the document (at most 50, each at most 500 characters): the
+  version is kept as long as the document can be read, however invalid.
+  """
+  warnings: [String!]!
+  "How many problems validation found, warnings listing the first ones."
+  warningCount: Int!
 }
 
 type OpenAPISpecConnection {
@@ -10693,6 +10714,10 @@ func (ec *executionContext) childFields_OpenAPISpecVersion(ctx context.Context, 
 		return ec.fieldContext_OpenAPISpecVersion_raw(ctx, field)
 	case "filesystem":
 		return ec.fieldContext_OpenAPISpecVersion_filesystem(ctx, field)
+	case "warnings":
+		return ec.fieldContext_OpenAPISpecVersion_warnings(ctx, field)
+	case "warningCount":
+		return ec.fieldContext_OpenAPISpecVersion_warningCount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecVersion", field.Name)
 }
@@ -27542,6 +27567,52 @@ func (ec *executionContext) _OpenAPISpecVersion_filesystem(ctx context.Context, 
 }
 func (ec *executionContext) fieldContext_OpenAPISpecVersion_filesystem(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OpenAPISpecVersion", field, true, true, "JSON")
+}
+
+func (ec *executionContext) _OpenAPISpecVersion_warnings(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpecVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecVersion_warnings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Warnings, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecVersion_warnings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpecVersion", field, false, false, "String")
+}
+
+func (ec *executionContext) _OpenAPISpecVersion_warningCount(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpecVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecVersion_warningCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WarningCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecVersion_warningCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpecVersion", field, false, false, "Int")
 }
 
 func (ec *executionContext) _OpenAPISpecVersionConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecVersionConnection) (ret graphql.Marshaler) {
@@ -46842,6 +46913,16 @@ func (ec *executionContext) _OpenAPISpecVersion(ctx context.Context, sel ast.Sel
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._OpenAPISpecVersion_filesystem(ctx, field, obj)
 				})
+		case "warnings":
+			out.Values[i] = ec._OpenAPISpecVersion_warnings(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "warningCount":
+			out.Values[i] = ec._OpenAPISpecVersion_warningCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}

@@ -121,7 +121,8 @@ func (svc *Service) recordProcessing(ctx context.Context, tx *ent.Tx, s *ent.Ope
 	}
 	v, err := tx.OpenAPISpecVersion.Create().SetOrganizationID(s.OrganizationID).SetSpecID(s.ID).
 		SetURL(versionURL(doc, s)).SetRaw(doc.Raw).SetFormat(openapispecversion.Format(doc.Format)).
-		SetFilesystem(filesystem).SetDigest(doc.Digest).SetCreatedAt(svc.Now(ctx)).Save(ctx)
+		SetFilesystem(filesystem).SetDigest(doc.Digest).SetWarnings(doc.Warnings).SetWarningCount(doc.WarningCount).
+		SetCreatedAt(svc.Now(ctx)).Save(ctx)
 	if err != nil {
 		return err
 	}

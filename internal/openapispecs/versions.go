@@ -18,7 +18,7 @@ import (
 var versionMeta = []string{
 	openapispecversion.FieldID, openapispecversion.FieldOrganizationID, openapispecversion.FieldSpecID,
 	openapispecversion.FieldURL, openapispecversion.FieldFormat, openapispecversion.FieldDigest,
-	openapispecversion.FieldCreatedAt,
+	openapispecversion.FieldCreatedAt, openapispecversion.FieldWarnings, openapispecversion.FieldWarningCount,
 }
 
 // Versions selects the versions of a spec, without their content unless withContent.
