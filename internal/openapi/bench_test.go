@@ -125,7 +125,7 @@ func BenchmarkProcess5MB(b *testing.B) {
 }
 
 // githubDescription is GitHub's own API description (13 MB of JSON), from the npm package
-// @octokit/openapi 23.0.2: `make bench` fetches it into .cache/octokit.
+// @octokit/openapi 23.0.2: `make bench-openapi` fetches it into .cache/octokit.
 const githubDescription = "../../.cache/octokit/package/generated/api.github.com.json"
 
 // BenchmarkGitHubDescription processes GitHub's description from a local server with the default
@@ -134,7 +134,7 @@ const githubDescription = "../../.cache/octokit/package/generated/api.github.com
 func BenchmarkGitHubDescription(b *testing.B) {
 	doc, err := os.ReadFile(githubDescription)
 	if err != nil {
-		b.Skipf("%v (npm pack @octokit/openapi@23.0.2 into .cache/octokit and unpack it)", err)
+		b.Skipf("%v (make bench-openapi fetches it)", err)
 	}
 	base, client := docServer(b, map[string]string{"/api.github.com.json": string(doc)}, nil)
 	b.Run("baseline=json.Unmarshal", func(b *testing.B) {
