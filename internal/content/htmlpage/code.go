@@ -78,20 +78,27 @@ func (w *writer) highlight(lang string, lines []string) bool {
 	return true
 }
 
-// CodeCSS is the style sheet of highlighted code: GitHub's colours, and GitHub's dark ones under
-// an element with data-theme="dark".
+// CodeCSS is the style sheet of highlighted code: GitHub's colours, and GitHub's dark ones on a
+// page in the dark mode (data-mode="dark", or "system" when the reader prefers dark).
 func CodeCSS() string {
 	var b strings.Builder
 	_ = codeFormatter.WriteCSS(&b, styles.Get("github"))
 	var dark strings.Builder
 	_ = codeFormatter.WriteCSS(&dark, styles.Get("github-dark"))
+	var darkRules []string
 	for _, line := range strings.Split(dark.String(), "\n") {
 		if strings.HasPrefix(line, "/*") && strings.Contains(line, "*/ .") {
-			// "/* Keyword */ .chroma .k { … }" → scoped under the dark theme.
-			comment, rule, _ := strings.Cut(line, "*/ ")
-			line = comment + `*/ [data-theme="dark"] ` + rule
+			_, rule, _ := strings.Cut(line, "*/ ") // "/* Keyword */ .chroma .k { … }"
+			darkRules = append(darkRules, rule)
 		}
-		b.WriteString(line + "\n")
 	}
+	for _, rule := range darkRules {
+		b.WriteString("[data-mode=dark] " + rule + "\n")
+	}
+	b.WriteString("@media (prefers-color-scheme: dark) {\n")
+	for _, rule := range darkRules {
+		b.WriteString("[data-mode=system] " + rule + "\n")
+	}
+	b.WriteString("}\n")
 	return b.String()
 }

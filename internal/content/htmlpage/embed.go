@@ -152,5 +152,5 @@ func (w *writer) embed(url string) {
 	}
 	w.b.WriteString(`<figure class="embed"><iframe src="` + escape(src) + `" title="` + escape(name) + `" loading="lazy" ` +
 		`sandbox="allow-scripts allow-same-origin allow-popups allow-presentation" allow="fullscreen; picture-in-picture; encrypted-media" ` +
-		`allowfullscreen referrerpolicy="strict-origin-when-cross-origin"></iframe><figcaption>` + link + "</figcaption></figure>\n")
+		`referrerpolicy="strict-origin-when-cross-origin"></iframe><figcaption>` + link + "</figcaption></figure>\n")
 }

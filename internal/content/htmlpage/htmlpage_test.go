@@ -154,7 +154,9 @@ func TestRenderDocument(t *testing.T) {
 	}
 }
 
-func para(s string) *document.Node { return document.Block("paragraph", nil, document.Text(document.NewLeaf(s))) }
+func para(s string) *document.Node {
+	return document.Block("paragraph", nil, document.Text(document.NewLeaf(s)))
+}
 
 // TestEmbeds: the providers of the allow list play in a sandboxed frame; anything else is a link,
 // and a URL that is not http(s) is text.
@@ -377,7 +379,8 @@ func TestLongCodeIsNotHighlighted(t *testing.T) {
 
 func TestCodeCSS(t *testing.T) {
 	css := CodeCSS()
-	if !strings.Contains(css, ".chroma .k ") || !strings.Contains(css, `[data-theme="dark"] .chroma .k `) {
+	if !strings.Contains(css, ".chroma .k ") || !strings.Contains(css, "[data-mode=dark] .chroma .k ") ||
+		!strings.Contains(css, "[data-mode=system] .chroma .k ") {
 		t.Fatalf("code CSS lacks light or dark keyword rules:\n%.500s", css)
 	}
 }
