@@ -72,7 +72,7 @@ func TestBlocksInBrowser(t *testing.T) {
 	body := strings.NewReplacer("FILE", string(file[1]), "PAGE", f.pageID(t, "guides/install")).Replace(string(src))
 	f.write(t, page("Blocks", body))
 	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(true).SetBasename("acme") })
-	shot := filepath.Join(os.TempDir(), "blocks.png")
+	shot := filepath.Join(t.TempDir(), "blocks.png")
 	out := testenv.RunBrowser(t, "testdata/blocks.js", f.e.Server.URL+"/sites/acme/blocks", shot)
 	for _, want := range []string{"hints: info note,success note,warning alert,danger alert", "code: 2 blocks, line numbers 3",
 		"tabs: Linux", "click: macOS shows Install with brew. (others hidden: true)", "arrow right: Windows", "arrow left: macOS",
