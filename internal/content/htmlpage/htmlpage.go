@@ -52,12 +52,16 @@ type Page struct {
 
 // Render renders a page's stored Markdown for a site whose URLs links gives.
 func Render(src string, links Links) Page {
-	return Document(document.FromMarkdown(src), links)
+	return renderSized(document.FromMarkdown(src), links, 2*len(src))
 }
 
 // Document renders a document for a site whose URLs links gives.
-func Document(doc *document.Document, links Links) Page {
+func Document(doc *document.Document, links Links) Page { return renderSized(doc, links, 0) }
+
+// renderSized renders doc into a buffer of size bytes to start with.
+func renderSized(doc *document.Document, links Links, size int) Page {
 	w := &writer{links: links, anchors: map[string]bool{}}
+	w.b.Grow(size)
 	w.blocks(doc.Nodes)
 	return Page{Body: template.HTML(w.b.String()), Headings: w.headings} //nolint:gosec // written escaped
 }

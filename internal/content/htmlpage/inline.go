@@ -71,11 +71,14 @@ func hasMark(l document.Leaf, mark string) bool {
 
 // text writes text, a line break ("\n": a hard break in Markdown) as <br>.
 func (w *writer) text(s string) {
-	for i, line := range strings.Split(s, "\n") {
-		if i > 0 {
-			w.b.WriteString("<br>\n")
-		}
+	for {
+		line, rest, broken := strings.Cut(s, "\n")
 		w.b.WriteString(escape(line))
+		if !broken {
+			return
+		}
+		w.b.WriteString("<br>\n")
+		s = rest
 	}
 }
 
@@ -114,7 +117,11 @@ func (w *writer) link(n *document.Node, inLink bool) {
 		w.inlines(n.Nodes, inLink)
 		return
 	}
-	w.b.WriteString(`<a href="` + escape(url) + `"` + relOf(url) + ">")
+	w.b.WriteString(`<a href="`)
+	w.b.WriteString(escape(url))
+	w.b.WriteString(`"`)
+	w.b.WriteString(relOf(url))
+	w.b.WriteString(">")
 	w.inlines(n.Nodes, true)
 	w.b.WriteString("</a>")
 }
