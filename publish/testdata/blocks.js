@@ -4,25 +4,15 @@
 // the embeds, and takes a screenshot. Prints what it saw. The player of the allow-listed embed
 // is answered here (the test has no network), so that the page's CSP is what decides whether it
 // loads.
-const { chromium } = require('playwright-core');
+const { open } = require('./chromium');
 (async () => {
   const [url, shot] = process.argv.slice(2);
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
+  const { context, page, seen, finish } = await open({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
   let player = 'not loaded';
   await context.route('https://www.youtube-nocookie.com/**', (route) => {
     player = 'loaded';
     route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>player</title><p>player</p>' });
   });
-  const page = await context.newPage();
-  const log = [];
-  const seen = [];
-  page.on('console', (m) => log.push(`console.${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => log.push(`pageerror: ${e.message}`));
-  page.on('requestfailed', (r) => log.push(`requestfailed: ${r.url()} ${r.failure()?.errorText}`));
-  process.on('exit', (code) => { if (code !== 0) console.error(seen.join('\n') + '\n' + log.join('\n')); });
-  page.setDefaultTimeout(30000);
   await page.goto(url);
   await page.waitForLoadState('load');
   const article = page.locator('article');
@@ -76,8 +66,5 @@ const { chromium } = require('playwright-core');
 
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: shot, fullPage: false });
-  const problems = log.filter((l) => !l.startsWith('console.log'));
-  seen.push('console: ' + problems.length + (problems.length ? ' ' + problems.join(' | ') : ''));
-  console.log(seen.join('\n'));
-  await browser.close();
+  await finish();
 })().catch((e) => { console.error(e); process.exit(1); });

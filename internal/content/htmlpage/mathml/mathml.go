@@ -359,10 +359,8 @@ func (p *parser) command() (item, error) {
 		return p.styledText(name)
 	}
 	switch name {
-	case "frac", "dfrac", "tfrac", "cfrac":
+	case "frac", "dfrac", "tfrac", "cfrac", "binom", "dbinom", "tbinom":
 		return p.fraction(name)
-	case "binom", "dbinom", "tbinom":
-		return p.binomial()
 	case "sqrt":
 		return p.root()
 	case "left":
@@ -421,6 +419,7 @@ func largeOperator(name string, display bool) (item, bool) {
 	return item{ml: "<mo>" + op.char + "</mo>", limits: op.limits && display}, true
 }
 
+// fraction reads \frac{num}{den} and its display and text forms, and \binom{n}{k}.
 func (p *parser) fraction(name string) (item, error) {
 	num, err := p.argument()
 	if err != nil {
@@ -436,20 +435,10 @@ func (p *parser) fraction(name string) (item, error) {
 		ml = `<mstyle displaystyle="true">` + ml + "</mstyle>"
 	case "tfrac":
 		ml = `<mstyle displaystyle="false">` + ml + "</mstyle>"
+	case "binom", "dbinom", "tbinom":
+		ml = `<mrow><mo>(</mo><mfrac linethickness="0">` + num + den + `</mfrac><mo>)</mo></mrow>`
 	}
 	return item{ml: ml}, nil
-}
-
-func (p *parser) binomial() (item, error) {
-	top, err := p.argument()
-	if err != nil {
-		return item{}, err
-	}
-	bottom, err := p.argument()
-	if err != nil {
-		return item{}, err
-	}
-	return item{ml: `<mrow><mo>(</mo><mfrac linethickness="0">` + top + bottom + `</mfrac><mo>)</mo></mrow>`}, nil
 }
 
 // root reads \sqrt{x} or \sqrt[n]{x}.

@@ -1,6 +1,7 @@
 package mathml
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -138,7 +139,7 @@ func unknownMarkup(ml string) string {
 				return "element " + tok.Data
 			}
 			for _, a := range tok.Attr {
-				if !contains(attrs, a.Key) {
+				if !slices.Contains(attrs, a.Key) {
 					return "attribute " + a.Key
 				}
 			}
@@ -153,15 +154,6 @@ func unknownMarkup(ml string) string {
 			return "self-closing " + z.Token().Data
 		}
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // FuzzRender: any formula renders as the elements and attributes above, balanced, or is refused;
