@@ -4,7 +4,7 @@
 // tablist, expandables as <details>, steppers as an ordered list, columns, tables, images with
 // captions, files, content references and embeds as cards (a sandboxed player for the providers
 // of an allow list, embed.go), code highlighted by chroma with its title and line numbers (code.go),
-// math as MathML (mathml). Headings carry the anchors the search index gives their sections, and
+// math as MathML (mathml), footnotes as GitHub's Markdown has them (footnotes.go). Headings carry the anchors the search index gives their sections, and
 // the links to pages and files (stored as "/pages/<id>" and "/files/<id>", see
 // internal/content/markdown) are rewritten to the site's URLs; Markdown rewrites them the same way
 // in the Markdown readers receive.
@@ -60,9 +60,11 @@ func Document(doc *document.Document, links Links) Page { return renderSized(doc
 
 // renderSized renders doc into a buffer of size bytes to start with.
 func renderSized(doc *document.Document, links Links, size int) Page {
-	w := &writer{links: links, anchors: map[string]bool{}}
+	blocks, notes := takeFootnotes(doc.Nodes)
+	w := &writer{links: links, anchors: map[string]bool{}, notes: notes}
 	w.b.Grow(size)
-	w.blocks(doc.Nodes)
+	w.blocks(blocks)
+	w.writeFootnotes()
 	return Page{Body: template.HTML(w.b.String()), Headings: w.headings} //nolint:gosec // written escaped
 }
 
@@ -97,4 +99,5 @@ type writer struct {
 	anchors  map[string]bool // the headings' anchors taken
 	headings []Heading
 	tabs     int // the groups of tabs written, which number their ids
+	notes    *footnotes
 }

@@ -115,6 +115,11 @@ func TestRenderBlock(t *testing.T) {
 		{"BareURL", "See https://go.dev/doc/. Or www.example.com!", []string{
 			`See <a href="https://go.dev/doc/" rel="nofollow">https://go.dev/doc/</a>. Or <a href="http://www.example.com" rel="nofollow">www.example.com</a>!`}},
 		{"BareURLInCode", "`https://go.dev`", []string{"<code>https://go.dev</code>"}},
+		{"Footnote", "Text[^1] and[^n].\n\n[^1]: The note.\n\n[^n]: The *second*.\n\n[^unused]: No.\n", []string{
+			`Text<sup id="fnref:1"><a href="#fn:1" class="footnote-ref" role="doc-noteref">1</a></sup> and<sup id="fnref:2">`,
+			`<div class="footnotes" role="doc-endnotes"><hr><ol>` + "\n" + `<li id="fn:1"><p>The note. <a href="#fnref:1" class="footnote-backref" role="doc-backlink">↩︎</a></p></li>` +
+				"\n" + `<li id="fn:2"><p>The <em>second</em>. <a href="#fnref:2"`}},
+		{"FootnoteUndefined", "Text[^9].", []string{"<p>Text[^9].</p>"}},
 		{"RawHTMLIsText", "<div>x</div>", []string{"<p>&lt;div&gt;x&lt;/div&gt;</p>"}},
 	}
 	for _, c := range cases {
@@ -326,7 +331,7 @@ func unsafeMarkup(page string) string {
 }
 
 // elements are what the renderer writes, MathML's included.
-var elements = strings.Fields(`p br strong em del code a img h2 h3 h4 ul ol li input blockquote div figure figcaption pre span
+var elements = strings.Fields(`p br strong em del code a img sup h2 h3 h4 ul ol li input blockquote div figure figcaption pre span
 	button details summary table thead tbody tr th td hr iframe math semantics annotation mrow mi mn mo mtext mspace msub msup
 	msubsup munder mover munderover mfrac msqrt mroot mstyle mtable mtr mtd`)
 
@@ -387,7 +392,7 @@ func TestCodeCSS(t *testing.T) {
 
 func FuzzRender(f *testing.F) {
 	for _, s := range append([]string{"# a\n", "[x](/pages/p1#a)", "![x](/files/f1)", "```go\nx\n```", "| a |\n|---|\n| b |",
-		"<script>x</script>", "- [ ] t", "{% tabs %}\n{% tab title=\"a\" %}\nx\n{% endtab %}\n{% endtabs %}", "$$\nx^2\n$$",
+		"<script>x</script>", "[^1]\n\n[^1]: y", "- [ ] t", "{% tabs %}\n{% tab title=\"a\" %}\nx\n{% endtab %}\n{% endtabs %}", "$$\nx^2\n$$",
 		"{% embed url=\"https://youtu.be/abcdefg\" %}", "<details>\n<summary>t</summary>\n\nb\n\n</details>"}, hostileMarkdown...) {
 		f.Add(s)
 	}

@@ -51,7 +51,7 @@ func (w *writer) leaf(l document.Leaf, inLink bool) {
 	case inLink:
 		w.text(l.Text)
 	default:
-		w.linkified(l.Text)
+		w.withReferences(l.Text, w.linkified)
 	}
 	for i := len(markTags) - 1; i >= 0; i-- {
 		if hasMark(l, markTags[i].mark) {
@@ -144,14 +144,14 @@ func (w *writer) inlineImage(n *document.Node) {
 }
 
 // refURL is the URL data's ref links to on the site; ok is false for a page or file the reader
-// cannot reach, a space, and a URL that is not safe to follow.
+// cannot reach, a space, and a URL (or anchor) that is not safe to follow.
 func (w *writer) refURL(data map[string]any) (string, bool) {
 	dest, ok := document.RefDest(data)
 	if !ok || document.RefKind(data) == "space" {
 		return "", false
 	}
 	url, ok := siteURL(w.links, dest)
-	if !ok || document.RefKind(data) == "url" && !safeLink(url) {
+	if !ok || !safeLink(url) {
 		return "", false
 	}
 	return url, true
@@ -160,7 +160,7 @@ func (w *writer) refURL(data map[string]any) (string, bool) {
 // imageURL is the URL an image loads from: a file's on the site, or an http(s) or relative URL.
 func (w *writer) imageURL(data map[string]any) (string, bool) {
 	url, ok := w.refURL(data)
-	if !ok || document.RefKind(data) == "url" && !safeImage(url) {
+	if !ok || !safeImage(url) {
 		return "", false
 	}
 	return url, true
