@@ -53,7 +53,8 @@ func TestSiteInBrowser(t *testing.T) {
 
 // TestBlocksInBrowser reads in headless Chromium a published page holding every block the
 // document model supports (testdata/blocks.md): the tabs switch by click and by the arrow keys,
-// Home and End; the expandable opens; the copy button copies the code (read back from the
+// Home and End, and a link to a heading in a hidden tab selects that tab (followed on the page
+// and loaded anew); the expandable opens; the copy button copies the code (read back from the
 // clipboard); the formulas are MathML laid out at a non-zero size; the image loads; the player of
 // the allow-listed embed is a sandboxed frame the page's CSP lets load (its provider answered by
 // the script); no console error, and the screenshot is not blank.
@@ -76,7 +77,7 @@ func TestBlocksInBrowser(t *testing.T) {
 	out := testenv.RunBrowser(t, "testdata/blocks.js", f.e.Server.URL+"/sites/acme/blocks", shot)
 	for _, want := range []string{"hints: info note,success note,warning alert,danger alert", "code: 2 blocks, line numbers 3",
 		"tabs: Linux", "click: macOS shows Install with brew. (others hidden: true)", "arrow right: Windows", "arrow left: macOS",
-		"home: Linux", "end: Windows", "expandable: open, The hidden body. visible", "copied: Copied package main",
+		"home: Linux", "end: Windows", "link into a tab: Windows shows it", "loaded into a tab: Windows shows it", "expandable: open, The hidden body. visible", "copied: Copied package main",
 		"math: 2 visible", "image: loaded", "embed: sandboxed player loaded, 1 link card", "stepper: 2 steps", "columns: 2",
 		"table: 1 rows", "file: dot.png", "content ref: Install", "console: 0"} {
 		if !strings.Contains(out, want) {

@@ -141,7 +141,20 @@
 
 // Tabs of pages (htmlpage writes the WAI-ARIA tabs pattern with the first tab selected): a click,
 // Enter or Space selects a tab and shows its panel; the arrow keys, Home and End move to another
-// tab of the list and select it.
+// tab of the list and select it. A link to what a hidden panel holds (a search result, the
+// outline) selects the tabs that show it.
+(() => {
+  const reveal = () => {
+    const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (!target) return;
+    for (let panel = target.closest('[role=tabpanel]'); panel; panel = panel.parentElement.closest('[role=tabpanel]')) {
+      if (panel.hidden) document.getElementById(panel.getAttribute('aria-labelledby')).click();
+    }
+    target.scrollIntoView();
+  };
+  addEventListener('hashchange', reveal);
+  addEventListener('DOMContentLoaded', reveal);
+})();
 (() => {
   for (const list of document.querySelectorAll('.tabs > [role=tablist]')) {
     const tabs = [...list.querySelectorAll('[role=tab]')];

@@ -1,5 +1,6 @@
 // Reads a published page holding every block of the document model as a reader would: looks at
-// the hints and code blocks, switches the tabs by click and by keyboard, opens the expandable,
+// the hints and code blocks, switches the tabs by click and by keyboard, follows a link to a
+// heading in a hidden tab, opens the expandable,
 // copies a code block and reads the clipboard back, measures the formulas, checks the image and
 // the embeds, and takes a screenshot. Prints what it saw. The player of the allow-listed embed
 // is answered here (the test has no network), so that the page's CSP is what decides whether it
@@ -37,6 +38,15 @@ const { open } = require('./chromium');
   seen.push('home: ' + await selected());
   await page.keyboard.press('End');
   seen.push('end: ' + await selected() + (await page.evaluate(() => document.activeElement.getAttribute('role')) === 'tab' ? '' : ' (focus lost)'));
+
+  const intoTab = async () => await selected() + (await article.locator('#windows-notes').isVisible() ? ' shows it' : ' hides it');
+  await tabs.first().click();
+  await page.goto(url + '#windows-notes');
+  seen.push('link into a tab: ' + await intoTab());
+  await page.goto('about:blank');
+  await page.goto(url + '#windows-notes');
+  seen.push('loaded into a tab: ' + await intoTab());
+  await page.goto(url);
 
   const details = article.locator('details.expandable');
   await details.locator('summary').click();

@@ -90,9 +90,9 @@ func isEmpty(p *document.Node) bool {
 // when taken).
 func (w *writer) heading(n *document.Node) {
 	level := int(n.Type[len(n.Type)-1]-'0') + 1
-	text := strings.TrimSpace(plainText(n.Nodes))
+	text := plainText(n.Nodes)
 	id := markdown.UniqueAnchor(w.anchors, markdown.Anchor(text))
-	w.headings = append(w.headings, Heading{Level: level, ID: id, Text: text})
+	w.headings = append(w.headings, Heading{Level: level, ID: id, Text: strings.Join(strings.Fields(text), " ")})
 	tag := "h" + strconv.Itoa(level)
 	w.b.WriteString("<" + tag + ` id="` + escape(id) + `">`)
 	w.inlines(n.Nodes, false)

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/binderyhq/bindery/internal/content/markdown"
 	"github.com/binderyhq/bindery/internal/document"
 	"github.com/binderyhq/bindery/internal/testkit/pagebodies"
 )
@@ -372,6 +373,24 @@ func TestRenderHeadings(t *testing.T) {
 		{2, "install-it-1", "Install it"}, {2, "see-the-docs", "See the docs"}}
 	if !slices.Equal(p.Headings, want) {
 		t.Fatalf("headings %+v, want %+v", p.Headings, want)
+	}
+}
+
+// TestHeadingAnchorsAreSearchAnchors: a heading's id is the anchor search gives its section, so
+// that a result links to it.
+func TestHeadingAnchorsAreSearchAnchors(t *testing.T) {
+	body := "Intro.\n\n# Guide\n\n## Install *it*\n\n### On `Linux` $$x^2$$\n\n## See [the docs](/pages/p1) ![logo](/files/f1)\n\n" +
+		"## Install it\n\n## A  B \\& C\n\n## Émoji ✓ 2\n\n## !!!\n"
+	var want []string
+	for _, s := range markdown.Sections(body)[1:] {
+		want = append(want, s.Anchor)
+	}
+	var got []string
+	for _, h := range Render(body, siteURLs{}).Headings {
+		got = append(got, h.ID)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("heading ids %q, search anchors %q", got, want)
 	}
 }
 
