@@ -69,6 +69,7 @@ func TestRenderBlock(t *testing.T) {
 	}{
 		{"Paragraph", "Hello **bold** *it* ~~gone~~ `x < y`", []string{"<p>Hello <strong>bold</strong> <em>it</em> <del>gone</del> <code>x &lt; y</code></p>"}},
 		{"HardBreak", "a\\\nb", []string{"<p>a<br>\nb</p>"}},
+		{"TagMarks", "Press <kbd>Ctrl</kbd>, H<sub>2</sub>O, x<sup>**2**</sup>", []string{"<p>Press <kbd>Ctrl</kbd>, H<sub>2</sub>O, x<sup><strong>2</strong></sup></p>"}},
 		{"Heading", "## Getting started\n", []string{`<h2 id="getting-started">Getting started</h2>`}},
 		{"HeadingLevels", "## A\n\n### B\n\n#### C\n", []string{`<h2 id="a">A</h2>`, `<h3 id="b">B</h3>`, `<h4 id="c">C</h4>`}},
 		{"Table", "| a | b |\n|---|--:|\n| 1 | 2 |\n", []string{"<table>", "<th>a</th>", `<th class="align-right">b</th>`, `<td class="align-right">2</td>`}},

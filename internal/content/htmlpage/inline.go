@@ -34,6 +34,7 @@ func (w *writer) inlines(nodes []*document.Node, inLink bool) {
 
 // markTags are the elements of the marks, outermost first.
 var markTags = []struct{ mark, open, end string }{
+	{"keyboard", "<kbd>", "</kbd>"}, {"superscript", "<sup>", "</sup>"}, {"subscript", "<sub>", "</sub>"},
 	{"bold", "<strong>", "</strong>"}, {"italic", "<em>", "</em>"}, {"strikethrough", "<del>", "</del>"}, {"code", "<code>", "</code>"},
 }
 
