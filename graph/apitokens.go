@@ -5,13 +5,14 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/apitoken"
+	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/page"
 )
 
 func (r *Resolver) apiTokens(ctx context.Context, first *int, after *string) (*model.APITokenConnection, error) {
-	v, err := viewerOf(ctx)
+	v, err := rule.RequireViewer(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -34,7 +35,7 @@ func (r *Resolver) apiTokens(ctx context.Context, first *int, after *string) (*m
 // createAPIToken issues a personal API token to the viewer (accounts.IssueToken); the token is
 // in this answer only.
 func (r *Resolver) createAPIToken(ctx context.Context, in model.CreateAPITokenInput) (*model.CreatedAPIToken, error) {
-	v, err := viewerOf(ctx)
+	v, err := rule.RequireViewer(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +48,7 @@ func (r *Resolver) createAPIToken(ctx context.Context, in model.CreateAPITokenIn
 
 // revokeAPIToken deletes one of the viewer's tokens (accounts.RevokeUserToken).
 func (r *Resolver) revokeAPIToken(ctx context.Context, id string) (bool, error) {
-	v, err := viewerOf(ctx)
+	v, err := rule.RequireViewer(ctx)
 	if err != nil {
 		return false, err
 	}

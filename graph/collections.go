@@ -21,7 +21,7 @@ import (
 
 // collection returns a collection the viewer can read. Returns NOT_FOUND otherwise.
 func (r *Resolver) collection(ctx context.Context, id string) (*ent.Collection, error) {
-	if _, err := viewerOf(ctx); err != nil {
+	if _, err := rule.RequireViewer(ctx); err != nil {
 		return nil, err
 	}
 	c, err := r.Client.Collection.Get(sqlplan.ByKey(ctx), id)

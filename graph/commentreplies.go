@@ -54,7 +54,7 @@ func (r *Resolver) ReadCommentReply(ctx context.Context, spaceID string, crRef *
 // commentReply is Comment.reply: nil when the comment has no reply by that id.
 func (r *Resolver) commentReply(ctx context.Context, c *ent.Comment, id string) (*ent.CommentReply, error) {
 	reply, err := r.commentService().Reply(ctx, c, id)
-	if isNotFound(err) {
+	if apperr.IsNotFound(err) {
 		return nil, nil
 	}
 	return reply, err

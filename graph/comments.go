@@ -102,12 +102,6 @@ func (r *Resolver) comments(ctx context.Context, sc comments.Scope, a CommentLis
 	}, nil
 }
 
-// isNotFound reports whether err is a NOT_FOUND answer.
-func isNotFound(err error) bool {
-	e := apperr.As(err)
-	return e != nil && e.Kind == apperr.NotFound
-}
-
 func commentCursor(c *ent.Comment) page.Cursor { return page.Cursor{Key: c.CreatedAt, ID: c.ID} }
 
 // commentFilter is a list's filter, checked (comments.CheckFilter). Returns INVALID naming a bad
@@ -131,7 +125,7 @@ func (r *Resolver) ReadComment(ctx context.Context, spaceID string, crRef *strin
 // scopedComment is Space.comment and ChangeRequest.comment: nil when there is none by that id.
 func (r *Resolver) scopedComment(ctx context.Context, sc comments.Scope, id string) (*ent.Comment, error) {
 	c, err := r.commentService().In(ctx, sc, id)
-	if isNotFound(err) {
+	if apperr.IsNotFound(err) {
 		return nil, nil
 	}
 	return c, err

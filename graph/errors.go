@@ -6,8 +6,6 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/privacy"
-	"github.com/binderyhq/bindery/ent/rule"
-	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/apperr"
 )
 
@@ -39,7 +37,3 @@ func AsAppError(ctx context.Context, err error) *apperr.Error {
 // request's context is cancelled, not past its deadline. Whatever failed then failed because of
 // it — a driver error is "context canceled" or "interrupted" — and nobody reads the answer.
 func ClientGone(ctx context.Context) bool { return errors.Is(ctx.Err(), context.Canceled) }
-
-// viewerOf returns the viewer of the request (rule.RequireViewer). Returns UNAUTHENTICATED when
-// there is none.
-func viewerOf(ctx context.Context) (*viewer.Viewer, error) { return rule.RequireViewer(ctx) }

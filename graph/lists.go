@@ -10,10 +10,11 @@ import (
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/check"
 )
 
 func (r *Resolver) viewerUser(ctx context.Context) (*ent.User, error) {
-	v, err := viewerOf(ctx)
+	v, err := rule.RequireViewer(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -23,7 +24,7 @@ func (r *Resolver) viewerUser(ctx context.Context) (*ent.User, error) {
 // user returns a user the viewer may see: themself or someone of their organizations.
 // Returns NOT_FOUND otherwise.
 func (r *Resolver) user(ctx context.Context, id string) (*ent.User, error) {
-	if _, err := viewerOf(ctx); err != nil {
+	if _, err := rule.RequireViewer(ctx); err != nil {
 		return nil, err
 	}
 	return userOf(ctx, r, id, identity)
@@ -66,7 +67,7 @@ func (r *Resolver) teams(ctx context.Context, o *ent.Organization, first *int, a
 		return nil, apperr.Forbiddenf("guests may not list the organization's teams")
 	}
 	f := loader.TeamFilter{Title: strings.TrimSpace(derefOr(title, "")), Owner: derefOr(owner, "")}
-	if err := checkText("title", f.Title, 0, 64); err != nil {
+	if err := check.Text("title", f.Title, 0, 64); err != nil {
 		return nil, err
 	}
 	p, err := loader.For(ctx, r.Client).TeamPage(ctx, o, f, args)
@@ -94,7 +95,7 @@ func (r *Resolver) memberTeams(ctx context.Context, m *ent.Member, first *int, a
 		return nil, err
 	}
 	f := loader.UserTeamFilter{Title: strings.TrimSpace(derefOr(title, ""))}
-	if err := checkText("title", f.Title, 0, 64); err != nil {
+	if err := check.Text("title", f.Title, 0, 64); err != nil {
 		return nil, err
 	}
 	p, err := loader.For(ctx, r.Client).UserTeamPage(ctx, m, f, args)

@@ -10,6 +10,7 @@ import (
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/check"
 	"github.com/binderyhq/bindery/internal/page"
 )
 
@@ -45,7 +46,7 @@ func (r *Resolver) members(ctx context.Context, o *ent.Organization, a MemberLis
 	}
 	if a.Search != nil {
 		f.Search = strings.TrimSpace(*a.Search)
-		if err := checkText("search", f.Search, 0, 256); err != nil {
+		if err := check.Text("search", f.Search, 0, 256); err != nil {
 			return nil, err
 		}
 	}

@@ -40,7 +40,7 @@ func (r *Resolver) requireOrgRole(ctx context.Context, orgID string, min viewer.
 }
 
 func (r *Resolver) organizations(ctx context.Context, first *int, after *string) (*model.OrganizationConnection, error) {
-	if _, err := viewerOf(ctx); err != nil {
+	if _, err := rule.RequireViewer(ctx); err != nil {
 		return nil, err
 	}
 	args, err := listArgs(ctx, first, after)

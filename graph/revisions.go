@@ -18,6 +18,7 @@ import (
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/blobs"
+	"github.com/binderyhq/bindery/internal/check"
 	"github.com/binderyhq/bindery/internal/content/markdown"
 	"github.com/binderyhq/bindery/internal/content/tree"
 	"github.com/binderyhq/bindery/internal/document"
@@ -122,7 +123,7 @@ func (c *Content) File(id string) (*tree.File, error) {
 
 func found[T any](v *T, what string) (*T, error) {
 	if v == nil {
-		return nil, apperr.NotFoundf("%s not found in the revision", truncate(what, 200))
+		return nil, apperr.NotFoundf("%s not found in the revision", check.Truncate(what, 200))
 	}
 	return v, nil
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/binderyhq/bindery/ent/sitesection"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/check"
 	"github.com/binderyhq/bindery/internal/content/tree"
 	"github.com/binderyhq/bindery/internal/page"
 	"github.com/binderyhq/bindery/internal/redirects"
@@ -53,7 +55,7 @@ func (r *Resolver) siteRedirects(ctx context.Context, s *ent.Site, first *int, a
 	}
 	f := loader.RedirectFilter{Draft: derefOr(draft, false), Search: derefOr(search, ""),
 		Order: redirectOrders[derefOr(orderBy, model.SiteRedirectOrderCreatedAt)]}
-	if err := checkText("search", f.Search, 0, redirects.MaxSource); err != nil {
+	if err := check.Text("search", f.Search, 0, redirects.MaxSource); err != nil {
 		return nil, err
 	}
 	p, err := loader.For(ctx, r.Client).SiteRedirectPage(ctx, s, f, args)
@@ -165,7 +167,7 @@ func (a apiURLs) Section(ctx context.Context, id string) (string, error) {
 
 func (a apiURLs) SiteSpace(ctx context.Context, id string) (string, error) {
 	ss, err := a.r.siteSpace(ctx, a.site, id)
-	if isNotFound(err) {
+	if apperr.IsNotFound(err) {
 		return "", nil
 	}
 	if err != nil {
@@ -176,14 +178,14 @@ func (a apiURLs) SiteSpace(ctx context.Context, id string) (string, error) {
 
 func (a apiURLs) Page(ctx context.Context, siteSpaceID, pageID string) (string, error) {
 	ss, err := a.r.siteSpace(ctx, a.site, siteSpaceID)
-	if isNotFound(err) {
+	if apperr.IsNotFound(err) {
 		return "", nil
 	}
 	if err != nil {
 		return "", err
 	}
 	content, err := a.r.SpaceContent(ctx, ss.SpaceID, nil)
-	if isNotFound(err) || err == nil && content.Tree.Page(pageID) == nil {
+	if apperr.IsNotFound(err) || err == nil && content.Tree.Page(pageID) == nil {
 		return "", nil
 	}
 	if err != nil {

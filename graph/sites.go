@@ -11,6 +11,7 @@ import (
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/check"
 	"github.com/binderyhq/bindery/internal/page"
 	"github.com/binderyhq/bindery/internal/sites"
 )
@@ -44,7 +45,7 @@ func (r *Resolver) sites(ctx context.Context, o *ent.Organization, first *int, a
 		return nil, apperr.Forbiddenf("guests may not list the organization's sites")
 	}
 	f := loader.SiteFilter{Space: derefOr(spaceID, ""), Title: strings.TrimSpace(derefOr(title, ""))}
-	if err := checkText("title", f.Title, 0, sites.TitleMax); err != nil {
+	if err := check.Text("title", f.Title, 0, sites.TitleMax); err != nil {
 		return nil, err
 	}
 	if published != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/accounts"
+	"github.com/binderyhq/bindery/internal/check"
 	"github.com/binderyhq/bindery/internal/page"
 	"github.com/binderyhq/bindery/internal/sites"
 )
@@ -27,7 +28,7 @@ func (r *Resolver) siteShareLinks(ctx context.Context, s *ent.Site, first *int, 
 		return nil, err
 	}
 	f := loader.ShareLinkFilter{Search: derefOr(search, "")}
-	if err := checkText("search", f.Search, 0, sites.ShareKeyMax); err != nil {
+	if err := check.Text("search", f.Search, 0, sites.ShareKeyMax); err != nil {
 		return nil, err
 	}
 	if f.Search != "" {

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/internal/apperr"
 )
@@ -27,7 +28,7 @@ func (r *Resolver) spaceParent(ctx context.Context, s *ent.Space) (*ent.Collecti
 // organizations of item's whole level read together (and kept for the request). Returns
 // NOT_FOUND otherwise.
 func organizationOf[T comparable](ctx context.Context, r *Resolver, item T, key func(T) string) (*ent.Organization, error) {
-	if _, err := viewerOf(ctx); err != nil {
+	if _, err := rule.RequireViewer(ctx); err != nil {
 		return nil, err
 	}
 	o, err := loader.Get(ctx, r.Client, loader.Organizations, item, key)

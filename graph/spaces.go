@@ -22,7 +22,7 @@ import (
 // included: only restore reaches them). The read, with the access rules' statements it runs, is
 // by key (sqlplan): the space's id, the viewer's.
 func (r *Resolver) space(ctx context.Context, id string) (*ent.Space, error) {
-	if _, err := viewerOf(ctx); err != nil {
+	if _, err := rule.RequireViewer(ctx); err != nil {
 		return nil, err
 	}
 	s, err := r.Client.Space.Query().Where(space.ID(id), space.DeletedAtIsNil()).Only(sqlplan.ByKey(ctx))
@@ -114,7 +114,7 @@ func (r *Resolver) deleteSpace(ctx context.Context, id string) (bool, error) {
 
 // restoreSpace is Mutation.restoreSpace, for a signed-in viewer (spaces.Service.RestoreSpace).
 func (r *Resolver) restoreSpace(ctx context.Context, id string) (*ent.Space, error) {
-	if _, err := viewerOf(ctx); err != nil {
+	if _, err := rule.RequireViewer(ctx); err != nil {
 		return nil, err
 	}
 	return r.spacesService().RestoreSpace(ctx, id)

@@ -13,6 +13,7 @@ import (
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/check"
 	"github.com/binderyhq/bindery/internal/page"
 )
 
@@ -59,7 +60,7 @@ func (r *Resolver) createTranslationSettings(ctx context.Context, orgID string, 
 	if _, err := r.requireOrgRole(ctx, orgID, viewer.RoleAdmin, "create translation settings"); err != nil {
 		return nil, err
 	}
-	title, err := trimmedText("title", in.Title, 1, translationTitleMax)
+	title, err := check.Trimmed("title", in.Title, 1, translationTitleMax)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +80,7 @@ func (r *Resolver) updateTranslationSettings(ctx context.Context, orgID, id stri
 	if err != nil {
 		return nil, err
 	}
-	title, err := trimmedText("title", in.Title, 1, translationTitleMax)
+	title, err := check.Trimmed("title", in.Title, 1, translationTitleMax)
 	if err != nil {
 		return nil, err
 	}
@@ -126,12 +127,12 @@ func canonicalLanguages(tags []string) ([]string, error) {
 	seen := map[string]bool{}
 	for i, raw := range tags {
 		field := fmt.Sprintf("languages[%d]", i)
-		if err := checkText(field, raw, 1, languageTagMax); err != nil {
+		if err := check.Text(field, raw, 1, languageTagMax); err != nil {
 			return nil, err
 		}
 		tag, err := language.Parse(raw)
 		if err != nil || tag == language.Und {
-			return nil, apperr.Invalidf("%s: %q is not a BCP 47 language tag (like fr, pt-BR or zh-Hant)", field, truncate(raw, 80))
+			return nil, apperr.Invalidf("%s: %q is not a BCP 47 language tag (like fr, pt-BR or zh-Hant)", field, check.Truncate(raw, 80))
 		}
 		if s := tag.String(); !seen[s] {
 			seen[s] = true

@@ -95,7 +95,7 @@ func (h *Handler) serveHost(w http.ResponseWriter, req *http.Request, next http.
 	ctx := viewer.NewContext(req.Context(), viewer.Visitor())
 	ref := graph.SiteRef{Hostname: hostOf("//" + req.Host)}
 	visit, err := h.r.VisitSite(ctx, ref, readerAudience(w, req, ""))
-	if e := apperr.As(err); e != nil && e.Kind == apperr.NotFound {
+	if apperr.IsNotFound(err) {
 		readcache.DoNotKeep(req.Context())
 		next.ServeHTTP(w, came)
 		return
