@@ -33,12 +33,6 @@ func (r *Resolver) organization(ctx context.Context, id string) (*ent.Organizati
 	return r.orgsService().Organization(ctx, id)
 }
 
-// requireOrgRole returns the organization when the viewer's role there is at least min
-// (orgs.Service.RequireOrgRole).
-func (r *Resolver) requireOrgRole(ctx context.Context, orgID string, min viewer.Role, action string) (*ent.Organization, error) {
-	return r.orgsService().RequireOrgRole(ctx, orgID, min, action)
-}
-
 func (r *Resolver) organizations(ctx context.Context, first *int, after *string) (*model.OrganizationConnection, error) {
 	if _, err := rule.RequireViewer(ctx); err != nil {
 		return nil, err

@@ -2,37 +2,30 @@ package graph
 
 import (
 	"context"
-	"fmt"
-
-	"golang.org/x/text/language"
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/rule"
-	"github.com/binderyhq/bindery/ent/translationsettings"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/apperr"
-	"github.com/binderyhq/bindery/internal/check"
 	"github.com/binderyhq/bindery/internal/page"
+	"github.com/binderyhq/bindery/internal/translations"
 )
 
-// Bounds of translation settings: the title (spec/03), and the languages (ours).
-const (
-	translationTitleMax = 100
-	languagesMax        = 100
-	languageTagMax      = 64
-)
+// Translation settings translate between GraphQL (and REST, which calls these resolvers) and
+// internal/translations, which holds their rules; graph keeps the list it reads through its
+// loaders.
 
-// translationSettings returns translation settings of an organization the viewer sees.
-// Returns NOT_FOUND if either does not exist or the viewer may not see it.
+// translationsService is the translation settings as this resolver's viewer reads and writes them.
+func (r *Resolver) translationsService() *translations.Service {
+	return &translations.Service{Client: r.Client, Organization: r.organization}
+}
+
+// translationSettings returns translation settings of an organization the viewer sees
+// (translations.Service.Get).
 func (r *Resolver) translationSettings(ctx context.Context, orgID, id string) (*ent.TranslationSettings, error) {
-	if _, err := r.organization(ctx, orgID); err != nil {
-		return nil, err
-	}
-	t, err := r.Client.TranslationSettings.Query().
-		Where(translationsettings.ID(id), translationsettings.OrganizationID(orgID)).Only(ctx)
-	return t, rule.NotFound(err, "translation settings")
+	return r.translationsService().Get(ctx, orgID, id)
 }
 
 func (r *Resolver) translationSettingsList(ctx context.Context, o *ent.Organization, first *int, after *string) (*model.TranslationSettingsConnection, error) {
@@ -56,56 +49,25 @@ func (r *Resolver) translationSettingsList(ctx context.Context, o *ent.Organizat
 	}, nil
 }
 
+// translationSettingsOf is a TranslationSettingsInput as internal/translations takes it.
+func translationSettingsOf(in model.TranslationSettingsInput) translations.Settings {
+	return translations.Settings{Title: in.Title, Languages: in.Languages}
+}
+
+// createTranslationSettings is Mutation.createTranslationSettings (translations.Service.Create).
 func (r *Resolver) createTranslationSettings(ctx context.Context, orgID string, in model.TranslationSettingsInput) (*ent.TranslationSettings, error) {
-	if _, err := r.requireOrgRole(ctx, orgID, viewer.RoleAdmin, "create translation settings"); err != nil {
-		return nil, err
-	}
-	title, err := check.Trimmed("title", in.Title, 1, translationTitleMax)
-	if err != nil {
-		return nil, err
-	}
-	languages, err := canonicalLanguages(in.Languages)
-	if err != nil {
-		return nil, err
-	}
-	return r.Client.TranslationSettings.Create().SetOrganizationID(orgID).SetTitle(title).SetLanguages(languages).Save(ctx)
+	return r.translationsService().Create(ctx, orgID, translationSettingsOf(in))
 }
 
-// updateTranslationSettings replaces the title, and the languages when they are given.
+// updateTranslationSettings is Mutation.updateTranslationSettings (translations.Service.Update).
 func (r *Resolver) updateTranslationSettings(ctx context.Context, orgID, id string, in model.TranslationSettingsInput) (*ent.TranslationSettings, error) {
-	if _, err := r.requireOrgRole(ctx, orgID, viewer.RoleAdmin, "change translation settings"); err != nil {
-		return nil, err
-	}
-	t, err := r.translationSettings(ctx, orgID, id)
-	if err != nil {
-		return nil, err
-	}
-	title, err := check.Trimmed("title", in.Title, 1, translationTitleMax)
-	if err != nil {
-		return nil, err
-	}
-	u := t.Update().SetTitle(title)
-	if in.Languages != nil {
-		languages, err := canonicalLanguages(in.Languages)
-		if err != nil {
-			return nil, err
-		}
-		u.SetLanguages(languages)
-	}
-	t, err = u.Save(ctx)
-	return t, rule.NotFound(err, "translation settings")
+	return r.translationsService().Update(ctx, orgID, id, translationSettingsOf(in))
 }
 
+// deleteTranslationSettings is Mutation.deleteTranslationSettings (translations.Service.Delete).
 func (r *Resolver) deleteTranslationSettings(ctx context.Context, orgID, id string) (bool, error) {
-	if _, err := r.requireOrgRole(ctx, orgID, viewer.RoleAdmin, "delete translation settings"); err != nil {
-		return false, err
-	}
-	t, err := r.translationSettings(ctx, orgID, id)
-	if err != nil {
-		return false, err
-	}
-	err = r.Client.TranslationSettings.DeleteOne(t).Exec(ctx)
-	return err == nil, rule.NotFound(err, "translation settings")
+	err := r.translationsService().Delete(ctx, orgID, id)
+	return err == nil, err
 }
 
 func translationSettingsPermissions(ctx context.Context, t *ent.TranslationSettings) *model.TranslationSettingsPermissions {
@@ -114,30 +76,4 @@ func translationSettingsPermissions(ctx context.Context, t *ent.TranslationSetti
 		View: rule.HasOrgRole(v, t.OrganizationID, viewer.RoleRead),
 		Edit: rule.HasOrgRole(v, t.OrganizationID, viewer.RoleAdmin),
 	}
-}
-
-// canonicalLanguages checks BCP 47 language tags and returns them in canonical form
-// (golang.org/x/text/language), in the order given, each once. Returns INVALID naming the first
-// tag that is not one.
-func canonicalLanguages(tags []string) ([]string, error) {
-	if len(tags) > languagesMax {
-		return nil, apperr.Invalidf("languages: at most %d entries (got %d)", languagesMax, len(tags))
-	}
-	out := make([]string, 0, len(tags))
-	seen := map[string]bool{}
-	for i, raw := range tags {
-		field := fmt.Sprintf("languages[%d]", i)
-		if err := check.Text(field, raw, 1, languageTagMax); err != nil {
-			return nil, err
-		}
-		tag, err := language.Parse(raw)
-		if err != nil || tag == language.Und {
-			return nil, apperr.Invalidf("%s: %q is not a BCP 47 language tag (like fr, pt-BR or zh-Hant)", field, check.Truncate(raw, 80))
-		}
-		if s := tag.String(); !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	return out, nil
 }
