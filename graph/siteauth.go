@@ -14,6 +14,11 @@ func (r *Resolver) visitorAuth() visitorauth.Service {
 	return visitorauth.Service{Client: r.Client, Keys: &r.keys, Now: r.now}
 }
 
+// visitorClaims verifies a reader's visitor token for a visitor-auth site (visitorauth.Service.Verify).
+func (r *Resolver) visitorClaims(ctx context.Context, s *ent.Site, token string) (map[string]any, error) {
+	return r.visitorAuth().Verify(ctx, s, token)
+}
+
 // sitePublishingAuth is Site.publishingAuth: the site's visitor authentication settings, made
 // with a fresh signing key on first read. Returns FORBIDDEN for members who may not manage the
 // site.

@@ -83,3 +83,15 @@ func keyOfSite(site, keySite string, key *string) string {
 	}
 	return *key
 }
+
+// VisitSite returns the published site ref names as a reader with the given audience sees it,
+// and admits the reader, a viewer.Visitor, to its spaces (sites.Service.Visit).
+func (r *Resolver) VisitSite(ctx context.Context, ref sites.SiteRef, a sites.Audience) (*sites.Visit, error) {
+	return r.sitesService().Visit(ctx, ref, a)
+}
+
+// VisitorFallbackURL is where a visitor-auth site sends readers without a valid token
+// (sites.Service.VisitorFallbackURL).
+func (r *Resolver) VisitorFallbackURL(ctx context.Context, ref sites.SiteRef) string {
+	return r.sitesService().VisitorFallbackURL(ctx, ref)
+}

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/binderyhq/bindery/graph"
+	"github.com/binderyhq/bindery/internal/sites"
 )
 
 // Unsigned claims: a reader may say things of themselves that adaptive content reads under
@@ -36,8 +36,8 @@ const (
 
 // readerAudience is what the request presents to the site at base: its credentials and unsigned
 // claims, from the URL (kept in cookies) or from the cookies of earlier requests.
-func readerAudience(w http.ResponseWriter, req *http.Request, base string) graph.Audience {
-	return graph.Audience{
+func readerAudience(w http.ResponseWriter, req *http.Request, base string) sites.Audience {
+	return sites.Audience{
 		ShareKey: kept(w, req, base, shareCookie, "shareKey", "share"),
 		Token:    kept(w, req, base, tokenCookie, "jwt_token"),
 		Claims:   readerClaims(w, req, base),

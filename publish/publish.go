@@ -23,6 +23,7 @@ import (
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/observe"
 	"github.com/binderyhq/bindery/internal/readcache"
+	"github.com/binderyhq/bindery/internal/sites"
 )
 
 // Handler serves published sites under /sites/.
@@ -53,7 +54,7 @@ func (h *Handler) Routes(r chi.Router) {
 func (h *Handler) serve(w http.ResponseWriter, req *http.Request) {
 	name := chi.URLParam(req, "site")
 	ctx := viewer.NewContext(req.Context(), viewer.Visitor())
-	ref := graph.SiteRef{Name: name}
+	ref := sites.SiteRef{Name: name}
 	visit, err := h.r.VisitSite(ctx, ref, readerAudience(w, req, "/sites/"+name))
 	h.serveVisit(ctx, w, req, ref, visit, err, "/sites/"+name, chi.URLParam(req, "*"))
 }
@@ -93,7 +94,7 @@ func (h *Handler) ByHost(next http.Handler) http.Handler {
 // (untracked) to next when no site has the hostname: the answer is then the router's to keep.
 func (h *Handler) serveHost(w http.ResponseWriter, req *http.Request, next http.Handler, came *http.Request) {
 	ctx := viewer.NewContext(req.Context(), viewer.Visitor())
-	ref := graph.SiteRef{Hostname: hostOf("//" + req.Host)}
+	ref := sites.SiteRef{Hostname: hostOf("//" + req.Host)}
 	visit, err := h.r.VisitSite(ctx, ref, readerAudience(w, req, ""))
 	if apperr.IsNotFound(err) {
 		readcache.DoNotKeep(req.Context())
@@ -137,7 +138,7 @@ func hostOf(rawURL string) string {
 
 // serveVisit answers a request to a published site whose URLs start at base (visit and err are
 // VisitSite's answer); rest is the path inside the site.
-func (h *Handler) serveVisit(ctx context.Context, w http.ResponseWriter, req *http.Request, ref graph.SiteRef, visit *graph.SiteVisit, err error, base, rest string) {
+func (h *Handler) serveVisit(ctx context.Context, w http.ResponseWriter, req *http.Request, ref sites.SiteRef, visit *sites.Visit, err error, base, rest string) {
 	if e := apperr.As(err); e != nil && e.Kind == apperr.Unauthenticated {
 		h.unauthenticated(ctx, w, req, ref, e)
 		return
@@ -166,7 +167,7 @@ func (h *Handler) serveVisit(ctx context.Context, w http.ResponseWriter, req *ht
 
 // unauthenticated answers a reader of a visitor-auth site without a valid token: a redirect to
 // the site's fallback URL (where visitors sign in) when it has one, else a 401 page saying why.
-func (h *Handler) unauthenticated(ctx context.Context, w http.ResponseWriter, req *http.Request, ref graph.SiteRef, e *apperr.Error) {
+func (h *Handler) unauthenticated(ctx context.Context, w http.ResponseWriter, req *http.Request, ref sites.SiteRef, e *apperr.Error) {
 	if wantsJSON(req) {
 		writeJSONError(w, http.StatusUnauthorized, e.Message)
 		return

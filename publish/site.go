@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/binderyhq/bindery/ent"
-	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/internal/content/tree"
+	"github.com/binderyhq/bindery/internal/sites"
 )
 
 // siteView is one request's view of a site: the structure the reader may see and where its URLs
@@ -16,7 +16,7 @@ import (
 type siteView struct {
 	h     *Handler
 	ctx   context.Context
-	visit *graph.SiteVisit
+	visit *sites.Visit
 	base  string // "/sites/{ref}", "" on the site's own hostname
 	// origin is the scheme and host of the site's URLs, for the absolute ones (originOf).
 	origin string

@@ -60,6 +60,9 @@ type Service struct {
 	// condition of a space the site shows would no longer compile (decision 319). Returns
 	// CONFLICT naming the pages.
 	PageConditionsAllow func(ctx context.Context, tx *ent.Tx, s *ent.Site, schema *adaptive.Schema) error
+	// VisitorClaims verifies a reader's visitor token for a visitor-auth site and returns its
+	// claims. Returns UNAUTHENTICATED naming what is wrong.
+	VisitorClaims func(ctx context.Context, s *ent.Site, token string) (map[string]any, error)
 }
 
 // Site returns a site of an organization the viewer sees. Returns NOT_FOUND if either does not

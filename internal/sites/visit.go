@@ -1,4 +1,4 @@
-package graph
+package sites
 
 import (
 	"context"
@@ -17,16 +17,15 @@ import (
 	"github.com/binderyhq/bindery/internal/adaptive"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/sitecustom"
-	"github.com/binderyhq/bindery/internal/sites"
 )
 
 // Published sites as their readers see them (the publish/ surface). A reader is a
-// viewer.Visitor: VisitSite finds the site, checks that the reader is in its audience, keeps the
+// viewer.Visitor: Visit finds the site, checks that the reader is in its audience, keeps the
 // sections and site spaces the reader's claims show, and admits the reader to their spaces, so
 // every content read after it goes through the usual privacy rules.
 
 // errNotVisitor is a programming error: published sites are read by visitors only.
-var errNotVisitor = errors.New("VisitSite needs a visitor viewer")
+var errNotVisitor = errors.New("Visit needs a visitor viewer")
 
 // Audience is what a reader presents to a published site.
 type Audience struct {
@@ -42,8 +41,8 @@ type SiteRef struct {
 	Hostname string
 }
 
-// SiteVisit is a published site as one reader may see it.
-type SiteVisit struct {
+// Visit is a published site as one reader may see it.
+type Visit struct {
 	Site *ent.Site
 	// Sections are the sections the reader sees, in order; none for a site without sections.
 	Sections []*ent.SiteSection
@@ -60,7 +59,7 @@ type SiteVisit struct {
 // the reader. A condition that does not compile against the site's schema (one written where the
 // schema was not known, a page's) hides its object: failing closed. Each distinct condition is
 // run once per visit; compiling is cached across visits (adaptive.Compile).
-func (v *SiteVisit) Shows(condition string) bool {
+func (v *Visit) Shows(condition string) bool {
 	if ok, decided := v.shown[condition]; decided {
 		return ok
 	}
@@ -72,10 +71,10 @@ func (v *SiteVisit) Shows(condition string) bool {
 }
 
 // SiteSpacesOf returns the site spaces of a section ("" for the root level), in order.
-func (v *SiteVisit) SiteSpacesOf(sectionID string) []*ent.SiteSpace {
+func (v *Visit) SiteSpacesOf(sectionID string) []*ent.SiteSpace {
 	var out []*ent.SiteSpace
 	for _, ss := range v.SiteSpaces {
-		if derefOr(ss.SectionID, "") == sectionID {
+		if idOr(ss.SectionID) == sectionID {
 			out = append(out, ss)
 		}
 	}
@@ -85,7 +84,7 @@ func (v *SiteVisit) SiteSpacesOf(sectionID string) []*ent.SiteSpace {
 // Customization returns the settings a reader of a site space sees (the site's, with the site
 // space's override over them, as SiteSpace.customization answers a visitor), less the header
 // links whose condition the reader's claims do not satisfy.
-func (v *SiteVisit) Customization(ss *ent.SiteSpace) map[string]any {
+func (v *Visit) Customization(ss *ent.SiteSpace) map[string]any {
 	settings := sitecustom.Public(sitecustom.Effective(v.Site.Customization, ss.Customization))
 	header, _ := settings["header"].(map[string]any)
 	links, _ := header["links"].([]any)
@@ -102,11 +101,12 @@ func (v *SiteVisit) Customization(ss *ent.SiteSpace) map[string]any {
 	return settings
 }
 
-// VisitSite returns the published site ref names for a reader with the given audience, and
-// admits the reader to the spaces it shows. Returns NOT_FOUND for an unknown
+// Visit returns the published site ref names for a reader with the given audience, and admits
+// the reader to the spaces it shows, so that every content read after it goes through the usual
+// privacy rules. Returns NOT_FOUND for an unknown
 // or unpublished site, and for a reader outside its audience where telling would say the site
 // exists; UNAUTHENTICATED when the site wants credentials the reader lacks.
-func (r *Resolver) VisitSite(ctx context.Context, ref SiteRef, a Audience) (*SiteVisit, error) {
+func (svc *Service) Visit(ctx context.Context, ref SiteRef, a Audience) (*Visit, error) {
 	v := viewer.FromContext(ctx)
 	if !v.IsVisitor() {
 		return nil, apperr.Internalw(errNotVisitor)
@@ -114,15 +114,15 @@ func (r *Resolver) VisitSite(ctx context.Context, ref SiteRef, a Audience) (*Sit
 	// Readers are no members: the site's rows are read past the tenant filter, and this function
 	// decides, from the site's published flag and audience, what the reader may see.
 	structure := privacy.DecisionContext(ctx, privacy.Allow)
-	s, err := r.Client.Site.Query().Where(siteNamed(ref), site.Published(true)).Order(ent.Asc(site.FieldCreatedAt)).First(structure)
+	s, err := svc.Client.Site.Query().Where(siteNamed(ref), site.Published(true)).Order(ent.Asc(site.FieldCreatedAt)).First(structure)
 	if err != nil {
 		return nil, rule.NotFound(err, "site")
 	}
-	claims, err := r.admitsAudience(structure, s, a)
+	claims, err := svc.admitsAudience(structure, s, a)
 	if err != nil {
 		return nil, err
 	}
-	visit, err := r.visibleStructure(structure, s, claims)
+	visit, err := svc.visibleStructure(structure, s, claims)
 	if err != nil {
 		return nil, err
 	}
@@ -136,19 +136,19 @@ func (r *Resolver) VisitSite(ctx context.Context, ref SiteRef, a Audience) (*Sit
 // conditions read: a visitor token's (signed), with the unsigned ones under "unsigned".
 // Returns NOT_FOUND for a share-link site without an active link's key (the site's existence is
 // not told), UNAUTHENTICATED for a visitor-auth site without a valid token.
-func (r *Resolver) admitsAudience(ctx context.Context, s *ent.Site, a Audience) (map[string]any, error) {
+func (svc *Service) admitsAudience(ctx context.Context, s *ent.Site, a Audience) (map[string]any, error) {
 	claims := map[string]any{"unsigned": a.Claims["unsigned"]}
 	switch s.Visibility {
 	case site.VisibilityPublic, site.VisibilityUnlisted:
 	case site.VisibilityShareLink:
-		if a.ShareKey == "" || len(a.ShareKey) > sites.ShareKeyMax {
+		if a.ShareKey == "" || len(a.ShareKey) > ShareKeyMax {
 			return nil, apperr.NotFoundf("site not found")
 		}
-		if _, err := r.sitesService().ShareLink(ctx, s, a.ShareKey); err != nil {
+		if _, err := svc.ShareLink(ctx, s, a.ShareKey); err != nil {
 			return nil, apperr.NotFoundf("site not found")
 		}
 	case site.VisibilityVisitorAuth:
-		signed, err := r.visitorAuth().Verify(ctx, s, a.Token)
+		signed, err := svc.VisitorClaims(ctx, s, a.Token)
 		if err != nil {
 			return nil, err
 		}
@@ -163,9 +163,9 @@ func (r *Resolver) admitsAudience(ctx context.Context, s *ent.Site, a Audience) 
 
 // VisitorFallbackURL is where a visitor-auth site sends readers without a valid token: its
 // publishing auth's fallback URL, "" when it has none.
-func (r *Resolver) VisitorFallbackURL(ctx context.Context, ref SiteRef) string {
+func (svc *Service) VisitorFallbackURL(ctx context.Context, ref SiteRef) string {
 	structure := privacy.DecisionContext(ctx, privacy.Allow)
-	a, err := r.Client.SitePublishingAuth.Query().Where(sitepublishingauth.HasSiteWith(siteNamed(ref))).Only(structure)
+	a, err := svc.Client.SitePublishingAuth.Query().Where(sitepublishingauth.HasSiteWith(siteNamed(ref))).Only(structure)
 	if err != nil || a.FallbackURL == nil {
 		return ""
 	}
@@ -174,19 +174,19 @@ func (r *Resolver) VisitorFallbackURL(ctx context.Context, ref SiteRef) string {
 
 // visibleStructure loads a site's sections (in the order of its structure) and site spaces in
 // order, keeping those whose condition the reader's claims satisfy (and live spaces only).
-func (r *Resolver) visibleStructure(ctx context.Context, s *ent.Site, claims map[string]any) (*SiteVisit, error) {
-	schema := sites.Schema(s)
-	sections, err := sites.SectionsInOrder(ctx, r.Client, s.ID)
+func (svc *Service) visibleStructure(ctx context.Context, s *ent.Site, claims map[string]any) (*Visit, error) {
+	schema := Schema(s)
+	sections, err := SectionsInOrder(ctx, svc.Client, s.ID)
 	if err != nil {
 		return nil, err
 	}
-	siteSpaces, err := r.Client.SiteSpace.Query().
+	siteSpaces, err := svc.Client.SiteSpace.Query().
 		Where(sitespace.SiteID(s.ID), sitespace.HasSpaceWith(space.DeletedAtIsNil())).
 		WithSpace().Order(ent.Asc(sitespace.FieldPosition), ent.Asc(sitespace.FieldID)).All(ctx)
 	if err != nil {
 		return nil, err
 	}
-	visit := &SiteVisit{Site: s, schema: schema, claims: claims}
+	visit := &Visit{Site: s, schema: schema, claims: claims}
 	shown := map[string]bool{"": len(sections) == 0} // section id ("" for the root level) → shown
 	for _, sec := range sections {
 		if shows(sec.Condition, schema, claims) {
@@ -195,7 +195,7 @@ func (r *Resolver) visibleStructure(ctx context.Context, s *ent.Site, claims map
 		}
 	}
 	for _, ss := range siteSpaces {
-		if shown[derefOr(ss.SectionID, "")] && shows(ss.Condition, schema, claims) {
+		if shown[idOr(ss.SectionID)] && shows(ss.Condition, schema, claims) {
 			visit.SiteSpaces = append(visit.SiteSpaces, ss)
 		}
 	}
