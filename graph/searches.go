@@ -6,7 +6,6 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/predicate"
-	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/apperr"
@@ -48,7 +47,7 @@ func (r *Resolver) SearchSpaceWithout(ctx context.Context, s *ent.Space, query s
 	if err != nil {
 		return nil, err
 	}
-	trees, err := r.activeTrees(ctx, []*ent.Space{s})
+	trees, err := r.content().ActiveTrees(ctx, []*ent.Space{s})
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +103,7 @@ func (r *Resolver) searchSpaces(ctx context.Context, hits []search.Space, q sear
 	if err != nil {
 		return nil, err
 	}
-	trees, err := r.activeTrees(ctx, spaces)
+	trees, err := r.content().ActiveTrees(ctx, spaces)
 	if err != nil {
 		return nil, err
 	}
@@ -182,28 +181,6 @@ func rankedPage[T, E any](ctx context.Context, rows []ranked[T], limit, total in
 // the whole organization, as long as the matches, however many spaces the organization holds.
 func (r *Resolver) readableSpacesHolding(ctx context.Context, orgID string, terms search.Terms) ([]string, error) {
 	return r.Client.Space.Query().Where(space.DeletedAtIsNil(), predicate.Space(r.Search.Holding(orgID, terms))).IDs(ctx)
-}
-
-// activeTrees returns the current content tree of each space, by space id: the active revisions
-// in one statement, the trees from the cache.
-func (r *Resolver) activeTrees(ctx context.Context, spaces []*ent.Space) (map[string]*tree.Tree, error) {
-	var revisionIDs []string
-	for _, s := range spaces {
-		if s.RevisionID != nil {
-			revisionIDs = append(revisionIDs, *s.RevisionID)
-		}
-	}
-	revs, err := r.Client.Revision.Query().Where(revision.IDIn(revisionIDs...)).All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]*tree.Tree, len(revs))
-	for _, rev := range revs {
-		if out[rev.SpaceID], err = r.revisionTree(ctx, rev); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
 }
 
 // searchPage makes the result of a matching page from its place in the space's current tree; nil

@@ -23,7 +23,7 @@ import (
 func (r *Resolver) sitesService() *sites.Service {
 	return &sites.Service{Client: r.Client, Now: r.now, Organization: r.organization, Space: r.space,
 		SpaceTree: r.spaceTree, NewSpace: r.spacesService().NewEmptySpace, Redirects: r.redirects(),
-		PageConditionsAllow: r.pageConditionsAllow, VisitorClaims: r.visitorClaims}
+		ActiveTrees: r.content().ActiveTrees, VisitorClaims: r.visitorClaims}
 }
 
 // site returns a site of an organization the viewer sees (sites.Service.Site).

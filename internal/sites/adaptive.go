@@ -39,7 +39,7 @@ func (svc *Service) UpdateAdaptiveSchema(ctx context.Context, orgID, siteID stri
 		if err := conditionsAllow(ctx, tx, current, schema); err != nil {
 			return err
 		}
-		if err := svc.PageConditionsAllow(ctx, tx, current, schema); err != nil {
+		if err := svc.pageConditionsAllow(ctx, tx, current, schema); err != nil {
 			return err
 		}
 		s, err = tx.Site.UpdateOne(current).SetAdaptiveSchema(m).SetAdaptiveSchemaUpdatedAt(svc.Now(ctx)).Save(ctx)

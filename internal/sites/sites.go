@@ -20,7 +20,6 @@ import (
 	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/internal/adaptive"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/check"
 	"github.com/binderyhq/bindery/internal/content/tree"
@@ -56,10 +55,9 @@ type Service struct {
 	NewSpace func(ctx context.Context, tx *ent.Tx, orgID, title string) (*ent.Space, error)
 	// Redirects keeps the URLs of renamed site spaces and sections.
 	Redirects *redirects.Service
-	// PageConditionsAllow refuses, in tx, a new visitor schema of site s under which a page
-	// condition of a space the site shows would no longer compile (decision 319). Returns
-	// CONFLICT naming the pages.
-	PageConditionsAllow func(ctx context.Context, tx *ent.Tx, s *ent.Site, schema *adaptive.Schema) error
+	// ActiveTrees returns the tree of each space's current content, by space id (none for a
+	// space without content).
+	ActiveTrees func(ctx context.Context, spaces []*ent.Space) (map[string]*tree.Tree, error)
 	// VisitorClaims verifies a reader's visitor token for a visitor-auth site and returns its
 	// claims. Returns UNAUTHENTICATED naming what is wrong.
 	VisitorClaims func(ctx context.Context, s *ent.Site, token string) (map[string]any, error)

@@ -10,6 +10,7 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/contentobject"
 	"github.com/binderyhq/bindery/ent/privacy"
+	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/internal/content/tree"
 	"github.com/binderyhq/bindery/internal/document"
@@ -89,6 +90,28 @@ func (c *Contents) RevisionAndTree(ctx context.Context, revisionID string) (*ent
 	}
 	t, err := c.Tree(ctx, rev)
 	return rev, t, err
+}
+
+// ActiveTrees returns the current content tree of each space, by space id: the active revisions
+// in one statement, the trees from the cache.
+func (c *Contents) ActiveTrees(ctx context.Context, spaces []*ent.Space) (map[string]*tree.Tree, error) {
+	var revisionIDs []string
+	for _, s := range spaces {
+		if s.RevisionID != nil {
+			revisionIDs = append(revisionIDs, *s.RevisionID)
+		}
+	}
+	revs, err := c.client.Revision.Query().Where(revision.IDIn(revisionIDs...)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]*tree.Tree, len(revs))
+	for _, rev := range revs {
+		if out[rev.SpaceID], err = c.Tree(ctx, rev); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // Bodies returns the Markdown of page bodies by hash ("" maps to "").

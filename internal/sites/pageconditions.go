@@ -1,4 +1,4 @@
-package graph
+package sites
 
 import (
 	"context"
@@ -7,14 +7,13 @@ import (
 	"strings"
 
 	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/internal/adaptive"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/check"
-	"github.com/binderyhq/bindery/internal/content/revisions"
 	"github.com/binderyhq/bindery/internal/content/tree"
-	"github.com/binderyhq/bindery/internal/sites"
 )
 
 // pagesNamedMax is how many pages a refused visitor schema names (then how many more there are).
@@ -26,24 +25,24 @@ const pagesNamedMax = 10
 // schema is refused (decision 319). Conditions that did not compile before are left alone: the
 // change hides nothing more. Each distinct condition is compiled once against each schema.
 // Returns CONFLICT naming the pages (the first pagesNamedMax) and why.
-func (r *Resolver) pageConditionsAllow(ctx context.Context, tx *ent.Tx, s *ent.Site, schema *adaptive.Schema) error {
+func (svc *Service) pageConditionsAllow(ctx context.Context, tx *ent.Tx, s *ent.Site, schema *adaptive.Schema) error {
 	spaceIDs, err := tx.SiteSpace.Query().Where(sitespace.SiteID(s.ID)).Select(sitespace.FieldSpaceID).Strings(ctx)
 	if err != nil {
 		return err
 	}
 	// The site's manager may not read every space the site shows; its readers do, and the
 	// answer names only pages of the site.
-	read := revisions.ObjectsContext(ctx)
-	spaces, err := r.Client.Space.Query().Where(space.IDIn(check.Distinct(spaceIDs)...), space.DeletedAtIsNil()).
+	read := privacy.DecisionContext(ctx, privacy.Allow)
+	spaces, err := svc.Client.Space.Query().Where(space.IDIn(check.Distinct(spaceIDs)...), space.DeletedAtIsNil()).
 		Order(ent.Asc(space.FieldID)).All(read)
 	if err != nil {
 		return err
 	}
-	trees, err := r.activeTrees(read, spaces)
+	trees, err := svc.ActiveTrees(read, spaces)
 	if err != nil {
 		return err
 	}
-	broken := conditionBreaks(sites.Schema(s), schema)
+	broken := conditionBreaks(Schema(s), schema)
 	var named []string
 	count := 0
 	for _, sp := range spaces {
