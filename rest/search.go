@@ -10,6 +10,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/internal/search"
 )
 
 // SearchPageResult is the wire shape of a page a search found (reference SearchPageResult).
@@ -55,10 +56,10 @@ type SearchSpaceResult struct {
 // characters), `page`, `limit`.
 func (a *api) searchSpace(w http.ResponseWriter, r *http.Request) {
 	var space *ent.Space
-	conv := func(_ context.Context, p *model.SearchPage) (SearchPageResult, error) {
+	conv := func(_ context.Context, p *search.PageResult) (SearchPageResult, error) {
 		return a.searchPageResult(space, p), nil
 	}
-	serveList(w, r, conv, func(ctx context.Context, limit *int, page *string) (model.Connection[*model.SearchPage], error) {
+	serveList(w, r, conv, func(ctx context.Context, limit *int, page *string) (model.Connection[*search.PageResult], error) {
 		s, err := a.r.Query().Space(ctx, chi.URLParam(r, "spaceId"), nil)
 		if err != nil {
 			return nil, err
@@ -71,7 +72,7 @@ func (a *api) searchSpace(w http.ResponseWriter, r *http.Request) {
 // searchOrganization answers GET /v1/orgs/{organizationId}/search: `query` (required, at most
 // 512 characters), `page`, `limit`.
 func (a *api) searchOrganization(w http.ResponseWriter, r *http.Request) {
-	serveList(w, r, a.searchSpaceResult, func(ctx context.Context, limit *int, page *string) (model.Connection[*model.SearchSpace], error) {
+	serveList(w, r, a.searchSpaceResult, func(ctx context.Context, limit *int, page *string) (model.Connection[*search.SpaceResult], error) {
 		o, err := a.r.Query().Organization(ctx, chi.URLParam(r, "organizationId"))
 		if err != nil {
 			return nil, err
@@ -83,7 +84,7 @@ func (a *api) searchOrganization(w http.ResponseWriter, r *http.Request) {
 // searchText is the `query` parameter; absent, it is "", which the resolver refuses.
 func searchText(r *http.Request) string { return r.URL.Query().Get("query") }
 
-func (a *api) searchSpaceResult(_ context.Context, s *model.SearchSpace) (SearchSpaceResult, error) {
+func (a *api) searchSpaceResult(_ context.Context, s *search.SpaceResult) (SearchSpaceResult, error) {
 	w := SearchSpaceResult{Type: "space", ID: s.Space.ID, Title: s.Space.Title, Score: s.Score,
 		Pages: make([]SearchPageResult, len(s.Pages))}
 	for i, p := range s.Pages {
@@ -102,7 +103,7 @@ func fragment(f string) string {
 
 // searchPageResult converts a found page of space; its URLs are the page's and its sections'
 // places in the app.
-func (a *api) searchPageResult(space *ent.Space, p *model.SearchPage) SearchPageResult {
+func (a *api) searchPageResult(space *ent.Space, p *search.PageResult) SearchPageResult {
 	pageURL := a.url("/o/" + space.OrganizationID + "/s/" + space.ID + "/" + escapePath(p.Path))
 	w := SearchPageResult{ID: p.ID, Title: p.Title, Description: p.Description, Path: p.Path, Score: p.Score,
 		Rank: p.Rank, ResultType: p.ResultType, Sections: make([]SearchSectionResult, len(p.Sections)),

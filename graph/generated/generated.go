@@ -25,6 +25,7 @@ import (
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/content/links"
 	"github.com/binderyhq/bindery/internal/linkstatus"
+	"github.com/binderyhq/bindery/internal/search"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -31812,7 +31813,7 @@ func (ec *executionContext) fieldContext_SSOLogin_startURL(_ context.Context, fi
 	return graphql.NewScalarFieldContext("SSOLogin", field, false, false, "String")
 }
 
-func (ec *executionContext) _SearchPage_id(ctx context.Context, field graphql.CollectedField, obj *model.SearchPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _SearchPage_id(ctx context.Context, field graphql.CollectedField, obj *search.PageResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31835,7 +31836,7 @@ func (ec *executionContext) fieldContext_SearchPage_id(_ context.Context, field 
 	return graphql.NewScalarFieldContext("SearchPage", field, false, false, "ID")
 }
 
-func (ec *executionContext) _SearchPage_title(ctx context.Context, field graphql.CollectedField, obj *model.SearchPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _SearchPage_title(ctx context.Context, field graphql.CollectedField, obj *search.PageResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31858,7 +31859,7 @@ func (ec *executionContext) fieldContext_SearchPage_title(_ context.Context, fie
 	return graphql.NewScalarFieldContext("SearchPage", field, false, false, "String")
 }
 
-func (ec *executionContext) _SearchPage_description(ctx context.Context, field graphql.CollectedField, obj *model.SearchPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _SearchPage_description(ctx context.Context, field graphql.CollectedField, obj *search.PageResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31881,7 +31882,7 @@ func (ec *executionContext) fieldContext_SearchPage_description(_ context.Contex
 	return graphql.NewScalarFieldContext("SearchPage", field, false, false, "String")
 }
 
-func (ec *executionContext) _SearchPage_path(ctx context.Context, field graphql.CollectedField, obj *model.SearchPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _SearchPage_path(ctx context.Context, field graphql.CollectedField, obj *search.PageResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31904,7 +31905,7 @@ func (ec *executionContext) fieldContext_SearchPage_path(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("SearchPage", field, false, false, "String")
 }
 
-func (ec *executionContext) _SearchPage_score(ctx context.Context, field graphql.CollectedField, obj *model.SearchPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _SearchPage_score(ctx context.Context, field graphql.CollectedField, obj *search.PageResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31927,7 +31928,7 @@ func (ec *executionContext) fieldContext_SearchPage_score(_ context.Context, fie
 	return graphql.NewScalarFieldContext("SearchPage", field, false, false, "Float")
 }
 
-func (ec *executionContext) _SearchPage_rank(ctx context.Context, field graphql.CollectedField, obj *model.SearchPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _SearchPage_rank(ctx context.Context, field graphql.CollectedField, obj *search.PageResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31950,7 +31951,7 @@ func (ec *executionContext) fieldContext_SearchPage_rank(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("SearchPage", field, false, false, "Int")
 }
 
-func (ec *executionContext) _SearchPage_resultType(ctx context.Context, field graphql.CollectedField, obj *model.SearchPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _SearchPage_resultType(ctx context.Context, field graphql.CollectedField, obj *search.PageResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31973,7 +31974,7 @@ func (ec *executionContext) fieldContext_SearchPage_resultType(_ context.Context
 	return graphql.NewScalarFieldContext("SearchPage", field, false, false, "String")
 }
 
-func (ec *executionContext) _SearchPage_sections(ctx context.Context, field graphql.CollectedField, obj *model.SearchPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _SearchPage_sections(ctx context.Context, field graphql.CollectedField, obj *search.PageResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31985,8 +31986,8 @@ func (ec *executionContext) _SearchPage_sections(ctx context.Context, field grap
 			return obj.Sections, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.SearchSection) graphql.Marshaler {
-			return ec.marshalNSearchSection2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSearchSectionᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []*search.SectionResult) graphql.Marshaler {
+			return ec.marshalNSearchSection2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋsearchᚐSectionResultᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -32005,7 +32006,7 @@ func (ec *executionContext) fieldContext_SearchPage_sections(_ context.Context, 
 	return fc, nil
 }
 
-func (ec *executionContext) _SearchPage_ancestors(ctx context.Context, field graphql.CollectedField, obj *model.SearchPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _SearchPage_ancestors(ctx context.Context, field graphql.CollectedField, obj *search.PageResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -32150,8 +32151,8 @@ func (ec *executionContext) _SearchPageEdge_node(ctx context.Context, field grap
 			return obj.Node, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.SearchPage) graphql.Marshaler {
-			return ec.marshalNSearchPage2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSearchPage(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *search.PageResult) graphql.Marshaler {
+			return ec.marshalNSearchPage2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋsearchᚐPageResult(ctx, selections, v)
 		},
 		true,
 		true,
@@ -32170,7 +32171,7 @@ func (ec *executionContext) fieldContext_SearchPageEdge_node(_ context.Context, 
 	return fc, nil
 }
 
-func (ec *executionContext) _SearchSection_id(ctx context.Context, field graphql.CollectedField, obj *model.SearchSection) (ret graphql.Marshaler) {
+func (ec *executionContext) _SearchSection_id(ctx context.Context, field graphql.CollectedField, obj *search.SectionResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -32193,7 +32194,7 @@ func (ec *executionContext) fieldContext_SearchSection_id(_ context.Context, fie
 	return graphql.NewScalarFieldContext("SearchSection", field, false, false, "ID")
 }
 
-func (ec *executionContext) _SearchSection_title(ctx context.Context, field graphql.CollectedField, obj *model.SearchSection) (ret graphql.Marshaler) {
+func (ec *executionContext) _SearchSection_title(ctx context.Context, field graphql.CollectedField, obj *search.SectionResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -32216,7 +32217,7 @@ func (ec *executionContext) fieldContext_SearchSection_title(_ context.Context, 
 	return graphql.NewScalarFieldContext("SearchSection", field, false, false, "String")
 }
 
-func (ec *executionContext) _SearchSection_path(ctx context.Context, field graphql.CollectedField, obj *model.SearchSection) (ret graphql.Marshaler) {
+func (ec *executionContext) _SearchSection_path(ctx context.Context, field graphql.CollectedField, obj *search.SectionResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -32239,7 +32240,7 @@ func (ec *executionContext) fieldContext_SearchSection_path(_ context.Context, f
 	return graphql.NewScalarFieldContext("SearchSection", field, false, false, "String")
 }
 
-func (ec *executionContext) _SearchSection_body(ctx context.Context, field graphql.CollectedField, obj *model.SearchSection) (ret graphql.Marshaler) {
+func (ec *executionContext) _SearchSection_body(ctx context.Context, field graphql.CollectedField, obj *search.SectionResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -32262,7 +32263,7 @@ func (ec *executionContext) fieldContext_SearchSection_body(_ context.Context, f
 	return graphql.NewScalarFieldContext("SearchSection", field, false, false, "String")
 }
 
-func (ec *executionContext) _SearchSection_score(ctx context.Context, field graphql.CollectedField, obj *model.SearchSection) (ret graphql.Marshaler) {
+func (ec *executionContext) _SearchSection_score(ctx context.Context, field graphql.CollectedField, obj *search.SectionResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -32285,7 +32286,7 @@ func (ec *executionContext) fieldContext_SearchSection_score(_ context.Context, 
 	return graphql.NewScalarFieldContext("SearchSection", field, false, false, "Float")
 }
 
-func (ec *executionContext) _SearchSection_resultType(ctx context.Context, field graphql.CollectedField, obj *model.SearchSection) (ret graphql.Marshaler) {
+func (ec *executionContext) _SearchSection_resultType(ctx context.Context, field graphql.CollectedField, obj *search.SectionResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -32308,7 +32309,7 @@ func (ec *executionContext) fieldContext_SearchSection_resultType(_ context.Cont
 	return graphql.NewScalarFieldContext("SearchSection", field, false, false, "String")
 }
 
-func (ec *executionContext) _SearchSpace_space(ctx context.Context, field graphql.CollectedField, obj *model.SearchSpace) (ret graphql.Marshaler) {
+func (ec *executionContext) _SearchSpace_space(ctx context.Context, field graphql.CollectedField, obj *search.SpaceResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -32340,7 +32341,7 @@ func (ec *executionContext) fieldContext_SearchSpace_space(_ context.Context, fi
 	return fc, nil
 }
 
-func (ec *executionContext) _SearchSpace_score(ctx context.Context, field graphql.CollectedField, obj *model.SearchSpace) (ret graphql.Marshaler) {
+func (ec *executionContext) _SearchSpace_score(ctx context.Context, field graphql.CollectedField, obj *search.SpaceResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -32363,7 +32364,7 @@ func (ec *executionContext) fieldContext_SearchSpace_score(_ context.Context, fi
 	return graphql.NewScalarFieldContext("SearchSpace", field, false, false, "Float")
 }
 
-func (ec *executionContext) _SearchSpace_pages(ctx context.Context, field graphql.CollectedField, obj *model.SearchSpace) (ret graphql.Marshaler) {
+func (ec *executionContext) _SearchSpace_pages(ctx context.Context, field graphql.CollectedField, obj *search.SpaceResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -32375,8 +32376,8 @@ func (ec *executionContext) _SearchSpace_pages(ctx context.Context, field graphq
 			return obj.Pages, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.SearchPage) graphql.Marshaler {
-			return ec.marshalNSearchPage2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSearchPageᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []*search.PageResult) graphql.Marshaler {
+			return ec.marshalNSearchPage2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋsearchᚐPageResultᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -32517,8 +32518,8 @@ func (ec *executionContext) _SearchSpaceEdge_node(ctx context.Context, field gra
 			return obj.Node, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.SearchSpace) graphql.Marshaler {
-			return ec.marshalNSearchSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSearchSpace(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *search.SpaceResult) graphql.Marshaler {
+			return ec.marshalNSearchSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋsearchᚐSpaceResult(ctx, selections, v)
 		},
 		true,
 		true,
@@ -48371,7 +48372,7 @@ func (ec *executionContext) _SSOLogin(ctx context.Context, sel ast.SelectionSet,
 
 var searchPageImplementors = []string{"SearchPage"}
 
-func (ec *executionContext) _SearchPage(ctx context.Context, sel ast.SelectionSet, obj *model.SearchPage) graphql.Marshaler {
+func (ec *executionContext) _SearchPage(ctx context.Context, sel ast.SelectionSet, obj *search.PageResult) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, searchPageImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -48525,7 +48526,7 @@ func (ec *executionContext) _SearchPageEdge(ctx context.Context, sel ast.Selecti
 
 var searchSectionImplementors = []string{"SearchSection"}
 
-func (ec *executionContext) _SearchSection(ctx context.Context, sel ast.SelectionSet, obj *model.SearchSection) graphql.Marshaler {
+func (ec *executionContext) _SearchSection(ctx context.Context, sel ast.SelectionSet, obj *search.SectionResult) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, searchSectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -48583,7 +48584,7 @@ func (ec *executionContext) _SearchSection(ctx context.Context, sel ast.Selectio
 
 var searchSpaceImplementors = []string{"SearchSpace"}
 
-func (ec *executionContext) _SearchSpace(ctx context.Context, sel ast.SelectionSet, obj *model.SearchSpace) graphql.Marshaler {
+func (ec *executionContext) _SearchSpace(ctx context.Context, sel ast.SelectionSet, obj *search.SpaceResult) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, searchSpaceImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -53022,11 +53023,11 @@ func (ec *executionContext) marshalNSSOLogin2ᚖgithubᚗcomᚋbinderyhqᚋbinde
 	return ec._SSOLogin(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSearchPage2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSearchPageᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SearchPage) graphql.Marshaler {
+func (ec *executionContext) marshalNSearchPage2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋsearchᚐPageResultᚄ(ctx context.Context, sel ast.SelectionSet, v []*search.PageResult) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNSearchPage2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSearchPage(ctx, sel, v[i])
+		return ec.marshalNSearchPage2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋsearchᚐPageResult(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -53038,7 +53039,7 @@ func (ec *executionContext) marshalNSearchPage2ᚕᚖgithubᚗcomᚋbinderyhqᚋ
 	return ret
 }
 
-func (ec *executionContext) marshalNSearchPage2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSearchPage(ctx context.Context, sel ast.SelectionSet, v *model.SearchPage) graphql.Marshaler {
+func (ec *executionContext) marshalNSearchPage2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋsearchᚐPageResult(ctx context.Context, sel ast.SelectionSet, v *search.PageResult) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "SearchPage!")
 		return graphql.Null
@@ -53078,11 +53079,11 @@ func (ec *executionContext) marshalNSearchPageEdge2ᚖgithubᚗcomᚋbinderyhq�
 	return ec._SearchPageEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSearchSection2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSearchSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SearchSection) graphql.Marshaler {
+func (ec *executionContext) marshalNSearchSection2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋsearchᚐSectionResultᚄ(ctx context.Context, sel ast.SelectionSet, v []*search.SectionResult) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNSearchSection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSearchSection(ctx, sel, v[i])
+		return ec.marshalNSearchSection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋsearchᚐSectionResult(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -53094,7 +53095,7 @@ func (ec *executionContext) marshalNSearchSection2ᚕᚖgithubᚗcomᚋbinderyhq
 	return ret
 }
 
-func (ec *executionContext) marshalNSearchSection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSearchSection(ctx context.Context, sel ast.SelectionSet, v *model.SearchSection) graphql.Marshaler {
+func (ec *executionContext) marshalNSearchSection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋsearchᚐSectionResult(ctx context.Context, sel ast.SelectionSet, v *search.SectionResult) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "SearchSection!")
 		return graphql.Null
@@ -53102,7 +53103,7 @@ func (ec *executionContext) marshalNSearchSection2ᚖgithubᚗcomᚋbinderyhqᚋ
 	return ec._SearchSection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSearchSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSearchSpace(ctx context.Context, sel ast.SelectionSet, v *model.SearchSpace) graphql.Marshaler {
+func (ec *executionContext) marshalNSearchSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋsearchᚐSpaceResult(ctx context.Context, sel ast.SelectionSet, v *search.SpaceResult) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "SearchSpace!")
 		return graphql.Null

@@ -18,6 +18,7 @@ import (
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/linkstatus"
+	"github.com/binderyhq/bindery/internal/search"
 )
 
 type APITokenConnection struct {
@@ -691,24 +692,6 @@ type SSOLogin struct {
 	StartURL string `json:"startURL"`
 }
 
-// A page that a search matched, with its best matching sections (at most 5).
-type SearchPage struct {
-	ID    string `json:"id"`
-	Title string `json:"title"`
-	// "" when the page has none.
-	Description string `json:"description"`
-	Path        string `json:"path"`
-	// Its best section's score.
-	Score float64 `json:"score"`
-	// Its position among all the results of the search, 1 first (the same on every page of results, and within organization results).
-	Rank int `json:"rank"`
-	// page when the page matched on its own title and description, section otherwise.
-	ResultType string           `json:"resultType"`
-	Sections   []*SearchSection `json:"sections"`
-	// The titles of the pages above it, from the top level down.
-	Ancestors []string `json:"ancestors"`
-}
-
 type SearchPageConnection struct {
 	Edges      []*SearchPageEdge `json:"edges"`
 	PageInfo   *PageInfo         `json:"pageInfo"`
@@ -716,32 +699,8 @@ type SearchPageConnection struct {
 }
 
 type SearchPageEdge struct {
-	Cursor string      `json:"cursor"`
-	Node   *SearchPage `json:"node"`
-}
-
-// A section of a page that a search matched: the text under one of its headings, or before the first.
-type SearchSection struct {
-	// The page's id, then # and the heading's anchor (the page's id alone for the text before the first heading).
-	ID string `json:"id"`
-	// The heading; the page's title for the text before the first heading.
-	Title string `json:"title"`
-	// The page's path, then # and the heading's anchor.
-	Path string `json:"path"`
-	// Up to 200 characters of the section's text, from a few words before the first match.
-	Body string `json:"body"`
-	// Relevance: higher is better, comparable within one search only.
-	Score float64 `json:"score"`
-	// page when the page matched on its own title and description (the section is then any of its sections), section otherwise.
-	ResultType string `json:"resultType"`
-}
-
-// A space that an organization search matched, with its best pages (at most 10).
-type SearchSpace struct {
-	Space *ent.Space `json:"space"`
-	// Its best page's score.
-	Score float64       `json:"score"`
-	Pages []*SearchPage `json:"pages"`
+	Cursor string             `json:"cursor"`
+	Node   *search.PageResult `json:"node"`
 }
 
 type SearchSpaceConnection struct {
@@ -751,8 +710,8 @@ type SearchSpaceConnection struct {
 }
 
 type SearchSpaceEdge struct {
-	Cursor string       `json:"cursor"`
-	Node   *SearchSpace `json:"node"`
+	Cursor string              `json:"cursor"`
+	Node   *search.SpaceResult `json:"node"`
 }
 
 type SiteAdaptiveContent struct {

@@ -4,9 +4,9 @@
 // one heading), each with its page's title; its tables are plain SQL beside ent's, which
 // internal/store creates with them (CreateSearchTables).
 //
-// The package only stores and ranks: which spaces a viewer may search is the resolvers'
-// (graph/searches.go), keeping a space's sections in step with its content is
-// internal/content/revisions'.
+// Service searches as a viewer may: among the live spaces the viewer reads (the Space policy
+// decides), with results made from the spaces' current trees (results.go); graph and rest page
+// them. Keeping a space's sections in step with its content is internal/content/revisions'.
 package search
 
 import (
