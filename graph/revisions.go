@@ -2,38 +2,25 @@ package graph
 
 import (
 	"context"
-	"errors"
-	"io"
 	"sort"
-	"strings"
-	"time"
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/changerequest"
-	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/ent/rule"
-	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/apperr"
-	"github.com/binderyhq/bindery/internal/blobs"
-	"github.com/binderyhq/bindery/internal/check"
-	"github.com/binderyhq/bindery/internal/content/markdown"
+	"github.com/binderyhq/bindery/internal/content/revisions"
 	"github.com/binderyhq/bindery/internal/content/tree"
 	"github.com/binderyhq/bindery/internal/document"
 	"github.com/binderyhq/bindery/internal/page"
-	"github.com/binderyhq/bindery/internal/readcache"
-	"github.com/binderyhq/bindery/internal/signedurl"
 )
 
 // Content reads: a space's current content, a change request's, or any revision of a space by
 // id; their page trees, pages by id or slug path, files, and signed URLs of the files' bytes.
 // Every read starts from a space the viewer can read, and revisions are read through their policy
 // (readers of the space); trees, bodies and bytes are content-addressed below them.
-
-// downloadTTL is how long a file's download URL opens its bytes.
-const downloadTTL = time.Hour
 
 // Content is a revision the viewer may read, with its tree, its space, and the change request
 // whose content it is (nil for the space's own content and for a revision read by id).
@@ -107,37 +94,25 @@ func (r *Resolver) MergedFrom(ctx context.Context, rev *ent.Revision) (*ent.Chan
 
 // Page returns the page with the id. Returns NOT_FOUND when the revision has none.
 func (c *Content) Page(id string) (*tree.Page, error) {
-	return found(c.Tree.Page(id), "page "+id)
+	return revisions.InRevision(c.Tree.Page(id), "page "+id)
 }
 
 // PageByPath returns the page at a slug path from the top level ("guides/intro"; outer slashes
 // are ignored). Returns NOT_FOUND when the revision has none there.
 func (c *Content) PageByPath(path string) (*tree.Page, error) {
-	return found(c.Tree.ByPath(path), "page at path "+path)
+	return revisions.InRevision(c.Tree.ByPath(path), "page at path "+path)
 }
 
 // File returns the file with the id. Returns NOT_FOUND when the revision has none.
 func (c *Content) File(id string) (*tree.File, error) {
-	return found(c.Tree.File(id), "file "+id)
+	return revisions.InRevision(c.Tree.File(id), "file "+id)
 }
 
-func found[T any](v *T, what string) (*T, error) {
-	if v == nil {
-		return nil, apperr.NotFoundf("%s not found in the revision", check.Truncate(what, 200))
-	}
-	return v, nil
-}
-
-// PageMarkdown returns a page's whole Markdown as authoring reads it back: front matter for a
-// description, an emoji or a title a heading cannot hold, the title as a level-1 heading, then
-// the stored body.
+// PageMarkdown returns a page's whole Markdown as authoring reads it back
+// (revisions.PageMarkdown).
 func (r *Resolver) PageMarkdown(ctx context.Context, p *tree.Page) (string, error) {
 	body, err := r.PageBody(ctx, p)
-	return renderPage(p, body), err
-}
-
-func renderPage(p *tree.Page, body string) string {
-	return markdown.Render(markdown.Parsed{Title: p.Title, Description: p.Description, Emoji: p.Emoji, Body: body})
+	return revisions.PageMarkdown(p, body), err
 }
 
 // RevisionFiles returns one page of a revision's files, by name then id.
@@ -183,58 +158,21 @@ func filesAfter(files []*tree.File, after *page.Cursor) (int, error) {
 	}), nil
 }
 
-// FileDownloadURL returns a URL that serves a file's bytes for downloadTTL: the blob store's own
-// (presigned) URL when it gives one, else one this server signed. Callers pass a file of a
-// revision the viewer read.
+// downloads are the download links of revisions' files, signed with this server's keys.
+func (r *Resolver) downloads() revisions.Downloads {
+	return revisions.Downloads{Contents: r.content(), Blobs: r.Blobs, Signer: r.signer()}
+}
+
+// FileDownloadURL returns a URL that serves a file's bytes for a while (revisions.Downloads.URL).
+// Callers pass a file of a revision the viewer read.
 func (r *Resolver) FileDownloadURL(ctx context.Context, revisionID string, f *tree.File) (string, error) {
-	if l, ok := r.Blobs.(blobs.Linker); ok {
-		readcache.DependsOnTime(ctx) // the store's clock signs the link
-		if u, err := l.Link(ctx, f.Blob, f.Name, f.ContentType, downloadTTL); u != "" || err != nil {
-			return u, err
-		}
-	}
-	return r.signer().Sign(ctx, signedurl.FileDownload, revisionID+"/"+f.ID, downloadTTL)
+	return r.downloads().URL(ctx, revisionID, f)
 }
 
-// Download is a file's bytes to serve, with what a response says of them.
-type Download struct {
-	Name        string
-	ContentType string
-	ModTime     time.Time // when the file was added
-	Body        io.ReadSeekCloser
-}
-
-// OpenDownload opens the file that a download URL's token names. No viewer is needed: the token
-// is the authority, and it is issued only to readers of the revision. Returns NOT_FOUND for a
-// token this server did not sign (or a file gone with its space), FORBIDDEN for an expired one.
-func (r *Resolver) OpenDownload(ctx context.Context, token string) (*Download, error) {
-	subject, err := r.signer().Verify(ctx, signedurl.FileDownload, token)
-	if err != nil {
-		return nil, err
-	}
-	revisionID, fileID, _ := strings.Cut(subject, "/")
-	// The system reads what the signed token names: the decision was made when it was issued.
-	sys := privacy.DecisionContext(viewer.NewContext(ctx, viewer.System()), privacy.Allow)
-	rev, err := r.Client.Revision.Get(sys, revisionID)
-	if err != nil {
-		return nil, rule.NotFound(err, "file")
-	}
-	t, err := r.revisionTree(sys, rev)
-	if err != nil {
-		return nil, err
-	}
-	f, err := found(t.File(fileID), "file "+fileID)
-	if err != nil {
-		return nil, err
-	}
-	body, err := r.Blobs.Open(ctx, f.Blob)
-	if errors.Is(err, blobs.ErrNotFound) {
-		return nil, apperr.Internalw(errors.New("the bytes of file " + f.ID + " (" + f.Blob + ") are missing from the blob store"))
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &Download{Name: f.Name, ContentType: f.ContentType, ModTime: f.CreatedAt, Body: body}, nil
+// OpenDownload opens the file that a download URL's token names, for anyone holding the token
+// (revisions.Downloads.Open).
+func (r *Resolver) OpenDownload(ctx context.Context, token string) (*revisions.Download, error) {
+	return r.downloads().Open(ctx, token)
 }
 
 // GraphQL fields of content: the model of a page tree keeps its bodies unread until Markdown is
@@ -321,7 +259,7 @@ func (r *Resolver) contentPageMarkdown(ctx context.Context, p *model.ContentPage
 	if body == nil || err != nil {
 		return nil, err
 	}
-	md := renderPage(p.Page, *body)
+	md := revisions.PageMarkdown(p.Page, *body)
 	return &md, nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/ent/rule"
+	"github.com/binderyhq/bindery/internal/content/markdown"
 	"github.com/binderyhq/bindery/internal/content/tree"
 	"github.com/binderyhq/bindery/internal/document"
 	"github.com/binderyhq/bindery/internal/sizedlru"
@@ -163,4 +164,11 @@ func (c *Contents) bodiesThrough(ctx context.Context, hashes []string,
 		out[h] = string(b)
 	}
 	return out, nil
+}
+
+// PageMarkdown is a page's whole Markdown, with body its stored one, as authoring reads it back:
+// front matter for a description, an emoji or a title a heading cannot hold, the title as a
+// level-1 heading, then the body.
+func PageMarkdown(p *tree.Page, body string) string {
+	return markdown.Render(markdown.Parsed{Title: p.Title, Description: p.Description, Emoji: p.Emoji, Body: body})
 }
