@@ -25,7 +25,7 @@ func (r *Resolver) collection(ctx context.Context, id string) (*ent.Collection, 
 		return nil, err
 	}
 	c, err := r.Client.Collection.Get(sqlplan.ByKey(ctx), id)
-	return c, r.ssoHidden(ctx, rule.NotFound(err, "collection"), func(sys context.Context) (string, error) {
+	return c, r.SSO().Hidden(ctx, rule.NotFound(err, "collection"), func(sys context.Context) (string, error) {
 		return r.Client.Collection.Query().Where(collection.ID(id)).Select(collection.FieldOrganizationID).String(sys)
 	})
 }

@@ -19,7 +19,7 @@ import (
 
 // orgsService is the organizations as this resolver's viewer reads and writes them.
 func (r *Resolver) orgsService() *orgs.Service {
-	return &orgs.Service{Client: r.Client, Now: r.now, SSORequired: r.ssoRequired, OwnsTeam: r.viewerOwnsTeam,
+	return &orgs.Service{Client: r.Client, Now: r.now, SSORequired: r.SSO().Required, OwnsTeam: r.viewerOwnsTeam,
 		Issuer: r.BaseURL, Key: r.serverKey}
 }
 

@@ -108,34 +108,3 @@ func (r *Resolver) ssoLogins(ctx context.Context, orgID string) ([]*model.SSOLog
 	}
 	return out, nil
 }
-
-// ssoRequired is the error of a session viewer on an organization that enforces single sign-on
-// through its own providers, naming where to sign in.
-func (r *Resolver) ssoRequired(ctx context.Context, orgID string) error {
-	logins, err := r.SSO().Logins(ctx, orgID)
-	if err != nil {
-		return err
-	}
-	if len(logins) == 0 {
-		return apperr.Forbiddenf("organization %s requires single sign-on, and has no active SAML provider: use an API token", orgID)
-	}
-	return apperr.Forbiddenf("organization %s requires single sign-on through its own identity provider: sign in at %s (API tokens keep working)",
-		orgID, logins[0].StartURL)
-}
-
-// ssoHidden turns the NOT_FOUND of an object read by its own id into the FORBIDDEN of
-// ssoRequired when the object belongs to an organization that withheld the viewer's membership
-// (it enforces single sign-on and the session came through none of its providers): the viewer is
-// a member there, so learning that the object exists tells them nothing new. orgOf reads the
-// object's organization as the system viewer; it runs only for such sessions.
-func (r *Resolver) ssoHidden(ctx context.Context, err error, orgOf func(sys context.Context) (string, error)) error {
-	v := viewer.FromContext(ctx)
-	if e := apperr.As(err); e == nil || e.Kind != apperr.NotFound || len(v.SSORequiredOrganizations()) == 0 {
-		return err
-	}
-	orgID, lookupErr := orgOf(accounts.System(ctx))
-	if lookupErr != nil || !v.SSORequired(orgID) {
-		return err
-	}
-	return r.ssoRequired(ctx, orgID)
-}

@@ -26,7 +26,7 @@ func (r *Resolver) space(ctx context.Context, id string) (*ent.Space, error) {
 		return nil, err
 	}
 	s, err := r.Client.Space.Query().Where(space.ID(id), space.DeletedAtIsNil()).Only(sqlplan.ByKey(ctx))
-	return s, r.ssoHidden(ctx, rule.NotFound(err, "space"), func(sys context.Context) (string, error) {
+	return s, r.SSO().Hidden(ctx, rule.NotFound(err, "space"), func(sys context.Context) (string, error) {
 		return r.Client.Space.Query().Where(space.ID(id)).Select(space.FieldOrganizationID).String(sys)
 	})
 }

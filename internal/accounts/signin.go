@@ -17,6 +17,7 @@ import (
 	"github.com/binderyhq/bindery/ent/samlrequest"
 	"github.com/binderyhq/bindery/ent/teammember"
 	"github.com/binderyhq/bindery/ent/user"
+	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/check"
 	"github.com/binderyhq/bindery/internal/sso"
@@ -235,4 +236,36 @@ func (s SSO) Logins(ctx context.Context, orgID string) ([]Login, error) {
 		out[i] = Login{ID: p.ID, Label: p.Label, StartURL: sso.ServiceOf(s.BaseURL, p.ID).StartURL}
 	}
 	return out, nil
+}
+
+// Required is the error of a session viewer on an organization that enforces single sign-on
+// through its own providers: FORBIDDEN, naming where to sign in.
+func (s SSO) Required(ctx context.Context, orgID string) error {
+	logins, err := s.Logins(ctx, orgID)
+	if err != nil {
+		return err
+	}
+	if len(logins) == 0 {
+		return apperr.Forbiddenf("organization %s requires single sign-on, and has no active SAML provider: use an API token", orgID)
+	}
+	return apperr.Forbiddenf("organization %s requires single sign-on through its own identity provider: sign in at %s (API tokens keep working)",
+		orgID, logins[0].StartURL)
+}
+
+// Hidden turns err, the NOT_FOUND of an object read by its own id, into the FORBIDDEN of
+// Required when the object belongs to an organization that withheld the viewer's membership (it
+// enforces single sign-on and the session came through none of its providers): the viewer is a
+// member there, so learning that the object exists tells them nothing new. orgOf reads the
+// object's organization as the system viewer; it runs only for such sessions. Any other err is
+// returned as it is.
+func (s SSO) Hidden(ctx context.Context, err error, orgOf func(sys context.Context) (string, error)) error {
+	v := viewer.FromContext(ctx)
+	if !apperr.IsNotFound(err) || len(v.SSORequiredOrganizations()) == 0 {
+		return err
+	}
+	orgID, lookupErr := orgOf(System(ctx))
+	if lookupErr != nil || !v.SSORequired(orgID) {
+		return err
+	}
+	return s.Required(ctx, orgID)
 }
