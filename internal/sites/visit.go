@@ -25,7 +25,7 @@ import (
 // every content read after it goes through the usual privacy rules.
 
 // errNotVisitor is a programming error: published sites are read by visitors only.
-var errNotVisitor = errors.New("Visit needs a visitor viewer")
+var errNotVisitor = errors.New("VisitSite needs a visitor viewer")
 
 // Audience is what a reader presents to a published site.
 type Audience struct {
