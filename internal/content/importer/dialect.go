@@ -101,7 +101,7 @@ func newSiteBuilder(dialect string, ups []upload) *siteBuilder {
 	b := &siteBuilder{site: Site{Dialect: dialect, Report: make([]FileReport, len(ups))}, report: map[string]int{}}
 	for i, u := range ups {
 		b.report[u.path] = i
-		b.site.Report[i] = FileReport{Path: u.path, Result: ResultSkipped}
+		b.site.Report[i] = (&notes{}).report(u.path, ResultSkipped)
 	}
 	return b
 }
@@ -244,6 +244,7 @@ func chain(convs ...func([]line, *notes) []line) func([]line, *notes) []line {
 // list, hidden, each under the nearest page above it by path.
 type outline struct {
 	b      *siteBuilder
+	root   string            // the folder the pages are in, whose own page is no page's parent by path
 	drafts map[string]*draft // the pages to place, by path
 	placed map[string]bool
 	source string // the table of contents' file, which the warnings name
@@ -251,8 +252,8 @@ type outline struct {
 	serial int    // the sections made so far
 }
 
-func newOutline(b *siteBuilder, drafts []*draft, source string) *outline {
-	o := &outline{b: b, drafts: map[string]*draft{}, placed: map[string]bool{}, source: source}
+func newOutline(b *siteBuilder, root string, drafts []*draft, source string) *outline {
+	o := &outline{b: b, root: root, drafts: map[string]*draft{}, placed: map[string]bool{}, source: source}
 	for _, d := range drafts {
 		o.drafts[d.path] = d
 	}
@@ -288,9 +289,27 @@ func (o *outline) section(dir, title string, parent *url.URL) *url.URL {
 	return loc
 }
 
-// finish places the pages the table of contents does not list, hidden, in path order, and
+// finish places the pages the table of contents does not list, hidden (why says why), and
 // reports the table of contents' file.
 func (o *outline) finish(why string) {
+	o.rest(func(d *draft) {
+		d.page.Hidden = true
+		d.notes.warn(0, "not in %s: imported hidden, %s", path.Base(o.source), why)
+	})
+	o.b.note(o.source, ResultLayout, &o.notes)
+}
+
+// byFolder places the pages, there being no table of contents, as Git Sync lays out a space:
+// siblings in path order, each under the nearest page above it by path; the root folder's own
+// page is the first page, not their parent.
+func (o *outline) byFolder() {
+	o.rest(func(*draft) {})
+	o.b.note(o.source, ResultLayout, &o.notes)
+}
+
+// rest places the pages not placed yet in path order, each under the nearest page above it by
+// path but the root folder's own; mark sets what more they need.
+func (o *outline) rest(mark func(*draft)) {
 	var rest []string
 	for p := range o.drafts {
 		if !o.placed[p] {
@@ -302,20 +321,19 @@ func (o *outline) finish(why string) {
 	for _, pg := range o.b.site.Pages {
 		keys[PageKey(pg.Location)] = pg.Location
 	}
+	rootKey := PageKey(fileURL(o.root))
 	for _, p := range rest {
 		d := o.drafts[p]
 		key := PageKey(d.page.Location)
-		if parent, ok := parentKey(key, func(k string) bool { return keys[k] != nil }); ok {
+		if parent, ok := parentKey(key, func(k string) bool { return k != rootKey && keys[k] != nil }); ok {
 			d.page.Parent = keys[parent]
 		}
-		d.page.Hidden = true
-		d.notes.warn(0, "not in %s: imported hidden, %s", path.Base(o.source), why)
+		mark(d)
 		o.b.page(d.page, d.path, &d.notes)
 		if _, taken := keys[key]; !taken {
 			keys[key] = d.page.Location
 		}
 	}
-	o.b.note(o.source, ResultLayout, &o.notes)
 }
 
 // plainSite lays uploads out as Git Sync lays out a space: Markdown files are pages nested by

@@ -45,14 +45,11 @@ func gitbookSite(ups []upload, marker string) Site {
 	}
 	if summary == nil {
 		n.warn(0, "%s is not in the upload: the pages are nested by folder", g.summary)
+		newOutline(b, g.root, drafts, marker).byFolder()
 		b.note(marker, ResultLayout, &n)
-		for _, d := range drafts {
-			b.page(d.page, d.path, &d.notes)
-		}
-		sortByPath(b.site.Pages)
 		return b.finish()
 	}
-	g.outline = newOutline(b, drafts, g.summary)
+	g.outline = newOutline(b, g.root, drafts, g.summary)
 	g.readSummary(summary)
 	if readme := g.readme; g.drafts[readme] != nil && !g.placed[readme] {
 		g.place(readme, "", nil)

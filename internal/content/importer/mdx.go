@@ -72,6 +72,7 @@ type mdxFrame struct {
 	n       int    // its line
 	start   int    // the index of its opening tag among the normalized lines
 	body    []line
+	gap     bool              // a block was just added: a blank line goes before what follows
 	items   []tab             // Tabs: its tabs
 	labels  map[string]string // Tabs: the labels its values={[…]} gives by value
 	summary *string           // details: its summary
@@ -79,7 +80,14 @@ type mdxFrame struct {
 
 func (c *mdxConverter) top() *mdxFrame { return c.stack[len(c.stack)-1] }
 
-func (fr *mdxFrame) add(lines ...line) { fr.body = append(fr.body, lines...) }
+// add adds lines to the body, after a blank line when a block was just added.
+func (fr *mdxFrame) add(lines ...line) {
+	if fr.gap && len(lines) > 0 && !isBlank(lines[0].text) {
+		fr.body = append(fr.body, line{n: lines[0].n})
+	}
+	fr.gap = false
+	fr.body = append(fr.body, lines...)
+}
 
 // line reads one line outside code.
 func (c *mdxConverter) line(l line) {
@@ -217,9 +225,16 @@ func (c *mdxConverter) done(fr *mdxFrame) {
 	if parent == c.stack[0] {
 		ind = blockIndent(c.lines, fr.start, fr.ind)
 	}
-	parent.add(line{n: fr.n})
+	parent.blank(fr.n)
 	parent.add(prefixed(ind, out)...)
-	parent.add(line{n: fr.n})
+	parent.gap = true
+}
+
+// blank ends the body with a blank line, unless it is empty or ends with one.
+func (fr *mdxFrame) blank(n int) {
+	if len(fr.body) > 0 && !isBlank(fr.body[len(fr.body)-1].text) {
+		fr.add(line{n: n})
+	}
 }
 
 // finish ends the page: a component never closed is kept as text from its opening tag on.

@@ -39,17 +39,13 @@ func mkdocsSite(ups []upload, config string) Site {
 			b.file(u)
 		}
 	}
+	m := &mkdocs{outline: newOutline(b, docsDir, drafts, config), docsDir: docsDir}
+	m.notes = n
 	if nav == nil {
-		n.convert(0, "no nav: pages nested by folder")
-		for _, d := range drafts {
-			b.page(d.page, d.path, &d.notes)
-		}
-		b.note(config, ResultLayout, &n)
-		sortByPath(b.site.Pages)
+		m.notes.convert(0, "no nav: the pages are nested by folder")
+		m.byFolder()
 		return b.finish()
 	}
-	m := &mkdocs{outline: newOutline(b, drafts, config), docsDir: docsDir}
-	m.notes = n
 	m.items(nav, nil, 0)
 	m.finish("as MkDocs builds the pages its nav leaves out")
 	return b.finish()

@@ -1,6 +1,10 @@
 package importer
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+	"unicode/utf8"
+)
 
 // The dialects an upload is read in (Site.Dialect).
 const (
@@ -20,49 +24,66 @@ const (
 )
 
 // maxNotes is how many conversions, and how many warnings, a file's report lists; the rest are
-// counted in one last line.
-const maxNotes = 50
+// counted in one last line. maxNoteBytes bounds one (a title or a tag quoted in it may be long).
+const (
+	maxNotes     = 50
+	maxNoteBytes = 240
+)
 
 // FileReport is what an import did with one uploaded file (hidden files and archive litter are not
 // listed).
 type FileReport struct {
 	Path      string   // the file's path in the upload
 	Result    string   // one of the Result constants
-	Converted []string // what was turned into Bindery's blocks ("line 4: :::tip admonition → hint")
-	Warnings  []string // what was kept as text or left out, and why
+	Converted []string // what was turned into Bindery's blocks ("line 4: :::tip admonition → hint"); never nil
+	Warnings  []string // what was kept as text or left out, and why; never nil
 }
 
 // notes gathers what reading one file did, at most maxNotes of each kind.
 type notes struct {
-	converted, warnings []string
+	converted, warnings []note
 	moreConverted       int
 	moreWarnings        int
 }
 
+// note is one thing reading a file did, at a line of it (0: the file as a whole).
+type note struct {
+	line int
+	text string
+}
+
 // convert notes a conversion at line n of the file (0: the file as a whole).
 func (n *notes) convert(line int, format string, args ...any) {
-	n.converted, n.moreConverted = addNote(n.converted, n.moreConverted, line, format, args)
+	n.converted, n.moreConverted = addNote(n.converted, n.moreConverted, note{line, clip(fmt.Sprintf(format, args...), maxNoteBytes)})
 }
 
 // warn notes what was kept as text or left out at line n of the file (0: the file as a whole).
 func (n *notes) warn(line int, format string, args ...any) {
-	n.warnings, n.moreWarnings = addNote(n.warnings, n.moreWarnings, line, format, args)
+	n.warnings, n.moreWarnings = addNote(n.warnings, n.moreWarnings, note{line, clip(fmt.Sprintf(format, args...), maxNoteBytes)})
 }
 
-func addNote(list []string, more, line int, format string, args []any) ([]string, int) {
+// clip cuts s to size bytes, on a character boundary, marking the cut.
+func clip(s string, size int) string {
+	if len(s) <= size {
+		return s
+	}
+	cut := size
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+func addNote(list []note, more int, nt note) ([]note, int) {
 	if len(list) == maxNotes {
 		return list, more + 1
 	}
-	s := fmt.Sprintf(format, args...)
-	if line > 0 {
-		s = fmt.Sprintf("line %d: %s", line, s)
-	}
-	return append(list, s), more
+	return append(list, nt), more
 }
 
-// report is the file's report with these notes.
+// report is the file's report with these notes, in line order.
 func (n *notes) report(path, result string) FileReport {
-	r := FileReport{Path: path, Result: result, Converted: n.converted, Warnings: n.warnings}
+	r := FileReport{Path: path, Result: result, Converted: noteTexts(n.converted), Warnings: noteTexts(n.warnings)}
 	if n.moreConverted > 0 {
 		r.Converted = append(r.Converted, fmt.Sprintf("and %d more conversions", n.moreConverted))
 	}
@@ -70,4 +91,17 @@ func (n *notes) report(path, result string) FileReport {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("and %d more warnings", n.moreWarnings))
 	}
 	return r
+}
+
+// noteTexts writes notes in line order, each "line N: …" but for the file as a whole.
+func noteTexts(list []note) []string {
+	slices.SortStableFunc(list, func(a, b note) int { return a.line - b.line })
+	out := make([]string, len(list))
+	for i, nt := range list {
+		out[i] = nt.text
+		if nt.line > 0 {
+			out[i] = fmt.Sprintf("line %d: %s", nt.line, nt.text)
+		}
+	}
+	return out
 }

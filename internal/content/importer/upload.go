@@ -115,12 +115,7 @@ func cleanPath(p string) (string, error) {
 	return clean, nil
 }
 
-func truncate(s string) string {
-	if len(s) > 80 {
-		return s[:80] + "…"
-	}
-	return s
-}
+func truncate(s string) string { return clip(s, 80) }
 
 // Skipped reports whether an uploaded path (cleaned, "/" separators) is left out: hidden (but for
 // a GitBook repository's .gitbook.yaml), archive litter.
