@@ -377,3 +377,30 @@ func (f *importFixture) postDialect(t *testing.T, target string, body any) diale
 	f.importResponse(t, f.reviewer, target, body).JSON(t, &a)
 	return a
 }
+
+// TestImportReportGraphQL: GraphQL's import answers the dialect and the report as REST does.
+func TestImportReportGraphQL(t *testing.T) {
+	f := newImportFixture(t)
+	body := filesBody(siteFiles(t, "mkdocs"))
+	var d struct {
+		ImportChangeRequestContent struct {
+			Dialect string
+			Report  []struct {
+				Path, Result        string
+				Converted, Warnings []string
+			}
+		}
+	}
+	gqlOK(t, f.e.GraphQL(f.reviewer, `mutation($s: ID!, $in: ContentImportInput!) {
+		importChangeRequestContent(spaceId: $s, changeRequest: "1", input: $in) { dialect report { path result converted warnings } } }`,
+		map[string]any{"s": f.space, "in": map[string]any{"source": "markdown", "files": body["files"]}}), &d)
+	a := d.ImportChangeRequestContent
+	if a.Dialect != "mkdocs" || len(a.Report) != 9 {
+		t.Fatalf("answer %+v", a)
+	}
+	for _, r := range a.Report {
+		if r.Path == "documentation/index.md" && (r.Result != "page" || len(r.Converted) != 1 || r.Warnings == nil) {
+			t.Errorf("index.md: %+v", r)
+		}
+	}
+}

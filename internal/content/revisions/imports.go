@@ -173,9 +173,7 @@ func (svc *Service) Website(ctx context.Context, rawURL string) (*Source, error)
 	case err != nil:
 		return nil, apperr.Invalidf("url: could not be imported: %v", err)
 	}
-	site := res.Site
-	site.Dialect = importer.DialectWebsite
-	return &Source{site: site, found: res.Found}, nil
+	return &Source{site: res.Site, found: res.Found}, nil
 }
 
 // Markdown reads uploaded Markdown files (importer.FromUploads: Docusaurus, MkDocs, GitBook or
