@@ -12,7 +12,7 @@ import (
 // importBody is the body of importContent and importContentInChangeRequest: spec/02's
 // {url, source}, and for uploaded Markdown (source "markdown") files or a zip in base64.
 type importBody struct {
-	Source *string `json:"source" doc:"website (with url) or markdown (with files or zip). An imported Markdown page's title is its front matter's title, else its leading level-1 heading (which leaves the body), else its file name (its folder's for a README.md)."`
+	Source *string `json:"source" doc:"website (with url) or markdown (with files or zip). Markdown is read as Docusaurus, MkDocs, a GitBook repository or plain Markdown (README: Importing a docs site). An imported page's title is its table of contents' (SUMMARY.md, nav, a category's label), else its front matter's title, else its leading level-1 heading (which leaves the body), else its file name (its folder's for a README.md)."`
 	URL    *string `json:"url"`
 	Files  []struct {
 		Path   string `json:"path"`
@@ -22,13 +22,13 @@ type importBody struct {
 }
 
 // importResult is the answer of an import: spec/02's revision made, resources imported and found,
-// then Bindery's own fields (decision 374): what the content was read as and the per-file report.
+// then Bindery's own fields (decision 384): what the content was read as and the per-file report.
 type importResult struct {
 	Revision          string             `json:"revision"`
 	ImportedResources int                `json:"importedResources"`
 	TotalResources    int                `json:"totalResources"`
 	Dialect           string             `json:"dialect" doc:"What the content was read as: markdown (plain, laid out as Git Sync lays out a space), docusaurus, mkdocs, gitbook or website. Bindery's own, beside spec/02's answer."`
-	Report            []importFileReport `json:"report" doc:"Per uploaded file (hidden ones aside), what it became and what converting it did; empty for a website. Bindery's own."`
+	Report            []importFileReport `json:"report" doc:"Per uploaded file (hidden ones aside), what it became and what converting it did; for a website, per page, the blocks converted from its HTML. Bindery's own."`
 }
 
 // importFileReport is what an import did with one uploaded file.

@@ -77,7 +77,7 @@ func newImportFixture(t *testing.T, opts ...func(*server.Options)) *importFixtur
 func (f *importFixture) path(suffix string) string { return "/v1/spaces/" + f.space + suffix }
 
 // importResultSchema is spec/02's answer of an import (the reference client has no such operation),
-// with Bindery's own dialect and report beside it (decision 374).
+// with Bindery's own dialect and report beside it (decision 384).
 var importResultSchema = func() *jsonschema.Schema {
 	strings := map[string]any{"type": "array", "items": map[string]any{"type": "string"}}
 	c := jsonschema.NewCompiler()
