@@ -140,6 +140,26 @@ func refText(ref map[string]any) string {
 	}
 }
 
+// pageWant is what an imported page holds: block types among its top-level ones, in order, and
+// every link and image, where they lead.
+type pageWant struct {
+	path   string
+	blocks []string
+	refs   []string
+}
+
+// checkPages checks imported pages, found by path among ids.
+func (f *importFixture) checkPages(t *testing.T, target string, ids map[string]string, pages []pageWant) {
+	t.Helper()
+	for _, p := range pages {
+		types, refs := f.blocksOf(t, target, ids[p.path])
+		wantSubsequence(t, p.path+" blocks", types, p.blocks...)
+		if !slices.Equal(refs, p.refs) {
+			t.Errorf("%s links %q, want %q", p.path, refs, p.refs)
+		}
+	}
+}
+
 // dialectAnswer is an import's answer with Bindery's report.
 type dialectAnswer struct {
 	importAnswer
@@ -217,25 +237,14 @@ reference/api API
 			if len(logo) != 1 || logo[0].Name != "logo.png" {
 				t.Fatalf("files %+v: want the logo, the one file a page links to (by its static URL)", logo)
 			}
-			pages := []struct {
-				path   string
-				blocks []string
-				refs   []string
-			}{
+			f.checkPages(t, "", ids, []pageWant{
 				{"introduction", []string{"heading-1", "hint"}, []string{"page:" + ids["guides/setup"], "page:" + ids["guides/configure"] + "#ports",
 					"page:" + ids["tutorial-basics/create-a-page"], "page:" + ids["tutorial-basics/deploy-your-site"], "page:" + ids["reference/api"] + "#list"}},
 				{"guides/setup", []string{"hint", "list-ordered", "hint", "hint", "hint"}, []string{"page:" + ids["introduction"]}},
 				{"guides/configure", []string{"tabs", "hint", "expandable"}, []string{"page:" + ids["introduction"], "file:" + logo[0].ID}},
 				{"tutorial-basics/create-a-page", []string{"hint"}, []string{"page:" + ids["guides/setup"]}},
 				{"tutorial-basics/deploy-your-site", []string{"tabs"}, nil},
-			}
-			for _, p := range pages {
-				types, refs := f.blocksOf(t, "", ids[p.path])
-				wantSubsequence(t, p.path+" blocks", types, p.blocks...)
-				if !slices.Equal(refs, p.refs) {
-					t.Errorf("%s links %q, want %q", p.path, refs, p.refs)
-				}
-			}
+			})
 			result, converted, warnings := reportOf(t, a, "docs/guides/configure.mdx")
 			if result != "page" {
 				t.Errorf("configure.mdx: %s", result)
@@ -278,23 +287,12 @@ notes Notes (hidden)
 	if len(files) != 1 || files[0].Name != "diagram.png" {
 		t.Fatalf("files %+v", files)
 	}
-	pages := []struct {
-		path   string
-		blocks []string
-		refs   []string
-	}{
+	f.checkPages(t, "/change-requests/1", ids, []pageWant{
 		{"home", []string{"heading-1", "hint", "paragraph", "images"}, []string{"page:" + ids["getting-started/configure"],
 			"page:" + ids["getting-started/installation"], "file:" + files[0].ID}},
 		{"getting-started/installation", []string{"tabs", "expandable", "expandable", "hint"}, []string{"page:" + ids["getting-started/configure"] + "#containers"}},
 		{"getting-started/configure", []string{"hint", "heading-1"}, []string{"page:" + ids["reference/api"] + "#auth"}},
-	}
-	for _, p := range pages {
-		types, refs := f.blocksOf(t, "/change-requests/1", ids[p.path])
-		wantSubsequence(t, p.path+" blocks", types, p.blocks...)
-		if !slices.Equal(refs, p.refs) {
-			t.Errorf("%s links %q, want %q", p.path, refs, p.refs)
-		}
-	}
+	})
 	_, converted, _ := reportOf(t, a, "documentation/getting-started/install.md")
 	wantHolding(t, "install.md converted", converted, `line 3: === "Linux" content tab → tab`, "line 15: ??? question collapsible → expandable",
 		"line 23: !!! warning admonition → warning hint")
@@ -326,13 +324,12 @@ unlisted Unlisted (hidden)
 	if tree != want {
 		t.Fatalf("tree:\n%s\nwant:\n%s", tree, want)
 	}
-	for path, wantBlocks := range map[string][]string{"quickstart": {"hint", "tabs"}, "guides/setup/advanced-setup": {"heading-1", "expandable"}} {
-		types, _ := f.blocksOf(t, "", ids[path])
-		wantSubsequence(t, path+" blocks", types, wantBlocks...)
-	}
-	if _, refs := f.blocksOf(t, "", ids["guides/setup"]); !slices.Equal(refs, []string{"page:" + ids["guides/setup/advanced-setup"]}) {
-		t.Errorf("setup links %q", refs)
-	}
+	f.checkPages(t, "", ids, []pageWant{
+		{"introduction", nil, []string{"page:" + ids["quickstart"]}},
+		{"quickstart", []string{"hint", "tabs"}, nil},
+		{"guides/setup", nil, []string{"page:" + ids["guides/setup/advanced-setup"]}},
+		{"guides/setup/advanced-setup", []string{"heading-1", "expandable"}, nil},
+	})
 	if result, converted, _ := reportOf(t, a, ".gitbook.yaml"); result != "layout" || !strings.Contains(converted[0], "root: docs/") {
 		t.Errorf(".gitbook.yaml: %s %q", result, converted)
 	}

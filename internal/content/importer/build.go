@@ -50,14 +50,14 @@ func Build(base *tree.Tree, s Site, env edit.Env) (*Outcome, error) {
 // plan is a site laid out: which page is under which, and where each page's links lead.
 type plan struct {
 	outline bool
-	pages  []Page
-	docs   []markdown.Parsed // each page's Markdown parsed; its links are rewritten in Body
-	titles []string
-	parent []int // index of the parent page, -1 at the top level
-	order  []int // parents before children, siblings in site order
-	files  []File
-	used   []int // files some page links to, in order of first use
-	links  [][]linkEdit
+	pages   []Page
+	docs    []markdown.Parsed // each page's Markdown parsed; its links are rewritten in Body
+	titles  []string
+	parent  []int // index of the parent page, -1 at the top level
+	order   []int // parents before children, siblings in site order
+	files   []File
+	used    []int // files some page links to, in order of first use
+	links   [][]linkEdit
 }
 
 // linkEdit is where one link destination goes: an imported page (with a fragment) or file, or

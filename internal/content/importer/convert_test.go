@@ -82,7 +82,7 @@ func TestMkDocsBlocks(t *testing.T) {
 			want:      "{% hint style=\"success\" %}\nA\n{% endhint %}\n{% hint style=\"danger\" %}\nB\n{% endhint %}",
 			converted: []string{"tip", "danger"}},
 		{name: "Collapsibles", in: "??? question \"Why?\"\n    Because.\n\n???+ note\n    Open.",
-			want: "<details>\n\n<summary>Why?</summary>\n\nBecause.\n\n</details>\n\n<details>\n\n<summary>Note</summary>\n\nOpen.\n\n</details>",
+			want:      "<details>\n\n<summary>Why?</summary>\n\nBecause.\n\n</details>\n\n<details>\n\n<summary>Note</summary>\n\nOpen.\n\n</details>",
 			converted: []string{"line 1: ??? question collapsible → expandable", "line 4: ???+ note collapsible → expandable (it starts closed)"}},
 		{name: "Tabs", in: "=== \"C\"\n\n    ```c\n    int main() {}\n    ```\n\n=== \"C++ & more\"\n\n    Text.\n\n===! \"New group\"\n    Other.",
 			want: "{% tabs %}\n{% tab title=\"C\" %}\n```c\nint main() {}\n```\n{% endtab %}\n\n{% tab title=\"C++ &#x26; more\" %}\nText.\n{% endtab %}\n{% endtabs %}\n\n" +

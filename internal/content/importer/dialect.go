@@ -357,4 +357,6 @@ func sortByPath(pages []Page) {
 	slices.SortStableFunc(pages, func(a, b Page) int { return comparePaths(a.Location, b.Location) })
 }
 
-func comparePaths(a, b *url.URL) int { return slices.Compare(segments(PageKey(a)), segments(PageKey(b))) }
+func comparePaths(a, b *url.URL) int {
+	return slices.Compare(segments(PageKey(a)), segments(PageKey(b)))
+}

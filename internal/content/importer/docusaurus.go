@@ -248,15 +248,7 @@ func (d *docusaurus) place(c *category, parent *url.URL) {
 		}
 		items = append(items, it)
 	}
-	slices.SortStableFunc(items, func(a, b sidebarItem) int {
-		switch {
-		case a.ordered != b.ordered:
-			return map[bool]int{true: -1, false: 1}[a.ordered]
-		case a.ordered && a.position != b.position:
-			return cmp.Compare(a.position, b.position)
-		}
-		return strings.Compare(a.name, b.name)
-	})
+	slices.SortStableFunc(items, bySidebarOrder)
 	for _, it := range items {
 		if it.doc != nil {
 			it.doc.page.Parent = parent
@@ -265,6 +257,19 @@ func (d *docusaurus) place(c *category, parent *url.URL) {
 		}
 		d.place(it.cat, d.categoryPage(it.cat, parent))
 	}
+}
+
+// bySidebarOrder orders items with a position first, by position, then by name.
+func bySidebarOrder(a, b sidebarItem) int {
+	switch {
+	case a.ordered && !b.ordered:
+		return -1
+	case !a.ordered && b.ordered:
+		return 1
+	case a.ordered && a.position != b.position:
+		return cmp.Compare(a.position, b.position)
+	}
+	return strings.Compare(a.name, b.name)
 }
 
 // index is the doc that is the category's page: the one its link names, else its index doc.

@@ -127,4 +127,3 @@ func (m *mkdocs) sectionOf(title string, seq *yaml.Node, parent *url.URL, depth 
 	}
 	m.items(rest, page, depth+1)
 }
-
