@@ -4,7 +4,7 @@ export CGO_ENABLED := 1
 
 PG_TEST_DB ?= postgres://postgres@127.0.0.1:5432/test?sslmode=disable
 
-.PHONY: run test test-sqlite test-postgres generate generate-check bench bench-peer build fuzz
+.PHONY: run test test-sqlite test-postgres generate generate-check bench bench-openapi bench-peer build fuzz
 
 ## run: start the server on the embedded SQLite database (./bindery-data); flags of serve in ARGS,
 ## e.g. make run ARGS="--addr 127.0.0.1:9090"
@@ -54,6 +54,15 @@ generate-check: generate
 ## bench: benchmarks with ratios to a baseline measured in the same run
 bench:
 	go test -run '^$$' -bench . -benchtime 2s ./bench/
+
+## bench-openapi: processing OpenAPI documents, GitHub's 13 MB description among them (npm package
+## @octokit/openapi 23.0.2, fetched into .cache/octokit when missing)
+OCTOKIT := .cache/octokit/package/generated/api.github.com.json
+bench-openapi: $(OCTOKIT)
+	go test -run '^$$' -bench . -benchtime 3x ./internal/openapi/
+
+$(OCTOKIT):
+	mkdir -p .cache/octokit && cd .cache/octokit && npm pack @octokit/openapi@23.0.2 && tar xzf octokit-openapi-23.0.2.tgz
 
 ## bench-peer: Bindery side by side with PostGraphile 4.14.1 on the same rows (../shared/peer), about 6 minutes after the builds;
 ## installs wrk (Debian) and PostGraphile (npm, into .cache/peer) when missing; not part of test or CI. Each run is appended

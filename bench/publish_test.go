@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/binderyhq/bindery/internal/accounts"
+	"github.com/binderyhq/bindery/internal/testkit/pagebodies"
 	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
@@ -37,6 +38,43 @@ func readDeepPage(b *testing.B, e publishedSite) {
 	first := perRequest(1, read)
 	compare(b, read)
 	b.ReportMetric(float64(first)/1e6, "first-ms")
+}
+
+// BenchmarkPublishedPage2000Blocks is an anonymous reader's GET of a published page of 2,000
+// blocks, 20 of them highlighted code (pagebodies.Blocks: hints, tables, lists, tabs,
+// expandables, formulas and paragraphs of links), computed: the server keeps no answers, and
+// each request reads a page of its own of the 2,100 sharing that body, so the rendered pages
+// kept by ETag never answer and every request converts the Markdown to a document and renders
+// it. Plain reads the pages of the same tree with BenchmarkPublishedPage10k's 16-line body: the
+// cost of a computed page without the blocks.
+func BenchmarkPublishedPage2000Blocks(b *testing.B) {
+	b.Run("Blocks", func(b *testing.B) { readEachPage(b, wideTreeOf(sections2100, 100, pagebodies.Blocks(20))) })
+	b.Run("Plain", func(b *testing.B) { readEachPage(b, wideTree(sections2100, 100)) })
+}
+
+// sections2100 are the sections of 100 pages of a tree of 2,100 pages: more than the rendered
+// pages a server keeps (2,048).
+const sections2100 = 21
+
+// readEachPage measures, against the baseline, an anonymous reader's GET of each page of a site
+// over content (a wideTree of sections2100 sections) in turn.
+func readEachPage(b *testing.B, content testenv.Content) {
+	e := publishedSiteOf(b, content)
+	var reads []func()
+	for p := range 100 {
+		for s := range sections2100 {
+			path := fmt.Sprintf("/sites/big/page-0-of-section-%d", s)
+			if p > 0 {
+				path += fmt.Sprintf("/page-%d-of-section-%d", p, s)
+			}
+			reads = append(reads, get(b, e.Env, testenv.Actor{}, path))
+		}
+	}
+	next := 0
+	compare(b, func() {
+		reads[next%len(reads)]()
+		next++
+	})
 }
 
 // BenchmarkPublishedSearch10kConditions is search as you type on the site of

@@ -13,8 +13,12 @@ import (
 // wideTree is a documentation tree of sections × perSection pages: each section page holds
 // perSection-1 pages, all with a body and realistic titles and slugs.
 func wideTree(sections, perSection int) testenv.Content {
+	return wideTreeOf(sections, perSection, strings.Repeat("A line of a page of documentation, long enough to be typical.\n", 16))
+}
+
+// wideTreeOf is wideTree with every page's body the one given.
+func wideTreeOf(sections, perSection int, body string) testenv.Content {
 	at := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
-	body := strings.Repeat("A line of a page of documentation, long enough to be typical.\n", 16)
 	hash := tree.Hash([]byte(body))
 	var entries []tree.Entry
 	for s := range sections {

@@ -389,6 +389,8 @@ var schemaGraph = func() *sqlgraph.Schema {
 			openapispecversion.FieldFormat:         {Type: field.TypeEnum, Column: openapispecversion.FieldFormat},
 			openapispecversion.FieldFilesystem:     {Type: field.TypeBytes, Column: openapispecversion.FieldFilesystem},
 			openapispecversion.FieldDigest:         {Type: field.TypeString, Column: openapispecversion.FieldDigest},
+			openapispecversion.FieldWarnings:       {Type: field.TypeJSON, Column: openapispecversion.FieldWarnings},
+			openapispecversion.FieldWarningCount:   {Type: field.TypeInt, Column: openapispecversion.FieldWarningCount},
 			openapispecversion.FieldCreatedAt:      {Type: field.TypeTime, Column: openapispecversion.FieldCreatedAt},
 		},
 	}
@@ -4022,6 +4024,16 @@ func (f *OpenAPISpecVersionFilter) WhereFilesystem(p entql.BytesP) {
 // WhereDigest applies the entql string predicate on the digest field.
 func (f *OpenAPISpecVersionFilter) WhereDigest(p entql.StringP) {
 	f.Where(p.Field(openapispecversion.FieldDigest))
+}
+
+// WhereWarnings applies the entql json.RawMessage predicate on the warnings field.
+func (f *OpenAPISpecVersionFilter) WhereWarnings(p entql.BytesP) {
+	f.Where(p.Field(openapispecversion.FieldWarnings))
+}
+
+// WhereWarningCount applies the entql int predicate on the warning_count field.
+func (f *OpenAPISpecVersionFilter) WhereWarningCount(p entql.IntP) {
+	f.Where(p.Field(openapispecversion.FieldWarningCount))
 }
 
 // WhereCreatedAt applies the entql time.Time predicate on the created_at field.

@@ -14432,6 +14432,10 @@ type OpenAPISpecVersionMutation struct {
 	format              *openapispecversion.Format
 	filesystem          *[]byte
 	digest              *string
+	warnings            *[]string
+	appendwarnings      []string
+	warning_count       *int
+	addwarning_count    *int
 	created_at          *time.Time
 	clearedFields       map[string]struct{}
 	organization        *string
@@ -14799,6 +14803,127 @@ func (m *OpenAPISpecVersionMutation) ResetDigest() {
 	m.digest = nil
 }
 
+// SetWarnings sets the "warnings" field.
+func (m *OpenAPISpecVersionMutation) SetWarnings(s []string) {
+	m.warnings = &s
+	m.appendwarnings = nil
+}
+
+// Warnings returns the value of the "warnings" field in the mutation.
+func (m *OpenAPISpecVersionMutation) Warnings() (r []string, exists bool) {
+	v := m.warnings
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWarnings returns the old "warnings" field's value of the OpenAPISpecVersion entity.
+// If the OpenAPISpecVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecVersionMutation) OldWarnings(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWarnings is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWarnings requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWarnings: %w", err)
+	}
+	return oldValue.Warnings, nil
+}
+
+// AppendWarnings adds s to the "warnings" field.
+func (m *OpenAPISpecVersionMutation) AppendWarnings(s []string) {
+	m.appendwarnings = append(m.appendwarnings, s...)
+}
+
+// AppendedWarnings returns the list of values that were appended to the "warnings" field in this mutation.
+func (m *OpenAPISpecVersionMutation) AppendedWarnings() ([]string, bool) {
+	if len(m.appendwarnings) == 0 {
+		return nil, false
+	}
+	return m.appendwarnings, true
+}
+
+// ClearWarnings clears the value of the "warnings" field.
+func (m *OpenAPISpecVersionMutation) ClearWarnings() {
+	m.warnings = nil
+	m.appendwarnings = nil
+	m.clearedFields[openapispecversion.FieldWarnings] = struct{}{}
+}
+
+// WarningsCleared returns if the "warnings" field was cleared in this mutation.
+func (m *OpenAPISpecVersionMutation) WarningsCleared() bool {
+	_, ok := m.clearedFields[openapispecversion.FieldWarnings]
+	return ok
+}
+
+// ResetWarnings resets all changes to the "warnings" field.
+func (m *OpenAPISpecVersionMutation) ResetWarnings() {
+	m.warnings = nil
+	m.appendwarnings = nil
+	delete(m.clearedFields, openapispecversion.FieldWarnings)
+}
+
+// SetWarningCount sets the "warning_count" field.
+func (m *OpenAPISpecVersionMutation) SetWarningCount(i int) {
+	m.warning_count = &i
+	m.addwarning_count = nil
+}
+
+// WarningCount returns the value of the "warning_count" field in the mutation.
+func (m *OpenAPISpecVersionMutation) WarningCount() (r int, exists bool) {
+	v := m.warning_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWarningCount returns the old "warning_count" field's value of the OpenAPISpecVersion entity.
+// If the OpenAPISpecVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecVersionMutation) OldWarningCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWarningCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWarningCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWarningCount: %w", err)
+	}
+	return oldValue.WarningCount, nil
+}
+
+// AddWarningCount adds i to the "warning_count" field.
+func (m *OpenAPISpecVersionMutation) AddWarningCount(i int) {
+	if m.addwarning_count != nil {
+		*m.addwarning_count += i
+	} else {
+		m.addwarning_count = &i
+	}
+}
+
+// AddedWarningCount returns the value that was added to the "warning_count" field in this mutation.
+func (m *OpenAPISpecVersionMutation) AddedWarningCount() (r int, exists bool) {
+	v := m.addwarning_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetWarningCount resets all changes to the "warning_count" field.
+func (m *OpenAPISpecVersionMutation) ResetWarningCount() {
+	m.warning_count = nil
+	m.addwarning_count = nil
+}
+
 // SetCreatedAt sets the "created_at" field.
 func (m *OpenAPISpecVersionMutation) SetCreatedAt(t time.Time) {
 	m.created_at = &t
@@ -14923,7 +15048,7 @@ func (m *OpenAPISpecVersionMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *OpenAPISpecVersionMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 10)
 	if m.organization != nil {
 		fields = append(fields, openapispecversion.FieldOrganizationID)
 	}
@@ -14944,6 +15069,12 @@ func (m *OpenAPISpecVersionMutation) Fields() []string {
 	}
 	if m.digest != nil {
 		fields = append(fields, openapispecversion.FieldDigest)
+	}
+	if m.warnings != nil {
+		fields = append(fields, openapispecversion.FieldWarnings)
+	}
+	if m.warning_count != nil {
+		fields = append(fields, openapispecversion.FieldWarningCount)
 	}
 	if m.created_at != nil {
 		fields = append(fields, openapispecversion.FieldCreatedAt)
@@ -14970,6 +15101,10 @@ func (m *OpenAPISpecVersionMutation) Field(name string) (ent.Value, bool) {
 		return m.Filesystem()
 	case openapispecversion.FieldDigest:
 		return m.Digest()
+	case openapispecversion.FieldWarnings:
+		return m.Warnings()
+	case openapispecversion.FieldWarningCount:
+		return m.WarningCount()
 	case openapispecversion.FieldCreatedAt:
 		return m.CreatedAt()
 	}
@@ -14995,6 +15130,10 @@ func (m *OpenAPISpecVersionMutation) OldField(ctx context.Context, name string) 
 		return m.OldFilesystem(ctx)
 	case openapispecversion.FieldDigest:
 		return m.OldDigest(ctx)
+	case openapispecversion.FieldWarnings:
+		return m.OldWarnings(ctx)
+	case openapispecversion.FieldWarningCount:
+		return m.OldWarningCount(ctx)
 	case openapispecversion.FieldCreatedAt:
 		return m.OldCreatedAt(ctx)
 	}
@@ -15055,6 +15194,20 @@ func (m *OpenAPISpecVersionMutation) SetField(name string, value ent.Value) erro
 		}
 		m.SetDigest(v)
 		return nil
+	case openapispecversion.FieldWarnings:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWarnings(v)
+		return nil
+	case openapispecversion.FieldWarningCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWarningCount(v)
+		return nil
 	case openapispecversion.FieldCreatedAt:
 		v, ok := value.(time.Time)
 		if !ok {
@@ -15069,13 +15222,21 @@ func (m *OpenAPISpecVersionMutation) SetField(name string, value ent.Value) erro
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *OpenAPISpecVersionMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	if m.addwarning_count != nil {
+		fields = append(fields, openapispecversion.FieldWarningCount)
+	}
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *OpenAPISpecVersionMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case openapispecversion.FieldWarningCount:
+		return m.AddedWarningCount()
+	}
 	return nil, false
 }
 
@@ -15084,6 +15245,13 @@ func (m *OpenAPISpecVersionMutation) AddedField(name string) (ent.Value, bool) {
 // type.
 func (m *OpenAPISpecVersionMutation) AddField(name string, value ent.Value) error {
 	switch name {
+	case openapispecversion.FieldWarningCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddWarningCount(v)
+		return nil
 	}
 	return fmt.Errorf("unknown OpenAPISpecVersion numeric field %s", name)
 }
@@ -15091,7 +15259,11 @@ func (m *OpenAPISpecVersionMutation) AddField(name string, value ent.Value) erro
 // ClearedFields returns all nullable fields that were cleared during this
 // mutation.
 func (m *OpenAPISpecVersionMutation) ClearedFields() []string {
-	return nil
+	var fields []string
+	if m.FieldCleared(openapispecversion.FieldWarnings) {
+		fields = append(fields, openapispecversion.FieldWarnings)
+	}
+	return fields
 }
 
 // FieldCleared returns a boolean indicating if a field with the given name was
@@ -15104,6 +15276,11 @@ func (m *OpenAPISpecVersionMutation) FieldCleared(name string) bool {
 // ClearField clears the value of the field with the given name. It returns an
 // error if the field is not defined in the schema.
 func (m *OpenAPISpecVersionMutation) ClearField(name string) error {
+	switch name {
+	case openapispecversion.FieldWarnings:
+		m.ClearWarnings()
+		return nil
+	}
 	return fmt.Errorf("unknown OpenAPISpecVersion nullable field %s", name)
 }
 
@@ -15131,6 +15308,12 @@ func (m *OpenAPISpecVersionMutation) ResetField(name string) error {
 		return nil
 	case openapispecversion.FieldDigest:
 		m.ResetDigest()
+		return nil
+	case openapispecversion.FieldWarnings:
+		m.ResetWarnings()
+		return nil
+	case openapispecversion.FieldWarningCount:
+		m.ResetWarningCount()
 		return nil
 	case openapispecversion.FieldCreatedAt:
 		m.ResetCreatedAt()

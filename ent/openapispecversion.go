@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -33,6 +34,10 @@ type OpenAPISpecVersion struct {
 	Filesystem []byte `json:"filesystem,omitempty"`
 	// Digest holds the value of the "digest" field.
 	Digest string `json:"digest,omitempty"`
+	// Warnings holds the value of the "warnings" field.
+	Warnings []string `json:"warnings,omitempty"`
+	// WarningCount holds the value of the "warning_count" field.
+	WarningCount int `json:"warning_count,omitempty"`
 	// CreatedAt holds the value of the "created_at" field.
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
@@ -79,8 +84,10 @@ func (*OpenAPISpecVersion) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case openapispecversion.FieldRaw, openapispecversion.FieldFilesystem:
+		case openapispecversion.FieldRaw, openapispecversion.FieldFilesystem, openapispecversion.FieldWarnings:
 			values[i] = new([]byte)
+		case openapispecversion.FieldWarningCount:
+			values[i] = new(sql.NullInt64)
 		case openapispecversion.FieldID, openapispecversion.FieldOrganizationID, openapispecversion.FieldSpecID, openapispecversion.FieldURL, openapispecversion.FieldFormat, openapispecversion.FieldDigest:
 			values[i] = new(sql.NullString)
 		case openapispecversion.FieldCreatedAt:
@@ -147,6 +154,20 @@ func (_m *OpenAPISpecVersion) assignValues(columns []string, values []any) error
 				return fmt.Errorf("unexpected type %T for field digest", values[i])
 			} else if value.Valid {
 				_m.Digest = value.String
+			}
+		case openapispecversion.FieldWarnings:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field warnings", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.Warnings); err != nil {
+					return fmt.Errorf("unmarshal field warnings: %w", err)
+				}
+			}
+		case openapispecversion.FieldWarningCount:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field warning_count", values[i])
+			} else if value.Valid {
+				_m.WarningCount = int(value.Int64)
 			}
 		case openapispecversion.FieldCreatedAt:
 			if value, ok := values[i].(*sql.NullTime); !ok {
@@ -220,6 +241,12 @@ func (_m *OpenAPISpecVersion) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("digest=")
 	builder.WriteString(_m.Digest)
+	builder.WriteString(", ")
+	builder.WriteString("warnings=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Warnings))
+	builder.WriteString(", ")
+	builder.WriteString("warning_count=")
+	builder.WriteString(fmt.Sprintf("%v", _m.WarningCount))
 	builder.WriteString(", ")
 	builder.WriteString("created_at=")
 	builder.WriteString(_m.CreatedAt.Format(time.ANSIC))

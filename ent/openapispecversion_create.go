@@ -67,6 +67,26 @@ func (_c *OpenAPISpecVersionCreate) SetDigest(v string) *OpenAPISpecVersionCreat
 	return _c
 }
 
+// SetWarnings sets the "warnings" field.
+func (_c *OpenAPISpecVersionCreate) SetWarnings(v []string) *OpenAPISpecVersionCreate {
+	_c.mutation.SetWarnings(v)
+	return _c
+}
+
+// SetWarningCount sets the "warning_count" field.
+func (_c *OpenAPISpecVersionCreate) SetWarningCount(v int) *OpenAPISpecVersionCreate {
+	_c.mutation.SetWarningCount(v)
+	return _c
+}
+
+// SetNillableWarningCount sets the "warning_count" field if the given value is not nil.
+func (_c *OpenAPISpecVersionCreate) SetNillableWarningCount(v *int) *OpenAPISpecVersionCreate {
+	if v != nil {
+		_c.SetWarningCount(*v)
+	}
+	return _c
+}
+
 // SetCreatedAt sets the "created_at" field.
 func (_c *OpenAPISpecVersionCreate) SetCreatedAt(v time.Time) *OpenAPISpecVersionCreate {
 	_c.mutation.SetCreatedAt(v)
@@ -142,6 +162,10 @@ func (_c *OpenAPISpecVersionCreate) ExecX(ctx context.Context) {
 
 // defaults sets the default values of the builder before save.
 func (_c *OpenAPISpecVersionCreate) defaults() error {
+	if _, ok := _c.mutation.WarningCount(); !ok {
+		v := openapispecversion.DefaultWarningCount
+		_c.mutation.SetWarningCount(v)
+	}
 	if _, ok := _c.mutation.CreatedAt(); !ok {
 		if openapispecversion.DefaultCreatedAt == nil {
 			return fmt.Errorf("ent: uninitialized openapispecversion.DefaultCreatedAt (forgotten import ent/runtime?)")
@@ -205,6 +229,14 @@ func (_c *OpenAPISpecVersionCreate) check() error {
 	if v, ok := _c.mutation.Digest(); ok {
 		if err := openapispecversion.DigestValidator(v); err != nil {
 			return &ValidationError{Name: "digest", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpecVersion.digest": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.WarningCount(); !ok {
+		return &ValidationError{Name: "warning_count", err: errors.New(`ent: missing required field "OpenAPISpecVersion.warning_count"`)}
+	}
+	if v, ok := _c.mutation.WarningCount(); ok {
+		if err := openapispecversion.WarningCountValidator(v); err != nil {
+			return &ValidationError{Name: "warning_count", err: fmt.Errorf(`ent: validator failed for field "OpenAPISpecVersion.warning_count": %w`, err)}
 		}
 	}
 	if _, ok := _c.mutation.CreatedAt(); !ok {
@@ -276,6 +308,14 @@ func (_c *OpenAPISpecVersionCreate) createSpec() (*OpenAPISpecVersion, *sqlgraph
 	if value, ok := _c.mutation.Digest(); ok {
 		_spec.SetField(openapispecversion.FieldDigest, field.TypeString, value)
 		_node.Digest = value
+	}
+	if value, ok := _c.mutation.Warnings(); ok {
+		_spec.SetField(openapispecversion.FieldWarnings, field.TypeJSON, value)
+		_node.Warnings = value
+	}
+	if value, ok := _c.mutation.WarningCount(); ok {
+		_spec.SetField(openapispecversion.FieldWarningCount, field.TypeInt, value)
+		_node.WarningCount = value
 	}
 	if value, ok := _c.mutation.CreatedAt(); ok {
 		_spec.SetField(openapispecversion.FieldCreatedAt, field.TypeTime, value)
@@ -404,6 +444,12 @@ func (u *OpenAPISpecVersionUpsertOne) UpdateNewValues() *OpenAPISpecVersionUpser
 		}
 		if _, exists := u.create.mutation.Digest(); exists {
 			s.SetIgnore(openapispecversion.FieldDigest)
+		}
+		if _, exists := u.create.mutation.Warnings(); exists {
+			s.SetIgnore(openapispecversion.FieldWarnings)
+		}
+		if _, exists := u.create.mutation.WarningCount(); exists {
+			s.SetIgnore(openapispecversion.FieldWarningCount)
 		}
 		if _, exists := u.create.mutation.CreatedAt(); exists {
 			s.SetIgnore(openapispecversion.FieldCreatedAt)
@@ -642,6 +688,12 @@ func (u *OpenAPISpecVersionUpsertBulk) UpdateNewValues() *OpenAPISpecVersionUpse
 			}
 			if _, exists := b.mutation.Digest(); exists {
 				s.SetIgnore(openapispecversion.FieldDigest)
+			}
+			if _, exists := b.mutation.Warnings(); exists {
+				s.SetIgnore(openapispecversion.FieldWarnings)
+			}
+			if _, exists := b.mutation.WarningCount(); exists {
+				s.SetIgnore(openapispecversion.FieldWarningCount)
 			}
 			if _, exists := b.mutation.CreatedAt(); exists {
 				s.SetIgnore(openapispecversion.FieldCreatedAt)

@@ -89,6 +89,9 @@ func (_u *OpenAPISpecVersionUpdate) sqlSave(ctx context.Context) (_node int, err
 			}
 		}
 	}
+	if _u.mutation.WarningsCleared() {
+		_spec.ClearField(openapispecversion.FieldWarnings, field.TypeJSON)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -201,6 +204,9 @@ func (_u *OpenAPISpecVersionUpdateOne) sqlSave(ctx context.Context) (_node *Open
 				ps[i](selector)
 			}
 		}
+	}
+	if _u.mutation.WarningsCleared() {
+		_spec.ClearField(openapispecversion.FieldWarnings, field.TypeJSON)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &OpenAPISpecVersion{config: _u.config}

@@ -12,10 +12,11 @@ import (
 	"github.com/binderyhq/bindery/graph/generated"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/content/links"
+	"github.com/binderyhq/bindery/internal/linkstatus"
 )
 
 // Target is the resolver for the target field.
-func (r *linkResolver) Target(ctx context.Context, obj *model.Link) (*model.LinkTarget, error) {
+func (r *linkResolver) Target(ctx context.Context, obj *linkstatus.Link) (*model.LinkTarget, error) {
 	return linkTarget(obj), nil
 }
 

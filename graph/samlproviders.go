@@ -3,13 +3,8 @@ package graph
 import (
 	"context"
 
-	"github.com/99designs/gqlgen/graphql"
-
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/rule"
-	"github.com/binderyhq/bindery/ent/samlprovider"
-	"github.com/binderyhq/bindery/ent/session"
-	"github.com/binderyhq/bindery/ent/team"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
@@ -17,26 +12,20 @@ import (
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/page"
 	"github.com/binderyhq/bindery/internal/sso"
-	"github.com/binderyhq/bindery/internal/txn"
 )
 
-// Bounds of SAML providers (spec/03).
-const (
-	samlLabelMax       = 30
-	samlEntityIDMax    = 1024
-	samlCertificateMax = 10000
-	samlURLMax         = 2048
-)
+// SAML providers translate between GraphQL and accounts.SAMLProviders, which holds their rules;
+// graph keeps the lists and fields it reads through its loaders.
 
-// samlProvider returns a SAML provider of an organization the viewer administers.
-// Returns NOT_FOUND if either does not exist or the viewer may not see it, FORBIDDEN for members
-// who are not admins.
+// samlProvidersService is the SAML providers as this resolver's viewer administers them.
+func (r *Resolver) samlProvidersService() accounts.SAMLProviders {
+	return accounts.SAMLProviders{Client: r.Client, Now: r.now, Organization: r.organization}
+}
+
+// samlProvider returns a SAML provider of an organization the viewer administers
+// (accounts.SAMLProviders.Provider).
 func (r *Resolver) samlProvider(ctx context.Context, orgID, id string) (*ent.SAMLProvider, error) {
-	if _, err := r.requireOrgRole(ctx, orgID, viewer.RoleAdmin, "manage SAML providers"); err != nil {
-		return nil, err
-	}
-	p, err := r.Client.SAMLProvider.Query().Where(samlprovider.ID(id), samlprovider.OrganizationID(orgID)).Only(ctx)
-	return p, rule.NotFound(err, "SAML provider")
+	return r.samlProvidersService().Provider(ctx, orgID, id)
 }
 
 func (r *Resolver) samlProviders(ctx context.Context, o *ent.Organization, first *int, after *string) (*model.SAMLProviderConnection, error) {
@@ -60,101 +49,22 @@ func (r *Resolver) samlProviders(ctx context.Context, o *ent.Organization, first
 	}, nil
 }
 
+// createSAMLProvider is Mutation.createSAMLProvider (accounts.SAMLProviders.Create).
 func (r *Resolver) createSAMLProvider(ctx context.Context, orgID string, in model.CreateSAMLProviderInput) (*ent.SAMLProvider, error) {
-	if _, err := r.requireOrgRole(ctx, orgID, viewer.RoleAdmin, "create SAML providers"); err != nil {
-		return nil, err
-	}
-	label, err := trimmedText("label", in.Label, 1, samlLabelMax)
-	if err != nil {
-		return nil, err
-	}
-	c := r.Client.SAMLProvider.Create().SetOrganizationID(orgID).SetLabel(label).SetNillableDefaultRole(in.DefaultRole)
-	keep := func() *ent.SAMLProviderCreate { return c } // nothing to remove on a new provider
-	err = applySAMLSettings(samlSettings{graphql.OmittableOf(in.EntityID), graphql.OmittableOf(in.Certificate),
-		graphql.OmittableOf(in.SsoURL), graphql.OmittableOf(in.DefaultTeam)}, r.samlChecks(ctx, orgID),
-		[4]func(string) *ent.SAMLProviderCreate{c.SetEntityID, c.SetCertificate, c.SetSSOURL, c.SetDefaultTeamID},
-		[4]func() *ent.SAMLProviderCreate{keep, keep, keep, keep})
-	if err != nil {
-		return nil, err
-	}
-	return c.Save(ctx)
+	return r.samlProvidersService().Create(ctx, orgID, accounts.NewSAMLProvider{Label: in.Label, DefaultRole: in.DefaultRole,
+		EntityID: in.EntityID, Certificate: in.Certificate, SSOURL: in.SsoURL, DefaultTeam: in.DefaultTeam})
 }
 
+// updateSAMLProvider is Mutation.updateSAMLProvider (accounts.SAMLProviders.Update).
 func (r *Resolver) updateSAMLProvider(ctx context.Context, orgID, id string, in model.UpdateSAMLProviderInput) (*ent.SAMLProvider, error) {
-	p, err := r.samlProvider(ctx, orgID, id)
-	if err != nil {
-		return nil, err
-	}
-	u := r.Client.SAMLProvider.UpdateOne(p)
-	if err := setTrimmed("label", in.Label, 1, samlLabelMax, u.SetLabel); err != nil {
-		return nil, err
-	}
-	err = applySAMLSettings(samlSettings{in.EntityID, in.Certificate, in.SsoURL, in.DefaultTeam}, r.samlChecks(ctx, orgID),
-		[4]func(string) *ent.SAMLProviderUpdateOne{u.SetEntityID, u.SetCertificate, u.SetSSOURL, u.SetDefaultTeamID},
-		[4]func() *ent.SAMLProviderUpdateOne{u.ClearEntityID, u.ClearCertificate, u.ClearSSOURL, u.ClearDefaultTeamID})
-	if err != nil {
-		return nil, err
-	}
-	if err := setOrClear(in.DefaultRole, nil, u.SetDefaultRole, u.ClearDefaultRole); err != nil {
-		return nil, err
-	}
-	p, err = u.Save(ctx)
-	return p, rule.NotFound(err, "SAML provider")
+	return r.samlProvidersService().Update(ctx, orgID, id, accounts.SAMLProviderChange{Label: in.Label,
+		DefaultRole: nullable(in.DefaultRole), EntityID: nullable(in.EntityID), Certificate: nullable(in.Certificate),
+		SSOURL: nullable(in.SsoURL), DefaultTeam: nullable(in.DefaultTeam)})
 }
 
-// samlSettings are the optional settings of a provider in a create or an update, in the order
-// entityID, certificate, ssoURL, defaultTeam: absent is unchanged, null (or blank) removes.
-type samlSettings [4]graphql.Omittable[*string]
-
-// applySAMLSettings checks each setting given and sets or clears it. Returns INVALID naming the
-// first setting that fails its check.
-func applySAMLSettings[U any](s samlSettings, checks [4]func(string) error, set [4]func(string) U, clear [4]func() U) error {
-	for i, v := range s {
-		if err := setOrClear(trimmedOrNull(v), checks[i], set[i], clear[i]); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// samlChecks are the checks of the settings, in samlSettings order: bounds of spec/03, a PEM
-// certificate valid now, an absolute http(s) URL, a team of the organization.
-func (r *Resolver) samlChecks(ctx context.Context, orgID string) [4]func(string) error {
-	return [4]func(string) error{
-		func(s string) error { return checkText("entityID", s, 1, samlEntityIDMax) },
-		func(s string) error {
-			if err := checkText("certificate", s, 1, samlCertificateMax); err != nil {
-				return err
-			}
-			if _, err := sso.ParseCertificate(s, r.now(ctx)); err != nil {
-				return apperr.Invalidf("certificate: %v", err)
-			}
-			return nil
-		},
-		func(s string) error { return checkURL("ssoURL", s, samlURLMax) },
-		func(s string) error {
-			exists, err := r.Client.Team.Query().Where(team.ID(s), team.OrganizationID(orgID)).Exist(ctx)
-			if err == nil && !exists {
-				err = apperr.Invalidf("defaultTeam: no team of this organization has the id %q", truncate(s, 80))
-			}
-			return err
-		},
-	}
-}
-
-// deleteSAMLProvider deletes a provider and ends the sessions it began, in one transaction.
+// deleteSAMLProvider is Mutation.deleteSAMLProvider (accounts.SAMLProviders.Delete).
 func (r *Resolver) deleteSAMLProvider(ctx context.Context, orgID, id string) (bool, error) {
-	p, err := r.samlProvider(ctx, orgID, id)
-	if err != nil {
-		return false, err
-	}
-	err = txn.Run(ctx, r.Client, func(tx *ent.Tx) error {
-		if _, err := tx.Session.Delete().Where(session.ProviderID(p.ID)).Exec(accounts.System(ctx)); err != nil {
-			return err
-		}
-		return tx.SAMLProvider.DeleteOne(p).Exec(ctx)
-	})
-	return err == nil, rule.NotFound(err, "SAML provider")
+	return r.samlProvidersService().Delete(ctx, orgID, id)
 }
 
 // SSO is single sign-on through the organizations' SAML providers, on this server's clock.

@@ -7,13 +7,10 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/rule"
-	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/apperr"
-	"github.com/binderyhq/bindery/internal/check"
-	"github.com/binderyhq/bindery/internal/content/tree"
 	"github.com/binderyhq/bindery/internal/page"
 	"github.com/binderyhq/bindery/internal/sites"
 )
@@ -24,7 +21,7 @@ import (
 // sitesService is the sites as this resolver's viewer reads and writes them.
 func (r *Resolver) sitesService() *sites.Service {
 	return &sites.Service{Client: r.Client, Now: r.now, Organization: r.organization, Space: r.space,
-		SpaceTree: r.spaceTree, NewSpace: r.newSpaceFor, Redirects: r.redirects(),
+		SpaceTree: r.spaceTree, NewSpace: r.spacesService().NewEmptySpace, Redirects: r.redirects(),
 		PageConditionsAllow: r.pageConditionsAllow}
 }
 
@@ -36,17 +33,6 @@ func (r *Resolver) site(ctx context.Context, orgID, siteID string) (*ent.Site, e
 // manageableSite returns a site the viewer may change (sites.Service.ManageableSite).
 func (r *Resolver) manageableSite(ctx context.Context, orgID, siteID, action string) (*ent.Site, error) {
 	return r.sitesService().ManageableSite(ctx, orgID, siteID, action)
-}
-
-// newSpaceFor makes, in tx, a space of the organization for a site: titled title (cut to the
-// space title bound), at the end of the organization's top level, empty.
-func (r *Resolver) newSpaceFor(ctx context.Context, tx *ent.Tx, orgID, title string) (*ent.Space, error) {
-	if err := r.checkCreateIn(ctx, orgID, nil); err != nil {
-		return nil, err
-	}
-	return r.insertSpaceTx(ctx, tx, orgID, nil, nil, tree.EmptyRoot, func(c *ent.SpaceCreate) {
-		c.SetTitle(check.Cut(title, maxSpaceTitle)).SetDefaultLevel(space.DefaultLevelInherit)
-	})
 }
 
 func (r *Resolver) sites(ctx context.Context, o *ent.Organization, first *int, after, spaceID, title *string, published *bool) (*model.SiteConnection, error) {

@@ -12,6 +12,7 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/generated"
 	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/internal/spaces"
 )
 
 // Organization is the resolver for the organization field.
@@ -186,7 +187,7 @@ func (r *spaceResolver) Permissions(ctx context.Context, obj *ent.Space) (*model
 
 // ShareKey is the resolver for the shareKey field.
 func (r *spaceResolver) ShareKey(ctx context.Context, obj *ent.Space) (*string, error) {
-	return r.spaceShareKey(ctx, obj)
+	return spaces.ShareKey(ctx, obj)
 }
 
 // Grants is the resolver for the grants field.

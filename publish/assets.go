@@ -36,8 +36,9 @@ type asset struct {
 }
 
 // assets are the shared files by name: the site style sheet (followed by the highlighted
-// code's), the script that searches as the reader types and adds the theme switch, and the one
-// that applies the reader's theme before the page shows.
+// code's), the script that searches as the reader types, adds the theme switch, switches the
+// pages' tabs and copies their code, and the one that applies the reader's theme before the page
+// shows.
 var assets = map[string]*asset{
 	"site.css": newAsset("site.css", "text/css; charset=utf-8", htmlpage.CodeCSS()),
 	"site.js":  newAsset("site.js", "text/javascript; charset=utf-8", ""),

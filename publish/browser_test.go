@@ -1,9 +1,13 @@
 package publish_test
 
 import (
+	"bytes"
+	"image"
+	"image/color"
 	"image/png"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -45,6 +49,58 @@ func TestSiteInBrowser(t *testing.T) {
 	if colors := distinctColors(t, shot); colors < 8 {
 		t.Errorf("the screenshot has %d colours: blank", colors)
 	}
+}
+
+// TestBlocksInBrowser reads in headless Chromium a published page holding every block the
+// document model supports (testdata/blocks.md): the tabs switch by click and by the arrow keys,
+// Home and End, and a link to a heading in a hidden tab selects that tab (followed on the page
+// and loaded anew); the expandable opens; the copy button copies the code (read back from the
+// clipboard); the formulas are MathML laid out at a non-zero size; the image loads; the player of
+// the allow-listed embed is a sandboxed frame the page's CSP lets load (its provider answered by
+// the script); no console error, and the screenshot is not blank.
+func TestBlocksInBrowser(t *testing.T) {
+	f := newSiteFixture(t)
+	f.importDocs(t, f.space, map[string]string{"dot.md": "![Dot](img/dot.png)\n", "img/dot.png": dotPNG(t)})
+	stored := f.e.Do(f.admin, "GET", "/v1/spaces/"+f.space+"/content/path/dot?format=markdown", nil)
+	file := regexp.MustCompile(`/files/([A-Za-z0-9]+)`).FindSubmatch(stored.Body)
+	if file == nil {
+		t.Fatalf("the imported page links no file: %s", stored.Body)
+	}
+	src, err := os.ReadFile("testdata/blocks.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := strings.NewReplacer("FILE", string(file[1]), "PAGE", f.pageID(t, "guides/install")).Replace(string(src))
+	f.write(t, page("Blocks", body))
+	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(true).SetBasename("acme") })
+	shot := filepath.Join(t.TempDir(), "blocks.png")
+	out := testenv.RunBrowser(t, "testdata/blocks.js", f.e.Server.URL+"/sites/acme/blocks", shot)
+	for _, want := range []string{"hints: info note,success note,warning alert,danger alert", "code: 2 blocks, line numbers 3",
+		"tabs: Linux", "click: macOS shows Install with brew. (others hidden: true)", "arrow right: Windows", "arrow left: macOS",
+		"home: Linux", "end: Windows", "link into a tab: Windows shows it", "loaded into a tab: Windows shows it", "expandable: open, The hidden body. visible", "copied: Copied package main",
+		"math: 2 visible", "image: loaded", "embed: sandboxed player loaded, 1 link card", "stepper: 2 steps", "columns: 2",
+		"table: 1 rows", "file: dot.png", "content ref: Install", "console: 0"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the browser did not see %q:\n%s", want, out)
+		}
+	}
+	if colors := distinctColors(t, shot); colors < 8 {
+		t.Errorf("the screenshot has %d colours: blank", colors)
+	}
+}
+
+// dotPNG is a small PNG image: a dark dot on white.
+func dotPNG(t *testing.T) string {
+	img := image.NewRGBA(image.Rect(0, 0, 8, 8))
+	for i := range img.Pix {
+		img.Pix[i] = 0xff
+	}
+	img.Set(4, 4, color.Black)
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }
 
 // distinctColors counts the colours of a PNG, up to 64.

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/internal/content/htmlpage"
 )
 
 // look is how the pages of a site space look to a reader: its customization (decision 186).
@@ -195,11 +196,12 @@ func (l *look) styleSource() string {
 
 // contentSecurityPolicy is the policy of a page with this look: the server's own style sheet and
 // script, the page's <style> by its hash, images from the server and from where the site's
-// logos and favicons are.
+// logos and favicons are, frames from the players of embeds' allow list (htmlpage).
 func (l *look) contentSecurityPolicy() string {
 	img := append([]string{"'self'", "data:"}, l.imageOrigins...)
 	return fmt.Sprintf("default-src 'none'; style-src 'self' %s; img-src %s; script-src 'self'; connect-src 'self'; "+
-		"base-uri 'none'; form-action 'self'; frame-ancestors 'none'", l.styleSource(), strings.Join(img, " "))
+		"frame-src %s; base-uri 'none'; form-action 'self'; frame-ancestors 'none'", l.styleSource(), strings.Join(img, " "),
+		strings.Join(htmlpage.FrameOrigins(), " "))
 }
 
 // image reads a themed image (light and dark URLs); nil unless both are URLs a page may load.

@@ -14,7 +14,7 @@ import (
 var colorsOnly = regexp.MustCompile(`^(?::root\{(?:--[a-z]+-(?:light|dark):#[0-9a-fA-F]{3,6};)+\})?$`)
 
 // FuzzLook: whatever the stored settings hold, a look is read without panicking, its <style>
-// declares hex colors only, and its CSP keeps its eight directives, its image sources being
+// declares hex colors only, and its CSP keeps its nine directives, its image sources being
 // plain origins.
 func FuzzLook(f *testing.F) {
 	f.Add(`{"styling":{"primaryColor":{"light":"#fff","dark":"#000"},"tint":{"color":{"light":"#abc","dark":"red;}"}}}}`)
@@ -30,7 +30,7 @@ func FuzzLook(f *testing.F) {
 		if !colorsOnly.MatchString(string(l.CSS)) {
 			t.Fatalf("style %q", l.CSS)
 		}
-		if csp := l.contentSecurityPolicy(); strings.Count(csp, ";") != 7 {
+		if csp := l.contentSecurityPolicy(); strings.Count(csp, ";") != 8 {
 			t.Fatalf("CSP %q", csp)
 		}
 		for _, origin := range l.imageOrigins {

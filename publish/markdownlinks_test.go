@@ -85,6 +85,9 @@ func TestMarkdownLinksLead(t *testing.T) {
 		if !strings.Contains(index, "Read Beta guide now.") {
 			t.Errorf("a page hidden from the reader is linked: %s", index)
 		}
+		if _, _, html := f.get(t, "/sites/acme/index"); !strings.Contains(html, "Read Beta guide now.") {
+			t.Errorf("the page's HTML links a page hidden from the reader: %s", html)
+		}
 	})
 	t.Run("OKClaims", func(t *testing.T) {
 		read := f.crawlMarkdown(t, "/sites/acme/llms.txt?visitor.beta=true")

@@ -324,6 +324,22 @@ func (l siteLinks) ref(to map[string]any) (url string, external bool) {
 	return "", false
 }
 
+// PageTitle is the title of a page of the site space read, for content references.
+func (l siteLinks) PageTitle(id string) string {
+	if p := l.t.Page(id); p != nil {
+		return p.Title
+	}
+	return ""
+}
+
+// FileName is the name of a file of the site space read, for file blocks.
+func (l siteLinks) FileName(id string) string {
+	if f := l.t.File(id); f != nil {
+		return f.Name
+	}
+	return ""
+}
+
 func (l siteLinks) File(id string) string {
 	if l.t.File(id) == nil {
 		return ""

@@ -271,6 +271,8 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"GET", "/v1/spaces/{spaceId}/revisions/{revisionId}", "/v1/spaces/" + f.space + "/revisions/" + f.spaceRevision, nil, true},
 		{"GET", "/v1/spaces/{spaceId}/revisions/{revisionId}/pages", "/v1/spaces/" + f.space + "/revisions/" + f.spaceRevision + "/pages", nil, true},
 		{"GET", "/v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}", "/v1/spaces/" + f.space + "/revisions/" + f.spaceRevision + "/page/p", nil, true},
+		{"GET", "/v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document", "/v1/spaces/" + f.space + "/revisions/" + f.spaceRevision + "/page/p/document", nil, true},
+		{"GET", "/v1/spaces/{spaceId}/documents/{documentId}", "/v1/spaces/" + f.space + "/documents/d", nil, true},
 		{"GET", "/v1/spaces/{spaceId}/revisions/{revisionId}/path/*", "/v1/spaces/" + f.space + "/revisions/" + f.spaceRevision + "/path/guides/intro", nil, true},
 		{"GET", "/v1/spaces/{spaceId}/revisions/{revisionId}/files", "/v1/spaces/" + f.space + "/revisions/" + f.spaceRevision + "/files", nil, true},
 		{"GET", "/v1/spaces/{spaceId}/revisions/{revisionId}/files/{fileId}", "/v1/spaces/" + f.space + "/revisions/" + f.spaceRevision + "/files/f", nil, true},

@@ -9,6 +9,7 @@ import (
 	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/content/links"
+	"github.com/binderyhq/bindery/internal/linkstatus"
 )
 
 // linkRoutes adds the link reads of one kind of content under prefix: a page's links and the
@@ -78,8 +79,8 @@ func (a *api) serveLinks(w http.ResponseWriter, r *http.Request, of contentOf,
 func (a *api) listFileBacklinks(of contentOf) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		var loc *locator
-		conv := func(ctx context.Context, s *model.LinkSource) (PageLocation, error) { return loc.page(s), nil }
-		serveList(w, r, conv, func(ctx context.Context, limit *int, page *string) (model.Connection[*model.LinkSource], error) {
+		conv := func(ctx context.Context, s *linkstatus.Source) (PageLocation, error) { return loc.page(s), nil }
+		serveList(w, r, conv, func(ctx context.Context, limit *int, page *string) (model.Connection[*linkstatus.Source], error) {
 			c, err := readContent(r, of)
 			if err != nil {
 				return nil, err

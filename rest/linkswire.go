@@ -6,6 +6,7 @@ import (
 	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/content/links"
+	"github.com/binderyhq/bindery/internal/linkstatus"
 )
 
 // Wire shapes of links (spec/01 "Link and backlink items"): a link item names its target with the
@@ -104,13 +105,13 @@ func (a *api) linkOrganization(ctx context.Context, c *graph.Content) (Organizat
 	return w, err
 }
 
-func (l *locator) page(s *model.LinkSource) PageLocation {
+func (l *locator) page(s *linkstatus.Source) PageLocation {
 	loc := l.base
 	loc.Page = l.view.pageAlone(s.Page, s.Path)
 	return loc
 }
 
-func (l *locator) link(_ context.Context, k *model.Link) (Link, error) {
+func (l *locator) link(_ context.Context, k *linkstatus.Link) (Link, error) {
 	locs := make([]PageLocation, len(k.Sources))
 	for i, s := range k.Sources {
 		locs[i] = l.page(s)

@@ -46,6 +46,10 @@ type OpenAPISpecVersion struct {
 	CreatedAt time.Time `json:"createdAt"`
 	URL       string    `json:"url"`
 	URLs      urls      `json:"urls"`
+	// Warnings and WarningCount are Bindery's: the problems validation found in a document
+	// kept because it can be read (absent when there are none).
+	Warnings     []string `json:"warnings,omitempty" doc:"Bindery only: the problems validation found in the document (at most 50), kept because it can be read"`
+	WarningCount int      `json:"warningCount,omitempty" doc:"Bindery only: how many problems validation found"`
 }
 
 // openAPIContent is a version's content: spec/02's {filesystem, url} and the reference's urls.
@@ -108,7 +112,8 @@ func (a *api) versionLocation(s *ent.OpenAPISpec, versionID string) string {
 func (a *api) openAPIVersion(s *ent.OpenAPISpec) func(context.Context, *ent.OpenAPISpecVersion) (OpenAPISpecVersion, error) {
 	return func(_ context.Context, v *ent.OpenAPISpecVersion) (OpenAPISpecVersion, error) {
 		return OpenAPISpecVersion{Object: "openapi-spec-version", ID: v.ID, CreatedAt: v.CreatedAt,
-			URL: a.versionURL(s, v), URLs: urls{Location: a.versionLocation(s, v.ID)}}, nil
+			URL: a.versionURL(s, v), URLs: urls{Location: a.versionLocation(s, v.ID)},
+			Warnings: v.Warnings, WarningCount: v.WarningCount}, nil
 	}
 }
 

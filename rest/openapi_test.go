@@ -353,41 +353,59 @@ func TestOpenAPISpecBadSources(t *testing.T) {
 	})
 }
 
-// TestOpenAPISpecEveryProblem checks that an invalid document's spec shows each of its problems,
-// on REST and GraphQL.
+// TestOpenAPISpecEveryProblem checks that an invalid document that can be read is kept as a
+// version with each of its problems as a warning (REST's Bindery-only warnings, GraphQL's
+// warnings), and that one whose references resolve to nothing fails with each of its problems.
 func TestOpenAPISpecEveryProblem(t *testing.T) {
 	f := newSpecFixture(t)
 	f.docs.set("/invalid.yaml", "openapi: 3.0.3\ninfo: {title: T}\npaths:\n  /a/{id}: {get: {responses: {'200': {description: ok}}}}\n"+
+		"  /a/{name}: {get: {parameters: [{name: name, in: path, required: true, schema: {type: string}}], responses: {'200': {description: ok}}}}\n"+
 		"components: {schemas: {A: {type: nonsense}}}\n")
 	s := f.create(t, "invalid", map[string]any{"url": f.base + "/invalid.yaml"})
-	errs, _ := s["lastProcessedErrors"].([]any)
-	if s["lastProcessErrorCode"] != "PARSE_ERROR" || s["lastProcessedErrorCount"] != 3.0 || len(errs) != 3 {
-		t.Fatalf("want 3 problems, got %v", s)
+	if s["lastProcessErrorCode"] != nil || s["lastVersion"] == nil {
+		t.Fatalf("want a version, got %v", s)
 	}
-	for i, part := range []string{`schema "A"`, "info", "/a/{id}"} {
-		e := errs[i].(map[string]any)
-		if e["code"] != "PARSE_ERROR" || !strings.Contains(e["message"].(string), part) {
-			t.Fatalf("problem %d: %v", i, e)
+	v := f.e.Do(f.reader, "GET", f.path("invalid", "versions", "latest"), nil).Map(t)
+	warnings, _ := v["warnings"].([]any)
+	if v["warningCount"] != 4.0 || len(warnings) != 4 {
+		t.Fatalf("want 4 warnings, got %v", v)
+	}
+	for i, part := range []string{`schema "A"`, "info", "/a/{id}", "conflicting paths"} {
+		if !strings.Contains(warnings[i].(string), part) {
+			t.Fatalf("warning %d: %v", i, warnings[i])
 		}
 	}
 	g := f.e.GraphQL(f.reader, `query($org: ID!) { organization(id: $org) { openAPISpec(slug: "invalid") {
-		lastProcessError lastProcessErrors lastProcessErrorCount } } }`, map[string]any{"org": f.org})
+		versions(first: 1) { edges { node { warnings warningCount } } } } } }`, map[string]any{"org": f.org})
 	var data struct {
 		Organization struct {
 			OpenAPISpec struct {
-				LastProcessError      string
-				LastProcessErrors     []string
-				LastProcessErrorCount int
+				Versions struct {
+					Edges []struct {
+						Node struct {
+							Warnings     []string
+							WarningCount int
+						}
+					}
+				}
 			}
 		}
 	}
 	if err := json.Unmarshal(g.Data, &data); err != nil || len(g.Errors) > 0 {
 		t.Fatalf("%s %v %v", g.Data, g.Errors, err)
 	}
-	if got := data.Organization.OpenAPISpec; got.LastProcessErrorCount != 3 || len(got.LastProcessErrors) != 3 ||
-		!strings.Contains(got.LastProcessError, "3 problems") {
+	if got := data.Organization.OpenAPISpec.Versions.Edges; len(got) != 1 || got[0].Node.WarningCount != 4 || len(got[0].Node.Warnings) != 4 {
 		t.Fatalf("GraphQL: %+v", got)
 	}
+	t.Run("ErrUnresolvedReferences", func(t *testing.T) {
+		f.docs.set("/loop.yaml", "openapi: 3.0.0\ninfo: {title: T, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n"+
+			"    A: {$ref: '#/components/schemas/B'}\n    B: {$ref: '#/components/schemas/A'}\n")
+		s := f.create(t, "loop", map[string]any{"url": f.base + "/loop.yaml"})
+		errs, _ := s["lastProcessedErrors"].([]any)
+		if s["lastProcessErrorCode"] != "PARSE_ERROR" || s["lastProcessedErrorCount"] != 2.0 || len(errs) != 2 || s["lastVersion"] != nil {
+			t.Fatalf("want 2 problems and no version, got %v", s)
+		}
+	})
 }
 
 func TestOpenAPISpecRefusesBadInput(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/fetch"
+	"github.com/binderyhq/bindery/internal/openapi"
 	"github.com/binderyhq/bindery/internal/ratelimit"
 	"github.com/binderyhq/bindery/internal/readcache"
 	"github.com/binderyhq/bindery/internal/server"
@@ -42,6 +43,8 @@ func serve(ctx context.Context, args []string) error {
 	of.register(fs)
 	refresh := fs.String("openapi-refresh", envOr("BINDERY_OPENAPI_REFRESH", "0"),
 		"how often OpenAPI specs with a URL source are fetched again, e.g. 6h; 0 turns it off (env BINDERY_OPENAPI_REFRESH)")
+	openAPIMax := fs.String("openapi-max-mb", envOr("BINDERY_OPENAPI_MAX_MB", "32"),
+		"MiB an OpenAPI document and the files it references may have together (env BINDERY_OPENAPI_MAX_MB)")
 	var rf rateFlags
 	rf.register(fs)
 	readCache := fs.String("read-cache-mb", envOr("BINDERY_READ_CACHE_MB", "64"),
@@ -64,6 +67,12 @@ func serve(ctx context.Context, args []string) error {
 	if opts.OpenAPIRefresh, err = time.ParseDuration(*refresh); err != nil || opts.OpenAPIRefresh < 0 {
 		return fmt.Errorf("--openapi-refresh: %q is not a duration of 0 or more (e.g. 6h)", *refresh)
 	}
+	maxMB, err := strconv.Atoi(*openAPIMax)
+	if err != nil || maxMB < 1 || maxMB > 1024 {
+		return fmt.Errorf("--openapi-max-mb: %q is not a number of MiB from 1 to 1024", *openAPIMax)
+	}
+	opts.OpenAPILimits = openapi.DefaultLimits
+	opts.OpenAPILimits.MaxBytes = int64(maxMB) << 20
 	allow, err := fetch.ParseAllow(*fetchAllow)
 	if err != nil {
 		return err

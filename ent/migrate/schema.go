@@ -691,6 +691,8 @@ var (
 		{Name: "format", Type: field.TypeEnum, Enums: []string{"json", "yaml"}},
 		{Name: "filesystem", Type: field.TypeBytes},
 		{Name: "digest", Type: field.TypeString, Size: 64},
+		{Name: "warnings", Type: field.TypeJSON, Nullable: true},
+		{Name: "warning_count", Type: field.TypeInt, Default: 0},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "organization_id", Type: field.TypeString, Size: 64},
 		{Name: "spec_id", Type: field.TypeString, Size: 64},
@@ -703,13 +705,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "open_api_spec_versions_organizations_organization",
-				Columns:    []*schema.Column{OpenAPISpecVersionsColumns[7]},
+				Columns:    []*schema.Column{OpenAPISpecVersionsColumns[9]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "open_api_spec_versions_open_api_specs_spec",
-				Columns:    []*schema.Column{OpenAPISpecVersionsColumns[8]},
+				Columns:    []*schema.Column{OpenAPISpecVersionsColumns[10]},
 				RefColumns: []*schema.Column{OpenAPISpecsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -718,12 +720,12 @@ var (
 			{
 				Name:    "openapispecversion_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{OpenAPISpecVersionsColumns[7]},
+				Columns: []*schema.Column{OpenAPISpecVersionsColumns[9]},
 			},
 			{
 				Name:    "openapispecversion_spec_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{OpenAPISpecVersionsColumns[8], OpenAPISpecVersionsColumns[6]},
+				Columns: []*schema.Column{OpenAPISpecVersionsColumns[10], OpenAPISpecVersionsColumns[8]},
 			},
 		},
 	}

@@ -30,6 +30,10 @@ const (
 	FieldFilesystem = "filesystem"
 	// FieldDigest holds the string denoting the digest field in the database.
 	FieldDigest = "digest"
+	// FieldWarnings holds the string denoting the warnings field in the database.
+	FieldWarnings = "warnings"
+	// FieldWarningCount holds the string denoting the warning_count field in the database.
+	FieldWarningCount = "warning_count"
 	// FieldCreatedAt holds the string denoting the created_at field in the database.
 	FieldCreatedAt = "created_at"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
@@ -64,6 +68,8 @@ var Columns = []string{
 	FieldFormat,
 	FieldFilesystem,
 	FieldDigest,
+	FieldWarnings,
+	FieldWarningCount,
 	FieldCreatedAt,
 }
 
@@ -93,6 +99,10 @@ var (
 	URLValidator func(string) error
 	// DigestValidator is a validator for the "digest" field. It is called by the builders before save.
 	DigestValidator func(string) error
+	// DefaultWarningCount holds the default value on creation for the "warning_count" field.
+	DefaultWarningCount int
+	// WarningCountValidator is a validator for the "warning_count" field. It is called by the builders before save.
+	WarningCountValidator func(int) error
 	// DefaultCreatedAt holds the default value on creation for the "created_at" field.
 	DefaultCreatedAt func() time.Time
 	// DefaultID holds the default value on creation for the "id" field.
@@ -155,6 +165,11 @@ func ByFormat(opts ...sql.OrderTermOption) OrderOption {
 // ByDigest orders the results by the digest field.
 func ByDigest(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldDigest, opts...).ToFunc()
+}
+
+// ByWarningCount orders the results by the warning_count field.
+func ByWarningCount(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldWarningCount, opts...).ToFunc()
 }
 
 // ByCreatedAt orders the results by the created_at field.

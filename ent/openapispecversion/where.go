@@ -95,6 +95,11 @@ func Digest(v string) predicate.OpenAPISpecVersion {
 	return predicate.OpenAPISpecVersion(sql.FieldEQ(FieldDigest, v))
 }
 
+// WarningCount applies equality check predicate on the "warning_count" field. It's identical to WarningCountEQ.
+func WarningCount(v int) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldEQ(FieldWarningCount, v))
+}
+
 // CreatedAt applies equality check predicate on the "created_at" field. It's identical to CreatedAtEQ.
 func CreatedAt(v time.Time) predicate.OpenAPISpecVersion {
 	return predicate.OpenAPISpecVersion(sql.FieldEQ(FieldCreatedAt, v))
@@ -458,6 +463,56 @@ func DigestEqualFold(v string) predicate.OpenAPISpecVersion {
 // DigestContainsFold applies the ContainsFold predicate on the "digest" field.
 func DigestContainsFold(v string) predicate.OpenAPISpecVersion {
 	return predicate.OpenAPISpecVersion(sql.FieldContainsFold(FieldDigest, v))
+}
+
+// WarningsIsNil applies the IsNil predicate on the "warnings" field.
+func WarningsIsNil() predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldIsNull(FieldWarnings))
+}
+
+// WarningsNotNil applies the NotNil predicate on the "warnings" field.
+func WarningsNotNil() predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldNotNull(FieldWarnings))
+}
+
+// WarningCountEQ applies the EQ predicate on the "warning_count" field.
+func WarningCountEQ(v int) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldEQ(FieldWarningCount, v))
+}
+
+// WarningCountNEQ applies the NEQ predicate on the "warning_count" field.
+func WarningCountNEQ(v int) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldNEQ(FieldWarningCount, v))
+}
+
+// WarningCountIn applies the In predicate on the "warning_count" field.
+func WarningCountIn(vs ...int) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldIn(FieldWarningCount, vs...))
+}
+
+// WarningCountNotIn applies the NotIn predicate on the "warning_count" field.
+func WarningCountNotIn(vs ...int) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldNotIn(FieldWarningCount, vs...))
+}
+
+// WarningCountGT applies the GT predicate on the "warning_count" field.
+func WarningCountGT(v int) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldGT(FieldWarningCount, v))
+}
+
+// WarningCountGTE applies the GTE predicate on the "warning_count" field.
+func WarningCountGTE(v int) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldGTE(FieldWarningCount, v))
+}
+
+// WarningCountLT applies the LT predicate on the "warning_count" field.
+func WarningCountLT(v int) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldLT(FieldWarningCount, v))
+}
+
+// WarningCountLTE applies the LTE predicate on the "warning_count" field.
+func WarningCountLTE(v int) predicate.OpenAPISpecVersion {
+	return predicate.OpenAPISpecVersion(sql.FieldLTE(FieldWarningCount, v))
 }
 
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.

@@ -1131,8 +1131,14 @@ func init() {
 			return nil
 		}
 	}()
+	// openapispecversionDescWarningCount is the schema descriptor for warning_count field.
+	openapispecversionDescWarningCount := openapispecversionFields[7].Descriptor()
+	// openapispecversion.DefaultWarningCount holds the default value on creation for the warning_count field.
+	openapispecversion.DefaultWarningCount = openapispecversionDescWarningCount.Default.(int)
+	// openapispecversion.WarningCountValidator is a validator for the "warning_count" field. It is called by the builders before save.
+	openapispecversion.WarningCountValidator = openapispecversionDescWarningCount.Validators[0].(func(int) error)
 	// openapispecversionDescCreatedAt is the schema descriptor for created_at field.
-	openapispecversionDescCreatedAt := openapispecversionFields[6].Descriptor()
+	openapispecversionDescCreatedAt := openapispecversionFields[8].Descriptor()
 	// openapispecversion.DefaultCreatedAt holds the default value on creation for the created_at field.
 	openapispecversion.DefaultCreatedAt = openapispecversionDescCreatedAt.Default.(func() time.Time)
 	// openapispecversionDescID is the schema descriptor for id field.

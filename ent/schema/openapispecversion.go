@@ -36,6 +36,10 @@ func (OpenAPISpecVersion) Fields() []ent.Field {
 		// digest identifies the content (every file's bytes), so an unchanged source makes no
 		// version.
 		field.String("digest").Immutable().NotEmpty().MaxLen(64),
+		// warnings are the problems validation found in a document that can still be read
+		// (at most openapi.MaxErrors, each at most 500 characters), of warning_count.
+		field.Strings("warnings").Optional().Immutable(),
+		field.Int("warning_count").Default(0).NonNegative().Immutable(),
 		field.Time("created_at").Default(now).Immutable(),
 	}
 }

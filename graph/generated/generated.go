@@ -24,6 +24,7 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/content/links"
+	"github.com/binderyhq/bindery/internal/linkstatus"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -626,12 +627,14 @@ type ComplexityRoot struct {
 	}
 
 	OpenAPISpecVersion struct {
-		CreatedAt  func(childComplexity int) int
-		Filesystem func(childComplexity int) int
-		Format     func(childComplexity int) int
-		ID         func(childComplexity int) int
-		Raw        func(childComplexity int) int
-		URL        func(childComplexity int) int
+		CreatedAt    func(childComplexity int) int
+		Filesystem   func(childComplexity int) int
+		Format       func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Raw          func(childComplexity int) int
+		URL          func(childComplexity int) int
+		WarningCount func(childComplexity int) int
+		Warnings     func(childComplexity int) int
 	}
 
 	OpenAPISpecVersionConnection struct {
@@ -1319,7 +1322,7 @@ type InviteLinkResolver interface {
 	Redundant(ctx context.Context, obj *ent.InviteLink) (bool, error)
 }
 type LinkResolver interface {
-	Target(ctx context.Context, obj *model.Link) (*model.LinkTarget, error)
+	Target(ctx context.Context, obj *linkstatus.Link) (*model.LinkTarget, error)
 }
 type MemberResolver interface {
 	ID(ctx context.Context, obj *ent.Member) (string, error)
@@ -4433,6 +4436,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.OpenAPISpecVersion.URL(childComplexity), true
+	case "OpenAPISpecVersion.warningCount":
+		if e.ComplexityRoot.OpenAPISpecVersion.WarningCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.WarningCount(childComplexity), true
+	case "OpenAPISpecVersion.warnings":
+		if e.ComplexityRoot.OpenAPISpecVersion.Warnings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.Warnings(childComplexity), true
 
 	case "OpenAPISpecVersionConnection.edges":
 		if e.ComplexityRoot.OpenAPISpecVersionConnection.Edges == nil {
@@ -7885,8 +7900,8 @@ type ContentImport {
   "What the content was read as (Bindery's own, beside spec/02's answer)."
   dialect: ContentImportDialect!
   """
-  Per uploaded file (hidden ones aside), what it became and what converting it did (Bindery's
-  own). Empty for a website.
+  Per uploaded file (hidden ones aside), what it became and what converting it did; for a website,
+  per page, the blocks converted from its HTML (Bindery's own).
   """
   report: [ContentImportFileReport!]!
 }
@@ -8466,6 +8481,13 @@ type OpenAPISpecVersion {
   raw: String!
   "File path → the file parsed: the entry document and every file its references reach."
   filesystem: JSON!
+  """
+  The problems validation found in the document (at most 50, each at most 500 characters): the
+  version is kept as long as the document can be read, however invalid.
+  """
+  warnings: [String!]!
+  "How many problems validation found, warnings listing the first ones."
+  warningCount: Int!
 }
 
 type OpenAPISpecConnection {
@@ -10803,6 +10825,10 @@ func (ec *executionContext) childFields_OpenAPISpecVersion(ctx context.Context, 
 		return ec.fieldContext_OpenAPISpecVersion_raw(ctx, field)
 	case "filesystem":
 		return ec.fieldContext_OpenAPISpecVersion_filesystem(ctx, field)
+	case "warnings":
+		return ec.fieldContext_OpenAPISpecVersion_warnings(ctx, field)
+	case "warningCount":
+		return ec.fieldContext_OpenAPISpecVersion_warningCount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecVersion", field.Name)
 }
@@ -21305,7 +21331,7 @@ func (ec *executionContext) fieldContext_InviteLinkEdge_node(_ context.Context, 
 	return fc, nil
 }
 
-func (ec *executionContext) _Link_status(ctx context.Context, field graphql.CollectedField, obj *model.Link) (ret graphql.Marshaler) {
+func (ec *executionContext) _Link_status(ctx context.Context, field graphql.CollectedField, obj *linkstatus.Link) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21328,7 +21354,7 @@ func (ec *executionContext) fieldContext_Link_status(_ context.Context, field gr
 	return graphql.NewScalarFieldContext("Link", field, false, false, "LinkStatus")
 }
 
-func (ec *executionContext) _Link_target(ctx context.Context, field graphql.CollectedField, obj *model.Link) (ret graphql.Marshaler) {
+func (ec *executionContext) _Link_target(ctx context.Context, field graphql.CollectedField, obj *linkstatus.Link) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21360,7 +21386,7 @@ func (ec *executionContext) fieldContext_Link_target(_ context.Context, field gr
 	return fc, nil
 }
 
-func (ec *executionContext) _Link_sources(ctx context.Context, field graphql.CollectedField, obj *model.Link) (ret graphql.Marshaler) {
+func (ec *executionContext) _Link_sources(ctx context.Context, field graphql.CollectedField, obj *linkstatus.Link) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21372,8 +21398,8 @@ func (ec *executionContext) _Link_sources(ctx context.Context, field graphql.Col
 			return obj.Sources, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.LinkSource) graphql.Marshaler {
-			return ec.marshalNLinkSource2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkSourceᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []*linkstatus.Source) graphql.Marshaler {
+			return ec.marshalNLinkSource2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋlinkstatusᚐSourceᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -21546,8 +21572,8 @@ func (ec *executionContext) _LinkEdge_node(ctx context.Context, field graphql.Co
 			return obj.Node, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Link) graphql.Marshaler {
-			return ec.marshalNLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLink(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *linkstatus.Link) graphql.Marshaler {
+			return ec.marshalNLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋlinkstatusᚐLink(ctx, selections, v)
 		},
 		true,
 		true,
@@ -21566,7 +21592,7 @@ func (ec *executionContext) fieldContext_LinkEdge_node(_ context.Context, field 
 	return fc, nil
 }
 
-func (ec *executionContext) _LinkSource_id(ctx context.Context, field graphql.CollectedField, obj *model.LinkSource) (ret graphql.Marshaler) {
+func (ec *executionContext) _LinkSource_id(ctx context.Context, field graphql.CollectedField, obj *linkstatus.Source) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21589,7 +21615,7 @@ func (ec *executionContext) fieldContext_LinkSource_id(_ context.Context, field 
 	return graphql.NewScalarFieldContext("LinkSource", field, false, false, "ID")
 }
 
-func (ec *executionContext) _LinkSource_title(ctx context.Context, field graphql.CollectedField, obj *model.LinkSource) (ret graphql.Marshaler) {
+func (ec *executionContext) _LinkSource_title(ctx context.Context, field graphql.CollectedField, obj *linkstatus.Source) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21612,7 +21638,7 @@ func (ec *executionContext) fieldContext_LinkSource_title(_ context.Context, fie
 	return graphql.NewScalarFieldContext("LinkSource", field, false, false, "String")
 }
 
-func (ec *executionContext) _LinkSource_path(ctx context.Context, field graphql.CollectedField, obj *model.LinkSource) (ret graphql.Marshaler) {
+func (ec *executionContext) _LinkSource_path(ctx context.Context, field graphql.CollectedField, obj *linkstatus.Source) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21757,8 +21783,8 @@ func (ec *executionContext) _LinkSourceEdge_node(ctx context.Context, field grap
 			return obj.Node, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.LinkSource) graphql.Marshaler {
-			return ec.marshalNLinkSource2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkSource(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *linkstatus.Source) graphql.Marshaler {
+			return ec.marshalNLinkSource2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋlinkstatusᚐSource(ctx, selections, v)
 		},
 		true,
 		true,
@@ -27799,6 +27825,52 @@ func (ec *executionContext) _OpenAPISpecVersion_filesystem(ctx context.Context, 
 }
 func (ec *executionContext) fieldContext_OpenAPISpecVersion_filesystem(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OpenAPISpecVersion", field, true, true, "JSON")
+}
+
+func (ec *executionContext) _OpenAPISpecVersion_warnings(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpecVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecVersion_warnings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Warnings, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecVersion_warnings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpecVersion", field, false, false, "String")
+}
+
+func (ec *executionContext) _OpenAPISpecVersion_warningCount(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpecVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecVersion_warningCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WarningCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecVersion_warningCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpecVersion", field, false, false, "Int")
 }
 
 func (ec *executionContext) _OpenAPISpecVersionConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecVersionConnection) (ret graphql.Marshaler) {
@@ -45437,7 +45509,7 @@ func (ec *executionContext) _InviteLinkEdge(ctx context.Context, sel ast.Selecti
 
 var linkImplementors = []string{"Link"}
 
-func (ec *executionContext) _Link(ctx context.Context, sel ast.SelectionSet, obj *model.Link) graphql.Marshaler {
+func (ec *executionContext) _Link(ctx context.Context, sel ast.SelectionSet, obj *linkstatus.Link) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, linkImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -45567,7 +45639,7 @@ func (ec *executionContext) _LinkEdge(ctx context.Context, sel ast.SelectionSet,
 
 var linkSourceImplementors = []string{"LinkSource"}
 
-func (ec *executionContext) _LinkSource(ctx context.Context, sel ast.SelectionSet, obj *model.LinkSource) graphql.Marshaler {
+func (ec *executionContext) _LinkSource(ctx context.Context, sel ast.SelectionSet, obj *linkstatus.Source) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, linkSourceImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -47157,6 +47229,16 @@ func (ec *executionContext) _OpenAPISpecVersion(ctx context.Context, sel ast.Sel
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._OpenAPISpecVersion_filesystem(ctx, field, obj)
 				})
+		case "warnings":
+			out.Values[i] = ec._OpenAPISpecVersion_warnings(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "warningCount":
+			out.Values[i] = ec._OpenAPISpecVersion_warningCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -52624,7 +52706,7 @@ func (ec *executionContext) marshalNJSON2interface(ctx context.Context, sel ast.
 	return res
 }
 
-func (ec *executionContext) marshalNLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLink(ctx context.Context, sel ast.SelectionSet, v *model.Link) graphql.Marshaler {
+func (ec *executionContext) marshalNLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋlinkstatusᚐLink(ctx context.Context, sel ast.SelectionSet, v *linkstatus.Link) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "Link!")
 		return graphql.Null
@@ -52664,11 +52746,11 @@ func (ec *executionContext) marshalNLinkEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinde
 	return ec._LinkEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNLinkSource2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkSourceᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.LinkSource) graphql.Marshaler {
+func (ec *executionContext) marshalNLinkSource2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋlinkstatusᚐSourceᚄ(ctx context.Context, sel ast.SelectionSet, v []*linkstatus.Source) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNLinkSource2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkSource(ctx, sel, v[i])
+		return ec.marshalNLinkSource2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋlinkstatusᚐSource(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -52680,7 +52762,7 @@ func (ec *executionContext) marshalNLinkSource2ᚕᚖgithubᚗcomᚋbinderyhqᚋ
 	return ret
 }
 
-func (ec *executionContext) marshalNLinkSource2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐLinkSource(ctx context.Context, sel ast.SelectionSet, v *model.LinkSource) graphql.Marshaler {
+func (ec *executionContext) marshalNLinkSource2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋlinkstatusᚐSource(ctx context.Context, sel ast.SelectionSet, v *linkstatus.Source) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "LinkSource!")
 		return graphql.Null

@@ -6,20 +6,8 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/binderyhq/bindery/internal/content/links"
-	"github.com/binderyhq/bindery/internal/content/tree"
+	"github.com/binderyhq/bindery/internal/linkstatus"
 )
-
-// Link is a link target of a revision's pages, with its status and the pages linking there.
-type Link struct {
-	links.Checked
-	Sources []*LinkSource
-}
-
-// LinkSource is a page that links, with its slug path.
-type LinkSource struct {
-	*tree.Page
-	Path string
-}
 
 // MarshalLinkStatus writes a link status as its GraphQL enum value (IN_APP for in-app).
 func MarshalLinkStatus(s links.Status) graphql.Marshaler { return marshalEnum(string(s)) }
@@ -35,16 +23,16 @@ func UnmarshalLinkStatus(v any) (links.Status, error) {
 }
 
 // Nodes returns the links of the page.
-func (c *LinkConnection) Nodes() []*Link {
-	return nodesOf(c.Edges, func(e *LinkEdge) *Link { return e.Node })
+func (c *LinkConnection) Nodes() []*linkstatus.Link {
+	return nodesOf(c.Edges, func(e *LinkEdge) *linkstatus.Link { return e.Node })
 }
 
 // Info returns where the page ends and the total count.
 func (c *LinkConnection) Info() (*PageInfo, int) { return c.PageInfo, c.TotalCount }
 
 // Nodes returns the linking pages of the page.
-func (c *LinkSourceConnection) Nodes() []*LinkSource {
-	return nodesOf(c.Edges, func(e *LinkSourceEdge) *LinkSource { return e.Node })
+func (c *LinkSourceConnection) Nodes() []*linkstatus.Source {
+	return nodesOf(c.Edges, func(e *LinkSourceEdge) *linkstatus.Source { return e.Node })
 }
 
 // Info returns where the page ends and the total count.

@@ -17,6 +17,7 @@ import (
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/internal/linkstatus"
 )
 
 type APITokenConnection struct {
@@ -190,8 +191,8 @@ type ContentImport struct {
 	TotalResources int `json:"totalResources"`
 	// What the content was read as (Bindery's own, beside spec/02's answer).
 	Dialect ContentImportDialect `json:"dialect"`
-	// Per uploaded file (hidden ones aside), what it became and what converting it did (Bindery's
-	// own). Empty for a website.
+	// Per uploaded file (hidden ones aside), what it became and what converting it did; for a website,
+	// per page, the blocks converted from its HTML (Bindery's own).
 	Report []*ContentImportFileReport `json:"report"`
 }
 
@@ -468,8 +469,8 @@ type LinkConnection struct {
 }
 
 type LinkEdge struct {
-	Cursor string `json:"cursor"`
-	Node   *Link  `json:"node"`
+	Cursor string           `json:"cursor"`
+	Node   *linkstatus.Link `json:"node"`
 }
 
 type LinkSourceConnection struct {
@@ -479,8 +480,8 @@ type LinkSourceConnection struct {
 }
 
 type LinkSourceEdge struct {
-	Cursor string      `json:"cursor"`
-	Node   *LinkSource `json:"node"`
+	Cursor string             `json:"cursor"`
+	Node   *linkstatus.Source `json:"node"`
 }
 
 // How many links a list has, whatever its status filter: all, broken, and broken ones the change

@@ -1,6 +1,9 @@
 // Package accounts issues and checks API tokens and creates users: the work of `bindery
 // bootstrap`, `bindery user create`, `bindery token …`, the first start of a server, and the
-// authentication of every request. It acts as the explicit system viewer where it must.
+// authentication of every request. It signs people in through organizations' SAML providers
+// (SSO) and administers those providers (SAMLProviders): their rows, sessions and checks are
+// kept here, beside the sign-in that reads them, so that internal/sso stays the stateless
+// protocol. It acts as the explicit system viewer where it must.
 package accounts
 
 import (

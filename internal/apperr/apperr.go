@@ -101,3 +101,9 @@ func As(err error) *Error {
 	}
 	return nil
 }
+
+// IsNotFound reports whether err is a NOT_FOUND Error.
+func IsNotFound(err error) bool {
+	e := As(err)
+	return e != nil && e.Kind == NotFound
+}

@@ -97,6 +97,19 @@ type Nullable[T any] struct {
 	Value *T
 }
 
+// TrimmedOrNull is in with its value trimmed of surrounding spaces, a blank value made null: an
+// optional text that a blank removes.
+func TrimmedOrNull(in Nullable[string]) Nullable[string] {
+	if in.Value == nil {
+		return in
+	}
+	s := strings.TrimSpace(*in.Value)
+	if s == "" {
+		return Nullable[string]{Set: true}
+	}
+	return Nullable[string]{Set: true, Value: &s}
+}
+
 // SetOrClear applies a Nullable to an update: absent does nothing, null clears, a value is
 // checked (when valid is set) and stored.
 func SetOrClear[T any, U any](in Nullable[T], valid func(T) error, set func(T) U, clear func() U) error {
@@ -114,19 +127,6 @@ func SetOrClear[T any, U any](in Nullable[T], valid func(T) error, set func(T) U
 	}
 	set(*in.Value)
 	return nil
-}
-
-// TrimmedOrNull is a Nullable text without surrounding spaces, a blank text null: given blank, it
-// clears what it sets.
-func TrimmedOrNull(in Nullable[string]) Nullable[string] {
-	if in.Value == nil {
-		return in
-	}
-	s := strings.TrimSpace(*in.Value)
-	if s == "" {
-		return Nullable[string]{Set: true}
-	}
-	return Nullable[string]{Set: true, Value: &s}
 }
 
 // Distinct is ids without repeats, in the order each first appears: a list that names an id

@@ -1,6 +1,7 @@
 package document
 
 import (
+	"bytes"
 	"regexp"
 
 	"github.com/yuin/goldmark"
@@ -28,6 +29,8 @@ var gitbookMarkdown = goldmark.New(
 var (
 	tagLine = regexp.MustCompile(`^\{%\s*(end)?([a-z][a-z-]*)((?:\s+[a-zA-Z]+="[^"]*")*)\s*%\}\s*$`)
 	tagAttr = regexp.MustCompile(`([a-zA-Z]+)="([^"]*)"`)
+	// tagStart is how every tag line starts.
+	tagStart = []byte("{%")
 )
 
 // containerTags hold blocks up to their end tag; voidTags are one line.
@@ -78,6 +81,9 @@ func (tagParser) Continue(node ast.Node, reader text.Reader, _ parser.Context) p
 		return parser.Close
 	}
 	line, _ := reader.PeekLine()
+	if !bytes.HasPrefix(line, tagStart) { // most lines of a tag's body: no need for the expression
+		return parser.Continue | parser.HasChildren
+	}
 	if m := tagLine.FindSubmatch(line); m != nil && len(m[1]) > 0 && string(m[2]) == n.name && !inRaw(n) {
 		reader.AdvanceToEOL()
 		return parser.Close

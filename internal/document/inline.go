@@ -1,6 +1,7 @@
 package document
 
 import (
+	"bytes"
 	"html"
 	"regexp"
 	"slices"
@@ -10,9 +11,47 @@ import (
 	east "github.com/yuin/goldmark/extension/ast"
 )
 
-// markOrder is the order of a leaf's marks, and of their delimiters from the outside in: code is
-// innermost, a code span holding no other formatting.
-var markOrder = []string{"bold", "italic", "strikethrough", "code"}
+// markOrder is the order of a leaf's marks, and of their delimiters from the outside in: the
+// HTML tags outermost, code innermost (a code span holds no other formatting).
+var markOrder = []string{"keyboard", "superscript", "subscript", "bold", "italic", "strikethrough", "code"}
+
+// markTags are the marks GitBook writes as HTML tags around the text, by tag name.
+type markTags map[string]string
+
+var tagMarks = markTags{"kbd": "keyboard", "sup": "superscript", "sub": "subscript"}
+
+// markTag is raw inline HTML that may open or close a mark of tagMarks.
+var markTag = regexp.MustCompile(`^<(/?)([a-z]+)>$`)
+
+// apply reads raw inline HTML as a tag of a mark: an opening tag adds the mark to marks (unless
+// it is on already), a closing tag removes one that an opening tag among the same siblings added
+// (opened). Any other HTML, or a tag that opens or closes nothing, is not a mark's (false).
+func (t markTags) apply(raw string, marks []string, opened map[string]bool) ([]string, bool) {
+	m := markTag.FindStringSubmatch(raw)
+	if m == nil || t[m[2]] == "" {
+		return marks, false
+	}
+	mark, closing := t[m[2]], m[1] == "/"
+	switch {
+	case !closing && !slices.Contains(marks, mark):
+		opened[mark] = true
+		return append(slices.Clone(marks), mark), true
+	case closing && opened[mark]:
+		opened[mark] = false
+		return slices.DeleteFunc(slices.Clone(marks), func(s string) bool { return s == mark }), true
+	}
+	return marks, false
+}
+
+// tagOf is the HTML tag name of a mark of tagMarks, "" for another mark.
+func (t markTags) tagOf(mark string) string {
+	for tag, m := range t {
+		if m == mark {
+			return tag
+		}
+	}
+	return ""
+}
 
 // inlines converts the inline content of block n: texts of leaves, and inlines.
 func (c converter) inlines(n ast.Node) []*Node {
@@ -71,6 +110,7 @@ var lineBreakTag = regexp.MustCompile(`^<br\s*/?>$`)
 // walkInlines converts n's inline children under the marks; inLink says they are a link's text,
 // which holds texts and images only.
 func (c converter) walkInlines(n ast.Node, marks []string, inLink bool, b *inlineBuilder) {
+	opened := map[string]bool{} // the marks a tag among n's children opened
 	for k := n.FirstChild(); k != nil; k = k.NextSibling() {
 		switch k := k.(type) {
 		case *ast.Text:
@@ -111,6 +151,10 @@ func (c converter) walkInlines(n ast.Node, marks []string, inLink bool, b *inlin
 			b.inline(Inline("inline-math", map[string]any{"formula": k.formula}))
 		case *ast.RawHTML:
 			raw := string(k.Segments.Value(c.src))
+			if m, ok := tagMarks.apply(raw, marks, opened); ok {
+				marks = m
+				continue
+			}
 			if lineBreakTag.MatchString(raw) {
 				raw = "\n"
 			}
@@ -152,19 +196,22 @@ func (c converter) autoLink(k *ast.AutoLink, marks []string, inLink bool, b *inl
 
 // text adds a text segment: escapes and character references decoded, a hard line break as "\n",
 // a soft one as a space (Markdown's line wrapping is not content).
+// Spaces before a line break are Markdown's, not text: they are trimmed before references are
+// decoded, so that "&#32;" keeps a space of the text there.
 func (c converter) text(t *ast.Text, marks []string, b *inlineBuilder) {
 	v := t.Segment.Value(c.src)
+	lineEnd := ""
+	switch {
+	case t.HardLineBreak():
+		v, lineEnd = bytes.TrimRight(v, " \t"), "\n"
+	case t.SoftLineBreak():
+		v, lineEnd = bytes.TrimRight(v, " \t"), " "
+	}
 	s := decode(v)
 	if t.IsRaw() {
 		s = string(v)
 	}
-	switch {
-	case t.HardLineBreak():
-		s = strings.TrimRight(s, " \t") + "\n"
-	case t.SoftLineBreak():
-		s = strings.TrimRight(s, " \t") + " "
-	}
-	b.leaf(s, marks)
+	b.leaf(s+lineEnd, marks)
 }
 
 // decode decodes backslash escapes and character references in one pass, as CommonMark does in

@@ -87,7 +87,7 @@ var inlineRules = map[string]rule{
 // markRules is every mark type of the reference's schema (DocumentTextMark): true when supported.
 var markRules = map[string]bool{
 	"bold": true, "italic": true, "strikethrough": true, "code": true,
-	"keyboard": false, "color": false, "superscript": false, "subscript": false,
+	"keyboard": true, "superscript": true, "subscript": true, "color": false,
 }
 
 // fragmentKids are the blocks each named fragment may hold; a table's cells are fragments named by

@@ -20,6 +20,22 @@ const (
 // (unlike "_") also works inside a word.
 var delimiters = map[string]string{"bold": "**", "italic": "*", "strikethrough": "~~"}
 
+// openDelimiter and closeDelimiter are the delimiters that open and close a mark: an HTML tag
+// for the marks GitBook writes as tags (tagMarks).
+func openDelimiter(mark string) string {
+	if tag := tagMarks.tagOf(mark); tag != "" {
+		return "<" + tag + ">"
+	}
+	return delimiters[mark]
+}
+
+func closeDelimiter(mark string) string {
+	if tag := tagMarks.tagOf(mark); tag != "" {
+		return "</" + tag + ">"
+	}
+	return delimiters[mark]
+}
+
 // piece is one leaf or one inline of a run of inline content.
 type piece struct {
 	leaf   *Leaf
@@ -73,7 +89,7 @@ func inlineMarkdown(nodes []*Node, ctx inlineContext) string {
 		closeMarks(&b, &open, keep)
 		for _, m := range p.marks {
 			if !slices.Contains(open, m) {
-				b.WriteString(delimiters[m])
+				b.WriteString(openDelimiter(m))
 				open = append(open, m)
 			}
 		}
@@ -104,7 +120,7 @@ func keepOf(open, marks []string) int {
 // closeMarks writes the closing delimiters of the open marks after the first keep.
 func closeMarks(b *strings.Builder, open *[]string, keep int) {
 	for i := len(*open) - 1; i >= keep; i-- {
-		b.WriteString(delimiters[(*open)[i]])
+		b.WriteString(closeDelimiter((*open)[i]))
 	}
 	*open = (*open)[:keep]
 }
@@ -174,6 +190,9 @@ func escapeText(s string, ctx inlineContext, lineStart bool) string {
 		switch {
 		case c == '\\' && i+1 < len(s) && s[i+1] == '\n':
 			b.WriteString("&#92;") // goldmark reads an escaped backslash before "\" and a line ending as no line break
+			continue
+		case (c == ' ' || c == '\t') && i+1 < len(s) && s[i+1] == '\n':
+			b.WriteString(charRef(c)) // Markdown drops whitespace before a line break
 			continue
 		case c == '\n':
 			b.WriteString(map[inlineContext]string{inBlock: "\\\n", inHeading: "<br>", inTable: "<br>"}[ctx])

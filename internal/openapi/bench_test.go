@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"runtime"
 	"runtime/metrics"
 	"strings"
@@ -121,4 +122,31 @@ func BenchmarkProcess5MB(b *testing.B) {
 			})
 		})
 	}
+}
+
+// githubDescription is GitHub's own API description (13 MB of JSON), from the npm package
+// @octokit/openapi 23.0.2: `make bench-openapi` fetches it into .cache/octokit.
+const githubDescription = "../../.cache/octokit/package/generated/api.github.com.json"
+
+// BenchmarkGitHubDescription processes GitHub's description from a local server with the default
+// limits: the size DefaultLimits.MaxBytes is set for, and the peak heap a processing of it holds.
+// The baseline is decoding it with encoding/json into a generic value.
+func BenchmarkGitHubDescription(b *testing.B) {
+	doc, err := os.ReadFile(githubDescription)
+	if err != nil {
+		b.Skipf("%v (make bench-openapi fetches it)", err)
+	}
+	base, client := docServer(b, map[string]string{"/api.github.com.json": string(doc)}, nil)
+	b.Run("baseline=json.Unmarshal", func(b *testing.B) {
+		measure(b, len(doc), func() error { var v any; return json.Unmarshal(doc, &v) })
+	})
+	b.Run("process", func(b *testing.B) {
+		measure(b, len(doc), func() error {
+			d, err := openapi.FromURL(context.Background(), client, base+"/api.github.com.json", openapi.DefaultLimits)
+			if err == nil {
+				b.ReportMetric(float64(d.WarningCount), "warnings")
+			}
+			return err
+		})
+	})
 }

@@ -6,7 +6,8 @@
 //
 // Every failure is an *Error with the reference's processing error code: FETCH_TIMEOUT,
 // FETCH_ERROR (unreachable, refused, too large, not a success), PARSE_ERROR (not JSON or YAML,
-// not an OpenAPI document, an invalid one, a $ref that cannot be resolved).
+// not an OpenAPI document, fields of the wrong types, a $ref that cannot be resolved). What
+// validation finds in a document that can be read is kept with it as warnings.
 package openapi
 
 import (
@@ -85,7 +86,7 @@ type Limits struct {
 }
 
 // DefaultLimits are the bounds when none are configured.
-var DefaultLimits = Limits{MaxBytes: 10 << 20, MaxFiles: 100, Timeout: 30 * time.Second}
+var DefaultLimits = Limits{MaxBytes: 32 << 20, MaxFiles: 100, Timeout: 30 * time.Second}
 
 // Document is a processed document.
 type Document struct {
@@ -95,6 +96,11 @@ type Document struct {
 	Filesystem map[string]json.RawMessage // path → file as JSON: the entry document and every file its $refs reach
 	Digest     string                     // of every file's bytes: equal digests, equal content
 	Version    string                     // the document's openapi (or swagger) version
+	// Warnings are the problems validation found (at most MaxErrors, each at most 500
+	// characters), of WarningCount: the document is kept, as readers and renderers accept such
+	// documents (two paths differing only by a parameter's name, say).
+	Warnings     []string
+	WarningCount int
 }
 
 // FromURL fetches the document at rawURL through g and processes it.
@@ -213,10 +219,13 @@ func (p *processor) process(raw []byte, base *url.URL) (doc *Document, err error
 	if base != nil {
 		p.entry = base.String()
 	}
-	if err := p.load(root, value, version, base); err != nil {
+	problems, err := p.load(root, value, version, base)
+	if err != nil {
 		return nil, err
 	}
-	return p.document(raw, root, format, version, base), nil
+	doc = p.document(raw, root, format, version, base)
+	doc.Warnings, doc.WarningCount = problems.Errors, problems.Count
+	return doc, nil
 }
 
 // versionOf reads the openapi or swagger field of a decoded document.
@@ -237,9 +246,10 @@ func versionOf(doc any) (string, error) {
 	return "", failf(ParseError, "the document is not an OpenAPI document: it has neither an openapi nor a swagger field")
 }
 
-// load decodes the document, resolves its $refs (fetching the files they name) and validates it.
-// A Swagger 2.0 document is decoded from its JSON, an OpenAPI 3 one from its value.
-func (p *processor) load(root json.RawMessage, value any, version string, base *url.URL) error {
+// load decodes the document, resolves its $refs (fetching the files they name) and validates it,
+// returning the problems validation found. A Swagger 2.0 document is decoded from its JSON, an
+// OpenAPI 3 one from its value.
+func (p *processor) load(root json.RawMessage, value any, version string, base *url.URL) (problems, error) {
 	loader := openapi3.NewLoader()
 	loader.Context = p.ctx
 	loader.ReadFromURIFunc = p.readRef
@@ -253,13 +263,13 @@ func (p *processor) load(root json.RawMessage, value any, version string, base *
 	var shape *Error
 	switch {
 	case p.refErr != nil:
-		return p.refErr
+		return problems{}, p.refErr
 	case errors.As(err, &shape):
-		return shape
+		return problems{}, shape
 	case err != nil:
-		return failf(ParseError, "the document's references cannot be resolved: %v", err)
+		return problems{}, failf(ParseError, "the document's references cannot be resolved: %v", err)
 	case p.ctx.Err() != nil:
-		return failf(FetchTimeout, "processing the document took longer than %s", p.limits.Timeout)
+		return problems{}, failf(FetchTimeout, "processing the document took longer than %s", p.limits.Timeout)
 	}
 	return validate(p.ctx, doc, version)
 }
@@ -301,21 +311,47 @@ func fromSwagger(loader *openapi3.Loader, root json.RawMessage, base *url.URL) (
 	return doc, err
 }
 
-// validate checks the document, reporting every problem found (up to MaxErrors).
-func validate(ctx context.Context, doc *openapi3.T, version string) error {
+// problems are what validation found: the first MaxErrors, each clipped, of Count.
+type problems struct {
+	Errors []string
+	Count  int
+}
+
+// validate checks the document, listing every problem found (up to MaxErrors). A document whose
+// references all resolve can be read and rendered whatever else validation says, so those
+// problems are warnings; a reference that resolves to nothing (a loop of references, say) leaves
+// a part without content, and fails the document.
+func validate(ctx context.Context, doc *openapi3.T, version string) (problems, error) {
 	errs := validationErrors(ctx, doc)
-	if len(errs) == 0 {
-		return nil
+	var unresolved []error
+	for _, err := range errs {
+		var ref *openapi3.UnresolvedRefError
+		if errors.As(err, &ref) {
+			unresolved = append(unresolved, err)
+		}
 	}
-	summary := fmt.Sprintf("the document is not valid OpenAPI %s: %v", version, errs[0])
-	if len(errs) > 1 {
-		summary = fmt.Sprintf("the document is not valid OpenAPI %s: %d problems, the first: %v", version, len(errs), errs[0])
+	if len(unresolved) > 0 {
+		return problems{}, failure(listed(unresolved), "the document's references cannot be resolved in OpenAPI %s", version)
 	}
-	e := &Error{Code: ParseError, Message: clip(summary), Count: len(errs)}
+	return listed(errs), nil
+}
+
+// listed is the first MaxErrors problems, each clipped, of all of errs.
+func listed(errs []error) problems {
+	found := problems{Count: len(errs)}
 	for _, err := range errs[:min(len(errs), MaxErrors)] {
-		e.Errors = append(e.Errors, clip(err.Error()))
+		found.Errors = append(found.Errors, clip(err.Error()))
 	}
-	return e
+	return found
+}
+
+// failure is the PARSE_ERROR of problems, its message the summary and the first problem.
+func failure(p problems, format string, args ...any) *Error {
+	summary := fmt.Sprintf(format, args...) + ": " + p.Errors[0]
+	if p.Count > 1 {
+		summary = fmt.Sprintf(format, args...) + fmt.Sprintf(": %d problems, the first: %s", p.Count, p.Errors[0])
+	}
+	return &Error{Code: ParseError, Message: clip(summary), Errors: p.Errors, Count: p.Count}
 }
 
 // validationErrors validates the document and returns each problem found. kin-openapi's

@@ -21,6 +21,7 @@ import (
 	"github.com/binderyhq/bindery/internal/jobs"
 	"github.com/binderyhq/bindery/internal/observe"
 	"github.com/binderyhq/bindery/internal/openapi"
+	"github.com/binderyhq/bindery/internal/openapispecs"
 	"github.com/binderyhq/bindery/internal/ratelimit"
 	"github.com/binderyhq/bindery/internal/readcache"
 	"github.com/binderyhq/bindery/internal/search"
@@ -82,7 +83,7 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 	r := &graph.Resolver{Client: st.Client, Clock: o.Clock, Version: Version, Build: Build, BaseURL: o.BaseURL,
 		Blobs: st.Blobs, Search: search.New(st.Postgres()), Fetcher: fetch.New(o.FetchAllow), ImportLimits: o.ImportLimits,
 		Jobs: runner, OpenAPILimits: openAPILimits(o.OpenAPILimits), OpenAPIRefresh: o.OpenAPIRefresh}
-	runner.Handle(graph.OpenAPIJob, r.ProcessOpenAPISpec)
+	runner.Handle(openapispecs.Job, r.ProcessOpenAPISpec)
 	runner.Handle(sweep.Job, sweep.Handler(st.Client, orNow(o.Clock)))
 	runner.Handle(blobs.CollectJob, blobCollector(st, o.Clock).Run)
 	if o.RateLimits.On() { // a process without limits must not sweep the windows of those with them

@@ -117,7 +117,7 @@ func (svc *Service) spacesFor(ctx context.Context, orgID, field string, ids []st
 // Returns NOT_FOUND naming the field otherwise.
 func (svc *Service) spaceFor(ctx context.Context, orgID, field, id string) (*ent.Space, error) {
 	s, err := svc.Space(ctx, id)
-	if isNotFound(err) || err == nil && s.OrganizationID != orgID {
+	if apperr.IsNotFound(err) || err == nil && s.OrganizationID != orgID {
 		return nil, apperr.NotFoundf("%s: no space of this organization has the id %q", field, check.Truncate(id, 80))
 	}
 	return s, err
@@ -153,12 +153,6 @@ func CheckSegment(field, s string, max int) error {
 		}
 	}
 	return nil
-}
-
-// isNotFound reports whether err is a NOT_FOUND answer.
-func isNotFound(err error) bool {
-	e := apperr.As(err)
-	return e != nil && e.Kind == apperr.NotFound
 }
 
 // idOr is the id p points to, "" for none.

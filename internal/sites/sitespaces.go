@@ -196,7 +196,7 @@ func (svc *Service) checkHomePage(ctx context.Context, spaceID, pageID string) e
 		return err
 	}
 	t, err := svc.SpaceTree(ctx, spaceID)
-	if err != nil && !isNotFound(err) {
+	if err != nil && !apperr.IsNotFound(err) {
 		return err
 	}
 	var p *tree.Page

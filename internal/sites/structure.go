@@ -3,7 +3,6 @@ package sites
 import (
 	"context"
 	"slices"
-	"strings"
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/predicate"
@@ -71,12 +70,7 @@ type StructItem struct {
 }
 
 // CompareItems orders the items of a level: by position key, then id.
-func CompareItems(a, b StructItem) int {
-	if c := strings.Compare(a.Key, b.Key); c != 0 {
-		return c
-	}
-	return strings.Compare(a.ID, b.ID)
-}
+func CompareItems(a, b StructItem) int { return orderkey.Compare(a.Key, a.ID, b.Key, b.ID) }
 
 // structLevel names a level of a site's structure: its top level (group nil) or a group's sections.
 type structLevel struct {

@@ -138,3 +138,68 @@
     if (!form.contains(e.relatedTarget)) close();
   });
 })();
+
+// Tabs of pages (htmlpage writes the WAI-ARIA tabs pattern with the first tab selected): a click,
+// Enter or Space selects a tab and shows its panel; the arrow keys, Home and End move to another
+// tab of the list and select it. A link to what a hidden panel holds (a search result, the
+// outline) selects the tabs that show it.
+(() => {
+  const reveal = () => {
+    const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (!target) return;
+    for (let panel = target.closest('[role=tabpanel]'); panel; panel = panel.parentElement.closest('[role=tabpanel]')) {
+      if (panel.hidden) document.getElementById(panel.getAttribute('aria-labelledby')).click();
+    }
+    target.scrollIntoView();
+  };
+  addEventListener('hashchange', reveal);
+  addEventListener('DOMContentLoaded', reveal);
+})();
+(() => {
+  for (const list of document.querySelectorAll('.tabs > [role=tablist]')) {
+    const tabs = [...list.querySelectorAll('[role=tab]')];
+    const select = (tab) => {
+      for (const t of tabs) {
+        const on = t === tab;
+        t.setAttribute('aria-selected', String(on));
+        t.tabIndex = on ? 0 : -1;
+        document.getElementById(t.getAttribute('aria-controls')).hidden = !on;
+      }
+    };
+    list.addEventListener('click', (e) => {
+      const tab = e.target.closest('[role=tab]');
+      if (tab) select(tab);
+    });
+    list.addEventListener('keydown', (e) => {
+      const i = tabs.indexOf(document.activeElement);
+      const to = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 }[e.key];
+      if (i < 0 || to === undefined) return;
+      e.preventDefault();
+      const tab = tabs[(to + tabs.length) % tabs.length];
+      select(tab);
+      tab.focus();
+    });
+  }
+})();
+
+// A button on each code block of a page that copies its code (without the line numbers, which
+// the style sheet draws).
+(() => {
+  if (!navigator.clipboard) return;
+  for (const figure of document.querySelectorAll('figure.code')) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'copy';
+    button.textContent = 'Copy';
+    button.addEventListener('click', async () => {
+      try {
+        await navigator.clipboard.writeText(figure.querySelector('code').textContent.replace(/\n$/, ''));
+        button.textContent = 'Copied';
+      } catch (e) {
+        button.textContent = 'Not copied';
+      }
+      setTimeout(() => { button.textContent = 'Copy'; }, 2000);
+    });
+    figure.append(button);
+  }
+})();

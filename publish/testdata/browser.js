@@ -2,19 +2,10 @@
 // a page, switches the theme, goes to the other section and switches its variant, reads the customization's colors and
 // favicon, searches as it types (choosing a result with the keyboard), then through the results
 // page, and takes a screenshot. Prints what it saw.
-const { chromium } = require('playwright-core');
+const { open } = require('./chromium');
 (async () => {
   const [url, shot] = process.argv.slice(2);
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  const log = [];
-  const seen = [];
-  page.on('console', (m) => log.push(`console.${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => log.push(`pageerror: ${e.message}`));
-  page.on('requestfailed', (r) => log.push(`requestfailed: ${r.url()} ${r.failure()?.errorText}`));
-  process.on('exit', (code) => { if (code !== 0) console.error(seen.join('\n') + '\n' + log.join('\n')); });
-  page.setDefaultTimeout(30000);
+  const { page, seen, finish } = await open({ viewport: { width: 1280, height: 800 } });
   const title = () => page.locator('article h1').innerText();
   await page.goto(url);
   seen.push('landing: ' + await title());
@@ -62,8 +53,5 @@ const { chromium } = require('playwright-core');
   seen.push('search: ' + (await page.locator('ol.results a.result').allInnerTexts()).sort().join(','));
   await page.goto(url);
   await page.screenshot({ path: shot, fullPage: false });
-  const problems = log.filter((l) => !l.startsWith('console.log'));
-  seen.push('console: ' + problems.length + (problems.length ? ' ' + problems.join(' | ') : ''));
-  console.log(seen.join('\n'));
-  await browser.close();
+  await finish();
 })().catch((e) => { console.error(e); process.exit(1); });

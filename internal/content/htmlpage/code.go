@@ -2,16 +2,14 @@ package htmlpage
 
 import (
 	"bytes"
-	"html"
 	"strings"
 
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/alecthomas/chroma/v2/styles"
-	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/renderer"
-	"github.com/yuin/goldmark/util"
+
+	"github.com/binderyhq/bindery/internal/document"
 )
 
 // maxHighlighted is the largest code block highlighted; a longer one is written plain, so a
@@ -22,44 +20,45 @@ const maxHighlighted = 64 << 10
 // inline styles and a strict Content-Security-Policy holds.
 var codeFormatter = chromahtml.New(chromahtml.WithClasses(true), chromahtml.PreventSurroundingPre(true))
 
-// codeRenderer renders fenced and indented code blocks, highlighted by their info string's language.
-type codeRenderer struct{}
-
-func (codeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
-	reg.Register(ast.KindFencedCodeBlock, renderCode)
-	reg.Register(ast.KindCodeBlock, renderCode)
-}
-
-func renderCode(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
-	if !entering {
-		return ast.WalkSkipChildren, nil
+// code writes a code block as a figure: its title as the caption, then its lines, each a
+// span.line (the site's style numbers them when the block asks for line numbers), highlighted as
+// its syntax says. The site's script adds a button that copies the code.
+func (w *writer) code(n *document.Node) {
+	lines := make([]string, len(n.Nodes))
+	for i, line := range n.Nodes {
+		lines[i] = plainText(line.Nodes)
 	}
-	var code bytes.Buffer
-	lines := n.Lines()
-	for i := 0; i < lines.Len(); i++ {
-		seg := lines.At(i)
-		code.Write(seg.Value(src))
+	lang := document.Str(n.Data, "syntax")
+	w.b.WriteString(`<figure class="code"`)
+	if document.Str(n.Data, "overflow") == "wrap" {
+		w.b.WriteString(" data-wrap")
 	}
-	lang := ""
-	if f, ok := n.(*ast.FencedCodeBlock); ok {
-		lang = string(f.Language(src))
+	w.b.WriteString(">")
+	if title := document.Str(n.Data, "title"); title != "" {
+		w.b.WriteString("<figcaption>" + escape(title) + "</figcaption>")
 	}
-	_, _ = w.WriteString(`<pre class="chroma"><code`)
+	w.b.WriteString(`<pre class="chroma"`)
+	if document.Flag(n.Data, "lineNumbers") {
+		w.b.WriteString(" data-line-numbers")
+	}
+	w.b.WriteString("><code")
 	if lang != "" {
-		_, _ = w.WriteString(` class="language-` + html.EscapeString(lang) + `"`)
+		w.b.WriteString(` class="language-` + escape(lang) + `"`)
 	}
-	_, _ = w.WriteString(">")
-	if !highlight(w, lang, code.String()) {
-		_, _ = w.WriteString(html.EscapeString(code.String()))
+	w.b.WriteString(">")
+	if !w.highlight(lang, lines) {
+		for _, line := range lines {
+			w.b.WriteString(`<span class="line">` + escape(line) + "\n</span>")
+		}
 	}
-	_, _ = w.WriteString("</code></pre>\n")
-	return ast.WalkSkipChildren, nil
+	w.b.WriteString("</code></pre></figure>\n")
 }
 
-// highlight writes code highlighted as lang; false when it did not (unknown language, too long,
-// or the lexer failed), having written nothing.
-func highlight(w util.BufWriter, lang, code string) bool {
+// highlight writes the lines highlighted as lang; false when it did not (unknown language, too
+// long, or the lexer failed), having written nothing.
+func (w *writer) highlight(lang string, lines []string) bool {
 	lexer := lexers.Get(lang)
+	code := strings.Join(lines, "\n") + "\n"
 	if lang == "" || lexer == nil || len(code) > maxHighlighted {
 		return false
 	}
@@ -68,27 +67,38 @@ func highlight(w util.BufWriter, lang, code string) bool {
 		return false
 	}
 	var out bytes.Buffer
-	if codeFormatter.Format(&out, styles.Fallback, tokens) != nil {
-		return false
+	for _, line := range chroma.SplitTokensIntoLines(tokens.Tokens()) {
+		out.WriteString(`<span class="line">`)
+		if codeFormatter.Format(&out, styles.Fallback, chroma.Literator(line...)) != nil {
+			return false
+		}
+		out.WriteString("</span>")
 	}
-	_, _ = w.Write(out.Bytes())
+	w.b.Write(out.Bytes())
 	return true
 }
 
-// CodeCSS is the style sheet of highlighted code: GitHub's colours, and GitHub's dark ones under
-// an element with data-theme="dark".
+// CodeCSS is the style sheet of highlighted code: GitHub's colours, and GitHub's dark ones on a
+// page in the dark mode (data-mode="dark", or "system" when the reader prefers dark).
 func CodeCSS() string {
 	var b strings.Builder
 	_ = codeFormatter.WriteCSS(&b, styles.Get("github"))
 	var dark strings.Builder
 	_ = codeFormatter.WriteCSS(&dark, styles.Get("github-dark"))
+	var darkRules []string
 	for _, line := range strings.Split(dark.String(), "\n") {
 		if strings.HasPrefix(line, "/*") && strings.Contains(line, "*/ .") {
-			// "/* Keyword */ .chroma .k { … }" → scoped under the dark theme.
-			comment, rule, _ := strings.Cut(line, "*/ ")
-			line = comment + `*/ [data-theme="dark"] ` + rule
+			_, rule, _ := strings.Cut(line, "*/ ") // "/* Keyword */ .chroma .k { … }"
+			darkRules = append(darkRules, rule)
 		}
-		b.WriteString(line + "\n")
 	}
+	for _, rule := range darkRules {
+		b.WriteString("[data-mode=dark] " + rule + "\n")
+	}
+	b.WriteString("@media (prefers-color-scheme: dark) {\n")
+	for _, rule := range darkRules {
+		b.WriteString("[data-mode=system] " + rule + "\n")
+	}
+	b.WriteString("}\n")
 	return b.String()
 }

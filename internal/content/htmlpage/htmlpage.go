@@ -1,28 +1,27 @@
-// Package htmlpage renders a page's stored Markdown as the HTML of a published site: CommonMark
-// with GitHub's extensions (tables, task lists, strikethrough, autolinks), footnotes, heading
-// anchors and highlighted code, with the links to pages and files (stored as "/pages/<id>" and
-// "/files/<id>", see internal/content/markdown) rewritten to the site's URLs; Markdown rewrites them
-// the same way in the Markdown readers receive.
+// Package htmlpage renders a page as the HTML of a published site. The page's stored
+// GitBook-flavoured Markdown is read as a document (internal/document) and each block of the
+// document is written as readers expect it: hints as notes with their label, tabs as an ARIA
+// tablist, expandables as <details>, steppers as an ordered list, columns, tables, images with
+// captions, files, content references and embeds as cards (a sandboxed player for the providers
+// of an allow list, embed.go), code highlighted by chroma with its title and line numbers (code.go),
+// math as MathML (mathml), footnotes as GitHub's Markdown has them (footnotes.go). Headings carry the anchors the search index gives their sections, and
+// the links to pages and files (stored as "/pages/<id>" and "/files/<id>", see
+// internal/content/markdown) are rewritten to the site's URLs; Markdown rewrites them the same way
+// in the Markdown readers receive.
 //
-// A page cannot inject script: goldmark drops raw HTML and dangerous link schemes, and what it
-// writes then passes a sanitizer (bluemonday) that keeps only the elements and attributes Markdown
-// produces. Data in, data out: nothing here reads a database.
+// A page cannot inject script: every text of the document is written escaped, every attribute is
+// one this package writes with an escaped value, and a URL is written only when it is a site URL,
+// relative, or http(s) (mailto for links); anything else (javascript:, data:…) leaves its text.
+// The tabs' switching and the code's copy button are the site's script (publish). Data in, data
+// out: nothing here reads a database.
 package htmlpage
 
 import (
-	"bytes"
 	"html/template"
 	"strings"
 
-	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
-	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/renderer"
-	"github.com/yuin/goldmark/text"
-	"github.com/yuin/goldmark/util"
-
 	"github.com/binderyhq/bindery/internal/content/markdown"
+	"github.com/binderyhq/bindery/internal/document"
 )
 
 // Links maps the pages and files a page links to onto the site's URLs.
@@ -32,90 +31,41 @@ type Links interface {
 	Page(id string) string
 	// File returns the URL of a file of the revision by id, or "" when there is none.
 	File(id string) string
+	// PageTitle returns the title of a page the reader can reach, for content references.
+	PageTitle(id string) string
+	// FileName returns the name of a file of the revision, for file blocks.
+	FileName(id string) string
 }
 
 // Heading is a heading of a page, for its outline.
 type Heading struct {
-	Level int    // 1 to 6
+	Level int    // 2 to 4: the page's title is its level 1, heading-1 to heading-3 are 2 to 4
 	ID    string // the anchor, unique in the page
 	Text  string
 }
 
 // Page is a rendered page.
 type Page struct {
-	Body     template.HTML // sanitized
+	Body     template.HTML // safe: see the package doc
 	Headings []Heading     // in document order
 }
 
-// linksKey carries the Links of one render through goldmark's parser context.
-var linksKey = parser.NewContextKey()
-
-// headingsKey collects the headings of one render.
-var headingsKey = parser.NewContextKey()
-
-var gfm = goldmark.New(
-	goldmark.WithExtensions(extension.GFM, extension.Footnote),
-	goldmark.WithParserOptions(
-		parser.WithAutoHeadingID(),
-		parser.WithASTTransformers(util.Prioritized(siteLinks{}, 100)),
-	),
-	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(codeRenderer{}, 100))),
-)
-
-// Render renders markdown for a site whose URLs links gives.
+// Render renders a page's stored Markdown for a site whose URLs links gives.
 func Render(src string, links Links) Page {
-	pc := parser.NewContext(parser.WithIDs(&anchors{taken: map[string]bool{}}))
-	pc.Set(linksKey, links)
-	doc := gfm.Parser().Parse(text.NewReader([]byte(src)), parser.WithContext(pc))
-	var out bytes.Buffer
-	// Rendering into a buffer fails only when the buffer does, which it does not.
-	_ = gfm.Renderer().Render(&out, []byte(src), doc)
-	headings, _ := pc.Get(headingsKey).([]Heading)
-	return Page{Body: template.HTML(sanitizer.SanitizeBytes(out.Bytes())), Headings: headings} //nolint:gosec // sanitized
+	return renderSized(document.FromMarkdown(src), links, 2*len(src))
 }
 
-// siteLinks rewrites the page and file links of a document and collects its headings.
-type siteLinks struct{}
+// Document renders a document for a site whose URLs links gives.
+func Document(doc *document.Document, links Links) Page { return renderSized(doc, links, 0) }
 
-func (siteLinks) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
-	links, _ := pc.Get(linksKey).(Links)
-	src := reader.Source()
-	var headings []Heading
-	var unreachable []ast.Node
-	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch n := n.(type) {
-		case *ast.Heading:
-			id, _ := n.AttributeString("id")
-			idText, _ := id.([]byte)
-			headings = append(headings, Heading{Level: n.Level, ID: string(idText), Text: strings.TrimSpace(markdown.TextOf(n, src))})
-		case *ast.Link:
-			if n.Destination = rewrite(links, n.Destination); n.Destination == nil {
-				unreachable = append(unreachable, n)
-			}
-		case *ast.Image:
-			if n.Destination = rewrite(links, n.Destination); n.Destination == nil {
-				unreachable = append(unreachable, n)
-			}
-		}
-		return ast.WalkContinue, nil
-	})
-	for _, n := range unreachable {
-		unwrap(n)
-	}
-	pc.Set(headingsKey, headings)
-}
-
-// rewrite returns the site URL of a stored destination (siteURL); nil means a page or file the
-// reader cannot reach.
-func rewrite(links Links, dest []byte) []byte {
-	url, ok := siteURL(links, string(dest))
-	if !ok {
-		return nil
-	}
-	return []byte(url)
+// renderSized renders doc into a buffer of size bytes to start with.
+func renderSized(doc *document.Document, links Links, size int) Page {
+	blocks, notes := takeFootnotes(doc.Nodes)
+	w := &writer{links: links, anchors: map[string]bool{}, notes: notes}
+	w.b.Grow(size)
+	w.blocks(blocks)
+	w.writeFootnotes()
+	return Page{Body: template.HTML(w.b.String()), Headings: w.headings} //nolint:gosec // written escaped
 }
 
 // Markdown returns a page's stored Markdown as its readers receive it: its links to pages and
@@ -142,23 +92,12 @@ func siteURL(links Links, dest string) (url string, ok bool) {
 	return url, url != ""
 }
 
-// unwrap replaces a link by its text, an image by its alt text.
-func unwrap(n ast.Node) {
-	parent := n.Parent()
-	for c := n.FirstChild(); c != nil; {
-		next := c.NextSibling()
-		parent.InsertBefore(parent, n, c)
-		c = next
-	}
-	parent.RemoveChild(parent, n)
+// writer writes one page.
+type writer struct {
+	b        strings.Builder
+	links    Links
+	anchors  map[string]bool // the headings' anchors taken
+	headings []Heading
+	tabs     int // the groups of tabs written, which number their ids
+	notes    *footnotes
 }
-
-// anchors gives headings the anchors the search index gives their sections (markdown.Anchor,
-// numbered like GitHub's), so a search result's link lands on its heading.
-type anchors struct{ taken map[string]bool }
-
-func (a *anchors) Generate(heading []byte, _ ast.NodeKind) []byte {
-	return []byte(markdown.UniqueAnchor(a.taken, markdown.Anchor(string(heading))))
-}
-
-func (a *anchors) Put(id []byte) { a.taken[string(id)] = true }

@@ -186,6 +186,15 @@ func suffix(k string, n int) string {
 	return k[n:]
 }
 
+// Compare orders two items of a list, a with key keyA and id idA, b likewise: by key, then by id
+// (the order of siblings whose keys are equal, or empty).
+func Compare(keyA, idA, keyB, idB string) int {
+	if c := strings.Compare(keyA, keyB); c != 0 {
+		return c
+	}
+	return strings.Compare(idA, idB)
+}
+
 // Spread returns n increasing keys for renumbering siblings: integers of the fewest digits that
 // hold n+1 steps, spread evenly over them, so that there is room between any two and appends
 // after the last (and prepends before the first) count on from there.

@@ -198,3 +198,20 @@ func FuzzBetween(f *testing.F) {
 		}
 	})
 }
+
+func TestCompare(t *testing.T) {
+	for _, tc := range []struct {
+		keyA, idA, keyB, idB string
+		want                 int
+	}{
+		{"i1", "z", "i2", "a", -1},
+		{"i2", "a", "i1", "z", 1},
+		{"i1", "a", "i1", "b", -1},
+		{"", "z", "i1", "a", -1},
+		{"i1", "a", "i1", "a", 0},
+	} {
+		if got := Compare(tc.keyA, tc.idA, tc.keyB, tc.idB); got != tc.want {
+			t.Errorf("Compare(%q, %q, %q, %q) = %d, want %d (by key, then id)", tc.keyA, tc.idA, tc.keyB, tc.idB, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,200 @@
+package htmlpage
+
+import (
+	"html"
+	"regexp"
+	"strings"
+
+	"github.com/binderyhq/bindery/internal/document"
+)
+
+// escape escapes s for HTML text and double-quoted attribute values.
+func escape(s string) string { return html.EscapeString(s) }
+
+// inlines writes inline content: texts with their marks, links, inline math and images. inLink
+// says it is a link's text, where bare URLs stay text.
+func (w *writer) inlines(nodes []*document.Node, inLink bool) {
+	for _, n := range nodes {
+		switch {
+		case n.Object == document.ObjectText:
+			for _, l := range n.Leaves {
+				w.leaf(l, inLink)
+			}
+		case n.Type == "link":
+			w.link(n, inLink)
+		case n.Type == "inline-math":
+			w.formula(document.Str(n.Data, "formula"), false)
+		case n.Type == "inline-image":
+			w.inlineImage(n)
+		default: // an inline the document model does not support: its text
+			w.inlines(n.Nodes, inLink)
+		}
+	}
+}
+
+// markTags are the elements of the marks, outermost first.
+var markTags = []struct{ mark, open, end string }{
+	{"keyboard", "<kbd>", "</kbd>"}, {"superscript", "<sup>", "</sup>"}, {"subscript", "<sub>", "</sub>"},
+	{"bold", "<strong>", "</strong>"}, {"italic", "<em>", "</em>"}, {"strikethrough", "<del>", "</del>"}, {"code", "<code>", "</code>"},
+}
+
+func (w *writer) leaf(l document.Leaf, inLink bool) {
+	code := false
+	for _, t := range markTags {
+		if hasMark(l, t.mark) {
+			w.b.WriteString(t.open)
+			code = code || t.mark == "code"
+		}
+	}
+	switch {
+	case code:
+		w.b.WriteString(escape(l.Text))
+	case inLink:
+		w.text(l.Text)
+	default:
+		w.withReferences(l.Text, w.linkified)
+	}
+	for i := len(markTags) - 1; i >= 0; i-- {
+		if hasMark(l, markTags[i].mark) {
+			w.b.WriteString(markTags[i].end)
+		}
+	}
+}
+
+func hasMark(l document.Leaf, mark string) bool {
+	for _, m := range l.Marks {
+		if m.Type == mark {
+			return true
+		}
+	}
+	return false
+}
+
+// text writes text, a line break ("\n": a hard break in Markdown) as <br>.
+func (w *writer) text(s string) {
+	for {
+		line, rest, broken := strings.Cut(s, "\n")
+		w.b.WriteString(escape(line))
+		if !broken {
+			return
+		}
+		w.b.WriteString("<br>\n")
+		s = rest
+	}
+}
+
+// bareURL is a URL written as text, as GitHub's Markdown links it: from http://, https:// or
+// www. up to a space or "<", without the punctuation that ends a sentence.
+var bareURL = regexp.MustCompile(`(?:https?://|www\.)[^\s<>"]*[^\s<>".,:;!?'*_~)]`)
+
+// linkified writes text with its bare URLs as links.
+func (w *writer) linkified(s string) {
+	if !strings.Contains(s, "://") && !strings.Contains(s, "www.") {
+		w.text(s)
+		return
+	}
+	last := 0
+	for _, m := range bareURL.FindAllStringIndex(s, -1) {
+		url := s[m[0]:m[1]]
+		href := url
+		if strings.HasPrefix(url, "www.") {
+			href = "http://" + url
+		}
+		if !safeLink(href) {
+			continue
+		}
+		w.text(s[last:m[0]])
+		w.b.WriteString(`<a href="` + escape(href) + `" rel="nofollow">` + escape(url) + "</a>")
+		last = m[1]
+	}
+	w.text(s[last:])
+}
+
+// link writes a link to its site URL; a link the reader cannot follow (a page hidden from them, a
+// space, a URL of another scheme) is its text. A link inside a link is its text.
+func (w *writer) link(n *document.Node, inLink bool) {
+	url, ok := w.refURL(n.Data)
+	if !ok || inLink {
+		w.inlines(n.Nodes, inLink)
+		return
+	}
+	w.b.WriteString(`<a href="`)
+	w.b.WriteString(escape(url))
+	w.b.WriteString(`"`)
+	w.b.WriteString(relOf(url))
+	w.b.WriteString(">")
+	w.inlines(n.Nodes, true)
+	w.b.WriteString("</a>")
+}
+
+// relOf is the rel attribute of a link: nofollow for another site's.
+func relOf(url string) string {
+	if isAbsolute(url) {
+		return ` rel="nofollow"`
+	}
+	return ""
+}
+
+func (w *writer) inlineImage(n *document.Node) {
+	alt := document.Str(n.Data, "alt")
+	if src, ok := w.imageURL(n.Data); ok {
+		w.b.WriteString(`<img src="` + escape(src) + `" alt="` + escape(alt) + `">`)
+		return
+	}
+	w.text(alt)
+}
+
+// refURL is the URL data's ref links to on the site; ok is false for a page or file the reader
+// cannot reach, a space, and a URL (or anchor) that is not safe to follow.
+func (w *writer) refURL(data map[string]any) (string, bool) {
+	dest, ok := document.RefDest(data)
+	if !ok || document.RefKind(data) == "space" {
+		return "", false
+	}
+	url, ok := siteURL(w.links, dest)
+	if !ok || !safeLink(url) {
+		return "", false
+	}
+	return url, true
+}
+
+// imageURL is the URL an image loads from: a file's on the site, or an http(s) or relative URL.
+func (w *writer) imageURL(data map[string]any) (string, bool) {
+	url, ok := w.refURL(data)
+	if !ok || !safeImage(url) {
+		return "", false
+	}
+	return url, true
+}
+
+// plainText is the text of inline content: texts, links' texts, inline formulas as written and
+// images' alt texts, as the search index reads a heading (internal/content/markdown).
+func plainText(nodes []*document.Node) string {
+	var b strings.Builder
+	appendPlain(&b, nodes)
+	return b.String()
+}
+
+func appendPlain(b *strings.Builder, nodes []*document.Node) {
+	for _, n := range nodes {
+		for _, l := range n.Leaves {
+			b.WriteString(l.Text)
+		}
+		switch n.Type {
+		case "inline-math":
+			b.WriteString("$$" + document.Str(n.Data, "formula") + "$$")
+		case "inline-image":
+			b.WriteString(document.Str(n.Data, "alt"))
+		}
+		appendPlain(b, n.Nodes)
+	}
+}
+
+// plainTextOfBlocks is the text of paragraphs.
+func plainTextOfBlocks(blocks []*document.Node) string {
+	var b strings.Builder
+	for _, p := range blocks {
+		appendPlain(&b, p.Nodes)
+	}
+	return b.String()
+}

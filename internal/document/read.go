@@ -1,0 +1,81 @@
+package document
+
+import "fmt"
+
+// What readers of a document (the published sites' renderer) need of its nodes, in the shapes
+// the Markdown encoding gives them.
+
+// Str is data's string at key, "" when it has none.
+func Str(data map[string]any, key string) string { return str(data, key) }
+
+// Flag is data's boolean at key, false when it has none.
+func Flag(data map[string]any, key string) bool {
+	on, _ := data[key].(bool)
+	return on
+}
+
+// Int is data's number at key (an int when built in Go, a float64 once decoded from JSON); ok is
+// false when it has none.
+func Int(data map[string]any, key string) (int, bool) { return number(data[key]) }
+
+// RefKind is the kind of data's ref ("url", "page", "anchor", "file", "space"), "" when it has none.
+func RefKind(data map[string]any) string { return refKind(data) }
+
+// RefDest is data's ref written as a stored body writes a link: "/pages/<id>[#anchor]",
+// "#anchor", "/files/<id>", "/spaces/<id>" or the URL; ok is false when it has none.
+func RefDest(data map[string]any) (dest string, ok bool) { return refDest(data) }
+
+// RefID is the id data's ref names for its kind (the page of a page or anchor reference, the
+// file, the space), "" for a URL or none.
+func RefID(data map[string]any) string {
+	ref, _ := data["ref"].(map[string]any)
+	switch kind := str(ref, "kind"); kind {
+	case "page", "file", "space":
+		return str(ref, kind)
+	case "anchor":
+		return str(ref, "page")
+	}
+	return ""
+}
+
+// FragmentOf is n's fragment of the name, nil when it has none.
+func FragmentOf(n *Node, name string) *Node {
+	for _, f := range n.Fragments {
+		if f.Fragment == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// TableColumn is a column of a table: its header and how its cells align.
+type TableColumn struct {
+	Title string
+	Align string // "left", "center" or "right"
+}
+
+// Table reads a table block: its columns in order, whether its header is hidden, and its rows in
+// order, each cell the blocks of its fragment (nil for an empty cell).
+func Table(n *Node) (columns []TableColumn, hideHeader bool, rows [][][]*Node) {
+	view, _ := n.Data["view"].(map[string]any)
+	definition, _ := n.Data["definition"].(map[string]any)
+	ids, _ := view["columns"].([]any)
+	hideHeader, _ = view["hideHeader"].(bool)
+	for _, id := range ids {
+		def, _ := definition[fmt.Sprint(id)].(map[string]any)
+		columns = append(columns, TableColumn{Title: str(def, "title"), Align: str(def, "textAlignment")})
+	}
+	for _, rec := range sortedRecords(n.Data) {
+		values, _ := rec["values"].(map[string]any)
+		row := make([][]*Node, len(ids))
+		for i, id := range ids {
+			if name, ok := values[fmt.Sprint(id)].(string); ok {
+				if f := FragmentOf(n, name); f != nil {
+					row[i] = f.Nodes
+				}
+			}
+		}
+		rows = append(rows, row)
+	}
+	return columns, hideHeader, rows
+}
