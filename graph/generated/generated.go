@@ -7860,8 +7860,9 @@ enum ContentImportSource {
   website
   """
   Uploaded Markdown files (files or zip), read in the dialect they are written in: Docusaurus
-  (docusaurus.config.*, _category_ files or .mdx pages), MkDocs (mkdocs.yml), a GitBook repository
-  (SUMMARY.md, .gitbook.yaml), else plain Markdown laid out as Git Sync lays out a space. A page's
+  (docusaurus.config.*, _category_ files, .mdx pages, sidebar_position front matter), MkDocs
+  (mkdocs.yml), a GitBook repository (SUMMARY.md, .gitbook.yaml), else plain Markdown laid out as
+  Git Sync lays out a space. A page's
   title is its table of contents' (SUMMARY.md, nav, a category's label), else its front matter's
   title, else its leading level-1 heading (which leaves the body), else its file name (its
   folder's for a README.md).

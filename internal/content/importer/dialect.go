@@ -29,24 +29,32 @@ var (
 	gitbookConfig    = regexp.MustCompile(`^\.gitbook\.ya?ml$`)
 )
 
+// sidebarKey is a front matter line only Docusaurus writes.
+var sidebarKey = regexp.MustCompile(`(?m)^sidebar_(position|label):`)
+
 // detect says which dialect the uploads are written in, and the file that says so (the
 // shallowest of its kind): a Docusaurus or MkDocs configuration, a .gitbook.yaml, a SUMMARY.md,
-// then Docusaurus' _category_ files or .mdx pages; plain Markdown otherwise.
+// then Docusaurus' _category_ files, .mdx pages or front matter with sidebar_position or
+// sidebar_label (a docs folder alone); plain Markdown otherwise.
 func detect(ups []upload) (dialect, marker string) {
+	named := func(re *regexp.Regexp) func(upload) bool {
+		return func(u upload) bool { return re.MatchString(path.Base(u.path)) }
+	}
 	checks := []struct {
 		dialect string
-		match   func(p string) bool
+		match   func(u upload) bool
 	}{
-		{DialectDocusaurus, func(p string) bool { return docusaurusConfig.MatchString(path.Base(p)) }},
-		{DialectMkDocs, func(p string) bool { return mkdocsConfig.MatchString(path.Base(p)) }},
-		{DialectGitBook, func(p string) bool { return gitbookConfig.MatchString(path.Base(p)) }},
-		{DialectGitBook, func(p string) bool { return strings.EqualFold(path.Base(p), "SUMMARY.md") }},
-		{DialectDocusaurus, func(p string) bool { return categoryFile.MatchString(path.Base(p)) || isMDX(p) }},
+		{DialectDocusaurus, named(docusaurusConfig)},
+		{DialectMkDocs, named(mkdocsConfig)},
+		{DialectGitBook, named(gitbookConfig)},
+		{DialectGitBook, func(u upload) bool { return strings.EqualFold(path.Base(u.path), "SUMMARY.md") }},
+		{DialectDocusaurus, func(u upload) bool { return categoryFile.MatchString(path.Base(u.path)) || isMDX(u.path) }},
+		{DialectDocusaurus, hasSidebarKey},
 	}
 	for _, c := range checks {
 		var found []string
 		for _, u := range ups {
-			if c.match(u.path) {
+			if c.match(u) {
 				found = append(found, u.path)
 			}
 		}
@@ -55,6 +63,16 @@ func detect(ups []upload) (dialect, marker string) {
 		}
 	}
 	return DialectMarkdown, ""
+}
+
+// hasSidebarKey reports whether a page's front matter (in its first 4 kB) has a line only
+// Docusaurus writes: sidebar_position or sidebar_label.
+func hasSidebarKey(u upload) bool {
+	if !IsMarkdown(u.path) {
+		return false
+	}
+	block, _, ok := markdown.CutFrontMatter(string(u.data[:min(len(u.data), 4096)]))
+	return ok && sidebarKey.MatchString(block)
 }
 
 // byDepth orders paths shallowest first, then by name.

@@ -17,13 +17,17 @@ func TestDetect(t *testing.T) {
 		{"Summary", DialectGitBook, "SUMMARY.md", []string{"a/summary.md", "SUMMARY.md", "a.md"}},
 		{"CategoryFile", DialectDocusaurus, "guides/_category_.json", []string{"intro.md", "guides/_category_.json"}},
 		{"MDX", DialectDocusaurus, "a.mdx", []string{"a.mdx", "b.md"}},
+		{"SidebarPosition", DialectDocusaurus, "guide/install.md", []string{"README.md", "guide/install.md"}},
 		{"Plain", DialectMarkdown, "", []string{"README.md", "guide/install.md", "img.png"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var ups []upload
 			for _, p := range tt.paths {
-				ups = append(ups, upload{path: p})
+				ups = append(ups, upload{path: p, data: []byte("# A\n")})
+			}
+			if tt.name == "SidebarPosition" {
+				ups[1].data = []byte("---\ntitle: Install\nsidebar_position: 2\n---\n# Install\n")
 			}
 			if dialect, marker := detect(ups); dialect != tt.dialect || marker != tt.marker {
 				t.Fatalf("detect: %s %s, want %s %s", dialect, marker, tt.dialect, tt.marker)
