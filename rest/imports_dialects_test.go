@@ -140,6 +140,24 @@ func refText(ref map[string]any) string {
 	}
 }
 
+// wantImported checks the imported tree (as tree writes it) and that the one file imported is
+// named file (none for ""), and returns the pages' ids by path and the file's id.
+func (f *importFixture) wantImported(t *testing.T, target, file, want string) (ids map[string]string, fileID string) {
+	t.Helper()
+	tree, ids := f.tree(t, target)
+	if tree != want {
+		t.Fatalf("tree:\n%s\nwant:\n%s", tree, want)
+	}
+	_, files := f.content(t, target)
+	if file == "" && len(files) == 0 {
+		return ids, ""
+	}
+	if len(files) != 1 || files[0].Name != file {
+		t.Fatalf("files %+v, want %s: the one file a page links to", files, file)
+	}
+	return ids, files[0].ID
+}
+
 // pageWant is what an imported page holds: block types among its top-level ones, in order, and
 // every link and image, where they lead.
 type pageWant struct {
@@ -219,8 +237,7 @@ func TestImportDocusaurus(t *testing.T) {
 			if a.Dialect != "docusaurus" {
 				t.Fatalf("dialect %q", a.Dialect)
 			}
-			tree, ids := f.tree(t, "")
-			want := `introduction Introduction
+			ids, logo := f.wantImported(t, "", "logo.png", `introduction Introduction
 guides Guides
 guides/setup Installing Acme
 guides/configure Configure
@@ -229,19 +246,12 @@ tutorial-basics/create-a-page Create a page
 tutorial-basics/deploy-your-site Deploy your site
 reference Reference
 reference/api API
-`
-			if tree != want {
-				t.Fatalf("tree:\n%s\nwant:\n%s", tree, want)
-			}
-			_, logo := f.content(t, "")
-			if len(logo) != 1 || logo[0].Name != "logo.png" {
-				t.Fatalf("files %+v: want the logo, the one file a page links to (by its static URL)", logo)
-			}
+`)
 			f.checkPages(t, "", ids, []pageWant{
 				{"introduction", []string{"heading-1", "hint"}, []string{"page:" + ids["guides/setup"], "page:" + ids["guides/configure"] + "#ports",
 					"page:" + ids["tutorial-basics/create-a-page"], "page:" + ids["tutorial-basics/deploy-your-site"], "page:" + ids["reference/api"] + "#list"}},
 				{"guides/setup", []string{"hint", "list-ordered", "hint", "hint", "hint"}, []string{"page:" + ids["introduction"]}},
-				{"guides/configure", []string{"tabs", "hint", "expandable"}, []string{"page:" + ids["introduction"], "file:" + logo[0].ID}},
+				{"guides/configure", []string{"tabs", "hint", "expandable"}, []string{"page:" + ids["introduction"], "file:" + logo}},
 				{"tutorial-basics/create-a-page", []string{"hint"}, []string{"page:" + ids["guides/setup"]}},
 				{"tutorial-basics/deploy-your-site", []string{"tabs"}, nil},
 			})
@@ -271,25 +281,17 @@ func TestImportMkDocs(t *testing.T) {
 	if a.Dialect != "mkdocs" {
 		t.Fatalf("dialect %q", a.Dialect)
 	}
-	tree, ids := f.tree(t, "/change-requests/1")
-	want := `home Home
+	ids, diagram := f.wantImported(t, "/change-requests/1", "diagram.png", `home Home
 getting-started Getting started
 getting-started/installation Installation
 getting-started/configure Configure
 reference Reference
 reference/api API
 notes Notes (hidden)
-`
-	if tree != want {
-		t.Fatalf("tree:\n%s\nwant:\n%s", tree, want)
-	}
-	_, files := f.content(t, "/change-requests/1")
-	if len(files) != 1 || files[0].Name != "diagram.png" {
-		t.Fatalf("files %+v", files)
-	}
+`)
 	f.checkPages(t, "/change-requests/1", ids, []pageWant{
 		{"home", []string{"heading-1", "hint", "paragraph", "images"}, []string{"page:" + ids["getting-started/configure"],
-			"page:" + ids["getting-started/installation"], "file:" + files[0].ID}},
+			"page:" + ids["getting-started/installation"], "file:" + diagram}},
 		{"getting-started/installation", []string{"tabs", "expandable", "expandable", "hint"}, []string{"page:" + ids["getting-started/configure"] + "#containers"}},
 		{"getting-started/configure", []string{"hint", "heading-1"}, []string{"page:" + ids["reference/api"] + "#auth"}},
 	})
@@ -313,17 +315,13 @@ func TestImportGitBookRepository(t *testing.T) {
 	if a.Dialect != "gitbook" {
 		t.Fatalf("dialect %q", a.Dialect)
 	}
-	tree, ids := f.tree(t, "")
-	want := `introduction Introduction
+	ids, _ := f.wantImported(t, "", "", `introduction Introduction
 quickstart Quickstart
 guides Guides
 guides/setup Setup
 guides/setup/advanced-setup Advanced setup
 unlisted Unlisted (hidden)
-`
-	if tree != want {
-		t.Fatalf("tree:\n%s\nwant:\n%s", tree, want)
-	}
+`)
 	f.checkPages(t, "", ids, []pageWant{
 		{"introduction", nil, []string{"page:" + ids["quickstart"]}},
 		{"quickstart", []string{"hint", "tabs"}, nil},
