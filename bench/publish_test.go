@@ -44,9 +44,10 @@ func readDeepPage(b *testing.B, e publishedSite) {
 // blocks, 20 of them highlighted code (pagebodies.Blocks: hints, tables, lists, tabs,
 // expandables, formulas and paragraphs of links), computed: the server keeps no answers, and
 // each request reads a page of its own of the 2,100 sharing that body, so the rendered pages
-// kept by ETag never answer and every request converts the Markdown to a document and renders
-// it. Plain reads the pages of the same tree with BenchmarkPublishedPage10k's 16-line body: the
-// cost of a computed page without the blocks.
+// kept by ETag never answer and every request renders the page; the body's document is parsed
+// once and shared, as the content store keeps parsed bodies by hash. Plain reads the pages of the
+// same tree with BenchmarkPublishedPage10k's 16-line body: the cost of a computed page without
+// the blocks.
 func BenchmarkPublishedPage2000Blocks(b *testing.B) {
 	b.Run("Blocks", func(b *testing.B) { readEachPage(b, wideTreeOf(sections2100, 100, pagebodies.Blocks(20))) })
 	b.Run("Plain", func(b *testing.B) { readEachPage(b, wideTree(sections2100, 100)) })

@@ -15,17 +15,14 @@ import (
 // newest first, after the main content.
 const documentSearchLimit = 100
 
-// PageDocument is a page's body as the reference's JSON document (getPageDocumentInRevisionById).
-// Returns NOT_FOUND for a group, which has no document.
+// PageDocument is a page's body as the reference's JSON document (getPageDocumentInRevisionById,
+// published pages), shared: callers must not change it. Returns NOT_FOUND for a group, which has
+// no document.
 func (r *Resolver) PageDocument(ctx context.Context, p *tree.Page) (*document.Document, error) {
 	if p.Type == PageTypeGroup {
 		return nil, apperr.NotFoundf("page %q is a group: it has no document", p.ID)
 	}
-	body, err := r.PageBody(ctx, p)
-	if err != nil {
-		return nil, err
-	}
-	return document.FromMarkdown(body), nil
+	return r.content().Document(ctx, p)
 }
 
 // SpaceDocument is getDocumentById: the document whose id (a page's documentId, the hash of its

@@ -17,6 +17,7 @@ import (
 	"github.com/binderyhq/bindery/internal/content/htmlpage"
 	"github.com/binderyhq/bindery/internal/content/markdown"
 	"github.com/binderyhq/bindery/internal/content/tree"
+	"github.com/binderyhq/bindery/internal/document"
 	"github.com/binderyhq/bindery/internal/search"
 )
 
@@ -115,9 +116,9 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 		return
 	}
 	page, err := s.h.rendered(tag, func(b *bytes.Buffer) error {
-		body, err := s.h.r.PageBody(s.ctx, p)
+		doc, err := s.h.r.PageDocument(s.ctx, p)
 		if err == nil {
-			s.render(b, s.pageView(loc, content, p, body))
+			s.render(b, s.pageView(loc, content, p, doc))
 		}
 		return err
 	})
@@ -158,9 +159,9 @@ func (s *siteView) serveMarkdown(w http.ResponseWriter, req *http.Request, loc l
 	fmt.Fprintf(w, "# %s\n\n%s", p.Title, htmlpage.Markdown(body, s.markdownLinks(loc, t)))
 }
 
-func (s *siteView) pageView(loc location, content *graph.Content, p *tree.Page, body string) pageView {
+func (s *siteView) pageView(loc location, content *graph.Content, p *tree.Page, doc *document.Document) pageView {
 	links := siteLinks{s: s, loc: loc, t: content.Tree}
-	rendered := htmlpage.Render(body, links)
+	rendered := htmlpage.Document(doc, links)
 	url := s.pageURL(loc, content.Tree, p)
 	v := pageView{
 		Title: p.Title, Description: p.Description, Canonical: s.origin + url,

@@ -29,6 +29,7 @@ var platform = []string{
 	"internal/sqlscan",   // shared scan targets of one ent query's rows (ent's templates use it)
 	"internal/txn",       // one ent transaction per write, and row locks where the database has them
 	"internal/page",      // keyset pages and their cursors, shared by REST lists and GraphQL connections
+	"internal/sizedlru",  // caches bounded by the sizes of what they keep
 }
 
 // dataModel is the prefix of the packages ent generates from ent/schema, with the schema, its

@@ -10,6 +10,7 @@ import (
 	"github.com/alecthomas/chroma/v2/styles"
 
 	"github.com/binderyhq/bindery/internal/document"
+	"github.com/binderyhq/bindery/internal/sizedlru"
 )
 
 // maxHighlighted is the largest code block highlighted; a longer one is written plain, so a
@@ -57,25 +58,44 @@ func (w *writer) code(n *document.Node) {
 // highlight writes the lines highlighted as lang; false when it did not (unknown language, too
 // long, or the lexer failed), having written nothing.
 func (w *writer) highlight(lang string, lines []string) bool {
-	lexer := lexers.Get(lang)
 	code := strings.Join(lines, "\n") + "\n"
+	key := lang + "\x00" + code
+	html, ok := highlighted.Get(key)
+	if !ok {
+		html, ok = highlightHTML(lang, code)
+		if !ok {
+			return false
+		}
+		highlighted.Add(key, html, len(key)+len(html))
+	}
+	w.b.WriteString(html)
+	return true
+}
+
+// highlighted keeps code highlighted by language and text: lexing is most of what a page of code
+// costs, and published pages are read far more often than their code changes.
+var highlighted = sizedlru.New[string, string](16 << 20)
+
+// highlightHTML is code's lines highlighted as lang with chroma; false for an unknown language,
+// code too long, or a lexer that failed.
+func highlightHTML(lang, code string) (string, bool) {
+	lexer := lexers.Get(lang)
 	if lang == "" || lexer == nil || len(code) > maxHighlighted {
-		return false
+		return "", false
 	}
 	tokens, err := chroma.Coalesce(lexer).Tokenise(nil, code)
 	if err != nil {
-		return false
+		return "", false
 	}
 	var out bytes.Buffer
 	for _, line := range chroma.SplitTokensIntoLines(tokens.Tokens()) {
 		out.WriteString(`<span class="line">`)
 		if codeFormatter.Format(&out, styles.Fallback, chroma.Literator(line...)) != nil {
-			return false
+			return "", false
 		}
 		out.WriteString("</span>")
 	}
-	w.b.Write(out.Bytes())
-	return true
+	return out.String(), true
 }
 
 // CodeCSS is the style sheet of highlighted code: GitHub's colours, and GitHub's dark ones on a

@@ -50,19 +50,11 @@ type Page struct {
 	Headings []Heading     // in document order
 }
 
-// Render renders a page's stored Markdown for a site whose URLs links gives.
-func Render(src string, links Links) Page {
-	return renderSized(document.FromMarkdown(src), links, 2*len(src))
-}
-
-// Document renders a document for a site whose URLs links gives.
-func Document(doc *document.Document, links Links) Page { return renderSized(doc, links, 0) }
-
-// renderSized renders doc into a buffer of size bytes to start with.
-func renderSized(doc *document.Document, links Links, size int) Page {
+// Document renders a page's document for a site whose URLs links gives. It does not change doc,
+// which may be shared (the content store parses each body once).
+func Document(doc *document.Document, links Links) Page {
 	blocks, notes := takeFootnotes(doc.Nodes)
 	w := &writer{links: links, anchors: map[string]bool{}, notes: notes}
-	w.b.Grow(size)
 	w.blocks(blocks)
 	w.writeFootnotes()
 	return Page{Body: template.HTML(w.b.String()), Headings: w.headings} //nolint:gosec // written escaped

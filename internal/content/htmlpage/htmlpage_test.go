@@ -33,7 +33,10 @@ func (siteURLs) PageTitle(id string) string {
 
 func (siteURLs) FileName(id string) string { return map[string]string{"f1": "diagram.png"}[id] }
 
-func render(src string) string { return string(Render(src, siteURLs{}).Body) }
+func render(src string) string { return string(renderMarkdown(src, siteURLs{}).Body) }
+
+// renderMarkdown renders stored Markdown as a published page is: its document, rendered.
+func renderMarkdown(src string, links Links) Page { return Document(document.FromMarkdown(src), links) }
 
 // TestRenderBlocks renders a page holding every block the document model supports against its
 // golden HTML (go test -run TestRenderBlocks -update rewrites it).
@@ -369,7 +372,7 @@ func attr(tok html.Token, key string) string {
 }
 
 func TestRenderHeadings(t *testing.T) {
-	p := Render("# Guide\n\n## Install *it*\n\ntext\n\n### On `Linux`\n\n## Install it\n\n## See [the docs](/pages/p1)\n", siteURLs{})
+	p := renderMarkdown("# Guide\n\n## Install *it*\n\ntext\n\n### On `Linux`\n\n## Install it\n\n## See [the docs](/pages/p1)\n", siteURLs{})
 	want := []Heading{{2, "guide", "Guide"}, {2, "install-it", "Install it"}, {3, "on-linux", "On Linux"},
 		{2, "install-it-1", "Install it"}, {2, "see-the-docs", "See the docs"}}
 	if !slices.Equal(p.Headings, want) {
@@ -387,7 +390,7 @@ func TestHeadingAnchorsAreSearchAnchors(t *testing.T) {
 		want = append(want, s.Anchor)
 	}
 	var got []string
-	for _, h := range Render(body, siteURLs{}).Headings {
+	for _, h := range renderMarkdown(body, siteURLs{}).Headings {
 		got = append(got, h.ID)
 	}
 	if !slices.Equal(got, want) {
@@ -429,7 +432,7 @@ func BenchmarkRender(b *testing.B) {
 		"or [Go](https://go.dev).\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```go\nfunc main() { fmt.Println(\"hi\") }\n```\n\n", 120)
 	b.SetBytes(int64(len(src)))
 	for b.Loop() {
-		Render(src, siteURLs{})
+		renderMarkdown(src, siteURLs{})
 	}
 }
 
@@ -443,7 +446,7 @@ func BenchmarkRender2000Blocks(b *testing.B) {
 	}
 	b.Run("Markdown", func(b *testing.B) {
 		for b.Loop() {
-			Render(src, siteURLs{})
+			renderMarkdown(src, siteURLs{})
 		}
 	})
 	b.Run("Document", func(b *testing.B) {

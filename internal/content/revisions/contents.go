@@ -12,14 +12,18 @@ import (
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/internal/content/tree"
+	"github.com/binderyhq/bindery/internal/document"
+	"github.com/binderyhq/bindery/internal/sizedlru"
 )
 
 // Contents is the stored content of a server's spaces: revision trees and page bodies, both
-// content-addressed and cached (they never change). Build it once (NewContents) and share it.
+// content-addressed and cached (they never change), and bodies parsed as documents. Build it once
+// (NewContents) and share it.
 type Contents struct {
-	client *ent.Client
-	trees  *tree.Store
-	bodies *lru.Cache[string, string]
+	client    *ent.Client
+	trees     *tree.Store
+	bodies    *lru.Cache[string, string]
+	documents *sizedlru.Cache[string, *document.Document] // by body hash
 }
 
 // bodyCacheSize is how many page bodies stay decoded in memory.
@@ -32,7 +36,7 @@ const ObjectBatch = 500
 // NewContents returns the content store of client, with empty caches.
 func NewContents(client *ent.Client) *Contents {
 	bodies, _ := lru.New[string, string](bodyCacheSize)
-	c := &Contents{client: client, bodies: bodies}
+	c := &Contents{client: client, bodies: bodies, documents: sizedlru.New[string, *document.Document](documentCacheBytes)}
 	c.trees = tree.NewStore(c.fetchObjects)
 	return c
 }
