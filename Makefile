@@ -85,3 +85,6 @@ fuzz:
 	go test -run '^$$' -fuzz FuzzDecodeCursor -fuzztime 20s ./internal/page/
 	go test -run '^$$' -fuzz FuzzParse -fuzztime 20s ./internal/sitecustom/
 	go test -run '^$$' -fuzz FuzzBetween -fuzztime 20s ./internal/content/orderkey/
+	go test -run '^$$' -fuzz FuzzColonAdmonitions -fuzztime 20s ./internal/content/importer/
+	go test -run '^$$' -fuzz FuzzMkDocs -fuzztime 20s ./internal/content/importer/
+	go test -run '^$$' -fuzz FuzzMDX -fuzztime 20s ./internal/content/importer/

@@ -29,7 +29,13 @@ func contentImport(i *revisions.Imported, err error) (*model.ContentImport, erro
 	if err != nil {
 		return nil, err
 	}
-	return &model.ContentImport{Revision: i.Revision, ImportedResources: i.ImportedResources, TotalResources: i.TotalResources}, nil
+	out := &model.ContentImport{Revision: i.Revision, ImportedResources: i.ImportedResources, TotalResources: i.TotalResources,
+		Dialect: model.ContentImportDialect(i.Dialect)}
+	for _, r := range i.Report {
+		out.Report = append(out.Report, &model.ContentImportFileReport{Path: r.Path, Result: model.ContentImportFileResult(r.Result),
+			Converted: r.Converted, Warnings: r.Warnings})
+	}
+	return out, nil
 }
 
 // importSource gathers the content an import brings in: a website crawled, or uploaded Markdown

@@ -76,14 +76,22 @@ func newImportFixture(t *testing.T, opts ...func(*server.Options)) *importFixtur
 
 func (f *importFixture) path(suffix string) string { return "/v1/spaces/" + f.space + suffix }
 
-// importResultSchema is spec/02's answer of an import (the reference client has no such operation).
+// importResultSchema is spec/02's answer of an import (the reference client has no such operation),
+// with Bindery's own dialect and report beside it (decision 384).
 var importResultSchema = func() *jsonschema.Schema {
+	strings := map[string]any{"type": "array", "items": map[string]any{"type": "string"}}
 	c := jsonschema.NewCompiler()
 	if err := c.AddResource("import.json", map[string]any{
-		"type": "object", "required": []any{"revision", "importedResources", "totalResources"},
+		"type": "object", "required": []any{"revision", "importedResources", "totalResources", "dialect", "report"},
 		"additionalProperties": false,
 		"properties": map[string]any{"revision": map[string]any{"type": "string", "minLength": 1},
-			"importedResources": map[string]any{"type": "number"}, "totalResources": map[string]any{"type": "number"}},
+			"importedResources": map[string]any{"type": "number"}, "totalResources": map[string]any{"type": "number"},
+			"dialect": map[string]any{"enum": []any{"markdown", "docusaurus", "mkdocs", "gitbook", "website"}},
+			"report": map[string]any{"type": "array", "items": map[string]any{
+				"type": "object", "required": []any{"path", "result", "converted", "warnings"}, "additionalProperties": false,
+				"properties": map[string]any{"path": map[string]any{"type": "string", "minLength": 1},
+					"result":    map[string]any{"enum": []any{"page", "file", "layout", "skipped"}},
+					"converted": strings, "warnings": strings}}}},
 	}); err != nil {
 		panic(err)
 	}
@@ -98,6 +106,14 @@ type importAnswer struct {
 // imports posts an import, expects 201 and a valid answer.
 func (f *importFixture) imports(t *testing.T, a testenv.Actor, target string, body any) importAnswer {
 	t.Helper()
+	var out importAnswer
+	f.importResponse(t, a, target, body).JSON(t, &out)
+	return out
+}
+
+// importResponse posts an import, expects 201 and returns the answer, checked against its schema.
+func (f *importFixture) importResponse(t *testing.T, a testenv.Actor, target string, body any) testenv.Response {
+	t.Helper()
 	r := f.e.Do(a, "POST", f.path(target+"/content/import"), body)
 	crWant(t, r, http.StatusCreated)
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(r.Body))
@@ -107,9 +123,7 @@ func (f *importFixture) imports(t *testing.T, a testenv.Actor, target string, bo
 	if err := importResultSchema.Validate(doc); err != nil {
 		t.Fatalf("answer %s: %v", r.Body, err)
 	}
-	var out importAnswer
-	r.JSON(t, &out)
-	return out
+	return r
 }
 
 // content reads the page tree and the files of the space's content (target "") or a change request's.

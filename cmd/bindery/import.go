@@ -49,9 +49,28 @@ func importCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	printReport(answer)
 	fmt.Fprintf(stderr, "imported %d of the %d pages and files met (files no page links to are left out) into space %s: revision %s\n",
 		answer.ImportedResources, answer.TotalResources, fl.space, answer.Revision)
 	return printJSON(answer)
+}
+
+// printReport prints what the server read the folder as, then a line per conversion and warning
+// of each file, under the file's path.
+func printReport(answer importAnswer) {
+	fmt.Fprintf(stderr, "read as %s\n", answer.Dialect)
+	for _, f := range answer.Report {
+		if len(f.Converted) == 0 && len(f.Warnings) == 0 {
+			continue
+		}
+		fmt.Fprintf(stderr, "%s (%s)\n", f.Path, f.Result)
+		for _, c := range f.Converted {
+			fmt.Fprintf(stderr, "  converted  %s\n", c)
+		}
+		for _, w := range f.Warnings {
+			fmt.Fprintf(stderr, "  warning    %s\n", w)
+		}
+	}
 }
 
 // parseImport reads the flags and the folder, which may come before or after them.
@@ -99,7 +118,7 @@ func readFolder(dir string) ([]importer.Upload, error) {
 		rel = filepath.ToSlash(rel)
 		switch {
 		case importer.Skipped(rel):
-			fmt.Fprintf(stderr, "skip  %s (hidden, or Git Sync's SUMMARY.md)\n", rel)
+			fmt.Fprintf(stderr, "skip  %s (hidden)\n", rel)
 			if d.IsDir() {
 				return filepath.SkipDir
 			}
@@ -117,7 +136,7 @@ func readFolder(dir string) ([]importer.Upload, error) {
 			return nil
 		}
 		files, total = append(files, f), total+len(f.Data)
-		fmt.Fprintf(stderr, "%s  %s (%d bytes)\n", uploadKind(rel), rel, len(f.Data))
+		fmt.Fprintf(stderr, "%s  %s (%d bytes)\n", importer.Role(rel), rel, len(f.Data))
 		return overBounds(len(files)+failed, total)
 	})
 	switch {
@@ -161,14 +180,6 @@ func readUpload(path, rel string) (importer.Upload, error) {
 	return u, importer.CheckFile(u)
 }
 
-// uploadKind is what a file becomes: a page, or a file pages may link to.
-func uploadKind(rel string) string {
-	if importer.IsMarkdown(rel) {
-		return "page"
-	}
-	return "file"
-}
-
 // importRequest is the import's JSON body, refused when it is over the server's upload body limit.
 func importRequest(files []importer.Upload) ([]byte, error) {
 	type file struct {
@@ -193,11 +204,21 @@ func importRequest(files []importer.Upload) ([]byte, error) {
 	return body, nil
 }
 
+// maxAnswer bounds the answer read: its report has a line or a few per uploaded file.
+const maxAnswer = 64 << 20
+
 // importAnswer is the server's answer to an import.
 type importAnswer struct {
 	Revision          string `json:"revision"`
 	ImportedResources int    `json:"importedResources"`
 	TotalResources    int    `json:"totalResources"`
+	Dialect           string `json:"dialect"`
+	Report            []struct {
+		Path      string   `json:"path"`
+		Result    string   `json:"result"`
+		Converted []string `json:"converted"`
+		Warnings  []string `json:"warnings"`
+	} `json:"report"`
 }
 
 // post sends the import and decodes the answer, or returns the server's error message.
@@ -221,7 +242,7 @@ func (fl importFlags) post(ctx context.Context, body []byte) (importAnswer, erro
 		return answer, fmt.Errorf("import: no answer from the server at %s (is it running? see --server): %w", fl.server, err)
 	}
 	defer res.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	data, err := io.ReadAll(io.LimitReader(res.Body, maxAnswer))
 	if err != nil {
 		return answer, fmt.Errorf("import: reading the answer: %w", err)
 	}

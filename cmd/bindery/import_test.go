@@ -78,12 +78,15 @@ func TestImportFolder(t *testing.T) {
 			t.Fatalf("answer %+v", answer)
 		}
 		wantLines(t, progress,
-			"skip  .git (hidden, or Git Sync's SUMMARY.md)",
+			"skip  .git (hidden)",
 			"page  README.md (75 bytes)",
-			"skip  SUMMARY.md (hidden, or Git Sync's SUMMARY.md)",
+			"layout  SUMMARY.md (23 bytes)",
 			"page  guide/README.md (8 bytes)",
 			"page  guide/install.md (7 bytes)",
 			fmt.Sprintf("file  images/logo.png (%d bytes)", len(logo)),
+			"read as gitbook",
+			"guide/install.md (page)",
+			"  warning    not in SUMMARY.md: imported hidden, as Git Sync leaves out the pages SUMMARY.md does not list",
 			fmt.Sprintf("imported 4 of the 4 pages and files met (files no page links to are left out) into space %s: revision %s", space, answer.Revision))
 		if got, want := s.outline(t, space), "Welcome\nGuide\n  Install\n"; got != want {
 			t.Errorf("pages:\n%s\nwant:\n%s", got, want)
@@ -91,6 +94,31 @@ func TestImportFolder(t *testing.T) {
 		content := s.must(t, http.StatusOK, "GET", "/v1/spaces/"+space+"/content", nil)
 		if content["id"] != answer.Revision {
 			t.Errorf("the space's revision is %v, want the import's %s", content["id"], answer.Revision)
+		}
+	})
+	// The Docusaurus folder: MDX pages are pages, their components and admonitions
+	// converted, the report printed under each file.
+	t.Run("OKDocusaurusFolder", func(t *testing.T) {
+		docs := s.must(t, http.StatusCreated, "POST", "/v1/orgs/"+s.org+"/spaces", map[string]any{"title": "Acme"})["id"].(string)
+		out, progress, err := s.runImport(t, "--space", docs, "../../internal/content/importer/testdata/docusaurus")
+		if err != nil {
+			t.Fatalf("import: %v\n%s", err, progress)
+		}
+		var answer importAnswer
+		decodeLine(t, out, &answer)
+		if answer.Dialect != "docusaurus" || len(answer.Report) != 14 {
+			t.Fatalf("answer %+v", answer)
+		}
+		wantLines(t, progress,
+			"page  docs/guides/configure.mdx (830 bytes)",
+			"layout  docs/guides/_category_.json (139 bytes)",
+			"read as docusaurus",
+			"docs/guides/configure.mdx (page)",
+			"  converted  line 16: <Tabs> → tabs",
+			"  warning    line 39: <Highlight> is a component Bindery does not convert; kept as text")
+		want := "Introduction\nGuides\n  Installing Acme\n  Configure\nTutorial - Basics\n  Create a page\n  Deploy your site\nReference\n  API\n"
+		if got := s.outline(t, docs); got != want {
+			t.Errorf("pages:\n%s\nwant:\n%s", got, want)
 		}
 	})
 	t.Run("ErrBadFilesImportNothing", func(t *testing.T) {

@@ -268,9 +268,18 @@ type ComplexityRoot struct {
 	}
 
 	ContentImport struct {
+		Dialect           func(childComplexity int) int
 		ImportedResources func(childComplexity int) int
+		Report            func(childComplexity int) int
 		Revision          func(childComplexity int) int
 		TotalResources    func(childComplexity int) int
+	}
+
+	ContentImportFileReport struct {
+		Converted func(childComplexity int) int
+		Path      func(childComplexity int) int
+		Result    func(childComplexity int) int
+		Warnings  func(childComplexity int) int
 	}
 
 	ContentPage struct {
@@ -2383,12 +2392,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ContentAccessEdge.Node(childComplexity), true
 
+	case "ContentImport.dialect":
+		if e.ComplexityRoot.ContentImport.Dialect == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentImport.Dialect(childComplexity), true
 	case "ContentImport.importedResources":
 		if e.ComplexityRoot.ContentImport.ImportedResources == nil {
 			break
 		}
 
 		return e.ComplexityRoot.ContentImport.ImportedResources(childComplexity), true
+	case "ContentImport.report":
+		if e.ComplexityRoot.ContentImport.Report == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentImport.Report(childComplexity), true
 	case "ContentImport.revision":
 		if e.ComplexityRoot.ContentImport.Revision == nil {
 			break
@@ -2401,6 +2422,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ContentImport.TotalResources(childComplexity), true
+
+	case "ContentImportFileReport.converted":
+		if e.ComplexityRoot.ContentImportFileReport.Converted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentImportFileReport.Converted(childComplexity), true
+	case "ContentImportFileReport.path":
+		if e.ComplexityRoot.ContentImportFileReport.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentImportFileReport.Path(childComplexity), true
+	case "ContentImportFileReport.result":
+		if e.ComplexityRoot.ContentImportFileReport.Result == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentImportFileReport.Result(childComplexity), true
+	case "ContentImportFileReport.warnings":
+		if e.ComplexityRoot.ContentImportFileReport.Warnings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentImportFileReport.Warnings(childComplexity), true
 
 	case "ContentPage.children":
 		if e.ComplexityRoot.ContentPage.Children == nil {
@@ -7814,9 +7860,13 @@ enum ContentImportSource {
   "A website: the page at url and the same-site pages it links to, with their images."
   website
   """
-  Uploaded Markdown files (files or zip), laid out as Git Sync lays out a space. A page's title is
-  its front matter's title, else its leading level-1 heading (which leaves the body), else its
-  file name (its folder's for a README.md).
+  Uploaded Markdown files (files or zip), read in the dialect they are written in: Docusaurus
+  (docusaurus.config.*, _category_ files, .mdx pages, sidebar_position front matter), MkDocs
+  (mkdocs.yml), a GitBook repository (SUMMARY.md, .gitbook.yaml), else plain Markdown laid out as
+  Git Sync lays out a space. A page's
+  title is its table of contents' (SUMMARY.md, nav, a category's label), else its front matter's
+  title, else its leading level-1 heading (which leaves the body), else its file name (its
+  folder's for a README.md).
   """
   markdown
 }
@@ -7849,6 +7899,50 @@ type ContentImport {
   importedResources: Int!
   "Pages and files found: a website's bounds, failed requests and files no page links to leave some out."
   totalResources: Int!
+  "What the content was read as (Bindery's own, beside spec/02's answer)."
+  dialect: ContentImportDialect!
+  """
+  Per uploaded file (hidden ones aside), what it became and what converting it did; for a website,
+  per page, the blocks converted from its HTML (Bindery's own).
+  """
+  report: [ContentImportFileReport!]!
+}
+
+"What imported content was read as."
+enum ContentImportDialect {
+  "Plain Markdown, laid out as Git Sync lays out a space."
+  markdown
+  "A Docusaurus site or docs folder: MDX components, admonitions, categories and doc links converted."
+  docusaurus
+  "An MkDocs project: Material's admonitions, collapsibles and content tabs converted, mkdocs.yml's nav followed."
+  mkdocs
+  "A GitBook repository: SUMMARY.md followed."
+  gitbook
+  "A crawled website."
+  website
+}
+
+"What an import did with one uploaded file."
+type ContentImportFileReport {
+  "The file's path in the upload."
+  path: String!
+  result: ContentImportFileResult!
+  "What was converted to Bindery's blocks, each with its line: admonitions to hints, tabs, expandables."
+  converted: [String!]!
+  "What was kept as text (an MDX component Bindery does not convert, an import line) or left out, and why."
+  warnings: [String!]!
+}
+
+"What an uploaded file became."
+enum ContentImportFileResult {
+  "A page."
+  page
+  "A file, imported when a page links to it."
+  file
+  "Read for the pages' order and titles: SUMMARY.md, mkdocs.yml, _category_.json, .gitbook.yaml, docusaurus.config.js."
+  layout
+  "Left out; a warning says why."
+  skipped
 }
 
 extend type Mutation {
@@ -10203,8 +10297,26 @@ func (ec *executionContext) childFields_ContentImport(ctx context.Context, field
 		return ec.fieldContext_ContentImport_importedResources(ctx, field)
 	case "totalResources":
 		return ec.fieldContext_ContentImport_totalResources(ctx, field)
+	case "dialect":
+		return ec.fieldContext_ContentImport_dialect(ctx, field)
+	case "report":
+		return ec.fieldContext_ContentImport_report(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ContentImport", field.Name)
+}
+
+func (ec *executionContext) childFields_ContentImportFileReport(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "path":
+		return ec.fieldContext_ContentImportFileReport_path(ctx, field)
+	case "result":
+		return ec.fieldContext_ContentImportFileReport_result(ctx, field)
+	case "converted":
+		return ec.fieldContext_ContentImportFileReport_converted(ctx, field)
+	case "warnings":
+		return ec.fieldContext_ContentImportFileReport_warnings(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ContentImportFileReport", field.Name)
 }
 
 func (ec *executionContext) childFields_ContentPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -19525,6 +19637,153 @@ func (ec *executionContext) _ContentImport_totalResources(ctx context.Context, f
 }
 func (ec *executionContext) fieldContext_ContentImport_totalResources(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ContentImport", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ContentImport_dialect(ctx context.Context, field graphql.CollectedField, obj *model.ContentImport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentImport_dialect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Dialect, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.ContentImportDialect) graphql.Marshaler {
+			return ec.marshalNContentImportDialect2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentImportDialect(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentImport_dialect(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentImport", field, false, false, "ContentImportDialect")
+}
+
+func (ec *executionContext) _ContentImport_report(ctx context.Context, field graphql.CollectedField, obj *model.ContentImport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentImport_report(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Report, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.ContentImportFileReport) graphql.Marshaler {
+			return ec.marshalNContentImportFileReport2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentImportFileReportᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentImport_report(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentImport",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ContentImportFileReport(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ContentImportFileReport_path(ctx context.Context, field graphql.CollectedField, obj *model.ContentImportFileReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentImportFileReport_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentImportFileReport_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentImportFileReport", field, false, false, "String")
+}
+
+func (ec *executionContext) _ContentImportFileReport_result(ctx context.Context, field graphql.CollectedField, obj *model.ContentImportFileReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentImportFileReport_result(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Result, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.ContentImportFileResult) graphql.Marshaler {
+			return ec.marshalNContentImportFileResult2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentImportFileResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentImportFileReport_result(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentImportFileReport", field, false, false, "ContentImportFileResult")
+}
+
+func (ec *executionContext) _ContentImportFileReport_converted(ctx context.Context, field graphql.CollectedField, obj *model.ContentImportFileReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentImportFileReport_converted(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Converted, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentImportFileReport_converted(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentImportFileReport", field, false, false, "String")
+}
+
+func (ec *executionContext) _ContentImportFileReport_warnings(ctx context.Context, field graphql.CollectedField, obj *model.ContentImportFileReport) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentImportFileReport_warnings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Warnings, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentImportFileReport_warnings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentImportFileReport", field, false, false, "String")
 }
 
 func (ec *executionContext) _ContentPage_id(ctx context.Context, field graphql.CollectedField, obj *model.ContentPage) (ret graphql.Marshaler) {
@@ -44446,6 +44705,64 @@ func (ec *executionContext) _ContentImport(ctx context.Context, sel ast.Selectio
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "dialect":
+			out.Values[i] = ec._ContentImport_dialect(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "report":
+			out.Values[i] = ec._ContentImport_report(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var contentImportFileReportImplementors = []string{"ContentImportFileReport"}
+
+func (ec *executionContext) _ContentImportFileReport(ctx context.Context, sel ast.SelectionSet, obj *model.ContentImportFileReport) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, contentImportFileReportImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ContentImportFileReport")
+		case "path":
+			out.Values[i] = ec._ContentImportFileReport_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "result":
+			out.Values[i] = ec._ContentImportFileReport_result(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "converted":
+			out.Values[i] = ec._ContentImportFileReport_converted(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "warnings":
+			out.Values[i] = ec._ContentImportFileReport_warnings(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -51857,6 +52174,50 @@ func (ec *executionContext) marshalNContentImport2ᚖgithubᚗcomᚋbinderyhqᚋ
 		return graphql.Null
 	}
 	return ec._ContentImport(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNContentImportDialect2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentImportDialect(ctx context.Context, v any) (model.ContentImportDialect, error) {
+	var res model.ContentImportDialect
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNContentImportDialect2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentImportDialect(ctx context.Context, sel ast.SelectionSet, v model.ContentImportDialect) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNContentImportFileReport2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentImportFileReportᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ContentImportFileReport) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNContentImportFileReport2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentImportFileReport(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNContentImportFileReport2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentImportFileReport(ctx context.Context, sel ast.SelectionSet, v *model.ContentImportFileReport) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ContentImportFileReport!")
+		return graphql.Null
+	}
+	return ec._ContentImportFileReport(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNContentImportFileResult2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentImportFileResult(ctx context.Context, v any) (model.ContentImportFileResult, error) {
+	var res model.ContentImportFileResult
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNContentImportFileResult2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentImportFileResult(ctx context.Context, sel ast.SelectionSet, v model.ContentImportFileResult) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) unmarshalNContentImportInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentImportInput(ctx context.Context, v any) (model.ContentImportInput, error) {

@@ -190,6 +190,22 @@ type ContentImport struct {
 	ImportedResources int `json:"importedResources"`
 	// Pages and files found: a website's bounds, failed requests and files no page links to leave some out.
 	TotalResources int `json:"totalResources"`
+	// What the content was read as (Bindery's own, beside spec/02's answer).
+	Dialect ContentImportDialect `json:"dialect"`
+	// Per uploaded file (hidden ones aside), what it became and what converting it did; for a website,
+	// per page, the blocks converted from its HTML (Bindery's own).
+	Report []*ContentImportFileReport `json:"report"`
+}
+
+// What an import did with one uploaded file.
+type ContentImportFileReport struct {
+	// The file's path in the upload.
+	Path   string                  `json:"path"`
+	Result ContentImportFileResult `json:"result"`
+	// What was converted to Bindery's blocks, each with its line: admonitions to hints, tabs, expandables.
+	Converted []string `json:"converted"`
+	// What was kept as text (an MDX component Bindery does not convert, an import line) or left out, and why.
+	Warnings []string `json:"warnings"`
 }
 
 // What to import: source website with url, or source markdown with files or zip (one of them).
@@ -1226,15 +1242,150 @@ func (e ChangeRequestOrder) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// What imported content was read as.
+type ContentImportDialect string
+
+const (
+	// Plain Markdown, laid out as Git Sync lays out a space.
+	ContentImportDialectMarkdown ContentImportDialect = "markdown"
+	// A Docusaurus site or docs folder: MDX components, admonitions, categories and doc links converted.
+	ContentImportDialectDocusaurus ContentImportDialect = "docusaurus"
+	// An MkDocs project: Material's admonitions, collapsibles and content tabs converted, mkdocs.yml's nav followed.
+	ContentImportDialectMkdocs ContentImportDialect = "mkdocs"
+	// A GitBook repository: SUMMARY.md followed.
+	ContentImportDialectGitbook ContentImportDialect = "gitbook"
+	// A crawled website.
+	ContentImportDialectWebsite ContentImportDialect = "website"
+)
+
+var AllContentImportDialect = []ContentImportDialect{
+	ContentImportDialectMarkdown,
+	ContentImportDialectDocusaurus,
+	ContentImportDialectMkdocs,
+	ContentImportDialectGitbook,
+	ContentImportDialectWebsite,
+}
+
+func (e ContentImportDialect) IsValid() bool {
+	switch e {
+	case ContentImportDialectMarkdown, ContentImportDialectDocusaurus, ContentImportDialectMkdocs, ContentImportDialectGitbook, ContentImportDialectWebsite:
+		return true
+	}
+	return false
+}
+
+func (e ContentImportDialect) String() string {
+	return string(e)
+}
+
+func (e *ContentImportDialect) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = ContentImportDialect(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid ContentImportDialect", str)
+	}
+	return nil
+}
+
+func (e ContentImportDialect) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *ContentImportDialect) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e ContentImportDialect) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// What an uploaded file became.
+type ContentImportFileResult string
+
+const (
+	// A page.
+	ContentImportFileResultPage ContentImportFileResult = "page"
+	// A file, imported when a page links to it.
+	ContentImportFileResultFile ContentImportFileResult = "file"
+	// Read for the pages' order and titles: SUMMARY.md, mkdocs.yml, _category_.json, .gitbook.yaml, docusaurus.config.js.
+	ContentImportFileResultLayout ContentImportFileResult = "layout"
+	// Left out; a warning says why.
+	ContentImportFileResultSkipped ContentImportFileResult = "skipped"
+)
+
+var AllContentImportFileResult = []ContentImportFileResult{
+	ContentImportFileResultPage,
+	ContentImportFileResultFile,
+	ContentImportFileResultLayout,
+	ContentImportFileResultSkipped,
+}
+
+func (e ContentImportFileResult) IsValid() bool {
+	switch e {
+	case ContentImportFileResultPage, ContentImportFileResultFile, ContentImportFileResultLayout, ContentImportFileResultSkipped:
+		return true
+	}
+	return false
+}
+
+func (e ContentImportFileResult) String() string {
+	return string(e)
+}
+
+func (e *ContentImportFileResult) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = ContentImportFileResult(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid ContentImportFileResult", str)
+	}
+	return nil
+}
+
+func (e ContentImportFileResult) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *ContentImportFileResult) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e ContentImportFileResult) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
 // Where imported content comes from.
 type ContentImportSource string
 
 const (
 	// A website: the page at url and the same-site pages it links to, with their images.
 	ContentImportSourceWebsite ContentImportSource = "website"
-	// Uploaded Markdown files (files or zip), laid out as Git Sync lays out a space. A page's title is
-	// its front matter's title, else its leading level-1 heading (which leaves the body), else its
-	// file name (its folder's for a README.md).
+	// Uploaded Markdown files (files or zip), read in the dialect they are written in: Docusaurus
+	// (docusaurus.config.*, _category_ files, .mdx pages, sidebar_position front matter), MkDocs
+	// (mkdocs.yml), a GitBook repository (SUMMARY.md, .gitbook.yaml), else plain Markdown laid out as
+	// Git Sync lays out a space. A page's
+	// title is its table of contents' (SUMMARY.md, nav, a category's label), else its front matter's
+	// title, else its leading level-1 heading (which leaves the body), else its file name (its
+	// folder's for a README.md).
 	ContentImportSourceMarkdown ContentImportSource = "markdown"
 )
 

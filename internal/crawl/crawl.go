@@ -224,9 +224,10 @@ func (c *crawler) parallel(n int, fn func(i int)) {
 // result downloads the images of the pages and assembles the site.
 func (c *crawler) result(ctx context.Context, pages []*fetched) *Result {
 	var images []*url.URL
-	r := &Result{}
+	r := &Result{Site: importer.Site{Dialect: importer.DialectWebsite}}
 	for _, p := range pages {
 		r.Site.Pages = append(r.Site.Pages, importer.Page{Location: p.url, Title: p.html.Title, Markdown: p.html.Markdown})
+		r.Site.Report = append(r.Site.Report, p.html.Report(p.url))
 		for _, img := range p.html.Images {
 			if key := importer.FileKey(img); !c.seenFiles[key] {
 				c.seenFiles[key] = true

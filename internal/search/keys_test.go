@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -32,5 +33,31 @@ func TestFoldOrdinals(t *testing.T) {
 	}
 	if got[MaxPageSections].PageID != "q" {
 		t.Errorf("the other page's section moved: %+v", got[MaxPageSections])
+	}
+}
+
+// TestFoldOrdinalsTrims: the folded text is what joining and trimming at each section gave, blank
+// sections and the spaces around each joined text dropped.
+func TestFoldOrdinalsTrims(t *testing.T) {
+	bodies := []string{" first  ", "", " \n", "  mid ", "\t", "last  "}
+	sections := make([]Section, MaxPageSections-1, MaxPageSections+len(bodies))
+	for i := range sections {
+		sections[i] = Section{PageID: "p", Ordinal: i}
+	}
+	want := ""
+	for i, b := range bodies {
+		s := Section{PageID: "p", Ordinal: MaxPageSections - 1 + i, Body: b}
+		if i%2 == 1 {
+			s.Heading = " h "
+		}
+		sections = append(sections, s)
+		if i == 0 {
+			want = b
+		} else {
+			want = strings.TrimSpace(want + "\n" + s.Heading + "\n" + b)
+		}
+	}
+	if got := foldOrdinals(sections)[MaxPageSections-1].Body; got != want {
+		t.Fatalf("body %q, want %q", got, want)
 	}
 }

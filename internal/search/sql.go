@@ -1,9 +1,11 @@
 package search
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"strings"
+	"unicode"
 )
 
 // sqlDialect is what differs between the databases: the tables, how a section row is written
@@ -84,22 +86,34 @@ func pagesOf(sections []Section) []string {
 }
 
 // foldOrdinals keeps every section within MaxPageSections of its page: the text of the sections
-// past the last place joins the last one's.
+// past the last place joins the last one's, each joined text trimmed of the spaces around it. The
+// text grows in one buffer per page: a page of many thousands of sections would otherwise copy it
+// as many times.
 func foldOrdinals(sections []Section) []Section {
 	out := make([]Section, 0, len(sections))
-	last := map[string]int{} // page → index in out of its section at the last place
+	last := map[string]int{}   // page → index in out of its section at the last place
+	folded := map[int][]byte{} // index in out → its body, once a section past it joined it
 	for _, s := range sections {
 		if s.Ordinal < MaxPageSections-1 {
 			out = append(out, s)
 			continue
 		}
-		if i, ok := last[s.PageID]; ok {
-			out[i].Body = strings.TrimSpace(out[i].Body + "\n" + s.Heading + "\n" + s.Body)
+		i, ok := last[s.PageID]
+		if !ok {
+			s.Ordinal = MaxPageSections - 1
+			last[s.PageID] = len(out)
+			out = append(out, s)
 			continue
 		}
-		s.Ordinal = MaxPageSections - 1
-		last[s.PageID] = len(out)
-		out = append(out, s)
+		body, ok := folded[i]
+		if !ok {
+			body = []byte(out[i].Body)
+		}
+		body = append(append(append(append(body, '\n'), s.Heading...), '\n'), s.Body...)
+		folded[i] = bytes.TrimRightFunc(body, unicode.IsSpace)
+	}
+	for i, body := range folded {
+		out[i].Body = strings.TrimLeftFunc(string(body), unicode.IsSpace)
 	}
 	return out
 }

@@ -26,9 +26,10 @@ type Outcome struct {
 // each) applied one after the other onto the same working tree, so every rule of authoring holds
 // (titles, slugs derived from them and free among siblings, order keys): first the files some
 // page links to and the pages (top-level ones after the pages already at the top level), then
-// each page's Markdown with its links rewritten to the ids the pages and files got. A page's
-// title is its Markdown's (front matter, else leading heading), else the Page's Title. Files
-// no page links to are left out.
+// each page's Markdown with its links rewritten to the ids the pages and files got (and the slugs
+// pages ask for, where no sibling has them). A page's title is its NavTitle, else its Markdown's
+// (front matter, else leading heading), else the Page's Title. Files no page links to are left
+// out.
 func Build(base *tree.Tree, s Site, env edit.Env) (*Outcome, error) {
 	p := newPlan(s)
 	a := &applier{t: base, env: env, changed: map[string]bool{}, bodies: map[string]string{}}
@@ -48,14 +49,15 @@ func Build(base *tree.Tree, s Site, env edit.Env) (*Outcome, error) {
 
 // plan is a site laid out: which page is under which, and where each page's links lead.
 type plan struct {
-	pages  []Page
-	docs   []markdown.Parsed // each page's Markdown parsed; its links are rewritten in Body
-	titles []string
-	parent []int // index of the parent page, -1 at the top level
-	order  []int // parents before children, siblings in site order
-	files  []File
-	used   []int // files some page links to, in order of first use
-	links  [][]linkEdit
+	outline bool
+	pages   []Page
+	docs    []markdown.Parsed // each page's Markdown parsed; its links are rewritten in Body
+	titles  []string
+	parent  []int // index of the parent page, -1 at the top level
+	order   []int // parents before children, siblings in site order
+	files   []File
+	used    []int // files some page links to, in order of first use
+	links   [][]linkEdit
 }
 
 // linkEdit is where one link destination goes: an imported page (with a fragment) or file, or
@@ -68,27 +70,28 @@ type linkEdit struct {
 }
 
 func newPlan(s Site) *plan {
-	p := &plan{}
-	pageAt, fileAt := map[string]int{}, map[string]int{}
+	p := &plan{outline: s.Outline}
+	at := targets{page: map[string]int{}, file: map[string]int{}, id: map[string]int{}}
 	for _, pg := range s.Pages {
-		if key := PageKey(pg.Location); !has(pageAt, key) {
-			pageAt[key] = len(p.pages)
+		if key := PageKey(pg.Location); !has(at.page, key) {
+			at.page[key] = len(p.pages)
 			p.pages = append(p.pages, pg)
 		}
 	}
 	for _, f := range s.Files {
-		if key := FileKey(f.Location); !has(fileAt, key) {
-			fileAt[key] = len(p.files)
+		if key := FileKey(f.Location); !has(at.file, key) {
+			at.file[key] = len(p.files)
 			p.files = append(p.files, f)
 		}
 	}
-	p.nest(pageAt)
+	p.nest(at.page)
+	at.addAliases(p.pages, p.files)
 	usedAt := map[int]int{}
 	for _, pg := range p.pages {
-		doc := markdown.Parse(pg.Markdown)
+		doc := parsePage(pg)
 		p.docs = append(p.docs, doc)
 		p.titles = append(p.titles, pageTitle(doc.Title, pg.Title))
-		edits := linkEdits(pg.Location, doc.Body, pageAt, fileAt)
+		edits := linkEdits(pg.Location, doc.Body, at)
 		for i, e := range edits {
 			if e.file < 0 {
 				continue
@@ -106,17 +109,55 @@ func newPlan(s Site) *plan {
 
 func has(m map[string]int, key string) bool { _, ok := m[key]; return ok }
 
-// nest finds each page's parent, the nearest page above it by path, and the insertion order.
+// targets are what links may name: pages and files by key, pages by doc id as written.
+type targets struct {
+	page, file, id map[string]int
+}
+
+// addAliases adds the other names of the pages and files, where no other has them.
+func (at targets) addAliases(pages []Page, files []File) {
+	for i, pg := range pages {
+		for _, a := range pg.Aliases {
+			if key := PageKey(a); !has(at.page, key) {
+				at.page[key] = i
+			}
+		}
+		if pg.DocID != "" && !has(at.id, pg.DocID) {
+			at.id[pg.DocID] = i
+		}
+	}
+	for i, f := range files {
+		for _, a := range f.Aliases {
+			if key := FileKey(a); !has(at.file, key) {
+				at.file[key] = i
+			}
+		}
+	}
+}
+
+// parsePage splits a page's Markdown, with the title its table of contents gives it when it has
+// one (a leading heading saying something else then stays in the body).
+func parsePage(pg Page) markdown.Parsed {
+	if pg.NavTitle != "" {
+		return markdown.ParseWithTitle(pg.Markdown, pg.NavTitle)
+	}
+	return markdown.Parse(pg.Markdown)
+}
+
+// nest finds each page's parent — in an outline the page its Parent names when it comes before
+// it, else the nearest page above it by path — and the insertion order.
 func (p *plan) nest(pageAt map[string]int) {
 	children := map[int][]int{}
 	for i, pg := range p.pages {
-		key := PageKey(pg.Location)
-		host, _, _ := strings.Cut(key, "/")
-		segs := segments(key)
 		parent := -1
-		for k := len(segs) - 1; k >= 1 && parent < 0; k-- {
-			if j, ok := pageAt[host+"/"+strings.Join(segs[:k], "/")]; ok {
+		switch {
+		case p.outline && pg.Parent != nil:
+			if j, ok := pageAt[PageKey(pg.Parent)]; ok && j < i {
 				parent = j
+			}
+		case !p.outline:
+			if key, ok := parentKey(PageKey(pg.Location), func(k string) bool { return has(pageAt, k) }); ok {
+				parent = pageAt[key]
 			}
 		}
 		p.parent = append(p.parent, parent)
@@ -132,6 +173,19 @@ func (p *plan) nest(pageAt map[string]int) {
 	visit(-1)
 }
 
+// parentKey is the key of the nearest page above the page key by path, among those has knows;
+// ok is false when there is none (the root path is never a parent).
+func parentKey(key string, has func(string) bool) (string, bool) {
+	host, _, _ := strings.Cut(key, "/")
+	segs := segments(key)
+	for k := len(segs) - 1; k >= 1; k-- {
+		if c := host + "/" + strings.Join(segs[:k], "/"); has(c) {
+			return c, true
+		}
+	}
+	return "", false
+}
+
 // pageTitle is the Markdown's title, else the fallback, else "Untitled", trimmed to what
 // authoring accepts.
 func pageTitle(own, fallback string) string {
@@ -145,7 +199,7 @@ func pageTitle(own, fallback string) string {
 // linkEdits lists the rewrites of the link destinations of md, a body of the page at from, by
 // offset. Reference links are rewritten through their definition; autolinks are left alone (one
 // can only hold a URL).
-func linkEdits(from *url.URL, md string, pageAt, fileAt map[string]int) []linkEdit {
+func linkEdits(from *url.URL, md string, at targets) []linkEdit {
 	var out []linkEdit
 	done := map[int]bool{}
 	for _, l := range markdown.Links(md) {
@@ -153,7 +207,7 @@ func linkEdits(from *url.URL, md string, pageAt, fileAt map[string]int) []linkEd
 			continue
 		}
 		done[l.Start] = true
-		if e, ok := target(from, l.Dest, pageAt, fileAt); ok {
+		if e, ok := target(from, l.Dest, at); ok {
 			e.Span = markdown.Span{Start: l.Start, End: l.End}
 			out = append(out, e)
 		}
@@ -164,8 +218,9 @@ func linkEdits(from *url.URL, md string, pageAt, fileAt map[string]int) []linkEd
 
 // target is where a destination written in the page at from leads, ok false to keep it as
 // written: an anchor, another scheme (mailto:), a relative path of an upload that names nothing
-// imported (authoring's own link rules then apply to it).
-func target(from *url.URL, dest string, pageAt, fileAt map[string]int) (linkEdit, bool) {
+// imported (authoring's own link rules then apply to it). A relative path that names nothing
+// by location may be a page's doc id.
+func target(from *url.URL, dest string, at targets) (linkEdit, bool) {
 	none := linkEdit{page: -1, file: -1}
 	if strings.HasPrefix(dest, "<") && strings.HasSuffix(dest, ">") {
 		dest = dest[1 : len(dest)-1]
@@ -180,11 +235,15 @@ func target(from *url.URL, dest string, pageAt, fileAt map[string]int) (linkEdit
 	default:
 		return none, false
 	}
-	if i, ok := fileAt[FileKey(abs)]; ok {
+	if i, ok := at.file[FileKey(abs)]; ok {
 		none.file = i
 		return none, true
 	}
-	if i, ok := pageAt[PageKey(abs)]; ok {
+	if i, ok := at.page[PageKey(abs)]; ok {
+		none.page, none.fragment = i, abs.EscapedFragment()
+		return none, true
+	}
+	if i, ok := at.id[u.Path]; ok && u.Scheme == "" && u.Host == "" {
 		none.page, none.fragment = i, abs.EscapedFragment()
 		return none, true
 	}
@@ -260,7 +319,11 @@ func (a *applier) insertPages(p *plan) ([]string, error) {
 			if parent := p.parent[i]; parent >= 0 {
 				into = cmp.Or(ids[parent], ref(parent))
 			}
-			changes[k] = edit.Change{Op: edit.OpInsertPage, Ref: ref(i), Into: into, Fields: edit.Fields{Title: &p.titles[i]}}
+			fields := edit.Fields{Title: &p.titles[i]}
+			if p.pages[i].Hidden {
+				fields.Hidden = &p.pages[i].Hidden
+			}
+			changes[k] = edit.Change{Op: edit.OpInsertPage, Ref: ref(i), Into: into, Fields: fields}
 		}
 		outcomes, err := a.apply(changes)
 		if err != nil {
@@ -279,20 +342,47 @@ func (a *applier) insertPages(p *plan) ([]string, error) {
 func ref(i int) string { return "import:" + strconv.Itoa(i) }
 
 // writeBodies sets each page's Markdown, its links rewritten and its title the one it was
-// inserted with.
+// inserted with, and the slug it asks for when free.
 func (a *applier) writeBodies(p *plan, pageIDs, fileIDs []string) error {
 	var changes []edit.Change
+	slugs := a.freeSlugs(p, pageIDs)
 	for _, i := range p.order {
-		if strings.TrimSpace(p.pages[i].Markdown) == "" {
-			continue
+		var fields edit.Fields
+		if strings.TrimSpace(p.pages[i].Markdown) != "" {
+			doc := p.docs[i]
+			doc.Title, doc.Body = p.titles[i], rewrite(doc.Body, p.links[i], pageIDs, fileIDs)
+			md := markdown.Render(doc)
+			fields.Markdown = &md
 		}
-		doc := p.docs[i]
-		doc.Title, doc.Body = p.titles[i], rewrite(doc.Body, p.links[i], pageIDs, fileIDs)
-		md := markdown.Render(doc)
-		changes = append(changes, edit.Change{Op: edit.OpUpdatePage, Page: pageIDs[i], Fields: edit.Fields{Markdown: &md}})
+		if slug, ok := slugs[i]; ok {
+			fields.Slug = &slug
+		}
+		if fields != (edit.Fields{}) {
+			changes = append(changes, edit.Change{Op: edit.OpUpdatePage, Page: pageIDs[i], Fields: fields})
+		}
 	}
 	_, err := a.apply(changes)
 	return err
+}
+
+// freeSlugs are the slugs pages ask for (Page.Slug) that no sibling has once the pages are
+// inserted, nor one asked for before, by page index: applied in order, none is refused.
+func (a *applier) freeSlugs(p *plan, pageIDs []string) map[int]string {
+	out := map[int]string{}
+	taken := map[string]bool{} // parent id + "/" + slug, asked for and granted
+	for _, i := range p.order {
+		want, id := p.pages[i].Slug, pageIDs[i]
+		if want == "" || want == a.t.Page(id).Slug {
+			continue
+		}
+		parent := a.t.Page(id).Parent
+		if taken[parent+"/"+want] || tree.UniqueSlug(a.t, parent, want, id) != want {
+			continue
+		}
+		taken[parent+"/"+want] = true
+		out[i] = want
+	}
+	return out
 }
 
 // rewrite replaces the destinations of md's links as edits say.

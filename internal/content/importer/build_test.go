@@ -23,8 +23,8 @@ func webPage(t testing.TB, u, title, md string) Page {
 	return Page{Location: mustParse(t, u), Title: title, Markdown: md}
 }
 
-// outline lists the pages of a tree in order, indented by depth, with their titles.
-func outline(t *tree.Tree) string {
+// outlineOf lists the pages of a tree in order, indented by depth, with their titles.
+func outlineOf(t *tree.Tree) string {
 	var b strings.Builder
 	t.Walk(func(p *tree.Page, path string) {
 		fmt.Fprintf(&b, "%s%s\n", strings.Repeat("  ", strings.Count(path, "/")), p.Title)
@@ -75,7 +75,7 @@ func TestBuildWebsite(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "Existing\nWelcome\nGuide\n  Install — Docs\nUsers\nUntitled\n"
-	if got := outline(o.Tree); got != want {
+	if got := outlineOf(o.Tree); got != want {
 		t.Fatalf("outline:\n%s\nwant:\n%s", got, want)
 	}
 	if o.Pages != 5 || o.Files != 1 || len(o.Tree.Files()) != 1 || len(o.Blobs) != 1 {

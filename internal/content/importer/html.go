@@ -2,6 +2,7 @@ package importer
 
 import (
 	"bytes"
+	"context"
 	"net/url"
 	"strings"
 
@@ -22,7 +23,11 @@ type HTMLPage struct {
 	Markdown string     // the main content; link and image destinations absolute
 	Links    []*url.URL // every <a href> of the whole page (navigation included), absolute, in order
 	Images   []*url.URL // the images of the Markdown, absolute, in order, each once
+	notes    notes      // the docs sites' blocks converted (htmlblocks.go)
 }
+
+// Report is the page's entry in an import's report, under its URL.
+func (p *HTMLPage) Report(u *url.URL) FileReport { return p.notes.report(u.String(), ResultPage) }
 
 // chrome is what a page holds around its content that is not content: menus, footers, forms.
 var chrome = []string{"nav", "footer", "aside", "form", "button", "template", "svg", "dialog"}
@@ -36,24 +41,29 @@ func newConverter() *converter.Converter {
 	for _, tag := range chrome {
 		c.Register.TagType(tag, converter.TagTypeRemove, converter.PriorityStandard)
 	}
+	c.Register.Renderer(renderDocsBlock, converter.PriorityEarly)
 	return c
 }
 
 // ConvertHTML converts a web page found at pageURL to Markdown: headings, lists, code, tables,
 // links and images of its main content (the <main> element, else the first <article>, else the
-// element with role main, else <body>), without menus, footers and scripts. Relative
-// destinations are made absolute against the page's <base href> or its URL.
+// element with role main, else <body>), without menus, footers and scripts; the admonitions,
+// tabs and <details> of Docusaurus and MkDocs sites as hints, tabs and expandables
+// (htmlblocks.go). Relative destinations are made absolute against the page's <base href> or
+// its URL.
 func ConvertHTML(pageURL *url.URL, src []byte) (*HTMLPage, error) {
 	doc, err := html.Parse(bytes.NewReader(src))
 	if err != nil {
 		return nil, err
 	}
 	base := baseURL(doc, pageURL)
-	md, err := htmlConverter.ConvertNode(mainContent(doc), converter.WithDomain(base.String()))
+	p := &HTMLPage{Title: strings.Join(strings.Fields(textOf(find(doc, isTag(atom.Title)))), " ")}
+	md, err := htmlConverter.ConvertNode(mainContent(doc), converter.WithDomain(base.String()),
+		converter.WithContext(context.WithValue(context.Background(), convertedKey{}, &p.notes)))
 	if err != nil {
 		return nil, err
 	}
-	p := &HTMLPage{Title: strings.Join(strings.Fields(textOf(find(doc, isTag(atom.Title)))), " "), Markdown: string(md)}
+	p.Markdown = string(md)
 	p.Links = anchors(doc, base)
 	p.Images = images(p.Markdown)
 	return p, nil

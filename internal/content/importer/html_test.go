@@ -2,8 +2,11 @@ package importer
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/binderyhq/bindery/internal/document"
 )
 
 const guidePage = `<!doctype html><html><head><title> Intro —
@@ -112,4 +115,81 @@ func FuzzConvertHTML(f *testing.F) {
 			}
 		}
 	})
+}
+
+// docusaurusPage is a page of a Docusaurus 3 site: an admonition with its default title and one
+// with its own, tabs, a <details>.
+const docusaurusPage = `<html><body><main><article><h1>Configure</h1>
+<div class="theme-admonition theme-admonition-tip admonition_xJq3 alert alert--success"><div class="admonitionHeading_Gvgb"><span class="admonitionIcon_Rf37"><svg viewBox="0 0 12 16"><path d="M6.5 0"></path></svg></span>tip</div><div class="admonitionContent_BuS1"><p>Use <strong>tabs</strong>.</p></div></div>
+<div class="theme-admonition theme-admonition-danger admonition_xJq3 alert alert--danger"><div class="admonitionHeading_Gvgb"><span class="admonitionIcon_Rf37"><svg></svg></span>Take care</div><div class="admonitionContent_BuS1"><p>Never as root.</p></div></div>
+<div class="tabs-container tabList__CuJ"><ul role="tablist" aria-orientation="horizontal" class="tabs"><li role="tab" tabindex="0" aria-selected="true" class="tabs__item tabs__item--active">Linux</li><li role="tab" tabindex="-1" aria-selected="false" class="tabs__item">macOS</li></ul><div class="margin-top--md"><div role="tabpanel" class="tabItem_Ymn6"><p>Edit <code>/etc/acme.yaml</code>.</p></div><div role="tabpanel" class="tabItem_Ymn6" hidden=""><p>Edit the plist.</p></div></div></div>
+<details class="details_lb9f alert alert--info" data-collapsed="true"><summary>Why YAML?</summary><div><div class="collapsibleContent_i85q"><p>Easy to read.</p></div></div></details>
+</article></main></body></html>`
+
+// mkdocsPage is a page of an MkDocs Material site: an admonition, a collapsible, content tabs.
+const mkdocsPage = `<html><body><div class="md-content"><article class="md-content__inner md-typeset"><h1 id="install">Install</h1>
+<div class="admonition warning">
+<p class="admonition-title">Heads up</p>
+<p>The installer needs <code>curl</code>.</p>
+</div>
+<details class="question">
+<summary>Why not a container?</summary>
+<p>You may.</p>
+</details>
+<div class="tabbed-set tabbed-alternate" data-tabs="1:2"><input checked="checked" id="__tabbed_1_1" name="__tabbed_1" type="radio" /><input id="__tabbed_1_2" name="__tabbed_1" type="radio" /><div class="tabbed-labels"><label for="__tabbed_1_1">C</label><label for="__tabbed_1_2">C++</label></div>
+<div class="tabbed-content">
+<div class="tabbed-block">
+<p>Plain C.</p>
+</div>
+<div class="tabbed-block">
+<p>With classes.</p>
+</div>
+</div>
+</div>
+</article></div></body></html>`
+
+func TestConvertHTMLDocsBlocks(t *testing.T) {
+	tests := []struct {
+		name, page string
+		want       []string
+		blocks     []string
+		converted  []string
+	}{
+		{"Docusaurus", docusaurusPage, []string{"{% hint style=\"success\" %}\nUse **tabs**.\n{% endhint %}",
+			"{% hint style=\"danger\" %}\n**Take care**\n\nNever as root.\n{% endhint %}",
+			"{% tabs %}\n{% tab title=\"Linux\" %}\nEdit `/etc/acme.yaml`.\n{% endtab %}\n\n{% tab title=\"macOS\" %}\nEdit the plist.\n{% endtab %}\n{% endtabs %}",
+			"<details>\n\n<summary>Why YAML?</summary>\n\nEasy to read.\n\n</details>"},
+			[]string{"heading-1", "hint", "hint", "tabs", "expandable"},
+			[]string{"an admonition (tip) → success hint", "an admonition (danger) → danger hint", "tabs → tabs", "<details> → expandable"}},
+		{"MkDocs", mkdocsPage, []string{"{% hint style=\"warning\" %}\n**Heads up**\n\nThe installer needs `curl`.\n{% endhint %}",
+			"<details>\n\n<summary>Why not a container?</summary>\n\nYou may.\n\n</details>",
+			"{% tabs %}\n{% tab title=\"C\" %}\nPlain C.\n{% endtab %}\n\n{% tab title=\"C++\" %}\nWith classes.\n{% endtab %}\n{% endtabs %}"},
+			[]string{"heading-1", "hint", "expandable", "tabs"},
+			[]string{"an admonition (warning) → warning hint", "<details> → expandable", "tabs → tabs"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			u := mustParse(t, "https://docs.test/docs/configure")
+			p, err := ConvertHTML(u, []byte(tt.page))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(p.Markdown, w) {
+					t.Errorf("Markdown lacks:\n%s\nin:\n%s", w, p.Markdown)
+				}
+			}
+			var got []string
+			for _, b := range document.FromMarkdown(p.Markdown).Nodes {
+				got = append(got, b.Type)
+			}
+			if !slices.Equal(got, tt.blocks) {
+				t.Errorf("blocks %q, want %q", got, tt.blocks)
+			}
+			r := p.Report(u)
+			if r.Path != "https://docs.test/docs/configure" || !slices.Equal(r.Converted, tt.converted) {
+				t.Errorf("report %+v, want converted %q", r, tt.converted)
+			}
+		})
+	}
 }

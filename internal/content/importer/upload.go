@@ -8,9 +8,7 @@ import (
 	"mime"
 	"net/url"
 	"path"
-	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/binderyhq/bindery/internal/content/edit"
 	"github.com/binderyhq/bindery/internal/text"
@@ -29,43 +27,54 @@ type Upload struct {
 	Data []byte
 }
 
-// FromUploads reads uploaded files as Git Sync lays a space out: Markdown files (.md, .markdown)
-// are pages nested by their directories, a directory's README.md (or index.md) being the
-// directory's page and the top-level one the first page; other files become files the pages may
-// link to (at most edit.MaxFileSize each). Hidden files and directories (".git", "__MACOSX") and
-// SUMMARY.md (Git Sync's table of contents, not a page) are skipped. Errors name the file.
+// FromUploads reads uploaded files in the dialect they are written in (detect): Docusaurus,
+// MkDocs, a GitBook repository, or plain Markdown laid out as Git Sync lays out a space —
+// Markdown files (.md, .markdown, .mdx) are pages nested by their directories, a directory's
+// README.md (or index.md) being the directory's page and the top-level one the first page. Other
+// files become files the pages may link to (at most edit.MaxFileSize each). Hidden files and
+// directories (".git", "__MACOSX") are skipped, but for a .gitbook.yaml. The Site's Report says
+// per file what it became. Errors name the file.
 func FromUploads(files []Upload) (Site, error) {
-	var s Site
-	if len(files) > MaxUploadFiles {
-		return s, fmt.Errorf("an upload holds at most %d files, got %d", MaxUploadFiles, len(files))
+	ups, err := checkUploads(files)
+	if err != nil {
+		return Site{}, err
 	}
+	switch dialect, marker := detect(ups); dialect {
+	case DialectDocusaurus:
+		return docusaurusSite(ups, marker), nil
+	case DialectMkDocs:
+		return mkdocsSite(ups, marker), nil
+	case DialectGitBook:
+		return gitbookSite(ups, marker), nil
+	}
+	return plainSite(ups), nil
+}
+
+// checkUploads checks the bounds of an upload and each file, and returns the files not skipped
+// with their paths cleaned.
+func checkUploads(files []Upload) ([]upload, error) {
+	if len(files) > MaxUploadFiles {
+		return nil, fmt.Errorf("an upload holds at most %d files, got %d", MaxUploadFiles, len(files))
+	}
+	var ups []upload
 	var total int
 	for _, f := range files {
 		p, err := cleanPath(f.Path)
 		if err != nil {
-			return s, err
+			return nil, err
 		}
 		if total += len(f.Data); total > MaxUploadBytes {
-			return s, fmt.Errorf("the files are more than %d bytes together", MaxUploadBytes)
+			return nil, fmt.Errorf("the files are more than %d bytes together", MaxUploadBytes)
 		}
 		if Skipped(p) {
 			continue
 		}
 		if err := checkContent(p, f.Data); err != nil {
-			return s, err
+			return nil, err
 		}
-		loc := &url.URL{Scheme: "file", Path: "/" + p}
-		if IsMarkdown(p) {
-			s.Pages = append(s.Pages, Page{Location: loc, Title: titleFromPath(p), Markdown: string(f.Data)})
-			continue
-		}
-		s.Files = append(s.Files, File{Location: loc, Name: path.Base(p), ContentType: contentType(p), Data: f.Data})
+		ups = append(ups, upload{path: p, data: f.Data})
 	}
-	// Siblings in path order, a directory's page before what it holds.
-	slices.SortStableFunc(s.Pages, func(a, b Page) int {
-		return slices.Compare(segments(PageKey(a.Location)), segments(PageKey(b.Location)))
-	})
-	return s, nil
+	return ups, nil
 }
 
 // CheckFile says why FromUploads would refuse one file that is not skipped, naming it: its path,
@@ -106,40 +115,40 @@ func cleanPath(p string) (string, error) {
 	return clean, nil
 }
 
-func truncate(s string) string {
-	if len(s) > 80 {
-		return s[:80] + "…"
-	}
-	return s
-}
+func truncate(s string) string { return clip(s, 80) }
 
-// Skipped reports whether an uploaded path (cleaned, "/" separators) is left out: hidden, archive
-// litter, the summary.
+// Skipped reports whether an uploaded path (cleaned, "/" separators) is left out: hidden (but for
+// a GitBook repository's .gitbook.yaml), archive litter.
 func Skipped(p string) bool {
-	for _, seg := range strings.Split(p, "/") {
-		if strings.HasPrefix(seg, ".") || seg == "__MACOSX" {
+	segs := strings.Split(p, "/")
+	for i, seg := range segs {
+		if seg == "__MACOSX" || strings.HasPrefix(seg, ".") && (i < len(segs)-1 || !gitbookConfig.MatchString(seg)) {
 			return true
 		}
 	}
-	return strings.EqualFold(p, "SUMMARY.md")
+	return false
 }
 
-// IsMarkdown reports whether an uploaded path is a page's Markdown (.md, .markdown).
+// IsMarkdown reports whether an uploaded path is a page's Markdown (.md, .markdown, .mdx).
 func IsMarkdown(p string) bool {
 	ext := strings.ToLower(path.Ext(p))
-	return ext == ".md" || ext == ".markdown"
+	return ext == ".md" || ext == ".markdown" || ext == ".mdx"
 }
 
 // titleFromPath is the title of a page whose Markdown has none: its file name (or its directory's
-// for a README), dashes and underscores as spaces, the first letter upper-case.
+// for a README), as titleOfName has it.
 func titleFromPath(p string) string {
 	segs := segments(PageKey(&url.URL{Path: "/" + p}))
 	if len(segs) == 0 {
 		return "Introduction"
 	}
-	name := strings.NewReplacer("-", " ", "_", " ").Replace(segs[len(segs)-1])
-	r, size := utf8.DecodeRuneInString(name)
-	return strings.ToUpper(string(r)) + name[size:]
+	return titleOfName(segs[len(segs)-1])
+}
+
+// titleOfName is a file name as a title: dashes and underscores as spaces, the first letter
+// upper-case.
+func titleOfName(name string) string {
+	return capitalized(strings.NewReplacer("-", " ", "_", " ").Replace(name))
 }
 
 // contentType is the media type of a file by its extension.

@@ -59,7 +59,7 @@ func TestFromUploads(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := "Welcome\nGuide\n  Config files\n  Install\n"
-			if got := outline(o.Tree); got != want {
+			if got := outlineOf(o.Tree); got != want {
 				t.Fatalf("outline:\n%s\nwant:\n%s", got, want)
 			}
 			files2 := o.Tree.Files()

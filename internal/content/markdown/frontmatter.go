@@ -11,19 +11,37 @@ import (
 // src and returns its fields and the rest. ok is false, and body is src, when src has no front
 // matter or it is not the YAML subset of the package doc.
 func splitFrontMatter(src string) (fields map[string]string, body string, ok bool) {
+	lines, body, ok := cutFrontMatter(src)
+	if !ok {
+		return nil, src, false
+	}
+	if fields, ok = parseFields(lines); !ok {
+		return nil, src, false
+	}
+	return fields, body, true
+}
+
+// CutFrontMatter splits a leading front matter block off src: the YAML text between its "---"
+// lines and what follows them. ok is false, and body is src, when src does not start with one.
+// Unlike Parse, it leaves the YAML to the caller (an importer reading other tools' front matter).
+func CutFrontMatter(src string) (yaml, body string, ok bool) {
+	lines, body, ok := cutFrontMatter(src)
+	if !ok {
+		return "", src, false
+	}
+	return strings.Join(lines, "\n"), body, true
+}
+
+// cutFrontMatter returns the lines of a leading front matter block and what follows it.
+func cutFrontMatter(src string) (lines []string, body string, ok bool) {
 	first, rest, more := strings.Cut(src, "\n")
 	if !more || !isFence(first) {
 		return nil, src, false
 	}
-	var lines []string
 	for {
 		line, after, more := strings.Cut(rest, "\n")
 		if isFence(line) {
-			fields, ok := parseFields(lines)
-			if !ok {
-				return nil, src, false
-			}
-			return fields, after, true
+			return lines, after, true
 		}
 		if !more {
 			return nil, src, false

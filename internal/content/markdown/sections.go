@@ -29,13 +29,13 @@ func Sections(body string) []Section {
 	doc, _ := parse(src)
 	out := []Section{{}}
 	var text []string
-	anchors := map[string]bool{}
+	anchors := anchorSet{taken: map[string]bool{}, next: map[string]int{}}
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*ast.Heading); ok && h.Level <= SectionLevel {
 			out[len(out)-1].Text = strings.Join(text, "\n")
 			text = nil
 			heading := plainText(h, src)
-			out = append(out, Section{Heading: heading, Anchor: UniqueAnchor(anchors, Anchor(heading))})
+			out = append(out, Section{Heading: heading, Anchor: anchors.unique(Anchor(heading))})
 			continue
 		}
 		text = appendBlockText(text, n, src)
@@ -97,10 +97,26 @@ func Anchor(heading string) string {
 // UniqueAnchor returns anchor, or the first of anchor-1, anchor-2… that no earlier heading of the
 // page took, and records it taken.
 func UniqueAnchor(taken map[string]bool, anchor string) string {
+	return anchorSet{taken: taken}.unique(anchor)
+}
+
+// anchorSet hands out anchors as UniqueAnchor does; with next, each anchor's count resumes where
+// it stopped (the numbers below it are taken for good), so a page of many equal headings takes
+// linear time rather than quadratic.
+type anchorSet struct {
+	taken map[string]bool
+	next  map[string]int // nil: count from 1 each time
+}
+
+func (s anchorSet) unique(anchor string) string {
 	unique := anchor
-	for n := 1; taken[unique]; n++ {
+	n := max(s.next[anchor], 1)
+	for ; s.taken[unique]; n++ {
 		unique = anchor + "-" + strconv.Itoa(n)
 	}
-	taken[unique] = true
+	if s.next != nil && unique != anchor {
+		s.next[anchor] = n
+	}
+	s.taken[unique] = true
 	return unique
 }

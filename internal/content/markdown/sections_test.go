@@ -2,6 +2,8 @@ package markdown
 
 import (
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -61,5 +63,17 @@ func TestAnchor(t *testing.T) {
 		if got := Anchor(heading); got != want {
 			t.Errorf("Anchor(%q) = %q, want %q", heading, got, want)
 		}
+	}
+}
+
+// TestSectionsOfManyEqualHeadings: each heading's number resumes where the last stopped, a
+// heading already named like a numbered one skipped, in linear time (20,000 equal headings took
+// seconds when each count started from 1).
+func TestSectionsOfManyEqualHeadings(t *testing.T) {
+	body := "## Part 2\n\n" + strings.Repeat("## Part\n\n", 20000)
+	sections := Sections(body)
+	got := []string{sections[1].Anchor, sections[2].Anchor, sections[3].Anchor, sections[4].Anchor, sections[len(sections)-1].Anchor}
+	if want := []string{"part-2", "part", "part-1", "part-3", "part-20000"}; !slices.Equal(got, want) {
+		t.Fatalf("anchors %q, want %q", got, want)
 	}
 }

@@ -33,10 +33,13 @@ type Source struct {
 type Gather func(ctx context.Context) (*Source, error)
 
 // Imported is what an import made: the revision, the pages and files imported, and those found
-// (a website's bounds, failed requests and files no page links to leave some out).
+// (a website's bounds, failed requests and files no page links to leave some out); what the
+// content was read as and, per uploaded file, what it became.
 type Imported struct {
 	Revision                          *ent.Revision
 	ImportedResources, TotalResources int
+	Dialect                           string
+	Report                            []importer.FileReport
 }
 
 // ImportIntoSpace imports content into a space's main content as one revision of type import,
@@ -135,7 +138,8 @@ func (svc *Service) writeImport(ctx context.Context, tx *ent.Tx, s *ent.Space, c
 		return nil, nil, err
 	}
 	imported := o.Pages + o.Files
-	return &Imported{Revision: rev, ImportedResources: imported, TotalResources: max(src.found, imported)}, base, nil
+	return &Imported{Revision: rev, ImportedResources: imported, TotalResources: max(src.found, imported),
+		Dialect: src.site.Dialect, Report: src.site.Report}, base, nil
 }
 
 // noVersions is the revision lookup of an import's batches, which revert nothing.
@@ -172,15 +176,16 @@ func (svc *Service) Website(ctx context.Context, rawURL string) (*Source, error)
 	return &Source{site: res.Site, found: res.Found}, nil
 }
 
-// Markdown reads uploaded Markdown files (importer.FromUploads), given as field (files, or the
-// files of a zip). Returns INVALID naming field when they hold no Markdown file or cannot be read.
+// Markdown reads uploaded Markdown files (importer.FromUploads: Docusaurus, MkDocs, GitBook or
+// plain Markdown), given as field (files, or the files of a zip). Returns INVALID naming field
+// when they hold no Markdown file or cannot be read.
 func Markdown(field string, uploads []importer.Upload) (*Source, error) {
 	site, err := importer.FromUploads(uploads)
 	if err != nil {
 		return nil, apperr.Invalidf("%s: %v", field, err)
 	}
 	if len(site.Pages) == 0 {
-		return nil, apperr.Invalidf("%s: holds no Markdown file (.md) to import", field)
+		return nil, apperr.Invalidf("%s: holds no Markdown file (.md, .mdx) to import", field)
 	}
 	return &Source{site: site, found: len(site.Pages) + len(site.Files)}, nil
 }

@@ -1,0 +1,3 @@
+export default function Highlight({children, color}) {
+  return <span style={{backgroundColor: color}}>{children}</span>;
+}
