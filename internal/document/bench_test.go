@@ -45,3 +45,19 @@ func BenchmarkConvert10kBlocks(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkHostileDetails reads 44 KB of `<details>` that never close, and 2,000 nested ones that
+// do: each must cost about what a pass over the text costs (matched in one pass, nesting bounded),
+// not its square.
+func BenchmarkHostileDetails(b *testing.B) {
+	for name, md := range map[string]string{
+		"Unclosed": strings.Repeat("<details>\n\n", 4000),
+		"Nested":   strings.Repeat("<details>\n\n", 2000) + strings.Repeat("</details>\n\n", 2000),
+	} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				FromMarkdown(md)
+			}
+		})
+	}
+}

@@ -19,19 +19,35 @@ import (
 func FromMarkdown(markdown string) *Document {
 	src := []byte(strings.ToValidUTF8(markdown, "\uFFFD"))
 	root := gitbookMarkdown.Parse(text.NewReader(src))
-	c := converter{src: src}
+	c := converter{src: src, closers: map[ast.Node]ast.Node{}}
 	return New(c.fit(c.blocks(root), topLevel)...)
 }
 
-type converter struct{ src []byte }
+type converter struct {
+	src     []byte
+	closers map[ast.Node]ast.Node // the block that opens an expandable → the one that closes it
+	depth   int                   // how many expandables hold the blocks converted
+}
+
+// maxExpandableDepth bounds expandables in expandables: the model allows none (their body cannot
+// hold one), and reading each level again would make deep nesting cost its square; deeper
+// `<details>` are HTML.
+const maxExpandableDepth = 2
 
 // blocks converts the blocks under n, an expandable being the HTML blocks from `<details>` to
 // `</details>` with what they hold.
 func (c converter) blocks(n ast.Node) []*Node {
+	c.matchDetails(n)
+	return c.matchedBlocks(n)
+}
+
+// matchedBlocks is blocks of a node whose children's `<details>` are matched already: an
+// expandable's body, whose blocks were matched among the siblings they came from.
+func (c converter) matchedBlocks(n ast.Node) []*Node {
 	var out []*Node
 	for k := n.FirstChild(); k != nil; k = k.NextSibling() {
-		if title, ok := c.detailsOpen(k); ok {
-			if end := c.detailsClose(k); end != nil {
+		if title, ok := c.detailsOpen(k); ok && c.depth < maxExpandableDepth {
+			if end := c.closers[k]; end != nil {
 				out = append(out, c.expandable(title, k, end))
 				k = end
 				continue
@@ -71,20 +87,19 @@ func (c converter) detailsOpen(n ast.Node) (*string, bool) {
 	return nil, true
 }
 
-// detailsClose is the sibling block that closes the expandable open opens, nil for none.
-func (c converter) detailsClose(open ast.Node) ast.Node {
-	depth := 0
-	for k := open.NextSibling(); k != nil; k = k.NextSibling() {
+// matchDetails pairs the children of parent that open an expandable with the siblings that close
+// them, nested ones inside, in one pass (c.closers); an opening block without its closing one
+// pairs with nothing and stays HTML.
+func (c converter) matchDetails(parent ast.Node) {
+	var open []ast.Node
+	for k := parent.FirstChild(); k != nil; k = k.NextSibling() {
 		if _, ok := c.detailsOpen(k); ok {
-			depth++
-		} else if k.Kind() == ast.KindHTMLBlock && detailsClose.MatchString(c.lines(k)) {
-			if depth == 0 {
-				return k
-			}
-			depth--
+			open = append(open, k)
+		} else if len(open) > 0 && k.Kind() == ast.KindHTMLBlock && detailsClose.MatchString(c.lines(k)) {
+			c.closers[open[len(open)-1]] = k
+			open = open[:len(open)-1]
 		}
 	}
-	return nil
 }
 
 func (c converter) expandable(title *string, open, end ast.Node) *Node {
@@ -104,7 +119,9 @@ func (c converter) expandable(title *string, open, end ast.Node) *Node {
 	if title != nil {
 		t = html.UnescapeString(*title)
 	}
-	body := c.fit(c.blocks(holder), expandKids)
+	inner := c
+	inner.depth++
+	body := c.fit(inner.matchedBlocks(holder), expandKids)
 	if len(body) == 0 {
 		body = []*Node{paragraph(nil)}
 	}
