@@ -26,6 +26,8 @@ func FuzzMarkdown(f *testing.F) {
 	}
 	f.Add("* a\n  * b\n\n1. c\n")
 	f.Add("**a** *b* ~~c~~ `d` [e](/pages/x#y) $$f$$")
+	f.Add("{% swagger src=\"/files/a\" path=\"/b\" method=\"get\" %}\nc\n\nd\n{% endswagger %}\n")
+	f.Add("{% tabs %}\n{% tab %}\n{% openapi-operation spec=\"a\" path=\"/\" method=\"get\" %}\n{% endopenapi-operation %}\n{% endtab %}\n{% endtabs %}\n")
 	f.Fuzz(func(t *testing.T, md string) {
 		doc := FromMarkdown(md)
 		if err := Validate(doc); err != nil {

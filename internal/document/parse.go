@@ -398,6 +398,8 @@ func (c converter) tag(n *tagBlock) []*Node {
 		return c.titledCode(n)
 	case "content-ref":
 		return []*Node{Block("content-ref", map[string]any{"ref": refFromDest(n.attrs["url"])})}
+	case "openapi", "swagger", "openapi-operation":
+		return c.operation(n)
 	case "embed":
 		if url := n.attrs["url"]; url != "" {
 			return []*Node{Block("embed", map[string]any{"url": url})}
@@ -411,6 +413,34 @@ func (c converter) tag(n *tagBlock) []*Node {
 		return []*Node{literal(n.line)}
 	}
 	return c.blocks(n) // a tab, step or column outside its group: its blocks
+}
+
+// operation converts an API operation tag: `{% openapi-operation spec path method %}` names a spec
+// by slug, `{% openapi src path method %}` (and `{% swagger %}` before it) by the URL or file of
+// its document. GitBook writes a link to the spec as the body, which the block gives back: a body
+// of one paragraph is dropped, the blocks of any other follow the block. A tag without its
+// pointer is text.
+func (c converter) operation(n *tagBlock) []*Node {
+	data := map[string]any{"path": n.attrs["path"], "method": n.attrs["method"]}
+	typ := "openapi-operation"
+	if n.name == "openapi-operation" {
+		data["ref"] = map[string]any{"kind": "openapi", "spec": n.attrs["spec"]}
+	} else {
+		typ, data["ref"] = "swagger", refFromDest(n.attrs["src"])
+	}
+	body := c.fit(c.blocks(n), topLevel)
+	b := Block(typ, data)
+	if checkOperation("", b) != nil {
+		text := []*Node{literal(n.line)}
+		if n.closed {
+			body = append(body, literal("{% end"+n.name+" %}"))
+		}
+		return append(text, body...)
+	}
+	if len(body) == 1 && body[0].Type == "paragraph" {
+		body = nil
+	}
+	return append([]*Node{b}, body...)
 }
 
 // items converts a group of tabs, steps or columns. Blocks between the items join the item

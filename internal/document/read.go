@@ -79,3 +79,47 @@ func Table(n *Node) (columns []TableColumn, hideHeader bool, rows [][][]*Node) {
 	}
 	return columns, hideHeader, rows
 }
+
+// Operation is what an API operation block points at: an operation of an OpenAPI spec.
+type Operation struct {
+	// Spec names the spec: its slug (openapi-operation), or the URL or "/files/<id>" of its
+	// document (swagger, GitBook's older block).
+	Spec  string
+	BySrc bool // Spec is a swagger block's URL or file rather than a slug
+	Path  string
+	// Method is as written; specs name methods in lower case.
+	Method string
+}
+
+// OperationOf reads an openapi-operation or swagger block; ok is false for another node.
+func OperationOf(n *Node) (op Operation, ok bool) {
+	switch n.Type {
+	case "openapi-operation":
+		op.Spec = specSlug(n.Data)
+	case "swagger":
+		op.Spec, _ = refDest(n.Data)
+		op.BySrc = true
+	default:
+		return op, false
+	}
+	op.Path, op.Method = str(n.Data, "path"), str(n.Data, "method")
+	return op, true
+}
+
+// Operations are the API operation blocks of a document, in order. The model has them at the
+// top level only.
+func Operations(doc *Document) []Operation {
+	var ops []Operation
+	for _, n := range doc.Nodes {
+		if op, ok := OperationOf(n); ok {
+			ops = append(ops, op)
+		}
+	}
+	return ops
+}
+
+// specSlug is the spec an openapi reference names, "" when data has none.
+func specSlug(data map[string]any) string {
+	ref, _ := data["ref"].(map[string]any)
+	return str(ref, "spec")
+}

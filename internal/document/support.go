@@ -21,7 +21,7 @@ var (
 	tabKids       = with(essentials, "content-ref", "code", "embed", "file", "images", "hint", "blockquote", "math")
 	expandKids    = with(essentials, "file", "images", "code", "table", "hint", "blockquote")
 	columnKids    = with(essentials, "images", "code", "hint", "content-ref", "embed", "file", "math", "blockquote", "table", "expandable", "stepper")
-	topLevel      = with(essentials, "blockquote", "hint", "images", "file", "embed", "code", "math", "expandable", "tabs", "table", "content-ref", "stepper", "columns")
+	topLevel      = with(essentials, "blockquote", "hint", "images", "file", "embed", "code", "math", "expandable", "tabs", "table", "content-ref", "stepper", "columns", "swagger", "openapi-operation")
 )
 
 func with(base []string, more ...string) []string { return slices.Concat(base, more) }
@@ -56,18 +56,21 @@ var blockRules = map[string]rule{
 	"stepper-step":   {supported: true, children: with(tabKids, "expandable")},
 	"columns":        {supported: true, children: []string{"column"}},
 	"column":         {supported: true, children: columnKids},
+	// An API operation of one of the organization's OpenAPI specs (openapi-operation, by slug) or
+	// of a spec's URL or file (swagger, GitBook's older block; Bindery reads it as the
+	// organization's spec of that slug or source URL).
+	"swagger":           {supported: true, void: true},
+	"openapi-operation": {supported: true, void: true},
 
-	"prompt":            {void: false},
-	"if":                {},
-	"drawing":           {void: true},
-	"swagger":           {void: true},
-	"openapi-operation": {void: true},
-	"openapi-schemas":   {void: true},
-	"openapi-webhook":   {void: true},
-	"integration":       {void: true},
-	"reusable-content":  {void: true},
-	"updates":           {},
-	"update":            {},
+	"prompt":           {void: false},
+	"if":               {},
+	"drawing":          {void: true},
+	"openapi-schemas":  {void: true},
+	"openapi-webhook":  {void: true},
+	"integration":      {void: true},
+	"reusable-content": {void: true},
+	"updates":          {},
+	"update":           {},
 }
 
 // inlineRules is every inline type of the reference's schema (DocumentInline).
@@ -227,10 +230,29 @@ func checkData(path string, n *Node) error {
 		if str(n.Data, "url") == "" {
 			return fmt.Errorf("%s: data.url of an embed is required", path)
 		}
+	case "swagger", "openapi-operation":
+		return checkOperation(path, n)
 	case "math", "inline-math":
 		if _, ok := n.Data["formula"].(string); !ok {
 			return fmt.Errorf("%s: data.formula of a %s is required", path, n.Type)
 		}
+	}
+	return nil
+}
+
+// checkOperation checks an API operation's pointer: its spec (a slug for openapi-operation, a URL
+// or file for swagger), a path and a method.
+func checkOperation(path string, n *Node) error {
+	switch kind := refKind(n.Data); {
+	case n.Type == "openapi-operation" && (kind != "openapi" || specSlug(n.Data) == ""):
+		return fmt.Errorf("%s: data.ref of an openapi-operation must be an openapi reference with a spec", path)
+	case n.Type == "swagger" && kind != "url" && kind != "file":
+		return fmt.Errorf("%s: data.ref of a swagger must be a url or file reference", path)
+	case str(n.Data, "path") == "" || str(n.Data, "method") == "":
+		return fmt.Errorf("%s: data.path and data.method of a %s are required", path, n.Type)
+	}
+	if _, ok := refDest(n.Data); n.Type == "swagger" && !ok {
+		return fmt.Errorf("%s: data.ref of a swagger must name its url or file", path)
 	}
 	return nil
 }

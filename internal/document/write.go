@@ -91,6 +91,8 @@ func blockMarkdown(b *Node) string {
 		dest, _ := refDest(b.Data)
 		return fmt.Sprintf("{%% content-ref url=\"%s\" %%}\n[%s](%s)\n{%% endcontent-ref %%}", escapeAttr(dest),
 			escapeText(dest, inBlock, false), escapeDest(dest))
+	case "openapi-operation", "swagger":
+		return operationMarkdown(b)
 	case "embed":
 		return fmt.Sprintf(`{%% embed url="%s" %%}`, escapeAttr(str(b.Data, "url")))
 	case "file":
@@ -100,19 +102,41 @@ func blockMarkdown(b *Node) string {
 	return blocksMarkdown(b.Nodes)
 }
 
+// operationMarkdown writes an API operation as GitBook does: openapi-operation by the spec's slug
+// with its name as the body, swagger as `{% openapi %}` (GitBook's newer name for the block) by
+// its document's URL or file with a link to it as the body.
+func operationMarkdown(b *Node) string {
+	op, _ := OperationOf(b)
+	pointer := []attr{{"path", op.Path}, {"method", op.Method}}
+	if !op.BySrc {
+		return operationTag("openapi-operation", attr{"spec", op.Spec}, pointer, "OpenAPI "+escapeText(op.Spec, inBlock, false))
+	}
+	link := "[" + escapeText(op.Spec, inBlock, false) + "](" + escapeDest(op.Spec) + ")"
+	return operationTag("openapi", attr{"src", op.Spec}, pointer, link)
+}
+
+func operationTag(name string, spec attr, pointer []attr, body string) string {
+	return openTag(name, append([]attr{spec}, pointer...)) + "\n" + body + "\n{% end" + name + " %}"
+}
+
 type attr struct{ name, value string }
 
 // tag writes a GitBook tag block around blocks.
 func tag(name string, blocks []*Node, attrs ...attr) string {
-	open := "{% " + name
-	for _, a := range attrs {
-		open += fmt.Sprintf(` %s="%s"`, a.name, escapeAttr(a.value))
-	}
-	open += " %}\n"
+	open := openTag(name, attrs) + "\n"
 	if inner := blocksMarkdown(blocks); inner != "" {
 		open += inner + "\n"
 	}
 	return open + "{% end" + name + " %}"
+}
+
+// openTag is a tag's opening line.
+func openTag(name string, attrs []attr) string {
+	open := "{% " + name
+	for _, a := range attrs {
+		open += fmt.Sprintf(` %s="%s"`, a.name, escapeAttr(a.value))
+	}
+	return open + " %}"
 }
 
 // htmlEscapes are the characters GitBook writes as character references in HTML text and
