@@ -51,6 +51,8 @@ func (w *writer) block(n *document.Node) {
 		w.contentRef(n)
 	case "divider":
 		w.b.WriteString("<hr>\n")
+	case "openapi-operation", "swagger":
+		w.operation(n)
 	default: // a block the document model does not support: what it holds
 		w.blocks(n.Nodes)
 	}
