@@ -20,6 +20,7 @@ func petstoreSpec(summary string) string {
 	    "responses": {"200": {"description": "The pet", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Pet"}}}}}}}},
 	  "components": {"schemas": {"Pet": {"type": "object", "required": ["name"], "properties": {
 	    "name": {"type": "string", "description": "The pet's <b>name</b>"},
+	    "owner": {"type": "object", "properties": {"email": {"type": "string", "format": "email"}}},
 	    "parent": {"$ref": "#/components/schemas/Pet"}}}}}}`
 }
 
