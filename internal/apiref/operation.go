@@ -1,7 +1,6 @@
 package apiref
 
 import (
-	"encoding/json"
 	"errors"
 	"slices"
 	"sort"
@@ -329,10 +328,7 @@ func sortedKeys(m map[string][]byte) []string {
 
 // text is a JSON string's value, "" for anything else.
 func text(raw []byte) string {
-	var s string
-	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
-		return ""
-	}
+	s, _ := unquote(raw)
 	return s
 }
 

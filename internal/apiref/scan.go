@@ -37,8 +37,11 @@ func members(raw []byte) ([]member, bool) {
 	out := []member{}
 	ok := each(raw, '{', '}', func(i int) (int, bool) {
 		end, err := skipValue(raw, i)
-		var key string
-		if err != nil || raw[i] != '"' || json.Unmarshal(raw[i:end], &key) != nil {
+		if err != nil || raw[i] != '"' {
+			return 0, false
+		}
+		key, ok := unquote(raw[i:end])
+		if !ok {
 			return 0, false
 		}
 		i = skipSpace(raw, end)
@@ -96,6 +99,18 @@ func each(raw []byte, open, close byte, item func(i int) (end int, ok bool)) boo
 		i = skipSpace(raw, i+1)
 	}
 	return false
+}
+
+// unquote is the value of a JSON string; one without escapes is its bytes, without decoding.
+func unquote(quoted []byte) (string, bool) {
+	if len(quoted) < 2 || quoted[0] != '"' {
+		return "", false
+	}
+	if inner := quoted[1 : len(quoted)-1]; bytes.IndexByte(inner, '\\') < 0 {
+		return string(inner), true
+	}
+	var s string
+	return s, json.Unmarshal(quoted, &s) == nil
 }
 
 func skipSpace(raw []byte, i int) int {

@@ -69,9 +69,21 @@ func (w *writer) operation(n *document.Node) {
 // markdownText writes a description of the document, Markdown, as the page's blocks are written
 // (escaped, links checked).
 func (w *writer) markdownText(md string) {
-	if strings.TrimSpace(md) != "" {
+	switch {
+	case strings.TrimSpace(md) == "":
+	case plainMarkdown(md):
+		w.b.WriteString("<p>" + escape(md) + "</p>\n") // as Markdown writes it, without parsing it
+	default:
 		w.blocks(document.FromMarkdown(md).Nodes)
 	}
+}
+
+// plainMarkdown says whether Markdown is one paragraph of plain text: one line, starting with
+// none of the characters that start a block, holding none of those of inline syntax, entities
+// and GitBook's math.
+func plainMarkdown(md string) bool {
+	return !strings.ContainsAny(md, "\n\\`*_[]<>!&~$") && !strings.ContainsAny(md[:1], " \t-+#>|{=0123456789") &&
+		md == strings.TrimSpace(md)
 }
 
 // codeText writes text as a code block of the page.
@@ -266,12 +278,20 @@ func (w *writer) schemaFacts(s *apiref.Schema) {
 	if s.Deprecated {
 		facts = append(facts, "Deprecated")
 	}
-	if cut := cutText(s); cut != "" {
+	if cut := cutText(innermost(s)); cut != "" {
 		facts = append(facts, escape(cut))
 	}
 	if len(facts) > 0 {
 		w.b.WriteString(`<p class="api-facts">` + strings.Join(facts, " · ") + "</p>")
 	}
+}
+
+// innermost is the items of the items… of an array schema, the schema itself for another.
+func innermost(s *apiref.Schema) *apiref.Schema {
+	for s.Items != nil {
+		s = s.Items
+	}
+	return s
 }
 
 // cutText says why a schema is not expanded.
