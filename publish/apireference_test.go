@@ -1,6 +1,8 @@
 package publish_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -55,6 +57,23 @@ func TestAPIReferencePages(t *testing.T) {
 			"{% openapi-operation spec=\"petstore\" path=\"/pets\" method=\"get\" %}\nOpenAPI petstore\n{% endopenapi-operation %}\n"),
 		withDoc("Hostile", operationDoc("petstore", huge, "<script>")),
 	)
+	for path, want := range map[string]string{
+		"by-slug": `{"method":"put","path":"/pets/{petId}","ref":{"kind":"openapi","spec":"petstore"}}`,
+		"by-src":  `{"method":"put","path":"/pets/{petId}","ref":{"kind":"url","url":"petstore"}}`,
+	} {
+		r := f.e.Do(f.admin, "GET", "/v1/spaces/"+f.space+"/content/path/"+path+"?format=document", nil)
+		nodes := r.Map(t)["document"].(map[string]any)["nodes"].([]any)
+		if data, _ := json.Marshal(nodes[0].(map[string]any)["data"]); string(data) != want {
+			t.Errorf("%s reads back as %s, want %s", path, data, want)
+		}
+	}
+	noSpec := operationDoc("", "/a", "get")
+	cr := "/v1/spaces/" + f.space + "/change-requests/" + fmt.Sprint(f.e.Do(f.admin, "POST", "/v1/spaces/"+f.space+"/change-requests",
+		map[string]any{"subject": "x"}).Map(t)["number"])
+	bad := f.e.Do(f.admin, "POST", cr+"/content?compat=false", map[string]any{"changes": []any{withDoc("Bad", noSpec)}})
+	if bad.Status != http.StatusBadRequest || !strings.Contains(string(bad.Body), "nodes[0]: data.ref of an openapi-operation must be an openapi reference with a spec") {
+		t.Errorf("an operation without its spec: %d %s", bad.Status, bad.Body)
+	}
 	for _, path := range []string{"/sites/acme/by-slug", "/sites/acme/by-src"} {
 		status, _, body := f.get(t, path)
 		if status != 200 {
@@ -96,6 +115,13 @@ func TestAPIReferencePages(t *testing.T) {
 	}
 	if _, _, md := f.get(t, "/sites/acme/by-slug.md"); !strings.Contains(md, "Replace a pet") {
 		t.Error("the Markdown does not show the spec's new version")
+	}
+	other := f.created(t, f.e.Do(f.admin, "POST", "/v1/orgs", map[string]any{"title": "Other"}))
+	f.created(t, f.e.Do(f.admin, "POST", "/v1/orgs/"+other+"/openapi", map[string]any{"slug": "theirs", "source": map[string]any{"text": petstoreSpec("Theirs")}}))
+	f.e.RunDueJobs()
+	f.write(t, withDoc("Theirs", operationDoc("theirs", "/pets/{petId}", "put")))
+	if _, _, body := f.get(t, "/sites/acme/theirs"); strings.Contains(body, "api-method") || !strings.Contains(body, "no OpenAPI specification") {
+		t.Error("a page shows a spec of another organization")
 	}
 	f.e.Do(f.admin, "POST", specs, map[string]any{"slug": "later", "source": map[string]any{"text": petstoreSpec("x")}})
 	f.write(t, withDoc("Later", operationDoc("later", "/pets/{petId}", "put")))
