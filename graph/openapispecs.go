@@ -36,7 +36,7 @@ type readSpecsState struct {
 
 // PageSpecs reads the specs of an organization that a published page's operation blocks name
 // (openapispecs.Service.PageSpecs), their versions read once per server.
-func (r *Resolver) PageSpecs(ctx context.Context, orgID string, ops []document.Operation) (*openapispecs.PageSpecs, error) {
+func (r *Resolver) PageSpecs(ctx context.Context, orgID string, ops []document.OpenAPIRef) (*openapispecs.PageSpecs, error) {
 	r.readSpecsOnce.Do(func() { r.readSpecs = openapispecs.NewReadSpecs(openapispecs.ReadSpecsBudget) })
 	return r.openAPISpecsService().PageSpecs(ctx, r.readSpecs, orgID, ops)
 }

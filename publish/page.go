@@ -140,7 +140,7 @@ func (s *siteView) pageSpecs(p *tree.Page) (*document.Document, *openapispecs.Pa
 	if err != nil {
 		return nil, nil, err
 	}
-	specs, err := s.h.r.PageSpecs(s.ctx, s.visit.Site.OrganizationID, document.Operations(doc))
+	specs, err := s.h.r.PageSpecs(s.ctx, s.visit.Site.OrganizationID, document.OpenAPIRefs(doc))
 	return doc, specs, err
 }
 

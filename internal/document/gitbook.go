@@ -37,7 +37,7 @@ var (
 var (
 	containerTags = map[string]bool{"hint": true, "tabs": true, "tab": true, "code": true, "stepper": true,
 		"step": true, "columns": true, "column": true, "content-ref": true, "openapi": true, "swagger": true,
-		"openapi-operation": true}
+		"openapi-operation": true, "openapi-webhook": true, "openapi-schemas": true}
 	voidTags = map[string]bool{"embed": true, "file": true}
 )
 

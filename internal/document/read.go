@@ -80,42 +80,63 @@ func Table(n *Node) (columns []TableColumn, hideHeader bool, rows [][][]*Node) {
 	return columns, hideHeader, rows
 }
 
-// Operation is what an API operation block points at: an operation of an OpenAPI spec.
-type Operation struct {
-	// Spec names the spec: its slug (openapi-operation), or the URL or "/files/<id>" of its
-	// document (swagger, GitBook's older block).
+// OpenAPIRef is what an OpenAPI block points at in a spec: an operation (openapi-operation,
+// swagger), a webhook (openapi-webhook) or schemas (openapi-schemas).
+type OpenAPIRef struct {
+	// Spec names the spec: its slug, or the URL or "/files/<id>" of its document (swagger,
+	// GitBook's older block).
 	Spec  string
-	BySrc bool // Spec is a swagger block's URL or file rather than a slug
-	Path  string
-	// Method is as written; specs name methods in lower case.
-	Method string
+	BySrc bool   // Spec is a swagger block's URL or file rather than a slug
+	Path  string // of an operation
+	Name  string // of a webhook
+	// Method is as written, of an operation or a webhook; specs name methods in lower case.
+	Method  string
+	Schemas []string // the schemas of an openapi-schemas block, nil for another
 }
 
-// OperationOf reads an openapi-operation or swagger block; ok is false for another node.
-func OperationOf(n *Node) (op Operation, ok bool) {
+// OpenAPIRefOf reads an OpenAPI block; ok is false for another node.
+func OpenAPIRefOf(n *Node) (ref OpenAPIRef, ok bool) {
 	switch n.Type {
-	case "openapi-operation":
-		op.Spec = specSlug(n.Data)
+	case "openapi-operation", "openapi-webhook", "openapi-schemas":
+		ref.Spec = specSlug(n.Data)
 	case "swagger":
-		op.Spec, _ = refDest(n.Data)
-		op.BySrc = true
+		ref.Spec, _ = refDest(n.Data)
+		ref.BySrc = true
 	default:
-		return op, false
+		return ref, false
 	}
-	op.Path, op.Method = str(n.Data, "path"), str(n.Data, "method")
-	return op, true
+	ref.Path, ref.Name, ref.Method = str(n.Data, "path"), str(n.Data, "name"), str(n.Data, "method")
+	if n.Type == "openapi-schemas" {
+		ref.Schemas = schemaNames(n.Data)
+	}
+	return ref, true
 }
 
-// Operations are the API operation blocks of a document, in order. The model has them at the
-// top level only.
-func Operations(doc *Document) []Operation {
-	var ops []Operation
+// OpenAPIRefs are the OpenAPI blocks of a document, in order. The model has them at the top
+// level only.
+func OpenAPIRefs(doc *Document) []OpenAPIRef {
+	var refs []OpenAPIRef
 	for _, n := range doc.Nodes {
-		if op, ok := OperationOf(n); ok {
-			ops = append(ops, op)
+		if ref, ok := OpenAPIRefOf(n); ok {
+			refs = append(refs, ref)
 		}
 	}
-	return ops
+	return refs
+}
+
+// schemaNames are data's schemas, [] when it has none.
+func schemaNames(data map[string]any) []string {
+	names := []string{}
+	switch list := data["schemas"].(type) {
+	case []string:
+		names = append(names, list...)
+	case []any:
+		for _, v := range list {
+			s, _ := v.(string)
+			names = append(names, s)
+		}
+	}
+	return names
 }
 
 // specSlug is the spec an openapi reference names, "" when data has none.

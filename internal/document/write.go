@@ -91,8 +91,8 @@ func blockMarkdown(b *Node) string {
 		dest, _ := refDest(b.Data)
 		return fmt.Sprintf("{%% content-ref url=\"%s\" %%}\n[%s](%s)\n{%% endcontent-ref %%}", escapeAttr(dest),
 			escapeText(dest, inBlock, false), escapeDest(dest))
-	case "openapi-operation", "swagger":
-		return operationMarkdown(b)
+	case "openapi-operation", "swagger", "openapi-webhook", "openapi-schemas":
+		return openAPIMarkdown(b)
 	case "embed":
 		return fmt.Sprintf(`{%% embed url="%s" %%}`, escapeAttr(str(b.Data, "url")))
 	case "file":
@@ -102,21 +102,33 @@ func blockMarkdown(b *Node) string {
 	return blocksMarkdown(b.Nodes)
 }
 
-// operationMarkdown writes an API operation as GitBook does: openapi-operation by the spec's slug
-// with its name as the body, swagger as `{% openapi %}` (GitBook's newer name for the block) by
-// its document's URL or file with a link to it as the body.
-func operationMarkdown(b *Node) string {
-	op, _ := OperationOf(b)
-	pointer := []attr{{"path", op.Path}, {"method", op.Method}}
-	if !op.BySrc {
-		return operationTag("openapi-operation", attr{"spec", op.Spec}, pointer, "OpenAPI "+escapeText(op.Spec, inBlock, false))
+// openAPIMarkdown writes an OpenAPI block as GitBook does: by the spec's slug with its name as the
+// body, and swagger as `{% openapi %}` (GitBook's newer name for the block) by its document's
+// URL or file with a link to it as the body.
+func openAPIMarkdown(b *Node) string {
+	ref, _ := OpenAPIRefOf(b)
+	spec := attr{"spec", ref.Spec}
+	body := "OpenAPI " + escapeText(ref.Spec, inBlock, false)
+	var attrs []attr
+	switch b.Type {
+	case "swagger":
+		spec, body = attr{"src", ref.Spec}, "["+escapeText(ref.Spec, inBlock, false)+"]("+escapeDest(ref.Spec)+")"
+		attrs = []attr{{"path", ref.Path}, {"method", ref.Method}}
+	case "openapi-operation":
+		attrs = []attr{{"path", ref.Path}, {"method", ref.Method}}
+	case "openapi-webhook":
+		attrs = []attr{{"name", ref.Name}, {"method", ref.Method}}
+	case "openapi-schemas":
+		attrs = []attr{{"schemas", strings.Join(ref.Schemas, ",")}}
+		if g, ok := b.Data["grouped"].(bool); ok {
+			attrs = append(attrs, attr{"grouped", fmt.Sprint(g)})
+		}
 	}
-	link := "[" + escapeText(op.Spec, inBlock, false) + "](" + escapeDest(op.Spec) + ")"
-	return operationTag("openapi", attr{"src", op.Spec}, pointer, link)
-}
-
-func operationTag(name string, spec attr, pointer []attr, body string) string {
-	return openTag(name, append([]attr{spec}, pointer...)) + "\n" + body + "\n{% end" + name + " %}"
+	name := b.Type
+	if name == "swagger" {
+		name = "openapi"
+	}
+	return openTag(name, append([]attr{spec}, attrs...)) + "\n" + body + "\n{% end" + name + " %}"
 }
 
 type attr struct{ name, value string }

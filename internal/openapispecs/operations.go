@@ -45,12 +45,12 @@ type PageSpecs struct {
 	orgID   string
 	bySlug  map[string]*ent.OpenAPISpec
 	byURL   map[string]*ent.OpenAPISpec
-	ordered []document.Operation
+	ordered []document.OpenAPIRef
 }
 
 // PageSpecs reads the specs of the organization that ops name: by slug, or, for GitBook's older
 // block, by slug or source URL. One query, none when ops is empty.
-func (svc *Service) PageSpecs(ctx context.Context, read *ReadSpecs, orgID string, ops []document.Operation) (*PageSpecs, error) {
+func (svc *Service) PageSpecs(ctx context.Context, read *ReadSpecs, orgID string, ops []document.OpenAPIRef) (*PageSpecs, error) {
 	sys := privacy.DecisionContext(viewer.NewContext(ctx, viewer.System()), privacy.Allow)
 	p := &PageSpecs{ctx: sys, client: svc.Client, read: read, orgID: orgID, ordered: ops,
 		bySlug: map[string]*ent.OpenAPISpec{}, byURL: map[string]*ent.OpenAPISpec{}}
@@ -91,7 +91,7 @@ func (p *PageSpecs) Key() string {
 }
 
 // spec is the spec op names, nil for none.
-func (p *PageSpecs) spec(op document.Operation) *ent.OpenAPISpec {
+func (p *PageSpecs) spec(op document.OpenAPIRef) *ent.OpenAPISpec {
 	if s := p.bySlug[op.Spec]; s != nil {
 		return s
 	}
@@ -103,7 +103,7 @@ func (p *PageSpecs) spec(op document.Operation) *ent.OpenAPISpec {
 
 // Operation returns the operation op points at in its spec's latest version, or why a reader
 // sees none instead: no such spec, no version yet, no such operation.
-func (p *PageSpecs) Operation(op document.Operation) (*apiref.Operation, string) {
+func (p *PageSpecs) Operation(op document.OpenAPIRef) (*apiref.Operation, string) {
 	name := check.Truncate(op.Spec, 100)
 	s := p.spec(op)
 	switch {

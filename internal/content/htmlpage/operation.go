@@ -13,7 +13,7 @@ import (
 type Operations interface {
 	// Operation returns the operation, or the notice readers see instead of it: the spec or the
 	// operation missing, the spec not processed yet.
-	Operation(op document.Operation) (*apiref.Operation, string)
+	Operation(op document.OpenAPIRef) (*apiref.Operation, string)
 }
 
 // operation writes an API operation block: a section with the method and path, the summary and
@@ -21,7 +21,7 @@ type Operations interface {
 // nested lists, objects collapsible, cycles named rather than expanded), their examples and a
 // curl sample; a visible notice when there is no operation to show.
 func (w *writer) operation(n *document.Node) {
-	pointer, _ := document.OperationOf(n)
+	pointer, _ := document.OpenAPIRefOf(n)
 	if w.inOperation { // a description holding an operation block: not expanded again
 		return
 	}

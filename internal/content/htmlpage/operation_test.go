@@ -14,7 +14,7 @@ import (
 // version's.
 type specOperations struct{ spec *apiref.Spec }
 
-func (o specOperations) Operation(op document.Operation) (*apiref.Operation, string) {
+func (o specOperations) Operation(op document.OpenAPIRef) (*apiref.Operation, string) {
 	found, err := o.spec.Operation(op.Path, op.Method)
 	if err != nil {
 		return nil, err.Error()

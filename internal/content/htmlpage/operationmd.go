@@ -54,7 +54,7 @@ func fenceAfter(open, line string) string {
 
 // operationTag reads the operation tag block starting at lines[i]: the index of its end line and
 // what it points at; ok is false when lines[i] starts none the document model reads as one.
-func operationTag(lines []string, i int) (end int, op document.Operation, ok bool) {
+func operationTag(lines []string, i int) (end int, op document.OpenAPIRef, ok bool) {
 	m := operationTop.FindStringSubmatch(lines[i])
 	if m == nil {
 		return 0, op, false
@@ -71,14 +71,14 @@ func operationTag(lines []string, i int) (end int, op document.Operation, ok boo
 	if len(doc.Nodes) == 0 {
 		return 0, op, false
 	}
-	op, ok = document.OperationOf(doc.Nodes[0])
+	op, ok = document.OpenAPIRefOf(doc.Nodes[0])
 	return end, op, ok
 }
 
 // operationMarkdown is an operation as Markdown: a heading of its method and path, its summary
 // and description, its parameters as a table, its bodies' schemas as nested lists with their
 // examples, and the curl sample.
-func operationMarkdown(pointer document.Operation, ops Operations) string {
+func operationMarkdown(pointer document.OpenAPIRef, ops Operations) string {
 	op, notice := ops.Operation(pointer)
 	if op == nil {
 		return "> " + mdCell(strings.ToUpper(pointer.Method)+" "+pointer.Path+": "+notice) + "\n"
