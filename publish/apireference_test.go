@@ -15,6 +15,8 @@ import (
 func petstoreSpec(summary string) string {
 	return `{"openapi": "3.1.0", "info": {"title": "Pets", "version": "1"},
 	  "servers": [{"url": "https://pets.example.com"}],
+	  "webhooks": {"petAdded": {"post": {"summary": "A pet was added",
+	    "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Pet"}}}}}}},
 	  "paths": {"/pets/{petId}": {"put": {"summary": "` + summary + `",
 	    "description": "Changes a pet. <script>alert(1)</script> [home](javascript:alert(1))",
 	    "parameters": [{"name": "petId", "in": "path", "required": true, "schema": {"type": "integer"}}],
@@ -56,6 +58,8 @@ func TestAPIReferencePages(t *testing.T) {
 			"{% openapi-operation spec=\"petstore\" path=\"/pets/{petId}\" method=\"delete\" %}\nOpenAPI petstore\n{% endopenapi-operation %}\n\n"+
 			"{% openapi-operation spec=\"petstore\" path=\"/pets\" method=\"get\" %}\nOpenAPI petstore\n{% endopenapi-operation %}\n"),
 		withDoc("Hostile", operationDoc("petstore", huge, "<script>")),
+		page("Hooks", "{% openapi-webhook spec=\"petstore\" name=\"petAdded\" method=\"post\" %}\nOpenAPI petstore\n{% endopenapi-webhook %}\n\n"+
+			"{% openapi-schemas spec=\"petstore\" schemas=\"Pet\" grouped=\"false\" %}\nOpenAPI petstore\n{% endopenapi-schemas %}\n"),
 	)
 	for path, want := range map[string]string{
 		"by-slug": `{"method":"put","path":"/pets/{petId}","ref":{"kind":"openapi","spec":"petstore"}}`,
@@ -100,6 +104,10 @@ func TestAPIReferencePages(t *testing.T) {
 	}
 	if status, _, body := f.get(t, "/sites/acme/hostile"); status != 200 || !strings.Contains(body, "has no path") || strings.Contains(body, "<script>") {
 		t.Errorf("hostile: %d", status)
+	}
+	if _, _, hooks := f.get(t, "/sites/acme/hooks"); !strings.Contains(hooks, `<span class="api-webhook">Webhook</span> <code class="api-path">petAdded</code>`) ||
+		!strings.Contains(hooks, "<summary>The Pet object</summary>") {
+		t.Errorf("the webhook and schemas page: %s", hooks)
 	}
 	_, _, md := f.get(t, "/sites/acme/by-slug.md")
 	for _, want := range []string{"### `PUT /pets/{petId}`", "| `petId` | path | integer | yes |", "* `parent` (Pet)", "curl -X PUT"} {

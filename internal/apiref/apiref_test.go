@@ -13,6 +13,8 @@ const petstore = `{
   "openapi": "3.1.0",
   "info": {"title": "Petstore", "version": "1"},
   "servers": [{"url": "https://pets.example.com/v1"}],
+  "webhooks": {"newPet": {"post": {"summary": "A pet was added", "requestBody": {"$ref": "#/components/requestBodies/Pet"},
+    "responses": {"200": {"description": "Received"}}}}},
   "paths": {
     "/pets/{petId}": {
       "parameters": [{"name": "petId", "in": "path", "required": true, "schema": {"type": "integer", "format": "int64"}}],
@@ -117,6 +119,23 @@ func TestOperation(t *testing.T) {
 	want := "curl -X PUT 'https://pets.example.com/v1/pets/{petId}' \\\n  -H 'X-Trace: {X-Trace}' \\\n  -H 'Content-Type: application/json' \\\n  --data '{"
 	if curl := op.Curl(); !strings.HasPrefix(curl, want) {
 		t.Errorf("curl = %s", curl)
+	}
+}
+
+// TestWebhookAndSchemas reads a webhook by name, and schemas by name (one the document lacks
+// named as missing).
+func TestWebhookAndSchemas(t *testing.T) {
+	s := mustSpec(t, map[string]string{"openapi.json": petstore, "errors.json": errorsFile}, "openapi.json")
+	hook, err := s.Webhook("newPet", "post")
+	if err != nil || hook.Webhook != "newPet" || hook.Summary != "A pet was added" || hook.RequestBody.Content[0].Schema.Name != "Pet" {
+		t.Fatalf("webhook = %+v, %v", hook, err)
+	}
+	if _, err := s.Webhook("gone", "post"); !errors.Is(err, ErrNoWebhook) {
+		t.Errorf("a missing webhook: %v", err)
+	}
+	schemas := s.Schemas([]string{"Pet", "Nope"})
+	if len(schemas) != 2 || schemas[0].Name != "Pet" || len(schemas[0].Properties) != 5 || schemas[1].Cut != "missing" {
+		t.Errorf("schemas = %+v %+v", schemas[0], schemas[1])
 	}
 }
 

@@ -10,7 +10,8 @@ import (
 // Operation is what a reference page shows of one operation.
 type Operation struct {
 	Method      string // upper case
-	Path        string
+	Path        string // of an operation of the document's paths
+	Webhook     string // of a webhook, by name, instead
 	Summary     string
 	Description string // Markdown, as the document has it
 	Deprecated  bool
@@ -85,8 +86,9 @@ var Methods = []string{"get", "put", "post", "delete", "options", "head", "patch
 
 // The errors of Spec.Operation; a reader sees them as notices.
 var (
-	ErrNoPath   = errors.New("the specification has no such path")
-	ErrNoMethod = errors.New("the path has no operation of this method")
+	ErrNoPath    = errors.New("the specification has no such path")
+	ErrNoWebhook = errors.New("the specification has no such webhook")
+	ErrNoMethod  = errors.New("the path has no operation of this method")
 )
 
 // The bounds of what one operation expands: past them a schema is cut, a text clipped.
@@ -96,22 +98,43 @@ const (
 	maxText    = 64 << 10 // bytes of a description, example or default
 	maxEnum    = 50       // values of an enum shown
 	maxVariant = 20       // variants of a oneOf/anyOf/allOf, properties are bounded by maxSchemas
-	maxPath    = 2048     // bytes of a path looked up
+	maxPath    = 2048     // bytes of a path or webhook name looked up
+	maxNamed   = 50       // schemas of an openapi-schemas block
 )
 
 // Operation reads the operation of method at path. Returns ErrNoPath or ErrNoMethod when the
 // document has none, errNotJSON when its files cannot be read.
 func (s *Spec) Operation(path, method string) (*Operation, error) {
+	op, err := s.pathItem("/paths/", path, method, ErrNoPath)
+	if op != nil {
+		op.Path = path
+	}
+	return op, err
+}
+
+// Webhook reads the operation of method of a webhook (OpenAPI 3.1's webhooks, by name). Returns
+// ErrNoWebhook or ErrNoMethod when the document has none.
+func (s *Spec) Webhook(name, method string) (*Operation, error) {
+	op, err := s.pathItem("/webhooks/", name, method, ErrNoWebhook)
+	if op != nil {
+		op.Webhook = name
+	}
+	return op, err
+}
+
+// pathItem reads the operation of method of the path item under parent with this key; missing is
+// the error of a key the document lacks.
+func (s *Spec) pathItem(parent, key, method string, missing error) (*Operation, error) {
 	method = strings.ToLower(method)
-	if len(path) > maxPath {
-		return nil, ErrNoPath
+	if len(key) > maxPath {
+		return nil, missing
 	}
 	if !slices.Contains(Methods, method) {
 		return nil, ErrNoMethod
 	}
-	item, ok := s.at(s.entry, "/paths/"+escapePointer(path))
+	item, ok := s.at(s.entry, parent+escapePointer(key))
 	if !ok {
-		return nil, ErrNoPath
+		return nil, missing
 	}
 	item, _, _ = s.deref(item)
 	members, ok := fields(item.raw)
@@ -123,7 +146,27 @@ func (s *Spec) Operation(path, method string) (*Operation, error) {
 		return nil, ErrNoMethod
 	}
 	r := &reader{s: s}
-	return r.operation(location{item.file, raw}, members, path, method), nil
+	return r.operation(location{item.file, raw}, members, method), nil
+}
+
+// Schemas reads the named schemas of the document's components (Swagger 2's definitions), at
+// most maxNamed; one the document lacks is cut as missing.
+func (s *Spec) Schemas(names []string) []*Schema {
+	r := &reader{s: s}
+	var out []*Schema
+	for _, name := range names[:min(len(names), maxNamed)] {
+		schema := &Schema{Name: name, Cut: "missing"}
+		for _, parent := range []string{"/components/schemas/", "/definitions/"} {
+			if loc, ok := s.at(s.entry, parent+escapePointer(name)); ok {
+				if schema = r.schema(loc, 0); schema.Name == "" {
+					schema.Name = name
+				}
+				break
+			}
+		}
+		out = append(out, schema)
+	}
+	return out
 }
 
 // escapePointer escapes a key for a JSON pointer.
@@ -138,9 +181,9 @@ type reader struct {
 	open    []string // the $refs of the schemas being read, outermost first
 }
 
-func (r *reader) operation(loc location, item map[string][]byte, path, method string) *Operation {
+func (r *reader) operation(loc location, item map[string][]byte, method string) *Operation {
 	m, _ := fields(loc.raw)
-	op := &Operation{Method: strings.ToUpper(method), Path: path, Summary: clip(text(m["summary"])),
+	op := &Operation{Method: strings.ToUpper(method), Summary: clip(text(m["summary"])),
 		Description: clip(text(m["description"])), Deprecated: flag(m["deprecated"]), Server: r.server(m)}
 	op.Parameters = r.parameters(location{loc.file, item["parameters"]}, location{loc.file, m["parameters"]})
 	if body := r.swaggerBody(loc.file, item["parameters"], m); body != nil {

@@ -35,7 +35,7 @@ func NewReadSpecs(budget int) *ReadSpecs {
 	return &ReadSpecs{specs: sizedlru.New[string, *apiref.Spec](budget)}
 }
 
-// PageSpecs are the specs the operation blocks of a page name, as the page's site shows them:
+// PageSpecs are the specs the OpenAPI blocks of a page name, as the page's site shows them:
 // every spec of the site's organization, whatever its visibility — publishing a page publishes
 // the operations it shows.
 type PageSpecs struct {
@@ -48,18 +48,18 @@ type PageSpecs struct {
 	ordered []document.OpenAPIRef
 }
 
-// PageSpecs reads the specs of the organization that ops name: by slug, or, for GitBook's older
-// block, by slug or source URL. One query, none when ops is empty.
-func (svc *Service) PageSpecs(ctx context.Context, read *ReadSpecs, orgID string, ops []document.OpenAPIRef) (*PageSpecs, error) {
+// PageSpecs reads the specs of the organization that refs name: by slug, or, for GitBook's older
+// block, by slug or source URL. One query, none when refs is empty.
+func (svc *Service) PageSpecs(ctx context.Context, read *ReadSpecs, orgID string, refs []document.OpenAPIRef) (*PageSpecs, error) {
 	sys := privacy.DecisionContext(viewer.NewContext(ctx, viewer.System()), privacy.Allow)
-	p := &PageSpecs{ctx: sys, client: svc.Client, read: read, orgID: orgID, ordered: ops,
+	p := &PageSpecs{ctx: sys, client: svc.Client, read: read, orgID: orgID, ordered: refs,
 		bySlug: map[string]*ent.OpenAPISpec{}, byURL: map[string]*ent.OpenAPISpec{}}
-	if len(ops) == 0 {
+	if len(refs) == 0 {
 		return p, nil
 	}
 	var names []string
-	for _, op := range ops {
-		names = append(names, op.Spec)
+	for _, ref := range refs {
+		names = append(names, ref.Spec)
 	}
 	specs, err := svc.Client.OpenAPISpec.Query().Where(openapispec.OrganizationID(orgID),
 		openapispec.Or(openapispec.SlugIn(names...), openapispec.SourceURLIn(names...))).All(sys)
@@ -79,9 +79,9 @@ func (svc *Service) PageSpecs(ctx context.Context, read *ReadSpecs, orgID string
 // A page cached under a key that names the versions is shown until one of them changes.
 func (p *PageSpecs) Key() string {
 	var b strings.Builder
-	for _, op := range p.ordered {
-		s := p.spec(op)
-		fmt.Fprintf(&b, "%q:", op.Spec)
+	for _, ref := range p.ordered {
+		s := p.spec(ref)
+		fmt.Fprintf(&b, "%q:", ref.Spec)
 		if s != nil {
 			fmt.Fprintf(&b, " %s %s %s", s.ID, valueOf(s.LastVersionID), valueOf(s.LastProcessErrorCode))
 		}
@@ -90,46 +90,74 @@ func (p *PageSpecs) Key() string {
 	return b.String()
 }
 
-// spec is the spec op names, nil for none.
-func (p *PageSpecs) spec(op document.OpenAPIRef) *ent.OpenAPISpec {
-	if s := p.bySlug[op.Spec]; s != nil {
+// spec is the spec ref names, nil for none.
+func (p *PageSpecs) spec(ref document.OpenAPIRef) *ent.OpenAPISpec {
+	if s := p.bySlug[ref.Spec]; s != nil {
 		return s
 	}
-	if op.BySrc {
-		return p.byURL[op.Spec]
+	if ref.BySrc {
+		return p.byURL[ref.Spec]
 	}
 	return nil
 }
 
-// Operation returns the operation op points at in its spec's latest version, or why a reader
-// sees none instead: no such spec, no version yet, no such operation.
-func (p *PageSpecs) Operation(op document.OpenAPIRef) (*apiref.Operation, string) {
-	name := check.Truncate(op.Spec, 100)
-	s := p.spec(op)
+// Operation returns the operation or webhook ref points at in its spec's latest version, or why
+// a reader sees none instead: no such spec, no version yet, no such operation.
+func (p *PageSpecs) Operation(ref document.OpenAPIRef) (*apiref.Operation, string) {
+	spec, notice := p.latest(ref)
+	if spec == nil {
+		return nil, notice
+	}
+	name := check.Truncate(ref.Spec, 100)
+	var found *apiref.Operation
+	var err error
+	if ref.Name != "" {
+		found, err = spec.Webhook(ref.Name, ref.Method)
+	} else {
+		found, err = spec.Operation(ref.Path, ref.Method)
+	}
+	switch {
+	case errors.Is(err, apiref.ErrNoPath):
+		return nil, fmt.Sprintf("The OpenAPI specification %q has no path %q.", name, check.Truncate(ref.Path, 200))
+	case errors.Is(err, apiref.ErrNoWebhook):
+		return nil, fmt.Sprintf("The OpenAPI specification %q has no webhook %q.", name, check.Truncate(ref.Name, 200))
+	case errors.Is(err, apiref.ErrNoMethod):
+		return nil, fmt.Sprintf("The OpenAPI specification %q has no operation %s %q.", name,
+			strings.ToUpper(check.Truncate(ref.Method, 20)), check.Truncate(ref.Path+ref.Name, 200))
+	case err != nil:
+		return nil, fmt.Sprintf("The OpenAPI specification %q cannot be read.", name)
+	}
+	return found, ""
+}
+
+// Schemas returns the schemas an openapi-schemas block names in its spec's latest version, or
+// why a reader sees none instead.
+func (p *PageSpecs) Schemas(ref document.OpenAPIRef) ([]*apiref.Schema, string) {
+	spec, notice := p.latest(ref)
+	if spec == nil {
+		return nil, notice
+	}
+	return spec.Schemas(ref.Schemas), ""
+}
+
+// latest is the latest version of the spec ref names, read, or the notice a reader sees when
+// there is none.
+func (p *PageSpecs) latest(ref document.OpenAPIRef) (*apiref.Spec, string) {
+	name := check.Truncate(ref.Spec, 100)
+	s := p.spec(ref)
 	switch {
 	case s == nil:
 		return nil, fmt.Sprintf("The organization has no OpenAPI specification %q.", name)
+	case s.LastVersionID == nil && s.LastProcessErrorCode != nil:
+		return nil, fmt.Sprintf("The OpenAPI specification %q could not be processed (%s).", name, *s.LastProcessErrorCode)
 	case s.LastVersionID == nil:
-		if s.LastProcessErrorCode != nil {
-			return nil, fmt.Sprintf("The OpenAPI specification %q could not be processed (%s).", name, *s.LastProcessErrorCode)
-		}
 		return nil, fmt.Sprintf("The OpenAPI specification %q is not processed yet.", name)
 	}
 	spec, err := p.version(*s.LastVersionID)
 	if err != nil {
 		return nil, fmt.Sprintf("The OpenAPI specification %q cannot be read.", name)
 	}
-	found, err := spec.Operation(op.Path, op.Method)
-	switch {
-	case errors.Is(err, apiref.ErrNoPath):
-		return nil, fmt.Sprintf("The OpenAPI specification %q has no path %q.", name, check.Truncate(op.Path, 200))
-	case errors.Is(err, apiref.ErrNoMethod):
-		return nil, fmt.Sprintf("The OpenAPI specification %q has no operation %s %q.", name,
-			strings.ToUpper(check.Truncate(op.Method, 20)), check.Truncate(op.Path, 200))
-	case err != nil:
-		return nil, fmt.Sprintf("The OpenAPI specification %q cannot be read.", name)
-	}
-	return found, ""
+	return spec, ""
 }
 
 // errUnreadable is a version whose stored files cannot be read.

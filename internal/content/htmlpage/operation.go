@@ -8,12 +8,14 @@ import (
 	"github.com/binderyhq/bindery/internal/document"
 )
 
-// Operations gives the API operations a page's openapi-operation and swagger blocks point at
-// (internal/openapispecs.PageSpecs: the latest processed version of the organization's spec).
+// Operations gives what a page's OpenAPI blocks point at (internal/openapispecs.PageSpecs: the
+// latest processed version of the organization's spec).
 type Operations interface {
-	// Operation returns the operation, or the notice readers see instead of it: the spec or the
-	// operation missing, the spec not processed yet.
-	Operation(op document.OpenAPIRef) (*apiref.Operation, string)
+	// Operation returns the operation or webhook, or the notice readers see instead of it: the
+	// spec or the operation missing, the spec not processed yet.
+	Operation(ref document.OpenAPIRef) (*apiref.Operation, string)
+	// Schemas returns the schemas of an openapi-schemas block, or the notice readers see.
+	Schemas(ref document.OpenAPIRef) ([]*apiref.Schema, string)
 }
 
 // operation writes an API operation block: a section with the method and path, the summary and
@@ -21,18 +23,17 @@ type Operations interface {
 // nested lists, objects collapsible, cycles named rather than expanded), their examples and a
 // curl sample; a visible notice when there is no operation to show.
 func (w *writer) operation(n *document.Node) {
-	pointer, _ := document.OpenAPIRefOf(n)
-	if w.inOperation { // a description holding an operation block: not expanded again
+	ref, _ := document.OpenAPIRefOf(n)
+	if w.inOperation { // a description holding an OpenAPI block: not expanded again
 		return
 	}
 	var op *apiref.Operation
-	notice := "API operations are shown on published sites."
+	notice := noOperations
 	if w.ops != nil {
-		op, notice = w.ops.Operation(pointer)
+		op, notice = w.ops.Operation(ref)
 	}
 	if op == nil {
-		w.b.WriteString(`<div class="hint api-notice" data-style="warning" role="note"><p class="hint-label">API operation</p><p>` +
-			escape(strings.ToUpper(pointer.Method)+" "+pointer.Path) + ": " + escape(notice) + "</p></div>\n")
+		w.notice(strings.ToUpper(ref.Method)+" "+ref.Path+ref.Name, notice)
 		return
 	}
 	w.inOperation = true
@@ -40,8 +41,12 @@ func (w *writer) operation(n *document.Node) {
 	w.operations++
 	id := "op:" + strconv.Itoa(w.operations)
 	w.b.WriteString(`<section class="api-operation" aria-labelledby="` + id + `"><p class="api-title" id="` + id + `">` +
-		`<span class="api-method" data-method="` + escape(strings.ToLower(op.Method)) + `">` + escape(op.Method) + "</span> " +
-		`<code class="api-path">` + escape(op.Path) + "</code>")
+		`<span class="api-method" data-method="` + escape(strings.ToLower(op.Method)) + `">` + escape(op.Method) + "</span> ")
+	if op.Webhook != "" {
+		w.b.WriteString(`<span class="api-webhook">Webhook</span> <code class="api-path">` + escape(op.Webhook) + "</code>")
+	} else {
+		w.b.WriteString(`<code class="api-path">` + escape(op.Path) + "</code>")
+	}
 	if op.Deprecated {
 		w.b.WriteString(` <span class="api-deprecated">Deprecated</span>`)
 	}
@@ -61,8 +66,52 @@ func (w *writer) operation(n *document.Node) {
 		w.contents(body.Content, true)
 	}
 	w.responses(op.Responses)
-	w.b.WriteString(`<h4 class="api-heading">Example request</h4>` + "\n")
-	w.codeText("bash", "curl", op.Curl())
+	if op.Webhook == "" {
+		w.b.WriteString(`<h4 class="api-heading">Example request</h4>` + "\n")
+		w.codeText("bash", "curl", op.Curl())
+	}
+	w.b.WriteString("</section>\n")
+}
+
+// noOperations is the notice of an OpenAPI block where the page is rendered without what they
+// point at.
+const noOperations = "OpenAPI blocks are shown on published sites."
+
+// notice writes a visible notice of an OpenAPI block that shows nothing, about what: the
+// reference's spec or operation missing, or not processed yet.
+func (w *writer) notice(what, notice string) {
+	w.b.WriteString(`<div class="hint api-notice" data-style="warning" role="note"><p class="hint-label">OpenAPI</p><p>` +
+		escape(strings.TrimSpace(what)) + ": " + escape(notice) + "</p></div>\n")
+}
+
+// openAPISchemas writes an openapi-schemas block: each schema, titled "The <name> object", as an
+// expandable, the first open.
+func (w *writer) openAPISchemas(n *document.Node) {
+	ref, _ := document.OpenAPIRefOf(n)
+	if w.inOperation {
+		return
+	}
+	var schemas []*apiref.Schema
+	notice := noOperations
+	if w.ops != nil {
+		schemas, notice = w.ops.Schemas(ref)
+	}
+	if schemas == nil {
+		w.notice(strings.Join(ref.Schemas, ", "), notice)
+		return
+	}
+	w.inOperation = true
+	defer func() { w.inOperation = false }()
+	w.b.WriteString(`<section class="api-operation api-schemas" aria-label="Schemas">` + "\n")
+	for i, s := range schemas {
+		w.b.WriteString(`<details class="expandable api-response"`)
+		if i == 0 {
+			w.b.WriteString(" open")
+		}
+		w.b.WriteString("><summary>The " + escape(s.Name) + " object</summary>\n<div class=\"api-schema\">")
+		w.schema(s)
+		w.b.WriteString("</div>\n</details>\n")
+	}
 	w.b.WriteString("</section>\n")
 }
 

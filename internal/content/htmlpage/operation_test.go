@@ -14,12 +14,19 @@ import (
 // version's.
 type specOperations struct{ spec *apiref.Spec }
 
-func (o specOperations) Operation(op document.OpenAPIRef) (*apiref.Operation, string) {
-	found, err := o.spec.Operation(op.Path, op.Method)
+func (o specOperations) Operation(ref document.OpenAPIRef) (*apiref.Operation, string) {
+	found, err := o.spec.Operation(ref.Path, ref.Method)
+	if ref.Name != "" {
+		found, err = o.spec.Webhook(ref.Name, ref.Method)
+	}
 	if err != nil {
 		return nil, err.Error()
 	}
 	return found, ""
+}
+
+func (o specOperations) Schemas(ref document.OpenAPIRef) ([]*apiref.Schema, string) {
+	return o.spec.Schemas(ref.Schemas), ""
 }
 
 func specOf(t testing.TB, name string, doc []byte) specOperations {
@@ -35,7 +42,9 @@ func specOf(t testing.TB, name string, doc []byte) specOperations {
 	return specOperations{s}
 }
 
-const hostileSpec = `{"openapi": "3.0.0", "paths": {"/a/{id}": {"post": {
+const hostileSpec = `{"openapi": "3.1.0", "webhooks": {"ping": {"post": {"summary": "Pinged",
+  "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Node"}}}}}}},
+  "paths": {"/a/{id}": {"post": {
   "summary": "<img src=x onerror=alert(1)>",
   "description": "[x](javascript:alert(1)) <script>alert(2)</script>\n\n{% openapi-operation spec=\"s\" path=\"/a/{id}\" method=\"post\" %}\nx\n{% endopenapi-operation %}",
   "parameters": [{"name": "\"><script>", "in": "query", "required": true, "schema": {"type": "string", "enum": ["<b>"]}}],
@@ -49,22 +58,26 @@ const hostileSpec = `{"openapi": "3.0.0", "paths": {"/a/{id}": {"post": {
 func TestRenderOperation(t *testing.T) {
 	ops := specOf(t, "openapi.json", []byte(hostileSpec))
 	md := "{% openapi-operation spec=\"s\" path=\"/a/{id}\" method=\"post\" %}\nOpenAPI s\n{% endopenapi-operation %}\n\n" +
-		"{% openapi-operation spec=\"s\" path=\"/a/{id}\" method=\"get\" %}\nOpenAPI s\n{% endopenapi-operation %}\n"
+		"{% openapi-operation spec=\"s\" path=\"/a/{id}\" method=\"get\" %}\nOpenAPI s\n{% endopenapi-operation %}\n\n" +
+		"{% openapi-webhook spec=\"s\" name=\"ping\" method=\"post\" %}\nOpenAPI s\n{% endopenapi-webhook %}\n\n" +
+		"{% openapi-schemas spec=\"s\" schemas=\"Node,Gone\" %}\nOpenAPI s\n{% endopenapi-schemas %}\n"
 	page := string(DocumentWith(document.FromMarkdown(md), siteURLs{}, ops).Body)
 	if bad := unsafeMarkup(page); bad != "" {
 		t.Errorf("the operation renders %s:\n%s", bad, page)
 	}
 	for _, want := range []string{`<span class="api-method" data-method="post">POST</span>`, "Query parameters",
 		`<span class="api-type">array of Node</span>`, "Recursive: Node is described above.", "curl -X POST",
-		"GET /a/{id}: the path has no operation of this method"} {
+		"GET /a/{id}: the path has no operation of this method",
+		`<span class="api-webhook">Webhook</span> <code class="api-path">ping</code>`, "Pinged",
+		"<summary>The Node object</summary>", "Its definition Gone is missing from the specification."} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %q:\n%s", want, page)
 		}
 	}
-	if strings.Count(page, `class="api-operation"`) != 1 {
+	if strings.Count(page, `class="api-operation"`) != 2 || strings.Count(page, "curl -X") != 1 {
 		t.Error("the operation in the description was expanded")
 	}
-	if without := string(Document(document.FromMarkdown(md), siteURLs{}).Body); !strings.Contains(without, "API operations are shown on published sites.") {
+	if without := string(Document(document.FromMarkdown(md), siteURLs{}).Body); !strings.Contains(without, noOperations) {
 		t.Errorf("without operations: %s", without)
 	}
 }
@@ -74,9 +87,12 @@ func TestRenderOperation(t *testing.T) {
 func TestMarkdownWithOperations(t *testing.T) {
 	ops := specOf(t, "openapi.json", []byte(hostileSpec))
 	tag := "{% openapi-operation spec=\"s\" path=\"/a/{id}\" method=\"post\" %}\nOpenAPI s\n{% endopenapi-operation %}\n"
-	md := MarkdownWith("Intro.\n\n"+tag+"\n````md\n"+tag+"````\n\n{% openapi src=\"x\" path=\"/nope\" method=\"get\" %}\n[x](x)\n{% endopenapi %}\n", siteURLs{}, ops)
+	md := MarkdownWith("Intro.\n\n"+tag+"\n````md\n"+tag+"````\n\n{% openapi src=\"x\" path=\"/nope\" method=\"get\" %}\n[x](x)\n{% endopenapi %}\n"+
+		"\n{% openapi-webhook spec=\"s\" name=\"ping\" method=\"post\" %}\nOpenAPI s\n{% endopenapi-webhook %}\n"+
+		"\n{% openapi-schemas spec=\"s\" schemas=\"Node\" %}\nOpenAPI s\n{% endopenapi-schemas %}\n", siteURLs{}, ops)
 	for _, want := range []string{"Intro.\n\n### `POST /a/{id}`", "| `\"><script>` | query | string | yes |", "* `children` (array of Node)",
-		"````md\n" + tag + "````", "> GET /nope: the specification has no such path\n"} {
+		"````md\n" + tag + "````", "> GET /nope: the specification has no such path\n",
+		"### Webhook `POST ping`\n\nPinged\n\n#### Request body", "#### The Node object\n\n`application/json`: Node\n\n* `children` (array of Node)"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the Markdown lacks %q:\n%s", want, md)
 		}

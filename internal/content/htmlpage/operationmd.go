@@ -8,9 +8,9 @@ import (
 	"github.com/binderyhq/bindery/internal/document"
 )
 
-// MarkdownWith is Markdown with each API operation block (`{% openapi-operation %}`,
-// `{% openapi %}`, `{% swagger %}`, outside code) replaced by its operation in Markdown, or by
-// the notice readers see instead.
+// MarkdownWith is Markdown with each OpenAPI block (`{% openapi-operation %}`, `{% openapi %}`,
+// `{% swagger %}`, `{% openapi-webhook %}`, `{% openapi-schemas %}`, outside code) replaced by
+// what it points at in Markdown, or by the notice readers see instead.
 func MarkdownWith(src string, links Links, ops Operations) string {
 	md := Markdown(src, links)
 	if ops == nil || !strings.Contains(md, "{%") {
@@ -22,8 +22,8 @@ func MarkdownWith(src string, links Links, ops Operations) string {
 	for i := 0; i < len(lines); i++ {
 		line := lines[i]
 		if fence = fenceAfter(fence, line); fence == "" {
-			if end, op, ok := operationTag(lines, i); ok {
-				b.WriteString(operationMarkdown(op, ops))
+			if end, ref, ok := operationTag(lines, i); ok {
+				b.WriteString(openAPIMarkdown(ref, ops))
 				i = end
 				continue
 			}
@@ -35,7 +35,7 @@ func MarkdownWith(src string, links Links, ops Operations) string {
 
 var (
 	fenceLine    = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})")
-	operationTop = regexp.MustCompile(`^\{%\s*(openapi-operation|openapi|swagger)\s`)
+	operationTop = regexp.MustCompile(`^\{%\s*(openapi-operation|openapi-webhook|openapi-schemas|openapi|swagger)\s`)
 )
 
 // fenceAfter is the code fence open after line ("" for none), given the one open before it.
@@ -52,12 +52,12 @@ func fenceAfter(open, line string) string {
 	return open
 }
 
-// operationTag reads the operation tag block starting at lines[i]: the index of its end line and
+// operationTag reads the OpenAPI tag block starting at lines[i]: the index of its end line and
 // what it points at; ok is false when lines[i] starts none the document model reads as one.
-func operationTag(lines []string, i int) (end int, op document.OpenAPIRef, ok bool) {
+func operationTag(lines []string, i int) (end int, ref document.OpenAPIRef, ok bool) {
 	m := operationTop.FindStringSubmatch(lines[i])
 	if m == nil {
-		return 0, op, false
+		return 0, ref, false
 	}
 	for end = i + 1; end < len(lines); end++ {
 		if strings.TrimSpace(lines[end]) == "{% end"+m[1]+" %}" {
@@ -65,26 +65,47 @@ func operationTag(lines []string, i int) (end int, op document.OpenAPIRef, ok bo
 		}
 	}
 	if end == len(lines) {
-		return 0, op, false
+		return 0, ref, false
 	}
 	doc := document.FromMarkdown(strings.Join(lines[i:end+1], ""))
 	if len(doc.Nodes) == 0 {
-		return 0, op, false
+		return 0, ref, false
 	}
-	op, ok = document.OpenAPIRefOf(doc.Nodes[0])
-	return end, op, ok
+	ref, ok = document.OpenAPIRefOf(doc.Nodes[0])
+	return end, ref, ok
+}
+
+// openAPIMarkdown is what an OpenAPI block points at, as Markdown.
+func openAPIMarkdown(ref document.OpenAPIRef, ops Operations) string {
+	if ref.Schemas == nil {
+		return operationMarkdown(ref, ops)
+	}
+	schemas, notice := ops.Schemas(ref)
+	if schemas == nil {
+		return "> " + mdCell(strings.Join(ref.Schemas, ", ")+": "+notice) + "\n"
+	}
+	var b strings.Builder
+	for _, s := range schemas {
+		b.WriteString("#### The " + mdCell(s.Name) + " object\n\n")
+		mdContents(&b, s.Description, []apiref.Media{{Type: "application/json", Schema: s}})
+	}
+	return b.String()
 }
 
 // operationMarkdown is an operation as Markdown: a heading of its method and path, its summary
 // and description, its parameters as a table, its bodies' schemas as nested lists with their
 // examples, and the curl sample.
-func operationMarkdown(pointer document.OpenAPIRef, ops Operations) string {
-	op, notice := ops.Operation(pointer)
+func operationMarkdown(ref document.OpenAPIRef, ops Operations) string {
+	op, notice := ops.Operation(ref)
 	if op == nil {
-		return "> " + mdCell(strings.ToUpper(pointer.Method)+" "+pointer.Path+": "+notice) + "\n"
+		return "> " + mdCell(strings.ToUpper(ref.Method)+" "+ref.Path+ref.Name+": "+notice) + "\n"
 	}
 	var b strings.Builder
-	b.WriteString("### `" + op.Method + " " + mdCode(op.Path) + "`\n\n")
+	if op.Webhook != "" {
+		b.WriteString("### Webhook `" + op.Method + " " + mdCode(op.Webhook) + "`\n\n")
+	} else {
+		b.WriteString("### `" + op.Method + " " + mdCode(op.Path) + "`\n\n")
+	}
 	if op.Deprecated {
 		b.WriteString("*Deprecated.*\n\n")
 	}
@@ -112,7 +133,9 @@ func operationMarkdown(pointer document.OpenAPIRef, ops Operations) string {
 			mdContents(&b, r.Description, r.Content)
 		}
 	}
-	b.WriteString("#### Example request\n\n```bash\n" + op.Curl() + "\n```\n")
+	if op.Webhook == "" {
+		b.WriteString("#### Example request\n\n```bash\n" + op.Curl() + "\n```\n")
+	}
 	return b.String()
 }
 
