@@ -203,6 +203,27 @@ func TestHostile(t *testing.T) {
 			t.Errorf("%d schemas expanded, more than %d", n, maxSchemas)
 		}
 	})
+	t.Run("one long description referenced everywhere", func(t *testing.T) {
+		long := strings.Repeat("word ", 13_000) // 65 KB, clipped to 64 KB
+		var props []string
+		for i := range 1000 {
+			props = append(props, `"p`+itoa(i)+`":{"$ref":"#/components/schemas/Long"}`)
+		}
+		doc := `{"openapi":"3.0.0","paths":{"/a":{"get":{"responses":{"200":{"description":"","content":{"application/json":
+		  {"schema":{"type":"object","properties":{` + strings.Join(props, ",") + `}}}}}}}}},
+		  "components":{"schemas":{"Long":{"type":"string","description":"` + long + `","example":"` + long + `"}}}}`
+		op, err := mustSpec(t, map[string]string{"o.json": doc}, "o.json").Operation("/a", "get")
+		if err != nil {
+			t.Fatal(err)
+		}
+		total := 0
+		for _, p := range op.Responses[0].Content[0].Schema.Properties {
+			total += len(p.Schema.Description) + len(p.Schema.Example)
+		}
+		if total+len(op.Responses[0].Content[0].Example) > maxTotalText {
+			t.Errorf("%d bytes of text, more than %d", total, maxTotalText)
+		}
+	})
 	t.Run("not JSON", func(t *testing.T) {
 		if _, ok := NewSpec([]byte(`{"o.json": {"paths": [}`), "o.json"); ok {
 			t.Error("a filesystem that is not JSON is read")

@@ -1,6 +1,7 @@
 package apiref
 
 import (
+	"bytes"
 	"errors"
 	"slices"
 	"sort"
@@ -96,10 +97,13 @@ const (
 	maxDepth   = 12       // schemas in schemas
 	maxSchemas = 1500     // schemas of one operation
 	maxText    = 64 << 10 // bytes of a description, example or default
-	maxEnum    = 50       // values of an enum shown
-	maxVariant = 20       // variants of a oneOf/anyOf/allOf, properties are bounded by maxSchemas
-	maxPath    = 2048     // bytes of a path or webhook name looked up
-	maxNamed   = 50       // schemas of an openapi-schemas block
+	// maxTotalText is the bytes of text one operation or block of schemas takes, descriptions and
+	// examples together.
+	maxTotalText = 1 << 20
+	maxEnum      = 50   // values of an enum shown
+	maxVariant   = 20   // variants of a oneOf/anyOf/allOf, properties are bounded by maxSchemas
+	maxPath      = 2048 // bytes of a path or webhook name looked up
+	maxNamed     = 50   // schemas of an openapi-schemas block
 )
 
 // Operation reads the operation of method at path. Returns ErrNoPath or ErrNoMethod when the
@@ -174,17 +178,58 @@ func escapePointer(key string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(key, "~", "~0"), "/", "~1")
 }
 
-// reader reads one operation, counting the schemas it expands.
+// reader reads one operation, counting the schemas it expands and the bytes of text it takes.
 type reader struct {
-	s       *Spec
-	schemas int
-	open    []string // the $refs of the schemas being read, outermost first
+	s         *Spec
+	schemas   int
+	textBytes int
+	open      []string            // the $refs of the schemas being read, outermost first
+	split     map[rawKey][]member // the schemas split, by their bytes: one referenced often is split once
+}
+
+// rawKey names a value by its bytes in the spec's files.
+type rawKey struct {
+	start *byte
+	n     int
+}
+
+// prose is a text of the document (a summary, a description), clipped, within the operation's
+// budget of text.
+func (r *reader) prose(raw []byte) string {
+	if r.textBytes >= maxTotalText {
+		return ""
+	}
+	return r.budget(clip(text(clipJSON(raw))))
+}
+
+// clipJSON cuts a JSON string longer than maxText bytes to about that length, so that a huge text
+// costs no more than its kept part to read.
+func clipJSON(raw []byte) []byte {
+	if len(raw) <= maxText+2 || raw[0] != '"' {
+		return raw
+	}
+	cut := maxText
+	if i := bytes.LastIndexByte(raw[cut-6:cut], '\\'); i >= 0 { // not inside an escape
+		cut -= 6 - i
+	}
+	return append(raw[:cut:cut], '"')
+}
+
+// budget takes s from what is left of maxTotalText, the operation's text: past it, texts are
+// cut, then empty. A schema referenced a thousand times costs its text a thousand times.
+func (r *reader) budget(s string) string {
+	left := maxTotalText - r.textBytes
+	if len(s) > left {
+		s = strings.ToValidUTF8(s[:max(left, 0)], "")
+	}
+	r.textBytes += len(s)
+	return s
 }
 
 func (r *reader) operation(loc location, item map[string][]byte, method string) *Operation {
 	m, _ := fields(loc.raw)
-	op := &Operation{Method: strings.ToUpper(method), Summary: clip(text(m["summary"])),
-		Description: clip(text(m["description"])), Deprecated: flag(m["deprecated"]), Server: r.server(m)}
+	op := &Operation{Method: strings.ToUpper(method), Summary: r.prose(m["summary"]),
+		Description: r.prose(m["description"]), Deprecated: flag(m["deprecated"]), Server: r.server(m)}
 	op.Parameters = r.parameters(location{loc.file, item["parameters"]}, location{loc.file, m["parameters"]})
 	if body := r.swaggerBody(loc.file, item["parameters"], m); body != nil {
 		op.RequestBody = body
@@ -246,7 +291,7 @@ func (r *reader) parameter(loc location) (Parameter, bool) {
 	if !ok || !isObject || text(m["in"]) == "body" {
 		return Parameter{}, false
 	}
-	p := Parameter{Name: text(m["name"]), In: text(m["in"]), Description: clip(text(m["description"])),
+	p := Parameter{Name: text(m["name"]), In: text(m["in"]), Description: r.prose(m["description"]),
 		Required: flag(m["required"]), Deprecated: flag(m["deprecated"])}
 	if raw, ok := m["schema"]; ok {
 		p.Schema = r.schema(location{loc.file, raw}, 0)
@@ -273,9 +318,9 @@ func (r *reader) swaggerBody(file string, itemParams []byte, op map[string][]byt
 			schema := r.schema(location{loc.file, m["schema"]}, 0)
 			var content []Media
 			for _, t := range consumes(op, r.root()) {
-				content = append(content, Media{Type: t, Schema: schema, Example: exampleOf(nil, schema)})
+				content = append(content, Media{Type: t, Schema: schema, Example: r.budget(exampleOf(nil, schema))})
 			}
-			return &Body{Description: clip(text(m["description"])), Required: flag(m["required"]), Content: content}
+			return &Body{Description: r.prose(m["description"]), Required: flag(m["required"]), Content: content}
 		}
 	}
 	return nil
@@ -301,7 +346,7 @@ func (r *reader) body(loc location) *Body {
 	if !ok || !isObject {
 		return nil
 	}
-	return &Body{Description: clip(text(m["description"])), Required: flag(m["required"]), Content: r.content(location{loc.file, m["content"]})}
+	return &Body{Description: r.prose(m["description"]), Required: flag(m["required"]), Content: r.content(location{loc.file, m["content"]})}
 }
 
 // content is an OpenAPI 3 content map, by media type in the document's order of names sorted.
@@ -311,7 +356,7 @@ func (r *reader) content(loc location) []Media {
 	for _, t := range sortedKeys(m) {
 		mt, _ := fields(m[t])
 		media := Media{Type: t, Schema: r.schema(location{loc.file, mt["schema"]}, 0)}
-		media.Example = exampleOf(r.example(loc.file, mt), media.Schema)
+		media.Example = r.budget(exampleOf(r.example(loc.file, mt), media.Schema))
 		out = append(out, media)
 	}
 	return out
@@ -346,13 +391,13 @@ func (r *reader) responses(loc location, swaggerTypes []string) []Response {
 		}
 		res, _, _ := r.s.deref(location{loc.file, m[code]})
 		rm, _ := fields(res.raw)
-		resp := Response{Status: code, Description: clip(text(rm["description"]))}
+		resp := Response{Status: code, Description: r.prose(rm["description"])}
 		if raw, ok := rm["content"]; ok {
 			resp.Content = r.content(location{res.file, raw})
 		} else if raw, ok := rm["schema"]; ok { // Swagger 2
 			schema := r.schema(location{res.file, raw}, 0)
 			for _, t := range swaggerTypes {
-				resp.Content = append(resp.Content, Media{Type: t, Schema: schema, Example: exampleOf(rm["examples"], schema)})
+				resp.Content = append(resp.Content, Media{Type: t, Schema: schema, Example: r.budget(exampleOf(rm["examples"], schema))})
 			}
 		}
 		out = append(out, resp)

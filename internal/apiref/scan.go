@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"unicode/utf8"
 )
 
 // errNotJSON is a value the scanner cannot read: the stored files were checked when processed,
@@ -101,12 +102,13 @@ func each(raw []byte, open, close byte, item func(i int) (end int, ok bool)) boo
 	return false
 }
 
-// unquote is the value of a JSON string; one without escapes is its bytes, without decoding.
+// unquote is the value of a JSON string; one without escapes (and valid UTF-8) is its bytes,
+// without decoding.
 func unquote(quoted []byte) (string, bool) {
 	if len(quoted) < 2 || quoted[0] != '"' {
 		return "", false
 	}
-	if inner := quoted[1 : len(quoted)-1]; bytes.IndexByte(inner, '\\') < 0 {
+	if inner := quoted[1 : len(quoted)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
 		return string(inner), true
 	}
 	var s string

@@ -18,7 +18,7 @@ func (r *reader) schema(loc location, depth int) *Schema {
 		return &Schema{Cut: "size"}
 	}
 	r.schemas++
-	list, ok := members(loc.raw)
+	list, ok := r.members(loc.raw)
 	if !ok {
 		return &Schema{} // a boolean schema: anything, or nothing
 	}
@@ -32,8 +32,8 @@ func (r *reader) schema(loc location, depth int) *Schema {
 	if depth >= maxDepth {
 		return &Schema{Cut: "depth"}
 	}
-	s := &Schema{Type: typeOf(m), Format: text(m["format"]), Description: clip(text(m["description"])),
-		Enum: enumOf(m["enum"]), Default: jsonText(m["default"]), Example: firstExample(m),
+	s := &Schema{Type: typeOf(m), Format: text(m["format"]), Description: r.prose(m["description"]),
+		Enum: r.enum(m["enum"]), Default: r.value(m["default"]), Example: r.value(firstExample(m)),
 		Deprecated: flag(m["deprecated"]), ReadOnly: flag(m["readOnly"]), WriteOnly: flag(m["writeOnly"])}
 	required := texts(m["required"])
 	props, _ := members(m["properties"])
@@ -54,6 +54,22 @@ func (r *reader) schema(loc location, depth int) *Schema {
 		}
 	}
 	return s
+}
+
+// members is members of a schema's bytes, split once per operation.
+func (r *reader) members(raw []byte) ([]member, bool) {
+	key := rawKey{&raw[0], len(raw)}
+	if list, ok := r.split[key]; ok {
+		return list, true
+	}
+	list, ok := members(raw)
+	if ok {
+		if r.split == nil {
+			r.split = map[rawKey][]member{}
+		}
+		r.split[key] = list
+	}
+	return list, ok
 }
 
 // referenced reads the schema a $ref names.
@@ -97,24 +113,33 @@ func typeOf(m map[string][]byte) string {
 	return ""
 }
 
-func enumOf(raw []byte) []string {
+func (r *reader) enum(raw []byte) []string {
 	items, _ := elements(raw)
 	var out []string
 	for _, it := range items[:min(len(items), maxEnum)] {
-		out = append(out, jsonText(it))
+		out = append(out, r.value(it))
 	}
 	return out
 }
 
-// firstExample is a schema's example, or the first of its examples (OpenAPI 3.1), as JSON text.
-func firstExample(m map[string][]byte) string {
+// firstExample is a schema's example, or the first of its examples (OpenAPI 3.1); nil for none.
+func firstExample(m map[string][]byte) []byte {
 	if raw, ok := m["example"]; ok {
-		return jsonText(raw)
+		return raw
 	}
 	if items, _ := elements(m["examples"]); len(items) > 0 {
-		return jsonText(items[0])
+		return items[0]
 	}
-	return ""
+	return nil
+}
+
+// value is a JSON value of the document as compact JSON text, within the operation's budget of
+// text: a string clipped, an object or array longer than maxText left out.
+func (r *reader) value(raw []byte) string {
+	if len(raw) == 0 || r.textBytes >= maxTotalText || len(raw) > maxText && raw[0] != '"' {
+		return ""
+	}
+	return r.budget(jsonText(clipJSON(raw)))
 }
 
 // jsonText is a JSON value compacted, clipped; "" for none.
