@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"encoding/json"
+	"sync"
 	"time"
 
 	"github.com/binderyhq/bindery/ent"
@@ -12,6 +13,7 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/document"
 	"github.com/binderyhq/bindery/internal/jobs"
 	"github.com/binderyhq/bindery/internal/openapispecs"
 	"github.com/binderyhq/bindery/internal/page"
@@ -24,6 +26,19 @@ import (
 func (r *Resolver) openAPISpecsService() *openapispecs.Service {
 	return &openapispecs.Service{Client: r.Client, Now: r.now, Organization: r.organization, Fetcher: r.Fetcher,
 		Limits: r.OpenAPILimits, Refresh: r.OpenAPIRefresh, Jobs: r.Jobs}
+}
+
+// readSpecsState is what the Resolver keeps of the specs' versions pages show: built on first use.
+type readSpecsState struct {
+	readSpecsOnce sync.Once
+	readSpecs     *openapispecs.ReadSpecs
+}
+
+// PageSpecs reads the specs of an organization that a published page's operation blocks name
+// (openapispecs.Service.PageSpecs), their versions read once per server.
+func (r *Resolver) PageSpecs(ctx context.Context, orgID string, ops []document.OpenAPIRef) (*openapispecs.PageSpecs, error) {
+	r.readSpecsOnce.Do(func() { r.readSpecs = openapispecs.NewReadSpecs(openapispecs.ReadSpecsBudget) })
+	return r.openAPISpecsService().PageSpecs(ctx, r.readSpecs, orgID, ops)
 }
 
 // openAPISpec returns the spec of an organization with this slug (openapispecs.Service.Spec).

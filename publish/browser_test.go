@@ -57,7 +57,8 @@ func TestSiteInBrowser(t *testing.T) {
 // and loaded anew); the expandable opens; the copy button copies the code (read back from the
 // clipboard); the formulas are MathML laid out at a non-zero size; the image loads; the player of
 // the allow-listed embed is a sandboxed frame the page's CSP lets load (its provider answered by
-// the script); no console error, and the screenshot is not blank.
+// the script); an API operation (on a page of its own) shows its first response open and opens a
+// property's properties; no console error, and the screenshot is not blank.
 func TestBlocksInBrowser(t *testing.T) {
 	f := newSiteFixture(t)
 	f.importDocs(t, f.space, map[string]string{"dot.md": "![Dot](img/dot.png)\n", "img/dot.png": dotPNG(t)})
@@ -72,6 +73,9 @@ func TestBlocksInBrowser(t *testing.T) {
 	}
 	body := strings.NewReplacer("FILE", string(file[1]), "PAGE", f.pageID(t, "guides/install")).Replace(string(src))
 	f.write(t, page("Blocks", body))
+	f.created(t, f.e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/openapi", map[string]any{"slug": "petstore", "source": map[string]any{"text": petstoreSpec("Update a pet")}}))
+	f.e.RunDueJobs()
+	f.write(t, map[string]any{"operation": "insert_page", "title": "API", "document": operationDoc("petstore", "/pets/{petId}", "put")})
 	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(true).SetBasename("acme") })
 	shot := filepath.Join(t.TempDir(), "blocks.png")
 	out := testenv.RunBrowser(t, "testdata/blocks.js", f.e.Server.URL+"/sites/acme/blocks", shot)
@@ -79,7 +83,8 @@ func TestBlocksInBrowser(t *testing.T) {
 		"tabs: Linux", "click: macOS shows Install with brew. (others hidden: true)", "arrow right: Windows", "arrow left: macOS",
 		"home: Linux", "end: Windows", "link into a tab: Windows shows it", "loaded into a tab: Windows shows it", "expandable: open, The hidden body. visible", "copied: Copied package main",
 		"math: 2 visible", "image: loaded", "embed: sandboxed player loaded, 1 link card", "stepper: 2 steps", "columns: 2",
-		"table: 1 rows", "file: dot.png", "content ref: Install", "console: 0"} {
+		"table: 1 rows", "file: dot.png", "content ref: Install",
+		"api operation: PUT /pets/{petId}, response open, owner: email visible", "console: 0"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the browser did not see %q:\n%s", want, out)
 		}

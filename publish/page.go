@@ -18,6 +18,7 @@ import (
 	"github.com/binderyhq/bindery/internal/content/markdown"
 	"github.com/binderyhq/bindery/internal/content/tree"
 	"github.com/binderyhq/bindery/internal/document"
+	"github.com/binderyhq/bindery/internal/openapispecs"
 	"github.com/binderyhq/bindery/internal/search"
 )
 
@@ -103,7 +104,12 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 		s.missingPage(w, req, path, &pageAt{loc: loc, content: content})
 		return
 	}
-	shows := path
+	doc, specs, err := s.pageSpecs(p)
+	if err != nil {
+		s.h.fail(w, req, err)
+		return
+	}
+	shows := path + specs.Key() // the page changes with the versions of the specs it shows
 	if asMarkdown {
 		shows += "?" + s.readerQuery // the Markdown's links carry it
 	}
@@ -112,15 +118,12 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 		return
 	}
 	if asMarkdown {
-		s.serveMarkdown(w, req, loc, content.Tree, p)
+		s.serveMarkdown(w, req, loc, content.Tree, p, specs)
 		return
 	}
 	page, err := s.h.rendered(tag, func(b *bytes.Buffer) error {
-		doc, err := s.h.r.PageDocument(s.ctx, p)
-		if err == nil {
-			s.render(b, s.pageView(loc, content, p, doc))
-		}
-		return err
+		s.render(b, s.pageView(loc, content, p, doc, specs))
+		return nil
 	})
 	if err != nil {
 		s.h.fail(w, req, err)
@@ -128,6 +131,17 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 	}
 	s.writeHeaders(w, s.lookOf(loc.siteSpace), s.visit.Site.Visibility != "public" || p.NoIndex)
 	_, _ = w.Write(page)
+}
+
+// pageSpecs reads a page's document and the OpenAPI specs of the site's organization that its
+// operation blocks name.
+func (s *siteView) pageSpecs(p *tree.Page) (*document.Document, *openapispecs.PageSpecs, error) {
+	doc, err := s.h.r.PageDocument(s.ctx, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	specs, err := s.h.r.PageSpecs(s.ctx, s.visit.Site.OrganizationID, document.OpenAPIRefs(doc))
+	return doc, specs, err
 }
 
 // findPage returns the page at the location's page path ("" for the site space's landing page);
@@ -149,19 +163,19 @@ func (s *siteView) findPage(loc location, t *tree.Tree) *tree.Page {
 
 // serveMarkdown answers a page's Markdown: its title as a heading, then its body with the links
 // readers follow (markdownLinks).
-func (s *siteView) serveMarkdown(w http.ResponseWriter, req *http.Request, loc location, t *tree.Tree, p *tree.Page) {
+func (s *siteView) serveMarkdown(w http.ResponseWriter, req *http.Request, loc location, t *tree.Tree, p *tree.Page, specs htmlpage.Operations) {
 	body, err := s.h.r.PageBody(s.ctx, p)
 	if err != nil {
 		s.h.fail(w, req, err)
 		return
 	}
 	w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
-	fmt.Fprintf(w, "# %s\n\n%s", p.Title, htmlpage.Markdown(body, s.markdownLinks(loc, t)))
+	fmt.Fprintf(w, "# %s\n\n%s", p.Title, htmlpage.MarkdownWith(body, s.markdownLinks(loc, t), specs))
 }
 
-func (s *siteView) pageView(loc location, content *graph.Content, p *tree.Page, doc *document.Document) pageView {
+func (s *siteView) pageView(loc location, content *graph.Content, p *tree.Page, doc *document.Document, specs htmlpage.Operations) pageView {
 	links := siteLinks{s: s, loc: loc, t: content.Tree}
-	rendered := htmlpage.Document(doc, links)
+	rendered := htmlpage.DocumentWith(doc, links, specs)
 	url := s.pageURL(loc, content.Tree, p)
 	v := pageView{
 		Title: p.Title, Description: p.Description, Canonical: s.origin + url,

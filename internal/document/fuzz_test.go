@@ -26,6 +26,9 @@ func FuzzMarkdown(f *testing.F) {
 	}
 	f.Add("* a\n  * b\n\n1. c\n")
 	f.Add("**a** *b* ~~c~~ `d` [e](/pages/x#y) $$f$$")
+	f.Add("{% swagger src=\"/files/a\" path=\"/b\" method=\"get\" %}\nc\n\nd\n{% endswagger %}\n")
+	f.Add("{% openapi-schemas spec=\"a\" schemas=\"B,,C\" grouped=\"no\" %}\n{% endopenapi-schemas %}\n{% openapi-webhook spec=\"a\" name=\"b\" method=\"post\" %}\n[x](y)\n{% endopenapi-webhook %}\n")
+	f.Add("{% tabs %}\n{% tab %}\n{% openapi-operation spec=\"a\" path=\"/\" method=\"get\" %}\n{% endopenapi-operation %}\n{% endtab %}\n{% endtabs %}\n")
 	f.Fuzz(func(t *testing.T, md string) {
 		doc := FromMarkdown(md)
 		if err := Validate(doc); err != nil {

@@ -36,7 +36,8 @@ var (
 // containerTags hold blocks up to their end tag; voidTags are one line.
 var (
 	containerTags = map[string]bool{"hint": true, "tabs": true, "tab": true, "code": true, "stepper": true,
-		"step": true, "columns": true, "column": true, "content-ref": true}
+		"step": true, "columns": true, "column": true, "content-ref": true, "openapi": true, "swagger": true,
+		"openapi-operation": true, "openapi-webhook": true, "openapi-schemas": true}
 	voidTags = map[string]bool{"embed": true, "file": true}
 )
 
@@ -45,9 +46,10 @@ var kindTag = ast.NewNodeKind("GitBookTag")
 // tagBlock is a GitBook tag block: its name, its attributes and, for a container, its blocks.
 type tagBlock struct {
 	ast.BaseBlock
-	name  string
-	attrs map[string]string
-	line  string // the opening line as written
+	name   string
+	attrs  map[string]string
+	line   string // the opening line as written
+	closed bool   // by its end tag, rather than by the end of its container
 }
 
 func (n *tagBlock) Kind() ast.NodeKind { return kindTag }
@@ -86,6 +88,7 @@ func (tagParser) Continue(node ast.Node, reader text.Reader, _ parser.Context) p
 	}
 	if m := tagLine.FindSubmatch(line); m != nil && len(m[1]) > 0 && string(m[2]) == n.name && !inRaw(n) {
 		reader.AdvanceToEOL()
+		n.closed = true
 		return parser.Close
 	}
 	return parser.Continue | parser.HasChildren

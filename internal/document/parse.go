@@ -398,6 +398,8 @@ func (c converter) tag(n *tagBlock) []*Node {
 		return c.titledCode(n)
 	case "content-ref":
 		return []*Node{Block("content-ref", map[string]any{"ref": refFromDest(n.attrs["url"])})}
+	case "openapi", "swagger", "openapi-operation", "openapi-webhook", "openapi-schemas":
+		return c.openAPI(n)
 	case "embed":
 		if url := n.attrs["url"]; url != "" {
 			return []*Node{Block("embed", map[string]any{"url": url})}
@@ -411,6 +413,52 @@ func (c converter) tag(n *tagBlock) []*Node {
 		return []*Node{literal(n.line)}
 	}
 	return c.blocks(n) // a tab, step or column outside its group: its blocks
+}
+
+// openAPI converts an OpenAPI tag: `{% openapi-operation spec path method %}`,
+// `{% openapi-webhook spec name method %}` and `{% openapi-schemas spec schemas grouped %}` name a
+// spec by slug, `{% openapi src path method %}` (and `{% swagger %}` before it) by the URL or file
+// of its document. GitBook writes a link to the spec as the body, which the block gives back: a
+// body of one paragraph is dropped, the blocks of any other follow the block. A tag without its
+// pointer is text.
+func (c converter) openAPI(n *tagBlock) []*Node {
+	typ, data := n.name, map[string]any{"ref": map[string]any{"kind": "openapi", "spec": n.attrs["spec"]}}
+	switch n.name {
+	case "openapi", "swagger":
+		typ, data["ref"] = "swagger", refFromDest(n.attrs["src"])
+		data["path"], data["method"] = n.attrs["path"], n.attrs["method"]
+	case "openapi-operation":
+		data["path"], data["method"] = n.attrs["path"], n.attrs["method"]
+	case "openapi-webhook":
+		data["name"], data["method"] = n.attrs["name"], n.attrs["method"]
+	case "openapi-schemas":
+		data["schemas"] = splitNames(n.attrs["schemas"])
+		if g, ok := n.attrs["grouped"]; ok {
+			data["grouped"] = g == "true"
+		}
+	}
+	body := c.fit(c.blocks(n), topLevel)
+	b := Block(typ, data)
+	if checkOpenAPI("", b) != nil {
+		text := []*Node{literal(n.line)}
+		if n.closed {
+			body = append(body, literal("{% end"+n.name+" %}"))
+		}
+		return append(text, body...)
+	}
+	if len(body) == 1 && body[0].Type == "paragraph" {
+		body = nil
+	}
+	return append([]*Node{b}, body...)
+}
+
+// splitNames are the comma-separated names of an attribute.
+func splitNames(s string) []any {
+	names := []any{}
+	for name := range strings.SplitSeq(s, ",") {
+		names = append(names, name)
+	}
+	return names
 }
 
 // items converts a group of tabs, steps or columns. Blocks between the items join the item

@@ -79,3 +79,68 @@ func Table(n *Node) (columns []TableColumn, hideHeader bool, rows [][][]*Node) {
 	}
 	return columns, hideHeader, rows
 }
+
+// OpenAPIRef is what an OpenAPI block points at in a spec: an operation (openapi-operation,
+// swagger), a webhook (openapi-webhook) or schemas (openapi-schemas).
+type OpenAPIRef struct {
+	// Spec names the spec: its slug, or the URL or "/files/<id>" of its document (swagger,
+	// GitBook's older block).
+	Spec  string
+	BySrc bool   // Spec is a swagger block's URL or file rather than a slug
+	Path  string // of an operation
+	Name  string // of a webhook
+	// Method is as written, of an operation or a webhook; specs name methods in lower case.
+	Method  string
+	Schemas []string // the schemas of an openapi-schemas block, nil for another
+}
+
+// OpenAPIRefOf reads an OpenAPI block; ok is false for another node.
+func OpenAPIRefOf(n *Node) (ref OpenAPIRef, ok bool) {
+	switch n.Type {
+	case "openapi-operation", "openapi-webhook", "openapi-schemas":
+		ref.Spec = specSlug(n.Data)
+	case "swagger":
+		ref.Spec, _ = refDest(n.Data)
+		ref.BySrc = true
+	default:
+		return ref, false
+	}
+	ref.Path, ref.Name, ref.Method = str(n.Data, "path"), str(n.Data, "name"), str(n.Data, "method")
+	if n.Type == "openapi-schemas" {
+		ref.Schemas = schemaNames(n.Data)
+	}
+	return ref, true
+}
+
+// OpenAPIRefs are the OpenAPI blocks of a document, in order. The model has them at the top
+// level only.
+func OpenAPIRefs(doc *Document) []OpenAPIRef {
+	var refs []OpenAPIRef
+	for _, n := range doc.Nodes {
+		if ref, ok := OpenAPIRefOf(n); ok {
+			refs = append(refs, ref)
+		}
+	}
+	return refs
+}
+
+// schemaNames are data's schemas, [] when it has none.
+func schemaNames(data map[string]any) []string {
+	names := []string{}
+	switch list := data["schemas"].(type) {
+	case []string:
+		names = append(names, list...)
+	case []any:
+		for _, v := range list {
+			s, _ := v.(string)
+			names = append(names, s)
+		}
+	}
+	return names
+}
+
+// specSlug is the spec an openapi reference names, "" when data has none.
+func specSlug(data map[string]any) string {
+	ref, _ := data["ref"].(map[string]any)
+	return str(ref, "spec")
+}

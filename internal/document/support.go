@@ -3,6 +3,7 @@ package document
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // rule is what the support table says of one node type.
@@ -21,7 +22,8 @@ var (
 	tabKids       = with(essentials, "content-ref", "code", "embed", "file", "images", "hint", "blockquote", "math")
 	expandKids    = with(essentials, "file", "images", "code", "table", "hint", "blockquote")
 	columnKids    = with(essentials, "images", "code", "hint", "content-ref", "embed", "file", "math", "blockquote", "table", "expandable", "stepper")
-	topLevel      = with(essentials, "blockquote", "hint", "images", "file", "embed", "code", "math", "expandable", "tabs", "table", "content-ref", "stepper", "columns")
+	topLevel      = with(essentials, "blockquote", "hint", "images", "file", "embed", "code", "math", "expandable", "tabs", "table", "content-ref", "stepper", "columns", "swagger", "openapi-operation", "openapi-webhook",
+		"openapi-schemas")
 )
 
 func with(base []string, more ...string) []string { return slices.Concat(base, more) }
@@ -56,18 +58,21 @@ var blockRules = map[string]rule{
 	"stepper-step":   {supported: true, children: with(tabKids, "expandable")},
 	"columns":        {supported: true, children: []string{"column"}},
 	"column":         {supported: true, children: columnKids},
+	// An API operation, webhook or schemas of one of the organization's OpenAPI specs, by slug,
+	// or an operation of a spec's URL or file (swagger, GitBook's older block; Bindery reads it
+	// as the organization's spec of that slug or source URL).
+	"swagger":           {supported: true, void: true},
+	"openapi-operation": {supported: true, void: true},
+	"openapi-webhook":   {supported: true, void: true},
+	"openapi-schemas":   {supported: true, void: true},
 
-	"prompt":            {void: false},
-	"if":                {},
-	"drawing":           {void: true},
-	"swagger":           {void: true},
-	"openapi-operation": {void: true},
-	"openapi-schemas":   {void: true},
-	"openapi-webhook":   {void: true},
-	"integration":       {void: true},
-	"reusable-content":  {void: true},
-	"updates":           {},
-	"update":            {},
+	"prompt":           {void: false},
+	"if":               {},
+	"drawing":          {void: true},
+	"integration":      {void: true},
+	"reusable-content": {void: true},
+	"updates":          {},
+	"update":           {},
 }
 
 // inlineRules is every inline type of the reference's schema (DocumentInline).
@@ -227,9 +232,51 @@ func checkData(path string, n *Node) error {
 		if str(n.Data, "url") == "" {
 			return fmt.Errorf("%s: data.url of an embed is required", path)
 		}
+	case "swagger", "openapi-operation", "openapi-webhook", "openapi-schemas":
+		return checkOpenAPI(path, n)
 	case "math", "inline-math":
 		if _, ok := n.Data["formula"].(string); !ok {
 			return fmt.Errorf("%s: data.formula of a %s is required", path, n.Type)
+		}
+	}
+	return nil
+}
+
+// checkOpenAPI checks what an OpenAPI block points at: its spec (a slug, or for swagger a URL or
+// file), and a path and method (operations), a name and method (webhooks) or schema names.
+func checkOpenAPI(path string, n *Node) error {
+	if n.Type == "swagger" {
+		if _, ok := refDest(n.Data); !ok || refKind(n.Data) != "url" && refKind(n.Data) != "file" {
+			return fmt.Errorf("%s: data.ref of a swagger must be a url or file reference", path)
+		}
+	} else if refKind(n.Data) != "openapi" || specSlug(n.Data) == "" {
+		return fmt.Errorf("%s: data.ref of an %s must be an openapi reference with a spec", path, n.Type)
+	}
+	switch n.Type {
+	case "openapi-webhook":
+		if str(n.Data, "name") == "" || str(n.Data, "method") == "" {
+			return fmt.Errorf("%s: data.name and data.method of an openapi-webhook are required", path)
+		}
+	case "openapi-schemas":
+		return checkSchemaNames(path, n.Data)
+	default:
+		if str(n.Data, "path") == "" || str(n.Data, "method") == "" {
+			return fmt.Errorf("%s: data.path and data.method of a %s are required", path, n.Type)
+		}
+	}
+	return nil
+}
+
+// checkSchemaNames checks an openapi-schemas block's schemas: one or more names, none empty or
+// holding the comma its Markdown separates them with.
+func checkSchemaNames(path string, data map[string]any) error {
+	names := schemaNames(data)
+	if len(names) == 0 || slices.ContainsFunc(names, func(s string) bool { return s == "" || strings.Contains(s, ",") }) {
+		return fmt.Errorf("%s: data.schemas of an openapi-schemas must name schemas, without commas", path)
+	}
+	if g, ok := data["grouped"]; ok {
+		if _, isBool := g.(bool); !isBool {
+			return fmt.Errorf("%s: data.grouped of an openapi-schemas must be a boolean", path)
 		}
 	}
 	return nil

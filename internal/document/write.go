@@ -91,6 +91,8 @@ func blockMarkdown(b *Node) string {
 		dest, _ := refDest(b.Data)
 		return fmt.Sprintf("{%% content-ref url=\"%s\" %%}\n[%s](%s)\n{%% endcontent-ref %%}", escapeAttr(dest),
 			escapeText(dest, inBlock, false), escapeDest(dest))
+	case "openapi-operation", "swagger", "openapi-webhook", "openapi-schemas":
+		return openAPIMarkdown(b)
 	case "embed":
 		return fmt.Sprintf(`{%% embed url="%s" %%}`, escapeAttr(str(b.Data, "url")))
 	case "file":
@@ -100,19 +102,53 @@ func blockMarkdown(b *Node) string {
 	return blocksMarkdown(b.Nodes)
 }
 
+// openAPIMarkdown writes an OpenAPI block as GitBook does: by the spec's slug with its name as the
+// body, and swagger as `{% openapi %}` (GitBook's newer name for the block) by its document's
+// URL or file with a link to it as the body.
+func openAPIMarkdown(b *Node) string {
+	ref, _ := OpenAPIRefOf(b)
+	spec := attr{"spec", ref.Spec}
+	body := "OpenAPI " + escapeText(ref.Spec, inBlock, false)
+	var attrs []attr
+	switch b.Type {
+	case "swagger":
+		spec, body = attr{"src", ref.Spec}, "["+escapeText(ref.Spec, inBlock, false)+"]("+escapeDest(ref.Spec)+")"
+		attrs = []attr{{"path", ref.Path}, {"method", ref.Method}}
+	case "openapi-operation":
+		attrs = []attr{{"path", ref.Path}, {"method", ref.Method}}
+	case "openapi-webhook":
+		attrs = []attr{{"name", ref.Name}, {"method", ref.Method}}
+	case "openapi-schemas":
+		attrs = []attr{{"schemas", strings.Join(ref.Schemas, ",")}}
+		if g, ok := b.Data["grouped"].(bool); ok {
+			attrs = append(attrs, attr{"grouped", fmt.Sprint(g)})
+		}
+	}
+	name := b.Type
+	if name == "swagger" {
+		name = "openapi"
+	}
+	return openTag(name, append([]attr{spec}, attrs...)) + "\n" + body + "\n{% end" + name + " %}"
+}
+
 type attr struct{ name, value string }
 
 // tag writes a GitBook tag block around blocks.
 func tag(name string, blocks []*Node, attrs ...attr) string {
-	open := "{% " + name
-	for _, a := range attrs {
-		open += fmt.Sprintf(` %s="%s"`, a.name, escapeAttr(a.value))
-	}
-	open += " %}\n"
+	open := openTag(name, attrs) + "\n"
 	if inner := blocksMarkdown(blocks); inner != "" {
 		open += inner + "\n"
 	}
 	return open + "{% end" + name + " %}"
+}
+
+// openTag is a tag's opening line.
+func openTag(name string, attrs []attr) string {
+	open := "{% " + name
+	for _, a := range attrs {
+		open += fmt.Sprintf(` %s="%s"`, a.name, escapeAttr(a.value))
+	}
+	return open + " %}"
 }
 
 // htmlEscapes are the characters GitBook writes as character references in HTML text and

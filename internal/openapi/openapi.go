@@ -455,14 +455,10 @@ func (p *processor) document(raw []byte, root json.RawMessage, format, version s
 	d := &Document{Raw: raw, Format: format, Version: version, Filesystem: map[string]json.RawMessage{}}
 	h := sha256.New()
 	h.Write(raw)
-	rootName := "openapi." + d.Format
 	if base != nil {
 		d.URL = base.String()
-		if name := path.Base(base.Path); name != "." && name != "/" {
-			rootName = name
-		}
 	}
-	d.Filesystem[rootName] = root
+	d.Filesystem[EntryName(d.URL, format)] = root
 	urls := make([]string, 0, len(p.files))
 	for u := range p.files {
 		urls = append(urls, u)
@@ -475,6 +471,17 @@ func (p *processor) document(raw []byte, root json.RawMessage, format, version s
 	}
 	d.Digest = hex.EncodeToString(h.Sum(nil))
 	return d
+}
+
+// EntryName is the name of the entry document in a filesystem: the last segment of the URL it
+// was found at, or "openapi.<format>" for a text or a URL without one.
+func EntryName(docURL, format string) string {
+	if u, err := url.Parse(docURL); err == nil && docURL != "" {
+		if name := path.Base(u.Path); name != "." && name != "/" {
+			return name
+		}
+	}
+	return "openapi." + format
 }
 
 // fileKey is a referenced file's path in the filesystem: relative to the entry document's

@@ -76,5 +76,13 @@ const { open } = require('./chromium');
 
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: shot, fullPage: false });
+
+  await page.goto(new URL('api', url).href);
+  const operation = page.locator('section.api-operation');
+  const owner = operation.locator('details.api-property', { hasText: 'owner' }).first();
+  await owner.locator('summary').click();
+  seen.push('api operation: ' + await operation.locator('.api-title').innerText() + ', response ' +
+    (await operation.locator('details.api-response').first().evaluate((d) => d.open) ? 'open' : 'closed') + ', owner: ' +
+    (await owner.locator('.api-name', { hasText: 'email' }).isVisible() ? 'email visible' : 'email hidden'));
   await finish();
 })().catch((e) => { console.error(e); process.exit(1); });

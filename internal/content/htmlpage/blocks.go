@@ -51,6 +51,10 @@ func (w *writer) block(n *document.Node) {
 		w.contentRef(n)
 	case "divider":
 		w.b.WriteString("<hr>\n")
+	case "openapi-operation", "swagger", "openapi-webhook":
+		w.operation(n)
+	case "openapi-schemas":
+		w.openAPISchemas(n)
 	default: // a block the document model does not support: what it holds
 		w.blocks(n.Nodes)
 	}

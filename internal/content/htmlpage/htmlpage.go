@@ -51,10 +51,14 @@ type Page struct {
 }
 
 // Document renders a page's document for a site whose URLs links gives. It does not change doc,
-// which may be shared (the content store parses each body once).
-func Document(doc *document.Document, links Links) Page {
+// which may be shared (the content store parses each body once). API operation blocks show a
+// notice: DocumentWith shows their operations.
+func Document(doc *document.Document, links Links) Page { return DocumentWith(doc, links, nil) }
+
+// DocumentWith is Document with the API operations ops gives.
+func DocumentWith(doc *document.Document, links Links, ops Operations) Page {
 	blocks, notes := takeFootnotes(doc.Nodes)
-	w := &writer{links: links, anchors: map[string]bool{}, notes: notes}
+	w := &writer{links: links, anchors: map[string]bool{}, notes: notes, ops: ops}
 	w.blocks(blocks)
 	w.writeFootnotes()
 	return Page{Body: template.HTML(w.b.String()), Headings: w.headings} //nolint:gosec // written escaped
@@ -92,4 +96,8 @@ type writer struct {
 	headings []Heading
 	tabs     int // the groups of tabs written, which number their ids
 	notes    *footnotes
+
+	ops         Operations
+	operations  int  // the API operations written, which number their ids
+	inOperation bool // writing an operation's descriptions
 }

@@ -337,7 +337,7 @@ func unsafeMarkup(page string) string {
 
 // elements are what the renderer writes, MathML's included.
 var elements = strings.Fields(`p br strong em del code a img sup h2 h3 h4 ul ol li input blockquote div figure figcaption pre span
-	button details summary table thead tbody tr th td hr iframe math semantics annotation mrow mi mn mo mtext mspace msub msup
+	button details summary section table thead tbody tr th td hr iframe math semantics annotation mrow mi mn mo mtext mspace msub msup
 	msubsup munder mover munderover mfrac msqrt mroot mstyle mtable mtr mtd`)
 
 func unsafeAttributes(tok html.Token) string {
