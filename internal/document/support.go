@@ -19,9 +19,9 @@ var (
 	essentials    = []string{"paragraph", "heading-1", "heading-2", "heading-3", "list-ordered", "list-unordered", "list-tasks", "divider"}
 	listItemKids  = with(essentials, "code", "hint", "blockquote", "math", "table")
 	tabKids       = with(essentials, "content-ref", "code", "embed", "file", "images", "hint", "blockquote", "math")
-	expandKids    = with(essentials, "file", "images", "code", "table", "hint", "blockquote")
+	expandKids    = with(essentials, "file", "images", "code", "table", "hint", "blockquote", "reusable-content")
 	columnKids    = with(essentials, "images", "code", "hint", "content-ref", "embed", "file", "math", "blockquote", "table", "expandable", "stepper")
-	topLevel      = with(essentials, "blockquote", "hint", "images", "file", "embed", "code", "math", "expandable", "tabs", "table", "content-ref", "stepper", "columns")
+	topLevel      = with(essentials, "blockquote", "hint", "images", "file", "embed", "code", "math", "expandable", "tabs", "table", "content-ref", "stepper", "columns", "reusable-content")
 )
 
 func with(base []string, more ...string) []string { return slices.Concat(base, more) }
@@ -65,7 +65,7 @@ var blockRules = map[string]rule{
 	"openapi-schemas":   {void: true},
 	"openapi-webhook":   {void: true},
 	"integration":       {void: true},
-	"reusable-content":  {void: true},
+	"reusable-content":  {supported: true, void: true},
 	"updates":           {},
 	"update":            {},
 }
@@ -227,6 +227,8 @@ func checkData(path string, n *Node) error {
 		if str(n.Data, "url") == "" {
 			return fmt.Errorf("%s: data.url of an embed is required", path)
 		}
+	case "reusable-content":
+		return checkReusableRef(path, n)
 	case "math", "inline-math":
 		if _, ok := n.Data["formula"].(string); !ok {
 			return fmt.Errorf("%s: data.formula of a %s is required", path, n.Type)
