@@ -116,7 +116,7 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 		return
 	}
 	page, err := s.h.rendered(tag, func(b *bytes.Buffer) error {
-		doc, err := s.h.r.PageDocument(s.ctx, p)
+		doc, err := s.h.r.DereferencedPageDocument(s.ctx, content.Tree, p)
 		if err == nil {
 			s.render(b, s.pageView(loc, content, p, doc))
 		}
@@ -147,10 +147,10 @@ func (s *siteView) findPage(loc location, t *tree.Tree) *tree.Page {
 	return p
 }
 
-// serveMarkdown answers a page's Markdown: its title as a heading, then its body with the links
-// readers follow (markdownLinks).
+// serveMarkdown answers a page's Markdown: its title as a heading, then its body, with the
+// reusable contents it places put in, with the links readers follow (markdownLinks).
 func (s *siteView) serveMarkdown(w http.ResponseWriter, req *http.Request, loc location, t *tree.Tree, p *tree.Page) {
-	body, err := s.h.r.PageBody(s.ctx, p)
+	body, err := s.h.r.PlacedPageMarkdown(s.ctx, t, p)
 	if err != nil {
 		s.h.fail(w, req, err)
 		return

@@ -34,7 +34,7 @@ func (a *api) revisionContent(r *http.Request) (*graph.Content, error) {
 }
 
 // contentRoutes adds the reads of one kind of content under prefix: the revision, its page tree,
-// a page by id or by path, its files.
+// a page by id or by path, its files, a reusable content by id.
 func (a *api) contentRoutes(r chi.Router, prefix string, of contentOf) {
 	r.Get(prefix, a.getRevision(of))
 	r.Get(prefix+"/pages", a.listPages(of))
@@ -42,6 +42,7 @@ func (a *api) contentRoutes(r chi.Router, prefix string, of contentOf) {
 	r.Get(prefix+"/path/*", a.getPage(of, pageByPath))
 	r.Get(prefix+"/files", a.listFiles(of))
 	r.Get(prefix+"/files/{fileId}", a.getFile(of))
+	r.Get(prefix+"/reusable-contents/{reusableContentId}", a.getReusableContent(of))
 }
 
 // readContent checks the query parameters every content read takes, then reads the content.

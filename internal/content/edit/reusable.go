@@ -10,8 +10,8 @@ import (
 
 // reusables is what a batch keeps of the reusable contents it touches.
 type reusables struct {
-	refs     map[string]string // batch-local ref → reusable content id
-	docs     map[string]string // reusable content id → Markdown body set by the batch
+	refs map[string]string // batch-local ref → reusable content id
+	docs map[string]string // reusable content id → Markdown body set by the batch
 	touches
 }
 
