@@ -26,9 +26,6 @@ type contentBatchBody struct {
 type contentChange struct {
 	Operation   string           `json:"operation" doc:"The reference's operations, and Bindery's insert_reusable_content, update_reusable_content and delete_reusable_content (title and document only)."`
 	Page        string           `json:"page"`
-	// ReusableContent is Bindery's: the reusable content an update_reusable_content or
-	// delete_reusable_content changes (its id, or the ref of one inserted earlier in the batch).
-	ReusableContent string `json:"reusableContent" doc:"Bindery's: the reusable content updated or deleted, by id or by the ref an insert_reusable_content of the batch gave it."`
 	Ref         string           `json:"ref"`
 	Into        nullable[string] `json:"into"`
 	At          *int             `json:"at"`
@@ -43,6 +40,10 @@ type contentChange struct {
 	Files       []fileUpload     `json:"files"`
 	Revision    string           `json:"revision"`
 	Block       []string         `json:"block"`
+
+	// ReusableContent is Bindery's: the reusable content an update_reusable_content or
+	// delete_reusable_content changes (its id, or the ref of one inserted earlier in the batch).
+	ReusableContent string `json:"reusableContent" doc:"Bindery's: the reusable content updated or deleted, by id or by the ref an insert_reusable_content of the batch gave it."`
 }
 
 // document is a page Document: Markdown, or the reference's JSON document.
