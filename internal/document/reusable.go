@@ -45,6 +45,10 @@ func includedID(path string) (string, bool) {
 	return id, err == nil && id != ""
 }
 
+// MayPlace reports whether Markdown may place reusable content: false when it has no include tag,
+// so a caller can skip reading it as a document.
+func MayPlace(markdown string) bool { return strings.Contains(markdown, "include") }
+
 // checkReusableRef checks the ref of a reusable-content block: a reusable content of the same
 // space, by id.
 func checkReusableRef(path string, n *Node) error {

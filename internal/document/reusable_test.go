@@ -16,6 +16,22 @@ func TestReusableContentMarkdown(t *testing.T) {
 			t.Fatalf("Markdown %q", got)
 		}
 	})
+	t.Run("OKWhereNotAllowedText", func(t *testing.T) {
+		for _, md := range []string{
+			"{% tabs %}\n{% tab title=\"a\" %}\n{% include \"/reusable-contents/r1\" %}\n{% endtab %}\n{% endtabs %}\n",
+			"* {% include \"/reusable-contents/r1\" %}\n",
+			"> {% include \"/reusable-contents/r1\" %}\n",
+		} {
+			doc := FromMarkdown(md)
+			if err := Validate(doc); err != nil {
+				t.Fatalf("%q: %v", md, err)
+			}
+			once := Markdown(doc)
+			if again := Markdown(FromMarkdown(once)); again != once || len(Placed(doc)) != 0 {
+				t.Errorf("%q: %q, then %q", md, once, again)
+			}
+		}
+	})
 	t.Run("OKEscapedID", func(t *testing.T) {
 		if got := Markdown(New(ReusableBlock(`a"b c`))); got != `{% include "/reusable-contents/a%22b%20c" %}`+"\n" {
 			t.Fatalf("Markdown %q", got)

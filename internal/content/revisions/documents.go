@@ -74,9 +74,13 @@ func (c *Contents) Dereferenced(ctx context.Context, t *tree.Tree, doc *document
 // when it places no reusable content; else written again from its document with the reusable
 // contents put in (Dereferenced), a missing one as a warning.
 func (c *Contents) PlacedMarkdown(ctx context.Context, t *tree.Tree, p *tree.Page) (string, error) {
+	body, err := c.Body(ctx, p)
+	if err != nil || !document.MayPlace(body) {
+		return body, err
+	}
 	doc, err := c.Document(ctx, p)
 	if err != nil || len(document.Placed(doc)) == 0 {
-		return c.Body(ctx, p)
+		return body, err
 	}
 	placed, err := c.Dereferenced(ctx, t, doc, document.MissingNotice)
 	if err != nil {
