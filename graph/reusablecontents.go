@@ -42,6 +42,23 @@ func (r *Resolver) DereferencedPageDocument(ctx context.Context, t *tree.Tree, p
 	return r.content().Dereferenced(ctx, t, doc, nil)
 }
 
+// DereferencedPageMarkdown is a page's whole Markdown (PageMarkdown) with the reusable contents of
+// t it places put in (the reference's page reads with format=markdown and dereferenced).
+func (r *Resolver) DereferencedPageMarkdown(ctx context.Context, t *tree.Tree, p *tree.Page) (string, error) {
+	doc, err := r.PageDocument(ctx, p)
+	if err != nil {
+		return "", err
+	}
+	if len(document.Placed(doc)) == 0 {
+		return r.PageMarkdown(ctx, p)
+	}
+	placed, err := r.content().Dereferenced(ctx, t, doc, nil)
+	if err != nil {
+		return "", err
+	}
+	return revisions.PageMarkdown(p, document.Markdown(placed)), nil
+}
+
 // PlacedPageMarkdown is a page's stored body as the readers of its .md receive it, with the
 // reusable contents of t it places put in (revisions.Contents.PlacedMarkdown).
 func (r *Resolver) PlacedPageMarkdown(ctx context.Context, t *tree.Tree, p *tree.Page) (string, error) {

@@ -252,12 +252,13 @@ var (
 	contentParams = []apidoc.Param{shareKeyParam, flagParam("metadata", "Accepted; Bindery keeps no git metadata to add"),
 		flagParam("computed", "Accepted; Bindery has no computed content to evaluate")}
 	contentListParams  = slices.Concat(contentParams, listParams)
-	contentPageParams  = slices.Concat(pageParams, contentParams)
+	contentPageParams  = slices.Concat(pageParams, contentParams, []apidoc.Param{dereferencedParam})
 	contentLinkParams  = slices.Concat(linkParams, contentParams)
 	documentParams     = []apidoc.Param{shareKeyParam, choiceParam("schema", "Accepted; Bindery answers one version of the document model", "current", "next")}
 	pageDocumentParams = []apidoc.Param{shareKeyParam,
 		choiceParam("evaluated", "Accepted; the documents Bindery stores hold no expressions or conditional blocks to evaluate", "true", "false", "deterministic-only"),
-		choiceParam("dereferenced", "true or reusable-contents puts the reusable contents the document places in their blocks' stead", "true", "false", "reusable-contents")}
+		dereferencedParam}
+	dereferencedParam = choiceParam("dereferenced", "true or reusable-contents puts the reusable contents the document places in their blocks' stead", "true", "false", "reusable-contents")
 	shareKeyParam    = textParam("shareKey", "The key of a share link: opens a share-link space, or a site shared by link, to whoever presents it")
 	accessListParams = listQuery(choiceParam("role", "Only people with this role", "admin", "create", "edit", "review", "comment", "read"))
 	memberListParams = listQuery(textParam("search", "Only members whose name or email contains this"), choiceParam("order", "asc or desc", "asc", "desc"),

@@ -94,11 +94,16 @@ func writePageTree(w http.ResponseWriter, pages []byte) {
 }
 
 // getPage answers one page with its subpages; format=markdown adds its whole Markdown,
-// format=document its body as the reference's JSON document, converted from the stored Markdown.
+// format=document its body as the reference's JSON document, converted from the stored Markdown;
+// dereferenced puts the reusable contents it places in either.
 // Without a format the body is not read, and documentId says whether there is one.
 func (a *api) getPage(of contentOf, find func(*graph.Content, *http.Request) (*tree.Page, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		format, err := query{r}.oneOf("format", "document", "markdown")
+		var placed bool
+		if err == nil {
+			placed, err = dereferenced(r)
+		}
 		var c *graph.Content
 		if err == nil {
 			c, err = readContent(r, of)
@@ -111,9 +116,9 @@ func (a *api) getPage(of contentOf, find func(*graph.Content, *http.Request) (*t
 			v := a.contentView(c)
 			switch format {
 			case "markdown":
-				return v.pageWithMarkdown(ctx, p)
+				return v.pageWithMarkdown(ctx, p, placed)
 			case "document":
-				return v.pageWithDocument(ctx, p)
+				return v.pageWithDocument(ctx, p, placed)
 			}
 			return v.page(p, c.Tree.Path(p.ID)), nil
 		})

@@ -227,21 +227,33 @@ func escapePath(path string) string {
 }
 
 // pageWithMarkdown is page with the page's whole Markdown (documents only).
-func (v contentView) pageWithMarkdown(ctx context.Context, p *tree.Page) (RevisionPage, error) {
+func (v contentView) pageWithMarkdown(ctx context.Context, p *tree.Page, dereferenced bool) (RevisionPage, error) {
 	w := v.page(p, v.c.Tree.Path(p.ID))
 	if w.Type == graph.PageTypeGroup {
 		return w, nil
 	}
-	md, err := v.a.r.PageMarkdown(ctx, p)
+	var md string
+	var err error
+	if dereferenced {
+		md, err = v.a.r.DereferencedPageMarkdown(ctx, v.c.Tree, p)
+	} else {
+		md, err = v.a.r.PageMarkdown(ctx, p)
+	}
 	w.Markdown = &md
 	return w, err
 }
 
-// pageWithDocument is page with its body as the reference's JSON document (documents only).
-func (v contentView) pageWithDocument(ctx context.Context, p *tree.Page) (RevisionPage, error) {
+// pageWithDocument is page with its body as the reference's JSON document (documents only), with
+// the reusable contents it places put in when dereferenced.
+func (v contentView) pageWithDocument(ctx context.Context, p *tree.Page, dereferenced bool) (RevisionPage, error) {
 	w := v.page(p, v.c.Tree.Path(p.ID))
 	if w.Type == graph.PageTypeGroup {
 		return w, nil
+	}
+	if dereferenced {
+		doc, err := v.a.r.DereferencedPageDocument(ctx, v.c.Tree, p)
+		w.Document = doc
+		return w, err
 	}
 	body, err := v.a.r.PageBody(ctx, p)
 	w.Document = jsondoc.FromMarkdown(body)

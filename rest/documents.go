@@ -34,7 +34,7 @@ func (a *api) pageDocument(r *http.Request) (*jsondoc.Document, error) {
 	if _, err := q.oneOf("evaluated", "true", "false", "deterministic-only"); err != nil {
 		return nil, err
 	}
-	dereferenced, err := dereferencedParam(r)
+	placed, err := dereferenced(r)
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +46,7 @@ func (a *api) pageDocument(r *http.Request) (*jsondoc.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	if dereferenced {
+	if placed {
 		return a.r.DereferencedPageDocument(r.Context(), c.Tree, p)
 	}
 	return a.r.PageDocument(r.Context(), p)

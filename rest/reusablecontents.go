@@ -60,7 +60,7 @@ func (a *api) reusableContentDocument(r *http.Request) (*jsondoc.Document, error
 	if _, err := (query{r}).oneOf("evaluated", "true", "false", "deterministic-only"); err != nil {
 		return nil, err
 	}
-	dereferenced, err := dereferencedParam(r)
+	dereferenced, err := dereferenced(r)
 	if err != nil {
 		return nil, err
 	}
@@ -75,9 +75,9 @@ func (a *api) reusableContentDocument(r *http.Request) (*jsondoc.Document, error
 	return a.r.ReusableDocument(r.Context(), c.Tree, rc, dereferenced)
 }
 
-// dereferencedParam reads a document read's dereferenced: true and reusable-contents put the
-// reusable contents a document places in (the only references Bindery dereferences).
-func dereferencedParam(r *http.Request) (bool, error) {
+// dereferenced reads a document read's dereferenced: true and reusable-contents put the reusable
+// contents a document places in (the only references Bindery dereferences).
+func dereferenced(r *http.Request) (bool, error) {
 	v, err := (query{r}).oneOf("dereferenced", "true", "false", "reusable-contents")
 	return v == "true" || v == "reusable-contents", err
 }

@@ -120,6 +120,22 @@ func TestReusableContents(t *testing.T) {
 			}
 		}
 	})
+	t.Run("OKPageReadsDereferenced", func(t *testing.T) {
+		for _, base := range []string{"/content/page/" + f.page, "/revisions/" + rev + "/page/" + f.page, "/change-requests/1/content/page/" + f.page} {
+			page := f.reusable(t, reader, base+"?format=document&dereferenced=true")
+			if text := docText(t, page["document"].(map[string]any)); text != "Intro.Back up first.Done." {
+				t.Errorf("%s: text %q", base, text)
+			}
+			md := f.reusable(t, reader, base+"?format=markdown&dereferenced=reusable-contents")["markdown"].(string)
+			if !strings.Contains(md, "Intro.\n\nBack up **first**.\n\nDone.") {
+				t.Errorf("%s: markdown %q", base, md)
+			}
+			if md := f.reusable(t, reader, base+"?format=markdown")["markdown"].(string); !strings.Contains(md, include(f.warning)) {
+				t.Errorf("%s: stored markdown %q", base, md)
+			}
+		}
+		testenv.CheckError(t, f.e.Do(reader, "GET", "/v1/spaces/"+f.space+"/content/page/"+f.page+"?dereferenced=yes", nil), http.StatusBadRequest)
+	})
 	t.Run("ErrOtherOrganization", func(t *testing.T) {
 		other, _ := f.e.Bootstrap("eve@example.com", "Evil")
 		for _, path := range []string{"/content/reusable-contents/" + f.warning, "/revisions/" + rev + "/reusable-contents/" + f.warning,
