@@ -258,7 +258,6 @@ var (
 	pageDocumentParams = []apidoc.Param{shareKeyParam,
 		choiceParam("evaluated", "Accepted; the documents Bindery stores hold no expressions or conditional blocks to evaluate", "true", "false", "deterministic-only"),
 		dereferencedParam}
-	dereferencedParam = choiceParam("dereferenced", "true or reusable-contents puts the reusable contents the document places in their blocks' stead", "true", "false", "reusable-contents")
 	shareKeyParam    = textParam("shareKey", "The key of a share link: opens a share-link space, or a site shared by link, to whoever presents it")
 	accessListParams = listQuery(choiceParam("role", "Only people with this role", "admin", "create", "edit", "review", "comment", "read"))
 	memberListParams = listQuery(textParam("search", "Only members whose name or email contains this"), choiceParam("order", "asc or desc", "asc", "desc"),
@@ -269,6 +268,9 @@ var (
 	redirectListParams = listQuery(flagParam("draft", "Only the redirects of the draft (true) or the live site (false)"),
 		choiceParam("orderBy", "What redirects are ordered by", "createdAt", "updatedAt", "source"), textParam("search", "Only redirects whose source contains this"))
 )
+
+// dereferencedParam is the reference's dereferenced of document reads.
+var dereferencedParam = choiceParam("dereferenced", "true or reusable-contents puts the reusable contents the document places in their blocks' stead", "true", "false", "reusable-contents")
 
 // listQuery is the query parameters of a list with params.
 func listQuery(params ...apidoc.Param) []apidoc.Param { return append(params, listParams...) }
