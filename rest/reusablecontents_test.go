@@ -2,6 +2,7 @@ package rest_test
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -135,6 +136,18 @@ func TestReusableContents(t *testing.T) {
 			}
 		}
 		testenv.CheckError(t, f.e.Do(reader, "GET", "/v1/spaces/"+f.space+"/content/page/"+f.page+"?dereferenced=yes", nil), http.StatusBadRequest)
+	})
+	t.Run("OKPDF", func(t *testing.T) {
+		r := f.e.Do(reader, "GET", f.path("/1/pdf?page="+f.page+"&only=true"), nil)
+		crWant(t, r, http.StatusOK)
+		text, err := fetchPDF(t, r.Map(t)["url"].(string)).GetPlainText()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(text)
+		if !strings.Contains(string(b), "Back up") || strings.Contains(string(b), "include") {
+			t.Fatalf("PDF text %q", b)
+		}
 	})
 	t.Run("ErrOtherOrganization", func(t *testing.T) {
 		other, _ := f.e.Bootstrap("eve@example.com", "Evil")
