@@ -12,7 +12,7 @@ import (
 // published pages), shared: callers must not change it. Returns NOT_FOUND for a group, which has
 // no document.
 func (r *Resolver) PageDocument(ctx context.Context, p *tree.Page) (*document.Document, error) {
-	if p.Type == PageTypeGroup {
+	if p.Type == tree.TypeGroup {
 		return nil, apperr.NotFoundf("page %q is a group: it has no document", p.ID)
 	}
 	return r.content().Document(ctx, p)

@@ -275,15 +275,12 @@ func (r *Resolver) contentPageDocument(ctx context.Context, p *model.ContentPage
 // contentPageBody is a page's stored body, read in a batch with the other pages of the read; nil
 // for a group.
 func (r *Resolver) contentPageBody(ctx context.Context, p *model.ContentPage) (*string, error) {
-	if p.Type == PageTypeGroup {
+	if p.Type == tree.TypeGroup {
 		return nil, nil
 	}
 	body, err := loader.Get(ctx, r.Client, r.bodyBatch(), p, func(p *model.ContentPage) string { return p.Body })
 	return &body, err
 }
-
-// PageTypeGroup is the type of a page that only groups others: it has no body.
-const PageTypeGroup = "group"
 
 // revisionFile is Revision.file: the file with the id, or nil.
 func (r *Resolver) revisionFile(ctx context.Context, rev *ent.Revision, id string) (*model.RevisionFile, error) {

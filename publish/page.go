@@ -137,7 +137,7 @@ func (s *siteView) findPage(loc location, t *tree.Tree) *tree.Page {
 		return s.landingOf(loc.siteSpace, t)
 	}
 	p := t.ByPath(loc.pagePath)
-	for p != nil && p.Type == "group" {
+	for p != nil && p.Type == tree.TypeGroup {
 		kids := t.Children(p.ID)
 		if len(kids) == 0 {
 			return nil
@@ -241,7 +241,7 @@ func (s *siteView) nav(loc location, t *tree.Tree, parent, current string) []nav
 		if p.Hidden {
 			continue
 		}
-		it := navItem{link: link{Title: p.Title, URL: s.pageURL(loc, t, p), Current: p.ID == current}, Group: p.Type == "group"}
+		it := navItem{link: link{Title: p.Title, URL: s.pageURL(loc, t, p), Current: p.ID == current}, Group: p.Type == tree.TypeGroup}
 		if it.Group || t.IsUnder(current, p.ID) {
 			it.Children = s.nav(loc, t, p.ID, current)
 		}
@@ -254,7 +254,7 @@ func (s *siteView) nav(loc location, t *tree.Tree, parent, current string) []nav
 func (s *siteView) neighbours(loc location, t *tree.Tree, p *tree.Page) (prev, next *link) {
 	var order []*tree.Page
 	t.Walk(func(q *tree.Page, _ string) {
-		if q.Type == "document" && !q.Hidden {
+		if q.Type == tree.TypeDocument && !q.Hidden {
 			order = append(order, q)
 		}
 	})
@@ -419,7 +419,7 @@ func (s *siteView) eachPage(fn func(loc location, t *tree.Tree, p *tree.Page)) {
 		}
 		loc := location{section: s.sectionOf(ss), siteSpace: ss}
 		content.Tree.Walk(func(p *tree.Page, _ string) {
-			if p.Type == "document" && !p.Hidden {
+			if p.Type == tree.TypeDocument && !p.Hidden {
 				fn(loc, content.Tree, p)
 			}
 		})

@@ -132,7 +132,7 @@ func (s *siteView) readerURL(path string) string {
 // document of t (decision 178), else the space's first document.
 func (s *siteView) landingOf(ss *ent.SiteSpace, t *tree.Tree) *tree.Page {
 	if ss.PageID != nil {
-		if p := t.Page(*ss.PageID); p != nil && p.Type == "document" {
+		if p := t.Page(*ss.PageID); p != nil && p.Type == tree.TypeDocument {
 			return p
 		}
 	}
@@ -159,7 +159,7 @@ func firstDocument(t *tree.Tree) *tree.Page { return firstDocumentUnder(t, "") }
 // 10,000-page tree to find the landing page cost five times the page itself.
 func firstDocumentUnder(t *tree.Tree, parent string) *tree.Page {
 	for _, p := range t.Children(parent) {
-		if p.Type == "document" && !p.Hidden {
+		if p.Type == tree.TypeDocument && !p.Hidden {
 			return p
 		}
 		if first := firstDocumentUnder(t, p.ID); first != nil {

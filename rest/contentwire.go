@@ -210,11 +210,11 @@ func (v contentView) page(p *tree.Page, path string) RevisionPage {
 func (v contentView) pageAlone(p *tree.Page, path string) RevisionPage {
 	w := RevisionPage{
 		ID: p.ID, Title: p.Title, Emoji: p.Emoji, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt,
-		Kind: "group", Type: graph.PageTypeGroup, Slug: p.Slug, Path: path, Hidden: p.Hidden, NoIndex: p.NoIndex,
+		Kind: "group", Type: tree.TypeGroup, Slug: p.Slug, Path: path, Hidden: p.Hidden, NoIndex: p.NoIndex,
 		Condition: p.Condition, Pages: []RevisionPage{},
 	}
-	if p.Type != graph.PageTypeGroup {
-		w.Kind, w.Type = "sheet", "document"
+	if p.Type != tree.TypeGroup {
+		w.Kind, w.Type = "sheet", tree.TypeDocument
 		w.URLs = &appURL{App: v.app + "/" + escapePath(path)}
 		w.Description, w.Layout, w.Tags, w.DocumentID = p.Description, defaultLayout, &noTags, p.Body
 	}
@@ -229,7 +229,7 @@ func escapePath(path string) string {
 // pageWithMarkdown is page with the page's whole Markdown (documents only).
 func (v contentView) pageWithMarkdown(ctx context.Context, p *tree.Page, dereferenced bool) (RevisionPage, error) {
 	w := v.page(p, v.c.Tree.Path(p.ID))
-	if w.Type == graph.PageTypeGroup {
+	if w.Type == tree.TypeGroup {
 		return w, nil
 	}
 	var md string
@@ -247,7 +247,7 @@ func (v contentView) pageWithMarkdown(ctx context.Context, p *tree.Page, derefer
 // the reusable contents it places put in when dereferenced.
 func (v contentView) pageWithDocument(ctx context.Context, p *tree.Page, dereferenced bool) (RevisionPage, error) {
 	w := v.page(p, v.c.Tree.Path(p.ID))
-	if w.Type == graph.PageTypeGroup {
+	if w.Type == tree.TypeGroup {
 		return w, nil
 	}
 	if dereferenced {

@@ -63,7 +63,7 @@ func (b *batch) insertPage(c Change) error {
 	if err != nil {
 		return err
 	}
-	p := &tree.Page{ID: b.env.NewID(), Parent: parent, Type: "document", Title: "Untitled",
+	p := &tree.Page{ID: b.env.NewID(), Parent: parent, Type: tree.TypeDocument, Title: "Untitled",
 		CreatedAt: b.env.Now, UpdatedAt: b.env.Now}
 	if err := b.setFields(p, c.Fields); err != nil {
 		return err

@@ -10,13 +10,19 @@ import (
 	"time"
 )
 
+// The types of a page.
+const (
+	TypeDocument = "document" // a page with a body
+	TypeGroup    = "group"    // a page that only groups others: it has no body
+)
+
 // Page is one page of a revision. Its body is stored apart, by hash, so equal bodies are stored
 // once and a tree entry stays small.
 type Page struct {
 	ID          string `json:"id"`
 	Parent      string `json:"parent,omitempty"` // "" for a root page
 	Order       string `json:"order"`            // orderkey among its siblings
-	Type        string `json:"type"`             // document, group or link
+	Type        string `json:"type"`             // TypeDocument or TypeGroup
 	Title       string `json:"title"`
 	Slug        string `json:"slug"`
 	Emoji       string `json:"emoji,omitempty"`
