@@ -27,7 +27,8 @@ func (r *Resolver) editChangeRequestContent(ctx context.Context, spaceID, crRef 
 		return nil, err
 	}
 	return &model.ContentUpdate{ChangeRequest: e.ChangeRequest, Revision: e.Revision,
-		Changes: pageChanges(e.Pages), InsertedFiles: insertedFiles(e.InsertedFiles)}, nil
+		Changes: pageChanges(e.Pages), InsertedFiles: insertedFiles(e.InsertedFiles),
+		ReusableContentChanges: reusableContentChanges(e.Reusables)}, nil
 }
 
 // mergeChangeRequest merges a change request into its space's content (revisions.Service.Merge).
@@ -57,6 +58,9 @@ func conflictsOf(conflicts []tree.Conflict) []*model.MergeConflict {
 		}
 		if c.File != "" {
 			out[i].File = &c.File
+		}
+		if c.Reusable != "" {
+			out[i].ReusableContent = &c.Reusable
 		}
 	}
 	return out
@@ -95,7 +99,8 @@ func (r *Resolver) spaceTarget(ctx context.Context, spaceID string, min viewer.R
 func changesFromInput(in []*model.ContentChangeInput) ([]edit.Change, error) {
 	out := make([]edit.Change, len(in))
 	for i, c := range in {
-		ch := edit.Change{Op: string(c.Operation), Page: derefOr(c.Page, ""), Ref: derefOr(c.Ref, ""), At: c.At,
+		ch := edit.Change{Op: string(c.Operation), Page: derefOr(c.Page, ""), Reusable: derefOr(c.ReusableContent, ""),
+			Ref: derefOr(c.Ref, ""), At: c.At,
 			IntoSet: c.Into.IsSet(), Version: derefOr(c.Revision, ""),
 			Fields: edit.Fields{Title: c.Title, Slug: c.Slug, Emoji: c.Emoji, Description: c.Description,
 				Hidden: c.Hidden, NoIndex: c.NoIndex, Condition: c.Condition, Markdown: c.Markdown}}

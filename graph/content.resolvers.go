@@ -53,6 +53,16 @@ func (r *mutationResolver) ImportChangeRequestContent(ctx context.Context, space
 	return r.importChangeRequestContent(ctx, spaceID, changeRequest, input)
 }
 
+// Markdown is the resolver for the markdown field.
+func (r *reusableContentResolver) Markdown(ctx context.Context, obj *model.ReusableContent) (string, error) {
+	return r.reusableContentMarkdown(ctx, obj)
+}
+
+// Document is the resolver for the document field.
+func (r *reusableContentResolver) Document(ctx context.Context, obj *model.ReusableContent, dereferenced *bool) (any, error) {
+	return r.ReusableDocument(ctx, obj.Tree, obj.Reusable, dereferenced != nil && *dereferenced)
+}
+
 // Pages is the resolver for the pages field.
 func (r *revisionResolver) Pages(ctx context.Context, obj *ent.Revision) ([]*model.ContentPage, error) {
 	return r.contentPages(ctx, obj)
@@ -78,6 +88,16 @@ func (r *revisionResolver) File(ctx context.Context, obj *ent.Revision, id strin
 	return r.revisionFile(ctx, obj, id)
 }
 
+// ReusableContents is the resolver for the reusableContents field.
+func (r *revisionResolver) ReusableContents(ctx context.Context, obj *ent.Revision) ([]*model.ReusableContent, error) {
+	return r.revisionReusableContents(ctx, obj)
+}
+
+// ReusableContent is the resolver for the reusableContent field.
+func (r *revisionResolver) ReusableContent(ctx context.Context, obj *ent.Revision, id string) (*model.ReusableContent, error) {
+	return r.revisionReusableContent(ctx, obj, id)
+}
+
 // DownloadURL is the resolver for the downloadURL field.
 func (r *revisionFileResolver) DownloadURL(ctx context.Context, obj *model.RevisionFile) (string, error) {
 	return r.FileDownloadURL(ctx, obj.RevisionID, obj.File)
@@ -91,10 +111,16 @@ func (r *spaceResolver) RevisionByID(ctx context.Context, obj *ent.Space, id str
 // ContentPage returns generated.ContentPageResolver implementation.
 func (r *Resolver) ContentPage() generated.ContentPageResolver { return &contentPageResolver{r} }
 
+// ReusableContent returns generated.ReusableContentResolver implementation.
+func (r *Resolver) ReusableContent() generated.ReusableContentResolver {
+	return &reusableContentResolver{r}
+}
+
 // RevisionFile returns generated.RevisionFileResolver implementation.
 func (r *Resolver) RevisionFile() generated.RevisionFileResolver { return &revisionFileResolver{r} }
 
 type (
-	contentPageResolver  struct{ *Resolver }
-	revisionFileResolver struct{ *Resolver }
+	contentPageResolver     struct{ *Resolver }
+	reusableContentResolver struct{ *Resolver }
+	revisionFileResolver    struct{ *Resolver }
 )

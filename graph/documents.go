@@ -20,7 +20,8 @@ func (r *Resolver) PageDocument(ctx context.Context, p *tree.Page) (*document.Do
 
 // SpaceDocument is getDocumentById: the document whose id (a page's documentId, the hash of its
 // body) is a page's in the space's main content or, failing that, in one of its open or draft
-// change requests (revisions.Contents.PageWithDocument). Returns NOT_FOUND when the viewer cannot
+// change requests (revisions.Contents.PageWithDocument), or a reusable content's in the main
+// content. Returns NOT_FOUND when the viewer cannot
 // read the space or no page of it there has that document.
 func (r *Resolver) SpaceDocument(ctx context.Context, spaceID, documentID string, shareKey *string) (*document.Document, error) {
 	c, err := r.SpaceContent(ctx, spaceID, shareKey)
@@ -31,8 +32,21 @@ func (r *Resolver) SpaceDocument(ctx context.Context, spaceID, documentID string
 	if err != nil {
 		return nil, err
 	}
-	if p == nil {
-		return nil, apperr.NotFoundf("no page of the space has the document %q", documentID)
+	if p != nil {
+		return r.PageDocument(ctx, p)
 	}
-	return r.PageDocument(ctx, p)
+	if rc := reusableWithBody(c.Tree, documentID); rc != nil {
+		return r.content().ReusableDocument(ctx, rc)
+	}
+	return nil, apperr.NotFoundf("no page or reusable content of the space has the document %q", documentID)
+}
+
+// reusableWithBody is a reusable content of t whose body has the hash, or nil.
+func reusableWithBody(t *tree.Tree, hash string) *tree.Reusable {
+	for _, rc := range t.Reusables() {
+		if hash != "" && rc.Body == hash {
+			return rc
+		}
+	}
+	return nil
 }

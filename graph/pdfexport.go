@@ -11,6 +11,7 @@ import (
 // PDFExport makes and serves the PDF links of change requests, reading as ctx's viewer.
 func (r *Resolver) PDFExport() pdfexport.Exporter {
 	return pdfexport.Exporter{Client: r.Client, Signer: r.signer(), Bodies: r.content().Bodies,
+		Placed: r.content().PlacedMarkdown,
 		Tree: func(ctx context.Context, revisionID string) (*tree.Tree, error) {
 			_, t, err := r.content().RevisionAndTree(ctx, revisionID)
 			return t, err

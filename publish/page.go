@@ -104,7 +104,7 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 		s.missingPage(w, req, path, &pageAt{loc: loc, content: content})
 		return
 	}
-	doc, specs, err := s.pageSpecs(p)
+	doc, specs, err := s.pageSpecs(content.Tree, p)
 	if err != nil {
 		s.h.fail(w, req, err)
 		return
@@ -133,10 +133,10 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 	_, _ = w.Write(page)
 }
 
-// pageSpecs reads a page's document and the OpenAPI specs of the site's organization that its
-// operation blocks name.
-func (s *siteView) pageSpecs(p *tree.Page) (*document.Document, *openapispecs.PageSpecs, error) {
-	doc, err := s.h.r.PageDocument(s.ctx, p)
+// pageSpecs reads a page's document, with the reusable contents it places put in, and the OpenAPI
+// specs of the site's organization that its operation blocks name.
+func (s *siteView) pageSpecs(t *tree.Tree, p *tree.Page) (*document.Document, *openapispecs.PageSpecs, error) {
+	doc, err := s.h.r.DereferencedPageDocument(s.ctx, t, p)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -161,10 +161,10 @@ func (s *siteView) findPage(loc location, t *tree.Tree) *tree.Page {
 	return p
 }
 
-// serveMarkdown answers a page's Markdown: its title as a heading, then its body with the links
-// readers follow (markdownLinks).
+// serveMarkdown answers a page's Markdown: its title as a heading, then its body, with the
+// reusable contents it places put in, with the links readers follow (markdownLinks).
 func (s *siteView) serveMarkdown(w http.ResponseWriter, req *http.Request, loc location, t *tree.Tree, p *tree.Page, specs htmlpage.Operations) {
-	body, err := s.h.r.PageBody(s.ctx, p)
+	body, err := s.h.r.PlacedPageMarkdown(s.ctx, t, p)
 	if err != nil {
 		s.h.fail(w, req, err)
 		return

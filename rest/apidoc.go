@@ -164,6 +164,7 @@ var operations = []apidoc.Operation{
 	{Route: "GET /spaces/{spaceId}/change-requests/{changeRequestId}/content", ID: "getRevisionOfChangeRequestById", Tag: "change-request-content", Summary: "Get revision of change request", Status: 200, Response: typeOf[Revision](), Query: contentParams},
 	{Route: "GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files", ID: "listFilesInChangeRequestById", Tag: "change-request-content", Summary: "List files in change request", Status: 200, Response: typeOf[List[RevisionFile]](), Query: contentListParams},
 	{Route: "GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}", ID: "getFileInChangeRequestById", Tag: "change-request-content", Summary: "Get file in change request", Status: 200, Response: typeOf[RevisionFile](), Query: contentParams},
+	{Route: "GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/reusable-contents/{reusableContentId}", ID: "getReusableContentInChangeRequestById", Tag: "change-request-content", Summary: "Get a reusable content in a change request", Status: 200, Response: typeOf[RevisionReusableContent](), Query: contentParams},
 	{Route: "GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks", ID: "listChangeRequestFileBacklinks", Tag: "change-request-content", Summary: "List the pages of a change request linking to a file", Status: 200, Response: typeOf[List[PageLocation]](), Query: contentListParams},
 	{Route: "POST /spaces/{spaceId}/change-requests/{changeRequestId}/content/import", ID: "importChangeRequestContent", Tag: "change-request-content", Summary: "Import content into a change request", Status: 201, Request: typeOf[importBody](), Required: []string{"source"}, Response: typeOf[importResult]()},
 	{Route: "GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}", ID: "getPageInChangeRequestById", Tag: "change-request-content", Summary: "Get page in change request", Status: 200, Response: typeOf[RevisionPage](), Query: contentPageParams},
@@ -186,6 +187,7 @@ var operations = []apidoc.Operation{
 	{Route: "GET /spaces/{spaceId}/content", ID: "getCurrentRevision", Tag: "space-content", Summary: "Get the current revision of a space", Status: 200, Response: typeOf[Revision](), Query: contentParams},
 	{Route: "GET /spaces/{spaceId}/content/files", ID: "listFiles", Tag: "space-content", Summary: "List the files of a space", Status: 200, Response: typeOf[List[RevisionFile]](), Query: contentListParams},
 	{Route: "GET /spaces/{spaceId}/content/files/{fileId}", ID: "getFileById", Tag: "space-content", Summary: "Get a file of a space", Status: 200, Response: typeOf[RevisionFile](), Query: contentParams},
+	{Route: "GET /spaces/{spaceId}/content/reusable-contents/{reusableContentId}", ID: "getReusableContentById", Tag: "space-content", Summary: "Get a reusable content of a space", Status: 200, Response: typeOf[RevisionReusableContent](), Query: contentParams},
 	{Route: "GET /spaces/{spaceId}/content/files/{fileId}/backlinks", ID: "listFileBacklinks", Tag: "space-content", Summary: "List the pages linking to a file", Status: 200, Response: typeOf[List[PageLocation]](), Query: contentListParams},
 	{Route: "POST /spaces/{spaceId}/content/import", ID: "importContent", Tag: "space-content", Summary: "Import content (a website, Markdown files, a zip) into a space", Status: 201, Request: typeOf[importBody](), Required: []string{"source"}, Response: typeOf[importResult]()},
 	{Route: "GET /spaces/{spaceId}/content/page/{pageId}", ID: "getPageById", Tag: "space-content", Summary: "Get a page of a space", Status: 200, Response: typeOf[RevisionPage](), Query: contentPageParams},
@@ -210,6 +212,8 @@ var operations = []apidoc.Operation{
 	{Route: "GET /spaces/{spaceId}/revisions/{revisionId}/files", ID: "listFilesInRevisionById", Tag: "space-content", Summary: "List files in revision", Status: 200, Response: typeOf[List[RevisionFile]](), Query: contentListParams},
 	{Route: "GET /spaces/{spaceId}/revisions/{revisionId}/files/{fileId}", ID: "getFileInRevisionById", Tag: "space-content", Summary: "Get file in revision", Status: 200, Response: typeOf[RevisionFile](), Query: contentParams},
 	{Route: "GET /spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document", ID: "getPageDocumentInRevisionById", Tag: "space-content", Summary: "Get the document of a page in a revision", Status: 200, Response: typeOf[jsondoc.Document](), Query: pageDocumentParams},
+	{Route: "GET /spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}", ID: "getReusableContentInRevisionById", Tag: "space-content", Summary: "Get a reusable content in a revision", Status: 200, Response: typeOf[RevisionReusableContent](), Query: contentParams},
+	{Route: "GET /spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}/document", ID: "getReusableContentDocumentInRevisionById", Tag: "space-content", Summary: "Get the document of a reusable content in a revision", Status: 200, Response: typeOf[jsondoc.Document](), Query: pageDocumentParams},
 	{Route: "GET /spaces/{spaceId}/documents/{documentId}", ID: "getDocumentById", Tag: "space-content", Summary: "Get a document of a space by its id (a page's documentId)", Status: 200, Response: typeOf[jsondoc.Document](), Query: documentParams},
 	{Route: "GET /spaces/{spaceId}/revisions/{revisionId}/page/{pageId}", ID: "getPageInRevisionById", Tag: "space-content", Summary: "Get page in revision", Status: 200, Response: typeOf[RevisionPage](), Query: contentPageParams},
 	{Route: "GET /spaces/{spaceId}/revisions/{revisionId}/pages", ID: "listPagesInRevisionById", Tag: "space-content", Summary: "List pages in revision", Status: 200, Response: typeOf[pageTree](), Query: contentParams},
@@ -248,12 +252,12 @@ var (
 	contentParams = []apidoc.Param{shareKeyParam, flagParam("metadata", "Accepted; Bindery keeps no git metadata to add"),
 		flagParam("computed", "Accepted; Bindery has no computed content to evaluate")}
 	contentListParams  = slices.Concat(contentParams, listParams)
-	contentPageParams  = slices.Concat(pageParams, contentParams)
+	contentPageParams  = slices.Concat(pageParams, contentParams, []apidoc.Param{dereferencedParam})
 	contentLinkParams  = slices.Concat(linkParams, contentParams)
 	documentParams     = []apidoc.Param{shareKeyParam, choiceParam("schema", "Accepted; Bindery answers one version of the document model", "current", "next")}
 	pageDocumentParams = []apidoc.Param{shareKeyParam,
 		choiceParam("evaluated", "Accepted; the documents Bindery stores hold no expressions or conditional blocks to evaluate", "true", "false", "deterministic-only"),
-		choiceParam("dereferenced", "Accepted; the documents Bindery stores hold no reusable content to place", "true", "false", "reusable-contents")}
+		dereferencedParam}
 	shareKeyParam    = textParam("shareKey", "The key of a share link: opens a share-link space, or a site shared by link, to whoever presents it")
 	accessListParams = listQuery(choiceParam("role", "Only people with this role", "admin", "create", "edit", "review", "comment", "read"))
 	memberListParams = listQuery(textParam("search", "Only members whose name or email contains this"), choiceParam("order", "asc or desc", "asc", "desc"),
@@ -264,6 +268,9 @@ var (
 	redirectListParams = listQuery(flagParam("draft", "Only the redirects of the draft (true) or the live site (false)"),
 		choiceParam("orderBy", "What redirects are ordered by", "createdAt", "updatedAt", "source"), textParam("search", "Only redirects whose source contains this"))
 )
+
+// dereferencedParam is the reference's dereferenced of document reads.
+var dereferencedParam = choiceParam("dereferenced", "true or reusable-contents puts the reusable contents the document places in their blocks' stead", "true", "false", "reusable-contents")
 
 // listQuery is the query parameters of a list with params.
 func listQuery(params ...apidoc.Param) []apidoc.Param { return append(params, listParams...) }

@@ -24,7 +24,7 @@ type contentBatchBody struct {
 
 // contentChange is one ChangeRequestContentChange of the reference client.
 type contentChange struct {
-	Operation   string           `json:"operation"`
+	Operation   string           `json:"operation" doc:"The reference's operations, and Bindery's insert_reusable_content, update_reusable_content and delete_reusable_content (title and document only)."`
 	Page        string           `json:"page"`
 	Ref         string           `json:"ref"`
 	Into        nullable[string] `json:"into"`
@@ -40,6 +40,10 @@ type contentChange struct {
 	Files       []fileUpload     `json:"files"`
 	Revision    string           `json:"revision"`
 	Block       []string         `json:"block"`
+
+	// ReusableContent is Bindery's: the reusable content an update_reusable_content or
+	// delete_reusable_content changes (its id, or the ref of one inserted earlier in the batch).
+	ReusableContent string `json:"reusableContent" doc:"Bindery's: the reusable content updated or deleted, by id or by the ref an insert_reusable_content of the batch gave it."`
 }
 
 // document is a page Document: Markdown, or the reference's JSON document.
@@ -71,7 +75,8 @@ func (b contentBatchBody) inputs() ([]*model.ContentChangeInput, error) {
 
 // input is the change in the GraphQL input form both surfaces convert from.
 func (c contentChange) input() (*model.ContentChangeInput, error) {
-	in := &model.ContentChangeInput{Operation: model.ContentOperation(c.Operation), Page: &c.Page, Ref: &c.Ref,
+	in := &model.ContentChangeInput{Operation: model.ContentOperation(c.Operation), Page: &c.Page,
+		ReusableContent: &c.ReusableContent, Ref: &c.Ref,
 		At: c.At, Title: c.Title, Slug: c.Slug, Emoji: c.Emoji, Description: c.Description, Hidden: c.Hidden,
 		NoIndex: c.NoIndex, Condition: c.Condition, Revision: &c.Revision}
 	if c.Into.Set {
@@ -168,6 +173,15 @@ type contentUpdate struct {
 	ChangeRequest ChangeRequest       `json:"changeRequest"`
 	Changes       []contentPageChange `json:"changes"`
 	InsertedFiles []RevisionFile      `json:"insertedFiles"`
+	// ReusableContents is Bindery's: the reusable contents the batch touched.
+	ReusableContents []reusableContentChange `json:"reusableContents,omitempty"`
+}
+
+// reusableContentChange is a reusable content a batch created, updated or deleted.
+type reusableContentChange struct {
+	Object          string `json:"object" doc:"created_reusable_content, updated_reusable_content or deleted_reusable_content"`
+	Ref             string `json:"ref,omitempty"`
+	ReusableContent string `json:"reusableContent"`
 }
 
 // contentPageChange is a created_page, updated_page (page is a reference with its location) or
@@ -214,6 +228,13 @@ func (a *api) contentUpdateWire(ctx context.Context, u *model.ContentUpdate, com
 			return nil, err
 		}
 		out.InsertedFiles = append(out.InsertedFiles, wire)
+	}
+	for _, c := range u.ReusableContentChanges {
+		change := reusableContentChange{Object: c.Kind, ReusableContent: c.ReusableContentID}
+		if c.Ref != nil {
+			change.Ref = *c.Ref
+		}
+		out.ReusableContents = append(out.ReusableContents, change)
 	}
 	return out, nil
 }

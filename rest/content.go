@@ -34,7 +34,7 @@ func (a *api) revisionContent(r *http.Request) (*graph.Content, error) {
 }
 
 // contentRoutes adds the reads of one kind of content under prefix: the revision, its page tree,
-// a page by id or by path, its files.
+// a page by id or by path, its files, a reusable content by id.
 func (a *api) contentRoutes(r chi.Router, prefix string, of contentOf) {
 	r.Get(prefix, a.getRevision(of))
 	r.Get(prefix+"/pages", a.listPages(of))
@@ -42,6 +42,7 @@ func (a *api) contentRoutes(r chi.Router, prefix string, of contentOf) {
 	r.Get(prefix+"/path/*", a.getPage(of, pageByPath))
 	r.Get(prefix+"/files", a.listFiles(of))
 	r.Get(prefix+"/files/{fileId}", a.getFile(of))
+	r.Get(prefix+"/reusable-contents/{reusableContentId}", a.getReusableContent(of))
 }
 
 // readContent checks the query parameters every content read takes, then reads the content.
@@ -93,11 +94,16 @@ func writePageTree(w http.ResponseWriter, pages []byte) {
 }
 
 // getPage answers one page with its subpages; format=markdown adds its whole Markdown,
-// format=document its body as the reference's JSON document, converted from the stored Markdown.
+// format=document its body as the reference's JSON document, converted from the stored Markdown;
+// dereferenced puts the reusable contents it places in either.
 // Without a format the body is not read, and documentId says whether there is one.
 func (a *api) getPage(of contentOf, find func(*graph.Content, *http.Request) (*tree.Page, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		format, err := query{r}.oneOf("format", "document", "markdown")
+		var placed bool
+		if err == nil {
+			placed, err = dereferenced(r)
+		}
 		var c *graph.Content
 		if err == nil {
 			c, err = readContent(r, of)
@@ -110,9 +116,9 @@ func (a *api) getPage(of contentOf, find func(*graph.Content, *http.Request) (*t
 			v := a.contentView(c)
 			switch format {
 			case "markdown":
-				return v.pageWithMarkdown(ctx, p)
+				return v.pageWithMarkdown(ctx, p, placed)
 			case "document":
-				return v.pageWithDocument(ctx, p)
+				return v.pageWithDocument(ctx, p, placed)
 			}
 			return v.page(p, c.Tree.Path(p.ID)), nil
 		})

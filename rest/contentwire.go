@@ -19,21 +19,21 @@ import (
 // Wire shapes of content reads: the reference client's Revision, RevisionPage (documents and
 // groups) and RevisionFile.
 
-// Revision is the wire shape of a revision. Bindery keeps no git metadata, reusable contents,
-// tags or variables: those lists are empty and git is absent. A merge names the change request it
+// Revision is the wire shape of a revision. Bindery keeps no git metadata, tags or variables:
+// those lists are empty and git is absent. A merge names the change request it
 // merged.
 type Revision struct {
-	Object           string         `json:"object"`
-	ID               string         `json:"id"`
-	Type             string         `json:"type"`
-	Parents          []string       `json:"parents"`
-	Pages            []RevisionPage `json:"pages"`
-	Files            []RevisionFile `json:"files"`
-	ReusableContents []struct{}     `json:"reusableContents"`
-	Tags             []struct{}     `json:"tags"`
-	CreatedAt        time.Time      `json:"createdAt"`
-	URLs             appURL         `json:"urls"`
-	MergedFrom       *ChangeRequest `json:"mergedFrom,omitempty"`
+	Object           string                    `json:"object"`
+	ID               string                    `json:"id"`
+	Type             string                    `json:"type"`
+	Parents          []string                  `json:"parents"`
+	Pages            []RevisionPage            `json:"pages"`
+	Files            []RevisionFile            `json:"files"`
+	ReusableContents []RevisionReusableContent `json:"reusableContents"`
+	Tags             []struct{}                `json:"tags"`
+	CreatedAt        time.Time                 `json:"createdAt"`
+	URLs             appURL                    `json:"urls"`
+	MergedFrom       *ChangeRequest            `json:"mergedFrom,omitempty"`
 }
 
 type appURL struct {
@@ -132,7 +132,7 @@ func (v contentView) revision(ctx context.Context) (Revision, error) {
 	rev := v.c.Revision
 	w := Revision{
 		Object: "revision", ID: rev.ID, Type: wireTypes[rev.Type], Parents: rev.Parents,
-		Pages: v.pages("", ""), Files: files, ReusableContents: []struct{}{}, Tags: []struct{}{},
+		Pages: v.pages("", ""), Files: files, ReusableContents: reusableContentsWire(v.c.Tree), Tags: []struct{}{},
 		CreatedAt: rev.CreatedAt, URLs: appURL{App: v.app},
 	}
 	if rev.Type == revision.TypeMerge {
@@ -227,21 +227,33 @@ func escapePath(path string) string {
 }
 
 // pageWithMarkdown is page with the page's whole Markdown (documents only).
-func (v contentView) pageWithMarkdown(ctx context.Context, p *tree.Page) (RevisionPage, error) {
+func (v contentView) pageWithMarkdown(ctx context.Context, p *tree.Page, dereferenced bool) (RevisionPage, error) {
 	w := v.page(p, v.c.Tree.Path(p.ID))
 	if w.Type == tree.TypeGroup {
 		return w, nil
 	}
-	md, err := v.a.r.PageMarkdown(ctx, p)
+	var md string
+	var err error
+	if dereferenced {
+		md, err = v.a.r.DereferencedPageMarkdown(ctx, v.c.Tree, p)
+	} else {
+		md, err = v.a.r.PageMarkdown(ctx, p)
+	}
 	w.Markdown = &md
 	return w, err
 }
 
-// pageWithDocument is page with its body as the reference's JSON document (documents only).
-func (v contentView) pageWithDocument(ctx context.Context, p *tree.Page) (RevisionPage, error) {
+// pageWithDocument is page with its body as the reference's JSON document (documents only), with
+// the reusable contents it places put in when dereferenced.
+func (v contentView) pageWithDocument(ctx context.Context, p *tree.Page, dereferenced bool) (RevisionPage, error) {
 	w := v.page(p, v.c.Tree.Path(p.ID))
 	if w.Type == tree.TypeGroup {
 		return w, nil
+	}
+	if dereferenced {
+		doc, err := v.a.r.DereferencedPageDocument(ctx, v.c.Tree, p)
+		w.Document = doc
+		return w, err
 	}
 	body, err := v.a.r.PageBody(ctx, p)
 	w.Document = jsondoc.FromMarkdown(body)

@@ -21,9 +21,9 @@ func (a *api) getDocument(w http.ResponseWriter, r *http.Request) {
 }
 
 // getPageDocument answers getPageDocumentInRevisionById: the page's body in the revision as a
-// JSON document. evaluated and dereferenced are checked and change nothing: the documents Bindery
-// stores hold no expressions, conditional blocks or reusable content (they are refused on write),
-// so evaluating or placing them gives the same document.
+// JSON document, with the reusable contents it places put in when dereferenced. evaluated is
+// checked and changes nothing: the documents Bindery stores hold no expressions or conditional
+// blocks (they are refused on write), so evaluating them gives the same document.
 func (a *api) getPageDocument(w http.ResponseWriter, r *http.Request) {
 	doc, err := a.pageDocument(r)
 	respond(w, r, http.StatusOK, doc, err)
@@ -34,7 +34,8 @@ func (a *api) pageDocument(r *http.Request) (*jsondoc.Document, error) {
 	if _, err := q.oneOf("evaluated", "true", "false", "deterministic-only"); err != nil {
 		return nil, err
 	}
-	if _, err := q.oneOf("dereferenced", "true", "false", "reusable-contents"); err != nil {
+	placed, err := dereferenced(r)
+	if err != nil {
 		return nil, err
 	}
 	c, err := a.revisionContent(r)
@@ -44,6 +45,9 @@ func (a *api) pageDocument(r *http.Request) (*jsondoc.Document, error) {
 	p, err := pageByID(c, r)
 	if err != nil {
 		return nil, err
+	}
+	if placed {
+		return a.r.DereferencedPageDocument(r.Context(), c.Tree, p)
 	}
 	return a.r.PageDocument(r.Context(), p)
 }

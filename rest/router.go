@@ -231,6 +231,7 @@ func (a *api) routes(r chi.Router) {
 	a.contentRoutes(r, "/spaces/{spaceId}/change-requests/{changeRequestId}/content", a.changeRequestContent)
 	a.contentRoutes(r, "/spaces/{spaceId}/revisions/{revisionId}", a.revisionContent)
 	r.Get("/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document", a.getPageDocument)
+	r.Get("/spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}/document", a.getReusableContentDocument)
 	r.Get("/spaces/{spaceId}/documents/{documentId}", a.getDocument)
 	r.Post("/spaces/{spaceId}/content/import", a.importContent)
 	r.Post("/spaces/{spaceId}/change-requests/{changeRequestId}/content/import", a.importChangeRequestContent)

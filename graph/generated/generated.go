@@ -59,6 +59,7 @@ type ResolverRoot interface {
 	PublishedContentSite() PublishedContentSiteResolver
 	Query() QueryResolver
 	ReactionUser() ReactionUserResolver
+	ReusableContent() ReusableContentResolver
 	Revision() RevisionResolver
 	RevisionFile() RevisionFileResolver
 	SAMLProvider() SAMLProviderResolver
@@ -306,11 +307,18 @@ type ComplexityRoot struct {
 		Ref    func(childComplexity int) int
 	}
 
+	ContentReusableContentChange struct {
+		Kind              func(childComplexity int) int
+		Ref               func(childComplexity int) int
+		ReusableContentID func(childComplexity int) int
+	}
+
 	ContentUpdate struct {
-		ChangeRequest func(childComplexity int) int
-		Changes       func(childComplexity int) int
-		InsertedFiles func(childComplexity int) int
-		Revision      func(childComplexity int) int
+		ChangeRequest          func(childComplexity int) int
+		Changes                func(childComplexity int) int
+		InsertedFiles          func(childComplexity int) int
+		ReusableContentChanges func(childComplexity int) int
+		Revision               func(childComplexity int) int
 	}
 
 	CreatedAPIToken struct {
@@ -481,10 +489,11 @@ type ComplexityRoot struct {
 	}
 
 	MergeConflict struct {
-		File   func(childComplexity int) int
-		Page   func(childComplexity int) int
-		Reason func(childComplexity int) int
-		Title  func(childComplexity int) int
+		File            func(childComplexity int) int
+		Page            func(childComplexity int) int
+		Reason          func(childComplexity int) int
+		ReusableContent func(childComplexity int) int
+		Title           func(childComplexity int) int
 	}
 
 	MergeResult struct {
@@ -772,20 +781,32 @@ type ComplexityRoot struct {
 		User      func(childComplexity int) int
 	}
 
+	ReusableContent struct {
+		CreatedAt  func(childComplexity int) int
+		Document   func(childComplexity int, dereferenced *bool) int
+		DocumentID func(childComplexity int) int
+		ID         func(childComplexity int) int
+		Markdown   func(childComplexity int) int
+		Title      func(childComplexity int) int
+		UpdatedAt  func(childComplexity int) int
+	}
+
 	Revision struct {
-		CreatedAt     func(childComplexity int) int
-		CreatedBy     func(childComplexity int) int
-		File          func(childComplexity int, id string) int
-		FileBacklinks func(childComplexity int, file string, first *int, after *string) int
-		Files         func(childComplexity int, first *int, after *string) int
-		ID            func(childComplexity int) int
-		Links         func(childComplexity int, status *links.Status, first *int, after *string) int
-		Page          func(childComplexity int, id string) int
-		PageByPath    func(childComplexity int, path string) int
-		PageLinks     func(childComplexity int, page string, status *links.Status, first *int, after *string) int
-		Pages         func(childComplexity int) int
-		Parents       func(childComplexity int) int
-		Type          func(childComplexity int) int
+		CreatedAt        func(childComplexity int) int
+		CreatedBy        func(childComplexity int) int
+		File             func(childComplexity int, id string) int
+		FileBacklinks    func(childComplexity int, file string, first *int, after *string) int
+		Files            func(childComplexity int, first *int, after *string) int
+		ID               func(childComplexity int) int
+		Links            func(childComplexity int, status *links.Status, first *int, after *string) int
+		Page             func(childComplexity int, id string) int
+		PageByPath       func(childComplexity int, path string) int
+		PageLinks        func(childComplexity int, page string, status *links.Status, first *int, after *string) int
+		Pages            func(childComplexity int) int
+		Parents          func(childComplexity int) int
+		ReusableContent  func(childComplexity int, id string) int
+		ReusableContents func(childComplexity int) int
+		Type             func(childComplexity int) int
 	}
 
 	RevisionFile struct {
@@ -1498,6 +1519,10 @@ type QueryResolver interface {
 type ReactionUserResolver interface {
 	User(ctx context.Context, obj *model.ReactionUser) (*ent.User, error)
 }
+type ReusableContentResolver interface {
+	Markdown(ctx context.Context, obj *model.ReusableContent) (string, error)
+	Document(ctx context.Context, obj *model.ReusableContent, dereferenced *bool) (any, error)
+}
 type RevisionResolver interface {
 	Type(ctx context.Context, obj *ent.Revision) (string, error)
 
@@ -1507,6 +1532,8 @@ type RevisionResolver interface {
 	PageByPath(ctx context.Context, obj *ent.Revision, path string) (*model.ContentPage, error)
 	Files(ctx context.Context, obj *ent.Revision, first *int, after *string) (*model.RevisionFileConnection, error)
 	File(ctx context.Context, obj *ent.Revision, id string) (*model.RevisionFile, error)
+	ReusableContents(ctx context.Context, obj *ent.Revision) ([]*model.ReusableContent, error)
+	ReusableContent(ctx context.Context, obj *ent.Revision, id string) (*model.ReusableContent, error)
 	Links(ctx context.Context, obj *ent.Revision, status *links.Status, first *int, after *string) (*model.LinkConnection, error)
 	PageLinks(ctx context.Context, obj *ent.Revision, page string, status *links.Status, first *int, after *string) (*model.LinkConnection, error)
 	FileBacklinks(ctx context.Context, obj *ent.Revision, file string, first *int, after *string) (*model.LinkSourceConnection, error)
@@ -2558,6 +2585,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ContentPageChange.Ref(childComplexity), true
 
+	case "ContentReusableContentChange.kind":
+		if e.ComplexityRoot.ContentReusableContentChange.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentReusableContentChange.Kind(childComplexity), true
+	case "ContentReusableContentChange.ref":
+		if e.ComplexityRoot.ContentReusableContentChange.Ref == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentReusableContentChange.Ref(childComplexity), true
+	case "ContentReusableContentChange.reusableContentId":
+		if e.ComplexityRoot.ContentReusableContentChange.ReusableContentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentReusableContentChange.ReusableContentID(childComplexity), true
+
 	case "ContentUpdate.changeRequest":
 		if e.ComplexityRoot.ContentUpdate.ChangeRequest == nil {
 			break
@@ -2576,6 +2622,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ContentUpdate.InsertedFiles(childComplexity), true
+	case "ContentUpdate.reusableContentChanges":
+		if e.ComplexityRoot.ContentUpdate.ReusableContentChanges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentUpdate.ReusableContentChanges(childComplexity), true
 	case "ContentUpdate.revision":
 		if e.ComplexityRoot.ContentUpdate.Revision == nil {
 			break
@@ -3171,6 +3223,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MergeConflict.Reason(childComplexity), true
+	case "MergeConflict.reusableContent":
+		if e.ComplexityRoot.MergeConflict.ReusableContent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeConflict.ReusableContent(childComplexity), true
 	case "MergeConflict.title":
 		if e.ComplexityRoot.MergeConflict.Title == nil {
 			break
@@ -5135,6 +5193,54 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ReactionUser.User(childComplexity), true
 
+	case "ReusableContent.createdAt":
+		if e.ComplexityRoot.ReusableContent.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReusableContent.CreatedAt(childComplexity), true
+	case "ReusableContent.document":
+		if e.ComplexityRoot.ReusableContent.Document == nil {
+			break
+		}
+
+		args, err := ec.field_ReusableContent_document_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ReusableContent.Document(childComplexity, args["dereferenced"].(*bool)), true
+	case "ReusableContent.documentId":
+		if e.ComplexityRoot.ReusableContent.DocumentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReusableContent.DocumentID(childComplexity), true
+	case "ReusableContent.id":
+		if e.ComplexityRoot.ReusableContent.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReusableContent.ID(childComplexity), true
+	case "ReusableContent.markdown":
+		if e.ComplexityRoot.ReusableContent.Markdown == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReusableContent.Markdown(childComplexity), true
+	case "ReusableContent.title":
+		if e.ComplexityRoot.ReusableContent.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReusableContent.Title(childComplexity), true
+	case "ReusableContent.updatedAt":
+		if e.ComplexityRoot.ReusableContent.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReusableContent.UpdatedAt(childComplexity), true
+
 	case "Revision.createdAt":
 		if e.ComplexityRoot.Revision.CreatedAt == nil {
 			break
@@ -5242,6 +5348,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Revision.Parents(childComplexity), true
+	case "Revision.reusableContent":
+		if e.ComplexityRoot.Revision.ReusableContent == nil {
+			break
+		}
+
+		args, err := ec.field_Revision_reusableContent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Revision.ReusableContent(childComplexity, args["id"].(string)), true
+	case "Revision.reusableContents":
+		if e.ComplexityRoot.Revision.ReusableContents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.ReusableContents(childComplexity), true
 	case "Revision.type":
 		if e.ComplexityRoot.Revision.Type == nil {
 			break
@@ -7739,18 +7862,30 @@ extend type Mutation {
 # ---------------------------------------------------------------- Authoring and merging
 
 "What a content change does, as the reference client's updateChangeRequestContent names it."
-enum ContentOperation { insert_page update_page delete_page revert_page insert_files }
+enum ContentOperation {
+  insert_page update_page delete_page revert_page insert_files
+  "Bindery's own: adds a reusable content (title required; markdown or document; ref)."
+  insert_reusable_content
+  "Bindery's own: changes a reusable content's title or document."
+  update_reusable_content
+  "Bindery's own: deletes a reusable content; the pages placing it show readers that it is missing."
+  delete_reusable_content
+}
 
 """
 One change of a content batch. insert_page: title, markdown, into (parent page id or ref; top level
 when absent), at (index among siblings; end when absent), ref (a name links in the same batch may use:
 ./<ref>.md). update_page: page and the fields to change; into moves it (null: to the top level), at
 places it. delete_page: page (with its subpages). revert_page: page, revision (default: the change
-request's base). insert_files: files.
+request's base). insert_files: files. insert_reusable_content: title, markdown or document, ref (a
+name later changes of the batch may give as reusableContent). update_reusable_content and
+delete_reusable_content: reusableContent and, to update, title, markdown or document.
 """
 input ContentChangeInput {
   operation: ContentOperation!
   page: ID
+  "The reusable content updated or deleted: its id, or the ref of one inserted earlier in the batch."
+  reusableContent: ID
   ref: String
   into: ID @goField(omittable: true)
   at: Int
@@ -7801,6 +7936,15 @@ type ContentPageChange {
   ref: String
 }
 
+"A reusable content a content batch touched."
+type ContentReusableContentChange {
+  "created_reusable_content, updated_reusable_content or deleted_reusable_content."
+  kind: String!
+  reusableContentId: ID!
+  "The ref the batch gave an inserted reusable content."
+  ref: String
+}
+
 "A file a content batch inserted."
 type InsertedFile {
   id: ID!
@@ -7816,12 +7960,14 @@ type ContentUpdate {
   revision: Revision!
   changes: [ContentPageChange!]!
   insertedFiles: [InsertedFile!]!
+  reusableContentChanges: [ContentReusableContentChange!]!
 }
 
 "Where a merge or an update met changes on both sides that it could not combine."
 type MergeConflict {
   page: ID
   file: ID
+  reusableContent: ID
   title: String!
   reason: String!
 }
@@ -7974,6 +8120,31 @@ extend type Revision {
   files(first: Int, after: String): RevisionFileConnection!
   "A file by id; null when the revision has none."
   file(id: ID!): RevisionFile
+  "The reusable contents, by title then id."
+  reusableContents: [ReusableContent!]!
+  "A reusable content by id; null when the revision has none."
+  reusableContent(id: ID!): ReusableContent
+}
+
+"""
+A reusable content of a revision: a titled document that pages place with a reusable-content block
+(in Markdown, {% include "/reusable-contents/<id>" %}). Change requests branch it and merges merge
+it as they do pages.
+"""
+type ReusableContent {
+  id: ID!
+  title: String!
+  "The id of its document (the hash of its body), as REST's document; null when it is empty."
+  documentId: ID
+  createdAt: Time!
+  updatedAt: Time!
+  "Its body's Markdown, as stored. Read only when asked for."
+  markdown: String!
+  """
+  Its body as the reference's JSON document (JSONDocument). dereferenced puts in the reusable
+  contents it places in turn. Read only when asked for.
+  """
+  document(dereferenced: Boolean = false): JSON!
 }
 
 "A page of a revision."
@@ -10367,6 +10538,18 @@ func (ec *executionContext) childFields_ContentPageChange(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type ContentPageChange", field.Name)
 }
 
+func (ec *executionContext) childFields_ContentReusableContentChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_ContentReusableContentChange_kind(ctx, field)
+	case "reusableContentId":
+		return ec.fieldContext_ContentReusableContentChange_reusableContentId(ctx, field)
+	case "ref":
+		return ec.fieldContext_ContentReusableContentChange_ref(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ContentReusableContentChange", field.Name)
+}
+
 func (ec *executionContext) childFields_ContentUpdate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "changeRequest":
@@ -10377,6 +10560,8 @@ func (ec *executionContext) childFields_ContentUpdate(ctx context.Context, field
 		return ec.fieldContext_ContentUpdate_changes(ctx, field)
 	case "insertedFiles":
 		return ec.fieldContext_ContentUpdate_insertedFiles(ctx, field)
+	case "reusableContentChanges":
+		return ec.fieldContext_ContentUpdate_reusableContentChanges(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ContentUpdate", field.Name)
 }
@@ -10721,6 +10906,8 @@ func (ec *executionContext) childFields_MergeConflict(ctx context.Context, field
 		return ec.fieldContext_MergeConflict_page(ctx, field)
 	case "file":
 		return ec.fieldContext_MergeConflict_file(ctx, field)
+	case "reusableContent":
+		return ec.fieldContext_MergeConflict_reusableContent(ctx, field)
 	case "title":
 		return ec.fieldContext_MergeConflict_title(ctx, field)
 	case "reason":
@@ -11077,6 +11264,26 @@ func (ec *executionContext) childFields_ReactionUser(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type ReactionUser", field.Name)
 }
 
+func (ec *executionContext) childFields_ReusableContent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ReusableContent_id(ctx, field)
+	case "title":
+		return ec.fieldContext_ReusableContent_title(ctx, field)
+	case "documentId":
+		return ec.fieldContext_ReusableContent_documentId(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ReusableContent_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_ReusableContent_updatedAt(ctx, field)
+	case "markdown":
+		return ec.fieldContext_ReusableContent_markdown(ctx, field)
+	case "document":
+		return ec.fieldContext_ReusableContent_document(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReusableContent", field.Name)
+}
+
 func (ec *executionContext) childFields_Revision(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -11099,6 +11306,10 @@ func (ec *executionContext) childFields_Revision(ctx context.Context, field grap
 		return ec.fieldContext_Revision_files(ctx, field)
 	case "file":
 		return ec.fieldContext_Revision_file(ctx, field)
+	case "reusableContents":
+		return ec.fieldContext_Revision_reusableContents(ctx, field)
+	case "reusableContent":
+		return ec.fieldContext_Revision_reusableContent(ctx, field)
 	case "links":
 		return ec.fieldContext_Revision_links(ctx, field)
 	case "pageLinks":
@@ -15645,6 +15856,20 @@ func (ec *executionContext) field_Query_user_args(ctx context.Context, rawArgs m
 	return args, nil
 }
 
+func (ec *executionContext) field_ReusableContent_document_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "dereferenced",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["dereferenced"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Revision_fileBacklinks_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15794,6 +16019,20 @@ func (ec *executionContext) field_Revision_pageLinks_args(ctx context.Context, r
 }
 
 func (ec *executionContext) field_Revision_page_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Revision_reusableContent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -20209,6 +20448,75 @@ func (ec *executionContext) fieldContext_ContentPageChange_ref(_ context.Context
 	return graphql.NewScalarFieldContext("ContentPageChange", field, false, false, "String")
 }
 
+func (ec *executionContext) _ContentReusableContentChange_kind(ctx context.Context, field graphql.CollectedField, obj *model.ContentReusableContentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentReusableContentChange_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentReusableContentChange_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentReusableContentChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _ContentReusableContentChange_reusableContentId(ctx context.Context, field graphql.CollectedField, obj *model.ContentReusableContentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentReusableContentChange_reusableContentId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReusableContentID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentReusableContentChange_reusableContentId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentReusableContentChange", field, false, false, "ID")
+}
+
+func (ec *executionContext) _ContentReusableContentChange_ref(ctx context.Context, field graphql.CollectedField, obj *model.ContentReusableContentChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentReusableContentChange_ref(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ref, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ContentReusableContentChange_ref(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentReusableContentChange", field, false, false, "String")
+}
+
 func (ec *executionContext) _ContentUpdate_changeRequest(ctx context.Context, field graphql.CollectedField, obj *model.ContentUpdate) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -20332,6 +20640,38 @@ func (ec *executionContext) fieldContext_ContentUpdate_insertedFiles(_ context.C
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_InsertedFile(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ContentUpdate_reusableContentChanges(ctx context.Context, field graphql.CollectedField, obj *model.ContentUpdate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentUpdate_reusableContentChanges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReusableContentChanges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.ContentReusableContentChange) graphql.Marshaler {
+			return ec.marshalNContentReusableContentChange2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentReusableContentChangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ContentUpdate_reusableContentChanges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentUpdate",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ContentReusableContentChange(ctx, field)
 		},
 	}
 	return fc, nil
@@ -22721,6 +23061,29 @@ func (ec *executionContext) _MergeConflict_file(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_MergeConflict_file(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeConflict", field, false, false, "ID")
+}
+
+func (ec *executionContext) _MergeConflict_reusableContent(ctx context.Context, field graphql.CollectedField, obj *model.MergeConflict) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeConflict_reusableContent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReusableContent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeConflict_reusableContent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MergeConflict", field, false, false, "ID")
 }
 
@@ -30754,6 +31117,188 @@ func (ec *executionContext) fieldContext_ReactionUser_reactedAt(_ context.Contex
 	return graphql.NewScalarFieldContext("ReactionUser", field, false, false, "Time")
 }
 
+func (ec *executionContext) _ReusableContent_id(ctx context.Context, field graphql.CollectedField, obj *model.ReusableContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReusableContent_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReusableContent_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReusableContent", field, false, false, "ID")
+}
+
+func (ec *executionContext) _ReusableContent_title(ctx context.Context, field graphql.CollectedField, obj *model.ReusableContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReusableContent_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReusableContent_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReusableContent", field, false, false, "String")
+}
+
+func (ec *executionContext) _ReusableContent_documentId(ctx context.Context, field graphql.CollectedField, obj *model.ReusableContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReusableContent_documentId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DocumentID(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ReusableContent_documentId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReusableContent", field, true, false, "ID")
+}
+
+func (ec *executionContext) _ReusableContent_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.ReusableContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReusableContent_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReusableContent_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReusableContent", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ReusableContent_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.ReusableContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReusableContent_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReusableContent_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReusableContent", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ReusableContent_markdown(ctx context.Context, field graphql.CollectedField, obj *model.ReusableContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReusableContent_markdown(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ReusableContent().Markdown(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReusableContent_markdown(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReusableContent", field, true, true, "String")
+}
+
+func (ec *executionContext) _ReusableContent_document(ctx context.Context, field graphql.CollectedField, obj *model.ReusableContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReusableContent_document(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.ReusableContent().Document(ctx, obj, fc.Args["dereferenced"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReusableContent_document(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReusableContent",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type JSON does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_ReusableContent_document_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Revision_id(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -31080,6 +31625,82 @@ func (ec *executionContext) fieldContext_Revision_file(ctx context.Context, fiel
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Revision_file_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Revision_reusableContents(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_reusableContents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Revision().ReusableContents(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.ReusableContent) graphql.Marshaler {
+			return ec.marshalNReusableContent2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐReusableContentᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_reusableContents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReusableContent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Revision_reusableContent(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_reusableContent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Revision().ReusableContent(ctx, obj, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ReusableContent) graphql.Marshaler {
+			return ec.marshalOReusableContent2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐReusableContent(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_reusableContent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReusableContent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Revision_reusableContent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -40032,7 +40653,7 @@ func (ec *executionContext) unmarshalInputContentChangeInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"operation", "page", "ref", "into", "at", "title", "slug", "emoji", "description", "hidden", "noIndex", "condition", "markdown", "document", "files", "revision"}
+	fieldsInOrder := [...]string{"operation", "page", "reusableContent", "ref", "into", "at", "title", "slug", "emoji", "description", "hidden", "noIndex", "condition", "markdown", "document", "files", "revision"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -40053,6 +40674,13 @@ func (ec *executionContext) unmarshalInputContentChangeInput(ctx context.Context
 				return it, err
 			}
 			it.Page = data
+		case "reusableContent":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("reusableContent"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReusableContent = data
 		case "ref":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ref"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -44928,6 +45556,49 @@ func (ec *executionContext) _ContentPageChange(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var contentReusableContentChangeImplementors = []string{"ContentReusableContentChange"}
+
+func (ec *executionContext) _ContentReusableContentChange(ctx context.Context, sel ast.SelectionSet, obj *model.ContentReusableContentChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, contentReusableContentChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ContentReusableContentChange")
+		case "kind":
+			out.Values[i] = ec._ContentReusableContentChange_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reusableContentId":
+			out.Values[i] = ec._ContentReusableContentChange_reusableContentId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ref":
+			out.Values[i] = ec._ContentReusableContentChange_ref(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var contentUpdateImplementors = []string{"ContentUpdate"}
 
 func (ec *executionContext) _ContentUpdate(ctx context.Context, sel ast.SelectionSet, obj *model.ContentUpdate) graphql.Marshaler {
@@ -44956,6 +45627,11 @@ func (ec *executionContext) _ContentUpdate(ctx context.Context, sel ast.Selectio
 			}
 		case "insertedFiles":
 			out.Values[i] = ec._ContentUpdate_insertedFiles(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reusableContentChanges":
+			out.Values[i] = ec._ContentUpdate_reusableContentChanges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -46177,6 +46853,11 @@ func (ec *executionContext) _MergeConflict(ctx context.Context, sel ast.Selectio
 			}
 		case "file":
 			out.Values[i] = ec._MergeConflict_file(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "reusableContent":
+			out.Values[i] = ec._MergeConflict_reusableContent(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -48186,6 +48867,71 @@ func (ec *executionContext) _ReactionUser(ctx context.Context, sel ast.Selection
 	return out
 }
 
+var reusableContentImplementors = []string{"ReusableContent"}
+
+func (ec *executionContext) _ReusableContent(ctx context.Context, sel ast.SelectionSet, obj *model.ReusableContent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, reusableContentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ReusableContent")
+		case "id":
+			out.Values[i] = ec._ReusableContent_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._ReusableContent_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "documentId":
+			out.Values[i] = ec._ReusableContent_documentId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._ReusableContent_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._ReusableContent_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "markdown":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ReusableContent_markdown(ctx, field, obj)
+				})
+		case "document":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ReusableContent_document(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var revisionImplementors = []string{"Revision"}
 
 func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet, obj *ent.Revision) graphql.Marshaler {
@@ -48253,6 +48999,18 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Revision_file(ctx, field, obj)
+				})
+		case "reusableContents":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Revision_reusableContents(ctx, field, obj)
+				})
+		case "reusableContent":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Revision_reusableContent(ctx, field, obj)
 				})
 		case "links":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
@@ -52293,6 +53051,30 @@ func (ec *executionContext) marshalNContentPageChange2ᚖgithubᚗcomᚋbinderyh
 	return ec._ContentPageChange(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNContentReusableContentChange2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentReusableContentChangeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ContentReusableContentChange) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNContentReusableContentChange2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentReusableContentChange(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNContentReusableContentChange2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentReusableContentChange(ctx context.Context, sel ast.SelectionSet, v *model.ContentReusableContentChange) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ContentReusableContentChange!")
+		return graphql.Null
+	}
+	return ec._ContentReusableContentChange(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNContentUpdate2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentUpdate(ctx context.Context, sel ast.SelectionSet, v *model.ContentUpdate) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "ContentUpdate!")
@@ -53242,6 +54024,30 @@ func (ec *executionContext) marshalNReactionUser2ᚖgithubᚗcomᚋbinderyhqᚋb
 		return graphql.Null
 	}
 	return ec._ReactionUser(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNReusableContent2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐReusableContentᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ReusableContent) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNReusableContent2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐReusableContent(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNReusableContent2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐReusableContent(ctx context.Context, sel ast.SelectionSet, v *model.ReusableContent) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ReusableContent!")
+		return graphql.Null
+	}
+	return ec._ReusableContent(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNRevision2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐRevision(ctx context.Context, sel ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
@@ -54928,6 +55734,13 @@ func (ec *executionContext) marshalOOrganization2ᚖgithubᚗcomᚋbinderyhqᚋb
 		return graphql.Null
 	}
 	return ec._Organization(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOReusableContent2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐReusableContent(ctx context.Context, sel ast.SelectionSet, v *model.ReusableContent) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ReusableContent(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalORevision2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐRevision(ctx context.Context, sel ast.SelectionSet, v *ent.Revision) graphql.Marshaler {

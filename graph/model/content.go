@@ -21,6 +21,21 @@ func (p *ContentPage) ConditionOrNull() *string {
 	return &p.Condition
 }
 
+// ReusableContent is a reusable content of a revision, with the revision's tree (the reusable
+// contents it places in turn are read from it).
+type ReusableContent struct {
+	*tree.Reusable
+	Tree *tree.Tree
+}
+
+// DocumentID is the id of its document, the hash of its body; nil when it is empty.
+func (c *ReusableContent) DocumentID() *string {
+	if c.Body == "" {
+		return nil
+	}
+	return &c.Body
+}
+
 // RevisionFile is a file of a revision, with the revision it was read from (its download URL
 // names both).
 type RevisionFile struct {

@@ -151,13 +151,17 @@ type ContentAccessEdge struct {
 // when absent), at (index among siblings; end when absent), ref (a name links in the same batch may use:
 // ./<ref>.md). update_page: page and the fields to change; into moves it (null: to the top level), at
 // places it. delete_page: page (with its subpages). revert_page: page, revision (default: the change
-// request's base). insert_files: files.
+// request's base). insert_files: files. insert_reusable_content: title, markdown or document, ref (a
+// name later changes of the batch may give as reusableContent). update_reusable_content and
+// delete_reusable_content: reusableContent and, to update, title, markdown or document.
 type ContentChangeInput struct {
-	Operation ContentOperation           `json:"operation"`
-	Page      *string                    `json:"page,omitempty"`
-	Ref       *string                    `json:"ref,omitempty"`
-	Into      graphql.Omittable[*string] `json:"into,omitempty"`
-	At        *int                       `json:"at,omitempty"`
+	Operation ContentOperation `json:"operation"`
+	Page      *string          `json:"page,omitempty"`
+	// The reusable content updated or deleted: its id, or the ref of one inserted earlier in the batch.
+	ReusableContent *string                    `json:"reusableContent,omitempty"`
+	Ref             *string                    `json:"ref,omitempty"`
+	Into            graphql.Omittable[*string] `json:"into,omitempty"`
+	At              *int                       `json:"at,omitempty"`
 	// The page's title (1..256 characters, trimmed). It wins over a leading heading of markdown: a
 	// heading that repeats it (letter case aside) is dropped from the body, any other stays in the body.
 	// A title in markdown's front matter wins over it. An inserted page without any is "Untitled".
@@ -241,13 +245,23 @@ type ContentPositionInput struct {
 	After  *ContentPointerInput `json:"after,omitempty"`
 }
 
+// A reusable content a content batch touched.
+type ContentReusableContentChange struct {
+	// created_reusable_content, updated_reusable_content or deleted_reusable_content.
+	Kind              string `json:"kind"`
+	ReusableContentID string `json:"reusableContentId"`
+	// The ref the batch gave an inserted reusable content.
+	Ref *string `json:"ref,omitempty"`
+}
+
 // The result of a content batch.
 type ContentUpdate struct {
 	ChangeRequest *ent.ChangeRequest `json:"changeRequest"`
 	// The new revision of the change request.
-	Revision      *ent.Revision        `json:"revision"`
-	Changes       []*ContentPageChange `json:"changes"`
-	InsertedFiles []*InsertedFile      `json:"insertedFiles"`
+	Revision               *ent.Revision                   `json:"revision"`
+	Changes                []*ContentPageChange            `json:"changes"`
+	InsertedFiles          []*InsertedFile                 `json:"insertedFiles"`
+	ReusableContentChanges []*ContentReusableContentChange `json:"reusableContentChanges"`
 }
 
 type CreateAPITokenInput struct {
@@ -534,10 +548,11 @@ type MemberSpaceEdge struct {
 
 // Where a merge or an update met changes on both sides that it could not combine.
 type MergeConflict struct {
-	Page   *string `json:"page,omitempty"`
-	File   *string `json:"file,omitempty"`
-	Title  string  `json:"title"`
-	Reason string  `json:"reason"`
+	Page            *string `json:"page,omitempty"`
+	File            *string `json:"file,omitempty"`
+	ReusableContent *string `json:"reusableContent,omitempty"`
+	Title           string  `json:"title"`
+	Reason          string  `json:"reason"`
 }
 
 // The result of merging a change request, or of updating it from the main content.
@@ -1446,6 +1461,12 @@ const (
 	ContentOperationDeletePage  ContentOperation = "delete_page"
 	ContentOperationRevertPage  ContentOperation = "revert_page"
 	ContentOperationInsertFiles ContentOperation = "insert_files"
+	// Bindery's own: adds a reusable content (title required; markdown or document; ref).
+	ContentOperationInsertReusableContent ContentOperation = "insert_reusable_content"
+	// Bindery's own: changes a reusable content's title or document.
+	ContentOperationUpdateReusableContent ContentOperation = "update_reusable_content"
+	// Bindery's own: deletes a reusable content; the pages placing it show readers that it is missing.
+	ContentOperationDeleteReusableContent ContentOperation = "delete_reusable_content"
 )
 
 var AllContentOperation = []ContentOperation{
@@ -1454,11 +1475,14 @@ var AllContentOperation = []ContentOperation{
 	ContentOperationDeletePage,
 	ContentOperationRevertPage,
 	ContentOperationInsertFiles,
+	ContentOperationInsertReusableContent,
+	ContentOperationUpdateReusableContent,
+	ContentOperationDeleteReusableContent,
 }
 
 func (e ContentOperation) IsValid() bool {
 	switch e {
-	case ContentOperationInsertPage, ContentOperationUpdatePage, ContentOperationDeletePage, ContentOperationRevertPage, ContentOperationInsertFiles:
+	case ContentOperationInsertPage, ContentOperationUpdatePage, ContentOperationDeletePage, ContentOperationRevertPage, ContentOperationInsertFiles, ContentOperationInsertReusableContent, ContentOperationUpdateReusableContent, ContentOperationDeleteReusableContent:
 		return true
 	}
 	return false

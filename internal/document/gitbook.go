@@ -29,6 +29,8 @@ var gitbookMarkdown = goldmark.New(
 var (
 	tagLine = regexp.MustCompile(`^\{%\s*(end)?([a-z][a-z-]*)((?:\s+[a-zA-Z]+="[^"]*")*)\s*%\}\s*$`)
 	tagAttr = regexp.MustCompile(`([a-zA-Z]+)="([^"]*)"`)
+	// includeLine is GitBook's include tag, `{% include "path" %}` (reusable.go).
+	includeLine = regexp.MustCompile(`^\{%\s*include\s+"([^"]*)"\s*%\}\s*$`)
 	// tagStart is how every tag line starts.
 	tagStart = []byte("{%")
 )
@@ -38,7 +40,7 @@ var (
 	containerTags = map[string]bool{"hint": true, "tabs": true, "tab": true, "code": true, "stepper": true,
 		"step": true, "columns": true, "column": true, "content-ref": true, "openapi": true, "swagger": true,
 		"openapi-operation": true, "openapi-webhook": true, "openapi-schemas": true}
-	voidTags = map[string]bool{"embed": true, "file": true}
+	voidTags = map[string]bool{"embed": true, "file": true, "include": true}
 )
 
 var kindTag = ast.NewNodeKind("GitBookTag")
@@ -62,6 +64,10 @@ func (tagParser) Trigger() []byte { return []byte{'{'} }
 
 func (tagParser) Open(_ ast.Node, reader text.Reader, _ parser.Context) (ast.Node, parser.State) {
 	line, _ := reader.PeekLine()
+	if m := includeLine.FindSubmatch(line); m != nil {
+		reader.AdvanceToEOL()
+		return &tagBlock{name: "include", attrs: map[string]string{"src": string(m[1])}, line: string(util.TrimRightSpace(line))}, parser.NoChildren
+	}
 	m := tagLine.FindSubmatch(line)
 	if m == nil || len(m[1]) > 0 || !containerTags[string(m[2])] && !voidTags[string(m[2])] {
 		return nil, parser.NoChildren

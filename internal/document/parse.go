@@ -408,6 +408,10 @@ func (c converter) tag(n *tagBlock) []*Node {
 		if ref := refFromDest(n.attrs["src"]); str(ref, "kind") == "file" {
 			return []*Node{Block("file", map[string]any{"ref": ref})}
 		}
+	case "include":
+		if id, ok := includedID(n.attrs["src"]); ok {
+			return []*Node{ReusableBlock(id)}
+		}
 	}
 	if voidTags[n.name] { // a tag Markdown cannot hold: its text
 		return []*Node{literal(n.line)}

@@ -20,10 +20,10 @@ var (
 	essentials    = []string{"paragraph", "heading-1", "heading-2", "heading-3", "list-ordered", "list-unordered", "list-tasks", "divider"}
 	listItemKids  = with(essentials, "code", "hint", "blockquote", "math", "table")
 	tabKids       = with(essentials, "content-ref", "code", "embed", "file", "images", "hint", "blockquote", "math")
-	expandKids    = with(essentials, "file", "images", "code", "table", "hint", "blockquote")
+	expandKids    = with(essentials, "file", "images", "code", "table", "hint", "blockquote", "reusable-content")
 	columnKids    = with(essentials, "images", "code", "hint", "content-ref", "embed", "file", "math", "blockquote", "table", "expandable", "stepper")
 	topLevel      = with(essentials, "blockquote", "hint", "images", "file", "embed", "code", "math", "expandable", "tabs", "table", "content-ref", "stepper", "columns", "swagger", "openapi-operation", "openapi-webhook",
-		"openapi-schemas")
+		"openapi-schemas", "reusable-content")
 )
 
 func with(base []string, more ...string) []string { return slices.Concat(base, more) }
@@ -66,13 +66,14 @@ var blockRules = map[string]rule{
 	"openapi-webhook":   {supported: true, void: true},
 	"openapi-schemas":   {supported: true, void: true},
 
-	"prompt":           {void: false},
-	"if":               {},
-	"drawing":          {void: true},
-	"integration":      {void: true},
-	"reusable-content": {void: true},
-	"updates":          {},
-	"update":           {},
+	"reusable-content": {supported: true, void: true},
+
+	"prompt":      {void: false},
+	"if":          {},
+	"drawing":     {void: true},
+	"integration": {void: true},
+	"updates":     {},
+	"update":      {},
 }
 
 // inlineRules is every inline type of the reference's schema (DocumentInline).
@@ -234,6 +235,8 @@ func checkData(path string, n *Node) error {
 		}
 	case "swagger", "openapi-operation", "openapi-webhook", "openapi-schemas":
 		return checkOpenAPI(path, n)
+	case "reusable-content":
+		return checkReusableRef(path, n)
 	case "math", "inline-math":
 		if _, ok := n.Data["formula"].(string); !ok {
 			return fmt.Errorf("%s: data.formula of a %s is required", path, n.Type)

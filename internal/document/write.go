@@ -98,6 +98,8 @@ func blockMarkdown(b *Node) string {
 	case "file":
 		dest, _ := refDest(b.Data)
 		return fmt.Sprintf(`{%% file src="%s" %%}`, escapeAttr(dest))
+	case "reusable-content":
+		return includeMarkdown(b)
 	}
 	return blocksMarkdown(b.Nodes)
 }

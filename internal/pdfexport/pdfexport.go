@@ -18,6 +18,7 @@ import (
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/content/pdf"
 	"github.com/binderyhq/bindery/internal/content/tree"
+	"github.com/binderyhq/bindery/internal/document"
 	"github.com/binderyhq/bindery/internal/signedurl"
 )
 
@@ -33,6 +34,9 @@ type Exporter struct {
 	Tree func(ctx context.Context, revisionID string) (*tree.Tree, error)
 	// Bodies returns page bodies by hash ("" maps to "").
 	Bodies func(ctx context.Context, hashes []string) (map[string]string, error)
+	// Placed returns a page's body with the reusable contents of t it places put in; called only
+	// for bodies that may place some (document.MayPlace). Nil prints bodies as stored.
+	Placed func(ctx context.Context, t *tree.Tree, p *tree.Page) (string, error)
 }
 
 // Link returns a link that serves a PDF of a change request the viewer read, its pages as they
@@ -100,7 +104,13 @@ func (e Exporter) document(ctx context.Context, crID, revisionID, pageID string,
 	}
 	doc := pdf.Document{Title: title(cr)}
 	for _, p := range pages {
-		doc.Pages = append(doc.Pages, pdf.Page{Title: p.page.Title, Depth: p.depth, Markdown: bodies[p.page.Body]})
+		md := bodies[p.page.Body]
+		if e.Placed != nil && document.MayPlace(md) {
+			if md, err = e.Placed(ctx, t, p.page); err != nil {
+				return pdf.Document{}, err
+			}
+		}
+		doc.Pages = append(doc.Pages, pdf.Page{Title: p.page.Title, Depth: p.depth, Markdown: md})
 	}
 	return doc, nil
 }

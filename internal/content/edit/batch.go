@@ -20,15 +20,16 @@ type batch struct {
 	pageRefs map[string]string // ref → page id
 	fileRefs map[string]string // ref → file id
 	docs     map[string]string // page id → Markdown body set by the batch, links not yet resolved
-	affected []Affected
-	touched  map[string]int // page id → index in affected
+	pages    touches
+	reusable reusables
 	blobs    []Blob
 	files    []*tree.File
 }
 
 func newBatch(base *tree.Tree, env Env) *batch {
 	return &batch{env: env, t: base.Clone(), changed: map[string]bool{}, pageRefs: map[string]string{},
-		fileRefs: map[string]string{}, docs: map[string]string{}, touched: map[string]int{}}
+		fileRefs: map[string]string{}, docs: map[string]string{}, pages: touches{at: map[string]int{}},
+		reusable: reusables{refs: map[string]string{}, docs: map[string]string{}, touches: touches{at: map[string]int{}}}}
 }
 
 func (b *batch) apply(c Change) error {
@@ -43,8 +44,15 @@ func (b *batch) apply(c Change) error {
 		return b.revertPage(c)
 	case OpInsertFiles:
 		return b.insertFiles(c)
+	case OpInsertReusable:
+		return b.insertReusable(c)
+	case OpUpdateReusable:
+		return b.updateReusable(c)
+	case OpDeleteReusable:
+		return b.deleteReusable(c)
 	}
-	return badf("operation: %q is not one of insert_page, update_page, delete_page, revert_page, insert_files", c.Op)
+	return badf("operation: %q is not one of insert_page, update_page, delete_page, revert_page, insert_files, "+
+		"insert_reusable_content, update_reusable_content, delete_reusable_content", c.Op)
 }
 
 func (b *batch) insertPage(c Change) error {
@@ -204,6 +212,9 @@ func (b *batch) claimRef(ref, field string) error {
 		return badf("%s: %q is used twice in the batch", field, ref)
 	}
 	if _, taken := b.fileRefs[ref]; taken {
+		return badf("%s: %q is used twice in the batch", field, ref)
+	}
+	if _, taken := b.reusable.refs[ref]; taken {
 		return badf("%s: %q is used twice in the batch", field, ref)
 	}
 	if b.t.ByPath(strings.TrimSuffix(ref, ".md")) != nil {
@@ -375,17 +386,25 @@ func (b *batch) put(p *tree.Page) {
 	b.changed[p.ID] = true
 }
 
-// touch records a page in the affected list the first time the batch touches it; a page the batch
-// created stays "created" and one it deleted becomes "deleted".
-func (b *batch) touch(kind, id, ref string) {
-	if i, ok := b.touched[id]; ok {
-		if kind == "deleted_page" {
-			b.affected[i].Kind = kind
+func (b *batch) touch(kind, id, ref string) { b.pages.touch(kind, id, ref) }
+
+// touches lists what a batch touched, in the order it first touched each.
+type touches struct {
+	list []Affected
+	at   map[string]int // id → index in list
+}
+
+// touch records an id the first time the batch touches it; what the batch created stays
+// "created_…" and what it deleted becomes "deleted_…".
+func (l *touches) touch(kind, id, ref string) {
+	if i, ok := l.at[id]; ok {
+		if strings.HasPrefix(kind, "deleted_") {
+			l.list[i].Kind = kind
 		}
 		return
 	}
-	b.touched[id] = len(b.affected)
-	b.affected = append(b.affected, Affected{Kind: kind, ID: id, Ref: ref})
+	l.at[id] = len(l.list)
+	l.list = append(l.list, Affected{Kind: kind, ID: id, Ref: ref})
 }
 
 // writeBodies resolves the links of the bodies the batch set, against the final tree so refs work
@@ -409,12 +428,14 @@ func (b *batch) writeBodies() error {
 		}
 		b.t.SetPage(&updated)
 	}
+	b.writeReusableBodies(resolver, bodies)
 	b.docs = bodies
 	return nil
 }
 
 func (b *batch) outcome() *Outcome {
-	o := &Outcome{Tree: b.t, Bodies: b.docs, Blobs: b.blobs, Pages: b.affected, Files: b.files}
+	o := &Outcome{Tree: b.t, Bodies: b.docs, Blobs: b.blobs, Pages: b.pages.list, Files: b.files,
+		Reusables: b.reusable.list}
 	for k := range b.changed {
 		o.Changed = append(o.Changed, k)
 	}

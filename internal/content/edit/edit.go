@@ -1,6 +1,7 @@
 // Package edit applies a batch of content changes (the reference client's
 // updateChangeRequestContent) to a revision's tree: insert, update, move, revert and delete pages,
-// insert files. Changes apply in order; the first invalid one rejects the whole batch with an
+// insert files, and insert, update and delete reusable contents (Bindery's operations: the
+// reference edits those only in its editor). Changes apply in order; the first invalid one rejects the whole batch with an
 // error naming its index, and nothing of the batch is kept.
 package edit
 
@@ -19,6 +20,10 @@ const (
 	OpDeletePage  = "delete_page"
 	OpRevertPage  = "revert_page"
 	OpInsertFiles = "insert_files"
+
+	OpInsertReusable = "insert_reusable_content"
+	OpUpdateReusable = "update_reusable_content"
+	OpDeleteReusable = "delete_reusable_content"
 )
 
 // MaxChanges is the most changes one batch may hold; MaxFiles the most files one insert_files change
@@ -38,7 +43,10 @@ const (
 type Change struct {
 	Op   string
 	Page string // the page updated, deleted or reverted
-	Ref  string // insert_page: the batch-local name other pages' links may use
+	// Reusable is the reusable content updated or deleted: its id, or the ref of one the batch
+	// inserted.
+	Reusable string
+	Ref      string // insert_page: the batch-local name other pages' links may use; insert_reusable_content: the name later changes may use
 	// Into is the parent: for insert_page "" means the top level; for update_page IntoSet says
 	// whether to move, and Into "" means the top level.
 	Into    string
@@ -87,6 +95,9 @@ type Outcome struct {
 	Blobs   []Blob            // bytes of the inserted files
 	Pages   []Affected        // pages touched, in the order the batch first touched them
 	Files   []*tree.File      // inserted files, in order
+	// Reusables are the reusable contents touched, in the order the batch first touched them
+	// (kinds created_reusable_content, updated_reusable_content, deleted_reusable_content).
+	Reusables []Affected
 }
 
 // Blob is the bytes of a new file.
@@ -95,9 +106,9 @@ type Blob struct {
 	Data []byte
 }
 
-// Affected is a page a batch created, updated or deleted.
+// Affected is a page (or reusable content) a batch created, updated or deleted.
 type Affected struct {
-	Kind string // created_page, updated_page or deleted_page
+	Kind string // created_page, updated_page or deleted_page (created_reusable_content, …)
 	ID   string
 	Ref  string // the insert's ref, if it had one
 }

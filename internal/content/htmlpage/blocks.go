@@ -55,10 +55,15 @@ func (w *writer) block(n *document.Node) {
 		w.operation(n)
 	case "openapi-schemas":
 		w.openAPISchemas(n)
+	case "reusable-content": // left by document.Dereference: the content is not there
+		w.b.WriteString(`<p class="missing" role="note">` + missingReusable + "</p>\n")
 	default: // a block the document model does not support: what it holds
 		w.blocks(n.Nodes)
 	}
 }
+
+// missingReusable is what readers see where a page places a reusable content that is gone.
+const missingReusable = "This reusable content is missing: it was deleted or is not available."
 
 func (w *writer) container(open string, blocks []*document.Node, end string) {
 	w.b.WriteString(open)

@@ -18,16 +18,75 @@ const documentCacheBytes = 16 << 20
 // Document returns a page's body as a document of the reference's model, parsed once per body
 // while it is kept, and shared: callers must not change it.
 func (c *Contents) Document(ctx context.Context, p *tree.Page) (*document.Document, error) {
-	if doc, ok := c.documents.Get(p.Body); ok {
+	return c.bodyDocument(ctx, p.Body)
+}
+
+// ReusableDocument returns a reusable content's body as a document, as Document a page's.
+func (c *Contents) ReusableDocument(ctx context.Context, r *tree.Reusable) (*document.Document, error) {
+	return c.bodyDocument(ctx, r.Body)
+}
+
+// bodyDocument returns the document of the body with the hash ("" for the empty one), parsed once
+// while it is kept.
+func (c *Contents) bodyDocument(ctx context.Context, hash string) (*document.Document, error) {
+	if doc, ok := c.documents.Get(hash); ok {
 		return doc, nil
 	}
-	body, err := c.Body(ctx, p)
+	bodies, err := c.Bodies(ctx, []string{hash})
 	if err != nil {
 		return nil, err
 	}
-	doc := document.FromMarkdown(body)
-	c.documents.Add(p.Body, doc, len(body))
+	doc := document.FromMarkdown(bodies[hash])
+	c.documents.Add(hash, doc, len(bodies[hash]))
 	return doc, nil
+}
+
+// maxPlaced bounds the reusable contents one document places, with those they place in turn.
+const maxPlaced = 100
+
+// Dereferenced returns doc, a document of the tree t, with the reusable contents of t it places
+// put in its blocks' stead (document.Dereference, missing ones replaced by what missing gives or
+// kept when it is nil): the reference's dereferenced=reusable-contents, and published pages.
+// Without reusable-content blocks, doc itself is returned; it is never changed.
+func (c *Contents) Dereferenced(ctx context.Context, t *tree.Tree, doc *document.Document,
+	missing func(id string) []*document.Node) (*document.Document, error) {
+	contents := map[string]*document.Document{}
+	for next := document.Placed(doc); len(next) > 0 && len(contents) < maxPlaced; {
+		var more []string
+		for _, id := range next {
+			r := t.Reusable(id)
+			if _, seen := contents[id]; seen || r == nil {
+				continue
+			}
+			placed, err := c.ReusableDocument(ctx, r)
+			if err != nil {
+				return nil, err
+			}
+			contents[id] = placed
+			more = append(more, document.Placed(placed)...)
+		}
+		next = more
+	}
+	return document.Dereference(doc, contents, missing), nil
+}
+
+// PlacedMarkdown returns a page's stored Markdown as readers of its .md receive it: as stored
+// when it places no reusable content; else written again from its document with the reusable
+// contents put in (Dereferenced), a missing one as a warning.
+func (c *Contents) PlacedMarkdown(ctx context.Context, t *tree.Tree, p *tree.Page) (string, error) {
+	body, err := c.Body(ctx, p)
+	if err != nil || !document.MayPlace(body) {
+		return body, err
+	}
+	doc, err := c.Document(ctx, p)
+	if err != nil || len(document.Placed(doc)) == 0 {
+		return body, err
+	}
+	placed, err := c.Dereferenced(ctx, t, doc, document.MissingNotice)
+	if err != nil {
+		return "", err
+	}
+	return document.Markdown(placed), nil
 }
 
 // documentSearchLimit bounds how many of a space's open change requests PageWithDocument looks

@@ -14,12 +14,13 @@ import (
 )
 
 // Edited is what a content batch did: the change request's new revision, the change request as
-// it is after it, and the pages and files the batch touched.
+// it is after it, and the pages, files and reusable contents the batch touched.
 type Edited struct {
 	ChangeRequest *ent.ChangeRequest
 	Revision      *ent.Revision
 	Pages         []edit.Affected
 	InsertedFiles []*tree.File
+	Reusables     []edit.Affected
 }
 
 // EditChangeRequest applies a batch of content changes to a change request (by id or number) as
@@ -42,7 +43,7 @@ func (svc *Service) EditChangeRequest(ctx context.Context, spaceID, crRef string
 		if err != nil {
 			return err
 		}
-		out.Pages, out.InsertedFiles = o.Pages, o.Files
+		out.Pages, out.InsertedFiles, out.Reusables = o.Pages, o.Files, o.Reusables
 		return tx.ChangeRequest.UpdateOneID(cr.ID).SetRevisionID(out.Revision.ID).Exec(ctx)
 	})
 	if err != nil {

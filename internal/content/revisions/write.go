@@ -241,11 +241,14 @@ func (svc *Service) CopyContent(ctx context.Context, s *ent.Space) (string, erro
 	})
 }
 
-// renameBodies rewrites the links of the pages of a copied tree to the copies' ids, in place, and
-// returns the bodies that changed by their new hash.
+// renameBodies rewrites the links of the pages and reusable contents of a copied tree to the
+// copies' ids, in place, and returns the bodies that changed by their new hash.
 func (svc *Service) renameBodies(ctx context.Context, copied *tree.Tree, ids map[string]string) (map[string]string, error) {
 	var hashes []string
 	copied.Walk(func(p *tree.Page, _ string) { hashes = append(hashes, p.Body) })
+	for _, r := range copied.Reusables() {
+		hashes = append(hashes, r.Body)
+	}
 	texts, err := svc.Contents.Bodies(ctx, hashes)
 	if err != nil {
 		return nil, err
@@ -264,5 +267,12 @@ func (svc *Service) renameBodies(ctx context.Context, copied *tree.Tree, ids map
 			copied.SetPage(&c)
 		}
 	})
+	for _, r := range copied.Reusables() {
+		if h, ok := renamed[r.Body]; ok {
+			c := *r
+			c.Body = h
+			copied.SetReusable(&c)
+		}
+	}
 	return made, nil
 }

@@ -20,18 +20,23 @@ type Merge struct {
 	Bodies func(base, ours, theirs string) (merged string, conflict bool, err error)
 }
 
-// Conflict is one place where both sides changed the same thing differently.
+// Conflict is one place where both sides changed the same thing differently. One of Page, File
+// and Reusable is set.
 type Conflict struct {
-	Page   string // page id ("" for a file)
-	File   string // file id ("" for a page)
-	Title  string // the page's title or the file's name, for messages
-	Reason string
+	Page     string // page id
+	File     string // file id
+	Reusable string // reusable content id
+	Title    string // the page's or reusable content's title or the file's name, for messages
+	Reason   string
 }
 
 func (c Conflict) String() string {
 	what := "page"
-	if c.File != "" {
+	switch {
+	case c.File != "":
 		what = "file"
+	case c.Reusable != "":
+		what = "reusable content"
 	}
 	return fmt.Sprintf("%s %q: %s", what, c.Title, c.Reason)
 }
@@ -76,9 +81,11 @@ func (m Merge) mergeEntry(r *Result, key string) error {
 			kept = t
 			r.set(key, t, true)
 		}
-		r.conflict(kept, "deleted on one side and changed on the other; the changed page was kept")
+		r.conflict(kept, "deleted on one side and changed on the other; the changed version was kept")
 	case o.Page != nil && t.Page != nil && hasB && b.Page != nil:
 		return m.mergePage(r, b.Page, o.Page, t.Page)
+	case o.Reusable != nil && t.Reusable != nil && hasB && b.Reusable != nil:
+		return m.mergeReusable(r, b.Reusable, o.Reusable, t.Reusable)
 	default: // a file changed on both sides, or an entry both sides added
 		r.conflict(o, "changed on both sides; the version of "+oursName+" was kept")
 	}
@@ -132,6 +139,35 @@ func (m Merge) mergePage(r *Result, b, o, t *Page) error {
 }
 
 type place struct{ parent, order string }
+
+// mergeReusable merges a reusable content both sides changed, as a page: its title three-way,
+// its body line by line.
+func (m Merge) mergeReusable(r *Result, b, o, t *Reusable) error {
+	merged := *o
+	var clashes []string
+	switch {
+	case o.Title == b.Title:
+		merged.Title = t.Title
+	case t.Title != b.Title && t.Title != o.Title:
+		clashes = append(clashes, "title")
+	}
+	if t.UpdatedAt.After(merged.UpdatedAt) {
+		merged.UpdatedAt = t.UpdatedAt
+	}
+	body, bodyClash, err := m.mergeBody(b.Body, o.Body, t.Body)
+	if err != nil {
+		return err
+	}
+	merged.Body = body
+	if bodyClash {
+		clashes = append(clashes, "content")
+	}
+	r.set(o.ID, Entry{Reusable: &merged}, true)
+	for _, field := range clashes {
+		r.conflict(Entry{Reusable: &merged}, "both sides changed the "+field)
+	}
+	return nil
+}
 
 func (m Merge) mergeBody(b, o, t string) (string, bool, error) {
 	switch {
@@ -217,19 +253,25 @@ func (r *Result) set(key string, e Entry, present bool) {
 	case !present:
 		r.Tree.RemovePage(key) // children it keeps on the other side are settled by repairStructure
 		r.Tree.DeleteFile(key)
+		r.Tree.DeleteReusable(key)
 	case e.Page != nil:
 		r.Tree.SetPage(e.Page)
-	default:
+	case e.File != nil:
 		r.Tree.SetFile(e.File)
+	default:
+		r.Tree.SetReusable(e.Reusable)
 	}
 }
 
 func (r *Result) conflict(e Entry, reason string) {
 	c := Conflict{Reason: reason}
-	if e.Page != nil {
+	switch {
+	case e.Page != nil:
 		c.Page, c.Title = e.Page.ID, e.Page.Title
-	} else if e.File != nil {
+	case e.File != nil:
 		c.File, c.Title = e.File.ID, e.File.Name
+	case e.Reusable != nil:
+		c.Reusable, c.Title = e.Reusable.ID, e.Reusable.Title
 	}
 	r.Conflicts = append(r.Conflicts, c)
 }
@@ -239,7 +281,8 @@ func sameEntry(a Entry, hasA bool, b Entry, hasB bool) bool {
 	if hasA != hasB {
 		return false
 	}
-	if !hasA || (a.Page != nil && a.Page == b.Page) || (a.File != nil && a.File == b.File) {
+	if !hasA || (a.Page != nil && a.Page == b.Page) || (a.File != nil && a.File == b.File) ||
+		(a.Reusable != nil && a.Reusable == b.Reusable) {
 		return true
 	}
 	return encode(a) == encode(b)

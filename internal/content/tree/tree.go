@@ -4,6 +4,7 @@
 package tree
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -46,27 +47,42 @@ type File struct {
 	CreatedAt   time.Time `json:"createdAt"`
 }
 
-// Entry is one stored item of a tree: a page or a file (exactly one is set). Pages and files share
-// one key space, their ids.
+// Reusable is one reusable content of a revision: a titled document that pages place with a
+// reusable-content block. Its body is stored apart, by hash, like a page's.
+type Reusable struct {
+	ID        string    `json:"id"`
+	Title     string    `json:"title"`
+	Body      string    `json:"body,omitempty"` // hash of the Markdown body; "" for no body
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// Entry is one stored item of a tree: a page, a file or a reusable content (exactly one is set).
+// They share one key space, their ids.
 type Entry struct {
-	Page *Page `json:"p,omitempty"`
-	File *File `json:"f,omitempty"`
+	Page     *Page     `json:"p,omitempty"`
+	File     *File     `json:"f,omitempty"`
+	Reusable *Reusable `json:"r,omitempty"`
 }
 
-// Key is the id of the entry's page or file.
+// Key is the id of the entry's page, file or reusable content.
 func (e Entry) Key() string {
-	if e.Page != nil {
+	switch {
+	case e.Page != nil:
 		return e.Page.ID
+	case e.File != nil:
+		return e.File.ID
 	}
-	return e.File.ID
+	return e.Reusable.ID
 }
 
-// Tree is a revision's pages and files. A tree loaded from the store is shared by every request
+// Tree is a revision's pages, files and reusable contents. A tree loaded from the store is shared by every request
 // that reads the revision and must not change; Clone gives a copy to edit. Pages and files are
 // replaced, never modified in place, so a clone shares them with its original.
 type Tree struct {
 	pages map[string]*Page
 	files map[string]*File
+	reuse map[string]*Reusable
 	kids  map[string][]*Page // parent id ("" for the root) → children in order
 	// owned marks the children lists this tree copied since it was cloned: it may change them in
 	// place; the others it shares with its original and must copy first.
@@ -75,13 +91,17 @@ type Tree struct {
 
 // New returns a tree of the given entries.
 func New(entries []Entry) *Tree {
-	t := &Tree{pages: map[string]*Page{}, files: map[string]*File{}, kids: map[string][]*Page{}, owned: map[string]bool{}}
+	t := &Tree{pages: map[string]*Page{}, files: map[string]*File{}, reuse: map[string]*Reusable{},
+		kids: map[string][]*Page{}, owned: map[string]bool{}}
 	for _, e := range entries {
-		if e.Page != nil {
+		switch {
+		case e.Page != nil:
 			t.pages[e.Page.ID] = e.Page
 			t.kids[e.Page.Parent] = append(t.kids[e.Page.Parent], e.Page)
-		} else if e.File != nil {
+		case e.File != nil:
 			t.files[e.File.ID] = e.File
+		case e.Reusable != nil:
+			t.reuse[e.Reusable.ID] = e.Reusable
 		}
 	}
 	for _, list := range t.kids {
@@ -102,15 +122,13 @@ func comparePages(a, b *Page) int {
 func (t *Tree) Clone() *Tree {
 	c := &Tree{
 		pages: make(map[string]*Page, len(t.pages)),
-		files: make(map[string]*File, len(t.files)),
+		files: maps.Clone(t.files),
+		reuse: maps.Clone(t.reuse),
 		kids:  make(map[string][]*Page, len(t.kids)),
 		owned: map[string]bool{},
 	}
 	for k, v := range t.pages {
 		c.pages[k] = v
-	}
-	for k, v := range t.files {
-		c.files[k] = v
 	}
 	for k, v := range t.kids {
 		c.kids[k] = v // shared until changed: see owned
@@ -131,6 +149,9 @@ func (t *Tree) Entry(key string) (e Entry, ok bool) {
 	}
 	if f := t.files[key]; f != nil {
 		return Entry{File: f}, true
+	}
+	if r := t.reuse[key]; r != nil {
+		return Entry{Reusable: r}, true
 	}
 	return Entry{}, false
 }
@@ -222,6 +243,27 @@ func (t *Tree) unlink(p *Page) {
 	}
 }
 
+// Reusable returns the reusable content with the given id, or nil.
+func (t *Tree) Reusable(id string) *Reusable { return t.reuse[id] }
+
+// Reusables returns the reusable contents ordered by title, then id.
+func (t *Tree) Reusables() []*Reusable {
+	out := slices.Collect(maps.Values(t.reuse))
+	slices.SortFunc(out, func(a, b *Reusable) int {
+		if c := strings.Compare(a.Title, b.Title); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out
+}
+
+// SetReusable puts r in the tree, replacing the reusable content with its id.
+func (t *Tree) SetReusable(r *Reusable) { t.reuse[r.ID] = r }
+
+// DeleteReusable removes a reusable content.
+func (t *Tree) DeleteReusable(id string) { delete(t.reuse, id) }
+
 // SetFile puts f in the tree, replacing the file with its id.
 func (t *Tree) SetFile(f *File) { t.files[f.ID] = f }
 
@@ -311,20 +353,24 @@ func (t *Tree) Walk(fn func(p *Page, path string)) {
 	walk("", "")
 }
 
-// Entries returns every page and file of the tree, in no particular order.
+// Entries returns every page, file and reusable content of the tree, in no particular order.
 func (t *Tree) Entries() []Entry {
-	out := make([]Entry, 0, len(t.pages)+len(t.files))
+	out := make([]Entry, 0, len(t.pages)+len(t.files)+len(t.reuse))
 	for _, p := range t.pages {
 		out = append(out, Entry{Page: p})
 	}
 	for _, f := range t.files {
 		out = append(out, Entry{File: f})
 	}
+	for _, r := range t.reuse {
+		out = append(out, Entry{Reusable: r})
+	}
 	return out
 }
 
 // Rekey returns a copy of t whose pages and files have new ids from newID (parents follow), and
-// the map from old ids to new.
+// the map from old ids to new. Reusable contents keep theirs: they are looked up in their space's
+// trees only, so the copy's need no others, and the pages placing them stay as they are.
 func (t *Tree) Rekey(newID func() string) (*Tree, map[string]string) {
 	ids := make(map[string]string, len(t.pages)+len(t.files))
 	for id := range t.pages {
@@ -343,6 +389,9 @@ func (t *Tree) Rekey(newID func() string) (*Tree, map[string]string) {
 		c := *f
 		c.ID = ids[f.ID]
 		entries = append(entries, Entry{File: &c})
+	}
+	for _, r := range t.reuse {
+		entries = append(entries, Entry{Reusable: r})
 	}
 	return New(entries), ids
 }
