@@ -54,7 +54,7 @@ type Page struct {
 // which may be shared (the content store parses each body once).
 func Document(doc *document.Document, links Links) Page {
 	blocks, notes := takeFootnotes(doc.Nodes)
-	w := &writer{links: links, anchors: map[string]bool{}, notes: notes}
+	w := &writer{links: links, anchors: markdown.NewAnchors(), notes: notes}
 	w.blocks(blocks)
 	w.writeFootnotes()
 	return Page{Body: template.HTML(w.b.String()), Headings: w.headings} //nolint:gosec // written escaped
@@ -88,7 +88,7 @@ func siteURL(links Links, dest string) (url string, ok bool) {
 type writer struct {
 	b        strings.Builder
 	links    Links
-	anchors  map[string]bool // the headings' anchors taken
+	anchors  *markdown.Anchors // the headings' anchors taken
 	headings []Heading
 	tabs     int // the groups of tabs written, which number their ids
 	notes    *footnotes
