@@ -41,6 +41,7 @@ type Resolver struct {
 
 	keys serverkey.Keys
 	contentState
+	readerState
 }
 
 // now returns the current time from the injectable clock, as stored (UTC, microseconds). A

@@ -184,3 +184,19 @@ func (t *Table[K, V]) Put(ctx context.Context, k K, v V) {
 		}
 	}
 }
+
+// Read returns the value kept for k at the version the request reads at, or else the one read
+// returns, which it keeps when read succeeds. A nil table keeps nothing.
+func (t *Table[K, V]) Read(ctx context.Context, k K, read func() (V, error)) (V, error) {
+	if t == nil {
+		return read()
+	}
+	if v, ok := t.Get(ctx, k); ok {
+		return v, nil
+	}
+	v, err := read()
+	if err == nil {
+		t.Put(ctx, k, v)
+	}
+	return v, err
+}
