@@ -88,7 +88,8 @@ func siteURL(links Links, dest string) (url string, ok bool) {
 type writer struct {
 	b        strings.Builder
 	links    Links
-	anchors  *markdown.Anchors // the headings' anchors taken
+	anchors  *markdown.Anchors     // the headings' anchors taken
+	urls     map[string]linkTarget // the links' destinations seen, by stored destination (linkURL)
 	headings []Heading
 	tabs     int // the groups of tabs written, which number their ids
 	notes    *footnotes
