@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/content/tree"
 	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
@@ -28,13 +30,45 @@ const readers = 16
 // --read-cache-mb 0`): each view visits the site, reads its structure and revision and takes the
 // page rendered under its ETag. It reports views/s, the median and 99th percentile of a view's
 // time, the baseline's, x-baseline-views (views/s ÷ the baseline's) and the SQL statements a
-// view sends.
+// view sends. KeptWritesBeside is Kept with 10 commits a second beside the readers (another
+// space's title, as an editor or a rate limit's counters commit): each moves the database's
+// version, so the views that follow compute their pages again.
 func BenchmarkPublishedSiteReaders(b *testing.B) {
 	logToDiscard(b)
 	content := docsSite()
 	b.Run("Kept", func(b *testing.B) { readRandomPages(b, publishedSiteOn(b, testenv.New(b), content), content) })
+	b.Run("KeptWritesBeside", func(b *testing.B) {
+		e := publishedSiteOn(b, testenv.New(b), content)
+		writeBeside(b, e)
+		readRandomPages(b, e, content)
+	})
 	b.Run("Computed", func(b *testing.B) {
 		readRandomPages(b, publishedSiteOn(b, testenv.New(b, testenv.KeepingNoAnswers), content), content)
+	})
+}
+
+// writeBeside changes the title of a space of e's organization outside the site 10 times a
+// second until b ends.
+func writeBeside(b *testing.B, e publishedSite) {
+	other := e.Do(e.admin, "POST", "/v1/orgs/"+e.org+"/spaces", map[string]any{"title": "Other"}).Map(b)["id"].(string)
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for n := 0; ; n++ {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				e.Store.Client.Space.UpdateOneID(other).SetTitle(fmt.Sprintf("Other %d", n)).ExecX(accounts.System(context.Background()))
+			}
+		}
+	}()
+	b.Cleanup(func() {
+		close(done)
+		<-stopped
 	})
 }
 
