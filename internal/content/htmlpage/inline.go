@@ -39,15 +39,17 @@ func (w *writer) inlines(nodes []*document.Node, inLink bool) {
 }
 
 // markTags are the elements of the marks, outermost first.
-var markTags = []struct{ mark, open, end string }{
+var markTags = [...]struct{ mark, open, end string }{
 	{"keyboard", "<kbd>", "</kbd>"}, {"superscript", "<sup>", "</sup>"}, {"subscript", "<sub>", "</sub>"},
 	{"bold", "<strong>", "</strong>"}, {"italic", "<em>", "</em>"}, {"strikethrough", "<del>", "</del>"}, {"code", "<code>", "</code>"},
 }
 
 func (w *writer) leaf(l document.Leaf, inLink bool) {
+	var on [len(markTags)]bool // most texts have no mark: nothing to look for
 	code := false
-	for _, t := range markTags {
-		if hasMark(l, t.mark) {
+	for i := range markTags {
+		t := &markTags[i]
+		if on[i] = len(l.Marks) > 0 && hasMark(l, t.mark); on[i] {
 			w.b.WriteString(t.open)
 			code = code || t.mark == "code"
 		}
@@ -61,7 +63,7 @@ func (w *writer) leaf(l document.Leaf, inLink bool) {
 		w.withReferences(l.Text, w.linkified)
 	}
 	for i := len(markTags) - 1; i >= 0; i-- {
-		if hasMark(l, markTags[i].mark) {
+		if on[i] {
 			w.b.WriteString(markTags[i].end)
 		}
 	}
