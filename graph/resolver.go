@@ -42,6 +42,7 @@ type Resolver struct {
 	keys serverkey.Keys
 	contentState
 	readSpecsState
+	readerState
 }
 
 // now returns the current time from the injectable clock, as stored (UTC, microseconds). A

@@ -2,12 +2,16 @@ package graph
 
 import (
 	"context"
+	"slices"
+	"sync"
 
 	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/internal/readcache"
 	"github.com/binderyhq/bindery/internal/sites"
 )
 
@@ -94,4 +98,39 @@ func (r *Resolver) VisitSite(ctx context.Context, ref sites.SiteRef, a sites.Aud
 // (sites.Service.VisitorFallbackURL).
 func (r *Resolver) VisitorFallbackURL(ctx context.Context, ref sites.SiteRef) string {
 	return r.sitesService().VisitorFallbackURL(ctx, ref)
+}
+
+// readerState is what the Resolver keeps for the readers of published sites under the database's
+// version (decision 400): built on first use.
+type readerState struct {
+	readerOnce sync.Once
+	structures *sites.Structures
+	contents   *readcache.Table[string, *Content] // the active content of a space, by its id
+}
+
+// How many sites' rows and spaces' contents readers' visits keep.
+const (
+	keptSites    = 1024
+	keptContents = 4096
+)
+
+func (r *Resolver) readers() *readerState {
+	r.readerOnce.Do(func() {
+		r.structures = sites.NewStructures(keptSites)
+		r.contents = readcache.NewTable[string, *Content](keptContents)
+	})
+	return &r.readerState
+}
+
+// AdmittedSpaceContent is SpaceContent for a published site's reader: the active content of a
+// space the site admitted them to (VisitSite), the space and revision rows kept under the
+// database's version, so that the next reader of an unchanged database reads none. The rows are
+// the same whoever reads them, and the reader may read them: the site admitted them to the space.
+// Returns NOT_FOUND as SpaceContent does.
+func (r *Resolver) AdmittedSpaceContent(ctx context.Context, spaceID string) (*Content, error) {
+	read := func() (*Content, error) { return r.SpaceContent(ctx, spaceID, nil) }
+	if !slices.Contains(viewer.FromContext(ctx).Admitted(), spaceID) {
+		return read()
+	}
+	return r.readers().contents.Read(ctx, spaceID, read)
 }

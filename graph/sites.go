@@ -22,7 +22,7 @@ import (
 // sitesService is the sites as this resolver's viewer reads and writes them.
 func (r *Resolver) sitesService() *sites.Service {
 	return &sites.Service{Client: r.Client, Now: r.now, Organization: r.organization, Space: r.space,
-		SpaceTree: r.spaceTree, NewSpace: r.spacesService().NewEmptySpace, Redirects: r.redirects(),
+		SpaceTree: r.spaceTree, NewSpace: r.spacesService().NewEmptySpace, Structures: r.readers().structures, Redirects: r.redirects(),
 		ActiveTrees: r.content().ActiveTrees, VisitorClaims: r.visitorClaims}
 }
 

@@ -163,7 +163,19 @@ var colorNames = []struct{ setting, property string }{
 	{"warningColor", "warning"}, {"dangerColor", "danger"},
 }
 
-var hexColor = regexp.MustCompile(`^#(?:[0-9a-fA-F]{3}){1,2}$`)
+// isHexColor says whether s is a color of 3 or 6 hexadecimal digits after "#", read without an
+// expression: every view of a page reads the site's colors.
+func isHexColor(s string) bool {
+	if len(s) != 4 && len(s) != 7 || s[0] != '#' {
+		return false
+	}
+	for _, c := range []byte(s[1:]) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
 
 // colorsCSS declares the styling's colors as custom properties (--primary-light,
 // --primary-dark, …), which the style sheet's light and dark palettes read; tinted reports
@@ -172,7 +184,7 @@ func colorsCSS(st map[string]any) (css template.CSS, tinted bool) {
 	var b strings.Builder
 	declare := func(property string, themed map[string]any) bool {
 		light, dark := text(themed, "light"), text(themed, "dark")
-		if !hexColor.MatchString(light) || !hexColor.MatchString(dark) {
+		if !isHexColor(light) || !isHexColor(dark) {
 			return false
 		}
 		fmt.Fprintf(&b, "--%s-light:%s;--%s-dark:%s;", property, light, property, dark)

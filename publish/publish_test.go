@@ -17,6 +17,7 @@ import (
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/internal/accounts"
+	"github.com/binderyhq/bindery/internal/server"
 	"github.com/binderyhq/bindery/internal/testkit/testenv"
 )
 
@@ -30,9 +31,9 @@ type siteFixture struct {
 	site  string
 }
 
-func newSiteFixture(t *testing.T) *siteFixture {
+func newSiteFixture(t *testing.T, opts ...func(*server.Options)) *siteFixture {
 	t.Helper()
-	e := testenv.New(t)
+	e := testenv.New(t, opts...)
 	f := &siteFixture{e: e}
 	f.admin, f.org = e.Bootstrap("ada@example.com", "Acme")
 	f.space = f.created(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/spaces", map[string]any{"title": "Docs"}))
@@ -331,6 +332,38 @@ func TestPublishedPagesKept(t *testing.T) {
 	}
 	if !kept || again != first {
 		t.Fatalf("the page read again: kept %v, same %v", kept, again == first)
+	}
+	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(false) })
+	if status, _, _ := f.get(t, "/sites/acme/guides"); status != http.StatusNotFound {
+		t.Fatalf("after unpublishing, the page answers %d", status)
+	}
+}
+
+// TestPublishedPagesReadNoRows: on a server that keeps no answers, a reader's view of an
+// unchanged database reads the database's version and no row: the site's structure and the
+// space's content read by an earlier view are kept under that version (decision 400). A merge
+// and a change of the site are obeyed at the next view.
+func TestPublishedPagesReadNoRows(t *testing.T) {
+	f := newSiteFixture(t, testenv.KeepingNoAnswers)
+	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(true).SetBasename("acme") })
+	f.get(t, "/sites/acme/guides")
+	rowsRead := true
+	for range 50 { // on PostgreSQL other test processes' commits move the version too
+		if f.e.StatementsKeeping(func() { f.get(t, "/sites/acme/guides/install") }) == f.e.VersionStatements() {
+			rowsRead = false
+			break
+		}
+	}
+	if rowsRead {
+		t.Fatal("a view of an unchanged database reads rows")
+	}
+	f.write(t, page("Changelog", "New page."))
+	if _, _, body := f.get(t, "/sites/acme/guides"); !strings.Contains(body, "Changelog") {
+		t.Fatal("a merge does not show at the next view")
+	}
+	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetTitle("Renamed Docs") })
+	if _, _, body := f.get(t, "/sites/acme/guides"); !strings.Contains(body, "Renamed Docs") {
+		t.Fatal("a change of the site does not show at the next view")
 	}
 	f.setSite(t, func(u *ent.SiteUpdateOne) { u.SetPublished(false) })
 	if status, _, _ := f.get(t, "/sites/acme/guides"); status != http.StatusNotFound {

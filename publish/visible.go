@@ -75,7 +75,7 @@ func (h hiding) pages() []*tree.Page {
 // claims hide left out), and records what it hid for the ETag and for files. Returns NOT_FOUND
 // as graph.SpaceContent does.
 func (s *siteView) content(ctx context.Context, spaceID string) (*graph.Content, error) {
-	c, err := s.h.r.SpaceContent(ctx, spaceID, nil)
+	c, err := s.h.r.AdmittedSpaceContent(ctx, spaceID)
 	if err != nil {
 		return nil, err
 	}

@@ -89,15 +89,31 @@ func (tagParser) Continue(node ast.Node, reader text.Reader, _ parser.Context) p
 		return parser.Close
 	}
 	line, _ := reader.PeekLine()
-	if !bytes.HasPrefix(line, tagStart) { // most lines of a tag's body: no need for the expression
-		return parser.Continue | parser.HasChildren
-	}
-	if m := tagLine.FindSubmatch(line); m != nil && len(m[1]) > 0 && string(m[2]) == n.name && !inRaw(n) {
+	if bytes.HasPrefix(line, tagStart) && endsTag(line, n.name) && !inRaw(n) {
 		reader.AdvanceToEOL()
 		n.closed = true
 		return parser.Close
 	}
 	return parser.Continue | parser.HasChildren
+}
+
+// tagSpace is what tagLine's \s matches.
+const tagSpace = " \t\n\f\r"
+
+// endsTag says whether line, which starts a tag, is the end tag of name as tagLine reads it;
+// the usual "{% endname %}" is read without the expression, which the lines of most tags' bodies
+// never reach.
+func endsTag(line []byte, name string) bool {
+	rest, isEnd := bytes.CutPrefix(bytes.TrimLeft(line[len(tagStart):], tagSpace), []byte("end"))
+	rest, isName := bytes.CutPrefix(rest, []byte(name))
+	if !isEnd || !isName {
+		return false
+	}
+	if string(bytes.Trim(rest, tagSpace)) == "%}" {
+		return true
+	}
+	m := tagLine.FindSubmatch(line)
+	return m != nil && len(m[1]) > 0 && string(m[2]) == name
 }
 
 func (tagParser) Close(ast.Node, text.Reader, parser.Context) {}

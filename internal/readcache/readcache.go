@@ -16,6 +16,7 @@ package readcache
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 
@@ -144,6 +145,21 @@ func Charged(ctx context.Context, points int) {
 // version it was read at; a request takes a value only at that version.
 type Table[K comparable, V any] struct {
 	kept *lru.Cache[K, versioned[V]]
+
+	mu      sync.Mutex
+	reading map[versionedKey[K]]*tableRead[V] // Read's reads in progress
+}
+
+type versionedKey[K comparable] struct {
+	key     K
+	version string
+}
+
+// tableRead is one read of a value, which the requests asking for it at its version share.
+type tableRead[V any] struct {
+	done  chan struct{}
+	value V
+	err   error
 }
 
 type versioned[V any] struct {
@@ -157,7 +173,7 @@ func NewTable[K comparable, V any](size int) *Table[K, V] {
 	if err != nil {
 		panic(err) // only for a size below 1
 	}
-	return &Table[K, V]{kept: kept}
+	return &Table[K, V]{kept: kept, reading: map[versionedKey[K]]*tableRead[V]{}}
 }
 
 // Get returns the value kept for k when it was read at the version the request reads at. Call it
@@ -184,3 +200,51 @@ func (t *Table[K, V]) Put(ctx context.Context, k K, v V) {
 		}
 	}
 }
+
+// Read returns the value kept for k at the version the request reads at, or else the one read
+// returns, which it keeps when read succeeds. Requests that ask for k at one version while it is
+// being read take that read's value rather than read it again each (after a write, every reader
+// of a page asks at once); should that read fail, each reads its own. A nil table keeps nothing.
+func (t *Table[K, V]) Read(ctx context.Context, k K, read func() (V, error)) (V, error) {
+	if t == nil {
+		return read()
+	}
+	if v, ok := t.Get(ctx, k); ok {
+		return v, nil
+	}
+	q := requestOf(ctx)
+	if q == nil || q.keptVersion() == "" {
+		return read()
+	}
+	key := versionedKey[K]{key: k, version: q.keptVersion()}
+	t.mu.Lock()
+	if r, ok := t.reading[key]; ok {
+		t.mu.Unlock()
+		select {
+		case <-r.done:
+			if r.err == nil {
+				return r.value, nil
+			}
+		case <-ctx.Done():
+		}
+		return read()
+	}
+	r := &tableRead[V]{done: make(chan struct{})}
+	t.reading[key] = r
+	t.mu.Unlock()
+	defer func() { // a panic too lets the others go, to read their own
+		t.mu.Lock()
+		delete(t.reading, key)
+		t.mu.Unlock()
+		close(r.done)
+	}()
+	r.err = errReadFailed
+	r.value, r.err = read()
+	if r.err == nil {
+		t.Put(ctx, k, r.value)
+	}
+	return r.value, r.err
+}
+
+// errReadFailed is a shared read's error until it returns.
+var errReadFailed = errors.New("readcache: the shared read did not return")

@@ -2,8 +2,10 @@ package readcache
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -104,6 +106,46 @@ func TestTableKeepsByVersion(t *testing.T) {
 	c.Pause(true)
 	if _, ok := table.Get(c.Track(context.Background()), "k"); ok {
 		t.Fatal("a paused cache handed out a value")
+	}
+}
+
+// TestTableSharesReads: requests that ask for a value at one version while it is being read take
+// that read's value; when it fails, each reads its own.
+func TestTableSharesReads(t *testing.T) {
+	db := &database{}
+	c := New(db.read, 1<<20)
+	table := NewTable[string, int](10)
+	readAll := func(fail bool) (reads int64, values []int) {
+		var n atomic.Int64
+		release := make(chan struct{})
+		out := make([]int, 8)
+		var wg sync.WaitGroup
+		for i := range out {
+			ctx := c.Track(context.Background())
+			table.Get(ctx, "warm-up") // reads the version, as a request does before its rows
+			wg.Go(func() {
+				out[i], _ = table.Read(ctx, "k", func() (int, error) {
+					if n.Add(1) == 1 {
+						<-release // the others ask meanwhile
+					}
+					if fail {
+						return 0, errors.New("failed")
+					}
+					return 7, nil
+				})
+			})
+		}
+		time.Sleep(20 * time.Millisecond)
+		close(release)
+		wg.Wait()
+		return n.Load(), out
+	}
+	if reads, values := readAll(true); reads != 8 {
+		t.Fatalf("after a failed read, %d reads of 8 requests (values %v)", reads, values)
+	}
+	db.version.Add(1)
+	if reads, values := readAll(false); reads != 1 || slices.ContainsFunc(values, func(v int) bool { return v != 7 }) {
+		t.Fatalf("8 requests at one version read %d times, got %v", reads, values)
 	}
 }
 

@@ -53,6 +53,8 @@ type Service struct {
 	// (cut to a space title's bound), for a viewer who may create there. Returns FORBIDDEN
 	// otherwise.
 	NewSpace func(ctx context.Context, tx *ent.Tx, orgID, title string) (*ent.Space, error)
+	// Structures keeps the rows of published sites their readers' visits read (Visit).
+	Structures *Structures
 	// Redirects keeps the URLs of renamed site spaces and sections.
 	Redirects *redirects.Service
 	// ActiveTrees returns the tree of each space's current content, by space id (none for a

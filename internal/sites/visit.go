@@ -3,7 +3,9 @@ package sites
 import (
 	"context"
 	"errors"
+	"maps"
 	"strings"
+	"sync"
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/predicate"
@@ -16,6 +18,7 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/adaptive"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/readcache"
 	"github.com/binderyhq/bindery/internal/sitecustom"
 )
 
@@ -50,6 +53,7 @@ type Visit struct {
 	// those of the sections above, or the root level's for a site without sections.
 	SiteSpaces []*ent.SiteSpace
 
+	rows   *siteRows        // what the visit was made from
 	schema *adaptive.Schema // the site's visitor schema, nil for none
 	claims map[string]any   // the reader's claims, as conditions read them
 	shown  map[string]bool  // condition → whether it shows its object to the reader, as decided
@@ -83,10 +87,15 @@ func (v *Visit) SiteSpacesOf(sectionID string) []*ent.SiteSpace {
 
 // Customization returns the settings a reader of a site space sees (the site's, with the site
 // space's override over them, as SiteSpace.customization answers a visitor), less the header
-// links whose condition the reader's claims do not satisfy.
+// links whose condition the reader's claims do not satisfy. The settings before that are worked
+// out once per site space and kept with the site's rows: the caller must not change what it
+// returns.
 func (v *Visit) Customization(ss *ent.SiteSpace) map[string]any {
-	settings := sitecustom.Public(sitecustom.Effective(v.Site.Customization, ss.Customization))
+	settings := v.rows.settingsOf(ss)
 	header, _ := settings["header"].(map[string]any)
+	if header == nil {
+		return settings
+	}
 	links, _ := header["links"].([]any)
 	shown := []any{}
 	for _, l := range links {
@@ -95,10 +104,21 @@ func (v *Visit) Customization(ss *ent.SiteSpace) map[string]any {
 			shown = append(shown, l)
 		}
 	}
-	if header != nil {
-		header["links"] = shown
-	}
+	header = maps.Clone(header)
+	header["links"] = shown
+	settings = maps.Clone(settings)
+	settings["header"] = header
 	return settings
+}
+
+// settingsOf returns the settings readers of a site space see before conditions (the site's,
+// with the site space's override over them), worked out at the first call.
+func (rows *siteRows) settingsOf(ss *ent.SiteSpace) map[string]any {
+	if settings, ok := rows.settings.Load(ss.ID); ok {
+		return settings.(map[string]any)
+	}
+	settings, _ := rows.settings.LoadOrStore(ss.ID, sitecustom.Public(sitecustom.Effective(rows.site.Customization, ss.Customization)))
+	return settings.(map[string]any)
 }
 
 // Visit returns the published site ref names for a reader with the given audience, and admits
@@ -114,22 +134,58 @@ func (svc *Service) Visit(ctx context.Context, ref SiteRef, a Audience) (*Visit,
 	// Readers are no members: the site's rows are read past the tenant filter, and this function
 	// decides, from the site's published flag and audience, what the reader may see.
 	structure := privacy.DecisionContext(ctx, privacy.Allow)
-	s, err := svc.Client.Site.Query().Where(siteNamed(ref), site.Published(true)).Order(ent.Asc(site.FieldCreatedAt)).First(structure)
-	if err != nil {
-		return nil, rule.NotFound(err, "site")
-	}
-	claims, err := svc.admitsAudience(structure, s, a)
+	rows, err := svc.Structures.Read(structure, ref, func() (*siteRows, error) { return svc.siteRows(structure, ref) })
 	if err != nil {
 		return nil, err
 	}
-	visit, err := svc.visibleStructure(structure, s, claims)
+	claims, err := svc.admitsAudience(structure, rows.site, a)
 	if err != nil {
 		return nil, err
 	}
+	visit := rows.visibleTo(claims)
 	for _, ss := range visit.SiteSpaces {
 		v.Admit(ss.SpaceID)
 	}
 	return visit, nil
+}
+
+// Structures keeps, by the reference that named it, the rows of a published site its readers'
+// visits read, under the database's version (readcache.Table): a reader's visit to an unchanged
+// database reads none (decision 400).
+type Structures = readcache.Table[SiteRef, *siteRows]
+
+// NewStructures returns a table of the rows of at most size sites.
+func NewStructures(size int) *Structures { return readcache.NewTable[SiteRef, *siteRows](size) }
+
+// siteRows are the rows of a published site a visit reads, shared by the visits that take them
+// from Structures and never changed: the site, its sections in the order of its structure, and
+// its site spaces over live spaces in order, each with its space.
+type siteRows struct {
+	site       *ent.Site
+	sections   []*ent.SiteSection
+	siteSpaces []*ent.SiteSpace
+	schema     *adaptive.Schema // the site's visitor schema, nil for none
+	settings   sync.Map         // site space id → its settings before conditions (settingsOf)
+}
+
+// siteRows reads the rows of the published site ref names. Returns NOT_FOUND for an unknown or
+// unpublished site.
+func (svc *Service) siteRows(ctx context.Context, ref SiteRef) (*siteRows, error) {
+	s, err := svc.Client.Site.Query().Where(siteNamed(ref), site.Published(true)).Order(ent.Asc(site.FieldCreatedAt)).First(ctx)
+	if err != nil {
+		return nil, rule.NotFound(err, "site")
+	}
+	sections, err := SectionsInOrder(ctx, svc.Client, s.ID)
+	if err != nil {
+		return nil, err
+	}
+	siteSpaces, err := svc.Client.SiteSpace.Query().
+		Where(sitespace.SiteID(s.ID), sitespace.HasSpaceWith(space.DeletedAtIsNil())).
+		WithSpace().Order(ent.Asc(sitespace.FieldPosition), ent.Asc(sitespace.FieldID)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &siteRows{site: s, sections: sections, siteSpaces: siteSpaces, schema: Schema(s)}, nil
 }
 
 // admitsAudience checks the reader against the site's visibility and returns the claims
@@ -172,34 +228,24 @@ func (svc *Service) VisitorFallbackURL(ctx context.Context, ref SiteRef) string 
 	return *a.FallbackURL
 }
 
-// visibleStructure loads a site's sections (in the order of its structure) and site spaces in
-// order, keeping those whose condition the reader's claims satisfy (and live spaces only).
-func (svc *Service) visibleStructure(ctx context.Context, s *ent.Site, claims map[string]any) (*Visit, error) {
-	schema := Schema(s)
-	sections, err := SectionsInOrder(ctx, svc.Client, s.ID)
-	if err != nil {
-		return nil, err
-	}
-	siteSpaces, err := svc.Client.SiteSpace.Query().
-		Where(sitespace.SiteID(s.ID), sitespace.HasSpaceWith(space.DeletedAtIsNil())).
-		WithSpace().Order(ent.Asc(sitespace.FieldPosition), ent.Asc(sitespace.FieldID)).All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	visit := &Visit{Site: s, schema: schema, claims: claims}
-	shown := map[string]bool{"": len(sections) == 0} // section id ("" for the root level) → shown
-	for _, sec := range sections {
+// visibleTo is the visit of a reader with these claims: the sections and site spaces whose
+// condition the claims satisfy.
+func (rows *siteRows) visibleTo(claims map[string]any) *Visit {
+	schema := rows.schema
+	visit := &Visit{Site: rows.site, rows: rows, schema: schema, claims: claims}
+	shown := map[string]bool{"": len(rows.sections) == 0} // section id ("" for the root level) → shown
+	for _, sec := range rows.sections {
 		if shows(sec.Condition, schema, claims) {
 			visit.Sections = append(visit.Sections, sec)
 			shown[sec.ID] = true
 		}
 	}
-	for _, ss := range siteSpaces {
+	for _, ss := range rows.siteSpaces {
 		if shown[idOr(ss.SectionID)] && shows(ss.Condition, schema, claims) {
 			visit.SiteSpaces = append(visit.SiteSpaces, ss)
 		}
 	}
-	return visit, nil
+	return visit
 }
 
 // siteNamed selects the site a reference names.

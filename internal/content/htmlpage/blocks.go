@@ -100,7 +100,7 @@ func isEmpty(p *document.Node) bool {
 func (w *writer) heading(n *document.Node) {
 	level := int(n.Type[len(n.Type)-1]-'0') + 1
 	text := plainText(n.Nodes)
-	id := markdown.UniqueAnchor(w.anchors, markdown.Anchor(text))
+	id := w.anchors.Unique(markdown.Anchor(text))
 	w.headings = append(w.headings, Heading{Level: level, ID: id, Text: strings.Join(strings.Fields(text), " ")})
 	tag := "h" + strconv.Itoa(level)
 	w.b.WriteString("<" + tag + ` id="` + escape(id) + `">`)

@@ -58,7 +58,7 @@ func Document(doc *document.Document, links Links) Page { return DocumentWith(do
 // DocumentWith is Document with the API operations ops gives.
 func DocumentWith(doc *document.Document, links Links, ops Operations) Page {
 	blocks, notes := takeFootnotes(doc.Nodes)
-	w := &writer{links: links, anchors: map[string]bool{}, notes: notes, ops: ops}
+	w := &writer{links: links, anchors: markdown.NewAnchors(), notes: notes, ops: ops}
 	w.blocks(blocks)
 	w.writeFootnotes()
 	return Page{Body: template.HTML(w.b.String()), Headings: w.headings} //nolint:gosec // written escaped
@@ -92,7 +92,8 @@ func siteURL(links Links, dest string) (url string, ok bool) {
 type writer struct {
 	b        strings.Builder
 	links    Links
-	anchors  map[string]bool // the headings' anchors taken
+	anchors  *markdown.Anchors     // the headings' anchors taken
+	urls     map[string]linkTarget // the links' destinations seen, by stored destination (linkURL)
 	headings []Heading
 	tabs     int // the groups of tabs written, which number their ids
 	notes    *footnotes

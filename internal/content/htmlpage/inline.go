@@ -1,15 +1,21 @@
 package htmlpage
 
 import (
-	"html"
 	"regexp"
 	"strings"
 
 	"github.com/binderyhq/bindery/internal/document"
 )
 
+// escaper escapes text for HTML text and double-quoted attribute values, as html.EscapeString.
+var escaper = strings.NewReplacer(`&`, "&amp;", `'`, "&#39;", `<`, "&lt;", `>`, "&gt;", `"`, "&#34;")
+
 // escape escapes s for HTML text and double-quoted attribute values.
-func escape(s string) string { return html.EscapeString(s) }
+func escape(s string) string { return escaper.Replace(s) }
+
+// escaped writes s escaped, without making the escaped string: the texts of a page are most of
+// what it writes.
+func (w *writer) escaped(s string) { _, _ = escaper.WriteString(&w.b, s) }
 
 // inlines writes inline content: texts with their marks, links, inline math and images. inLink
 // says it is a link's text, where bare URLs stay text.
@@ -33,29 +39,31 @@ func (w *writer) inlines(nodes []*document.Node, inLink bool) {
 }
 
 // markTags are the elements of the marks, outermost first.
-var markTags = []struct{ mark, open, end string }{
+var markTags = [...]struct{ mark, open, end string }{
 	{"keyboard", "<kbd>", "</kbd>"}, {"superscript", "<sup>", "</sup>"}, {"subscript", "<sub>", "</sub>"},
 	{"bold", "<strong>", "</strong>"}, {"italic", "<em>", "</em>"}, {"strikethrough", "<del>", "</del>"}, {"code", "<code>", "</code>"},
 }
 
 func (w *writer) leaf(l document.Leaf, inLink bool) {
+	var on [len(markTags)]bool // most texts have no mark: nothing to look for
 	code := false
-	for _, t := range markTags {
-		if hasMark(l, t.mark) {
+	for i := range markTags {
+		t := &markTags[i]
+		if on[i] = len(l.Marks) > 0 && hasMark(l, t.mark); on[i] {
 			w.b.WriteString(t.open)
 			code = code || t.mark == "code"
 		}
 	}
 	switch {
 	case code:
-		w.b.WriteString(escape(l.Text))
+		w.escaped(l.Text)
 	case inLink:
 		w.text(l.Text)
 	default:
 		w.withReferences(l.Text, w.linkified)
 	}
 	for i := len(markTags) - 1; i >= 0; i-- {
-		if hasMark(l, markTags[i].mark) {
+		if on[i] {
 			w.b.WriteString(markTags[i].end)
 		}
 	}
@@ -74,7 +82,7 @@ func hasMark(l document.Leaf, mark string) bool {
 func (w *writer) text(s string) {
 	for {
 		line, rest, broken := strings.Cut(s, "\n")
-		w.b.WriteString(escape(line))
+		w.escaped(line)
 		if !broken {
 			return
 		}
@@ -119,7 +127,7 @@ func (w *writer) link(n *document.Node, inLink bool) {
 		return
 	}
 	w.b.WriteString(`<a href="`)
-	w.b.WriteString(escape(url))
+	w.escaped(url)
 	w.b.WriteString(`"`)
 	w.b.WriteString(relOf(url))
 	w.b.WriteString(">")
@@ -151,11 +159,31 @@ func (w *writer) refURL(data map[string]any) (string, bool) {
 	if !ok || document.RefKind(data) == "space" {
 		return "", false
 	}
-	url, ok := siteURL(w.links, dest)
-	if !ok || !safeLink(url) {
-		return "", false
+	return w.linkURL(dest)
+}
+
+// linkURL is refURL's answer for a stored destination, worked out once per page: a page links
+// to the same pages again and again.
+func (w *writer) linkURL(dest string) (string, bool) {
+	if u, ok := w.urls[dest]; ok {
+		return u.url, u.ok
 	}
-	return url, true
+	url, ok := siteURL(w.links, dest)
+	ok = ok && safeLink(url)
+	if !ok {
+		url = ""
+	}
+	if w.urls == nil {
+		w.urls = map[string]linkTarget{}
+	}
+	w.urls[dest] = linkTarget{url: url, ok: ok}
+	return url, ok
+}
+
+// linkTarget is where a link of the page leads, and whether the reader may follow it.
+type linkTarget struct {
+	url string
+	ok  bool
 }
 
 // imageURL is the URL an image loads from: a file's on the site, or an http(s) or relative URL.

@@ -29,13 +29,13 @@ func Sections(body string) []Section {
 	doc, _ := parse(src)
 	out := []Section{{}}
 	var text []string
-	anchors := anchorSet{taken: map[string]bool{}, next: map[string]int{}}
+	anchors := NewAnchors()
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*ast.Heading); ok && h.Level <= SectionLevel {
 			out[len(out)-1].Text = strings.Join(text, "\n")
 			text = nil
 			heading := plainText(h, src)
-			out = append(out, Section{Heading: heading, Anchor: anchors.unique(Anchor(heading))})
+			out = append(out, Section{Heading: heading, Anchor: anchors.Unique(Anchor(heading))})
 			continue
 		}
 		text = appendBlockText(text, n, src)
@@ -94,27 +94,26 @@ func Anchor(heading string) string {
 	return b.String()
 }
 
-// UniqueAnchor returns anchor, or the first of anchor-1, anchor-2… that no earlier heading of the
-// page took, and records it taken.
-func UniqueAnchor(taken map[string]bool, anchor string) string {
-	return anchorSet{taken: taken}.unique(anchor)
-}
-
-// anchorSet hands out anchors as UniqueAnchor does; with next, each anchor's count resumes where
-// it stopped (the numbers below it are taken for good), so a page of many equal headings takes
-// linear time rather than quadratic.
-type anchorSet struct {
+// Anchors hands out the anchors of a page's headings: Anchor of a heading's text, or the first
+// of anchor-1, anchor-2… that no earlier heading of the page took, as GitHub numbers them. Each
+// anchor's count resumes where it stopped (the numbers below it are taken for good), so a page
+// of many equal headings takes linear time rather than quadratic.
+type Anchors struct {
 	taken map[string]bool
-	next  map[string]int // nil: count from 1 each time
+	next  map[string]int
 }
 
-func (s anchorSet) unique(anchor string) string {
+// NewAnchors returns the anchors of a page with no heading yet.
+func NewAnchors() *Anchors { return &Anchors{taken: map[string]bool{}, next: map[string]int{}} }
+
+// Unique returns anchor, or the first of anchor-1, anchor-2… not taken, and records it taken.
+func (s *Anchors) Unique(anchor string) string {
 	unique := anchor
 	n := max(s.next[anchor], 1)
 	for ; s.taken[unique]; n++ {
 		unique = anchor + "-" + strconv.Itoa(n)
 	}
-	if s.next != nil && unique != anchor {
+	if unique != anchor {
 		s.next[anchor] = n
 	}
 	s.taken[unique] = true
