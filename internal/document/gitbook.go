@@ -29,6 +29,8 @@ var gitbookMarkdown = goldmark.New(
 var (
 	tagLine = regexp.MustCompile(`^\{%\s*(end)?([a-z][a-z-]*)((?:\s+[a-zA-Z]+="[^"]*")*)\s*%\}\s*$`)
 	tagAttr = regexp.MustCompile(`([a-zA-Z]+)="([^"]*)"`)
+	// ifLine opens a conditional block: `{% if expression %}`.
+	ifLine = regexp.MustCompile(`^\{%\s*if\s+(.*?)\s*%\}\s*$`)
 	// tagStart is how every tag line starts.
 	tagStart = []byte("{%")
 )
@@ -36,7 +38,7 @@ var (
 // containerTags hold blocks up to their end tag; voidTags are one line.
 var (
 	containerTags = map[string]bool{"hint": true, "tabs": true, "tab": true, "code": true, "stepper": true,
-		"step": true, "columns": true, "column": true, "content-ref": true}
+		"step": true, "columns": true, "column": true, "content-ref": true, "if": true}
 	voidTags = map[string]bool{"embed": true, "file": true}
 )
 
@@ -60,6 +62,12 @@ func (tagParser) Trigger() []byte { return []byte{'{'} }
 
 func (tagParser) Open(_ ast.Node, reader text.Reader, _ parser.Context) (ast.Node, parser.State) {
 	line, _ := reader.PeekLine()
+	if m := ifLine.FindSubmatch(line); m != nil {
+		reader.AdvanceToEOL()
+		n := &tagBlock{name: "if", attrs: map[string]string{"expression": string(m[1])}, line: string(util.TrimRightSpace(line))}
+		n.SetAttribute(openTag, true)
+		return n, parser.HasChildren
+	}
 	m := tagLine.FindSubmatch(line)
 	if m == nil || len(m[1]) > 0 || !containerTags[string(m[2])] && !voidTags[string(m[2])] {
 		return nil, parser.NoChildren
@@ -72,6 +80,7 @@ func (tagParser) Open(_ ast.Node, reader text.Reader, _ parser.Context) (ast.Nod
 	if voidTags[n.name] {
 		return n, parser.NoChildren
 	}
+	n.SetAttribute(openTag, true)
 	return n, parser.HasChildren
 }
 
@@ -84,14 +93,14 @@ func (tagParser) Continue(node ast.Node, reader text.Reader, _ parser.Context) p
 	if !bytes.HasPrefix(line, tagStart) { // most lines of a tag's body: no need for the expression
 		return parser.Continue | parser.HasChildren
 	}
-	if m := tagLine.FindSubmatch(line); m != nil && len(m[1]) > 0 && string(m[2]) == n.name && !inRaw(n) {
+	if m := tagLine.FindSubmatch(line); m != nil && len(m[1]) > 0 && string(m[2]) == n.name && !inRaw(n) && !inSameTag(n) {
 		reader.AdvanceToEOL()
 		return parser.Close
 	}
 	return parser.Continue | parser.HasChildren
 }
 
-func (tagParser) Close(ast.Node, text.Reader, parser.Context) {}
+func (tagParser) Close(n ast.Node, _ text.Reader, _ parser.Context) { n.RemoveAttributes() }
 func (tagParser) CanInterruptParagraph() bool                 { return true }
 func (tagParser) CanAcceptIndentedLine() bool                 { return false }
 
@@ -104,6 +113,22 @@ func inRaw(n ast.Node) bool {
 	for k := n.LastChild(); k != nil; k = k.LastChild() {
 		if _, ok := k.Attribute(openRaw); ok {
 			return true
+		}
+	}
+	return false
+}
+
+// openTag marks a tag block not yet closed: an end tag of its name ends it, not the block of the
+// same name around it (an if in an if).
+var openTag = []byte("bindery-open-tag")
+
+// inSameTag says whether a tag block of n's name, not yet closed, is open under n.
+func inSameTag(n *tagBlock) bool {
+	for k := n.LastChild(); k != nil; k = k.LastChild() {
+		if t, ok := k.(*tagBlock); ok && t.name == n.name {
+			if _, open := t.Attribute(openTag); open {
+				return true
+			}
 		}
 	}
 	return false

@@ -112,6 +112,11 @@ var lineBreakTag = regexp.MustCompile(`^<br\s*/?>$`)
 func (c converter) walkInlines(n ast.Node, marks []string, inLink bool, b *inlineBuilder) {
 	opened := map[string]bool{} // the marks a tag among n's children opened
 	for k := n.FirstChild(); k != nil; k = k.NextSibling() {
+		if expr, end := c.expressionInline(k); expr != nil && !inLink {
+			b.inline(expr)
+			k = end
+			continue
+		}
 		switch k := k.(type) {
 		case *ast.Text:
 			c.text(k, marks, b)
@@ -252,4 +257,44 @@ func (c converter) codeSpan(k *ast.CodeSpan) string {
 		}
 	}
 	return strings.ReplaceAll(sb.String(), "\n", " ")
+}
+
+// expressionOpen and expressionClose are the HTML around an expression inline.
+const expressionOpen, expressionClose = `<code class="expression">`, "</code>"
+
+// expressionInline reads an expression inline starting at k: `<code class="expression">`, its
+// expression as text, `</code>`; it returns the inline and the node that ends it, or nil when k
+// starts none.
+func (c converter) expressionInline(k ast.Node) (*Node, ast.Node) {
+	if !c.isRaw(k, expressionOpen) {
+		return nil, nil
+	}
+	var b strings.Builder
+	for t := k.NextSibling(); t != nil; t = t.NextSibling() {
+		switch t := t.(type) {
+		case *ast.Text:
+			var inner inlineBuilder
+			c.text(t, nil, &inner)
+			if len(inner.nodes) > 1 || len(inner.nodes) == 1 && inner.nodes[0].Object != ObjectText {
+				return nil, nil
+			}
+			b.WriteString(plainText(inner.nodes))
+		case *ast.String:
+			b.Write(t.Value)
+		case *ast.RawHTML:
+			if c.isRaw(t, expressionClose) {
+				return Inline("expression", map[string]any{"expression": b.String()}), t
+			}
+			return nil, nil
+		default:
+			return nil, nil
+		}
+	}
+	return nil, nil
+}
+
+// isRaw says whether k is the raw inline HTML html.
+func (c converter) isRaw(k ast.Node, html string) bool {
+	raw, ok := k.(*ast.RawHTML)
+	return ok && string(raw.Segments.Value(c.src)) == html
 }

@@ -396,6 +396,8 @@ func (c converter) tag(n *tagBlock) []*Node {
 		return []*Node{c.items(n, "columns", "column", "column", columnKids)}
 	case "code":
 		return c.titledCode(n)
+	case "if":
+		return []*Node{Block("if", map[string]any{"expression": n.attrs["expression"]}, c.fit(c.blocks(n), topLevel)...)}
 	case "content-ref":
 		return []*Node{Block("content-ref", map[string]any{"ref": refFromDest(n.attrs["url"])})}
 	case "embed":
@@ -466,6 +468,10 @@ func (c converter) fit(blocks []*Node, allowed []string) []*Node {
 		switch {
 		case slices.Contains(allowed, b.Type):
 			out = append(out, b)
+		case b.Type == "if": // its tags as text around its blocks: shown to every reader, and seen to be
+			out = append(out, literal(ifOpen(b)))
+			out = append(out, c.fit(b.Nodes, allowed)...)
+			out = append(out, literal(ifClose))
 		case len(b.Nodes) > 0 && b.Type != "code":
 			out = append(out, c.fit(b.Nodes, allowed)...)
 		default:

@@ -15,13 +15,13 @@ type rule struct {
 
 // The groups of children the reference's schemas repeat, restricted to the supported types.
 var (
-	inlineContent = []string{ObjectText, "link", "inline-math", "inline-image"}
+	inlineContent = []string{ObjectText, "link", "inline-math", "inline-image", "expression"}
 	essentials    = []string{"paragraph", "heading-1", "heading-2", "heading-3", "list-ordered", "list-unordered", "list-tasks", "divider"}
 	listItemKids  = with(essentials, "code", "hint", "blockquote", "math", "table")
 	tabKids       = with(essentials, "content-ref", "code", "embed", "file", "images", "hint", "blockquote", "math")
 	expandKids    = with(essentials, "file", "images", "code", "table", "hint", "blockquote")
 	columnKids    = with(essentials, "images", "code", "hint", "content-ref", "embed", "file", "math", "blockquote", "table", "expandable", "stepper")
-	topLevel      = with(essentials, "blockquote", "hint", "images", "file", "embed", "code", "math", "expandable", "tabs", "table", "content-ref", "stepper", "columns")
+	topLevel      = with(essentials, "blockquote", "hint", "images", "file", "embed", "code", "math", "expandable", "tabs", "table", "content-ref", "stepper", "columns", "if")
 )
 
 func with(base []string, more ...string) []string { return slices.Concat(base, more) }
@@ -58,7 +58,7 @@ var blockRules = map[string]rule{
 	"column":         {supported: true, children: columnKids},
 
 	"prompt":            {void: false},
-	"if":                {},
+	"if":             {supported: true, children: topLevel},
 	"drawing":           {void: true},
 	"swagger":           {void: true},
 	"openapi-operation": {void: true},
@@ -78,7 +78,7 @@ var inlineRules = map[string]rule{
 
 	"emoji":      {void: true},
 	"icon":       {void: true},
-	"expression": {void: true},
+	"expression":   {supported: true, void: true},
 	"annotation": {},
 	"mention":    {void: true},
 	"button":     {void: true},
@@ -227,6 +227,8 @@ func checkData(path string, n *Node) error {
 		if str(n.Data, "url") == "" {
 			return fmt.Errorf("%s: data.url of an embed is required", path)
 		}
+	case "if", "expression":
+		return checkExpression(path, n)
 	case "math", "inline-math":
 		if _, ok := n.Data["formula"].(string); !ok {
 			return fmt.Errorf("%s: data.formula of a %s is required", path, n.Type)

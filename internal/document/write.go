@@ -91,6 +91,11 @@ func blockMarkdown(b *Node) string {
 		dest, _ := refDest(b.Data)
 		return fmt.Sprintf("{%% content-ref url=\"%s\" %%}\n[%s](%s)\n{%% endcontent-ref %%}", escapeAttr(dest),
 			escapeText(dest, inBlock, false), escapeDest(dest))
+	case "if":
+		if inner := blocksMarkdown(b.Nodes); inner != "" {
+			return ifOpen(b) + "\n" + inner + "\n" + ifClose
+		}
+		return ifOpen(b) + "\n" + ifClose
 	case "embed":
 		return fmt.Sprintf(`{%% embed url="%s" %%}`, escapeAttr(str(b.Data, "url")))
 	case "file":

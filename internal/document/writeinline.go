@@ -174,6 +174,8 @@ func inlineNodeMarkdown(n *Node, ctx inlineContext) string {
 		return "![" + escapeText(str(n.Data, "alt"), ctx, false) + "](" + escapeDest(dest) + ")"
 	case "inline-math":
 		return "$$" + str(n.Data, "formula") + "$$"
+	case "expression":
+		return expressionOpen + escapeText(str(n.Data, "expression"), ctx, false) + expressionClose
 	}
 	return ""
 }
