@@ -103,7 +103,12 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 		s.missingPage(w, req, path, &pageAt{loc: loc, content: content})
 		return
 	}
-	shows := path
+	decided, err := s.decisions(p)
+	if err != nil {
+		s.h.fail(w, req, err)
+		return
+	}
+	shows := path + decided
 	if asMarkdown {
 		shows += "?" + s.readerQuery // the Markdown's links carry it
 	}
@@ -112,11 +117,11 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 		return
 	}
 	if asMarkdown {
-		s.serveMarkdown(w, req, loc, content.Tree, p)
+		s.serveMarkdown(w, req, loc, content.Tree, p, decided != "")
 		return
 	}
 	page, err := s.h.rendered(tag, func(b *bytes.Buffer) error {
-		doc, err := s.h.r.PageDocument(s.ctx, p)
+		doc, err := s.readerDocument(p)
 		if err == nil {
 			s.render(b, s.pageView(loc, content, p, doc))
 		}
@@ -148,9 +153,16 @@ func (s *siteView) findPage(loc location, t *tree.Tree) *tree.Page {
 }
 
 // serveMarkdown answers a page's Markdown: its title as a heading, then its body with the links
-// readers follow (markdownLinks).
-func (s *siteView) serveMarkdown(w http.ResponseWriter, req *http.Request, loc location, t *tree.Tree, p *tree.Page) {
+// readers follow (markdownLinks); evaluated for the reader when the page holds expressions.
+func (s *siteView) serveMarkdown(w http.ResponseWriter, req *http.Request, loc location, t *tree.Tree, p *tree.Page, evaluated bool) {
 	body, err := s.h.r.PageBody(s.ctx, p)
+	if evaluated && err == nil {
+		var doc *document.Document
+		doc, err = s.readerDocument(p)
+		if err == nil {
+			body = document.Markdown(doc)
+		}
+	}
 	if err != nil {
 		s.h.fail(w, req, err)
 		return

@@ -252,7 +252,7 @@ var (
 	contentLinkParams  = slices.Concat(linkParams, contentParams)
 	documentParams     = []apidoc.Param{shareKeyParam, choiceParam("schema", "Accepted; Bindery answers one version of the document model", "current", "next")}
 	pageDocumentParams = []apidoc.Param{shareKeyParam,
-		choiceParam("evaluated", "Accepted; the documents Bindery stores hold no expressions or conditional blocks to evaluate", "true", "false", "deterministic-only"),
+		choiceParam("evaluated", "Evaluates if blocks and expressions as for a reader without claims (true), or only those that read no claim (deterministic-only)", "true", "false", "deterministic-only"),
 		choiceParam("dereferenced", "Accepted; the documents Bindery stores hold no reusable content to place", "true", "false", "reusable-contents")}
 	shareKeyParam    = textParam("shareKey", "The key of a share link: opens a share-link space, or a site shared by link, to whoever presents it")
 	accessListParams = listQuery(choiceParam("role", "Only people with this role", "admin", "create", "edit", "review", "comment", "read"))

@@ -21,9 +21,10 @@ func (a *api) getDocument(w http.ResponseWriter, r *http.Request) {
 }
 
 // getPageDocument answers getPageDocumentInRevisionById: the page's body in the revision as a
-// JSON document. evaluated and dereferenced are checked and change nothing: the documents Bindery
-// stores hold no expressions, conditional blocks or reusable content (they are refused on write),
-// so evaluating or placing them gives the same document.
+// JSON document, its if blocks and expressions evaluated when evaluated asks
+// (document.WithoutClaims for true, document.DeterministicOnly for deterministic-only).
+// dereferenced is checked and changes nothing: the documents Bindery stores hold no reusable
+// content (it is refused on write).
 func (a *api) getPageDocument(w http.ResponseWriter, r *http.Request) {
 	doc, err := a.pageDocument(r)
 	respond(w, r, http.StatusOK, doc, err)
@@ -31,7 +32,8 @@ func (a *api) getPageDocument(w http.ResponseWriter, r *http.Request) {
 
 func (a *api) pageDocument(r *http.Request) (*jsondoc.Document, error) {
 	q := query{r}
-	if _, err := q.oneOf("evaluated", "true", "false", "deterministic-only"); err != nil {
+	evaluated, err := q.oneOf("evaluated", "true", "false", "deterministic-only")
+	if err != nil {
 		return nil, err
 	}
 	if _, err := q.oneOf("dereferenced", "true", "false", "reusable-contents"); err != nil {
@@ -45,5 +47,15 @@ func (a *api) pageDocument(r *http.Request) (*jsondoc.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	return a.r.PageDocument(r.Context(), p)
+	doc, err := a.r.PageDocument(r.Context(), p)
+	if err != nil {
+		return nil, err
+	}
+	switch evaluated {
+	case "true":
+		return jsondoc.Evaluate(doc, jsondoc.WithoutClaims), nil
+	case "deterministic-only":
+		return jsondoc.Evaluate(doc, jsondoc.DeterministicOnly), nil
+	}
+	return doc, nil
 }

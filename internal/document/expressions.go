@@ -82,7 +82,7 @@ func walk(nodes []*Node, visit func(*Node)) {
 }
 
 // Evaluate returns doc as the reader ev decides for sees it: each if block replaced by its blocks
-// when shown and left out when not, each expression inline replaced by a text of its value. doc
+// when shown and left out when not (or when it has no expression), each expression inline replaced by a text of its value. doc
 // is not changed; a document without expressions is returned as it is.
 func Evaluate(doc *Document, ev Evaluator) *Document {
 	if c, v := Expressions(doc); len(c) == 0 && len(v) == 0 {
@@ -101,11 +101,11 @@ func evaluated(nodes []*Node, ev Evaluator) []*Node {
 	var out []*Node
 	for _, n := range nodes {
 		switch {
-		case n.Object == ObjectBlock && n.Type == "if":
-			if ev.Shows(str(n.Data, "expression")) {
+		case n.Object == ObjectBlock && n.Type == "if" && decides(ev, n):
+			if e := str(n.Data, "expression"); e != "" && ev.Shows(e) { // no expression shows nothing
 				out = append(out, evaluated(n.Nodes, ev)...)
 			}
-		case n.Object == ObjectInline && n.Type == "expression":
+		case n.Object == ObjectInline && n.Type == "expression" && decides(ev, n):
 			out = append(out, Text(NewLeaf(ev.Value(str(n.Data, "expression")))))
 		case len(n.Nodes) == 0 && len(n.Fragments) == 0:
 			out = append(out, n)
@@ -119,4 +119,70 @@ func evaluated(nodes []*Node, ev Evaluator) []*Node {
 		}
 	}
 	return out
+}
+
+// partialEvaluator is an Evaluator that decides some expressions only: the nodes of the others
+// stay as they are.
+type partialEvaluator interface {
+	Evaluator
+	Decides(expression string) bool
+}
+
+// decides says whether ev decides the if block or expression n.
+func decides(ev Evaluator, n *Node) bool {
+	p, ok := ev.(partialEvaluator)
+	return !ok || p.Decides(str(n.Data, "expression"))
+}
+
+// The Evaluators of an API read's `evaluated` (getPageDocumentInRevisionById): an API reader is no
+// visitor of a site, so no claim is known. WithoutClaims decides every expression as for a reader
+// without claims: one that reads no claim (a constant) runs, one that reads a claim fails closed
+// (its block hidden, its value empty) as a published site does for an expression that does not
+// compile against its schema. DeterministicOnly decides only those that read no claim and leaves
+// the others in the document.
+var (
+	WithoutClaims     Evaluator = withoutClaims{}
+	DeterministicOnly Evaluator = deterministicOnly{}
+)
+
+type withoutClaims struct{}
+
+func (withoutClaims) Shows(expression string) bool {
+	ok, err := adaptive.Evaluate(expression, nil, nil)
+	return err == nil && ok
+}
+
+func (withoutClaims) Value(expression string) string {
+	v, _ := adaptive.EvaluateText(expression, nil, nil)
+	return v
+}
+
+type deterministicOnly struct{ withoutClaims }
+
+// Decides says whether the expression reads no claim: it compiles without a schema.
+func (deterministicOnly) Decides(expression string) bool {
+	_, err := adaptive.CompileValue(expression, nil)
+	return err == nil
+}
+
+// Nobody is the Evaluator of a reader of no claims known: it shows no if block and no expression's
+// value, for what every reader may see (the search index).
+var Nobody Evaluator = nobody{}
+
+type nobody struct{}
+
+func (nobody) Shows(string) bool   { return false }
+func (nobody) Value(string) string { return "" }
+
+// ForEveryone returns a page body without what only some readers see: its if blocks and the values
+// of its expressions (Evaluate with Nobody), or the body as it is when it has none.
+func ForEveryone(body string) string {
+	if !strings.Contains(body, "{%") && !strings.Contains(body, expressionOpen) {
+		return body
+	}
+	doc := FromMarkdown(body)
+	if c, v := Expressions(doc); len(c)+len(v) == 0 {
+		return body
+	}
+	return Markdown(Evaluate(doc, Nobody))
 }

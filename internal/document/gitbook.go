@@ -101,8 +101,8 @@ func (tagParser) Continue(node ast.Node, reader text.Reader, _ parser.Context) p
 }
 
 func (tagParser) Close(n ast.Node, _ text.Reader, _ parser.Context) { n.RemoveAttributes() }
-func (tagParser) CanInterruptParagraph() bool                 { return true }
-func (tagParser) CanAcceptIndentedLine() bool                 { return false }
+func (tagParser) CanInterruptParagraph() bool                       { return true }
+func (tagParser) CanAcceptIndentedLine() bool                       { return false }
 
 // openRaw marks a code or math block not yet closed: its lines are text, an end tag among them
 // ends no tag block.

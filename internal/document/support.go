@@ -58,7 +58,7 @@ var blockRules = map[string]rule{
 	"column":         {supported: true, children: columnKids},
 
 	"prompt":            {void: false},
-	"if":             {supported: true, children: topLevel},
+	"if":                {supported: true, children: topLevel},
 	"drawing":           {void: true},
 	"swagger":           {void: true},
 	"openapi-operation": {void: true},
@@ -78,7 +78,7 @@ var inlineRules = map[string]rule{
 
 	"emoji":      {void: true},
 	"icon":       {void: true},
-	"expression":   {supported: true, void: true},
+	"expression": {supported: true, void: true},
 	"annotation": {},
 	"mention":    {void: true},
 	"button":     {void: true},

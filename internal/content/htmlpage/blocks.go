@@ -51,6 +51,7 @@ func (w *writer) block(n *document.Node) {
 		w.contentRef(n)
 	case "divider":
 		w.b.WriteString("<hr>\n")
+	case "if": // decided before (document.Evaluate); left here, it shows nothing: failing closed
 	default: // a block the document model does not support: what it holds
 		w.blocks(n.Nodes)
 	}
