@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
@@ -112,14 +113,14 @@ var lineBreakTag = regexp.MustCompile(`^<br\s*/?>$`)
 func (c converter) walkInlines(n ast.Node, marks []string, inLink bool, b *inlineBuilder) {
 	opened := map[string]bool{} // the marks a tag among n's children opened
 	for k := n.FirstChild(); k != nil; k = k.NextSibling() {
-		if expr, end := c.expressionInline(k); expr != nil && !inLink {
-			b.inline(expr)
+		if inline, end := c.wrappedInline(k); inline != nil && !inLink {
+			b.inline(inline)
 			k = end
 			continue
 		}
 		switch k := k.(type) {
 		case *ast.Text:
-			c.text(k, marks, b)
+			c.text(k, marks, !inLink, b)
 		case *ast.String:
 			b.leaf(string(k.Value), marks)
 		case *ast.CodeSpan:
@@ -203,7 +204,8 @@ func (c converter) autoLink(k *ast.AutoLink, marks []string, inLink bool, b *inl
 // a soft one as a space (Markdown's line wrapping is not content).
 // Spaces before a line break are Markdown's, not text: they are trimmed before references are
 // decoded, so that "&#32;" keeps a space of the text there.
-func (c converter) text(t *ast.Text, marks []string, b *inlineBuilder) {
+// With emoji, an emoji written as its characters is an emoji inline (emoji.go).
+func (c converter) text(t *ast.Text, marks []string, emoji bool, b *inlineBuilder) {
 	v := t.Segment.Value(c.src)
 	lineEnd := ""
 	switch {
@@ -212,11 +214,33 @@ func (c converter) text(t *ast.Text, marks []string, b *inlineBuilder) {
 	case t.SoftLineBreak():
 		v, lineEnd = bytes.TrimRight(v, " \t"), " "
 	}
-	s := decode(v)
 	if t.IsRaw() {
-		s = string(v)
+		b.leaf(string(v)+lineEnd, marks)
+		return
 	}
-	b.leaf(s+lineEnd, marks)
+	if emoji {
+		v = splitEmoji(v, func(text []byte, seq string) {
+			b.leaf(decode(text), marks)
+			b.inline(emojiInline(seq))
+		})
+	}
+	b.leaf(decode(v)+lineEnd, marks)
+}
+
+// splitEmoji calls found with the text before each emoji sequence of v and the sequence, and
+// returns the text after the last.
+func splitEmoji(v []byte, found func(text []byte, seq string)) []byte {
+	start := 0
+	for i := 0; i < len(v); i++ {
+		if v[i] < utf8.RuneSelf {
+			continue
+		}
+		if n := emojiLen(string(v[i:min(len(v), i+64)])); n > 0 {
+			found(v[start:i], string(v[i:i+n]))
+			start, i = i+n, i+n-1
+		}
+	}
+	return v[start:]
 }
 
 // decode decodes backslash escapes and character references in one pass, as CommonMark does in
@@ -259,42 +283,79 @@ func (c converter) codeSpan(k *ast.CodeSpan) string {
 	return strings.ReplaceAll(sb.String(), "\n", " ")
 }
 
+// htmlInline is an inline GitBook writes as HTML around a text: an opening tag that open matches,
+// the text (Markdown, escaped), and the closing tag.
+type htmlInline struct {
+	open  *regexp.Regexp
+	close string
+	node  func(open []string, text string) *Node // the inline of a match of open and its text
+}
+
 // expressionOpen and expressionClose are the HTML around an expression inline.
 const expressionOpen, expressionClose = `<code class="expression">`, "</code>"
 
-// expressionInline reads an expression inline starting at k: `<code class="expression">`, its
-// expression as text, `</code>`; it returns the inline and the node that ends it, or nil when k
-// starts none.
-func (c converter) expressionInline(k ast.Node) (*Node, ast.Node) {
-	if !c.isRaw(k, expressionOpen) {
+// htmlInlines are the inlines written as HTML: expressions (<code class="expression">) and icons
+// (<i class="fa-name">:name:</i>, with a color as style="color:$warning;").
+var htmlInlines = []htmlInline{
+	{regexp.MustCompile(`^` + regexp.QuoteMeta(expressionOpen) + `$`), expressionClose, func(_ []string, text string) *Node {
+		return Inline("expression", map[string]any{"expression": text})
+	}},
+	{regexp.MustCompile(`^<i class="fa-([a-z0-9-]+)"(?: style="color:([$a-z]+);")?>$`), "</i>", func(m []string, text string) *Node {
+		if text != ":"+m[1]+":" {
+			return nil
+		}
+		data := map[string]any{"icon": m[1]}
+		if m[2] != "" {
+			data["color"] = m[2]
+		}
+		return Inline("icon", data)
+	}},
+}
+
+// wrappedInline reads an inline of htmlInlines starting at k; it returns the inline and the node
+// that ends it, or nil when k starts none.
+func (c converter) wrappedInline(k ast.Node) (*Node, ast.Node) {
+	raw, ok := k.(*ast.RawHTML)
+	if !ok {
 		return nil, nil
 	}
-	var b strings.Builder
-	for t := k.NextSibling(); t != nil; t = t.NextSibling() {
-		switch t := t.(type) {
-		case *ast.Text:
-			var inner inlineBuilder
-			c.text(t, nil, &inner)
-			if len(inner.nodes) > 1 || len(inner.nodes) == 1 && inner.nodes[0].Object != ObjectText {
-				return nil, nil
+	open := string(raw.Segments.Value(c.src))
+	for _, h := range htmlInlines {
+		if m := h.open.FindStringSubmatch(open); m != nil {
+			if text, end := c.textUntil(k, h.close); end != nil {
+				if n := h.node(m, text); n != nil {
+					return n, end
+				}
 			}
-			b.WriteString(plainText(inner.nodes))
-		case *ast.String:
-			b.Write(t.Value)
-		case *ast.RawHTML:
-			if c.isRaw(t, expressionClose) {
-				return Inline("expression", map[string]any{"expression": b.String()}), t
-			}
-			return nil, nil
-		default:
 			return nil, nil
 		}
 	}
 	return nil, nil
 }
 
-// isRaw says whether k is the raw inline HTML html.
-func (c converter) isRaw(k ast.Node, html string) bool {
-	raw, ok := k.(*ast.RawHTML)
-	return ok && string(raw.Segments.Value(c.src)) == html
+// textUntil is the plain text of the siblings after k up to the raw HTML closing, and that
+// closing node; nil when something other than text comes first.
+func (c converter) textUntil(k ast.Node, closing string) (string, ast.Node) {
+	var b strings.Builder
+	for t := k.NextSibling(); t != nil; t = t.NextSibling() {
+		switch t := t.(type) {
+		case *ast.Text:
+			var inner inlineBuilder
+			c.text(t, nil, false, &inner)
+			if len(inner.nodes) > 1 || len(inner.nodes) == 1 && inner.nodes[0].Object != ObjectText {
+				return "", nil
+			}
+			b.WriteString(plainText(inner.nodes))
+		case *ast.String:
+			b.Write(t.Value)
+		case *ast.RawHTML:
+			if string(t.Segments.Value(c.src)) == closing {
+				return b.String(), t
+			}
+			return "", nil
+		default:
+			return "", nil
+		}
+	}
+	return "", nil
 }

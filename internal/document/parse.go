@@ -370,6 +370,9 @@ func (c converter) plain(n ast.Node) []byte {
 		for _, l := range t.Leaves {
 			b = append(b, l.Text...)
 		}
+		if t.Type == "emoji" {
+			b = append(b, EmojiChars(t.Data)...)
+		}
 		for _, k := range t.Nodes {
 			for _, l := range k.Leaves {
 				b = append(b, l.Text...)

@@ -2,6 +2,7 @@ package document
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 )
 
@@ -15,7 +16,7 @@ type rule struct {
 
 // The groups of children the reference's schemas repeat, restricted to the supported types.
 var (
-	inlineContent = []string{ObjectText, "link", "inline-math", "inline-image", "expression"}
+	inlineContent = []string{ObjectText, "link", "inline-math", "inline-image", "expression", "icon", "emoji"}
 	essentials    = []string{"paragraph", "heading-1", "heading-2", "heading-3", "list-ordered", "list-unordered", "list-tasks", "divider"}
 	listItemKids  = with(essentials, "code", "hint", "blockquote", "math", "table")
 	tabKids       = with(essentials, "content-ref", "code", "embed", "file", "images", "hint", "blockquote", "math")
@@ -76,8 +77,8 @@ var inlineRules = map[string]rule{
 	"inline-math":  {supported: true, void: true},
 	"inline-image": {supported: true, void: true},
 
-	"emoji":      {void: true},
-	"icon":       {void: true},
+	"emoji":      {supported: true, void: true},
+	"icon":       {supported: true, void: true},
 	"expression": {supported: true, void: true},
 	"annotation": {},
 	"mention":    {void: true},
@@ -229,6 +230,10 @@ func checkData(path string, n *Node) error {
 		}
 	case "if", "expression":
 		return checkExpression(path, n)
+	case "icon":
+		return checkIcon(path, n.Data)
+	case "emoji":
+		return checkEmoji(path, n.Data)
 	case "math", "inline-math":
 		if _, ok := n.Data["formula"].(string); !ok {
 			return fmt.Errorf("%s: data.formula of a %s is required", path, n.Type)
@@ -243,4 +248,21 @@ var hintStyles = []string{"info", "success", "warning", "danger"}
 func str(data map[string]any, key string) string {
 	s, _ := data[key].(string)
 	return s
+}
+
+// iconName is what an icon may be called: GitBook's icon names ("gear", "circle-check").
+var iconName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,49}$`)
+
+// textColors are the reference's DocumentTextColor.
+var textColors = []string{"default", "green", "blue", "red", "orange", "yellow", "purple", "pink", "violet", "cyan",
+	"$primary", "$info", "$success", "$warning", "$danger", "$tint"}
+
+func checkIcon(path string, data map[string]any) error {
+	if !iconName.MatchString(str(data, "icon")) {
+		return fmt.Errorf("%s: data.icon of an icon must be an icon name (a-z, 0-9 and -, at most 50)", path)
+	}
+	if color, ok := data["color"]; ok && !slices.Contains(textColors, fmt.Sprint(color)) {
+		return fmt.Errorf("%s: data.color of an icon must be one of %v", path, textColors)
+	}
+	return nil
 }

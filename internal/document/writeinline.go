@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Where inline content is written: text escapes and line breaks differ.
@@ -174,8 +176,16 @@ func inlineNodeMarkdown(n *Node, ctx inlineContext) string {
 		return "![" + escapeText(str(n.Data, "alt"), ctx, false) + "](" + escapeDest(dest) + ")"
 	case "inline-math":
 		return "$$" + str(n.Data, "formula") + "$$"
+	case "emoji":
+		return emojiChars(str(n.Data, "code"))
 	case "expression":
 		return expressionOpen + escapeText(str(n.Data, "expression"), ctx, false) + expressionClose
+	case "icon":
+		style := ""
+		if color := str(n.Data, "color"); color != "" {
+			style = ` style="color:` + color + `;"`
+		}
+		return `<i class="fa-` + str(n.Data, "icon") + `"` + style + ">:" + str(n.Data, "icon") + ":</i>"
 	}
 	return ""
 }
@@ -189,6 +199,14 @@ func escapeText(s string, ctx inlineContext, lineStart bool) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		if c >= utf8.RuneSelf {
+			if r, size := utf8.DecodeRuneInString(s[i:]); unicode.Is(emojiStarts, r) { // text, not an emoji inline
+				fmt.Fprintf(&b, "&#x%X;", r)
+				i += size - 1
+				lineStart = false
+				continue
+			}
+		}
 		switch {
 		case c == '\\' && i+1 < len(s) && s[i+1] == '\n':
 			b.WriteString("&#92;") // goldmark reads an escaped backslash before "\" and a line ending as no line break
