@@ -26,6 +26,10 @@ func (w *writer) inlines(nodes []*document.Node, inLink bool) {
 			w.formula(document.Str(n.Data, "formula"), false)
 		case n.Type == "inline-image":
 			w.inlineImage(n)
+		case n.Type == "emoji":
+			w.b.WriteString(escape(document.EmojiChars(n.Data)))
+		case n.Type == "icon":
+			w.icon(n)
 		default: // an inline the document model does not support: its text
 			w.inlines(n.Nodes, inLink)
 		}
@@ -185,6 +189,8 @@ func appendPlain(b *strings.Builder, nodes []*document.Node) {
 			b.WriteString("$$" + document.Str(n.Data, "formula") + "$$")
 		case "inline-image":
 			b.WriteString(document.Str(n.Data, "alt"))
+		case "emoji":
+			b.WriteString(document.EmojiChars(n.Data))
 		}
 		appendPlain(b, n.Nodes)
 	}
@@ -197,4 +203,15 @@ func plainTextOfBlocks(blocks []*document.Node) string {
 		appendPlain(&b, p.Nodes)
 	}
 	return b.String()
+}
+
+// icon writes an icon inline as an element named by its icon, and its color when it has one, for
+// the site's style; assistive technology reads its name.
+func (w *writer) icon(n *document.Node) {
+	name := document.Str(n.Data, "icon")
+	w.b.WriteString(`<span class="icon icon-` + escape(name))
+	if color := document.Str(n.Data, "color"); color != "" {
+		w.b.WriteString(" color-" + escape(strings.TrimPrefix(color, "$")))
+	}
+	w.b.WriteString(`" role="img" aria-label="` + escape(name) + `"></span>`)
 }
