@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"encoding/json"
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
@@ -58,4 +59,32 @@ func (a *api) pageDocument(r *http.Request) (*jsondoc.Document, error) {
 		return jsondoc.Evaluate(doc, jsondoc.DeterministicOnly), nil
 	}
 	return doc, nil
+}
+
+// computedBody is getComputedDocument's request: a computed content source and the seed of its
+// nodes' keys.
+type computedBody struct {
+	Source notNull[json.RawMessage] `json:"source"`
+	Seed   notNull[string]          `json:"seed"`
+}
+
+// getComputedDocument answers getComputedDocument: the document computed from the source
+// (graph.Resolver.ComputedDocument). schema (current or next) is accepted, as getDocument does.
+func (a *api) getComputedDocument(w http.ResponseWriter, r *http.Request) {
+	var doc *jsondoc.Document
+	var body computedBody
+	_, err := query{r}.oneOf("schema", "current", "next")
+	if err == nil {
+		err = decodeBody(r, &body)
+	}
+	switch {
+	case err != nil:
+	case body.Source.Value == nil:
+		err = missing("source")
+	case body.Seed.Value == nil:
+		err = missing("seed")
+	default:
+		doc, err = a.r.ComputedDocument(r.Context(), chi.URLParam(r, "spaceId"), *body.Source.Value, *body.Seed.Value)
+	}
+	respond(w, r, http.StatusOK, doc, err)
 }
