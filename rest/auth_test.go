@@ -349,7 +349,7 @@ var authSpecSource = map[string]any{"text": `{"openapi":"3.0.3","info":{"title":
 
 // authComputedBody computes the document of an operation of the spec "evil".
 var authComputedBody = map[string]any{"seed": "s", "source": map[string]any{"type": "builtin:openapi",
-	"props": map[string]any{"doc": "operation", "page": "/pets", "method": "get"},
+	"props":        map[string]any{"doc": "operation", "page": "/pets", "method": "get"},
 	"dependencies": map[string]any{"spec": map[string]any{"ref": map[string]any{"kind": "openapi", "spec": "evil"}}}}}
 
 // authImportBody imports one uploaded Markdown page ("evil").
