@@ -29,6 +29,7 @@ func FuzzMarkdown(f *testing.F) {
 	f.Add("**a** *b* ~~c~~ `d` [e](/pages/x#y) $$f$$")
 	f.Add("{% if visitor.claims.a %}\n{% if b %}\nx <code class=\"expression\">visitor.claims.n</code>\n{% endif %}\n{% endif %}\n")
 	f.Add("👨‍👩‍👧 ⭐️ &#x1F600; **a 🚀** <i class=\"fa-check\" style=\"color:$warning;\">:check:</i> [🔗](x)\n")
+	f.Add("<mark style=\"color:red;\">**a** b</mark> <mark style=\"background-color:$tint;\">`c`</mark></mark>\n")
 	f.Add("{% if x === \"%}\" %}\n{% endif %}\n{% endif %}\n[<code class=\"expression\">a</code>](b)")
 	f.Fuzz(func(t *testing.T, md string) {
 		doc := FromMarkdown(md)

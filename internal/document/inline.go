@@ -92,8 +92,14 @@ func (b *inlineBuilder) last() *Node {
 	return b.nodes[len(b.nodes)-1]
 }
 
+// sortMarks orders mark keys: color marks first (GitBook writes them outermost), then markOrder.
 func sortMarks(marks []string) []string {
 	var out []string
+	for _, m := range marks {
+		if isColorKey(m) && !slices.Contains(out, m) {
+			out = append(out, m)
+		}
+	}
 	for _, m := range markOrder {
 		if slices.Contains(marks, m) {
 			out = append(out, m)
@@ -103,7 +109,7 @@ func sortMarks(marks []string) []string {
 }
 
 func sameMarks(a, b []Mark) bool {
-	return slices.EqualFunc(a, b, func(x, y Mark) bool { return x.Type == y.Type })
+	return slices.EqualFunc(a, b, func(x, y Mark) bool { return markKey(x) == markKey(y) })
 }
 
 var lineBreakTag = regexp.MustCompile(`^<br\s*/?>$`)
@@ -158,6 +164,10 @@ func (c converter) walkInlines(n ast.Node, marks []string, inLink bool, b *inlin
 		case *ast.RawHTML:
 			raw := string(k.Segments.Value(c.src))
 			if m, ok := tagMarks.apply(raw, marks, opened); ok {
+				marks = m
+				continue
+			}
+			if m, ok := applyColor(raw, marks, opened); ok {
 				marks = m
 				continue
 			}
@@ -358,4 +368,20 @@ func (c converter) textUntil(k ast.Node, closing string) (string, ast.Node) {
 		}
 	}
 	return "", nil
+}
+
+// applyColor reads raw inline HTML as a color mark's tag, as markTags.apply reads the others: an
+// opening <mark style="…"> adds its color mark (when no color is on), a </mark> removes the one a
+// tag among the same siblings added.
+func applyColor(raw string, marks []string, opened map[string]bool) ([]string, bool) {
+	on := slices.IndexFunc(marks, isColorKey)
+	if key := colorKeyOfTag(raw); key != "" && on < 0 {
+		opened[colorMark] = true
+		return append(slices.Clone(marks), key), true
+	}
+	if raw == "</mark>" && on >= 0 && opened[colorMark] {
+		opened[colorMark] = false
+		return slices.Delete(slices.Clone(marks), on, on+1), true
+	}
+	return marks, false
 }

@@ -88,7 +88,7 @@ var inlineRules = map[string]rule{
 // markRules is every mark type of the reference's schema (DocumentTextMark): true when supported.
 var markRules = map[string]bool{
 	"bold": true, "italic": true, "strikethrough": true, "code": true,
-	"keyboard": true, "superscript": true, "subscript": true, "color": false,
+	"keyboard": true, "superscript": true, "subscript": true, "color": true,
 }
 
 // fragmentKids are the blocks each named fragment may hold; a table's cells are fragments named by
@@ -182,6 +182,10 @@ func validateLeaves(path string, leaves []Leaf) error {
 				return fmt.Errorf("%s: unknown mark type %q", p, m.Type)
 			case !supported:
 				return fmt.Errorf("%s: mark type %q is not supported", p, m.Type)
+			case m.Type == colorMark:
+				if err := checkColor(p, m); err != nil {
+					return err
+				}
 			}
 		}
 	}

@@ -25,6 +25,9 @@ var delimiters = map[string]string{"bold": "**", "italic": "*", "strikethrough":
 // openDelimiter and closeDelimiter are the delimiters that open and close a mark: an HTML tag
 // for the marks GitBook writes as tags (tagMarks).
 func openDelimiter(mark string) string {
+	if isColorKey(mark) {
+		return colorOpenTag(mark)
+	}
 	if tag := tagMarks.tagOf(mark); tag != "" {
 		return "<" + tag + ">"
 	}
@@ -32,6 +35,9 @@ func openDelimiter(mark string) string {
 }
 
 func closeDelimiter(mark string) string {
+	if isColorKey(mark) {
+		return "</mark>"
+	}
 	if tag := tagMarks.tagOf(mark); tag != "" {
 		return "</" + tag + ">"
 	}
@@ -55,6 +61,11 @@ func pieces(nodes []*Node) []piece {
 		for i := range n.Leaves {
 			l := &n.Leaves[i]
 			var marks []string
+			for _, m := range l.Marks {
+				if m.Type == colorMark {
+					marks = append(marks, markKey(m))
+				}
+			}
 			for _, m := range markOrder {
 				if m != "code" && hasMark(l, m) {
 					marks = append(marks, m)
