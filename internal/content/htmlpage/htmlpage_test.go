@@ -74,6 +74,8 @@ func TestRenderBlock(t *testing.T) {
 		{"HardBreak", "a\\\nb", []string{"<p>a<br>\nb</p>"}},
 		{"EmojiAndIcons", "Yes 👍🏽 <i class=\"fa-check\" style=\"color:$success;\">:check:</i>", []string{
 			`<p>Yes 👍🏽 <span class="icon icon-check color-success" role="img" aria-label="check"></span></p>`}},
+		{"Color", `<mark style="color:red;background-color:$tint;">**x**</mark>`, []string{
+			`<p><mark class="color" data-text="red" data-background="tint"><strong>x</strong></mark></p>`}},
 		{"UnevaluatedConditions", "{% if visitor.claims.a %}\nSecret.\n{% endif %}\n\nHi <code class=\"expression\">visitor.claims.n</code>.", []string{
 			"<p>Hi .</p>"}},
 		{"TagMarks", "Press <kbd>Ctrl</kbd>, H<sub>2</sub>O, x<sup>**2**</sup>", []string{"<p>Press <kbd>Ctrl</kbd>, H<sub>2</sub>O, x<sup><strong>2</strong></sup></p>"}},

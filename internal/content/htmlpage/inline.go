@@ -43,6 +43,11 @@ var markTags = []struct{ mark, open, end string }{
 }
 
 func (w *writer) leaf(l document.Leaf, inLink bool) {
+	color := colorMarkOf(l)
+	if color != nil {
+		w.b.WriteString(`<mark class="color" data-text="` + escape(colorName(color, "text")) + `" data-background="` +
+			escape(colorName(color, "background")) + `">`)
+	}
 	code := false
 	for _, t := range markTags {
 		if hasMark(l, t.mark) {
@@ -63,6 +68,25 @@ func (w *writer) leaf(l document.Leaf, inLink bool) {
 			w.b.WriteString(markTags[i].end)
 		}
 	}
+	if color != nil {
+		w.b.WriteString("</mark>")
+	}
+}
+
+// colorMarkOf is the color mark of a leaf, nil for none.
+func colorMarkOf(l document.Leaf) *document.Mark {
+	for i := range l.Marks {
+		if l.Marks[i].Type == "color" {
+			return &l.Marks[i]
+		}
+	}
+	return nil
+}
+
+// colorName is a color of a color mark (data.text or data.background) as the site's style names
+// it: the semantic ones without their "$".
+func colorName(m *document.Mark, key string) string {
+	return strings.TrimPrefix(document.Str(m.Data, key), "$")
 }
 
 func hasMark(l document.Leaf, mark string) bool {
