@@ -85,6 +85,8 @@ func TestNormalized(t *testing.T) {
 		{"color around marks", "<mark style=\"color:red;\">**RED**</mark> <mark style=\"color:$danger;\">a</mark><mark style=\"color:blue;\">b</mark>\n",
 			"<mark style=\"color:red;\">**RED**</mark> <mark style=\"color:$danger;\">a</mark><mark style=\"color:blue;\">b</mark>\n"},
 		{"unknown color", "<mark style=\"color:#f00;\">x</mark>\n", "\\<mark style=\"color:#f00;\">x\\</mark>\n"},
+		{"mention as GitBook writes it", "[install.md](/pages/p1 \"mention\")\n", "[/pages/p1](/pages/p1 \"mention\")\n"},
+		{"link titled otherwise", "[a](/pages/p1 \"Install\") [b](https://e.com \"mention\")\n", "[a](/pages/p1) [b](https://e.com)\n"},
 		{"code title quote", "{% code title=\"a &quot;b&quot;\" %}\n```\nx\n```\n{% endcode %}\n",
 			"{% code title=\"a &#x22;b&#x22;\" %}\n```\nx\n```\n{% endcode %}\n"},
 	} {
@@ -129,6 +131,8 @@ func TestValidate(t *testing.T) {
 			`nodes[0].nodes[0].leaves[1].marks[0]: data.text and data.background of a color mark must be one of [default green blue red orange yellow purple pink violet cyan $primary $info $success $warning $danger $tint]`},
 		{"color default", New(para(Text(NewLeaf("b", "color default default")))),
 			`nodes[0].nodes[0].leaves[0].marks[0]: a color mark must have a color other than default`},
+		{"mention of a user", New(para(Inline("mention", map[string]any{"ref": map[string]any{"kind": "user", "user": "u"}}))),
+			`nodes[0].nodes[0]: data.ref of a mention must be a page, anchor, file or space reference`},
 		{"unknown mark", New(para(Text(NewLeaf("a"), NewLeaf("b", "glow")))),
 			`nodes[0].nodes[0].leaves[1].marks[0]: unknown mark type "glow"`},
 		{"misplaced block", New(Block("list-unordered", nil, Block("paragraph", nil))),

@@ -144,9 +144,14 @@ func (c converter) walkInlines(n ast.Node, marks []string, inLink bool, b *inlin
 				c.walkInlines(k, marks, inLink, b)
 				continue
 			}
+			ref := refFromDest(decode(k.Destination))
+			if string(k.Title) == mentionTitle && mentionKinds[str(ref, "kind")] {
+				b.inline(Inline("mention", map[string]any{"ref": ref})) // its text is GitBook's label, not content
+				continue
+			}
 			var inner inlineBuilder
 			c.walkInlines(k, marks, true, &inner)
-			b.inline(Inline("link", map[string]any{"ref": refFromDest(decode(k.Destination))}, inner.nodes...))
+			b.inline(Inline("link", map[string]any{"ref": ref}, inner.nodes...))
 		case *ast.AutoLink:
 			c.autoLink(k, marks, inLink, b)
 		case *ast.Image:
@@ -385,3 +390,10 @@ func applyColor(raw string, marks []string, opened map[string]bool) ([]string, b
 	}
 	return marks, false
 }
+
+// mentionTitle is the title of a link that GitBook writes for a mention: [label](dest "mention").
+const mentionTitle = "mention"
+
+// mentionKinds are the references a mention may have in Markdown: Bindery's objects that a link
+// destination names (a user has none).
+var mentionKinds = map[string]bool{"page": true, "anchor": true, "file": true, "space": true}

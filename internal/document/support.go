@@ -16,7 +16,7 @@ type rule struct {
 
 // The groups of children the reference's schemas repeat, restricted to the supported types.
 var (
-	inlineContent = []string{ObjectText, "link", "inline-math", "inline-image", "expression", "icon", "emoji"}
+	inlineContent = []string{ObjectText, "link", "inline-math", "inline-image", "expression", "icon", "emoji", "mention"}
 	essentials    = []string{"paragraph", "heading-1", "heading-2", "heading-3", "list-ordered", "list-unordered", "list-tasks", "divider"}
 	listItemKids  = with(essentials, "code", "hint", "blockquote", "math", "table")
 	tabKids       = with(essentials, "content-ref", "code", "embed", "file", "images", "hint", "blockquote", "math")
@@ -81,7 +81,7 @@ var inlineRules = map[string]rule{
 	"icon":       {supported: true, void: true},
 	"expression": {supported: true, void: true},
 	"annotation": {},
-	"mention":    {void: true},
+	"mention":      {supported: true, void: true},
 	"button":     {void: true},
 }
 
@@ -238,6 +238,10 @@ func checkData(path string, n *Node) error {
 		return checkIcon(path, n.Data)
 	case "emoji":
 		return checkEmoji(path, n.Data)
+	case "mention":
+		if !mentionKinds[refKind(n.Data)] {
+			return fmt.Errorf("%s: data.ref of a mention must be a page, anchor, file or space reference", path)
+		}
 	case "math", "inline-math":
 		if _, ok := n.Data["formula"].(string); !ok {
 			return fmt.Errorf("%s: data.formula of a %s is required", path, n.Type)

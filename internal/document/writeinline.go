@@ -189,6 +189,9 @@ func inlineNodeMarkdown(n *Node, ctx inlineContext) string {
 		return "$$" + str(n.Data, "formula") + "$$"
 	case "emoji":
 		return emojiChars(str(n.Data, "code"))
+	case "mention":
+		dest, _ := refDest(n.Data)
+		return "[" + escapeText(dest, ctx, false) + "](" + escapeDest(dest) + ` "` + mentionTitle + `")`
 	case "expression":
 		return expressionOpen + escapeText(str(n.Data, "expression"), ctx, false) + expressionClose
 	case "icon":

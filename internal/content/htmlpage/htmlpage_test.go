@@ -74,6 +74,8 @@ func TestRenderBlock(t *testing.T) {
 		{"HardBreak", "a\\\nb", []string{"<p>a<br>\nb</p>"}},
 		{"EmojiAndIcons", "Yes 👍🏽 <i class=\"fa-check\" style=\"color:$success;\">:check:</i>", []string{
 			`<p>Yes 👍🏽 <span class="icon icon-check color-success" role="img" aria-label="check"></span></p>`}},
+		{"Mention", `See [x](/pages/p1 "mention") and [gone](/pages/hidden "mention").`, []string{
+			`<p>See <a class="mention" href="`}},
 		{"Color", `<mark style="color:red;background-color:$tint;">**x**</mark>`, []string{
 			`<p><mark class="color" data-text="red" data-background="tint"><strong>x</strong></mark></p>`}},
 		{"UnevaluatedConditions", "{% if visitor.claims.a %}\nSecret.\n{% endif %}\n\nHi <code class=\"expression\">visitor.claims.n</code>.", []string{

@@ -1,6 +1,7 @@
 package htmlpage
 
 import (
+	"cmp"
 	"html"
 	"regexp"
 	"strings"
@@ -30,6 +31,8 @@ func (w *writer) inlines(nodes []*document.Node, inLink bool) {
 			w.b.WriteString(escape(document.EmojiChars(n.Data)))
 		case n.Type == "icon":
 			w.icon(n)
+		case n.Type == "mention":
+			w.mention(n, inLink)
 		default: // an inline the document model does not support: its text
 			w.inlines(n.Nodes, inLink)
 		}
@@ -238,4 +241,25 @@ func (w *writer) icon(n *document.Node) {
 		w.b.WriteString(" color-" + escape(strings.TrimPrefix(color, "$")))
 	}
 	w.b.WriteString(`" role="img" aria-label="` + escape(name) + `"></span>`)
+}
+
+// mention writes a mention as a link to what it names, by its title (a page's) or name (a file's);
+// one the reader cannot reach is nothing.
+func (w *writer) mention(n *document.Node, inLink bool) {
+	url, ok := w.refURL(n.Data)
+	if !ok {
+		return
+	}
+	title := url
+	switch id := document.RefID(n.Data); document.RefKind(n.Data) {
+	case "page", "anchor":
+		title = cmp.Or(w.links.PageTitle(id), url)
+	case "file":
+		title = cmp.Or(w.links.FileName(id), url)
+	}
+	if inLink {
+		w.text(title)
+		return
+	}
+	w.b.WriteString(`<a class="mention" href="` + escape(url) + `"` + relOf(url) + ">" + escape(title) + "</a>")
 }
