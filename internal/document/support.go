@@ -81,7 +81,7 @@ var inlineRules = map[string]rule{
 	"icon":       {supported: true, void: true},
 	"expression": {supported: true, void: true},
 	"annotation": {},
-	"mention":      {supported: true, void: true},
+	"mention":    {supported: true, void: true},
 	"button":     {void: true},
 }
 
