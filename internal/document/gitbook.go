@@ -60,7 +60,26 @@ type tagParser struct{}
 
 func (tagParser) Trigger() []byte { return []byte{'{'} }
 
-func (tagParser) Open(_ ast.Node, reader text.Reader, _ parser.Context) (ast.Node, parser.State) {
+// maxTagDepth bounds tag blocks in tag blocks: goldmark asks every open block about every line,
+// and an end tag looks through the blocks open under it, so unbounded nesting would cost the cube
+// of its depth (5,000 nested ifs took minutes); a tag line deeper is text.
+const maxTagDepth = 32
+
+// tagDepth is how many tag blocks hold n, counted up to maxTagDepth.
+func tagDepth(n ast.Node) int {
+	depth := 0
+	for ; n != nil && depth < maxTagDepth; n = n.Parent() {
+		if _, ok := n.(*tagBlock); ok {
+			depth++
+		}
+	}
+	return depth
+}
+
+func (tagParser) Open(parent ast.Node, reader text.Reader, _ parser.Context) (ast.Node, parser.State) {
+	if tagDepth(parent) >= maxTagDepth {
+		return nil, parser.NoChildren
+	}
 	line, _ := reader.PeekLine()
 	if m := ifLine.FindSubmatch(line); m != nil {
 		reader.AdvanceToEOL()
@@ -90,7 +109,7 @@ func (tagParser) Continue(node ast.Node, reader text.Reader, _ parser.Context) p
 		return parser.Close
 	}
 	line, _ := reader.PeekLine()
-	if !bytes.HasPrefix(line, tagStart) { // most lines of a tag's body: no need for the expression
+	if !bytes.HasPrefix(line, tagStart) || !bytes.Contains(line, []byte("end"+n.name)) { // no need for the expression
 		return parser.Continue | parser.HasChildren
 	}
 	if m := tagLine.FindSubmatch(line); m != nil && len(m[1]) > 0 && string(m[2]) == n.name && !inRaw(n) && !inSameTag(n) {
