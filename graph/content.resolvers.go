@@ -108,6 +108,11 @@ func (r *spaceResolver) RevisionByID(ctx context.Context, obj *ent.Space, id str
 	return r.spaceRevision(ctx, obj, id)
 }
 
+// ComputedDocument is the resolver for the computedDocument field.
+func (r *spaceResolver) ComputedDocument(ctx context.Context, obj *ent.Space, source any, seed string) (any, error) {
+	return r.Resolver.ComputedDocument(ctx, obj.ID, source, seed)
+}
+
 // ContentPage returns generated.ContentPageResolver implementation.
 func (r *Resolver) ContentPage() generated.ContentPageResolver { return &contentPageResolver{r} }
 

@@ -109,7 +109,12 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 		s.h.fail(w, req, err)
 		return
 	}
-	shows := path + specs.Key() // the page changes with the versions of the specs it shows
+	decided := s.decisions(content.Revision.ID+"/"+p.ID, doc)
+	if decided != "" {
+		doc = document.Evaluate(doc, s.visit)
+	}
+	// The page changes with the versions of the specs it shows and what the reader's claims decide.
+	shows := path + specs.Key() + decided
 	if asMarkdown {
 		shows += "?" + s.readerQuery // the Markdown's links carry it
 	}
@@ -118,7 +123,11 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 		return
 	}
 	if asMarkdown {
-		s.serveMarkdown(w, req, loc, content.Tree, p, specs)
+		var evaluated *document.Document
+		if decided != "" {
+			evaluated = doc
+		}
+		s.serveMarkdown(w, req, loc, content.Tree, p, specs, evaluated)
 		return
 	}
 	page, err := s.h.rendered(tag, func(b *bytes.Buffer) error {
@@ -162,9 +171,14 @@ func (s *siteView) findPage(loc location, t *tree.Tree) *tree.Page {
 }
 
 // serveMarkdown answers a page's Markdown: its title as a heading, then its body, with the
-// reusable contents it places put in, with the links readers follow (markdownLinks).
-func (s *siteView) serveMarkdown(w http.ResponseWriter, req *http.Request, loc location, t *tree.Tree, p *tree.Page, specs htmlpage.Operations) {
+// reusable contents it places put in, with the links readers follow (markdownLinks); when the page
+// holds expressions, evaluated is its document as the reader's claims decide it.
+func (s *siteView) serveMarkdown(w http.ResponseWriter, req *http.Request, loc location, t *tree.Tree, p *tree.Page,
+	specs htmlpage.Operations, evaluated *document.Document) {
 	body, err := s.h.r.PlacedPageMarkdown(s.ctx, t, p)
+	if evaluated != nil {
+		body = document.Markdown(evaluated)
+	}
 	if err != nil {
 		s.h.fail(w, req, err)
 		return

@@ -34,13 +34,15 @@ type Handler struct {
 	ownHost string                     // the host of baseURL
 	pages   *lru.Cache[string, []byte] // rendered pages by ETag
 	visible visibility                 // the pages readers see (visible.go)
+	// expressions are the expressions of page bodies, by body (expressions.go)
+	expressions *lru.Cache[string, pageExpressions]
 }
 
 // New returns the published-site surface; mount it with Routes, and ByHost before the router.
 // reads keeps the pages ByHost serves (the router keeps those under /sites/); nil keeps none.
 func New(r *graph.Resolver, baseURL string, reads *readcache.Cache) *Handler {
 	return &Handler{r: r, reads: reads, baseURL: strings.TrimRight(baseURL, "/"), ownHost: hostOf(baseURL), pages: newPageCache(),
-		visible: newVisibility()}
+		visible: newVisibility(), expressions: newExpressionCache()}
 }
 
 // Routes adds the site routes to a router.

@@ -215,6 +215,7 @@ var operations = []apidoc.Operation{
 	{Route: "GET /spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}", ID: "getReusableContentInRevisionById", Tag: "space-content", Summary: "Get a reusable content in a revision", Status: 200, Response: typeOf[RevisionReusableContent](), Query: contentParams},
 	{Route: "GET /spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}/document", ID: "getReusableContentDocumentInRevisionById", Tag: "space-content", Summary: "Get the document of a reusable content in a revision", Status: 200, Response: typeOf[jsondoc.Document](), Query: pageDocumentParams},
 	{Route: "GET /spaces/{spaceId}/documents/{documentId}", ID: "getDocumentById", Tag: "space-content", Summary: "Get a document of a space by its id (a page's documentId)", Status: 200, Response: typeOf[jsondoc.Document](), Query: documentParams},
+	{Route: "POST /spaces/{spaceId}/content/computed/document", ID: "getComputedDocument", Tag: "space-content", Summary: "Compute a document from a computed content source (builtin:openapi operations)", Status: 200, Request: typeOf[computedBody](), Required: []string{"source", "seed"}, Response: typeOf[jsondoc.Document](), Query: documentParams[1:]},
 	{Route: "GET /spaces/{spaceId}/revisions/{revisionId}/page/{pageId}", ID: "getPageInRevisionById", Tag: "space-content", Summary: "Get page in revision", Status: 200, Response: typeOf[RevisionPage](), Query: contentPageParams},
 	{Route: "GET /spaces/{spaceId}/revisions/{revisionId}/pages", ID: "listPagesInRevisionById", Tag: "space-content", Summary: "List pages in revision", Status: 200, Response: typeOf[pageTree](), Query: contentParams},
 	{Route: "GET /spaces/{spaceId}/revisions/{revisionId}/path/*", ID: "getPageInRevisionByPath", Tag: "space-content", Summary: "Get page in revision by path", Status: 200, Response: typeOf[RevisionPage](), Query: contentPageParams},
@@ -256,7 +257,7 @@ var (
 	contentLinkParams  = slices.Concat(linkParams, contentParams)
 	documentParams     = []apidoc.Param{shareKeyParam, choiceParam("schema", "Accepted; Bindery answers one version of the document model", "current", "next")}
 	pageDocumentParams = []apidoc.Param{shareKeyParam,
-		choiceParam("evaluated", "Accepted; the documents Bindery stores hold no expressions or conditional blocks to evaluate", "true", "false", "deterministic-only"),
+		choiceParam("evaluated", "Evaluates if blocks and expressions as for a reader without claims (true), or only those that read no claim (deterministic-only)", "true", "false", "deterministic-only"),
 		dereferencedParam}
 	shareKeyParam    = textParam("shareKey", "The key of a share link: opens a share-link space, or a site shared by link, to whoever presents it")
 	accessListParams = listQuery(choiceParam("role", "Only people with this role", "admin", "create", "edit", "review", "comment", "read"))

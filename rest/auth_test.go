@@ -273,9 +273,14 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"GET", "/v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}", "/v1/spaces/" + f.space + "/revisions/" + f.spaceRevision + "/page/p", nil, true},
 		{"GET", "/v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document", "/v1/spaces/" + f.space + "/revisions/" + f.spaceRevision + "/page/p/document", nil, true},
 		{"GET", "/v1/spaces/{spaceId}/documents/{documentId}", "/v1/spaces/" + f.space + "/documents/d", nil, true},
+		{"POST", "/v1/spaces/{spaceId}/content/computed/document", "/v1/spaces/" + f.space + "/content/computed/document", authComputedBody, true},
 		{"GET", "/v1/spaces/{spaceId}/revisions/{revisionId}/path/*", "/v1/spaces/" + f.space + "/revisions/" + f.spaceRevision + "/path/guides/intro", nil, true},
 		{"GET", "/v1/spaces/{spaceId}/revisions/{revisionId}/files", "/v1/spaces/" + f.space + "/revisions/" + f.spaceRevision + "/files", nil, true},
 		{"GET", "/v1/spaces/{spaceId}/revisions/{revisionId}/files/{fileId}", "/v1/spaces/" + f.space + "/revisions/" + f.spaceRevision + "/files/f", nil, true},
+		{"GET", "/v1/spaces/{spaceId}/content/reusable-contents/{reusableContentId}", "/v1/spaces/" + f.space + "/content/reusable-contents/rc", nil, true},
+		{"GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/reusable-contents/{reusableContentId}", "/v1/spaces/" + f.space + "/change-requests/1/content/reusable-contents/rc", nil, true},
+		{"GET", "/v1/spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}", "/v1/spaces/" + f.space + "/revisions/" + f.spaceRevision + "/reusable-contents/rc", nil, true},
+		{"GET", "/v1/spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}/document", "/v1/spaces/" + f.space + "/revisions/" + f.spaceRevision + "/reusable-contents/rc/document", nil, true},
 		{"POST", "/v1/spaces/{spaceId}/permissions", "/v1/spaces/" + f.space + "/permissions", map[string]any{"role": "admin", "users": []string{f.reader.UserID}}, true},
 		{"GET", "/v1/spaces/{spaceId}/permissions/users", "/v1/spaces/" + f.space + "/permissions/users", nil, true},
 		{"PATCH", "/v1/spaces/{spaceId}/permissions/users/{userId}", "/v1/spaces/" + f.space + "/permissions/users/" + f.reader.UserID, map[string]any{"role": "admin"}, true},
@@ -345,6 +350,11 @@ var authRedirectTo = map[string]any{"kind": "external", "url": "https://evil.exa
 
 // authSpecSource is an OpenAPI document given as text.
 var authSpecSource = map[string]any{"text": `{"openapi":"3.0.3","info":{"title":"T","version":"1"},"paths":{}}`}
+
+// authComputedBody computes the document of an operation of the spec "evil".
+var authComputedBody = map[string]any{"seed": "s", "source": map[string]any{"type": "builtin:openapi",
+	"props":        map[string]any{"doc": "operation", "page": "/pets", "method": "get"},
+	"dependencies": map[string]any{"spec": map[string]any{"ref": map[string]any{"kind": "openapi", "spec": "evil"}}}}}
 
 // authImportBody imports one uploaded Markdown page ("evil").
 var authImportBody = map[string]any{"source": "markdown", "files": []any{map[string]any{"path": "evil.md", "base64": "ZXZpbA=="}}}

@@ -233,6 +233,7 @@ func (a *api) routes(r chi.Router) {
 	r.Get("/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document", a.getPageDocument)
 	r.Get("/spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}/document", a.getReusableContentDocument)
 	r.Get("/spaces/{spaceId}/documents/{documentId}", a.getDocument)
+	r.Post("/spaces/{spaceId}/content/computed/document", a.getComputedDocument)
 	r.Post("/spaces/{spaceId}/content/import", a.importContent)
 	r.Post("/spaces/{spaceId}/change-requests/{changeRequestId}/content/import", a.importChangeRequestContent)
 	r.Get("/spaces/{spaceId}/links", a.listSpaceLinks)

@@ -1151,6 +1151,7 @@ type ComplexityRoot struct {
 		Comment                  func(childComplexity int, id string) int
 		Comments                 func(childComplexity int, first *int, after *string, order *model.SortOrder, status *comment.Status, targetPage *string, authors []string) int
 		CommentsCount            func(childComplexity int) int
+		ComputedDocument         func(childComplexity int, source any, seed string) int
 		CreatedAt                func(childComplexity int) int
 		CustomFields             func(childComplexity int) int
 		DefaultLevel             func(childComplexity int) int
@@ -1608,6 +1609,7 @@ type SpaceResolver interface {
 	Comments(ctx context.Context, obj *ent.Space, first *int, after *string, order *model.SortOrder, status *comment.Status, targetPage *string, authors []string) (*model.CommentConnection, error)
 	Comment(ctx context.Context, obj *ent.Space, id string) (*ent.Comment, error)
 	RevisionByID(ctx context.Context, obj *ent.Space, id string) (*ent.Revision, error)
+	ComputedDocument(ctx context.Context, obj *ent.Space, source any, seed string) (any, error)
 	Organization(ctx context.Context, obj *ent.Space) (*ent.Organization, error)
 	Parent(ctx context.Context, obj *ent.Space) (*ent.Collection, error)
 	CustomFields(ctx context.Context, obj *ent.Space) ([]*model.CustomFieldValue, error)
@@ -6747,6 +6749,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.CommentsCount(childComplexity), true
+	case "Space.computedDocument":
+		if e.ComplexityRoot.Space.ComputedDocument == nil {
+			break
+		}
+
+		args, err := ec.field_Space_computedDocument_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.ComputedDocument(childComplexity, args["source"].(any), args["seed"].(string)), true
 	case "Space.createdAt":
 		if e.ComplexityRoot.Space.CreatedAt == nil {
 			break
@@ -8213,6 +8226,16 @@ extend type ChangeRequest {
   pages, the page given with its subpages, or (only) that page alone.
   """
   pdf(page: ID, only: Boolean): String!
+}
+
+extend type Space {
+  """
+  The document computed from a computed content source (the reference's getComputedDocument,
+  ComputedContentSourceDocument as JSON), its nodes' keys made from seed. Bindery computes
+  builtin:openapi sources of one operation ({"doc": "operation", "page": path, "method": …}) of
+  one of the organization's OpenAPI specifications; other sources are refused, naming them.
+  """
+  computedDocument(source: JSON!, seed: String!): JSON!
 }
 `, BuiltIn: false},
 	{Name: "../schema/customfields.graphqls", Input: `# Custom fields and their values on spaces.
@@ -12032,6 +12055,8 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_comment(ctx, field)
 	case "revisionById":
 		return ec.fieldContext_Space_revisionById(ctx, field)
+	case "computedDocument":
+		return ec.fieldContext_Space_computedDocument(ctx, field)
 	case "organization":
 		return ec.fieldContext_Space_organization(ctx, field)
 	case "parent":
@@ -16387,6 +16412,28 @@ func (ec *executionContext) field_Space_comments_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["authors"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Space_computedDocument_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "source",
+		func(ctx context.Context, v any) (any, error) {
+			return ec.unmarshalNJSON2interface(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["source"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "seed",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["seed"] = arg1
 	return args, nil
 }
 
@@ -37793,6 +37840,56 @@ func (ec *executionContext) fieldContext_Space_revisionById(ctx context.Context,
 	return fc, nil
 }
 
+func (ec *executionContext) _Space_computedDocument(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_computedDocument(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().ComputedDocument(ctx, obj,
+				func() any {
+					if fc.Args["source"] == nil {
+						return nil
+					}
+					return fc.Args["source"].(any)
+				}(), fc.Args["seed"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_computedDocument(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type JSON does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_computedDocument_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Space_organization(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -51435,6 +51532,12 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Space_revisionById(ctx, field, obj)
+				})
+		case "computedDocument":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Space_computedDocument(ctx, field, obj)
 				})
 		case "organization":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,

@@ -34,6 +34,7 @@ type parsedSchema struct {
 type conditionKey struct {
 	schema    schemaKey
 	condition string
+	kind      resultKind
 }
 
 type compiledCondition struct {

@@ -2,6 +2,9 @@ package adaptive
 
 import (
 	"errors"
+	"fmt"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/expr-lang/expr"
@@ -21,26 +24,46 @@ type Condition struct {
 	claims  *claim // visitor.claims of the schema it was compiled against
 }
 
+// The kinds of expression: a condition, whose result is a boolean, and a value shown as text (an
+// expression inline of a page), whose result is any value.
+type resultKind bool
+
+const (
+	asCondition resultKind = true
+	asValue     resultKind = false
+)
+
 // Compile parses a condition and checks it against the claims of s (visitor.claims.<name>,
 // visitor.claims.unsigned.<name>): only the operators and names the package documentation lists,
 // only claims s has, and a boolean result. A nil s is a site without a schema: no claim is known.
 // It returns an *Error naming the column of the problem. A condition compiled before against a
 // schema of the same text is not compiled again.
 func Compile(condition string, s *Schema) (*Condition, error) {
+	return compileCached(condition, s, asCondition)
+}
+
+// CompileValue is Compile for an expression whose result is shown as text (an expression inline
+// of a page): the same names, operators and checks, and any result type.
+func CompileValue(expression string, s *Schema) (*Condition, error) {
+	return compileCached(expression, s, asValue)
+}
+
+// compileCached compiles an expression of the kind, or returns it compiled before.
+func compileCached(condition string, s *Schema, kind resultKind) (*Condition, error) {
 	if len(condition) > utf8.UTFMax*maxConditionLen {
-		return compile(condition, s) // refused by its length: not worth a place in the cache
+		return compile(condition, s, kind) // refused by its length: not worth a place in the cache
 	}
-	key := conditionKey{schema: keyOf(s), condition: condition}
+	key := conditionKey{schema: keyOf(s), condition: condition, kind: kind}
 	if c, ok := conditions.Get(key); ok {
 		return c.condition, c.err
 	}
-	c, err := compile(condition, s)
+	c, err := compile(condition, s, kind)
 	conditions.Add(key, compiledCondition{condition: c, err: err})
 	return c, err
 }
 
-// compile parses, type-checks and compiles a condition against the claims of s.
-func compile(condition string, s *Schema) (*Condition, error) {
+// compile parses, type-checks and compiles an expression of the kind against the claims of s.
+func compile(condition string, s *Schema, kind resultKind) (*Condition, error) {
 	tree, err := parse(condition)
 	if err != nil {
 		return nil, err
@@ -53,7 +76,11 @@ func compile(condition string, s *Schema) (*Condition, error) {
 		return nil, err
 	}
 	env := types.Map{"visitor": types.Map{"claims": claims.exprType()}}
-	program, err := expr.Compile(condition, expr.Env(env), expr.AsBool(), expr.DisableAllBuiltins())
+	options := []expr.Option{expr.Env(env), expr.DisableAllBuiltins()}
+	if kind == asCondition {
+		options = append(options, expr.AsBool())
+	}
+	program, err := expr.Compile(condition, options...)
 	if err != nil {
 		return nil, fromExpr(err, "")
 	}
@@ -114,16 +141,64 @@ func Evaluate(condition string, s *Schema, claims map[string]any) (bool, error) 
 // have are ignored. A run takes time linear in the condition and the claims it reads.
 // It returns an *Error if the run fails.
 func (c *Condition) Eval(claims map[string]any) (bool, error) {
-	env := map[string]any{"visitor": map[string]any{"claims": c.claims.value(claims)}}
-	out, err := expr.Run(c.program, env)
+	out, err := c.run(claims)
 	if err != nil {
-		return false, fromExpr(err, "")
+		return false, err
 	}
 	b, ok := out.(bool)
 	if !ok {
 		return false, conditionError(1, "must be a boolean, not %T", out)
 	}
 	return b, nil
+}
+
+// Text runs an expression compiled with CompileValue for a visitor's claims, as Eval does, and
+// writes its result as text: a string as it is, a number in its shortest form, a boolean as
+// true or false, nil as nothing, an array as its elements apart by ", ".
+// It returns an *Error if the run fails.
+func (c *Condition) Text(claims map[string]any) (string, error) {
+	out, err := c.run(claims)
+	if err != nil {
+		return "", err
+	}
+	return text(out), nil
+}
+
+// EvaluateText compiles an expression with CompileValue against s and runs it with Text.
+func EvaluateText(expression string, s *Schema, claims map[string]any) (string, error) {
+	c, err := CompileValue(expression, s)
+	if err != nil {
+		return "", err
+	}
+	return c.Text(claims)
+}
+
+func (c *Condition) run(claims map[string]any) (any, error) {
+	env := map[string]any{"visitor": map[string]any{"claims": c.claims.value(claims)}}
+	out, err := expr.Run(c.program, env)
+	if err != nil {
+		return nil, fromExpr(err, "")
+	}
+	return out, nil
+}
+
+// text writes a result of an expression as text.
+func text(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return v
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	case []any:
+		parts := make([]string, len(v))
+		for i, e := range v {
+			parts[i] = text(e)
+		}
+		return strings.Join(parts, ", ")
+	}
+	return fmt.Sprint(v)
 }
 
 // fromExpr turns an error of expr into an *Error, its message after prefix. An error with no

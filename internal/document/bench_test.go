@@ -61,3 +61,24 @@ func BenchmarkHostileDetails(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkHostileTags reads 5,000 nested if blocks and 5,000 nested hints, against a baseline of
+// the same lines not nested: tag blocks deeper than maxTagDepth are text, so the cost stays
+// linear (unbounded, 5,000 nested ifs took minutes).
+func BenchmarkHostileTags(b *testing.B) {
+	const n = 5000
+	nested := func(open, end string) string {
+		return strings.Repeat(open+"\n", n) + "x\n" + strings.Repeat(end+"\n", n)
+	}
+	for _, c := range []struct{ name, md string }{
+		{"baseline", strings.Repeat("{% if visitor.claims.a %}\nx\n{% endif %}\n\n", n)},
+		{"ifs", nested("{% if visitor.claims.a %}", "{% endif %}")},
+		{"hints", nested(`{% hint style="info" %}`, "{% endhint %}")},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				FromMarkdown(c.md)
+			}
+		})
+	}
+}

@@ -94,11 +94,11 @@ func Text(leaves ...Leaf) *Node {
 	return &Node{Object: ObjectText, Leaves: leaves}
 }
 
-// NewLeaf returns a leaf of text with marks of the types.
+// NewLeaf returns a leaf of text with marks of the types (a color mark as "color <text> <background>").
 func NewLeaf(text string, marks ...string) Leaf {
 	l := Leaf{Object: objectLeaf, Text: text, Marks: []Mark{}}
 	for _, m := range marks {
-		l.Marks = append(l.Marks, Mark{Object: objectMark, Type: m})
+		l.Marks = append(l.Marks, markOfKey(m))
 	}
 	return l
 }

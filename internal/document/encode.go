@@ -120,11 +120,11 @@ func joinLeaves(text *Node, leaves []Leaf) *Node {
 	return text
 }
 
-// markTypes are the types of marks in markOrder, each once.
+// markTypes are the keys of marks (markKey) in the order sortMarks gives, each once.
 func markTypes(marks []Mark) []string {
 	var types []string
 	for _, m := range marks {
-		types = append(types, m.Type)
+		types = append(types, markKey(m))
 	}
 	return sortMarks(types)
 }

@@ -31,6 +31,8 @@ var (
 	tagAttr = regexp.MustCompile(`([a-zA-Z]+)="([^"]*)"`)
 	// includeLine is GitBook's include tag, `{% include "path" %}` (reusable.go).
 	includeLine = regexp.MustCompile(`^\{%\s*include\s+"([^"]*)"\s*%\}\s*$`)
+	// ifLine opens a conditional block: `{% if expression %}`.
+	ifLine = regexp.MustCompile(`^\{%\s*if\s+(.*?)\s*%\}\s*$`)
 	// tagStart is how every tag line starts.
 	tagStart = []byte("{%")
 )
@@ -39,7 +41,7 @@ var (
 var (
 	containerTags = map[string]bool{"hint": true, "tabs": true, "tab": true, "code": true, "stepper": true,
 		"step": true, "columns": true, "column": true, "content-ref": true, "openapi": true, "swagger": true,
-		"openapi-operation": true, "openapi-webhook": true, "openapi-schemas": true}
+		"openapi-operation": true, "openapi-webhook": true, "openapi-schemas": true, "if": true}
 	voidTags = map[string]bool{"embed": true, "file": true, "include": true}
 )
 
@@ -62,11 +64,36 @@ type tagParser struct{}
 
 func (tagParser) Trigger() []byte { return []byte{'{'} }
 
-func (tagParser) Open(_ ast.Node, reader text.Reader, _ parser.Context) (ast.Node, parser.State) {
+// maxTagDepth bounds tag blocks in tag blocks: goldmark asks every open block about every line,
+// and an end tag looks through the blocks open under it, so unbounded nesting would cost the cube
+// of its depth (5,000 nested ifs took minutes); a tag line deeper is text.
+const maxTagDepth = 32
+
+// tagDepth is how many tag blocks hold n, counted up to maxTagDepth.
+func tagDepth(n ast.Node) int {
+	depth := 0
+	for ; n != nil && depth < maxTagDepth; n = n.Parent() {
+		if _, ok := n.(*tagBlock); ok {
+			depth++
+		}
+	}
+	return depth
+}
+
+func (tagParser) Open(parent ast.Node, reader text.Reader, _ parser.Context) (ast.Node, parser.State) {
+	if tagDepth(parent) >= maxTagDepth {
+		return nil, parser.NoChildren
+	}
 	line, _ := reader.PeekLine()
 	if m := includeLine.FindSubmatch(line); m != nil {
 		reader.AdvanceToEOL()
 		return &tagBlock{name: "include", attrs: map[string]string{"src": string(m[1])}, line: string(util.TrimRightSpace(line))}, parser.NoChildren
+	}
+	if m := ifLine.FindSubmatch(line); m != nil {
+		reader.AdvanceToEOL()
+		n := &tagBlock{name: "if", attrs: map[string]string{"expression": string(m[1])}, line: string(util.TrimRightSpace(line))}
+		n.SetAttribute(openTag, true)
+		return n, parser.HasChildren
 	}
 	m := tagLine.FindSubmatch(line)
 	if m == nil || len(m[1]) > 0 || !containerTags[string(m[2])] && !voidTags[string(m[2])] {
@@ -80,6 +107,7 @@ func (tagParser) Open(_ ast.Node, reader text.Reader, _ parser.Context) (ast.Nod
 	if voidTags[n.name] {
 		return n, parser.NoChildren
 	}
+	n.SetAttribute(openTag, true)
 	return n, parser.HasChildren
 }
 
@@ -89,7 +117,7 @@ func (tagParser) Continue(node ast.Node, reader text.Reader, _ parser.Context) p
 		return parser.Close
 	}
 	line, _ := reader.PeekLine()
-	if bytes.HasPrefix(line, tagStart) && endsTag(line, n.name) && !inRaw(n) {
+	if bytes.HasPrefix(line, tagStart) && endsTag(line, n.name) && !inRaw(n) && !inSameTag(n) {
 		reader.AdvanceToEOL()
 		n.closed = true
 		return parser.Close
@@ -116,9 +144,9 @@ func endsTag(line []byte, name string) bool {
 	return m != nil && len(m[1]) > 0 && string(m[2]) == name
 }
 
-func (tagParser) Close(ast.Node, text.Reader, parser.Context) {}
-func (tagParser) CanInterruptParagraph() bool                 { return true }
-func (tagParser) CanAcceptIndentedLine() bool                 { return false }
+func (tagParser) Close(n ast.Node, _ text.Reader, _ parser.Context) { n.RemoveAttributes() }
+func (tagParser) CanInterruptParagraph() bool                       { return true }
+func (tagParser) CanAcceptIndentedLine() bool                       { return false }
 
 // openRaw marks a code or math block not yet closed: its lines are text, an end tag among them
 // ends no tag block.
@@ -129,6 +157,22 @@ func inRaw(n ast.Node) bool {
 	for k := n.LastChild(); k != nil; k = k.LastChild() {
 		if _, ok := k.Attribute(openRaw); ok {
 			return true
+		}
+	}
+	return false
+}
+
+// openTag marks a tag block not yet closed: an end tag of its name ends it, not the block of the
+// same name around it (an if in an if).
+var openTag = []byte("bindery-open-tag")
+
+// inSameTag says whether a tag block of n's name, not yet closed, is open under n.
+func inSameTag(n *tagBlock) bool {
+	for k := n.LastChild(); k != nil; k = k.LastChild() {
+		if t, ok := k.(*tagBlock); ok && t.name == n.name {
+			if _, open := t.Attribute(openTag); open {
+				return true
+			}
 		}
 	}
 	return false

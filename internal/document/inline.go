@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
@@ -91,8 +92,14 @@ func (b *inlineBuilder) last() *Node {
 	return b.nodes[len(b.nodes)-1]
 }
 
+// sortMarks orders mark keys: color marks first (GitBook writes them outermost), then markOrder.
 func sortMarks(marks []string) []string {
 	var out []string
+	for _, m := range marks {
+		if isColorKey(m) && !slices.Contains(out, m) {
+			out = append(out, m)
+		}
+	}
 	for _, m := range markOrder {
 		if slices.Contains(marks, m) {
 			out = append(out, m)
@@ -102,7 +109,7 @@ func sortMarks(marks []string) []string {
 }
 
 func sameMarks(a, b []Mark) bool {
-	return slices.EqualFunc(a, b, func(x, y Mark) bool { return x.Type == y.Type })
+	return slices.EqualFunc(a, b, func(x, y Mark) bool { return markKey(x) == markKey(y) })
 }
 
 var lineBreakTag = regexp.MustCompile(`^<br\s*/?>$`)
@@ -112,9 +119,14 @@ var lineBreakTag = regexp.MustCompile(`^<br\s*/?>$`)
 func (c converter) walkInlines(n ast.Node, marks []string, inLink bool, b *inlineBuilder) {
 	opened := map[string]bool{} // the marks a tag among n's children opened
 	for k := n.FirstChild(); k != nil; k = k.NextSibling() {
+		if inline, end := c.wrappedInline(k); inline != nil && !inLink {
+			b.inline(inline)
+			k = end
+			continue
+		}
 		switch k := k.(type) {
 		case *ast.Text:
-			c.text(k, marks, b)
+			c.text(k, marks, !inLink, b)
 		case *ast.String:
 			b.leaf(string(k.Value), marks)
 		case *ast.CodeSpan:
@@ -132,9 +144,14 @@ func (c converter) walkInlines(n ast.Node, marks []string, inLink bool, b *inlin
 				c.walkInlines(k, marks, inLink, b)
 				continue
 			}
+			ref := refFromDest(decode(k.Destination))
+			if string(k.Title) == mentionTitle && mentionKinds[str(ref, "kind")] {
+				b.inline(Inline("mention", map[string]any{"ref": ref})) // its text is GitBook's label, not content
+				continue
+			}
 			var inner inlineBuilder
 			c.walkInlines(k, marks, true, &inner)
-			b.inline(Inline("link", map[string]any{"ref": refFromDest(decode(k.Destination))}, inner.nodes...))
+			b.inline(Inline("link", map[string]any{"ref": ref}, inner.nodes...))
 		case *ast.AutoLink:
 			c.autoLink(k, marks, inLink, b)
 		case *ast.Image:
@@ -152,6 +169,10 @@ func (c converter) walkInlines(n ast.Node, marks []string, inLink bool, b *inlin
 		case *ast.RawHTML:
 			raw := string(k.Segments.Value(c.src))
 			if m, ok := tagMarks.apply(raw, marks, opened); ok {
+				marks = m
+				continue
+			}
+			if m, ok := applyColor(raw, marks, opened); ok {
 				marks = m
 				continue
 			}
@@ -198,7 +219,8 @@ func (c converter) autoLink(k *ast.AutoLink, marks []string, inLink bool, b *inl
 // a soft one as a space (Markdown's line wrapping is not content).
 // Spaces before a line break are Markdown's, not text: they are trimmed before references are
 // decoded, so that "&#32;" keeps a space of the text there.
-func (c converter) text(t *ast.Text, marks []string, b *inlineBuilder) {
+// With emoji, an emoji written as its characters is an emoji inline (emoji.go).
+func (c converter) text(t *ast.Text, marks []string, emoji bool, b *inlineBuilder) {
 	v := t.Segment.Value(c.src)
 	lineEnd := ""
 	switch {
@@ -207,11 +229,33 @@ func (c converter) text(t *ast.Text, marks []string, b *inlineBuilder) {
 	case t.SoftLineBreak():
 		v, lineEnd = bytes.TrimRight(v, " \t"), " "
 	}
-	s := decode(v)
 	if t.IsRaw() {
-		s = string(v)
+		b.leaf(string(v)+lineEnd, marks)
+		return
 	}
-	b.leaf(s+lineEnd, marks)
+	if emoji {
+		v = splitEmoji(v, func(text []byte, seq string) {
+			b.leaf(decode(text), marks)
+			b.inline(emojiInline(seq))
+		})
+	}
+	b.leaf(decode(v)+lineEnd, marks)
+}
+
+// splitEmoji calls found with the text before each emoji sequence of v and the sequence, and
+// returns the text after the last.
+func splitEmoji(v []byte, found func(text []byte, seq string)) []byte {
+	start := 0
+	for i := 0; i < len(v); i++ {
+		if v[i] < utf8.RuneSelf {
+			continue
+		}
+		if n := emojiLen(string(v[i:min(len(v), i+64)])); n > 0 {
+			found(v[start:i], string(v[i:i+n]))
+			start, i = i+n, i+n-1
+		}
+	}
+	return v[start:]
 }
 
 // decode decodes backslash escapes and character references in one pass, as CommonMark does in
@@ -253,3 +297,103 @@ func (c converter) codeSpan(k *ast.CodeSpan) string {
 	}
 	return strings.ReplaceAll(sb.String(), "\n", " ")
 }
+
+// htmlInline is an inline GitBook writes as HTML around a text: an opening tag that open matches,
+// the text (Markdown, escaped), and the closing tag.
+type htmlInline struct {
+	open  *regexp.Regexp
+	close string
+	node  func(open []string, text string) *Node // the inline of a match of open and its text
+}
+
+// expressionOpen and expressionClose are the HTML around an expression inline.
+const expressionOpen, expressionClose = `<code class="expression">`, "</code>"
+
+// htmlInlines are the inlines written as HTML: expressions (<code class="expression">) and icons
+// (<i class="fa-name">:name:</i>, with a color as style="color:$warning;").
+var htmlInlines = []htmlInline{
+	{regexp.MustCompile(`^` + regexp.QuoteMeta(expressionOpen) + `$`), expressionClose, func(_ []string, text string) *Node {
+		return Inline("expression", map[string]any{"expression": text})
+	}},
+	{regexp.MustCompile(`^<i class="fa-([a-z0-9-]+)"(?: style="color:([$a-z]+);")?>$`), "</i>", func(m []string, text string) *Node {
+		if text != ":"+m[1]+":" {
+			return nil
+		}
+		data := map[string]any{"icon": m[1]}
+		if m[2] != "" {
+			data["color"] = m[2]
+		}
+		return Inline("icon", data)
+	}},
+}
+
+// wrappedInline reads an inline of htmlInlines starting at k; it returns the inline and the node
+// that ends it, or nil when k starts none.
+func (c converter) wrappedInline(k ast.Node) (*Node, ast.Node) {
+	raw, ok := k.(*ast.RawHTML)
+	if !ok {
+		return nil, nil
+	}
+	open := string(raw.Segments.Value(c.src))
+	for _, h := range htmlInlines {
+		if m := h.open.FindStringSubmatch(open); m != nil {
+			if text, end := c.textUntil(k, h.close); end != nil {
+				if n := h.node(m, text); n != nil {
+					return n, end
+				}
+			}
+			return nil, nil
+		}
+	}
+	return nil, nil
+}
+
+// textUntil is the plain text of the siblings after k up to the raw HTML closing, and that
+// closing node; nil when something other than text comes first.
+func (c converter) textUntil(k ast.Node, closing string) (string, ast.Node) {
+	var b strings.Builder
+	for t := k.NextSibling(); t != nil; t = t.NextSibling() {
+		switch t := t.(type) {
+		case *ast.Text:
+			var inner inlineBuilder
+			c.text(t, nil, false, &inner)
+			if len(inner.nodes) > 1 || len(inner.nodes) == 1 && inner.nodes[0].Object != ObjectText {
+				return "", nil
+			}
+			b.WriteString(plainText(inner.nodes))
+		case *ast.String:
+			b.Write(t.Value)
+		case *ast.RawHTML:
+			if string(t.Segments.Value(c.src)) == closing {
+				return b.String(), t
+			}
+			return "", nil
+		default:
+			return "", nil
+		}
+	}
+	return "", nil
+}
+
+// applyColor reads raw inline HTML as a color mark's tag, as markTags.apply reads the others: an
+// opening <mark style="…"> adds its color mark (when no color is on), a </mark> removes the one a
+// tag among the same siblings added.
+func applyColor(raw string, marks []string, opened map[string]bool) ([]string, bool) {
+	on := slices.IndexFunc(marks, isColorKey)
+	if key := colorKeyOfTag(raw); key != "" && on < 0 {
+		opened[colorMark] = true
+		return append(slices.Clone(marks), key), true
+	}
+	if raw == "</mark>" && on >= 0 && opened[colorMark] {
+		opened[colorMark] = false
+		return slices.Delete(slices.Clone(marks), on, on+1), true
+	}
+	return marks, false
+}
+
+// mentionTitle is the title of a link that GitBook writes for a mention: [label](dest "mention").
+const mentionTitle = "mention"
+
+// mentionKinds are the references a mention may have in Markdown: Bindery's objects that a link
+// destination names (a user has none).
+var mentionKinds = map[string]bool{"page": true, "anchor": true, "file": true, "space": true}

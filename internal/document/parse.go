@@ -370,6 +370,9 @@ func (c converter) plain(n ast.Node) []byte {
 		for _, l := range t.Leaves {
 			b = append(b, l.Text...)
 		}
+		if t.Type == "emoji" {
+			b = append(b, EmojiChars(t.Data)...)
+		}
 		for _, k := range t.Nodes {
 			for _, l := range k.Leaves {
 				b = append(b, l.Text...)
@@ -396,6 +399,8 @@ func (c converter) tag(n *tagBlock) []*Node {
 		return []*Node{c.items(n, "columns", "column", "column", columnKids)}
 	case "code":
 		return c.titledCode(n)
+	case "if":
+		return []*Node{Block("if", map[string]any{"expression": n.attrs["expression"]}, c.fit(c.blocks(n), topLevel)...)}
 	case "content-ref":
 		return []*Node{Block("content-ref", map[string]any{"ref": refFromDest(n.attrs["url"])})}
 	case "openapi", "swagger", "openapi-operation", "openapi-webhook", "openapi-schemas":
@@ -518,6 +523,10 @@ func (c converter) fit(blocks []*Node, allowed []string) []*Node {
 		switch {
 		case slices.Contains(allowed, b.Type):
 			out = append(out, b)
+		case b.Type == "if": // its tags as text around its blocks: shown to every reader, and seen to be
+			out = append(out, literal(ifOpen(b)))
+			out = append(out, c.fit(b.Nodes, allowed)...)
+			out = append(out, literal(ifClose))
 		case len(b.Nodes) > 0 && b.Type != "code":
 			out = append(out, c.fit(b.Nodes, allowed)...)
 		default:

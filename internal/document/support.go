@@ -2,6 +2,7 @@ package document
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -16,14 +17,14 @@ type rule struct {
 
 // The groups of children the reference's schemas repeat, restricted to the supported types.
 var (
-	inlineContent = []string{ObjectText, "link", "inline-math", "inline-image"}
+	inlineContent = []string{ObjectText, "link", "inline-math", "inline-image", "expression", "icon", "emoji", "mention"}
 	essentials    = []string{"paragraph", "heading-1", "heading-2", "heading-3", "list-ordered", "list-unordered", "list-tasks", "divider"}
 	listItemKids  = with(essentials, "code", "hint", "blockquote", "math", "table")
 	tabKids       = with(essentials, "content-ref", "code", "embed", "file", "images", "hint", "blockquote", "math")
 	expandKids    = with(essentials, "file", "images", "code", "table", "hint", "blockquote", "reusable-content")
 	columnKids    = with(essentials, "images", "code", "hint", "content-ref", "embed", "file", "math", "blockquote", "table", "expandable", "stepper")
 	topLevel      = with(essentials, "blockquote", "hint", "images", "file", "embed", "code", "math", "expandable", "tabs", "table", "content-ref", "stepper", "columns", "swagger", "openapi-operation", "openapi-webhook",
-		"openapi-schemas", "reusable-content")
+		"openapi-schemas", "reusable-content", "if")
 )
 
 func with(base []string, more ...string) []string { return slices.Concat(base, more) }
@@ -67,9 +68,9 @@ var blockRules = map[string]rule{
 	"openapi-schemas":   {supported: true, void: true},
 
 	"reusable-content": {supported: true, void: true},
+	"if":               {supported: true, children: topLevel},
 
 	"prompt":      {void: false},
-	"if":          {},
 	"drawing":     {void: true},
 	"integration": {void: true},
 	"updates":     {},
@@ -82,18 +83,18 @@ var inlineRules = map[string]rule{
 	"inline-math":  {supported: true, void: true},
 	"inline-image": {supported: true, void: true},
 
-	"emoji":      {void: true},
-	"icon":       {void: true},
-	"expression": {void: true},
+	"emoji":      {supported: true, void: true},
+	"icon":       {supported: true, void: true},
+	"expression": {supported: true, void: true},
 	"annotation": {},
-	"mention":    {void: true},
+	"mention":    {supported: true, void: true},
 	"button":     {void: true},
 }
 
 // markRules is every mark type of the reference's schema (DocumentTextMark): true when supported.
 var markRules = map[string]bool{
 	"bold": true, "italic": true, "strikethrough": true, "code": true,
-	"keyboard": true, "superscript": true, "subscript": true, "color": false,
+	"keyboard": true, "superscript": true, "subscript": true, "color": true,
 }
 
 // fragmentKids are the blocks each named fragment may hold; a table's cells are fragments named by
@@ -187,6 +188,10 @@ func validateLeaves(path string, leaves []Leaf) error {
 				return fmt.Errorf("%s: unknown mark type %q", p, m.Type)
 			case !supported:
 				return fmt.Errorf("%s: mark type %q is not supported", p, m.Type)
+			case m.Type == colorMark:
+				if err := checkColor(p, m); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -237,6 +242,16 @@ func checkData(path string, n *Node) error {
 		return checkOpenAPI(path, n)
 	case "reusable-content":
 		return checkReusableRef(path, n)
+	case "if", "expression":
+		return checkExpression(path, n)
+	case "icon":
+		return checkIcon(path, n.Data)
+	case "emoji":
+		return checkEmoji(path, n.Data)
+	case "mention":
+		if !mentionKinds[refKind(n.Data)] {
+			return fmt.Errorf("%s: data.ref of a mention must be a page, anchor, file or space reference", path)
+		}
 	case "math", "inline-math":
 		if _, ok := n.Data["formula"].(string); !ok {
 			return fmt.Errorf("%s: data.formula of a %s is required", path, n.Type)
@@ -291,4 +306,21 @@ var hintStyles = []string{"info", "success", "warning", "danger"}
 func str(data map[string]any, key string) string {
 	s, _ := data[key].(string)
 	return s
+}
+
+// iconName is what an icon may be called: GitBook's icon names ("gear", "circle-check").
+var iconName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,49}$`)
+
+// textColors are the reference's DocumentTextColor.
+var textColors = []string{"default", "green", "blue", "red", "orange", "yellow", "purple", "pink", "violet", "cyan",
+	"$primary", "$info", "$success", "$warning", "$danger", "$tint"}
+
+func checkIcon(path string, data map[string]any) error {
+	if !iconName.MatchString(str(data, "icon")) {
+		return fmt.Errorf("%s: data.icon of an icon must be an icon name (a-z, 0-9 and -, at most 50)", path)
+	}
+	if color, ok := data["color"]; ok && !slices.Contains(textColors, fmt.Sprint(color)) {
+		return fmt.Errorf("%s: data.color of an icon must be one of %v", path, textColors)
+	}
+	return nil
 }

@@ -93,6 +93,11 @@ func blockMarkdown(b *Node) string {
 			escapeText(dest, inBlock, false), escapeDest(dest))
 	case "openapi-operation", "swagger", "openapi-webhook", "openapi-schemas":
 		return openAPIMarkdown(b)
+	case "if":
+		if inner := blocksMarkdown(b.Nodes); inner != "" {
+			return ifOpen(b) + "\n" + inner + "\n" + ifClose
+		}
+		return ifOpen(b) + "\n" + ifClose
 	case "embed":
 		return fmt.Sprintf(`{%% embed url="%s" %%}`, escapeAttr(str(b.Data, "url")))
 	case "file":
@@ -130,22 +135,22 @@ func openAPIMarkdown(b *Node) string {
 	if name == "swagger" {
 		name = "openapi"
 	}
-	return openTag(name, append([]attr{spec}, attrs...)) + "\n" + body + "\n{% end" + name + " %}"
+	return tagOpening(name, append([]attr{spec}, attrs...)) + "\n" + body + "\n{% end" + name + " %}"
 }
 
 type attr struct{ name, value string }
 
 // tag writes a GitBook tag block around blocks.
 func tag(name string, blocks []*Node, attrs ...attr) string {
-	open := openTag(name, attrs) + "\n"
+	open := tagOpening(name, attrs) + "\n"
 	if inner := blocksMarkdown(blocks); inner != "" {
 		open += inner + "\n"
 	}
 	return open + "{% end" + name + " %}"
 }
 
-// openTag is a tag's opening line.
-func openTag(name string, attrs []attr) string {
+// tagOpening is a tag's opening line.
+func tagOpening(name string, attrs []attr) string {
 	open := "{% " + name
 	for _, a := range attrs {
 		open += fmt.Sprintf(` %s="%s"`, a.name, escapeAttr(a.value))

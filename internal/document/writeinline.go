@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Where inline content is written: text escapes and line breaks differ.
@@ -23,6 +25,9 @@ var delimiters = map[string]string{"bold": "**", "italic": "*", "strikethrough":
 // openDelimiter and closeDelimiter are the delimiters that open and close a mark: an HTML tag
 // for the marks GitBook writes as tags (tagMarks).
 func openDelimiter(mark string) string {
+	if isColorKey(mark) {
+		return colorOpenTag(mark)
+	}
 	if tag := tagMarks.tagOf(mark); tag != "" {
 		return "<" + tag + ">"
 	}
@@ -30,6 +35,9 @@ func openDelimiter(mark string) string {
 }
 
 func closeDelimiter(mark string) string {
+	if isColorKey(mark) {
+		return "</mark>"
+	}
 	if tag := tagMarks.tagOf(mark); tag != "" {
 		return "</" + tag + ">"
 	}
@@ -53,6 +61,11 @@ func pieces(nodes []*Node) []piece {
 		for i := range n.Leaves {
 			l := &n.Leaves[i]
 			var marks []string
+			for _, m := range l.Marks {
+				if m.Type == colorMark {
+					marks = append(marks, markKey(m))
+				}
+			}
 			for _, m := range markOrder {
 				if m != "code" && hasMark(l, m) {
 					marks = append(marks, m)
@@ -174,6 +187,19 @@ func inlineNodeMarkdown(n *Node, ctx inlineContext) string {
 		return "![" + escapeText(str(n.Data, "alt"), ctx, false) + "](" + escapeDest(dest) + ")"
 	case "inline-math":
 		return "$$" + str(n.Data, "formula") + "$$"
+	case "emoji":
+		return emojiChars(str(n.Data, "code"))
+	case "mention":
+		dest, _ := refDest(n.Data)
+		return "[" + escapeText(dest, ctx, false) + "](" + escapeDest(dest) + ` "` + mentionTitle + `")`
+	case "expression":
+		return expressionOpen + escapeText(str(n.Data, "expression"), ctx, false) + expressionClose
+	case "icon":
+		style := ""
+		if color := str(n.Data, "color"); color != "" {
+			style = ` style="color:` + color + `;"`
+		}
+		return `<i class="fa-` + str(n.Data, "icon") + `"` + style + ">:" + str(n.Data, "icon") + ":</i>"
 	}
 	return ""
 }
@@ -187,6 +213,14 @@ func escapeText(s string, ctx inlineContext, lineStart bool) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		if c >= utf8.RuneSelf {
+			if r, size := utf8.DecodeRuneInString(s[i:]); unicode.Is(emojiStarts, r) { // text, not an emoji inline
+				fmt.Fprintf(&b, "&#x%X;", r)
+				i += size - 1
+				lineStart = false
+				continue
+			}
+		}
 		switch {
 		case c == '\\' && i+1 < len(s) && s[i+1] == '\n':
 			b.WriteString("&#92;") // goldmark reads an escaped backslash before "\" and a line ending as no line break

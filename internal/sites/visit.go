@@ -74,6 +74,17 @@ func (v *Visit) Shows(condition string) bool {
 	return v.shown[condition]
 }
 
+// Value is the text an expression inline of a page shows the reader (adaptive.EvaluateText). An
+// expression that does not compile against the site's schema, or fails to run, shows nothing:
+// failing closed, as Shows does.
+func (v *Visit) Value(expression string) string {
+	text, err := adaptive.EvaluateText(expression, v.schema, v.claims)
+	if err != nil {
+		return ""
+	}
+	return text
+}
+
 // SiteSpacesOf returns the site spaces of a section ("" for the root level), in order.
 func (v *Visit) SiteSpacesOf(sectionID string) []*ent.SiteSpace {
 	var out []*ent.SiteSpace

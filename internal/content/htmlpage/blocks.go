@@ -57,6 +57,7 @@ func (w *writer) block(n *document.Node) {
 		w.openAPISchemas(n)
 	case "reusable-content": // left by document.Dereference: the content is not there
 		w.b.WriteString(`<p class="missing" role="note">` + missingReusable + "</p>\n")
+	case "if": // decided before (document.Evaluate); left here, it shows nothing: failing closed
 	default: // a block the document model does not support: what it holds
 		w.blocks(n.Nodes)
 	}

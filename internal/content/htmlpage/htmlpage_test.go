@@ -72,6 +72,14 @@ func TestRenderBlock(t *testing.T) {
 	}{
 		{"Paragraph", "Hello **bold** *it* ~~gone~~ `x < y`", []string{"<p>Hello <strong>bold</strong> <em>it</em> <del>gone</del> <code>x &lt; y</code></p>"}},
 		{"HardBreak", "a\\\nb", []string{"<p>a<br>\nb</p>"}},
+		{"EmojiAndIcons", "Yes 👍🏽 <i class=\"fa-check\" style=\"color:$success;\">:check:</i>", []string{
+			`<p>Yes 👍🏽 <span class="icon icon-check color-success" role="img" aria-label="check"></span></p>`}},
+		{"Mention", `See [x](/pages/p1 "mention") and [gone](/pages/hidden "mention").`, []string{
+			`<p>See <a class="mention" href="`}},
+		{"Color", `<mark style="color:red;background-color:$tint;">**x**</mark>`, []string{
+			`<p><mark class="color" data-text="red" data-background="tint"><strong>x</strong></mark></p>`}},
+		{"UnevaluatedConditions", "{% if visitor.claims.a %}\nSecret.\n{% endif %}\n\nHi <code class=\"expression\">visitor.claims.n</code>.", []string{
+			"<p>Hi .</p>"}},
 		{"TagMarks", "Press <kbd>Ctrl</kbd>, H<sub>2</sub>O, x<sup>**2**</sup>", []string{"<p>Press <kbd>Ctrl</kbd>, H<sub>2</sub>O, x<sup><strong>2</strong></sup></p>"}},
 		{"Heading", "## Getting started\n", []string{`<h2 id="getting-started">Getting started</h2>`}},
 		{"HeadingLevels", "## A\n\n### B\n\n#### C\n", []string{`<h2 id="a">A</h2>`, `<h3 id="b">B</h3>`, `<h4 id="c">C</h4>`}},

@@ -1,6 +1,7 @@
 package htmlpage
 
 import (
+	"cmp"
 	"regexp"
 	"strings"
 
@@ -32,6 +33,12 @@ func (w *writer) inlines(nodes []*document.Node, inLink bool) {
 			w.formula(document.Str(n.Data, "formula"), false)
 		case n.Type == "inline-image":
 			w.inlineImage(n)
+		case n.Type == "emoji":
+			w.b.WriteString(escape(document.EmojiChars(n.Data)))
+		case n.Type == "icon":
+			w.icon(n)
+		case n.Type == "mention":
+			w.mention(n, inLink)
 		default: // an inline the document model does not support: its text
 			w.inlines(n.Nodes, inLink)
 		}
@@ -46,6 +53,11 @@ var markTags = [...]struct{ mark, open, end string }{
 
 func (w *writer) leaf(l document.Leaf, inLink bool) {
 	var on [len(markTags)]bool // most texts have no mark: nothing to look for
+	color := colorMarkOf(l)
+	if color != nil {
+		w.b.WriteString(`<mark class="color" data-text="` + escape(colorName(color, "text")) + `" data-background="` +
+			escape(colorName(color, "background")) + `">`)
+	}
 	code := false
 	for i := range markTags {
 		t := &markTags[i]
@@ -67,6 +79,25 @@ func (w *writer) leaf(l document.Leaf, inLink bool) {
 			w.b.WriteString(markTags[i].end)
 		}
 	}
+	if color != nil {
+		w.b.WriteString("</mark>")
+	}
+}
+
+// colorMarkOf is the color mark of a leaf, nil for none.
+func colorMarkOf(l document.Leaf) *document.Mark {
+	for i := range l.Marks {
+		if l.Marks[i].Type == "color" {
+			return &l.Marks[i]
+		}
+	}
+	return nil
+}
+
+// colorName is a color of a color mark (data.text or data.background) as the site's style names
+// it: the semantic ones without their "$".
+func colorName(m *document.Mark, key string) string {
+	return strings.TrimPrefix(document.Str(m.Data, key), "$")
 }
 
 func hasMark(l document.Leaf, mark string) bool {
@@ -213,6 +244,8 @@ func appendPlain(b *strings.Builder, nodes []*document.Node) {
 			b.WriteString("$$" + document.Str(n.Data, "formula") + "$$")
 		case "inline-image":
 			b.WriteString(document.Str(n.Data, "alt"))
+		case "emoji":
+			b.WriteString(document.EmojiChars(n.Data))
 		}
 		appendPlain(b, n.Nodes)
 	}
@@ -225,4 +258,36 @@ func plainTextOfBlocks(blocks []*document.Node) string {
 		appendPlain(&b, p.Nodes)
 	}
 	return b.String()
+}
+
+// icon writes an icon inline as an element named by its icon, and its color when it has one, for
+// the site's style; assistive technology reads its name.
+func (w *writer) icon(n *document.Node) {
+	name := document.Str(n.Data, "icon")
+	w.b.WriteString(`<span class="icon icon-` + escape(name))
+	if color := document.Str(n.Data, "color"); color != "" {
+		w.b.WriteString(" color-" + escape(strings.TrimPrefix(color, "$")))
+	}
+	w.b.WriteString(`" role="img" aria-label="` + escape(name) + `"></span>`)
+}
+
+// mention writes a mention as a link to what it names, by its title (a page's) or name (a file's);
+// one the reader cannot reach is nothing.
+func (w *writer) mention(n *document.Node, inLink bool) {
+	url, ok := w.refURL(n.Data)
+	if !ok {
+		return
+	}
+	title := url
+	switch id := document.RefID(n.Data); document.RefKind(n.Data) {
+	case "page", "anchor":
+		title = cmp.Or(w.links.PageTitle(id), url)
+	case "file":
+		title = cmp.Or(w.links.FileName(id), url)
+	}
+	if inLink {
+		w.text(title)
+		return
+	}
+	w.b.WriteString(`<a class="mention" href="` + escape(url) + `"` + relOf(url) + ">" + escape(title) + "</a>")
 }

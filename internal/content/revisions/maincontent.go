@@ -7,6 +7,7 @@ import (
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/content/markdown"
 	"github.com/binderyhq/bindery/internal/content/tree"
+	"github.com/binderyhq/bindery/internal/document"
 	"github.com/binderyhq/bindery/internal/redirects"
 	"github.com/binderyhq/bindery/internal/search"
 	"github.com/binderyhq/bindery/internal/text"
@@ -110,9 +111,10 @@ func storableText(p *tree.Page, body string) error {
 }
 
 // pageSections are the documents of a page: its body split at its headings, each with the page's
-// title; the description leads the text before the first heading.
+// title; the description leads the text before the first heading. What only some readers see (if
+// blocks, expressions' values) is left out: search is the same for every reader.
 func pageSections(p *tree.Page, body string) []search.Section {
-	parts := markdown.Sections(body)
+	parts := markdown.Sections(document.ForEveryone(body))
 	if p.Description != "" {
 		parts[0].Text = p.Description + "\n" + parts[0].Text
 	}
