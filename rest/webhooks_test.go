@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -241,6 +242,33 @@ func TestWebhooks(t *testing.T) {
 		if n := len(rc.take()); n != 4 {
 			t.Fatalf("the unnarrowed webhook got %d deliveries, want 4", n)
 		}
+	})
+
+	t.Run("OKEventTypes", func(t *testing.T) {
+		deliverEvents(t, e)
+		rc.take()
+		space := e.Do(admin, "POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": "Handbook"}).Map(t)["id"].(string)
+		e.Do(admin, "POST", "/v1/spaces/"+space+"/comments", map[string]any{"body": map[string]any{"markdown": "Typo"}})
+		e.Do(admin, "PATCH", "/v1/orgs/"+org+"/members/"+reader.UserID, map[string]any{"role": "edit"})
+		team := e.Do(admin, "PUT", "/v1/orgs/"+org+"/teams", map[string]any{"title": "Writers"}).Map(t)["id"].(string)
+		e.Do(admin, "PATCH", "/v1/orgs/"+org+"/teams/"+team, map[string]any{"title": "Editors"})
+		site := e.Do(admin, "POST", "/v1/orgs/"+org+"/sites", map[string]any{"title": "Docs", "spaces": []string{space}}).Map(t)["id"].(string)
+		e.Do(admin, "POST", "/v1/orgs/"+org+"/sites/"+site+"/publish", nil)
+		deliverEvents(t, e)
+		var types []string
+		for _, d := range rc.take() {
+			p := verified(t, d, secret)
+			types = append(types, p.Type)
+			if p.Type == "member.role_changed" && (p.Data.Object.ID != reader.UserID || p.Data.Details["to"] != "edit") {
+				t.Fatalf("member.role_changed: %s", d.body)
+			}
+		}
+		slices.Sort(types) // deliveries are independent jobs: receivers see them in any order
+		want := "comment.created,member.role_changed,site.published,space.created,team.created,team.updated"
+		if got := strings.Join(types, ","); got != want {
+			t.Fatalf("event types delivered: %s, want %s", got, want)
+		}
+		e.Do(admin, "PATCH", "/v1/orgs/"+org+"/members/"+reader.UserID, map[string]any{"role": "read"})
 	})
 
 	t.Run("OKGuardRefusesLoopback", func(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/internal/txn"
 )
 
 // The event types, resource.action in snake case. The README lists them with their details.
@@ -35,8 +36,24 @@ const (
 	CommentReplyUpdated = "comment_reply.updated"
 	CommentReplyDeleted = "comment_reply.deleted"
 
+	MemberAdded       = "member.added"
 	MemberRoleChanged = "member.role_changed"
 	MemberRemoved     = "member.removed"
+
+	TeamCreated        = "team.created"
+	TeamUpdated        = "team.updated"
+	TeamDeleted        = "team.deleted"
+	TeamMembersChanged = "team.members_changed"
+
+	OpenAPISpecProcessed = "openapi_spec.version_processed"
+	OpenAPISpecFailed    = "openapi_spec.processing_failed"
+
+	// SSOConfigurationChanged is a SAML provider created, changed or deleted.
+	SSOConfigurationChanged = "sso.configuration_changed"
+
+	SitePublished   = "site.published"
+	SiteUnpublished = "site.unpublished"
+	SiteUpdated     = "site.updated"
 
 	// Test is the event a webhook's "send test event" operation delivers to that webhook alone.
 	Test = "webhook.test"
@@ -47,7 +64,10 @@ var Types = []string{
 	SpaceCreated, SpaceUpdated, SpaceDeleted, SpaceMoved, SpaceContentUpdated,
 	ChangeRequestCreated, ChangeRequestUpdated, ChangeRequestStatusChanged, ChangeRequestMerged,
 	CommentCreated, CommentUpdated, CommentDeleted, CommentReplyCreated, CommentReplyUpdated, CommentReplyDeleted,
-	MemberRoleChanged, MemberRemoved,
+	MemberAdded, MemberRoleChanged, MemberRemoved,
+	TeamCreated, TeamUpdated, TeamDeleted, TeamMembersChanged,
+	SitePublished, SiteUnpublished, SiteUpdated,
+	OpenAPISpecProcessed, OpenAPISpecFailed, SSOConfigurationChanged,
 }
 
 // Known reports whether t is an event type a webhook may subscribe to.
@@ -72,6 +92,17 @@ func Record(ctx context.Context, client *ent.Client, e Event) error {
 	return err
 }
 
+// Write runs write and records e in one transaction of client: a change of one statement that
+// has no transaction of its own.
+func Write(ctx context.Context, client *ent.Client, e Event, write func(tx *ent.Tx) error) error {
+	return txn.Run(ctx, client, func(tx *ent.Tx) error {
+		if err := write(tx); err != nil {
+			return err
+		}
+		return Record(ctx, tx.Client(), e)
+	})
+}
+
 // RecordAside records e as Record does, but for its caller to deliver: the dispatcher does not
 // hand it on (a webhook's test event).
 func RecordAside(ctx context.Context, client *ent.Client, e Event) (*ent.Event, error) {
@@ -91,6 +122,12 @@ func record(ctx context.Context, client *ent.Client, e Event, dispatched bool) (
 		SetObjectKind(e.ObjectKind).SetObjectID(e.ObjectID).SetSpaceID(e.Space).SetSiteID(e.Site).
 		SetActorID(actor).SetDetails(e.Details).SetDispatched(dispatched).
 		Save(privacy.DecisionContext(ctx, privacy.Allow))
+}
+
+// FieldsChanged names the fields an update set (a mutation's Fields), without the time of the
+// update that every update sets: the details of a *.updated event.
+func FieldsChanged(m interface{ Fields() []string }) []string {
+	return slices.DeleteFunc(m.Fields(), func(f string) bool { return f == "updated_at" })
 }
 
 // Payload is the documented JSON shape of an event, the body of a webhook delivery (the Standard

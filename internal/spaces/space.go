@@ -2,7 +2,6 @@ package spaces
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -127,11 +126,6 @@ func (svc *Service) insertSpaceTx(ctx context.Context, tx *ent.Tx, orgID string,
 	return s, svc.StartContent(ctx, tx, s, root)
 }
 
-// changedFields names the fields a space update set, without the time of the update.
-func changedFields(m *ent.SpaceMutation) []string {
-	return slices.DeleteFunc(m.Fields(), func(f string) bool { return f == space.FieldUpdatedAt })
-}
-
 // recordSpace records an event about a space in the transaction that changes it.
 func recordSpace(ctx context.Context, tx *ent.Tx, typ, orgID, spaceID string, details map[string]any) error {
 	return events.Record(ctx, tx.Client(), events.Event{Type: typ, Organization: orgID, ObjectKind: "space",
@@ -162,7 +156,7 @@ func (svc *Service) UpdateSpace(ctx context.Context, spaceID string, in SpaceCha
 		if err := upd.Exec(ctx); err != nil {
 			return err
 		}
-		return recordSpace(ctx, tx, events.SpaceUpdated, s.OrganizationID, s.ID, map[string]any{"fields": changedFields(upd.Mutation())})
+		return recordSpace(ctx, tx, events.SpaceUpdated, s.OrganizationID, s.ID, map[string]any{"fields": events.FieldsChanged(upd.Mutation())})
 	})
 	if err != nil {
 		return nil, err
