@@ -21,6 +21,7 @@ import (
 	"github.com/binderyhq/bindery/ent/contentobject"
 	"github.com/binderyhq/bindery/ent/customfield"
 	"github.com/binderyhq/bindery/ent/customfieldvalue"
+	"github.com/binderyhq/bindery/ent/event"
 	"github.com/binderyhq/bindery/ent/fileblob"
 	"github.com/binderyhq/bindery/ent/invitelink"
 	"github.com/binderyhq/bindery/ent/job"
@@ -50,6 +51,8 @@ import (
 	"github.com/binderyhq/bindery/ent/teammember"
 	"github.com/binderyhq/bindery/ent/translationsettings"
 	"github.com/binderyhq/bindery/ent/user"
+	"github.com/binderyhq/bindery/ent/webhook"
+	"github.com/binderyhq/bindery/ent/webhookdelivery"
 )
 
 // ent aliases to avoid import conflicts in user's code.
@@ -119,6 +122,7 @@ func checkColumn(t, c string) error {
 			contentobject.Table:       contentobject.ValidColumn,
 			customfield.Table:         customfield.ValidColumn,
 			customfieldvalue.Table:    customfieldvalue.ValidColumn,
+			event.Table:               event.ValidColumn,
 			fileblob.Table:            fileblob.ValidColumn,
 			invitelink.Table:          invitelink.ValidColumn,
 			job.Table:                 job.ValidColumn,
@@ -148,6 +152,8 @@ func checkColumn(t, c string) error {
 			teammember.Table:          teammember.ValidColumn,
 			translationsettings.Table: translationsettings.ValidColumn,
 			user.Table:                user.ValidColumn,
+			webhook.Table:             webhook.ValidColumn,
+			webhookdelivery.Table:     webhookdelivery.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

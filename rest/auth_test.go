@@ -50,6 +50,7 @@ type authFixture struct {
 	redirect                    string // a redirect of site, from /kept
 	spec                        string // the slug of an OpenAPI spec given as text
 	saml, translation           string // a SAML provider and translation settings of the organization
+	webhook, delivery           string // a webhook of the organization, and its test delivery
 }
 
 func newAuthFixture(t *testing.T) *authFixture {
@@ -87,6 +88,8 @@ func newAuthFixture(t *testing.T) *authFixture {
 	f.saml = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/saml", map[string]any{"label": "Okta",
 		"entityID": "https://idp.example.com", "ssoURL": "https://idp.example.com/sso", "certificate": idp.CertPEM, "defaultTeam": f.team}))
 	f.translation = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/translations", map[string]any{"title": "French", "languages": []string{"fr"}}))
+	f.webhook = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/webhooks", map[string]any{"url": "https://hooks.example.invalid/docs"}))
+	f.delivery = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/webhooks/"+f.webhook+"/test", nil))
 	return f
 }
 
@@ -164,6 +167,15 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"GET", "/v1/orgs/{organizationId}/translations/{translationSettingsId}", o + "/translations/" + f.translation, nil, true},
 		{"PUT", "/v1/orgs/{organizationId}/translations/{translationSettingsId}", o + "/translations/" + f.translation, map[string]any{"title": "Evil"}, true},
 		{"DELETE", "/v1/orgs/{organizationId}/translations/{translationSettingsId}", o + "/translations/" + f.translation, nil, true},
+		{"GET", "/v1/orgs/{organizationId}/webhooks", o + "/webhooks", nil, true},
+		{"POST", "/v1/orgs/{organizationId}/webhooks", o + "/webhooks", map[string]any{"url": "https://evil.example.com/"}, true},
+		{"GET", "/v1/orgs/{organizationId}/webhooks/{webhookId}", o + "/webhooks/" + f.webhook, nil, true},
+		{"PATCH", "/v1/orgs/{organizationId}/webhooks/{webhookId}", o + "/webhooks/" + f.webhook, map[string]any{"url": "https://evil.example.com/"}, true},
+		{"DELETE", "/v1/orgs/{organizationId}/webhooks/{webhookId}", o + "/webhooks/" + f.webhook, nil, true},
+		{"POST", "/v1/orgs/{organizationId}/webhooks/{webhookId}/rotate-secret", o + "/webhooks/" + f.webhook + "/rotate-secret", nil, true},
+		{"POST", "/v1/orgs/{organizationId}/webhooks/{webhookId}/test", o + "/webhooks/" + f.webhook + "/test", nil, true},
+		{"GET", "/v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries", o + "/webhooks/" + f.webhook + "/deliveries", nil, true},
+		{"POST", "/v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", o + "/webhooks/" + f.webhook + "/deliveries/" + f.delivery + "/redeliver", nil, true},
 		{"GET", "/v1/orgs/{organizationId}/sites", o + "/sites", nil, true},
 		{"POST", "/v1/orgs/{organizationId}/sites", o + "/sites", map[string]any{"title": "Evil", "spaces": []string{f.space}}, true},
 		{"GET", "/v1/orgs/{organizationId}/sites/{siteId}", o + "/sites/" + f.site, nil, true},
@@ -443,6 +455,7 @@ func (f *authFixture) authSnapshot(t *testing.T) map[string]string {
 		o + "/sites/" + f.site + "/section-groups",
 		o + "/openapi", o + "/openapi/" + f.spec, o + "/openapi/" + f.spec + "/versions", o + "/openapi/" + f.spec + "/versions/latest/content",
 		o + "/saml", o + "/saml/" + f.saml, o + "/translations", o + "/translations/" + f.translation,
+		o + "/webhooks", o + "/webhooks/" + f.webhook, o + "/webhooks/" + f.webhook + "/deliveries",
 		o + "/collections", "/v1/collections/" + f.collection,
 		o + "/spaces", "/v1/spaces/" + f.space, "/v1/spaces/" + f.space + "/custom-fields",
 		"/v1/spaces/" + f.space + "/change-requests", "/v1/spaces/" + f.space + "/change-requests/1",

@@ -19,6 +19,7 @@ import (
 	"github.com/binderyhq/bindery/internal/server"
 	"github.com/binderyhq/bindery/internal/store"
 	"github.com/binderyhq/bindery/internal/sweep"
+	"github.com/binderyhq/bindery/internal/webhooks"
 )
 
 func serve(ctx context.Context, args []string) error {
@@ -101,6 +102,10 @@ func serve(ctx context.Context, args []string) error {
 	}
 	// The purge of spaces deleted more than 7 days ago is a job that recurs hourly (internal/sweep).
 	if err := sweep.Schedule(ctx, st.Client, time.Now()); err != nil {
+		return err
+	}
+	// Recorded events are handed to webhooks by a job that looks every second (internal/webhooks).
+	if err := webhooks.EnsureDispatcher(ctx, st.Client, time.Now()); err != nil {
 		return err
 	}
 	// Ended rate limit windows are swept by a job that recurs every 10 minutes (decision 303).

@@ -460,6 +460,47 @@ var (
 			},
 		},
 	}
+	// EventsColumns holds the columns for the "events" table.
+	EventsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "type", Type: field.TypeString, Size: 64},
+		{Name: "object_kind", Type: field.TypeString, Size: 32},
+		{Name: "object_id", Type: field.TypeString, Size: 64},
+		{Name: "space_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "site_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "actor_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "details", Type: field.TypeJSON},
+		{Name: "dispatched", Type: field.TypeBool, Default: false},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+	}
+	// EventsTable holds the schema information for the "events" table.
+	EventsTable = &schema.Table{
+		Name:       "events",
+		Columns:    EventsColumns,
+		PrimaryKey: []*schema.Column{EventsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "events_organizations_organization",
+				Columns:    []*schema.Column{EventsColumns[11]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "event_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{EventsColumns[11]},
+			},
+			{
+				Name:    "event_dispatched_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{EventsColumns[10], EventsColumns[1]},
+			},
+		},
+	}
 	// FileBlobsColumns holds the columns for the "file_blobs" table.
 	FileBlobsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 100},
@@ -1727,6 +1768,99 @@ var (
 		Columns:    UsersColumns,
 		PrimaryKey: []*schema.Column{UsersColumns[0]},
 	}
+	// WebhooksColumns holds the columns for the "webhooks" table.
+	WebhooksColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "url", Type: field.TypeString, Size: 2048},
+		{Name: "events", Type: field.TypeJSON},
+		{Name: "spaces", Type: field.TypeJSON},
+		{Name: "sites", Type: field.TypeJSON},
+		{Name: "active", Type: field.TypeBool, Default: true},
+		{Name: "sealed_secret", Type: field.TypeBytes},
+		{Name: "sealed_previous_secret", Type: field.TypeBytes, Nullable: true},
+		{Name: "previous_secret_until", Type: field.TypeTime, Nullable: true},
+		{Name: "failing_since", Type: field.TypeTime, Nullable: true},
+		{Name: "disabled_reason", Type: field.TypeString, Nullable: true, Size: 1200},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+	}
+	// WebhooksTable holds the schema information for the "webhooks" table.
+	WebhooksTable = &schema.Table{
+		Name:       "webhooks",
+		Columns:    WebhooksColumns,
+		PrimaryKey: []*schema.Column{WebhooksColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "webhooks_organizations_organization",
+				Columns:    []*schema.Column{WebhooksColumns[13]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "webhook_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{WebhooksColumns[13]},
+			},
+		},
+	}
+	// WebhookDeliveriesColumns holds the columns for the "webhook_deliveries" table.
+	WebhookDeliveriesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "event_id", Type: field.TypeString},
+		{Name: "event_type", Type: field.TypeString, Size: 64},
+		{Name: "attempts", Type: field.TypeInt, Default: 0},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"pending", "succeeded", "failed"}, Default: "pending"},
+		{Name: "last_status_code", Type: field.TypeInt, Nullable: true},
+		{Name: "last_attempt_at", Type: field.TypeTime, Nullable: true},
+		{Name: "last_latency_ms", Type: field.TypeInt, Nullable: true},
+		{Name: "last_response", Type: field.TypeString, Nullable: true, Size: 1000},
+		{Name: "next_attempt_at", Type: field.TypeTime, Nullable: true},
+		{Name: "retry_until", Type: field.TypeTime},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+		{Name: "webhook_id", Type: field.TypeString, Size: 64},
+	}
+	// WebhookDeliveriesTable holds the schema information for the "webhook_deliveries" table.
+	WebhookDeliveriesTable = &schema.Table{
+		Name:       "webhook_deliveries",
+		Columns:    WebhookDeliveriesColumns,
+		PrimaryKey: []*schema.Column{WebhookDeliveriesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "webhook_deliveries_organizations_organization",
+				Columns:    []*schema.Column{WebhookDeliveriesColumns[13]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "webhook_deliveries_webhooks_webhook",
+				Columns:    []*schema.Column{WebhookDeliveriesColumns[14]},
+				RefColumns: []*schema.Column{WebhooksColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "webhookdelivery_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookDeliveriesColumns[13]},
+			},
+			{
+				Name:    "webhookdelivery_webhook_id_event_id",
+				Unique:  true,
+				Columns: []*schema.Column{WebhookDeliveriesColumns[14], WebhookDeliveriesColumns[3]},
+			},
+			{
+				Name:    "webhookdelivery_webhook_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookDeliveriesColumns[14], WebhookDeliveriesColumns[1]},
+			},
+		},
+	}
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
 		APITokensTable,
@@ -1738,6 +1872,7 @@ var (
 		ContentObjectsTable,
 		CustomFieldsTable,
 		CustomFieldValuesTable,
+		EventsTable,
 		FileBlobsTable,
 		InviteLinksTable,
 		JobsTable,
@@ -1767,6 +1902,8 @@ var (
 		TeamMembersTable,
 		TranslationSettingsTable,
 		UsersTable,
+		WebhooksTable,
+		WebhookDeliveriesTable,
 	}
 )
 
@@ -1796,6 +1933,7 @@ func init() {
 	CustomFieldValuesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	CustomFieldValuesTable.ForeignKeys[1].RefTable = SpacesTable
 	CustomFieldValuesTable.ForeignKeys[2].RefTable = CustomFieldsTable
+	EventsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	InviteLinksTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[1].RefTable = UsersTable
@@ -1860,4 +1998,7 @@ func init() {
 	TeamMembersTable.ForeignKeys[1].RefTable = TeamsTable
 	TeamMembersTable.ForeignKeys[2].RefTable = UsersTable
 	TranslationSettingsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	WebhooksTable.ForeignKeys[0].RefTable = OrganizationsTable
+	WebhookDeliveriesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	WebhookDeliveriesTable.ForeignKeys[1].RefTable = WebhooksTable
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/binderyhq/bindery/ent/contentobject"
 	"github.com/binderyhq/bindery/ent/customfield"
 	"github.com/binderyhq/bindery/ent/customfieldvalue"
+	"github.com/binderyhq/bindery/ent/event"
 	"github.com/binderyhq/bindery/ent/fileblob"
 	"github.com/binderyhq/bindery/ent/invitelink"
 	"github.com/binderyhq/bindery/ent/job"
@@ -45,6 +46,8 @@ import (
 	"github.com/binderyhq/bindery/ent/teammember"
 	"github.com/binderyhq/bindery/ent/translationsettings"
 	"github.com/binderyhq/bindery/ent/user"
+	"github.com/binderyhq/bindery/ent/webhook"
+	"github.com/binderyhq/bindery/ent/webhookdelivery"
 
 	"entgo.io/ent"
 	"entgo.io/ent/privacy"
@@ -635,6 +638,128 @@ func init() {
 	// customfieldvalue.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	customfieldvalue.IDValidator = func() func(string) error {
 		validators := customfieldvalueDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	eventMixin := schema.Event{}.Mixin()
+	event.Policy = privacy.NewPolicies(eventMixin[0], schema.Event{})
+	event.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := event.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	eventMixinFields0 := eventMixin[0].Fields()
+	_ = eventMixinFields0
+	eventMixinFields1 := eventMixin[1].Fields()
+	_ = eventMixinFields1
+	eventMixinFields2 := eventMixin[2].Fields()
+	_ = eventMixinFields2
+	eventFields := schema.Event{}.Fields()
+	_ = eventFields
+	// eventDescCreatedAt is the schema descriptor for created_at field.
+	eventDescCreatedAt := eventMixinFields1[0].Descriptor()
+	// event.DefaultCreatedAt holds the default value on creation for the created_at field.
+	event.DefaultCreatedAt = eventDescCreatedAt.Default.(func() time.Time)
+	// eventDescUpdatedAt is the schema descriptor for updated_at field.
+	eventDescUpdatedAt := eventMixinFields1[1].Descriptor()
+	// event.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	event.DefaultUpdatedAt = eventDescUpdatedAt.Default.(func() time.Time)
+	// event.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	event.UpdateDefaultUpdatedAt = eventDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// eventDescOrganizationID is the schema descriptor for organization_id field.
+	eventDescOrganizationID := eventMixinFields2[0].Descriptor()
+	// event.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	event.OrganizationIDValidator = eventDescOrganizationID.Validators[0].(func(string) error)
+	// eventDescType is the schema descriptor for type field.
+	eventDescType := eventFields[0].Descriptor()
+	// event.TypeValidator is a validator for the "type" field. It is called by the builders before save.
+	event.TypeValidator = func() func(string) error {
+		validators := eventDescType.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(_type string) error {
+			for _, fn := range fns {
+				if err := fn(_type); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// eventDescObjectKind is the schema descriptor for object_kind field.
+	eventDescObjectKind := eventFields[1].Descriptor()
+	// event.ObjectKindValidator is a validator for the "object_kind" field. It is called by the builders before save.
+	event.ObjectKindValidator = func() func(string) error {
+		validators := eventDescObjectKind.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(object_kind string) error {
+			for _, fn := range fns {
+				if err := fn(object_kind); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// eventDescObjectID is the schema descriptor for object_id field.
+	eventDescObjectID := eventFields[2].Descriptor()
+	// event.ObjectIDValidator is a validator for the "object_id" field. It is called by the builders before save.
+	event.ObjectIDValidator = func() func(string) error {
+		validators := eventDescObjectID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(object_id string) error {
+			for _, fn := range fns {
+				if err := fn(object_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// eventDescSpaceID is the schema descriptor for space_id field.
+	eventDescSpaceID := eventFields[3].Descriptor()
+	// event.SpaceIDValidator is a validator for the "space_id" field. It is called by the builders before save.
+	event.SpaceIDValidator = eventDescSpaceID.Validators[0].(func(string) error)
+	// eventDescSiteID is the schema descriptor for site_id field.
+	eventDescSiteID := eventFields[4].Descriptor()
+	// event.SiteIDValidator is a validator for the "site_id" field. It is called by the builders before save.
+	event.SiteIDValidator = eventDescSiteID.Validators[0].(func(string) error)
+	// eventDescActorID is the schema descriptor for actor_id field.
+	eventDescActorID := eventFields[5].Descriptor()
+	// event.ActorIDValidator is a validator for the "actor_id" field. It is called by the builders before save.
+	event.ActorIDValidator = eventDescActorID.Validators[0].(func(string) error)
+	// eventDescDispatched is the schema descriptor for dispatched field.
+	eventDescDispatched := eventFields[7].Descriptor()
+	// event.DefaultDispatched holds the default value on creation for the dispatched field.
+	event.DefaultDispatched = eventDescDispatched.Default.(bool)
+	// eventDescID is the schema descriptor for id field.
+	eventDescID := eventMixinFields0[0].Descriptor()
+	// event.DefaultID holds the default value on creation for the id field.
+	event.DefaultID = eventDescID.Default.(func() string)
+	// event.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	event.IDValidator = func() func(string) error {
+		validators := eventDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),
@@ -2758,6 +2883,186 @@ func init() {
 	// user.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	user.IDValidator = func() func(string) error {
 		validators := userDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	webhookMixin := schema.Webhook{}.Mixin()
+	webhook.Policy = privacy.NewPolicies(webhookMixin[0], schema.Webhook{})
+	webhook.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := webhook.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	webhookMixinFields0 := webhookMixin[0].Fields()
+	_ = webhookMixinFields0
+	webhookMixinFields1 := webhookMixin[1].Fields()
+	_ = webhookMixinFields1
+	webhookMixinFields2 := webhookMixin[2].Fields()
+	_ = webhookMixinFields2
+	webhookFields := schema.Webhook{}.Fields()
+	_ = webhookFields
+	// webhookDescCreatedAt is the schema descriptor for created_at field.
+	webhookDescCreatedAt := webhookMixinFields1[0].Descriptor()
+	// webhook.DefaultCreatedAt holds the default value on creation for the created_at field.
+	webhook.DefaultCreatedAt = webhookDescCreatedAt.Default.(func() time.Time)
+	// webhookDescUpdatedAt is the schema descriptor for updated_at field.
+	webhookDescUpdatedAt := webhookMixinFields1[1].Descriptor()
+	// webhook.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	webhook.DefaultUpdatedAt = webhookDescUpdatedAt.Default.(func() time.Time)
+	// webhook.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	webhook.UpdateDefaultUpdatedAt = webhookDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// webhookDescOrganizationID is the schema descriptor for organization_id field.
+	webhookDescOrganizationID := webhookMixinFields2[0].Descriptor()
+	// webhook.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	webhook.OrganizationIDValidator = webhookDescOrganizationID.Validators[0].(func(string) error)
+	// webhookDescURL is the schema descriptor for url field.
+	webhookDescURL := webhookFields[0].Descriptor()
+	// webhook.URLValidator is a validator for the "url" field. It is called by the builders before save.
+	webhook.URLValidator = func() func(string) error {
+		validators := webhookDescURL.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(url string) error {
+			for _, fn := range fns {
+				if err := fn(url); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// webhookDescEvents is the schema descriptor for events field.
+	webhookDescEvents := webhookFields[1].Descriptor()
+	// webhook.DefaultEvents holds the default value on creation for the events field.
+	webhook.DefaultEvents = webhookDescEvents.Default.([]string)
+	// webhookDescSpaces is the schema descriptor for spaces field.
+	webhookDescSpaces := webhookFields[2].Descriptor()
+	// webhook.DefaultSpaces holds the default value on creation for the spaces field.
+	webhook.DefaultSpaces = webhookDescSpaces.Default.([]string)
+	// webhookDescSites is the schema descriptor for sites field.
+	webhookDescSites := webhookFields[3].Descriptor()
+	// webhook.DefaultSites holds the default value on creation for the sites field.
+	webhook.DefaultSites = webhookDescSites.Default.([]string)
+	// webhookDescActive is the schema descriptor for active field.
+	webhookDescActive := webhookFields[4].Descriptor()
+	// webhook.DefaultActive holds the default value on creation for the active field.
+	webhook.DefaultActive = webhookDescActive.Default.(bool)
+	// webhookDescSealedSecret is the schema descriptor for sealed_secret field.
+	webhookDescSealedSecret := webhookFields[5].Descriptor()
+	// webhook.SealedSecretValidator is a validator for the "sealed_secret" field. It is called by the builders before save.
+	webhook.SealedSecretValidator = webhookDescSealedSecret.Validators[0].(func([]byte) error)
+	// webhookDescDisabledReason is the schema descriptor for disabled_reason field.
+	webhookDescDisabledReason := webhookFields[9].Descriptor()
+	// webhook.DisabledReasonValidator is a validator for the "disabled_reason" field. It is called by the builders before save.
+	webhook.DisabledReasonValidator = webhookDescDisabledReason.Validators[0].(func(string) error)
+	// webhookDescID is the schema descriptor for id field.
+	webhookDescID := webhookMixinFields0[0].Descriptor()
+	// webhook.DefaultID holds the default value on creation for the id field.
+	webhook.DefaultID = webhookDescID.Default.(func() string)
+	// webhook.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	webhook.IDValidator = func() func(string) error {
+		validators := webhookDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	webhookdeliveryMixin := schema.WebhookDelivery{}.Mixin()
+	webhookdelivery.Policy = privacy.NewPolicies(webhookdeliveryMixin[0], schema.WebhookDelivery{})
+	webhookdelivery.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := webhookdelivery.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	webhookdeliveryMixinFields0 := webhookdeliveryMixin[0].Fields()
+	_ = webhookdeliveryMixinFields0
+	webhookdeliveryMixinFields1 := webhookdeliveryMixin[1].Fields()
+	_ = webhookdeliveryMixinFields1
+	webhookdeliveryMixinFields2 := webhookdeliveryMixin[2].Fields()
+	_ = webhookdeliveryMixinFields2
+	webhookdeliveryFields := schema.WebhookDelivery{}.Fields()
+	_ = webhookdeliveryFields
+	// webhookdeliveryDescCreatedAt is the schema descriptor for created_at field.
+	webhookdeliveryDescCreatedAt := webhookdeliveryMixinFields1[0].Descriptor()
+	// webhookdelivery.DefaultCreatedAt holds the default value on creation for the created_at field.
+	webhookdelivery.DefaultCreatedAt = webhookdeliveryDescCreatedAt.Default.(func() time.Time)
+	// webhookdeliveryDescUpdatedAt is the schema descriptor for updated_at field.
+	webhookdeliveryDescUpdatedAt := webhookdeliveryMixinFields1[1].Descriptor()
+	// webhookdelivery.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	webhookdelivery.DefaultUpdatedAt = webhookdeliveryDescUpdatedAt.Default.(func() time.Time)
+	// webhookdelivery.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	webhookdelivery.UpdateDefaultUpdatedAt = webhookdeliveryDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// webhookdeliveryDescOrganizationID is the schema descriptor for organization_id field.
+	webhookdeliveryDescOrganizationID := webhookdeliveryMixinFields2[0].Descriptor()
+	// webhookdelivery.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	webhookdelivery.OrganizationIDValidator = webhookdeliveryDescOrganizationID.Validators[0].(func(string) error)
+	// webhookdeliveryDescWebhookID is the schema descriptor for webhook_id field.
+	webhookdeliveryDescWebhookID := webhookdeliveryFields[0].Descriptor()
+	// webhookdelivery.WebhookIDValidator is a validator for the "webhook_id" field. It is called by the builders before save.
+	webhookdelivery.WebhookIDValidator = webhookdeliveryDescWebhookID.Validators[0].(func(string) error)
+	// webhookdeliveryDescEventID is the schema descriptor for event_id field.
+	webhookdeliveryDescEventID := webhookdeliveryFields[1].Descriptor()
+	// webhookdelivery.EventIDValidator is a validator for the "event_id" field. It is called by the builders before save.
+	webhookdelivery.EventIDValidator = webhookdeliveryDescEventID.Validators[0].(func(string) error)
+	// webhookdeliveryDescEventType is the schema descriptor for event_type field.
+	webhookdeliveryDescEventType := webhookdeliveryFields[2].Descriptor()
+	// webhookdelivery.EventTypeValidator is a validator for the "event_type" field. It is called by the builders before save.
+	webhookdelivery.EventTypeValidator = func() func(string) error {
+		validators := webhookdeliveryDescEventType.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(event_type string) error {
+			for _, fn := range fns {
+				if err := fn(event_type); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// webhookdeliveryDescAttempts is the schema descriptor for attempts field.
+	webhookdeliveryDescAttempts := webhookdeliveryFields[3].Descriptor()
+	// webhookdelivery.DefaultAttempts holds the default value on creation for the attempts field.
+	webhookdelivery.DefaultAttempts = webhookdeliveryDescAttempts.Default.(int)
+	// webhookdeliveryDescLastResponse is the schema descriptor for last_response field.
+	webhookdeliveryDescLastResponse := webhookdeliveryFields[8].Descriptor()
+	// webhookdelivery.LastResponseValidator is a validator for the "last_response" field. It is called by the builders before save.
+	webhookdelivery.LastResponseValidator = webhookdeliveryDescLastResponse.Validators[0].(func(string) error)
+	// webhookdeliveryDescID is the schema descriptor for id field.
+	webhookdeliveryDescID := webhookdeliveryMixinFields0[0].Descriptor()
+	// webhookdelivery.DefaultID holds the default value on creation for the id field.
+	webhookdelivery.DefaultID = webhookdeliveryDescID.Default.(func() string)
+	// webhookdelivery.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	webhookdelivery.IDValidator = func() func(string) error {
+		validators := webhookdeliveryDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),

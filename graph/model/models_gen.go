@@ -1201,6 +1201,37 @@ type UpdateTeamMembersInput struct {
 	Memberships []*TeamMembershipInput `json:"memberships,omitempty"`
 }
 
+type WebhookConnection struct {
+	Edges      []*WebhookEdge `json:"edges"`
+	PageInfo   *PageInfo      `json:"pageInfo"`
+	TotalCount int            `json:"totalCount"`
+}
+
+type WebhookDeliveryConnection struct {
+	Edges      []*WebhookDeliveryEdge `json:"edges"`
+	PageInfo   *PageInfo              `json:"pageInfo"`
+	TotalCount int                    `json:"totalCount"`
+}
+
+type WebhookDeliveryEdge struct {
+	Cursor string               `json:"cursor"`
+	Node   *ent.WebhookDelivery `json:"node"`
+}
+
+type WebhookEdge struct {
+	Cursor string       `json:"cursor"`
+	Node   *ent.Webhook `json:"node"`
+}
+
+// A webhook's settings: url required on creation; a field left out is unchanged on update.
+type WebhookInput struct {
+	URL    *string  `json:"url,omitempty"`
+	Events []string `json:"events,omitempty"`
+	Spaces []string `json:"spaces,omitempty"`
+	Sites  []string `json:"sites,omitempty"`
+	Active *bool    `json:"active,omitempty"`
+}
+
 // How a space's change requests are sorted, newest first.
 type ChangeRequestOrder string
 
@@ -2162,6 +2193,63 @@ func (e *SortOrder) UnmarshalJSON(b []byte) error {
 }
 
 func (e SortOrder) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type WebhookDeliveryStatus string
+
+const (
+	WebhookDeliveryStatusPending   WebhookDeliveryStatus = "PENDING"
+	WebhookDeliveryStatusSucceeded WebhookDeliveryStatus = "SUCCEEDED"
+	WebhookDeliveryStatusFailed    WebhookDeliveryStatus = "FAILED"
+)
+
+var AllWebhookDeliveryStatus = []WebhookDeliveryStatus{
+	WebhookDeliveryStatusPending,
+	WebhookDeliveryStatusSucceeded,
+	WebhookDeliveryStatusFailed,
+}
+
+func (e WebhookDeliveryStatus) IsValid() bool {
+	switch e {
+	case WebhookDeliveryStatusPending, WebhookDeliveryStatusSucceeded, WebhookDeliveryStatusFailed:
+		return true
+	}
+	return false
+}
+
+func (e WebhookDeliveryStatus) String() string {
+	return string(e)
+}
+
+func (e *WebhookDeliveryStatus) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = WebhookDeliveryStatus(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid WebhookDeliveryStatus", str)
+	}
+	return nil
+}
+
+func (e WebhookDeliveryStatus) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *WebhookDeliveryStatus) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e WebhookDeliveryStatus) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -12,6 +12,7 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/check"
+	"github.com/binderyhq/bindery/internal/events"
 	"github.com/binderyhq/bindery/internal/sso"
 	"github.com/binderyhq/bindery/internal/txn"
 )
@@ -83,17 +84,31 @@ func (s SAMLProviders) Create(ctx context.Context, orgID string, in NewSAMLProvi
 	if err != nil {
 		return nil, err
 	}
-	c := s.Client.SAMLProvider.Create().SetOrganizationID(orgID).SetLabel(label).SetNillableDefaultRole(in.DefaultRole)
-	keep := func() *ent.SAMLProviderCreate { return c } // nothing to remove on a new provider
-	given := func(v *string) check.Nullable[string] { return check.Nullable[string]{Set: true, Value: v} }
-	err = applySettings(settings{given(in.EntityID), given(in.Certificate), given(in.SSOURL), given(in.DefaultTeam)},
-		s.checks(ctx, orgID),
-		[4]func(string) *ent.SAMLProviderCreate{c.SetEntityID, c.SetCertificate, c.SetSSOURL, c.SetDefaultTeamID},
-		[4]func() *ent.SAMLProviderCreate{keep, keep, keep, keep})
-	if err != nil {
-		return nil, err
-	}
-	return c.Save(ctx)
+	var p *ent.SAMLProvider
+	err = txn.Run(ctx, s.Client, func(tx *ent.Tx) error {
+		c := tx.SAMLProvider.Create().SetOrganizationID(orgID).SetLabel(label).SetNillableDefaultRole(in.DefaultRole)
+		keep := func() *ent.SAMLProviderCreate { return c } // nothing to remove on a new provider
+		given := func(v *string) check.Nullable[string] { return check.Nullable[string]{Set: true, Value: v} }
+		err := applySettings(settings{given(in.EntityID), given(in.Certificate), given(in.SSOURL), given(in.DefaultTeam)},
+			s.checks(ctx, orgID),
+			[4]func(string) *ent.SAMLProviderCreate{c.SetEntityID, c.SetCertificate, c.SetSSOURL, c.SetDefaultTeamID},
+			[4]func() *ent.SAMLProviderCreate{keep, keep, keep, keep})
+		if err != nil {
+			return err
+		}
+		if p, err = c.Save(ctx); err != nil {
+			return err
+		}
+		return recordSSO(ctx, tx, p, "created")
+	})
+	return p, err
+}
+
+// recordSSO records that a provider's configuration changed (created, updated, deleted), in the
+// transaction that changes it.
+func recordSSO(ctx context.Context, tx *ent.Tx, p *ent.SAMLProvider, change string) error {
+	return events.Record(ctx, tx.Client(), events.Event{Type: events.SSOConfigurationChanged, Organization: p.OrganizationID,
+		ObjectKind: "saml-provider", ObjectID: p.ID, Details: map[string]any{"change": change}})
 }
 
 // Update changes a provider of the organization. Returns NOT_FOUND, FORBIDDEN, or INVALID naming
@@ -103,21 +118,26 @@ func (s SAMLProviders) Update(ctx context.Context, orgID, id string, in SAMLProv
 	if err != nil {
 		return nil, err
 	}
-	u := s.Client.SAMLProvider.UpdateOne(p)
-	if err := check.SetTrimmed("label", in.Label, 1, samlLabelMax, u.SetLabel); err != nil {
-		return nil, err
-	}
-	err = applySettings(settings{in.EntityID, in.Certificate, in.SSOURL, in.DefaultTeam}, s.checks(ctx, orgID),
-		[4]func(string) *ent.SAMLProviderUpdateOne{u.SetEntityID, u.SetCertificate, u.SetSSOURL, u.SetDefaultTeamID},
-		[4]func() *ent.SAMLProviderUpdateOne{u.ClearEntityID, u.ClearCertificate, u.ClearSSOURL, u.ClearDefaultTeamID})
-	if err != nil {
-		return nil, err
-	}
-	if err := check.SetOrClear(in.DefaultRole, nil, u.SetDefaultRole, u.ClearDefaultRole); err != nil {
-		return nil, err
-	}
-	p, err = u.Save(ctx)
-	return p, rule.NotFound(err, "SAML provider")
+	err = txn.Run(ctx, s.Client, func(tx *ent.Tx) error {
+		u := tx.SAMLProvider.UpdateOne(p)
+		if err := check.SetTrimmed("label", in.Label, 1, samlLabelMax, u.SetLabel); err != nil {
+			return err
+		}
+		err := applySettings(settings{in.EntityID, in.Certificate, in.SSOURL, in.DefaultTeam}, s.checks(ctx, orgID),
+			[4]func(string) *ent.SAMLProviderUpdateOne{u.SetEntityID, u.SetCertificate, u.SetSSOURL, u.SetDefaultTeamID},
+			[4]func() *ent.SAMLProviderUpdateOne{u.ClearEntityID, u.ClearCertificate, u.ClearSSOURL, u.ClearDefaultTeamID})
+		if err != nil {
+			return err
+		}
+		if err := check.SetOrClear(in.DefaultRole, nil, u.SetDefaultRole, u.ClearDefaultRole); err != nil {
+			return err
+		}
+		if p, err = u.Save(ctx); err != nil {
+			return rule.NotFound(err, "SAML provider")
+		}
+		return recordSSO(ctx, tx, p, "updated")
+	})
+	return p, err
 }
 
 // settings are the optional settings of a provider in a create or an update, in the order
@@ -175,7 +195,10 @@ func (s SAMLProviders) Delete(ctx context.Context, orgID, id string) (bool, erro
 		if _, err := tx.Session.Delete().Where(session.ProviderID(p.ID)).Exec(System(ctx)); err != nil {
 			return err
 		}
-		return tx.SAMLProvider.DeleteOne(p).Exec(ctx)
+		if err := tx.SAMLProvider.DeleteOne(p).Exec(ctx); err != nil {
+			return err
+		}
+		return recordSSO(ctx, tx, p, "deleted")
 	})
 	return err == nil, rule.NotFound(err, "SAML provider")
 }

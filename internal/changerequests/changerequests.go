@@ -22,6 +22,7 @@ import (
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/check"
 	"github.com/binderyhq/bindery/internal/content/revisions"
+	"github.com/binderyhq/bindery/internal/events"
 	"github.com/binderyhq/bindery/internal/sqlplan"
 	"github.com/binderyhq/bindery/internal/txn"
 )
@@ -177,7 +178,16 @@ func insert(ctx context.Context, tx *ent.Tx, spaceID, subject string) (string, e
 	if err != nil {
 		return "", err
 	}
-	return cr.ID, revisions.AdjustChangeRequestCounts(ctx, tx, s.ID, "", cr.Status)
+	if err := revisions.AdjustChangeRequestCounts(ctx, tx, s.ID, "", cr.Status); err != nil {
+		return "", err
+	}
+	return cr.ID, recordChangeRequest(ctx, tx, events.ChangeRequestCreated, cr, map[string]any{"number": cr.Number})
+}
+
+// recordChangeRequest records an event about a change request in the transaction that changes it.
+func recordChangeRequest(ctx context.Context, tx *ent.Tx, typ string, cr *ent.ChangeRequest, details map[string]any) error {
+	return events.Record(ctx, tx.Client(), events.Event{Type: typ, Organization: cr.OrganizationID,
+		ObjectKind: "change-request", ObjectID: cr.ID, Space: cr.SpaceID, Details: details})
 }
 
 // nextNumber is the number of the next change request of a space, read in the transaction that
@@ -245,7 +255,19 @@ func update(ctx context.Context, tx *ent.Tx, spaceID, id string, in Change) erro
 			return err
 		}
 	}
-	return upd.Exec(ctx)
+	if err := upd.Exec(ctx); err != nil {
+		return err
+	}
+	if in.Status != nil && *in.Status != current.Status {
+		details := map[string]any{"from": current.Status, "to": *in.Status}
+		if err := recordChangeRequest(ctx, tx, events.ChangeRequestStatusChanged, current, details); err != nil {
+			return err
+		}
+	}
+	if in.Subject == nil {
+		return nil
+	}
+	return recordChangeRequest(ctx, tx, events.ChangeRequestUpdated, current, map[string]any{"fields": []string{"subject"}})
 }
 
 // Read reads a change request by id, as after a write committed. Returns NOT_FOUND when the

@@ -23,6 +23,7 @@ import (
 	"github.com/binderyhq/bindery/internal/check"
 	"github.com/binderyhq/bindery/internal/content/markdown"
 	"github.com/binderyhq/bindery/internal/content/tree"
+	"github.com/binderyhq/bindery/internal/events"
 	"github.com/binderyhq/bindery/internal/txn"
 )
 
@@ -216,12 +217,27 @@ func (svc *Service) Post(ctx context.Context, spaceID string, crRef *string, in 
 			return err
 		}
 		id = c.ID
-		return countOpen(ctx, tx, c, 1)
+		if err := countOpen(ctx, tx, c, 1); err != nil {
+			return err
+		}
+		return recordComment(ctx, tx, events.CommentCreated, c, c.ID)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return svc.In(ctx, sc, id)
+}
+
+// recordComment records an event about a comment, or one of its replies (objectID), in the
+// transaction that changes it.
+func recordComment(ctx context.Context, tx *ent.Tx, typ string, c *ent.Comment, objectID string) error {
+	kind := "comment"
+	if objectID != c.ID {
+		kind = "comment-reply"
+	}
+	details := map[string]any{"comment": c.ID, "changeRequest": c.ChangeRequestID, "page": c.PageID}
+	return events.Record(ctx, tx.Client(), events.Event{Type: typ, Organization: c.OrganizationID, ObjectKind: kind,
+		ObjectID: objectID, Space: c.SpaceID, Details: details})
 }
 
 // checkBody checks the Markdown of a comment or a reply: some text, at most 20,000 characters.
@@ -354,7 +370,10 @@ func (svc *Service) Update(ctx context.Context, spaceID string, crRef *string, i
 				return err
 			}
 		}
-		return e.react(ctx, tx, reactionTarget{id: c.ID})
+		if err := e.react(ctx, tx, reactionTarget{id: c.ID}); err != nil {
+			return err
+		}
+		return recordComment(ctx, tx, events.CommentUpdated, c, c.ID)
 	})
 	if err != nil {
 		return nil, err
@@ -412,11 +431,17 @@ func (svc *Service) Delete(ctx context.Context, spaceID string, crRef *string, i
 		}
 		if n == 1 {
 			deleted = true
-			return countOpen(ctx, tx, c, -1)
+			if err := countOpen(ctx, tx, c, -1); err != nil {
+				return err
+			}
+			return recordComment(ctx, tx, events.CommentDeleted, c, c.ID)
 		}
 		n, err = tx.Comment.Delete().Where(comment.ID(c.ID)).Exec(ctx)
-		deleted = n == 1
-		return err
+		if err != nil || n == 0 {
+			return err
+		}
+		deleted = true
+		return recordComment(ctx, tx, events.CommentDeleted, c, c.ID)
 	})
 	return deleted, err
 }

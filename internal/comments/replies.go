@@ -16,6 +16,7 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/check"
+	"github.com/binderyhq/bindery/internal/events"
 	"github.com/binderyhq/bindery/internal/txn"
 )
 
@@ -76,7 +77,10 @@ func (svc *Service) PostReply(ctx context.Context, spaceID string, crRef *string
 			return err
 		}
 		id = reply.ID
-		return tx.Comment.UpdateOneID(c.ID).AddRepliesCount(1).Exec(ctx)
+		if err := tx.Comment.UpdateOneID(c.ID).AddRepliesCount(1).Exec(ctx); err != nil {
+			return err
+		}
+		return recordComment(ctx, tx, events.CommentReplyCreated, c, reply.ID)
 	})
 	if err != nil {
 		return nil, err
@@ -117,7 +121,10 @@ func (svc *Service) UpdateReply(ctx context.Context, spaceID string, crRef *stri
 				return err
 			}
 		}
-		return e.react(ctx, tx, reactionTarget{id: reply.ID, reply: true})
+		if err := e.react(ctx, tx, reactionTarget{id: reply.ID, reply: true}); err != nil {
+			return err
+		}
+		return recordComment(ctx, tx, events.CommentReplyUpdated, c, reply.ID)
 	})
 	if err != nil {
 		return nil, err
@@ -151,7 +158,10 @@ func (svc *Service) DeleteReply(ctx context.Context, spaceID string, crRef *stri
 			return err // n == 0: a concurrent delete took it, and counted
 		}
 		deleted = true
-		return tx.Comment.UpdateOneID(c.ID).AddRepliesCount(-1).Exec(ctx)
+		if err := tx.Comment.UpdateOneID(c.ID).AddRepliesCount(-1).Exec(ctx); err != nil {
+			return err
+		}
+		return recordComment(ctx, tx, events.CommentReplyDeleted, c, reply.ID)
 	})
 	return deleted, err
 }

@@ -7,6 +7,7 @@
 package fetch
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -103,9 +104,10 @@ func (a Allow) guardian() *ssrf.Guardian {
 	return ssrf.New(ssrf.WithAnyPort(), ssrf.WithAllowedV4Prefixes(v4...), ssrf.WithAllowedV6Prefixes(v6...))
 }
 
-// Client sends guarded GET requests. It is safe for concurrent use.
+// Client sends guarded requests. It is safe for concurrent use.
 type Client struct {
 	http  *http.Client
+	post  *http.Client // follows no redirect
 	guard *ssrf.Guardian
 }
 
@@ -137,6 +139,7 @@ func New(allow Allow) *Client {
 	}
 	c := &Client{guard: guard}
 	c.http = &http.Client{Transport: transport, CheckRedirect: c.checkRedirect}
+	c.post = &http.Client{Transport: transport, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	return c
 }
 
@@ -209,6 +212,31 @@ func (c *Client) Get(ctx context.Context, u *url.URL, max int64) (*Response, err
 		return nil, fmt.Errorf("%w: %s is more than %d bytes", ErrTooLarge, res.Request.URL.Redacted(), max)
 	}
 	return &Response{URL: res.Request.URL, Status: res.StatusCode, ContentType: mediaType(res.Header.Get("Content-Type")), Body: body}, nil
+}
+
+// Post sends body to u with header, and reads at most max bytes of the answer, leaving the rest
+// unread (a webhook receiver's answer is kept only as an excerpt). It follows no redirect: a 3xx
+// is the answer. A refused destination is ErrRefused.
+func (c *Client) Post(ctx context.Context, u *url.URL, header http.Header, body []byte, max int64) (*Response, error) {
+	if err := c.check(u); err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header = header.Clone()
+	req.Header.Set("User-Agent", userAgent)
+	res, err := c.post.Do(req)
+	if err != nil {
+		return nil, requestError(u, err)
+	}
+	defer res.Body.Close()
+	excerpt, err := io.ReadAll(io.LimitReader(res.Body, max))
+	if err != nil {
+		return nil, requestError(u, err)
+	}
+	return &Response{URL: u, Status: res.StatusCode, ContentType: mediaType(res.Header.Get("Content-Type")), Body: excerpt}, nil
 }
 
 // requestError is what a caller learns of a request that got no answer. A refused destination says

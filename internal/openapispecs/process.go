@@ -10,6 +10,7 @@ import (
 	"github.com/binderyhq/bindery/ent/openapispec"
 	"github.com/binderyhq/bindery/ent/openapispecversion"
 	"github.com/binderyhq/bindery/internal/check"
+	"github.com/binderyhq/bindery/internal/events"
 	"github.com/binderyhq/bindery/internal/jobs"
 	"github.com/binderyhq/bindery/internal/openapi"
 	"github.com/binderyhq/bindery/internal/txn"
@@ -100,9 +101,13 @@ func valueOf[T any](p *T) T {
 func (svc *Service) recordProcessing(ctx context.Context, tx *ent.Tx, s *ent.OpenAPISpec, doc *openapi.Document, failure *openapi.Error) error {
 	upd := tx.OpenAPISpec.UpdateOne(s).SetProcessingState(openapispec.ProcessingStateComplete).SetLastProcessedAt(svc.Now(ctx))
 	if failure != nil {
-		return upd.SetLastProcessErrorCode(openapispec.LastProcessErrorCode(failure.Code)).
+		err := upd.SetLastProcessErrorCode(openapispec.LastProcessErrorCode(failure.Code)).
 			SetLastProcessError(check.Truncate(failure.Message, 500)).SetLastProcessErrors(failure.Errors).
 			SetLastProcessErrorCount(failure.Count).Exec(ctx)
+		if err != nil {
+			return err
+		}
+		return recordSpec(ctx, tx, events.OpenAPISpecFailed, s, map[string]any{"code": failure.Code, "message": check.Truncate(failure.Message, 500)})
 	}
 	upd.ClearLastProcessErrorCode().ClearLastProcessError().ClearLastProcessErrors().SetLastProcessErrorCount(0)
 	if s.LastVersionID != nil {
@@ -126,5 +131,15 @@ func (svc *Service) recordProcessing(ctx context.Context, tx *ent.Tx, s *ent.Ope
 	if err != nil {
 		return err
 	}
-	return upd.SetLastVersionID(v.ID).Exec(ctx)
+	if err := upd.SetLastVersionID(v.ID).Exec(ctx); err != nil {
+		return err
+	}
+	return recordSpec(ctx, tx, events.OpenAPISpecProcessed, s, map[string]any{"version": v.ID, "warningCount": doc.WarningCount})
+}
+
+// recordSpec records an event about a spec (by its slug) in the transaction that changes it.
+func recordSpec(ctx context.Context, tx *ent.Tx, typ string, s *ent.OpenAPISpec, details map[string]any) error {
+	details["slug"] = s.Slug
+	return events.Record(ctx, tx.Client(), events.Event{Type: typ, Organization: s.OrganizationID,
+		ObjectKind: "openapi-spec", ObjectID: s.ID, Details: details})
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/events"
 	"github.com/binderyhq/bindery/internal/txn"
 )
 
@@ -91,8 +92,20 @@ func (svc *Service) Join(ctx context.Context, orgID, inviteID string) (*ent.Memb
 		return svc.Member(ctx, orgID, v.UserID)
 	}
 	joinCtx := rule.WithInvite(ctx, rule.Invite{OrganizationID: orgID, Role: inv.Role})
-	if err := svc.Client.Member.Create().SetOrganizationID(orgID).SetUserID(v.UserID).SetNillableRole(inv.Role).
-		OnConflictColumns(member.FieldOrganizationID, member.FieldUserID).DoNothing().Exec(joinCtx); err != nil && !txn.SkippedUpsert(err) {
+	added := events.Event{Type: events.MemberAdded, Organization: orgID, ObjectKind: "member", ObjectID: v.UserID,
+		Details: map[string]any{"role": inv.Role, "invite": inv.ID}}
+	err = txn.Run(joinCtx, svc.Client, func(tx *ent.Tx) error {
+		err := tx.Member.Create().SetOrganizationID(orgID).SetUserID(v.UserID).SetNillableRole(inv.Role).
+			OnConflictColumns(member.FieldOrganizationID, member.FieldUserID).DoNothing().Exec(joinCtx)
+		if txn.SkippedUpsert(err) { // joined meanwhile
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return events.Record(joinCtx, tx.Client(), added)
+	})
+	if err != nil {
 		return nil, err
 	}
 	v.SetMembership(orgID, inv.Role)

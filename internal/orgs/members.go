@@ -14,6 +14,7 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/check"
+	"github.com/binderyhq/bindery/internal/events"
 	"github.com/binderyhq/bindery/internal/txn"
 )
 
@@ -53,8 +54,11 @@ func (svc *Service) UpdateMember(ctx context.Context, orgID, userID string, role
 		} else {
 			upd.SetRole(*role.Value)
 		}
-		m, err = upd.Save(ctx)
-		return err
+		before := m.Role
+		if m, err = upd.Save(ctx); err != nil {
+			return err
+		}
+		return recordMember(ctx, tx, events.MemberRoleChanged, m, map[string]any{"from": before, "to": m.Role})
 	})
 	if err != nil {
 		return nil, err
@@ -63,6 +67,12 @@ func (svc *Service) UpdateMember(ctx context.Context, orgID, userID string, role
 		v.SetMembership(orgID, role.Value)
 	}
 	return m, nil
+}
+
+// recordMember records an event about a membership in the transaction that changes it.
+func recordMember(ctx context.Context, tx *ent.Tx, typ string, m *ent.Member, details map[string]any) error {
+	return events.Record(ctx, tx.Client(), events.Event{Type: typ, Organization: m.OrganizationID,
+		ObjectKind: "member", ObjectID: m.UserID, Details: details})
 }
 
 // keepAnAdmin refuses a change that would leave the organization without an admin. It first locks
@@ -117,7 +127,10 @@ func (svc *Service) RemoveMember(ctx context.Context, orgID, userID string) erro
 			Where(teammember.OrganizationID(orgID), teammember.UserID(userID)).Exec(ctx); err != nil {
 			return err
 		}
-		return tx.Member.DeleteOne(m).Exec(ctx)
+		if err := tx.Member.DeleteOne(m).Exec(ctx); err != nil {
+			return err
+		}
+		return recordMember(ctx, tx, events.MemberRemoved, m, nil)
 	})
 	if err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/check"
+	"github.com/binderyhq/bindery/internal/events"
 	"github.com/binderyhq/bindery/internal/txn"
 )
 
@@ -78,9 +79,17 @@ func (svc *Service) CreateTeam(ctx context.Context, orgID, title string, members
 		if t, err = tx.Team.Create().SetOrganizationID(orgID).SetTitle(title).Save(ctx); err != nil {
 			return err
 		}
-		return addTeamMembers(ctx, tx, t, users)
+		if err := addTeamMembers(ctx, tx, t, users); err != nil {
+			return err
+		}
+		return events.Record(ctx, tx.Client(), teamEvent(events.TeamCreated, t, map[string]any{"members": users}))
 	})
 	return t, err
+}
+
+// teamEvent is an event about a team.
+func teamEvent(typ string, t *ent.Team, details map[string]any) events.Event {
+	return events.Event{Type: typ, Organization: t.OrganizationID, ObjectKind: "team", ObjectID: t.ID, Details: details}
 }
 
 // addTeamMembers adds the users to the team, leaving those already in it as they are.
@@ -144,7 +153,9 @@ func (svc *Service) RenameTeam(ctx context.Context, orgID, teamID, title string)
 	if err != nil {
 		return nil, err
 	}
-	return svc.Client.Team.UpdateOne(t).SetTitle(title).Save(ctx)
+	err = events.Write(ctx, svc.Client, teamEvent(events.TeamUpdated, t, map[string]any{"fields": []string{"title"}}),
+		func(tx *ent.Tx) error { t, err = tx.Team.UpdateOne(t).SetTitle(title).Save(ctx); return err })
+	return t, err
 }
 
 // DeleteTeam deletes a team and its memberships, for the organization's admins. Returns
@@ -161,7 +172,10 @@ func (svc *Service) DeleteTeam(ctx context.Context, orgID, teamID string) error 
 		if _, err := tx.TeamMember.Delete().Where(teammember.TeamID(t.ID)).Exec(ctx); err != nil {
 			return err
 		}
-		return tx.Team.DeleteOne(t).Exec(ctx)
+		if err := tx.Team.DeleteOne(t).Exec(ctx); err != nil {
+			return err
+		}
+		return events.Record(ctx, tx.Client(), teamEvent(events.TeamDeleted, t, nil))
 	})
 }
 
@@ -202,7 +216,10 @@ func (svc *Service) UpdateTeamMembers(ctx context.Context, orgID, teamID string,
 		if _, err := tx.TeamMember.Delete().Where(teammember.TeamID(t.ID), teammember.UserIDIn(remove...)).Exec(ctx); err != nil {
 			return err
 		}
-		return setTeamRoles(ctx, tx, t, in.Roles)
+		if err := setTeamRoles(ctx, tx, t, in.Roles); err != nil {
+			return err
+		}
+		return events.Record(ctx, tx.Client(), teamEvent(events.TeamMembersChanged, t, map[string]any{"added": add, "removed": remove}))
 	})
 	return t, err
 }
@@ -252,15 +269,23 @@ func (svc *Service) SetTeamMember(ctx context.Context, orgID, teamID, userID str
 	if role != nil {
 		teamRole = *role
 	}
-	upsert := svc.Client.TeamMember.Create().SetOrganizationID(orgID).SetTeamID(t.ID).SetUserID(userID).
-		SetRole(teamRole).OnConflictColumns(teammember.FieldTeamID, teammember.FieldUserID)
-	// Without a role an existing member keeps theirs: an upsert with nothing to update is invalid SQL.
-	if role != nil {
-		err = upsert.UpdateRole().Exec(ctx)
-	} else {
-		err = upsert.DoNothing().Exec(ctx)
-	}
-	if err != nil && !txn.SkippedUpsert(err) {
+	changed := teamEvent(events.TeamMembersChanged, t, map[string]any{"added": []string{userID}, "removed": []string{}})
+	err = events.Write(ctx, svc.Client, changed, func(tx *ent.Tx) error {
+		upsert := tx.TeamMember.Create().SetOrganizationID(orgID).SetTeamID(t.ID).SetUserID(userID).
+			SetRole(teamRole).OnConflictColumns(teammember.FieldTeamID, teammember.FieldUserID)
+		// Without a role an existing member keeps theirs: an upsert with nothing to update is invalid SQL.
+		var err error
+		if role != nil {
+			err = upsert.UpdateRole().Exec(ctx)
+		} else {
+			err = upsert.DoNothing().Exec(ctx)
+		}
+		if txn.SkippedUpsert(err) {
+			return nil
+		}
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
 	return svc.Client.TeamMember.Query().Where(teammember.TeamID(t.ID), teammember.UserID(userID)).Only(ctx)
@@ -273,12 +298,12 @@ func (svc *Service) RemoveTeamMember(ctx context.Context, orgID, teamID, userID 
 	if err != nil {
 		return err
 	}
-	n, err := svc.Client.TeamMember.Delete().Where(teammember.TeamID(t.ID), teammember.UserID(userID)).Exec(ctx)
-	if err != nil {
+	changed := teamEvent(events.TeamMembersChanged, t, map[string]any{"added": []string{}, "removed": []string{userID}})
+	return events.Write(ctx, svc.Client, changed, func(tx *ent.Tx) error {
+		n, err := tx.TeamMember.Delete().Where(teammember.TeamID(t.ID), teammember.UserID(userID)).Exec(ctx)
+		if err == nil && n == 0 {
+			err = apperr.NotFoundf("user %q is not a member of the team", check.Truncate(userID, 80))
+		}
 		return err
-	}
-	if n == 0 {
-		return apperr.NotFoundf("user %q is not a member of the team", check.Truncate(userID, 80))
-	}
-	return nil
+	})
 }

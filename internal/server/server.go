@@ -84,6 +84,7 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 		Blobs: st.Blobs, Search: search.New(st.Postgres()), Fetcher: fetch.New(o.FetchAllow), ImportLimits: o.ImportLimits,
 		Jobs: runner, OpenAPILimits: openAPILimits(o.OpenAPILimits), OpenAPIRefresh: o.OpenAPIRefresh}
 	runner.Handle(openapispecs.Job, r.ProcessOpenAPISpec)
+	r.HandleWebhookJobs(runner)
 	runner.Handle(sweep.Job, sweep.Handler(st.Client, orNow(o.Clock)))
 	runner.Handle(blobs.CollectJob, blobCollector(st, o.Clock).Run)
 	if o.RateLimits.On() { // a process without limits must not sweep the windows of those with them

@@ -13,6 +13,7 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/check"
+	"github.com/binderyhq/bindery/internal/events"
 	"github.com/binderyhq/bindery/internal/txn"
 )
 
@@ -115,6 +116,10 @@ func (svc *Service) Update(ctx context.Context, orgID, siteID string, in Setting
 			return err
 		}
 		if err := upd.Exec(ctx); err != nil {
+			return err
+		}
+		updated := siteEvent(events.SiteUpdated, locked, map[string]any{"fields": events.FieldsChanged(upd.Mutation())})
+		if err := events.Record(ctx, tx.Client(), updated); err != nil {
 			return err
 		}
 		if in.DefaultSiteSpace == nil {
@@ -261,5 +266,18 @@ func (svc *Service) SetPublished(ctx context.Context, orgID, siteID string, publ
 	if err != nil {
 		return nil, err
 	}
-	return svc.Client.Site.UpdateOne(s).SetPublished(published).Save(ctx)
+	typ := events.SitePublished
+	if !published {
+		typ = events.SiteUnpublished
+	}
+	err = events.Write(ctx, svc.Client, siteEvent(typ, s, nil), func(tx *ent.Tx) error {
+		s, err = tx.Site.UpdateOne(s).SetPublished(published).Save(ctx)
+		return err
+	})
+	return s, err
+}
+
+// siteEvent is an event about a site.
+func siteEvent(typ string, s *ent.Site, details map[string]any) events.Event {
+	return events.Event{Type: typ, Organization: s.OrganizationID, ObjectKind: "site", ObjectID: s.ID, Site: s.ID, Details: details}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/check"
 	"github.com/binderyhq/bindery/internal/content/tree"
+	"github.com/binderyhq/bindery/internal/events"
 	"github.com/binderyhq/bindery/internal/id"
 	"github.com/binderyhq/bindery/internal/sites"
 	"github.com/binderyhq/bindery/internal/sweep"
@@ -119,7 +120,16 @@ func (svc *Service) insertSpaceTx(ctx context.Context, tx *ent.Tx, orgID string,
 	if err != nil {
 		return nil, err
 	}
+	if err := recordSpace(ctx, tx, events.SpaceCreated, s.OrganizationID, s.ID, nil); err != nil {
+		return nil, err
+	}
 	return s, svc.StartContent(ctx, tx, s, root)
+}
+
+// recordSpace records an event about a space in the transaction that changes it.
+func recordSpace(ctx context.Context, tx *ent.Tx, typ, orgID, spaceID string, details map[string]any) error {
+	return events.Record(ctx, tx.Client(), events.Event{Type: typ, Organization: orgID, ObjectKind: "space",
+		ObjectID: spaceID, Space: spaceID, Details: details})
 }
 
 // SpaceChange is a change to a space: each field given is set, DefaultLevel null clears it.
@@ -143,7 +153,10 @@ func (svc *Service) UpdateSpace(ctx context.Context, spaceID string, in SpaceCha
 		if err := setSpaceFields(upd, s, in); err != nil {
 			return err
 		}
-		return upd.Exec(ctx)
+		if err := upd.Exec(ctx); err != nil {
+			return err
+		}
+		return recordSpace(ctx, tx, events.SpaceUpdated, s.OrganizationID, s.ID, map[string]any{"fields": events.FieldsChanged(upd.Mutation())})
 	})
 	if err != nil {
 		return nil, err
@@ -206,8 +219,10 @@ func (svc *Service) DeleteSpace(ctx context.Context, id string) error {
 		if err := tx.Space.UpdateOne(s).SetDeletedAt(svc.Now(ctx)).Exec(ctx); err != nil {
 			return err
 		}
-		_, err := sites.Leave(ctx, tx, sitespace.SpaceID(s.ID))
-		return err
+		if _, err := sites.Leave(ctx, tx, sitespace.SpaceID(s.ID)); err != nil {
+			return err
+		}
+		return recordSpace(ctx, tx, events.SpaceDeleted, s.OrganizationID, s.ID, nil)
 	})
 }
 
@@ -306,7 +321,10 @@ func (svc *Service) MoveSpace(ctx context.Context, id string, in Move) (*ent.Spa
 		if err != nil {
 			return err
 		}
-		return setParent(tx.Space.UpdateOneID(s.ID).SetPosition(pos), parent).Exec(ctx)
+		if err := setParent(tx.Space.UpdateOneID(s.ID).SetPosition(pos), parent).Exec(ctx); err != nil {
+			return err
+		}
+		return recordSpace(ctx, tx, events.SpaceMoved, s.OrganizationID, s.ID, map[string]any{"parent": parent})
 	})
 	if err != nil {
 		return nil, err

@@ -104,7 +104,7 @@ func (svc *Service) importIntoSpace(ctx context.Context, tx *ent.Tx, s *ent.Spac
 	if err != nil {
 		return nil, err
 	}
-	return out, svc.mainContentMoved(ctx, tx, s, base.RootTree, out.Revision.RootTree)
+	return out, svc.mainContentMoved(ctx, tx, s, base, out.Revision)
 }
 
 // importIntoChangeRequest writes an import after the change request's revision and moves the

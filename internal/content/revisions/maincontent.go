@@ -8,6 +8,7 @@ import (
 	"github.com/binderyhq/bindery/internal/content/markdown"
 	"github.com/binderyhq/bindery/internal/content/tree"
 	"github.com/binderyhq/bindery/internal/document"
+	"github.com/binderyhq/bindery/internal/events"
 	"github.com/binderyhq/bindery/internal/redirects"
 	"github.com/binderyhq/bindery/internal/search"
 	"github.com/binderyhq/bindery/internal/text"
@@ -18,22 +19,39 @@ import (
 // revision, so both answer with the new content as soon as it commits. Only the entries that
 // differ between the old content and the new are read, so the cost follows the change.
 
-// mainContentMoved brings what follows a space's main content from the content at oldRoot to
-// the content at newRoot, in tx: the search index and the moved pages. Call it in the
-// transaction that moves the space's active revision (merge, import).
-func (svc *Service) mainContentMoved(ctx context.Context, tx *ent.Tx, s *ent.Space, oldRoot, newRoot string) error {
-	d, err := svc.diffRoots(ctx, oldRoot, newRoot)
+// mainContentMoved brings what follows a space's main content from revision old to revision now,
+// in tx: the search index, the moved pages, and the space.content_updated event naming both
+// revisions and the pages changed. Call it in the transaction that moves the space's active
+// revision (merge, import).
+func (svc *Service) mainContentMoved(ctx context.Context, tx *ent.Tx, s *ent.Space, old, now *ent.Revision) error {
+	d, err := svc.diffRoots(ctx, old.RootTree, now.RootTree)
 	if err != nil || d == nil {
 		return err
 	}
 	if err := svc.indexChanged(ctx, tx, s, d); err != nil {
 		return err
 	}
-	old, err := svc.Contents.trees.Load(ctx, d.oldRoot)
+	before, err := svc.Contents.trees.Load(ctx, d.oldRoot)
 	if err != nil {
 		return err
 	}
-	return redirects.RecordMoves(ctx, tx, s, tree.Moves(old, d.now, d.changed))
+	if err := redirects.RecordMoves(ctx, tx, s, tree.Moves(before, d.now, d.changed)); err != nil {
+		return err
+	}
+	return events.Record(ctx, tx.Client(), events.Event{Type: events.SpaceContentUpdated, Organization: s.OrganizationID,
+		ObjectKind: "space", ObjectID: s.ID, Space: s.ID,
+		Details: map[string]any{"revisionBefore": old.ID, "revisionAfter": now.ID, "pages": changedPages(before, d)}})
+}
+
+// changedPages are the ids of the pages a diff created, changed or removed.
+func changedPages(before *tree.Tree, d *rootDiff) []string {
+	pages := []string{}
+	for _, key := range d.changed {
+		if d.now.Page(key) != nil || before.Page(key) != nil {
+			pages = append(pages, key)
+		}
+	}
+	return pages
 }
 
 // reindexSearch brings the search index of space s from the content at root oldRoot to the

@@ -9,6 +9,7 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/content/merge"
 	"github.com/binderyhq/bindery/internal/content/tree"
+	"github.com/binderyhq/bindery/internal/events"
 )
 
 // MergeResult is what a merge or an update made: the revision, merge.ResultMerge,
@@ -54,7 +55,7 @@ func (svc *Service) recordMerge(ctx context.Context, tx *ent.Tx, s *ent.Space, c
 	if err := tx.Space.UpdateOneID(s.ID).SetRevisionID(rev.ID).Exec(ctx); err != nil {
 		return err
 	}
-	if err := svc.mainContentMoved(ctx, tx, s, old.RootTree, rev.RootTree); err != nil {
+	if err := svc.mainContentMoved(ctx, tx, s, old, rev); err != nil {
 		return err
 	}
 	upd := tx.ChangeRequest.UpdateOneID(cr.ID).SetStatus(changerequest.StatusMerged).
@@ -65,7 +66,12 @@ func (svc *Service) recordMerge(ctx context.Context, tx *ent.Tx, s *ent.Space, c
 	if err := upd.Exec(ctx); err != nil {
 		return err
 	}
-	return AdjustChangeRequestCounts(ctx, tx, s.ID, cr.Status, changerequest.StatusMerged)
+	if err := AdjustChangeRequestCounts(ctx, tx, s.ID, cr.Status, changerequest.StatusMerged); err != nil {
+		return err
+	}
+	return events.Record(ctx, tx.Client(), events.Event{Type: events.ChangeRequestMerged, Organization: cr.OrganizationID,
+		ObjectKind: "change-request", ObjectID: cr.ID, Space: s.ID,
+		Details: map[string]any{"number": cr.Number, "revision": rev.ID}})
 }
 
 // UpdateFromMain brings the space's current content into a change request by a three-way merge

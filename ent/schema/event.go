@@ -1,0 +1,52 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+
+	"github.com/binderyhq/bindery/ent/privacy"
+)
+
+// Event is a change to an organization's objects, recorded in the transaction that makes the
+// change (a transactional outbox, internal/events): a write that rolls back records nothing, one
+// that commits keeps its event even if the process dies the next instant. The dispatcher hands
+// undispatched events to the organization's webhooks and marks them dispatched.
+type Event struct{ ent.Schema }
+
+// Mixin of Event.
+func (Event) Mixin() []ent.Mixin { return []ent.Mixin{IDMixin{}, TimeMixin{}, OrgMixin{}} }
+
+// Fields of Event.
+func (Event) Fields() []ent.Field {
+	return []ent.Field{
+		// type is the event's type, resource.action in snake case ("space.created").
+		field.String("type").Immutable().NotEmpty().MaxLen(64),
+		// object_kind and object_id name the object the event is about.
+		field.String("object_kind").Immutable().NotEmpty().MaxLen(32),
+		field.String("object_id").Immutable().NotEmpty().MaxLen(64),
+		// space_id and site_id are the space or site the object belongs to, when it does: webhooks
+		// narrowed to spaces or sites match on them.
+		field.String("space_id").Optional().Immutable().MaxLen(64),
+		field.String("site_id").Optional().Immutable().MaxLen(64),
+		// actor_id is the user who made the change; empty for the system (a background job).
+		field.String("actor_id").Optional().Immutable().MaxLen(64),
+		// details is what the event's type says of the change (documented per type in the README).
+		field.JSON("details", map[string]any{}).Immutable(),
+		field.Bool("dispatched").Default(false),
+	}
+}
+
+// Indexes of Event: the dispatcher reads undispatched events oldest first.
+func (Event) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("dispatched", "created_at")}
+}
+
+// Policy of Event: only the system viewer reads or writes events; internal/events records them
+// by opting in to it.
+func (Event) Policy() ent.Policy {
+	return privacy.Policy{
+		Query:    privacy.QueryPolicy{privacy.AlwaysDenyRule()},
+		Mutation: privacy.MutationPolicy{privacy.AlwaysDenyRule()},
+	}
+}

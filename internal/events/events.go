@@ -1,0 +1,172 @@
+// Package events records changes to an organization's objects as events, in the transaction that
+// makes each change (a transactional outbox): a write that rolls back records nothing, one that
+// commits keeps its event whatever happens to the process next. Webhooks (internal/webhooks) hand
+// the recorded events on.
+package events
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/privacy"
+	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/internal/txn"
+)
+
+// The event types, resource.action in snake case. The README lists them with their details.
+const (
+	SpaceCreated = "space.created"
+	SpaceUpdated = "space.updated"
+	SpaceDeleted = "space.deleted"
+	SpaceMoved   = "space.moved"
+	// SpaceContentUpdated is a merge or an import into a space's main content.
+	SpaceContentUpdated = "space.content_updated"
+
+	ChangeRequestCreated       = "change_request.created"
+	ChangeRequestUpdated       = "change_request.updated"
+	ChangeRequestStatusChanged = "change_request.status_changed"
+	ChangeRequestMerged        = "change_request.merged"
+
+	CommentCreated      = "comment.created"
+	CommentUpdated      = "comment.updated"
+	CommentDeleted      = "comment.deleted"
+	CommentReplyCreated = "comment_reply.created"
+	CommentReplyUpdated = "comment_reply.updated"
+	CommentReplyDeleted = "comment_reply.deleted"
+
+	MemberAdded       = "member.added"
+	MemberRoleChanged = "member.role_changed"
+	MemberRemoved     = "member.removed"
+
+	TeamCreated        = "team.created"
+	TeamUpdated        = "team.updated"
+	TeamDeleted        = "team.deleted"
+	TeamMembersChanged = "team.members_changed"
+
+	OpenAPISpecProcessed = "openapi_spec.version_processed"
+	OpenAPISpecFailed    = "openapi_spec.processing_failed"
+
+	// SSOConfigurationChanged is a SAML provider created, changed or deleted.
+	SSOConfigurationChanged = "sso.configuration_changed"
+
+	SitePublished   = "site.published"
+	SiteUnpublished = "site.unpublished"
+	SiteUpdated     = "site.updated"
+
+	// Test is the event a webhook's "send test event" operation delivers to that webhook alone.
+	Test = "webhook.test"
+)
+
+// Types is every event type a webhook may subscribe to.
+var Types = []string{
+	SpaceCreated, SpaceUpdated, SpaceDeleted, SpaceMoved, SpaceContentUpdated,
+	ChangeRequestCreated, ChangeRequestUpdated, ChangeRequestStatusChanged, ChangeRequestMerged,
+	CommentCreated, CommentUpdated, CommentDeleted, CommentReplyCreated, CommentReplyUpdated, CommentReplyDeleted,
+	MemberAdded, MemberRoleChanged, MemberRemoved,
+	TeamCreated, TeamUpdated, TeamDeleted, TeamMembersChanged,
+	SitePublished, SiteUnpublished, SiteUpdated,
+	OpenAPISpecProcessed, OpenAPISpecFailed, SSOConfigurationChanged,
+}
+
+// Known reports whether t is an event type a webhook may subscribe to.
+func Known(t string) bool { return slices.Contains(Types, t) }
+
+// Event is a change to record: its type, the organization and the object it is about, the space
+// or site that object belongs to (if any), and what the type says of the change.
+type Event struct {
+	Type         string
+	Organization string
+	ObjectKind   string // "space", "change-request", "comment", …
+	ObjectID     string
+	Space, Site  string
+	Details      map[string]any
+}
+
+// Record records e, made by the viewer of ctx (no actor for the system), through client: the
+// client of the transaction that makes the change (tx.Client()), so the event commits or rolls
+// back with it. The dispatcher hands it to the organization's webhooks.
+func Record(ctx context.Context, client *ent.Client, e Event) error {
+	_, err := record(ctx, client, e, false)
+	return err
+}
+
+// Write runs write and records e in one transaction of client: a change of one statement that
+// has no transaction of its own.
+func Write(ctx context.Context, client *ent.Client, e Event, write func(tx *ent.Tx) error) error {
+	return txn.Run(ctx, client, func(tx *ent.Tx) error {
+		if err := write(tx); err != nil {
+			return err
+		}
+		return Record(ctx, tx.Client(), e)
+	})
+}
+
+// RecordAside records e as Record does, but for its caller to deliver: the dispatcher does not
+// hand it on (a webhook's test event).
+func RecordAside(ctx context.Context, client *ent.Client, e Event) (*ent.Event, error) {
+	return record(ctx, client, e, true)
+}
+
+// record opts in to the system's access to the events table, in one place.
+func record(ctx context.Context, client *ent.Client, e Event, dispatched bool) (*ent.Event, error) {
+	if e.Details == nil {
+		e.Details = map[string]any{}
+	}
+	actor := ""
+	if v := viewer.FromContext(ctx); v != nil {
+		actor = v.UserID
+	}
+	return client.Event.Create().SetType(e.Type).SetOrganizationID(e.Organization).
+		SetObjectKind(e.ObjectKind).SetObjectID(e.ObjectID).SetSpaceID(e.Space).SetSiteID(e.Site).
+		SetActorID(actor).SetDetails(e.Details).SetDispatched(dispatched).
+		Save(privacy.DecisionContext(ctx, privacy.Allow))
+}
+
+// FieldsChanged names the fields an update set (a mutation's Fields), without the time of the
+// update that every update sets: the details of a *.updated event.
+func FieldsChanged(m interface{ Fields() []string }) []string {
+	return slices.DeleteFunc(m.Fields(), func(f string) bool { return f == "updated_at" })
+}
+
+// Payload is the documented JSON shape of an event, the body of a webhook delivery (the Standard
+// Webhooks payload: type, timestamp, data).
+type Payload struct {
+	Type      string    `json:"type"`
+	Timestamp time.Time `json:"timestamp"`
+	Data      Data      `json:"data"`
+}
+
+// Data is what an event says: its stable id, organization, object, actor (null for the system)
+// and the details of its type.
+type Data struct {
+	ID           string         `json:"id"`
+	Organization string         `json:"organization"`
+	Object       Object         `json:"object"`
+	Space        *string        `json:"space"`
+	Site         *string        `json:"site"`
+	Actor        *string        `json:"actor"`
+	Details      map[string]any `json:"details"`
+}
+
+// Object names the object an event is about.
+type Object struct {
+	Kind string `json:"kind"`
+	ID   string `json:"id"`
+}
+
+// PayloadOf is the payload of a recorded event.
+func PayloadOf(e *ent.Event) Payload {
+	return Payload{Type: e.Type, Timestamp: e.CreatedAt, Data: Data{
+		ID: e.ID, Organization: e.OrganizationID, Object: Object{Kind: e.ObjectKind, ID: e.ObjectID},
+		Space: orNull(e.SpaceID), Site: orNull(e.SiteID), Actor: orNull(e.ActorID), Details: e.Details,
+	}}
+}
+
+func orNull(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
