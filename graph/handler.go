@@ -55,6 +55,8 @@ func NewHandler(r *Resolver, l Limits) *handler.Server {
 	srv.AddTransport(decodedPOST{}) // rest decodes the body
 	cache := limits.NewDocumentCache(cachedDocuments, cachedDocumentBytes)
 	srv.SetQueryCache(cache)
+	// Automatic persisted queries (Apollo's protocol): first, as it fills in the query of a known hash.
+	srv.Use(persistedQueries{extension.AutomaticPersistedQuery{Cache: limits.NewPersistedQueries(cachedDocumentBytes)}})
 	srv.Use(limits.ShapeLimit{Shape: l.Shape, Tokens: l.Tokens, Cache: cache})
 	if l.Introspection {
 		srv.Use(extension.Introspection{})
@@ -72,6 +74,23 @@ func NewHandler(r *Resolver, l Limits) *handler.Server {
 		return apperr.Internalw(errors.New("panic in a resolver"))
 	})
 	return srv
+}
+
+// persistedQueries is gqlgen's automatic persisted queries with its refusals coded (a hash that
+// does not match its query is the client's error) and never kept by the read cache: a hash
+// unknown now is known once its client sends the query.
+type persistedQueries struct{ extension.AutomaticPersistedQuery }
+
+func (p persistedQueries) MutateOperationParameters(ctx context.Context, params *graphql.RawParams) *gqlerror.Error {
+	err := p.AutomaticPersistedQuery.MutateOperationParameters(ctx, params)
+	if err == nil {
+		return nil
+	}
+	readcache.DoNotKeep(ctx)
+	if err.Extensions == nil {
+		err.Extensions = map[string]any{"code": "BAD_USER_INPUT"}
+	}
+	return err
 }
 
 // presentError gives every resolver error its extensions.code and a message for people;

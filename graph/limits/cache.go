@@ -7,6 +7,8 @@ import (
 	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/binderyhq/bindery/internal/sizedlru"
+
 	"github.com/99designs/gqlgen/graphql"
 )
 
@@ -58,4 +60,32 @@ func (c *DocumentCache) Bytes() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.bytes
+}
+
+// PersistedQueries is the cache of automatic persisted queries (gqlgen's
+// extension.AutomaticPersistedQuery): query texts by their SHA-256, within budget bytes of
+// hashes and texts, a text over a tenth of the budget not kept, as the document cache bounds its
+// texts. A client whose hash was dropped is told PersistedQueryNotFound and sends the text again.
+type PersistedQueries struct {
+	texts  *sizedlru.Cache[string, string]
+	budget int
+}
+
+var _ graphql.Cache[string] = (*PersistedQueries)(nil)
+
+// NewPersistedQueries returns a cache of persisted queries within budget bytes.
+func NewPersistedQueries(budget int) *PersistedQueries {
+	return &PersistedQueries{texts: sizedlru.New[string, string](budget), budget: budget}
+}
+
+// Get implements graphql.Cache.
+func (p *PersistedQueries) Get(_ context.Context, hash string) (string, bool) {
+	return p.texts.Get(hash)
+}
+
+// Add implements graphql.Cache.
+func (p *PersistedQueries) Add(_ context.Context, hash, query string) {
+	if len(query) <= p.budget/10 {
+		p.texts.Add(hash, query, len(hash)+len(query))
+	}
 }
