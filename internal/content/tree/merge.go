@@ -123,17 +123,23 @@ func (m Merge) mergePage(r *Result, b, o, t *Page) error {
 	if t.UpdatedAt.After(merged.UpdatedAt) {
 		merged.UpdatedAt = t.UpdatedAt
 	}
-	body, bodyClash, err := m.mergeBody(b.Body, o.Body, t.Body)
+	return m.settle(r, o.ID, Entry{Page: &merged}, &merged.Body, [3]string{b.Body, o.Body, t.Body}, clashes)
+}
+
+// settle merges the bodies (base, ours, theirs) of an entry both sides changed line by line into
+// body, keeps the merged entry, and names its clashes, the body's among them, as conflicts.
+func (m Merge) settle(r *Result, id string, merged Entry, body *string, bodies [3]string, clashes []string) error {
+	text, clash, err := m.mergeBody(bodies[0], bodies[1], bodies[2])
 	if err != nil {
 		return err
 	}
-	merged.Body = body
-	if bodyClash {
+	*body = text
+	if clash {
 		clashes = append(clashes, "content")
 	}
-	r.set(o.ID, Entry{Page: &merged}, true)
+	r.set(id, merged, true)
 	for _, field := range clashes {
-		r.conflict(Entry{Page: &merged}, "both sides changed the "+field)
+		r.conflict(merged, "both sides changed the "+field)
 	}
 	return nil
 }
@@ -154,19 +160,7 @@ func (m Merge) mergeReusable(r *Result, b, o, t *Reusable) error {
 	if t.UpdatedAt.After(merged.UpdatedAt) {
 		merged.UpdatedAt = t.UpdatedAt
 	}
-	body, bodyClash, err := m.mergeBody(b.Body, o.Body, t.Body)
-	if err != nil {
-		return err
-	}
-	merged.Body = body
-	if bodyClash {
-		clashes = append(clashes, "content")
-	}
-	r.set(o.ID, Entry{Reusable: &merged}, true)
-	for _, field := range clashes {
-		r.conflict(Entry{Reusable: &merged}, "both sides changed the "+field)
-	}
-	return nil
+	return m.settle(r, o.ID, Entry{Reusable: &merged}, &merged.Body, [3]string{b.Body, o.Body, t.Body}, clashes)
 }
 
 func (m Merge) mergeBody(b, o, t string) (string, bool, error) {
