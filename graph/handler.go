@@ -79,7 +79,9 @@ func NewHandler(r *Resolver, l Limits) *handler.Server {
 // persistedQueries is gqlgen's automatic persisted queries with its refusals coded (a hash that
 // does not match its query is the client's error) and never kept by the read cache: a hash
 // unknown now is known once its client sends the query.
-type persistedQueries struct{ extension.AutomaticPersistedQuery }
+type persistedQueries struct {
+	extension.AutomaticPersistedQuery
+}
 
 func (p persistedQueries) MutateOperationParameters(ctx context.Context, params *graphql.RawParams) *gqlerror.Error {
 	err := p.AutomaticPersistedQuery.MutateOperationParameters(ctx, params)
