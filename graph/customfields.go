@@ -18,7 +18,8 @@ import (
 
 // customFieldService is the custom fields as this resolver's viewer reads and writes them.
 func (r *Resolver) customFieldService() *customfields.Service {
-	return &customfields.Service{Client: r.Client, Organization: r.organization, Space: r.space}
+	return &customfields.Service{Client: r.Client, Organization: r.organization, RequireOrgRole: r.requireOrgRole,
+		Space: r.space}
 }
 
 // customField is Organization.customField (customfields.Service.Field).

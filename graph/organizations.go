@@ -18,6 +18,12 @@ import (
 // loaders, batched for a whole level of a query.
 
 // orgsService is the organizations as this resolver's viewer reads and writes them.
+// requireOrgRole returns an organization the viewer sees with at least the role min
+// (orgs.Service.RequireOrgRole).
+func (r *Resolver) requireOrgRole(ctx context.Context, orgID string, min viewer.Role, action string) (*ent.Organization, error) {
+	return r.orgsService().RequireOrgRole(ctx, orgID, min, action)
+}
+
 func (r *Resolver) orgsService() *orgs.Service {
 	return &orgs.Service{Client: r.Client, Now: r.now, SSORequired: r.SSO().Required, OwnsTeam: r.viewerOwnsTeam,
 		Issuer: r.BaseURL, Key: r.serverKey}

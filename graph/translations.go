@@ -19,7 +19,7 @@ import (
 
 // translationsService is the translation settings as this resolver's viewer reads and writes them.
 func (r *Resolver) translationsService() *translations.Service {
-	return &translations.Service{Client: r.Client, Organization: r.organization}
+	return &translations.Service{Client: r.Client, Organization: r.organization, RequireOrgRole: r.requireOrgRole}
 }
 
 // translationSettings returns translation settings of an organization the viewer sees

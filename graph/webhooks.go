@@ -19,7 +19,7 @@ import (
 
 // webhooksService is the webhooks as this resolver's viewer manages them.
 func (r *Resolver) webhooksService() *webhooks.Service {
-	return &webhooks.Service{Client: r.Client, Keys: &r.keys, Organization: r.organization, Now: r.now}
+	return &webhooks.Service{Client: r.Client, Keys: &r.keys, RequireOrgRole: r.requireOrgRole, Now: r.now}
 }
 
 // HandleWebhookJobs registers the jobs of webhooks with a runner: the dispatcher of recorded

@@ -38,6 +38,9 @@ type Service struct {
 	// Organization reads an organization the viewer belongs to. Returns NOT_FOUND otherwise,
 	// FORBIDDEN to a session its single sign-on refuses.
 	Organization func(ctx context.Context, id string) (*ent.Organization, error)
+	// RequireOrgRole returns an organization the viewer sees with at least a role there (orgs).
+	// Returns NOT_FOUND otherwise, FORBIDDEN below the role.
+	RequireOrgRole func(ctx context.Context, orgID string, min viewer.Role, action string) (*ent.Organization, error)
 	// Space reads a live space the viewer reads. Returns NOT_FOUND otherwise.
 	Space func(ctx context.Context, id string) (*ent.Space, error)
 }
@@ -173,10 +176,8 @@ func (svc *Service) Delete(ctx context.Context, orgID, name string) (bool, error
 // requireAdmin checks that the viewer is an admin of the organization; action says what for, in
 // the refusal. Returns NOT_FOUND if the viewer may not see it, FORBIDDEN below admin.
 func (svc *Service) requireAdmin(ctx context.Context, orgID, action string) error {
-	if _, err := svc.Organization(ctx, orgID); err != nil {
-		return err
-	}
-	return rule.RequireOrgRole(ctx, orgID, viewer.RoleAdmin, action)
+	_, err := svc.RequireOrgRole(ctx, orgID, viewer.RoleAdmin, action)
+	return err
 }
 
 // checkName validates a new field's name: 1..50 characters of a-z, 0-9, _ and -.

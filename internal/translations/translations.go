@@ -33,6 +33,9 @@ type Service struct {
 	// Organization reads an organization the viewer belongs to. Returns NOT_FOUND otherwise,
 	// FORBIDDEN to a session its single sign-on refuses.
 	Organization func(ctx context.Context, id string) (*ent.Organization, error)
+	// RequireOrgRole returns an organization the viewer sees with at least a role there (orgs).
+	// Returns NOT_FOUND otherwise, FORBIDDEN below the role.
+	RequireOrgRole func(ctx context.Context, orgID string, min viewer.Role, action string) (*ent.Organization, error)
 }
 
 // Settings is what translation settings hold: a title, and the languages when they are given
@@ -112,10 +115,8 @@ func (svc *Service) Delete(ctx context.Context, orgID, id string) error {
 // requireAdmin checks that the viewer sees the organization and is its admin; action says what
 // for, for the refusal.
 func (svc *Service) requireAdmin(ctx context.Context, orgID, action string) error {
-	if _, err := svc.Organization(ctx, orgID); err != nil {
-		return err
-	}
-	return rule.RequireOrgRole(ctx, orgID, viewer.RoleAdmin, action)
+	_, err := svc.RequireOrgRole(ctx, orgID, viewer.RoleAdmin, action)
+	return err
 }
 
 // canonicalLanguages checks BCP 47 language tags and returns them in canonical form

@@ -39,9 +39,10 @@ const rotationOverlap = 24 * time.Hour
 type Service struct {
 	Client *ent.Client
 	Keys   *serverkey.Keys
-	// Organization reads an organization the viewer belongs to. Returns NOT_FOUND otherwise.
-	Organization func(ctx context.Context, id string) (*ent.Organization, error)
-	Now          func(ctx context.Context) time.Time
+	// RequireOrgRole returns an organization the viewer sees with at least a role there (orgs).
+	// Returns NOT_FOUND otherwise, FORBIDDEN below the role.
+	RequireOrgRole func(ctx context.Context, orgID string, min viewer.Role, action string) (*ent.Organization, error)
+	Now            func(ctx context.Context) time.Time
 }
 
 // Settings are a webhook's settings in a create (URL required) or an update (nil: unchanged).
@@ -61,10 +62,7 @@ type WithSecret struct {
 // Query returns the webhooks of an organization, for its admins. NOT_FOUND if the viewer does
 // not see the organization, FORBIDDEN below admin.
 func (svc *Service) Query(ctx context.Context, orgID string) (*ent.WebhookQuery, error) {
-	if _, err := svc.Organization(ctx, orgID); err != nil {
-		return nil, err
-	}
-	if err := rule.RequireOrgRole(ctx, orgID, viewer.RoleAdmin, "manage webhooks"); err != nil {
+	if _, err := svc.RequireOrgRole(ctx, orgID, viewer.RoleAdmin, "manage webhooks"); err != nil {
 		return nil, err
 	}
 	return svc.Client.Webhook.Query().Where(webhook.OrganizationID(orgID)), nil
