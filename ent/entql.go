@@ -617,6 +617,8 @@ var schemaGraph = func() *sqlgraph.Schema {
 			site.FieldTitle:                   {Type: field.TypeString, Column: site.FieldTitle},
 			site.FieldIcon:                    {Type: field.TypeJSON, Column: site.FieldIcon},
 			site.FieldHostname:                {Type: field.TypeString, Column: site.FieldHostname},
+			site.FieldHostnameStatus:          {Type: field.TypeString, Column: site.FieldHostnameStatus},
+			site.FieldHostnameCheckedAt:       {Type: field.TypeTime, Column: site.FieldHostnameCheckedAt},
 			site.FieldBasename:                {Type: field.TypeString, Column: site.FieldBasename},
 			site.FieldProxyOrigin:             {Type: field.TypeString, Column: site.FieldProxyOrigin},
 			site.FieldVisibility:              {Type: field.TypeEnum, Column: site.FieldVisibility},
@@ -5336,6 +5338,16 @@ func (f *SiteFilter) WhereIcon(p entql.BytesP) {
 // WhereHostname applies the entql string predicate on the hostname field.
 func (f *SiteFilter) WhereHostname(p entql.StringP) {
 	f.Where(p.Field(site.FieldHostname))
+}
+
+// WhereHostnameStatus applies the entql string predicate on the hostname_status field.
+func (f *SiteFilter) WhereHostnameStatus(p entql.StringP) {
+	f.Where(p.Field(site.FieldHostnameStatus))
+}
+
+// WhereHostnameCheckedAt applies the entql time.Time predicate on the hostname_checked_at field.
+func (f *SiteFilter) WhereHostnameCheckedAt(p entql.TimeP) {
+	f.Where(p.Field(site.FieldHostnameCheckedAt))
 }
 
 // WhereBasename applies the entql string predicate on the basename field.

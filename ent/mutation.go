@@ -23718,6 +23718,8 @@ type SiteMutation struct {
 	title                      *string
 	icon                       *map[string]interface{}
 	hostname                   *string
+	hostname_status            *string
+	hostname_checked_at        *time.Time
 	basename                   *string
 	proxy_origin               *string
 	visibility                 *site.Visibility
@@ -24128,6 +24130,104 @@ func (m *SiteMutation) HostnameCleared() bool {
 func (m *SiteMutation) ResetHostname() {
 	m.hostname = nil
 	delete(m.clearedFields, site.FieldHostname)
+}
+
+// SetHostnameStatus sets the "hostname_status" field.
+func (m *SiteMutation) SetHostnameStatus(s string) {
+	m.hostname_status = &s
+}
+
+// HostnameStatus returns the value of the "hostname_status" field in the mutation.
+func (m *SiteMutation) HostnameStatus() (r string, exists bool) {
+	v := m.hostname_status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldHostnameStatus returns the old "hostname_status" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldHostnameStatus(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldHostnameStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldHostnameStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldHostnameStatus: %w", err)
+	}
+	return oldValue.HostnameStatus, nil
+}
+
+// ClearHostnameStatus clears the value of the "hostname_status" field.
+func (m *SiteMutation) ClearHostnameStatus() {
+	m.hostname_status = nil
+	m.clearedFields[site.FieldHostnameStatus] = struct{}{}
+}
+
+// HostnameStatusCleared returns if the "hostname_status" field was cleared in this mutation.
+func (m *SiteMutation) HostnameStatusCleared() bool {
+	_, ok := m.clearedFields[site.FieldHostnameStatus]
+	return ok
+}
+
+// ResetHostnameStatus resets all changes to the "hostname_status" field.
+func (m *SiteMutation) ResetHostnameStatus() {
+	m.hostname_status = nil
+	delete(m.clearedFields, site.FieldHostnameStatus)
+}
+
+// SetHostnameCheckedAt sets the "hostname_checked_at" field.
+func (m *SiteMutation) SetHostnameCheckedAt(t time.Time) {
+	m.hostname_checked_at = &t
+}
+
+// HostnameCheckedAt returns the value of the "hostname_checked_at" field in the mutation.
+func (m *SiteMutation) HostnameCheckedAt() (r time.Time, exists bool) {
+	v := m.hostname_checked_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldHostnameCheckedAt returns the old "hostname_checked_at" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldHostnameCheckedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldHostnameCheckedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldHostnameCheckedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldHostnameCheckedAt: %w", err)
+	}
+	return oldValue.HostnameCheckedAt, nil
+}
+
+// ClearHostnameCheckedAt clears the value of the "hostname_checked_at" field.
+func (m *SiteMutation) ClearHostnameCheckedAt() {
+	m.hostname_checked_at = nil
+	m.clearedFields[site.FieldHostnameCheckedAt] = struct{}{}
+}
+
+// HostnameCheckedAtCleared returns if the "hostname_checked_at" field was cleared in this mutation.
+func (m *SiteMutation) HostnameCheckedAtCleared() bool {
+	_, ok := m.clearedFields[site.FieldHostnameCheckedAt]
+	return ok
+}
+
+// ResetHostnameCheckedAt resets all changes to the "hostname_checked_at" field.
+func (m *SiteMutation) ResetHostnameCheckedAt() {
+	m.hostname_checked_at = nil
+	delete(m.clearedFields, site.FieldHostnameCheckedAt)
 }
 
 // SetBasename sets the "basename" field.
@@ -24887,7 +24987,7 @@ func (m *SiteMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SiteMutation) Fields() []string {
-	fields := make([]string, 0, 18)
+	fields := make([]string, 0, 20)
 	if m.created_at != nil {
 		fields = append(fields, site.FieldCreatedAt)
 	}
@@ -24908,6 +25008,12 @@ func (m *SiteMutation) Fields() []string {
 	}
 	if m.hostname != nil {
 		fields = append(fields, site.FieldHostname)
+	}
+	if m.hostname_status != nil {
+		fields = append(fields, site.FieldHostnameStatus)
+	}
+	if m.hostname_checked_at != nil {
+		fields = append(fields, site.FieldHostnameCheckedAt)
 	}
 	if m.basename != nil {
 		fields = append(fields, site.FieldBasename)
@@ -24964,6 +25070,10 @@ func (m *SiteMutation) Field(name string) (ent.Value, bool) {
 		return m.Icon()
 	case site.FieldHostname:
 		return m.Hostname()
+	case site.FieldHostnameStatus:
+		return m.HostnameStatus()
+	case site.FieldHostnameCheckedAt:
+		return m.HostnameCheckedAt()
 	case site.FieldBasename:
 		return m.Basename()
 	case site.FieldProxyOrigin:
@@ -25009,6 +25119,10 @@ func (m *SiteMutation) OldField(ctx context.Context, name string) (ent.Value, er
 		return m.OldIcon(ctx)
 	case site.FieldHostname:
 		return m.OldHostname(ctx)
+	case site.FieldHostnameStatus:
+		return m.OldHostnameStatus(ctx)
+	case site.FieldHostnameCheckedAt:
+		return m.OldHostnameCheckedAt(ctx)
 	case site.FieldBasename:
 		return m.OldBasename(ctx)
 	case site.FieldProxyOrigin:
@@ -25088,6 +25202,20 @@ func (m *SiteMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetHostname(v)
+		return nil
+	case site.FieldHostnameStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHostnameStatus(v)
+		return nil
+	case site.FieldHostnameCheckedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHostnameCheckedAt(v)
 		return nil
 	case site.FieldBasename:
 		v, ok := value.(string)
@@ -25217,6 +25345,12 @@ func (m *SiteMutation) ClearedFields() []string {
 	if m.FieldCleared(site.FieldHostname) {
 		fields = append(fields, site.FieldHostname)
 	}
+	if m.FieldCleared(site.FieldHostnameStatus) {
+		fields = append(fields, site.FieldHostnameStatus)
+	}
+	if m.FieldCleared(site.FieldHostnameCheckedAt) {
+		fields = append(fields, site.FieldHostnameCheckedAt)
+	}
 	if m.FieldCleared(site.FieldBasename) {
 		fields = append(fields, site.FieldBasename)
 	}
@@ -25257,6 +25391,12 @@ func (m *SiteMutation) ClearField(name string) error {
 		return nil
 	case site.FieldHostname:
 		m.ClearHostname()
+		return nil
+	case site.FieldHostnameStatus:
+		m.ClearHostnameStatus()
+		return nil
+	case site.FieldHostnameCheckedAt:
+		m.ClearHostnameCheckedAt()
 		return nil
 	case site.FieldBasename:
 		m.ClearBasename()
@@ -25307,6 +25447,12 @@ func (m *SiteMutation) ResetField(name string) error {
 		return nil
 	case site.FieldHostname:
 		m.ResetHostname()
+		return nil
+	case site.FieldHostnameStatus:
+		m.ResetHostnameStatus()
+		return nil
+	case site.FieldHostnameCheckedAt:
+		m.ResetHostnameCheckedAt()
 		return nil
 	case site.FieldBasename:
 		m.ResetBasename()

@@ -34,6 +34,10 @@ type Site struct {
 	Icon map[string]interface{} `json:"icon,omitempty"`
 	// Hostname holds the value of the "hostname" field.
 	Hostname *string `json:"hostname,omitempty"`
+	// HostnameStatus holds the value of the "hostname_status" field.
+	HostnameStatus *string `json:"hostname_status,omitempty"`
+	// HostnameCheckedAt holds the value of the "hostname_checked_at" field.
+	HostnameCheckedAt *time.Time `json:"hostname_checked_at,omitempty"`
 	// Basename holds the value of the "basename" field.
 	Basename *string `json:"basename,omitempty"`
 	// ProxyOrigin holds the value of the "proxy_origin" field.
@@ -139,9 +143,9 @@ func (*Site) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case site.FieldSiteSpacesCount:
 			values[i] = new(sql.NullInt64)
-		case site.FieldID, site.FieldOrganizationID, site.FieldType, site.FieldTitle, site.FieldHostname, site.FieldBasename, site.FieldProxyOrigin, site.FieldVisibility, site.FieldDefaultSectionID:
+		case site.FieldID, site.FieldOrganizationID, site.FieldType, site.FieldTitle, site.FieldHostname, site.FieldHostnameStatus, site.FieldBasename, site.FieldProxyOrigin, site.FieldVisibility, site.FieldDefaultSectionID:
 			values[i] = new(sql.NullString)
-		case site.FieldCreatedAt, site.FieldUpdatedAt, site.FieldAdaptiveSchemaUpdatedAt, site.FieldCustomizationUpdatedAt:
+		case site.FieldCreatedAt, site.FieldUpdatedAt, site.FieldHostnameCheckedAt, site.FieldAdaptiveSchemaUpdatedAt, site.FieldCustomizationUpdatedAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -208,6 +212,20 @@ func (_m *Site) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Hostname = new(string)
 				*_m.Hostname = value.String
+			}
+		case site.FieldHostnameStatus:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field hostname_status", values[i])
+			} else if value.Valid {
+				_m.HostnameStatus = new(string)
+				*_m.HostnameStatus = value.String
+			}
+		case site.FieldHostnameCheckedAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field hostname_checked_at", values[i])
+			} else if value.Valid {
+				_m.HostnameCheckedAt = new(time.Time)
+				*_m.HostnameCheckedAt = value.Time
 			}
 		case site.FieldBasename:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -366,6 +384,16 @@ func (_m *Site) String() string {
 	if v := _m.Hostname; v != nil {
 		builder.WriteString("hostname=")
 		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.HostnameStatus; v != nil {
+		builder.WriteString("hostname_status=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.HostnameCheckedAt; v != nil {
+		builder.WriteString("hostname_checked_at=")
+		builder.WriteString(v.Format(time.ANSIC))
 	}
 	builder.WriteString(", ")
 	if v := _m.Basename; v != nil {

@@ -101,6 +101,34 @@ func (_c *SiteCreate) SetNillableHostname(v *string) *SiteCreate {
 	return _c
 }
 
+// SetHostnameStatus sets the "hostname_status" field.
+func (_c *SiteCreate) SetHostnameStatus(v string) *SiteCreate {
+	_c.mutation.SetHostnameStatus(v)
+	return _c
+}
+
+// SetNillableHostnameStatus sets the "hostname_status" field if the given value is not nil.
+func (_c *SiteCreate) SetNillableHostnameStatus(v *string) *SiteCreate {
+	if v != nil {
+		_c.SetHostnameStatus(*v)
+	}
+	return _c
+}
+
+// SetHostnameCheckedAt sets the "hostname_checked_at" field.
+func (_c *SiteCreate) SetHostnameCheckedAt(v time.Time) *SiteCreate {
+	_c.mutation.SetHostnameCheckedAt(v)
+	return _c
+}
+
+// SetNillableHostnameCheckedAt sets the "hostname_checked_at" field if the given value is not nil.
+func (_c *SiteCreate) SetNillableHostnameCheckedAt(v *time.Time) *SiteCreate {
+	if v != nil {
+		_c.SetHostnameCheckedAt(*v)
+	}
+	return _c
+}
+
 // SetBasename sets the "basename" field.
 func (_c *SiteCreate) SetBasename(v string) *SiteCreate {
 	_c.mutation.SetBasename(v)
@@ -426,6 +454,11 @@ func (_c *SiteCreate) check() error {
 			return &ValidationError{Name: "hostname", err: fmt.Errorf(`ent: validator failed for field "Site.hostname": %w`, err)}
 		}
 	}
+	if v, ok := _c.mutation.HostnameStatus(); ok {
+		if err := site.HostnameStatusValidator(v); err != nil {
+			return &ValidationError{Name: "hostname_status", err: fmt.Errorf(`ent: validator failed for field "Site.hostname_status": %w`, err)}
+		}
+	}
 	if v, ok := _c.mutation.Basename(); ok {
 		if err := site.BasenameValidator(v); err != nil {
 			return &ValidationError{Name: "basename", err: fmt.Errorf(`ent: validator failed for field "Site.basename": %w`, err)}
@@ -520,6 +553,14 @@ func (_c *SiteCreate) createSpec() (*Site, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Hostname(); ok {
 		_spec.SetField(site.FieldHostname, field.TypeString, value)
 		_node.Hostname = &value
+	}
+	if value, ok := _c.mutation.HostnameStatus(); ok {
+		_spec.SetField(site.FieldHostnameStatus, field.TypeString, value)
+		_node.HostnameStatus = &value
+	}
+	if value, ok := _c.mutation.HostnameCheckedAt(); ok {
+		_spec.SetField(site.FieldHostnameCheckedAt, field.TypeTime, value)
+		_node.HostnameCheckedAt = &value
 	}
 	if value, ok := _c.mutation.Basename(); ok {
 		_spec.SetField(site.FieldBasename, field.TypeString, value)
@@ -764,6 +805,42 @@ func (u *SiteUpsert) UpdateHostname() *SiteUpsert {
 // ClearHostname clears the value of the "hostname" field.
 func (u *SiteUpsert) ClearHostname() *SiteUpsert {
 	u.SetNull(site.FieldHostname)
+	return u
+}
+
+// SetHostnameStatus sets the "hostname_status" field.
+func (u *SiteUpsert) SetHostnameStatus(v string) *SiteUpsert {
+	u.Set(site.FieldHostnameStatus, v)
+	return u
+}
+
+// UpdateHostnameStatus sets the "hostname_status" field to the value that was provided on create.
+func (u *SiteUpsert) UpdateHostnameStatus() *SiteUpsert {
+	u.SetExcluded(site.FieldHostnameStatus)
+	return u
+}
+
+// ClearHostnameStatus clears the value of the "hostname_status" field.
+func (u *SiteUpsert) ClearHostnameStatus() *SiteUpsert {
+	u.SetNull(site.FieldHostnameStatus)
+	return u
+}
+
+// SetHostnameCheckedAt sets the "hostname_checked_at" field.
+func (u *SiteUpsert) SetHostnameCheckedAt(v time.Time) *SiteUpsert {
+	u.Set(site.FieldHostnameCheckedAt, v)
+	return u
+}
+
+// UpdateHostnameCheckedAt sets the "hostname_checked_at" field to the value that was provided on create.
+func (u *SiteUpsert) UpdateHostnameCheckedAt() *SiteUpsert {
+	u.SetExcluded(site.FieldHostnameCheckedAt)
+	return u
+}
+
+// ClearHostnameCheckedAt clears the value of the "hostname_checked_at" field.
+func (u *SiteUpsert) ClearHostnameCheckedAt() *SiteUpsert {
+	u.SetNull(site.FieldHostnameCheckedAt)
 	return u
 }
 
@@ -1082,6 +1159,48 @@ func (u *SiteUpsertOne) UpdateHostname() *SiteUpsertOne {
 func (u *SiteUpsertOne) ClearHostname() *SiteUpsertOne {
 	return u.Update(func(s *SiteUpsert) {
 		s.ClearHostname()
+	})
+}
+
+// SetHostnameStatus sets the "hostname_status" field.
+func (u *SiteUpsertOne) SetHostnameStatus(v string) *SiteUpsertOne {
+	return u.Update(func(s *SiteUpsert) {
+		s.SetHostnameStatus(v)
+	})
+}
+
+// UpdateHostnameStatus sets the "hostname_status" field to the value that was provided on create.
+func (u *SiteUpsertOne) UpdateHostnameStatus() *SiteUpsertOne {
+	return u.Update(func(s *SiteUpsert) {
+		s.UpdateHostnameStatus()
+	})
+}
+
+// ClearHostnameStatus clears the value of the "hostname_status" field.
+func (u *SiteUpsertOne) ClearHostnameStatus() *SiteUpsertOne {
+	return u.Update(func(s *SiteUpsert) {
+		s.ClearHostnameStatus()
+	})
+}
+
+// SetHostnameCheckedAt sets the "hostname_checked_at" field.
+func (u *SiteUpsertOne) SetHostnameCheckedAt(v time.Time) *SiteUpsertOne {
+	return u.Update(func(s *SiteUpsert) {
+		s.SetHostnameCheckedAt(v)
+	})
+}
+
+// UpdateHostnameCheckedAt sets the "hostname_checked_at" field to the value that was provided on create.
+func (u *SiteUpsertOne) UpdateHostnameCheckedAt() *SiteUpsertOne {
+	return u.Update(func(s *SiteUpsert) {
+		s.UpdateHostnameCheckedAt()
+	})
+}
+
+// ClearHostnameCheckedAt clears the value of the "hostname_checked_at" field.
+func (u *SiteUpsertOne) ClearHostnameCheckedAt() *SiteUpsertOne {
+	return u.Update(func(s *SiteUpsert) {
+		s.ClearHostnameCheckedAt()
 	})
 }
 
@@ -1597,6 +1716,48 @@ func (u *SiteUpsertBulk) UpdateHostname() *SiteUpsertBulk {
 func (u *SiteUpsertBulk) ClearHostname() *SiteUpsertBulk {
 	return u.Update(func(s *SiteUpsert) {
 		s.ClearHostname()
+	})
+}
+
+// SetHostnameStatus sets the "hostname_status" field.
+func (u *SiteUpsertBulk) SetHostnameStatus(v string) *SiteUpsertBulk {
+	return u.Update(func(s *SiteUpsert) {
+		s.SetHostnameStatus(v)
+	})
+}
+
+// UpdateHostnameStatus sets the "hostname_status" field to the value that was provided on create.
+func (u *SiteUpsertBulk) UpdateHostnameStatus() *SiteUpsertBulk {
+	return u.Update(func(s *SiteUpsert) {
+		s.UpdateHostnameStatus()
+	})
+}
+
+// ClearHostnameStatus clears the value of the "hostname_status" field.
+func (u *SiteUpsertBulk) ClearHostnameStatus() *SiteUpsertBulk {
+	return u.Update(func(s *SiteUpsert) {
+		s.ClearHostnameStatus()
+	})
+}
+
+// SetHostnameCheckedAt sets the "hostname_checked_at" field.
+func (u *SiteUpsertBulk) SetHostnameCheckedAt(v time.Time) *SiteUpsertBulk {
+	return u.Update(func(s *SiteUpsert) {
+		s.SetHostnameCheckedAt(v)
+	})
+}
+
+// UpdateHostnameCheckedAt sets the "hostname_checked_at" field to the value that was provided on create.
+func (u *SiteUpsertBulk) UpdateHostnameCheckedAt() *SiteUpsertBulk {
+	return u.Update(func(s *SiteUpsert) {
+		s.UpdateHostnameCheckedAt()
+	})
+}
+
+// ClearHostnameCheckedAt clears the value of the "hostname_checked_at" field.
+func (u *SiteUpsertBulk) ClearHostnameCheckedAt() *SiteUpsertBulk {
+	return u.Update(func(s *SiteUpsert) {
+		s.ClearHostnameCheckedAt()
 	})
 }
 

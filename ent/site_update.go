@@ -98,6 +98,46 @@ func (_u *SiteUpdate) ClearHostname() *SiteUpdate {
 	return _u
 }
 
+// SetHostnameStatus sets the "hostname_status" field.
+func (_u *SiteUpdate) SetHostnameStatus(v string) *SiteUpdate {
+	_u.mutation.SetHostnameStatus(v)
+	return _u
+}
+
+// SetNillableHostnameStatus sets the "hostname_status" field if the given value is not nil.
+func (_u *SiteUpdate) SetNillableHostnameStatus(v *string) *SiteUpdate {
+	if v != nil {
+		_u.SetHostnameStatus(*v)
+	}
+	return _u
+}
+
+// ClearHostnameStatus clears the value of the "hostname_status" field.
+func (_u *SiteUpdate) ClearHostnameStatus() *SiteUpdate {
+	_u.mutation.ClearHostnameStatus()
+	return _u
+}
+
+// SetHostnameCheckedAt sets the "hostname_checked_at" field.
+func (_u *SiteUpdate) SetHostnameCheckedAt(v time.Time) *SiteUpdate {
+	_u.mutation.SetHostnameCheckedAt(v)
+	return _u
+}
+
+// SetNillableHostnameCheckedAt sets the "hostname_checked_at" field if the given value is not nil.
+func (_u *SiteUpdate) SetNillableHostnameCheckedAt(v *time.Time) *SiteUpdate {
+	if v != nil {
+		_u.SetHostnameCheckedAt(*v)
+	}
+	return _u
+}
+
+// ClearHostnameCheckedAt clears the value of the "hostname_checked_at" field.
+func (_u *SiteUpdate) ClearHostnameCheckedAt() *SiteUpdate {
+	_u.mutation.ClearHostnameCheckedAt()
+	return _u
+}
+
 // SetBasename sets the "basename" field.
 func (_u *SiteUpdate) SetBasename(v string) *SiteUpdate {
 	_u.mutation.SetBasename(v)
@@ -468,6 +508,11 @@ func (_u *SiteUpdate) check() error {
 			return &ValidationError{Name: "hostname", err: fmt.Errorf(`ent: validator failed for field "Site.hostname": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.HostnameStatus(); ok {
+		if err := site.HostnameStatusValidator(v); err != nil {
+			return &ValidationError{Name: "hostname_status", err: fmt.Errorf(`ent: validator failed for field "Site.hostname_status": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Basename(); ok {
 		if err := site.BasenameValidator(v); err != nil {
 			return &ValidationError{Name: "basename", err: fmt.Errorf(`ent: validator failed for field "Site.basename": %w`, err)}
@@ -527,6 +572,18 @@ func (_u *SiteUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.HostnameCleared() {
 		_spec.ClearField(site.FieldHostname, field.TypeString)
+	}
+	if value, ok := _u.mutation.HostnameStatus(); ok {
+		_spec.SetField(site.FieldHostnameStatus, field.TypeString, value)
+	}
+	if _u.mutation.HostnameStatusCleared() {
+		_spec.ClearField(site.FieldHostnameStatus, field.TypeString)
+	}
+	if value, ok := _u.mutation.HostnameCheckedAt(); ok {
+		_spec.SetField(site.FieldHostnameCheckedAt, field.TypeTime, value)
+	}
+	if _u.mutation.HostnameCheckedAtCleared() {
+		_spec.ClearField(site.FieldHostnameCheckedAt, field.TypeTime)
 	}
 	if value, ok := _u.mutation.Basename(); ok {
 		_spec.SetField(site.FieldBasename, field.TypeString, value)
@@ -828,6 +885,46 @@ func (_u *SiteUpdateOne) SetNillableHostname(v *string) *SiteUpdateOne {
 // ClearHostname clears the value of the "hostname" field.
 func (_u *SiteUpdateOne) ClearHostname() *SiteUpdateOne {
 	_u.mutation.ClearHostname()
+	return _u
+}
+
+// SetHostnameStatus sets the "hostname_status" field.
+func (_u *SiteUpdateOne) SetHostnameStatus(v string) *SiteUpdateOne {
+	_u.mutation.SetHostnameStatus(v)
+	return _u
+}
+
+// SetNillableHostnameStatus sets the "hostname_status" field if the given value is not nil.
+func (_u *SiteUpdateOne) SetNillableHostnameStatus(v *string) *SiteUpdateOne {
+	if v != nil {
+		_u.SetHostnameStatus(*v)
+	}
+	return _u
+}
+
+// ClearHostnameStatus clears the value of the "hostname_status" field.
+func (_u *SiteUpdateOne) ClearHostnameStatus() *SiteUpdateOne {
+	_u.mutation.ClearHostnameStatus()
+	return _u
+}
+
+// SetHostnameCheckedAt sets the "hostname_checked_at" field.
+func (_u *SiteUpdateOne) SetHostnameCheckedAt(v time.Time) *SiteUpdateOne {
+	_u.mutation.SetHostnameCheckedAt(v)
+	return _u
+}
+
+// SetNillableHostnameCheckedAt sets the "hostname_checked_at" field if the given value is not nil.
+func (_u *SiteUpdateOne) SetNillableHostnameCheckedAt(v *time.Time) *SiteUpdateOne {
+	if v != nil {
+		_u.SetHostnameCheckedAt(*v)
+	}
+	return _u
+}
+
+// ClearHostnameCheckedAt clears the value of the "hostname_checked_at" field.
+func (_u *SiteUpdateOne) ClearHostnameCheckedAt() *SiteUpdateOne {
+	_u.mutation.ClearHostnameCheckedAt()
 	return _u
 }
 
@@ -1214,6 +1311,11 @@ func (_u *SiteUpdateOne) check() error {
 			return &ValidationError{Name: "hostname", err: fmt.Errorf(`ent: validator failed for field "Site.hostname": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.HostnameStatus(); ok {
+		if err := site.HostnameStatusValidator(v); err != nil {
+			return &ValidationError{Name: "hostname_status", err: fmt.Errorf(`ent: validator failed for field "Site.hostname_status": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Basename(); ok {
 		if err := site.BasenameValidator(v); err != nil {
 			return &ValidationError{Name: "basename", err: fmt.Errorf(`ent: validator failed for field "Site.basename": %w`, err)}
@@ -1290,6 +1392,18 @@ func (_u *SiteUpdateOne) sqlSave(ctx context.Context) (_node *Site, err error) {
 	}
 	if _u.mutation.HostnameCleared() {
 		_spec.ClearField(site.FieldHostname, field.TypeString)
+	}
+	if value, ok := _u.mutation.HostnameStatus(); ok {
+		_spec.SetField(site.FieldHostnameStatus, field.TypeString, value)
+	}
+	if _u.mutation.HostnameStatusCleared() {
+		_spec.ClearField(site.FieldHostnameStatus, field.TypeString)
+	}
+	if value, ok := _u.mutation.HostnameCheckedAt(); ok {
+		_spec.SetField(site.FieldHostnameCheckedAt, field.TypeTime, value)
+	}
+	if _u.mutation.HostnameCheckedAtCleared() {
+		_spec.ClearField(site.FieldHostnameCheckedAt, field.TypeTime)
 	}
 	if value, ok := _u.mutation.Basename(); ok {
 		_spec.SetField(site.FieldBasename, field.TypeString, value)

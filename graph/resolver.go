@@ -16,6 +16,7 @@ import (
 	"github.com/binderyhq/bindery/internal/readcache"
 	"github.com/binderyhq/bindery/internal/search"
 	"github.com/binderyhq/bindery/internal/serverkey"
+	"github.com/binderyhq/bindery/internal/sites"
 )
 
 // Resolver carries the dependencies of every resolver.
@@ -38,6 +39,8 @@ type Resolver struct {
 	Jobs           *jobs.Runner
 	OpenAPILimits  openapi.Limits
 	OpenAPIRefresh time.Duration
+	// DNS answers the lookups of custom hostnames' checks (nil: the system's resolver).
+	DNS sites.Resolver
 
 	keys serverkey.Keys
 	contentState

@@ -3,6 +3,8 @@ package graph
 import (
 	"context"
 	"fmt"
+	"net"
+	"net/url"
 	"strings"
 
 	"github.com/binderyhq/bindery/ent"
@@ -23,7 +25,24 @@ import (
 func (r *Resolver) sitesService() *sites.Service {
 	return &sites.Service{Client: r.Client, Now: r.now, Organization: r.organization, Space: r.space,
 		SpaceTree: r.spaceTree, NewSpace: r.spacesService().NewEmptySpace, Structures: r.readers().structures, Redirects: r.redirects(),
-		ActiveTrees: r.content().ActiveTrees, VisitorClaims: r.visitorClaims}
+		ActiveTrees: r.content().ActiveTrees, VisitorClaims: r.visitorClaims, PublicHost: r.publicHost(), DNS: r.dns()}
+}
+
+// publicHost is the host of the server's base URL, lower-cased.
+func (r *Resolver) publicHost() string {
+	u, err := url.Parse(r.BaseURL)
+	if err != nil {
+		return ""
+	}
+	return strings.ToLower(u.Hostname())
+}
+
+// dns is the resolver of custom hostnames' checks.
+func (r *Resolver) dns() sites.Resolver {
+	if r.DNS == nil {
+		return net.DefaultResolver
+	}
+	return r.DNS
 }
 
 // site returns a site of an organization the viewer sees (sites.Service.Site).

@@ -11,7 +11,13 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/graph/generated"
 	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/internal/sites"
 )
+
+// Status is the resolver for the status field.
+func (r *customHostnameResolver) Status(ctx context.Context, obj *sites.CustomHostname) (*model.CustomHostnameStatus, error) {
+	return customHostnameStatus(obj), nil
+}
 
 // CreateSite is the resolver for the createSite field.
 func (r *mutationResolver) CreateSite(ctx context.Context, organizationID string, input model.CreateSiteInput) (*ent.Site, error) {
@@ -58,6 +64,16 @@ func (r *mutationResolver) DeleteSiteSpace(ctx context.Context, organizationID s
 	return r.deleteSiteSpace(ctx, organizationID, siteID, siteSpaceID)
 }
 
+// CheckCustomHostname is the resolver for the checkCustomHostname field.
+func (r *mutationResolver) CheckCustomHostname(ctx context.Context, hostname string) (*sites.CustomHostname, error) {
+	return r.sitesService().CheckCustomHostname(ctx, hostname)
+}
+
+// RemoveCustomHostname is the resolver for the removeCustomHostname field.
+func (r *mutationResolver) RemoveCustomHostname(ctx context.Context, hostname string) (bool, error) {
+	return r.sitesService().RemoveCustomHostname(ctx, hostname)
+}
+
 // Sites is the resolver for the sites field.
 func (r *organizationResolver) Sites(ctx context.Context, obj *ent.Organization, first *int, after *string, space *string, title *string, published *bool) (*model.SiteConnection, error) {
 	return r.sites(ctx, obj, first, after, space, title, published)
@@ -76,6 +92,11 @@ func (r *publishedContentSiteResolver) Structure(ctx context.Context, obj *model
 // Customizations is the resolver for the customizations field.
 func (r *publishedContentSiteResolver) Customizations(ctx context.Context, obj *model.PublishedContentSite) (*model.PublishedSiteCustomizations, error) {
 	return r.publishedCustomizations(ctx, obj)
+}
+
+// CustomHostname is the resolver for the customHostname field.
+func (r *queryResolver) CustomHostname(ctx context.Context, hostname string) (*sites.CustomHostname, error) {
+	return r.customHostname(ctx, hostname)
 }
 
 // Proxy is the resolver for the proxy field.
@@ -128,6 +149,11 @@ func (r *siteSpaceResolver) URL(ctx context.Context, obj *ent.SiteSpace) (string
 	return r.siteSpaceURL(ctx, obj)
 }
 
+// CustomHostname returns generated.CustomHostnameResolver implementation.
+func (r *Resolver) CustomHostname() generated.CustomHostnameResolver {
+	return &customHostnameResolver{r}
+}
+
 // PublishedContentSite returns generated.PublishedContentSiteResolver implementation.
 func (r *Resolver) PublishedContentSite() generated.PublishedContentSiteResolver {
 	return &publishedContentSiteResolver{r}
@@ -140,6 +166,7 @@ func (r *Resolver) Site() generated.SiteResolver { return &siteResolver{r} }
 func (r *Resolver) SiteSpace() generated.SiteSpaceResolver { return &siteSpaceResolver{r} }
 
 type (
+	customHostnameResolver       struct{ *Resolver }
 	publishedContentSiteResolver struct{ *Resolver }
 	siteResolver                 struct{ *Resolver }
 	siteSpaceResolver            struct{ *Resolver }

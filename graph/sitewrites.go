@@ -11,7 +11,7 @@ import (
 // updateSite is Mutation.updateSite (sites.Service.Update).
 func (r *Resolver) updateSite(ctx context.Context, orgID, siteID string, in model.UpdateSiteInput) (*ent.Site, error) {
 	settings := sites.Settings{Title: in.Title, Basename: in.Basename, Visibility: in.Visibility,
-		DefaultSiteSpace: in.DefaultSiteSpace, DefaultSiteSection: in.DefaultSiteSection, Proxy: nullable(in.Proxy)}
+		DefaultSiteSpace: in.DefaultSiteSpace, DefaultSiteSection: in.DefaultSiteSection, Proxy: nullable(in.Proxy), Hostname: nullable(in.Hostname)}
 	if in.AdaptiveContent != nil {
 		settings.AdaptiveContent = &in.AdaptiveContent.Enabled
 	}

@@ -78,6 +78,7 @@ func newAuthFixture(t *testing.T) *authFixture {
 		"type": "object", "properties": map[string]any{"beta": map[string]any{"type": "boolean", "description": "d"}}, "additionalProperties": false}})
 	f.shareLink = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/sites/"+f.site+"/share-links", map[string]any{"name": "Kept"}))
 	site := "/v1/orgs/" + f.org + "/sites/" + f.site
+	e.Do(f.admin, "PATCH", site, map[string]any{"hostname": authHostname})
 	f.section = authCreated(t, e.Do(f.admin, "POST", site+"/sections", map[string]any{"spaceId": f.space}))
 	f.redirect = authCreated(t, e.Do(f.admin, "POST", site+"/redirects", map[string]any{"source": "/kept", "destination": authRedirectTo}))
 	f.sectionGroup = authCreated(t, e.Do(f.admin, "POST", site+"/section-groups", map[string]any{"title": "Group", "sections": []string{f.section}}))
@@ -92,6 +93,9 @@ func newAuthFixture(t *testing.T) *authFixture {
 	f.delivery = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/webhooks/"+f.webhook+"/test", nil))
 	return f
 }
+
+// authHostname is the custom hostname of the fixture's site.
+const authHostname = "docs.acme.test"
 
 // authCreated returns the id of a created object.
 func authCreated(t *testing.T, r testenv.Response) string {
@@ -167,6 +171,10 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"GET", "/v1/orgs/{organizationId}/translations/{translationSettingsId}", o + "/translations/" + f.translation, nil, true},
 		{"PUT", "/v1/orgs/{organizationId}/translations/{translationSettingsId}", o + "/translations/" + f.translation, map[string]any{"title": "Evil"}, true},
 		{"DELETE", "/v1/orgs/{organizationId}/translations/{translationSettingsId}", o + "/translations/" + f.translation, nil, true},
+		{"GET", "/v1/custom-hostnames/{hostname}", "/v1/custom-hostnames/" + authHostname, nil, true},
+		{"PATCH", "/v1/custom-hostnames/{hostname}", "/v1/custom-hostnames/" + authHostname, nil, true},
+		// Another organization's hostname is as one no site has: 204, nothing removed.
+		{"DELETE", "/v1/custom-hostnames/{hostname}", "/v1/custom-hostnames/" + authHostname, nil, false},
 		{"GET", "/v1/orgs/{organizationId}/webhooks", o + "/webhooks", nil, true},
 		{"POST", "/v1/orgs/{organizationId}/webhooks", o + "/webhooks", map[string]any{"url": "https://evil.example.com/"}, true},
 		{"GET", "/v1/orgs/{organizationId}/webhooks/{webhookId}", o + "/webhooks/" + f.webhook, nil, true},
@@ -455,7 +463,7 @@ func (f *authFixture) authSnapshot(t *testing.T) map[string]string {
 		o + "/sites/" + f.site + "/section-groups",
 		o + "/openapi", o + "/openapi/" + f.spec, o + "/openapi/" + f.spec + "/versions", o + "/openapi/" + f.spec + "/versions/latest/content",
 		o + "/saml", o + "/saml/" + f.saml, o + "/translations", o + "/translations/" + f.translation,
-		o + "/webhooks", o + "/webhooks/" + f.webhook, o + "/webhooks/" + f.webhook + "/deliveries",
+		o + "/webhooks", o + "/webhooks/" + f.webhook, o + "/webhooks/" + f.webhook + "/deliveries", "/v1/custom-hostnames/" + authHostname,
 		o + "/collections", "/v1/collections/" + f.collection,
 		o + "/spaces", "/v1/spaces/" + f.space, "/v1/spaces/" + f.space + "/custom-fields",
 		"/v1/spaces/" + f.space + "/change-requests", "/v1/spaces/" + f.space + "/change-requests/1",

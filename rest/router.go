@@ -150,6 +150,9 @@ func (a *api) routes(r chi.Router) {
 	r.Patch("/orgs/{organizationId}/saml/{samlProviderId}", a.updateSAMLProvider)
 	r.Delete("/orgs/{organizationId}/saml/{samlProviderId}", a.deleteSAMLProvider)
 
+	r.Get("/custom-hostnames/{hostname}", a.getCustomHostname)
+	r.Patch("/custom-hostnames/{hostname}", a.checkCustomHostname)
+	r.Delete("/custom-hostnames/{hostname}", a.removeCustomHostname)
 	r.Get("/orgs/{organizationId}/webhooks", a.listWebhooks)
 	r.Post("/orgs/{organizationId}/webhooks", a.createWebhook)
 	r.Get("/orgs/{organizationId}/webhooks/{webhookId}", a.getWebhook)

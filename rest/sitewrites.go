@@ -19,10 +19,13 @@ type updateSiteBody struct {
 	DefaultSiteSpace   notNull[string]  `json:"defaultSiteSpace"`
 	DefaultSiteSection notNull[string]  `json:"defaultSiteSection"`
 	Proxy              nullable[string] `json:"proxy"`
+	// Hostname is Bindery's extension of the reference's body: the site's custom hostname.
+	Hostname nullable[string] `json:"hostname"`
 }
 
 // updateSite answers PATCH …/sites/{siteId}: title, visibility, basename, adaptiveContent,
-// defaultSiteSpace, defaultSiteSection (none of them null) and proxy (null removes it).
+// defaultSiteSpace, defaultSiteSection (none of them null), proxy and hostname (null removes
+// either).
 func (a *api) updateSite(w http.ResponseWriter, r *http.Request) {
 	var body updateSiteBody
 	if err := decodeBody(r, &body); err != nil {
@@ -31,7 +34,8 @@ func (a *api) updateSite(w http.ResponseWriter, r *http.Request) {
 	}
 	in := model.UpdateSiteInput{Title: body.Title.Value, Visibility: (*site.Visibility)(body.Visibility.Value),
 		Basename: body.Basename.Value, DefaultSiteSpace: body.DefaultSiteSpace.Value,
-		DefaultSiteSection: body.DefaultSiteSection.Value, Proxy: omittable(body.Proxy, same[string])}
+		DefaultSiteSection: body.DefaultSiteSection.Value, Proxy: omittable(body.Proxy, same[string]),
+		Hostname: omittable(body.Hostname, same[string])}
 	if ac := body.AdaptiveContent.Value; ac != nil {
 		if ac.Enabled == nil {
 			writeError(w, r, missing("adaptiveContent.enabled"))

@@ -1152,6 +1152,8 @@ var (
 		{Name: "title", Type: field.TypeString, Size: 128},
 		{Name: "icon", Type: field.TypeJSON, Nullable: true},
 		{Name: "hostname", Type: field.TypeString, Unique: true, Nullable: true, Size: 512},
+		{Name: "hostname_status", Type: field.TypeString, Nullable: true, Size: 32},
+		{Name: "hostname_checked_at", Type: field.TypeTime, Nullable: true},
 		{Name: "basename", Type: field.TypeString, Unique: true, Nullable: true, Size: 100},
 		{Name: "proxy_origin", Type: field.TypeString, Nullable: true, Size: 512},
 		{Name: "visibility", Type: field.TypeEnum, Enums: []string{"public", "unlisted", "share-link", "visitor-auth"}, Default: "public"},
@@ -1173,13 +1175,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "sites_organizations_organization",
-				Columns:    []*schema.Column{SitesColumns[17]},
+				Columns:    []*schema.Column{SitesColumns[19]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "sites_site_sections_default_section",
-				Columns:    []*schema.Column{SitesColumns[18]},
+				Columns:    []*schema.Column{SitesColumns[20]},
 				RefColumns: []*schema.Column{SiteSectionsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -1188,7 +1190,7 @@ var (
 			{
 				Name:    "site_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{SitesColumns[17]},
+				Columns: []*schema.Column{SitesColumns[19]},
 			},
 		},
 	}

@@ -1872,24 +1872,28 @@ func init() {
 	siteDescHostname := siteFields[3].Descriptor()
 	// site.HostnameValidator is a validator for the "hostname" field. It is called by the builders before save.
 	site.HostnameValidator = siteDescHostname.Validators[0].(func(string) error)
+	// siteDescHostnameStatus is the schema descriptor for hostname_status field.
+	siteDescHostnameStatus := siteFields[4].Descriptor()
+	// site.HostnameStatusValidator is a validator for the "hostname_status" field. It is called by the builders before save.
+	site.HostnameStatusValidator = siteDescHostnameStatus.Validators[0].(func(string) error)
 	// siteDescBasename is the schema descriptor for basename field.
-	siteDescBasename := siteFields[4].Descriptor()
+	siteDescBasename := siteFields[6].Descriptor()
 	// site.BasenameValidator is a validator for the "basename" field. It is called by the builders before save.
 	site.BasenameValidator = siteDescBasename.Validators[0].(func(string) error)
 	// siteDescProxyOrigin is the schema descriptor for proxy_origin field.
-	siteDescProxyOrigin := siteFields[5].Descriptor()
+	siteDescProxyOrigin := siteFields[7].Descriptor()
 	// site.ProxyOriginValidator is a validator for the "proxy_origin" field. It is called by the builders before save.
 	site.ProxyOriginValidator = siteDescProxyOrigin.Validators[0].(func(string) error)
 	// siteDescPublished is the schema descriptor for published field.
-	siteDescPublished := siteFields[7].Descriptor()
+	siteDescPublished := siteFields[9].Descriptor()
 	// site.DefaultPublished holds the default value on creation for the published field.
 	site.DefaultPublished = siteDescPublished.Default.(bool)
 	// siteDescAdaptiveContentEnabled is the schema descriptor for adaptive_content_enabled field.
-	siteDescAdaptiveContentEnabled := siteFields[8].Descriptor()
+	siteDescAdaptiveContentEnabled := siteFields[10].Descriptor()
 	// site.DefaultAdaptiveContentEnabled holds the default value on creation for the adaptive_content_enabled field.
 	site.DefaultAdaptiveContentEnabled = siteDescAdaptiveContentEnabled.Default.(bool)
 	// siteDescSiteSpacesCount is the schema descriptor for site_spaces_count field.
-	siteDescSiteSpacesCount := siteFields[12].Descriptor()
+	siteDescSiteSpacesCount := siteFields[14].Descriptor()
 	// site.DefaultSiteSpacesCount holds the default value on creation for the site_spaces_count field.
 	site.DefaultSiteSpacesCount = siteDescSiteSpacesCount.Default.(int)
 	// siteDescID is the schema descriptor for id field.

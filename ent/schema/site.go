@@ -26,6 +26,10 @@ func (Site) Fields() []ent.Field {
 		field.JSON("icon", map[string]any{}).Optional(),
 		// hostname is the custom hostname the site is served on; at most one site per hostname.
 		field.String("hostname").Optional().Nillable().MaxLen(512).Unique(),
+		// hostname_status is the outcome of the last check of the hostname's DNS
+		// (internal/sites.HostnameStatus), nil until one ran since the hostname was set.
+		field.String("hostname_status").Optional().Nillable().MaxLen(32),
+		field.Time("hostname_checked_at").Optional().Nillable(),
 		// basename names the site in its URL: at most one site of the server per basename.
 		field.String("basename").Optional().Nillable().MaxRuneLen(100).Unique(),
 		// proxy_origin is where the site is proxied from (host and path); the proxy's target is

@@ -30,6 +30,10 @@ const (
 	FieldIcon = "icon"
 	// FieldHostname holds the string denoting the hostname field in the database.
 	FieldHostname = "hostname"
+	// FieldHostnameStatus holds the string denoting the hostname_status field in the database.
+	FieldHostnameStatus = "hostname_status"
+	// FieldHostnameCheckedAt holds the string denoting the hostname_checked_at field in the database.
+	FieldHostnameCheckedAt = "hostname_checked_at"
 	// FieldBasename holds the string denoting the basename field in the database.
 	FieldBasename = "basename"
 	// FieldProxyOrigin holds the string denoting the proxy_origin field in the database.
@@ -111,6 +115,8 @@ var Columns = []string{
 	FieldTitle,
 	FieldIcon,
 	FieldHostname,
+	FieldHostnameStatus,
+	FieldHostnameCheckedAt,
 	FieldBasename,
 	FieldProxyOrigin,
 	FieldVisibility,
@@ -154,6 +160,8 @@ var (
 	TitleValidator func(string) error
 	// HostnameValidator is a validator for the "hostname" field. It is called by the builders before save.
 	HostnameValidator func(string) error
+	// HostnameStatusValidator is a validator for the "hostname_status" field. It is called by the builders before save.
+	HostnameStatusValidator func(string) error
 	// BasenameValidator is a validator for the "basename" field. It is called by the builders before save.
 	BasenameValidator func(string) error
 	// ProxyOriginValidator is a validator for the "proxy_origin" field. It is called by the builders before save.
@@ -261,6 +269,16 @@ func ByTitle(opts ...sql.OrderTermOption) OrderOption {
 // ByHostname orders the results by the hostname field.
 func ByHostname(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldHostname, opts...).ToFunc()
+}
+
+// ByHostnameStatus orders the results by the hostname_status field.
+func ByHostnameStatus(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldHostnameStatus, opts...).ToFunc()
+}
+
+// ByHostnameCheckedAt orders the results by the hostname_checked_at field.
+func ByHostnameCheckedAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldHostnameCheckedAt, opts...).ToFunc()
 }
 
 // ByBasename orders the results by the basename field.

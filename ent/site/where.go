@@ -90,6 +90,16 @@ func Hostname(v string) predicate.Site {
 	return predicate.Site(sql.FieldEQ(FieldHostname, v))
 }
 
+// HostnameStatus applies equality check predicate on the "hostname_status" field. It's identical to HostnameStatusEQ.
+func HostnameStatus(v string) predicate.Site {
+	return predicate.Site(sql.FieldEQ(FieldHostnameStatus, v))
+}
+
+// HostnameCheckedAt applies equality check predicate on the "hostname_checked_at" field. It's identical to HostnameCheckedAtEQ.
+func HostnameCheckedAt(v time.Time) predicate.Site {
+	return predicate.Site(sql.FieldEQ(FieldHostnameCheckedAt, v))
+}
+
 // Basename applies equality check predicate on the "basename" field. It's identical to BasenameEQ.
 func Basename(v string) predicate.Site {
 	return predicate.Site(sql.FieldEQ(FieldBasename, v))
@@ -443,6 +453,131 @@ func HostnameEqualFold(v string) predicate.Site {
 // HostnameContainsFold applies the ContainsFold predicate on the "hostname" field.
 func HostnameContainsFold(v string) predicate.Site {
 	return predicate.Site(sql.FieldContainsFold(FieldHostname, v))
+}
+
+// HostnameStatusEQ applies the EQ predicate on the "hostname_status" field.
+func HostnameStatusEQ(v string) predicate.Site {
+	return predicate.Site(sql.FieldEQ(FieldHostnameStatus, v))
+}
+
+// HostnameStatusNEQ applies the NEQ predicate on the "hostname_status" field.
+func HostnameStatusNEQ(v string) predicate.Site {
+	return predicate.Site(sql.FieldNEQ(FieldHostnameStatus, v))
+}
+
+// HostnameStatusIn applies the In predicate on the "hostname_status" field.
+func HostnameStatusIn(vs ...string) predicate.Site {
+	return predicate.Site(sql.FieldIn(FieldHostnameStatus, vs...))
+}
+
+// HostnameStatusNotIn applies the NotIn predicate on the "hostname_status" field.
+func HostnameStatusNotIn(vs ...string) predicate.Site {
+	return predicate.Site(sql.FieldNotIn(FieldHostnameStatus, vs...))
+}
+
+// HostnameStatusGT applies the GT predicate on the "hostname_status" field.
+func HostnameStatusGT(v string) predicate.Site {
+	return predicate.Site(sql.FieldGT(FieldHostnameStatus, v))
+}
+
+// HostnameStatusGTE applies the GTE predicate on the "hostname_status" field.
+func HostnameStatusGTE(v string) predicate.Site {
+	return predicate.Site(sql.FieldGTE(FieldHostnameStatus, v))
+}
+
+// HostnameStatusLT applies the LT predicate on the "hostname_status" field.
+func HostnameStatusLT(v string) predicate.Site {
+	return predicate.Site(sql.FieldLT(FieldHostnameStatus, v))
+}
+
+// HostnameStatusLTE applies the LTE predicate on the "hostname_status" field.
+func HostnameStatusLTE(v string) predicate.Site {
+	return predicate.Site(sql.FieldLTE(FieldHostnameStatus, v))
+}
+
+// HostnameStatusContains applies the Contains predicate on the "hostname_status" field.
+func HostnameStatusContains(v string) predicate.Site {
+	return predicate.Site(sql.FieldContains(FieldHostnameStatus, v))
+}
+
+// HostnameStatusHasPrefix applies the HasPrefix predicate on the "hostname_status" field.
+func HostnameStatusHasPrefix(v string) predicate.Site {
+	return predicate.Site(sql.FieldHasPrefix(FieldHostnameStatus, v))
+}
+
+// HostnameStatusHasSuffix applies the HasSuffix predicate on the "hostname_status" field.
+func HostnameStatusHasSuffix(v string) predicate.Site {
+	return predicate.Site(sql.FieldHasSuffix(FieldHostnameStatus, v))
+}
+
+// HostnameStatusIsNil applies the IsNil predicate on the "hostname_status" field.
+func HostnameStatusIsNil() predicate.Site {
+	return predicate.Site(sql.FieldIsNull(FieldHostnameStatus))
+}
+
+// HostnameStatusNotNil applies the NotNil predicate on the "hostname_status" field.
+func HostnameStatusNotNil() predicate.Site {
+	return predicate.Site(sql.FieldNotNull(FieldHostnameStatus))
+}
+
+// HostnameStatusEqualFold applies the EqualFold predicate on the "hostname_status" field.
+func HostnameStatusEqualFold(v string) predicate.Site {
+	return predicate.Site(sql.FieldEqualFold(FieldHostnameStatus, v))
+}
+
+// HostnameStatusContainsFold applies the ContainsFold predicate on the "hostname_status" field.
+func HostnameStatusContainsFold(v string) predicate.Site {
+	return predicate.Site(sql.FieldContainsFold(FieldHostnameStatus, v))
+}
+
+// HostnameCheckedAtEQ applies the EQ predicate on the "hostname_checked_at" field.
+func HostnameCheckedAtEQ(v time.Time) predicate.Site {
+	return predicate.Site(sql.FieldEQ(FieldHostnameCheckedAt, v))
+}
+
+// HostnameCheckedAtNEQ applies the NEQ predicate on the "hostname_checked_at" field.
+func HostnameCheckedAtNEQ(v time.Time) predicate.Site {
+	return predicate.Site(sql.FieldNEQ(FieldHostnameCheckedAt, v))
+}
+
+// HostnameCheckedAtIn applies the In predicate on the "hostname_checked_at" field.
+func HostnameCheckedAtIn(vs ...time.Time) predicate.Site {
+	return predicate.Site(sql.FieldIn(FieldHostnameCheckedAt, vs...))
+}
+
+// HostnameCheckedAtNotIn applies the NotIn predicate on the "hostname_checked_at" field.
+func HostnameCheckedAtNotIn(vs ...time.Time) predicate.Site {
+	return predicate.Site(sql.FieldNotIn(FieldHostnameCheckedAt, vs...))
+}
+
+// HostnameCheckedAtGT applies the GT predicate on the "hostname_checked_at" field.
+func HostnameCheckedAtGT(v time.Time) predicate.Site {
+	return predicate.Site(sql.FieldGT(FieldHostnameCheckedAt, v))
+}
+
+// HostnameCheckedAtGTE applies the GTE predicate on the "hostname_checked_at" field.
+func HostnameCheckedAtGTE(v time.Time) predicate.Site {
+	return predicate.Site(sql.FieldGTE(FieldHostnameCheckedAt, v))
+}
+
+// HostnameCheckedAtLT applies the LT predicate on the "hostname_checked_at" field.
+func HostnameCheckedAtLT(v time.Time) predicate.Site {
+	return predicate.Site(sql.FieldLT(FieldHostnameCheckedAt, v))
+}
+
+// HostnameCheckedAtLTE applies the LTE predicate on the "hostname_checked_at" field.
+func HostnameCheckedAtLTE(v time.Time) predicate.Site {
+	return predicate.Site(sql.FieldLTE(FieldHostnameCheckedAt, v))
+}
+
+// HostnameCheckedAtIsNil applies the IsNil predicate on the "hostname_checked_at" field.
+func HostnameCheckedAtIsNil() predicate.Site {
+	return predicate.Site(sql.FieldIsNull(FieldHostnameCheckedAt))
+}
+
+// HostnameCheckedAtNotNil applies the NotNil predicate on the "hostname_checked_at" field.
+func HostnameCheckedAtNotNil() predicate.Site {
+	return predicate.Site(sql.FieldNotNull(FieldHostnameCheckedAt))
 }
 
 // BasenameEQ applies the EQ predicate on the "basename" field.

@@ -26,6 +26,7 @@ import (
 	"github.com/binderyhq/bindery/internal/content/links"
 	"github.com/binderyhq/bindery/internal/linkstatus"
 	"github.com/binderyhq/bindery/internal/search"
+	"github.com/binderyhq/bindery/internal/sites"
 	"github.com/binderyhq/bindery/internal/webhooks"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -49,6 +50,7 @@ type ResolverRoot interface {
 	CommentTarget() CommentTargetResolver
 	ContentPage() ContentPageResolver
 	CustomField() CustomFieldResolver
+	CustomHostname() CustomHostnameResolver
 	InviteLink() InviteLinkResolver
 	Link() LinkResolver
 	Member() MemberResolver
@@ -369,6 +371,14 @@ type ComplexityRoot struct {
 		Value       func(childComplexity int) int
 	}
 
+	CustomHostname struct {
+		Active    func(childComplexity int) int
+		CheckedAt func(childComplexity int) int
+		Hostname  func(childComplexity int) int
+		Site      func(childComplexity int) int
+		Status    func(childComplexity int) int
+	}
+
 	EmojiReaction struct {
 		Count func(childComplexity int) int
 		Emoji func(childComplexity int) int
@@ -509,6 +519,7 @@ type ComplexityRoot struct {
 		AddSiteSectionToGroup          func(childComplexity int, organizationID string, siteID string, groupID string, sectionID string) int
 		AddSiteSpace                   func(childComplexity int, organizationID string, siteID string, input model.AddSiteSpaceInput) int
 		BulkUpsertSiteRedirects        func(childComplexity int, organizationID string, siteID string, redirects []*model.SiteRedirectUpsertInput) int
+		CheckCustomHostname            func(childComplexity int, hostname string) int
 		CreateAPIToken                 func(childComplexity int, input model.CreateAPITokenInput) int
 		CreateChangeRequest            func(childComplexity int, spaceID string, input model.CreateChangeRequestInput) int
 		CreateCollection               func(childComplexity int, organizationID string, input model.CreateCollectionInput) int
@@ -565,6 +576,7 @@ type ComplexityRoot struct {
 		PutOpenAPISpec                 func(childComplexity int, organizationID string, slug string, source model.OpenAPISpecSourceInput) int
 		RedeliverWebhookDelivery       func(childComplexity int, organizationID string, webhookID string, deliveryID string) int
 		RegenerateSitePublishingAuth   func(childComplexity int, organizationID string, siteID string) int
+		RemoveCustomHostname           func(childComplexity int, hostname string) int
 		RemoveMember                   func(childComplexity int, organizationID string, userID string) int
 		RemoveSiteSectionFromGroup     func(childComplexity int, organizationID string, siteID string, groupID string, sectionID string) int
 		RemoveTeamMember               func(childComplexity int, organizationID string, teamID string, userID string) int
@@ -779,6 +791,7 @@ type ComplexityRoot struct {
 		APITokens                   func(childComplexity int, first *int, after *string) int
 		ChangeRequest               func(childComplexity int, spaceID string, id string) int
 		Collection                  func(childComplexity int, id string) int
+		CustomHostname              func(childComplexity int, hostname string) int
 		Organization                func(childComplexity int, id string) int
 		Organizations               func(childComplexity int, first *int, after *string) int
 		OrganizationsForEmailDomain func(childComplexity int, domain string) int
@@ -1409,6 +1422,9 @@ type ContentPageResolver interface {
 type CustomFieldResolver interface {
 	Permissions(ctx context.Context, obj *ent.CustomField) (*model.CustomFieldPermissions, error)
 }
+type CustomHostnameResolver interface {
+	Status(ctx context.Context, obj *sites.CustomHostname) (*model.CustomHostnameStatus, error)
+}
 type InviteLinkResolver interface {
 	Redundant(ctx context.Context, obj *ent.InviteLink) (bool, error)
 }
@@ -1477,6 +1493,8 @@ type MutationResolver interface {
 	UpdateSiteSpace(ctx context.Context, organizationID string, siteID string, siteSpaceID string, input model.UpdateSiteSpaceInput) (*ent.SiteSpace, error)
 	MoveSiteSpace(ctx context.Context, organizationID string, siteID string, siteSpaceID string, input model.MoveSiteSpaceInput) (*ent.SiteSpace, error)
 	DeleteSiteSpace(ctx context.Context, organizationID string, siteID string, siteSpaceID string) (bool, error)
+	CheckCustomHostname(ctx context.Context, hostname string) (*sites.CustomHostname, error)
+	RemoveCustomHostname(ctx context.Context, hostname string) (bool, error)
 	CreateSiteSection(ctx context.Context, organizationID string, siteID string, input model.CreateSiteSectionInput) (*ent.SiteSection, error)
 	UpdateSiteSection(ctx context.Context, organizationID string, siteID string, id string, input model.UpdateSiteSectionInput) (*ent.SiteSection, error)
 	MoveSiteSection(ctx context.Context, organizationID string, siteID string, id string, position *model.SiteStructurePositionInput) (*ent.SiteSection, error)
@@ -1589,6 +1607,7 @@ type QueryResolver interface {
 	OrganizationsForEmailDomain(ctx context.Context, domain string) ([]*ent.Organization, error)
 	APIInfo(ctx context.Context) (*model.APIInfo, error)
 	ChangeRequest(ctx context.Context, spaceID string, id string) (*ent.ChangeRequest, error)
+	CustomHostname(ctx context.Context, hostname string) (*sites.CustomHostname, error)
 	Collection(ctx context.Context, id string) (*ent.Collection, error)
 	Space(ctx context.Context, id string, shareKey *string) (*ent.Space, error)
 	APITokens(ctx context.Context, first *int, after *string) (*model.APITokenConnection, error)
@@ -2870,6 +2889,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CustomFieldValue.Value(childComplexity), true
 
+	case "CustomHostname.isActive":
+		if e.ComplexityRoot.CustomHostname.Active == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomHostname.Active(childComplexity), true
+	case "CustomHostname.checkedAt":
+		if e.ComplexityRoot.CustomHostname.CheckedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomHostname.CheckedAt(childComplexity), true
+	case "CustomHostname.hostname":
+		if e.ComplexityRoot.CustomHostname.Hostname == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomHostname.Hostname(childComplexity), true
+	case "CustomHostname.site":
+		if e.ComplexityRoot.CustomHostname.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomHostname.Site(childComplexity), true
+	case "CustomHostname.status":
+		if e.ComplexityRoot.CustomHostname.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomHostname.Status(childComplexity), true
+
 	case "EmojiReaction.count":
 		if e.ComplexityRoot.EmojiReaction.Count == nil {
 			break
@@ -3372,6 +3422,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.BulkUpsertSiteRedirects(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["redirects"].([]*model.SiteRedirectUpsertInput)), true
+	case "Mutation.checkCustomHostname":
+		if e.ComplexityRoot.Mutation.CheckCustomHostname == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_checkCustomHostname_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CheckCustomHostname(childComplexity, args["hostname"].(string)), true
 	case "Mutation.createAPIToken":
 		if e.ComplexityRoot.Mutation.CreateAPIToken == nil {
 			break
@@ -3988,6 +4049,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RegenerateSitePublishingAuth(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
+	case "Mutation.removeCustomHostname":
+		if e.ComplexityRoot.Mutation.RemoveCustomHostname == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeCustomHostname_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveCustomHostname(childComplexity, args["hostname"].(string)), true
 	case "Mutation.removeMember":
 		if e.ComplexityRoot.Mutation.RemoveMember == nil {
 			break
@@ -5289,6 +5361,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Collection(childComplexity, args["id"].(string)), true
+	case "Query.customHostname":
+		if e.ComplexityRoot.Query.CustomHostname == nil {
+			break
+		}
+
+		args, err := ec.field_Query_customHostname_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CustomHostname(childComplexity, args["hostname"].(string)), true
 
 	case "Query.organization":
 		if e.ComplexityRoot.Query.Organization == nil {
@@ -9404,7 +9487,35 @@ extend type Mutation {
   moveSiteSpace(organizationId: ID!, siteId: ID!, siteSpaceId: ID!, input: MoveSiteSpaceInput!): SiteSpace!
   "Removes a space from a site; when it was the default of its level, the next one there becomes it."
   deleteSiteSpace(organizationId: ID!, siteId: ID!, siteSpaceId: ID!): Boolean!
+  """
+  Looks up a custom hostname's DNS now and keeps the outcome: it must resolve, by CNAME or
+  address, to the host of this server's base URL.
+  """
+  checkCustomHostname(hostname: String!): CustomHostname!
+  "Takes a custom hostname off its site; false when no site (that the viewer manages) has it."
+  removeCustomHostname(hostname: String!): Boolean!
 }
+
+extend type Query {
+  "A site's custom hostname, for those who may change the site; null when no such site is theirs."
+  customHostname(hostname: String!): CustomHostname
+}
+
+"""
+A custom hostname a site is served on (set with updateSite's ` + "`" + `hostname` + "`" + `). Bindery serves the site
+at the root of requests to that host name; the DNS and TLS in front of it are the operator's.
+"""
+type CustomHostname {
+  hostname: String!
+  site: Site!
+  "Whether the last check found the hostname pointing at this server."
+  isActive: Boolean!
+  "The last check's outcome: DNS_PASSED, DNS_WRONG_CNAME, DNS_NO_CNAME or INTERNAL_ERROR; null before a check."
+  status: CustomHostnameStatus
+  checkedAt: Time
+}
+
+enum CustomHostnameStatus { DNS_PASSED DNS_WRONG_CNAME DNS_NO_CNAME INTERNAL_ERROR }
 
 "The plan of a site."
 enum SiteType { BASIC PREMIUM ULTIMATE }
@@ -9586,6 +9697,11 @@ input UpdateSiteInput {
   defaultSiteSection: ID
   "Host and path the site is served under, e.g. example.com/docs (at most 512 characters); null removes it."
   proxy: String @goField(omittable: true)
+  """
+  The custom hostname to serve the site on, e.g. docs.example.com (lower-case labels, at least
+  three; unique on the server; not this server's own host); null removes it.
+  """
+  hostname: String @goField(omittable: true)
 }
 
 input SiteAdaptiveContentInput {
@@ -11180,6 +11296,22 @@ func (ec *executionContext) childFields_CustomFieldValue(ctx context.Context, fi
 		return ec.fieldContext_CustomFieldValue_value(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CustomFieldValue", field.Name)
+}
+
+func (ec *executionContext) childFields_CustomHostname(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "hostname":
+		return ec.fieldContext_CustomHostname_hostname(ctx, field)
+	case "site":
+		return ec.fieldContext_CustomHostname_site(ctx, field)
+	case "isActive":
+		return ec.fieldContext_CustomHostname_isActive(ctx, field)
+	case "status":
+		return ec.fieldContext_CustomHostname_status(ctx, field)
+	case "checkedAt":
+		return ec.fieldContext_CustomHostname_checkedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomHostname", field.Name)
 }
 
 func (ec *executionContext) childFields_EmojiReaction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -13402,6 +13534,20 @@ func (ec *executionContext) field_Mutation_bulkUpsertSiteRedirects_args(ctx cont
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_checkCustomHostname_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "hostname",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["hostname"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createAPIToken_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -14815,6 +14961,20 @@ func (ec *executionContext) field_Mutation_regenerateSitePublishingAuth_args(ctx
 		return nil, err
 	}
 	args["siteId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_removeCustomHostname_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "hostname",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["hostname"] = arg0
 	return args, nil
 }
 
@@ -16597,6 +16757,20 @@ func (ec *executionContext) field_Query_collection_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_customHostname_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "hostname",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["hostname"] = arg0
 	return args, nil
 }
 
@@ -22166,6 +22340,130 @@ func (ec *executionContext) fieldContext_CustomFieldValue_value(_ context.Contex
 	return graphql.NewScalarFieldContext("CustomFieldValue", field, false, false, "JSON")
 }
 
+func (ec *executionContext) _CustomHostname_hostname(ctx context.Context, field graphql.CollectedField, obj *sites.CustomHostname) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomHostname_hostname(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Hostname, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomHostname_hostname(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomHostname", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomHostname_site(ctx context.Context, field graphql.CollectedField, obj *sites.CustomHostname) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomHostname_site(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Site, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomHostname_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CustomHostname",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomHostname_isActive(ctx context.Context, field graphql.CollectedField, obj *sites.CustomHostname) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomHostname_isActive(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Active(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomHostname_isActive(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomHostname", field, true, false, "Boolean")
+}
+
+func (ec *executionContext) _CustomHostname_status(ctx context.Context, field graphql.CollectedField, obj *sites.CustomHostname) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomHostname_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CustomHostname().Status(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomHostnameStatus) graphql.Marshaler {
+			return ec.marshalOCustomHostnameStatus2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCustomHostnameStatus(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CustomHostname_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomHostname", field, true, true, "CustomHostnameStatus")
+}
+
+func (ec *executionContext) _CustomHostname_checkedAt(ctx context.Context, field graphql.CollectedField, obj *sites.CustomHostname) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomHostname_checkedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CheckedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CustomHostname_checkedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomHostname", field, false, false, "Time")
+}
+
 func (ec *executionContext) _EmojiReaction_emoji(ctx context.Context, field graphql.CollectedField, obj *model.EmojiReaction) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -26285,6 +26583,94 @@ func (ec *executionContext) fieldContext_Mutation_deleteSiteSpace(ctx context.Co
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_deleteSiteSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_checkCustomHostname(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_checkCustomHostname(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CheckCustomHostname(ctx, fc.Args["hostname"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *sites.CustomHostname) graphql.Marshaler {
+			return ec.marshalNCustomHostname2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋsitesᚐCustomHostname(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_checkCustomHostname(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomHostname(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_checkCustomHostname_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeCustomHostname(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeCustomHostname(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveCustomHostname(ctx, fc.Args["hostname"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeCustomHostname(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeCustomHostname_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -32074,6 +32460,50 @@ func (ec *executionContext) fieldContext_Query_changeRequest(ctx context.Context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_changeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_customHostname(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_customHostname(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CustomHostname(ctx, fc.Args["hostname"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *sites.CustomHostname) graphql.Marshaler {
+			return ec.marshalOCustomHostname2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋsitesᚐCustomHostname(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_customHostname(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomHostname(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_customHostname_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -45550,7 +45980,7 @@ func (ec *executionContext) unmarshalInputUpdateSiteInput(ctx context.Context, o
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"title", "visibility", "basename", "adaptiveContent", "defaultSiteSpace", "defaultSiteSection", "proxy"}
+	fieldsInOrder := [...]string{"title", "visibility", "basename", "adaptiveContent", "defaultSiteSpace", "defaultSiteSection", "proxy", "hostname"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -45606,6 +46036,13 @@ func (ec *executionContext) unmarshalInputUpdateSiteInput(ctx context.Context, o
 				return it, err
 			}
 			it.Proxy = graphql.OmittableOf(data)
+		case "hostname":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hostname"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Hostname = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -48227,6 +48664,60 @@ func (ec *executionContext) _CustomFieldValue(ctx context.Context, sel ast.Selec
 	return out
 }
 
+var customHostnameImplementors = []string{"CustomHostname"}
+
+func (ec *executionContext) _CustomHostname(ctx context.Context, sel ast.SelectionSet, obj *sites.CustomHostname) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customHostnameImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomHostname")
+		case "hostname":
+			out.Values[i] = ec._CustomHostname_hostname(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "site":
+			out.Values[i] = ec._CustomHostname_site(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "isActive":
+			out.Values[i] = ec._CustomHostname_isActive(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._CustomHostname_status(ctx, field, obj)
+				})
+		case "checkedAt":
+			out.Values[i] = ec._CustomHostname_checkedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var emojiReactionImplementors = []string{"EmojiReaction"}
 
 func (ec *executionContext) _EmojiReaction(ctx context.Context, sel ast.SelectionSet, obj *model.EmojiReaction) graphql.Marshaler {
@@ -49554,6 +50045,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "deleteSiteSpace":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteSiteSpace(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "checkCustomHostname":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_checkCustomHostname(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removeCustomHostname":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeCustomHostname(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -51090,6 +51595,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_changeRequest(ctx, field)
+				})
+		case "customHostname":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_customHostname(ctx, field)
 				})
 		case "collection":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -55975,6 +56486,14 @@ func (ec *executionContext) unmarshalNCustomFieldValueInput2ᚖgithubᚗcomᚋbi
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNCustomHostname2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋsitesᚐCustomHostname(ctx context.Context, sel ast.SelectionSet, v *sites.CustomHostname) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CustomHostname!")
+		return graphql.Null
+	}
+	return ec._CustomHostname(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNEmojiReaction2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐEmojiReactionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.EmojiReaction) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -58277,6 +58796,29 @@ func (ec *executionContext) marshalOCustomField2ᚖgithubᚗcomᚋbinderyhqᚋbi
 		return graphql.Null
 	}
 	return ec._CustomField(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOCustomHostname2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋsitesᚐCustomHostname(ctx context.Context, sel ast.SelectionSet, v *sites.CustomHostname) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CustomHostname(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOCustomHostnameStatus2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCustomHostnameStatus(ctx context.Context, v any) (*model.CustomHostnameStatus, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.CustomHostnameStatus)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOCustomHostnameStatus2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCustomHostnameStatus(ctx context.Context, sel ast.SelectionSet, v *model.CustomHostnameStatus) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) unmarshalOFileUploadInput2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐFileUploadInputᚄ(ctx context.Context, v any) ([]*model.FileUploadInput, error) {

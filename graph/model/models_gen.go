@@ -1113,6 +1113,9 @@ type UpdateSiteInput struct {
 	DefaultSiteSection *string `json:"defaultSiteSection,omitempty"`
 	// Host and path the site is served under, e.g. example.com/docs (at most 512 characters); null removes it.
 	Proxy graphql.Omittable[*string] `json:"proxy,omitempty"`
+	// The custom hostname to serve the site on, e.g. docs.example.com (lower-case labels, at least
+	// three; unique on the server; not this server's own host); null removes it.
+	Hostname graphql.Omittable[*string] `json:"hostname,omitempty"`
 }
 
 type UpdateSitePublishingAuthInput struct {
@@ -1549,6 +1552,65 @@ func (e *ContentOperation) UnmarshalJSON(b []byte) error {
 }
 
 func (e ContentOperation) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type CustomHostnameStatus string
+
+const (
+	CustomHostnameStatusDNSPassed     CustomHostnameStatus = "DNS_PASSED"
+	CustomHostnameStatusDNSWrongCname CustomHostnameStatus = "DNS_WRONG_CNAME"
+	CustomHostnameStatusDNSNoCname    CustomHostnameStatus = "DNS_NO_CNAME"
+	CustomHostnameStatusInternalError CustomHostnameStatus = "INTERNAL_ERROR"
+)
+
+var AllCustomHostnameStatus = []CustomHostnameStatus{
+	CustomHostnameStatusDNSPassed,
+	CustomHostnameStatusDNSWrongCname,
+	CustomHostnameStatusDNSNoCname,
+	CustomHostnameStatusInternalError,
+}
+
+func (e CustomHostnameStatus) IsValid() bool {
+	switch e {
+	case CustomHostnameStatusDNSPassed, CustomHostnameStatusDNSWrongCname, CustomHostnameStatusDNSNoCname, CustomHostnameStatusInternalError:
+		return true
+	}
+	return false
+}
+
+func (e CustomHostnameStatus) String() string {
+	return string(e)
+}
+
+func (e *CustomHostnameStatus) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = CustomHostnameStatus(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid CustomHostnameStatus", str)
+	}
+	return nil
+}
+
+func (e CustomHostnameStatus) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *CustomHostnameStatus) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e CustomHostnameStatus) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -25,6 +25,7 @@ import (
 	"github.com/binderyhq/bindery/internal/ratelimit"
 	"github.com/binderyhq/bindery/internal/readcache"
 	"github.com/binderyhq/bindery/internal/search"
+	"github.com/binderyhq/bindery/internal/sites"
 	"github.com/binderyhq/bindery/internal/store"
 	"github.com/binderyhq/bindery/internal/sweep"
 	"github.com/binderyhq/bindery/publish"
@@ -64,6 +65,8 @@ type Options struct {
 	// GraphQLExtensions are added to the GraphQL handler after Bindery's own: per-field tracing,
 	// for one, as a field interceptor (graphql.FieldInterceptor) sees every field resolved.
 	GraphQLExtensions []graphql.HandlerExtension
+	// DNS answers the lookups of custom hostnames' checks; nil: the system's resolver.
+	DNS sites.Resolver
 }
 
 // Defaults are the options of a server started without flags.
@@ -82,7 +85,7 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 	a := authenticators(st, o.Clock)
 	r := &graph.Resolver{Client: st.Client, Clock: o.Clock, Version: Version, Build: Build, BaseURL: o.BaseURL,
 		Blobs: st.Blobs, Search: search.New(st.Postgres()), Fetcher: fetch.New(o.FetchAllow), ImportLimits: o.ImportLimits,
-		Jobs: runner, OpenAPILimits: openAPILimits(o.OpenAPILimits), OpenAPIRefresh: o.OpenAPIRefresh}
+		Jobs: runner, OpenAPILimits: openAPILimits(o.OpenAPILimits), OpenAPIRefresh: o.OpenAPIRefresh, DNS: o.DNS}
 	runner.Handle(openapispecs.Job, r.ProcessOpenAPISpec)
 	r.HandleWebhookJobs(runner)
 	runner.Handle(sweep.Job, sweep.Handler(st.Client, orNow(o.Clock)))

@@ -63,6 +63,11 @@ type Service struct {
 	// VisitorClaims verifies a reader's visitor token for a visitor-auth site and returns its
 	// claims. Returns UNAUTHENTICATED naming what is wrong.
 	VisitorClaims func(ctx context.Context, s *ent.Site, token string) (map[string]any, error)
+	// PublicHost is the host name (or address) clients reach this server at: a custom
+	// hostname's DNS must lead there, and no site may take it.
+	PublicHost string
+	// DNS answers the lookups of custom hostnames' checks.
+	DNS Resolver
 }
 
 // Site returns a site of an organization the viewer sees. Returns NOT_FOUND if either does not

@@ -3,6 +3,7 @@ package sites
 import (
 	"context"
 	"regexp"
+	"strings"
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/organization"
@@ -96,11 +97,13 @@ type Settings struct {
 	AdaptiveContent                      *bool
 	DefaultSiteSpace, DefaultSiteSection *string
 	Proxy                                check.Nullable[string]
+	// Hostname is the custom hostname the site is served on (null: none); see CustomHostname.
+	Hostname check.Nullable[string]
 }
 
 // Update changes a site's settings. It takes the create role in the site's organization; one bad
 // field changes nothing. Returns INVALID naming the field, NOT_FOUND naming a default that is not
-// the site's, CONFLICT naming a basename another site holds.
+// the site's, CONFLICT naming a basename or hostname another site holds.
 func (svc *Service) Update(ctx context.Context, orgID, siteID string, in Settings) (*ent.Site, error) {
 	s, err := svc.ManageableSite(ctx, orgID, siteID, "change sites")
 	if err != nil {
@@ -115,6 +118,9 @@ func (svc *Service) Update(ctx context.Context, orgID, siteID string, in Setting
 		if err := setSiteFields(ctx, tx, upd, locked, in); err != nil {
 			return err
 		}
+		if err := svc.setHostname(ctx, tx, upd, locked, in.Hostname); err != nil {
+			return err
+		}
 		if err := upd.Exec(ctx); err != nil {
 			return err
 		}
@@ -127,8 +133,8 @@ func (svc *Service) Update(ctx context.Context, orgID, siteID string, in Setting
 		}
 		return setDefaultSiteSpace(ctx, tx, locked, *in.DefaultSiteSpace, in.DefaultSiteSection)
 	})
-	if ent.IsConstraintError(err) && in.Basename != nil {
-		err = basenameTaken(*in.Basename)
+	if ent.IsConstraintError(err) {
+		err = settingTaken(err, in)
 	}
 	if err != nil {
 		return nil, err
@@ -192,6 +198,18 @@ func setBasename(ctx context.Context, tx *ent.Tx, upd *ent.SiteUpdateOne, s *ent
 	}
 	upd.SetBasename(b)
 	return nil
+}
+
+// settingTaken is the CONFLICT of a constraint error err of update in: the basename or the
+// hostname another site took meanwhile.
+func settingTaken(err error, in Settings) error {
+	if in.Hostname.Value != nil && (in.Basename == nil || strings.Contains(err.Error(), "hostname")) {
+		return hostnameTaken(*in.Hostname.Value)
+	}
+	if in.Basename != nil {
+		return basenameTaken(*in.Basename)
+	}
+	return err
 }
 
 func basenameTaken(b string) error {
