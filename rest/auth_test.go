@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"sort"
 	"strings"
 	"testing"
@@ -94,6 +95,14 @@ func newAuthFixture(t *testing.T) *authFixture {
 	return f
 }
 
+// appURL is the absolute URL of path on the fixture's server (path alone without one).
+func (f *authFixture) appURL(path string) string {
+	if f.e == nil {
+		return path
+	}
+	return f.e.Server.URL + path
+}
+
 // authHostname is the custom hostname of the fixture's site.
 const authHostname = "docs.acme.test"
 
@@ -171,6 +180,7 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"GET", "/v1/orgs/{organizationId}/translations/{translationSettingsId}", o + "/translations/" + f.translation, nil, true},
 		{"PUT", "/v1/orgs/{organizationId}/translations/{translationSettingsId}", o + "/translations/" + f.translation, map[string]any{"title": "Evil"}, true},
 		{"DELETE", "/v1/orgs/{organizationId}/translations/{translationSettingsId}", o + "/translations/" + f.translation, nil, true},
+		{"GET", "/v1/urls/content", "/v1/urls/content?url=" + url.QueryEscape(f.appURL("/o/"+f.org+"/s/"+f.space)), nil, true},
 		{"GET", "/v1/custom-hostnames/{hostname}", "/v1/custom-hostnames/" + authHostname, nil, true},
 		{"PATCH", "/v1/custom-hostnames/{hostname}", "/v1/custom-hostnames/" + authHostname, nil, true},
 		// Another organization's hostname is as one no site has: 204, nothing removed.

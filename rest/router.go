@@ -150,6 +150,7 @@ func (a *api) routes(r chi.Router) {
 	r.Patch("/orgs/{organizationId}/saml/{samlProviderId}", a.updateSAMLProvider)
 	r.Delete("/orgs/{organizationId}/saml/{samlProviderId}", a.deleteSAMLProvider)
 
+	r.Get("/urls/content", a.getContentByURL)
 	r.Get("/custom-hostnames/{hostname}", a.getCustomHostname)
 	r.Patch("/custom-hostnames/{hostname}", a.checkCustomHostname)
 	r.Delete("/custom-hostnames/{hostname}", a.removeCustomHostname)

@@ -791,6 +791,7 @@ type ComplexityRoot struct {
 		APITokens                   func(childComplexity int, first *int, after *string) int
 		ChangeRequest               func(childComplexity int, spaceID string, id string) int
 		Collection                  func(childComplexity int, id string) int
+		ContentByURL                func(childComplexity int, url string) int
 		CustomHostname              func(childComplexity int, hostname string) int
 		Organization                func(childComplexity int, id string) int
 		Organizations               func(childComplexity int, first *int, after *string) int
@@ -1293,6 +1294,14 @@ type ComplexityRoot struct {
 		View func(childComplexity int) int
 	}
 
+	URLContent struct {
+		ChangeRequest func(childComplexity int) int
+		Collection    func(childComplexity int) int
+		Page          func(childComplexity int) int
+		Revision      func(childComplexity int) int
+		Space         func(childComplexity int) int
+	}
+
 	User struct {
 		DisplayName func(childComplexity int) int
 		Email       func(childComplexity int) int
@@ -1611,6 +1620,7 @@ type QueryResolver interface {
 	Collection(ctx context.Context, id string) (*ent.Collection, error)
 	Space(ctx context.Context, id string, shareKey *string) (*ent.Space, error)
 	APITokens(ctx context.Context, first *int, after *string) (*model.APITokenConnection, error)
+	ContentByURL(ctx context.Context, url string) (*model.URLContent, error)
 }
 type ReactionUserResolver interface {
 	User(ctx context.Context, obj *model.ReactionUser) (*ent.User, error)
@@ -5361,6 +5371,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Collection(childComplexity, args["id"].(string)), true
+	case "Query.contentByUrl":
+		if e.ComplexityRoot.Query.ContentByURL == nil {
+			break
+		}
+
+		args, err := ec.field_Query_contentByUrl_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ContentByURL(childComplexity, args["url"].(string)), true
 	case "Query.customHostname":
 		if e.ComplexityRoot.Query.CustomHostname == nil {
 			break
@@ -7485,6 +7506,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.TranslationSettingsPermissions.View(childComplexity), true
+
+	case "URLContent.changeRequest":
+		if e.ComplexityRoot.URLContent.ChangeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.URLContent.ChangeRequest(childComplexity), true
+	case "URLContent.collection":
+		if e.ComplexityRoot.URLContent.Collection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.URLContent.Collection(childComplexity), true
+	case "URLContent.page":
+		if e.ComplexityRoot.URLContent.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.URLContent.Page(childComplexity), true
+	case "URLContent.revision":
+		if e.ComplexityRoot.URLContent.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.URLContent.Revision(childComplexity), true
+	case "URLContent.space":
+		if e.ComplexityRoot.URLContent.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.URLContent.Space(childComplexity), true
 
 	case "User.displayName":
 		if e.ComplexityRoot.User.DisplayName == nil {
@@ -10613,6 +10665,28 @@ input TranslationSettingsInput {
   languages: [String!]
 }
 `, BuiltIn: false},
+	{Name: "../schema/urls.graphqls", Input: `# ---------------------------------------------------------------- URLs
+# What a URL of this server's app (the ` + "`" + `urls.app` + "`" + ` the API hands out) shows.
+
+extend type Query {
+  """
+  What an app URL of this server shows (the reference's getContentByUrl): a collection, or a
+  space's content (main, or a change request's) with the page at the URL's path. Fails with
+  BAD_USER_INPUT for a URL not of this server, NOT_FOUND for one that shows nothing the viewer reads.
+  """
+  contentByUrl(url: String!): URLContent!
+}
+
+"What an app URL shows: a collection, or a space and its content, with a change request and a page when the URL names them."
+type URLContent {
+  collection: Collection
+  space: Space
+  changeRequest: ChangeRequest
+  "The revision shown: the space's main content, or the change request's."
+  revision: Revision
+  page: ContentPage
+}
+`, BuiltIn: false},
 	{Name: "../schema/webhooks.graphqls", Input: `# ---------------------------------------------------------------- Webhooks
 # An organization's events delivered to URLs its admins subscribe, signed after the Standard
 # Webhooks specification (internal/webhooks). Admins only.
@@ -12900,6 +12974,22 @@ func (ec *executionContext) childFields_TranslationSettingsPermissions(ctx conte
 		return ec.fieldContext_TranslationSettingsPermissions_edit(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type TranslationSettingsPermissions", field.Name)
+}
+
+func (ec *executionContext) childFields_URLContent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "collection":
+		return ec.fieldContext_URLContent_collection(ctx, field)
+	case "space":
+		return ec.fieldContext_URLContent_space(ctx, field)
+	case "changeRequest":
+		return ec.fieldContext_URLContent_changeRequest(ctx, field)
+	case "revision":
+		return ec.fieldContext_URLContent_revision(ctx, field)
+	case "page":
+		return ec.fieldContext_URLContent_page(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type URLContent", field.Name)
 }
 
 func (ec *executionContext) childFields_User(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -16757,6 +16847,20 @@ func (ec *executionContext) field_Query_collection_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_contentByUrl_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "url",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["url"] = arg0
 	return args, nil
 }
 
@@ -32642,6 +32746,50 @@ func (ec *executionContext) fieldContext_Query_apiTokens(ctx context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_contentByUrl(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_contentByUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ContentByURL(ctx, fc.Args["url"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.URLContent) graphql.Marshaler {
+			return ec.marshalNURLContent2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐURLContent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_contentByUrl(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_URLContent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_contentByUrl_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -41118,6 +41266,166 @@ func (ec *executionContext) _TranslationSettingsPermissions_edit(ctx context.Con
 }
 func (ec *executionContext) fieldContext_TranslationSettingsPermissions_edit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TranslationSettingsPermissions", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _URLContent_collection(ctx context.Context, field graphql.CollectedField, obj *model.URLContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_URLContent_collection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Collection, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Collection) graphql.Marshaler {
+			return ec.marshalOCollection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐCollection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_URLContent_collection(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "URLContent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Collection(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _URLContent_space(ctx context.Context, field graphql.CollectedField, obj *model.URLContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_URLContent_space(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Space, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
+			return ec.marshalOSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSpace(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_URLContent_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "URLContent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Space(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _URLContent_changeRequest(ctx context.Context, field graphql.CollectedField, obj *model.URLContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_URLContent_changeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ChangeRequest, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+			return ec.marshalOChangeRequest2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐChangeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_URLContent_changeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "URLContent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _URLContent_revision(ctx context.Context, field graphql.CollectedField, obj *model.URLContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_URLContent_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
+			return ec.marshalORevision2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐRevision(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_URLContent_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "URLContent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Revision(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _URLContent_page(ctx context.Context, field graphql.CollectedField, obj *model.URLContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_URLContent_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ContentPage) graphql.Marshaler {
+			return ec.marshalOContentPage2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐContentPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_URLContent_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "URLContent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ContentPage(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _User_id(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
@@ -51620,6 +51928,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_apiTokens(ctx, field)
 				})
+		case "contentByUrl":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_contentByUrl(ctx, field)
+				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -54983,6 +55297,59 @@ func (ec *executionContext) _TranslationSettingsPermissions(ctx context.Context,
 	return out
 }
 
+var uRLContentImplementors = []string{"URLContent"}
+
+func (ec *executionContext) _URLContent(ctx context.Context, sel ast.SelectionSet, obj *model.URLContent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, uRLContentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("URLContent")
+		case "collection":
+			out.Values[i] = ec._URLContent_collection(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "space":
+			out.Values[i] = ec._URLContent_space(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "changeRequest":
+			out.Values[i] = ec._URLContent_changeRequest(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "revision":
+			out.Values[i] = ec._URLContent_revision(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._URLContent_page(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var userImplementors = []string{"User"}
 
 func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj *ent.User) graphql.Marshaler {
@@ -58296,6 +58663,14 @@ func (ec *executionContext) marshalNTranslationSettingsPermissions2ᚖgithubᚗc
 		return graphql.Null
 	}
 	return ec._TranslationSettingsPermissions(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNURLContent2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐURLContent(ctx context.Context, sel ast.SelectionSet, v *model.URLContent) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "URLContent!")
+		return graphql.Null
+	}
+	return ec._URLContent(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNUpdateChangeRequestInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐUpdateChangeRequestInput(ctx context.Context, v any) (model.UpdateChangeRequestInput, error) {

@@ -1008,6 +1008,16 @@ type TranslationSettingsPermissions struct {
 	Edit bool `json:"edit"`
 }
 
+// What an app URL shows: a collection, or a space and its content, with a change request and a page when the URL names them.
+type URLContent struct {
+	Collection    *ent.Collection    `json:"collection,omitempty"`
+	Space         *ent.Space         `json:"space,omitempty"`
+	ChangeRequest *ent.ChangeRequest `json:"changeRequest,omitempty"`
+	// The revision shown: the space's main content, or the change request's.
+	Revision *ent.Revision `json:"revision,omitempty"`
+	Page     *ContentPage  `json:"page,omitempty"`
+}
+
 type UpdateChangeRequestInput struct {
 	// At most 100 characters.
 	Subject *string `json:"subject,omitempty"`
