@@ -299,6 +299,8 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links", "/v1/spaces/" + f.space + "/change-requests/1/content/page/p/links", nil, true},
 		{"GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks", "/v1/spaces/" + f.space + "/change-requests/1/content/files/f/backlinks", nil, true},
 		{"GET", "/v1/spaces/{spaceId}/revisions/{revisionId}", "/v1/spaces/" + f.space + "/revisions/" + f.spaceRevision, nil, true},
+		{"GET", "/v1/spaces/{spaceId}/revisions/{revisionId}/changes", "/v1/spaces/" + f.space + "/revisions/" + f.spaceRevision + "/changes", nil, true},
+		{"GET", "/v1/spaces/{spaceId}/revisions/{revisionId}/changes/page/{pageId}/diff", "/v1/spaces/" + f.space + "/revisions/" + f.spaceRevision + "/changes/page/p/diff", nil, true},
 		{"GET", "/v1/spaces/{spaceId}/revisions/{revisionId}/pages", "/v1/spaces/" + f.space + "/revisions/" + f.spaceRevision + "/pages", nil, true},
 		{"GET", "/v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}", "/v1/spaces/" + f.space + "/revisions/" + f.spaceRevision + "/page/p", nil, true},
 		{"GET", "/v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document", "/v1/spaces/" + f.space + "/revisions/" + f.spaceRevision + "/page/p/document", nil, true},

@@ -243,6 +243,8 @@ func (a *api) routes(r chi.Router) {
 	a.contentRoutes(r, "/spaces/{spaceId}/content", a.spaceContent)
 	a.contentRoutes(r, "/spaces/{spaceId}/change-requests/{changeRequestId}/content", a.changeRequestContent)
 	a.contentRoutes(r, "/spaces/{spaceId}/revisions/{revisionId}", a.revisionContent)
+	r.Get("/spaces/{spaceId}/revisions/{revisionId}/changes", a.getRevisionSemanticChanges)
+	r.Get("/spaces/{spaceId}/revisions/{revisionId}/changes/page/{pageId}/diff", a.getRevisionPageDiff)
 	r.Get("/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document", a.getPageDocument)
 	r.Get("/spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}/document", a.getReusableContentDocument)
 	r.Get("/spaces/{spaceId}/documents/{documentId}", a.getDocument)

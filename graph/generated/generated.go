@@ -140,6 +140,30 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	ChangedAttribute struct {
+		After  func(childComplexity int) int
+		Before func(childComplexity int) int
+		Name   func(childComplexity int) int
+	}
+
+	ChangedFile struct {
+		ContentType func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Name        func(childComplexity int) int
+	}
+
+	ChangedPage struct {
+		ID    func(childComplexity int) int
+		Path  func(childComplexity int) int
+		Title func(childComplexity int) int
+		Type  func(childComplexity int) int
+	}
+
+	ChangedReusableContent struct {
+		ID    func(childComplexity int) int
+		Title func(childComplexity int) int
+	}
+
 	Collection struct {
 		Access         func(childComplexity int, first *int, after *string, role *viewer.Role) int
 		Collections    func(childComplexity int, first *int, after *string) int
@@ -817,6 +841,7 @@ type ComplexityRoot struct {
 	}
 
 	Revision struct {
+		Changes          func(childComplexity int, from *string, first *int) int
 		CreatedAt        func(childComplexity int) int
 		CreatedBy        func(childComplexity int) int
 		File             func(childComplexity int, id string) int
@@ -826,12 +851,29 @@ type ComplexityRoot struct {
 		Links            func(childComplexity int, status *links.Status, first *int, after *string) int
 		Page             func(childComplexity int, id string) int
 		PageByPath       func(childComplexity int, path string) int
+		PageDiff         func(childComplexity int, pageID string, from *string) int
 		PageLinks        func(childComplexity int, page string, status *links.Status, first *int, after *string) int
 		Pages            func(childComplexity int) int
 		Parents          func(childComplexity int) int
 		ReusableContent  func(childComplexity int, id string) int
 		ReusableContents func(childComplexity int) int
 		Type             func(childComplexity int) int
+	}
+
+	RevisionChange struct {
+		Attributes      func(childComplexity int) int
+		File            func(childComplexity int) int
+		Page            func(childComplexity int) int
+		ParentAfter     func(childComplexity int) int
+		ParentBefore    func(childComplexity int) int
+		ReusableContent func(childComplexity int) int
+		Type            func(childComplexity int) int
+	}
+
+	RevisionChanges struct {
+		Changes    func(childComplexity int) int
+		MergedFrom func(childComplexity int) int
+		More       func(childComplexity int) int
 	}
 
 	RevisionFile struct {
@@ -1640,6 +1682,8 @@ type RevisionResolver interface {
 	File(ctx context.Context, obj *ent.Revision, id string) (*model.RevisionFile, error)
 	ReusableContents(ctx context.Context, obj *ent.Revision) ([]*model.ReusableContent, error)
 	ReusableContent(ctx context.Context, obj *ent.Revision, id string) (*model.ReusableContent, error)
+	Changes(ctx context.Context, obj *ent.Revision, from *string, first *int) (*model.RevisionChanges, error)
+	PageDiff(ctx context.Context, obj *ent.Revision, pageID string, from *string) (string, error)
 	Links(ctx context.Context, obj *ent.Revision, status *links.Status, first *int, after *string) (*model.LinkConnection, error)
 	PageLinks(ctx context.Context, obj *ent.Revision, page string, status *links.Status, first *int, after *string) (*model.LinkConnection, error)
 	FileBacklinks(ctx context.Context, obj *ent.Revision, file string, first *int, after *string) (*model.LinkSourceConnection, error)
@@ -1992,6 +2036,82 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangeRequestEdge.Node(childComplexity), true
+
+	case "ChangedAttribute.after":
+		if e.ComplexityRoot.ChangedAttribute.After == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedAttribute.After(childComplexity), true
+	case "ChangedAttribute.before":
+		if e.ComplexityRoot.ChangedAttribute.Before == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedAttribute.Before(childComplexity), true
+	case "ChangedAttribute.name":
+		if e.ComplexityRoot.ChangedAttribute.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedAttribute.Name(childComplexity), true
+
+	case "ChangedFile.contentType":
+		if e.ComplexityRoot.ChangedFile.ContentType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedFile.ContentType(childComplexity), true
+	case "ChangedFile.id":
+		if e.ComplexityRoot.ChangedFile.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedFile.ID(childComplexity), true
+	case "ChangedFile.name":
+		if e.ComplexityRoot.ChangedFile.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedFile.Name(childComplexity), true
+
+	case "ChangedPage.id":
+		if e.ComplexityRoot.ChangedPage.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedPage.ID(childComplexity), true
+	case "ChangedPage.path":
+		if e.ComplexityRoot.ChangedPage.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedPage.Path(childComplexity), true
+	case "ChangedPage.title":
+		if e.ComplexityRoot.ChangedPage.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedPage.Title(childComplexity), true
+	case "ChangedPage.type":
+		if e.ComplexityRoot.ChangedPage.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedPage.Type(childComplexity), true
+
+	case "ChangedReusableContent.id":
+		if e.ComplexityRoot.ChangedReusableContent.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedReusableContent.ID(childComplexity), true
+	case "ChangedReusableContent.title":
+		if e.ComplexityRoot.ChangedReusableContent.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedReusableContent.Title(childComplexity), true
 
 	case "Collection.access":
 		if e.ComplexityRoot.Collection.Access == nil {
@@ -5517,6 +5637,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ReusableContent.UpdatedAt(childComplexity), true
 
+	case "Revision.changes":
+		if e.ComplexityRoot.Revision.Changes == nil {
+			break
+		}
+
+		args, err := ec.field_Revision_changes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Revision.Changes(childComplexity, args["from"].(*string), args["first"].(*int)), true
 	case "Revision.createdAt":
 		if e.ComplexityRoot.Revision.CreatedAt == nil {
 			break
@@ -5601,6 +5732,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Revision.PageByPath(childComplexity, args["path"].(string)), true
+	case "Revision.pageDiff":
+		if e.ComplexityRoot.Revision.PageDiff == nil {
+			break
+		}
+
+		args, err := ec.field_Revision_pageDiff_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Revision.PageDiff(childComplexity, args["pageId"].(string), args["from"].(*string)), true
 	case "Revision.pageLinks":
 		if e.ComplexityRoot.Revision.PageLinks == nil {
 			break
@@ -5647,6 +5789,68 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Revision.Type(childComplexity), true
+
+	case "RevisionChange.attributes":
+		if e.ComplexityRoot.RevisionChange.Attributes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChange.Attributes(childComplexity), true
+	case "RevisionChange.file":
+		if e.ComplexityRoot.RevisionChange.File == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChange.File(childComplexity), true
+	case "RevisionChange.page":
+		if e.ComplexityRoot.RevisionChange.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChange.Page(childComplexity), true
+	case "RevisionChange.parentAfter":
+		if e.ComplexityRoot.RevisionChange.ParentAfter == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChange.ParentAfter(childComplexity), true
+	case "RevisionChange.parentBefore":
+		if e.ComplexityRoot.RevisionChange.ParentBefore == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChange.ParentBefore(childComplexity), true
+	case "RevisionChange.reusableContent":
+		if e.ComplexityRoot.RevisionChange.ReusableContent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChange.ReusableContent(childComplexity), true
+	case "RevisionChange.type":
+		if e.ComplexityRoot.RevisionChange.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChange.Type(childComplexity), true
+
+	case "RevisionChanges.changes":
+		if e.ComplexityRoot.RevisionChanges.Changes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChanges.Changes(childComplexity), true
+	case "RevisionChanges.mergedFrom":
+		if e.ComplexityRoot.RevisionChanges.MergedFrom == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChanges.MergedFrom(childComplexity), true
+	case "RevisionChanges.more":
+		if e.ComplexityRoot.RevisionChanges.More == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChanges.More(childComplexity), true
 
 	case "RevisionFile.contentType":
 		if e.ComplexityRoot.RevisionFile.ContentType == nil {
@@ -8875,6 +9079,68 @@ extend type Mutation {
   setSpaceCustomFields(spaceId: ID!, values: [CustomFieldValueInput!]!): Space!
 }
 `, BuiltIn: false},
+	{Name: "../schema/history.graphqls", Input: `# ---------------------------------------------------------------- History
+# What a revision changed (the reference's getRevisionSemanticChanges), and a page's diff.
+
+extend type Revision {
+  """
+  What this revision changed from its first parent, or from revision ` + "`" + `from` + "`" + ` of the same space:
+  pages first in tree order, then files, then reusable contents; at most ` + "`" + `first` + "`" + ` (1 to 1000).
+  """
+  changes(from: ID, first: Int = 10): RevisionChanges!
+  "The unified diff of a page's Markdown from the first parent (or ` + "`" + `from` + "`" + `) to this revision."
+  pageDiff(pageId: ID!, from: ID): String!
+}
+
+type RevisionChanges {
+  "The change request whose merge made this revision."
+  mergedFrom: ChangeRequest
+  changes: [RevisionChange!]!
+  "How many changes were left out above ` + "`" + `first` + "`" + `."
+  more: Int!
+}
+
+"""
+One semantic change: PAGE_CREATED, PAGE_EDITED, PAGE_DELETED, PAGE_MOVED, FILE_CREATED,
+FILE_EDITED, FILE_DELETED, REUSABLE_CONTENT_CREATED, REUSABLE_CONTENT_EDITED or
+REUSABLE_CONTENT_DELETED, with the object as it is after it (before it, when deleted).
+"""
+type RevisionChange {
+  type: String!
+  page: ChangedPage
+  "A moved page's parents; null for the top level."
+  parentBefore: ChangedPage
+  parentAfter: ChangedPage
+  file: ChangedFile
+  reusableContent: ChangedReusableContent
+  "An edit's changed attributes (a page's ` + "`" + `document` + "`" + ` is its body's documentId)."
+  attributes: [ChangedAttribute!]!
+}
+
+type ChangedPage {
+  id: ID!
+  type: String!
+  title: String!
+  path: String!
+}
+
+type ChangedFile {
+  id: ID!
+  name: String!
+  contentType: String!
+}
+
+type ChangedReusableContent {
+  id: ID!
+  title: String!
+}
+
+type ChangedAttribute {
+  name: String!
+  before: String
+  after: String
+}
+`, BuiltIn: false},
 	{Name: "../schema/links.graphqls", Input: `# Links and backlinks.
 
 # ---------------------------------------------------------------- Links and backlinks
@@ -10910,6 +11176,54 @@ func (ec *executionContext) childFields_ChangeRequestEdge(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_ChangedAttribute(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_ChangedAttribute_name(ctx, field)
+	case "before":
+		return ec.fieldContext_ChangedAttribute_before(ctx, field)
+	case "after":
+		return ec.fieldContext_ChangedAttribute_after(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangedAttribute", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangedFile(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ChangedFile_id(ctx, field)
+	case "name":
+		return ec.fieldContext_ChangedFile_name(ctx, field)
+	case "contentType":
+		return ec.fieldContext_ChangedFile_contentType(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangedFile", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangedPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ChangedPage_id(ctx, field)
+	case "type":
+		return ec.fieldContext_ChangedPage_type(ctx, field)
+	case "title":
+		return ec.fieldContext_ChangedPage_title(ctx, field)
+	case "path":
+		return ec.fieldContext_ChangedPage_path(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangedPage", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangedReusableContent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ChangedReusableContent_id(ctx, field)
+	case "title":
+		return ec.fieldContext_ChangedReusableContent_title(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangedReusableContent", field.Name)
+}
+
 func (ec *executionContext) childFields_Collection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -12046,6 +12360,10 @@ func (ec *executionContext) childFields_Revision(ctx context.Context, field grap
 		return ec.fieldContext_Revision_reusableContents(ctx, field)
 	case "reusableContent":
 		return ec.fieldContext_Revision_reusableContent(ctx, field)
+	case "changes":
+		return ec.fieldContext_Revision_changes(ctx, field)
+	case "pageDiff":
+		return ec.fieldContext_Revision_pageDiff(ctx, field)
 	case "links":
 		return ec.fieldContext_Revision_links(ctx, field)
 	case "pageLinks":
@@ -12054,6 +12372,38 @@ func (ec *executionContext) childFields_Revision(ctx context.Context, field grap
 		return ec.fieldContext_Revision_fileBacklinks(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Revision", field.Name)
+}
+
+func (ec *executionContext) childFields_RevisionChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_RevisionChange_type(ctx, field)
+	case "page":
+		return ec.fieldContext_RevisionChange_page(ctx, field)
+	case "parentBefore":
+		return ec.fieldContext_RevisionChange_parentBefore(ctx, field)
+	case "parentAfter":
+		return ec.fieldContext_RevisionChange_parentAfter(ctx, field)
+	case "file":
+		return ec.fieldContext_RevisionChange_file(ctx, field)
+	case "reusableContent":
+		return ec.fieldContext_RevisionChange_reusableContent(ctx, field)
+	case "attributes":
+		return ec.fieldContext_RevisionChange_attributes(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RevisionChange", field.Name)
+}
+
+func (ec *executionContext) childFields_RevisionChanges(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "mergedFrom":
+		return ec.fieldContext_RevisionChanges_mergedFrom(ctx, field)
+	case "changes":
+		return ec.fieldContext_RevisionChanges_changes(ctx, field)
+	case "more":
+		return ec.fieldContext_RevisionChanges_more(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RevisionChanges", field.Name)
 }
 
 func (ec *executionContext) childFields_RevisionFile(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -16978,6 +17328,28 @@ func (ec *executionContext) field_ReusableContent_document_args(ctx context.Cont
 	return args, nil
 }
 
+func (ec *executionContext) field_Revision_changes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Revision_fileBacklinks_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -17085,6 +17457,28 @@ func (ec *executionContext) field_Revision_pageByPath_args(ctx context.Context, 
 		return nil, err
 	}
 	args["path"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Revision_pageDiff_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "pageId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg1
 	return args, nil
 }
 
@@ -18695,6 +19089,282 @@ func (ec *executionContext) fieldContext_ChangeRequestEdge_node(_ context.Contex
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _ChangedAttribute_name(ctx context.Context, field graphql.CollectedField, obj *model.ChangedAttribute) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedAttribute_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedAttribute_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangedAttribute", field, false, false, "String")
+}
+
+func (ec *executionContext) _ChangedAttribute_before(ctx context.Context, field graphql.CollectedField, obj *model.ChangedAttribute) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedAttribute_before(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Before, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedAttribute_before(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangedAttribute", field, false, false, "String")
+}
+
+func (ec *executionContext) _ChangedAttribute_after(ctx context.Context, field graphql.CollectedField, obj *model.ChangedAttribute) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedAttribute_after(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.After, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedAttribute_after(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangedAttribute", field, false, false, "String")
+}
+
+func (ec *executionContext) _ChangedFile_id(ctx context.Context, field graphql.CollectedField, obj *model.ChangedFile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedFile_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedFile_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangedFile", field, false, false, "ID")
+}
+
+func (ec *executionContext) _ChangedFile_name(ctx context.Context, field graphql.CollectedField, obj *model.ChangedFile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedFile_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedFile_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangedFile", field, false, false, "String")
+}
+
+func (ec *executionContext) _ChangedFile_contentType(ctx context.Context, field graphql.CollectedField, obj *model.ChangedFile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedFile_contentType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ContentType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedFile_contentType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangedFile", field, false, false, "String")
+}
+
+func (ec *executionContext) _ChangedPage_id(ctx context.Context, field graphql.CollectedField, obj *model.ChangedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedPage_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedPage_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangedPage", field, false, false, "ID")
+}
+
+func (ec *executionContext) _ChangedPage_type(ctx context.Context, field graphql.CollectedField, obj *model.ChangedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedPage_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedPage_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangedPage", field, false, false, "String")
+}
+
+func (ec *executionContext) _ChangedPage_title(ctx context.Context, field graphql.CollectedField, obj *model.ChangedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedPage_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedPage_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangedPage", field, false, false, "String")
+}
+
+func (ec *executionContext) _ChangedPage_path(ctx context.Context, field graphql.CollectedField, obj *model.ChangedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedPage_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedPage_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangedPage", field, false, false, "String")
+}
+
+func (ec *executionContext) _ChangedReusableContent_id(ctx context.Context, field graphql.CollectedField, obj *model.ChangedReusableContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedReusableContent_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedReusableContent_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangedReusableContent", field, false, false, "ID")
+}
+
+func (ec *executionContext) _ChangedReusableContent_title(ctx context.Context, field graphql.CollectedField, obj *model.ChangedReusableContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedReusableContent_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedReusableContent_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangedReusableContent", field, false, false, "String")
 }
 
 func (ec *executionContext) _Collection_id(ctx context.Context, field graphql.CollectedField, obj *ent.Collection) (ret graphql.Marshaler) {
@@ -33511,6 +34181,94 @@ func (ec *executionContext) fieldContext_Revision_reusableContent(ctx context.Co
 	return fc, nil
 }
 
+func (ec *executionContext) _Revision_changes(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_changes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Revision().Changes(ctx, obj, fc.Args["from"].(*string), fc.Args["first"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionChanges) graphql.Marshaler {
+			return ec.marshalNRevisionChanges2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐRevisionChanges(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_changes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionChanges(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Revision_changes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Revision_pageDiff(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_pageDiff(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Revision().PageDiff(ctx, obj, fc.Args["pageId"].(string), fc.Args["from"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_pageDiff(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Revision_pageDiff_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Revision_links(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -33641,6 +34399,308 @@ func (ec *executionContext) fieldContext_Revision_fileBacklinks(ctx context.Cont
 		return fc, err
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _RevisionChange_type(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionChange_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionChange_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _RevisionChange_page(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionChange_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangedPage) graphql.Marshaler {
+			return ec.marshalOChangedPage2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐChangedPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionChange_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangedPage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionChange_parentBefore(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionChange_parentBefore(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ParentBefore, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangedPage) graphql.Marshaler {
+			return ec.marshalOChangedPage2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐChangedPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionChange_parentBefore(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangedPage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionChange_parentAfter(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionChange_parentAfter(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ParentAfter, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangedPage) graphql.Marshaler {
+			return ec.marshalOChangedPage2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐChangedPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionChange_parentAfter(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangedPage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionChange_file(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionChange_file(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.File, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangedFile) graphql.Marshaler {
+			return ec.marshalOChangedFile2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐChangedFile(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionChange_file(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangedFile(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionChange_reusableContent(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionChange_reusableContent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReusableContent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangedReusableContent) graphql.Marshaler {
+			return ec.marshalOChangedReusableContent2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐChangedReusableContent(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionChange_reusableContent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangedReusableContent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionChange_attributes(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionChange_attributes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Attributes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.ChangedAttribute) graphql.Marshaler {
+			return ec.marshalNChangedAttribute2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐChangedAttributeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionChange_attributes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangedAttribute(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionChanges_mergedFrom(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChanges) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionChanges_mergedFrom(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MergedFrom, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+			return ec.marshalOChangeRequest2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐChangeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionChanges_mergedFrom(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionChanges",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionChanges_changes(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChanges) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionChanges_changes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Changes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.RevisionChange) graphql.Marshaler {
+			return ec.marshalNRevisionChange2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐRevisionChangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionChanges_changes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionChanges",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionChange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionChanges_more(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChanges) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionChanges_more(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.More, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionChanges_more(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionChanges", field, false, false, "Int")
 }
 
 func (ec *executionContext) _RevisionFile_id(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFile) (ret graphql.Marshaler) {
@@ -47401,6 +48461,178 @@ func (ec *executionContext) _ChangeRequestEdge(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var changedAttributeImplementors = []string{"ChangedAttribute"}
+
+func (ec *executionContext) _ChangedAttribute(ctx context.Context, sel ast.SelectionSet, obj *model.ChangedAttribute) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changedAttributeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangedAttribute")
+		case "name":
+			out.Values[i] = ec._ChangedAttribute_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "before":
+			out.Values[i] = ec._ChangedAttribute_before(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "after":
+			out.Values[i] = ec._ChangedAttribute_after(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var changedFileImplementors = []string{"ChangedFile"}
+
+func (ec *executionContext) _ChangedFile(ctx context.Context, sel ast.SelectionSet, obj *model.ChangedFile) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changedFileImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangedFile")
+		case "id":
+			out.Values[i] = ec._ChangedFile_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._ChangedFile_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "contentType":
+			out.Values[i] = ec._ChangedFile_contentType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var changedPageImplementors = []string{"ChangedPage"}
+
+func (ec *executionContext) _ChangedPage(ctx context.Context, sel ast.SelectionSet, obj *model.ChangedPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changedPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangedPage")
+		case "id":
+			out.Values[i] = ec._ChangedPage_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "type":
+			out.Values[i] = ec._ChangedPage_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._ChangedPage_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "path":
+			out.Values[i] = ec._ChangedPage_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var changedReusableContentImplementors = []string{"ChangedReusableContent"}
+
+func (ec *executionContext) _ChangedReusableContent(ctx context.Context, sel ast.SelectionSet, obj *model.ChangedReusableContent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changedReusableContentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangedReusableContent")
+		case "id":
+			out.Values[i] = ec._ChangedReusableContent_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._ChangedReusableContent_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var collectionImplementors = []string{"Collection"}
 
 func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSet, obj *ent.Collection) graphql.Marshaler {
@@ -52149,6 +53381,18 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Revision_reusableContent(ctx, field, obj)
 				})
+		case "changes":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Revision_changes(ctx, field, obj)
+				})
+		case "pageDiff":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Revision_pageDiff(ctx, field, obj)
+				})
 		case "links":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -52167,6 +53411,112 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Revision_fileBacklinks(ctx, field, obj)
 				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var revisionChangeImplementors = []string{"RevisionChange"}
+
+func (ec *executionContext) _RevisionChange(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, revisionChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RevisionChange")
+		case "type":
+			out.Values[i] = ec._RevisionChange_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._RevisionChange_page(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "parentBefore":
+			out.Values[i] = ec._RevisionChange_parentBefore(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "parentAfter":
+			out.Values[i] = ec._RevisionChange_parentAfter(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "file":
+			out.Values[i] = ec._RevisionChange_file(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "reusableContent":
+			out.Values[i] = ec._RevisionChange_reusableContent(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "attributes":
+			out.Values[i] = ec._RevisionChange_attributes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var revisionChangesImplementors = []string{"RevisionChanges"}
+
+func (ec *executionContext) _RevisionChanges(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionChanges) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, revisionChangesImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RevisionChanges")
+		case "mergedFrom":
+			out.Values[i] = ec._RevisionChanges_mergedFrom(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "changes":
+			out.Values[i] = ec._RevisionChanges_changes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "more":
+			out.Values[i] = ec._RevisionChanges_more(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -56259,6 +57609,30 @@ func (ec *executionContext) marshalNChangeRequestStatus2githubᚗcomᚋbinderyhq
 	return res
 }
 
+func (ec *executionContext) marshalNChangedAttribute2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐChangedAttributeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ChangedAttribute) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNChangedAttribute2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐChangedAttribute(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNChangedAttribute2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐChangedAttribute(ctx context.Context, sel ast.SelectionSet, v *model.ChangedAttribute) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ChangedAttribute!")
+		return graphql.Null
+	}
+	return ec._ChangedAttribute(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNCollection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐCollection(ctx context.Context, sel ast.SelectionSet, v *ent.Collection) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "Collection!")
@@ -57638,6 +59012,38 @@ func (ec *executionContext) marshalNRevision2ᚖgithubᚗcomᚋbinderyhqᚋbinde
 		return graphql.Null
 	}
 	return ec._Revision(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNRevisionChange2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐRevisionChangeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.RevisionChange) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRevisionChange2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐRevisionChange(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNRevisionChange2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐRevisionChange(ctx context.Context, sel ast.SelectionSet, v *model.RevisionChange) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "RevisionChange!")
+		return graphql.Null
+	}
+	return ec._RevisionChange(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNRevisionChanges2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐRevisionChanges(ctx context.Context, sel ast.SelectionSet, v *model.RevisionChanges) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "RevisionChanges!")
+		return graphql.Null
+	}
+	return ec._RevisionChanges(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNRevisionFile2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐRevisionFile(ctx context.Context, sel ast.SelectionSet, v *model.RevisionFile) graphql.Marshaler {
@@ -59095,6 +60501,27 @@ func (ec *executionContext) marshalOChangeRequestStatus2ᚖgithubᚗcomᚋbinder
 	_ = ctx
 	res := model.MarshalChangeRequestStatus(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOChangedFile2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐChangedFile(ctx context.Context, sel ast.SelectionSet, v *model.ChangedFile) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ChangedFile(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOChangedPage2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐChangedPage(ctx context.Context, sel ast.SelectionSet, v *model.ChangedPage) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ChangedPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOChangedReusableContent2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐChangedReusableContent(ctx context.Context, sel ast.SelectionSet, v *model.ChangedReusableContent) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ChangedReusableContent(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOCollection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐCollection(ctx context.Context, sel ast.SelectionSet, v *ent.Collection) graphql.Marshaler {

@@ -60,6 +60,30 @@ type ChangeRequestEdge struct {
 	Node   *ent.ChangeRequest `json:"node"`
 }
 
+type ChangedAttribute struct {
+	Name   string  `json:"name"`
+	Before *string `json:"before,omitempty"`
+	After  *string `json:"after,omitempty"`
+}
+
+type ChangedFile struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	ContentType string `json:"contentType"`
+}
+
+type ChangedPage struct {
+	ID    string `json:"id"`
+	Type  string `json:"type"`
+	Title string `json:"title"`
+	Path  string `json:"path"`
+}
+
+type ChangedReusableContent struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+}
+
 type CollectionConnection struct {
 	Edges      []*CollectionEdge `json:"edges"`
 	PageInfo   *PageInfo         `json:"pageInfo"`
@@ -682,6 +706,29 @@ type PublishedSiteCustomizations struct {
 	Site any `json:"site"`
 	// Each site space's settings (SiteSpace.customization), for the site spaces the viewer sees, in their order within their level.
 	SiteSpaces []*SiteSpaceCustomization `json:"siteSpaces"`
+}
+
+// One semantic change: PAGE_CREATED, PAGE_EDITED, PAGE_DELETED, PAGE_MOVED, FILE_CREATED,
+// FILE_EDITED, FILE_DELETED, REUSABLE_CONTENT_CREATED, REUSABLE_CONTENT_EDITED or
+// REUSABLE_CONTENT_DELETED, with the object as it is after it (before it, when deleted).
+type RevisionChange struct {
+	Type string       `json:"type"`
+	Page *ChangedPage `json:"page,omitempty"`
+	// A moved page's parents; null for the top level.
+	ParentBefore    *ChangedPage            `json:"parentBefore,omitempty"`
+	ParentAfter     *ChangedPage            `json:"parentAfter,omitempty"`
+	File            *ChangedFile            `json:"file,omitempty"`
+	ReusableContent *ChangedReusableContent `json:"reusableContent,omitempty"`
+	// An edit's changed attributes (a page's `document` is its body's documentId).
+	Attributes []*ChangedAttribute `json:"attributes"`
+}
+
+type RevisionChanges struct {
+	// The change request whose merge made this revision.
+	MergedFrom *ent.ChangeRequest `json:"mergedFrom,omitempty"`
+	Changes    []*RevisionChange  `json:"changes"`
+	// How many changes were left out above `first`.
+	More int `json:"more"`
 }
 
 type RevisionFileConnection struct {

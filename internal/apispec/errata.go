@@ -12,7 +12,22 @@ import (
 // applyErrata corrects doc in place. Returns an error when a corrected place is not there any more
 // (a newer document moved or fixed it): the erratum must then be looked at again.
 func applyErrata(doc any) error {
-	return emptyDocument(doc)
+	return errors.Join(emptyDocument(doc), pageEditedAttributes(doc))
+}
+
+// pageEditedAttributes: RevisionSemanticChangePageEdited's attributes are oneOf the change
+// attributes of a document, a group and a link page, whose properties are all optional and
+// overlap (title, emoji, slug), so an edit of a title matches two of them and no answer can
+// validate. The TypeScript type is their union: the correction makes it anyOf.
+func pageEditedAttributes(doc any) error {
+	attributes, _ := lookup(doc, "components", "schemas", "RevisionSemanticChangePageEdited", "properties", "attributes")
+	variants, ok := attributes["oneOf"]
+	if !ok {
+		return errors.New(`erratum: RevisionSemanticChangePageEdited.attributes is not a oneOf any more`)
+	}
+	delete(attributes, "oneOf")
+	attributes["anyOf"] = variants
+	return nil
 }
 
 // emptyDocument: the schema Document is oneOf {markdown}, {document} and "Empty"

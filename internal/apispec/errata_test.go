@@ -22,3 +22,16 @@ func TestErrataEmptyDocument(t *testing.T) {
 	t.Run("OKMarkdown", func(t *testing.T) { expectPass(t, page(`,"markdown":"# Intro\n"`)) })
 	t.Run("ErrMarkdownNotAString", func(t *testing.T) { expectFailure(t, page(`,"markdown":1`), "RevisionPage") })
 }
+
+// TestErrataPageEditedAttributes: an edit of a page's title validates (it matched two of the
+// attributes' oneOf variants).
+func TestErrataPageEditedAttributes(t *testing.T) {
+	spec := apispec.Load(t)
+	change := func(attributes string) func(tb testing.TB) {
+		return func(tb testing.TB) {
+			spec.ValidateSchema(tb, "RevisionSemanticChange", []byte(`{"type":"page_edited","page":{"id":"p1","type":"document","title":"A"},"attributes":`+attributes+`}`))
+		}
+	}
+	t.Run("OKTitle", func(t *testing.T) { expectPass(t, change(`{"title":{"before":"A","after":"B"}}`)) })
+	t.Run("ErrNoAttributes", func(t *testing.T) { expectFailure(t, change(`{}`), "RevisionSemanticChange") })
+}
