@@ -21,3 +21,8 @@ func (r *revisionResolver) Changes(ctx context.Context, obj *ent.Revision, from 
 func (r *revisionResolver) PageDiff(ctx context.Context, obj *ent.Revision, pageID string, from *string) (string, error) {
 	return r.RevisionPageDiff(ctx, obj.SpaceID, obj.ID, pageID, from)
 }
+
+// History is the resolver for the history field.
+func (r *spaceResolver) History(ctx context.Context, obj *ent.Space, first *int, after *string) (*model.RevisionHistoryConnection, error) {
+	return r.spaceHistory(ctx, obj, first, after)
+}

@@ -8,11 +8,13 @@ import (
 	"strings"
 
 	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/changerequest"
 	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/content/revisions"
 	"github.com/binderyhq/bindery/internal/content/tree"
+	"github.com/binderyhq/bindery/internal/page"
 )
 
 // SemanticChangesMax bounds the changes one answer lists.
@@ -136,4 +138,52 @@ func attributeText(v any) *string {
 	}
 	s := fmt.Sprint(v)
 	return &s
+}
+
+// spaceHistory is Space.history: the revisions of the space's main content (those of no change
+// request), newest first, each merge's with the change request merged.
+func (r *Resolver) spaceHistory(ctx context.Context, s *ent.Space, first *int, after *string) (*model.RevisionHistoryConnection, error) {
+	args, err := listArgs(ctx, first, after)
+	if err != nil {
+		return nil, err
+	}
+	q := r.Client.Revision.Query().Where(revision.SpaceID(s.ID), revision.ChangeRequestIDIsNil())
+	p, err := flat(ctx, q, page.Order{Column: revision.FieldCreatedAt, Desc: true}, args, true, revisionCursor)
+	if err != nil {
+		return nil, err
+	}
+	merged, err := r.mergedChangeRequests(ctx, s.ID, p.Items)
+	if err != nil {
+		return nil, err
+	}
+	return &model.RevisionHistoryConnection{
+		Edges: edges(ctx, p.Items, revisionCursor, func(c string, rev *ent.Revision) *model.RevisionHistoryEdge {
+			return &model.RevisionHistoryEdge{Cursor: c, Node: rev, ChangeRequest: merged[rev.ID]}
+		}),
+		PageInfo: pageInfo(p), TotalCount: p.Count,
+	}, nil
+}
+
+// mergedChangeRequests are the change requests of space whose merges made revs, by revision id,
+// read in one statement.
+func (r *Resolver) mergedChangeRequests(ctx context.Context, spaceID string, revs []*ent.Revision) (map[string]*ent.ChangeRequest, error) {
+	var ids []string
+	for _, rev := range revs {
+		if rev.Type == revision.TypeMerge {
+			ids = append(ids, rev.ID)
+		}
+	}
+	out := map[string]*ent.ChangeRequest{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	crs, err := r.Client.ChangeRequest.Query().Where(changerequest.SpaceID(spaceID), changerequest.RevisionMergedIDIn(ids...)).All(ctx)
+	for _, cr := range crs {
+		out[*cr.RevisionMergedID] = cr
+	}
+	return out, err
+}
+
+func revisionCursor(rev *ent.Revision) page.Cursor {
+	return page.Cursor{Key: rev.CreatedAt, ID: rev.ID}
 }

@@ -128,6 +128,49 @@ func TestRevisionSemanticChanges(t *testing.T) {
 			t.Fatalf("GraphQL: %+v", d)
 		}
 	})
+	t.Run("History", func(t *testing.T) {
+		type history struct {
+			Space struct {
+				History struct {
+					TotalCount int
+					PageInfo   struct{ EndCursor string }
+					Edges      []struct {
+						Node struct {
+							ID, Type  string
+							CreatedBy struct{ ID string }
+						}
+						ChangeRequest *struct{ Subject string }
+					}
+				}
+			}
+		}
+		read := func(t *testing.T, first int, after any) history {
+			t.Helper()
+			g := e.GraphQL(f.admin, `query($s: ID!, $n: Int, $a: String) { space(id: $s) { history(first: $n, after: $a) {
+				totalCount pageInfo { endCursor } edges { node { id type createdBy { id } } changeRequest { subject } } } } }`,
+				map[string]any{"s": f.space, "n": first, "a": after})
+			var h history
+			if err := json.Unmarshal(g.Data, &h); err != nil || len(g.Errors) > 0 {
+				t.Fatalf("history: %s %v", g.Data, g.Errors)
+			}
+			return h
+		}
+		h := read(t, 10, nil).Space.History
+		if h.TotalCount != 3 || len(h.Edges) != 3 {
+			t.Fatalf("history: %+v", h)
+		}
+		newest, merged, first := h.Edges[0], h.Edges[1], h.Edges[2]
+		if newest.Node.ID != after || newest.ChangeRequest == nil || newest.ChangeRequest.Subject != "Rework" ||
+			newest.Node.CreatedBy.ID != f.admin.UserID || merged.ChangeRequest == nil || merged.ChangeRequest.Subject != "First pages" ||
+			first.Node.ID != f.initial || first.ChangeRequest != nil {
+			t.Fatalf("history: %+v", h.Edges)
+		}
+		page1 := read(t, 1, nil).Space.History
+		page2 := read(t, 1, page1.PageInfo.EndCursor).Space.History
+		if len(page2.Edges) != 1 || page2.Edges[0].Node.ID != merged.Node.ID {
+			t.Fatalf("the second page of one: %+v", page2.Edges)
+		}
+	})
 	t.Run("ErrNotFound", func(t *testing.T) {
 		testenv.CheckError(t, e.Do(f.outsider, "GET", changes, nil), http.StatusNotFound)
 		testenv.CheckError(t, e.Do(f.admin, "GET", changes+"?from=nosuchrevision", nil), http.StatusNotFound)

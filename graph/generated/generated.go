@@ -896,6 +896,18 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	RevisionHistoryConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	RevisionHistoryEdge struct {
+		ChangeRequest func(childComplexity int) int
+		Cursor        func(childComplexity int) int
+		Node          func(childComplexity int) int
+	}
+
 	SAMLProvider struct {
 		Certificate    func(childComplexity int) int
 		CreatedAt      func(childComplexity int) int
@@ -1226,6 +1238,7 @@ type ComplexityRoot struct {
 		EditMode                 func(childComplexity int) int
 		Emoji                    func(childComplexity int) int
 		Grants                   func(childComplexity int, first *int, after *string, subject *model.GrantSubjectKind) int
+		History                  func(childComplexity int, first *int, after *string) int
 		ID                       func(childComplexity int) int
 		Organization             func(childComplexity int) int
 		OrganizationID           func(childComplexity int) int
@@ -1762,6 +1775,7 @@ type SpaceResolver interface {
 	Organization(ctx context.Context, obj *ent.Space) (*ent.Organization, error)
 	Parent(ctx context.Context, obj *ent.Space) (*ent.Collection, error)
 	CustomFields(ctx context.Context, obj *ent.Space) ([]*model.CustomFieldValue, error)
+	History(ctx context.Context, obj *ent.Space, first *int, after *string) (*model.RevisionHistoryConnection, error)
 	Search(ctx context.Context, obj *ent.Space, query string, first *int, after *string) (*model.SearchPageConnection, error)
 	Grants(ctx context.Context, obj *ent.Space, first *int, after *string, subject *model.GrantSubjectKind) (*model.PermissionGrantConnection, error)
 	Access(ctx context.Context, obj *ent.Space, first *int, after *string, role *viewer.Role) (*model.ContentAccessConnection, error)
@@ -5921,6 +5935,44 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RevisionFileEdge.Node(childComplexity), true
 
+	case "RevisionHistoryConnection.edges":
+		if e.ComplexityRoot.RevisionHistoryConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionHistoryConnection.Edges(childComplexity), true
+	case "RevisionHistoryConnection.pageInfo":
+		if e.ComplexityRoot.RevisionHistoryConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionHistoryConnection.PageInfo(childComplexity), true
+	case "RevisionHistoryConnection.totalCount":
+		if e.ComplexityRoot.RevisionHistoryConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionHistoryConnection.TotalCount(childComplexity), true
+
+	case "RevisionHistoryEdge.changeRequest":
+		if e.ComplexityRoot.RevisionHistoryEdge.ChangeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionHistoryEdge.ChangeRequest(childComplexity), true
+	case "RevisionHistoryEdge.cursor":
+		if e.ComplexityRoot.RevisionHistoryEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionHistoryEdge.Cursor(childComplexity), true
+	case "RevisionHistoryEdge.node":
+		if e.ComplexityRoot.RevisionHistoryEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionHistoryEdge.Node(childComplexity), true
+
 	case "SAMLProvider.certificate":
 		if e.ComplexityRoot.SAMLProvider.Certificate == nil {
 			break
@@ -7285,6 +7337,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.Grants(childComplexity, args["first"].(*int), args["after"].(*string), args["subject"].(*model.GrantSubjectKind)), true
+	case "Space.history":
+		if e.ComplexityRoot.Space.History == nil {
+			break
+		}
+
+		args, err := ec.field_Space_history_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.History(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Space.id":
 		if e.ComplexityRoot.Space.ID == nil {
 			break
@@ -9139,6 +9202,28 @@ type ChangedAttribute {
   name: String!
   before: String
   after: String
+}
+
+extend type Space {
+  """
+  The revisions of the space's main content, newest first: its first revision, merges, imports
+  and direct edits (a change request's own revisions are its history, not the space's).
+  """
+  history(first: Int, after: String): RevisionHistoryConnection!
+}
+
+type RevisionHistoryConnection {
+  edges: [RevisionHistoryEdge!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type RevisionHistoryEdge {
+  cursor: String!
+  "Its author is createdBy, its time createdAt."
+  node: Revision!
+  "The change request whose merge made the revision (its subject is the revision's message); null for others."
+  changeRequest: ChangeRequest
 }
 `, BuiltIn: false},
 	{Name: "../schema/links.graphqls", Input: `# Links and backlinks.
@@ -12446,6 +12531,30 @@ func (ec *executionContext) childFields_RevisionFileEdge(ctx context.Context, fi
 	return nil, fmt.Errorf("no field named %q was found under type RevisionFileEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_RevisionHistoryConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_RevisionHistoryConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_RevisionHistoryConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_RevisionHistoryConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RevisionHistoryConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_RevisionHistoryEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_RevisionHistoryEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_RevisionHistoryEdge_node(ctx, field)
+	case "changeRequest":
+		return ec.fieldContext_RevisionHistoryEdge_changeRequest(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RevisionHistoryEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_SAMLProvider(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -13126,6 +13235,8 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_parent(ctx, field)
 	case "customFields":
 		return ec.fieldContext_Space_customFields(ctx, field)
+	case "history":
+		return ec.fieldContext_Space_history(ctx, field)
 	case "search":
 		return ec.fieldContext_Space_search(ctx, field)
 	case "grants":
@@ -17941,6 +18052,28 @@ func (ec *executionContext) field_Space_grants_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["subject"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Space_history_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
 	return args, nil
 }
 
@@ -34983,6 +35116,180 @@ func (ec *executionContext) fieldContext_RevisionFileEdge_node(_ context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _RevisionHistoryConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.RevisionHistoryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionHistoryConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.RevisionHistoryEdge) graphql.Marshaler {
+			return ec.marshalNRevisionHistoryEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐRevisionHistoryEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionHistoryConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionHistoryConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionHistoryEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionHistoryConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.RevisionHistoryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionHistoryConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionHistoryConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionHistoryConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionHistoryConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.RevisionHistoryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionHistoryConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionHistoryConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionHistoryConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _RevisionHistoryEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.RevisionHistoryEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionHistoryEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionHistoryEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionHistoryEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _RevisionHistoryEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.RevisionHistoryEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionHistoryEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
+			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐRevision(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionHistoryEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionHistoryEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Revision(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionHistoryEdge_changeRequest(ctx context.Context, field graphql.CollectedField, obj *model.RevisionHistoryEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionHistoryEdge_changeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ChangeRequest, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+			return ec.marshalOChangeRequest2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐChangeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionHistoryEdge_changeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionHistoryEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _SAMLProvider_id(ctx context.Context, field graphql.CollectedField, obj *ent.SAMLProvider) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -40799,6 +41106,50 @@ func (ec *executionContext) fieldContext_Space_customFields(_ context.Context, f
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_CustomFieldValue(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Space_history(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_history(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().History(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionHistoryConnection) graphql.Marshaler {
+			return ec.marshalNRevisionHistoryConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐRevisionHistoryConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_history(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionHistoryConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_history_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -53674,6 +54025,92 @@ func (ec *executionContext) _RevisionFileEdge(ctx context.Context, sel ast.Selec
 	return out
 }
 
+var revisionHistoryConnectionImplementors = []string{"RevisionHistoryConnection"}
+
+func (ec *executionContext) _RevisionHistoryConnection(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionHistoryConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, revisionHistoryConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RevisionHistoryConnection")
+		case "edges":
+			out.Values[i] = ec._RevisionHistoryConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._RevisionHistoryConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._RevisionHistoryConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var revisionHistoryEdgeImplementors = []string{"RevisionHistoryEdge"}
+
+func (ec *executionContext) _RevisionHistoryEdge(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionHistoryEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, revisionHistoryEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RevisionHistoryEdge")
+		case "cursor":
+			out.Values[i] = ec._RevisionHistoryEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._RevisionHistoryEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "changeRequest":
+			out.Values[i] = ec._RevisionHistoryEdge_changeRequest(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var sAMLProviderImplementors = []string{"SAMLProvider"}
 
 func (ec *executionContext) _SAMLProvider(ctx context.Context, sel ast.SelectionSet, obj *ent.SAMLProvider) graphql.Marshaler {
@@ -55946,6 +56383,12 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Space_customFields(ctx, field, obj)
+				})
+		case "history":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Space_history(ctx, field, obj)
 				})
 		case "search":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
@@ -59084,6 +59527,38 @@ func (ec *executionContext) marshalNRevisionFileEdge2ᚖgithubᚗcomᚋbinderyhq
 		return graphql.Null
 	}
 	return ec._RevisionFileEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNRevisionHistoryConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐRevisionHistoryConnection(ctx context.Context, sel ast.SelectionSet, v *model.RevisionHistoryConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "RevisionHistoryConnection!")
+		return graphql.Null
+	}
+	return ec._RevisionHistoryConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNRevisionHistoryEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐRevisionHistoryEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.RevisionHistoryEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRevisionHistoryEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐRevisionHistoryEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNRevisionHistoryEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐRevisionHistoryEdge(ctx context.Context, sel ast.SelectionSet, v *model.RevisionHistoryEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "RevisionHistoryEdge!")
+		return graphql.Null
+	}
+	return ec._RevisionHistoryEdge(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNRole2githubᚗcomᚋbinderyhqᚋbinderyᚋentᚋviewerᚐRole(ctx context.Context, v any) (viewer.Role, error) {

@@ -742,6 +742,20 @@ type RevisionFileEdge struct {
 	Node   *RevisionFile `json:"node"`
 }
 
+type RevisionHistoryConnection struct {
+	Edges      []*RevisionHistoryEdge `json:"edges"`
+	PageInfo   *PageInfo              `json:"pageInfo"`
+	TotalCount int                    `json:"totalCount"`
+}
+
+type RevisionHistoryEdge struct {
+	Cursor string `json:"cursor"`
+	// Its author is createdBy, its time createdAt.
+	Node *ent.Revision `json:"node"`
+	// The change request whose merge made the revision (its subject is the revision's message); null for others.
+	ChangeRequest *ent.ChangeRequest `json:"changeRequest,omitempty"`
+}
+
 type SAMLProviderConnection struct {
 	Edges      []*SAMLProviderEdge `json:"edges"`
 	PageInfo   *PageInfo           `json:"pageInfo"`
