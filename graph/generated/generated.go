@@ -779,6 +779,8 @@ type ComplexityRoot struct {
 		APITokens                   func(childComplexity int, first *int, after *string) int
 		ChangeRequest               func(childComplexity int, spaceID string, id string) int
 		Collection                  func(childComplexity int, id string) int
+		Node                        func(childComplexity int, id string) int
+		Nodes                       func(childComplexity int, ids []string) int
 		Organization                func(childComplexity int, id string) int
 		Organizations               func(childComplexity int, first *int, after *string) int
 		OrganizationsForEmailDomain func(childComplexity int, domain string) int
@@ -1589,6 +1591,8 @@ type QueryResolver interface {
 	OrganizationsForEmailDomain(ctx context.Context, domain string) ([]*ent.Organization, error)
 	APIInfo(ctx context.Context) (*model.APIInfo, error)
 	ChangeRequest(ctx context.Context, spaceID string, id string) (*ent.ChangeRequest, error)
+	Node(ctx context.Context, id string) (model.Node, error)
+	Nodes(ctx context.Context, ids []string) ([]model.Node, error)
 	Collection(ctx context.Context, id string) (*ent.Collection, error)
 	Space(ctx context.Context, id string, shareKey *string) (*ent.Space, error)
 	APITokens(ctx context.Context, first *int, after *string) (*model.APITokenConnection, error)
@@ -5290,6 +5294,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Collection(childComplexity, args["id"].(string)), true
 
+	case "Query.node":
+		if e.ComplexityRoot.Query.Node == nil {
+			break
+		}
+
+		args, err := ec.field_Query_node_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Node(childComplexity, args["id"].(string)), true
+	case "Query.nodes":
+		if e.ComplexityRoot.Query.Nodes == nil {
+			break
+		}
+
+		args, err := ec.field_Query_nodes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Nodes(childComplexity, args["ids"].([]string)), true
 	case "Query.organization":
 		if e.ComplexityRoot.Query.Organization == nil {
 			break
@@ -8989,6 +9015,52 @@ input UpdateInviteLinkInput {
   "null invites guests."
   role: Role
 }
+`, BuiltIn: false},
+	{Name: "../schema/node.graphqls", Input: `# ---------------------------------------------------------------- Relay object identification
+# The Relay conventions front-end caches rely on: every object type whose id is the id of a stored
+# row (random, 20 base62 characters, the same id REST uses) implements Node, and node/nodes read
+# objects by id alone. A bare id is routed to its type by looking it up in each type's table (one
+# statement for all the ids of a request, decision 410); the object is then read through the
+# ordinary read of its type (Query.space, Organization.team, Comment.reply, …), which decides
+# access. An id the viewer cannot read — of another organization, deleted, unknown, malformed —
+# answers null, with no error.
+#
+# Types with an id that are not nodes, because their id is not a row's own: Member (its id is the
+# user's: User is the node), ContentPage, RevisionFile, ReusableContent, InsertedFile,
+# CommentTargetPage, SearchPage, SearchSection, LinkSource (ids inside a revision), SSOLogin (the
+# provider's id). Row types with no read by id yet (listed only): TeamMember, PermissionGrant,
+# SiteSection, SiteSectionGroup, SiteRedirect, SiteShareLink, WebhookDelivery, APIToken.
+
+"An object with a globally unique id that ` + "`" + `node` + "`" + ` and ` + "`" + `nodes` + "`" + ` read back."
+interface Node {
+  id: ID!
+}
+
+extend type Query {
+  "The object with this id, when the viewer can read it; null otherwise (never an error)."
+  node(id: ID!): Node
+  "The objects with these ids, in order, null where the viewer cannot read one. At most 100 ids."
+  nodes(ids: [ID!]!): [Node]!
+}
+
+extend type User implements Node
+extend type Organization implements Node
+extend type Collection implements Node
+extend type Space implements Node
+extend type ChangeRequest implements Node
+extend type Revision implements Node
+extend type Comment implements Node
+extend type CommentReply implements Node
+extend type Team implements Node
+extend type InviteLink implements Node
+extend type Site implements Node
+extend type SiteSpace implements Node
+extend type OpenAPISpec implements Node
+extend type OpenAPISpecVersion implements Node
+extend type CustomField implements Node
+extend type SAMLProvider implements Node
+extend type TranslationSettings implements Node
+extend type Webhook implements Node
 `, BuiltIn: false},
 	{Name: "../schema/openapi.graphqls", Input: `# ---------------------------------------------------------------- OpenAPI specifications
 # spec/02 "OpenAPI specifications": documents an organization publishes, taken from a URL or from
@@ -16597,6 +16669,34 @@ func (ec *executionContext) field_Query_collection_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_node_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_nodes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "ids",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalNID2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["ids"] = arg0
 	return args, nil
 }
 
@@ -32080,6 +32180,94 @@ func (ec *executionContext) fieldContext_Query_changeRequest(ctx context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_node(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Node(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Node) graphql.Marshaler {
+			return ec.marshalONode2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐNode(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_node(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_node_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_nodes(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Nodes(ctx, fc.Args["ids"].([]string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Node) graphql.Marshaler {
+			return ec.marshalNNode2ᚕgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐNode(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_nodes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_nodes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_collection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -46243,6 +46431,145 @@ func UnmarshalWebhookInput(ctx context.Context, raw any) (model.WebhookInput, er
 
 // region    ************************** interface.gotpl ***************************
 
+func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj model.Node) graphql.Marshaler {
+	switch obj := (obj).(type) {
+	case nil:
+		return graphql.Null
+	case ent.Webhook:
+		return ec._Webhook(ctx, sel, &obj)
+	case *ent.Webhook:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Webhook(ctx, sel, obj)
+	case ent.User:
+		return ec._User(ctx, sel, &obj)
+	case *ent.User:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._User(ctx, sel, obj)
+	case ent.TranslationSettings:
+		return ec._TranslationSettings(ctx, sel, &obj)
+	case *ent.TranslationSettings:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._TranslationSettings(ctx, sel, obj)
+	case ent.Team:
+		return ec._Team(ctx, sel, &obj)
+	case *ent.Team:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Team(ctx, sel, obj)
+	case ent.Space:
+		return ec._Space(ctx, sel, &obj)
+	case *ent.Space:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Space(ctx, sel, obj)
+	case ent.SiteSpace:
+		return ec._SiteSpace(ctx, sel, &obj)
+	case *ent.SiteSpace:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._SiteSpace(ctx, sel, obj)
+	case ent.Site:
+		return ec._Site(ctx, sel, &obj)
+	case *ent.Site:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Site(ctx, sel, obj)
+	case ent.SAMLProvider:
+		return ec._SAMLProvider(ctx, sel, &obj)
+	case *ent.SAMLProvider:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._SAMLProvider(ctx, sel, obj)
+	case ent.Revision:
+		return ec._Revision(ctx, sel, &obj)
+	case *ent.Revision:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Revision(ctx, sel, obj)
+	case ent.Organization:
+		return ec._Organization(ctx, sel, &obj)
+	case *ent.Organization:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Organization(ctx, sel, obj)
+	case ent.OpenAPISpecVersion:
+		return ec._OpenAPISpecVersion(ctx, sel, &obj)
+	case *ent.OpenAPISpecVersion:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._OpenAPISpecVersion(ctx, sel, obj)
+	case ent.OpenAPISpec:
+		return ec._OpenAPISpec(ctx, sel, &obj)
+	case *ent.OpenAPISpec:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._OpenAPISpec(ctx, sel, obj)
+	case ent.InviteLink:
+		return ec._InviteLink(ctx, sel, &obj)
+	case *ent.InviteLink:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._InviteLink(ctx, sel, obj)
+	case ent.CustomField:
+		return ec._CustomField(ctx, sel, &obj)
+	case *ent.CustomField:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._CustomField(ctx, sel, obj)
+	case ent.CommentReply:
+		return ec._CommentReply(ctx, sel, &obj)
+	case *ent.CommentReply:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._CommentReply(ctx, sel, obj)
+	case ent.Comment:
+		return ec._Comment(ctx, sel, &obj)
+	case *ent.Comment:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Comment(ctx, sel, obj)
+	case ent.Collection:
+		return ec._Collection(ctx, sel, &obj)
+	case *ent.Collection:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Collection(ctx, sel, obj)
+	case ent.ChangeRequest:
+		return ec._ChangeRequest(ctx, sel, &obj)
+	case *ent.ChangeRequest:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._ChangeRequest(ctx, sel, obj)
+	default:
+		if typedObj, ok := obj.(graphql.Marshaler); ok {
+			return typedObj
+		} else {
+			panic(fmt.Errorf("unexpected type %T; non-generated variants of Node must implement graphql.Marshaler", obj))
+		}
+	}
+}
+
 func (ec *executionContext) _SiteStructureItem(ctx context.Context, sel ast.SelectionSet, obj model.SiteStructureItem) graphql.Marshaler {
 	switch obj := (obj).(type) {
 	case nil:
@@ -46436,7 +46763,7 @@ func (ec *executionContext) _ApiInfo(ctx context.Context, sel ast.SelectionSet, 
 	return out
 }
 
-var changeRequestImplementors = []string{"ChangeRequest"}
+var changeRequestImplementors = []string{"ChangeRequest", "Node"}
 
 func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.SelectionSet, obj *ent.ChangeRequest) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestImplementors)
@@ -46656,7 +46983,7 @@ func (ec *executionContext) _ChangeRequestEdge(ctx context.Context, sel ast.Sele
 	return out
 }
 
-var collectionImplementors = []string{"Collection"}
+var collectionImplementors = []string{"Collection", "Node"}
 
 func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSet, obj *ent.Collection) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, collectionImplementors)
@@ -46886,7 +47213,7 @@ func (ec *executionContext) _CollectionPermissions(ctx context.Context, sel ast.
 	return out
 }
 
-var commentImplementors = []string{"Comment"}
+var commentImplementors = []string{"Comment", "Node"}
 
 func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, obj *ent.Comment) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, commentImplementors)
@@ -47176,7 +47503,7 @@ func (ec *executionContext) _CommentReplier(ctx context.Context, sel ast.Selecti
 	return out
 }
 
-var commentReplyImplementors = []string{"CommentReply"}
+var commentReplyImplementors = []string{"CommentReply", "Node"}
 
 func (ec *executionContext) _CommentReply(ctx context.Context, sel ast.SelectionSet, obj *ent.CommentReply) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, commentReplyImplementors)
@@ -47991,7 +48318,7 @@ func (ec *executionContext) _CreatedSiteShareLink(ctx context.Context, sel ast.S
 	return out
 }
 
-var customFieldImplementors = []string{"CustomField"}
+var customFieldImplementors = []string{"CustomField", "Node"}
 
 func (ec *executionContext) _CustomField(ctx context.Context, sel ast.SelectionSet, obj *ent.CustomField) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, customFieldImplementors)
@@ -48318,7 +48645,7 @@ func (ec *executionContext) _InsertedFile(ctx context.Context, sel ast.Selection
 	return out
 }
 
-var inviteLinkImplementors = []string{"InviteLink"}
+var inviteLinkImplementors = []string{"InviteLink", "Node"}
 
 func (ec *executionContext) _InviteLink(ctx context.Context, sel ast.SelectionSet, obj *ent.InviteLink) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, inviteLinkImplementors)
@@ -49932,7 +50259,7 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 	return out
 }
 
-var openAPISpecImplementors = []string{"OpenAPISpec"}
+var openAPISpecImplementors = []string{"OpenAPISpec", "Node"}
 
 func (ec *executionContext) _OpenAPISpec(ctx context.Context, sel ast.SelectionSet, obj *ent.OpenAPISpec) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecImplementors)
@@ -50168,7 +50495,7 @@ func (ec *executionContext) _OpenAPISpecPermissions(ctx context.Context, sel ast
 	return out
 }
 
-var openAPISpecVersionImplementors = []string{"OpenAPISpecVersion"}
+var openAPISpecVersionImplementors = []string{"OpenAPISpecVersion", "Node"}
 
 func (ec *executionContext) _OpenAPISpecVersion(ctx context.Context, sel ast.SelectionSet, obj *ent.OpenAPISpecVersion) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecVersionImplementors)
@@ -50320,7 +50647,7 @@ func (ec *executionContext) _OpenAPISpecVersionEdge(ctx context.Context, sel ast
 	return out
 }
 
-var organizationImplementors = []string{"Organization"}
+var organizationImplementors = []string{"Organization", "Node"}
 
 func (ec *executionContext) _Organization(ctx context.Context, sel ast.SelectionSet, obj *ent.Organization) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, organizationImplementors)
@@ -51091,6 +51418,18 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_changeRequest(ctx, field)
 				})
+		case "node":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_node(ctx, field)
+				})
+		case "nodes":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_nodes(ctx, field)
+				})
 		case "collection":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, false,
@@ -51244,7 +51583,7 @@ func (ec *executionContext) _ReusableContent(ctx context.Context, sel ast.Select
 	return out
 }
 
-var revisionImplementors = []string{"Revision"}
+var revisionImplementors = []string{"Revision", "Node"}
 
 func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet, obj *ent.Revision) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, revisionImplementors)
@@ -51499,7 +51838,7 @@ func (ec *executionContext) _RevisionFileEdge(ctx context.Context, sel ast.Selec
 	return out
 }
 
-var sAMLProviderImplementors = []string{"SAMLProvider"}
+var sAMLProviderImplementors = []string{"SAMLProvider", "Node"}
 
 func (ec *executionContext) _SAMLProvider(ctx context.Context, sel ast.SelectionSet, obj *ent.SAMLProvider) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, sAMLProviderImplementors)
@@ -52093,7 +52432,7 @@ func (ec *executionContext) _SearchSpaceEdge(ctx context.Context, sel ast.Select
 	return out
 }
 
-var siteImplementors = []string{"Site"}
+var siteImplementors = []string{"Site", "Node"}
 
 func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj *ent.Site) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, siteImplementors)
@@ -53365,7 +53704,7 @@ func (ec *executionContext) _SiteShareLinkEdge(ctx context.Context, sel ast.Sele
 	return out
 }
 
-var siteSpaceImplementors = []string{"SiteSpace"}
+var siteSpaceImplementors = []string{"SiteSpace", "Node"}
 
 func (ec *executionContext) _SiteSpace(ctx context.Context, sel ast.SelectionSet, obj *ent.SiteSpace) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, siteSpaceImplementors)
@@ -53619,7 +53958,7 @@ func (ec *executionContext) _SiteStructure(ctx context.Context, sel ast.Selectio
 	return out
 }
 
-var spaceImplementors = []string{"Space"}
+var spaceImplementors = []string{"Space", "Node"}
 
 func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, obj *ent.Space) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, spaceImplementors)
@@ -53966,7 +54305,7 @@ func (ec *executionContext) _SpacePermissions(ctx context.Context, sel ast.Selec
 	return out
 }
 
-var teamImplementors = []string{"Team"}
+var teamImplementors = []string{"Team", "Node"}
 
 func (ec *executionContext) _Team(ctx context.Context, sel ast.SelectionSet, obj *ent.Team) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, teamImplementors)
@@ -54289,7 +54628,7 @@ func (ec *executionContext) _TeamPermissions(ctx context.Context, sel ast.Select
 	return out
 }
 
-var translationSettingsImplementors = []string{"TranslationSettings"}
+var translationSettingsImplementors = []string{"TranslationSettings", "Node"}
 
 func (ec *executionContext) _TranslationSettings(ctx context.Context, sel ast.SelectionSet, obj *ent.TranslationSettings) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, translationSettingsImplementors)
@@ -54472,7 +54811,7 @@ func (ec *executionContext) _TranslationSettingsPermissions(ctx context.Context,
 	return out
 }
 
-var userImplementors = []string{"User"}
+var userImplementors = []string{"User", "Node"}
 
 func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj *ent.User) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, userImplementors)
@@ -54520,7 +54859,7 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 	return out
 }
 
-var webhookImplementors = []string{"Webhook"}
+var webhookImplementors = []string{"Webhook", "Node"}
 
 func (ec *executionContext) _Webhook(ctx context.Context, sel ast.SelectionSet, obj *ent.Webhook) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookImplementors)
@@ -56429,6 +56768,16 @@ func (ec *executionContext) unmarshalNMoveSiteSpaceInput2githubᚗcomᚋbinderyh
 func (ec *executionContext) unmarshalNMoveSpaceInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐMoveSpaceInput(ctx context.Context, v any) (model.MoveSpaceInput, error) {
 	res, err := ec.unmarshalInputMoveSpaceInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNNode2ᚕgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐNode(ctx context.Context, sel ast.SelectionSet, v []model.Node) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalONode2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐNode(ctx, sel, v[i])
+	})
+
+	return ret
 }
 
 func (ec *executionContext) marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOpenAPISpec(ctx context.Context, sel ast.SelectionSet, v *ent.OpenAPISpec) graphql.Marshaler {
@@ -58494,6 +58843,13 @@ func (ec *executionContext) marshalOMemberSort2ᚖgithubᚗcomᚋbinderyhqᚋbin
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalONode2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐNode(ctx context.Context, sel ast.SelectionSet, v model.Node) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Node(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOOpenAPISpec2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOpenAPISpec(ctx context.Context, sel ast.SelectionSet, v *ent.OpenAPISpec) graphql.Marshaler {
