@@ -23,6 +23,7 @@ import (
 	"github.com/binderyhq/bindery/ent/translationsettings"
 	"github.com/binderyhq/bindery/ent/user"
 	"github.com/binderyhq/bindery/ent/webhook"
+	"github.com/binderyhq/bindery/ent/webhookdelivery"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/nodes"
@@ -125,6 +126,9 @@ func init() {
 		}},
 		{nodes.Kind{Table: webhook.Table, Keys: []string{webhook.FieldOrganizationID}}, func(ctx context.Context, r *Resolver, id string, k [2]string) (model.Node, error) {
 			return asNode(r.webhooksService().Get(ctx, k[0], id))
+		}},
+		{nodes.Kind{Table: webhookdelivery.Table, Keys: []string{webhookdelivery.FieldOrganizationID, webhookdelivery.FieldWebhookID}}, func(ctx context.Context, r *Resolver, id string, k [2]string) (model.Node, error) {
+			return asNode(r.webhooksService().Delivery(ctx, k[0], k[1], id))
 		}},
 	}
 	for _, k := range nodeKinds {

@@ -39,6 +39,7 @@ func nodeIDs(t *testing.T, f *authFixture) map[string]string {
 		"SiteSpace": f.siteSpace, "OpenAPISpec": d.Organization.OpenAPISpec.ID,
 		"OpenAPISpecVersion": d.Organization.OpenAPISpec.LastVersion.ID, "CustomField": d.Organization.CustomField.ID,
 		"SAMLProvider": f.saml, "TranslationSettings": f.translation, "Webhook": f.webhook,
+		"WebhookDelivery": f.delivery,
 	}
 }
 
@@ -58,7 +59,7 @@ func TestNodeReadsEveryType(t *testing.T) {
 	ids := nodeIDs(t, f)
 	// A crComment and its reply are read through their change request.
 	ids["Comment (change request)"], ids["CommentReply (change request)"] = f.crComment, f.crReply
-	adminOnly := map[string]bool{"InviteLink": true, "SAMLProvider": true, "Webhook": true}
+	adminOnly := map[string]bool{"InviteLink": true, "SAMLProvider": true, "Webhook": true, "WebhookDelivery": true}
 	for name, id := range ids {
 		if id == "" {
 			t.Fatalf("no id of %s", name)

@@ -9028,8 +9028,8 @@ input UpdateInviteLinkInput {
 # Types with an id that are not nodes, because their id is not a row's own: Member (its id is the
 # user's: User is the node), ContentPage, RevisionFile, ReusableContent, InsertedFile,
 # CommentTargetPage, SearchPage, SearchSection, LinkSource (ids inside a revision), SSOLogin (the
-# provider's id). Row types with no read by id yet (listed only): TeamMember, PermissionGrant,
-# SiteSection, SiteSectionGroup, SiteRedirect, SiteShareLink, WebhookDelivery, APIToken.
+# provider's id). Row types with no read by id yet, listed in lists only: TeamMember,
+# PermissionGrant, SiteSection, SiteSectionGroup, SiteRedirect, SiteShareLink, APIToken.
 
 "An object with a globally unique id that ` + "`" + `node` + "`" + ` and ` + "`" + `nodes` + "`" + ` read back."
 interface Node {
@@ -9061,6 +9061,7 @@ extend type CustomField implements Node
 extend type SAMLProvider implements Node
 extend type TranslationSettings implements Node
 extend type Webhook implements Node
+extend type WebhookDelivery implements Node
 `, BuiltIn: false},
 	{Name: "../schema/openapi.graphqls", Input: `# ---------------------------------------------------------------- OpenAPI specifications
 # spec/02 "OpenAPI specifications": documents an organization publishes, taken from a URL or from
@@ -46435,6 +46436,13 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 	switch obj := (obj).(type) {
 	case nil:
 		return graphql.Null
+	case ent.WebhookDelivery:
+		return ec._WebhookDelivery(ctx, sel, &obj)
+	case *ent.WebhookDelivery:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._WebhookDelivery(ctx, sel, obj)
 	case ent.Webhook:
 		return ec._Webhook(ctx, sel, &obj)
 	case *ent.Webhook:
@@ -54991,7 +54999,7 @@ func (ec *executionContext) _WebhookConnection(ctx context.Context, sel ast.Sele
 	return out
 }
 
-var webhookDeliveryImplementors = []string{"WebhookDelivery"}
+var webhookDeliveryImplementors = []string{"WebhookDelivery", "Node"}
 
 func (ec *executionContext) _WebhookDelivery(ctx context.Context, sel ast.SelectionSet, obj *ent.WebhookDelivery) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookDeliveryImplementors)
