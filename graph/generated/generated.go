@@ -817,6 +817,8 @@ type ComplexityRoot struct {
 		Collection                  func(childComplexity int, id string) int
 		ContentByURL                func(childComplexity int, url string) int
 		CustomHostname              func(childComplexity int, hostname string) int
+		Node                        func(childComplexity int, id string) int
+		Nodes                       func(childComplexity int, ids []string) int
 		Organization                func(childComplexity int, id string) int
 		Organizations               func(childComplexity int, first *int, after *string) int
 		OrganizationsForEmailDomain func(childComplexity int, domain string) int
@@ -1671,6 +1673,8 @@ type QueryResolver interface {
 	OrganizationsForEmailDomain(ctx context.Context, domain string) ([]*ent.Organization, error)
 	APIInfo(ctx context.Context) (*model.APIInfo, error)
 	ChangeRequest(ctx context.Context, spaceID string, id string) (*ent.ChangeRequest, error)
+	Node(ctx context.Context, id string) (model.Node, error)
+	Nodes(ctx context.Context, ids []string) ([]model.Node, error)
 	CustomHostname(ctx context.Context, hostname string) (*sites.CustomHostname, error)
 	Collection(ctx context.Context, id string) (*ent.Collection, error)
 	Space(ctx context.Context, id string, shareKey *string) (*ent.Space, error)
@@ -5528,6 +5532,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.CustomHostname(childComplexity, args["hostname"].(string)), true
 
+	case "Query.node":
+		if e.ComplexityRoot.Query.Node == nil {
+			break
+		}
+
+		args, err := ec.field_Query_node_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Node(childComplexity, args["id"].(string)), true
+	case "Query.nodes":
+		if e.ComplexityRoot.Query.Nodes == nil {
+			break
+		}
+
+		args, err := ec.field_Query_nodes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Nodes(childComplexity, args["ids"].([]string)), true
 	case "Query.organization":
 		if e.ComplexityRoot.Query.Organization == nil {
 			break
@@ -9475,6 +9501,53 @@ input UpdateInviteLinkInput {
   "null invites guests."
   role: Role
 }
+`, BuiltIn: false},
+	{Name: "../schema/node.graphqls", Input: `# ---------------------------------------------------------------- Relay object identification
+# The Relay conventions front-end caches rely on: every object type whose id is the id of a stored
+# row (random, 20 base62 characters, the same id REST uses) implements Node, and node/nodes read
+# objects by id alone. A bare id is routed to its type by looking it up in each type's table (one
+# statement for all the ids of a request, decision 410); the object is then read through the
+# ordinary read of its type (Query.space, Organization.team, Comment.reply, …), which decides
+# access. An id the viewer cannot read — of another organization, deleted, unknown, malformed —
+# answers null, with no error.
+#
+# Types with an id that are not nodes, because their id is not a row's own: Member (its id is the
+# user's: User is the node), ContentPage, RevisionFile, ReusableContent, InsertedFile,
+# CommentTargetPage, SearchPage, SearchSection, LinkSource (ids inside a revision), SSOLogin (the
+# provider's id). Row types with no read by id yet, listed in lists only: TeamMember,
+# PermissionGrant, SiteSection, SiteSectionGroup, SiteRedirect, SiteShareLink, APIToken.
+
+"An object with a globally unique id that ` + "`" + `node` + "`" + ` and ` + "`" + `nodes` + "`" + ` read back."
+interface Node {
+  id: ID!
+}
+
+extend type Query {
+  "The object with this id, when the viewer can read it; null otherwise (never an error)."
+  node(id: ID!): Node
+  "The objects with these ids, in order, null where the viewer cannot read one. At most 100 ids."
+  nodes(ids: [ID!]!): [Node]!
+}
+
+extend type User implements Node
+extend type Organization implements Node
+extend type Collection implements Node
+extend type Space implements Node
+extend type ChangeRequest implements Node
+extend type Revision implements Node
+extend type Comment implements Node
+extend type CommentReply implements Node
+extend type Team implements Node
+extend type InviteLink implements Node
+extend type Site implements Node
+extend type SiteSpace implements Node
+extend type OpenAPISpec implements Node
+extend type OpenAPISpecVersion implements Node
+extend type CustomField implements Node
+extend type SAMLProvider implements Node
+extend type TranslationSettings implements Node
+extend type Webhook implements Node
+extend type WebhookDelivery implements Node
 `, BuiltIn: false},
 	{Name: "../schema/openapi.graphqls", Input: `# ---------------------------------------------------------------- OpenAPI specifications
 # spec/02 "OpenAPI specifications": documents an organization publishes, taken from a URL or from
@@ -17336,6 +17409,34 @@ func (ec *executionContext) field_Query_customHostname_args(ctx context.Context,
 		return nil, err
 	}
 	args["hostname"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_node_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_nodes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "ids",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalNID2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["ids"] = arg0
 	return args, nil
 }
 
@@ -33373,6 +33474,94 @@ func (ec *executionContext) fieldContext_Query_changeRequest(ctx context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_node(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Node(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Node) graphql.Marshaler {
+			return ec.marshalONode2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐNode(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_node(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_node_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_nodes(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Nodes(ctx, fc.Args["ids"].([]string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Node) graphql.Marshaler {
+			return ec.marshalNNode2ᚕgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐNode(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_nodes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_nodes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_customHostname(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -48399,6 +48588,152 @@ func UnmarshalWebhookInput(ctx context.Context, raw any) (model.WebhookInput, er
 
 // region    ************************** interface.gotpl ***************************
 
+func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj model.Node) graphql.Marshaler {
+	switch obj := (obj).(type) {
+	case nil:
+		return graphql.Null
+	case ent.WebhookDelivery:
+		return ec._WebhookDelivery(ctx, sel, &obj)
+	case *ent.WebhookDelivery:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._WebhookDelivery(ctx, sel, obj)
+	case ent.Webhook:
+		return ec._Webhook(ctx, sel, &obj)
+	case *ent.Webhook:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Webhook(ctx, sel, obj)
+	case ent.User:
+		return ec._User(ctx, sel, &obj)
+	case *ent.User:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._User(ctx, sel, obj)
+	case ent.TranslationSettings:
+		return ec._TranslationSettings(ctx, sel, &obj)
+	case *ent.TranslationSettings:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._TranslationSettings(ctx, sel, obj)
+	case ent.Team:
+		return ec._Team(ctx, sel, &obj)
+	case *ent.Team:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Team(ctx, sel, obj)
+	case ent.Space:
+		return ec._Space(ctx, sel, &obj)
+	case *ent.Space:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Space(ctx, sel, obj)
+	case ent.SiteSpace:
+		return ec._SiteSpace(ctx, sel, &obj)
+	case *ent.SiteSpace:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._SiteSpace(ctx, sel, obj)
+	case ent.Site:
+		return ec._Site(ctx, sel, &obj)
+	case *ent.Site:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Site(ctx, sel, obj)
+	case ent.SAMLProvider:
+		return ec._SAMLProvider(ctx, sel, &obj)
+	case *ent.SAMLProvider:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._SAMLProvider(ctx, sel, obj)
+	case ent.Revision:
+		return ec._Revision(ctx, sel, &obj)
+	case *ent.Revision:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Revision(ctx, sel, obj)
+	case ent.Organization:
+		return ec._Organization(ctx, sel, &obj)
+	case *ent.Organization:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Organization(ctx, sel, obj)
+	case ent.OpenAPISpecVersion:
+		return ec._OpenAPISpecVersion(ctx, sel, &obj)
+	case *ent.OpenAPISpecVersion:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._OpenAPISpecVersion(ctx, sel, obj)
+	case ent.OpenAPISpec:
+		return ec._OpenAPISpec(ctx, sel, &obj)
+	case *ent.OpenAPISpec:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._OpenAPISpec(ctx, sel, obj)
+	case ent.InviteLink:
+		return ec._InviteLink(ctx, sel, &obj)
+	case *ent.InviteLink:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._InviteLink(ctx, sel, obj)
+	case ent.CustomField:
+		return ec._CustomField(ctx, sel, &obj)
+	case *ent.CustomField:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._CustomField(ctx, sel, obj)
+	case ent.CommentReply:
+		return ec._CommentReply(ctx, sel, &obj)
+	case *ent.CommentReply:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._CommentReply(ctx, sel, obj)
+	case ent.Comment:
+		return ec._Comment(ctx, sel, &obj)
+	case *ent.Comment:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Comment(ctx, sel, obj)
+	case ent.Collection:
+		return ec._Collection(ctx, sel, &obj)
+	case *ent.Collection:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Collection(ctx, sel, obj)
+	case ent.ChangeRequest:
+		return ec._ChangeRequest(ctx, sel, &obj)
+	case *ent.ChangeRequest:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._ChangeRequest(ctx, sel, obj)
+	default:
+		if typedObj, ok := obj.(graphql.Marshaler); ok {
+			return typedObj
+		} else {
+			panic(fmt.Errorf("unexpected type %T; non-generated variants of Node must implement graphql.Marshaler", obj))
+		}
+	}
+}
+
 func (ec *executionContext) _SiteStructureItem(ctx context.Context, sel ast.SelectionSet, obj model.SiteStructureItem) graphql.Marshaler {
 	switch obj := (obj).(type) {
 	case nil:
@@ -48592,7 +48927,7 @@ func (ec *executionContext) _ApiInfo(ctx context.Context, sel ast.SelectionSet, 
 	return out
 }
 
-var changeRequestImplementors = []string{"ChangeRequest"}
+var changeRequestImplementors = []string{"ChangeRequest", "Node"}
 
 func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.SelectionSet, obj *ent.ChangeRequest) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestImplementors)
@@ -48984,7 +49319,7 @@ func (ec *executionContext) _ChangedReusableContent(ctx context.Context, sel ast
 	return out
 }
 
-var collectionImplementors = []string{"Collection"}
+var collectionImplementors = []string{"Collection", "Node"}
 
 func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSet, obj *ent.Collection) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, collectionImplementors)
@@ -49214,7 +49549,7 @@ func (ec *executionContext) _CollectionPermissions(ctx context.Context, sel ast.
 	return out
 }
 
-var commentImplementors = []string{"Comment"}
+var commentImplementors = []string{"Comment", "Node"}
 
 func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, obj *ent.Comment) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, commentImplementors)
@@ -49504,7 +49839,7 @@ func (ec *executionContext) _CommentReplier(ctx context.Context, sel ast.Selecti
 	return out
 }
 
-var commentReplyImplementors = []string{"CommentReply"}
+var commentReplyImplementors = []string{"CommentReply", "Node"}
 
 func (ec *executionContext) _CommentReply(ctx context.Context, sel ast.SelectionSet, obj *ent.CommentReply) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, commentReplyImplementors)
@@ -50319,7 +50654,7 @@ func (ec *executionContext) _CreatedSiteShareLink(ctx context.Context, sel ast.S
 	return out
 }
 
-var customFieldImplementors = []string{"CustomField"}
+var customFieldImplementors = []string{"CustomField", "Node"}
 
 func (ec *executionContext) _CustomField(ctx context.Context, sel ast.SelectionSet, obj *ent.CustomField) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, customFieldImplementors)
@@ -50700,7 +51035,7 @@ func (ec *executionContext) _InsertedFile(ctx context.Context, sel ast.Selection
 	return out
 }
 
-var inviteLinkImplementors = []string{"InviteLink"}
+var inviteLinkImplementors = []string{"InviteLink", "Node"}
 
 func (ec *executionContext) _InviteLink(ctx context.Context, sel ast.SelectionSet, obj *ent.InviteLink) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, inviteLinkImplementors)
@@ -52328,7 +52663,7 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 	return out
 }
 
-var openAPISpecImplementors = []string{"OpenAPISpec"}
+var openAPISpecImplementors = []string{"OpenAPISpec", "Node"}
 
 func (ec *executionContext) _OpenAPISpec(ctx context.Context, sel ast.SelectionSet, obj *ent.OpenAPISpec) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecImplementors)
@@ -52564,7 +52899,7 @@ func (ec *executionContext) _OpenAPISpecPermissions(ctx context.Context, sel ast
 	return out
 }
 
-var openAPISpecVersionImplementors = []string{"OpenAPISpecVersion"}
+var openAPISpecVersionImplementors = []string{"OpenAPISpecVersion", "Node"}
 
 func (ec *executionContext) _OpenAPISpecVersion(ctx context.Context, sel ast.SelectionSet, obj *ent.OpenAPISpecVersion) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecVersionImplementors)
@@ -52716,7 +53051,7 @@ func (ec *executionContext) _OpenAPISpecVersionEdge(ctx context.Context, sel ast
 	return out
 }
 
-var organizationImplementors = []string{"Organization"}
+var organizationImplementors = []string{"Organization", "Node"}
 
 func (ec *executionContext) _Organization(ctx context.Context, sel ast.SelectionSet, obj *ent.Organization) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, organizationImplementors)
@@ -53487,6 +53822,18 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_changeRequest(ctx, field)
 				})
+		case "node":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_node(ctx, field)
+				})
+		case "nodes":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_nodes(ctx, field)
+				})
 		case "customHostname":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, false,
@@ -53652,7 +53999,7 @@ func (ec *executionContext) _ReusableContent(ctx context.Context, sel ast.Select
 	return out
 }
 
-var revisionImplementors = []string{"Revision"}
+var revisionImplementors = []string{"Revision", "Node"}
 
 func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet, obj *ent.Revision) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, revisionImplementors)
@@ -54111,7 +54458,7 @@ func (ec *executionContext) _RevisionHistoryEdge(ctx context.Context, sel ast.Se
 	return out
 }
 
-var sAMLProviderImplementors = []string{"SAMLProvider"}
+var sAMLProviderImplementors = []string{"SAMLProvider", "Node"}
 
 func (ec *executionContext) _SAMLProvider(ctx context.Context, sel ast.SelectionSet, obj *ent.SAMLProvider) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, sAMLProviderImplementors)
@@ -54705,7 +55052,7 @@ func (ec *executionContext) _SearchSpaceEdge(ctx context.Context, sel ast.Select
 	return out
 }
 
-var siteImplementors = []string{"Site"}
+var siteImplementors = []string{"Site", "Node"}
 
 func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj *ent.Site) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, siteImplementors)
@@ -55977,7 +56324,7 @@ func (ec *executionContext) _SiteShareLinkEdge(ctx context.Context, sel ast.Sele
 	return out
 }
 
-var siteSpaceImplementors = []string{"SiteSpace"}
+var siteSpaceImplementors = []string{"SiteSpace", "Node"}
 
 func (ec *executionContext) _SiteSpace(ctx context.Context, sel ast.SelectionSet, obj *ent.SiteSpace) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, siteSpaceImplementors)
@@ -56231,7 +56578,7 @@ func (ec *executionContext) _SiteStructure(ctx context.Context, sel ast.Selectio
 	return out
 }
 
-var spaceImplementors = []string{"Space"}
+var spaceImplementors = []string{"Space", "Node"}
 
 func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, obj *ent.Space) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, spaceImplementors)
@@ -56584,7 +56931,7 @@ func (ec *executionContext) _SpacePermissions(ctx context.Context, sel ast.Selec
 	return out
 }
 
-var teamImplementors = []string{"Team"}
+var teamImplementors = []string{"Team", "Node"}
 
 func (ec *executionContext) _Team(ctx context.Context, sel ast.SelectionSet, obj *ent.Team) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, teamImplementors)
@@ -56907,7 +57254,7 @@ func (ec *executionContext) _TeamPermissions(ctx context.Context, sel ast.Select
 	return out
 }
 
-var translationSettingsImplementors = []string{"TranslationSettings"}
+var translationSettingsImplementors = []string{"TranslationSettings", "Node"}
 
 func (ec *executionContext) _TranslationSettings(ctx context.Context, sel ast.SelectionSet, obj *ent.TranslationSettings) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, translationSettingsImplementors)
@@ -57143,7 +57490,7 @@ func (ec *executionContext) _URLContent(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
-var userImplementors = []string{"User"}
+var userImplementors = []string{"User", "Node"}
 
 func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj *ent.User) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, userImplementors)
@@ -57191,7 +57538,7 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 	return out
 }
 
-var webhookImplementors = []string{"Webhook"}
+var webhookImplementors = []string{"Webhook", "Node"}
 
 func (ec *executionContext) _Webhook(ctx context.Context, sel ast.SelectionSet, obj *ent.Webhook) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookImplementors)
@@ -57323,7 +57670,7 @@ func (ec *executionContext) _WebhookConnection(ctx context.Context, sel ast.Sele
 	return out
 }
 
-var webhookDeliveryImplementors = []string{"WebhookDelivery"}
+var webhookDeliveryImplementors = []string{"WebhookDelivery", "Node"}
 
 func (ec *executionContext) _WebhookDelivery(ctx context.Context, sel ast.SelectionSet, obj *ent.WebhookDelivery) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookDeliveryImplementors)
@@ -59132,6 +59479,16 @@ func (ec *executionContext) unmarshalNMoveSiteSpaceInput2githubᚗcomᚋbinderyh
 func (ec *executionContext) unmarshalNMoveSpaceInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐMoveSpaceInput(ctx context.Context, v any) (model.MoveSpaceInput, error) {
 	res, err := ec.unmarshalInputMoveSpaceInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNNode2ᚕgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐNode(ctx context.Context, sel ast.SelectionSet, v []model.Node) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalONode2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐNode(ctx, sel, v[i])
+	})
+
+	return ret
 }
 
 func (ec *executionContext) marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOpenAPISpec(ctx context.Context, sel ast.SelectionSet, v *ent.OpenAPISpec) graphql.Marshaler {
@@ -61313,6 +61670,13 @@ func (ec *executionContext) marshalOMemberSort2ᚖgithubᚗcomᚋbinderyhqᚋbin
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalONode2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐNode(ctx context.Context, sel ast.SelectionSet, v model.Node) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Node(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOOpenAPISpec2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOpenAPISpec(ctx context.Context, sel ast.SelectionSet, v *ent.OpenAPISpec) graphql.Marshaler {

@@ -20,6 +20,7 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/check"
+	"github.com/binderyhq/bindery/internal/events"
 	"github.com/binderyhq/bindery/internal/sso"
 	"github.com/binderyhq/bindery/internal/txn"
 )
@@ -190,6 +191,13 @@ func joinThroughProvider(sys context.Context, tx *ent.Tx, p *ent.SAMLProvider, u
 	}
 	err = tx.Member.Create().SetOrganizationID(p.OrganizationID).SetUserID(userID).SetNillableRole(p.DefaultRole).
 		SetSSO(true).SetLastSeenAt(now).Exec(sys)
+	if err != nil {
+		return err
+	}
+	// The person signing in is the actor of their joining, as with an invite link.
+	err = events.Record(viewer.NewContext(sys, viewer.NewUser(userID, "", nil)), tx.Client(), events.Event{
+		Type: events.MemberAdded, Organization: p.OrganizationID, ObjectKind: "member", ObjectID: userID,
+		Details: map[string]any{"role": p.DefaultRole, "samlProvider": p.ID}})
 	if err != nil || p.DefaultTeamID == nil {
 		return err
 	}

@@ -2,7 +2,8 @@
 // (Retention), with everything that hangs off them (revisions, change requests,
 // comments, grants, custom field values: their foreign keys cascade; site spaces leave their
 // sites as sites.Leave says, keeping the sites' counters and defaults), and the records of
-// the file bytes only they held, which the blob collector then frees (decision 320).
+// the file bytes only they held, which the blob collector then frees (decision 320). Its hourly
+// job also removes the events kept past their retention (events.Purge, decision 412).
 package sweep
 
 import (
@@ -21,6 +22,7 @@ import (
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/spaceblob"
 	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/internal/events"
 	"github.com/binderyhq/bindery/internal/jobs"
 	"github.com/binderyhq/bindery/internal/sites"
 	"github.com/binderyhq/bindery/internal/txn"
@@ -120,8 +122,8 @@ func Schedule(ctx context.Context, client *ent.Client, now time.Time) error {
 	return jobs.Ensure(ctx, client, Job, JobKey, now)
 }
 
-// Handler is the purge job's handler: it sweeps at clock's time and makes the job due again an
-// Interval later. Sweeping needs no Job.Hold: each batch removes rows that are gone for good
+// Handler is the purge job's handler: it sweeps at clock's time, then removes the events kept
+// past their retention (events.Purge), and makes the job due again an Interval later. Sweeping needs no Job.Hold: each batch removes rows that are gone for good
 // whoever removes them, so a process that lost its lease and sweeps on does no harm.
 func Handler(client *ent.Client, clock func() time.Time) jobs.Handler {
 	return func(ctx context.Context, _ *jobs.Job) (time.Time, error) {
@@ -129,6 +131,13 @@ func Handler(client *ent.Client, clock func() time.Time) jobs.Handler {
 		n, err := Sweep(ctx, client, now)
 		if n > 0 {
 			slog.InfoContext(ctx, "swept deleted spaces", "removed", n)
+		}
+		if err != nil {
+			return now.Add(Interval), err
+		}
+		n, err = events.Purge(ctx, client, now)
+		if n > 0 {
+			slog.InfoContext(ctx, "purged old events", "removed", n)
 		}
 		return now.Add(Interval), err
 	}

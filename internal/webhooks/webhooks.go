@@ -4,6 +4,7 @@
 package webhooks
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/url"
@@ -172,7 +173,8 @@ func (svc *Service) Delivery(ctx context.Context, orgID, webhookID, deliveryID s
 }
 
 // Redeliver makes a delivery pending again and due now, whatever its status: its attempts start
-// over, and its day of retries counts from now.
+// over, and its day of retries counts from now. Returns CONFLICT when its event is no longer
+// kept (events.Retention).
 func (svc *Service) Redeliver(ctx context.Context, orgID, webhookID, deliveryID string) (*ent.WebhookDelivery, error) {
 	d, err := svc.Delivery(ctx, orgID, webhookID, deliveryID)
 	if err != nil {
@@ -180,6 +182,10 @@ func (svc *Service) Redeliver(ctx context.Context, orgID, webhookID, deliveryID 
 	}
 	now := svc.Now(ctx)
 	err = txn.Run(ctx, svc.Client, func(tx *ent.Tx) error {
+		if kept, err := events.Keep(ctx, tx.Client(), d.EventID); err != nil || !kept {
+			return cmp.Or(err, error(apperr.Conflictf("delivery %s: its event was removed %d days after it was recorded (the events' retention), so it cannot be delivered again",
+				d.ID, int(events.Retention.Hours()/24))))
+		}
 		d, err = tx.WebhookDelivery.UpdateOne(d).SetStatus(webhookdelivery.StatusPending).SetAttempts(0).
 			SetNextAttemptAt(now).SetRetryUntil(now.Add(retryWindow)).Save(system(ctx))
 		if err != nil {

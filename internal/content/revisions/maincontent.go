@@ -38,20 +38,25 @@ func (svc *Service) mainContentMoved(ctx context.Context, tx *ent.Tx, s *ent.Spa
 	if err := redirects.RecordMoves(ctx, tx, s, tree.Moves(before, d.now, d.changed)); err != nil {
 		return err
 	}
+	pages, reusables := changedEntries(before, d)
 	return events.Record(ctx, tx.Client(), events.Event{Type: events.SpaceContentUpdated, Organization: s.OrganizationID,
 		ObjectKind: "space", ObjectID: s.ID, Space: s.ID,
-		Details: map[string]any{"revisionBefore": old.ID, "revisionAfter": now.ID, "pages": changedPages(before, d)}})
+		Details: map[string]any{"revisionBefore": old.ID, "revisionAfter": now.ID, "pages": pages, "reusableContents": reusables}})
 }
 
-// changedPages are the ids of the pages a diff created, changed or removed.
-func changedPages(before *tree.Tree, d *rootDiff) []string {
-	pages := []string{}
+// changedEntries are the ids of the pages and of the reusable contents a diff created, changed or
+// removed.
+func changedEntries(before *tree.Tree, d *rootDiff) (pages, reusables []string) {
+	pages, reusables = []string{}, []string{}
 	for _, key := range d.changed {
-		if d.now.Page(key) != nil || before.Page(key) != nil {
+		switch {
+		case d.now.Page(key) != nil || before.Page(key) != nil:
 			pages = append(pages, key)
+		case d.now.Reusable(key) != nil || before.Reusable(key) != nil:
+			reusables = append(reusables, key)
 		}
 	}
-	return pages
+	return pages, reusables
 }
 
 // reindexSearch brings the search index of space s from the content at root oldRoot to the
