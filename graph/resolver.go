@@ -38,6 +38,8 @@ type Resolver struct {
 	Jobs           *jobs.Runner
 	OpenAPILimits  openapi.Limits
 	OpenAPIRefresh time.Duration
+	// WebhookTimeout is a webhook delivery attempt's deadline (0: webhooks' default, 10 s).
+	WebhookTimeout time.Duration
 
 	keys serverkey.Keys
 	contentState
