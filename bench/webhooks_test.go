@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"runtime"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -53,7 +52,7 @@ func BenchmarkWebhookBurst(b *testing.B) {
 	for range b.N {
 		want := received.Load() + burst
 		before = liveHeap()
-		start, cpuStart := time.Now(), cpuTime(b)
+		start, cpuStart := time.Now(), processCPU()
 		for range burst / 100 {
 			err := txn.Run(sys, e.Store.Client, func(tx *ent.Tx) error {
 				for range 100 {
@@ -75,7 +74,7 @@ func BenchmarkWebhookBurst(b *testing.B) {
 			time.Sleep(10 * time.Millisecond)
 		}
 		took += time.Since(start)
-		cpu += cpuTime(b) - cpuStart
+		cpu += processCPU() - cpuStart
 		after = liveHeap()
 	}
 	b.StopTimer()
@@ -83,16 +82,6 @@ func BenchmarkWebhookBurst(b *testing.B) {
 	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N*burst), "cpu-µs/event")
 	b.ReportMetric(float64(before)/(1<<20), "heap-before-MB")
 	b.ReportMetric(float64(after)/(1<<20), "heap-after-MB")
-}
-
-// cpuTime is the processor time this process has used (user and system), which the load of
-// others on a shared machine moves less than the wall clock.
-func cpuTime(b *testing.B) time.Duration {
-	var u syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
 
 // liveHeap is the heap in use after a collection.
