@@ -41,6 +41,8 @@ type Resolver struct {
 	OpenAPIRefresh time.Duration
 	// DNS answers the lookups of custom hostnames' checks (nil: the system's resolver).
 	DNS sites.Resolver
+	// WebhookTimeout is a webhook delivery attempt's deadline (0: webhooks' default, 10 s).
+	WebhookTimeout time.Duration
 
 	keys serverkey.Keys
 	contentState

@@ -27,7 +27,7 @@ func (r *Resolver) webhooksService() *webhooks.Service {
 func (r *Resolver) HandleWebhookJobs(runner *jobs.Runner) {
 	clock := func() time.Time { return r.now(context.Background()) }
 	runner.Handle(webhooks.DispatchJob, (&webhooks.Dispatcher{Client: r.Client, Now: clock}).Run)
-	runner.Handle(webhooks.DeliverJob, (&webhooks.Deliverer{Client: r.Client, Keys: &r.keys, Fetcher: r.Fetcher, Now: clock}).Run)
+	runner.Handle(webhooks.DeliverJob, (&webhooks.Deliverer{Client: r.Client, Keys: &r.keys, Fetcher: r.Fetcher, Now: clock, Timeout: r.WebhookTimeout}).Run)
 }
 
 func webhookSettings(in model.WebhookInput) webhooks.Settings {

@@ -490,11 +490,6 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "event_organization_id",
-				Unique:  false,
-				Columns: []*schema.Column{EventsColumns[11]},
-			},
-			{
 				Name:    "event_dispatched_created_at",
 				Unique:  false,
 				Columns: []*schema.Column{EventsColumns[10], EventsColumns[1]},

@@ -183,6 +183,9 @@ type Response struct {
 	Status      int
 	ContentType string // the media type, without parameters, in lower case
 	Body        []byte
+	// Cut (Post only): the body stopped before its end and before the bytes asked for — the
+	// request's deadline passed or the connection closed while it was read.
+	Cut bool
 }
 
 // Get fetches u, reading at most max bytes of body (a longer one is ErrTooLarge). A refused
@@ -215,8 +218,9 @@ func (c *Client) Get(ctx context.Context, u *url.URL, max int64) (*Response, err
 }
 
 // Post sends body to u with header, and reads at most max bytes of the answer, leaving the rest
-// unread (a webhook receiver's answer is kept only as an excerpt). It follows no redirect: a 3xx
-// is the answer. A refused destination is ErrRefused.
+// unread (a webhook receiver's answer is kept only as an excerpt). The status decides: a body that
+// stops short (ctx's deadline, a closed connection) is the answer with what came of it, Cut. It
+// follows no redirect: a 3xx is the answer. A refused destination is ErrRefused.
 func (c *Client) Post(ctx context.Context, u *url.URL, header http.Header, body []byte, max int64) (*Response, error) {
 	if err := c.check(u); err != nil {
 		return nil, err
@@ -233,10 +237,7 @@ func (c *Client) Post(ctx context.Context, u *url.URL, header http.Header, body 
 	}
 	defer res.Body.Close()
 	excerpt, err := io.ReadAll(io.LimitReader(res.Body, max))
-	if err != nil {
-		return nil, requestError(u, err)
-	}
-	return &Response{URL: u, Status: res.StatusCode, ContentType: mediaType(res.Header.Get("Content-Type")), Body: excerpt}, nil
+	return &Response{URL: u, Status: res.StatusCode, ContentType: mediaType(res.Header.Get("Content-Type")), Body: excerpt, Cut: err != nil}, nil
 }
 
 // requestError is what a caller learns of a request that got no answer. A refused destination says

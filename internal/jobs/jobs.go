@@ -21,8 +21,11 @@ import (
 	"sync"
 	"time"
 
+	"entgo.io/ent/dialect/sql"
+
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/job"
+	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/id"
@@ -192,6 +195,9 @@ const candidates = 8
 // is none. The job is not run: RunOne claims and runs. (Tests claim without running to play a
 // process that dies holding a lease.)
 func (r *Runner) Claim(ctx context.Context) (*Job, error) {
+	if len(r.handlers) == 0 {
+		return nil, nil
+	}
 	sys := system(ctx)
 	now := r.now()
 	kinds := make([]string, 0, len(r.handlers))
@@ -199,8 +205,8 @@ func (r *Runner) Claim(ctx context.Context) (*Job, error) {
 		kinds = append(kinds, k)
 	}
 	due, err := r.client.Job.Query().
-		Where(job.KindIn(kinds...), job.RunAtLTE(now), job.Or(job.LeaseUntilIsNil(), job.LeaseUntilLT(now))).
-		Order(ent.Asc(job.FieldRunAt), ent.Asc(job.FieldID)).Limit(candidates).All(sys)
+		Where(kindIn(kinds), job.RunAtLTE(now), job.Or(job.LeaseUntilIsNil(), job.LeaseUntilLT(now))).
+		Order(ent.Asc(job.FieldRunAt)).Limit(candidates).All(sys)
 	if err != nil {
 		return nil, err
 	}
@@ -219,6 +225,26 @@ func (r *Runner) Claim(ctx context.Context) (*Job, error) {
 		}
 	}
 	return nil, nil
+}
+
+// kindIn is job.KindIn written so that no index on kind serves it: SQLite would otherwise search
+// the (kind, key) index and sort every due job of those kinds to find the first few, at each
+// claim (10,000 due deliveries: a sort of 10,000 rows per delivery). Without it, the run_at index
+// yields due jobs in order and the search stops at the first few it may claim (jobs due at the
+// same instant come in the index's order, not sorted further).
+func kindIn(kinds []string) predicate.Job {
+	return func(s *sql.Selector) {
+		s.Where(sql.P(func(b *sql.Builder) {
+			b.WriteString("(" + s.C(job.FieldKind) + " || '') IN (")
+			for i, k := range kinds {
+				if i > 0 {
+					b.Comma()
+				}
+				b.Arg(k)
+			}
+			b.WriteString(")")
+		}))
+	}
 }
 
 // Job is a claimed job.

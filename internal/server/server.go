@@ -52,6 +52,7 @@ type Options struct {
 	OpenAPILimits  openapi.Limits
 	OpenAPIRefresh time.Duration // how often specs with a URL source are fetched again; 0: never
 	Jobs           jobs.Options  // the background job runner
+	WebhookTimeout time.Duration // a webhook delivery attempt's deadline; 0: 10 s (tests shorten it)
 	// Observer counts, times and logs requests, GraphQL operations, jobs and the store's pools;
 	// nil observes nothing (the benchmarks' baseline). ServeMetrics serves its metrics at
 	// /metrics of the handler (else `serve` puts them on their own listener).
@@ -85,7 +86,8 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 	a := authenticators(st, o.Clock)
 	r := &graph.Resolver{Client: st.Client, Clock: o.Clock, Version: Version, Build: Build, BaseURL: o.BaseURL,
 		Blobs: st.Blobs, Search: search.New(st.Postgres()), Fetcher: fetch.New(o.FetchAllow), ImportLimits: o.ImportLimits,
-		Jobs: runner, OpenAPILimits: openAPILimits(o.OpenAPILimits), OpenAPIRefresh: o.OpenAPIRefresh, DNS: o.DNS}
+		Jobs: runner, OpenAPILimits: openAPILimits(o.OpenAPILimits), OpenAPIRefresh: o.OpenAPIRefresh, DNS: o.DNS,
+		WebhookTimeout: o.WebhookTimeout}
 	runner.Handle(openapispecs.Job, r.ProcessOpenAPISpec)
 	r.HandleWebhookJobs(runner)
 	runner.Handle(sweep.Job, sweep.Handler(st.Client, orNow(o.Clock)))

@@ -1,8 +1,10 @@
 package webhooks
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -23,7 +25,7 @@ import (
 
 // Bounds of one delivery attempt.
 const (
-	attemptTimeout = 10 * time.Second // a 2xx answer within it is a success
+	attemptTimeout = 10 * time.Second // the default deadline: a 2xx answer within it is a success
 	responseMax    = 1000             // bytes of the answer read, characters kept in the log
 	// failingMax is how long a webhook may fail (no success since) before it is turned off.
 	failingMax = 72 * time.Hour
@@ -39,6 +41,7 @@ type Deliverer struct {
 	Keys    *serverkey.Keys
 	Fetcher *fetch.Client
 	Now     func() time.Time
+	Timeout time.Duration // an attempt's deadline (0: attemptTimeout)
 }
 
 // attempt is what one attempt met.
@@ -102,16 +105,24 @@ func (d *Deliverer) send(ctx context.Context, w *ent.Webhook, dl *ent.WebhookDel
 	if err != nil {
 		return attempt{response: "the URL does not parse"}, nil
 	}
-	postCtx, cancel := context.WithTimeout(ctx, attemptTimeout)
+	timeout := cmp.Or(d.Timeout, attemptTimeout)
+	postCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	start := time.Now()
 	res, err := d.Fetcher.Post(postCtx, u, header, body, responseMax)
 	a := attempt{latency: time.Since(start)}
-	if err != nil {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		a.response = fmt.Sprintf("no answer within %s", timeout)
+		return a, nil
+	case err != nil:
 		a.response = err.Error()
 		return a, nil
 	}
 	a.status, a.response = res.Status, validUTF8(res.Body)
+	if res.Cut {
+		a.response += " [cut off: the answer did not end within the deadline or its connection closed]"
+	}
 	if !a.succeeded() {
 		a.response = fmt.Sprintf("HTTP %d: %s", res.Status, a.response)
 	}
