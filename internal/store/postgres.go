@@ -86,6 +86,22 @@ func openPostgres(dsn string) (dialect.Driver, error) {
 	return &postgresDriver{Driver: entsql.OpenDB(dialect.Postgres, main), byKey: entsql.OpenDB(dialect.Postgres, byKey)}, nil
 }
 
+// Listener opens a connection of its own to the PostgreSQL database, for LISTEN (its
+// notifications come on the connection that listens, which no pool may hand to another
+// statement); nil on SQLite.
+func (s *Store) Listener() func(context.Context) (*pgx.Conn, error) {
+	if !s.Postgres() {
+		return nil
+	}
+	return func(ctx context.Context) (*pgx.Conn, error) {
+		cfg, err := pgx.ParseConfig(s.o.DSN)
+		if err != nil {
+			return nil, err
+		}
+		return pgx.ConnectConfig(ctx, cfg)
+	}
+}
+
 // postgresConns bounds each pool's connections.
 const postgresConns = 16
 
