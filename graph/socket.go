@@ -122,7 +122,16 @@ type socket struct {
 	deadline *time.Timer
 }
 
-func (s *socket) Close() error { return s.conn.CloseNow() }
+// Close closes the connection at once, unless the closing handshake WriteClose started runs.
+func (s *socket) Close() error {
+	s.mu.Lock()
+	closing := s.closing
+	s.mu.Unlock()
+	if closing {
+		return nil
+	}
+	return s.conn.CloseNow()
+}
 
 func (s *socket) Subprotocol() string { return s.conn.Subprotocol() }
 
