@@ -47,12 +47,14 @@ type Feed struct {
 	stop context.CancelFunc // of the running loop; nil when none runs
 	done chan struct{}      // closed when the running loop ended
 	wake chan struct{}
-	// listen, on PostgreSQL, opens a connection for the feed to LISTEN on (nil on SQLite).
+	// listen, on PostgreSQL, opens a connection that listens to the notifications of commits
+	// that recorded events (nil on SQLite).
 	listen func(context.Context) (*pgx.Conn, error)
 }
 
 // NewFeed returns a feed over client, looking every poll (DefaultPoll when zero); on PostgreSQL,
-// listen opens the connection the feed listens on for the commits of every process (nil: none).
+// listen opens a connection that listens to the notifications of every process's commits that
+// recorded events (store.Store.ListenEvents; nil: none).
 func NewFeed(client *ent.Client, poll time.Duration, listen func(context.Context) (*pgx.Conn, error)) *Feed {
 	if poll <= 0 {
 		poll = DefaultPoll

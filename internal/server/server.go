@@ -87,7 +87,7 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 	r := &graph.Resolver{Client: st.Client, Clock: o.Clock, Version: Version, Build: Build, BaseURL: o.BaseURL,
 		Blobs: st.Blobs, Search: search.New(st.Postgres()), Fetcher: fetch.New(o.FetchAllow), ImportLimits: o.ImportLimits,
 		Jobs: runner, OpenAPILimits: openAPILimits(o.OpenAPILimits), OpenAPIRefresh: o.OpenAPIRefresh,
-		Feed: events.NewFeed(st.Client, o.EventPoll, st.Listener())}
+		Feed: events.NewFeed(st.Client, o.EventPoll, st.ListenEvents())}
 	runner.Handle(openapispecs.Job, r.ProcessOpenAPISpec)
 	r.HandleWebhookJobs(runner)
 	runner.Handle(sweep.Job, sweep.Handler(st.Client, orNow(o.Clock)))

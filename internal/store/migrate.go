@@ -22,7 +22,6 @@ import (
 	"github.com/binderyhq/bindery/ent/rule"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/blobs"
-	"github.com/binderyhq/bindery/internal/events"
 	"github.com/binderyhq/bindery/internal/ratelimit"
 )
 
@@ -104,7 +103,7 @@ func migrateRaw(ctx context.Context, db entsql.ExecQuerier, postgres bool) error
 	if err := ratelimit.Migrate(ctx, db, postgres); err != nil {
 		return fmt.Errorf("migrate the rate limit counters: %w", err)
 	}
-	return events.Migrate(ctx, db, postgres)
+	return createEventsTrigger(ctx, db, postgres)
 }
 
 // storedFingerprint returns the fingerprint the database was last migrated to, or "" when it has
