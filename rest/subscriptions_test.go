@@ -3,6 +3,7 @@ package rest_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
@@ -11,8 +12,10 @@ import (
 	"time"
 
 	"github.com/binderyhq/bindery/ent/viewer"
+	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/server"
 	"github.com/binderyhq/bindery/internal/testkit/testenv"
+	"github.com/binderyhq/bindery/rest"
 )
 
 // Subscriptions, through a real WebSocket client (graphql-transport-ws) and a real reader of
@@ -107,6 +110,47 @@ func TestSubscriptions(t *testing.T) {
 		e.Do(admin, "POST", "/v1/spaces/"+space+"/comments", map[string]any{"body": map[string]any{"markdown": "Not seen"}})
 		if m := s.Next("c", wait); m["type"] != "error" || !strings.Contains(string(mustJSON(t, m)), "NOT_FOUND") {
 			t.Fatalf("after the member was removed: %v", m)
+		}
+	})
+
+	t.Run("ErrTokenRevoked", func(t *testing.T) {
+		g := e.GraphQL(admin, `mutation { createAPIToken(input: {label: "Live"}) { token apiToken { id } } }`, nil)
+		var created struct {
+			CreateAPIToken struct {
+				Token    string
+				APIToken struct{ ID string }
+			}
+		}
+		if err := json.Unmarshal(g.Data, &created); err != nil || created.CreateAPIToken.Token == "" {
+			t.Fatalf("createAPIToken: %s %v", g.Data, g.Errors)
+		}
+		s := e.Connect(t, testenv.Actor{Token: created.CreateAPIToken.Token})
+		s.Subscribe("c", subComment, map[string]any{"s": space})
+		time.Sleep(200 * time.Millisecond)
+		e.Do(admin, "DELETE", "/v1/user/tokens/"+created.CreateAPIToken.APIToken.ID, nil)
+		e.Do(admin, "POST", "/v1/spaces/"+space+"/comments", map[string]any{"body": map[string]any{"markdown": "After"}})
+		if m := s.Next("c", wait); m["type"] != "error" || !strings.Contains(string(mustJSON(t, m)), "UNAUTHENTICATED") {
+			t.Fatalf("after the token was revoked: %v", m)
+		}
+	})
+
+	t.Run("OKSessionCookieOfTrustedOrigin", func(t *testing.T) {
+		secret, err := accounts.CreateSession(context.Background(), e.Store.Client.Session,
+			accounts.NewSession{UserID: admin.UserID, OrganizationID: org, ProviderID: "test", ExpiresAt: time.Now().Add(time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cookie := rest.SessionCookie + "=" + secret
+		s := testenv.DialSocket(t, e.Server.URL, http.Header{"Cookie": {cookie}, "Origin": {e.Server.URL}})
+		s.Init(map[string]any{})
+		s.Subscribe("c", subComment, map[string]any{"s": space})
+		time.Sleep(200 * time.Millisecond)
+		e.Do(admin, "POST", "/v1/spaces/"+space+"/comments", map[string]any{"body": map[string]any{"markdown": "Cookie"}})
+		s.Data("c", wait)
+		evil := testenv.DialSocket(t, e.Server.URL, http.Header{"Cookie": {cookie}, "Origin": {"https://evil.example"}})
+		evil.Send(map[string]any{"type": "connection_init"})
+		if code := evil.Closed(wait); code != 4403 {
+			t.Errorf("the session's cookie from another origin: closed with %d, want 4403", code)
 		}
 	})
 
