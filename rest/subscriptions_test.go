@@ -267,3 +267,22 @@ func mustJSON(t *testing.T, v any) []byte {
 	}
 	return raw
 }
+
+// TestWebhookDispatcherWakesOnFeed: with the job runner's poll an hour long, an event reaches a
+// webhook only because the feed wakes the dispatcher.
+func TestWebhookDispatcherWakesOnFeed(t *testing.T) {
+	rc := newReceiver(t, "127.0.0.2")
+	e := testenv.New(t, allowFetch(t, "127.0.0.2"), func(o *server.Options) { o.Jobs.Poll = time.Hour })
+	admin, org := e.Bootstrap("ada@example.com", "Acme")
+	e.Do(admin, "POST", "/v1/orgs/"+org+"/webhooks", map[string]any{"url": rc.url, "events": []string{"space.created"}})
+	e.RunJobs()
+	time.Sleep(300 * time.Millisecond) // the runner has looked once, and waits
+	e.Do(admin, "POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": "Woken"})
+	deadline := time.Now().Add(wait)
+	for len(rc.take()) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("no delivery within %s: the dispatcher was not woken", wait)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
