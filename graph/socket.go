@@ -62,7 +62,7 @@ func initSocket(ctx context.Context, payload transport.InitPayload) (context.Con
 	}
 	sctx, err := connect(ctx, payload)
 	if err == nil {
-		return sctx, nil, nil
+		return context.WithValue(sctx, overSocketKey{}, true), nil, nil
 	}
 	code := closeForbidden
 	if e := apperr.As(err); e != nil && e.Kind == apperr.RateLimited {
@@ -76,6 +76,10 @@ func initSocket(ctx context.Context, payload transport.InitPayload) (context.Con
 	}
 	return transport.AppendCloseReason(transport.WithWebsocketCloseCode(ctx, code), reason), nil, err
 }
+
+// overSocketKey marks the context of a WebSocket's subscriptions, which may end with an error
+// message (transport.AddSubscriptionError; Server-Sent Events have none).
+type overSocketKey struct{}
 
 // socketCloser closes with 4400 a connection gqlgen leaves without a close frame: one whose
 // connection_init payload is not a JSON object.

@@ -153,9 +153,10 @@ func loadAgain[T any](ctx context.Context, sub *Subscriber, e *ent.Event, load f
 	return load(ctx, e)
 }
 
-// endWith ends a subscription with err, presented as every GraphQL error is.
+// endWith ends a subscription with err, presented as every GraphQL error is, over WebSocket (a
+// stream of Server-Sent Events just completes).
 func endWith(ctx context.Context, err error) {
-	if ctx.Err() != nil {
+	if ctx.Err() != nil || ctx.Value(overSocketKey{}) == nil {
 		return
 	}
 	transport.AddSubscriptionError(ctx, presentError(ctx, err))

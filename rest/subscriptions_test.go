@@ -103,6 +103,7 @@ func TestSubscriptions(t *testing.T) {
 		member := e.User("mo@acme.io", org, testenv.Role(viewer.RoleRead))
 		s := e.Connect(t, member)
 		s.Subscribe("c", subComment, map[string]any{"s": space})
+		sse := openEventStream(t, e, member, subComment, map[string]any{"s": space})
 		time.Sleep(200 * time.Millisecond)
 		e.Do(admin, "POST", "/v1/spaces/"+space+"/comments", map[string]any{"body": map[string]any{"markdown": "Seen"}})
 		s.Data("c", wait)
@@ -110,6 +111,18 @@ func TestSubscriptions(t *testing.T) {
 		e.Do(admin, "POST", "/v1/spaces/"+space+"/comments", map[string]any{"body": map[string]any{"markdown": "Not seen"}})
 		if m := s.Next("c", wait); m["type"] != "error" || !strings.Contains(string(mustJSON(t, m)), "NOT_FOUND") {
 			t.Fatalf("after the member was removed: %v", m)
+		}
+		ended := time.After(wait)
+		for open := true; open; { // Server-Sent Events: the first comment, then the stream ends
+			select {
+			case got, ok := <-sse:
+				if strings.Contains(got, "Not seen") {
+					t.Fatalf("over SSE after the member was removed: %s", got)
+				}
+				open = ok
+			case <-ended:
+				t.Fatal("the stream of Server-Sent Events did not end when the member was removed")
+			}
 		}
 	})
 
@@ -248,6 +261,7 @@ func openEventStream(t *testing.T, e *testenv.Env, a testenv.Actor, query string
 	}
 	out := make(chan string, 16)
 	go func() {
+		defer close(out)
 		sc := bufio.NewScanner(resp.Body)
 		sc.Buffer(nil, 1<<20)
 		for sc.Scan() {
