@@ -73,6 +73,7 @@ func NewHandler(r *Resolver, l Limits) *handler.Server {
 	srv.Use(limits.Aliases(l.Aliases))
 	srv.Use(limits.ChargeCost{}) // after the complexity limit, which computes the cost
 	srv.Use(textLiterals{})
+	srv.Use(eventViewers{}) // each event's answer as its subscriber's viewer then
 	srv.Use(keepQueriesOnly{})
 	srv.SetParserTokenLimit(l.Tokens)
 	srv.SetErrorPresenter(presentError)

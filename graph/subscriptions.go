@@ -6,7 +6,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/site"
@@ -17,8 +19,8 @@ import (
 
 // Subscriptions hand the events of this process's feed (events.Feed) to GraphQL subscribers.
 // Each subscription checks access when it starts, through the resolvers of reads, and again at
-// each event as its credentials show the viewer then (Reauthorize): a viewer who lost access
-// gets an error and the subscription ends.
+// each event as its credentials show the viewer then (Subscriber.SignIn): a viewer who lost
+// access gets an error and the subscription ends.
 
 // SubscriptionLimits bound the subscriptions of a server.
 type SubscriptionLimits struct {
@@ -34,12 +36,14 @@ var DefaultSubscriptionLimits = SubscriptionLimits{PerConnection: 50, PerCredent
 	InitTimeout: 10 * time.Second, Ping: 30 * time.Second, WriteTimeout: 10 * time.Second}
 
 // Subscriber is who runs the subscriptions of a connection (a WebSocket) or a request (Server-Sent
-// Events): the key of their credentials, which counts against PerCredential, and how to see the
-// viewer again at each event.
+// Events): the key of their credentials, which counts against PerCredential, and how to find
+// their viewer again at each event.
 type Subscriber struct {
-	Credential  string
-	Reauthorize func(ctx context.Context) (context.Context, error)
-	active      int // subscriptions of the connection
+	Credential string
+	// SignIn finds the viewer of the credentials now, and returns what puts it in a context
+	// (with the ent client and fresh loaders).
+	SignIn func(ctx context.Context) (bind func(context.Context) context.Context, err error)
+	active int // subscriptions of the connection
 }
 
 type subscriberKey struct{}
@@ -119,11 +123,12 @@ func stream[T any](ctx context.Context, r *Resolver, check func(context.Context)
 				endWith(ctx, apperr.RateLimitedf("the subscription ended: its client did not keep up with the events"))
 				return
 			}
-			v, err := loadAgain(ctx, sub, e, load)
+			v, bind, err := loadAgain(ctx, sub, e, load)
 			if err != nil {
 				endWith(ctx, err)
 				return
 			}
+			answerAs(ctx, bind)
 			select {
 			case out <- v:
 			case <-ctx.Done():
@@ -137,20 +142,98 @@ func stream[T any](ctx context.Context, r *Resolver, check func(context.Context)
 // checkAgain decides access as the subscriber's viewer now (a WebSocket's viewer was found when
 // it opened, with loaders that keep what they read).
 func checkAgain(ctx context.Context, sub *Subscriber, check func(context.Context) error) error {
-	_, err := loadAgain(ctx, sub, nil, func(ctx context.Context, _ *ent.Event) (struct{}, error) { return struct{}{}, check(ctx) })
+	_, _, err := loadAgain(ctx, sub, nil, func(ctx context.Context, _ *ent.Event) (struct{}, error) { return struct{}{}, check(ctx) })
 	return err
 }
 
-// loadAgain loads what an event says as the subscriber's viewer now.
-func loadAgain[T any](ctx context.Context, sub *Subscriber, e *ent.Event, load func(context.Context, *ent.Event) (T, error)) (T, error) {
-	if sub.Reauthorize != nil {
+// loadAgain loads what an event says as the subscriber's viewer now, and returns what binds
+// that viewer to a context.
+func loadAgain[T any](ctx context.Context, sub *Subscriber, e *ent.Event, load func(context.Context, *ent.Event) (T, error)) (T, func(context.Context) context.Context, error) {
+	bind := func(ctx context.Context) context.Context { return ctx }
+	if sub.SignIn != nil {
 		var err error
-		if ctx, err = sub.Reauthorize(ctx); err != nil {
+		if bind, err = sub.SignIn(ctx); err != nil {
 			var zero T
-			return zero, err
+			return zero, nil, err
 		}
 	}
-	return load(ctx, e)
+	v, err := load(bind(ctx), e)
+	return v, bind, err
+}
+
+// eventViewers makes the fields of each event's answer resolve as the subscriber's viewer at
+// that event, with loaders of that event alone: gqlgen resolves them in the context of the
+// answer, which a subscription keeps for as long as it lasts (its viewer and loaders would be
+// those of its start). The subscription's resolver passes each event's viewer (answerAs) to the
+// context of the answers (liveContext) through a box put in the operation's context.
+type eventViewers struct{}
+
+var _ interface {
+	graphql.OperationInterceptor
+	graphql.ResponseInterceptor
+	graphql.HandlerExtension
+} = eventViewers{}
+
+type viewerBox struct {
+	mu   sync.Mutex
+	bind *binding
+}
+
+type binding struct{ bind func(context.Context) context.Context }
+
+type viewerBoxKey struct{}
+
+func (eventViewers) ExtensionName() string                   { return "eventViewers" }
+func (eventViewers) Validate(graphql.ExecutableSchema) error { return nil }
+
+func (eventViewers) InterceptOperation(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+	if op := graphql.GetOperationContext(ctx).Operation; op == nil || op.Operation != ast.Subscription {
+		return next(ctx)
+	}
+	return next(context.WithValue(ctx, viewerBoxKey{}, &viewerBox{}))
+}
+
+func (eventViewers) InterceptResponse(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
+	box, _ := ctx.Value(viewerBoxKey{}).(*viewerBox)
+	if box == nil {
+		return next(ctx)
+	}
+	return next(&liveContext{Context: ctx, box: box})
+}
+
+// answerAs makes the answers of the subscription of ctx resolve their fields with bind's viewer.
+func answerAs(ctx context.Context, bind func(context.Context) context.Context) {
+	if box, _ := ctx.Value(viewerBoxKey{}).(*viewerBox); box != nil {
+		box.mu.Lock()
+		box.bind = &binding{bind}
+		box.mu.Unlock()
+	}
+}
+
+// liveContext is an answer's context whose values are those of the last event's viewer bound to
+// it (bound once per event).
+type liveContext struct {
+	context.Context
+	box   *viewerBox
+	mu    sync.Mutex
+	of    *binding
+	bound context.Context
+}
+
+func (c *liveContext) Value(key any) any {
+	c.box.mu.Lock()
+	b := c.box.bind
+	c.box.mu.Unlock()
+	if b == nil {
+		return c.Context.Value(key)
+	}
+	c.mu.Lock()
+	if c.of != b {
+		c.of, c.bound = b, b.bind(c.Context)
+	}
+	bound := c.bound
+	c.mu.Unlock()
+	return bound.Value(key)
 }
 
 // endWith ends a subscription with err, presented as every GraphQL error is, over WebSocket (a

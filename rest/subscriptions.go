@@ -115,13 +115,14 @@ func hashOf(kind, secret string) string {
 // subscriberContext is ctx with the subscriber of these credentials, who signs in again at each
 // event.
 func (c credentials) subscriberContext(ctx context.Context, client *ent.Client) context.Context {
-	return graph.WithSubscriber(ctx, &graph.Subscriber{Credential: c.key, Reauthorize: func(ctx context.Context) (context.Context, error) {
-		v, err := c.login(ctx)
-		if err != nil {
-			return ctx, err
-		}
-		return viewerContext(ctx, v, client), nil
-	}})
+	return graph.WithSubscriber(ctx, &graph.Subscriber{Credential: c.key,
+		SignIn: func(ctx context.Context) (func(context.Context) context.Context, error) {
+			v, err := c.login(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return func(ctx context.Context) context.Context { return viewerContext(ctx, v, client) }, nil
+		}})
 }
 
 // viewerContext is ctx with the viewer, the ent client (content privacy rules read through it)

@@ -85,6 +85,22 @@ func TestSubscriptions(t *testing.T) {
 		}
 	})
 
+	t.Run("OKNestedFieldsAsTheViewerAtEachEvent", func(t *testing.T) {
+		writer := e.User("wes@acme.io", org, testenv.Role(viewer.RoleRead))
+		s := e.Connect(t, writer)
+		s.Subscribe("cr", `subscription($s: ID!) { changeRequestUpdated(spaceId: $s) { id space { permissions { edit } } } }`, map[string]any{"s": space})
+		time.Sleep(200 * time.Millisecond)
+		for _, role := range []string{"read", "edit"} {
+			e.Do(admin, "PATCH", "/v1/orgs/"+org+"/members/"+writer.UserID, map[string]any{"role": role})
+			e.Do(admin, "POST", "/v1/spaces/"+space+"/change-requests", map[string]any{"subject": "Draft"})
+			got := s.Data("cr", wait)["changeRequestUpdated"].(map[string]any)
+			edit := got["space"].(map[string]any)["permissions"].(map[string]any)["edit"]
+			if edit != (role == "edit") {
+				t.Fatalf("space.permissions.edit of a member whose role became %s: %v", role, got)
+			}
+		}
+	})
+
 	t.Run("OKServerSentEvents", func(t *testing.T) {
 		events := openEventStream(t, e, admin, subComment, map[string]any{"s": space})
 		time.Sleep(200 * time.Millisecond)
