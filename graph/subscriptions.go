@@ -179,7 +179,9 @@ type viewerBox struct {
 	bind *binding
 }
 
-type binding struct{ bind func(context.Context) context.Context }
+type binding struct {
+	bind func(context.Context) context.Context
+}
 
 type viewerBoxKey struct{}
 
