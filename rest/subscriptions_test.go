@@ -13,6 +13,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/accounts"
+	"github.com/binderyhq/bindery/internal/ratelimit"
 	"github.com/binderyhq/bindery/internal/server"
 	"github.com/binderyhq/bindery/internal/testkit/testenv"
 	"github.com/binderyhq/bindery/rest"
@@ -314,5 +315,22 @@ func TestWebhookDispatcherWakesOnFeed(t *testing.T) {
 			t.Fatalf("no delivery within %s: the dispatcher was not woken", wait)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestSubscriptionsRateLimited: connection_init is charged to the token's budget; once it is spent
+// the WebSocket closes with 4429.
+func TestSubscriptionsRateLimited(t *testing.T) {
+	e := testenv.New(t, func(o *server.Options) {
+		o.RateLimits = ratelimit.Limits{Token: 3, Window: time.Hour}
+	})
+	admin, _ := e.Bootstrap("ada@acme.io", "Acme")
+	for range 3 {
+		e.Connect(t, admin)
+	}
+	s := testenv.DialSocket(t, e.Server.URL, nil)
+	s.Send(map[string]any{"type": "connection_init", "payload": map[string]any{"Authorization": "Bearer " + admin.Token}})
+	if code := s.Closed(wait); code != 4429 {
+		t.Fatalf("connection_init past the token's budget: closed with %d, want 4429", code)
 	}
 }
