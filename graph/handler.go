@@ -30,11 +30,14 @@ type Limits struct {
 	Introspection bool // let clients (GraphiQL) read the schema
 	// Shape bounds a document's selections before it is validated (limits.Shape).
 	Shape limits.Shape
+	// Subscriptions bound subscriptions and their connections.
+	Subscriptions SubscriptionLimits
 }
 
 // DefaultLimits are the limits of a server started without flags.
 var DefaultLimits = Limits{Depth: 12, Complexity: 5000, Aliases: 30, Tokens: 15000, Introspection: true,
-	Shape: limits.Shape{FieldsPerSet: 200, Fields: 2000, Directives: 50, Spreads: 500, Variables: 500, Values: 2000, NameLength: 256}}
+	Shape:         limits.Shape{FieldsPerSet: 200, Fields: 2000, Directives: 50, Spreads: 500, Variables: 500, Values: 2000, NameLength: 256},
+	Subscriptions: DefaultSubscriptionLimits}
 
 // The query cache keeps up to 1,000 validated documents within 8 MiB of query text.
 const (
@@ -42,13 +45,17 @@ const (
 	cachedDocumentBytes = 8 << 20
 )
 
-// NewHandler returns the GraphQL endpoint over the resolvers: POST only (no queries in URLs), its
-// parameters decoded by package rest (WithParams).
+// NewHandler returns the GraphQL endpoint over the resolvers: POST (no queries in URLs), its
+// parameters decoded by package rest (WithParams); subscriptions over WebSocket or Server-Sent
+// Events (socket.go).
 func NewHandler(r *Resolver, l Limits) *handler.Server {
 	cfg := generated.Config{Resolvers: r}
 	connectionComplexity(&cfg.Complexity)
 	srv := handler.New(generated.NewExecutableSchema(cfg))
 	srv.AddTransport(transport.Options{})
+	r.subscriptions = &subscriptionSlots{limits: l.Subscriptions, byKey: map[string]int{}}
+	srv.AddTransport(socketTransport(l.Subscriptions))
+	srv.AddTransport(eventStream{SSE: transport.SSE{KeepAlivePingInterval: l.Subscriptions.Ping}, writeTimeout: l.Subscriptions.WriteTimeout})
 	// A client that accepts multipart/mixed gets the fields it asked with @defer in later parts of
 	// the answer (gqlgen's incremental delivery); one JSON body carries the first part only.
 	srv.AddTransport(incremental{})
@@ -66,6 +73,7 @@ func NewHandler(r *Resolver, l Limits) *handler.Server {
 	srv.Use(limits.Aliases(l.Aliases))
 	srv.Use(limits.ChargeCost{}) // after the complexity limit, which computes the cost
 	srv.Use(textLiterals{})
+	srv.Use(eventViewers{}) // each event's answer as its subscriber's viewer then
 	srv.Use(keepQueriesOnly{})
 	srv.SetParserTokenLimit(l.Tokens)
 	srv.SetErrorPresenter(presentError)

@@ -10,6 +10,7 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/crawl"
+	"github.com/binderyhq/bindery/internal/events"
 	"github.com/binderyhq/bindery/internal/fetch"
 	"github.com/binderyhq/bindery/internal/jobs"
 	"github.com/binderyhq/bindery/internal/openapi"
@@ -43,6 +44,11 @@ type Resolver struct {
 	DNS sites.Resolver
 	// WebhookTimeout is a webhook delivery attempt's deadline (0: webhooks' default, 10 s).
 	WebhookTimeout time.Duration
+	// Feed hands the events every process commits to this process's subscriptions (nil: none
+	// are served).
+	Feed *events.Feed
+
+	subscriptions *subscriptionSlots // set by NewHandler
 
 	keys serverkey.Keys
 	contentState

@@ -138,6 +138,31 @@ func (r *queryResolver) APIInfo(ctx context.Context) (*model.APIInfo, error) {
 	return &model.APIInfo{Version: r.Version, Build: r.Build}, nil
 }
 
+// SpaceContentUpdated is the resolver for the spaceContentUpdated field.
+func (r *subscriptionResolver) SpaceContentUpdated(ctx context.Context, spaceID string) (<-chan *model.SpaceContentUpdate, error) {
+	return r.spaceContentUpdated(ctx, spaceID)
+}
+
+// ChangeRequestUpdated is the resolver for the changeRequestUpdated field.
+func (r *subscriptionResolver) ChangeRequestUpdated(ctx context.Context, spaceID string) (<-chan *ent.ChangeRequest, error) {
+	return r.changeRequestUpdated(ctx, spaceID)
+}
+
+// CommentAdded is the resolver for the commentAdded field.
+func (r *subscriptionResolver) CommentAdded(ctx context.Context, spaceID string) (<-chan *ent.Comment, error) {
+	return r.commentAdded(ctx, spaceID)
+}
+
+// SiteUpdated is the resolver for the siteUpdated field.
+func (r *subscriptionResolver) SiteUpdated(ctx context.Context, siteID string) (<-chan *ent.Site, error) {
+	return r.siteUpdated(ctx, siteID)
+}
+
+// OpenAPISpecProcessed is the resolver for the openAPISpecProcessed field.
+func (r *subscriptionResolver) OpenAPISpecProcessed(ctx context.Context, organizationID string) (<-chan *ent.OpenAPISpec, error) {
+	return r.openAPISpecProcessed(ctx, organizationID)
+}
+
 // Mutation returns generated.MutationResolver implementation.
 func (r *Resolver) Mutation() generated.MutationResolver { return &mutationResolver{r} }
 
@@ -147,8 +172,12 @@ func (r *Resolver) Organization() generated.OrganizationResolver { return &organ
 // Query returns generated.QueryResolver implementation.
 func (r *Resolver) Query() generated.QueryResolver { return &queryResolver{r} }
 
+// Subscription returns generated.SubscriptionResolver implementation.
+func (r *Resolver) Subscription() generated.SubscriptionResolver { return &subscriptionResolver{r} }
+
 type (
 	mutationResolver     struct{ *Resolver }
 	organizationResolver struct{ *Resolver }
 	queryResolver        struct{ *Resolver }
+	subscriptionResolver struct{ *Resolver }
 )

@@ -23,10 +23,13 @@ func (r *Resolver) webhooksService() *webhooks.Service {
 }
 
 // HandleWebhookJobs registers the jobs of webhooks with a runner: the dispatcher of recorded
-// events and the deliveries.
+// events, woken by the feed while the runner runs, and the deliveries.
 func (r *Resolver) HandleWebhookJobs(runner *jobs.Runner) {
 	clock := func() time.Time { return r.now(context.Background()) }
 	runner.Handle(webhooks.DispatchJob, (&webhooks.Dispatcher{Client: r.Client, Now: clock}).Run)
+	if r.Feed != nil {
+		runner.Beside(func(ctx context.Context) { webhooks.WakeOnFeed(ctx, r.Feed, r.Client, runner, clock) })
+	}
 	runner.Handle(webhooks.DeliverJob, (&webhooks.Deliverer{Client: r.Client, Keys: &r.keys, Fetcher: r.Fetcher, Now: clock, Timeout: r.WebhookTimeout}).Run)
 }
 

@@ -29,8 +29,10 @@ func trackReads(c *readcache.Cache) func(http.Handler) http.Handler {
 }
 
 // mayKeep reports whether a request may be answered from what was kept: a GET or a GraphQL
-// request (graph marks operations other than queries, DoNotKeep).
-func mayKeep(r *http.Request) bool { return r.Method == http.MethodGet || isGraphQL(r) }
+// request (graph marks operations other than queries, DoNotKeep), but no stream of events.
+func mayKeep(r *http.Request) bool {
+	return (r.Method == http.MethodGet || isGraphQL(r)) && !isEventStream(r)
+}
 
 // keptReads answers a read sent before (the same method, URL, headers, credentials among them,
 // and body) with the answer kept for it, when the database has not changed since; else it runs

@@ -17,10 +17,8 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/observe"
-	"github.com/binderyhq/bindery/internal/ratelimit"
 	"github.com/binderyhq/bindery/internal/text"
 )
 
@@ -164,6 +162,10 @@ func validURLText(r *http.Request) bool {
 func deadline(d time.Duration) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if isEventStream(r) { // bounded by the subscriptions' limits
+				next.ServeHTTP(w, r)
+				return
+			}
 			ctx, cancel := context.WithTimeout(r.Context(), d)
 			defer cancel()
 			next.ServeHTTP(w, r.WithContext(ctx))
@@ -181,24 +183,25 @@ func deadline(d time.Duration) func(http.Handler) http.Handler {
 func authenticate(auth, session Authenticator, client *ent.Client, origins trustedOrigins) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			var v *viewer.Viewer
-			var who ratelimit.Subject
+			var cred credentials
 			var err error
 			if token, ok := bearer(r.Header.Get("Authorization")); ok {
-				who = ratelimit.Token(token)
-				v, err = auth(r.Context(), token)
+				cred = tokenCredentials(token, auth)
 			} else if c, cerr := r.Cookie(SessionCookie); cerr == nil && c.Value != "" && session != nil {
 				if !isRead(r.Method) && !origins.allows(r) {
 					writeError(w, r, chargeRefused(r, errCrossOrigin))
 					return
 				}
-				who = ratelimit.Session(c.Value)
-				v, err = session(r.Context(), c.Value)
+				cred = sessionCredentials(c.Value, session)
 			} else {
 				err = apperr.Unauthenticatedf("authentication required: send the header Authorization: Bearer <token>, or sign in")
 			}
+			var v *viewer.Viewer
 			if err == nil {
-				err = chargeCredentials(r, who)
+				v, err = cred.login(r.Context())
+			}
+			if err == nil {
+				err = chargeCredentials(r, cred.who)
 			} else {
 				err = chargeRefused(r, err)
 			}
@@ -207,8 +210,10 @@ func authenticate(auth, session Authenticator, client *ent.Client, origins trust
 				return
 			}
 			observe.SetUser(r.Context(), v.UserID)
-			// The client rides in the context too: content privacy rules read through it.
-			ctx := loader.NewContext(ent.NewContext(viewer.NewContext(r.Context(), v), client), client)
+			ctx := viewerContext(r.Context(), v, client)
+			if isEventStream(r) {
+				ctx = cred.subscriberContext(ctx, client)
+			}
 			next.ServeHTTP(w, r.WithContext(ctx))
 		})
 	}

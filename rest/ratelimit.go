@@ -108,6 +108,9 @@ type refusalWriter struct {
 	refused bool
 }
 
+// Unwrap lets http.ResponseController reach the connection's writer (a stream of events flushes).
+func (w *refusalWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
 func (w *refusalWriter) WriteHeader(code int) {
 	if !w.refuse() {
 		w.ResponseWriter.WriteHeader(code)

@@ -76,7 +76,7 @@ func NewRouter(c Config) http.Handler {
 		writeJSON(w, body.Error.Code, body)
 	})
 	healthRoutes(r, c.Ready, c.Metrics)
-	r.Get("/graphql", playground.Page)
+	r.Get("/graphql", a.graphQLPage(c.GraphQL, c.Authenticate, c.AuthenticateSession, c.Resolver.Client)) // GraphiQL, or the subscriptions' WebSocket
 	r.Handle("/graphql/assets/*", playground.Assets("/graphql/assets/"))
 	r.Get("/files/{token}", a.downloadFile) // signed URLs: the token is the authority, not a bearer
 	r.Get("/pdf/{token}", a.servePDF)

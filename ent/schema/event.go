@@ -40,9 +40,10 @@ func (Event) Fields() []ent.Field {
 	}
 }
 
-// Indexes of Event: the dispatcher reads undispatched events oldest first.
+// Indexes of Event: the dispatcher reads undispatched events oldest first; each process's feed
+// (events.Feed) tails the table by time.
 func (Event) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("dispatched", "created_at")}
+	return []ent.Index{index.Fields("dispatched", "created_at"), index.Fields("created_at", "id")}
 }
 
 // Policy of Event: only the system viewer reads or writes events; internal/events records them

@@ -73,6 +73,7 @@ type ResolverRoot interface {
 	SiteSectionGroup() SiteSectionGroupResolver
 	SiteSpace() SiteSpaceResolver
 	Space() SpaceResolver
+	Subscription() SubscriptionResolver
 	Team() TeamResolver
 	TeamMember() TeamMemberResolver
 	TranslationSettings() TranslationSettingsResolver
@@ -1262,6 +1263,14 @@ type ComplexityRoot struct {
 		TotalCount func(childComplexity int) int
 	}
 
+	SpaceContentUpdate struct {
+		ChangedPages   func(childComplexity int) int
+		EventID        func(childComplexity int) int
+		RevisionAfter  func(childComplexity int) int
+		RevisionBefore func(childComplexity int) int
+		Space          func(childComplexity int) int
+	}
+
 	SpaceEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
@@ -1278,6 +1287,14 @@ type ComplexityRoot struct {
 		TriggerGitSync     func(childComplexity int) int
 		View               func(childComplexity int) int
 		ViewInviteLinks    func(childComplexity int) int
+	}
+
+	Subscription struct {
+		ChangeRequestUpdated func(childComplexity int, spaceID string) int
+		CommentAdded         func(childComplexity int, spaceID string) int
+		OpenAPISpecProcessed func(childComplexity int, organizationID string) int
+		SiteUpdated          func(childComplexity int, siteID string) int
+		SpaceContentUpdated  func(childComplexity int, spaceID string) int
 	}
 
 	Team struct {
@@ -1783,6 +1800,13 @@ type SpaceResolver interface {
 	Search(ctx context.Context, obj *ent.Space, query string, first *int, after *string) (*model.SearchPageConnection, error)
 	Grants(ctx context.Context, obj *ent.Space, first *int, after *string, subject *model.GrantSubjectKind) (*model.PermissionGrantConnection, error)
 	Access(ctx context.Context, obj *ent.Space, first *int, after *string, role *viewer.Role) (*model.ContentAccessConnection, error)
+}
+type SubscriptionResolver interface {
+	SpaceContentUpdated(ctx context.Context, spaceID string) (<-chan *model.SpaceContentUpdate, error)
+	ChangeRequestUpdated(ctx context.Context, spaceID string) (<-chan *ent.ChangeRequest, error)
+	CommentAdded(ctx context.Context, spaceID string) (<-chan *ent.Comment, error)
+	SiteUpdated(ctx context.Context, siteID string) (<-chan *ent.Site, error)
+	OpenAPISpecProcessed(ctx context.Context, organizationID string) (<-chan *ent.OpenAPISpec, error)
 }
 type TeamResolver interface {
 	MemberCount(ctx context.Context, obj *ent.Team) (int, error)
@@ -7482,6 +7506,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SpaceConnection.TotalCount(childComplexity), true
 
+	case "SpaceContentUpdate.changedPages":
+		if e.ComplexityRoot.SpaceContentUpdate.ChangedPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceContentUpdate.ChangedPages(childComplexity), true
+	case "SpaceContentUpdate.eventId":
+		if e.ComplexityRoot.SpaceContentUpdate.EventID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceContentUpdate.EventID(childComplexity), true
+	case "SpaceContentUpdate.revisionAfter":
+		if e.ComplexityRoot.SpaceContentUpdate.RevisionAfter == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceContentUpdate.RevisionAfter(childComplexity), true
+	case "SpaceContentUpdate.revisionBefore":
+		if e.ComplexityRoot.SpaceContentUpdate.RevisionBefore == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceContentUpdate.RevisionBefore(childComplexity), true
+	case "SpaceContentUpdate.space":
+		if e.ComplexityRoot.SpaceContentUpdate.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceContentUpdate.Space(childComplexity), true
+
 	case "SpaceEdge.cursor":
 		if e.ComplexityRoot.SpaceEdge.Cursor == nil {
 			break
@@ -7555,6 +7610,62 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SpacePermissions.ViewInviteLinks(childComplexity), true
+
+	case "Subscription.changeRequestUpdated":
+		if e.ComplexityRoot.Subscription.ChangeRequestUpdated == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_changeRequestUpdated_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.ChangeRequestUpdated(childComplexity, args["spaceId"].(string)), true
+	case "Subscription.commentAdded":
+		if e.ComplexityRoot.Subscription.CommentAdded == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_commentAdded_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.CommentAdded(childComplexity, args["spaceId"].(string)), true
+	case "Subscription.openAPISpecProcessed":
+		if e.ComplexityRoot.Subscription.OpenAPISpecProcessed == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_openAPISpecProcessed_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.OpenAPISpecProcessed(childComplexity, args["organizationId"].(string)), true
+	case "Subscription.siteUpdated":
+		if e.ComplexityRoot.Subscription.SiteUpdated == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_siteUpdated_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.SiteUpdated(childComplexity, args["siteId"].(string)), true
+	case "Subscription.spaceContentUpdated":
+		if e.ComplexityRoot.Subscription.SpaceContentUpdated == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_spaceContentUpdated_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.SpaceContentUpdated(childComplexity, args["spaceId"].(string)), true
 
 	case "Team.createdAt":
 		if e.ComplexityRoot.Team.CreatedAt == nil {
@@ -8202,6 +8313,23 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 				Data: buf.Bytes(),
 			}
 		}
+	case ast.Subscription:
+		next := ec._Subscription(ctx, opCtx.Operation.SelectionSet)
+
+		var buf bytes.Buffer
+		return func(ctx context.Context) *graphql.Response {
+			buf.Reset()
+			data := next(ctx)
+
+			if data == nil {
+				return nil
+			}
+			data.MarshalGQL(&buf)
+
+			return &graphql.Response{
+				Data: buf.Bytes(),
+			}
+		}
 
 	default:
 		return graphql.OneShot(graphql.ErrorResponse(ctx, "unsupported GraphQL operation"))
@@ -8228,7 +8356,7 @@ func newExecutionContext(
 }
 
 var sources = []*ast.Source{
-	{Name: "../../schema.graphqls", Input: `# Bindery GraphQL schema: this file holds the entry points (Query, Mutation) and the types every
+	{Name: "../../schema.graphqls", Input: `# Bindery GraphQL schema: this file holds the entry points (Query, Mutation, Subscription) and the types every
 # domain shares; each domain's types, and its Query and Mutation fields, are in graph/schema/
 # (one file a domain). The REST /v1 surface calls the same resolvers, so every rule here (bounds,
 # roles, errors) holds on both surfaces.
@@ -8275,6 +8403,24 @@ type Mutation {
   updateOrganization(id: ID!, input: UpdateOrganizationInput!): Organization!
   "Records that the viewer was seen in the organization; returns signed visitor claims."
   ping(organizationId: ID!): PingResult!
+}
+
+"""
+Live updates, over WebSocket (graphql-transport-ws) or Server-Sent Events at /graphql. Access is
+decided when subscribing and again at each event, by the rules of reads: a viewer who can no
+longer read the object stops receiving (the subscription ends with an error).
+"""
+type Subscription {
+  "A merge or an import changed the space's main content."
+  spaceContentUpdated(spaceId: ID!): SpaceContentUpdate!
+  "A change request of the space was created, edited, changed status or merged: the change request as it is now."
+  changeRequestUpdated(spaceId: ID!): ChangeRequest!
+  "A comment was posted in the space (on its content or on one of its change requests)."
+  commentAdded(spaceId: ID!): Comment!
+  "The site was published, unpublished or changed: the site as it is now."
+  siteUpdated(siteId: ID!): Site!
+  "A specification of the organization was processed, successfully or not (processingState says)."
+  openAPISpecProcessed(organizationId: ID!): OpenAPISpec!
 }
 
 type ApiInfo {
@@ -9063,6 +9209,17 @@ extend type Space {
   one of the organization's OpenAPI specifications; other sources are refused, naming them.
   """
   computedDocument(source: JSON!, seed: String!): JSON!
+}
+
+"A change of a space's main content (Subscription.spaceContentUpdated)."
+type SpaceContentUpdate {
+  "The event's id, as webhooks deliver it."
+  eventId: ID!
+  space: Space!
+  revisionBefore: ID!
+  revisionAfter: ID!
+  "The pages the change created, changed or removed."
+  changedPages: [ID!]!
 }
 `, BuiltIn: false},
 	{Name: "../schema/customfields.graphqls", Input: `# Custom fields and their values on spaces.
@@ -13330,6 +13487,22 @@ func (ec *executionContext) childFields_SpaceConnection(ctx context.Context, fie
 		return ec.fieldContext_SpaceConnection_totalCount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SpaceConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SpaceContentUpdate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "eventId":
+		return ec.fieldContext_SpaceContentUpdate_eventId(ctx, field)
+	case "space":
+		return ec.fieldContext_SpaceContentUpdate_space(ctx, field)
+	case "revisionBefore":
+		return ec.fieldContext_SpaceContentUpdate_revisionBefore(ctx, field)
+	case "revisionAfter":
+		return ec.fieldContext_SpaceContentUpdate_revisionAfter(ctx, field)
+	case "changedPages":
+		return ec.fieldContext_SpaceContentUpdate_changedPages(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SpaceContentUpdate", field.Name)
 }
 
 func (ec *executionContext) childFields_SpaceEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -18219,6 +18392,76 @@ func (ec *executionContext) field_Space_search_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["after"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_changeRequestUpdated_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_commentAdded_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_openAPISpecProcessed_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_siteUpdated_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_spaceContentUpdated_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
 	return args, nil
 }
 
@@ -41562,6 +41805,130 @@ func (ec *executionContext) fieldContext_SpaceConnection_totalCount(_ context.Co
 	return graphql.NewScalarFieldContext("SpaceConnection", field, false, false, "Int")
 }
 
+func (ec *executionContext) _SpaceContentUpdate_eventId(ctx context.Context, field graphql.CollectedField, obj *model.SpaceContentUpdate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpaceContentUpdate_eventId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EventID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SpaceContentUpdate_eventId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SpaceContentUpdate", field, false, false, "ID")
+}
+
+func (ec *executionContext) _SpaceContentUpdate_space(ctx context.Context, field graphql.CollectedField, obj *model.SpaceContentUpdate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpaceContentUpdate_space(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Space, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
+			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSpace(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SpaceContentUpdate_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SpaceContentUpdate",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Space(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SpaceContentUpdate_revisionBefore(ctx context.Context, field graphql.CollectedField, obj *model.SpaceContentUpdate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpaceContentUpdate_revisionBefore(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RevisionBefore, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SpaceContentUpdate_revisionBefore(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SpaceContentUpdate", field, false, false, "ID")
+}
+
+func (ec *executionContext) _SpaceContentUpdate_revisionAfter(ctx context.Context, field graphql.CollectedField, obj *model.SpaceContentUpdate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpaceContentUpdate_revisionAfter(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RevisionAfter, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SpaceContentUpdate_revisionAfter(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SpaceContentUpdate", field, false, false, "ID")
+}
+
+func (ec *executionContext) _SpaceContentUpdate_changedPages(ctx context.Context, field graphql.CollectedField, obj *model.SpaceContentUpdate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpaceContentUpdate_changedPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ChangedPages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNID2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SpaceContentUpdate_changedPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SpaceContentUpdate", field, false, false, "ID")
+}
+
 func (ec *executionContext) _SpaceEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SpaceEdge) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -41845,6 +42212,226 @@ func (ec *executionContext) _SpacePermissions_installIntegration(ctx context.Con
 }
 func (ec *executionContext) fieldContext_SpacePermissions_installIntegration(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SpacePermissions", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _Subscription_spaceContentUpdated(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_spaceContentUpdated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().SpaceContentUpdated(ctx, fc.Args["spaceId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SpaceContentUpdate) graphql.Marshaler {
+			return ec.marshalNSpaceContentUpdate2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSpaceContentUpdate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_spaceContentUpdated(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SpaceContentUpdate(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_spaceContentUpdated_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_changeRequestUpdated(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_changeRequestUpdated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().ChangeRequestUpdated(ctx, fc.Args["spaceId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐChangeRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_changeRequestUpdated(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_changeRequestUpdated_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_commentAdded(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_commentAdded(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().CommentAdded(ctx, fc.Args["spaceId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Comment) graphql.Marshaler {
+			return ec.marshalNComment2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐComment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_commentAdded(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Comment(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_commentAdded_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_siteUpdated(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_siteUpdated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().SiteUpdated(ctx, fc.Args["siteId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_siteUpdated(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_siteUpdated_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_openAPISpecProcessed(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_openAPISpecProcessed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().OpenAPISpecProcessed(ctx, fc.Args["organizationId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.OpenAPISpec) graphql.Marshaler {
+			return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOpenAPISpec(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_openAPISpecProcessed(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpec(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_openAPISpecProcessed_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Team_id(ctx context.Context, field graphql.CollectedField, obj *ent.Team) (ret graphql.Marshaler) {
@@ -56815,6 +57402,59 @@ func (ec *executionContext) _SpaceConnection(ctx context.Context, sel ast.Select
 	return out
 }
 
+var spaceContentUpdateImplementors = []string{"SpaceContentUpdate"}
+
+func (ec *executionContext) _SpaceContentUpdate(ctx context.Context, sel ast.SelectionSet, obj *model.SpaceContentUpdate) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, spaceContentUpdateImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SpaceContentUpdate")
+		case "eventId":
+			out.Values[i] = ec._SpaceContentUpdate_eventId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "space":
+			out.Values[i] = ec._SpaceContentUpdate_space(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revisionBefore":
+			out.Values[i] = ec._SpaceContentUpdate_revisionBefore(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revisionAfter":
+			out.Values[i] = ec._SpaceContentUpdate_revisionAfter(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "changedPages":
+			out.Values[i] = ec._SpaceContentUpdate_changedPages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var spaceEdgeImplementors = []string{"SpaceEdge"}
 
 func (ec *executionContext) _SpaceEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SpaceEdge) graphql.Marshaler {
@@ -56929,6 +57569,34 @@ func (ec *executionContext) _SpacePermissions(ctx context.Context, sel ast.Selec
 	}
 
 	return out
+}
+
+var subscriptionImplementors = []string{"Subscription"}
+
+func (ec *executionContext) _Subscription(ctx context.Context, sel ast.SelectionSet) func(ctx context.Context) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, subscriptionImplementors)
+	ctx = graphql.WithFieldContext(ctx, &graphql.FieldContext{
+		Object: "Subscription",
+	})
+	if len(fields) != 1 {
+		graphql.AddErrorf(ctx, "must subscribe to exactly one stream")
+		return nil
+	}
+
+	switch fields[0].Name {
+	case "spaceContentUpdated":
+		return ec._Subscription_spaceContentUpdated(ctx, fields[0])
+	case "changeRequestUpdated":
+		return ec._Subscription_changeRequestUpdated(ctx, fields[0])
+	case "commentAdded":
+		return ec._Subscription_commentAdded(ctx, fields[0])
+	case "siteUpdated":
+		return ec._Subscription_siteUpdated(ctx, fields[0])
+	case "openAPISpecProcessed":
+		return ec._Subscription_openAPISpecProcessed(ctx, fields[0])
+	default:
+		panic("unknown field " + strconv.Quote(fields[0].Name))
+	}
 }
 
 var teamImplementors = []string{"Team", "Node"}
@@ -60628,6 +61296,14 @@ func (ec *executionContext) marshalNSpaceConnection2ᚖgithubᚗcomᚋbinderyhq�
 		return graphql.Null
 	}
 	return ec._SpaceConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSpaceContentUpdate2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSpaceContentUpdate(ctx context.Context, sel ast.SelectionSet, v *model.SpaceContentUpdate) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SpaceContentUpdate!")
+		return graphql.Null
+	}
+	return ec._SpaceContentUpdate(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSpaceEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSpaceEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SpaceEdge) graphql.Marshaler {

@@ -991,6 +991,17 @@ type SpaceConnection struct {
 	TotalCount int          `json:"totalCount"`
 }
 
+// A change of a space's main content (Subscription.spaceContentUpdated).
+type SpaceContentUpdate struct {
+	// The event's id, as webhooks deliver it.
+	EventID        string     `json:"eventId"`
+	Space          *ent.Space `json:"space"`
+	RevisionBefore string     `json:"revisionBefore"`
+	RevisionAfter  string     `json:"revisionAfter"`
+	// The pages the change created, changed or removed.
+	ChangedPages []string `json:"changedPages"`
+}
+
 type SpaceEdge struct {
 	Cursor string     `json:"cursor"`
 	Node   *ent.Space `json:"node"`
@@ -1010,6 +1021,12 @@ type SpacePermissions struct {
 	Merge              bool `json:"merge"`
 	Review             bool `json:"review"`
 	InstallIntegration bool `json:"installIntegration"`
+}
+
+// Live updates, over WebSocket (graphql-transport-ws) or Server-Sent Events at /graphql. Access is
+// decided when subscribing and again at each event, by the rules of reads: a viewer who can no
+// longer read the object stops receiving (the subscription ends with an error).
+type Subscription struct {
 }
 
 type TeamConnection struct {

@@ -87,6 +87,7 @@ type Runner struct {
 	o        Options
 	handlers map[string]Handler
 	wake     chan struct{}
+	beside   []func(context.Context)
 }
 
 // New returns a runner over client; Handle registers the handlers before Run.
@@ -113,6 +114,10 @@ func New(client *ent.Client, o Options) *Runner {
 // Handle registers the handler of a kind of job.
 func (r *Runner) Handle(kind string, h Handler) { r.handlers[kind] = h }
 
+// Beside registers work to run beside the jobs while Run runs (it returns once its context
+// ends): what wakes a job sooner than its time.
+func (r *Runner) Beside(fn func(ctx context.Context)) { r.beside = append(r.beside, fn) }
+
 // Wake makes a running runner look for due jobs now (after Enqueue in this process). It is safe
 // on a nil runner, which does nothing.
 func (r *Runner) Wake() {
@@ -132,10 +137,13 @@ func system(ctx context.Context) context.Context {
 	return privacy.DecisionContext(viewer.NewContext(ctx, viewer.System()), privacy.Allow)
 }
 
-// Run runs due jobs with Options.Workers workers until ctx ends, then waits for the runs in
-// progress to end (their contexts are cancelled too).
+// Run runs due jobs with Options.Workers workers, and the work registered with Beside, until ctx
+// ends, then waits for the runs in progress to end (their contexts are cancelled too).
 func (r *Runner) Run(ctx context.Context) {
 	var wg sync.WaitGroup
+	for _, fn := range r.beside {
+		wg.Go(func() { fn(ctx) })
+	}
 	for range r.o.Workers {
 		wg.Add(1)
 		go func() {

@@ -17,6 +17,7 @@ import (
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/blobs"
 	"github.com/binderyhq/bindery/internal/crawl"
+	"github.com/binderyhq/bindery/internal/events"
 	"github.com/binderyhq/bindery/internal/fetch"
 	"github.com/binderyhq/bindery/internal/jobs"
 	"github.com/binderyhq/bindery/internal/observe"
@@ -63,6 +64,9 @@ type Options struct {
 	// ReadCache keeps the answers of API reads while the database is unchanged (decision 366);
 	// nil keeps none.
 	ReadCache *readcache.Cache
+	// EventPoll is how often the events feed looks at the table when no notification woke it
+	// (events.DefaultPoll when zero).
+	EventPoll time.Duration
 	// GraphQLExtensions are added to the GraphQL handler after Bindery's own: per-field tracing,
 	// for one, as a field interceptor (graphql.FieldInterceptor) sees every field resolved.
 	GraphQLExtensions []graphql.HandlerExtension
@@ -87,7 +91,7 @@ func New(st *store.Store, o Options) (http.Handler, *jobs.Runner) {
 	r := &graph.Resolver{Client: st.Client, Clock: o.Clock, Version: Version, Build: Build, BaseURL: o.BaseURL,
 		Blobs: st.Blobs, Search: search.New(st.Postgres()), Fetcher: fetch.New(o.FetchAllow), ImportLimits: o.ImportLimits,
 		Jobs: runner, OpenAPILimits: openAPILimits(o.OpenAPILimits), OpenAPIRefresh: o.OpenAPIRefresh, DNS: o.DNS,
-		WebhookTimeout: o.WebhookTimeout}
+		WebhookTimeout: o.WebhookTimeout, Feed: events.NewFeed(st.Client, o.EventPoll, st.ListenEvents())}
 	runner.Handle(openapispecs.Job, r.ProcessOpenAPISpec)
 	r.HandleWebhookJobs(runner)
 	runner.Handle(sweep.Job, sweep.Handler(st.Client, orNow(o.Clock)))

@@ -92,7 +92,7 @@ func migrateAll(ctx context.Context, writer dialect.Driver, db entsql.ExecQuerie
 }
 
 // migrateRaw creates the tables ent does not know: the search index's, the blobs' and the rate
-// limit counters' (idempotent statements).
+// limit counters', and the events' notification trigger on PostgreSQL (idempotent statements).
 func migrateRaw(ctx context.Context, db entsql.ExecQuerier, postgres bool) error {
 	if err := CreateSearchTables(ctx, db, postgres); err != nil {
 		return err
@@ -103,7 +103,7 @@ func migrateRaw(ctx context.Context, db entsql.ExecQuerier, postgres bool) error
 	if err := ratelimit.Migrate(ctx, db, postgres); err != nil {
 		return fmt.Errorf("migrate the rate limit counters: %w", err)
 	}
-	return nil
+	return createEventsTrigger(ctx, db, postgres)
 }
 
 // storedFingerprint returns the fingerprint the database was last migrated to, or "" when it has

@@ -86,6 +86,55 @@ func openPostgres(dsn string) (dialect.Driver, error) {
 	return &postgresDriver{Driver: entsql.OpenDB(dialect.Postgres, main), byKey: entsql.OpenDB(dialect.Postgres, byKey)}, nil
 }
 
+// eventsChannel is the PostgreSQL channel of committed events: a trigger on the events table
+// notifies it (createEventsTrigger), and every process's events feed listens to it.
+const eventsChannel = "bindery_events"
+
+// createEventsTrigger creates, on PostgreSQL, the trigger that notifies eventsChannel once per
+// statement that records events, in the recording transaction: PostgreSQL delivers the
+// notification when that transaction commits, and never for one that rolls back. SQLite has none
+// (feeds poll).
+func createEventsTrigger(ctx context.Context, db entsql.ExecQuerier, postgres bool) error {
+	if !postgres {
+		return nil
+	}
+	for _, stmt := range []string{
+		`CREATE OR REPLACE FUNCTION bindery_events_notify() RETURNS trigger LANGUAGE plpgsql AS
+			$$ BEGIN PERFORM pg_notify('` + eventsChannel + `', ''); RETURN NULL; END $$`,
+		`DROP TRIGGER IF EXISTS events_notify ON events`,
+		`CREATE TRIGGER events_notify AFTER INSERT ON events FOR EACH STATEMENT EXECUTE FUNCTION bindery_events_notify()`,
+	} {
+		if _, err := db.ExecContext(ctx, stmt); err != nil {
+			return fmt.Errorf("create the events' notification trigger: %w", err)
+		}
+	}
+	return nil
+}
+
+// ListenEvents opens a connection of its own to the PostgreSQL database that listens to the
+// notifications of commits that recorded events (notifications come on the connection that
+// listens, which no pool may hand to another statement); nil on SQLite.
+func (s *Store) ListenEvents() func(context.Context) (*pgx.Conn, error) {
+	if !s.Postgres() {
+		return nil
+	}
+	return func(ctx context.Context) (*pgx.Conn, error) {
+		cfg, err := pgx.ParseConfig(s.o.DSN)
+		if err != nil {
+			return nil, err
+		}
+		conn, err := pgx.ConnectConfig(ctx, cfg)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := conn.Exec(ctx, "LISTEN "+eventsChannel); err != nil {
+			conn.Close(context.WithoutCancel(ctx))
+			return nil, err
+		}
+		return conn, nil
+	}
+}
+
 // postgresConns bounds each pool's connections.
 const postgresConns = 16
 

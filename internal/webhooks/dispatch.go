@@ -2,6 +2,7 @@ package webhooks
 
 import (
 	"context"
+	"log/slog"
 	"slices"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/ent/webhook"
 	"github.com/binderyhq/bindery/ent/webhookdelivery"
+	"github.com/binderyhq/bindery/internal/events"
 	"github.com/binderyhq/bindery/internal/jobs"
 	"github.com/binderyhq/bindery/internal/txn"
 )
@@ -142,4 +144,30 @@ func createDelivery(ctx context.Context, client *ent.Client, w *ent.Webhook, e *
 // enqueueDelivery asks for the job of a delivery, due at at.
 func enqueueDelivery(ctx context.Context, client *ent.Client, deliveryID string, at time.Time) error {
 	return jobs.Enqueue(ctx, client, DeliverJob, deliveryID, at)
+}
+
+// WakeOnFeed makes the dispatcher due at once, and wakes runner, whenever the feed reads events
+// to hand on, until ctx ends: a commit reaches the webhooks without waiting for the dispatcher's
+// poll, which stays as the safety net (a feed that fell behind is subscribed to again).
+func WakeOnFeed(ctx context.Context, feed *events.Feed, client *ent.Client, runner *jobs.Runner, now func() time.Time) {
+	toHandOn := func(e *ent.Event) bool { return !e.Dispatched }
+	sub := feed.Subscribe(toHandOn)
+	defer func() { sub.Close() }()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case _, ok := <-sub.C:
+			if !ok {
+				sub = feed.Subscribe(toHandOn)
+			}
+			for len(sub.C) > 0 { // one wake-up for what came at once
+				<-sub.C
+			}
+			if err := jobs.Enqueue(system(ctx), client, DispatchJob, DispatchKey, now()); err != nil && ctx.Err() == nil {
+				slog.WarnContext(ctx, "webhooks: waking the dispatcher", "err", err)
+			}
+			runner.Wake()
+		}
+	}
 }

@@ -1,0 +1,343 @@
+package graph
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/ent/site"
+	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/events"
+)
+
+// Subscriptions hand the events of this process's feed (events.Feed) to GraphQL subscribers.
+// Each subscription checks access when it starts, through the resolvers of reads, and again at
+// each event as its credentials show the viewer then (Subscriber.SignIn): a viewer who lost
+// access gets an error and the subscription ends.
+
+// SubscriptionLimits bound the subscriptions of a server.
+type SubscriptionLimits struct {
+	PerConnection int           // subscriptions at once on one WebSocket connection
+	PerCredential int           // subscriptions at once of one token or session, in this process
+	InitTimeout   time.Duration // for connection_init after the WebSocket opens
+	Ping          time.Duration // the server pings this often; a pong missing for twice as long closes
+	WriteTimeout  time.Duration // a message the client does not take within it closes the connection
+}
+
+// DefaultSubscriptionLimits are the limits of a server started without flags.
+var DefaultSubscriptionLimits = SubscriptionLimits{PerConnection: 50, PerCredential: 200,
+	InitTimeout: 10 * time.Second, Ping: 30 * time.Second, WriteTimeout: 10 * time.Second}
+
+// Subscriber is who runs the subscriptions of a connection (a WebSocket) or a request (Server-Sent
+// Events): the key of their credentials, which counts against PerCredential, and how to find
+// their viewer again at each event.
+type Subscriber struct {
+	Credential string
+	// SignIn finds the viewer of the credentials now, and returns what puts it in a context
+	// (with the ent client and fresh loaders).
+	SignIn func(ctx context.Context) (bind func(context.Context) context.Context, err error)
+	active int // subscriptions of the connection
+}
+
+type subscriberKey struct{}
+
+// WithSubscriber returns ctx carrying the subscriber of its subscriptions (package rest sets it).
+func WithSubscriber(ctx context.Context, s *Subscriber) context.Context {
+	return context.WithValue(ctx, subscriberKey{}, s)
+}
+
+func subscriberOf(ctx context.Context) *Subscriber {
+	s, _ := ctx.Value(subscriberKey{}).(*Subscriber)
+	return s
+}
+
+// subscriptionSlots counts the subscriptions running in this process, by credentials.
+type subscriptionSlots struct {
+	limits SubscriptionLimits
+	mu     sync.Mutex
+	byKey  map[string]int
+}
+
+// take holds a slot of the subscriber's connection and credentials, or says which limit is
+// reached; release gives it back.
+func (s *subscriptionSlots) take(sub *Subscriber) (release func(), err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.limits.PerConnection > 0 && sub.active >= s.limits.PerConnection {
+		return nil, apperr.RateLimitedf("this connection has %d subscriptions, the most it may have", sub.active)
+	}
+	if s.limits.PerCredential > 0 && s.byKey[sub.Credential] >= s.limits.PerCredential {
+		return nil, apperr.RateLimitedf("these credentials have %d subscriptions, the most they may have", s.byKey[sub.Credential])
+	}
+	sub.active++
+	s.byKey[sub.Credential]++
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		sub.active--
+		if s.byKey[sub.Credential]--; s.byKey[sub.Credential] == 0 {
+			delete(s.byKey, sub.Credential)
+		}
+	}, nil
+}
+
+// stream runs one subscription: check decides access now, as the viewer of ctx; then each event
+// of the feed that wants accepts is loaded by load as the subscriber's viewer at that event, and
+// sent. An error (access lost, the subscriber fell behind) ends the subscription with it.
+func stream[T any](ctx context.Context, r *Resolver, check func(context.Context) error, wants events.Filter,
+	load func(context.Context, *ent.Event) (T, error)) (<-chan T, error) {
+	sub := subscriberOf(ctx)
+	if sub == nil || r.Feed == nil || r.subscriptions == nil {
+		return nil, apperr.Invalidf("subscriptions are served over WebSocket (graphql-transport-ws) or Server-Sent Events at /graphql")
+	}
+	release, err := r.subscriptions.take(sub)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkAgain(ctx, sub, check); err != nil {
+		release()
+		return nil, err
+	}
+	feed := r.Feed.Subscribe(wants)
+	out := make(chan T)
+	go func() {
+		defer release()
+		defer feed.Close()
+		defer close(out)
+		for {
+			var e *ent.Event
+			var ok bool
+			select {
+			case <-ctx.Done():
+				return
+			case e, ok = <-feed.C:
+			}
+			if !ok {
+				endWith(ctx, apperr.RateLimitedf("the subscription ended: its client did not keep up with the events"))
+				return
+			}
+			v, bind, err := loadAgain(ctx, sub, e, load)
+			if err != nil {
+				endWith(ctx, err)
+				return
+			}
+			answerAs(ctx, bind)
+			select {
+			case out <- v:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return out, nil
+}
+
+// checkAgain decides access as the subscriber's viewer now (a WebSocket's viewer was found when
+// it opened, with loaders that keep what they read).
+func checkAgain(ctx context.Context, sub *Subscriber, check func(context.Context) error) error {
+	_, _, err := loadAgain(ctx, sub, nil, func(ctx context.Context, _ *ent.Event) (struct{}, error) { return struct{}{}, check(ctx) })
+	return err
+}
+
+// loadAgain loads what an event says as the subscriber's viewer now, and returns what binds
+// that viewer to a context.
+func loadAgain[T any](ctx context.Context, sub *Subscriber, e *ent.Event, load func(context.Context, *ent.Event) (T, error)) (T, func(context.Context) context.Context, error) {
+	bind := func(ctx context.Context) context.Context { return ctx }
+	if sub.SignIn != nil {
+		var err error
+		if bind, err = sub.SignIn(ctx); err != nil {
+			var zero T
+			return zero, nil, err
+		}
+	}
+	v, err := load(bind(ctx), e)
+	return v, bind, err
+}
+
+// eventViewers makes the fields of each event's answer resolve as the subscriber's viewer at
+// that event, with loaders of that event alone: gqlgen resolves them in the context of the
+// answer, which a subscription keeps for as long as it lasts (its viewer and loaders would be
+// those of its start). The subscription's resolver passes each event's viewer (answerAs) to the
+// context of the answers (liveContext) through a box put in the operation's context.
+type eventViewers struct{}
+
+var _ interface {
+	graphql.OperationInterceptor
+	graphql.ResponseInterceptor
+	graphql.HandlerExtension
+} = eventViewers{}
+
+type viewerBox struct {
+	mu   sync.Mutex
+	bind *binding
+}
+
+type binding struct {
+	bind func(context.Context) context.Context
+}
+
+type viewerBoxKey struct{}
+
+func (eventViewers) ExtensionName() string                   { return "eventViewers" }
+func (eventViewers) Validate(graphql.ExecutableSchema) error { return nil }
+
+func (eventViewers) InterceptOperation(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+	if op := graphql.GetOperationContext(ctx).Operation; op == nil || op.Operation != ast.Subscription {
+		return next(ctx)
+	}
+	return next(context.WithValue(ctx, viewerBoxKey{}, &viewerBox{}))
+}
+
+func (eventViewers) InterceptResponse(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
+	box, _ := ctx.Value(viewerBoxKey{}).(*viewerBox)
+	if box == nil {
+		return next(ctx)
+	}
+	return next(&liveContext{Context: ctx, box: box})
+}
+
+// answerAs makes the answers of the subscription of ctx resolve their fields with bind's viewer.
+func answerAs(ctx context.Context, bind func(context.Context) context.Context) {
+	if box, _ := ctx.Value(viewerBoxKey{}).(*viewerBox); box != nil {
+		box.mu.Lock()
+		box.bind = &binding{bind}
+		box.mu.Unlock()
+	}
+}
+
+// liveContext is an answer's context whose values are those of the last event's viewer bound to
+// it (bound once per event).
+type liveContext struct {
+	context.Context
+	box   *viewerBox
+	mu    sync.Mutex
+	of    *binding
+	bound context.Context
+}
+
+func (c *liveContext) Value(key any) any {
+	c.box.mu.Lock()
+	b := c.box.bind
+	c.box.mu.Unlock()
+	if b == nil {
+		return c.Context.Value(key)
+	}
+	c.mu.Lock()
+	if c.of != b {
+		c.of, c.bound = b, b.bind(c.Context)
+	}
+	bound := c.bound
+	c.mu.Unlock()
+	return bound.Value(key)
+}
+
+// endWith ends a subscription with err, presented as every GraphQL error is, over WebSocket (a
+// stream of Server-Sent Events just completes).
+func endWith(ctx context.Context, err error) {
+	if ctx.Err() != nil || ctx.Value(overSocketKey{}) == nil {
+		return
+	}
+	transport.AddSubscriptionError(ctx, presentError(ctx, err))
+}
+
+// ofTypes accepts the events of these types about the object with this id in the field that
+// field reads.
+func ofTypes(field func(*ent.Event) string, id string, types ...string) events.Filter {
+	return func(e *ent.Event) bool { return field(e) == id && slices.Contains(types, e.Type) }
+}
+
+func eventSpace(e *ent.Event) string { return e.SpaceID }
+func eventSite(e *ent.Event) string  { return e.SiteID }
+func eventOrg(e *ent.Event) string   { return e.OrganizationID }
+
+// spaceContentUpdated is Subscription.spaceContentUpdated.
+func (r *Resolver) spaceContentUpdated(ctx context.Context, spaceID string) (<-chan *model.SpaceContentUpdate, error) {
+	check := func(ctx context.Context) error { _, err := r.space(ctx, spaceID); return err }
+	return stream(ctx, r, check, ofTypes(eventSpace, spaceID, events.SpaceContentUpdated),
+		func(ctx context.Context, e *ent.Event) (*model.SpaceContentUpdate, error) {
+			s, err := r.space(ctx, spaceID)
+			if err != nil {
+				return nil, err
+			}
+			before, _ := e.Details["revisionBefore"].(string)
+			after, _ := e.Details["revisionAfter"].(string)
+			return &model.SpaceContentUpdate{EventID: e.ID, Space: s, RevisionBefore: before, RevisionAfter: after,
+				ChangedPages: stringList(e.Details["pages"])}, nil
+		})
+}
+
+// changeRequestUpdated is Subscription.changeRequestUpdated.
+func (r *Resolver) changeRequestUpdated(ctx context.Context, spaceID string) (<-chan *ent.ChangeRequest, error) {
+	check := func(ctx context.Context) error { _, err := r.space(ctx, spaceID); return err }
+	return stream(ctx, r, check, ofTypes(eventSpace, spaceID, events.ChangeRequestCreated, events.ChangeRequestUpdated,
+		events.ChangeRequestStatusChanged, events.ChangeRequestMerged),
+		func(ctx context.Context, e *ent.Event) (*ent.ChangeRequest, error) {
+			return r.spaceChangeRequest(ctx, spaceID, e.ObjectID)
+		})
+}
+
+// commentAdded is Subscription.commentAdded.
+func (r *Resolver) commentAdded(ctx context.Context, spaceID string) (<-chan *ent.Comment, error) {
+	check := func(ctx context.Context) error { _, err := r.space(ctx, spaceID); return err }
+	return stream(ctx, r, check, ofTypes(eventSpace, spaceID, events.CommentCreated),
+		func(ctx context.Context, e *ent.Event) (*ent.Comment, error) {
+			var cr *string
+			if id, _ := e.Details["changeRequest"].(string); id != "" {
+				cr = &id
+			}
+			return r.ReadComment(ctx, spaceID, cr, e.ObjectID)
+		})
+}
+
+// siteUpdated is Subscription.siteUpdated.
+func (r *Resolver) siteUpdated(ctx context.Context, siteID string) (<-chan *ent.Site, error) {
+	var orgID string
+	check := func(ctx context.Context) error {
+		var err error
+		if orgID, err = r.Client.Site.Query().Where(site.ID(siteID)).Select(site.FieldOrganizationID).String(ctx); err != nil {
+			return apperr.NotFoundf("no site %s", siteID)
+		}
+		_, err = r.site(ctx, orgID, siteID)
+		return err
+	}
+	return stream(ctx, r, check, ofTypes(eventSite, siteID, events.SitePublished, events.SiteUnpublished, events.SiteUpdated),
+		func(ctx context.Context, e *ent.Event) (*ent.Site, error) { return r.site(ctx, orgID, siteID) })
+}
+
+// openAPISpecProcessed is Subscription.openAPISpecProcessed.
+func (r *Resolver) openAPISpecProcessed(ctx context.Context, orgID string) (<-chan *ent.OpenAPISpec, error) {
+	check := func(ctx context.Context) error {
+		o, err := r.Query().Organization(ctx, orgID)
+		if err == nil && o == nil {
+			err = apperr.NotFoundf("no organization %s", orgID)
+		}
+		if err == nil {
+			_, err = r.openAPISpecs(ctx, o, new(0), nil)
+		}
+		return err
+	}
+	return stream(ctx, r, check, ofTypes(eventOrg, orgID, events.OpenAPISpecProcessed, events.OpenAPISpecFailed),
+		func(ctx context.Context, e *ent.Event) (*ent.OpenAPISpec, error) {
+			slug, _ := e.Details["slug"].(string)
+			return r.openAPISpec(ctx, orgID, slug)
+		})
+}
+
+// stringList is a JSON list of strings as decoded ([]any), or none.
+func stringList(v any) []string {
+	list, _ := v.([]any)
+	out := make([]string, 0, len(list))
+	for _, s := range list {
+		if s, ok := s.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
