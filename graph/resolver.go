@@ -39,7 +39,8 @@ type Resolver struct {
 	OpenAPILimits  openapi.Limits
 	OpenAPIRefresh time.Duration
 
-	keys serverkey.Keys
+	keys   serverkey.Keys
+	openID openIDState
 	contentState
 	readSpecsState
 	readerState
