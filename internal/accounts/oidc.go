@@ -131,8 +131,7 @@ type Callback struct {
 
 // Finish completes a sign-in at the callback: the state must be the browser's own (sealed in its
 // cookie, unexpired), the code is exchanged with the PKCE verifier, and the ID token verified
-// (internal/openid); the email must be verified unless the provider says nothing of it, and of
-// an allowed domain. The person then signs in as with SAML (user, membership with the provider's
+// (internal/openid); the email must be verified (allowedEmail) and of an allowed domain. The person then signs in as with SAML (user, membership with the provider's
 // default role else the organization's, session), and joins the teams whose titles are values
 // of the groups claim. It returns the session and where to send the person. Returns NOT_FOUND
 // for an unknown provider, UNAUTHENTICATED saying why a sign-in was refused, FORBIDDEN for a
@@ -195,8 +194,9 @@ func (o OIDC) pending(sys context.Context, providerID string, cb Callback, now t
 }
 
 // allowedEmail is the identity's email, lower-cased, when the provider may sign it in: present,
-// not marked unverified, of one of the provider's email domains when it lists any. Returns
-// UNAUTHENTICATED saying why not.
+// not marked unverified, of one of the provider's email domains when it lists any. A provider
+// that says nothing of verification (Entra ID) is trusted only for the domains it lists.
+// Returns UNAUTHENTICATED saying why not.
 func allowedEmail(p *ent.OIDCProvider, id openid.Identity) (string, error) {
 	email := strings.ToLower(strings.TrimSpace(id.Email))
 	at := strings.LastIndexByte(email, '@')
@@ -205,6 +205,8 @@ func allowedEmail(p *ent.OIDCProvider, id openid.Identity) (string, error) {
 		return "", apperr.Unauthenticatedf("OpenID Connect sign-in refused: the ID token has no email address (ask for the email scope)")
 	case id.EmailVerified != nil && !*id.EmailVerified:
 		return "", apperr.Unauthenticatedf("OpenID Connect sign-in refused: the provider has not verified the email address %s", email)
+	case id.EmailVerified == nil && len(p.EmailDomains) == 0:
+		return "", apperr.Unauthenticatedf("OpenID Connect sign-in refused: the provider does not say the email address %s is verified (email_verified): list the provider's emailDomains to trust its addresses there", email)
 	case len(p.EmailDomains) > 0 && !slices.Contains(p.EmailDomains, email[at+1:]):
 		return "", apperr.Unauthenticatedf("OpenID Connect sign-in refused: the email domain %s is not one this provider may sign in", email[at+1:])
 	}
