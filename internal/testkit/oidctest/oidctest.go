@@ -262,8 +262,8 @@ type client struct {
 	redirect []string
 }
 
-func (c client) RedirectURIs() []string              { return c.redirect }
-func (c client) PostLogoutRedirectURIs() []string    { return c.redirect }
+func (c client) RedirectURIs() []string               { return c.redirect }
+func (c client) PostLogoutRedirectURIs() []string     { return c.redirect }
 func (c client) IDTokenUserinfoClaimsAssertion() bool { return true }
 func (c client) IsScopeAllowed(scope string) bool     { return scope == "groups" }
 
