@@ -257,6 +257,19 @@ func TestOIDCSignIn(t *testing.T) {
 		b.oidcSignIn(f.login, home)
 		f.me(t, b)
 	})
+	t.Run("OKClaimsAtUserinfo", func(t *testing.T) {
+		f.op.KeepClaimsInUserinfo(true)
+		defer f.op.KeepClaimsInUserinfo(false)
+		p := grace
+		p.Name = "Grace M. Hopper"
+		f.op.SetPerson(p)
+		defer f.op.SetPerson(grace)
+		b := f.browser(t)
+		b.oidcSignIn(f.login, home)
+		if me := f.me(t, b); me["email"] != "grace@example.com" || me["displayName"] != "Grace M. Hopper" {
+			t.Fatalf("signed in with the claims of the userinfo endpoint: %v", me)
+		}
+	})
 	t.Run("OKOrganizationDefaultRole", func(t *testing.T) {
 		if r := f.e.Do(f.admin, "PATCH", "/v1/orgs/"+f.org, map[string]any{"defaultRole": "read"}); r.Status != http.StatusOK {
 			t.Fatalf("org default role: %d %s", r.Status, r.Body)

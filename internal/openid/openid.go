@@ -161,7 +161,28 @@ func (ps *Providers) Exchange(ctx context.Context, c Config, r Request, code str
 	if idt.Nonce != r.Nonce {
 		return Identity{}, refused("the ID token's nonce is not the one this sign-in sent")
 	}
-	return identity(idt, c.GroupsClaim)
+	id, err := identity(idt.Claims, c.GroupsClaim)
+	if err != nil || id.Email != "" || p.UserInfoEndpoint() == "" {
+		id.Subject = idt.Subject
+		return id, err
+	}
+	return ps.userInfo(ctx, p, tok, idt.Subject, c.GroupsClaim)
+}
+
+// userInfo reads the claims of the userinfo endpoint, for providers that keep them out of the ID
+// token when they issue an access token (OpenID Connect Core 5.4). The answer must be about the
+// ID token's subject.
+func (ps *Providers) userInfo(ctx context.Context, p *oidc.Provider, tok *oauth2.Token, subject, groupsClaim string) (Identity, error) {
+	ui, err := p.UserInfo(oidc.ClientContext(ctx, ps.Client), oauth2.StaticTokenSource(tok))
+	if err != nil {
+		return Identity{}, refused("the userinfo endpoint: %v", err)
+	}
+	if ui.Subject != subject {
+		return Identity{}, refused("the userinfo endpoint answered for another subject than the ID token's")
+	}
+	id, err := identity(ui.Claims, groupsClaim)
+	id.Subject = subject
+	return id, err
 }
 
 // tokenError is the provider's error code and description, bounded.
@@ -179,28 +200,34 @@ func tokenError(re *oauth2.RetrieveError) string {
 	return s
 }
 
-// identity reads the claims of a verified ID token.
-func identity(idt *oidc.IDToken, groupsClaim string) (Identity, error) {
+// identity reads the claims of a verified ID token, or of a userinfo answer.
+func identity(claims func(any) error, groupsClaim string) (Identity, error) {
 	var std struct {
 		Email         string `json:"email"`
-		EmailVerified *bool  `json:"email_verified"`
+		EmailVerified any    `json:"email_verified"` // a boolean, or "true" (Cognito's userinfo)
 		Name          string `json:"name"`
 		GivenName     string `json:"given_name"`
 		FamilyName    string `json:"family_name"`
 	}
 	var all map[string]any
-	if err := idt.Claims(&std); err != nil {
-		return Identity{}, refused("the ID token's claims: %v", err)
+	if err := claims(&std); err != nil {
+		return Identity{}, refused("the claims: %v", err)
 	}
-	if err := idt.Claims(&all); err != nil {
-		return Identity{}, refused("the ID token's claims: %v", err)
+	if err := claims(&all); err != nil {
+		return Identity{}, refused("the claims: %v", err)
 	}
 	name := strings.TrimSpace(std.Name)
 	if name == "" {
 		name = strings.TrimSpace(std.GivenName + " " + std.FamilyName)
 	}
-	return Identity{Subject: idt.Subject, Email: std.Email, EmailVerified: std.EmailVerified, Name: name,
-		Groups: groups(all[groupsClaim])}, nil
+	id := Identity{Email: std.Email, Name: name, Groups: groups(all[groupsClaim])}
+	switch v := std.EmailVerified.(type) {
+	case bool:
+		id.EmailVerified = &v
+	case string:
+		id.EmailVerified = new(strings.EqualFold(v, "true"))
+	}
+	return id, nil
 }
 
 // groups are the values of a groups claim: a list of strings, or one string.

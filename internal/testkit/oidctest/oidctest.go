@@ -47,6 +47,9 @@ type OP struct {
 	keys     []*key // the last one signs
 	tamper   func(claims map[string]any) (unsigned bool)
 	store    *store
+	// userinfoOnly keeps the email, profile and groups claims out of the ID token, at the
+	// userinfo endpoint only (OpenID Connect Core 5.4, Zitadel's default).
+	userinfoOnly bool
 }
 
 // Addr is the loopback address the provider listens on: a relying party allows it in its SSRF
@@ -88,6 +91,14 @@ func (o *OP) SetPerson(p Person) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.person = p
+}
+
+// KeepClaimsInUserinfo keeps the person's claims out of the ID tokens (only true) or puts them
+// back: a relying party reads them at the userinfo endpoint.
+func (o *OP) KeepClaimsInUserinfo(only bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.userinfoOnly = only
 }
 
 // Person returns who signs in.
@@ -240,31 +251,47 @@ func (s *store) GetClientByClientID(ctx context.Context, id string) (op.Client, 
 	}
 	s.op.mu.Lock()
 	defer s.op.mu.Unlock()
-	return client{c, append([]string(nil), s.op.redirect...)}, nil
+	return client{c, append([]string(nil), s.op.redirect...), !s.op.userinfoOnly}, nil
 }
 
 func (s *store) SetUserinfoFromRequest(ctx context.Context, info *oidc.UserInfo, req op.IDTokenRequest, scopes []string) error {
 	if err := s.Storage.SetUserinfoFromRequest(ctx, info, req, scopes); err != nil {
 		return err
 	}
+	if info.Email != "" { // the claims of the scopes are asserted here
+		s.addClaims(info)
+	}
+	return nil
+}
+
+func (s *store) SetUserinfoFromToken(ctx context.Context, info *oidc.UserInfo, tokenID, subject, origin string) error {
+	if err := s.Storage.SetUserinfoFromToken(ctx, info, tokenID, subject, origin); err != nil {
+		return err
+	}
+	s.addClaims(info)
+	return nil
+}
+
+// addClaims sets the person's name and groups.
+func (s *store) addClaims(info *oidc.UserInfo) {
 	p := s.op.Person()
 	info.Name = p.Name
 	if p.Groups != nil {
 		info.AppendClaims("groups", p.Groups)
 	}
-	return nil
 }
 
 // client is the example client with the registered redirect URIs, asserting the claims of its
-// scopes in the ID token (as Keycloak, Google and Entra ID do).
+// scopes in the ID token (as Keycloak, Google and Entra ID do) unless told otherwise.
 type client struct {
 	op.Client
-	redirect []string
+	redirect  []string
+	inIDToken bool
 }
 
 func (c client) RedirectURIs() []string               { return c.redirect }
 func (c client) PostLogoutRedirectURIs() []string     { return c.redirect }
-func (c client) IDTokenUserinfoClaimsAssertion() bool { return true }
+func (c client) IDTokenUserinfoClaimsAssertion() bool { return c.inIDToken }
 func (c client) IsScopeAllowed(scope string) bool     { return scope == "groups" }
 
 // users is the provider's one person, as the example storage reads users.
