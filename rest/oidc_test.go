@@ -337,6 +337,29 @@ func TestOIDCSignIn(t *testing.T) {
 			status, body, _ := f.browser(t).do("GET", cb, "", "", nil)
 			return status, body
 		}, http.StatusUnauthorized, "under way in this browser"},
+		{"ErrTamperedStateCookie", func(t *testing.T) (int, []byte) {
+			b := f.browser(t)
+			cb := b.begin(f.login, home)
+			u, _ := url.Parse(cb)
+			c := b.client.Jar.Cookies(u)[0]
+			flip := map[bool]string{true: "B", false: "A"}[c.Value[10] == 'A']
+			c.Value = c.Value[:10] + flip + c.Value[11:] // a byte of the sealed nonce
+			c.Path = "/sso/oidc/" + f.id + "/"           // replacing the cookie the server set
+			b.client.Jar.SetCookies(u, []*http.Cookie{c})
+			status, body, _ := b.do("GET", cb, "", "", nil)
+			return status, body
+		}, http.StatusUnauthorized, "under way in this browser"},
+		{"ErrStateOfAnotherProvider", func(t *testing.T) (int, []byte) {
+			other := authCreated(t, f.e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/oidc-providers", map[string]any{"label": "Twin",
+				"issuer": f.op.Issuer, "clientId": f.op.ClientID, "clientSecret": f.op.ClientSecret, "emailDomains": []string{"example.com"}}))
+			b := f.browser(t)
+			cb, _ := url.Parse(b.begin(f.login, home))
+			twin := *cb
+			twin.Path = "/sso/oidc/" + other + "/callback"
+			b.client.Jar.SetCookies(&twin, b.client.Jar.Cookies(cb)) // the state sealed for the first provider
+			status, body, _ := b.do("GET", twin.String(), "", "", nil)
+			return status, body
+		}, http.StatusUnauthorized, "under way in this browser"},
 		{"ErrReplayedCode", func(t *testing.T) (int, []byte) {
 			b := f.browser(t)
 			cb := b.begin(f.login, home)
