@@ -403,7 +403,7 @@ func TestOIDCSignIn(t *testing.T) {
 		{"ErrReturnToElsewhere", func(t *testing.T) (int, []byte) {
 			status, body, _ := f.browser(t).do("GET", f.login+"?returnTo="+url.QueryEscape("https://evil.example.org/"), "", "", nil)
 			return status, body
-		}, http.StatusBadRequest, "RelayState"},
+		}, http.StatusBadRequest, "returnTo: must be a path of this server"},
 	}
 	for _, c := range refusals {
 		t.Run(c.name, func(t *testing.T) {

@@ -48,14 +48,14 @@ func (t trustedOrigins) allows(r *http.Request) bool {
 	return err == nil && u.Host != "" && u.Path == "" && t[originOf(u)]
 }
 
-// returnURL is where a sign-in sends the person back to: relayState when it is a path of this
-// server or an absolute http(s) URL of a trusted origin, this server's root when it is empty.
-// Returns INVALID naming RelayState otherwise.
-func (a *api) returnURL(relayState string) (string, error) {
+// returnURL is where a sign-in sends the person back to: relayState (the parameter field) when
+// it is a path of this server or an absolute http(s) URL of a trusted origin, this server's root
+// when it is empty. Returns INVALID naming the field otherwise.
+func (a *api) returnURL(field, relayState string) (string, error) {
 	if relayState == "" {
 		return a.url("/"), nil
 	}
-	bad := apperr.Invalidf("RelayState: must be a path of this server or a URL of an allowed origin")
+	bad := apperr.Invalidf("%s: must be a path of this server or a URL of an allowed origin", field)
 	if len(relayState) > 2048 || strings.ContainsAny(relayState, "\\\x00\r\n\t") {
 		return "", bad
 	}
@@ -72,7 +72,7 @@ func (a *api) returnURL(relayState string) (string, error) {
 // startSSO sends the browser to the provider with a new sign-in request; RelayState says where
 // to come back to after signing in.
 func (a *api) startSSO(w http.ResponseWriter, r *http.Request) {
-	target, err := a.returnURL(r.URL.Query().Get("RelayState"))
+	target, err := a.returnURL("RelayState", r.URL.Query().Get("RelayState"))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -97,7 +97,7 @@ func (a *api) consumeSSO(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, apperr.Invalidf("SAMLart: the artifact binding is not accepted: have the identity provider post its response"))
 		return
 	}
-	target, err := a.returnURL(r.PostForm.Get("RelayState"))
+	target, err := a.returnURL("RelayState", r.PostForm.Get("RelayState"))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -167,7 +167,7 @@ func (a *api) setOIDCCookie(w http.ResponseWriter, providerID, value string) {
 // startOIDC sends the browser to the OpenID Provider with a new sign-in (code flow with PKCE);
 // returnTo says where to come back to after signing in.
 func (a *api) startOIDC(w http.ResponseWriter, r *http.Request) {
-	target, err := a.returnURL(r.URL.Query().Get("returnTo"))
+	target, err := a.returnURL("returnTo", r.URL.Query().Get("returnTo"))
 	if err != nil {
 		writeError(w, r, err)
 		return
