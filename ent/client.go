@@ -30,6 +30,7 @@ import (
 	"github.com/binderyhq/bindery/ent/job"
 	"github.com/binderyhq/bindery/ent/member"
 	"github.com/binderyhq/bindery/ent/movedpage"
+	"github.com/binderyhq/bindery/ent/oidcprovider"
 	"github.com/binderyhq/bindery/ent/openapispec"
 	"github.com/binderyhq/bindery/ent/openapispecversion"
 	"github.com/binderyhq/bindery/ent/organization"
@@ -95,6 +96,8 @@ type Client struct {
 	Member *MemberClient
 	// MovedPage is the client for interacting with the MovedPage builders.
 	MovedPage *MovedPageClient
+	// OIDCProvider is the client for interacting with the OIDCProvider builders.
+	OIDCProvider *OIDCProviderClient
 	// OpenAPISpec is the client for interacting with the OpenAPISpec builders.
 	OpenAPISpec *OpenAPISpecClient
 	// OpenAPISpecVersion is the client for interacting with the OpenAPISpecVersion builders.
@@ -173,6 +176,7 @@ func (c *Client) init() {
 	c.Job = NewJobClient(c.config)
 	c.Member = NewMemberClient(c.config)
 	c.MovedPage = NewMovedPageClient(c.config)
+	c.OIDCProvider = NewOIDCProviderClient(c.config)
 	c.OpenAPISpec = NewOpenAPISpecClient(c.config)
 	c.OpenAPISpecVersion = NewOpenAPISpecVersionClient(c.config)
 	c.Organization = NewOrganizationClient(c.config)
@@ -306,6 +310,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Job:                 NewJobClient(cfg),
 		Member:              NewMemberClient(cfg),
 		MovedPage:           NewMovedPageClient(cfg),
+		OIDCProvider:        NewOIDCProviderClient(cfg),
 		OpenAPISpec:         NewOpenAPISpecClient(cfg),
 		OpenAPISpecVersion:  NewOpenAPISpecVersionClient(cfg),
 		Organization:        NewOrganizationClient(cfg),
@@ -366,6 +371,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Job:                 NewJobClient(cfg),
 		Member:              NewMemberClient(cfg),
 		MovedPage:           NewMovedPageClient(cfg),
+		OIDCProvider:        NewOIDCProviderClient(cfg),
 		OpenAPISpec:         NewOpenAPISpecClient(cfg),
 		OpenAPISpecVersion:  NewOpenAPISpecVersionClient(cfg),
 		Organization:        NewOrganizationClient(cfg),
@@ -423,12 +429,13 @@ func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIToken, c.BodyLink, c.ChangeRequest, c.Collection, c.Comment,
 		c.CommentReply, c.ContentObject, c.CustomField, c.CustomFieldValue, c.Event,
-		c.FileBlob, c.InviteLink, c.Job, c.Member, c.MovedPage, c.OpenAPISpec,
-		c.OpenAPISpecVersion, c.Organization, c.PermissionGrant, c.Reaction,
-		c.Revision, c.SAMLAssertion, c.SAMLProvider, c.SAMLRequest, c.ServerKey,
-		c.Session, c.Site, c.SitePublishingAuth, c.SiteRedirect, c.SiteSection,
-		c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space, c.SpaceBlob, c.Team,
-		c.TeamMember, c.TranslationSettings, c.User, c.Webhook, c.WebhookDelivery,
+		c.FileBlob, c.InviteLink, c.Job, c.Member, c.MovedPage, c.OIDCProvider,
+		c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization, c.PermissionGrant,
+		c.Reaction, c.Revision, c.SAMLAssertion, c.SAMLProvider, c.SAMLRequest,
+		c.ServerKey, c.Session, c.Site, c.SitePublishingAuth, c.SiteRedirect,
+		c.SiteSection, c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space,
+		c.SpaceBlob, c.Team, c.TeamMember, c.TranslationSettings, c.User, c.Webhook,
+		c.WebhookDelivery,
 	} {
 		n.Use(hooks...)
 	}
@@ -440,12 +447,13 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIToken, c.BodyLink, c.ChangeRequest, c.Collection, c.Comment,
 		c.CommentReply, c.ContentObject, c.CustomField, c.CustomFieldValue, c.Event,
-		c.FileBlob, c.InviteLink, c.Job, c.Member, c.MovedPage, c.OpenAPISpec,
-		c.OpenAPISpecVersion, c.Organization, c.PermissionGrant, c.Reaction,
-		c.Revision, c.SAMLAssertion, c.SAMLProvider, c.SAMLRequest, c.ServerKey,
-		c.Session, c.Site, c.SitePublishingAuth, c.SiteRedirect, c.SiteSection,
-		c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space, c.SpaceBlob, c.Team,
-		c.TeamMember, c.TranslationSettings, c.User, c.Webhook, c.WebhookDelivery,
+		c.FileBlob, c.InviteLink, c.Job, c.Member, c.MovedPage, c.OIDCProvider,
+		c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization, c.PermissionGrant,
+		c.Reaction, c.Revision, c.SAMLAssertion, c.SAMLProvider, c.SAMLRequest,
+		c.ServerKey, c.Session, c.Site, c.SitePublishingAuth, c.SiteRedirect,
+		c.SiteSection, c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space,
+		c.SpaceBlob, c.Team, c.TeamMember, c.TranslationSettings, c.User, c.Webhook,
+		c.WebhookDelivery,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -484,6 +492,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Member.mutate(ctx, m)
 	case *MovedPageMutation:
 		return c.MovedPage.mutate(ctx, m)
+	case *OIDCProviderMutation:
+		return c.OIDCProvider.mutate(ctx, m)
 	case *OpenAPISpecMutation:
 		return c.OpenAPISpec.mutate(ctx, m)
 	case *OpenAPISpecVersionMutation:
@@ -3188,6 +3198,156 @@ func (c *MovedPageClient) mutate(ctx context.Context, m *MovedPageMutation) (Val
 		return (&MovedPageDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown MovedPage mutation op: %q", m.Op())
+	}
+}
+
+// OIDCProviderClient is a client for the OIDCProvider schema.
+type OIDCProviderClient struct {
+	config
+}
+
+// NewOIDCProviderClient returns a client for the OIDCProvider from the given config.
+func NewOIDCProviderClient(c config) *OIDCProviderClient {
+	return &OIDCProviderClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `oidcprovider.Hooks(f(g(h())))`.
+func (c *OIDCProviderClient) Use(hooks ...Hook) {
+	c.hooks.OIDCProvider = append(c.hooks.OIDCProvider, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `oidcprovider.Intercept(f(g(h())))`.
+func (c *OIDCProviderClient) Intercept(interceptors ...Interceptor) {
+	c.inters.OIDCProvider = append(c.inters.OIDCProvider, interceptors...)
+}
+
+// Create returns a builder for creating a OIDCProvider entity.
+func (c *OIDCProviderClient) Create() *OIDCProviderCreate {
+	mutation := newOIDCProviderMutation(c.config, OpCreate)
+	return &OIDCProviderCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of OIDCProvider entities.
+func (c *OIDCProviderClient) CreateBulk(builders ...*OIDCProviderCreate) *OIDCProviderCreateBulk {
+	return &OIDCProviderCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *OIDCProviderClient) MapCreateBulk(slice any, setFunc func(*OIDCProviderCreate, int)) *OIDCProviderCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &OIDCProviderCreateBulk{err: fmt.Errorf("calling to OIDCProviderClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*OIDCProviderCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &OIDCProviderCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for OIDCProvider.
+func (c *OIDCProviderClient) Update() *OIDCProviderUpdate {
+	mutation := newOIDCProviderMutation(c.config, OpUpdate)
+	return &OIDCProviderUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *OIDCProviderClient) UpdateOne(_m *OIDCProvider) *OIDCProviderUpdateOne {
+	mutation := newOIDCProviderMutation(c.config, OpUpdateOne, withOIDCProvider(_m))
+	return &OIDCProviderUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *OIDCProviderClient) UpdateOneID(id string) *OIDCProviderUpdateOne {
+	mutation := newOIDCProviderMutation(c.config, OpUpdateOne, withOIDCProviderID(id))
+	return &OIDCProviderUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for OIDCProvider.
+func (c *OIDCProviderClient) Delete() *OIDCProviderDelete {
+	mutation := newOIDCProviderMutation(c.config, OpDelete)
+	return &OIDCProviderDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *OIDCProviderClient) DeleteOne(_m *OIDCProvider) *OIDCProviderDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *OIDCProviderClient) DeleteOneID(id string) *OIDCProviderDeleteOne {
+	builder := c.Delete().Where(oidcprovider.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &OIDCProviderDeleteOne{builder}
+}
+
+// Query returns a query builder for OIDCProvider.
+func (c *OIDCProviderClient) Query() *OIDCProviderQuery {
+	return &OIDCProviderQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeOIDCProvider},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a OIDCProvider entity by its id.
+func (c *OIDCProviderClient) Get(ctx context.Context, id string) (*OIDCProvider, error) {
+	return c.Query().Where(oidcprovider.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *OIDCProviderClient) GetX(ctx context.Context, id string) *OIDCProvider {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a OIDCProvider.
+func (c *OIDCProviderClient) QueryOrganization(_m *OIDCProvider) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(oidcprovider.Table, oidcprovider.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, oidcprovider.OrganizationTable, oidcprovider.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *OIDCProviderClient) Hooks() []Hook {
+	hooks := c.hooks.OIDCProvider
+	return append(hooks[:len(hooks):len(hooks)], oidcprovider.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *OIDCProviderClient) Interceptors() []Interceptor {
+	return c.inters.OIDCProvider
+}
+
+func (c *OIDCProviderClient) mutate(ctx context.Context, m *OIDCProviderMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&OIDCProviderCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&OIDCProviderUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&OIDCProviderUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&OIDCProviderDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown OIDCProvider mutation op: %q", m.Op())
 	}
 }
 
@@ -7816,7 +7976,7 @@ type (
 	hooks struct {
 		APIToken, BodyLink, ChangeRequest, Collection, Comment, CommentReply,
 		ContentObject, CustomField, CustomFieldValue, Event, FileBlob, InviteLink, Job,
-		Member, MovedPage, OpenAPISpec, OpenAPISpecVersion, Organization,
+		Member, MovedPage, OIDCProvider, OpenAPISpec, OpenAPISpecVersion, Organization,
 		PermissionGrant, Reaction, Revision, SAMLAssertion, SAMLProvider, SAMLRequest,
 		ServerKey, Session, Site, SitePublishingAuth, SiteRedirect, SiteSection,
 		SiteSectionGroup, SiteShareLink, SiteSpace, Space, SpaceBlob, Team, TeamMember,
@@ -7825,7 +7985,7 @@ type (
 	inters struct {
 		APIToken, BodyLink, ChangeRequest, Collection, Comment, CommentReply,
 		ContentObject, CustomField, CustomFieldValue, Event, FileBlob, InviteLink, Job,
-		Member, MovedPage, OpenAPISpec, OpenAPISpecVersion, Organization,
+		Member, MovedPage, OIDCProvider, OpenAPISpec, OpenAPISpecVersion, Organization,
 		PermissionGrant, Reaction, Revision, SAMLAssertion, SAMLProvider, SAMLRequest,
 		ServerKey, Session, Site, SitePublishingAuth, SiteRedirect, SiteSection,
 		SiteSectionGroup, SiteShareLink, SiteSpace, Space, SpaceBlob, Team, TeamMember,

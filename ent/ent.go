@@ -27,6 +27,7 @@ import (
 	"github.com/binderyhq/bindery/ent/job"
 	"github.com/binderyhq/bindery/ent/member"
 	"github.com/binderyhq/bindery/ent/movedpage"
+	"github.com/binderyhq/bindery/ent/oidcprovider"
 	"github.com/binderyhq/bindery/ent/openapispec"
 	"github.com/binderyhq/bindery/ent/openapispecversion"
 	"github.com/binderyhq/bindery/ent/organization"
@@ -128,6 +129,7 @@ func checkColumn(t, c string) error {
 			job.Table:                 job.ValidColumn,
 			member.Table:              member.ValidColumn,
 			movedpage.Table:           movedpage.ValidColumn,
+			oidcprovider.Table:        oidcprovider.ValidColumn,
 			openapispec.Table:         openapispec.ValidColumn,
 			openapispecversion.Table:  openapispecversion.ValidColumn,
 			organization.Table:        organization.ValidColumn,

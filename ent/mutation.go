@@ -27,6 +27,7 @@ import (
 	"github.com/binderyhq/bindery/ent/job"
 	"github.com/binderyhq/bindery/ent/member"
 	"github.com/binderyhq/bindery/ent/movedpage"
+	"github.com/binderyhq/bindery/ent/oidcprovider"
 	"github.com/binderyhq/bindery/ent/openapispec"
 	"github.com/binderyhq/bindery/ent/openapispecversion"
 	"github.com/binderyhq/bindery/ent/organization"
@@ -81,6 +82,7 @@ const (
 	TypeJob                 = "Job"
 	TypeMember              = "Member"
 	TypeMovedPage           = "MovedPage"
+	TypeOIDCProvider        = "OIDCProvider"
 	TypeOpenAPISpec         = "OpenAPISpec"
 	TypeOpenAPISpecVersion  = "OpenAPISpecVersion"
 	TypeOrganization        = "Organization"
@@ -14003,6 +14005,1005 @@ func (m *MovedPageMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown MovedPage edge %s", name)
+}
+
+// OIDCProviderMutation represents an operation that mutates the OIDCProvider nodes in the graph.
+type OIDCProviderMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *string
+	created_at          *time.Time
+	updated_at          *time.Time
+	label               *string
+	issuer              *string
+	client_id           *string
+	sealed_secret       *[]byte
+	scopes              *[]string
+	appendscopes        []string
+	email_domains       *[]string
+	appendemail_domains []string
+	groups_claim        *string
+	default_role        *viewer.Role
+	clearedFields       map[string]struct{}
+	organization        *string
+	clearedorganization bool
+	done                bool
+	oldValue            func(context.Context) (*OIDCProvider, error)
+	predicates          []predicate.OIDCProvider
+}
+
+var _ ent.Mutation = (*OIDCProviderMutation)(nil)
+
+// oidcproviderOption allows management of the mutation configuration using functional options.
+type oidcproviderOption func(*OIDCProviderMutation)
+
+// newOIDCProviderMutation creates new mutation for the OIDCProvider entity.
+func newOIDCProviderMutation(c config, op Op, opts ...oidcproviderOption) *OIDCProviderMutation {
+	m := &OIDCProviderMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeOIDCProvider,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withOIDCProviderID sets the ID field of the mutation.
+func withOIDCProviderID(id string) oidcproviderOption {
+	return func(m *OIDCProviderMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *OIDCProvider
+		)
+		m.oldValue = func(ctx context.Context) (*OIDCProvider, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().OIDCProvider.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withOIDCProvider sets the old OIDCProvider of the mutation.
+func withOIDCProvider(node *OIDCProvider) oidcproviderOption {
+	return func(m *OIDCProviderMutation) {
+		m.oldValue = func(context.Context) (*OIDCProvider, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m OIDCProviderMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m OIDCProviderMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of OIDCProvider entities.
+func (m *OIDCProviderMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *OIDCProviderMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *OIDCProviderMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().OIDCProvider.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *OIDCProviderMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *OIDCProviderMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the OIDCProvider entity.
+// If the OIDCProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OIDCProviderMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *OIDCProviderMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *OIDCProviderMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *OIDCProviderMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the OIDCProvider entity.
+// If the OIDCProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OIDCProviderMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *OIDCProviderMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *OIDCProviderMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *OIDCProviderMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the OIDCProvider entity.
+// If the OIDCProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OIDCProviderMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *OIDCProviderMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetLabel sets the "label" field.
+func (m *OIDCProviderMutation) SetLabel(s string) {
+	m.label = &s
+}
+
+// Label returns the value of the "label" field in the mutation.
+func (m *OIDCProviderMutation) Label() (r string, exists bool) {
+	v := m.label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLabel returns the old "label" field's value of the OIDCProvider entity.
+// If the OIDCProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OIDCProviderMutation) OldLabel(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLabel is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLabel requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLabel: %w", err)
+	}
+	return oldValue.Label, nil
+}
+
+// ResetLabel resets all changes to the "label" field.
+func (m *OIDCProviderMutation) ResetLabel() {
+	m.label = nil
+}
+
+// SetIssuer sets the "issuer" field.
+func (m *OIDCProviderMutation) SetIssuer(s string) {
+	m.issuer = &s
+}
+
+// Issuer returns the value of the "issuer" field in the mutation.
+func (m *OIDCProviderMutation) Issuer() (r string, exists bool) {
+	v := m.issuer
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIssuer returns the old "issuer" field's value of the OIDCProvider entity.
+// If the OIDCProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OIDCProviderMutation) OldIssuer(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIssuer is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIssuer requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIssuer: %w", err)
+	}
+	return oldValue.Issuer, nil
+}
+
+// ResetIssuer resets all changes to the "issuer" field.
+func (m *OIDCProviderMutation) ResetIssuer() {
+	m.issuer = nil
+}
+
+// SetClientID sets the "client_id" field.
+func (m *OIDCProviderMutation) SetClientID(s string) {
+	m.client_id = &s
+}
+
+// ClientID returns the value of the "client_id" field in the mutation.
+func (m *OIDCProviderMutation) ClientID() (r string, exists bool) {
+	v := m.client_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClientID returns the old "client_id" field's value of the OIDCProvider entity.
+// If the OIDCProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OIDCProviderMutation) OldClientID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClientID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClientID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClientID: %w", err)
+	}
+	return oldValue.ClientID, nil
+}
+
+// ResetClientID resets all changes to the "client_id" field.
+func (m *OIDCProviderMutation) ResetClientID() {
+	m.client_id = nil
+}
+
+// SetSealedSecret sets the "sealed_secret" field.
+func (m *OIDCProviderMutation) SetSealedSecret(b []byte) {
+	m.sealed_secret = &b
+}
+
+// SealedSecret returns the value of the "sealed_secret" field in the mutation.
+func (m *OIDCProviderMutation) SealedSecret() (r []byte, exists bool) {
+	v := m.sealed_secret
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSealedSecret returns the old "sealed_secret" field's value of the OIDCProvider entity.
+// If the OIDCProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OIDCProviderMutation) OldSealedSecret(ctx context.Context) (v []byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSealedSecret is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSealedSecret requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSealedSecret: %w", err)
+	}
+	return oldValue.SealedSecret, nil
+}
+
+// ResetSealedSecret resets all changes to the "sealed_secret" field.
+func (m *OIDCProviderMutation) ResetSealedSecret() {
+	m.sealed_secret = nil
+}
+
+// SetScopes sets the "scopes" field.
+func (m *OIDCProviderMutation) SetScopes(s []string) {
+	m.scopes = &s
+	m.appendscopes = nil
+}
+
+// Scopes returns the value of the "scopes" field in the mutation.
+func (m *OIDCProviderMutation) Scopes() (r []string, exists bool) {
+	v := m.scopes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldScopes returns the old "scopes" field's value of the OIDCProvider entity.
+// If the OIDCProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OIDCProviderMutation) OldScopes(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldScopes is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldScopes requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldScopes: %w", err)
+	}
+	return oldValue.Scopes, nil
+}
+
+// AppendScopes adds s to the "scopes" field.
+func (m *OIDCProviderMutation) AppendScopes(s []string) {
+	m.appendscopes = append(m.appendscopes, s...)
+}
+
+// AppendedScopes returns the list of values that were appended to the "scopes" field in this mutation.
+func (m *OIDCProviderMutation) AppendedScopes() ([]string, bool) {
+	if len(m.appendscopes) == 0 {
+		return nil, false
+	}
+	return m.appendscopes, true
+}
+
+// ResetScopes resets all changes to the "scopes" field.
+func (m *OIDCProviderMutation) ResetScopes() {
+	m.scopes = nil
+	m.appendscopes = nil
+}
+
+// SetEmailDomains sets the "email_domains" field.
+func (m *OIDCProviderMutation) SetEmailDomains(s []string) {
+	m.email_domains = &s
+	m.appendemail_domains = nil
+}
+
+// EmailDomains returns the value of the "email_domains" field in the mutation.
+func (m *OIDCProviderMutation) EmailDomains() (r []string, exists bool) {
+	v := m.email_domains
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEmailDomains returns the old "email_domains" field's value of the OIDCProvider entity.
+// If the OIDCProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OIDCProviderMutation) OldEmailDomains(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEmailDomains is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEmailDomains requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEmailDomains: %w", err)
+	}
+	return oldValue.EmailDomains, nil
+}
+
+// AppendEmailDomains adds s to the "email_domains" field.
+func (m *OIDCProviderMutation) AppendEmailDomains(s []string) {
+	m.appendemail_domains = append(m.appendemail_domains, s...)
+}
+
+// AppendedEmailDomains returns the list of values that were appended to the "email_domains" field in this mutation.
+func (m *OIDCProviderMutation) AppendedEmailDomains() ([]string, bool) {
+	if len(m.appendemail_domains) == 0 {
+		return nil, false
+	}
+	return m.appendemail_domains, true
+}
+
+// ResetEmailDomains resets all changes to the "email_domains" field.
+func (m *OIDCProviderMutation) ResetEmailDomains() {
+	m.email_domains = nil
+	m.appendemail_domains = nil
+}
+
+// SetGroupsClaim sets the "groups_claim" field.
+func (m *OIDCProviderMutation) SetGroupsClaim(s string) {
+	m.groups_claim = &s
+}
+
+// GroupsClaim returns the value of the "groups_claim" field in the mutation.
+func (m *OIDCProviderMutation) GroupsClaim() (r string, exists bool) {
+	v := m.groups_claim
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGroupsClaim returns the old "groups_claim" field's value of the OIDCProvider entity.
+// If the OIDCProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OIDCProviderMutation) OldGroupsClaim(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGroupsClaim is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGroupsClaim requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGroupsClaim: %w", err)
+	}
+	return oldValue.GroupsClaim, nil
+}
+
+// ClearGroupsClaim clears the value of the "groups_claim" field.
+func (m *OIDCProviderMutation) ClearGroupsClaim() {
+	m.groups_claim = nil
+	m.clearedFields[oidcprovider.FieldGroupsClaim] = struct{}{}
+}
+
+// GroupsClaimCleared returns if the "groups_claim" field was cleared in this mutation.
+func (m *OIDCProviderMutation) GroupsClaimCleared() bool {
+	_, ok := m.clearedFields[oidcprovider.FieldGroupsClaim]
+	return ok
+}
+
+// ResetGroupsClaim resets all changes to the "groups_claim" field.
+func (m *OIDCProviderMutation) ResetGroupsClaim() {
+	m.groups_claim = nil
+	delete(m.clearedFields, oidcprovider.FieldGroupsClaim)
+}
+
+// SetDefaultRole sets the "default_role" field.
+func (m *OIDCProviderMutation) SetDefaultRole(v viewer.Role) {
+	m.default_role = &v
+}
+
+// DefaultRole returns the value of the "default_role" field in the mutation.
+func (m *OIDCProviderMutation) DefaultRole() (r viewer.Role, exists bool) {
+	v := m.default_role
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDefaultRole returns the old "default_role" field's value of the OIDCProvider entity.
+// If the OIDCProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OIDCProviderMutation) OldDefaultRole(ctx context.Context) (v *viewer.Role, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDefaultRole is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDefaultRole requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDefaultRole: %w", err)
+	}
+	return oldValue.DefaultRole, nil
+}
+
+// ClearDefaultRole clears the value of the "default_role" field.
+func (m *OIDCProviderMutation) ClearDefaultRole() {
+	m.default_role = nil
+	m.clearedFields[oidcprovider.FieldDefaultRole] = struct{}{}
+}
+
+// DefaultRoleCleared returns if the "default_role" field was cleared in this mutation.
+func (m *OIDCProviderMutation) DefaultRoleCleared() bool {
+	_, ok := m.clearedFields[oidcprovider.FieldDefaultRole]
+	return ok
+}
+
+// ResetDefaultRole resets all changes to the "default_role" field.
+func (m *OIDCProviderMutation) ResetDefaultRole() {
+	m.default_role = nil
+	delete(m.clearedFields, oidcprovider.FieldDefaultRole)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *OIDCProviderMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[oidcprovider.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *OIDCProviderMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *OIDCProviderMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *OIDCProviderMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the OIDCProviderMutation builder.
+func (m *OIDCProviderMutation) Where(ps ...predicate.OIDCProvider) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the OIDCProviderMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *OIDCProviderMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.OIDCProvider, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *OIDCProviderMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *OIDCProviderMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (OIDCProvider).
+func (m *OIDCProviderMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *OIDCProviderMutation) Fields() []string {
+	fields := make([]string, 0, 11)
+	if m.created_at != nil {
+		fields = append(fields, oidcprovider.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, oidcprovider.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, oidcprovider.FieldOrganizationID)
+	}
+	if m.label != nil {
+		fields = append(fields, oidcprovider.FieldLabel)
+	}
+	if m.issuer != nil {
+		fields = append(fields, oidcprovider.FieldIssuer)
+	}
+	if m.client_id != nil {
+		fields = append(fields, oidcprovider.FieldClientID)
+	}
+	if m.sealed_secret != nil {
+		fields = append(fields, oidcprovider.FieldSealedSecret)
+	}
+	if m.scopes != nil {
+		fields = append(fields, oidcprovider.FieldScopes)
+	}
+	if m.email_domains != nil {
+		fields = append(fields, oidcprovider.FieldEmailDomains)
+	}
+	if m.groups_claim != nil {
+		fields = append(fields, oidcprovider.FieldGroupsClaim)
+	}
+	if m.default_role != nil {
+		fields = append(fields, oidcprovider.FieldDefaultRole)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *OIDCProviderMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case oidcprovider.FieldCreatedAt:
+		return m.CreatedAt()
+	case oidcprovider.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case oidcprovider.FieldOrganizationID:
+		return m.OrganizationID()
+	case oidcprovider.FieldLabel:
+		return m.Label()
+	case oidcprovider.FieldIssuer:
+		return m.Issuer()
+	case oidcprovider.FieldClientID:
+		return m.ClientID()
+	case oidcprovider.FieldSealedSecret:
+		return m.SealedSecret()
+	case oidcprovider.FieldScopes:
+		return m.Scopes()
+	case oidcprovider.FieldEmailDomains:
+		return m.EmailDomains()
+	case oidcprovider.FieldGroupsClaim:
+		return m.GroupsClaim()
+	case oidcprovider.FieldDefaultRole:
+		return m.DefaultRole()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *OIDCProviderMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case oidcprovider.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case oidcprovider.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case oidcprovider.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case oidcprovider.FieldLabel:
+		return m.OldLabel(ctx)
+	case oidcprovider.FieldIssuer:
+		return m.OldIssuer(ctx)
+	case oidcprovider.FieldClientID:
+		return m.OldClientID(ctx)
+	case oidcprovider.FieldSealedSecret:
+		return m.OldSealedSecret(ctx)
+	case oidcprovider.FieldScopes:
+		return m.OldScopes(ctx)
+	case oidcprovider.FieldEmailDomains:
+		return m.OldEmailDomains(ctx)
+	case oidcprovider.FieldGroupsClaim:
+		return m.OldGroupsClaim(ctx)
+	case oidcprovider.FieldDefaultRole:
+		return m.OldDefaultRole(ctx)
+	}
+	return nil, fmt.Errorf("unknown OIDCProvider field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OIDCProviderMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case oidcprovider.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case oidcprovider.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case oidcprovider.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case oidcprovider.FieldLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLabel(v)
+		return nil
+	case oidcprovider.FieldIssuer:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIssuer(v)
+		return nil
+	case oidcprovider.FieldClientID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClientID(v)
+		return nil
+	case oidcprovider.FieldSealedSecret:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSealedSecret(v)
+		return nil
+	case oidcprovider.FieldScopes:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetScopes(v)
+		return nil
+	case oidcprovider.FieldEmailDomains:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEmailDomains(v)
+		return nil
+	case oidcprovider.FieldGroupsClaim:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGroupsClaim(v)
+		return nil
+	case oidcprovider.FieldDefaultRole:
+		v, ok := value.(viewer.Role)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDefaultRole(v)
+		return nil
+	}
+	return fmt.Errorf("unknown OIDCProvider field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *OIDCProviderMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *OIDCProviderMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OIDCProviderMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown OIDCProvider numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *OIDCProviderMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(oidcprovider.FieldGroupsClaim) {
+		fields = append(fields, oidcprovider.FieldGroupsClaim)
+	}
+	if m.FieldCleared(oidcprovider.FieldDefaultRole) {
+		fields = append(fields, oidcprovider.FieldDefaultRole)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *OIDCProviderMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *OIDCProviderMutation) ClearField(name string) error {
+	switch name {
+	case oidcprovider.FieldGroupsClaim:
+		m.ClearGroupsClaim()
+		return nil
+	case oidcprovider.FieldDefaultRole:
+		m.ClearDefaultRole()
+		return nil
+	}
+	return fmt.Errorf("unknown OIDCProvider nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *OIDCProviderMutation) ResetField(name string) error {
+	switch name {
+	case oidcprovider.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case oidcprovider.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case oidcprovider.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case oidcprovider.FieldLabel:
+		m.ResetLabel()
+		return nil
+	case oidcprovider.FieldIssuer:
+		m.ResetIssuer()
+		return nil
+	case oidcprovider.FieldClientID:
+		m.ResetClientID()
+		return nil
+	case oidcprovider.FieldSealedSecret:
+		m.ResetSealedSecret()
+		return nil
+	case oidcprovider.FieldScopes:
+		m.ResetScopes()
+		return nil
+	case oidcprovider.FieldEmailDomains:
+		m.ResetEmailDomains()
+		return nil
+	case oidcprovider.FieldGroupsClaim:
+		m.ResetGroupsClaim()
+		return nil
+	case oidcprovider.FieldDefaultRole:
+		m.ResetDefaultRole()
+		return nil
+	}
+	return fmt.Errorf("unknown OIDCProvider field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *OIDCProviderMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, oidcprovider.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *OIDCProviderMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case oidcprovider.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *OIDCProviderMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *OIDCProviderMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *OIDCProviderMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, oidcprovider.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *OIDCProviderMutation) EdgeCleared(name string) bool {
+	switch name {
+	case oidcprovider.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *OIDCProviderMutation) ClearEdge(name string) error {
+	switch name {
+	case oidcprovider.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown OIDCProvider unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *OIDCProviderMutation) ResetEdge(name string) error {
+	switch name {
+	case oidcprovider.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown OIDCProvider edge %s", name)
 }
 
 // OpenAPISpecMutation represents an operation that mutates the OpenAPISpec nodes in the graph.

@@ -44,6 +44,8 @@ type Tx struct {
 	Member *MemberClient
 	// MovedPage is the client for interacting with the MovedPage builders.
 	MovedPage *MovedPageClient
+	// OIDCProvider is the client for interacting with the OIDCProvider builders.
+	OIDCProvider *OIDCProviderClient
 	// OpenAPISpec is the client for interacting with the OpenAPISpec builders.
 	OpenAPISpec *OpenAPISpecClient
 	// OpenAPISpecVersion is the client for interacting with the OpenAPISpecVersion builders.
@@ -242,6 +244,7 @@ func (tx *Tx) init() {
 	tx.Job = NewJobClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)
 	tx.MovedPage = NewMovedPageClient(tx.config)
+	tx.OIDCProvider = NewOIDCProviderClient(tx.config)
 	tx.OpenAPISpec = NewOpenAPISpecClient(tx.config)
 	tx.OpenAPISpecVersion = NewOpenAPISpecVersionClient(tx.config)
 	tx.Organization = NewOrganizationClient(tx.config)

@@ -50,7 +50,8 @@ type Resolver struct {
 
 	subscriptions *subscriptionSlots // set by NewHandler
 
-	keys serverkey.Keys
+	keys   serverkey.Keys
+	openID openIDState
 	contentState
 	readSpecsState
 	readerState

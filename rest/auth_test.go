@@ -52,6 +52,7 @@ type authFixture struct {
 	spec                        string // the slug of an OpenAPI spec given as text
 	saml, translation           string // a SAML provider and translation settings of the organization
 	webhook, delivery           string // a webhook of the organization, and its test delivery
+	oidc                        string // an OpenID Connect provider of the organization
 }
 
 func newAuthFixture(t *testing.T) *authFixture {
@@ -92,6 +93,8 @@ func newAuthFixture(t *testing.T) *authFixture {
 	f.translation = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/translations", map[string]any{"title": "French", "languages": []string{"fr"}}))
 	f.webhook = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/webhooks", map[string]any{"url": "https://hooks.example.invalid/docs"}))
 	f.delivery = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/webhooks/"+f.webhook+"/test", nil))
+	f.oidc = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/oidc-providers", map[string]any{"label": "Keycloak",
+		"issuer": "https://id.example.com/realms/acme", "clientId": "bindery", "clientSecret": "s3cret"}))
 	return f
 }
 
@@ -167,6 +170,12 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"GET", "/v1/user/tokens", "/v1/user/tokens", nil, false},
 		{"POST", "/v1/user/tokens", "/v1/user/tokens", map[string]any{"label": "x"}, false},
 		{"DELETE", "/v1/user/tokens/{tokenId}", "/v1/user/tokens/x", nil, false},
+		{"GET", "/v1/orgs/{organizationId}/oidc-providers", o + "/oidc-providers", nil, true},
+		{"POST", "/v1/orgs/{organizationId}/oidc-providers", o + "/oidc-providers", map[string]any{"label": "Evil",
+			"issuer": "https://evil.example.com", "clientId": "evil", "clientSecret": "evil"}, true},
+		{"GET", "/v1/orgs/{organizationId}/oidc-providers/{providerId}", o + "/oidc-providers/" + f.oidc, nil, true},
+		{"PATCH", "/v1/orgs/{organizationId}/oidc-providers/{providerId}", o + "/oidc-providers/" + f.oidc, map[string]any{"label": "Evil"}, true},
+		{"DELETE", "/v1/orgs/{organizationId}/oidc-providers/{providerId}", o + "/oidc-providers/" + f.oidc, nil, true},
 		{"GET", "/v1/orgs/{organizationId}/saml", o + "/saml", nil, true},
 		{"POST", "/v1/orgs/{organizationId}/saml", o + "/saml", map[string]any{"label": "Evil"}, true},
 		{"GET", "/v1/orgs/{organizationId}/saml/{samlProviderId}", o + "/saml/" + f.saml, nil, true},
@@ -474,7 +483,7 @@ func (f *authFixture) authSnapshot(t *testing.T) map[string]string {
 		o + "/sites/" + f.site + "/structure", o + "/sites/" + f.site + "/published", o + "/sites/" + f.site + "/sections",
 		o + "/sites/" + f.site + "/section-groups",
 		o + "/openapi", o + "/openapi/" + f.spec, o + "/openapi/" + f.spec + "/versions", o + "/openapi/" + f.spec + "/versions/latest/content",
-		o + "/saml", o + "/saml/" + f.saml, o + "/translations", o + "/translations/" + f.translation,
+		o + "/saml", o + "/saml/" + f.saml, o + "/oidc-providers", o + "/oidc-providers/" + f.oidc, o + "/translations", o + "/translations/" + f.translation,
 		o + "/webhooks", o + "/webhooks/" + f.webhook, o + "/webhooks/" + f.webhook + "/deliveries", "/v1/custom-hostnames/" + authHostname,
 		o + "/collections", "/v1/collections/" + f.collection,
 		o + "/spaces", "/v1/spaces/" + f.space, "/v1/spaces/" + f.space + "/custom-fields",

@@ -45,7 +45,7 @@ func TestSSOJoinRecordsMemberAdded(t *testing.T) {
 	}
 	ev := evs[0]
 	if ev.OrganizationID != f.org || ev.ObjectKind != "member" || ev.ActorID != bea ||
-		ev.Details["role"] != "edit" || ev.Details["samlProvider"] != f.providerID {
+		ev.Details["role"] != "edit" || ev.Details["provider"] != f.providerID {
 		t.Fatalf("member.added: %+v", ev)
 	}
 }

@@ -149,6 +149,11 @@ func (a *api) routes(r chi.Router) {
 	r.Get("/orgs/{organizationId}/saml/{samlProviderId}", a.getSAMLProvider)
 	r.Patch("/orgs/{organizationId}/saml/{samlProviderId}", a.updateSAMLProvider)
 	r.Delete("/orgs/{organizationId}/saml/{samlProviderId}", a.deleteSAMLProvider)
+	r.Get("/orgs/{organizationId}/oidc-providers", a.listOIDCProviders)
+	r.Post("/orgs/{organizationId}/oidc-providers", a.createOIDCProvider)
+	r.Get("/orgs/{organizationId}/oidc-providers/{providerId}", a.getOIDCProvider)
+	r.Patch("/orgs/{organizationId}/oidc-providers/{providerId}", a.updateOIDCProvider)
+	r.Delete("/orgs/{organizationId}/oidc-providers/{providerId}", a.deleteOIDCProvider)
 
 	r.Get("/urls/content", a.getContentByURL)
 	r.Get("/custom-hostnames/{hostname}", a.getCustomHostname)
@@ -275,6 +280,8 @@ func (a *api) ssoRoutes(r chi.Router) {
 	r.Get("/saml/{providerId}/start", a.startSSO)
 	r.Post("/saml/{providerId}/acs", a.consumeSSO)
 	r.Get("/saml/{providerId}/metadata", a.ssoMetadata)
+	r.Get("/oidc/{providerId}/login", a.startOIDC)
+	r.Get("/oidc/{providerId}/callback", a.finishOIDC)
 	r.Post("/logout", a.logout)
 }
 

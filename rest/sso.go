@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/binderyhq/bindery/internal/accounts"
 	"github.com/binderyhq/bindery/internal/apperr"
 )
 
@@ -47,14 +48,14 @@ func (t trustedOrigins) allows(r *http.Request) bool {
 	return err == nil && u.Host != "" && u.Path == "" && t[originOf(u)]
 }
 
-// returnURL is where a sign-in sends the person back to: relayState when it is a path of this
-// server or an absolute http(s) URL of a trusted origin, this server's root when it is empty.
-// Returns INVALID naming RelayState otherwise.
-func (a *api) returnURL(relayState string) (string, error) {
+// returnURL is where a sign-in sends the person back to: relayState (the parameter field) when
+// it is a path of this server or an absolute http(s) URL of a trusted origin, this server's root
+// when it is empty. Returns INVALID naming the field otherwise.
+func (a *api) returnURL(field, relayState string) (string, error) {
 	if relayState == "" {
 		return a.url("/"), nil
 	}
-	bad := apperr.Invalidf("RelayState: must be a path of this server or a URL of an allowed origin")
+	bad := apperr.Invalidf("%s: must be a path of this server or a URL of an allowed origin", field)
 	if len(relayState) > 2048 || strings.ContainsAny(relayState, "\\\x00\r\n\t") {
 		return "", bad
 	}
@@ -71,7 +72,7 @@ func (a *api) returnURL(relayState string) (string, error) {
 // startSSO sends the browser to the provider with a new sign-in request; RelayState says where
 // to come back to after signing in.
 func (a *api) startSSO(w http.ResponseWriter, r *http.Request) {
-	target, err := a.returnURL(r.URL.Query().Get("RelayState"))
+	target, err := a.returnURL("RelayState", r.URL.Query().Get("RelayState"))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -96,7 +97,7 @@ func (a *api) consumeSSO(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, apperr.Invalidf("SAMLart: the artifact binding is not accepted: have the identity provider post its response"))
 		return
 	}
-	target, err := a.returnURL(r.PostForm.Get("RelayState"))
+	target, err := a.returnURL("RelayState", r.PostForm.Get("RelayState"))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -122,7 +123,9 @@ func (a *api) ssoMetadata(w http.ResponseWriter, r *http.Request) {
 }
 
 // logout ends the browser session of the cookie and removes the cookie. Like every write with a
-// session cookie, it must come from a trusted origin.
+// session cookie, it must come from a trusted origin. A session begun by an OpenID Connect
+// provider that offers RP-initiated logout is sent there (303), to come back to this server's
+// root; otherwise the answer is 204.
 func (a *api) logout(w http.ResponseWriter, r *http.Request) {
 	c, err := r.Cookie(SessionCookie)
 	if err != nil || c.Value == "" {
@@ -133,12 +136,69 @@ func (a *api) logout(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, errCrossOrigin)
 		return
 	}
-	if err := a.r.SSO().EndSession(r.Context(), c.Value); err != nil {
+	to, err := a.r.OIDC().SignOut(r.Context(), c.Value, a.url("/"))
+	if err != nil {
 		writeError(w, r, err)
 		return
 	}
 	a.setSessionCookie(w, "", time.Time{})
+	if to != "" {
+		http.Redirect(w, r, to, http.StatusSeeOther)
+		return
+	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// oidcCookie holds the sealed state of a sign-in through an OpenID Connect provider, from its
+// start to the callback (accounts.OIDC.Start): HttpOnly, SameSite=Lax (the provider's redirect
+// back is a top-level GET, which carries it), limited to the provider's callback path.
+const oidcCookie = "bindery_oidc"
+
+// setOIDCCookie sets (or, with an empty value, removes) the sign-in state cookie of a provider.
+func (a *api) setOIDCCookie(w http.ResponseWriter, providerID, value string) {
+	c := &http.Cookie{Name: oidcCookie, Value: value, Path: "/sso/oidc/" + providerID + "/", HttpOnly: true,
+		SameSite: http.SameSiteLaxMode, Secure: strings.HasPrefix(a.baseURL, "https://"), MaxAge: int(accounts.OIDCRequestLifetime.Seconds())}
+	if value == "" {
+		c.MaxAge = -1
+	}
+	http.SetCookie(w, c)
+}
+
+// startOIDC sends the browser to the OpenID Provider with a new sign-in (code flow with PKCE);
+// returnTo says where to come back to after signing in.
+func (a *api) startOIDC(w http.ResponseWriter, r *http.Request) {
+	target, err := a.returnURL("returnTo", r.URL.Query().Get("returnTo"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	providerID := chi.URLParam(r, "providerId")
+	to, state, err := a.r.OIDC().Start(r.Context(), providerID, target)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	a.setOIDCCookie(w, providerID, state)
+	http.Redirect(w, r, to, http.StatusFound)
+}
+
+// finishOIDC takes the provider's redirect back with a code: when the sign-in verifies, the person
+// gets a session cookie and is sent where the sign-in said. The state cookie is removed either way.
+func (a *api) finishOIDC(w http.ResponseWriter, r *http.Request) {
+	providerID := chi.URLParam(r, "providerId")
+	q := r.URL.Query()
+	cb := accounts.Callback{State: q.Get("state"), Code: q.Get("code"), Error: q.Get("error"), ErrorDescription: q.Get("error_description")}
+	if c, err := r.Cookie(oidcCookie); err == nil {
+		cb.Sealed = c.Value
+	}
+	a.setOIDCCookie(w, providerID, "")
+	in, target, err := a.r.OIDC().Finish(r.Context(), providerID, cb)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	a.setSessionCookie(w, in.Secret, in.ExpiresAt)
+	http.Redirect(w, r, target, http.StatusSeeOther)
 }
 
 // errCrossOrigin refuses a write authenticated by a session cookie from a page of another origin.

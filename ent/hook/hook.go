@@ -189,6 +189,18 @@ func (f MovedPageFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, e
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MovedPageMutation", m)
 }
 
+// The OIDCProviderFunc type is an adapter to allow the use of ordinary
+// function as OIDCProvider mutator.
+type OIDCProviderFunc func(context.Context, *ent.OIDCProviderMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f OIDCProviderFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.OIDCProviderMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.OIDCProviderMutation", m)
+}
+
 // The OpenAPISpecFunc type is an adapter to allow the use of ordinary
 // function as OpenAPISpec mutator.
 type OpenAPISpecFunc func(context.Context, *ent.OpenAPISpecMutation) (ent.Value, error)

@@ -23,6 +23,7 @@ import (
 	"github.com/binderyhq/bindery/ent/job"
 	"github.com/binderyhq/bindery/ent/member"
 	"github.com/binderyhq/bindery/ent/movedpage"
+	"github.com/binderyhq/bindery/ent/oidcprovider"
 	"github.com/binderyhq/bindery/ent/openapispec"
 	"github.com/binderyhq/bindery/ent/openapispecversion"
 	"github.com/binderyhq/bindery/ent/organization"
@@ -511,6 +512,33 @@ func (f TraverseMovedPage) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.MovedPageQuery", q)
+}
+
+// The OIDCProviderFunc type is an adapter to allow the use of ordinary function as a Querier.
+type OIDCProviderFunc func(context.Context, *ent.OIDCProviderQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f OIDCProviderFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.OIDCProviderQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.OIDCProviderQuery", q)
+}
+
+// The TraverseOIDCProvider type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseOIDCProvider func(context.Context, *ent.OIDCProviderQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseOIDCProvider) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseOIDCProvider) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.OIDCProviderQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.OIDCProviderQuery", q)
 }
 
 // The OpenAPISpecFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -1248,6 +1276,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.MemberQuery, predicate.Member, member.OrderOption]{typ: ent.TypeMember, tq: q}, nil
 	case *ent.MovedPageQuery:
 		return &query[*ent.MovedPageQuery, predicate.MovedPage, movedpage.OrderOption]{typ: ent.TypeMovedPage, tq: q}, nil
+	case *ent.OIDCProviderQuery:
+		return &query[*ent.OIDCProviderQuery, predicate.OIDCProvider, oidcprovider.OrderOption]{typ: ent.TypeOIDCProvider, tq: q}, nil
 	case *ent.OpenAPISpecQuery:
 		return &query[*ent.OpenAPISpecQuery, predicate.OpenAPISpec, openapispec.OrderOption]{typ: ent.TypeOpenAPISpec, tq: q}, nil
 	case *ent.OpenAPISpecVersionQuery:

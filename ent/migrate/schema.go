@@ -674,6 +674,42 @@ var (
 			},
 		},
 	}
+	// OidcProvidersColumns holds the columns for the "oidc_providers" table.
+	OidcProvidersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "label", Type: field.TypeString, Size: 30},
+		{Name: "issuer", Type: field.TypeString, Size: 2048},
+		{Name: "client_id", Type: field.TypeString, Size: 255},
+		{Name: "sealed_secret", Type: field.TypeBytes},
+		{Name: "scopes", Type: field.TypeJSON},
+		{Name: "email_domains", Type: field.TypeJSON},
+		{Name: "groups_claim", Type: field.TypeString, Nullable: true, Size: 100},
+		{Name: "default_role", Type: field.TypeEnum, Nullable: true, Enums: []string{"admin", "create", "edit", "review", "comment", "read"}},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+	}
+	// OidcProvidersTable holds the schema information for the "oidc_providers" table.
+	OidcProvidersTable = &schema.Table{
+		Name:       "oidc_providers",
+		Columns:    OidcProvidersColumns,
+		PrimaryKey: []*schema.Column{OidcProvidersColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "oidc_providers_organizations_organization",
+				Columns:    []*schema.Column{OidcProvidersColumns[11]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "oidcprovider_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{OidcProvidersColumns[11]},
+			},
+		},
+	}
 	// OpenAPISpecsColumns holds the columns for the "open_api_specs" table.
 	OpenAPISpecsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -1880,6 +1916,7 @@ var (
 		JobsTable,
 		MembersTable,
 		MovedPagesTable,
+		OidcProvidersTable,
 		OpenAPISpecsTable,
 		OpenAPISpecVersionsTable,
 		OrganizationsTable,
@@ -1941,6 +1978,7 @@ func init() {
 	MembersTable.ForeignKeys[1].RefTable = UsersTable
 	MovedPagesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MovedPagesTable.ForeignKeys[1].RefTable = SpacesTable
+	OidcProvidersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	OpenAPISpecsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	OpenAPISpecsTable.ForeignKeys[1].RefTable = OpenAPISpecVersionsTable
 	OpenAPISpecVersionsTable.ForeignKeys[0].RefTable = OrganizationsTable

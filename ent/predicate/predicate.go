@@ -51,6 +51,9 @@ type Member func(*sql.Selector)
 // MovedPage is the predicate function for movedpage builders.
 type MovedPage func(*sql.Selector)
 
+// OIDCProvider is the predicate function for oidcprovider builders.
+type OIDCProvider func(*sql.Selector)
+
 // OpenAPISpec is the predicate function for openapispec builders.
 type OpenAPISpec func(*sql.Selector)
 

@@ -471,6 +471,30 @@ func (f MovedPageMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutat
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.MovedPageMutation", m)
 }
 
+// The OIDCProviderQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type OIDCProviderQueryRuleFunc func(context.Context, *ent.OIDCProviderQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f OIDCProviderQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.OIDCProviderQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.OIDCProviderQuery", q)
+}
+
+// The OIDCProviderMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type OIDCProviderMutationRuleFunc func(context.Context, *ent.OIDCProviderMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f OIDCProviderMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.OIDCProviderMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.OIDCProviderMutation", m)
+}
+
 // The OpenAPISpecQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type OpenAPISpecQueryRuleFunc func(context.Context, *ent.OpenAPISpecQuery) error
@@ -1160,6 +1184,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.MovedPageQuery:
 		return q.Filter(), nil
+	case *ent.OIDCProviderQuery:
+		return q.Filter(), nil
 	case *ent.OpenAPISpecQuery:
 		return q.Filter(), nil
 	case *ent.OpenAPISpecVersionQuery:
@@ -1248,6 +1274,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.MemberMutation:
 		return m.Filter(), nil
 	case *ent.MovedPageMutation:
+		return m.Filter(), nil
+	case *ent.OIDCProviderMutation:
 		return m.Filter(), nil
 	case *ent.OpenAPISpecMutation:
 		return m.Filter(), nil

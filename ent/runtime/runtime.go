@@ -21,6 +21,7 @@ import (
 	"github.com/binderyhq/bindery/ent/job"
 	"github.com/binderyhq/bindery/ent/member"
 	"github.com/binderyhq/bindery/ent/movedpage"
+	"github.com/binderyhq/bindery/ent/oidcprovider"
 	"github.com/binderyhq/bindery/ent/openapispec"
 	"github.com/binderyhq/bindery/ent/openapispecversion"
 	"github.com/binderyhq/bindery/ent/organization"
@@ -1112,6 +1113,128 @@ func init() {
 	// movedpage.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	movedpage.IDValidator = func() func(string) error {
 		validators := movedpageDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	oidcproviderMixin := schema.OIDCProvider{}.Mixin()
+	oidcprovider.Policy = privacy.NewPolicies(oidcproviderMixin[0], schema.OIDCProvider{})
+	oidcprovider.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := oidcprovider.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	oidcproviderMixinFields0 := oidcproviderMixin[0].Fields()
+	_ = oidcproviderMixinFields0
+	oidcproviderMixinFields1 := oidcproviderMixin[1].Fields()
+	_ = oidcproviderMixinFields1
+	oidcproviderMixinFields2 := oidcproviderMixin[2].Fields()
+	_ = oidcproviderMixinFields2
+	oidcproviderFields := schema.OIDCProvider{}.Fields()
+	_ = oidcproviderFields
+	// oidcproviderDescCreatedAt is the schema descriptor for created_at field.
+	oidcproviderDescCreatedAt := oidcproviderMixinFields1[0].Descriptor()
+	// oidcprovider.DefaultCreatedAt holds the default value on creation for the created_at field.
+	oidcprovider.DefaultCreatedAt = oidcproviderDescCreatedAt.Default.(func() time.Time)
+	// oidcproviderDescUpdatedAt is the schema descriptor for updated_at field.
+	oidcproviderDescUpdatedAt := oidcproviderMixinFields1[1].Descriptor()
+	// oidcprovider.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	oidcprovider.DefaultUpdatedAt = oidcproviderDescUpdatedAt.Default.(func() time.Time)
+	// oidcprovider.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	oidcprovider.UpdateDefaultUpdatedAt = oidcproviderDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// oidcproviderDescOrganizationID is the schema descriptor for organization_id field.
+	oidcproviderDescOrganizationID := oidcproviderMixinFields2[0].Descriptor()
+	// oidcprovider.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	oidcprovider.OrganizationIDValidator = oidcproviderDescOrganizationID.Validators[0].(func(string) error)
+	// oidcproviderDescLabel is the schema descriptor for label field.
+	oidcproviderDescLabel := oidcproviderFields[0].Descriptor()
+	// oidcprovider.LabelValidator is a validator for the "label" field. It is called by the builders before save.
+	oidcprovider.LabelValidator = func() func(string) error {
+		validators := oidcproviderDescLabel.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(label string) error {
+			for _, fn := range fns {
+				if err := fn(label); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// oidcproviderDescIssuer is the schema descriptor for issuer field.
+	oidcproviderDescIssuer := oidcproviderFields[1].Descriptor()
+	// oidcprovider.IssuerValidator is a validator for the "issuer" field. It is called by the builders before save.
+	oidcprovider.IssuerValidator = func() func(string) error {
+		validators := oidcproviderDescIssuer.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(issuer string) error {
+			for _, fn := range fns {
+				if err := fn(issuer); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// oidcproviderDescClientID is the schema descriptor for client_id field.
+	oidcproviderDescClientID := oidcproviderFields[2].Descriptor()
+	// oidcprovider.ClientIDValidator is a validator for the "client_id" field. It is called by the builders before save.
+	oidcprovider.ClientIDValidator = func() func(string) error {
+		validators := oidcproviderDescClientID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(client_id string) error {
+			for _, fn := range fns {
+				if err := fn(client_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// oidcproviderDescSealedSecret is the schema descriptor for sealed_secret field.
+	oidcproviderDescSealedSecret := oidcproviderFields[3].Descriptor()
+	// oidcprovider.SealedSecretValidator is a validator for the "sealed_secret" field. It is called by the builders before save.
+	oidcprovider.SealedSecretValidator = oidcproviderDescSealedSecret.Validators[0].(func([]byte) error)
+	// oidcproviderDescScopes is the schema descriptor for scopes field.
+	oidcproviderDescScopes := oidcproviderFields[4].Descriptor()
+	// oidcprovider.DefaultScopes holds the default value on creation for the scopes field.
+	oidcprovider.DefaultScopes = oidcproviderDescScopes.Default.([]string)
+	// oidcproviderDescEmailDomains is the schema descriptor for email_domains field.
+	oidcproviderDescEmailDomains := oidcproviderFields[5].Descriptor()
+	// oidcprovider.DefaultEmailDomains holds the default value on creation for the email_domains field.
+	oidcprovider.DefaultEmailDomains = oidcproviderDescEmailDomains.Default.([]string)
+	// oidcproviderDescGroupsClaim is the schema descriptor for groups_claim field.
+	oidcproviderDescGroupsClaim := oidcproviderFields[6].Descriptor()
+	// oidcprovider.GroupsClaimValidator is a validator for the "groups_claim" field. It is called by the builders before save.
+	oidcprovider.GroupsClaimValidator = oidcproviderDescGroupsClaim.Validators[0].(func(string) error)
+	// oidcproviderDescID is the schema descriptor for id field.
+	oidcproviderDescID := oidcproviderMixinFields0[0].Descriptor()
+	// oidcprovider.DefaultID holds the default value on creation for the id field.
+	oidcprovider.DefaultID = oidcproviderDescID.Default.(func() string)
+	// oidcprovider.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	oidcprovider.IDValidator = func() func(string) error {
+		validators := oidcproviderDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),

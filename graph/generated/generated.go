@@ -55,6 +55,7 @@ type ResolverRoot interface {
 	Link() LinkResolver
 	Member() MemberResolver
 	Mutation() MutationResolver
+	OIDCProvider() OIDCProviderResolver
 	OpenAPISpec() OpenAPISpecResolver
 	OpenAPISpecVersion() OpenAPISpecVersionResolver
 	Organization() OrganizationResolver
@@ -550,6 +551,7 @@ type ComplexityRoot struct {
 		CreateCollection               func(childComplexity int, organizationID string, input model.CreateCollectionInput) int
 		CreateCustomField              func(childComplexity int, organizationID string, input model.CreateCustomFieldInput) int
 		CreateInviteLink               func(childComplexity int, organizationID string, input model.CreateInviteLinkInput) int
+		CreateOIDCProvider             func(childComplexity int, organizationID string, input model.CreateOIDCProviderInput) int
 		CreateOpenAPISpec              func(childComplexity int, organizationID string, input model.CreateOpenAPISpecInput) int
 		CreateOrganization             func(childComplexity int, input model.CreateOrganizationInput) int
 		CreateSAMLProvider             func(childComplexity int, organizationID string, input model.CreateSAMLProviderInput) int
@@ -567,6 +569,7 @@ type ComplexityRoot struct {
 		DeleteCommentReply             func(childComplexity int, spaceID string, changeRequest *string, commentID string, id string) int
 		DeleteCustomField              func(childComplexity int, organizationID string, name string) int
 		DeleteInviteLink               func(childComplexity int, organizationID string, inviteID string) int
+		DeleteOIDCProvider             func(childComplexity int, organizationID string, id string) int
 		DeleteOpenAPISpec              func(childComplexity int, organizationID string, slug string) int
 		DeleteSAMLProvider             func(childComplexity int, organizationID string, id string) int
 		DeleteSite                     func(childComplexity int, organizationID string, siteID string) int
@@ -626,6 +629,7 @@ type ComplexityRoot struct {
 		UpdateCustomField              func(childComplexity int, organizationID string, name string, input model.UpdateCustomFieldInput) int
 		UpdateInviteLink               func(childComplexity int, organizationID string, inviteID string, input model.UpdateInviteLinkInput) int
 		UpdateMember                   func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
+		UpdateOIDCProvider             func(childComplexity int, organizationID string, id string, input model.UpdateOIDCProviderInput) int
 		UpdateOpenAPISpec              func(childComplexity int, organizationID string, slug string, input model.UpdateOpenAPISpecInput) int
 		UpdateOrganization             func(childComplexity int, id string, input model.UpdateOrganizationInput) int
 		UpdateSAMLProvider             func(childComplexity int, organizationID string, id string, input model.UpdateSAMLProviderInput) int
@@ -644,6 +648,37 @@ type ComplexityRoot struct {
 		UpdateTeamMembers              func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamMembersInput) int
 		UpdateTranslationSettings      func(childComplexity int, organizationID string, id string, input model.TranslationSettingsInput) int
 		UpdateWebhook                  func(childComplexity int, organizationID string, id string, input model.WebhookInput) int
+	}
+
+	OIDCProvider struct {
+		ClientID       func(childComplexity int) int
+		CreatedAt      func(childComplexity int) int
+		DefaultRole    func(childComplexity int) int
+		EmailDomains   func(childComplexity int) int
+		GroupsClaim    func(childComplexity int) int
+		ID             func(childComplexity int) int
+		Issuer         func(childComplexity int) int
+		Label          func(childComplexity int) int
+		OrganizationID func(childComplexity int) int
+		Scopes         func(childComplexity int) int
+		UpdatedAt      func(childComplexity int) int
+		Urls           func(childComplexity int) int
+	}
+
+	OIDCProviderConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	OIDCProviderEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	OIDCProviderURLs struct {
+		Callback func(childComplexity int) int
+		Login    func(childComplexity int) int
 	}
 
 	OpenAPISpec struct {
@@ -722,6 +757,8 @@ type ComplexityRoot struct {
 		Logo                func(childComplexity int) int
 		Member              func(childComplexity int, userID string) int
 		Members             func(childComplexity int, first *int, after *string, role *model.MemberRoleFilter, search *string, sort *model.MemberSort, order *model.SortOrder) int
+		OidcProvider        func(childComplexity int, id string) int
+		OidcProviders       func(childComplexity int, first *int, after *string) int
 		OpenAPISpec         func(childComplexity int, slug string) int
 		OpenAPISpecs        func(childComplexity int, first *int, after *string) int
 		Permissions         func(childComplexity int) int
@@ -1559,6 +1596,9 @@ type MutationResolver interface {
 	UpdateInviteLink(ctx context.Context, organizationID string, inviteID string, input model.UpdateInviteLinkInput) (*ent.InviteLink, error)
 	DeleteInviteLink(ctx context.Context, organizationID string, inviteID string) (bool, error)
 	JoinOrganization(ctx context.Context, organizationID string, inviteID string) (*ent.Member, error)
+	CreateOIDCProvider(ctx context.Context, organizationID string, input model.CreateOIDCProviderInput) (*ent.OIDCProvider, error)
+	UpdateOIDCProvider(ctx context.Context, organizationID string, id string, input model.UpdateOIDCProviderInput) (*ent.OIDCProvider, error)
+	DeleteOIDCProvider(ctx context.Context, organizationID string, id string) (bool, error)
 	CreateOpenAPISpec(ctx context.Context, organizationID string, input model.CreateOpenAPISpecInput) (*ent.OpenAPISpec, error)
 	PutOpenAPISpec(ctx context.Context, organizationID string, slug string, source model.OpenAPISpecSourceInput) (*ent.OpenAPISpec, error)
 	UpdateOpenAPISpec(ctx context.Context, organizationID string, slug string, input model.UpdateOpenAPISpecInput) (*ent.OpenAPISpec, error)
@@ -1630,6 +1670,9 @@ type MutationResolver interface {
 	TestWebhook(ctx context.Context, organizationID string, id string) (*ent.WebhookDelivery, error)
 	RedeliverWebhookDelivery(ctx context.Context, organizationID string, webhookID string, deliveryID string) (*ent.WebhookDelivery, error)
 }
+type OIDCProviderResolver interface {
+	Urls(ctx context.Context, obj *ent.OIDCProvider) (*model.OIDCProviderURLs, error)
+}
 type OpenAPISpecResolver interface {
 	LastVersion(ctx context.Context, obj *ent.OpenAPISpec) (*ent.OpenAPISpecVersion, error)
 
@@ -1661,6 +1704,8 @@ type OrganizationResolver interface {
 	CustomField(ctx context.Context, obj *ent.Organization, name string) (*ent.CustomField, error)
 	Collections(ctx context.Context, obj *ent.Organization, first *int, after *string, nested *bool) (*model.CollectionConnection, error)
 	Spaces(ctx context.Context, obj *ent.Organization, first *int, after *string) (*model.SpaceConnection, error)
+	OidcProviders(ctx context.Context, obj *ent.Organization, first *int, after *string) (*model.OIDCProviderConnection, error)
+	OidcProvider(ctx context.Context, obj *ent.Organization, id string) (*ent.OIDCProvider, error)
 	OpenAPISpecs(ctx context.Context, obj *ent.Organization, first *int, after *string) (*model.OpenAPISpecConnection, error)
 	OpenAPISpec(ctx context.Context, obj *ent.Organization, slug string) (*ent.OpenAPISpec, error)
 	Search(ctx context.Context, obj *ent.Organization, query string, first *int, after *string) (*model.SearchSpaceConnection, error)
@@ -3660,6 +3705,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateInviteLink(childComplexity, args["organizationId"].(string), args["input"].(model.CreateInviteLinkInput)), true
+	case "Mutation.createOIDCProvider":
+		if e.ComplexityRoot.Mutation.CreateOIDCProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createOIDCProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateOIDCProvider(childComplexity, args["organizationId"].(string), args["input"].(model.CreateOIDCProviderInput)), true
 	case "Mutation.createOpenAPISpec":
 		if e.ComplexityRoot.Mutation.CreateOpenAPISpec == nil {
 			break
@@ -3847,6 +3903,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteInviteLink(childComplexity, args["organizationId"].(string), args["inviteId"].(string)), true
+	case "Mutation.deleteOIDCProvider":
+		if e.ComplexityRoot.Mutation.DeleteOIDCProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteOIDCProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteOIDCProvider(childComplexity, args["organizationId"].(string), args["id"].(string)), true
 	case "Mutation.deleteOpenAPISpec":
 		if e.ComplexityRoot.Mutation.DeleteOpenAPISpec == nil {
 			break
@@ -4496,6 +4563,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateMember(childComplexity, args["organizationId"].(string), args["userId"].(string), args["input"].(model.UpdateMemberInput)), true
+	case "Mutation.updateOIDCProvider":
+		if e.ComplexityRoot.Mutation.UpdateOIDCProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateOIDCProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateOIDCProvider(childComplexity, args["organizationId"].(string), args["id"].(string), args["input"].(model.UpdateOIDCProviderInput)), true
 	case "Mutation.updateOpenAPISpec":
 		if e.ComplexityRoot.Mutation.UpdateOpenAPISpec == nil {
 			break
@@ -4694,6 +4772,124 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateWebhook(childComplexity, args["organizationId"].(string), args["id"].(string), args["input"].(model.WebhookInput)), true
+
+	case "OIDCProvider.clientId":
+		if e.ComplexityRoot.OIDCProvider.ClientID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OIDCProvider.ClientID(childComplexity), true
+	case "OIDCProvider.createdAt":
+		if e.ComplexityRoot.OIDCProvider.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OIDCProvider.CreatedAt(childComplexity), true
+	case "OIDCProvider.defaultRole":
+		if e.ComplexityRoot.OIDCProvider.DefaultRole == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OIDCProvider.DefaultRole(childComplexity), true
+	case "OIDCProvider.emailDomains":
+		if e.ComplexityRoot.OIDCProvider.EmailDomains == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OIDCProvider.EmailDomains(childComplexity), true
+	case "OIDCProvider.groupsClaim":
+		if e.ComplexityRoot.OIDCProvider.GroupsClaim == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OIDCProvider.GroupsClaim(childComplexity), true
+	case "OIDCProvider.id":
+		if e.ComplexityRoot.OIDCProvider.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OIDCProvider.ID(childComplexity), true
+	case "OIDCProvider.issuer":
+		if e.ComplexityRoot.OIDCProvider.Issuer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OIDCProvider.Issuer(childComplexity), true
+	case "OIDCProvider.label":
+		if e.ComplexityRoot.OIDCProvider.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OIDCProvider.Label(childComplexity), true
+	case "OIDCProvider.organizationId":
+		if e.ComplexityRoot.OIDCProvider.OrganizationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OIDCProvider.OrganizationID(childComplexity), true
+	case "OIDCProvider.scopes":
+		if e.ComplexityRoot.OIDCProvider.Scopes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OIDCProvider.Scopes(childComplexity), true
+	case "OIDCProvider.updatedAt":
+		if e.ComplexityRoot.OIDCProvider.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OIDCProvider.UpdatedAt(childComplexity), true
+	case "OIDCProvider.urls":
+		if e.ComplexityRoot.OIDCProvider.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OIDCProvider.Urls(childComplexity), true
+
+	case "OIDCProviderConnection.edges":
+		if e.ComplexityRoot.OIDCProviderConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OIDCProviderConnection.Edges(childComplexity), true
+	case "OIDCProviderConnection.pageInfo":
+		if e.ComplexityRoot.OIDCProviderConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OIDCProviderConnection.PageInfo(childComplexity), true
+	case "OIDCProviderConnection.totalCount":
+		if e.ComplexityRoot.OIDCProviderConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OIDCProviderConnection.TotalCount(childComplexity), true
+
+	case "OIDCProviderEdge.cursor":
+		if e.ComplexityRoot.OIDCProviderEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OIDCProviderEdge.Cursor(childComplexity), true
+	case "OIDCProviderEdge.node":
+		if e.ComplexityRoot.OIDCProviderEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OIDCProviderEdge.Node(childComplexity), true
+
+	case "OIDCProviderURLs.callback":
+		if e.ComplexityRoot.OIDCProviderURLs.Callback == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OIDCProviderURLs.Callback(childComplexity), true
+	case "OIDCProviderURLs.login":
+		if e.ComplexityRoot.OIDCProviderURLs.Login == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OIDCProviderURLs.Login(childComplexity), true
 
 	case "OpenAPISpec.createdAt":
 		if e.ComplexityRoot.OpenAPISpec.CreatedAt == nil {
@@ -5071,6 +5267,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Members(childComplexity, args["first"].(*int), args["after"].(*string), args["role"].(*model.MemberRoleFilter), args["search"].(*string), args["sort"].(*model.MemberSort), args["order"].(*model.SortOrder)), true
+	case "Organization.oidcProvider":
+		if e.ComplexityRoot.Organization.OidcProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_oidcProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.OidcProvider(childComplexity, args["id"].(string)), true
+	case "Organization.oidcProviders":
+		if e.ComplexityRoot.Organization.OidcProviders == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_oidcProviders_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.OidcProviders(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Organization.openAPISpec":
 		if e.ComplexityRoot.Organization.OpenAPISpec == nil {
 			break
@@ -8214,6 +8432,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("CreateCollectionInput", ec.unmarshalInputCreateCollectionInput),
 			graphql.NewInputUnmarshaler("CreateCustomFieldInput", ec.unmarshalInputCreateCustomFieldInput),
 			graphql.NewInputUnmarshaler("CreateInviteLinkInput", ec.unmarshalInputCreateInviteLinkInput),
+			graphql.NewInputUnmarshaler("CreateOIDCProviderInput", ec.unmarshalInputCreateOIDCProviderInput),
 			graphql.NewInputUnmarshaler("CreateOpenAPISpecInput", ec.unmarshalInputCreateOpenAPISpecInput),
 			graphql.NewInputUnmarshaler("CreateOrganizationInput", ec.unmarshalInputCreateOrganizationInput),
 			graphql.NewInputUnmarshaler("CreateSAMLProviderInput", ec.unmarshalInputCreateSAMLProviderInput),
@@ -8249,6 +8468,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("UpdateCustomFieldInput", ec.unmarshalInputUpdateCustomFieldInput),
 			graphql.NewInputUnmarshaler("UpdateInviteLinkInput", ec.unmarshalInputUpdateInviteLinkInput),
 			graphql.NewInputUnmarshaler("UpdateMemberInput", ec.unmarshalInputUpdateMemberInput),
+			graphql.NewInputUnmarshaler("UpdateOIDCProviderInput", ec.unmarshalInputUpdateOIDCProviderInput),
 			graphql.NewInputUnmarshaler("UpdateOpenAPISpecInput", ec.unmarshalInputUpdateOpenAPISpecInput),
 			graphql.NewInputUnmarshaler("UpdateOrganizationInput", ec.unmarshalInputUpdateOrganizationInput),
 			graphql.NewInputUnmarshaler("UpdateSAMLProviderInput", ec.unmarshalInputUpdateSAMLProviderInput),
@@ -9705,6 +9925,96 @@ extend type SAMLProvider implements Node
 extend type TranslationSettings implements Node
 extend type Webhook implements Node
 extend type WebhookDelivery implements Node
+`, BuiltIn: false},
+	{Name: "../schema/oidc.graphqls", Input: `# ---------------------------------------------------------------- OpenID Connect single sign-on
+# Issue 40: an organization's OpenID Connect providers (admins only). The sign-in runs in the
+# browser: GET <urls.login> sends the person to the provider; the provider sends them back to
+# <urls.callback> (the redirect URI to register), which begins a browser session, as SAML does.
+
+extend type Organization {
+  "The organization's OpenID Connect providers, by label. Admins only (FORBIDDEN for other members)."
+  oidcProviders(first: Int, after: String): OIDCProviderConnection!
+  "An OpenID Connect provider of the organization. Admins only."
+  oidcProvider(id: ID!): OIDCProvider
+}
+
+extend type Mutation {
+  "Adds an OpenID Connect provider (admins). Its client secret is sealed and never shown."
+  createOIDCProvider(organizationId: ID!, input: CreateOIDCProviderInput!): OIDCProvider!
+  "Changes an OpenID Connect provider (admins): only the fields given; null removes an optional one."
+  updateOIDCProvider(organizationId: ID!, id: ID!, input: UpdateOIDCProviderInput!): OIDCProvider!
+  "Deletes an OpenID Connect provider (admins); sessions it began end with it."
+  deleteOIDCProvider(organizationId: ID!, id: ID!): Boolean!
+}
+
+"An OpenID Provider people of an organization sign in with (authorization code flow with PKCE)."
+type OIDCProvider {
+  id: ID!
+  organizationId: ID!
+  "1 to 30 characters, shown on sign-in pages."
+  label: String!
+  "The issuer URL; its discovery document is <issuer>/.well-known/openid-configuration."
+  issuer: String!
+  clientId: String!
+  "Scopes asked for besides openid."
+  scopes: [String!]!
+  "When not empty, only addresses of these domains may sign in."
+  emailDomains: [String!]!
+  "The claim whose values name teams (by title, case-insensitive) the person joins."
+  groupsClaim: String
+  "The role people join with when they first sign in; null: the organization's default role."
+  defaultRole: Role
+  urls: OIDCProviderURLs!
+  createdAt: Time!
+  updatedAt: Time!
+}
+
+"This server's URLs for one OpenID Connect provider."
+type OIDCProviderURLs {
+  "Where a sign-in begins (GET; returnTo names where to go afterwards)."
+  login: String!
+  "The redirect URI to register with the provider."
+  callback: String!
+}
+
+type OIDCProviderConnection {
+  edges: [OIDCProviderEdge!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type OIDCProviderEdge {
+  cursor: String!
+  node: OIDCProvider!
+}
+
+input CreateOIDCProviderInput {
+  "1 to 30 characters."
+  label: String!
+  "An https URL (http only for hosts allowed with --fetch-allow), without query or fragment."
+  issuer: String!
+  clientId: String!
+  "Sealed with a server key; never shown again."
+  clientSecret: String!
+  scopes: [String!]
+  emailDomains: [String!]
+  groupsClaim: String
+  "Null (or absent): the organization's default role."
+  defaultRole: Role
+}
+
+input UpdateOIDCProviderInput {
+  label: String
+  issuer: String
+  clientId: String
+  clientSecret: String
+  scopes: [String!]
+  emailDomains: [String!]
+  "null removes it."
+  groupsClaim: String @goField(omittable: true)
+  "null: the organization's default role."
+  defaultRole: Role @goField(omittable: true)
+}
 `, BuiltIn: false},
 	{Name: "../schema/openapi.graphqls", Input: `# ---------------------------------------------------------------- OpenAPI specifications
 # spec/02 "OpenAPI specifications": documents an organization publishes, taken from a URL or from
@@ -12289,6 +12599,68 @@ func (ec *executionContext) childFields_MergeResult(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type MergeResult", field.Name)
 }
 
+func (ec *executionContext) childFields_OIDCProvider(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_OIDCProvider_id(ctx, field)
+	case "organizationId":
+		return ec.fieldContext_OIDCProvider_organizationId(ctx, field)
+	case "label":
+		return ec.fieldContext_OIDCProvider_label(ctx, field)
+	case "issuer":
+		return ec.fieldContext_OIDCProvider_issuer(ctx, field)
+	case "clientId":
+		return ec.fieldContext_OIDCProvider_clientId(ctx, field)
+	case "scopes":
+		return ec.fieldContext_OIDCProvider_scopes(ctx, field)
+	case "emailDomains":
+		return ec.fieldContext_OIDCProvider_emailDomains(ctx, field)
+	case "groupsClaim":
+		return ec.fieldContext_OIDCProvider_groupsClaim(ctx, field)
+	case "defaultRole":
+		return ec.fieldContext_OIDCProvider_defaultRole(ctx, field)
+	case "urls":
+		return ec.fieldContext_OIDCProvider_urls(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_OIDCProvider_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_OIDCProvider_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OIDCProvider", field.Name)
+}
+
+func (ec *executionContext) childFields_OIDCProviderConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_OIDCProviderConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_OIDCProviderConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_OIDCProviderConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OIDCProviderConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_OIDCProviderEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_OIDCProviderEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_OIDCProviderEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OIDCProviderEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_OIDCProviderURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "login":
+		return ec.fieldContext_OIDCProviderURLs_login(ctx, field)
+	case "callback":
+		return ec.fieldContext_OIDCProviderURLs_callback(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OIDCProviderURLs", field.Name)
+}
+
 func (ec *executionContext) childFields_OpenAPISpec(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -12461,6 +12833,10 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_collections(ctx, field)
 	case "spaces":
 		return ec.fieldContext_Organization_spaces(ctx, field)
+	case "oidcProviders":
+		return ec.fieldContext_Organization_oidcProviders(ctx, field)
+	case "oidcProvider":
+		return ec.fieldContext_Organization_oidcProvider(ctx, field)
 	case "openAPISpecs":
 		return ec.fieldContext_Organization_openAPISpecs(ctx, field)
 	case "openAPISpec":
@@ -14447,6 +14823,28 @@ func (ec *executionContext) field_Mutation_createInviteLink_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createOIDCProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateOIDCProviderInput, error) {
+			return ec.unmarshalNCreateOIDCProviderInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCreateOIDCProviderInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createOpenAPISpec_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -14858,6 +15256,28 @@ func (ec *executionContext) field_Mutation_deleteInviteLink_args(ctx context.Con
 		return nil, err
 	}
 	args["inviteId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteOIDCProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
 	return args, nil
 }
 
@@ -16407,6 +16827,36 @@ func (ec *executionContext) field_Mutation_updateMember_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateOIDCProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateOIDCProviderInput, error) {
+			return ec.unmarshalNUpdateOIDCProviderInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐUpdateOIDCProviderInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateOpenAPISpec_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -17174,6 +17624,42 @@ func (ec *executionContext) field_Organization_members_args(ctx context.Context,
 		return nil, err
 	}
 	args["order"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_oidcProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_oidcProviders_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
 	return args, nil
 }
 
@@ -27092,6 +27578,138 @@ func (ec *executionContext) fieldContext_Mutation_joinOrganization(ctx context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createOIDCProvider(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createOIDCProvider(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateOIDCProvider(ctx, fc.Args["organizationId"].(string), fc.Args["input"].(model.CreateOIDCProviderInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.OIDCProvider) graphql.Marshaler {
+			return ec.marshalNOIDCProvider2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOIDCProvider(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createOIDCProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OIDCProvider(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createOIDCProvider_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateOIDCProvider(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateOIDCProvider(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateOIDCProvider(ctx, fc.Args["organizationId"].(string), fc.Args["id"].(string), fc.Args["input"].(model.UpdateOIDCProviderInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.OIDCProvider) graphql.Marshaler {
+			return ec.marshalNOIDCProvider2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOIDCProvider(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateOIDCProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OIDCProvider(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateOIDCProvider_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteOIDCProvider(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteOIDCProvider(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteOIDCProvider(ctx, fc.Args["organizationId"].(string), fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteOIDCProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteOIDCProvider_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createOpenAPISpec(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -30190,6 +30808,479 @@ func (ec *executionContext) fieldContext_Mutation_redeliverWebhookDelivery(ctx c
 	return fc, nil
 }
 
+func (ec *executionContext) _OIDCProvider_id(ctx context.Context, field graphql.CollectedField, obj *ent.OIDCProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OIDCProvider_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OIDCProvider_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OIDCProvider", field, false, false, "ID")
+}
+
+func (ec *executionContext) _OIDCProvider_organizationId(ctx context.Context, field graphql.CollectedField, obj *ent.OIDCProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OIDCProvider_organizationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrganizationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OIDCProvider_organizationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OIDCProvider", field, false, false, "ID")
+}
+
+func (ec *executionContext) _OIDCProvider_label(ctx context.Context, field graphql.CollectedField, obj *ent.OIDCProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OIDCProvider_label(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Label, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OIDCProvider_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OIDCProvider", field, false, false, "String")
+}
+
+func (ec *executionContext) _OIDCProvider_issuer(ctx context.Context, field graphql.CollectedField, obj *ent.OIDCProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OIDCProvider_issuer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Issuer, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OIDCProvider_issuer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OIDCProvider", field, false, false, "String")
+}
+
+func (ec *executionContext) _OIDCProvider_clientId(ctx context.Context, field graphql.CollectedField, obj *ent.OIDCProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OIDCProvider_clientId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClientID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OIDCProvider_clientId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OIDCProvider", field, false, false, "String")
+}
+
+func (ec *executionContext) _OIDCProvider_scopes(ctx context.Context, field graphql.CollectedField, obj *ent.OIDCProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OIDCProvider_scopes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Scopes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OIDCProvider_scopes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OIDCProvider", field, false, false, "String")
+}
+
+func (ec *executionContext) _OIDCProvider_emailDomains(ctx context.Context, field graphql.CollectedField, obj *ent.OIDCProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OIDCProvider_emailDomains(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EmailDomains, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OIDCProvider_emailDomains(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OIDCProvider", field, false, false, "String")
+}
+
+func (ec *executionContext) _OIDCProvider_groupsClaim(ctx context.Context, field graphql.CollectedField, obj *ent.OIDCProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OIDCProvider_groupsClaim(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GroupsClaim, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OIDCProvider_groupsClaim(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OIDCProvider", field, false, false, "String")
+}
+
+func (ec *executionContext) _OIDCProvider_defaultRole(ctx context.Context, field graphql.CollectedField, obj *ent.OIDCProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OIDCProvider_defaultRole(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DefaultRole, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *viewer.Role) graphql.Marshaler {
+			return ec.marshalORole2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚋviewerᚐRole(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OIDCProvider_defaultRole(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OIDCProvider", field, false, false, "Role")
+}
+
+func (ec *executionContext) _OIDCProvider_urls(ctx context.Context, field graphql.CollectedField, obj *ent.OIDCProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OIDCProvider_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.OIDCProvider().Urls(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.OIDCProviderURLs) graphql.Marshaler {
+			return ec.marshalNOIDCProviderURLs2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐOIDCProviderURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OIDCProvider_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OIDCProvider",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OIDCProviderURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OIDCProvider_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.OIDCProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OIDCProvider_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OIDCProvider_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OIDCProvider", field, false, false, "Time")
+}
+
+func (ec *executionContext) _OIDCProvider_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.OIDCProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OIDCProvider_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OIDCProvider_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OIDCProvider", field, false, false, "Time")
+}
+
+func (ec *executionContext) _OIDCProviderConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.OIDCProviderConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OIDCProviderConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.OIDCProviderEdge) graphql.Marshaler {
+			return ec.marshalNOIDCProviderEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐOIDCProviderEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OIDCProviderConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OIDCProviderConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OIDCProviderEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OIDCProviderConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.OIDCProviderConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OIDCProviderConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OIDCProviderConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OIDCProviderConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OIDCProviderConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.OIDCProviderConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OIDCProviderConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OIDCProviderConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OIDCProviderConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _OIDCProviderEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.OIDCProviderEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OIDCProviderEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OIDCProviderEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OIDCProviderEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _OIDCProviderEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.OIDCProviderEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OIDCProviderEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.OIDCProvider) graphql.Marshaler {
+			return ec.marshalNOIDCProvider2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOIDCProvider(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OIDCProviderEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OIDCProviderEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OIDCProvider(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OIDCProviderURLs_login(ctx context.Context, field graphql.CollectedField, obj *model.OIDCProviderURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OIDCProviderURLs_login(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Login, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OIDCProviderURLs_login(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OIDCProviderURLs", field, false, false, "String")
+}
+
+func (ec *executionContext) _OIDCProviderURLs_callback(ctx context.Context, field graphql.CollectedField, obj *model.OIDCProviderURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OIDCProviderURLs_callback(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Callback, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OIDCProviderURLs_callback(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OIDCProviderURLs", field, false, false, "String")
+}
+
 func (ec *executionContext) _OpenAPISpec_id(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -31998,6 +33089,94 @@ func (ec *executionContext) fieldContext_Organization_spaces(ctx context.Context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Organization_spaces_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_oidcProviders(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_oidcProviders(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().OidcProviders(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.OIDCProviderConnection) graphql.Marshaler {
+			return ec.marshalNOIDCProviderConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐOIDCProviderConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_oidcProviders(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OIDCProviderConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_oidcProviders_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_oidcProvider(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_oidcProvider(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().OidcProvider(ctx, obj, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.OIDCProvider) graphql.Marshaler {
+			return ec.marshalOOIDCProvider2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOIDCProvider(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_oidcProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OIDCProvider(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_oidcProvider_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -46322,6 +47501,97 @@ func UnmarshalCreateInviteLinkInput(ctx context.Context, raw any) (model.CreateI
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputCreateOIDCProviderInput(ctx context.Context, obj any) (model.CreateOIDCProviderInput, error) {
+	var it model.CreateOIDCProviderInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"label", "issuer", "clientId", "clientSecret", "scopes", "emailDomains", "groupsClaim", "defaultRole"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "label":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("label"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Label = data
+		case "issuer":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuer"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Issuer = data
+		case "clientId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientId"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientID = data
+		case "clientSecret":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientSecret"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientSecret = data
+		case "scopes":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scopes"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Scopes = data
+		case "emailDomains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("emailDomains"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EmailDomains = data
+		case "groupsClaim":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("groupsClaim"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GroupsClaim = data
+		case "defaultRole":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("defaultRole"))
+			data, err := ec.unmarshalORole2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚋviewerᚐRole(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DefaultRole = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCreateOIDCProviderInput unmarshals raw into the CreateOIDCProviderInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCreateOIDCProviderInput(ctx context.Context, raw any) (model.CreateOIDCProviderInput, error) {
+	var out model.CreateOIDCProviderInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CreateOIDCProviderInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputCreateOpenAPISpecInput(ctx context.Context, obj any) (model.CreateOpenAPISpecInput, error) {
 	var it model.CreateOpenAPISpecInput
 	if obj == nil {
@@ -48244,6 +49514,97 @@ func (ec *executionContext) unmarshalInputUpdateMemberInput(ctx context.Context,
 func UnmarshalUpdateMemberInput(ctx context.Context, raw any) (model.UpdateMemberInput, error) {
 	var out model.UpdateMemberInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateMemberInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputUpdateOIDCProviderInput(ctx context.Context, obj any) (model.UpdateOIDCProviderInput, error) {
+	var it model.UpdateOIDCProviderInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"label", "issuer", "clientId", "clientSecret", "scopes", "emailDomains", "groupsClaim", "defaultRole"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "label":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("label"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Label = data
+		case "issuer":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuer"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Issuer = data
+		case "clientId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientId"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientID = data
+		case "clientSecret":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clientSecret"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClientSecret = data
+		case "scopes":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scopes"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Scopes = data
+		case "emailDomains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("emailDomains"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EmailDomains = data
+		case "groupsClaim":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("groupsClaim"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GroupsClaim = graphql.OmittableOf(data)
+		case "defaultRole":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("defaultRole"))
+			data, err := ec.unmarshalORole2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚋviewerᚐRole(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DefaultRole = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUpdateOIDCProviderInput unmarshals raw into the UpdateOIDCProviderInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUpdateOIDCProviderInput(ctx context.Context, raw any) (model.UpdateOIDCProviderInput, error) {
+	var out model.UpdateOIDCProviderInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateOIDCProviderInput", raw, &out)
 	return out, err
 }
 
@@ -52743,6 +54104,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createOIDCProvider":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createOIDCProvider(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateOIDCProvider":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateOIDCProvider(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteOIDCProvider":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteOIDCProvider(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createOpenAPISpec":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createOpenAPISpec(ctx, field)
@@ -53230,6 +54612,214 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_redeliverWebhookDelivery(ctx, field)
 			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var oIDCProviderImplementors = []string{"OIDCProvider"}
+
+func (ec *executionContext) _OIDCProvider(ctx context.Context, sel ast.SelectionSet, obj *ent.OIDCProvider) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, oIDCProviderImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OIDCProvider")
+		case "id":
+			out.Values[i] = ec._OIDCProvider_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "organizationId":
+			out.Values[i] = ec._OIDCProvider_organizationId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "label":
+			out.Values[i] = ec._OIDCProvider_label(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "issuer":
+			out.Values[i] = ec._OIDCProvider_issuer(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "clientId":
+			out.Values[i] = ec._OIDCProvider_clientId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "scopes":
+			out.Values[i] = ec._OIDCProvider_scopes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "emailDomains":
+			out.Values[i] = ec._OIDCProvider_emailDomains(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "groupsClaim":
+			out.Values[i] = ec._OIDCProvider_groupsClaim(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "defaultRole":
+			out.Values[i] = ec._OIDCProvider_defaultRole(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "urls":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._OIDCProvider_urls(ctx, field, obj)
+				})
+		case "createdAt":
+			out.Values[i] = ec._OIDCProvider_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._OIDCProvider_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var oIDCProviderConnectionImplementors = []string{"OIDCProviderConnection"}
+
+func (ec *executionContext) _OIDCProviderConnection(ctx context.Context, sel ast.SelectionSet, obj *model.OIDCProviderConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, oIDCProviderConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OIDCProviderConnection")
+		case "edges":
+			out.Values[i] = ec._OIDCProviderConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._OIDCProviderConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._OIDCProviderConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var oIDCProviderEdgeImplementors = []string{"OIDCProviderEdge"}
+
+func (ec *executionContext) _OIDCProviderEdge(ctx context.Context, sel ast.SelectionSet, obj *model.OIDCProviderEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, oIDCProviderEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OIDCProviderEdge")
+		case "cursor":
+			out.Values[i] = ec._OIDCProviderEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._OIDCProviderEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var oIDCProviderURLsImplementors = []string{"OIDCProviderURLs"}
+
+func (ec *executionContext) _OIDCProviderURLs(ctx context.Context, sel ast.SelectionSet, obj *model.OIDCProviderURLs) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, oIDCProviderURLsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OIDCProviderURLs")
+		case "login":
+			out.Values[i] = ec._OIDCProviderURLs_login(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "callback":
+			out.Values[i] = ec._OIDCProviderURLs_callback(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -53799,6 +55389,18 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Organization_spaces(ctx, field, obj)
+				})
+		case "oidcProviders":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Organization_oidcProviders(ctx, field, obj)
+				})
+		case "oidcProvider":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Organization_oidcProvider(ctx, field, obj)
 				})
 		case "openAPISpecs":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
@@ -59514,6 +61116,11 @@ func (ec *executionContext) unmarshalNCreateInviteLinkInput2githubᚗcomᚋbinde
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNCreateOIDCProviderInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCreateOIDCProviderInput(ctx context.Context, v any) (model.CreateOIDCProviderInput, error) {
+	res, err := ec.unmarshalInputCreateOIDCProviderInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreateOpenAPISpecInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCreateOpenAPISpecInput(ctx context.Context, v any) (model.CreateOpenAPISpecInput, error) {
 	res, err := ec.unmarshalInputCreateOpenAPISpecInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -60157,6 +61764,54 @@ func (ec *executionContext) marshalNNode2ᚕgithubᚗcomᚋbinderyhqᚋbindery�
 	})
 
 	return ret
+}
+
+func (ec *executionContext) marshalNOIDCProvider2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOIDCProvider(ctx context.Context, sel ast.SelectionSet, v *ent.OIDCProvider) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "OIDCProvider!")
+		return graphql.Null
+	}
+	return ec._OIDCProvider(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNOIDCProviderConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐOIDCProviderConnection(ctx context.Context, sel ast.SelectionSet, v *model.OIDCProviderConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "OIDCProviderConnection!")
+		return graphql.Null
+	}
+	return ec._OIDCProviderConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNOIDCProviderEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐOIDCProviderEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.OIDCProviderEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNOIDCProviderEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐOIDCProviderEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNOIDCProviderEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐOIDCProviderEdge(ctx context.Context, sel ast.SelectionSet, v *model.OIDCProviderEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "OIDCProviderEdge!")
+		return graphql.Null
+	}
+	return ec._OIDCProviderEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNOIDCProviderURLs2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐOIDCProviderURLs(ctx context.Context, sel ast.SelectionSet, v *model.OIDCProviderURLs) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "OIDCProviderURLs!")
+		return graphql.Null
+	}
+	return ec._OIDCProviderURLs(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOpenAPISpec(ctx context.Context, sel ast.SelectionSet, v *ent.OpenAPISpec) graphql.Marshaler {
@@ -61622,6 +63277,11 @@ func (ec *executionContext) unmarshalNUpdateMemberInput2githubᚗcomᚋbinderyhq
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNUpdateOIDCProviderInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐUpdateOIDCProviderInput(ctx context.Context, v any) (model.UpdateOIDCProviderInput, error) {
+	res, err := ec.unmarshalInputUpdateOIDCProviderInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNUpdateOpenAPISpecInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐUpdateOpenAPISpecInput(ctx context.Context, v any) (model.UpdateOpenAPISpecInput, error) {
 	res, err := ec.unmarshalInputUpdateOpenAPISpecInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -62353,6 +64013,13 @@ func (ec *executionContext) marshalONode2githubᚗcomᚋbinderyhqᚋbinderyᚋgr
 		return graphql.Null
 	}
 	return ec._Node(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOOIDCProvider2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOIDCProvider(ctx context.Context, sel ast.SelectionSet, v *ent.OIDCProvider) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._OIDCProvider(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOOpenAPISpec2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐOpenAPISpec(ctx context.Context, sel ast.SelectionSet, v *ent.OpenAPISpec) graphql.Marshaler {

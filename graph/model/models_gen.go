@@ -324,6 +324,21 @@ type CreateInviteLinkInput struct {
 	Role *viewer.Role `json:"role,omitempty"`
 }
 
+type CreateOIDCProviderInput struct {
+	// 1 to 30 characters.
+	Label string `json:"label"`
+	// An https URL (http only for hosts allowed with --fetch-allow), without query or fragment.
+	Issuer   string `json:"issuer"`
+	ClientID string `json:"clientId"`
+	// Sealed with a server key; never shown again.
+	ClientSecret string   `json:"clientSecret"`
+	Scopes       []string `json:"scopes,omitempty"`
+	EmailDomains []string `json:"emailDomains,omitempty"`
+	GroupsClaim  *string  `json:"groupsClaim,omitempty"`
+	// Null (or absent): the organization's default role.
+	DefaultRole *viewer.Role `json:"defaultRole,omitempty"`
+}
+
 type CreateOpenAPISpecInput struct {
 	Slug   string                  `json:"slug"`
 	Source *OpenAPISpecSourceInput `json:"source"`
@@ -605,6 +620,25 @@ type MoveSpaceInput struct {
 	Parent graphql.Omittable[*string] `json:"parent,omitempty"`
 	// Where among the new siblings; at the end when absent.
 	Position *ContentPositionInput `json:"position,omitempty"`
+}
+
+type OIDCProviderConnection struct {
+	Edges      []*OIDCProviderEdge `json:"edges"`
+	PageInfo   *PageInfo           `json:"pageInfo"`
+	TotalCount int                 `json:"totalCount"`
+}
+
+type OIDCProviderEdge struct {
+	Cursor string            `json:"cursor"`
+	Node   *ent.OIDCProvider `json:"node"`
+}
+
+// This server's URLs for one OpenID Connect provider.
+type OIDCProviderURLs struct {
+	// Where a sign-in begins (GET; returnTo names where to go afterwards).
+	Login string `json:"login"`
+	// The redirect URI to register with the provider.
+	Callback string `json:"callback"`
 }
 
 type OpenAPISpecConnection struct {
@@ -1152,6 +1186,19 @@ type UpdateInviteLinkInput struct {
 type UpdateMemberInput struct {
 	// null makes the member a guest.
 	Role graphql.Omittable[*viewer.Role] `json:"role,omitempty"`
+}
+
+type UpdateOIDCProviderInput struct {
+	Label        *string  `json:"label,omitempty"`
+	Issuer       *string  `json:"issuer,omitempty"`
+	ClientID     *string  `json:"clientId,omitempty"`
+	ClientSecret *string  `json:"clientSecret,omitempty"`
+	Scopes       []string `json:"scopes,omitempty"`
+	EmailDomains []string `json:"emailDomains,omitempty"`
+	// null removes it.
+	GroupsClaim graphql.Omittable[*string] `json:"groupsClaim,omitempty"`
+	// null: the organization's default role.
+	DefaultRole graphql.Omittable[*viewer.Role] `json:"defaultRole,omitempty"`
 }
 
 type UpdateOpenAPISpecInput struct {

@@ -1,17 +1,20 @@
 package accounts
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	stdsql "database/sql"
 	"encoding/hex"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/crewjam/saml"
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/member"
+	"github.com/binderyhq/bindery/ent/oidcprovider"
 	"github.com/binderyhq/bindery/ent/samlassertion"
 	"github.com/binderyhq/bindery/ent/samlprovider"
 	"github.com/binderyhq/bindery/ent/samlrequest"
@@ -117,17 +120,38 @@ func (s SSO) Finish(ctx context.Context, providerID, samlResponse string) (*Sign
 	if err != nil {
 		return nil, err
 	}
+	j := joining{OrganizationID: row.OrganizationID, ProviderID: row.ID, Role: row.DefaultRole}
+	if row.DefaultTeamID != nil {
+		j.FirstTeams = []string{*row.DefaultTeamID}
+	}
+	return s.signIn(sys, id.Email, id.Name, j, now)
+}
+
+// joining is how a person signs in to an organization through one of its providers: the role and
+// teams a new member joins with, and the teams every sign-in makes them a member of.
+type joining struct {
+	OrganizationID, ProviderID string
+	Role                       *viewer.Role // of a new member; nil: a guest
+	FirstTeams                 []string     // joined with a new membership
+	Teams                      []string     // joined at every sign-in
+}
+
+// signIn signs in the person a provider vouched for, in one transaction: the user is found by
+// email (their name updated to the provider's) or created, joins the organization as j says if
+// new (recording member.added), is marked as an SSO member seen now, and gets a browser session.
+// Returns FORBIDDEN for a disabled member.
+func (s SSO) signIn(sys context.Context, email, name string, j joining, now time.Time) (*SignIn, error) {
 	in := &SignIn{ExpiresAt: now.Add(SessionLifetime)}
-	err = txn.Run(sys, s.Client, func(tx *ent.Tx) error {
-		u, err := signInUser(sys, tx, id)
+	err := txn.Run(sys, s.Client, func(tx *ent.Tx) error {
+		u, err := signInUser(sys, tx, email, name)
 		if err != nil {
 			return err
 		}
-		if err := joinThroughProvider(sys, tx, row, u.ID, now); err != nil {
+		if err := joinThroughProvider(sys, tx, j, u.ID, now); err != nil {
 			return err
 		}
 		in.Secret, err = CreateSession(sys, tx.Session, NewSession{
-			UserID: u.ID, OrganizationID: row.OrganizationID, ProviderID: row.ID, ExpiresAt: in.ExpiresAt})
+			UserID: u.ID, OrganizationID: j.OrganizationID, ProviderID: j.ProviderID, ExpiresAt: in.ExpiresAt})
 		return err
 	})
 	if err != nil {
@@ -166,43 +190,49 @@ func (s SSO) replayCache(sys context.Context, providerID string, now time.Time) 
 	}
 }
 
-// signInUser returns the user with the identity's email, created with its display name when
-// there is none.
-func signInUser(sys context.Context, tx *ent.Tx, id sso.Identity) (*ent.User, error) {
-	u, err := tx.User.Query().Where(user.Email(id.Email)).Only(sys)
-	if ent.IsNotFound(err) {
-		return tx.User.Create().SetEmail(id.Email).SetDisplayName(id.Name).Save(sys)
+// signInUser returns the user with the email, created with the display name when there is none;
+// an existing user takes the name when it is given and differs (the provider holds it).
+func signInUser(sys context.Context, tx *ent.Tx, email, name string) (*ent.User, error) {
+	u, err := tx.User.Query().Where(user.Email(email)).Only(sys)
+	switch {
+	case ent.IsNotFound(err):
+		return tx.User.Create().SetEmail(email).SetDisplayName(name).Save(sys)
+	case err == nil && name != "" && name != u.DisplayName:
+		return tx.User.UpdateOne(u).SetDisplayName(name).Save(sys)
 	}
 	return u, err
 }
 
-// joinThroughProvider makes the user a member of the provider's organization (with its default
-// role and team) if they are not, and marks the membership as SSO and seen at now. Returns
-// FORBIDDEN when the membership is disabled.
-func joinThroughProvider(sys context.Context, tx *ent.Tx, p *ent.SAMLProvider, userID string, now time.Time) error {
-	m, err := tx.Member.Query().Where(member.OrganizationID(p.OrganizationID), member.UserID(userID)).Only(sys)
+// joinThroughProvider makes the user a member of the organization (with j's role and first
+// teams, recording member.added) if they are not, marks the membership as SSO and seen at now,
+// and adds them to j's teams. Returns FORBIDDEN when the membership is disabled.
+func joinThroughProvider(sys context.Context, tx *ent.Tx, j joining, userID string, now time.Time) error {
+	m, err := tx.Member.Query().Where(member.OrganizationID(j.OrganizationID), member.UserID(userID)).Only(sys)
+	teams := j.Teams
 	switch {
 	case err == nil && m.Disabled:
-		return apperr.Forbiddenf("your membership of organization %s is disabled: ask one of its admins", p.OrganizationID)
+		return apperr.Forbiddenf("your membership of organization %s is disabled: ask one of its admins", j.OrganizationID)
 	case err == nil:
-		return tx.Member.UpdateOne(m).SetSSO(true).SetLastSeenAt(now).Exec(sys)
-	case !ent.IsNotFound(err):
+		err = tx.Member.UpdateOne(m).SetSSO(true).SetLastSeenAt(now).Exec(sys)
+	case ent.IsNotFound(err):
+		err = tx.Member.Create().SetOrganizationID(j.OrganizationID).SetUserID(userID).SetNillableRole(j.Role).
+			SetSSO(true).SetLastSeenAt(now).Exec(sys)
+		if err == nil { // the person signing in is the actor of their joining, as with an invite link
+			joiner := viewer.NewContext(sys, viewer.NewUser(userID, "", nil))
+			err = events.Record(joiner, tx.Client(), events.Event{Type: events.MemberAdded, Organization: j.OrganizationID,
+				ObjectKind: "member", ObjectID: userID, Details: map[string]any{"role": j.Role, "provider": j.ProviderID}})
+		}
+		teams = append(slices.Clone(j.FirstTeams), teams...)
+	}
+	if err != nil || len(teams) == 0 {
 		return err
 	}
-	err = tx.Member.Create().SetOrganizationID(p.OrganizationID).SetUserID(userID).SetNillableRole(p.DefaultRole).
-		SetSSO(true).SetLastSeenAt(now).Exec(sys)
-	if err != nil {
-		return err
+	teams = check.Distinct(teams)
+	creates := make([]*ent.TeamMemberCreate, len(teams))
+	for i, t := range teams {
+		creates[i] = tx.TeamMember.Create().SetOrganizationID(j.OrganizationID).SetTeamID(t).SetUserID(userID)
 	}
-	// The person signing in is the actor of their joining, as with an invite link.
-	err = events.Record(viewer.NewContext(sys, viewer.NewUser(userID, "", nil)), tx.Client(), events.Event{
-		Type: events.MemberAdded, Organization: p.OrganizationID, ObjectKind: "member", ObjectID: userID,
-		Details: map[string]any{"role": p.DefaultRole, "samlProvider": p.ID}})
-	if err != nil || p.DefaultTeamID == nil {
-		return err
-	}
-	err = tx.TeamMember.Create().SetOrganizationID(p.OrganizationID).SetTeamID(*p.DefaultTeamID).SetUserID(userID).
-		OnConflictColumns(teammember.FieldTeamID, teammember.FieldUserID).DoNothing().Exec(sys)
+	err = tx.TeamMember.CreateBulk(creates...).OnConflictColumns(teammember.FieldTeamID, teammember.FieldUserID).DoNothing().Exec(sys)
 	if errors.Is(err, stdsql.ErrNoRows) { // PostgreSQL's ON CONFLICT DO NOTHING returns no row
 		return nil
 	}
@@ -229,20 +259,31 @@ func (s SSO) Metadata(ctx context.Context, providerID string) ([]byte, error) {
 	return sso.Metadata(sso.Provider{ID: p.ID}, sso.ServiceOf(s.BaseURL, p.ID), s.Now(ctx))
 }
 
-// Logins lists the sign-in entries of an organization's active providers, by label (at most
-// 100). Anyone may read them, as a sign-in page must: they are read as the system viewer, and an
-// unknown organization has none.
+// Logins lists the sign-in entries of an organization's active SAML providers and its OpenID
+// Connect providers, by label (at most 100 of each). Anyone may read them, as a sign-in page
+// must: they are read as the system viewer, and an unknown organization has none.
 func (s SSO) Logins(ctx context.Context, orgID string) ([]Login, error) {
+	sys := System(ctx)
 	providers, err := s.Client.SAMLProvider.Query().
 		Where(samlprovider.OrganizationID(orgID), samlprovider.SSOURLNotNil(), samlprovider.EntityIDNotNil(), samlprovider.CertificateNotNil()).
-		Order(ent.Asc(samlprovider.FieldLabel), ent.Asc(samlprovider.FieldID)).Limit(100).All(System(ctx))
+		Order(ent.Asc(samlprovider.FieldLabel), ent.Asc(samlprovider.FieldID)).Limit(100).All(sys)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Login, len(providers))
-	for i, p := range providers {
-		out[i] = Login{ID: p.ID, Label: p.Label, StartURL: sso.ServiceOf(s.BaseURL, p.ID).StartURL}
+	oidc, err := s.Client.OIDCProvider.Query().Where(oidcprovider.OrganizationID(orgID)).
+		Order(ent.Asc(oidcprovider.FieldLabel), ent.Asc(oidcprovider.FieldID)).Limit(100).All(sys)
+	if err != nil {
+		return nil, err
 	}
+	out := make([]Login, 0, len(providers)+len(oidc))
+	for _, p := range providers {
+		out = append(out, Login{ID: p.ID, Label: p.Label, StartURL: sso.ServiceOf(s.BaseURL, p.ID).StartURL})
+	}
+	for _, p := range oidc {
+		login, _ := OIDCURLs(s.BaseURL, p.ID)
+		out = append(out, Login{ID: p.ID, Label: p.Label, StartURL: login})
+	}
+	slices.SortStableFunc(out, func(a, b Login) int { return cmp.Or(cmp.Compare(a.Label, b.Label), cmp.Compare(a.ID, b.ID)) })
 	return out, nil
 }
 
@@ -254,7 +295,7 @@ func (s SSO) Required(ctx context.Context, orgID string) error {
 		return err
 	}
 	if len(logins) == 0 {
-		return apperr.Forbiddenf("organization %s requires single sign-on, and has no active SAML provider: use an API token", orgID)
+		return apperr.Forbiddenf("organization %s requires single sign-on, and has no active single sign-on provider: use an API token", orgID)
 	}
 	return apperr.Forbiddenf("organization %s requires single sign-on through its own identity provider: sign in at %s (API tokens keep working)",
 		orgID, logins[0].StartURL)

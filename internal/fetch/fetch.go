@@ -109,6 +109,7 @@ type Client struct {
 	http  *http.Client
 	post  *http.Client // follows no redirect
 	guard *ssrf.Guardian
+	allow Allow
 }
 
 // New returns a client whose connections reach only public addresses and those allow allows. It
@@ -137,10 +138,73 @@ func New(allow Allow) *Client {
 		MaxIdleConnsPerHost:   8,
 		IdleConnTimeout:       30 * time.Second,
 	}
-	c := &Client{guard: guard}
+	c := &Client{guard: guard, allow: allow}
 	c.http = &http.Client{Transport: transport, CheckRedirect: c.checkRedirect}
 	c.post = &http.Client{Transport: transport, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	return c
+}
+
+// Allowed reports whether the operator's allow-list names host: a listed host name, or an address
+// of a listed network. (A name that merely resolves into a listed network is not: the answer must
+// not depend on DNS.)
+func (c *Client) Allowed(host string) bool {
+	host = strings.ToLower(strings.Trim(host, "[]"))
+	if addr, err := netip.ParseAddr(host); err == nil {
+		for _, p := range c.allow.prefixes {
+			if p.Contains(addr.WithZone("")) {
+				return true
+			}
+		}
+		return false
+	}
+	return c.allow.hosts[host]
+}
+
+// HTTP returns a standard client over the same guarded connections, for libraries that take an
+// *http.Client: its redirects are checked as Get's, each request ends within timeout, and an
+// answer's body is cut after max bytes (the reader then fails with ErrTooLarge).
+func (c *Client) HTTP(timeout time.Duration, max int64) *http.Client {
+	return &http.Client{Transport: limitedBodies{c.http.Transport, max}, CheckRedirect: c.checkRedirect, Timeout: timeout}
+}
+
+// limitedBodies cuts the answers' bodies of a transport after max bytes.
+type limitedBodies struct {
+	next http.RoundTripper
+	max  int64
+}
+
+func (l limitedBodies) RoundTrip(req *http.Request) (*http.Response, error) {
+	if err := CheckURL(req.URL); err != nil {
+		return nil, err
+	}
+	res, err := l.next.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	res.Body = &limitedBody{ReadCloser: res.Body, left: l.max, url: req.URL}
+	return res, nil
+}
+
+// limitedBody fails with ErrTooLarge once more than its bytes were read.
+type limitedBody struct {
+	io.ReadCloser
+	left int64
+	url  *url.URL
+}
+
+func (b *limitedBody) Read(p []byte) (int, error) {
+	if b.left < 0 {
+		return 0, fmt.Errorf("%w: %s is too long", ErrTooLarge, b.url.Redacted())
+	}
+	if int64(len(p)) > b.left+1 {
+		p = p[:b.left+1]
+	}
+	n, err := b.ReadCloser.Read(p)
+	b.left -= int64(n)
+	if b.left < 0 {
+		return n, fmt.Errorf("%w: %s is too long", ErrTooLarge, b.url.Redacted())
+	}
+	return n, err
 }
 
 // checkRedirect follows at most maxRedirects redirects, to URLs check accepts; the dialer

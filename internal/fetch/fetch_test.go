@@ -1,14 +1,17 @@
 package fetch
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"net/netip"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/binderyhq/bindery/internal/testkit/fetchtest"
 )
@@ -203,5 +206,38 @@ func TestGetHidesWhyItCouldNotConnect(t *testing.T) {
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%s: err %v, want %q", c.url, err, c.want)
 		}
+	}
+}
+
+func TestAllowed(t *testing.T) {
+	allow, err := ParseAllow("127.0.0.2,fd12::/16,wiki.internal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := New(allow)
+	for host, want := range map[string]bool{"127.0.0.2": true, "[fd12::1]": true, "WIKI.internal": true,
+		"127.0.0.1": false, "example.com": false, "wiki.internal.evil.example": false} {
+		if got := c.Allowed(host); got != want {
+			t.Errorf("Allowed(%q) = %v, want %v", host, got, want)
+		}
+	}
+}
+
+func TestHTTPBoundsBodies(t *testing.T) {
+	allow, _ := ParseAllow("127.0.0.2")
+	site := fetchtest.Serve(t, "127.0.0.2", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write(bytes.Repeat([]byte("x"), 100))
+	}))
+	client := New(allow).HTTP(time.Second, 99)
+	res, err := client.Get(site.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if _, err := io.ReadAll(res.Body); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("a body over the bound read with %v, want ErrTooLarge", err)
+	}
+	if _, err := New(Allow{}).HTTP(time.Second, 99).Get(site.URL); !errors.Is(err, ErrRefused) {
+		t.Fatalf("a loopback address not allowed: %v, want ErrRefused", err)
 	}
 }

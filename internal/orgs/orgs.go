@@ -15,7 +15,6 @@ package orgs
 
 import (
 	"context"
-	"regexp"
 	"strings"
 	"time"
 
@@ -40,8 +39,6 @@ const (
 	hostnameMin, hostnameMax = 3, 32
 	logoMax                  = 2048
 	siteIDMax                = 64 // the default content site's id (ids are far shorter)
-	domainsMax               = 100
-	domainMax                = 253 // a DNS name's
 )
 
 // Service is the organizations of one server, as the viewer of a context reads and writes them.
@@ -101,7 +98,7 @@ func (svc *Service) Create(ctx context.Context, title string, emailDomains []str
 	if err != nil {
 		return nil, err
 	}
-	domains, err := normalizeDomains("emailDomains", emailDomains)
+	domains, err := check.Domains("emailDomains", emailDomains)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +161,7 @@ func applyChanges(upd *ent.OrganizationUpdateOne, in Changes) error {
 		return err
 	}
 	if in.EmailDomains != nil {
-		domains, err := normalizeDomains("emailDomains", in.EmailDomains)
+		domains, err := check.Domains("emailDomains", in.EmailDomains)
 		if err != nil {
 			return err
 		}
@@ -218,7 +215,7 @@ func (svc *Service) ForEmailDomain(ctx context.Context, domain string) ([]*ent.O
 		return nil, err
 	}
 	domain = strings.ToLower(strings.TrimSpace(domain))
-	if err := check.Text("emailDomain", domain, 1, domainMax); err != nil {
+	if err := check.Text("emailDomain", domain, 1, check.DomainMax); err != nil {
 		return nil, err
 	}
 	if domain == rule.EmailDomain(v.Email) {
@@ -228,23 +225,4 @@ func (svc *Service) ForEmailDomain(ctx context.Context, domain string) ([]*ent.O
 		Where(func(s *sql.Selector) { s.Where(sqljson.ValueContains(organization.FieldEmailDomains, domain)) }).
 		Order(ent.Asc(organization.FieldTitle), ent.Asc(organization.FieldID)).
 		Limit(page.MaxLimit).All(ctx)
-}
-
-var domainPattern = regexp.MustCompile(`^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$`)
-
-// normalizeDomains lower-cases email domains, checks each, and drops repeats. Returns INVALID
-// naming the field (and the entry).
-func normalizeDomains(field string, domains []string) ([]string, error) {
-	if len(domains) > domainsMax {
-		return nil, apperr.Invalidf("%s: at most %d domains (got %d)", field, domainsMax, len(domains))
-	}
-	out := make([]string, len(domains))
-	for i, d := range domains {
-		d = strings.ToLower(strings.TrimSpace(d))
-		if len(d) > domainMax || !domainPattern.MatchString(d) {
-			return nil, apperr.Invalidf("%s[%d]: %q is not a domain name like example.com", field, i, check.Truncate(d, 80))
-		}
-		out[i] = d
-	}
-	return check.Distinct(out), nil
 }

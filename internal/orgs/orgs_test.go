@@ -7,34 +7,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/viewer"
-	"github.com/binderyhq/bindery/internal/apperr"
 )
-
-func TestNormalizeDomains(t *testing.T) {
-	got, err := normalizeDomains("emailDomains", []string{" Example.COM", "docs.example.org", "example.com"})
-	if err != nil || strings.Join(got, ",") != "example.com,docs.example.org" {
-		t.Fatalf("normalizeDomains = %q, %v; want [example.com docs.example.org]", got, err)
-	}
-	if got, err := normalizeDomains("emailDomains", nil); err != nil || got == nil || len(got) != 0 {
-		t.Fatalf("normalizeDomains(nil) = %#v, %v; want an empty list", got, err)
-	}
-	bad := map[string]struct {
-		domains []string
-		says    string
-	}{
-		"ErrNotADomain": {[]string{"example.com", "localhost"}, `emailDomains[1]: "localhost" is not a domain name`},
-		"ErrTooMany":    {make([]string, domainsMax+1), "emailDomains: at most 100 domains (got 101)"},
-		"ErrTooLong":    {[]string{strings.Repeat("a.", 127) + "com"}, "emailDomains[0]: "},
-	}
-	for name, c := range bad {
-		t.Run(name, func(t *testing.T) {
-			_, err := normalizeDomains("emailDomains", c.domains)
-			if e := apperr.As(err); e == nil || e.Kind != apperr.Invalid || !strings.HasPrefix(e.Message, c.says) {
-				t.Fatalf("normalizeDomains = %v, want INVALID %q", err, c.says)
-			}
-		})
-	}
-}
 
 func TestWithout(t *testing.T) {
 	list := []string{"a", "b", "c", "b"}
