@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/binderyhq/bindery/internal/apperr"
+	"github.com/binderyhq/bindery/internal/sitecustom"
 	"github.com/binderyhq/bindery/internal/sites"
 )
 
@@ -64,6 +65,11 @@ func audience(w http.ResponseWriter, req *http.Request, base, rest string) sites
 // SDK's plain-text refusals (a GET, a wrong content type, a body too large) are answered as
 // the API's errors. A JSON-RPC batch is refused (errBatch).
 func (s *siteView) serveMCP(w http.ResponseWriter, req *http.Request) {
+	on, tools := sitecustom.MCP(sitecustom.Effective(s.visit.Site.Customization), s.publicAudience())
+	if !on {
+		writeJSONError(w, http.StatusNotFound, "this site has no MCP server")
+		return
+	}
 	if req.Method == http.MethodPost {
 		body, err := io.ReadAll(http.MaxBytesReader(w, req.Body, mcpMaxBody))
 		switch {
@@ -76,7 +82,7 @@ func (s *siteView) serveMCP(w http.ResponseWriter, req *http.Request) {
 		}
 		req.Body = io.NopCloser(bytes.NewReader(body))
 	}
-	server := (&mcpSite{s: s}).server()
+	server := (&mcpSite{s: s}).server(tools)
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{
 		Stateless: true, JSONResponse: true,
 		// The server is a public web server reached at any host its sites have, not a local tool
@@ -95,28 +101,45 @@ type mcpSite struct {
 	mu sync.Mutex
 }
 
-// server makes the MCP server of the visit: its tools and its pages as resources.
-func (m *mcpSite) server() *mcp.Server {
-	site := m.s.visit.Site
-	server := mcp.NewServer(&mcp.Implementation{Name: "bindery-site", Title: site.Title, Version: "1",
+// server makes the MCP server of the visit: the tools named, and the site's pages as resources.
+func (m *mcpSite) server(tools []string) *mcp.Server {
+	title := m.s.visit.Site.Title
+	server := mcp.NewServer(&mcp.Implementation{Name: "bindery-site", Title: title, Version: "1",
 		WebsiteURL: m.s.origin + m.s.base + "/"}, &mcp.ServerOptions{
-		Instructions: "The documentation site \"" + site.Title + "\". Search it with search, read a page's Markdown with " +
-			"get_page, and see its sections, variants and pages with list_pages.",
+		Instructions: "The documentation site \"" + title + "\": its pages are resources at their URLs; its tools are " +
+			strings.Join(tools, ", ") + ".",
 		SchemaCache: mcpSchemas,
+		// Who may keep an answer, as for pages (setCacheControl).
+		SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) {
+			if !m.s.publicAudience() {
+				c.CacheScope = "private"
+			}
+		},
 		// Stateless: nothing is pushed, so no list is announced as changing.
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{}},
 	})
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}
-	mcp.AddTool(server, &mcp.Tool{Name: "search", Annotations: readOnly,
-		Description: "Search the site's pages. Answers the best matches first, each with its absolute URL, the pages above it, and the sections that match with a snippet."},
-		locked(m, m.search))
-	mcp.AddTool(server, &mcp.Tool{Name: "get_page", Annotations: readOnly,
-		Description: "Read a page of the site as Markdown, by its URL (absolute, or a path of the site). Its links are absolute URLs of the site."},
-		locked(m, m.getPage))
-	mcp.AddTool(server, &mcp.Tool{Name: "list_pages", Annotations: readOnly,
-		Description: "The site's structure: its sections, their variants (site spaces) and their pages, with absolute URLs."},
-		locked(m, m.listPages))
-	server.AddResourceTemplate(&mcp.ResourceTemplate{Name: "page", Title: "A page of " + site.Title, MIMEType: markdownType,
+	add := map[string]func(){
+		"search": func() {
+			mcp.AddTool(server, &mcp.Tool{Name: "search", Annotations: readOnly,
+				Description: "Search the site's pages. Answers the best matches first, each with its absolute URL, the pages above it, and the sections that match with a snippet."},
+				locked(m, m.search))
+		},
+		"get_page": func() {
+			mcp.AddTool(server, &mcp.Tool{Name: "get_page", Annotations: readOnly,
+				Description: "Read a page of the site as Markdown, by its URL (absolute, or a path of the site). Its links are absolute URLs of the site."},
+				locked(m, m.getPage))
+		},
+		"list_pages": func() {
+			mcp.AddTool(server, &mcp.Tool{Name: "list_pages", Annotations: readOnly,
+				Description: "The site's structure: its sections, their variants (site spaces) and their pages, with absolute URLs."},
+				locked(m, m.listPages))
+		},
+	}
+	for _, name := range tools {
+		add[name]()
+	}
+	server.AddResourceTemplate(&mcp.ResourceTemplate{Name: "page", Title: "A page of " + title, MIMEType: markdownType,
 		URITemplate: m.s.origin + m.s.base + "/{+path}", Description: "A page's Markdown, by its absolute URL"}, m.readResource)
 	server.AddReceivingMiddleware(m.listResources)
 	return server

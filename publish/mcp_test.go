@@ -85,6 +85,14 @@ func (f *siteFixture) publishAcme(t *testing.T, visibility site.Visibility) {
 
 const mcpAt = "/sites/acme/~gitbook/mcp"
 
+// setMCP sets the site's mcp settings through the API.
+func (f *siteFixture) setMCP(t *testing.T, mcpSettings map[string]any) {
+	t.Helper()
+	if r := f.e.Do(f.admin, "PUT", "/v1/orgs/"+f.org+"/sites/"+f.site+"/customization", map[string]any{"mcp": mcpSettings}); r.Status != 200 {
+		t.Fatalf("set mcp: %d %s", r.Status, r.Body)
+	}
+}
+
 func TestMCPServerTools(t *testing.T) {
 	f := newSiteFixture(t)
 	f.publishAcme(t, site.VisibilityPublic)
@@ -180,6 +188,7 @@ func TestMCPServerOnItsHostname(t *testing.T) {
 func TestMCPServerShareLinkSite(t *testing.T) {
 	f := newSiteFixture(t)
 	f.publishAcme(t, site.VisibilityShareLink)
+	f.setMCP(t, map[string]any{"enabled": true})
 	links := "/v1/orgs/" + f.org + "/sites/" + f.site + "/share-links"
 	created := f.e.Do(f.admin, "POST", links, map[string]any{"name": "Agents"}).Map(t)
 	published, _ := url.Parse(created["urls"].(map[string]any)["published"].(string))
@@ -203,6 +212,7 @@ func TestMCPServerShareLinkSite(t *testing.T) {
 func TestMCPServerVisitorAuthSite(t *testing.T) {
 	f := newSiteFixture(t)
 	f.publishAcme(t, site.VisibilityVisitorAuth)
+	f.setMCP(t, map[string]any{"enabled": true})
 	key := f.e.Do(f.admin, "GET", "/v1/orgs/"+f.org+"/sites/"+f.site+"/publishing/auth", nil).Map(t)["privateKey"].(string)
 	bearer := func(secret string, exp time.Time) agent {
 		tok, err := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.MapClaims{"exp": exp.Unix()}).SignedString([]byte(secret))
@@ -311,6 +321,7 @@ func TestMCPServerNoCrossSiteReads(t *testing.T) {
 			t.Errorf("get_page %s reads another site: %s", u, text)
 		}
 	}
+	f.e.Do(f.admin, "PUT", "/v1/orgs/"+f.org+"/sites/"+otherSite+"/customization", map[string]any{"mcp": map[string]any{"enabled": true}})
 	if _, err := f.connect(t, "/sites/other/~gitbook/mcp", agent{}); err == nil {
 		t.Error("a share-link site's MCP server opens without its key")
 	}
@@ -332,5 +343,40 @@ func TestMCPServerRateLimited(t *testing.T) {
 	}
 	if res := f.e.Do(testenv.Actor{}, "GET", "/sites/acme/", nil); res.Status != http.StatusTooManyRequests {
 		t.Errorf("the MCP server draws on another budget than the site's pages: %d", res.Status)
+	}
+}
+
+func TestMCPServerSettings(t *testing.T) {
+	f := newSiteFixture(t)
+	f.publishAcme(t, site.VisibilityShareLink)
+	created := f.e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/sites/"+f.site+"/share-links", map[string]any{"name": "Agents"}).Map(t)
+	published, _ := url.Parse(created["urls"].(map[string]any)["published"].(string))
+	withKey := mcpAt + "?" + published.RawQuery
+	if res := f.postMCP(t, withKey, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, nil); res.Status != 404 ||
+		!strings.Contains(string(res.Body), "this site has no MCP server") {
+		t.Fatalf("a share-link site has an MCP server by default: %d %s", res.Status, res.Body)
+	}
+	f.setMCP(t, map[string]any{"enabled": true, "tools": []string{"list_pages", "search"}})
+	tools, err := f.mustConnect(t, withKey, agent{}).ListTools(t.Context(), nil)
+	if err != nil || len(tools.Tools) != 2 || tools.Tools[0].Name != "list_pages" || tools.Tools[1].Name != "search" || tools.CacheScope != "private" {
+		t.Fatalf("the tools the settings name: %v %+v", err, tools)
+	}
+	if r := f.e.Do(f.admin, "PUT", "/v1/orgs/"+f.org+"/sites/"+f.site+"/customization", map[string]any{"mcp": map[string]any{"tools": []string{"delete_site"}}}); r.Status != 400 ||
+		!strings.Contains(string(r.Body), "mcp.tools[0]") {
+		t.Errorf("an unknown tool: %d %s", r.Status, r.Body)
+	}
+
+	f.publishAcme(t, site.VisibilityPublic)
+	cs := f.mustConnect(t, mcpAt, agent{}) // the settings set no mcp.enabled again: a public site's default
+	gql := f.e.GraphQL(f.admin, `mutation($o: ID!, $s: ID!, $v: JSON!) { updateSiteCustomization(organizationId: $o, siteId: $s, settings: $v) }`,
+		map[string]any{"o": f.org, "s": f.site, "v": map[string]any{"mcp": map[string]any{"enabled": false}}})
+	if len(gql.Errors) > 0 {
+		t.Fatalf("GraphQL: %+v", gql.Errors)
+	}
+	if _, err := cs.ListTools(t.Context(), nil); err == nil {
+		t.Fatal("a site whose MCP server was turned off still answers")
+	}
+	if custom := f.e.Do(f.admin, "GET", "/v1/orgs/"+f.org+"/sites/"+f.site+"/customization", nil).Map(t); custom["mcp"].(map[string]any)["enabled"] != false {
+		t.Errorf("the customization read back: %v", custom["mcp"])
 	}
 }
