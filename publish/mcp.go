@@ -82,7 +82,11 @@ func (s *siteView) serveMCP(w http.ResponseWriter, req *http.Request) {
 		}
 		req.Body = io.NopCloser(bytes.NewReader(body))
 	}
-	server := (&mcpSite{s: s}).server(tools)
+	server, err := (&mcpSite{s: s}).server(tools)
+	if err != nil {
+		s.h.fail(w, req, err)
+		return
+	}
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{
 		Stateless: true, JSONResponse: true,
 		// The server is a public web server reached at any host its sites have, not a local tool
@@ -101,13 +105,17 @@ type mcpSite struct {
 	mu sync.Mutex
 }
 
-// server makes the MCP server of the visit: the tools named, and the site's pages as resources.
-func (m *mcpSite) server(tools []string) *mcp.Server {
+// readOnlyTool says a tool changes nothing and reads only the site.
+var readOnlyTool = &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}
+
+// server makes the MCP server of the visit: the tools named (get_openapi_operation when the
+// reader sees an API reference page), and the site's pages as resources.
+func (m *mcpSite) server(tools []string) (*mcp.Server, error) {
 	title := m.s.visit.Site.Title
 	server := mcp.NewServer(&mcp.Implementation{Name: "bindery-site", Title: title, Version: "1",
 		WebsiteURL: m.s.origin + m.s.base + "/"}, &mcp.ServerOptions{
-		Instructions: "The documentation site \"" + title + "\": its pages are resources at their URLs; its tools are " +
-			strings.Join(tools, ", ") + ".",
+		Instructions: "The documentation site \"" + title + "\": its tools search it and read its pages' Markdown and its " +
+			"structure; its pages are also resources at their URLs.",
 		SchemaCache: mcpSchemas,
 		// Who may keep an answer, as for pages (setCacheControl).
 		SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) {
@@ -118,31 +126,36 @@ func (m *mcpSite) server(tools []string) *mcp.Server {
 		// Stateless: nothing is pushed, so no list is announced as changing.
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{}},
 	})
-	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}
-	add := map[string]func(){
-		"search": func() {
-			mcp.AddTool(server, &mcp.Tool{Name: "search", Annotations: readOnly,
+	add := map[string]func() error{
+		"search": func() error {
+			mcp.AddTool(server, &mcp.Tool{Name: "search", Annotations: readOnlyTool,
 				Description: "Search the site's pages. Answers the best matches first, each with its absolute URL, the pages above it, and the sections that match with a snippet."},
 				locked(m, m.search))
+			return nil
 		},
-		"get_page": func() {
-			mcp.AddTool(server, &mcp.Tool{Name: "get_page", Annotations: readOnly,
+		"get_page": func() error {
+			mcp.AddTool(server, &mcp.Tool{Name: "get_page", Annotations: readOnlyTool,
 				Description: "Read a page of the site as Markdown, by its URL (absolute, or a path of the site). Its links are absolute URLs of the site."},
 				locked(m, m.getPage))
+			return nil
 		},
-		"list_pages": func() {
-			mcp.AddTool(server, &mcp.Tool{Name: "list_pages", Annotations: readOnly,
+		"list_pages": func() error {
+			mcp.AddTool(server, &mcp.Tool{Name: "list_pages", Annotations: readOnlyTool,
 				Description: "The site's structure: its sections, their variants (site spaces) and their pages, with absolute URLs."},
 				locked(m, m.listPages))
+			return nil
 		},
+		"get_openapi_operation": func() error { return m.addOperationTool(server) },
 	}
 	for _, name := range tools {
-		add[name]()
+		if err := add[name](); err != nil {
+			return nil, err
+		}
 	}
 	server.AddResourceTemplate(&mcp.ResourceTemplate{Name: "page", Title: "A page of " + title, MIMEType: markdownType,
 		URITemplate: m.s.origin + m.s.base + "/{+path}", Description: "A page's Markdown, by its absolute URL"}, m.readResource)
 	server.AddReceivingMiddleware(m.listResources)
-	return server
+	return server, nil
 }
 
 // locked runs a tool's handler while holding the visit, and answers its errors as a tool's

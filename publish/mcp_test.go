@@ -380,3 +380,30 @@ func TestMCPServerSettings(t *testing.T) {
 		t.Errorf("the customization read back: %v", custom["mcp"])
 	}
 }
+
+func TestMCPServerOpenAPIOperation(t *testing.T) {
+	f := newSiteFixture(t)
+	f.publishAcme(t, site.VisibilityPublic)
+	specs := "/v1/orgs/" + f.org + "/openapi"
+	if r := f.e.Do(f.admin, "POST", specs, map[string]any{"slug": "petstore", "source": map[string]any{"text": petstoreSpec("Update a pet")}}); r.Status != http.StatusCreated {
+		t.Fatalf("create spec: %d %s", r.Status, r.Body)
+	}
+	f.e.RunDueJobs()
+	f.write(t, map[string]any{"operation": "insert_page", "title": "Pets", "document": operationDoc("petstore", "/pets/{petId}", "put")})
+	cs := f.mustConnect(t, mcpAt, agent{})
+	tools, err := cs.ListTools(t.Context(), nil)
+	if err != nil || len(tools.Tools) != 4 || tools.Tools[0].Name != "get_openapi_operation" || !strings.Contains(tools.Tools[0].Description, "PUT /pets/{petId}") {
+		t.Fatalf("tools: %v %+v", err, tools)
+	}
+	text, failed := call(t, cs, "get_openapi_operation", map[string]any{"method": "put", "path": "/pets/{petId}"})
+	for _, want := range []string{"### `PUT /pets/{petId}`", "| `petId` | path | integer | yes |", "curl -X PUT",
+		"Documented at " + f.e.Server.URL + "/sites/acme/pets"} {
+		if failed || !strings.Contains(text, want) {
+			t.Errorf("the operation lacks %s:\n%s", want, text)
+		}
+	}
+	if text, failed := call(t, cs, "get_openapi_operation", map[string]any{"method": "GET", "path": "/pets/{petId}"}); !failed ||
+		text != "the site documents no operation GET /pets/{petId}" {
+		t.Errorf("an operation no page documents: %s", text)
+	}
+}

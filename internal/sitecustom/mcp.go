@@ -3,7 +3,7 @@ package sitecustom
 import "slices"
 
 // MCPTools are the tools of a published site's MCP server, in the order it offers them.
-var MCPTools = []string{"search", "get_page", "list_pages"}
+var MCPTools = []string{"search", "get_page", "list_pages", "get_openapi_operation"}
 
 // MCP says, from a site's effective settings (Effective), whether its MCP server is on and the
 // tools it offers: on when the settings' mcp.enabled says so, else when anyone may read the site
