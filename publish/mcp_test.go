@@ -407,3 +407,28 @@ func TestMCPServerOpenAPIOperation(t *testing.T) {
 		t.Errorf("an operation no page documents: %s", text)
 	}
 }
+
+func TestMCPServerAdaptiveContent(t *testing.T) {
+	f := newSiteFixture(t)
+	beta := f.created(t, f.e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/spaces", map[string]any{"title": "Beta"}))
+	f.writeTo(t, beta, page("Beta features", "Try the zeppelins."))
+	f.addSiteSpace(t, beta)
+	setBetaCondition(t, f, beta)
+	without := f.mustConnect(t, mcpAt, agent{})
+	if text, _ := call(t, without, "list_pages", map[string]any{}); strings.Contains(text, "Beta") {
+		t.Errorf("an agent without the claim sees the beta variant: %s", text)
+	}
+	if text, _ := call(t, without, "search", map[string]any{"query": "zeppelins"}); strings.Contains(text, "Beta features") {
+		t.Errorf("an agent without the claim finds the beta variant: %s", text)
+	}
+	if _, failed := call(t, without, "get_page", map[string]any{"url": "/sites/acme/api/"}); !failed {
+		t.Error("an agent without the claim reads the beta variant")
+	}
+	with := f.mustConnect(t, mcpAt+"?visitor.beta=true", agent{})
+	if text, failed := call(t, with, "get_page", map[string]any{"url": "/sites/acme/api/"}); failed || !strings.HasPrefix(text, "# Beta features") {
+		t.Errorf("an agent with the claim: %s", text)
+	}
+	if text, _ := call(t, with, "search", map[string]any{"query": "zeppelins"}); !strings.Contains(text, f.e.Server.URL+"/sites/acme/api/") {
+		t.Errorf("an agent with the claim does not find the beta variant: %s", text)
+	}
+}
