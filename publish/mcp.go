@@ -32,9 +32,9 @@ const mcpPath = "~gitbook/mcp"
 // mcpMaxBody bounds an MCP request's body: a tool call's arguments are a few words or a URL.
 const mcpMaxBody = 64 << 10
 
-// errBatch refuses a JSON-RPC batch: MCP dropped batches (protocol 2025-06-18), and a batch
+// batchRefused is why a JSON-RPC batch is refused: MCP dropped batches (protocol 2025-06-18), and a batch
 // would run many tool calls for the price of one request.
-const errBatch = "JSON-RPC batches are not accepted: send one message per request"
+const batchRefused = "JSON-RPC batches are not accepted: send one message per request"
 
 // mcpSchemas keeps the JSON schemas of the tools' arguments and results, which a server made per
 // request would otherwise infer again at each.
@@ -63,7 +63,7 @@ func audience(w http.ResponseWriter, req *http.Request, base, rest string) sites
 
 // serveMCP answers a request to the site's MCP server with a server made for this visit. The
 // SDK's plain-text refusals (a GET, a wrong content type, a body too large) are answered as
-// the API's errors. A JSON-RPC batch is refused (errBatch).
+// the API's errors. A JSON-RPC batch is refused (batchRefused).
 func (s *siteView) serveMCP(w http.ResponseWriter, req *http.Request) {
 	on, tools := sitecustom.MCP(sitecustom.Effective(s.visit.Site.Customization), s.publicAudience())
 	if !on {
@@ -77,7 +77,7 @@ func (s *siteView) serveMCP(w http.ResponseWriter, req *http.Request) {
 			writeJSONError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body exceeds %d bytes", mcpMaxBody))
 			return
 		case bytes.HasPrefix(bytes.TrimSpace(body), []byte("[")):
-			writeJSONError(w, http.StatusBadRequest, errBatch)
+			writeJSONError(w, http.StatusBadRequest, batchRefused)
 			return
 		}
 		req.Body = io.NopCloser(bytes.NewReader(body))
