@@ -32,8 +32,8 @@ const mcpPath = "~gitbook/mcp"
 // mcpMaxBody bounds an MCP request's body: a tool call's arguments are a few words or a URL.
 const mcpMaxBody = 64 << 10
 
-// batchRefused is why a JSON-RPC batch is refused: MCP dropped batches (protocol 2025-06-18), and a batch
-// would run many tool calls for the price of one request.
+// batchRefused is why a JSON-RPC batch is refused: MCP dropped batches (protocol 2025-06-18),
+// and a batch would run many tool calls for the price of one request.
 const batchRefused = "JSON-RPC batches are not accepted: send one message per request"
 
 // mcpSchemas keeps the JSON schemas of the tools' arguments and results, which a server made per
