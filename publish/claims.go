@@ -67,8 +67,12 @@ func kept(w http.ResponseWriter, req *http.Request, base, cookie string, params 
 	return ""
 }
 
-// setSiteCookie keeps a value for the site's pages only.
+// setSiteCookie keeps a value for the site's pages only; with no w (an agent's request,
+// mcpAudience), it keeps nothing.
 func setSiteCookie(w http.ResponseWriter, req *http.Request, base, name, value string) {
+	if w == nil {
+		return
+	}
 	http.SetCookie(w, &http.Cookie{Name: name, Value: value, Path: base + "/", HttpOnly: true,
 		SameSite: http.SameSiteLaxMode, Secure: req.TLS != nil})
 }

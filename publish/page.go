@@ -104,14 +104,10 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 		s.missingPage(w, req, path, &pageAt{loc: loc, content: content})
 		return
 	}
-	doc, specs, err := s.pageSpecs(content.Tree, p)
+	doc, specs, decided, err := s.readerDocument(content, p)
 	if err != nil {
 		s.h.fail(w, req, err)
 		return
-	}
-	decided := s.decisions(content.Revision.ID+"/"+p.ID, doc)
-	if decided != "" {
-		doc = document.Evaluate(doc, s.visit)
 	}
 	// The page changes with the versions of the specs it shows and what the reader's claims decide.
 	shows := path + specs.Key() + decided
@@ -123,11 +119,7 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 		return
 	}
 	if asMarkdown {
-		var evaluated *document.Document
-		if decided != "" {
-			evaluated = doc
-		}
-		s.serveMarkdown(w, req, loc, content.Tree, p, specs, evaluated)
+		s.serveMarkdown(w, req, loc, content.Tree, p, specs, evaluated(doc, decided))
 		return
 	}
 	page, err := s.h.rendered(tag, func(b *bytes.Buffer) error {
@@ -140,6 +132,29 @@ func (s *siteView) servePage(w http.ResponseWriter, req *http.Request, path stri
 	}
 	s.writeHeaders(w, s.lookOf(loc.siteSpace), s.visit.Site.Visibility != "public" || p.NoIndex)
 	_, _ = w.Write(page)
+}
+
+// readerDocument reads a page's document as the reader sees it (pageSpecs), evaluated by the
+// reader's claims when it holds expressions, and names what the claims decided ("" for nothing).
+func (s *siteView) readerDocument(content *graph.Content, p *tree.Page) (*document.Document, *openapispecs.PageSpecs, string, error) {
+	doc, specs, err := s.pageSpecs(content.Tree, p)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	decided := s.decisions(content.Revision.ID+"/"+p.ID, doc)
+	if decided != "" {
+		doc = document.Evaluate(doc, s.visit)
+	}
+	return doc, specs, decided, nil
+}
+
+// evaluated is a page's document as readerDocument read it when the reader's claims decided
+// something in it, else nil: its Markdown is then the page's as written.
+func evaluated(doc *document.Document, decided string) *document.Document {
+	if decided == "" {
+		return nil
+	}
+	return doc
 }
 
 // pageSpecs reads a page's document, with the reusable contents it places put in, and the OpenAPI
@@ -175,16 +190,25 @@ func (s *siteView) findPage(loc location, t *tree.Tree) *tree.Page {
 // holds expressions, evaluated is its document as the reader's claims decide it.
 func (s *siteView) serveMarkdown(w http.ResponseWriter, req *http.Request, loc location, t *tree.Tree, p *tree.Page,
 	specs htmlpage.Operations, evaluated *document.Document) {
-	body, err := s.h.r.PlacedPageMarkdown(s.ctx, t, p)
-	if evaluated != nil {
-		body = document.Markdown(evaluated)
-	}
+	md, err := s.markdownOf(loc, t, p, specs, evaluated)
 	if err != nil {
 		s.h.fail(w, req, err)
 		return
 	}
 	w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
-	fmt.Fprintf(w, "# %s\n\n%s", p.Title, htmlpage.MarkdownWith(body, s.markdownLinks(loc, t), specs))
+	_, _ = io.WriteString(w, md)
+}
+
+// markdownOf is a page's Markdown as serveMarkdown answers it.
+func (s *siteView) markdownOf(loc location, t *tree.Tree, p *tree.Page, specs htmlpage.Operations, evaluated *document.Document) (string, error) {
+	body, err := s.h.r.PlacedPageMarkdown(s.ctx, t, p)
+	if evaluated != nil {
+		body = document.Markdown(evaluated)
+	}
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("# %s\n\n%s", p.Title, htmlpage.MarkdownWith(body, s.markdownLinks(loc, t), specs)), nil
 }
 
 func (s *siteView) pageView(loc location, content *graph.Content, p *tree.Page, doc *document.Document, specs htmlpage.Operations) pageView {

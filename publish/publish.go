@@ -5,7 +5,8 @@
 //
 // URLs: /sites/{basename or id}/{section path}/{site space path}/{page path}, where the default
 // section and the default site space leave their segment out; "<page URL>.md" is the page's
-// Markdown; llms.txt, sitemap.xml and robots.txt sit at the site's root.
+// Markdown; llms.txt, sitemap.xml and robots.txt sit at the site's root, and its MCP server at
+// ~gitbook/mcp (mcp.go).
 package publish
 
 import (
@@ -50,15 +51,21 @@ func (h *Handler) Routes(r chi.Router) {
 	r.Get(assetsPrefix+"*", serveAsset)
 	r.Get("/sites/{site}", h.serve)
 	r.Get("/sites/{site}/*", h.serve)
+	r.Post("/sites/{site}/"+mcpPath, func(w http.ResponseWriter, req *http.Request) { h.serveAt(w, req, mcpPath) })
 }
 
 // serve answers one request to a published site under /sites/.
 func (h *Handler) serve(w http.ResponseWriter, req *http.Request) {
+	h.serveAt(w, req, chi.URLParam(req, "*"))
+}
+
+// serveAt answers a request to the path rest of a published site under /sites/.
+func (h *Handler) serveAt(w http.ResponseWriter, req *http.Request, rest string) {
 	name := chi.URLParam(req, "site")
 	ctx := viewer.NewContext(req.Context(), viewer.Visitor())
 	ref := sites.SiteRef{Name: name}
-	visit, err := h.r.VisitSite(ctx, ref, readerAudience(w, req, "/sites/"+name))
-	h.serveVisit(ctx, w, req, ref, visit, err, "/sites/"+name, chi.URLParam(req, "*"))
+	visit, err := h.r.VisitSite(ctx, ref, audience(w, req, "/sites/"+name, rest))
+	h.serveVisit(ctx, w, req, ref, visit, err, "/sites/"+name, rest)
 }
 
 // ByHost serves a published site that has a custom hostname at the root of requests to that
@@ -97,7 +104,7 @@ func (h *Handler) ByHost(next http.Handler) http.Handler {
 func (h *Handler) serveHost(w http.ResponseWriter, req *http.Request, next http.Handler, came *http.Request) {
 	ctx := viewer.NewContext(req.Context(), viewer.Visitor())
 	ref := sites.SiteRef{Hostname: hostOf("//" + req.Host)}
-	visit, err := h.r.VisitSite(ctx, ref, readerAudience(w, req, ""))
+	visit, err := h.r.VisitSite(ctx, ref, audience(w, req, "", req.URL.Path))
 	if apperr.IsNotFound(err) {
 		readcache.DoNotKeep(req.Context())
 		next.ServeHTTP(w, came)
@@ -158,6 +165,8 @@ func (h *Handler) serveVisit(ctx context.Context, w http.ResponseWriter, req *ht
 		s.serveSitemap(w)
 	case "llms.txt":
 		s.serveLLMs(w)
+	case mcpPath:
+		s.serveMCP(w, req)
 	default:
 		if file, ok := strings.CutPrefix(rest, "~files/"); ok {
 			s.serveFile(w, req, file)
@@ -170,6 +179,9 @@ func (h *Handler) serveVisit(ctx context.Context, w http.ResponseWriter, req *ht
 // unauthenticated answers a reader of a visitor-auth site without a valid token: a redirect to
 // the site's fallback URL (where visitors sign in) when it has one, else a 401 page saying why.
 func (h *Handler) unauthenticated(ctx context.Context, w http.ResponseWriter, req *http.Request, ref sites.SiteRef, e *apperr.Error) {
+	if isMCP(req) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="visitor token"`)
+	}
 	if wantsJSON(req) {
 		writeJSONError(w, http.StatusUnauthorized, e.Message)
 		return

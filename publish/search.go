@@ -100,9 +100,10 @@ func (s *siteView) search(v *searchView, loc location, content *graph.Content, l
 	return nil
 }
 
-// wantsJSON reports whether a request is search as you type's, which answers errors as JSON too.
+// wantsJSON reports whether a request is search as you type's or the MCP server's, which
+// answer errors as JSON too.
 func wantsJSON(req *http.Request) bool {
-	return strings.HasSuffix(req.URL.Path, searchSegment+jsonSuffix)
+	return strings.HasSuffix(req.URL.Path, searchSegment+jsonSuffix) || isMCP(req)
 }
 
 // writeJSON answers a value as JSON.

@@ -88,6 +88,12 @@ var settings = group(map[string]*node{
 	"socialPreview":  group(map[string]*node{"url": leaf(absoluteURL).over()}),
 	"socialAccounts": leaf(listOf(socialAccount, 0, 10)).or([]any{}),
 	"insights":       group(map[string]*node{"trackingCookie": leaf(boolean).or(true)}),
+	// mcp is the site's MCP server (a Bindery extension, decision 443): enabled has no default
+	// (MCP decides by the site's visibility); tools are those it offers.
+	"mcp": group(map[string]*node{
+		"enabled": leaf(boolean),
+		"tools":   leaf(listOf(enum(MCPTools...), 0, len(MCPTools))).or(toAny(MCPTools)),
+	}),
 })
 
 func themed(c string) map[string]any { return map[string]any{"light": c, "dark": c} }
