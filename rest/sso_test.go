@@ -368,12 +368,16 @@ func TestSSOSessions(t *testing.T) {
 		if status, out := b.me(); status != http.StatusOK {
 			t.Fatalf("before enforcement: %d %s", status, out)
 		}
-		if status, out, _ := b.do("GET", "/v1/orgs/"+otherOrg, "", "", nil); status != http.StatusOK {
-			t.Fatalf("the other organization before enforcement: %d %s", status, out)
+		// The session began through Acme's provider: it reads Acme only, enforcing or not (an
+		// organization's admin configures its provider, and vouches for people to it alone).
+		status, out, _ := b.do("GET", "/v1/orgs/"+otherOrg, "", "", nil)
+		if msg := testenv.CheckError(t, testenv.Response{Status: status, Body: out}, http.StatusForbidden); !strings.Contains(msg, "another organization's single sign-on") ||
+			!strings.Contains(msg, p["service"].(map[string]any)["startURL"].(string)) {
+			t.Fatalf("the other organization before enforcement: %s", msg)
 		}
 		space := authCreated(t, f.e.Do(other, "POST", "/v1/orgs/"+otherOrg+"/spaces", map[string]any{"title": "Zeta docs"}))
 		f.e.Do(other, "PATCH", "/v1/orgs/"+otherOrg, map[string]any{"sso": true})
-		status, out, _ := b.do("GET", "/v1/spaces/"+space, "", "", nil)
+		status, out, _ = b.do("GET", "/v1/spaces/"+space, "", "", nil)
 		if msg := testenv.CheckError(t, testenv.Response{Status: status, Body: out}, http.StatusForbidden); !strings.Contains(msg, "single sign-on") {
 			t.Fatalf("a space of the organization: %s", msg)
 		}

@@ -26,8 +26,8 @@ type Viewer struct {
 	admitted    []string         // spaces a published site admitted a visitor to (Admit)
 
 	session    bool            // authenticated by a browser session cookie, not a bearer token
-	sessionOrg string          // the organization whose SAML provider began the session
-	ssoBlocked map[string]bool // organizations that enforce SSO this session did not come through
+	sessionOrg string          // the organization whose single sign-on provider began the session
+	ssoBlocked map[string]bool // organizations withheld from the session → whether they enforce SSO
 }
 
 // NewUser returns the viewer for an authenticated user with their memberships
@@ -47,19 +47,21 @@ func (v *Viewer) ownMemberships() {
 	}
 }
 
-// NewSessionUser returns the viewer of a browser session that the SAML provider of sessionOrg
-// began. Its memberships of organizations in ssoEnforced other than sessionOrg are withheld: such
-// an organization accepts only sessions of its own providers (API tokens keep working), so the
-// session reads nothing of it (SSORequired tells why).
+// NewSessionUser returns the viewer of a browser session that a single sign-on provider of
+// sessionOrg began. It is a member of sessionOrg only: its memberships of other organizations are
+// withheld (SSORequired tells why), since sessionOrg's provider vouches for the person to
+// sessionOrg alone — an organization's admin configures its provider, and must not be able to
+// sign in as someone for another organization (API tokens keep working everywhere).
+// ssoEnforced names the organizations that enforce single sign-on.
 func NewSessionUser(userID, email, sessionOrg string, memberships map[string]*Role, ssoEnforced map[string]bool) *Viewer {
 	v := NewUser(userID, email, memberships)
 	v.session, v.sessionOrg = true, sessionOrg
 	for orgID := range v.memberships {
-		if ssoEnforced[orgID] && orgID != sessionOrg {
+		if orgID != sessionOrg {
 			if v.ssoBlocked == nil {
 				v.ssoBlocked = map[string]bool{}
 			}
-			v.ssoBlocked[orgID] = true
+			v.ssoBlocked[orgID] = ssoEnforced[orgID]
 			v.ownMemberships()
 			delete(v.memberships, orgID)
 		}
@@ -71,14 +73,27 @@ func NewSessionUser(userID, email, sessionOrg string, memberships map[string]*Ro
 func (v *Viewer) IsSession() bool { return v != nil && v.session }
 
 // SSORequired reports whether v is a member of the organization whose membership was withheld
-// because the organization enforces single sign-on through its own providers.
+// from this browser session, begun through another organization's single sign-on.
 func (v *Viewer) SSORequired(orgID string) bool {
+	_, withheld := v.withheld(orgID)
+	return withheld
+}
+
+// SSOEnforced reports whether the organization whose membership was withheld from this session
+// (SSORequired) enforces single sign-on through its own providers.
+func (v *Viewer) SSOEnforced(orgID string) bool {
+	enforced, _ := v.withheld(orgID)
+	return enforced
+}
+
+func (v *Viewer) withheld(orgID string) (enforced, withheld bool) {
 	if v == nil {
-		return false
+		return false, false
 	}
 	v.mu.RLock()
 	defer v.mu.RUnlock()
-	return v.ssoBlocked[orgID]
+	enforced, withheld = v.ssoBlocked[orgID]
+	return enforced, withheld
 }
 
 // SSORequiredOrganizations lists the organizations whose memberships were withheld (SSORequired).

@@ -41,3 +41,23 @@ func TestViewersShareTheMembershipsGiven(t *testing.T) {
 		t.Error("a membership set on a viewer with none is not read")
 	}
 }
+
+// TestSessionReadsItsOrganizationOnly: a session an organization's provider began holds that
+// organization's membership only; the others are withheld, each saying whether it enforces
+// single sign-on.
+func TestSessionReadsItsOrganizationOnly(t *testing.T) {
+	admin, read := RoleAdmin, RoleRead
+	given := map[string]*Role{"acme": &admin, "open": &read, "strict": &read}
+	v := NewSessionUser("u1", "u1@example.com", "acme", given, map[string]bool{"strict": true, "acme": true})
+	if role, member := v.Membership("acme"); !member || role != RoleAdmin {
+		t.Fatal("the session's own organization is withheld")
+	}
+	for org, enforced := range map[string]bool{"open": false, "strict": true} {
+		if _, member := v.Membership(org); member || !v.SSORequired(org) || v.SSOEnforced(org) != enforced {
+			t.Errorf("%s: member %v, withheld %v, enforced %v", org, member, v.SSORequired(org), v.SSOEnforced(org))
+		}
+	}
+	if v.SSORequired("acme") || v.SSORequired("elsewhere") || NewUser("u1", "", given).SSORequired("open") {
+		t.Error("withheld where nothing was")
+	}
+}

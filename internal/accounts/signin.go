@@ -287,12 +287,20 @@ func (s SSO) Logins(ctx context.Context, orgID string) ([]Login, error) {
 	return out, nil
 }
 
-// Required is the error of a session viewer on an organization that enforces single sign-on
-// through its own providers: FORBIDDEN, naming where to sign in.
+// Required is the error of a session viewer on an organization whose membership the session
+// withholds (it began through another organization's single sign-on): FORBIDDEN, naming where to
+// sign in.
 func (s SSO) Required(ctx context.Context, orgID string) error {
 	logins, err := s.Logins(ctx, orgID)
 	if err != nil {
 		return err
+	}
+	if !viewer.FromContext(ctx).SSOEnforced(orgID) {
+		signIn := "use an API token"
+		if len(logins) > 0 {
+			signIn = "sign in at " + logins[0].StartURL + " or use an API token"
+		}
+		return apperr.Forbiddenf("this browser session began through another organization's single sign-on and reads that organization only: for organization %s, %s", orgID, signIn)
 	}
 	if len(logins) == 0 {
 		return apperr.Forbiddenf("organization %s requires single sign-on, and has no active single sign-on provider: use an API token", orgID)
@@ -302,9 +310,9 @@ func (s SSO) Required(ctx context.Context, orgID string) error {
 }
 
 // Hidden turns err, the NOT_FOUND of an object read by its own id, into the FORBIDDEN of
-// Required when the object belongs to an organization that withheld the viewer's membership (it
-// enforces single sign-on and the session came through none of its providers): the viewer is a
-// member there, so learning that the object exists tells them nothing new. orgOf reads the
+// Required when the object belongs to an organization whose membership the session withholds
+// (the session came through none of its providers): the viewer is a member there, so learning
+// that the object exists tells them nothing new. orgOf reads the
 // object's organization as the system viewer; it runs only for such sessions. Any other err is
 // returned as it is.
 func (s SSO) Hidden(ctx context.Context, err error, orgOf func(sys context.Context) (string, error)) error {
