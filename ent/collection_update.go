@@ -16,6 +16,7 @@ import (
 	"github.com/binderyhq/bindery/ent/permissiongrant"
 	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/space"
+	"github.com/binderyhq/bindery/internal/mergerules"
 )
 
 // CollectionUpdate is the builder for updating Collection entities.
@@ -151,6 +152,18 @@ func (_u *CollectionUpdate) SetNillablePosition(v *string) *CollectionUpdate {
 	if v != nil {
 		_u.SetPosition(*v)
 	}
+	return _u
+}
+
+// SetMergeRules sets the "merge_rules" field.
+func (_u *CollectionUpdate) SetMergeRules(v *mergerules.Config) *CollectionUpdate {
+	_u.mutation.SetMergeRules(v)
+	return _u
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (_u *CollectionUpdate) ClearMergeRules() *CollectionUpdate {
+	_u.mutation.ClearMergeRules()
 	return _u
 }
 
@@ -410,6 +423,12 @@ func (_u *CollectionUpdate) sqlSave(ctx context.Context) (_node int, err error) 
 	}
 	if value, ok := _u.mutation.Position(); ok {
 		_spec.SetField(collection.FieldPosition, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.MergeRules(); ok {
+		_spec.SetField(collection.FieldMergeRules, field.TypeJSON, value)
+	}
+	if _u.mutation.MergeRulesCleared() {
+		_spec.ClearField(collection.FieldMergeRules, field.TypeJSON)
 	}
 	if _u.mutation.OrganizationCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -748,6 +767,18 @@ func (_u *CollectionUpdateOne) SetNillablePosition(v *string) *CollectionUpdateO
 	return _u
 }
 
+// SetMergeRules sets the "merge_rules" field.
+func (_u *CollectionUpdateOne) SetMergeRules(v *mergerules.Config) *CollectionUpdateOne {
+	_u.mutation.SetMergeRules(v)
+	return _u
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (_u *CollectionUpdateOne) ClearMergeRules() *CollectionUpdateOne {
+	_u.mutation.ClearMergeRules()
+	return _u
+}
+
 // SetOrganization sets the "organization" edge to the Organization entity.
 func (_u *CollectionUpdateOne) SetOrganization(v *Organization) *CollectionUpdateOne {
 	return _u.SetOrganizationID(v.ID)
@@ -1034,6 +1065,12 @@ func (_u *CollectionUpdateOne) sqlSave(ctx context.Context) (_node *Collection, 
 	}
 	if value, ok := _u.mutation.Position(); ok {
 		_spec.SetField(collection.FieldPosition, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.MergeRules(); ok {
+		_spec.SetField(collection.FieldMergeRules, field.TypeJSON, value)
+	}
+	if _u.mutation.MergeRulesCleared() {
+		_spec.ClearField(collection.FieldMergeRules, field.TypeJSON)
 	}
 	if _u.mutation.OrganizationCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -21,6 +21,7 @@ import (
 	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/space"
+	"github.com/binderyhq/bindery/internal/mergerules"
 )
 
 // SpaceUpdate is the builder for updating Space entities.
@@ -238,6 +239,18 @@ func (_u *SpaceUpdate) SetNillableShareKey(v *string) *SpaceUpdate {
 // ClearShareKey clears the value of the "share_key" field.
 func (_u *SpaceUpdate) ClearShareKey() *SpaceUpdate {
 	_u.mutation.ClearShareKey()
+	return _u
+}
+
+// SetMergeRules sets the "merge_rules" field.
+func (_u *SpaceUpdate) SetMergeRules(v *mergerules.Config) *SpaceUpdate {
+	_u.mutation.SetMergeRules(v)
+	return _u
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (_u *SpaceUpdate) ClearMergeRules() *SpaceUpdate {
+	_u.mutation.ClearMergeRules()
 	return _u
 }
 
@@ -730,6 +743,12 @@ func (_u *SpaceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.ShareKeyCleared() {
 		_spec.ClearField(space.FieldShareKey, field.TypeString)
+	}
+	if value, ok := _u.mutation.MergeRules(); ok {
+		_spec.SetField(space.FieldMergeRules, field.TypeJSON, value)
+	}
+	if _u.mutation.MergeRulesCleared() {
+		_spec.ClearField(space.FieldMergeRules, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.CommentsCount(); ok {
 		_spec.SetField(space.FieldCommentsCount, field.TypeInt, value)
@@ -1338,6 +1357,18 @@ func (_u *SpaceUpdateOne) ClearShareKey() *SpaceUpdateOne {
 	return _u
 }
 
+// SetMergeRules sets the "merge_rules" field.
+func (_u *SpaceUpdateOne) SetMergeRules(v *mergerules.Config) *SpaceUpdateOne {
+	_u.mutation.SetMergeRules(v)
+	return _u
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (_u *SpaceUpdateOne) ClearMergeRules() *SpaceUpdateOne {
+	_u.mutation.ClearMergeRules()
+	return _u
+}
+
 // SetCommentsCount sets the "comments_count" field.
 func (_u *SpaceUpdateOne) SetCommentsCount(v int) *SpaceUpdateOne {
 	_u.mutation.ResetCommentsCount()
@@ -1857,6 +1888,12 @@ func (_u *SpaceUpdateOne) sqlSave(ctx context.Context) (_node *Space, err error)
 	}
 	if _u.mutation.ShareKeyCleared() {
 		_spec.ClearField(space.FieldShareKey, field.TypeString)
+	}
+	if value, ok := _u.mutation.MergeRules(); ok {
+		_spec.SetField(space.FieldMergeRules, field.TypeJSON, value)
+	}
+	if _u.mutation.MergeRulesCleared() {
+		_spec.ClearField(space.FieldMergeRules, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.CommentsCount(); ok {
 		_spec.SetField(space.FieldCommentsCount, field.TypeInt, value)

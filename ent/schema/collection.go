@@ -8,6 +8,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/rule"
+	"github.com/binderyhq/bindery/internal/mergerules"
 	"github.com/binderyhq/bindery/ent/viewer"
 )
 
@@ -33,7 +34,14 @@ func (Collection) Fields() []ent.Field {
 		resolvedLevel(),
 		// position orders siblings (collections and spaces under one parent); see positionField.
 		positionField(),
+		mergeRulesField(),
 	}
+}
+
+// mergeRulesField is the merge_rules field of collections and spaces: their own merge rules
+// configuration (mergerules.Check), or nil to inherit the collection above them.
+func mergeRulesField() ent.Field {
+	return field.JSON("merge_rules", &mergerules.Config{}).Optional()
 }
 
 // Edges of Collection.
