@@ -187,13 +187,18 @@ type requestedReviewers struct {
 	Users []ChangeRequestRequestedReviewer `json:"users"`
 }
 
-// requestReviewers answers POST …/requested-reviewers `{users, teams?, subject?}` with the
+// requestReviewers answers POST …/requested-reviewers `{users, teams?, subject?}` (users may be
+// empty when teams are given) with the
 // requests made (a team's among them, with kind team). A description is refused: Bindery's
 // change requests have none.
 func (a *api) requestReviewers(w http.ResponseWriter, r *http.Request) {
 	var body requestReviewersBody
 	if err := decodeBody(r, &body); err != nil {
 		writeError(w, r, err)
+		return
+	}
+	if body.Users == nil {
+		writeError(w, r, missing("users"))
 		return
 	}
 	if body.Description.Value != nil {
