@@ -12,7 +12,6 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"github.com/binderyhq/bindery/ent/collection"
 	"github.com/binderyhq/bindery/ent/organization"
-	"github.com/binderyhq/bindery/internal/mergerules"
 )
 
 // Collection is the model entity for the Collection schema.
@@ -39,7 +38,7 @@ type Collection struct {
 	// Position holds the value of the "position" field.
 	Position string `json:"position,omitempty"`
 	// MergeRules holds the value of the "merge_rules" field.
-	MergeRules *mergerules.Config `json:"merge_rules,omitempty"`
+	MergeRules json.RawMessage `json:"merge_rules,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the CollectionQuery when eager-loading is set.
 	Edges        CollectionEdges `json:"edges"`

@@ -4,6 +4,7 @@ package ent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -16,7 +17,6 @@ import (
 	"github.com/binderyhq/bindery/ent/organization"
 	"github.com/binderyhq/bindery/ent/permissiongrant"
 	"github.com/binderyhq/bindery/ent/space"
-	"github.com/binderyhq/bindery/internal/mergerules"
 )
 
 // CollectionCreate is the builder for creating a Collection entity.
@@ -138,7 +138,7 @@ func (_c *CollectionCreate) SetNillablePosition(v *string) *CollectionCreate {
 }
 
 // SetMergeRules sets the "merge_rules" field.
-func (_c *CollectionCreate) SetMergeRules(v *mergerules.Config) *CollectionCreate {
+func (_c *CollectionCreate) SetMergeRules(v json.RawMessage) *CollectionCreate {
 	_c.mutation.SetMergeRules(v)
 	return _c
 }
@@ -656,7 +656,7 @@ func (u *CollectionUpsert) UpdatePosition() *CollectionUpsert {
 }
 
 // SetMergeRules sets the "merge_rules" field.
-func (u *CollectionUpsert) SetMergeRules(v *mergerules.Config) *CollectionUpsert {
+func (u *CollectionUpsert) SetMergeRules(v json.RawMessage) *CollectionUpsert {
 	u.Set(collection.FieldMergeRules, v)
 	return u
 }
@@ -858,7 +858,7 @@ func (u *CollectionUpsertOne) UpdatePosition() *CollectionUpsertOne {
 }
 
 // SetMergeRules sets the "merge_rules" field.
-func (u *CollectionUpsertOne) SetMergeRules(v *mergerules.Config) *CollectionUpsertOne {
+func (u *CollectionUpsertOne) SetMergeRules(v json.RawMessage) *CollectionUpsertOne {
 	return u.Update(func(s *CollectionUpsert) {
 		s.SetMergeRules(v)
 	})
@@ -1230,7 +1230,7 @@ func (u *CollectionUpsertBulk) UpdatePosition() *CollectionUpsertBulk {
 }
 
 // SetMergeRules sets the "merge_rules" field.
-func (u *CollectionUpsertBulk) SetMergeRules(v *mergerules.Config) *CollectionUpsertBulk {
+func (u *CollectionUpsertBulk) SetMergeRules(v json.RawMessage) *CollectionUpsertBulk {
 	return u.Update(func(s *CollectionUpsert) {
 		s.SetMergeRules(v)
 	})

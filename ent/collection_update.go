@@ -4,19 +4,20 @@ package ent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
 	"github.com/binderyhq/bindery/ent/collection"
 	"github.com/binderyhq/bindery/ent/organization"
 	"github.com/binderyhq/bindery/ent/permissiongrant"
 	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/space"
-	"github.com/binderyhq/bindery/internal/mergerules"
 )
 
 // CollectionUpdate is the builder for updating Collection entities.
@@ -156,8 +157,14 @@ func (_u *CollectionUpdate) SetNillablePosition(v *string) *CollectionUpdate {
 }
 
 // SetMergeRules sets the "merge_rules" field.
-func (_u *CollectionUpdate) SetMergeRules(v *mergerules.Config) *CollectionUpdate {
+func (_u *CollectionUpdate) SetMergeRules(v json.RawMessage) *CollectionUpdate {
 	_u.mutation.SetMergeRules(v)
+	return _u
+}
+
+// AppendMergeRules appends value to the "merge_rules" field.
+func (_u *CollectionUpdate) AppendMergeRules(v json.RawMessage) *CollectionUpdate {
+	_u.mutation.AppendMergeRules(v)
 	return _u
 }
 
@@ -426,6 +433,11 @@ func (_u *CollectionUpdate) sqlSave(ctx context.Context) (_node int, err error) 
 	}
 	if value, ok := _u.mutation.MergeRules(); ok {
 		_spec.SetField(collection.FieldMergeRules, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedMergeRules(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, collection.FieldMergeRules, value)
+		})
 	}
 	if _u.mutation.MergeRulesCleared() {
 		_spec.ClearField(collection.FieldMergeRules, field.TypeJSON)
@@ -768,8 +780,14 @@ func (_u *CollectionUpdateOne) SetNillablePosition(v *string) *CollectionUpdateO
 }
 
 // SetMergeRules sets the "merge_rules" field.
-func (_u *CollectionUpdateOne) SetMergeRules(v *mergerules.Config) *CollectionUpdateOne {
+func (_u *CollectionUpdateOne) SetMergeRules(v json.RawMessage) *CollectionUpdateOne {
 	_u.mutation.SetMergeRules(v)
+	return _u
+}
+
+// AppendMergeRules appends value to the "merge_rules" field.
+func (_u *CollectionUpdateOne) AppendMergeRules(v json.RawMessage) *CollectionUpdateOne {
+	_u.mutation.AppendMergeRules(v)
 	return _u
 }
 
@@ -1068,6 +1086,11 @@ func (_u *CollectionUpdateOne) sqlSave(ctx context.Context) (_node *Collection, 
 	}
 	if value, ok := _u.mutation.MergeRules(); ok {
 		_spec.SetField(collection.FieldMergeRules, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedMergeRules(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, collection.FieldMergeRules, value)
+		})
 	}
 	if _u.mutation.MergeRulesCleared() {
 		_spec.ClearField(collection.FieldMergeRules, field.TypeJSON)

@@ -57,7 +57,6 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/ent/webhook"
 	"github.com/binderyhq/bindery/ent/webhookdelivery"
-	"github.com/binderyhq/bindery/internal/mergerules"
 )
 
 const (
@@ -5561,7 +5560,8 @@ type CollectionMutation struct {
 	default_level            *collection.DefaultLevel
 	resolved_level           *collection.ResolvedLevel
 	position                 *string
-	merge_rules              **mergerules.Config
+	merge_rules              *json.RawMessage
+	appendmerge_rules        json.RawMessage
 	clearedFields            map[string]struct{}
 	organization             *string
 	clearedorganization      bool
@@ -6049,12 +6049,13 @@ func (m *CollectionMutation) ResetPosition() {
 }
 
 // SetMergeRules sets the "merge_rules" field.
-func (m *CollectionMutation) SetMergeRules(value *mergerules.Config) {
-	m.merge_rules = &value
+func (m *CollectionMutation) SetMergeRules(jm json.RawMessage) {
+	m.merge_rules = &jm
+	m.appendmerge_rules = nil
 }
 
 // MergeRules returns the value of the "merge_rules" field in the mutation.
-func (m *CollectionMutation) MergeRules() (r *mergerules.Config, exists bool) {
+func (m *CollectionMutation) MergeRules() (r json.RawMessage, exists bool) {
 	v := m.merge_rules
 	if v == nil {
 		return
@@ -6065,7 +6066,7 @@ func (m *CollectionMutation) MergeRules() (r *mergerules.Config, exists bool) {
 // OldMergeRules returns the old "merge_rules" field's value of the Collection entity.
 // If the Collection object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CollectionMutation) OldMergeRules(ctx context.Context) (v *mergerules.Config, err error) {
+func (m *CollectionMutation) OldMergeRules(ctx context.Context) (v json.RawMessage, err error) {
 	if !m.op.Is(OpUpdateOne) {
 		return v, errors.New("OldMergeRules is only allowed on UpdateOne operations")
 	}
@@ -6079,9 +6080,23 @@ func (m *CollectionMutation) OldMergeRules(ctx context.Context) (v *mergerules.C
 	return oldValue.MergeRules, nil
 }
 
+// AppendMergeRules adds jm to the "merge_rules" field.
+func (m *CollectionMutation) AppendMergeRules(jm json.RawMessage) {
+	m.appendmerge_rules = append(m.appendmerge_rules, jm...)
+}
+
+// AppendedMergeRules returns the list of values that were appended to the "merge_rules" field in this mutation.
+func (m *CollectionMutation) AppendedMergeRules() (json.RawMessage, bool) {
+	if len(m.appendmerge_rules) == 0 {
+		return nil, false
+	}
+	return m.appendmerge_rules, true
+}
+
 // ClearMergeRules clears the value of the "merge_rules" field.
 func (m *CollectionMutation) ClearMergeRules() {
 	m.merge_rules = nil
+	m.appendmerge_rules = nil
 	m.clearedFields[collection.FieldMergeRules] = struct{}{}
 }
 
@@ -6094,6 +6109,7 @@ func (m *CollectionMutation) MergeRulesCleared() bool {
 // ResetMergeRules resets all changes to the "merge_rules" field.
 func (m *CollectionMutation) ResetMergeRules() {
 	m.merge_rules = nil
+	m.appendmerge_rules = nil
 	delete(m.clearedFields, collection.FieldMergeRules)
 }
 
@@ -6508,7 +6524,7 @@ func (m *CollectionMutation) SetField(name string, value ent.Value) error {
 		m.SetPosition(v)
 		return nil
 	case collection.FieldMergeRules:
-		v, ok := value.(*mergerules.Config)
+		v, ok := value.(json.RawMessage)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
@@ -34463,7 +34479,8 @@ type SpaceMutation struct {
 	position                       *string
 	deleted_at                     *time.Time
 	share_key                      *string
-	merge_rules                    **mergerules.Config
+	merge_rules                    *json.RawMessage
+	appendmerge_rules              json.RawMessage
 	comments_count                 *int
 	addcomments_count              *int
 	change_requests_count          *int
@@ -35176,12 +35193,13 @@ func (m *SpaceMutation) ResetShareKey() {
 }
 
 // SetMergeRules sets the "merge_rules" field.
-func (m *SpaceMutation) SetMergeRules(value *mergerules.Config) {
-	m.merge_rules = &value
+func (m *SpaceMutation) SetMergeRules(jm json.RawMessage) {
+	m.merge_rules = &jm
+	m.appendmerge_rules = nil
 }
 
 // MergeRules returns the value of the "merge_rules" field in the mutation.
-func (m *SpaceMutation) MergeRules() (r *mergerules.Config, exists bool) {
+func (m *SpaceMutation) MergeRules() (r json.RawMessage, exists bool) {
 	v := m.merge_rules
 	if v == nil {
 		return
@@ -35192,7 +35210,7 @@ func (m *SpaceMutation) MergeRules() (r *mergerules.Config, exists bool) {
 // OldMergeRules returns the old "merge_rules" field's value of the Space entity.
 // If the Space object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SpaceMutation) OldMergeRules(ctx context.Context) (v *mergerules.Config, err error) {
+func (m *SpaceMutation) OldMergeRules(ctx context.Context) (v json.RawMessage, err error) {
 	if !m.op.Is(OpUpdateOne) {
 		return v, errors.New("OldMergeRules is only allowed on UpdateOne operations")
 	}
@@ -35206,9 +35224,23 @@ func (m *SpaceMutation) OldMergeRules(ctx context.Context) (v *mergerules.Config
 	return oldValue.MergeRules, nil
 }
 
+// AppendMergeRules adds jm to the "merge_rules" field.
+func (m *SpaceMutation) AppendMergeRules(jm json.RawMessage) {
+	m.appendmerge_rules = append(m.appendmerge_rules, jm...)
+}
+
+// AppendedMergeRules returns the list of values that were appended to the "merge_rules" field in this mutation.
+func (m *SpaceMutation) AppendedMergeRules() (json.RawMessage, bool) {
+	if len(m.appendmerge_rules) == 0 {
+		return nil, false
+	}
+	return m.appendmerge_rules, true
+}
+
 // ClearMergeRules clears the value of the "merge_rules" field.
 func (m *SpaceMutation) ClearMergeRules() {
 	m.merge_rules = nil
+	m.appendmerge_rules = nil
 	m.clearedFields[space.FieldMergeRules] = struct{}{}
 }
 
@@ -35221,6 +35253,7 @@ func (m *SpaceMutation) MergeRulesCleared() bool {
 // ResetMergeRules resets all changes to the "merge_rules" field.
 func (m *SpaceMutation) ResetMergeRules() {
 	m.merge_rules = nil
+	m.appendmerge_rules = nil
 	delete(m.clearedFields, space.FieldMergeRules)
 }
 
@@ -36146,7 +36179,7 @@ func (m *SpaceMutation) SetField(name string, value ent.Value) error {
 		m.SetShareKey(v)
 		return nil
 	case space.FieldMergeRules:
-		v, ok := value.(*mergerules.Config)
+		v, ok := value.(json.RawMessage)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}

@@ -14,7 +14,6 @@ import (
 	"github.com/binderyhq/bindery/ent/organization"
 	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/ent/space"
-	"github.com/binderyhq/bindery/internal/mergerules"
 )
 
 // Space is the model entity for the Space schema.
@@ -51,7 +50,7 @@ type Space struct {
 	// ShareKey holds the value of the "share_key" field.
 	ShareKey *string `json:"-"`
 	// MergeRules holds the value of the "merge_rules" field.
-	MergeRules *mergerules.Config `json:"merge_rules,omitempty"`
+	MergeRules json.RawMessage `json:"merge_rules,omitempty"`
 	// CommentsCount holds the value of the "comments_count" field.
 	CommentsCount int `json:"comments_count,omitempty"`
 	// ChangeRequestsCount holds the value of the "change_requests_count" field.

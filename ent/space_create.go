@@ -4,6 +4,7 @@ package ent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -21,7 +22,6 @@ import (
 	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/space"
-	"github.com/binderyhq/bindery/internal/mergerules"
 )
 
 // SpaceCreate is the builder for creating a Space entity.
@@ -213,7 +213,7 @@ func (_c *SpaceCreate) SetNillableShareKey(v *string) *SpaceCreate {
 }
 
 // SetMergeRules sets the "merge_rules" field.
-func (_c *SpaceCreate) SetMergeRules(v *mergerules.Config) *SpaceCreate {
+func (_c *SpaceCreate) SetMergeRules(v json.RawMessage) *SpaceCreate {
 	_c.mutation.SetMergeRules(v)
 	return _c
 }
@@ -1070,7 +1070,7 @@ func (u *SpaceUpsert) ClearShareKey() *SpaceUpsert {
 }
 
 // SetMergeRules sets the "merge_rules" field.
-func (u *SpaceUpsert) SetMergeRules(v *mergerules.Config) *SpaceUpsert {
+func (u *SpaceUpsert) SetMergeRules(v json.RawMessage) *SpaceUpsert {
 	u.Set(space.FieldMergeRules, v)
 	return u
 }
@@ -1428,7 +1428,7 @@ func (u *SpaceUpsertOne) ClearShareKey() *SpaceUpsertOne {
 }
 
 // SetMergeRules sets the "merge_rules" field.
-func (u *SpaceUpsertOne) SetMergeRules(v *mergerules.Config) *SpaceUpsertOne {
+func (u *SpaceUpsertOne) SetMergeRules(v json.RawMessage) *SpaceUpsertOne {
 	return u.Update(func(s *SpaceUpsert) {
 		s.SetMergeRules(v)
 	})
@@ -1968,7 +1968,7 @@ func (u *SpaceUpsertBulk) ClearShareKey() *SpaceUpsertBulk {
 }
 
 // SetMergeRules sets the "merge_rules" field.
-func (u *SpaceUpsertBulk) SetMergeRules(v *mergerules.Config) *SpaceUpsertBulk {
+func (u *SpaceUpsertBulk) SetMergeRules(v json.RawMessage) *SpaceUpsertBulk {
 	return u.Update(func(s *SpaceUpsert) {
 		s.SetMergeRules(v)
 	})

@@ -4,12 +4,14 @@ package ent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
 	"github.com/binderyhq/bindery/ent/changerequest"
 	"github.com/binderyhq/bindery/ent/collection"
@@ -21,7 +23,6 @@ import (
 	"github.com/binderyhq/bindery/ent/revision"
 	"github.com/binderyhq/bindery/ent/sitespace"
 	"github.com/binderyhq/bindery/ent/space"
-	"github.com/binderyhq/bindery/internal/mergerules"
 )
 
 // SpaceUpdate is the builder for updating Space entities.
@@ -243,8 +244,14 @@ func (_u *SpaceUpdate) ClearShareKey() *SpaceUpdate {
 }
 
 // SetMergeRules sets the "merge_rules" field.
-func (_u *SpaceUpdate) SetMergeRules(v *mergerules.Config) *SpaceUpdate {
+func (_u *SpaceUpdate) SetMergeRules(v json.RawMessage) *SpaceUpdate {
 	_u.mutation.SetMergeRules(v)
+	return _u
+}
+
+// AppendMergeRules appends value to the "merge_rules" field.
+func (_u *SpaceUpdate) AppendMergeRules(v json.RawMessage) *SpaceUpdate {
+	_u.mutation.AppendMergeRules(v)
 	return _u
 }
 
@@ -746,6 +753,11 @@ func (_u *SpaceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.MergeRules(); ok {
 		_spec.SetField(space.FieldMergeRules, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedMergeRules(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, space.FieldMergeRules, value)
+		})
 	}
 	if _u.mutation.MergeRulesCleared() {
 		_spec.ClearField(space.FieldMergeRules, field.TypeJSON)
@@ -1358,8 +1370,14 @@ func (_u *SpaceUpdateOne) ClearShareKey() *SpaceUpdateOne {
 }
 
 // SetMergeRules sets the "merge_rules" field.
-func (_u *SpaceUpdateOne) SetMergeRules(v *mergerules.Config) *SpaceUpdateOne {
+func (_u *SpaceUpdateOne) SetMergeRules(v json.RawMessage) *SpaceUpdateOne {
 	_u.mutation.SetMergeRules(v)
+	return _u
+}
+
+// AppendMergeRules appends value to the "merge_rules" field.
+func (_u *SpaceUpdateOne) AppendMergeRules(v json.RawMessage) *SpaceUpdateOne {
+	_u.mutation.AppendMergeRules(v)
 	return _u
 }
 
@@ -1891,6 +1909,11 @@ func (_u *SpaceUpdateOne) sqlSave(ctx context.Context) (_node *Space, err error)
 	}
 	if value, ok := _u.mutation.MergeRules(); ok {
 		_spec.SetField(space.FieldMergeRules, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedMergeRules(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, space.FieldMergeRules, value)
+		})
 	}
 	if _u.mutation.MergeRulesCleared() {
 		_spec.ClearField(space.FieldMergeRules, field.TypeJSON)

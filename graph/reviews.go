@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 
 	"github.com/binderyhq/bindery/ent"
@@ -153,9 +154,9 @@ func contributorUser(c *changerequests.Contributor) string { return c.UserID }
 
 // ownMergeRules is Space.mergeRules and Collection.mergeRules: the stored configuration, inherit
 // without one.
-func ownMergeRules(c *mergerules.Config) *mergerules.Config {
-	own := changerequests.Own(c)
-	return &own
+func ownMergeRules(raw json.RawMessage) (*mergerules.Config, error) {
+	own, err := mergerules.Stored(raw)
+	return &own, err
 }
 
 // effectiveMergeRules is Space.effectiveMergeRules (changerequests.MergeRules).

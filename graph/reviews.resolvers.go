@@ -82,7 +82,7 @@ func (r *changeRequestReviewResolver) Comment(ctx context.Context, obj *ent.Chan
 
 // MergeRules is the resolver for the mergeRules field.
 func (r *collectionResolver) MergeRules(ctx context.Context, obj *ent.Collection) (*mergerules.Config, error) {
-	return ownMergeRules(obj.MergeRules), nil
+	return ownMergeRules(obj.MergeRules)
 }
 
 // Type is the resolver for the type field.
@@ -107,7 +107,7 @@ func (r *mutationResolver) RemoveChangeRequestReviewer(ctx context.Context, spac
 
 // MergeRules is the resolver for the mergeRules field.
 func (r *spaceResolver) MergeRules(ctx context.Context, obj *ent.Space) (*mergerules.Config, error) {
-	return ownMergeRules(obj.MergeRules), nil
+	return ownMergeRules(obj.MergeRules)
 }
 
 // EffectiveMergeRules is the resolver for the effectiveMergeRules field.

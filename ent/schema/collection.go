@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"encoding/json"
+
 	"entgo.io/ent"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
@@ -8,7 +10,6 @@ import (
 
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/rule"
-	"github.com/binderyhq/bindery/internal/mergerules"
 	"github.com/binderyhq/bindery/ent/viewer"
 )
 
@@ -39,9 +40,10 @@ func (Collection) Fields() []ent.Field {
 }
 
 // mergeRulesField is the merge_rules field of collections and spaces: their own merge rules
-// configuration (mergerules.Check), or nil to inherit the collection above them.
+// configuration as internal/mergerules checked and encoded it (the data model knows no domain),
+// or nil to inherit the collection above them.
 func mergeRulesField() ent.Field {
-	return field.JSON("merge_rules", &mergerules.Config{}).Optional()
+	return field.JSON("merge_rules", json.RawMessage{}).Optional()
 }
 
 // Edges of Collection.

@@ -16,29 +16,24 @@ import (
 // maxNesting bounds the collections walked up from a space for its merge rules.
 const maxNesting = 64
 
-// Own is the merge rules configuration stored on a space or a collection: inherit when none is.
-func Own(c *mergerules.Config) mergerules.Config {
-	if c == nil {
-		return mergerules.Inherit()
-	}
-	return *c
-}
-
 // MergeRules is the merge rules in force on a space: its own, else those of the nearest
 // collection above it with its own, else none (the organization's). The collections are read
 // whatever the viewer may see of them: they decide what the space's merges need.
 func MergeRules(ctx context.Context, client *ent.Client, s *ent.Space) (mergerules.Config, error) {
-	chain := []mergerules.Config{Own(s.MergeRules)}
+	own, err := mergerules.Stored(s.MergeRules)
+	chain := []mergerules.Config{own}
 	sys := privacy.DecisionContext(ctx, privacy.Allow)
-	for parent := s.ParentID; parent != nil && chain[len(chain)-1].Type == mergerules.TypeInherit && len(chain) < maxNesting; {
-		c, err := client.Collection.Query().Where(collection.ID(*parent)).
+	for parent := s.ParentID; err == nil && parent != nil && own.Type == mergerules.TypeInherit && len(chain) < maxNesting; {
+		var c *ent.Collection
+		c, err = client.Collection.Query().Where(collection.ID(*parent)).
 			Select(collection.FieldParentID, collection.FieldMergeRules).Only(sys)
 		if err != nil {
-			return mergerules.Config{}, err
+			break
 		}
-		chain, parent = append(chain, Own(c.MergeRules)), c.ParentID
+		own, err = mergerules.Stored(c.MergeRules)
+		chain, parent = append(chain, own), c.ParentID
 	}
-	return mergerules.Resolve(chain...), nil
+	return mergerules.Resolve(chain...), err
 }
 
 // CheckMerge decides, in the transaction of a merge (space and change request locked), whether

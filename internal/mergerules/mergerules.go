@@ -5,6 +5,7 @@
 package mergerules
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -61,6 +62,26 @@ func Inherit() Config { return Config{Type: TypeInherit} }
 
 // None is the configuration without rules.
 func None() Config { return Config{Type: TypeNone} }
+
+// Stored decodes a configuration as Encode stored it: inherit when none is stored.
+func Stored(raw []byte) (Config, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return Inherit(), nil
+	}
+	var c Config
+	if err := json.Unmarshal(raw, &c); err != nil {
+		return Config{}, fmt.Errorf("stored merge rules: %w", err)
+	}
+	return c, nil
+}
+
+// Encode is a checked configuration as stored: nil for inherit, which stores none.
+func Encode(c Config) (json.RawMessage, error) {
+	if c.Type == TypeInherit {
+		return nil, nil
+	}
+	return json.Marshal(c)
+}
 
 // Check checks a configuration to store: a known type, the enforced rules only (each at most once,
 // with users where the rule names them and only there). Returns it normalized (rules only for

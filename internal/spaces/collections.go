@@ -2,6 +2,7 @@ package spaces
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"strings"
 
@@ -91,7 +92,7 @@ func (svc *Service) UpdateCollection(ctx context.Context, id string, in Collecti
 	if err != nil {
 		return nil, err
 	}
-	var rules *mergerules.Config
+	var rules json.RawMessage
 	if in.MergeRules != nil {
 		if rules, err = svc.checkMergeRules(ctx, c.OrganizationID, *in.MergeRules); err != nil {
 			return nil, err

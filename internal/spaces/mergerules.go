@@ -2,6 +2,7 @@ package spaces
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 
 	"github.com/binderyhq/bindery/ent/member"
@@ -12,8 +13,8 @@ import (
 
 // checkMergeRules checks merge rules to store on a space or collection of an organization
 // (mergerules.Check), and that the users they name are its members. Returns the configuration to
-// store, nil to inherit; INVALID naming the rule or the user.
-func (svc *Service) checkMergeRules(ctx context.Context, orgID string, in mergerules.Config) (*mergerules.Config, error) {
+// store encoded, nil to inherit; INVALID naming the rule or the user.
+func (svc *Service) checkMergeRules(ctx context.Context, orgID string, in mergerules.Config) (json.RawMessage, error) {
 	c, users, err := mergerules.Check(in)
 	if err != nil {
 		return nil, err
@@ -28,8 +29,5 @@ func (svc *Service) checkMergeRules(ctx context.Context, orgID string, in merger
 			return nil, apperr.Invalidf("mergeRules.rules: user %s is not a member of the organization", u)
 		}
 	}
-	if c.Type == mergerules.TypeInherit {
-		return nil, nil
-	}
-	return &c, nil
+	return mergerules.Encode(c)
 }

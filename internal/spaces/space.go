@@ -2,6 +2,7 @@ package spaces
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"unicode/utf8"
 
@@ -152,7 +153,7 @@ func (svc *Service) UpdateSpace(ctx context.Context, spaceID string, in SpaceCha
 	if err != nil {
 		return nil, err
 	}
-	var rules *mergerules.Config
+	var rules json.RawMessage
 	if in.MergeRules != nil {
 		if rules, err = svc.checkMergeRules(ctx, s.OrganizationID, *in.MergeRules); err != nil {
 			return nil, err
@@ -201,7 +202,7 @@ func setSpaceFields(upd *ent.SpaceUpdateOne, s *ent.Space, in SpaceChange) error
 }
 
 // setMergeRules sets checked merge rules, or clears them to inherit (nil).
-func setMergeRules[U any](rules *mergerules.Config, set func(*mergerules.Config) U, clear func() U) {
+func setMergeRules[U any](rules json.RawMessage, set func(json.RawMessage) U, clear func() U) {
 	if rules == nil {
 		clear()
 		return
