@@ -43,8 +43,8 @@ type ChangeRequestListArgs struct {
 	RequestedReviewer *string
 	ReviewStatus      *changerequestreview.Status
 	OrderBy           *model.ChangeRequestOrder
-	First       *int
-	After       *string
+	First             *int
+	After             *string
 }
 
 // changeRequests lists a space's change requests, last updated (or last created) first.

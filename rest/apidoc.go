@@ -284,7 +284,7 @@ var (
 		textParam("creator", "Only change requests this user created"), textParam("contributor", "Only change requests this user contributed to"),
 		textParam("requestedReviewer", "Only change requests whose review is requested of this user (or of a team of theirs)"),
 		choiceParam("reviewStatus", "Only change requests with a current (not outdated) review of this status", "approved", "changes-requested"))
-	reviewListParams = listQuery(append(commentParams, flagParam("outdated", "Only the outdated (true) or the current (false) reviews"))...)
+	reviewListParams   = listQuery(append(commentParams, flagParam("outdated", "Only the outdated (true) or the current (false) reviews"))...)
 	redirectListParams = listQuery(flagParam("draft", "Only the redirects of the draft (true) or the live site (false)"),
 		choiceParam("orderBy", "What redirects are ordered by", "createdAt", "updatedAt", "source"), textParam("search", "Only redirects whose source contains this"))
 )

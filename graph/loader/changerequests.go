@@ -26,7 +26,7 @@ type ChangeRequestFilter struct {
 	RequestedReviewer string
 	// ReviewStatus: those with a current (not outdated) review of this status.
 	ReviewStatus changerequestreview.Status
-	ByCreation  bool                 // newest created first, instead of last updated first
+	ByCreation   bool // newest created first, instead of last updated first
 }
 
 // ChangeRequestPage returns one page of a space's change requests the viewer can read.
