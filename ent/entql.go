@@ -496,6 +496,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			organization.FieldAi:                 {Type: field.TypeBool, Column: organization.FieldAi},
 			organization.FieldInviteLinks:        {Type: field.TypeBool, Column: organization.FieldInviteLinks},
 			organization.FieldPlan:               {Type: field.TypeEnum, Column: organization.FieldPlan},
+			organization.FieldMergeRules:         {Type: field.TypeJSON, Column: organization.FieldMergeRules},
 		},
 	}
 	graph.Nodes[20] = &sqlgraph.Node{
@@ -5030,6 +5031,11 @@ func (f *OrganizationFilter) WhereInviteLinks(p entql.BoolP) {
 // WherePlan applies the entql string predicate on the plan field.
 func (f *OrganizationFilter) WherePlan(p entql.StringP) {
 	f.Where(p.Field(organization.FieldPlan))
+}
+
+// WhereMergeRules applies the entql json.RawMessage predicate on the merge_rules field.
+func (f *OrganizationFilter) WhereMergeRules(p entql.BytesP) {
+	f.Where(p.Field(organization.FieldMergeRules))
 }
 
 // WhereHasMembers applies a predicate to check if query has an edge members.

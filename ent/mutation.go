@@ -19000,6 +19000,8 @@ type OrganizationMutation struct {
 	ai                   *bool
 	invite_links         *bool
 	plan                 *organization.Plan
+	merge_rules          *json.RawMessage
+	appendmerge_rules    json.RawMessage
 	clearedFields        map[string]struct{}
 	members              map[string]struct{}
 	removedmembers       map[string]struct{}
@@ -19749,6 +19751,71 @@ func (m *OrganizationMutation) ResetPlan() {
 	m.plan = nil
 }
 
+// SetMergeRules sets the "merge_rules" field.
+func (m *OrganizationMutation) SetMergeRules(jm json.RawMessage) {
+	m.merge_rules = &jm
+	m.appendmerge_rules = nil
+}
+
+// MergeRules returns the value of the "merge_rules" field in the mutation.
+func (m *OrganizationMutation) MergeRules() (r json.RawMessage, exists bool) {
+	v := m.merge_rules
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergeRules returns the old "merge_rules" field's value of the Organization entity.
+// If the Organization object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrganizationMutation) OldMergeRules(ctx context.Context) (v json.RawMessage, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergeRules is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergeRules requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergeRules: %w", err)
+	}
+	return oldValue.MergeRules, nil
+}
+
+// AppendMergeRules adds jm to the "merge_rules" field.
+func (m *OrganizationMutation) AppendMergeRules(jm json.RawMessage) {
+	m.appendmerge_rules = append(m.appendmerge_rules, jm...)
+}
+
+// AppendedMergeRules returns the list of values that were appended to the "merge_rules" field in this mutation.
+func (m *OrganizationMutation) AppendedMergeRules() (json.RawMessage, bool) {
+	if len(m.appendmerge_rules) == 0 {
+		return nil, false
+	}
+	return m.appendmerge_rules, true
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (m *OrganizationMutation) ClearMergeRules() {
+	m.merge_rules = nil
+	m.appendmerge_rules = nil
+	m.clearedFields[organization.FieldMergeRules] = struct{}{}
+}
+
+// MergeRulesCleared returns if the "merge_rules" field was cleared in this mutation.
+func (m *OrganizationMutation) MergeRulesCleared() bool {
+	_, ok := m.clearedFields[organization.FieldMergeRules]
+	return ok
+}
+
+// ResetMergeRules resets all changes to the "merge_rules" field.
+func (m *OrganizationMutation) ResetMergeRules() {
+	m.merge_rules = nil
+	m.appendmerge_rules = nil
+	delete(m.clearedFields, organization.FieldMergeRules)
+}
+
 // AddMemberIDs adds the "members" edge to the Member entity by ids.
 func (m *OrganizationMutation) AddMemberIDs(ids ...string) {
 	if m.members == nil {
@@ -19891,7 +19958,7 @@ func (m *OrganizationMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *OrganizationMutation) Fields() []string {
-	fields := make([]string, 0, 15)
+	fields := make([]string, 0, 16)
 	if m.created_at != nil {
 		fields = append(fields, organization.FieldCreatedAt)
 	}
@@ -19937,6 +20004,9 @@ func (m *OrganizationMutation) Fields() []string {
 	if m.plan != nil {
 		fields = append(fields, organization.FieldPlan)
 	}
+	if m.merge_rules != nil {
+		fields = append(fields, organization.FieldMergeRules)
+	}
 	return fields
 }
 
@@ -19975,6 +20045,8 @@ func (m *OrganizationMutation) Field(name string) (ent.Value, bool) {
 		return m.InviteLinks()
 	case organization.FieldPlan:
 		return m.Plan()
+	case organization.FieldMergeRules:
+		return m.MergeRules()
 	}
 	return nil, false
 }
@@ -20014,6 +20086,8 @@ func (m *OrganizationMutation) OldField(ctx context.Context, name string) (ent.V
 		return m.OldInviteLinks(ctx)
 	case organization.FieldPlan:
 		return m.OldPlan(ctx)
+	case organization.FieldMergeRules:
+		return m.OldMergeRules(ctx)
 	}
 	return nil, fmt.Errorf("unknown Organization field %s", name)
 }
@@ -20128,6 +20202,13 @@ func (m *OrganizationMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetPlan(v)
 		return nil
+	case organization.FieldMergeRules:
+		v, ok := value.(json.RawMessage)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergeRules(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Organization field %s", name)
 }
@@ -20176,6 +20257,9 @@ func (m *OrganizationMutation) ClearedFields() []string {
 	if m.FieldCleared(organization.FieldLogo) {
 		fields = append(fields, organization.FieldLogo)
 	}
+	if m.FieldCleared(organization.FieldMergeRules) {
+		fields = append(fields, organization.FieldMergeRules)
+	}
 	return fields
 }
 
@@ -20207,6 +20291,9 @@ func (m *OrganizationMutation) ClearField(name string) error {
 		return nil
 	case organization.FieldLogo:
 		m.ClearLogo()
+		return nil
+	case organization.FieldMergeRules:
+		m.ClearMergeRules()
 		return nil
 	}
 	return fmt.Errorf("unknown Organization nullable field %s", name)
@@ -20260,6 +20347,9 @@ func (m *OrganizationMutation) ResetField(name string) error {
 		return nil
 	case organization.FieldPlan:
 		m.ResetPlan()
+		return nil
+	case organization.FieldMergeRules:
+		m.ResetMergeRules()
 		return nil
 	}
 	return fmt.Errorf("unknown Organization field %s", name)

@@ -159,6 +159,12 @@ func ownMergeRules(raw json.RawMessage) (*mergerules.Config, error) {
 	return &own, err
 }
 
+// organizationMergeRules is Organization.mergeRules (changerequests.OrganizationRules).
+func (r *Resolver) organizationMergeRules(o *ent.Organization) (*mergerules.Config, error) {
+	c, err := changerequests.OrganizationRules(o)
+	return &c, err
+}
+
 // effectiveMergeRules is Space.effectiveMergeRules (changerequests.MergeRules).
 func (r *Resolver) effectiveMergeRules(ctx context.Context, s *ent.Space) (*mergerules.Config, error) {
 	c, err := changerequests.MergeRules(ctx, r.Client, s)

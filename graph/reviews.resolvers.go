@@ -106,6 +106,11 @@ func (r *mutationResolver) RemoveChangeRequestReviewer(ctx context.Context, spac
 }
 
 // MergeRules is the resolver for the mergeRules field.
+func (r *organizationResolver) MergeRules(ctx context.Context, obj *ent.Organization) (*mergerules.Config, error) {
+	return r.organizationMergeRules(obj)
+}
+
+// MergeRules is the resolver for the mergeRules field.
 func (r *spaceResolver) MergeRules(ctx context.Context, obj *ent.Space) (*mergerules.Config, error) {
 	return ownMergeRules(obj.MergeRules)
 }

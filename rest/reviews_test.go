@@ -314,6 +314,21 @@ func TestMergeRules(t *testing.T) {
 			t.Errorf("bypass events = %d, %v", n, err)
 		}
 	})
+	t.Run("OrganizationRules", func(t *testing.T) {
+		org := "/v1/orgs/" + f.org
+		crWantError(t, f.e.Do(f.admin, "PATCH", org, map[string]any{"mergeRules": map[string]any{"type": "inherit"}}), 400, "inherit")
+		crWantError(t, f.e.Do(f.admin, "PATCH", org, map[string]any{"mergeRules": rules(rl("custom"))}), 400, "custom")
+		r := f.e.Do(f.admin, "PATCH", org, map[string]any{"mergeRules": rules(rl("require_change_request_subject"))})
+		crWant(t, r, http.StatusOK)
+		if got := r.Map(t)["mergeRules"].(map[string]any)["type"]; got != "rules" {
+			t.Fatalf("organization mergeRules = %v", got)
+		}
+		crWant(t, f.setRules(t, map[string]any{"type": "inherit"}), http.StatusOK)
+		cr := f.openCR(t, "")
+		crWantError(t, f.merge(t, f.admin, cr), 409, "require_change_request_subject")
+		crWant(t, f.e.Do(f.admin, "PATCH", org, map[string]any{"mergeRules": map[string]any{"type": "none"}}), http.StatusOK)
+		crWant(t, f.merge(t, f.admin, cr), http.StatusOK)
+	})
 	t.Run("CollectionInherit", func(t *testing.T) {
 		col := f.e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/collections", map[string]any{"title": "Guides"})
 		crWant(t, col, http.StatusCreated)

@@ -71,7 +71,7 @@ type defaultContent struct {
 }
 
 // mergeRules is a merge rules configuration (the reference's MergeRulesSpaceConfiguration):
-// inherit, none, or rules, which always lists its rules. An organization's is none.
+// inherit, none, or rules, which always lists its rules. An organization's is none or rules.
 type mergeRules struct {
 	Type  string          `json:"type"`
 	Rules []mergeRuleWire `json:"rules,omitzero"`

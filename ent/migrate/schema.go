@@ -949,6 +949,7 @@ var (
 		{Name: "ai", Type: field.TypeBool, Default: false},
 		{Name: "invite_links", Type: field.TypeBool, Default: true},
 		{Name: "plan", Type: field.TypeEnum, Enums: []string{"free", "plus", "pro", "internal", "free_2024", "plus_2024", "pro_2024", "enterprise_2024", "community_2024"}, Default: "free"},
+		{Name: "merge_rules", Type: field.TypeJSON, Nullable: true},
 	}
 	// OrganizationsTable holds the schema information for the "organizations" table.
 	OrganizationsTable = &schema.Table{

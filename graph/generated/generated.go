@@ -749,6 +749,7 @@ type ComplexityRoot struct {
 		Logo                func(childComplexity int) int
 		Member              func(childComplexity int, userID string) int
 		Members             func(childComplexity int, first *int, after *string, role *model.MemberRoleFilter, search *string, sort *model.MemberSort, order *model.SortOrder) int
+		MergeRules          func(childComplexity int) int
 		OpenAPISpec         func(childComplexity int, slug string) int
 		OpenAPISpecs        func(childComplexity int, first *int, after *string) int
 		Permissions         func(childComplexity int) int
@@ -1654,6 +1655,7 @@ type OrganizationResolver interface {
 	Spaces(ctx context.Context, obj *ent.Organization, first *int, after *string) (*model.SpaceConnection, error)
 	OpenAPISpecs(ctx context.Context, obj *ent.Organization, first *int, after *string) (*model.OpenAPISpecConnection, error)
 	OpenAPISpec(ctx context.Context, obj *ent.Organization, slug string) (*ent.OpenAPISpec, error)
+	MergeRules(ctx context.Context, obj *ent.Organization) (*mergerules.Config, error)
 	Search(ctx context.Context, obj *ent.Organization, query string, first *int, after *string) (*model.SearchSpaceConnection, error)
 	Sites(ctx context.Context, obj *ent.Organization, first *int, after *string, space *string, title *string, published *bool) (*model.SiteConnection, error)
 	Site(ctx context.Context, obj *ent.Organization, id string) (*ent.Site, error)
@@ -5169,6 +5171,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Members(childComplexity, args["first"].(*int), args["after"].(*string), args["role"].(*model.MemberRoleFilter), args["search"].(*string), args["sort"].(*model.MemberSort), args["order"].(*model.SortOrder)), true
+	case "Organization.mergeRules":
+		if e.ComplexityRoot.Organization.MergeRules == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Organization.MergeRules(childComplexity), true
 	case "Organization.openAPISpec":
 		if e.ComplexityRoot.Organization.OpenAPISpec == nil {
 			break
@@ -9620,6 +9628,16 @@ extend type Collection {
   mergeRules: MergeRules!
 }
 
+extend type Organization {
+  "The merge rules the organization's spaces and collections inherit at the top: NONE or RULES."
+  mergeRules: MergeRules!
+}
+
+extend input UpdateOrganizationInput {
+  "The organization's merge rules, NONE or RULES (admins)."
+  mergeRules: MergeRulesInput
+}
+
 extend input UpdateSpaceInput {
   "The space's merge rules (admin role on the space)."
   mergeRules: MergeRulesInput
@@ -12255,6 +12273,8 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_openAPISpecs(ctx, field)
 	case "openAPISpec":
 		return ec.fieldContext_Organization_openAPISpec(ctx, field)
+	case "mergeRules":
+		return ec.fieldContext_Organization_mergeRules(ctx, field)
 	case "search":
 		return ec.fieldContext_Organization_search(ctx, field)
 	case "sites":
@@ -32293,6 +32313,38 @@ func (ec *executionContext) fieldContext_Organization_openAPISpec(ctx context.Co
 	return fc, nil
 }
 
+func (ec *executionContext) _Organization_mergeRules(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_mergeRules(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Organization().MergeRules(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *mergerules.Config) graphql.Marshaler {
+			return ec.marshalNMergeRules2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋmergerulesᚐConfig(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_mergeRules(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRules(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Organization_search(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -47494,7 +47546,7 @@ func (ec *executionContext) unmarshalInputUpdateOrganizationInput(ctx context.Co
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"title", "emailDomains", "hostname", "defaultRole", "defaultContentSite", "logo", "sso", "ai", "inviteLinks"}
+	fieldsInOrder := [...]string{"title", "emailDomains", "hostname", "defaultRole", "defaultContentSite", "logo", "sso", "ai", "inviteLinks", "mergeRules"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -47564,6 +47616,13 @@ func (ec *executionContext) unmarshalInputUpdateOrganizationInput(ctx context.Co
 				return it, err
 			}
 			it.InviteLinks = data
+		case "mergeRules":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mergeRules"))
+			data, err := ec.unmarshalOMergeRulesInput2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐMergeRulesInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MergeRules = data
 		}
 	}
 	return it, nil
@@ -53016,6 +53075,12 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Organization_openAPISpec(ctx, field, obj)
+				})
+		case "mergeRules":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Organization_mergeRules(ctx, field, obj)
 				})
 		case "search":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,

@@ -1126,6 +1126,8 @@ type UpdateOrganizationInput struct {
 	Sso         *bool                      `json:"sso,omitempty"`
 	Ai          *bool                      `json:"ai,omitempty"`
 	InviteLinks *bool                      `json:"inviteLinks,omitempty"`
+	// The organization's merge rules, NONE or RULES (admins).
+	MergeRules *MergeRulesInput `json:"mergeRules,omitempty"`
 }
 
 type UpdateSAMLProviderInput struct {

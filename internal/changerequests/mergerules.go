@@ -7,6 +7,7 @@ import (
 	"github.com/binderyhq/bindery/ent/changerequestreview"
 	"github.com/binderyhq/bindery/ent/changerequestreviewer"
 	"github.com/binderyhq/bindery/ent/collection"
+	"github.com/binderyhq/bindery/ent/organization"
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/events"
@@ -17,8 +18,9 @@ import (
 const maxNesting = 64
 
 // MergeRules is the merge rules in force on a space: its own, else those of the nearest
-// collection above it with its own, else none (the organization's). The collections are read
-// whatever the viewer may see of them: they decide what the space's merges need.
+// collection above it with its own, else the organization's. The collections and the
+// organization are read whatever the viewer may see of them: they decide what the space's merges
+// need.
 func MergeRules(ctx context.Context, client *ent.Client, s *ent.Space) (mergerules.Config, error) {
 	own, err := mergerules.Stored(s.MergeRules)
 	chain := []mergerules.Config{own}
@@ -33,7 +35,23 @@ func MergeRules(ctx context.Context, client *ent.Client, s *ent.Space) (mergerul
 		own, err = mergerules.Stored(c.MergeRules)
 		chain, parent = append(chain, own), c.ParentID
 	}
+	if err == nil && own.Type == mergerules.TypeInherit {
+		var o *ent.Organization
+		if o, err = client.Organization.Query().Where(organization.ID(s.OrganizationID)).Select(organization.FieldMergeRules).Only(sys); err == nil {
+			own, err = OrganizationRules(o)
+			chain = append(chain, own)
+		}
+	}
 	return mergerules.Resolve(chain...), err
+}
+
+// OrganizationRules is the merge rules of an organization: none unless it has rules.
+func OrganizationRules(o *ent.Organization) (mergerules.Config, error) {
+	c, err := mergerules.Stored(o.MergeRules)
+	if c.Type == mergerules.TypeInherit {
+		return mergerules.None(), err
+	}
+	return c, err
 }
 
 // CheckMerge decides, in the transaction of a merge (space and change request locked), whether

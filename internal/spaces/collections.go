@@ -14,6 +14,7 @@ import (
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/check"
 	"github.com/binderyhq/bindery/internal/mergerules"
+	"github.com/binderyhq/bindery/internal/orgs"
 	"github.com/binderyhq/bindery/internal/txn"
 )
 
@@ -94,7 +95,7 @@ func (svc *Service) UpdateCollection(ctx context.Context, id string, in Collecti
 	}
 	var rules json.RawMessage
 	if in.MergeRules != nil {
-		if rules, err = svc.checkMergeRules(ctx, c.OrganizationID, *in.MergeRules); err != nil {
+		if rules, err = orgs.CheckMergeRules(ctx, svc.Client, c.OrganizationID, *in.MergeRules); err != nil {
 			return nil, err
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/binderyhq/bindery/internal/events"
 	"github.com/binderyhq/bindery/internal/id"
 	"github.com/binderyhq/bindery/internal/mergerules"
+	"github.com/binderyhq/bindery/internal/orgs"
 	"github.com/binderyhq/bindery/internal/sites"
 	"github.com/binderyhq/bindery/internal/sweep"
 	"github.com/binderyhq/bindery/internal/txn"
@@ -155,7 +156,7 @@ func (svc *Service) UpdateSpace(ctx context.Context, spaceID string, in SpaceCha
 	}
 	var rules json.RawMessage
 	if in.MergeRules != nil {
-		if rules, err = svc.checkMergeRules(ctx, s.OrganizationID, *in.MergeRules); err != nil {
+		if rules, err = orgs.CheckMergeRules(ctx, svc.Client, s.OrganizationID, *in.MergeRules); err != nil {
 			return nil, err
 		}
 	}
