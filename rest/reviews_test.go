@@ -366,3 +366,25 @@ func TestMergeRules(t *testing.T) {
 		crWant(t, inner.merge(t, f.admin, second), http.StatusOK)
 	})
 }
+
+// TestReviewsTransfer: a space moved to another organization keeps its reviews, drops its review
+// requests (they name the old organization's people) and inherits its new place's merge rules.
+func TestReviewsTransfer(t *testing.T) {
+	f := newReviewFixture(t)
+	other := f.e.Do(f.admin, "POST", "/v1/orgs", map[string]any{"title": "Other"}).Map(t)["id"].(string)
+	cr := f.openCR(t, "Moving")
+	crWant(t, f.e.Do(f.editor, "POST", f.path("/"+cr+"/requested-reviewers"), map[string]any{"users": []string{f.rev1.UserID}}), 200)
+	crWant(t, f.review(t, f.rev2, cr, "approved", nil), http.StatusCreated)
+	crWant(t, f.setRules(t, rules(rl("allow_bypass", f.rev1.UserID))), http.StatusOK)
+	r := f.e.Do(f.admin, "POST", "/v1/spaces/"+f.space+"/transfer", map[string]any{"organization": other})
+	crWant(t, r, http.StatusOK)
+	if got := r.Map(t)["mergeRules"].(map[string]any)["type"]; got != "inherit" {
+		t.Errorf("mergeRules after the transfer = %v", got)
+	}
+	if got := f.items(t, f.admin, f.path("/"+cr+"/requested-reviewers")); len(got) != 0 {
+		t.Errorf("requests after the transfer = %v", got)
+	}
+	if got := f.items(t, f.admin, f.path("/"+cr+"/reviews")); len(got) != 1 {
+		t.Errorf("reviews after the transfer = %v", got)
+	}
+}

@@ -132,7 +132,7 @@ func checkRule(i int, r Rule) (Rule, error) {
 	switch {
 	case named && len(r.Users) == 0:
 		return Rule{}, apperr.Invalidf("mergeRules.rules[%d].users: %s needs at least one user", i, r.Rule)
-	case !named && r.Users != nil:
+	case !named && len(r.Users) > 0:
 		return Rule{}, apperr.Invalidf("mergeRules.rules[%d].users: %s names no users", i, r.Rule)
 	case len(r.Users) > maxUsers:
 		return Rule{}, apperr.Invalidf("mergeRules.rules[%d].users: at most %d users", i, maxUsers)
