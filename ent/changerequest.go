@@ -79,9 +79,13 @@ type ChangeRequestEdges struct {
 	Comments []*Comment `json:"comments,omitempty"`
 	// Revisions holds the value of the revisions edge.
 	Revisions []*Revision `json:"revisions,omitempty"`
+	// Reviews holds the value of the reviews edge.
+	Reviews []*ChangeRequestReview `json:"reviews,omitempty"`
+	// Reviewers holds the value of the reviewers edge.
+	Reviewers []*ChangeRequestReviewer `json:"reviewers,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [10]bool
+	loadedTypes [12]bool
 }
 
 // OrganizationOrErr returns the Organization value or an error if the edge
@@ -188,6 +192,24 @@ func (e ChangeRequestEdges) RevisionsOrErr() ([]*Revision, error) {
 		return e.Revisions, nil
 	}
 	return nil, &NotLoadedError{edge: "revisions"}
+}
+
+// ReviewsOrErr returns the Reviews value or an error if the edge
+// was not loaded in eager-loading.
+func (e ChangeRequestEdges) ReviewsOrErr() ([]*ChangeRequestReview, error) {
+	if e.loadedTypes[10] {
+		return e.Reviews, nil
+	}
+	return nil, &NotLoadedError{edge: "reviews"}
+}
+
+// ReviewersOrErr returns the Reviewers value or an error if the edge
+// was not loaded in eager-loading.
+func (e ChangeRequestEdges) ReviewersOrErr() ([]*ChangeRequestReviewer, error) {
+	if e.loadedTypes[11] {
+		return e.Reviewers, nil
+	}
+	return nil, &NotLoadedError{edge: "reviewers"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -377,6 +399,16 @@ func (_m *ChangeRequest) QueryComments() *CommentQuery {
 // QueryRevisions queries the "revisions" edge of the ChangeRequest entity.
 func (_m *ChangeRequest) QueryRevisions() *RevisionQuery {
 	return NewChangeRequestClient(_m.config).QueryRevisions(_m)
+}
+
+// QueryReviews queries the "reviews" edge of the ChangeRequest entity.
+func (_m *ChangeRequest) QueryReviews() *ChangeRequestReviewQuery {
+	return NewChangeRequestClient(_m.config).QueryReviews(_m)
+}
+
+// QueryReviewers queries the "reviewers" edge of the ChangeRequest entity.
+func (_m *ChangeRequest) QueryReviewers() *ChangeRequestReviewerQuery {
+	return NewChangeRequestClient(_m.config).QueryReviewers(_m)
 }
 
 // Update returns a builder for updating this ChangeRequest.

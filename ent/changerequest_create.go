@@ -13,6 +13,8 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/binderyhq/bindery/ent/changerequest"
+	"github.com/binderyhq/bindery/ent/changerequestreview"
+	"github.com/binderyhq/bindery/ent/changerequestreviewer"
 	"github.com/binderyhq/bindery/ent/comment"
 	"github.com/binderyhq/bindery/ent/organization"
 	"github.com/binderyhq/bindery/ent/revision"
@@ -292,6 +294,36 @@ func (_c *ChangeRequestCreate) AddRevisions(v ...*Revision) *ChangeRequestCreate
 		ids[i] = v[i].ID
 	}
 	return _c.AddRevisionIDs(ids...)
+}
+
+// AddReviewIDs adds the "reviews" edge to the ChangeRequestReview entity by IDs.
+func (_c *ChangeRequestCreate) AddReviewIDs(ids ...string) *ChangeRequestCreate {
+	_c.mutation.AddReviewIDs(ids...)
+	return _c
+}
+
+// AddReviews adds the "reviews" edges to the ChangeRequestReview entity.
+func (_c *ChangeRequestCreate) AddReviews(v ...*ChangeRequestReview) *ChangeRequestCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddReviewIDs(ids...)
+}
+
+// AddReviewerIDs adds the "reviewers" edge to the ChangeRequestReviewer entity by IDs.
+func (_c *ChangeRequestCreate) AddReviewerIDs(ids ...string) *ChangeRequestCreate {
+	_c.mutation.AddReviewerIDs(ids...)
+	return _c
+}
+
+// AddReviewers adds the "reviewers" edges to the ChangeRequestReviewer entity.
+func (_c *ChangeRequestCreate) AddReviewers(v ...*ChangeRequestReviewer) *ChangeRequestCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddReviewerIDs(ids...)
 }
 
 // Mutation returns the ChangeRequestMutation object of the builder.
@@ -687,6 +719,38 @@ func (_c *ChangeRequestCreate) createSpec() (*ChangeRequest, *sqlgraph.CreateSpe
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(revision.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.ReviewsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   changerequest.ReviewsTable,
+			Columns: []string{changerequest.ReviewsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequestreview.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.ReviewersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   changerequest.ReviewersTable,
+			Columns: []string{changerequest.ReviewersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequestreviewer.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

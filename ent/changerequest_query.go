@@ -15,6 +15,8 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/binderyhq/bindery/ent/changerequest"
+	"github.com/binderyhq/bindery/ent/changerequestreview"
+	"github.com/binderyhq/bindery/ent/changerequestreviewer"
 	"github.com/binderyhq/bindery/ent/comment"
 	"github.com/binderyhq/bindery/ent/organization"
 	"github.com/binderyhq/bindery/ent/predicate"
@@ -42,6 +44,8 @@ type ChangeRequestQuery struct {
 	withMerger                 *UserQuery
 	withComments               *CommentQuery
 	withRevisions              *RevisionQuery
+	withReviews                *ChangeRequestReviewQuery
+	withReviewers              *ChangeRequestReviewerQuery
 	modifiers                  []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -299,6 +303,50 @@ func (_q *ChangeRequestQuery) QueryRevisions() *RevisionQuery {
 	return query
 }
 
+// QueryReviews chains the current query on the "reviews" edge.
+func (_q *ChangeRequestQuery) QueryReviews() *ChangeRequestReviewQuery {
+	query := (&ChangeRequestReviewClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequest.Table, changerequest.FieldID, selector),
+			sqlgraph.To(changerequestreview.Table, changerequestreview.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, changerequest.ReviewsTable, changerequest.ReviewsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryReviewers chains the current query on the "reviewers" edge.
+func (_q *ChangeRequestQuery) QueryReviewers() *ChangeRequestReviewerQuery {
+	query := (&ChangeRequestReviewerClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequest.Table, changerequest.FieldID, selector),
+			sqlgraph.To(changerequestreviewer.Table, changerequestreviewer.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, changerequest.ReviewersTable, changerequest.ReviewersColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
 // First returns the first ChangeRequest entity from the query.
 // Returns a *NotFoundError when no ChangeRequest was found.
 func (_q *ChangeRequestQuery) First(ctx context.Context) (*ChangeRequest, error) {
@@ -501,6 +549,8 @@ func (_q *ChangeRequestQuery) Clone() *ChangeRequestQuery {
 		withMerger:                 _q.withMerger.Clone(),
 		withComments:               _q.withComments.Clone(),
 		withRevisions:              _q.withRevisions.Clone(),
+		withReviews:                _q.withReviews.Clone(),
+		withReviewers:              _q.withReviewers.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -618,6 +668,28 @@ func (_q *ChangeRequestQuery) WithRevisions(opts ...func(*RevisionQuery)) *Chang
 	return _q
 }
 
+// WithReviews tells the query-builder to eager-load the nodes that are connected to
+// the "reviews" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ChangeRequestQuery) WithReviews(opts ...func(*ChangeRequestReviewQuery)) *ChangeRequestQuery {
+	query := (&ChangeRequestReviewClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withReviews = query
+	return _q
+}
+
+// WithReviewers tells the query-builder to eager-load the nodes that are connected to
+// the "reviewers" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ChangeRequestQuery) WithReviewers(opts ...func(*ChangeRequestReviewerQuery)) *ChangeRequestQuery {
+	query := (&ChangeRequestReviewerClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withReviewers = query
+	return _q
+}
+
 // GroupBy is used to group vertices by one or more fields/columns.
 // It is often used with aggregate functions, like: count, max, mean, min, sum.
 //
@@ -702,7 +774,7 @@ func (_q *ChangeRequestQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([
 	var (
 		nodes       = []*ChangeRequest{}
 		_spec       = _q.querySpec()
-		loadedTypes = [10]bool{
+		loadedTypes = [12]bool{
 			_q.withOrganization != nil,
 			_q.withSpace != nil,
 			_q.withCreator != nil,
@@ -713,6 +785,8 @@ func (_q *ChangeRequestQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([
 			_q.withMerger != nil,
 			_q.withComments != nil,
 			_q.withRevisions != nil,
+			_q.withReviews != nil,
+			_q.withReviewers != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -799,6 +873,20 @@ func (_q *ChangeRequestQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([
 		if err := _q.loadRevisions(ctx, query, nodes,
 			func(n *ChangeRequest) { n.Edges.Revisions = []*Revision{} },
 			func(n *ChangeRequest, e *Revision) { n.Edges.Revisions = append(n.Edges.Revisions, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withReviews; query != nil {
+		if err := _q.loadReviews(ctx, query, nodes,
+			func(n *ChangeRequest) { n.Edges.Reviews = []*ChangeRequestReview{} },
+			func(n *ChangeRequest, e *ChangeRequestReview) { n.Edges.Reviews = append(n.Edges.Reviews, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withReviewers; query != nil {
+		if err := _q.loadReviewers(ctx, query, nodes,
+			func(n *ChangeRequest) { n.Edges.Reviewers = []*ChangeRequestReviewer{} },
+			func(n *ChangeRequest, e *ChangeRequestReviewer) { n.Edges.Reviewers = append(n.Edges.Reviewers, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -1107,6 +1195,66 @@ func (_q *ChangeRequestQuery) loadRevisions(ctx context.Context, query *Revision
 		node, ok := nodeids[*fk]
 		if !ok {
 			return fmt.Errorf(`unexpected referenced foreign-key "change_request_id" returned %v for node %v`, *fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *ChangeRequestQuery) loadReviews(ctx context.Context, query *ChangeRequestReviewQuery, nodes []*ChangeRequest, init func(*ChangeRequest), assign func(*ChangeRequest, *ChangeRequestReview)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*ChangeRequest)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(changerequestreview.FieldChangeRequestID)
+	}
+	query.Where(predicate.ChangeRequestReview(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(changerequest.ReviewsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ChangeRequestID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "change_request_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *ChangeRequestQuery) loadReviewers(ctx context.Context, query *ChangeRequestReviewerQuery, nodes []*ChangeRequest, init func(*ChangeRequest), assign func(*ChangeRequest, *ChangeRequestReviewer)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*ChangeRequest)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(changerequestreviewer.FieldChangeRequestID)
+	}
+	query.Where(predicate.ChangeRequestReviewer(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(changerequest.ReviewersColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ChangeRequestID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "change_request_id" returned %v for node %v`, fk, n.ID)
 		}
 		assign(node, n)
 	}

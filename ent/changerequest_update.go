@@ -12,6 +12,8 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/binderyhq/bindery/ent/changerequest"
+	"github.com/binderyhq/bindery/ent/changerequestreview"
+	"github.com/binderyhq/bindery/ent/changerequestreviewer"
 	"github.com/binderyhq/bindery/ent/comment"
 	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/revision"
@@ -245,6 +247,36 @@ func (_u *ChangeRequestUpdate) AddRevisions(v ...*Revision) *ChangeRequestUpdate
 	return _u.AddRevisionIDs(ids...)
 }
 
+// AddReviewIDs adds the "reviews" edge to the ChangeRequestReview entity by IDs.
+func (_u *ChangeRequestUpdate) AddReviewIDs(ids ...string) *ChangeRequestUpdate {
+	_u.mutation.AddReviewIDs(ids...)
+	return _u
+}
+
+// AddReviews adds the "reviews" edges to the ChangeRequestReview entity.
+func (_u *ChangeRequestUpdate) AddReviews(v ...*ChangeRequestReview) *ChangeRequestUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddReviewIDs(ids...)
+}
+
+// AddReviewerIDs adds the "reviewers" edge to the ChangeRequestReviewer entity by IDs.
+func (_u *ChangeRequestUpdate) AddReviewerIDs(ids ...string) *ChangeRequestUpdate {
+	_u.mutation.AddReviewerIDs(ids...)
+	return _u
+}
+
+// AddReviewers adds the "reviewers" edges to the ChangeRequestReviewer entity.
+func (_u *ChangeRequestUpdate) AddReviewers(v ...*ChangeRequestReviewer) *ChangeRequestUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddReviewerIDs(ids...)
+}
+
 // Mutation returns the ChangeRequestMutation object of the builder.
 func (_u *ChangeRequestUpdate) Mutation() *ChangeRequestMutation {
 	return _u.mutation
@@ -314,6 +346,48 @@ func (_u *ChangeRequestUpdate) RemoveRevisions(v ...*Revision) *ChangeRequestUpd
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveRevisionIDs(ids...)
+}
+
+// ClearReviews clears all "reviews" edges to the ChangeRequestReview entity.
+func (_u *ChangeRequestUpdate) ClearReviews() *ChangeRequestUpdate {
+	_u.mutation.ClearReviews()
+	return _u
+}
+
+// RemoveReviewIDs removes the "reviews" edge to ChangeRequestReview entities by IDs.
+func (_u *ChangeRequestUpdate) RemoveReviewIDs(ids ...string) *ChangeRequestUpdate {
+	_u.mutation.RemoveReviewIDs(ids...)
+	return _u
+}
+
+// RemoveReviews removes "reviews" edges to ChangeRequestReview entities.
+func (_u *ChangeRequestUpdate) RemoveReviews(v ...*ChangeRequestReview) *ChangeRequestUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveReviewIDs(ids...)
+}
+
+// ClearReviewers clears all "reviewers" edges to the ChangeRequestReviewer entity.
+func (_u *ChangeRequestUpdate) ClearReviewers() *ChangeRequestUpdate {
+	_u.mutation.ClearReviewers()
+	return _u
+}
+
+// RemoveReviewerIDs removes the "reviewers" edge to ChangeRequestReviewer entities by IDs.
+func (_u *ChangeRequestUpdate) RemoveReviewerIDs(ids ...string) *ChangeRequestUpdate {
+	_u.mutation.RemoveReviewerIDs(ids...)
+	return _u
+}
+
+// RemoveReviewers removes "reviewers" edges to ChangeRequestReviewer entities.
+func (_u *ChangeRequestUpdate) RemoveReviewers(v ...*ChangeRequestReviewer) *ChangeRequestUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveReviewerIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -638,6 +712,96 @@ func (_u *ChangeRequestUpdate) sqlSave(ctx context.Context) (_node int, err erro
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.ReviewsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   changerequest.ReviewsTable,
+			Columns: []string{changerequest.ReviewsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequestreview.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedReviewsIDs(); len(nodes) > 0 && !_u.mutation.ReviewsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   changerequest.ReviewsTable,
+			Columns: []string{changerequest.ReviewsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequestreview.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ReviewsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   changerequest.ReviewsTable,
+			Columns: []string{changerequest.ReviewsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequestreview.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ReviewersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   changerequest.ReviewersTable,
+			Columns: []string{changerequest.ReviewersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequestreviewer.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedReviewersIDs(); len(nodes) > 0 && !_u.mutation.ReviewersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   changerequest.ReviewersTable,
+			Columns: []string{changerequest.ReviewersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequestreviewer.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ReviewersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   changerequest.ReviewersTable,
+			Columns: []string{changerequest.ReviewersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequestreviewer.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -873,6 +1037,36 @@ func (_u *ChangeRequestUpdateOne) AddRevisions(v ...*Revision) *ChangeRequestUpd
 	return _u.AddRevisionIDs(ids...)
 }
 
+// AddReviewIDs adds the "reviews" edge to the ChangeRequestReview entity by IDs.
+func (_u *ChangeRequestUpdateOne) AddReviewIDs(ids ...string) *ChangeRequestUpdateOne {
+	_u.mutation.AddReviewIDs(ids...)
+	return _u
+}
+
+// AddReviews adds the "reviews" edges to the ChangeRequestReview entity.
+func (_u *ChangeRequestUpdateOne) AddReviews(v ...*ChangeRequestReview) *ChangeRequestUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddReviewIDs(ids...)
+}
+
+// AddReviewerIDs adds the "reviewers" edge to the ChangeRequestReviewer entity by IDs.
+func (_u *ChangeRequestUpdateOne) AddReviewerIDs(ids ...string) *ChangeRequestUpdateOne {
+	_u.mutation.AddReviewerIDs(ids...)
+	return _u
+}
+
+// AddReviewers adds the "reviewers" edges to the ChangeRequestReviewer entity.
+func (_u *ChangeRequestUpdateOne) AddReviewers(v ...*ChangeRequestReviewer) *ChangeRequestUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddReviewerIDs(ids...)
+}
+
 // Mutation returns the ChangeRequestMutation object of the builder.
 func (_u *ChangeRequestUpdateOne) Mutation() *ChangeRequestMutation {
 	return _u.mutation
@@ -942,6 +1136,48 @@ func (_u *ChangeRequestUpdateOne) RemoveRevisions(v ...*Revision) *ChangeRequest
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveRevisionIDs(ids...)
+}
+
+// ClearReviews clears all "reviews" edges to the ChangeRequestReview entity.
+func (_u *ChangeRequestUpdateOne) ClearReviews() *ChangeRequestUpdateOne {
+	_u.mutation.ClearReviews()
+	return _u
+}
+
+// RemoveReviewIDs removes the "reviews" edge to ChangeRequestReview entities by IDs.
+func (_u *ChangeRequestUpdateOne) RemoveReviewIDs(ids ...string) *ChangeRequestUpdateOne {
+	_u.mutation.RemoveReviewIDs(ids...)
+	return _u
+}
+
+// RemoveReviews removes "reviews" edges to ChangeRequestReview entities.
+func (_u *ChangeRequestUpdateOne) RemoveReviews(v ...*ChangeRequestReview) *ChangeRequestUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveReviewIDs(ids...)
+}
+
+// ClearReviewers clears all "reviewers" edges to the ChangeRequestReviewer entity.
+func (_u *ChangeRequestUpdateOne) ClearReviewers() *ChangeRequestUpdateOne {
+	_u.mutation.ClearReviewers()
+	return _u
+}
+
+// RemoveReviewerIDs removes the "reviewers" edge to ChangeRequestReviewer entities by IDs.
+func (_u *ChangeRequestUpdateOne) RemoveReviewerIDs(ids ...string) *ChangeRequestUpdateOne {
+	_u.mutation.RemoveReviewerIDs(ids...)
+	return _u
+}
+
+// RemoveReviewers removes "reviewers" edges to ChangeRequestReviewer entities.
+func (_u *ChangeRequestUpdateOne) RemoveReviewers(v ...*ChangeRequestReviewer) *ChangeRequestUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveReviewerIDs(ids...)
 }
 
 // Where appends a list predicates to the ChangeRequestUpdate builder.
@@ -1289,6 +1525,96 @@ func (_u *ChangeRequestUpdateOne) sqlSave(ctx context.Context) (_node *ChangeReq
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(revision.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ReviewsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   changerequest.ReviewsTable,
+			Columns: []string{changerequest.ReviewsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequestreview.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedReviewsIDs(); len(nodes) > 0 && !_u.mutation.ReviewsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   changerequest.ReviewsTable,
+			Columns: []string{changerequest.ReviewsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequestreview.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ReviewsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   changerequest.ReviewsTable,
+			Columns: []string{changerequest.ReviewsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequestreview.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ReviewersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   changerequest.ReviewersTable,
+			Columns: []string{changerequest.ReviewersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequestreviewer.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedReviewersIDs(); len(nodes) > 0 && !_u.mutation.ReviewersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   changerequest.ReviewersTable,
+			Columns: []string{changerequest.ReviewersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequestreviewer.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ReviewersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   changerequest.ReviewersTable,
+			Columns: []string{changerequest.ReviewersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequestreviewer.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

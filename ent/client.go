@@ -18,6 +18,8 @@ import (
 	"github.com/binderyhq/bindery/ent/apitoken"
 	"github.com/binderyhq/bindery/ent/bodylink"
 	"github.com/binderyhq/bindery/ent/changerequest"
+	"github.com/binderyhq/bindery/ent/changerequestreview"
+	"github.com/binderyhq/bindery/ent/changerequestreviewer"
 	"github.com/binderyhq/bindery/ent/collection"
 	"github.com/binderyhq/bindery/ent/comment"
 	"github.com/binderyhq/bindery/ent/commentreply"
@@ -72,6 +74,10 @@ type Client struct {
 	BodyLink *BodyLinkClient
 	// ChangeRequest is the client for interacting with the ChangeRequest builders.
 	ChangeRequest *ChangeRequestClient
+	// ChangeRequestReview is the client for interacting with the ChangeRequestReview builders.
+	ChangeRequestReview *ChangeRequestReviewClient
+	// ChangeRequestReviewer is the client for interacting with the ChangeRequestReviewer builders.
+	ChangeRequestReviewer *ChangeRequestReviewerClient
 	// Collection is the client for interacting with the Collection builders.
 	Collection *CollectionClient
 	// Comment is the client for interacting with the Comment builders.
@@ -164,6 +170,8 @@ func (c *Client) init() {
 	c.APIToken = NewAPITokenClient(c.config)
 	c.BodyLink = NewBodyLinkClient(c.config)
 	c.ChangeRequest = NewChangeRequestClient(c.config)
+	c.ChangeRequestReview = NewChangeRequestReviewClient(c.config)
+	c.ChangeRequestReviewer = NewChangeRequestReviewerClient(c.config)
 	c.Collection = NewCollectionClient(c.config)
 	c.Comment = NewCommentClient(c.config)
 	c.CommentReply = NewCommentReplyClient(c.config)
@@ -293,50 +301,52 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 	cfg := c.config
 	cfg.driver = tx
 	return &Tx{
-		ctx:                 ctx,
-		config:              cfg,
-		APIToken:            NewAPITokenClient(cfg),
-		BodyLink:            NewBodyLinkClient(cfg),
-		ChangeRequest:       NewChangeRequestClient(cfg),
-		Collection:          NewCollectionClient(cfg),
-		Comment:             NewCommentClient(cfg),
-		CommentReply:        NewCommentReplyClient(cfg),
-		ContentObject:       NewContentObjectClient(cfg),
-		CustomField:         NewCustomFieldClient(cfg),
-		CustomFieldValue:    NewCustomFieldValueClient(cfg),
-		Event:               NewEventClient(cfg),
-		FileBlob:            NewFileBlobClient(cfg),
-		InviteLink:          NewInviteLinkClient(cfg),
-		Job:                 NewJobClient(cfg),
-		Member:              NewMemberClient(cfg),
-		MovedPage:           NewMovedPageClient(cfg),
-		OIDCProvider:        NewOIDCProviderClient(cfg),
-		OpenAPISpec:         NewOpenAPISpecClient(cfg),
-		OpenAPISpecVersion:  NewOpenAPISpecVersionClient(cfg),
-		Organization:        NewOrganizationClient(cfg),
-		PermissionGrant:     NewPermissionGrantClient(cfg),
-		Reaction:            NewReactionClient(cfg),
-		Revision:            NewRevisionClient(cfg),
-		SAMLAssertion:       NewSAMLAssertionClient(cfg),
-		SAMLProvider:        NewSAMLProviderClient(cfg),
-		SAMLRequest:         NewSAMLRequestClient(cfg),
-		ServerKey:           NewServerKeyClient(cfg),
-		Session:             NewSessionClient(cfg),
-		Site:                NewSiteClient(cfg),
-		SitePublishingAuth:  NewSitePublishingAuthClient(cfg),
-		SiteRedirect:        NewSiteRedirectClient(cfg),
-		SiteSection:         NewSiteSectionClient(cfg),
-		SiteSectionGroup:    NewSiteSectionGroupClient(cfg),
-		SiteShareLink:       NewSiteShareLinkClient(cfg),
-		SiteSpace:           NewSiteSpaceClient(cfg),
-		Space:               NewSpaceClient(cfg),
-		SpaceBlob:           NewSpaceBlobClient(cfg),
-		Team:                NewTeamClient(cfg),
-		TeamMember:          NewTeamMemberClient(cfg),
-		TranslationSettings: NewTranslationSettingsClient(cfg),
-		User:                NewUserClient(cfg),
-		Webhook:             NewWebhookClient(cfg),
-		WebhookDelivery:     NewWebhookDeliveryClient(cfg),
+		ctx:                   ctx,
+		config:                cfg,
+		APIToken:              NewAPITokenClient(cfg),
+		BodyLink:              NewBodyLinkClient(cfg),
+		ChangeRequest:         NewChangeRequestClient(cfg),
+		ChangeRequestReview:   NewChangeRequestReviewClient(cfg),
+		ChangeRequestReviewer: NewChangeRequestReviewerClient(cfg),
+		Collection:            NewCollectionClient(cfg),
+		Comment:               NewCommentClient(cfg),
+		CommentReply:          NewCommentReplyClient(cfg),
+		ContentObject:         NewContentObjectClient(cfg),
+		CustomField:           NewCustomFieldClient(cfg),
+		CustomFieldValue:      NewCustomFieldValueClient(cfg),
+		Event:                 NewEventClient(cfg),
+		FileBlob:              NewFileBlobClient(cfg),
+		InviteLink:            NewInviteLinkClient(cfg),
+		Job:                   NewJobClient(cfg),
+		Member:                NewMemberClient(cfg),
+		MovedPage:             NewMovedPageClient(cfg),
+		OIDCProvider:          NewOIDCProviderClient(cfg),
+		OpenAPISpec:           NewOpenAPISpecClient(cfg),
+		OpenAPISpecVersion:    NewOpenAPISpecVersionClient(cfg),
+		Organization:          NewOrganizationClient(cfg),
+		PermissionGrant:       NewPermissionGrantClient(cfg),
+		Reaction:              NewReactionClient(cfg),
+		Revision:              NewRevisionClient(cfg),
+		SAMLAssertion:         NewSAMLAssertionClient(cfg),
+		SAMLProvider:          NewSAMLProviderClient(cfg),
+		SAMLRequest:           NewSAMLRequestClient(cfg),
+		ServerKey:             NewServerKeyClient(cfg),
+		Session:               NewSessionClient(cfg),
+		Site:                  NewSiteClient(cfg),
+		SitePublishingAuth:    NewSitePublishingAuthClient(cfg),
+		SiteRedirect:          NewSiteRedirectClient(cfg),
+		SiteSection:           NewSiteSectionClient(cfg),
+		SiteSectionGroup:      NewSiteSectionGroupClient(cfg),
+		SiteShareLink:         NewSiteShareLinkClient(cfg),
+		SiteSpace:             NewSiteSpaceClient(cfg),
+		Space:                 NewSpaceClient(cfg),
+		SpaceBlob:             NewSpaceBlobClient(cfg),
+		Team:                  NewTeamClient(cfg),
+		TeamMember:            NewTeamMemberClient(cfg),
+		TranslationSettings:   NewTranslationSettingsClient(cfg),
+		User:                  NewUserClient(cfg),
+		Webhook:               NewWebhookClient(cfg),
+		WebhookDelivery:       NewWebhookDeliveryClient(cfg),
 	}, nil
 }
 
@@ -354,50 +364,52 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 	cfg := c.config
 	cfg.driver = &txDriver{tx: tx, drv: c.driver}
 	return &Tx{
-		ctx:                 ctx,
-		config:              cfg,
-		APIToken:            NewAPITokenClient(cfg),
-		BodyLink:            NewBodyLinkClient(cfg),
-		ChangeRequest:       NewChangeRequestClient(cfg),
-		Collection:          NewCollectionClient(cfg),
-		Comment:             NewCommentClient(cfg),
-		CommentReply:        NewCommentReplyClient(cfg),
-		ContentObject:       NewContentObjectClient(cfg),
-		CustomField:         NewCustomFieldClient(cfg),
-		CustomFieldValue:    NewCustomFieldValueClient(cfg),
-		Event:               NewEventClient(cfg),
-		FileBlob:            NewFileBlobClient(cfg),
-		InviteLink:          NewInviteLinkClient(cfg),
-		Job:                 NewJobClient(cfg),
-		Member:              NewMemberClient(cfg),
-		MovedPage:           NewMovedPageClient(cfg),
-		OIDCProvider:        NewOIDCProviderClient(cfg),
-		OpenAPISpec:         NewOpenAPISpecClient(cfg),
-		OpenAPISpecVersion:  NewOpenAPISpecVersionClient(cfg),
-		Organization:        NewOrganizationClient(cfg),
-		PermissionGrant:     NewPermissionGrantClient(cfg),
-		Reaction:            NewReactionClient(cfg),
-		Revision:            NewRevisionClient(cfg),
-		SAMLAssertion:       NewSAMLAssertionClient(cfg),
-		SAMLProvider:        NewSAMLProviderClient(cfg),
-		SAMLRequest:         NewSAMLRequestClient(cfg),
-		ServerKey:           NewServerKeyClient(cfg),
-		Session:             NewSessionClient(cfg),
-		Site:                NewSiteClient(cfg),
-		SitePublishingAuth:  NewSitePublishingAuthClient(cfg),
-		SiteRedirect:        NewSiteRedirectClient(cfg),
-		SiteSection:         NewSiteSectionClient(cfg),
-		SiteSectionGroup:    NewSiteSectionGroupClient(cfg),
-		SiteShareLink:       NewSiteShareLinkClient(cfg),
-		SiteSpace:           NewSiteSpaceClient(cfg),
-		Space:               NewSpaceClient(cfg),
-		SpaceBlob:           NewSpaceBlobClient(cfg),
-		Team:                NewTeamClient(cfg),
-		TeamMember:          NewTeamMemberClient(cfg),
-		TranslationSettings: NewTranslationSettingsClient(cfg),
-		User:                NewUserClient(cfg),
-		Webhook:             NewWebhookClient(cfg),
-		WebhookDelivery:     NewWebhookDeliveryClient(cfg),
+		ctx:                   ctx,
+		config:                cfg,
+		APIToken:              NewAPITokenClient(cfg),
+		BodyLink:              NewBodyLinkClient(cfg),
+		ChangeRequest:         NewChangeRequestClient(cfg),
+		ChangeRequestReview:   NewChangeRequestReviewClient(cfg),
+		ChangeRequestReviewer: NewChangeRequestReviewerClient(cfg),
+		Collection:            NewCollectionClient(cfg),
+		Comment:               NewCommentClient(cfg),
+		CommentReply:          NewCommentReplyClient(cfg),
+		ContentObject:         NewContentObjectClient(cfg),
+		CustomField:           NewCustomFieldClient(cfg),
+		CustomFieldValue:      NewCustomFieldValueClient(cfg),
+		Event:                 NewEventClient(cfg),
+		FileBlob:              NewFileBlobClient(cfg),
+		InviteLink:            NewInviteLinkClient(cfg),
+		Job:                   NewJobClient(cfg),
+		Member:                NewMemberClient(cfg),
+		MovedPage:             NewMovedPageClient(cfg),
+		OIDCProvider:          NewOIDCProviderClient(cfg),
+		OpenAPISpec:           NewOpenAPISpecClient(cfg),
+		OpenAPISpecVersion:    NewOpenAPISpecVersionClient(cfg),
+		Organization:          NewOrganizationClient(cfg),
+		PermissionGrant:       NewPermissionGrantClient(cfg),
+		Reaction:              NewReactionClient(cfg),
+		Revision:              NewRevisionClient(cfg),
+		SAMLAssertion:         NewSAMLAssertionClient(cfg),
+		SAMLProvider:          NewSAMLProviderClient(cfg),
+		SAMLRequest:           NewSAMLRequestClient(cfg),
+		ServerKey:             NewServerKeyClient(cfg),
+		Session:               NewSessionClient(cfg),
+		Site:                  NewSiteClient(cfg),
+		SitePublishingAuth:    NewSitePublishingAuthClient(cfg),
+		SiteRedirect:          NewSiteRedirectClient(cfg),
+		SiteSection:           NewSiteSectionClient(cfg),
+		SiteSectionGroup:      NewSiteSectionGroupClient(cfg),
+		SiteShareLink:         NewSiteShareLinkClient(cfg),
+		SiteSpace:             NewSiteSpaceClient(cfg),
+		Space:                 NewSpaceClient(cfg),
+		SpaceBlob:             NewSpaceBlobClient(cfg),
+		Team:                  NewTeamClient(cfg),
+		TeamMember:            NewTeamMemberClient(cfg),
+		TranslationSettings:   NewTranslationSettingsClient(cfg),
+		User:                  NewUserClient(cfg),
+		Webhook:               NewWebhookClient(cfg),
+		WebhookDelivery:       NewWebhookDeliveryClient(cfg),
 	}, nil
 }
 
@@ -427,15 +439,15 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.APIToken, c.BodyLink, c.ChangeRequest, c.Collection, c.Comment,
-		c.CommentReply, c.ContentObject, c.CustomField, c.CustomFieldValue, c.Event,
-		c.FileBlob, c.InviteLink, c.Job, c.Member, c.MovedPage, c.OIDCProvider,
-		c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization, c.PermissionGrant,
-		c.Reaction, c.Revision, c.SAMLAssertion, c.SAMLProvider, c.SAMLRequest,
-		c.ServerKey, c.Session, c.Site, c.SitePublishingAuth, c.SiteRedirect,
-		c.SiteSection, c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space,
-		c.SpaceBlob, c.Team, c.TeamMember, c.TranslationSettings, c.User, c.Webhook,
-		c.WebhookDelivery,
+		c.APIToken, c.BodyLink, c.ChangeRequest, c.ChangeRequestReview,
+		c.ChangeRequestReviewer, c.Collection, c.Comment, c.CommentReply,
+		c.ContentObject, c.CustomField, c.CustomFieldValue, c.Event, c.FileBlob,
+		c.InviteLink, c.Job, c.Member, c.MovedPage, c.OIDCProvider, c.OpenAPISpec,
+		c.OpenAPISpecVersion, c.Organization, c.PermissionGrant, c.Reaction,
+		c.Revision, c.SAMLAssertion, c.SAMLProvider, c.SAMLRequest, c.ServerKey,
+		c.Session, c.Site, c.SitePublishingAuth, c.SiteRedirect, c.SiteSection,
+		c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space, c.SpaceBlob, c.Team,
+		c.TeamMember, c.TranslationSettings, c.User, c.Webhook, c.WebhookDelivery,
 	} {
 		n.Use(hooks...)
 	}
@@ -445,15 +457,15 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.APIToken, c.BodyLink, c.ChangeRequest, c.Collection, c.Comment,
-		c.CommentReply, c.ContentObject, c.CustomField, c.CustomFieldValue, c.Event,
-		c.FileBlob, c.InviteLink, c.Job, c.Member, c.MovedPage, c.OIDCProvider,
-		c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization, c.PermissionGrant,
-		c.Reaction, c.Revision, c.SAMLAssertion, c.SAMLProvider, c.SAMLRequest,
-		c.ServerKey, c.Session, c.Site, c.SitePublishingAuth, c.SiteRedirect,
-		c.SiteSection, c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space,
-		c.SpaceBlob, c.Team, c.TeamMember, c.TranslationSettings, c.User, c.Webhook,
-		c.WebhookDelivery,
+		c.APIToken, c.BodyLink, c.ChangeRequest, c.ChangeRequestReview,
+		c.ChangeRequestReviewer, c.Collection, c.Comment, c.CommentReply,
+		c.ContentObject, c.CustomField, c.CustomFieldValue, c.Event, c.FileBlob,
+		c.InviteLink, c.Job, c.Member, c.MovedPage, c.OIDCProvider, c.OpenAPISpec,
+		c.OpenAPISpecVersion, c.Organization, c.PermissionGrant, c.Reaction,
+		c.Revision, c.SAMLAssertion, c.SAMLProvider, c.SAMLRequest, c.ServerKey,
+		c.Session, c.Site, c.SitePublishingAuth, c.SiteRedirect, c.SiteSection,
+		c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space, c.SpaceBlob, c.Team,
+		c.TeamMember, c.TranslationSettings, c.User, c.Webhook, c.WebhookDelivery,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -468,6 +480,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.BodyLink.mutate(ctx, m)
 	case *ChangeRequestMutation:
 		return c.ChangeRequest.mutate(ctx, m)
+	case *ChangeRequestReviewMutation:
+		return c.ChangeRequestReview.mutate(ctx, m)
+	case *ChangeRequestReviewerMutation:
+		return c.ChangeRequestReviewer.mutate(ctx, m)
 	case *CollectionMutation:
 		return c.Collection.mutate(ctx, m)
 	case *CommentMutation:
@@ -1103,6 +1119,38 @@ func (c *ChangeRequestClient) QueryRevisions(_m *ChangeRequest) *RevisionQuery {
 	return query
 }
 
+// QueryReviews queries the reviews edge of a ChangeRequest.
+func (c *ChangeRequestClient) QueryReviews(_m *ChangeRequest) *ChangeRequestReviewQuery {
+	query := (&ChangeRequestReviewClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequest.Table, changerequest.FieldID, id),
+			sqlgraph.To(changerequestreview.Table, changerequestreview.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, changerequest.ReviewsTable, changerequest.ReviewsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryReviewers queries the reviewers edge of a ChangeRequest.
+func (c *ChangeRequestClient) QueryReviewers(_m *ChangeRequest) *ChangeRequestReviewerQuery {
+	query := (&ChangeRequestReviewerClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequest.Table, changerequest.FieldID, id),
+			sqlgraph.To(changerequestreviewer.Table, changerequestreviewer.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, changerequest.ReviewersTable, changerequest.ReviewersColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *ChangeRequestClient) Hooks() []Hook {
 	hooks := c.hooks.ChangeRequest
@@ -1126,6 +1174,466 @@ func (c *ChangeRequestClient) mutate(ctx context.Context, m *ChangeRequestMutati
 		return (&ChangeRequestDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown ChangeRequest mutation op: %q", m.Op())
+	}
+}
+
+// ChangeRequestReviewClient is a client for the ChangeRequestReview schema.
+type ChangeRequestReviewClient struct {
+	config
+}
+
+// NewChangeRequestReviewClient returns a client for the ChangeRequestReview from the given config.
+func NewChangeRequestReviewClient(c config) *ChangeRequestReviewClient {
+	return &ChangeRequestReviewClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `changerequestreview.Hooks(f(g(h())))`.
+func (c *ChangeRequestReviewClient) Use(hooks ...Hook) {
+	c.hooks.ChangeRequestReview = append(c.hooks.ChangeRequestReview, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `changerequestreview.Intercept(f(g(h())))`.
+func (c *ChangeRequestReviewClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ChangeRequestReview = append(c.inters.ChangeRequestReview, interceptors...)
+}
+
+// Create returns a builder for creating a ChangeRequestReview entity.
+func (c *ChangeRequestReviewClient) Create() *ChangeRequestReviewCreate {
+	mutation := newChangeRequestReviewMutation(c.config, OpCreate)
+	return &ChangeRequestReviewCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ChangeRequestReview entities.
+func (c *ChangeRequestReviewClient) CreateBulk(builders ...*ChangeRequestReviewCreate) *ChangeRequestReviewCreateBulk {
+	return &ChangeRequestReviewCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ChangeRequestReviewClient) MapCreateBulk(slice any, setFunc func(*ChangeRequestReviewCreate, int)) *ChangeRequestReviewCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ChangeRequestReviewCreateBulk{err: fmt.Errorf("calling to ChangeRequestReviewClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ChangeRequestReviewCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ChangeRequestReviewCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ChangeRequestReview.
+func (c *ChangeRequestReviewClient) Update() *ChangeRequestReviewUpdate {
+	mutation := newChangeRequestReviewMutation(c.config, OpUpdate)
+	return &ChangeRequestReviewUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ChangeRequestReviewClient) UpdateOne(_m *ChangeRequestReview) *ChangeRequestReviewUpdateOne {
+	mutation := newChangeRequestReviewMutation(c.config, OpUpdateOne, withChangeRequestReview(_m))
+	return &ChangeRequestReviewUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ChangeRequestReviewClient) UpdateOneID(id string) *ChangeRequestReviewUpdateOne {
+	mutation := newChangeRequestReviewMutation(c.config, OpUpdateOne, withChangeRequestReviewID(id))
+	return &ChangeRequestReviewUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ChangeRequestReview.
+func (c *ChangeRequestReviewClient) Delete() *ChangeRequestReviewDelete {
+	mutation := newChangeRequestReviewMutation(c.config, OpDelete)
+	return &ChangeRequestReviewDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ChangeRequestReviewClient) DeleteOne(_m *ChangeRequestReview) *ChangeRequestReviewDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ChangeRequestReviewClient) DeleteOneID(id string) *ChangeRequestReviewDeleteOne {
+	builder := c.Delete().Where(changerequestreview.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ChangeRequestReviewDeleteOne{builder}
+}
+
+// Query returns a query builder for ChangeRequestReview.
+func (c *ChangeRequestReviewClient) Query() *ChangeRequestReviewQuery {
+	return &ChangeRequestReviewQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeChangeRequestReview},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ChangeRequestReview entity by its id.
+func (c *ChangeRequestReviewClient) Get(ctx context.Context, id string) (*ChangeRequestReview, error) {
+	return c.Query().Where(changerequestreview.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ChangeRequestReviewClient) GetX(ctx context.Context, id string) *ChangeRequestReview {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a ChangeRequestReview.
+func (c *ChangeRequestReviewClient) QueryOrganization(_m *ChangeRequestReview) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequestreview.Table, changerequestreview.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, changerequestreview.OrganizationTable, changerequestreview.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySpace queries the space edge of a ChangeRequestReview.
+func (c *ChangeRequestReviewClient) QuerySpace(_m *ChangeRequestReview) *SpaceQuery {
+	query := (&SpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequestreview.Table, changerequestreview.FieldID, id),
+			sqlgraph.To(space.Table, space.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, changerequestreview.SpaceTable, changerequestreview.SpaceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryChangeRequest queries the change_request edge of a ChangeRequestReview.
+func (c *ChangeRequestReviewClient) QueryChangeRequest(_m *ChangeRequestReview) *ChangeRequestQuery {
+	query := (&ChangeRequestClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequestreview.Table, changerequestreview.FieldID, id),
+			sqlgraph.To(changerequest.Table, changerequest.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, changerequestreview.ChangeRequestTable, changerequestreview.ChangeRequestColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryReviewer queries the reviewer edge of a ChangeRequestReview.
+func (c *ChangeRequestReviewClient) QueryReviewer(_m *ChangeRequestReview) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequestreview.Table, changerequestreview.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, changerequestreview.ReviewerTable, changerequestreview.ReviewerColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryRequester queries the requester edge of a ChangeRequestReview.
+func (c *ChangeRequestReviewClient) QueryRequester(_m *ChangeRequestReview) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequestreview.Table, changerequestreview.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, changerequestreview.RequesterTable, changerequestreview.RequesterColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryComment queries the comment edge of a ChangeRequestReview.
+func (c *ChangeRequestReviewClient) QueryComment(_m *ChangeRequestReview) *CommentQuery {
+	query := (&CommentClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequestreview.Table, changerequestreview.FieldID, id),
+			sqlgraph.To(comment.Table, comment.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, changerequestreview.CommentTable, changerequestreview.CommentColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ChangeRequestReviewClient) Hooks() []Hook {
+	hooks := c.hooks.ChangeRequestReview
+	return append(hooks[:len(hooks):len(hooks)], changerequestreview.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ChangeRequestReviewClient) Interceptors() []Interceptor {
+	return c.inters.ChangeRequestReview
+}
+
+func (c *ChangeRequestReviewClient) mutate(ctx context.Context, m *ChangeRequestReviewMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ChangeRequestReviewCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ChangeRequestReviewUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ChangeRequestReviewUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ChangeRequestReviewDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ChangeRequestReview mutation op: %q", m.Op())
+	}
+}
+
+// ChangeRequestReviewerClient is a client for the ChangeRequestReviewer schema.
+type ChangeRequestReviewerClient struct {
+	config
+}
+
+// NewChangeRequestReviewerClient returns a client for the ChangeRequestReviewer from the given config.
+func NewChangeRequestReviewerClient(c config) *ChangeRequestReviewerClient {
+	return &ChangeRequestReviewerClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `changerequestreviewer.Hooks(f(g(h())))`.
+func (c *ChangeRequestReviewerClient) Use(hooks ...Hook) {
+	c.hooks.ChangeRequestReviewer = append(c.hooks.ChangeRequestReviewer, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `changerequestreviewer.Intercept(f(g(h())))`.
+func (c *ChangeRequestReviewerClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ChangeRequestReviewer = append(c.inters.ChangeRequestReviewer, interceptors...)
+}
+
+// Create returns a builder for creating a ChangeRequestReviewer entity.
+func (c *ChangeRequestReviewerClient) Create() *ChangeRequestReviewerCreate {
+	mutation := newChangeRequestReviewerMutation(c.config, OpCreate)
+	return &ChangeRequestReviewerCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ChangeRequestReviewer entities.
+func (c *ChangeRequestReviewerClient) CreateBulk(builders ...*ChangeRequestReviewerCreate) *ChangeRequestReviewerCreateBulk {
+	return &ChangeRequestReviewerCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ChangeRequestReviewerClient) MapCreateBulk(slice any, setFunc func(*ChangeRequestReviewerCreate, int)) *ChangeRequestReviewerCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ChangeRequestReviewerCreateBulk{err: fmt.Errorf("calling to ChangeRequestReviewerClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ChangeRequestReviewerCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ChangeRequestReviewerCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ChangeRequestReviewer.
+func (c *ChangeRequestReviewerClient) Update() *ChangeRequestReviewerUpdate {
+	mutation := newChangeRequestReviewerMutation(c.config, OpUpdate)
+	return &ChangeRequestReviewerUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ChangeRequestReviewerClient) UpdateOne(_m *ChangeRequestReviewer) *ChangeRequestReviewerUpdateOne {
+	mutation := newChangeRequestReviewerMutation(c.config, OpUpdateOne, withChangeRequestReviewer(_m))
+	return &ChangeRequestReviewerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ChangeRequestReviewerClient) UpdateOneID(id string) *ChangeRequestReviewerUpdateOne {
+	mutation := newChangeRequestReviewerMutation(c.config, OpUpdateOne, withChangeRequestReviewerID(id))
+	return &ChangeRequestReviewerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ChangeRequestReviewer.
+func (c *ChangeRequestReviewerClient) Delete() *ChangeRequestReviewerDelete {
+	mutation := newChangeRequestReviewerMutation(c.config, OpDelete)
+	return &ChangeRequestReviewerDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ChangeRequestReviewerClient) DeleteOne(_m *ChangeRequestReviewer) *ChangeRequestReviewerDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ChangeRequestReviewerClient) DeleteOneID(id string) *ChangeRequestReviewerDeleteOne {
+	builder := c.Delete().Where(changerequestreviewer.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ChangeRequestReviewerDeleteOne{builder}
+}
+
+// Query returns a query builder for ChangeRequestReviewer.
+func (c *ChangeRequestReviewerClient) Query() *ChangeRequestReviewerQuery {
+	return &ChangeRequestReviewerQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeChangeRequestReviewer},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ChangeRequestReviewer entity by its id.
+func (c *ChangeRequestReviewerClient) Get(ctx context.Context, id string) (*ChangeRequestReviewer, error) {
+	return c.Query().Where(changerequestreviewer.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ChangeRequestReviewerClient) GetX(ctx context.Context, id string) *ChangeRequestReviewer {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a ChangeRequestReviewer.
+func (c *ChangeRequestReviewerClient) QueryOrganization(_m *ChangeRequestReviewer) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequestreviewer.Table, changerequestreviewer.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, changerequestreviewer.OrganizationTable, changerequestreviewer.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySpace queries the space edge of a ChangeRequestReviewer.
+func (c *ChangeRequestReviewerClient) QuerySpace(_m *ChangeRequestReviewer) *SpaceQuery {
+	query := (&SpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequestreviewer.Table, changerequestreviewer.FieldID, id),
+			sqlgraph.To(space.Table, space.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, changerequestreviewer.SpaceTable, changerequestreviewer.SpaceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryChangeRequest queries the change_request edge of a ChangeRequestReviewer.
+func (c *ChangeRequestReviewerClient) QueryChangeRequest(_m *ChangeRequestReviewer) *ChangeRequestQuery {
+	query := (&ChangeRequestClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequestreviewer.Table, changerequestreviewer.FieldID, id),
+			sqlgraph.To(changerequest.Table, changerequest.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, changerequestreviewer.ChangeRequestTable, changerequestreviewer.ChangeRequestColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryUser queries the user edge of a ChangeRequestReviewer.
+func (c *ChangeRequestReviewerClient) QueryUser(_m *ChangeRequestReviewer) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequestreviewer.Table, changerequestreviewer.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, changerequestreviewer.UserTable, changerequestreviewer.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryTeam queries the team edge of a ChangeRequestReviewer.
+func (c *ChangeRequestReviewerClient) QueryTeam(_m *ChangeRequestReviewer) *TeamQuery {
+	query := (&TeamClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequestreviewer.Table, changerequestreviewer.FieldID, id),
+			sqlgraph.To(team.Table, team.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, changerequestreviewer.TeamTable, changerequestreviewer.TeamColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryRequester queries the requester edge of a ChangeRequestReviewer.
+func (c *ChangeRequestReviewerClient) QueryRequester(_m *ChangeRequestReviewer) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequestreviewer.Table, changerequestreviewer.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, changerequestreviewer.RequesterTable, changerequestreviewer.RequesterColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ChangeRequestReviewerClient) Hooks() []Hook {
+	hooks := c.hooks.ChangeRequestReviewer
+	return append(hooks[:len(hooks):len(hooks)], changerequestreviewer.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ChangeRequestReviewerClient) Interceptors() []Interceptor {
+	return c.inters.ChangeRequestReviewer
+}
+
+func (c *ChangeRequestReviewerClient) mutate(ctx context.Context, m *ChangeRequestReviewerMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ChangeRequestReviewerCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ChangeRequestReviewerUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ChangeRequestReviewerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ChangeRequestReviewerDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ChangeRequestReviewer mutation op: %q", m.Op())
 	}
 }
 
@@ -7974,21 +8482,23 @@ func (c *WebhookDeliveryClient) mutate(ctx context.Context, m *WebhookDeliveryMu
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		APIToken, BodyLink, ChangeRequest, Collection, Comment, CommentReply,
-		ContentObject, CustomField, CustomFieldValue, Event, FileBlob, InviteLink, Job,
-		Member, MovedPage, OIDCProvider, OpenAPISpec, OpenAPISpecVersion, Organization,
-		PermissionGrant, Reaction, Revision, SAMLAssertion, SAMLProvider, SAMLRequest,
-		ServerKey, Session, Site, SitePublishingAuth, SiteRedirect, SiteSection,
-		SiteSectionGroup, SiteShareLink, SiteSpace, Space, SpaceBlob, Team, TeamMember,
+		APIToken, BodyLink, ChangeRequest, ChangeRequestReview, ChangeRequestReviewer,
+		Collection, Comment, CommentReply, ContentObject, CustomField,
+		CustomFieldValue, Event, FileBlob, InviteLink, Job, Member, MovedPage,
+		OIDCProvider, OpenAPISpec, OpenAPISpecVersion, Organization, PermissionGrant,
+		Reaction, Revision, SAMLAssertion, SAMLProvider, SAMLRequest, ServerKey,
+		Session, Site, SitePublishingAuth, SiteRedirect, SiteSection, SiteSectionGroup,
+		SiteShareLink, SiteSpace, Space, SpaceBlob, Team, TeamMember,
 		TranslationSettings, User, Webhook, WebhookDelivery []ent.Hook
 	}
 	inters struct {
-		APIToken, BodyLink, ChangeRequest, Collection, Comment, CommentReply,
-		ContentObject, CustomField, CustomFieldValue, Event, FileBlob, InviteLink, Job,
-		Member, MovedPage, OIDCProvider, OpenAPISpec, OpenAPISpecVersion, Organization,
-		PermissionGrant, Reaction, Revision, SAMLAssertion, SAMLProvider, SAMLRequest,
-		ServerKey, Session, Site, SitePublishingAuth, SiteRedirect, SiteSection,
-		SiteSectionGroup, SiteShareLink, SiteSpace, Space, SpaceBlob, Team, TeamMember,
+		APIToken, BodyLink, ChangeRequest, ChangeRequestReview, ChangeRequestReviewer,
+		Collection, Comment, CommentReply, ContentObject, CustomField,
+		CustomFieldValue, Event, FileBlob, InviteLink, Job, Member, MovedPage,
+		OIDCProvider, OpenAPISpec, OpenAPISpecVersion, Organization, PermissionGrant,
+		Reaction, Revision, SAMLAssertion, SAMLProvider, SAMLRequest, ServerKey,
+		Session, Site, SitePublishingAuth, SiteRedirect, SiteSection, SiteSectionGroup,
+		SiteShareLink, SiteSpace, Space, SpaceBlob, Team, TeamMember,
 		TranslationSettings, User, Webhook, WebhookDelivery []ent.Interceptor
 	}
 )

@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -36,6 +37,8 @@ type Collection struct {
 	ResolvedLevel collection.ResolvedLevel `json:"resolved_level,omitempty"`
 	// Position holds the value of the "position" field.
 	Position string `json:"position,omitempty"`
+	// MergeRules holds the value of the "merge_rules" field.
+	MergeRules json.RawMessage `json:"merge_rules,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the CollectionQuery when eager-loading is set.
 	Edges        CollectionEdges `json:"edges"`
@@ -113,6 +116,8 @@ func (*Collection) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
+		case collection.FieldMergeRules:
+			values[i] = new([]byte)
 		case collection.FieldID, collection.FieldOrganizationID, collection.FieldTitle, collection.FieldDescription, collection.FieldParentID, collection.FieldDefaultLevel, collection.FieldResolvedLevel, collection.FieldPosition:
 			values[i] = new(sql.NullString)
 		case collection.FieldCreatedAt, collection.FieldUpdatedAt:
@@ -194,6 +199,14 @@ func (_m *Collection) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field position", values[i])
 			} else if value.Valid {
 				_m.Position = value.String
+			}
+		case collection.FieldMergeRules:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field merge_rules", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.MergeRules); err != nil {
+					return fmt.Errorf("unmarshal field merge_rules: %w", err)
+				}
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
@@ -288,6 +301,9 @@ func (_m *Collection) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("position=")
 	builder.WriteString(_m.Position)
+	builder.WriteString(", ")
+	builder.WriteString("merge_rules=")
+	builder.WriteString(fmt.Sprintf("%v", _m.MergeRules))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -4,6 +4,7 @@ package ent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -133,6 +134,12 @@ func (_c *CollectionCreate) SetNillablePosition(v *string) *CollectionCreate {
 	if v != nil {
 		_c.SetPosition(*v)
 	}
+	return _c
+}
+
+// SetMergeRules sets the "merge_rules" field.
+func (_c *CollectionCreate) SetMergeRules(v json.RawMessage) *CollectionCreate {
+	_c.mutation.SetMergeRules(v)
 	return _c
 }
 
@@ -396,6 +403,10 @@ func (_c *CollectionCreate) createSpec() (*Collection, *sqlgraph.CreateSpec) {
 		_spec.SetField(collection.FieldPosition, field.TypeString, value)
 		_node.Position = value
 	}
+	if value, ok := _c.mutation.MergeRules(); ok {
+		_spec.SetField(collection.FieldMergeRules, field.TypeJSON, value)
+		_node.MergeRules = value
+	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -644,6 +655,24 @@ func (u *CollectionUpsert) UpdatePosition() *CollectionUpsert {
 	return u
 }
 
+// SetMergeRules sets the "merge_rules" field.
+func (u *CollectionUpsert) SetMergeRules(v json.RawMessage) *CollectionUpsert {
+	u.Set(collection.FieldMergeRules, v)
+	return u
+}
+
+// UpdateMergeRules sets the "merge_rules" field to the value that was provided on create.
+func (u *CollectionUpsert) UpdateMergeRules() *CollectionUpsert {
+	u.SetExcluded(collection.FieldMergeRules)
+	return u
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (u *CollectionUpsert) ClearMergeRules() *CollectionUpsert {
+	u.SetNull(collection.FieldMergeRules)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -825,6 +854,27 @@ func (u *CollectionUpsertOne) SetPosition(v string) *CollectionUpsertOne {
 func (u *CollectionUpsertOne) UpdatePosition() *CollectionUpsertOne {
 	return u.Update(func(s *CollectionUpsert) {
 		s.UpdatePosition()
+	})
+}
+
+// SetMergeRules sets the "merge_rules" field.
+func (u *CollectionUpsertOne) SetMergeRules(v json.RawMessage) *CollectionUpsertOne {
+	return u.Update(func(s *CollectionUpsert) {
+		s.SetMergeRules(v)
+	})
+}
+
+// UpdateMergeRules sets the "merge_rules" field to the value that was provided on create.
+func (u *CollectionUpsertOne) UpdateMergeRules() *CollectionUpsertOne {
+	return u.Update(func(s *CollectionUpsert) {
+		s.UpdateMergeRules()
+	})
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (u *CollectionUpsertOne) ClearMergeRules() *CollectionUpsertOne {
+	return u.Update(func(s *CollectionUpsert) {
+		s.ClearMergeRules()
 	})
 }
 
@@ -1176,6 +1226,27 @@ func (u *CollectionUpsertBulk) SetPosition(v string) *CollectionUpsertBulk {
 func (u *CollectionUpsertBulk) UpdatePosition() *CollectionUpsertBulk {
 	return u.Update(func(s *CollectionUpsert) {
 		s.UpdatePosition()
+	})
+}
+
+// SetMergeRules sets the "merge_rules" field.
+func (u *CollectionUpsertBulk) SetMergeRules(v json.RawMessage) *CollectionUpsertBulk {
+	return u.Update(func(s *CollectionUpsert) {
+		s.SetMergeRules(v)
+	})
+}
+
+// UpdateMergeRules sets the "merge_rules" field to the value that was provided on create.
+func (u *CollectionUpsertBulk) UpdateMergeRules() *CollectionUpsertBulk {
+	return u.Update(func(s *CollectionUpsert) {
+		s.UpdateMergeRules()
+	})
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (u *CollectionUpsertBulk) ClearMergeRules() *CollectionUpsertBulk {
+	return u.Update(func(s *CollectionUpsert) {
+		s.ClearMergeRules()
 	})
 }
 

@@ -4,12 +4,14 @@ package ent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
 	"github.com/binderyhq/bindery/ent/collection"
 	"github.com/binderyhq/bindery/ent/organization"
@@ -151,6 +153,24 @@ func (_u *CollectionUpdate) SetNillablePosition(v *string) *CollectionUpdate {
 	if v != nil {
 		_u.SetPosition(*v)
 	}
+	return _u
+}
+
+// SetMergeRules sets the "merge_rules" field.
+func (_u *CollectionUpdate) SetMergeRules(v json.RawMessage) *CollectionUpdate {
+	_u.mutation.SetMergeRules(v)
+	return _u
+}
+
+// AppendMergeRules appends value to the "merge_rules" field.
+func (_u *CollectionUpdate) AppendMergeRules(v json.RawMessage) *CollectionUpdate {
+	_u.mutation.AppendMergeRules(v)
+	return _u
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (_u *CollectionUpdate) ClearMergeRules() *CollectionUpdate {
+	_u.mutation.ClearMergeRules()
 	return _u
 }
 
@@ -410,6 +430,17 @@ func (_u *CollectionUpdate) sqlSave(ctx context.Context) (_node int, err error) 
 	}
 	if value, ok := _u.mutation.Position(); ok {
 		_spec.SetField(collection.FieldPosition, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.MergeRules(); ok {
+		_spec.SetField(collection.FieldMergeRules, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedMergeRules(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, collection.FieldMergeRules, value)
+		})
+	}
+	if _u.mutation.MergeRulesCleared() {
+		_spec.ClearField(collection.FieldMergeRules, field.TypeJSON)
 	}
 	if _u.mutation.OrganizationCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -748,6 +779,24 @@ func (_u *CollectionUpdateOne) SetNillablePosition(v *string) *CollectionUpdateO
 	return _u
 }
 
+// SetMergeRules sets the "merge_rules" field.
+func (_u *CollectionUpdateOne) SetMergeRules(v json.RawMessage) *CollectionUpdateOne {
+	_u.mutation.SetMergeRules(v)
+	return _u
+}
+
+// AppendMergeRules appends value to the "merge_rules" field.
+func (_u *CollectionUpdateOne) AppendMergeRules(v json.RawMessage) *CollectionUpdateOne {
+	_u.mutation.AppendMergeRules(v)
+	return _u
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (_u *CollectionUpdateOne) ClearMergeRules() *CollectionUpdateOne {
+	_u.mutation.ClearMergeRules()
+	return _u
+}
+
 // SetOrganization sets the "organization" edge to the Organization entity.
 func (_u *CollectionUpdateOne) SetOrganization(v *Organization) *CollectionUpdateOne {
 	return _u.SetOrganizationID(v.ID)
@@ -1034,6 +1083,17 @@ func (_u *CollectionUpdateOne) sqlSave(ctx context.Context) (_node *Collection, 
 	}
 	if value, ok := _u.mutation.Position(); ok {
 		_spec.SetField(collection.FieldPosition, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.MergeRules(); ok {
+		_spec.SetField(collection.FieldMergeRules, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedMergeRules(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, collection.FieldMergeRules, value)
+		})
+	}
+	if _u.mutation.MergeRulesCleared() {
+		_spec.ClearField(collection.FieldMergeRules, field.TypeJSON)
 	}
 	if _u.mutation.OrganizationCleared() {
 		edge := &sqlgraph.EdgeSpec{

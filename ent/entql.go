@@ -6,6 +6,8 @@ import (
 	"github.com/binderyhq/bindery/ent/apitoken"
 	"github.com/binderyhq/bindery/ent/bodylink"
 	"github.com/binderyhq/bindery/ent/changerequest"
+	"github.com/binderyhq/bindery/ent/changerequestreview"
+	"github.com/binderyhq/bindery/ent/changerequestreviewer"
 	"github.com/binderyhq/bindery/ent/collection"
 	"github.com/binderyhq/bindery/ent/comment"
 	"github.com/binderyhq/bindery/ent/commentreply"
@@ -55,7 +57,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 42)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 44)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apitoken.Table,
@@ -122,6 +124,52 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[3] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   changerequestreview.Table,
+			Columns: changerequestreview.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeString,
+				Column: changerequestreview.FieldID,
+			},
+		},
+		Type: "ChangeRequestReview",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			changerequestreview.FieldCreatedAt:       {Type: field.TypeTime, Column: changerequestreview.FieldCreatedAt},
+			changerequestreview.FieldUpdatedAt:       {Type: field.TypeTime, Column: changerequestreview.FieldUpdatedAt},
+			changerequestreview.FieldOrganizationID:  {Type: field.TypeString, Column: changerequestreview.FieldOrganizationID},
+			changerequestreview.FieldSpaceID:         {Type: field.TypeString, Column: changerequestreview.FieldSpaceID},
+			changerequestreview.FieldChangeRequestID: {Type: field.TypeString, Column: changerequestreview.FieldChangeRequestID},
+			changerequestreview.FieldReviewerID:      {Type: field.TypeString, Column: changerequestreview.FieldReviewerID},
+			changerequestreview.FieldStatus:          {Type: field.TypeEnum, Column: changerequestreview.FieldStatus},
+			changerequestreview.FieldRevisionID:      {Type: field.TypeString, Column: changerequestreview.FieldRevisionID},
+			changerequestreview.FieldRequestedBy:     {Type: field.TypeString, Column: changerequestreview.FieldRequestedBy},
+			changerequestreview.FieldCommentID:       {Type: field.TypeString, Column: changerequestreview.FieldCommentID},
+			changerequestreview.FieldSuperseded:      {Type: field.TypeBool, Column: changerequestreview.FieldSuperseded},
+		},
+	}
+	graph.Nodes[4] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   changerequestreviewer.Table,
+			Columns: changerequestreviewer.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeString,
+				Column: changerequestreviewer.FieldID,
+			},
+		},
+		Type: "ChangeRequestReviewer",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			changerequestreviewer.FieldCreatedAt:       {Type: field.TypeTime, Column: changerequestreviewer.FieldCreatedAt},
+			changerequestreviewer.FieldUpdatedAt:       {Type: field.TypeTime, Column: changerequestreviewer.FieldUpdatedAt},
+			changerequestreviewer.FieldOrganizationID:  {Type: field.TypeString, Column: changerequestreviewer.FieldOrganizationID},
+			changerequestreviewer.FieldSpaceID:         {Type: field.TypeString, Column: changerequestreviewer.FieldSpaceID},
+			changerequestreviewer.FieldChangeRequestID: {Type: field.TypeString, Column: changerequestreviewer.FieldChangeRequestID},
+			changerequestreviewer.FieldUserID:          {Type: field.TypeString, Column: changerequestreviewer.FieldUserID},
+			changerequestreviewer.FieldTeamID:          {Type: field.TypeString, Column: changerequestreviewer.FieldTeamID},
+			changerequestreviewer.FieldRequestedBy:     {Type: field.TypeString, Column: changerequestreviewer.FieldRequestedBy},
+			changerequestreviewer.FieldRevisionID:      {Type: field.TypeString, Column: changerequestreviewer.FieldRevisionID},
+		},
+	}
+	graph.Nodes[5] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   collection.Table,
 			Columns: collection.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -140,9 +188,10 @@ var schemaGraph = func() *sqlgraph.Schema {
 			collection.FieldDefaultLevel:   {Type: field.TypeEnum, Column: collection.FieldDefaultLevel},
 			collection.FieldResolvedLevel:  {Type: field.TypeEnum, Column: collection.FieldResolvedLevel},
 			collection.FieldPosition:       {Type: field.TypeString, Column: collection.FieldPosition},
+			collection.FieldMergeRules:     {Type: field.TypeJSON, Column: collection.FieldMergeRules},
 		},
 	}
-	graph.Nodes[4] = &sqlgraph.Node{
+	graph.Nodes[6] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   comment.Table,
 			Columns: comment.Columns,
@@ -170,7 +219,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			comment.FieldRepliesCount:    {Type: field.TypeInt, Column: comment.FieldRepliesCount},
 		},
 	}
-	graph.Nodes[5] = &sqlgraph.Node{
+	graph.Nodes[7] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   commentreply.Table,
 			Columns: commentreply.Columns,
@@ -191,7 +240,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			commentreply.FieldEditedAt:       {Type: field.TypeTime, Column: commentreply.FieldEditedAt},
 		},
 	}
-	graph.Nodes[6] = &sqlgraph.Node{
+	graph.Nodes[8] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   contentobject.Table,
 			Columns: contentobject.Columns,
@@ -208,7 +257,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			contentobject.FieldCreatedAt: {Type: field.TypeTime, Column: contentobject.FieldCreatedAt},
 		},
 	}
-	graph.Nodes[7] = &sqlgraph.Node{
+	graph.Nodes[9] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   customfield.Table,
 			Columns: customfield.Columns,
@@ -230,7 +279,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			customfield.FieldOptions:        {Type: field.TypeJSON, Column: customfield.FieldOptions},
 		},
 	}
-	graph.Nodes[8] = &sqlgraph.Node{
+	graph.Nodes[10] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   customfieldvalue.Table,
 			Columns: customfieldvalue.Columns,
@@ -249,7 +298,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			customfieldvalue.FieldValue:          {Type: field.TypeJSON, Column: customfieldvalue.FieldValue},
 		},
 	}
-	graph.Nodes[9] = &sqlgraph.Node{
+	graph.Nodes[11] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   event.Table,
 			Columns: event.Columns,
@@ -273,7 +322,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			event.FieldDispatched:     {Type: field.TypeBool, Column: event.FieldDispatched},
 		},
 	}
-	graph.Nodes[10] = &sqlgraph.Node{
+	graph.Nodes[12] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   fileblob.Table,
 			Columns: fileblob.Columns,
@@ -290,7 +339,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			fileblob.FieldTracked:     {Type: field.TypeBool, Column: fileblob.FieldTracked},
 		},
 	}
-	graph.Nodes[11] = &sqlgraph.Node{
+	graph.Nodes[13] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   invitelink.Table,
 			Columns: invitelink.Columns,
@@ -310,7 +359,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			invitelink.FieldCreatedBy:      {Type: field.TypeString, Column: invitelink.FieldCreatedBy},
 		},
 	}
-	graph.Nodes[12] = &sqlgraph.Node{
+	graph.Nodes[14] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   job.Table,
 			Columns: job.Columns,
@@ -333,7 +382,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			job.FieldLastError:  {Type: field.TypeString, Column: job.FieldLastError},
 		},
 	}
-	graph.Nodes[13] = &sqlgraph.Node{
+	graph.Nodes[15] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   member.Table,
 			Columns: member.Columns,
@@ -353,7 +402,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			member.FieldLastSeenAt:     {Type: field.TypeTime, Column: member.FieldLastSeenAt},
 		},
 	}
-	graph.Nodes[14] = &sqlgraph.Node{
+	graph.Nodes[16] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   movedpage.Table,
 			Columns: movedpage.Columns,
@@ -372,7 +421,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			movedpage.FieldPageID:         {Type: field.TypeString, Column: movedpage.FieldPageID},
 		},
 	}
-	graph.Nodes[15] = &sqlgraph.Node{
+	graph.Nodes[17] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   oidcprovider.Table,
 			Columns: oidcprovider.Columns,
@@ -396,7 +445,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			oidcprovider.FieldDefaultRole:    {Type: field.TypeEnum, Column: oidcprovider.FieldDefaultRole},
 		},
 	}
-	graph.Nodes[16] = &sqlgraph.Node{
+	graph.Nodes[18] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   openapispec.Table,
 			Columns: openapispec.Columns,
@@ -423,7 +472,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			openapispec.FieldLastProcessErrorCount: {Type: field.TypeInt, Column: openapispec.FieldLastProcessErrorCount},
 		},
 	}
-	graph.Nodes[17] = &sqlgraph.Node{
+	graph.Nodes[19] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   openapispecversion.Table,
 			Columns: openapispecversion.Columns,
@@ -446,7 +495,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			openapispecversion.FieldCreatedAt:      {Type: field.TypeTime, Column: openapispecversion.FieldCreatedAt},
 		},
 	}
-	graph.Nodes[18] = &sqlgraph.Node{
+	graph.Nodes[20] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   organization.Table,
 			Columns: organization.Columns,
@@ -472,9 +521,10 @@ var schemaGraph = func() *sqlgraph.Schema {
 			organization.FieldAi:                 {Type: field.TypeBool, Column: organization.FieldAi},
 			organization.FieldInviteLinks:        {Type: field.TypeBool, Column: organization.FieldInviteLinks},
 			organization.FieldPlan:               {Type: field.TypeEnum, Column: organization.FieldPlan},
+			organization.FieldMergeRules:         {Type: field.TypeJSON, Column: organization.FieldMergeRules},
 		},
 	}
-	graph.Nodes[19] = &sqlgraph.Node{
+	graph.Nodes[21] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   permissiongrant.Table,
 			Columns: permissiongrant.Columns,
@@ -495,7 +545,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			permissiongrant.FieldRole:           {Type: field.TypeEnum, Column: permissiongrant.FieldRole},
 		},
 	}
-	graph.Nodes[20] = &sqlgraph.Node{
+	graph.Nodes[22] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   reaction.Table,
 			Columns: reaction.Columns,
@@ -515,7 +565,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			reaction.FieldCreatedAt:       {Type: field.TypeTime, Column: reaction.FieldCreatedAt},
 		},
 	}
-	graph.Nodes[21] = &sqlgraph.Node{
+	graph.Nodes[23] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   revision.Table,
 			Columns: revision.Columns,
@@ -536,7 +586,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			revision.FieldCreatedAt:       {Type: field.TypeTime, Column: revision.FieldCreatedAt},
 		},
 	}
-	graph.Nodes[22] = &sqlgraph.Node{
+	graph.Nodes[24] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   samlassertion.Table,
 			Columns: samlassertion.Columns,
@@ -550,7 +600,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			samlassertion.FieldExpiresAt: {Type: field.TypeTime, Column: samlassertion.FieldExpiresAt},
 		},
 	}
-	graph.Nodes[23] = &sqlgraph.Node{
+	graph.Nodes[25] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   samlprovider.Table,
 			Columns: samlprovider.Columns,
@@ -572,7 +622,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			samlprovider.FieldDefaultRole:    {Type: field.TypeEnum, Column: samlprovider.FieldDefaultRole},
 		},
 	}
-	graph.Nodes[24] = &sqlgraph.Node{
+	graph.Nodes[26] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   samlrequest.Table,
 			Columns: samlrequest.Columns,
@@ -587,7 +637,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			samlrequest.FieldExpiresAt:  {Type: field.TypeTime, Column: samlrequest.FieldExpiresAt},
 		},
 	}
-	graph.Nodes[25] = &sqlgraph.Node{
+	graph.Nodes[27] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   serverkey.Table,
 			Columns: serverkey.Columns,
@@ -604,7 +654,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			serverkey.FieldSecret:    {Type: field.TypeBytes, Column: serverkey.FieldSecret},
 		},
 	}
-	graph.Nodes[26] = &sqlgraph.Node{
+	graph.Nodes[28] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   session.Table,
 			Columns: session.Columns,
@@ -624,7 +674,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			session.FieldExpiresAt:      {Type: field.TypeTime, Column: session.FieldExpiresAt},
 		},
 	}
-	graph.Nodes[27] = &sqlgraph.Node{
+	graph.Nodes[29] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   site.Table,
 			Columns: site.Columns,
@@ -657,7 +707,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			site.FieldCustomizationUpdatedAt:  {Type: field.TypeTime, Column: site.FieldCustomizationUpdatedAt},
 		},
 	}
-	graph.Nodes[28] = &sqlgraph.Node{
+	graph.Nodes[30] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitepublishingauth.Table,
 			Columns: sitepublishingauth.Columns,
@@ -677,7 +727,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitepublishingauth.FieldLogoutURL:      {Type: field.TypeString, Column: sitepublishingauth.FieldLogoutURL},
 		},
 	}
-	graph.Nodes[29] = &sqlgraph.Node{
+	graph.Nodes[31] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   siteredirect.Table,
 			Columns: siteredirect.Columns,
@@ -704,7 +754,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			siteredirect.FieldDestinationURL:         {Type: field.TypeString, Column: siteredirect.FieldDestinationURL},
 		},
 	}
-	graph.Nodes[30] = &sqlgraph.Node{
+	graph.Nodes[32] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitesection.Table,
 			Columns: sitesection.Columns,
@@ -729,7 +779,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitesection.FieldPosition:       {Type: field.TypeString, Column: sitesection.FieldPosition},
 		},
 	}
-	graph.Nodes[31] = &sqlgraph.Node{
+	graph.Nodes[33] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitesectiongroup.Table,
 			Columns: sitesectiongroup.Columns,
@@ -749,7 +799,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitesectiongroup.FieldPosition:       {Type: field.TypeString, Column: sitesectiongroup.FieldPosition},
 		},
 	}
-	graph.Nodes[32] = &sqlgraph.Node{
+	graph.Nodes[34] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitesharelink.Table,
 			Columns: sitesharelink.Columns,
@@ -769,7 +819,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitesharelink.FieldKeyHash:        {Type: field.TypeBytes, Column: sitesharelink.FieldKeyHash},
 		},
 	}
-	graph.Nodes[33] = &sqlgraph.Node{
+	graph.Nodes[35] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitespace.Table,
 			Columns: sitespace.Columns,
@@ -797,7 +847,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitespace.FieldCustomizationUpdatedAt: {Type: field.TypeTime, Column: sitespace.FieldCustomizationUpdatedAt},
 		},
 	}
-	graph.Nodes[34] = &sqlgraph.Node{
+	graph.Nodes[36] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   space.Table,
 			Columns: space.Columns,
@@ -822,13 +872,14 @@ var schemaGraph = func() *sqlgraph.Schema {
 			space.FieldPosition:                 {Type: field.TypeString, Column: space.FieldPosition},
 			space.FieldDeletedAt:                {Type: field.TypeTime, Column: space.FieldDeletedAt},
 			space.FieldShareKey:                 {Type: field.TypeString, Column: space.FieldShareKey},
+			space.FieldMergeRules:               {Type: field.TypeJSON, Column: space.FieldMergeRules},
 			space.FieldCommentsCount:            {Type: field.TypeInt, Column: space.FieldCommentsCount},
 			space.FieldChangeRequestsCount:      {Type: field.TypeInt, Column: space.FieldChangeRequestsCount},
 			space.FieldChangeRequestsOpenCount:  {Type: field.TypeInt, Column: space.FieldChangeRequestsOpenCount},
 			space.FieldChangeRequestsDraftCount: {Type: field.TypeInt, Column: space.FieldChangeRequestsDraftCount},
 		},
 	}
-	graph.Nodes[35] = &sqlgraph.Node{
+	graph.Nodes[37] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   spaceblob.Table,
 			Columns: spaceblob.Columns,
@@ -843,7 +894,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			spaceblob.FieldBlobID:  {Type: field.TypeString, Column: spaceblob.FieldBlobID},
 		},
 	}
-	graph.Nodes[36] = &sqlgraph.Node{
+	graph.Nodes[38] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   team.Table,
 			Columns: team.Columns,
@@ -860,7 +911,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			team.FieldTitle:          {Type: field.TypeString, Column: team.FieldTitle},
 		},
 	}
-	graph.Nodes[37] = &sqlgraph.Node{
+	graph.Nodes[39] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   teammember.Table,
 			Columns: teammember.Columns,
@@ -879,7 +930,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			teammember.FieldRole:           {Type: field.TypeEnum, Column: teammember.FieldRole},
 		},
 	}
-	graph.Nodes[38] = &sqlgraph.Node{
+	graph.Nodes[40] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   translationsettings.Table,
 			Columns: translationsettings.Columns,
@@ -897,7 +948,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			translationsettings.FieldLanguages:      {Type: field.TypeJSON, Column: translationsettings.FieldLanguages},
 		},
 	}
-	graph.Nodes[39] = &sqlgraph.Node{
+	graph.Nodes[41] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -916,7 +967,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			user.FieldAccessVersion: {Type: field.TypeInt64, Column: user.FieldAccessVersion},
 		},
 	}
-	graph.Nodes[40] = &sqlgraph.Node{
+	graph.Nodes[42] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhook.Table,
 			Columns: webhook.Columns,
@@ -942,7 +993,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhook.FieldDisabledReason:       {Type: field.TypeString, Column: webhook.FieldDisabledReason},
 		},
 	}
-	graph.Nodes[41] = &sqlgraph.Node{
+	graph.Nodes[43] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookdelivery.Table,
 			Columns: webhookdelivery.Columns,
@@ -1100,6 +1151,174 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"ChangeRequest",
 		"Revision",
+	)
+	graph.MustAddE(
+		"reviews",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   changerequest.ReviewsTable,
+			Columns: []string{changerequest.ReviewsColumn},
+			Bidi:    false,
+		},
+		"ChangeRequest",
+		"ChangeRequestReview",
+	)
+	graph.MustAddE(
+		"reviewers",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   changerequest.ReviewersTable,
+			Columns: []string{changerequest.ReviewersColumn},
+			Bidi:    false,
+		},
+		"ChangeRequest",
+		"ChangeRequestReviewer",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   changerequestreview.OrganizationTable,
+			Columns: []string{changerequestreview.OrganizationColumn},
+			Bidi:    false,
+		},
+		"ChangeRequestReview",
+		"Organization",
+	)
+	graph.MustAddE(
+		"space",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   changerequestreview.SpaceTable,
+			Columns: []string{changerequestreview.SpaceColumn},
+			Bidi:    false,
+		},
+		"ChangeRequestReview",
+		"Space",
+	)
+	graph.MustAddE(
+		"change_request",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   changerequestreview.ChangeRequestTable,
+			Columns: []string{changerequestreview.ChangeRequestColumn},
+			Bidi:    false,
+		},
+		"ChangeRequestReview",
+		"ChangeRequest",
+	)
+	graph.MustAddE(
+		"reviewer",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   changerequestreview.ReviewerTable,
+			Columns: []string{changerequestreview.ReviewerColumn},
+			Bidi:    false,
+		},
+		"ChangeRequestReview",
+		"User",
+	)
+	graph.MustAddE(
+		"requester",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   changerequestreview.RequesterTable,
+			Columns: []string{changerequestreview.RequesterColumn},
+			Bidi:    false,
+		},
+		"ChangeRequestReview",
+		"User",
+	)
+	graph.MustAddE(
+		"comment",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   changerequestreview.CommentTable,
+			Columns: []string{changerequestreview.CommentColumn},
+			Bidi:    false,
+		},
+		"ChangeRequestReview",
+		"Comment",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   changerequestreviewer.OrganizationTable,
+			Columns: []string{changerequestreviewer.OrganizationColumn},
+			Bidi:    false,
+		},
+		"ChangeRequestReviewer",
+		"Organization",
+	)
+	graph.MustAddE(
+		"space",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   changerequestreviewer.SpaceTable,
+			Columns: []string{changerequestreviewer.SpaceColumn},
+			Bidi:    false,
+		},
+		"ChangeRequestReviewer",
+		"Space",
+	)
+	graph.MustAddE(
+		"change_request",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   changerequestreviewer.ChangeRequestTable,
+			Columns: []string{changerequestreviewer.ChangeRequestColumn},
+			Bidi:    false,
+		},
+		"ChangeRequestReviewer",
+		"ChangeRequest",
+	)
+	graph.MustAddE(
+		"user",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   changerequestreviewer.UserTable,
+			Columns: []string{changerequestreviewer.UserColumn},
+			Bidi:    false,
+		},
+		"ChangeRequestReviewer",
+		"User",
+	)
+	graph.MustAddE(
+		"team",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   changerequestreviewer.TeamTable,
+			Columns: []string{changerequestreviewer.TeamColumn},
+			Bidi:    false,
+		},
+		"ChangeRequestReviewer",
+		"Team",
+	)
+	graph.MustAddE(
+		"requester",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   changerequestreviewer.RequesterTable,
+			Columns: []string{changerequestreviewer.RequesterColumn},
+			Bidi:    false,
+		},
+		"ChangeRequestReviewer",
+		"User",
 	)
 	graph.MustAddE(
 		"organization",
@@ -2721,6 +2940,382 @@ func (f *ChangeRequestFilter) WhereHasRevisionsWith(preds ...predicate.Revision)
 	})))
 }
 
+// WhereHasReviews applies a predicate to check if query has an edge reviews.
+func (f *ChangeRequestFilter) WhereHasReviews() {
+	f.Where(entql.HasEdge("reviews"))
+}
+
+// WhereHasReviewsWith applies a predicate to check if query has an edge reviews with a given conditions (other predicates).
+func (f *ChangeRequestFilter) WhereHasReviewsWith(preds ...predicate.ChangeRequestReview) {
+	f.Where(entql.HasEdgeWith("reviews", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasReviewers applies a predicate to check if query has an edge reviewers.
+func (f *ChangeRequestFilter) WhereHasReviewers() {
+	f.Where(entql.HasEdge("reviewers"))
+}
+
+// WhereHasReviewersWith applies a predicate to check if query has an edge reviewers with a given conditions (other predicates).
+func (f *ChangeRequestFilter) WhereHasReviewersWith(preds ...predicate.ChangeRequestReviewer) {
+	f.Where(entql.HasEdgeWith("reviewers", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *ChangeRequestReviewQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the ChangeRequestReviewQuery builder.
+func (_q *ChangeRequestReviewQuery) Filter() *ChangeRequestReviewFilter {
+	return &ChangeRequestReviewFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *ChangeRequestReviewMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the ChangeRequestReviewMutation builder.
+func (m *ChangeRequestReviewMutation) Filter() *ChangeRequestReviewFilter {
+	return &ChangeRequestReviewFilter{config: m.config, predicateAdder: m}
+}
+
+// ChangeRequestReviewFilter provides a generic filtering capability at runtime for ChangeRequestReviewQuery.
+type ChangeRequestReviewFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *ChangeRequestReviewFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[3].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql string predicate on the id field.
+func (f *ChangeRequestReviewFilter) WhereID(p entql.StringP) {
+	f.Where(p.Field(changerequestreview.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *ChangeRequestReviewFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(changerequestreview.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *ChangeRequestReviewFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(changerequestreview.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql string predicate on the organization_id field.
+func (f *ChangeRequestReviewFilter) WhereOrganizationID(p entql.StringP) {
+	f.Where(p.Field(changerequestreview.FieldOrganizationID))
+}
+
+// WhereSpaceID applies the entql string predicate on the space_id field.
+func (f *ChangeRequestReviewFilter) WhereSpaceID(p entql.StringP) {
+	f.Where(p.Field(changerequestreview.FieldSpaceID))
+}
+
+// WhereChangeRequestID applies the entql string predicate on the change_request_id field.
+func (f *ChangeRequestReviewFilter) WhereChangeRequestID(p entql.StringP) {
+	f.Where(p.Field(changerequestreview.FieldChangeRequestID))
+}
+
+// WhereReviewerID applies the entql string predicate on the reviewer_id field.
+func (f *ChangeRequestReviewFilter) WhereReviewerID(p entql.StringP) {
+	f.Where(p.Field(changerequestreview.FieldReviewerID))
+}
+
+// WhereStatus applies the entql string predicate on the status field.
+func (f *ChangeRequestReviewFilter) WhereStatus(p entql.StringP) {
+	f.Where(p.Field(changerequestreview.FieldStatus))
+}
+
+// WhereRevisionID applies the entql string predicate on the revision_id field.
+func (f *ChangeRequestReviewFilter) WhereRevisionID(p entql.StringP) {
+	f.Where(p.Field(changerequestreview.FieldRevisionID))
+}
+
+// WhereRequestedBy applies the entql string predicate on the requested_by field.
+func (f *ChangeRequestReviewFilter) WhereRequestedBy(p entql.StringP) {
+	f.Where(p.Field(changerequestreview.FieldRequestedBy))
+}
+
+// WhereCommentID applies the entql string predicate on the comment_id field.
+func (f *ChangeRequestReviewFilter) WhereCommentID(p entql.StringP) {
+	f.Where(p.Field(changerequestreview.FieldCommentID))
+}
+
+// WhereSuperseded applies the entql bool predicate on the superseded field.
+func (f *ChangeRequestReviewFilter) WhereSuperseded(p entql.BoolP) {
+	f.Where(p.Field(changerequestreview.FieldSuperseded))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *ChangeRequestReviewFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *ChangeRequestReviewFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasSpace applies a predicate to check if query has an edge space.
+func (f *ChangeRequestReviewFilter) WhereHasSpace() {
+	f.Where(entql.HasEdge("space"))
+}
+
+// WhereHasSpaceWith applies a predicate to check if query has an edge space with a given conditions (other predicates).
+func (f *ChangeRequestReviewFilter) WhereHasSpaceWith(preds ...predicate.Space) {
+	f.Where(entql.HasEdgeWith("space", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasChangeRequest applies a predicate to check if query has an edge change_request.
+func (f *ChangeRequestReviewFilter) WhereHasChangeRequest() {
+	f.Where(entql.HasEdge("change_request"))
+}
+
+// WhereHasChangeRequestWith applies a predicate to check if query has an edge change_request with a given conditions (other predicates).
+func (f *ChangeRequestReviewFilter) WhereHasChangeRequestWith(preds ...predicate.ChangeRequest) {
+	f.Where(entql.HasEdgeWith("change_request", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasReviewer applies a predicate to check if query has an edge reviewer.
+func (f *ChangeRequestReviewFilter) WhereHasReviewer() {
+	f.Where(entql.HasEdge("reviewer"))
+}
+
+// WhereHasReviewerWith applies a predicate to check if query has an edge reviewer with a given conditions (other predicates).
+func (f *ChangeRequestReviewFilter) WhereHasReviewerWith(preds ...predicate.User) {
+	f.Where(entql.HasEdgeWith("reviewer", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasRequester applies a predicate to check if query has an edge requester.
+func (f *ChangeRequestReviewFilter) WhereHasRequester() {
+	f.Where(entql.HasEdge("requester"))
+}
+
+// WhereHasRequesterWith applies a predicate to check if query has an edge requester with a given conditions (other predicates).
+func (f *ChangeRequestReviewFilter) WhereHasRequesterWith(preds ...predicate.User) {
+	f.Where(entql.HasEdgeWith("requester", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasComment applies a predicate to check if query has an edge comment.
+func (f *ChangeRequestReviewFilter) WhereHasComment() {
+	f.Where(entql.HasEdge("comment"))
+}
+
+// WhereHasCommentWith applies a predicate to check if query has an edge comment with a given conditions (other predicates).
+func (f *ChangeRequestReviewFilter) WhereHasCommentWith(preds ...predicate.Comment) {
+	f.Where(entql.HasEdgeWith("comment", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *ChangeRequestReviewerQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the ChangeRequestReviewerQuery builder.
+func (_q *ChangeRequestReviewerQuery) Filter() *ChangeRequestReviewerFilter {
+	return &ChangeRequestReviewerFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *ChangeRequestReviewerMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the ChangeRequestReviewerMutation builder.
+func (m *ChangeRequestReviewerMutation) Filter() *ChangeRequestReviewerFilter {
+	return &ChangeRequestReviewerFilter{config: m.config, predicateAdder: m}
+}
+
+// ChangeRequestReviewerFilter provides a generic filtering capability at runtime for ChangeRequestReviewerQuery.
+type ChangeRequestReviewerFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *ChangeRequestReviewerFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[4].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql string predicate on the id field.
+func (f *ChangeRequestReviewerFilter) WhereID(p entql.StringP) {
+	f.Where(p.Field(changerequestreviewer.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *ChangeRequestReviewerFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(changerequestreviewer.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *ChangeRequestReviewerFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(changerequestreviewer.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql string predicate on the organization_id field.
+func (f *ChangeRequestReviewerFilter) WhereOrganizationID(p entql.StringP) {
+	f.Where(p.Field(changerequestreviewer.FieldOrganizationID))
+}
+
+// WhereSpaceID applies the entql string predicate on the space_id field.
+func (f *ChangeRequestReviewerFilter) WhereSpaceID(p entql.StringP) {
+	f.Where(p.Field(changerequestreviewer.FieldSpaceID))
+}
+
+// WhereChangeRequestID applies the entql string predicate on the change_request_id field.
+func (f *ChangeRequestReviewerFilter) WhereChangeRequestID(p entql.StringP) {
+	f.Where(p.Field(changerequestreviewer.FieldChangeRequestID))
+}
+
+// WhereUserID applies the entql string predicate on the user_id field.
+func (f *ChangeRequestReviewerFilter) WhereUserID(p entql.StringP) {
+	f.Where(p.Field(changerequestreviewer.FieldUserID))
+}
+
+// WhereTeamID applies the entql string predicate on the team_id field.
+func (f *ChangeRequestReviewerFilter) WhereTeamID(p entql.StringP) {
+	f.Where(p.Field(changerequestreviewer.FieldTeamID))
+}
+
+// WhereRequestedBy applies the entql string predicate on the requested_by field.
+func (f *ChangeRequestReviewerFilter) WhereRequestedBy(p entql.StringP) {
+	f.Where(p.Field(changerequestreviewer.FieldRequestedBy))
+}
+
+// WhereRevisionID applies the entql string predicate on the revision_id field.
+func (f *ChangeRequestReviewerFilter) WhereRevisionID(p entql.StringP) {
+	f.Where(p.Field(changerequestreviewer.FieldRevisionID))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *ChangeRequestReviewerFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *ChangeRequestReviewerFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasSpace applies a predicate to check if query has an edge space.
+func (f *ChangeRequestReviewerFilter) WhereHasSpace() {
+	f.Where(entql.HasEdge("space"))
+}
+
+// WhereHasSpaceWith applies a predicate to check if query has an edge space with a given conditions (other predicates).
+func (f *ChangeRequestReviewerFilter) WhereHasSpaceWith(preds ...predicate.Space) {
+	f.Where(entql.HasEdgeWith("space", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasChangeRequest applies a predicate to check if query has an edge change_request.
+func (f *ChangeRequestReviewerFilter) WhereHasChangeRequest() {
+	f.Where(entql.HasEdge("change_request"))
+}
+
+// WhereHasChangeRequestWith applies a predicate to check if query has an edge change_request with a given conditions (other predicates).
+func (f *ChangeRequestReviewerFilter) WhereHasChangeRequestWith(preds ...predicate.ChangeRequest) {
+	f.Where(entql.HasEdgeWith("change_request", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasUser applies a predicate to check if query has an edge user.
+func (f *ChangeRequestReviewerFilter) WhereHasUser() {
+	f.Where(entql.HasEdge("user"))
+}
+
+// WhereHasUserWith applies a predicate to check if query has an edge user with a given conditions (other predicates).
+func (f *ChangeRequestReviewerFilter) WhereHasUserWith(preds ...predicate.User) {
+	f.Where(entql.HasEdgeWith("user", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasTeam applies a predicate to check if query has an edge team.
+func (f *ChangeRequestReviewerFilter) WhereHasTeam() {
+	f.Where(entql.HasEdge("team"))
+}
+
+// WhereHasTeamWith applies a predicate to check if query has an edge team with a given conditions (other predicates).
+func (f *ChangeRequestReviewerFilter) WhereHasTeamWith(preds ...predicate.Team) {
+	f.Where(entql.HasEdgeWith("team", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasRequester applies a predicate to check if query has an edge requester.
+func (f *ChangeRequestReviewerFilter) WhereHasRequester() {
+	f.Where(entql.HasEdge("requester"))
+}
+
+// WhereHasRequesterWith applies a predicate to check if query has an edge requester with a given conditions (other predicates).
+func (f *ChangeRequestReviewerFilter) WhereHasRequesterWith(preds ...predicate.User) {
+	f.Where(entql.HasEdgeWith("requester", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
 // addPredicate implements the predicateAdder interface.
 func (_q *CollectionQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
@@ -2750,7 +3345,7 @@ type CollectionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *CollectionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[3].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[5].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -2804,6 +3399,11 @@ func (f *CollectionFilter) WhereResolvedLevel(p entql.StringP) {
 // WherePosition applies the entql string predicate on the position field.
 func (f *CollectionFilter) WherePosition(p entql.StringP) {
 	f.Where(p.Field(collection.FieldPosition))
+}
+
+// WhereMergeRules applies the entql json.RawMessage predicate on the merge_rules field.
+func (f *CollectionFilter) WhereMergeRules(p entql.BytesP) {
+	f.Where(p.Field(collection.FieldMergeRules))
 }
 
 // WhereHasOrganization applies a predicate to check if query has an edge organization.
@@ -2905,7 +3505,7 @@ type CommentFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *CommentFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[4].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[6].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3132,7 +3732,7 @@ type CommentReplyFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *CommentReplyFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[5].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[7].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3282,7 +3882,7 @@ type ContentObjectFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ContentObjectFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[6].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[8].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3342,7 +3942,7 @@ type CustomFieldFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *CustomFieldFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[7].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[9].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3455,7 +4055,7 @@ type CustomFieldValueFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *CustomFieldValueFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[8].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[10].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3567,7 +4167,7 @@ type EventFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *EventFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[9].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[11].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3676,7 +4276,7 @@ type FileBlobFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *FileBlobFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[10].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[12].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3736,7 +4336,7 @@ type InviteLinkFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *InviteLinkFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[11].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[13].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3825,7 +4425,7 @@ type JobFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *JobFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[12].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[14].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3915,7 +4515,7 @@ type MemberFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MemberFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[13].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[15].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4018,7 +4618,7 @@ type MovedPageFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MovedPageFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[14].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[16].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4116,7 +4716,7 @@ type OIDCProviderFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OIDCProviderFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[15].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[17].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4225,7 +4825,7 @@ type OpenAPISpecFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OpenAPISpecFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[16].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[18].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4377,7 +4977,7 @@ type OpenAPISpecVersionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OpenAPISpecVersionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[17].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[19].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4495,7 +5095,7 @@ type OrganizationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OrganizationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[18].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[20].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4581,6 +5181,11 @@ func (f *OrganizationFilter) WherePlan(p entql.StringP) {
 	f.Where(p.Field(organization.FieldPlan))
 }
 
+// WhereMergeRules applies the entql json.RawMessage predicate on the merge_rules field.
+func (f *OrganizationFilter) WhereMergeRules(p entql.BytesP) {
+	f.Where(p.Field(organization.FieldMergeRules))
+}
+
 // WhereHasMembers applies a predicate to check if query has an edge members.
 func (f *OrganizationFilter) WhereHasMembers() {
 	f.Where(entql.HasEdge("members"))
@@ -4638,7 +5243,7 @@ type PermissionGrantFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PermissionGrantFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[19].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4788,7 +5393,7 @@ type ReactionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ReactionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[20].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4933,7 +5538,7 @@ type RevisionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RevisionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5083,7 +5688,7 @@ type SAMLAssertionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SAMLAssertionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5128,7 +5733,7 @@ type SAMLProviderFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SAMLProviderFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5241,7 +5846,7 @@ type SAMLRequestFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SAMLRequestFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5291,7 +5896,7 @@ type ServerKeyFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServerKeyFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5351,7 +5956,7 @@ type SessionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SessionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5440,7 +6045,7 @@ type SiteFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5650,7 +6255,7 @@ type SitePublishingAuthFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SitePublishingAuthFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5753,7 +6358,7 @@ type SiteRedirectFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteRedirectFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5919,7 +6524,7 @@ type SiteSectionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteSectionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6075,7 +6680,7 @@ type SiteSectionGroupFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteSectionGroupFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6192,7 +6797,7 @@ type SiteShareLinkFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteShareLinkFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6295,7 +6900,7 @@ type SiteSpaceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteSpaceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6466,7 +7071,7 @@ type SpaceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SpaceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6545,6 +7150,11 @@ func (f *SpaceFilter) WhereDeletedAt(p entql.TimeP) {
 // WhereShareKey applies the entql string predicate on the share_key field.
 func (f *SpaceFilter) WhereShareKey(p entql.StringP) {
 	f.Where(p.Field(space.FieldShareKey))
+}
+
+// WhereMergeRules applies the entql json.RawMessage predicate on the merge_rules field.
+func (f *SpaceFilter) WhereMergeRules(p entql.BytesP) {
+	f.Where(p.Field(space.FieldMergeRules))
 }
 
 // WhereCommentsCount applies the entql int predicate on the comments_count field.
@@ -6722,7 +7332,7 @@ type SpaceBlobFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SpaceBlobFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6786,7 +7396,7 @@ type TeamFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TeamFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6874,7 +7484,7 @@ type TeamMemberFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TeamMemberFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6986,7 +7596,7 @@ type TranslationSettingsFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TranslationSettingsFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7065,7 +7675,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7163,7 +7773,7 @@ type WebhookFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7296,7 +7906,7 @@ type WebhookDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

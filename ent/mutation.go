@@ -15,6 +15,8 @@ import (
 	"github.com/binderyhq/bindery/ent/apitoken"
 	"github.com/binderyhq/bindery/ent/bodylink"
 	"github.com/binderyhq/bindery/ent/changerequest"
+	"github.com/binderyhq/bindery/ent/changerequestreview"
+	"github.com/binderyhq/bindery/ent/changerequestreviewer"
 	"github.com/binderyhq/bindery/ent/collection"
 	"github.com/binderyhq/bindery/ent/comment"
 	"github.com/binderyhq/bindery/ent/commentreply"
@@ -67,48 +69,50 @@ const (
 	OpUpdateOne = ent.OpUpdateOne
 
 	// Node types.
-	TypeAPIToken            = "APIToken"
-	TypeBodyLink            = "BodyLink"
-	TypeChangeRequest       = "ChangeRequest"
-	TypeCollection          = "Collection"
-	TypeComment             = "Comment"
-	TypeCommentReply        = "CommentReply"
-	TypeContentObject       = "ContentObject"
-	TypeCustomField         = "CustomField"
-	TypeCustomFieldValue    = "CustomFieldValue"
-	TypeEvent               = "Event"
-	TypeFileBlob            = "FileBlob"
-	TypeInviteLink          = "InviteLink"
-	TypeJob                 = "Job"
-	TypeMember              = "Member"
-	TypeMovedPage           = "MovedPage"
-	TypeOIDCProvider        = "OIDCProvider"
-	TypeOpenAPISpec         = "OpenAPISpec"
-	TypeOpenAPISpecVersion  = "OpenAPISpecVersion"
-	TypeOrganization        = "Organization"
-	TypePermissionGrant     = "PermissionGrant"
-	TypeReaction            = "Reaction"
-	TypeRevision            = "Revision"
-	TypeSAMLAssertion       = "SAMLAssertion"
-	TypeSAMLProvider        = "SAMLProvider"
-	TypeSAMLRequest         = "SAMLRequest"
-	TypeServerKey           = "ServerKey"
-	TypeSession             = "Session"
-	TypeSite                = "Site"
-	TypeSitePublishingAuth  = "SitePublishingAuth"
-	TypeSiteRedirect        = "SiteRedirect"
-	TypeSiteSection         = "SiteSection"
-	TypeSiteSectionGroup    = "SiteSectionGroup"
-	TypeSiteShareLink       = "SiteShareLink"
-	TypeSiteSpace           = "SiteSpace"
-	TypeSpace               = "Space"
-	TypeSpaceBlob           = "SpaceBlob"
-	TypeTeam                = "Team"
-	TypeTeamMember          = "TeamMember"
-	TypeTranslationSettings = "TranslationSettings"
-	TypeUser                = "User"
-	TypeWebhook             = "Webhook"
-	TypeWebhookDelivery     = "WebhookDelivery"
+	TypeAPIToken              = "APIToken"
+	TypeBodyLink              = "BodyLink"
+	TypeChangeRequest         = "ChangeRequest"
+	TypeChangeRequestReview   = "ChangeRequestReview"
+	TypeChangeRequestReviewer = "ChangeRequestReviewer"
+	TypeCollection            = "Collection"
+	TypeComment               = "Comment"
+	TypeCommentReply          = "CommentReply"
+	TypeContentObject         = "ContentObject"
+	TypeCustomField           = "CustomField"
+	TypeCustomFieldValue      = "CustomFieldValue"
+	TypeEvent                 = "Event"
+	TypeFileBlob              = "FileBlob"
+	TypeInviteLink            = "InviteLink"
+	TypeJob                   = "Job"
+	TypeMember                = "Member"
+	TypeMovedPage             = "MovedPage"
+	TypeOIDCProvider          = "OIDCProvider"
+	TypeOpenAPISpec           = "OpenAPISpec"
+	TypeOpenAPISpecVersion    = "OpenAPISpecVersion"
+	TypeOrganization          = "Organization"
+	TypePermissionGrant       = "PermissionGrant"
+	TypeReaction              = "Reaction"
+	TypeRevision              = "Revision"
+	TypeSAMLAssertion         = "SAMLAssertion"
+	TypeSAMLProvider          = "SAMLProvider"
+	TypeSAMLRequest           = "SAMLRequest"
+	TypeServerKey             = "ServerKey"
+	TypeSession               = "Session"
+	TypeSite                  = "Site"
+	TypeSitePublishingAuth    = "SitePublishingAuth"
+	TypeSiteRedirect          = "SiteRedirect"
+	TypeSiteSection           = "SiteSection"
+	TypeSiteSectionGroup      = "SiteSectionGroup"
+	TypeSiteShareLink         = "SiteShareLink"
+	TypeSiteSpace             = "SiteSpace"
+	TypeSpace                 = "Space"
+	TypeSpaceBlob             = "SpaceBlob"
+	TypeTeam                  = "Team"
+	TypeTeamMember            = "TeamMember"
+	TypeTranslationSettings   = "TranslationSettings"
+	TypeUser                  = "User"
+	TypeWebhook               = "Webhook"
+	TypeWebhookDelivery       = "WebhookDelivery"
 )
 
 // APITokenMutation represents an operation that mutates the APIToken nodes in the graph.
@@ -1299,6 +1303,12 @@ type ChangeRequestMutation struct {
 	revisions                       map[string]struct{}
 	removedrevisions                map[string]struct{}
 	clearedrevisions                bool
+	reviews                         map[string]struct{}
+	removedreviews                  map[string]struct{}
+	clearedreviews                  bool
+	reviewers                       map[string]struct{}
+	removedreviewers                map[string]struct{}
+	clearedreviewers                bool
 	done                            bool
 	oldValue                        func(context.Context) (*ChangeRequest, error)
 	predicates                      []predicate.ChangeRequest
@@ -2390,6 +2400,114 @@ func (m *ChangeRequestMutation) ResetRevisions() {
 	m.removedrevisions = nil
 }
 
+// AddReviewIDs adds the "reviews" edge to the ChangeRequestReview entity by ids.
+func (m *ChangeRequestMutation) AddReviewIDs(ids ...string) {
+	if m.reviews == nil {
+		m.reviews = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.reviews[ids[i]] = struct{}{}
+	}
+}
+
+// ClearReviews clears the "reviews" edge to the ChangeRequestReview entity.
+func (m *ChangeRequestMutation) ClearReviews() {
+	m.clearedreviews = true
+}
+
+// ReviewsCleared reports if the "reviews" edge to the ChangeRequestReview entity was cleared.
+func (m *ChangeRequestMutation) ReviewsCleared() bool {
+	return m.clearedreviews
+}
+
+// RemoveReviewIDs removes the "reviews" edge to the ChangeRequestReview entity by IDs.
+func (m *ChangeRequestMutation) RemoveReviewIDs(ids ...string) {
+	if m.removedreviews == nil {
+		m.removedreviews = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.reviews, ids[i])
+		m.removedreviews[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedReviews returns the removed IDs of the "reviews" edge to the ChangeRequestReview entity.
+func (m *ChangeRequestMutation) RemovedReviewsIDs() (ids []string) {
+	for id := range m.removedreviews {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ReviewsIDs returns the "reviews" edge IDs in the mutation.
+func (m *ChangeRequestMutation) ReviewsIDs() (ids []string) {
+	for id := range m.reviews {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetReviews resets all changes to the "reviews" edge.
+func (m *ChangeRequestMutation) ResetReviews() {
+	m.reviews = nil
+	m.clearedreviews = false
+	m.removedreviews = nil
+}
+
+// AddReviewerIDs adds the "reviewers" edge to the ChangeRequestReviewer entity by ids.
+func (m *ChangeRequestMutation) AddReviewerIDs(ids ...string) {
+	if m.reviewers == nil {
+		m.reviewers = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.reviewers[ids[i]] = struct{}{}
+	}
+}
+
+// ClearReviewers clears the "reviewers" edge to the ChangeRequestReviewer entity.
+func (m *ChangeRequestMutation) ClearReviewers() {
+	m.clearedreviewers = true
+}
+
+// ReviewersCleared reports if the "reviewers" edge to the ChangeRequestReviewer entity was cleared.
+func (m *ChangeRequestMutation) ReviewersCleared() bool {
+	return m.clearedreviewers
+}
+
+// RemoveReviewerIDs removes the "reviewers" edge to the ChangeRequestReviewer entity by IDs.
+func (m *ChangeRequestMutation) RemoveReviewerIDs(ids ...string) {
+	if m.removedreviewers == nil {
+		m.removedreviewers = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.reviewers, ids[i])
+		m.removedreviewers[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedReviewers returns the removed IDs of the "reviewers" edge to the ChangeRequestReviewer entity.
+func (m *ChangeRequestMutation) RemovedReviewersIDs() (ids []string) {
+	for id := range m.removedreviewers {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ReviewersIDs returns the "reviewers" edge IDs in the mutation.
+func (m *ChangeRequestMutation) ReviewersIDs() (ids []string) {
+	for id := range m.reviewers {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetReviewers resets all changes to the "reviewers" edge.
+func (m *ChangeRequestMutation) ResetReviewers() {
+	m.reviewers = nil
+	m.clearedreviewers = false
+	m.removedreviewers = nil
+}
+
 // Where appends a list predicates to the ChangeRequestMutation builder.
 func (m *ChangeRequestMutation) Where(ps ...predicate.ChangeRequest) {
 	m.predicates = append(m.predicates, ps...)
@@ -2815,7 +2933,7 @@ func (m *ChangeRequestMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ChangeRequestMutation) AddedEdges() []string {
-	edges := make([]string, 0, 10)
+	edges := make([]string, 0, 12)
 	if m.organization != nil {
 		edges = append(edges, changerequest.EdgeOrganization)
 	}
@@ -2845,6 +2963,12 @@ func (m *ChangeRequestMutation) AddedEdges() []string {
 	}
 	if m.revisions != nil {
 		edges = append(edges, changerequest.EdgeRevisions)
+	}
+	if m.reviews != nil {
+		edges = append(edges, changerequest.EdgeReviews)
+	}
+	if m.reviewers != nil {
+		edges = append(edges, changerequest.EdgeReviewers)
 	}
 	return edges
 }
@@ -2897,18 +3021,36 @@ func (m *ChangeRequestMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case changerequest.EdgeReviews:
+		ids := make([]ent.Value, 0, len(m.reviews))
+		for id := range m.reviews {
+			ids = append(ids, id)
+		}
+		return ids
+	case changerequest.EdgeReviewers:
+		ids := make([]ent.Value, 0, len(m.reviewers))
+		for id := range m.reviewers {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ChangeRequestMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 10)
+	edges := make([]string, 0, 12)
 	if m.removedcomments != nil {
 		edges = append(edges, changerequest.EdgeComments)
 	}
 	if m.removedrevisions != nil {
 		edges = append(edges, changerequest.EdgeRevisions)
+	}
+	if m.removedreviews != nil {
+		edges = append(edges, changerequest.EdgeReviews)
+	}
+	if m.removedreviewers != nil {
+		edges = append(edges, changerequest.EdgeReviewers)
 	}
 	return edges
 }
@@ -2929,13 +3071,25 @@ func (m *ChangeRequestMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case changerequest.EdgeReviews:
+		ids := make([]ent.Value, 0, len(m.removedreviews))
+		for id := range m.removedreviews {
+			ids = append(ids, id)
+		}
+		return ids
+	case changerequest.EdgeReviewers:
+		ids := make([]ent.Value, 0, len(m.removedreviewers))
+		for id := range m.removedreviewers {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ChangeRequestMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 10)
+	edges := make([]string, 0, 12)
 	if m.clearedorganization {
 		edges = append(edges, changerequest.EdgeOrganization)
 	}
@@ -2966,6 +3120,12 @@ func (m *ChangeRequestMutation) ClearedEdges() []string {
 	if m.clearedrevisions {
 		edges = append(edges, changerequest.EdgeRevisions)
 	}
+	if m.clearedreviews {
+		edges = append(edges, changerequest.EdgeReviews)
+	}
+	if m.clearedreviewers {
+		edges = append(edges, changerequest.EdgeReviewers)
+	}
 	return edges
 }
 
@@ -2993,6 +3153,10 @@ func (m *ChangeRequestMutation) EdgeCleared(name string) bool {
 		return m.clearedcomments
 	case changerequest.EdgeRevisions:
 		return m.clearedrevisions
+	case changerequest.EdgeReviews:
+		return m.clearedreviews
+	case changerequest.EdgeReviewers:
+		return m.clearedreviewers
 	}
 	return false
 }
@@ -3063,8 +3227,2326 @@ func (m *ChangeRequestMutation) ResetEdge(name string) error {
 	case changerequest.EdgeRevisions:
 		m.ResetRevisions()
 		return nil
+	case changerequest.EdgeReviews:
+		m.ResetReviews()
+		return nil
+	case changerequest.EdgeReviewers:
+		m.ResetReviewers()
+		return nil
 	}
 	return fmt.Errorf("unknown ChangeRequest edge %s", name)
+}
+
+// ChangeRequestReviewMutation represents an operation that mutates the ChangeRequestReview nodes in the graph.
+type ChangeRequestReviewMutation struct {
+	config
+	op                    Op
+	typ                   string
+	id                    *string
+	created_at            *time.Time
+	updated_at            *time.Time
+	status                *changerequestreview.Status
+	revision_id           *string
+	superseded            *bool
+	clearedFields         map[string]struct{}
+	organization          *string
+	clearedorganization   bool
+	space                 *string
+	clearedspace          bool
+	change_request        *string
+	clearedchange_request bool
+	reviewer              *string
+	clearedreviewer       bool
+	requester             *string
+	clearedrequester      bool
+	comment               *string
+	clearedcomment        bool
+	done                  bool
+	oldValue              func(context.Context) (*ChangeRequestReview, error)
+	predicates            []predicate.ChangeRequestReview
+}
+
+var _ ent.Mutation = (*ChangeRequestReviewMutation)(nil)
+
+// changerequestreviewOption allows management of the mutation configuration using functional options.
+type changerequestreviewOption func(*ChangeRequestReviewMutation)
+
+// newChangeRequestReviewMutation creates new mutation for the ChangeRequestReview entity.
+func newChangeRequestReviewMutation(c config, op Op, opts ...changerequestreviewOption) *ChangeRequestReviewMutation {
+	m := &ChangeRequestReviewMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeChangeRequestReview,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withChangeRequestReviewID sets the ID field of the mutation.
+func withChangeRequestReviewID(id string) changerequestreviewOption {
+	return func(m *ChangeRequestReviewMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ChangeRequestReview
+		)
+		m.oldValue = func(ctx context.Context) (*ChangeRequestReview, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ChangeRequestReview.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withChangeRequestReview sets the old ChangeRequestReview of the mutation.
+func withChangeRequestReview(node *ChangeRequestReview) changerequestreviewOption {
+	return func(m *ChangeRequestReviewMutation) {
+		m.oldValue = func(context.Context) (*ChangeRequestReview, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ChangeRequestReviewMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ChangeRequestReviewMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ChangeRequestReview entities.
+func (m *ChangeRequestReviewMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ChangeRequestReviewMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ChangeRequestReviewMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ChangeRequestReview.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ChangeRequestReviewMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ChangeRequestReviewMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ChangeRequestReview entity.
+// If the ChangeRequestReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ChangeRequestReviewMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ChangeRequestReviewMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ChangeRequestReviewMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the ChangeRequestReview entity.
+// If the ChangeRequestReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ChangeRequestReviewMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *ChangeRequestReviewMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *ChangeRequestReviewMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the ChangeRequestReview entity.
+// If the ChangeRequestReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *ChangeRequestReviewMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *ChangeRequestReviewMutation) SetSpaceID(s string) {
+	m.space = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *ChangeRequestReviewMutation) SpaceID() (r string, exists bool) {
+	v := m.space
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the ChangeRequestReview entity.
+// If the ChangeRequestReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *ChangeRequestReviewMutation) ResetSpaceID() {
+	m.space = nil
+}
+
+// SetChangeRequestID sets the "change_request_id" field.
+func (m *ChangeRequestReviewMutation) SetChangeRequestID(s string) {
+	m.change_request = &s
+}
+
+// ChangeRequestID returns the value of the "change_request_id" field in the mutation.
+func (m *ChangeRequestReviewMutation) ChangeRequestID() (r string, exists bool) {
+	v := m.change_request
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChangeRequestID returns the old "change_request_id" field's value of the ChangeRequestReview entity.
+// If the ChangeRequestReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewMutation) OldChangeRequestID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChangeRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChangeRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChangeRequestID: %w", err)
+	}
+	return oldValue.ChangeRequestID, nil
+}
+
+// ResetChangeRequestID resets all changes to the "change_request_id" field.
+func (m *ChangeRequestReviewMutation) ResetChangeRequestID() {
+	m.change_request = nil
+}
+
+// SetReviewerID sets the "reviewer_id" field.
+func (m *ChangeRequestReviewMutation) SetReviewerID(s string) {
+	m.reviewer = &s
+}
+
+// ReviewerID returns the value of the "reviewer_id" field in the mutation.
+func (m *ChangeRequestReviewMutation) ReviewerID() (r string, exists bool) {
+	v := m.reviewer
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReviewerID returns the old "reviewer_id" field's value of the ChangeRequestReview entity.
+// If the ChangeRequestReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewMutation) OldReviewerID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReviewerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReviewerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReviewerID: %w", err)
+	}
+	return oldValue.ReviewerID, nil
+}
+
+// ResetReviewerID resets all changes to the "reviewer_id" field.
+func (m *ChangeRequestReviewMutation) ResetReviewerID() {
+	m.reviewer = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *ChangeRequestReviewMutation) SetStatus(c changerequestreview.Status) {
+	m.status = &c
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *ChangeRequestReviewMutation) Status() (r changerequestreview.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the ChangeRequestReview entity.
+// If the ChangeRequestReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewMutation) OldStatus(ctx context.Context) (v changerequestreview.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *ChangeRequestReviewMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetRevisionID sets the "revision_id" field.
+func (m *ChangeRequestReviewMutation) SetRevisionID(s string) {
+	m.revision_id = &s
+}
+
+// RevisionID returns the value of the "revision_id" field in the mutation.
+func (m *ChangeRequestReviewMutation) RevisionID() (r string, exists bool) {
+	v := m.revision_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRevisionID returns the old "revision_id" field's value of the ChangeRequestReview entity.
+// If the ChangeRequestReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewMutation) OldRevisionID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRevisionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRevisionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRevisionID: %w", err)
+	}
+	return oldValue.RevisionID, nil
+}
+
+// ResetRevisionID resets all changes to the "revision_id" field.
+func (m *ChangeRequestReviewMutation) ResetRevisionID() {
+	m.revision_id = nil
+}
+
+// SetRequestedBy sets the "requested_by" field.
+func (m *ChangeRequestReviewMutation) SetRequestedBy(s string) {
+	m.requester = &s
+}
+
+// RequestedBy returns the value of the "requested_by" field in the mutation.
+func (m *ChangeRequestReviewMutation) RequestedBy() (r string, exists bool) {
+	v := m.requester
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestedBy returns the old "requested_by" field's value of the ChangeRequestReview entity.
+// If the ChangeRequestReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewMutation) OldRequestedBy(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestedBy: %w", err)
+	}
+	return oldValue.RequestedBy, nil
+}
+
+// ClearRequestedBy clears the value of the "requested_by" field.
+func (m *ChangeRequestReviewMutation) ClearRequestedBy() {
+	m.requester = nil
+	m.clearedFields[changerequestreview.FieldRequestedBy] = struct{}{}
+}
+
+// RequestedByCleared returns if the "requested_by" field was cleared in this mutation.
+func (m *ChangeRequestReviewMutation) RequestedByCleared() bool {
+	_, ok := m.clearedFields[changerequestreview.FieldRequestedBy]
+	return ok
+}
+
+// ResetRequestedBy resets all changes to the "requested_by" field.
+func (m *ChangeRequestReviewMutation) ResetRequestedBy() {
+	m.requester = nil
+	delete(m.clearedFields, changerequestreview.FieldRequestedBy)
+}
+
+// SetCommentID sets the "comment_id" field.
+func (m *ChangeRequestReviewMutation) SetCommentID(s string) {
+	m.comment = &s
+}
+
+// CommentID returns the value of the "comment_id" field in the mutation.
+func (m *ChangeRequestReviewMutation) CommentID() (r string, exists bool) {
+	v := m.comment
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommentID returns the old "comment_id" field's value of the ChangeRequestReview entity.
+// If the ChangeRequestReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewMutation) OldCommentID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommentID: %w", err)
+	}
+	return oldValue.CommentID, nil
+}
+
+// ClearCommentID clears the value of the "comment_id" field.
+func (m *ChangeRequestReviewMutation) ClearCommentID() {
+	m.comment = nil
+	m.clearedFields[changerequestreview.FieldCommentID] = struct{}{}
+}
+
+// CommentIDCleared returns if the "comment_id" field was cleared in this mutation.
+func (m *ChangeRequestReviewMutation) CommentIDCleared() bool {
+	_, ok := m.clearedFields[changerequestreview.FieldCommentID]
+	return ok
+}
+
+// ResetCommentID resets all changes to the "comment_id" field.
+func (m *ChangeRequestReviewMutation) ResetCommentID() {
+	m.comment = nil
+	delete(m.clearedFields, changerequestreview.FieldCommentID)
+}
+
+// SetSuperseded sets the "superseded" field.
+func (m *ChangeRequestReviewMutation) SetSuperseded(b bool) {
+	m.superseded = &b
+}
+
+// Superseded returns the value of the "superseded" field in the mutation.
+func (m *ChangeRequestReviewMutation) Superseded() (r bool, exists bool) {
+	v := m.superseded
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSuperseded returns the old "superseded" field's value of the ChangeRequestReview entity.
+// If the ChangeRequestReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewMutation) OldSuperseded(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSuperseded is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSuperseded requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSuperseded: %w", err)
+	}
+	return oldValue.Superseded, nil
+}
+
+// ResetSuperseded resets all changes to the "superseded" field.
+func (m *ChangeRequestReviewMutation) ResetSuperseded() {
+	m.superseded = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *ChangeRequestReviewMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[changerequestreview.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *ChangeRequestReviewMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *ChangeRequestReviewMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *ChangeRequestReviewMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearSpace clears the "space" edge to the Space entity.
+func (m *ChangeRequestReviewMutation) ClearSpace() {
+	m.clearedspace = true
+	m.clearedFields[changerequestreview.FieldSpaceID] = struct{}{}
+}
+
+// SpaceCleared reports if the "space" edge to the Space entity was cleared.
+func (m *ChangeRequestReviewMutation) SpaceCleared() bool {
+	return m.clearedspace
+}
+
+// SpaceIDs returns the "space" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SpaceID instead. It exists only for internal usage by the builders.
+func (m *ChangeRequestReviewMutation) SpaceIDs() (ids []string) {
+	if id := m.space; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSpace resets all changes to the "space" edge.
+func (m *ChangeRequestReviewMutation) ResetSpace() {
+	m.space = nil
+	m.clearedspace = false
+}
+
+// ClearChangeRequest clears the "change_request" edge to the ChangeRequest entity.
+func (m *ChangeRequestReviewMutation) ClearChangeRequest() {
+	m.clearedchange_request = true
+	m.clearedFields[changerequestreview.FieldChangeRequestID] = struct{}{}
+}
+
+// ChangeRequestCleared reports if the "change_request" edge to the ChangeRequest entity was cleared.
+func (m *ChangeRequestReviewMutation) ChangeRequestCleared() bool {
+	return m.clearedchange_request
+}
+
+// ChangeRequestIDs returns the "change_request" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ChangeRequestID instead. It exists only for internal usage by the builders.
+func (m *ChangeRequestReviewMutation) ChangeRequestIDs() (ids []string) {
+	if id := m.change_request; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetChangeRequest resets all changes to the "change_request" edge.
+func (m *ChangeRequestReviewMutation) ResetChangeRequest() {
+	m.change_request = nil
+	m.clearedchange_request = false
+}
+
+// ClearReviewer clears the "reviewer" edge to the User entity.
+func (m *ChangeRequestReviewMutation) ClearReviewer() {
+	m.clearedreviewer = true
+	m.clearedFields[changerequestreview.FieldReviewerID] = struct{}{}
+}
+
+// ReviewerCleared reports if the "reviewer" edge to the User entity was cleared.
+func (m *ChangeRequestReviewMutation) ReviewerCleared() bool {
+	return m.clearedreviewer
+}
+
+// ReviewerIDs returns the "reviewer" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ReviewerID instead. It exists only for internal usage by the builders.
+func (m *ChangeRequestReviewMutation) ReviewerIDs() (ids []string) {
+	if id := m.reviewer; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetReviewer resets all changes to the "reviewer" edge.
+func (m *ChangeRequestReviewMutation) ResetReviewer() {
+	m.reviewer = nil
+	m.clearedreviewer = false
+}
+
+// SetRequesterID sets the "requester" edge to the User entity by id.
+func (m *ChangeRequestReviewMutation) SetRequesterID(id string) {
+	m.requester = &id
+}
+
+// ClearRequester clears the "requester" edge to the User entity.
+func (m *ChangeRequestReviewMutation) ClearRequester() {
+	m.clearedrequester = true
+	m.clearedFields[changerequestreview.FieldRequestedBy] = struct{}{}
+}
+
+// RequesterCleared reports if the "requester" edge to the User entity was cleared.
+func (m *ChangeRequestReviewMutation) RequesterCleared() bool {
+	return m.RequestedByCleared() || m.clearedrequester
+}
+
+// RequesterID returns the "requester" edge ID in the mutation.
+func (m *ChangeRequestReviewMutation) RequesterID() (id string, exists bool) {
+	if m.requester != nil {
+		return *m.requester, true
+	}
+	return
+}
+
+// RequesterIDs returns the "requester" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// RequesterID instead. It exists only for internal usage by the builders.
+func (m *ChangeRequestReviewMutation) RequesterIDs() (ids []string) {
+	if id := m.requester; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetRequester resets all changes to the "requester" edge.
+func (m *ChangeRequestReviewMutation) ResetRequester() {
+	m.requester = nil
+	m.clearedrequester = false
+}
+
+// ClearComment clears the "comment" edge to the Comment entity.
+func (m *ChangeRequestReviewMutation) ClearComment() {
+	m.clearedcomment = true
+	m.clearedFields[changerequestreview.FieldCommentID] = struct{}{}
+}
+
+// CommentCleared reports if the "comment" edge to the Comment entity was cleared.
+func (m *ChangeRequestReviewMutation) CommentCleared() bool {
+	return m.CommentIDCleared() || m.clearedcomment
+}
+
+// CommentIDs returns the "comment" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// CommentID instead. It exists only for internal usage by the builders.
+func (m *ChangeRequestReviewMutation) CommentIDs() (ids []string) {
+	if id := m.comment; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetComment resets all changes to the "comment" edge.
+func (m *ChangeRequestReviewMutation) ResetComment() {
+	m.comment = nil
+	m.clearedcomment = false
+}
+
+// Where appends a list predicates to the ChangeRequestReviewMutation builder.
+func (m *ChangeRequestReviewMutation) Where(ps ...predicate.ChangeRequestReview) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ChangeRequestReviewMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ChangeRequestReviewMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ChangeRequestReview, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ChangeRequestReviewMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ChangeRequestReviewMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ChangeRequestReview).
+func (m *ChangeRequestReviewMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ChangeRequestReviewMutation) Fields() []string {
+	fields := make([]string, 0, 11)
+	if m.created_at != nil {
+		fields = append(fields, changerequestreview.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, changerequestreview.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, changerequestreview.FieldOrganizationID)
+	}
+	if m.space != nil {
+		fields = append(fields, changerequestreview.FieldSpaceID)
+	}
+	if m.change_request != nil {
+		fields = append(fields, changerequestreview.FieldChangeRequestID)
+	}
+	if m.reviewer != nil {
+		fields = append(fields, changerequestreview.FieldReviewerID)
+	}
+	if m.status != nil {
+		fields = append(fields, changerequestreview.FieldStatus)
+	}
+	if m.revision_id != nil {
+		fields = append(fields, changerequestreview.FieldRevisionID)
+	}
+	if m.requester != nil {
+		fields = append(fields, changerequestreview.FieldRequestedBy)
+	}
+	if m.comment != nil {
+		fields = append(fields, changerequestreview.FieldCommentID)
+	}
+	if m.superseded != nil {
+		fields = append(fields, changerequestreview.FieldSuperseded)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ChangeRequestReviewMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case changerequestreview.FieldCreatedAt:
+		return m.CreatedAt()
+	case changerequestreview.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case changerequestreview.FieldOrganizationID:
+		return m.OrganizationID()
+	case changerequestreview.FieldSpaceID:
+		return m.SpaceID()
+	case changerequestreview.FieldChangeRequestID:
+		return m.ChangeRequestID()
+	case changerequestreview.FieldReviewerID:
+		return m.ReviewerID()
+	case changerequestreview.FieldStatus:
+		return m.Status()
+	case changerequestreview.FieldRevisionID:
+		return m.RevisionID()
+	case changerequestreview.FieldRequestedBy:
+		return m.RequestedBy()
+	case changerequestreview.FieldCommentID:
+		return m.CommentID()
+	case changerequestreview.FieldSuperseded:
+		return m.Superseded()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ChangeRequestReviewMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case changerequestreview.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case changerequestreview.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case changerequestreview.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case changerequestreview.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case changerequestreview.FieldChangeRequestID:
+		return m.OldChangeRequestID(ctx)
+	case changerequestreview.FieldReviewerID:
+		return m.OldReviewerID(ctx)
+	case changerequestreview.FieldStatus:
+		return m.OldStatus(ctx)
+	case changerequestreview.FieldRevisionID:
+		return m.OldRevisionID(ctx)
+	case changerequestreview.FieldRequestedBy:
+		return m.OldRequestedBy(ctx)
+	case changerequestreview.FieldCommentID:
+		return m.OldCommentID(ctx)
+	case changerequestreview.FieldSuperseded:
+		return m.OldSuperseded(ctx)
+	}
+	return nil, fmt.Errorf("unknown ChangeRequestReview field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ChangeRequestReviewMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case changerequestreview.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case changerequestreview.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case changerequestreview.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case changerequestreview.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case changerequestreview.FieldChangeRequestID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChangeRequestID(v)
+		return nil
+	case changerequestreview.FieldReviewerID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReviewerID(v)
+		return nil
+	case changerequestreview.FieldStatus:
+		v, ok := value.(changerequestreview.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case changerequestreview.FieldRevisionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRevisionID(v)
+		return nil
+	case changerequestreview.FieldRequestedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestedBy(v)
+		return nil
+	case changerequestreview.FieldCommentID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommentID(v)
+		return nil
+	case changerequestreview.FieldSuperseded:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSuperseded(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequestReview field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ChangeRequestReviewMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ChangeRequestReviewMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ChangeRequestReviewMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ChangeRequestReview numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ChangeRequestReviewMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(changerequestreview.FieldRequestedBy) {
+		fields = append(fields, changerequestreview.FieldRequestedBy)
+	}
+	if m.FieldCleared(changerequestreview.FieldCommentID) {
+		fields = append(fields, changerequestreview.FieldCommentID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ChangeRequestReviewMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ChangeRequestReviewMutation) ClearField(name string) error {
+	switch name {
+	case changerequestreview.FieldRequestedBy:
+		m.ClearRequestedBy()
+		return nil
+	case changerequestreview.FieldCommentID:
+		m.ClearCommentID()
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequestReview nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ChangeRequestReviewMutation) ResetField(name string) error {
+	switch name {
+	case changerequestreview.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case changerequestreview.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case changerequestreview.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case changerequestreview.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case changerequestreview.FieldChangeRequestID:
+		m.ResetChangeRequestID()
+		return nil
+	case changerequestreview.FieldReviewerID:
+		m.ResetReviewerID()
+		return nil
+	case changerequestreview.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case changerequestreview.FieldRevisionID:
+		m.ResetRevisionID()
+		return nil
+	case changerequestreview.FieldRequestedBy:
+		m.ResetRequestedBy()
+		return nil
+	case changerequestreview.FieldCommentID:
+		m.ResetCommentID()
+		return nil
+	case changerequestreview.FieldSuperseded:
+		m.ResetSuperseded()
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequestReview field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ChangeRequestReviewMutation) AddedEdges() []string {
+	edges := make([]string, 0, 6)
+	if m.organization != nil {
+		edges = append(edges, changerequestreview.EdgeOrganization)
+	}
+	if m.space != nil {
+		edges = append(edges, changerequestreview.EdgeSpace)
+	}
+	if m.change_request != nil {
+		edges = append(edges, changerequestreview.EdgeChangeRequest)
+	}
+	if m.reviewer != nil {
+		edges = append(edges, changerequestreview.EdgeReviewer)
+	}
+	if m.requester != nil {
+		edges = append(edges, changerequestreview.EdgeRequester)
+	}
+	if m.comment != nil {
+		edges = append(edges, changerequestreview.EdgeComment)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ChangeRequestReviewMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case changerequestreview.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case changerequestreview.EdgeSpace:
+		if id := m.space; id != nil {
+			return []ent.Value{*id}
+		}
+	case changerequestreview.EdgeChangeRequest:
+		if id := m.change_request; id != nil {
+			return []ent.Value{*id}
+		}
+	case changerequestreview.EdgeReviewer:
+		if id := m.reviewer; id != nil {
+			return []ent.Value{*id}
+		}
+	case changerequestreview.EdgeRequester:
+		if id := m.requester; id != nil {
+			return []ent.Value{*id}
+		}
+	case changerequestreview.EdgeComment:
+		if id := m.comment; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ChangeRequestReviewMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 6)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ChangeRequestReviewMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ChangeRequestReviewMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 6)
+	if m.clearedorganization {
+		edges = append(edges, changerequestreview.EdgeOrganization)
+	}
+	if m.clearedspace {
+		edges = append(edges, changerequestreview.EdgeSpace)
+	}
+	if m.clearedchange_request {
+		edges = append(edges, changerequestreview.EdgeChangeRequest)
+	}
+	if m.clearedreviewer {
+		edges = append(edges, changerequestreview.EdgeReviewer)
+	}
+	if m.clearedrequester {
+		edges = append(edges, changerequestreview.EdgeRequester)
+	}
+	if m.clearedcomment {
+		edges = append(edges, changerequestreview.EdgeComment)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ChangeRequestReviewMutation) EdgeCleared(name string) bool {
+	switch name {
+	case changerequestreview.EdgeOrganization:
+		return m.clearedorganization
+	case changerequestreview.EdgeSpace:
+		return m.clearedspace
+	case changerequestreview.EdgeChangeRequest:
+		return m.clearedchange_request
+	case changerequestreview.EdgeReviewer:
+		return m.clearedreviewer
+	case changerequestreview.EdgeRequester:
+		return m.clearedrequester
+	case changerequestreview.EdgeComment:
+		return m.clearedcomment
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ChangeRequestReviewMutation) ClearEdge(name string) error {
+	switch name {
+	case changerequestreview.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case changerequestreview.EdgeSpace:
+		m.ClearSpace()
+		return nil
+	case changerequestreview.EdgeChangeRequest:
+		m.ClearChangeRequest()
+		return nil
+	case changerequestreview.EdgeReviewer:
+		m.ClearReviewer()
+		return nil
+	case changerequestreview.EdgeRequester:
+		m.ClearRequester()
+		return nil
+	case changerequestreview.EdgeComment:
+		m.ClearComment()
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequestReview unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ChangeRequestReviewMutation) ResetEdge(name string) error {
+	switch name {
+	case changerequestreview.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case changerequestreview.EdgeSpace:
+		m.ResetSpace()
+		return nil
+	case changerequestreview.EdgeChangeRequest:
+		m.ResetChangeRequest()
+		return nil
+	case changerequestreview.EdgeReviewer:
+		m.ResetReviewer()
+		return nil
+	case changerequestreview.EdgeRequester:
+		m.ResetRequester()
+		return nil
+	case changerequestreview.EdgeComment:
+		m.ResetComment()
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequestReview edge %s", name)
+}
+
+// ChangeRequestReviewerMutation represents an operation that mutates the ChangeRequestReviewer nodes in the graph.
+type ChangeRequestReviewerMutation struct {
+	config
+	op                    Op
+	typ                   string
+	id                    *string
+	created_at            *time.Time
+	updated_at            *time.Time
+	revision_id           *string
+	clearedFields         map[string]struct{}
+	organization          *string
+	clearedorganization   bool
+	space                 *string
+	clearedspace          bool
+	change_request        *string
+	clearedchange_request bool
+	user                  *string
+	cleareduser           bool
+	team                  *string
+	clearedteam           bool
+	requester             *string
+	clearedrequester      bool
+	done                  bool
+	oldValue              func(context.Context) (*ChangeRequestReviewer, error)
+	predicates            []predicate.ChangeRequestReviewer
+}
+
+var _ ent.Mutation = (*ChangeRequestReviewerMutation)(nil)
+
+// changerequestreviewerOption allows management of the mutation configuration using functional options.
+type changerequestreviewerOption func(*ChangeRequestReviewerMutation)
+
+// newChangeRequestReviewerMutation creates new mutation for the ChangeRequestReviewer entity.
+func newChangeRequestReviewerMutation(c config, op Op, opts ...changerequestreviewerOption) *ChangeRequestReviewerMutation {
+	m := &ChangeRequestReviewerMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeChangeRequestReviewer,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withChangeRequestReviewerID sets the ID field of the mutation.
+func withChangeRequestReviewerID(id string) changerequestreviewerOption {
+	return func(m *ChangeRequestReviewerMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ChangeRequestReviewer
+		)
+		m.oldValue = func(ctx context.Context) (*ChangeRequestReviewer, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ChangeRequestReviewer.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withChangeRequestReviewer sets the old ChangeRequestReviewer of the mutation.
+func withChangeRequestReviewer(node *ChangeRequestReviewer) changerequestreviewerOption {
+	return func(m *ChangeRequestReviewerMutation) {
+		m.oldValue = func(context.Context) (*ChangeRequestReviewer, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ChangeRequestReviewerMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ChangeRequestReviewerMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ChangeRequestReviewer entities.
+func (m *ChangeRequestReviewerMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ChangeRequestReviewerMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ChangeRequestReviewerMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ChangeRequestReviewer.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ChangeRequestReviewerMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ChangeRequestReviewerMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ChangeRequestReviewer entity.
+// If the ChangeRequestReviewer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewerMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ChangeRequestReviewerMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ChangeRequestReviewerMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ChangeRequestReviewerMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the ChangeRequestReviewer entity.
+// If the ChangeRequestReviewer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewerMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ChangeRequestReviewerMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *ChangeRequestReviewerMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *ChangeRequestReviewerMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the ChangeRequestReviewer entity.
+// If the ChangeRequestReviewer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewerMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *ChangeRequestReviewerMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *ChangeRequestReviewerMutation) SetSpaceID(s string) {
+	m.space = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *ChangeRequestReviewerMutation) SpaceID() (r string, exists bool) {
+	v := m.space
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the ChangeRequestReviewer entity.
+// If the ChangeRequestReviewer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewerMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *ChangeRequestReviewerMutation) ResetSpaceID() {
+	m.space = nil
+}
+
+// SetChangeRequestID sets the "change_request_id" field.
+func (m *ChangeRequestReviewerMutation) SetChangeRequestID(s string) {
+	m.change_request = &s
+}
+
+// ChangeRequestID returns the value of the "change_request_id" field in the mutation.
+func (m *ChangeRequestReviewerMutation) ChangeRequestID() (r string, exists bool) {
+	v := m.change_request
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChangeRequestID returns the old "change_request_id" field's value of the ChangeRequestReviewer entity.
+// If the ChangeRequestReviewer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewerMutation) OldChangeRequestID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChangeRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChangeRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChangeRequestID: %w", err)
+	}
+	return oldValue.ChangeRequestID, nil
+}
+
+// ResetChangeRequestID resets all changes to the "change_request_id" field.
+func (m *ChangeRequestReviewerMutation) ResetChangeRequestID() {
+	m.change_request = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *ChangeRequestReviewerMutation) SetUserID(s string) {
+	m.user = &s
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *ChangeRequestReviewerMutation) UserID() (r string, exists bool) {
+	v := m.user
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the ChangeRequestReviewer entity.
+// If the ChangeRequestReviewer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewerMutation) OldUserID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ClearUserID clears the value of the "user_id" field.
+func (m *ChangeRequestReviewerMutation) ClearUserID() {
+	m.user = nil
+	m.clearedFields[changerequestreviewer.FieldUserID] = struct{}{}
+}
+
+// UserIDCleared returns if the "user_id" field was cleared in this mutation.
+func (m *ChangeRequestReviewerMutation) UserIDCleared() bool {
+	_, ok := m.clearedFields[changerequestreviewer.FieldUserID]
+	return ok
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *ChangeRequestReviewerMutation) ResetUserID() {
+	m.user = nil
+	delete(m.clearedFields, changerequestreviewer.FieldUserID)
+}
+
+// SetTeamID sets the "team_id" field.
+func (m *ChangeRequestReviewerMutation) SetTeamID(s string) {
+	m.team = &s
+}
+
+// TeamID returns the value of the "team_id" field in the mutation.
+func (m *ChangeRequestReviewerMutation) TeamID() (r string, exists bool) {
+	v := m.team
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTeamID returns the old "team_id" field's value of the ChangeRequestReviewer entity.
+// If the ChangeRequestReviewer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewerMutation) OldTeamID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTeamID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTeamID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTeamID: %w", err)
+	}
+	return oldValue.TeamID, nil
+}
+
+// ClearTeamID clears the value of the "team_id" field.
+func (m *ChangeRequestReviewerMutation) ClearTeamID() {
+	m.team = nil
+	m.clearedFields[changerequestreviewer.FieldTeamID] = struct{}{}
+}
+
+// TeamIDCleared returns if the "team_id" field was cleared in this mutation.
+func (m *ChangeRequestReviewerMutation) TeamIDCleared() bool {
+	_, ok := m.clearedFields[changerequestreviewer.FieldTeamID]
+	return ok
+}
+
+// ResetTeamID resets all changes to the "team_id" field.
+func (m *ChangeRequestReviewerMutation) ResetTeamID() {
+	m.team = nil
+	delete(m.clearedFields, changerequestreviewer.FieldTeamID)
+}
+
+// SetRequestedBy sets the "requested_by" field.
+func (m *ChangeRequestReviewerMutation) SetRequestedBy(s string) {
+	m.requester = &s
+}
+
+// RequestedBy returns the value of the "requested_by" field in the mutation.
+func (m *ChangeRequestReviewerMutation) RequestedBy() (r string, exists bool) {
+	v := m.requester
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestedBy returns the old "requested_by" field's value of the ChangeRequestReviewer entity.
+// If the ChangeRequestReviewer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewerMutation) OldRequestedBy(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestedBy: %w", err)
+	}
+	return oldValue.RequestedBy, nil
+}
+
+// ResetRequestedBy resets all changes to the "requested_by" field.
+func (m *ChangeRequestReviewerMutation) ResetRequestedBy() {
+	m.requester = nil
+}
+
+// SetRevisionID sets the "revision_id" field.
+func (m *ChangeRequestReviewerMutation) SetRevisionID(s string) {
+	m.revision_id = &s
+}
+
+// RevisionID returns the value of the "revision_id" field in the mutation.
+func (m *ChangeRequestReviewerMutation) RevisionID() (r string, exists bool) {
+	v := m.revision_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRevisionID returns the old "revision_id" field's value of the ChangeRequestReviewer entity.
+// If the ChangeRequestReviewer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewerMutation) OldRevisionID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRevisionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRevisionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRevisionID: %w", err)
+	}
+	return oldValue.RevisionID, nil
+}
+
+// ResetRevisionID resets all changes to the "revision_id" field.
+func (m *ChangeRequestReviewerMutation) ResetRevisionID() {
+	m.revision_id = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *ChangeRequestReviewerMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[changerequestreviewer.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *ChangeRequestReviewerMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *ChangeRequestReviewerMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *ChangeRequestReviewerMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearSpace clears the "space" edge to the Space entity.
+func (m *ChangeRequestReviewerMutation) ClearSpace() {
+	m.clearedspace = true
+	m.clearedFields[changerequestreviewer.FieldSpaceID] = struct{}{}
+}
+
+// SpaceCleared reports if the "space" edge to the Space entity was cleared.
+func (m *ChangeRequestReviewerMutation) SpaceCleared() bool {
+	return m.clearedspace
+}
+
+// SpaceIDs returns the "space" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SpaceID instead. It exists only for internal usage by the builders.
+func (m *ChangeRequestReviewerMutation) SpaceIDs() (ids []string) {
+	if id := m.space; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSpace resets all changes to the "space" edge.
+func (m *ChangeRequestReviewerMutation) ResetSpace() {
+	m.space = nil
+	m.clearedspace = false
+}
+
+// ClearChangeRequest clears the "change_request" edge to the ChangeRequest entity.
+func (m *ChangeRequestReviewerMutation) ClearChangeRequest() {
+	m.clearedchange_request = true
+	m.clearedFields[changerequestreviewer.FieldChangeRequestID] = struct{}{}
+}
+
+// ChangeRequestCleared reports if the "change_request" edge to the ChangeRequest entity was cleared.
+func (m *ChangeRequestReviewerMutation) ChangeRequestCleared() bool {
+	return m.clearedchange_request
+}
+
+// ChangeRequestIDs returns the "change_request" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ChangeRequestID instead. It exists only for internal usage by the builders.
+func (m *ChangeRequestReviewerMutation) ChangeRequestIDs() (ids []string) {
+	if id := m.change_request; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetChangeRequest resets all changes to the "change_request" edge.
+func (m *ChangeRequestReviewerMutation) ResetChangeRequest() {
+	m.change_request = nil
+	m.clearedchange_request = false
+}
+
+// ClearUser clears the "user" edge to the User entity.
+func (m *ChangeRequestReviewerMutation) ClearUser() {
+	m.cleareduser = true
+	m.clearedFields[changerequestreviewer.FieldUserID] = struct{}{}
+}
+
+// UserCleared reports if the "user" edge to the User entity was cleared.
+func (m *ChangeRequestReviewerMutation) UserCleared() bool {
+	return m.UserIDCleared() || m.cleareduser
+}
+
+// UserIDs returns the "user" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// UserID instead. It exists only for internal usage by the builders.
+func (m *ChangeRequestReviewerMutation) UserIDs() (ids []string) {
+	if id := m.user; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetUser resets all changes to the "user" edge.
+func (m *ChangeRequestReviewerMutation) ResetUser() {
+	m.user = nil
+	m.cleareduser = false
+}
+
+// ClearTeam clears the "team" edge to the Team entity.
+func (m *ChangeRequestReviewerMutation) ClearTeam() {
+	m.clearedteam = true
+	m.clearedFields[changerequestreviewer.FieldTeamID] = struct{}{}
+}
+
+// TeamCleared reports if the "team" edge to the Team entity was cleared.
+func (m *ChangeRequestReviewerMutation) TeamCleared() bool {
+	return m.TeamIDCleared() || m.clearedteam
+}
+
+// TeamIDs returns the "team" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TeamID instead. It exists only for internal usage by the builders.
+func (m *ChangeRequestReviewerMutation) TeamIDs() (ids []string) {
+	if id := m.team; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTeam resets all changes to the "team" edge.
+func (m *ChangeRequestReviewerMutation) ResetTeam() {
+	m.team = nil
+	m.clearedteam = false
+}
+
+// SetRequesterID sets the "requester" edge to the User entity by id.
+func (m *ChangeRequestReviewerMutation) SetRequesterID(id string) {
+	m.requester = &id
+}
+
+// ClearRequester clears the "requester" edge to the User entity.
+func (m *ChangeRequestReviewerMutation) ClearRequester() {
+	m.clearedrequester = true
+	m.clearedFields[changerequestreviewer.FieldRequestedBy] = struct{}{}
+}
+
+// RequesterCleared reports if the "requester" edge to the User entity was cleared.
+func (m *ChangeRequestReviewerMutation) RequesterCleared() bool {
+	return m.clearedrequester
+}
+
+// RequesterID returns the "requester" edge ID in the mutation.
+func (m *ChangeRequestReviewerMutation) RequesterID() (id string, exists bool) {
+	if m.requester != nil {
+		return *m.requester, true
+	}
+	return
+}
+
+// RequesterIDs returns the "requester" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// RequesterID instead. It exists only for internal usage by the builders.
+func (m *ChangeRequestReviewerMutation) RequesterIDs() (ids []string) {
+	if id := m.requester; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetRequester resets all changes to the "requester" edge.
+func (m *ChangeRequestReviewerMutation) ResetRequester() {
+	m.requester = nil
+	m.clearedrequester = false
+}
+
+// Where appends a list predicates to the ChangeRequestReviewerMutation builder.
+func (m *ChangeRequestReviewerMutation) Where(ps ...predicate.ChangeRequestReviewer) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ChangeRequestReviewerMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ChangeRequestReviewerMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ChangeRequestReviewer, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ChangeRequestReviewerMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ChangeRequestReviewerMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ChangeRequestReviewer).
+func (m *ChangeRequestReviewerMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ChangeRequestReviewerMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.created_at != nil {
+		fields = append(fields, changerequestreviewer.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, changerequestreviewer.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, changerequestreviewer.FieldOrganizationID)
+	}
+	if m.space != nil {
+		fields = append(fields, changerequestreviewer.FieldSpaceID)
+	}
+	if m.change_request != nil {
+		fields = append(fields, changerequestreviewer.FieldChangeRequestID)
+	}
+	if m.user != nil {
+		fields = append(fields, changerequestreviewer.FieldUserID)
+	}
+	if m.team != nil {
+		fields = append(fields, changerequestreviewer.FieldTeamID)
+	}
+	if m.requester != nil {
+		fields = append(fields, changerequestreviewer.FieldRequestedBy)
+	}
+	if m.revision_id != nil {
+		fields = append(fields, changerequestreviewer.FieldRevisionID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ChangeRequestReviewerMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case changerequestreviewer.FieldCreatedAt:
+		return m.CreatedAt()
+	case changerequestreviewer.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case changerequestreviewer.FieldOrganizationID:
+		return m.OrganizationID()
+	case changerequestreviewer.FieldSpaceID:
+		return m.SpaceID()
+	case changerequestreviewer.FieldChangeRequestID:
+		return m.ChangeRequestID()
+	case changerequestreviewer.FieldUserID:
+		return m.UserID()
+	case changerequestreviewer.FieldTeamID:
+		return m.TeamID()
+	case changerequestreviewer.FieldRequestedBy:
+		return m.RequestedBy()
+	case changerequestreviewer.FieldRevisionID:
+		return m.RevisionID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ChangeRequestReviewerMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case changerequestreviewer.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case changerequestreviewer.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case changerequestreviewer.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case changerequestreviewer.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case changerequestreviewer.FieldChangeRequestID:
+		return m.OldChangeRequestID(ctx)
+	case changerequestreviewer.FieldUserID:
+		return m.OldUserID(ctx)
+	case changerequestreviewer.FieldTeamID:
+		return m.OldTeamID(ctx)
+	case changerequestreviewer.FieldRequestedBy:
+		return m.OldRequestedBy(ctx)
+	case changerequestreviewer.FieldRevisionID:
+		return m.OldRevisionID(ctx)
+	}
+	return nil, fmt.Errorf("unknown ChangeRequestReviewer field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ChangeRequestReviewerMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case changerequestreviewer.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case changerequestreviewer.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case changerequestreviewer.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case changerequestreviewer.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case changerequestreviewer.FieldChangeRequestID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChangeRequestID(v)
+		return nil
+	case changerequestreviewer.FieldUserID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case changerequestreviewer.FieldTeamID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTeamID(v)
+		return nil
+	case changerequestreviewer.FieldRequestedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestedBy(v)
+		return nil
+	case changerequestreviewer.FieldRevisionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRevisionID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequestReviewer field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ChangeRequestReviewerMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ChangeRequestReviewerMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ChangeRequestReviewerMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ChangeRequestReviewer numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ChangeRequestReviewerMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(changerequestreviewer.FieldUserID) {
+		fields = append(fields, changerequestreviewer.FieldUserID)
+	}
+	if m.FieldCleared(changerequestreviewer.FieldTeamID) {
+		fields = append(fields, changerequestreviewer.FieldTeamID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ChangeRequestReviewerMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ChangeRequestReviewerMutation) ClearField(name string) error {
+	switch name {
+	case changerequestreviewer.FieldUserID:
+		m.ClearUserID()
+		return nil
+	case changerequestreviewer.FieldTeamID:
+		m.ClearTeamID()
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequestReviewer nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ChangeRequestReviewerMutation) ResetField(name string) error {
+	switch name {
+	case changerequestreviewer.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case changerequestreviewer.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case changerequestreviewer.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case changerequestreviewer.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case changerequestreviewer.FieldChangeRequestID:
+		m.ResetChangeRequestID()
+		return nil
+	case changerequestreviewer.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case changerequestreviewer.FieldTeamID:
+		m.ResetTeamID()
+		return nil
+	case changerequestreviewer.FieldRequestedBy:
+		m.ResetRequestedBy()
+		return nil
+	case changerequestreviewer.FieldRevisionID:
+		m.ResetRevisionID()
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequestReviewer field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ChangeRequestReviewerMutation) AddedEdges() []string {
+	edges := make([]string, 0, 6)
+	if m.organization != nil {
+		edges = append(edges, changerequestreviewer.EdgeOrganization)
+	}
+	if m.space != nil {
+		edges = append(edges, changerequestreviewer.EdgeSpace)
+	}
+	if m.change_request != nil {
+		edges = append(edges, changerequestreviewer.EdgeChangeRequest)
+	}
+	if m.user != nil {
+		edges = append(edges, changerequestreviewer.EdgeUser)
+	}
+	if m.team != nil {
+		edges = append(edges, changerequestreviewer.EdgeTeam)
+	}
+	if m.requester != nil {
+		edges = append(edges, changerequestreviewer.EdgeRequester)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ChangeRequestReviewerMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case changerequestreviewer.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case changerequestreviewer.EdgeSpace:
+		if id := m.space; id != nil {
+			return []ent.Value{*id}
+		}
+	case changerequestreviewer.EdgeChangeRequest:
+		if id := m.change_request; id != nil {
+			return []ent.Value{*id}
+		}
+	case changerequestreviewer.EdgeUser:
+		if id := m.user; id != nil {
+			return []ent.Value{*id}
+		}
+	case changerequestreviewer.EdgeTeam:
+		if id := m.team; id != nil {
+			return []ent.Value{*id}
+		}
+	case changerequestreviewer.EdgeRequester:
+		if id := m.requester; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ChangeRequestReviewerMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 6)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ChangeRequestReviewerMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ChangeRequestReviewerMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 6)
+	if m.clearedorganization {
+		edges = append(edges, changerequestreviewer.EdgeOrganization)
+	}
+	if m.clearedspace {
+		edges = append(edges, changerequestreviewer.EdgeSpace)
+	}
+	if m.clearedchange_request {
+		edges = append(edges, changerequestreviewer.EdgeChangeRequest)
+	}
+	if m.cleareduser {
+		edges = append(edges, changerequestreviewer.EdgeUser)
+	}
+	if m.clearedteam {
+		edges = append(edges, changerequestreviewer.EdgeTeam)
+	}
+	if m.clearedrequester {
+		edges = append(edges, changerequestreviewer.EdgeRequester)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ChangeRequestReviewerMutation) EdgeCleared(name string) bool {
+	switch name {
+	case changerequestreviewer.EdgeOrganization:
+		return m.clearedorganization
+	case changerequestreviewer.EdgeSpace:
+		return m.clearedspace
+	case changerequestreviewer.EdgeChangeRequest:
+		return m.clearedchange_request
+	case changerequestreviewer.EdgeUser:
+		return m.cleareduser
+	case changerequestreviewer.EdgeTeam:
+		return m.clearedteam
+	case changerequestreviewer.EdgeRequester:
+		return m.clearedrequester
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ChangeRequestReviewerMutation) ClearEdge(name string) error {
+	switch name {
+	case changerequestreviewer.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case changerequestreviewer.EdgeSpace:
+		m.ClearSpace()
+		return nil
+	case changerequestreviewer.EdgeChangeRequest:
+		m.ClearChangeRequest()
+		return nil
+	case changerequestreviewer.EdgeUser:
+		m.ClearUser()
+		return nil
+	case changerequestreviewer.EdgeTeam:
+		m.ClearTeam()
+		return nil
+	case changerequestreviewer.EdgeRequester:
+		m.ClearRequester()
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequestReviewer unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ChangeRequestReviewerMutation) ResetEdge(name string) error {
+	switch name {
+	case changerequestreviewer.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case changerequestreviewer.EdgeSpace:
+		m.ResetSpace()
+		return nil
+	case changerequestreviewer.EdgeChangeRequest:
+		m.ResetChangeRequest()
+		return nil
+	case changerequestreviewer.EdgeUser:
+		m.ResetUser()
+		return nil
+	case changerequestreviewer.EdgeTeam:
+		m.ResetTeam()
+		return nil
+	case changerequestreviewer.EdgeRequester:
+		m.ResetRequester()
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequestReviewer edge %s", name)
 }
 
 // CollectionMutation represents an operation that mutates the Collection nodes in the graph.
@@ -3080,6 +5562,8 @@ type CollectionMutation struct {
 	default_level            *collection.DefaultLevel
 	resolved_level           *collection.ResolvedLevel
 	position                 *string
+	merge_rules              *json.RawMessage
+	appendmerge_rules        json.RawMessage
 	clearedFields            map[string]struct{}
 	organization             *string
 	clearedorganization      bool
@@ -3566,6 +6050,71 @@ func (m *CollectionMutation) ResetPosition() {
 	m.position = nil
 }
 
+// SetMergeRules sets the "merge_rules" field.
+func (m *CollectionMutation) SetMergeRules(jm json.RawMessage) {
+	m.merge_rules = &jm
+	m.appendmerge_rules = nil
+}
+
+// MergeRules returns the value of the "merge_rules" field in the mutation.
+func (m *CollectionMutation) MergeRules() (r json.RawMessage, exists bool) {
+	v := m.merge_rules
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergeRules returns the old "merge_rules" field's value of the Collection entity.
+// If the Collection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CollectionMutation) OldMergeRules(ctx context.Context) (v json.RawMessage, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergeRules is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergeRules requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergeRules: %w", err)
+	}
+	return oldValue.MergeRules, nil
+}
+
+// AppendMergeRules adds jm to the "merge_rules" field.
+func (m *CollectionMutation) AppendMergeRules(jm json.RawMessage) {
+	m.appendmerge_rules = append(m.appendmerge_rules, jm...)
+}
+
+// AppendedMergeRules returns the list of values that were appended to the "merge_rules" field in this mutation.
+func (m *CollectionMutation) AppendedMergeRules() (json.RawMessage, bool) {
+	if len(m.appendmerge_rules) == 0 {
+		return nil, false
+	}
+	return m.appendmerge_rules, true
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (m *CollectionMutation) ClearMergeRules() {
+	m.merge_rules = nil
+	m.appendmerge_rules = nil
+	m.clearedFields[collection.FieldMergeRules] = struct{}{}
+}
+
+// MergeRulesCleared returns if the "merge_rules" field was cleared in this mutation.
+func (m *CollectionMutation) MergeRulesCleared() bool {
+	_, ok := m.clearedFields[collection.FieldMergeRules]
+	return ok
+}
+
+// ResetMergeRules resets all changes to the "merge_rules" field.
+func (m *CollectionMutation) ResetMergeRules() {
+	m.merge_rules = nil
+	m.appendmerge_rules = nil
+	delete(m.clearedFields, collection.FieldMergeRules)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *CollectionMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -3816,7 +6365,7 @@ func (m *CollectionMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *CollectionMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.created_at != nil {
 		fields = append(fields, collection.FieldCreatedAt)
 	}
@@ -3844,6 +6393,9 @@ func (m *CollectionMutation) Fields() []string {
 	if m.position != nil {
 		fields = append(fields, collection.FieldPosition)
 	}
+	if m.merge_rules != nil {
+		fields = append(fields, collection.FieldMergeRules)
+	}
 	return fields
 }
 
@@ -3870,6 +6422,8 @@ func (m *CollectionMutation) Field(name string) (ent.Value, bool) {
 		return m.ResolvedLevel()
 	case collection.FieldPosition:
 		return m.Position()
+	case collection.FieldMergeRules:
+		return m.MergeRules()
 	}
 	return nil, false
 }
@@ -3897,6 +6451,8 @@ func (m *CollectionMutation) OldField(ctx context.Context, name string) (ent.Val
 		return m.OldResolvedLevel(ctx)
 	case collection.FieldPosition:
 		return m.OldPosition(ctx)
+	case collection.FieldMergeRules:
+		return m.OldMergeRules(ctx)
 	}
 	return nil, fmt.Errorf("unknown Collection field %s", name)
 }
@@ -3969,6 +6525,13 @@ func (m *CollectionMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetPosition(v)
 		return nil
+	case collection.FieldMergeRules:
+		v, ok := value.(json.RawMessage)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergeRules(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Collection field %s", name)
 }
@@ -4008,6 +6571,9 @@ func (m *CollectionMutation) ClearedFields() []string {
 	if m.FieldCleared(collection.FieldDefaultLevel) {
 		fields = append(fields, collection.FieldDefaultLevel)
 	}
+	if m.FieldCleared(collection.FieldMergeRules) {
+		fields = append(fields, collection.FieldMergeRules)
+	}
 	return fields
 }
 
@@ -4030,6 +6596,9 @@ func (m *CollectionMutation) ClearField(name string) error {
 		return nil
 	case collection.FieldDefaultLevel:
 		m.ClearDefaultLevel()
+		return nil
+	case collection.FieldMergeRules:
+		m.ClearMergeRules()
 		return nil
 	}
 	return fmt.Errorf("unknown Collection nullable field %s", name)
@@ -4065,6 +6634,9 @@ func (m *CollectionMutation) ResetField(name string) error {
 		return nil
 	case collection.FieldPosition:
 		m.ResetPosition()
+		return nil
+	case collection.FieldMergeRules:
+		m.ResetMergeRules()
 		return nil
 	}
 	return fmt.Errorf("unknown Collection field %s", name)
@@ -17429,6 +20001,8 @@ type OrganizationMutation struct {
 	ai                   *bool
 	invite_links         *bool
 	plan                 *organization.Plan
+	merge_rules          *json.RawMessage
+	appendmerge_rules    json.RawMessage
 	clearedFields        map[string]struct{}
 	members              map[string]struct{}
 	removedmembers       map[string]struct{}
@@ -18178,6 +20752,71 @@ func (m *OrganizationMutation) ResetPlan() {
 	m.plan = nil
 }
 
+// SetMergeRules sets the "merge_rules" field.
+func (m *OrganizationMutation) SetMergeRules(jm json.RawMessage) {
+	m.merge_rules = &jm
+	m.appendmerge_rules = nil
+}
+
+// MergeRules returns the value of the "merge_rules" field in the mutation.
+func (m *OrganizationMutation) MergeRules() (r json.RawMessage, exists bool) {
+	v := m.merge_rules
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergeRules returns the old "merge_rules" field's value of the Organization entity.
+// If the Organization object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrganizationMutation) OldMergeRules(ctx context.Context) (v json.RawMessage, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergeRules is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergeRules requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergeRules: %w", err)
+	}
+	return oldValue.MergeRules, nil
+}
+
+// AppendMergeRules adds jm to the "merge_rules" field.
+func (m *OrganizationMutation) AppendMergeRules(jm json.RawMessage) {
+	m.appendmerge_rules = append(m.appendmerge_rules, jm...)
+}
+
+// AppendedMergeRules returns the list of values that were appended to the "merge_rules" field in this mutation.
+func (m *OrganizationMutation) AppendedMergeRules() (json.RawMessage, bool) {
+	if len(m.appendmerge_rules) == 0 {
+		return nil, false
+	}
+	return m.appendmerge_rules, true
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (m *OrganizationMutation) ClearMergeRules() {
+	m.merge_rules = nil
+	m.appendmerge_rules = nil
+	m.clearedFields[organization.FieldMergeRules] = struct{}{}
+}
+
+// MergeRulesCleared returns if the "merge_rules" field was cleared in this mutation.
+func (m *OrganizationMutation) MergeRulesCleared() bool {
+	_, ok := m.clearedFields[organization.FieldMergeRules]
+	return ok
+}
+
+// ResetMergeRules resets all changes to the "merge_rules" field.
+func (m *OrganizationMutation) ResetMergeRules() {
+	m.merge_rules = nil
+	m.appendmerge_rules = nil
+	delete(m.clearedFields, organization.FieldMergeRules)
+}
+
 // AddMemberIDs adds the "members" edge to the Member entity by ids.
 func (m *OrganizationMutation) AddMemberIDs(ids ...string) {
 	if m.members == nil {
@@ -18320,7 +20959,7 @@ func (m *OrganizationMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *OrganizationMutation) Fields() []string {
-	fields := make([]string, 0, 15)
+	fields := make([]string, 0, 16)
 	if m.created_at != nil {
 		fields = append(fields, organization.FieldCreatedAt)
 	}
@@ -18366,6 +21005,9 @@ func (m *OrganizationMutation) Fields() []string {
 	if m.plan != nil {
 		fields = append(fields, organization.FieldPlan)
 	}
+	if m.merge_rules != nil {
+		fields = append(fields, organization.FieldMergeRules)
+	}
 	return fields
 }
 
@@ -18404,6 +21046,8 @@ func (m *OrganizationMutation) Field(name string) (ent.Value, bool) {
 		return m.InviteLinks()
 	case organization.FieldPlan:
 		return m.Plan()
+	case organization.FieldMergeRules:
+		return m.MergeRules()
 	}
 	return nil, false
 }
@@ -18443,6 +21087,8 @@ func (m *OrganizationMutation) OldField(ctx context.Context, name string) (ent.V
 		return m.OldInviteLinks(ctx)
 	case organization.FieldPlan:
 		return m.OldPlan(ctx)
+	case organization.FieldMergeRules:
+		return m.OldMergeRules(ctx)
 	}
 	return nil, fmt.Errorf("unknown Organization field %s", name)
 }
@@ -18557,6 +21203,13 @@ func (m *OrganizationMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetPlan(v)
 		return nil
+	case organization.FieldMergeRules:
+		v, ok := value.(json.RawMessage)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergeRules(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Organization field %s", name)
 }
@@ -18605,6 +21258,9 @@ func (m *OrganizationMutation) ClearedFields() []string {
 	if m.FieldCleared(organization.FieldLogo) {
 		fields = append(fields, organization.FieldLogo)
 	}
+	if m.FieldCleared(organization.FieldMergeRules) {
+		fields = append(fields, organization.FieldMergeRules)
+	}
 	return fields
 }
 
@@ -18636,6 +21292,9 @@ func (m *OrganizationMutation) ClearField(name string) error {
 		return nil
 	case organization.FieldLogo:
 		m.ClearLogo()
+		return nil
+	case organization.FieldMergeRules:
+		m.ClearMergeRules()
 		return nil
 	}
 	return fmt.Errorf("unknown Organization nullable field %s", name)
@@ -18689,6 +21348,9 @@ func (m *OrganizationMutation) ResetField(name string) error {
 		return nil
 	case organization.FieldPlan:
 		m.ResetPlan()
+		return nil
+	case organization.FieldMergeRules:
+		m.ResetMergeRules()
 		return nil
 	}
 	return fmt.Errorf("unknown Organization field %s", name)
@@ -33054,6 +35716,8 @@ type SpaceMutation struct {
 	position                       *string
 	deleted_at                     *time.Time
 	share_key                      *string
+	merge_rules                    *json.RawMessage
+	appendmerge_rules              json.RawMessage
 	comments_count                 *int
 	addcomments_count              *int
 	change_requests_count          *int
@@ -33765,6 +36429,71 @@ func (m *SpaceMutation) ResetShareKey() {
 	delete(m.clearedFields, space.FieldShareKey)
 }
 
+// SetMergeRules sets the "merge_rules" field.
+func (m *SpaceMutation) SetMergeRules(jm json.RawMessage) {
+	m.merge_rules = &jm
+	m.appendmerge_rules = nil
+}
+
+// MergeRules returns the value of the "merge_rules" field in the mutation.
+func (m *SpaceMutation) MergeRules() (r json.RawMessage, exists bool) {
+	v := m.merge_rules
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergeRules returns the old "merge_rules" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldMergeRules(ctx context.Context) (v json.RawMessage, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergeRules is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergeRules requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergeRules: %w", err)
+	}
+	return oldValue.MergeRules, nil
+}
+
+// AppendMergeRules adds jm to the "merge_rules" field.
+func (m *SpaceMutation) AppendMergeRules(jm json.RawMessage) {
+	m.appendmerge_rules = append(m.appendmerge_rules, jm...)
+}
+
+// AppendedMergeRules returns the list of values that were appended to the "merge_rules" field in this mutation.
+func (m *SpaceMutation) AppendedMergeRules() (json.RawMessage, bool) {
+	if len(m.appendmerge_rules) == 0 {
+		return nil, false
+	}
+	return m.appendmerge_rules, true
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (m *SpaceMutation) ClearMergeRules() {
+	m.merge_rules = nil
+	m.appendmerge_rules = nil
+	m.clearedFields[space.FieldMergeRules] = struct{}{}
+}
+
+// MergeRulesCleared returns if the "merge_rules" field was cleared in this mutation.
+func (m *SpaceMutation) MergeRulesCleared() bool {
+	_, ok := m.clearedFields[space.FieldMergeRules]
+	return ok
+}
+
+// ResetMergeRules resets all changes to the "merge_rules" field.
+func (m *SpaceMutation) ResetMergeRules() {
+	m.merge_rules = nil
+	m.appendmerge_rules = nil
+	delete(m.clearedFields, space.FieldMergeRules)
+}
+
 // SetCommentsCount sets the "comments_count" field.
 func (m *SpaceMutation) SetCommentsCount(i int) {
 	m.comments_count = &i
@@ -34428,7 +37157,7 @@ func (m *SpaceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SpaceMutation) Fields() []string {
-	fields := make([]string, 0, 18)
+	fields := make([]string, 0, 19)
 	if m.created_at != nil {
 		fields = append(fields, space.FieldCreatedAt)
 	}
@@ -34470,6 +37199,9 @@ func (m *SpaceMutation) Fields() []string {
 	}
 	if m.share_key != nil {
 		fields = append(fields, space.FieldShareKey)
+	}
+	if m.merge_rules != nil {
+		fields = append(fields, space.FieldMergeRules)
 	}
 	if m.comments_count != nil {
 		fields = append(fields, space.FieldCommentsCount)
@@ -34519,6 +37251,8 @@ func (m *SpaceMutation) Field(name string) (ent.Value, bool) {
 		return m.DeletedAt()
 	case space.FieldShareKey:
 		return m.ShareKey()
+	case space.FieldMergeRules:
+		return m.MergeRules()
 	case space.FieldCommentsCount:
 		return m.CommentsCount()
 	case space.FieldChangeRequestsCount:
@@ -34564,6 +37298,8 @@ func (m *SpaceMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldDeletedAt(ctx)
 	case space.FieldShareKey:
 		return m.OldShareKey(ctx)
+	case space.FieldMergeRules:
+		return m.OldMergeRules(ctx)
 	case space.FieldCommentsCount:
 		return m.OldCommentsCount(ctx)
 	case space.FieldChangeRequestsCount:
@@ -34678,6 +37414,13 @@ func (m *SpaceMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetShareKey(v)
+		return nil
+	case space.FieldMergeRules:
+		v, ok := value.(json.RawMessage)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergeRules(v)
 		return nil
 	case space.FieldCommentsCount:
 		v, ok := value.(int)
@@ -34803,6 +37546,9 @@ func (m *SpaceMutation) ClearedFields() []string {
 	if m.FieldCleared(space.FieldShareKey) {
 		fields = append(fields, space.FieldShareKey)
 	}
+	if m.FieldCleared(space.FieldMergeRules) {
+		fields = append(fields, space.FieldMergeRules)
+	}
 	return fields
 }
 
@@ -34831,6 +37577,9 @@ func (m *SpaceMutation) ClearField(name string) error {
 		return nil
 	case space.FieldShareKey:
 		m.ClearShareKey()
+		return nil
+	case space.FieldMergeRules:
+		m.ClearMergeRules()
 		return nil
 	}
 	return fmt.Errorf("unknown Space nullable field %s", name)
@@ -34881,6 +37630,9 @@ func (m *SpaceMutation) ResetField(name string) error {
 		return nil
 	case space.FieldShareKey:
 		m.ResetShareKey()
+		return nil
+	case space.FieldMergeRules:
+		m.ResetMergeRules()
 		return nil
 	case space.FieldCommentsCount:
 		m.ResetCommentsCount()

@@ -49,6 +49,8 @@ type Organization struct {
 	InviteLinks bool `json:"invite_links,omitempty"`
 	// Plan holds the value of the "plan" field.
 	Plan organization.Plan `json:"plan,omitempty"`
+	// MergeRules holds the value of the "merge_rules" field.
+	MergeRules json.RawMessage `json:"merge_rules,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the OrganizationQuery when eager-loading is set.
 	Edges        OrganizationEdges `json:"edges"`
@@ -89,7 +91,7 @@ func (*Organization) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case organization.FieldEmailDomains:
+		case organization.FieldEmailDomains, organization.FieldMergeRules:
 			values[i] = new([]byte)
 		case organization.FieldSSO, organization.FieldAi, organization.FieldInviteLinks:
 			values[i] = new(sql.NullBool)
@@ -216,6 +218,14 @@ func (_m *Organization) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Plan = organization.Plan(value.String)
 			}
+		case organization.FieldMergeRules:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field merge_rules", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.MergeRules); err != nil {
+					return fmt.Errorf("unmarshal field merge_rules: %w", err)
+				}
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -318,6 +328,9 @@ func (_m *Organization) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("plan=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Plan))
+	builder.WriteString(", ")
+	builder.WriteString("merge_rules=")
+	builder.WriteString(fmt.Sprintf("%v", _m.MergeRules))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -4,6 +4,7 @@ package ent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -217,6 +218,12 @@ func (_c *OrganizationCreate) SetNillablePlan(v *organization.Plan) *Organizatio
 	if v != nil {
 		_c.SetPlan(*v)
 	}
+	return _c
+}
+
+// SetMergeRules sets the "merge_rules" field.
+func (_c *OrganizationCreate) SetMergeRules(v json.RawMessage) *OrganizationCreate {
+	_c.mutation.SetMergeRules(v)
 	return _c
 }
 
@@ -519,6 +526,10 @@ func (_c *OrganizationCreate) createSpec() (*Organization, *sqlgraph.CreateSpec)
 		_spec.SetField(organization.FieldPlan, field.TypeEnum, value)
 		_node.Plan = value
 	}
+	if value, ok := _c.mutation.MergeRules(); ok {
+		_spec.SetField(organization.FieldMergeRules, field.TypeJSON, value)
+		_node.MergeRules = value
+	}
 	if nodes := _c.mutation.MembersIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.O2M,
@@ -804,6 +815,24 @@ func (u *OrganizationUpsert) SetPlan(v organization.Plan) *OrganizationUpsert {
 // UpdatePlan sets the "plan" field to the value that was provided on create.
 func (u *OrganizationUpsert) UpdatePlan() *OrganizationUpsert {
 	u.SetExcluded(organization.FieldPlan)
+	return u
+}
+
+// SetMergeRules sets the "merge_rules" field.
+func (u *OrganizationUpsert) SetMergeRules(v json.RawMessage) *OrganizationUpsert {
+	u.Set(organization.FieldMergeRules, v)
+	return u
+}
+
+// UpdateMergeRules sets the "merge_rules" field to the value that was provided on create.
+func (u *OrganizationUpsert) UpdateMergeRules() *OrganizationUpsert {
+	u.SetExcluded(organization.FieldMergeRules)
+	return u
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (u *OrganizationUpsert) ClearMergeRules() *OrganizationUpsert {
+	u.SetNull(organization.FieldMergeRules)
 	return u
 }
 
@@ -1093,6 +1122,27 @@ func (u *OrganizationUpsertOne) SetPlan(v organization.Plan) *OrganizationUpsert
 func (u *OrganizationUpsertOne) UpdatePlan() *OrganizationUpsertOne {
 	return u.Update(func(s *OrganizationUpsert) {
 		s.UpdatePlan()
+	})
+}
+
+// SetMergeRules sets the "merge_rules" field.
+func (u *OrganizationUpsertOne) SetMergeRules(v json.RawMessage) *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.SetMergeRules(v)
+	})
+}
+
+// UpdateMergeRules sets the "merge_rules" field to the value that was provided on create.
+func (u *OrganizationUpsertOne) UpdateMergeRules() *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.UpdateMergeRules()
+	})
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (u *OrganizationUpsertOne) ClearMergeRules() *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.ClearMergeRules()
 	})
 }
 
@@ -1549,6 +1599,27 @@ func (u *OrganizationUpsertBulk) SetPlan(v organization.Plan) *OrganizationUpser
 func (u *OrganizationUpsertBulk) UpdatePlan() *OrganizationUpsertBulk {
 	return u.Update(func(s *OrganizationUpsert) {
 		s.UpdatePlan()
+	})
+}
+
+// SetMergeRules sets the "merge_rules" field.
+func (u *OrganizationUpsertBulk) SetMergeRules(v json.RawMessage) *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.SetMergeRules(v)
+	})
+}
+
+// UpdateMergeRules sets the "merge_rules" field to the value that was provided on create.
+func (u *OrganizationUpsertBulk) UpdateMergeRules() *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.UpdateMergeRules()
+	})
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (u *OrganizationUpsertBulk) ClearMergeRules() *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.ClearMergeRules()
 	})
 }
 

@@ -4,6 +4,7 @@ package ent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -255,6 +256,24 @@ func (_u *OrganizationUpdate) SetNillablePlan(v *organization.Plan) *Organizatio
 	return _u
 }
 
+// SetMergeRules sets the "merge_rules" field.
+func (_u *OrganizationUpdate) SetMergeRules(v json.RawMessage) *OrganizationUpdate {
+	_u.mutation.SetMergeRules(v)
+	return _u
+}
+
+// AppendMergeRules appends value to the "merge_rules" field.
+func (_u *OrganizationUpdate) AppendMergeRules(v json.RawMessage) *OrganizationUpdate {
+	_u.mutation.AppendMergeRules(v)
+	return _u
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (_u *OrganizationUpdate) ClearMergeRules() *OrganizationUpdate {
+	_u.mutation.ClearMergeRules()
+	return _u
+}
+
 // AddMemberIDs adds the "members" edge to the Member entity by IDs.
 func (_u *OrganizationUpdate) AddMemberIDs(ids ...string) *OrganizationUpdate {
 	_u.mutation.AddMemberIDs(ids...)
@@ -501,6 +520,17 @@ func (_u *OrganizationUpdate) sqlSave(ctx context.Context) (_node int, err error
 	}
 	if value, ok := _u.mutation.Plan(); ok {
 		_spec.SetField(organization.FieldPlan, field.TypeEnum, value)
+	}
+	if value, ok := _u.mutation.MergeRules(); ok {
+		_spec.SetField(organization.FieldMergeRules, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedMergeRules(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, organization.FieldMergeRules, value)
+		})
+	}
+	if _u.mutation.MergeRulesCleared() {
+		_spec.ClearField(organization.FieldMergeRules, field.TypeJSON)
 	}
 	if _u.mutation.MembersCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -836,6 +866,24 @@ func (_u *OrganizationUpdateOne) SetNillablePlan(v *organization.Plan) *Organiza
 	return _u
 }
 
+// SetMergeRules sets the "merge_rules" field.
+func (_u *OrganizationUpdateOne) SetMergeRules(v json.RawMessage) *OrganizationUpdateOne {
+	_u.mutation.SetMergeRules(v)
+	return _u
+}
+
+// AppendMergeRules appends value to the "merge_rules" field.
+func (_u *OrganizationUpdateOne) AppendMergeRules(v json.RawMessage) *OrganizationUpdateOne {
+	_u.mutation.AppendMergeRules(v)
+	return _u
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (_u *OrganizationUpdateOne) ClearMergeRules() *OrganizationUpdateOne {
+	_u.mutation.ClearMergeRules()
+	return _u
+}
+
 // AddMemberIDs adds the "members" edge to the Member entity by IDs.
 func (_u *OrganizationUpdateOne) AddMemberIDs(ids ...string) *OrganizationUpdateOne {
 	_u.mutation.AddMemberIDs(ids...)
@@ -1112,6 +1160,17 @@ func (_u *OrganizationUpdateOne) sqlSave(ctx context.Context) (_node *Organizati
 	}
 	if value, ok := _u.mutation.Plan(); ok {
 		_spec.SetField(organization.FieldPlan, field.TypeEnum, value)
+	}
+	if value, ok := _u.mutation.MergeRules(); ok {
+		_spec.SetField(organization.FieldMergeRules, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedMergeRules(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, organization.FieldMergeRules, value)
+		})
+	}
+	if _u.mutation.MergeRulesCleared() {
+		_spec.ClearField(organization.FieldMergeRules, field.TypeJSON)
 	}
 	if _u.mutation.MembersCleared() {
 		edge := &sqlgraph.EdgeSpec{

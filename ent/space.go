@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -48,6 +49,8 @@ type Space struct {
 	DeletedAt *time.Time `json:"deleted_at,omitempty"`
 	// ShareKey holds the value of the "share_key" field.
 	ShareKey *string `json:"-"`
+	// MergeRules holds the value of the "merge_rules" field.
+	MergeRules json.RawMessage `json:"merge_rules,omitempty"`
 	// CommentsCount holds the value of the "comments_count" field.
 	CommentsCount int `json:"comments_count,omitempty"`
 	// ChangeRequestsCount holds the value of the "change_requests_count" field.
@@ -179,6 +182,8 @@ func (*Space) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
+		case space.FieldMergeRules:
+			values[i] = new([]byte)
 		case space.FieldCommentsCount, space.FieldChangeRequestsCount, space.FieldChangeRequestsOpenCount, space.FieldChangeRequestsDraftCount:
 			values[i] = new(sql.NullInt64)
 		case space.FieldID, space.FieldOrganizationID, space.FieldTitle, space.FieldEmoji, space.FieldVisibility, space.FieldEditMode, space.FieldParentID, space.FieldRevisionID, space.FieldDefaultLevel, space.FieldResolvedLevel, space.FieldPosition, space.FieldShareKey:
@@ -294,6 +299,14 @@ func (_m *Space) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.ShareKey = new(string)
 				*_m.ShareKey = value.String
+			}
+		case space.FieldMergeRules:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field merge_rules", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.MergeRules); err != nil {
+					return fmt.Errorf("unmarshal field merge_rules: %w", err)
+				}
 			}
 		case space.FieldCommentsCount:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -448,6 +461,9 @@ func (_m *Space) String() string {
 	}
 	builder.WriteString(", ")
 	builder.WriteString("share_key=<sensitive>")
+	builder.WriteString(", ")
+	builder.WriteString("merge_rules=")
+	builder.WriteString(fmt.Sprintf("%v", _m.MergeRules))
 	builder.WriteString(", ")
 	builder.WriteString("comments_count=")
 	builder.WriteString(fmt.Sprintf("%v", _m.CommentsCount))

@@ -4,6 +4,7 @@ package ent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -208,6 +209,12 @@ func (_c *SpaceCreate) SetNillableShareKey(v *string) *SpaceCreate {
 	if v != nil {
 		_c.SetShareKey(*v)
 	}
+	return _c
+}
+
+// SetMergeRules sets the "merge_rules" field.
+func (_c *SpaceCreate) SetMergeRules(v json.RawMessage) *SpaceCreate {
+	_c.mutation.SetMergeRules(v)
 	return _c
 }
 
@@ -657,6 +664,10 @@ func (_c *SpaceCreate) createSpec() (*Space, *sqlgraph.CreateSpec) {
 		_spec.SetField(space.FieldShareKey, field.TypeString, value)
 		_node.ShareKey = &value
 	}
+	if value, ok := _c.mutation.MergeRules(); ok {
+		_spec.SetField(space.FieldMergeRules, field.TypeJSON, value)
+		_node.MergeRules = value
+	}
 	if value, ok := _c.mutation.CommentsCount(); ok {
 		_spec.SetField(space.FieldCommentsCount, field.TypeInt, value)
 		_node.CommentsCount = value
@@ -1058,6 +1069,24 @@ func (u *SpaceUpsert) ClearShareKey() *SpaceUpsert {
 	return u
 }
 
+// SetMergeRules sets the "merge_rules" field.
+func (u *SpaceUpsert) SetMergeRules(v json.RawMessage) *SpaceUpsert {
+	u.Set(space.FieldMergeRules, v)
+	return u
+}
+
+// UpdateMergeRules sets the "merge_rules" field to the value that was provided on create.
+func (u *SpaceUpsert) UpdateMergeRules() *SpaceUpsert {
+	u.SetExcluded(space.FieldMergeRules)
+	return u
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (u *SpaceUpsert) ClearMergeRules() *SpaceUpsert {
+	u.SetNull(space.FieldMergeRules)
+	return u
+}
+
 // SetCommentsCount sets the "comments_count" field.
 func (u *SpaceUpsert) SetCommentsCount(v int) *SpaceUpsert {
 	u.Set(space.FieldCommentsCount, v)
@@ -1395,6 +1424,27 @@ func (u *SpaceUpsertOne) UpdateShareKey() *SpaceUpsertOne {
 func (u *SpaceUpsertOne) ClearShareKey() *SpaceUpsertOne {
 	return u.Update(func(s *SpaceUpsert) {
 		s.ClearShareKey()
+	})
+}
+
+// SetMergeRules sets the "merge_rules" field.
+func (u *SpaceUpsertOne) SetMergeRules(v json.RawMessage) *SpaceUpsertOne {
+	return u.Update(func(s *SpaceUpsert) {
+		s.SetMergeRules(v)
+	})
+}
+
+// UpdateMergeRules sets the "merge_rules" field to the value that was provided on create.
+func (u *SpaceUpsertOne) UpdateMergeRules() *SpaceUpsertOne {
+	return u.Update(func(s *SpaceUpsert) {
+		s.UpdateMergeRules()
+	})
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (u *SpaceUpsertOne) ClearMergeRules() *SpaceUpsertOne {
+	return u.Update(func(s *SpaceUpsert) {
+		s.ClearMergeRules()
 	})
 }
 
@@ -1914,6 +1964,27 @@ func (u *SpaceUpsertBulk) UpdateShareKey() *SpaceUpsertBulk {
 func (u *SpaceUpsertBulk) ClearShareKey() *SpaceUpsertBulk {
 	return u.Update(func(s *SpaceUpsert) {
 		s.ClearShareKey()
+	})
+}
+
+// SetMergeRules sets the "merge_rules" field.
+func (u *SpaceUpsertBulk) SetMergeRules(v json.RawMessage) *SpaceUpsertBulk {
+	return u.Update(func(s *SpaceUpsert) {
+		s.SetMergeRules(v)
+	})
+}
+
+// UpdateMergeRules sets the "merge_rules" field to the value that was provided on create.
+func (u *SpaceUpsertBulk) UpdateMergeRules() *SpaceUpsertBulk {
+	return u.Update(func(s *SpaceUpsert) {
+		s.UpdateMergeRules()
+	})
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (u *SpaceUpsertBulk) ClearMergeRules() *SpaceUpsertBulk {
+	return u.Update(func(s *SpaceUpsert) {
+		s.ClearMergeRules()
 	})
 }
 

@@ -4,12 +4,14 @@ package ent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
 	"github.com/binderyhq/bindery/ent/changerequest"
 	"github.com/binderyhq/bindery/ent/collection"
@@ -238,6 +240,24 @@ func (_u *SpaceUpdate) SetNillableShareKey(v *string) *SpaceUpdate {
 // ClearShareKey clears the value of the "share_key" field.
 func (_u *SpaceUpdate) ClearShareKey() *SpaceUpdate {
 	_u.mutation.ClearShareKey()
+	return _u
+}
+
+// SetMergeRules sets the "merge_rules" field.
+func (_u *SpaceUpdate) SetMergeRules(v json.RawMessage) *SpaceUpdate {
+	_u.mutation.SetMergeRules(v)
+	return _u
+}
+
+// AppendMergeRules appends value to the "merge_rules" field.
+func (_u *SpaceUpdate) AppendMergeRules(v json.RawMessage) *SpaceUpdate {
+	_u.mutation.AppendMergeRules(v)
+	return _u
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (_u *SpaceUpdate) ClearMergeRules() *SpaceUpdate {
+	_u.mutation.ClearMergeRules()
 	return _u
 }
 
@@ -730,6 +750,17 @@ func (_u *SpaceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.ShareKeyCleared() {
 		_spec.ClearField(space.FieldShareKey, field.TypeString)
+	}
+	if value, ok := _u.mutation.MergeRules(); ok {
+		_spec.SetField(space.FieldMergeRules, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedMergeRules(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, space.FieldMergeRules, value)
+		})
+	}
+	if _u.mutation.MergeRulesCleared() {
+		_spec.ClearField(space.FieldMergeRules, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.CommentsCount(); ok {
 		_spec.SetField(space.FieldCommentsCount, field.TypeInt, value)
@@ -1338,6 +1369,24 @@ func (_u *SpaceUpdateOne) ClearShareKey() *SpaceUpdateOne {
 	return _u
 }
 
+// SetMergeRules sets the "merge_rules" field.
+func (_u *SpaceUpdateOne) SetMergeRules(v json.RawMessage) *SpaceUpdateOne {
+	_u.mutation.SetMergeRules(v)
+	return _u
+}
+
+// AppendMergeRules appends value to the "merge_rules" field.
+func (_u *SpaceUpdateOne) AppendMergeRules(v json.RawMessage) *SpaceUpdateOne {
+	_u.mutation.AppendMergeRules(v)
+	return _u
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (_u *SpaceUpdateOne) ClearMergeRules() *SpaceUpdateOne {
+	_u.mutation.ClearMergeRules()
+	return _u
+}
+
 // SetCommentsCount sets the "comments_count" field.
 func (_u *SpaceUpdateOne) SetCommentsCount(v int) *SpaceUpdateOne {
 	_u.mutation.ResetCommentsCount()
@@ -1857,6 +1906,17 @@ func (_u *SpaceUpdateOne) sqlSave(ctx context.Context) (_node *Space, err error)
 	}
 	if _u.mutation.ShareKeyCleared() {
 		_spec.ClearField(space.FieldShareKey, field.TypeString)
+	}
+	if value, ok := _u.mutation.MergeRules(); ok {
+		_spec.SetField(space.FieldMergeRules, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedMergeRules(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, space.FieldMergeRules, value)
+		})
+	}
+	if _u.mutation.MergeRulesCleared() {
+		_spec.ClearField(space.FieldMergeRules, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.CommentsCount(); ok {
 		_spec.SetField(space.FieldCommentsCount, field.TypeInt, value)

@@ -20,6 +20,10 @@ type Tx struct {
 	BodyLink *BodyLinkClient
 	// ChangeRequest is the client for interacting with the ChangeRequest builders.
 	ChangeRequest *ChangeRequestClient
+	// ChangeRequestReview is the client for interacting with the ChangeRequestReview builders.
+	ChangeRequestReview *ChangeRequestReviewClient
+	// ChangeRequestReviewer is the client for interacting with the ChangeRequestReviewer builders.
+	ChangeRequestReviewer *ChangeRequestReviewerClient
 	// Collection is the client for interacting with the Collection builders.
 	Collection *CollectionClient
 	// Comment is the client for interacting with the Comment builders.
@@ -232,6 +236,8 @@ func (tx *Tx) init() {
 	tx.APIToken = NewAPITokenClient(tx.config)
 	tx.BodyLink = NewBodyLinkClient(tx.config)
 	tx.ChangeRequest = NewChangeRequestClient(tx.config)
+	tx.ChangeRequestReview = NewChangeRequestReviewClient(tx.config)
+	tx.ChangeRequestReviewer = NewChangeRequestReviewerClient(tx.config)
 	tx.Collection = NewCollectionClient(tx.config)
 	tx.Comment = NewCommentClient(tx.config)
 	tx.CommentReply = NewCommentReplyClient(tx.config)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/changerequest"
+	"github.com/binderyhq/bindery/ent/changerequestreview"
 	"github.com/binderyhq/bindery/graph/loader"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/apperr"
@@ -19,7 +20,7 @@ import (
 
 // changeRequestService is the change requests as this resolver's viewer reads and writes them.
 func (r *Resolver) changeRequestService() *changerequests.Service {
-	return &changerequests.Service{Client: r.Client, Space: r.space}
+	return &changerequests.Service{Client: r.Client, Space: r.space, PostComment: r.postReviewComment}
 }
 
 // changeRequest returns a change request of the space by its id or number
@@ -38,9 +39,12 @@ type ChangeRequestListArgs struct {
 	Status      *changerequest.Status // nil for every status
 	Creator     *string
 	Contributor *string
-	OrderBy     *model.ChangeRequestOrder
-	First       *int
-	After       *string
+	// RequestedReviewer and ReviewStatus filter by review requests and current reviews.
+	RequestedReviewer *string
+	ReviewStatus      *changerequestreview.Status
+	OrderBy           *model.ChangeRequestOrder
+	First             *int
+	After             *string
 }
 
 // changeRequests lists a space's change requests, last updated (or last created) first.
@@ -59,6 +63,12 @@ func (r *Resolver) changeRequests(ctx context.Context, s *ent.Space, a ChangeReq
 	}
 	if f.Contributor, err = userRef("contributor", a.Contributor); err != nil {
 		return nil, err
+	}
+	if f.RequestedReviewer, err = userRef("requestedReviewer", a.RequestedReviewer); err != nil {
+		return nil, err
+	}
+	if a.ReviewStatus != nil {
+		f.ReviewStatus = *a.ReviewStatus
 	}
 	args.Columns = nodeColumns(ctx, r.Client, changeRequestColumns)
 	p, err := loader.For(ctx, r.Client).ChangeRequestPage(ctx, s, f, args)

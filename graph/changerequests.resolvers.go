@@ -10,6 +10,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/changerequest"
+	"github.com/binderyhq/bindery/ent/changerequestreview"
 	"github.com/binderyhq/bindery/graph/generated"
 	"github.com/binderyhq/bindery/graph/model"
 )
@@ -80,9 +81,10 @@ func (r *revisionResolver) CreatedBy(ctx context.Context, obj *ent.Revision) (*e
 }
 
 // ChangeRequests is the resolver for the changeRequests field.
-func (r *spaceResolver) ChangeRequests(ctx context.Context, obj *ent.Space, status *changerequest.Status, creator *string, contributor *string, orderBy *model.ChangeRequestOrder, first *int, after *string) (*model.ChangeRequestConnection, error) {
+func (r *spaceResolver) ChangeRequests(ctx context.Context, obj *ent.Space, status *changerequest.Status, creator *string, contributor *string, requestedReviewer *string, reviewStatus *changerequestreview.Status, orderBy *model.ChangeRequestOrder, first *int, after *string) (*model.ChangeRequestConnection, error) {
 	return r.changeRequests(ctx, obj, ChangeRequestListArgs{Status: status, Creator: creator,
-		Contributor: contributor, OrderBy: orderBy, First: first, After: after})
+		Contributor: contributor, RequestedReviewer: requestedReviewer, ReviewStatus: reviewStatus,
+		OrderBy: orderBy, First: first, After: after})
 }
 
 // ChangeRequest returns generated.ChangeRequestResolver implementation.

@@ -126,7 +126,8 @@ func (r *Resolver) createCollection(ctx context.Context, orgID string, in model.
 // updateCollection is Mutation.updateCollection (spaces.Service.UpdateCollection).
 func (r *Resolver) updateCollection(ctx context.Context, id string, in model.UpdateCollectionInput) (*ent.Collection, error) {
 	return r.spacesService().UpdateCollection(ctx, id, spaces.CollectionChange{Title: in.Title,
-		Description: nullable(in.Description), DefaultLevel: nullable(in.DefaultLevel)})
+		Description: nullable(in.Description), DefaultLevel: nullable(in.DefaultLevel),
+		MergeRules: mergeRulesInput(in.MergeRules)})
 }
 
 // deleteCollection is Mutation.deleteCollection (spaces.Service.DeleteCollection).

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/binderyhq/bindery/ent"
+	"github.com/binderyhq/bindery/internal/changerequests"
 	"github.com/binderyhq/bindery/internal/content/revisions"
 	"github.com/binderyhq/bindery/internal/content/tree"
 )
@@ -27,7 +28,8 @@ func (r *Resolver) content() *revisions.Contents {
 // revisions is the content writes as this resolver's viewer makes them.
 func (r *Resolver) revisions() *revisions.Service {
 	return &revisions.Service{Client: r.Client, Contents: r.content(), Blobs: r.Blobs, Search: r.Search, Now: r.now,
-		SpaceTarget: r.spaceTarget, ChangeRequestTarget: r.changeRequestService().Target, Fetcher: r.Fetcher, ImportLimits: r.ImportLimits}
+		SpaceTarget: r.spaceTarget, ChangeRequestTarget: r.changeRequestService().Target,
+		MergeGate: changerequests.CheckMerge, Fetcher: r.Fetcher, ImportLimits: r.ImportLimits}
 }
 
 // revisionTree returns the page tree of a revision the viewer has read.

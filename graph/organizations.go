@@ -63,7 +63,8 @@ func (r *Resolver) createOrganization(ctx context.Context, in model.CreateOrgani
 func (r *Resolver) updateOrganization(ctx context.Context, id string, in model.UpdateOrganizationInput) (*ent.Organization, error) {
 	return r.orgsService().Update(ctx, id, orgs.Changes{Title: in.Title, EmailDomains: in.EmailDomains,
 		Hostname: nullable(in.Hostname), Logo: nullable(in.Logo), DefaultContentSite: nullable(in.DefaultContentSite),
-		DefaultRole: nullable(in.DefaultRole), SSO: in.Sso, AI: in.Ai, InviteLinks: in.InviteLinks})
+		DefaultRole: nullable(in.DefaultRole), SSO: in.Sso, AI: in.Ai, InviteLinks: in.InviteLinks,
+		MergeRules: mergeRulesInput(in.MergeRules)})
 }
 
 // organizationsForEmailDomain is Query.organizationsForEmailDomain (orgs.Service.ForEmailDomain).

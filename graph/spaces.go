@@ -103,7 +103,8 @@ func (r *Resolver) createSpace(ctx context.Context, orgID string, in model.Creat
 // updateSpace is Mutation.updateSpace (spaces.Service.UpdateSpace).
 func (r *Resolver) updateSpace(ctx context.Context, id string, in model.UpdateSpaceInput) (*ent.Space, error) {
 	return r.spacesService().UpdateSpace(ctx, id, spaces.SpaceChange{Title: in.Title, Emoji: in.Emoji,
-		Visibility: in.Visibility, EditMode: in.EditMode, DefaultLevel: nullable(in.DefaultLevel)})
+		Visibility: in.Visibility, EditMode: in.EditMode, DefaultLevel: nullable(in.DefaultLevel),
+		MergeRules: mergeRulesInput(in.MergeRules)})
 }
 
 // deleteSpace is Mutation.deleteSpace (spaces.Service.DeleteSpace).

@@ -190,6 +190,13 @@ var operations = []apidoc.Operation{
 	{Route: "GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/pages", ID: "listPagesInChangeRequest", Tag: "change-request-content", Summary: "List pages in change request", Status: 200, Response: typeOf[pageTree](), Query: contentParams},
 	{Route: "GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/path/*", ID: "getPageInChangeRequestByPath", Tag: "change-request-content", Summary: "Get page in change request by path", Status: 200, Response: typeOf[RevisionPage](), Query: contentPageParams},
 	{Route: "POST /spaces/{spaceId}/change-requests/{changeRequestId}/merge", ID: "mergeChangeRequest", Tag: "change-requests", Summary: "Merge change request", Status: 200, Response: typeOf[mergeResult]()},
+	{Route: "GET /spaces/{spaceId}/change-requests/{changeRequestId}/reviews", ID: "getReviewsByChangeRequestId", Tag: "change-request-reviews", Summary: "Get reviews of a change request", Status: 200, Response: typeOf[List[ChangeRequestReview]](), Query: reviewListParams},
+	{Route: "POST /spaces/{spaceId}/change-requests/{changeRequestId}/reviews", ID: "submitChangeRequestReview", Tag: "change-request-reviews", Summary: "Submit a review of a change request", Status: 201, Request: typeOf[submitReviewBody](), Required: []string{"status"}, Response: typeOf[ChangeRequestReview]()},
+	{Route: "GET /spaces/{spaceId}/change-requests/{changeRequestId}/reviews/{reviewId}", ID: "getChangeRequestReviewById", Tag: "change-request-reviews", Summary: "Get a review of a change request", Status: 200, Response: typeOf[ChangeRequestReview](), Query: commentParams},
+	{Route: "GET /spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers", ID: "getRequestedReviewersByChangeRequestId", Tag: "change-request-reviews", Summary: "Get the requested reviewers of a change request", Status: 200, Response: typeOf[List[ChangeRequestRequestedReviewer]]()},
+	{Route: "POST /spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers", ID: "requestReviewersForChangeRequest", Tag: "change-request-reviews", Summary: "Request reviewers (users and teams) for a change request", Status: 200, Request: typeOf[requestReviewersBody](), Required: []string{"users"}, Response: typeOf[requestedReviewers]()},
+	{Route: "DELETE /spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers/{userId}", ID: "removeRequestedReviewerFromChangeRequest", Tag: "change-request-reviews", Summary: "Withdraw a requested reviewer (user or team) of a change request", Status: 205, Bodiless: []int{204}},
+	{Route: "GET /spaces/{spaceId}/change-requests/{changeRequestId}/contributors", ID: "getContributorsByChangeRequestId", Tag: "change-request-reviews", Summary: "Get the contributors of a change request", Status: 200, Response: typeOf[List[ChangeRequestContributor]]()},
 	{Route: "GET /spaces/{spaceId}/change-requests/{changeRequestId}/pdf", ID: "getChangeRequestPDF", Tag: "change-requests", Summary: "Get a signed URL of the change request as a PDF", Status: 200, Response: typeOf[map[string]string](), Query: []apidoc.Param{textParam("page", "Only this page (with its subpages unless only)"), flagParam("only", "Without the subpages of page")}},
 	{Route: "POST /spaces/{spaceId}/change-requests/{changeRequestId}/update", ID: "updateChangeRequest", Tag: "change-requests", Summary: "Bring a change request up to date with the main content", Status: 200, Response: typeOf[mergeResult]()},
 	{Route: "POST /spaces/{spaceId}/comments", ID: "postCommentInSpace", Tag: "space-comments", Summary: "Post comment in space", Status: 200, Request: typeOf[posted](), Required: []string{"body"}, Response: typeOf[Comment](), Query: commentParams},
@@ -286,7 +293,10 @@ var (
 		choiceParam("sort", "What members are ordered by", "joinedAt", "lastSeenAt"), choiceParam("role", "Only members with this role", "admin", "create", "edit", "review", "comment", "read", "guest"))
 	changeRequestListParams = listQuery(choiceParam("status", "Only change requests in this status", "draft", "open", "archived", "merged"),
 		choiceParam("orderBy", "What change requests are ordered by", "updatedAt", "createdAt"),
-		textParam("creator", "Only change requests this user created"), textParam("contributor", "Only change requests this user contributed to"))
+		textParam("creator", "Only change requests this user created"), textParam("contributor", "Only change requests this user contributed to"),
+		textParam("requestedReviewer", "Only change requests whose review is requested of this user (or of a team of theirs)"),
+		choiceParam("reviewStatus", "Only change requests with a current (not outdated) review of this status", "approved", "changes-requested"))
+	reviewListParams   = listQuery(append(commentParams, flagParam("outdated", "Only the outdated (true) or the current (false) reviews"))...)
 	redirectListParams = listQuery(flagParam("draft", "Only the redirects of the draft (true) or the live site (false)"),
 		choiceParam("orderBy", "What redirects are ordered by", "createdAt", "updatedAt", "source"), textParam("search", "Only redirects whose source contains this"))
 )

@@ -353,6 +353,14 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"POST", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge", "/v1/spaces/" + f.space + "/change-requests/1/merge", nil, true},
 		{"POST", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/update", "/v1/spaces/" + f.space + "/change-requests/1/update", nil, true},
 		{"GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf", "/v1/spaces/" + f.space + "/change-requests/1/pdf", nil, true},
+		{"GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/reviews", "/v1/spaces/" + f.space + "/change-requests/1/reviews", nil, true},
+		{"POST", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/reviews", "/v1/spaces/" + f.space + "/change-requests/1/reviews", map[string]any{"status": "changes-requested"}, true},
+		{"GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/reviews/{reviewId}", "/v1/spaces/" + f.space + "/change-requests/1/reviews/none", nil, true},
+		{"GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers", "/v1/spaces/" + f.space + "/change-requests/1/requested-reviewers", nil, true},
+		{"POST", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers", "/v1/spaces/" + f.space + "/change-requests/1/requested-reviewers",
+			map[string]any{"users": []string{"someone"}}, true},
+		{"DELETE", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers/{userId}", "/v1/spaces/" + f.space + "/change-requests/1/requested-reviewers/someone", nil, true},
+		{"GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/contributors", "/v1/spaces/" + f.space + "/change-requests/1/contributors", nil, true},
 	}
 	eps = append(eps, commentEndpoints("/v1/spaces/{spaceId}/comments", "/v1/spaces/"+f.space+"/comments", f.comment, f.reply)...)
 	return append(eps, commentEndpoints("/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments",

@@ -12,6 +12,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/changerequest"
+	"github.com/binderyhq/bindery/ent/changerequestreview"
 	"github.com/binderyhq/bindery/graph"
 	"github.com/binderyhq/bindery/graph/model"
 	"github.com/binderyhq/bindery/internal/apperr"
@@ -73,7 +74,8 @@ func (a *api) optUser(u *ent.User, err error) (*User, error) {
 }
 
 // listChangeRequests answers GET /v1/spaces/{spaceId}/change-requests: `status` (default open),
-// `creator`, `contributor`, `orderBy` (updatedAt or createdAt, newest first).
+// `creator`, `contributor`, `requestedReviewer`, `reviewStatus` (Bindery's: approved or
+// changes-requested, by a current review), `orderBy` (updatedAt or createdAt, newest first).
 func (a *api) listChangeRequests(w http.ResponseWriter, r *http.Request) {
 	serveList(w, r, a.changeRequest, func(ctx context.Context, limit *int, page *string) (model.Connection[*ent.ChangeRequest], error) {
 		args, err := changeRequestListArgs(query{r})
@@ -84,7 +86,8 @@ func (a *api) listChangeRequests(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return nil, err
 		}
-		return a.r.Space().ChangeRequests(ctx, s, args.Status, args.Creator, args.Contributor, args.OrderBy, limit, page)
+		return a.r.Space().ChangeRequests(ctx, s, args.Status, args.Creator, args.Contributor,
+			args.RequestedReviewer, args.ReviewStatus, args.OrderBy, limit, page)
 	})
 }
 
@@ -99,11 +102,20 @@ func changeRequestListArgs(q query) (graph.ChangeRequestListArgs, error) {
 	if err != nil {
 		return graph.ChangeRequestListArgs{}, err
 	}
+	review, err := q.oneOf("reviewStatus", "approved", "changes-requested")
+	if err != nil {
+		return graph.ChangeRequestListArgs{}, err
+	}
 	st := changerequest.StatusOpen
 	if status != "" {
 		st = changerequest.Status(status)
 	}
-	args := graph.ChangeRequestListArgs{Status: &st, Creator: q.str("creator"), Contributor: q.str("contributor")}
+	args := graph.ChangeRequestListArgs{Status: &st, Creator: q.str("creator"), Contributor: q.str("contributor"),
+		RequestedReviewer: q.str("requestedReviewer")}
+	if review != "" {
+		rs := changerequestreview.Status(review)
+		args.ReviewStatus = &rs
+	}
 	if orderBy == "createdAt" {
 		order := model.ChangeRequestOrderCreatedAt
 		args.OrderBy = &order

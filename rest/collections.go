@@ -23,6 +23,7 @@ type Collection struct {
 	Organization string                       `json:"organization"`
 	Parent       *string                      `json:"parent,omitempty"`
 	DefaultLevel *string                      `json:"defaultLevel"`
+	MergeRules   mergeRules                   `json:"mergeRules"`
 	URLs         urls                         `json:"urls"`
 	Permissions  *model.CollectionPermissions `json:"permissions"`
 }
@@ -33,10 +34,14 @@ func (a *api) collection(ctx context.Context, c *ent.Collection) (Collection, er
 	if err != nil {
 		return Collection{}, err
 	}
+	rules, err := cr.MergeRules(ctx, c)
+	if err != nil {
+		return Collection{}, err
+	}
 	level, err := cr.DefaultLevel(ctx, c)
 	return Collection{
 		Object: "collection", ID: c.ID, Title: c.Title, Description: c.Description,
-		Organization: c.OrganizationID, Parent: c.ParentID, DefaultLevel: level,
+		Organization: c.OrganizationID, Parent: c.ParentID, DefaultLevel: level, MergeRules: mergeRulesOf(rules),
 		URLs:        urls{Location: a.url("/v1/collections/" + c.ID), App: a.url("/o/" + c.OrganizationID + "/c/" + c.ID)},
 		Permissions: perms,
 	}, err
@@ -51,6 +56,9 @@ type updateCollectionBody struct {
 	Title        notNull[string]  `json:"title"`
 	Description  nullable[string] `json:"description"`
 	DefaultLevel nullable[string] `json:"defaultLevel"`
+	// MergeRules is Bindery's extension of the reference's body: collections have merge rules
+	// their spaces inherit.
+	MergeRules notNull[mergeRules] `json:"mergeRules"`
 }
 
 func (a *api) updateCollection(w http.ResponseWriter, r *http.Request) {
@@ -61,6 +69,9 @@ func (a *api) updateCollection(w http.ResponseWriter, r *http.Request) {
 	}
 	in := model.UpdateCollectionInput{Title: body.Title.Value,
 		Description: omittable(body.Description, same[string]), DefaultLevel: omittable(body.DefaultLevel, same[string])}
+	if m := body.MergeRules.Value; m != nil {
+		in.MergeRules = m.input()
+	}
 	c, err := a.r.Mutation().UpdateCollection(r.Context(), chi.URLParam(r, "collectionId"), in)
 	respondWith(w, r, http.StatusOK, c, err, a.collection)
 }

@@ -27,11 +27,15 @@ func (a *api) organization(ctx context.Context, o *ent.Organization) (Organizati
 	if err != nil {
 		return Organization{}, err
 	}
+	rules, err := a.r.Organization().MergeRules(ctx, o)
+	if err != nil {
+		return Organization{}, err
+	}
 	w := Organization{
 		Object: "organization", ID: o.ID, Title: o.Title, CreatedAt: o.CreatedAt, EmailDomains: o.EmailDomains,
 		Hostname: o.Hostname, Type: string(o.Type), UseCase: optString(o.UseCase), CommunityType: optString(o.CommunityType),
 		DefaultRole: o.DefaultRole, DefaultContent: orgDefaultContent(o), SSO: o.SSO, AI: o.Ai, InviteLinks: o.InviteLinks,
-		Plan: string(o.Plan), MergeRules: mergeRules{Type: "none"}, Trial: trial{Status: "notapplicable"},
+		Plan: string(o.Plan), MergeRules: mergeRulesOf(rules), Trial: trial{Status: "notapplicable"},
 		URLs:        urls{Location: a.url("/v1/orgs/" + o.ID), App: a.url("/o/" + o.ID)},
 		Permissions: perms,
 	}

@@ -67,6 +67,7 @@ type updateOrganizationBody struct {
 	SSO            notNull[bool]            `json:"sso"`
 	AI             notNull[bool]            `json:"ai"`
 	InviteLinks    notNull[bool]            `json:"inviteLinks"`
+	MergeRules     notNull[mergeRules]      `json:"mergeRules"`
 }
 
 func (a *api) updateOrganization(w http.ResponseWriter, r *http.Request) {
@@ -80,6 +81,9 @@ func (a *api) updateOrganization(w http.ResponseWriter, r *http.Request) {
 		Hostname: omittable(body.Hostname, same[string]), Logo: omittable(body.Logo, same[string]),
 		DefaultRole:        omittable(body.DefaultRole, asRole),
 		DefaultContentSite: omittable(body.DefaultContent, func(d defaultContent) string { return d.Site }),
+	}
+	if m := body.MergeRules.Value; m != nil {
+		in.MergeRules = m.input()
 	}
 	o, err := a.r.Mutation().UpdateOrganization(r.Context(), chi.URLParam(r, "organizationId"), in)
 	respondWith(w, r, http.StatusOK, o, err, a.organization)

@@ -267,6 +267,13 @@ func (a *api) routes(r chi.Router) {
 
 	r.Post("/spaces/{spaceId}/change-requests/{changeRequestId}/content", a.postChangeRequestContent)
 	r.Post("/spaces/{spaceId}/change-requests/{changeRequestId}/merge", a.mergeChangeRequest)
+	r.Get("/spaces/{spaceId}/change-requests/{changeRequestId}/reviews", a.listReviews)
+	r.Post("/spaces/{spaceId}/change-requests/{changeRequestId}/reviews", a.submitReview)
+	r.Get("/spaces/{spaceId}/change-requests/{changeRequestId}/reviews/{reviewId}", a.getReview)
+	r.Get("/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers", a.listRequestedReviewers)
+	r.Post("/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers", a.requestReviewers)
+	r.Delete("/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers/{userId}", a.removeRequestedReviewer)
+	r.Get("/spaces/{spaceId}/change-requests/{changeRequestId}/contributors", a.listContributors)
 	r.Post("/spaces/{spaceId}/change-requests/{changeRequestId}/update", a.updateChangeRequestFromMain)
 	r.Get("/spaces/{spaceId}/change-requests/{changeRequestId}/pdf", a.changeRequestPDF)
 

@@ -14,7 +14,7 @@ import (
 )
 
 // Space is the wire shape of a space. defaultLevel is always present: a role, "inherit", or null.
-// Bindery has no per-space merge rules: they inherit the organization's.
+// mergeRules are the space's own (inherit: its collection's, else none).
 type Space struct {
 	Object              string                  `json:"object"`
 	ID                  string                  `json:"id"`
@@ -48,11 +48,15 @@ func (a *api) space(ctx context.Context, s *ent.Space) (Space, error) {
 	if err != nil {
 		return Space{}, err
 	}
+	rules, err := sr.MergeRules(ctx, s)
+	if err != nil {
+		return Space{}, err
+	}
 	level, err := sr.DefaultLevel(ctx, s)
 	w := Space{
 		Object: "space", ID: s.ID, Title: s.Title, Emoji: s.Emoji, Visibility: string(s.Visibility),
 		CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt, DeletedAt: s.DeletedAt, EditMode: string(s.EditMode),
-		MergeRules: mergeRules{Type: "inherit"},
+		MergeRules: mergeRulesOf(rules),
 		URLs: urls{Location: a.url("/v1/spaces/" + s.ID), App: a.url("/o/" + s.OrganizationID + "/s/" + s.ID),
 			Published: a.shareURL(s.ID, shareKey)},
 		Organization: s.OrganizationID, Parent: s.ParentID, DefaultLevel: level,
@@ -131,6 +135,7 @@ type updateSpaceBody struct {
 	Visibility   notNull[visibility] `json:"visibility"`
 	EditMode     notNull[editMode]   `json:"editMode"`
 	DefaultLevel nullable[string]    `json:"defaultLevel"`
+	MergeRules   notNull[mergeRules] `json:"mergeRules"`
 }
 
 func (a *api) updateSpace(w http.ResponseWriter, r *http.Request) {
@@ -141,6 +146,9 @@ func (a *api) updateSpace(w http.ResponseWriter, r *http.Request) {
 	}
 	in := model.UpdateSpaceInput{Title: body.Title.Value, Emoji: body.Emoji.Value,
 		DefaultLevel: omittable(body.DefaultLevel, same[string])}
+	if m := body.MergeRules.Value; m != nil {
+		in.MergeRules = m.input()
+	}
 	if v := body.Visibility.Value; v != nil {
 		vis := space.Visibility(*v)
 		in.Visibility = &vis

@@ -1,11 +1,13 @@
 package rest
 
 import (
+	"strings"
 	"time"
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/internal/mergerules"
 )
 
 // Wire shapes of spec/01, field for field (the reference client's schemas where spec/01 is silent).
@@ -68,9 +70,38 @@ type defaultContent struct {
 	Site string `json:"site"`
 }
 
-// mergeRules: Bindery has no merge rules yet, so change requests merge without review rules.
+// mergeRules is a merge rules configuration (the reference's MergeRulesSpaceConfiguration):
+// inherit, none, or rules, which always lists its rules. An organization's is none or rules.
 type mergeRules struct {
-	Type string `json:"type"`
+	Type  string          `json:"type"`
+	Rules []mergeRuleWire `json:"rules,omitzero"`
+}
+
+// mergeRuleWire is one merge rule: users for the rules that name people.
+type mergeRuleWire struct {
+	Rule  string   `json:"rule"`
+	Users []string `json:"users,omitempty"`
+}
+
+// mergeRulesOf is the wire shape of a configuration.
+func mergeRulesOf(c *mergerules.Config) mergeRules {
+	w := mergeRules{Type: c.Type}
+	if c.Type == mergerules.TypeRules {
+		w.Rules = make([]mergeRuleWire, len(c.Rules))
+		for i, r := range c.Rules {
+			w.Rules[i] = mergeRuleWire{Rule: r.Rule, Users: r.Users}
+		}
+	}
+	return w
+}
+
+// input is a configuration in a request body as the resolvers take it.
+func (m mergeRules) input() *model.MergeRulesInput {
+	in := &model.MergeRulesInput{Type: model.MergeRulesType(strings.ToUpper(m.Type))}
+	for _, r := range m.Rules {
+		in.Rules = append(in.Rules, &model.MergeRuleInput{Rule: r.Rule, Users: r.Users})
+	}
+	return in
 }
 
 // trial: a self-hosted server has no billing trials.

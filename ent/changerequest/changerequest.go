@@ -66,6 +66,10 @@ const (
 	EdgeComments = "comments"
 	// EdgeRevisions holds the string denoting the revisions edge name in mutations.
 	EdgeRevisions = "revisions"
+	// EdgeReviews holds the string denoting the reviews edge name in mutations.
+	EdgeReviews = "reviews"
+	// EdgeReviewers holds the string denoting the reviewers edge name in mutations.
+	EdgeReviewers = "reviewers"
 	// Table holds the table name of the changerequest in the database.
 	Table = "change_requests"
 	// OrganizationTable is the table that holds the organization relation/edge.
@@ -138,6 +142,20 @@ const (
 	RevisionsInverseTable = "revisions"
 	// RevisionsColumn is the table column denoting the revisions relation/edge.
 	RevisionsColumn = "change_request_id"
+	// ReviewsTable is the table that holds the reviews relation/edge.
+	ReviewsTable = "change_request_reviews"
+	// ReviewsInverseTable is the table name for the ChangeRequestReview entity.
+	// It exists in this package in order to avoid circular dependency with the "changerequestreview" package.
+	ReviewsInverseTable = "change_request_reviews"
+	// ReviewsColumn is the table column denoting the reviews relation/edge.
+	ReviewsColumn = "change_request_id"
+	// ReviewersTable is the table that holds the reviewers relation/edge.
+	ReviewersTable = "change_request_reviewers"
+	// ReviewersInverseTable is the table name for the ChangeRequestReviewer entity.
+	// It exists in this package in order to avoid circular dependency with the "changerequestreviewer" package.
+	ReviewersInverseTable = "change_request_reviewers"
+	// ReviewersColumn is the table column denoting the reviewers relation/edge.
+	ReviewersColumn = "change_request_id"
 )
 
 // Columns holds all SQL columns for changerequest fields.
@@ -402,6 +420,34 @@ func ByRevisions(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newRevisionsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByReviewsCount orders the results by reviews count.
+func ByReviewsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newReviewsStep(), opts...)
+	}
+}
+
+// ByReviews orders the results by reviews terms.
+func ByReviews(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newReviewsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
+// ByReviewersCount orders the results by reviewers count.
+func ByReviewersCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newReviewersStep(), opts...)
+	}
+}
+
+// ByReviewers orders the results by reviewers terms.
+func ByReviewers(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newReviewersStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newOrganizationStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -470,5 +516,19 @@ func newRevisionsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(RevisionsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, true, RevisionsTable, RevisionsColumn),
+	)
+}
+func newReviewsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(ReviewsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, true, ReviewsTable, ReviewsColumn),
+	)
+}
+func newReviewersStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(ReviewersInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, true, ReviewersTable, ReviewersColumn),
 	)
 }

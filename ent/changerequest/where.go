@@ -1210,6 +1210,52 @@ func HasRevisionsWith(preds ...predicate.Revision) predicate.ChangeRequest {
 	})
 }
 
+// HasReviews applies the HasEdge predicate on the "reviews" edge.
+func HasReviews() predicate.ChangeRequest {
+	return predicate.ChangeRequest(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, ReviewsTable, ReviewsColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasReviewsWith applies the HasEdge predicate on the "reviews" edge with a given conditions (other predicates).
+func HasReviewsWith(preds ...predicate.ChangeRequestReview) predicate.ChangeRequest {
+	return predicate.ChangeRequest(func(s *sql.Selector) {
+		step := newReviewsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasReviewers applies the HasEdge predicate on the "reviewers" edge.
+func HasReviewers() predicate.ChangeRequest {
+	return predicate.ChangeRequest(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, ReviewersTable, ReviewersColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasReviewersWith applies the HasEdge predicate on the "reviewers" edge with a given conditions (other predicates).
+func HasReviewersWith(preds ...predicate.ChangeRequestReviewer) predicate.ChangeRequest {
+	return predicate.ChangeRequest(func(s *sql.Selector) {
+		step := newReviewersStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.ChangeRequest) predicate.ChangeRequest {
 	return predicate.ChangeRequest(sql.AndPredicates(predicates...))

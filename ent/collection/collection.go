@@ -34,6 +34,8 @@ const (
 	FieldResolvedLevel = "resolved_level"
 	// FieldPosition holds the string denoting the position field in the database.
 	FieldPosition = "position"
+	// FieldMergeRules holds the string denoting the merge_rules field in the database.
+	FieldMergeRules = "merge_rules"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeParent holds the string denoting the parent edge name in mutations.
@@ -89,6 +91,7 @@ var Columns = []string{
 	FieldDefaultLevel,
 	FieldResolvedLevel,
 	FieldPosition,
+	FieldMergeRules,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).

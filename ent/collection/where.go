@@ -575,6 +575,16 @@ func PositionContainsFold(v string) predicate.Collection {
 	return predicate.Collection(sql.FieldContainsFold(FieldPosition, v))
 }
 
+// MergeRulesIsNil applies the IsNil predicate on the "merge_rules" field.
+func MergeRulesIsNil() predicate.Collection {
+	return predicate.Collection(sql.FieldIsNull(FieldMergeRules))
+}
+
+// MergeRulesNotNil applies the NotNil predicate on the "merge_rules" field.
+func MergeRulesNotNil() predicate.Collection {
+	return predicate.Collection(sql.FieldNotNull(FieldMergeRules))
+}
+
 // HasOrganization applies the HasEdge predicate on the "organization" edge.
 func HasOrganization() predicate.Collection {
 	return predicate.Collection(func(s *sql.Selector) {

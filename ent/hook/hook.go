@@ -45,6 +45,30 @@ func (f ChangeRequestFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Valu
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ChangeRequestMutation", m)
 }
 
+// The ChangeRequestReviewFunc type is an adapter to allow the use of ordinary
+// function as ChangeRequestReview mutator.
+type ChangeRequestReviewFunc func(context.Context, *ent.ChangeRequestReviewMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ChangeRequestReviewFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ChangeRequestReviewMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ChangeRequestReviewMutation", m)
+}
+
+// The ChangeRequestReviewerFunc type is an adapter to allow the use of ordinary
+// function as ChangeRequestReviewer mutator.
+type ChangeRequestReviewerFunc func(context.Context, *ent.ChangeRequestReviewerMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ChangeRequestReviewerFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ChangeRequestReviewerMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ChangeRequestReviewerMutation", m)
+}
+
 // The CollectionFunc type is an adapter to allow the use of ordinary
 // function as Collection mutator.
 type CollectionFunc func(context.Context, *ent.CollectionMutation) (ent.Value, error)

@@ -11,6 +11,8 @@ import (
 	"github.com/binderyhq/bindery/ent/apitoken"
 	"github.com/binderyhq/bindery/ent/bodylink"
 	"github.com/binderyhq/bindery/ent/changerequest"
+	"github.com/binderyhq/bindery/ent/changerequestreview"
+	"github.com/binderyhq/bindery/ent/changerequestreviewer"
 	"github.com/binderyhq/bindery/ent/collection"
 	"github.com/binderyhq/bindery/ent/comment"
 	"github.com/binderyhq/bindery/ent/commentreply"
@@ -188,6 +190,60 @@ func (f TraverseChangeRequest) Traverse(ctx context.Context, q ent.Query) error 
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.ChangeRequestQuery", q)
+}
+
+// The ChangeRequestReviewFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ChangeRequestReviewFunc func(context.Context, *ent.ChangeRequestReviewQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ChangeRequestReviewFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ChangeRequestReviewQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ChangeRequestReviewQuery", q)
+}
+
+// The TraverseChangeRequestReview type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseChangeRequestReview func(context.Context, *ent.ChangeRequestReviewQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseChangeRequestReview) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseChangeRequestReview) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ChangeRequestReviewQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ChangeRequestReviewQuery", q)
+}
+
+// The ChangeRequestReviewerFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ChangeRequestReviewerFunc func(context.Context, *ent.ChangeRequestReviewerQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ChangeRequestReviewerFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ChangeRequestReviewerQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ChangeRequestReviewerQuery", q)
+}
+
+// The TraverseChangeRequestReviewer type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseChangeRequestReviewer func(context.Context, *ent.ChangeRequestReviewerQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseChangeRequestReviewer) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseChangeRequestReviewer) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ChangeRequestReviewerQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ChangeRequestReviewerQuery", q)
 }
 
 // The CollectionFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -1252,6 +1308,10 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.BodyLinkQuery, predicate.BodyLink, bodylink.OrderOption]{typ: ent.TypeBodyLink, tq: q}, nil
 	case *ent.ChangeRequestQuery:
 		return &query[*ent.ChangeRequestQuery, predicate.ChangeRequest, changerequest.OrderOption]{typ: ent.TypeChangeRequest, tq: q}, nil
+	case *ent.ChangeRequestReviewQuery:
+		return &query[*ent.ChangeRequestReviewQuery, predicate.ChangeRequestReview, changerequestreview.OrderOption]{typ: ent.TypeChangeRequestReview, tq: q}, nil
+	case *ent.ChangeRequestReviewerQuery:
+		return &query[*ent.ChangeRequestReviewerQuery, predicate.ChangeRequestReviewer, changerequestreviewer.OrderOption]{typ: ent.TypeChangeRequestReviewer, tq: q}, nil
 	case *ent.CollectionQuery:
 		return &query[*ent.CollectionQuery, predicate.Collection, collection.OrderOption]{typ: ent.TypeCollection, tq: q}, nil
 	case *ent.CommentQuery:

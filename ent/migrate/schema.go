@@ -168,6 +168,166 @@ var (
 			},
 		},
 	}
+	// ChangeRequestReviewsColumns holds the columns for the "change_request_reviews" table.
+	ChangeRequestReviewsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"approved", "changes-requested"}},
+		{Name: "revision_id", Type: field.TypeString},
+		{Name: "superseded", Type: field.TypeBool, Default: false},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+		{Name: "space_id", Type: field.TypeString, Size: 64},
+		{Name: "change_request_id", Type: field.TypeString, Size: 64},
+		{Name: "reviewer_id", Type: field.TypeString, Size: 64},
+		{Name: "requested_by", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "comment_id", Type: field.TypeString, Nullable: true, Size: 64},
+	}
+	// ChangeRequestReviewsTable holds the schema information for the "change_request_reviews" table.
+	ChangeRequestReviewsTable = &schema.Table{
+		Name:       "change_request_reviews",
+		Columns:    ChangeRequestReviewsColumns,
+		PrimaryKey: []*schema.Column{ChangeRequestReviewsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "change_request_reviews_organizations_organization",
+				Columns:    []*schema.Column{ChangeRequestReviewsColumns[6]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "change_request_reviews_spaces_space",
+				Columns:    []*schema.Column{ChangeRequestReviewsColumns[7]},
+				RefColumns: []*schema.Column{SpacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "change_request_reviews_change_requests_change_request",
+				Columns:    []*schema.Column{ChangeRequestReviewsColumns[8]},
+				RefColumns: []*schema.Column{ChangeRequestsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "change_request_reviews_users_reviewer",
+				Columns:    []*schema.Column{ChangeRequestReviewsColumns[9]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "change_request_reviews_users_requester",
+				Columns:    []*schema.Column{ChangeRequestReviewsColumns[10]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "change_request_reviews_comments_comment",
+				Columns:    []*schema.Column{ChangeRequestReviewsColumns[11]},
+				RefColumns: []*schema.Column{CommentsColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "changerequestreview_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{ChangeRequestReviewsColumns[6]},
+			},
+			{
+				Name:    "changerequestreview_change_request_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{ChangeRequestReviewsColumns[8], ChangeRequestReviewsColumns[1], ChangeRequestReviewsColumns[0]},
+			},
+			{
+				Name:    "changerequestreview_change_request_id_reviewer_id",
+				Unique:  false,
+				Columns: []*schema.Column{ChangeRequestReviewsColumns[8], ChangeRequestReviewsColumns[9]},
+			},
+		},
+	}
+	// ChangeRequestReviewersColumns holds the columns for the "change_request_reviewers" table.
+	ChangeRequestReviewersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "revision_id", Type: field.TypeString},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+		{Name: "space_id", Type: field.TypeString, Size: 64},
+		{Name: "change_request_id", Type: field.TypeString, Size: 64},
+		{Name: "user_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "team_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "requested_by", Type: field.TypeString, Size: 64},
+	}
+	// ChangeRequestReviewersTable holds the schema information for the "change_request_reviewers" table.
+	ChangeRequestReviewersTable = &schema.Table{
+		Name:       "change_request_reviewers",
+		Columns:    ChangeRequestReviewersColumns,
+		PrimaryKey: []*schema.Column{ChangeRequestReviewersColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "change_request_reviewers_organizations_organization",
+				Columns:    []*schema.Column{ChangeRequestReviewersColumns[4]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "change_request_reviewers_spaces_space",
+				Columns:    []*schema.Column{ChangeRequestReviewersColumns[5]},
+				RefColumns: []*schema.Column{SpacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "change_request_reviewers_change_requests_change_request",
+				Columns:    []*schema.Column{ChangeRequestReviewersColumns[6]},
+				RefColumns: []*schema.Column{ChangeRequestsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "change_request_reviewers_users_user",
+				Columns:    []*schema.Column{ChangeRequestReviewersColumns[7]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "change_request_reviewers_teams_team",
+				Columns:    []*schema.Column{ChangeRequestReviewersColumns[8]},
+				RefColumns: []*schema.Column{TeamsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "change_request_reviewers_users_requester",
+				Columns:    []*schema.Column{ChangeRequestReviewersColumns[9]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "changerequestreviewer_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{ChangeRequestReviewersColumns[4]},
+			},
+			{
+				Name:    "changerequestreviewer_change_request_id_user_id",
+				Unique:  true,
+				Columns: []*schema.Column{ChangeRequestReviewersColumns[6], ChangeRequestReviewersColumns[7]},
+			},
+			{
+				Name:    "changerequestreviewer_change_request_id_team_id",
+				Unique:  true,
+				Columns: []*schema.Column{ChangeRequestReviewersColumns[6], ChangeRequestReviewersColumns[8]},
+			},
+			{
+				Name:    "changerequestreviewer_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{ChangeRequestReviewersColumns[7]},
+			},
+			{
+				Name:    "changerequestreviewer_team_id",
+				Unique:  false,
+				Columns: []*schema.Column{ChangeRequestReviewersColumns[8]},
+			},
+		},
+	}
 	// CollectionsColumns holds the columns for the "collections" table.
 	CollectionsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -178,6 +338,7 @@ var (
 		{Name: "default_level", Type: field.TypeEnum, Nullable: true, Enums: []string{"admin", "create", "edit", "review", "comment", "read", "inherit"}},
 		{Name: "resolved_level", Type: field.TypeEnum, Enums: []string{"admin", "create", "edit", "review", "comment", "read", "inherit", "none", "unresolved"}, Default: "unresolved"},
 		{Name: "position", Type: field.TypeString, Size: 128, Default: ""},
+		{Name: "merge_rules", Type: field.TypeJSON, Nullable: true},
 		{Name: "organization_id", Type: field.TypeString, Size: 64},
 		{Name: "parent_id", Type: field.TypeString, Nullable: true, Size: 64},
 	}
@@ -189,13 +350,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "collections_organizations_organization",
-				Columns:    []*schema.Column{CollectionsColumns[8]},
+				Columns:    []*schema.Column{CollectionsColumns[9]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "collections_collections_children",
-				Columns:    []*schema.Column{CollectionsColumns[9]},
+				Columns:    []*schema.Column{CollectionsColumns[10]},
 				RefColumns: []*schema.Column{CollectionsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -204,17 +365,17 @@ var (
 			{
 				Name:    "collection_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{CollectionsColumns[8]},
+				Columns: []*schema.Column{CollectionsColumns[9]},
 			},
 			{
 				Name:    "collection_organization_id_parent_id_position",
 				Unique:  false,
-				Columns: []*schema.Column{CollectionsColumns[8], CollectionsColumns[9], CollectionsColumns[7]},
+				Columns: []*schema.Column{CollectionsColumns[9], CollectionsColumns[10], CollectionsColumns[7]},
 			},
 			{
 				Name:    "collection_parent_id",
 				Unique:  false,
-				Columns: []*schema.Column{CollectionsColumns[9]},
+				Columns: []*schema.Column{CollectionsColumns[10]},
 			},
 		},
 	}
@@ -824,6 +985,7 @@ var (
 		{Name: "ai", Type: field.TypeBool, Default: false},
 		{Name: "invite_links", Type: field.TypeBool, Default: true},
 		{Name: "plan", Type: field.TypeEnum, Enums: []string{"free", "plus", "pro", "internal", "free_2024", "plus_2024", "pro_2024", "enterprise_2024", "community_2024"}, Default: "free"},
+		{Name: "merge_rules", Type: field.TypeJSON, Nullable: true},
 	}
 	// OrganizationsTable holds the schema information for the "organizations" table.
 	OrganizationsTable = &schema.Table{
@@ -1587,6 +1749,7 @@ var (
 		{Name: "position", Type: field.TypeString, Size: 128, Default: ""},
 		{Name: "deleted_at", Type: field.TypeTime, Nullable: true},
 		{Name: "share_key", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "merge_rules", Type: field.TypeJSON, Nullable: true},
 		{Name: "comments_count", Type: field.TypeInt, Default: 0},
 		{Name: "change_requests_count", Type: field.TypeInt, Default: 0},
 		{Name: "change_requests_open_count", Type: field.TypeInt, Default: 0},
@@ -1603,19 +1766,19 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "spaces_organizations_organization",
-				Columns:    []*schema.Column{SpacesColumns[16]},
+				Columns:    []*schema.Column{SpacesColumns[17]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "spaces_collections_parent",
-				Columns:    []*schema.Column{SpacesColumns[17]},
+				Columns:    []*schema.Column{SpacesColumns[18]},
 				RefColumns: []*schema.Column{CollectionsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "spaces_revisions_revision",
-				Columns:    []*schema.Column{SpacesColumns[18]},
+				Columns:    []*schema.Column{SpacesColumns[19]},
 				RefColumns: []*schema.Column{RevisionsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -1624,17 +1787,17 @@ var (
 			{
 				Name:    "space_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[16]},
+				Columns: []*schema.Column{SpacesColumns[17]},
 			},
 			{
 				Name:    "space_organization_id_parent_id_position_id",
 				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[16], SpacesColumns[17], SpacesColumns[9], SpacesColumns[0]},
+				Columns: []*schema.Column{SpacesColumns[17], SpacesColumns[18], SpacesColumns[9], SpacesColumns[0]},
 			},
 			{
 				Name:    "space_organization_id_position_id",
 				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[16], SpacesColumns[9], SpacesColumns[0]},
+				Columns: []*schema.Column{SpacesColumns[17], SpacesColumns[9], SpacesColumns[0]},
 				Annotation: &entsql.IndexAnnotation{
 					Where: "deleted_at IS NULL",
 				},
@@ -1642,7 +1805,7 @@ var (
 			{
 				Name:    "space_parent_id",
 				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[17]},
+				Columns: []*schema.Column{SpacesColumns[18]},
 			},
 		},
 	}
@@ -1904,6 +2067,8 @@ var (
 		APITokensTable,
 		BodyLinksTable,
 		ChangeRequestsTable,
+		ChangeRequestReviewsTable,
+		ChangeRequestReviewersTable,
 		CollectionsTable,
 		CommentsTable,
 		CommentRepliesTable,
@@ -1956,6 +2121,18 @@ func init() {
 	ChangeRequestsTable.ForeignKeys[5].RefTable = RevisionsTable
 	ChangeRequestsTable.ForeignKeys[6].RefTable = RevisionsTable
 	ChangeRequestsTable.ForeignKeys[7].RefTable = UsersTable
+	ChangeRequestReviewsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	ChangeRequestReviewsTable.ForeignKeys[1].RefTable = SpacesTable
+	ChangeRequestReviewsTable.ForeignKeys[2].RefTable = ChangeRequestsTable
+	ChangeRequestReviewsTable.ForeignKeys[3].RefTable = UsersTable
+	ChangeRequestReviewsTable.ForeignKeys[4].RefTable = UsersTable
+	ChangeRequestReviewsTable.ForeignKeys[5].RefTable = CommentsTable
+	ChangeRequestReviewersTable.ForeignKeys[0].RefTable = OrganizationsTable
+	ChangeRequestReviewersTable.ForeignKeys[1].RefTable = SpacesTable
+	ChangeRequestReviewersTable.ForeignKeys[2].RefTable = ChangeRequestsTable
+	ChangeRequestReviewersTable.ForeignKeys[3].RefTable = UsersTable
+	ChangeRequestReviewersTable.ForeignKeys[4].RefTable = TeamsTable
+	ChangeRequestReviewersTable.ForeignKeys[5].RefTable = UsersTable
 	CollectionsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	CollectionsTable.ForeignKeys[1].RefTable = CollectionsTable
 	CommentsTable.ForeignKeys[0].RefTable = OrganizationsTable

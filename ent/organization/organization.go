@@ -47,6 +47,8 @@ const (
 	FieldInviteLinks = "invite_links"
 	// FieldPlan holds the string denoting the plan field in the database.
 	FieldPlan = "plan"
+	// FieldMergeRules holds the string denoting the merge_rules field in the database.
+	FieldMergeRules = "merge_rules"
 	// EdgeMembers holds the string denoting the members edge name in mutations.
 	EdgeMembers = "members"
 	// EdgeTeams holds the string denoting the teams edge name in mutations.
@@ -87,6 +89,7 @@ var Columns = []string{
 	FieldAi,
 	FieldInviteLinks,
 	FieldPlan,
+	FieldMergeRules,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).

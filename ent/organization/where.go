@@ -651,6 +651,16 @@ func PlanNotIn(vs ...Plan) predicate.Organization {
 	return predicate.Organization(sql.FieldNotIn(FieldPlan, vs...))
 }
 
+// MergeRulesIsNil applies the IsNil predicate on the "merge_rules" field.
+func MergeRulesIsNil() predicate.Organization {
+	return predicate.Organization(sql.FieldIsNull(FieldMergeRules))
+}
+
+// MergeRulesNotNil applies the NotNil predicate on the "merge_rules" field.
+func MergeRulesNotNil() predicate.Organization {
+	return predicate.Organization(sql.FieldNotNull(FieldMergeRules))
+}
+
 // HasMembers applies the HasEdge predicate on the "members" edge.
 func HasMembers() predicate.Organization {
 	return predicate.Organization(func(s *sql.Selector) {

@@ -15,6 +15,12 @@ type BodyLink func(*sql.Selector)
 // ChangeRequest is the predicate function for changerequest builders.
 type ChangeRequest func(*sql.Selector)
 
+// ChangeRequestReview is the predicate function for changerequestreview builders.
+type ChangeRequestReview func(*sql.Selector)
+
+// ChangeRequestReviewer is the predicate function for changerequestreviewer builders.
+type ChangeRequestReviewer func(*sql.Selector)
+
 // Collection is the predicate function for collection builders.
 type Collection func(*sql.Selector)
 

@@ -183,6 +183,54 @@ func (f ChangeRequestMutationRuleFunc) EvalMutation(ctx context.Context, m ent.M
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.ChangeRequestMutation", m)
 }
 
+// The ChangeRequestReviewQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type ChangeRequestReviewQueryRuleFunc func(context.Context, *ent.ChangeRequestReviewQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f ChangeRequestReviewQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ChangeRequestReviewQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.ChangeRequestReviewQuery", q)
+}
+
+// The ChangeRequestReviewMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type ChangeRequestReviewMutationRuleFunc func(context.Context, *ent.ChangeRequestReviewMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f ChangeRequestReviewMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.ChangeRequestReviewMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.ChangeRequestReviewMutation", m)
+}
+
+// The ChangeRequestReviewerQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type ChangeRequestReviewerQueryRuleFunc func(context.Context, *ent.ChangeRequestReviewerQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f ChangeRequestReviewerQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ChangeRequestReviewerQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.ChangeRequestReviewerQuery", q)
+}
+
+// The ChangeRequestReviewerMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type ChangeRequestReviewerMutationRuleFunc func(context.Context, *ent.ChangeRequestReviewerMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f ChangeRequestReviewerMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.ChangeRequestReviewerMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.ChangeRequestReviewerMutation", m)
+}
+
 // The CollectionQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type CollectionQueryRuleFunc func(context.Context, *ent.CollectionQuery) error
@@ -1160,6 +1208,10 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.ChangeRequestQuery:
 		return q.Filter(), nil
+	case *ent.ChangeRequestReviewQuery:
+		return q.Filter(), nil
+	case *ent.ChangeRequestReviewerQuery:
+		return q.Filter(), nil
 	case *ent.CollectionQuery:
 		return q.Filter(), nil
 	case *ent.CommentQuery:
@@ -1250,6 +1302,10 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.BodyLinkMutation:
 		return m.Filter(), nil
 	case *ent.ChangeRequestMutation:
+		return m.Filter(), nil
+	case *ent.ChangeRequestReviewMutation:
+		return m.Filter(), nil
+	case *ent.ChangeRequestReviewerMutation:
 		return m.Filter(), nil
 	case *ent.CollectionMutation:
 		return m.Filter(), nil

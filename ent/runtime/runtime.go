@@ -9,6 +9,8 @@ import (
 	"github.com/binderyhq/bindery/ent/apitoken"
 	"github.com/binderyhq/bindery/ent/bodylink"
 	"github.com/binderyhq/bindery/ent/changerequest"
+	"github.com/binderyhq/bindery/ent/changerequestreview"
+	"github.com/binderyhq/bindery/ent/changerequestreviewer"
 	"github.com/binderyhq/bindery/ent/collection"
 	"github.com/binderyhq/bindery/ent/comment"
 	"github.com/binderyhq/bindery/ent/commentreply"
@@ -248,6 +250,146 @@ func init() {
 	// changerequest.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	changerequest.IDValidator = func() func(string) error {
 		validators := changerequestDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	changerequestreviewMixin := schema.ChangeRequestReview{}.Mixin()
+	changerequestreview.Policy = privacy.NewPolicies(changerequestreviewMixin[0], schema.ChangeRequestReview{})
+	changerequestreview.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := changerequestreview.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	changerequestreviewMixinFields0 := changerequestreviewMixin[0].Fields()
+	_ = changerequestreviewMixinFields0
+	changerequestreviewMixinFields1 := changerequestreviewMixin[1].Fields()
+	_ = changerequestreviewMixinFields1
+	changerequestreviewMixinFields2 := changerequestreviewMixin[2].Fields()
+	_ = changerequestreviewMixinFields2
+	changerequestreviewFields := schema.ChangeRequestReview{}.Fields()
+	_ = changerequestreviewFields
+	// changerequestreviewDescCreatedAt is the schema descriptor for created_at field.
+	changerequestreviewDescCreatedAt := changerequestreviewMixinFields1[0].Descriptor()
+	// changerequestreview.DefaultCreatedAt holds the default value on creation for the created_at field.
+	changerequestreview.DefaultCreatedAt = changerequestreviewDescCreatedAt.Default.(func() time.Time)
+	// changerequestreviewDescUpdatedAt is the schema descriptor for updated_at field.
+	changerequestreviewDescUpdatedAt := changerequestreviewMixinFields1[1].Descriptor()
+	// changerequestreview.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	changerequestreview.DefaultUpdatedAt = changerequestreviewDescUpdatedAt.Default.(func() time.Time)
+	// changerequestreview.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	changerequestreview.UpdateDefaultUpdatedAt = changerequestreviewDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// changerequestreviewDescOrganizationID is the schema descriptor for organization_id field.
+	changerequestreviewDescOrganizationID := changerequestreviewMixinFields2[0].Descriptor()
+	// changerequestreview.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	changerequestreview.OrganizationIDValidator = changerequestreviewDescOrganizationID.Validators[0].(func(string) error)
+	// changerequestreviewDescSpaceID is the schema descriptor for space_id field.
+	changerequestreviewDescSpaceID := changerequestreviewFields[0].Descriptor()
+	// changerequestreview.SpaceIDValidator is a validator for the "space_id" field. It is called by the builders before save.
+	changerequestreview.SpaceIDValidator = changerequestreviewDescSpaceID.Validators[0].(func(string) error)
+	// changerequestreviewDescChangeRequestID is the schema descriptor for change_request_id field.
+	changerequestreviewDescChangeRequestID := changerequestreviewFields[1].Descriptor()
+	// changerequestreview.ChangeRequestIDValidator is a validator for the "change_request_id" field. It is called by the builders before save.
+	changerequestreview.ChangeRequestIDValidator = changerequestreviewDescChangeRequestID.Validators[0].(func(string) error)
+	// changerequestreviewDescReviewerID is the schema descriptor for reviewer_id field.
+	changerequestreviewDescReviewerID := changerequestreviewFields[2].Descriptor()
+	// changerequestreview.ReviewerIDValidator is a validator for the "reviewer_id" field. It is called by the builders before save.
+	changerequestreview.ReviewerIDValidator = changerequestreviewDescReviewerID.Validators[0].(func(string) error)
+	// changerequestreviewDescRevisionID is the schema descriptor for revision_id field.
+	changerequestreviewDescRevisionID := changerequestreviewFields[4].Descriptor()
+	// changerequestreview.RevisionIDValidator is a validator for the "revision_id" field. It is called by the builders before save.
+	changerequestreview.RevisionIDValidator = changerequestreviewDescRevisionID.Validators[0].(func(string) error)
+	// changerequestreviewDescSuperseded is the schema descriptor for superseded field.
+	changerequestreviewDescSuperseded := changerequestreviewFields[7].Descriptor()
+	// changerequestreview.DefaultSuperseded holds the default value on creation for the superseded field.
+	changerequestreview.DefaultSuperseded = changerequestreviewDescSuperseded.Default.(bool)
+	// changerequestreviewDescID is the schema descriptor for id field.
+	changerequestreviewDescID := changerequestreviewMixinFields0[0].Descriptor()
+	// changerequestreview.DefaultID holds the default value on creation for the id field.
+	changerequestreview.DefaultID = changerequestreviewDescID.Default.(func() string)
+	// changerequestreview.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	changerequestreview.IDValidator = func() func(string) error {
+		validators := changerequestreviewDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	changerequestreviewerMixin := schema.ChangeRequestReviewer{}.Mixin()
+	changerequestreviewer.Policy = privacy.NewPolicies(changerequestreviewerMixin[0], schema.ChangeRequestReviewer{})
+	changerequestreviewer.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := changerequestreviewer.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	changerequestreviewerMixinFields0 := changerequestreviewerMixin[0].Fields()
+	_ = changerequestreviewerMixinFields0
+	changerequestreviewerMixinFields1 := changerequestreviewerMixin[1].Fields()
+	_ = changerequestreviewerMixinFields1
+	changerequestreviewerMixinFields2 := changerequestreviewerMixin[2].Fields()
+	_ = changerequestreviewerMixinFields2
+	changerequestreviewerFields := schema.ChangeRequestReviewer{}.Fields()
+	_ = changerequestreviewerFields
+	// changerequestreviewerDescCreatedAt is the schema descriptor for created_at field.
+	changerequestreviewerDescCreatedAt := changerequestreviewerMixinFields1[0].Descriptor()
+	// changerequestreviewer.DefaultCreatedAt holds the default value on creation for the created_at field.
+	changerequestreviewer.DefaultCreatedAt = changerequestreviewerDescCreatedAt.Default.(func() time.Time)
+	// changerequestreviewerDescUpdatedAt is the schema descriptor for updated_at field.
+	changerequestreviewerDescUpdatedAt := changerequestreviewerMixinFields1[1].Descriptor()
+	// changerequestreviewer.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	changerequestreviewer.DefaultUpdatedAt = changerequestreviewerDescUpdatedAt.Default.(func() time.Time)
+	// changerequestreviewer.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	changerequestreviewer.UpdateDefaultUpdatedAt = changerequestreviewerDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// changerequestreviewerDescOrganizationID is the schema descriptor for organization_id field.
+	changerequestreviewerDescOrganizationID := changerequestreviewerMixinFields2[0].Descriptor()
+	// changerequestreviewer.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	changerequestreviewer.OrganizationIDValidator = changerequestreviewerDescOrganizationID.Validators[0].(func(string) error)
+	// changerequestreviewerDescSpaceID is the schema descriptor for space_id field.
+	changerequestreviewerDescSpaceID := changerequestreviewerFields[0].Descriptor()
+	// changerequestreviewer.SpaceIDValidator is a validator for the "space_id" field. It is called by the builders before save.
+	changerequestreviewer.SpaceIDValidator = changerequestreviewerDescSpaceID.Validators[0].(func(string) error)
+	// changerequestreviewerDescChangeRequestID is the schema descriptor for change_request_id field.
+	changerequestreviewerDescChangeRequestID := changerequestreviewerFields[1].Descriptor()
+	// changerequestreviewer.ChangeRequestIDValidator is a validator for the "change_request_id" field. It is called by the builders before save.
+	changerequestreviewer.ChangeRequestIDValidator = changerequestreviewerDescChangeRequestID.Validators[0].(func(string) error)
+	// changerequestreviewerDescRequestedBy is the schema descriptor for requested_by field.
+	changerequestreviewerDescRequestedBy := changerequestreviewerFields[4].Descriptor()
+	// changerequestreviewer.RequestedByValidator is a validator for the "requested_by" field. It is called by the builders before save.
+	changerequestreviewer.RequestedByValidator = changerequestreviewerDescRequestedBy.Validators[0].(func(string) error)
+	// changerequestreviewerDescRevisionID is the schema descriptor for revision_id field.
+	changerequestreviewerDescRevisionID := changerequestreviewerFields[5].Descriptor()
+	// changerequestreviewer.RevisionIDValidator is a validator for the "revision_id" field. It is called by the builders before save.
+	changerequestreviewer.RevisionIDValidator = changerequestreviewerDescRevisionID.Validators[0].(func(string) error)
+	// changerequestreviewerDescID is the schema descriptor for id field.
+	changerequestreviewerDescID := changerequestreviewerMixinFields0[0].Descriptor()
+	// changerequestreviewer.DefaultID holds the default value on creation for the id field.
+	changerequestreviewer.DefaultID = changerequestreviewerDescID.Default.(func() string)
+	// changerequestreviewer.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	changerequestreviewer.IDValidator = func() func(string) error {
+		validators := changerequestreviewerDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),
@@ -2635,19 +2777,19 @@ func init() {
 	// space.ShareKeyValidator is a validator for the "share_key" field. It is called by the builders before save.
 	space.ShareKeyValidator = spaceDescShareKey.Validators[0].(func(string) error)
 	// spaceDescCommentsCount is the schema descriptor for comments_count field.
-	spaceDescCommentsCount := spaceFields[11].Descriptor()
+	spaceDescCommentsCount := spaceFields[12].Descriptor()
 	// space.DefaultCommentsCount holds the default value on creation for the comments_count field.
 	space.DefaultCommentsCount = spaceDescCommentsCount.Default.(int)
 	// spaceDescChangeRequestsCount is the schema descriptor for change_requests_count field.
-	spaceDescChangeRequestsCount := spaceFields[12].Descriptor()
+	spaceDescChangeRequestsCount := spaceFields[13].Descriptor()
 	// space.DefaultChangeRequestsCount holds the default value on creation for the change_requests_count field.
 	space.DefaultChangeRequestsCount = spaceDescChangeRequestsCount.Default.(int)
 	// spaceDescChangeRequestsOpenCount is the schema descriptor for change_requests_open_count field.
-	spaceDescChangeRequestsOpenCount := spaceFields[13].Descriptor()
+	spaceDescChangeRequestsOpenCount := spaceFields[14].Descriptor()
 	// space.DefaultChangeRequestsOpenCount holds the default value on creation for the change_requests_open_count field.
 	space.DefaultChangeRequestsOpenCount = spaceDescChangeRequestsOpenCount.Default.(int)
 	// spaceDescChangeRequestsDraftCount is the schema descriptor for change_requests_draft_count field.
-	spaceDescChangeRequestsDraftCount := spaceFields[14].Descriptor()
+	spaceDescChangeRequestsDraftCount := spaceFields[15].Descriptor()
 	// space.DefaultChangeRequestsDraftCount holds the default value on creation for the change_requests_draft_count field.
 	space.DefaultChangeRequestsDraftCount = spaceDescChangeRequestsDraftCount.Default.(int)
 	// spaceDescID is the schema descriptor for id field.

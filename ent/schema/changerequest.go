@@ -56,6 +56,8 @@ func (ChangeRequest) Edges() []ent.Edge {
 		edge.To("merger", User.Type).Field("merged_by").Unique(),
 		edge.From("comments", Comment.Type).Ref("change_request"),
 		edge.From("revisions", Revision.Type).Ref("change_request"),
+		edge.From("reviews", ChangeRequestReview.Type).Ref("change_request"),
+		edge.From("reviewers", ChangeRequestReviewer.Type).Ref("change_request"),
 	}
 }
 

@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"encoding/json"
+
 	"entgo.io/ent"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
@@ -33,7 +35,15 @@ func (Collection) Fields() []ent.Field {
 		resolvedLevel(),
 		// position orders siblings (collections and spaces under one parent); see positionField.
 		positionField(),
+		mergeRulesField(),
 	}
+}
+
+// mergeRulesField is the merge_rules field of collections and spaces: their own merge rules
+// configuration as internal/mergerules checked and encoded it (the data model knows no domain),
+// or nil to inherit the collection above them.
+func mergeRulesField() ent.Field {
+	return field.JSON("merge_rules", json.RawMessage{}).Optional()
 }
 
 // Edges of Collection.

@@ -37,6 +37,9 @@ func (Organization) Fields() []ent.Field {
 		// plan is the product name, with the values of the reference API's BillingProduct.
 		field.Enum("plan").Values("free", "plus", "pro", "internal", "free_2024", "plus_2024", "pro_2024",
 			"enterprise_2024", "community_2024").Default("free"),
+		// merge_rules are the rules of the spaces and collections that inherit up to the
+		// organization: none when nil, else rules.
+		mergeRulesField(),
 	}
 }
 

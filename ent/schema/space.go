@@ -40,6 +40,7 @@ func (Space) Fields() []ent.Field {
 		field.Time("deleted_at").Optional().Nillable(),
 		// share_key is the secret of share-link visibility.
 		field.String("share_key").Optional().Nillable().Sensitive().MaxLen(64),
+		mergeRulesField(),
 		// Counters shown on the space, maintained by the writes that change them.
 		field.Int("comments_count").Default(0),
 		field.Int("change_requests_count").Default(0),

@@ -44,6 +44,8 @@ const (
 	FieldDeletedAt = "deleted_at"
 	// FieldShareKey holds the string denoting the share_key field in the database.
 	FieldShareKey = "share_key"
+	// FieldMergeRules holds the string denoting the merge_rules field in the database.
+	FieldMergeRules = "merge_rules"
 	// FieldCommentsCount holds the string denoting the comments_count field in the database.
 	FieldCommentsCount = "comments_count"
 	// FieldChangeRequestsCount holds the string denoting the change_requests_count field in the database.
@@ -154,6 +156,7 @@ var Columns = []string{
 	FieldPosition,
 	FieldDeletedAt,
 	FieldShareKey,
+	FieldMergeRules,
 	FieldCommentsCount,
 	FieldChangeRequestsCount,
 	FieldChangeRequestsOpenCount,

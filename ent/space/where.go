@@ -840,6 +840,16 @@ func ShareKeyContainsFold(v string) predicate.Space {
 	return predicate.Space(sql.FieldContainsFold(FieldShareKey, v))
 }
 
+// MergeRulesIsNil applies the IsNil predicate on the "merge_rules" field.
+func MergeRulesIsNil() predicate.Space {
+	return predicate.Space(sql.FieldIsNull(FieldMergeRules))
+}
+
+// MergeRulesNotNil applies the NotNil predicate on the "merge_rules" field.
+func MergeRulesNotNil() predicate.Space {
+	return predicate.Space(sql.FieldNotNull(FieldMergeRules))
+}
+
 // CommentsCountEQ applies the EQ predicate on the "comments_count" field.
 func CommentsCountEQ(v int) predicate.Space {
 	return predicate.Space(sql.FieldEQ(FieldCommentsCount, v))

@@ -16,6 +16,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/introspection"
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/changerequest"
+	"github.com/binderyhq/bindery/ent/changerequestreview"
 	"github.com/binderyhq/bindery/ent/comment"
 	"github.com/binderyhq/bindery/ent/customfield"
 	"github.com/binderyhq/bindery/ent/openapispec"
@@ -23,8 +24,10 @@ import (
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/internal/changerequests"
 	"github.com/binderyhq/bindery/internal/content/links"
 	"github.com/binderyhq/bindery/internal/linkstatus"
+	"github.com/binderyhq/bindery/internal/mergerules"
 	"github.com/binderyhq/bindery/internal/search"
 	"github.com/binderyhq/bindery/internal/sites"
 	"github.com/binderyhq/bindery/internal/webhooks"
@@ -43,6 +46,9 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	ChangeRequest() ChangeRequestResolver
+	ChangeRequestContributor() ChangeRequestContributorResolver
+	ChangeRequestRequestedReviewer() ChangeRequestRequestedReviewerResolver
+	ChangeRequestReview() ChangeRequestReviewResolver
 	Collection() CollectionResolver
 	Comment() CommentResolver
 	CommentReplier() CommentReplierResolver
@@ -54,6 +60,7 @@ type ResolverRoot interface {
 	InviteLink() InviteLinkResolver
 	Link() LinkResolver
 	Member() MemberResolver
+	MergeRules() MergeRulesResolver
 	Mutation() MutationResolver
 	OIDCProvider() OIDCProviderResolver
 	OpenAPISpec() OpenAPISpecResolver
@@ -112,6 +119,7 @@ type ComplexityRoot struct {
 		Comment                func(childComplexity int, id string) int
 		Comments               func(childComplexity int, first *int, after *string, order *model.SortOrder, status *comment.Status, targetPage *string, authors []string) int
 		CommentsCount          func(childComplexity int) int
+		Contributors           func(childComplexity int) int
 		CreatedAt              func(childComplexity int) int
 		CreatedBy              func(childComplexity int) int
 		ID                     func(childComplexity int) int
@@ -120,6 +128,9 @@ type ComplexityRoot struct {
 		Number                 func(childComplexity int) int
 		Outdated               func(childComplexity int) int
 		PDF                    func(childComplexity int, page *string, only *bool) int
+		RequestedReviewers     func(childComplexity int) int
+		Review                 func(childComplexity int, id string) int
+		Reviews                func(childComplexity int, outdated *bool, first *int, after *string) int
 		Revision               func(childComplexity int) int
 		RevisionInitial        func(childComplexity int) int
 		RevisionMerged         func(childComplexity int) int
@@ -137,7 +148,46 @@ type ComplexityRoot struct {
 		TotalCount func(childComplexity int) int
 	}
 
+	ChangeRequestContributor struct {
+		Action    func(childComplexity int) int
+		Count     func(childComplexity int) int
+		UpdatedAt func(childComplexity int) int
+		User      func(childComplexity int) int
+	}
+
 	ChangeRequestEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	ChangeRequestRequestedReviewer struct {
+		CreatedAt   func(childComplexity int) int
+		Kind        func(childComplexity int) int
+		RequestedBy func(childComplexity int) int
+		RevisionID  func(childComplexity int) int
+		Team        func(childComplexity int) int
+		User        func(childComplexity int) int
+	}
+
+	ChangeRequestReview struct {
+		Comment     func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Outdated    func(childComplexity int) int
+		RequestedBy func(childComplexity int) int
+		Reviewer    func(childComplexity int) int
+		RevisionID  func(childComplexity int) int
+		Status      func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+	}
+
+	ChangeRequestReviewConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	ChangeRequestReviewEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
 	}
@@ -173,6 +223,7 @@ type ComplexityRoot struct {
 		Description    func(childComplexity int) int
 		Grants         func(childComplexity int, first *int, after *string, subject *model.GrantSubjectKind) int
 		ID             func(childComplexity int) int
+		MergeRules     func(childComplexity int) int
 		Organization   func(childComplexity int) int
 		OrganizationID func(childComplexity int) int
 		Parent         func(childComplexity int) int
@@ -541,6 +592,16 @@ type ComplexityRoot struct {
 		Revision  func(childComplexity int) int
 	}
 
+	MergeRule struct {
+		Rule  func(childComplexity int) int
+		Users func(childComplexity int) int
+	}
+
+	MergeRules struct {
+		Rules func(childComplexity int) int
+		Type  func(childComplexity int) int
+	}
+
 	Mutation struct {
 		AddSiteSectionToGroup          func(childComplexity int, organizationID string, siteID string, groupID string, sectionID string) int
 		AddSiteSpace                   func(childComplexity int, organizationID string, siteID string, input model.AddSiteSpaceInput) int
@@ -604,10 +665,12 @@ type ComplexityRoot struct {
 		PutOpenAPISpec                 func(childComplexity int, organizationID string, slug string, source model.OpenAPISpecSourceInput) int
 		RedeliverWebhookDelivery       func(childComplexity int, organizationID string, webhookID string, deliveryID string) int
 		RegenerateSitePublishingAuth   func(childComplexity int, organizationID string, siteID string) int
+		RemoveChangeRequestReviewer    func(childComplexity int, spaceID string, changeRequest string, id string) int
 		RemoveCustomHostname           func(childComplexity int, hostname string) int
 		RemoveMember                   func(childComplexity int, organizationID string, userID string) int
 		RemoveSiteSectionFromGroup     func(childComplexity int, organizationID string, siteID string, groupID string, sectionID string) int
 		RemoveTeamMember               func(childComplexity int, organizationID string, teamID string, userID string) int
+		RequestChangeRequestReviewers  func(childComplexity int, spaceID string, changeRequest string, input model.RequestChangeRequestReviewersInput) int
 		RestoreSpace                   func(childComplexity int, id string) int
 		RevokeAPIToken                 func(childComplexity int, id string) int
 		RevokeCollectionAccess         func(childComplexity int, collectionID string, subject model.GrantSubjectInput) int
@@ -616,6 +679,7 @@ type ComplexityRoot struct {
 		SetMemberSso                   func(childComplexity int, organizationID string, userID string) int
 		SetSpaceCustomFields           func(childComplexity int, spaceID string, values []*model.CustomFieldValueInput) int
 		SetTeamMember                  func(childComplexity int, organizationID string, teamID string, userID string, role *viewer.TeamRole) int
+		SubmitChangeRequestReview      func(childComplexity int, spaceID string, changeRequest string, input model.SubmitChangeRequestReviewInput) int
 		TestWebhook                    func(childComplexity int, organizationID string, id string) int
 		TransferCollection             func(childComplexity int, id string, organization string) int
 		TransferSpace                  func(childComplexity int, id string, organization string) int
@@ -757,6 +821,7 @@ type ComplexityRoot struct {
 		Logo                func(childComplexity int) int
 		Member              func(childComplexity int, userID string) int
 		Members             func(childComplexity int, first *int, after *string, role *model.MemberRoleFilter, search *string, sort *model.MemberSort, order *model.SortOrder) int
+		MergeRules          func(childComplexity int) int
 		OidcProvider        func(childComplexity int, id string) int
 		OidcProviders       func(childComplexity int, first *int, after *string) int
 		OpenAPISpec         func(childComplexity int, slug string) int
@@ -1263,7 +1328,7 @@ type ComplexityRoot struct {
 
 	Space struct {
 		Access                   func(childComplexity int, first *int, after *string, role *viewer.Role) int
-		ChangeRequests           func(childComplexity int, status *changerequest.Status, creator *string, contributor *string, orderBy *model.ChangeRequestOrder, first *int, after *string) int
+		ChangeRequests           func(childComplexity int, status *changerequest.Status, creator *string, contributor *string, requestedReviewer *string, reviewStatus *changerequestreview.Status, orderBy *model.ChangeRequestOrder, first *int, after *string) int
 		ChangeRequestsCount      func(childComplexity int) int
 		ChangeRequestsDraftCount func(childComplexity int) int
 		ChangeRequestsOpenCount  func(childComplexity int) int
@@ -1276,10 +1341,12 @@ type ComplexityRoot struct {
 		DefaultLevel             func(childComplexity int) int
 		DeletedAt                func(childComplexity int) int
 		EditMode                 func(childComplexity int) int
+		EffectiveMergeRules      func(childComplexity int) int
 		Emoji                    func(childComplexity int) int
 		Grants                   func(childComplexity int, first *int, after *string, subject *model.GrantSubjectKind) int
 		History                  func(childComplexity int, first *int, after *string) int
 		ID                       func(childComplexity int) int
+		MergeRules               func(childComplexity int) int
 		Organization             func(childComplexity int) int
 		OrganizationID           func(childComplexity int) int
 		Parent                   func(childComplexity int) int
@@ -1495,6 +1562,25 @@ type ChangeRequestResolver interface {
 	Comments(ctx context.Context, obj *ent.ChangeRequest, first *int, after *string, order *model.SortOrder, status *comment.Status, targetPage *string, authors []string) (*model.CommentConnection, error)
 	Comment(ctx context.Context, obj *ent.ChangeRequest, id string) (*ent.Comment, error)
 	PDF(ctx context.Context, obj *ent.ChangeRequest, page *string, only *bool) (string, error)
+	Reviews(ctx context.Context, obj *ent.ChangeRequest, outdated *bool, first *int, after *string) (*model.ChangeRequestReviewConnection, error)
+	Review(ctx context.Context, obj *ent.ChangeRequest, id string) (*ent.ChangeRequestReview, error)
+	RequestedReviewers(ctx context.Context, obj *ent.ChangeRequest) ([]*ent.ChangeRequestReviewer, error)
+	Contributors(ctx context.Context, obj *ent.ChangeRequest) ([]*changerequests.Contributor, error)
+}
+type ChangeRequestContributorResolver interface {
+	User(ctx context.Context, obj *changerequests.Contributor) (*ent.User, error)
+}
+type ChangeRequestRequestedReviewerResolver interface {
+	Kind(ctx context.Context, obj *ent.ChangeRequestReviewer) (string, error)
+	User(ctx context.Context, obj *ent.ChangeRequestReviewer) (*ent.User, error)
+	Team(ctx context.Context, obj *ent.ChangeRequestReviewer) (*ent.Team, error)
+	RequestedBy(ctx context.Context, obj *ent.ChangeRequestReviewer) (*ent.User, error)
+}
+type ChangeRequestReviewResolver interface {
+	Outdated(ctx context.Context, obj *ent.ChangeRequestReview) (bool, error)
+	Reviewer(ctx context.Context, obj *ent.ChangeRequestReview) (*ent.User, error)
+	RequestedBy(ctx context.Context, obj *ent.ChangeRequestReview) (*ent.User, error)
+	Comment(ctx context.Context, obj *ent.ChangeRequestReview) (*ent.Comment, error)
 }
 type CollectionResolver interface {
 	Organization(ctx context.Context, obj *ent.Collection) (*ent.Organization, error)
@@ -1504,6 +1590,7 @@ type CollectionResolver interface {
 	Permissions(ctx context.Context, obj *ent.Collection) (*model.CollectionPermissions, error)
 	Collections(ctx context.Context, obj *ent.Collection, first *int, after *string) (*model.CollectionConnection, error)
 	Spaces(ctx context.Context, obj *ent.Collection, first *int, after *string) (*model.SpaceConnection, error)
+	MergeRules(ctx context.Context, obj *ent.Collection) (*mergerules.Config, error)
 	Grants(ctx context.Context, obj *ent.Collection, first *int, after *string, subject *model.GrantSubjectKind) (*model.PermissionGrantConnection, error)
 	Access(ctx context.Context, obj *ent.Collection, first *int, after *string, role *viewer.Role) (*model.ContentAccessConnection, error)
 }
@@ -1562,6 +1649,9 @@ type MemberResolver interface {
 	Teams(ctx context.Context, obj *ent.Member, first *int, after *string, title *string) (*model.TeamMemberConnection, error)
 	Spaces(ctx context.Context, obj *ent.Member, first *int, after *string, order *model.SortOrder) (*model.MemberSpaceConnection, error)
 }
+type MergeRulesResolver interface {
+	Type(ctx context.Context, obj *mergerules.Config) (model.MergeRulesType, error)
+}
 type MutationResolver interface {
 	CreateOrganization(ctx context.Context, input model.CreateOrganizationInput) (*ent.Organization, error)
 	UpdateOrganization(ctx context.Context, id string, input model.UpdateOrganizationInput) (*ent.Organization, error)
@@ -1603,6 +1693,9 @@ type MutationResolver interface {
 	PutOpenAPISpec(ctx context.Context, organizationID string, slug string, source model.OpenAPISpecSourceInput) (*ent.OpenAPISpec, error)
 	UpdateOpenAPISpec(ctx context.Context, organizationID string, slug string, input model.UpdateOpenAPISpecInput) (*ent.OpenAPISpec, error)
 	DeleteOpenAPISpec(ctx context.Context, organizationID string, slug string) (bool, error)
+	SubmitChangeRequestReview(ctx context.Context, spaceID string, changeRequest string, input model.SubmitChangeRequestReviewInput) (*ent.ChangeRequestReview, error)
+	RequestChangeRequestReviewers(ctx context.Context, spaceID string, changeRequest string, input model.RequestChangeRequestReviewersInput) ([]*ent.ChangeRequestReviewer, error)
+	RemoveChangeRequestReviewer(ctx context.Context, spaceID string, changeRequest string, id string) (bool, error)
 	CreateSiteRedirect(ctx context.Context, organizationID string, siteID string, input model.CreateSiteRedirectInput) (*ent.SiteRedirect, error)
 	BulkUpsertSiteRedirects(ctx context.Context, organizationID string, siteID string, redirects []*model.SiteRedirectUpsertInput) ([]*model.SiteRedirectUpsertResult, error)
 	UpdateSiteRedirect(ctx context.Context, organizationID string, siteID string, id string, input model.UpdateSiteRedirectInput) (*ent.SiteRedirect, error)
@@ -1708,6 +1801,7 @@ type OrganizationResolver interface {
 	OidcProvider(ctx context.Context, obj *ent.Organization, id string) (*ent.OIDCProvider, error)
 	OpenAPISpecs(ctx context.Context, obj *ent.Organization, first *int, after *string) (*model.OpenAPISpecConnection, error)
 	OpenAPISpec(ctx context.Context, obj *ent.Organization, slug string) (*ent.OpenAPISpec, error)
+	MergeRules(ctx context.Context, obj *ent.Organization) (*mergerules.Config, error)
 	Search(ctx context.Context, obj *ent.Organization, query string, first *int, after *string) (*model.SearchSpaceConnection, error)
 	Sites(ctx context.Context, obj *ent.Organization, first *int, after *string, space *string, title *string, published *bool) (*model.SiteConnection, error)
 	Site(ctx context.Context, obj *ent.Organization, id string) (*ent.Site, error)
@@ -1832,7 +1926,7 @@ type SpaceResolver interface {
 
 	Permissions(ctx context.Context, obj *ent.Space) (*model.SpacePermissions, error)
 	ShareKey(ctx context.Context, obj *ent.Space) (*string, error)
-	ChangeRequests(ctx context.Context, obj *ent.Space, status *changerequest.Status, creator *string, contributor *string, orderBy *model.ChangeRequestOrder, first *int, after *string) (*model.ChangeRequestConnection, error)
+	ChangeRequests(ctx context.Context, obj *ent.Space, status *changerequest.Status, creator *string, contributor *string, requestedReviewer *string, reviewStatus *changerequestreview.Status, orderBy *model.ChangeRequestOrder, first *int, after *string) (*model.ChangeRequestConnection, error)
 
 	Comments(ctx context.Context, obj *ent.Space, first *int, after *string, order *model.SortOrder, status *comment.Status, targetPage *string, authors []string) (*model.CommentConnection, error)
 	Comment(ctx context.Context, obj *ent.Space, id string) (*ent.Comment, error)
@@ -1842,6 +1936,8 @@ type SpaceResolver interface {
 	Parent(ctx context.Context, obj *ent.Space) (*ent.Collection, error)
 	CustomFields(ctx context.Context, obj *ent.Space) ([]*model.CustomFieldValue, error)
 	History(ctx context.Context, obj *ent.Space, first *int, after *string) (*model.RevisionHistoryConnection, error)
+	MergeRules(ctx context.Context, obj *ent.Space) (*mergerules.Config, error)
+	EffectiveMergeRules(ctx context.Context, obj *ent.Space) (*mergerules.Config, error)
 	Search(ctx context.Context, obj *ent.Space, query string, first *int, after *string) (*model.SearchPageConnection, error)
 	Grants(ctx context.Context, obj *ent.Space, first *int, after *string, subject *model.GrantSubjectKind) (*model.PermissionGrantConnection, error)
 	Access(ctx context.Context, obj *ent.Space, first *int, after *string, role *viewer.Role) (*model.ContentAccessConnection, error)
@@ -1984,6 +2080,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangeRequest.CommentsCount(childComplexity), true
+	case "ChangeRequest.contributors":
+		if e.ComplexityRoot.ChangeRequest.Contributors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Contributors(childComplexity), true
 	case "ChangeRequest.createdAt":
 		if e.ComplexityRoot.ChangeRequest.CreatedAt == nil {
 			break
@@ -2037,6 +2139,34 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangeRequest.PDF(childComplexity, args["page"].(*string), args["only"].(*bool)), true
+	case "ChangeRequest.requestedReviewers":
+		if e.ComplexityRoot.ChangeRequest.RequestedReviewers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.RequestedReviewers(childComplexity), true
+	case "ChangeRequest.review":
+		if e.ComplexityRoot.ChangeRequest.Review == nil {
+			break
+		}
+
+		args, err := ec.field_ChangeRequest_review_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Review(childComplexity, args["id"].(string)), true
+	case "ChangeRequest.reviews":
+		if e.ComplexityRoot.ChangeRequest.Reviews == nil {
+			break
+		}
+
+		args, err := ec.field_ChangeRequest_reviews_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Reviews(childComplexity, args["outdated"].(*bool), args["first"].(*int), args["after"].(*string)), true
 	case "ChangeRequest.revision":
 		if e.ComplexityRoot.ChangeRequest.Revision == nil {
 			break
@@ -2111,6 +2241,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ChangeRequestConnection.TotalCount(childComplexity), true
 
+	case "ChangeRequestContributor.actionType":
+		if e.ComplexityRoot.ChangeRequestContributor.Action == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestContributor.Action(childComplexity), true
+	case "ChangeRequestContributor.count":
+		if e.ComplexityRoot.ChangeRequestContributor.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestContributor.Count(childComplexity), true
+	case "ChangeRequestContributor.updatedAt":
+		if e.ComplexityRoot.ChangeRequestContributor.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestContributor.UpdatedAt(childComplexity), true
+	case "ChangeRequestContributor.user":
+		if e.ComplexityRoot.ChangeRequestContributor.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestContributor.User(childComplexity), true
+
 	case "ChangeRequestEdge.cursor":
 		if e.ComplexityRoot.ChangeRequestEdge.Cursor == nil {
 			break
@@ -2123,6 +2278,130 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangeRequestEdge.Node(childComplexity), true
+
+	case "ChangeRequestRequestedReviewer.createdAt":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewer.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewer.CreatedAt(childComplexity), true
+	case "ChangeRequestRequestedReviewer.kind":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewer.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewer.Kind(childComplexity), true
+	case "ChangeRequestRequestedReviewer.requestedBy":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewer.RequestedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewer.RequestedBy(childComplexity), true
+	case "ChangeRequestRequestedReviewer.revision":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewer.RevisionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewer.RevisionID(childComplexity), true
+	case "ChangeRequestRequestedReviewer.team":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewer.Team == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewer.Team(childComplexity), true
+	case "ChangeRequestRequestedReviewer.user":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewer.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewer.User(childComplexity), true
+
+	case "ChangeRequestReview.comment":
+		if e.ComplexityRoot.ChangeRequestReview.Comment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.Comment(childComplexity), true
+	case "ChangeRequestReview.createdAt":
+		if e.ComplexityRoot.ChangeRequestReview.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.CreatedAt(childComplexity), true
+	case "ChangeRequestReview.id":
+		if e.ComplexityRoot.ChangeRequestReview.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.ID(childComplexity), true
+	case "ChangeRequestReview.outdated":
+		if e.ComplexityRoot.ChangeRequestReview.Outdated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.Outdated(childComplexity), true
+	case "ChangeRequestReview.requestedBy":
+		if e.ComplexityRoot.ChangeRequestReview.RequestedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.RequestedBy(childComplexity), true
+	case "ChangeRequestReview.reviewer":
+		if e.ComplexityRoot.ChangeRequestReview.Reviewer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.Reviewer(childComplexity), true
+	case "ChangeRequestReview.revision":
+		if e.ComplexityRoot.ChangeRequestReview.RevisionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.RevisionID(childComplexity), true
+	case "ChangeRequestReview.status":
+		if e.ComplexityRoot.ChangeRequestReview.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.Status(childComplexity), true
+	case "ChangeRequestReview.updatedAt":
+		if e.ComplexityRoot.ChangeRequestReview.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.UpdatedAt(childComplexity), true
+
+	case "ChangeRequestReviewConnection.edges":
+		if e.ComplexityRoot.ChangeRequestReviewConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReviewConnection.Edges(childComplexity), true
+	case "ChangeRequestReviewConnection.pageInfo":
+		if e.ComplexityRoot.ChangeRequestReviewConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReviewConnection.PageInfo(childComplexity), true
+	case "ChangeRequestReviewConnection.totalCount":
+		if e.ComplexityRoot.ChangeRequestReviewConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReviewConnection.TotalCount(childComplexity), true
+
+	case "ChangeRequestReviewEdge.cursor":
+		if e.ComplexityRoot.ChangeRequestReviewEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReviewEdge.Cursor(childComplexity), true
+	case "ChangeRequestReviewEdge.node":
+		if e.ComplexityRoot.ChangeRequestReviewEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReviewEdge.Node(childComplexity), true
 
 	case "ChangedAttribute.after":
 		if e.ComplexityRoot.ChangedAttribute.After == nil {
@@ -2251,6 +2530,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Collection.ID(childComplexity), true
+	case "Collection.mergeRules":
+		if e.ComplexityRoot.Collection.MergeRules == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Collection.MergeRules(childComplexity), true
 	case "Collection.organization":
 		if e.ComplexityRoot.Collection.Organization == nil {
 			break
@@ -3606,6 +3891,32 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MergeResult.Revision(childComplexity), true
 
+	case "MergeRule.rule":
+		if e.ComplexityRoot.MergeRule.Rule == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRule.Rule(childComplexity), true
+	case "MergeRule.users":
+		if e.ComplexityRoot.MergeRule.Users == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRule.Users(childComplexity), true
+
+	case "MergeRules.rules":
+		if e.ComplexityRoot.MergeRules.Rules == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRules.Rules(childComplexity), true
+	case "MergeRules.type":
+		if e.ComplexityRoot.MergeRules.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRules.Type(childComplexity), true
+
 	case "Mutation.addSiteSectionToGroup":
 		if e.ComplexityRoot.Mutation.AddSiteSectionToGroup == nil {
 			break
@@ -4288,6 +4599,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RegenerateSitePublishingAuth(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
+	case "Mutation.removeChangeRequestReviewer":
+		if e.ComplexityRoot.Mutation.RemoveChangeRequestReviewer == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeChangeRequestReviewer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveChangeRequestReviewer(childComplexity, args["spaceId"].(string), args["changeRequest"].(string), args["id"].(string)), true
 	case "Mutation.removeCustomHostname":
 		if e.ComplexityRoot.Mutation.RemoveCustomHostname == nil {
 			break
@@ -4332,6 +4654,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RemoveTeamMember(childComplexity, args["organizationId"].(string), args["teamId"].(string), args["userId"].(string)), true
+	case "Mutation.requestChangeRequestReviewers":
+		if e.ComplexityRoot.Mutation.RequestChangeRequestReviewers == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_requestChangeRequestReviewers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RequestChangeRequestReviewers(childComplexity, args["spaceId"].(string), args["changeRequest"].(string), args["input"].(model.RequestChangeRequestReviewersInput)), true
 	case "Mutation.restoreSpace":
 		if e.ComplexityRoot.Mutation.RestoreSpace == nil {
 			break
@@ -4420,6 +4753,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetTeamMember(childComplexity, args["organizationId"].(string), args["teamId"].(string), args["userId"].(string), args["role"].(*viewer.TeamRole)), true
+	case "Mutation.submitChangeRequestReview":
+		if e.ComplexityRoot.Mutation.SubmitChangeRequestReview == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_submitChangeRequestReview_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SubmitChangeRequestReview(childComplexity, args["spaceId"].(string), args["changeRequest"].(string), args["input"].(model.SubmitChangeRequestReviewInput)), true
 	case "Mutation.testWebhook":
 		if e.ComplexityRoot.Mutation.TestWebhook == nil {
 			break
@@ -5267,6 +5611,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Members(childComplexity, args["first"].(*int), args["after"].(*string), args["role"].(*model.MemberRoleFilter), args["search"].(*string), args["sort"].(*model.MemberSort), args["order"].(*model.SortOrder)), true
+	case "Organization.mergeRules":
+		if e.ComplexityRoot.Organization.MergeRules == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Organization.MergeRules(childComplexity), true
 	case "Organization.oidcProvider":
 		if e.ComplexityRoot.Organization.OidcProvider == nil {
 			break
@@ -7500,7 +7850,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Space.ChangeRequests(childComplexity, args["status"].(*changerequest.Status), args["creator"].(*string), args["contributor"].(*string), args["orderBy"].(*model.ChangeRequestOrder), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Space.ChangeRequests(childComplexity, args["status"].(*changerequest.Status), args["creator"].(*string), args["contributor"].(*string), args["requestedReviewer"].(*string), args["reviewStatus"].(*changerequestreview.Status), args["orderBy"].(*model.ChangeRequestOrder), args["first"].(*int), args["after"].(*string)), true
 	case "Space.changeRequestCount":
 		if e.ComplexityRoot.Space.ChangeRequestsCount == nil {
 			break
@@ -7588,6 +7938,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.EditMode(childComplexity), true
+	case "Space.effectiveMergeRules":
+		if e.ComplexityRoot.Space.EffectiveMergeRules == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.EffectiveMergeRules(childComplexity), true
 	case "Space.emoji":
 		if e.ComplexityRoot.Space.Emoji == nil {
 			break
@@ -7622,6 +7978,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.ID(childComplexity), true
+	case "Space.mergeRules":
+		if e.ComplexityRoot.Space.MergeRules == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.MergeRules(childComplexity), true
 	case "Space.organization":
 		if e.ComplexityRoot.Space.Organization == nil {
 			break
@@ -8448,17 +8810,21 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("GrantAccessInput", ec.unmarshalInputGrantAccessInput),
 			graphql.NewInputUnmarshaler("GrantSubjectInput", ec.unmarshalInputGrantSubjectInput),
 			graphql.NewInputUnmarshaler("ImportFileInput", ec.unmarshalInputImportFileInput),
+			graphql.NewInputUnmarshaler("MergeRuleInput", ec.unmarshalInputMergeRuleInput),
+			graphql.NewInputUnmarshaler("MergeRulesInput", ec.unmarshalInputMergeRulesInput),
 			graphql.NewInputUnmarshaler("MoveCollectionInput", ec.unmarshalInputMoveCollectionInput),
 			graphql.NewInputUnmarshaler("MoveSiteSpaceInput", ec.unmarshalInputMoveSiteSpaceInput),
 			graphql.NewInputUnmarshaler("MoveSpaceInput", ec.unmarshalInputMoveSpaceInput),
 			graphql.NewInputUnmarshaler("OpenAPISpecSourceInput", ec.unmarshalInputOpenAPISpecSourceInput),
 			graphql.NewInputUnmarshaler("PostCommentInput", ec.unmarshalInputPostCommentInput),
+			graphql.NewInputUnmarshaler("RequestChangeRequestReviewersInput", ec.unmarshalInputRequestChangeRequestReviewersInput),
 			graphql.NewInputUnmarshaler("SiteAdaptiveContentInput", ec.unmarshalInputSiteAdaptiveContentInput),
 			graphql.NewInputUnmarshaler("SiteRedirectDestinationInput", ec.unmarshalInputSiteRedirectDestinationInput),
 			graphql.NewInputUnmarshaler("SiteRedirectUpsertInput", ec.unmarshalInputSiteRedirectUpsertInput),
 			graphql.NewInputUnmarshaler("SiteSpacePositionInput", ec.unmarshalInputSiteSpacePositionInput),
 			graphql.NewInputUnmarshaler("SiteStructurePointerInput", ec.unmarshalInputSiteStructurePointerInput),
 			graphql.NewInputUnmarshaler("SiteStructurePositionInput", ec.unmarshalInputSiteStructurePositionInput),
+			graphql.NewInputUnmarshaler("SubmitChangeRequestReviewInput", ec.unmarshalInputSubmitChangeRequestReviewInput),
 			graphql.NewInputUnmarshaler("TeamMembershipInput", ec.unmarshalInputTeamMembershipInput),
 			graphql.NewInputUnmarshaler("TranslationSettingsInput", ec.unmarshalInputTranslationSettingsInput),
 			graphql.NewInputUnmarshaler("UpdateChangeRequestInput", ec.unmarshalInputUpdateChangeRequestInput),
@@ -8824,9 +9190,12 @@ extend type Space {
   """
   The space's change requests, last updated (or, by orderBy, last created) first. status is OPEN
   unless given; null lists every status. creator: only those the user created; contributor: those
-  the user created or made a revision in.
+  the user created or made a revision in; requestedReviewer: those whose review is requested of
+  the user (or of a team of theirs); reviewStatus: those with a current (not outdated) review of
+  that status.
   """
   changeRequests(status: ChangeRequestStatus = OPEN, creator: ID, contributor: ID,
+    requestedReviewer: ID, reviewStatus: ChangeRequestReviewStatus,
     orderBy: ChangeRequestOrder = UPDATED_AT, first: Int, after: String): ChangeRequestConnection!
 }
 
@@ -10146,6 +10515,172 @@ input CreateOpenAPISpecInput {
 
 input UpdateOpenAPISpecInput {
   visibility: OpenAPISpecVisibility!
+}
+`, BuiltIn: false},
+	{Name: "../schema/reviews.graphqls", Input: `# Change request reviews, requested reviewers, contributors, and the merge rules of spaces and
+# collections.
+
+# ---------------------------------------------------------------- Reviews
+
+"A reviewer's verdict on a change request."
+enum ChangeRequestReviewStatus { APPROVED CHANGES_REQUESTED }
+
+"A review of a change request, made against its revision at the time."
+type ChangeRequestReview {
+  id: ID!
+  status: ChangeRequestReviewStatus!
+  "The change request's revision the review was made against."
+  revision: ID!
+  """
+  True once the change request's content moved on since the review (edits, an update from the
+  space), or a newer review by the same reviewer or a new request of their review superseded it.
+  """
+  outdated: Boolean!
+  reviewer: User
+  "Who requested the review this answers; null for a review nobody asked for."
+  requestedBy: User
+  "The comment posted in the change request with the review."
+  comment: Comment
+  createdAt: Time!
+  updatedAt: Time!
+}
+
+type ChangeRequestReviewConnection {
+  edges: [ChangeRequestReviewEdge!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type ChangeRequestReviewEdge {
+  cursor: String!
+  node: ChangeRequestReview!
+}
+
+"A pending request for a user's or a team's review (a review by the user, or a member of the team, answers it)."
+type ChangeRequestRequestedReviewer {
+  "user or team."
+  kind: String!
+  user: User
+  team: Team
+  requestedBy: User
+  "The change request's revision when the review was requested."
+  revision: ID!
+  createdAt: Time!
+}
+
+"A user's contributions of one kind to a change request."
+type ChangeRequestContributor {
+  user: User
+  "edit (revisions made in it) or comment (comments posted in it)."
+  actionType: String!
+  count: Int!
+  "The latest of them."
+  updatedAt: Time!
+}
+
+input SubmitChangeRequestReviewInput {
+  status: ChangeRequestReviewStatus!
+  "Markdown posted as a comment in the change request with the review."
+  comment: String
+  "The comment as a JSON document instead (the reference's Document)."
+  commentDocument: JSON
+}
+
+input RequestChangeRequestReviewersInput {
+  "Members of the space's organization."
+  users: [ID!]
+  "Teams of the space's organization."
+  teams: [ID!]
+  "Changes the change request's subject in the same write."
+  subject: String
+}
+
+extend type ChangeRequest {
+  "The reviews, oldest first; outdated: only the outdated ones (true) or the current ones (false)."
+  reviews(outdated: Boolean, first: Int, after: String): ChangeRequestReviewConnection!
+  "A review by its id; null when there is none."
+  review(id: ID!): ChangeRequestReview
+  "The pending requests of reviews, oldest first."
+  requestedReviewers: [ChangeRequestRequestedReviewer!]!
+  "Who edited it or commented in it, latest first."
+  contributors: [ChangeRequestContributor!]!
+}
+
+# ---------------------------------------------------------------- Merge rules
+
+"""
+How a space's or collection's change requests may be merged: INHERIT follows the collection above
+(at the top, the organization's, which has none), NONE lets the review role merge without further
+rules, RULES lists rules that must all pass.
+"""
+enum MergeRulesType { INHERIT NONE RULES }
+
+"""
+A merge rule, named as the reference client names them (require_at_least_one_approved_review,
+require_all_reviews_approved, require_specific_reviewers, require_one_of_specific_reviewers,
+require_up_to_date_change_request, require_change_request_subject, require_author_to_merge,
+allow_bypass); users for the rules that name people.
+"""
+type MergeRule {
+  rule: String!
+  users: [ID!]
+}
+
+type MergeRules {
+  type: MergeRulesType!
+  rules: [MergeRule!]!
+}
+
+input MergeRuleInput {
+  rule: String!
+  users: [ID!]
+}
+
+"Rules the server does not enforce are refused, naming them."
+input MergeRulesInput {
+  type: MergeRulesType!
+  rules: [MergeRuleInput!]
+}
+
+extend type Space {
+  "The space's own merge rules (INHERIT when it follows its collection)."
+  mergeRules: MergeRules!
+  "The merge rules in force on its change requests, inheritance followed."
+  effectiveMergeRules: MergeRules!
+}
+
+extend type Collection {
+  "The collection's own merge rules (INHERIT when it follows the collection above)."
+  mergeRules: MergeRules!
+}
+
+extend type Organization {
+  "The merge rules the organization's spaces and collections inherit at the top: NONE or RULES."
+  mergeRules: MergeRules!
+}
+
+extend input UpdateOrganizationInput {
+  "The organization's merge rules, NONE or RULES (admins)."
+  mergeRules: MergeRulesInput
+}
+
+extend input UpdateSpaceInput {
+  "The space's merge rules (admin role on the space)."
+  mergeRules: MergeRulesInput
+}
+
+extend input UpdateCollectionInput {
+  "The collection's merge rules (admin role on the collection)."
+  mergeRules: MergeRulesInput
+}
+
+extend type Mutation {
+  "Reviews a change request (id or number) as its content is now (review role; its author cannot approve it)."
+  submitChangeRequestReview(spaceId: ID!, changeRequest: ID!, input: SubmitChangeRequestReviewInput!): ChangeRequestReview!
+  "Asks users and teams to review a change request (edit role); returns the requests made."
+  requestChangeRequestReviewers(spaceId: ID!, changeRequest: ID!, input: RequestChangeRequestReviewersInput!): [ChangeRequestRequestedReviewer!]!
+  "Withdraws the request of a user's or a team's (id) review (edit role); false when there was none."
+  removeChangeRequestReviewer(spaceId: ID!, changeRequest: ID!, id: ID!): Boolean!
 }
 `, BuiltIn: false},
 	{Name: "../schema/search.graphqls", Input: `# Search.
@@ -11775,6 +12310,14 @@ func (ec *executionContext) childFields_ChangeRequest(ctx context.Context, field
 		return ec.fieldContext_ChangeRequest_comment(ctx, field)
 	case "pdf":
 		return ec.fieldContext_ChangeRequest_pdf(ctx, field)
+	case "reviews":
+		return ec.fieldContext_ChangeRequest_reviews(ctx, field)
+	case "review":
+		return ec.fieldContext_ChangeRequest_review(ctx, field)
+	case "requestedReviewers":
+		return ec.fieldContext_ChangeRequest_requestedReviewers(ctx, field)
+	case "contributors":
+		return ec.fieldContext_ChangeRequest_contributors(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ChangeRequest", field.Name)
 }
@@ -11791,6 +12334,20 @@ func (ec *executionContext) childFields_ChangeRequestConnection(ctx context.Cont
 	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestConnection", field.Name)
 }
 
+func (ec *executionContext) childFields_ChangeRequestContributor(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "user":
+		return ec.fieldContext_ChangeRequestContributor_user(ctx, field)
+	case "actionType":
+		return ec.fieldContext_ChangeRequestContributor_actionType(ctx, field)
+	case "count":
+		return ec.fieldContext_ChangeRequestContributor_count(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_ChangeRequestContributor_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestContributor", field.Name)
+}
+
 func (ec *executionContext) childFields_ChangeRequestEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "cursor":
@@ -11799,6 +12356,70 @@ func (ec *executionContext) childFields_ChangeRequestEdge(ctx context.Context, f
 		return ec.fieldContext_ChangeRequestEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestRequestedReviewer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_ChangeRequestRequestedReviewer_kind(ctx, field)
+	case "user":
+		return ec.fieldContext_ChangeRequestRequestedReviewer_user(ctx, field)
+	case "team":
+		return ec.fieldContext_ChangeRequestRequestedReviewer_team(ctx, field)
+	case "requestedBy":
+		return ec.fieldContext_ChangeRequestRequestedReviewer_requestedBy(ctx, field)
+	case "revision":
+		return ec.fieldContext_ChangeRequestRequestedReviewer_revision(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ChangeRequestRequestedReviewer_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestRequestedReviewer", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestReview(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ChangeRequestReview_id(ctx, field)
+	case "status":
+		return ec.fieldContext_ChangeRequestReview_status(ctx, field)
+	case "revision":
+		return ec.fieldContext_ChangeRequestReview_revision(ctx, field)
+	case "outdated":
+		return ec.fieldContext_ChangeRequestReview_outdated(ctx, field)
+	case "reviewer":
+		return ec.fieldContext_ChangeRequestReview_reviewer(ctx, field)
+	case "requestedBy":
+		return ec.fieldContext_ChangeRequestReview_requestedBy(ctx, field)
+	case "comment":
+		return ec.fieldContext_ChangeRequestReview_comment(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ChangeRequestReview_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_ChangeRequestReview_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestReview", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestReviewConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ChangeRequestReviewConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ChangeRequestReviewConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_ChangeRequestReviewConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestReviewConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestReviewEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_ChangeRequestReviewEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_ChangeRequestReviewEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestReviewEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_ChangedAttribute(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -11873,6 +12494,8 @@ func (ec *executionContext) childFields_Collection(ctx context.Context, field gr
 		return ec.fieldContext_Collection_collections(ctx, field)
 	case "spaces":
 		return ec.fieldContext_Collection_spaces(ctx, field)
+	case "mergeRules":
+		return ec.fieldContext_Collection_mergeRules(ctx, field)
 	case "grants":
 		return ec.fieldContext_Collection_grants(ctx, field)
 	case "access":
@@ -12599,6 +13222,26 @@ func (ec *executionContext) childFields_MergeResult(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type MergeResult", field.Name)
 }
 
+func (ec *executionContext) childFields_MergeRule(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "rule":
+		return ec.fieldContext_MergeRule_rule(ctx, field)
+	case "users":
+		return ec.fieldContext_MergeRule_users(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MergeRule", field.Name)
+}
+
+func (ec *executionContext) childFields_MergeRules(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_MergeRules_type(ctx, field)
+	case "rules":
+		return ec.fieldContext_MergeRules_rules(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MergeRules", field.Name)
+}
+
 func (ec *executionContext) childFields_OIDCProvider(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -12841,6 +13484,8 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_openAPISpecs(ctx, field)
 	case "openAPISpec":
 		return ec.fieldContext_Organization_openAPISpec(ctx, field)
+	case "mergeRules":
+		return ec.fieldContext_Organization_mergeRules(ctx, field)
 	case "search":
 		return ec.fieldContext_Organization_search(ctx, field)
 	case "sites":
@@ -13843,6 +14488,10 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_customFields(ctx, field)
 	case "history":
 		return ec.fieldContext_Space_history(ctx, field)
+	case "mergeRules":
+		return ec.fieldContext_Space_mergeRules(ctx, field)
+	case "effectiveMergeRules":
+		return ec.fieldContext_Space_effectiveMergeRules(ctx, field)
 	case "search":
 		return ec.fieldContext_Space_search(ctx, field)
 	case "grants":
@@ -14406,6 +15055,50 @@ func (ec *executionContext) field_ChangeRequest_pdf_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["only"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_ChangeRequest_review_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_ChangeRequest_reviews_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "outdated",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["outdated"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
 	return args, nil
 }
 
@@ -16181,6 +16874,36 @@ func (ec *executionContext) field_Mutation_regenerateSitePublishingAuth_args(ctx
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_removeChangeRequestReviewer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "changeRequest",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["changeRequest"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_removeCustomHostname_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -16282,6 +17005,36 @@ func (ec *executionContext) field_Mutation_removeTeamMember_args(ctx context.Con
 		return nil, err
 	}
 	args["userId"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_requestChangeRequestReviewers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "changeRequest",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["changeRequest"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RequestChangeRequestReviewersInput, error) {
+			return ec.unmarshalNRequestChangeRequestReviewersInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐRequestChangeRequestReviewersInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
 	return args, nil
 }
 
@@ -16458,6 +17211,36 @@ func (ec *executionContext) field_Mutation_setTeamMember_args(ctx context.Contex
 		return nil, err
 	}
 	args["role"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_submitChangeRequestReview_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "changeRequest",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["changeRequest"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SubmitChangeRequestReviewInput, error) {
+			return ec.unmarshalNSubmitChangeRequestReviewInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSubmitChangeRequestReviewInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
 	return args, nil
 }
 
@@ -18668,30 +19451,46 @@ func (ec *executionContext) field_Space_changeRequests_args(ctx context.Context,
 		return nil, err
 	}
 	args["contributor"] = arg2
-	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "requestedReviewer",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["requestedReviewer"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "reviewStatus",
+		func(ctx context.Context, v any) (*changerequestreview.Status, error) {
+			return ec.unmarshalOChangeRequestReviewStatus2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚋchangerequestreviewᚐStatus(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reviewStatus"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
 		func(ctx context.Context, v any) (*model.ChangeRequestOrder, error) {
 			return ec.unmarshalOChangeRequestOrder2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐChangeRequestOrder(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["orderBy"] = arg3
-	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+	args["orderBy"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "first",
 		func(ctx context.Context, v any) (*int, error) {
 			return ec.unmarshalOInt2ᚖint(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["first"] = arg4
-	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+	args["first"] = arg6
+	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "after",
 		func(ctx context.Context, v any) (*string, error) {
 			return ec.unmarshalOString2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["after"] = arg5
+	args["after"] = arg7
 	return args, nil
 }
 
@@ -19912,6 +20711,158 @@ func (ec *executionContext) fieldContext_ChangeRequest_pdf(ctx context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _ChangeRequest_reviews(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_reviews(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.ChangeRequest().Reviews(ctx, obj, fc.Args["outdated"].(*bool), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeRequestReviewConnection) graphql.Marshaler {
+			return ec.marshalNChangeRequestReviewConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐChangeRequestReviewConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_reviews(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequestReviewConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_ChangeRequest_reviews_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_review(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_review(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.ChangeRequest().Review(ctx, obj, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequestReview) graphql.Marshaler {
+			return ec.marshalOChangeRequestReview2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐChangeRequestReview(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_review(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequestReview(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_ChangeRequest_review_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_requestedReviewers(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_requestedReviewers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequest().RequestedReviewers(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.ChangeRequestReviewer) graphql.Marshaler {
+			return ec.marshalNChangeRequestRequestedReviewer2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐChangeRequestReviewerᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_requestedReviewers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequestRequestedReviewer(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_contributors(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_contributors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequest().Contributors(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*changerequests.Contributor) graphql.Marshaler {
+			return ec.marshalNChangeRequestContributor2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋchangerequestsᚐContributorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_contributors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequestContributor(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _ChangeRequestConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -19999,6 +20950,107 @@ func (ec *executionContext) fieldContext_ChangeRequestConnection_totalCount(_ co
 	return graphql.NewScalarFieldContext("ChangeRequestConnection", field, false, false, "Int")
 }
 
+func (ec *executionContext) _ChangeRequestContributor_user(ctx context.Context, field graphql.CollectedField, obj *changerequests.Contributor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestContributor_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequestContributor().User(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestContributor_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequestContributor",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequestContributor_actionType(ctx context.Context, field graphql.CollectedField, obj *changerequests.Contributor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestContributor_actionType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Action, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestContributor_actionType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestContributor", field, false, false, "String")
+}
+
+func (ec *executionContext) _ChangeRequestContributor_count(ctx context.Context, field graphql.CollectedField, obj *changerequests.Contributor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestContributor_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestContributor_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestContributor", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ChangeRequestContributor_updatedAt(ctx context.Context, field graphql.CollectedField, obj *changerequests.Contributor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestContributor_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestContributor_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestContributor", field, false, false, "Time")
+}
+
 func (ec *executionContext) _ChangeRequestEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestEdge) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -20049,6 +21101,547 @@ func (ec *executionContext) fieldContext_ChangeRequestEdge_node(_ context.Contex
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequestRequestedReviewer_kind(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequestReviewer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestRequestedReviewer_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequestRequestedReviewer().Kind(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestRequestedReviewer_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestRequestedReviewer", field, true, true, "String")
+}
+
+func (ec *executionContext) _ChangeRequestRequestedReviewer_user(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequestReviewer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestRequestedReviewer_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequestRequestedReviewer().User(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestRequestedReviewer_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequestRequestedReviewer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequestRequestedReviewer_team(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequestReviewer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestRequestedReviewer_team(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequestRequestedReviewer().Team(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Team) graphql.Marshaler {
+			return ec.marshalOTeam2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐTeam(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestRequestedReviewer_team(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequestRequestedReviewer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Team(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequestRequestedReviewer_requestedBy(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequestReviewer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestRequestedReviewer_requestedBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequestRequestedReviewer().RequestedBy(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestRequestedReviewer_requestedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequestRequestedReviewer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequestRequestedReviewer_revision(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequestReviewer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestRequestedReviewer_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RevisionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestRequestedReviewer_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestRequestedReviewer", field, false, false, "ID")
+}
+
+func (ec *executionContext) _ChangeRequestRequestedReviewer_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequestReviewer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestRequestedReviewer_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestRequestedReviewer_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestRequestedReviewer", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ChangeRequestReview_id(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequestReview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestReview_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestReview_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestReview", field, false, false, "ID")
+}
+
+func (ec *executionContext) _ChangeRequestReview_status(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequestReview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestReview_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v changerequestreview.Status) graphql.Marshaler {
+			return ec.marshalNChangeRequestReviewStatus2githubᚗcomᚋbinderyhqᚋbinderyᚋentᚋchangerequestreviewᚐStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestReview_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestReview", field, false, false, "ChangeRequestReviewStatus")
+}
+
+func (ec *executionContext) _ChangeRequestReview_revision(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequestReview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestReview_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RevisionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestReview_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestReview", field, false, false, "ID")
+}
+
+func (ec *executionContext) _ChangeRequestReview_outdated(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequestReview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestReview_outdated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequestReview().Outdated(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestReview_outdated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestReview", field, true, true, "Boolean")
+}
+
+func (ec *executionContext) _ChangeRequestReview_reviewer(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequestReview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestReview_reviewer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequestReview().Reviewer(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestReview_reviewer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequestReview",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequestReview_requestedBy(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequestReview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestReview_requestedBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequestReview().RequestedBy(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestReview_requestedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequestReview",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequestReview_comment(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequestReview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestReview_comment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequestReview().Comment(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Comment) graphql.Marshaler {
+			return ec.marshalOComment2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐComment(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestReview_comment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequestReview",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Comment(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequestReview_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequestReview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestReview_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestReview_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestReview", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ChangeRequestReview_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequestReview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestReview_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestReview_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestReview", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ChangeRequestReviewConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestReviewConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestReviewConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.ChangeRequestReviewEdge) graphql.Marshaler {
+			return ec.marshalNChangeRequestReviewEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐChangeRequestReviewEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestReviewConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequestReviewConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequestReviewEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequestReviewConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestReviewConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestReviewConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestReviewConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequestReviewConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequestReviewConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestReviewConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestReviewConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestReviewConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestReviewConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ChangeRequestReviewEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestReviewEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestReviewEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestReviewEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestReviewEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _ChangeRequestReviewEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestReviewEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestReviewEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequestReview) graphql.Marshaler {
+			return ec.marshalNChangeRequestReview2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐChangeRequestReview(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestReviewEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequestReviewEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequestReview(ctx, field)
 		},
 	}
 	return fc, nil
@@ -20648,6 +22241,38 @@ func (ec *executionContext) fieldContext_Collection_spaces(ctx context.Context, 
 	if fc.Args, err = ec.field_Collection_spaces_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Collection_mergeRules(ctx context.Context, field graphql.CollectedField, obj *ent.Collection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Collection_mergeRules(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Collection().MergeRules(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *mergerules.Config) graphql.Marshaler {
+			return ec.marshalNMergeRules2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋmergerulesᚐConfig(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Collection_mergeRules(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Collection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRules(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -26120,6 +27745,107 @@ func (ec *executionContext) fieldContext_MergeResult_conflicts(_ context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _MergeRule_rule(ctx context.Context, field graphql.CollectedField, obj *mergerules.Rule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRule_rule(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rule, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRule_rule(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRule", field, false, false, "String")
+}
+
+func (ec *executionContext) _MergeRule_users(ctx context.Context, field graphql.CollectedField, obj *mergerules.Rule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRule_users(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Users, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOID2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRule_users(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRule", field, false, false, "ID")
+}
+
+func (ec *executionContext) _MergeRules_type(ctx context.Context, field graphql.CollectedField, obj *mergerules.Config) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRules_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MergeRules().Type(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.MergeRulesType) graphql.Marshaler {
+			return ec.marshalNMergeRulesType2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐMergeRulesType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRules_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRules", field, true, true, "MergeRulesType")
+}
+
+func (ec *executionContext) _MergeRules_rules(ctx context.Context, field graphql.CollectedField, obj *mergerules.Config) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRules_rules(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rules, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []mergerules.Rule) graphql.Marshaler {
+			return ec.marshalNMergeRule2ᚕgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋmergerulesᚐRuleᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRules_rules(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeRules",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRule(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createOrganization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -27880,6 +29606,138 @@ func (ec *executionContext) fieldContext_Mutation_deleteOpenAPISpec(ctx context.
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_deleteOpenAPISpec_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_submitChangeRequestReview(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_submitChangeRequestReview(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SubmitChangeRequestReview(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequest"].(string), fc.Args["input"].(model.SubmitChangeRequestReviewInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequestReview) graphql.Marshaler {
+			return ec.marshalNChangeRequestReview2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐChangeRequestReview(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_submitChangeRequestReview(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequestReview(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_submitChangeRequestReview_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_requestChangeRequestReviewers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_requestChangeRequestReviewers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RequestChangeRequestReviewers(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequest"].(string), fc.Args["input"].(model.RequestChangeRequestReviewersInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.ChangeRequestReviewer) graphql.Marshaler {
+			return ec.marshalNChangeRequestRequestedReviewer2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐChangeRequestReviewerᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_requestChangeRequestReviewers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequestRequestedReviewer(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_requestChangeRequestReviewers_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeChangeRequestReviewer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeChangeRequestReviewer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveChangeRequestReviewer(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequest"].(string), fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeChangeRequestReviewer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeChangeRequestReviewer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -33267,6 +35125,38 @@ func (ec *executionContext) fieldContext_Organization_openAPISpec(ctx context.Co
 	if fc.Args, err = ec.field_Organization_openAPISpec_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_mergeRules(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_mergeRules(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Organization().MergeRules(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *mergerules.Config) graphql.Marshaler {
+			return ec.marshalNMergeRules2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋmergerulesᚐConfig(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_mergeRules(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRules(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -42386,7 +44276,7 @@ func (ec *executionContext) _Space_changeRequests(ctx context.Context, field gra
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Space().ChangeRequests(ctx, obj, fc.Args["status"].(*changerequest.Status), fc.Args["creator"].(*string), fc.Args["contributor"].(*string), fc.Args["orderBy"].(*model.ChangeRequestOrder), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Space().ChangeRequests(ctx, obj, fc.Args["status"].(*changerequest.Status), fc.Args["creator"].(*string), fc.Args["contributor"].(*string), fc.Args["requestedReviewer"].(*string), fc.Args["reviewStatus"].(*changerequestreview.Status), fc.Args["orderBy"].(*model.ChangeRequestOrder), fc.Args["first"].(*int), fc.Args["after"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeRequestConnection) graphql.Marshaler {
@@ -42761,6 +44651,70 @@ func (ec *executionContext) fieldContext_Space_history(ctx context.Context, fiel
 	if fc.Args, err = ec.field_Space_history_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Space_mergeRules(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_mergeRules(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Space().MergeRules(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *mergerules.Config) graphql.Marshaler {
+			return ec.marshalNMergeRules2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋmergerulesᚐConfig(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_mergeRules(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRules(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Space_effectiveMergeRules(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_effectiveMergeRules(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Space().EffectiveMergeRules(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *mergerules.Config) graphql.Marshaler {
+			return ec.marshalNMergeRules2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋmergerulesᚐConfig(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_effectiveMergeRules(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRules(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -48439,6 +50393,104 @@ func UnmarshalImportFileInput(ctx context.Context, raw any) (model.ImportFileInp
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputMergeRuleInput(ctx context.Context, obj any) (model.MergeRuleInput, error) {
+	var it model.MergeRuleInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"rule", "users"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "rule":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rule"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Rule = data
+		case "users":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("users"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Users = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalMergeRuleInput unmarshals raw into the MergeRuleInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalMergeRuleInput(ctx context.Context, raw any) (model.MergeRuleInput, error) {
+	var out model.MergeRuleInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "MergeRuleInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputMergeRulesInput(ctx context.Context, obj any) (model.MergeRulesInput, error) {
+	var it model.MergeRulesInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"type", "rules"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalNMergeRulesType2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐMergeRulesType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "rules":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rules"))
+			data, err := ec.unmarshalOMergeRuleInput2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐMergeRuleInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Rules = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalMergeRulesInput unmarshals raw into the MergeRulesInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalMergeRulesInput(ctx context.Context, raw any) (model.MergeRulesInput, error) {
+	var out model.MergeRulesInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "MergeRulesInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputMoveCollectionInput(ctx context.Context, obj any) (model.MoveCollectionInput, error) {
 	var it model.MoveCollectionInput
 	if obj == nil {
@@ -48688,6 +50740,62 @@ func (ec *executionContext) unmarshalInputPostCommentInput(ctx context.Context, 
 func UnmarshalPostCommentInput(ctx context.Context, raw any) (model.PostCommentInput, error) {
 	var out model.PostCommentInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "PostCommentInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputRequestChangeRequestReviewersInput(ctx context.Context, obj any) (model.RequestChangeRequestReviewersInput, error) {
+	var it model.RequestChangeRequestReviewersInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"users", "teams", "subject"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "users":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("users"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Users = data
+		case "teams":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("teams"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Teams = data
+		case "subject":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subject"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Subject = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalRequestChangeRequestReviewersInput unmarshals raw into the RequestChangeRequestReviewersInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalRequestChangeRequestReviewersInput(ctx context.Context, raw any) (model.RequestChangeRequestReviewersInput, error) {
+	var out model.RequestChangeRequestReviewersInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "RequestChangeRequestReviewersInput", raw, &out)
 	return out, err
 }
 
@@ -49034,6 +51142,62 @@ func UnmarshalSiteStructurePositionInput(ctx context.Context, raw any) (model.Si
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputSubmitChangeRequestReviewInput(ctx context.Context, obj any) (model.SubmitChangeRequestReviewInput, error) {
+	var it model.SubmitChangeRequestReviewInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"status", "comment", "commentDocument"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalNChangeRequestReviewStatus2githubᚗcomᚋbinderyhqᚋbinderyᚋentᚋchangerequestreviewᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "comment":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("comment"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Comment = data
+		case "commentDocument":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("commentDocument"))
+			data, err := ec.unmarshalOJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CommentDocument = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSubmitChangeRequestReviewInput unmarshals raw into the SubmitChangeRequestReviewInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSubmitChangeRequestReviewInput(ctx context.Context, raw any) (model.SubmitChangeRequestReviewInput, error) {
+	var out model.SubmitChangeRequestReviewInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SubmitChangeRequestReviewInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputTeamMembershipInput(ctx context.Context, obj any) (model.TeamMembershipInput, error) {
 	var it model.TeamMembershipInput
 	if obj == nil {
@@ -49192,7 +51356,7 @@ func (ec *executionContext) unmarshalInputUpdateCollectionInput(ctx context.Cont
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"title", "description", "defaultLevel"}
+	fieldsInOrder := [...]string{"title", "description", "defaultLevel", "mergeRules"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -49220,6 +51384,13 @@ func (ec *executionContext) unmarshalInputUpdateCollectionInput(ctx context.Cont
 				return it, err
 			}
 			it.DefaultLevel = graphql.OmittableOf(data)
+		case "mergeRules":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mergeRules"))
+			data, err := ec.unmarshalOMergeRulesInput2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐMergeRulesInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MergeRules = data
 		}
 	}
 	return it, nil
@@ -49661,7 +51832,7 @@ func (ec *executionContext) unmarshalInputUpdateOrganizationInput(ctx context.Co
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"title", "emailDomains", "hostname", "defaultRole", "defaultContentSite", "logo", "sso", "ai", "inviteLinks"}
+	fieldsInOrder := [...]string{"title", "emailDomains", "hostname", "defaultRole", "defaultContentSite", "logo", "sso", "ai", "inviteLinks", "mergeRules"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -49731,6 +51902,13 @@ func (ec *executionContext) unmarshalInputUpdateOrganizationInput(ctx context.Co
 				return it, err
 			}
 			it.InviteLinks = data
+		case "mergeRules":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mergeRules"))
+			data, err := ec.unmarshalOMergeRulesInput2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐMergeRulesInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MergeRules = data
 		}
 	}
 	return it, nil
@@ -50305,7 +52483,7 @@ func (ec *executionContext) unmarshalInputUpdateSpaceInput(ctx context.Context, 
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"title", "emoji", "visibility", "editMode", "defaultLevel"}
+	fieldsInOrder := [...]string{"title", "emoji", "visibility", "editMode", "defaultLevel", "mergeRules"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -50347,6 +52525,13 @@ func (ec *executionContext) unmarshalInputUpdateSpaceInput(ctx context.Context, 
 				return it, err
 			}
 			it.DefaultLevel = graphql.OmittableOf(data)
+		case "mergeRules":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mergeRules"))
+			data, err := ec.unmarshalOMergeRulesInput2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐMergeRulesInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MergeRules = data
 		}
 	}
 	return it, nil
@@ -50997,6 +53182,30 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._ChangeRequest_pdf(ctx, field, obj)
 				})
+		case "reviews":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequest_reviews(ctx, field, obj)
+				})
+		case "review":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequest_review(ctx, field, obj)
+				})
+		case "requestedReviewers":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequest_requestedReviewers(ctx, field, obj)
+				})
+		case "contributors":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequest_contributors(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -51057,6 +53266,55 @@ func (ec *executionContext) _ChangeRequestConnection(ctx context.Context, sel as
 	return out
 }
 
+var changeRequestContributorImplementors = []string{"ChangeRequestContributor"}
+
+func (ec *executionContext) _ChangeRequestContributor(ctx context.Context, sel ast.SelectionSet, obj *changerequests.Contributor) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestContributorImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangeRequestContributor")
+		case "user":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequestContributor_user(ctx, field, obj)
+				})
+		case "actionType":
+			out.Values[i] = ec._ChangeRequestContributor_actionType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "count":
+			out.Values[i] = ec._ChangeRequestContributor_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._ChangeRequestContributor_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var changeRequestEdgeImplementors = []string{"ChangeRequestEdge"}
 
 func (ec *executionContext) _ChangeRequestEdge(ctx context.Context, sel ast.SelectionSet, obj *model.ChangeRequestEdge) graphql.Marshaler {
@@ -51075,6 +53333,226 @@ func (ec *executionContext) _ChangeRequestEdge(ctx context.Context, sel ast.Sele
 			}
 		case "node":
 			out.Values[i] = ec._ChangeRequestEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var changeRequestRequestedReviewerImplementors = []string{"ChangeRequestRequestedReviewer"}
+
+func (ec *executionContext) _ChangeRequestRequestedReviewer(ctx context.Context, sel ast.SelectionSet, obj *ent.ChangeRequestReviewer) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestRequestedReviewerImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangeRequestRequestedReviewer")
+		case "kind":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequestRequestedReviewer_kind(ctx, field, obj)
+				})
+		case "user":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequestRequestedReviewer_user(ctx, field, obj)
+				})
+		case "team":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequestRequestedReviewer_team(ctx, field, obj)
+				})
+		case "requestedBy":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequestRequestedReviewer_requestedBy(ctx, field, obj)
+				})
+		case "revision":
+			out.Values[i] = ec._ChangeRequestRequestedReviewer_revision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._ChangeRequestRequestedReviewer_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var changeRequestReviewImplementors = []string{"ChangeRequestReview"}
+
+func (ec *executionContext) _ChangeRequestReview(ctx context.Context, sel ast.SelectionSet, obj *ent.ChangeRequestReview) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestReviewImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangeRequestReview")
+		case "id":
+			out.Values[i] = ec._ChangeRequestReview_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._ChangeRequestReview_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "revision":
+			out.Values[i] = ec._ChangeRequestReview_revision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "outdated":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequestReview_outdated(ctx, field, obj)
+				})
+		case "reviewer":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequestReview_reviewer(ctx, field, obj)
+				})
+		case "requestedBy":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequestReview_requestedBy(ctx, field, obj)
+				})
+		case "comment":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequestReview_comment(ctx, field, obj)
+				})
+		case "createdAt":
+			out.Values[i] = ec._ChangeRequestReview_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._ChangeRequestReview_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var changeRequestReviewConnectionImplementors = []string{"ChangeRequestReviewConnection"}
+
+func (ec *executionContext) _ChangeRequestReviewConnection(ctx context.Context, sel ast.SelectionSet, obj *model.ChangeRequestReviewConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestReviewConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangeRequestReviewConnection")
+		case "edges":
+			out.Values[i] = ec._ChangeRequestReviewConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._ChangeRequestReviewConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._ChangeRequestReviewConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var changeRequestReviewEdgeImplementors = []string{"ChangeRequestReviewEdge"}
+
+func (ec *executionContext) _ChangeRequestReviewEdge(ctx context.Context, sel ast.SelectionSet, obj *model.ChangeRequestReviewEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestReviewEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangeRequestReviewEdge")
+		case "cursor":
+			out.Values[i] = ec._ChangeRequestReviewEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._ChangeRequestReviewEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -51338,6 +53816,12 @@ func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSe
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Collection_spaces(ctx, field, obj)
+				})
+		case "mergeRules":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Collection_mergeRules(ctx, field, obj)
 				})
 		case "grants":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
@@ -53854,6 +56338,83 @@ func (ec *executionContext) _MergeResult(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var mergeRuleImplementors = []string{"MergeRule"}
+
+func (ec *executionContext) _MergeRule(ctx context.Context, sel ast.SelectionSet, obj *mergerules.Rule) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mergeRuleImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MergeRule")
+		case "rule":
+			out.Values[i] = ec._MergeRule_rule(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "users":
+			out.Values[i] = ec._MergeRule_users(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var mergeRulesImplementors = []string{"MergeRules"}
+
+func (ec *executionContext) _MergeRules(ctx context.Context, sel ast.SelectionSet, obj *mergerules.Config) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mergeRulesImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MergeRules")
+		case "type":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._MergeRules_type(ctx, field, obj)
+				})
+		case "rules":
+			out.Values[i] = ec._MergeRules_rules(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var mutationImplementors = []string{"Mutation"}
 
 func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -54149,6 +56710,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "deleteOpenAPISpec":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteOpenAPISpec(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "submitChangeRequestReview":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_submitChangeRequestReview(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "requestChangeRequestReviewers":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_requestChangeRequestReviewers(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removeChangeRequestReviewer":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeChangeRequestReviewer(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -55413,6 +57995,12 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Organization_openAPISpec(ctx, field, obj)
+				})
+		case "mergeRules":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Organization_mergeRules(ctx, field, obj)
 				})
 		case "search":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
@@ -58926,6 +61514,18 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Space_history(ctx, field, obj)
 				})
+		case "mergeRules":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Space_mergeRules(ctx, field, obj)
+				})
+		case "effectiveMergeRules":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Space_effectiveMergeRules(ctx, field, obj)
+				})
 		case "search":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -60631,6 +63231,30 @@ func (ec *executionContext) marshalNChangeRequestConnection2ᚖgithubᚗcomᚋbi
 	return ec._ChangeRequestConnection(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNChangeRequestContributor2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋchangerequestsᚐContributorᚄ(ctx context.Context, sel ast.SelectionSet, v []*changerequests.Contributor) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNChangeRequestContributor2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋchangerequestsᚐContributor(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNChangeRequestContributor2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋchangerequestsᚐContributor(ctx context.Context, sel ast.SelectionSet, v *changerequests.Contributor) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ChangeRequestContributor!")
+		return graphql.Null
+	}
+	return ec._ChangeRequestContributor(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNChangeRequestEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐChangeRequestEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ChangeRequestEdge) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -60653,6 +63277,84 @@ func (ec *executionContext) marshalNChangeRequestEdge2ᚖgithubᚗcomᚋbinderyh
 		return graphql.Null
 	}
 	return ec._ChangeRequestEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNChangeRequestRequestedReviewer2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐChangeRequestReviewerᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.ChangeRequestReviewer) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNChangeRequestRequestedReviewer2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐChangeRequestReviewer(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNChangeRequestRequestedReviewer2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐChangeRequestReviewer(ctx context.Context, sel ast.SelectionSet, v *ent.ChangeRequestReviewer) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ChangeRequestRequestedReviewer!")
+		return graphql.Null
+	}
+	return ec._ChangeRequestRequestedReviewer(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNChangeRequestReview2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐChangeRequestReview(ctx context.Context, sel ast.SelectionSet, v *ent.ChangeRequestReview) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ChangeRequestReview!")
+		return graphql.Null
+	}
+	return ec._ChangeRequestReview(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNChangeRequestReviewConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐChangeRequestReviewConnection(ctx context.Context, sel ast.SelectionSet, v *model.ChangeRequestReviewConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ChangeRequestReviewConnection!")
+		return graphql.Null
+	}
+	return ec._ChangeRequestReviewConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNChangeRequestReviewEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐChangeRequestReviewEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ChangeRequestReviewEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNChangeRequestReviewEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐChangeRequestReviewEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNChangeRequestReviewEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐChangeRequestReviewEdge(ctx context.Context, sel ast.SelectionSet, v *model.ChangeRequestReviewEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ChangeRequestReviewEdge!")
+		return graphql.Null
+	}
+	return ec._ChangeRequestReviewEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNChangeRequestReviewStatus2githubᚗcomᚋbinderyhqᚋbinderyᚋentᚋchangerequestreviewᚐStatus(ctx context.Context, v any) (changerequestreview.Status, error) {
+	res, err := model.UnmarshalChangeRequestReviewStatus(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNChangeRequestReviewStatus2githubᚗcomᚋbinderyhqᚋbinderyᚋentᚋchangerequestreviewᚐStatus(ctx context.Context, sel ast.SelectionSet, v changerequestreview.Status) graphql.Marshaler {
+	_ = sel
+	res := model.MarshalChangeRequestReviewStatus(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "ChangeRequestReviewStatus!")
+	}
+	return res
 }
 
 func (ec *executionContext) unmarshalNChangeRequestStatus2githubᚗcomᚋbinderyhqᚋbinderyᚋentᚋchangerequestᚐStatus(ctx context.Context, v any) (changerequest.Status, error) {
@@ -61741,6 +64443,49 @@ func (ec *executionContext) marshalNMergeResult2ᚖgithubᚗcomᚋbinderyhqᚋbi
 	return ec._MergeResult(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNMergeRule2githubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋmergerulesᚐRule(ctx context.Context, sel ast.SelectionSet, v mergerules.Rule) graphql.Marshaler {
+	return ec._MergeRule(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNMergeRule2ᚕgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋmergerulesᚐRuleᚄ(ctx context.Context, sel ast.SelectionSet, v []mergerules.Rule) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMergeRule2githubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋmergerulesᚐRule(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNMergeRuleInput2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐMergeRuleInput(ctx context.Context, v any) (*model.MergeRuleInput, error) {
+	res, err := ec.unmarshalInputMergeRuleInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMergeRules2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋinternalᚋmergerulesᚐConfig(ctx context.Context, sel ast.SelectionSet, v *mergerules.Config) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "MergeRules!")
+		return graphql.Null
+	}
+	return ec._MergeRules(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNMergeRulesType2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐMergeRulesType(ctx context.Context, v any) (model.MergeRulesType, error) {
+	var res model.MergeRulesType
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMergeRulesType2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐMergeRulesType(ctx context.Context, sel ast.SelectionSet, v model.MergeRulesType) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) unmarshalNMoveCollectionInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐMoveCollectionInput(ctx context.Context, v any) (model.MoveCollectionInput, error) {
 	res, err := ec.unmarshalInputMoveCollectionInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -62103,6 +64848,11 @@ func (ec *executionContext) marshalNReactionUser2ᚖgithubᚗcomᚋbinderyhqᚋb
 		return graphql.Null
 	}
 	return ec._ReactionUser(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNRequestChangeRequestReviewersInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐRequestChangeRequestReviewersInput(ctx context.Context, v any) (model.RequestChangeRequestReviewersInput, error) {
+	res, err := ec.unmarshalInputRequestChangeRequestReviewersInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNReusableContent2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐReusableContentᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ReusableContent) graphql.Marshaler {
@@ -63064,6 +65814,11 @@ func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel
 	return ret
 }
 
+func (ec *executionContext) unmarshalNSubmitChangeRequestReviewInput2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSubmitChangeRequestReviewInput(ctx context.Context, v any) (model.SubmitChangeRequestReviewInput, error) {
+	res, err := ec.unmarshalInputSubmitChangeRequestReviewInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNTeam2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐTeam(ctx context.Context, sel ast.SelectionSet, v *ent.Team) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "Team!")
@@ -63653,6 +66408,31 @@ func (ec *executionContext) marshalOChangeRequestOrder2ᚖgithubᚗcomᚋbindery
 	return v
 }
 
+func (ec *executionContext) marshalOChangeRequestReview2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐChangeRequestReview(ctx context.Context, sel ast.SelectionSet, v *ent.ChangeRequestReview) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ChangeRequestReview(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOChangeRequestReviewStatus2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚋchangerequestreviewᚐStatus(ctx context.Context, v any) (*changerequestreview.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := model.UnmarshalChangeRequestReviewStatus(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOChangeRequestReviewStatus2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚋchangerequestreviewᚐStatus(ctx context.Context, sel ast.SelectionSet, v *changerequestreview.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := model.MarshalChangeRequestReviewStatus(*v)
+	return res
+}
+
 func (ec *executionContext) unmarshalOChangeRequestStatus2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚋchangerequestᚐStatus(ctx context.Context, v any) (*changerequest.Status, error) {
 	if v == nil {
 		return nil, nil
@@ -64006,6 +66786,31 @@ func (ec *executionContext) marshalOMemberSort2ᚖgithubᚗcomᚋbinderyhqᚋbin
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) unmarshalOMergeRuleInput2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐMergeRuleInputᚄ(ctx context.Context, v any) ([]*model.MergeRuleInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.MergeRuleInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNMergeRuleInput2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐMergeRuleInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOMergeRulesInput2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐMergeRulesInput(ctx context.Context, v any) (*model.MergeRulesInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputMergeRulesInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalONode2githubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐNode(ctx context.Context, sel ast.SelectionSet, v model.Node) graphql.Marshaler {

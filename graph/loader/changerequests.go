@@ -3,11 +3,16 @@ package loader
 import (
 	"context"
 
+	"entgo.io/ent/dialect/sql"
+
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/changerequest"
+	"github.com/binderyhq/bindery/ent/changerequestreview"
+	"github.com/binderyhq/bindery/ent/changerequestreviewer"
 	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/revision"
+	"github.com/binderyhq/bindery/ent/teammember"
 	"github.com/binderyhq/bindery/ent/user"
 	"github.com/binderyhq/bindery/internal/page"
 )
@@ -17,7 +22,11 @@ type ChangeRequestFilter struct {
 	Status      changerequest.Status // "" for every status
 	Creator     string               // a user id: only the change requests they created
 	Contributor string               // a user id: those they created or made a revision in
-	ByCreation  bool                 // newest created first, instead of last updated first
+	// RequestedReviewer is a user id: those whose review is requested of them or of a team of theirs.
+	RequestedReviewer string
+	// ReviewStatus: those with a current (not outdated) review of this status.
+	ReviewStatus changerequestreview.Status
+	ByCreation   bool // newest created first, instead of last updated first
 }
 
 // ChangeRequestPage returns one page of a space's change requests the viewer can read.
@@ -60,7 +69,37 @@ func (f ChangeRequestFilter) predicates() []predicate.ChangeRequest {
 		p = append(p, changerequest.Or(changerequest.CreatedBy(f.Contributor),
 			changerequest.HasRevisionsWith(revision.CreatedBy(f.Contributor))))
 	}
+	if f.RequestedReviewer != "" {
+		p = append(p, changerequest.HasReviewersWith(changerequestreviewer.Or(
+			changerequestreviewer.UserID(f.RequestedReviewer), teamsOf(f.RequestedReviewer))))
+	}
+	if f.ReviewStatus != "" {
+		p = append(p, currentReviewWith(f.ReviewStatus))
+	}
 	return p
+}
+
+// teamsOf matches the review requests of the teams the user is a member of.
+func teamsOf(userID string) predicate.ChangeRequestReviewer {
+	return func(s *sql.Selector) {
+		t := sql.Table(teammember.Table)
+		s.Where(sql.In(s.C(changerequestreviewer.FieldTeamID),
+			sql.Select(t.C(teammember.FieldTeamID)).From(t).Where(sql.EQ(t.C(teammember.FieldUserID), userID))))
+	}
+}
+
+// currentReviewWith matches the change requests with a current review of the status: one not
+// superseded, made against the change request's revision as it is.
+func currentReviewWith(status changerequestreview.Status) predicate.ChangeRequest {
+	return func(s *sql.Selector) {
+		t := sql.Table(changerequestreview.Table)
+		s.Where(sql.Exists(sql.Select(t.C(changerequestreview.FieldID)).From(t).Where(sql.And(
+			sql.ColumnsEQ(t.C(changerequestreview.FieldChangeRequestID), s.C(changerequest.FieldID)),
+			sql.ColumnsEQ(t.C(changerequestreview.FieldRevisionID), s.C(changerequest.FieldRevisionID)),
+			sql.EQ(t.C(changerequestreview.FieldStatus), status),
+			sql.EQ(t.C(changerequestreview.FieldSuperseded), false),
+		))))
+	}
 }
 
 // Revisions looks up revisions by id: nil for one the viewer may not read.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/changerequest"
+	"github.com/binderyhq/bindery/ent/changerequestreview"
 )
 
 // MarshalChangeRequestStatus writes a change request status as its GraphQL enum value.
@@ -24,3 +25,21 @@ func (c *ChangeRequestConnection) Nodes() []*ent.ChangeRequest {
 
 // Info returns where the page ends and the total count.
 func (c *ChangeRequestConnection) Info() (*PageInfo, int) { return c.PageInfo, c.TotalCount }
+
+// MarshalChangeRequestReviewStatus writes a review status as its GraphQL enum value.
+func MarshalChangeRequestReviewStatus(s changerequestreview.Status) graphql.Marshaler {
+	return marshalEnum(string(s))
+}
+
+// UnmarshalChangeRequestReviewStatus reads a GraphQL enum value into a review status.
+func UnmarshalChangeRequestReviewStatus(v any) (changerequestreview.Status, error) {
+	return unmarshalChecked(v, changerequestreview.StatusValidator, "review status (APPROVED or CHANGES_REQUESTED)")
+}
+
+// Nodes returns the reviews of the page.
+func (c *ChangeRequestReviewConnection) Nodes() []*ent.ChangeRequestReview {
+	return nodesOf(c.Edges, func(e *ChangeRequestReviewEdge) *ent.ChangeRequestReview { return e.Node })
+}
+
+// Info returns where the page ends and the total count.
+func (c *ChangeRequestReviewConnection) Info() (*PageInfo, int) { return c.PageInfo, c.TotalCount }

@@ -12,6 +12,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/changerequest"
+	"github.com/binderyhq/bindery/ent/changerequestreview"
 	"github.com/binderyhq/bindery/ent/customfield"
 	"github.com/binderyhq/bindery/ent/openapispec"
 	"github.com/binderyhq/bindery/ent/site"
@@ -58,6 +59,17 @@ type ChangeRequestConnection struct {
 type ChangeRequestEdge struct {
 	Cursor string             `json:"cursor"`
 	Node   *ent.ChangeRequest `json:"node"`
+}
+
+type ChangeRequestReviewConnection struct {
+	Edges      []*ChangeRequestReviewEdge `json:"edges"`
+	PageInfo   *PageInfo                  `json:"pageInfo"`
+	TotalCount int                        `json:"totalCount"`
+}
+
+type ChangeRequestReviewEdge struct {
+	Cursor string                   `json:"cursor"`
+	Node   *ent.ChangeRequestReview `json:"node"`
 }
 
 type ChangedAttribute struct {
@@ -603,6 +615,17 @@ type MergeResult struct {
 	Conflicts []*MergeConflict `json:"conflicts"`
 }
 
+type MergeRuleInput struct {
+	Rule  string   `json:"rule"`
+	Users []string `json:"users,omitempty"`
+}
+
+// Rules the server does not enforce are refused, naming them.
+type MergeRulesInput struct {
+	Type  MergeRulesType    `json:"type"`
+	Rules []*MergeRuleInput `json:"rules,omitempty"`
+}
+
 type MoveCollectionInput struct {
 	// The new parent collection; null for the top level; absent keeps the current parent.
 	Parent graphql.Omittable[*string] `json:"parent,omitempty"`
@@ -740,6 +763,15 @@ type PublishedSiteCustomizations struct {
 	Site any `json:"site"`
 	// Each site space's settings (SiteSpace.customization), for the site spaces the viewer sees, in their order within their level.
 	SiteSpaces []*SiteSpaceCustomization `json:"siteSpaces"`
+}
+
+type RequestChangeRequestReviewersInput struct {
+	// Members of the space's organization.
+	Users []string `json:"users,omitempty"`
+	// Teams of the space's organization.
+	Teams []string `json:"teams,omitempty"`
+	// Changes the change request's subject in the same write.
+	Subject *string `json:"subject,omitempty"`
 }
 
 // One semantic change: PAGE_CREATED, PAGE_EDITED, PAGE_DELETED, PAGE_MOVED, FILE_CREATED,
@@ -1057,6 +1089,14 @@ type SpacePermissions struct {
 	InstallIntegration bool `json:"installIntegration"`
 }
 
+type SubmitChangeRequestReviewInput struct {
+	Status changerequestreview.Status `json:"status"`
+	// Markdown posted as a comment in the change request with the review.
+	Comment *string `json:"comment,omitempty"`
+	// The comment as a JSON document instead (the reference's Document).
+	CommentDocument any `json:"commentDocument,omitempty"`
+}
+
 // Live updates, over WebSocket (graphql-transport-ws) or Server-Sent Events at /graphql. Access is
 // decided when subscribing and again at each event, by the rules of reads: a viewer who can no
 // longer read the object stops receiving (the subscription ends with an error).
@@ -1144,6 +1184,8 @@ type UpdateCollectionInput struct {
 	Description graphql.Omittable[*string] `json:"description,omitempty"`
 	// A role name, "inherit", or null (explicit grants only).
 	DefaultLevel graphql.Omittable[*string] `json:"defaultLevel,omitempty"`
+	// The collection's merge rules (admin role on the collection).
+	MergeRules *MergeRulesInput `json:"mergeRules,omitempty"`
 }
 
 // A change to a comment: resolved resolves or reopens it; body replaces the Markdown (the author
@@ -1219,6 +1261,8 @@ type UpdateOrganizationInput struct {
 	Sso         *bool                      `json:"sso,omitempty"`
 	Ai          *bool                      `json:"ai,omitempty"`
 	InviteLinks *bool                      `json:"inviteLinks,omitempty"`
+	// The organization's merge rules, NONE or RULES (admins).
+	MergeRules *MergeRulesInput `json:"mergeRules,omitempty"`
 }
 
 type UpdateSAMLProviderInput struct {
@@ -1323,6 +1367,8 @@ type UpdateSpaceInput struct {
 	EditMode   *space.EditMode   `json:"editMode,omitempty"`
 	// A role name, "inherit", or null (explicit grants only).
 	DefaultLevel graphql.Omittable[*string] `json:"defaultLevel,omitempty"`
+	// The space's merge rules (admin role on the space).
+	MergeRules *MergeRulesInput `json:"mergeRules,omitempty"`
 }
 
 type UpdateTeamInput struct {
@@ -1924,6 +1970,66 @@ func (e *MemberSort) UnmarshalJSON(b []byte) error {
 }
 
 func (e MemberSort) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// How a space's or collection's change requests may be merged: INHERIT follows the collection above
+// (at the top, the organization's, which has none), NONE lets the review role merge without further
+// rules, RULES lists rules that must all pass.
+type MergeRulesType string
+
+const (
+	MergeRulesTypeInherit MergeRulesType = "INHERIT"
+	MergeRulesTypeNone    MergeRulesType = "NONE"
+	MergeRulesTypeRules   MergeRulesType = "RULES"
+)
+
+var AllMergeRulesType = []MergeRulesType{
+	MergeRulesTypeInherit,
+	MergeRulesTypeNone,
+	MergeRulesTypeRules,
+}
+
+func (e MergeRulesType) IsValid() bool {
+	switch e {
+	case MergeRulesTypeInherit, MergeRulesTypeNone, MergeRulesTypeRules:
+		return true
+	}
+	return false
+}
+
+func (e MergeRulesType) String() string {
+	return string(e)
+}
+
+func (e *MergeRulesType) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = MergeRulesType(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid MergeRulesType", str)
+	}
+	return nil
+}
+
+func (e MergeRulesType) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *MergeRulesType) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e MergeRulesType) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

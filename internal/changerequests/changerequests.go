@@ -41,6 +41,9 @@ type Service struct {
 	// Space reads a live space the viewer reads. Returns NOT_FOUND otherwise, UNAUTHENTICATED
 	// without a viewer.
 	Space func(ctx context.Context, id string) (*ent.Space, error)
+	// PostComment posts a comment (Markdown) in a change request of a space, as
+	// internal/comments does: the comment of a review.
+	PostComment func(ctx context.Context, spaceID, crID, body string) (*ent.Comment, error)
 }
 
 // Get returns a change request of the space by its id or by its number in the space (spec/02

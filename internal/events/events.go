@@ -28,6 +28,12 @@ const (
 	ChangeRequestUpdated       = "change_request.updated"
 	ChangeRequestStatusChanged = "change_request.status_changed"
 	ChangeRequestMerged        = "change_request.merged"
+	// ChangeRequestReviewSubmitted is a review submitted; ChangeRequestReviewersChanged reviewers
+	// requested or withdrawn; ChangeRequestMergeRulesBypassed a merge that broke merge rules by
+	// allow_bypass, naming the rules.
+	ChangeRequestReviewSubmitted    = "change_request.review_submitted"
+	ChangeRequestReviewersChanged   = "change_request.reviewers_changed"
+	ChangeRequestMergeRulesBypassed = "change_request.merge_rules_bypassed"
 
 	CommentCreated      = "comment.created"
 	CommentUpdated      = "comment.updated"
@@ -63,6 +69,7 @@ const (
 var Types = []string{
 	SpaceCreated, SpaceUpdated, SpaceDeleted, SpaceMoved, SpaceContentUpdated,
 	ChangeRequestCreated, ChangeRequestUpdated, ChangeRequestStatusChanged, ChangeRequestMerged,
+	ChangeRequestReviewSubmitted, ChangeRequestReviewersChanged, ChangeRequestMergeRulesBypassed,
 	CommentCreated, CommentUpdated, CommentDeleted, CommentReplyCreated, CommentReplyUpdated, CommentReplyDeleted,
 	MemberAdded, MemberRoleChanged, MemberRemoved,
 	TeamCreated, TeamUpdated, TeamDeleted, TeamMembersChanged,

@@ -28,6 +28,7 @@ import (
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/check"
+	"github.com/binderyhq/bindery/internal/mergerules"
 	"github.com/binderyhq/bindery/internal/page"
 	"github.com/binderyhq/bindery/internal/sqlplan"
 	"github.com/binderyhq/bindery/internal/txn"
@@ -129,10 +130,13 @@ type Changes struct {
 	DefaultRole        check.Nullable[viewer.Role]
 	SSO, AI            *bool
 	InviteLinks        *bool
+	// MergeRules, when given, replaces the organization's merge rules: none or rules (what its
+	// spaces and collections inherit at the top).
+	MergeRules *mergerules.Config
 }
 
 // Update changes an organization, for its admins. Returns NOT_FOUND, FORBIDDEN, INVALID naming a
-// bad field, CONFLICT for a hostname another organization has.
+// bad field or merge rule, CONFLICT for a hostname another organization has.
 func (svc *Service) Update(ctx context.Context, id string, in Changes) (*ent.Organization, error) {
 	if _, err := svc.RequireOrgRole(ctx, id, viewer.RoleAdmin, "change the organization"); err != nil {
 		return nil, err
@@ -143,6 +147,16 @@ func (svc *Service) Update(ctx context.Context, id string, in Changes) (*ent.Org
 	upd := svc.Client.Organization.UpdateOneID(id)
 	if err := applyChanges(upd, in); err != nil {
 		return nil, err
+	}
+	if in.MergeRules != nil {
+		if in.MergeRules.Type == mergerules.TypeInherit {
+			return nil, apperr.Invalidf("mergeRules.type: an organization's merge rules are none or rules (it has nothing to inherit from)")
+		}
+		rules, err := CheckMergeRules(ctx, svc.Client, id, *in.MergeRules)
+		if err != nil {
+			return nil, err
+		}
+		upd.SetMergeRules(rules)
 	}
 	o, err := upd.Save(ctx)
 	if ent.IsConstraintError(err) {

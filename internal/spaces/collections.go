@@ -2,6 +2,7 @@ package spaces
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"strings"
 
@@ -12,6 +13,8 @@ import (
 	"github.com/binderyhq/bindery/ent/space"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/check"
+	"github.com/binderyhq/bindery/internal/mergerules"
+	"github.com/binderyhq/bindery/internal/orgs"
 	"github.com/binderyhq/bindery/internal/txn"
 )
 
@@ -79,14 +82,22 @@ func (svc *Service) CreateCollection(ctx context.Context, orgID string, in NewCo
 type CollectionChange struct {
 	Title                     *string
 	Description, DefaultLevel check.Nullable[string]
+	// MergeRules, when given, replaces the collection's merge rules (inherit clears them).
+	MergeRules *mergerules.Config
 }
 
-// UpdateCollection changes a collection's title, description and default level. It takes the
-// admin role on the collection.
+// UpdateCollection changes a collection's title, description, default level and merge rules
+// (checked as UpdateSpace checks them). It takes the admin role on the collection.
 func (svc *Service) UpdateCollection(ctx context.Context, id string, in CollectionChange) (*ent.Collection, error) {
 	c, err := svc.AdminCollection(ctx, id, "change it")
 	if err != nil {
 		return nil, err
+	}
+	var rules json.RawMessage
+	if in.MergeRules != nil {
+		if rules, err = orgs.CheckMergeRules(ctx, svc.Client, c.OrganizationID, *in.MergeRules); err != nil {
+			return nil, err
+		}
 	}
 	// In a transaction: a new default level resolves again below the collection
 	// (rule.ResolveLevels), all or nothing with the change.
@@ -94,6 +105,9 @@ func (svc *Service) UpdateCollection(ctx context.Context, id string, in Collecti
 		upd := tx.Collection.UpdateOne(c)
 		if err := setCollectionFields(upd, in); err != nil {
 			return err
+		}
+		if in.MergeRules != nil {
+			setMergeRules(rules, upd.SetMergeRules, upd.ClearMergeRules)
 		}
 		return upd.Exec(ctx)
 	})

@@ -2,6 +2,7 @@ package spaces
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"unicode/utf8"
 
@@ -15,6 +16,8 @@ import (
 	"github.com/binderyhq/bindery/internal/content/tree"
 	"github.com/binderyhq/bindery/internal/events"
 	"github.com/binderyhq/bindery/internal/id"
+	"github.com/binderyhq/bindery/internal/mergerules"
+	"github.com/binderyhq/bindery/internal/orgs"
 	"github.com/binderyhq/bindery/internal/sites"
 	"github.com/binderyhq/bindery/internal/sweep"
 	"github.com/binderyhq/bindery/internal/txn"
@@ -138,20 +141,33 @@ type SpaceChange struct {
 	Visibility   *space.Visibility
 	EditMode     *space.EditMode
 	DefaultLevel check.Nullable[string]
+	// MergeRules, when given, replaces the space's merge rules (inherit clears them).
+	MergeRules *mergerules.Config
 }
 
-// UpdateSpace changes a space's title, emoji, visibility, edit mode and default level. It takes
-// the admin role on the space; every field is checked before anything is written.
+// UpdateSpace changes a space's title, emoji, visibility, edit mode, default level and merge
+// rules. It takes the admin role on the space; every field is checked before anything is
+// written (INVALID naming a merge rule the server does not enforce, or a user who is not a
+// member of the organization).
 func (svc *Service) UpdateSpace(ctx context.Context, spaceID string, in SpaceChange) (*ent.Space, error) {
 	s, err := svc.AdminSpace(ctx, spaceID, "change it")
 	if err != nil {
 		return nil, err
+	}
+	var rules json.RawMessage
+	if in.MergeRules != nil {
+		if rules, err = orgs.CheckMergeRules(ctx, svc.Client, s.OrganizationID, *in.MergeRules); err != nil {
+			return nil, err
+		}
 	}
 	// In a transaction: a new default level resolves again (rule.ResolveLevels) with the change.
 	err = txn.Run(ctx, svc.Client, func(tx *ent.Tx) error {
 		upd := tx.Space.UpdateOne(s)
 		if err := setSpaceFields(upd, s, in); err != nil {
 			return err
+		}
+		if in.MergeRules != nil {
+			setMergeRules(rules, upd.SetMergeRules, upd.ClearMergeRules)
 		}
 		if err := upd.Exec(ctx); err != nil {
 			return err
@@ -184,6 +200,15 @@ func setSpaceFields(upd *ent.SpaceUpdateOne, s *ent.Space, in SpaceChange) error
 	}
 	return check.SetOrClear(in.DefaultLevel, checkDefaultLevel,
 		func(l string) *ent.SpaceUpdateOne { return upd.SetDefaultLevel(space.DefaultLevel(l)) }, upd.ClearDefaultLevel)
+}
+
+// setMergeRules sets checked merge rules, or clears them to inherit (nil).
+func setMergeRules[U any](rules json.RawMessage, set func(json.RawMessage) U, clear func() U) {
+	if rules == nil {
+		clear()
+		return
+	}
+	set(rules)
 }
 
 // setShareKey keeps a space's share key while it stays share-link, makes a new one when it becomes

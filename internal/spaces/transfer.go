@@ -7,6 +7,8 @@ import (
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/changerequest"
+	"github.com/binderyhq/bindery/ent/changerequestreview"
+	"github.com/binderyhq/bindery/ent/changerequestreviewer"
 	"github.com/binderyhq/bindery/ent/collection"
 	"github.com/binderyhq/bindery/ent/comment"
 	"github.com/binderyhq/bindery/ent/commentreply"
@@ -48,7 +50,7 @@ func (svc *Service) TransferSpace(ctx context.Context, id, orgID string) (*ent.S
 		if err := moveSpaceRows(ctx, tx, orgID, s.ID); err != nil {
 			return err
 		}
-		upd := tx.Space.UpdateOneID(s.ID).SetOrganizationID(orgID).ClearParentID().SetPosition(pos)
+		upd := tx.Space.UpdateOneID(s.ID).SetOrganizationID(orgID).ClearParentID().SetPosition(pos).ClearMergeRules()
 		if s.Visibility == space.VisibilityInCollection {
 			upd.SetVisibility(space.VisibilityPrivate)
 		}
@@ -88,7 +90,7 @@ func (svc *Service) TransferCollection(ctx context.Context, id, orgID string) (*
 		if _, err := tx.PermissionGrant.Delete().Where(permissiongrant.CollectionIDIn(ids...)).Exec(ctx); err != nil {
 			return err
 		}
-		if err := tx.Collection.Update().Where(collection.IDIn(ids...)).SetOrganizationID(orgID).Exec(ctx); err != nil {
+		if err := tx.Collection.Update().Where(collection.IDIn(ids...)).SetOrganizationID(orgID).ClearMergeRules().Exec(ctx); err != nil {
 			return err
 		}
 		return tx.Collection.UpdateOneID(c.ID).ClearParentID().SetPosition(key).Exec(ctx)
@@ -144,7 +146,7 @@ func transferSpacesIn(ctx context.Context, tx *ent.Tx, collectionIDs []string, o
 	if err := moveSpaceRows(ctx, tx, orgID, spaceIDs...); err != nil {
 		return err
 	}
-	return tx.Space.Update().Where(space.IDIn(spaceIDs...)).SetOrganizationID(orgID).Exec(ctx)
+	return tx.Space.Update().Where(space.IDIn(spaceIDs...)).SetOrganizationID(orgID).ClearMergeRules().Exec(ctx)
 }
 
 // moveSpaceRows makes the rows of spaces that move to organization orgID follow them: the rows that
@@ -157,9 +159,10 @@ func moveSpaceRows(ctx context.Context, tx *ent.Tx, orgID string, spaceIDs ...st
 	return rehomeSpaceRows(ctx, tx, orgID, spaceIDs)
 }
 
-// dropSpaceLinks removes the grants, custom field values and site spaces of spaces (their
-// policies let organization admins remove them, from deleted spaces too); the spaces leave their
-// sites as sites.Leave says.
+// dropSpaceLinks removes the grants, custom field values, review requests and site spaces of
+// spaces (their policies let organization admins remove them, from deleted spaces too); the spaces
+// leave their sites as sites.Leave says. (Their merge rules, which name the old organization's
+// people, are cleared by the caller: moved spaces and collections inherit.)
 func dropSpaceLinks(ctx context.Context, tx *ent.Tx, spaceIDs []string) error {
 	if _, err := tx.PermissionGrant.Delete().Where(permissiongrant.SpaceIDIn(spaceIDs...)).Exec(ctx); err != nil {
 		return err
@@ -167,12 +170,15 @@ func dropSpaceLinks(ctx context.Context, tx *ent.Tx, spaceIDs []string) error {
 	if _, err := tx.CustomFieldValue.Delete().Where(customfieldvalue.SpaceIDIn(spaceIDs...)).Exec(ctx); err != nil {
 		return err
 	}
+	if _, err := tx.ChangeRequestReviewer.Delete().Where(changerequestreviewer.SpaceIDIn(spaceIDs...)).Exec(ctx); err != nil {
+		return err
+	}
 	_, err := sites.Leave(ctx, tx, sitespace.SpaceIDIn(spaceIDs...))
 	return err
 }
 
 // rehomeSpaceRows moves the rows of spaces' content (revisions, change requests, comments,
-// replies, reactions, moved pages) to organization orgID. Their organization_id is immutable for
+// reviews, replies, reactions, moved pages) to organization orgID. Their organization_id is immutable for
 // every other write and no rule lets a viewer change it: it is set by a modifier, with the
 // policy's decision made, because these rows only follow their space, whose move the space policy
 // decides (admin of both organizations) in the same transaction.
@@ -188,6 +194,9 @@ func rehomeSpaceRows(ctx context.Context, tx *ent.Tx, orgID string, spaceIDs []s
 		},
 		func() error {
 			return tx.Comment.Update().Where(comment.SpaceIDIn(spaceIDs...)).Modify(set).Exec(allowed)
+		},
+		func() error {
+			return tx.ChangeRequestReview.Update().Where(changerequestreview.SpaceIDIn(spaceIDs...)).Modify(set).Exec(allowed)
 		},
 		func() error {
 			return tx.CommentReply.Update().Where(commentreply.SpaceIDIn(spaceIDs...)).Modify(set).Exec(allowed)

@@ -22,12 +22,16 @@ type MergeResult struct {
 
 // Merge merges a change request into its space's content: a three-way merge of the change
 // request's revision onto the space's active revision, from the change request's base. It takes
-// the review role. When both sides changed the same thing differently it answers 409 naming the
-// conflicts and changes nothing. Merges on one space serialize (inLockedContent), so a second
+// the review role, and the space's merge rules must let the viewer merge it (MergeGate: 409 or
+// 403 naming the rules). When both sides changed the same thing differently it answers 409 naming
+// the conflicts and changes nothing. Merges on one space serialize (inLockedContent), so a second
 // merge merges atop the first.
 func (svc *Service) Merge(ctx context.Context, spaceID, crRef string) (*MergeResult, error) {
 	var out MergeResult
 	_, err := svc.inLockedContent(ctx, spaceID, crRef, viewer.RoleReview, "merge change requests", func(tx *ent.Tx, s *ent.Space, cr *ent.ChangeRequest) error {
+		if err := svc.MergeGate(ctx, tx, s, cr); err != nil {
+			return err
+		}
 		m, err := svc.threeWay(ctx, ChangeRequestBase(cr), *s.RevisionID, cr.RevisionID, "main content", "change request")
 		if err != nil {
 			return err

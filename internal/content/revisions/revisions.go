@@ -35,6 +35,9 @@ type Service struct {
 	// ChangeRequestTarget finds a change request (by id or number) of a space to change the
 	// content of, as SpaceTarget finds the space; NOT_FOUND when the viewer cannot read it.
 	ChangeRequestTarget func(ctx context.Context, spaceID, crRef string, min viewer.Role, what string) (*ent.Space, *ent.ChangeRequest, error)
+	// MergeGate decides, in a merge's transaction with the space and the change request locked,
+	// whether the viewer may merge it (the space's merge rules, changerequests.CheckMerge).
+	MergeGate func(ctx context.Context, tx *ent.Tx, s *ent.Space, cr *ent.ChangeRequest) error
 	// Fetcher makes the outbound requests of website imports (SSRF-guarded); ImportLimits bound
 	// them (crawl.DefaultLimits when zero).
 	Fetcher      *fetch.Client
