@@ -219,12 +219,8 @@ func (svc *Service) Update(ctx context.Context, spaceID, ref string, in Change) 
 	if err != nil {
 		return nil, err
 	}
-	if in.Subject != nil {
-		subject, err := checkSubject(*in.Subject)
-		if err != nil {
-			return nil, err
-		}
-		in.Subject = &subject
+	if in.Subject, err = checkNewSubject(in.Subject); err != nil {
+		return nil, err
 	}
 	if in.Status != nil {
 		if err := checkStatus(*in.Status); err != nil {
@@ -284,6 +280,15 @@ func (svc *Service) Read(ctx context.Context, id string) (*ent.ChangeRequest, er
 // characters.
 func checkSubject(subject string) (string, error) {
 	return check.Trimmed("subject", subject, 0, subjectMax)
+}
+
+// checkNewSubject is a subject a change sets (nil: none), trimmed and checked (checkSubject).
+func checkNewSubject(subject *string) (*string, error) {
+	if subject == nil {
+		return nil, nil
+	}
+	trimmed, err := checkSubject(*subject)
+	return &trimmed, err
 }
 
 // checkStatus refuses the status an update may not set: merged, which only merging sets.

@@ -244,12 +244,8 @@ func (svc *Service) RequestReviewers(ctx context.Context, spaceID, ref string, i
 	if err := checkRequest(cr, in); err != nil {
 		return nil, err
 	}
-	if in.Subject != nil {
-		subject, err := checkSubject(*in.Subject)
-		if err != nil {
-			return nil, err
-		}
-		in.Subject = &subject
+	if in.Subject, err = checkNewSubject(in.Subject); err != nil {
+		return nil, err
 	}
 	if err := svc.checkReviewers(ctx, s.OrganizationID, in.Users, in.Teams); err != nil {
 		return nil, err
