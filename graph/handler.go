@@ -54,7 +54,7 @@ func NewHandler(r *Resolver, l Limits) *handler.Server {
 	srv := handler.New(generated.NewExecutableSchema(cfg))
 	srv.AddTransport(transport.Options{})
 	r.subscriptions = &subscriptionSlots{limits: l.Subscriptions, byKey: map[string]int{}}
-	srv.AddTransport(socketTransport(l.Subscriptions))
+	srv.AddTransport(socketTransport(r.subscriptions))
 	srv.AddTransport(eventStream{SSE: transport.SSE{KeepAlivePingInterval: l.Subscriptions.Ping}, writeTimeout: l.Subscriptions.WriteTimeout})
 	// A client that accepts multipart/mixed gets the fields it asked with @defer in later parts of
 	// the answer (gqlgen's incremental delivery); one JSON body carries the first part only.

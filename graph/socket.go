@@ -42,11 +42,19 @@ func WithConnect(ctx context.Context, c Connect) context.Context {
 	return context.WithValue(ctx, connectKey{}, c)
 }
 
-// socketTransport is the WebSocket transport with Bindery's limits and authentication.
-func socketTransport(l SubscriptionLimits) graphql.Transport {
+// socketTransport is the WebSocket transport with Bindery's limits and authentication; a
+// connection is closed once it has held no subscription for the slots' Idle limit.
+func socketTransport(slots *subscriptionSlots) graphql.Transport {
+	l := slots.limits
 	return socketCloser{transport.Websocket{
-		Implementation:        sockets{writeTimeout: l.WriteTimeout},
-		InitFunc:              initSocket,
+		Implementation: sockets{writeTimeout: l.WriteTimeout},
+		InitFunc: func(ctx context.Context, payload transport.InitPayload) (context.Context, *transport.InitPayload, error) {
+			ctx, ack, err := initSocket(ctx, payload)
+			if err == nil {
+				ctx = slots.closeWhenIdle(ctx)
+			}
+			return ctx, ack, err
+		},
 		InitTimeout:           l.InitTimeout,
 		PingPongInterval:      l.Ping, // graphql-transport-ws
 		KeepAlivePingInterval: l.Ping, // graphql-ws

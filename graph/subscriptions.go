@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -29,11 +30,12 @@ type SubscriptionLimits struct {
 	InitTimeout   time.Duration // for connection_init after the WebSocket opens
 	Ping          time.Duration // the server pings this often; a pong missing for twice as long closes
 	WriteTimeout  time.Duration // a message the client does not take within it closes the connection
+	Idle          time.Duration // a WebSocket without a subscription for this long is closed (0: never)
 }
 
 // DefaultSubscriptionLimits are the limits of a server started without flags.
 var DefaultSubscriptionLimits = SubscriptionLimits{PerConnection: 50, PerCredential: 200,
-	InitTimeout: 10 * time.Second, Ping: 30 * time.Second, WriteTimeout: 10 * time.Second}
+	InitTimeout: 10 * time.Second, Ping: 30 * time.Second, WriteTimeout: 10 * time.Second, Idle: 5 * time.Minute}
 
 // Subscriber is who runs the subscriptions of a connection (a WebSocket) or a request (Server-Sent
 // Events): the key of their credentials, which counts against PerCredential, and how to find
@@ -43,7 +45,8 @@ type Subscriber struct {
 	// SignIn finds the viewer of the credentials now, and returns what puts it in a context
 	// (with the ent client and fresh loaders).
 	SignIn func(ctx context.Context) (bind func(context.Context) context.Context, err error)
-	active int // subscriptions of the connection
+	active int         // subscriptions of the connection
+	idle   *time.Timer // closes the connection when it has had none for SubscriptionLimits.Idle
 }
 
 type subscriberKey struct{}
@@ -76,16 +79,36 @@ func (s *subscriptionSlots) take(sub *Subscriber) (release func(), err error) {
 	if s.limits.PerCredential > 0 && s.byKey[sub.Credential] >= s.limits.PerCredential {
 		return nil, apperr.RateLimitedf("these credentials have %d subscriptions, the most they may have", s.byKey[sub.Credential])
 	}
-	sub.active++
+	if sub.active++; sub.idle != nil {
+		sub.idle.Stop()
+	}
 	s.byKey[sub.Credential]++
 	return func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		sub.active--
+		if sub.active--; sub.active == 0 && sub.idle != nil {
+			sub.idle.Reset(s.limits.Idle)
+		}
 		if s.byKey[sub.Credential]--; s.byKey[sub.Credential] == 0 {
 			delete(s.byKey, sub.Credential)
 		}
 	}, nil
+}
+
+// closeWhenIdle returns the context of a WebSocket's subscriptions, ended (which closes the
+// connection) once the connection has held no subscription for limits.Idle, from now.
+func (s *subscriptionSlots) closeWhenIdle(ctx context.Context) context.Context {
+	sub := subscriberOf(ctx)
+	if sub == nil || s.limits.Idle <= 0 {
+		return ctx
+	}
+	reason := fmt.Sprintf("closed: no subscription for %s", s.limits.Idle)
+	ctx, cancel := context.WithCancel(transport.AppendCloseReason(ctx, reason))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sub.idle = time.AfterFunc(s.limits.Idle, cancel)
+	context.AfterFunc(ctx, func() { sub.idle.Stop() })
+	return ctx
 }
 
 // stream runs one subscription: check decides access now, as the viewer of ctx; then each event

@@ -334,3 +334,26 @@ func TestSubscriptionsRateLimited(t *testing.T) {
 		t.Fatalf("connection_init past the token's budget: closed with %d, want 4429", code)
 	}
 }
+
+// TestSubscriptionsIdleConnectionClosed: a WebSocket that holds no subscription for the Idle
+// limit is closed; one that holds one stays open past it, and is closed once it ends it.
+func TestSubscriptionsIdleConnectionClosed(t *testing.T) {
+	e := testenv.New(t, func(o *server.Options) { subscriptionLimits(o); o.Limits.Subscriptions.Idle = 400 * time.Millisecond })
+	admin, org := e.Bootstrap("ada@example.com", "Acme")
+	space := authCreated(t, e.Do(admin, "POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": "Docs"}))
+
+	if code := e.Connect(t, admin).Closed(wait); code != 1000 {
+		t.Fatalf("a connection without subscriptions: closed with %d, want 1000", code)
+	}
+	s := e.Connect(t, admin)
+	s.Subscribe("c", subComment, map[string]any{"s": space})
+	time.Sleep(time.Second) // past the limit, with a subscription
+	e.Do(admin, "POST", "/v1/spaces/"+space+"/comments", map[string]any{"body": map[string]any{"markdown": "Still here?"}})
+	if data := s.Data("c", wait); data["commentAdded"] == nil {
+		t.Fatalf("after the idle limit, with a subscription: %v", data)
+	}
+	s.Send(map[string]any{"type": "complete", "id": "c"})
+	if code := s.Closed(wait); code != 1000 {
+		t.Fatalf("once its subscription ended: closed with %d, want 1000", code)
+	}
+}
