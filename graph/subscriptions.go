@@ -10,6 +10,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/site"
@@ -143,12 +144,12 @@ func stream[T any](ctx context.Context, r *Resolver, check func(context.Context)
 			case e, ok = <-feed.C:
 			}
 			if !ok {
-				endWith(ctx, apperr.RateLimitedf("the subscription ended: its client did not keep up with the events"))
+				endWith(ctx, out, apperr.RateLimitedf("the subscription ended: its client did not keep up with the events"))
 				return
 			}
 			v, bind, err := loadAgain(ctx, sub, e, load)
 			if err != nil {
-				endWith(ctx, err)
+				endWith(ctx, out, err)
 				return
 			}
 			answerAs(ctx, bind)
@@ -200,6 +201,7 @@ var _ interface {
 type viewerBox struct {
 	mu   sync.Mutex
 	bind *binding
+	end  *gqlerror.Error // the error that ends the subscription (over Server-Sent Events)
 }
 
 type binding struct {
@@ -223,7 +225,14 @@ func (eventViewers) InterceptResponse(ctx context.Context, next graphql.Response
 	if box == nil {
 		return next(ctx)
 	}
-	return next(&liveContext{Context: ctx, box: box})
+	resp := next(&liveContext{Context: ctx, box: box})
+	box.mu.Lock()
+	end := box.end
+	box.mu.Unlock()
+	if end != nil && resp != nil {
+		return &graphql.Response{Errors: gqlerror.List{end}}
+	}
+	return resp
 }
 
 // answerAs makes the answers of the subscription of ctx resolve their fields with bind's viewer.
@@ -261,13 +270,30 @@ func (c *liveContext) Value(key any) any {
 	return bound.Value(key)
 }
 
-// endWith ends a subscription with err, presented as every GraphQL error is, over WebSocket (a
-// stream of Server-Sent Events just completes).
-func endWith(ctx context.Context, err error) {
-	if ctx.Err() != nil || ctx.Value(overSocketKey{}) == nil {
+// endWith ends a subscription with err, presented as every GraphQL error is: over WebSocket as
+// the protocol's error message; over Server-Sent Events as a last answer that carries the error
+// alone (an answer without data: InterceptResponse puts the error in place of the answer to the
+// zero value sent for it), after which the stream completes.
+func endWith[T any](ctx context.Context, out chan<- T, err error) {
+	if ctx.Err() != nil {
 		return
 	}
-	transport.AddSubscriptionError(ctx, presentError(ctx, err))
+	if ctx.Value(overSocketKey{}) != nil {
+		transport.AddSubscriptionError(ctx, presentError(ctx, err))
+		return
+	}
+	box, _ := ctx.Value(viewerBoxKey{}).(*viewerBox)
+	if box == nil {
+		return
+	}
+	box.mu.Lock()
+	box.end = presentError(ctx, err)
+	box.mu.Unlock()
+	var zero T
+	select {
+	case out <- zero:
+	case <-ctx.Done():
+	}
 }
 
 // ofTypes accepts the events of these types about the object with this id in the field that

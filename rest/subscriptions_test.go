@@ -130,16 +130,23 @@ func TestSubscriptions(t *testing.T) {
 			t.Fatalf("after the member was removed: %v", m)
 		}
 		ended := time.After(wait)
-		for open := true; open; { // Server-Sent Events: the first comment, then the stream ends
+		var last string
+		for open := true; open; { // Server-Sent Events: the first comment, the error, then the end
 			select {
 			case got, ok := <-sse:
 				if strings.Contains(got, "Not seen") {
 					t.Fatalf("over SSE after the member was removed: %s", got)
 				}
+				if ok {
+					last = got
+				}
 				open = ok
 			case <-ended:
 				t.Fatal("the stream of Server-Sent Events did not end when the member was removed")
 			}
+		}
+		if !strings.Contains(last, "NOT_FOUND") || !strings.Contains(last, `"data":null`) {
+			t.Fatalf("the last event over SSE: %s, want the error that ended it", last)
 		}
 	})
 

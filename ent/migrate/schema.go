@@ -655,11 +655,6 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{EventsColumns[10], EventsColumns[1]},
 			},
-			{
-				Name:    "event_created_at_id",
-				Unique:  false,
-				Columns: []*schema.Column{EventsColumns[1], EventsColumns[0]},
-			},
 		},
 	}
 	// FileBlobsColumns holds the columns for the "file_blobs" table.

@@ -40,10 +40,10 @@ func (Event) Fields() []ent.Field {
 	}
 }
 
-// Indexes of Event: the dispatcher reads undispatched events oldest first; each process's feed
-// (events.Feed) tails the table by time.
+// Indexes of Event: one, which the dispatcher reads undispatched events by, oldest first, and
+// each process's feed (events.Feed) tails the table by, over both states (decision 447).
 func (Event) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("dispatched", "created_at"), index.Fields("created_at", "id")}
+	return []ent.Index{index.Fields("dispatched", "created_at")}
 }
 
 // Policy of Event: only the system viewer reads or writes events; internal/events records them
