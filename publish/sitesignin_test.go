@@ -446,3 +446,16 @@ func TestSiteSignInProviderUnreachable(t *testing.T) {
 		}
 	})
 }
+
+// TestSiteSignInInBrowser signs in to a visitor-auth site in headless Chromium: the page asked for
+// sends it to the provider and back, and it reads the page its claims show, with the site's
+// cookie HttpOnly, SameSite=Lax and scoped to the site.
+func TestSiteSignInInBrowser(t *testing.T) {
+	f := newSignInFixture(t)
+	out := testenv.RunBrowser(t, "testdata/signin.js", f.e.Server.URL+"/sites/acme/grace-only")
+	for _, want := range []string{"landed: /sites/acme/grace-only", "title: Grace only", "cookie: path /sites/acme/ httpOnly true sameSite Lax", "console: 0"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the browser did not see %q:\n%s", want, out)
+		}
+	}
+}
