@@ -6087,6 +6087,22 @@ func (c *SitePublishingAuthClient) QuerySite(_m *SitePublishingAuth) *SiteQuery 
 	return query
 }
 
+// QueryOidcProvider queries the oidc_provider edge of a SitePublishingAuth.
+func (c *SitePublishingAuthClient) QueryOidcProvider(_m *SitePublishingAuth) *OIDCProviderQuery {
+	query := (&OIDCProviderClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(sitepublishingauth.Table, sitepublishingauth.FieldID, id),
+			sqlgraph.To(oidcprovider.Table, oidcprovider.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, sitepublishingauth.OidcProviderTable, sitepublishingauth.OidcProviderColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *SitePublishingAuthClient) Hooks() []Hook {
 	hooks := c.hooks.SitePublishingAuth

@@ -725,6 +725,8 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitepublishingauth.FieldSealedKey:      {Type: field.TypeBytes, Column: sitepublishingauth.FieldSealedKey},
 			sitepublishingauth.FieldFallbackURL:    {Type: field.TypeString, Column: sitepublishingauth.FieldFallbackURL},
 			sitepublishingauth.FieldLogoutURL:      {Type: field.TypeString, Column: sitepublishingauth.FieldLogoutURL},
+			sitepublishingauth.FieldOidcProviderID: {Type: field.TypeString, Column: sitepublishingauth.FieldOidcProviderID},
+			sitepublishingauth.FieldOidcClaims:     {Type: field.TypeJSON, Column: sitepublishingauth.FieldOidcClaims},
 		},
 	}
 	graph.Nodes[31] = &sqlgraph.Node{
@@ -2063,6 +2065,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"SitePublishingAuth",
 		"Site",
+	)
+	graph.MustAddE(
+		"oidc_provider",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   sitepublishingauth.OidcProviderTable,
+			Columns: []string{sitepublishingauth.OidcProviderColumn},
+			Bidi:    false,
+		},
+		"SitePublishingAuth",
+		"OIDCProvider",
 	)
 	graph.MustAddE(
 		"organization",
@@ -6301,6 +6315,16 @@ func (f *SitePublishingAuthFilter) WhereLogoutURL(p entql.StringP) {
 	f.Where(p.Field(sitepublishingauth.FieldLogoutURL))
 }
 
+// WhereOidcProviderID applies the entql string predicate on the oidc_provider_id field.
+func (f *SitePublishingAuthFilter) WhereOidcProviderID(p entql.StringP) {
+	f.Where(p.Field(sitepublishingauth.FieldOidcProviderID))
+}
+
+// WhereOidcClaims applies the entql json.RawMessage predicate on the oidc_claims field.
+func (f *SitePublishingAuthFilter) WhereOidcClaims(p entql.BytesP) {
+	f.Where(p.Field(sitepublishingauth.FieldOidcClaims))
+}
+
 // WhereHasOrganization applies a predicate to check if query has an edge organization.
 func (f *SitePublishingAuthFilter) WhereHasOrganization() {
 	f.Where(entql.HasEdge("organization"))
@@ -6323,6 +6347,20 @@ func (f *SitePublishingAuthFilter) WhereHasSite() {
 // WhereHasSiteWith applies a predicate to check if query has an edge site with a given conditions (other predicates).
 func (f *SitePublishingAuthFilter) WhereHasSiteWith(preds ...predicate.Site) {
 	f.Where(entql.HasEdgeWith("site", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasOidcProvider applies a predicate to check if query has an edge oidc_provider.
+func (f *SitePublishingAuthFilter) WhereHasOidcProvider() {
+	f.Where(entql.HasEdge("oidc_provider"))
+}
+
+// WhereHasOidcProviderWith applies a predicate to check if query has an edge oidc_provider with a given conditions (other predicates).
+func (f *SitePublishingAuthFilter) WhereHasOidcProviderWith(preds ...predicate.OIDCProvider) {
+	f.Where(entql.HasEdgeWith("oidc_provider", sqlgraph.WrapFunc(func(s *sql.Selector) {
 		for _, p := range preds {
 			p(s)
 		}

@@ -29329,22 +29329,25 @@ func (m *SiteMutation) ResetEdge(name string) error {
 // SitePublishingAuthMutation represents an operation that mutates the SitePublishingAuth nodes in the graph.
 type SitePublishingAuthMutation struct {
 	config
-	op                  Op
-	typ                 string
-	id                  *string
-	created_at          *time.Time
-	updated_at          *time.Time
-	sealed_key          *[]byte
-	fallback_url        *string
-	logout_url          *string
-	clearedFields       map[string]struct{}
-	organization        *string
-	clearedorganization bool
-	site                *string
-	clearedsite         bool
-	done                bool
-	oldValue            func(context.Context) (*SitePublishingAuth, error)
-	predicates          []predicate.SitePublishingAuth
+	op                   Op
+	typ                  string
+	id                   *string
+	created_at           *time.Time
+	updated_at           *time.Time
+	sealed_key           *[]byte
+	fallback_url         *string
+	logout_url           *string
+	oidc_claims          *map[string]string
+	clearedFields        map[string]struct{}
+	organization         *string
+	clearedorganization  bool
+	site                 *string
+	clearedsite          bool
+	oidc_provider        *string
+	clearedoidc_provider bool
+	done                 bool
+	oldValue             func(context.Context) (*SitePublishingAuth, error)
+	predicates           []predicate.SitePublishingAuth
 }
 
 var _ ent.Mutation = (*SitePublishingAuthMutation)(nil)
@@ -29729,6 +29732,104 @@ func (m *SitePublishingAuthMutation) ResetLogoutURL() {
 	delete(m.clearedFields, sitepublishingauth.FieldLogoutURL)
 }
 
+// SetOidcProviderID sets the "oidc_provider_id" field.
+func (m *SitePublishingAuthMutation) SetOidcProviderID(s string) {
+	m.oidc_provider = &s
+}
+
+// OidcProviderID returns the value of the "oidc_provider_id" field in the mutation.
+func (m *SitePublishingAuthMutation) OidcProviderID() (r string, exists bool) {
+	v := m.oidc_provider
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOidcProviderID returns the old "oidc_provider_id" field's value of the SitePublishingAuth entity.
+// If the SitePublishingAuth object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SitePublishingAuthMutation) OldOidcProviderID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOidcProviderID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOidcProviderID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOidcProviderID: %w", err)
+	}
+	return oldValue.OidcProviderID, nil
+}
+
+// ClearOidcProviderID clears the value of the "oidc_provider_id" field.
+func (m *SitePublishingAuthMutation) ClearOidcProviderID() {
+	m.oidc_provider = nil
+	m.clearedFields[sitepublishingauth.FieldOidcProviderID] = struct{}{}
+}
+
+// OidcProviderIDCleared returns if the "oidc_provider_id" field was cleared in this mutation.
+func (m *SitePublishingAuthMutation) OidcProviderIDCleared() bool {
+	_, ok := m.clearedFields[sitepublishingauth.FieldOidcProviderID]
+	return ok
+}
+
+// ResetOidcProviderID resets all changes to the "oidc_provider_id" field.
+func (m *SitePublishingAuthMutation) ResetOidcProviderID() {
+	m.oidc_provider = nil
+	delete(m.clearedFields, sitepublishingauth.FieldOidcProviderID)
+}
+
+// SetOidcClaims sets the "oidc_claims" field.
+func (m *SitePublishingAuthMutation) SetOidcClaims(value map[string]string) {
+	m.oidc_claims = &value
+}
+
+// OidcClaims returns the value of the "oidc_claims" field in the mutation.
+func (m *SitePublishingAuthMutation) OidcClaims() (r map[string]string, exists bool) {
+	v := m.oidc_claims
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOidcClaims returns the old "oidc_claims" field's value of the SitePublishingAuth entity.
+// If the SitePublishingAuth object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SitePublishingAuthMutation) OldOidcClaims(ctx context.Context) (v map[string]string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOidcClaims is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOidcClaims requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOidcClaims: %w", err)
+	}
+	return oldValue.OidcClaims, nil
+}
+
+// ClearOidcClaims clears the value of the "oidc_claims" field.
+func (m *SitePublishingAuthMutation) ClearOidcClaims() {
+	m.oidc_claims = nil
+	m.clearedFields[sitepublishingauth.FieldOidcClaims] = struct{}{}
+}
+
+// OidcClaimsCleared returns if the "oidc_claims" field was cleared in this mutation.
+func (m *SitePublishingAuthMutation) OidcClaimsCleared() bool {
+	_, ok := m.clearedFields[sitepublishingauth.FieldOidcClaims]
+	return ok
+}
+
+// ResetOidcClaims resets all changes to the "oidc_claims" field.
+func (m *SitePublishingAuthMutation) ResetOidcClaims() {
+	m.oidc_claims = nil
+	delete(m.clearedFields, sitepublishingauth.FieldOidcClaims)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *SitePublishingAuthMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -29783,6 +29884,33 @@ func (m *SitePublishingAuthMutation) ResetSite() {
 	m.clearedsite = false
 }
 
+// ClearOidcProvider clears the "oidc_provider" edge to the OIDCProvider entity.
+func (m *SitePublishingAuthMutation) ClearOidcProvider() {
+	m.clearedoidc_provider = true
+	m.clearedFields[sitepublishingauth.FieldOidcProviderID] = struct{}{}
+}
+
+// OidcProviderCleared reports if the "oidc_provider" edge to the OIDCProvider entity was cleared.
+func (m *SitePublishingAuthMutation) OidcProviderCleared() bool {
+	return m.OidcProviderIDCleared() || m.clearedoidc_provider
+}
+
+// OidcProviderIDs returns the "oidc_provider" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OidcProviderID instead. It exists only for internal usage by the builders.
+func (m *SitePublishingAuthMutation) OidcProviderIDs() (ids []string) {
+	if id := m.oidc_provider; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOidcProvider resets all changes to the "oidc_provider" edge.
+func (m *SitePublishingAuthMutation) ResetOidcProvider() {
+	m.oidc_provider = nil
+	m.clearedoidc_provider = false
+}
+
 // Where appends a list predicates to the SitePublishingAuthMutation builder.
 func (m *SitePublishingAuthMutation) Where(ps ...predicate.SitePublishingAuth) {
 	m.predicates = append(m.predicates, ps...)
@@ -29817,7 +29945,7 @@ func (m *SitePublishingAuthMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SitePublishingAuthMutation) Fields() []string {
-	fields := make([]string, 0, 7)
+	fields := make([]string, 0, 9)
 	if m.created_at != nil {
 		fields = append(fields, sitepublishingauth.FieldCreatedAt)
 	}
@@ -29838,6 +29966,12 @@ func (m *SitePublishingAuthMutation) Fields() []string {
 	}
 	if m.logout_url != nil {
 		fields = append(fields, sitepublishingauth.FieldLogoutURL)
+	}
+	if m.oidc_provider != nil {
+		fields = append(fields, sitepublishingauth.FieldOidcProviderID)
+	}
+	if m.oidc_claims != nil {
+		fields = append(fields, sitepublishingauth.FieldOidcClaims)
 	}
 	return fields
 }
@@ -29861,6 +29995,10 @@ func (m *SitePublishingAuthMutation) Field(name string) (ent.Value, bool) {
 		return m.FallbackURL()
 	case sitepublishingauth.FieldLogoutURL:
 		return m.LogoutURL()
+	case sitepublishingauth.FieldOidcProviderID:
+		return m.OidcProviderID()
+	case sitepublishingauth.FieldOidcClaims:
+		return m.OidcClaims()
 	}
 	return nil, false
 }
@@ -29884,6 +30022,10 @@ func (m *SitePublishingAuthMutation) OldField(ctx context.Context, name string) 
 		return m.OldFallbackURL(ctx)
 	case sitepublishingauth.FieldLogoutURL:
 		return m.OldLogoutURL(ctx)
+	case sitepublishingauth.FieldOidcProviderID:
+		return m.OldOidcProviderID(ctx)
+	case sitepublishingauth.FieldOidcClaims:
+		return m.OldOidcClaims(ctx)
 	}
 	return nil, fmt.Errorf("unknown SitePublishingAuth field %s", name)
 }
@@ -29942,6 +30084,20 @@ func (m *SitePublishingAuthMutation) SetField(name string, value ent.Value) erro
 		}
 		m.SetLogoutURL(v)
 		return nil
+	case sitepublishingauth.FieldOidcProviderID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOidcProviderID(v)
+		return nil
+	case sitepublishingauth.FieldOidcClaims:
+		v, ok := value.(map[string]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOidcClaims(v)
+		return nil
 	}
 	return fmt.Errorf("unknown SitePublishingAuth field %s", name)
 }
@@ -29978,6 +30134,12 @@ func (m *SitePublishingAuthMutation) ClearedFields() []string {
 	if m.FieldCleared(sitepublishingauth.FieldLogoutURL) {
 		fields = append(fields, sitepublishingauth.FieldLogoutURL)
 	}
+	if m.FieldCleared(sitepublishingauth.FieldOidcProviderID) {
+		fields = append(fields, sitepublishingauth.FieldOidcProviderID)
+	}
+	if m.FieldCleared(sitepublishingauth.FieldOidcClaims) {
+		fields = append(fields, sitepublishingauth.FieldOidcClaims)
+	}
 	return fields
 }
 
@@ -29997,6 +30159,12 @@ func (m *SitePublishingAuthMutation) ClearField(name string) error {
 		return nil
 	case sitepublishingauth.FieldLogoutURL:
 		m.ClearLogoutURL()
+		return nil
+	case sitepublishingauth.FieldOidcProviderID:
+		m.ClearOidcProviderID()
+		return nil
+	case sitepublishingauth.FieldOidcClaims:
+		m.ClearOidcClaims()
 		return nil
 	}
 	return fmt.Errorf("unknown SitePublishingAuth nullable field %s", name)
@@ -30027,18 +30195,27 @@ func (m *SitePublishingAuthMutation) ResetField(name string) error {
 	case sitepublishingauth.FieldLogoutURL:
 		m.ResetLogoutURL()
 		return nil
+	case sitepublishingauth.FieldOidcProviderID:
+		m.ResetOidcProviderID()
+		return nil
+	case sitepublishingauth.FieldOidcClaims:
+		m.ResetOidcClaims()
+		return nil
 	}
 	return fmt.Errorf("unknown SitePublishingAuth field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *SitePublishingAuthMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.organization != nil {
 		edges = append(edges, sitepublishingauth.EdgeOrganization)
 	}
 	if m.site != nil {
 		edges = append(edges, sitepublishingauth.EdgeSite)
+	}
+	if m.oidc_provider != nil {
+		edges = append(edges, sitepublishingauth.EdgeOidcProvider)
 	}
 	return edges
 }
@@ -30055,13 +30232,17 @@ func (m *SitePublishingAuthMutation) AddedIDs(name string) []ent.Value {
 		if id := m.site; id != nil {
 			return []ent.Value{*id}
 		}
+	case sitepublishingauth.EdgeOidcProvider:
+		if id := m.oidc_provider; id != nil {
+			return []ent.Value{*id}
+		}
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *SitePublishingAuthMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	return edges
 }
 
@@ -30073,12 +30254,15 @@ func (m *SitePublishingAuthMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *SitePublishingAuthMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.clearedorganization {
 		edges = append(edges, sitepublishingauth.EdgeOrganization)
 	}
 	if m.clearedsite {
 		edges = append(edges, sitepublishingauth.EdgeSite)
+	}
+	if m.clearedoidc_provider {
+		edges = append(edges, sitepublishingauth.EdgeOidcProvider)
 	}
 	return edges
 }
@@ -30091,6 +30275,8 @@ func (m *SitePublishingAuthMutation) EdgeCleared(name string) bool {
 		return m.clearedorganization
 	case sitepublishingauth.EdgeSite:
 		return m.clearedsite
+	case sitepublishingauth.EdgeOidcProvider:
+		return m.clearedoidc_provider
 	}
 	return false
 }
@@ -30105,6 +30291,9 @@ func (m *SitePublishingAuthMutation) ClearEdge(name string) error {
 	case sitepublishingauth.EdgeSite:
 		m.ClearSite()
 		return nil
+	case sitepublishingauth.EdgeOidcProvider:
+		m.ClearOidcProvider()
+		return nil
 	}
 	return fmt.Errorf("unknown SitePublishingAuth unique edge %s", name)
 }
@@ -30118,6 +30307,9 @@ func (m *SitePublishingAuthMutation) ResetEdge(name string) error {
 		return nil
 	case sitepublishingauth.EdgeSite:
 		m.ResetSite()
+		return nil
+	case sitepublishingauth.EdgeOidcProvider:
+		m.ResetOidcProvider()
 		return nil
 	}
 	return fmt.Errorf("unknown SitePublishingAuth edge %s", name)

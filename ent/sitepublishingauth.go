@@ -3,12 +3,14 @@
 package ent
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
 
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
+	"github.com/binderyhq/bindery/ent/oidcprovider"
 	"github.com/binderyhq/bindery/ent/organization"
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/sitepublishingauth"
@@ -33,6 +35,10 @@ type SitePublishingAuth struct {
 	FallbackURL *string `json:"fallback_url,omitempty"`
 	// LogoutURL holds the value of the "logout_url" field.
 	LogoutURL *string `json:"logout_url,omitempty"`
+	// OidcProviderID holds the value of the "oidc_provider_id" field.
+	OidcProviderID *string `json:"oidc_provider_id,omitempty"`
+	// OidcClaims holds the value of the "oidc_claims" field.
+	OidcClaims map[string]string `json:"oidc_claims,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the SitePublishingAuthQuery when eager-loading is set.
 	Edges        SitePublishingAuthEdges `json:"edges"`
@@ -45,9 +51,11 @@ type SitePublishingAuthEdges struct {
 	Organization *Organization `json:"organization,omitempty"`
 	// Site holds the value of the site edge.
 	Site *Site `json:"site,omitempty"`
+	// OidcProvider holds the value of the oidc_provider edge.
+	OidcProvider *OIDCProvider `json:"oidc_provider,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [2]bool
+	loadedTypes [3]bool
 }
 
 // OrganizationOrErr returns the Organization value or an error if the edge
@@ -72,14 +80,25 @@ func (e SitePublishingAuthEdges) SiteOrErr() (*Site, error) {
 	return nil, &NotLoadedError{edge: "site"}
 }
 
+// OidcProviderOrErr returns the OidcProvider value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e SitePublishingAuthEdges) OidcProviderOrErr() (*OIDCProvider, error) {
+	if e.OidcProvider != nil {
+		return e.OidcProvider, nil
+	} else if e.loadedTypes[2] {
+		return nil, &NotFoundError{label: oidcprovider.Label}
+	}
+	return nil, &NotLoadedError{edge: "oidc_provider"}
+}
+
 // scanValues returns the types for scanning values from sql.Rows.
 func (*SitePublishingAuth) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case sitepublishingauth.FieldSealedKey:
+		case sitepublishingauth.FieldSealedKey, sitepublishingauth.FieldOidcClaims:
 			values[i] = new([]byte)
-		case sitepublishingauth.FieldID, sitepublishingauth.FieldOrganizationID, sitepublishingauth.FieldSiteID, sitepublishingauth.FieldFallbackURL, sitepublishingauth.FieldLogoutURL:
+		case sitepublishingauth.FieldID, sitepublishingauth.FieldOrganizationID, sitepublishingauth.FieldSiteID, sitepublishingauth.FieldFallbackURL, sitepublishingauth.FieldLogoutURL, sitepublishingauth.FieldOidcProviderID:
 			values[i] = new(sql.NullString)
 		case sitepublishingauth.FieldCreatedAt, sitepublishingauth.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
@@ -148,6 +167,21 @@ func (_m *SitePublishingAuth) assignValues(columns []string, values []any) error
 				_m.LogoutURL = new(string)
 				*_m.LogoutURL = value.String
 			}
+		case sitepublishingauth.FieldOidcProviderID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field oidc_provider_id", values[i])
+			} else if value.Valid {
+				_m.OidcProviderID = new(string)
+				*_m.OidcProviderID = value.String
+			}
+		case sitepublishingauth.FieldOidcClaims:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field oidc_claims", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.OidcClaims); err != nil {
+					return fmt.Errorf("unmarshal field oidc_claims: %w", err)
+				}
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -169,6 +203,11 @@ func (_m *SitePublishingAuth) QueryOrganization() *OrganizationQuery {
 // QuerySite queries the "site" edge of the SitePublishingAuth entity.
 func (_m *SitePublishingAuth) QuerySite() *SiteQuery {
 	return NewSitePublishingAuthClient(_m.config).QuerySite(_m)
+}
+
+// QueryOidcProvider queries the "oidc_provider" edge of the SitePublishingAuth entity.
+func (_m *SitePublishingAuth) QueryOidcProvider() *OIDCProviderQuery {
+	return NewSitePublishingAuthClient(_m.config).QueryOidcProvider(_m)
 }
 
 // Update returns a builder for updating this SitePublishingAuth.
@@ -217,6 +256,14 @@ func (_m *SitePublishingAuth) String() string {
 		builder.WriteString("logout_url=")
 		builder.WriteString(*v)
 	}
+	builder.WriteString(", ")
+	if v := _m.OidcProviderID; v != nil {
+		builder.WriteString("oidc_provider_id=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	builder.WriteString("oidc_claims=")
+	builder.WriteString(fmt.Sprintf("%v", _m.OidcClaims))
 	builder.WriteByte(')')
 	return builder.String()
 }

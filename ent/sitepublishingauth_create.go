@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/binderyhq/bindery/ent/oidcprovider"
 	"github.com/binderyhq/bindery/ent/organization"
 	"github.com/binderyhq/bindery/ent/site"
 	"github.com/binderyhq/bindery/ent/sitepublishingauth"
@@ -99,6 +100,26 @@ func (_c *SitePublishingAuthCreate) SetNillableLogoutURL(v *string) *SitePublish
 	return _c
 }
 
+// SetOidcProviderID sets the "oidc_provider_id" field.
+func (_c *SitePublishingAuthCreate) SetOidcProviderID(v string) *SitePublishingAuthCreate {
+	_c.mutation.SetOidcProviderID(v)
+	return _c
+}
+
+// SetNillableOidcProviderID sets the "oidc_provider_id" field if the given value is not nil.
+func (_c *SitePublishingAuthCreate) SetNillableOidcProviderID(v *string) *SitePublishingAuthCreate {
+	if v != nil {
+		_c.SetOidcProviderID(*v)
+	}
+	return _c
+}
+
+// SetOidcClaims sets the "oidc_claims" field.
+func (_c *SitePublishingAuthCreate) SetOidcClaims(v map[string]string) *SitePublishingAuthCreate {
+	_c.mutation.SetOidcClaims(v)
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *SitePublishingAuthCreate) SetID(v string) *SitePublishingAuthCreate {
 	_c.mutation.SetID(v)
@@ -121,6 +142,11 @@ func (_c *SitePublishingAuthCreate) SetOrganization(v *Organization) *SitePublis
 // SetSite sets the "site" edge to the Site entity.
 func (_c *SitePublishingAuthCreate) SetSite(v *Site) *SitePublishingAuthCreate {
 	return _c.SetSiteID(v.ID)
+}
+
+// SetOidcProvider sets the "oidc_provider" edge to the OIDCProvider entity.
+func (_c *SitePublishingAuthCreate) SetOidcProvider(v *OIDCProvider) *SitePublishingAuthCreate {
+	return _c.SetOidcProviderID(v.ID)
 }
 
 // Mutation returns the SitePublishingAuthMutation object of the builder.
@@ -293,6 +319,10 @@ func (_c *SitePublishingAuthCreate) createSpec() (*SitePublishingAuth, *sqlgraph
 		_spec.SetField(sitepublishingauth.FieldLogoutURL, field.TypeString, value)
 		_node.LogoutURL = &value
 	}
+	if value, ok := _c.mutation.OidcClaims(); ok {
+		_spec.SetField(sitepublishingauth.FieldOidcClaims, field.TypeJSON, value)
+		_node.OidcClaims = value
+	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -325,6 +355,23 @@ func (_c *SitePublishingAuthCreate) createSpec() (*SitePublishingAuth, *sqlgraph
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.SiteID = nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.OidcProviderIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   sitepublishingauth.OidcProviderTable,
+			Columns: []string{sitepublishingauth.OidcProviderColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(oidcprovider.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.OidcProviderID = &nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec
@@ -436,6 +483,42 @@ func (u *SitePublishingAuthUpsert) UpdateLogoutURL() *SitePublishingAuthUpsert {
 // ClearLogoutURL clears the value of the "logout_url" field.
 func (u *SitePublishingAuthUpsert) ClearLogoutURL() *SitePublishingAuthUpsert {
 	u.SetNull(sitepublishingauth.FieldLogoutURL)
+	return u
+}
+
+// SetOidcProviderID sets the "oidc_provider_id" field.
+func (u *SitePublishingAuthUpsert) SetOidcProviderID(v string) *SitePublishingAuthUpsert {
+	u.Set(sitepublishingauth.FieldOidcProviderID, v)
+	return u
+}
+
+// UpdateOidcProviderID sets the "oidc_provider_id" field to the value that was provided on create.
+func (u *SitePublishingAuthUpsert) UpdateOidcProviderID() *SitePublishingAuthUpsert {
+	u.SetExcluded(sitepublishingauth.FieldOidcProviderID)
+	return u
+}
+
+// ClearOidcProviderID clears the value of the "oidc_provider_id" field.
+func (u *SitePublishingAuthUpsert) ClearOidcProviderID() *SitePublishingAuthUpsert {
+	u.SetNull(sitepublishingauth.FieldOidcProviderID)
+	return u
+}
+
+// SetOidcClaims sets the "oidc_claims" field.
+func (u *SitePublishingAuthUpsert) SetOidcClaims(v map[string]string) *SitePublishingAuthUpsert {
+	u.Set(sitepublishingauth.FieldOidcClaims, v)
+	return u
+}
+
+// UpdateOidcClaims sets the "oidc_claims" field to the value that was provided on create.
+func (u *SitePublishingAuthUpsert) UpdateOidcClaims() *SitePublishingAuthUpsert {
+	u.SetExcluded(sitepublishingauth.FieldOidcClaims)
+	return u
+}
+
+// ClearOidcClaims clears the value of the "oidc_claims" field.
+func (u *SitePublishingAuthUpsert) ClearOidcClaims() *SitePublishingAuthUpsert {
+	u.SetNull(sitepublishingauth.FieldOidcClaims)
 	return u
 }
 
@@ -563,6 +646,48 @@ func (u *SitePublishingAuthUpsertOne) UpdateLogoutURL() *SitePublishingAuthUpser
 func (u *SitePublishingAuthUpsertOne) ClearLogoutURL() *SitePublishingAuthUpsertOne {
 	return u.Update(func(s *SitePublishingAuthUpsert) {
 		s.ClearLogoutURL()
+	})
+}
+
+// SetOidcProviderID sets the "oidc_provider_id" field.
+func (u *SitePublishingAuthUpsertOne) SetOidcProviderID(v string) *SitePublishingAuthUpsertOne {
+	return u.Update(func(s *SitePublishingAuthUpsert) {
+		s.SetOidcProviderID(v)
+	})
+}
+
+// UpdateOidcProviderID sets the "oidc_provider_id" field to the value that was provided on create.
+func (u *SitePublishingAuthUpsertOne) UpdateOidcProviderID() *SitePublishingAuthUpsertOne {
+	return u.Update(func(s *SitePublishingAuthUpsert) {
+		s.UpdateOidcProviderID()
+	})
+}
+
+// ClearOidcProviderID clears the value of the "oidc_provider_id" field.
+func (u *SitePublishingAuthUpsertOne) ClearOidcProviderID() *SitePublishingAuthUpsertOne {
+	return u.Update(func(s *SitePublishingAuthUpsert) {
+		s.ClearOidcProviderID()
+	})
+}
+
+// SetOidcClaims sets the "oidc_claims" field.
+func (u *SitePublishingAuthUpsertOne) SetOidcClaims(v map[string]string) *SitePublishingAuthUpsertOne {
+	return u.Update(func(s *SitePublishingAuthUpsert) {
+		s.SetOidcClaims(v)
+	})
+}
+
+// UpdateOidcClaims sets the "oidc_claims" field to the value that was provided on create.
+func (u *SitePublishingAuthUpsertOne) UpdateOidcClaims() *SitePublishingAuthUpsertOne {
+	return u.Update(func(s *SitePublishingAuthUpsert) {
+		s.UpdateOidcClaims()
+	})
+}
+
+// ClearOidcClaims clears the value of the "oidc_claims" field.
+func (u *SitePublishingAuthUpsertOne) ClearOidcClaims() *SitePublishingAuthUpsertOne {
+	return u.Update(func(s *SitePublishingAuthUpsert) {
+		s.ClearOidcClaims()
 	})
 }
 
@@ -857,6 +982,48 @@ func (u *SitePublishingAuthUpsertBulk) UpdateLogoutURL() *SitePublishingAuthUpse
 func (u *SitePublishingAuthUpsertBulk) ClearLogoutURL() *SitePublishingAuthUpsertBulk {
 	return u.Update(func(s *SitePublishingAuthUpsert) {
 		s.ClearLogoutURL()
+	})
+}
+
+// SetOidcProviderID sets the "oidc_provider_id" field.
+func (u *SitePublishingAuthUpsertBulk) SetOidcProviderID(v string) *SitePublishingAuthUpsertBulk {
+	return u.Update(func(s *SitePublishingAuthUpsert) {
+		s.SetOidcProviderID(v)
+	})
+}
+
+// UpdateOidcProviderID sets the "oidc_provider_id" field to the value that was provided on create.
+func (u *SitePublishingAuthUpsertBulk) UpdateOidcProviderID() *SitePublishingAuthUpsertBulk {
+	return u.Update(func(s *SitePublishingAuthUpsert) {
+		s.UpdateOidcProviderID()
+	})
+}
+
+// ClearOidcProviderID clears the value of the "oidc_provider_id" field.
+func (u *SitePublishingAuthUpsertBulk) ClearOidcProviderID() *SitePublishingAuthUpsertBulk {
+	return u.Update(func(s *SitePublishingAuthUpsert) {
+		s.ClearOidcProviderID()
+	})
+}
+
+// SetOidcClaims sets the "oidc_claims" field.
+func (u *SitePublishingAuthUpsertBulk) SetOidcClaims(v map[string]string) *SitePublishingAuthUpsertBulk {
+	return u.Update(func(s *SitePublishingAuthUpsert) {
+		s.SetOidcClaims(v)
+	})
+}
+
+// UpdateOidcClaims sets the "oidc_claims" field to the value that was provided on create.
+func (u *SitePublishingAuthUpsertBulk) UpdateOidcClaims() *SitePublishingAuthUpsertBulk {
+	return u.Update(func(s *SitePublishingAuthUpsert) {
+		s.UpdateOidcClaims()
+	})
+}
+
+// ClearOidcClaims clears the value of the "oidc_claims" field.
+func (u *SitePublishingAuthUpsertBulk) ClearOidcClaims() *SitePublishingAuthUpsertBulk {
+	return u.Update(func(s *SitePublishingAuthUpsert) {
+		s.ClearOidcClaims()
 	})
 }
 

@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/binderyhq/bindery/ent/oidcprovider"
 	"github.com/binderyhq/bindery/ent/organization"
 	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/site"
@@ -30,6 +31,7 @@ type SitePublishingAuthQuery struct {
 	predicates       []predicate.SitePublishingAuth
 	withOrganization *OrganizationQuery
 	withSite         *SiteQuery
+	withOidcProvider *OIDCProviderQuery
 	modifiers        []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -104,6 +106,28 @@ func (_q *SitePublishingAuthQuery) QuerySite() *SiteQuery {
 			sqlgraph.From(sitepublishingauth.Table, sitepublishingauth.FieldID, selector),
 			sqlgraph.To(site.Table, site.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, false, sitepublishingauth.SiteTable, sitepublishingauth.SiteColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryOidcProvider chains the current query on the "oidc_provider" edge.
+func (_q *SitePublishingAuthQuery) QueryOidcProvider() *OIDCProviderQuery {
+	query := (&OIDCProviderClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(sitepublishingauth.Table, sitepublishingauth.FieldID, selector),
+			sqlgraph.To(oidcprovider.Table, oidcprovider.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, sitepublishingauth.OidcProviderTable, sitepublishingauth.OidcProviderColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -305,6 +329,7 @@ func (_q *SitePublishingAuthQuery) Clone() *SitePublishingAuthQuery {
 		predicates:       append([]predicate.SitePublishingAuth{}, _q.predicates...),
 		withOrganization: _q.withOrganization.Clone(),
 		withSite:         _q.withSite.Clone(),
+		withOidcProvider: _q.withOidcProvider.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -331,6 +356,17 @@ func (_q *SitePublishingAuthQuery) WithSite(opts ...func(*SiteQuery)) *SitePubli
 		opt(query)
 	}
 	_q.withSite = query
+	return _q
+}
+
+// WithOidcProvider tells the query-builder to eager-load the nodes that are connected to
+// the "oidc_provider" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *SitePublishingAuthQuery) WithOidcProvider(opts ...func(*OIDCProviderQuery)) *SitePublishingAuthQuery {
+	query := (&OIDCProviderClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withOidcProvider = query
 	return _q
 }
 
@@ -418,9 +454,10 @@ func (_q *SitePublishingAuthQuery) sqlAll(ctx context.Context, hooks ...queryHoo
 	var (
 		nodes       = []*SitePublishingAuth{}
 		_spec       = _q.querySpec()
-		loadedTypes = [2]bool{
+		loadedTypes = [3]bool{
 			_q.withOrganization != nil,
 			_q.withSite != nil,
+			_q.withOidcProvider != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -457,6 +494,12 @@ func (_q *SitePublishingAuthQuery) sqlAll(ctx context.Context, hooks ...queryHoo
 	if query := _q.withSite; query != nil {
 		if err := _q.loadSite(ctx, query, nodes, nil,
 			func(n *SitePublishingAuth, e *Site) { n.Edges.Site = e }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withOidcProvider; query != nil {
+		if err := _q.loadOidcProvider(ctx, query, nodes, nil,
+			func(n *SitePublishingAuth, e *OIDCProvider) { n.Edges.OidcProvider = e }); err != nil {
 			return nil, err
 		}
 	}
@@ -521,6 +564,38 @@ func (_q *SitePublishingAuthQuery) loadSite(ctx context.Context, query *SiteQuer
 	}
 	return nil
 }
+func (_q *SitePublishingAuthQuery) loadOidcProvider(ctx context.Context, query *OIDCProviderQuery, nodes []*SitePublishingAuth, init func(*SitePublishingAuth), assign func(*SitePublishingAuth, *OIDCProvider)) error {
+	ids := make([]string, 0, len(nodes))
+	nodeids := make(map[string][]*SitePublishingAuth)
+	for i := range nodes {
+		if nodes[i].OidcProviderID == nil {
+			continue
+		}
+		fk := *nodes[i].OidcProviderID
+		if _, ok := nodeids[fk]; !ok {
+			ids = append(ids, fk)
+		}
+		nodeids[fk] = append(nodeids[fk], nodes[i])
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	query.Where(oidcprovider.IDIn(ids...))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nodeids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected foreign-key "oidc_provider_id" returned %v`, n.ID)
+		}
+		for i := range nodes {
+			assign(nodes[i], n)
+		}
+	}
+	return nil
+}
 
 func (_q *SitePublishingAuthQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
@@ -559,6 +634,9 @@ func (_q *SitePublishingAuthQuery) querySpec() *sqlgraph.QuerySpec {
 		}
 		if _q.withSite != nil {
 			_spec.Node.AddColumnOnce(sitepublishingauth.FieldSiteID)
+		}
+		if _q.withOidcProvider != nil {
+			_spec.Node.AddColumnOnce(sitepublishingauth.FieldOidcProviderID)
 		}
 	}
 	if ps := _q.predicates; len(ps) > 0 {

@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/binderyhq/bindery/ent/oidcprovider"
 	"github.com/binderyhq/bindery/ent/predicate"
 	"github.com/binderyhq/bindery/ent/sitepublishingauth"
 )
@@ -81,9 +82,52 @@ func (_u *SitePublishingAuthUpdate) ClearLogoutURL() *SitePublishingAuthUpdate {
 	return _u
 }
 
+// SetOidcProviderID sets the "oidc_provider_id" field.
+func (_u *SitePublishingAuthUpdate) SetOidcProviderID(v string) *SitePublishingAuthUpdate {
+	_u.mutation.SetOidcProviderID(v)
+	return _u
+}
+
+// SetNillableOidcProviderID sets the "oidc_provider_id" field if the given value is not nil.
+func (_u *SitePublishingAuthUpdate) SetNillableOidcProviderID(v *string) *SitePublishingAuthUpdate {
+	if v != nil {
+		_u.SetOidcProviderID(*v)
+	}
+	return _u
+}
+
+// ClearOidcProviderID clears the value of the "oidc_provider_id" field.
+func (_u *SitePublishingAuthUpdate) ClearOidcProviderID() *SitePublishingAuthUpdate {
+	_u.mutation.ClearOidcProviderID()
+	return _u
+}
+
+// SetOidcClaims sets the "oidc_claims" field.
+func (_u *SitePublishingAuthUpdate) SetOidcClaims(v map[string]string) *SitePublishingAuthUpdate {
+	_u.mutation.SetOidcClaims(v)
+	return _u
+}
+
+// ClearOidcClaims clears the value of the "oidc_claims" field.
+func (_u *SitePublishingAuthUpdate) ClearOidcClaims() *SitePublishingAuthUpdate {
+	_u.mutation.ClearOidcClaims()
+	return _u
+}
+
+// SetOidcProvider sets the "oidc_provider" edge to the OIDCProvider entity.
+func (_u *SitePublishingAuthUpdate) SetOidcProvider(v *OIDCProvider) *SitePublishingAuthUpdate {
+	return _u.SetOidcProviderID(v.ID)
+}
+
 // Mutation returns the SitePublishingAuthMutation object of the builder.
 func (_u *SitePublishingAuthUpdate) Mutation() *SitePublishingAuthMutation {
 	return _u.mutation
+}
+
+// ClearOidcProvider clears the "oidc_provider" edge to the OIDCProvider entity.
+func (_u *SitePublishingAuthUpdate) ClearOidcProvider() *SitePublishingAuthUpdate {
+	_u.mutation.ClearOidcProvider()
+	return _u
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -190,6 +234,41 @@ func (_u *SitePublishingAuthUpdate) sqlSave(ctx context.Context) (_node int, err
 	if _u.mutation.LogoutURLCleared() {
 		_spec.ClearField(sitepublishingauth.FieldLogoutURL, field.TypeString)
 	}
+	if value, ok := _u.mutation.OidcClaims(); ok {
+		_spec.SetField(sitepublishingauth.FieldOidcClaims, field.TypeJSON, value)
+	}
+	if _u.mutation.OidcClaimsCleared() {
+		_spec.ClearField(sitepublishingauth.FieldOidcClaims, field.TypeJSON)
+	}
+	if _u.mutation.OidcProviderCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   sitepublishingauth.OidcProviderTable,
+			Columns: []string{sitepublishingauth.OidcProviderColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(oidcprovider.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OidcProviderIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   sitepublishingauth.OidcProviderTable,
+			Columns: []string{sitepublishingauth.OidcProviderColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(oidcprovider.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -264,9 +343,52 @@ func (_u *SitePublishingAuthUpdateOne) ClearLogoutURL() *SitePublishingAuthUpdat
 	return _u
 }
 
+// SetOidcProviderID sets the "oidc_provider_id" field.
+func (_u *SitePublishingAuthUpdateOne) SetOidcProviderID(v string) *SitePublishingAuthUpdateOne {
+	_u.mutation.SetOidcProviderID(v)
+	return _u
+}
+
+// SetNillableOidcProviderID sets the "oidc_provider_id" field if the given value is not nil.
+func (_u *SitePublishingAuthUpdateOne) SetNillableOidcProviderID(v *string) *SitePublishingAuthUpdateOne {
+	if v != nil {
+		_u.SetOidcProviderID(*v)
+	}
+	return _u
+}
+
+// ClearOidcProviderID clears the value of the "oidc_provider_id" field.
+func (_u *SitePublishingAuthUpdateOne) ClearOidcProviderID() *SitePublishingAuthUpdateOne {
+	_u.mutation.ClearOidcProviderID()
+	return _u
+}
+
+// SetOidcClaims sets the "oidc_claims" field.
+func (_u *SitePublishingAuthUpdateOne) SetOidcClaims(v map[string]string) *SitePublishingAuthUpdateOne {
+	_u.mutation.SetOidcClaims(v)
+	return _u
+}
+
+// ClearOidcClaims clears the value of the "oidc_claims" field.
+func (_u *SitePublishingAuthUpdateOne) ClearOidcClaims() *SitePublishingAuthUpdateOne {
+	_u.mutation.ClearOidcClaims()
+	return _u
+}
+
+// SetOidcProvider sets the "oidc_provider" edge to the OIDCProvider entity.
+func (_u *SitePublishingAuthUpdateOne) SetOidcProvider(v *OIDCProvider) *SitePublishingAuthUpdateOne {
+	return _u.SetOidcProviderID(v.ID)
+}
+
 // Mutation returns the SitePublishingAuthMutation object of the builder.
 func (_u *SitePublishingAuthUpdateOne) Mutation() *SitePublishingAuthMutation {
 	return _u.mutation
+}
+
+// ClearOidcProvider clears the "oidc_provider" edge to the OIDCProvider entity.
+func (_u *SitePublishingAuthUpdateOne) ClearOidcProvider() *SitePublishingAuthUpdateOne {
+	_u.mutation.ClearOidcProvider()
+	return _u
 }
 
 // Where appends a list predicates to the SitePublishingAuthUpdate builder.
@@ -402,6 +524,41 @@ func (_u *SitePublishingAuthUpdateOne) sqlSave(ctx context.Context) (_node *Site
 	}
 	if _u.mutation.LogoutURLCleared() {
 		_spec.ClearField(sitepublishingauth.FieldLogoutURL, field.TypeString)
+	}
+	if value, ok := _u.mutation.OidcClaims(); ok {
+		_spec.SetField(sitepublishingauth.FieldOidcClaims, field.TypeJSON, value)
+	}
+	if _u.mutation.OidcClaimsCleared() {
+		_spec.ClearField(sitepublishingauth.FieldOidcClaims, field.TypeJSON)
+	}
+	if _u.mutation.OidcProviderCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   sitepublishingauth.OidcProviderTable,
+			Columns: []string{sitepublishingauth.OidcProviderColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(oidcprovider.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OidcProviderIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   sitepublishingauth.OidcProviderTable,
+			Columns: []string{sitepublishingauth.OidcProviderColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(oidcprovider.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &SitePublishingAuth{config: _u.config}

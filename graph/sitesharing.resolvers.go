@@ -89,6 +89,11 @@ func (r *sitePublishingAuthResolver) PrivateKey(ctx context.Context, obj *ent.Si
 	return r.publishingAuthKey(ctx, obj)
 }
 
+// Oidc is the resolver for the oidc field.
+func (r *sitePublishingAuthResolver) Oidc(ctx context.Context, obj *ent.SitePublishingAuth) (*model.SiteVisitorSignIn, error) {
+	return r.sitePublishingAuthSignIn(ctx, obj)
+}
+
 // Customization is the resolver for the customization field.
 func (r *siteSpaceResolver) Customization(ctx context.Context, obj *ent.SiteSpace) (any, error) {
 	return r.siteSpaceCustomization(ctx, obj)

@@ -76,6 +76,7 @@ type navItem struct {
 type errorView struct {
 	Status int
 	Text   string
+	Retry  string // where to start again (a site's sign-in); "": the page is not there
 }
 
 // servePage answers a page of the site, as HTML or (path ending in .md) as Markdown.

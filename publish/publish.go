@@ -52,6 +52,7 @@ func (h *Handler) Routes(r chi.Router) {
 	r.Get("/sites/{site}", h.serve)
 	r.Get("/sites/{site}/*", h.serve)
 	r.Post("/sites/{site}/"+mcpPath, func(w http.ResponseWriter, req *http.Request) { h.serveAt(w, req, mcpPath) })
+	r.Post("/sites/{site}/"+signOutPath, func(w http.ResponseWriter, req *http.Request) { h.serveAt(w, req, signOutPath) })
 }
 
 // serve answers one request to a published site under /sites/.
@@ -64,6 +65,12 @@ func (h *Handler) serveAt(w http.ResponseWriter, req *http.Request, rest string)
 	name := chi.URLParam(req, "site")
 	ctx := viewer.NewContext(req.Context(), viewer.Visitor())
 	ref := sites.SiteRef{Name: name}
+	if isSignInPath(rest) {
+		if !h.serveSignIn(ctx, w, req, ref, "/sites/"+name, rest) {
+			h.fail(w, req, errPageNotFound)
+		}
+		return
+	}
 	visit, err := h.r.VisitSite(ctx, ref, audience(w, req, "/sites/"+name, rest))
 	h.serveVisit(ctx, w, req, ref, visit, err, "/sites/"+name, rest)
 }
@@ -104,6 +111,13 @@ func (h *Handler) ByHost(next http.Handler) http.Handler {
 func (h *Handler) serveHost(w http.ResponseWriter, req *http.Request, next http.Handler, came *http.Request) {
 	ctx := viewer.NewContext(req.Context(), viewer.Visitor())
 	ref := sites.SiteRef{Hostname: hostOf("//" + req.Host)}
+	if isSignInPath(req.URL.Path) {
+		readcache.DoNotKeep(req.Context())
+		if !h.serveSignIn(ctx, w, req, ref, "", req.URL.Path) {
+			next.ServeHTTP(w, came)
+		}
+		return
+	}
 	visit, err := h.r.VisitSite(ctx, ref, audience(w, req, "", req.URL.Path))
 	if apperr.IsNotFound(err) {
 		readcache.DoNotKeep(req.Context())
@@ -149,7 +163,7 @@ func hostOf(rawURL string) string {
 // VisitSite's answer); rest is the path inside the site.
 func (h *Handler) serveVisit(ctx context.Context, w http.ResponseWriter, req *http.Request, ref sites.SiteRef, visit *sites.Visit, err error, base, rest string) {
 	if e := apperr.As(err); e != nil && e.Kind == apperr.Unauthenticated {
-		h.unauthenticated(ctx, w, req, ref, e)
+		h.unauthenticated(ctx, w, req, ref, base, e)
 		return
 	}
 	if err != nil {
@@ -177,13 +191,17 @@ func (h *Handler) serveVisit(ctx context.Context, w http.ResponseWriter, req *ht
 }
 
 // unauthenticated answers a reader of a visitor-auth site without a valid token: a redirect to
-// the site's fallback URL (where visitors sign in) when it has one, else a 401 page saying why.
-func (h *Handler) unauthenticated(ctx context.Context, w http.ResponseWriter, req *http.Request, ref sites.SiteRef, e *apperr.Error) {
+// the provider of the site's sign-in when it has one (startSignIn), else to the site's fallback
+// URL (where visitors sign in) when it has one, else a 401 page saying why.
+func (h *Handler) unauthenticated(ctx context.Context, w http.ResponseWriter, req *http.Request, ref sites.SiteRef, base string, e *apperr.Error) {
 	if isMCP(req) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="visitor token"`)
 	}
 	if wantsJSON(req) {
 		writeJSONError(w, http.StatusUnauthorized, e.Message)
+		return
+	}
+	if req.Method == http.MethodGet && h.startSignIn(ctx, w, req, ref, base) {
 		return
 	}
 	if fallback := h.r.VisitorFallbackURL(ctx, ref); fallback != "" {

@@ -144,19 +144,25 @@ func resetOrNoContent(deleted bool) int {
 }
 
 // PublishingAuth is the wire shape of a site's visitor authentication settings (the reference
-// client's SitePublishingAuth). The backend is always custom: Bindery has no integrations.
+// client's SitePublishingAuth). The backend is always custom: Bindery has no integrations. oidc
+// is Bindery's extension: the OpenID Connect provider of the organization readers sign in with.
 type PublishingAuth struct {
-	Object      string  `json:"object"`
-	Backend     string  `json:"backend"`
-	PrivateKey  string  `json:"privateKey"`
-	FallbackURL *string `json:"fallbackURL,omitempty"`
-	LogoutURL   *string `json:"logoutURL,omitempty"`
+	Object      string                   `json:"object"`
+	Backend     string                   `json:"backend"`
+	PrivateKey  string                   `json:"privateKey"`
+	FallbackURL *string                  `json:"fallbackURL,omitempty"`
+	LogoutURL   *string                  `json:"logoutURL,omitempty"`
+	OIDC        *model.SiteVisitorSignIn `json:"oidc,omitempty"`
 }
 
 func (a *api) publishingAuth(ctx context.Context, p *ent.SitePublishingAuth) (PublishingAuth, error) {
 	key, err := a.r.SitePublishingAuth().PrivateKey(ctx, p)
+	if err != nil {
+		return PublishingAuth{}, err
+	}
+	signIn, err := a.r.SitePublishingAuth().Oidc(ctx, p)
 	return PublishingAuth{Object: "publishing-auth", Backend: "custom", PrivateKey: key,
-		FallbackURL: p.FallbackURL, LogoutURL: p.LogoutURL}, err
+		FallbackURL: p.FallbackURL, LogoutURL: p.LogoutURL, OIDC: signIn}, err
 }
 
 func (a *api) getSitePublishingAuth(w http.ResponseWriter, r *http.Request) {
@@ -185,6 +191,8 @@ type updateSitePublishingAuthBody struct {
 	Backend     authBackend      `json:"backend"`
 	FallbackURL nullable[string] `json:"fallbackURL"`
 	LogoutURL   nullable[string] `json:"logoutURL"`
+	// OIDC is Bindery's extension: {providerId, claims?}, null removes it.
+	OIDC nullable[model.SiteVisitorSignInInput] `json:"oidc"`
 }
 
 func (a *api) updateSitePublishingAuth(w http.ResponseWriter, r *http.Request) {
@@ -195,7 +203,7 @@ func (a *api) updateSitePublishingAuth(w http.ResponseWriter, r *http.Request) {
 	}
 	p, err := a.r.Mutation().UpdateSitePublishingAuth(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"),
 		model.UpdateSitePublishingAuthInput{FallbackURL: omittable(body.FallbackURL, same[string]),
-			LogoutURL: omittable(body.LogoutURL, same[string])})
+			LogoutURL: omittable(body.LogoutURL, same[string]), Oidc: omittable(body.OIDC, same[model.SiteVisitorSignInInput])})
 	respondWith(w, r, http.StatusOK, p, err, a.publishingAuth)
 }
 

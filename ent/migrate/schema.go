@@ -1395,8 +1395,10 @@ var (
 		{Name: "sealed_key", Type: field.TypeBytes},
 		{Name: "fallback_url", Type: field.TypeString, Nullable: true, Size: 2048},
 		{Name: "logout_url", Type: field.TypeString, Nullable: true, Size: 2048},
+		{Name: "oidc_claims", Type: field.TypeJSON, Nullable: true},
 		{Name: "organization_id", Type: field.TypeString, Size: 64},
 		{Name: "site_id", Type: field.TypeString, Size: 64},
+		{Name: "oidc_provider_id", Type: field.TypeString, Nullable: true, Size: 64},
 	}
 	// SitePublishingAuthsTable holds the schema information for the "site_publishing_auths" table.
 	SitePublishingAuthsTable = &schema.Table{
@@ -1406,27 +1408,33 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "site_publishing_auths_organizations_organization",
-				Columns:    []*schema.Column{SitePublishingAuthsColumns[6]},
+				Columns:    []*schema.Column{SitePublishingAuthsColumns[7]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "site_publishing_auths_sites_site",
-				Columns:    []*schema.Column{SitePublishingAuthsColumns[7]},
+				Columns:    []*schema.Column{SitePublishingAuthsColumns[8]},
 				RefColumns: []*schema.Column{SitesColumns[0]},
 				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "site_publishing_auths_oidc_providers_oidc_provider",
+				Columns:    []*schema.Column{SitePublishingAuthsColumns[9]},
+				RefColumns: []*schema.Column{OidcProvidersColumns[0]},
+				OnDelete:   schema.SetNull,
 			},
 		},
 		Indexes: []*schema.Index{
 			{
 				Name:    "sitepublishingauth_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{SitePublishingAuthsColumns[6]},
+				Columns: []*schema.Column{SitePublishingAuthsColumns[7]},
 			},
 			{
 				Name:    "sitepublishingauth_site_id",
 				Unique:  true,
-				Columns: []*schema.Column{SitePublishingAuthsColumns[7]},
+				Columns: []*schema.Column{SitePublishingAuthsColumns[8]},
 			},
 		},
 	}
@@ -2186,6 +2194,7 @@ func init() {
 	SitesTable.ForeignKeys[1].RefTable = SiteSectionsTable
 	SitePublishingAuthsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	SitePublishingAuthsTable.ForeignKeys[1].RefTable = SitesTable
+	SitePublishingAuthsTable.ForeignKeys[2].RefTable = OidcProvidersTable
 	SiteRedirectsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	SiteRedirectsTable.ForeignKeys[1].RefTable = SitesTable
 	SiteRedirectsTable.ForeignKeys[2].RefTable = SiteSectionsTable

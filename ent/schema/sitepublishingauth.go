@@ -14,7 +14,8 @@ import (
 
 // SitePublishingAuth holds a site's visitor authentication settings: the key that signs visitors'
 // JWTs (sealed with a server key: AES-256-GCM, never stored in clear) and where visitors go when
-// authentication fails or when they log out. One row per site, made on first use.
+// authentication fails or when they log out, or the OpenID Connect provider readers sign in with
+// instead. One row per site, made on first use.
 type SitePublishingAuth struct{ ent.Schema }
 
 // Mixin of SitePublishingAuth.
@@ -30,6 +31,12 @@ func (SitePublishingAuth) Fields() []ent.Field {
 		field.Bytes("sealed_key").Sensitive().NotEmpty(),
 		field.String("fallback_url").Optional().Nillable().MaxLen(2048),
 		field.String("logout_url").Optional().Nillable().MaxLen(2048),
+		// oidc_provider_id names the organization's OpenID Connect provider its readers sign in
+		// with at the site; nil: readers bring a JWT signed with the key (the custom backend).
+		field.String("oidc_provider_id").Optional().Nillable(),
+		// oidc_claims maps claims of the provider's ID token to the visitor claims adaptive content
+		// reads: ID token claim → visitor claim.
+		field.JSON("oidc_claims", map[string]string{}).Optional(),
 	}
 }
 
@@ -38,6 +45,9 @@ func (SitePublishingAuth) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.To("site", Site.Type).Field("site_id").Unique().Required().Immutable().
 			Annotations(entsql.OnDelete(entsql.Cascade)),
+		// Deleting the provider turns its sites back to the custom backend.
+		edge.To("oidc_provider", OIDCProvider.Type).Field("oidc_provider_id").Unique().
+			Annotations(entsql.OnDelete(entsql.SetNull)),
 	}
 }
 

@@ -29,10 +29,16 @@ const (
 	FieldFallbackURL = "fallback_url"
 	// FieldLogoutURL holds the string denoting the logout_url field in the database.
 	FieldLogoutURL = "logout_url"
+	// FieldOidcProviderID holds the string denoting the oidc_provider_id field in the database.
+	FieldOidcProviderID = "oidc_provider_id"
+	// FieldOidcClaims holds the string denoting the oidc_claims field in the database.
+	FieldOidcClaims = "oidc_claims"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeSite holds the string denoting the site edge name in mutations.
 	EdgeSite = "site"
+	// EdgeOidcProvider holds the string denoting the oidc_provider edge name in mutations.
+	EdgeOidcProvider = "oidc_provider"
 	// Table holds the table name of the sitepublishingauth in the database.
 	Table = "site_publishing_auths"
 	// OrganizationTable is the table that holds the organization relation/edge.
@@ -49,6 +55,13 @@ const (
 	SiteInverseTable = "sites"
 	// SiteColumn is the table column denoting the site relation/edge.
 	SiteColumn = "site_id"
+	// OidcProviderTable is the table that holds the oidc_provider relation/edge.
+	OidcProviderTable = "site_publishing_auths"
+	// OidcProviderInverseTable is the table name for the OIDCProvider entity.
+	// It exists in this package in order to avoid circular dependency with the "oidcprovider" package.
+	OidcProviderInverseTable = "oidc_providers"
+	// OidcProviderColumn is the table column denoting the oidc_provider relation/edge.
+	OidcProviderColumn = "oidc_provider_id"
 )
 
 // Columns holds all SQL columns for sitepublishingauth fields.
@@ -61,6 +74,8 @@ var Columns = []string{
 	FieldSealedKey,
 	FieldFallbackURL,
 	FieldLogoutURL,
+	FieldOidcProviderID,
+	FieldOidcClaims,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -141,6 +156,11 @@ func ByLogoutURL(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldLogoutURL, opts...).ToFunc()
 }
 
+// ByOidcProviderID orders the results by the oidc_provider_id field.
+func ByOidcProviderID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOidcProviderID, opts...).ToFunc()
+}
+
 // ByOrganizationField orders the results by organization field.
 func ByOrganizationField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -152,6 +172,13 @@ func ByOrganizationField(field string, opts ...sql.OrderTermOption) OrderOption 
 func BySiteField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newSiteStep(), sql.OrderByField(field, opts...))
+	}
+}
+
+// ByOidcProviderField orders the results by oidc_provider field.
+func ByOidcProviderField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOidcProviderStep(), sql.OrderByField(field, opts...))
 	}
 }
 func newOrganizationStep() *sqlgraph.Step {
@@ -166,5 +193,12 @@ func newSiteStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(SiteInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, false, SiteTable, SiteColumn),
+	)
+}
+func newOidcProviderStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OidcProviderInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OidcProviderTable, OidcProviderColumn),
 	)
 }

@@ -100,6 +100,11 @@ func LogoutURL(v string) predicate.SitePublishingAuth {
 	return predicate.SitePublishingAuth(sql.FieldEQ(FieldLogoutURL, v))
 }
 
+// OidcProviderID applies equality check predicate on the "oidc_provider_id" field. It's identical to OidcProviderIDEQ.
+func OidcProviderID(v string) predicate.SitePublishingAuth {
+	return predicate.SitePublishingAuth(sql.FieldEQ(FieldOidcProviderID, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.SitePublishingAuth {
 	return predicate.SitePublishingAuth(sql.FieldEQ(FieldCreatedAt, v))
@@ -500,6 +505,91 @@ func LogoutURLContainsFold(v string) predicate.SitePublishingAuth {
 	return predicate.SitePublishingAuth(sql.FieldContainsFold(FieldLogoutURL, v))
 }
 
+// OidcProviderIDEQ applies the EQ predicate on the "oidc_provider_id" field.
+func OidcProviderIDEQ(v string) predicate.SitePublishingAuth {
+	return predicate.SitePublishingAuth(sql.FieldEQ(FieldOidcProviderID, v))
+}
+
+// OidcProviderIDNEQ applies the NEQ predicate on the "oidc_provider_id" field.
+func OidcProviderIDNEQ(v string) predicate.SitePublishingAuth {
+	return predicate.SitePublishingAuth(sql.FieldNEQ(FieldOidcProviderID, v))
+}
+
+// OidcProviderIDIn applies the In predicate on the "oidc_provider_id" field.
+func OidcProviderIDIn(vs ...string) predicate.SitePublishingAuth {
+	return predicate.SitePublishingAuth(sql.FieldIn(FieldOidcProviderID, vs...))
+}
+
+// OidcProviderIDNotIn applies the NotIn predicate on the "oidc_provider_id" field.
+func OidcProviderIDNotIn(vs ...string) predicate.SitePublishingAuth {
+	return predicate.SitePublishingAuth(sql.FieldNotIn(FieldOidcProviderID, vs...))
+}
+
+// OidcProviderIDGT applies the GT predicate on the "oidc_provider_id" field.
+func OidcProviderIDGT(v string) predicate.SitePublishingAuth {
+	return predicate.SitePublishingAuth(sql.FieldGT(FieldOidcProviderID, v))
+}
+
+// OidcProviderIDGTE applies the GTE predicate on the "oidc_provider_id" field.
+func OidcProviderIDGTE(v string) predicate.SitePublishingAuth {
+	return predicate.SitePublishingAuth(sql.FieldGTE(FieldOidcProviderID, v))
+}
+
+// OidcProviderIDLT applies the LT predicate on the "oidc_provider_id" field.
+func OidcProviderIDLT(v string) predicate.SitePublishingAuth {
+	return predicate.SitePublishingAuth(sql.FieldLT(FieldOidcProviderID, v))
+}
+
+// OidcProviderIDLTE applies the LTE predicate on the "oidc_provider_id" field.
+func OidcProviderIDLTE(v string) predicate.SitePublishingAuth {
+	return predicate.SitePublishingAuth(sql.FieldLTE(FieldOidcProviderID, v))
+}
+
+// OidcProviderIDContains applies the Contains predicate on the "oidc_provider_id" field.
+func OidcProviderIDContains(v string) predicate.SitePublishingAuth {
+	return predicate.SitePublishingAuth(sql.FieldContains(FieldOidcProviderID, v))
+}
+
+// OidcProviderIDHasPrefix applies the HasPrefix predicate on the "oidc_provider_id" field.
+func OidcProviderIDHasPrefix(v string) predicate.SitePublishingAuth {
+	return predicate.SitePublishingAuth(sql.FieldHasPrefix(FieldOidcProviderID, v))
+}
+
+// OidcProviderIDHasSuffix applies the HasSuffix predicate on the "oidc_provider_id" field.
+func OidcProviderIDHasSuffix(v string) predicate.SitePublishingAuth {
+	return predicate.SitePublishingAuth(sql.FieldHasSuffix(FieldOidcProviderID, v))
+}
+
+// OidcProviderIDIsNil applies the IsNil predicate on the "oidc_provider_id" field.
+func OidcProviderIDIsNil() predicate.SitePublishingAuth {
+	return predicate.SitePublishingAuth(sql.FieldIsNull(FieldOidcProviderID))
+}
+
+// OidcProviderIDNotNil applies the NotNil predicate on the "oidc_provider_id" field.
+func OidcProviderIDNotNil() predicate.SitePublishingAuth {
+	return predicate.SitePublishingAuth(sql.FieldNotNull(FieldOidcProviderID))
+}
+
+// OidcProviderIDEqualFold applies the EqualFold predicate on the "oidc_provider_id" field.
+func OidcProviderIDEqualFold(v string) predicate.SitePublishingAuth {
+	return predicate.SitePublishingAuth(sql.FieldEqualFold(FieldOidcProviderID, v))
+}
+
+// OidcProviderIDContainsFold applies the ContainsFold predicate on the "oidc_provider_id" field.
+func OidcProviderIDContainsFold(v string) predicate.SitePublishingAuth {
+	return predicate.SitePublishingAuth(sql.FieldContainsFold(FieldOidcProviderID, v))
+}
+
+// OidcClaimsIsNil applies the IsNil predicate on the "oidc_claims" field.
+func OidcClaimsIsNil() predicate.SitePublishingAuth {
+	return predicate.SitePublishingAuth(sql.FieldIsNull(FieldOidcClaims))
+}
+
+// OidcClaimsNotNil applies the NotNil predicate on the "oidc_claims" field.
+func OidcClaimsNotNil() predicate.SitePublishingAuth {
+	return predicate.SitePublishingAuth(sql.FieldNotNull(FieldOidcClaims))
+}
+
 // HasOrganization applies the HasEdge predicate on the "organization" edge.
 func HasOrganization() predicate.SitePublishingAuth {
 	return predicate.SitePublishingAuth(func(s *sql.Selector) {
@@ -538,6 +628,29 @@ func HasSite() predicate.SitePublishingAuth {
 func HasSiteWith(preds ...predicate.Site) predicate.SitePublishingAuth {
 	return predicate.SitePublishingAuth(func(s *sql.Selector) {
 		step := newSiteStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasOidcProvider applies the HasEdge predicate on the "oidc_provider" edge.
+func HasOidcProvider() predicate.SitePublishingAuth {
+	return predicate.SitePublishingAuth(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OidcProviderTable, OidcProviderColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOidcProviderWith applies the HasEdge predicate on the "oidc_provider" edge with a given conditions (other predicates).
+func HasOidcProviderWith(preds ...predicate.OIDCProvider) predicate.SitePublishingAuth {
+	return predicate.SitePublishingAuth(func(s *sql.Selector) {
+		step := newOidcProviderStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

@@ -1171,6 +1171,7 @@ type ComplexityRoot struct {
 	SitePublishingAuth struct {
 		FallbackURL func(childComplexity int) int
 		LogoutURL   func(childComplexity int) int
+		Oidc        func(childComplexity int) int
 		PrivateKey  func(childComplexity int) int
 		UpdatedAt   func(childComplexity int) int
 	}
@@ -1324,6 +1325,12 @@ type ComplexityRoot struct {
 		Items      func(childComplexity int) int
 		SiteSpaces func(childComplexity int) int
 		Type       func(childComplexity int) int
+	}
+
+	SiteVisitorSignIn struct {
+		CallbackURLs func(childComplexity int) int
+		Claims       func(childComplexity int) int
+		ProviderID   func(childComplexity int) int
 	}
 
 	Space struct {
@@ -1894,6 +1901,8 @@ type SiteResolver interface {
 }
 type SitePublishingAuthResolver interface {
 	PrivateKey(ctx context.Context, obj *ent.SitePublishingAuth) (string, error)
+
+	Oidc(ctx context.Context, obj *ent.SitePublishingAuth) (*model.SiteVisitorSignIn, error)
 }
 type SiteRedirectResolver interface {
 	Destination(ctx context.Context, obj *ent.SiteRedirect) (*model.SiteRedirectDestination, error)
@@ -7250,6 +7259,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SitePublishingAuth.LogoutURL(childComplexity), true
+	case "SitePublishingAuth.oidc":
+		if e.ComplexityRoot.SitePublishingAuth.Oidc == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SitePublishingAuth.Oidc(childComplexity), true
 	case "SitePublishingAuth.privateKey":
 		if e.ComplexityRoot.SitePublishingAuth.PrivateKey == nil {
 			break
@@ -7828,6 +7843,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteStructure.Type(childComplexity), true
+
+	case "SiteVisitorSignIn.callbackURLs":
+		if e.ComplexityRoot.SiteVisitorSignIn.CallbackURLs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorSignIn.CallbackURLs(childComplexity), true
+	case "SiteVisitorSignIn.claims":
+		if e.ComplexityRoot.SiteVisitorSignIn.Claims == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorSignIn.Claims(childComplexity), true
+	case "SiteVisitorSignIn.providerId":
+		if e.ComplexityRoot.SiteVisitorSignIn.ProviderID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorSignIn.ProviderID(childComplexity), true
 
 	case "Space.access":
 		if e.ComplexityRoot.Space.Access == nil {
@@ -8824,6 +8858,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("SiteSpacePositionInput", ec.unmarshalInputSiteSpacePositionInput),
 			graphql.NewInputUnmarshaler("SiteStructurePointerInput", ec.unmarshalInputSiteStructurePointerInput),
 			graphql.NewInputUnmarshaler("SiteStructurePositionInput", ec.unmarshalInputSiteStructurePositionInput),
+			graphql.NewInputUnmarshaler("SiteVisitorSignInInput", ec.unmarshalInputSiteVisitorSignInInput),
 			graphql.NewInputUnmarshaler("SubmitChangeRequestReviewInput", ec.unmarshalInputSubmitChangeRequestReviewInput),
 			graphql.NewInputUnmarshaler("TeamMembershipInput", ec.unmarshalInputTeamMembershipInput),
 			graphql.NewInputUnmarshaler("TranslationSettingsInput", ec.unmarshalInputTranslationSettingsInput),
@@ -11516,7 +11551,43 @@ type SitePublishingAuth {
   fallbackURL: String
   "Where visitors go to log out of the authentication backend: an absolute http(s) URL."
   logoutURL: String
+  """
+  The OpenID Connect provider of the organization readers sign in with at the site, instead of
+  bringing a JWT (Bindery's extension); null: the custom backend alone.
+  """
+  oidc: SiteVisitorSignIn
   updatedAt: Time!
+}
+
+"""
+Readers of a visitor-auth site sign in through one of its organization's OpenID Connect
+providers: an anonymous reader is sent to the provider and comes back to the site's callback,
+signed in to this site only (a visitor token the site signs, in a cookie of the site's path).
+"""
+type SiteVisitorSignIn {
+  "The id of the organization's OpenID Connect provider."
+  providerId: ID!
+  """
+  ID token claim → visitor claim: each named claim of the reader's ID token becomes the visitor
+  claim conditions read as visitor.claims.<visitor claim>.
+  """
+  claims: JSON!
+  """
+  The redirect URIs to register with the provider: the site's callback at its URL, and at its
+  hostname when it has one.
+  """
+  callbackURLs: [String!]!
+}
+
+input SiteVisitorSignInInput {
+  "The id of one of the site organization's OpenID Connect providers."
+  providerId: ID!
+  """
+  ID token claim → visitor claim (an object of strings): at most 16; a visitor claim is a name of
+  letters, digits and _ that a token does not reserve (exp, iat, nbf, iss, aud, sub, jti,
+  unsigned). Absent: none.
+  """
+  claims: JSON
 }
 
 input UpdateSitePublishingAuthInput {
@@ -11524,6 +11595,8 @@ input UpdateSitePublishingAuthInput {
   fallbackURL: String @goField(omittable: true)
   "An absolute http(s) URL of at most 2048 characters; null removes it, absent keeps it."
   logoutURL: String @goField(omittable: true)
+  "Readers sign in through this provider; null removes it (the custom backend alone), absent keeps it."
+  oidc: SiteVisitorSignInInput @goField(omittable: true)
 }
 
 # ---------------------------------------------------------------- Adaptive schema
@@ -14124,6 +14197,8 @@ func (ec *executionContext) childFields_SitePublishingAuth(ctx context.Context, 
 		return ec.fieldContext_SitePublishingAuth_fallbackURL(ctx, field)
 	case "logoutURL":
 		return ec.fieldContext_SitePublishingAuth_logoutURL(ctx, field)
+	case "oidc":
+		return ec.fieldContext_SitePublishingAuth_oidc(ctx, field)
 	case "updatedAt":
 		return ec.fieldContext_SitePublishingAuth_updatedAt(ctx, field)
 	}
@@ -14430,6 +14505,18 @@ func (ec *executionContext) childFields_SiteStructure(ctx context.Context, field
 		return ec.fieldContext_SiteStructure_siteSpaces(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteStructure", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteVisitorSignIn(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "providerId":
+		return ec.fieldContext_SiteVisitorSignIn_providerId(ctx, field)
+	case "claims":
+		return ec.fieldContext_SiteVisitorSignIn_claims(ctx, field)
+	case "callbackURLs":
+		return ec.fieldContext_SiteVisitorSignIn_callbackURLs(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteVisitorSignIn", field.Name)
 }
 
 func (ec *executionContext) childFields_Space(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -41507,6 +41594,38 @@ func (ec *executionContext) fieldContext_SitePublishingAuth_logoutURL(_ context.
 	return graphql.NewScalarFieldContext("SitePublishingAuth", field, false, false, "String")
 }
 
+func (ec *executionContext) _SitePublishingAuth_oidc(ctx context.Context, field graphql.CollectedField, obj *ent.SitePublishingAuth) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SitePublishingAuth_oidc(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SitePublishingAuth().Oidc(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteVisitorSignIn) graphql.Marshaler {
+			return ec.marshalOSiteVisitorSignIn2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteVisitorSignIn(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SitePublishingAuth_oidc(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SitePublishingAuth",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteVisitorSignIn(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _SitePublishingAuth_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.SitePublishingAuth) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -43855,6 +43974,75 @@ func (ec *executionContext) fieldContext_SiteStructure_siteSpaces(_ context.Cont
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _SiteVisitorSignIn_providerId(ctx context.Context, field graphql.CollectedField, obj *model.SiteVisitorSignIn) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteVisitorSignIn_providerId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProviderID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteVisitorSignIn_providerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteVisitorSignIn", field, false, false, "ID")
+}
+
+func (ec *executionContext) _SiteVisitorSignIn_claims(ctx context.Context, field graphql.CollectedField, obj *model.SiteVisitorSignIn) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteVisitorSignIn_claims(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Claims, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNJSON2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteVisitorSignIn_claims(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteVisitorSignIn", field, false, false, "JSON")
+}
+
+func (ec *executionContext) _SiteVisitorSignIn_callbackURLs(ctx context.Context, field graphql.CollectedField, obj *model.SiteVisitorSignIn) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteVisitorSignIn_callbackURLs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CallbackURLs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteVisitorSignIn_callbackURLs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteVisitorSignIn", field, false, false, "String")
 }
 
 func (ec *executionContext) _Space_id(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
@@ -51142,6 +51330,55 @@ func UnmarshalSiteStructurePositionInput(ctx context.Context, raw any) (model.Si
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputSiteVisitorSignInInput(ctx context.Context, obj any) (model.SiteVisitorSignInInput, error) {
+	var it model.SiteVisitorSignInInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"providerId", "claims"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "providerId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("providerId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProviderID = data
+		case "claims":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("claims"))
+			data, err := ec.unmarshalOJSON2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Claims = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSiteVisitorSignInInput unmarshals raw into the SiteVisitorSignInInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSiteVisitorSignInInput(ctx context.Context, raw any) (model.SiteVisitorSignInInput, error) {
+	var out model.SiteVisitorSignInInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SiteVisitorSignInInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputSubmitChangeRequestReviewInput(ctx context.Context, obj any) (model.SubmitChangeRequestReviewInput, error) {
 	var it model.SubmitChangeRequestReviewInput
 	if obj == nil {
@@ -52105,7 +52342,7 @@ func (ec *executionContext) unmarshalInputUpdateSitePublishingAuthInput(ctx cont
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"fallbackURL", "logoutURL"}
+	fieldsInOrder := [...]string{"fallbackURL", "logoutURL", "oidc"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -52126,6 +52363,13 @@ func (ec *executionContext) unmarshalInputUpdateSitePublishingAuthInput(ctx cont
 				return it, err
 			}
 			it.LogoutURL = graphql.OmittableOf(data)
+		case "oidc":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("oidc"))
+			data, err := ec.unmarshalOSiteVisitorSignInInput2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteVisitorSignInInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Oidc = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -60305,6 +60549,12 @@ func (ec *executionContext) _SitePublishingAuth(ctx context.Context, sel ast.Sel
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "oidc":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._SitePublishingAuth_oidc(ctx, field, obj)
+				})
 		case "updatedAt":
 			out.Values[i] = ec._SitePublishingAuth_updatedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -61335,6 +61585,49 @@ func (ec *executionContext) _SiteStructure(ctx context.Context, sel ast.Selectio
 			}
 		case "siteSpaces":
 			out.Values[i] = ec._SiteStructure_siteSpaces(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var siteVisitorSignInImplementors = []string{"SiteVisitorSignIn"}
+
+func (ec *executionContext) _SiteVisitorSignIn(ctx context.Context, sel ast.SelectionSet, obj *model.SiteVisitorSignIn) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteVisitorSignInImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteVisitorSignIn")
+		case "providerId":
+			out.Values[i] = ec._SiteVisitorSignIn_providerId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "claims":
+			out.Values[i] = ec._SiteVisitorSignIn_claims(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "callbackURLs":
+			out.Values[i] = ec._SiteVisitorSignIn_callbackURLs(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -67065,6 +67358,21 @@ func (ec *executionContext) marshalOSiteVisibility2ᚖgithubᚗcomᚋbinderyhq�
 	_ = ctx
 	res := model.MarshalSiteVisibility(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOSiteVisitorSignIn2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteVisitorSignIn(ctx context.Context, sel ast.SelectionSet, v *model.SiteVisitorSignIn) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SiteVisitorSignIn(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOSiteVisitorSignInInput2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSiteVisitorSignInInput(ctx context.Context, v any) (*model.SiteVisitorSignInInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSiteVisitorSignInInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOSortOrder2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSortOrder(ctx context.Context, v any) (*model.SortOrder, error) {

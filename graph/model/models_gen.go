@@ -1051,6 +1051,29 @@ type SiteStructurePositionInput struct {
 	After  *SiteStructurePointerInput `json:"after,omitempty"`
 }
 
+// Readers of a visitor-auth site sign in through one of its organization's OpenID Connect
+// providers: an anonymous reader is sent to the provider and comes back to the site's callback,
+// signed in to this site only (a visitor token the site signs, in a cookie of the site's path).
+type SiteVisitorSignIn struct {
+	// The id of the organization's OpenID Connect provider.
+	ProviderID string `json:"providerId"`
+	// ID token claim → visitor claim: each named claim of the reader's ID token becomes the visitor
+	// claim conditions read as visitor.claims.<visitor claim>.
+	Claims any `json:"claims"`
+	// The redirect URIs to register with the provider: the site's callback at its URL, and at its
+	// hostname when it has one.
+	CallbackURLs []string `json:"callbackURLs"`
+}
+
+type SiteVisitorSignInInput struct {
+	// The id of one of the site organization's OpenID Connect providers.
+	ProviderID string `json:"providerId"`
+	// ID token claim → visitor claim (an object of strings): at most 16; a visitor claim is a name of
+	// letters, digits and _ that a token does not reserve (exp, iat, nbf, iss, aud, sub, jti,
+	// unsigned). Absent: none.
+	Claims any `json:"claims,omitempty"`
+}
+
 type SpaceConnection struct {
 	Edges      []*SpaceEdge `json:"edges"`
 	PageInfo   *PageInfo    `json:"pageInfo"`
@@ -1302,6 +1325,8 @@ type UpdateSitePublishingAuthInput struct {
 	FallbackURL graphql.Omittable[*string] `json:"fallbackURL,omitempty"`
 	// An absolute http(s) URL of at most 2048 characters; null removes it, absent keeps it.
 	LogoutURL graphql.Omittable[*string] `json:"logoutURL,omitempty"`
+	// Readers sign in through this provider; null removes it (the custom backend alone), absent keeps it.
+	Oidc graphql.Omittable[*SiteVisitorSignInInput] `json:"oidc,omitempty"`
 }
 
 type UpdateSiteRedirectInput struct {

@@ -66,10 +66,9 @@ func (o OIDC) provider(sys context.Context, providerID string) (*ent.OIDCProvide
 	return p, err
 }
 
-// config is the provider as the relying party sees it, with its client secret unsealed when
-// secret is set.
-func (o OIDC) config(ctx context.Context, p *ent.OIDCProvider, secret bool) (openid.Config, error) {
-	_, callback := OIDCURLs(o.BaseURL, p.ID)
+// config is the provider as the relying party sees it, coming back to callback, with its client
+// secret unsealed when secret is set.
+func (o OIDC) config(ctx context.Context, p *ent.OIDCProvider, callback string, secret bool) (openid.Config, error) {
 	c := openid.Config{Issuer: p.Issuer, ClientID: p.ClientID, Scopes: p.Scopes, RedirectURL: callback,
 		GroupsClaim: derefString(p.GroupsClaim)}
 	if secret {
@@ -94,12 +93,20 @@ func derefString(s *string) string {
 // the person goes once signed in. Returns NOT_FOUND for an unknown provider, UNAUTHENTICATED when
 // the provider cannot be discovered.
 func (o OIDC) Start(ctx context.Context, providerID, returnTo string) (to, state string, err error) {
-	sys := System(ctx)
-	p, err := o.provider(sys, providerID)
+	p, err := o.provider(System(ctx), providerID)
 	if err != nil {
 		return "", "", err
 	}
-	c, err := o.config(sys, p, false)
+	_, callback := OIDCURLs(o.BaseURL, p.ID)
+	return o.begin(ctx, p, callback, oidcStateLabel(p.ID), returnTo)
+}
+
+// begin starts a sign-in through p that comes back to callback: the provider's URL to send the
+// browser to, and the pending sign-in sealed under label (which binds it to what it signs in
+// to) for the browser's cookie. Returns UNAUTHENTICATED when the provider cannot be discovered.
+func (o OIDC) begin(ctx context.Context, p *ent.OIDCProvider, callback, label, returnTo string) (to, state string, err error) {
+	sys := System(ctx)
+	c, err := o.config(sys, p, callback, false)
 	if err != nil {
 		return "", "", err
 	}
@@ -109,7 +116,7 @@ func (o OIDC) Start(ctx context.Context, providerID, returnTo string) (to, state
 		return "", "", refusal(err)
 	}
 	plain, _ := json.Marshal(pending) // plain strings and a time
-	sealed, err := o.Keys.Seal(sys, o.Client, oidcStateLabel(p.ID), plain)
+	sealed, err := o.Keys.Seal(sys, o.Client, label, plain)
 	return to, base64.RawURLEncoding.EncodeToString(sealed), err
 }
 
@@ -142,18 +149,10 @@ func (o OIDC) Finish(ctx context.Context, providerID string, cb Callback) (*Sign
 	if err != nil {
 		return nil, "", err
 	}
-	now := o.Now(ctx)
-	pending, err := o.pending(sys, p.ID, cb, now)
+	_, callback := OIDCURLs(o.BaseURL, p.ID)
+	id, returnTo, err := o.verify(ctx, p, callback, oidcStateLabel(p.ID), cb)
 	if err != nil {
 		return nil, "", err
-	}
-	c, err := o.config(sys, p, true)
-	if err != nil {
-		return nil, "", err
-	}
-	id, err := o.Providers.Exchange(ctx, c, pending.Request, cb.Code, now)
-	if err != nil {
-		return nil, "", refusal(err)
 	}
 	email, err := allowedEmail(p, id)
 	if err != nil {
@@ -163,13 +162,35 @@ func (o OIDC) Finish(ctx context.Context, providerID string, cb Callback) (*Sign
 	if err != nil {
 		return nil, "", err
 	}
-	in, err := o.signIn(sys, email, check.Cut(id.Name, 255), j, now)
-	return in, pending.ReturnTo, err
+	in, err := o.signIn(sys, email, check.Cut(id.Name, 255), j, o.Now(ctx))
+	return in, returnTo, err
+}
+
+// verify completes a sign-in begun with begin (same callback and label): the state must be the
+// browser's own (sealed in its cookie under label, unexpired), the code is exchanged with the
+// PKCE verifier, and the ID token verified (internal/openid). It returns who signed in and where
+// the sign-in said to go. Returns UNAUTHENTICATED saying why a sign-in was refused.
+func (o OIDC) verify(ctx context.Context, p *ent.OIDCProvider, callback, label string, cb Callback) (openid.Identity, string, error) {
+	sys := System(ctx)
+	now := o.Now(ctx)
+	pending, err := o.pending(sys, label, cb, now)
+	if err != nil {
+		return openid.Identity{}, "", err
+	}
+	c, err := o.config(sys, p, callback, true)
+	if err != nil {
+		return openid.Identity{}, "", err
+	}
+	id, err := o.Providers.Exchange(ctx, c, pending.Request, cb.Code, now)
+	if err != nil {
+		return openid.Identity{}, "", refusal(err)
+	}
+	return id, pending.ReturnTo, nil
 }
 
 // pending opens the browser's sealed state and checks the callback against it. Returns
 // UNAUTHENTICATED saying what is wrong.
-func (o OIDC) pending(sys context.Context, providerID string, cb Callback, now time.Time) (pendingOIDC, error) {
+func (o OIDC) pending(sys context.Context, label string, cb Callback, now time.Time) (pendingOIDC, error) {
 	var p pendingOIDC
 	if cb.Error != "" {
 		return p, apperr.Unauthenticatedf("OpenID Connect sign-in refused: the provider answered %q: %s",
@@ -178,7 +199,7 @@ func (o OIDC) pending(sys context.Context, providerID string, cb Callback, now t
 	sealed, err := base64.RawURLEncoding.DecodeString(cb.Sealed)
 	if err == nil {
 		var plain []byte
-		if plain, err = o.Keys.Unseal(sys, o.Client, oidcStateLabel(providerID), sealed); err == nil {
+		if plain, err = o.Keys.Unseal(sys, o.Client, label, sealed); err == nil {
 			err = json.Unmarshal(plain, &p)
 		}
 	}
@@ -260,9 +281,12 @@ func (o OIDC) SignOut(ctx context.Context, secret, postLogout string) (string, e
 	if err != nil {
 		return "", err
 	}
-	c, err := o.config(sys, p, false)
-	if err != nil {
-		return "", err
-	}
-	return o.Providers.EndSessionURL(ctx, c, postLogout, o.Now(ctx)), nil
+	return o.endSessionURL(ctx, p, postLogout), nil
+}
+
+// endSessionURL is p's end-session URL for RP-initiated logout, coming back to postLogout; ""
+// when it offers none.
+func (o OIDC) endSessionURL(ctx context.Context, p *ent.OIDCProvider, postLogout string) string {
+	c, _ := o.config(ctx, p, "", false) // fails only unsealing the secret, which it does not
+	return o.Providers.EndSessionURL(ctx, c, postLogout, o.Now(ctx))
 }

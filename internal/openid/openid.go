@@ -61,6 +61,9 @@ type Identity struct {
 	// EmailVerified is the email_verified claim; nil when the provider sent none.
 	EmailVerified *bool
 	Groups        []string
+	// Claims are all the claims the identity was read from (the ID token's, or the userinfo
+	// endpoint's), for mappings of claims by name.
+	Claims map[string]any
 }
 
 // Error is a sign-in the relying party refuses, with the reason.
@@ -220,7 +223,7 @@ func identity(claims func(any) error, groupsClaim string) (Identity, error) {
 	if name == "" {
 		name = strings.TrimSpace(std.GivenName + " " + std.FamilyName)
 	}
-	id := Identity{Email: std.Email, Name: name, Groups: groups(all[groupsClaim])}
+	id := Identity{Email: std.Email, Name: name, Groups: groups(all[groupsClaim]), Claims: all}
 	switch v := std.EmailVerified.(type) {
 	case bool:
 		id.EmailVerified = &v

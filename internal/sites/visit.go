@@ -239,6 +239,24 @@ func (svc *Service) VisitorFallbackURL(ctx context.Context, ref SiteRef) string 
 	return *a.FallbackURL
 }
 
+// SignInCallbackPath is where in a site (after its base) the OpenID Connect provider of a site
+// with sign-in sends its readers back.
+const SignInCallbackPath = "~signin/callback"
+
+// SignInSettings returns the published visitor-auth site ref names and its visitor
+// authentication settings when they name an OpenID Connect provider readers sign in with, read
+// with the system's rights (a reader signing in has no other). Returns NOT_FOUND otherwise.
+func (svc *Service) SignInSettings(ctx context.Context, ref SiteRef) (*ent.Site, *ent.SitePublishingAuth, error) {
+	structure := privacy.DecisionContext(ctx, privacy.Allow)
+	a, err := svc.Client.SitePublishingAuth.Query().Where(sitepublishingauth.OidcProviderIDNotNil(),
+		sitepublishingauth.HasSiteWith(siteNamed(ref), site.Published(true), site.VisibilityEQ(site.VisibilityVisitorAuth))).
+		WithSite().Order(ent.Asc(sitepublishingauth.FieldID)).First(structure)
+	if err != nil {
+		return nil, nil, rule.NotFound(err, "site with sign-in")
+	}
+	return a.Edges.Site, a, nil
+}
+
 // visibleTo is the visit of a reader with these claims: the sections and site spaces whose
 // condition the claims satisfy.
 func (rows *siteRows) visibleTo(claims map[string]any) *Visit {
