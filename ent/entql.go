@@ -693,7 +693,6 @@ var schemaGraph = func() *sqlgraph.Schema {
 			scimuser.FieldUserID:         {Type: field.TypeString, Column: scimuser.FieldUserID},
 			scimuser.FieldUserName:       {Type: field.TypeString, Column: scimuser.FieldUserName},
 			scimuser.FieldExternalID:     {Type: field.TypeString, Column: scimuser.FieldExternalID},
-			scimuser.FieldActive:         {Type: field.TypeBool, Column: scimuser.FieldActive},
 			scimuser.FieldAttributes:     {Type: field.TypeJSON, Column: scimuser.FieldAttributes},
 		},
 	}
@@ -6227,11 +6226,6 @@ func (f *SCIMUserFilter) WhereUserName(p entql.StringP) {
 // WhereExternalID applies the entql string predicate on the external_id field.
 func (f *SCIMUserFilter) WhereExternalID(p entql.StringP) {
 	f.Where(p.Field(scimuser.FieldExternalID))
-}
-
-// WhereActive applies the entql bool predicate on the active field.
-func (f *SCIMUserFilter) WhereActive(p entql.BoolP) {
-	f.Where(p.Field(scimuser.FieldActive))
 }
 
 // WhereAttributes applies the entql json.RawMessage predicate on the attributes field.

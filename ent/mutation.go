@@ -27431,7 +27431,6 @@ type SCIMUserMutation struct {
 	updated_at          *time.Time
 	user_name           *string
 	external_id         *string
-	active              *bool
 	attributes          *map[string]interface{}
 	clearedFields       map[string]struct{}
 	organization        *string
@@ -27776,42 +27775,6 @@ func (m *SCIMUserMutation) ResetExternalID() {
 	delete(m.clearedFields, scimuser.FieldExternalID)
 }
 
-// SetActive sets the "active" field.
-func (m *SCIMUserMutation) SetActive(b bool) {
-	m.active = &b
-}
-
-// Active returns the value of the "active" field in the mutation.
-func (m *SCIMUserMutation) Active() (r bool, exists bool) {
-	v := m.active
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldActive returns the old "active" field's value of the SCIMUser entity.
-// If the SCIMUser object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SCIMUserMutation) OldActive(ctx context.Context) (v bool, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldActive is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldActive requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldActive: %w", err)
-	}
-	return oldValue.Active, nil
-}
-
-// ResetActive resets all changes to the "active" field.
-func (m *SCIMUserMutation) ResetActive() {
-	m.active = nil
-}
-
 // SetAttributes sets the "attributes" field.
 func (m *SCIMUserMutation) SetAttributes(value map[string]interface{}) {
 	m.attributes = &value
@@ -27936,7 +27899,7 @@ func (m *SCIMUserMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SCIMUserMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 7)
 	if m.created_at != nil {
 		fields = append(fields, scimuser.FieldCreatedAt)
 	}
@@ -27954,9 +27917,6 @@ func (m *SCIMUserMutation) Fields() []string {
 	}
 	if m.external_id != nil {
 		fields = append(fields, scimuser.FieldExternalID)
-	}
-	if m.active != nil {
-		fields = append(fields, scimuser.FieldActive)
 	}
 	if m.attributes != nil {
 		fields = append(fields, scimuser.FieldAttributes)
@@ -27981,8 +27941,6 @@ func (m *SCIMUserMutation) Field(name string) (ent.Value, bool) {
 		return m.UserName()
 	case scimuser.FieldExternalID:
 		return m.ExternalID()
-	case scimuser.FieldActive:
-		return m.Active()
 	case scimuser.FieldAttributes:
 		return m.Attributes()
 	}
@@ -28006,8 +27964,6 @@ func (m *SCIMUserMutation) OldField(ctx context.Context, name string) (ent.Value
 		return m.OldUserName(ctx)
 	case scimuser.FieldExternalID:
 		return m.OldExternalID(ctx)
-	case scimuser.FieldActive:
-		return m.OldActive(ctx)
 	case scimuser.FieldAttributes:
 		return m.OldAttributes(ctx)
 	}
@@ -28060,13 +28016,6 @@ func (m *SCIMUserMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetExternalID(v)
-		return nil
-	case scimuser.FieldActive:
-		v, ok := value.(bool)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetActive(v)
 		return nil
 	case scimuser.FieldAttributes:
 		v, ok := value.(map[string]interface{})
@@ -28150,9 +28099,6 @@ func (m *SCIMUserMutation) ResetField(name string) error {
 		return nil
 	case scimuser.FieldExternalID:
 		m.ResetExternalID()
-		return nil
-	case scimuser.FieldActive:
-		m.ResetActive()
 		return nil
 	case scimuser.FieldAttributes:
 		m.ResetAttributes()

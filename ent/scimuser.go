@@ -32,8 +32,6 @@ type SCIMUser struct {
 	UserName string `json:"user_name,omitempty"`
 	// ExternalID holds the value of the "external_id" field.
 	ExternalID *string `json:"external_id,omitempty"`
-	// Active holds the value of the "active" field.
-	Active bool `json:"active,omitempty"`
 	// Attributes holds the value of the "attributes" field.
 	Attributes map[string]interface{} `json:"attributes,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
@@ -82,8 +80,6 @@ func (*SCIMUser) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case scimuser.FieldAttributes:
 			values[i] = new([]byte)
-		case scimuser.FieldActive:
-			values[i] = new(sql.NullBool)
 		case scimuser.FieldID, scimuser.FieldOrganizationID, scimuser.FieldUserID, scimuser.FieldUserName, scimuser.FieldExternalID:
 			values[i] = new(sql.NullString)
 		case scimuser.FieldCreatedAt, scimuser.FieldUpdatedAt:
@@ -145,12 +141,6 @@ func (_m *SCIMUser) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.ExternalID = new(string)
 				*_m.ExternalID = value.String
-			}
-		case scimuser.FieldActive:
-			if value, ok := values[i].(*sql.NullBool); !ok {
-				return fmt.Errorf("unexpected type %T for field active", values[i])
-			} else if value.Valid {
-				_m.Active = value.Bool
 			}
 		case scimuser.FieldAttributes:
 			if value, ok := values[i].(*[]byte); !ok {
@@ -225,9 +215,6 @@ func (_m *SCIMUser) String() string {
 		builder.WriteString("external_id=")
 		builder.WriteString(*v)
 	}
-	builder.WriteString(", ")
-	builder.WriteString("active=")
-	builder.WriteString(fmt.Sprintf("%v", _m.Active))
 	builder.WriteString(", ")
 	builder.WriteString("attributes=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Attributes))

@@ -85,20 +85,6 @@ func (_c *SCIMUserCreate) SetNillableExternalID(v *string) *SCIMUserCreate {
 	return _c
 }
 
-// SetActive sets the "active" field.
-func (_c *SCIMUserCreate) SetActive(v bool) *SCIMUserCreate {
-	_c.mutation.SetActive(v)
-	return _c
-}
-
-// SetNillableActive sets the "active" field if the given value is not nil.
-func (_c *SCIMUserCreate) SetNillableActive(v *bool) *SCIMUserCreate {
-	if v != nil {
-		_c.SetActive(*v)
-	}
-	return _c
-}
-
 // SetAttributes sets the "attributes" field.
 func (_c *SCIMUserCreate) SetAttributes(v map[string]interface{}) *SCIMUserCreate {
 	_c.mutation.SetAttributes(v)
@@ -180,10 +166,6 @@ func (_c *SCIMUserCreate) defaults() error {
 		v := scimuser.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
-	if _, ok := _c.mutation.Active(); !ok {
-		v := scimuser.DefaultActive
-		_c.mutation.SetActive(v)
-	}
 	if _, ok := _c.mutation.Attributes(); !ok {
 		v := scimuser.DefaultAttributes
 		_c.mutation.SetAttributes(v)
@@ -234,9 +216,6 @@ func (_c *SCIMUserCreate) check() error {
 		if err := scimuser.ExternalIDValidator(v); err != nil {
 			return &ValidationError{Name: "external_id", err: fmt.Errorf(`ent: validator failed for field "SCIMUser.external_id": %w`, err)}
 		}
-	}
-	if _, ok := _c.mutation.Active(); !ok {
-		return &ValidationError{Name: "active", err: errors.New(`ent: missing required field "SCIMUser.active"`)}
 	}
 	if _, ok := _c.mutation.Attributes(); !ok {
 		return &ValidationError{Name: "attributes", err: errors.New(`ent: missing required field "SCIMUser.attributes"`)}
@@ -303,10 +282,6 @@ func (_c *SCIMUserCreate) createSpec() (*SCIMUser, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.ExternalID(); ok {
 		_spec.SetField(scimuser.FieldExternalID, field.TypeString, value)
 		_node.ExternalID = &value
-	}
-	if value, ok := _c.mutation.Active(); ok {
-		_spec.SetField(scimuser.FieldActive, field.TypeBool, value)
-		_node.Active = value
 	}
 	if value, ok := _c.mutation.Attributes(); ok {
 		_spec.SetField(scimuser.FieldAttributes, field.TypeJSON, value)
@@ -440,18 +415,6 @@ func (u *SCIMUserUpsert) ClearExternalID() *SCIMUserUpsert {
 	return u
 }
 
-// SetActive sets the "active" field.
-func (u *SCIMUserUpsert) SetActive(v bool) *SCIMUserUpsert {
-	u.Set(scimuser.FieldActive, v)
-	return u
-}
-
-// UpdateActive sets the "active" field to the value that was provided on create.
-func (u *SCIMUserUpsert) UpdateActive() *SCIMUserUpsert {
-	u.SetExcluded(scimuser.FieldActive)
-	return u
-}
-
 // SetAttributes sets the "attributes" field.
 func (u *SCIMUserUpsert) SetAttributes(v map[string]interface{}) *SCIMUserUpsert {
 	u.Set(scimuser.FieldAttributes, v)
@@ -567,20 +530,6 @@ func (u *SCIMUserUpsertOne) UpdateExternalID() *SCIMUserUpsertOne {
 func (u *SCIMUserUpsertOne) ClearExternalID() *SCIMUserUpsertOne {
 	return u.Update(func(s *SCIMUserUpsert) {
 		s.ClearExternalID()
-	})
-}
-
-// SetActive sets the "active" field.
-func (u *SCIMUserUpsertOne) SetActive(v bool) *SCIMUserUpsertOne {
-	return u.Update(func(s *SCIMUserUpsert) {
-		s.SetActive(v)
-	})
-}
-
-// UpdateActive sets the "active" field to the value that was provided on create.
-func (u *SCIMUserUpsertOne) UpdateActive() *SCIMUserUpsertOne {
-	return u.Update(func(s *SCIMUserUpsert) {
-		s.UpdateActive()
 	})
 }
 
@@ -868,20 +817,6 @@ func (u *SCIMUserUpsertBulk) UpdateExternalID() *SCIMUserUpsertBulk {
 func (u *SCIMUserUpsertBulk) ClearExternalID() *SCIMUserUpsertBulk {
 	return u.Update(func(s *SCIMUserUpsert) {
 		s.ClearExternalID()
-	})
-}
-
-// SetActive sets the "active" field.
-func (u *SCIMUserUpsertBulk) SetActive(v bool) *SCIMUserUpsertBulk {
-	return u.Update(func(s *SCIMUserUpsert) {
-		s.SetActive(v)
-	})
-}
-
-// UpdateActive sets the "active" field to the value that was provided on create.
-func (u *SCIMUserUpsertBulk) UpdateActive() *SCIMUserUpsertBulk {
-	return u.Update(func(s *SCIMUserUpsert) {
-		s.UpdateActive()
 	})
 }
 

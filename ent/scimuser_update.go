@@ -69,20 +69,6 @@ func (_u *SCIMUserUpdate) ClearExternalID() *SCIMUserUpdate {
 	return _u
 }
 
-// SetActive sets the "active" field.
-func (_u *SCIMUserUpdate) SetActive(v bool) *SCIMUserUpdate {
-	_u.mutation.SetActive(v)
-	return _u
-}
-
-// SetNillableActive sets the "active" field if the given value is not nil.
-func (_u *SCIMUserUpdate) SetNillableActive(v *bool) *SCIMUserUpdate {
-	if v != nil {
-		_u.SetActive(*v)
-	}
-	return _u
-}
-
 // SetAttributes sets the "attributes" field.
 func (_u *SCIMUserUpdate) SetAttributes(v map[string]interface{}) *SCIMUserUpdate {
 	_u.mutation.SetAttributes(v)
@@ -187,9 +173,6 @@ func (_u *SCIMUserUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.ExternalIDCleared() {
 		_spec.ClearField(scimuser.FieldExternalID, field.TypeString)
 	}
-	if value, ok := _u.mutation.Active(); ok {
-		_spec.SetField(scimuser.FieldActive, field.TypeBool, value)
-	}
 	if value, ok := _u.mutation.Attributes(); ok {
 		_spec.SetField(scimuser.FieldAttributes, field.TypeJSON, value)
 	}
@@ -252,20 +235,6 @@ func (_u *SCIMUserUpdateOne) SetNillableExternalID(v *string) *SCIMUserUpdateOne
 // ClearExternalID clears the value of the "external_id" field.
 func (_u *SCIMUserUpdateOne) ClearExternalID() *SCIMUserUpdateOne {
 	_u.mutation.ClearExternalID()
-	return _u
-}
-
-// SetActive sets the "active" field.
-func (_u *SCIMUserUpdateOne) SetActive(v bool) *SCIMUserUpdateOne {
-	_u.mutation.SetActive(v)
-	return _u
-}
-
-// SetNillableActive sets the "active" field if the given value is not nil.
-func (_u *SCIMUserUpdateOne) SetNillableActive(v *bool) *SCIMUserUpdateOne {
-	if v != nil {
-		_u.SetActive(*v)
-	}
 	return _u
 }
 
@@ -402,9 +371,6 @@ func (_u *SCIMUserUpdateOne) sqlSave(ctx context.Context) (_node *SCIMUser, err 
 	}
 	if _u.mutation.ExternalIDCleared() {
 		_spec.ClearField(scimuser.FieldExternalID, field.TypeString)
-	}
-	if value, ok := _u.mutation.Active(); ok {
-		_spec.SetField(scimuser.FieldActive, field.TypeBool, value)
 	}
 	if value, ok := _u.mutation.Attributes(); ok {
 		_spec.SetField(scimuser.FieldAttributes, field.TypeJSON, value)

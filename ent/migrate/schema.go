@@ -1378,7 +1378,6 @@ var (
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "user_name", Type: field.TypeString, Size: 320},
 		{Name: "external_id", Type: field.TypeString, Nullable: true, Size: 255},
-		{Name: "active", Type: field.TypeBool, Default: true},
 		{Name: "attributes", Type: field.TypeJSON},
 		{Name: "organization_id", Type: field.TypeString, Size: 64},
 		{Name: "user_id", Type: field.TypeString, Size: 64},
@@ -1391,13 +1390,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "scim_users_organizations_organization",
-				Columns:    []*schema.Column{ScimUsersColumns[7]},
+				Columns:    []*schema.Column{ScimUsersColumns[6]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "scim_users_users_user",
-				Columns:    []*schema.Column{ScimUsersColumns[8]},
+				Columns:    []*schema.Column{ScimUsersColumns[7]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -1406,22 +1405,22 @@ var (
 			{
 				Name:    "scimuser_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{ScimUsersColumns[7]},
+				Columns: []*schema.Column{ScimUsersColumns[6]},
 			},
 			{
 				Name:    "scimuser_organization_id_user_id",
 				Unique:  true,
-				Columns: []*schema.Column{ScimUsersColumns[7], ScimUsersColumns[8]},
+				Columns: []*schema.Column{ScimUsersColumns[6], ScimUsersColumns[7]},
 			},
 			{
 				Name:    "scimuser_organization_id_user_name",
 				Unique:  true,
-				Columns: []*schema.Column{ScimUsersColumns[7], ScimUsersColumns[3]},
+				Columns: []*schema.Column{ScimUsersColumns[6], ScimUsersColumns[3]},
 			},
 			{
 				Name:    "scimuser_organization_id_external_id",
 				Unique:  false,
-				Columns: []*schema.Column{ScimUsersColumns[7], ScimUsersColumns[4]},
+				Columns: []*schema.Column{ScimUsersColumns[6], ScimUsersColumns[4]},
 			},
 		},
 	}

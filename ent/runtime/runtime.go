@@ -2162,12 +2162,8 @@ func init() {
 	scimuserDescExternalID := scimuserFields[2].Descriptor()
 	// scimuser.ExternalIDValidator is a validator for the "external_id" field. It is called by the builders before save.
 	scimuser.ExternalIDValidator = scimuserDescExternalID.Validators[0].(func(string) error)
-	// scimuserDescActive is the schema descriptor for active field.
-	scimuserDescActive := scimuserFields[3].Descriptor()
-	// scimuser.DefaultActive holds the default value on creation for the active field.
-	scimuser.DefaultActive = scimuserDescActive.Default.(bool)
 	// scimuserDescAttributes is the schema descriptor for attributes field.
-	scimuserDescAttributes := scimuserFields[4].Descriptor()
+	scimuserDescAttributes := scimuserFields[3].Descriptor()
 	// scimuser.DefaultAttributes holds the default value on creation for the attributes field.
 	scimuser.DefaultAttributes = scimuserDescAttributes.Default.(map[string]interface{})
 	// scimuserDescID is the schema descriptor for id field.

@@ -13,8 +13,9 @@ import (
 )
 
 // SCIMUser is a user an identity provider provisions in an organization through SCIM: the SCIM
-// attributes it keeps for them (its id is the user's), beside their membership. A deactivated
-// one (active false) keeps its row and a disabled membership.
+// attributes it keeps for them (its id is the user's), beside their membership, whose disabled
+// flag is the user's active attribute: a deactivated user keeps this row and a disabled
+// membership. Removing the member removes the row.
 type SCIMUser struct{ ent.Schema }
 
 // Mixin of SCIMUser.
@@ -27,7 +28,6 @@ func (SCIMUser) Fields() []ent.Field {
 		// user_name is the provider's userName, lowercased (SCIM compares it case-insensitively).
 		field.String("user_name").NotEmpty().MaxLen(320),
 		field.String("external_id").Optional().Nillable().MaxLen(255),
-		field.Bool("active").Default(true),
 		// attributes are the other attributes the provider sent (name, emails, …), as validated
 		// against the User schema, answered back as they were given.
 		field.JSON("attributes", map[string]any{}).Default(map[string]any{}),

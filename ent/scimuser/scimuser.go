@@ -27,8 +27,6 @@ const (
 	FieldUserName = "user_name"
 	// FieldExternalID holds the string denoting the external_id field in the database.
 	FieldExternalID = "external_id"
-	// FieldActive holds the string denoting the active field in the database.
-	FieldActive = "active"
 	// FieldAttributes holds the string denoting the attributes field in the database.
 	FieldAttributes = "attributes"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
@@ -62,7 +60,6 @@ var Columns = []string{
 	FieldUserID,
 	FieldUserName,
 	FieldExternalID,
-	FieldActive,
 	FieldAttributes,
 }
 
@@ -98,8 +95,6 @@ var (
 	UserNameValidator func(string) error
 	// ExternalIDValidator is a validator for the "external_id" field. It is called by the builders before save.
 	ExternalIDValidator func(string) error
-	// DefaultActive holds the default value on creation for the "active" field.
-	DefaultActive bool
 	// DefaultAttributes holds the default value on creation for the "attributes" field.
 	DefaultAttributes map[string]interface{}
 	// DefaultID holds the default value on creation for the "id" field.
@@ -144,11 +139,6 @@ func ByUserName(opts ...sql.OrderTermOption) OrderOption {
 // ByExternalID orders the results by the external_id field.
 func ByExternalID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldExternalID, opts...).ToFunc()
-}
-
-// ByActive orders the results by the active field.
-func ByActive(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldActive, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

@@ -95,11 +95,6 @@ func ExternalID(v string) predicate.SCIMUser {
 	return predicate.SCIMUser(sql.FieldEQ(FieldExternalID, v))
 }
 
-// Active applies equality check predicate on the "active" field. It's identical to ActiveEQ.
-func Active(v bool) predicate.SCIMUser {
-	return predicate.SCIMUser(sql.FieldEQ(FieldActive, v))
-}
-
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.SCIMUser {
 	return predicate.SCIMUser(sql.FieldEQ(FieldCreatedAt, v))
@@ -448,16 +443,6 @@ func ExternalIDEqualFold(v string) predicate.SCIMUser {
 // ExternalIDContainsFold applies the ContainsFold predicate on the "external_id" field.
 func ExternalIDContainsFold(v string) predicate.SCIMUser {
 	return predicate.SCIMUser(sql.FieldContainsFold(FieldExternalID, v))
-}
-
-// ActiveEQ applies the EQ predicate on the "active" field.
-func ActiveEQ(v bool) predicate.SCIMUser {
-	return predicate.SCIMUser(sql.FieldEQ(FieldActive, v))
-}
-
-// ActiveNEQ applies the NEQ predicate on the "active" field.
-func ActiveNEQ(v bool) predicate.SCIMUser {
-	return predicate.SCIMUser(sql.FieldNEQ(FieldActive, v))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.
