@@ -16,6 +16,7 @@ import (
 	"github.com/binderyhq/bindery/ent/teammember"
 	"github.com/binderyhq/bindery/internal/apperr"
 	"github.com/binderyhq/bindery/internal/orgs"
+	"github.com/binderyhq/bindery/internal/txn"
 )
 
 // Group is a team as SCIM shows it: its id is the team's, its members the ids of its users.
@@ -225,12 +226,21 @@ func (s Service) writeGroup(ctx context.Context, orgID string, current Group, in
 	if err != nil {
 		return Group{}, err
 	}
+	keep := s.keepExternalID(ctx, t, in.ExternalID)
 	changes := orgs.TeamChanges{Add: missingFrom(in.Members, current.Members), Remove: missingFrom(current.Members, in.Members)}
-	if _, err := s.Orgs.UpdateTeamMembers(ctx, orgID, current.ID, changes, s.keepExternalID(ctx, t, in.ExternalID)); err != nil {
+	switch {
+	case len(changes.Add)+len(changes.Remove) > 0:
+		_, err = s.Orgs.UpdateTeamMembers(ctx, orgID, current.ID, changes, keep)
+	case !equalPtr(current.ExternalID, in.ExternalID): // the provider's own key: no change of the team
+		err = txn.Run(ctx, s.Client, keep)
+	}
+	if err != nil {
 		return Group{}, err
 	}
 	return s.Group(ctx, orgID, current.ID)
 }
+
+func equalPtr(a, b *string) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
 
 // missingFrom is the entries of list that others lacks.
 func missingFrom(list, others []string) []string {
