@@ -131,7 +131,7 @@ func applyToElements(target map[string]any, name string, op Operation) error {
 	key := keyOf(target, name)
 	list, _ := target[key].([]any)
 	matched := false
-	var kept []any
+	kept := []any{}
 	for _, e := range list {
 		elem, ok := e.(map[string]any)
 		if !ok || !matches(elem, op.Path.ValueExpression) {
