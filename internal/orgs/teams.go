@@ -60,7 +60,7 @@ func (svc *Service) manageableTeam(ctx context.Context, orgID, teamID string) (*
 }
 
 // CreateTeam makes a team of the organization, for its admins, with the members named (by user
-// id or email). Returns NOT_FOUND, FORBIDDEN, or INVALID naming a bad title or the first entry
+// id or email); each of also, given the team, writes more in its transaction. Returns NOT_FOUND, FORBIDDEN, or INVALID naming a bad title or the first entry
 // that is no member.
 func (svc *Service) CreateTeam(ctx context.Context, orgID, title string, members []string, also ...func(*ent.Team) Also) (*ent.Team, error) {
 	if _, err := svc.RequireOrgRole(ctx, orgID, viewer.RoleAdmin, "create teams"); err != nil {
@@ -144,8 +144,8 @@ func (svc *Service) resolveMembers(ctx context.Context, orgID, field string, ref
 	return ids, nil
 }
 
-// RenameTeam retitles a team, for the organization's admins. Returns NOT_FOUND, FORBIDDEN or
-// INVALID.
+// RenameTeam retitles a team, for the organization's admins (also writes more in its
+// transaction). Returns NOT_FOUND, FORBIDDEN or INVALID.
 func (svc *Service) RenameTeam(ctx context.Context, orgID, teamID, title string, also ...Also) (*ent.Team, error) {
 	if _, err := svc.RequireOrgRole(ctx, orgID, viewer.RoleAdmin, "rename teams"); err != nil {
 		return nil, err
@@ -202,8 +202,8 @@ type TeamRole struct {
 	Role viewer.TeamRole
 }
 
-// UpdateTeamMembers adds, removes and re-roles a team's members in one transaction, for the
-// team's managers. Returns NOT_FOUND, FORBIDDEN, or INVALID naming the first entry that is no
+// UpdateTeamMembers adds, removes and re-roles a team's members in one transaction (with also),
+// for the team's managers. Returns NOT_FOUND, FORBIDDEN, or INVALID naming the first entry that is no
 // member (of the organization, or of the team for a role).
 func (svc *Service) UpdateTeamMembers(ctx context.Context, orgID, teamID string, in TeamChanges, also ...Also) (*ent.Team, error) {
 	t, err := svc.manageableTeam(ctx, orgID, teamID)
