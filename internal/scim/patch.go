@@ -10,6 +10,9 @@ import (
 	"github.com/binderyhq/bindery/internal/apperr"
 )
 
+// maxOperations bounds the operations of one PATCH.
+const maxOperations = 1000
+
 // Operation is one operation of a PATCH (RFC 7644 §3.5.2), its path and value validated against
 // the resource's schema (elimity-com/scim): op is "add", "replace" or "remove" (lowercased, as
 // Entra ID sends "Replace"); a nil path for add and replace means the value is an object of
@@ -21,9 +24,12 @@ type Operation struct {
 }
 
 // Apply applies operations in order to a resource's attributes (keyed by the schema's names, the
-// extensions' under their schema URI), changing attrs. Returns INVALID (noTarget) when a remove
-// names nothing.
+// extensions' under their schema URI), changing attrs. Returns INVALID (noTarget) for an
+// operation without a target, or over maxOperations.
 func Apply(attrs map[string]any, ops []Operation) error {
+	if len(ops) > maxOperations {
+		return apperr.Invalidf("invalidValue: at most %d operations a request (got %d)", maxOperations, len(ops))
+	}
 	for _, op := range ops {
 		if err := apply(attrs, op); err != nil {
 			return err
@@ -93,8 +99,10 @@ func setIn(target map[string]any, name string, sub *string, value any, op string
 // appendNew appends to list the values it does not hold yet.
 func appendNew(list, values []any) []any {
 	out := slices.Clone(list)
+	held := identities(list)
 	for _, v := range values {
-		if !slices.ContainsFunc(out, func(o any) bool { return same(o, v) }) {
+		if id := identity(v); !held[id] {
+			held[id] = true
 			out = append(out, v)
 		}
 	}
@@ -117,9 +125,8 @@ func remove(target map[string]any, name string, sub *string, values any) error {
 		delete(target, key)
 		return nil
 	}
-	target[key] = slices.DeleteFunc(slices.Clone(list), func(o any) bool {
-		return slices.ContainsFunc(drop, func(d any) bool { return same(o, d) })
-	})
+	dropped := identities(drop)
+	target[key] = slices.DeleteFunc(slices.Clone(list), func(o any) bool { return dropped[identity(o)] })
 	return nil
 }
 
@@ -243,14 +250,22 @@ func compare(v any, present bool, op filter.CompareOperator, ref any) bool {
 	return false // gt, lt, ge, le: no sub-attribute of a multi-valued one of ours orders
 }
 
-// same reports whether two values of a multi-valued attribute are one: objects by their "value".
-func same(a, b any) bool {
-	am, aok := a.(map[string]any)
-	bm, bok := b.(map[string]any)
-	if aok && bok {
-		return fmt.Sprint(am["value"]) == fmt.Sprint(bm["value"])
+// identity is what makes a value of a multi-valued attribute one: an object's "value", else the
+// value itself.
+func identity(v any) string {
+	if m, ok := v.(map[string]any); ok {
+		return fmt.Sprint(m["value"])
 	}
-	return fmt.Sprint(a) == fmt.Sprint(b)
+	return fmt.Sprint(v)
+}
+
+// identities is the set of the values' identities.
+func identities(values []any) map[string]bool {
+	set := make(map[string]bool, len(values))
+	for _, v := range values {
+		set[identity(v)] = true
+	}
+	return set
 }
 
 // childMap is the object held by target under name (case-insensitive), made when absent.
