@@ -88,7 +88,7 @@ func NewRouter(c Config) http.Handler {
 		})
 	}
 	r.Route("/sso", a.ssoRoutes)
-	r.Handle("/scim/*", a.scimHandler(c.MaxBody)) // SCIM 2.0: its own token and error format
+	r.Handle("/scim/*", a.scimHandler(c.MaxBody))                               // SCIM 2.0: its own token and error format
 	r.With(chargeAddress).Get("/v1/orgs/{organizationId}/sso", a.listSSOLogins) // no token: a sign-in page reads it
 	docs := newAPIDocs(r, a)
 	r.Get("/v1/openapi.json", docs.serveDocument) // no token: the description of the API, and its page
