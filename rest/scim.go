@@ -50,10 +50,10 @@ func (a *api) scimHandler(max int64) http.Handler {
 		},
 		ResourceTypes: []scimlib.ResourceType{
 			{ID: optional.NewString("User"), Name: "User", Endpoint: "/Users", Description: optional.NewString("Members of the organization"),
-				Schema: schema.CoreUserSchema(), Handler: scimUsers{a},
+				Schema: schema.CoreUserSchema(), Handler: scimUsers(a),
 				SchemaExtensions: []scimlib.SchemaExtension{{Schema: schema.ExtensionEnterpriseUser()}}},
 			{ID: optional.NewString("Group"), Name: "Group", Endpoint: "/Groups", Description: optional.NewString("Teams of the organization"),
-				Schema: schema.CoreGroupSchema(), Handler: scimGroups{a}},
+				Schema: schema.CoreGroupSchema(), Handler: scimGroups(a)},
 		},
 	}, scimlib.WithBaseURL(a.url("/scim/v2")), scimlib.WithLogger(scimLogger{}))
 	if err != nil {

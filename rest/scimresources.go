@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"context"
 	"net/http"
 	"time"
 
@@ -11,88 +12,96 @@ import (
 	"github.com/binderyhq/bindery/internal/scim"
 )
 
+// scimResources serves a SCIM resource type (elimity-com/scim's ResourceHandler) with the methods
+// of internal/scim.Service that provision it, T being its resource, in the organization of the
+// request's SCIM token.
+type scimResources[T any] struct {
+	a        *api
+	create   func(scim.Service, context.Context, string, map[string]any) (T, error)
+	get      func(scim.Service, context.Context, string, string) (T, error)
+	list     func(scim.Service, context.Context, string, filter.Expression, int, int) (int, []T, error)
+	replace  func(scim.Service, context.Context, string, string, map[string]any) (T, error)
+	patch    func(scim.Service, context.Context, string, string, []scim.Operation) (T, error)
+	remove   func(scim.Service, context.Context, string, string) error
+	resource func(T) scimlib.Resource
+}
+
 // scimUsers serves /scim/v2/Users: the organization's provisioned members.
-type scimUsers struct{ a *api }
-
-func (h scimUsers) Create(r *http.Request, attrs scimlib.ResourceAttributes) (scimlib.Resource, error) {
-	u, err := h.a.r.SCIM().CreateUser(r.Context(), scimOrg(r), attrs)
-	return userResource(u), scimErr(r, err)
-}
-
-func (h scimUsers) Get(r *http.Request, id string) (scimlib.Resource, error) {
-	u, err := h.a.r.SCIM().User(r.Context(), scimOrg(r), id)
-	return userResource(u), scimErr(r, err)
-}
-
-func (h scimUsers) GetAll(r *http.Request, params scimlib.ListRequestParams) (scimlib.Page, error) {
-	total, users, err := h.a.r.SCIM().Users(r.Context(), scimOrg(r), filterOf(params), params.StartIndex, params.Count)
-	page := scimlib.Page{TotalResults: total, Resources: make([]scimlib.Resource, len(users))}
-	for i, u := range users {
-		page.Resources[i] = userResource(u)
-	}
-	return page, scimErr(r, err)
-}
-
-func (h scimUsers) Replace(r *http.Request, id string, attrs scimlib.ResourceAttributes) (scimlib.Resource, error) {
-	u, err := h.a.r.SCIM().ReplaceUser(r.Context(), scimOrg(r), id, attrs)
-	return userResource(u), scimErr(r, err)
-}
-
-func (h scimUsers) Delete(r *http.Request, id string) error {
-	return scimErr(r, h.a.r.SCIM().DeleteUser(r.Context(), scimOrg(r), id))
-}
-
-func (h scimUsers) Patch(r *http.Request, id string, ops []scimlib.PatchOperation) (scimlib.Resource, error) {
-	u, err := h.a.r.SCIM().PatchUser(r.Context(), scimOrg(r), id, patchOperations(ops))
-	return userResource(u), scimErr(r, err)
-}
-
-func userResource(u scim.User) scimlib.Resource {
-	attrs := scimlib.ResourceAttributes(u.Resource())
-	delete(attrs, "externalId") // the Resource's own field
-	return scimlib.Resource{ID: u.ID, ExternalID: optionalString(u.ExternalID), Attributes: attrs, Meta: meta(u.Created, u.Modified)}
+func scimUsers(a *api) scimResources[scim.User] {
+	return scimResources[scim.User]{a: a, create: scim.Service.CreateUser, get: scim.Service.User, list: scim.Service.Users,
+		replace: scim.Service.ReplaceUser, patch: scim.Service.PatchUser, remove: scim.Service.DeleteUser,
+		resource: func(u scim.User) scimlib.Resource {
+			return scimResource(u.ID, u.ExternalID, u.Resource(), u.Created, u.Modified)
+		}}
 }
 
 // scimGroups serves /scim/v2/Groups: the organization's teams.
-type scimGroups struct{ a *api }
-
-func (h scimGroups) Create(r *http.Request, attrs scimlib.ResourceAttributes) (scimlib.Resource, error) {
-	g, err := h.a.r.SCIM().CreateGroup(r.Context(), scimOrg(r), attrs)
-	return groupResource(g), scimErr(r, err)
+func scimGroups(a *api) scimResources[scim.Group] {
+	return scimResources[scim.Group]{a: a, create: scim.Service.CreateGroup, get: scim.Service.Group, list: scim.Service.Groups,
+		replace: scim.Service.ReplaceGroup, patch: scim.Service.PatchGroup, remove: scim.Service.DeleteGroup,
+		resource: func(g scim.Group) scimlib.Resource {
+			return scimResource(g.ID, g.ExternalID, g.Resource(), g.Created, g.Modified)
+		}}
 }
 
-func (h scimGroups) Get(r *http.Request, id string) (scimlib.Resource, error) {
-	g, err := h.a.r.SCIM().Group(r.Context(), scimOrg(r), id)
-	return groupResource(g), scimErr(r, err)
+func (h scimResources[T]) Create(r *http.Request, attrs scimlib.ResourceAttributes) (scimlib.Resource, error) {
+	v, err := h.create(h.a.r.SCIM(), r.Context(), scimOrg(r), attrs)
+	return h.answer(r, v, err)
 }
 
-func (h scimGroups) GetAll(r *http.Request, params scimlib.ListRequestParams) (scimlib.Page, error) {
-	total, groups, err := h.a.r.SCIM().Groups(r.Context(), scimOrg(r), filterOf(params), params.StartIndex, params.Count)
-	page := scimlib.Page{TotalResults: total, Resources: make([]scimlib.Resource, len(groups))}
-	for i, g := range groups {
-		page.Resources[i] = groupResource(g)
+func (h scimResources[T]) Get(r *http.Request, id string) (scimlib.Resource, error) {
+	v, err := h.get(h.a.r.SCIM(), r.Context(), scimOrg(r), id)
+	return h.answer(r, v, err)
+}
+
+func (h scimResources[T]) GetAll(r *http.Request, params scimlib.ListRequestParams) (scimlib.Page, error) {
+	var f filter.Expression
+	if params.FilterValidator != nil {
+		f = params.FilterValidator.GetFilter()
+	}
+	total, found, err := h.list(h.a.r.SCIM(), r.Context(), scimOrg(r), f, params.StartIndex, params.Count)
+	page := scimlib.Page{TotalResults: total, Resources: make([]scimlib.Resource, len(found))}
+	for i, v := range found {
+		page.Resources[i] = h.resource(v)
 	}
 	return page, scimErr(r, err)
 }
 
-func (h scimGroups) Replace(r *http.Request, id string, attrs scimlib.ResourceAttributes) (scimlib.Resource, error) {
-	g, err := h.a.r.SCIM().ReplaceGroup(r.Context(), scimOrg(r), id, attrs)
-	return groupResource(g), scimErr(r, err)
+func (h scimResources[T]) Replace(r *http.Request, id string, attrs scimlib.ResourceAttributes) (scimlib.Resource, error) {
+	v, err := h.replace(h.a.r.SCIM(), r.Context(), scimOrg(r), id, attrs)
+	return h.answer(r, v, err)
 }
 
-func (h scimGroups) Delete(r *http.Request, id string) error {
-	return scimErr(r, h.a.r.SCIM().DeleteGroup(r.Context(), scimOrg(r), id))
+func (h scimResources[T]) Delete(r *http.Request, id string) error {
+	return scimErr(r, h.remove(h.a.r.SCIM(), r.Context(), scimOrg(r), id))
 }
 
-func (h scimGroups) Patch(r *http.Request, id string, ops []scimlib.PatchOperation) (scimlib.Resource, error) {
-	g, err := h.a.r.SCIM().PatchGroup(r.Context(), scimOrg(r), id, patchOperations(ops))
-	return groupResource(g), scimErr(r, err)
+func (h scimResources[T]) Patch(r *http.Request, id string, ops []scimlib.PatchOperation) (scimlib.Resource, error) {
+	operations := make([]scim.Operation, len(ops))
+	for i, op := range ops {
+		operations[i] = scim.Operation{Op: op.Op, Path: op.Path, Value: op.Value}
+	}
+	v, err := h.patch(h.a.r.SCIM(), r.Context(), scimOrg(r), id, operations)
+	return h.answer(r, v, err)
 }
 
-func groupResource(g scim.Group) scimlib.Resource {
-	attrs := scimlib.ResourceAttributes(g.Resource())
+// answer is the resource of v, or err as a SCIM error.
+func (h scimResources[T]) answer(r *http.Request, v T, err error) (scimlib.Resource, error) {
+	if err != nil {
+		return scimlib.Resource{}, scimErr(r, err)
+	}
+	return h.resource(v), nil
+}
+
+// scimResource is a resource of elimity-com/scim: its attributes but externalId, which is a field
+// of its own.
+func scimResource(id string, externalID *string, attrs map[string]any, created, modified time.Time) scimlib.Resource {
 	delete(attrs, "externalId")
-	return scimlib.Resource{ID: g.ID, ExternalID: optionalString(g.ExternalID), Attributes: attrs, Meta: meta(g.Created, g.Modified)}
+	res := scimlib.Resource{ID: id, Attributes: attrs, Meta: scimlib.Meta{Created: &created, LastModified: &modified}}
+	if externalID != nil {
+		res.ExternalID = optional.NewString(*externalID)
+	}
+	return res
 }
 
 // scimErr is err (nil stays nil) as the SCIM error elimity-com/scim answers.
@@ -101,31 +110,4 @@ func scimErr(r *http.Request, err error) error {
 		return nil
 	}
 	return scimError(r, err)
-}
-
-// filterOf is the parsed filter of a list request; nil without one.
-func filterOf(params scimlib.ListRequestParams) filter.Expression {
-	if params.FilterValidator == nil {
-		return nil
-	}
-	return params.FilterValidator.GetFilter()
-}
-
-func patchOperations(ops []scimlib.PatchOperation) []scim.Operation {
-	out := make([]scim.Operation, len(ops))
-	for i, op := range ops {
-		out[i] = scim.Operation{Op: op.Op, Path: op.Path, Value: op.Value}
-	}
-	return out
-}
-
-func optionalString(s *string) optional.String {
-	if s == nil {
-		return optional.String{}
-	}
-	return optional.NewString(*s)
-}
-
-func meta(created, modified time.Time) scimlib.Meta {
-	return scimlib.Meta{Created: &created, LastModified: &modified}
 }
