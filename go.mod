@@ -11,6 +11,7 @@ require (
 	github.com/coreos/go-oidc/v3 v3.21.0
 	github.com/crewjam/saml v0.6.3
 	github.com/dlclark/regexp2 v1.11.5
+	github.com/elimity-com/scim v0.0.0-20260728105928-2641426a1539
 	github.com/expr-lang/expr v1.17.8
 	github.com/getkin/kin-openapi v0.153.0
 	github.com/go-chi/chi/v5 v5.5.0
@@ -27,6 +28,7 @@ require (
 	github.com/prometheus/client_golang v1.25.0
 	github.com/russellhaering/goxmldsig v1.6.1
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	github.com/scim2/filter-parser/v2 v2.3.1
 	github.com/sergi/go-diff v1.4.0
 	github.com/standard-webhooks/standard-webhooks/libraries v0.0.1
 	github.com/temoto/robotstxt v1.1.2
@@ -38,6 +40,11 @@ require (
 	golang.org/x/net v0.61.0
 	golang.org/x/oauth2 v0.38.0
 	golang.org/x/text v0.43.0
+)
+
+require (
+	github.com/q-uint/parser v0.3.1 // indirect
+	github.com/q-uint/xsd-datetime v1.0.0 // indirect
 )
 
 require (

@@ -42,6 +42,9 @@ import (
 	"github.com/binderyhq/bindery/ent/samlassertion"
 	"github.com/binderyhq/bindery/ent/samlprovider"
 	"github.com/binderyhq/bindery/ent/samlrequest"
+	"github.com/binderyhq/bindery/ent/scimgroup"
+	"github.com/binderyhq/bindery/ent/scimtoken"
+	"github.com/binderyhq/bindery/ent/scimuser"
 	"github.com/binderyhq/bindery/ent/serverkey"
 	"github.com/binderyhq/bindery/ent/session"
 	"github.com/binderyhq/bindery/ent/site"
@@ -122,6 +125,12 @@ type Client struct {
 	SAMLProvider *SAMLProviderClient
 	// SAMLRequest is the client for interacting with the SAMLRequest builders.
 	SAMLRequest *SAMLRequestClient
+	// SCIMGroup is the client for interacting with the SCIMGroup builders.
+	SCIMGroup *SCIMGroupClient
+	// SCIMToken is the client for interacting with the SCIMToken builders.
+	SCIMToken *SCIMTokenClient
+	// SCIMUser is the client for interacting with the SCIMUser builders.
+	SCIMUser *SCIMUserClient
 	// ServerKey is the client for interacting with the ServerKey builders.
 	ServerKey *ServerKeyClient
 	// Session is the client for interacting with the Session builders.
@@ -194,6 +203,9 @@ func (c *Client) init() {
 	c.SAMLAssertion = NewSAMLAssertionClient(c.config)
 	c.SAMLProvider = NewSAMLProviderClient(c.config)
 	c.SAMLRequest = NewSAMLRequestClient(c.config)
+	c.SCIMGroup = NewSCIMGroupClient(c.config)
+	c.SCIMToken = NewSCIMTokenClient(c.config)
+	c.SCIMUser = NewSCIMUserClient(c.config)
 	c.ServerKey = NewServerKeyClient(c.config)
 	c.Session = NewSessionClient(c.config)
 	c.Site = NewSiteClient(c.config)
@@ -330,6 +342,9 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		SAMLAssertion:         NewSAMLAssertionClient(cfg),
 		SAMLProvider:          NewSAMLProviderClient(cfg),
 		SAMLRequest:           NewSAMLRequestClient(cfg),
+		SCIMGroup:             NewSCIMGroupClient(cfg),
+		SCIMToken:             NewSCIMTokenClient(cfg),
+		SCIMUser:              NewSCIMUserClient(cfg),
 		ServerKey:             NewServerKeyClient(cfg),
 		Session:               NewSessionClient(cfg),
 		Site:                  NewSiteClient(cfg),
@@ -393,6 +408,9 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		SAMLAssertion:         NewSAMLAssertionClient(cfg),
 		SAMLProvider:          NewSAMLProviderClient(cfg),
 		SAMLRequest:           NewSAMLRequestClient(cfg),
+		SCIMGroup:             NewSCIMGroupClient(cfg),
+		SCIMToken:             NewSCIMTokenClient(cfg),
+		SCIMUser:              NewSCIMUserClient(cfg),
 		ServerKey:             NewServerKeyClient(cfg),
 		Session:               NewSessionClient(cfg),
 		Site:                  NewSiteClient(cfg),
@@ -444,10 +462,11 @@ func (c *Client) Use(hooks ...Hook) {
 		c.ContentObject, c.CustomField, c.CustomFieldValue, c.Event, c.FileBlob,
 		c.InviteLink, c.Job, c.Member, c.MovedPage, c.OIDCProvider, c.OpenAPISpec,
 		c.OpenAPISpecVersion, c.Organization, c.PermissionGrant, c.Reaction,
-		c.Revision, c.SAMLAssertion, c.SAMLProvider, c.SAMLRequest, c.ServerKey,
-		c.Session, c.Site, c.SitePublishingAuth, c.SiteRedirect, c.SiteSection,
-		c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space, c.SpaceBlob, c.Team,
-		c.TeamMember, c.TranslationSettings, c.User, c.Webhook, c.WebhookDelivery,
+		c.Revision, c.SAMLAssertion, c.SAMLProvider, c.SAMLRequest, c.SCIMGroup,
+		c.SCIMToken, c.SCIMUser, c.ServerKey, c.Session, c.Site, c.SitePublishingAuth,
+		c.SiteRedirect, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
+		c.SiteSpace, c.Space, c.SpaceBlob, c.Team, c.TeamMember, c.TranslationSettings,
+		c.User, c.Webhook, c.WebhookDelivery,
 	} {
 		n.Use(hooks...)
 	}
@@ -462,10 +481,11 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.ContentObject, c.CustomField, c.CustomFieldValue, c.Event, c.FileBlob,
 		c.InviteLink, c.Job, c.Member, c.MovedPage, c.OIDCProvider, c.OpenAPISpec,
 		c.OpenAPISpecVersion, c.Organization, c.PermissionGrant, c.Reaction,
-		c.Revision, c.SAMLAssertion, c.SAMLProvider, c.SAMLRequest, c.ServerKey,
-		c.Session, c.Site, c.SitePublishingAuth, c.SiteRedirect, c.SiteSection,
-		c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space, c.SpaceBlob, c.Team,
-		c.TeamMember, c.TranslationSettings, c.User, c.Webhook, c.WebhookDelivery,
+		c.Revision, c.SAMLAssertion, c.SAMLProvider, c.SAMLRequest, c.SCIMGroup,
+		c.SCIMToken, c.SCIMUser, c.ServerKey, c.Session, c.Site, c.SitePublishingAuth,
+		c.SiteRedirect, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
+		c.SiteSpace, c.Space, c.SpaceBlob, c.Team, c.TeamMember, c.TranslationSettings,
+		c.User, c.Webhook, c.WebhookDelivery,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -528,6 +548,12 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.SAMLProvider.mutate(ctx, m)
 	case *SAMLRequestMutation:
 		return c.SAMLRequest.mutate(ctx, m)
+	case *SCIMGroupMutation:
+		return c.SCIMGroup.mutate(ctx, m)
+	case *SCIMTokenMutation:
+		return c.SCIMToken.mutate(ctx, m)
+	case *SCIMUserMutation:
+		return c.SCIMUser.mutate(ctx, m)
 	case *ServerKeyMutation:
 		return c.ServerKey.mutate(ctx, m)
 	case *SessionMutation:
@@ -5449,6 +5475,488 @@ func (c *SAMLRequestClient) mutate(ctx context.Context, m *SAMLRequestMutation) 
 	}
 }
 
+// SCIMGroupClient is a client for the SCIMGroup schema.
+type SCIMGroupClient struct {
+	config
+}
+
+// NewSCIMGroupClient returns a client for the SCIMGroup from the given config.
+func NewSCIMGroupClient(c config) *SCIMGroupClient {
+	return &SCIMGroupClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `scimgroup.Hooks(f(g(h())))`.
+func (c *SCIMGroupClient) Use(hooks ...Hook) {
+	c.hooks.SCIMGroup = append(c.hooks.SCIMGroup, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `scimgroup.Intercept(f(g(h())))`.
+func (c *SCIMGroupClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SCIMGroup = append(c.inters.SCIMGroup, interceptors...)
+}
+
+// Create returns a builder for creating a SCIMGroup entity.
+func (c *SCIMGroupClient) Create() *SCIMGroupCreate {
+	mutation := newSCIMGroupMutation(c.config, OpCreate)
+	return &SCIMGroupCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SCIMGroup entities.
+func (c *SCIMGroupClient) CreateBulk(builders ...*SCIMGroupCreate) *SCIMGroupCreateBulk {
+	return &SCIMGroupCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SCIMGroupClient) MapCreateBulk(slice any, setFunc func(*SCIMGroupCreate, int)) *SCIMGroupCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SCIMGroupCreateBulk{err: fmt.Errorf("calling to SCIMGroupClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SCIMGroupCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SCIMGroupCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SCIMGroup.
+func (c *SCIMGroupClient) Update() *SCIMGroupUpdate {
+	mutation := newSCIMGroupMutation(c.config, OpUpdate)
+	return &SCIMGroupUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SCIMGroupClient) UpdateOne(_m *SCIMGroup) *SCIMGroupUpdateOne {
+	mutation := newSCIMGroupMutation(c.config, OpUpdateOne, withSCIMGroup(_m))
+	return &SCIMGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SCIMGroupClient) UpdateOneID(id string) *SCIMGroupUpdateOne {
+	mutation := newSCIMGroupMutation(c.config, OpUpdateOne, withSCIMGroupID(id))
+	return &SCIMGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SCIMGroup.
+func (c *SCIMGroupClient) Delete() *SCIMGroupDelete {
+	mutation := newSCIMGroupMutation(c.config, OpDelete)
+	return &SCIMGroupDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SCIMGroupClient) DeleteOne(_m *SCIMGroup) *SCIMGroupDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SCIMGroupClient) DeleteOneID(id string) *SCIMGroupDeleteOne {
+	builder := c.Delete().Where(scimgroup.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SCIMGroupDeleteOne{builder}
+}
+
+// Query returns a query builder for SCIMGroup.
+func (c *SCIMGroupClient) Query() *SCIMGroupQuery {
+	return &SCIMGroupQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSCIMGroup},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SCIMGroup entity by its id.
+func (c *SCIMGroupClient) Get(ctx context.Context, id string) (*SCIMGroup, error) {
+	return c.Query().Where(scimgroup.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SCIMGroupClient) GetX(ctx context.Context, id string) *SCIMGroup {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a SCIMGroup.
+func (c *SCIMGroupClient) QueryOrganization(_m *SCIMGroup) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(scimgroup.Table, scimgroup.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, scimgroup.OrganizationTable, scimgroup.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryTeam queries the team edge of a SCIMGroup.
+func (c *SCIMGroupClient) QueryTeam(_m *SCIMGroup) *TeamQuery {
+	query := (&TeamClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(scimgroup.Table, scimgroup.FieldID, id),
+			sqlgraph.To(team.Table, team.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, scimgroup.TeamTable, scimgroup.TeamColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SCIMGroupClient) Hooks() []Hook {
+	hooks := c.hooks.SCIMGroup
+	return append(hooks[:len(hooks):len(hooks)], scimgroup.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *SCIMGroupClient) Interceptors() []Interceptor {
+	return c.inters.SCIMGroup
+}
+
+func (c *SCIMGroupClient) mutate(ctx context.Context, m *SCIMGroupMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SCIMGroupCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SCIMGroupUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SCIMGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SCIMGroupDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SCIMGroup mutation op: %q", m.Op())
+	}
+}
+
+// SCIMTokenClient is a client for the SCIMToken schema.
+type SCIMTokenClient struct {
+	config
+}
+
+// NewSCIMTokenClient returns a client for the SCIMToken from the given config.
+func NewSCIMTokenClient(c config) *SCIMTokenClient {
+	return &SCIMTokenClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `scimtoken.Hooks(f(g(h())))`.
+func (c *SCIMTokenClient) Use(hooks ...Hook) {
+	c.hooks.SCIMToken = append(c.hooks.SCIMToken, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `scimtoken.Intercept(f(g(h())))`.
+func (c *SCIMTokenClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SCIMToken = append(c.inters.SCIMToken, interceptors...)
+}
+
+// Create returns a builder for creating a SCIMToken entity.
+func (c *SCIMTokenClient) Create() *SCIMTokenCreate {
+	mutation := newSCIMTokenMutation(c.config, OpCreate)
+	return &SCIMTokenCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SCIMToken entities.
+func (c *SCIMTokenClient) CreateBulk(builders ...*SCIMTokenCreate) *SCIMTokenCreateBulk {
+	return &SCIMTokenCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SCIMTokenClient) MapCreateBulk(slice any, setFunc func(*SCIMTokenCreate, int)) *SCIMTokenCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SCIMTokenCreateBulk{err: fmt.Errorf("calling to SCIMTokenClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SCIMTokenCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SCIMTokenCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SCIMToken.
+func (c *SCIMTokenClient) Update() *SCIMTokenUpdate {
+	mutation := newSCIMTokenMutation(c.config, OpUpdate)
+	return &SCIMTokenUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SCIMTokenClient) UpdateOne(_m *SCIMToken) *SCIMTokenUpdateOne {
+	mutation := newSCIMTokenMutation(c.config, OpUpdateOne, withSCIMToken(_m))
+	return &SCIMTokenUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SCIMTokenClient) UpdateOneID(id string) *SCIMTokenUpdateOne {
+	mutation := newSCIMTokenMutation(c.config, OpUpdateOne, withSCIMTokenID(id))
+	return &SCIMTokenUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SCIMToken.
+func (c *SCIMTokenClient) Delete() *SCIMTokenDelete {
+	mutation := newSCIMTokenMutation(c.config, OpDelete)
+	return &SCIMTokenDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SCIMTokenClient) DeleteOne(_m *SCIMToken) *SCIMTokenDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SCIMTokenClient) DeleteOneID(id string) *SCIMTokenDeleteOne {
+	builder := c.Delete().Where(scimtoken.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SCIMTokenDeleteOne{builder}
+}
+
+// Query returns a query builder for SCIMToken.
+func (c *SCIMTokenClient) Query() *SCIMTokenQuery {
+	return &SCIMTokenQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSCIMToken},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SCIMToken entity by its id.
+func (c *SCIMTokenClient) Get(ctx context.Context, id string) (*SCIMToken, error) {
+	return c.Query().Where(scimtoken.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SCIMTokenClient) GetX(ctx context.Context, id string) *SCIMToken {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a SCIMToken.
+func (c *SCIMTokenClient) QueryOrganization(_m *SCIMToken) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(scimtoken.Table, scimtoken.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, scimtoken.OrganizationTable, scimtoken.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SCIMTokenClient) Hooks() []Hook {
+	hooks := c.hooks.SCIMToken
+	return append(hooks[:len(hooks):len(hooks)], scimtoken.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *SCIMTokenClient) Interceptors() []Interceptor {
+	return c.inters.SCIMToken
+}
+
+func (c *SCIMTokenClient) mutate(ctx context.Context, m *SCIMTokenMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SCIMTokenCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SCIMTokenUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SCIMTokenUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SCIMTokenDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SCIMToken mutation op: %q", m.Op())
+	}
+}
+
+// SCIMUserClient is a client for the SCIMUser schema.
+type SCIMUserClient struct {
+	config
+}
+
+// NewSCIMUserClient returns a client for the SCIMUser from the given config.
+func NewSCIMUserClient(c config) *SCIMUserClient {
+	return &SCIMUserClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `scimuser.Hooks(f(g(h())))`.
+func (c *SCIMUserClient) Use(hooks ...Hook) {
+	c.hooks.SCIMUser = append(c.hooks.SCIMUser, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `scimuser.Intercept(f(g(h())))`.
+func (c *SCIMUserClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SCIMUser = append(c.inters.SCIMUser, interceptors...)
+}
+
+// Create returns a builder for creating a SCIMUser entity.
+func (c *SCIMUserClient) Create() *SCIMUserCreate {
+	mutation := newSCIMUserMutation(c.config, OpCreate)
+	return &SCIMUserCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SCIMUser entities.
+func (c *SCIMUserClient) CreateBulk(builders ...*SCIMUserCreate) *SCIMUserCreateBulk {
+	return &SCIMUserCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SCIMUserClient) MapCreateBulk(slice any, setFunc func(*SCIMUserCreate, int)) *SCIMUserCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SCIMUserCreateBulk{err: fmt.Errorf("calling to SCIMUserClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SCIMUserCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SCIMUserCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SCIMUser.
+func (c *SCIMUserClient) Update() *SCIMUserUpdate {
+	mutation := newSCIMUserMutation(c.config, OpUpdate)
+	return &SCIMUserUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SCIMUserClient) UpdateOne(_m *SCIMUser) *SCIMUserUpdateOne {
+	mutation := newSCIMUserMutation(c.config, OpUpdateOne, withSCIMUser(_m))
+	return &SCIMUserUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SCIMUserClient) UpdateOneID(id string) *SCIMUserUpdateOne {
+	mutation := newSCIMUserMutation(c.config, OpUpdateOne, withSCIMUserID(id))
+	return &SCIMUserUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SCIMUser.
+func (c *SCIMUserClient) Delete() *SCIMUserDelete {
+	mutation := newSCIMUserMutation(c.config, OpDelete)
+	return &SCIMUserDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SCIMUserClient) DeleteOne(_m *SCIMUser) *SCIMUserDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SCIMUserClient) DeleteOneID(id string) *SCIMUserDeleteOne {
+	builder := c.Delete().Where(scimuser.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SCIMUserDeleteOne{builder}
+}
+
+// Query returns a query builder for SCIMUser.
+func (c *SCIMUserClient) Query() *SCIMUserQuery {
+	return &SCIMUserQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSCIMUser},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SCIMUser entity by its id.
+func (c *SCIMUserClient) Get(ctx context.Context, id string) (*SCIMUser, error) {
+	return c.Query().Where(scimuser.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SCIMUserClient) GetX(ctx context.Context, id string) *SCIMUser {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a SCIMUser.
+func (c *SCIMUserClient) QueryOrganization(_m *SCIMUser) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(scimuser.Table, scimuser.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, scimuser.OrganizationTable, scimuser.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryUser queries the user edge of a SCIMUser.
+func (c *SCIMUserClient) QueryUser(_m *SCIMUser) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(scimuser.Table, scimuser.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, scimuser.UserTable, scimuser.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SCIMUserClient) Hooks() []Hook {
+	hooks := c.hooks.SCIMUser
+	return append(hooks[:len(hooks):len(hooks)], scimuser.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *SCIMUserClient) Interceptors() []Interceptor {
+	return c.inters.SCIMUser
+}
+
+func (c *SCIMUserClient) mutate(ctx context.Context, m *SCIMUserMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SCIMUserCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SCIMUserUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SCIMUserUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SCIMUserDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SCIMUser mutation op: %q", m.Op())
+	}
+}
+
 // ServerKeyClient is a client for the ServerKey schema.
 type ServerKeyClient struct {
 	config
@@ -8502,20 +9010,22 @@ type (
 		Collection, Comment, CommentReply, ContentObject, CustomField,
 		CustomFieldValue, Event, FileBlob, InviteLink, Job, Member, MovedPage,
 		OIDCProvider, OpenAPISpec, OpenAPISpecVersion, Organization, PermissionGrant,
-		Reaction, Revision, SAMLAssertion, SAMLProvider, SAMLRequest, ServerKey,
-		Session, Site, SitePublishingAuth, SiteRedirect, SiteSection, SiteSectionGroup,
-		SiteShareLink, SiteSpace, Space, SpaceBlob, Team, TeamMember,
-		TranslationSettings, User, Webhook, WebhookDelivery []ent.Hook
+		Reaction, Revision, SAMLAssertion, SAMLProvider, SAMLRequest, SCIMGroup,
+		SCIMToken, SCIMUser, ServerKey, Session, Site, SitePublishingAuth,
+		SiteRedirect, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space,
+		SpaceBlob, Team, TeamMember, TranslationSettings, User, Webhook,
+		WebhookDelivery []ent.Hook
 	}
 	inters struct {
 		APIToken, BodyLink, ChangeRequest, ChangeRequestReview, ChangeRequestReviewer,
 		Collection, Comment, CommentReply, ContentObject, CustomField,
 		CustomFieldValue, Event, FileBlob, InviteLink, Job, Member, MovedPage,
 		OIDCProvider, OpenAPISpec, OpenAPISpecVersion, Organization, PermissionGrant,
-		Reaction, Revision, SAMLAssertion, SAMLProvider, SAMLRequest, ServerKey,
-		Session, Site, SitePublishingAuth, SiteRedirect, SiteSection, SiteSectionGroup,
-		SiteShareLink, SiteSpace, Space, SpaceBlob, Team, TeamMember,
-		TranslationSettings, User, Webhook, WebhookDelivery []ent.Interceptor
+		Reaction, Revision, SAMLAssertion, SAMLProvider, SAMLRequest, SCIMGroup,
+		SCIMToken, SCIMUser, ServerKey, Session, Site, SitePublishingAuth,
+		SiteRedirect, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space,
+		SpaceBlob, Team, TeamMember, TranslationSettings, User, Webhook,
+		WebhookDelivery []ent.Interceptor
 	}
 )
 

@@ -39,6 +39,9 @@ import (
 	"github.com/binderyhq/bindery/ent/samlassertion"
 	"github.com/binderyhq/bindery/ent/samlprovider"
 	"github.com/binderyhq/bindery/ent/samlrequest"
+	"github.com/binderyhq/bindery/ent/scimgroup"
+	"github.com/binderyhq/bindery/ent/scimtoken"
+	"github.com/binderyhq/bindery/ent/scimuser"
 	"github.com/binderyhq/bindery/ent/serverkey"
 	"github.com/binderyhq/bindery/ent/session"
 	"github.com/binderyhq/bindery/ent/site"
@@ -143,6 +146,9 @@ func checkColumn(t, c string) error {
 			samlassertion.Table:         samlassertion.ValidColumn,
 			samlprovider.Table:          samlprovider.ValidColumn,
 			samlrequest.Table:           samlrequest.ValidColumn,
+			scimgroup.Table:             scimgroup.ValidColumn,
+			scimtoken.Table:             scimtoken.ValidColumn,
+			scimuser.Table:              scimuser.ValidColumn,
 			serverkey.Table:             serverkey.ValidColumn,
 			session.Table:               session.ValidColumn,
 			site.Table:                  site.ValidColumn,

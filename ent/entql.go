@@ -31,6 +31,9 @@ import (
 	"github.com/binderyhq/bindery/ent/samlassertion"
 	"github.com/binderyhq/bindery/ent/samlprovider"
 	"github.com/binderyhq/bindery/ent/samlrequest"
+	"github.com/binderyhq/bindery/ent/scimgroup"
+	"github.com/binderyhq/bindery/ent/scimtoken"
+	"github.com/binderyhq/bindery/ent/scimuser"
 	"github.com/binderyhq/bindery/ent/serverkey"
 	"github.com/binderyhq/bindery/ent/session"
 	"github.com/binderyhq/bindery/ent/site"
@@ -57,7 +60,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 44)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 47)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apitoken.Table,
@@ -639,6 +642,62 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[27] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   scimgroup.Table,
+			Columns: scimgroup.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeString,
+				Column: scimgroup.FieldID,
+			},
+		},
+		Type: "SCIMGroup",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			scimgroup.FieldCreatedAt:      {Type: field.TypeTime, Column: scimgroup.FieldCreatedAt},
+			scimgroup.FieldUpdatedAt:      {Type: field.TypeTime, Column: scimgroup.FieldUpdatedAt},
+			scimgroup.FieldOrganizationID: {Type: field.TypeString, Column: scimgroup.FieldOrganizationID},
+			scimgroup.FieldTeamID:         {Type: field.TypeString, Column: scimgroup.FieldTeamID},
+			scimgroup.FieldExternalID:     {Type: field.TypeString, Column: scimgroup.FieldExternalID},
+		},
+	}
+	graph.Nodes[28] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   scimtoken.Table,
+			Columns: scimtoken.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeString,
+				Column: scimtoken.FieldID,
+			},
+		},
+		Type: "SCIMToken",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			scimtoken.FieldCreatedAt:      {Type: field.TypeTime, Column: scimtoken.FieldCreatedAt},
+			scimtoken.FieldUpdatedAt:      {Type: field.TypeTime, Column: scimtoken.FieldUpdatedAt},
+			scimtoken.FieldOrganizationID: {Type: field.TypeString, Column: scimtoken.FieldOrganizationID},
+			scimtoken.FieldTokenHash:      {Type: field.TypeBytes, Column: scimtoken.FieldTokenHash},
+			scimtoken.FieldCreatedBy:      {Type: field.TypeString, Column: scimtoken.FieldCreatedBy},
+		},
+	}
+	graph.Nodes[29] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   scimuser.Table,
+			Columns: scimuser.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeString,
+				Column: scimuser.FieldID,
+			},
+		},
+		Type: "SCIMUser",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			scimuser.FieldCreatedAt:      {Type: field.TypeTime, Column: scimuser.FieldCreatedAt},
+			scimuser.FieldUpdatedAt:      {Type: field.TypeTime, Column: scimuser.FieldUpdatedAt},
+			scimuser.FieldOrganizationID: {Type: field.TypeString, Column: scimuser.FieldOrganizationID},
+			scimuser.FieldUserID:         {Type: field.TypeString, Column: scimuser.FieldUserID},
+			scimuser.FieldUserName:       {Type: field.TypeString, Column: scimuser.FieldUserName},
+			scimuser.FieldExternalID:     {Type: field.TypeString, Column: scimuser.FieldExternalID},
+			scimuser.FieldAttributes:     {Type: field.TypeJSON, Column: scimuser.FieldAttributes},
+		},
+	}
+	graph.Nodes[30] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   serverkey.Table,
 			Columns: serverkey.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -654,7 +713,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			serverkey.FieldSecret:    {Type: field.TypeBytes, Column: serverkey.FieldSecret},
 		},
 	}
-	graph.Nodes[28] = &sqlgraph.Node{
+	graph.Nodes[31] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   session.Table,
 			Columns: session.Columns,
@@ -674,7 +733,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			session.FieldExpiresAt:      {Type: field.TypeTime, Column: session.FieldExpiresAt},
 		},
 	}
-	graph.Nodes[29] = &sqlgraph.Node{
+	graph.Nodes[32] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   site.Table,
 			Columns: site.Columns,
@@ -707,7 +766,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			site.FieldCustomizationUpdatedAt:  {Type: field.TypeTime, Column: site.FieldCustomizationUpdatedAt},
 		},
 	}
-	graph.Nodes[30] = &sqlgraph.Node{
+	graph.Nodes[33] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitepublishingauth.Table,
 			Columns: sitepublishingauth.Columns,
@@ -729,7 +788,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitepublishingauth.FieldOidcClaims:     {Type: field.TypeJSON, Column: sitepublishingauth.FieldOidcClaims},
 		},
 	}
-	graph.Nodes[31] = &sqlgraph.Node{
+	graph.Nodes[34] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   siteredirect.Table,
 			Columns: siteredirect.Columns,
@@ -756,7 +815,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			siteredirect.FieldDestinationURL:         {Type: field.TypeString, Column: siteredirect.FieldDestinationURL},
 		},
 	}
-	graph.Nodes[32] = &sqlgraph.Node{
+	graph.Nodes[35] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitesection.Table,
 			Columns: sitesection.Columns,
@@ -781,7 +840,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitesection.FieldPosition:       {Type: field.TypeString, Column: sitesection.FieldPosition},
 		},
 	}
-	graph.Nodes[33] = &sqlgraph.Node{
+	graph.Nodes[36] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitesectiongroup.Table,
 			Columns: sitesectiongroup.Columns,
@@ -801,7 +860,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitesectiongroup.FieldPosition:       {Type: field.TypeString, Column: sitesectiongroup.FieldPosition},
 		},
 	}
-	graph.Nodes[34] = &sqlgraph.Node{
+	graph.Nodes[37] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitesharelink.Table,
 			Columns: sitesharelink.Columns,
@@ -821,7 +880,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitesharelink.FieldKeyHash:        {Type: field.TypeBytes, Column: sitesharelink.FieldKeyHash},
 		},
 	}
-	graph.Nodes[35] = &sqlgraph.Node{
+	graph.Nodes[38] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   sitespace.Table,
 			Columns: sitespace.Columns,
@@ -849,7 +908,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			sitespace.FieldCustomizationUpdatedAt: {Type: field.TypeTime, Column: sitespace.FieldCustomizationUpdatedAt},
 		},
 	}
-	graph.Nodes[36] = &sqlgraph.Node{
+	graph.Nodes[39] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   space.Table,
 			Columns: space.Columns,
@@ -881,7 +940,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			space.FieldChangeRequestsDraftCount: {Type: field.TypeInt, Column: space.FieldChangeRequestsDraftCount},
 		},
 	}
-	graph.Nodes[37] = &sqlgraph.Node{
+	graph.Nodes[40] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   spaceblob.Table,
 			Columns: spaceblob.Columns,
@@ -896,7 +955,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			spaceblob.FieldBlobID:  {Type: field.TypeString, Column: spaceblob.FieldBlobID},
 		},
 	}
-	graph.Nodes[38] = &sqlgraph.Node{
+	graph.Nodes[41] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   team.Table,
 			Columns: team.Columns,
@@ -913,7 +972,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			team.FieldTitle:          {Type: field.TypeString, Column: team.FieldTitle},
 		},
 	}
-	graph.Nodes[39] = &sqlgraph.Node{
+	graph.Nodes[42] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   teammember.Table,
 			Columns: teammember.Columns,
@@ -932,7 +991,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			teammember.FieldRole:           {Type: field.TypeEnum, Column: teammember.FieldRole},
 		},
 	}
-	graph.Nodes[40] = &sqlgraph.Node{
+	graph.Nodes[43] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   translationsettings.Table,
 			Columns: translationsettings.Columns,
@@ -950,7 +1009,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			translationsettings.FieldLanguages:      {Type: field.TypeJSON, Column: translationsettings.FieldLanguages},
 		},
 	}
-	graph.Nodes[41] = &sqlgraph.Node{
+	graph.Nodes[44] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -969,7 +1028,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			user.FieldAccessVersion: {Type: field.TypeInt64, Column: user.FieldAccessVersion},
 		},
 	}
-	graph.Nodes[42] = &sqlgraph.Node{
+	graph.Nodes[45] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhook.Table,
 			Columns: webhook.Columns,
@@ -995,7 +1054,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhook.FieldDisabledReason:       {Type: field.TypeString, Column: webhook.FieldDisabledReason},
 		},
 	}
-	graph.Nodes[43] = &sqlgraph.Node{
+	graph.Nodes[46] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookdelivery.Table,
 			Columns: webhookdelivery.Columns,
@@ -1969,6 +2028,66 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"SAMLProvider",
 		"Team",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   scimgroup.OrganizationTable,
+			Columns: []string{scimgroup.OrganizationColumn},
+			Bidi:    false,
+		},
+		"SCIMGroup",
+		"Organization",
+	)
+	graph.MustAddE(
+		"team",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   scimgroup.TeamTable,
+			Columns: []string{scimgroup.TeamColumn},
+			Bidi:    false,
+		},
+		"SCIMGroup",
+		"Team",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   scimtoken.OrganizationTable,
+			Columns: []string{scimtoken.OrganizationColumn},
+			Bidi:    false,
+		},
+		"SCIMToken",
+		"Organization",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   scimuser.OrganizationTable,
+			Columns: []string{scimuser.OrganizationColumn},
+			Bidi:    false,
+		},
+		"SCIMUser",
+		"Organization",
+	)
+	graph.MustAddE(
+		"user",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   scimuser.UserTable,
+			Columns: []string{scimuser.UserColumn},
+			Bidi:    false,
+		},
+		"SCIMUser",
+		"User",
 	)
 	graph.MustAddE(
 		"user",
@@ -5882,6 +6001,281 @@ func (f *SAMLRequestFilter) WhereExpiresAt(p entql.TimeP) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *SCIMGroupQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the SCIMGroupQuery builder.
+func (_q *SCIMGroupQuery) Filter() *SCIMGroupFilter {
+	return &SCIMGroupFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *SCIMGroupMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the SCIMGroupMutation builder.
+func (m *SCIMGroupMutation) Filter() *SCIMGroupFilter {
+	return &SCIMGroupFilter{config: m.config, predicateAdder: m}
+}
+
+// SCIMGroupFilter provides a generic filtering capability at runtime for SCIMGroupQuery.
+type SCIMGroupFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *SCIMGroupFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql string predicate on the id field.
+func (f *SCIMGroupFilter) WhereID(p entql.StringP) {
+	f.Where(p.Field(scimgroup.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *SCIMGroupFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(scimgroup.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *SCIMGroupFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(scimgroup.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql string predicate on the organization_id field.
+func (f *SCIMGroupFilter) WhereOrganizationID(p entql.StringP) {
+	f.Where(p.Field(scimgroup.FieldOrganizationID))
+}
+
+// WhereTeamID applies the entql string predicate on the team_id field.
+func (f *SCIMGroupFilter) WhereTeamID(p entql.StringP) {
+	f.Where(p.Field(scimgroup.FieldTeamID))
+}
+
+// WhereExternalID applies the entql string predicate on the external_id field.
+func (f *SCIMGroupFilter) WhereExternalID(p entql.StringP) {
+	f.Where(p.Field(scimgroup.FieldExternalID))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *SCIMGroupFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *SCIMGroupFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasTeam applies a predicate to check if query has an edge team.
+func (f *SCIMGroupFilter) WhereHasTeam() {
+	f.Where(entql.HasEdge("team"))
+}
+
+// WhereHasTeamWith applies a predicate to check if query has an edge team with a given conditions (other predicates).
+func (f *SCIMGroupFilter) WhereHasTeamWith(preds ...predicate.Team) {
+	f.Where(entql.HasEdgeWith("team", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *SCIMTokenQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the SCIMTokenQuery builder.
+func (_q *SCIMTokenQuery) Filter() *SCIMTokenFilter {
+	return &SCIMTokenFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *SCIMTokenMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the SCIMTokenMutation builder.
+func (m *SCIMTokenMutation) Filter() *SCIMTokenFilter {
+	return &SCIMTokenFilter{config: m.config, predicateAdder: m}
+}
+
+// SCIMTokenFilter provides a generic filtering capability at runtime for SCIMTokenQuery.
+type SCIMTokenFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *SCIMTokenFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql string predicate on the id field.
+func (f *SCIMTokenFilter) WhereID(p entql.StringP) {
+	f.Where(p.Field(scimtoken.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *SCIMTokenFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(scimtoken.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *SCIMTokenFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(scimtoken.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql string predicate on the organization_id field.
+func (f *SCIMTokenFilter) WhereOrganizationID(p entql.StringP) {
+	f.Where(p.Field(scimtoken.FieldOrganizationID))
+}
+
+// WhereTokenHash applies the entql []byte predicate on the token_hash field.
+func (f *SCIMTokenFilter) WhereTokenHash(p entql.BytesP) {
+	f.Where(p.Field(scimtoken.FieldTokenHash))
+}
+
+// WhereCreatedBy applies the entql string predicate on the created_by field.
+func (f *SCIMTokenFilter) WhereCreatedBy(p entql.StringP) {
+	f.Where(p.Field(scimtoken.FieldCreatedBy))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *SCIMTokenFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *SCIMTokenFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *SCIMUserQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the SCIMUserQuery builder.
+func (_q *SCIMUserQuery) Filter() *SCIMUserFilter {
+	return &SCIMUserFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *SCIMUserMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the SCIMUserMutation builder.
+func (m *SCIMUserMutation) Filter() *SCIMUserFilter {
+	return &SCIMUserFilter{config: m.config, predicateAdder: m}
+}
+
+// SCIMUserFilter provides a generic filtering capability at runtime for SCIMUserQuery.
+type SCIMUserFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *SCIMUserFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql string predicate on the id field.
+func (f *SCIMUserFilter) WhereID(p entql.StringP) {
+	f.Where(p.Field(scimuser.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *SCIMUserFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(scimuser.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *SCIMUserFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(scimuser.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql string predicate on the organization_id field.
+func (f *SCIMUserFilter) WhereOrganizationID(p entql.StringP) {
+	f.Where(p.Field(scimuser.FieldOrganizationID))
+}
+
+// WhereUserID applies the entql string predicate on the user_id field.
+func (f *SCIMUserFilter) WhereUserID(p entql.StringP) {
+	f.Where(p.Field(scimuser.FieldUserID))
+}
+
+// WhereUserName applies the entql string predicate on the user_name field.
+func (f *SCIMUserFilter) WhereUserName(p entql.StringP) {
+	f.Where(p.Field(scimuser.FieldUserName))
+}
+
+// WhereExternalID applies the entql string predicate on the external_id field.
+func (f *SCIMUserFilter) WhereExternalID(p entql.StringP) {
+	f.Where(p.Field(scimuser.FieldExternalID))
+}
+
+// WhereAttributes applies the entql json.RawMessage predicate on the attributes field.
+func (f *SCIMUserFilter) WhereAttributes(p entql.BytesP) {
+	f.Where(p.Field(scimuser.FieldAttributes))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *SCIMUserFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *SCIMUserFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasUser applies a predicate to check if query has an edge user.
+func (f *SCIMUserFilter) WhereHasUser() {
+	f.Where(entql.HasEdge("user"))
+}
+
+// WhereHasUserWith applies a predicate to check if query has an edge user with a given conditions (other predicates).
+func (f *SCIMUserFilter) WhereHasUserWith(preds ...predicate.User) {
+	f.Where(entql.HasEdgeWith("user", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *ServerKeyQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -5910,7 +6304,7 @@ type ServerKeyFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServerKeyFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5970,7 +6364,7 @@ type SessionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SessionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6059,7 +6453,7 @@ type SiteFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6269,7 +6663,7 @@ type SitePublishingAuthFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SitePublishingAuthFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6396,7 +6790,7 @@ type SiteRedirectFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteRedirectFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6562,7 +6956,7 @@ type SiteSectionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteSectionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6718,7 +7112,7 @@ type SiteSectionGroupFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteSectionGroupFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6835,7 +7229,7 @@ type SiteShareLinkFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteShareLinkFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6938,7 +7332,7 @@ type SiteSpaceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SiteSpaceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7109,7 +7503,7 @@ type SpaceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SpaceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7370,7 +7764,7 @@ type SpaceBlobFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SpaceBlobFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7434,7 +7828,7 @@ type TeamFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TeamFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7522,7 +7916,7 @@ type TeamMemberFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TeamMemberFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7634,7 +8028,7 @@ type TranslationSettingsFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TranslationSettingsFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7713,7 +8107,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7811,7 +8205,7 @@ type WebhookFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7944,7 +8338,7 @@ type WebhookDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[46].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

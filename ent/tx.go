@@ -68,6 +68,12 @@ type Tx struct {
 	SAMLProvider *SAMLProviderClient
 	// SAMLRequest is the client for interacting with the SAMLRequest builders.
 	SAMLRequest *SAMLRequestClient
+	// SCIMGroup is the client for interacting with the SCIMGroup builders.
+	SCIMGroup *SCIMGroupClient
+	// SCIMToken is the client for interacting with the SCIMToken builders.
+	SCIMToken *SCIMTokenClient
+	// SCIMUser is the client for interacting with the SCIMUser builders.
+	SCIMUser *SCIMUserClient
 	// ServerKey is the client for interacting with the ServerKey builders.
 	ServerKey *ServerKeyClient
 	// Session is the client for interacting with the Session builders.
@@ -260,6 +266,9 @@ func (tx *Tx) init() {
 	tx.SAMLAssertion = NewSAMLAssertionClient(tx.config)
 	tx.SAMLProvider = NewSAMLProviderClient(tx.config)
 	tx.SAMLRequest = NewSAMLRequestClient(tx.config)
+	tx.SCIMGroup = NewSCIMGroupClient(tx.config)
+	tx.SCIMToken = NewSCIMTokenClient(tx.config)
+	tx.SCIMUser = NewSCIMUserClient(tx.config)
 	tx.ServerKey = NewServerKeyClient(tx.config)
 	tx.Session = NewSessionClient(tx.config)
 	tx.Site = NewSiteClient(tx.config)

@@ -53,6 +53,7 @@ type authFixture struct {
 	saml, translation           string // a SAML provider and translation settings of the organization
 	webhook, delivery           string // a webhook of the organization, and its test delivery
 	oidc                        string // an OpenID Connect provider of the organization
+	scimToken                   string // the id of a SCIM token of the organization
 }
 
 func newAuthFixture(t *testing.T) *authFixture {
@@ -95,6 +96,7 @@ func newAuthFixture(t *testing.T) *authFixture {
 	f.delivery = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/webhooks/"+f.webhook+"/test", nil))
 	f.oidc = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/oidc-providers", map[string]any{"label": "Keycloak",
 		"issuer": "https://id.example.com/realms/acme", "clientId": "bindery", "clientSecret": "s3cret"}))
+	f.scimToken = authCreated(t, e.Do(f.admin, "POST", "/v1/orgs/"+f.org+"/scim-tokens", nil))
 	return f
 }
 
@@ -176,6 +178,9 @@ func (f *authFixture) endpoints() []authEndpoint {
 		{"GET", "/v1/orgs/{organizationId}/oidc-providers/{providerId}", o + "/oidc-providers/" + f.oidc, nil, true},
 		{"PATCH", "/v1/orgs/{organizationId}/oidc-providers/{providerId}", o + "/oidc-providers/" + f.oidc, map[string]any{"label": "Evil"}, true},
 		{"DELETE", "/v1/orgs/{organizationId}/oidc-providers/{providerId}", o + "/oidc-providers/" + f.oidc, nil, true},
+		{"GET", "/v1/orgs/{organizationId}/scim-tokens", o + "/scim-tokens", nil, true},
+		{"POST", "/v1/orgs/{organizationId}/scim-tokens", o + "/scim-tokens", nil, true},
+		{"DELETE", "/v1/orgs/{organizationId}/scim-tokens/{tokenId}", o + "/scim-tokens/" + f.scimToken, nil, true},
 		{"GET", "/v1/orgs/{organizationId}/saml", o + "/saml", nil, true},
 		{"POST", "/v1/orgs/{organizationId}/saml", o + "/saml", map[string]any{"label": "Evil"}, true},
 		{"GET", "/v1/orgs/{organizationId}/saml/{samlProviderId}", o + "/saml/" + f.saml, nil, true},
@@ -491,7 +496,7 @@ func (f *authFixture) authSnapshot(t *testing.T) map[string]string {
 		o + "/sites/" + f.site + "/structure", o + "/sites/" + f.site + "/published", o + "/sites/" + f.site + "/sections",
 		o + "/sites/" + f.site + "/section-groups",
 		o + "/openapi", o + "/openapi/" + f.spec, o + "/openapi/" + f.spec + "/versions", o + "/openapi/" + f.spec + "/versions/latest/content",
-		o + "/saml", o + "/saml/" + f.saml, o + "/oidc-providers", o + "/oidc-providers/" + f.oidc, o + "/translations", o + "/translations/" + f.translation,
+		o + "/saml", o + "/saml/" + f.saml, o + "/oidc-providers", o + "/oidc-providers/" + f.oidc, o + "/scim-tokens", o + "/translations", o + "/translations/" + f.translation,
 		o + "/webhooks", o + "/webhooks/" + f.webhook, o + "/webhooks/" + f.webhook + "/deliveries", "/v1/custom-hostnames/" + authHostname,
 		o + "/collections", "/v1/collections/" + f.collection,
 		o + "/spaces", "/v1/spaces/" + f.space, "/v1/spaces/" + f.space + "/custom-fields",

@@ -47,9 +47,9 @@ func recoverPanics(next http.Handler) http.Handler {
 func routePattern(r *http.Request) string { return chi.RouteContext(r.Context()).RoutePattern() }
 
 // limitBody refuses any NUL character or invalid UTF-8 in the path or the query (400), and reads
-// the body (bodyReader) of every request but those authenticate charges: it charges an API request
+// the body (bodyReader) of every request but those authenticate charges — it charges an API request
 // with credentials to them before its body is read, so that a client whose budget is spent is
-// refused without its body costing anything.
+// refused without its body costing anything — and SCIM's, which scimHandler reads.
 func limitBody(normalMax, uploadMax int64) func(http.Handler) http.Handler {
 	read := bodyReader(normalMax, uploadMax)
 	return func(next http.Handler) http.Handler {
@@ -65,6 +65,10 @@ func limitBody(normalMax, uploadMax int64) func(http.Handler) http.Handler {
 			}
 			if chargedByCredentials(r) {
 				next.ServeHTTP(w, r) // authenticate charges it, then bodyReader reads its body
+				return
+			}
+			if strings.HasPrefix(r.URL.Path, "/scim/") {
+				next.ServeHTTP(w, r) // scimHandler reads it, to refuse it in SCIM's error format
 				return
 			}
 			readFirst.ServeHTTP(w, r)

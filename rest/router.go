@@ -88,6 +88,7 @@ func NewRouter(c Config) http.Handler {
 		})
 	}
 	r.Route("/sso", a.ssoRoutes)
+	r.Handle("/scim/*", a.scimHandler(c.MaxBody))                               // SCIM 2.0: its own token and error format
 	r.With(chargeAddress).Get("/v1/orgs/{organizationId}/sso", a.listSSOLogins) // no token: a sign-in page reads it
 	docs := newAPIDocs(r, a)
 	r.Get("/v1/openapi.json", docs.serveDocument) // no token: the description of the API, and its page
@@ -154,6 +155,9 @@ func (a *api) routes(r chi.Router) {
 	r.Get("/orgs/{organizationId}/oidc-providers/{providerId}", a.getOIDCProvider)
 	r.Patch("/orgs/{organizationId}/oidc-providers/{providerId}", a.updateOIDCProvider)
 	r.Delete("/orgs/{organizationId}/oidc-providers/{providerId}", a.deleteOIDCProvider)
+	r.Get("/orgs/{organizationId}/scim-tokens", a.listSCIMTokens)
+	r.Post("/orgs/{organizationId}/scim-tokens", a.createSCIMToken)
+	r.Delete("/orgs/{organizationId}/scim-tokens/{tokenId}", a.revokeSCIMToken)
 
 	r.Get("/urls/content", a.getContentByURL)
 	r.Get("/custom-hostnames/{hostname}", a.getCustomHostname)

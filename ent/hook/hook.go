@@ -333,6 +333,42 @@ func (f SAMLRequestFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SAMLRequestMutation", m)
 }
 
+// The SCIMGroupFunc type is an adapter to allow the use of ordinary
+// function as SCIMGroup mutator.
+type SCIMGroupFunc func(context.Context, *ent.SCIMGroupMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SCIMGroupFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SCIMGroupMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SCIMGroupMutation", m)
+}
+
+// The SCIMTokenFunc type is an adapter to allow the use of ordinary
+// function as SCIMToken mutator.
+type SCIMTokenFunc func(context.Context, *ent.SCIMTokenMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SCIMTokenFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SCIMTokenMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SCIMTokenMutation", m)
+}
+
+// The SCIMUserFunc type is an adapter to allow the use of ordinary
+// function as SCIMUser mutator.
+type SCIMUserFunc func(context.Context, *ent.SCIMUserMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SCIMUserFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SCIMUserMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SCIMUserMutation", m)
+}
+
 // The ServerKeyFunc type is an adapter to allow the use of ordinary
 // function as ServerKey mutator.
 type ServerKeyFunc func(context.Context, *ent.ServerKeyMutation) (ent.Value, error)

@@ -36,6 +36,9 @@ import (
 	"github.com/binderyhq/bindery/ent/samlassertion"
 	"github.com/binderyhq/bindery/ent/samlprovider"
 	"github.com/binderyhq/bindery/ent/samlrequest"
+	"github.com/binderyhq/bindery/ent/scimgroup"
+	"github.com/binderyhq/bindery/ent/scimtoken"
+	"github.com/binderyhq/bindery/ent/scimuser"
 	"github.com/binderyhq/bindery/ent/serverkey"
 	"github.com/binderyhq/bindery/ent/session"
 	"github.com/binderyhq/bindery/ent/site"
@@ -840,6 +843,87 @@ func (f TraverseSAMLRequest) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.SAMLRequestQuery", q)
 }
 
+// The SCIMGroupFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SCIMGroupFunc func(context.Context, *ent.SCIMGroupQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SCIMGroupFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SCIMGroupQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SCIMGroupQuery", q)
+}
+
+// The TraverseSCIMGroup type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSCIMGroup func(context.Context, *ent.SCIMGroupQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSCIMGroup) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSCIMGroup) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SCIMGroupQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SCIMGroupQuery", q)
+}
+
+// The SCIMTokenFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SCIMTokenFunc func(context.Context, *ent.SCIMTokenQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SCIMTokenFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SCIMTokenQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SCIMTokenQuery", q)
+}
+
+// The TraverseSCIMToken type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSCIMToken func(context.Context, *ent.SCIMTokenQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSCIMToken) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSCIMToken) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SCIMTokenQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SCIMTokenQuery", q)
+}
+
+// The SCIMUserFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SCIMUserFunc func(context.Context, *ent.SCIMUserQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SCIMUserFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SCIMUserQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SCIMUserQuery", q)
+}
+
+// The TraverseSCIMUser type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSCIMUser func(context.Context, *ent.SCIMUserQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSCIMUser) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSCIMUser) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SCIMUserQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SCIMUserQuery", q)
+}
+
 // The ServerKeyFunc type is an adapter to allow the use of ordinary function as a Querier.
 type ServerKeyFunc func(context.Context, *ent.ServerKeyQuery) (ent.Value, error)
 
@@ -1356,6 +1440,12 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.SAMLProviderQuery, predicate.SAMLProvider, samlprovider.OrderOption]{typ: ent.TypeSAMLProvider, tq: q}, nil
 	case *ent.SAMLRequestQuery:
 		return &query[*ent.SAMLRequestQuery, predicate.SAMLRequest, samlrequest.OrderOption]{typ: ent.TypeSAMLRequest, tq: q}, nil
+	case *ent.SCIMGroupQuery:
+		return &query[*ent.SCIMGroupQuery, predicate.SCIMGroup, scimgroup.OrderOption]{typ: ent.TypeSCIMGroup, tq: q}, nil
+	case *ent.SCIMTokenQuery:
+		return &query[*ent.SCIMTokenQuery, predicate.SCIMToken, scimtoken.OrderOption]{typ: ent.TypeSCIMToken, tq: q}, nil
+	case *ent.SCIMUserQuery:
+		return &query[*ent.SCIMUserQuery, predicate.SCIMUser, scimuser.OrderOption]{typ: ent.TypeSCIMUser, tq: q}, nil
 	case *ent.ServerKeyQuery:
 		return &query[*ent.ServerKeyQuery, predicate.ServerKey, serverkey.OrderOption]{typ: ent.TypeServerKey, tq: q}, nil
 	case *ent.SessionQuery:

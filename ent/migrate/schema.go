@@ -1285,6 +1285,140 @@ var (
 			},
 		},
 	}
+	// ScimGroupsColumns holds the columns for the "scim_groups" table.
+	ScimGroupsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "external_id", Type: field.TypeString, Size: 255},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+		{Name: "team_id", Type: field.TypeString, Size: 64},
+	}
+	// ScimGroupsTable holds the schema information for the "scim_groups" table.
+	ScimGroupsTable = &schema.Table{
+		Name:       "scim_groups",
+		Columns:    ScimGroupsColumns,
+		PrimaryKey: []*schema.Column{ScimGroupsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "scim_groups_organizations_organization",
+				Columns:    []*schema.Column{ScimGroupsColumns[4]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "scim_groups_teams_team",
+				Columns:    []*schema.Column{ScimGroupsColumns[5]},
+				RefColumns: []*schema.Column{TeamsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "scimgroup_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{ScimGroupsColumns[4]},
+			},
+			{
+				Name:    "scimgroup_team_id",
+				Unique:  true,
+				Columns: []*schema.Column{ScimGroupsColumns[5]},
+			},
+			{
+				Name:    "scimgroup_organization_id_external_id",
+				Unique:  false,
+				Columns: []*schema.Column{ScimGroupsColumns[4], ScimGroupsColumns[3]},
+			},
+		},
+	}
+	// ScimTokensColumns holds the columns for the "scim_tokens" table.
+	ScimTokensColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "token_hash", Type: field.TypeBytes},
+		{Name: "created_by", Type: field.TypeString},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+	}
+	// ScimTokensTable holds the schema information for the "scim_tokens" table.
+	ScimTokensTable = &schema.Table{
+		Name:       "scim_tokens",
+		Columns:    ScimTokensColumns,
+		PrimaryKey: []*schema.Column{ScimTokensColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "scim_tokens_organizations_organization",
+				Columns:    []*schema.Column{ScimTokensColumns[5]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "scimtoken_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{ScimTokensColumns[5]},
+			},
+			{
+				Name:    "scimtoken_token_hash",
+				Unique:  true,
+				Columns: []*schema.Column{ScimTokensColumns[3]},
+			},
+		},
+	}
+	// ScimUsersColumns holds the columns for the "scim_users" table.
+	ScimUsersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "user_name", Type: field.TypeString, Size: 320},
+		{Name: "external_id", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "attributes", Type: field.TypeJSON},
+		{Name: "organization_id", Type: field.TypeString, Size: 64},
+		{Name: "user_id", Type: field.TypeString, Size: 64},
+	}
+	// ScimUsersTable holds the schema information for the "scim_users" table.
+	ScimUsersTable = &schema.Table{
+		Name:       "scim_users",
+		Columns:    ScimUsersColumns,
+		PrimaryKey: []*schema.Column{ScimUsersColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "scim_users_organizations_organization",
+				Columns:    []*schema.Column{ScimUsersColumns[6]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "scim_users_users_user",
+				Columns:    []*schema.Column{ScimUsersColumns[7]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "scimuser_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{ScimUsersColumns[6]},
+			},
+			{
+				Name:    "scimuser_organization_id_user_id",
+				Unique:  true,
+				Columns: []*schema.Column{ScimUsersColumns[6], ScimUsersColumns[7]},
+			},
+			{
+				Name:    "scimuser_organization_id_user_name",
+				Unique:  true,
+				Columns: []*schema.Column{ScimUsersColumns[6], ScimUsersColumns[3]},
+			},
+			{
+				Name:    "scimuser_organization_id_external_id",
+				Unique:  false,
+				Columns: []*schema.Column{ScimUsersColumns[6], ScimUsersColumns[4]},
+			},
+		},
+	}
 	// ServerKeysColumns holds the columns for the "server_keys" table.
 	ServerKeysColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -2094,6 +2228,9 @@ var (
 		SamlAssertionsTable,
 		SamlProvidersTable,
 		SamlRequestsTable,
+		ScimGroupsTable,
+		ScimTokensTable,
+		ScimUsersTable,
 		ServerKeysTable,
 		SessionsTable,
 		SitesTable,
@@ -2189,6 +2326,11 @@ func init() {
 	RevisionsTable.ForeignKeys[4].RefTable = ChangeRequestsTable
 	SamlProvidersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	SamlProvidersTable.ForeignKeys[1].RefTable = TeamsTable
+	ScimGroupsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	ScimGroupsTable.ForeignKeys[1].RefTable = TeamsTable
+	ScimTokensTable.ForeignKeys[0].RefTable = OrganizationsTable
+	ScimUsersTable.ForeignKeys[0].RefTable = OrganizationsTable
+	ScimUsersTable.ForeignKeys[1].RefTable = UsersTable
 	SessionsTable.ForeignKeys[0].RefTable = UsersTable
 	SitesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	SitesTable.ForeignKeys[1].RefTable = SiteSectionsTable

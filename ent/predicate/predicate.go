@@ -87,6 +87,15 @@ type SAMLProvider func(*sql.Selector)
 // SAMLRequest is the predicate function for samlrequest builders.
 type SAMLRequest func(*sql.Selector)
 
+// SCIMGroup is the predicate function for scimgroup builders.
+type SCIMGroup func(*sql.Selector)
+
+// SCIMToken is the predicate function for scimtoken builders.
+type SCIMToken func(*sql.Selector)
+
+// SCIMUser is the predicate function for scimuser builders.
+type SCIMUser func(*sql.Selector)
+
 // ServerKey is the predicate function for serverkey builders.
 type ServerKey func(*sql.Selector)
 

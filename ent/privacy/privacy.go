@@ -759,6 +759,78 @@ func (f SAMLRequestMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mut
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SAMLRequestMutation", m)
 }
 
+// The SCIMGroupQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type SCIMGroupQueryRuleFunc func(context.Context, *ent.SCIMGroupQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f SCIMGroupQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SCIMGroupQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.SCIMGroupQuery", q)
+}
+
+// The SCIMGroupMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type SCIMGroupMutationRuleFunc func(context.Context, *ent.SCIMGroupMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f SCIMGroupMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.SCIMGroupMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SCIMGroupMutation", m)
+}
+
+// The SCIMTokenQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type SCIMTokenQueryRuleFunc func(context.Context, *ent.SCIMTokenQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f SCIMTokenQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SCIMTokenQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.SCIMTokenQuery", q)
+}
+
+// The SCIMTokenMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type SCIMTokenMutationRuleFunc func(context.Context, *ent.SCIMTokenMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f SCIMTokenMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.SCIMTokenMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SCIMTokenMutation", m)
+}
+
+// The SCIMUserQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type SCIMUserQueryRuleFunc func(context.Context, *ent.SCIMUserQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f SCIMUserQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SCIMUserQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.SCIMUserQuery", q)
+}
+
+// The SCIMUserMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type SCIMUserMutationRuleFunc func(context.Context, *ent.SCIMUserMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f SCIMUserMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.SCIMUserMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SCIMUserMutation", m)
+}
+
 // The ServerKeyQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type ServerKeyQueryRuleFunc func(context.Context, *ent.ServerKeyQuery) error
@@ -1256,6 +1328,12 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.SAMLRequestQuery:
 		return q.Filter(), nil
+	case *ent.SCIMGroupQuery:
+		return q.Filter(), nil
+	case *ent.SCIMTokenQuery:
+		return q.Filter(), nil
+	case *ent.SCIMUserQuery:
+		return q.Filter(), nil
 	case *ent.ServerKeyQuery:
 		return q.Filter(), nil
 	case *ent.SessionQuery:
@@ -1350,6 +1428,12 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.SAMLProviderMutation:
 		return m.Filter(), nil
 	case *ent.SAMLRequestMutation:
+		return m.Filter(), nil
+	case *ent.SCIMGroupMutation:
+		return m.Filter(), nil
+	case *ent.SCIMTokenMutation:
+		return m.Filter(), nil
+	case *ent.SCIMUserMutation:
 		return m.Filter(), nil
 	case *ent.ServerKeyMutation:
 		return m.Filter(), nil

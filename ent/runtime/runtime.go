@@ -34,6 +34,9 @@ import (
 	"github.com/binderyhq/bindery/ent/samlprovider"
 	"github.com/binderyhq/bindery/ent/samlrequest"
 	"github.com/binderyhq/bindery/ent/schema"
+	"github.com/binderyhq/bindery/ent/scimgroup"
+	"github.com/binderyhq/bindery/ent/scimtoken"
+	"github.com/binderyhq/bindery/ent/scimuser"
 	"github.com/binderyhq/bindery/ent/serverkey"
 	"github.com/binderyhq/bindery/ent/session"
 	"github.com/binderyhq/bindery/ent/site"
@@ -1954,6 +1957,222 @@ func init() {
 	// samlrequest.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	samlrequest.IDValidator = func() func(string) error {
 		validators := samlrequestDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	scimgroupMixin := schema.SCIMGroup{}.Mixin()
+	scimgroup.Policy = privacy.NewPolicies(scimgroupMixin[0], schema.SCIMGroup{})
+	scimgroup.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := scimgroup.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	scimgroupMixinFields0 := scimgroupMixin[0].Fields()
+	_ = scimgroupMixinFields0
+	scimgroupMixinFields1 := scimgroupMixin[1].Fields()
+	_ = scimgroupMixinFields1
+	scimgroupMixinFields2 := scimgroupMixin[2].Fields()
+	_ = scimgroupMixinFields2
+	scimgroupFields := schema.SCIMGroup{}.Fields()
+	_ = scimgroupFields
+	// scimgroupDescCreatedAt is the schema descriptor for created_at field.
+	scimgroupDescCreatedAt := scimgroupMixinFields1[0].Descriptor()
+	// scimgroup.DefaultCreatedAt holds the default value on creation for the created_at field.
+	scimgroup.DefaultCreatedAt = scimgroupDescCreatedAt.Default.(func() time.Time)
+	// scimgroupDescUpdatedAt is the schema descriptor for updated_at field.
+	scimgroupDescUpdatedAt := scimgroupMixinFields1[1].Descriptor()
+	// scimgroup.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	scimgroup.DefaultUpdatedAt = scimgroupDescUpdatedAt.Default.(func() time.Time)
+	// scimgroup.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	scimgroup.UpdateDefaultUpdatedAt = scimgroupDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// scimgroupDescOrganizationID is the schema descriptor for organization_id field.
+	scimgroupDescOrganizationID := scimgroupMixinFields2[0].Descriptor()
+	// scimgroup.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	scimgroup.OrganizationIDValidator = scimgroupDescOrganizationID.Validators[0].(func(string) error)
+	// scimgroupDescTeamID is the schema descriptor for team_id field.
+	scimgroupDescTeamID := scimgroupFields[0].Descriptor()
+	// scimgroup.TeamIDValidator is a validator for the "team_id" field. It is called by the builders before save.
+	scimgroup.TeamIDValidator = scimgroupDescTeamID.Validators[0].(func(string) error)
+	// scimgroupDescExternalID is the schema descriptor for external_id field.
+	scimgroupDescExternalID := scimgroupFields[1].Descriptor()
+	// scimgroup.ExternalIDValidator is a validator for the "external_id" field. It is called by the builders before save.
+	scimgroup.ExternalIDValidator = func() func(string) error {
+		validators := scimgroupDescExternalID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(external_id string) error {
+			for _, fn := range fns {
+				if err := fn(external_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// scimgroupDescID is the schema descriptor for id field.
+	scimgroupDescID := scimgroupMixinFields0[0].Descriptor()
+	// scimgroup.DefaultID holds the default value on creation for the id field.
+	scimgroup.DefaultID = scimgroupDescID.Default.(func() string)
+	// scimgroup.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	scimgroup.IDValidator = func() func(string) error {
+		validators := scimgroupDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	scimtokenMixin := schema.SCIMToken{}.Mixin()
+	scimtoken.Policy = privacy.NewPolicies(scimtokenMixin[0], schema.SCIMToken{})
+	scimtoken.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := scimtoken.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	scimtokenMixinFields0 := scimtokenMixin[0].Fields()
+	_ = scimtokenMixinFields0
+	scimtokenMixinFields1 := scimtokenMixin[1].Fields()
+	_ = scimtokenMixinFields1
+	scimtokenMixinFields2 := scimtokenMixin[2].Fields()
+	_ = scimtokenMixinFields2
+	scimtokenFields := schema.SCIMToken{}.Fields()
+	_ = scimtokenFields
+	// scimtokenDescCreatedAt is the schema descriptor for created_at field.
+	scimtokenDescCreatedAt := scimtokenMixinFields1[0].Descriptor()
+	// scimtoken.DefaultCreatedAt holds the default value on creation for the created_at field.
+	scimtoken.DefaultCreatedAt = scimtokenDescCreatedAt.Default.(func() time.Time)
+	// scimtokenDescUpdatedAt is the schema descriptor for updated_at field.
+	scimtokenDescUpdatedAt := scimtokenMixinFields1[1].Descriptor()
+	// scimtoken.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	scimtoken.DefaultUpdatedAt = scimtokenDescUpdatedAt.Default.(func() time.Time)
+	// scimtoken.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	scimtoken.UpdateDefaultUpdatedAt = scimtokenDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// scimtokenDescOrganizationID is the schema descriptor for organization_id field.
+	scimtokenDescOrganizationID := scimtokenMixinFields2[0].Descriptor()
+	// scimtoken.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	scimtoken.OrganizationIDValidator = scimtokenDescOrganizationID.Validators[0].(func(string) error)
+	// scimtokenDescTokenHash is the schema descriptor for token_hash field.
+	scimtokenDescTokenHash := scimtokenFields[0].Descriptor()
+	// scimtoken.TokenHashValidator is a validator for the "token_hash" field. It is called by the builders before save.
+	scimtoken.TokenHashValidator = scimtokenDescTokenHash.Validators[0].(func([]byte) error)
+	// scimtokenDescCreatedBy is the schema descriptor for created_by field.
+	scimtokenDescCreatedBy := scimtokenFields[1].Descriptor()
+	// scimtoken.CreatedByValidator is a validator for the "created_by" field. It is called by the builders before save.
+	scimtoken.CreatedByValidator = scimtokenDescCreatedBy.Validators[0].(func(string) error)
+	// scimtokenDescID is the schema descriptor for id field.
+	scimtokenDescID := scimtokenMixinFields0[0].Descriptor()
+	// scimtoken.DefaultID holds the default value on creation for the id field.
+	scimtoken.DefaultID = scimtokenDescID.Default.(func() string)
+	// scimtoken.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	scimtoken.IDValidator = func() func(string) error {
+		validators := scimtokenDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	scimuserMixin := schema.SCIMUser{}.Mixin()
+	scimuser.Policy = privacy.NewPolicies(scimuserMixin[0], schema.SCIMUser{})
+	scimuser.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := scimuser.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	scimuserMixinFields0 := scimuserMixin[0].Fields()
+	_ = scimuserMixinFields0
+	scimuserMixinFields1 := scimuserMixin[1].Fields()
+	_ = scimuserMixinFields1
+	scimuserMixinFields2 := scimuserMixin[2].Fields()
+	_ = scimuserMixinFields2
+	scimuserFields := schema.SCIMUser{}.Fields()
+	_ = scimuserFields
+	// scimuserDescCreatedAt is the schema descriptor for created_at field.
+	scimuserDescCreatedAt := scimuserMixinFields1[0].Descriptor()
+	// scimuser.DefaultCreatedAt holds the default value on creation for the created_at field.
+	scimuser.DefaultCreatedAt = scimuserDescCreatedAt.Default.(func() time.Time)
+	// scimuserDescUpdatedAt is the schema descriptor for updated_at field.
+	scimuserDescUpdatedAt := scimuserMixinFields1[1].Descriptor()
+	// scimuser.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	scimuser.DefaultUpdatedAt = scimuserDescUpdatedAt.Default.(func() time.Time)
+	// scimuser.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	scimuser.UpdateDefaultUpdatedAt = scimuserDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// scimuserDescOrganizationID is the schema descriptor for organization_id field.
+	scimuserDescOrganizationID := scimuserMixinFields2[0].Descriptor()
+	// scimuser.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	scimuser.OrganizationIDValidator = scimuserDescOrganizationID.Validators[0].(func(string) error)
+	// scimuserDescUserID is the schema descriptor for user_id field.
+	scimuserDescUserID := scimuserFields[0].Descriptor()
+	// scimuser.UserIDValidator is a validator for the "user_id" field. It is called by the builders before save.
+	scimuser.UserIDValidator = scimuserDescUserID.Validators[0].(func(string) error)
+	// scimuserDescUserName is the schema descriptor for user_name field.
+	scimuserDescUserName := scimuserFields[1].Descriptor()
+	// scimuser.UserNameValidator is a validator for the "user_name" field. It is called by the builders before save.
+	scimuser.UserNameValidator = func() func(string) error {
+		validators := scimuserDescUserName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(user_name string) error {
+			for _, fn := range fns {
+				if err := fn(user_name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// scimuserDescExternalID is the schema descriptor for external_id field.
+	scimuserDescExternalID := scimuserFields[2].Descriptor()
+	// scimuser.ExternalIDValidator is a validator for the "external_id" field. It is called by the builders before save.
+	scimuser.ExternalIDValidator = scimuserDescExternalID.Validators[0].(func(string) error)
+	// scimuserDescAttributes is the schema descriptor for attributes field.
+	scimuserDescAttributes := scimuserFields[3].Descriptor()
+	// scimuser.DefaultAttributes holds the default value on creation for the attributes field.
+	scimuser.DefaultAttributes = scimuserDescAttributes.Default.(map[string]interface{})
+	// scimuserDescID is the schema descriptor for id field.
+	scimuserDescID := scimuserMixinFields0[0].Descriptor()
+	// scimuser.DefaultID holds the default value on creation for the id field.
+	scimuser.DefaultID = scimuserDescID.Default.(func() string)
+	// scimuser.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	scimuser.IDValidator = func() func(string) error {
+		validators := scimuserDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),

@@ -408,6 +408,11 @@ type ComplexityRoot struct {
 		Token    func(childComplexity int) int
 	}
 
+	CreatedSCIMToken struct {
+		ScimToken func(childComplexity int) int
+		Token     func(childComplexity int) int
+	}
+
 	CreatedSiteShareLink struct {
 		Key       func(childComplexity int) int
 		ShareLink func(childComplexity int) int
@@ -616,6 +621,7 @@ type ComplexityRoot struct {
 		CreateOpenAPISpec              func(childComplexity int, organizationID string, input model.CreateOpenAPISpecInput) int
 		CreateOrganization             func(childComplexity int, input model.CreateOrganizationInput) int
 		CreateSAMLProvider             func(childComplexity int, organizationID string, input model.CreateSAMLProviderInput) int
+		CreateSCIMToken                func(childComplexity int, organizationID string) int
 		CreateSite                     func(childComplexity int, organizationID string, input model.CreateSiteInput) int
 		CreateSiteRedirect             func(childComplexity int, organizationID string, siteID string, input model.CreateSiteRedirectInput) int
 		CreateSiteSection              func(childComplexity int, organizationID string, siteID string, input model.CreateSiteSectionInput) int
@@ -674,6 +680,7 @@ type ComplexityRoot struct {
 		RestoreSpace                   func(childComplexity int, id string) int
 		RevokeAPIToken                 func(childComplexity int, id string) int
 		RevokeCollectionAccess         func(childComplexity int, collectionID string, subject model.GrantSubjectInput) int
+		RevokeSCIMToken                func(childComplexity int, organizationID string, id string) int
 		RevokeSpaceAccess              func(childComplexity int, spaceID string, subject model.GrantSubjectInput) int
 		RotateWebhookSecret            func(childComplexity int, organizationID string, id string) int
 		SetMemberSso                   func(childComplexity int, organizationID string, userID string) int
@@ -831,6 +838,7 @@ type ComplexityRoot struct {
 		SSO                 func(childComplexity int) int
 		SamlProvider        func(childComplexity int, id string) int
 		SamlProviders       func(childComplexity int, first *int, after *string) int
+		ScimTokens          func(childComplexity int, first *int, after *string) int
 		Search              func(childComplexity int, query string, first *int, after *string) int
 		Site                func(childComplexity int, id string) int
 		Sites               func(childComplexity int, first *int, after *string, space *string, title *string, published *bool) int
@@ -1043,6 +1051,24 @@ type ComplexityRoot struct {
 		AcsURL   func(childComplexity int) int
 		EntityID func(childComplexity int) int
 		StartURL func(childComplexity int) int
+	}
+
+	SCIMToken struct {
+		CreatedAt      func(childComplexity int) int
+		CreatedBy      func(childComplexity int) int
+		ID             func(childComplexity int) int
+		OrganizationID func(childComplexity int) int
+	}
+
+	SCIMTokenConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SCIMTokenEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	SSOLogin struct {
@@ -1703,6 +1729,8 @@ type MutationResolver interface {
 	SubmitChangeRequestReview(ctx context.Context, spaceID string, changeRequest string, input model.SubmitChangeRequestReviewInput) (*ent.ChangeRequestReview, error)
 	RequestChangeRequestReviewers(ctx context.Context, spaceID string, changeRequest string, input model.RequestChangeRequestReviewersInput) ([]*ent.ChangeRequestReviewer, error)
 	RemoveChangeRequestReviewer(ctx context.Context, spaceID string, changeRequest string, id string) (bool, error)
+	CreateSCIMToken(ctx context.Context, organizationID string) (*model.CreatedSCIMToken, error)
+	RevokeSCIMToken(ctx context.Context, organizationID string, id string) (bool, error)
 	CreateSiteRedirect(ctx context.Context, organizationID string, siteID string, input model.CreateSiteRedirectInput) (*ent.SiteRedirect, error)
 	BulkUpsertSiteRedirects(ctx context.Context, organizationID string, siteID string, redirects []*model.SiteRedirectUpsertInput) ([]*model.SiteRedirectUpsertResult, error)
 	UpdateSiteRedirect(ctx context.Context, organizationID string, siteID string, id string, input model.UpdateSiteRedirectInput) (*ent.SiteRedirect, error)
@@ -1809,6 +1837,7 @@ type OrganizationResolver interface {
 	OpenAPISpecs(ctx context.Context, obj *ent.Organization, first *int, after *string) (*model.OpenAPISpecConnection, error)
 	OpenAPISpec(ctx context.Context, obj *ent.Organization, slug string) (*ent.OpenAPISpec, error)
 	MergeRules(ctx context.Context, obj *ent.Organization) (*mergerules.Config, error)
+	ScimTokens(ctx context.Context, obj *ent.Organization, first *int, after *string) (*model.SCIMTokenConnection, error)
 	Search(ctx context.Context, obj *ent.Organization, query string, first *int, after *string) (*model.SearchSpaceConnection, error)
 	Sites(ctx context.Context, obj *ent.Organization, first *int, after *string, space *string, title *string, published *bool) (*model.SiteConnection, error)
 	Site(ctx context.Context, obj *ent.Organization, id string) (*ent.Site, error)
@@ -3262,6 +3291,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CreatedAPIToken.Token(childComplexity), true
 
+	case "CreatedSCIMToken.scimToken":
+		if e.ComplexityRoot.CreatedSCIMToken.ScimToken == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreatedSCIMToken.ScimToken(childComplexity), true
+	case "CreatedSCIMToken.token":
+		if e.ComplexityRoot.CreatedSCIMToken.Token == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreatedSCIMToken.Token(childComplexity), true
+
 	case "CreatedSiteShareLink.key":
 		if e.ComplexityRoot.CreatedSiteShareLink.Key == nil {
 			break
@@ -4069,6 +4111,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateSAMLProvider(childComplexity, args["organizationId"].(string), args["input"].(model.CreateSAMLProviderInput)), true
+	case "Mutation.createSCIMToken":
+		if e.ComplexityRoot.Mutation.CreateSCIMToken == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSCIMToken_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateSCIMToken(childComplexity, args["organizationId"].(string)), true
 	case "Mutation.createSite":
 		if e.ComplexityRoot.Mutation.CreateSite == nil {
 			break
@@ -4707,6 +4760,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RevokeCollectionAccess(childComplexity, args["collectionId"].(string), args["subject"].(model.GrantSubjectInput)), true
+	case "Mutation.revokeSCIMToken":
+		if e.ComplexityRoot.Mutation.RevokeSCIMToken == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_revokeSCIMToken_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RevokeSCIMToken(childComplexity, args["organizationId"].(string), args["id"].(string)), true
 	case "Mutation.revokeSpaceAccess":
 		if e.ComplexityRoot.Mutation.RevokeSpaceAccess == nil {
 			break
@@ -5710,6 +5774,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.SamlProviders(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Organization.scimTokens":
+		if e.ComplexityRoot.Organization.ScimTokens == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_scimTokens_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.ScimTokens(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Organization.search":
 		if e.ComplexityRoot.Organization.Search == nil {
 			break
@@ -6723,6 +6798,63 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SAMLService.StartURL(childComplexity), true
+
+	case "SCIMToken.createdAt":
+		if e.ComplexityRoot.SCIMToken.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SCIMToken.CreatedAt(childComplexity), true
+	case "SCIMToken.createdBy":
+		if e.ComplexityRoot.SCIMToken.CreatedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SCIMToken.CreatedBy(childComplexity), true
+	case "SCIMToken.id":
+		if e.ComplexityRoot.SCIMToken.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SCIMToken.ID(childComplexity), true
+	case "SCIMToken.organizationId":
+		if e.ComplexityRoot.SCIMToken.OrganizationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SCIMToken.OrganizationID(childComplexity), true
+
+	case "SCIMTokenConnection.edges":
+		if e.ComplexityRoot.SCIMTokenConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SCIMTokenConnection.Edges(childComplexity), true
+	case "SCIMTokenConnection.pageInfo":
+		if e.ComplexityRoot.SCIMTokenConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SCIMTokenConnection.PageInfo(childComplexity), true
+	case "SCIMTokenConnection.totalCount":
+		if e.ComplexityRoot.SCIMTokenConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SCIMTokenConnection.TotalCount(childComplexity), true
+
+	case "SCIMTokenEdge.cursor":
+		if e.ComplexityRoot.SCIMTokenEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SCIMTokenEdge.Cursor(childComplexity), true
+	case "SCIMTokenEdge.node":
+		if e.ComplexityRoot.SCIMTokenEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SCIMTokenEdge.Node(childComplexity), true
 
 	case "SSOLogin.id":
 		if e.ComplexityRoot.SSOLogin.ID == nil {
@@ -10718,6 +10850,48 @@ extend type Mutation {
   removeChangeRequestReviewer(spaceId: ID!, changeRequest: ID!, id: ID!): Boolean!
 }
 `, BuiltIn: false},
+	{Name: "../schema/scim.graphqls", Input: `# ---------------------------------------------------------------- SCIM provisioning
+# Issue 40: an organization's SCIM tokens (admins only). An identity provider (Okta, Entra ID)
+# provisions the organization's people and teams at /scim/v2 with one, as a bearer token.
+
+extend type Organization {
+  "The organization's SCIM tokens, newest first (never the tokens themselves). Admins only."
+  scimTokens(first: Int, after: String): SCIMTokenConnection!
+}
+
+extend type Mutation {
+  "Issues a SCIM token of the organization (admins); requests with it act as the viewer, an admin of this organization only, while they stay one."
+  createSCIMToken(organizationId: ID!): CreatedSCIMToken!
+  "Revokes a SCIM token of the organization (admins): requests with it are refused at once."
+  revokeSCIMToken(organizationId: ID!, id: ID!): Boolean!
+}
+
+"A bearer token an identity provider provisions the organization's users and groups with (SCIM 2.0)."
+type SCIMToken {
+  id: ID!
+  organizationId: ID!
+  "The id of the admin who issued it."
+  createdBy: ID!
+  createdAt: Time!
+}
+
+type SCIMTokenConnection {
+  edges: [SCIMTokenEdge!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type SCIMTokenEdge {
+  cursor: String!
+  node: SCIMToken!
+}
+
+"A SCIM token just issued: ` + "`" + `token` + "`" + ` is shown here once and never again."
+type CreatedSCIMToken {
+  token: String!
+  scimToken: SCIMToken!
+}
+`, BuiltIn: false},
 	{Name: "../schema/search.graphqls", Input: `# Search.
 
 # ---------------------------------------------------------------- Search
@@ -12927,6 +13101,16 @@ func (ec *executionContext) childFields_CreatedAPIToken(ctx context.Context, fie
 	return nil, fmt.Errorf("no field named %q was found under type CreatedAPIToken", field.Name)
 }
 
+func (ec *executionContext) childFields_CreatedSCIMToken(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "token":
+		return ec.fieldContext_CreatedSCIMToken_token(ctx, field)
+	case "scimToken":
+		return ec.fieldContext_CreatedSCIMToken_scimToken(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreatedSCIMToken", field.Name)
+}
+
 func (ec *executionContext) childFields_CreatedSiteShareLink(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "shareLink":
@@ -13559,6 +13743,8 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_openAPISpec(ctx, field)
 	case "mergeRules":
 		return ec.fieldContext_Organization_mergeRules(ctx, field)
+	case "scimTokens":
+		return ec.fieldContext_Organization_scimTokens(ctx, field)
 	case "search":
 		return ec.fieldContext_Organization_search(ctx, field)
 	case "sites":
@@ -13941,6 +14127,42 @@ func (ec *executionContext) childFields_SAMLService(ctx context.Context, field g
 		return ec.fieldContext_SAMLService_entityID(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SAMLService", field.Name)
+}
+
+func (ec *executionContext) childFields_SCIMToken(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SCIMToken_id(ctx, field)
+	case "organizationId":
+		return ec.fieldContext_SCIMToken_organizationId(ctx, field)
+	case "createdBy":
+		return ec.fieldContext_SCIMToken_createdBy(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_SCIMToken_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SCIMToken", field.Name)
+}
+
+func (ec *executionContext) childFields_SCIMTokenConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SCIMTokenConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SCIMTokenConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SCIMTokenConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SCIMTokenConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SCIMTokenEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_SCIMTokenEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_SCIMTokenEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SCIMTokenEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_SSOLogin(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -15683,6 +15905,20 @@ func (ec *executionContext) field_Mutation_createSAMLProvider_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createSCIMToken_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createSiteRedirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -17175,6 +17411,28 @@ func (ec *executionContext) field_Mutation_revokeCollectionAccess_args(ctx conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_revokeSCIMToken_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_revokeSpaceAccess_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -18584,6 +18842,28 @@ func (ec *executionContext) field_Organization_samlProvider_args(ctx context.Con
 }
 
 func (ec *executionContext) field_Organization_samlProviders_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_scimTokens_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
@@ -25229,6 +25509,61 @@ func (ec *executionContext) fieldContext_CreatedAPIToken_apiToken(_ context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _CreatedSCIMToken_token(ctx context.Context, field graphql.CollectedField, obj *model.CreatedSCIMToken) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreatedSCIMToken_token(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Token, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreatedSCIMToken_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreatedSCIMToken", field, false, false, "String")
+}
+
+func (ec *executionContext) _CreatedSCIMToken_scimToken(ctx context.Context, field graphql.CollectedField, obj *model.CreatedSCIMToken) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreatedSCIMToken_scimToken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ScimToken, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SCIMToken) graphql.Marshaler {
+			return ec.marshalNSCIMToken2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSCIMToken(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreatedSCIMToken_scimToken(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreatedSCIMToken",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SCIMToken(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _CreatedSiteShareLink_shareLink(ctx context.Context, field graphql.CollectedField, obj *model.CreatedSiteShareLink) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -29825,6 +30160,94 @@ func (ec *executionContext) fieldContext_Mutation_removeChangeRequestReviewer(ct
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_removeChangeRequestReviewer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createSCIMToken(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createSCIMToken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateSCIMToken(ctx, fc.Args["organizationId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreatedSCIMToken) graphql.Marshaler {
+			return ec.marshalNCreatedSCIMToken2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCreatedSCIMToken(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createSCIMToken(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreatedSCIMToken(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createSCIMToken_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_revokeSCIMToken(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_revokeSCIMToken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RevokeSCIMToken(ctx, fc.Args["organizationId"].(string), fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_revokeSCIMToken(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_revokeSCIMToken_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -35248,6 +35671,50 @@ func (ec *executionContext) fieldContext_Organization_mergeRules(_ context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Organization_scimTokens(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_scimTokens(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().ScimTokens(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SCIMTokenConnection) graphql.Marshaler {
+			return ec.marshalNSCIMTokenConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSCIMTokenConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_scimTokens(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SCIMTokenConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_scimTokens_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Organization_search(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -39381,6 +39848,240 @@ func (ec *executionContext) _SAMLService_entityID(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_SAMLService_entityID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SAMLService", field, false, false, "String")
+}
+
+func (ec *executionContext) _SCIMToken_id(ctx context.Context, field graphql.CollectedField, obj *ent.SCIMToken) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SCIMToken_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SCIMToken_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SCIMToken", field, false, false, "ID")
+}
+
+func (ec *executionContext) _SCIMToken_organizationId(ctx context.Context, field graphql.CollectedField, obj *ent.SCIMToken) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SCIMToken_organizationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrganizationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SCIMToken_organizationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SCIMToken", field, false, false, "ID")
+}
+
+func (ec *executionContext) _SCIMToken_createdBy(ctx context.Context, field graphql.CollectedField, obj *ent.SCIMToken) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SCIMToken_createdBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedBy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SCIMToken_createdBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SCIMToken", field, false, false, "ID")
+}
+
+func (ec *executionContext) _SCIMToken_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.SCIMToken) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SCIMToken_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SCIMToken_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SCIMToken", field, false, false, "Time")
+}
+
+func (ec *executionContext) _SCIMTokenConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SCIMTokenConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SCIMTokenConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SCIMTokenEdge) graphql.Marshaler {
+			return ec.marshalNSCIMTokenEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSCIMTokenEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SCIMTokenConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SCIMTokenConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SCIMTokenEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SCIMTokenConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SCIMTokenConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SCIMTokenConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SCIMTokenConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SCIMTokenConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SCIMTokenConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SCIMTokenConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SCIMTokenConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SCIMTokenConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SCIMTokenConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SCIMTokenEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SCIMTokenEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SCIMTokenEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SCIMTokenEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SCIMTokenEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _SCIMTokenEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SCIMTokenEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SCIMTokenEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SCIMToken) graphql.Marshaler {
+			return ec.marshalNSCIMToken2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSCIMToken(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SCIMTokenEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SCIMTokenEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SCIMToken(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _SSOLogin_id(ctx context.Context, field graphql.CollectedField, obj *model.SSOLogin) (ret graphql.Marshaler) {
@@ -55287,6 +55988,44 @@ func (ec *executionContext) _CreatedAPIToken(ctx context.Context, sel ast.Select
 	return out
 }
 
+var createdSCIMTokenImplementors = []string{"CreatedSCIMToken"}
+
+func (ec *executionContext) _CreatedSCIMToken(ctx context.Context, sel ast.SelectionSet, obj *model.CreatedSCIMToken) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createdSCIMTokenImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreatedSCIMToken")
+		case "token":
+			out.Values[i] = ec._CreatedSCIMToken_token(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "scimToken":
+			out.Values[i] = ec._CreatedSCIMToken_scimToken(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var createdSiteShareLinkImplementors = []string{"CreatedSiteShareLink"}
 
 func (ec *executionContext) _CreatedSiteShareLink(ctx context.Context, sel ast.SelectionSet, obj *model.CreatedSiteShareLink) graphql.Marshaler {
@@ -56979,6 +57718,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createSCIMToken":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createSCIMToken(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revokeSCIMToken":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_revokeSCIMToken(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createSiteRedirect":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createSiteRedirect(ctx, field)
@@ -58245,6 +58998,12 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Organization_mergeRules(ctx, field, obj)
+				})
+		case "scimTokens":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Organization_scimTokens(ctx, field, obj)
 				})
 		case "search":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
@@ -59674,6 +60433,135 @@ func (ec *executionContext) _SAMLService(ctx context.Context, sel ast.SelectionS
 			}
 		case "entityID":
 			out.Values[i] = ec._SAMLService_entityID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var sCIMTokenImplementors = []string{"SCIMToken"}
+
+func (ec *executionContext) _SCIMToken(ctx context.Context, sel ast.SelectionSet, obj *ent.SCIMToken) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sCIMTokenImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SCIMToken")
+		case "id":
+			out.Values[i] = ec._SCIMToken_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "organizationId":
+			out.Values[i] = ec._SCIMToken_organizationId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdBy":
+			out.Values[i] = ec._SCIMToken_createdBy(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._SCIMToken_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var sCIMTokenConnectionImplementors = []string{"SCIMTokenConnection"}
+
+func (ec *executionContext) _SCIMTokenConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SCIMTokenConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sCIMTokenConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SCIMTokenConnection")
+		case "edges":
+			out.Values[i] = ec._SCIMTokenConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._SCIMTokenConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._SCIMTokenConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var sCIMTokenEdgeImplementors = []string{"SCIMTokenEdge"}
+
+func (ec *executionContext) _SCIMTokenEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SCIMTokenEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sCIMTokenEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SCIMTokenEdge")
+		case "cursor":
+			out.Values[i] = ec._SCIMTokenEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._SCIMTokenEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -64174,6 +65062,14 @@ func (ec *executionContext) marshalNCreatedAPIToken2ᚖgithubᚗcomᚋbinderyhq�
 	return ec._CreatedAPIToken(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNCreatedSCIMToken2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCreatedSCIMToken(ctx context.Context, sel ast.SelectionSet, v *model.CreatedSCIMToken) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CreatedSCIMToken!")
+		return graphql.Null
+	}
+	return ec._CreatedSCIMToken(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNCreatedSiteShareLink2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐCreatedSiteShareLink(ctx context.Context, sel ast.SelectionSet, v *model.CreatedSiteShareLink) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "CreatedSiteShareLink!")
@@ -65350,6 +66246,46 @@ func (ec *executionContext) marshalNSAMLService2ᚖgithubᚗcomᚋbinderyhqᚋbi
 		return graphql.Null
 	}
 	return ec._SAMLService(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSCIMToken2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋentᚐSCIMToken(ctx context.Context, sel ast.SelectionSet, v *ent.SCIMToken) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SCIMToken!")
+		return graphql.Null
+	}
+	return ec._SCIMToken(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSCIMTokenConnection2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSCIMTokenConnection(ctx context.Context, sel ast.SelectionSet, v *model.SCIMTokenConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SCIMTokenConnection!")
+		return graphql.Null
+	}
+	return ec._SCIMTokenConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSCIMTokenEdge2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSCIMTokenEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SCIMTokenEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 1, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSCIMTokenEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSCIMTokenEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSCIMTokenEdge2ᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSCIMTokenEdge(ctx context.Context, sel ast.SelectionSet, v *model.SCIMTokenEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SCIMTokenEdge!")
+		return graphql.Null
+	}
+	return ec._SCIMTokenEdge(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSSOLogin2ᚕᚖgithubᚗcomᚋbinderyhqᚋbinderyᚋgraphᚋmodelᚐSSOLoginᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SSOLogin) graphql.Marshaler {

@@ -448,6 +448,12 @@ type CreatedAPIToken struct {
 	APIToken *ent.APIToken `json:"apiToken"`
 }
 
+// A SCIM token just issued: `token` is shown here once and never again.
+type CreatedSCIMToken struct {
+	Token     string         `json:"token"`
+	ScimToken *ent.SCIMToken `json:"scimToken"`
+}
+
 type CreatedSiteShareLink struct {
 	ShareLink *ent.SiteShareLink `json:"shareLink"`
 	// The link's secret key, shown this once: only its hash is stored.
@@ -841,6 +847,17 @@ type SAMLService struct {
 	StartURL string `json:"startURL"`
 	// The entity id of this service provider, which is also the URL of its SAML metadata.
 	EntityID string `json:"entityID"`
+}
+
+type SCIMTokenConnection struct {
+	Edges      []*SCIMTokenEdge `json:"edges"`
+	PageInfo   *PageInfo        `json:"pageInfo"`
+	TotalCount int              `json:"totalCount"`
+}
+
+type SCIMTokenEdge struct {
+	Cursor string         `json:"cursor"`
+	Node   *ent.SCIMToken `json:"node"`
 }
 
 // How to sign in to an organization through one of its active SAML providers.

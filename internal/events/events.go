@@ -45,6 +45,10 @@ const (
 	MemberAdded       = "member.added"
 	MemberRoleChanged = "member.role_changed"
 	MemberRemoved     = "member.removed"
+	// MemberDisabled is a membership disabled (a SCIM provider's deactivated user), MemberEnabled
+	// one enabled again.
+	MemberDisabled = "member.disabled"
+	MemberEnabled  = "member.enabled"
 
 	TeamCreated        = "team.created"
 	TeamUpdated        = "team.updated"
@@ -71,7 +75,7 @@ var Types = []string{
 	ChangeRequestCreated, ChangeRequestUpdated, ChangeRequestStatusChanged, ChangeRequestMerged,
 	ChangeRequestReviewSubmitted, ChangeRequestReviewersChanged, ChangeRequestMergeRulesBypassed,
 	CommentCreated, CommentUpdated, CommentDeleted, CommentReplyCreated, CommentReplyUpdated, CommentReplyDeleted,
-	MemberAdded, MemberRoleChanged, MemberRemoved,
+	MemberAdded, MemberRoleChanged, MemberRemoved, MemberDisabled, MemberEnabled,
 	TeamCreated, TeamUpdated, TeamDeleted, TeamMembersChanged,
 	SitePublished, SiteUnpublished, SiteUpdated,
 	OpenAPISpecProcessed, OpenAPISpecFailed, SSOConfigurationChanged,

@@ -9,7 +9,9 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/ent/member"
 	"github.com/binderyhq/bindery/ent/organization"
+	"github.com/binderyhq/bindery/ent/privacy"
 	"github.com/binderyhq/bindery/ent/rule"
+	"github.com/binderyhq/bindery/ent/scimuser"
 	"github.com/binderyhq/bindery/ent/teammember"
 	"github.com/binderyhq/bindery/ent/viewer"
 	"github.com/binderyhq/bindery/internal/apperr"
@@ -103,8 +105,96 @@ func keepAnAdmin(ctx context.Context, tx *ent.Tx, m *ent.Member, action string) 
 	return nil
 }
 
-// RemoveMember removes a user from an organization, and from its teams: the admins remove
-// anyone, a member themself. Returns NOT_FOUND, FORBIDDEN, or INVALID for the last admin.
+// Also is more to write in the transaction of a change of members or teams (a SCIM provider's
+// record of it), after the change.
+type Also func(tx *ent.Tx) error
+
+// alsoWrite runs each of also in tx.
+func alsoWrite(tx *ent.Tx, also []Also) error {
+	for _, write := range also {
+		if err := write(tx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AddMember makes a user a member of the organization with a role (nil: a guest), for its admins,
+// recording member.added; a user who is one already stays as they are. Returns NOT_FOUND or
+// FORBIDDEN.
+func (svc *Service) AddMember(ctx context.Context, orgID, userID string, role *viewer.Role, also ...Also) (*ent.Member, error) {
+	if _, err := svc.RequireOrgRole(ctx, orgID, viewer.RoleAdmin, "add members"); err != nil {
+		return nil, err
+	}
+	added := events.Event{Type: events.MemberAdded, Organization: orgID, ObjectKind: "member", ObjectID: userID,
+		Details: map[string]any{"role": role}}
+	err := txn.Run(ctx, svc.Client, func(tx *ent.Tx) error {
+		err := tx.Member.Create().SetOrganizationID(orgID).SetUserID(userID).SetNillableRole(role).
+			OnConflictColumns(member.FieldOrganizationID, member.FieldUserID).DoNothing().Exec(ctx)
+		if err == nil {
+			err = events.Record(ctx, tx.Client(), added)
+		} else if txn.SkippedUpsert(err) {
+			err = nil
+		}
+		if err != nil {
+			return err
+		}
+		return alsoWrite(tx, also)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return svc.Member(ctx, orgID, userID)
+}
+
+// SetMemberDisabled disables a membership (the member keeps it, but reads nothing of the
+// organization from their next request on: authentication leaves disabled memberships out) or
+// enables it again, for the organization's admins, recording member.disabled or member.enabled
+// when it changes. Returns NOT_FOUND, FORBIDDEN, or INVALID when it would disable the last admin.
+func (svc *Service) SetMemberDisabled(ctx context.Context, orgID, userID string, disabled bool, also ...Also) (*ent.Member, error) {
+	if _, err := svc.RequireOrgRole(ctx, orgID, viewer.RoleAdmin, "disable members"); err != nil {
+		return nil, err
+	}
+	m, err := svc.Member(ctx, orgID, userID)
+	if err != nil {
+		return nil, err
+	}
+	typ := events.MemberEnabled
+	if disabled {
+		typ = events.MemberDisabled
+	}
+	err = txn.Run(ctx, svc.Client, func(tx *ent.Tx) error {
+		if m.Disabled != disabled {
+			if err := svc.writeDisabled(ctx, tx, m, disabled, typ); err != nil {
+				return err
+			}
+		}
+		return alsoWrite(tx, also)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return svc.Member(ctx, orgID, userID)
+}
+
+// writeDisabled sets a membership's disabled flag in tx and records typ; an admin is disabled
+// only while another stays.
+func (svc *Service) writeDisabled(ctx context.Context, tx *ent.Tx, m *ent.Member, disabled bool, typ string) error {
+	if disabled {
+		if err := keepAnAdmin(ctx, tx, m, "disable"); err != nil {
+			return err
+		}
+	}
+	m, err := tx.Member.UpdateOne(m).SetDisabled(disabled).Save(ctx)
+	if err != nil {
+		return err
+	}
+	return recordMember(ctx, tx, typ, m, nil)
+}
+
+// RemoveMember removes a user from an organization, and from its teams, and the record a SCIM
+// provider keeps of them there: the admins remove anyone, a member themself. Returns NOT_FOUND,
+// FORBIDDEN, or INVALID for the last admin.
 func (svc *Service) RemoveMember(ctx context.Context, orgID, userID string) error {
 	v, err := rule.RequireViewer(ctx)
 	if err != nil {
@@ -125,6 +215,12 @@ func (svc *Service) RemoveMember(ctx context.Context, orgID, userID string) erro
 		}
 		if _, err := tx.TeamMember.Delete().
 			Where(teammember.OrganizationID(orgID), teammember.UserID(userID)).Exec(ctx); err != nil {
+			return err
+		}
+		// A member who leaves may not write SCIM records, but their own goes with their membership.
+		decided := privacy.DecisionContext(ctx, privacy.Allow)
+		if _, err := tx.SCIMUser.Delete().
+			Where(scimuser.OrganizationID(orgID), scimuser.UserID(userID)).Exec(decided); err != nil {
 			return err
 		}
 		if err := tx.Member.DeleteOne(m).Exec(ctx); err != nil {

@@ -60,9 +60,9 @@ func (svc *Service) manageableTeam(ctx context.Context, orgID, teamID string) (*
 }
 
 // CreateTeam makes a team of the organization, for its admins, with the members named (by user
-// id or email). Returns NOT_FOUND, FORBIDDEN, or INVALID naming a bad title or the first entry
+// id or email); each of also, given the team, writes more in its transaction. Returns NOT_FOUND, FORBIDDEN, or INVALID naming a bad title or the first entry
 // that is no member.
-func (svc *Service) CreateTeam(ctx context.Context, orgID, title string, members []string) (*ent.Team, error) {
+func (svc *Service) CreateTeam(ctx context.Context, orgID, title string, members []string, also ...func(*ent.Team) Also) (*ent.Team, error) {
 	if _, err := svc.RequireOrgRole(ctx, orgID, viewer.RoleAdmin, "create teams"); err != nil {
 		return nil, err
 	}
@@ -81,6 +81,11 @@ func (svc *Service) CreateTeam(ctx context.Context, orgID, title string, members
 		}
 		if err := addTeamMembers(ctx, tx, t, users); err != nil {
 			return err
+		}
+		for _, write := range also {
+			if err := write(t)(tx); err != nil {
+				return err
+			}
 		}
 		return events.Record(ctx, tx.Client(), teamEvent(events.TeamCreated, t, map[string]any{"members": users}))
 	})
@@ -139,9 +144,9 @@ func (svc *Service) resolveMembers(ctx context.Context, orgID, field string, ref
 	return ids, nil
 }
 
-// RenameTeam retitles a team, for the organization's admins. Returns NOT_FOUND, FORBIDDEN or
-// INVALID.
-func (svc *Service) RenameTeam(ctx context.Context, orgID, teamID, title string) (*ent.Team, error) {
+// RenameTeam retitles a team, for the organization's admins (also writes more in its
+// transaction). Returns NOT_FOUND, FORBIDDEN or INVALID.
+func (svc *Service) RenameTeam(ctx context.Context, orgID, teamID, title string, also ...Also) (*ent.Team, error) {
 	if _, err := svc.RequireOrgRole(ctx, orgID, viewer.RoleAdmin, "rename teams"); err != nil {
 		return nil, err
 	}
@@ -154,7 +159,12 @@ func (svc *Service) RenameTeam(ctx context.Context, orgID, teamID, title string)
 		return nil, err
 	}
 	err = events.Write(ctx, svc.Client, teamEvent(events.TeamUpdated, t, map[string]any{"fields": []string{"title"}}),
-		func(tx *ent.Tx) error { t, err = tx.Team.UpdateOne(t).SetTitle(title).Save(ctx); return err })
+		func(tx *ent.Tx) error {
+			if t, err = tx.Team.UpdateOne(t).SetTitle(title).Save(ctx); err != nil {
+				return err
+			}
+			return alsoWrite(tx, also)
+		})
 	return t, err
 }
 
@@ -192,10 +202,10 @@ type TeamRole struct {
 	Role viewer.TeamRole
 }
 
-// UpdateTeamMembers adds, removes and re-roles a team's members in one transaction, for the
-// team's managers. Returns NOT_FOUND, FORBIDDEN, or INVALID naming the first entry that is no
+// UpdateTeamMembers adds, removes and re-roles a team's members in one transaction (with also),
+// for the team's managers. Returns NOT_FOUND, FORBIDDEN, or INVALID naming the first entry that is no
 // member (of the organization, or of the team for a role).
-func (svc *Service) UpdateTeamMembers(ctx context.Context, orgID, teamID string, in TeamChanges) (*ent.Team, error) {
+func (svc *Service) UpdateTeamMembers(ctx context.Context, orgID, teamID string, in TeamChanges, also ...Also) (*ent.Team, error) {
 	t, err := svc.manageableTeam(ctx, orgID, teamID)
 	if err != nil {
 		return nil, err
@@ -217,6 +227,9 @@ func (svc *Service) UpdateTeamMembers(ctx context.Context, orgID, teamID string,
 			return err
 		}
 		if err := setTeamRoles(ctx, tx, t, in.Roles); err != nil {
+			return err
+		}
+		if err := alsoWrite(tx, also); err != nil {
 			return err
 		}
 		return events.Record(ctx, tx.Client(), teamEvent(events.TeamMembersChanged, t, map[string]any{"added": add, "removed": remove}))
