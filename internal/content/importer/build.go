@@ -248,7 +248,7 @@ func target(from *url.URL, dest string, at targets) (linkEdit, bool) {
 		none.page, none.fragment = i, abs.EscapedFragment()
 		return none, true
 	}
-	if abs.Scheme == "file" || abs.String() == dest {
+	if abs.Scheme == "file" || u.IsAbs() || u.Host != "" { // kept as written, escapes and all
 		return none, false
 	}
 	none.url = destEscaper.Replace(abs.String())

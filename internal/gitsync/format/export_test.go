@@ -3,6 +3,8 @@ package format
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -237,3 +239,35 @@ func testEnv() edit.Env {
 		Version: func(string) (*tree.Tree, error) { return nil, fmt.Errorf("no versions") }}
 }
 
+
+// TestExportImportRoundTripLarge round-trips 500 pages nested four deep under top-level
+// sections, with images and every GitBook block of the document model's test pages.
+func TestExportImportRoundTripLarge(t *testing.T) {
+	var bodies []string
+	for _, name := range []string{"blocks", "gitbook", "inlines", "nested", "text", "adaptive", "openapi"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "document", "testdata", name+".md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bodies = append(bodies, string(b))
+	}
+	s := newSpace()
+	for i := range 20 {
+		s.file(fmt.Sprintf("f%d", i), fmt.Sprintf("image-%d.png", i%7), []byte(fmt.Sprintf("PNG %d", i)))
+	}
+	pageRef, fileRef := regexp.MustCompile(`/pages/[A-Za-z0-9]+`), regexp.MustCompile(`/files/[A-Za-z0-9]+`)
+	for i := range 500 {
+		parent := ""
+		switch {
+		case i%25 == 0: // a section at the top level
+		case i%5 == 0: // under its section
+			parent = fmt.Sprintf("p%d", i-i%25)
+		default: // a chain of four under it
+			parent = fmt.Sprintf("p%d", i-1)
+		}
+		body := pageRef.ReplaceAllString(bodies[i%len(bodies)], fmt.Sprintf("/pages/p%d", (i*7)%500))
+		body = fileRef.ReplaceAllString(body, fmt.Sprintf("/files/f%d", i%20))
+		s.page(tree.Page{ID: fmt.Sprintf("p%d", i), Parent: parent, Title: fmt.Sprintf("Page %d", i), Slug: fmt.Sprintf("page-%d", i)}, body)
+	}
+	roundTrip(t, s)
+}
