@@ -239,7 +239,6 @@ func testEnv() edit.Env {
 		Version: func(string) (*tree.Tree, error) { return nil, fmt.Errorf("no versions") }}
 }
 
-
 // TestExportImportRoundTripLarge round-trips 500 pages nested four deep under top-level
 // sections, with images and every GitBook block of the document model's test pages.
 func TestExportImportRoundTripLarge(t *testing.T) {
