@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/http"
 	"net/url"
 	"path"
 	"strings"
@@ -22,6 +23,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/transport"
+	gitclient "github.com/go-git/go-git/v5/plumbing/transport/client"
 	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
 	"github.com/go-git/go-git/v5/storage/memory"
 
@@ -82,6 +84,21 @@ func (r Remote) auth() transport.AuthMethod {
 }
 
 func (r Remote) branch() plumbing.ReferenceName { return plumbing.NewBranchReferenceName(r.Branch) }
+
+// Bounds of the https transfers of a sync: a fetch or push answer larger than MaxTransfer (a
+// repository of a gigabyte) fails with the fetch client's "too large" error rather than filling
+// the memory it is cloned into.
+const (
+	HTTPTimeout = 2 * time.Minute
+	MaxTransfer = 256 << 20
+)
+
+// UseHTTPClient makes go-git's https transport send through c, the server's SSRF-guarded client
+// (fetch.Client.HTTP). go-git keeps its transports per process, so this is the process's one
+// setting, made when the server is built.
+func UseHTTPClient(c *http.Client) {
+	gitclient.InstallProtocol("https", githttp.NewClient(c))
+}
 
 // Signature is a commit's author or committer.
 type Signature struct {
