@@ -11,6 +11,7 @@ import (
 	"github.com/binderyhq/bindery/ent"
 	"github.com/binderyhq/bindery/graph/generated"
 	"github.com/binderyhq/bindery/graph/model"
+	"github.com/binderyhq/bindery/internal/gitsync"
 )
 
 // Ref is the resolver for the ref field.
@@ -25,7 +26,7 @@ func (r *gitSyncResolver) RepoProjectDirectory(ctx context.Context, obj *ent.Git
 
 // HasToken is the resolver for the hasToken field.
 func (r *gitSyncResolver) HasToken(ctx context.Context, obj *ent.GitSync) (bool, error) {
-	return obj.SealedToken != nil, nil
+	return gitsync.HasToken(obj), nil
 }
 
 // Revision is the resolver for the revision field.

@@ -287,7 +287,7 @@ func clip(s string, n int) string {
 // remoteOf is the link's remote, its token unsealed.
 func (svc *Service) remoteOf(ctx context.Context, g *ent.GitSync) (Remote, error) {
 	r := Remote{URL: g.URL, Branch: g.Branch}
-	if g.SealedToken != nil {
+	if HasToken(g) {
 		token, err := svc.Keys.Unseal(ctx, svc.Client, tokenLabel(g.SpaceID), *g.SealedToken)
 		if err != nil {
 			return r, fmt.Errorf("gitsync: the token of space %s does not open: %w", g.SpaceID, err)
@@ -296,6 +296,9 @@ func (svc *Service) remoteOf(ctx context.Context, g *ent.GitSync) (Remote, error
 	}
 	return r, nil
 }
+
+// HasToken reports whether the link keeps a token.
+func HasToken(g *ent.GitSync) bool { return g.SealedToken != nil && len(*g.SealedToken) > 0 }
 
 // identity is who a commit is by; zero for the link's configured identity.
 type identity struct{ name, email string }
