@@ -361,6 +361,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			gitsync.FieldSealedToken:        {Type: field.TypeBytes, Column: gitsync.FieldSealedToken},
 			gitsync.FieldAuthorName:         {Type: field.TypeString, Column: gitsync.FieldAuthorName},
 			gitsync.FieldAuthorEmail:        {Type: field.TypeString, Column: gitsync.FieldAuthorEmail},
+			gitsync.FieldCommitMessage:      {Type: field.TypeString, Column: gitsync.FieldCommitMessage},
 			gitsync.FieldOperationDirection: {Type: field.TypeEnum, Column: gitsync.FieldOperationDirection},
 			gitsync.FieldOperationState:     {Type: field.TypeEnum, Column: gitsync.FieldOperationState},
 			gitsync.FieldOperationStartedAt: {Type: field.TypeTime, Column: gitsync.FieldOperationStartedAt},
@@ -4450,6 +4451,11 @@ func (f *GitSyncFilter) WhereAuthorName(p entql.StringP) {
 // WhereAuthorEmail applies the entql string predicate on the author_email field.
 func (f *GitSyncFilter) WhereAuthorEmail(p entql.StringP) {
 	f.Where(p.Field(gitsync.FieldAuthorEmail))
+}
+
+// WhereCommitMessage applies the entql string predicate on the commit_message field.
+func (f *GitSyncFilter) WhereCommitMessage(p entql.StringP) {
+	f.Where(p.Field(gitsync.FieldCommitMessage))
 }
 
 // WhereOperationDirection applies the entql string predicate on the operation_direction field.

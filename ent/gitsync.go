@@ -39,6 +39,8 @@ type GitSync struct {
 	AuthorName string `json:"author_name,omitempty"`
 	// AuthorEmail holds the value of the "author_email" field.
 	AuthorEmail string `json:"author_email,omitempty"`
+	// CommitMessage holds the value of the "commit_message" field.
+	CommitMessage string `json:"commit_message,omitempty"`
 	// OperationDirection holds the value of the "operation_direction" field.
 	OperationDirection *gitsync.OperationDirection `json:"operation_direction,omitempty"`
 	// OperationState holds the value of the "operation_state" field.
@@ -99,7 +101,7 @@ func (*GitSync) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case gitsync.FieldSealedToken:
 			values[i] = new([]byte)
-		case gitsync.FieldID, gitsync.FieldOrganizationID, gitsync.FieldSpaceID, gitsync.FieldURL, gitsync.FieldBranch, gitsync.FieldRoot, gitsync.FieldAuthorName, gitsync.FieldAuthorEmail, gitsync.FieldOperationDirection, gitsync.FieldOperationState, gitsync.FieldOperationError, gitsync.FieldCommit, gitsync.FieldRevisionID:
+		case gitsync.FieldID, gitsync.FieldOrganizationID, gitsync.FieldSpaceID, gitsync.FieldURL, gitsync.FieldBranch, gitsync.FieldRoot, gitsync.FieldAuthorName, gitsync.FieldAuthorEmail, gitsync.FieldCommitMessage, gitsync.FieldOperationDirection, gitsync.FieldOperationState, gitsync.FieldOperationError, gitsync.FieldCommit, gitsync.FieldRevisionID:
 			values[i] = new(sql.NullString)
 		case gitsync.FieldCreatedAt, gitsync.FieldUpdatedAt, gitsync.FieldOperationStartedAt, gitsync.FieldOperationEndedAt:
 			values[i] = new(sql.NullTime)
@@ -183,6 +185,12 @@ func (_m *GitSync) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field author_email", values[i])
 			} else if value.Valid {
 				_m.AuthorEmail = value.String
+			}
+		case gitsync.FieldCommitMessage:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field commit_message", values[i])
+			} else if value.Valid {
+				_m.CommitMessage = value.String
 			}
 		case gitsync.FieldOperationDirection:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -307,6 +315,9 @@ func (_m *GitSync) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("author_email=")
 	builder.WriteString(_m.AuthorEmail)
+	builder.WriteString(", ")
+	builder.WriteString("commit_message=")
+	builder.WriteString(_m.CommitMessage)
 	builder.WriteString(", ")
 	if v := _m.OperationDirection; v != nil {
 		builder.WriteString("operation_direction=")

@@ -125,6 +125,20 @@ func (_c *GitSyncCreate) SetNillableAuthorEmail(v *string) *GitSyncCreate {
 	return _c
 }
 
+// SetCommitMessage sets the "commit_message" field.
+func (_c *GitSyncCreate) SetCommitMessage(v string) *GitSyncCreate {
+	_c.mutation.SetCommitMessage(v)
+	return _c
+}
+
+// SetNillableCommitMessage sets the "commit_message" field if the given value is not nil.
+func (_c *GitSyncCreate) SetNillableCommitMessage(v *string) *GitSyncCreate {
+	if v != nil {
+		_c.SetCommitMessage(*v)
+	}
+	return _c
+}
+
 // SetOperationDirection sets the "operation_direction" field.
 func (_c *GitSyncCreate) SetOperationDirection(v gitsync.OperationDirection) *GitSyncCreate {
 	_c.mutation.SetOperationDirection(v)
@@ -310,6 +324,10 @@ func (_c *GitSyncCreate) defaults() error {
 		v := gitsync.DefaultAuthorEmail
 		_c.mutation.SetAuthorEmail(v)
 	}
+	if _, ok := _c.mutation.CommitMessage(); !ok {
+		v := gitsync.DefaultCommitMessage
+		_c.mutation.SetCommitMessage(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		if gitsync.DefaultID == nil {
 			return fmt.Errorf("ent: uninitialized gitsync.DefaultID (forgotten import ent/runtime?)")
@@ -382,6 +400,14 @@ func (_c *GitSyncCreate) check() error {
 	if v, ok := _c.mutation.AuthorEmail(); ok {
 		if err := gitsync.AuthorEmailValidator(v); err != nil {
 			return &ValidationError{Name: "author_email", err: fmt.Errorf(`ent: validator failed for field "GitSync.author_email": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.CommitMessage(); !ok {
+		return &ValidationError{Name: "commit_message", err: errors.New(`ent: missing required field "GitSync.commit_message"`)}
+	}
+	if v, ok := _c.mutation.CommitMessage(); ok {
+		if err := gitsync.CommitMessageValidator(v); err != nil {
+			return &ValidationError{Name: "commit_message", err: fmt.Errorf(`ent: validator failed for field "GitSync.commit_message": %w`, err)}
 		}
 	}
 	if v, ok := _c.mutation.OperationDirection(); ok {
@@ -487,6 +513,10 @@ func (_c *GitSyncCreate) createSpec() (*GitSync, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.AuthorEmail(); ok {
 		_spec.SetField(gitsync.FieldAuthorEmail, field.TypeString, value)
 		_node.AuthorEmail = value
+	}
+	if value, ok := _c.mutation.CommitMessage(); ok {
+		_spec.SetField(gitsync.FieldCommitMessage, field.TypeString, value)
+		_node.CommitMessage = value
 	}
 	if value, ok := _c.mutation.OperationDirection(); ok {
 		_spec.SetField(gitsync.FieldOperationDirection, field.TypeEnum, value)
@@ -689,6 +719,18 @@ func (u *GitSyncUpsert) SetAuthorEmail(v string) *GitSyncUpsert {
 // UpdateAuthorEmail sets the "author_email" field to the value that was provided on create.
 func (u *GitSyncUpsert) UpdateAuthorEmail() *GitSyncUpsert {
 	u.SetExcluded(gitsync.FieldAuthorEmail)
+	return u
+}
+
+// SetCommitMessage sets the "commit_message" field.
+func (u *GitSyncUpsert) SetCommitMessage(v string) *GitSyncUpsert {
+	u.Set(gitsync.FieldCommitMessage, v)
+	return u
+}
+
+// UpdateCommitMessage sets the "commit_message" field to the value that was provided on create.
+func (u *GitSyncUpsert) UpdateCommitMessage() *GitSyncUpsert {
+	u.SetExcluded(gitsync.FieldCommitMessage)
 	return u
 }
 
@@ -977,6 +1019,20 @@ func (u *GitSyncUpsertOne) SetAuthorEmail(v string) *GitSyncUpsertOne {
 func (u *GitSyncUpsertOne) UpdateAuthorEmail() *GitSyncUpsertOne {
 	return u.Update(func(s *GitSyncUpsert) {
 		s.UpdateAuthorEmail()
+	})
+}
+
+// SetCommitMessage sets the "commit_message" field.
+func (u *GitSyncUpsertOne) SetCommitMessage(v string) *GitSyncUpsertOne {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.SetCommitMessage(v)
+	})
+}
+
+// UpdateCommitMessage sets the "commit_message" field to the value that was provided on create.
+func (u *GitSyncUpsertOne) UpdateCommitMessage() *GitSyncUpsertOne {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.UpdateCommitMessage()
 	})
 }
 
@@ -1453,6 +1509,20 @@ func (u *GitSyncUpsertBulk) SetAuthorEmail(v string) *GitSyncUpsertBulk {
 func (u *GitSyncUpsertBulk) UpdateAuthorEmail() *GitSyncUpsertBulk {
 	return u.Update(func(s *GitSyncUpsert) {
 		s.UpdateAuthorEmail()
+	})
+}
+
+// SetCommitMessage sets the "commit_message" field.
+func (u *GitSyncUpsertBulk) SetCommitMessage(v string) *GitSyncUpsertBulk {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.SetCommitMessage(v)
+	})
+}
+
+// UpdateCommitMessage sets the "commit_message" field to the value that was provided on create.
+func (u *GitSyncUpsertBulk) UpdateCommitMessage() *GitSyncUpsertBulk {
+	return u.Update(func(s *GitSyncUpsert) {
+		s.UpdateCommitMessage()
 	})
 }
 

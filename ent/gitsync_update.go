@@ -117,6 +117,20 @@ func (_u *GitSyncUpdate) SetNillableAuthorEmail(v *string) *GitSyncUpdate {
 	return _u
 }
 
+// SetCommitMessage sets the "commit_message" field.
+func (_u *GitSyncUpdate) SetCommitMessage(v string) *GitSyncUpdate {
+	_u.mutation.SetCommitMessage(v)
+	return _u
+}
+
+// SetNillableCommitMessage sets the "commit_message" field if the given value is not nil.
+func (_u *GitSyncUpdate) SetNillableCommitMessage(v *string) *GitSyncUpdate {
+	if v != nil {
+		_u.SetCommitMessage(*v)
+	}
+	return _u
+}
+
 // SetOperationDirection sets the "operation_direction" field.
 func (_u *GitSyncUpdate) SetOperationDirection(v gitsync.OperationDirection) *GitSyncUpdate {
 	_u.mutation.SetOperationDirection(v)
@@ -331,6 +345,11 @@ func (_u *GitSyncUpdate) check() error {
 			return &ValidationError{Name: "author_email", err: fmt.Errorf(`ent: validator failed for field "GitSync.author_email": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.CommitMessage(); ok {
+		if err := gitsync.CommitMessageValidator(v); err != nil {
+			return &ValidationError{Name: "commit_message", err: fmt.Errorf(`ent: validator failed for field "GitSync.commit_message": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.OperationDirection(); ok {
 		if err := gitsync.OperationDirectionValidator(v); err != nil {
 			return &ValidationError{Name: "operation_direction", err: fmt.Errorf(`ent: validator failed for field "GitSync.operation_direction": %w`, err)}
@@ -406,6 +425,9 @@ func (_u *GitSyncUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.AuthorEmail(); ok {
 		_spec.SetField(gitsync.FieldAuthorEmail, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.CommitMessage(); ok {
+		_spec.SetField(gitsync.FieldCommitMessage, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.OperationDirection(); ok {
 		_spec.SetField(gitsync.FieldOperationDirection, field.TypeEnum, value)
@@ -555,6 +577,20 @@ func (_u *GitSyncUpdateOne) SetAuthorEmail(v string) *GitSyncUpdateOne {
 func (_u *GitSyncUpdateOne) SetNillableAuthorEmail(v *string) *GitSyncUpdateOne {
 	if v != nil {
 		_u.SetAuthorEmail(*v)
+	}
+	return _u
+}
+
+// SetCommitMessage sets the "commit_message" field.
+func (_u *GitSyncUpdateOne) SetCommitMessage(v string) *GitSyncUpdateOne {
+	_u.mutation.SetCommitMessage(v)
+	return _u
+}
+
+// SetNillableCommitMessage sets the "commit_message" field if the given value is not nil.
+func (_u *GitSyncUpdateOne) SetNillableCommitMessage(v *string) *GitSyncUpdateOne {
+	if v != nil {
+		_u.SetCommitMessage(*v)
 	}
 	return _u
 }
@@ -786,6 +822,11 @@ func (_u *GitSyncUpdateOne) check() error {
 			return &ValidationError{Name: "author_email", err: fmt.Errorf(`ent: validator failed for field "GitSync.author_email": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.CommitMessage(); ok {
+		if err := gitsync.CommitMessageValidator(v); err != nil {
+			return &ValidationError{Name: "commit_message", err: fmt.Errorf(`ent: validator failed for field "GitSync.commit_message": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.OperationDirection(); ok {
 		if err := gitsync.OperationDirectionValidator(v); err != nil {
 			return &ValidationError{Name: "operation_direction", err: fmt.Errorf(`ent: validator failed for field "GitSync.operation_direction": %w`, err)}
@@ -878,6 +919,9 @@ func (_u *GitSyncUpdateOne) sqlSave(ctx context.Context) (_node *GitSync, err er
 	}
 	if value, ok := _u.mutation.AuthorEmail(); ok {
 		_spec.SetField(gitsync.FieldAuthorEmail, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.CommitMessage(); ok {
+		_spec.SetField(gitsync.FieldCommitMessage, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.OperationDirection(); ok {
 		_spec.SetField(gitsync.FieldOperationDirection, field.TypeEnum, value)

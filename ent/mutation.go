@@ -13379,6 +13379,7 @@ type GitSyncMutation struct {
 	sealed_token         *[]byte
 	author_name          *string
 	author_email         *string
+	commit_message       *string
 	operation_direction  *gitsync.OperationDirection
 	operation_state      *gitsync.OperationState
 	operation_started_at *time.Time
@@ -13873,6 +13874,42 @@ func (m *GitSyncMutation) ResetAuthorEmail() {
 	m.author_email = nil
 }
 
+// SetCommitMessage sets the "commit_message" field.
+func (m *GitSyncMutation) SetCommitMessage(s string) {
+	m.commit_message = &s
+}
+
+// CommitMessage returns the value of the "commit_message" field in the mutation.
+func (m *GitSyncMutation) CommitMessage() (r string, exists bool) {
+	v := m.commit_message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommitMessage returns the old "commit_message" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldCommitMessage(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommitMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommitMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommitMessage: %w", err)
+	}
+	return oldValue.CommitMessage, nil
+}
+
+// ResetCommitMessage resets all changes to the "commit_message" field.
+func (m *GitSyncMutation) ResetCommitMessage() {
+	m.commit_message = nil
+}
+
 // SetOperationDirection sets the "operation_direction" field.
 func (m *GitSyncMutation) SetOperationDirection(gd gitsync.OperationDirection) {
 	m.operation_direction = &gd
@@ -14304,7 +14341,7 @@ func (m *GitSyncMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *GitSyncMutation) Fields() []string {
-	fields := make([]string, 0, 17)
+	fields := make([]string, 0, 18)
 	if m.created_at != nil {
 		fields = append(fields, gitsync.FieldCreatedAt)
 	}
@@ -14334,6 +14371,9 @@ func (m *GitSyncMutation) Fields() []string {
 	}
 	if m.author_email != nil {
 		fields = append(fields, gitsync.FieldAuthorEmail)
+	}
+	if m.commit_message != nil {
+		fields = append(fields, gitsync.FieldCommitMessage)
 	}
 	if m.operation_direction != nil {
 		fields = append(fields, gitsync.FieldOperationDirection)
@@ -14384,6 +14424,8 @@ func (m *GitSyncMutation) Field(name string) (ent.Value, bool) {
 		return m.AuthorName()
 	case gitsync.FieldAuthorEmail:
 		return m.AuthorEmail()
+	case gitsync.FieldCommitMessage:
+		return m.CommitMessage()
 	case gitsync.FieldOperationDirection:
 		return m.OperationDirection()
 	case gitsync.FieldOperationState:
@@ -14427,6 +14469,8 @@ func (m *GitSyncMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldAuthorName(ctx)
 	case gitsync.FieldAuthorEmail:
 		return m.OldAuthorEmail(ctx)
+	case gitsync.FieldCommitMessage:
+		return m.OldCommitMessage(ctx)
 	case gitsync.FieldOperationDirection:
 		return m.OldOperationDirection(ctx)
 	case gitsync.FieldOperationState:
@@ -14519,6 +14563,13 @@ func (m *GitSyncMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetAuthorEmail(v)
+		return nil
+	case gitsync.FieldCommitMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommitMessage(v)
 		return nil
 	case gitsync.FieldOperationDirection:
 		v, ok := value.(gitsync.OperationDirection)
@@ -14698,6 +14749,9 @@ func (m *GitSyncMutation) ResetField(name string) error {
 		return nil
 	case gitsync.FieldAuthorEmail:
 		m.ResetAuthorEmail()
+		return nil
+	case gitsync.FieldCommitMessage:
+		m.ResetCommitMessage()
 		return nil
 	case gitsync.FieldOperationDirection:
 		m.ResetOperationDirection()

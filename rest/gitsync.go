@@ -35,18 +35,15 @@ func (b gitRepositoryBody) input() (model.GitRepositoryInput, error) {
 		return model.GitRepositoryInput{}, missing("url")
 	case b.Ref == nil:
 		return model.GitRepositoryInput{}, missing("ref")
+	case b.CommitMessage == nil:
+		return model.GitRepositoryInput{}, missing("commitMessage")
 	}
 	return model.GitRepositoryInput{URL: *b.URL, Ref: *b.Ref, RepoProjectDirectory: b.RepoProjectDirectory,
 		CommitMessage: b.CommitMessage, Standalone: b.Standalone}, nil
 }
 
 func (a *api) exportToGitRepository(w http.ResponseWriter, r *http.Request) {
-	var body gitRepositoryBody
-	if err := decodeBody(r, &body); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	in, err := body.input()
+	in, err := decodeInput[model.GitRepositoryInput, gitRepositoryBody](r)
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -51,14 +51,15 @@ func TestGitSyncExportsEveryMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	body := map[string]any{"url": "file://" + dir, "ref": "refs/heads/main"}
+	body := map[string]any{"url": "file://" + dir, "ref": "refs/heads/main", "commitMessage": "Link the docs"}
 
 	crWantError(t, f.e.Do(f.admin, "GET", f.spacePath("/git/info"), nil), http.StatusNotFound, "not linked")
 	crWantError(t, f.e.Do(f.reader, "POST", f.spacePath("/git/export"), body), http.StatusForbidden)
 	crWantError(t, f.e.Do(f.outsider, "POST", f.spacePath("/git/export"), body), http.StatusNotFound)
-	for _, bad := range []map[string]any{{"ref": "refs/heads/main"}, {"url": "file://" + dir}, {"url": "ssh://h/r", "ref": "refs/heads/main"},
-		{"url": "file://" + dir, "ref": "main"}, {"url": "file://" + dir, "ref": "refs/heads/a..b"},
-		{"url": "file://" + dir, "ref": "refs/heads/main", "repoProjectDirectory": "../up"}} {
+	for _, bad := range []map[string]any{{"ref": "refs/heads/main", "commitMessage": "m"}, {"url": "file://" + dir, "commitMessage": "m"},
+		{"url": "file://" + dir, "ref": "refs/heads/main"}, {"url": "ssh://h/r", "ref": "refs/heads/main", "commitMessage": "m"},
+		{"url": "file://" + dir, "ref": "main", "commitMessage": "m"}, {"url": "file://" + dir, "ref": "refs/heads/a..b", "commitMessage": "m"},
+		{"url": "file://" + dir, "ref": "refs/heads/main", "commitMessage": "m", "repoProjectDirectory": "../up"}} {
 		crWantError(t, f.e.Do(f.admin, "POST", f.spacePath("/git/export"), bad), http.StatusBadRequest)
 	}
 	if f.e.RunDueJobs(); f.e.Do(f.admin, "GET", f.spacePath("/git/info"), nil).Status != http.StatusNotFound {
@@ -69,8 +70,8 @@ func TestGitSyncExportsEveryMerge(t *testing.T) {
 	f.e.RunDueJobs()
 	first, paths := headCommit(t, bare)
 	want := ".gitbook.yaml .gitbook/assets/logo.png .gitbook/assets/résumé -final-.txt README.md SUMMARY.md api.md guides/café.md guides/getting-started.md"
-	if got := strings.Join(paths, " "); got != want {
-		t.Fatalf("first export: %s\nwant %s", got, want)
+	if got := strings.Join(paths, " "); got != want || first.Message != "First pages" {
+		t.Fatalf("first export %q: %s\nwant %s", first.Message, got, want)
 	}
 	var info struct {
 		InstallationID string
@@ -108,10 +109,10 @@ func TestGitSyncTokenStaysSecret(t *testing.T) {
 	logs := testenv.CaptureLog(t)
 	f := newContentFixture(t)
 	const token = "ghp_s3cretT0ken"
-	crWantError(t, f.e.Do(f.admin, "POST", f.spacePath("/git/export"), map[string]any{"url": "file:///tmp/x", "ref": "refs/heads/main"}),
+	crWantError(t, f.e.Do(f.admin, "POST", f.spacePath("/git/export"), map[string]any{"url": "file:///tmp/x", "ref": "refs/heads/main", "commitMessage": "m"}),
 		http.StatusBadRequest, "--git-allow-local")
 	crWant(t, f.e.Do(f.admin, "POST", f.spacePath("/git/export"),
-		map[string]any{"url": "https://bot:" + token + "@127.0.0.1:9/org/docs.git", "ref": "refs/heads/main"}), http.StatusNoContent)
+		map[string]any{"url": "https://bot:" + token + "@127.0.0.1:9/org/docs.git", "ref": "refs/heads/main", "commitMessage": "m"}), http.StatusNoContent)
 	f.e.RunDueJobs()
 	info := f.get(t, f.admin, "/git/info")
 	g := f.e.GraphQL(f.admin, `query($id: ID!) { space(id: $id) { gitSync { url ref hasToken operation { state error } } } }`,

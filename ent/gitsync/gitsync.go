@@ -36,6 +36,8 @@ const (
 	FieldAuthorName = "author_name"
 	// FieldAuthorEmail holds the string denoting the author_email field in the database.
 	FieldAuthorEmail = "author_email"
+	// FieldCommitMessage holds the string denoting the commit_message field in the database.
+	FieldCommitMessage = "commit_message"
 	// FieldOperationDirection holds the string denoting the operation_direction field in the database.
 	FieldOperationDirection = "operation_direction"
 	// FieldOperationState holds the string denoting the operation_state field in the database.
@@ -85,6 +87,7 @@ var Columns = []string{
 	FieldSealedToken,
 	FieldAuthorName,
 	FieldAuthorEmail,
+	FieldCommitMessage,
 	FieldOperationDirection,
 	FieldOperationState,
 	FieldOperationStartedAt,
@@ -138,6 +141,10 @@ var (
 	DefaultAuthorEmail string
 	// AuthorEmailValidator is a validator for the "author_email" field. It is called by the builders before save.
 	AuthorEmailValidator func(string) error
+	// DefaultCommitMessage holds the default value on creation for the "commit_message" field.
+	DefaultCommitMessage string
+	// CommitMessageValidator is a validator for the "commit_message" field. It is called by the builders before save.
+	CommitMessageValidator func(string) error
 	// OperationErrorValidator is a validator for the "operation_error" field. It is called by the builders before save.
 	OperationErrorValidator func(string) error
 	// CommitValidator is a validator for the "commit" field. It is called by the builders before save.
@@ -249,6 +256,11 @@ func ByAuthorName(opts ...sql.OrderTermOption) OrderOption {
 // ByAuthorEmail orders the results by the author_email field.
 func ByAuthorEmail(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldAuthorEmail, opts...).ToFunc()
+}
+
+// ByCommitMessage orders the results by the commit_message field.
+func ByCommitMessage(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCommitMessage, opts...).ToFunc()
 }
 
 // ByOperationDirection orders the results by the operation_direction field.

@@ -115,6 +115,11 @@ func AuthorEmail(v string) predicate.GitSync {
 	return predicate.GitSync(sql.FieldEQ(FieldAuthorEmail, v))
 }
 
+// CommitMessage applies equality check predicate on the "commit_message" field. It's identical to CommitMessageEQ.
+func CommitMessage(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldEQ(FieldCommitMessage, v))
+}
+
 // OperationStartedAt applies equality check predicate on the "operation_started_at" field. It's identical to OperationStartedAtEQ.
 func OperationStartedAt(v time.Time) predicate.GitSync {
 	return predicate.GitSync(sql.FieldEQ(FieldOperationStartedAt, v))
@@ -723,6 +728,71 @@ func AuthorEmailEqualFold(v string) predicate.GitSync {
 // AuthorEmailContainsFold applies the ContainsFold predicate on the "author_email" field.
 func AuthorEmailContainsFold(v string) predicate.GitSync {
 	return predicate.GitSync(sql.FieldContainsFold(FieldAuthorEmail, v))
+}
+
+// CommitMessageEQ applies the EQ predicate on the "commit_message" field.
+func CommitMessageEQ(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldEQ(FieldCommitMessage, v))
+}
+
+// CommitMessageNEQ applies the NEQ predicate on the "commit_message" field.
+func CommitMessageNEQ(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldNEQ(FieldCommitMessage, v))
+}
+
+// CommitMessageIn applies the In predicate on the "commit_message" field.
+func CommitMessageIn(vs ...string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldIn(FieldCommitMessage, vs...))
+}
+
+// CommitMessageNotIn applies the NotIn predicate on the "commit_message" field.
+func CommitMessageNotIn(vs ...string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldNotIn(FieldCommitMessage, vs...))
+}
+
+// CommitMessageGT applies the GT predicate on the "commit_message" field.
+func CommitMessageGT(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldGT(FieldCommitMessage, v))
+}
+
+// CommitMessageGTE applies the GTE predicate on the "commit_message" field.
+func CommitMessageGTE(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldGTE(FieldCommitMessage, v))
+}
+
+// CommitMessageLT applies the LT predicate on the "commit_message" field.
+func CommitMessageLT(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldLT(FieldCommitMessage, v))
+}
+
+// CommitMessageLTE applies the LTE predicate on the "commit_message" field.
+func CommitMessageLTE(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldLTE(FieldCommitMessage, v))
+}
+
+// CommitMessageContains applies the Contains predicate on the "commit_message" field.
+func CommitMessageContains(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldContains(FieldCommitMessage, v))
+}
+
+// CommitMessageHasPrefix applies the HasPrefix predicate on the "commit_message" field.
+func CommitMessageHasPrefix(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldHasPrefix(FieldCommitMessage, v))
+}
+
+// CommitMessageHasSuffix applies the HasSuffix predicate on the "commit_message" field.
+func CommitMessageHasSuffix(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldHasSuffix(FieldCommitMessage, v))
+}
+
+// CommitMessageEqualFold applies the EqualFold predicate on the "commit_message" field.
+func CommitMessageEqualFold(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldEqualFold(FieldCommitMessage, v))
+}
+
+// CommitMessageContainsFold applies the ContainsFold predicate on the "commit_message" field.
+func CommitMessageContainsFold(v string) predicate.GitSync {
+	return predicate.GitSync(sql.FieldContainsFold(FieldCommitMessage, v))
 }
 
 // OperationDirectionEQ applies the EQ predicate on the "operation_direction" field.

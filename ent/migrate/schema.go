@@ -687,6 +687,7 @@ var (
 		{Name: "sealed_token", Type: field.TypeBytes, Nullable: true},
 		{Name: "author_name", Type: field.TypeString, Size: 200, Default: "Bindery"},
 		{Name: "author_email", Type: field.TypeString, Size: 320, Default: "bindery@localhost"},
+		{Name: "commit_message", Type: field.TypeString, Size: 4096, Default: ""},
 		{Name: "operation_direction", Type: field.TypeEnum, Nullable: true, Enums: []string{"export", "import"}},
 		{Name: "operation_state", Type: field.TypeEnum, Nullable: true, Enums: []string{"running", "failure", "success", "timeout"}},
 		{Name: "operation_started_at", Type: field.TypeTime, Nullable: true},
@@ -705,13 +706,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "git_syncs_organizations_organization",
-				Columns:    []*schema.Column{GitSyncsColumns[16]},
+				Columns:    []*schema.Column{GitSyncsColumns[17]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "git_syncs_spaces_space",
-				Columns:    []*schema.Column{GitSyncsColumns[17]},
+				Columns:    []*schema.Column{GitSyncsColumns[18]},
 				RefColumns: []*schema.Column{SpacesColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -720,12 +721,12 @@ var (
 			{
 				Name:    "gitsync_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{GitSyncsColumns[16]},
+				Columns: []*schema.Column{GitSyncsColumns[17]},
 			},
 			{
 				Name:    "gitsync_space_id",
 				Unique:  true,
-				Columns: []*schema.Column{GitSyncsColumns[17]},
+				Columns: []*schema.Column{GitSyncsColumns[18]},
 			},
 		},
 	}

@@ -1054,16 +1054,22 @@ func init() {
 	gitsync.DefaultAuthorEmail = gitsyncDescAuthorEmail.Default.(string)
 	// gitsync.AuthorEmailValidator is a validator for the "author_email" field. It is called by the builders before save.
 	gitsync.AuthorEmailValidator = gitsyncDescAuthorEmail.Validators[0].(func(string) error)
+	// gitsyncDescCommitMessage is the schema descriptor for commit_message field.
+	gitsyncDescCommitMessage := gitsyncFields[7].Descriptor()
+	// gitsync.DefaultCommitMessage holds the default value on creation for the commit_message field.
+	gitsync.DefaultCommitMessage = gitsyncDescCommitMessage.Default.(string)
+	// gitsync.CommitMessageValidator is a validator for the "commit_message" field. It is called by the builders before save.
+	gitsync.CommitMessageValidator = gitsyncDescCommitMessage.Validators[0].(func(string) error)
 	// gitsyncDescOperationError is the schema descriptor for operation_error field.
-	gitsyncDescOperationError := gitsyncFields[11].Descriptor()
+	gitsyncDescOperationError := gitsyncFields[12].Descriptor()
 	// gitsync.OperationErrorValidator is a validator for the "operation_error" field. It is called by the builders before save.
 	gitsync.OperationErrorValidator = gitsyncDescOperationError.Validators[0].(func(string) error)
 	// gitsyncDescCommit is the schema descriptor for commit field.
-	gitsyncDescCommit := gitsyncFields[12].Descriptor()
+	gitsyncDescCommit := gitsyncFields[13].Descriptor()
 	// gitsync.CommitValidator is a validator for the "commit" field. It is called by the builders before save.
 	gitsync.CommitValidator = gitsyncDescCommit.Validators[0].(func(string) error)
 	// gitsyncDescRevisionID is the schema descriptor for revision_id field.
-	gitsyncDescRevisionID := gitsyncFields[13].Descriptor()
+	gitsyncDescRevisionID := gitsyncFields[14].Descriptor()
 	// gitsync.RevisionIDValidator is a validator for the "revision_id" field. It is called by the builders before save.
 	gitsync.RevisionIDValidator = gitsyncDescRevisionID.Validators[0].(func(string) error)
 	// gitsyncDescID is the schema descriptor for id field.

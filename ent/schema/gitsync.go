@@ -31,6 +31,9 @@ func (GitSync) Fields() []ent.Field {
 		field.Bytes("sealed_token").Sensitive().Optional().Nillable(),
 		field.String("author_name").Default("Bindery").MaxRuneLen(200),
 		field.String("author_email").Default("bindery@localhost").MaxLen(320),
+		// commit_message is the message of the call that linked the space, for the commits of
+		// content no change request made.
+		field.String("commit_message").Default("").MaxLen(4096),
 		field.Enum("operation_direction").Values("export", "import").Optional().Nillable(),
 		field.Enum("operation_state").Values("running", "failure", "success", "timeout").Optional().Nillable(),
 		field.Time("operation_started_at").Optional().Nillable(),

@@ -86,7 +86,7 @@ func (svc *Service) Export(ctx context.Context, spaceID string, req Request) err
 		}
 		return nil
 	}
-	return svc.link(ctx, s, remote, root)
+	return svc.link(ctx, s, remote, root, req.CommitMessage)
 }
 
 // checkRequest checks a request and splits its URL's credentials off into the remote's token.
@@ -148,7 +148,7 @@ func system(ctx context.Context) context.Context {
 
 // link links the space to the remote (a new token replaces the former; none keeps it when the
 // repository is the same) and queues its export.
-func (svc *Service) link(ctx context.Context, s *ent.Space, r Remote, root string) error {
+func (svc *Service) link(ctx context.Context, s *ent.Space, r Remote, root, message string) error {
 	sys := system(ctx)
 	var sealed []byte
 	if r.Token != "" {
@@ -158,12 +158,12 @@ func (svc *Service) link(ctx context.Context, s *ent.Space, r Remote, root strin
 		}
 	}
 	create := svc.Client.GitSync.Create().SetSpaceID(s.ID).SetOrganizationID(s.OrganizationID).
-		SetURL(r.URL).SetBranch(r.Branch).SetRoot(root)
+		SetURL(r.URL).SetBranch(r.Branch).SetRoot(root).SetCommitMessage(message)
 	if sealed != nil {
 		create.SetSealedToken(sealed)
 	}
 	err := create.OnConflictColumns(gitsync.FieldSpaceID).Update(func(u *ent.GitSyncUpsert) {
-		u.SetURL(r.URL).SetBranch(r.Branch).SetRoot(root).UpdateUpdatedAt().ClearCommit().ClearRevisionID()
+		u.SetURL(r.URL).SetBranch(r.Branch).SetRoot(root).SetCommitMessage(message).UpdateUpdatedAt().ClearCommit().ClearRevisionID()
 		if sealed != nil {
 			u.SetSealedToken(sealed)
 		}
@@ -304,12 +304,13 @@ func HasToken(g *ent.GitSync) bool { return g.SealedToken != nil && len(*g.Seale
 type identity struct{ name, email string }
 
 // authorOf is who the export of the space's revision is by and its message: the author and
-// subject of the change request whose merge made it, else the link's identity.
+// subject of the change request whose merge made it, else the link's identity and the message of
+// the call that linked it.
 func (svc *Service) authorOf(ctx context.Context, s *ent.Space, g *ent.GitSync) (identity, string) {
 	cr, err := svc.Client.ChangeRequest.Query().Where(changerequest.RevisionMergedID(*s.RevisionID)).
 		WithCreator().Only(ctx)
 	if err != nil || cr.Edges.Creator == nil {
-		return identity{g.AuthorName, g.AuthorEmail}, "Update from Bindery"
+		return identity{g.AuthorName, g.AuthorEmail}, g.CommitMessage
 	}
 	message := cr.Subject
 	if message == "" {
